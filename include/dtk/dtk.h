@@ -1,0 +1,97 @@
+/*
+ * dtk.h: the basics every module shares: memory, growable buffers, an arena,
+ * diagnostics (errors about input, with path, line and column) and the last
+ * error of an operation (everything else: I/O, git, usage).
+ *
+ * Conventions: functions returning int return 0 (or a count) on success and a
+ * negative value on failure, after setting the error once where it was found.
+ * Every *_free accepts NULL. Out of memory aborts with a message.
+ */
+#ifndef DTK_DTK_H
+#define DTK_DTK_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define DTK_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+/* Exit statuses of the dtk program. */
+enum { DTK_EXIT_OK = 0, DTK_EXIT_DRIFT = 1, DTK_EXIT_INVALID = 2 };
+
+/* ---- memory: these never return NULL; they abort when memory runs out ---- */
+void *dtk_xmalloc(size_t n);
+void *dtk_xcalloc(size_t n, size_t size);
+void *dtk_xrealloc(void *p, size_t n);
+char *dtk_xstrdup(const char *s);
+char *dtk_xstrndup(const char *s, size_t n);
+/* Grows *v (of *cap elements of size) so that it holds at least need. */
+void dtk_grow(void **v, size_t *cap, size_t need, size_t size);
+
+/* ---- growable buffer, always NUL-terminated once anything was put ---- */
+struct dtk_buf {
+	char *ptr;
+	size_t len, cap;
+};
+#define DTK_BUF_INIT {NULL, 0, 0}
+void dtk_buf_put(struct dtk_buf *b, const char *s, size_t n);
+void dtk_buf_puts(struct dtk_buf *b, const char *s);
+void dtk_buf_putc(struct dtk_buf *b, char c);
+void dtk_buf_printf(struct dtk_buf *b, const char *fmt, ...) DTK_PRINTF(2, 3);
+void dtk_buf_vprintf(struct dtk_buf *b, const char *fmt, va_list ap);
+/* Returns the contents ("" when empty); the buffer keeps ownership. */
+const char *dtk_buf_cstr(struct dtk_buf *b);
+/* Returns the contents, owned by the caller (free()); the buffer is reset. */
+char *dtk_buf_detach(struct dtk_buf *b);
+void dtk_buf_release(struct dtk_buf *b);
+
+/* ---- arena: many small allocations freed at once ---- */
+struct dtk_arena;
+struct dtk_arena *dtk_arena_new(void);
+/* Returns zeroed memory owned by the arena, aligned for any type. */
+void *dtk_arena_alloc(struct dtk_arena *a, size_t n);
+/* Returns a NUL-terminated copy of s[0..n) owned by the arena. */
+char *dtk_arena_strndup(struct dtk_arena *a, const char *s, size_t n);
+char *dtk_arena_strdup(struct dtk_arena *a, const char *s);
+void dtk_arena_free(struct dtk_arena *a);
+
+/* ---- diagnostics: errors about the input, reported all at once ---- */
+struct dtk_diag {
+	char *path; /* as shown to the user, e.g. "insights/foo.yaml" */
+	int line, col; /* 1-based; a whole file is meant at 1:1 */
+	char *msg;
+};
+struct dtk_diags {
+	struct dtk_diag *v;
+	size_t n, cap;
+};
+#define DTK_DIAGS_INIT {NULL, 0, 0}
+void dtk_diags_add(struct dtk_diags *d, const char *path, int line, int col,
+		   const char *fmt, ...) DTK_PRINTF(5, 6);
+void dtk_diags_vadd(struct dtk_diags *d, const char *path, int line, int col,
+		    const char *fmt, va_list ap);
+/* Moves every diagnostic of src to the end of dst; src is left empty. */
+void dtk_diags_move(struct dtk_diags *dst, struct dtk_diags *src);
+/* Sorts by path, line, column and message, and drops exact repeats. */
+void dtk_diags_sort(struct dtk_diags *d);
+/* Prints one "path:line:col: error: msg" line per diagnostic. */
+void dtk_diags_print(const struct dtk_diags *d, FILE *out);
+void dtk_diags_release(struct dtk_diags *d);
+
+/* ---- the last error of an operation that is not about input data ---- */
+/* Sets the error message; returns -1 so that "return dtk_error(...)" reads well. */
+int dtk_error(const char *fmt, ...) DTK_PRINTF(1, 2);
+/* Returns the message set last, or "unknown error"; owned by dtk. */
+const char *dtk_error_last(void);
+void dtk_error_clear(void);
+
+/* ---- small text helpers ---- */
+/* Returns the Levenshtein distance of a and b, capped at limit + 1. */
+size_t dtk_edit_distance(const char *a, const char *b, size_t limit);
+/* Returns the candidate closest to word within a distance that makes a typo
+ * likely, or NULL. The returned pointer is one of the candidates. */
+const char *dtk_suggest(const char *word, const char *const *cands, size_t n);
+/* Returns 1 when s matches [a-z0-9][a-z0-9-]* (a node or source name). */
+int dtk_is_name(const char *s);
+
+#endif

@@ -1,0 +1,31 @@
+/*
+ * json.h: writing JSON (RFC 8259) into a buffer, indented by two spaces.
+ * Strings are taken as UTF-8 and escaped as JSON requires.
+ */
+#ifndef DTK_JSON_H
+#define DTK_JSON_H
+
+#include "dtk/dtk.h"
+
+#define DTK_JSON_MAX_DEPTH 32
+
+struct dtk_json {
+	struct dtk_buf *out;
+	int depth;
+	int count[DTK_JSON_MAX_DEPTH]; /* values written at each level */
+	int after_key;
+};
+
+/* Starts writing into out (which the caller owns). */
+void dtk_json_init(struct dtk_json *j, struct dtk_buf *out);
+void dtk_json_object(struct dtk_json *j);
+void dtk_json_array(struct dtk_json *j);
+/* Closes the innermost object or array. */
+void dtk_json_end(struct dtk_json *j, char close);
+void dtk_json_key(struct dtk_json *j, const char *key);
+void dtk_json_string(struct dtk_json *j, const char *s); /* NULL writes null */
+void dtk_json_int(struct dtk_json *j, long v);
+void dtk_json_bool(struct dtk_json *j, int v);
+void dtk_json_null(struct dtk_json *j);
+
+#endif

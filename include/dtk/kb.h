@@ -1,0 +1,52 @@
+/*
+ * kb.h: finding, loading and validating a knowledge base.
+ */
+#ifndef DTK_KB_H
+#define DTK_KB_H
+
+#include "dtk/dtk.h"
+#include "dtk/model.h"
+
+/* Returned by dtk_kb_load when the input is invalid (diagnostics say why). */
+#define DTK_EINVALID (-2)
+
+/* What dtk_kb_load reads. */
+enum {
+	DTK_KB_ALL = 0, /* every file, with every cross-file check */
+	DTK_KB_ONE_NODE = 1 /* _domain, _sources and one node file (show) */
+};
+
+/*
+ * Finds the knowledge base root: start_dir or the nearest parent of it that
+ * holds insights/_domain.yaml. Returns a malloc'd absolute path the caller
+ * frees, or NULL with the error set.
+ */
+char *dtk_kb_find_root(const char *start_dir);
+
+/*
+ * Loads the base at root. With DTK_KB_ONE_NODE, node names the one node file
+ * to read. Returns 0 and sets *out (free with dtk_kb_free); DTK_EINVALID after
+ * adding every error of the input to diags (sorted); or -1 with the error set
+ * when the base cannot be read at all.
+ */
+int dtk_kb_load(struct dtk_kb **out, const char *root, int what, const char *node,
+		struct dtk_diags *diags);
+void dtk_kb_free(struct dtk_kb *kb);
+
+/* Look-ups; each returns NULL when there is no such thing. */
+struct dtk_node *dtk_kb_node(const struct dtk_kb *kb, const char *name);
+struct dtk_entry *dtk_kb_entry(const struct dtk_kb *kb, const char *id);
+const struct dtk_source *dtk_kb_source(const struct dtk_kb *kb, const char *id);
+
+/*
+ * Lists the node names in root/insights (file names, without parsing), sorted.
+ * Returns the count and sets *out to a malloc'd array of malloc'd strings
+ * (free with dtk_strv_free), or -1 with the error set.
+ */
+int dtk_kb_list_nodes(char ***out, const char *root);
+void dtk_strv_free(char **v, size_t n);
+
+/* Returns 1 when id has the form <node>-NNN; sets *node_len to the prefix length. */
+int dtk_entry_id_split(const char *id, size_t *node_len);
+
+#endif

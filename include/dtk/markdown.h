@@ -1,0 +1,42 @@
+/*
+ * markdown.h: building a CommonMark (GFM) document and rendering it, over
+ * cmark-gfm with its table extension. Only markdown.c includes cmark's headers.
+ *
+ * The builder keeps a cursor: the *_open calls add a block at the cursor and
+ * move into it; dtk_md_close moves back out. Text is added at the cursor.
+ */
+#ifndef DTK_MARKDOWN_H
+#define DTK_MARKDOWN_H
+
+#include "dtk/dtk.h"
+
+struct dtk_md;
+
+/* Returns a new, empty document; free it with dtk_md_free. */
+struct dtk_md *dtk_md_new(void);
+void dtk_md_free(struct dtk_md *md);
+
+void dtk_md_heading(struct dtk_md *md, int level);
+void dtk_md_paragraph(struct dtk_md *md);
+void dtk_md_list(struct dtk_md *md); /* a tight bullet list */
+void dtk_md_item(struct dtk_md *md); /* a list item holding one paragraph */
+/* A GFM table of ncols columns; add its rows with dtk_md_row. */
+void dtk_md_table(struct dtk_md *md, int ncols);
+void dtk_md_row(struct dtk_md *md, int header);
+void dtk_md_cell(struct dtk_md *md);
+/* Closes the block opened last. */
+void dtk_md_close(struct dtk_md *md);
+
+/* Adds text as it is: the renderer escapes what Markdown would read. */
+void dtk_md_text(struct dtk_md *md, const char *text);
+void dtk_md_textf(struct dtk_md *md, const char *fmt, ...) DTK_PRINTF(2, 3);
+/* Adds inline Markdown (emphasis, code, links); line breaks become spaces.
+ * Text that is more than one paragraph is added as it is. */
+void dtk_md_inline(struct dtk_md *md, const char *markdown);
+
+/* Returns the document as CommonMark, malloc'd (the caller frees). */
+char *dtk_md_render(struct dtk_md *md);
+/* Returns the document as HTML, malloc'd (the caller frees). */
+char *dtk_md_render_html(struct dtk_md *md);
+
+#endif

@@ -1,0 +1,173 @@
+/*
+ * model.h: the knowledge base in memory, as loaded and validated by kb.c.
+ * Everything hangs off a struct dtk_kb and lives in its arena: nothing in it is
+ * freed on its own; dtk_kb_free() frees it all.
+ */
+#ifndef DTK_MODEL_H
+#define DTK_MODEL_H
+
+#include <stddef.h>
+
+/* A calendar date as the integer YYYYMMDD (so that < compares dates); 0 = none. */
+typedef int dtk_date;
+
+/* Parses "YYYY-MM-DD" (a real calendar date); returns 0 and sets *out, or -1. */
+int dtk_date_parse(dtk_date *out, const char *s);
+/* Formats d as "YYYY-MM-DD" into buf (at least 11 bytes); returns buf. */
+char *dtk_date_format(char *buf, dtk_date d);
+/* Returns d plus months, the day clamped to the length of the target month. */
+dtk_date dtk_date_add_months(dtk_date d, int months);
+/* Returns today's date in UTC. */
+dtk_date dtk_date_today(void);
+
+/* Where a value stands in its file: 1-based line and column. */
+struct dtk_pos {
+	int line, col;
+};
+
+/* A reference to an id, kept with where it was written. */
+struct dtk_ref {
+	const char *id;
+	struct dtk_pos pos;
+};
+
+enum dtk_bloom {
+	DTK_BLOOM_REMEMBER,
+	DTK_BLOOM_UNDERSTAND,
+	DTK_BLOOM_APPLY,
+	DTK_BLOOM_ANALYZE,
+	DTK_BLOOM_EVALUATE,
+	DTK_BLOOM_CREATE,
+	DTK_BLOOM_COUNT
+};
+extern const char *const dtk_bloom_names[DTK_BLOOM_COUNT];
+
+enum dtk_confidence { DTK_CONF_HIGH, DTK_CONF_MEDIUM, DTK_CONF_LOW, DTK_CONF_COUNT };
+extern const char *const dtk_confidence_names[DTK_CONF_COUNT];
+
+struct dtk_contradiction {
+	struct dtk_ref ref;
+	int open; /* status: open (1) or resolved (0) */
+	const char *note; /* may be NULL */
+};
+
+struct dtk_node;
+
+struct dtk_entry {
+	const char *id, *title, *claim;
+	struct dtk_pos pos; /* of the "- " item */
+	enum dtk_confidence confidence;
+	struct dtk_pos confidence_pos;
+	struct dtk_ref source;
+	struct dtk_ref *verified_by;
+	size_t n_verified_by;
+	dtk_date created, reviewed; /* reviewed: 0 when absent */
+	long used, cited;
+	int closed;
+	struct dtk_ref *relates;
+	size_t n_relates;
+	struct dtk_contradiction *contradicts;
+	size_t n_contradicts;
+	struct dtk_node *node;
+};
+
+/* Returns the freshness date: reviewed when present, else created. */
+dtk_date dtk_entry_fresh(const struct dtk_entry *e);
+
+struct dtk_node {
+	const char *name;
+	const char *path; /* "insights/<name>.yaml" */
+	struct dtk_pos name_pos;
+	enum dtk_bloom bloom;
+	const char *stance; /* NULL when the node has none */
+	struct dtk_entry *entries;
+	size_t n_entries;
+	int category; /* index into kb->categories, -1 when in none */
+};
+
+struct dtk_source {
+	const char *id, *title, *url; /* url may be NULL */
+	dtk_date read;
+	struct dtk_pos pos;
+};
+
+struct dtk_category {
+	const char *name;
+	struct dtk_ref *nodes;
+	size_t n_nodes;
+};
+
+struct dtk_hotspot {
+	struct dtk_ref node;
+	struct dtk_ref *links; /* "domain/node" */
+	size_t n_links;
+	const char *note;
+};
+
+struct dtk_gap {
+	const char *text;
+	struct dtk_ref flagged_by; /* id NULL when absent */
+};
+
+struct dtk_bloom_change {
+	const char *node;
+	enum dtk_bloom from, to;
+};
+
+struct dtk_pair_count {
+	const char *node;
+	long count;
+};
+
+struct dtk_record {
+	dtk_date date, since; /* since: 0 when absent */
+	struct dtk_pos pos;
+	long new_entries, high_changes, stale, stance_rewrites, contradictions_new;
+	dtk_date earliest;
+	struct dtk_bloom_change *bloom_changes;
+	size_t n_bloom_changes;
+	const char *eval_scenario, *eval_verdict;
+	int has_review;
+	struct dtk_pair_count *pairs;
+	size_t n_pairs;
+	const char **cross_pairs;
+	size_t n_cross_pairs;
+	const char *review_verdict, *review_note; /* may be NULL */
+};
+
+struct dtk_arena;
+
+struct dtk_kb {
+	struct dtk_arena *arena;
+	const char *root; /* the directory holding insights/ */
+
+	/* _domain.yaml */
+	const char *domain, *title, *description, *positioning;
+	struct dtk_category *categories;
+	size_t n_categories;
+	struct dtk_hotspot *hotspots;
+	size_t n_hotspots;
+	struct dtk_gap *gaps;
+	size_t n_gaps;
+	int stale_after_months, high_min_verified;
+
+	/* _sources.yaml */
+	struct dtk_source *sources;
+	size_t n_sources;
+
+	/* _crystallizations.yaml, oldest first */
+	struct dtk_record *records;
+	size_t n_records;
+
+	/* node files: after a full load, in category order */
+	struct dtk_node **nodes;
+	size_t n_nodes;
+
+	/* look-up indexes built by the loader, sorted by id */
+	struct dtk_node **nodes_by_name;
+	struct dtk_entry **entries_by_id;
+	size_t n_entries;
+	const struct dtk_source **sources_by_id;
+};
+
+#endif

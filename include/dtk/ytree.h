@@ -1,0 +1,50 @@
+/*
+ * ytree.h: a YAML file as a small tree of values that remember where they were
+ * written. Built from libyaml's event stream (yaml_tree.c is the only module
+ * that includes <yaml.h>); everything YAML allows but a knowledge base must not
+ * hold (aliases, anchors, foreign tags, complex or duplicate keys, several
+ * documents, excessive nesting or size) is reported as an error.
+ */
+#ifndef DTK_YTREE_H
+#define DTK_YTREE_H
+
+#include "dtk/dtk.h"
+
+/* Limits on one input file; see docs/design.md. */
+#define DTK_MAX_FILE_BYTES (16u << 20) /* 16 MiB */
+#define DTK_MAX_DEPTH 32 /* nested collections */
+#define DTK_MAX_SCALAR_BYTES (1u << 20) /* 1 MiB */
+#define DTK_MAX_FILES 100000 /* files in insights/ */
+
+enum dtk_ykind { DTK_Y_SCALAR, DTK_Y_MAP, DTK_Y_SEQ };
+
+/* The type of a scalar by the YAML 1.2 core schema: only plain (unquoted)
+ * scalars can be anything but a string. */
+enum dtk_ytype { DTK_YT_STR, DTK_YT_NULL, DTK_YT_BOOL, DTK_YT_INT, DTK_YT_FLOAT };
+
+struct dtk_yval {
+	enum dtk_ykind kind;
+	enum dtk_ytype type; /* scalars only */
+	int line, col; /* 1-based */
+	const char *str; /* scalars: the value, NUL-terminated */
+	size_t len;
+	/* sequences: n items; mappings: n/2 pairs, key at 2i, value at 2i+1 */
+	struct dtk_yval **items;
+	size_t n;
+};
+
+/*
+ * Parses buf[0..len) as one YAML document, allocating the tree in arena.
+ * path is only used in diagnostics. Returns 0 and sets *out (NULL when the
+ * file holds no document), or -1 after adding every error found to diags.
+ */
+int dtk_yaml_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *path,
+		   const char *buf, size_t len, struct dtk_diags *diags);
+
+/* Returns the value of key in mapping m, or NULL. */
+const struct dtk_yval *dtk_yval_get(const struct dtk_yval *m, const char *key);
+
+/* Returns a word for v's kind or type ("a mapping", "an integer", ...). */
+const char *dtk_yval_describe(const struct dtk_yval *v);
+
+#endif

@@ -1,0 +1,87 @@
+/* cmd_reindex.c: dtk reindex: rebuild INDEX.md from insights/. */
+#include "dtk/cmd.h"
+
+#include "dtk/dtk.h"
+#include "dtk/fs.h"
+#include "dtk/index.h"
+#include "dtk/kb.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {{"stdout", no_argument, NULL, 's'},
+					     {"quiet", no_argument, NULL, 'q'},
+					     {NULL, 0, NULL, 0}};
+	struct dtk_diags diags = DTK_DIAGS_INIT;
+	char *index = NULL, *old = NULL, *path = NULL;
+	size_t old_len = 0;
+	int to_stdout = 0, quiet = 0, c, rc;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "q", opts, NULL)) != -1) {
+		if (c == 's')
+			to_stdout = 1;
+		else if (c == 'q')
+			quiet = 1;
+		else
+			return DTK_EXIT_INVALID;
+	}
+	if (optind < argc) {
+		fprintf(ctx->err, "dtk reindex: unexpected argument '%s'\n", argv[optind]);
+		return DTK_EXIT_INVALID;
+	}
+	rc = dtk_index_build(&index, ctx->root, &diags);
+	if (rc == DTK_EINVALID) {
+		rc = dtk_cmd_report_invalid(ctx, &diags);
+		goto done;
+	} else if (rc < 0) {
+		rc = dtk_cmd_fail(ctx, "reindex", DTK_EXIT_INVALID);
+		goto done;
+	}
+	if (to_stdout) {
+		fputs(index, ctx->out);
+		rc = DTK_EXIT_OK;
+		goto done;
+	}
+	path = dtk_path_join(ctx->root, DTK_INDEX_FILE);
+	if (dtk_file_read(&old, &old_len, path, 1u << 30) == 0 && old_len == strlen(index) &&
+	    !memcmp(old, index, old_len)) {
+		if (!quiet)
+			fprintf(ctx->err, "%s is up to date\n", DTK_INDEX_FILE);
+		rc = DTK_EXIT_OK;
+		goto done;
+	}
+	if (dtk_file_write_atomic(path, index, strlen(index)) < 0) {
+		rc = dtk_cmd_fail(ctx, "reindex", DTK_EXIT_INVALID);
+		goto done;
+	}
+	if (!quiet)
+		fprintf(ctx->err, "wrote %s\n", DTK_INDEX_FILE);
+	rc = DTK_EXIT_OK;
+done:
+	dtk_diags_release(&diags);
+	free(index);
+	free(old);
+	free(path);
+	return rc;
+}
+
+const struct dtk_cmd dtk_cmd_reindex = {
+	.name = "reindex",
+	.usage = "dtk reindex [--stdout] [-q]",
+	.summary = "validate insights/ and rebuild INDEX.md",
+	.help = "\nReads every file in insights/, validates it, and writes INDEX.md when its\n"
+		"bytes change (atomically: readers see the old file or the new one). When\n"
+		"any input is invalid, every error is printed and nothing is written.\n\n"
+		"options:\n"
+		"  --stdout     print INDEX.md instead of writing it\n"
+		"  -q, --quiet  print nothing on success\n\n"
+		"examples:\n"
+		"  dtk reindex\n"
+		"  dtk -C path/to/base reindex --stdout | less\n",
+	.flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+	.exec = S_exec,
+};

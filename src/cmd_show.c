@@ -1,0 +1,345 @@
+/* cmd_show.c: dtk show: one node or one entry, for a person or an agent. */
+#include "dtk/cmd.h"
+
+#include "dtk/dtk.h"
+#include "dtk/index.h"
+#include "dtk/json.h"
+#include "dtk/kb.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct style {
+	const char *bold, *dim, *green, *yellow, *reset;
+};
+
+static const struct style S_plain = {"", "", "", "", ""};
+static const struct style S_color = {"\033[1m", "\033[2m", "\033[32m", "\033[33m", "\033[0m"};
+
+/* ---- text ---- */
+
+static void S_text_sources(FILE *f, const struct dtk_kb *kb, const struct dtk_entry *e)
+{
+	const struct dtk_source *s = dtk_kb_source(kb, e->source.id);
+	size_t i;
+
+	fprintf(f, "  source:      %s (%s)\n", s ? s->title : "?", e->source.id);
+	for (i = 0; i < e->n_verified_by; i++) {
+		s = dtk_kb_source(kb, e->verified_by[i].id);
+		fprintf(f, "  %s %s (%s)\n", i ? "            " : "verified by:", s ? s->title : "?",
+			e->verified_by[i].id);
+	}
+}
+
+static void S_text_entry(FILE *f, const struct dtk_kb *kb, const struct dtk_entry *e,
+			 const struct style *st)
+{
+	const char *conf = dtk_confidence_names[e->confidence];
+	const char *cc = e->confidence == DTK_CONF_HIGH	    ? st->green
+			 : e->confidence == DTK_CONF_MEDIUM ? st->yellow
+							    : st->dim;
+	char c[11], r[11];
+	size_t i;
+
+	fprintf(f, "%s%s%s  %s%s%s%s  created %s", st->bold, e->id, st->reset, cc, conf, st->reset,
+		dtk_entry_is_candidate(kb, e) ? " (candidate)" : "", dtk_date_format(c, e->created));
+	if (e->reviewed)
+		fprintf(f, "  reviewed %s", dtk_date_format(r, e->reviewed));
+	fprintf(f, "\n  %s%s%s\n  %s\n", st->bold, e->title, st->reset, e->claim);
+	S_text_sources(f, kb, e);
+	fprintf(f, "  %sused %ld · cited %ld%s%s\n", st->dim, e->used, e->cited,
+		e->closed ? " · closed" : "", st->reset);
+	for (i = 0; i < e->n_relates; i++)
+		fprintf(f, "  %s %s\n", i ? "        " : "relates:", e->relates[i].id);
+	for (i = 0; i < e->n_contradicts; i++) {
+		const struct dtk_contradiction *k = &e->contradicts[i];
+		fprintf(f, "  contradicts: %s (%s)%s%s\n", k->ref.id, k->open ? "open" : "resolved",
+			k->note ? ": " : "", k->note ? k->note : "");
+	}
+}
+
+static void S_text_node(FILE *f, const struct dtk_kb *kb, const struct dtk_node *node,
+			const struct style *st)
+{
+	size_t i;
+
+	fprintf(f, "%s%s%s", st->bold, node->name, st->reset);
+	if (node->category >= 0)
+		fprintf(f, "  [%s]", kb->categories[node->category].name);
+	fprintf(f, "  bloom %s  %zu entr%s\n", dtk_bloom_names[node->bloom], node->n_entries,
+		node->n_entries == 1 ? "y" : "ies");
+	if (node->stance)
+		fprintf(f, "stance%s: %s\n", dtk_node_has_high(node) ? "" : " (tentative)",
+			node->stance);
+	else
+		fprintf(f, "stance: —\n");
+	for (i = 0; i < node->n_entries; i++) {
+		fputc('\n', f);
+		S_text_entry(f, kb, &node->entries[i], st);
+	}
+}
+
+/* ---- JSON (docs/commands.md documents the shape) ---- */
+
+static void S_json_source(struct dtk_json *j, const struct dtk_kb *kb, const char *id)
+{
+	const struct dtk_source *s = dtk_kb_source(kb, id);
+	dtk_json_object(j);
+	dtk_json_key(j, "id");
+	dtk_json_string(j, id);
+	dtk_json_key(j, "title");
+	dtk_json_string(j, s ? s->title : NULL);
+	dtk_json_key(j, "url");
+	dtk_json_string(j, s ? s->url : NULL);
+	dtk_json_end(j, '}');
+}
+
+static void S_json_date(struct dtk_json *j, const char *key, dtk_date d)
+{
+	char buf[11];
+	dtk_json_key(j, key);
+	dtk_json_string(j, d ? dtk_date_format(buf, d) : NULL);
+}
+
+static void S_json_entry(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_entry *e)
+{
+	size_t i;
+
+	dtk_json_object(j);
+	dtk_json_key(j, "id");
+	dtk_json_string(j, e->id);
+	dtk_json_key(j, "node");
+	dtk_json_string(j, e->node->name);
+	dtk_json_key(j, "title");
+	dtk_json_string(j, e->title);
+	dtk_json_key(j, "claim");
+	dtk_json_string(j, e->claim);
+	dtk_json_key(j, "confidence");
+	dtk_json_string(j, dtk_confidence_names[e->confidence]);
+	dtk_json_key(j, "candidate");
+	dtk_json_bool(j, dtk_entry_is_candidate(kb, e));
+	dtk_json_key(j, "source");
+	S_json_source(j, kb, e->source.id);
+	dtk_json_key(j, "verified_by");
+	dtk_json_array(j);
+	for (i = 0; i < e->n_verified_by; i++)
+		S_json_source(j, kb, e->verified_by[i].id);
+	dtk_json_end(j, ']');
+	S_json_date(j, "created", e->created);
+	S_json_date(j, "reviewed", e->reviewed);
+	S_json_date(j, "fresh", dtk_entry_fresh(e));
+	dtk_json_key(j, "used");
+	dtk_json_int(j, e->used);
+	dtk_json_key(j, "cited");
+	dtk_json_int(j, e->cited);
+	dtk_json_key(j, "closed");
+	dtk_json_bool(j, e->closed);
+	dtk_json_key(j, "relates");
+	dtk_json_array(j);
+	for (i = 0; i < e->n_relates; i++)
+		dtk_json_string(j, e->relates[i].id);
+	dtk_json_end(j, ']');
+	dtk_json_key(j, "contradicts");
+	dtk_json_array(j);
+	for (i = 0; i < e->n_contradicts; i++) {
+		dtk_json_object(j);
+		dtk_json_key(j, "id");
+		dtk_json_string(j, e->contradicts[i].ref.id);
+		dtk_json_key(j, "status");
+		dtk_json_string(j, e->contradicts[i].open ? "open" : "resolved");
+		dtk_json_key(j, "note");
+		dtk_json_string(j, e->contradicts[i].note);
+		dtk_json_end(j, '}');
+	}
+	dtk_json_end(j, ']');
+	dtk_json_end(j, '}');
+}
+
+static void S_json_node(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_node *node)
+{
+	size_t i;
+
+	dtk_json_object(j);
+	dtk_json_key(j, "node");
+	dtk_json_string(j, node->name);
+	dtk_json_key(j, "category");
+	dtk_json_string(j, node->category >= 0 ? kb->categories[node->category].name : NULL);
+	dtk_json_key(j, "bloom");
+	dtk_json_string(j, dtk_bloom_names[node->bloom]);
+	dtk_json_key(j, "stance");
+	dtk_json_string(j, node->stance);
+	dtk_json_key(j, "tentative");
+	dtk_json_bool(j, node->stance && !dtk_node_has_high(node));
+	dtk_json_key(j, "entries");
+	dtk_json_array(j);
+	for (i = 0; i < node->n_entries; i++)
+		S_json_entry(j, kb, &node->entries[i]);
+	dtk_json_end(j, ']');
+	dtk_json_end(j, '}');
+}
+
+/* ---- resolving the name ---- */
+
+/* Finds which node file holds name (a node, or an entry by its id prefix).
+ * Returns the node name (malloc'd) and sets *is_entry, or NULL after an
+ * error message. */
+static char *S_resolve(struct dtk_ctx *ctx, const char *name, int *is_entry)
+{
+	char **nodes = NULL, *found = NULL;
+	const char *hint;
+	int n = dtk_kb_list_nodes(&nodes, ctx->root), i;
+	size_t plen;
+
+	*is_entry = 0;
+	if (n < 0) {
+		dtk_cmd_fail(ctx, "show", DTK_EXIT_INVALID);
+		return NULL;
+	}
+	for (i = 0; i < n && !found; i++)
+		if (!strcmp(nodes[i], name))
+			found = dtk_xstrdup(name);
+	if (!found && dtk_entry_id_split(name, &plen))
+		for (i = 0; i < n && !found; i++)
+			if (strlen(nodes[i]) == plen && !strncmp(nodes[i], name, plen)) {
+				found = dtk_xstrndup(name, plen);
+				*is_entry = 1;
+			}
+	if (!found) {
+		hint = dtk_suggest(name, (const char *const *)nodes, (size_t)n);
+		fprintf(ctx->err, "dtk show: error: no node or entry '%s'", name);
+		if (hint)
+			fprintf(ctx->err, "; did you mean '%s'?", hint);
+		fputc('\n', ctx->err);
+	}
+	dtk_strv_free(nodes, (size_t)n);
+	return found;
+}
+
+static int S_missing_entry(struct dtk_ctx *ctx, const struct dtk_node *node, const char *id)
+{
+	const char **ids = dtk_xmalloc((node->n_entries + 1) * sizeof(*ids)), *hint;
+	size_t i;
+
+	for (i = 0; i < node->n_entries; i++)
+		ids[i] = node->entries[i].id;
+	hint = dtk_suggest(id, ids, node->n_entries);
+	fprintf(ctx->err, "dtk show: error: node '%s' has no entry '%s'", node->name, id);
+	if (hint)
+		fprintf(ctx->err, "; did you mean '%s'?", hint);
+	fputc('\n', ctx->err);
+	free(ids);
+	return DTK_EXIT_INVALID;
+}
+
+static const struct style *S_pick_style(const char *when, FILE *out)
+{
+	const char *no = getenv("NO_COLOR");
+	if (!strcmp(when, "always"))
+		return &S_color;
+	if (!strcmp(when, "never") || (no && *no))
+		return &S_plain;
+	return isatty(fileno(out)) ? &S_color : &S_plain;
+}
+
+static int S_print(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *name,
+		   int is_entry, int json, const char *color)
+{
+	const struct dtk_node *node = kb->nodes[0];
+	const struct dtk_entry *e = NULL;
+	struct dtk_buf b = DTK_BUF_INIT;
+	struct dtk_json j;
+	size_t i;
+
+	for (i = 0; is_entry && i < node->n_entries && !e; i++)
+		if (!strcmp(node->entries[i].id, name))
+			e = &node->entries[i];
+	if (is_entry && !e)
+		return S_missing_entry(ctx, node, name);
+	if (json) {
+		dtk_json_init(&j, &b);
+		if (e)
+			S_json_entry(&j, kb, e);
+		else
+			S_json_node(&j, kb, node);
+		fputs(dtk_buf_cstr(&b), ctx->out);
+		dtk_buf_release(&b);
+	} else if (e) {
+		S_text_entry(ctx->out, kb, e, S_pick_style(color, ctx->out));
+	} else {
+		S_text_node(ctx->out, kb, node, S_pick_style(color, ctx->out));
+	}
+	return DTK_EXIT_OK;
+}
+
+static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
+					     {"color", required_argument, NULL, 'c'},
+					     {NULL, 0, NULL, 0}};
+	struct dtk_diags diags = DTK_DIAGS_INIT;
+	struct dtk_kb *kb = NULL;
+	const char *format = "text", *color = "auto", *name;
+	char *node = NULL;
+	int c, rc, is_entry;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "f:", opts, NULL)) != -1) {
+		if (c == 'f')
+			format = optarg;
+		else if (c == 'c')
+			color = optarg;
+		else
+			return DTK_EXIT_INVALID;
+	}
+	if (strcmp(format, "text") && strcmp(format, "json")) {
+		fprintf(ctx->err, "dtk show: error: --format must be text or json\n");
+		return DTK_EXIT_INVALID;
+	}
+	if (strcmp(color, "auto") && strcmp(color, "always") && strcmp(color, "never")) {
+		fprintf(ctx->err, "dtk show: error: --color must be auto, always or never\n");
+		return DTK_EXIT_INVALID;
+	}
+	if (optind + 1 != argc) {
+		fprintf(ctx->err, "usage: %s\n", dtk_cmd_show.usage);
+		return DTK_EXIT_INVALID;
+	}
+	name = argv[optind];
+	if (!dtk_is_name(name) || strlen(name) > 200) {
+		fprintf(ctx->err, "dtk show: error: '%s' is not a node name or entry id\n", name);
+		return DTK_EXIT_INVALID;
+	}
+	node = S_resolve(ctx, name, &is_entry);
+	if (!node)
+		return DTK_EXIT_INVALID;
+	rc = dtk_kb_load(&kb, ctx->root, DTK_KB_ONE_NODE, node, &diags);
+	if (rc == DTK_EINVALID)
+		rc = dtk_cmd_report_invalid(ctx, &diags);
+	else if (rc < 0)
+		rc = dtk_cmd_fail(ctx, "show", DTK_EXIT_INVALID);
+	else
+		rc = S_print(ctx, kb, name, is_entry, !strcmp(format, "json"), color);
+	dtk_kb_free(kb);
+	dtk_diags_release(&diags);
+	free(node);
+	return rc;
+}
+
+const struct dtk_cmd dtk_cmd_show = {
+	.name = "show",
+	.usage = "dtk show [--format text|json] [--color auto|always|never] <node|entry-id>",
+	.summary = "print one node or one entry",
+	.help = "\nPrints a node (stance, bloom, every entry) or one entry (claim, confidence,\n"
+		"dates, sources by title, verified_by, relations). Reads only _domain.yaml,\n"
+		"_sources.yaml and the node's own file. Colour is used on a terminal\n"
+		"unless NO_COLOR is set.\n\n"
+		"options:\n"
+		"  -f, --format text|json   json is the stable shape for agents (docs/commands.md)\n"
+		"  --color auto|always|never\n\n"
+		"examples:\n"
+		"  dtk show collective-communication\n"
+		"  dtk show training-parallelism-008 --format json\n",
+	.flags = DTK_CMD_NEEDS_KB,
+	.exec = S_exec,
+};

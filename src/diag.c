@@ -1,0 +1,94 @@
+/* diag.c: diagnostics about input files, collected and printed sorted. */
+#include "dtk/dtk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void dtk_diags_vadd(struct dtk_diags *d, const char *path, int line, int col,
+		    const char *fmt, va_list ap)
+{
+	struct dtk_buf msg = DTK_BUF_INIT;
+	struct dtk_diag *g;
+
+	dtk_buf_vprintf(&msg, fmt, ap);
+	dtk_grow((void **)&d->v, &d->cap, d->n + 1, sizeof(*d->v));
+	g = &d->v[d->n++];
+	g->path = dtk_xstrdup(path ? path : "");
+	g->line = line;
+	g->col = col;
+	g->msg = dtk_buf_detach(&msg);
+}
+
+void dtk_diags_add(struct dtk_diags *d, const char *path, int line, int col,
+		   const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	dtk_diags_vadd(d, path, line, col, fmt, ap);
+	va_end(ap);
+}
+
+void dtk_diags_move(struct dtk_diags *dst, struct dtk_diags *src)
+{
+	if (!src->n)
+		return;
+	dtk_grow((void **)&dst->v, &dst->cap, dst->n + src->n, sizeof(*dst->v));
+	memcpy(dst->v + dst->n, src->v, src->n * sizeof(*src->v));
+	dst->n += src->n;
+	free(src->v);
+	src->v = NULL;
+	src->n = src->cap = 0;
+}
+
+static int S_cmp(const void *pa, const void *pb)
+{
+	const struct dtk_diag *a = pa, *b = pb;
+	int c = strcmp(a->path, b->path);
+	if (c)
+		return c;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->col != b->col)
+		return a->col < b->col ? -1 : 1;
+	return strcmp(a->msg, b->msg);
+}
+
+void dtk_diags_sort(struct dtk_diags *d)
+{
+	size_t i, k = 0;
+
+	if (d->n < 2)
+		return;
+	qsort(d->v, d->n, sizeof(*d->v), S_cmp);
+	for (i = 0; i < d->n; i++) {
+		if (k && S_cmp(&d->v[k - 1], &d->v[i]) == 0) {
+			free(d->v[i].path);
+			free(d->v[i].msg);
+			continue;
+		}
+		d->v[k++] = d->v[i];
+	}
+	d->n = k;
+}
+
+void dtk_diags_print(const struct dtk_diags *d, FILE *out)
+{
+	size_t i;
+	for (i = 0; i < d->n; i++) {
+		const struct dtk_diag *g = &d->v[i];
+		fprintf(out, "%s:%d:%d: error: %s\n", g->path, g->line > 0 ? g->line : 1,
+			g->col > 0 ? g->col : 1, g->msg);
+	}
+}
+
+void dtk_diags_release(struct dtk_diags *d)
+{
+	size_t i;
+	for (i = 0; i < d->n; i++) {
+		free(d->v[i].path);
+		free(d->v[i].msg);
+	}
+	free(d->v);
+	d->v = NULL;
+	d->n = d->cap = 0;
+}

@@ -1,0 +1,129 @@
+/* fsutil.c: whole-file reads, atomic replacement, paths. */
+#include "dtk/fs.h"
+
+#include "dtk/dtk.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int dtk_file_read(char **out, size_t *len, const char *path, size_t max)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	char chunk[65536];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = -1;
+	ssize_t n;
+
+	*out = NULL;
+	*len = 0;
+	if (fd < 0) {
+		int e = errno;
+		dtk_error("cannot open %s: %s", path, strerror(e));
+		errno = e;
+		return -1;
+	}
+	for (;;) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			dtk_error("cannot read %s: %s", path, strerror(errno));
+			goto done;
+		}
+		if (n == 0)
+			break;
+		if (b.len + (size_t)n > max) {
+			rc = DTK_ETOOBIG;
+			goto done;
+		}
+		dtk_buf_put(&b, chunk, (size_t)n);
+	}
+	*len = b.len;
+	*out = dtk_buf_detach(&b);
+	rc = 0;
+done:
+	dtk_buf_release(&b);
+	close(fd);
+	return rc;
+}
+
+static int S_write_all(int fd, const char *data, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, data, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int S_fsync_dir(const char *path)
+{
+	char *dir = dtk_xstrdup(path), *slash = strrchr(dir, '/');
+	int fd, rc;
+
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (fd < 0)
+		return -1;
+	rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
+int dtk_file_write_atomic(const char *path, const char *data, size_t len)
+{
+	struct dtk_buf tmp = DTK_BUF_INIT;
+	struct stat st;
+	mode_t mode = 0644;
+	int fd, rc = -1;
+
+	if (stat(path, &st) == 0)
+		mode = st.st_mode & 07777;
+	dtk_buf_printf(&tmp, "%s.tmp-XXXXXX", path);
+	fd = mkstemp(tmp.ptr);
+	if (fd < 0) {
+		dtk_error("cannot create a temporary file beside %s: %s", path, strerror(errno));
+		goto done;
+	}
+	if (S_write_all(fd, data, len) < 0 || fchmod(fd, mode) < 0 || fsync(fd) < 0) {
+		dtk_error("cannot write %s: %s", tmp.ptr, strerror(errno));
+		close(fd);
+		unlink(tmp.ptr);
+		goto done;
+	}
+	if (close(fd) < 0 || rename(tmp.ptr, path) < 0) {
+		dtk_error("cannot replace %s: %s", path, strerror(errno));
+		unlink(tmp.ptr);
+		goto done;
+	}
+	S_fsync_dir(path);
+	rc = 0;
+done:
+	dtk_buf_release(&tmp);
+	return rc;
+}
+
+char *dtk_path_join(const char *a, const char *b)
+{
+	struct dtk_buf p = DTK_BUF_INIT;
+	size_t la = strlen(a);
+	dtk_buf_puts(&p, a);
+	if (la && a[la - 1] != '/')
+		dtk_buf_putc(&p, '/');
+	dtk_buf_puts(&p, b);
+	return dtk_buf_detach(&p);
+}

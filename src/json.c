@@ -1,0 +1,123 @@
+/* json.c: a small JSON writer. */
+#include "dtk/json.h"
+
+void dtk_json_init(struct dtk_json *j, struct dtk_buf *out)
+{
+	j->out = out;
+	j->depth = 0;
+	j->count[0] = 0;
+	j->after_key = 0;
+}
+
+static void S_indent(struct dtk_json *j)
+{
+	int i;
+	dtk_buf_putc(j->out, '\n');
+	for (i = 0; i < j->depth; i++)
+		dtk_buf_puts(j->out, "  ");
+}
+
+/* Writes what goes before a value: a comma and a new line, unless after a key. */
+static void S_before(struct dtk_json *j)
+{
+	if (j->after_key) {
+		j->after_key = 0;
+		return;
+	}
+	if (j->depth > 0) {
+		if (j->count[j->depth]++)
+			dtk_buf_putc(j->out, ',');
+		S_indent(j);
+	}
+}
+
+static void S_open(struct dtk_json *j, char c)
+{
+	S_before(j);
+	dtk_buf_putc(j->out, c);
+	if (j->depth + 1 < DTK_JSON_MAX_DEPTH)
+		j->depth++;
+	j->count[j->depth] = 0;
+}
+
+void dtk_json_object(struct dtk_json *j)
+{
+	S_open(j, '{');
+}
+
+void dtk_json_array(struct dtk_json *j)
+{
+	S_open(j, '[');
+}
+
+void dtk_json_end(struct dtk_json *j, char close)
+{
+	int had = j->count[j->depth];
+	j->depth--;
+	if (had)
+		S_indent(j);
+	dtk_buf_putc(j->out, close);
+	if (j->depth == 0)
+		dtk_buf_putc(j->out, '\n');
+}
+
+static void S_quoted(struct dtk_buf *b, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	dtk_buf_putc(b, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\') {
+			dtk_buf_putc(b, '\\');
+			dtk_buf_putc(b, (char)c);
+		} else if (c == '\n') {
+			dtk_buf_puts(b, "\\n");
+		} else if (c == '\t') {
+			dtk_buf_puts(b, "\\t");
+		} else if (c == '\r') {
+			dtk_buf_puts(b, "\\r");
+		} else if (c < 0x20 || c == 0x7f) {
+			char esc[7] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0};
+			dtk_buf_puts(b, esc);
+		} else {
+			dtk_buf_putc(b, (char)c);
+		}
+	}
+	dtk_buf_putc(b, '"');
+}
+
+void dtk_json_key(struct dtk_json *j, const char *key)
+{
+	S_before(j);
+	S_quoted(j->out, key);
+	dtk_buf_puts(j->out, ": ");
+	j->after_key = 1;
+}
+
+void dtk_json_string(struct dtk_json *j, const char *s)
+{
+	if (!s) {
+		dtk_json_null(j);
+		return;
+	}
+	S_before(j);
+	S_quoted(j->out, s);
+}
+
+void dtk_json_int(struct dtk_json *j, long v)
+{
+	S_before(j);
+	dtk_buf_printf(j->out, "%ld", v);
+}
+
+void dtk_json_bool(struct dtk_json *j, int v)
+{
+	S_before(j);
+	dtk_buf_puts(j->out, v ? "true" : "false");
+}
+
+void dtk_json_null(struct dtk_json *j)
+{
+	S_before(j);
+	dtk_buf_puts(j->out, "null");
+}

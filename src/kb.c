@@ -1,0 +1,570 @@
+/* kb.c: finding the base, reading its files, and the checks across files. */
+#include "dtk/kb.h"
+
+#include "dtk/fs.h"
+#include "dtk/ytree.h"
+#include "schema.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int dtk_entry_id_split(const char *id, size_t *node_len)
+{
+	const char *dash = strrchr(id, '-');
+	size_t digits, plen;
+	char node[256];
+
+	if (!dash || dash == id)
+		return 0;
+	digits = strlen(dash + 1);
+	plen = (size_t)(dash - id);
+	if (digits < 3 || digits > 9 || strspn(dash + 1, "0123456789") != digits ||
+	    plen >= sizeof(node))
+		return 0;
+	memcpy(node, id, plen);
+	node[plen] = '\0';
+	if (!dtk_is_name(node))
+		return 0;
+	if (node_len)
+		*node_len = plen;
+	return 1;
+}
+
+char *dtk_kb_find_root(const char *start_dir)
+{
+	char *dir = realpath(start_dir, NULL), *probe, *slash;
+	struct stat st;
+
+	if (!dir) {
+		dtk_error("cannot use directory %s: %s", start_dir, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		probe = dtk_path_join(dir, "insights/_domain.yaml");
+		if (stat(probe, &st) == 0) {
+			free(probe);
+			return dir;
+		}
+		free(probe);
+		slash = strrchr(dir, '/');
+		if (!slash || slash == dir) {
+			if (slash && dir[1]) {
+				dir[1] = '\0';
+				continue;
+			}
+			break;
+		}
+		*slash = '\0';
+	}
+	free(dir);
+	dtk_error("not in a knowledge base: no insights/_domain.yaml in %s or any parent",
+		  start_dir);
+	return NULL;
+}
+
+void dtk_strv_free(char **v, size_t n)
+{
+	size_t i;
+	for (i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static int S_strcmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Lists the file names in dir (not "." nor ".."), sorted. */
+static int S_list_dir(char ***out, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+
+	*out = NULL;
+	if (!d)
+		return dtk_error("cannot read %s: %s", dir, strerror(errno));
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (n >= DTK_MAX_FILES) {
+			closedir(d);
+			dtk_strv_free(v, n);
+			return dtk_error("%s holds more than %d files", dir, DTK_MAX_FILES);
+		}
+		dtk_grow((void **)&v, &cap, n + 1, sizeof(*v));
+		v[n++] = dtk_xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (n)
+		qsort(v, n, sizeof(*v), S_strcmp);
+	*out = v;
+	return (int)n;
+}
+
+/* Returns 1 when name is "<node>.yaml" for a valid node name. */
+static int S_node_file(const char *name, char *node, size_t size)
+{
+	size_t n = strlen(name);
+	if (n <= 5 || strcmp(name + n - 5, ".yaml") || n - 5 >= size)
+		return 0;
+	memcpy(node, name, n - 5);
+	node[n - 5] = '\0';
+	return dtk_is_name(node);
+}
+
+int dtk_kb_list_nodes(char ***out, const char *root)
+{
+	char *dir = dtk_path_join(root, "insights"), **names, node[256];
+	int n = S_list_dir(&names, dir), i, k = 0;
+
+	free(dir);
+	*out = NULL;
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (S_node_file(names[i], node, sizeof(node))) {
+			free(names[i]);
+			names[k++] = dtk_xstrdup(node);
+		} else {
+			free(names[i]);
+		}
+	}
+	*out = names;
+	return k;
+}
+
+void dtk_kb_free(struct dtk_kb *kb)
+{
+	if (!kb)
+		return;
+	free(kb->nodes);
+	free(kb->nodes_by_name);
+	free(kb->entries_by_id);
+	free(kb->sources_by_id);
+	dtk_arena_free(kb->arena);
+	free(kb);
+}
+
+/* ---- reading files ---- */
+
+enum ftype { F_DOMAIN, F_SOURCES, F_RECORDS, F_NODE };
+
+struct loader {
+	struct dtk_kb *kb;
+	struct dtk_diags *d;
+	char *root_real;
+	size_t nodes_cap;
+};
+
+/* Checks that insights/<name> is a regular file inside the base; returns 0,
+ * 1 when it is absent, or -1 after a diagnostic. */
+static int S_check_file(struct loader *l, const char *full, const char *shown)
+{
+	struct stat st;
+	char *real;
+	size_t n;
+
+	if (lstat(full, &st) < 0) {
+		if (errno == ENOENT)
+			return 1;
+		dtk_diags_add(l->d, shown, 1, 1, "cannot read: %s", strerror(errno));
+		return -1;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		real = realpath(full, NULL);
+		n = strlen(l->root_real);
+		if (!real || strncmp(real, l->root_real, n) || real[n] != '/') {
+			dtk_diags_add(l->d, shown, 1, 1, "symbolic link %s outside the repository",
+				      real ? "leads" : "is broken or leads");
+			free(real);
+			return -1;
+		}
+		free(real);
+		if (stat(full, &st) < 0) {
+			dtk_diags_add(l->d, shown, 1, 1, "cannot read: %s", strerror(errno));
+			return -1;
+		}
+	}
+	if (!S_ISREG(st.st_mode)) {
+		dtk_diags_add(l->d, shown, 1, 1, "is %s, not a file",
+			      S_ISDIR(st.st_mode) ? "a directory" : "a special file");
+		return -1;
+	}
+	return 0;
+}
+
+/* Reads, parses and checks insights/<name> of type t; node is its node name. */
+static void S_load_file(struct loader *l, const char *name, enum ftype t, const char *node)
+{
+	struct dtk_arena *tmp = NULL;
+	struct dtk_yval *root = NULL;
+	char *rel = dtk_path_join("insights", name), *full = dtk_path_join(l->kb->root, rel);
+	char *buf = NULL;
+	size_t len;
+	int rc = S_check_file(l, full, rel);
+
+	if (rc == 1 && t != F_RECORDS)
+		dtk_diags_add(l->d, rel, 1, 1, "required file is missing");
+	if (rc != 0)
+		goto done;
+	rc = dtk_file_read(&buf, &len, full, DTK_MAX_FILE_BYTES);
+	if (rc == DTK_ETOOBIG) {
+		dtk_diags_add(l->d, rel, 1, 1, "file is larger than the limit of %u bytes",
+			      DTK_MAX_FILE_BYTES);
+		goto done;
+	} else if (rc < 0) {
+		dtk_diags_add(l->d, rel, 1, 1, "%s", dtk_error_last());
+		goto done;
+	}
+	tmp = dtk_arena_new();
+	if (dtk_yaml_parse(&root, tmp, rel, buf, len, l->d) < 0)
+		goto done;
+	if (!root) {
+		if (t != F_RECORDS)
+			dtk_diags_add(l->d, rel, 1, 1, "file is empty");
+		goto done;
+	}
+	switch (t) {
+	case F_DOMAIN:
+		dtk_schema_domain(l->kb, root, rel, l->d);
+		break;
+	case F_SOURCES:
+		dtk_schema_sources(l->kb, root, rel, l->d);
+		break;
+	case F_RECORDS:
+		dtk_schema_records(l->kb, root, rel, l->d);
+		break;
+	case F_NODE: {
+		struct dtk_node *n = dtk_schema_node(l->kb, root, rel, node, l->d);
+		if (n) {
+			dtk_grow((void **)&l->kb->nodes, &l->nodes_cap,
+				 l->kb->n_nodes + 1, sizeof(*l->kb->nodes));
+			l->kb->nodes[l->kb->n_nodes++] = n;
+		}
+		break;
+	}
+	}
+done:
+	dtk_arena_free(tmp);
+	free(buf);
+	free(full);
+	free(rel);
+}
+
+/* Classifies the files of insights/ and loads the node files wanted. */
+static int S_load_nodes(struct loader *l, int what, const char *only)
+{
+	char *dir = dtk_path_join(l->kb->root, "insights"), **names = NULL, node[256];
+	int n = S_list_dir(&names, dir), i;
+	static const char *const meta[] = {"_domain.yaml", "_sources.yaml",
+					   "_crystallizations.yaml"};
+
+	free(dir);
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		const char *name = names[i];
+		size_t len = strlen(name);
+		char shown[300];
+		snprintf(shown, sizeof(shown), "insights/%.255s", name);
+		if (name[0] == '.')
+			continue;
+		if (name[0] == '_') {
+			size_t k;
+			for (k = 0; k < 3 && strcmp(name, meta[k]); k++)
+				;
+			if (k == 3 && len > 5 && !strcmp(name + len - 5, ".yaml"))
+				dtk_diags_add(l->d, shown, 1, 1,
+					      "unknown file: only _domain.yaml, _sources.yaml and "
+					      "_crystallizations.yaml may start with '_'");
+			continue;
+		}
+		if (len > 4 && !strcmp(name + len - 4, ".yml")) {
+			dtk_diags_add(l->d, shown, 1, 1, "node files end in .yaml, not .yml");
+			continue;
+		}
+		if (len <= 5 || strcmp(name + len - 5, ".yaml"))
+			continue;
+		if (!S_node_file(name, node, sizeof(node))) {
+			dtk_diags_add(l->d, shown, 1, 1,
+				      "'%.*s' is not a valid node name (lowercase letters, digits "
+				      "and '-', starting with a letter or digit)",
+				      (int)(len - 5), name);
+			continue;
+		}
+		if (what == DTK_KB_ALL || !strcmp(node, only))
+			S_load_file(l, name, F_NODE, node);
+	}
+	dtk_strv_free(names, (size_t)n);
+	return 0;
+}
+
+/* ---- checks across files ---- */
+
+static int S_node_cmp(const void *a, const void *b)
+{
+	return strcmp((*(struct dtk_node *const *)a)->name, (*(struct dtk_node *const *)b)->name);
+}
+
+static int S_entry_cmp(const void *pa, const void *pb)
+{
+	const struct dtk_entry *a = *(struct dtk_entry *const *)pa;
+	const struct dtk_entry *b = *(struct dtk_entry *const *)pb;
+	int c = strcmp(a->id, b->id);
+	if (c)
+		return c;
+	c = strcmp(a->node->path, b->node->path);
+	return c ? c : (a->pos.line > b->pos.line) - (a->pos.line < b->pos.line);
+}
+
+static int S_source_cmp(const void *a, const void *b)
+{
+	return strcmp((*(const struct dtk_source *const *)a)->id,
+		      (*(const struct dtk_source *const *)b)->id);
+}
+
+/* Sorts nodes into category order, reporting unknown, repeated and missing ones. */
+static void S_order_nodes(struct loader *l)
+{
+	struct dtk_kb *kb = l->kb;
+	struct dtk_node **ordered = dtk_xmalloc((kb->n_nodes + 1) * sizeof(*ordered));
+	const char **names = dtk_xmalloc((kb->n_nodes + 1) * sizeof(*names));
+	size_t i, j, n = 0;
+
+	for (i = 0; i < kb->n_nodes; i++)
+		names[i] = kb->nodes_by_name[i]->name;
+	for (i = 0; i < kb->n_categories; i++) {
+		const struct dtk_category *cat = &kb->categories[i];
+		for (j = 0; j < cat->n_nodes; j++) {
+			const struct dtk_ref *r = &cat->nodes[j];
+			struct dtk_node *node = dtk_kb_node(kb, r->id);
+			const char *hint;
+			if (!node) {
+				hint = dtk_suggest(r->id, names, kb->n_nodes);
+				dtk_diags_add(l->d, "insights/_domain.yaml", r->pos.line, r->pos.col,
+					      "category '%s' names unknown node '%s'%s%s%s", cat->name,
+					      r->id, hint ? " (did you mean '" : "", hint ? hint : "",
+					      hint ? "'?)" : "");
+			} else if (node->category >= 0) {
+				dtk_diags_add(l->d, "insights/_domain.yaml", r->pos.line, r->pos.col,
+					      "node '%s' is already in category '%s'", r->id,
+					      kb->categories[node->category].name);
+			} else {
+				node->category = (int)i;
+				ordered[n++] = node;
+			}
+		}
+	}
+	for (i = 0; i < kb->n_nodes; i++) {
+		struct dtk_node *node = kb->nodes[i];
+		if (node->category >= 0)
+			continue;
+		dtk_diags_add(l->d, node->path, node->name_pos.line, node->name_pos.col,
+			      "node '%s' is in no category of insights/_domain.yaml", node->name);
+		ordered[n++] = node;
+	}
+	memcpy(kb->nodes, ordered, n * sizeof(*ordered));
+	free(ordered);
+	free(names);
+}
+
+/* Builds the sorted id indexes; reports repeated entry ids. */
+static void S_index(struct loader *l)
+{
+	struct dtk_kb *kb = l->kb;
+	size_t i, j, n = 0;
+
+	for (i = 0; i < kb->n_nodes; i++)
+		n += kb->nodes[i]->n_entries;
+	kb->entries_by_id = dtk_xmalloc((n + 1) * sizeof(*kb->entries_by_id));
+	for (i = 0, n = 0; i < kb->n_nodes; i++)
+		for (j = 0; j < kb->nodes[i]->n_entries; j++)
+			kb->entries_by_id[n++] = &kb->nodes[i]->entries[j];
+	qsort(kb->entries_by_id, n, sizeof(*kb->entries_by_id), S_entry_cmp);
+	for (i = 1, j = 0; i < n; i++) {
+		struct dtk_entry *a = kb->entries_by_id[j], *b = kb->entries_by_id[i];
+		if (!strcmp(a->id, b->id)) {
+			dtk_diags_add(l->d, b->node->path, b->pos.line, b->pos.col,
+				      "duplicate entry id '%s' (first at %s:%d)", b->id,
+				      a->node->path, a->pos.line);
+			continue;
+		}
+		kb->entries_by_id[++j] = b;
+	}
+	kb->n_entries = n ? j + 1 : 0;
+	kb->sources_by_id = dtk_xmalloc((kb->n_sources + 1) * sizeof(*kb->sources_by_id));
+	for (i = 0; i < kb->n_sources; i++)
+		kb->sources_by_id[i] = &kb->sources[i];
+	qsort(kb->sources_by_id, kb->n_sources, sizeof(*kb->sources_by_id), S_source_cmp);
+}
+
+static void S_check_source(struct loader *l, const struct dtk_node *node,
+			   const struct dtk_ref *r, const char *key)
+{
+	if (r->id && !dtk_kb_source(l->kb, r->id))
+		dtk_diags_add(l->d, node->path, r->pos.line, r->pos.col,
+			      "'%s' names unknown source '%s' (not in insights/_sources.yaml)", key,
+			      r->id);
+}
+
+static void S_check_entry_ref(struct loader *l, const char *path, const struct dtk_ref *r,
+			      const char *what)
+{
+	if (!strchr(r->id, ':') && !dtk_kb_entry(l->kb, r->id))
+		dtk_diags_add(l->d, path, r->pos.line, r->pos.col, "%s unknown entry '%s'", what,
+			      r->id);
+}
+
+/* Checks every reference of node: sources always, entries when all is 1. */
+static void S_check_node_refs(struct loader *l, const struct dtk_node *node, int all)
+{
+	size_t i, k;
+
+	for (i = 0; i < node->n_entries; i++) {
+		const struct dtk_entry *e = &node->entries[i];
+		S_check_source(l, node, &e->source, "source");
+		for (k = 0; k < e->n_verified_by; k++)
+			S_check_source(l, node, &e->verified_by[k], "verified_by");
+		for (k = 0; all && k < e->n_relates; k++)
+			S_check_entry_ref(l, node->path, &e->relates[k], "'relates' names");
+		for (k = 0; all && k < e->n_contradicts; k++)
+			S_check_entry_ref(l, node->path, &e->contradicts[k].ref,
+					  "'contradicts' names");
+	}
+}
+
+static void S_check_domain_refs(struct loader *l)
+{
+	struct dtk_kb *kb = l->kb;
+	size_t i;
+
+	for (i = 0; i < kb->n_hotspots; i++) {
+		const struct dtk_ref *r = &kb->hotspots[i].node;
+		if (!dtk_kb_node(kb, r->id))
+			dtk_diags_add(l->d, "insights/_domain.yaml", r->pos.line, r->pos.col,
+				      "hotspot names unknown node '%s'", r->id);
+	}
+	for (i = 0; i < kb->n_gaps; i++)
+		if (kb->gaps[i].flagged_by.id)
+			S_check_entry_ref(l, "insights/_domain.yaml", &kb->gaps[i].flagged_by,
+					  "gap is flagged_by");
+}
+
+/* ---- loading ---- */
+
+int dtk_kb_load(struct dtk_kb **out, const char *root, int what, const char *node,
+		struct dtk_diags *diags)
+{
+	struct dtk_diags d = DTK_DIAGS_INIT;
+	struct loader l = {0};
+	struct dtk_kb *kb = dtk_xcalloc(1, sizeof(*kb));
+	size_t i;
+	int rc = -1;
+
+	*out = NULL;
+	kb->arena = dtk_arena_new();
+	kb->root = dtk_arena_strdup(kb->arena, root);
+	kb->stale_after_months = 6;
+	kb->high_min_verified = 2;
+	l.kb = kb;
+	l.d = &d;
+	l.root_real = realpath(root, NULL);
+	if (!l.root_real) {
+		dtk_error("cannot use %s: %s", root, strerror(errno));
+		goto done;
+	}
+	S_load_file(&l, "_domain.yaml", F_DOMAIN, NULL);
+	S_load_file(&l, "_sources.yaml", F_SOURCES, NULL);
+	if (what == DTK_KB_ALL)
+		S_load_file(&l, "_crystallizations.yaml", F_RECORDS, NULL);
+	if (S_load_nodes(&l, what, node) < 0)
+		goto done;
+	if (kb->n_nodes > 1)
+		qsort(kb->nodes, kb->n_nodes, sizeof(*kb->nodes), S_node_cmp);
+	kb->nodes_by_name = dtk_xmalloc((kb->n_nodes + 1) * sizeof(*kb->nodes_by_name));
+	if (kb->n_nodes)
+		memcpy(kb->nodes_by_name, kb->nodes, kb->n_nodes * sizeof(*kb->nodes));
+	S_index(&l);
+	if (what == DTK_KB_ALL) {
+		S_order_nodes(&l);
+		S_check_domain_refs(&l);
+	} else {
+		for (i = 0; i < kb->n_categories && kb->n_nodes; i++)
+			for (size_t j = 0; j < kb->categories[i].n_nodes; j++)
+				if (!strcmp(kb->categories[i].nodes[j].id, kb->nodes[0]->name))
+					kb->nodes[0]->category = (int)i;
+	}
+	for (i = 0; i < kb->n_nodes; i++)
+		S_check_node_refs(&l, kb->nodes[i], what == DTK_KB_ALL);
+	if (d.n) {
+		dtk_diags_sort(&d);
+		rc = DTK_EINVALID;
+		goto done;
+	}
+	*out = kb;
+	kb = NULL;
+	rc = 0;
+done:
+	dtk_diags_move(diags, &d);
+	free(l.root_real);
+	dtk_kb_free(kb);
+	return rc;
+}
+
+/* ---- look-ups ---- */
+
+struct dtk_node *dtk_kb_node(const struct dtk_kb *kb, const char *name)
+{
+	size_t lo = 0, hi = kb->nodes_by_name ? kb->n_nodes : 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(kb->nodes_by_name[mid]->name, name);
+		if (c == 0)
+			return kb->nodes_by_name[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+struct dtk_entry *dtk_kb_entry(const struct dtk_kb *kb, const char *id)
+{
+	size_t lo = 0, hi = kb->n_entries;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(kb->entries_by_id[mid]->id, id);
+		if (c == 0)
+			return kb->entries_by_id[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const struct dtk_source *dtk_kb_source(const struct dtk_kb *kb, const char *id)
+{
+	size_t lo = 0, hi = kb->n_sources;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(kb->sources_by_id[mid]->id, id);
+		if (c == 0)
+			return kb->sources_by_id[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}

@@ -1,0 +1,779 @@
+/* schema.c: the schema of each file of a knowledge base (see docs/schema.md). */
+#include "schema.h"
+
+#include "dtk/kb.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const dtk_bloom_names[DTK_BLOOM_COUNT] = {
+	"remember", "understand", "apply", "analyze", "evaluate", "create"};
+const char *const dtk_confidence_names[DTK_CONF_COUNT] = {"high", "medium", "low"};
+static const char *const S_status_names[] = {"resolved", "open"};
+
+struct ctx {
+	struct dtk_kb *kb;
+	const char *path;
+	struct dtk_diags *d;
+};
+
+static void S_err(struct ctx *c, const struct dtk_yval *at, const char *fmt, ...)
+	DTK_PRINTF(3, 4);
+
+static void S_err(struct ctx *c, const struct dtk_yval *at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	dtk_diags_vadd(c->d, c->path, at ? at->line : 1, at ? at->col : 1, fmt, ap);
+	va_end(ap);
+}
+
+static struct dtk_pos S_pos(const struct dtk_yval *v)
+{
+	struct dtk_pos p = {v->line, v->col};
+	return p;
+}
+
+/*
+ * Checks that v is a mapping whose keys are all in keys (NULL-terminated; a
+ * leading '*' marks a required key), reporting unknown keys with a
+ * suggestion and missing ones. Returns 1 when v is a mapping.
+ */
+static int S_check_map(struct ctx *c, const struct dtk_yval *v, const char *what,
+		       const char *const *keys)
+{
+	const char *names[32];
+	size_t n = 0, i, k;
+
+	if (v->kind != DTK_Y_MAP) {
+		S_err(c, v, "%s must be a mapping, found %s", what, dtk_yval_describe(v));
+		return 0;
+	}
+	for (k = 0; keys[k] && n < 32; k++)
+		names[n++] = keys[k] + (keys[k][0] == '*');
+	for (i = 0; i + 1 < v->n; i += 2) {
+		const char *key = v->items[i]->str, *hint;
+		int known = 0;
+		if (!key)
+			continue;
+		for (k = 0; k < n && !known; k++)
+			known = !strcmp(key, names[k]);
+		if (known)
+			continue;
+		hint = dtk_suggest(key, names, n);
+		if (hint)
+			S_err(c, v->items[i], "unknown key '%s' in %s (did you mean '%s'?)", key,
+			      what, hint);
+		else
+			S_err(c, v->items[i], "unknown key '%s' in %s", key, what);
+	}
+	for (k = 0; keys[k]; k++) {
+		const struct dtk_yval *val;
+		if (keys[k][0] != '*')
+			continue;
+		val = dtk_yval_get(v, keys[k] + 1);
+		if (!val)
+			S_err(c, v, "%s is missing required key '%s'", what, keys[k] + 1);
+		else if (val->kind == DTK_Y_SCALAR && val->type == DTK_YT_NULL)
+			S_err(c, val, "'%s' must have a value", keys[k] + 1);
+	}
+	return 1;
+}
+
+/* Returns v unless it is absent or an empty (null) value. */
+static const struct dtk_yval *S_present(const struct dtk_yval *v)
+{
+	return v && !(v->kind == DTK_Y_SCALAR && v->type == DTK_YT_NULL) ? v : NULL;
+}
+
+/* Returns key's string value copied into the arena, or NULL (absent or bad). */
+static const char *S_string(struct ctx *c, const struct dtk_yval *m, const char *key)
+{
+	const struct dtk_yval *v = S_present(dtk_yval_get(m, key));
+	if (!v)
+		return NULL;
+	if (v->kind != DTK_Y_SCALAR || v->type != DTK_YT_STR) {
+		S_err(c, v, "'%s' must be a string, found %s%s", key, dtk_yval_describe(v),
+		      v->kind == DTK_Y_SCALAR ? " (quote it to make it a string)" : "");
+		return NULL;
+	}
+	if (v->len == 0 || strspn(v->str, " \t\r\n") == v->len) {
+		S_err(c, v, "'%s' must not be blank", key);
+		return NULL;
+	}
+	return dtk_arena_strndup(c->kb->arena, v->str, v->len);
+}
+
+/* Returns a name ([a-z0-9][a-z0-9-]*) from scalar v, or NULL after an error. */
+static const char *S_name_of(struct ctx *c, const struct dtk_yval *v, const char *what)
+{
+	if (v->kind != DTK_Y_SCALAR || v->type == DTK_YT_NULL) {
+		S_err(c, v, "%s must be a name, found %s", what, dtk_yval_describe(v));
+		return NULL;
+	}
+	if (!dtk_is_name(v->str)) {
+		S_err(c, v, "%s '%s' is not a valid name (lowercase letters, digits and '-')",
+		      what, v->str);
+		return NULL;
+	}
+	return dtk_arena_strndup(c->kb->arena, v->str, v->len);
+}
+
+static const char *S_name(struct ctx *c, const struct dtk_yval *m, const char *key)
+{
+	const struct dtk_yval *v = S_present(dtk_yval_get(m, key));
+	return v ? S_name_of(c, v, key) : NULL;
+}
+
+/* Reads a whole number in [min, max]; returns 0 and sets *out, or -1. */
+static int S_int(struct ctx *c, const struct dtk_yval *m, const char *key, long min, long max,
+		 long *out)
+{
+	const struct dtk_yval *v = S_present(dtk_yval_get(m, key));
+	char *end;
+	long n;
+
+	if (!v)
+		return -1;
+	if (v->kind != DTK_Y_SCALAR || v->type != DTK_YT_INT || strchr(v->str, 'x') ||
+	    strchr(v->str, 'o')) {
+		S_err(c, v, "'%s' must be a whole number, found %s", key, dtk_yval_describe(v));
+		return -1;
+	}
+	n = strtol(v->str, &end, 10);
+	if (n < min || n > max || *end) {
+		S_err(c, v, "'%s' must be between %ld and %ld, found %s", key, min, max, v->str);
+		return -1;
+	}
+	*out = n;
+	return 0;
+}
+
+static dtk_date S_date_of(struct ctx *c, const struct dtk_yval *v, const char *key)
+{
+	dtk_date d;
+	if (v->kind != DTK_Y_SCALAR || v->type != DTK_YT_STR) {
+		S_err(c, v, "'%s' must be a date (YYYY-MM-DD), found %s", key,
+		      dtk_yval_describe(v));
+		return 0;
+	}
+	if (dtk_date_parse(&d, v->str) < 0) {
+		S_err(c, v, "'%s' must be a real calendar date (YYYY-MM-DD), found '%s'", key,
+		      v->str);
+		return 0;
+	}
+	return d;
+}
+
+static dtk_date S_date(struct ctx *c, const struct dtk_yval *m, const char *key)
+{
+	const struct dtk_yval *v = S_present(dtk_yval_get(m, key));
+	return v ? S_date_of(c, v, key) : 0;
+}
+
+/* Returns the index of key's value in names, or -1 (absent or bad). */
+static int S_enum(struct ctx *c, const struct dtk_yval *m, const char *key,
+		  const char *const *names, size_t n)
+{
+	const struct dtk_yval *v = S_present(dtk_yval_get(m, key));
+	struct dtk_buf all = DTK_BUF_INIT;
+	const char *hint;
+	size_t i;
+
+	if (!v)
+		return -1;
+	for (i = 0; v->kind == DTK_Y_SCALAR && i < n; i++)
+		if (!strcmp(v->str, names[i]))
+			return (int)i;
+	for (i = 0; i < n; i++)
+		dtk_buf_printf(&all, "%s%s", i ? ", " : "", names[i]);
+	hint = v->kind == DTK_Y_SCALAR ? dtk_suggest(v->str, names, n) : NULL;
+	if (v->kind != DTK_Y_SCALAR)
+		S_err(c, v, "'%s' must be one of %s, found %s", key, all.ptr,
+		      dtk_yval_describe(v));
+	else if (hint)
+		S_err(c, v, "'%s' must be one of %s, found '%s' (did you mean '%s'?)", key,
+		      all.ptr, v->str, hint);
+	else
+		S_err(c, v, "'%s' must be one of %s, found '%s'", key, all.ptr, v->str);
+	dtk_buf_release(&all);
+	return -1;
+}
+
+/* Returns key's value when it is a list; NULL when absent or not a list. */
+static const struct dtk_yval *S_list(struct ctx *c, const struct dtk_yval *m, const char *key)
+{
+	const struct dtk_yval *v = S_present(dtk_yval_get(m, key));
+	if (v && v->kind != DTK_Y_SEQ) {
+		S_err(c, v, "'%s' must be a list, found %s", key, dtk_yval_describe(v));
+		return NULL;
+	}
+	return v;
+}
+
+/*
+ * Reads key's list of ids, each checked by valid(); repeats are errors.
+ * Returns the count and sets *out (in the arena).
+ */
+static size_t S_refs(struct ctx *c, const struct dtk_yval *m, const char *key,
+		     int (*valid)(const char *), const char *form, struct dtk_ref **out)
+{
+	const struct dtk_yval *l = S_list(c, m, key);
+	size_t i, j, n = 0;
+
+	*out = NULL;
+	if (!l || !l->n)
+		return 0;
+	*out = dtk_arena_alloc(c->kb->arena, l->n * sizeof(**out));
+	for (i = 0; i < l->n; i++) {
+		const struct dtk_yval *v = l->items[i];
+		int dup = 0;
+		if (v->kind != DTK_Y_SCALAR || v->type != DTK_YT_STR || !valid(v->str)) {
+			S_err(c, v, "'%s' items must be %s, found %s%s%s", key, form,
+			      v->kind == DTK_Y_SCALAR ? "'" : dtk_yval_describe(v),
+			      v->kind == DTK_Y_SCALAR ? v->str : "",
+			      v->kind == DTK_Y_SCALAR ? "'" : "");
+			continue;
+		}
+		for (j = 0; j < n && !dup; j++)
+			dup = !strcmp((*out)[j].id, v->str);
+		if (dup) {
+			S_err(c, v, "'%s' names '%s' twice", key, v->str);
+			continue;
+		}
+		(*out)[n].id = dtk_arena_strndup(c->kb->arena, v->str, v->len);
+		(*out)[n].pos = S_pos(v);
+		n++;
+	}
+	return n;
+}
+
+/* Returns the list of key as an array of items (count in *n), or NULL. */
+static const struct dtk_yval *S_items(struct ctx *c, const struct dtk_yval *m, const char *key,
+				      size_t *n)
+{
+	const struct dtk_yval *l = S_list(c, m, key);
+	*n = l ? l->n : 0;
+	return l;
+}
+
+#define ALLOC_N(c, ptr, n) ((ptr) = dtk_arena_alloc((c)->kb->arena, ((n) ? (n) : 1) * sizeof(*(ptr))))
+
+/* ---- _domain.yaml ---- */
+
+static int S_is_link(const char *s)
+{
+	const char *slash = strchr(s, '/');
+	char dom[256];
+	size_t n;
+
+	if (!slash || (n = (size_t)(slash - s)) == 0 || n >= sizeof(dom))
+		return 0;
+	memcpy(dom, s, n);
+	dom[n] = '\0';
+	return dtk_is_name(dom) && dtk_is_name(slash + 1);
+}
+
+static void S_categories(struct ctx *c, const struct dtk_yval *dom)
+{
+	static const char *const keys[] = {"*name", "*nodes", NULL};
+	size_t n, i, j;
+	const struct dtk_yval *l = S_items(c, dom, "categories", &n);
+	struct dtk_kb *kb = c->kb;
+
+	ALLOC_N(c, kb->categories, n);
+	for (i = 0; i < n; i++) {
+		const struct dtk_yval *v = l->items[i];
+		struct dtk_category *cat = &kb->categories[kb->n_categories];
+		if (!S_check_map(c, v, "category", keys))
+			continue;
+		cat->name = S_string(c, v, "name");
+		for (j = 0; cat->name && j < kb->n_categories; j++)
+			if (!strcmp(kb->categories[j].name, cat->name))
+				S_err(c, dtk_yval_get(v, "name"), "category '%s' is listed twice",
+				      cat->name);
+		cat->n_nodes = S_refs(c, v, "nodes", dtk_is_name, "node names", &cat->nodes);
+		if (cat->name)
+			kb->n_categories++;
+	}
+}
+
+static void S_hotspots(struct ctx *c, const struct dtk_yval *dom)
+{
+	static const char *const keys[] = {"*node", "*links", "*note", NULL};
+	size_t n, i;
+	const struct dtk_yval *l = S_items(c, dom, "hotspots", &n);
+	struct dtk_kb *kb = c->kb;
+
+	ALLOC_N(c, kb->hotspots, n);
+	for (i = 0; i < n; i++) {
+		const struct dtk_yval *v = l->items[i], *node;
+		struct dtk_hotspot *h = &kb->hotspots[kb->n_hotspots];
+		if (!S_check_map(c, v, "hotspot", keys))
+			continue;
+		node = S_present(dtk_yval_get(v, "node"));
+		h->node.id = S_name(c, v, "node");
+		h->n_links = S_refs(c, v, "links", S_is_link, "'<domain>/<node>' links",
+				    &h->links);
+		h->note = S_string(c, v, "note");
+		if (dtk_yval_get(v, "links") && !h->n_links && S_present(dtk_yval_get(v, "links")))
+			S_err(c, dtk_yval_get(v, "links"), "'links' must name at least one link");
+		if (!h->node.id || !h->n_links || !h->note)
+			continue;
+		h->node.pos = S_pos(node);
+		kb->n_hotspots++;
+	}
+}
+
+static void S_gaps(struct ctx *c, const struct dtk_yval *dom)
+{
+	static const char *const keys[] = {"*text", "flagged_by", NULL};
+	size_t n, i;
+	const struct dtk_yval *l = S_items(c, dom, "gaps", &n);
+	struct dtk_kb *kb = c->kb;
+
+	ALLOC_N(c, kb->gaps, n);
+	for (i = 0; i < n; i++) {
+		const struct dtk_yval *v = l->items[i], *fb;
+		struct dtk_gap *g = &kb->gaps[kb->n_gaps];
+		if (!S_check_map(c, v, "gap", keys))
+			continue;
+		g->text = S_string(c, v, "text");
+		fb = S_present(dtk_yval_get(v, "flagged_by"));
+		if (fb && fb->kind == DTK_Y_SCALAR && dtk_entry_id_split(fb->str, NULL)) {
+			g->flagged_by.id = dtk_arena_strndup(kb->arena, fb->str, fb->len);
+			g->flagged_by.pos = S_pos(fb);
+		} else if (fb) {
+			S_err(c, fb, "'flagged_by' must be an entry id (<node>-NNN), found %s",
+			      dtk_yval_describe(fb));
+		}
+		if (g->text)
+			kb->n_gaps++;
+	}
+}
+
+static void S_policy(struct ctx *c, const struct dtk_yval *dom)
+{
+	static const char *const keys[] = {"stale_after_months", "high_min_verified", NULL};
+	const struct dtk_yval *p = S_present(dtk_yval_get(dom, "policy"));
+	long v;
+
+	if (!p || !S_check_map(c, p, "policy", keys))
+		return;
+	if (S_int(c, p, "stale_after_months", 1, 1200, &v) == 0)
+		c->kb->stale_after_months = (int)v;
+	if (S_int(c, p, "high_min_verified", 1, 100, &v) == 0)
+		c->kb->high_min_verified = (int)v;
+}
+
+void dtk_schema_domain(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
+		       struct dtk_diags *diags)
+{
+	static const char *const keys[] = {"*domain", "*title", "*description", "*positioning",
+					   "*categories", "hotspots", "gaps", "policy", NULL};
+	struct ctx c = {kb, path, diags};
+
+	if (!S_check_map(&c, root, "_domain.yaml", keys))
+		return;
+	kb->domain = S_name(&c, root, "domain");
+	kb->title = S_string(&c, root, "title");
+	kb->description = S_string(&c, root, "description");
+	kb->positioning = S_string(&c, root, "positioning");
+	S_categories(&c, root);
+	S_hotspots(&c, root);
+	S_gaps(&c, root);
+	S_policy(&c, root);
+}
+
+/* ---- _sources.yaml ---- */
+
+static int S_is_url(const char *s)
+{
+	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789+.-");
+	return n > 0 && s[0] >= 'a' && s[0] <= 'z' && s[n] == ':' && s[n + 1] &&
+	       !strpbrk(s, " \t\r\n");
+}
+
+void dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
+			struct dtk_diags *diags)
+{
+	static const char *const keys[] = {"*id", "*title", "url", "read", NULL};
+	struct ctx c = {kb, path, diags};
+	size_t i, j;
+
+	if (root->kind != DTK_Y_SEQ) {
+		S_err(&c, root, "_sources.yaml must be a list of sources, found %s",
+		      dtk_yval_describe(root));
+		return;
+	}
+	ALLOC_N(&c, kb->sources, root->n);
+	for (i = 0; i < root->n; i++) {
+		const struct dtk_yval *v = root->items[i], *id;
+		struct dtk_source *s = &kb->sources[kb->n_sources];
+		if (!S_check_map(&c, v, "source", keys))
+			continue;
+		id = S_present(dtk_yval_get(v, "id"));
+		s->id = S_name(&c, v, "id");
+		s->title = S_string(&c, v, "title");
+		s->url = S_string(&c, v, "url");
+		s->read = S_date(&c, v, "read");
+		if (s->url && !S_is_url(s->url))
+			S_err(&c, dtk_yval_get(v, "url"), "'url' must be an absolute URL, found '%s'",
+			      s->url);
+		if (!s->id)
+			continue;
+		s->pos = S_pos(id);
+		for (j = 0; j < kb->n_sources; j++)
+			if (!strcmp(kb->sources[j].id, s->id))
+				break;
+		if (j < kb->n_sources) {
+			S_err(&c, id, "duplicate source id '%s' (first at line %d)", s->id,
+			      kb->sources[j].pos.line);
+			continue;
+		}
+		kb->n_sources++;
+	}
+}
+
+/* ---- _crystallizations.yaml ---- */
+
+static int S_bloom_index(const char *s, size_t n)
+{
+	int i;
+	for (i = 0; i < DTK_BLOOM_COUNT; i++)
+		if (strlen(dtk_bloom_names[i]) == n && !strncmp(s, dtk_bloom_names[i], n))
+			return i;
+	return -1;
+}
+
+static void S_bloom_changes(struct ctx *c, const struct dtk_yval *rv, struct dtk_record *r)
+{
+	const struct dtk_yval *m = S_present(dtk_yval_get(rv, "bloom_changes"));
+	size_t i;
+
+	if (!m)
+		return;
+	if (m->kind != DTK_Y_MAP) {
+		S_err(c, m, "'bloom_changes' must be a mapping of node: old→new, found %s",
+		      dtk_yval_describe(m));
+		return;
+	}
+	ALLOC_N(c, r->bloom_changes, m->n / 2);
+	for (i = 0; i + 1 < m->n; i += 2) {
+		const struct dtk_yval *k = m->items[i], *v = m->items[i + 1];
+		const char *s = v->kind == DTK_Y_SCALAR ? v->str : "", *arrow;
+		struct dtk_bloom_change *bc = &r->bloom_changes[r->n_bloom_changes];
+		size_t alen = 3;
+		int from, to;
+
+		if (!S_name_of(c, k, "a bloom_changes key"))
+			continue;
+		arrow = strstr(s, "\xE2\x86\x92"); /* → */
+		if (!arrow && (arrow = strstr(s, "->")))
+			alen = 2;
+		from = arrow ? S_bloom_index(s, (size_t)(arrow - s)) : -1;
+		to = arrow ? S_bloom_index(arrow + alen, strlen(arrow + alen)) : -1;
+		if (from < 0 || to < 0 || from == to) {
+			S_err(c, v, "bloom change must read '<old>→<new>' with two different "
+				    "bloom levels, found '%s'", s);
+			continue;
+		}
+		bc->node = dtk_arena_strdup(c->kb->arena, k->str);
+		bc->from = (enum dtk_bloom)from;
+		bc->to = (enum dtk_bloom)to;
+		r->n_bloom_changes++;
+	}
+}
+
+static void S_review(struct ctx *c, const struct dtk_yval *rv, struct dtk_record *r)
+{
+	static const char *const keys[] = {"*pairs", "cross_pairs", "*verdict", "note", NULL};
+	const struct dtk_yval *v = S_present(dtk_yval_get(rv, "review")), *pairs, *cross;
+	size_t i;
+
+	if (!v || !S_check_map(c, v, "review", keys))
+		return;
+	r->has_review = 1;
+	r->review_verdict = S_string(c, v, "verdict");
+	r->review_note = S_string(c, v, "note");
+	pairs = S_present(dtk_yval_get(v, "pairs"));
+	if (pairs && pairs->kind != DTK_Y_MAP) {
+		S_err(c, pairs, "'pairs' must be a mapping of node: count, found %s",
+		      dtk_yval_describe(pairs));
+	} else if (pairs) {
+		ALLOC_N(c, r->pairs, pairs->n / 2);
+		for (i = 0; i + 1 < pairs->n; i += 2) {
+			struct dtk_pair_count *pc = &r->pairs[r->n_pairs];
+			const char *node = S_name_of(c, pairs->items[i], "a pairs key");
+			if (!node || S_int(c, pairs, node, 0, LONG_MAX, &pc->count) < 0)
+				continue;
+			pc->node = node;
+			r->n_pairs++;
+		}
+	}
+	cross = S_items(c, v, "cross_pairs", &i);
+	ALLOC_N(c, r->cross_pairs, i);
+	for (i = 0; cross && i < cross->n; i++) {
+		const struct dtk_yval *p = cross->items[i];
+		if (p->kind != DTK_Y_SCALAR || p->type == DTK_YT_NULL) {
+			S_err(c, p, "'cross_pairs' items must be strings, found %s",
+			      dtk_yval_describe(p));
+			continue;
+		}
+		r->cross_pairs[r->n_cross_pairs++] = dtk_arena_strndup(c->kb->arena, p->str, p->len);
+	}
+}
+
+static void S_eval(struct ctx *c, const struct dtk_yval *rv, struct dtk_record *r)
+{
+	static const char *const keys[] = {"*scenario", "*verdict", NULL};
+	const struct dtk_yval *v = S_present(dtk_yval_get(rv, "eval"));
+
+	if (!v || !S_check_map(c, v, "eval", keys))
+		return;
+	r->eval_scenario = S_string(c, v, "scenario");
+	r->eval_verdict = S_string(c, v, "verdict");
+}
+
+/* Checks a record against the one before it (prev may be NULL). */
+static void S_record_order(struct ctx *c, const struct dtk_yval *v, const struct dtk_record *r,
+			   const struct dtk_record *prev)
+{
+	char a[11], b[11];
+
+	if (prev && r->date && prev->date && r->date <= prev->date)
+		S_err(c, dtk_yval_get(v, "date"),
+		      "records must be in date order: %s is not after the previous run %s",
+		      dtk_date_format(a, r->date), dtk_date_format(b, prev->date));
+	if (prev && prev->date && r->since && r->since != prev->date)
+		S_err(c, dtk_yval_get(v, "since"), "'since' must be the previous run's date %s",
+		      dtk_date_format(a, prev->date));
+	if (prev && prev->date && !dtk_yval_get(v, "since"))
+		S_err(c, v, "record is missing 'since' (the previous run's date %s)",
+		      dtk_date_format(a, prev->date));
+	if (r->since && r->date && r->since >= r->date)
+		S_err(c, dtk_yval_get(v, "since"), "'since' must be before 'date'");
+	if (r->earliest && r->date && r->earliest > r->date)
+		S_err(c, dtk_yval_get(v, "earliest"), "'earliest' must not be after 'date'");
+}
+
+void dtk_schema_records(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
+			struct dtk_diags *diags)
+{
+	static const char *const keys[] = {
+		"*date",	   "since",	      "*new_entries", "*high_changes",
+		"*stale",	   "*earliest",	      "bloom_changes", "*stance_rewrites",
+		"*contradictions_new", "*eval", "review",	      NULL};
+	static const char *const counts[] = {"new_entries", "high_changes", "stale",
+					     "stance_rewrites", "contradictions_new"};
+	struct ctx c = {kb, path, diags};
+	size_t i, k;
+
+	if (root->kind != DTK_Y_SEQ) {
+		S_err(&c, root, "_crystallizations.yaml must be a list of records, found %s",
+		      dtk_yval_describe(root));
+		return;
+	}
+	ALLOC_N(&c, kb->records, root->n);
+	for (i = 0; i < root->n; i++) {
+		const struct dtk_yval *v = root->items[i];
+		struct dtk_record *r = &kb->records[kb->n_records];
+		long *fields[] = {&r->new_entries, &r->high_changes, &r->stale,
+				  &r->stance_rewrites, &r->contradictions_new};
+		if (!S_check_map(&c, v, "record", keys))
+			continue;
+		r->pos = S_pos(v);
+		r->date = S_date(&c, v, "date");
+		r->since = S_date(&c, v, "since");
+		r->earliest = S_date(&c, v, "earliest");
+		for (k = 0; k < sizeof(counts) / sizeof(*counts); k++)
+			S_int(&c, v, counts[k], 0, LONG_MAX, fields[k]);
+		S_bloom_changes(&c, v, r);
+		S_eval(&c, v, r);
+		S_review(&c, v, r);
+		S_record_order(&c, v, r, kb->n_records ? &kb->records[kb->n_records - 1] : NULL);
+		kb->n_records++;
+	}
+}
+
+/* ---- node files ---- */
+
+/* Returns 1 for a local entry id or a cross-domain "<domain>:<entry id>". */
+static int S_is_entry_ref(const char *s)
+{
+	const char *colon = strchr(s, ':');
+	char dom[256];
+	size_t n;
+
+	if (!colon)
+		return dtk_entry_id_split(s, NULL);
+	n = (size_t)(colon - s);
+	if (n == 0 || n >= sizeof(dom))
+		return 0;
+	memcpy(dom, s, n);
+	dom[n] = '\0';
+	return dtk_is_name(dom) && dtk_entry_id_split(colon + 1, NULL);
+}
+
+static void S_contradicts(struct ctx *c, const struct dtk_yval *ev, struct dtk_entry *e)
+{
+	static const char *const keys[] = {"*id", "*status", "note", NULL};
+	size_t n, i;
+	const struct dtk_yval *l = S_items(c, ev, "contradicts", &n);
+
+	ALLOC_N(c, e->contradicts, n);
+	for (i = 0; i < n; i++) {
+		const struct dtk_yval *v = l->items[i], *id;
+		struct dtk_contradiction *k = &e->contradicts[e->n_contradicts];
+		int status;
+		if (!S_check_map(c, v, "contradiction", keys))
+			continue;
+		id = S_present(dtk_yval_get(v, "id"));
+		status = S_enum(c, v, "status", S_status_names, 2);
+		k->note = S_string(c, v, "note");
+		if (!id || status < 0)
+			continue;
+		if (id->kind != DTK_Y_SCALAR || !S_is_entry_ref(id->str)) {
+			S_err(c, id, "contradiction 'id' must be an entry id, found %s",
+			      dtk_yval_describe(id));
+			continue;
+		}
+		k->ref.id = dtk_arena_strndup(c->kb->arena, id->str, id->len);
+		k->ref.pos = S_pos(id);
+		k->open = status;
+		e->n_contradicts++;
+	}
+}
+
+static void S_entry_refs(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e)
+{
+	size_t i;
+
+	e->n_verified_by = S_refs(c, v, "verified_by", dtk_is_name, "source ids",
+				  &e->verified_by);
+	for (i = 0; e->source.id && i < e->n_verified_by; i++)
+		if (!strcmp(e->verified_by[i].id, e->source.id))
+			dtk_diags_add(c->d, c->path, e->verified_by[i].pos.line,
+				      e->verified_by[i].pos.col,
+				      "'verified_by' names the entry's own source '%s'; "
+				      "verification must be independent",
+				      e->source.id);
+	e->n_relates = S_refs(c, v, "relates", S_is_entry_ref, "entry ids", &e->relates);
+	S_contradicts(c, v, e);
+	for (i = 0; e->id && i < e->n_relates; i++)
+		if (!strcmp(e->relates[i].id, e->id))
+			dtk_diags_add(c->d, c->path, e->relates[i].pos.line, e->relates[i].pos.col,
+				      "entry '%s' relates to itself", e->id);
+	for (i = 0; e->id && i < e->n_contradicts; i++)
+		if (!strcmp(e->contradicts[i].ref.id, e->id))
+			dtk_diags_add(c->d, c->path, e->contradicts[i].ref.pos.line,
+				      e->contradicts[i].ref.pos.col,
+				      "entry '%s' contradicts itself", e->id);
+}
+
+static void S_entry_id(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e,
+		       const char *node)
+{
+	const struct dtk_yval *id = S_present(dtk_yval_get(v, "id"));
+	size_t plen;
+
+	if (!id)
+		return;
+	if (id->kind != DTK_Y_SCALAR || !dtk_entry_id_split(id->str, &plen) ||
+	    strlen(node) != plen || strncmp(id->str, node, plen)) {
+		S_err(c, id, "entry id must be '%s-NNN' (three or more digits), found %s%s%s",
+		      node, id->kind == DTK_Y_SCALAR ? "'" : dtk_yval_describe(id),
+		      id->kind == DTK_Y_SCALAR ? id->str : "", id->kind == DTK_Y_SCALAR ? "'" : "");
+		return;
+	}
+	e->id = dtk_arena_strndup(c->kb->arena, id->str, id->len);
+}
+
+static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e,
+		    const char *node)
+{
+	static const char *const keys[] = {"*id",      "*title",  "*claim",	 "*confidence",
+					   "*source",  "verified_by", "*created", "reviewed",
+					   "used",     "cited",	  "closed",	 "relates",
+					   "contradicts", NULL};
+	const struct dtk_yval *conf, *src, *closed;
+	char a[11], b[11];
+	int k;
+
+	e->pos = S_pos(v);
+	if (!S_check_map(c, v, "entry", keys))
+		return;
+	S_entry_id(c, v, e, node);
+	e->title = S_string(c, v, "title");
+	e->claim = S_string(c, v, "claim");
+	k = S_enum(c, v, "confidence", dtk_confidence_names, DTK_CONF_COUNT);
+	e->confidence = k < 0 ? DTK_CONF_LOW : (enum dtk_confidence)k;
+	conf = dtk_yval_get(v, "confidence");
+	if (conf)
+		e->confidence_pos = S_pos(conf);
+	src = S_present(dtk_yval_get(v, "source"));
+	e->source.id = S_name(c, v, "source");
+	if (src)
+		e->source.pos = S_pos(src);
+	e->created = S_date(c, v, "created");
+	e->reviewed = S_date(c, v, "reviewed");
+	if (e->created && e->reviewed && e->reviewed < e->created)
+		S_err(c, dtk_yval_get(v, "reviewed"), "'reviewed' %s is before 'created' %s",
+		      dtk_date_format(a, e->reviewed), dtk_date_format(b, e->created));
+	S_int(c, v, "used", 0, LONG_MAX, &e->used);
+	S_int(c, v, "cited", 0, LONG_MAX, &e->cited);
+	closed = S_present(dtk_yval_get(v, "closed"));
+	if (closed && (closed->kind != DTK_Y_SCALAR || closed->type != DTK_YT_BOOL))
+		S_err(c, closed, "'closed' must be true or false, found %s",
+		      dtk_yval_describe(closed));
+	else if (closed)
+		e->closed = closed->str[0] == 't' || closed->str[0] == 'T';
+	S_entry_refs(c, v, e);
+	if (k == DTK_CONF_HIGH && e->n_verified_by < (size_t)c->kb->high_min_verified)
+		S_err(c, conf,
+		      "confidence high needs at least %d distinct verified_by sources; "
+		      "this entry has %zu",
+		      c->kb->high_min_verified, e->n_verified_by);
+}
+
+struct dtk_node *dtk_schema_node(struct dtk_kb *kb, const struct dtk_yval *root,
+				 const char *path, const char *name, struct dtk_diags *diags)
+{
+	static const char *const keys[] = {"*node", "*bloom", "stance", "*insights", NULL};
+	struct ctx c = {kb, path, diags};
+	const struct dtk_yval *nv, *list;
+	struct dtk_node *node;
+	size_t i, n;
+	int bloom;
+
+	if (!S_check_map(&c, root, "node file", keys))
+		return NULL;
+	node = dtk_arena_alloc(kb->arena, sizeof(*node));
+	node->name = dtk_arena_strdup(kb->arena, name);
+	node->path = dtk_arena_strdup(kb->arena, path);
+	node->category = -1;
+	node->name_pos.line = node->name_pos.col = 1;
+	nv = S_present(dtk_yval_get(root, "node"));
+	if (nv) {
+		node->name_pos = S_pos(nv);
+		if (nv->kind != DTK_Y_SCALAR || strcmp(nv->str, name))
+			S_err(&c, nv, "'node' must be the file's name '%s', found %s%s%s", name,
+			      nv->kind == DTK_Y_SCALAR ? "'" : dtk_yval_describe(nv),
+			      nv->kind == DTK_Y_SCALAR ? nv->str : "",
+			      nv->kind == DTK_Y_SCALAR ? "'" : "");
+	}
+	bloom = S_enum(&c, root, "bloom", dtk_bloom_names, DTK_BLOOM_COUNT);
+	node->bloom = bloom < 0 ? DTK_BLOOM_REMEMBER : (enum dtk_bloom)bloom;
+	node->stance = S_string(&c, root, "stance");
+	list = S_items(&c, root, "insights", &n);
+	ALLOC_N(&c, node->entries, n);
+	for (i = 0; list && i < n; i++) {
+		struct dtk_entry *e = &node->entries[node->n_entries];
+		S_entry(&c, list->items[i], e, name);
+		e->node = node;
+		if (e->id)
+			node->n_entries++;
+	}
+	return node;
+}

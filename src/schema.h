@@ -1,0 +1,23 @@
+/*
+ * schema.h (internal): the per-file schema of the knowledge base. Each
+ * function checks one parsed file against the spec, adds every problem to
+ * diags and fills the model in kb (strings copied into kb's arena). Checks
+ * that need other files (references) are kb.c's.
+ */
+#ifndef DTK_SCHEMA_H
+#define DTK_SCHEMA_H
+
+#include "dtk/model.h"
+#include "dtk/ytree.h"
+
+void dtk_schema_domain(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
+		       struct dtk_diags *diags);
+void dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
+			struct dtk_diags *diags);
+void dtk_schema_records(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
+			struct dtk_diags *diags);
+/* Returns the node (in kb's arena), or NULL when its file is unusable. */
+struct dtk_node *dtk_schema_node(struct dtk_kb *kb, const struct dtk_yval *root,
+				 const char *path, const char *name, struct dtk_diags *diags);
+
+#endif

@@ -1,0 +1,95 @@
+/* stats.c: the figures computed from a knowledge base. */
+#include "dtk/index.h"
+
+#include "dtk/dtk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int dtk_percent(size_t part, size_t whole)
+{
+	if (!whole)
+		return 0;
+	return (int)((part * 200 + whole) / (whole * 2));
+}
+
+int dtk_entry_is_candidate(const struct dtk_kb *kb, const struct dtk_entry *e)
+{
+	return e->confidence != DTK_CONF_HIGH &&
+	       e->n_verified_by == (size_t)(kb->high_min_verified - 1) &&
+	       kb->high_min_verified > 1;
+}
+
+int dtk_entry_is_stale(const struct dtk_kb *kb, const struct dtk_entry *e, dtk_date d)
+{
+	return dtk_date_add_months(dtk_entry_fresh(e), kb->stale_after_months) < d;
+}
+
+dtk_date dtk_entry_fresh(const struct dtk_entry *e)
+{
+	return e->reviewed ? e->reviewed : e->created;
+}
+
+int dtk_node_has_high(const struct dtk_node *node)
+{
+	size_t i;
+	for (i = 0; i < node->n_entries; i++)
+		if (node->entries[i].confidence == DTK_CONF_HIGH)
+			return 1;
+	return 0;
+}
+
+static int S_strcmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Returns how many distinct sources the entries name (source or verified_by). */
+static size_t S_articles(const struct dtk_kb *kb)
+{
+	const char **ids = NULL;
+	size_t n = 0, cap = 0, i, j, k, distinct = 0;
+
+	for (i = 0; i < kb->n_nodes; i++)
+		for (j = 0; j < kb->nodes[i]->n_entries; j++) {
+			const struct dtk_entry *e = &kb->nodes[i]->entries[j];
+			dtk_grow((void **)&ids, &cap, n + 1 + e->n_verified_by, sizeof(*ids));
+			ids[n++] = e->source.id;
+			for (k = 0; k < e->n_verified_by; k++)
+				ids[n++] = e->verified_by[k].id;
+		}
+	if (n)
+		qsort(ids, n, sizeof(*ids), S_strcmp);
+	for (i = 0; i < n; i++)
+		if (i == 0 || strcmp(ids[i], ids[i - 1]))
+			distinct++;
+	free(ids);
+	return distinct;
+}
+
+void dtk_stats_compute(struct dtk_stats *out, const struct dtk_kb *kb)
+{
+	size_t i, j;
+
+	memset(out, 0, sizeof(*out));
+	out->nodes = kb->n_nodes;
+	for (i = 0; i < kb->n_nodes; i++) {
+		const struct dtk_node *node = kb->nodes[i];
+		out->nodes_with_entries += node->n_entries > 0;
+		out->entries += node->n_entries;
+		for (j = 0; j < node->n_entries; j++) {
+			const struct dtk_entry *e = &node->entries[j];
+			dtk_date f = dtk_entry_fresh(e);
+			out->high += e->confidence == DTK_CONF_HIGH;
+			out->used += e->used > 0;
+			out->cited += e->cited > 0;
+			out->closed += e->closed != 0;
+			if (!out->earliest || f < out->earliest)
+				out->earliest = f;
+		}
+	}
+	out->articles = S_articles(kb);
+	out->usage_pct = dtk_percent(out->used, out->entries);
+	out->citation_pct = dtk_percent(out->cited, out->entries);
+	out->closure_pct = dtk_percent(out->closed, out->entries);
+}

@@ -1,0 +1,277 @@
+/* util.c: memory, buffers, the arena, the last error and small text helpers. */
+#include "dtk/dtk.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void S_oom(void)
+{
+	fputs("dtk: fatal: out of memory\n", stderr);
+	abort();
+}
+
+void *dtk_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		S_oom();
+	return p;
+}
+
+void *dtk_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		S_oom();
+	return p;
+}
+
+void *dtk_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		S_oom();
+	return p;
+}
+
+char *dtk_xstrndup(const char *s, size_t n)
+{
+	char *p = dtk_xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *dtk_xstrdup(const char *s)
+{
+	return dtk_xstrndup(s, strlen(s));
+}
+
+void dtk_grow(void **v, size_t *cap, size_t need, size_t size)
+{
+	size_t c = *cap ? *cap : 8;
+	if (need <= *cap)
+		return;
+	while (c < need) {
+		if (c > SIZE_MAX / 2 / size)
+			S_oom();
+		c *= 2;
+	}
+	*v = dtk_xrealloc(*v, c * size);
+	*cap = c;
+}
+
+/* ---- buffers ---- */
+
+void dtk_buf_put(struct dtk_buf *b, const char *s, size_t n)
+{
+	dtk_grow((void **)&b->ptr, &b->cap, b->len + n + 1, 1);
+	if (n)
+		memcpy(b->ptr + b->len, s, n);
+	b->len += n;
+	b->ptr[b->len] = '\0';
+}
+
+void dtk_buf_puts(struct dtk_buf *b, const char *s)
+{
+	dtk_buf_put(b, s, strlen(s));
+}
+
+void dtk_buf_putc(struct dtk_buf *b, char c)
+{
+	dtk_buf_put(b, &c, 1);
+}
+
+void dtk_buf_vprintf(struct dtk_buf *b, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	dtk_grow((void **)&b->ptr, &b->cap, b->len + (size_t)n + 1, 1);
+	vsnprintf(b->ptr + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void dtk_buf_printf(struct dtk_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	dtk_buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+const char *dtk_buf_cstr(struct dtk_buf *b)
+{
+	return b->ptr ? b->ptr : "";
+}
+
+char *dtk_buf_detach(struct dtk_buf *b)
+{
+	char *p = b->ptr ? b->ptr : dtk_xstrdup("");
+	b->ptr = NULL;
+	b->len = b->cap = 0;
+	return p;
+}
+
+void dtk_buf_release(struct dtk_buf *b)
+{
+	free(b->ptr);
+	b->ptr = NULL;
+	b->len = b->cap = 0;
+}
+
+/* ---- arena ---- */
+
+struct dtk_chunk {
+	struct dtk_chunk *next;
+	size_t used, size;
+	max_align_t data[];
+};
+
+struct dtk_arena {
+	struct dtk_chunk *head;
+};
+
+struct dtk_arena *dtk_arena_new(void)
+{
+	return dtk_xcalloc(1, sizeof(struct dtk_arena));
+}
+
+void *dtk_arena_alloc(struct dtk_arena *a, size_t n)
+{
+	const size_t align = sizeof(max_align_t);
+	struct dtk_chunk *c = a->head;
+	void *p;
+
+	n = (n + align - 1) / align * align;
+	if (!c || c->size - c->used < n) {
+		size_t size = n > 32768 ? n : 32768;
+		c = dtk_xmalloc(sizeof(*c) + size);
+		c->used = 0;
+		c->size = size;
+		c->next = a->head;
+		a->head = c;
+	}
+	p = (char *)c->data + c->used;
+	c->used += n;
+	memset(p, 0, n);
+	return p;
+}
+
+char *dtk_arena_strndup(struct dtk_arena *a, const char *s, size_t n)
+{
+	char *p = dtk_arena_alloc(a, n + 1);
+	memcpy(p, s, n);
+	return p;
+}
+
+char *dtk_arena_strdup(struct dtk_arena *a, const char *s)
+{
+	return dtk_arena_strndup(a, s, strlen(s));
+}
+
+void dtk_arena_free(struct dtk_arena *a)
+{
+	struct dtk_chunk *c, *next;
+	if (!a)
+		return;
+	for (c = a->head; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(a);
+}
+
+/* ---- the last error ---- */
+
+static _Thread_local char S_error[1024];
+
+int dtk_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(S_error, sizeof(S_error), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+const char *dtk_error_last(void)
+{
+	return S_error[0] ? S_error : "unknown error";
+}
+
+void dtk_error_clear(void)
+{
+	S_error[0] = '\0';
+}
+
+/* ---- text ---- */
+
+size_t dtk_edit_distance(const char *a, const char *b, size_t limit)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, best;
+	size_t *row;
+
+	if ((la > lb ? la - lb : lb - la) > limit)
+		return limit + 1;
+	row = dtk_xmalloc((lb + 1) * sizeof(*row));
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		best = row[0];
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t v = diag + (a[i - 1] != b[j - 1]);
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			if (up + 1 < v)
+				v = up + 1;
+			row[j] = v;
+			diag = up;
+			if (v < best)
+				best = v;
+		}
+		if (best > limit) {
+			free(row);
+			return limit + 1;
+		}
+	}
+	best = row[lb];
+	free(row);
+	return best > limit ? limit + 1 : best;
+}
+
+const char *dtk_suggest(const char *word, const char *const *cands, size_t n)
+{
+	size_t limit = strlen(word) / 3 + 1, best = limit + 1, i;
+	const char *pick = NULL;
+
+	if (limit > 4)
+		limit = 4;
+	for (i = 0; i < n; i++) {
+		size_t d = dtk_edit_distance(word, cands[i], limit);
+		if (d < best) {
+			best = d;
+			pick = cands[i];
+		}
+	}
+	return best <= limit ? pick : NULL;
+}
+
+int dtk_is_name(const char *s)
+{
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9')))
+		return 0;
+	for (s++; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-'))
+			return 0;
+	return 1;
+}

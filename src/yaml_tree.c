@@ -1,0 +1,431 @@
+/* yaml_tree.c: libyaml's event stream to a dtk_yval tree, strictly. */
+#include "dtk/ytree.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+/* A collection being built: its value and the items gathered so far. */
+struct frame {
+	struct dtk_yval *val;
+	struct dtk_yval **items;
+	size_t n, cap;
+};
+
+struct builder {
+	struct dtk_arena *arena;
+	const char *path, *buf;
+	size_t len;
+	struct dtk_diags *diags;
+	struct frame stack[DTK_MAX_DEPTH + 1];
+	int depth;
+	struct dtk_yval *root;
+	int errors, documents;
+};
+
+static void S_error(struct builder *b, int line, int col, const char *fmt, ...)
+	DTK_PRINTF(4, 5);
+
+static void S_error(struct builder *b, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	dtk_diags_vadd(b->diags, b->path, line, col, fmt, ap);
+	va_end(ap);
+	b->errors++;
+}
+
+/* Sets *line and *col (1-based, col in characters) for byte offset off. */
+static void S_offset_pos(const char *buf, size_t len, size_t off, int *line, int *col)
+{
+	size_t i;
+	*line = 1;
+	*col = 1;
+	if (off > len)
+		off = len;
+	for (i = 0; i < off; i++) {
+		unsigned char c = (unsigned char)buf[i];
+		if (c == '\n' || (c == '\r' && (i + 1 >= len || buf[i + 1] != '\n'))) {
+			(*line)++;
+			*col = 1;
+		} else if ((c & 0xC0) != 0x80 && !(i == 0 && off >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))) {
+			(*col)++;
+		}
+	}
+}
+
+static int S_match_all(const char *s, const char *set)
+{
+	return *s && strspn(s, set) == strlen(s);
+}
+
+static int S_is_int(const char *s)
+{
+	if (!strncmp(s, "0o", 2))
+		return S_match_all(s + 2, "01234567");
+	if (!strncmp(s, "0x", 2))
+		return S_match_all(s + 2, "0123456789abcdefABCDEF");
+	if (*s == '-' || *s == '+')
+		s++;
+	return S_match_all(s, "0123456789");
+}
+
+static int S_is_float(const char *s)
+{
+	const char *p = s;
+	int digits = 0;
+	if (*p == '-' || *p == '+')
+		p++;
+	if (!strcmp(p, ".inf") || !strcmp(p, ".Inf") || !strcmp(p, ".INF") ||
+	    !strcmp(s, ".nan") || !strcmp(s, ".NaN") || !strcmp(s, ".NAN"))
+		return 1;
+	while (*p >= '0' && *p <= '9')
+		p++, digits++;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			digits++;
+	if (!digits)
+		return 0;
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '-' || *p == '+')
+			p++;
+		if (!(*p >= '0' && *p <= '9'))
+			return 0;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	return *p == '\0';
+}
+
+/* Returns the core-schema type of a plain scalar. */
+static enum dtk_ytype S_resolve(const char *s)
+{
+	static const char *const nulls[] = {"", "~", "null", "Null", "NULL"};
+	static const char *const bools[] = {"true", "True", "TRUE", "false", "False", "FALSE"};
+	size_t i;
+	for (i = 0; i < sizeof(nulls) / sizeof(*nulls); i++)
+		if (!strcmp(s, nulls[i]))
+			return DTK_YT_NULL;
+	for (i = 0; i < sizeof(bools) / sizeof(*bools); i++)
+		if (!strcmp(s, bools[i]))
+			return DTK_YT_BOOL;
+	if (S_is_int(s))
+		return DTK_YT_INT;
+	if (S_is_float(s))
+		return DTK_YT_FLOAT;
+	return DTK_YT_STR;
+}
+
+#define CORE_TAG "tag:yaml.org,2002:"
+
+/* Checks an explicit tag against the value; returns the resolved type. */
+static enum dtk_ytype S_check_tag(struct builder *b, struct dtk_yval *v, const char *tag,
+				  enum dtk_ytype plain)
+{
+	static const struct {
+		const char *name;
+		int kind, type;
+	} tags[] = {
+		{"str", DTK_Y_SCALAR, DTK_YT_STR},   {"null", DTK_Y_SCALAR, DTK_YT_NULL},
+		{"bool", DTK_Y_SCALAR, DTK_YT_BOOL}, {"int", DTK_Y_SCALAR, DTK_YT_INT},
+		{"float", DTK_Y_SCALAR, DTK_YT_FLOAT}, {"map", DTK_Y_MAP, 0},
+		{"seq", DTK_Y_SEQ, 0},
+	};
+	size_t i;
+
+	if (!tag || !strcmp(tag, "!"))
+		return plain;
+	if (!strncmp(tag, CORE_TAG, strlen(CORE_TAG)))
+		for (i = 0; i < sizeof(tags) / sizeof(*tags); i++) {
+			if (strcmp(tag + strlen(CORE_TAG), tags[i].name))
+				continue;
+			if ((int)v->kind != tags[i].kind ||
+			    (v->kind == DTK_Y_SCALAR && tags[i].type != DTK_YT_STR &&
+			     (int)plain != tags[i].type)) {
+				S_error(b, v->line, v->col, "value does not match its tag '!!%s'",
+					tags[i].name);
+				return plain;
+			}
+			return (enum dtk_ytype)tags[i].type;
+		}
+	S_error(b, v->line, v->col, "tag '%s' is not allowed (only YAML's core tags are)", tag);
+	return plain;
+}
+
+static struct dtk_yval *S_new(struct builder *b, enum dtk_ykind kind, yaml_mark_t m)
+{
+	struct dtk_yval *v = dtk_arena_alloc(b->arena, sizeof(*v));
+	v->kind = kind;
+	v->line = (int)m.line + 1;
+	v->col = (int)m.column + 1;
+	return v;
+}
+
+/* Adds v to the collection on top of the stack, or makes it the root. */
+static void S_add(struct builder *b, struct dtk_yval *v)
+{
+	struct frame *f;
+	if (b->depth == 0) {
+		b->root = v;
+		return;
+	}
+	f = &b->stack[b->depth - 1];
+	if (f->val->kind == DTK_Y_MAP && f->n % 2 == 0 && v->kind != DTK_Y_SCALAR)
+		S_error(b, v->line, v->col, "mapping keys must be plain values, not %s",
+			dtk_yval_describe(v));
+	dtk_grow((void **)&f->items, &f->cap, f->n + 1, sizeof(*f->items));
+	f->items[f->n++] = v;
+}
+
+static int S_keycmp(const void *pa, const void *pb)
+{
+	const struct dtk_yval *a = *(struct dtk_yval *const *)pa;
+	const struct dtk_yval *b = *(struct dtk_yval *const *)pb;
+	int c = strcmp(a->str ? a->str : "", b->str ? b->str : "");
+	if (c)
+		return c;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return a->col < b->col ? -1 : a->col > b->col;
+}
+
+/* Reports every repeated key of mapping v, at each repeat. */
+static void S_check_dup_keys(struct builder *b, struct dtk_yval *v)
+{
+	size_t i, k = v->n / 2;
+	struct dtk_yval **keys;
+
+	if (k < 2)
+		return;
+	keys = dtk_xmalloc(k * sizeof(*keys));
+	for (i = 0; i < k; i++)
+		keys[i] = v->items[2 * i];
+	qsort(keys, k, sizeof(*keys), S_keycmp);
+	for (i = 1; i < k; i++) {
+		size_t first = i - 1;
+		if (keys[i]->kind != DTK_Y_SCALAR || keys[first]->kind != DTK_Y_SCALAR)
+			continue;
+		while (first > 0 && !strcmp(keys[first - 1]->str, keys[i]->str))
+			first--;
+		if (!strcmp(keys[first]->str, keys[i]->str))
+			S_error(b, keys[i]->line, keys[i]->col,
+				"duplicate key '%s' (first at line %d)", keys[i]->str,
+				keys[first]->line);
+	}
+	free(keys);
+}
+
+static void S_push(struct builder *b, struct dtk_yval *v)
+{
+	struct frame *f = &b->stack[b->depth++];
+	memset(f, 0, sizeof(*f));
+	f->val = v;
+}
+
+static void S_pop(struct builder *b)
+{
+	struct frame *f = &b->stack[--b->depth];
+	struct dtk_yval *v = f->val;
+
+	v->n = f->n;
+	v->items = dtk_arena_alloc(b->arena, (f->n ? f->n : 1) * sizeof(*v->items));
+	if (f->n)
+		memcpy(v->items, f->items, f->n * sizeof(*v->items));
+	free(f->items);
+	f->items = NULL;
+	if (v->kind == DTK_Y_MAP)
+		S_check_dup_keys(b, v);
+	S_add(b, v);
+}
+
+/* Handles one event; returns 0 to go on, 1 at the end, -1 to stop. */
+static int S_event(struct builder *b, yaml_event_t *ev)
+{
+	struct dtk_yval *v;
+	yaml_mark_t m = ev->start_mark;
+	const char *anchor = NULL, *tag = NULL;
+
+	switch (ev->type) {
+	case YAML_STREAM_END_EVENT:
+		return 1;
+	case YAML_DOCUMENT_START_EVENT:
+		if (++b->documents > 1) {
+			S_error(b, (int)m.line + 1, (int)m.column + 1,
+				"a file holds one YAML document; this is a second one");
+			return -1;
+		}
+		return 0;
+	case YAML_ALIAS_EVENT:
+		S_error(b, (int)m.line + 1, (int)m.column + 1,
+			"aliases are not allowed (found '*%s')", (char *)ev->data.alias.anchor);
+		v = S_new(b, DTK_Y_SCALAR, m);
+		v->type = DTK_YT_NULL;
+		v->str = "";
+		S_add(b, v);
+		return 0;
+	case YAML_SCALAR_EVENT:
+		anchor = (const char *)ev->data.scalar.anchor;
+		tag = (const char *)ev->data.scalar.tag;
+		if (ev->data.scalar.length > DTK_MAX_SCALAR_BYTES) {
+			S_error(b, (int)m.line + 1, (int)m.column + 1,
+				"value is %zu bytes long; the limit is %u", ev->data.scalar.length,
+				DTK_MAX_SCALAR_BYTES);
+			return -1;
+		}
+		v = S_new(b, DTK_Y_SCALAR, m);
+		v->str = dtk_arena_strndup(b->arena, (const char *)ev->data.scalar.value,
+					   ev->data.scalar.length);
+		v->len = ev->data.scalar.length;
+		if (strlen(v->str) != v->len)
+			S_error(b, v->line, v->col, "value holds a NUL character");
+		v->type = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ? S_resolve(v->str)
+									    : DTK_YT_STR;
+		v->type = S_check_tag(b, v, tag, v->type);
+		S_add(b, v);
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT:
+		if (b->depth >= DTK_MAX_DEPTH) {
+			S_error(b, (int)m.line + 1, (int)m.column + 1,
+				"nesting deeper than %d levels", DTK_MAX_DEPTH);
+			return -1;
+		}
+		if (ev->type == YAML_SEQUENCE_START_EVENT) {
+			anchor = (const char *)ev->data.sequence_start.anchor;
+			tag = (const char *)ev->data.sequence_start.tag;
+			v = S_new(b, DTK_Y_SEQ, m);
+		} else {
+			anchor = (const char *)ev->data.mapping_start.anchor;
+			tag = (const char *)ev->data.mapping_start.tag;
+			v = S_new(b, DTK_Y_MAP, m);
+		}
+		S_check_tag(b, v, tag, DTK_YT_STR);
+		S_push(b, v);
+		break;
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		S_pop(b);
+		return 0;
+	default:
+		return 0;
+	}
+	if (anchor)
+		S_error(b, (int)m.line + 1, (int)m.column + 1,
+			"anchors are not allowed (found '&%s')", anchor);
+	return 0;
+}
+
+/* Reports a libyaml error, with positions computed where libyaml has none. */
+static void S_parser_error(struct builder *b, const yaml_parser_t *p)
+{
+	int line, col;
+	const char *problem = p->problem ? p->problem : "malformed YAML";
+
+	if (p->error == YAML_READER_ERROR) {
+		S_offset_pos(b->buf, b->len, p->problem_offset, &line, &col);
+		if (p->problem_value != -1)
+			S_error(b, line, col, "%s (byte 0x%02X)", problem, p->problem_value & 0xFF);
+		else
+			S_error(b, line, col, "%s", problem);
+		return;
+	}
+	if (p->error == YAML_MEMORY_ERROR) {
+		S_error(b, 1, 1, "out of memory while parsing");
+		return;
+	}
+	line = (int)p->problem_mark.line + 1;
+	col = (int)p->problem_mark.column + 1;
+	if (p->context)
+		S_error(b, line, col, "%s %s (at line %d, column %d)", problem, p->context,
+			(int)p->context_mark.line + 1, (int)p->context_mark.column + 1);
+	else
+		S_error(b, line, col, "%s", problem);
+}
+
+/* Reports byte order marks past the start: YAML would take them as text. */
+static void S_check_boms(struct builder *b)
+{
+	const char *p = b->buf + 1, *end = b->buf + b->len;
+	int line, col;
+
+	while (p + 3 <= end && (p = memchr(p, 0xEF, (size_t)(end - p - 2)))) {
+		if (!memcmp(p, "\xEF\xBB\xBF", 3)) {
+			S_offset_pos(b->buf, b->len, (size_t)(p - b->buf), &line, &col);
+			S_error(b, line, col, "byte order mark in the middle of the file");
+		}
+		p++;
+	}
+}
+
+int dtk_yaml_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *path,
+		   const char *buf, size_t len, struct dtk_diags *diags)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	struct builder b;
+	int rc = 0;
+
+	memset(&b, 0, sizeof(b));
+	b.arena = arena;
+	b.path = path;
+	b.buf = buf;
+	b.len = len;
+	b.diags = diags;
+	*out = NULL;
+	if (len > 0)
+		S_check_boms(&b);
+	if (b.errors)
+		return -1;
+
+	if (!yaml_parser_initialize(&parser))
+		return dtk_error("out of memory");
+	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+	yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
+	while (rc == 0) {
+		if (!yaml_parser_parse(&parser, &ev)) {
+			S_parser_error(&b, &parser);
+			break;
+		}
+		rc = S_event(&b, &ev);
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	while (b.depth > 0)
+		free(b.stack[--b.depth].items);
+	if (b.errors)
+		return -1;
+	*out = b.root;
+	return 0;
+}
+
+const struct dtk_yval *dtk_yval_get(const struct dtk_yval *m, const char *key)
+{
+	size_t i;
+	if (!m || m->kind != DTK_Y_MAP)
+		return NULL;
+	for (i = 0; i + 1 < m->n; i += 2)
+		if (m->items[i]->str && !strcmp(m->items[i]->str, key))
+			return m->items[i + 1];
+	return NULL;
+}
+
+const char *dtk_yval_describe(const struct dtk_yval *v)
+{
+	if (v->kind == DTK_Y_MAP)
+		return "a mapping";
+	if (v->kind == DTK_Y_SEQ)
+		return "a list";
+	switch (v->type) {
+	case DTK_YT_NULL:
+		return "an empty value";
+	case DTK_YT_BOOL:
+		return "a boolean";
+	case DTK_YT_INT:
+		return "an integer";
+	case DTK_YT_FLOAT:
+		return "a number";
+	default:
+		return "a string";
+	}
+}
