@@ -162,7 +162,20 @@ struct loader {
 	struct dtk_diags *d;
 	char *root_real;
 	size_t nodes_cap;
+	/* node files that exist but could not be read: references to them are
+	 * not reported again as unknown */
+	char **broken;
+	size_t n_broken, broken_cap;
 };
+
+static int S_is_broken(const struct loader *l, const char *name, size_t len)
+{
+	size_t i;
+	for (i = 0; i < l->n_broken; i++)
+		if (strlen(l->broken[i]) == len && !strncmp(l->broken[i], name, len))
+			return 1;
+	return 0;
+}
 
 /* Checks that insights/<name> is a regular file inside the base; returns 0,
  * 1 when it is absent, or -1 after a diagnostic. */
@@ -206,6 +219,7 @@ static void S_load_file(struct loader *l, const char *name, enum ftype t, const 
 {
 	struct dtk_arena *tmp = NULL;
 	struct dtk_yval *root = NULL;
+	int usable = 0; /* a node file gave a node */
 	char *rel = dtk_path_join("insights", name), *full = dtk_path_join(l->kb->root, rel);
 	char *buf = NULL;
 	size_t len;
@@ -245,6 +259,7 @@ static void S_load_file(struct loader *l, const char *name, enum ftype t, const 
 	case F_NODE: {
 		struct dtk_node *n = dtk_schema_node(l->kb, root, rel, node, l->d);
 		if (n) {
+			usable = 1;
 			dtk_grow((void **)&l->kb->nodes, &l->nodes_cap,
 				 l->kb->n_nodes + 1, sizeof(*l->kb->nodes));
 			l->kb->nodes[l->kb->n_nodes++] = n;
@@ -253,6 +268,10 @@ static void S_load_file(struct loader *l, const char *name, enum ftype t, const 
 	}
 	}
 done:
+	if (t == F_NODE && !usable) {
+		dtk_grow((void **)&l->broken, &l->broken_cap, l->n_broken + 1, sizeof(*l->broken));
+		l->broken[l->n_broken++] = dtk_xstrdup(node);
+	}
 	dtk_arena_free(tmp);
 	free(buf);
 	free(full);
@@ -347,7 +366,9 @@ static void S_order_nodes(struct loader *l)
 			const struct dtk_ref *r = &cat->nodes[j];
 			struct dtk_node *node = dtk_kb_node(kb, r->id);
 			const char *hint;
-			if (!node) {
+			if (!node && S_is_broken(l, r->id, strlen(r->id))) {
+				continue;
+			} else if (!node) {
 				hint = dtk_suggest(r->id, names, kb->n_nodes);
 				dtk_diags_add(l->d, "insights/_domain.yaml", r->pos.line, r->pos.col,
 					      "category '%s' names unknown node '%s'%s%s%s", cat->name,
@@ -418,7 +439,9 @@ static void S_check_source(struct loader *l, const struct dtk_node *node,
 static void S_check_entry_ref(struct loader *l, const char *path, const struct dtk_ref *r,
 			      const char *what)
 {
-	if (!strchr(r->id, ':') && !dtk_kb_entry(l->kb, r->id))
+	size_t plen = 0;
+	if (!strchr(r->id, ':') && !dtk_kb_entry(l->kb, r->id) &&
+	    !(dtk_entry_id_split(r->id, &plen) && S_is_broken(l, r->id, plen)))
 		dtk_diags_add(l->d, path, r->pos.line, r->pos.col, "%s unknown entry '%s'", what,
 			      r->id);
 }
@@ -448,7 +471,7 @@ static void S_check_domain_refs(struct loader *l)
 
 	for (i = 0; i < kb->n_hotspots; i++) {
 		const struct dtk_ref *r = &kb->hotspots[i].node;
-		if (!dtk_kb_node(kb, r->id))
+		if (!dtk_kb_node(kb, r->id) && !S_is_broken(l, r->id, strlen(r->id)))
 			dtk_diags_add(l->d, "insights/_domain.yaml", r->pos.line, r->pos.col,
 				      "hotspot names unknown node '%s'", r->id);
 	}
@@ -514,6 +537,7 @@ int dtk_kb_load(struct dtk_kb **out, const char *root, int what, const char *nod
 	rc = 0;
 done:
 	dtk_diags_move(diags, &d);
+	dtk_strv_free(l.broken, l.n_broken);
 	free(l.root_real);
 	dtk_kb_free(kb);
 	return rc;

@@ -190,13 +190,13 @@ static int S_enum(struct ctx *c, const struct dtk_yval *m, const char *key,
 		dtk_buf_printf(&all, "%s%s", i ? ", " : "", names[i]);
 	hint = v->kind == DTK_Y_SCALAR ? dtk_suggest(v->str, names, n) : NULL;
 	if (v->kind != DTK_Y_SCALAR)
-		S_err(c, v, "'%s' must be one of %s, found %s", key, all.ptr,
+		S_err(c, v, "'%s' must be one of %s; found %s", key, all.ptr,
 		      dtk_yval_describe(v));
 	else if (hint)
-		S_err(c, v, "'%s' must be one of %s, found '%s' (did you mean '%s'?)", key,
+		S_err(c, v, "'%s' must be one of %s; found '%s' (did you mean '%s'?)", key,
 		      all.ptr, v->str, hint);
 	else
-		S_err(c, v, "'%s' must be one of %s, found '%s'", key, all.ptr, v->str);
+		S_err(c, v, "'%s' must be one of %s; found '%s'", key, all.ptr, v->str);
 	dtk_buf_release(&all);
 	return -1;
 }

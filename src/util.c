@@ -145,7 +145,7 @@ struct dtk_arena *dtk_arena_new(void)
 
 void *dtk_arena_alloc(struct dtk_arena *a, size_t n)
 {
-	const size_t align = sizeof(max_align_t);
+	const size_t align = _Alignof(max_align_t);
 	struct dtk_chunk *c = a->head;
 	void *p;
 

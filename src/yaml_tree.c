@@ -21,7 +21,15 @@ struct builder {
 	int depth;
 	struct dtk_yval *root;
 	int errors, documents;
+	int bom; /* the file starts with a byte order mark */
 };
+
+/* Returns the 1-based column of mark m: libyaml counts a leading byte order
+ * mark as a column of the first line. */
+static int S_col(const struct builder *b, yaml_mark_t m)
+{
+	return (int)m.column + 1 - (b->bom && m.line == 0 && m.column > 0);
+}
 
 static void S_error(struct builder *b, int line, int col, const char *fmt, ...)
 	DTK_PRINTF(4, 5);
@@ -158,7 +166,7 @@ static struct dtk_yval *S_new(struct builder *b, enum dtk_ykind kind, yaml_mark_
 	struct dtk_yval *v = dtk_arena_alloc(b->arena, sizeof(*v));
 	v->kind = kind;
 	v->line = (int)m.line + 1;
-	v->col = (int)m.column + 1;
+	v->col = S_col(b, m);
 	return v;
 }
 
@@ -251,13 +259,13 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 		return 1;
 	case YAML_DOCUMENT_START_EVENT:
 		if (++b->documents > 1) {
-			S_error(b, (int)m.line + 1, (int)m.column + 1,
+			S_error(b, (int)m.line + 1, S_col(b, m),
 				"a file holds one YAML document; this is a second one");
 			return -1;
 		}
 		return 0;
 	case YAML_ALIAS_EVENT:
-		S_error(b, (int)m.line + 1, (int)m.column + 1,
+		S_error(b, (int)m.line + 1, S_col(b, m),
 			"aliases are not allowed (found '*%s')", (char *)ev->data.alias.anchor);
 		v = S_new(b, DTK_Y_SCALAR, m);
 		v->type = DTK_YT_NULL;
@@ -268,7 +276,7 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 		anchor = (const char *)ev->data.scalar.anchor;
 		tag = (const char *)ev->data.scalar.tag;
 		if (ev->data.scalar.length > DTK_MAX_SCALAR_BYTES) {
-			S_error(b, (int)m.line + 1, (int)m.column + 1,
+			S_error(b, (int)m.line + 1, S_col(b, m),
 				"value is %zu bytes long; the limit is %u", ev->data.scalar.length,
 				DTK_MAX_SCALAR_BYTES);
 			return -1;
@@ -287,7 +295,7 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 	case YAML_SEQUENCE_START_EVENT:
 	case YAML_MAPPING_START_EVENT:
 		if (b->depth >= DTK_MAX_DEPTH) {
-			S_error(b, (int)m.line + 1, (int)m.column + 1,
+			S_error(b, (int)m.line + 1, S_col(b, m),
 				"nesting deeper than %d levels", DTK_MAX_DEPTH);
 			return -1;
 		}
@@ -311,7 +319,7 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 		return 0;
 	}
 	if (anchor)
-		S_error(b, (int)m.line + 1, (int)m.column + 1,
+		S_error(b, (int)m.line + 1, S_col(b, m),
 			"anchors are not allowed (found '&%s')", anchor);
 	return 0;
 }
@@ -335,10 +343,10 @@ static void S_parser_error(struct builder *b, const yaml_parser_t *p)
 		return;
 	}
 	line = (int)p->problem_mark.line + 1;
-	col = (int)p->problem_mark.column + 1;
+	col = S_col(b, p->problem_mark);
 	if (p->context)
 		S_error(b, line, col, "%s %s (at line %d, column %d)", problem, p->context,
-			(int)p->context_mark.line + 1, (int)p->context_mark.column + 1);
+			(int)p->context_mark.line + 1, S_col(b, p->context_mark));
 	else
 		S_error(b, line, col, "%s", problem);
 }
@@ -372,6 +380,7 @@ int dtk_yaml_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *p
 	b.buf = buf;
 	b.len = len;
 	b.diags = diags;
+	b.bom = len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3);
 	*out = NULL;
 	if (len > 0)
 		S_check_boms(&b);

@@ -1,0 +1,131 @@
+/* support.c: test helpers (see support.h). */
+#include "support.h"
+
+#include "dtk/dtk.h"
+#include "dtk/fs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+char *t_mkdtemp(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *path = dtk_path_join(tmp && *tmp ? tmp : "/tmp", "dtk-test-XXXXXX");
+	if (!mkdtemp(path))
+		fail_msg("mkdtemp: %s", strerror(errno));
+	return path;
+}
+
+int t_sh(const char *dir, const char *fmt, ...)
+{
+	struct dtk_buf cmd = DTK_BUF_INIT;
+	va_list ap;
+	int rc;
+
+	dtk_buf_printf(&cmd, "cd '%s' && ", dir);
+	va_start(ap, fmt);
+	dtk_buf_vprintf(&cmd, fmt, ap);
+	va_end(ap);
+	rc = system(cmd.ptr);
+	dtk_buf_release(&cmd);
+	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+void t_rmtree(const char *path)
+{
+	if (path && *path && strcmp(path, "/"))
+		t_sh("/", "rm -rf '%s'", path);
+}
+
+void t_copytree(const char *src, const char *dst)
+{
+	assert_int_equal(t_sh("/", "mkdir -p '%s' && cp -R '%s'/. '%s'/", dst, src, dst), 0);
+}
+
+void t_write(const char *dir, const char *rel, const char *data, size_t len)
+{
+	char *path = dtk_path_join(dir, rel), *slash;
+	FILE *f;
+
+	for (slash = strchr(path + strlen(dir) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	f = fopen(path, "wb");
+	if (!f)
+		fail_msg("cannot write %s: %s", path, strerror(errno));
+	if (len && fwrite(data, 1, len, f) != len)
+		fail_msg("short write to %s", path);
+	fclose(f);
+	free(path);
+}
+
+void t_write_str(const char *dir, const char *rel, const char *text)
+{
+	t_write(dir, rel, text, strlen(text));
+}
+
+char *t_read(const char *dir, const char *rel, size_t *len)
+{
+	char *path = dtk_path_join(dir, rel), *out = NULL;
+	size_t n = 0;
+	if (dtk_file_read(&out, &n, path, 1u << 30) < 0)
+		out = NULL;
+	if (len)
+		*len = n;
+	free(path);
+	return out;
+}
+
+char *t_src(const char *rel)
+{
+	return dtk_path_join(DTK_SOURCE_DIR, rel);
+}
+
+static char *S_slurp(const char *path)
+{
+	char *out = NULL;
+	size_t n;
+	if (dtk_file_read(&out, &n, path, 1u << 30) < 0)
+		return dtk_xstrdup("");
+	return out;
+}
+
+void t_dtk(struct t_run *r, const char *dir, const char *env, ...)
+{
+	struct dtk_buf cmd = DTK_BUF_INIT;
+	char *tmp = t_mkdtemp(), *out = dtk_path_join(tmp, "out"), *err = dtk_path_join(tmp, "err");
+	const char *arg;
+	va_list ap;
+	int rc;
+
+	dtk_buf_printf(&cmd, "cd '%s' && %s%s '%s'", dir, env ? env : "", env ? " " : "", DTK_BIN);
+	va_start(ap, env);
+	while ((arg = va_arg(ap, const char *)))
+		dtk_buf_printf(&cmd, " '%s'", arg);
+	va_end(ap);
+	dtk_buf_printf(&cmd, " >'%s' 2>'%s' </dev/null", out, err);
+	rc = system(cmd.ptr);
+	r->status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+	r->out = S_slurp(out);
+	r->err = S_slurp(err);
+	t_rmtree(tmp);
+	free(tmp);
+	free(out);
+	free(err);
+	dtk_buf_release(&cmd);
+}
+
+void t_run_free(struct t_run *r)
+{
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
+}

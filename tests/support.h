@@ -1,0 +1,38 @@
+/* support.h: helpers shared by the tests: scratch directories, files, and
+ * running the dtk binary. Every helper fails the test on error. */
+#ifndef DTK_TEST_SUPPORT_H
+#define DTK_TEST_SUPPORT_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+/* Returns a new empty directory under $TMPDIR (malloc'd; remove with t_rmtree). */
+char *t_mkdtemp(void);
+/* Removes path and everything below it. */
+void t_rmtree(const char *path);
+/* Copies the tree src into dst (created). */
+void t_copytree(const char *src, const char *dst);
+/* Writes len bytes to dir/rel, creating parent directories. */
+void t_write(const char *dir, const char *rel, const char *data, size_t len);
+void t_write_str(const char *dir, const char *rel, const char *text);
+/* Returns dir/rel's contents (malloc'd, NUL-terminated) or NULL when absent. */
+char *t_read(const char *dir, const char *rel, size_t *len);
+/* Returns a path of the source tree, e.g. "tests/fixtures/base" (malloc'd). */
+char *t_src(const char *rel);
+
+/* The outcome of running a command. */
+struct t_run {
+	int status; /* exit status, or -1 when killed */
+	char *out, *err;
+};
+/* Runs the dtk binary in dir with the arguments given in a NULL-terminated
+ * list; env is "NAME=value" or NULL. */
+void t_dtk(struct t_run *r, const char *dir, const char *env, ...);
+void t_run_free(struct t_run *r);
+/* Runs a shell command in dir; returns its exit status. */
+int t_sh(const char *dir, const char *fmt, ...);
+
+#endif

@@ -1,0 +1,296 @@
+/* test_e2e.c: the dtk binary on fixture bases: reindex, check, show. */
+#include "support.h"
+
+#include "dtk/dtk.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Returns a scratch copy of tests/fixtures/base (free and remove it after). */
+static char *S_base(void)
+{
+	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base");
+	t_copytree(base, dir);
+	free(base);
+	return dir;
+}
+
+static void S_done(char *dir)
+{
+	t_rmtree(dir);
+	free(dir);
+}
+
+static ino_t S_inode(const char *dir, const char *rel)
+{
+	struct stat st;
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	assert_int_equal(stat(path, &st), 0);
+	return st.st_ino;
+}
+
+static void test_reindex_writes_only_on_change(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	ino_t before;
+	(void)state;
+	before = S_inode(dir, "INDEX.md");
+	t_dtk(&r, dir, NULL, "reindex", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "INDEX.md is up to date\n");
+	assert_int_equal(S_inode(dir, "INDEX.md"), before);
+	t_run_free(&r);
+	t_write_str(dir, "INDEX.md", "stale\n");
+	t_dtk(&r, dir, NULL, "reindex", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "wrote INDEX.md\n");
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "check", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	assert_int_equal(t_sh(dir, "ls -a | grep -q tmp-"), 1); /* no temporary left */
+	S_done(dir);
+}
+
+static void test_check_finds_drift_and_reindex_fixes_it(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	(void)state;
+	assert_int_equal(t_sh(dir, "sed -i 's/stance: 按延迟分层/stance: 按带宽分层/' insights/beta.yaml"), 0);
+	t_dtk(&r, dir, NULL, "check", NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "--- a/INDEX.md\n+++ b/INDEX.md\n"));
+	assert_non_null(strstr(r.out, "\n-| beta | evaluate | 2 | 暂定：按延迟分层 |\n"));
+	assert_non_null(strstr(r.out, "\n+| beta | evaluate | 2 | 暂定：按带宽分层 |\n"));
+	assert_string_equal(r.err, "dtk check: INDEX.md is out of date; run 'dtk reindex' and commit it\n");
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "reindex", "-q", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "check", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	S_done(dir);
+}
+
+static void test_check_missing_index(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	(void)state;
+	assert_int_equal(t_sh(dir, "rm INDEX.md"), 0);
+	t_dtk(&r, dir, NULL, "check", NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "INDEX.md is missing"));
+	assert_null(t_read(dir, "INDEX.md", NULL)); /* check never writes */
+	t_run_free(&r);
+	S_done(dir);
+}
+
+static void test_invalid_input_writes_nothing(void **state)
+{
+	char *dir = S_base(), *before, *after;
+	struct t_run r;
+	(void)state;
+	before = t_read(dir, "INDEX.md", NULL);
+	t_write_str(dir, "insights/gamma.yaml", "node: gamma\nbloom: nope\ninsights: []\n");
+	t_write_str(dir, "insights/beta.yaml", "node: beta\nbloom: [\n");
+	t_dtk(&r, dir, NULL, "reindex", NULL);
+	assert_int_equal(r.status, 2);
+	/* every error of the run, sorted by file */
+	assert_non_null(strstr(r.err, "insights/beta.yaml:3:1: error: "));
+	assert_non_null(strstr(r.err, "insights/gamma.yaml:2:8: error: 'bloom' must be one of"));
+	assert_non_null(strstr(r.err, "dtk: 2 errors; nothing was written\n"));
+	assert_true(strstr(r.err, "beta.yaml") < strstr(r.err, "gamma.yaml"));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "check", NULL);
+	assert_int_equal(r.status, 2);
+	t_run_free(&r);
+	after = t_read(dir, "INDEX.md", NULL);
+	assert_string_equal(before, after);
+	free(before);
+	free(after);
+	S_done(dir);
+}
+
+static void test_deterministic(void **state)
+{
+	char *a = S_base(), *b = S_base(), *ia, *ib;
+	struct t_run r;
+	(void)state;
+	t_sh(a, "rm INDEX.md");
+	t_sh(b, "rm INDEX.md");
+	t_dtk(&r, a, "TZ=Pacific/Kiritimati LC_ALL=C", "reindex", NULL);
+	t_run_free(&r);
+	t_dtk(&r, b, "TZ=UTC LANG=zh_CN.UTF-8", "reindex", NULL);
+	t_run_free(&r);
+	ia = t_read(a, "INDEX.md", NULL);
+	ib = t_read(b, "INDEX.md", NULL);
+	assert_non_null(ia);
+	assert_string_equal(ia, ib);
+	free(ia);
+	free(ib);
+	S_done(a);
+	S_done(b);
+}
+
+static void test_root_discovery_and_C(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	(void)state;
+	t_dtk(&r, dir, NULL, "-C", "insights", "check", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	t_dtk(&r, "/", NULL, "-C", dir, "check", "-q", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	t_run_free(&r);
+	t_dtk(&r, "/", NULL, "check", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "not in a knowledge base"));
+	t_run_free(&r);
+	S_done(dir);
+}
+
+static void test_show_node_text(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	(void)state;
+	t_dtk(&r, dir, NULL, "show", "alpha", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "alpha  [通信]  bloom apply  3 entries\n"));
+	assert_non_null(strstr(r.out, "stance: 通信图在初始化时固化\n"));
+	assert_non_null(strstr(r.out, "alpha-001  high  created 2026-01-15  reviewed 2026-05-01\n"));
+	assert_non_null(strstr(r.out, "  source:      Paper A (paper-a)\n"));
+	assert_non_null(strstr(r.out, "  verified by: Paper B (paper-b)\n"));
+	assert_non_null(strstr(r.out, "alpha-002  medium (candidate)"));
+	assert_non_null(strstr(r.out, "  contradicts: alpha-001 (open): 与 alpha-001 的前提冲突\n"));
+	assert_null(strchr(r.out, '\033')); /* not a terminal: no colour */
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "show", "--color", "always", "alpha", NULL);
+	assert_non_null(strchr(r.out, '\033'));
+	t_run_free(&r);
+	t_dtk(&r, dir, "NO_COLOR=1", "show", "alpha", NULL);
+	assert_null(strchr(r.out, '\033'));
+	t_run_free(&r);
+	S_done(dir);
+}
+
+static void test_show_entry_json(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	(void)state;
+	t_dtk(&r, dir, NULL, "show", "--format", "json", "alpha-002", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "{\n  \"id\": \"alpha-002\",\n  \"node\": \"alpha\",\n"));
+	assert_non_null(strstr(r.out, "  \"candidate\": true,\n"));
+	assert_non_null(strstr(r.out, "\"verified_by\": [\n    {\n      \"id\": \"docs-d\",\n"
+				      "      \"title\": \"Docs D\",\n      \"url\": null\n    }\n  ],"));
+	assert_non_null(strstr(r.out, "  \"reviewed\": null,\n  \"fresh\": \"2026-02-01\",\n"));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "show", "beta", "--format=json", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"node\": \"beta\",\n  \"category\": \"策略\",\n  \"bloom\": "
+				      "\"evaluate\",\n  \"stance\": \"按延迟分层\",\n  \"tentative\": true,"));
+	t_run_free(&r);
+	S_done(dir);
+}
+
+static void test_show_refuses_and_suggests(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	(void)state;
+	t_dtk(&r, dir, NULL, "show", "alpah", NULL);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "dtk show: error: no node or entry 'alpah'; did you mean 'alpha'?\n");
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "show", "alpha-009", NULL);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "dtk show: error: node 'alpha' has no entry 'alpha-009'; did you mean 'alpha-001'?\n");
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "show", "../INDEX", NULL);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "dtk show: error: '../INDEX' is not a node name or entry id\n");
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "show", "_domain", NULL);
+	assert_int_equal(r.status, 2);
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "show", NULL);
+	assert_int_equal(r.status, 2);
+	t_run_free(&r);
+	S_done(dir);
+}
+
+static void test_show_reads_only_its_node(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	(void)state;
+	t_write_str(dir, "insights/gamma.yaml", "broken: [\n");
+	t_dtk(&r, dir, NULL, "show", "alpha", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "show", "gamma", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "insights/gamma.yaml:2:1: error:"));
+	t_run_free(&r);
+	S_done(dir);
+}
+
+static void test_help_version_usage(void **state)
+{
+	struct t_run r;
+	(void)state;
+	t_dtk(&r, "/", NULL, "--version", NULL);
+	assert_int_equal(r.status, 0);
+	assert_memory_equal(r.out, "dtk ", 4);
+	t_run_free(&r);
+	t_dtk(&r, "/", NULL, "--help", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "  reindex "));
+	assert_non_null(strstr(r.out, "  check "));
+	assert_non_null(strstr(r.out, "  show "));
+	t_run_free(&r);
+	t_dtk(&r, "/", NULL, "show", "--help", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "usage: dtk show"));
+	t_run_free(&r);
+	t_dtk(&r, "/", NULL, "help", "check", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "usage: dtk check"));
+	t_run_free(&r);
+	t_dtk(&r, "/", NULL, "reindx", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "did you mean 'reindex'?"));
+	t_run_free(&r);
+	t_dtk(&r, "/", NULL, NULL);
+	assert_int_equal(r.status, 2);
+	t_run_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reindex_writes_only_on_change),
+		cmocka_unit_test(test_check_finds_drift_and_reindex_fixes_it),
+		cmocka_unit_test(test_check_missing_index),
+		cmocka_unit_test(test_invalid_input_writes_nothing),
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_root_discovery_and_C),
+		cmocka_unit_test(test_show_node_text),
+		cmocka_unit_test(test_show_entry_json),
+		cmocka_unit_test(test_show_refuses_and_suggests),
+		cmocka_unit_test(test_show_reads_only_its_node),
+		cmocka_unit_test(test_help_version_usage),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

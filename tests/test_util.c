@@ -1,0 +1,118 @@
+/* test_util.c: buffers, the arena, diagnostics, suggestions, names. */
+#include "support.h"
+
+#include "dtk/dtk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void test_buf(void **state)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	char *s;
+	(void)state;
+	assert_string_equal(dtk_buf_cstr(&b), "");
+	dtk_buf_puts(&b, "ab");
+	dtk_buf_printf(&b, "%d-%s", 42, "x");
+	dtk_buf_putc(&b, '!');
+	assert_string_equal(dtk_buf_cstr(&b), "ab42-x!");
+	assert_int_equal(b.len, 7);
+	s = dtk_buf_detach(&b);
+	assert_string_equal(s, "ab42-x!");
+	assert_null(b.ptr);
+	free(s);
+	dtk_buf_release(&b);
+}
+
+static void test_arena(void **state)
+{
+	struct dtk_arena *a = dtk_arena_new();
+	char *big;
+	int i;
+	(void)state;
+	for (i = 0; i < 10000; i++) {
+		char *s = dtk_arena_strdup(a, "hello");
+		assert_string_equal(s, "hello");
+		assert_int_equal((size_t)s % _Alignof(max_align_t), 0);
+	}
+	big = dtk_arena_alloc(a, 1 << 20);
+	assert_int_equal(big[(1 << 20) - 1], 0);
+	dtk_arena_free(a);
+	dtk_arena_free(NULL);
+}
+
+static void test_diags_sorted_and_deduplicated(void **state)
+{
+	struct dtk_diags d = DTK_DIAGS_INIT;
+	char buf[1024] = "";
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	(void)state;
+	dtk_diags_add(&d, "b.yaml", 1, 1, "second file");
+	dtk_diags_add(&d, "a.yaml", 10, 2, "later");
+	dtk_diags_add(&d, "a.yaml", 2, 5, "earlier");
+	dtk_diags_add(&d, "a.yaml", 2, 5, "earlier");
+	dtk_diags_add(&d, "a.yaml", 0, 0, "whole file");
+	dtk_diags_sort(&d);
+	assert_int_equal(d.n, 4);
+	dtk_diags_print(&d, f);
+	fclose(f);
+	assert_string_equal(buf, "a.yaml:1:1: error: whole file\n"
+				 "a.yaml:2:5: error: earlier\n"
+				 "a.yaml:10:2: error: later\n"
+				 "b.yaml:1:1: error: second file\n");
+	dtk_diags_release(&d);
+}
+
+static void test_edit_distance(void **state)
+{
+	(void)state;
+	assert_int_equal(dtk_edit_distance("kitten", "sitting", 10), 3);
+	assert_int_equal(dtk_edit_distance("", "abc", 10), 3);
+	assert_int_equal(dtk_edit_distance("same", "same", 10), 0);
+	assert_int_equal(dtk_edit_distance("abcdefgh", "z", 2), 3);
+}
+
+static void test_suggest(void **state)
+{
+	static const char *const keys[] = {"title", "claim", "confidence", "created"};
+	(void)state;
+	assert_string_equal(dtk_suggest("titel", keys, 4), "title");
+	assert_string_equal(dtk_suggest("confidance", keys, 4), "confidence");
+	assert_null(dtk_suggest("zzzzzz", keys, 4));
+	assert_null(dtk_suggest("x", keys, 0));
+}
+
+static void test_is_name(void **state)
+{
+	(void)state;
+	assert_true(dtk_is_name("collective-communication"));
+	assert_true(dtk_is_name("a1"));
+	assert_false(dtk_is_name("-a"));
+	assert_false(dtk_is_name("A"));
+	assert_false(dtk_is_name(""));
+	assert_false(dtk_is_name("../etc"));
+	assert_false(dtk_is_name("a b"));
+}
+
+static void test_error(void **state)
+{
+	(void)state;
+	dtk_error_clear();
+	assert_string_equal(dtk_error_last(), "unknown error");
+	assert_int_equal(dtk_error("bad %d", 7), -1);
+	assert_string_equal(dtk_error_last(), "bad 7");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_buf),
+		cmocka_unit_test(test_arena),
+		cmocka_unit_test(test_diags_sorted_and_deduplicated),
+		cmocka_unit_test(test_edit_distance),
+		cmocka_unit_test(test_suggest),
+		cmocka_unit_test(test_is_name),
+		cmocka_unit_test(test_error),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

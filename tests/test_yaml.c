@@ -1,0 +1,190 @@
+/* test_yaml.c: libyaml events to a strict tree. */
+#include "support.h"
+
+#include "dtk/ytree.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Parses text; returns the root or NULL, leaving errors printed in errs. */
+static struct dtk_yval *S_parse(struct dtk_arena *a, const char *text, size_t len, char *errs,
+				size_t errs_size)
+{
+	struct dtk_diags d = DTK_DIAGS_INIT;
+	struct dtk_yval *root = NULL;
+	FILE *f;
+	memset(errs, 0, errs_size);
+	f = fmemopen(errs, errs_size, "w");
+	int rc = dtk_yaml_parse(&root, a, "t.yaml", text, len, &d);
+	dtk_diags_sort(&d);
+	dtk_diags_print(&d, f);
+	fclose(f);
+	assert_int_equal(rc < 0, d.n > 0);
+	dtk_diags_release(&d);
+	return rc < 0 ? NULL : root;
+}
+
+static char S_errs[4096];
+
+static struct dtk_yval *S_ok(struct dtk_arena *a, const char *text)
+{
+	struct dtk_yval *v = S_parse(a, text, strlen(text), S_errs, sizeof(S_errs));
+	assert_string_equal(S_errs, "");
+	return v;
+}
+
+static void S_err(const char *text, size_t len, const char *want)
+{
+	struct dtk_arena *a = dtk_arena_new();
+	memset(S_errs, 0, sizeof(S_errs));
+	assert_null(S_parse(a, text, len, S_errs, sizeof(S_errs)));
+	assert_string_equal(S_errs, want);
+	dtk_arena_free(a);
+}
+
+static void test_tree_and_positions(void **state)
+{
+	struct dtk_arena *a = dtk_arena_new();
+	const struct dtk_yval *root, *l, *v;
+	(void)state;
+	root = S_ok(a, "# c\nk: v\nlist:\n  - 1\n  - 'two'\n  - {x: true}\nn: ~\nf: 1.5\n");
+	assert_int_equal(root->kind, DTK_Y_MAP);
+	assert_int_equal(root->n, 8);
+	v = dtk_yval_get(root, "k");
+	assert_string_equal(v->str, "v");
+	assert_int_equal(v->line, 2);
+	assert_int_equal(v->col, 4);
+	l = dtk_yval_get(root, "list");
+	assert_int_equal(l->kind, DTK_Y_SEQ);
+	assert_int_equal(l->n, 3);
+	assert_int_equal(l->items[0]->type, DTK_YT_INT);
+	assert_int_equal(l->items[1]->type, DTK_YT_STR);
+	assert_int_equal(l->items[1]->line, 5);
+	assert_int_equal(l->items[1]->col, 5);
+	assert_int_equal(dtk_yval_get(l->items[2], "x")->type, DTK_YT_BOOL);
+	assert_int_equal(dtk_yval_get(root, "n")->type, DTK_YT_NULL);
+	assert_int_equal(dtk_yval_get(root, "f")->type, DTK_YT_FLOAT);
+	assert_null(dtk_yval_get(root, "missing"));
+	dtk_arena_free(a);
+}
+
+static void test_core_schema_types(void **state)
+{
+	struct dtk_arena *a = dtk_arena_new();
+	const struct dtk_yval *r;
+	(void)state;
+	r = S_ok(a, "[yes, no, on, 2026-03-17, '1', 0x1F, -7, .inf, null, '', \"true\"]");
+	assert_int_equal(r->items[0]->type, DTK_YT_STR); /* YAML 1.2: yes is a string */
+	assert_int_equal(r->items[1]->type, DTK_YT_STR);
+	assert_int_equal(r->items[2]->type, DTK_YT_STR);
+	assert_int_equal(r->items[3]->type, DTK_YT_STR);
+	assert_int_equal(r->items[4]->type, DTK_YT_STR);
+	assert_int_equal(r->items[5]->type, DTK_YT_INT);
+	assert_int_equal(r->items[6]->type, DTK_YT_INT);
+	assert_int_equal(r->items[7]->type, DTK_YT_FLOAT);
+	assert_int_equal(r->items[8]->type, DTK_YT_NULL);
+	assert_int_equal(r->items[9]->type, DTK_YT_STR);
+	assert_int_equal(r->items[10]->type, DTK_YT_STR);
+	dtk_arena_free(a);
+}
+
+static void test_core_tags(void **state)
+{
+	struct dtk_arena *a = dtk_arena_new();
+	const struct dtk_yval *r;
+	(void)state;
+	r = S_ok(a, "a: !!str 12\nb: !!int 3\n");
+	assert_int_equal(dtk_yval_get(r, "a")->type, DTK_YT_STR);
+	assert_int_equal(dtk_yval_get(r, "b")->type, DTK_YT_INT);
+	dtk_arena_free(a);
+	S_err("a: !!int abc\n", 13, "t.yaml:1:4: error: value does not match its tag '!!int'\n");
+	S_err("a: !custom x\n", 13,
+	      "t.yaml:1:4: error: tag '!custom' is not allowed (only YAML's core tags are)\n");
+}
+
+static void test_empty(void **state)
+{
+	struct dtk_arena *a = dtk_arena_new();
+	(void)state;
+	assert_null(S_ok(a, ""));
+	assert_null(S_ok(a, "# only a comment\n"));
+	dtk_arena_free(a);
+}
+
+static void test_structural_errors(void **state)
+{
+	(void)state;
+	S_err("a: 1\na: 2\nb: 3\na: 4\n", 20,
+	      "t.yaml:2:1: error: duplicate key 'a' (first at line 1)\n"
+	      "t.yaml:4:1: error: duplicate key 'a' (first at line 1)\n");
+	S_err("? [a]\n: 1\n", 10,
+	      "t.yaml:1:3: error: mapping keys must be plain values, not a list\n");
+	S_err("a: &x [*x]\n", 11,
+	      "t.yaml:1:4: error: anchors are not allowed (found '&x')\n"
+	      "t.yaml:1:8: error: aliases are not allowed (found '*x')\n");
+	S_err("a: 1\n---\nb: 2\n", 14,
+	      "t.yaml:2:1: error: a file holds one YAML document; this is a second one\n");
+}
+
+static void test_encoding_positions(void **state)
+{
+	(void)state;
+	/* libyaml reports these by byte offset; the tree computes line:col */
+	S_err("a: 1\nb: \xc3\xa9\xff\n", 11,
+	      "t.yaml:2:5: error: invalid leading UTF-8 octet (byte 0xFF)\n");
+	S_err("a: 1\nb: x\x01y\n", 11,
+	      "t.yaml:2:5: error: control characters are not allowed (byte 0x01)\n");
+	S_err("a: 1\nb: x\0y\n", 12, "t.yaml:2:5: error: control characters are not allowed (byte 0x00)\n");
+	S_err("a: x\xef\xbb\xbf\n", 8, "t.yaml:1:5: error: byte order mark in the middle of the file\n");
+}
+
+static void test_leading_bom_is_fine(void **state)
+{
+	struct dtk_arena *a = dtk_arena_new();
+	const struct dtk_yval *r;
+	(void)state;
+	r = S_ok(a, "\xef\xbb\xbf" "a: b\n");
+	assert_int_equal(dtk_yval_get(r, "a")->line, 1);
+	assert_int_equal(dtk_yval_get(r, "a")->col, 4);
+	dtk_arena_free(a);
+}
+
+static void test_depth_limit_stops_early(void **state)
+{
+	size_t n = 1000000;
+	char *deep = malloc(n + 1);
+	(void)state;
+	memset(deep, '[', n);
+	deep[n] = '\0';
+	/* a million '[' would take libyaml hours; the limit stops it at once */
+	S_err(deep, n, "t.yaml:1:33: error: nesting deeper than 32 levels\n");
+	free(deep);
+}
+
+static void test_scalar_limit(void **state)
+{
+	size_t n = DTK_MAX_SCALAR_BYTES + 10;
+	char *big = malloc(n + 4);
+	(void)state;
+	memcpy(big, "a: ", 3);
+	memset(big + 3, 'x', n);
+	big[n + 3] = '\0';
+	S_err(big, n + 3, "t.yaml:1:4: error: value is 1048586 bytes long; the limit is 1048576\n");
+	free(big);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tree_and_positions),
+		cmocka_unit_test(test_core_schema_types),
+		cmocka_unit_test(test_core_tags),
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_structural_errors),
+		cmocka_unit_test(test_encoding_positions),
+		cmocka_unit_test(test_leading_bom_is_fine),
+		cmocka_unit_test(test_depth_limit_stops_early),
+		cmocka_unit_test(test_scalar_limit),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
