@@ -103,7 +103,12 @@ void dtk_md_row(struct dtk_md *md, int header)
 
 void dtk_md_cell(struct dtk_md *md)
 {
-	cmark_node *c = cmark_node_new_with_ext(CMARK_NODE_TABLE_CELL, md->table);
+	/* Not cmark_node_new_with_ext: in cmark-gfm 0.29.0.gfm.6 the table
+	 * extension allocates cell data there that is never freed, and stores its
+	 * pointer where the cell's column index belongs (cmark-gfm issue #360).
+	 * A plain node given the extension afterwards has neither problem. */
+	cmark_node *c = cmark_node_new(CMARK_NODE_TABLE_CELL);
+	cmark_node_set_syntax_extension(c, md->table);
 	S_add(md, c, c);
 }
 
