@@ -16,6 +16,8 @@ static const struct dtk_cmd *const S_cmds[] = {
 	&dtk_cmd_reindex,
 	&dtk_cmd_check,
 	&dtk_cmd_show,
+	&dtk_cmd_crystallize,
+	&dtk_cmd_log,
 };
 #define N_CMDS (sizeof(S_cmds) / sizeof(*S_cmds))
 

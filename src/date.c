@@ -56,6 +56,6 @@ dtk_date dtk_date_today(void)
 {
 	time_t t = time(NULL);
 	struct tm tm;
-	gmtime_r(&t, &tm);
+	localtime_r(&t, &tm);
 	return (tm.tm_year + 1900) * 10000 + (tm.tm_mon + 1) * 100 + tm.tm_mday;
 }

@@ -592,3 +592,51 @@ const struct dtk_source *dtk_kb_source(const struct dtk_kb *kb, const char *id)
 	}
 	return NULL;
 }
+
+int dtk_kb_parse_records(struct dtk_kb **out, const char *buf, size_t len, const char *path,
+			 struct dtk_diags *diags)
+{
+	struct dtk_kb *kb = dtk_xcalloc(1, sizeof(*kb));
+	struct dtk_arena *tmp = dtk_arena_new();
+	struct dtk_yval *root = NULL;
+	size_t before = diags->n;
+
+	kb->arena = dtk_arena_new();
+	kb->stale_after_months = 6;
+	kb->high_min_verified = 2;
+	if (dtk_yaml_parse(&root, tmp, path, buf, len, diags) == 0 && root)
+		dtk_schema_records(kb, root, path, diags);
+	dtk_arena_free(tmp);
+	*out = NULL;
+	if (diags->n > before) {
+		dtk_kb_free(kb);
+		return DTK_EINVALID;
+	}
+	*out = kb;
+	return 0;
+}
+
+int dtk_kb_read_review(struct dtk_kb *kb, const char *path, struct dtk_record *r,
+		       struct dtk_diags *diags)
+{
+	struct dtk_arena *tmp = dtk_arena_new();
+	struct dtk_yval *root = NULL;
+	size_t before = diags->n, len;
+	char *buf = NULL;
+	int rc = dtk_file_read(&buf, &len, path, DTK_MAX_FILE_BYTES);
+
+	if (rc == DTK_ETOOBIG)
+		dtk_diags_add(diags, path, 1, 1, "file is larger than the limit of %u bytes",
+			      DTK_MAX_FILE_BYTES);
+	else if (rc < 0)
+		goto done;
+	else if (dtk_yaml_parse(&root, tmp, path, buf, len, diags) == 0 && !root)
+		dtk_diags_add(diags, path, 1, 1, "file is empty");
+	else if (root)
+		dtk_schema_review_file(kb, root, path, r, diags);
+	rc = diags->n > before ? DTK_EINVALID : 0;
+done:
+	free(buf);
+	dtk_arena_free(tmp);
+	return rc;
+}

@@ -486,13 +486,15 @@ static void S_bloom_changes(struct ctx *c, const struct dtk_yval *rv, struct dtk
 	}
 }
 
-static void S_review(struct ctx *c, const struct dtk_yval *rv, struct dtk_record *r)
+/* Reads a review mapping v (keys: pairs unless a review file, cross_pairs,
+ * verdict, note) into r. */
+static void S_review_map(struct ctx *c, const struct dtk_yval *v, struct dtk_record *r,
+			 const char *what, const char *const *keys)
 {
-	static const char *const keys[] = {"*pairs", "cross_pairs", "*verdict", "note", NULL};
-	const struct dtk_yval *v = S_present(dtk_yval_get(rv, "review")), *pairs, *cross;
+	const struct dtk_yval *pairs, *cross;
 	size_t i;
 
-	if (!v || !S_check_map(c, v, "review", keys))
+	if (!S_check_map(c, v, what, keys))
 		return;
 	r->has_review = 1;
 	r->review_verdict = S_string(c, v, "verdict");
@@ -523,6 +525,22 @@ static void S_review(struct ctx *c, const struct dtk_yval *rv, struct dtk_record
 		}
 		r->cross_pairs[r->n_cross_pairs++] = dtk_arena_strndup(c->kb->arena, p->str, p->len);
 	}
+}
+
+static void S_review(struct ctx *c, const struct dtk_yval *rv, struct dtk_record *r)
+{
+	static const char *const keys[] = {"*pairs", "cross_pairs", "*verdict", "note", NULL};
+	const struct dtk_yval *v = S_present(dtk_yval_get(rv, "review"));
+	if (v)
+		S_review_map(c, v, r, "review", keys);
+}
+
+void dtk_schema_review_file(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
+			    struct dtk_record *r, struct dtk_diags *diags)
+{
+	static const char *const keys[] = {"cross_pairs", "*verdict", "note", NULL};
+	struct ctx c = {kb, path, diags};
+	S_review_map(&c, root, r, "review file", keys);
 }
 
 static void S_eval(struct ctx *c, const struct dtk_yval *rv, struct dtk_record *r)

@@ -16,6 +16,9 @@ void dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const ch
 			struct dtk_diags *diags);
 void dtk_schema_records(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
 			struct dtk_diags *diags);
+/* Reads a review file (cross_pairs, verdict, note) into r's review fields. */
+void dtk_schema_review_file(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
+			    struct dtk_record *r, struct dtk_diags *diags);
 /* Returns the node (in kb's arena), or NULL when its file is unusable. */
 struct dtk_node *dtk_schema_node(struct dtk_kb *kb, const struct dtk_yval *root,
 				 const char *path, const char *name, struct dtk_diags *diags);

@@ -36,6 +36,8 @@ struct dtk_cmd {
 extern const struct dtk_cmd dtk_cmd_reindex;
 extern const struct dtk_cmd dtk_cmd_check;
 extern const struct dtk_cmd dtk_cmd_show;
+extern const struct dtk_cmd dtk_cmd_crystallize;
+extern const struct dtk_cmd dtk_cmd_log;
 
 /* Returns the command called name, or NULL. */
 const struct dtk_cmd *dtk_cmd_find(const char *name);

@@ -46,6 +46,22 @@ const struct dtk_source *dtk_kb_source(const struct dtk_kb *kb, const char *id);
 int dtk_kb_list_nodes(char ***out, const char *root);
 void dtk_strv_free(char **v, size_t n);
 
+/*
+ * Parses the text of a _crystallizations.yaml (path is for diagnostics) into
+ * a base that holds only records. Returns 0 and sets *out (dtk_kb_free), or
+ * DTK_EINVALID with diags filled.
+ */
+int dtk_kb_parse_records(struct dtk_kb **out, const char *buf, size_t len, const char *path,
+			 struct dtk_diags *diags);
+
+/*
+ * Reads a review file for dtk crystallize (YAML: cross_pairs, verdict, note)
+ * into r's review fields, its strings in kb's arena. Returns 0, DTK_EINVALID
+ * with diags filled, or -1 with the error set when it cannot be read.
+ */
+int dtk_kb_read_review(struct dtk_kb *kb, const char *path, struct dtk_record *r,
+		       struct dtk_diags *diags);
+
 /* Returns 1 when id has the form <node>-NNN; sets *node_len to the prefix length. */
 int dtk_entry_id_split(const char *id, size_t *node_len);
 

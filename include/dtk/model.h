@@ -17,7 +17,7 @@ int dtk_date_parse(dtk_date *out, const char *s);
 char *dtk_date_format(char *buf, dtk_date d);
 /* Returns d plus months, the day clamped to the length of the target month. */
 dtk_date dtk_date_add_months(dtk_date d, int months);
-/* Returns today's date in UTC. */
+/* Returns today's date in local time. */
 dtk_date dtk_date_today(void);
 
 /* Where a value stands in its file: 1-based line and column. */

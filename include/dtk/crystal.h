@@ -1,0 +1,84 @@
+/*
+ * crystal.h: what a crystallization computes, independent of git. The base
+ * now is compared with the base at the previous run (when known).
+ */
+#ifndef DTK_CRYSTAL_H
+#define DTK_CRYSTAL_H
+
+#include "dtk/dtk.h"
+#include "dtk/model.h"
+
+/* Per node: how many new entries and how many review pairs they make. */
+struct dtk_node_review {
+	const struct dtk_node *node;
+	size_t new_entries, older, pairs;
+};
+
+/* The worklist and the figures of one run. */
+struct dtk_crystal {
+	dtk_date date, since; /* since: the last record's date, 0 before any */
+	int has_prev; /* the base at the previous run was known */
+
+	const struct dtk_entry **new_entries; /* created after since, listing order */
+	size_t n_new;
+	struct dtk_node_review *reviews; /* nodes with new entries, category order */
+	struct dtk_pair_count *pair_counts; /* the same, as the record holds them */
+	size_t n_reviews;
+	const struct dtk_entry **stale; /* stale at date */
+	size_t n_stale;
+	const struct dtk_entry **promotable; /* not high, enough verified_by for high */
+	size_t n_promotable;
+	const struct dtk_entry **candidates;
+	size_t n_candidates;
+	const struct dtk_node **stance_unchanged; /* new entries, same stance as before */
+	size_t n_stance_unchanged;
+	const struct dtk_ref **cross_refs; /* references into other domains */
+	size_t n_cross_refs;
+
+	/* the figures of the record */
+	long high_changes, stance_rewrites, contradictions_new, pairs;
+	dtk_date earliest;
+	struct dtk_bloom_change *bloom_changes;
+	size_t n_bloom_changes;
+};
+
+/*
+ * Computes the run at date over now, comparing with prev (the base at the
+ * previous run; NULL when it is not known: figures that need it then count
+ * only what the files show, see docs/commands.md). Fills *out; free its
+ * contents with dtk_crystal_release. now and prev must outlive *out.
+ */
+void dtk_crystal_compute(struct dtk_crystal *out, const struct dtk_kb *now,
+			 const struct dtk_kb *prev, dtk_date date);
+void dtk_crystal_release(struct dtk_crystal *c);
+
+/*
+ * Fills *r (whose strings point into c, kb and the given strings) with the
+ * record of run c. review may be NULL (no review) or hold cross_pairs,
+ * review_verdict and review_note; its pairs are set from c.
+ */
+void dtk_crystal_record(struct dtk_record *r, const struct dtk_crystal *c,
+			const char *eval_scenario, const char *eval_verdict,
+			const struct dtk_record *review);
+
+/* Appends r as one YAML list item ("- date: ...") to out. */
+void dtk_record_to_yaml(struct dtk_buf *out, const struct dtk_record *r);
+
+/*
+ * Returns the new text of _crystallizations.yaml: old (the file's bytes, may
+ * be NULL) with r appended, or r alone when old holds no record. The caller
+ * frees it.
+ */
+char *dtk_records_append(const char *old, size_t old_len, size_t old_records,
+			 const struct dtk_record *r);
+
+/* Appends the one-line summary of r ("4 new, 0 high changes, ...") to out. */
+void dtk_record_summary(struct dtk_buf *out, const struct dtk_record *r);
+
+/* Prints the reviewer's worklist of run c over kb as text. */
+void dtk_crystal_plan_text(FILE *out, const struct dtk_kb *kb, const struct dtk_crystal *c);
+/* Appends the worklist as JSON (docs/commands.md gives the shape). */
+void dtk_crystal_plan_json(struct dtk_buf *out, const struct dtk_kb *kb,
+			   const struct dtk_crystal *c);
+
+#endif

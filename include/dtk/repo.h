@@ -1,0 +1,83 @@
+/*
+ * repo.h: the git repository a knowledge base lives in, through libgit2:
+ * finding the commit of a past run, committing a crystallization, and the
+ * history of runs. Only gitrepo.c includes <git2.h> for this.
+ */
+#ifndef DTK_REPO_H
+#define DTK_REPO_H
+
+#include "dtk/model.h"
+
+#include <stddef.h>
+
+struct dtk_repo;
+
+/* Opens the repository whose work tree holds the base at root. Returns 0
+ * and sets *out (dtk_repo_free), or -1 with the error set. */
+int dtk_repo_open(struct dtk_repo **out, const char *root);
+void dtk_repo_free(struct dtk_repo *repo);
+
+/*
+ * Finishes a crystallization that a crash or kill interrupted after it was
+ * decided (a journal in the git directory says so). Returns 1 when one was
+ * finished, 0 when there was none, -1 with the error set.
+ */
+int dtk_repo_recover(struct dtk_repo *repo);
+
+/* Returns 0 when a commit can be made on the current branch; -1 with the
+ * error set when HEAD is detached, a merge or rebase is under way, the index
+ * has conflicts, or the index is locked. */
+int dtk_repo_check_ready(struct dtk_repo *repo);
+
+/*
+ * Finds the commit that recorded the run of date (a "Dtk-Crystallization:"
+ * trailer, or the commit that added that record to _crystallizations.yaml)
+ * and writes its insights/ files into dir/insights. Returns 1 and fills
+ * commit_hex (41 bytes) when found; 0 when history does not hold it (a
+ * shallow clone, a base copied in); -1 with the error set.
+ */
+int dtk_repo_checkout_run(struct dtk_repo *repo, dtk_date date, const char *dir,
+			  char commit_hex[41]);
+
+struct dtk_commit_req {
+	const char *records; /* the new _crystallizations.yaml */
+	size_t records_len;
+	const char *index; /* the new INDEX.md */
+	size_t index_len;
+	const char *const *files; /* every other file of insights/, by name */
+	size_t n_files;
+	const char *message;
+	const char *author; /* "Name <email>", or NULL for git's configuration */
+};
+
+/*
+ * Commits the base as one commit on the current branch: HEAD's tree with
+ * insights/ and INDEX.md replaced by the request's files (other changes in
+ * the work tree or the index are left alone), writes the new records and
+ * INDEX.md into the work tree, updates the index for those paths, and moves
+ * the branch. Fills commit_hex. Returns 0, or -1 with the error set (nothing
+ * changed when it fails before the commit is decided).
+ */
+int dtk_repo_commit(struct dtk_repo *repo, const struct dtk_commit_req *req,
+		    char commit_hex[41]);
+
+/* A run found in history. */
+struct dtk_run {
+	struct dtk_record record; /* as committed (strings owned by the list) */
+	char commit[41]; /* "" when no commit of history added it */
+	long long time; /* the commit's time, seconds since the epoch */
+	int trailer; /* the commit carries a Dtk-Crystallization trailer */
+};
+
+struct dtk_run_list {
+	struct dtk_run *v;
+	size_t n;
+	struct dtk_kb *kb; /* owns the records' strings */
+};
+
+/* Lists the runs recorded in HEAD's _crystallizations.yaml, newest first,
+ * each with the commit that added it. Returns 0, or -1 with the error set. */
+int dtk_repo_runs(struct dtk_repo *repo, struct dtk_run_list *out);
+void dtk_run_list_release(struct dtk_run_list *l);
+
+#endif

@@ -1,0 +1,128 @@
+/* cmd_log.c: dtk log: the crystallization history, read from git. */
+#include "dtk/cmd.h"
+
+#include "dtk/crystal.h"
+#include "dtk/dtk.h"
+#include "dtk/json.h"
+#include "dtk/repo.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void S_text(FILE *f, const struct dtk_run_list *l)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	char d[11];
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		const struct dtk_run *run = &l->v[i];
+		b.len = 0;
+		dtk_record_summary(&b, &run->record);
+		fprintf(f, "%s  %.12s  %s; eval %s %s\n", dtk_date_format(d, run->record.date),
+			run->commit[0] ? run->commit : "(not in history)", b.ptr,
+			run->record.eval_scenario, run->record.eval_verdict);
+	}
+	dtk_buf_release(&b);
+}
+
+static void S_json(FILE *f, const struct dtk_run_list *l)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	struct dtk_json j;
+	char d[11];
+	size_t i;
+
+	dtk_json_init(&j, &b);
+	dtk_json_array(&j);
+	for (i = 0; i < l->n; i++) {
+		const struct dtk_record *r = &l->v[i].record;
+		const struct {
+			const char *key;
+			long v;
+		} figs[] = {{"new_entries", r->new_entries},
+			    {"high_changes", r->high_changes},
+			    {"stale", r->stale},
+			    {"stance_rewrites", r->stance_rewrites},
+			    {"contradictions_new", r->contradictions_new},
+			    {"bloom_changes", (long)r->n_bloom_changes}};
+		size_t k;
+		dtk_json_object(&j);
+		dtk_json_key(&j, "date");
+		dtk_json_string(&j, dtk_date_format(d, r->date));
+		dtk_json_key(&j, "since");
+		dtk_json_string(&j, r->since ? dtk_date_format(d, r->since) : NULL);
+		dtk_json_key(&j, "commit");
+		dtk_json_string(&j, l->v[i].commit[0] ? l->v[i].commit : NULL);
+		dtk_json_key(&j, "by_dtk");
+		dtk_json_bool(&j, l->v[i].trailer);
+		for (k = 0; k < sizeof(figs) / sizeof(*figs); k++) {
+			dtk_json_key(&j, figs[k].key);
+			dtk_json_int(&j, figs[k].v);
+		}
+		dtk_json_key(&j, "eval");
+		dtk_json_object(&j);
+		dtk_json_key(&j, "scenario");
+		dtk_json_string(&j, r->eval_scenario);
+		dtk_json_key(&j, "verdict");
+		dtk_json_string(&j, r->eval_verdict);
+		dtk_json_end(&j, '}');
+		dtk_json_end(&j, '}');
+	}
+	dtk_json_end(&j, ']');
+	fputs(b.ptr, f);
+	dtk_buf_release(&b);
+}
+
+static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
+					     {NULL, 0, NULL, 0}};
+	struct dtk_repo *repo = NULL;
+	struct dtk_run_list runs;
+	const char *format = "text";
+	int c, rc;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "f:", opts, NULL)) != -1) {
+		if (c != 'f')
+			return DTK_EXIT_INVALID;
+		format = optarg;
+	}
+	if (optind < argc || (strcmp(format, "text") && strcmp(format, "json"))) {
+		fprintf(ctx->err, "usage: %s\n", dtk_cmd_log.usage);
+		return DTK_EXIT_INVALID;
+	}
+	if (dtk_repo_open(&repo, ctx->root) < 0)
+		return dtk_cmd_fail(ctx, "log", DTK_EXIT_INVALID);
+	rc = dtk_repo_runs(repo, &runs);
+	if (rc < 0) {
+		rc = dtk_cmd_fail(ctx, "log", DTK_EXIT_INVALID);
+	} else {
+		if (!strcmp(format, "json"))
+			S_json(ctx->out, &runs);
+		else
+			S_text(ctx->out, &runs);
+		rc = DTK_EXIT_OK;
+	}
+	dtk_run_list_release(&runs);
+	dtk_repo_free(repo);
+	return rc;
+}
+
+const struct dtk_cmd dtk_cmd_log = {
+	.name = "log",
+	.usage = "dtk log [--format text|json]",
+	.summary = "list the crystallization runs recorded in git, newest first",
+	.help = "\nReads the records of insights/_crystallizations.yaml at HEAD and finds the\n"
+		"commit that added each (a Dtk-Crystallization trailer, or for runs recorded\n"
+		"before dtk, the commit that added the record).\n\n"
+		"options:\n"
+		"  -f, --format text|json\n\n"
+		"examples:\n"
+		"  dtk log\n"
+		"  dtk log --format json | jq '.[0]'\n",
+	.flags = DTK_CMD_NEEDS_KB,
+	.exec = S_exec,
+};

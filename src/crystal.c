@@ -1,0 +1,268 @@
+/* crystal.c: the figures and the worklist of a crystallization. */
+#include "dtk/crystal.h"
+
+#include "dtk/index.h"
+#include "dtk/kb.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PUSH(arr, n, cap, v)                                                \
+	do {                                                                \
+		dtk_grow((void **)&(arr), &(cap), (n) + 1, sizeof(*(arr))); \
+		(arr)[(n)++] = (v);                                         \
+	} while (0)
+
+static int S_streq(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* Returns 1 when e declares an open contradiction with other. */
+static int S_open_with(const struct dtk_entry *e, const char *other)
+{
+	size_t k;
+	for (k = 0; e && k < e->n_contradicts; k++)
+		if (e->contradicts[k].open && !strcmp(e->contradicts[k].ref.id, other))
+			return 1;
+	return 0;
+}
+
+/* Counts entries whose high status differs from prev (or, without prev, the
+ * new entries that are high) and open contradictions that are new. */
+static void S_changes(struct dtk_crystal *c, const struct dtk_kb *now, const struct dtk_kb *prev)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < now->n_nodes; i++)
+		for (j = 0; j < now->nodes[i]->n_entries; j++) {
+			const struct dtk_entry *e = &now->nodes[i]->entries[j];
+			const struct dtk_entry *p = prev ? dtk_kb_entry(prev, e->id) : NULL;
+			int high = e->confidence == DTK_CONF_HIGH;
+			int was = p && p->confidence == DTK_CONF_HIGH;
+			int is_new = c->since == 0 || e->created > c->since;
+			if (prev ? high != was : (high && is_new))
+				c->high_changes++;
+			for (k = 0; k < e->n_contradicts; k++)
+				if (e->contradicts[k].open &&
+				    (prev ? !S_open_with(p, e->contradicts[k].ref.id) : is_new))
+					c->contradictions_new++;
+		}
+	for (i = 0; prev && i < prev->n_nodes; i++)
+		for (j = 0; j < prev->nodes[i]->n_entries; j++) {
+			const struct dtk_entry *p = &prev->nodes[i]->entries[j];
+			if (p->confidence == DTK_CONF_HIGH && !dtk_kb_entry(now, p->id))
+				c->high_changes++;
+		}
+}
+
+/* Compares each node with its state at the previous run. */
+static void S_nodes(struct dtk_crystal *c, const struct dtk_kb *now, const struct dtk_kb *prev)
+{
+	size_t i, cap = 0, scap = 0;
+
+	for (i = 0; prev && i < now->n_nodes; i++) {
+		const struct dtk_node *n = now->nodes[i], *p = dtk_kb_node(prev, n->name);
+		if (!p)
+			continue;
+		if (p->bloom != n->bloom) {
+			struct dtk_bloom_change bc = {n->name, p->bloom, n->bloom};
+			PUSH(c->bloom_changes, c->n_bloom_changes, cap, bc);
+		}
+		if (!S_streq(p->stance, n->stance))
+			c->stance_rewrites++;
+	}
+	for (i = 0; prev && i < c->n_reviews; i++) {
+		const struct dtk_node *n = c->reviews[i].node, *p = dtk_kb_node(prev, n->name);
+		if (p && S_streq(p->stance, n->stance))
+			PUSH(c->stance_unchanged, c->n_stance_unchanged, scap, n);
+	}
+}
+
+static void S_entries(struct dtk_crystal *c, const struct dtk_kb *kb)
+{
+	size_t i, j, k, cap_new = 0, cap_rev = 0, cap_st = 0, cap_pr = 0, cap_ca = 0, cap_x = 0, cap_pc = 0;
+
+	for (i = 0; i < kb->n_nodes; i++) {
+		const struct dtk_node *n = kb->nodes[i];
+		struct dtk_node_review r = {n, 0, 0, 0};
+		for (j = 0; j < n->n_entries; j++) {
+			const struct dtk_entry *e = &n->entries[j];
+			dtk_date f = dtk_entry_fresh(e);
+			if (c->since == 0 || e->created > c->since) {
+				PUSH(c->new_entries, c->n_new, cap_new, e);
+				r.new_entries++;
+			}
+			if (dtk_entry_is_stale(kb, e, c->date))
+				PUSH(c->stale, c->n_stale, cap_st, e);
+			if (e->confidence != DTK_CONF_HIGH &&
+			    e->n_verified_by >= (size_t)kb->high_min_verified)
+				PUSH(c->promotable, c->n_promotable, cap_pr, e);
+			if (dtk_entry_is_candidate(kb, e))
+				PUSH(c->candidates, c->n_candidates, cap_ca, e);
+			for (k = 0; k < e->n_relates; k++)
+				if (strchr(e->relates[k].id, ':'))
+					PUSH(c->cross_refs, c->n_cross_refs, cap_x, &e->relates[k]);
+			for (k = 0; k < e->n_contradicts; k++)
+				if (strchr(e->contradicts[k].ref.id, ':'))
+					PUSH(c->cross_refs, c->n_cross_refs, cap_x, &e->contradicts[k].ref);
+			if (!c->earliest || f < c->earliest)
+				c->earliest = f;
+		}
+		if (!r.new_entries)
+			continue;
+		r.older = n->n_entries - r.new_entries;
+		r.pairs = r.new_entries * r.older + r.new_entries * (r.new_entries - 1) / 2;
+		c->pairs += (long)r.pairs;
+		dtk_grow((void **)&c->pair_counts, &cap_pc, c->n_reviews + 1, sizeof(*c->pair_counts));
+		c->pair_counts[c->n_reviews].node = n->name;
+		c->pair_counts[c->n_reviews].count = (long)r.pairs;
+		PUSH(c->reviews, c->n_reviews, cap_rev, r);
+	}
+}
+
+void dtk_crystal_compute(struct dtk_crystal *out, const struct dtk_kb *now,
+			 const struct dtk_kb *prev, dtk_date date)
+{
+	memset(out, 0, sizeof(*out));
+	out->date = date;
+	out->since = now->n_records ? now->records[now->n_records - 1].date : 0;
+	out->has_prev = prev != NULL;
+	S_entries(out, now);
+	S_changes(out, now, prev);
+	S_nodes(out, now, prev);
+}
+
+void dtk_crystal_release(struct dtk_crystal *c)
+{
+	free(c->new_entries);
+	free(c->reviews);
+	free(c->pair_counts);
+	free(c->stale);
+	free(c->promotable);
+	free(c->candidates);
+	free(c->stance_unchanged);
+	free(c->cross_refs);
+	free(c->bloom_changes);
+	memset(c, 0, sizeof(*c));
+}
+
+void dtk_crystal_record(struct dtk_record *r, const struct dtk_crystal *c,
+			const char *eval_scenario, const char *eval_verdict,
+			const struct dtk_record *review)
+{
+	memset(r, 0, sizeof(*r));
+	r->date = c->date;
+	r->since = c->since;
+	r->new_entries = (long)c->n_new;
+	r->high_changes = c->high_changes;
+	r->stale = (long)c->n_stale;
+	r->earliest = c->earliest;
+	r->bloom_changes = c->bloom_changes;
+	r->n_bloom_changes = c->n_bloom_changes;
+	r->stance_rewrites = c->stance_rewrites;
+	r->contradictions_new = c->contradictions_new;
+	r->eval_scenario = eval_scenario;
+	r->eval_verdict = eval_verdict;
+	if (!review)
+		return;
+	r->has_review = 1;
+	r->pairs = c->pair_counts;
+	r->n_pairs = c->n_reviews;
+	r->cross_pairs = review->cross_pairs;
+	r->n_cross_pairs = review->n_cross_pairs;
+	r->review_verdict = review->review_verdict;
+	r->review_note = review->review_note;
+}
+
+/* Appends s as a YAML scalar: plain when it is a name, else double-quoted. */
+static void S_scalar(struct dtk_buf *out, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	if (dtk_is_name(s) && strspn(s, "0123456789-") != strlen(s) && strcmp(s, "true") &&
+	    strcmp(s, "false") && strcmp(s, "null")) {
+		dtk_buf_puts(out, s);
+		return;
+	}
+	dtk_buf_putc(out, '"');
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\') {
+			dtk_buf_putc(out, '\\');
+			dtk_buf_putc(out, (char)ch);
+		} else if (ch == '\n') {
+			dtk_buf_puts(out, "\\n");
+		} else if (ch < 0x20 || ch == 0x7f) {
+			char esc[5] = {'\\', 'x', hex[ch >> 4], hex[ch & 15], 0};
+			dtk_buf_puts(out, esc);
+		} else {
+			dtk_buf_putc(out, (char)ch);
+		}
+	}
+	dtk_buf_putc(out, '"');
+}
+
+void dtk_record_to_yaml(struct dtk_buf *out, const struct dtk_record *r)
+{
+	char d[11];
+	size_t i;
+
+	dtk_buf_printf(out, "- date: %s\n", dtk_date_format(d, r->date));
+	if (r->since)
+		dtk_buf_printf(out, "  since: %s\n", dtk_date_format(d, r->since));
+	dtk_buf_printf(out, "  new_entries: %ld\n  high_changes: %ld\n  stale: %ld\n",
+		       r->new_entries, r->high_changes, r->stale);
+	dtk_buf_printf(out, "  earliest: %s\n  bloom_changes: {", dtk_date_format(d, r->earliest));
+	for (i = 0; i < r->n_bloom_changes; i++)
+		dtk_buf_printf(out, "%s%s: %s→%s", i ? ", " : "", r->bloom_changes[i].node,
+			       dtk_bloom_names[r->bloom_changes[i].from],
+			       dtk_bloom_names[r->bloom_changes[i].to]);
+	dtk_buf_printf(out, "}\n  stance_rewrites: %ld\n  contradictions_new: %ld\n  eval: {scenario: ",
+		       r->stance_rewrites, r->contradictions_new);
+	S_scalar(out, r->eval_scenario);
+	dtk_buf_puts(out, ", verdict: ");
+	S_scalar(out, r->eval_verdict);
+	dtk_buf_puts(out, "}\n");
+	if (!r->has_review)
+		return;
+	dtk_buf_puts(out, "  review:\n    pairs: {");
+	for (i = 0; i < r->n_pairs; i++)
+		dtk_buf_printf(out, "%s%s: %ld", i ? ", " : "", r->pairs[i].node, r->pairs[i].count);
+	dtk_buf_puts(out, "}\n    cross_pairs: [");
+	for (i = 0; i < r->n_cross_pairs; i++) {
+		dtk_buf_puts(out, i ? ", " : "");
+		S_scalar(out, r->cross_pairs[i]);
+	}
+	dtk_buf_puts(out, "]\n    verdict: ");
+	S_scalar(out, r->review_verdict);
+	dtk_buf_putc(out, '\n');
+	if (r->review_note) {
+		dtk_buf_puts(out, "    note: ");
+		S_scalar(out, r->review_note);
+		dtk_buf_putc(out, '\n');
+	}
+}
+
+char *dtk_records_append(const char *old, size_t old_len, size_t old_records,
+			 const struct dtk_record *r)
+{
+	struct dtk_buf out = DTK_BUF_INIT;
+
+	if (old && old_records > 0) {
+		dtk_buf_put(&out, old, old_len);
+		if (old_len && old[old_len - 1] != '\n')
+			dtk_buf_putc(&out, '\n');
+	}
+	dtk_record_to_yaml(&out, r);
+	return dtk_buf_detach(&out);
+}
+
+void dtk_record_summary(struct dtk_buf *out, const struct dtk_record *r)
+{
+	dtk_buf_printf(out,
+		       "%ld new, %ld high change%s, %ld stale, %ld stance rewrite%s, "
+		       "%ld new contradiction%s",
+		       r->new_entries, r->high_changes, r->high_changes == 1 ? "" : "s", r->stale,
+		       r->stance_rewrites, r->stance_rewrites == 1 ? "" : "s",
+		       r->contradictions_new, r->contradictions_new == 1 ? "" : "s");
+}

@@ -1,0 +1,170 @@
+/* crystal_plan.c: the worklist of a crystallization, as text and as JSON. */
+#include "dtk/crystal.h"
+
+#include "dtk/json.h"
+
+#include <string.h>
+
+/* Calls fn on every review pair of node review rv: each new entry beside
+ * every entry of its node created before it (older entries, then the new
+ * entries before it in file order). */
+static void S_pairs(const struct dtk_crystal *c, const struct dtk_node_review *rv,
+		    void (*fn)(void *, const struct dtk_entry *, const struct dtk_entry *),
+		    void *ctx)
+{
+	const struct dtk_node *n = rv->node;
+	size_t i, j;
+
+	for (i = 0; i < n->n_entries; i++) {
+		const struct dtk_entry *e = &n->entries[i];
+		if (c->since && e->created <= c->since)
+			continue;
+		for (j = 0; j < n->n_entries; j++) {
+			const struct dtk_entry *o = &n->entries[j];
+			int o_new = !c->since || o->created > c->since;
+			if (o == e || (o_new && j > i))
+				continue;
+			fn(ctx, e, o);
+		}
+	}
+}
+
+static void S_text_pair(void *ctx, const struct dtk_entry *e, const struct dtk_entry *o)
+{
+	FILE *f = ctx;
+	fprintf(f, "    %s ↔ %s\n      new: %s\n      old: %s\n", e->id, o->id, e->claim, o->claim);
+}
+
+static void S_list(FILE *f, const char *what, const struct dtk_entry *const *v, size_t n)
+{
+	size_t i;
+	fprintf(f, "\n%s (%zu):\n", what, n);
+	for (i = 0; i < n; i++)
+		fprintf(f, "  %s  %s\n", v[i]->id, v[i]->title);
+}
+
+void dtk_crystal_plan_text(FILE *f, const struct dtk_kb *kb, const struct dtk_crystal *c)
+{
+	char d1[11], d2[11];
+	size_t i;
+
+	fprintf(f, "crystallization plan for %s (previous run %s)\n", dtk_date_format(d1, c->date),
+		c->since ? dtk_date_format(d2, c->since) : "none");
+	if (c->since && !c->has_prev)
+		fprintf(f, "note: the base at the previous run is not in history; high changes, "
+			   "bloom changes and stance rewrites count only what the files show\n");
+	S_list(f, "new entries", c->new_entries, c->n_new);
+	fprintf(f, "\nreview pairs: %ld in all\n", c->pairs);
+	for (i = 0; i < c->n_reviews; i++) {
+		const struct dtk_node_review *rv = &c->reviews[i];
+		fprintf(f, "  %s: %zu new × %zu older + %zu among the new = %zu\n", rv->node->name,
+			rv->new_entries, rv->older, rv->new_entries * (rv->new_entries - 1) / 2,
+			rv->pairs);
+		S_pairs(c, rv, S_text_pair, f);
+	}
+	S_list(f, "stale entries", c->stale, c->n_stale);
+	S_list(f, "candidates (one verification short of high)", c->candidates, c->n_candidates);
+	S_list(f, "entries that meet the high rule but are not high", c->promotable,
+	       c->n_promotable);
+	fprintf(f, "\nnodes with new entries whose stance has not changed (%zu):\n",
+		c->n_stance_unchanged);
+	for (i = 0; i < c->n_stance_unchanged; i++)
+		fprintf(f, "  %s\n", c->stance_unchanged[i]->name);
+	fprintf(f, "\ncross-domain references to check by hand (%zu):\n", c->n_cross_refs);
+	for (i = 0; i < c->n_cross_refs; i++)
+		fprintf(f, "  %s\n", c->cross_refs[i]->id);
+	(void)kb;
+}
+
+static void S_json_ids(struct dtk_json *j, const char *key, const struct dtk_entry *const *v,
+		       size_t n)
+{
+	size_t i;
+	dtk_json_key(j, key);
+	dtk_json_array(j);
+	for (i = 0; i < n; i++) {
+		dtk_json_object(j);
+		dtk_json_key(j, "id");
+		dtk_json_string(j, v[i]->id);
+		dtk_json_key(j, "title");
+		dtk_json_string(j, v[i]->title);
+		dtk_json_end(j, '}');
+	}
+	dtk_json_end(j, ']');
+}
+
+static void S_json_pair(void *ctx, const struct dtk_entry *e, const struct dtk_entry *o)
+{
+	struct dtk_json *j = ctx;
+	dtk_json_object(j);
+	dtk_json_key(j, "new");
+	dtk_json_string(j, e->id);
+	dtk_json_key(j, "new_claim");
+	dtk_json_string(j, e->claim);
+	dtk_json_key(j, "old");
+	dtk_json_string(j, o->id);
+	dtk_json_key(j, "old_claim");
+	dtk_json_string(j, o->claim);
+	dtk_json_end(j, '}');
+}
+
+static void S_json_reviews(struct dtk_json *j, const struct dtk_crystal *c)
+{
+	size_t i;
+	dtk_json_key(j, "reviews");
+	dtk_json_array(j);
+	for (i = 0; i < c->n_reviews; i++) {
+		const struct dtk_node_review *rv = &c->reviews[i];
+		dtk_json_object(j);
+		dtk_json_key(j, "node");
+		dtk_json_string(j, rv->node->name);
+		dtk_json_key(j, "new_entries");
+		dtk_json_int(j, (long)rv->new_entries);
+		dtk_json_key(j, "older_entries");
+		dtk_json_int(j, (long)rv->older);
+		dtk_json_key(j, "pair_count");
+		dtk_json_int(j, (long)rv->pairs);
+		dtk_json_key(j, "pairs");
+		dtk_json_array(j);
+		S_pairs(c, rv, S_json_pair, j);
+		dtk_json_end(j, ']');
+		dtk_json_end(j, '}');
+	}
+	dtk_json_end(j, ']');
+}
+
+void dtk_crystal_plan_json(struct dtk_buf *out, const struct dtk_kb *kb,
+			   const struct dtk_crystal *c)
+{
+	struct dtk_json j;
+	char d[11];
+	size_t i;
+
+	(void)kb;
+	dtk_json_init(&j, out);
+	dtk_json_object(&j);
+	dtk_json_key(&j, "date");
+	dtk_json_string(&j, dtk_date_format(d, c->date));
+	dtk_json_key(&j, "since");
+	dtk_json_string(&j, c->since ? dtk_date_format(d, c->since) : NULL);
+	dtk_json_key(&j, "previous_state_known");
+	dtk_json_bool(&j, c->has_prev || !c->since);
+	S_json_ids(&j, "new_entries", c->new_entries, c->n_new);
+	dtk_json_key(&j, "review_pairs");
+	dtk_json_int(&j, c->pairs);
+	S_json_reviews(&j, c);
+	S_json_ids(&j, "stale", c->stale, c->n_stale);
+	S_json_ids(&j, "candidates", c->candidates, c->n_candidates);
+	S_json_ids(&j, "meet_high_rule", c->promotable, c->n_promotable);
+	dtk_json_key(&j, "stance_unchanged");
+	dtk_json_array(&j);
+	for (i = 0; i < c->n_stance_unchanged; i++)
+		dtk_json_string(&j, c->stance_unchanged[i]->name);
+	dtk_json_end(&j, ']');
+	dtk_json_key(&j, "cross_domain_refs");
+	dtk_json_array(&j);
+	for (i = 0; i < c->n_cross_refs; i++)
+		dtk_json_string(&j, c->cross_refs[i]->id);
+	dtk_json_end(&j, ']');
+	dtk_json_end(&j, '}');
+}

@@ -1,0 +1,752 @@
+/* gitrepo.c: the knowledge base's git repository, through libgit2 1.5. */
+#include "dtk/repo.h"
+
+#include "dtk/dtk.h"
+#include "dtk/fs.h"
+#include "dtk/kb.h"
+
+#include <errno.h>
+#include <git2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct dtk_repo {
+	git_repository *git;
+	char *workdir; /* the work tree, ending in '/' */
+	char *prefix; /* the base root within the work tree: "" or "dir/" */
+};
+
+#define RECORDS "insights/_crystallizations.yaml"
+
+/* Sets the dtk error from libgit2's last error; returns -1. */
+static int S_gerr(const char *what)
+{
+	const git_error *e = git_error_last();
+	return dtk_error("%s: %s", what, e && e->message ? e->message : "libgit2 error");
+}
+
+/* Returns prefix + rel, malloc'd. */
+static char *S_path(const struct dtk_repo *r, const char *rel)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	dtk_buf_printf(&b, "%s%s", r->prefix, rel);
+	return dtk_buf_detach(&b);
+}
+
+int dtk_repo_open(struct dtk_repo **out, const char *root)
+{
+	struct dtk_repo *r = dtk_xcalloc(1, sizeof(*r));
+	char *wd = NULL;
+	size_t n;
+
+	*out = NULL;
+	git_libgit2_init();
+	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
+	if (git_repository_open_ext(&r->git, root, 0, NULL) < 0) {
+		dtk_error("%s is not inside a git work tree", root);
+		goto fail;
+	}
+	if (git_repository_is_bare(r->git) || !git_repository_workdir(r->git)) {
+		dtk_error("the repository of %s has no work tree", root);
+		goto fail;
+	}
+	wd = realpath(git_repository_workdir(r->git), NULL);
+	n = wd ? strlen(wd) : 0;
+	if (!wd || strncmp(root, wd, n) || (root[n] && root[n] != '/' && n > 1)) {
+		dtk_error("%s is not inside the work tree of its repository", root);
+		goto fail;
+	}
+	r->workdir = dtk_path_join(wd, "");
+	r->prefix = root[n] ? dtk_path_join(root + n + (n > 1), "") : dtk_xstrdup("");
+	free(wd);
+	*out = r;
+	return 0;
+fail:
+	free(wd);
+	dtk_repo_free(r);
+	return -1;
+}
+
+void dtk_repo_free(struct dtk_repo *r)
+{
+	if (!r)
+		return;
+	git_repository_free(r->git);
+	free(r->workdir);
+	free(r->prefix);
+	free(r);
+	git_libgit2_shutdown();
+}
+
+static char *S_index_lock(const struct dtk_repo *r)
+{
+	return dtk_path_join(git_repository_path(r->git), "index.lock");
+}
+
+static int S_check_lock(const struct dtk_repo *r)
+{
+	char *lock = S_index_lock(r);
+	int locked = access(lock, F_OK) == 0;
+	free(lock);
+	if (locked)
+		return dtk_error("the index is locked (.git/index.lock exists): another git "
+				 "process is running, or one crashed; remove the file if none runs");
+	return 0;
+}
+
+int dtk_repo_check_ready(struct dtk_repo *r)
+{
+	git_index *idx = NULL;
+	int rc = -1;
+
+	if (git_repository_head_detached(r->git) == 1)
+		return dtk_error("HEAD is detached; check out a branch first");
+	if (git_repository_state(r->git) != GIT_REPOSITORY_STATE_NONE)
+		return dtk_error("a merge, rebase, cherry-pick or revert is under way; finish it first");
+	if (S_check_lock(r) < 0)
+		return -1;
+	if (git_repository_index(&idx, r->git) < 0 || git_index_read(idx, 1) < 0)
+		return S_gerr("cannot read the index");
+	if (git_index_has_conflicts(idx)) {
+		dtk_error("the index has unresolved conflicts; resolve them first");
+		goto done;
+	}
+	rc = 0;
+done:
+	git_index_free(idx);
+	return rc;
+}
+
+/* ---- reading history ---- */
+
+/* Looks up rel (below the base root) in commit c; returns 0 and sets *oid, or
+ * -1 when it is not there. */
+static int S_lookup(const struct dtk_repo *r, git_commit *c, const char *rel, git_oid *oid)
+{
+	git_tree *tree = NULL;
+	git_tree_entry *te = NULL;
+	char *path = S_path(r, rel);
+	int rc = -1;
+
+	if (git_commit_tree(&tree, c) == 0 && git_tree_entry_bypath(&te, tree, path) == 0) {
+		git_oid_cpy(oid, git_tree_entry_id(te));
+		rc = 0;
+	}
+	git_tree_entry_free(te);
+	git_tree_free(tree);
+	free(path);
+	return rc;
+}
+
+/* Parses the records blob oid; returns a base holding them, or NULL. */
+static struct dtk_kb *S_records(const struct dtk_repo *r, const git_oid *oid)
+{
+	struct dtk_diags d = DTK_DIAGS_INIT;
+	struct dtk_kb *kb = NULL;
+	git_blob *blob = NULL;
+
+	if (git_blob_lookup(&blob, r->git, oid) == 0)
+		dtk_kb_parse_records(&kb, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob),
+				     RECORDS, &d);
+	git_blob_free(blob);
+	dtk_diags_release(&d);
+	return kb;
+}
+
+static int S_has_date(const struct dtk_kb *kb, dtk_date date)
+{
+	size_t i;
+	for (i = 0; kb && i < kb->n_records; i++)
+		if (kb->records[i].date == date)
+			return 1;
+	return 0;
+}
+
+/* Returns 1 when message carries "Dtk-Crystallization: <date>" (date 0: any). */
+static int S_trailer(const char *message, dtk_date date)
+{
+	git_message_trailer_array arr = {0};
+	char want[11];
+	size_t i;
+	int found = 0;
+
+	if (git_message_trailers(&arr, message) < 0)
+		return 0;
+	dtk_date_format(want, date);
+	for (i = 0; i < arr.count && !found; i++)
+		found = !strcmp(arr.trailers[i].key, "Dtk-Crystallization") &&
+			(date == 0 || !strcmp(arr.trailers[i].value, want));
+	git_message_trailer_array_free(&arr);
+	return found;
+}
+
+/* Calls fn for every commit on the first-parent line from HEAD whose records
+ * file differs from its parent's, with both record sets (prev may be NULL).
+ * Stops where history ends or is cut off (a shallow clone), or when fn
+ * returns non-zero; returns that value, 0, or -1 with the error set. */
+typedef int (*S_visit)(void *ctx, git_commit *c, const struct dtk_kb *now,
+		       const struct dtk_kb *prev);
+
+static int S_walk(const struct dtk_repo *r, S_visit fn, void *ctx)
+{
+	git_revwalk *walk = NULL;
+	git_oid oid, blob, pblob;
+	int rc = 0;
+
+	if (git_revwalk_new(&walk, r->git) < 0)
+		return S_gerr("cannot walk history");
+	git_revwalk_simplify_first_parent(walk);
+	if (git_revwalk_push_head(walk) < 0) {
+		git_revwalk_free(walk);
+		return 0; /* an unborn branch: no history */
+	}
+	while (rc == 0 && git_revwalk_next(&oid, walk) == 0) {
+		git_commit *c = NULL, *p = NULL;
+		struct dtk_kb *now = NULL, *prev = NULL;
+		int has, phas, cut;
+
+		if (git_commit_lookup(&c, r->git, &oid) < 0)
+			break;
+		has = S_lookup(r, c, RECORDS, &blob) == 0;
+		/* a parent that cannot be read: history is cut off here */
+		cut = git_commit_parentcount(c) > 0 && git_commit_parent(&p, c, 0) < 0;
+		phas = p && S_lookup(r, p, RECORDS, &pblob) == 0;
+		if (cut) {
+			if (S_trailer(git_commit_message(c), 0))
+				rc = fn(ctx, c, NULL, NULL);
+			git_commit_free(c);
+			break;
+		}
+		if (has && (!phas || !git_oid_equal(&blob, &pblob))) {
+			now = S_records(r, &blob);
+			prev = phas ? S_records(r, &pblob) : NULL;
+			rc = fn(ctx, c, now, prev);
+		} else if (S_trailer(git_commit_message(c), 0)) {
+			rc = fn(ctx, c, NULL, NULL);
+		}
+		dtk_kb_free(now);
+		dtk_kb_free(prev);
+		git_commit_free(p);
+		git_commit_free(c);
+	}
+	git_revwalk_free(walk);
+	return rc;
+}
+
+struct find_ctx {
+	dtk_date date;
+	git_oid found;
+};
+
+static int S_find_visit(void *ctx, git_commit *c, const struct dtk_kb *now,
+			const struct dtk_kb *prev)
+{
+	struct find_ctx *f = ctx;
+	if (S_trailer(git_commit_message(c), f->date) ||
+	    (S_has_date(now, f->date) && !S_has_date(prev, f->date))) {
+		git_oid_cpy(&f->found, git_commit_id(c));
+		return 1;
+	}
+	return 0;
+}
+
+/* Writes the base files of commit c's insights/ into dir/insights. */
+static int S_extract(const struct dtk_repo *r, git_commit *c, const char *dir)
+{
+	git_tree *tree = NULL, *sub = NULL;
+	git_tree_entry *te = NULL;
+	char *path = S_path(r, "insights"), *out = dtk_path_join(dir, "insights");
+	size_t i;
+	int rc = -1;
+
+	mkdir(out, 0755);
+	if (git_commit_tree(&tree, c) < 0 || git_tree_entry_bypath(&te, tree, path) < 0 ||
+	    git_tree_lookup(&sub, r->git, git_tree_entry_id(te)) < 0) {
+		S_gerr("cannot read insights/ of the previous run's commit");
+		goto done;
+	}
+	for (i = 0; i < git_tree_entrycount(sub); i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(sub, i);
+		const char *name = git_tree_entry_name(e);
+		git_blob *blob = NULL;
+		char *file;
+		size_t len = strlen(name);
+		if (git_tree_entry_type(e) != GIT_OBJECT_BLOB || len < 6 ||
+		    strcmp(name + len - 5, ".yaml") || strchr(name, '/') || name[0] == '.')
+			continue;
+		if (git_blob_lookup(&blob, r->git, git_tree_entry_id(e)) < 0) {
+			S_gerr("cannot read a file of the previous run");
+			goto done;
+		}
+		file = dtk_path_join(out, name);
+		rc = dtk_file_write_atomic(file, git_blob_rawcontent(blob),
+					   (size_t)git_blob_rawsize(blob));
+		free(file);
+		git_blob_free(blob);
+		if (rc < 0)
+			goto done;
+	}
+	rc = 0;
+done:
+	git_tree_free(sub);
+	git_tree_entry_free(te);
+	git_tree_free(tree);
+	free(path);
+	free(out);
+	return rc;
+}
+
+int dtk_repo_checkout_run(struct dtk_repo *r, dtk_date date, const char *dir,
+			  char commit_hex[41])
+{
+	struct find_ctx f = {date, {{0}}};
+	git_commit *c = NULL;
+	int rc = S_walk(r, S_find_visit, &f);
+
+	commit_hex[0] = '\0';
+	if (rc <= 0)
+		return rc;
+	if (git_commit_lookup(&c, r->git, &f.found) < 0)
+		return S_gerr("cannot read the previous run's commit");
+	rc = S_extract(r, c, dir);
+	git_commit_free(c);
+	if (rc < 0)
+		return -1;
+	git_oid_tostr(commit_hex, 41, &f.found);
+	return 1;
+}
+
+struct runs_ctx {
+	struct dtk_run_list *list;
+};
+
+static int S_runs_visit(void *ctx, git_commit *c, const struct dtk_kb *now,
+			const struct dtk_kb *prev)
+{
+	struct dtk_run_list *l = ((struct runs_ctx *)ctx)->list;
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		struct dtk_run *run = &l->v[i];
+		int here = S_has_date(now, run->record.date) && !S_has_date(prev, run->record.date);
+		int trailer = S_trailer(git_commit_message(c), run->record.date);
+		if (run->commit[0] || !(here || trailer))
+			continue;
+		git_oid_tostr(run->commit, sizeof(run->commit), git_commit_id(c));
+		run->time = (long long)git_commit_time(c);
+		run->trailer = trailer;
+	}
+	return 0;
+}
+
+int dtk_repo_runs(struct dtk_repo *r, struct dtk_run_list *out)
+{
+	git_reference *head = NULL;
+	git_commit *c = NULL;
+	git_oid blob;
+	struct runs_ctx ctx = {out};
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (git_repository_head(&head, r->git) < 0)
+		return 0; /* no commit yet */
+	if (git_commit_lookup(&c, r->git, git_reference_target(head)) == 0 &&
+	    S_lookup(r, c, RECORDS, &blob) == 0)
+		out->kb = S_records(r, &blob);
+	git_commit_free(c);
+	git_reference_free(head);
+	if (!out->kb)
+		return 0;
+	out->n = out->kb->n_records;
+	out->v = dtk_xcalloc(out->n + 1, sizeof(*out->v));
+	for (i = 0; i < out->n; i++)
+		out->v[i].record = out->kb->records[out->n - 1 - i];
+	return S_walk(r, S_runs_visit, &ctx) < 0 ? -1 : 0;
+}
+
+void dtk_run_list_release(struct dtk_run_list *l)
+{
+	free(l->v);
+	dtk_kb_free(l->kb);
+	memset(l, 0, sizeof(*l));
+}
+
+/* ---- committing ---- */
+
+/* Returns 1 when path (relative to the work tree) is a file of the base:
+ * <prefix>insights/<name>.yaml directly in insights/. */
+static int S_base_file(const struct dtk_repo *r, const char *path)
+{
+	size_t n = strlen(r->prefix), len;
+	if (strncmp(path, r->prefix, n) || strncmp(path + n, "insights/", 9))
+		return 0;
+	path += n + 9;
+	len = strlen(path);
+	return len > 5 && !strchr(path, '/') && !strcmp(path + len - 5, ".yaml");
+}
+
+/* Removes the base's files from idx. */
+static int S_remove_base(const struct dtk_repo *r, git_index *idx)
+{
+	size_t i = git_index_entrycount(idx);
+	while (i-- > 0) {
+		const git_index_entry *e = git_index_get_byindex(idx, i);
+		if (e && S_base_file(r, e->path) && git_index_remove(idx, e->path, 0) < 0)
+			return S_gerr("cannot update the index");
+	}
+	return 0;
+}
+
+/* Adds a blob entry for path to idx. */
+static int S_add(git_index *idx, const char *path, const git_oid *oid)
+{
+	git_index_entry e;
+	memset(&e, 0, sizeof(e));
+	e.mode = GIT_FILEMODE_BLOB;
+	e.path = path;
+	git_oid_cpy(&e.id, oid);
+	return git_index_add(idx, &e) < 0 ? S_gerr("cannot update the index") : 0;
+}
+
+/* Builds the tree of the commit: base (may be NULL) with the base's files
+ * replaced by the request's. */
+static int S_build_tree(const struct dtk_repo *r, git_tree *base,
+			const struct dtk_commit_req *req, git_oid *tree_oid)
+{
+	git_index *idx = NULL;
+	git_oid oid;
+	char *path = NULL;
+	size_t i;
+	int rc = -1;
+
+	if (git_index_new(&idx) < 0 || (base && git_index_read_tree(idx, base) < 0)) {
+		S_gerr("cannot build the commit's tree");
+		goto done;
+	}
+	if (S_remove_base(r, idx) < 0)
+		goto done;
+	for (i = 0; i < req->n_files; i++) {
+		struct dtk_buf rel = DTK_BUF_INIT;
+		dtk_buf_printf(&rel, "%sinsights/%s", r->prefix, req->files[i]);
+		rc = git_blob_create_from_workdir(&oid, r->git, rel.ptr);
+		if (rc == 0)
+			rc = S_add(idx, rel.ptr, &oid);
+		else
+			S_gerr("cannot store a file of insights/");
+		dtk_buf_release(&rel);
+		if (rc < 0)
+			goto done;
+	}
+	rc = -1;
+	path = S_path(r, RECORDS);
+	if (git_blob_create_from_buffer(&oid, r->git, req->records, req->records_len) < 0 ||
+	    S_add(idx, path, &oid) < 0)
+		goto done;
+	free(path);
+	path = S_path(r, "INDEX.md");
+	if (git_blob_create_from_buffer(&oid, r->git, req->index, req->index_len) < 0 ||
+	    S_add(idx, path, &oid) < 0)
+		goto done;
+	if (git_index_write_tree_to(tree_oid, idx, r->git) < 0) {
+		S_gerr("cannot write the commit's tree");
+		goto done;
+	}
+	rc = 0;
+done:
+	free(path);
+	git_index_free(idx);
+	return rc;
+}
+
+/* Returns the author: "Name <email>" when given, else from git config. */
+static int S_signature(git_signature **out, const struct dtk_repo *r, const char *author)
+{
+	const char *lt, *gt;
+	char *name;
+	int rc;
+
+	if (!author) {
+		rc = git_signature_default(out, r->git);
+		if (rc == GIT_ENOTFOUND)
+			return dtk_error("no author: set user.name and user.email (git config) or "
+					 "pass --author 'Name <email>'");
+		return rc < 0 ? S_gerr("cannot make the commit's signature") : 0;
+	}
+	lt = strchr(author, '<');
+	gt = lt ? strchr(lt, '>') : NULL;
+	if (!lt || !gt || gt[1] || lt == author || gt == lt + 1)
+		return dtk_error("--author must read 'Name <email>', not '%s'", author);
+	name = dtk_xstrndup(author, (size_t)(lt - author));
+	while (*name && name[strlen(name) - 1] == ' ')
+		name[strlen(name) - 1] = '\0';
+	{
+		char *email = dtk_xstrndup(lt + 1, (size_t)(gt - lt - 1));
+		rc = git_signature_now(out, name, email);
+		free(email);
+	}
+	free(name);
+	return rc < 0 ? S_gerr("invalid --author") : 0;
+}
+
+/* ---- the journal: a decided commit, finished even after a crash ---- */
+
+struct journal {
+	git_oid new_id, old_id;
+	int has_old; /* 0: the branch was unborn */
+	char ref[256];
+};
+
+static char *S_journal_path(const struct dtk_repo *r)
+{
+	return dtk_path_join(git_repository_path(r->git), "dtk-crystallize");
+}
+
+static int S_journal_write(const struct dtk_repo *r, const struct journal *j)
+{
+	char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
+	struct dtk_buf text = DTK_BUF_INIT;
+	char *path = S_journal_path(r);
+	int rc;
+
+	git_oid_tostr(a, sizeof(a), &j->new_id);
+	git_oid_tostr(b, sizeof(b), &j->old_id);
+	dtk_buf_printf(&text, "new %s\nold %s\nref %s\n", a, j->has_old ? b : "-", j->ref);
+	rc = dtk_file_write_atomic(path, text.ptr, text.len);
+	dtk_buf_release(&text);
+	free(path);
+	return rc;
+}
+
+/* Reads the journal; returns 1 when there is one, 0 when not, -1 on error. */
+static int S_journal_read(const struct dtk_repo *r, struct journal *j)
+{
+	char *path = S_journal_path(r), *text = NULL, a[64], b[64];
+	size_t len;
+	int rc = dtk_file_read(&text, &len, path, 4096);
+
+	free(path);
+	memset(j, 0, sizeof(*j));
+	if (rc < 0)
+		return errno == ENOENT ? 0 : -1;
+	rc = sscanf(text, "new %63s\nold %63s\nref %255s", a, b, j->ref) == 3 &&
+			     git_oid_fromstr(&j->new_id, a) == 0 &&
+			     (!strcmp(b, "-") || git_oid_fromstr(&j->old_id, b) == 0)
+		     ? 1
+		     : dtk_error(".git/dtk-crystallize is damaged; remove it and check HEAD");
+	j->has_old = strcmp(b, "-") != 0;
+	free(text);
+	return rc;
+}
+
+/* Writes path (relative to the work tree) from the blob of tree, when the
+ * file differs. */
+static int S_write_from_tree(const struct dtk_repo *r, git_tree *tree, const char *path)
+{
+	git_tree_entry *te = NULL;
+	git_blob *blob = NULL;
+	char *full = dtk_path_join(r->workdir, path), *cur = NULL;
+	size_t len = 0, n;
+	int rc = -1;
+
+	if (git_tree_entry_bypath(&te, tree, path) < 0 ||
+	    git_blob_lookup(&blob, r->git, git_tree_entry_id(te)) < 0) {
+		S_gerr("cannot read the crystallized commit");
+		goto done;
+	}
+	n = (size_t)git_blob_rawsize(blob);
+	if (dtk_file_read(&cur, &len, full, 1u << 30) == 0 && len == n &&
+	    !memcmp(cur, git_blob_rawcontent(blob), n))
+		rc = 0;
+	else
+		rc = dtk_file_write_atomic(full, git_blob_rawcontent(blob), n);
+done:
+	free(cur);
+	free(full);
+	git_blob_free(blob);
+	git_tree_entry_free(te);
+	return rc;
+}
+
+/* Makes the index hold the base's files as in tree: the work tree's stat
+ * data where the file matches, else the committed blob. */
+static int S_update_index(const struct dtk_repo *r, git_tree *tree)
+{
+	git_index *idx = NULL;
+	char *dir = S_path(r, "insights"), *index_md = S_path(r, "INDEX.md");
+	git_tree_entry *te = NULL;
+	git_tree *sub = NULL;
+	size_t i;
+	int rc = -1;
+
+	if (git_repository_index(&idx, r->git) < 0 || git_index_read(idx, 1) < 0 ||
+	    git_tree_entry_bypath(&te, tree, dir) < 0 ||
+	    git_tree_lookup(&sub, r->git, git_tree_entry_id(te)) < 0) {
+		S_gerr("cannot update the index");
+		goto done;
+	}
+	if (S_remove_base(r, idx) < 0)
+		goto done;
+	for (i = 0; i <= git_tree_entrycount(sub); i++) {
+		const git_tree_entry *e = i < git_tree_entrycount(sub) ? git_tree_entry_byindex(sub, i) : NULL;
+		const git_index_entry *ie;
+		struct dtk_buf path = DTK_BUF_INIT;
+		git_tree_entry *top = NULL;
+		const git_oid *want;
+		if (e) {
+			dtk_buf_printf(&path, "%s/%s", dir, git_tree_entry_name(e));
+			if (!S_base_file(r, path.ptr)) {
+				dtk_buf_release(&path);
+				continue;
+			}
+			want = git_tree_entry_id(e);
+		} else {
+			dtk_buf_puts(&path, index_md);
+			if (git_tree_entry_bypath(&top, tree, index_md) < 0) {
+				dtk_buf_release(&path);
+				break;
+			}
+			want = git_tree_entry_id(top);
+		}
+		if (git_index_add_bypath(idx, path.ptr) < 0 ||
+		    !(ie = git_index_get_bypath(idx, path.ptr, 0)) || !git_oid_equal(&ie->id, want))
+			rc = S_add(idx, path.ptr, want);
+		else
+			rc = 0;
+		git_tree_entry_free(top);
+		dtk_buf_release(&path);
+		if (rc < 0)
+			goto done;
+	}
+	rc = git_index_write(idx) < 0 ? S_gerr("cannot write the index") : 0;
+done:
+	git_tree_free(sub);
+	git_tree_entry_free(te);
+	git_index_free(idx);
+	free(dir);
+	free(index_md);
+	return rc;
+}
+
+/* Carries out a decided commit: work-tree files, index, branch, journal.
+ * Every step can be done again, so a run cut short is finished by the next. */
+static int S_finish(const struct dtk_repo *r, const struct journal *j)
+{
+	git_commit *c = NULL;
+	git_tree *tree = NULL;
+	git_reference *ref = NULL;
+	char *records = S_path(r, RECORDS), *index_md = S_path(r, "INDEX.md");
+	char *journal = S_journal_path(r);
+	git_oid cur;
+	int rc = -1;
+
+	if (git_commit_lookup(&c, r->git, &j->new_id) < 0 || git_commit_tree(&tree, c) < 0) {
+		S_gerr("cannot read the crystallized commit");
+		goto done;
+	}
+	if (S_write_from_tree(r, tree, records) < 0 || S_write_from_tree(r, tree, index_md) < 0 ||
+	    S_update_index(r, tree) < 0)
+		goto done;
+	if (git_reference_name_to_id(&cur, r->git, j->ref) < 0 || !git_oid_equal(&cur, &j->new_id)) {
+		if (git_reference_create_matching(&ref, r->git, j->ref, &j->new_id, 1,
+						  j->has_old ? &j->old_id : NULL,
+						  "commit: dtk crystallize") < 0) {
+			S_gerr("cannot move the branch");
+			goto done;
+		}
+	}
+	if (unlink(journal) < 0 && errno != ENOENT) {
+		dtk_error("cannot remove %s: %s", journal, strerror(errno));
+		goto done;
+	}
+	rc = 0;
+done:
+	git_reference_free(ref);
+	git_tree_free(tree);
+	git_commit_free(c);
+	free(records);
+	free(index_md);
+	free(journal);
+	return rc;
+}
+
+int dtk_repo_recover(struct dtk_repo *r)
+{
+	struct journal j;
+	int rc = S_journal_read(r, &j);
+	if (rc <= 0)
+		return rc;
+	return S_finish(r, &j) < 0 ? -1 : 1;
+}
+
+/* Reads the current branch: its name, and its commit unless unborn. */
+static int S_branch(const struct dtk_repo *r, struct journal *j, git_commit **parent)
+{
+	git_reference *head = NULL;
+	int rc;
+
+	*parent = NULL;
+	if (git_reference_lookup(&head, r->git, "HEAD") < 0)
+		return S_gerr("cannot read HEAD");
+	if (git_reference_type(head) != GIT_REFERENCE_SYMBOLIC) {
+		git_reference_free(head);
+		return dtk_error("HEAD is detached; check out a branch first");
+	}
+	snprintf(j->ref, sizeof(j->ref), "%s", git_reference_symbolic_target(head));
+	git_reference_free(head);
+	rc = git_reference_name_to_id(&j->old_id, r->git, j->ref);
+	if (rc == GIT_ENOTFOUND)
+		return 0; /* unborn: the first commit */
+	if (rc < 0 || git_commit_lookup(parent, r->git, &j->old_id) < 0)
+		return S_gerr("cannot read the current branch");
+	j->has_old = 1;
+	return 0;
+}
+
+int dtk_repo_commit(struct dtk_repo *r, const struct dtk_commit_req *req, char commit_hex[41])
+{
+	struct journal j;
+	git_commit *parent = NULL;
+	git_tree *base = NULL, *tree = NULL;
+	git_signature *sig = NULL;
+	git_oid tree_oid;
+	const git_commit *parents[1];
+	int rc = -1;
+
+	memset(&j, 0, sizeof(j));
+	commit_hex[0] = '\0';
+	if (dtk_repo_check_ready(r) < 0 || S_branch(r, &j, &parent) < 0)
+		goto done;
+	if (parent && git_commit_tree(&base, parent) < 0) {
+		S_gerr("cannot read HEAD's tree");
+		goto done;
+	}
+	if (S_build_tree(r, base, req, &tree_oid) < 0 || S_signature(&sig, r, req->author) < 0)
+		goto done;
+	if (git_tree_lookup(&tree, r->git, &tree_oid) < 0) {
+		S_gerr("cannot read the new tree");
+		goto done;
+	}
+	/* libgit2 commits despite a stale index.lock; so check it here, last */
+	if (S_check_lock(r) < 0)
+		goto done;
+	parents[0] = parent;
+	if (git_commit_create(&j.new_id, r->git, NULL, sig, sig, NULL, req->message, tree,
+			      parent ? 1 : 0, parents) < 0) {
+		S_gerr("cannot create the commit");
+		goto done;
+	}
+	/* from here on the commit is decided: a run cut short is finished by
+	 * the next dtk run in this repository */
+	if (S_journal_write(r, &j) < 0 || S_finish(r, &j) < 0)
+		goto done;
+	git_oid_tostr(commit_hex, 41, &j.new_id);
+	rc = 0;
+done:
+	git_signature_free(sig);
+	git_tree_free(tree);
+	git_tree_free(base);
+	git_commit_free(parent);
+	return rc;
+}
