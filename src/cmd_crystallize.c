@@ -301,8 +301,14 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
 		goto done;
 	}
-	if (repo && !o.plan && !o.dry_run && dtk_repo_recover(repo) == 1)
-		fprintf(ctx->err, "dtk crystallize: finished an interrupted crystallization\n");
+	rc = repo && !o.plan && !o.dry_run ? dtk_repo_recover(repo) : 0;
+	if (rc != 0) {
+		if (rc > 0)
+			fprintf(ctx->err, "dtk crystallize: finished the crystallization that was "
+					  "interrupted; nothing else was done (run again for a new one)\n");
+		rc = rc > 0 ? DTK_EXIT_OK : dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+		goto done;
+	}
 	if (commits && dtk_repo_check_ready(repo) < 0) {
 		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
 		goto done;

@@ -105,6 +105,7 @@ int dtk_file_write_atomic(const char *path, const char *data, size_t len)
 		unlink(tmp.ptr);
 		goto done;
 	}
+	dtk_crash_point("before-rename");
 	if (close(fd) < 0 || rename(tmp.ptr, path) < 0) {
 		dtk_error("cannot replace %s: %s", path, strerror(errno));
 		unlink(tmp.ptr);

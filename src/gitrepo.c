@@ -645,9 +645,15 @@ static int S_finish(const struct dtk_repo *r, const struct journal *j)
 		S_gerr("cannot read the crystallized commit");
 		goto done;
 	}
-	if (S_write_from_tree(r, tree, records) < 0 || S_write_from_tree(r, tree, index_md) < 0 ||
-	    S_update_index(r, tree) < 0)
+	if (S_write_from_tree(r, tree, records) < 0)
 		goto done;
+	dtk_crash_point("after-records");
+	if (S_write_from_tree(r, tree, index_md) < 0)
+		goto done;
+	dtk_crash_point("after-index-md");
+	if (S_update_index(r, tree) < 0)
+		goto done;
+	dtk_crash_point("after-index");
 	if (git_reference_name_to_id(&cur, r->git, j->ref) < 0 || !git_oid_equal(&cur, &j->new_id)) {
 		if (git_reference_create_matching(&ref, r->git, j->ref, &j->new_id, 1,
 						  j->has_old ? &j->old_id : NULL,
@@ -656,6 +662,7 @@ static int S_finish(const struct dtk_repo *r, const struct journal *j)
 			goto done;
 		}
 	}
+	dtk_crash_point("after-branch");
 	if (unlink(journal) < 0 && errno != ENOENT) {
 		dtk_error("cannot remove %s: %s", journal, strerror(errno));
 		goto done;
@@ -737,9 +744,13 @@ int dtk_repo_commit(struct dtk_repo *r, const struct dtk_commit_req *req, char c
 		S_gerr("cannot create the commit");
 		goto done;
 	}
+	dtk_crash_point("before-journal");
 	/* from here on the commit is decided: a run cut short is finished by
-	 * the next dtk run in this repository */
-	if (S_journal_write(r, &j) < 0 || S_finish(r, &j) < 0)
+	 * the next dtk crystallize in this repository */
+	if (S_journal_write(r, &j) < 0)
+		goto done;
+	dtk_crash_point("after-journal");
+	if (S_finish(r, &j) < 0)
 		goto done;
 	git_oid_tostr(commit_hex, 41, &j.new_id);
 	rc = 0;

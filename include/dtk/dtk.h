@@ -85,6 +85,11 @@ int dtk_error(const char *fmt, ...) DTK_PRINTF(1, 2);
 const char *dtk_error_last(void);
 void dtk_error_clear(void);
 
+/* ---- crash testing ---- */
+/* Kills the process with SIGKILL when the environment variable DTK_CRASH_AT
+ * names this point: the crash-safety tests stop dtk at each step of a write. */
+void dtk_crash_point(const char *name);
+
 /* ---- small text helpers ---- */
 /* Returns the Levenshtein distance of a and b, capped at limit + 1. */
 size_t dtk_edit_distance(const char *a, const char *b, size_t limit);

@@ -1,0 +1,585 @@
+/*
+ * test_git.c: dtk crystallize and dtk log on scratch repositories made with
+ * libgit2: figures of two runs, the commit's parent, tree and trailers,
+ * unrelated changes left alone, every refusal, and crashes at every step.
+ */
+#include "support.h"
+
+#include "dtk/dtk.h"
+
+#include <git2.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The environment of every dtk run: no global git configuration. */
+static char S_env[1024];
+
+static void S_git_ok(int rc)
+{
+	if (rc < 0) {
+		const git_error *e = git_error_last();
+		fail_msg("libgit2: %s", e ? e->message : "?");
+	}
+}
+
+/* Makes dir a repository (with user.name/email unless identity is 0) and
+ * commits every file in it. */
+static void S_init(const char *dir, int identity)
+{
+	git_repository *repo;
+	git_config *cfg;
+	S_git_ok(git_repository_init(&repo, dir, 0));
+	S_git_ok(git_repository_config(&cfg, repo));
+	if (identity) {
+		S_git_ok(git_config_set_string(cfg, "user.name", "Keeper"));
+		S_git_ok(git_config_set_string(cfg, "user.email", "keeper@example.org"));
+	}
+	git_config_free(cfg);
+	git_repository_free(repo);
+}
+
+/* Commits every file of the work tree (as 'git add -A && git commit'). */
+static void S_commit_all(const char *dir, const char *msg)
+{
+	git_repository *repo;
+	git_index *idx;
+	git_signature *sig;
+	git_oid tree_oid, oid, parent_oid;
+	git_tree *tree;
+	git_commit *parent = NULL;
+	git_strarray all = {NULL, 0};
+	int has_parent;
+
+	S_git_ok(git_repository_open(&repo, dir));
+	S_git_ok(git_repository_index(&idx, repo));
+	S_git_ok(git_index_add_all(idx, &all, 0, NULL, NULL));
+	S_git_ok(git_index_update_all(idx, &all, NULL, NULL));
+	S_git_ok(git_index_write(idx));
+	S_git_ok(git_index_write_tree(&tree_oid, idx));
+	S_git_ok(git_tree_lookup(&tree, repo, &tree_oid));
+	S_git_ok(git_signature_new(&sig, "Setup", "setup@example.org", 1700000000, 0));
+	has_parent = git_reference_name_to_id(&parent_oid, repo, "HEAD") == 0;
+	if (has_parent)
+		S_git_ok(git_commit_lookup(&parent, repo, &parent_oid));
+	S_git_ok(git_commit_create_v(&oid, repo, "HEAD", sig, sig, NULL, msg, tree,
+				     has_parent ? 1 : 0, parent));
+	git_commit_free(parent);
+	git_signature_free(sig);
+	git_tree_free(tree);
+	git_index_free(idx);
+	git_repository_free(repo);
+}
+
+/* Returns HEAD's commit id as hex ("" when unborn) in a static buffer. */
+static const char *S_head(const char *dir)
+{
+	static char hex[GIT_OID_HEXSZ + 1];
+	git_repository *repo;
+	git_oid oid;
+	hex[0] = '\0';
+	if (git_repository_open(&repo, dir) < 0)
+		return hex; /* not a repository */
+	if (git_reference_name_to_id(&oid, repo, "HEAD") == 0)
+		git_oid_tostr(hex, sizeof(hex), &oid);
+	git_repository_free(repo);
+	return hex;
+}
+
+/* Returns the blob at path in HEAD's tree (malloc'd) or NULL. */
+static char *S_head_file(const char *dir, const char *path)
+{
+	git_repository *repo;
+	git_object *obj = NULL;
+	char spec[512], *out = NULL;
+	S_git_ok(git_repository_open(&repo, dir));
+	snprintf(spec, sizeof(spec), "HEAD:%s", path);
+	if (git_revparse_single(&obj, repo, spec) == 0 && git_object_type(obj) == GIT_OBJECT_BLOB) {
+		git_blob *b = (git_blob *)obj;
+		out = dtk_xstrndup(git_blob_rawcontent(b), (size_t)git_blob_rawsize(b));
+	}
+	git_object_free(obj);
+	git_repository_free(repo);
+	return out;
+}
+
+/* Returns HEAD's message (malloc'd) and sets *parents and parent0 (hex). */
+static char *S_head_commit(const char *dir, unsigned *parents, char parent0[41])
+{
+	git_repository *repo;
+	git_commit *c;
+	git_oid oid;
+	char *msg;
+	S_git_ok(git_repository_open(&repo, dir));
+	S_git_ok(git_reference_name_to_id(&oid, repo, "HEAD"));
+	S_git_ok(git_commit_lookup(&c, repo, &oid));
+	*parents = git_commit_parentcount(c);
+	parent0[0] = '\0';
+	if (*parents)
+		git_oid_tostr(parent0, 41, git_commit_parent_id(c, 0));
+	msg = dtk_xstrdup(git_commit_message(c));
+	git_commit_free(c);
+	git_repository_free(repo);
+	return msg;
+}
+
+/* Returns 'git status'-like flags of path. */
+static unsigned S_status(const char *dir, const char *path)
+{
+	git_repository *repo;
+	unsigned flags = 0;
+	S_git_ok(git_repository_open(&repo, dir));
+	if (git_status_file(&flags, repo, path) < 0)
+		flags = 0xFFFFFFFF;
+	git_repository_free(repo);
+	return flags;
+}
+
+/* A scratch repository holding tests/fixtures/base, committed once. */
+static char *S_repo(int identity)
+{
+	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base");
+	t_copytree(base, dir);
+	S_init(dir, identity);
+	S_commit_all(dir, "import the knowledge base");
+	free(base);
+	return dir;
+}
+
+static void S_done(char *dir)
+{
+	t_rmtree(dir);
+	free(dir);
+}
+
+/* The edits of a month: two new alpha entries (one with a new open
+ * contradiction), alpha-002 promoted to high, alpha's bloom raised, beta's
+ * stance rewritten. */
+static void S_month_one(const char *dir)
+{
+	assert_int_equal(t_sh(dir, "sed -i 's/^bloom: apply/bloom: analyze/; "
+				   "s/verified_by: \\[docs-d\\]/verified_by: [docs-d, paper-c]/; "
+				   "0,/confidence: medium/s//confidence: high/' insights/alpha.yaml"),
+			 0);
+	assert_int_equal(t_sh(dir, "sed -i 's/stance: 按延迟分层/stance: 按延迟与带宽分层/' "
+				   "insights/beta.yaml"),
+			 0);
+	assert_int_equal(t_sh(dir, "cat >> insights/alpha.yaml <<'X'\n"
+				   "  - id: alpha-004\n    title: four\n    claim: Four.\n"
+				   "    confidence: medium\n    source: paper-c\n    created: 2026-07-20\n"
+				   "  - id: alpha-005\n    title: five\n    claim: Five.\n"
+				   "    confidence: low\n    source: docs-d\n    created: 2026-08-01\n"
+				   "    contradicts: [{id: beta-002, status: open, note: n}]\nX"),
+			 0);
+	t_write_str(dir, "review.yaml", "cross_pairs: [alpha-005↔beta-002]\nverdict: 一处新矛盾\n"
+					"note: 待下月复核\n");
+}
+
+static void test_two_runs(void **state)
+{
+	char *dir = S_repo(1), *msg, *rec, before[41], parent[41];
+	struct t_run r;
+	unsigned parents;
+	(void)state;
+	S_month_one(dir);
+	snprintf(before, sizeof(before), "%s", S_head(dir));
+	t_dtk(&r, dir, S_env, "crystallize", "--date", "2026-08-15", "--eval",
+	      "scenario-004=acceptable", "--review", "review.yaml", NULL);
+	if (r.status)
+		print_error("%s", r.err);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "crystallized 2026-08-15 as commit "));
+	t_run_free(&r);
+	msg = S_head_commit(dir, &parents, parent);
+	assert_int_equal(parents, 1);
+	assert_string_equal(parent, before);
+	assert_memory_equal(msg, "crystallize 2026-08-15: 2 new, 1 high change, 2 stale, "
+				 "1 stance rewrite, 1 new contradiction\n\n", 86);
+	assert_non_null(strstr(msg, "\n\nDtk-Crystallization: 2026-08-15\nDtk-Since: 2026-07-01\n"
+				    "Dtk-New-Entries: 2\nDtk-High-Changes: 1\nDtk-Stale: 2\n"
+				    "Dtk-Stance-Rewrites: 1\nDtk-Contradictions-New: 1\n"
+				    "Dtk-Review-Pairs: 8\n"));
+	free(msg);
+	rec = S_head_file(dir, "insights/_crystallizations.yaml");
+	assert_non_null(strstr(rec, "- date: 2026-08-15\n  since: 2026-07-01\n  new_entries: 2\n"
+				    "  high_changes: 1\n  stale: 2\n  earliest: 2026-02-01\n"
+				    "  bloom_changes: {alpha: apply→analyze}\n  stance_rewrites: 1\n"
+				    "  contradictions_new: 1\n"
+				    "  eval: {scenario: scenario-004, verdict: acceptable}\n"
+				    "  review:\n    pairs: {alpha: 7}\n"));
+	free(rec);
+	rec = S_head_file(dir, "INDEX.md");
+	assert_non_null(strstr(rec, "2026-08-15：距 07-01 新增 2 条；1 处升/降 high；2 条 stale"
+				    "（最早条目 2026-02-01，08-01 到期）；bloom 变化：alpha apply→analyze；"
+				    "1 个节点 stance 重写；矛盾 1 新增；eval scenario-004 自评 acceptable。"));
+	assert_non_null(strstr(rec, "新增 2 条逐条与所在节点既有 claim 比对约 7 组（alpha 7），"
+				    "另复核 1 组跨节点/跨域主题对（alpha-005↔beta-002），一处新矛盾；"
+				    "待下月复核。合计约 8 组，新增矛盾 1。"));
+	free(rec);
+	assert_null(S_head_file(dir, "review.yaml")); /* only the base is committed */
+	assert_int_equal(S_status(dir, "insights/alpha.yaml"), 0);
+	assert_int_equal(S_status(dir, "INDEX.md"), 0);
+
+	/* the second run compares with the first */
+	assert_int_equal(t_sh(dir, "cat >> insights/beta.yaml <<'X'\n  - id: beta-003\n"
+				   "    title: three\n    claim: Three.\n    confidence: low\n"
+				   "    source: paper-b\n    created: 2026-09-01\nX"),
+			 0);
+	snprintf(before, sizeof(before), "%s", S_head(dir));
+	t_dtk(&r, dir, S_env, "crystallize", "--date", "2026-09-20", "--eval", "s5=good", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	msg = S_head_commit(dir, &parents, parent);
+	assert_string_equal(parent, before);
+	assert_memory_equal(msg, "crystallize 2026-09-20: 1 new, 0 high changes, 2 stale, "
+				 "0 stance rewrites, 0 new contradictions\n", 82);
+	free(msg);
+	rec = S_head_file(dir, "insights/_crystallizations.yaml");
+	assert_non_null(strstr(rec, "- date: 2026-09-20\n  since: 2026-08-15\n  new_entries: 1\n"
+				    "  high_changes: 0\n  stale: 2\n  earliest: 2026-02-01\n"
+				    "  bloom_changes: {}\n  stance_rewrites: 0\n"
+				    "  contradictions_new: 0\n  eval: {scenario: s5, verdict: good}\n"));
+	assert_null(strstr(strstr(rec, "2026-09-20"), "review:"));
+	free(rec);
+
+	/* dtk log: newest first, each with its commit */
+	t_dtk(&r, dir, S_env, "log", NULL);
+	assert_int_equal(r.status, 0);
+	assert_memory_equal(r.out, "2026-09-20  ", 12);
+	assert_non_null(strstr(r.out, "\n2026-08-15  "));
+	assert_non_null(strstr(r.out, "\n2026-07-01  "));
+	assert_null(strstr(r.out, "not in history"));
+	t_run_free(&r);
+	t_dtk(&r, dir, S_env, "log", "--format", "json", NULL);
+	assert_non_null(strstr(r.out, "\"date\": \"2026-09-20\",\n    \"since\": \"2026-08-15\",\n"
+				      "    \"commit\": \""));
+	assert_non_null(strstr(r.out, "\"by_dtk\": true"));
+	assert_non_null(strstr(r.out, "\"by_dtk\": false"));
+	t_run_free(&r);
+	S_done(dir);
+}
+
+/* HEAD, the index file and the base's generated files, to compare. */
+struct snapshot {
+	char head[41];
+	char *index, *index_md, *records;
+	size_t index_len;
+};
+
+static void S_snap(struct snapshot *s, const char *dir)
+{
+	snprintf(s->head, sizeof(s->head), "%s", S_head(dir));
+	s->index = t_read(dir, ".git/index", &s->index_len);
+	s->index_md = t_read(dir, "INDEX.md", NULL);
+	s->records = t_read(dir, "insights/_crystallizations.yaml", NULL);
+}
+
+static void S_snap_free(struct snapshot *s)
+{
+	free(s->index);
+	free(s->index_md);
+	free(s->records);
+}
+
+/* Runs a crystallization that must be refused with a message holding why;
+ * asserts that HEAD, the index and the files are as they were. */
+static void S_refused(const char *dir, const char *env, const char *why, const char *date)
+{
+	struct snapshot a, b;
+	struct t_run r;
+	S_snap(&a, dir);
+	t_dtk(&r, dir, env, "crystallize", "--date", date, "--eval", "s=v", NULL);
+	if (!strstr(r.err, why))
+		print_error("want '%s' in: %s", why, r.err);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, why));
+	S_snap(&b, dir);
+	assert_string_equal(a.head, b.head);
+	assert_int_equal(a.index_len, b.index_len);
+	if (a.index)
+		assert_memory_equal(a.index, b.index, a.index_len);
+	assert_string_equal(a.index_md, b.index_md);
+	assert_string_equal(a.records, b.records);
+	t_run_free(&r);
+	S_snap_free(&a);
+	S_snap_free(&b);
+}
+
+static void test_unrelated_changes_stay(void **state)
+{
+	char *dir = S_repo(1), *committed;
+	struct t_run r;
+	(void)state;
+	t_write_str(dir, "notes/todo.txt", "tracked\n");
+	S_commit_all(dir, "notes");
+	t_write_str(dir, "notes/todo.txt", "modified, not staged\n");
+	t_write_str(dir, "staged.txt", "staged\n");
+	{
+		git_repository *repo;
+		git_index *idx;
+		S_git_ok(git_repository_open(&repo, dir));
+		S_git_ok(git_repository_index(&idx, repo));
+		S_git_ok(git_index_add_bypath(idx, "staged.txt"));
+		S_git_ok(git_index_write(idx));
+		git_index_free(idx);
+		git_repository_free(repo);
+	}
+	t_write_str(dir, "untracked.txt", "untracked\n");
+	S_month_one(dir);
+	t_dtk(&r, dir, S_env, "crystallize", "--date", "2026-08-15", "--eval", "s=v", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	assert_null(S_head_file(dir, "staged.txt"));
+	assert_null(S_head_file(dir, "untracked.txt"));
+	committed = S_head_file(dir, "notes/todo.txt");
+	assert_string_equal(committed, "tracked\n");
+	free(committed);
+	assert_int_equal(S_status(dir, "staged.txt"), GIT_STATUS_INDEX_NEW);
+	assert_int_equal(S_status(dir, "notes/todo.txt"), GIT_STATUS_WT_MODIFIED);
+	assert_int_equal(S_status(dir, "untracked.txt"), GIT_STATUS_WT_NEW);
+	assert_int_equal(S_status(dir, "insights/alpha.yaml"), 0);
+	S_done(dir);
+}
+
+static void test_refusals(void **state)
+{
+	char *dir = S_repo(0), *nogit = t_mkdtemp(), *base = t_src("tests/fixtures/base");
+	char *head_ref = t_read(dir, ".git/HEAD", NULL);
+	(void)state;
+	S_month_one(dir);
+	S_refused(dir, S_env, "is not after the last run 2026-07-01", "2026-07-01");
+	S_refused(dir, S_env, "is not after the last run 2026-07-01", "2026-06-01");
+	t_write_str(dir, ".git/index.lock", "");
+	S_refused(dir, S_env, "the index is locked", "2026-08-15");
+	assert_int_equal(t_sh(dir, "rm .git/index.lock"), 0);
+	t_write_str(dir, "insights/gamma.yaml", "node: gamma\nbloom: nope\ninsights: []\n");
+	S_refused(dir, S_env, "insights/gamma.yaml:2:8: error:", "2026-08-15");
+	t_write_str(dir, "insights/gamma.yaml", "node: gamma\nbloom: remember\ninsights: []\n");
+	/* no identity anywhere */
+	S_refused(dir, S_env, "no author: set user.name and user.email", "2026-08-15");
+	/* detached HEAD */
+	{
+		char head[64];
+		snprintf(head, sizeof(head), "%s\n", S_head(dir));
+		t_write_str(dir, ".git/HEAD", head);
+		S_refused(dir, S_env, "HEAD is detached", "2026-08-15");
+		t_write_str(dir, ".git/HEAD", head_ref);
+		free(head_ref);
+	}
+	/* an unresolved conflict in the index */
+	{
+		git_repository *repo;
+		git_index *idx;
+		git_index_entry anc, ours;
+		git_oid oid;
+		S_git_ok(git_repository_open(&repo, dir));
+		S_git_ok(git_repository_index(&idx, repo));
+		S_git_ok(git_blob_create_from_buffer(&oid, repo, "x\n", 2));
+		memset(&anc, 0, sizeof(anc));
+		anc.mode = GIT_FILEMODE_BLOB;
+		anc.path = "conflicted.txt";
+		anc.id = oid;
+		ours = anc;
+		S_git_ok(git_index_conflict_add(idx, &anc, &ours, NULL));
+		S_git_ok(git_index_write(idx));
+		git_index_free(idx);
+		git_repository_free(repo);
+		S_refused(dir, S_env, "the index has unresolved conflicts", "2026-08-15");
+		S_git_ok(git_repository_open(&repo, dir));
+		S_git_ok(git_repository_index(&idx, repo));
+		S_git_ok(git_index_conflict_cleanup(idx));
+		S_git_ok(git_index_write(idx));
+		git_index_free(idx);
+		git_repository_free(repo);
+	}
+	/* a merge under way */
+	t_write_str(dir, ".git/MERGE_HEAD", S_head(dir));
+	S_refused(dir, S_env, "a merge, rebase", "2026-08-15");
+	assert_int_equal(t_sh(dir, "rm .git/MERGE_HEAD"), 0);
+	/* not in a git work tree */
+	t_copytree(base, nogit);
+	S_refused(nogit, S_env, "is not inside a git work tree", "2026-08-15");
+	free(base);
+	S_done(nogit);
+	S_done(dir);
+}
+
+static void test_unborn_head_makes_a_first_commit(void **state)
+{
+	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base"), *msg, parent[41];
+	struct t_run r;
+	unsigned parents = 9;
+	(void)state;
+	t_copytree(base, dir);
+	S_init(dir, 1);
+	t_dtk(&r, dir, S_env, "crystallize", "--date", "2026-08-15", "--eval", "s=v", NULL);
+	if (r.status)
+		print_error("%s", r.err);
+	assert_int_equal(r.status, 0);
+	/* the previous run is in no commit: the figures say so */
+	assert_non_null(strstr(r.err, "not in this repository's history"));
+	t_run_free(&r);
+	msg = S_head_commit(dir, &parents, parent);
+	assert_int_equal(parents, 0);
+	free(msg);
+	msg = S_head_file(dir, "insights/alpha.yaml");
+	assert_non_null(msg);
+	free(msg);
+	msg = S_head_file(dir, "INDEX.md");
+	assert_non_null(strstr(msg, "上次结晶: 2026-08-15"));
+	free(msg);
+	free(base);
+	S_done(dir);
+}
+
+static void test_plan_and_dry_run_write_nothing(void **state)
+{
+	char *dir = S_repo(1);
+	struct snapshot a, b;
+	struct t_run r;
+	(void)state;
+	S_month_one(dir);
+	S_snap(&a, dir);
+	t_dtk(&r, dir, S_env, "crystallize", "--plan", "--date", "2026-08-15", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "review pairs: 7 in all\n  alpha: 2 new × 3 older + 1 among "
+				      "the new = 7\n    alpha-004 ↔ alpha-001\n"));
+	assert_non_null(strstr(r.out, "    alpha-005 ↔ alpha-004\n"));
+	assert_non_null(strstr(r.out, "stale entries (2):\n  alpha-002  "));
+	t_run_free(&r);
+	t_dtk(&r, dir, S_env, "crystallize", "--plan", "--date", "2026-08-15", "--format", "json", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"review_pairs\": 7,"));
+	assert_non_null(strstr(r.out, "\"stance_unchanged\": [\n    \"alpha\"\n  ]"));
+	t_run_free(&r);
+	t_dtk(&r, dir, S_env, "crystallize", "--dry-run", "--date", "2026-08-15", "--eval", "s=v", NULL);
+	assert_int_equal(r.status, 0);
+	assert_memory_equal(r.out, "- date: 2026-08-15\n  since: 2026-07-01\n  new_entries: 2\n", 53);
+	t_run_free(&r);
+	S_snap(&b, dir);
+	assert_string_equal(a.head, b.head);
+	assert_string_equal(a.records, b.records);
+	assert_string_equal(a.index_md, b.index_md);
+	S_snap_free(&a);
+	S_snap_free(&b);
+	S_done(dir);
+}
+
+/* Kills dtk crystallize at each step; the files must be the old or the new
+ * ones, whole, HEAD the old commit or the new one, and the next run must
+ * finish the job. */
+static void test_crash_at_every_step(void **state)
+{
+	static const char *const points[] = {"before-journal", "before-rename",  "after-journal",
+					     "after-records",  "after-index-md", "after-index",
+					     "after-branch"};
+	char *twin = S_repo(1), *want_rec, *want_idx, crash_env[1300];
+	struct t_run r;
+	size_t i;
+	(void)state;
+	S_month_one(twin);
+	t_dtk(&r, twin, S_env, "crystallize", "--date", "2026-08-15", "--eval", "s=v", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	want_rec = t_read(twin, "insights/_crystallizations.yaml", NULL);
+	want_idx = t_read(twin, "INDEX.md", NULL);
+	for (i = 0; i < sizeof(points) / sizeof(*points); i++) {
+		char *dir = S_repo(1), *msg, parent[41], old_head[41];
+		struct snapshot old, now;
+		unsigned parents;
+		S_month_one(dir);
+		S_snap(&old, dir);
+		snprintf(old_head, sizeof(old_head), "%s", old.head);
+		snprintf(crash_env, sizeof(crash_env), "%s DTK_CRASH_AT=%s", S_env, points[i]);
+		t_dtk(&r, dir, crash_env, "crystallize", "--date", "2026-08-15", "--eval", "s=v", NULL);
+		assert_int_not_equal(r.status, 0);
+		t_run_free(&r);
+		S_snap(&now, dir);
+		print_message("crash %s: records %s, INDEX.md %s, HEAD %s\n", points[i],
+			      !strcmp(now.records, old.records) ? "old" : "new",
+			      !strcmp(now.index_md, old.index_md) ? "old" : "new",
+			      !strcmp(now.head, old.head) ? "old" : "new");
+		assert_true(!strcmp(now.records, old.records) || !strcmp(now.records, want_rec));
+		assert_true(!strcmp(now.index_md, old.index_md) || !strcmp(now.index_md, want_idx));
+		if (strcmp(now.head, old_head)) {
+			msg = S_head_commit(dir, &parents, parent);
+			assert_string_equal(parent, old_head);
+			free(msg);
+		}
+		S_snap_free(&now);
+		/* the next run finishes (or, when nothing was decided, does) it */
+		t_dtk(&r, dir, S_env, "crystallize", "--date", "2026-08-15", "--eval", "s=v", NULL);
+		if (r.status)
+			print_error("after crash %s: %s", points[i], r.err);
+		assert_int_equal(r.status, 0);
+		t_run_free(&r);
+		S_snap(&now, dir);
+		assert_string_equal(now.records, want_rec);
+		assert_string_equal(now.index_md, want_idx);
+		msg = S_head_commit(dir, &parents, parent);
+		assert_string_equal(parent, old_head);
+		assert_non_null(strstr(msg, "Dtk-Crystallization: 2026-08-15\n"));
+		free(msg);
+		assert_null(t_read(dir, ".git/dtk-crystallize", NULL));
+		assert_int_equal(S_status(dir, "insights/_crystallizations.yaml"), 0);
+		assert_int_equal(S_status(dir, "INDEX.md"), 0);
+		t_dtk(&r, dir, S_env, "check", NULL);
+		assert_int_equal(r.status, 0);
+		t_run_free(&r);
+		S_snap_free(&now);
+		S_snap_free(&old);
+		S_done(dir);
+	}
+	free(want_rec);
+	free(want_idx);
+	S_done(twin);
+}
+
+static void test_reindex_crash_leaves_old_index(void **state)
+{
+	char *dir = S_repo(1), *before, *after, env[1300];
+	struct t_run r;
+	(void)state;
+	before = t_read(dir, "INDEX.md", NULL);
+	assert_int_equal(t_sh(dir, "sed -i 's/按延迟分层/按带宽分层/' insights/beta.yaml"), 0);
+	snprintf(env, sizeof(env), "%s DTK_CRASH_AT=before-rename", S_env);
+	t_dtk(&r, dir, env, "reindex", NULL);
+	assert_int_not_equal(r.status, 0);
+	t_run_free(&r);
+	after = t_read(dir, "INDEX.md", NULL);
+	assert_string_equal(before, after);
+	free(after);
+	t_dtk(&r, dir, S_env, "reindex", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	after = t_read(dir, "INDEX.md", NULL);
+	assert_non_null(strstr(after, "按带宽分层"));
+	free(before);
+	free(after);
+	S_done(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_two_runs),
+		cmocka_unit_test(test_unrelated_changes_stay),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_unborn_head_makes_a_first_commit),
+		cmocka_unit_test(test_plan_and_dry_run_write_nothing),
+		cmocka_unit_test(test_crash_at_every_step),
+		cmocka_unit_test(test_reindex_crash_leaves_old_index),
+	};
+	char *home = t_mkdtemp();
+	int rc;
+
+	git_libgit2_init();
+	snprintf(S_env, sizeof(S_env),
+		 "HOME='%s' XDG_CONFIG_HOME='%s' GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME= "
+		 "GIT_AUTHOR_EMAIL= EMAIL=",
+		 home, home);
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	t_rmtree(home);
+	free(home);
+	git_libgit2_shutdown();
+	return rc;
+}
