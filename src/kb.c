@@ -162,6 +162,9 @@ struct loader {
 	struct dtk_diags *d;
 	char *root_real;
 	size_t nodes_cap;
+	/* _domain.yaml and _sources.yaml gave a mapping and a list: checks that
+	 * need them are skipped otherwise, their file's errors said it all */
+	int domain_ok, sources_ok;
 	/* node files that exist but could not be read: references to them are
 	 * not reported again as unknown */
 	char **broken;
@@ -248,9 +251,11 @@ static void S_load_file(struct loader *l, const char *name, enum ftype t, const 
 	}
 	switch (t) {
 	case F_DOMAIN:
+		l->domain_ok = root->kind == DTK_Y_MAP;
 		dtk_schema_domain(l->kb, root, rel, l->d);
 		break;
 	case F_SOURCES:
+		l->sources_ok = root->kind == DTK_Y_SEQ;
 		dtk_schema_sources(l->kb, root, rel, l->d);
 		break;
 	case F_RECORDS:
@@ -296,6 +301,10 @@ static int S_load_nodes(struct loader *l, int what, const char *only)
 		snprintf(shown, sizeof(shown), "insights/%.255s", name);
 		if (name[0] == '.')
 			continue;
+		if (len > 4 && !strcmp(name + len - 4, ".yml")) {
+			dtk_diags_add(l->d, shown, 1, 1, "files of the base end in .yaml, not .yml");
+			continue;
+		}
 		if (name[0] == '_') {
 			size_t k;
 			for (k = 0; k < 3 && strcmp(name, meta[k]); k++)
@@ -304,10 +313,6 @@ static int S_load_nodes(struct loader *l, int what, const char *only)
 				dtk_diags_add(l->d, shown, 1, 1,
 					      "unknown file: only _domain.yaml, _sources.yaml and "
 					      "_crystallizations.yaml may start with '_'");
-			continue;
-		}
-		if (len > 4 && !strcmp(name + len - 4, ".yml")) {
-			dtk_diags_add(l->d, shown, 1, 1, "node files end in .yaml, not .yml");
 			continue;
 		}
 		if (len <= 5 || strcmp(name + len - 5, ".yaml"))
@@ -388,6 +393,10 @@ static void S_order_nodes(struct loader *l)
 		struct dtk_node *node = kb->nodes[i];
 		if (node->category >= 0)
 			continue;
+		if (!l->domain_ok) {
+			ordered[n++] = node;
+			continue;
+		}
 		dtk_diags_add(l->d, node->path, node->name_pos.line, node->name_pos.col,
 			      "node '%s' is in no category of insights/_domain.yaml", node->name);
 		ordered[n++] = node;
@@ -430,7 +439,7 @@ static void S_index(struct loader *l)
 static void S_check_source(struct loader *l, const struct dtk_node *node,
 			   const struct dtk_ref *r, const char *key)
 {
-	if (r->id && !dtk_kb_source(l->kb, r->id))
+	if (l->sources_ok && r->id && !dtk_kb_source(l->kb, r->id))
 		dtk_diags_add(l->d, node->path, r->pos.line, r->pos.col,
 			      "'%s' names unknown source '%s' (not in insights/_sources.yaml)", key,
 			      r->id);

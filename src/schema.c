@@ -3,6 +3,7 @@
 
 #include "dtk/kb.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,9 +107,34 @@ static const char *S_string(struct ctx *c, const struct dtk_yval *m, const char 
 }
 
 /* Returns a name ([a-z0-9][a-z0-9-]*) from scalar v, or NULL after an error. */
+/* Returns 1 when v is a scalar that can be a name or id: a string, or a
+ * number written as digits (an id such as 2026 needs no quotes). */
+static int S_nameish(const struct dtk_yval *v)
+{
+	return v->kind == DTK_Y_SCALAR && (v->type == DTK_YT_STR || v->type == DTK_YT_INT);
+}
+
+/* Appends how v reads in a message: 'text' for scalars, else its kind. */
+static const char *S_found(char *buf, size_t size, const struct dtk_yval *v)
+{
+	size_t n = v->kind == DTK_Y_SCALAR ? v->len : 0;
+
+	if (v->kind != DTK_Y_SCALAR || v->type == DTK_YT_NULL) {
+		snprintf(buf, size, "%s", dtk_yval_describe(v));
+		return buf;
+	}
+	if (n + 3 > size) { /* cut at a character boundary, and say so */
+		n = size - 6;
+		while (n > 0 && ((unsigned char)v->str[n] & 0xC0) == 0x80)
+			n--;
+	}
+	snprintf(buf, size, "'%.*s%s'", (int)n, v->str, n < v->len ? "…" : "");
+	return buf;
+}
+
 static const char *S_name_of(struct ctx *c, const struct dtk_yval *v, const char *what)
 {
-	if (v->kind != DTK_Y_SCALAR || v->type == DTK_YT_NULL) {
+	if (!S_nameish(v)) {
 		S_err(c, v, "%s must be a name, found %s", what, dtk_yval_describe(v));
 		return NULL;
 	}
@@ -138,12 +164,22 @@ static int S_int(struct ctx *c, const struct dtk_yval *m, const char *key, long 
 		return -1;
 	if (v->kind != DTK_Y_SCALAR || v->type != DTK_YT_INT || strchr(v->str, 'x') ||
 	    strchr(v->str, 'o')) {
-		S_err(c, v, "'%s' must be a whole number, found %s", key, dtk_yval_describe(v));
+		char found[96];
+		S_err(c, v, "'%s' must be a whole number, found %s", key,
+		      v->kind == DTK_Y_SCALAR && v->type == DTK_YT_INT
+			      ? S_found(found, sizeof(found), v)
+			      : dtk_yval_describe(v));
 		return -1;
 	}
+	errno = 0;
 	n = strtol(v->str, &end, 10);
-	if (n < min || n > max || *end) {
-		S_err(c, v, "'%s' must be between %ld and %ld, found %s", key, min, max, v->str);
+	if (n < min || n > max || *end || errno) {
+		if (max == LONG_MAX)
+			S_err(c, v, "'%s' must be a whole number of at least %ld, found %s", key,
+			      min, v->str);
+		else
+			S_err(c, v, "'%s' must be between %ld and %ld, found %s", key, min, max,
+			      v->str);
 		return -1;
 	}
 	*out = n;
@@ -229,11 +265,10 @@ static size_t S_refs(struct ctx *c, const struct dtk_yval *m, const char *key,
 	for (i = 0; i < l->n; i++) {
 		const struct dtk_yval *v = l->items[i];
 		int dup = 0;
-		if (v->kind != DTK_Y_SCALAR || v->type != DTK_YT_STR || !valid(v->str)) {
-			S_err(c, v, "'%s' items must be %s, found %s%s%s", key, form,
-			      v->kind == DTK_Y_SCALAR ? "'" : dtk_yval_describe(v),
-			      v->kind == DTK_Y_SCALAR ? v->str : "",
-			      v->kind == DTK_Y_SCALAR ? "'" : "");
+		char found[96];
+		if (!S_nameish(v) || !valid(v->str)) {
+			S_err(c, v, "'%s' items must be %s, found %s", key, form,
+			      S_found(found, sizeof(found), v));
 			continue;
 		}
 		for (j = 0; j < n && !dup; j++)
@@ -308,7 +343,7 @@ static void S_hotspots(struct ctx *c, const struct dtk_yval *dom)
 
 	ALLOC_N(c, kb->hotspots, n);
 	for (i = 0; i < n; i++) {
-		const struct dtk_yval *v = l->items[i], *node;
+		const struct dtk_yval *v = l->items[i], *node, *links;
 		struct dtk_hotspot *h = &kb->hotspots[kb->n_hotspots];
 		if (!S_check_map(c, v, "hotspot", keys))
 			continue;
@@ -317,8 +352,9 @@ static void S_hotspots(struct ctx *c, const struct dtk_yval *dom)
 		h->n_links = S_refs(c, v, "links", S_is_link, "'<domain>/<node>' links",
 				    &h->links);
 		h->note = S_string(c, v, "note");
-		if (dtk_yval_get(v, "links") && !h->n_links && S_present(dtk_yval_get(v, "links")))
-			S_err(c, dtk_yval_get(v, "links"), "'links' must name at least one link");
+		links = S_present(dtk_yval_get(v, "links"));
+		if (links && links->kind == DTK_Y_SEQ && links->n == 0)
+			S_err(c, links, "'links' must name at least one link");
 		if (!h->node.id || !h->n_links || !h->note)
 			continue;
 		h->node.pos = S_pos(node);
@@ -341,12 +377,13 @@ static void S_gaps(struct ctx *c, const struct dtk_yval *dom)
 			continue;
 		g->text = S_string(c, v, "text");
 		fb = S_present(dtk_yval_get(v, "flagged_by"));
-		if (fb && fb->kind == DTK_Y_SCALAR && dtk_entry_id_split(fb->str, NULL)) {
+		if (fb && S_nameish(fb) && dtk_entry_id_split(fb->str, NULL)) {
 			g->flagged_by.id = dtk_arena_strndup(kb->arena, fb->str, fb->len);
 			g->flagged_by.pos = S_pos(fb);
 		} else if (fb) {
+			char found[96];
 			S_err(c, fb, "'flagged_by' must be an entry id (<node>-NNN), found %s",
-			      dtk_yval_describe(fb));
+			      S_found(found, sizeof(found), fb));
 		}
 		if (g->text)
 			kb->n_gaps++;
@@ -475,8 +512,9 @@ static void S_bloom_changes(struct ctx *c, const struct dtk_yval *rv, struct dtk
 		from = arrow ? S_bloom_index(s, (size_t)(arrow - s)) : -1;
 		to = arrow ? S_bloom_index(arrow + alen, strlen(arrow + alen)) : -1;
 		if (from < 0 || to < 0 || from == to) {
+			char found[96];
 			S_err(c, v, "bloom change must read '<old>→<new>' with two different "
-				    "bloom levels, found '%s'", s);
+				    "bloom levels, found %s", S_found(found, sizeof(found), v));
 			continue;
 		}
 		bc->node = dtk_arena_strdup(c->kb->arena, k->str);
@@ -652,9 +690,10 @@ static void S_contradicts(struct ctx *c, const struct dtk_yval *ev, struct dtk_e
 		k->note = S_string(c, v, "note");
 		if (!id || status < 0)
 			continue;
-		if (id->kind != DTK_Y_SCALAR || !S_is_entry_ref(id->str)) {
+		if (!S_nameish(id) || !S_is_entry_ref(id->str)) {
+			char found[96];
 			S_err(c, id, "contradiction 'id' must be an entry id, found %s",
-			      dtk_yval_describe(id));
+			      S_found(found, sizeof(found), id));
 			continue;
 		}
 		k->ref.id = dtk_arena_strndup(c->kb->arena, id->str, id->len);
@@ -694,15 +733,15 @@ static void S_entry_id(struct ctx *c, const struct dtk_yval *v, struct dtk_entry
 		       const char *node)
 {
 	const struct dtk_yval *id = S_present(dtk_yval_get(v, "id"));
+	char found[96];
 	size_t plen;
 
 	if (!id)
 		return;
-	if (id->kind != DTK_Y_SCALAR || !dtk_entry_id_split(id->str, &plen) ||
-	    strlen(node) != plen || strncmp(id->str, node, plen)) {
-		S_err(c, id, "entry id must be '%s-NNN' (three or more digits), found %s%s%s",
-		      node, id->kind == DTK_Y_SCALAR ? "'" : dtk_yval_describe(id),
-		      id->kind == DTK_Y_SCALAR ? id->str : "", id->kind == DTK_Y_SCALAR ? "'" : "");
+	if (!S_nameish(id) || !dtk_entry_id_split(id->str, &plen) || strlen(node) != plen ||
+	    strncmp(id->str, node, plen)) {
+		S_err(c, id, "entry id must be '%s-NNN' (three to nine digits), found %s", node,
+		      S_found(found, sizeof(found), id));
 		return;
 	}
 	e->id = dtk_arena_strndup(c->kb->arena, id->str, id->len);
@@ -775,11 +814,10 @@ struct dtk_node *dtk_schema_node(struct dtk_kb *kb, const struct dtk_yval *root,
 	nv = S_present(dtk_yval_get(root, "node"));
 	if (nv) {
 		node->name_pos = S_pos(nv);
+		char found[96];
 		if (nv->kind != DTK_Y_SCALAR || strcmp(nv->str, name))
-			S_err(&c, nv, "'node' must be the file's name '%s', found %s%s%s", name,
-			      nv->kind == DTK_Y_SCALAR ? "'" : dtk_yval_describe(nv),
-			      nv->kind == DTK_Y_SCALAR ? nv->str : "",
-			      nv->kind == DTK_Y_SCALAR ? "'" : "");
+			S_err(&c, nv, "'node' must be the file's name '%s', found %s", name,
+			      S_found(found, sizeof(found), nv));
 	}
 	bloom = S_enum(&c, root, "bloom", dtk_bloom_names, DTK_BLOOM_COUNT);
 	node->bloom = bloom < 0 ? DTK_BLOOM_REMEMBER : (enum dtk_bloom)bloom;

@@ -21,14 +21,13 @@ struct builder {
 	int depth;
 	struct dtk_yval *root;
 	int errors, documents;
-	int bom; /* the file starts with a byte order mark */
 };
 
-/* Returns the 1-based column of mark m: libyaml counts a leading byte order
- * mark as a column of the first line. */
+/* Returns the 1-based column of libyaml's 0-based mark m. */
 static int S_col(const struct builder *b, yaml_mark_t m)
 {
-	return (int)m.column + 1 - (b->bom && m.line == 0 && m.column > 0);
+	(void)b;
+	return (int)m.column + 1;
 }
 
 static void S_error(struct builder *b, int line, int col, const char *fmt, ...)
@@ -56,7 +55,7 @@ static void S_offset_pos(const char *buf, size_t len, size_t off, int *line, int
 		if (c == '\n' || (c == '\r' && (i + 1 >= len || buf[i + 1] != '\n'))) {
 			(*line)++;
 			*col = 1;
-		} else if ((c & 0xC0) != 0x80 && !(i == 0 && off >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))) {
+		} else if ((c & 0xC0) != 0x80) {
 			(*col)++;
 		}
 	}
@@ -201,19 +200,18 @@ static int S_keycmp(const void *pa, const void *pb)
 /* Reports every repeated key of mapping v, at each repeat. */
 static void S_check_dup_keys(struct builder *b, struct dtk_yval *v)
 {
-	size_t i, k = v->n / 2;
+	size_t i, k = 0;
 	struct dtk_yval **keys;
 
-	if (k < 2)
+	if (v->n < 4)
 		return;
-	keys = dtk_xmalloc(k * sizeof(*keys));
-	for (i = 0; i < k; i++)
-		keys[i] = v->items[2 * i];
+	keys = dtk_xmalloc(v->n / 2 * sizeof(*keys));
+	for (i = 0; i + 1 < v->n; i += 2)
+		if (v->items[i]->kind == DTK_Y_SCALAR)
+			keys[k++] = v->items[i]; /* other keys are reported already */
 	qsort(keys, k, sizeof(*keys), S_keycmp);
 	for (i = 1; i < k; i++) {
 		size_t first = i - 1;
-		if (keys[i]->kind != DTK_Y_SCALAR || keys[first]->kind != DTK_Y_SCALAR)
-			continue;
 		while (first > 0 && !strcmp(keys[first - 1]->str, keys[i]->str))
 			first--;
 		if (!strcmp(keys[first]->str, keys[i]->str))
@@ -289,7 +287,8 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 			S_error(b, v->line, v->col, "value holds a NUL character");
 		v->type = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ? S_resolve(v->str)
 									    : DTK_YT_STR;
-		v->type = S_check_tag(b, v, tag, v->type);
+		if (tag && strcmp(tag, "!"))
+			v->type = S_check_tag(b, v, tag, S_resolve(v->str));
 		S_add(b, v);
 		break;
 	case YAML_SEQUENCE_START_EVENT:
@@ -332,8 +331,10 @@ static void S_parser_error(struct builder *b, const yaml_parser_t *p)
 
 	if (p->error == YAML_READER_ERROR) {
 		S_offset_pos(b->buf, b->len, p->problem_offset, &line, &col);
-		if (p->problem_value != -1)
+		if (p->problem_value != -1 && (strstr(problem, "octet") || strstr(problem, "length")))
 			S_error(b, line, col, "%s (byte 0x%02X)", problem, p->problem_value & 0xFF);
+		else if (p->problem_value != -1)
+			S_error(b, line, col, "%s (U+%04X)", problem, (unsigned)p->problem_value);
 		else
 			S_error(b, line, col, "%s", problem);
 		return;
@@ -354,7 +355,7 @@ static void S_parser_error(struct builder *b, const yaml_parser_t *p)
 /* Reports byte order marks past the start: YAML would take them as text. */
 static void S_check_boms(struct builder *b)
 {
-	const char *p = b->buf + 1, *end = b->buf + b->len;
+	const char *p = b->buf, *end = b->buf + b->len;
 	int line, col;
 
 	while (p + 3 <= end && (p = memchr(p, 0xEF, (size_t)(end - p - 2)))) {
@@ -380,8 +381,15 @@ int dtk_yaml_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *p
 	b.buf = buf;
 	b.len = len;
 	b.diags = diags;
-	b.bom = len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3);
 	*out = NULL;
+	/* libyaml skips a leading byte order mark only when it detects the
+	 * encoding itself; dtk sets UTF-8 (so UTF-16 is refused) and skips it */
+	if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {
+		buf += 3;
+		len -= 3;
+		b.buf = buf;
+		b.len = len;
+	}
 	if (len > 0)
 		S_check_boms(&b);
 	if (b.errors)

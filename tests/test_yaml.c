@@ -133,8 +133,8 @@ static void test_encoding_positions(void **state)
 	S_err("a: 1\nb: \xc3\xa9\xff\n", 11,
 	      "t.yaml:2:5: error: invalid leading UTF-8 octet (byte 0xFF)\n");
 	S_err("a: 1\nb: x\x01y\n", 11,
-	      "t.yaml:2:5: error: control characters are not allowed (byte 0x01)\n");
-	S_err("a: 1\nb: x\0y\n", 12, "t.yaml:2:5: error: control characters are not allowed (byte 0x00)\n");
+	      "t.yaml:2:5: error: control characters are not allowed (U+0001)\n");
+	S_err("a: 1\nb: x\0y\n", 12, "t.yaml:2:5: error: control characters are not allowed (U+0000)\n");
 	S_err("a: x\xef\xbb\xbf\n", 8, "t.yaml:1:5: error: byte order mark in the middle of the file\n");
 }
 
