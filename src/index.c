@@ -371,7 +371,7 @@ char *dtk_index_render(const struct dtk_kb *kb)
 int dtk_index_build(char **out, const char *root, struct dtk_diags *diags)
 {
 	struct dtk_kb *kb = NULL;
-	int rc = dtk_kb_load(&kb, root, DTK_KB_ALL, NULL, diags);
+	int rc = dtk_kb_load(&kb, root, DTK_KB_ALL | DTK_KB_LEAN, NULL, diags);
 
 	*out = NULL;
 	if (rc < 0)

@@ -6,6 +6,8 @@
 #include "schema.h"
 
 #include <dirent.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -157,18 +159,40 @@ void dtk_kb_free(struct dtk_kb *kb)
 
 enum ftype { F_DOMAIN, F_SOURCES, F_RECORDS, F_NODE };
 
+/* One file to load, and what loading it gave. */
+struct kfile {
+	char *name; /* in insights/ */
+	char *rel; /* "insights/<name>", as shown */
+	enum ftype t;
+	char node[256]; /* F_NODE: the node's name */
+	struct dtk_node *out; /* F_NODE: the node, NULL when unusable */
+	int ok; /* the file gave the kind of value it must hold */
+};
+
 struct loader {
 	struct dtk_kb *kb;
 	struct dtk_diags *d;
-	char *root_real;
-	size_t nodes_cap;
+	char *root_real; /* NULL when loading from memory */
+	const struct dtk_memfile *mem;
+	size_t n_mem;
+	unsigned schema_flags;
+	struct kfile *files;
+	size_t n_files;
+	atomic_size_t next; /* the next file a worker takes */
 	/* _domain.yaml and _sources.yaml gave a mapping and a list: checks that
 	 * need them are skipped otherwise, their file's errors said it all */
 	int domain_ok, sources_ok;
 	/* node files that exist but could not be read: references to them are
 	 * not reported again as unknown */
 	char **broken;
-	size_t n_broken, broken_cap;
+	size_t n_broken;
+};
+
+/* What one thread loads with: its own arena and diagnostics. */
+struct worker {
+	struct loader *l;
+	struct dtk_arena *arena;
+	struct dtk_diags d;
 };
 
 static int S_is_broken(const struct loader *l, const char *name, size_t len)
@@ -180,9 +204,10 @@ static int S_is_broken(const struct loader *l, const char *name, size_t len)
 	return 0;
 }
 
-/* Checks that insights/<name> is a regular file inside the base; returns 0,
- * 1 when it is absent, or -1 after a diagnostic. */
-static int S_check_file(struct loader *l, const char *full, const char *shown)
+/* Checks that full is a regular file inside the base; returns 0, 1 when it
+ * is absent, or -1 after a diagnostic. */
+static int S_check_file(const struct loader *l, struct dtk_diags *d, const char *full,
+			const char *shown)
 {
 	struct stat st;
 	char *real;
@@ -191,107 +216,214 @@ static int S_check_file(struct loader *l, const char *full, const char *shown)
 	if (lstat(full, &st) < 0) {
 		if (errno == ENOENT)
 			return 1;
-		dtk_diags_add(l->d, shown, 1, 1, "cannot read: %s", strerror(errno));
+		dtk_diags_add(d, shown, 1, 1, "cannot read: %s", strerror(errno));
 		return -1;
 	}
 	if (S_ISLNK(st.st_mode)) {
 		real = realpath(full, NULL);
 		n = strlen(l->root_real);
 		if (!real || strncmp(real, l->root_real, n) || real[n] != '/') {
-			dtk_diags_add(l->d, shown, 1, 1, "symbolic link %s outside the repository",
+			dtk_diags_add(d, shown, 1, 1, "symbolic link %s outside the repository",
 				      real ? "leads" : "is broken or leads");
 			free(real);
 			return -1;
 		}
 		free(real);
 		if (stat(full, &st) < 0) {
-			dtk_diags_add(l->d, shown, 1, 1, "cannot read: %s", strerror(errno));
+			dtk_diags_add(d, shown, 1, 1, "cannot read: %s", strerror(errno));
 			return -1;
 		}
 	}
 	if (!S_ISREG(st.st_mode)) {
-		dtk_diags_add(l->d, shown, 1, 1, "is %s, not a file",
+		dtk_diags_add(d, shown, 1, 1, "is %s, not a file",
 			      S_ISDIR(st.st_mode) ? "a directory" : "a special file");
 		return -1;
 	}
 	return 0;
 }
 
-/* Reads, parses and checks insights/<name> of type t; node is its node name. */
-static void S_load_file(struct loader *l, const char *name, enum ftype t, const char *node)
+/* Reads file f's bytes into *buf (malloc'd, or pointing into memory files
+ * when *owned is 0). Returns 0, 1 when absent, -1 after a diagnostic. */
+static int S_read(const struct loader *l, struct dtk_diags *d, const struct kfile *f,
+		  char **buf, size_t *len, int *owned)
 {
-	struct dtk_arena *tmp = NULL;
-	struct dtk_yval *root = NULL;
-	int usable = 0; /* a node file gave a node */
-	char *rel = dtk_path_join("insights", name), *full = dtk_path_join(l->kb->root, rel);
-	char *buf = NULL;
-	size_t len;
-	int rc = S_check_file(l, full, rel);
+	char *full;
+	size_t i;
+	int rc;
 
-	if (rc == 1 && t != F_RECORDS)
-		dtk_diags_add(l->d, rel, 1, 1, "required file is missing");
-	if (rc != 0)
-		goto done;
-	rc = dtk_file_read(&buf, &len, full, DTK_MAX_FILE_BYTES);
-	if (rc == DTK_ETOOBIG) {
-		dtk_diags_add(l->d, rel, 1, 1, "file is larger than the limit of %u bytes",
-			      DTK_MAX_FILE_BYTES);
-		goto done;
-	} else if (rc < 0) {
-		dtk_diags_add(l->d, rel, 1, 1, "%s", dtk_error_last());
-		goto done;
+	*buf = NULL;
+	*owned = 0;
+	if (l->mem) {
+		for (i = 0; i < l->n_mem; i++)
+			if (!strcmp(l->mem[i].name, f->name)) {
+				*buf = (char *)l->mem[i].data;
+				*len = l->mem[i].len;
+				rc = *len > DTK_MAX_FILE_BYTES ? DTK_ETOOBIG : 0;
+				goto check;
+			}
+		return 1;
 	}
-	tmp = dtk_arena_new();
-	if (dtk_yaml_parse(&root, tmp, rel, buf, len, l->d) < 0)
-		goto done;
-	if (!root) {
-		if (t != F_RECORDS)
-			dtk_diags_add(l->d, rel, 1, 1, "file is empty");
-		goto done;
+	full = dtk_path_join(l->kb->root, f->rel);
+	rc = S_check_file(l, d, full, f->rel);
+	if (rc == 0) {
+		rc = dtk_file_read(buf, len, full, DTK_MAX_FILE_BYTES);
+		*owned = 1;
+		if (rc < 0 && rc != DTK_ETOOBIG)
+			dtk_diags_add(d, f->rel, 1, 1, "%s", dtk_error_last());
 	}
-	switch (t) {
-	case F_DOMAIN:
-		l->domain_ok = root->kind == DTK_Y_MAP;
-		dtk_schema_domain(l->kb, root, rel, l->d);
-		break;
-	case F_SOURCES:
-		l->sources_ok = root->kind == DTK_Y_SEQ;
-		dtk_schema_sources(l->kb, root, rel, l->d);
-		break;
-	case F_RECORDS:
-		dtk_schema_records(l->kb, root, rel, l->d);
-		break;
-	case F_NODE: {
-		struct dtk_node *n = dtk_schema_node(l->kb, root, rel, node, l->d);
-		if (n) {
-			usable = 1;
-			dtk_grow((void **)&l->kb->nodes, &l->nodes_cap,
-				 l->kb->n_nodes + 1, sizeof(*l->kb->nodes));
-			l->kb->nodes[l->kb->n_nodes++] = n;
-		}
-		break;
-	}
-	}
-done:
-	if (t == F_NODE && !usable) {
-		dtk_grow((void **)&l->broken, &l->broken_cap, l->n_broken + 1, sizeof(*l->broken));
-		l->broken[l->n_broken++] = dtk_xstrdup(node);
-	}
-	dtk_arena_free(tmp);
-	free(buf);
 	free(full);
-	free(rel);
+	if (rc == 1 || (rc < 0 && rc != DTK_ETOOBIG))
+		return rc == 1 ? 1 : -1;
+check:
+	if (rc == DTK_ETOOBIG) {
+		dtk_diags_add(d, f->rel, 1, 1, "file is larger than the limit of %u bytes",
+			      DTK_MAX_FILE_BYTES);
+		return -1;
+	}
+	return 0;
 }
 
-/* Classifies the files of insights/ and loads the node files wanted. */
-static int S_load_nodes(struct loader *l, int what, const char *only)
+/* Reads, parses and checks file f with w's arena and diagnostics. */
+static void S_load_file(struct worker *w, struct kfile *f)
 {
-	char *dir = dtk_path_join(l->kb->root, "insights"), **names = NULL, node[256];
-	int n = S_list_dir(&names, dir), i;
+	struct loader *l = w->l;
+	struct dtk_arena *tmp = NULL;
+	struct dtk_yval *root = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	int owned = 0, rc = S_read(l, &w->d, f, &buf, &len, &owned);
+
+	if (rc == 1 && f->t != F_RECORDS)
+		dtk_diags_add(&w->d, f->rel, 1, 1, "required file is missing");
+	if (rc != 0)
+		goto done;
+	tmp = dtk_arena_new();
+	if (dtk_yaml_parse(&root, tmp, f->rel, buf, len, &w->d) < 0)
+		goto done;
+	if (!root) {
+		if (f->t != F_RECORDS)
+			dtk_diags_add(&w->d, f->rel, 1, 1, "file is empty");
+		goto done;
+	}
+	switch (f->t) {
+	case F_DOMAIN:
+		f->ok = root->kind == DTK_Y_MAP;
+		dtk_schema_domain(l->kb, root, f->rel, &w->d);
+		break;
+	case F_SOURCES:
+		f->ok = root->kind == DTK_Y_SEQ;
+		dtk_schema_sources(l->kb, root, f->rel, &w->d);
+		break;
+	case F_RECORDS:
+		dtk_schema_records(l->kb, w->arena, root, f->rel, &w->d);
+		break;
+	case F_NODE:
+		f->out = dtk_schema_node(l->kb, w->arena, root, f->rel, f->node, l->schema_flags,
+					 &w->d);
+		f->ok = f->out != NULL;
+		break;
+	}
+done:
+	dtk_arena_free(tmp);
+	if (owned)
+		free(buf);
+}
+
+static void *S_work(void *arg)
+{
+	struct worker *w = arg;
+	struct loader *l = w->l;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&l->next, 1)) < l->n_files)
+		S_load_file(w, &l->files[i]);
+	return NULL;
+}
+
+/* Returns how many threads to load with: DTK_THREADS, else the processors
+ * online, at most 8 and at most one for every 4 files. */
+static int S_threads(size_t files)
+{
+	const char *env = getenv("DTK_THREADS");
+	long n = env && *env ? atol(env) : sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		n = 1;
+	if (n > 8)
+		n = 8;
+	if ((size_t)n > files / 4 + 1)
+		n = (long)(files / 4 + 1);
+	return (int)n;
+}
+
+/* Loads files [from, n_files) on a pool of threads; the model's memory and
+ * the diagnostics of each thread are merged into the loader's. */
+static void S_load_parallel(struct loader *l, size_t from)
+{
+	int n = S_threads(l->n_files - from), i, started = 0;
+	struct worker *w = dtk_xcalloc((size_t)n, sizeof(*w));
+	pthread_t *tid = dtk_xcalloc((size_t)n, sizeof(*tid));
+
+	atomic_store(&l->next, from);
+	for (i = 0; i < n; i++) {
+		w[i].l = l;
+		w[i].arena = dtk_arena_new();
+	}
+	for (i = 1; i < n; i++)
+		if (pthread_create(&tid[i], NULL, S_work, &w[i]) == 0)
+			started |= 1 << i;
+	S_work(&w[0]);
+	for (i = 0; i < n; i++) {
+		if (started & (1 << i))
+			pthread_join(tid[i], NULL);
+		dtk_arena_adopt(l->kb->arena, w[i].arena);
+		dtk_diags_move(l->d, &w[i].d);
+	}
+	free(tid);
+	free(w);
+}
+
+static void S_add_file(struct loader *l, size_t *cap, const char *name, enum ftype t,
+		       const char *node)
+{
+	struct kfile *f;
+	dtk_grow((void **)&l->files, cap, l->n_files + 1, sizeof(*l->files));
+	f = &l->files[l->n_files++];
+	memset(f, 0, sizeof(*f));
+	f->name = dtk_xstrdup(name);
+	f->rel = dtk_path_join("insights", name);
+	f->t = t;
+	if (node)
+		snprintf(f->node, sizeof(f->node), "%s", node);
+}
+
+/* Lists the names in insights/ (from disk or memory), sorted. */
+static int S_names(const struct loader *l, char ***out)
+{
+	char *dir;
+	size_t i;
+	int n;
+
+	if (l->mem) {
+		*out = dtk_xcalloc(l->n_mem + 1, sizeof(**out));
+		for (i = 0; i < l->n_mem; i++)
+			(*out)[i] = dtk_xstrdup(l->mem[i].name);
+		qsort(*out, l->n_mem, sizeof(**out), S_strcmp);
+		return (int)l->n_mem;
+	}
+	dir = dtk_path_join(l->kb->root, "insights");
+	n = S_list_dir(out, dir);
+	free(dir);
+	return n;
+}
+
+/* Classifies the files of insights/ and lists the node files wanted. */
+static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *only)
+{
 	static const char *const meta[] = {"_domain.yaml", "_sources.yaml",
 					   "_crystallizations.yaml"};
+	char **names = NULL, node[256];
+	int n = S_names(l, &names), i;
 
-	free(dir);
 	if (n < 0)
 		return -1;
 	for (i = 0; i < n; i++) {
@@ -325,9 +457,44 @@ static int S_load_nodes(struct loader *l, int what, const char *only)
 			continue;
 		}
 		if (what == DTK_KB_ALL || !strcmp(node, only))
-			S_load_file(l, name, F_NODE, node);
+			S_add_file(l, cap, name, F_NODE, node);
 	}
 	dtk_strv_free(names, (size_t)n);
+	return 0;
+}
+
+/* Loads every file: _domain.yaml and _sources.yaml first (node files need
+ * the policy), then the records and the nodes in parallel. */
+static int S_load_files(struct loader *l, int what, const char *only)
+{
+	struct worker w = {l, l->kb->arena, DTK_DIAGS_INIT};
+	size_t cap = 0, i, ncap = 0, bcap = 0;
+
+	S_add_file(l, &cap, "_domain.yaml", F_DOMAIN, NULL);
+	S_add_file(l, &cap, "_sources.yaml", F_SOURCES, NULL);
+	if (what == DTK_KB_ALL)
+		S_add_file(l, &cap, "_crystallizations.yaml", F_RECORDS, NULL);
+	if (S_list_nodes(l, &cap, what, only) < 0)
+		return -1;
+	S_load_file(&w, &l->files[0]);
+	S_load_file(&w, &l->files[1]);
+	dtk_diags_move(l->d, &w.d);
+	l->domain_ok = l->files[0].ok;
+	l->sources_ok = l->files[1].ok;
+	S_load_parallel(l, 2);
+	for (i = 2; i < l->n_files; i++) {
+		struct kfile *f = &l->files[i];
+		if (f->t != F_NODE)
+			continue;
+		if (f->out) {
+			dtk_grow((void **)&l->kb->nodes, &ncap, l->kb->n_nodes + 1,
+				 sizeof(*l->kb->nodes));
+			l->kb->nodes[l->kb->n_nodes++] = f->out;
+		} else {
+			dtk_grow((void **)&l->broken, &bcap, l->n_broken + 1, sizeof(*l->broken));
+			l->broken[l->n_broken++] = dtk_xstrdup(f->node);
+		}
+	}
 	return 0;
 }
 
@@ -492,42 +659,29 @@ static void S_check_domain_refs(struct loader *l)
 
 /* ---- loading ---- */
 
-int dtk_kb_load(struct dtk_kb **out, const char *root, int what, const char *node,
-		struct dtk_diags *diags)
+/* Loads the base described by l (root or memory files set) into l->kb. */
+static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **out,
+		  struct dtk_diags *diags)
 {
 	struct dtk_diags d = DTK_DIAGS_INIT;
-	struct loader l = {0};
-	struct dtk_kb *kb = dtk_xcalloc(1, sizeof(*kb));
+	struct dtk_kb *kb = l->kb;
+	int one = (what & DTK_KB_ONE_NODE) != 0, rc = -1;
 	size_t i;
-	int rc = -1;
 
 	*out = NULL;
-	kb->arena = dtk_arena_new();
-	kb->root = dtk_arena_strdup(kb->arena, root);
-	kb->stale_after_months = 6;
-	kb->high_min_verified = 2;
-	l.kb = kb;
-	l.d = &d;
-	l.root_real = realpath(root, NULL);
-	if (!l.root_real) {
-		dtk_error("cannot use %s: %s", root, strerror(errno));
-		goto done;
-	}
-	S_load_file(&l, "_domain.yaml", F_DOMAIN, NULL);
-	S_load_file(&l, "_sources.yaml", F_SOURCES, NULL);
-	if (what == DTK_KB_ALL)
-		S_load_file(&l, "_crystallizations.yaml", F_RECORDS, NULL);
-	if (S_load_nodes(&l, what, node) < 0)
+	l->d = &d;
+	l->schema_flags = (what & DTK_KB_LEAN) ? DTK_SCHEMA_LEAN : 0;
+	if (S_load_files(l, one ? DTK_KB_ONE_NODE : DTK_KB_ALL, node) < 0)
 		goto done;
 	if (kb->n_nodes > 1)
 		qsort(kb->nodes, kb->n_nodes, sizeof(*kb->nodes), S_node_cmp);
 	kb->nodes_by_name = dtk_xmalloc((kb->n_nodes + 1) * sizeof(*kb->nodes_by_name));
 	if (kb->n_nodes)
 		memcpy(kb->nodes_by_name, kb->nodes, kb->n_nodes * sizeof(*kb->nodes));
-	S_index(&l);
-	if (what == DTK_KB_ALL) {
-		S_order_nodes(&l);
-		S_check_domain_refs(&l);
+	S_index(l);
+	if (!one) {
+		S_order_nodes(l);
+		S_check_domain_refs(l);
 	} else {
 		for (i = 0; i < kb->n_categories && kb->n_nodes; i++)
 			for (size_t j = 0; j < kb->categories[i].n_nodes; j++)
@@ -535,21 +689,62 @@ int dtk_kb_load(struct dtk_kb **out, const char *root, int what, const char *nod
 					kb->nodes[0]->category = (int)i;
 	}
 	for (i = 0; i < kb->n_nodes; i++)
-		S_check_node_refs(&l, kb->nodes[i], what == DTK_KB_ALL);
+		S_check_node_refs(l, kb->nodes[i], !one);
 	if (d.n) {
 		dtk_diags_sort(&d);
 		rc = DTK_EINVALID;
 		goto done;
 	}
 	*out = kb;
-	kb = NULL;
+	l->kb = NULL;
 	rc = 0;
 done:
 	dtk_diags_move(diags, &d);
-	dtk_strv_free(l.broken, l.n_broken);
-	free(l.root_real);
-	dtk_kb_free(kb);
+	dtk_strv_free(l->broken, l->n_broken);
+	for (i = 0; i < l->n_files; i++) {
+		free(l->files[i].name);
+		free(l->files[i].rel);
+	}
+	free(l->files);
+	free(l->root_real);
+	dtk_kb_free(l->kb);
 	return rc;
+}
+
+static struct dtk_kb *S_new_kb(const char *root)
+{
+	struct dtk_kb *kb = dtk_xcalloc(1, sizeof(*kb));
+	kb->arena = dtk_arena_new();
+	kb->root = dtk_arena_strdup(kb->arena, root);
+	kb->stale_after_months = 6;
+	kb->high_min_verified = 2;
+	return kb;
+}
+
+int dtk_kb_load(struct dtk_kb **out, const char *root, int what, const char *node,
+		struct dtk_diags *diags)
+{
+	struct loader l;
+
+	memset(&l, 0, sizeof(l));
+	*out = NULL;
+	l.root_real = realpath(root, NULL);
+	if (!l.root_real)
+		return dtk_error("cannot use %s: %s", root, strerror(errno));
+	l.kb = S_new_kb(root);
+	return S_load(&l, what, node, out, diags);
+}
+
+int dtk_kb_load_mem(struct dtk_kb **out, const struct dtk_memfile *files, size_t n, int what,
+		    struct dtk_diags *diags)
+{
+	struct loader l;
+
+	memset(&l, 0, sizeof(l));
+	l.mem = files;
+	l.n_mem = n;
+	l.kb = S_new_kb("");
+	return S_load(&l, what & ~DTK_KB_ONE_NODE, NULL, out, diags);
 }
 
 /* ---- look-ups ---- */
@@ -614,7 +809,7 @@ int dtk_kb_parse_records(struct dtk_kb **out, const char *buf, size_t len, const
 	kb->stale_after_months = 6;
 	kb->high_min_verified = 2;
 	if (dtk_yaml_parse(&root, tmp, path, buf, len, diags) == 0 && root)
-		dtk_schema_records(kb, root, path, diags);
+		dtk_schema_records(kb, kb->arena, root, path, diags);
 	dtk_arena_free(tmp);
 	*out = NULL;
 	if (diags->n > before) {

@@ -14,9 +14,11 @@ const char *const dtk_confidence_names[DTK_CONF_COUNT] = {"high", "medium", "low
 static const char *const S_status_names[] = {"resolved", "open"};
 
 struct ctx {
-	struct dtk_kb *kb;
+	struct dtk_kb *kb; /* read for the policy; written only by the meta files */
+	struct dtk_arena *arena; /* where the model's strings and arrays go */
 	const char *path;
 	struct dtk_diags *d;
+	unsigned flags; /* DTK_SCHEMA_* */
 };
 
 static void S_err(struct ctx *c, const struct dtk_yval *at, const char *fmt, ...)
@@ -59,7 +61,7 @@ static int S_check_map(struct ctx *c, const struct dtk_yval *v, const char *what
 		if (!key)
 			continue;
 		for (k = 0; k < n && !known; k++)
-			known = !strcmp(key, names[k]);
+			known = names[k][0] == key[0] && !strcmp(key, names[k]);
 		if (known)
 			continue;
 		hint = dtk_suggest(key, names, n);
@@ -89,7 +91,10 @@ static const struct dtk_yval *S_present(const struct dtk_yval *v)
 }
 
 /* Returns key's string value copied into the arena, or NULL (absent or bad). */
-static const char *S_string(struct ctx *c, const struct dtk_yval *m, const char *key)
+/* Returns key's value when it is a string that is not blank; NULL when
+ * absent or after an error. */
+static const struct dtk_yval *S_string_val(struct ctx *c, const struct dtk_yval *m,
+					   const char *key)
 {
 	const struct dtk_yval *v = S_present(dtk_yval_get(m, key));
 	if (!v)
@@ -103,10 +108,16 @@ static const char *S_string(struct ctx *c, const struct dtk_yval *m, const char 
 		S_err(c, v, "'%s' must not be blank", key);
 		return NULL;
 	}
-	return dtk_arena_strndup(c->kb->arena, v->str, v->len);
+	return v;
 }
 
-/* Returns a name ([a-z0-9][a-z0-9-]*) from scalar v, or NULL after an error. */
+/* Returns key's string value copied into the arena, or NULL (absent or bad). */
+static const char *S_string(struct ctx *c, const struct dtk_yval *m, const char *key)
+{
+	const struct dtk_yval *v = S_string_val(c, m, key);
+	return v ? dtk_arena_strndup(c->arena, v->str, v->len) : NULL;
+}
+
 /* Returns 1 when v is a scalar that can be a name or id: a string, or a
  * number written as digits (an id such as 2026 needs no quotes). */
 static int S_nameish(const struct dtk_yval *v)
@@ -132,6 +143,7 @@ static const char *S_found(char *buf, size_t size, const struct dtk_yval *v)
 	return buf;
 }
 
+/* Returns a name ([a-z0-9][a-z0-9-]*) from scalar v, or NULL after an error. */
 static const char *S_name_of(struct ctx *c, const struct dtk_yval *v, const char *what)
 {
 	if (!S_nameish(v)) {
@@ -143,7 +155,7 @@ static const char *S_name_of(struct ctx *c, const struct dtk_yval *v, const char
 		      what, v->str);
 		return NULL;
 	}
-	return dtk_arena_strndup(c->kb->arena, v->str, v->len);
+	return dtk_arena_strndup(c->arena, v->str, v->len);
 }
 
 static const char *S_name(struct ctx *c, const struct dtk_yval *m, const char *key)
@@ -261,7 +273,7 @@ static size_t S_refs(struct ctx *c, const struct dtk_yval *m, const char *key,
 	*out = NULL;
 	if (!l || !l->n)
 		return 0;
-	*out = dtk_arena_alloc(c->kb->arena, l->n * sizeof(**out));
+	*out = dtk_arena_alloc(c->arena, l->n * sizeof(**out));
 	for (i = 0; i < l->n; i++) {
 		const struct dtk_yval *v = l->items[i];
 		int dup = 0;
@@ -277,7 +289,7 @@ static size_t S_refs(struct ctx *c, const struct dtk_yval *m, const char *key,
 			S_err(c, v, "'%s' names '%s' twice", key, v->str);
 			continue;
 		}
-		(*out)[n].id = dtk_arena_strndup(c->kb->arena, v->str, v->len);
+		(*out)[n].id = dtk_arena_strndup(c->arena, v->str, v->len);
 		(*out)[n].pos = S_pos(v);
 		n++;
 	}
@@ -293,7 +305,7 @@ static const struct dtk_yval *S_items(struct ctx *c, const struct dtk_yval *m, c
 	return l;
 }
 
-#define ALLOC_N(c, ptr, n) ((ptr) = dtk_arena_alloc((c)->kb->arena, ((n) ? (n) : 1) * sizeof(*(ptr))))
+#define ALLOC_N(c, ptr, n) ((ptr) = dtk_arena_alloc((c)->arena, ((n) ? (n) : 1) * sizeof(*(ptr))))
 
 /* ---- _domain.yaml ---- */
 
@@ -378,7 +390,7 @@ static void S_gaps(struct ctx *c, const struct dtk_yval *dom)
 		g->text = S_string(c, v, "text");
 		fb = S_present(dtk_yval_get(v, "flagged_by"));
 		if (fb && S_nameish(fb) && dtk_entry_id_split(fb->str, NULL)) {
-			g->flagged_by.id = dtk_arena_strndup(kb->arena, fb->str, fb->len);
+			g->flagged_by.id = dtk_arena_strndup(c->arena, fb->str, fb->len);
 			g->flagged_by.pos = S_pos(fb);
 		} else if (fb) {
 			char found[96];
@@ -409,7 +421,7 @@ void dtk_schema_domain(struct dtk_kb *kb, const struct dtk_yval *root, const cha
 {
 	static const char *const keys[] = {"*domain", "*title", "*description", "*positioning",
 					   "*categories", "hotspots", "gaps", "policy", NULL};
-	struct ctx c = {kb, path, diags};
+	struct ctx c = {kb, kb->arena, path, diags, 0};
 
 	if (!S_check_map(&c, root, "_domain.yaml", keys))
 		return;
@@ -436,7 +448,7 @@ void dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const ch
 			struct dtk_diags *diags)
 {
 	static const char *const keys[] = {"*id", "*title", "url", "read", NULL};
-	struct ctx c = {kb, path, diags};
+	struct ctx c = {kb, kb->arena, path, diags, 0};
 	size_t i, j;
 
 	if (root->kind != DTK_Y_SEQ) {
@@ -517,7 +529,7 @@ static void S_bloom_changes(struct ctx *c, const struct dtk_yval *rv, struct dtk
 				    "bloom levels, found %s", S_found(found, sizeof(found), v));
 			continue;
 		}
-		bc->node = dtk_arena_strdup(c->kb->arena, k->str);
+		bc->node = dtk_arena_strdup(c->arena, k->str);
 		bc->from = (enum dtk_bloom)from;
 		bc->to = (enum dtk_bloom)to;
 		r->n_bloom_changes++;
@@ -561,7 +573,7 @@ static void S_review_map(struct ctx *c, const struct dtk_yval *v, struct dtk_rec
 			      dtk_yval_describe(p));
 			continue;
 		}
-		r->cross_pairs[r->n_cross_pairs++] = dtk_arena_strndup(c->kb->arena, p->str, p->len);
+		r->cross_pairs[r->n_cross_pairs++] = dtk_arena_strndup(c->arena, p->str, p->len);
 	}
 }
 
@@ -577,7 +589,7 @@ void dtk_schema_review_file(struct dtk_kb *kb, const struct dtk_yval *root, cons
 			    struct dtk_record *r, struct dtk_diags *diags)
 {
 	static const char *const keys[] = {"cross_pairs", "*verdict", "note", NULL};
-	struct ctx c = {kb, path, diags};
+	struct ctx c = {kb, kb->arena, path, diags, 0};
 	S_review_map(&c, root, r, "review file", keys);
 }
 
@@ -614,8 +626,8 @@ static void S_record_order(struct ctx *c, const struct dtk_yval *v, const struct
 		S_err(c, dtk_yval_get(v, "earliest"), "'earliest' must not be after 'date'");
 }
 
-void dtk_schema_records(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
-			struct dtk_diags *diags)
+void dtk_schema_records(struct dtk_kb *kb, struct dtk_arena *arena, const struct dtk_yval *root,
+			const char *path, struct dtk_diags *diags)
 {
 	static const char *const keys[] = {
 		"*date",	   "since",	      "*new_entries", "*high_changes",
@@ -623,7 +635,7 @@ void dtk_schema_records(struct dtk_kb *kb, const struct dtk_yval *root, const ch
 		"*contradictions_new", "*eval", "review",	      NULL};
 	static const char *const counts[] = {"new_entries", "high_changes", "stale",
 					     "stance_rewrites", "contradictions_new"};
-	struct ctx c = {kb, path, diags};
+	struct ctx c = {kb, arena, path, diags, 0};
 	size_t i, k;
 
 	if (root->kind != DTK_Y_SEQ) {
@@ -696,7 +708,7 @@ static void S_contradicts(struct ctx *c, const struct dtk_yval *ev, struct dtk_e
 			      S_found(found, sizeof(found), id));
 			continue;
 		}
-		k->ref.id = dtk_arena_strndup(c->kb->arena, id->str, id->len);
+		k->ref.id = dtk_arena_strndup(c->arena, id->str, id->len);
 		k->ref.pos = S_pos(id);
 		k->open = status;
 		e->n_contradicts++;
@@ -744,7 +756,7 @@ static void S_entry_id(struct ctx *c, const struct dtk_yval *v, struct dtk_entry
 		      S_found(found, sizeof(found), id));
 		return;
 	}
-	e->id = dtk_arena_strndup(c->kb->arena, id->str, id->len);
+	e->id = dtk_arena_strndup(c->arena, id->str, id->len);
 }
 
 static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e,
@@ -763,7 +775,10 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 		return;
 	S_entry_id(c, v, e, node);
 	e->title = S_string(c, v, "title");
-	e->claim = S_string(c, v, "claim");
+	if (c->flags & DTK_SCHEMA_LEAN)
+		e->claim = S_string_val(c, v, "claim") ? "" : NULL; /* checked, not kept */
+	else
+		e->claim = S_string(c, v, "claim");
 	k = S_enum(c, v, "confidence", dtk_confidence_names, DTK_CONF_COUNT);
 	e->confidence = k < 0 ? DTK_CONF_LOW : (enum dtk_confidence)k;
 	conf = dtk_yval_get(v, "confidence");
@@ -794,11 +809,12 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 		      c->kb->high_min_verified, e->n_verified_by);
 }
 
-struct dtk_node *dtk_schema_node(struct dtk_kb *kb, const struct dtk_yval *root,
-				 const char *path, const char *name, struct dtk_diags *diags)
+struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *arena,
+				 const struct dtk_yval *root, const char *path, const char *name,
+				 unsigned flags, struct dtk_diags *diags)
 {
 	static const char *const keys[] = {"*node", "*bloom", "stance", "*insights", NULL};
-	struct ctx c = {kb, path, diags};
+	struct ctx c = {(struct dtk_kb *)kb, arena, path, diags, flags};
 	const struct dtk_yval *nv, *list;
 	struct dtk_node *node;
 	size_t i, n;
@@ -806,9 +822,9 @@ struct dtk_node *dtk_schema_node(struct dtk_kb *kb, const struct dtk_yval *root,
 
 	if (!S_check_map(&c, root, "node file", keys))
 		return NULL;
-	node = dtk_arena_alloc(kb->arena, sizeof(*node));
-	node->name = dtk_arena_strdup(kb->arena, name);
-	node->path = dtk_arena_strdup(kb->arena, path);
+	node = dtk_arena_alloc(c.arena, sizeof(*node));
+	node->name = dtk_arena_strdup(c.arena, name);
+	node->path = dtk_arena_strdup(c.arena, path);
 	node->category = -1;
 	node->name_pos.line = node->name_pos.col = 1;
 	nv = S_present(dtk_yval_get(root, "node"));

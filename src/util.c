@@ -177,6 +177,25 @@ char *dtk_arena_strdup(struct dtk_arena *a, const char *s)
 	return dtk_arena_strndup(a, s, strlen(s));
 }
 
+void dtk_arena_adopt(struct dtk_arena *dst, struct dtk_arena *src)
+{
+	struct dtk_chunk *c;
+	if (!src)
+		return;
+	if (src->head) {
+		/* src's chunks go behind dst's current one, so dst keeps filling it */
+		for (c = src->head; c->next; c = c->next)
+			;
+		if (dst->head) {
+			c->next = dst->head->next;
+			dst->head->next = src->head;
+		} else {
+			dst->head = src->head;
+		}
+	}
+	free(src);
+}
+
 void dtk_arena_free(struct dtk_arena *a)
 {
 	struct dtk_chunk *c, *next;

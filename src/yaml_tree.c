@@ -111,6 +111,11 @@ static enum dtk_ytype S_resolve(const char *s)
 	static const char *const nulls[] = {"", "~", "null", "Null", "NULL"};
 	static const char *const bools[] = {"true", "True", "TRUE", "false", "False", "FALSE"};
 	size_t i;
+
+	/* most scalars are text: only these first characters can start
+	 * anything else */
+	if (*s && !strchr("~nNtTfF0123456789+-.", *s))
+		return DTK_YT_STR;
 	for (i = 0; i < sizeof(nulls) / sizeof(*nulls); i++)
 		if (!strcmp(s, nulls[i]))
 			return DTK_YT_NULL;
@@ -200,11 +205,26 @@ static int S_keycmp(const void *pa, const void *pb)
 /* Reports every repeated key of mapping v, at each repeat. */
 static void S_check_dup_keys(struct builder *b, struct dtk_yval *v)
 {
-	size_t i, k = 0;
+	size_t i, j, k = 0;
 	struct dtk_yval **keys;
 
 	if (v->n < 4)
 		return;
+	if (v->n <= 64) { /* the common case: a few keys, compared pairwise */
+		for (i = 2; i + 1 < v->n; i += 2) {
+			const struct dtk_yval *a = v->items[i];
+			for (j = 0; a->kind == DTK_Y_SCALAR && j < i; j += 2) {
+				const struct dtk_yval *f = v->items[j];
+				if (f->kind == DTK_Y_SCALAR && f->len == a->len &&
+				    !memcmp(f->str, a->str, a->len)) {
+					S_error(b, a->line, a->col, "duplicate key '%s' (first at line %d)",
+						a->str, f->line);
+					break;
+				}
+			}
+		}
+		return;
+	}
 	keys = dtk_xmalloc(v->n / 2 * sizeof(*keys));
 	for (i = 0; i + 1 < v->n; i += 2)
 		if (v->items[i]->kind == DTK_Y_SCALAR)
@@ -418,12 +438,14 @@ int dtk_yaml_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *p
 
 const struct dtk_yval *dtk_yval_get(const struct dtk_yval *m, const char *key)
 {
-	size_t i;
+	size_t i, n = strlen(key);
 	if (!m || m->kind != DTK_Y_MAP)
 		return NULL;
-	for (i = 0; i + 1 < m->n; i += 2)
-		if (m->items[i]->str && !strcmp(m->items[i]->str, key))
+	for (i = 0; i + 1 < m->n; i += 2) {
+		const struct dtk_yval *k = m->items[i];
+		if (k->len == n && k->str && !memcmp(k->str, key, n))
 			return m->items[i + 1];
+	}
 	return NULL;
 }
 

@@ -53,6 +53,9 @@ void *dtk_arena_alloc(struct dtk_arena *a, size_t n);
 /* Returns a NUL-terminated copy of s[0..n) owned by the arena. */
 char *dtk_arena_strndup(struct dtk_arena *a, const char *s, size_t n);
 char *dtk_arena_strdup(struct dtk_arena *a, const char *s);
+/* Moves everything src holds into dst (then frees src): pointers into src
+ * stay valid and are freed with dst. */
+void dtk_arena_adopt(struct dtk_arena *dst, struct dtk_arena *src);
 void dtk_arena_free(struct dtk_arena *a);
 
 /* ---- diagnostics: errors about the input, reported all at once ---- */

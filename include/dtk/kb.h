@@ -10,10 +10,18 @@
 /* Returned by dtk_kb_load when the input is invalid (diagnostics say why). */
 #define DTK_EINVALID (-2)
 
-/* What dtk_kb_load reads. */
+/* What dtk_kb_load reads (flags). */
 enum {
 	DTK_KB_ALL = 0, /* every file, with every cross-file check */
-	DTK_KB_ONE_NODE = 1 /* _domain, _sources and one node file (show) */
+	DTK_KB_ONE_NODE = 1, /* _domain, _sources and one node file (show) */
+	DTK_KB_LEAN = 2 /* check claims but do not keep their text (entry->claim "") */
+};
+
+/* A file of insights/ held in memory. */
+struct dtk_memfile {
+	const char *name; /* e.g. "alpha.yaml" */
+	const char *data;
+	size_t len;
 };
 
 /*
@@ -32,6 +40,14 @@ char *dtk_kb_find_root(const char *start_dir);
 int dtk_kb_load(struct dtk_kb **out, const char *root, int what, const char *node,
 		struct dtk_diags *diags);
 void dtk_kb_free(struct dtk_kb *kb);
+
+/*
+ * Loads a base from files held in memory (the contents of insights/), as
+ * dtk_kb_load does from a directory: every check, the same diagnostics.
+ * what takes DTK_KB_LEAN. The files must outlive the call only.
+ */
+int dtk_kb_load_mem(struct dtk_kb **out, const struct dtk_memfile *files, size_t n, int what,
+		    struct dtk_diags *diags);
 
 /* Look-ups; each returns NULL when there is no such thing. */
 struct dtk_node *dtk_kb_node(const struct dtk_kb *kb, const char *name);
