@@ -568,7 +568,8 @@ static void S_order_nodes(struct loader *l)
 			      "node '%s' is in no category of insights/_domain.yaml", node->name);
 		ordered[n++] = node;
 	}
-	memcpy(kb->nodes, ordered, n * sizeof(*ordered));
+	if (n)
+		memcpy(kb->nodes, ordered, n * sizeof(*ordered));
 	free(ordered);
 	free(names);
 }

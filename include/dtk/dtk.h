@@ -38,7 +38,7 @@ void dtk_buf_put(struct dtk_buf *b, const char *s, size_t n);
 void dtk_buf_puts(struct dtk_buf *b, const char *s);
 void dtk_buf_putc(struct dtk_buf *b, char c);
 void dtk_buf_printf(struct dtk_buf *b, const char *fmt, ...) DTK_PRINTF(2, 3);
-void dtk_buf_vprintf(struct dtk_buf *b, const char *fmt, va_list ap);
+void dtk_buf_vprintf(struct dtk_buf *b, const char *fmt, va_list ap) DTK_PRINTF(2, 0);
 /* Returns the contents ("" when empty); the buffer keeps ownership. */
 const char *dtk_buf_cstr(struct dtk_buf *b);
 /* Returns the contents, owned by the caller (free()); the buffer is reset. */
@@ -72,7 +72,7 @@ struct dtk_diags {
 void dtk_diags_add(struct dtk_diags *d, const char *path, int line, int col,
 		   const char *fmt, ...) DTK_PRINTF(5, 6);
 void dtk_diags_vadd(struct dtk_diags *d, const char *path, int line, int col,
-		    const char *fmt, va_list ap);
+		    const char *fmt, va_list ap) DTK_PRINTF(5, 0);
 /* Moves every diagnostic of src to the end of dst; src is left empty. */
 void dtk_diags_move(struct dtk_diags *dst, struct dtk_diags *src);
 /* Sorts by path, line, column and message, and drops exact repeats. */
