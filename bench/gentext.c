@@ -149,7 +149,7 @@ void gen_phrase(struct gen_rng *r, struct gen_buf *b, unsigned min_chars, unsign
 		int punct)
 {
 	unsigned target = gen_rng_range(r, min_chars, max_chars), count = 1;
-	int prev_ascii = 0;
+	int prev_ascii = 0, prev_punct = 0;
 
 	S_hanzi_add(r, b);
 	while (count < target) {
@@ -163,16 +163,20 @@ void gen_phrase(struct gen_rng *r, struct gen_buf *b, unsigned min_chars, unsign
 			gen_buf_add(b, w, strlen(w));
 			count += cost;
 			prev_ascii = 1;
+			prev_punct = 0;
 			continue;
 		}
 		if (prev_ascii) { /* left >= 2 here */
 			gen_buf_add(b, " ", 1);
 			count++;
 		}
-		if (punct && !prev_ascii && left >= 2 && gen_rng_pct(r, 8))
+		if (punct && !prev_ascii && !prev_punct && left >= 2 && gen_rng_pct(r, 8)) {
 			gen_buf_add(b, S_punct[gen_rng_range(r, 0, 1)], 3);
-		else
+			prev_punct = 1;
+		} else {
 			S_hanzi_add(r, b);
+			prev_punct = 0;
+		}
 		count++;
 		prev_ascii = 0;
 	}
@@ -196,12 +200,16 @@ void gen_paragraph(struct gen_rng *r, struct gen_buf *b, size_t bytes)
 				gen_buf_add(b, w, strlen(w));
 			}
 		} else {
+			int punct = 1; /* no punctuation first, last or twice in a row */
 			n = gen_rng_range(r, 4, 20);
 			for (i = 0; i < n; i++) {
-				if (i && i + 1 < n && gen_rng_pct(r, 6))
+				if (!punct && i + 1 < n && gen_rng_pct(r, 6)) {
 					gen_buf_add(b, S_punct[gen_rng_range(r, 0, 2)], 3);
-				else
+					punct = 1;
+				} else {
 					S_hanzi_add(r, b);
+					punct = 0;
+				}
 			}
 			if (gen_rng_pct(r, 25))
 				gen_buf_add(b, FULL_STOP, 3);
@@ -232,6 +240,13 @@ char *gen_date(char out[11], long days)
 	long mp = (5 * doy + 2) / 153, d = doy - (153 * mp + 2) / 5 + 1;
 	long m = mp < 10 ? mp + 3 : mp - 9, y = yoe + era * 400 + (m <= 2);
 
-	snprintf(out, 11, "%04ld-%02ld-%02ld", y % 10000, m, d);
+	long parts[3] = {y, m, d}, k;
+	int i, width[3] = {4, 2, 2}, at = 0;
+
+	for (i = 0; i < 3; i++) { /* YYYY-MM-DD, digit by digit */
+		for (k = width[i] - 1, at += width[i]; k >= 0; k--, parts[i] /= 10)
+			out[at - width[i] + k] = (char)('0' + parts[i] % 10);
+		out[at++] = i < 2 ? '-' : '\0';
+	}
 	return out;
 }
