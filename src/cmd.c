@@ -16,6 +16,8 @@ static const struct dtk_cmd *const S_cmds[] = {
 	&dtk_cmd_reindex,
 	&dtk_cmd_check,
 	&dtk_cmd_show,
+	&dtk_cmd_list,
+	&dtk_cmd_next_id,
 	&dtk_cmd_crystallize,
 	&dtk_cmd_log,
 };

@@ -11,35 +11,119 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* Writes s escaped for a GitHub workflow command (prop: a property value). */
+static void S_gh_escape(FILE *f, const char *s, int prop)
+{
+	for (; *s; s++) {
+		if (*s == '%')
+			fputs("%25", f);
+		else if (*s == '\r')
+			fputs("%0D", f);
+		else if (*s == '\n')
+			fputs("%0A", f);
+		else if (prop && *s == ':')
+			fputs("%3A", f);
+		else if (prop && *s == ',')
+			fputs("%2C", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* Prints one GitHub annotation: ::error file=prefix+path[,line=,col=]::msg */
+static void S_gh_error(FILE *f, const char *prefix, const char *path, int line, int col,
+		       const char *msg)
+{
+	fputs("::error file=", f);
+	S_gh_escape(f, prefix, 1);
+	S_gh_escape(f, path, 1);
+	if (line > 0)
+		fprintf(f, ",line=%d,col=%d", line, col);
+	fputs("::", f);
+	S_gh_escape(f, msg, 0);
+	fputc('\n', f);
+}
+
+/* Returns the base root's path within its git work tree ("" or "dir/"),
+ * found by looking for .git upward; malloc'd. */
+static char *S_repo_prefix(const char *root)
+{
+	char *dir = dtk_xstrdup(root), *slash, *git;
+	struct dtk_buf prefix = DTK_BUF_INIT;
+
+	for (;;) {
+		git = dtk_path_join(dir, ".git");
+		if (access(git, F_OK) == 0) {
+			free(git);
+			dtk_buf_puts(&prefix, root[strlen(dir)] ? root + strlen(dir) + 1 : "");
+			if (prefix.len)
+				dtk_buf_putc(&prefix, '/');
+			break;
+		}
+		free(git);
+		slash = strrchr(dir, '/');
+		if (!slash || slash == dir)
+			break;
+		*slash = '\0';
+	}
+	free(dir);
+	return dtk_buf_detach(&prefix);
+}
+
+static int S_report_invalid(struct dtk_ctx *ctx, struct dtk_diags *diags, int github)
+{
+	char *prefix;
+	size_t i;
+
+	if (!github)
+		return dtk_cmd_report_invalid(ctx, diags);
+	prefix = S_repo_prefix(ctx->root);
+	for (i = 0; i < diags->n; i++)
+		S_gh_error(ctx->out, prefix, diags->v[i].path, diags->v[i].line, diags->v[i].col,
+			   diags->v[i].msg);
+	free(prefix);
+	return dtk_cmd_report_invalid(ctx, diags);
+}
 
 /* Prints the drift of INDEX.md (old) from what reindex writes (want). */
 static int S_report_drift(struct dtk_ctx *ctx, const char *old, size_t old_len,
-			  const char *want, int missing)
+			  const char *want, int missing, int github)
 {
-	char *diff = NULL;
+	char *diff = NULL, msg[128], *prefix;
 
 	if (dtk_git_diff_buffers(&diff, old, old_len, want, strlen(want), DTK_INDEX_FILE) < 0)
 		return dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
+	snprintf(msg, sizeof(msg), "%s %s; run 'dtk reindex' and commit it", DTK_INDEX_FILE,
+		 missing ? "is missing" : "is out of date");
+	if (github) {
+		prefix = S_repo_prefix(ctx->root);
+		S_gh_error(ctx->out, prefix, DTK_INDEX_FILE, 0, 0, msg);
+		free(prefix);
+	}
 	fputs(diff, ctx->out);
 	free(diff);
-	fprintf(ctx->err, "dtk check: %s %s; run 'dtk reindex' and commit it\n",
-		DTK_INDEX_FILE, missing ? "is missing" : "is out of date");
+	fprintf(ctx->err, "dtk check: %s\n", msg);
 	return DTK_EXIT_DRIFT;
 }
 
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {{"quiet", no_argument, NULL, 'q'},
+					     {"format", required_argument, NULL, 'f'},
 					     {NULL, 0, NULL, 0}};
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	char *want = NULL, *old = NULL, *path = NULL;
 	size_t old_len = 0;
-	int quiet = 0, c, rc;
+	int quiet = 0, github = 0, c, rc;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "q", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qf:", opts, NULL)) != -1) {
 		if (c == 'q')
 			quiet = 1;
+		else if (c == 'f' && (!strcmp(optarg, "github") || !strcmp(optarg, "text")))
+			github = !strcmp(optarg, "github");
 		else
 			return DTK_EXIT_INVALID;
 	}
@@ -49,7 +133,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	}
 	rc = dtk_index_build(&want, ctx->root, &diags);
 	if (rc == DTK_EINVALID) {
-		rc = dtk_cmd_report_invalid(ctx, &diags);
+		rc = S_report_invalid(ctx, &diags, github);
 		goto done;
 	} else if (rc < 0) {
 		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
@@ -68,7 +152,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		rc = DTK_EXIT_OK;
 		goto done;
 	}
-	rc = S_report_drift(ctx, old ? old : "", old_len, want, rc < 0);
+	rc = S_report_drift(ctx, old ? old : "", old_len, want, rc < 0, github);
 done:
 	dtk_diags_release(&diags);
 	free(want);
@@ -79,14 +163,16 @@ done:
 
 const struct dtk_cmd dtk_cmd_check = {
 	.name = "check",
-	.usage = "dtk check [-q]",
+	.usage = "dtk check [-q] [--format text|github]",
 	.summary = "fail when insights/ is invalid or INDEX.md is out of date",
 	.help = "\nValidates insights/ and compares INDEX.md with what 'dtk reindex' would\n"
 		"write. Never writes anything. Exit status: 0 when all is well; 1 when\n"
 		"INDEX.md differs (a unified diff goes to standard output); 2 when the\n"
 		"data is invalid (every error goes to standard error).\n\n"
 		"options:\n"
-		"  -q, --quiet  print nothing when all is well\n\n"
+		"  -q, --quiet      print nothing when all is well\n"
+		"  --format github  also print GitHub Actions annotations (::error file=...)\n"
+		"                   on standard output, for each error and for drift\n\n"
 		"examples:\n"
 		"  dtk check\n"
 		"  dtk check || dtk reindex\n",

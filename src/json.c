@@ -7,11 +7,14 @@ void dtk_json_init(struct dtk_json *j, struct dtk_buf *out)
 	j->depth = 0;
 	j->count[0] = 0;
 	j->after_key = 0;
+	j->compact = 0;
 }
 
 static void S_indent(struct dtk_json *j)
 {
 	int i;
+	if (j->compact)
+		return;
 	dtk_buf_putc(j->out, '\n');
 	for (i = 0; i < j->depth; i++)
 		dtk_buf_puts(j->out, "  ");

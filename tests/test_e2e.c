@@ -277,6 +277,87 @@ static void test_help_version_usage(void **state)
 	t_run_free(&r);
 }
 
+static void test_list_filters_and_formats(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	(void)state;
+	t_dtk(&r, dir, NULL, "list", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "alpha-001\thigh\t2026-05-01\t初始化即固化\n"
+				   "alpha-002\tmedium\t2026-02-01\t小消息瓶颈在同步\n"
+				   "alpha-003\tlow\t2026-06-20\tA low one\n"
+				   "beta-001\tmedium\t2026-02-10\tTP 留在低延迟域\n"
+				   "beta-002\tlow\t2026-06-25\t能效未进目标\n");
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "list", "--candidates", "--format", "ids", NULL);
+	assert_string_equal(r.out, "alpha-002\n");
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "list", "--node", "beta", "--since", "2026-03-01", "--format", "ids", NULL);
+	assert_string_equal(r.out, "beta-002\n");
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "list", "--stale-at", "2026-08-05", "--confidence", "medium", "--format",
+	      "ids", NULL);
+	assert_string_equal(r.out, "alpha-002\n");
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "list", "--node", "beta", "--format", "jsonl", NULL);
+	assert_int_equal(r.status, 0);
+	assert_memory_equal(r.out, "{\"id\": \"beta-001\",\"node\": \"beta\",", 32);
+	assert_non_null(strstr(r.out, "}\n{\"id\": \"beta-002\""));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "list", "--format", "json", "--confidence", "high", NULL);
+	assert_memory_equal(r.out, "[\n  {\n    \"id\": \"alpha-001\",", 27);
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "list", "--node", "nope", NULL);
+	assert_int_equal(r.status, 2);
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "list", "--confidence", "sure", NULL);
+	assert_int_equal(r.status, 2);
+	t_run_free(&r);
+	S_done(dir);
+}
+
+static void test_next_id(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	(void)state;
+	t_dtk(&r, dir, NULL, "next-id", "alpha", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "alpha-004\n");
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "next-id", "gamma", NULL);
+	assert_string_equal(r.out, "gamma-001\n");
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "next-id", "alpah", NULL);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "dtk next-id: error: no node 'alpah'; did you mean 'alpha'?\n");
+	t_run_free(&r);
+	S_done(dir);
+}
+
+static void test_check_github_annotations(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	(void)state;
+	t_write_str(dir, "insights/gamma.yaml", "node: gamma\nbloom: remembr\ninsights: []\n");
+	t_dtk(&r, dir, NULL, "check", "--format", "github", NULL);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "::error file=insights/gamma.yaml,line=2,col=8::'bloom' must be one "
+				   "of remember, understand, apply, analyze, evaluate, create; found "
+				   "'remembr' (did you mean 'remember'?)\n");
+	t_run_free(&r);
+	t_write_str(dir, "insights/gamma.yaml", "node: gamma\nbloom: remember\ninsights: []\n");
+	t_write_str(dir, "INDEX.md", "old\n");
+	t_dtk(&r, dir, NULL, "check", "--format", "github", NULL);
+	assert_int_equal(r.status, 1);
+	assert_memory_equal(r.out, "::error file=INDEX.md::INDEX.md is out of date; run 'dtk reindex' "
+				   "and commit it\ndiff --git", 84);
+	t_run_free(&r);
+	S_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -291,6 +372,9 @@ int main(void)
 		cmocka_unit_test(test_show_refuses_and_suggests),
 		cmocka_unit_test(test_show_reads_only_its_node),
 		cmocka_unit_test(test_help_version_usage),
+		cmocka_unit_test(test_list_filters_and_formats),
+		cmocka_unit_test(test_next_id),
+		cmocka_unit_test(test_check_github_annotations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,6 +38,8 @@ extern const struct dtk_cmd dtk_cmd_check;
 extern const struct dtk_cmd dtk_cmd_show;
 extern const struct dtk_cmd dtk_cmd_crystallize;
 extern const struct dtk_cmd dtk_cmd_log;
+extern const struct dtk_cmd dtk_cmd_list;
+extern const struct dtk_cmd dtk_cmd_next_id;
 
 /* Returns the command called name, or NULL. */
 const struct dtk_cmd *dtk_cmd_find(const char *name);

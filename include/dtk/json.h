@@ -14,9 +14,11 @@ struct dtk_json {
 	int depth;
 	int count[DTK_JSON_MAX_DEPTH]; /* values written at each level */
 	int after_key;
+	int compact; /* 1: no line breaks inside a value (JSON Lines) */
 };
 
-/* Starts writing into out (which the caller owns). */
+/* Starts writing into out (which the caller owns); set j->compact after
+ * this for one value per line. */
 void dtk_json_init(struct dtk_json *j, struct dtk_buf *out);
 void dtk_json_object(struct dtk_json *j);
 void dtk_json_array(struct dtk_json *j);

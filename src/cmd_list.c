@@ -1,0 +1,170 @@
+/* cmd_list.c: dtk list: entries that match filters, for agents and people. */
+#include "dtk/cmd.h"
+
+#include "dtk/dtk.h"
+#include "dtk/index.h"
+#include "dtk/json.h"
+#include "dtk/kb.h"
+#include "dtk/view.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum format { F_TEXT, F_JSON, F_JSONL, F_IDS };
+
+struct filter {
+	const char *node;
+	int confidence; /* -1: any */
+	dtk_date since, stale_at;
+	int candidates;
+};
+
+static int S_match(const struct dtk_kb *kb, const struct dtk_entry *e, const struct filter *f)
+{
+	return (!f->node || !strcmp(e->node->name, f->node)) &&
+	       (f->confidence < 0 || (int)e->confidence == f->confidence) &&
+	       (!f->since || e->created >= f->since) &&
+	       (!f->stale_at || dtk_entry_is_stale(kb, e, f->stale_at)) &&
+	       (!f->candidates || dtk_entry_is_candidate(kb, e));
+}
+
+static void S_print(FILE *out, const struct dtk_kb *kb, const struct filter *f, enum format fmt)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	struct dtk_json j;
+	char d[11];
+	size_t i, k;
+
+	dtk_json_init(&j, &b);
+	j.compact = fmt == F_JSONL;
+	if (fmt == F_JSON)
+		dtk_json_array(&j);
+	for (i = 0; i < kb->n_nodes; i++)
+		for (k = 0; k < kb->nodes[i]->n_entries; k++) {
+			const struct dtk_entry *e = &kb->nodes[i]->entries[k];
+			if (!S_match(kb, e, f))
+				continue;
+			if (fmt == F_TEXT)
+				fprintf(out, "%s\t%s\t%s\t%s\n", e->id,
+					dtk_confidence_names[e->confidence],
+					dtk_date_format(d, dtk_entry_fresh(e)), e->title);
+			else if (fmt == F_IDS)
+				fprintf(out, "%s\n", e->id);
+			else
+				dtk_view_entry_json(&j, kb, e);
+		}
+	if (fmt == F_JSON)
+		dtk_json_end(&j, ']');
+	fputs(dtk_buf_cstr(&b), out);
+	dtk_buf_release(&b);
+}
+
+static int S_date_opt(struct dtk_ctx *ctx, const char *opt, const char *v, dtk_date *out)
+{
+	if (dtk_date_parse(out, v) == 0)
+		return 0;
+	fprintf(ctx->err, "dtk list: error: %s must be a date (YYYY-MM-DD), not '%s'\n", opt, v);
+	return -1;
+}
+
+static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct filter *f, enum format *fmt)
+{
+	static const struct option lo[] = {
+		{"node", required_argument, NULL, 'n'},	   {"confidence", required_argument, NULL, 'c'},
+		{"since", required_argument, NULL, 's'},   {"stale-at", required_argument, NULL, 'S'},
+		{"candidates", no_argument, NULL, 'C'},	   {"format", required_argument, NULL, 'f'},
+		{NULL, 0, NULL, 0}};
+	static const char *const formats[] = {"text", "json", "jsonl", "ids"};
+	int c, i;
+
+	memset(f, 0, sizeof(*f));
+	f->confidence = -1;
+	*fmt = F_TEXT;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "n:f:", lo, NULL)) != -1) {
+		switch (c) {
+		case 'n': f->node = optarg; break;
+		case 'C': f->candidates = 1; break;
+		case 's':
+			if (S_date_opt(ctx, "--since", optarg, &f->since) < 0)
+				return -1;
+			break;
+		case 'S':
+			if (S_date_opt(ctx, "--stale-at", optarg, &f->stale_at) < 0)
+				return -1;
+			break;
+		case 'c':
+			for (i = 0; i < DTK_CONF_COUNT && strcmp(optarg, dtk_confidence_names[i]); i++)
+				;
+			if (i == DTK_CONF_COUNT)
+				goto usage;
+			f->confidence = i;
+			break;
+		case 'f':
+			for (i = 0; i < 4 && strcmp(optarg, formats[i]); i++)
+				;
+			if (i == 4)
+				goto usage;
+			*fmt = (enum format)i;
+			break;
+		default: goto usage;
+		}
+	}
+	if (optind == argc)
+		return 0;
+usage:
+	fprintf(ctx->err, "usage: %s\n", dtk_cmd_list.usage);
+	return -1;
+}
+
+static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+{
+	struct dtk_diags diags = DTK_DIAGS_INIT;
+	struct dtk_kb *kb = NULL;
+	struct filter f;
+	enum format fmt;
+	int rc;
+
+	if (S_parse(ctx, argc, argv, &f, &fmt) < 0)
+		return DTK_EXIT_INVALID;
+	rc = dtk_kb_load(&kb, ctx->root, DTK_KB_ALL, NULL, &diags);
+	if (rc == DTK_EINVALID)
+		rc = dtk_cmd_report_invalid(ctx, &diags);
+	else if (rc < 0)
+		rc = dtk_cmd_fail(ctx, "list", DTK_EXIT_INVALID);
+	else if (f.node && !dtk_kb_node(kb, f.node)) {
+		fprintf(ctx->err, "dtk list: error: no node '%s'\n", f.node);
+		rc = DTK_EXIT_INVALID;
+	} else {
+		S_print(ctx->out, kb, &f, fmt);
+		rc = DTK_EXIT_OK;
+	}
+	dtk_kb_free(kb);
+	dtk_diags_release(&diags);
+	return rc;
+}
+
+const struct dtk_cmd dtk_cmd_list = {
+	.name = "list",
+	.usage = "dtk list [--node N] [--confidence high|medium|low] [--since D] [--stale-at D]\n"
+		 "                [--candidates] [--format text|json|jsonl|ids]",
+	.summary = "list the entries that match every filter given",
+	.help = "\nEntries in listing order (nodes in category order, entries in file order).\n"
+		"text: id, confidence, freshness date and title, tab-separated; json: an\n"
+		"array of entries as 'dtk show' prints them; jsonl: one entry per line;\n"
+		"ids: the ids alone.\n\n"
+		"options:\n"
+		"  -n, --node N          entries of node N\n"
+		"  --confidence C        entries of confidence C\n"
+		"  --since D             entries created on or after D\n"
+		"  --stale-at D          entries stale at D (freshness + policy < D)\n"
+		"  --candidates          entries one verification short of high\n"
+		"  -f, --format F        text, json, jsonl or ids\n\n"
+		"examples:\n"
+		"  dtk list --candidates\n"
+		"  dtk list --node training-parallelism --format jsonl | jq -r .title\n"
+		"  dtk list --stale-at 2026-12-01 --format ids\n",
+	.flags = DTK_CMD_NEEDS_KB,
+	.exec = S_exec,
+};

@@ -1,0 +1,75 @@
+/* cmd_next_id.c: dtk next-id: the id the next entry of a node should take. */
+#include "dtk/cmd.h"
+
+#include "dtk/dtk.h"
+#include "dtk/kb.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Prints an error for an unknown node, suggesting the nearest one. */
+static int S_unknown(struct dtk_ctx *ctx, const char *name)
+{
+	char **nodes = NULL;
+	int n = dtk_kb_list_nodes(&nodes, ctx->root);
+	const char *hint = n > 0 ? dtk_suggest(name, (const char *const *)nodes, (size_t)n) : NULL;
+
+	fprintf(ctx->err, "dtk next-id: error: no node '%s'", name);
+	if (hint)
+		fprintf(ctx->err, "; did you mean '%s'?", hint);
+	fputc('\n', ctx->err);
+	dtk_strv_free(nodes, n > 0 ? (size_t)n : 0);
+	return DTK_EXIT_INVALID;
+}
+
+static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+{
+	struct dtk_diags diags = DTK_DIAGS_INIT;
+	struct dtk_kb *kb = NULL;
+	const struct dtk_node *node;
+	long max = 0;
+	int width = 3, rc;
+	size_t i, plen;
+
+	if (argc != 2 || !dtk_is_name(argv[1])) {
+		fprintf(ctx->err, "usage: %s\n", dtk_cmd_next_id.usage);
+		return DTK_EXIT_INVALID;
+	}
+	rc = dtk_kb_load(&kb, ctx->root, DTK_KB_ONE_NODE | DTK_KB_LEAN, argv[1], &diags);
+	if (rc == DTK_EINVALID) {
+		rc = dtk_cmd_report_invalid(ctx, &diags);
+	} else if (rc < 0) {
+		rc = dtk_cmd_fail(ctx, "next-id", DTK_EXIT_INVALID);
+	} else if (!kb->n_nodes) {
+		rc = S_unknown(ctx, argv[1]);
+	} else {
+		node = kb->nodes[0];
+		for (i = 0; i < node->n_entries; i++) {
+			const char *id = node->entries[i].id;
+			long n;
+			dtk_entry_id_split(id, &plen);
+			n = atol(id + plen + 1);
+			if (n > max)
+				max = n;
+			if ((int)strlen(id + plen + 1) > width)
+				width = (int)strlen(id + plen + 1);
+		}
+		fprintf(ctx->out, "%s-%0*ld\n", node->name, width, max + 1);
+		rc = DTK_EXIT_OK;
+	}
+	dtk_kb_free(kb);
+	dtk_diags_release(&diags);
+	return rc;
+}
+
+const struct dtk_cmd dtk_cmd_next_id = {
+	.name = "next-id",
+	.usage = "dtk next-id <node>",
+	.summary = "print the id the node's next entry should take",
+	.help = "\nOne more than the highest number among the node's entry ids, written\n"
+		"with as many digits as its ids use (at least three).\n\n"
+		"examples:\n"
+		"  dtk next-id collective-communication     # collective-communication-014\n",
+	.flags = DTK_CMD_NEEDS_KB,
+	.exec = S_exec,
+};
