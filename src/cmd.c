@@ -20,6 +20,8 @@ static const struct dtk_cmd *const S_cmds[] = {
 	&dtk_cmd_next_id,
 	&dtk_cmd_crystallize,
 	&dtk_cmd_log,
+	&dtk_cmd_setup_git,
+	&dtk_cmd_merge_driver,
 };
 #define N_CMDS (sizeof(S_cmds) / sizeof(*S_cmds))
 

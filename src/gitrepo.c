@@ -761,3 +761,159 @@ done:
 	git_commit_free(parent);
 	return rc;
 }
+
+/* ---- merging (the INDEX.md merge driver) and configuration ---- */
+
+const char *dtk_repo_workdir(const struct dtk_repo *r)
+{
+	return r->workdir;
+}
+
+const char *dtk_repo_prefix(const struct dtk_repo *r)
+{
+	return r->prefix;
+}
+
+int dtk_repo_config_set(struct dtk_repo *r, const char *key, const char *value)
+{
+	git_config *cfg = NULL, *local = NULL;
+	int rc = -1;
+
+	if (git_repository_config(&cfg, r->git) < 0 ||
+	    git_config_open_level(&local, cfg, GIT_CONFIG_LEVEL_LOCAL) < 0 ||
+	    git_config_set_string(local, key, value) < 0)
+		S_gerr("cannot write the repository's configuration");
+	else
+		rc = 0;
+	git_config_free(local);
+	git_config_free(cfg);
+	return rc;
+}
+
+void dtk_memfiles_free(struct dtk_memfile *files, size_t n)
+{
+	size_t i;
+	for (i = 0; files && i < n; i++) {
+		free((char *)files[i].name);
+		free((char *)files[i].data);
+	}
+	free(files);
+}
+
+/* Finds the other side of the merge git is running: a GITHEAD_<id> variable
+ * naming a commit other than HEAD. Returns 0 and sets *oid, or 1. */
+static int S_other_side(const struct dtk_repo *r, const git_oid *head, git_oid *oid)
+{
+	extern char **environ;
+	char **e;
+
+	for (e = environ; *e; e++) {
+		char hex[GIT_OID_HEXSZ + 1];
+		const char *eq;
+		git_commit *c = NULL;
+		if (strncmp(*e, "GITHEAD_", 8) || !(eq = strchr(*e, '=')) ||
+		    eq - *e - 8 != GIT_OID_HEXSZ)
+			continue;
+		memcpy(hex, *e + 8, GIT_OID_HEXSZ);
+		hex[GIT_OID_HEXSZ] = '\0';
+		if (git_oid_fromstr(oid, hex) < 0 || git_oid_equal(oid, head) ||
+		    git_commit_lookup(&c, r->git, oid) < 0)
+			continue;
+		git_commit_free(c);
+		return 0;
+	}
+	return git_reference_name_to_id(oid, r->git, "MERGE_HEAD") == 0 ? 0 : 1;
+}
+
+/* Returns the ancestor of a merge of head and other: their merge base, or
+ * for a rebase or cherry-pick the parent of the commit being applied. */
+static int S_ancestor(const struct dtk_repo *r, const git_oid *head, const git_oid *other,
+		      git_oid *out)
+{
+	int state = git_repository_state(r->git);
+	git_commit *c = NULL;
+	int rc;
+
+	if (state == GIT_REPOSITORY_STATE_CHERRYPICK || state == GIT_REPOSITORY_STATE_REBASE ||
+	    state == GIT_REPOSITORY_STATE_REBASE_MERGE ||
+	    state == GIT_REPOSITORY_STATE_REBASE_INTERACTIVE ||
+	    state == GIT_REPOSITORY_STATE_CHERRYPICK_SEQUENCE) {
+		if (git_commit_lookup(&c, r->git, other) < 0 || git_commit_parentcount(c) == 0) {
+			git_commit_free(c);
+			return 1;
+		}
+		git_oid_cpy(out, git_commit_parent_id(c, 0));
+		git_commit_free(c);
+		return 0;
+	}
+	rc = git_merge_base(out, r->git, head, other);
+	return rc == 0 ? 0 : 1;
+}
+
+static int S_tree_of(const struct dtk_repo *r, const git_oid *commit, git_tree **out)
+{
+	git_commit *c = NULL;
+	int rc = git_commit_lookup(&c, r->git, commit) < 0 || git_commit_tree(out, c) < 0 ? -1 : 0;
+	git_commit_free(c);
+	return rc;
+}
+
+/* Collects the base's files of the merged index idx; returns 1 on a conflict
+ * among them. */
+static int S_collect(const struct dtk_repo *r, git_index *idx, struct dtk_memfile **out,
+		     size_t *n)
+{
+	size_t i, cap = 0, plen = strlen(r->prefix) + 9;
+
+	for (i = 0; i < git_index_entrycount(idx); i++) {
+		const git_index_entry *e = git_index_get_byindex(idx, i);
+		git_blob *blob = NULL;
+		if (!S_base_file(r, e->path))
+			continue;
+		if (git_index_entry_is_conflict(e))
+			return 1;
+		if (git_blob_lookup(&blob, r->git, &e->id) < 0)
+			return S_gerr("cannot read a merged file");
+		dtk_grow((void **)out, &cap, *n + 1, sizeof(**out));
+		(*out)[*n].name = dtk_xstrdup(e->path + plen);
+		(*out)[*n].data = dtk_xstrndup(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+		(*out)[*n].len = (size_t)git_blob_rawsize(blob);
+		(*n)++;
+		git_blob_free(blob);
+	}
+	return 0;
+}
+
+int dtk_repo_merged_insights(struct dtk_repo *r, struct dtk_memfile **out, size_t *n)
+{
+	git_oid head, other, base;
+	git_tree *t_head = NULL, *t_other = NULL, *t_base = NULL;
+	git_index *idx = NULL;
+	git_merge_options opts;
+	int rc = 1;
+
+	*out = NULL;
+	*n = 0;
+	if (git_reference_name_to_id(&head, r->git, "HEAD") < 0 || S_other_side(r, &head, &other) ||
+	    S_ancestor(r, &head, &other, &base))
+		return 1;
+	git_merge_options_init(&opts, GIT_MERGE_OPTIONS_VERSION);
+	if (S_tree_of(r, &head, &t_head) < 0 || S_tree_of(r, &other, &t_other) < 0 ||
+	    S_tree_of(r, &base, &t_base) < 0 ||
+	    git_merge_trees(&idx, r->git, t_base, t_head, t_other, &opts) < 0) {
+		rc = S_gerr("cannot merge insights/");
+		goto done;
+	}
+	rc = S_collect(r, idx, out, n);
+done:
+	if (rc != 0) {
+		dtk_memfiles_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+	}
+	git_index_free(idx);
+	git_tree_free(t_head);
+	git_tree_free(t_other);
+	git_tree_free(t_base);
+	return rc;
+}

@@ -13,6 +13,8 @@
 
 /* The environment of every dtk run: no global git configuration. */
 static char S_env[1024];
+/* The same for git commands, which need the repository's identity. */
+static char S_genv[1024];
 
 static void S_git_ok(int rc)
 {
@@ -558,6 +560,78 @@ static void test_reindex_crash_leaves_old_index(void **state)
 	S_done(dir);
 }
 
+/* Two branches that each add an entry and reindex; returns the dir, at the
+ * first branch, ready to merge "other". */
+static char *S_branches(int setup)
+{
+	char *dir = S_repo(1);
+	struct t_run r;
+	if (setup) {
+		t_dtk(&r, dir, S_env, "setup-git", NULL);
+		assert_int_equal(r.status, 0);
+		t_run_free(&r);
+		S_commit_all(dir, "merge INDEX.md with dtk");
+	}
+	assert_int_equal(t_sh(dir, "export %s && git checkout -q -b other && cat >> insights/alpha.yaml <<'X'\n"
+				   "  - {id: alpha-004, title: four, claim: Four., confidence: low,\n"
+				   "     source: paper-a, created: 2026-07-20}\nX\n"
+				   "'%s' reindex -q && git commit -q -am other && git checkout -q -",
+			      S_genv, DTK_BIN),
+			 0);
+	assert_int_equal(t_sh(dir, "export %s && cat >> insights/beta.yaml <<'X'\n"
+				   "  - {id: beta-003, title: three, claim: Three., confidence: low,\n"
+				   "     source: paper-b, created: 2026-07-21, used: 1}\nX\n"
+				   "'%s' reindex -q && git commit -q -am mine",
+			      S_genv, DTK_BIN),
+			 0);
+	return dir;
+}
+
+static void test_merge_driver(void **state)
+{
+	char *dir = S_branches(1), *index;
+	struct t_run r;
+	(void)state;
+	assert_int_equal(t_sh(dir, "export %s && git merge -q --no-edit other >/dev/null 2>&1", S_genv), 0);
+	t_dtk(&r, dir, S_env, "check", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	index = S_head_file(dir, "INDEX.md");
+	assert_non_null(strstr(index, "- Insight 总条目: 7\n"));
+	assert_non_null(strstr(index, "| alpha | apply | 4 |"));
+	assert_non_null(strstr(index, "| beta | evaluate | 3 |"));
+	free(index);
+	S_done(dir);
+
+	/* without the driver the same merge conflicts on INDEX.md */
+	dir = S_branches(0);
+	assert_int_not_equal(t_sh(dir, "export %s && git merge -q --no-edit other >/dev/null 2>&1", S_genv), 0);
+	assert_int_equal(t_sh(dir, "git diff --name-only --diff-filter=U | grep -qx INDEX.md"), 0);
+	S_done(dir);
+}
+
+static void test_merge_driver_leaves_conflicts_to_people(void **state)
+{
+	char *dir = S_repo(1);
+	struct t_run r;
+	(void)state;
+	t_dtk(&r, dir, S_env, "setup-git", NULL);
+	t_run_free(&r);
+	S_commit_all(dir, "merge INDEX.md with dtk");
+	assert_int_equal(t_sh(dir, "export %s && git checkout -q -b other && "
+				   "sed -i 's/按延迟分层/甲/' insights/beta.yaml && '%s' reindex -q && "
+				   "git commit -q -am a && git checkout -q - && "
+				   "sed -i 's/按延迟分层/乙/' insights/beta.yaml && '%s' reindex -q && "
+				   "git commit -q -am b",
+			      S_genv, DTK_BIN, DTK_BIN),
+			 0);
+	assert_int_not_equal(t_sh(dir, "export %s && git merge -q --no-edit other >/dev/null 2>&1", S_genv), 0);
+	assert_int_equal(t_sh(dir, "git diff --name-only --diff-filter=U | grep -qx INDEX.md"), 0);
+	assert_int_equal(t_sh(dir, "git diff --name-only --diff-filter=U | grep -qx insights/beta.yaml"),
+			 0);
+	S_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -568,6 +642,8 @@ int main(void)
 		cmocka_unit_test(test_plan_and_dry_run_write_nothing),
 		cmocka_unit_test(test_crash_at_every_step),
 		cmocka_unit_test(test_reindex_crash_leaves_old_index),
+		cmocka_unit_test(test_merge_driver),
+		cmocka_unit_test(test_merge_driver_leaves_conflicts_to_people),
 	};
 	char *home = t_mkdtemp();
 	int rc;
@@ -576,6 +652,8 @@ int main(void)
 	snprintf(S_env, sizeof(S_env),
 		 "HOME='%s' XDG_CONFIG_HOME='%s' GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME= "
 		 "GIT_AUTHOR_EMAIL= EMAIL=",
+		 home, home);
+	snprintf(S_genv, sizeof(S_genv), "HOME='%s' XDG_CONFIG_HOME='%s' GIT_CONFIG_NOSYSTEM=1",
 		 home, home);
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
 	t_rmtree(home);

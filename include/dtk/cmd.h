@@ -40,6 +40,8 @@ extern const struct dtk_cmd dtk_cmd_crystallize;
 extern const struct dtk_cmd dtk_cmd_log;
 extern const struct dtk_cmd dtk_cmd_list;
 extern const struct dtk_cmd dtk_cmd_next_id;
+extern const struct dtk_cmd dtk_cmd_setup_git;
+extern const struct dtk_cmd dtk_cmd_merge_driver;
 
 /* Returns the command called name, or NULL. */
 const struct dtk_cmd *dtk_cmd_find(const char *name);

@@ -80,4 +80,24 @@ struct dtk_run_list {
 int dtk_repo_runs(struct dtk_repo *repo, struct dtk_run_list *out);
 void dtk_run_list_release(struct dtk_run_list *l);
 
+struct dtk_memfile;
+
+/*
+ * For a merge driver run by git during a merge (or a rebase or cherry-pick):
+ * merges the base's insights/ of HEAD and of the other side (git names it in
+ * a GITHEAD_<id> variable) with libgit2, and returns the merged files. Returns
+ * 0 and sets *out and *n (free with dtk_memfiles_free); 1 when the files
+ * conflict or the other side cannot be found; -1 with the error set.
+ */
+int dtk_repo_merged_insights(struct dtk_repo *repo, struct dtk_memfile **out, size_t *n);
+void dtk_memfiles_free(struct dtk_memfile *files, size_t n);
+
+/* Sets key to value in the repository's own configuration (.git/config). */
+int dtk_repo_config_set(struct dtk_repo *repo, const char *key, const char *value);
+
+/* Returns the work tree (ending in '/') and the base's place in it ("" or
+ * "dir/"); owned by repo. */
+const char *dtk_repo_workdir(const struct dtk_repo *repo);
+const char *dtk_repo_prefix(const struct dtk_repo *repo);
+
 #endif
