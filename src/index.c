@@ -4,6 +4,7 @@
 #include "dtk/dtk.h"
 #include "dtk/kb.h"
 #include "dtk/markdown.h"
+#include "lang.h"
 
 #include <string.h>
 
@@ -13,19 +14,51 @@
 		for (const struct dtk_entry *e = (kb)->nodes[ni_]->entries;           \
 		     e < (kb)->nodes[ni_]->entries + (kb)->nodes[ni_]->n_entries; e++)
 
-static void S_item(struct dtk_md *md, const char *fmt, ...) DTK_PRINTF(2, 3);
+/* A value for a {name} placeholder: text as it is, or inline Markdown. */
+struct slot {
+	const char *name, *value;
+	int md;
+};
 
-static void S_item(struct dtk_md *md, const char *fmt, ...)
+#define N_SLOTS(a) (sizeof(a) / sizeof(*(a)))
+
+/* Adds tpl at the cursor with its placeholders filled from slots. */
+static void S_fill(struct dtk_md *md, const char *tpl, const struct slot *slots, size_t n)
 {
-	struct dtk_buf b = DTK_BUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	dtk_buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	dtk_md_item(md);
-	dtk_md_text(md, b.ptr);
-	dtk_md_close(md);
-	dtk_buf_release(&b);
+	struct dtk_buf text = DTK_BUF_INIT;
+	const char *p = tpl;
+	size_t i;
+
+	while (*p) {
+		const char *close = *p == '{' ? strchr(p, '}') : NULL;
+		for (i = 0; close && i < n; i++)
+			if (strlen(slots[i].name) == (size_t)(close - p - 1) &&
+			    !strncmp(p + 1, slots[i].name, (size_t)(close - p - 1)))
+				break;
+		if (!close || i == n) {
+			dtk_buf_putc(&text, *p++);
+			continue;
+		}
+		if (slots[i].md) {
+			if (text.len)
+				dtk_md_text(md, text.ptr);
+			text.len = 0;
+			dtk_md_inline(md, slots[i].value);
+		} else {
+			dtk_buf_puts(&text, slots[i].value);
+		}
+		p = close + 1;
+	}
+	if (text.len)
+		dtk_md_text(md, text.ptr);
+	dtk_buf_release(&text);
+}
+
+/* Formats a number for a slot into buf. */
+static const char *S_num(char buf[32], long n)
+{
+	snprintf(buf, 32, "%ld", n);
+	return buf;
 }
 
 static void S_heading(struct dtk_md *md, int level, const char *text)
@@ -35,30 +68,50 @@ static void S_heading(struct dtk_md *md, int level, const char *text)
 	dtk_md_close(md);
 }
 
-static void S_status(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_stats *st)
+static void S_item_n(struct dtk_md *md, const char *tpl, long n, const char *extra)
+{
+	char num[32];
+	struct slot s[] = {{"n", S_num(num, n), 0}, {"ids", extra ? extra : "", 0}};
+	dtk_md_item(md);
+	S_fill(md, tpl, s, N_SLOTS(s));
+	dtk_md_close(md);
+}
+
+static void S_status(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
+		     const struct dtk_stats *st)
 {
 	struct dtk_buf high = DTK_BUF_INIT;
-	char date[11];
+	char date[11], u[32], c[32], k[32];
 	int n = 0;
 
-	S_heading(md, 2, "知识体系状态");
+	S_heading(md, 2, L->status);
 	dtk_md_list(md);
-	S_item(md, "节点总数: %zu", st->nodes);
-	S_item(md, "有 Insights 的节点: %zu", st->nodes_with_entries);
-	S_item(md, "Insight 总条目: %zu", st->entries);
+	S_item_n(md, L->st_nodes, (long)st->nodes, NULL);
+	S_item_n(md, L->st_with, (long)st->nodes_with_entries, NULL);
+	S_item_n(md, L->st_entries, (long)st->entries, NULL);
 	FOR_EACH_ENTRY(kb, e)
 	if (e->confidence == DTK_CONF_HIGH)
-		dtk_buf_printf(&high, "%s%s", n++ ? "、" : "（", e->id);
-	S_item(md, "high 条目: %zu%s%s", st->high, dtk_buf_cstr(&high), n ? "）" : "");
-	S_item(md, "上次结晶: %s",
-	       kb->n_records ? dtk_date_format(date, kb->records[kb->n_records - 1].date) : "—");
-	S_item(md, "覆盖文章数: %zu", st->articles);
-	dtk_md_item(md);
-	dtk_md_text(md, "定位: ");
-	dtk_md_inline(md, kb->positioning);
-	dtk_md_textf(md, "（使用率 %d%%、引用率 %d%%、闭环率 %d%%）", st->usage_pct,
-		     st->citation_pct, st->closure_pct);
-	dtk_md_close(md);
+		dtk_buf_printf(&high, "%s%s", n++ ? L->sep : L->lpar, e->id);
+	if (n)
+		dtk_buf_puts(&high, L->rpar);
+	S_item_n(md, L->st_high, (long)st->high, dtk_buf_cstr(&high));
+	{
+		struct slot s[] = {{"date", kb->n_records ? dtk_date_format(date,
+						kb->records[kb->n_records - 1].date) : "—", 0}};
+		dtk_md_item(md);
+		S_fill(md, L->st_last, s, N_SLOTS(s));
+		dtk_md_close(md);
+	}
+	S_item_n(md, L->st_articles, (long)st->articles, NULL);
+	{
+		struct slot s[] = {{"positioning", kb->positioning, 1},
+				   {"usage", S_num(u, st->usage_pct), 0},
+				   {"citation", S_num(c, st->citation_pct), 0},
+				   {"closure", S_num(k, st->closure_pct), 0}};
+		dtk_md_item(md);
+		S_fill(md, L->st_positioning, s, N_SLOTS(s));
+		dtk_md_close(md);
+	}
 	dtk_md_close(md);
 	dtk_buf_release(&high);
 }
@@ -83,31 +136,29 @@ static void S_cell_text(struct dtk_md *md, const char *text)
 	dtk_md_close(md);
 }
 
-static void S_nodes(struct dtk_md *md, const struct dtk_kb *kb)
+static void S_nodes(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L)
 {
-	static const char *const cols[4] = {"节点", "Bloom", "Insights", "当前核心立场"};
 	size_t c, i;
+	char count[32];
 
-	S_heading(md, 2, "节点索引");
+	S_heading(md, 2, L->node_index);
 	for (c = 0; c < kb->n_categories; c++) {
 		S_heading(md, 3, kb->categories[c].name);
-		S_table_head(md, cols);
+		S_table_head(md, L->node_cols);
 		for (i = 0; i < kb->n_nodes; i++) {
 			const struct dtk_node *node = kb->nodes[i];
-			char count[32];
 			if (node->category != (int)c)
 				continue;
-			snprintf(count, sizeof(count), "%zu", node->n_entries);
 			dtk_md_row(md, 0);
 			S_cell_text(md, node->name);
 			S_cell_text(md, dtk_bloom_names[node->bloom]);
-			S_cell_text(md, count);
+			S_cell_text(md, S_num(count, (long)node->n_entries));
 			dtk_md_cell(md);
 			if (!node->stance) {
 				dtk_md_text(md, "—");
 			} else {
 				if (!dtk_node_has_high(node))
-					dtk_md_text(md, "暂定：");
+					dtk_md_text(md, L->tentative);
 				dtk_md_inline(md, node->stance);
 			}
 			dtk_md_close(md);
@@ -136,17 +187,16 @@ static void S_link_parts(struct dtk_buf *b, const struct dtk_hotspot *h, int par
 	}
 }
 
-static void S_hotspots(struct dtk_md *md, const struct dtk_kb *kb)
+static void S_hotspots(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L)
 {
-	static const char *const cols[4] = {"本域节点", "交叉域", "交叉节点", "连接说明"};
 	size_t i;
 	int part;
 
-	S_heading(md, 2, "跨域热点");
+	S_heading(md, 2, L->hotspots);
 	dtk_md_paragraph(md);
-	dtk_md_text(md, "本域节点与其他域的已知交叉连接。");
+	dtk_md_text(md, L->hotspots_intro);
 	dtk_md_close(md);
-	S_table_head(md, cols);
+	S_table_head(md, L->hot_cols);
 	for (i = 0; i < kb->n_hotspots; i++) {
 		const struct dtk_hotspot *h = &kb->hotspots[i];
 		dtk_md_row(md, 0);
@@ -166,35 +216,48 @@ static void S_hotspots(struct dtk_md *md, const struct dtk_kb *kb)
 }
 
 /* The review paragraph of a record (spec section 5). */
-static void S_review(struct dtk_md *md, const struct dtk_record *r)
+static void S_review(struct dtk_md *md, const struct dtk_record *r, const struct dtk_lang *L)
 {
-	struct dtk_buf b = DTK_BUF_INIT;
-	long pairs = 0;
+	struct dtk_buf pairs = DTK_BUF_INIT, cross = DTK_BUF_INIT, note = DTK_BUF_INIT;
+	char date[11], nn[32], np[32], nk[32], nt[32], nc[32];
+	long total = 0;
 	size_t i;
-	char date[11];
 
-	for (i = 0; i < r->n_pairs; i++)
-		pairs += r->pairs[i].count;
-	dtk_buf_printf(&b, "%s 比对范围：新增 %ld 条逐条与所在节点既有 claim 比对约 %ld 组",
-		       dtk_date_format(date, r->date), r->new_entries, pairs);
-	for (i = 0; i < r->n_pairs; i++)
-		dtk_buf_printf(&b, "%s%s %ld", i ? "、" : "（", r->pairs[i].node, r->pairs[i].count);
-	dtk_buf_printf(&b, "%s，另复核 %zu 组跨节点/跨域主题对", r->n_pairs ? "）" : "",
-		       r->n_cross_pairs);
-	for (i = 0; i < r->n_cross_pairs; i++)
-		dtk_buf_printf(&b, "%s%s", i ? "、" : "（", r->cross_pairs[i]);
-	dtk_buf_puts(&b, r->n_cross_pairs ? "），" : "，");
-	dtk_md_paragraph(md);
-	dtk_md_text(md, b.ptr);
-	dtk_md_inline(md, r->review_verdict);
-	if (r->review_note) {
-		dtk_md_text(md, "；");
-		dtk_md_inline(md, r->review_note);
+	for (i = 0; i < r->n_pairs; i++) {
+		total += r->pairs[i].count;
+		dtk_buf_printf(&pairs, "%s%s %ld", i ? L->sep : L->lpar, r->pairs[i].node,
+			       r->pairs[i].count);
 	}
-	dtk_md_textf(md, "。合计约 %ld 组，新增矛盾 %ld。", pairs + (long)r->n_cross_pairs,
-		     r->contradictions_new);
-	dtk_md_close(md);
-	dtk_buf_release(&b);
+	if (r->n_pairs)
+		dtk_buf_puts(&pairs, L->rpar);
+	for (i = 0; i < r->n_cross_pairs; i++)
+		dtk_buf_printf(&cross, "%s%s", i ? L->sep : L->lpar, r->cross_pairs[i]);
+	if (r->n_cross_pairs)
+		dtk_buf_puts(&cross, L->rpar);
+	if (r->review_note) {
+		dtk_buf_puts(&note, L->review_note);
+		dtk_buf_puts(&note, r->review_note);
+	}
+	{
+		struct slot s[] = {
+			{"date", dtk_date_format(date, r->date), 0},
+			{"new", S_num(nn, r->new_entries), 0},
+			{"pairs", S_num(np, total), 0},
+			{"pair_list", dtk_buf_cstr(&pairs), 0},
+			{"k", S_num(nk, (long)r->n_cross_pairs), 0},
+			{"cross_list", dtk_buf_cstr(&cross), 0},
+			{"verdict", r->review_verdict, 1},
+			{"note", dtk_buf_cstr(&note), 1},
+			{"total", S_num(nt, total + (long)r->n_cross_pairs), 0},
+			{"c", S_num(nc, r->contradictions_new), 0},
+		};
+		dtk_md_paragraph(md);
+		S_fill(md, L->review, s, N_SLOTS(s));
+		dtk_md_close(md);
+	}
+	dtk_buf_release(&pairs);
+	dtk_buf_release(&cross);
+	dtk_buf_release(&note);
 }
 
 /* Returns e's place in listing order: category order of nodes, file order. */
@@ -222,83 +285,94 @@ static int S_listed_before(const struct dtk_kb *kb, const struct dtk_entry *e,
 	return 0;
 }
 
-static void S_contradictions(struct dtk_md *md, const struct dtk_kb *kb)
+static void S_contradictions(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L)
 {
 	const struct dtk_record *last = kb->n_records ? &kb->records[kb->n_records - 1] : NULL;
 	size_t open = 0, k;
-	int pass;
+	char num[32];
 
-	S_heading(md, 2, "活跃矛盾");
+	S_heading(md, 2, L->contradictions);
 	if (last && last->has_review)
-		S_review(md, last);
-	for (pass = 0; pass < 2; pass++) {
-		if (pass == 1) {
-			dtk_md_paragraph(md);
-			dtk_md_textf(md, "当前活跃矛盾 %zu 处。", open);
-			dtk_md_close(md);
-			if (!open)
-				return;
-			dtk_md_list(md);
+		S_review(md, last, L);
+	FOR_EACH_ENTRY(kb, e)
+	for (k = 0; k < e->n_contradicts; k++)
+		open += e->contradicts[k].open && !S_listed_before(kb, e, &e->contradicts[k]);
+	{
+		struct slot s[] = {{"n", S_num(num, (long)open), 0}};
+		dtk_md_paragraph(md);
+		S_fill(md, L->open_count, s, N_SLOTS(s));
+		dtk_md_close(md);
+	}
+	if (!open)
+		return;
+	dtk_md_list(md);
+	FOR_EACH_ENTRY(kb, e)
+	for (k = 0; k < e->n_contradicts; k++) {
+		const struct dtk_contradiction *c = &e->contradicts[k];
+		struct dtk_buf note = DTK_BUF_INIT;
+		if (!c->open || S_listed_before(kb, e, c))
+			continue;
+		if (c->note) {
+			dtk_buf_puts(&note, L->open_note);
+			dtk_buf_puts(&note, c->note);
 		}
-		FOR_EACH_ENTRY(kb, e)
-		for (k = 0; k < e->n_contradicts; k++) {
-			const struct dtk_contradiction *c = &e->contradicts[k];
-			if (!c->open || S_listed_before(kb, e, c))
-				continue;
-			if (pass == 0) {
-				open++;
-				continue;
-			}
+		{
+			struct slot s[] = {{"id", e->id, 0},
+					   {"other", c->ref.id, 0},
+					   {"note", dtk_buf_cstr(&note), 1}};
 			dtk_md_item(md);
-			dtk_md_textf(md, "%s ↔ %s", e->id, c->ref.id);
-			if (c->note) {
-				dtk_md_text(md, "：");
-				dtk_md_inline(md, c->note);
-			}
+			S_fill(md, L->open_item, s, N_SLOTS(s));
 			dtk_md_close(md);
 		}
+		dtk_buf_release(&note);
 	}
 	dtk_md_close(md);
 }
 
-static void S_gaps(struct dtk_md *md, const struct dtk_kb *kb)
+static void S_gaps(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L)
 {
-	struct dtk_buf b = DTK_BUF_INIT;
+	struct dtk_buf names = DTK_BUF_INIT;
+	char num[32];
 	size_t i, n = 0;
 
-	S_heading(md, 2, "知识缺口");
+	S_heading(md, 2, L->gaps);
 	for (i = 0; i < kb->n_nodes; i++)
 		if (kb->nodes[i]->bloom <= DTK_BLOOM_REMEMBER && !kb->nodes[i]->n_entries)
-			dtk_buf_printf(&b, "%s%s", n++ ? "、" : "：", kb->nodes[i]->name);
-	dtk_md_paragraph(md);
-	dtk_md_textf(md,
-		     "Bloom ≤ remember 且 Insights 为 0 的节点（%zu 个%s）；"
-		     "下列为已识别但尚未沉淀成条目的主题空白。",
-		     n, dtk_buf_cstr(&b));
-	dtk_md_close(md);
-	dtk_buf_release(&b);
+			dtk_buf_printf(&names, "%s%s", n++ ? L->sep : L->gaps_names,
+				       kb->nodes[i]->name);
+	{
+		struct slot s[] = {{"n", S_num(num, (long)n), 0}, {"names", dtk_buf_cstr(&names), 0}};
+		dtk_md_paragraph(md);
+		S_fill(md, L->gaps_intro, s, N_SLOTS(s));
+		dtk_md_close(md);
+	}
+	dtk_buf_release(&names);
 	if (kb->n_gaps) {
 		dtk_md_list(md);
 		for (i = 0; i < kb->n_gaps; i++) {
+			struct slot s[] = {{"id", kb->gaps[i].flagged_by.id, 0}};
 			dtk_md_item(md);
 			dtk_md_inline(md, kb->gaps[i].text);
 			if (kb->gaps[i].flagged_by.id)
-				dtk_md_textf(md, "（%s 标记）", kb->gaps[i].flagged_by.id);
+				S_fill(md, L->gap_flag, s, N_SLOTS(s));
 			dtk_md_close(md);
 		}
 		dtk_md_close(md);
 	}
-	dtk_md_paragraph(md);
-	dtk_md_textf(md, "待验证候选（verified_by 仅 %d 篇，再补 1 篇独立来源即可升 high）：",
-		     kb->high_min_verified - 1);
+	{
+		struct slot s[] = {{"k", S_num(num, kb->high_min_verified - 1), 0}};
+		dtk_md_paragraph(md);
+		S_fill(md, L->candidates, s, N_SLOTS(s));
+	}
 	n = 0;
 	FOR_EACH_ENTRY(kb, e)
 	if (dtk_entry_is_candidate(kb, e)) {
-		dtk_md_textf(md, "%s%s（", n++ ? "、" : "", e->id);
-		dtk_md_inline(md, e->title);
-		dtk_md_text(md, "）");
+		struct slot s[] = {{"id", e->id, 0}, {"title", e->title, 1}};
+		if (n++)
+			dtk_md_text(md, L->sep);
+		S_fill(md, L->candidate, s, N_SLOTS(s));
 	}
-	dtk_md_text(md, n ? "。" : "无。");
+	dtk_md_text(md, n ? L->stop : L->candidates_none);
 	dtk_md_close(md);
 }
 
@@ -309,45 +383,54 @@ static const char *S_short_date(char buf[11], dtk_date d, int year)
 	return d / 10000 == year ? buf + 5 : buf;
 }
 
-static void S_last_run(struct dtk_md *md, const struct dtk_kb *kb)
+static void S_last_run(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L)
 {
 	const struct dtk_record *r;
-	struct dtk_buf b = DTK_BUF_INIT;
-	char d1[11], d2[11], d3[11], d4[11];
+	struct dtk_buf bloom = DTK_BUF_INIT;
+	char d1[11], d2[11], d3[11], d4[11], n[32], h[32], s_[32], rw[32], c[32];
 	int year;
 	size_t i;
 
-	S_heading(md, 2, "上次结晶记录");
+	S_heading(md, 2, L->last);
 	dtk_md_paragraph(md);
 	if (!kb->n_records) {
-		dtk_md_text(md, "尚无结晶记录。");
+		dtk_md_text(md, L->no_record);
 		dtk_md_close(md);
 		return;
 	}
 	r = &kb->records[kb->n_records - 1];
 	year = r->date / 10000;
-	dtk_buf_printf(&b, "%s：距 %s 新增 %ld 条；%ld 处升/降 high；%ld 条 stale（最早条目 %s，%s 到期）；",
-		       dtk_date_format(d1, r->date),
-		       r->since ? S_short_date(d2, r->since, year) : "—", r->new_entries,
-		       r->high_changes, r->stale, dtk_date_format(d3, r->earliest),
-		       S_short_date(d4, dtk_date_add_months(r->earliest, kb->stale_after_months),
-				    year));
 	if (!r->n_bloom_changes)
-		dtk_buf_puts(&b, "bloom 均维持");
+		dtk_buf_puts(&bloom, L->bloom_same);
 	for (i = 0; i < r->n_bloom_changes; i++)
-		dtk_buf_printf(&b, "%s%s %s→%s", i ? "、" : "bloom 变化：", r->bloom_changes[i].node,
-			       dtk_bloom_names[r->bloom_changes[i].from],
+		dtk_buf_printf(&bloom, "%s%s %s→%s", i ? L->sep : L->bloom_changed,
+			       r->bloom_changes[i].node, dtk_bloom_names[r->bloom_changes[i].from],
 			       dtk_bloom_names[r->bloom_changes[i].to]);
-	dtk_buf_printf(&b, "；%ld 个节点 stance 重写；矛盾 %ld 新增；eval %s 自评 %s。",
-		       r->stance_rewrites, r->contradictions_new, r->eval_scenario,
-		       r->eval_verdict);
-	dtk_md_text(md, b.ptr);
+	{
+		struct slot s[] = {
+			{"date", dtk_date_format(d1, r->date), 0},
+			{"since", r->since ? S_short_date(d2, r->since, year) : "—", 0},
+			{"n", S_num(n, r->new_entries), 0},
+			{"h", S_num(h, r->high_changes), 0},
+			{"s", S_num(s_, r->stale), 0},
+			{"earliest", dtk_date_format(d3, r->earliest), 0},
+			{"expiry", S_short_date(d4, dtk_date_add_months(r->earliest,
+								       kb->stale_after_months), year), 0},
+			{"bloom", bloom.ptr, 0},
+			{"r", S_num(rw, r->stance_rewrites), 0},
+			{"c", S_num(c, r->contradictions_new), 0},
+			{"scenario", r->eval_scenario, 0},
+			{"verdict", r->eval_verdict, 0},
+		};
+		S_fill(md, L->last_line, s, N_SLOTS(s));
+	}
 	dtk_md_close(md);
-	dtk_buf_release(&b);
+	dtk_buf_release(&bloom);
 }
 
 char *dtk_index_render(const struct dtk_kb *kb)
 {
+	const struct dtk_lang *L = kb->lang_en ? &dtk_lang_en : &dtk_lang_zh;
 	struct dtk_md *md = dtk_md_new();
 	struct dtk_stats st;
 	char *out;
@@ -357,12 +440,12 @@ char *dtk_index_render(const struct dtk_kb *kb)
 	dtk_md_paragraph(md);
 	dtk_md_inline(md, kb->description);
 	dtk_md_close(md);
-	S_status(md, kb, &st);
-	S_nodes(md, kb);
-	S_hotspots(md, kb);
-	S_contradictions(md, kb);
-	S_gaps(md, kb);
-	S_last_run(md, kb);
+	S_status(md, kb, L, &st);
+	S_nodes(md, kb, L);
+	S_hotspots(md, kb, L);
+	S_contradictions(md, kb, L);
+	S_gaps(md, kb, L);
+	S_last_run(md, kb, L);
 	out = dtk_md_render(md);
 	dtk_md_free(md);
 	return out;

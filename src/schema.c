@@ -420,7 +420,8 @@ void dtk_schema_domain(struct dtk_kb *kb, const struct dtk_yval *root, const cha
 		       struct dtk_diags *diags)
 {
 	static const char *const keys[] = {"*domain", "*title", "*description", "*positioning",
-					   "*categories", "hotspots", "gaps", "policy", NULL};
+					   "*categories", "hotspots", "gaps", "policy", "lang", NULL};
+	static const char *const langs[] = {"zh", "en"};
 	struct ctx c = {kb, kb->arena, path, diags, 0};
 
 	if (!S_check_map(&c, root, "_domain.yaml", keys))
@@ -433,6 +434,7 @@ void dtk_schema_domain(struct dtk_kb *kb, const struct dtk_yval *root, const cha
 	S_hotspots(&c, root);
 	S_gaps(&c, root);
 	S_policy(&c, root);
+	kb->lang_en = S_enum(&c, root, "lang", langs, 2) == 1;
 }
 
 /* ---- _sources.yaml ---- */

@@ -358,6 +358,37 @@ static void test_check_github_annotations(void **state)
 	S_done(dir);
 }
 
+static void test_english_index(void **state)
+{
+	char *dir = S_base(), *index;
+	struct t_run r;
+	(void)state;
+	assert_int_equal(t_sh(dir, "echo 'lang: en' >> insights/_domain.yaml"), 0);
+	t_dtk(&r, dir, NULL, "reindex", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	index = t_read(dir, "INDEX.md", NULL);
+	assert_non_null(strstr(index, "## Status\n\n  - Nodes: 3\n  - Nodes with insights: 2\n"));
+	assert_non_null(strstr(index, "  - High-confidence insights: 1 (alpha-001)\n"));
+	assert_non_null(strstr(index, "(usage 60%, citation 40%, closure 20%)\n"));
+	assert_non_null(strstr(index, "| beta | evaluate | 2 | Tentative: 按延迟分层 |\n"));
+	assert_non_null(strstr(index, "Open contradictions: 1.\n"));
+	assert_non_null(strstr(index, "  - 能效仍是开放空白 (flagged by beta-002)\n"));
+	assert_non_null(strstr(index, "alpha-002 (小消息瓶颈在同步).\n"));
+	assert_non_null(strstr(index, "2026-07-01: 2 new since 03-01; 0 high promotions or demotions"));
+	assert_null(strstr(index, "暂定"));
+	free(index);
+	t_dtk(&r, dir, NULL, "check", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	assert_int_equal(t_sh(dir, "sed -i 's/^lang: en/lang: fr/' insights/_domain.yaml"), 0);
+	t_dtk(&r, dir, NULL, "check", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "'lang' must be one of zh, en; found 'fr'"));
+	t_run_free(&r);
+	S_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -375,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_list_filters_and_formats),
 		cmocka_unit_test(test_next_id),
 		cmocka_unit_test(test_check_github_annotations),
+		cmocka_unit_test(test_english_index),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -150,6 +150,7 @@ struct dtk_kb {
 	struct dtk_gap *gaps;
 	size_t n_gaps;
 	int stale_after_months, high_min_verified;
+	int lang_en; /* lang: en (INDEX.md in English); zh, the default, otherwise */
 
 	/* _sources.yaml */
 	struct dtk_source *sources;

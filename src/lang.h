@@ -1,0 +1,24 @@
+/*
+ * lang.h (internal): the words of INDEX.md in each language. Templates hold
+ * {name} placeholders that index.c fills; each language keeps its own word
+ * order. zh is the page the project started from; en is its translation.
+ */
+#ifndef DTK_LANG_H
+#define DTK_LANG_H
+
+struct dtk_lang {
+	/* punctuation around lists: open, separator, close, sentence end */
+	const char *lpar, *sep, *rpar, *stop;
+	const char *status, *st_nodes, *st_with, *st_entries, *st_high, *st_last, *st_articles,
+		*st_positioning;
+	const char *node_index, *node_cols[4], *tentative;
+	const char *hotspots, *hotspots_intro, *hot_cols[4];
+	const char *contradictions, *review, *review_note, *open_count, *open_item, *open_note;
+	const char *gaps, *gaps_intro, *gaps_names, *gap_flag, *candidates, *candidate,
+		*candidates_none;
+	const char *last, *last_line, *bloom_same, *bloom_changed, *no_record;
+};
+
+extern const struct dtk_lang dtk_lang_zh, dtk_lang_en;
+
+#endif
