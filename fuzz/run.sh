@@ -42,4 +42,8 @@ for t in node base; do
   grep -E "stat::number_of_executed_units|stat::peak_rss_mb|cov:" "$build/fuzz_$t.log" | tail -3
   grep -E "ERROR|SUMMARY" "$build/fuzz_$t.log" | head -5 || true
 done
-ls fuzz/findings
+if [ -n "$(ls fuzz/findings)" ]; then
+  echo "fuzzing found inputs that fail: fuzz/findings/"; ls fuzz/findings
+  exit 1
+fi
+echo "no findings"

@@ -18,6 +18,7 @@ static const struct dtk_cmd *const S_cmds[] = {
 	&dtk_cmd_show,
 	&dtk_cmd_list,
 	&dtk_cmd_next_id,
+	&dtk_cmd_export,
 	&dtk_cmd_crystallize,
 	&dtk_cmd_log,
 	&dtk_cmd_setup_git,

@@ -136,7 +136,23 @@ static void S_cell_text(struct dtk_md *md, const char *text)
 	dtk_md_close(md);
 }
 
-static void S_nodes(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L)
+/* Adds a node's name: a link to its page in the HTML export. */
+static void S_node_name(struct dtk_md *md, const char *name, int links)
+{
+	struct dtk_buf url = DTK_BUF_INIT;
+	dtk_md_cell(md);
+	if (links) {
+		dtk_buf_printf(&url, "%s.html", name);
+		dtk_md_link(md, url.ptr, name);
+	} else {
+		dtk_md_text(md, name);
+	}
+	dtk_md_close(md);
+	dtk_buf_release(&url);
+}
+
+static void S_nodes(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
+		    int links)
 {
 	size_t c, i;
 	char count[32];
@@ -150,7 +166,7 @@ static void S_nodes(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk
 			if (node->category != (int)c)
 				continue;
 			dtk_md_row(md, 0);
-			S_cell_text(md, node->name);
+			S_node_name(md, node->name, links);
 			S_cell_text(md, dtk_bloom_names[node->bloom]);
 			S_cell_text(md, S_num(count, (long)node->n_entries));
 			dtk_md_cell(md);
@@ -428,12 +444,12 @@ static void S_last_run(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 	dtk_buf_release(&bloom);
 }
 
-char *dtk_index_render(const struct dtk_kb *kb)
+/* Builds INDEX.md's document; links: node names link to their pages. */
+static struct dtk_md *S_build(const struct dtk_kb *kb, int links)
 {
 	const struct dtk_lang *L = kb->lang_en ? &dtk_lang_en : &dtk_lang_zh;
 	struct dtk_md *md = dtk_md_new();
 	struct dtk_stats st;
-	char *out;
 
 	dtk_stats_compute(&st, kb);
 	S_heading(md, 1, kb->title);
@@ -441,12 +457,26 @@ char *dtk_index_render(const struct dtk_kb *kb)
 	dtk_md_inline(md, kb->description);
 	dtk_md_close(md);
 	S_status(md, kb, L, &st);
-	S_nodes(md, kb, L);
+	S_nodes(md, kb, L, links);
 	S_hotspots(md, kb, L);
 	S_contradictions(md, kb, L);
 	S_gaps(md, kb, L);
 	S_last_run(md, kb, L);
-	out = dtk_md_render(md);
+	return md;
+}
+
+char *dtk_index_render(const struct dtk_kb *kb)
+{
+	struct dtk_md *md = S_build(kb, 0);
+	char *out = dtk_md_render(md);
+	dtk_md_free(md);
+	return out;
+}
+
+char *dtk_index_render_html(const struct dtk_kb *kb)
+{
+	struct dtk_md *md = S_build(kb, 1);
+	char *out = dtk_md_render_html(md);
 	dtk_md_free(md);
 	return out;
 }

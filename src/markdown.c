@@ -128,6 +128,16 @@ void dtk_md_text(struct dtk_md *md, const char *text)
 	S_add(md, t, NULL);
 }
 
+void dtk_md_link(struct dtk_md *md, const char *url, const char *text)
+{
+	cmark_node *link = cmark_node_new(CMARK_NODE_LINK);
+	cmark_node *t = cmark_node_new(CMARK_NODE_TEXT);
+	cmark_node_set_url(link, url);
+	cmark_node_set_literal(t, text);
+	cmark_node_append_child(link, t);
+	S_add(md, link, NULL);
+}
+
 void dtk_md_textf(struct dtk_md *md, const char *fmt, ...)
 {
 	struct dtk_buf b = DTK_BUF_INIT;

@@ -106,7 +106,9 @@ void t_dtk(struct t_run *r, const char *dir, const char *env, ...)
 	va_list ap;
 	int rc;
 
-	dtk_buf_printf(&cmd, "cd '%s' && %s%s '%s'", dir, env ? env : "", env ? " " : "", DTK_BIN);
+	const char *wrap = getenv("DTK_TEST_WRAPPER"); /* e.g. valgrind */
+	dtk_buf_printf(&cmd, "cd '%s' && %s%s%s%s'%s'", dir, env ? env : "", env ? " " : "",
+		       wrap ? wrap : "", wrap ? " " : "", DTK_BIN);
 	va_start(ap, env);
 	while ((arg = va_arg(ap, const char *)))
 		dtk_buf_printf(&cmd, " '%s'", arg);

@@ -29,7 +29,8 @@ struct t_run {
 	char *out, *err;
 };
 /* Runs the dtk binary in dir with the arguments given in a NULL-terminated
- * list; env is "NAME=value" or NULL. */
+ * list; env is "NAME=value" or NULL. DTK_TEST_WRAPPER, when set, is put in
+ * front of the binary (scripts/test runs the end-to-end tests under valgrind). */
 void t_dtk(struct t_run *r, const char *dir, const char *env, ...);
 void t_run_free(struct t_run *r);
 /* Runs a shell command in dir; returns its exit status. */

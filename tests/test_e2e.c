@@ -2,6 +2,7 @@
 #include "support.h"
 
 #include "dtk/dtk.h"
+#include "dtk/fs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -389,6 +390,38 @@ static void test_english_index(void **state)
 	S_done(dir);
 }
 
+static void test_export_html(void **state)
+{
+	char *dir = S_base(), *site, *index, *alpha;
+	struct t_run r;
+	(void)state;
+	assert_int_equal(t_sh(dir, "sed -i 's|^stance: 通信图在初始化时固化|stance: \"<script>x()</script> 固化\"|' "
+				   "insights/alpha.yaml && '%s' reindex -q", DTK_BIN), 0);
+	site = dtk_path_join(dir, "site");
+	t_dtk(&r, dir, NULL, "export", "html", "site", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	index = t_read(site, "index.html", NULL);
+	alpha = t_read(site, "alpha.html", NULL);
+	assert_non_null(index);
+	assert_non_null(alpha);
+	assert_non_null(strstr(index, "<td><a href=\"alpha.html\">alpha</a></td>"));
+	assert_non_null(strstr(index, "<link rel=\"stylesheet\" href=\"style.css\">"));
+	assert_null(strstr(index, "<script>")); /* raw HTML in the data is not passed through */
+	assert_non_null(strstr(alpha, "<h1>alpha</h1>"));
+	assert_non_null(strstr(alpha, "Communicators fix rank and size at creation"));
+	assert_non_null(strstr(alpha, "source: <a href=\"https://example.org/a\">Paper A</a> (paper-a)"));
+	assert_non_null(strstr(alpha, "relates to: <a href=\"alpha.html\">alpha-001</a>"));
+	assert_non_null(t_read(site, "gamma.html", NULL) ? "" : NULL);
+	free(index);
+	free(alpha);
+	free(site);
+	t_dtk(&r, dir, NULL, "export", "pdf", "site", NULL);
+	assert_int_equal(r.status, 2);
+	t_run_free(&r);
+	S_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -407,6 +440,7 @@ int main(void)
 		cmocka_unit_test(test_next_id),
 		cmocka_unit_test(test_check_github_annotations),
 		cmocka_unit_test(test_english_index),
+		cmocka_unit_test(test_export_html),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

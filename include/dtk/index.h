@@ -32,6 +32,10 @@ int dtk_node_has_high(const struct dtk_node *node);
 /* Returns INDEX.md for kb, malloc'd (the caller frees). Depends only on kb. */
 char *dtk_index_render(const struct dtk_kb *kb);
 
+/* Returns INDEX.md's content as an HTML fragment whose node names link to
+ * "<node>.html" (the HTML export); malloc'd (the caller frees). */
+char *dtk_index_render_html(const struct dtk_kb *kb);
+
 /* The file name of the index, relative to the base root. */
 #define DTK_INDEX_FILE "INDEX.md"
 

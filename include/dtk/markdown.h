@@ -27,6 +27,9 @@ void dtk_md_cell(struct dtk_md *md);
 /* Closes the block opened last. */
 void dtk_md_close(struct dtk_md *md);
 
+/* Adds a link to url whose text is text (both as they are). */
+void dtk_md_link(struct dtk_md *md, const char *url, const char *text);
+
 /* Adds text as it is: the renderer escapes what Markdown would read. */
 void dtk_md_text(struct dtk_md *md, const char *text);
 void dtk_md_textf(struct dtk_md *md, const char *fmt, ...) DTK_PRINTF(2, 3);
