@@ -6,7 +6,10 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Returns a scratch copy of tests/fixtures/base (free and remove it after). */
 static char *S_base(void)
@@ -422,6 +425,28 @@ static void test_export_html(void **state)
 	S_done(dir);
 }
 
+static void test_writers_wait_for_the_lock(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	int fd;
+	(void)state;
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX), 0); /* as another dtk run would */
+	t_write_str(dir, "INDEX.md", "stale\n");
+	t_dtk(&r, dir, "timeout 2", "reindex", NULL);
+	assert_int_equal(r.status, 124); /* still waiting when the timeout struck */
+	assert_non_null(strstr(r.err, "another dtk run holds the lock on"));
+	t_run_free(&r);
+	close(fd); /* releases the lock */
+	t_dtk(&r, dir, NULL, "reindex", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "wrote INDEX.md\n");
+	t_run_free(&r);
+	S_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -441,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_check_github_annotations),
 		cmocka_unit_test(test_english_index),
 		cmocka_unit_test(test_export_html),
+		cmocka_unit_test(test_writers_wait_for_the_lock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
