@@ -13,6 +13,7 @@
 int dtk_file_read(char **out, size_t *len, const char *path, size_t max)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
+	struct stat st;
 	char chunk[65536];
 	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = -1;
 	ssize_t n;
@@ -24,6 +25,10 @@ int dtk_file_read(char **out, size_t *len, const char *path, size_t max)
 		dtk_error("cannot open %s: %s", path, strerror(e));
 		errno = e;
 		return -1;
+	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= max) {
+		dtk_grow((void **)&b.ptr, &b.cap, (size_t)st.st_size + 1, 1); /* no realloc */
+		b.ptr[0] = '\0';
 	}
 	for (;;) {
 		n = read(fd, chunk, sizeof(chunk));

@@ -159,6 +159,8 @@ void dtk_kb_free(struct dtk_kb *kb)
 
 enum ftype { F_DOMAIN, F_SOURCES, F_RECORDS, F_NODE };
 
+static void S_index_sources(struct dtk_kb *kb);
+
 /* One file to load, and what loading it gave. */
 struct kfile {
 	char *name; /* in insights/ */
@@ -481,6 +483,7 @@ static int S_load_files(struct loader *l, int what, const char *only)
 	dtk_diags_move(l->d, &w.d);
 	l->domain_ok = l->files[0].ok;
 	l->sources_ok = l->files[1].ok;
+	S_index_sources(l->kb);
 	S_load_parallel(l, 2);
 	for (i = 2; i < l->n_files; i++) {
 		struct kfile *f = &l->files[i];
@@ -598,6 +601,13 @@ static void S_index(struct loader *l)
 		kb->entries_by_id[++j] = b;
 	}
 	kb->n_entries = n ? j + 1 : 0;
+}
+
+/* Builds the sorted index of sources (before the node files are read: their
+ * source ids point to the sources' own strings). */
+static void S_index_sources(struct dtk_kb *kb)
+{
+	size_t i;
 	kb->sources_by_id = dtk_xmalloc((kb->n_sources + 1) * sizeof(*kb->sources_by_id));
 	for (i = 0; i < kb->n_sources; i++)
 		kb->sources_by_id[i] = &kb->sources[i];
@@ -784,7 +794,7 @@ struct dtk_entry *dtk_kb_entry(const struct dtk_kb *kb, const char *id)
 
 const struct dtk_source *dtk_kb_source(const struct dtk_kb *kb, const char *id)
 {
-	size_t lo = 0, hi = kb->n_sources;
+	size_t lo = 0, hi = kb->sources_by_id ? kb->n_sources : 0;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		int c = strcmp(kb->sources_by_id[mid]->id, id);

@@ -16,7 +16,23 @@ struct dtk_md {
 	cmark_node *open[MD_MAX_OPEN]; /* the blocks opened, innermost last */
 	int depth;
 	cmark_syntax_extension *table;
+	struct dtk_buf text; /* text not yet added: one node for a run of text */
 };
+
+/* Adds the pending text at the cursor as one text node. */
+static void S_flush(struct dtk_md *md)
+{
+	cmark_node *t;
+	if (!md->text.len)
+		return;
+	t = cmark_node_new(CMARK_NODE_TEXT);
+	cmark_node_set_literal(t, md->text.ptr);
+	if (!cmark_node_append_child(md->cur, t)) {
+		fputs("dtk: fatal: invalid Markdown document structure\n", stderr);
+		abort();
+	}
+	md->text.len = 0;
+}
 
 struct dtk_md *dtk_md_new(void)
 {
@@ -36,12 +52,14 @@ void dtk_md_free(struct dtk_md *md)
 	if (!md)
 		return;
 	cmark_node_free(md->doc);
+	dtk_buf_release(&md->text);
 	free(md);
 }
 
 /* Appends node at the cursor and, when open, moves the cursor into inner. */
 static void S_add(struct dtk_md *md, cmark_node *node, cmark_node *inner)
 {
+	S_flush(md);
 	if (!cmark_node_append_child(md->cur, node)) {
 		fputs("dtk: fatal: invalid Markdown document structure\n", stderr);
 		abort();
@@ -115,6 +133,7 @@ void dtk_md_cell(struct dtk_md *md)
 void dtk_md_close(struct dtk_md *md)
 {
 	cmark_node *node;
+	S_flush(md);
 	if (md->depth == 0)
 		return;
 	node = md->open[--md->depth];
@@ -123,9 +142,17 @@ void dtk_md_close(struct dtk_md *md)
 
 void dtk_md_text(struct dtk_md *md, const char *text)
 {
-	cmark_node *t = cmark_node_new(CMARK_NODE_TEXT);
-	cmark_node_set_literal(t, text);
-	S_add(md, t, NULL);
+	dtk_buf_puts(&md->text, text);
+}
+
+/* Returns 1 when text reads the same as Markdown and as text: no character
+ * inline Markdown gives a meaning to, no line break, no space at either end
+ * (a paragraph would drop it). */
+static int S_plain(const char *text)
+{
+	size_t n = strlen(text);
+	return n && !strpbrk(text, "\\`*_[]<>!&\n\r") && text[0] != ' ' && text[0] != '\t' &&
+	       text[n - 1] != ' ' && text[n - 1] != '\t';
 }
 
 void dtk_md_link(struct dtk_md *md, const char *url, const char *text)
@@ -192,9 +219,14 @@ static void S_unbreak(cmark_node *node)
 
 void dtk_md_inline(struct dtk_md *md, const char *markdown)
 {
-	cmark_node *doc = cmark_parse_document(markdown, strlen(markdown), CMARK_OPT_DEFAULT);
-	cmark_node *p = cmark_node_first_child(doc), *child, *next;
+	cmark_node *doc, *p, *child, *next;
 
+	if (S_plain(markdown) && strspn(markdown, "#0123456789-+=|>~") == 0) {
+		dtk_md_text(md, markdown); /* the common case, without a parse */
+		return;
+	}
+	doc = cmark_parse_document(markdown, strlen(markdown), CMARK_OPT_DEFAULT);
+	p = cmark_node_first_child(doc);
 	if (!p || cmark_node_next(p) || cmark_node_get_type(p) != CMARK_NODE_PARAGRAPH) {
 		dtk_md_text(md, markdown);
 		cmark_node_free(doc);
@@ -211,16 +243,18 @@ void dtk_md_inline(struct dtk_md *md, const char *markdown)
 
 char *dtk_md_render(struct dtk_md *md)
 {
-	char *s = cmark_render_commonmark(md->doc, CMARK_OPT_DEFAULT, 0);
-	char *copy = dtk_xstrdup(s);
-	free(s);
-	return copy;
+	S_flush(md);
+	/* cmark allocates with malloc: the caller's free() releases it */
+	return cmark_render_commonmark(md->doc, CMARK_OPT_DEFAULT, 0);
 }
 
 char *dtk_md_render_html(struct dtk_md *md)
 {
 	cmark_llist *exts = cmark_llist_append(cmark_get_default_mem_allocator(), NULL, md->table);
-	char *s = cmark_render_html(md->doc, CMARK_OPT_DEFAULT, exts);
+	char *s;
+
+	S_flush(md);
+	s = cmark_render_html(md->doc, CMARK_OPT_DEFAULT, exts);
 	char *copy = dtk_xstrdup(s);
 	cmark_llist_free(cmark_get_default_mem_allocator(), exts);
 	free(s);

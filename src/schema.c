@@ -1,6 +1,7 @@
 /* schema.c: the schema of each file of a knowledge base (see docs/schema.md). */
 #include "schema.h"
 
+#include "dtk/index.h"
 #include "dtk/kb.h"
 
 #include <errno.h>
@@ -264,9 +265,18 @@ static const struct dtk_yval *S_list(struct ctx *c, const struct dtk_yval *m, co
  * Reads key's list of ids, each checked by valid(); repeats are errors.
  * Returns the count and sets *out (in the arena).
  */
+/* Returns v's id as the model keeps it: a source's own string when v names a
+ * known source (so that entries share it), else a copy in the arena. */
+static const char *S_id(struct ctx *c, const struct dtk_yval *v, int source)
+{
+	const struct dtk_source *s = source ? dtk_kb_source(c->kb, v->str) : NULL;
+	return s ? s->id : dtk_arena_strndup(c->arena, v->str, v->len);
+}
+
 static size_t S_refs(struct ctx *c, const struct dtk_yval *m, const char *key,
 		     int (*valid)(const char *), const char *form, struct dtk_ref **out)
 {
+	int sources = valid == dtk_is_name && !strcmp(key, "verified_by");
 	const struct dtk_yval *l = S_list(c, m, key);
 	size_t i, j, n = 0;
 
@@ -289,7 +299,7 @@ static size_t S_refs(struct ctx *c, const struct dtk_yval *m, const char *key,
 			S_err(c, v, "'%s' names '%s' twice", key, v->str);
 			continue;
 		}
-		(*out)[n].id = dtk_arena_strndup(c->arena, v->str, v->len);
+		(*out)[n].id = S_id(c, v, sources);
 		(*out)[n].pos = S_pos(v);
 		n++;
 	}
@@ -701,7 +711,9 @@ static void S_contradicts(struct ctx *c, const struct dtk_yval *ev, struct dtk_e
 			continue;
 		id = S_present(dtk_yval_get(v, "id"));
 		status = S_enum(c, v, "status", S_status_names, 2);
-		k->note = S_string(c, v, "note");
+		k->note = (c->flags & DTK_SCHEMA_LEAN) && status == 0 && S_string_val(c, v, "note")
+				  ? NULL /* checked; a resolved one's note is not shown */
+				  : S_string(c, v, "note");
 		if (!id || status < 0)
 			continue;
 		if (!S_nameish(id) || !S_is_entry_ref(id->str)) {
@@ -768,7 +780,7 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 					   "*source",  "verified_by", "*created", "reviewed",
 					   "used",     "cited",	  "closed",	 "relates",
 					   "contradicts", NULL};
-	const struct dtk_yval *conf, *src, *closed;
+	const struct dtk_yval *conf, *src, *closed, *title;
 	char a[11], b[11];
 	int k;
 
@@ -776,7 +788,7 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 	if (!S_check_map(c, v, "entry", keys))
 		return;
 	S_entry_id(c, v, e, node);
-	e->title = S_string(c, v, "title");
+	title = S_string_val(c, v, "title");
 	if (c->flags & DTK_SCHEMA_LEAN)
 		e->claim = S_string_val(c, v, "claim") ? "" : NULL; /* checked, not kept */
 	else
@@ -787,7 +799,8 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 	if (conf)
 		e->confidence_pos = S_pos(conf);
 	src = S_present(dtk_yval_get(v, "source"));
-	e->source.id = S_name(c, v, "source");
+	e->source.id = src && S_nameish(src) && dtk_is_name(src->str) ? S_id(c, src, 1)
+								      : S_name(c, v, "source");
 	if (src)
 		e->source.pos = S_pos(src);
 	e->created = S_date(c, v, "created");
@@ -804,6 +817,11 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 	else if (closed)
 		e->closed = closed->str[0] == 't' || closed->str[0] == 'T';
 	S_entry_refs(c, v, e);
+	/* lean: INDEX.md shows the titles of candidates only */
+	if (title && (!(c->flags & DTK_SCHEMA_LEAN) || dtk_entry_is_candidate(c->kb, e)))
+		e->title = dtk_arena_strndup(c->arena, title->str, title->len);
+	else if (title)
+		e->title = "";
 	if (k == DTK_CONF_HIGH && e->n_verified_by < (size_t)c->kb->high_min_verified)
 		S_err(c, conf,
 		      "confidence high needs at least %d distinct verified_by sources; "

@@ -6,10 +6,11 @@
 #include <yaml.h>
 
 /* A collection being built: its value and the items gathered so far. */
+/* A collection being built: its value and where its items start on the
+ * builder's item stack (the items of every open collection, innermost last). */
 struct frame {
 	struct dtk_yval *val;
-	struct dtk_yval **items;
-	size_t n, cap;
+	size_t start;
 };
 
 struct builder {
@@ -19,6 +20,8 @@ struct builder {
 	struct dtk_diags *diags;
 	struct frame stack[DTK_MAX_DEPTH + 1];
 	int depth;
+	struct dtk_yval **items; /* the items of the open collections */
+	size_t n_items, cap_items;
 	struct dtk_yval *root;
 	int errors, documents;
 };
@@ -116,6 +119,11 @@ static enum dtk_ytype S_resolve(const char *s)
 	 * anything else */
 	if (*s && !strchr("~nNtTfF0123456789+-.", *s))
 		return DTK_YT_STR;
+	if (*s >= 'f' || (*s >= 'F' && *s <= 'T') || *s == '~') {
+		size_t len = strlen(s);
+		if (len != 1 && len != 4 && len != 5)
+			return DTK_YT_STR; /* not ~, null, true or false */
+	}
 	for (i = 0; i < sizeof(nulls) / sizeof(*nulls); i++)
 		if (!strcmp(s, nulls[i]))
 			return DTK_YT_NULL;
@@ -183,11 +191,12 @@ static void S_add(struct builder *b, struct dtk_yval *v)
 		return;
 	}
 	f = &b->stack[b->depth - 1];
-	if (f->val->kind == DTK_Y_MAP && f->n % 2 == 0 && v->kind != DTK_Y_SCALAR)
+	if (f->val->kind == DTK_Y_MAP && (b->n_items - f->start) % 2 == 0 &&
+	    v->kind != DTK_Y_SCALAR)
 		S_error(b, v->line, v->col, "mapping keys must be plain values, not %s",
 			dtk_yval_describe(v));
-	dtk_grow((void **)&f->items, &f->cap, f->n + 1, sizeof(*f->items));
-	f->items[f->n++] = v;
+	dtk_grow((void **)&b->items, &b->cap_items, b->n_items + 1, sizeof(*b->items));
+	b->items[b->n_items++] = v;
 }
 
 static int S_keycmp(const void *pa, const void *pb)
@@ -245,8 +254,8 @@ static void S_check_dup_keys(struct builder *b, struct dtk_yval *v)
 static void S_push(struct builder *b, struct dtk_yval *v)
 {
 	struct frame *f = &b->stack[b->depth++];
-	memset(f, 0, sizeof(*f));
 	f->val = v;
+	f->start = b->n_items;
 }
 
 static void S_pop(struct builder *b)
@@ -254,12 +263,11 @@ static void S_pop(struct builder *b)
 	struct frame *f = &b->stack[--b->depth];
 	struct dtk_yval *v = f->val;
 
-	v->n = f->n;
-	v->items = dtk_arena_alloc(b->arena, (f->n ? f->n : 1) * sizeof(*v->items));
-	if (f->n)
-		memcpy(v->items, f->items, f->n * sizeof(*v->items));
-	free(f->items);
-	f->items = NULL;
+	v->n = b->n_items - f->start;
+	v->items = dtk_arena_alloc(b->arena, (v->n ? v->n : 1) * sizeof(*v->items));
+	if (v->n)
+		memcpy(v->items, b->items + f->start, v->n * sizeof(*v->items));
+	b->n_items = f->start;
 	if (v->kind == DTK_Y_MAP)
 		S_check_dup_keys(b, v);
 	S_add(b, v);
@@ -428,8 +436,7 @@ int dtk_yaml_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *p
 		yaml_event_delete(&ev);
 	}
 	yaml_parser_delete(&parser);
-	while (b.depth > 0)
-		free(b.stack[--b.depth].items);
+	free(b.items);
 	if (b.errors)
 		return -1;
 	*out = b.root;
