@@ -20,8 +20,8 @@ static void S_text(FILE *f, const struct dtk_run_list *l)
 		const struct dtk_run *run = &l->v[i];
 		b.len = 0;
 		dtk_record_summary(&b, &run->record);
-		fprintf(f, "%s  %.12s  %s; eval %s %s\n", dtk_date_format(d, run->record.date),
-			run->commit[0] ? run->commit : "(not in history)", b.ptr,
+		fprintf(f, "%s  %-12.12s  %s; eval %s %s\n", dtk_date_format(d, run->record.date),
+			run->commit[0] ? run->commit : "-", b.ptr,
 			run->record.eval_scenario, run->record.eval_verdict);
 	}
 	dtk_buf_release(&b);

@@ -191,35 +191,26 @@ typedef int (*S_visit)(void *ctx, git_commit *c, const struct dtk_kb *now,
 
 static int S_walk(const struct dtk_repo *r, S_visit fn, void *ctx)
 {
-	git_revwalk *walk = NULL;
+	git_commit *c = NULL, *p = NULL;
 	git_oid oid, blob, pblob;
 	int rc = 0;
 
-	if (git_revwalk_new(&walk, r->git) < 0)
-		return S_gerr("cannot walk history");
-	git_revwalk_simplify_first_parent(walk);
-	if (git_revwalk_push_head(walk) < 0) {
-		git_revwalk_free(walk);
+	/* by hand, not with a revwalk: libgit2 1.5 knows no shallow clones and a
+	 * revwalk fails as a whole at a missing parent; here the walk just ends */
+	if (git_reference_name_to_id(&oid, r->git, "HEAD") < 0 ||
+	    git_commit_lookup(&c, r->git, &oid) < 0)
 		return 0; /* an unborn branch: no history */
-	}
-	while (rc == 0 && git_revwalk_next(&oid, walk) == 0) {
-		git_commit *c = NULL, *p = NULL;
+	while (rc == 0 && c) {
 		struct dtk_kb *now = NULL, *prev = NULL;
-		int has, phas, cut;
-
-		if (git_commit_lookup(&c, r->git, &oid) < 0)
-			break;
-		has = S_lookup(r, c, RECORDS, &blob) == 0;
+		int has = S_lookup(r, c, RECORDS, &blob) == 0;
 		/* a parent that cannot be read: history is cut off here */
-		cut = git_commit_parentcount(c) > 0 && git_commit_parent(&p, c, 0) < 0;
-		phas = p && S_lookup(r, p, RECORDS, &pblob) == 0;
+		int cut = git_commit_parentcount(c) > 0 && git_commit_parent(&p, c, 0) < 0;
+		int phas = p && S_lookup(r, p, RECORDS, &pblob) == 0;
+
 		if (cut) {
 			if (S_trailer(git_commit_message(c), 0))
 				rc = fn(ctx, c, NULL, NULL);
-			git_commit_free(c);
-			break;
-		}
-		if (has && (!phas || !git_oid_equal(&blob, &pblob))) {
+		} else if (has && (!phas || !git_oid_equal(&blob, &pblob))) {
 			now = S_records(r, &blob);
 			prev = phas ? S_records(r, &pblob) : NULL;
 			rc = fn(ctx, c, now, prev);
@@ -228,10 +219,11 @@ static int S_walk(const struct dtk_repo *r, S_visit fn, void *ctx)
 		}
 		dtk_kb_free(now);
 		dtk_kb_free(prev);
-		git_commit_free(p);
 		git_commit_free(c);
+		c = p;
+		p = NULL;
 	}
-	git_revwalk_free(walk);
+	git_commit_free(c);
 	return rc;
 }
 

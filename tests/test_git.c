@@ -6,6 +6,7 @@
 #include "support.h"
 
 #include "dtk/dtk.h"
+#include "dtk/fs.h"
 
 #include <git2.h>
 #include <stdlib.h>
@@ -249,7 +250,7 @@ static void test_two_runs(void **state)
 	assert_memory_equal(r.out, "2026-09-20  ", 12);
 	assert_non_null(strstr(r.out, "\n2026-08-15  "));
 	assert_non_null(strstr(r.out, "\n2026-07-01  "));
-	assert_null(strstr(r.out, "not in history"));
+	assert_null(strstr(r.out, "  -           ")); /* every run has its commit */
 	t_run_free(&r);
 	t_dtk(&r, dir, S_env, "log", "--format", "json", NULL);
 	assert_non_null(strstr(r.out, "\"date\": \"2026-09-20\",\n    \"since\": \"2026-08-15\",\n"
@@ -632,6 +633,41 @@ static void test_merge_driver_leaves_conflicts_to_people(void **state)
 	S_done(dir);
 }
 
+static void test_shallow_clone(void **state)
+{
+	char *dir = S_repo(1), *clone = t_mkdtemp();
+	struct t_run r;
+	(void)state;
+	S_month_one(dir);
+	t_dtk(&r, dir, S_env, "crystallize", "--date", "2026-08-15", "--eval", "s=v", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	/* a clone that holds the last run's commit and nothing before it */
+	assert_int_equal(t_sh(clone, "export %s && git clone -q --depth 1 'file://%s' c && cd c && "
+				     "git config user.name K && git config user.email k@e && "
+				     "sed -i 's/^bloom: analyze/bloom: evaluate/' insights/alpha.yaml",
+			      S_genv, dir),
+			 0);
+	{
+		char *c = dtk_path_join(clone, "c"), *rec;
+		t_dtk(&r, c, S_env, "crystallize", "--date", "2026-09-20", "--eval", "s=v", NULL);
+		assert_int_equal(r.status, 0);
+		assert_null(strstr(r.err, "warning")); /* the previous run was found */
+		t_run_free(&r);
+		rec = S_head_file(c, "insights/_crystallizations.yaml");
+		assert_non_null(strstr(rec, "  bloom_changes: {alpha: analyze→evaluate}\n"));
+		free(rec);
+		t_dtk(&r, c, S_env, "log", NULL);
+		assert_int_equal(r.status, 0);
+		assert_null(strstr(r.out, "2026-08-15  -")); /* found by its trailer */
+		assert_non_null(strstr(r.out, "2026-07-01  -           ")); /* cut off */
+		t_run_free(&r);
+		free(c);
+	}
+	S_done(clone);
+	S_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -643,6 +679,7 @@ int main(void)
 		cmocka_unit_test(test_crash_at_every_step),
 		cmocka_unit_test(test_reindex_crash_leaves_old_index),
 		cmocka_unit_test(test_merge_driver),
+		cmocka_unit_test(test_shallow_clone),
 		cmocka_unit_test(test_merge_driver_leaves_conflicts_to_people),
 	};
 	char *home = t_mkdtemp();
