@@ -49,6 +49,20 @@ int dtk_cmd_fail(struct dtk_ctx *ctx, const char *cmd, int status)
 	return status;
 }
 
+int dtk_cmd_load(struct dtk_ctx *ctx, const char *cmd, struct dtk_kb **kb, int what,
+		 const char *node)
+{
+	struct dtk_diags diags = DTK_DIAGS_INIT;
+	int rc = dtk_kb_load(kb, ctx->root, what, node, &diags);
+
+	if (rc == DTK_EINVALID)
+		rc = dtk_cmd_report_invalid(ctx, &diags);
+	else if (rc < 0)
+		rc = dtk_cmd_fail(ctx, cmd, DTK_EXIT_INVALID);
+	dtk_diags_release(&diags);
+	return rc;
+}
+
 static void S_usage(FILE *f)
 {
 	size_t i;

@@ -49,7 +49,8 @@ static struct dtk_kb *S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_dat
 {
 	struct dtk_diags d = DTK_DIAGS_INIT;
 	struct dtk_kb *kb = NULL;
-	char *dir = dtk_path_join(P_tmpdir, "dtk-prev-XXXXXX"), hex[41], s[11];
+	const char *tmp = getenv("TMPDIR");
+	char *dir = dtk_path_join(tmp && *tmp ? tmp : P_tmpdir, "dtk-prev-XXXXXX"), hex[41], s[11];
 	int rc = 0;
 
 	if (repo && mkdtemp(dir))
@@ -288,7 +289,6 @@ done:
 
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_repo *repo = NULL;
 	struct dtk_kb *kb = NULL;
 	struct opts o;
@@ -313,17 +313,12 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
 		goto done;
 	}
-	rc = dtk_kb_load(&kb, ctx->root, DTK_KB_ALL, NULL, &diags);
-	if (rc == DTK_EINVALID)
-		rc = dtk_cmd_report_invalid(ctx, &diags);
-	else if (rc < 0)
-		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
-	else
+	rc = dtk_cmd_load(ctx, "crystallize", &kb, DTK_KB_ALL, NULL);
+	if (rc == DTK_EXIT_OK)
 		rc = S_run(ctx, &o, kb, repo);
 done:
 	dtk_kb_free(kb);
 	dtk_repo_free(repo);
-	dtk_diags_release(&diags);
 	return rc;
 }
 

@@ -9,7 +9,6 @@
 
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_kb *kb = NULL;
 	int rc;
 
@@ -17,11 +16,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		fprintf(ctx->err, "usage: %s\n", dtk_cmd_export.usage);
 		return DTK_EXIT_INVALID;
 	}
-	rc = dtk_kb_load(&kb, ctx->root, DTK_KB_ALL, NULL, &diags);
-	if (rc == DTK_EINVALID) {
-		rc = dtk_cmd_report_invalid(ctx, &diags);
-	} else if (rc < 0) {
-		rc = dtk_cmd_fail(ctx, "export", DTK_EXIT_INVALID);
+	if ((rc = dtk_cmd_load(ctx, "export", &kb, DTK_KB_ALL, NULL)) != DTK_EXIT_OK) {
+		/* said why */
 	} else if ((rc = dtk_export_html(kb, argv[2])) < 0) {
 		rc = dtk_cmd_fail(ctx, "export", DTK_EXIT_INVALID);
 	} else {
@@ -30,7 +26,6 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		rc = DTK_EXIT_OK;
 	}
 	dtk_kb_free(kb);
-	dtk_diags_release(&diags);
 	return rc;
 }
 

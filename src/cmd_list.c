@@ -120,7 +120,6 @@ usage:
 
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_kb *kb = NULL;
 	struct filter f;
 	enum format fmt;
@@ -128,12 +127,9 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 	if (S_parse(ctx, argc, argv, &f, &fmt) < 0)
 		return DTK_EXIT_INVALID;
-	rc = dtk_kb_load(&kb, ctx->root, DTK_KB_ALL, NULL, &diags);
-	if (rc == DTK_EINVALID)
-		rc = dtk_cmd_report_invalid(ctx, &diags);
-	else if (rc < 0)
-		rc = dtk_cmd_fail(ctx, "list", DTK_EXIT_INVALID);
-	else if (f.node && !dtk_kb_node(kb, f.node)) {
+	if ((rc = dtk_cmd_load(ctx, "list", &kb, DTK_KB_ALL, NULL)) != DTK_EXIT_OK) {
+		/* said why */
+	} else if (f.node && !dtk_kb_node(kb, f.node)) {
 		fprintf(ctx->err, "dtk list: error: no node '%s'\n", f.node);
 		rc = DTK_EXIT_INVALID;
 	} else {
@@ -141,7 +137,6 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		rc = DTK_EXIT_OK;
 	}
 	dtk_kb_free(kb);
-	dtk_diags_release(&diags);
 	return rc;
 }
 

@@ -24,7 +24,6 @@ static int S_unknown(struct dtk_ctx *ctx, const char *name)
 
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_kb *kb = NULL;
 	const struct dtk_node *node;
 	long max = 0;
@@ -35,11 +34,9 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		fprintf(ctx->err, "usage: %s\n", dtk_cmd_next_id.usage);
 		return DTK_EXIT_INVALID;
 	}
-	rc = dtk_kb_load(&kb, ctx->root, DTK_KB_ONE_NODE | DTK_KB_LEAN, argv[1], &diags);
-	if (rc == DTK_EINVALID) {
-		rc = dtk_cmd_report_invalid(ctx, &diags);
-	} else if (rc < 0) {
-		rc = dtk_cmd_fail(ctx, "next-id", DTK_EXIT_INVALID);
+	rc = dtk_cmd_load(ctx, "next-id", &kb, DTK_KB_ONE_NODE | DTK_KB_LEAN, argv[1]);
+	if (rc != DTK_EXIT_OK) {
+		/* said why */
 	} else if (!kb->n_nodes) {
 		rc = S_unknown(ctx, argv[1]);
 	} else {
@@ -58,7 +55,6 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		rc = DTK_EXIT_OK;
 	}
 	dtk_kb_free(kb);
-	dtk_diags_release(&diags);
 	return rc;
 }
 

@@ -180,7 +180,6 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
 					     {"color", required_argument, NULL, 'c'},
 					     {NULL, 0, NULL, 0}};
-	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_kb *kb = NULL;
 	const char *format = "text", *color = "auto", *name;
 	char *node = NULL;
@@ -215,15 +214,10 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	node = S_resolve(ctx, name, &is_entry);
 	if (!node)
 		return DTK_EXIT_INVALID;
-	rc = dtk_kb_load(&kb, ctx->root, DTK_KB_ONE_NODE, node, &diags);
-	if (rc == DTK_EINVALID)
-		rc = dtk_cmd_report_invalid(ctx, &diags);
-	else if (rc < 0)
-		rc = dtk_cmd_fail(ctx, "show", DTK_EXIT_INVALID);
-	else
+	rc = dtk_cmd_load(ctx, "show", &kb, DTK_KB_ONE_NODE, node);
+	if (rc == DTK_EXIT_OK)
 		rc = S_print(ctx, kb, name, is_entry, !strcmp(format, "json"), color);
 	dtk_kb_free(kb);
-	dtk_diags_release(&diags);
 	free(node);
 	return rc;
 }

@@ -760,52 +760,37 @@ int dtk_kb_load_mem(struct dtk_kb **out, const struct dtk_memfile *files, size_t
 
 /* ---- look-ups ---- */
 
-struct dtk_node *dtk_kb_node(const struct dtk_kb *kb, const char *name)
+/* Binary search of v (n pointers to structs whose first member is their id,
+ * sorted by it) for key; returns the struct or NULL. */
+static void *S_find(void *const *v, size_t n, const char *key)
 {
-	size_t lo = 0, hi = kb->nodes_by_name ? kb->n_nodes : 0;
+	size_t lo = 0, hi = v ? n : 0;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(kb->nodes_by_name[mid]->name, name);
+		int c = strcmp(*(const char *const *)v[mid], key);
 		if (c == 0)
-			return kb->nodes_by_name[mid];
+			return v[mid];
 		if (c < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return NULL;
+}
+
+struct dtk_node *dtk_kb_node(const struct dtk_kb *kb, const char *name)
+{
+	return S_find((void *const *)kb->nodes_by_name, kb->n_nodes, name);
 }
 
 struct dtk_entry *dtk_kb_entry(const struct dtk_kb *kb, const char *id)
 {
-	size_t lo = 0, hi = kb->n_entries;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(kb->entries_by_id[mid]->id, id);
-		if (c == 0)
-			return kb->entries_by_id[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return S_find((void *const *)kb->entries_by_id, kb->n_entries, id);
 }
 
 const struct dtk_source *dtk_kb_source(const struct dtk_kb *kb, const char *id)
 {
-	size_t lo = 0, hi = kb->sources_by_id ? kb->n_sources : 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(kb->sources_by_id[mid]->id, id);
-		if (c == 0)
-			return kb->sources_by_id[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return S_find((void *const *)kb->sources_by_id, kb->n_sources, id);
 }
 
 int dtk_kb_parse_records(struct dtk_kb **out, const char *buf, size_t len, const char *path,

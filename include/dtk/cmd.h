@@ -58,4 +58,11 @@ int dtk_cmd_report_invalid(struct dtk_ctx *ctx, struct dtk_diags *diags);
 /* Prints "dtk <cmd>: error: <msg>" for the last error; returns status. */
 int dtk_cmd_fail(struct dtk_ctx *ctx, const char *cmd, int status);
 
+/* Loads the base at ctx->root for command cmd (what and node as for
+ * dtk_kb_load). Returns DTK_EXIT_OK and sets *kb (dtk_kb_free), or the exit
+ * status after printing every error of the data, or why it cannot be read. */
+struct dtk_kb;
+int dtk_cmd_load(struct dtk_ctx *ctx, const char *cmd, struct dtk_kb **kb, int what,
+		 const char *node);
+
 #endif

@@ -1,0 +1,249 @@
+# bash completion for dtk                                   -*- shell-script -*-
+#
+# Install as $datadir/bash-completion/completions/dtk (cmake --install does),
+# or source it from ~/.bashrc. Works with or without the bash-completion
+# package loaded.
+#
+# Completes dtk's commands, each command's options and their values, node
+# names (the files insights/*.yaml of the base found from the current
+# directory, or from the -C directories given, upward) for show, next-id and
+# list --node, entry ids for show (from 'dtk list --format ids'), and the
+# format and directory of export.
+
+# The commands, as 'dtk --help' lists them.
+_dtk_commands="reindex check show list next-id crystallize log setup-git merge-driver export help"
+
+# Prints the options of command $1, one line, space-separated.
+_dtk_options()
+{
+    case $1 in
+    reindex) echo "--stdout -q --quiet --help" ;;
+    check) echo "-q --quiet -f --format --help" ;;
+    show) echo "-f --format --color --help" ;;
+    list) echo "-n --node --confidence --since --stale-at --candidates -f --format --help" ;;
+    next-id) echo "--help" ;;
+    crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --help" ;;
+    log) echo "-f --format --help" ;;
+    setup-git) echo "--dtk --help" ;;
+    merge-driver) echo "--help" ;;
+    export) echo "--help" ;;
+    help) echo "" ;;
+    esac
+}
+
+# Returns 0 when option $2 of command $1 takes a value.
+_dtk_takes_value()
+{
+    case $1:$2 in
+    check:-f | check:--format | show:-f | show:--format | show:--color) return 0 ;;
+    list:-n | list:--node | list:--confidence | list:--since | list:--stale-at) return 0 ;;
+    list:-f | list:--format | log:-f | log:--format) return 0 ;;
+    crystallize:--date | crystallize:--format | crystallize:--eval) return 0 ;;
+    crystallize:--review | crystallize:--author | setup-git:--dtk) return 0 ;;
+    esac
+    return 1
+}
+
+# Prints the root of the base seen from directory $1 (the nearest directory
+# upward holding insights/_domain.yaml), or nothing.
+_dtk_root()
+{
+    local d
+    d=$(cd -- "$1" 2>/dev/null && pwd) || return 0
+    while :; do
+        if [[ -f $d/insights/_domain.yaml ]]; then
+            printf '%s\n' "${d:-/}"
+            return 0
+        fi
+        [[ -z $d || $d == / ]] && return 0
+        d=${d%/*}
+    done
+}
+
+# Prints the node names of the base root $1, one per line.
+_dtk_nodes()
+{
+    local f n
+    [[ -n $1 ]] || return 0
+    for f in "$1"/insights/*.yaml; do
+        [[ -f $f ]] || continue
+        n=${f##*/}
+        n=${n%.yaml}
+        [[ $n == [a-z0-9]* ]] && printf '%s\n' "$n"
+    done
+}
+
+# Completes with the words of $1 that start with $cur (and $pfx before each).
+_dtk_reply()
+{
+    local w
+    COMPREPLY=()
+    while IFS= read -r w; do
+        [[ -n $w ]] && COMPREPLY+=("$pfx$w")
+    done < <(compgen -W "$1" -- "$cur")
+}
+
+_dtk_files()
+{
+    local w
+    COMPREPLY=()
+    if [[ -z $pfx ]] && declare -F _filedir >/dev/null; then
+        _filedir "$@"
+        return
+    fi
+    compopt -o filenames 2>/dev/null
+    while IFS= read -r w; do
+        COMPREPLY+=("$pfx$w")
+    done < <(compgen "${1:--f}" -- "$cur")
+}
+
+_dtk()
+{
+    local cword=$COMP_CWORD cur=${COMP_WORDS[COMP_CWORD]} prev="" pfx=""
+    local -a words=("${COMP_WORDS[@]}")
+    local i w cmd="" cmd_at=0 dir="." npos=0 endopts=0 dtk
+
+    # Rejoin "--opt = value", which COMP_WORDBREAKS splits at '=', into one
+    # word, so that "--format=j" reads the same whatever COMP_WORDBREAKS is.
+    local -a joined=()
+    local k=0
+    for ((i = 0; i < ${#words[@]}; i++)); do
+        w=${words[i]}
+        if ((i > 0)) && [[ $w == =* && ${joined[k - 1]} == --* && ${joined[k - 1]} != *=* ]]; then
+            joined[k - 1]+=$w
+            ((i == COMP_CWORD)) && cword=$((k - 1))
+            if ((i + 1 < ${#words[@]})) && [[ $w == = ]] && ((i + 1 <= COMP_CWORD)); then
+                ((i++))
+                joined[k - 1]+=${words[i]}
+                ((i == COMP_CWORD)) && cword=$((k - 1))
+            fi
+            continue
+        fi
+        joined[k]=$w
+        ((i == COMP_CWORD)) && cword=$k
+        ((k++))
+    done
+    words=("${joined[@]}")
+    cur=${words[cword]}
+    ((cword > 0)) && prev=${words[cword - 1]}
+
+    # Global options and the command; -C dirs are applied in order.
+    for ((i = 1; i < cword; i++)); do
+        w=${words[i]}
+        if [[ $w == -C ]]; then
+            ((i + 1 < cword)) || break
+            ((i++))
+            w=${words[i]}
+            [[ $w == "~"* ]] && w=$HOME${w#"~"}
+            if [[ $w == /* ]]; then dir=$w; else dir=$dir/$w; fi
+        elif [[ $w == -* ]]; then
+            continue
+        else
+            cmd=$w
+            cmd_at=$i
+            break
+        fi
+    done
+
+    if [[ -z $cmd ]]; then
+        if [[ $prev == -C ]]; then
+            _dtk_files -d
+        elif [[ $cur == -* ]]; then
+            _dtk_reply "-C -h --help --version"
+        else
+            _dtk_reply "$_dtk_commands"
+        fi
+        return 0
+    fi
+
+    # The value of an option given as --opt=value. When '=' breaks words
+    # (bash's default), readline replaces only what follows it.
+    local opt=""
+    if [[ $cur == --*=* ]]; then
+        opt=${cur%%=*}
+        [[ $COMP_WORDBREAKS == *=* ]] || pfx=$opt=
+        cur=${cur#*=}
+    fi
+    # Count the positional arguments before the word being completed, and
+    # see whether that word is the value of the option before it.
+    for ((i = cmd_at + 1; i < cword; i++)); do
+        w=${words[i]}
+        if ((endopts)); then
+            ((npos++))
+        elif [[ $w == -- ]]; then
+            endopts=1
+        elif [[ $w == -?* ]]; then
+            if [[ $w != *=* ]] && _dtk_takes_value "$cmd" "$w"; then
+                if ((i + 1 == cword)); then opt=$w; else ((i++)); fi
+            fi
+        else
+            ((npos++))
+        fi
+    done
+    prev=$opt
+
+    dtk=${words[0]}
+    [[ $dtk == "~"* ]] && dtk=$HOME${dtk#"~"}
+    type -P -- "$dtk" >/dev/null 2>&1 || dtk=dtk
+
+    case $cmd:$prev in
+    check:-f | check:--format) _dtk_reply "text github"; return 0 ;;
+    show:-f | show:--format | log:-f | log:--format | crystallize:--format)
+        _dtk_reply "text json"; return 0 ;;
+    list:-f | list:--format) _dtk_reply "text json jsonl ids"; return 0 ;;
+    show:--color) _dtk_reply "auto always never"; return 0 ;;
+    list:--confidence) _dtk_reply "high medium low"; return 0 ;;
+    list:-n | list:--node) _dtk_reply "$(_dtk_nodes "$(_dtk_root "$dir")")"; return 0 ;;
+    crystallize:--review | setup-git:--dtk) _dtk_files -f; return 0 ;;
+    *:?*) COMPREPLY=(); return 0 ;; # a date, a scenario, an author: free text
+    esac
+
+    if [[ $cur == -* ]] && ((!endopts)); then
+        _dtk_reply "$(_dtk_options "$cmd")"
+        return 0
+    fi
+
+    local root nodes n ids=""
+    case $cmd in
+    help)
+        ((npos == 0)) && _dtk_reply "$_dtk_commands"
+        ;;
+    next-id)
+        ((npos == 0)) && _dtk_reply "$(_dtk_nodes "$(_dtk_root "$dir")")"
+        ;;
+    show)
+        ((npos == 0)) || return 0
+        root=$(_dtk_root "$dir")
+        nodes=$(_dtk_nodes "$root")
+        # Entry ids of the nodes the word names ("node", "node-0...") and of
+        # the one node it can still become, if only one: one 'dtk list' per
+        # such node, never one for the whole base.
+        local -a of=() could=()
+        for n in $nodes; do
+            if [[ $cur == "$n" || $cur == "$n"-* ]]; then
+                of+=("$n")
+            elif [[ $n == "$cur"* ]]; then
+                could+=("$n")
+            fi
+        done
+        ((${#could[@]} == 1)) && of+=("${could[0]}")
+        for n in "${of[@]}"; do
+            ids+=" $("$dtk" -C "$root" list --node "$n" --format ids 2>/dev/null)"
+        done
+        _dtk_reply "$nodes $ids"
+        ;;
+    merge-driver)
+        ((npos < 4)) && _dtk_files -f
+        ;;
+    export)
+        if ((npos == 0)); then
+            _dtk_reply "html"
+        elif ((npos == 1)); then
+            _dtk_files -d
+        fi
+        ;;
+    esac
+    return 0
+}
+
+complete -F _dtk dtk

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# manpage_test.sh DTK SOURCE_DIR: docs/dtk.1 documents every command that
+# 'dtk --help' lists and every option that 'dtk help <command>' gives, and
+# (when groff and man are installed) renders without a warning. Prints one
+# line per check and "N passed, M failed" last; exits non-zero on a failure.
+set -u
+
+if [ $# -ne 2 ]; then
+    echo "usage: $0 <dtk binary> <source dir>" >&2
+    exit 2
+fi
+DTK=$1
+SRC=$(cd "$2" && pwd)
+PAGE=$SRC/docs/dtk.1
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   - $1"; }
+ko() { fail=$((fail + 1)); echo "FAIL - $1"; shift; printf '       %s\n' "$@"; }
+
+# The page's source with roff's escapes for '-' and fonts undone.
+text=$(sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$PAGE")
+
+# section NAME: the text from '.SS "dtk NAME' to the next .SS or .SH.
+section()
+{
+    printf '%s\n' "$text" | awk -v h=".SS \"dtk $1" '
+        index($0, h) == 1 { on = 1; print; next }
+        on && /^\.S[SH]/ { exit }
+        on { print }'
+}
+
+commands=$("$DTK" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }')
+[ -n "$commands" ] || ko "dtk --help lists commands"
+for cmd in $commands help; do
+    sec=$(section "$cmd")
+    if [ -z "$sec" ]; then
+        ko "dtk.1 has a section for dtk $cmd"
+        continue
+    fi
+    ok "dtk.1 has a section for dtk $cmd"
+    if ! printf '%s\n' "$text" | sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' |
+        grep -q "^\.SY \"dtk $cmd\"" && [ "$cmd" != help ]; then
+        ko "dtk.1's synopsis shows dtk $cmd"
+    elif [ "$cmd" != help ]; then
+        ok "dtk.1's synopsis shows dtk $cmd"
+    fi
+    [ "$cmd" = help ] && continue
+    missing=""
+    for o in $("$DTK" help "$cmd" | sed -n '1,/^$/p; /^options:/,/^$/p' |
+        grep -oE '(^|[ [|,])--?[a-zA-Z][a-z-]*' | sed 's/^[ [|,]//' | LC_ALL=C sort -u); do
+        printf '%s\n' "$sec" | grep -q -- "$o\\b" || missing="$missing $o"
+    done
+    if [ -z "$missing" ]; then
+        ok "dtk.1 documents every option of dtk $cmd"
+    else
+        ko "dtk.1 documents every option of dtk $cmd" "missing:$missing"
+    fi
+done
+
+for w in '^\.TH DTK 1' '^\.SH NAME' '^\.SH SYNOPSIS' '^\.SH DESCRIPTION' '^\.SH COMMANDS' \
+    '^\.SH OPTIONS' '^\.SH EXIT STATUS' '^\.SH ENVIRONMENT' '^\.SH FILES' '^\.SH EXAMPLES' \
+    '^\.SH SEE ALSO' '^\.B NO_COLOR' '^\.B DTK_THREADS' '^\.B TMPDIR' \
+    '^\.I \.git/dtk-crystallize' '^\.I INDEX\.md$' '^\.BI -C " dir"' '^\.B --version'; do
+    if printf '%s\n' "$text" | grep -q -- "$w"; then ok "dtk.1 has $w"
+    else ko "dtk.1 has $w"; fi
+done
+
+if command -v groff >/dev/null 2>&1; then
+    out=$(groff -man -Tutf8 -ww "$PAGE" 2>&1 >/dev/null)
+    if [ -z "$out" ]; then ok "groff -man -Tutf8 -ww: no warning"
+    else ko "groff -man -Tutf8 -ww: no warning" "$out"; fi
+else
+    echo "skip - groff is not installed"
+fi
+if command -v man >/dev/null 2>&1 && command -v groff >/dev/null 2>&1; then
+    out=$(MANWIDTH=80 man --warnings -l "$PAGE" 2>&1 >/dev/null)
+    rendered=$(MANWIDTH=80 man -l "$PAGE" 2>/dev/null | grep -c .)
+    if [ -z "$out" ] && [ "$rendered" -gt 100 ]; then ok "man -l renders it ($rendered lines)"
+    else ko "man -l renders it" "$out" "lines: $rendered"; fi
+else
+    echo "skip - man is not installed"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
