@@ -133,6 +133,83 @@ static void test_find_root(void **state)
 	free(sub);
 }
 
+/* Loading from memory gives what loading the directory gives. */
+static void test_load_mem_matches_directory(void **state)
+{
+	static const char *const names[] = {"_domain.yaml", "_sources.yaml",
+					    "_crystallizations.yaml", "alpha.yaml", "beta.yaml",
+					    "gamma.yaml"};
+	struct dtk_memfile files[6];
+	char *dir = t_src("tests/fixtures/base/insights"), *bufs[6];
+	struct dtk_diags d = DTK_DIAGS_INIT;
+	struct dtk_kb *mem = NULL, *disk = S_load(DTK_KB_ALL, NULL);
+	size_t i;
+	(void)state;
+	for (i = 0; i < 6; i++) {
+		bufs[i] = t_read(dir, names[i], &files[i].len);
+		files[i].name = names[i];
+		files[i].data = bufs[i];
+	}
+	assert_int_equal(dtk_kb_load_mem(&mem, files, 6, DTK_KB_ALL, &d), 0);
+	assert_int_equal(mem->n_nodes, disk->n_nodes);
+	for (i = 0; i < disk->n_nodes; i++) {
+		assert_string_equal(mem->nodes[i]->name, disk->nodes[i]->name);
+		assert_int_equal(mem->nodes[i]->n_entries, disk->nodes[i]->n_entries);
+	}
+	assert_int_equal(mem->n_records, disk->n_records);
+	dtk_kb_free(mem);
+	/* a missing file is reported as it is on disk */
+	assert_int_equal(dtk_kb_load_mem(&mem, files + 1, 5, DTK_KB_ALL, &d), DTK_EINVALID);
+	assert_int_equal(d.n, 1);
+	assert_string_equal(d.v[0].path, "insights/_domain.yaml");
+	assert_string_equal(d.v[0].msg, "required file is missing");
+	dtk_diags_release(&d);
+	for (i = 0; i < 6; i++)
+		free(bufs[i]);
+	dtk_kb_free(disk);
+	free(dir);
+}
+
+/* Errors in many files come out the same whatever the number of threads. */
+static void test_threads_do_not_change_the_result(void **state)
+{
+	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base"), *out[3];
+	const char *threads[] = {"1", "2", "7"};
+	int i, k;
+	(void)state;
+	t_copytree(base, dir);
+	for (k = 0; k < 40; k++) {
+		char name[64], text[256];
+		snprintf(name, sizeof(name), "insights/n%02d.yaml", k);
+		snprintf(text, sizeof(text), "node: n%02d\nbloom: %s\ninsights: []\n", k,
+			 k % 3 ? "apply" : "wrong");
+		t_write_str(dir, name, text);
+	}
+	for (i = 0; i < 3; i++) {
+		struct dtk_diags d = DTK_DIAGS_INIT;
+		struct dtk_kb *kb = NULL;
+		char buf[65536] = "";
+		FILE *f = fmemopen(buf, sizeof(buf), "w");
+		setenv("DTK_THREADS", threads[i], 1);
+		assert_int_equal(dtk_kb_load(&kb, dir, DTK_KB_ALL, NULL, &d), DTK_EINVALID);
+		dtk_diags_print(&d, f);
+		fclose(f);
+		out[i] = strdup(buf);
+		dtk_diags_release(&d);
+	}
+	unsetenv("DTK_THREADS");
+	assert_non_null(strstr(out[0], "insights/n00.yaml:2:8: error: 'bloom' must be one of"));
+	assert_non_null(strstr(out[0], "insights/n39.yaml:2:8:"));
+	assert_non_null(strstr(out[0], "node 'n01' is in no category"));
+	assert_string_equal(out[0], out[1]);
+	assert_string_equal(out[0], out[2]);
+	for (i = 0; i < 3; i++)
+		free(out[i]);
+	t_rmtree(dir);
+	free(dir);
+	free(base);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -142,6 +219,8 @@ int main(void)
 		cmocka_unit_test(test_one_node),
 		cmocka_unit_test(test_entry_id_split),
 		cmocka_unit_test(test_find_root),
+		cmocka_unit_test(test_load_mem_matches_directory),
+		cmocka_unit_test(test_threads_do_not_change_the_result),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
