@@ -483,6 +483,7 @@ static int S_load_files(struct loader *l, int what, const char *only)
 	dtk_diags_move(l->d, &w.d);
 	l->domain_ok = l->files[0].ok;
 	l->sources_ok = l->files[1].ok;
+	l->kb->sources_ok = l->sources_ok; /* node files report unknown sources */
 	S_index_sources(l->kb);
 	S_load_parallel(l, 2);
 	for (i = 2; i < l->n_files; i++) {
@@ -614,15 +615,6 @@ static void S_index_sources(struct dtk_kb *kb)
 	qsort(kb->sources_by_id, kb->n_sources, sizeof(*kb->sources_by_id), S_source_cmp);
 }
 
-static void S_check_source(struct loader *l, const struct dtk_node *node,
-			   const struct dtk_ref *r, const char *key)
-{
-	if (l->sources_ok && r->id && !dtk_kb_source(l->kb, r->id))
-		dtk_diags_add(l->d, node->path, r->pos.line, r->pos.col,
-			      "'%s' names unknown source '%s' (not in insights/_sources.yaml)", key,
-			      r->id);
-}
-
 static void S_check_entry_ref(struct loader *l, const char *path, const struct dtk_ref *r,
 			      const char *what)
 {
@@ -633,19 +625,17 @@ static void S_check_entry_ref(struct loader *l, const char *path, const struct d
 			      r->id);
 }
 
-/* Checks every reference of node: sources always, entries when all is 1. */
-static void S_check_node_refs(struct loader *l, const struct dtk_node *node, int all)
+/* Checks the references of node's entries to other entries (the schema
+ * checked its sources as it read them). */
+static void S_check_node_refs(struct loader *l, const struct dtk_node *node)
 {
 	size_t i, k;
 
 	for (i = 0; i < node->n_entries; i++) {
 		const struct dtk_entry *e = &node->entries[i];
-		S_check_source(l, node, &e->source, "source");
-		for (k = 0; k < e->n_verified_by; k++)
-			S_check_source(l, node, &e->verified_by[k], "verified_by");
-		for (k = 0; all && k < e->n_relates; k++)
+		for (k = 0; k < e->n_relates; k++)
 			S_check_entry_ref(l, node->path, &e->relates[k], "'relates' names");
-		for (k = 0; all && k < e->n_contradicts; k++)
+		for (k = 0; k < e->n_contradicts; k++)
 			S_check_entry_ref(l, node->path, &e->contradicts[k].ref,
 					  "'contradicts' names");
 	}
@@ -699,8 +689,8 @@ static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **
 				if (!strcmp(kb->categories[i].nodes[j].id, kb->nodes[0]->name))
 					kb->nodes[0]->category = (int)i;
 	}
-	for (i = 0; i < kb->n_nodes; i++)
-		S_check_node_refs(l, kb->nodes[i], !one);
+	for (i = 0; !one && i < kb->n_nodes; i++)
+		S_check_node_refs(l, kb->nodes[i]);
 	if (d.n) {
 		dtk_diags_sort(&d);
 		rc = DTK_EINVALID;

@@ -267,16 +267,19 @@ static const struct dtk_yval *S_list(struct ctx *c, const struct dtk_yval *m, co
  */
 /* Returns v's id as the model keeps it: a source's own string when v names a
  * known source (so that entries share it), else a copy in the arena. */
-static const char *S_id(struct ctx *c, const struct dtk_yval *v, int source)
+static const char *S_id(struct ctx *c, const struct dtk_yval *v, const char *source_key)
 {
-	const struct dtk_source *s = source ? dtk_kb_source(c->kb, v->str) : NULL;
+	const struct dtk_source *s = source_key ? dtk_kb_source(c->kb, v->str) : NULL;
+	if (source_key && !s && c->kb->sources_ok)
+		S_err(c, v, "'%s' names unknown source '%s' (not in insights/_sources.yaml)",
+		      source_key, v->str);
 	return s ? s->id : dtk_arena_strndup(c->arena, v->str, v->len);
 }
 
 static size_t S_refs(struct ctx *c, const struct dtk_yval *m, const char *key,
 		     int (*valid)(const char *), const char *form, struct dtk_ref **out)
 {
-	int sources = valid == dtk_is_name && !strcmp(key, "verified_by");
+	const char *sources = !strcmp(key, "verified_by") ? key : NULL;
 	const struct dtk_yval *l = S_list(c, m, key);
 	size_t i, j, n = 0;
 
@@ -799,7 +802,7 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 	if (conf)
 		e->confidence_pos = S_pos(conf);
 	src = S_present(dtk_yval_get(v, "source"));
-	e->source.id = src && S_nameish(src) && dtk_is_name(src->str) ? S_id(c, src, 1)
+	e->source.id = src && S_nameish(src) && dtk_is_name(src->str) ? S_id(c, src, "source")
 								      : S_name(c, v, "source");
 	if (src)
 		e->source.pos = S_pos(src);

@@ -144,7 +144,8 @@ struct dtk_arena *dtk_arena_new(void)
 	return dtk_xcalloc(1, sizeof(struct dtk_arena));
 }
 
-void *dtk_arena_alloc(struct dtk_arena *a, size_t n)
+/* Returns n bytes of the arena, not zeroed. */
+static void *S_arena_raw(struct dtk_arena *a, size_t n)
 {
 	const size_t align = _Alignof(max_align_t);
 	struct dtk_chunk *c = a->head;
@@ -161,14 +162,22 @@ void *dtk_arena_alloc(struct dtk_arena *a, size_t n)
 	}
 	p = (char *)c->data + c->used;
 	c->used += n;
+	return p;
+}
+
+void *dtk_arena_alloc(struct dtk_arena *a, size_t n)
+{
+	void *p = S_arena_raw(a, n);
 	memset(p, 0, n);
 	return p;
 }
 
+
 char *dtk_arena_strndup(struct dtk_arena *a, const char *s, size_t n)
 {
-	char *p = dtk_arena_alloc(a, n + 1);
+	char *p = S_arena_raw(a, n + 1);
 	memcpy(p, s, n);
+	p[n] = '\0';
 	return p;
 }
 

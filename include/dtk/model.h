@@ -165,6 +165,7 @@ struct dtk_kb {
 	size_t n_nodes;
 
 	/* look-up indexes built by the loader, sorted by id */
+	int sources_ok; /* _sources.yaml was read: unknown source ids are errors */
 	struct dtk_node **nodes_by_name;
 	struct dtk_entry **entries_by_id;
 	size_t n_entries;
