@@ -7,21 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Prints an error for an unknown node, suggesting the nearest one. */
-static int S_unknown(struct dtk_ctx *ctx, const char *name)
-{
-	char **nodes = NULL;
-	int n = dtk_kb_list_nodes(&nodes, ctx->root);
-	const char *hint = n > 0 ? dtk_suggest(name, (const char *const *)nodes, (size_t)n) : NULL;
-
-	fprintf(ctx->err, "dtk next-id: error: no node '%s'", name);
-	if (hint)
-		fprintf(ctx->err, "; did you mean '%s'?", hint);
-	fputc('\n', ctx->err);
-	dtk_strv_free(nodes, n > 0 ? (size_t)n : 0);
-	return DTK_EXIT_INVALID;
-}
-
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct dtk_kb *kb = NULL;
@@ -34,12 +19,15 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		fprintf(ctx->err, "usage: %s\n", dtk_cmd_next_id.usage);
 		return DTK_EXIT_INVALID;
 	}
+	if (!dtk_kb_has_node(ctx->root, argv[1])) {
+		struct dtk_buf what = DTK_BUF_INIT;
+		dtk_buf_printf(&what, "dtk next-id: error: no node '%s'", argv[1]);
+		dtk_kb_suggest_node(ctx->err, ctx->root, what.ptr, argv[1]);
+		dtk_buf_release(&what);
+		return DTK_EXIT_INVALID;
+	}
 	rc = dtk_cmd_load(ctx, "next-id", &kb, DTK_KB_ONE_NODE | DTK_KB_LEAN, argv[1]);
-	if (rc != DTK_EXIT_OK) {
-		/* said why */
-	} else if (!kb->n_nodes) {
-		rc = S_unknown(ctx, argv[1]);
-	} else {
+	if (rc == DTK_EXIT_OK) {
 		node = kb->nodes[0];
 		for (i = 0; i < node->n_entries; i++) {
 			const char *id = node->entries[i].id;

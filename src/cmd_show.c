@@ -89,34 +89,24 @@ static void S_text_node(FILE *f, const struct dtk_kb *kb, const struct dtk_node 
  * error message. */
 static char *S_resolve(struct dtk_ctx *ctx, const char *name, int *is_entry)
 {
-	char **nodes = NULL, *found = NULL;
-	const char *hint;
-	int n = dtk_kb_list_nodes(&nodes, ctx->root), i;
+	struct dtk_buf what = DTK_BUF_INIT;
 	size_t plen;
 
 	*is_entry = 0;
-	if (n < 0) {
-		dtk_cmd_fail(ctx, "show", DTK_EXIT_INVALID);
-		return NULL;
+	if (dtk_kb_has_node(ctx->root, name))
+		return dtk_xstrdup(name);
+	if (dtk_entry_id_split(name, &plen)) {
+		char *node = dtk_xstrndup(name, plen);
+		if (dtk_kb_has_node(ctx->root, node)) {
+			*is_entry = 1;
+			return node;
+		}
+		free(node);
 	}
-	for (i = 0; i < n && !found; i++)
-		if (!strcmp(nodes[i], name))
-			found = dtk_xstrdup(name);
-	if (!found && dtk_entry_id_split(name, &plen))
-		for (i = 0; i < n && !found; i++)
-			if (strlen(nodes[i]) == plen && !strncmp(nodes[i], name, plen)) {
-				found = dtk_xstrndup(name, plen);
-				*is_entry = 1;
-			}
-	if (!found) {
-		hint = dtk_suggest(name, (const char *const *)nodes, (size_t)n);
-		fprintf(ctx->err, "dtk show: error: no node or entry '%s'", name);
-		if (hint)
-			fprintf(ctx->err, "; did you mean '%s'?", hint);
-		fputc('\n', ctx->err);
-	}
-	dtk_strv_free(nodes, (size_t)n);
-	return found;
+	dtk_buf_printf(&what, "dtk show: error: no node or entry '%s'", name);
+	dtk_kb_suggest_node(ctx->err, ctx->root, what.ptr, name);
+	dtk_buf_release(&what);
+	return NULL;
 }
 
 static int S_missing_entry(struct dtk_ctx *ctx, const struct dtk_node *node, const char *id)

@@ -143,6 +143,31 @@ int dtk_kb_list_nodes(char ***out, const char *root)
 	return k;
 }
 
+int dtk_kb_has_node(const char *root, const char *name)
+{
+	struct dtk_buf p = DTK_BUF_INIT;
+	struct stat st;
+	int rc;
+
+	dtk_buf_printf(&p, "%s/insights/%s.yaml", root, name);
+	rc = dtk_is_name(name) && stat(p.ptr, &st) == 0;
+	dtk_buf_release(&p);
+	return rc;
+}
+
+void dtk_kb_suggest_node(FILE *f, const char *root, const char *what, const char *name)
+{
+	char **nodes = NULL;
+	int n = dtk_kb_list_nodes(&nodes, root);
+	const char *hint = n > 0 ? dtk_suggest(name, (const char *const *)nodes, (size_t)n) : NULL;
+
+	fputs(what, f);
+	if (hint)
+		fprintf(f, "; did you mean '%s'?", hint);
+	fputc('\n', f);
+	dtk_strv_free(nodes, n > 0 ? (size_t)n : 0);
+}
+
 void dtk_kb_free(struct dtk_kb *kb)
 {
 	if (!kb)
@@ -159,7 +184,8 @@ void dtk_kb_free(struct dtk_kb *kb)
 
 enum ftype { F_DOMAIN, F_SOURCES, F_RECORDS, F_NODE };
 
-static void S_index_sources(struct dtk_kb *kb);
+struct loader;
+static void S_index_sources(struct loader *l);
 
 /* One file to load, and what loading it gave. */
 struct kfile {
@@ -476,15 +502,20 @@ static int S_load_files(struct loader *l, int what, const char *only)
 	S_add_file(l, &cap, "_sources.yaml", F_SOURCES, NULL);
 	if (what == DTK_KB_ALL)
 		S_add_file(l, &cap, "_crystallizations.yaml", F_RECORDS, NULL);
-	if (S_list_nodes(l, &cap, what, only) < 0)
+	if (what == DTK_KB_ONE_NODE) { /* just the one file: no listing */
+		char name[300];
+		snprintf(name, sizeof(name), "%.255s.yaml", only);
+		S_add_file(l, &cap, name, F_NODE, only);
+	} else if (S_list_nodes(l, &cap, what, only) < 0) {
 		return -1;
+	}
 	S_load_file(&w, &l->files[0]);
 	S_load_file(&w, &l->files[1]);
 	dtk_diags_move(l->d, &w.d);
 	l->domain_ok = l->files[0].ok;
 	l->sources_ok = l->files[1].ok;
 	l->kb->sources_ok = l->sources_ok; /* node files report unknown sources */
-	S_index_sources(l->kb);
+	S_index_sources(l);
 	S_load_parallel(l, 2);
 	for (i = 2; i < l->n_files; i++) {
 		struct kfile *f = &l->files[i];
@@ -520,10 +551,12 @@ static int S_entry_cmp(const void *pa, const void *pb)
 	return c ? c : (a->pos.line > b->pos.line) - (a->pos.line < b->pos.line);
 }
 
-static int S_source_cmp(const void *a, const void *b)
+static int S_source_cmp(const void *pa, const void *pb)
 {
-	return strcmp((*(const struct dtk_source *const *)a)->id,
-		      (*(const struct dtk_source *const *)b)->id);
+	const struct dtk_source *a = *(const struct dtk_source *const *)pa;
+	const struct dtk_source *b = *(const struct dtk_source *const *)pb;
+	int c = strcmp(a->id, b->id);
+	return c ? c : (a->pos.line > b->pos.line) - (a->pos.line < b->pos.line);
 }
 
 /* Sorts nodes into category order, reporting unknown, repeated and missing ones. */
@@ -605,14 +638,25 @@ static void S_index(struct loader *l)
 }
 
 /* Builds the sorted index of sources (before the node files are read: their
- * source ids point to the sources' own strings). */
-static void S_index_sources(struct dtk_kb *kb)
+ * source ids point to the sources' own strings) and reports repeated ids. */
+static void S_index_sources(struct loader *l)
 {
-	size_t i;
+	struct dtk_kb *kb = l->kb;
+	size_t i, first = 0;
+
 	kb->sources_by_id = dtk_xmalloc((kb->n_sources + 1) * sizeof(*kb->sources_by_id));
 	for (i = 0; i < kb->n_sources; i++)
 		kb->sources_by_id[i] = &kb->sources[i];
 	qsort(kb->sources_by_id, kb->n_sources, sizeof(*kb->sources_by_id), S_source_cmp);
+	for (i = 1; i < kb->n_sources; i++) {
+		const struct dtk_source *a = kb->sources_by_id[first], *b = kb->sources_by_id[i];
+		if (strcmp(a->id, b->id)) {
+			first = i;
+			continue;
+		}
+		dtk_diags_add(l->d, "insights/_sources.yaml", b->pos.line, b->pos.col,
+			      "duplicate source id '%s' (first at line %d)", b->id, a->pos.line);
+	}
 }
 
 static void S_check_entry_ref(struct loader *l, const char *path, const struct dtk_ref *r,
@@ -638,6 +682,27 @@ static void S_check_node_refs(struct loader *l, const struct dtk_node *node)
 		for (k = 0; k < e->n_contradicts; k++)
 			S_check_entry_ref(l, node->path, &e->contradicts[k].ref,
 					  "'contradicts' names");
+	}
+}
+
+/* Reports node names that read as an entry id of another node ("x-001"
+ * beside "x"): dtk show could not tell them apart. */
+static void S_check_node_names(struct loader *l)
+{
+	struct dtk_kb *kb = l->kb;
+	size_t i, plen;
+	char node[256];
+
+	for (i = 0; i < kb->n_nodes; i++) {
+		const struct dtk_node *n = kb->nodes[i];
+		if (!dtk_entry_id_split(n->name, &plen) || plen >= sizeof(node))
+			continue;
+		memcpy(node, n->name, plen);
+		node[plen] = '\0';
+		if (dtk_kb_node(kb, node))
+			dtk_diags_add(l->d, n->path, n->name_pos.line, n->name_pos.col,
+				      "node name '%s' reads as an entry id of node '%s'; rename the node",
+				      n->name, node);
 	}
 }
 
@@ -682,6 +747,7 @@ static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **
 	S_index(l);
 	if (!one) {
 		S_order_nodes(l);
+		S_check_node_names(l);
 		S_check_domain_refs(l);
 	} else {
 		for (i = 0; i < kb->n_categories && kb->n_nodes; i++)

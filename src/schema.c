@@ -464,7 +464,7 @@ void dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const ch
 {
 	static const char *const keys[] = {"*id", "*title", "url", "read", NULL};
 	struct ctx c = {kb, kb->arena, path, diags, 0};
-	size_t i, j;
+	size_t i;
 
 	if (root->kind != DTK_Y_SEQ) {
 		S_err(&c, root, "_sources.yaml must be a list of sources, found %s",
@@ -488,15 +488,7 @@ void dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const ch
 		if (!s->id)
 			continue;
 		s->pos = S_pos(id);
-		for (j = 0; j < kb->n_sources; j++)
-			if (!strcmp(kb->sources[j].id, s->id))
-				break;
-		if (j < kb->n_sources) {
-			S_err(&c, id, "duplicate source id '%s' (first at line %d)", s->id,
-			      kb->sources[j].pos.line);
-			continue;
-		}
-		kb->n_sources++;
+		kb->n_sources++; /* repeated ids: the loader reports them, sorted */
 	}
 }
 

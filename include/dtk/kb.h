@@ -62,6 +62,14 @@ const struct dtk_source *dtk_kb_source(const struct dtk_kb *kb, const char *id);
 int dtk_kb_list_nodes(char ***out, const char *root);
 void dtk_strv_free(char **v, size_t n);
 
+/* Returns 1 when root/insights/<name>.yaml exists (name must be a valid
+ * node name), without listing the directory. */
+int dtk_kb_has_node(const char *root, const char *name);
+
+/* Prints "<what>; did you mean '<nearest node>'?" and a new line to f,
+ * suggesting from the node files of root (listed only now). */
+void dtk_kb_suggest_node(FILE *f, const char *root, const char *what, const char *name);
+
 /*
  * Parses the text of a _crystallizations.yaml (path is for diagnostics) into
  * a base that holds only records. Returns 0 and sets *out (dtk_kb_free), or
