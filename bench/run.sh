@@ -1,0 +1,256 @@
+#!/usr/bin/env bash
+# bench/run.sh: times dtk against the libyaml floor (bench/scan) on the shipped
+# knowledge base and on synthetic ones, and records the figures.
+#
+#   bench/run.sh [-r N] [--only LIST] [--no-plot] [--commit LABEL] [BUILD_DIR]
+#   bench/run.sh --callgrind [BUILD_DIR]
+#
+# BUILD_DIR (default: build/ of this repository) must hold dtk and bench/{gen,
+# scan,rusage}: cmake -S . -B build && cmake --build build. Nothing is built
+# here. Synthetic bases go to ${TMPDIR:-/tmp}/dtk-bench and are reused while
+# their stamp matches. See docs/performance.md for what each figure means.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+reps=5
+big_reps=3 # at most this many for the 3000 x 100 base
+only=""
+plot=1
+mode=run
+build=""
+commit=""
+
+usage() {
+	sed -n '5,6p' "$0" | sed 's/^#  /usage:/'
+	cat <<'EOF'
+  -r N          repetitions per command (default 5; at most 3 on 3000x100)
+  --only LIST   bases to run, comma-separated: shipped,100x100,1000x100,3000x100
+  --no-plot     do not draw docs/bench.png
+  --commit L    label the results L (default: HEAD, +uncommitted when src/ differs)
+  --callgrind   count the instructions of `dtk check -q` on the shipped base
+EOF
+}
+
+die() {
+	echo "run.sh: $*" >&2
+	exit 1
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	-r) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "-r needs a positive number"; reps=$2; shift ;;
+	--only) only=${2:-}; shift ;;
+	--no-plot) plot=0 ;;
+	--commit) commit=${2:-}; shift ;;
+	--callgrind) mode=callgrind ;;
+	-h | --help) usage; exit 0 ;;
+	-*) usage >&2; exit 2 ;;
+	*) [ -z "$build" ] || die "one build directory only"; build=$1 ;;
+	esac
+	shift
+done
+build=$(cd "${build:-$root/build}" 2>/dev/null && pwd) || die "no build directory ${build:-$root/build}"
+dtk=$build/dtk
+gen=$build/bench/gen
+scan=$build/bench/scan
+rusage=$build/bench/rusage
+for t in "$dtk" "$gen" "$scan" "$rusage"; do
+	[ -x "$t" ] || die "$t is missing: cmake -S $root -B $build -DDTK_BENCH=ON && cmake --build $build"
+done
+
+# ---- callgrind: one repeatable figure ----
+if [ "$mode" = callgrind ]; then
+	command -v valgrind >/dev/null || die "valgrind is not installed (apt-get install valgrind)"
+	log=$(mktemp)
+	trap 'rm -f "$log"' EXIT
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+		"$dtk" -C "$root" check -q 2>"$log" || { cat "$log" >&2; die "dtk check failed under valgrind"; }
+	ir=$(sed -n 's/^==[0-9]*== Collected : \([0-9]*\).*/\1/p' "$log")
+	[ -n "$ir" ] || { cat "$log" >&2; die "no 'Collected' line in valgrind's output"; }
+	printf 'dtk check -q on the shipped base (%s): %s instructions (Ir)\n' "$root" "$ir"
+	exit 0
+fi
+
+scratch=${TMPDIR:-/tmp}/dtk-bench
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+results=$root/bench/results.tsv
+rows=$work/rows.tsv
+: >"$rows"
+
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+
+want() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }
+
+# Prints the path of synthetic base NxM (seed 1), generating it unless its stamp
+# (the generator's source and the arguments) matches.
+synthetic() {
+	local n=$1 m=$2 dir=$scratch/syn-$1x$2-s1 stamp need
+	stamp="gen $(cat "$root"/bench/gen.c "$root"/bench/gentext.[ch] | sha256sum | cut -c1-16)"
+	stamp="$stamp nodes $n entries $m seed 1"
+	if [ -f "$dir/.stamp" ] && [ "$(cat "$dir/.stamp")" = "$stamp" ]; then
+		echo "$dir"
+		return
+	fi
+	rm -rf "$dir"
+	mkdir -p "$scratch"
+	need=$((n * m * 800 / 1024 + 20480)) # KiB: the YAML and INDEX.md, with room
+	[ "$(df -Pk "$scratch" | awk 'NR == 2 { print $4 }')" -gt "$need" ] ||
+		die "not enough space in $scratch for ${n}x$m (about $((need / 1024)) MiB)"
+	"$gen" --nodes "$n" --entries "$m" --seed 1 --out "$dir" >&2 || die "gen failed for ${n}x$m"
+	echo "$stamp" >"$dir/.stamp"
+	echo "$dir"
+}
+
+# Runs CMD... once with rusage; sets last_wall and last_rss. Dies, showing its
+# standard error, when CMD exits non-zero.
+run_once() {
+	local st=0
+	"$rusage" -o "$work/ru" "$@" >/dev/null 2>"$work/err" || st=$?
+	if [ "$st" -ne 0 ]; then
+		echo "run.sh: FAILED (exit $st): $*" >&2
+		head -c 4000 "$work/err" >&2
+		exit 1
+	fi
+	read -r last_wall last_rss _ <"$work/ru"
+}
+
+# measure BASE NODES ENTRIES BYTES NAME FLOOR REPS CMD...: one warm-up run, then
+# REPS timed runs; appends a row (median wall time, peak RSS) to $rows.
+measure() {
+	local base=$1 nodes=$2 entries=$3 bytes=$4 name=$5 floor=$6 n=$7 i median rss=0
+	shift 7
+	run_once "$@"
+	: >"$work/times"
+	for ((i = 0; i < n; i++)); do
+		run_once "$@"
+		echo "$last_wall" >>"$work/times"
+		if [ "$last_rss" -gt "$rss" ]; then rss=$last_rss; fi
+	done
+	# median, fastest and slowest of the runs
+	read -r median lo hi < <(sort -g "$work/times" | awk '{ t[NR] = $1 } END {
+		print ((NR % 2) ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2), t[1], t[NR] }')
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$base" "$nodes" "$entries" \
+		"$bytes" "$name" "$n" "$median" "$floor" "$rss" "$lo" "$hi" >>"$rows"
+	printf '  %-10s %-12s %9.4f s %8.1f MiB\n' "$base" "$name" "$median" \
+		"$(awk -v k="$rss" 'BEGIN { print k / 1024 }')" >&2
+}
+
+# bench_base LABEL DIR REPS: every command on one base.
+bench_base() {
+	local label=$1 dir=$2 n=$3 ins=$2/insights node last date nodes entries bytes
+	node=$(cd "$ins" && LC_ALL=C ls -- *.yaml | grep -v '^_' | awk '{ a[NR] = $0 } END {
+		print a[int((NR + 1) / 2)] }')
+	node=${node%.yaml}
+	nodes=$(cd "$ins" && LC_ALL=C ls -- *.yaml | grep -vc '^_')
+	entries=$(cat "$ins"/*.yaml | grep -c '^  - id: ' || true)
+	bytes=$(cat "$ins"/*.yaml | wc -c)
+	last=$(sed -n 's/^- date: \([0-9-]*\).*/\1/p' "$ins/_crystallizations.yaml" | tail -1)
+	date=$(date -u -d "${last:-2026-01-01} +30 days" +%F)
+	echo "== $label: $nodes nodes, $entries entries, $((bytes / 1024)) KiB; show $node; plan --date $date" >&2
+
+	measure "$label" "$nodes" "$entries" "$bytes" scan - "$n" "$scan" "$dir"
+	measure "$label" "$nodes" "$entries" "$bytes" reindex scan "$n" "$dtk" -C "$dir" reindex --stdout
+	measure "$label" "$nodes" "$entries" "$bytes" check scan "$n" "$dtk" -C "$dir" check -q
+	measure "$label" "$nodes" "$entries" "$bytes" show-floor - "$n" "$scan" -f \
+		"$ins/_domain.yaml" "$ins/_sources.yaml" "$ins/$node.yaml"
+	measure "$label" "$nodes" "$entries" "$bytes" show show-floor "$n" "$dtk" -C "$dir" show "$node"
+	measure "$label" "$nodes" "$entries" "$bytes" plan scan "$n" \
+		"$dtk" -C "$dir" crystallize --plan --date "$date"
+	if [ "$label" = shipped ]; then # what any dtk run costs before reading: exec, linking
+		measure "$label" "$nodes" "$entries" "$bytes" startup - "$n" "$dtk" --version
+	fi
+}
+
+if want shipped; then
+	bench_base shipped "$root" "$reps"
+fi
+for size in 100x100 1000x100 3000x100; do
+	want "$size" || continue
+	n=$reps
+	if [ "$size" = 3000x100 ] && [ "$n" -gt "$big_reps" ]; then n=$big_reps; fi
+	dir=$(synthetic "${size%x*}" "${size#*x}")
+	"$dtk" -C "$dir" reindex -q || die "dtk reindex failed on the generated base $dir"
+	bench_base "$size" "$dir" "$n"
+done
+
+# ---- results: ratios to the floor, TSV and table ----
+if [ -z "$commit" ]; then
+	commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+	git -C "$root" diff --quiet HEAD -- src include 2>/dev/null || commit="$commit+uncommitted"
+fi
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+{
+	printf '# dtk bench %s, commit %s, %s cores (%s), build %s\n' \
+		"$(date -u +%F)" "$commit" "$(nproc)" "${cpu:-unknown cpu}" "$build"
+	printf '# load average before the runs: %s; after: %s\n' "$load0" "$(cut -d' ' -f1-3 /proc/loadavg)"
+	printf 'base\tnodes\tentries\tbytes\tcommand\treps\tmedian_s\tfloor\tratio\tpeak_rss_mib\tmin_s\tmax_s\n'
+	awk -F'\t' -v OFS='\t' '
+		{ row[NR] = $0; t[$1 SUBSEP $5] = $7 }
+		END {
+			for (i = 1; i <= NR; i++) {
+				split(row[i], f, "\t")
+				ratio = (f[8] == "-") ? "1.00" : sprintf("%.2f", f[7] / t[f[1] SUBSEP f[8]])
+				print f[1], f[2], f[3], f[4], f[5], f[6], sprintf("%.4f", f[7]),
+				      f[8], ratio, sprintf("%.1f", f[9] / 1024), sprintf("%.4f", f[10]),
+				      sprintf("%.4f", f[11])
+			}
+		}' "$rows"
+} >"$results"
+
+echo
+grep '^#' "$results"
+awk -F'\t' '
+	/^#/ { next }
+	$1 == "base" { printf "%-9s %-11s %8s %10s %-19s %8s %-15s %8s\n", "base", "command",
+		       "entries", "median s", "(min-max)", "ratio", "", "RSS MiB"; next }
+	{
+		if (prev != "" && $1 != prev)
+			print ""
+		printf "%-9s %-11s %8s %10.4f %-19s %7sx %-15s %8s\n", $1, $5, $3, $7,
+		       sprintf("(%.4f-%.4f)", $11, $12), $9, ($8 == "-" ? "" : "of " $8), $10
+		prev = $1
+	}' "$results"
+
+# ---- the project's targets, as measured ----
+echo
+awk -F'\t' '
+	!/^#/ && $1 != "base" { t[$1, $5] = $7; r[$1, $5] = $9; m[$1, $5] = $10; e[$1] = $3 }
+	function say(what, ok) { printf "  %-64s %s\n", what, ok ? "met" : "NOT met" }
+	END {
+		print "targets:"
+		if (!(("1000x100", "reindex") in r))
+			print "  (the targets are read on 1000x100 and 3000x100: run those bases)"
+		if (("1000x100", "reindex") in r)
+			say(sprintf("reindex 1000x100 <= 0.75 x scan: %.2f x", r["1000x100", "reindex"]),
+			    r["1000x100", "reindex"] <= 0.75)
+		split("reindex check show plan", all, " ")
+		for (c = 1; c <= 4; c++)
+			if (("1000x100", all[c]) in m && m["1000x100", all[c]] + 0 > rss + 0)
+				rss = m["1000x100", all[c]]
+		if (rss != "")
+			say(sprintf("peak RSS <= 32 MiB (dtk commands, 1000x100): %.1f MiB", rss), rss <= 32)
+		if (("1000x100", "show") in r)
+			say(sprintf("show <= 1.5 x its files scanned (1000x100): %.2f x", r["1000x100", "show"]),
+			    r["1000x100", "show"] <= 1.5)
+		split("reindex check", cmds, " ")
+		for (c = 1; c <= 2; c++)
+			if (("100x100", cmds[c]) in t && ("3000x100", cmds[c]) in t) {
+				k = (t["3000x100", cmds[c]] / e["3000x100"]) / (t["100x100", cmds[c]] / e["100x100"])
+				say(sprintf("linear %s 100x100 -> 3000x100: time per entry x %.2f", cmds[c], k),
+				    k <= 1.25)
+			}
+	}' "$results"
+echo "results: $results"
+
+# ---- the plot ----
+if [ "$plot" -eq 1 ]; then
+	if command -v gnuplot >/dev/null; then
+		gnuplot -e "results='$results'; out='$root/docs/bench.png'" \
+			-e "label='commit $commit, $(date -u +%F), $(nproc) cores'" "$root/bench/plot.gp" &&
+			echo "plot: $root/docs/bench.png"
+	else
+		echo "gnuplot not found: docs/bench.png not drawn (apt-get install gnuplot-nox)"
+	fi
+fi
+echo "instructions (Ir) of dtk check on the shipped base: bench/run.sh --callgrind"
