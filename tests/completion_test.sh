@@ -5,20 +5,8 @@
 # exits non-zero when any check failed.
 set -u
 
-if [ $# -ne 2 ]; then
-    echo "usage: $0 <dtk binary> <source dir>" >&2
-    exit 2
-fi
-DTK=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-SRC=$(cd "$2" && pwd)
-[ -x "$DTK" ] || { echo "not executable: $DTK" >&2; exit 2; }
-PATH=$(dirname "$DTK"):$PATH
-export PATH NO_COLOR=1
-
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   - $1"; }
-ko() { fail=$((fail + 1)); echo "FAIL - $1"; shift; printf '       %s\n' "$@"; }
+. "$(dirname "$0")/lib.sh"
+t_args "$@"
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/dtk-completion.XXXXXX") || exit 2
 trap 'rm -rf "$scratch"' EXIT
@@ -246,5 +234,4 @@ else
     echo "skip - zsh is not installed: completions/_dtk not checked"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+t_done

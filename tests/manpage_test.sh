@@ -5,18 +5,9 @@
 # line per check and "N passed, M failed" last; exits non-zero on a failure.
 set -u
 
-if [ $# -ne 2 ]; then
-    echo "usage: $0 <dtk binary> <source dir>" >&2
-    exit 2
-fi
-DTK=$1
-SRC=$(cd "$2" && pwd)
+. "$(dirname "$0")/lib.sh"
+t_args "$@"
 PAGE=$SRC/docs/dtk.1
-
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   - $1"; }
-ko() { fail=$((fail + 1)); echo "FAIL - $1"; shift; printf '       %s\n' "$@"; }
 
 # The page's source with roff's escapes for '-' and fonts undone.
 text=$(sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$PAGE")
@@ -82,5 +73,4 @@ else
     echo "skip - man is not installed"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+t_done

@@ -6,22 +6,10 @@
 # "N passed, M failed" last; exits non-zero when any check failed.
 set -u
 
-if [ $# -ne 2 ]; then
-    echo "usage: $0 <dtk binary> <source dir>" >&2
-    exit 2
-fi
-DTK=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-SRC=$(cd "$2" && pwd)
-[ -x "$DTK" ] || { echo "not executable: $DTK" >&2; exit 2; }
 command -v git >/dev/null || { echo "git is not installed" >&2; exit 2; }
 SYSPATH=$PATH
-PATH=$(dirname "$DTK"):$PATH
-export PATH NO_COLOR=1
-
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   - $1"; }
-ko() { fail=$((fail + 1)); echo "FAIL - $1"; shift; printf '       %s\n' "$@"; }
+. "$(dirname "$0")/lib.sh"
+t_args "$@"
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/dtk-precommit.XXXXXX") || exit 2
 trap 'rm -rf "$scratch"' EXIT
@@ -152,5 +140,4 @@ done
 if [ -x "$SRC/contrib/pre-commit" ]; then ok "contrib/pre-commit is executable"
 else ko "contrib/pre-commit is executable"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+t_done
