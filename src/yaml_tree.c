@@ -27,9 +27,8 @@ struct builder {
 };
 
 /* Returns the 1-based column of libyaml's 0-based mark m. */
-static int S_col(const struct builder *b, yaml_mark_t m)
+static int S_col(yaml_mark_t m)
 {
-	(void)b;
 	return (int)m.column + 1;
 }
 
@@ -178,7 +177,7 @@ static struct dtk_yval *S_new(struct builder *b, enum dtk_ykind kind, yaml_mark_
 	struct dtk_yval *v = dtk_arena_alloc(b->arena, sizeof(*v));
 	v->kind = kind;
 	v->line = (int)m.line + 1;
-	v->col = S_col(b, m);
+	v->col = S_col(m);
 	return v;
 }
 
@@ -285,13 +284,13 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 		return 1;
 	case YAML_DOCUMENT_START_EVENT:
 		if (++b->documents > 1) {
-			S_error(b, (int)m.line + 1, S_col(b, m),
+			S_error(b, (int)m.line + 1, S_col(m),
 				"a file holds one YAML document; this is a second one");
 			return -1;
 		}
 		return 0;
 	case YAML_ALIAS_EVENT:
-		S_error(b, (int)m.line + 1, S_col(b, m),
+		S_error(b, (int)m.line + 1, S_col(m),
 			"aliases are not allowed (found '*%s')", (char *)ev->data.alias.anchor);
 		v = S_new(b, DTK_Y_SCALAR, m);
 		v->type = DTK_YT_NULL;
@@ -302,7 +301,7 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 		anchor = (const char *)ev->data.scalar.anchor;
 		tag = (const char *)ev->data.scalar.tag;
 		if (ev->data.scalar.length > DTK_MAX_SCALAR_BYTES) {
-			S_error(b, (int)m.line + 1, S_col(b, m),
+			S_error(b, (int)m.line + 1, S_col(m),
 				"value is %zu bytes long; the limit is %u", ev->data.scalar.length,
 				DTK_MAX_SCALAR_BYTES);
 			return -1;
@@ -322,7 +321,7 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 	case YAML_SEQUENCE_START_EVENT:
 	case YAML_MAPPING_START_EVENT:
 		if (b->depth >= DTK_MAX_DEPTH) {
-			S_error(b, (int)m.line + 1, S_col(b, m),
+			S_error(b, (int)m.line + 1, S_col(m),
 				"nesting deeper than %d levels", DTK_MAX_DEPTH);
 			return -1;
 		}
@@ -346,7 +345,7 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 		return 0;
 	}
 	if (anchor)
-		S_error(b, (int)m.line + 1, S_col(b, m),
+		S_error(b, (int)m.line + 1, S_col(m),
 			"anchors are not allowed (found '&%s')", anchor);
 	return 0;
 }
@@ -372,10 +371,10 @@ static void S_parser_error(struct builder *b, const yaml_parser_t *p)
 		return;
 	}
 	line = (int)p->problem_mark.line + 1;
-	col = S_col(b, p->problem_mark);
+	col = S_col(p->problem_mark);
 	if (p->context)
 		S_error(b, line, col, "%s %s (at line %d, column %d)", problem, p->context,
-			(int)p->context_mark.line + 1, S_col(b, p->context_mark));
+			(int)p->context_mark.line + 1, S_col(p->context_mark));
 	else
 		S_error(b, line, col, "%s", problem);
 }
