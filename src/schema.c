@@ -779,6 +779,8 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 	char a[11], b[11];
 	int k;
 
+	/* e may hold an entry dropped for a bad id: start afresh */
+	memset(e, 0, sizeof(*e));
 	e->pos = S_pos(v);
 	if (!S_check_map(c, v, "entry", keys))
 		return;

@@ -415,7 +415,9 @@ static void test_export_html(void **state)
 	assert_non_null(strstr(alpha, "Communicators fix rank and size at creation"));
 	assert_non_null(strstr(alpha, "source: <a href=\"https://example.org/a\">Paper A</a> (paper-a)"));
 	assert_non_null(strstr(alpha, "relates to: <a href=\"alpha.html\">alpha-001</a>"));
-	assert_non_null(t_read(site, "gamma.html", NULL) ? "" : NULL);
+	free(index);
+	index = t_read(site, "gamma.html", NULL); /* a page for a node without entries too */
+	assert_non_null(index);
 	free(index);
 	free(alpha);
 	free(site);
