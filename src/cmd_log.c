@@ -49,24 +49,17 @@ static void S_json(FILE *f, const struct dtk_run_list *l)
 			    {"bloom_changes", (long)r->n_bloom_changes}};
 		size_t k;
 		dtk_json_object(&j);
-		dtk_json_key(&j, "date");
-		dtk_json_string(&j, dtk_date_format(d, r->date));
-		dtk_json_key(&j, "since");
-		dtk_json_string(&j, r->since ? dtk_date_format(d, r->since) : NULL);
-		dtk_json_key(&j, "commit");
-		dtk_json_string(&j, l->v[i].commit[0] ? l->v[i].commit : NULL);
-		dtk_json_key(&j, "by_dtk");
-		dtk_json_bool(&j, l->v[i].trailer);
+		dtk_json_kstring(&j, "date", dtk_date_format(d, r->date));
+		dtk_json_kstring(&j, "since", r->since ? dtk_date_format(d, r->since) : NULL);
+		dtk_json_kstring(&j, "commit", l->v[i].commit[0] ? l->v[i].commit : NULL);
+		dtk_json_kbool(&j, "by_dtk", l->v[i].trailer);
 		for (k = 0; k < sizeof(figs) / sizeof(*figs); k++) {
-			dtk_json_key(&j, figs[k].key);
-			dtk_json_int(&j, figs[k].v);
+			dtk_json_kint(&j, figs[k].key, figs[k].v);
 		}
 		dtk_json_key(&j, "eval");
 		dtk_json_object(&j);
-		dtk_json_key(&j, "scenario");
-		dtk_json_string(&j, r->eval_scenario);
-		dtk_json_key(&j, "verdict");
-		dtk_json_string(&j, r->eval_verdict);
+		dtk_json_kstring(&j, "scenario", r->eval_scenario);
+		dtk_json_kstring(&j, "verdict", r->eval_verdict);
 		dtk_json_end(&j, '}');
 		dtk_json_end(&j, '}');
 	}

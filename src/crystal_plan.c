@@ -84,10 +84,8 @@ static void S_json_ids(struct dtk_json *j, const char *key, const struct dtk_ent
 	dtk_json_array(j);
 	for (i = 0; i < n; i++) {
 		dtk_json_object(j);
-		dtk_json_key(j, "id");
-		dtk_json_string(j, v[i]->id);
-		dtk_json_key(j, "title");
-		dtk_json_string(j, v[i]->title);
+		dtk_json_kstring(j, "id", v[i]->id);
+		dtk_json_kstring(j, "title", v[i]->title);
 		dtk_json_end(j, '}');
 	}
 	dtk_json_end(j, ']');
@@ -97,14 +95,10 @@ static void S_json_pair(void *ctx, const struct dtk_entry *e, const struct dtk_e
 {
 	struct dtk_json *j = ctx;
 	dtk_json_object(j);
-	dtk_json_key(j, "new");
-	dtk_json_string(j, e->id);
-	dtk_json_key(j, "new_claim");
-	dtk_json_string(j, e->claim);
-	dtk_json_key(j, "old");
-	dtk_json_string(j, o->id);
-	dtk_json_key(j, "old_claim");
-	dtk_json_string(j, o->claim);
+	dtk_json_kstring(j, "new", e->id);
+	dtk_json_kstring(j, "new_claim", e->claim);
+	dtk_json_kstring(j, "old", o->id);
+	dtk_json_kstring(j, "old_claim", o->claim);
 	dtk_json_end(j, '}');
 }
 
@@ -116,14 +110,10 @@ static void S_json_reviews(struct dtk_json *j, const struct dtk_crystal *c)
 	for (i = 0; i < c->n_reviews; i++) {
 		const struct dtk_node_review *rv = &c->reviews[i];
 		dtk_json_object(j);
-		dtk_json_key(j, "node");
-		dtk_json_string(j, rv->node->name);
-		dtk_json_key(j, "new_entries");
-		dtk_json_int(j, (long)rv->new_entries);
-		dtk_json_key(j, "older_entries");
-		dtk_json_int(j, (long)rv->older);
-		dtk_json_key(j, "pair_count");
-		dtk_json_int(j, (long)rv->pairs);
+		dtk_json_kstring(j, "node", rv->node->name);
+		dtk_json_kint(j, "new_entries", (long)rv->new_entries);
+		dtk_json_kint(j, "older_entries", (long)rv->older);
+		dtk_json_kint(j, "pair_count", (long)rv->pairs);
 		dtk_json_key(j, "pairs");
 		dtk_json_array(j);
 		S_pairs(c, rv, S_json_pair, j);
@@ -143,15 +133,11 @@ void dtk_crystal_plan_json(struct dtk_buf *out, const struct dtk_kb *kb,
 	(void)kb;
 	dtk_json_init(&j, out);
 	dtk_json_object(&j);
-	dtk_json_key(&j, "date");
-	dtk_json_string(&j, dtk_date_format(d, c->date));
-	dtk_json_key(&j, "since");
-	dtk_json_string(&j, c->since ? dtk_date_format(d, c->since) : NULL);
-	dtk_json_key(&j, "previous_state_known");
-	dtk_json_bool(&j, c->has_prev || !c->since);
+	dtk_json_kstring(&j, "date", dtk_date_format(d, c->date));
+	dtk_json_kstring(&j, "since", c->since ? dtk_date_format(d, c->since) : NULL);
+	dtk_json_kbool(&j, "previous_state_known", c->has_prev || !c->since);
 	S_json_ids(&j, "new_entries", c->new_entries, c->n_new);
-	dtk_json_key(&j, "review_pairs");
-	dtk_json_int(&j, c->pairs);
+	dtk_json_kint(&j, "review_pairs", c->pairs);
 	S_json_reviews(&j, c);
 	S_json_ids(&j, "stale", c->stale, c->n_stale);
 	S_json_ids(&j, "candidates", c->candidates, c->n_candidates);

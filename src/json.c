@@ -119,6 +119,24 @@ void dtk_json_bool(struct dtk_json *j, int v)
 	dtk_buf_puts(j->out, v ? "true" : "false");
 }
 
+void dtk_json_kstring(struct dtk_json *j, const char *key, const char *s)
+{
+	dtk_json_key(j, key);
+	dtk_json_string(j, s);
+}
+
+void dtk_json_kint(struct dtk_json *j, const char *key, long v)
+{
+	dtk_json_key(j, key);
+	dtk_json_int(j, v);
+}
+
+void dtk_json_kbool(struct dtk_json *j, const char *key, int v)
+{
+	dtk_json_key(j, key);
+	dtk_json_bool(j, v);
+}
+
 void dtk_json_null(struct dtk_json *j)
 {
 	S_before(j);

@@ -8,20 +8,16 @@ static void S_json_source(struct dtk_json *j, const struct dtk_kb *kb, const cha
 {
 	const struct dtk_source *s = dtk_kb_source(kb, id);
 	dtk_json_object(j);
-	dtk_json_key(j, "id");
-	dtk_json_string(j, id);
-	dtk_json_key(j, "title");
-	dtk_json_string(j, s ? s->title : NULL);
-	dtk_json_key(j, "url");
-	dtk_json_string(j, s ? s->url : NULL);
+	dtk_json_kstring(j, "id", id);
+	dtk_json_kstring(j, "title", s ? s->title : NULL);
+	dtk_json_kstring(j, "url", s ? s->url : NULL);
 	dtk_json_end(j, '}');
 }
 
 static void S_json_date(struct dtk_json *j, const char *key, dtk_date d)
 {
 	char buf[11];
-	dtk_json_key(j, key);
-	dtk_json_string(j, d ? dtk_date_format(buf, d) : NULL);
+	dtk_json_kstring(j, key, d ? dtk_date_format(buf, d) : NULL);
 }
 
 void dtk_view_entry_json(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_entry *e)
@@ -29,18 +25,12 @@ void dtk_view_entry_json(struct dtk_json *j, const struct dtk_kb *kb, const stru
 	size_t i;
 
 	dtk_json_object(j);
-	dtk_json_key(j, "id");
-	dtk_json_string(j, e->id);
-	dtk_json_key(j, "node");
-	dtk_json_string(j, e->node->name);
-	dtk_json_key(j, "title");
-	dtk_json_string(j, e->title);
-	dtk_json_key(j, "claim");
-	dtk_json_string(j, e->claim);
-	dtk_json_key(j, "confidence");
-	dtk_json_string(j, dtk_confidence_names[e->confidence]);
-	dtk_json_key(j, "candidate");
-	dtk_json_bool(j, dtk_entry_is_candidate(kb, e));
+	dtk_json_kstring(j, "id", e->id);
+	dtk_json_kstring(j, "node", e->node->name);
+	dtk_json_kstring(j, "title", e->title);
+	dtk_json_kstring(j, "claim", e->claim);
+	dtk_json_kstring(j, "confidence", dtk_confidence_names[e->confidence]);
+	dtk_json_kbool(j, "candidate", dtk_entry_is_candidate(kb, e));
 	dtk_json_key(j, "source");
 	S_json_source(j, kb, e->source.id);
 	dtk_json_key(j, "verified_by");
@@ -51,12 +41,9 @@ void dtk_view_entry_json(struct dtk_json *j, const struct dtk_kb *kb, const stru
 	S_json_date(j, "created", e->created);
 	S_json_date(j, "reviewed", e->reviewed);
 	S_json_date(j, "fresh", dtk_entry_fresh(e));
-	dtk_json_key(j, "used");
-	dtk_json_int(j, e->used);
-	dtk_json_key(j, "cited");
-	dtk_json_int(j, e->cited);
-	dtk_json_key(j, "closed");
-	dtk_json_bool(j, e->closed);
+	dtk_json_kint(j, "used", e->used);
+	dtk_json_kint(j, "cited", e->cited);
+	dtk_json_kbool(j, "closed", e->closed);
 	dtk_json_key(j, "relates");
 	dtk_json_array(j);
 	for (i = 0; i < e->n_relates; i++)
@@ -66,12 +53,9 @@ void dtk_view_entry_json(struct dtk_json *j, const struct dtk_kb *kb, const stru
 	dtk_json_array(j);
 	for (i = 0; i < e->n_contradicts; i++) {
 		dtk_json_object(j);
-		dtk_json_key(j, "id");
-		dtk_json_string(j, e->contradicts[i].ref.id);
-		dtk_json_key(j, "status");
-		dtk_json_string(j, e->contradicts[i].open ? "open" : "resolved");
-		dtk_json_key(j, "note");
-		dtk_json_string(j, e->contradicts[i].note);
+		dtk_json_kstring(j, "id", e->contradicts[i].ref.id);
+		dtk_json_kstring(j, "status", e->contradicts[i].open ? "open" : "resolved");
+		dtk_json_kstring(j, "note", e->contradicts[i].note);
 		dtk_json_end(j, '}');
 	}
 	dtk_json_end(j, ']');
@@ -83,16 +67,11 @@ void dtk_view_node_json(struct dtk_json *j, const struct dtk_kb *kb, const struc
 	size_t i;
 
 	dtk_json_object(j);
-	dtk_json_key(j, "node");
-	dtk_json_string(j, node->name);
-	dtk_json_key(j, "category");
-	dtk_json_string(j, node->category >= 0 ? kb->categories[node->category].name : NULL);
-	dtk_json_key(j, "bloom");
-	dtk_json_string(j, dtk_bloom_names[node->bloom]);
-	dtk_json_key(j, "stance");
-	dtk_json_string(j, node->stance);
-	dtk_json_key(j, "tentative");
-	dtk_json_bool(j, node->stance && !dtk_node_has_high(node));
+	dtk_json_kstring(j, "node", node->name);
+	dtk_json_kstring(j, "category", node->category >= 0 ? kb->categories[node->category].name : NULL);
+	dtk_json_kstring(j, "bloom", dtk_bloom_names[node->bloom]);
+	dtk_json_kstring(j, "stance", node->stance);
+	dtk_json_kbool(j, "tentative", node->stance && !dtk_node_has_high(node));
 	dtk_json_key(j, "entries");
 	dtk_json_array(j);
 	for (i = 0; i < node->n_entries; i++)

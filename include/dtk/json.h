@@ -30,4 +30,9 @@ void dtk_json_int(struct dtk_json *j, long v);
 void dtk_json_bool(struct dtk_json *j, int v);
 void dtk_json_null(struct dtk_json *j);
 
+/* A key and its value, as dtk_json_key followed by the value's writer. */
+void dtk_json_kstring(struct dtk_json *j, const char *key, const char *s);
+void dtk_json_kint(struct dtk_json *j, const char *key, long v);
+void dtk_json_kbool(struct dtk_json *j, const char *key, int v);
+
 #endif
