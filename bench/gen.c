@@ -43,7 +43,7 @@ struct gen {
 };
 
 static const char *const S_blooms[] = {"remember", "understand", "apply",
-				       "analyze",  "evaluate",	 "create"};
+                                       "analyze",  "evaluate",   "create"};
 
 /* Returns a malloc'ed string formatted as printf does; aborts when out of
  * memory. The caller frees it. */
@@ -183,9 +183,9 @@ static void S_entry(struct gen *g, FILE *f, unsigned i, unsigned j, long created
 
 	/* confidence, then sources: high needs two or more verifications */
 	conf = conf < 12 ? 0 : conf < 70 ? 1 : 2;
-	nv = conf == 0 ? gen_rng_range(r, 2, 3)
+	nv = conf == 0   ? gen_rng_range(r, 2, 3)
 	     : conf == 1 ? (unsigned[]){0, 0, 0, 0, 1, 1, 1, 2, 2, 3}[gen_rng_range(r, 0, 9)]
-			 : gen_rng_range(r, 0, 1);
+	                 : gen_rng_range(r, 0, 1);
 	fprintf(f, "    confidence: %s\n", (const char *[]){"high", "medium", "low"}[conf]);
 	pick[0] = gen_rng_range(r, 0, g->sources - 1);
 	fprintf(f, "    source: %s\n", g->source_names[pick[0]]);
@@ -227,9 +227,9 @@ static void S_entry(struct gen *g, FILE *f, unsigned i, unsigned j, long created
 		unsigned other_node = gen_rng_pct(r, 50) ? i : (i + 1) % g->nodes;
 		pick[0] = j;
 		k = other_node == i ? S_pick_other(g, g->entries, pick, 1)
-				    : gen_rng_range(r, 0, g->entries - 1);
+		                    : gen_rng_range(r, 0, g->entries - 1);
 		fprintf(f, "    contradicts:\n      - id: %s-%03u\n", g->node_names[other_node],
-			k + 1);
+		        k + 1);
 		fprintf(f, "        status: %s\n", gen_rng_pct(r, 85) ? "resolved" : "open");
 		if (gen_rng_pct(r, 70))
 			fprintf(f, "        note: %s\n", S_phrase(g, 10, 60, 1));
@@ -252,10 +252,10 @@ static int S_node(struct gen *g, unsigned i, long *created)
 	if (n_new > g->entries)
 		n_new = g->entries;
 	for (j = 0; j < g->entries; j++) /* file order is creation order */
-		created[j] = j < g->entries - n_new
-				     ? gen_rng_range(r, (unsigned)g->start, (unsigned)g->last_run - 1)
-				     : gen_rng_range(r, (unsigned)g->last_run + 1,
-						     (unsigned)g->last_run + 26);
+		created[j] = j < g->entries - n_new ? gen_rng_range(r, (unsigned)g->start,
+		                                                    (unsigned)g->last_run - 1)
+		                                    : gen_rng_range(r, (unsigned)g->last_run + 1,
+		                                                    (unsigned)g->last_run + 26);
 	qsort(created, g->entries, sizeof(*created), S_cmp_long);
 
 	fprintf(f, "node: %s\nbloom: %s\n", g->node_names[i], S_blooms[gen_rng_range(r, 0, 5)]);
@@ -274,7 +274,7 @@ static const char *S_some_entry(struct gen *g)
 {
 	static char id[256];
 	snprintf(id, sizeof(id), "%s-%03u", g->node_names[gen_rng_range(&g->rng, 0, g->nodes - 1)],
-		 gen_rng_range(&g->rng, 1, g->entries));
+	         gen_rng_range(&g->rng, 1, g->entries));
 	return id;
 }
 
@@ -282,7 +282,7 @@ static const char *S_some_entry(struct gen *g)
 static int S_domain(struct gen *g)
 {
 	static const char *const domains[] = {"cluster-infra", "inference-system", "kvcache",
-					      "agent-system"};
+	                                      "agent-system"};
 	struct gen_rng *r = &g->rng;
 	FILE *f = S_open(g, "_domain.yaml");
 	unsigned cats = g->nodes / 25, c, i, k, hot = g->nodes < 5 ? g->nodes : 5;
@@ -308,8 +308,8 @@ static int S_domain(struct gen *g)
 		fprintf(f, "  - node: %s\n    links: [", g->node_names[k * g->nodes / hot]);
 		for (i = 0; i < n; i++)
 			fprintf(f, "%s%s/%s-%s", i ? ", " : "", domains[(k + i) % 4],
-				gen_name_word(gen_rng_range(r, 0, 99)),
-				gen_name_word(gen_rng_range(r, 0, 99)));
+			        gen_name_word(gen_rng_range(r, 0, 99)),
+			        gen_name_word(gen_rng_range(r, 0, 99)));
 		fprintf(f, "]\n    note: %s\n", S_phrase(g, 15, 60, 1));
 	}
 	fputs("gaps:\n", f);
@@ -337,7 +337,7 @@ static int S_sources(struct gen *g)
 			fprintf(f, "  url: https://example.org/papers/%s\n", g->source_names[i]);
 		if (gen_rng_pct(&g->rng, 70))
 			fprintf(f, "  read: %s\n",
-				gen_date(date, g->start + gen_rng_range(&g->rng, 0, 290)));
+			        gen_date(date, g->start + gen_rng_range(&g->rng, 0, 290)));
 	}
 	return S_close(g, f, "_sources.yaml");
 }
@@ -359,25 +359,28 @@ static int S_records(struct gen *g)
 		if (k)
 			fprintf(f, "  since: %s\n", gen_date(b, dates[k - 1]));
 		fprintf(f, "  new_entries: %u\n  high_changes: %u\n  stale: 0\n  earliest: %s\n",
-			gen_rng_range(r, 3, 40), gen_rng_range(r, 0, 2), gen_date(a, g->start));
+		        gen_rng_range(r, 3, 40), gen_rng_range(r, 0, 2), gen_date(a, g->start));
 		if (k == 1)
 			fprintf(f, "  bloom_changes: {%s: analyze→evaluate}\n", g->node_names[0]);
 		else
 			fputs("  bloom_changes: {}\n", f);
 		fprintf(f, "  stance_rewrites: %u\n  contradictions_new: %u\n",
-			gen_rng_range(r, 0, 4), k == 1);
+		        gen_rng_range(r, 0, 4), k == 1);
 		fprintf(f, "  eval: {scenario: scenario-%03u, verdict: acceptable}\n", k + 1);
 		if (k != 2)
 			continue;
-		fprintf(f, "  review:\n    pairs: {%s: %u", g->node_names[0], gen_rng_range(r, 1, 30));
+		fprintf(f, "  review:\n    pairs: {%s: %u", g->node_names[0],
+		        gen_rng_range(r, 1, 30));
 		if (g->nodes > 1)
-			fprintf(f, ", %s: %u", g->node_names[g->nodes - 1], gen_rng_range(r, 1, 30));
+			fprintf(f, ", %s: %u", g->node_names[g->nodes - 1],
+			        gen_rng_range(r, 1, 30));
 		fputs("}\n", f);
 		if (g->entries) {
 			fprintf(f, "    cross_pairs: [\"%s↔", S_some_entry(g));
 			fprintf(f, "%s\"]\n", S_some_entry(g));
 		}
-		fprintf(f, "    verdict: 均为限定或同源互补\n    note: %s\n", S_phrase(g, 10, 40, 1));
+		fprintf(f, "    verdict: 均为限定或同源互补\n    note: %s\n",
+		        S_phrase(g, 10, 40, 1));
 	}
 	return S_close(g, f, "_crystallizations.yaml");
 }
@@ -425,9 +428,9 @@ static int S_number(const char *opt, const char *s, unsigned long max, unsigned 
 }
 
 static const char S_usage[] =
-	"usage: gen --nodes N --entries M [--seed S] --out DIR\n"
-	"writes a synthetic knowledge base (DIR/insights/*.yaml) that dtk accepts;\n"
-	"run `dtk -C DIR reindex` to write its INDEX.md\n";
+        "usage: gen --nodes N --entries M [--seed S] --out DIR\n"
+        "writes a synthetic knowledge base (DIR/insights/*.yaml) that dtk accepts;\n"
+        "run `dtk -C DIR reindex` to write its INDEX.md\n";
 
 int main(int argc, char **argv)
 {
@@ -442,7 +445,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[a], "--nodes") && !S_number("--nodes", v, 100000, &nodes))
 			a++;
 		else if (!strcmp(argv[a], "--entries") &&
-			 !S_number("--entries", v, 100000, &entries))
+		         !S_number("--entries", v, 100000, &entries))
 			a++;
 		else if (!strcmp(argv[a], "--seed") && !S_number("--seed", v, 0xFFFFFFFFul, &seed))
 			a++;
@@ -480,7 +483,7 @@ int main(int argc, char **argv)
 		g.node_names[i] = S_node_name(i);
 	for (i = 0; i < g.sources; i++)
 		g.source_names[i] = S_strf("%s-%s-%04u", gen_name_word(i * 7 + 1),
-					   gen_name_word(i / 3 + 5), i + 1);
+		                           gen_name_word(i / 3 + 5), i + 1);
 
 	if (S_domain(&g) < 0 || S_sources(&g) < 0 || S_records(&g) < 0)
 		goto done;

@@ -73,19 +73,19 @@ void gen_buf_free(struct gen_buf *b)
 
 /* Common Chinese characters, each three bytes in UTF-8 (U+4E00..U+9FFF). */
 static const char S_hanzi[] =
-	"的一是在不了有和人这中大为上个我以要他时来用们生到作地于出就分对成会可主发"
-	"年动同工也能下过子说产种面而方后多定行学法所民得经十三之进着等部度家电力里如"
-	"水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前"
-	"外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气"
-	"第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题程展五果料象员"
-	"革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手"
-	"角期根论运农指几九区强放决西被干做必战先回则任取据处队南给色光门即保治北造百规"
-	"热领七海口东导器压志世金增争济阶油思术极交受联什认六共权收证改清己美再采转更单"
-	"风切打白教速花带安场身车例真务具万每目至达走积示议声报斗完类八离华名确才科张信"
-	"马节话米整空元况今集温传土许步群广石记需段研界拉林律叫且究观越织装影算低持音众"
-	"书布复容儿须际商非验连断深难近矿千周委素技备半办青省列习响约支般史感劳便团往酸"
-	"历市克何除消构府称太准精值号率族维划选标写存候毛亲快效斯院查江型眼王按格养易置"
-	"派层片始却专状育厂京识适属圆包火住调满县局照参红细引听该铁价严龙飞";
+        "的一是在不了有和人这中大为上个我以要他时来用们生到作地于出就分对成会可主发"
+        "年动同工也能下过子说产种面而方后多定行学法所民得经十三之进着等部度家电力里如"
+        "水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前"
+        "外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气"
+        "第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题程展五果料象员"
+        "革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手"
+        "角期根论运农指几九区强放决西被干做必战先回则任取据处队南给色光门即保治北造百规"
+        "热领七海口东导器压志世金增争济阶油思术极交受联什认六共权收证改清己美再采转更单"
+        "风切打白教速花带安场身车例真务具万每目至达走积示议声报斗完类八离华名确才科张信"
+        "马节话米整空元况今集温传土许步群广石记需段研界拉林律叫且究观越织装影算低持音众"
+        "书布复容儿须际商非验连断深难近矿千周委素技备半办青省列习响约支般史感劳便团往酸"
+        "历市克何除消构府称太准精值号率族维划选标写存候毛亲快效斯院查江型眼王按格养易置"
+        "派层片始却专状育厂京识适属圆包火住调满县局照参红细引听该铁价严龙飞";
 
 /* Chinese punctuation, three bytes each: ， 、 ； */
 static const char *const S_punct[] = {"\xEF\xBC\x8C", "\xE3\x80\x81", "\xEF\xBC\x9B"};
@@ -93,29 +93,32 @@ static const char *const S_punct[] = {"\xEF\xBC\x8C", "\xE3\x80\x81", "\xEF\xBC\
 
 /* Technical words: no YAML indicator, no ':' nor '#', never a whole number. */
 static const char *const S_words[] = {
-	"NCCL",	     "RCCL",	    "all-reduce", "all-gather", "reduce-scatter", "all-to-all",
-	"TP",	     "PP",	    "DP",	  "EP",		"CP",		  "TP/PP",
-	"ZeRO-3",    "FSDP",	    "1F1B",	  "bubble",	"microbatch",	  "checkpoint",
-	"rank",	     "communicator", "NVLink",	  "InfiniBand", "RDMA",		  "RoCE",
-	"MFU",	     "throughput",  "latency",	  "bandwidth",	"overlap",	  "activation",
-	"recompute", "optimizer",   "shard",	  "gradient",	"bf16",		  "fp8",
-	"loss",	     "spike",	    "router",	  "expert",	"token",	  "sequence",
-	"ring",	     "tree",	    "topology",	  "straggler",	"failover",	  "rollout",
-	"weights",   "sync",	    "async",	  "DiLoCo",	"outer",	  "step",
-	"warmup",    "scheduler",   "kernel",	  "stream",	"barrier",	  "timeout",
-	"watchdog",  "GPU",	    "cluster",	  "rack",	"switch",	  "link",
-	"55.2%",     "2.5x",	    "8",	  "64",		"1024",		  "Megatron",
-	"DeepSpeed", "PyTorch",	    "ProcessGroup", "DeviceMesh", "KV",		  "cache",
+        "NCCL",       "RCCL",       "all-reduce", "all-gather", "reduce-scatter",
+        "all-to-all", "TP",         "PP",         "DP",         "EP",
+        "CP",         "TP/PP",      "ZeRO-3",     "FSDP",       "1F1B",
+        "bubble",     "microbatch", "checkpoint", "rank",       "communicator",
+        "NVLink",     "InfiniBand", "RDMA",       "RoCE",       "MFU",
+        "throughput", "latency",    "bandwidth",  "overlap",    "activation",
+        "recompute",  "optimizer",  "shard",      "gradient",   "bf16",
+        "fp8",        "loss",       "spike",      "router",     "expert",
+        "token",      "sequence",   "ring",       "tree",       "topology",
+        "straggler",  "failover",   "rollout",    "weights",    "sync",
+        "async",      "DiLoCo",     "outer",      "step",       "warmup",
+        "scheduler",  "kernel",     "stream",     "barrier",    "timeout",
+        "watchdog",   "GPU",        "cluster",    "rack",       "switch",
+        "link",       "55.2%",      "2.5x",       "8",          "64",
+        "1024",       "Megatron",   "DeepSpeed",  "PyTorch",    "ProcessGroup",
+        "DeviceMesh", "KV",         "cache",
 };
 #define N_WORDS (sizeof(S_words) / sizeof(S_words[0]))
 
 /* Lowercase words for node and source names. */
 static const char *const S_name_words[] = {
-	"gradient", "pipeline", "expert",  "collective", "checkpoint", "rollout", "shard",
-	"overlap",  "elastic",	"context", "memory",	 "network",    "kernel",  "schedule",
-	"stability", "weight",	"async",   "tensor",	 "sequence",   "optimizer", "recovery",
-	"topology", "precision", "routing", "storage",	 "straggler",  "compiler", "profiling",
-	"serving",  "data",	"reward",  "parallel",
+        "gradient",  "pipeline",  "expert",  "collective", "checkpoint", "rollout",   "shard",
+        "overlap",   "elastic",   "context", "memory",     "network",    "kernel",    "schedule",
+        "stability", "weight",    "async",   "tensor",     "sequence",   "optimizer", "recovery",
+        "topology",  "precision", "routing", "storage",    "straggler",  "compiler",  "profiling",
+        "serving",   "data",      "reward",  "parallel",
 };
 #define N_NAME_WORDS (sizeof(S_name_words) / sizeof(S_name_words[0]))
 
@@ -146,7 +149,7 @@ static unsigned S_chars(const char *s)
 }
 
 void gen_phrase(struct gen_rng *r, struct gen_buf *b, unsigned min_chars, unsigned max_chars,
-		int punct)
+                int punct)
 {
 	unsigned target = gen_rng_range(r, min_chars, max_chars), count = 1;
 	int prev_ascii = 0, prev_punct = 0;

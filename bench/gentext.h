@@ -43,7 +43,7 @@ void gen_buf_free(struct gen_buf *b);
  * character and contains no YAML indicator, so it is a valid plain scalar that
  * reads as a string. punct: 1 to allow Chinese punctuation. */
 void gen_phrase(struct gen_rng *r, struct gen_buf *b, unsigned min_chars, unsigned max_chars,
-		int punct);
+                int punct);
 /* Appends to b a paragraph of at least bytes bytes: runs of technical words
  * and runs of Chinese, single spaces between tokens, ending in "。". */
 void gen_paragraph(struct gen_rng *r, struct gen_buf *b, size_t bytes);

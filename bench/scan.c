@@ -74,9 +74,9 @@ static int S_scan(struct filebuf *fb, const char *path, unsigned long long *even
 	yaml_parser_set_input_string(&parser, fb->p, (size_t)size);
 	while (!done) {
 		if (!yaml_parser_parse(&parser, &event)) {
-			fprintf(stderr, "scan: %s:%zu:%zu: %s\n", path, parser.problem_mark.line + 1,
-				parser.problem_mark.column + 1,
-				parser.problem ? parser.problem : "parse error");
+			fprintf(stderr, "scan: %s:%zu:%zu: %s\n", path,
+			        parser.problem_mark.line + 1, parser.problem_mark.column + 1,
+			        parser.problem ? parser.problem : "parse error");
 			yaml_parser_delete(&parser);
 			return -1;
 		}

@@ -11,31 +11,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char S_domain[] =
-	"domain: fuzz\ntitle: Fuzz\ndescription: d\npositioning: p\n"
-	"categories:\n  - {name: c, nodes: [alpha, gamma]}\n"
-	"hotspots:\n  - {node: gamma, links: [x/y], note: n}\n"
-	"gaps:\n  - {text: g, flagged_by: gamma-001}\n";
+static const char S_domain[] = "domain: fuzz\ntitle: Fuzz\ndescription: d\npositioning: p\n"
+                               "categories:\n  - {name: c, nodes: [alpha, gamma]}\n"
+                               "hotspots:\n  - {node: gamma, links: [x/y], note: n}\n"
+                               "gaps:\n  - {text: g, flagged_by: gamma-001}\n";
 static const char S_sources[] = "- {id: s1, title: S1}\n- {id: s2, title: S2}\n"
-				"- {id: s3, title: S3}\n";
+                                "- {id: s3, title: S3}\n";
 static const char S_alpha[] =
-	"node: alpha\nbloom: apply\nstance: s\ninsights:\n"
-	"  - {id: alpha-001, title: t, claim: c, confidence: high, source: s1,\n"
-	"     verified_by: [s2, s3], created: 2026-01-01}\n";
-static const char S_records[] = "- {date: 2026-02-01, new_entries: 1, high_changes: 0, stale: 0,\n"
-				"   earliest: 2026-01-01, stance_rewrites: 0, contradictions_new: 0,\n"
-				"   eval: {scenario: s, verdict: v}}\n";
+        "node: alpha\nbloom: apply\nstance: s\ninsights:\n"
+        "  - {id: alpha-001, title: t, claim: c, confidence: high, source: s1,\n"
+        "     verified_by: [s2, s3], created: 2026-01-01}\n";
+static const char S_records[] =
+        "- {date: 2026-02-01, new_entries: 1, high_changes: 0, stale: 0,\n"
+        "   earliest: 2026-01-01, stance_rewrites: 0, contradictions_new: 0,\n"
+        "   eval: {scenario: s, verdict: v}}\n";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct dtk_memfile files[] = {
-		{"_domain.yaml", S_domain, sizeof(S_domain) - 1},
-		{"_sources.yaml", S_sources, sizeof(S_sources) - 1},
-		{"_crystallizations.yaml", S_records, sizeof(S_records) - 1},
-		{"alpha.yaml", S_alpha, sizeof(S_alpha) - 1},
-		{"gamma.yaml", (const char *)data, size},
+	        {"_domain.yaml", S_domain, sizeof(S_domain) - 1},
+	        {"_sources.yaml", S_sources, sizeof(S_sources) - 1},
+	        {"_crystallizations.yaml", S_records, sizeof(S_records) - 1},
+	        {"alpha.yaml", S_alpha, sizeof(S_alpha) - 1},
+	        {"gamma.yaml", (const char *)data, size},
 	};
 	struct dtk_diags d = DTK_DIAGS_INIT;
 	struct dtk_kb *kb = NULL;

@@ -13,16 +13,9 @@
 #include <unistd.h>
 
 static const struct dtk_cmd *const S_cmds[] = {
-	&dtk_cmd_reindex,
-	&dtk_cmd_check,
-	&dtk_cmd_show,
-	&dtk_cmd_list,
-	&dtk_cmd_next_id,
-	&dtk_cmd_export,
-	&dtk_cmd_crystallize,
-	&dtk_cmd_log,
-	&dtk_cmd_setup_git,
-	&dtk_cmd_merge_driver,
+        &dtk_cmd_reindex,   &dtk_cmd_check,        &dtk_cmd_show,        &dtk_cmd_list,
+        &dtk_cmd_next_id,   &dtk_cmd_export,       &dtk_cmd_crystallize, &dtk_cmd_log,
+        &dtk_cmd_setup_git, &dtk_cmd_merge_driver,
 };
 #define N_CMDS (sizeof(S_cmds) / sizeof(*S_cmds))
 
@@ -39,7 +32,7 @@ int dtk_cmd_report_invalid(struct dtk_ctx *ctx, struct dtk_diags *diags)
 {
 	dtk_diags_print(diags, ctx->err);
 	fprintf(ctx->err, "dtk: %zu error%s; nothing was written\n", diags->n,
-		diags->n == 1 ? "" : "s");
+	        diags->n == 1 ? "" : "s");
 	return DTK_EXIT_INVALID;
 }
 
@@ -50,7 +43,7 @@ int dtk_cmd_fail(struct dtk_ctx *ctx, const char *cmd, int status)
 }
 
 int dtk_cmd_load(struct dtk_ctx *ctx, const char *cmd, struct dtk_kb **kb, int what,
-		 const char *node)
+                 const char *node)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	int rc = dtk_kb_load(kb, ctx->root, what, node, &diags);
@@ -120,7 +113,8 @@ static int S_lock(const char *root)
 		return -1;
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		if (errno == EWOULDBLOCK) {
-			fprintf(stderr, "dtk: another dtk run holds the lock on %s; waiting\n", root);
+			fprintf(stderr, "dtk: another dtk run holds the lock on %s; waiting\n",
+			        root);
 			if (flock(fd, LOCK_EX) == 0)
 				return fd;
 		}
@@ -168,8 +162,8 @@ int dtk_main(int argc, char **argv)
 	while (i < argc && argv[i][0] == '-') {
 		if (!strcmp(argv[i], "-C") && i + 1 < argc) {
 			if (chdir(argv[i + 1]) < 0) {
-				fprintf(stderr, "dtk: error: cannot change to %s: %s\n", argv[i + 1],
-					strerror(errno));
+				fprintf(stderr, "dtk: error: cannot change to %s: %s\n",
+				        argv[i + 1], strerror(errno));
 				return DTK_EXIT_INVALID;
 			}
 			i += 2;

@@ -34,7 +34,7 @@ static void S_gh_escape(FILE *f, const char *s, int prop)
 
 /* Prints one GitHub annotation: ::error file=prefix+path[,line=,col=]::msg */
 static void S_gh_error(FILE *f, const char *prefix, const char *path, int line, int col,
-		       const char *msg)
+                       const char *msg)
 {
 	fputs("::error file=", f);
 	S_gh_escape(f, prefix, 1);
@@ -82,21 +82,21 @@ static int S_report_invalid(struct dtk_ctx *ctx, struct dtk_diags *diags, int gi
 	prefix = S_repo_prefix(ctx->root);
 	for (i = 0; i < diags->n; i++)
 		S_gh_error(ctx->out, prefix, diags->v[i].path, diags->v[i].line, diags->v[i].col,
-			   diags->v[i].msg);
+		           diags->v[i].msg);
 	free(prefix);
 	return dtk_cmd_report_invalid(ctx, diags);
 }
 
 /* Prints the drift of INDEX.md (old) from what reindex writes (want). */
-static int S_report_drift(struct dtk_ctx *ctx, const char *old, size_t old_len,
-			  const char *want, int missing, int github)
+static int S_report_drift(struct dtk_ctx *ctx, const char *old, size_t old_len, const char *want,
+                          int missing, int github)
 {
 	char *diff = NULL, msg[128], *prefix;
 
 	if (dtk_git_diff_buffers(&diff, old, old_len, want, strlen(want), DTK_INDEX_FILE) < 0)
 		return dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
 	snprintf(msg, sizeof(msg), "%s %s; run 'dtk reindex' and commit it", DTK_INDEX_FILE,
-		 missing ? "is missing" : "is out of date");
+	         missing ? "is missing" : "is out of date");
 	if (github) {
 		prefix = S_repo_prefix(ctx->root);
 		S_gh_error(ctx->out, prefix, DTK_INDEX_FILE, 0, 0, msg);
@@ -111,8 +111,8 @@ static int S_report_drift(struct dtk_ctx *ctx, const char *old, size_t old_len,
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {{"quiet", no_argument, NULL, 'q'},
-					     {"format", required_argument, NULL, 'f'},
-					     {NULL, 0, NULL, 0}};
+	                                     {"format", required_argument, NULL, 'f'},
+	                                     {NULL, 0, NULL, 0}};
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	char *want = NULL, *old = NULL, *path = NULL;
 	size_t old_len = 0;
@@ -148,7 +148,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	if (rc == 0 && old_len == strlen(want) && !memcmp(old, want, old_len)) {
 		if (!quiet)
 			fprintf(ctx->err, "dtk check: insights/ is valid and %s is up to date\n",
-				DTK_INDEX_FILE);
+			        DTK_INDEX_FILE);
 		rc = DTK_EXIT_OK;
 		goto done;
 	}
@@ -162,20 +162,20 @@ done:
 }
 
 const struct dtk_cmd dtk_cmd_check = {
-	.name = "check",
-	.usage = "dtk check [-q] [--format text|github]",
-	.summary = "fail when insights/ is invalid or INDEX.md is out of date",
-	.help = "\nValidates insights/ and compares INDEX.md with what 'dtk reindex' would\n"
-		"write. Never writes anything. Exit status: 0 when all is well; 1 when\n"
-		"INDEX.md differs (a unified diff goes to standard output); 2 when the\n"
-		"data is invalid (every error goes to standard error).\n\n"
-		"options:\n"
-		"  -q, --quiet      print nothing when all is well\n"
-		"  --format github  also print GitHub Actions annotations (::error file=...)\n"
-		"                   on standard output, for each error and for drift\n\n"
-		"examples:\n"
-		"  dtk check\n"
-		"  dtk check || dtk reindex\n",
-	.flags = DTK_CMD_NEEDS_KB,
-	.exec = S_exec,
+        .name = "check",
+        .usage = "dtk check [-q] [--format text|github]",
+        .summary = "fail when insights/ is invalid or INDEX.md is out of date",
+        .help = "\nValidates insights/ and compares INDEX.md with what 'dtk reindex' would\n"
+                "write. Never writes anything. Exit status: 0 when all is well; 1 when\n"
+                "INDEX.md differs (a unified diff goes to standard output); 2 when the\n"
+                "data is invalid (every error goes to standard error).\n\n"
+                "options:\n"
+                "  -q, --quiet      print nothing when all is well\n"
+                "  --format github  also print GitHub Actions annotations (::error file=...)\n"
+                "                   on standard output, for each error and for drift\n\n"
+                "examples:\n"
+                "  dtk check\n"
+                "  dtk check || dtk reindex\n",
+        .flags = DTK_CMD_NEEDS_KB,
+        .exec = S_exec,
 };

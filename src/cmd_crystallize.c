@@ -59,11 +59,12 @@ static struct dtk_kb *S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_dat
 		kb = NULL;
 	if (!kb)
 		fprintf(ctx->err,
-			"dtk crystallize: warning: the base at the previous run (%s) is %s; high "
-			"changes, bloom changes, stance rewrites and new contradictions count only "
-			"what the files show\n",
-			dtk_date_format(s, since),
-			rc == 1 ? "not valid by today's rules" : "not in this repository's history");
+		        "dtk crystallize: warning: the base at the previous run (%s) is %s; high "
+		        "changes, bloom changes, stance rewrites and new contradictions count only "
+		        "what the files show\n",
+		        dtk_date_format(s, since),
+		        rc == 1 ? "not valid by today's rules"
+		                : "not in this repository's history");
 	if (repo)
 		S_rm_scratch(dir);
 	dtk_diags_release(&d);
@@ -73,12 +74,15 @@ static struct dtk_kb *S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_dat
 
 static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{"plan", no_argument, NULL, 'p'},	{"date", required_argument, NULL, 'd'},
-		{"format", required_argument, NULL, 'f'}, {"eval", required_argument, NULL, 'e'},
-		{"review", required_argument, NULL, 'r'}, {"author", required_argument, NULL, 'a'},
-		{"dry-run", no_argument, NULL, 'n'},	{"no-commit", no_argument, NULL, 'N'},
-		{NULL, 0, NULL, 0}};
+	static const struct option lo[] = {{"plan", no_argument, NULL, 'p'},
+	                                   {"date", required_argument, NULL, 'd'},
+	                                   {"format", required_argument, NULL, 'f'},
+	                                   {"eval", required_argument, NULL, 'e'},
+	                                   {"review", required_argument, NULL, 'r'},
+	                                   {"author", required_argument, NULL, 'a'},
+	                                   {"dry-run", no_argument, NULL, 'n'},
+	                                   {"no-commit", no_argument, NULL, 'N'},
+	                                   {NULL, 0, NULL, 0}};
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -99,20 +103,22 @@ static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, int argc, char **ar
 			break;
 		case 'd':
 			if (dtk_date_parse(&o->date, optarg) < 0) {
-				fprintf(ctx->err, "dtk crystallize: error: --date must be a date "
-						  "(YYYY-MM-DD), not '%s'\n", optarg);
+				fprintf(ctx->err,
+				        "dtk crystallize: error: --date must be a date "
+				        "(YYYY-MM-DD), not '%s'\n",
+				        optarg);
 				return -1;
 			}
 			break;
 		default: goto usage;
 		}
 	}
-	if (optind == argc && (o->plan || (o->eval && strchr(o->eval, '=') &&
-					   o->eval[0] != '=' && strchr(o->eval, '=')[1])))
+	if (optind == argc && (o->plan || (o->eval && strchr(o->eval, '=') && o->eval[0] != '=' &&
+	                                   strchr(o->eval, '=')[1])))
 		return 0;
 usage:
 	fprintf(ctx->err, "usage: %s\n%s", dtk_cmd_crystallize.usage,
-		o->plan ? "" : "a run needs --eval SCENARIO=VERDICT\n");
+	        o->plan ? "" : "a run needs --eval SCENARIO=VERDICT\n");
 	return -1;
 }
 
@@ -168,11 +174,11 @@ static void S_message(struct dtk_buf *m, const struct dtk_record *r, const char 
 	if (r->since)
 		dtk_buf_printf(m, "Dtk-Since: %s\n", dtk_date_format(s, r->since));
 	dtk_buf_printf(m,
-		       "Dtk-New-Entries: %ld\nDtk-High-Changes: %ld\nDtk-Stale: %ld\n"
-		       "Dtk-Stance-Rewrites: %ld\nDtk-Contradictions-New: %ld\n"
-		       "Dtk-Review-Pairs: %ld\n",
-		       r->new_entries, r->high_changes, r->stale, r->stance_rewrites,
-		       r->contradictions_new, pairs + (long)r->n_cross_pairs);
+	               "Dtk-New-Entries: %ld\nDtk-High-Changes: %ld\nDtk-Stale: %ld\n"
+	               "Dtk-Stance-Rewrites: %ld\nDtk-Contradictions-New: %ld\n"
+	               "Dtk-Review-Pairs: %ld\n",
+	               r->new_entries, r->high_changes, r->stale, r->stance_rewrites,
+	               r->contradictions_new, pairs + (long)r->n_cross_pairs);
 	dtk_buf_release(&y);
 	(void)records_yaml;
 }
@@ -192,11 +198,11 @@ static int S_write(const struct dtk_kb *kb, const char *records, const char *ind
 
 /* Commits the run; returns the exit status. */
 static int S_commit(struct dtk_ctx *ctx, struct dtk_repo *repo, const struct dtk_kb *kb,
-		    const struct opts *o, const struct dtk_record *rec, const char *records,
-		    const char *index)
+                    const struct opts *o, const struct dtk_record *rec, const char *records,
+                    const char *index)
 {
-	struct dtk_commit_req req = {records, strlen(records), index, strlen(index),
-				     NULL, 0, NULL, o->author};
+	struct dtk_commit_req req = {records, strlen(records), index, strlen(index), NULL, 0,
+	                             NULL,    o->author};
 	struct dtk_buf msg = DTK_BUF_INIT, sum = DTK_BUF_INIT;
 	const char **files = dtk_xcalloc(kb->n_nodes + 2, sizeof(*files));
 	char hex[41], d[11];
@@ -215,7 +221,7 @@ static int S_commit(struct dtk_ctx *ctx, struct dtk_repo *repo, const struct dtk
 	if (rc == 0) {
 		dtk_record_summary(&sum, rec);
 		fprintf(ctx->out, "crystallized %s as commit %.12s: %s\n",
-			dtk_date_format(d, rec->date), hex, sum.ptr);
+		        dtk_date_format(d, rec->date), hex, sum.ptr);
 	}
 	dtk_buf_release(&msg);
 	dtk_buf_release(&sum);
@@ -225,7 +231,7 @@ static int S_commit(struct dtk_ctx *ctx, struct dtk_repo *repo, const struct dtk
 
 /* Runs (or plans) the crystallization with the base and history loaded. */
 static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
-		 struct dtk_repo *repo)
+                 struct dtk_repo *repo)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_kb *prev = NULL;
@@ -238,9 +244,10 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 
 	memset(&review, 0, sizeof(review));
 	if (kb->n_records && o->date <= kb->records[kb->n_records - 1].date) {
-		fprintf(ctx->err, "dtk crystallize: error: the date %s is not after the last run %s\n",
-			dtk_date_format(d1, o->date),
-			dtk_date_format(d2, kb->records[kb->n_records - 1].date));
+		fprintf(ctx->err,
+		        "dtk crystallize: error: the date %s is not after the last run %s\n",
+		        dtk_date_format(d1, o->date),
+		        dtk_date_format(d2, kb->records[kb->n_records - 1].date));
 		return DTK_EXIT_INVALID;
 	}
 	if (kb->n_records)
@@ -258,7 +265,7 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 	}
 	if (o->review && dtk_kb_read_review(kb, o->review, &review, &diags) != 0) {
 		rc = diags.n ? dtk_cmd_report_invalid(ctx, &diags)
-			     : dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+		             : dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
 		goto done;
 	}
 	eq = strchr(o->eval, '=');
@@ -271,8 +278,8 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 		rc = DTK_EXIT_OK;
 	} else if (o->no_commit) {
 		rc = S_write(kb, records, index) == 0
-			     ? DTK_EXIT_OK
-			     : dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+		             ? DTK_EXIT_OK
+		             : dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
 	} else {
 		rc = S_commit(ctx, repo, kb, o, &rec, records, index);
 	}
@@ -304,8 +311,9 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	rc = repo && !o.plan && !o.dry_run ? dtk_repo_recover(repo) : 0;
 	if (rc != 0) {
 		if (rc > 0)
-			fprintf(ctx->err, "dtk crystallize: finished the crystallization that was "
-					  "interrupted; nothing else was done (run again for a new one)\n");
+			fprintf(ctx->err,
+			        "dtk crystallize: finished the crystallization that was "
+			        "interrupted; nothing else was done (run again for a new one)\n");
 		rc = rc > 0 ? DTK_EXIT_OK : dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
 		goto done;
 	}
@@ -323,27 +331,28 @@ done:
 }
 
 const struct dtk_cmd dtk_cmd_crystallize = {
-	.name = "crystallize",
-	.usage = "dtk crystallize --plan [--date D] [--format text|json]\n"
-		 "       dtk crystallize --eval SCENARIO=VERDICT [--date D] [--review FILE]\n"
-		 "                       [--author 'Name <email>'] [--dry-run | --no-commit]",
-	.summary = "review what changed since the last run and commit the record",
-	.help = "\nCompares the base now with the base at the previous run (read from git\n"
-		"history), appends a record to insights/_crystallizations.yaml, rebuilds\n"
-		"INDEX.md and commits insights/ and INDEX.md as one commit on the current\n"
-		"branch. Other changes in the work tree and the index are left alone.\n\n"
-		"options:\n"
-		"  --plan            print the reviewer's worklist; write nothing\n"
-		"  --date D          the run's date (default today); after the last run\n"
-		"  --format F        text or json (with --plan)\n"
-		"  --eval S=V        the eval scenario and its verdict (required for a run)\n"
-		"  --review FILE     YAML with cross_pairs, verdict and note of the review\n"
-		"  --author A        'Name <email>' (default: user.name and user.email)\n"
-		"  --dry-run         print the record; write nothing\n"
-		"  --no-commit       write the files but do not commit\n\n"
-		"examples:\n"
-		"  dtk crystallize --plan --date 2026-10-15\n"
-		"  dtk crystallize --date 2026-10-15 --eval scenario-004=acceptable --review r.yaml\n",
-	.flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
-	.exec = S_exec,
+        .name = "crystallize",
+        .usage = "dtk crystallize --plan [--date D] [--format text|json]\n"
+                 "       dtk crystallize --eval SCENARIO=VERDICT [--date D] [--review FILE]\n"
+                 "                       [--author 'Name <email>'] [--dry-run | --no-commit]",
+        .summary = "review what changed since the last run and commit the record",
+        .help = "\nCompares the base now with the base at the previous run (read from git\n"
+                "history), appends a record to insights/_crystallizations.yaml, rebuilds\n"
+                "INDEX.md and commits insights/ and INDEX.md as one commit on the current\n"
+                "branch. Other changes in the work tree and the index are left alone.\n\n"
+                "options:\n"
+                "  --plan            print the reviewer's worklist; write nothing\n"
+                "  --date D          the run's date (default today); after the last run\n"
+                "  --format F        text or json (with --plan)\n"
+                "  --eval S=V        the eval scenario and its verdict (required for a run)\n"
+                "  --review FILE     YAML with cross_pairs, verdict and note of the review\n"
+                "  --author A        'Name <email>' (default: user.name and user.email)\n"
+                "  --dry-run         print the record; write nothing\n"
+                "  --no-commit       write the files but do not commit\n\n"
+                "examples:\n"
+                "  dtk crystallize --plan --date 2026-10-15\n"
+                "  dtk crystallize --date 2026-10-15 --eval scenario-004=acceptable --review "
+                "r.yaml\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .exec = S_exec,
 };

@@ -47,8 +47,8 @@ static void S_print(FILE *out, const struct dtk_kb *kb, const struct filter *f, 
 				continue;
 			if (fmt == F_TEXT)
 				fprintf(out, "%s\t%s\t%s\t%s\n", e->id,
-					dtk_confidence_names[e->confidence],
-					dtk_date_format(d, dtk_entry_fresh(e)), e->title);
+				        dtk_confidence_names[e->confidence],
+				        dtk_date_format(d, dtk_entry_fresh(e)), e->title);
 			else if (fmt == F_IDS)
 				fprintf(out, "%s\n", e->id);
 			else
@@ -70,11 +70,13 @@ static int S_date_opt(struct dtk_ctx *ctx, const char *opt, const char *v, dtk_d
 
 static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct filter *f, enum format *fmt)
 {
-	static const struct option lo[] = {
-		{"node", required_argument, NULL, 'n'},	   {"confidence", required_argument, NULL, 'c'},
-		{"since", required_argument, NULL, 's'},   {"stale-at", required_argument, NULL, 'S'},
-		{"candidates", no_argument, NULL, 'C'},	   {"format", required_argument, NULL, 'f'},
-		{NULL, 0, NULL, 0}};
+	static const struct option lo[] = {{"node", required_argument, NULL, 'n'},
+	                                   {"confidence", required_argument, NULL, 'c'},
+	                                   {"since", required_argument, NULL, 's'},
+	                                   {"stale-at", required_argument, NULL, 'S'},
+	                                   {"candidates", no_argument, NULL, 'C'},
+	                                   {"format", required_argument, NULL, 'f'},
+	                                   {NULL, 0, NULL, 0}};
 	static const char *const formats[] = {"text", "json", "jsonl", "ids"};
 	int c, i;
 
@@ -95,7 +97,8 @@ static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct filter *f,
 				return -1;
 			break;
 		case 'c':
-			for (i = 0; i < DTK_CONF_COUNT && strcmp(optarg, dtk_confidence_names[i]); i++)
+			for (i = 0; i < DTK_CONF_COUNT && strcmp(optarg, dtk_confidence_names[i]);
+			     i++)
 				;
 			if (i == DTK_CONF_COUNT)
 				goto usage;
@@ -141,25 +144,25 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 }
 
 const struct dtk_cmd dtk_cmd_list = {
-	.name = "list",
-	.usage = "dtk list [--node N] [--confidence high|medium|low] [--since D] [--stale-at D]\n"
-		 "                [--candidates] [--format text|json|jsonl|ids]",
-	.summary = "list the entries that match every filter given",
-	.help = "\nEntries in listing order (nodes in category order, entries in file order).\n"
-		"text: id, confidence, freshness date and title, tab-separated; json: an\n"
-		"array of entries as 'dtk show' prints them; jsonl: one entry per line;\n"
-		"ids: the ids alone.\n\n"
-		"options:\n"
-		"  -n, --node N          entries of node N\n"
-		"  --confidence C        entries of confidence C\n"
-		"  --since D             entries created on or after D\n"
-		"  --stale-at D          entries stale at D (freshness + policy < D)\n"
-		"  --candidates          entries one verification short of high\n"
-		"  -f, --format F        text, json, jsonl or ids\n\n"
-		"examples:\n"
-		"  dtk list --candidates\n"
-		"  dtk list --node training-parallelism --format jsonl | jq -r .title\n"
-		"  dtk list --stale-at 2026-12-01 --format ids\n",
-	.flags = DTK_CMD_NEEDS_KB,
-	.exec = S_exec,
+        .name = "list",
+        .usage = "dtk list [--node N] [--confidence high|medium|low] [--since D] [--stale-at D]\n"
+                 "                [--candidates] [--format text|json|jsonl|ids]",
+        .summary = "list the entries that match every filter given",
+        .help = "\nEntries in listing order (nodes in category order, entries in file order).\n"
+                "text: id, confidence, freshness date and title, tab-separated; json: an\n"
+                "array of entries as 'dtk show' prints them; jsonl: one entry per line;\n"
+                "ids: the ids alone.\n\n"
+                "options:\n"
+                "  -n, --node N          entries of node N\n"
+                "  --confidence C        entries of confidence C\n"
+                "  --since D             entries created on or after D\n"
+                "  --stale-at D          entries stale at D (freshness + policy < D)\n"
+                "  --candidates          entries one verification short of high\n"
+                "  -f, --format F        text, json, jsonl or ids\n\n"
+                "examples:\n"
+                "  dtk list --candidates\n"
+                "  dtk list --node training-parallelism --format jsonl | jq -r .title\n"
+                "  dtk list --stale-at 2026-12-01 --format ids\n",
+        .flags = DTK_CMD_NEEDS_KB,
+        .exec = S_exec,
 };

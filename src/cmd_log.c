@@ -21,8 +21,8 @@ static void S_text(FILE *f, const struct dtk_run_list *l)
 		b.len = 0;
 		dtk_record_summary(&b, &run->record);
 		fprintf(f, "%s  %-12.12s  %s; eval %s %s\n", dtk_date_format(d, run->record.date),
-			run->commit[0] ? run->commit : "-", b.ptr,
-			run->record.eval_scenario, run->record.eval_verdict);
+		        run->commit[0] ? run->commit : "-", b.ptr, run->record.eval_scenario,
+		        run->record.eval_verdict);
 	}
 	dtk_buf_release(&b);
 }
@@ -42,11 +42,11 @@ static void S_json(FILE *f, const struct dtk_run_list *l)
 			const char *key;
 			long v;
 		} figs[] = {{"new_entries", r->new_entries},
-			    {"high_changes", r->high_changes},
-			    {"stale", r->stale},
-			    {"stance_rewrites", r->stance_rewrites},
-			    {"contradictions_new", r->contradictions_new},
-			    {"bloom_changes", (long)r->n_bloom_changes}};
+		            {"high_changes", r->high_changes},
+		            {"stale", r->stale},
+		            {"stance_rewrites", r->stance_rewrites},
+		            {"contradictions_new", r->contradictions_new},
+		            {"bloom_changes", (long)r->n_bloom_changes}};
 		size_t k;
 		dtk_json_object(&j);
 		dtk_json_kstring(&j, "date", dtk_date_format(d, r->date));
@@ -71,7 +71,7 @@ static void S_json(FILE *f, const struct dtk_run_list *l)
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
-					     {NULL, 0, NULL, 0}};
+	                                     {NULL, 0, NULL, 0}};
 	struct dtk_repo *repo = NULL;
 	struct dtk_run_list runs;
 	const char *format = "text";
@@ -105,17 +105,17 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 }
 
 const struct dtk_cmd dtk_cmd_log = {
-	.name = "log",
-	.usage = "dtk log [--format text|json]",
-	.summary = "list the crystallization runs recorded in git, newest first",
-	.help = "\nReads the records of insights/_crystallizations.yaml at HEAD and finds the\n"
-		"commit that added each (a Dtk-Crystallization trailer, or for runs recorded\n"
-		"before dtk, the commit that added the record).\n\n"
-		"options:\n"
-		"  -f, --format text|json\n\n"
-		"examples:\n"
-		"  dtk log\n"
-		"  dtk log --format json | jq '.[0]'\n",
-	.flags = DTK_CMD_NEEDS_KB,
-	.exec = S_exec,
+        .name = "log",
+        .usage = "dtk log [--format text|json]",
+        .summary = "list the crystallization runs recorded in git, newest first",
+        .help = "\nReads the records of insights/_crystallizations.yaml at HEAD and finds the\n"
+                "commit that added each (a Dtk-Crystallization trailer, or for runs recorded\n"
+                "before dtk, the commit that added the record).\n\n"
+                "options:\n"
+                "  -f, --format text|json\n\n"
+                "examples:\n"
+                "  dtk log\n"
+                "  dtk log --format json | jq '.[0]'\n",
+        .flags = DTK_CMD_NEEDS_KB,
+        .exec = S_exec,
 };

@@ -31,7 +31,7 @@ static char *S_root(const char *path)
 
 /* Renders INDEX.md from the merged files into ours; returns the status. */
 static int S_render(struct dtk_ctx *ctx, const struct dtk_memfile *files, size_t n,
-		    const char *ours)
+                    const char *ours)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_kb *kb = NULL;
@@ -40,15 +40,15 @@ static int S_render(struct dtk_ctx *ctx, const struct dtk_memfile *files, size_t
 
 	if (rc != 0) {
 		fprintf(ctx->err, "dtk merge-driver: the merged insights/ are not valid; "
-				  "INDEX.md is left in conflict:\n");
+		                  "INDEX.md is left in conflict:\n");
 		dtk_diags_print(&diags, ctx->err);
 		dtk_diags_release(&diags);
 		return 1;
 	}
 	index = dtk_index_render(kb);
 	rc = dtk_file_write_atomic(ours, index, strlen(index)) < 0
-		     ? dtk_cmd_fail(ctx, "merge-driver", 1)
-		     : 0;
+	             ? dtk_cmd_fail(ctx, "merge-driver", 1)
+	             : 0;
 	free(index);
 	dtk_kb_free(kb);
 	return rc;
@@ -74,7 +74,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	rc = dtk_repo_merged_insights(repo, &files, &n);
 	if (rc == 1)
 		fprintf(ctx->err, "dtk merge-driver: insights/ do not merge cleanly (or the other "
-				  "side is unknown); resolve them, then run 'dtk reindex'\n");
+		                  "side is unknown); resolve them, then run 'dtk reindex'\n");
 	else if (rc < 0)
 		rc = dtk_cmd_fail(ctx, "merge-driver", 1);
 	else
@@ -86,13 +86,13 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 }
 
 const struct dtk_cmd dtk_cmd_merge_driver = {
-	.name = "merge-driver",
-	.usage = "dtk merge-driver <ancestor> <ours> <theirs> <path>",
-	.summary = "git's merge driver for INDEX.md (set up by dtk setup-git)",
-	.help = "\nRun by git, not by hand (%O %A %B %P). Merges insights/ of both sides\n"
-		"with libgit2 and writes INDEX.md rebuilt from the result over <ours>.\n"
-		"Exits 1, leaving INDEX.md in conflict, when insights/ conflict or the\n"
-		"merged data is invalid: resolve them, then run 'dtk reindex'.\n",
-	.flags = 0,
-	.exec = S_exec,
+        .name = "merge-driver",
+        .usage = "dtk merge-driver <ancestor> <ours> <theirs> <path>",
+        .summary = "git's merge driver for INDEX.md (set up by dtk setup-git)",
+        .help = "\nRun by git, not by hand (%O %A %B %P). Merges insights/ of both sides\n"
+                "with libgit2 and writes INDEX.md rebuilt from the result over <ours>.\n"
+                "Exits 1, leaving INDEX.md in conflict, when insights/ conflict or the\n"
+                "merged data is invalid: resolve them, then run 'dtk reindex'.\n",
+        .flags = 0,
+        .exec = S_exec,
 };

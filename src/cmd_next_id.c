@@ -47,13 +47,13 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 }
 
 const struct dtk_cmd dtk_cmd_next_id = {
-	.name = "next-id",
-	.usage = "dtk next-id <node>",
-	.summary = "print the id the node's next entry should take",
-	.help = "\nOne more than the highest number among the node's entry ids, written\n"
-		"with as many digits as its ids use (at least three).\n\n"
-		"examples:\n"
-		"  dtk next-id collective-communication     # collective-communication-014\n",
-	.flags = DTK_CMD_NEEDS_KB,
-	.exec = S_exec,
+        .name = "next-id",
+        .usage = "dtk next-id <node>",
+        .summary = "print the id the node's next entry should take",
+        .help = "\nOne more than the highest number among the node's entry ids, written\n"
+                "with as many digits as its ids use (at least three).\n\n"
+                "examples:\n"
+                "  dtk next-id collective-communication     # collective-communication-014\n",
+        .flags = DTK_CMD_NEEDS_KB,
+        .exec = S_exec,
 };

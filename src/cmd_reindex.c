@@ -13,8 +13,8 @@
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {{"stdout", no_argument, NULL, 's'},
-					     {"quiet", no_argument, NULL, 'q'},
-					     {NULL, 0, NULL, 0}};
+	                                     {"quiet", no_argument, NULL, 'q'},
+	                                     {NULL, 0, NULL, 0}};
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	char *index = NULL, *old = NULL, *path = NULL;
 	size_t old_len = 0;
@@ -70,18 +70,18 @@ done:
 }
 
 const struct dtk_cmd dtk_cmd_reindex = {
-	.name = "reindex",
-	.usage = "dtk reindex [--stdout] [-q]",
-	.summary = "validate insights/ and rebuild INDEX.md",
-	.help = "\nReads every file in insights/, validates it, and writes INDEX.md when its\n"
-		"bytes change (atomically: readers see the old file or the new one). When\n"
-		"any input is invalid, every error is printed and nothing is written.\n\n"
-		"options:\n"
-		"  --stdout     print INDEX.md instead of writing it\n"
-		"  -q, --quiet  print nothing on success\n\n"
-		"examples:\n"
-		"  dtk reindex\n"
-		"  dtk -C path/to/base reindex --stdout | less\n",
-	.flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
-	.exec = S_exec,
+        .name = "reindex",
+        .usage = "dtk reindex [--stdout] [-q]",
+        .summary = "validate insights/ and rebuild INDEX.md",
+        .help = "\nReads every file in insights/, validates it, and writes INDEX.md when its\n"
+                "bytes change (atomically: readers see the old file or the new one). When\n"
+                "any input is invalid, every error is printed and nothing is written.\n\n"
+                "options:\n"
+                "  --stdout     print INDEX.md instead of writing it\n"
+                "  -q, --quiet  print nothing on success\n\n"
+                "examples:\n"
+                "  dtk reindex\n"
+                "  dtk -C path/to/base reindex --stdout | less\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .exec = S_exec,
 };

@@ -75,7 +75,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	}
 	driver = S_driver(dtk);
 	if (dtk_repo_config_set(repo, "merge.dtk-index.name",
-				"dtk: rebuild INDEX.md from the merged insights/") < 0 ||
+	                        "dtk: rebuild INDEX.md from the merged insights/") < 0 ||
 	    dtk_repo_config_set(repo, "merge.dtk-index.driver", driver) < 0 ||
 	    S_attributes(ctx->root, &added) < 0) {
 		rc = dtk_cmd_fail(ctx, "setup-git", DTK_EXIT_INVALID);
@@ -83,10 +83,10 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	}
 	fprintf(ctx->out, "git config merge.dtk-index.driver = %s\n", driver);
 	fprintf(ctx->out, "%s: %s\n", added ? "added to .gitattributes" : ".gitattributes has",
-		ATTR_LINE);
+	        ATTR_LINE);
 	if (added)
 		fprintf(ctx->out, "commit .gitattributes so that every clone merges INDEX.md this "
-				  "way (each clone runs 'dtk setup-git' once)\n");
+		                  "way (each clone runs 'dtk setup-git' once)\n");
 	rc = DTK_EXIT_OK;
 done:
 	free(driver);
@@ -95,17 +95,18 @@ done:
 }
 
 const struct dtk_cmd dtk_cmd_setup_git = {
-	.name = "setup-git",
-	.usage = "dtk setup-git [--dtk PATH]",
-	.summary = "make git merge INDEX.md by rebuilding it from the merged insights",
-	.help = "\nWrites '" ATTR_LINE "' to the base's .gitattributes and, in\n"
-		"the repository's own configuration, merge.dtk-index.driver: this dtk's\n"
-		"merge-driver. Branches that each reindexed then merge without a conflict\n"
-		"on INDEX.md. Run it once per clone; commit .gitattributes.\n\n"
-		"options:\n"
-		"  --dtk PATH   the dtk git should run (default: this one, by absolute path)\n\n"
-		"examples:\n"
-		"  dtk setup-git && git add .gitattributes && git commit -m 'merge INDEX.md with dtk'\n",
-	.flags = DTK_CMD_NEEDS_KB,
-	.exec = S_exec,
+        .name = "setup-git",
+        .usage = "dtk setup-git [--dtk PATH]",
+        .summary = "make git merge INDEX.md by rebuilding it from the merged insights",
+        .help = "\nWrites '" ATTR_LINE "' to the base's .gitattributes and, in\n"
+                "the repository's own configuration, merge.dtk-index.driver: this dtk's\n"
+                "merge-driver. Branches that each reindexed then merge without a conflict\n"
+                "on INDEX.md. Run it once per clone; commit .gitattributes.\n\n"
+                "options:\n"
+                "  --dtk PATH   the dtk git should run (default: this one, by absolute path)\n\n"
+                "examples:\n"
+                "  dtk setup-git && git add .gitattributes && git commit -m 'merge INDEX.md with "
+                "dtk'\n",
+        .flags = DTK_CMD_NEEDS_KB,
+        .exec = S_exec,
 };

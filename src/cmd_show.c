@@ -29,40 +29,42 @@ static void S_text_sources(FILE *f, const struct dtk_kb *kb, const struct dtk_en
 	fprintf(f, "  source:      %s (%s)\n", s ? s->title : "?", e->source.id);
 	for (i = 0; i < e->n_verified_by; i++) {
 		s = dtk_kb_source(kb, e->verified_by[i].id);
-		fprintf(f, "  %s %s (%s)\n", i ? "            " : "verified by:", s ? s->title : "?",
-			e->verified_by[i].id);
+		fprintf(f, "  %s %s (%s)\n",
+		        i ? "            " : "verified by:", s ? s->title : "?",
+		        e->verified_by[i].id);
 	}
 }
 
 static void S_text_entry(FILE *f, const struct dtk_kb *kb, const struct dtk_entry *e,
-			 const struct style *st)
+                         const struct style *st)
 {
 	const char *conf = dtk_confidence_names[e->confidence];
-	const char *cc = e->confidence == DTK_CONF_HIGH	    ? st->green
-			 : e->confidence == DTK_CONF_MEDIUM ? st->yellow
-							    : st->dim;
+	const char *cc = e->confidence == DTK_CONF_HIGH     ? st->green
+	                 : e->confidence == DTK_CONF_MEDIUM ? st->yellow
+	                                                    : st->dim;
 	char c[11], r[11];
 	size_t i;
 
 	fprintf(f, "%s%s%s  %s%s%s%s  created %s", st->bold, e->id, st->reset, cc, conf, st->reset,
-		dtk_entry_is_candidate(kb, e) ? " (candidate)" : "", dtk_date_format(c, e->created));
+	        dtk_entry_is_candidate(kb, e) ? " (candidate)" : "",
+	        dtk_date_format(c, e->created));
 	if (e->reviewed)
 		fprintf(f, "  reviewed %s", dtk_date_format(r, e->reviewed));
 	fprintf(f, "\n  %s%s%s\n  %s\n", st->bold, e->title, st->reset, e->claim);
 	S_text_sources(f, kb, e);
 	fprintf(f, "  %sused %ld · cited %ld%s%s\n", st->dim, e->used, e->cited,
-		e->closed ? " · closed" : "", st->reset);
+	        e->closed ? " · closed" : "", st->reset);
 	for (i = 0; i < e->n_relates; i++)
 		fprintf(f, "  %s %s\n", i ? "        " : "relates:", e->relates[i].id);
 	for (i = 0; i < e->n_contradicts; i++) {
 		const struct dtk_contradiction *k = &e->contradicts[i];
 		fprintf(f, "  contradicts: %s (%s)%s%s\n", k->ref.id, k->open ? "open" : "resolved",
-			k->note ? ": " : "", k->note ? k->note : "");
+		        k->note ? ": " : "", k->note ? k->note : "");
 	}
 }
 
 static void S_text_node(FILE *f, const struct dtk_kb *kb, const struct dtk_node *node,
-			const struct style *st)
+                        const struct style *st)
 {
 	size_t i;
 
@@ -70,10 +72,10 @@ static void S_text_node(FILE *f, const struct dtk_kb *kb, const struct dtk_node 
 	if (node->category >= 0)
 		fprintf(f, "  [%s]", kb->categories[node->category].name);
 	fprintf(f, "  bloom %s  %zu entr%s\n", dtk_bloom_names[node->bloom], node->n_entries,
-		node->n_entries == 1 ? "y" : "ies");
+	        node->n_entries == 1 ? "y" : "ies");
 	if (node->stance)
 		fprintf(f, "stance%s: %s\n", dtk_node_has_high(node) ? "" : " (tentative)",
-			node->stance);
+		        node->stance);
 	else
 		fprintf(f, "stance: —\n");
 	for (i = 0; i < node->n_entries; i++) {
@@ -135,8 +137,8 @@ static const struct style *S_pick_style(const char *when, FILE *out)
 	return isatty(fileno(out)) ? &S_color : &S_plain;
 }
 
-static int S_print(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *name,
-		   int is_entry, int json, const char *color)
+static int S_print(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *name, int is_entry,
+                   int json, const char *color)
 {
 	const struct dtk_node *node = kb->nodes[0];
 	const struct dtk_entry *e = NULL;
@@ -168,8 +170,8 @@ static int S_print(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *nam
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
-					     {"color", required_argument, NULL, 'c'},
-					     {NULL, 0, NULL, 0}};
+	                                     {"color", required_argument, NULL, 'c'},
+	                                     {NULL, 0, NULL, 0}};
 	struct dtk_kb *kb = NULL;
 	const char *format = "text", *color = "auto", *name;
 	char *node = NULL;
@@ -213,19 +215,20 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 }
 
 const struct dtk_cmd dtk_cmd_show = {
-	.name = "show",
-	.usage = "dtk show [--format text|json] [--color auto|always|never] <node|entry-id>",
-	.summary = "print one node or one entry",
-	.help = "\nPrints a node (stance, bloom, every entry) or one entry (claim, confidence,\n"
-		"dates, sources by title, verified_by, relations). Reads only _domain.yaml,\n"
-		"_sources.yaml and the node's own file. Colour is used on a terminal\n"
-		"unless NO_COLOR is set.\n\n"
-		"options:\n"
-		"  -f, --format text|json   json is the stable shape for agents (docs/commands.md)\n"
-		"  --color auto|always|never\n\n"
-		"examples:\n"
-		"  dtk show collective-communication\n"
-		"  dtk show training-parallelism-008 --format json\n",
-	.flags = DTK_CMD_NEEDS_KB,
-	.exec = S_exec,
+        .name = "show",
+        .usage = "dtk show [--format text|json] [--color auto|always|never] <node|entry-id>",
+        .summary = "print one node or one entry",
+        .help = "\nPrints a node (stance, bloom, every entry) or one entry (claim, confidence,\n"
+                "dates, sources by title, verified_by, relations). Reads only _domain.yaml,\n"
+                "_sources.yaml and the node's own file. Colour is used on a terminal\n"
+                "unless NO_COLOR is set.\n\n"
+                "options:\n"
+                "  -f, --format text|json   json is the stable shape for agents "
+                "(docs/commands.md)\n"
+                "  --color auto|always|never\n\n"
+                "examples:\n"
+                "  dtk show collective-communication\n"
+                "  dtk show training-parallelism-008 --format json\n",
+        .flags = DTK_CMD_NEEDS_KB,
+        .exec = S_exec,
 };

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PUSH(arr, n, cap, v)                                                \
-	do {                                                                \
-		dtk_grow((void **)&(arr), &(cap), (n) + 1, sizeof(*(arr))); \
-		(arr)[(n)++] = (v);                                         \
+#define PUSH(arr, n, cap, v)                                                                       \
+	do {                                                                                       \
+		dtk_grow((void **)&(arr), &(cap), (n) + 1, sizeof(*(arr)));                        \
+		(arr)[(n)++] = (v);                                                                \
 	} while (0)
 
 static int S_streq(const char *a, const char *b)
@@ -81,7 +81,8 @@ static void S_nodes(struct dtk_crystal *c, const struct dtk_kb *now, const struc
 
 static void S_entries(struct dtk_crystal *c, const struct dtk_kb *kb)
 {
-	size_t i, j, k, cap_new = 0, cap_rev = 0, cap_st = 0, cap_pr = 0, cap_ca = 0, cap_x = 0, cap_pc = 0;
+	size_t i, j, k, cap_new = 0, cap_rev = 0, cap_st = 0, cap_pr = 0, cap_ca = 0, cap_x = 0,
+	                cap_pc = 0;
 
 	for (i = 0; i < kb->n_nodes; i++) {
 		const struct dtk_node *n = kb->nodes[i];
@@ -105,7 +106,8 @@ static void S_entries(struct dtk_crystal *c, const struct dtk_kb *kb)
 					PUSH(c->cross_refs, c->n_cross_refs, cap_x, &e->relates[k]);
 			for (k = 0; k < e->n_contradicts; k++)
 				if (strchr(e->contradicts[k].ref.id, ':'))
-					PUSH(c->cross_refs, c->n_cross_refs, cap_x, &e->contradicts[k].ref);
+					PUSH(c->cross_refs, c->n_cross_refs, cap_x,
+					     &e->contradicts[k].ref);
 			if (!c->earliest || f < c->earliest)
 				c->earliest = f;
 		}
@@ -114,7 +116,8 @@ static void S_entries(struct dtk_crystal *c, const struct dtk_kb *kb)
 		r.older = n->n_entries - r.new_entries;
 		r.pairs = r.new_entries * r.older + r.new_entries * (r.new_entries - 1) / 2;
 		c->pairs += (long)r.pairs;
-		dtk_grow((void **)&c->pair_counts, &cap_pc, c->n_reviews + 1, sizeof(*c->pair_counts));
+		dtk_grow((void **)&c->pair_counts, &cap_pc, c->n_reviews + 1,
+		         sizeof(*c->pair_counts));
 		c->pair_counts[c->n_reviews].node = n->name;
 		c->pair_counts[c->n_reviews].count = (long)r.pairs;
 		PUSH(c->reviews, c->n_reviews, cap_rev, r);
@@ -122,7 +125,7 @@ static void S_entries(struct dtk_crystal *c, const struct dtk_kb *kb)
 }
 
 void dtk_crystal_compute(struct dtk_crystal *out, const struct dtk_kb *now,
-			 const struct dtk_kb *prev, dtk_date date)
+                         const struct dtk_kb *prev, dtk_date date)
 {
 	memset(out, 0, sizeof(*out));
 	out->date = date;
@@ -148,8 +151,8 @@ void dtk_crystal_release(struct dtk_crystal *c)
 }
 
 void dtk_crystal_record(struct dtk_record *r, const struct dtk_crystal *c,
-			const char *eval_scenario, const char *eval_verdict,
-			const struct dtk_record *review)
+                        const char *eval_scenario, const char *eval_verdict,
+                        const struct dtk_record *review)
 {
 	memset(r, 0, sizeof(*r));
 	r->date = c->date;
@@ -211,14 +214,15 @@ void dtk_record_to_yaml(struct dtk_buf *out, const struct dtk_record *r)
 	if (r->since)
 		dtk_buf_printf(out, "  since: %s\n", dtk_date_format(d, r->since));
 	dtk_buf_printf(out, "  new_entries: %ld\n  high_changes: %ld\n  stale: %ld\n",
-		       r->new_entries, r->high_changes, r->stale);
+	               r->new_entries, r->high_changes, r->stale);
 	dtk_buf_printf(out, "  earliest: %s\n  bloom_changes: {", dtk_date_format(d, r->earliest));
 	for (i = 0; i < r->n_bloom_changes; i++)
 		dtk_buf_printf(out, "%s%s: %s→%s", i ? ", " : "", r->bloom_changes[i].node,
-			       dtk_bloom_names[r->bloom_changes[i].from],
-			       dtk_bloom_names[r->bloom_changes[i].to]);
-	dtk_buf_printf(out, "}\n  stance_rewrites: %ld\n  contradictions_new: %ld\n  eval: {scenario: ",
-		       r->stance_rewrites, r->contradictions_new);
+		               dtk_bloom_names[r->bloom_changes[i].from],
+		               dtk_bloom_names[r->bloom_changes[i].to]);
+	dtk_buf_printf(out,
+	               "}\n  stance_rewrites: %ld\n  contradictions_new: %ld\n  eval: {scenario: ",
+	               r->stance_rewrites, r->contradictions_new);
 	S_scalar(out, r->eval_scenario);
 	dtk_buf_puts(out, ", verdict: ");
 	S_scalar(out, r->eval_verdict);
@@ -227,7 +231,8 @@ void dtk_record_to_yaml(struct dtk_buf *out, const struct dtk_record *r)
 		return;
 	dtk_buf_puts(out, "  review:\n    pairs: {");
 	for (i = 0; i < r->n_pairs; i++)
-		dtk_buf_printf(out, "%s%s: %ld", i ? ", " : "", r->pairs[i].node, r->pairs[i].count);
+		dtk_buf_printf(out, "%s%s: %ld", i ? ", " : "", r->pairs[i].node,
+		               r->pairs[i].count);
 	dtk_buf_puts(out, "}\n    cross_pairs: [");
 	for (i = 0; i < r->n_cross_pairs; i++) {
 		dtk_buf_puts(out, i ? ", " : "");
@@ -244,7 +249,7 @@ void dtk_record_to_yaml(struct dtk_buf *out, const struct dtk_record *r)
 }
 
 char *dtk_records_append(const char *old, size_t old_len, size_t old_records,
-			 const struct dtk_record *r)
+                         const struct dtk_record *r)
 {
 	struct dtk_buf out = DTK_BUF_INIT;
 
@@ -260,9 +265,9 @@ char *dtk_records_append(const char *old, size_t old_len, size_t old_records,
 void dtk_record_summary(struct dtk_buf *out, const struct dtk_record *r)
 {
 	dtk_buf_printf(out,
-		       "%ld new, %ld high change%s, %ld stale, %ld stance rewrite%s, "
-		       "%ld new contradiction%s",
-		       r->new_entries, r->high_changes, r->high_changes == 1 ? "" : "s", r->stale,
-		       r->stance_rewrites, r->stance_rewrites == 1 ? "" : "s",
-		       r->contradictions_new, r->contradictions_new == 1 ? "" : "s");
+	               "%ld new, %ld high change%s, %ld stale, %ld stance rewrite%s, "
+	               "%ld new contradiction%s",
+	               r->new_entries, r->high_changes, r->high_changes == 1 ? "" : "s", r->stale,
+	               r->stance_rewrites, r->stance_rewrites == 1 ? "" : "s",
+	               r->contradictions_new, r->contradictions_new == 1 ? "" : "s");
 }

@@ -9,8 +9,8 @@
  * every entry of its node created before it (older entries, then the new
  * entries before it in file order). */
 static void S_pairs(const struct dtk_crystal *c, const struct dtk_node_review *rv,
-		    void (*fn)(void *, const struct dtk_entry *, const struct dtk_entry *),
-		    void *ctx)
+                    void (*fn)(void *, const struct dtk_entry *, const struct dtk_entry *),
+                    void *ctx)
 {
 	const struct dtk_node *n = rv->node;
 	size_t i, j;
@@ -49,17 +49,17 @@ void dtk_crystal_plan_text(FILE *f, const struct dtk_kb *kb, const struct dtk_cr
 	size_t i;
 
 	fprintf(f, "crystallization plan for %s (previous run %s)\n", dtk_date_format(d1, c->date),
-		c->since ? dtk_date_format(d2, c->since) : "none");
+	        c->since ? dtk_date_format(d2, c->since) : "none");
 	if (c->since && !c->has_prev)
 		fprintf(f, "note: the base at the previous run is not in history; high changes, "
-			   "bloom changes and stance rewrites count only what the files show\n");
+		           "bloom changes and stance rewrites count only what the files show\n");
 	S_list(f, "new entries", c->new_entries, c->n_new);
 	fprintf(f, "\nreview pairs: %ld in all\n", c->pairs);
 	for (i = 0; i < c->n_reviews; i++) {
 		const struct dtk_node_review *rv = &c->reviews[i];
 		fprintf(f, "  %s: %zu new × %zu older + %zu among the new = %zu\n", rv->node->name,
-			rv->new_entries, rv->older, rv->new_entries * (rv->new_entries - 1) / 2,
-			rv->pairs);
+		        rv->new_entries, rv->older, rv->new_entries * (rv->new_entries - 1) / 2,
+		        rv->pairs);
 		S_pairs(c, rv, S_text_pair, f);
 	}
 	S_list(f, "stale entries", c->stale, c->n_stale);
@@ -67,7 +67,7 @@ void dtk_crystal_plan_text(FILE *f, const struct dtk_kb *kb, const struct dtk_cr
 	S_list(f, "entries that meet the high rule but are not high", c->promotable,
 	       c->n_promotable);
 	fprintf(f, "\nnodes with new entries whose stance has not changed (%zu):\n",
-		c->n_stance_unchanged);
+	        c->n_stance_unchanged);
 	for (i = 0; i < c->n_stance_unchanged; i++)
 		fprintf(f, "  %s\n", c->stance_unchanged[i]->name);
 	fprintf(f, "\ncross-domain references to check by hand (%zu):\n", c->n_cross_refs);
@@ -77,7 +77,7 @@ void dtk_crystal_plan_text(FILE *f, const struct dtk_kb *kb, const struct dtk_cr
 }
 
 static void S_json_ids(struct dtk_json *j, const char *key, const struct dtk_entry *const *v,
-		       size_t n)
+                       size_t n)
 {
 	size_t i;
 	dtk_json_key(j, key);
@@ -124,7 +124,7 @@ static void S_json_reviews(struct dtk_json *j, const struct dtk_crystal *c)
 }
 
 void dtk_crystal_plan_json(struct dtk_buf *out, const struct dtk_kb *kb,
-			   const struct dtk_crystal *c)
+                           const struct dtk_crystal *c)
 {
 	struct dtk_json j;
 	char d[11];

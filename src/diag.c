@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-void dtk_diags_vadd(struct dtk_diags *d, const char *path, int line, int col,
-		    const char *fmt, va_list ap)
+void dtk_diags_vadd(struct dtk_diags *d, const char *path, int line, int col, const char *fmt,
+                    va_list ap)
 {
 	struct dtk_buf msg = DTK_BUF_INIT;
 	struct dtk_diag *g;
@@ -19,8 +19,7 @@ void dtk_diags_vadd(struct dtk_diags *d, const char *path, int line, int col,
 	g->msg = dtk_buf_detach(&msg);
 }
 
-void dtk_diags_add(struct dtk_diags *d, const char *path, int line, int col,
-		   const char *fmt, ...)
+void dtk_diags_add(struct dtk_diags *d, const char *path, int line, int col, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -77,7 +76,7 @@ void dtk_diags_print(const struct dtk_diags *d, FILE *out)
 	for (i = 0; i < d->n; i++) {
 		const struct dtk_diag *g = &d->v[i];
 		fprintf(out, "%s:%d:%d: error: %s\n", g->path, g->line > 0 ? g->line : 1,
-			g->col > 0 ? g->col : 1, g->msg);
+		        g->col > 0 ? g->col : 1, g->msg);
 	}
 }
 

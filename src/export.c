@@ -13,22 +13,22 @@
 #include <sys/stat.h>
 
 static const char S_css[] =
-	"body{margin:0;font:16px/1.6 system-ui,-apple-system,\"Segoe UI\",\"Noto Sans CJK SC\","
-	"sans-serif;color:#1f2328;background:#fff}\n"
-	"nav{padding:.6rem 1.5rem;border-bottom:1px solid #d0d7de;background:#f6f8fa}\n"
-	"nav a{color:#0969da;text-decoration:none;font-weight:600}\n"
-	"main{max-width:72rem;margin:0 auto;padding:1rem 1.5rem 3rem}\n"
-	"h1{font-size:1.9rem;border-bottom:1px solid #d0d7de;padding-bottom:.3rem}\n"
-	"h2{font-size:1.4rem;margin-top:2rem;border-bottom:1px solid #eaeef2}\n"
-	"h3{font-size:1.1rem}\n"
-	"table{border-collapse:collapse;width:100%;margin:.8rem 0;font-size:.95rem}\n"
-	"th,td{border:1px solid #d0d7de;padding:.4rem .6rem;text-align:left;vertical-align:top}\n"
-	"th{background:#f6f8fa}\n"
-	"td:first-child{white-space:nowrap}\n"
-	"tr:nth-child(even) td{background:#fbfcfd}\n"
-	"a{color:#0969da}\n"
-	"code{background:#eff1f3;padding:.1rem .3rem;border-radius:4px;font-size:.9em}\n"
-	".meta{color:#57606a}\n";
+        "body{margin:0;font:16px/1.6 system-ui,-apple-system,\"Segoe UI\",\"Noto Sans CJK SC\","
+        "sans-serif;color:#1f2328;background:#fff}\n"
+        "nav{padding:.6rem 1.5rem;border-bottom:1px solid #d0d7de;background:#f6f8fa}\n"
+        "nav a{color:#0969da;text-decoration:none;font-weight:600}\n"
+        "main{max-width:72rem;margin:0 auto;padding:1rem 1.5rem 3rem}\n"
+        "h1{font-size:1.9rem;border-bottom:1px solid #d0d7de;padding-bottom:.3rem}\n"
+        "h2{font-size:1.4rem;margin-top:2rem;border-bottom:1px solid #eaeef2}\n"
+        "h3{font-size:1.1rem}\n"
+        "table{border-collapse:collapse;width:100%;margin:.8rem 0;font-size:.95rem}\n"
+        "th,td{border:1px solid #d0d7de;padding:.4rem .6rem;text-align:left;vertical-align:top}\n"
+        "th{background:#f6f8fa}\n"
+        "td:first-child{white-space:nowrap}\n"
+        "tr:nth-child(even) td{background:#fbfcfd}\n"
+        "a{color:#0969da}\n"
+        "code{background:#eff1f3;padding:.1rem .3rem;border-radius:4px;font-size:.9em}\n"
+        ".meta{color:#57606a}\n";
 
 /* Appends s to b escaped for HTML text and attributes. */
 static void S_escape(struct dtk_buf *b, const char *s)
@@ -46,18 +46,20 @@ static void S_escape(struct dtk_buf *b, const char *s)
 
 /* Writes dir/name: an HTML page with title around body. */
 static int S_page(const char *dir, const char *name, const struct dtk_kb *kb, const char *title,
-		  const char *body)
+                  const char *body)
 {
 	struct dtk_buf p = DTK_BUF_INIT;
 	char *path = dtk_path_join(dir, name);
 	int rc;
 
-	dtk_buf_printf(&p, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n"
-			   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
-		       kb->lang_en ? "en" : "zh");
+	dtk_buf_printf(
+	        &p,
+	        "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n"
+	        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+	        kb->lang_en ? "en" : "zh");
 	S_escape(&p, title);
 	dtk_buf_puts(&p, "</title>\n<link rel=\"stylesheet\" href=\"style.css\">\n</head>\n<body>\n"
-			 "<nav><a href=\"index.html\">");
+	                 "<nav><a href=\"index.html\">");
 	S_escape(&p, kb->title);
 	dtk_buf_printf(&p, "</a></nav>\n<main>\n%s</main>\n</body>\n</html>\n", body);
 	rc = dtk_file_write_atomic(path, p.ptr, p.len);
@@ -67,7 +69,7 @@ static int S_page(const char *dir, const char *name, const struct dtk_kb *kb, co
 }
 
 static void S_item_source(struct dtk_md *md, const struct dtk_kb *kb, const char *label,
-			  const char *id)
+                          const char *id)
 {
 	const struct dtk_source *s = dtk_kb_source(kb, id);
 	dtk_md_text(md, label);
@@ -107,10 +109,12 @@ static void S_entry(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk
 	dtk_md_list(md);
 	dtk_md_item(md);
 	dtk_md_textf(md, "confidence: %s%s · created %s", dtk_confidence_names[e->confidence],
-		     dtk_entry_is_candidate(kb, e) ? " (candidate)" : "", dtk_date_format(c, e->created));
+	             dtk_entry_is_candidate(kb, e) ? " (candidate)" : "",
+	             dtk_date_format(c, e->created));
 	if (e->reviewed)
 		dtk_md_textf(md, " · reviewed %s", dtk_date_format(r, e->reviewed));
-	dtk_md_textf(md, " · used %ld · cited %ld%s", e->used, e->cited, e->closed ? " · closed" : "");
+	dtk_md_textf(md, " · used %ld · cited %ld%s", e->used, e->cited,
+	             e->closed ? " · closed" : "");
 	dtk_md_close(md);
 	dtk_md_item(md);
 	S_item_source(md, kb, "source: ", e->source.id);
@@ -128,7 +132,8 @@ static void S_entry(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk
 	}
 	for (i = 0; i < e->n_contradicts; i++) {
 		dtk_md_item(md);
-		dtk_md_textf(md, "contradicts (%s): ", e->contradicts[i].open ? "open" : "resolved");
+		dtk_md_textf(md,
+		             "contradicts (%s): ", e->contradicts[i].open ? "open" : "resolved");
 		S_ref(md, kb, e->contradicts[i].ref.id);
 		if (e->contradicts[i].note) {
 			dtk_md_text(md, " — ");
@@ -151,9 +156,10 @@ static int S_node_page(const struct dtk_kb *kb, const struct dtk_node *n, const 
 	dtk_md_text(md, n->name);
 	dtk_md_close(md);
 	dtk_md_paragraph(md);
-	dtk_md_textf(md, "%s%sbloom %s · %zu entr%s", n->category >= 0 ? kb->categories[n->category].name : "",
-		     n->category >= 0 ? " · " : "", dtk_bloom_names[n->bloom], n->n_entries,
-		     n->n_entries == 1 ? "y" : "ies");
+	dtk_md_textf(md, "%s%sbloom %s · %zu entr%s",
+	             n->category >= 0 ? kb->categories[n->category].name : "",
+	             n->category >= 0 ? " · " : "", dtk_bloom_names[n->bloom], n->n_entries,
+	             n->n_entries == 1 ? "y" : "ies");
 	dtk_md_close(md);
 	dtk_md_paragraph(md);
 	if (!n->stance) {

@@ -15,7 +15,7 @@
 struct dtk_repo {
 	git_repository *git;
 	char *workdir; /* the work tree, ending in '/' */
-	char *prefix; /* the base root within the work tree: "" or "dir/" */
+	char *prefix;  /* the base root within the work tree: "" or "dir/" */
 };
 
 #define RECORDS "insights/_crystallizations.yaml"
@@ -91,8 +91,9 @@ static int S_check_lock(const struct dtk_repo *r)
 	int locked = access(lock, F_OK) == 0;
 	free(lock);
 	if (locked)
-		return dtk_error("the index is locked (.git/index.lock exists): another git "
-				 "process is running, or one crashed; remove the file if none runs");
+		return dtk_error(
+		        "the index is locked (.git/index.lock exists): another git "
+		        "process is running, or one crashed; remove the file if none runs");
 	return 0;
 }
 
@@ -104,7 +105,8 @@ int dtk_repo_check_ready(struct dtk_repo *r)
 	if (git_repository_head_detached(r->git) == 1)
 		return dtk_error("HEAD is detached; check out a branch first");
 	if (git_repository_state(r->git) != GIT_REPOSITORY_STATE_NONE)
-		return dtk_error("a merge, rebase, cherry-pick or revert is under way; finish it first");
+		return dtk_error(
+		        "a merge, rebase, cherry-pick or revert is under way; finish it first");
 	if (S_check_lock(r) < 0)
 		return -1;
 	if (git_repository_index(&idx, r->git) < 0 || git_index_read(idx, 1) < 0)
@@ -149,7 +151,7 @@ static struct dtk_kb *S_records(const struct dtk_repo *r, const git_oid *oid)
 
 	if (git_blob_lookup(&blob, r->git, oid) == 0)
 		dtk_kb_parse_records(&kb, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob),
-				     RECORDS, &d);
+		                     RECORDS, &d);
 	git_blob_free(blob);
 	dtk_diags_release(&d);
 	return kb;
@@ -177,7 +179,7 @@ static int S_trailer(const char *message, dtk_date date)
 	dtk_date_format(want, date);
 	for (i = 0; i < arr.count && !found; i++)
 		found = !strcmp(arr.trailers[i].key, "Dtk-Crystallization") &&
-			(date == 0 || !strcmp(arr.trailers[i].value, want));
+		        (date == 0 || !strcmp(arr.trailers[i].value, want));
 	git_message_trailer_array_free(&arr);
 	return found;
 }
@@ -187,7 +189,7 @@ static int S_trailer(const char *message, dtk_date date)
  * Stops where history ends or is cut off (a shallow clone), or when fn
  * returns non-zero; returns that value, 0, or -1 with the error set. */
 typedef int (*S_visit)(void *ctx, git_commit *c, const struct dtk_kb *now,
-		       const struct dtk_kb *prev);
+                       const struct dtk_kb *prev);
 
 static int S_walk(const struct dtk_repo *r, S_visit fn, void *ctx)
 {
@@ -233,7 +235,7 @@ struct find_ctx {
 };
 
 static int S_find_visit(void *ctx, git_commit *c, const struct dtk_kb *now,
-			const struct dtk_kb *prev)
+                        const struct dtk_kb *prev)
 {
 	struct find_ctx *f = ctx;
 	if (S_trailer(git_commit_message(c), f->date) ||
@@ -274,7 +276,7 @@ static int S_extract(const struct dtk_repo *r, git_commit *c, const char *dir)
 		}
 		file = dtk_path_join(out, name);
 		rc = dtk_file_write_atomic(file, git_blob_rawcontent(blob),
-					   (size_t)git_blob_rawsize(blob));
+		                           (size_t)git_blob_rawsize(blob));
 		free(file);
 		git_blob_free(blob);
 		if (rc < 0)
@@ -290,8 +292,7 @@ done:
 	return rc;
 }
 
-int dtk_repo_checkout_run(struct dtk_repo *r, dtk_date date, const char *dir,
-			  char commit_hex[41])
+int dtk_repo_checkout_run(struct dtk_repo *r, dtk_date date, const char *dir, char commit_hex[41])
 {
 	struct find_ctx f = {date, {{0}}};
 	git_commit *c = NULL;
@@ -315,7 +316,7 @@ struct runs_ctx {
 };
 
 static int S_runs_visit(void *ctx, git_commit *c, const struct dtk_kb *now,
-			const struct dtk_kb *prev)
+                        const struct dtk_kb *prev)
 {
 	struct dtk_run_list *l = ((struct runs_ctx *)ctx)->list;
 	size_t i;
@@ -404,8 +405,8 @@ static int S_add(git_index *idx, const char *path, const git_oid *oid)
 
 /* Builds the tree of the commit: base (may be NULL) with the base's files
  * replaced by the request's. */
-static int S_build_tree(const struct dtk_repo *r, git_tree *base,
-			const struct dtk_commit_req *req, git_oid *tree_oid)
+static int S_build_tree(const struct dtk_repo *r, git_tree *base, const struct dtk_commit_req *req,
+                        git_oid *tree_oid)
 {
 	git_index *idx = NULL;
 	git_oid oid;
@@ -463,7 +464,7 @@ static int S_signature(git_signature **out, const struct dtk_repo *r, const char
 		rc = git_signature_default(out, r->git);
 		if (rc == GIT_ENOTFOUND)
 			return dtk_error("no author: set user.name and user.email (git config) or "
-					 "pass --author 'Name <email>'");
+			                 "pass --author 'Name <email>'");
 		return rc < 0 ? S_gerr("cannot make the commit's signature") : 0;
 	}
 	lt = strchr(author, '<');
@@ -523,10 +524,10 @@ static int S_journal_read(const struct dtk_repo *r, struct journal *j)
 	if (rc < 0)
 		return errno == ENOENT ? 0 : -1;
 	rc = sscanf(text, "new %63s\nold %63s\nref %255s", a, b, j->ref) == 3 &&
-			     git_oid_fromstr(&j->new_id, a) == 0 &&
-			     (!strcmp(b, "-") || git_oid_fromstr(&j->old_id, b) == 0)
-		     ? 1
-		     : dtk_error(".git/dtk-crystallize is damaged; remove it and check HEAD");
+	                     git_oid_fromstr(&j->new_id, a) == 0 &&
+	                     (!strcmp(b, "-") || git_oid_fromstr(&j->old_id, b) == 0)
+	             ? 1
+	             : dtk_error(".git/dtk-crystallize is damaged; remove it and check HEAD");
 	j->has_old = strcmp(b, "-") != 0;
 	free(text);
 	return rc;
@@ -581,7 +582,8 @@ static int S_update_index(const struct dtk_repo *r, git_tree *tree)
 	if (S_remove_base(r, idx) < 0)
 		goto done;
 	for (i = 0; i <= git_tree_entrycount(sub); i++) {
-		const git_tree_entry *e = i < git_tree_entrycount(sub) ? git_tree_entry_byindex(sub, i) : NULL;
+		const git_tree_entry *e =
+		        i < git_tree_entrycount(sub) ? git_tree_entry_byindex(sub, i) : NULL;
 		const git_index_entry *ie;
 		struct dtk_buf path = DTK_BUF_INIT;
 		git_tree_entry *top = NULL;
@@ -646,10 +648,11 @@ static int S_finish(const struct dtk_repo *r, const struct journal *j)
 	if (S_update_index(r, tree) < 0)
 		goto done;
 	dtk_crash_point("after-index");
-	if (git_reference_name_to_id(&cur, r->git, j->ref) < 0 || !git_oid_equal(&cur, &j->new_id)) {
+	if (git_reference_name_to_id(&cur, r->git, j->ref) < 0 ||
+	    !git_oid_equal(&cur, &j->new_id)) {
 		if (git_reference_create_matching(&ref, r->git, j->ref, &j->new_id, 1,
-						  j->has_old ? &j->old_id : NULL,
-						  "commit: dtk crystallize") < 0) {
+		                                  j->has_old ? &j->old_id : NULL,
+		                                  "commit: dtk crystallize") < 0) {
 			S_gerr("cannot move the branch");
 			goto done;
 		}
@@ -732,7 +735,7 @@ int dtk_repo_commit(struct dtk_repo *r, const struct dtk_commit_req *req, char c
 		goto done;
 	parents[0] = parent;
 	if (git_commit_create(&j.new_id, r->git, NULL, sig, sig, NULL, req->message, tree,
-			      parent ? 1 : 0, parents) < 0) {
+	                      parent ? 1 : 0, parents) < 0) {
 		S_gerr("cannot create the commit");
 		goto done;
 	}
@@ -820,7 +823,7 @@ static int S_other_side(const struct dtk_repo *r, const git_oid *head, git_oid *
 /* Returns the ancestor of a merge of head and other: their merge base, or
  * for a rebase or cherry-pick the parent of the commit being applied. */
 static int S_ancestor(const struct dtk_repo *r, const git_oid *head, const git_oid *other,
-		      git_oid *out)
+                      git_oid *out)
 {
 	int state = git_repository_state(r->git);
 	git_commit *c = NULL;
@@ -852,8 +855,7 @@ static int S_tree_of(const struct dtk_repo *r, const git_oid *commit, git_tree *
 
 /* Collects the base's files of the merged index idx; returns 1 on a conflict
  * among them. */
-static int S_collect(const struct dtk_repo *r, git_index *idx, struct dtk_memfile **out,
-		     size_t *n)
+static int S_collect(const struct dtk_repo *r, git_index *idx, struct dtk_memfile **out, size_t *n)
 {
 	size_t i, cap = 0, plen = strlen(r->prefix) + 9;
 
@@ -868,7 +870,8 @@ static int S_collect(const struct dtk_repo *r, git_index *idx, struct dtk_memfil
 			return S_gerr("cannot read a merged file");
 		dtk_grow((void **)out, &cap, *n + 1, sizeof(**out));
 		(*out)[*n].name = dtk_xstrdup(e->path + plen);
-		(*out)[*n].data = dtk_xstrndup(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+		(*out)[*n].data =
+		        dtk_xstrndup(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
 		(*out)[*n].len = (size_t)git_blob_rawsize(blob);
 		(*n)++;
 		git_blob_free(blob);

@@ -13,7 +13,7 @@ static int S_git_error(const char *what)
 }
 
 int dtk_git_diff_buffers(char **out, const char *old, size_t old_len, const char *new_,
-			 size_t new_len, const char *path)
+                         size_t new_len, const char *path)
 {
 	git_patch *patch = NULL;
 	git_buf buf = GIT_BUF_INIT;

@@ -9,9 +9,9 @@
 #include <string.h>
 
 /* Calls fn for every entry, nodes in category order, entries in file order. */
-#define FOR_EACH_ENTRY(kb, e)                                                        \
-	for (size_t ni_ = 0; ni_ < (kb)->n_nodes; ni_++)                             \
-		for (const struct dtk_entry *e = (kb)->nodes[ni_]->entries;           \
+#define FOR_EACH_ENTRY(kb, e)                                                                      \
+	for (size_t ni_ = 0; ni_ < (kb)->n_nodes; ni_++)                                           \
+		for (const struct dtk_entry *e = (kb)->nodes[ni_]->entries;                        \
 		     e < (kb)->nodes[ni_]->entries + (kb)->nodes[ni_]->n_entries; e++)
 
 /* A value for a {name} placeholder: text as it is, or inline Markdown. */
@@ -78,7 +78,7 @@ static void S_item_n(struct dtk_md *md, const char *tpl, long n, const char *ext
 }
 
 static void S_status(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
-		     const struct dtk_stats *st)
+                     const struct dtk_stats *st)
 {
 	struct dtk_buf high = DTK_BUF_INIT;
 	char date[11], u[32], c[32], k[32];
@@ -89,15 +89,18 @@ static void S_status(struct dtk_md *md, const struct dtk_kb *kb, const struct dt
 	S_item_n(md, L->st_nodes, (long)st->nodes, NULL);
 	S_item_n(md, L->st_with, (long)st->nodes_with_entries, NULL);
 	S_item_n(md, L->st_entries, (long)st->entries, NULL);
-	FOR_EACH_ENTRY(kb, e)
-	if (e->confidence == DTK_CONF_HIGH)
-		dtk_buf_printf(&high, "%s%s", n++ ? L->sep : L->lpar, e->id);
+	FOR_EACH_ENTRY (kb, e)
+		if (e->confidence == DTK_CONF_HIGH)
+			dtk_buf_printf(&high, "%s%s", n++ ? L->sep : L->lpar, e->id);
 	if (n)
 		dtk_buf_puts(&high, L->rpar);
 	S_item_n(md, L->st_high, (long)st->high, dtk_buf_cstr(&high));
 	{
-		struct slot s[] = {{"date", kb->n_records ? dtk_date_format(date,
-						kb->records[kb->n_records - 1].date) : "—", 0}};
+		struct slot s[] = {
+		        {"date",
+		         kb->n_records ? dtk_date_format(date, kb->records[kb->n_records - 1].date)
+		                       : "—",
+		         0}};
 		dtk_md_item(md);
 		S_fill(md, L->st_last, s, N_SLOTS(s));
 		dtk_md_close(md);
@@ -105,9 +108,9 @@ static void S_status(struct dtk_md *md, const struct dtk_kb *kb, const struct dt
 	S_item_n(md, L->st_articles, (long)st->articles, NULL);
 	{
 		struct slot s[] = {{"positioning", kb->positioning, 1},
-				   {"usage", S_num(u, st->usage_pct), 0},
-				   {"citation", S_num(c, st->citation_pct), 0},
-				   {"closure", S_num(k, st->closure_pct), 0}};
+		                   {"usage", S_num(u, st->usage_pct), 0},
+		                   {"citation", S_num(c, st->citation_pct), 0},
+		                   {"closure", S_num(k, st->closure_pct), 0}};
 		dtk_md_item(md);
 		S_fill(md, L->st_positioning, s, N_SLOTS(s));
 		dtk_md_close(md);
@@ -151,8 +154,7 @@ static void S_node_name(struct dtk_md *md, const char *name, int links)
 	dtk_buf_release(&url);
 }
 
-static void S_nodes(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
-		    int links)
+static void S_nodes(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L, int links)
 {
 	size_t c, i;
 	char count[32];
@@ -242,7 +244,7 @@ static void S_review(struct dtk_md *md, const struct dtk_record *r, const struct
 	for (i = 0; i < r->n_pairs; i++) {
 		total += r->pairs[i].count;
 		dtk_buf_printf(&pairs, "%s%s %ld", i ? L->sep : L->lpar, r->pairs[i].node,
-			       r->pairs[i].count);
+		               r->pairs[i].count);
 	}
 	if (r->n_pairs)
 		dtk_buf_puts(&pairs, L->rpar);
@@ -256,16 +258,16 @@ static void S_review(struct dtk_md *md, const struct dtk_record *r, const struct
 	}
 	{
 		struct slot s[] = {
-			{"date", dtk_date_format(date, r->date), 0},
-			{"new", S_num(nn, r->new_entries), 0},
-			{"pairs", S_num(np, total), 0},
-			{"pair_list", dtk_buf_cstr(&pairs), 0},
-			{"k", S_num(nk, (long)r->n_cross_pairs), 0},
-			{"cross_list", dtk_buf_cstr(&cross), 0},
-			{"verdict", r->review_verdict, 1},
-			{"note", dtk_buf_cstr(&note), 1},
-			{"total", S_num(nt, total + (long)r->n_cross_pairs), 0},
-			{"c", S_num(nc, r->contradictions_new), 0},
+		        {"date", dtk_date_format(date, r->date), 0},
+		        {"new", S_num(nn, r->new_entries), 0},
+		        {"pairs", S_num(np, total), 0},
+		        {"pair_list", dtk_buf_cstr(&pairs), 0},
+		        {"k", S_num(nk, (long)r->n_cross_pairs), 0},
+		        {"cross_list", dtk_buf_cstr(&cross), 0},
+		        {"verdict", r->review_verdict, 1},
+		        {"note", dtk_buf_cstr(&note), 1},
+		        {"total", S_num(nt, total + (long)r->n_cross_pairs), 0},
+		        {"c", S_num(nc, r->contradictions_new), 0},
 		};
 		dtk_md_paragraph(md);
 		S_fill(md, L->review, s, N_SLOTS(s));
@@ -288,7 +290,7 @@ static size_t S_rank(const struct dtk_kb *kb, const struct dtk_entry *e)
 /* Returns 1 when e's open contradiction c is listed already: the other entry
  * comes first and declares the same pair as open. */
 static int S_listed_before(const struct dtk_kb *kb, const struct dtk_entry *e,
-			   const struct dtk_contradiction *c)
+                           const struct dtk_contradiction *c)
 {
 	const struct dtk_entry *o = strchr(c->ref.id, ':') ? NULL : dtk_kb_entry(kb, c->ref.id);
 	size_t k;
@@ -310,9 +312,10 @@ static void S_contradictions(struct dtk_md *md, const struct dtk_kb *kb, const s
 	S_heading(md, 2, L->contradictions);
 	if (last && last->has_review)
 		S_review(md, last, L);
-	FOR_EACH_ENTRY(kb, e)
-	for (k = 0; k < e->n_contradicts; k++)
-		open += e->contradicts[k].open && !S_listed_before(kb, e, &e->contradicts[k]);
+	FOR_EACH_ENTRY (kb, e)
+		for (k = 0; k < e->n_contradicts; k++)
+			open += e->contradicts[k].open &&
+			        !S_listed_before(kb, e, &e->contradicts[k]);
 	{
 		struct slot s[] = {{"n", S_num(num, (long)open), 0}};
 		dtk_md_paragraph(md);
@@ -322,26 +325,26 @@ static void S_contradictions(struct dtk_md *md, const struct dtk_kb *kb, const s
 	if (!open)
 		return;
 	dtk_md_list(md);
-	FOR_EACH_ENTRY(kb, e)
-	for (k = 0; k < e->n_contradicts; k++) {
-		const struct dtk_contradiction *c = &e->contradicts[k];
-		struct dtk_buf note = DTK_BUF_INIT;
-		if (!c->open || S_listed_before(kb, e, c))
-			continue;
-		if (c->note) {
-			dtk_buf_puts(&note, L->open_note);
-			dtk_buf_puts(&note, c->note);
+	FOR_EACH_ENTRY (kb, e)
+		for (k = 0; k < e->n_contradicts; k++) {
+			const struct dtk_contradiction *c = &e->contradicts[k];
+			struct dtk_buf note = DTK_BUF_INIT;
+			if (!c->open || S_listed_before(kb, e, c))
+				continue;
+			if (c->note) {
+				dtk_buf_puts(&note, L->open_note);
+				dtk_buf_puts(&note, c->note);
+			}
+			{
+				struct slot s[] = {{"id", e->id, 0},
+				                   {"other", c->ref.id, 0},
+				                   {"note", dtk_buf_cstr(&note), 1}};
+				dtk_md_item(md);
+				S_fill(md, L->open_item, s, N_SLOTS(s));
+				dtk_md_close(md);
+			}
+			dtk_buf_release(&note);
 		}
-		{
-			struct slot s[] = {{"id", e->id, 0},
-					   {"other", c->ref.id, 0},
-					   {"note", dtk_buf_cstr(&note), 1}};
-			dtk_md_item(md);
-			S_fill(md, L->open_item, s, N_SLOTS(s));
-			dtk_md_close(md);
-		}
-		dtk_buf_release(&note);
-	}
 	dtk_md_close(md);
 }
 
@@ -355,9 +358,10 @@ static void S_gaps(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_
 	for (i = 0; i < kb->n_nodes; i++)
 		if (kb->nodes[i]->bloom <= DTK_BLOOM_REMEMBER && !kb->nodes[i]->n_entries)
 			dtk_buf_printf(&names, "%s%s", n++ ? L->sep : L->gaps_names,
-				       kb->nodes[i]->name);
+			               kb->nodes[i]->name);
 	{
-		struct slot s[] = {{"n", S_num(num, (long)n), 0}, {"names", dtk_buf_cstr(&names), 0}};
+		struct slot s[] = {{"n", S_num(num, (long)n), 0},
+		                   {"names", dtk_buf_cstr(&names), 0}};
 		dtk_md_paragraph(md);
 		S_fill(md, L->gaps_intro, s, N_SLOTS(s));
 		dtk_md_close(md);
@@ -381,13 +385,13 @@ static void S_gaps(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_
 		S_fill(md, L->candidates, s, N_SLOTS(s));
 	}
 	n = 0;
-	FOR_EACH_ENTRY(kb, e)
-	if (dtk_entry_is_candidate(kb, e)) {
-		struct slot s[] = {{"id", e->id, 0}, {"title", e->title, 1}};
-		if (n++)
-			dtk_md_text(md, L->sep);
-		S_fill(md, L->candidate, s, N_SLOTS(s));
-	}
+	FOR_EACH_ENTRY (kb, e)
+		if (dtk_entry_is_candidate(kb, e)) {
+			struct slot s[] = {{"id", e->id, 0}, {"title", e->title, 1}};
+			if (n++)
+				dtk_md_text(md, L->sep);
+			S_fill(md, L->candidate, s, N_SLOTS(s));
+		}
 	dtk_md_text(md, n ? L->stop : L->candidates_none);
 	dtk_md_close(md);
 }
@@ -420,23 +424,25 @@ static void S_last_run(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 		dtk_buf_puts(&bloom, L->bloom_same);
 	for (i = 0; i < r->n_bloom_changes; i++)
 		dtk_buf_printf(&bloom, "%s%s %s→%s", i ? L->sep : L->bloom_changed,
-			       r->bloom_changes[i].node, dtk_bloom_names[r->bloom_changes[i].from],
-			       dtk_bloom_names[r->bloom_changes[i].to]);
+		               r->bloom_changes[i].node, dtk_bloom_names[r->bloom_changes[i].from],
+		               dtk_bloom_names[r->bloom_changes[i].to]);
 	{
 		struct slot s[] = {
-			{"date", dtk_date_format(d1, r->date), 0},
-			{"since", r->since ? S_short_date(d2, r->since, year) : "—", 0},
-			{"n", S_num(n, r->new_entries), 0},
-			{"h", S_num(h, r->high_changes), 0},
-			{"s", S_num(s_, r->stale), 0},
-			{"earliest", dtk_date_format(d3, r->earliest), 0},
-			{"expiry", S_short_date(d4, dtk_date_add_months(r->earliest,
-								       kb->stale_after_months), year), 0},
-			{"bloom", bloom.ptr, 0},
-			{"r", S_num(rw, r->stance_rewrites), 0},
-			{"c", S_num(c, r->contradictions_new), 0},
-			{"scenario", r->eval_scenario, 0},
-			{"verdict", r->eval_verdict, 0},
+		        {"date", dtk_date_format(d1, r->date), 0},
+		        {"since", r->since ? S_short_date(d2, r->since, year) : "—", 0},
+		        {"n", S_num(n, r->new_entries), 0},
+		        {"h", S_num(h, r->high_changes), 0},
+		        {"s", S_num(s_, r->stale), 0},
+		        {"earliest", dtk_date_format(d3, r->earliest), 0},
+		        {"expiry",
+		         S_short_date(d4, dtk_date_add_months(r->earliest, kb->stale_after_months),
+		                      year),
+		         0},
+		        {"bloom", bloom.ptr, 0},
+		        {"r", S_num(rw, r->stance_rewrites), 0},
+		        {"c", S_num(c, r->contradictions_new), 0},
+		        {"scenario", r->eval_scenario, 0},
+		        {"verdict", r->eval_verdict, 0},
 		};
 		S_fill(md, L->last_line, s, N_SLOTS(s));
 	}

@@ -65,7 +65,7 @@ char *dtk_kb_find_root(const char *start_dir)
 	}
 	free(dir);
 	dtk_error("not in a knowledge base: no insights/_domain.yaml in %s or any parent",
-		  start_dir);
+	          start_dir);
 	return NULL;
 }
 
@@ -190,11 +190,11 @@ static void S_index_sources(struct loader *l);
 /* One file to load, and what loading it gave. */
 struct kfile {
 	char *name; /* in insights/ */
-	char *rel; /* "insights/<name>", as shown */
+	char *rel;  /* "insights/<name>", as shown */
 	enum ftype t;
-	char node[256]; /* F_NODE: the node's name */
+	char node[256];       /* F_NODE: the node's name */
 	struct dtk_node *out; /* F_NODE: the node, NULL when unusable */
-	int ok; /* the file gave the kind of value it must hold */
+	int ok;               /* the file gave the kind of value it must hold */
 };
 
 struct loader {
@@ -235,7 +235,7 @@ static int S_is_broken(const struct loader *l, const char *name, size_t len)
 /* Checks that full is a regular file inside the base; returns 0, 1 when it
  * is absent, or -1 after a diagnostic. */
 static int S_check_file(const struct loader *l, struct dtk_diags *d, const char *full,
-			const char *shown)
+                        const char *shown)
 {
 	struct stat st;
 	char *real;
@@ -252,7 +252,7 @@ static int S_check_file(const struct loader *l, struct dtk_diags *d, const char 
 		n = strlen(l->root_real);
 		if (!real || strncmp(real, l->root_real, n) || real[n] != '/') {
 			dtk_diags_add(d, shown, 1, 1, "symbolic link %s outside the repository",
-				      real ? "leads" : "is broken or leads");
+			              real ? "leads" : "is broken or leads");
 			free(real);
 			return -1;
 		}
@@ -264,7 +264,7 @@ static int S_check_file(const struct loader *l, struct dtk_diags *d, const char 
 	}
 	if (!S_ISREG(st.st_mode)) {
 		dtk_diags_add(d, shown, 1, 1, "is %s, not a file",
-			      S_ISDIR(st.st_mode) ? "a directory" : "a special file");
+		              S_ISDIR(st.st_mode) ? "a directory" : "a special file");
 		return -1;
 	}
 	return 0;
@@ -272,8 +272,8 @@ static int S_check_file(const struct loader *l, struct dtk_diags *d, const char 
 
 /* Reads file f's bytes into *buf (malloc'd, or pointing into memory files
  * when *owned is 0). Returns 0, 1 when absent, -1 after a diagnostic. */
-static int S_read(const struct loader *l, struct dtk_diags *d, const struct kfile *f,
-		  char **buf, size_t *len, int *owned)
+static int S_read(const struct loader *l, struct dtk_diags *d, const struct kfile *f, char **buf,
+                  size_t *len, int *owned)
 {
 	char *full;
 	size_t i;
@@ -305,7 +305,7 @@ static int S_read(const struct loader *l, struct dtk_diags *d, const struct kfil
 check:
 	if (rc == DTK_ETOOBIG) {
 		dtk_diags_add(d, f->rel, 1, 1, "file is larger than the limit of %u bytes",
-			      DTK_MAX_FILE_BYTES);
+		              DTK_MAX_FILE_BYTES);
 		return -1;
 	}
 	return 0;
@@ -342,12 +342,10 @@ static void S_load_file(struct worker *w, struct kfile *f)
 		f->ok = root->kind == DTK_Y_SEQ;
 		dtk_schema_sources(l->kb, root, f->rel, &w->d);
 		break;
-	case F_RECORDS:
-		dtk_schema_records(l->kb, w->arena, root, f->rel, &w->d);
-		break;
+	case F_RECORDS: dtk_schema_records(l->kb, w->arena, root, f->rel, &w->d); break;
 	case F_NODE:
 		f->out = dtk_schema_node(l->kb, w->arena, root, f->rel, f->node, l->schema_flags,
-					 &w->d);
+		                         &w->d);
 		f->ok = f->out != NULL;
 		break;
 	}
@@ -411,7 +409,7 @@ static void S_load_parallel(struct loader *l, size_t from)
 }
 
 static void S_add_file(struct loader *l, size_t *cap, const char *name, enum ftype t,
-		       const char *node)
+                       const char *node)
 {
 	struct kfile *f;
 	dtk_grow((void **)&l->files, cap, l->n_files + 1, sizeof(*l->files));
@@ -448,7 +446,7 @@ static int S_names(const struct loader *l, char ***out)
 static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *only)
 {
 	static const char *const meta[] = {"_domain.yaml", "_sources.yaml",
-					   "_crystallizations.yaml"};
+	                                   "_crystallizations.yaml"};
 	char **names = NULL, node[256];
 	int n = S_names(l, &names), i;
 
@@ -462,7 +460,8 @@ static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *onl
 		if (name[0] == '.')
 			continue;
 		if (len > 4 && !strcmp(name + len - 4, ".yml")) {
-			dtk_diags_add(l->d, shown, 1, 1, "files of the base end in .yaml, not .yml");
+			dtk_diags_add(l->d, shown, 1, 1,
+			              "files of the base end in .yaml, not .yml");
 			continue;
 		}
 		if (name[0] == '_') {
@@ -471,17 +470,17 @@ static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *onl
 				;
 			if (k == 3 && len > 5 && !strcmp(name + len - 5, ".yaml"))
 				dtk_diags_add(l->d, shown, 1, 1,
-					      "unknown file: only _domain.yaml, _sources.yaml and "
-					      "_crystallizations.yaml may start with '_'");
+				              "unknown file: only _domain.yaml, _sources.yaml and "
+				              "_crystallizations.yaml may start with '_'");
 			continue;
 		}
 		if (len <= 5 || strcmp(name + len - 5, ".yaml"))
 			continue;
 		if (!S_node_file(name, node, sizeof(node))) {
 			dtk_diags_add(l->d, shown, 1, 1,
-				      "'%.*s' is not a valid node name (lowercase letters, digits "
-				      "and '-', starting with a letter or digit)",
-				      (int)(len - 5), name);
+			              "'%.*s' is not a valid node name (lowercase letters, digits "
+			              "and '-', starting with a letter or digit)",
+			              (int)(len - 5), name);
 			continue;
 		}
 		if (what == DTK_KB_ALL || !strcmp(node, only))
@@ -523,7 +522,7 @@ static int S_load_files(struct loader *l, int what, const char *only)
 			continue;
 		if (f->out) {
 			dtk_grow((void **)&l->kb->nodes, &ncap, l->kb->n_nodes + 1,
-				 sizeof(*l->kb->nodes));
+			         sizeof(*l->kb->nodes));
 			l->kb->nodes[l->kb->n_nodes++] = f->out;
 		} else {
 			dtk_grow((void **)&l->broken, &bcap, l->n_broken + 1, sizeof(*l->broken));
@@ -579,14 +578,15 @@ static void S_order_nodes(struct loader *l)
 				continue;
 			} else if (!node) {
 				hint = dtk_suggest(r->id, names, kb->n_nodes);
-				dtk_diags_add(l->d, "insights/_domain.yaml", r->pos.line, r->pos.col,
-					      "category '%s' names unknown node '%s'%s%s%s", cat->name,
-					      r->id, hint ? " (did you mean '" : "", hint ? hint : "",
-					      hint ? "'?)" : "");
+				dtk_diags_add(l->d, "insights/_domain.yaml", r->pos.line,
+				              r->pos.col,
+				              "category '%s' names unknown node '%s'%s%s%s",
+				              cat->name, r->id, hint ? " (did you mean '" : "",
+				              hint ? hint : "", hint ? "'?)" : "");
 			} else if (node->category >= 0) {
-				dtk_diags_add(l->d, "insights/_domain.yaml", r->pos.line, r->pos.col,
-					      "node '%s' is already in category '%s'", r->id,
-					      kb->categories[node->category].name);
+				dtk_diags_add(l->d, "insights/_domain.yaml", r->pos.line,
+				              r->pos.col, "node '%s' is already in category '%s'",
+				              r->id, kb->categories[node->category].name);
 			} else {
 				node->category = (int)i;
 				ordered[n++] = node;
@@ -602,7 +602,7 @@ static void S_order_nodes(struct loader *l)
 			continue;
 		}
 		dtk_diags_add(l->d, node->path, node->name_pos.line, node->name_pos.col,
-			      "node '%s' is in no category of insights/_domain.yaml", node->name);
+		              "node '%s' is in no category of insights/_domain.yaml", node->name);
 		ordered[n++] = node;
 	}
 	if (n)
@@ -628,8 +628,8 @@ static void S_index(struct loader *l)
 		struct dtk_entry *a = kb->entries_by_id[j], *b = kb->entries_by_id[i];
 		if (!strcmp(a->id, b->id)) {
 			dtk_diags_add(l->d, b->node->path, b->pos.line, b->pos.col,
-				      "duplicate entry id '%s' (first at %s:%d)", b->id,
-				      a->node->path, a->pos.line);
+			              "duplicate entry id '%s' (first at %s:%d)", b->id,
+			              a->node->path, a->pos.line);
 			continue;
 		}
 		kb->entries_by_id[++j] = b;
@@ -655,18 +655,18 @@ static void S_index_sources(struct loader *l)
 			continue;
 		}
 		dtk_diags_add(l->d, "insights/_sources.yaml", b->pos.line, b->pos.col,
-			      "duplicate source id '%s' (first at line %d)", b->id, a->pos.line);
+		              "duplicate source id '%s' (first at line %d)", b->id, a->pos.line);
 	}
 }
 
 static void S_check_entry_ref(struct loader *l, const char *path, const struct dtk_ref *r,
-			      const char *what)
+                              const char *what)
 {
 	size_t plen = 0;
 	if (!strchr(r->id, ':') && !dtk_kb_entry(l->kb, r->id) &&
 	    !(dtk_entry_id_split(r->id, &plen) && S_is_broken(l, r->id, plen)))
 		dtk_diags_add(l->d, path, r->pos.line, r->pos.col, "%s unknown entry '%s'", what,
-			      r->id);
+		              r->id);
 }
 
 /* Checks the references of node's entries to other entries (the schema
@@ -681,7 +681,7 @@ static void S_check_node_refs(struct loader *l, const struct dtk_node *node)
 			S_check_entry_ref(l, node->path, &e->relates[k], "'relates' names");
 		for (k = 0; k < e->n_contradicts; k++)
 			S_check_entry_ref(l, node->path, &e->contradicts[k].ref,
-					  "'contradicts' names");
+			                  "'contradicts' names");
 	}
 }
 
@@ -700,9 +700,10 @@ static void S_check_node_names(struct loader *l)
 		memcpy(node, n->name, plen);
 		node[plen] = '\0';
 		if (dtk_kb_node(kb, node))
-			dtk_diags_add(l->d, n->path, n->name_pos.line, n->name_pos.col,
-				      "node name '%s' reads as an entry id of node '%s'; rename the node",
-				      n->name, node);
+			dtk_diags_add(
+			        l->d, n->path, n->name_pos.line, n->name_pos.col,
+			        "node name '%s' reads as an entry id of node '%s'; rename the node",
+			        n->name, node);
 	}
 }
 
@@ -715,19 +716,19 @@ static void S_check_domain_refs(struct loader *l)
 		const struct dtk_ref *r = &kb->hotspots[i].node;
 		if (!dtk_kb_node(kb, r->id) && !S_is_broken(l, r->id, strlen(r->id)))
 			dtk_diags_add(l->d, "insights/_domain.yaml", r->pos.line, r->pos.col,
-				      "hotspot names unknown node '%s'", r->id);
+			              "hotspot names unknown node '%s'", r->id);
 	}
 	for (i = 0; i < kb->n_gaps; i++)
 		if (kb->gaps[i].flagged_by.id)
 			S_check_entry_ref(l, "insights/_domain.yaml", &kb->gaps[i].flagged_by,
-					  "gap is flagged_by");
+			                  "gap is flagged_by");
 }
 
 /* ---- loading ---- */
 
 /* Loads the base described by l (root or memory files set) into l->kb. */
 static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **out,
-		  struct dtk_diags *diags)
+                  struct dtk_diags *diags)
 {
 	struct dtk_diags d = DTK_DIAGS_INIT;
 	struct dtk_kb *kb = l->kb;
@@ -789,7 +790,7 @@ static struct dtk_kb *S_new_kb(const char *root)
 }
 
 int dtk_kb_load(struct dtk_kb **out, const char *root, int what, const char *node,
-		struct dtk_diags *diags)
+                struct dtk_diags *diags)
 {
 	struct loader l;
 
@@ -803,7 +804,7 @@ int dtk_kb_load(struct dtk_kb **out, const char *root, int what, const char *nod
 }
 
 int dtk_kb_load_mem(struct dtk_kb **out, const struct dtk_memfile *files, size_t n, int what,
-		    struct dtk_diags *diags)
+                    struct dtk_diags *diags)
 {
 	struct loader l;
 
@@ -850,7 +851,7 @@ const struct dtk_source *dtk_kb_source(const struct dtk_kb *kb, const char *id)
 }
 
 int dtk_kb_parse_records(struct dtk_kb **out, const char *buf, size_t len, const char *path,
-			 struct dtk_diags *diags)
+                         struct dtk_diags *diags)
 {
 	struct dtk_kb *kb = dtk_xcalloc(1, sizeof(*kb));
 	struct dtk_arena *tmp = dtk_arena_new();
@@ -873,7 +874,7 @@ int dtk_kb_parse_records(struct dtk_kb **out, const char *buf, size_t len, const
 }
 
 int dtk_kb_read_review(struct dtk_kb *kb, const char *path, struct dtk_record *r,
-		       struct dtk_diags *diags)
+                       struct dtk_diags *diags)
 {
 	struct dtk_arena *tmp = dtk_arena_new();
 	struct dtk_yval *root = NULL;
@@ -883,7 +884,7 @@ int dtk_kb_read_review(struct dtk_kb *kb, const char *path, struct dtk_record *r
 
 	if (rc == DTK_ETOOBIG)
 		dtk_diags_add(diags, path, 1, 1, "file is larger than the limit of %u bytes",
-			      DTK_MAX_FILE_BYTES);
+		              DTK_MAX_FILE_BYTES);
 	else if (rc < 0)
 		goto done;
 	else if (dtk_yaml_parse(&root, tmp, path, buf, len, diags) == 0 && !root)

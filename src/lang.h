@@ -10,12 +10,12 @@ struct dtk_lang {
 	/* punctuation around lists: open, separator, close, sentence end */
 	const char *lpar, *sep, *rpar, *stop;
 	const char *status, *st_nodes, *st_with, *st_entries, *st_high, *st_last, *st_articles,
-		*st_positioning;
+	        *st_positioning;
 	const char *node_index, *node_cols[4], *tentative;
 	const char *hotspots, *hotspots_intro, *hot_cols[4];
 	const char *contradictions, *review, *review_note, *open_count, *open_item, *open_note;
 	const char *gaps, *gaps_intro, *gaps_names, *gap_flag, *candidates, *candidate,
-		*candidates_none;
+	        *candidates_none;
 	const char *last, *last_line, *bloom_same, *bloom_changed, *no_record;
 };
 

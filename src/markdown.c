@@ -184,16 +184,13 @@ static void S_own(cmark_node *node)
 	switch (cmark_node_get_type(node)) {
 	case CMARK_NODE_TEXT:
 	case CMARK_NODE_CODE:
-	case CMARK_NODE_HTML_INLINE:
-		cmark_node_get_literal(node);
-		break;
+	case CMARK_NODE_HTML_INLINE: cmark_node_get_literal(node); break;
 	case CMARK_NODE_LINK:
 	case CMARK_NODE_IMAGE:
 		cmark_node_get_url(node);
 		cmark_node_get_title(node);
 		break;
-	default:
-		break;
+	default: break;
 	}
 }
 

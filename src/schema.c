@@ -9,21 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const dtk_bloom_names[DTK_BLOOM_COUNT] = {
-	"remember", "understand", "apply", "analyze", "evaluate", "create"};
+const char *const dtk_bloom_names[DTK_BLOOM_COUNT] = {"remember", "understand", "apply",
+                                                      "analyze",  "evaluate",   "create"};
 const char *const dtk_confidence_names[DTK_CONF_COUNT] = {"high", "medium", "low"};
 static const char *const S_status_names[] = {"resolved", "open"};
 
 struct ctx {
-	struct dtk_kb *kb; /* read for the policy; written only by the meta files */
+	struct dtk_kb *kb;       /* read for the policy; written only by the meta files */
 	struct dtk_arena *arena; /* where the model's strings and arrays go */
 	const char *path;
 	struct dtk_diags *d;
 	unsigned flags; /* DTK_SCHEMA_* */
 };
 
-static void S_err(struct ctx *c, const struct dtk_yval *at, const char *fmt, ...)
-	DTK_PRINTF(3, 4);
+static void S_err(struct ctx *c, const struct dtk_yval *at, const char *fmt, ...) DTK_PRINTF(3, 4);
 
 static void S_err(struct ctx *c, const struct dtk_yval *at, const char *fmt, ...)
 {
@@ -45,7 +44,7 @@ static struct dtk_pos S_pos(const struct dtk_yval *v)
  * suggestion and missing ones. Returns 1 when v is a mapping.
  */
 static int S_check_map(struct ctx *c, const struct dtk_yval *v, const char *what,
-		       const char *const *keys)
+                       const char *const *keys)
 {
 	const char *names[32];
 	size_t n = 0, i, k;
@@ -94,8 +93,7 @@ static const struct dtk_yval *S_present(const struct dtk_yval *v)
 /* Returns key's string value copied into the arena, or NULL (absent or bad). */
 /* Returns key's value when it is a string that is not blank; NULL when
  * absent or after an error. */
-static const struct dtk_yval *S_string_val(struct ctx *c, const struct dtk_yval *m,
-					   const char *key)
+static const struct dtk_yval *S_string_val(struct ctx *c, const struct dtk_yval *m, const char *key)
 {
 	const struct dtk_yval *v = S_present(dtk_yval_get(m, key));
 	if (!v)
@@ -152,8 +150,8 @@ static const char *S_name_of(struct ctx *c, const struct dtk_yval *v, const char
 		return NULL;
 	}
 	if (!dtk_is_name(v->str)) {
-		S_err(c, v, "%s '%s' is not a valid name (lowercase letters, digits and '-')",
-		      what, v->str);
+		S_err(c, v, "%s '%s' is not a valid name (lowercase letters, digits and '-')", what,
+		      v->str);
 		return NULL;
 	}
 	return dtk_arena_strndup(c->arena, v->str, v->len);
@@ -167,7 +165,7 @@ static const char *S_name(struct ctx *c, const struct dtk_yval *m, const char *k
 
 /* Reads a whole number in [min, max]; returns 0 and sets *out, or -1. */
 static int S_int(struct ctx *c, const struct dtk_yval *m, const char *key, long min, long max,
-		 long *out)
+                 long *out)
 {
 	const struct dtk_yval *v = S_present(dtk_yval_get(m, key));
 	char *end;
@@ -180,8 +178,8 @@ static int S_int(struct ctx *c, const struct dtk_yval *m, const char *key, long 
 		char found[96];
 		S_err(c, v, "'%s' must be a whole number, found %s", key,
 		      v->kind == DTK_Y_SCALAR && v->type == DTK_YT_INT
-			      ? S_found(found, sizeof(found), v)
-			      : dtk_yval_describe(v));
+		              ? S_found(found, sizeof(found), v)
+		              : dtk_yval_describe(v));
 		return -1;
 	}
 	errno = 0;
@@ -223,7 +221,7 @@ static dtk_date S_date(struct ctx *c, const struct dtk_yval *m, const char *key)
 
 /* Returns the index of key's value in names, or -1 (absent or bad). */
 static int S_enum(struct ctx *c, const struct dtk_yval *m, const char *key,
-		  const char *const *names, size_t n)
+                  const char *const *names, size_t n)
 {
 	const struct dtk_yval *v = S_present(dtk_yval_get(m, key));
 	struct dtk_buf all = DTK_BUF_INIT;
@@ -239,11 +237,10 @@ static int S_enum(struct ctx *c, const struct dtk_yval *m, const char *key,
 		dtk_buf_printf(&all, "%s%s", i ? ", " : "", names[i]);
 	hint = v->kind == DTK_Y_SCALAR ? dtk_suggest(v->str, names, n) : NULL;
 	if (v->kind != DTK_Y_SCALAR)
-		S_err(c, v, "'%s' must be one of %s; found %s", key, all.ptr,
-		      dtk_yval_describe(v));
+		S_err(c, v, "'%s' must be one of %s; found %s", key, all.ptr, dtk_yval_describe(v));
 	else if (hint)
-		S_err(c, v, "'%s' must be one of %s; found '%s' (did you mean '%s'?)", key,
-		      all.ptr, v->str, hint);
+		S_err(c, v, "'%s' must be one of %s; found '%s' (did you mean '%s'?)", key, all.ptr,
+		      v->str, hint);
 	else
 		S_err(c, v, "'%s' must be one of %s; found '%s'", key, all.ptr, v->str);
 	dtk_buf_release(&all);
@@ -277,7 +274,7 @@ static const char *S_id(struct ctx *c, const struct dtk_yval *v, const char *sou
 }
 
 static size_t S_refs(struct ctx *c, const struct dtk_yval *m, const char *key,
-		     int (*valid)(const char *), const char *form, struct dtk_ref **out)
+                     int (*valid)(const char *), const char *form, struct dtk_ref **out)
 {
 	const char *sources = !strcmp(key, "verified_by") ? key : NULL;
 	const struct dtk_yval *l = S_list(c, m, key);
@@ -311,7 +308,7 @@ static size_t S_refs(struct ctx *c, const struct dtk_yval *m, const char *key,
 
 /* Returns the list of key as an array of items (count in *n), or NULL. */
 static const struct dtk_yval *S_items(struct ctx *c, const struct dtk_yval *m, const char *key,
-				      size_t *n)
+                                      size_t *n)
 {
 	const struct dtk_yval *l = S_list(c, m, key);
 	*n = l ? l->n : 0;
@@ -374,8 +371,7 @@ static void S_hotspots(struct ctx *c, const struct dtk_yval *dom)
 			continue;
 		node = S_present(dtk_yval_get(v, "node"));
 		h->node.id = S_name(c, v, "node");
-		h->n_links = S_refs(c, v, "links", S_is_link, "'<domain>/<node>' links",
-				    &h->links);
+		h->n_links = S_refs(c, v, "links", S_is_link, "'<domain>/<node>' links", &h->links);
 		h->note = S_string(c, v, "note");
 		links = S_present(dtk_yval_get(v, "links"));
 		if (links && links->kind == DTK_Y_SEQ && links->n == 0)
@@ -430,10 +426,11 @@ static void S_policy(struct ctx *c, const struct dtk_yval *dom)
 }
 
 void dtk_schema_domain(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
-		       struct dtk_diags *diags)
+                       struct dtk_diags *diags)
 {
-	static const char *const keys[] = {"*domain", "*title", "*description", "*positioning",
-					   "*categories", "hotspots", "gaps", "policy", "lang", NULL};
+	static const char *const keys[] = {
+	        "*domain",  "*title", "*description", "*positioning", "*categories",
+	        "hotspots", "gaps",   "policy",       "lang",         NULL};
 	static const char *const langs[] = {"zh", "en"};
 	struct ctx c = {kb, kb->arena, path, diags, 0};
 
@@ -460,7 +457,7 @@ static int S_is_url(const char *s)
 }
 
 void dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
-			struct dtk_diags *diags)
+                        struct dtk_diags *diags)
 {
 	static const char *const keys[] = {"*id", "*title", "url", "read", NULL};
 	struct ctx c = {kb, kb->arena, path, diags, 0};
@@ -483,8 +480,8 @@ void dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const ch
 		s->url = S_string(&c, v, "url");
 		s->read = S_date(&c, v, "read");
 		if (s->url && !S_is_url(s->url))
-			S_err(&c, dtk_yval_get(v, "url"), "'url' must be an absolute URL, found '%s'",
-			      s->url);
+			S_err(&c, dtk_yval_get(v, "url"),
+			      "'url' must be an absolute URL, found '%s'", s->url);
 		if (!s->id)
 			continue;
 		s->pos = S_pos(id);
@@ -532,8 +529,10 @@ static void S_bloom_changes(struct ctx *c, const struct dtk_yval *rv, struct dtk
 		to = arrow ? S_bloom_index(arrow + alen, strlen(arrow + alen)) : -1;
 		if (from < 0 || to < 0 || from == to) {
 			char found[96];
-			S_err(c, v, "bloom change must read '<old>→<new>' with two different "
-				    "bloom levels, found %s", S_found(found, sizeof(found), v));
+			S_err(c, v,
+			      "bloom change must read '<old>→<new>' with two different "
+			      "bloom levels, found %s",
+			      S_found(found, sizeof(found), v));
 			continue;
 		}
 		bc->node = dtk_arena_strdup(c->arena, k->str);
@@ -546,7 +545,7 @@ static void S_bloom_changes(struct ctx *c, const struct dtk_yval *rv, struct dtk
 /* Reads a review mapping v (keys: pairs unless a review file, cross_pairs,
  * verdict, note) into r. */
 static void S_review_map(struct ctx *c, const struct dtk_yval *v, struct dtk_record *r,
-			 const char *what, const char *const *keys)
+                         const char *what, const char *const *keys)
 {
 	const struct dtk_yval *pairs, *cross;
 	size_t i;
@@ -593,7 +592,7 @@ static void S_review(struct ctx *c, const struct dtk_yval *rv, struct dtk_record
 }
 
 void dtk_schema_review_file(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
-			    struct dtk_record *r, struct dtk_diags *diags)
+                            struct dtk_record *r, struct dtk_diags *diags)
 {
 	static const char *const keys[] = {"cross_pairs", "*verdict", "note", NULL};
 	struct ctx c = {kb, kb->arena, path, diags, 0};
@@ -613,7 +612,7 @@ static void S_eval(struct ctx *c, const struct dtk_yval *rv, struct dtk_record *
 
 /* Checks a record against the one before it (prev may be NULL). */
 static void S_record_order(struct ctx *c, const struct dtk_yval *v, const struct dtk_record *r,
-			   const struct dtk_record *prev)
+                           const struct dtk_record *prev)
 {
 	char a[11], b[11];
 
@@ -634,14 +633,22 @@ static void S_record_order(struct ctx *c, const struct dtk_yval *v, const struct
 }
 
 void dtk_schema_records(struct dtk_kb *kb, struct dtk_arena *arena, const struct dtk_yval *root,
-			const char *path, struct dtk_diags *diags)
+                        const char *path, struct dtk_diags *diags)
 {
-	static const char *const keys[] = {
-		"*date",	   "since",	      "*new_entries", "*high_changes",
-		"*stale",	   "*earliest",	      "bloom_changes", "*stance_rewrites",
-		"*contradictions_new", "*eval", "review",	      NULL};
+	static const char *const keys[] = {"*date",
+	                                   "since",
+	                                   "*new_entries",
+	                                   "*high_changes",
+	                                   "*stale",
+	                                   "*earliest",
+	                                   "bloom_changes",
+	                                   "*stance_rewrites",
+	                                   "*contradictions_new",
+	                                   "*eval",
+	                                   "review",
+	                                   NULL};
 	static const char *const counts[] = {"new_entries", "high_changes", "stale",
-					     "stance_rewrites", "contradictions_new"};
+	                                     "stance_rewrites", "contradictions_new"};
 	struct ctx c = {kb, arena, path, diags, 0};
 	size_t i, k;
 
@@ -654,8 +661,8 @@ void dtk_schema_records(struct dtk_kb *kb, struct dtk_arena *arena, const struct
 	for (i = 0; i < root->n; i++) {
 		const struct dtk_yval *v = root->items[i];
 		struct dtk_record *r = &kb->records[kb->n_records];
-		long *fields[] = {&r->new_entries, &r->high_changes, &r->stale,
-				  &r->stance_rewrites, &r->contradictions_new};
+		long *fields[] = {&r->new_entries, &r->high_changes, &r->stale, &r->stance_rewrites,
+		                  &r->contradictions_new};
 		if (!S_check_map(&c, v, "record", keys))
 			continue;
 		r->pos = S_pos(v);
@@ -707,8 +714,8 @@ static void S_contradicts(struct ctx *c, const struct dtk_yval *ev, struct dtk_e
 		id = S_present(dtk_yval_get(v, "id"));
 		status = S_enum(c, v, "status", S_status_names, 2);
 		k->note = (c->flags & DTK_SCHEMA_LEAN) && status == 0 && S_string_val(c, v, "note")
-				  ? NULL /* checked; a resolved one's note is not shown */
-				  : S_string(c, v, "note");
+		                  ? NULL /* checked; a resolved one's note is not shown */
+		                  : S_string(c, v, "note");
 		if (!id || status < 0)
 			continue;
 		if (!S_nameish(id) || !S_is_entry_ref(id->str)) {
@@ -728,30 +735,29 @@ static void S_entry_refs(struct ctx *c, const struct dtk_yval *v, struct dtk_ent
 {
 	size_t i;
 
-	e->n_verified_by = S_refs(c, v, "verified_by", dtk_is_name, "source ids",
-				  &e->verified_by);
+	e->n_verified_by = S_refs(c, v, "verified_by", dtk_is_name, "source ids", &e->verified_by);
 	for (i = 0; e->source.id && i < e->n_verified_by; i++)
 		if (!strcmp(e->verified_by[i].id, e->source.id))
 			dtk_diags_add(c->d, c->path, e->verified_by[i].pos.line,
-				      e->verified_by[i].pos.col,
-				      "'verified_by' names the entry's own source '%s'; "
-				      "verification must be independent",
-				      e->source.id);
+			              e->verified_by[i].pos.col,
+			              "'verified_by' names the entry's own source '%s'; "
+			              "verification must be independent",
+			              e->source.id);
 	e->n_relates = S_refs(c, v, "relates", S_is_entry_ref, "entry ids", &e->relates);
 	S_contradicts(c, v, e);
 	for (i = 0; e->id && i < e->n_relates; i++)
 		if (!strcmp(e->relates[i].id, e->id))
 			dtk_diags_add(c->d, c->path, e->relates[i].pos.line, e->relates[i].pos.col,
-				      "entry '%s' relates to itself", e->id);
+			              "entry '%s' relates to itself", e->id);
 	for (i = 0; e->id && i < e->n_contradicts; i++)
 		if (!strcmp(e->contradicts[i].ref.id, e->id))
 			dtk_diags_add(c->d, c->path, e->contradicts[i].ref.pos.line,
-				      e->contradicts[i].ref.pos.col,
-				      "entry '%s' contradicts itself", e->id);
+			              e->contradicts[i].ref.pos.col,
+			              "entry '%s' contradicts itself", e->id);
 }
 
 static void S_entry_id(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e,
-		       const char *node)
+                       const char *node)
 {
 	const struct dtk_yval *id = S_present(dtk_yval_get(v, "id"));
 	char found[96];
@@ -768,13 +774,11 @@ static void S_entry_id(struct ctx *c, const struct dtk_yval *v, struct dtk_entry
 	e->id = dtk_arena_strndup(c->arena, id->str, id->len);
 }
 
-static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e,
-		    const char *node)
+static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e, const char *node)
 {
-	static const char *const keys[] = {"*id",      "*title",  "*claim",	 "*confidence",
-					   "*source",  "verified_by", "*created", "reviewed",
-					   "used",     "cited",	  "closed",	 "relates",
-					   "contradicts", NULL};
+	static const char *const keys[] = {
+	        "*id",      "*title", "*claim", "*confidence", "*source", "verified_by", "*created",
+	        "reviewed", "used",   "cited",  "closed",      "relates", "contradicts", NULL};
 	const struct dtk_yval *conf, *src, *closed, *title;
 	char a[11], b[11];
 	int k;
@@ -797,7 +801,7 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 		e->confidence_pos = S_pos(conf);
 	src = S_present(dtk_yval_get(v, "source"));
 	e->source.id = src && S_nameish(src) && dtk_is_name(src->str) ? S_id(c, src, "source")
-								      : S_name(c, v, "source");
+	                                                              : S_name(c, v, "source");
 	if (src)
 		e->source.pos = S_pos(src);
 	e->created = S_date(c, v, "created");
@@ -827,8 +831,8 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 }
 
 struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *arena,
-				 const struct dtk_yval *root, const char *path, const char *name,
-				 unsigned flags, struct dtk_diags *diags)
+                                 const struct dtk_yval *root, const char *path, const char *name,
+                                 unsigned flags, struct dtk_diags *diags)
 {
 	static const char *const keys[] = {"*node", "*bloom", "stance", "*insights", NULL};
 	struct ctx c = {(struct dtk_kb *)kb, arena, path, diags, flags};

@@ -11,15 +11,15 @@
 #include "dtk/ytree.h"
 
 void dtk_schema_domain(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
-		       struct dtk_diags *diags);
+                       struct dtk_diags *diags);
 void dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
-			struct dtk_diags *diags);
+                        struct dtk_diags *diags);
 /* Fills kb->records, allocating in arena (so that a worker thread can). */
 void dtk_schema_records(struct dtk_kb *kb, struct dtk_arena *arena, const struct dtk_yval *root,
-			const char *path, struct dtk_diags *diags);
+                        const char *path, struct dtk_diags *diags);
 /* Reads a review file (cross_pairs, verdict, note) into r's review fields. */
 void dtk_schema_review_file(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
-			    struct dtk_record *r, struct dtk_diags *diags);
+                            struct dtk_record *r, struct dtk_diags *diags);
 /* Flags of dtk_schema_node. */
 #define DTK_SCHEMA_LEAN 1u /* check claims but do not keep their text */
 
@@ -27,7 +27,7 @@ void dtk_schema_review_file(struct dtk_kb *kb, const struct dtk_yval *root, cons
  * kb is only read (its policy), so several threads may call this at once,
  * each with its own arena and diags. */
 struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *arena,
-				 const struct dtk_yval *root, const char *path, const char *name,
-				 unsigned flags, struct dtk_diags *diags);
+                                 const struct dtk_yval *root, const char *path, const char *name,
+                                 unsigned flags, struct dtk_diags *diags);
 
 #endif

@@ -16,8 +16,7 @@ int dtk_percent(size_t part, size_t whole)
 int dtk_entry_is_candidate(const struct dtk_kb *kb, const struct dtk_entry *e)
 {
 	return e->confidence != DTK_CONF_HIGH &&
-	       e->n_verified_by == (size_t)(kb->high_min_verified - 1) &&
-	       kb->high_min_verified > 1;
+	       e->n_verified_by == (size_t)(kb->high_min_verified - 1) && kb->high_min_verified > 1;
 }
 
 int dtk_entry_is_stale(const struct dtk_kb *kb, const struct dtk_entry *e, dtk_date d)

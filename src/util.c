@@ -172,7 +172,6 @@ void *dtk_arena_alloc(struct dtk_arena *a, size_t n)
 	return p;
 }
 
-
 char *dtk_arena_strndup(struct dtk_arena *a, const char *s, size_t n)
 {
 	char *p = S_arena_raw(a, n + 1);

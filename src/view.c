@@ -68,7 +68,8 @@ void dtk_view_node_json(struct dtk_json *j, const struct dtk_kb *kb, const struc
 
 	dtk_json_object(j);
 	dtk_json_kstring(j, "node", node->name);
-	dtk_json_kstring(j, "category", node->category >= 0 ? kb->categories[node->category].name : NULL);
+	dtk_json_kstring(j, "category",
+	                 node->category >= 0 ? kb->categories[node->category].name : NULL);
 	dtk_json_kstring(j, "bloom", dtk_bloom_names[node->bloom]);
 	dtk_json_kstring(j, "stance", node->stance);
 	dtk_json_kbool(j, "tentative", node->stance && !dtk_node_has_high(node));
@@ -79,4 +80,3 @@ void dtk_view_node_json(struct dtk_json *j, const struct dtk_kb *kb, const struc
 	dtk_json_end(j, ']');
 	dtk_json_end(j, '}');
 }
-

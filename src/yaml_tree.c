@@ -32,8 +32,7 @@ static int S_col(yaml_mark_t m)
 	return (int)m.column + 1;
 }
 
-static void S_error(struct builder *b, int line, int col, const char *fmt, ...)
-	DTK_PRINTF(4, 5);
+static void S_error(struct builder *b, int line, int col, const char *fmt, ...) DTK_PRINTF(4, 5);
 
 static void S_error(struct builder *b, int line, int col, const char *fmt, ...)
 {
@@ -85,8 +84,8 @@ static int S_is_float(const char *s)
 	int digits = 0;
 	if (*p == '-' || *p == '+')
 		p++;
-	if (!strcmp(p, ".inf") || !strcmp(p, ".Inf") || !strcmp(p, ".INF") ||
-	    !strcmp(s, ".nan") || !strcmp(s, ".NaN") || !strcmp(s, ".NAN"))
+	if (!strcmp(p, ".inf") || !strcmp(p, ".Inf") || !strcmp(p, ".INF") || !strcmp(s, ".nan") ||
+	    !strcmp(s, ".NaN") || !strcmp(s, ".NAN"))
 		return 1;
 	while (*p >= '0' && *p <= '9')
 		p++, digits++;
@@ -140,16 +139,19 @@ static enum dtk_ytype S_resolve(const char *s)
 
 /* Checks an explicit tag against the value; returns the resolved type. */
 static enum dtk_ytype S_check_tag(struct builder *b, struct dtk_yval *v, const char *tag,
-				  enum dtk_ytype plain)
+                                  enum dtk_ytype plain)
 {
 	static const struct {
 		const char *name;
 		int kind, type;
 	} tags[] = {
-		{"str", DTK_Y_SCALAR, DTK_YT_STR},   {"null", DTK_Y_SCALAR, DTK_YT_NULL},
-		{"bool", DTK_Y_SCALAR, DTK_YT_BOOL}, {"int", DTK_Y_SCALAR, DTK_YT_INT},
-		{"float", DTK_Y_SCALAR, DTK_YT_FLOAT}, {"map", DTK_Y_MAP, 0},
-		{"seq", DTK_Y_SEQ, 0},
+	        {"str", DTK_Y_SCALAR, DTK_YT_STR},
+	        {"null", DTK_Y_SCALAR, DTK_YT_NULL},
+	        {"bool", DTK_Y_SCALAR, DTK_YT_BOOL},
+	        {"int", DTK_Y_SCALAR, DTK_YT_INT},
+	        {"float", DTK_Y_SCALAR, DTK_YT_FLOAT},
+	        {"map", DTK_Y_MAP, 0},
+	        {"seq", DTK_Y_SEQ, 0},
 	};
 	size_t i;
 
@@ -163,7 +165,7 @@ static enum dtk_ytype S_check_tag(struct builder *b, struct dtk_yval *v, const c
 			    (v->kind == DTK_Y_SCALAR && tags[i].type != DTK_YT_STR &&
 			     (int)plain != tags[i].type)) {
 				S_error(b, v->line, v->col, "value does not match its tag '!!%s'",
-					tags[i].name);
+				        tags[i].name);
 				return plain;
 			}
 			return (enum dtk_ytype)tags[i].type;
@@ -193,7 +195,7 @@ static void S_add(struct builder *b, struct dtk_yval *v)
 	if (f->val->kind == DTK_Y_MAP && (b->n_items - f->start) % 2 == 0 &&
 	    v->kind != DTK_Y_SCALAR)
 		S_error(b, v->line, v->col, "mapping keys must be plain values, not %s",
-			dtk_yval_describe(v));
+		        dtk_yval_describe(v));
 	dtk_grow((void **)&b->items, &b->cap_items, b->n_items + 1, sizeof(*b->items));
 	b->items[b->n_items++] = v;
 }
@@ -225,8 +227,9 @@ static void S_check_dup_keys(struct builder *b, struct dtk_yval *v)
 				const struct dtk_yval *f = v->items[j];
 				if (f->kind == DTK_Y_SCALAR && f->len == a->len &&
 				    !memcmp(f->str, a->str, a->len)) {
-					S_error(b, a->line, a->col, "duplicate key '%s' (first at line %d)",
-						a->str, f->line);
+					S_error(b, a->line, a->col,
+					        "duplicate key '%s' (first at line %d)", a->str,
+					        f->line);
 					break;
 				}
 			}
@@ -244,8 +247,8 @@ static void S_check_dup_keys(struct builder *b, struct dtk_yval *v)
 			first--;
 		if (!strcmp(keys[first]->str, keys[i]->str))
 			S_error(b, keys[i]->line, keys[i]->col,
-				"duplicate key '%s' (first at line %d)", keys[i]->str,
-				keys[first]->line);
+			        "duplicate key '%s' (first at line %d)", keys[i]->str,
+			        keys[first]->line);
 	}
 	free(keys);
 }
@@ -280,18 +283,17 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 	const char *anchor = NULL, *tag = NULL;
 
 	switch (ev->type) {
-	case YAML_STREAM_END_EVENT:
-		return 1;
+	case YAML_STREAM_END_EVENT: return 1;
 	case YAML_DOCUMENT_START_EVENT:
 		if (++b->documents > 1) {
 			S_error(b, (int)m.line + 1, S_col(m),
-				"a file holds one YAML document; this is a second one");
+			        "a file holds one YAML document; this is a second one");
 			return -1;
 		}
 		return 0;
 	case YAML_ALIAS_EVENT:
-		S_error(b, (int)m.line + 1, S_col(m),
-			"aliases are not allowed (found '*%s')", (char *)ev->data.alias.anchor);
+		S_error(b, (int)m.line + 1, S_col(m), "aliases are not allowed (found '*%s')",
+		        (char *)ev->data.alias.anchor);
 		v = S_new(b, DTK_Y_SCALAR, m);
 		v->type = DTK_YT_NULL;
 		v->str = "";
@@ -302,18 +304,18 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 		tag = (const char *)ev->data.scalar.tag;
 		if (ev->data.scalar.length > DTK_MAX_SCALAR_BYTES) {
 			S_error(b, (int)m.line + 1, S_col(m),
-				"value is %zu bytes long; the limit is %u", ev->data.scalar.length,
-				DTK_MAX_SCALAR_BYTES);
+			        "value is %zu bytes long; the limit is %u", ev->data.scalar.length,
+			        DTK_MAX_SCALAR_BYTES);
 			return -1;
 		}
 		v = S_new(b, DTK_Y_SCALAR, m);
 		v->str = dtk_arena_strndup(b->arena, (const char *)ev->data.scalar.value,
-					   ev->data.scalar.length);
+		                           ev->data.scalar.length);
 		v->len = ev->data.scalar.length;
 		if (strlen(v->str) != v->len)
 			S_error(b, v->line, v->col, "value holds a NUL character");
 		v->type = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ? S_resolve(v->str)
-									    : DTK_YT_STR;
+		                                                           : DTK_YT_STR;
 		if (tag && strcmp(tag, "!"))
 			v->type = S_check_tag(b, v, tag, S_resolve(v->str));
 		S_add(b, v);
@@ -321,8 +323,8 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 	case YAML_SEQUENCE_START_EVENT:
 	case YAML_MAPPING_START_EVENT:
 		if (b->depth >= DTK_MAX_DEPTH) {
-			S_error(b, (int)m.line + 1, S_col(m),
-				"nesting deeper than %d levels", DTK_MAX_DEPTH);
+			S_error(b, (int)m.line + 1, S_col(m), "nesting deeper than %d levels",
+			        DTK_MAX_DEPTH);
 			return -1;
 		}
 		if (ev->type == YAML_SEQUENCE_START_EVENT) {
@@ -338,15 +340,12 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 		S_push(b, v);
 		break;
 	case YAML_SEQUENCE_END_EVENT:
-	case YAML_MAPPING_END_EVENT:
-		S_pop(b);
-		return 0;
-	default:
-		return 0;
+	case YAML_MAPPING_END_EVENT: S_pop(b); return 0;
+	default: return 0;
 	}
 	if (anchor)
-		S_error(b, (int)m.line + 1, S_col(m),
-			"anchors are not allowed (found '&%s')", anchor);
+		S_error(b, (int)m.line + 1, S_col(m), "anchors are not allowed (found '&%s')",
+		        anchor);
 	return 0;
 }
 
@@ -358,7 +357,8 @@ static void S_parser_error(struct builder *b, const yaml_parser_t *p)
 
 	if (p->error == YAML_READER_ERROR) {
 		S_offset_pos(b->buf, b->len, p->problem_offset, &line, &col);
-		if (p->problem_value != -1 && (strstr(problem, "octet") || strstr(problem, "length")))
+		if (p->problem_value != -1 &&
+		    (strstr(problem, "octet") || strstr(problem, "length")))
 			S_error(b, line, col, "%s (byte 0x%02X)", problem, p->problem_value & 0xFF);
 		else if (p->problem_value != -1)
 			S_error(b, line, col, "%s (U+%04X)", problem, (unsigned)p->problem_value);
@@ -374,7 +374,7 @@ static void S_parser_error(struct builder *b, const yaml_parser_t *p)
 	col = S_col(p->problem_mark);
 	if (p->context)
 		S_error(b, line, col, "%s %s (at line %d, column %d)", problem, p->context,
-			(int)p->context_mark.line + 1, S_col(p->context_mark));
+		        (int)p->context_mark.line + 1, S_col(p->context_mark));
 	else
 		S_error(b, line, col, "%s", problem);
 }
@@ -395,7 +395,7 @@ static void S_check_boms(struct builder *b)
 }
 
 int dtk_yaml_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *path,
-		   const char *buf, size_t len, struct dtk_diags *diags)
+                   const char *buf, size_t len, struct dtk_diags *diags)
 {
 	yaml_parser_t parser;
 	yaml_event_t ev;
@@ -462,15 +462,10 @@ const char *dtk_yval_describe(const struct dtk_yval *v)
 	if (v->kind == DTK_Y_SEQ)
 		return "a list";
 	switch (v->type) {
-	case DTK_YT_NULL:
-		return "an empty value";
-	case DTK_YT_BOOL:
-		return "a boolean";
-	case DTK_YT_INT:
-		return "an integer";
-	case DTK_YT_FLOAT:
-		return "a number";
-	default:
-		return "a string";
+	case DTK_YT_NULL: return "an empty value";
+	case DTK_YT_BOOL: return "a boolean";
+	case DTK_YT_INT: return "an integer";
+	case DTK_YT_FLOAT: return "a number";
+	default: return "a string";
 	}
 }

@@ -108,7 +108,7 @@ void t_dtk(struct t_run *r, const char *dir, const char *env, ...)
 
 	const char *wrap = getenv("DTK_TEST_WRAPPER"); /* e.g. valgrind */
 	dtk_buf_printf(&cmd, "cd '%s' && %s%s%s%s'%s'", dir, env ? env : "", env ? " " : "",
-		       wrap ? wrap : "", wrap ? " " : "", DTK_BIN);
+	               wrap ? wrap : "", wrap ? " " : "", DTK_BIN);
 	va_start(ap, env);
 	while ((arg = va_arg(ap, const char *)))
 		dtk_buf_printf(&cmd, " '%s'", arg);

@@ -44,14 +44,18 @@ static void S_unescape(struct dtk_buf *out, const char *s, size_t n)
 			dtk_buf_putc(out, (char)strtol(hex, NULL, 16));
 			i += 2;
 		} else {
-			dtk_buf_putc(out, c == '0' ? '\0' : c == 'r' ? '\r' : c == 't' ? '\t' : c == 'n' ? '\n' : c);
+			dtk_buf_putc(out, c == '0'   ? '\0'
+			                  : c == 'r' ? '\r'
+			                  : c == 't' ? '\t'
+			                  : c == 'n' ? '\n'
+			                             : c);
 		}
 	}
 }
 
 /* Applies one section (header and body) to dir; collects "expect" lines. */
 static void S_section(const char *dir, const char *hdr, const char *body, size_t n,
-		      struct dtk_buf *expect, int *has_expect)
+                      struct dtk_buf *expect, int *has_expect)
 {
 	struct dtk_buf data = DTK_BUF_INIT;
 	char path[512], mode[64] = "";
@@ -157,7 +161,7 @@ static void S_run_case(void **state)
 		for (const char *l = expect; *l; l = strchr(l, '\n') + 1)
 			n++;
 		dtk_buf_printf(&want, "%sdtk: %zu error%s; nothing was written\n", expect, n,
-			       n == 1 ? "" : "s");
+		               n == 1 ? "" : "s");
 		if (strcmp(r.err, want.ptr))
 			print_error("case %s\n--- want\n%s--- got\n%s", case_path, want.ptr, r.err);
 		assert_string_equal(r.err, want.ptr);

@@ -41,9 +41,9 @@ static void test_add_months(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse),
-		cmocka_unit_test(test_format),
-		cmocka_unit_test(test_add_months),
+	        cmocka_unit_test(test_parse),
+	        cmocka_unit_test(test_format),
+	        cmocka_unit_test(test_add_months),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

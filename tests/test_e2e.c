@@ -64,13 +64,16 @@ static void test_check_finds_drift_and_reindex_fixes_it(void **state)
 	char *dir = S_base();
 	struct t_run r;
 	(void)state;
-	assert_int_equal(t_sh(dir, "sed -i 's/stance: 按延迟分层/stance: 按带宽分层/' insights/beta.yaml"), 0);
+	assert_int_equal(
+	        t_sh(dir, "sed -i 's/stance: 按延迟分层/stance: 按带宽分层/' insights/beta.yaml"),
+	        0);
 	t_dtk(&r, dir, NULL, "check", NULL);
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.out, "--- a/INDEX.md\n+++ b/INDEX.md\n"));
 	assert_non_null(strstr(r.out, "\n-| beta | evaluate | 2 | 暂定：按延迟分层 |\n"));
 	assert_non_null(strstr(r.out, "\n+| beta | evaluate | 2 | 暂定：按带宽分层 |\n"));
-	assert_string_equal(r.err, "dtk check: INDEX.md is out of date; run 'dtk reindex' and commit it\n");
+	assert_string_equal(
+	        r.err, "dtk check: INDEX.md is out of date; run 'dtk reindex' and commit it\n");
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "reindex", "-q", NULL);
 	assert_int_equal(r.status, 0);
@@ -171,11 +174,13 @@ static void test_show_node_text(void **state)
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "alpha  [通信]  bloom apply  3 entries\n"));
 	assert_non_null(strstr(r.out, "stance: 通信图在初始化时固化\n"));
-	assert_non_null(strstr(r.out, "alpha-001  high  created 2026-01-15  reviewed 2026-05-01\n"));
+	assert_non_null(
+	        strstr(r.out, "alpha-001  high  created 2026-01-15  reviewed 2026-05-01\n"));
 	assert_non_null(strstr(r.out, "  source:      Paper A (paper-a)\n"));
 	assert_non_null(strstr(r.out, "  verified by: Paper B (paper-b)\n"));
 	assert_non_null(strstr(r.out, "alpha-002  medium (candidate)"));
-	assert_non_null(strstr(r.out, "  contradicts: alpha-001 (open): 与 alpha-001 的前提冲突\n"));
+	assert_non_null(
+	        strstr(r.out, "  contradicts: alpha-001 (open): 与 alpha-001 的前提冲突\n"));
 	assert_null(strchr(r.out, '\033')); /* not a terminal: no colour */
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "show", "--color", "always", "alpha", NULL);
@@ -196,14 +201,16 @@ static void test_show_entry_json(void **state)
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "{\n  \"id\": \"alpha-002\",\n  \"node\": \"alpha\",\n"));
 	assert_non_null(strstr(r.out, "  \"candidate\": true,\n"));
-	assert_non_null(strstr(r.out, "\"verified_by\": [\n    {\n      \"id\": \"docs-d\",\n"
-				      "      \"title\": \"Docs D\",\n      \"url\": null\n    }\n  ],"));
+	assert_non_null(strstr(r.out,
+	                       "\"verified_by\": [\n    {\n      \"id\": \"docs-d\",\n"
+	                       "      \"title\": \"Docs D\",\n      \"url\": null\n    }\n  ],"));
 	assert_non_null(strstr(r.out, "  \"reviewed\": null,\n  \"fresh\": \"2026-02-01\",\n"));
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "show", "beta", "--format=json", NULL);
 	assert_int_equal(r.status, 0);
-	assert_non_null(strstr(r.out, "\"node\": \"beta\",\n  \"category\": \"策略\",\n  \"bloom\": "
-				      "\"evaluate\",\n  \"stance\": \"按延迟分层\",\n  \"tentative\": true,"));
+	assert_non_null(strstr(
+	        r.out, "\"node\": \"beta\",\n  \"category\": \"策略\",\n  \"bloom\": "
+	               "\"evaluate\",\n  \"stance\": \"按延迟分层\",\n  \"tentative\": true,"));
 	t_run_free(&r);
 	S_done(dir);
 }
@@ -215,11 +222,13 @@ static void test_show_refuses_and_suggests(void **state)
 	(void)state;
 	t_dtk(&r, dir, NULL, "show", "alpah", NULL);
 	assert_int_equal(r.status, 2);
-	assert_string_equal(r.err, "dtk show: error: no node or entry 'alpah'; did you mean 'alpha'?\n");
+	assert_string_equal(r.err,
+	                    "dtk show: error: no node or entry 'alpah'; did you mean 'alpha'?\n");
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "show", "alpha-009", NULL);
 	assert_int_equal(r.status, 2);
-	assert_string_equal(r.err, "dtk show: error: node 'alpha' has no entry 'alpha-009'; did you mean 'alpha-001'?\n");
+	assert_string_equal(r.err, "dtk show: error: node 'alpha' has no entry 'alpha-009'; did "
+	                           "you mean 'alpha-001'?\n");
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "show", "../INDEX", NULL);
 	assert_int_equal(r.status, 2);
@@ -289,19 +298,20 @@ static void test_list_filters_and_formats(void **state)
 	t_dtk(&r, dir, NULL, "list", NULL);
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out, "alpha-001\thigh\t2026-05-01\t初始化即固化\n"
-				   "alpha-002\tmedium\t2026-02-01\t小消息瓶颈在同步\n"
-				   "alpha-003\tlow\t2026-06-20\tA low one\n"
-				   "beta-001\tmedium\t2026-02-10\tTP 留在低延迟域\n"
-				   "beta-002\tlow\t2026-06-25\t能效未进目标\n");
+	                           "alpha-002\tmedium\t2026-02-01\t小消息瓶颈在同步\n"
+	                           "alpha-003\tlow\t2026-06-20\tA low one\n"
+	                           "beta-001\tmedium\t2026-02-10\tTP 留在低延迟域\n"
+	                           "beta-002\tlow\t2026-06-25\t能效未进目标\n");
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "list", "--candidates", "--format", "ids", NULL);
 	assert_string_equal(r.out, "alpha-002\n");
 	t_run_free(&r);
-	t_dtk(&r, dir, NULL, "list", "--node", "beta", "--since", "2026-03-01", "--format", "ids", NULL);
+	t_dtk(&r, dir, NULL, "list", "--node", "beta", "--since", "2026-03-01", "--format", "ids",
+	      NULL);
 	assert_string_equal(r.out, "beta-002\n");
 	t_run_free(&r);
-	t_dtk(&r, dir, NULL, "list", "--stale-at", "2026-08-05", "--confidence", "medium", "--format",
-	      "ids", NULL);
+	t_dtk(&r, dir, NULL, "list", "--stale-at", "2026-08-05", "--confidence", "medium",
+	      "--format", "ids", NULL);
 	assert_string_equal(r.out, "alpha-002\n");
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "list", "--node", "beta", "--format", "jsonl", NULL);
@@ -348,16 +358,19 @@ static void test_check_github_annotations(void **state)
 	t_write_str(dir, "insights/gamma.yaml", "node: gamma\nbloom: remembr\ninsights: []\n");
 	t_dtk(&r, dir, NULL, "check", "--format", "github", NULL);
 	assert_int_equal(r.status, 2);
-	assert_string_equal(r.out, "::error file=insights/gamma.yaml,line=2,col=8::'bloom' must be one "
-				   "of remember, understand, apply, analyze, evaluate, create; found "
-				   "'remembr' (did you mean 'remember'?)\n");
+	assert_string_equal(r.out,
+	                    "::error file=insights/gamma.yaml,line=2,col=8::'bloom' must be one "
+	                    "of remember, understand, apply, analyze, evaluate, create; found "
+	                    "'remembr' (did you mean 'remember'?)\n");
 	t_run_free(&r);
 	t_write_str(dir, "insights/gamma.yaml", "node: gamma\nbloom: remember\ninsights: []\n");
 	t_write_str(dir, "INDEX.md", "old\n");
 	t_dtk(&r, dir, NULL, "check", "--format", "github", NULL);
 	assert_int_equal(r.status, 1);
-	assert_memory_equal(r.out, "::error file=INDEX.md::INDEX.md is out of date; run 'dtk reindex' "
-				   "and commit it\ndiff --git", 84);
+	assert_memory_equal(r.out,
+	                    "::error file=INDEX.md::INDEX.md is out of date; run 'dtk reindex' "
+	                    "and commit it\ndiff --git",
+	                    84);
 	t_run_free(&r);
 	S_done(dir);
 }
@@ -379,7 +392,8 @@ static void test_english_index(void **state)
 	assert_non_null(strstr(index, "Open contradictions: 1.\n"));
 	assert_non_null(strstr(index, "  - 能效仍是开放空白 (flagged by beta-002)\n"));
 	assert_non_null(strstr(index, "alpha-002 (小消息瓶颈在同步).\n"));
-	assert_non_null(strstr(index, "2026-07-01: 2 new since 03-01; 0 high promotions or demotions"));
+	assert_non_null(
+	        strstr(index, "2026-07-01: 2 new since 03-01; 0 high promotions or demotions"));
 	assert_null(strstr(index, "暂定"));
 	free(index);
 	t_dtk(&r, dir, NULL, "check", NULL);
@@ -398,8 +412,12 @@ static void test_export_html(void **state)
 	char *dir = S_base(), *site, *index, *alpha;
 	struct t_run r;
 	(void)state;
-	assert_int_equal(t_sh(dir, "sed -i 's|^stance: 通信图在初始化时固化|stance: \"<script>x()</script> 固化\"|' "
-				   "insights/alpha.yaml && '%s' reindex -q", DTK_BIN), 0);
+	assert_int_equal(t_sh(dir,
+	                      "sed -i 's|^stance: 通信图在初始化时固化|stance: "
+	                      "\"<script>x()</script> 固化\"|' "
+	                      "insights/alpha.yaml && '%s' reindex -q",
+	                      DTK_BIN),
+	                 0);
 	site = dtk_path_join(dir, "site");
 	t_dtk(&r, dir, NULL, "export", "html", "site", NULL);
 	assert_int_equal(r.status, 0);
@@ -413,7 +431,8 @@ static void test_export_html(void **state)
 	assert_null(strstr(index, "<script>")); /* raw HTML in the data is not passed through */
 	assert_non_null(strstr(alpha, "<h1>alpha</h1>"));
 	assert_non_null(strstr(alpha, "Communicators fix rank and size at creation"));
-	assert_non_null(strstr(alpha, "source: <a href=\"https://example.org/a\">Paper A</a> (paper-a)"));
+	assert_non_null(
+	        strstr(alpha, "source: <a href=\"https://example.org/a\">Paper A</a> (paper-a)"));
 	assert_non_null(strstr(alpha, "relates to: <a href=\"alpha.html\">alpha-001</a>"));
 	free(index);
 	index = t_read(site, "gamma.html", NULL); /* a page for a node without entries too */
@@ -452,23 +471,23 @@ static void test_writers_wait_for_the_lock(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_reindex_writes_only_on_change),
-		cmocka_unit_test(test_check_finds_drift_and_reindex_fixes_it),
-		cmocka_unit_test(test_check_missing_index),
-		cmocka_unit_test(test_invalid_input_writes_nothing),
-		cmocka_unit_test(test_deterministic),
-		cmocka_unit_test(test_root_discovery_and_C),
-		cmocka_unit_test(test_show_node_text),
-		cmocka_unit_test(test_show_entry_json),
-		cmocka_unit_test(test_show_refuses_and_suggests),
-		cmocka_unit_test(test_show_reads_only_its_node),
-		cmocka_unit_test(test_help_version_usage),
-		cmocka_unit_test(test_list_filters_and_formats),
-		cmocka_unit_test(test_next_id),
-		cmocka_unit_test(test_check_github_annotations),
-		cmocka_unit_test(test_english_index),
-		cmocka_unit_test(test_export_html),
-		cmocka_unit_test(test_writers_wait_for_the_lock),
+	        cmocka_unit_test(test_reindex_writes_only_on_change),
+	        cmocka_unit_test(test_check_finds_drift_and_reindex_fixes_it),
+	        cmocka_unit_test(test_check_missing_index),
+	        cmocka_unit_test(test_invalid_input_writes_nothing),
+	        cmocka_unit_test(test_deterministic),
+	        cmocka_unit_test(test_root_discovery_and_C),
+	        cmocka_unit_test(test_show_node_text),
+	        cmocka_unit_test(test_show_entry_json),
+	        cmocka_unit_test(test_show_refuses_and_suggests),
+	        cmocka_unit_test(test_show_reads_only_its_node),
+	        cmocka_unit_test(test_help_version_usage),
+	        cmocka_unit_test(test_list_filters_and_formats),
+	        cmocka_unit_test(test_next_id),
+	        cmocka_unit_test(test_check_github_annotations),
+	        cmocka_unit_test(test_english_index),
+	        cmocka_unit_test(test_export_html),
+	        cmocka_unit_test(test_writers_wait_for_the_lock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -65,7 +65,7 @@ static void S_commit_all(const char *dir, const char *msg)
 	if (has_parent)
 		S_git_ok(git_commit_lookup(&parent, repo, &parent_oid));
 	S_git_ok(git_commit_create_v(&oid, repo, "HEAD", sig, sig, NULL, msg, tree,
-				     has_parent ? 1 : 0, parent));
+	                             has_parent ? 1 : 0, parent));
 	git_commit_free(parent);
 	git_signature_free(sig);
 	git_tree_free(tree);
@@ -159,22 +159,25 @@ static void S_done(char *dir)
  * stance rewritten. */
 static void S_month_one(const char *dir)
 {
-	assert_int_equal(t_sh(dir, "sed -i 's/^bloom: apply/bloom: analyze/; "
-				   "s/verified_by: \\[docs-d\\]/verified_by: [docs-d, paper-c]/; "
-				   "0,/confidence: medium/s//confidence: high/' insights/alpha.yaml"),
-			 0);
+	assert_int_equal(t_sh(dir,
+	                      "sed -i 's/^bloom: apply/bloom: analyze/; "
+	                      "s/verified_by: \\[docs-d\\]/verified_by: [docs-d, paper-c]/; "
+	                      "0,/confidence: medium/s//confidence: high/' insights/alpha.yaml"),
+	                 0);
 	assert_int_equal(t_sh(dir, "sed -i 's/stance: 按延迟分层/stance: 按延迟与带宽分层/' "
-				   "insights/beta.yaml"),
-			 0);
-	assert_int_equal(t_sh(dir, "cat >> insights/alpha.yaml <<'X'\n"
-				   "  - id: alpha-004\n    title: four\n    claim: Four.\n"
-				   "    confidence: medium\n    source: paper-c\n    created: 2026-07-20\n"
-				   "  - id: alpha-005\n    title: five\n    claim: Five.\n"
-				   "    confidence: low\n    source: docs-d\n    created: 2026-08-01\n"
-				   "    contradicts: [{id: beta-002, status: open, note: n}]\nX"),
-			 0);
-	t_write_str(dir, "review.yaml", "cross_pairs: [alpha-005↔beta-002]\nverdict: 一处新矛盾\n"
-					"note: 待下月复核\n");
+	                           "insights/beta.yaml"),
+	                 0);
+	assert_int_equal(
+	        t_sh(dir, "cat >> insights/alpha.yaml <<'X'\n"
+	                  "  - id: alpha-004\n    title: four\n    claim: Four.\n"
+	                  "    confidence: medium\n    source: paper-c\n    created: 2026-07-20\n"
+	                  "  - id: alpha-005\n    title: five\n    claim: Five.\n"
+	                  "    confidence: low\n    source: docs-d\n    created: 2026-08-01\n"
+	                  "    contradicts: [{id: beta-002, status: open, note: n}]\nX"),
+	        0);
+	t_write_str(dir, "review.yaml",
+	            "cross_pairs: [alpha-005↔beta-002]\nverdict: 一处新矛盾\n"
+	            "note: 待下月复核\n");
 }
 
 static void test_two_runs(void **state)
@@ -195,28 +198,33 @@ static void test_two_runs(void **state)
 	msg = S_head_commit(dir, &parents, parent);
 	assert_int_equal(parents, 1);
 	assert_string_equal(parent, before);
-	assert_memory_equal(msg, "crystallize 2026-08-15: 2 new, 1 high change, 2 stale, "
-				 "1 stance rewrite, 1 new contradiction\n\n", 86);
+	assert_memory_equal(msg,
+	                    "crystallize 2026-08-15: 2 new, 1 high change, 2 stale, "
+	                    "1 stance rewrite, 1 new contradiction\n\n",
+	                    86);
 	assert_non_null(strstr(msg, "\n\nDtk-Crystallization: 2026-08-15\nDtk-Since: 2026-07-01\n"
-				    "Dtk-New-Entries: 2\nDtk-High-Changes: 1\nDtk-Stale: 2\n"
-				    "Dtk-Stance-Rewrites: 1\nDtk-Contradictions-New: 1\n"
-				    "Dtk-Review-Pairs: 8\n"));
+	                            "Dtk-New-Entries: 2\nDtk-High-Changes: 1\nDtk-Stale: 2\n"
+	                            "Dtk-Stance-Rewrites: 1\nDtk-Contradictions-New: 1\n"
+	                            "Dtk-Review-Pairs: 8\n"));
 	free(msg);
 	rec = S_head_file(dir, "insights/_crystallizations.yaml");
-	assert_non_null(strstr(rec, "- date: 2026-08-15\n  since: 2026-07-01\n  new_entries: 2\n"
-				    "  high_changes: 1\n  stale: 2\n  earliest: 2026-02-01\n"
-				    "  bloom_changes: {alpha: apply→analyze}\n  stance_rewrites: 1\n"
-				    "  contradictions_new: 1\n"
-				    "  eval: {scenario: scenario-004, verdict: acceptable}\n"
-				    "  review:\n    pairs: {alpha: 7}\n"));
+	assert_non_null(strstr(rec,
+	                       "- date: 2026-08-15\n  since: 2026-07-01\n  new_entries: 2\n"
+	                       "  high_changes: 1\n  stale: 2\n  earliest: 2026-02-01\n"
+	                       "  bloom_changes: {alpha: apply→analyze}\n  stance_rewrites: 1\n"
+	                       "  contradictions_new: 1\n"
+	                       "  eval: {scenario: scenario-004, verdict: acceptable}\n"
+	                       "  review:\n    pairs: {alpha: 7}\n"));
 	free(rec);
 	rec = S_head_file(dir, "INDEX.md");
-	assert_non_null(strstr(rec, "2026-08-15：距 07-01 新增 2 条；1 处升/降 high；2 条 stale"
-				    "（最早条目 2026-02-01，08-01 到期）；bloom 变化：alpha apply→analyze；"
-				    "1 个节点 stance 重写；矛盾 1 新增；eval scenario-004 自评 acceptable。"));
-	assert_non_null(strstr(rec, "新增 2 条逐条与所在节点既有 claim 比对约 7 组（alpha 7），"
-				    "另复核 1 组跨节点/跨域主题对（alpha-005↔beta-002），一处新矛盾；"
-				    "待下月复核。合计约 8 组，新增矛盾 1。"));
+	assert_non_null(strstr(
+	        rec, "2026-08-15：距 07-01 新增 2 条；1 处升/降 high；2 条 stale"
+	             "（最早条目 2026-02-01，08-01 到期）；bloom 变化：alpha apply→analyze；"
+	             "1 个节点 stance 重写；矛盾 1 新增；eval scenario-004 自评 acceptable。"));
+	assert_non_null(strstr(rec,
+	                       "新增 2 条逐条与所在节点既有 claim 比对约 7 组（alpha 7），"
+	                       "另复核 1 组跨节点/跨域主题对（alpha-005↔beta-002），一处新矛盾；"
+	                       "待下月复核。合计约 8 组，新增矛盾 1。"));
 	free(rec);
 	assert_null(S_head_file(dir, "review.yaml")); /* only the base is committed */
 	assert_int_equal(S_status(dir, "insights/alpha.yaml"), 0);
@@ -224,23 +232,26 @@ static void test_two_runs(void **state)
 
 	/* the second run compares with the first */
 	assert_int_equal(t_sh(dir, "cat >> insights/beta.yaml <<'X'\n  - id: beta-003\n"
-				   "    title: three\n    claim: Three.\n    confidence: low\n"
-				   "    source: paper-b\n    created: 2026-09-01\nX"),
-			 0);
+	                           "    title: three\n    claim: Three.\n    confidence: low\n"
+	                           "    source: paper-b\n    created: 2026-09-01\nX"),
+	                 0);
 	snprintf(before, sizeof(before), "%s", S_head(dir));
 	t_dtk(&r, dir, S_env, "crystallize", "--date", "2026-09-20", "--eval", "s5=good", NULL);
 	assert_int_equal(r.status, 0);
 	t_run_free(&r);
 	msg = S_head_commit(dir, &parents, parent);
 	assert_string_equal(parent, before);
-	assert_memory_equal(msg, "crystallize 2026-09-20: 1 new, 0 high changes, 2 stale, "
-				 "0 stance rewrites, 0 new contradictions\n", 82);
+	assert_memory_equal(msg,
+	                    "crystallize 2026-09-20: 1 new, 0 high changes, 2 stale, "
+	                    "0 stance rewrites, 0 new contradictions\n",
+	                    82);
 	free(msg);
 	rec = S_head_file(dir, "insights/_crystallizations.yaml");
-	assert_non_null(strstr(rec, "- date: 2026-09-20\n  since: 2026-08-15\n  new_entries: 1\n"
-				    "  high_changes: 0\n  stale: 2\n  earliest: 2026-02-01\n"
-				    "  bloom_changes: {}\n  stance_rewrites: 0\n"
-				    "  contradictions_new: 0\n  eval: {scenario: s5, verdict: good}\n"));
+	assert_non_null(strstr(rec,
+	                       "- date: 2026-09-20\n  since: 2026-08-15\n  new_entries: 1\n"
+	                       "  high_changes: 0\n  stale: 2\n  earliest: 2026-02-01\n"
+	                       "  bloom_changes: {}\n  stance_rewrites: 0\n"
+	                       "  contradictions_new: 0\n  eval: {scenario: s5, verdict: good}\n"));
 	assert_null(strstr(strstr(rec, "2026-09-20"), "review:"));
 	free(rec);
 
@@ -254,7 +265,7 @@ static void test_two_runs(void **state)
 	t_run_free(&r);
 	t_dtk(&r, dir, S_env, "log", "--format", "json", NULL);
 	assert_non_null(strstr(r.out, "\"date\": \"2026-09-20\",\n    \"since\": \"2026-08-15\",\n"
-				      "    \"commit\": \""));
+	                              "    \"commit\": \""));
 	assert_non_null(strstr(r.out, "\"by_dtk\": true"));
 	assert_non_null(strstr(r.out, "\"by_dtk\": false"));
 	t_run_free(&r);
@@ -445,18 +456,21 @@ static void test_plan_and_dry_run_write_nothing(void **state)
 	t_dtk(&r, dir, S_env, "crystallize", "--plan", "--date", "2026-08-15", NULL);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "review pairs: 7 in all\n  alpha: 2 new × 3 older + 1 among "
-				      "the new = 7\n    alpha-004 ↔ alpha-001\n"));
+	                              "the new = 7\n    alpha-004 ↔ alpha-001\n"));
 	assert_non_null(strstr(r.out, "    alpha-005 ↔ alpha-004\n"));
 	assert_non_null(strstr(r.out, "stale entries (2):\n  alpha-002  "));
 	t_run_free(&r);
-	t_dtk(&r, dir, S_env, "crystallize", "--plan", "--date", "2026-08-15", "--format", "json", NULL);
+	t_dtk(&r, dir, S_env, "crystallize", "--plan", "--date", "2026-08-15", "--format", "json",
+	      NULL);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "\"review_pairs\": 7,"));
 	assert_non_null(strstr(r.out, "\"stance_unchanged\": [\n    \"alpha\"\n  ]"));
 	t_run_free(&r);
-	t_dtk(&r, dir, S_env, "crystallize", "--dry-run", "--date", "2026-08-15", "--eval", "s=v", NULL);
+	t_dtk(&r, dir, S_env, "crystallize", "--dry-run", "--date", "2026-08-15", "--eval", "s=v",
+	      NULL);
 	assert_int_equal(r.status, 0);
-	assert_memory_equal(r.out, "- date: 2026-08-15\n  since: 2026-07-01\n  new_entries: 2\n", 53);
+	assert_memory_equal(r.out, "- date: 2026-08-15\n  since: 2026-07-01\n  new_entries: 2\n",
+	                    53);
 	t_run_free(&r);
 	S_snap(&b, dir);
 	assert_string_equal(a.head, b.head);
@@ -473,8 +487,8 @@ static void test_plan_and_dry_run_write_nothing(void **state)
 static void test_crash_at_every_step(void **state)
 {
 	static const char *const points[] = {"before-journal", "before-rename",  "after-journal",
-					     "after-records",  "after-index-md", "after-index",
-					     "after-branch"};
+	                                     "after-records",  "after-index-md", "after-index",
+	                                     "after-branch"};
 	char *twin = S_repo(1), *want_rec, *want_idx, crash_env[1300];
 	struct t_run r;
 	size_t i;
@@ -493,14 +507,15 @@ static void test_crash_at_every_step(void **state)
 		S_snap(&old, dir);
 		snprintf(old_head, sizeof(old_head), "%s", old.head);
 		snprintf(crash_env, sizeof(crash_env), "%s DTK_CRASH_AT=%s", S_env, points[i]);
-		t_dtk(&r, dir, crash_env, "crystallize", "--date", "2026-08-15", "--eval", "s=v", NULL);
+		t_dtk(&r, dir, crash_env, "crystallize", "--date", "2026-08-15", "--eval", "s=v",
+		      NULL);
 		assert_int_not_equal(r.status, 0);
 		t_run_free(&r);
 		S_snap(&now, dir);
 		print_message("crash %s: records %s, INDEX.md %s, HEAD %s\n", points[i],
-			      !strcmp(now.records, old.records) ? "old" : "new",
-			      !strcmp(now.index_md, old.index_md) ? "old" : "new",
-			      !strcmp(now.head, old.head) ? "old" : "new");
+		              !strcmp(now.records, old.records) ? "old" : "new",
+		              !strcmp(now.index_md, old.index_md) ? "old" : "new",
+		              !strcmp(now.head, old.head) ? "old" : "new");
 		assert_true(!strcmp(now.records, old.records) || !strcmp(now.records, want_rec));
 		assert_true(!strcmp(now.index_md, old.index_md) || !strcmp(now.index_md, want_idx));
 		if (strcmp(now.head, old_head)) {
@@ -573,18 +588,21 @@ static char *S_branches(int setup)
 		t_run_free(&r);
 		S_commit_all(dir, "merge INDEX.md with dtk");
 	}
-	assert_int_equal(t_sh(dir, "export %s && git checkout -q -b other && cat >> insights/alpha.yaml <<'X'\n"
-				   "  - {id: alpha-004, title: four, claim: Four., confidence: low,\n"
-				   "     source: paper-a, created: 2026-07-20}\nX\n"
-				   "'%s' reindex -q && git commit -q -am other && git checkout -q -",
-			      S_genv, DTK_BIN),
-			 0);
-	assert_int_equal(t_sh(dir, "export %s && cat >> insights/beta.yaml <<'X'\n"
-				   "  - {id: beta-003, title: three, claim: Three., confidence: low,\n"
-				   "     source: paper-b, created: 2026-07-21, used: 1}\nX\n"
-				   "'%s' reindex -q && git commit -q -am mine",
-			      S_genv, DTK_BIN),
-			 0);
+	assert_int_equal(
+	        t_sh(dir,
+	             "export %s && git checkout -q -b other && cat >> insights/alpha.yaml <<'X'\n"
+	             "  - {id: alpha-004, title: four, claim: Four., confidence: low,\n"
+	             "     source: paper-a, created: 2026-07-20}\nX\n"
+	             "'%s' reindex -q && git commit -q -am other && git checkout -q -",
+	             S_genv, DTK_BIN),
+	        0);
+	assert_int_equal(t_sh(dir,
+	                      "export %s && cat >> insights/beta.yaml <<'X'\n"
+	                      "  - {id: beta-003, title: three, claim: Three., confidence: low,\n"
+	                      "     source: paper-b, created: 2026-07-21, used: 1}\nX\n"
+	                      "'%s' reindex -q && git commit -q -am mine",
+	                      S_genv, DTK_BIN),
+	                 0);
 	return dir;
 }
 
@@ -593,7 +611,8 @@ static void test_merge_driver(void **state)
 	char *dir = S_branches(1), *index;
 	struct t_run r;
 	(void)state;
-	assert_int_equal(t_sh(dir, "export %s && git merge -q --no-edit other >/dev/null 2>&1", S_genv), 0);
+	assert_int_equal(
+	        t_sh(dir, "export %s && git merge -q --no-edit other >/dev/null 2>&1", S_genv), 0);
 	t_dtk(&r, dir, S_env, "check", NULL);
 	assert_int_equal(r.status, 0);
 	t_run_free(&r);
@@ -606,7 +625,8 @@ static void test_merge_driver(void **state)
 
 	/* without the driver the same merge conflicts on INDEX.md */
 	dir = S_branches(0);
-	assert_int_not_equal(t_sh(dir, "export %s && git merge -q --no-edit other >/dev/null 2>&1", S_genv), 0);
+	assert_int_not_equal(
+	        t_sh(dir, "export %s && git merge -q --no-edit other >/dev/null 2>&1", S_genv), 0);
 	assert_int_equal(t_sh(dir, "git diff --name-only --diff-filter=U | grep -qx INDEX.md"), 0);
 	S_done(dir);
 }
@@ -619,17 +639,19 @@ static void test_merge_driver_leaves_conflicts_to_people(void **state)
 	t_dtk(&r, dir, S_env, "setup-git", NULL);
 	t_run_free(&r);
 	S_commit_all(dir, "merge INDEX.md with dtk");
-	assert_int_equal(t_sh(dir, "export %s && git checkout -q -b other && "
-				   "sed -i 's/按延迟分层/甲/' insights/beta.yaml && '%s' reindex -q && "
-				   "git commit -q -am a && git checkout -q - && "
-				   "sed -i 's/按延迟分层/乙/' insights/beta.yaml && '%s' reindex -q && "
-				   "git commit -q -am b",
-			      S_genv, DTK_BIN, DTK_BIN),
-			 0);
-	assert_int_not_equal(t_sh(dir, "export %s && git merge -q --no-edit other >/dev/null 2>&1", S_genv), 0);
+	assert_int_equal(t_sh(dir,
+	                      "export %s && git checkout -q -b other && "
+	                      "sed -i 's/按延迟分层/甲/' insights/beta.yaml && '%s' reindex -q && "
+	                      "git commit -q -am a && git checkout -q - && "
+	                      "sed -i 's/按延迟分层/乙/' insights/beta.yaml && '%s' reindex -q && "
+	                      "git commit -q -am b",
+	                      S_genv, DTK_BIN, DTK_BIN),
+	                 0);
+	assert_int_not_equal(
+	        t_sh(dir, "export %s && git merge -q --no-edit other >/dev/null 2>&1", S_genv), 0);
 	assert_int_equal(t_sh(dir, "git diff --name-only --diff-filter=U | grep -qx INDEX.md"), 0);
-	assert_int_equal(t_sh(dir, "git diff --name-only --diff-filter=U | grep -qx insights/beta.yaml"),
-			 0);
+	assert_int_equal(
+	        t_sh(dir, "git diff --name-only --diff-filter=U | grep -qx insights/beta.yaml"), 0);
 	S_done(dir);
 }
 
@@ -643,11 +665,12 @@ static void test_shallow_clone(void **state)
 	assert_int_equal(r.status, 0);
 	t_run_free(&r);
 	/* a clone that holds the last run's commit and nothing before it */
-	assert_int_equal(t_sh(clone, "export %s && git clone -q --depth 1 'file://%s' c && cd c && "
-				     "git config user.name K && git config user.email k@e && "
-				     "sed -i 's/^bloom: analyze/bloom: evaluate/' insights/alpha.yaml",
-			      S_genv, dir),
-			 0);
+	assert_int_equal(t_sh(clone,
+	                      "export %s && git clone -q --depth 1 'file://%s' c && cd c && "
+	                      "git config user.name K && git config user.email k@e && "
+	                      "sed -i 's/^bloom: analyze/bloom: evaluate/' insights/alpha.yaml",
+	                      S_genv, dir),
+	                 0);
 	{
 		char *c = dtk_path_join(clone, "c"), *rec;
 		t_dtk(&r, c, S_env, "crystallize", "--date", "2026-09-20", "--eval", "s=v", NULL);
@@ -671,27 +694,27 @@ static void test_shallow_clone(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_two_runs),
-		cmocka_unit_test(test_unrelated_changes_stay),
-		cmocka_unit_test(test_refusals),
-		cmocka_unit_test(test_unborn_head_makes_a_first_commit),
-		cmocka_unit_test(test_plan_and_dry_run_write_nothing),
-		cmocka_unit_test(test_crash_at_every_step),
-		cmocka_unit_test(test_reindex_crash_leaves_old_index),
-		cmocka_unit_test(test_merge_driver),
-		cmocka_unit_test(test_shallow_clone),
-		cmocka_unit_test(test_merge_driver_leaves_conflicts_to_people),
+	        cmocka_unit_test(test_two_runs),
+	        cmocka_unit_test(test_unrelated_changes_stay),
+	        cmocka_unit_test(test_refusals),
+	        cmocka_unit_test(test_unborn_head_makes_a_first_commit),
+	        cmocka_unit_test(test_plan_and_dry_run_write_nothing),
+	        cmocka_unit_test(test_crash_at_every_step),
+	        cmocka_unit_test(test_reindex_crash_leaves_old_index),
+	        cmocka_unit_test(test_merge_driver),
+	        cmocka_unit_test(test_shallow_clone),
+	        cmocka_unit_test(test_merge_driver_leaves_conflicts_to_people),
 	};
 	char *home = t_mkdtemp();
 	int rc;
 
 	git_libgit2_init();
 	snprintf(S_env, sizeof(S_env),
-		 "HOME='%s' XDG_CONFIG_HOME='%s' GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME= "
-		 "GIT_AUTHOR_EMAIL= EMAIL=",
-		 home, home);
+	         "HOME='%s' XDG_CONFIG_HOME='%s' GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME= "
+	         "GIT_AUTHOR_EMAIL= EMAIL=",
+	         home, home);
 	snprintf(S_genv, sizeof(S_genv), "HOME='%s' XDG_CONFIG_HOME='%s' GIT_CONFIG_NOSYSTEM=1",
-		 home, home);
+	         home, home);
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
 	t_rmtree(home);
 	free(home);

@@ -24,7 +24,7 @@ static void test_percent_rounds_half_up(void **state)
 	assert_int_equal(dtk_percent(47, 69), 68);
 	assert_int_equal(dtk_percent(38, 69), 55);
 	assert_int_equal(dtk_percent(11, 69), 16);
-	assert_int_equal(dtk_percent(1, 8), 13); /* 12.5 */
+	assert_int_equal(dtk_percent(1, 8), 13);  /* 12.5 */
 	assert_int_equal(dtk_percent(1, 200), 1); /* 0.5 */
 	assert_int_equal(dtk_percent(0, 0), 0);
 	assert_int_equal(dtk_percent(3, 3), 100);
@@ -80,21 +80,23 @@ static void test_sparse_base(void **state)
 	t_copytree(base, dir);
 	t_write_str(dir, "insights/_crystallizations.yaml", "[]\n");
 	t_write_str(dir, "insights/_domain.yaml",
-		    "domain: d\ntitle: T\ndescription: D\npositioning: P\n"
-		    "categories:\n  - {name: C, nodes: [alpha, beta, gamma]}\n");
+	            "domain: d\ntitle: T\ndescription: D\npositioning: P\n"
+	            "categories:\n  - {name: C, nodes: [alpha, beta, gamma]}\n");
 	t_write_str(dir, "insights/beta.yaml",
-		    "node: beta\nbloom: apply\ninsights:\n"
-		    "  - {id: beta-001, title: t, claim: c, confidence: low, source: paper-a,\n"
-		    "     created: 2026-01-01, contradicts: [{id: alpha-003, status: open}]}\n");
+	            "node: beta\nbloom: apply\ninsights:\n"
+	            "  - {id: beta-001, title: t, claim: c, confidence: low, source: paper-a,\n"
+	            "     created: 2026-01-01, contradicts: [{id: alpha-003, status: open}]}\n");
 	t_write_str(dir, "insights/alpha.yaml",
-		    "node: alpha\nbloom: apply\ninsights:\n"
-		    "  - {id: alpha-003, title: t, claim: c, confidence: low, source: paper-b,\n"
-		    "     created: 2026-01-01, contradicts: [{id: beta-001, status: open, note: n}]}\n");
+	            "node: alpha\nbloom: apply\ninsights:\n"
+	            "  - {id: alpha-003, title: t, claim: c, confidence: low, source: paper-b,\n"
+	            "     created: 2026-01-01, contradicts: [{id: beta-001, status: open, note: "
+	            "n}]}\n");
 	kb = S_load(dir);
 	out = dtk_index_render(kb);
 	assert_non_null(strstr(out, "- 上次结晶: —\n"));
 	assert_non_null(strstr(out, "- high 条目: 0\n"));
-	assert_non_null(strstr(out, "## 活跃矛盾\n\n当前活跃矛盾 1 处。\n\n  - alpha-003 ↔ beta-001：n\n"));
+	assert_non_null(
+	        strstr(out, "## 活跃矛盾\n\n当前活跃矛盾 1 处。\n\n  - alpha-003 ↔ beta-001：n\n"));
 	assert_non_null(strstr(out, "再补 1 篇独立来源即可升 high）：无。\n"));
 	assert_non_null(strstr(out, "## 上次结晶记录\n\n尚无结晶记录。\n"));
 	assert_non_null(strstr(out, "（1 个：gamma）；"));
@@ -109,10 +111,10 @@ static void test_sparse_base(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_percent_rounds_half_up),
-		cmocka_unit_test(test_stats),
-		cmocka_unit_test(test_golden),
-		cmocka_unit_test(test_sparse_base),
+	        cmocka_unit_test(test_percent_rounds_half_up),
+	        cmocka_unit_test(test_stats),
+	        cmocka_unit_test(test_golden),
+	        cmocka_unit_test(test_sparse_base),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,22 +25,22 @@ static void test_shape(void **state)
 	dtk_json_end(&j, ']');
 	dtk_json_end(&j, '}');
 	assert_string_equal(b.ptr, "{\n"
-				   "  \"s\": \"a\\\"b\\\\c\\n\\u0001 中\",\n"
-				   "  \"n\": -3,\n"
-				   "  \"list\": [\n"
-				   "    true,\n"
-				   "    null,\n"
-				   "    null\n"
-				   "  ],\n"
-				   "  \"empty\": []\n"
-				   "}\n");
+	                           "  \"s\": \"a\\\"b\\\\c\\n\\u0001 中\",\n"
+	                           "  \"n\": -3,\n"
+	                           "  \"list\": [\n"
+	                           "    true,\n"
+	                           "    null,\n"
+	                           "    null\n"
+	                           "  ],\n"
+	                           "  \"empty\": []\n"
+	                           "}\n");
 	dtk_buf_release(&b);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_shape),
+	        cmocka_unit_test(test_shape),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

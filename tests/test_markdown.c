@@ -38,12 +38,12 @@ static void test_blocks(void **state)
 	dtk_md_close(md);
 	s = dtk_md_render(md);
 	assert_string_equal(s, "## Title \\#1\n"
-			       "\n"
-			       "  - a\\_b \\*c\\*\n"
-			       "\n"
-			       "| k | v |\n"
-			       "| --- | --- |\n"
-			       "| a\\|b | x y `c\\|d` |\n");
+	                       "\n"
+	                       "  - a\\_b \\*c\\*\n"
+	                       "\n"
+	                       "| k | v |\n"
+	                       "| --- | --- |\n"
+	                       "| a\\|b | x y `c\\|d` |\n");
 	free(s);
 	dtk_md_free(md);
 }
@@ -79,9 +79,9 @@ static void test_html(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_blocks),
-		cmocka_unit_test(test_inline_falls_back_to_text),
-		cmocka_unit_test(test_html),
+	        cmocka_unit_test(test_blocks),
+	        cmocka_unit_test(test_inline_falls_back_to_text),
+	        cmocka_unit_test(test_html),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -136,9 +136,9 @@ static void test_find_root(void **state)
 /* Loading from memory gives what loading the directory gives. */
 static void test_load_mem_matches_directory(void **state)
 {
-	static const char *const names[] = {"_domain.yaml", "_sources.yaml",
-					    "_crystallizations.yaml", "alpha.yaml", "beta.yaml",
-					    "gamma.yaml"};
+	static const char *const names[] = {
+	        "_domain.yaml", "_sources.yaml", "_crystallizations.yaml",
+	        "alpha.yaml",   "beta.yaml",     "gamma.yaml"};
 	struct dtk_memfile files[6];
 	char *dir = t_src("tests/fixtures/base/insights"), *bufs[6];
 	struct dtk_diags d = DTK_DIAGS_INIT;
@@ -182,7 +182,7 @@ static void test_threads_do_not_change_the_result(void **state)
 		char name[64], text[256];
 		snprintf(name, sizeof(name), "insights/n%02d.yaml", k);
 		snprintf(text, sizeof(text), "node: n%02d\nbloom: %s\ninsights: []\n", k,
-			 k % 3 ? "apply" : "wrong");
+		         k % 3 ? "apply" : "wrong");
 		t_write_str(dir, name, text);
 	}
 	for (i = 0; i < 3; i++) {
@@ -213,14 +213,14 @@ static void test_threads_do_not_change_the_result(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_domain),
-		cmocka_unit_test(test_nodes_in_category_order),
-		cmocka_unit_test(test_records),
-		cmocka_unit_test(test_one_node),
-		cmocka_unit_test(test_entry_id_split),
-		cmocka_unit_test(test_find_root),
-		cmocka_unit_test(test_load_mem_matches_directory),
-		cmocka_unit_test(test_threads_do_not_change_the_result),
+	        cmocka_unit_test(test_domain),
+	        cmocka_unit_test(test_nodes_in_category_order),
+	        cmocka_unit_test(test_records),
+	        cmocka_unit_test(test_one_node),
+	        cmocka_unit_test(test_entry_id_split),
+	        cmocka_unit_test(test_find_root),
+	        cmocka_unit_test(test_load_mem_matches_directory),
+	        cmocka_unit_test(test_threads_do_not_change_the_result),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -57,9 +57,9 @@ static void test_diags_sorted_and_deduplicated(void **state)
 	dtk_diags_print(&d, f);
 	fclose(f);
 	assert_string_equal(buf, "a.yaml:1:1: error: whole file\n"
-				 "a.yaml:2:5: error: earlier\n"
-				 "a.yaml:10:2: error: later\n"
-				 "b.yaml:1:1: error: second file\n");
+	                         "a.yaml:2:5: error: earlier\n"
+	                         "a.yaml:10:2: error: later\n"
+	                         "b.yaml:1:1: error: second file\n");
 	dtk_diags_release(&d);
 }
 
@@ -106,13 +106,13 @@ static void test_error(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_buf),
-		cmocka_unit_test(test_arena),
-		cmocka_unit_test(test_diags_sorted_and_deduplicated),
-		cmocka_unit_test(test_edit_distance),
-		cmocka_unit_test(test_suggest),
-		cmocka_unit_test(test_is_name),
-		cmocka_unit_test(test_error),
+	        cmocka_unit_test(test_buf),
+	        cmocka_unit_test(test_arena),
+	        cmocka_unit_test(test_diags_sorted_and_deduplicated),
+	        cmocka_unit_test(test_edit_distance),
+	        cmocka_unit_test(test_suggest),
+	        cmocka_unit_test(test_is_name),
+	        cmocka_unit_test(test_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

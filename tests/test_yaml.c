@@ -8,7 +8,7 @@
 
 /* Parses text; returns the root or NULL, leaving errors printed in errs. */
 static struct dtk_yval *S_parse(struct dtk_arena *a, const char *text, size_t len, char *errs,
-				size_t errs_size)
+                                size_t errs_size)
 {
 	struct dtk_diags d = DTK_DIAGS_INIT;
 	struct dtk_yval *root = NULL;
@@ -19,7 +19,7 @@ static struct dtk_yval *S_parse(struct dtk_arena *a, const char *text, size_t le
 	dtk_diags_sort(&d);
 	dtk_diags_print(&d, f);
 	fclose(f);
-	assert_int_equal(rc < 0, d.n > 0);
+	assert_int_equal(rc<0, d.n> 0);
 	dtk_diags_release(&d);
 	return rc < 0 ? NULL : root;
 }
@@ -134,8 +134,10 @@ static void test_encoding_positions(void **state)
 	      "t.yaml:2:5: error: invalid leading UTF-8 octet (byte 0xFF)\n");
 	S_err("a: 1\nb: x\x01y\n", 11,
 	      "t.yaml:2:5: error: control characters are not allowed (U+0001)\n");
-	S_err("a: 1\nb: x\0y\n", 12, "t.yaml:2:5: error: control characters are not allowed (U+0000)\n");
-	S_err("a: x\xef\xbb\xbf\n", 8, "t.yaml:1:5: error: byte order mark in the middle of the file\n");
+	S_err("a: 1\nb: x\0y\n", 12,
+	      "t.yaml:2:5: error: control characters are not allowed (U+0000)\n");
+	S_err("a: x\xef\xbb\xbf\n", 8,
+	      "t.yaml:1:5: error: byte order mark in the middle of the file\n");
 }
 
 static void test_leading_bom_is_fine(void **state)
@@ -143,7 +145,8 @@ static void test_leading_bom_is_fine(void **state)
 	struct dtk_arena *a = dtk_arena_new();
 	const struct dtk_yval *r;
 	(void)state;
-	r = S_ok(a, "\xef\xbb\xbf" "a: b\n");
+	r = S_ok(a, "\xef\xbb\xbf"
+	            "a: b\n");
 	assert_int_equal(dtk_yval_get(r, "a")->line, 1);
 	assert_int_equal(dtk_yval_get(r, "a")->col, 4);
 	dtk_arena_free(a);
@@ -176,15 +179,15 @@ static void test_scalar_limit(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tree_and_positions),
-		cmocka_unit_test(test_core_schema_types),
-		cmocka_unit_test(test_core_tags),
-		cmocka_unit_test(test_empty),
-		cmocka_unit_test(test_structural_errors),
-		cmocka_unit_test(test_encoding_positions),
-		cmocka_unit_test(test_leading_bom_is_fine),
-		cmocka_unit_test(test_depth_limit_stops_early),
-		cmocka_unit_test(test_scalar_limit),
+	        cmocka_unit_test(test_tree_and_positions),
+	        cmocka_unit_test(test_core_schema_types),
+	        cmocka_unit_test(test_core_tags),
+	        cmocka_unit_test(test_empty),
+	        cmocka_unit_test(test_structural_errors),
+	        cmocka_unit_test(test_encoding_positions),
+	        cmocka_unit_test(test_leading_bom_is_fine),
+	        cmocka_unit_test(test_depth_limit_stops_early),
+	        cmocka_unit_test(test_scalar_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

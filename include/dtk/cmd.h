@@ -14,7 +14,7 @@
 /* What the dispatcher prepares before a command runs. */
 enum {
 	DTK_CMD_NEEDS_KB = 1 << 0, /* find the base root (ctx->root) */
-	DTK_CMD_LOCKS = 1 << 1 /* hold the base's lock while running */
+	DTK_CMD_LOCKS = 1 << 1     /* hold the base's lock while running */
 };
 
 struct dtk_ctx {
@@ -24,9 +24,9 @@ struct dtk_ctx {
 
 struct dtk_cmd {
 	const char *name;
-	const char *usage; /* "dtk show [--format text|json] <node|entry-id>" */
+	const char *usage;   /* "dtk show [--format text|json] <node|entry-id>" */
 	const char *summary; /* one line for dtk --help */
-	const char *help; /* the rest of dtk <cmd> --help: options, examples */
+	const char *help;    /* the rest of dtk <cmd> --help: options, examples */
 	unsigned flags;
 	/* Runs the command with its own arguments (argv[0] is its name); returns
 	 * the exit status. */
@@ -63,6 +63,6 @@ int dtk_cmd_fail(struct dtk_ctx *ctx, const char *cmd, int status);
  * status after printing every error of the data, or why it cannot be read. */
 struct dtk_kb;
 int dtk_cmd_load(struct dtk_ctx *ctx, const char *cmd, struct dtk_kb **kb, int what,
-		 const char *node);
+                 const char *node);
 
 #endif

@@ -17,11 +17,11 @@ struct dtk_node_review {
 /* The worklist and the figures of one run. */
 struct dtk_crystal {
 	dtk_date date, since; /* since: the last record's date, 0 before any */
-	int has_prev; /* the base at the previous run was known */
+	int has_prev;         /* the base at the previous run was known */
 
 	const struct dtk_entry **new_entries; /* created after since, listing order */
 	size_t n_new;
-	struct dtk_node_review *reviews; /* nodes with new entries, category order */
+	struct dtk_node_review *reviews;    /* nodes with new entries, category order */
 	struct dtk_pair_count *pair_counts; /* the same, as the record holds them */
 	size_t n_reviews;
 	const struct dtk_entry **stale; /* stale at date */
@@ -49,7 +49,7 @@ struct dtk_crystal {
  * contents with dtk_crystal_release. now and prev must outlive *out.
  */
 void dtk_crystal_compute(struct dtk_crystal *out, const struct dtk_kb *now,
-			 const struct dtk_kb *prev, dtk_date date);
+                         const struct dtk_kb *prev, dtk_date date);
 void dtk_crystal_release(struct dtk_crystal *c);
 
 /*
@@ -58,8 +58,8 @@ void dtk_crystal_release(struct dtk_crystal *c);
  * review_verdict and review_note; its pairs are set from c.
  */
 void dtk_crystal_record(struct dtk_record *r, const struct dtk_crystal *c,
-			const char *eval_scenario, const char *eval_verdict,
-			const struct dtk_record *review);
+                        const char *eval_scenario, const char *eval_verdict,
+                        const struct dtk_record *review);
 
 /* Appends r as one YAML list item ("- date: ...") to out. */
 void dtk_record_to_yaml(struct dtk_buf *out, const struct dtk_record *r);
@@ -70,7 +70,7 @@ void dtk_record_to_yaml(struct dtk_buf *out, const struct dtk_record *r);
  * frees it.
  */
 char *dtk_records_append(const char *old, size_t old_len, size_t old_records,
-			 const struct dtk_record *r);
+                         const struct dtk_record *r);
 
 /* Appends the one-line summary of r ("4 new, 0 high changes, ...") to out. */
 void dtk_record_summary(struct dtk_buf *out, const struct dtk_record *r);
@@ -79,6 +79,6 @@ void dtk_record_summary(struct dtk_buf *out, const struct dtk_record *r);
 void dtk_crystal_plan_text(FILE *out, const struct dtk_kb *kb, const struct dtk_crystal *c);
 /* Appends the worklist as JSON (docs/commands.md gives the shape). */
 void dtk_crystal_plan_json(struct dtk_buf *out, const struct dtk_kb *kb,
-			   const struct dtk_crystal *c);
+                           const struct dtk_crystal *c);
 
 #endif

@@ -33,7 +33,10 @@ struct dtk_buf {
 	char *ptr;
 	size_t len, cap;
 };
-#define DTK_BUF_INIT {NULL, 0, 0}
+#define DTK_BUF_INIT                                                                               \
+	{                                                                                          \
+		NULL, 0, 0                                                                         \
+	}
 void dtk_buf_put(struct dtk_buf *b, const char *s, size_t n);
 void dtk_buf_puts(struct dtk_buf *b, const char *s);
 void dtk_buf_putc(struct dtk_buf *b, char c);
@@ -60,7 +63,7 @@ void dtk_arena_free(struct dtk_arena *a);
 
 /* ---- diagnostics: errors about the input, reported all at once ---- */
 struct dtk_diag {
-	char *path; /* as shown to the user, e.g. "insights/foo.yaml" */
+	char *path;    /* as shown to the user, e.g. "insights/foo.yaml" */
 	int line, col; /* 1-based; a whole file is meant at 1:1 */
 	char *msg;
 };
@@ -68,11 +71,14 @@ struct dtk_diags {
 	struct dtk_diag *v;
 	size_t n, cap;
 };
-#define DTK_DIAGS_INIT {NULL, 0, 0}
-void dtk_diags_add(struct dtk_diags *d, const char *path, int line, int col,
-		   const char *fmt, ...) DTK_PRINTF(5, 6);
-void dtk_diags_vadd(struct dtk_diags *d, const char *path, int line, int col,
-		    const char *fmt, va_list ap) DTK_PRINTF(5, 0);
+#define DTK_DIAGS_INIT                                                                             \
+	{                                                                                          \
+		NULL, 0, 0                                                                         \
+	}
+void dtk_diags_add(struct dtk_diags *d, const char *path, int line, int col, const char *fmt, ...)
+        DTK_PRINTF(5, 6);
+void dtk_diags_vadd(struct dtk_diags *d, const char *path, int line, int col, const char *fmt,
+                    va_list ap) DTK_PRINTF(5, 0);
 /* Moves every diagnostic of src to the end of dst; src is left empty. */
 void dtk_diags_move(struct dtk_diags *dst, struct dtk_diags *src);
 /* Sorts by path, line, column and message, and drops exact repeats. */

@@ -13,6 +13,6 @@
  * buffers are equal), or -1 with the error set.
  */
 int dtk_git_diff_buffers(char **out, const char *old, size_t old_len, const char *new_,
-			 size_t new_len, const char *path);
+                         size_t new_len, const char *path);
 
 #endif

@@ -12,9 +12,9 @@
 
 /* What dtk_kb_load reads (flags). */
 enum {
-	DTK_KB_ALL = 0, /* every file, with every cross-file check */
+	DTK_KB_ALL = 0,      /* every file, with every cross-file check */
 	DTK_KB_ONE_NODE = 1, /* _domain, _sources and one node file (show) */
-	DTK_KB_LEAN = 2 /* check claims but do not keep their text (entry->claim "") */
+	DTK_KB_LEAN = 2      /* check claims but do not keep their text (entry->claim "") */
 };
 
 /* A file of insights/ held in memory. */
@@ -38,7 +38,7 @@ char *dtk_kb_find_root(const char *start_dir);
  * when the base cannot be read at all.
  */
 int dtk_kb_load(struct dtk_kb **out, const char *root, int what, const char *node,
-		struct dtk_diags *diags);
+                struct dtk_diags *diags);
 void dtk_kb_free(struct dtk_kb *kb);
 
 /*
@@ -47,7 +47,7 @@ void dtk_kb_free(struct dtk_kb *kb);
  * what takes DTK_KB_LEAN. The files must outlive the call only.
  */
 int dtk_kb_load_mem(struct dtk_kb **out, const struct dtk_memfile *files, size_t n, int what,
-		    struct dtk_diags *diags);
+                    struct dtk_diags *diags);
 
 /* Look-ups; each returns NULL when there is no such thing. */
 struct dtk_node *dtk_kb_node(const struct dtk_kb *kb, const char *name);
@@ -76,7 +76,7 @@ void dtk_kb_suggest_node(FILE *f, const char *root, const char *what, const char
  * DTK_EINVALID with diags filled.
  */
 int dtk_kb_parse_records(struct dtk_kb **out, const char *buf, size_t len, const char *path,
-			 struct dtk_diags *diags);
+                         struct dtk_diags *diags);
 
 /*
  * Reads a review file for dtk crystallize (YAML: cross_pairs, verdict, note)
@@ -84,7 +84,7 @@ int dtk_kb_parse_records(struct dtk_kb **out, const char *buf, size_t len, const
  * with diags filled, or -1 with the error set when it cannot be read.
  */
 int dtk_kb_read_review(struct dtk_kb *kb, const char *path, struct dtk_record *r,
-		       struct dtk_diags *diags);
+                       struct dtk_diags *diags);
 
 /* Returns 1 when id has the form <node>-NNN; sets *node_len to the prefix length. */
 int dtk_entry_id_split(const char *id, size_t *node_len);

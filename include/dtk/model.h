@@ -47,7 +47,7 @@ extern const char *const dtk_confidence_names[DTK_CONF_COUNT];
 
 struct dtk_contradiction {
 	struct dtk_ref ref;
-	int open; /* status: open (1) or resolved (0) */
+	int open;         /* status: open (1) or resolved (0) */
 	const char *note; /* may be NULL */
 };
 

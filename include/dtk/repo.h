@@ -37,7 +37,7 @@ int dtk_repo_check_ready(struct dtk_repo *repo);
  * shallow clone, a base copied in); -1 with the error set.
  */
 int dtk_repo_checkout_run(struct dtk_repo *repo, dtk_date date, const char *dir,
-			  char commit_hex[41]);
+                          char commit_hex[41]);
 
 struct dtk_commit_req {
 	const char *records; /* the new _crystallizations.yaml */
@@ -58,15 +58,14 @@ struct dtk_commit_req {
  * the branch. Fills commit_hex. Returns 0, or -1 with the error set (nothing
  * changed when it fails before the commit is decided).
  */
-int dtk_repo_commit(struct dtk_repo *repo, const struct dtk_commit_req *req,
-		    char commit_hex[41]);
+int dtk_repo_commit(struct dtk_repo *repo, const struct dtk_commit_req *req, char commit_hex[41]);
 
 /* A run found in history. */
 struct dtk_run {
 	struct dtk_record record; /* as committed (strings owned by the list) */
-	char commit[41]; /* "" when no commit of history added it */
-	long long time; /* the commit's time, seconds since the epoch */
-	int trailer; /* the commit carries a Dtk-Crystallization trailer */
+	char commit[41];          /* "" when no commit of history added it */
+	long long time;           /* the commit's time, seconds since the epoch */
+	int trailer;              /* the commit carries a Dtk-Crystallization trailer */
 };
 
 struct dtk_run_list {

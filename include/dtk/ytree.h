@@ -11,10 +11,10 @@
 #include "dtk/dtk.h"
 
 /* Limits on one input file; see docs/design.md. */
-#define DTK_MAX_FILE_BYTES (16u << 20) /* 16 MiB */
-#define DTK_MAX_DEPTH 32 /* nested collections */
+#define DTK_MAX_FILE_BYTES (16u << 20)  /* 16 MiB */
+#define DTK_MAX_DEPTH 32                /* nested collections */
 #define DTK_MAX_SCALAR_BYTES (1u << 20) /* 1 MiB */
-#define DTK_MAX_FILES 100000 /* files in insights/ */
+#define DTK_MAX_FILES 100000            /* files in insights/ */
 
 enum dtk_ykind { DTK_Y_SCALAR, DTK_Y_MAP, DTK_Y_SEQ };
 
@@ -25,8 +25,8 @@ enum dtk_ytype { DTK_YT_STR, DTK_YT_NULL, DTK_YT_BOOL, DTK_YT_INT, DTK_YT_FLOAT 
 struct dtk_yval {
 	enum dtk_ykind kind;
 	enum dtk_ytype type; /* scalars only */
-	int line, col; /* 1-based */
-	const char *str; /* scalars: the value, NUL-terminated */
+	int line, col;       /* 1-based */
+	const char *str;     /* scalars: the value, NUL-terminated */
 	size_t len;
 	/* sequences: n items; mappings: n/2 pairs, key at 2i, value at 2i+1 */
 	struct dtk_yval **items;
@@ -39,7 +39,7 @@ struct dtk_yval {
  * file holds no document), or -1 after adding every error found to diags.
  */
 int dtk_yaml_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *path,
-		   const char *buf, size_t len, struct dtk_diags *diags);
+                   const char *buf, size_t len, struct dtk_diags *diags);
 
 /* Returns the value of key in mapping m, or NULL. */
 const struct dtk_yval *dtk_yval_get(const struct dtk_yval *m, const char *key);
