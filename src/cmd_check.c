@@ -6,12 +6,12 @@
 #include "dtk/git.h"
 #include "dtk/index.h"
 #include "dtk/kb.h"
+#include "dtk/repo.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Writes s escaped for a GitHub workflow command (prop: a property value). */
 static void S_gh_escape(FILE *f, const char *s, int prop)
@@ -46,30 +46,14 @@ static void S_gh_error(FILE *f, const char *prefix, const char *path, int line, 
 	fputc('\n', f);
 }
 
-/* Returns the base root's path within its git work tree ("" or "dir/"),
- * found by looking for .git upward; malloc'd. */
+/* Returns the base root's path within its git work tree ("" or "dir/", ""
+ * outside a repository), as libgit2 finds the work tree; malloc'd. */
 static char *S_repo_prefix(const char *root)
 {
-	char *dir = dtk_xstrdup(root), *slash, *git;
-	struct dtk_buf prefix = DTK_BUF_INIT;
-
-	for (;;) {
-		git = dtk_path_join(dir, ".git");
-		if (access(git, F_OK) == 0) {
-			free(git);
-			dtk_buf_puts(&prefix, root[strlen(dir)] ? root + strlen(dir) + 1 : "");
-			if (prefix.len)
-				dtk_buf_putc(&prefix, '/');
-			break;
-		}
-		free(git);
-		slash = strrchr(dir, '/');
-		if (!slash || slash == dir)
-			break;
-		*slash = '\0';
-	}
-	free(dir);
-	return dtk_buf_detach(&prefix);
+	struct dtk_repo *repo = NULL;
+	char *prefix = dtk_xstrdup(dtk_repo_open(&repo, root) == 0 ? dtk_repo_prefix(repo) : "");
+	dtk_repo_free(repo);
+	return prefix;
 }
 
 static int S_report_invalid(struct dtk_ctx *ctx, struct dtk_diags *diags, int github)

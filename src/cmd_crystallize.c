@@ -158,7 +158,7 @@ static void S_texts(struct dtk_kb *kb, const struct dtk_record *rec, char **reco
 	free(path);
 }
 
-static void S_message(struct dtk_buf *m, const struct dtk_record *r, const char *records_yaml)
+static void S_message(struct dtk_buf *m, const struct dtk_record *r)
 {
 	struct dtk_buf y = DTK_BUF_INIT;
 	char d[11], s[11];
@@ -180,7 +180,6 @@ static void S_message(struct dtk_buf *m, const struct dtk_record *r, const char 
 	               r->new_entries, r->high_changes, r->stale, r->stance_rewrites,
 	               r->contradictions_new, pairs + (long)r->n_cross_pairs);
 	dtk_buf_release(&y);
-	(void)records_yaml;
 }
 
 /* Writes the two files without git (--no-commit). */
@@ -215,7 +214,7 @@ static int S_commit(struct dtk_ctx *ctx, struct dtk_repo *repo, const struct dtk
 		files[i + 2] = strrchr(kb->nodes[i]->path, '/') + 1;
 	req.files = files;
 	req.n_files = kb->n_nodes + 2;
-	S_message(&msg, rec, records);
+	S_message(&msg, rec);
 	req.message = msg.ptr;
 	rc = dtk_repo_commit(repo, &req, hex);
 	if (rc == 0) {
@@ -255,10 +254,10 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 	dtk_crystal_compute(&c, kb, prev, o->date);
 	if (o->plan) {
 		if (o->json) {
-			dtk_crystal_plan_json(&out, kb, &c);
+			dtk_crystal_plan_json(&out, &c);
 			fputs(out.ptr, ctx->out);
 		} else {
-			dtk_crystal_plan_text(ctx->out, kb, &c);
+			dtk_crystal_plan_text(ctx->out, &c);
 		}
 		rc = DTK_EXIT_OK;
 		goto done;

@@ -43,7 +43,7 @@ static void S_list(FILE *f, const char *what, const struct dtk_entry *const *v, 
 		fprintf(f, "  %s  %s\n", v[i]->id, v[i]->title);
 }
 
-void dtk_crystal_plan_text(FILE *f, const struct dtk_kb *kb, const struct dtk_crystal *c)
+void dtk_crystal_plan_text(FILE *f, const struct dtk_crystal *c)
 {
 	char d1[11], d2[11];
 	size_t i;
@@ -73,7 +73,6 @@ void dtk_crystal_plan_text(FILE *f, const struct dtk_kb *kb, const struct dtk_cr
 	fprintf(f, "\ncross-domain references to check by hand (%zu):\n", c->n_cross_refs);
 	for (i = 0; i < c->n_cross_refs; i++)
 		fprintf(f, "  %s\n", c->cross_refs[i]->id);
-	(void)kb;
 }
 
 static void S_json_ids(struct dtk_json *j, const char *key, const struct dtk_entry *const *v,
@@ -123,14 +122,12 @@ static void S_json_reviews(struct dtk_json *j, const struct dtk_crystal *c)
 	dtk_json_end(j, ']');
 }
 
-void dtk_crystal_plan_json(struct dtk_buf *out, const struct dtk_kb *kb,
-                           const struct dtk_crystal *c)
+void dtk_crystal_plan_json(struct dtk_buf *out, const struct dtk_crystal *c)
 {
 	struct dtk_json j;
 	char d[11];
 	size_t i;
 
-	(void)kb;
 	dtk_json_init(&j, out);
 	dtk_json_object(&j);
 	dtk_json_kstring(&j, "date", dtk_date_format(d, c->date));

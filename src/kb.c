@@ -207,9 +207,9 @@ struct loader {
 	struct kfile *files;
 	size_t n_files;
 	atomic_size_t next; /* the next file a worker takes */
-	/* _domain.yaml and _sources.yaml gave a mapping and a list: checks that
-	 * need them are skipped otherwise, their file's errors said it all */
-	int domain_ok, sources_ok;
+	/* _domain.yaml gave a mapping: the checks that need it are skipped
+	 * otherwise, its file's errors said it all (kb->sources_ok, likewise) */
+	int domain_ok;
 	/* node files that exist but could not be read: references to them are
 	 * not reported again as unknown */
 	char **broken;
@@ -512,8 +512,7 @@ static int S_load_files(struct loader *l, int what, const char *only)
 	S_load_file(&w, &l->files[1]);
 	dtk_diags_move(l->d, &w.d);
 	l->domain_ok = l->files[0].ok;
-	l->sources_ok = l->files[1].ok;
-	l->kb->sources_ok = l->sources_ok; /* node files report unknown sources */
+	l->kb->sources_ok = l->files[1].ok; /* node files report unknown sources */
 	S_index_sources(l);
 	S_load_parallel(l, 2);
 	for (i = 2; i < l->n_files; i++) {

@@ -372,6 +372,12 @@ static void test_check_github_annotations(void **state)
 	                    "and commit it\ndiff --git",
 	                    84);
 	t_run_free(&r);
+	/* a base in a folder of a repository: paths are the repository's */
+	assert_int_equal(t_sh(dir, "mkdir kb && mv insights INDEX.md kb/ && git init -q"), 0);
+	t_dtk(&r, dir, NULL, "-C", "kb", "check", "--format", "github", NULL);
+	assert_int_equal(r.status, 1);
+	assert_memory_equal(r.out, "::error file=kb/INDEX.md::", 26);
+	t_run_free(&r);
 	S_done(dir);
 }
 

@@ -75,10 +75,9 @@ char *dtk_records_append(const char *old, size_t old_len, size_t old_records,
 /* Appends the one-line summary of r ("4 new, 0 high changes, ...") to out. */
 void dtk_record_summary(struct dtk_buf *out, const struct dtk_record *r);
 
-/* Prints the reviewer's worklist of run c over kb as text. */
-void dtk_crystal_plan_text(FILE *out, const struct dtk_kb *kb, const struct dtk_crystal *c);
+/* Prints the reviewer's worklist of run c as text. */
+void dtk_crystal_plan_text(FILE *out, const struct dtk_crystal *c);
 /* Appends the worklist as JSON (docs/commands.md gives the shape). */
-void dtk_crystal_plan_json(struct dtk_buf *out, const struct dtk_kb *kb,
-                           const struct dtk_crystal *c);
+void dtk_crystal_plan_json(struct dtk_buf *out, const struct dtk_crystal *c);
 
 #endif
