@@ -98,7 +98,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	                                     {"format", required_argument, NULL, 'f'},
 	                                     {NULL, 0, NULL, 0}};
 	struct dtk_diags diags = DTK_DIAGS_INIT;
-	char *want = NULL, *old = NULL, *path = NULL;
+	struct dtk_file_cmp cmp = {.fd = -1};
+	char *old = NULL, *path = NULL;
 	size_t old_len = 0;
 	int quiet = 0, github = 0, c, rc;
 
@@ -115,31 +116,37 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		fprintf(ctx->err, "dtk check: unexpected argument '%s'\n", argv[optind]);
 		return DTK_EXIT_INVALID;
 	}
-	rc = dtk_index_build(&want, ctx->root, &diags);
+	path = dtk_path_join(ctx->root, DTK_INDEX_FILE);
+	/* compared as it is rendered: neither page is held whole unless they differ */
+	rc = dtk_file_cmp_open(&cmp, path);
+	if (rc == 0)
+		rc = dtk_index_build(ctx->root, &diags, dtk_file_cmp_write, &cmp);
 	if (rc == DTK_EINVALID) {
 		rc = S_report_invalid(ctx, &diags, github);
 		goto done;
-	} else if (rc < 0) {
+	}
+	if (rc == 0)
+		rc = dtk_file_cmp_finish(&cmp);
+	if (rc < 0) {
 		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
 		goto done;
 	}
-	path = dtk_path_join(ctx->root, DTK_INDEX_FILE);
-	rc = dtk_file_read(&old, &old_len, path, 1u << 30);
-	if (rc < 0 && errno != ENOENT) {
-		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
-		goto done;
-	}
-	if (rc == 0 && old_len == strlen(want) && !memcmp(old, want, old_len)) {
+	if (rc == 0) {
 		if (!quiet)
 			fprintf(ctx->err, "dtk check: insights/ is valid and %s is up to date\n",
 			        DTK_INDEX_FILE);
 		rc = DTK_EXIT_OK;
 		goto done;
 	}
-	rc = S_report_drift(ctx, old ? old : "", old_len, want, rc < 0, github);
+	if (cmp.fd >= 0 && dtk_file_read(&old, &old_len, path, 1u << 30) < 0) {
+		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
+		goto done;
+	}
+	rc = S_report_drift(ctx, old ? old : "", old_len, dtk_buf_cstr(&cmp.text), cmp.fd < 0,
+	                    github);
 done:
 	dtk_diags_release(&diags);
-	free(want);
+	dtk_file_cmp_release(&cmp);
 	free(old);
 	free(path);
 	return rc;

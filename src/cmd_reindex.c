@@ -6,9 +6,19 @@
 #include "dtk/index.h"
 #include "dtk/kb.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A dtk_write_fn writing to the FILE *arg. */
+static int S_write_file(void *arg, const char *s, size_t len)
+{
+	if (fwrite(s, 1, len, arg) == len)
+		return 0;
+	dtk_error("cannot write INDEX.md: %s", strerror(errno));
+	return -1;
+}
 
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
@@ -16,8 +26,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	                                     {"quiet", no_argument, NULL, 'q'},
 	                                     {NULL, 0, NULL, 0}};
 	struct dtk_diags diags = DTK_DIAGS_INIT;
-	char *index = NULL, *old = NULL, *path = NULL;
-	size_t old_len = 0;
+	struct dtk_file_cmp cmp = {.fd = -1};
+	char *path = NULL;
 	int to_stdout = 0, quiet = 0, c, rc;
 
 	optind = 0;
@@ -33,28 +43,32 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		fprintf(ctx->err, "dtk reindex: unexpected argument '%s'\n", argv[optind]);
 		return DTK_EXIT_INVALID;
 	}
-	rc = dtk_index_build(&index, ctx->root, &diags);
+	path = dtk_path_join(ctx->root, DTK_INDEX_FILE);
+	if (to_stdout)
+		rc = dtk_index_build(ctx->root, &diags, S_write_file, ctx->out);
+	else if ((rc = dtk_file_cmp_open(&cmp, path)) == 0)
+		rc = dtk_index_build(ctx->root, &diags, dtk_file_cmp_write, &cmp);
 	if (rc == DTK_EINVALID) {
 		rc = dtk_cmd_report_invalid(ctx, &diags);
 		goto done;
-	} else if (rc < 0) {
+	}
+	if (rc == 0 && !to_stdout)
+		rc = dtk_file_cmp_finish(&cmp);
+	if (rc < 0) {
 		rc = dtk_cmd_fail(ctx, "reindex", DTK_EXIT_INVALID);
 		goto done;
 	}
 	if (to_stdout) {
-		fputs(index, ctx->out);
 		rc = DTK_EXIT_OK;
 		goto done;
 	}
-	path = dtk_path_join(ctx->root, DTK_INDEX_FILE);
-	if (dtk_file_read(&old, &old_len, path, 1u << 30) == 0 && old_len == strlen(index) &&
-	    !memcmp(old, index, old_len)) {
+	if (rc == 0) {
 		if (!quiet)
 			fprintf(ctx->err, "%s is up to date\n", DTK_INDEX_FILE);
 		rc = DTK_EXIT_OK;
 		goto done;
 	}
-	if (dtk_file_write_atomic(path, index, strlen(index)) < 0) {
+	if (dtk_file_write_atomic(path, dtk_buf_cstr(&cmp.text), cmp.text.len) < 0) {
 		rc = dtk_cmd_fail(ctx, "reindex", DTK_EXIT_INVALID);
 		goto done;
 	}
@@ -63,8 +77,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	rc = DTK_EXIT_OK;
 done:
 	dtk_diags_release(&diags);
-	free(index);
-	free(old);
+	dtk_file_cmp_release(&cmp);
 	free(path);
 	return rc;
 }

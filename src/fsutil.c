@@ -1,4 +1,4 @@
-/* fsutil.c: whole-file reads, atomic replacement, paths. */
+/* fsutil.c: whole-file reads, streamed comparison, atomic replacement, paths. */
 #include "dtk/fs.h"
 
 #include "dtk/dtk.h"
@@ -121,6 +121,117 @@ int dtk_file_write_atomic(const char *path, const char *data, size_t len)
 done:
 	dtk_buf_release(&tmp);
 	return rc;
+}
+
+#define CMP_CHUNK 65536
+
+int dtk_file_cmp_open(struct dtk_file_cmp *c, const char *path)
+{
+	memset(c, 0, sizeof(*c));
+	c->path = dtk_xstrdup(path);
+	c->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (c->fd < 0 && errno != ENOENT) {
+		dtk_error("cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (c->fd < 0)
+		c->differs = 1;
+	else
+		c->chunk = dtk_xmalloc(CMP_CHUNK);
+	return 0;
+}
+
+/* Reads the file's next piece into c->chunk. Returns its length (0 at the
+ * end of the file), or -1 with the error set. */
+static ssize_t S_cmp_fill(struct dtk_file_cmp *c)
+{
+	ssize_t n;
+	do
+		n = read(c->fd, c->chunk, CMP_CHUNK);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		dtk_error("cannot read %s: %s", c->path, strerror(errno));
+		return -1;
+	}
+	c->chunk_len = (size_t)n;
+	c->chunk_at = 0;
+	return n;
+}
+
+/* The text and the file differ from here on: starts c->text with the text
+ * so far, which is the file's first c->same bytes. Returns 0, or -1 with the
+ * error set. */
+static int S_cmp_diverge(struct dtk_file_cmp *c)
+{
+	size_t got = 0;
+
+	c->differs = 1;
+	while (got < c->same) {
+		size_t want = c->same - got < CMP_CHUNK ? c->same - got : CMP_CHUNK;
+		ssize_t n = pread(c->fd, c->chunk, want, (off_t)got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			dtk_error("cannot read %s: %s", c->path,
+			          n < 0 ? strerror(errno) : "it shrank while being read");
+			return -1;
+		}
+		dtk_buf_put(&c->text, c->chunk, (size_t)n);
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+int dtk_file_cmp_write(void *arg, const char *s, size_t len)
+{
+	struct dtk_file_cmp *c = arg;
+	size_t i = 0;
+
+	while (!c->differs && i < len) {
+		size_t k;
+		if (c->chunk_at == c->chunk_len) {
+			ssize_t n = S_cmp_fill(c);
+			if (n < 0)
+				return -1;
+			if (n == 0)
+				break; /* the file is shorter */
+		}
+		k = len - i < c->chunk_len - c->chunk_at ? len - i : c->chunk_len - c->chunk_at;
+		if (memcmp(s + i, c->chunk + c->chunk_at, k))
+			break;
+		i += k;
+		c->chunk_at += k;
+		c->same += k;
+	}
+	if (i == len)
+		return 0;
+	if (!c->differs && S_cmp_diverge(c) < 0)
+		return -1;
+	dtk_buf_put(&c->text, s + i, len - i);
+	return 0;
+}
+
+int dtk_file_cmp_finish(struct dtk_file_cmp *c)
+{
+	if (!c->differs && c->chunk_at == c->chunk_len) {
+		ssize_t n = S_cmp_fill(c);
+		if (n <= 0)
+			return (int)n; /* 0: the file ends where the text does */
+	}
+	if (!c->differs && S_cmp_diverge(c) < 0) /* the file is longer */
+		return -1;
+	return 1;
+}
+
+void dtk_file_cmp_release(struct dtk_file_cmp *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	free(c->path);
+	free(c->chunk);
+	c->path = c->chunk = NULL;
+	dtk_buf_release(&c->text);
 }
 
 char *dtk_path_join(const char *a, const char *b)

@@ -450,11 +450,10 @@ static void S_last_run(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 	dtk_buf_release(&bloom);
 }
 
-/* Builds INDEX.md's document; links: node names link to their pages. */
-static struct dtk_md *S_build(const struct dtk_kb *kb, int links)
+/* Builds INDEX.md's document in md; links: node names link to their pages. */
+static void S_build(struct dtk_md *md, const struct dtk_kb *kb, int links)
 {
 	const struct dtk_lang *L = kb->lang_en ? &dtk_lang_en : &dtk_lang_zh;
-	struct dtk_md *md = dtk_md_new();
 	struct dtk_stats st;
 
 	dtk_stats_compute(&st, kb);
@@ -468,34 +467,45 @@ static struct dtk_md *S_build(const struct dtk_kb *kb, int links)
 	S_contradictions(md, kb, L);
 	S_gaps(md, kb, L);
 	S_last_run(md, kb, L);
-	return md;
+}
+
+int dtk_index_write(const struct dtk_kb *kb, dtk_write_fn write, void *arg)
+{
+	struct dtk_md *md = dtk_md_new_stream(write, arg);
+	int rc;
+
+	S_build(md, kb, 0);
+	rc = dtk_md_finish(md);
+	dtk_md_free(md);
+	return rc;
 }
 
 char *dtk_index_render(const struct dtk_kb *kb)
 {
-	struct dtk_md *md = S_build(kb, 0);
-	char *out = dtk_md_render(md);
-	dtk_md_free(md);
-	return out;
+	struct dtk_buf b = DTK_BUF_INIT;
+	dtk_index_write(kb, dtk_buf_write, &b); /* cannot fail */
+	return dtk_buf_detach(&b);
 }
 
 char *dtk_index_render_html(const struct dtk_kb *kb)
 {
-	struct dtk_md *md = S_build(kb, 1);
-	char *out = dtk_md_render_html(md);
+	struct dtk_md *md = dtk_md_new();
+	char *out;
+
+	S_build(md, kb, 1);
+	out = dtk_md_render_html(md);
 	dtk_md_free(md);
 	return out;
 }
 
-int dtk_index_build(char **out, const char *root, struct dtk_diags *diags)
+int dtk_index_build(const char *root, struct dtk_diags *diags, dtk_write_fn write, void *arg)
 {
 	struct dtk_kb *kb = NULL;
 	int rc = dtk_kb_load(&kb, root, DTK_KB_ALL | DTK_KB_LEAN, NULL, diags);
 
-	*out = NULL;
 	if (rc < 0)
 		return rc;
-	*out = dtk_index_render(kb);
+	rc = dtk_index_write(kb, write, arg);
 	dtk_kb_free(kb);
-	return 0;
+	return rc;
 }

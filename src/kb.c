@@ -174,7 +174,6 @@ void dtk_kb_free(struct dtk_kb *kb)
 		return;
 	free(kb->nodes);
 	free(kb->nodes_by_name);
-	free(kb->entries_by_id);
 	free(kb->sources_by_id);
 	dtk_arena_free(kb->arena);
 	free(kb);
@@ -344,8 +343,8 @@ static void S_load_file(struct worker *w, struct kfile *f)
 		break;
 	case F_RECORDS: dtk_schema_records(l->kb, w->arena, root, f->rel, &w->d); break;
 	case F_NODE:
-		f->out = dtk_schema_node(l->kb, w->arena, root, f->rel, f->node, l->schema_flags,
-		                         &w->d);
+		f->out = dtk_schema_node(l->kb, w->arena, tmp, root, f->rel, f->node,
+		                         l->schema_flags, &w->d);
 		f->ok = f->out != NULL;
 		break;
 	}
@@ -538,17 +537,6 @@ static int S_node_cmp(const void *a, const void *b)
 	return strcmp((*(struct dtk_node *const *)a)->name, (*(struct dtk_node *const *)b)->name);
 }
 
-static int S_entry_cmp(const void *pa, const void *pb)
-{
-	const struct dtk_entry *a = *(struct dtk_entry *const *)pa;
-	const struct dtk_entry *b = *(struct dtk_entry *const *)pb;
-	int c = strcmp(a->id, b->id);
-	if (c)
-		return c;
-	c = strcmp(a->node->path, b->node->path);
-	return c ? c : (a->pos.line > b->pos.line) - (a->pos.line < b->pos.line);
-}
-
 static int S_source_cmp(const void *pa, const void *pb)
 {
 	const struct dtk_source *a = *(const struct dtk_source *const *)pa;
@@ -608,32 +596,6 @@ static void S_order_nodes(struct loader *l)
 		memcpy(kb->nodes, ordered, n * sizeof(*ordered));
 	free(ordered);
 	free(names);
-}
-
-/* Builds the sorted id indexes; reports repeated entry ids. */
-static void S_index(struct loader *l)
-{
-	struct dtk_kb *kb = l->kb;
-	size_t i, j, n = 0;
-
-	for (i = 0; i < kb->n_nodes; i++)
-		n += kb->nodes[i]->n_entries;
-	kb->entries_by_id = dtk_xmalloc((n + 1) * sizeof(*kb->entries_by_id));
-	for (i = 0, n = 0; i < kb->n_nodes; i++)
-		for (j = 0; j < kb->nodes[i]->n_entries; j++)
-			kb->entries_by_id[n++] = &kb->nodes[i]->entries[j];
-	qsort(kb->entries_by_id, n, sizeof(*kb->entries_by_id), S_entry_cmp);
-	for (i = 1, j = 0; i < n; i++) {
-		struct dtk_entry *a = kb->entries_by_id[j], *b = kb->entries_by_id[i];
-		if (!strcmp(a->id, b->id)) {
-			dtk_diags_add(l->d, b->node->path, b->pos.line, b->pos.col,
-			              "duplicate entry id '%s' (first at %s:%d)", b->id,
-			              a->node->path, a->pos.line);
-			continue;
-		}
-		kb->entries_by_id[++j] = b;
-	}
-	kb->n_entries = n ? j + 1 : 0;
 }
 
 /* Builds the sorted index of sources (before the node files are read: their
@@ -744,7 +706,6 @@ static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **
 	kb->nodes_by_name = dtk_xmalloc((kb->n_nodes + 1) * sizeof(*kb->nodes_by_name));
 	if (kb->n_nodes)
 		memcpy(kb->nodes_by_name, kb->nodes, kb->n_nodes * sizeof(*kb->nodes));
-	S_index(l);
 	if (!one) {
 		S_order_nodes(l);
 		S_check_node_names(l);
@@ -839,9 +800,23 @@ struct dtk_node *dtk_kb_node(const struct dtk_kb *kb, const char *name)
 	return S_find((void *const *)kb->nodes_by_name, kb->n_nodes, name);
 }
 
+struct dtk_entry *dtk_node_entry(const struct dtk_node *node, const char *id)
+{
+	return S_find((void *const *)node->by_id, node->n_by_id, id);
+}
+
 struct dtk_entry *dtk_kb_entry(const struct dtk_kb *kb, const char *id)
 {
-	return S_find((void *const *)kb->entries_by_id, kb->n_entries, id);
+	const struct dtk_node *node;
+	char name[256];
+	size_t plen;
+
+	if (!dtk_entry_id_split(id, &plen) || plen >= sizeof(name))
+		return NULL;
+	memcpy(name, id, plen);
+	name[plen] = '\0';
+	node = dtk_kb_node(kb, name);
+	return node ? dtk_node_entry(node, id) : NULL;
 }
 
 const struct dtk_source *dtk_kb_source(const struct dtk_kb *kb, const char *id)

@@ -3,6 +3,7 @@
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +18,36 @@ struct dtk_md {
 	int depth;
 	cmark_syntax_extension *table;
 	struct dtk_buf text; /* text not yet added: one node for a run of text */
+	size_t text_seen;    /* text[0..text_seen) has no place to cut it */
+	dtk_write_fn write;  /* streamed documents: where closed blocks go */
+	void *arg;
+	int written; /* streamed: some blocks went out already */
+	int failed;  /* streamed: a write failed; nothing more goes out */
 };
+
+/*
+ * cmark escapes a few characters by what surrounds them: '&' before a letter,
+ * '.' and ')' after digits at the start of a block, '-', '+', '=' and digits
+ * at the start of a block. Text cut after a letter, digit or multi-byte
+ * character, and before a letter or a multi-byte character, renders the same
+ * in two text nodes as in one, and in two paragraphs (the second at the
+ * start of a block) as in one.
+ */
+static int S_ends_safe(unsigned char a)
+{
+	return a >= 0x80 || (a >= '0' && a <= '9') || ((a | 0x20) >= 'a' && (a | 0x20) <= 'z');
+}
+
+static int S_starts_safe(unsigned char b)
+{
+	return b >= 0xC0 || ((b | 0x20) >= 'a' && (b | 0x20) <= 'z');
+}
+
+/* Returns 1 when s may be cut before offset at (see above). */
+static int S_can_split(const char *s, size_t at)
+{
+	return S_ends_safe((unsigned char)s[at - 1]) && S_starts_safe((unsigned char)s[at]);
+}
 
 /* Adds the pending text at the cursor as one text node. */
 static void S_flush(struct dtk_md *md)
@@ -32,6 +62,108 @@ static void S_flush(struct dtk_md *md)
 		abort();
 	}
 	md->text.len = 0;
+	md->text_seen = 0;
+}
+
+#define MD_PARALLEL_MIN (256 * 1024)
+
+/* Returns the text node c's literal when c is one, else NULL. */
+static const char *S_text_of(cmark_node *c)
+{
+	return c && cmark_node_get_type(c) == CMARK_NODE_TEXT ? cmark_node_get_literal(c) : NULL;
+}
+
+/*
+ * Cuts a long paragraph p in two where cmark renders two paragraphs as it
+ * renders one (between two text nodes; see S_can_split), about halfway.
+ * Returns a new document holding a paragraph with p's second half, or NULL
+ * when p is short or has no such place.
+ */
+static cmark_node *S_cut(cmark_node *p)
+{
+	cmark_node *c, *next, *doc, *q;
+	size_t len = 0, at = 0;
+	const char *t, *u;
+
+	for (c = cmark_node_first_child(p); c; c = cmark_node_next(c))
+		len += (t = S_text_of(c)) ? strlen(t) : 0;
+	if (len < MD_PARALLEL_MIN)
+		return NULL;
+	for (c = cmark_node_first_child(p); c; c = next) {
+		next = cmark_node_next(c);
+		if (!(t = S_text_of(c)) || (at += strlen(t)) < len / 2 || !*t)
+			continue;
+		if ((u = S_text_of(next)) && *u && S_ends_safe((unsigned char)t[strlen(t) - 1]) &&
+		    S_starts_safe((unsigned char)*u))
+			break;
+	}
+	if (!c || !next)
+		return NULL;
+	doc = cmark_node_new(CMARK_NODE_DOCUMENT);
+	q = cmark_node_new(CMARK_NODE_PARAGRAPH);
+	cmark_node_append_child(doc, q);
+	for (c = next; c; c = next) {
+		next = cmark_node_next(c);
+		cmark_node_append_child(q, c); /* unlinks it from p */
+	}
+	return doc;
+}
+
+struct half {
+	cmark_node *doc;
+	char *out;
+};
+
+static void *S_render_half(void *arg)
+{
+	struct half *h = arg;
+	h->out = cmark_render_commonmark(h->doc, CMARK_OPT_DEFAULT, 0);
+	return NULL;
+}
+
+/* Writes s[0..len) unless a write failed before. */
+static void S_out(struct dtk_md *md, const char *s, size_t len)
+{
+	if (!md->failed && md->write(md->arg, s, len) < 0)
+		md->failed = 1;
+}
+
+/* Streamed: renders the top-level blocks held, writes them and frees them.
+ * Blocks are separated by one blank line, as cmark separates them. A long
+ * paragraph at the end is rendered in two halves on two threads. */
+static void S_emit(struct dtk_md *md)
+{
+	cmark_node *child, *last = cmark_node_last_child(md->doc);
+	struct half h = {NULL, NULL};
+	pthread_t tid;
+	int threaded = 0;
+	char *s;
+	size_t len;
+
+	if (!last)
+		return;
+	if (cmark_node_get_type(last) == CMARK_NODE_PARAGRAPH && (h.doc = S_cut(last)) != NULL)
+		threaded = pthread_create(&tid, NULL, S_render_half, &h) == 0;
+	s = cmark_render_commonmark(md->doc, CMARK_OPT_DEFAULT, 0);
+	len = strlen(s);
+	if (h.doc && !threaded)
+		S_render_half(&h);
+	else if (threaded)
+		pthread_join(tid, NULL);
+	if (md->written)
+		S_out(md, "\n", 1);
+	if (h.doc) /* the first half ends the paragraph with a newline: drop it */
+		len -= len && s[len - 1] == '\n';
+	S_out(md, s, len);
+	if (h.doc)
+		S_out(md, h.out, strlen(h.out));
+	md->written = 1;
+	free(s);
+	free(h.out);
+	if (h.doc)
+		cmark_node_free(h.doc);
+	while ((child = cmark_node_first_child(md->doc)) != NULL)
+		cmark_node_free(child); /* unlinks it */
 }
 
 struct dtk_md *dtk_md_new(void)
@@ -45,6 +177,22 @@ struct dtk_md *dtk_md_new(void)
 	}
 	md->doc = md->cur = cmark_node_new(CMARK_NODE_DOCUMENT);
 	return md;
+}
+
+struct dtk_md *dtk_md_new_stream(dtk_write_fn write, void *arg)
+{
+	struct dtk_md *md = dtk_md_new();
+	md->write = write;
+	md->arg = arg;
+	return md;
+}
+
+int dtk_md_finish(struct dtk_md *md)
+{
+	S_flush(md);
+	if (md->write)
+		S_emit(md);
+	return md->failed ? -1 : 0;
 }
 
 void dtk_md_free(struct dtk_md *md)
@@ -138,11 +286,37 @@ void dtk_md_close(struct dtk_md *md)
 		return;
 	node = md->open[--md->depth];
 	md->cur = cmark_node_parent(node);
+	if (md->write && md->depth == 0 && cmark_node_get_type(node) != CMARK_NODE_LIST)
+		S_emit(md);
 }
+
+#define MD_TEXT_RUN 65536
 
 void dtk_md_text(struct dtk_md *md, const char *text)
 {
+	size_t len, at, lo;
+	char c;
+
 	dtk_buf_puts(&md->text, text);
+	len = md->text.len;
+	if (len <= MD_TEXT_RUN)
+		return;
+	/* a long run goes to cmark in pieces, so that it is never held twice;
+	 * the cut is near the end, and no byte is looked at twice */
+	lo = len - 1024 > md->text_seen ? len - 1024 : md->text_seen;
+	for (at = len - 1; at >= lo && !S_can_split(md->text.ptr, at); at--)
+		;
+	md->text_seen = len;
+	if (at < lo)
+		return; /* no place to cut: try again with more text */
+	c = md->text.ptr[at];
+	md->text.ptr[at] = '\0';
+	md->text.len = at;
+	S_flush(md);
+	md->text.ptr[at] = c;
+	memmove(md->text.ptr, md->text.ptr + at, len - at + 1); /* with the NUL */
+	md->text.len = len - at;
+	md->text_seen = 0;
 }
 
 /* Returns 1 when text reads the same as Markdown and as text: no character

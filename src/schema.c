@@ -15,8 +15,10 @@ const char *const dtk_confidence_names[DTK_CONF_COUNT] = {"high", "medium", "low
 static const char *const S_status_names[] = {"resolved", "open"};
 
 struct ctx {
-	struct dtk_kb *kb;       /* read for the policy; written only by the meta files */
-	struct dtk_arena *arena; /* where the model's strings and arrays go */
+	struct dtk_kb *kb;         /* read for the policy; written only by the meta files */
+	struct dtk_arena *arena;   /* where the model's strings and arrays go */
+	struct dtk_arena *scratch; /* what a lean read checks and drops (nodes only) */
+	unsigned char *named;      /* node files: bits of the known sources named */
 	const char *path;
 	struct dtk_diags *d;
 	unsigned flags; /* DTK_SCHEMA_* */
@@ -270,6 +272,10 @@ static const char *S_id(struct ctx *c, const struct dtk_yval *v, const char *sou
 	if (source_key && !s && c->kb->sources_ok)
 		S_err(c, v, "'%s' names unknown source '%s' (not in insights/_sources.yaml)",
 		      source_key, v->str);
+	if (s && c->named) {
+		size_t i = (size_t)(s - c->kb->sources);
+		c->named[i / 8] |= (unsigned char)(1u << (i % 8));
+	}
 	return s ? s->id : dtk_arena_strndup(c->arena, v->str, v->len);
 }
 
@@ -277,13 +283,16 @@ static size_t S_refs(struct ctx *c, const struct dtk_yval *m, const char *key,
                      int (*valid)(const char *), const char *form, struct dtk_ref **out)
 {
 	const char *sources = !strcmp(key, "verified_by") ? key : NULL;
+	/* lean: verifications are counted, not kept; relations stay in the
+	 * tree until S_lean_relates sorts them out */
+	int borrow = (c->flags & DTK_SCHEMA_LEAN) && (sources || !strcmp(key, "relates"));
 	const struct dtk_yval *l = S_list(c, m, key);
 	size_t i, j, n = 0;
 
 	*out = NULL;
 	if (!l || !l->n)
 		return 0;
-	*out = dtk_arena_alloc(c->arena, l->n * sizeof(**out));
+	*out = dtk_arena_alloc(borrow ? c->scratch : c->arena, l->n * sizeof(**out));
 	for (i = 0; i < l->n; i++) {
 		const struct dtk_yval *v = l->items[i];
 		int dup = 0;
@@ -299,7 +308,7 @@ static size_t S_refs(struct ctx *c, const struct dtk_yval *m, const char *key,
 			S_err(c, v, "'%s' names '%s' twice", key, v->str);
 			continue;
 		}
-		(*out)[n].id = S_id(c, v, sources);
+		(*out)[n].id = borrow && !sources ? v->str : S_id(c, v, sources);
 		(*out)[n].pos = S_pos(v);
 		n++;
 	}
@@ -432,7 +441,7 @@ void dtk_schema_domain(struct dtk_kb *kb, const struct dtk_yval *root, const cha
 	        "*domain",  "*title", "*description", "*positioning", "*categories",
 	        "hotspots", "gaps",   "policy",       "lang",         NULL};
 	static const char *const langs[] = {"zh", "en"};
-	struct ctx c = {kb, kb->arena, path, diags, 0};
+	struct ctx c = {.kb = kb, .arena = kb->arena, .path = path, .d = diags};
 
 	if (!S_check_map(&c, root, "_domain.yaml", keys))
 		return;
@@ -460,7 +469,7 @@ void dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const ch
                         struct dtk_diags *diags)
 {
 	static const char *const keys[] = {"*id", "*title", "url", "read", NULL};
-	struct ctx c = {kb, kb->arena, path, diags, 0};
+	struct ctx c = {.kb = kb, .arena = kb->arena, .path = path, .d = diags};
 	size_t i;
 
 	if (root->kind != DTK_Y_SEQ) {
@@ -595,7 +604,7 @@ void dtk_schema_review_file(struct dtk_kb *kb, const struct dtk_yval *root, cons
                             struct dtk_record *r, struct dtk_diags *diags)
 {
 	static const char *const keys[] = {"cross_pairs", "*verdict", "note", NULL};
-	struct ctx c = {kb, kb->arena, path, diags, 0};
+	struct ctx c = {.kb = kb, .arena = kb->arena, .path = path, .d = diags};
 	S_review_map(&c, root, r, "review file", keys);
 }
 
@@ -649,7 +658,7 @@ void dtk_schema_records(struct dtk_kb *kb, struct dtk_arena *arena, const struct
 	                                   NULL};
 	static const char *const counts[] = {"new_entries", "high_changes", "stale",
 	                                     "stance_rewrites", "contradictions_new"};
-	struct ctx c = {kb, arena, path, diags, 0};
+	struct ctx c = {.kb = kb, .arena = arena, .path = path, .d = diags};
 	size_t i, k;
 
 	if (root->kind != DTK_Y_SEQ) {
@@ -797,8 +806,6 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 	k = S_enum(c, v, "confidence", dtk_confidence_names, DTK_CONF_COUNT);
 	e->confidence = k < 0 ? DTK_CONF_LOW : (enum dtk_confidence)k;
 	conf = dtk_yval_get(v, "confidence");
-	if (conf)
-		e->confidence_pos = S_pos(conf);
 	src = S_present(dtk_yval_get(v, "source"));
 	e->source.id = src && S_nameish(src) && dtk_is_name(src->str) ? S_id(c, src, "source")
 	                                                              : S_name(c, v, "source");
@@ -826,16 +833,84 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 	if (k == DTK_CONF_HIGH && e->n_verified_by < (size_t)c->kb->high_min_verified)
 		S_err(c, conf,
 		      "confidence high needs at least %d distinct verified_by sources; "
-		      "this entry has %zu",
+		      "this entry has %u",
 		      c->kb->high_min_verified, e->n_verified_by);
+	if (c->flags & DTK_SCHEMA_LEAN)
+		e->verified_by = NULL; /* in scratch: counted and checked, not kept */
+}
+
+/* Orders entries by id, then by place (the first written comes first). */
+static int S_entry_id_cmp(const void *pa, const void *pb)
+{
+	const struct dtk_entry *a = *(const struct dtk_entry *const *)pa;
+	const struct dtk_entry *b = *(const struct dtk_entry *const *)pb;
+	int c = strcmp(a->id, b->id);
+	if (c)
+		return c;
+	if (a->pos.line != b->pos.line)
+		return a->pos.line < b->pos.line ? -1 : 1;
+	return (a->pos.col > b->pos.col) - (a->pos.col < b->pos.col);
+}
+
+/* Fills node->by_id and reports repeated ids. An id names its node, so an
+ * id can repeat only within one file. */
+static void S_index_entries(struct ctx *c, struct dtk_node *node)
+{
+	struct dtk_entry **v = dtk_arena_alloc(c->arena, (node->n_entries + 1) * sizeof(*v));
+	size_t i, n = 0;
+
+	for (i = 0; i < node->n_entries; i++)
+		v[i] = &node->entries[i];
+	qsort(v, node->n_entries, sizeof(*v), S_entry_id_cmp);
+	for (i = 0; i < node->n_entries; i++) {
+		if (n && !strcmp(v[n - 1]->id, v[i]->id)) {
+			dtk_diags_add(c->d, c->path, v[i]->pos.line, v[i]->pos.col,
+			              "duplicate entry id '%s' (first at %s:%d)", v[i]->id, c->path,
+			              v[n - 1]->pos.line);
+			continue;
+		}
+		v[n++] = v[i];
+	}
+	node->by_id = v;
+	node->n_by_id = n;
+}
+
+/* Lean: drops the relations that name an entry of node (they are valid) and
+ * copies the others, borrowed from the tree, into the arena for the loader
+ * to look up once every node is read. */
+static void S_lean_relates(struct ctx *c, struct dtk_node *node)
+{
+	size_t i, k, n;
+
+	for (i = 0; i < node->n_entries; i++) {
+		struct dtk_entry *e = &node->entries[i];
+		struct dtk_ref *kept = NULL;
+		for (k = 0, n = 0; k < e->n_relates; k++)
+			if (!dtk_node_entry(node, e->relates[k].id))
+				e->relates[n++] = e->relates[k];
+		if (n)
+			kept = dtk_arena_alloc(c->arena, n * sizeof(*kept));
+		for (k = 0; k < n; k++) {
+			kept[k].id = dtk_arena_strdup(c->arena, e->relates[k].id);
+			kept[k].pos = e->relates[k].pos;
+		}
+		e->relates = kept;
+		e->n_relates = (unsigned)n;
+	}
 }
 
 struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *arena,
-                                 const struct dtk_yval *root, const char *path, const char *name,
-                                 unsigned flags, struct dtk_diags *diags)
+                                 struct dtk_arena *scratch, const struct dtk_yval *root,
+                                 const char *path, const char *name, unsigned flags,
+                                 struct dtk_diags *diags)
 {
 	static const char *const keys[] = {"*node", "*bloom", "stance", "*insights", NULL};
-	struct ctx c = {(struct dtk_kb *)kb, arena, path, diags, flags};
+	struct ctx c = {.kb = (struct dtk_kb *)kb,
+	                .arena = arena,
+	                .scratch = scratch,
+	                .path = path,
+	                .d = diags,
+	                .flags = flags};
 	const struct dtk_yval *nv, *list;
 	struct dtk_node *node;
 	size_t i, n;
@@ -848,6 +923,10 @@ struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *aren
 	node->path = dtk_arena_strdup(c.arena, path);
 	node->category = -1;
 	node->name_pos.line = node->name_pos.col = 1;
+	if (kb->n_sources) {
+		c.named = dtk_arena_alloc(c.arena, (kb->n_sources + 7) / 8);
+		node->sources_named = c.named;
+	}
 	nv = S_present(dtk_yval_get(root, "node"));
 	if (nv) {
 		node->name_pos = S_pos(nv);
@@ -868,5 +947,8 @@ struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *aren
 		if (e->id)
 			node->n_entries++;
 	}
+	S_index_entries(&c, node);
+	if (flags & DTK_SCHEMA_LEAN)
+		S_lean_relates(&c, node);
 	return node;
 }

@@ -21,13 +21,18 @@ void dtk_schema_records(struct dtk_kb *kb, struct dtk_arena *arena, const struct
 void dtk_schema_review_file(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
                             struct dtk_record *r, struct dtk_diags *diags);
 /* Flags of dtk_schema_node. */
-#define DTK_SCHEMA_LEAN 1u /* check claims but do not keep their text */
+/* Check claims but do not keep their text, nor the relations between
+ * entries of the node (only those that leave it, for the loader to check). */
+#define DTK_SCHEMA_LEAN 1u
 
 /* Returns the node (allocated in arena), or NULL when its file is unusable.
- * kb is only read (its policy), so several threads may call this at once,
- * each with its own arena and diags. */
+ * scratch holds what a lean read checks but does not keep; it must live
+ * until the call returns (root's arena will do). kb is only read (its
+ * policy), so several threads may call this at once, each with its own
+ * arenas and diags. */
 struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *arena,
-                                 const struct dtk_yval *root, const char *path, const char *name,
-                                 unsigned flags, struct dtk_diags *diags);
+                                 struct dtk_arena *scratch, const struct dtk_yval *root,
+                                 const char *path, const char *name, unsigned flags,
+                                 struct dtk_diags *diags);
 
 #endif

@@ -38,32 +38,19 @@ int dtk_node_has_high(const struct dtk_node *node)
 	return 0;
 }
 
-static int S_strcmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* Returns how many distinct sources the entries name (source or verified_by). */
 static size_t S_articles(const struct dtk_kb *kb)
 {
-	const char **ids = NULL;
-	size_t n = 0, cap = 0, i, j, k, distinct = 0;
+	size_t bytes = (kb->n_sources + 7) / 8, i, j, n = 0;
+	unsigned char *all = dtk_xcalloc(bytes + 1, 1);
 
 	for (i = 0; i < kb->n_nodes; i++)
-		for (j = 0; j < kb->nodes[i]->n_entries; j++) {
-			const struct dtk_entry *e = &kb->nodes[i]->entries[j];
-			dtk_grow((void **)&ids, &cap, n + 1 + e->n_verified_by, sizeof(*ids));
-			ids[n++] = e->source.id;
-			for (k = 0; k < e->n_verified_by; k++)
-				ids[n++] = e->verified_by[k].id;
-		}
-	if (n)
-		qsort(ids, n, sizeof(*ids), S_strcmp);
-	for (i = 0; i < n; i++)
-		if (i == 0 || strcmp(ids[i], ids[i - 1]))
-			distinct++;
-	free(ids);
-	return distinct;
+		for (j = 0; kb->nodes[i]->sources_named && j < bytes; j++)
+			all[j] |= kb->nodes[i]->sources_named[j];
+	for (j = 0; j < bytes; j++)
+		n += (size_t)__builtin_popcount(all[j]);
+	free(all);
+	return n;
 }
 
 void dtk_stats_compute(struct dtk_stats *out, const struct dtk_kb *kb)

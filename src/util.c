@@ -120,6 +120,12 @@ char *dtk_buf_detach(struct dtk_buf *b)
 	return p;
 }
 
+int dtk_buf_write(void *arg, const char *s, size_t len)
+{
+	dtk_buf_put(arg, s, len);
+	return 0;
+}
+
 void dtk_buf_release(struct dtk_buf *b)
 {
 	free(b->ptr);
@@ -139,42 +145,62 @@ struct dtk_arena {
 	struct dtk_chunk *head;
 };
 
+_Static_assert(_Alignof(void *) <= 8 && _Alignof(long) <= 8 && _Alignof(double) <= 8,
+               "dtk_arena_alloc aligns to 8 bytes");
+
 struct dtk_arena *dtk_arena_new(void)
 {
 	return dtk_xcalloc(1, sizeof(struct dtk_arena));
 }
 
-/* Returns n bytes of the arena, not zeroed. */
-static void *S_arena_raw(struct dtk_arena *a, size_t n)
-{
-	const size_t align = _Alignof(max_align_t);
-	struct dtk_chunk *c = a->head;
-	void *p;
+#define ARENA_CHUNK 32768
 
-	n = (n + align - 1) / align * align;
-	if (!c || c->size - c->used < n) {
-		size_t size = n > 32768 ? n : 32768;
-		c = dtk_xmalloc(sizeof(*c) + size);
-		c->used = 0;
-		c->size = size;
+/* Returns a new chunk of size bytes, linked in behind the current one when
+ * keep_head (so that the current one goes on filling) or else as the new
+ * current one. */
+static struct dtk_chunk *S_chunk(struct dtk_arena *a, size_t size, int keep_head)
+{
+	struct dtk_chunk *c = dtk_xmalloc(sizeof(*c) + size);
+	c->used = 0;
+	c->size = size;
+	if (keep_head && a->head) {
+		c->next = a->head->next;
+		a->head->next = c;
+	} else {
 		c->next = a->head;
 		a->head = c;
 	}
-	p = (char *)c->data + c->used;
-	c->used += n;
-	return p;
+	return c;
+}
+
+/* Returns n bytes of the arena aligned to align (a power of two), not zeroed.
+ * Strings ask for 1: an id of 23 bytes then takes 24, not 32. A large block
+ * gets a chunk of its own, so that it never leaves the current one half
+ * empty. */
+static void *S_arena_raw(struct dtk_arena *a, size_t n, size_t align)
+{
+	struct dtk_chunk *c = a->head;
+	size_t at = c ? (c->used + align - 1) & ~(align - 1) : 0;
+
+	if (c && at <= c->size && c->size - at >= n) {
+		c->used = at + n;
+		return (char *)c->data + at;
+	}
+	c = S_chunk(a, n > ARENA_CHUNK / 4 ? n : ARENA_CHUNK, n > ARENA_CHUNK / 4);
+	c->used = n;
+	return c->data;
 }
 
 void *dtk_arena_alloc(struct dtk_arena *a, size_t n)
 {
-	void *p = S_arena_raw(a, n);
+	void *p = S_arena_raw(a, n, 8);
 	memset(p, 0, n);
 	return p;
 }
 
 char *dtk_arena_strndup(struct dtk_arena *a, const char *s, size_t n)
 {
-	char *p = S_arena_raw(a, n + 1);
+	char *p = S_arena_raw(a, n + 1, 1);
 	memcpy(p, s, n);
 	p[n] = '\0';
 	return p;

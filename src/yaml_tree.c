@@ -109,30 +109,27 @@ static int S_is_float(const char *s)
 /* Returns the core-schema type of a plain scalar. */
 static enum dtk_ytype S_resolve(const char *s)
 {
-	static const char *const nulls[] = {"", "~", "null", "Null", "NULL"};
-	static const char *const bools[] = {"true", "True", "TRUE", "false", "False", "FALSE"};
+	/* the only spellings of the core schema's null and booleans */
+	static const char firsts[] = "nNtTfF";
+	static const char *const words[][3] = {
+	        {"null", "Null", "NULL"}, {"true", "True", "TRUE"}, {"false", "False", "FALSE"}};
+	const char *first = *s ? strchr(firsts, *s) : NULL;
 	size_t i;
 
-	/* most scalars are text: only these first characters can start
-	 * anything else */
-	if (*s && !strchr("~nNtTfF0123456789+-.", *s))
+	if (!*s || (s[0] == '~' && !s[1]))
+		return DTK_YT_NULL;
+	if (first) {
+		size_t w = (size_t)(first - firsts) / 2;
+		for (i = 0; i < 3; i++)
+			if (!strcmp(s, words[w][i]))
+				return w ? DTK_YT_BOOL : DTK_YT_NULL;
 		return DTK_YT_STR;
-	if (*s >= 'f' || (*s >= 'F' && *s <= 'T') || *s == '~') {
-		size_t len = strlen(s);
-		if (len != 1 && len != 4 && len != 5)
-			return DTK_YT_STR; /* not ~, null, true or false */
 	}
-	for (i = 0; i < sizeof(nulls) / sizeof(*nulls); i++)
-		if (!strcmp(s, nulls[i]))
-			return DTK_YT_NULL;
-	for (i = 0; i < sizeof(bools) / sizeof(*bools); i++)
-		if (!strcmp(s, bools[i]))
-			return DTK_YT_BOOL;
+	if (!strchr("0123456789+-.", *s))
+		return DTK_YT_STR; /* most scalars: text */
 	if (S_is_int(s))
 		return DTK_YT_INT;
-	if (S_is_float(s))
-		return DTK_YT_FLOAT;
-	return DTK_YT_STR;
+	return S_is_float(s) ? DTK_YT_FLOAT : DTK_YT_STR;
 }
 
 #define CORE_TAG "tag:yaml.org,2002:"

@@ -3,7 +3,10 @@
 
 #include "dtk/markdown.h"
 
+#include <cmark-gfm.h>
+
 #include <stdlib.h>
+#include <string.h>
 
 static void test_blocks(void **state)
 {
@@ -48,6 +51,167 @@ static void test_blocks(void **state)
 	dtk_md_free(md);
 }
 
+/* Text that cmark escapes by what surrounds it, and text that it does not. */
+static const char *const S_bits[] = {"a&b", "1.", " x)", "![y]", "中文", "&", ".",  ")",
+                                     "9",   "# ", "- ",  "|",    "Z",    "é", "  ", "_*`"};
+
+/* Builds a document of every kind of block, two lists in a row among them. */
+static void S_build_mixed(struct dtk_md *md)
+{
+	int i;
+	dtk_md_heading(md, 1);
+	dtk_md_text(md, "Top");
+	dtk_md_close(md);
+	dtk_md_list(md);
+	dtk_md_item(md);
+	dtk_md_text(md, "one");
+	dtk_md_close(md);
+	dtk_md_close(md);
+	dtk_md_list(md); /* cmark separates two lists with a comment */
+	dtk_md_item(md);
+	dtk_md_text(md, "two");
+	dtk_md_close(md);
+	dtk_md_close(md);
+	dtk_md_paragraph(md);
+	/* longer than 256 KiB: rendered in two halves on two threads */
+	for (i = 0; i < 60000; i++) {
+		dtk_md_text(md, S_bits[(i * 7 + i / 16) % 16]);
+		if (i % 1000 == 999)
+			dtk_md_inline(md, "*em* and `code`");
+	}
+	dtk_md_close(md);
+	dtk_md_table(md, 1);
+	dtk_md_row(md, 1);
+	dtk_md_cell(md);
+	dtk_md_text(md, "h");
+	dtk_md_close(md);
+	dtk_md_close(md);
+	dtk_md_close(md);
+	dtk_md_list(md); /* the document ends with a list */
+	dtk_md_item(md);
+	dtk_md_text(md, "last");
+	dtk_md_close(md);
+	dtk_md_close(md);
+}
+
+static int S_count_write(void *arg, const char *s, size_t len)
+{
+	(void)s;
+	(void)len;
+	++*(int *)arg;
+	return 0;
+}
+
+static int S_fail_write(void *arg, const char *s, size_t len)
+{
+	(void)s;
+	(void)len;
+	return ++*(int *)arg > 1 ? -1 : 0;
+}
+
+static void test_stream_equals_whole(void **state)
+{
+	struct dtk_md *whole = dtk_md_new(), *md;
+	struct dtk_buf b = DTK_BUF_INIT;
+	char *want;
+	int writes = 0;
+	(void)state;
+	S_build_mixed(whole);
+	want = dtk_md_render(whole);
+	assert_non_null(strstr(want, "<!-- end list -->"));
+	md = dtk_md_new_stream(dtk_buf_write, &b);
+	S_build_mixed(md);
+	assert_int_equal(dtk_md_finish(md), 0);
+	assert_string_equal(dtk_buf_cstr(&b), want);
+	dtk_md_free(md);
+	/* it went out in pieces, as the blocks were closed */
+	md = dtk_md_new_stream(S_count_write, &writes);
+	S_build_mixed(md);
+	assert_true(writes > 4);
+	assert_int_equal(dtk_md_finish(md), 0);
+	dtk_md_free(md);
+	/* a failed write stops the output and is reported at the end */
+	writes = 0;
+	md = dtk_md_new_stream(S_fail_write, &writes);
+	S_build_mixed(md);
+	assert_int_equal(dtk_md_finish(md), -1);
+	assert_int_equal(writes, 2);
+	dtk_md_free(md);
+	dtk_md_free(whole);
+	dtk_buf_release(&b);
+	free(want);
+}
+
+/* A long run of text, added in small pieces, renders as cmark renders it as
+ * one text node, whatever characters fall where it is cut in pieces. */
+static void test_long_text_run(void **state)
+{
+	struct dtk_buf text = DTK_BUF_INIT;
+	struct dtk_md *md = dtk_md_new();
+	cmark_node *doc = cmark_node_new(CMARK_NODE_DOCUMENT);
+	cmark_node *p = cmark_node_new(CMARK_NODE_PARAGRAPH), *t = cmark_node_new(CMARK_NODE_TEXT);
+	char *got, *want;
+	size_t i;
+	(void)state;
+	for (i = 0; text.len < 300000; i++)
+		dtk_buf_puts(&text, S_bits[(i * 7 + i / 16) % 16]);
+	dtk_md_paragraph(md);
+	for (i = 0; i < text.len; i += 37) {
+		char piece[38] = {0};
+		memcpy(piece, text.ptr + i, text.len - i < 37 ? text.len - i : 37);
+		dtk_md_text(md, piece);
+	}
+	dtk_md_close(md);
+	got = dtk_md_render(md);
+	cmark_node_set_literal(t, text.ptr);
+	cmark_node_append_child(p, t);
+	cmark_node_append_child(doc, p);
+	want = cmark_render_commonmark(doc, CMARK_OPT_DEFAULT, 0);
+	assert_true(strlen(want) > 300000);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	cmark_node_free(doc);
+	dtk_md_free(md);
+	dtk_buf_release(&text);
+}
+
+/* Renders a paragraph of n copies of piece, streamed and whole; they must
+ * agree wherever the paragraph is cut to be rendered on two threads. */
+static void S_check_long_paragraph(const char *piece, int n)
+{
+	struct dtk_md *whole = dtk_md_new(), *md;
+	struct dtk_buf b = DTK_BUF_INIT;
+	char *want;
+	int i;
+
+	md = dtk_md_new_stream(dtk_buf_write, &b);
+	dtk_md_paragraph(whole);
+	dtk_md_paragraph(md);
+	for (i = 0; i < n; i++) {
+		dtk_md_text(whole, piece);
+		dtk_md_text(md, piece);
+	}
+	dtk_md_close(whole);
+	dtk_md_close(md);
+	want = dtk_md_render(whole);
+	assert_int_equal(dtk_md_finish(md), 0);
+	assert_string_equal(dtk_buf_cstr(&b), want);
+	dtk_md_free(whole);
+	dtk_md_free(md);
+	dtk_buf_release(&b);
+	free(want);
+}
+
+static void test_long_paragraph_cut(void **state)
+{
+	(void)state;
+	/* "-" and digits read differently at the start of a paragraph */
+	S_check_long_paragraph("ab-1.", 80000);
+	S_check_long_paragraph("中-9) ", 50000);
+	S_check_long_paragraph("-", 400000); /* nowhere to cut: rendered whole */
+}
+
 static void test_inline_falls_back_to_text(void **state)
 {
 	struct dtk_md *md = dtk_md_new();
@@ -81,6 +245,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_blocks),
 	        cmocka_unit_test(test_inline_falls_back_to_text),
+	        cmocka_unit_test(test_stream_equals_whole),
+	        cmocka_unit_test(test_long_text_run),
+	        cmocka_unit_test(test_long_paragraph_cut),
 	        cmocka_unit_test(test_html),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

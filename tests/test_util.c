@@ -32,8 +32,27 @@ static void test_arena(void **state)
 	(void)state;
 	for (i = 0; i < 10000; i++) {
 		char *s = dtk_arena_strdup(a, "hello");
+		long *n = dtk_arena_alloc(a, sizeof(*n) * 3);
 		assert_string_equal(s, "hello");
-		assert_int_equal((size_t)s % _Alignof(max_align_t), 0);
+		assert_int_equal((size_t)n % 8, 0);
+		assert_true(n[0] == 0 && n[2] == 0);
+		/* strings are packed: the next one starts right after this one */
+		if (i == 0) {
+			char *t = dtk_arena_strdup(a, "ab"), *u = dtk_arena_strdup(a, "c");
+			assert_ptr_equal(u, t + 3);
+		}
+	}
+	{
+		/* a large block gets a chunk of its own: the current one goes on */
+		struct dtk_arena *b = dtk_arena_new();
+		char *t = dtk_arena_strdup(b, "ab");
+		char *b1 = dtk_arena_alloc(b, 20000); /* fits the chunk of t */
+		char *b2 = dtk_arena_alloc(b, 20000); /* does not */
+		char *u = dtk_arena_strdup(b, "c");
+		assert_ptr_equal(b1, t + 8);
+		assert_ptr_equal(u, b1 + 20000);
+		assert_true(b2 + 20000 <= b1 || b2 >= u + 2);
+		dtk_arena_free(b);
 	}
 	big = dtk_arena_alloc(a, 1 << 20);
 	assert_int_equal(big[(1 << 20) - 1], 0);

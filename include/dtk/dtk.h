@@ -48,10 +48,17 @@ const char *dtk_buf_cstr(struct dtk_buf *b);
 char *dtk_buf_detach(struct dtk_buf *b);
 void dtk_buf_release(struct dtk_buf *b);
 
+/* Where text goes as it is produced: writes len bytes of s; returns 0, or -1
+ * with the error set (the producer then stops and returns -1). */
+typedef int (*dtk_write_fn)(void *arg, const char *s, size_t len);
+/* A dtk_write_fn appending to the struct dtk_buf arg; never fails. */
+int dtk_buf_write(void *arg, const char *s, size_t len);
+
 /* ---- arena: many small allocations freed at once ---- */
 struct dtk_arena;
 struct dtk_arena *dtk_arena_new(void);
-/* Returns zeroed memory owned by the arena, aligned for any type. */
+/* Returns zeroed memory owned by the arena, aligned to 8 bytes: enough for
+ * pointers, integers and doubles (nothing dtk keeps needs more). */
 void *dtk_arena_alloc(struct dtk_arena *a, size_t n);
 /* Returns a NUL-terminated copy of s[0..n) owned by the arena. */
 char *dtk_arena_strndup(struct dtk_arena *a, const char *s, size_t n);

@@ -5,6 +5,8 @@
 #ifndef DTK_FS_H
 #define DTK_FS_H
 
+#include "dtk/dtk.h"
+
 #include <stddef.h>
 
 /* Returned by dtk_file_read when the file is larger than the limit. */
@@ -24,6 +26,33 @@ int dtk_file_read(char **out, size_t *len, const char *path, size_t max);
  * error set (and the temporary file removed).
  */
 int dtk_file_write_atomic(const char *path, const char *data, size_t len);
+
+/*
+ * Compares text, as it is produced, with the file at path, holding neither
+ * whole while they agree. Once they differ it keeps the new text whole, in
+ * text. Use: dtk_file_cmp_open, then dtk_file_cmp_write (a dtk_write_fn) for
+ * each piece, then dtk_file_cmp_finish; dtk_file_cmp_release in any case.
+ */
+struct dtk_file_cmp {
+	int fd;      /* -1 when the file is missing */
+	size_t same; /* bytes of text equal to the file's so far */
+	int differs; /* 1 once the text and the file differ */
+	char *path;  /* malloc'd */
+	char *chunk; /* a piece of the file, malloc'd */
+	size_t chunk_len, chunk_at;
+	struct dtk_buf text; /* once differing: the text so far, whole */
+};
+
+/* Opens path for comparing. Returns 0 (also when the file is missing: then
+ * any text differs), or -1 with the error set. */
+int dtk_file_cmp_open(struct dtk_file_cmp *c, const char *path);
+/* A dtk_write_fn taking a struct dtk_file_cmp. Returns 0, or -1 with the
+ * error set when the file cannot be read. */
+int dtk_file_cmp_write(void *c, const char *s, size_t len);
+/* Returns 0 when the text was the whole file, 1 when it differs (c->text
+ * holds it), or -1 with the error set. */
+int dtk_file_cmp_finish(struct dtk_file_cmp *c);
+void dtk_file_cmp_release(struct dtk_file_cmp *c);
 
 /* Returns a malloc'd "a/b" (the caller frees). */
 char *dtk_path_join(const char *a, const char *b);

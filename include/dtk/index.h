@@ -29,7 +29,10 @@ int dtk_entry_is_stale(const struct dtk_kb *kb, const struct dtk_entry *e, dtk_d
 /* Returns 1 when node has at least one high entry. */
 int dtk_node_has_high(const struct dtk_node *node);
 
-/* Returns INDEX.md for kb, malloc'd (the caller frees). Depends only on kb. */
+/* Writes INDEX.md for kb to write as it is rendered, block by block: the
+ * page is never held whole. Depends only on kb. Returns 0, or write's -1. */
+int dtk_index_write(const struct dtk_kb *kb, dtk_write_fn write, void *arg);
+/* Returns INDEX.md for kb, malloc'd (the caller frees). */
 char *dtk_index_render(const struct dtk_kb *kb);
 
 /* Returns INDEX.md's content as an HTML fragment whose node names link to
@@ -40,10 +43,10 @@ char *dtk_index_render_html(const struct dtk_kb *kb);
 #define DTK_INDEX_FILE "INDEX.md"
 
 /*
- * Loads the whole base at root and renders its INDEX.md. Returns 0 and sets
- * *out (malloc'd, the caller frees); DTK_EINVALID with diags filled; or -1
- * with the error set.
+ * Loads the whole base at root, keeping only what INDEX.md shows, and writes
+ * its INDEX.md to write. Returns 0; DTK_EINVALID with diags filled (nothing
+ * was written); or -1 with the error set.
  */
-int dtk_index_build(char **out, const char *root, struct dtk_diags *diags);
+int dtk_index_build(const char *root, struct dtk_diags *diags, dtk_write_fn write, void *arg);
 
 #endif

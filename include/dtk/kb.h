@@ -52,6 +52,7 @@ int dtk_kb_load_mem(struct dtk_kb **out, const struct dtk_memfile *files, size_t
 /* Look-ups; each returns NULL when there is no such thing. */
 struct dtk_node *dtk_kb_node(const struct dtk_kb *kb, const char *name);
 struct dtk_entry *dtk_kb_entry(const struct dtk_kb *kb, const char *id);
+struct dtk_entry *dtk_node_entry(const struct dtk_node *node, const char *id);
 const struct dtk_source *dtk_kb_source(const struct dtk_kb *kb, const char *id);
 
 /*

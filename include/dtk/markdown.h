@@ -14,6 +14,18 @@ struct dtk_md;
 
 /* Returns a new, empty document; free it with dtk_md_free. */
 struct dtk_md *dtk_md_new(void);
+/*
+ * Returns a new document that is rendered as it is built, so that it is never
+ * held whole: once a top-level block is closed, the blocks not yet rendered
+ * go to write as CommonMark and are freed (after a list, only with the next
+ * block: two lists in a row are rendered together). The bytes written are
+ * those dtk_md_render would return for the whole document. End with
+ * dtk_md_finish, then dtk_md_free.
+ */
+struct dtk_md *dtk_md_new_stream(dtk_write_fn write, void *arg);
+/* Renders what a streamed document still holds. Returns 0, or -1 when a
+ * write failed (nothing was written after it; the error is set). */
+int dtk_md_finish(struct dtk_md *md);
 void dtk_md_free(struct dtk_md *md);
 
 void dtk_md_heading(struct dtk_md *md, int level);

@@ -55,20 +55,17 @@ struct dtk_node;
 
 struct dtk_entry {
 	const char *id, *title, *claim;
-	struct dtk_pos pos; /* of the "- " item */
-	enum dtk_confidence confidence;
-	struct dtk_pos confidence_pos;
-	struct dtk_ref source;
-	struct dtk_ref *verified_by;
-	size_t n_verified_by;
-	dtk_date created, reviewed; /* reviewed: 0 when absent */
-	long used, cited;
-	int closed;
-	struct dtk_ref *relates;
-	size_t n_relates;
-	struct dtk_contradiction *contradicts;
-	size_t n_contradicts;
 	struct dtk_node *node;
+	struct dtk_ref source;
+	struct dtk_ref *verified_by; /* NULL after a lean load: only counted */
+	struct dtk_ref *relates;     /* lean loads keep only those outside the node */
+	struct dtk_contradiction *contradicts;
+	struct dtk_pos pos; /* of the "- " item */
+	long used, cited;
+	dtk_date created, reviewed; /* reviewed: 0 when absent */
+	unsigned n_verified_by, n_relates, n_contradicts;
+	unsigned char confidence; /* enum dtk_confidence */
+	unsigned char closed;
 };
 
 /* Returns the freshness date: reviewed when present, else created. */
@@ -82,7 +79,12 @@ struct dtk_node {
 	const char *stance; /* NULL when the node has none */
 	struct dtk_entry *entries;
 	size_t n_entries;
+	struct dtk_entry **by_id; /* the entries sorted by id, each id once */
+	size_t n_by_id;
 	int category; /* index into kb->categories, -1 when in none */
+	/* A bit per kb->sources[i] that the entries name (source or verified_by);
+	 * NULL when the base has no sources. */
+	const unsigned char *sources_named;
 };
 
 struct dtk_source {
@@ -167,8 +169,6 @@ struct dtk_kb {
 	/* look-up indexes built by the loader, sorted by id */
 	int sources_ok; /* _sources.yaml was read: unknown source ids are errors */
 	struct dtk_node **nodes_by_name;
-	struct dtk_entry **entries_by_id;
-	size_t n_entries;
 	const struct dtk_source **sources_by_id;
 };
 
