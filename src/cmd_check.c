@@ -47,11 +47,18 @@ static void S_gh_error(FILE *f, const char *prefix, const char *path, int line, 
 }
 
 /* Returns the base root's path within its git work tree ("" or "dir/", ""
- * outside a repository), as libgit2 finds the work tree; malloc'd. */
-static char *S_repo_prefix(const char *root)
+ * outside a repository), as libgit2 finds the work tree; malloc'd. Warns
+ * when libgit2 cannot be loaded (the paths are then relative to the base). */
+static char *S_repo_prefix(struct dtk_ctx *ctx)
 {
 	struct dtk_repo *repo = NULL;
-	char *prefix = dtk_xstrdup(dtk_repo_open(&repo, root) == 0 ? dtk_repo_prefix(repo) : "");
+	int rc = dtk_repo_open(&repo, ctx->root);
+	char *prefix = dtk_xstrdup(rc == 0 ? dtk_repo_prefix(repo) : "");
+
+	if (rc == DTK_ENOGIT)
+		fprintf(ctx->err,
+		        "dtk check: warning: %s; annotation paths are relative to the base\n",
+		        dtk_error_last());
 	dtk_repo_free(repo);
 	return prefix;
 }
@@ -63,7 +70,7 @@ static int S_report_invalid(struct dtk_ctx *ctx, struct dtk_diags *diags, int gi
 
 	if (!github)
 		return dtk_cmd_report_invalid(ctx, diags);
-	prefix = S_repo_prefix(ctx->root);
+	prefix = S_repo_prefix(ctx);
 	for (i = 0; i < diags->n; i++)
 		S_gh_error(ctx->out, prefix, diags->v[i].path, diags->v[i].line, diags->v[i].col,
 		           diags->v[i].msg);
@@ -82,7 +89,7 @@ static int S_report_drift(struct dtk_ctx *ctx, const char *old, size_t old_len, 
 	snprintf(msg, sizeof(msg), "%s %s; run 'dtk reindex' and commit it", DTK_INDEX_FILE,
 	         missing ? "is missing" : "is out of date");
 	if (github) {
-		prefix = S_repo_prefix(ctx->root);
+		prefix = S_repo_prefix(ctx);
 		S_gh_error(ctx->out, prefix, DTK_INDEX_FILE, 0, 0, msg);
 		free(prefix);
 	}

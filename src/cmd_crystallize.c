@@ -303,7 +303,10 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	if (S_parse_opts(ctx, &o, argc, argv) < 0)
 		return DTK_EXIT_INVALID;
 	commits = !o.plan && !o.dry_run && !o.no_commit;
-	if (dtk_repo_open(&repo, ctx->root) < 0 && commits) {
+	/* outside a repository only committing needs one; without libgit2 the
+	 * previous run cannot be read either, so nothing goes */
+	rc = dtk_repo_open(&repo, ctx->root);
+	if (rc == DTK_ENOGIT || (rc < 0 && commits)) {
 		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
 		goto done;
 	}

@@ -1,12 +1,13 @@
-/* gitrepo.c: the knowledge base's git repository, through libgit2 1.5. */
+/* gitrepo.c: the knowledge base's git repository, through libgit2 1.5 (loaded
+ * by dtk_repo_open on first use, see gitlib.h). */
 #include "dtk/repo.h"
 
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
 #include "dtk/kb.h"
+#include "gitlib.h"
 
 #include <errno.h>
-#include <git2.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -37,12 +38,14 @@ static char *S_path(const struct dtk_repo *r, const char *rel)
 
 int dtk_repo_open(struct dtk_repo **out, const char *root)
 {
-	struct dtk_repo *r = dtk_xcalloc(1, sizeof(*r));
+	struct dtk_repo *r;
 	char *wd = NULL;
 	size_t n;
 
 	*out = NULL;
-	git_libgit2_init();
+	if (dtk_gitlib_load() < 0)
+		return DTK_ENOGIT;
+	r = dtk_xcalloc(1, sizeof(*r));
 	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
 	if (git_repository_open_ext(&r->git, root, 0, NULL) < 0) {
 		dtk_error("%s is not inside a git work tree", root);
@@ -77,7 +80,6 @@ void dtk_repo_free(struct dtk_repo *r)
 	free(r->workdir);
 	free(r->prefix);
 	free(r);
-	git_libgit2_shutdown();
 }
 
 static char *S_index_lock(const struct dtk_repo *r)

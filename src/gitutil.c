@@ -1,9 +1,8 @@
-/* gitutil.c: libgit2 for buffer diffs. */
+/* gitutil.c: libgit2 for buffer diffs (loaded on first use, see gitlib.h). */
 #include "dtk/git.h"
 
 #include "dtk/dtk.h"
-
-#include <git2.h>
+#include "gitlib.h"
 
 /* Sets the dtk error from libgit2's last error; returns -1. */
 static int S_git_error(const char *what)
@@ -21,7 +20,8 @@ int dtk_git_diff_buffers(char **out, const char *old, size_t old_len, const char
 	int rc = -1;
 
 	*out = NULL;
-	git_libgit2_init();
+	if (dtk_gitlib_load() < 0)
+		return -1;
 	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
 	opts.context_lines = 3;
 	if (git_patch_from_buffers(&patch, old, old_len, path, new_, new_len, path, &opts) < 0) {
@@ -37,6 +37,5 @@ int dtk_git_diff_buffers(char **out, const char *old, size_t old_len, const char
 done:
 	git_buf_dispose(&buf);
 	git_patch_free(patch);
-	git_libgit2_shutdown();
 	return rc;
 }

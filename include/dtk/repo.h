@@ -1,7 +1,9 @@
 /*
  * repo.h: the git repository a knowledge base lives in, through libgit2:
  * finding the commit of a past run, committing a crystallization, and the
- * history of runs. Only gitrepo.c includes <git2.h> for this.
+ * history of runs. Only gitrepo.c includes <git2.h> for this (through
+ * src/gitlib.h: libgit2 is loaded at run time, when dtk_repo_open is first
+ * called).
  */
 #ifndef DTK_REPO_H
 #define DTK_REPO_H
@@ -12,8 +14,15 @@
 
 struct dtk_repo;
 
-/* Opens the repository whose work tree holds the base at root. Returns 0
- * and sets *out (dtk_repo_free), or -1 with the error set. */
+/* dtk_repo_open's failure when libgit2 itself cannot be loaded, as opposed
+ * to there being no repository: a caller that goes on outside a repository
+ * must still fail then, since it cannot tell whether there is one. */
+#define DTK_ENOGIT (-3)
+
+/* Opens the repository whose work tree holds the base at root, loading
+ * libgit2 on first use. Returns 0 and sets *out (dtk_repo_free); DTK_ENOGIT
+ * with the error set when libgit2 cannot be loaded; -1 with the error set
+ * when there is no usable repository. */
 int dtk_repo_open(struct dtk_repo **out, const char *root);
 void dtk_repo_free(struct dtk_repo *repo);
 
