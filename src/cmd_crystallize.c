@@ -55,7 +55,9 @@ static struct dtk_kb *S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_dat
 
 	if (repo && mkdtemp(dir))
 		rc = dtk_repo_checkout_run(repo, since, dir, hex);
-	if (rc == 1 && dtk_kb_load(&kb, dir, DTK_KB_ALL, NULL, &d) != 0)
+	/* lean: the previous base is asked only for confidences, contradictions,
+	 * blooms and stances, never for a claim */
+	if (rc == 1 && dtk_kb_load(&kb, dir, DTK_KB_ALL | DTK_KB_LEAN, NULL, &d) != 0)
 		kb = NULL;
 	if (!kb)
 		fprintf(ctx->err,

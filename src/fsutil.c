@@ -14,7 +14,6 @@ int dtk_file_read(char **out, size_t *len, const char *path, size_t max)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
 	struct stat st;
-	char chunk[65536];
 	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = -1;
 	ssize_t n;
 
@@ -26,12 +25,14 @@ int dtk_file_read(char **out, size_t *len, const char *path, size_t max)
 		errno = e;
 		return -1;
 	}
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= max) {
-		dtk_grow((void **)&b.ptr, &b.cap, (size_t)st.st_size + 1, 1); /* no realloc */
-		b.ptr[0] = '\0';
-	}
+	/* read in place: a file of known size in one read, then the empty one
+	 * that says it ended (hence the byte beyond the NUL) */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= max)
+		dtk_grow((void **)&b.ptr, &b.cap, (size_t)st.st_size + 2, 1);
 	for (;;) {
-		n = read(fd, chunk, sizeof(chunk));
+		if (b.cap - b.len < 2)
+			dtk_grow((void **)&b.ptr, &b.cap, b.len + 65536, 1);
+		n = read(fd, b.ptr + b.len, b.cap - b.len - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -44,8 +45,9 @@ int dtk_file_read(char **out, size_t *len, const char *path, size_t max)
 			rc = DTK_ETOOBIG;
 			goto done;
 		}
-		dtk_buf_put(&b, chunk, (size_t)n);
+		b.len += (size_t)n;
 	}
+	b.ptr[b.len] = '\0';
 	*len = b.len;
 	*out = dtk_buf_detach(&b);
 	rc = 0;

@@ -278,13 +278,12 @@ static void S_review(struct dtk_md *md, const struct dtk_record *r, const struct
 	dtk_buf_release(&note);
 }
 
-/* Returns e's place in listing order: category order of nodes, file order. */
-static size_t S_rank(const struct dtk_kb *kb, const struct dtk_entry *e)
+/* Returns 1 when a is listed before b: category order of nodes, file order. */
+static int S_before(const struct dtk_entry *a, const struct dtk_entry *b)
 {
-	size_t i, rank = 0;
-	for (i = 0; i < kb->n_nodes && kb->nodes[i] != e->node; i++)
-		rank += kb->nodes[i]->n_entries;
-	return rank + (size_t)(e - e->node->entries);
+	if (a->node != b->node)
+		return a->node->order < b->node->order;
+	return a < b;
 }
 
 /* Returns 1 when e's open contradiction c is listed already: the other entry
@@ -295,7 +294,7 @@ static int S_listed_before(const struct dtk_kb *kb, const struct dtk_entry *e,
 	const struct dtk_entry *o = strchr(c->ref.id, ':') ? NULL : dtk_kb_entry(kb, c->ref.id);
 	size_t k;
 
-	if (!o || S_rank(kb, o) >= S_rank(kb, e))
+	if (!o || !S_before(o, e))
 		return 0;
 	for (k = 0; k < o->n_contradicts; k++)
 		if (o->contradicts[k].open && !strcmp(o->contradicts[k].ref.id, e->id))

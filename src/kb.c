@@ -594,6 +594,8 @@ static void S_order_nodes(struct loader *l)
 	}
 	if (n)
 		memcpy(kb->nodes, ordered, n * sizeof(*ordered));
+	for (i = 0; i < kb->n_nodes; i++)
+		kb->nodes[i]->order = i;
 	free(ordered);
 	free(names);
 }

@@ -23,6 +23,21 @@ struct dtk_md {
 	void *arg;
 	int written; /* streamed: some blocks went out already */
 	int failed;  /* streamed: a write failed; nothing more goes out */
+	/* streamed: a thread renders and writes the closed blocks, in order,
+	 * while the document goes on being built */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_t renderer;
+	int renderer_on;    /* the thread runs */
+	int done;           /* no more blocks will come */
+	struct group *head; /* closed blocks waiting for the thread */
+	struct group **tail;
+};
+
+/* Top-level blocks closed together, in a document of their own. */
+struct group {
+	cmark_node *doc;
+	struct group *next;
 };
 
 /*
@@ -128,23 +143,22 @@ static void S_out(struct dtk_md *md, const char *s, size_t len)
 		md->failed = 1;
 }
 
-/* Streamed: renders the top-level blocks held, writes them and frees them.
- * Blocks are separated by one blank line, as cmark separates them. A long
- * paragraph at the end is rendered in two halves on two threads. */
-static void S_emit(struct dtk_md *md)
+/* Renders the top-level blocks of doc, writes them and frees doc. Blocks are
+ * separated by one blank line, as cmark separates them. A long paragraph at
+ * the end is rendered in two halves on two threads. */
+static void S_render_group(struct dtk_md *md, cmark_node *doc)
 {
-	cmark_node *child, *last = cmark_node_last_child(md->doc);
+	cmark_node *last = cmark_node_last_child(doc);
 	struct half h = {NULL, NULL};
 	pthread_t tid;
 	int threaded = 0;
 	char *s;
 	size_t len;
 
-	if (!last)
-		return;
-	if (cmark_node_get_type(last) == CMARK_NODE_PARAGRAPH && (h.doc = S_cut(last)) != NULL)
+	if (last && cmark_node_get_type(last) == CMARK_NODE_PARAGRAPH &&
+	    (h.doc = S_cut(last)) != NULL)
 		threaded = pthread_create(&tid, NULL, S_render_half, &h) == 0;
-	s = cmark_render_commonmark(md->doc, CMARK_OPT_DEFAULT, 0);
+	s = cmark_render_commonmark(doc, CMARK_OPT_DEFAULT, 0);
 	len = strlen(s);
 	if (h.doc && !threaded)
 		S_render_half(&h);
@@ -162,8 +176,69 @@ static void S_emit(struct dtk_md *md)
 	free(h.out);
 	if (h.doc)
 		cmark_node_free(h.doc);
-	while ((child = cmark_node_first_child(md->doc)) != NULL)
-		cmark_node_free(child); /* unlinks it */
+	cmark_node_free(doc);
+}
+
+/* The render thread: renders the groups as they come, until done. */
+static void *S_renderer(void *arg)
+{
+	struct dtk_md *md = arg;
+	struct group *g;
+
+	pthread_mutex_lock(&md->lock);
+	for (;;) {
+		while (!md->head && !md->done)
+			pthread_cond_wait(&md->cond, &md->lock);
+		if (!(g = md->head))
+			break;
+		if (!(md->head = g->next))
+			md->tail = &md->head;
+		pthread_mutex_unlock(&md->lock);
+		S_render_group(md, g->doc);
+		free(g);
+		pthread_mutex_lock(&md->lock);
+	}
+	pthread_mutex_unlock(&md->lock);
+	return NULL;
+}
+
+/* Streamed: hands the top-level blocks held to the render thread (started
+ * on first use; without it they are rendered here) and starts a new
+ * document for the blocks to come. */
+static void S_emit(struct dtk_md *md)
+{
+	struct group *g;
+
+	if (!cmark_node_first_child(md->doc))
+		return;
+	g = dtk_xcalloc(1, sizeof(*g));
+	g->doc = md->doc;
+	md->doc = md->cur = cmark_node_new(CMARK_NODE_DOCUMENT);
+	if (!md->renderer_on && !md->done)
+		md->renderer_on = pthread_create(&md->renderer, NULL, S_renderer, md) == 0;
+	if (!md->renderer_on) {
+		S_render_group(md, g->doc);
+		free(g);
+		return;
+	}
+	pthread_mutex_lock(&md->lock);
+	*md->tail = g;
+	md->tail = &g->next;
+	pthread_cond_signal(&md->cond);
+	pthread_mutex_unlock(&md->lock);
+}
+
+/* Streamed: lets the render thread finish what it was given, and stops it. */
+static void S_stop(struct dtk_md *md)
+{
+	if (!md->renderer_on)
+		return;
+	pthread_mutex_lock(&md->lock);
+	md->done = 1;
+	pthread_cond_signal(&md->cond);
+	pthread_mutex_unlock(&md->lock);
+	pthread_join(md->renderer, NULL);
+	md->renderer_on = 0;
 }
 
 struct dtk_md *dtk_md_new(void)
@@ -184,14 +259,20 @@ struct dtk_md *dtk_md_new_stream(dtk_write_fn write, void *arg)
 	struct dtk_md *md = dtk_md_new();
 	md->write = write;
 	md->arg = arg;
+	md->tail = &md->head;
+	pthread_mutex_init(&md->lock, NULL);
+	pthread_cond_init(&md->cond, NULL);
 	return md;
 }
 
 int dtk_md_finish(struct dtk_md *md)
 {
 	S_flush(md);
-	if (md->write)
-		S_emit(md);
+	if (!md->write)
+		return 0;
+	S_emit(md);
+	S_stop(md);
+	md->done = 1;
 	return md->failed ? -1 : 0;
 }
 
@@ -199,6 +280,11 @@ void dtk_md_free(struct dtk_md *md)
 {
 	if (!md)
 		return;
+	if (md->write) {
+		S_stop(md); /* what it was given is written: blocks are never lost */
+		pthread_mutex_destroy(&md->lock);
+		pthread_cond_destroy(&md->cond);
+	}
 	cmark_node_free(md->doc);
 	dtk_buf_release(&md->text);
 	free(md);

@@ -329,12 +329,21 @@ const char *dtk_suggest(const char *word, const char *const *cands, size_t n)
 	return best <= limit ? pick : NULL;
 }
 
+/* Bit 1: may start a name (a-z, 0-9); bit 2: may go on one (also '-'). */
+static const unsigned char S_name_chars[256] = {
+        ['-'] = 2, ['0'] = 3, ['1'] = 3, ['2'] = 3, ['3'] = 3, ['4'] = 3, ['5'] = 3, ['6'] = 3,
+        ['7'] = 3, ['8'] = 3, ['9'] = 3, ['a'] = 3, ['b'] = 3, ['c'] = 3, ['d'] = 3, ['e'] = 3,
+        ['f'] = 3, ['g'] = 3, ['h'] = 3, ['i'] = 3, ['j'] = 3, ['k'] = 3, ['l'] = 3, ['m'] = 3,
+        ['n'] = 3, ['o'] = 3, ['p'] = 3, ['q'] = 3, ['r'] = 3, ['s'] = 3, ['t'] = 3, ['u'] = 3,
+        ['v'] = 3, ['w'] = 3, ['x'] = 3, ['y'] = 3, ['z'] = 3,
+};
+
 int dtk_is_name(const char *s)
 {
-	if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9')))
+	const unsigned char *p = (const unsigned char *)s;
+	if (!(S_name_chars[*p] & 1))
 		return 0;
-	for (s++; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-'))
-			return 0;
-	return 1;
+	while (S_name_chars[*++p] & 2)
+		;
+	return *p == '\0';
 }

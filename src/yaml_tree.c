@@ -110,26 +110,32 @@ static int S_is_float(const char *s)
 static enum dtk_ytype S_resolve(const char *s)
 {
 	/* the only spellings of the core schema's null and booleans */
-	static const char firsts[] = "nNtTfF";
 	static const char *const words[][3] = {
 	        {"null", "Null", "NULL"}, {"true", "True", "TRUE"}, {"false", "False", "FALSE"}};
-	const char *first = *s ? strchr(firsts, *s) : NULL;
-	size_t i;
+	size_t w, i;
 
-	if (!*s || (s[0] == '~' && !s[1]))
-		return DTK_YT_NULL;
-	if (first) {
-		size_t w = (size_t)(first - firsts) / 2;
-		for (i = 0; i < 3; i++)
-			if (!strcmp(s, words[w][i]))
-				return w ? DTK_YT_BOOL : DTK_YT_NULL;
-		return DTK_YT_STR;
+	switch (*s) {
+	case '\0': return DTK_YT_NULL;
+	case '~': return s[1] ? DTK_YT_STR : DTK_YT_NULL;
+	case 'n':
+	case 'N': w = 0; break;
+	case 't':
+	case 'T': w = 1; break;
+	case 'f':
+	case 'F': w = 2; break;
+	default:
+		if ((*s < '0' || *s > '9') && *s != '+' && *s != '-' && *s != '.')
+			return DTK_YT_STR; /* most scalars: text */
+		if (S_is_int(s))
+			return DTK_YT_INT;
+		return S_is_float(s) ? DTK_YT_FLOAT : DTK_YT_STR;
 	}
-	if (!strchr("0123456789+-.", *s))
-		return DTK_YT_STR; /* most scalars: text */
-	if (S_is_int(s))
-		return DTK_YT_INT;
-	return S_is_float(s) ? DTK_YT_FLOAT : DTK_YT_STR;
+	if (s[1] == '\0' || s[2] == '\0' || s[3] == '\0' || (s[4] != '\0' && s[5] != '\0'))
+		return DTK_YT_STR; /* not 4 or 5 bytes long */
+	for (i = 0; i < 3; i++)
+		if (!strcmp(s, words[w][i]))
+			return w ? DTK_YT_BOOL : DTK_YT_NULL;
+	return DTK_YT_STR;
 }
 
 #define CORE_TAG "tag:yaml.org,2002:"

@@ -85,6 +85,24 @@ static void test_core_schema_types(void **state)
 	assert_int_equal(r->items[8]->type, DTK_YT_NULL);
 	assert_int_equal(r->items[9]->type, DTK_YT_STR);
 	assert_int_equal(r->items[10]->type, DTK_YT_STR);
+	/* every spelling of null and the booleans, and near misses */
+	r = S_ok(a, "[~, Null, NULL, True, TRUE, false, False, FALSE, nULL, tRUE, falsE, nul, "
+	            "nulls, truee, fals, f, n, t, ~~, 0o17, 0o9, -.5, 1e3, 1e, +, .]");
+	{
+		static const enum dtk_ytype want[] = {
+		        DTK_YT_NULL, DTK_YT_NULL,  DTK_YT_NULL,  DTK_YT_BOOL, DTK_YT_BOOL,
+		        DTK_YT_BOOL, DTK_YT_BOOL,  DTK_YT_BOOL,  DTK_YT_STR,  DTK_YT_STR,
+		        DTK_YT_STR,  DTK_YT_STR,   DTK_YT_STR,   DTK_YT_STR,  DTK_YT_STR,
+		        DTK_YT_STR,  DTK_YT_STR,   DTK_YT_STR,   DTK_YT_STR,  DTK_YT_INT,
+		        DTK_YT_STR,  DTK_YT_FLOAT, DTK_YT_FLOAT, DTK_YT_STR,  DTK_YT_STR,
+		        DTK_YT_STR};
+		size_t i;
+		assert_int_equal(r->n, sizeof(want) / sizeof(*want));
+		for (i = 0; i < r->n; i++)
+			if (r->items[i]->type != want[i])
+				fail_msg("item %zu ('%s'): type %d, want %d", i, r->items[i]->str,
+				         (int)r->items[i]->type, (int)want[i]);
+	}
 	dtk_arena_free(a);
 }
 

@@ -82,6 +82,7 @@ struct dtk_node {
 	struct dtk_entry **by_id; /* the entries sorted by id, each id once */
 	size_t n_by_id;
 	int category; /* index into kb->categories, -1 when in none */
+	size_t order; /* after a full load: its index in kb->nodes */
 	/* A bit per kb->sources[i] that the entries name (source or verified_by);
 	 * NULL when the base has no sources. */
 	const unsigned char *sources_named;
