@@ -21,8 +21,11 @@ struct dtk_md {
 	size_t text_seen;    /* text[0..text_seen) has no place to cut it */
 	dtk_write_fn write;  /* streamed documents: where closed blocks go */
 	void *arg;
-	int written; /* streamed: some blocks went out already */
-	int failed;  /* streamed: a write failed; nothing more goes out */
+	int written;      /* streamed: some blocks went out already */
+	int failed;       /* streamed: a write failed; nothing more goes out */
+	int continued;    /* streamed: what went out last ends inside a paragraph */
+	size_t piece_len; /* streamed: text in the open top-level paragraph since
+	                     the part of it before went out */
 	/* streamed: a thread renders and writes the closed blocks, in order,
 	 * while the document goes on being built */
 	pthread_mutex_t lock;
@@ -34,9 +37,11 @@ struct dtk_md {
 	struct group **tail;
 };
 
-/* Top-level blocks closed together, in a document of their own. */
+/* Top-level blocks closed together, in a document of their own; partial:
+ * the last is the first part of a paragraph still being written. */
 struct group {
 	cmark_node *doc;
+	int partial;
 	struct group *next;
 };
 
@@ -76,6 +81,8 @@ static void S_flush(struct dtk_md *md)
 		fputs("dtk: fatal: invalid Markdown document structure\n", stderr);
 		abort();
 	}
+	if (md->depth == 1)
+		md->piece_len += md->text.len;
 	md->text.len = 0;
 	md->text_seen = 0;
 }
@@ -143,40 +150,48 @@ static void S_out(struct dtk_md *md, const char *s, size_t len)
 		md->failed = 1;
 }
 
-/* Renders the top-level blocks of doc, writes them and frees doc. Blocks are
- * separated by one blank line, as cmark separates them. A long paragraph at
- * the end is rendered in two halves on two threads. */
-static void S_render_group(struct dtk_md *md, cmark_node *doc)
+/* Renders the top-level blocks of g, writes them and frees g. Blocks are
+ * separated by one blank line, as cmark separates them; a partial group ends
+ * inside a paragraph, which the next group goes on. A long paragraph at the
+ * end is rendered in two halves on two threads. */
+static void S_render_group(struct dtk_md *md, struct group *g)
 {
-	cmark_node *last = cmark_node_last_child(doc);
+	cmark_node *last = cmark_node_last_child(g->doc);
 	struct half h = {NULL, NULL};
 	pthread_t tid;
 	int threaded = 0;
 	char *s;
-	size_t len;
+	size_t len, hlen;
 
 	if (last && cmark_node_get_type(last) == CMARK_NODE_PARAGRAPH &&
 	    (h.doc = S_cut(last)) != NULL)
 		threaded = pthread_create(&tid, NULL, S_render_half, &h) == 0;
-	s = cmark_render_commonmark(doc, CMARK_OPT_DEFAULT, 0);
-	len = strlen(s);
+	s = cmark_render_commonmark(g->doc, CMARK_OPT_DEFAULT, 0);
 	if (h.doc && !threaded)
 		S_render_half(&h);
 	else if (threaded)
 		pthread_join(tid, NULL);
-	if (md->written)
+	if (md->written && !md->continued)
 		S_out(md, "\n", 1);
-	if (h.doc) /* the first half ends the paragraph with a newline: drop it */
+	/* a paragraph that goes on ends without its newline */
+	len = strlen(s);
+	if (h.doc || g->partial)
 		len -= len && s[len - 1] == '\n';
 	S_out(md, s, len);
-	if (h.doc)
-		S_out(md, h.out, strlen(h.out));
+	if (h.doc) {
+		hlen = strlen(h.out);
+		if (g->partial)
+			hlen -= hlen && h.out[hlen - 1] == '\n';
+		S_out(md, h.out, hlen);
+	}
 	md->written = 1;
+	md->continued = g->partial;
 	free(s);
 	free(h.out);
 	if (h.doc)
 		cmark_node_free(h.doc);
-	cmark_node_free(doc);
+	cmark_node_free(g->doc);
+	free(g);
 }
 
 /* The render thread: renders the groups as they come, until done. */
@@ -194,31 +209,25 @@ static void *S_renderer(void *arg)
 		if (!(md->head = g->next))
 			md->tail = &md->head;
 		pthread_mutex_unlock(&md->lock);
-		S_render_group(md, g->doc);
-		free(g);
+		S_render_group(md, g);
 		pthread_mutex_lock(&md->lock);
 	}
 	pthread_mutex_unlock(&md->lock);
 	return NULL;
 }
 
-/* Streamed: hands the top-level blocks held to the render thread (started
- * on first use; without it they are rendered here) and starts a new
- * document for the blocks to come. */
-static void S_emit(struct dtk_md *md)
+/* Streamed: hands the group doc to the render thread (started on first use;
+ * without it the group is rendered here). */
+static void S_enqueue(struct dtk_md *md, cmark_node *doc, int partial)
 {
-	struct group *g;
+	struct group *g = dtk_xcalloc(1, sizeof(*g));
 
-	if (!cmark_node_first_child(md->doc))
-		return;
-	g = dtk_xcalloc(1, sizeof(*g));
-	g->doc = md->doc;
-	md->doc = md->cur = cmark_node_new(CMARK_NODE_DOCUMENT);
+	g->doc = doc;
+	g->partial = partial;
 	if (!md->renderer_on && !md->done)
 		md->renderer_on = pthread_create(&md->renderer, NULL, S_renderer, md) == 0;
 	if (!md->renderer_on) {
-		S_render_group(md, g->doc);
-		free(g);
+		S_render_group(md, g);
 		return;
 	}
 	pthread_mutex_lock(&md->lock);
@@ -226,6 +235,36 @@ static void S_emit(struct dtk_md *md)
 	md->tail = &g->next;
 	pthread_cond_signal(&md->cond);
 	pthread_mutex_unlock(&md->lock);
+}
+
+/* Streamed: hands the top-level blocks held to the render thread and starts
+ * a new document for the blocks to come. */
+static void S_emit(struct dtk_md *md)
+{
+	cmark_node *doc = md->doc;
+
+	if (!cmark_node_first_child(doc))
+		return;
+	md->doc = md->cur = cmark_node_new(CMARK_NODE_DOCUMENT);
+	S_enqueue(md, doc, 0);
+}
+
+/* Streamed: hands the blocks held and what the open top-level paragraph has
+ * so far to the render thread, so that a paragraph of any length is never
+ * held whole. Called only where the paragraph's text was cut safely (see
+ * S_can_split): its next text starts as a paragraph could. */
+static void S_emit_piece(struct dtk_md *md)
+{
+	cmark_node *p = md->open[0], *doc = cmark_node_new(CMARK_NODE_DOCUMENT), *q, *c;
+
+	while ((c = cmark_node_first_child(md->doc)) != p)
+		cmark_node_append_child(doc, c); /* lists held before it */
+	q = cmark_node_new(CMARK_NODE_PARAGRAPH);
+	cmark_node_append_child(doc, q);
+	while ((c = cmark_node_first_child(p)) != NULL)
+		cmark_node_append_child(q, c);
+	md->piece_len = 0;
+	S_enqueue(md, doc, 1);
 }
 
 /* Streamed: lets the render thread finish what it was given, and stops it. */
@@ -302,6 +341,8 @@ static void S_add(struct dtk_md *md, cmark_node *node, cmark_node *inner)
 		if (md->depth >= MD_MAX_OPEN)
 			abort();
 		md->open[md->depth++] = node;
+		if (md->depth == 1)
+			md->piece_len = 0;
 		md->cur = inner;
 	}
 }
@@ -377,6 +418,7 @@ void dtk_md_close(struct dtk_md *md)
 }
 
 #define MD_TEXT_RUN 65536
+#define MD_PIECE (512 * 1024) /* streamed: a paragraph goes out in such parts */
 
 void dtk_md_text(struct dtk_md *md, const char *text)
 {
@@ -403,6 +445,9 @@ void dtk_md_text(struct dtk_md *md, const char *text)
 	memmove(md->text.ptr, md->text.ptr + at, len - at + 1); /* with the NUL */
 	md->text.len = len - at;
 	md->text_seen = 0;
+	if (md->write && md->depth == 1 && md->piece_len >= MD_PIECE &&
+	    cmark_node_get_type(md->open[0]) == CMARK_NODE_PARAGRAPH)
+		S_emit_piece(md);
 }
 
 /* Returns 1 when text reads the same as Markdown and as text: no character

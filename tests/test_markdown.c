@@ -180,20 +180,37 @@ static void test_long_text_run(void **state)
  * agree wherever the paragraph is cut to be rendered on two threads. */
 static void S_check_long_paragraph(const char *piece, int n)
 {
-	struct dtk_md *whole = dtk_md_new(), *md;
+	struct dtk_md *whole = dtk_md_new(), *md, *both[2];
 	struct dtk_buf b = DTK_BUF_INIT;
 	char *want;
-	int i;
+	int i, k;
 
 	md = dtk_md_new_stream(dtk_buf_write, &b);
-	dtk_md_paragraph(whole);
-	dtk_md_paragraph(md);
+	both[0] = whole;
+	both[1] = md;
+	for (k = 0; k < 2; k++) { /* two lists, held back until the paragraph */
+		dtk_md_list(both[k]);
+		dtk_md_item(both[k]);
+		dtk_md_text(both[k], "- item");
+		dtk_md_close(both[k]);
+		dtk_md_close(both[k]);
+		dtk_md_list(both[k]);
+		dtk_md_item(both[k]);
+		dtk_md_text(both[k], "1. item");
+		dtk_md_close(both[k]);
+		dtk_md_close(both[k]);
+		dtk_md_paragraph(both[k]);
+	}
 	for (i = 0; i < n; i++) {
 		dtk_md_text(whole, piece);
 		dtk_md_text(md, piece);
 	}
-	dtk_md_close(whole);
-	dtk_md_close(md);
+	for (k = 0; k < 2; k++) {
+		dtk_md_close(both[k]);
+		dtk_md_heading(both[k], 2);
+		dtk_md_text(both[k], "after");
+		dtk_md_close(both[k]);
+	}
 	want = dtk_md_render(whole);
 	assert_int_equal(dtk_md_finish(md), 0);
 	assert_string_equal(dtk_buf_cstr(&b), want);
@@ -210,6 +227,9 @@ static void test_long_paragraph_cut(void **state)
 	S_check_long_paragraph("ab-1.", 80000);
 	S_check_long_paragraph("中-9) ", 50000);
 	S_check_long_paragraph("-", 400000); /* nowhere to cut: rendered whole */
+	/* longer than a part (512 KiB): it goes out in parts, each in halves */
+	S_check_long_paragraph("ab-1.", 300000);
+	S_check_long_paragraph("x&y中 #.", 150000);
 }
 
 static void test_inline_falls_back_to_text(void **state)
