@@ -49,39 +49,46 @@ static int S_check_map(struct ctx *c, const struct dtk_yval *v, const char *what
                        const char *const *keys)
 {
 	const char *names[32];
-	size_t n = 0, i, k;
+	const struct dtk_yval *seen[32] = {NULL};
+	size_t lens[32], n = 0, i, k;
 
 	if (v->kind != DTK_Y_MAP) {
 		S_err(c, v, "%s must be a mapping, found %s", what, dtk_yval_describe(v));
 		return 0;
 	}
-	for (k = 0; keys[k] && n < 32; k++)
-		names[n++] = keys[k] + (keys[k][0] == '*');
+	for (k = 0; keys[k] && n < 32; k++) {
+		names[n] = keys[k] + (keys[k][0] == '*');
+		lens[n] = strlen(names[n]);
+		n++;
+	}
 	for (i = 0; i + 1 < v->n; i += 2) {
-		const char *key = v->items[i]->str, *hint;
-		int known = 0;
+		const struct dtk_yval *kv = v->items[i];
+		const char *key = kv->str, *hint;
 		if (!key)
 			continue;
-		for (k = 0; k < n && !known; k++)
-			known = names[k][0] == key[0] && !strcmp(key, names[k]);
-		if (known)
+		for (k = 0; k < n; k++)
+			if (lens[k] == kv->len && names[k][0] == key[0] &&
+			    !memcmp(key, names[k], kv->len))
+				break;
+		if (k < n) {
+			if (!seen[k]) /* the first, as dtk_yval_get finds it */
+				seen[k] = v->items[i + 1];
 			continue;
+		}
 		hint = dtk_suggest(key, names, n);
 		if (hint)
-			S_err(c, v->items[i], "unknown key '%s' in %s (did you mean '%s'?)", key,
-			      what, hint);
+			S_err(c, kv, "unknown key '%s' in %s (did you mean '%s'?)", key, what,
+			      hint);
 		else
-			S_err(c, v->items[i], "unknown key '%s' in %s", key, what);
+			S_err(c, kv, "unknown key '%s' in %s", key, what);
 	}
-	for (k = 0; keys[k]; k++) {
-		const struct dtk_yval *val;
+	for (k = 0; k < n; k++) {
 		if (keys[k][0] != '*')
 			continue;
-		val = dtk_yval_get(v, keys[k] + 1);
-		if (!val)
-			S_err(c, v, "%s is missing required key '%s'", what, keys[k] + 1);
-		else if (val->kind == DTK_Y_SCALAR && val->type == DTK_YT_NULL)
-			S_err(c, val, "'%s' must have a value", keys[k] + 1);
+		if (!seen[k])
+			S_err(c, v, "%s is missing required key '%s'", what, names[k]);
+		else if (seen[k]->kind == DTK_Y_SCALAR && seen[k]->type == DTK_YT_NULL)
+			S_err(c, seen[k], "'%s' must have a value", names[k]);
 	}
 	return 1;
 }
