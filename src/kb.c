@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -174,7 +175,7 @@ void dtk_kb_free(struct dtk_kb *kb)
 		return;
 	free(kb->nodes);
 	free(kb->nodes_by_name);
-	free(kb->sources_by_id);
+	free(kb->source_slots);
 	dtk_arena_free(kb->arena);
 	free(kb);
 }
@@ -537,14 +538,6 @@ static int S_node_cmp(const void *a, const void *b)
 	return strcmp((*(struct dtk_node *const *)a)->name, (*(struct dtk_node *const *)b)->name);
 }
 
-static int S_source_cmp(const void *pa, const void *pb)
-{
-	const struct dtk_source *a = *(const struct dtk_source *const *)pa;
-	const struct dtk_source *b = *(const struct dtk_source *const *)pb;
-	int c = strcmp(a->id, b->id);
-	return c ? c : (a->pos.line > b->pos.line) - (a->pos.line < b->pos.line);
-}
-
 /* Sorts nodes into category order, reporting unknown, repeated and missing ones. */
 static void S_order_nodes(struct loader *l)
 {
@@ -600,25 +593,45 @@ static void S_order_nodes(struct loader *l)
 	free(names);
 }
 
-/* Builds the sorted index of sources (before the node files are read: their
- * source ids point to the sources' own strings) and reports repeated ids. */
+/* Returns the FNV-1a hash of s. */
+static size_t S_hash(const char *s)
+{
+	uint64_t h = 14695981039346656037u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return (size_t)h;
+}
+
+/* Returns the slot of kb's source table that holds id, or the empty slot
+ * where it would go. */
+static const struct dtk_source **S_source_slot(const struct dtk_kb *kb, const char *id)
+{
+	size_t i = S_hash(id) & kb->source_mask;
+	while (kb->source_slots[i] && strcmp(kb->source_slots[i]->id, id))
+		i = (i + 1) & kb->source_mask;
+	return &kb->source_slots[i];
+}
+
+/* Builds the table of sources by id (before the node files are read: their
+ * source ids point to the sources' own strings, found there millions of
+ * times on a large base) and reports repeated ids. */
 static void S_index_sources(struct loader *l)
 {
 	struct dtk_kb *kb = l->kb;
-	size_t i, first = 0;
+	size_t i, size = 16;
 
-	kb->sources_by_id = dtk_xmalloc((kb->n_sources + 1) * sizeof(*kb->sources_by_id));
-	for (i = 0; i < kb->n_sources; i++)
-		kb->sources_by_id[i] = &kb->sources[i];
-	qsort(kb->sources_by_id, kb->n_sources, sizeof(*kb->sources_by_id), S_source_cmp);
-	for (i = 1; i < kb->n_sources; i++) {
-		const struct dtk_source *a = kb->sources_by_id[first], *b = kb->sources_by_id[i];
-		if (strcmp(a->id, b->id)) {
-			first = i;
-			continue;
-		}
-		dtk_diags_add(l->d, "insights/_sources.yaml", b->pos.line, b->pos.col,
-		              "duplicate source id '%s' (first at line %d)", b->id, a->pos.line);
+	while (size < 2 * kb->n_sources)
+		size *= 2;
+	kb->source_slots = dtk_xcalloc(size, sizeof(*kb->source_slots));
+	kb->source_mask = size - 1;
+	for (i = 0; i < kb->n_sources; i++) {
+		const struct dtk_source *s = &kb->sources[i], **slot = S_source_slot(kb, s->id);
+		if (*slot)
+			dtk_diags_add(l->d, "insights/_sources.yaml", s->pos.line, s->pos.col,
+			              "duplicate source id '%s' (first at line %d)", s->id,
+			              (*slot)->pos.line);
+		else
+			*slot = s;
 	}
 }
 
@@ -823,7 +836,7 @@ struct dtk_entry *dtk_kb_entry(const struct dtk_kb *kb, const char *id)
 
 const struct dtk_source *dtk_kb_source(const struct dtk_kb *kb, const char *id)
 {
-	return S_find((void *const *)kb->sources_by_id, kb->n_sources, id);
+	return kb->source_slots ? *S_source_slot(kb, id) : NULL;
 }
 
 int dtk_kb_parse_records(struct dtk_kb **out, const char *buf, size_t len, const char *path,

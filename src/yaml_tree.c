@@ -445,9 +445,9 @@ int dtk_yaml_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *p
 	return 0;
 }
 
-const struct dtk_yval *dtk_yval_get(const struct dtk_yval *m, const char *key)
+const struct dtk_yval *dtk_yval_getn(const struct dtk_yval *m, const char *key, size_t n)
 {
-	size_t i, n = strlen(key);
+	size_t i;
 	if (!m || m->kind != DTK_Y_MAP)
 		return NULL;
 	for (i = 0; i + 1 < m->n; i += 2) {

@@ -170,7 +170,10 @@ struct dtk_kb {
 	/* look-up indexes built by the loader, sorted by id */
 	int sources_ok; /* _sources.yaml was read: unknown source ids are errors */
 	struct dtk_node **nodes_by_name;
-	const struct dtk_source **sources_by_id;
+	/* sources by id: open addressing on a hash of the id, each id once
+	 * (source_mask + 1 slots, NULL when empty; none without sources) */
+	const struct dtk_source **source_slots;
+	size_t source_mask;
 };
 
 #endif

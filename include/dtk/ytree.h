@@ -10,6 +10,8 @@
 
 #include "dtk/dtk.h"
 
+#include <string.h>
+
 /* Limits on one input file; see docs/design.md. */
 #define DTK_MAX_FILE_BYTES (16u << 20)  /* 16 MiB */
 #define DTK_MAX_DEPTH 32                /* nested collections */
@@ -41,8 +43,15 @@ struct dtk_yval {
 int dtk_yaml_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *path,
                    const char *buf, size_t len, struct dtk_diags *diags);
 
-/* Returns the value of key in mapping m, or NULL. */
-const struct dtk_yval *dtk_yval_get(const struct dtk_yval *m, const char *key);
+/* Returns the value of the key of n bytes in mapping m, or NULL. */
+const struct dtk_yval *dtk_yval_getn(const struct dtk_yval *m, const char *key, size_t n);
+
+/* Returns the value of key in mapping m, or NULL. (Inline: the length of a
+ * literal key is then known when compiling.) */
+static inline const struct dtk_yval *dtk_yval_get(const struct dtk_yval *m, const char *key)
+{
+	return dtk_yval_getn(m, key, strlen(key));
+}
 
 /* Returns a word for v's kind or type ("a mapping", "an integer", ...). */
 const char *dtk_yval_describe(const struct dtk_yval *v);
