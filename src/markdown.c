@@ -4,6 +4,7 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,7 @@ struct dtk_md {
 	void *arg;
 	int written;      /* streamed: some blocks went out already */
 	int failed;       /* streamed: a write failed; nothing more goes out */
+	char error[1024]; /* streamed: the failed write's error */
 	int continued;    /* streamed: what went out last ends inside a paragraph */
 	size_t piece_len; /* streamed: text in the open top-level paragraph since
 	                     the part of it before went out */
@@ -143,11 +145,14 @@ static void *S_render_half(void *arg)
 	return NULL;
 }
 
-/* Writes s[0..len) unless a write failed before. */
+/* Writes s[0..len) unless a write failed before. The error of a failed
+ * write is kept: it was set on the render thread, and errors are per thread. */
 static void S_out(struct dtk_md *md, const char *s, size_t len)
 {
-	if (!md->failed && md->write(md->arg, s, len) < 0)
+	if (!md->failed && md->write(md->arg, s, len) < 0) {
 		md->failed = 1;
+		snprintf(md->error, sizeof(md->error), "%s", dtk_error_last());
+	}
 }
 
 /* Renders the top-level blocks of g, writes them and frees g. Blocks are
@@ -312,7 +317,7 @@ int dtk_md_finish(struct dtk_md *md)
 	S_emit(md);
 	S_stop(md);
 	md->done = 1;
-	return md->failed ? -1 : 0;
+	return md->failed ? dtk_error("%s", md->error) : 0;
 }
 
 void dtk_md_free(struct dtk_md *md)

@@ -99,6 +99,26 @@ static void test_check_missing_index(void **state)
 	S_done(dir);
 }
 
+/* An INDEX.md that cannot be read fails check and reindex with the reason
+ * (found while the page is rendered on another thread), exit 2. */
+static void test_unreadable_index(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	const char *cmd[] = {"check", "reindex"};
+	size_t i;
+	(void)state;
+	assert_int_equal(t_sh(dir, "rm INDEX.md && mkdir INDEX.md"), 0);
+	for (i = 0; i < 2; i++) {
+		t_dtk(&r, dir, NULL, cmd[i], NULL);
+		assert_int_equal(r.status, 2);
+		assert_non_null(strstr(r.err, "cannot read"));
+		assert_non_null(strstr(r.err, "INDEX.md: Is a directory"));
+		t_run_free(&r);
+	}
+	S_done(dir);
+}
+
 static void test_invalid_input_writes_nothing(void **state)
 {
 	char *dir = S_base(), *before, *after;
@@ -480,6 +500,7 @@ int main(void)
 	        cmocka_unit_test(test_reindex_writes_only_on_change),
 	        cmocka_unit_test(test_check_finds_drift_and_reindex_fixes_it),
 	        cmocka_unit_test(test_check_missing_index),
+	        cmocka_unit_test(test_unreadable_index),
 	        cmocka_unit_test(test_invalid_input_writes_nothing),
 	        cmocka_unit_test(test_deterministic),
 	        cmocka_unit_test(test_root_discovery_and_C),

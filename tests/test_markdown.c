@@ -106,7 +106,7 @@ static int S_fail_write(void *arg, const char *s, size_t len)
 {
 	(void)s;
 	(void)len;
-	return ++*(int *)arg > 1 ? -1 : 0;
+	return ++*(int *)arg > 1 ? dtk_error("disk full after %d writes", *(int *)arg - 1) : 0;
 }
 
 static void test_stream_equals_whole(void **state)
@@ -134,8 +134,11 @@ static void test_stream_equals_whole(void **state)
 	writes = 0;
 	md = dtk_md_new_stream(S_fail_write, &writes);
 	S_build_mixed(md);
+	dtk_error_clear();
 	assert_int_equal(dtk_md_finish(md), -1);
 	assert_int_equal(writes, 2);
+	/* the write failed on the render thread; its error is this thread's now */
+	assert_string_equal(dtk_error_last(), "disk full after 1 writes");
 	dtk_md_free(md);
 	dtk_md_free(whole);
 	dtk_buf_release(&b);
