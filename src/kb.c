@@ -593,13 +593,23 @@ static void S_order_nodes(struct loader *l)
 	free(names);
 }
 
-/* Returns the FNV-1a hash of s. */
+/* Returns a hash of the string s, eight bytes at a time (a byte at a time,
+ * each step waits for the multiply before: this is looked up millions of
+ * times on a large base). */
 static size_t S_hash(const char *s)
 {
-	uint64_t h = 14695981039346656037u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return (size_t)h;
+	size_t n = strlen(s);
+	uint64_t h = 0x9E3779B97F4A7C15u ^ n, w;
+
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xFF51AFD7ED558CCDu;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0xC4CEB9FE1A85EC53u;
+	return (size_t)(h ^ (h >> 29));
 }
 
 /* Returns the slot of kb's source table that holds id, or the empty slot
