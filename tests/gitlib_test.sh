@@ -15,14 +15,8 @@ command -v readelf >/dev/null || { echo "readelf is not installed" >&2; exit 2; 
 . "$(dirname "$0")/lib.sh"
 t_args "$@"
 
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/dtk-gitlib.XXXXXX") || exit 2
-trap 'rm -rf "$scratch"' EXIT
-repo=$scratch/repo
-cp -R "$SRC/tests/fixtures/base" "$repo"
-export GIT_CONFIG_NOSYSTEM=1 HOME=$scratch GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org \
-    GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
-unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE DTK_LIBGIT2
-git -C "$repo" init -q
+t_repo gitlib
+unset DTK_LIBGIT2
 git -C "$repo" add -A
 git -C "$repo" commit -q -m "the base"
 

@@ -3,6 +3,10 @@
 #                          first on PATH (NO_COLOR set)
 #   ok NAME / ko NAME [DETAIL...]  count a check that passed / failed
 #   t_done                 prints "N passed, M failed"; the script's status
+#   t_repo NAME            makes $scratch (removed on exit) and in it $repo,
+#                          a git repository holding tests/fixtures/base and
+#                          no commit, with git's settings isolated from the
+#                          machine's and an author and committer set
 t_args() {
     if [ $# -ne 2 ]; then
         echo "usage: $0 <dtk binary> <source dir>" >&2
@@ -23,4 +27,15 @@ ko() { fail=$((fail + 1)); echo "FAIL - $1"; shift; printf '       %s\n' "$@"; }
 t_done() {
     echo "$pass passed, $fail failed"
     [ "$fail" -eq 0 ]
+}
+
+t_repo() {
+    scratch=$(mktemp -d "${TMPDIR:-/tmp}/dtk-$1.XXXXXX") || exit 2
+    trap 'rm -rf "$scratch"' EXIT
+    repo=$scratch/repo
+    cp -R "$SRC/tests/fixtures/base" "$repo"
+    export GIT_CONFIG_NOSYSTEM=1 HOME=$scratch GIT_AUTHOR_NAME=t \
+        GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
+    unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
+    git -C "$repo" init -q
 }

@@ -11,14 +11,7 @@ SYSPATH=$PATH
 . "$(dirname "$0")/lib.sh"
 t_args "$@"
 
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/dtk-precommit.XXXXXX") || exit 2
-trap 'rm -rf "$scratch"' EXIT
-repo=$scratch/repo
-cp -R "$SRC/tests/fixtures/base" "$repo"
-export GIT_CONFIG_NOSYSTEM=1 HOME=$scratch GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org \
-    GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
-unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
-git -C "$repo" init -q
+t_repo precommit
 cp "$SRC/contrib/pre-commit" "$repo/.git/hooks/pre-commit"
 chmod +x "$repo/.git/hooks/pre-commit"
 
