@@ -8,7 +8,6 @@
 #include "dtk/kb.h"
 #include "dtk/repo.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,15 +124,11 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	}
 	path = dtk_path_join(ctx->root, DTK_INDEX_FILE);
 	/* compared as it is rendered: neither page is held whole unless they differ */
-	rc = dtk_file_cmp_open(&cmp, path);
-	if (rc == 0)
-		rc = dtk_index_build(ctx->root, &diags, dtk_file_cmp_write, &cmp);
+	rc = dtk_index_compare(ctx->root, path, &cmp, &diags);
 	if (rc == DTK_EINVALID) {
 		rc = S_report_invalid(ctx, &diags, github);
 		goto done;
 	}
-	if (rc == 0)
-		rc = dtk_file_cmp_finish(&cmp);
 	if (rc < 0) {
 		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
 		goto done;

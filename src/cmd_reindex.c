@@ -46,14 +46,12 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	path = dtk_path_join(ctx->root, DTK_INDEX_FILE);
 	if (to_stdout)
 		rc = dtk_index_build(ctx->root, &diags, S_write_file, ctx->out);
-	else if ((rc = dtk_file_cmp_open(&cmp, path)) == 0)
-		rc = dtk_index_build(ctx->root, &diags, dtk_file_cmp_write, &cmp);
+	else
+		rc = dtk_index_compare(ctx->root, path, &cmp, &diags);
 	if (rc == DTK_EINVALID) {
 		rc = dtk_cmd_report_invalid(ctx, &diags);
 		goto done;
 	}
-	if (rc == 0 && !to_stdout)
-		rc = dtk_file_cmp_finish(&cmp);
 	if (rc < 0) {
 		rc = dtk_cmd_fail(ctx, "reindex", DTK_EXIT_INVALID);
 		goto done;

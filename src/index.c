@@ -2,6 +2,7 @@
 #include "dtk/index.h"
 
 #include "dtk/dtk.h"
+#include "dtk/fs.h"
 #include "dtk/kb.h"
 #include "dtk/markdown.h"
 #include "lang.h"
@@ -507,4 +508,14 @@ int dtk_index_build(const char *root, struct dtk_diags *diags, dtk_write_fn writ
 	rc = dtk_index_write(kb, write, arg);
 	dtk_kb_free(kb);
 	return rc;
+}
+
+int dtk_index_compare(const char *root, const char *path, struct dtk_file_cmp *c,
+                      struct dtk_diags *diags)
+{
+	int rc = dtk_file_cmp_open(c, path);
+
+	if (rc == 0)
+		rc = dtk_index_build(root, diags, dtk_file_cmp_write, c);
+	return rc == 0 ? dtk_file_cmp_finish(c) : rc;
 }

@@ -449,7 +449,6 @@ void dtk_md_text(struct dtk_md *md, const char *text)
 	md->text.ptr[at] = c;
 	memmove(md->text.ptr, md->text.ptr + at, len - at + 1); /* with the NUL */
 	md->text.len = len - at;
-	md->text_seen = 0;
 	if (md->write && md->depth == 1 && md->piece_len >= MD_PIECE &&
 	    cmark_node_get_type(md->open[0]) == CMARK_NODE_PARAGRAPH)
 		S_emit_piece(md);

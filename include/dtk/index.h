@@ -49,4 +49,17 @@ char *dtk_index_render_html(const struct dtk_kb *kb);
  */
 int dtk_index_build(const char *root, struct dtk_diags *diags, dtk_write_fn write, void *arg);
 
+struct dtk_file_cmp;
+
+/*
+ * Loads the base at root and compares its INDEX.md, as it is rendered, with
+ * the file at path (opened into c; a missing file differs). Returns 0 when
+ * they are the same; 1 when they differ (c->text holds the new page, and
+ * c->fd is -1 when the file is missing); DTK_EINVALID with diags filled; or
+ * -1 with the error set. The caller releases c (dtk_file_cmp_release) in
+ * every case.
+ */
+int dtk_index_compare(const char *root, const char *path, struct dtk_file_cmp *c,
+                      struct dtk_diags *diags);
+
 #endif
