@@ -43,10 +43,12 @@ static struct dtk_pos S_pos(const struct dtk_yval *v)
 /*
  * Checks that v is a mapping whose keys are all in keys (NULL-terminated; a
  * leading '*' marks a required key), reporting unknown keys with a
- * suggestion and missing ones. Returns 1 when v is a mapping.
+ * suggestion and missing ones. Returns 1 when v is a mapping; then, unless
+ * vals is NULL, vals[k] is the value of keys[k] (the first one written), or
+ * NULL when it is absent.
  */
-static int S_check_map(struct ctx *c, const struct dtk_yval *v, const char *what,
-                       const char *const *keys)
+static int S_check_map_vals(struct ctx *c, const struct dtk_yval *v, const char *what,
+                            const char *const *keys, const struct dtk_yval **vals)
 {
 	const char *names[32];
 	const struct dtk_yval *seen[32] = {NULL};
@@ -90,7 +92,15 @@ static int S_check_map(struct ctx *c, const struct dtk_yval *v, const char *what
 		else if (seen[k]->kind == DTK_Y_SCALAR && seen[k]->type == DTK_YT_NULL)
 			S_err(c, seen[k], "'%s' must have a value", names[k]);
 	}
+	if (vals)
+		memcpy(vals, seen, n * sizeof(*vals));
 	return 1;
+}
+
+static int S_check_map(struct ctx *c, const struct dtk_yval *v, const char *what,
+                       const char *const *keys)
+{
+	return S_check_map_vals(c, v, what, keys, NULL);
 }
 
 /* Returns v unless it is absent or an empty (null) value. */
@@ -99,12 +109,11 @@ static const struct dtk_yval *S_present(const struct dtk_yval *v)
 	return v && !(v->kind == DTK_Y_SCALAR && v->type == DTK_YT_NULL) ? v : NULL;
 }
 
-/* Returns key's string value copied into the arena, or NULL (absent or bad). */
-/* Returns key's value when it is a string that is not blank; NULL when
+/* Returns v (key's value) when it is a string that is not blank; NULL when
  * absent or after an error. */
-static const struct dtk_yval *S_string_val(struct ctx *c, const struct dtk_yval *m, const char *key)
+static const struct dtk_yval *S_string_v(struct ctx *c, const struct dtk_yval *v, const char *key)
 {
-	const struct dtk_yval *v = S_present(dtk_yval_get(m, key));
+	v = S_present(v);
 	if (!v)
 		return NULL;
 	if (v->kind != DTK_Y_SCALAR || v->type != DTK_YT_STR) {
@@ -117,6 +126,12 @@ static const struct dtk_yval *S_string_val(struct ctx *c, const struct dtk_yval 
 		return NULL;
 	}
 	return v;
+}
+
+/* As S_string_v, for the value of key in mapping m. */
+static const struct dtk_yval *S_string_val(struct ctx *c, const struct dtk_yval *m, const char *key)
+{
+	return S_string_v(c, dtk_yval_get(m, key), key);
 }
 
 /* Returns key's string value copied into the arena, or NULL (absent or bad). */
@@ -172,15 +187,15 @@ static const char *S_name(struct ctx *c, const struct dtk_yval *m, const char *k
 	return v ? S_name_of(c, v, key) : NULL;
 }
 
-/* Reads a whole number in [min, max]; returns 0 and sets *out, or -1. */
-static int S_int(struct ctx *c, const struct dtk_yval *m, const char *key, long min, long max,
-                 long *out)
+/* Reads the whole number v (key's value; NULL when absent) in [min, max];
+ * returns 0 and sets *out, or -1. */
+static int S_int_v(struct ctx *c, const struct dtk_yval *v, const char *key, long min, long max,
+                   long *out)
 {
-	const struct dtk_yval *v = S_present(dtk_yval_get(m, key));
 	char *end;
 	long n;
 
-	if (!v)
+	if (!(v = S_present(v)))
 		return -1;
 	if (v->kind != DTK_Y_SCALAR || v->type != DTK_YT_INT || strchr(v->str, 'x') ||
 	    strchr(v->str, 'o')) {
@@ -206,6 +221,12 @@ static int S_int(struct ctx *c, const struct dtk_yval *m, const char *key, long 
 	return 0;
 }
 
+static int S_int(struct ctx *c, const struct dtk_yval *m, const char *key, long min, long max,
+                 long *out)
+{
+	return S_int_v(c, dtk_yval_get(m, key), key, min, max, out);
+}
+
 static dtk_date S_date_of(struct ctx *c, const struct dtk_yval *v, const char *key)
 {
 	dtk_date d;
@@ -222,22 +243,27 @@ static dtk_date S_date_of(struct ctx *c, const struct dtk_yval *v, const char *k
 	return d;
 }
 
-static dtk_date S_date(struct ctx *c, const struct dtk_yval *m, const char *key)
+/* Returns the date v (key's value; 0 when absent or after an error). */
+static dtk_date S_date_v(struct ctx *c, const struct dtk_yval *v, const char *key)
 {
-	const struct dtk_yval *v = S_present(dtk_yval_get(m, key));
+	v = S_present(v);
 	return v ? S_date_of(c, v, key) : 0;
 }
 
-/* Returns the index of key's value in names, or -1 (absent or bad). */
-static int S_enum(struct ctx *c, const struct dtk_yval *m, const char *key,
-                  const char *const *names, size_t n)
+static dtk_date S_date(struct ctx *c, const struct dtk_yval *m, const char *key)
 {
-	const struct dtk_yval *v = S_present(dtk_yval_get(m, key));
+	return S_date_v(c, dtk_yval_get(m, key), key);
+}
+
+/* Returns the index of v (key's value) in names, or -1 (absent or bad). */
+static int S_enum_v(struct ctx *c, const struct dtk_yval *v, const char *key,
+                    const char *const *names, size_t n)
+{
 	struct dtk_buf all = DTK_BUF_INIT;
 	const char *hint;
 	size_t i;
 
-	if (!v)
+	if (!(v = S_present(v)))
 		return -1;
 	for (i = 0; v->kind == DTK_Y_SCALAR && i < n; i++)
 		if (!strcmp(v->str, names[i]))
@@ -256,10 +282,16 @@ static int S_enum(struct ctx *c, const struct dtk_yval *m, const char *key,
 	return -1;
 }
 
-/* Returns key's value when it is a list; NULL when absent or not a list. */
-static const struct dtk_yval *S_list(struct ctx *c, const struct dtk_yval *m, const char *key)
+static int S_enum(struct ctx *c, const struct dtk_yval *m, const char *key,
+                  const char *const *names, size_t n)
 {
-	const struct dtk_yval *v = S_present(dtk_yval_get(m, key));
+	return S_enum_v(c, dtk_yval_get(m, key), key, names, n);
+}
+
+/* Returns v (key's value) when it is a list; NULL when absent or not a list. */
+static const struct dtk_yval *S_list_v(struct ctx *c, const struct dtk_yval *v, const char *key)
+{
+	v = S_present(v);
 	if (v && v->kind != DTK_Y_SEQ) {
 		S_err(c, v, "'%s' must be a list, found %s", key, dtk_yval_describe(v));
 		return NULL;
@@ -286,14 +318,14 @@ static const char *S_id(struct ctx *c, const struct dtk_yval *v, const char *sou
 	return s ? s->id : dtk_arena_strndup(c->arena, v->str, v->len);
 }
 
-static size_t S_refs(struct ctx *c, const struct dtk_yval *m, const char *key,
-                     int (*valid)(const char *), const char *form, struct dtk_ref **out)
+static size_t S_refs_v(struct ctx *c, const struct dtk_yval *lv, const char *key,
+                       int (*valid)(const char *), const char *form, struct dtk_ref **out)
 {
 	const char *sources = !strcmp(key, "verified_by") ? key : NULL;
 	/* lean: verifications are counted, not kept; relations stay in the
 	 * tree until S_lean_relates sorts them out */
 	int borrow = (c->flags & DTK_SCHEMA_LEAN) && (sources || !strcmp(key, "relates"));
-	const struct dtk_yval *l = S_list(c, m, key);
+	const struct dtk_yval *l = S_list_v(c, lv, key);
 	size_t i, j, n = 0;
 
 	*out = NULL;
@@ -322,13 +354,25 @@ static size_t S_refs(struct ctx *c, const struct dtk_yval *m, const char *key,
 	return n;
 }
 
-/* Returns the list of key as an array of items (count in *n), or NULL. */
+static size_t S_refs(struct ctx *c, const struct dtk_yval *m, const char *key,
+                     int (*valid)(const char *), const char *form, struct dtk_ref **out)
+{
+	return S_refs_v(c, dtk_yval_get(m, key), key, valid, form, out);
+}
+
+/* Returns the list v (key's value) as an array of items (count in *n), or NULL. */
+static const struct dtk_yval *S_items_v(struct ctx *c, const struct dtk_yval *v, const char *key,
+                                        size_t *n)
+{
+	const struct dtk_yval *l = S_list_v(c, v, key);
+	*n = l ? l->n : 0;
+	return l;
+}
+
 static const struct dtk_yval *S_items(struct ctx *c, const struct dtk_yval *m, const char *key,
                                       size_t *n)
 {
-	const struct dtk_yval *l = S_list(c, m, key);
-	*n = l ? l->n : 0;
-	return l;
+	return S_items_v(c, dtk_yval_get(m, key), key, n);
 }
 
 #define ALLOC_N(c, ptr, n) ((ptr) = dtk_arena_alloc((c)->arena, ((n) ? (n) : 1) * sizeof(*(ptr))))
@@ -714,11 +758,33 @@ static int S_is_entry_ref(const char *s)
 	return dtk_is_name(dom) && dtk_entry_id_split(colon + 1, NULL);
 }
 
-static void S_contradicts(struct ctx *c, const struct dtk_yval *ev, struct dtk_entry *e)
+/* The keys of an entry, in the order of S_entry_keys. */
+enum {
+	E_ID,
+	E_TITLE,
+	E_CLAIM,
+	E_CONFIDENCE,
+	E_SOURCE,
+	E_VERIFIED_BY,
+	E_CREATED,
+	E_REVIEWED,
+	E_USED,
+	E_CITED,
+	E_CLOSED,
+	E_RELATES,
+	E_CONTRADICTS,
+	E_KEYS
+};
+
+static const char *const S_entry_keys[E_KEYS + 1] = {
+        "*id",      "*title", "*claim", "*confidence", "*source", "verified_by", "*created",
+        "reviewed", "used",   "cited",  "closed",      "relates", "contradicts", NULL};
+
+static void S_contradicts(struct ctx *c, const struct dtk_yval *cv, struct dtk_entry *e)
 {
 	static const char *const keys[] = {"*id", "*status", "note", NULL};
 	size_t n, i;
-	const struct dtk_yval *l = S_items(c, ev, "contradicts", &n);
+	const struct dtk_yval *l = S_items_v(c, cv, "contradicts", &n);
 
 	ALLOC_N(c, e->contradicts, n);
 	for (i = 0; i < n; i++) {
@@ -747,11 +813,13 @@ static void S_contradicts(struct ctx *c, const struct dtk_yval *ev, struct dtk_e
 	}
 }
 
-static void S_entry_refs(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e)
+/* Reads the references of the entry whose values are f. */
+static void S_entry_refs(struct ctx *c, const struct dtk_yval *const *f, struct dtk_entry *e)
 {
 	size_t i;
 
-	e->n_verified_by = S_refs(c, v, "verified_by", dtk_is_name, "source ids", &e->verified_by);
+	e->n_verified_by = S_refs_v(c, f[E_VERIFIED_BY], "verified_by", dtk_is_name, "source ids",
+	                            &e->verified_by);
 	for (i = 0; e->source.id && i < e->n_verified_by; i++)
 		if (!strcmp(e->verified_by[i].id, e->source.id))
 			dtk_diags_add(c->d, c->path, e->verified_by[i].pos.line,
@@ -759,8 +827,9 @@ static void S_entry_refs(struct ctx *c, const struct dtk_yval *v, struct dtk_ent
 			              "'verified_by' names the entry's own source '%s'; "
 			              "verification must be independent",
 			              e->source.id);
-	e->n_relates = S_refs(c, v, "relates", S_is_entry_ref, "entry ids", &e->relates);
-	S_contradicts(c, v, e);
+	e->n_relates =
+	        S_refs_v(c, f[E_RELATES], "relates", S_is_entry_ref, "entry ids", &e->relates);
+	S_contradicts(c, f[E_CONTRADICTS], e);
 	for (i = 0; e->id && i < e->n_relates; i++)
 		if (!strcmp(e->relates[i].id, e->id))
 			dtk_diags_add(c->d, c->path, e->relates[i].pos.line, e->relates[i].pos.col,
@@ -772,14 +841,13 @@ static void S_entry_refs(struct ctx *c, const struct dtk_yval *v, struct dtk_ent
 			              "entry '%s' contradicts itself", e->id);
 }
 
-static void S_entry_id(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e,
+static void S_entry_id(struct ctx *c, const struct dtk_yval *id, struct dtk_entry *e,
                        const char *node)
 {
-	const struct dtk_yval *id = S_present(dtk_yval_get(v, "id"));
 	char found[96];
 	size_t plen;
 
-	if (!id)
+	if (!(id = S_present(id)))
 		return;
 	if (!S_nameish(id) || !dtk_entry_id_split(id->str, &plen) || strlen(node) != plen ||
 	    strncmp(id->str, node, plen)) {
@@ -792,46 +860,45 @@ static void S_entry_id(struct ctx *c, const struct dtk_yval *v, struct dtk_entry
 
 static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e, const char *node)
 {
-	static const char *const keys[] = {
-	        "*id",      "*title", "*claim", "*confidence", "*source", "verified_by", "*created",
-	        "reviewed", "used",   "cited",  "closed",      "relates", "contradicts", NULL};
-	const struct dtk_yval *conf, *src, *closed, *title;
+	const struct dtk_yval *f[E_KEYS], *conf, *src, *closed, *title, *claim;
 	char a[11], b[11];
 	int k;
 
 	/* e may hold an entry dropped for a bad id: start afresh */
 	memset(e, 0, sizeof(*e));
 	e->pos = S_pos(v);
-	if (!S_check_map(c, v, "entry", keys))
+	if (!S_check_map_vals(c, v, "entry", S_entry_keys, f))
 		return;
-	S_entry_id(c, v, e, node);
-	title = S_string_val(c, v, "title");
+	S_entry_id(c, f[E_ID], e, node);
+	title = S_string_v(c, f[E_TITLE], "title");
+	claim = S_string_v(c, f[E_CLAIM], "claim");
 	if (c->flags & DTK_SCHEMA_LEAN)
-		e->claim = S_string_val(c, v, "claim") ? "" : NULL; /* checked, not kept */
+		e->claim = claim ? "" : NULL; /* checked, not kept */
 	else
-		e->claim = S_string(c, v, "claim");
-	k = S_enum(c, v, "confidence", dtk_confidence_names, DTK_CONF_COUNT);
+		e->claim = claim ? dtk_arena_strndup(c->arena, claim->str, claim->len) : NULL;
+	k = S_enum_v(c, f[E_CONFIDENCE], "confidence", dtk_confidence_names, DTK_CONF_COUNT);
 	e->confidence = k < 0 ? DTK_CONF_LOW : (enum dtk_confidence)k;
-	conf = dtk_yval_get(v, "confidence");
-	src = S_present(dtk_yval_get(v, "source"));
-	e->source.id = src && S_nameish(src) && dtk_is_name(src->str) ? S_id(c, src, "source")
-	                                                              : S_name(c, v, "source");
+	conf = f[E_CONFIDENCE];
+	src = S_present(f[E_SOURCE]);
+	e->source.id = !src                                      ? NULL
+	               : S_nameish(src) && dtk_is_name(src->str) ? S_id(c, src, "source")
+	                                                         : S_name_of(c, src, "source");
 	if (src)
 		e->source.pos = S_pos(src);
-	e->created = S_date(c, v, "created");
-	e->reviewed = S_date(c, v, "reviewed");
+	e->created = S_date_v(c, f[E_CREATED], "created");
+	e->reviewed = S_date_v(c, f[E_REVIEWED], "reviewed");
 	if (e->created && e->reviewed && e->reviewed < e->created)
-		S_err(c, dtk_yval_get(v, "reviewed"), "'reviewed' %s is before 'created' %s",
+		S_err(c, f[E_REVIEWED], "'reviewed' %s is before 'created' %s",
 		      dtk_date_format(a, e->reviewed), dtk_date_format(b, e->created));
-	S_int(c, v, "used", 0, LONG_MAX, &e->used);
-	S_int(c, v, "cited", 0, LONG_MAX, &e->cited);
-	closed = S_present(dtk_yval_get(v, "closed"));
+	S_int_v(c, f[E_USED], "used", 0, LONG_MAX, &e->used);
+	S_int_v(c, f[E_CITED], "cited", 0, LONG_MAX, &e->cited);
+	closed = S_present(f[E_CLOSED]);
 	if (closed && (closed->kind != DTK_Y_SCALAR || closed->type != DTK_YT_BOOL))
 		S_err(c, closed, "'closed' must be true or false, found %s",
 		      dtk_yval_describe(closed));
 	else if (closed)
 		e->closed = closed->str[0] == 't' || closed->str[0] == 'T';
-	S_entry_refs(c, v, e);
+	S_entry_refs(c, f, e);
 	/* lean: INDEX.md shows the titles of candidates only */
 	if (title && (!(c->flags & DTK_SCHEMA_LEAN) || dtk_entry_is_candidate(c->kb, e)))
 		e->title = dtk_arena_strndup(c->arena, title->str, title->len);

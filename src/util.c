@@ -198,6 +198,11 @@ void *dtk_arena_alloc(struct dtk_arena *a, size_t n)
 	return p;
 }
 
+void *dtk_arena_alloc_raw(struct dtk_arena *a, size_t n)
+{
+	return S_arena_raw(a, n, 8);
+}
+
 char *dtk_arena_strndup(struct dtk_arena *a, const char *s, size_t n)
 {
 	char *p = S_arena_raw(a, n + 1, 1);

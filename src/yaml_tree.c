@@ -84,8 +84,8 @@ static int S_is_float(const char *s)
 	int digits = 0;
 	if (*p == '-' || *p == '+')
 		p++;
-	if (!strcmp(p, ".inf") || !strcmp(p, ".Inf") || !strcmp(p, ".INF") || !strcmp(s, ".nan") ||
-	    !strcmp(s, ".NaN") || !strcmp(s, ".NAN"))
+	if (*p == '.' && (!strcmp(p, ".inf") || !strcmp(p, ".Inf") || !strcmp(p, ".INF") ||
+	                  !strcmp(s, ".nan") || !strcmp(s, ".NaN") || !strcmp(s, ".NAN")))
 		return 1;
 	while (*p >= '0' && *p <= '9')
 		p++, digits++;
@@ -186,6 +186,27 @@ static struct dtk_yval *S_new(struct builder *b, enum dtk_ykind kind, yaml_mark_
 	return v;
 }
 
+/* Returns a new string scalar holding a copy of s[0..len), its text in the
+ * same allocation (one arena call, nothing zeroed twice: most values are
+ * scalars). */
+static struct dtk_yval *S_new_scalar(struct builder *b, yaml_mark_t m, const char *s, size_t len)
+{
+	struct dtk_yval *v = dtk_arena_alloc_raw(b->arena, sizeof(*v) + len + 1);
+	char *str = (char *)(v + 1);
+
+	memcpy(str, s, len);
+	str[len] = '\0';
+	v->kind = DTK_Y_SCALAR;
+	v->type = DTK_YT_STR;
+	v->line = (int)m.line + 1;
+	v->col = S_col(m);
+	v->str = str;
+	v->len = len;
+	v->items = NULL;
+	v->n = 0;
+	return v;
+}
+
 /* Adds v to the collection on top of the stack, or makes it the root. */
 static void S_add(struct builder *b, struct dtk_yval *v)
 {
@@ -199,7 +220,8 @@ static void S_add(struct builder *b, struct dtk_yval *v)
 	    v->kind != DTK_Y_SCALAR)
 		S_error(b, v->line, v->col, "mapping keys must be plain values, not %s",
 		        dtk_yval_describe(v));
-	dtk_grow((void **)&b->items, &b->cap_items, b->n_items + 1, sizeof(*b->items));
+	if (b->n_items == b->cap_items)
+		dtk_grow((void **)&b->items, &b->cap_items, b->n_items + 1, sizeof(*b->items));
 	b->items[b->n_items++] = v;
 }
 
@@ -311,11 +333,11 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 			        DTK_MAX_SCALAR_BYTES);
 			return -1;
 		}
-		v = S_new(b, DTK_Y_SCALAR, m);
-		v->str = dtk_arena_strndup(b->arena, (const char *)ev->data.scalar.value,
-		                           ev->data.scalar.length);
-		v->len = ev->data.scalar.length;
-		if (strlen(v->str) != v->len)
+		v = S_new_scalar(b, m, (const char *)ev->data.scalar.value, ev->data.scalar.length);
+		/* libyaml refuses a NUL byte in the input: only an escape of a
+		 * double-quoted scalar (\0, \x00, \u0000) can make one */
+		if (ev->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE &&
+		    memchr(v->str, '\0', v->len))
 			S_error(b, v->line, v->col, "value holds a NUL character");
 		v->type = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ? S_resolve(v->str)
 		                                                           : DTK_YT_STR;

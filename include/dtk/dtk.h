@@ -60,6 +60,8 @@ struct dtk_arena *dtk_arena_new(void);
 /* Returns zeroed memory owned by the arena, aligned to 8 bytes: enough for
  * pointers, integers and doubles (nothing dtk keeps needs more). */
 void *dtk_arena_alloc(struct dtk_arena *a, size_t n);
+/* Returns memory owned by the arena, aligned to 8 bytes, not zeroed. */
+void *dtk_arena_alloc_raw(struct dtk_arena *a, size_t n);
 /* Returns a NUL-terminated copy of s[0..n) owned by the arena. */
 char *dtk_arena_strndup(struct dtk_arena *a, const char *s, size_t n);
 char *dtk_arena_strdup(struct dtk_arena *a, const char *s);

@@ -7,6 +7,7 @@
 #define DTK_MODEL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* A calendar date as the integer YYYYMMDD (so that < compares dates); 0 = none. */
 typedef int dtk_date;
@@ -94,6 +95,11 @@ struct dtk_source {
 	struct dtk_pos pos;
 };
 
+struct dtk_source_slot {
+	uint64_t hash;
+	const struct dtk_source *source;
+};
+
 struct dtk_category {
 	const char *name;
 	struct dtk_ref *nodes;
@@ -171,8 +177,9 @@ struct dtk_kb {
 	int sources_ok; /* _sources.yaml was read: unknown source ids are errors */
 	struct dtk_node **nodes_by_name;
 	/* sources by id: open addressing on a hash of the id, each id once
-	 * (source_mask + 1 slots, NULL when empty; none without sources) */
-	const struct dtk_source **source_slots;
+	 * (source_mask + 1 slots, source NULL when empty; none without
+	 * sources). The ids the slots point to are packed in one block. */
+	struct dtk_source_slot *source_slots;
 	size_t source_mask;
 };
 
