@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Exported by libcmark-gfm-extensions but not declared in its headers. */
 extern cmark_node_type CMARK_NODE_TABLE, CMARK_NODE_TABLE_ROW, CMARK_NODE_TABLE_CELL;
 
 #define MD_MAX_OPEN 16
+#define MD_RENDERERS 2 /* render threads: the page is built on a third */
 
 struct dtk_md {
 	cmark_node *doc, *cur;
@@ -22,21 +24,23 @@ struct dtk_md {
 	size_t text_seen;    /* text[0..text_seen) has no place to cut it */
 	dtk_write_fn write;  /* streamed documents: where closed blocks go */
 	void *arg;
-	int written;      /* streamed: some blocks went out already */
 	int failed;       /* streamed: a write failed; nothing more goes out */
 	char error[1024]; /* streamed: the failed write's error */
 	int continued;    /* streamed: what went out last ends inside a paragraph */
 	size_t piece_len; /* streamed: text in the open top-level paragraph since
 	                     the part of it before went out */
-	/* streamed: a thread renders and writes the closed blocks, in order,
-	 * while the document goes on being built */
+	/* streamed: render threads render the closed blocks, a group each at a
+	 * time, and write them in order, while the document goes on being built */
 	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	pthread_t renderer;
-	int renderer_on;    /* the thread runs */
+	pthread_cond_t cond; /* a group came, or the end */
+	pthread_cond_t turn; /* a group was written */
+	pthread_t renderers[MD_RENDERERS];
+	int n_renderers;    /* the threads started */
 	int done;           /* no more blocks will come */
-	struct group *head; /* closed blocks waiting for the thread */
+	struct group *head; /* closed blocks waiting for a thread */
 	struct group **tail;
+	unsigned long queued;  /* groups handed over so far */
+	unsigned long written; /* groups written so far: the next one's turn */
 };
 
 /* Top-level blocks closed together, in a document of their own; partial:
@@ -44,6 +48,7 @@ struct dtk_md {
 struct group {
 	cmark_node *doc;
 	int partial;
+	unsigned long seq; /* its place in the page: groups are written in order */
 	struct group *next;
 };
 
@@ -89,62 +94,6 @@ static void S_flush(struct dtk_md *md)
 	md->text_seen = 0;
 }
 
-#define MD_PARALLEL_MIN (256 * 1024)
-
-/* Returns the text node c's literal when c is one, else NULL. */
-static const char *S_text_of(cmark_node *c)
-{
-	return c && cmark_node_get_type(c) == CMARK_NODE_TEXT ? cmark_node_get_literal(c) : NULL;
-}
-
-/*
- * Cuts a long paragraph p in two where cmark renders two paragraphs as it
- * renders one (between two text nodes; see S_can_split), about halfway.
- * Returns a new document holding a paragraph with p's second half, or NULL
- * when p is short or has no such place.
- */
-static cmark_node *S_cut(cmark_node *p)
-{
-	cmark_node *c, *next, *doc, *q;
-	size_t len = 0, at = 0;
-	const char *t, *u;
-
-	for (c = cmark_node_first_child(p); c; c = cmark_node_next(c))
-		len += (t = S_text_of(c)) ? strlen(t) : 0;
-	if (len < MD_PARALLEL_MIN)
-		return NULL;
-	for (c = cmark_node_first_child(p); c; c = next) {
-		next = cmark_node_next(c);
-		if (!(t = S_text_of(c)) || (at += strlen(t)) < len / 2 || !*t)
-			continue;
-		if ((u = S_text_of(next)) && *u && S_ends_safe((unsigned char)t[strlen(t) - 1]) &&
-		    S_starts_safe((unsigned char)*u))
-			break;
-	}
-	if (!c || !next)
-		return NULL;
-	doc = cmark_node_new(CMARK_NODE_DOCUMENT);
-	q = cmark_node_new(CMARK_NODE_PARAGRAPH);
-	cmark_node_append_child(doc, q);
-	for (c = next; c; c = next) {
-		next = cmark_node_next(c);
-		cmark_node_append_child(q, c); /* unlinks it from p */
-	}
-	return doc;
-}
-
-struct half {
-	cmark_node *doc;
-	char *out;
-};
-
-static void *S_render_half(void *arg)
-{
-	struct half *h = arg;
-	h->out = cmark_render_commonmark(h->doc, CMARK_OPT_DEFAULT, 0);
-	return NULL;
-}
-
 /* Writes s[0..len) unless a write failed before. The error of a failed
  * write is kept: it was set on the render thread, and errors are per thread. */
 static void S_out(struct dtk_md *md, const char *s, size_t len)
@@ -157,49 +106,41 @@ static void S_out(struct dtk_md *md, const char *s, size_t len)
 
 /* Renders the top-level blocks of g, writes them and frees g. Blocks are
  * separated by one blank line, as cmark separates them; a partial group ends
- * inside a paragraph, which the next group goes on. A long paragraph at the
- * end is rendered in two halves on two threads. */
+ * inside a paragraph, which the next group goes on. Written only on g's turn
+ * (g->seq): the groups before it, rendered on other threads, go first. */
 static void S_render_group(struct dtk_md *md, struct group *g)
 {
-	cmark_node *last = cmark_node_last_child(g->doc);
-	struct half h = {NULL, NULL};
-	pthread_t tid;
-	int threaded = 0;
-	char *s;
-	size_t len, hlen;
+	char *s = cmark_render_commonmark(g->doc, CMARK_OPT_DEFAULT, 0);
+	size_t len = strlen(s);
 
-	if (last && cmark_node_get_type(last) == CMARK_NODE_PARAGRAPH &&
-	    (h.doc = S_cut(last)) != NULL)
-		threaded = pthread_create(&tid, NULL, S_render_half, &h) == 0;
-	s = cmark_render_commonmark(g->doc, CMARK_OPT_DEFAULT, 0);
-	if (h.doc && !threaded)
-		S_render_half(&h);
-	else if (threaded)
-		pthread_join(tid, NULL);
+	cmark_node_free(g->doc);
+	if (md->n_renderers) {
+		pthread_mutex_lock(&md->lock);
+		while (md->written != g->seq)
+			pthread_cond_wait(&md->turn, &md->lock);
+		pthread_mutex_unlock(&md->lock);
+	}
+	/* the turn is this thread's alone until it passes it on below */
 	if (md->written && !md->continued)
 		S_out(md, "\n", 1);
 	/* a paragraph that goes on ends without its newline */
-	len = strlen(s);
-	if (h.doc || g->partial)
+	if (g->partial)
 		len -= len && s[len - 1] == '\n';
 	S_out(md, s, len);
-	if (h.doc) {
-		hlen = strlen(h.out);
-		if (g->partial)
-			hlen -= hlen && h.out[hlen - 1] == '\n';
-		S_out(md, h.out, hlen);
-	}
-	md->written = 1;
 	md->continued = g->partial;
 	free(s);
-	free(h.out);
-	if (h.doc)
-		cmark_node_free(h.doc);
-	cmark_node_free(g->doc);
 	free(g);
+	if (md->n_renderers) {
+		pthread_mutex_lock(&md->lock);
+		md->written++;
+		pthread_cond_broadcast(&md->turn);
+		pthread_mutex_unlock(&md->lock);
+	} else {
+		md->written++;
+	}
 }
 
-/* The render thread: renders the groups as they come, until done. */
+/* A render thread: renders the groups as they come, until done. */
 static void *S_renderer(void *arg)
 {
 	struct dtk_md *md = arg;
@@ -221,17 +162,29 @@ static void *S_renderer(void *arg)
 	return NULL;
 }
 
-/* Streamed: hands the group doc to the render thread (started on first use;
- * without it the group is rendered here). */
+/* Starts the render threads (at most one per processor); returns how many
+ * run. */
+static int S_start(struct dtk_md *md)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int want = cpus >= MD_RENDERERS ? MD_RENDERERS : 1;
+
+	while (md->n_renderers < want &&
+	       pthread_create(&md->renderers[md->n_renderers], NULL, S_renderer, md) == 0)
+		md->n_renderers++;
+	return md->n_renderers;
+}
+
+/* Streamed: hands the group doc to the render threads (started on first
+ * use; without them the group is rendered here). */
 static void S_enqueue(struct dtk_md *md, cmark_node *doc, int partial)
 {
 	struct group *g = dtk_xcalloc(1, sizeof(*g));
 
 	g->doc = doc;
 	g->partial = partial;
-	if (!md->renderer_on && !md->done)
-		md->renderer_on = pthread_create(&md->renderer, NULL, S_renderer, md) == 0;
-	if (!md->renderer_on) {
+	g->seq = md->queued++;
+	if (!md->n_renderers && (md->done || !S_start(md))) {
 		S_render_group(md, g);
 		return;
 	}
@@ -272,17 +225,21 @@ static void S_emit_piece(struct dtk_md *md)
 	S_enqueue(md, doc, 1);
 }
 
-/* Streamed: lets the render thread finish what it was given, and stops it. */
+/* Streamed: lets the render threads finish what they were given, and stops
+ * them. */
 static void S_stop(struct dtk_md *md)
 {
-	if (!md->renderer_on)
+	int i;
+
+	if (!md->n_renderers)
 		return;
 	pthread_mutex_lock(&md->lock);
 	md->done = 1;
-	pthread_cond_signal(&md->cond);
+	pthread_cond_broadcast(&md->cond);
 	pthread_mutex_unlock(&md->lock);
-	pthread_join(md->renderer, NULL);
-	md->renderer_on = 0;
+	for (i = 0; i < md->n_renderers; i++)
+		pthread_join(md->renderers[i], NULL);
+	md->n_renderers = 0;
 }
 
 struct dtk_md *dtk_md_new(void)
@@ -306,6 +263,7 @@ struct dtk_md *dtk_md_new_stream(dtk_write_fn write, void *arg)
 	md->tail = &md->head;
 	pthread_mutex_init(&md->lock, NULL);
 	pthread_cond_init(&md->cond, NULL);
+	pthread_cond_init(&md->turn, NULL);
 	return md;
 }
 
@@ -328,6 +286,7 @@ void dtk_md_free(struct dtk_md *md)
 		S_stop(md); /* what it was given is written: blocks are never lost */
 		pthread_mutex_destroy(&md->lock);
 		pthread_cond_destroy(&md->cond);
+		pthread_cond_destroy(&md->turn);
 	}
 	cmark_node_free(md->doc);
 	dtk_buf_release(&md->text);
@@ -423,7 +382,7 @@ void dtk_md_close(struct dtk_md *md)
 }
 
 #define MD_TEXT_RUN 65536
-#define MD_PIECE (512 * 1024) /* streamed: a paragraph goes out in such parts */
+#define MD_PIECE (256 * 1024) /* streamed: a paragraph goes out in such parts */
 
 void dtk_md_text(struct dtk_md *md, const char *text)
 {

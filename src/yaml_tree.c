@@ -1,6 +1,7 @@
 /* yaml_tree.c: libyaml's event stream to a dtk_yval tree, strictly. */
 #include "dtk/ytree.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -245,10 +246,23 @@ static void S_check_dup_keys(struct builder *b, struct dtk_yval *v)
 
 	if (v->n < 4)
 		return;
-	if (v->n <= 64) { /* the common case: a few keys, compared pairwise */
-		for (i = 2; i + 1 < v->n; i += 2) {
+	if (v->n <= 64) {
+		/* the common case, a few keys: a key is compared with those before
+		 * only when one of them set its bit (of its length and ends) */
+		uint64_t seen = 0;
+		for (i = 0; i + 1 < v->n; i += 2) {
 			const struct dtk_yval *a = v->items[i];
-			for (j = 0; a->kind == DTK_Y_SCALAR && j < i; j += 2) {
+			uint64_t bit;
+			if (a->kind != DTK_Y_SCALAR)
+				continue;
+			bit = (uint64_t)1 << ((a->len * 7 + (unsigned char)a->str[0] +
+			                       (unsigned char)a->str[a->len ? a->len - 1 : 0]) &
+			                      63);
+			if (!(seen & bit)) {
+				seen |= bit;
+				continue;
+			}
+			for (j = 0; j < i; j += 2) {
 				const struct dtk_yval *f = v->items[j];
 				if (f->kind == DTK_Y_SCALAR && f->len == a->len &&
 				    !memcmp(f->str, a->str, a->len)) {

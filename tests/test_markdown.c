@@ -73,7 +73,7 @@ static void S_build_mixed(struct dtk_md *md)
 	dtk_md_close(md);
 	dtk_md_close(md);
 	dtk_md_paragraph(md);
-	/* longer than 256 KiB: rendered in two halves on two threads */
+	/* longer than a part (256 KiB): it goes out in parts */
 	for (i = 0; i < 60000; i++) {
 		dtk_md_text(md, S_bits[(i * 7 + i / 16) % 16]);
 		if (i % 1000 == 999)
@@ -230,9 +230,44 @@ static void test_long_paragraph_cut(void **state)
 	S_check_long_paragraph("ab-1.", 80000);
 	S_check_long_paragraph("中-9) ", 50000);
 	S_check_long_paragraph("-", 400000); /* nowhere to cut: rendered whole */
-	/* longer than a part (512 KiB): it goes out in parts, each in halves */
+	/* longer than a part (256 KiB): it goes out in parts */
 	S_check_long_paragraph("ab-1.", 300000);
 	S_check_long_paragraph("x&y中 #.", 150000);
+}
+
+/* Builds paragraphs of very different lengths, so that the render threads
+ * finish them out of order. */
+static void S_build_uneven(struct dtk_md *md)
+{
+	int i, j;
+	for (i = 0; i < 24; i++) {
+		dtk_md_paragraph(md);
+		dtk_md_textf(md, "p%d ", i);
+		for (j = 0; i % 3 == 0 && j < 20000; j++)
+			dtk_md_text(md, "long 中文 text ");
+		dtk_md_close(md);
+	}
+}
+
+static void test_stream_order(void **state)
+{
+	struct dtk_md *whole = dtk_md_new(), *md;
+	char *want;
+	int round;
+	(void)state;
+	S_build_uneven(whole);
+	want = dtk_md_render(whole);
+	for (round = 0; round < 5; round++) {
+		struct dtk_buf b = DTK_BUF_INIT;
+		md = dtk_md_new_stream(dtk_buf_write, &b);
+		S_build_uneven(md);
+		assert_int_equal(dtk_md_finish(md), 0);
+		assert_string_equal(dtk_buf_cstr(&b), want);
+		dtk_md_free(md);
+		dtk_buf_release(&b);
+	}
+	dtk_md_free(whole);
+	free(want);
 }
 
 static void test_inline_falls_back_to_text(void **state)
@@ -269,6 +304,7 @@ int main(void)
 	        cmocka_unit_test(test_blocks),
 	        cmocka_unit_test(test_inline_falls_back_to_text),
 	        cmocka_unit_test(test_stream_equals_whole),
+	        cmocka_unit_test(test_stream_order),
 	        cmocka_unit_test(test_long_text_run),
 	        cmocka_unit_test(test_long_paragraph_cut),
 	        cmocka_unit_test(test_html),
