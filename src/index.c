@@ -23,36 +23,34 @@ struct slot {
 
 #define N_SLOTS(a) (sizeof(a) / sizeof(*(a)))
 
-/* Adds tpl at the cursor with its placeholders filled from slots. */
+/* Adds tpl at the cursor with its placeholders filled from slots (a '{'
+ * that starts no known placeholder is text). */
 static void S_fill(struct dtk_md *md, const char *tpl, const struct slot *slots, size_t n)
 {
-	struct dtk_buf text = DTK_BUF_INIT;
-	const char *p = tpl;
-	size_t i;
+	const char *p = tpl, *open, *close;
+	size_t i, len;
 
-	while (*p) {
-		const char *close = *p == '{' ? strchr(p, '}') : NULL;
+	while ((open = strchr(p, '{')) != NULL) {
+		close = strchr(open, '}');
+		len = close ? (size_t)(close - open - 1) : 0;
 		for (i = 0; close && i < n; i++)
-			if (strlen(slots[i].name) == (size_t)(close - p - 1) &&
-			    !strncmp(p + 1, slots[i].name, (size_t)(close - p - 1)))
+			if (!strncmp(open + 1, slots[i].name, len) && !slots[i].name[len])
 				break;
-		if (!close || i == n) {
-			dtk_buf_putc(&text, *p++);
+		if (!close || i == n) { /* the '{' is text */
+			dtk_md_textn(md, p, (size_t)(open + 1 - p));
+			p = open + 1;
 			continue;
 		}
-		if (slots[i].md) {
-			if (text.len)
-				dtk_md_text(md, text.ptr);
-			text.len = 0;
+		if (open > p)
+			dtk_md_textn(md, p, (size_t)(open - p));
+		if (slots[i].md)
 			dtk_md_inline(md, slots[i].value);
-		} else {
-			dtk_buf_puts(&text, slots[i].value);
-		}
+		else
+			dtk_md_text(md, slots[i].value);
 		p = close + 1;
 	}
-	if (text.len)
-		dtk_md_text(md, text.ptr);
-	dtk_buf_release(&text);
+	if (*p)
+		dtk_md_text(md, p);
 }
 
 /* Formats a number for a slot into buf. */

@@ -386,10 +386,15 @@ void dtk_md_close(struct dtk_md *md)
 
 void dtk_md_text(struct dtk_md *md, const char *text)
 {
+	dtk_md_textn(md, text, strlen(text));
+}
+
+void dtk_md_textn(struct dtk_md *md, const char *text, size_t n)
+{
 	size_t len, at, lo;
 	char c;
 
-	dtk_buf_puts(&md->text, text);
+	dtk_buf_put(&md->text, text, n);
 	len = md->text.len;
 	if (len <= MD_TEXT_RUN)
 		return;
