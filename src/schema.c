@@ -22,6 +22,11 @@ struct ctx {
 	const char *path;
 	struct dtk_diags *d;
 	unsigned flags; /* DTK_SCHEMA_* */
+	/* S_check_map_vals: the names and lengths of the last keys checked
+	 * (a node file checks the same keys for each of its entries) */
+	const char *const *keys;
+	const char *names[32];
+	size_t lens[32], n_keys;
 };
 
 static void S_err(struct ctx *c, const struct dtk_yval *at, const char *fmt, ...) DTK_PRINTF(3, 4);
@@ -50,31 +55,38 @@ static struct dtk_pos S_pos(const struct dtk_yval *v)
 static int S_check_map_vals(struct ctx *c, const struct dtk_yval *v, const char *what,
                             const char *const *keys, const struct dtk_yval **vals)
 {
-	const char *names[32];
+	const char *const *names = c->names;
 	const struct dtk_yval *seen[32] = {NULL};
-	size_t lens[32], n = 0, i, k;
+	const size_t *lens = c->lens;
+	size_t n, i, k = 0, j;
 
 	if (v->kind != DTK_Y_MAP) {
 		S_err(c, v, "%s must be a mapping, found %s", what, dtk_yval_describe(v));
 		return 0;
 	}
-	for (k = 0; keys[k] && n < 32; k++) {
-		names[n] = keys[k] + (keys[k][0] == '*');
-		lens[n] = strlen(names[n]);
-		n++;
+	if (c->keys != keys) {
+		for (c->n_keys = 0; keys[c->n_keys] && c->n_keys < 32; c->n_keys++) {
+			c->names[c->n_keys] = keys[c->n_keys] + (keys[c->n_keys][0] == '*');
+			c->lens[c->n_keys] = strlen(c->names[c->n_keys]);
+		}
+		c->keys = keys;
 	}
+	n = c->n_keys;
 	for (i = 0; i + 1 < v->n; i += 2) {
 		const struct dtk_yval *kv = v->items[i];
 		const char *key = kv->str, *hint;
 		if (!key)
 			continue;
-		for (k = 0; k < n; k++)
+		/* keys are mostly written in the order of keys: look from the
+		 * one after the last found, around */
+		for (j = 0; j < n; j++, k = k + 1 < n ? k + 1 : 0)
 			if (lens[k] == kv->len && names[k][0] == key[0] &&
 			    !memcmp(key, names[k], kv->len))
 				break;
-		if (k < n) {
+		if (j < n) {
 			if (!seen[k]) /* the first, as dtk_yval_get finds it */
 				seen[k] = v->items[i + 1];
+			k = k + 1 < n ? k + 1 : 0;
 			continue;
 		}
 		hint = dtk_suggest(key, names, n);
