@@ -15,6 +15,14 @@
 		for (const struct dtk_entry *e = (kb)->nodes[ni_]->entries;                        \
 		     e < (kb)->nodes[ni_]->entries + (kb)->nodes[ni_]->n_entries; e++)
 
+/* Calls fn for every entry that names other entries (relates, contradicts),
+ * in the order of FOR_EACH_ENTRY. */
+#define FOR_EACH_LINKING(kb, e)                                                                    \
+	for (size_t ni_ = 0; ni_ < (kb)->n_nodes; ni_++)                                           \
+		for (size_t li_ = 0; li_ < (kb)->nodes[ni_]->n_linking; li_++)                     \
+			for (const struct dtk_entry *e = (kb)->nodes[ni_]->linking[li_]; e;        \
+			     e = NULL)
+
 /* A value for a {name} placeholder: text as it is, or inline Markdown. */
 struct slot {
 	const char *name, *value;
@@ -310,10 +318,9 @@ static void S_contradictions(struct dtk_md *md, const struct dtk_kb *kb, const s
 	S_heading(md, 2, L->contradictions);
 	if (last && last->has_review)
 		S_review(md, last, L);
-	FOR_EACH_ENTRY (kb, e)
-		for (k = 0; k < e->n_contradicts; k++)
-			open += e->contradicts[k].open &&
-			        !S_listed_before(kb, e, &e->contradicts[k]);
+	FOR_EACH_LINKING(kb, e)
+	for (k = 0; k < e->n_contradicts; k++)
+		open += e->contradicts[k].open && !S_listed_before(kb, e, &e->contradicts[k]);
 	{
 		struct slot s[] = {{"n", S_num(num, (long)open), 0}};
 		dtk_md_paragraph(md);
@@ -323,26 +330,26 @@ static void S_contradictions(struct dtk_md *md, const struct dtk_kb *kb, const s
 	if (!open)
 		return;
 	dtk_md_list(md);
-	FOR_EACH_ENTRY (kb, e)
-		for (k = 0; k < e->n_contradicts; k++) {
-			const struct dtk_contradiction *c = &e->contradicts[k];
-			struct dtk_buf note = DTK_BUF_INIT;
-			if (!c->open || S_listed_before(kb, e, c))
-				continue;
-			if (c->note) {
-				dtk_buf_puts(&note, L->open_note);
-				dtk_buf_puts(&note, c->note);
-			}
-			{
-				struct slot s[] = {{"id", e->id, 0},
-				                   {"other", c->ref.id, 0},
-				                   {"note", dtk_buf_cstr(&note), 1}};
-				dtk_md_item(md);
-				S_fill(md, L->open_item, s, N_SLOTS(s));
-				dtk_md_close(md);
-			}
-			dtk_buf_release(&note);
+	FOR_EACH_LINKING(kb, e)
+	for (k = 0; k < e->n_contradicts; k++) {
+		const struct dtk_contradiction *c = &e->contradicts[k];
+		struct dtk_buf note = DTK_BUF_INIT;
+		if (!c->open || S_listed_before(kb, e, c))
+			continue;
+		if (c->note) {
+			dtk_buf_puts(&note, L->open_note);
+			dtk_buf_puts(&note, c->note);
 		}
+		{
+			struct slot s[] = {{"id", e->id, 0},
+			                   {"other", c->ref.id, 0},
+			                   {"note", dtk_buf_cstr(&note), 1}};
+			dtk_md_item(md);
+			S_fill(md, L->open_item, s, N_SLOTS(s));
+			dtk_md_close(md);
+		}
+		dtk_buf_release(&note);
+	}
 	dtk_md_close(md);
 }
 

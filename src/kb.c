@@ -677,8 +677,8 @@ static void S_check_node_refs(struct loader *l, const struct dtk_node *node)
 {
 	size_t i, k;
 
-	for (i = 0; i < node->n_entries; i++) {
-		const struct dtk_entry *e = &node->entries[i];
+	for (i = 0; i < node->n_linking; i++) {
+		const struct dtk_entry *e = node->linking[i];
 		for (k = 0; k < e->n_relates; k++)
 			S_check_entry_ref(l, node->path, &e->relates[k], "'relates' names");
 		for (k = 0; k < e->n_contradicts; k++)

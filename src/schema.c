@@ -985,6 +985,20 @@ static void S_lean_relates(struct ctx *c, struct dtk_node *node)
 	}
 }
 
+/* Fills node->linking: the loader then checks references to other entries
+ * without a walk over every entry of the base. */
+static void S_index_linking(struct ctx *c, struct dtk_node *node)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < node->n_entries; i++)
+		n += node->entries[i].n_relates || node->entries[i].n_contradicts;
+	node->linking = dtk_arena_alloc(c->arena, (n ? n : 1) * sizeof(*node->linking));
+	for (i = 0; i < node->n_entries; i++)
+		if (node->entries[i].n_relates || node->entries[i].n_contradicts)
+			node->linking[node->n_linking++] = &node->entries[i];
+}
+
 struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *arena,
                                  struct dtk_arena *scratch, const struct dtk_yval *root,
                                  const char *path, const char *name, unsigned flags,
@@ -1036,5 +1050,6 @@ struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *aren
 	S_index_entries(&c, node);
 	if (flags & DTK_SCHEMA_LEAN)
 		S_lean_relates(&c, node);
+	S_index_linking(&c, node);
 	return node;
 }

@@ -87,6 +87,10 @@ struct dtk_node {
 	/* A bit per kb->sources[i] that the entries name (source or verified_by);
 	 * NULL when the base has no sources. */
 	const unsigned char *sources_named;
+	/* The entries that name other entries (relates, contradicts), in file
+	 * order: those the loader checks once every node is read. */
+	struct dtk_entry **linking;
+	size_t n_linking;
 };
 
 struct dtk_source {
