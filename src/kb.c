@@ -176,6 +176,7 @@ void dtk_kb_free(struct dtk_kb *kb)
 	free(kb->nodes);
 	free(kb->nodes_by_name);
 	free(kb->source_slots);
+	free(kb->node_slots);
 	dtk_arena_free(kb->arena);
 	free(kb);
 }
@@ -612,17 +613,27 @@ static uint64_t S_hash(const char *s)
 	return h ^ (h >> 29);
 }
 
-/* Returns the slot of kb's source table that holds id (hashed to h), or the
- * empty slot where it would go. A slot keeps the whole hash, so only a
- * match reads the id. */
-static struct dtk_source_slot *S_source_slot(const struct dtk_kb *kb, const char *id, uint64_t h)
+/* Returns the slot of table t (mask + 1 slots) that holds the struct named
+ * name (hashed to h), or the empty slot where it would go. A slot keeps the
+ * whole hash, so only a match reads the name. */
+static struct dtk_slot *S_slot(struct dtk_slot *t, size_t mask, const char *name, uint64_t h)
 {
-	size_t i = (size_t)h & kb->source_mask;
-	const struct dtk_source_slot *t = kb->source_slots;
+	size_t i = (size_t)h & mask;
 
-	while (t[i].source && (t[i].hash != h || strcmp(t[i].source->id, id)))
-		i = (i + 1) & kb->source_mask;
-	return &kb->source_slots[i];
+	while (t[i].item && (t[i].hash != h || strcmp(*(const char *const *)t[i].item, name)))
+		i = (i + 1) & mask;
+	return &t[i];
+}
+
+/* Returns a new empty table for n structs, at most half full; sets *mask. */
+static struct dtk_slot *S_table_new(size_t n, size_t *mask)
+{
+	size_t size = 16;
+
+	while (size < 2 * n)
+		size *= 2;
+	*mask = size - 1;
+	return dtk_xcalloc(size, sizeof(struct dtk_slot));
 }
 
 /* Builds the table of sources by id (before the node files are read: their
@@ -632,13 +643,10 @@ static struct dtk_source_slot *S_source_slot(const struct dtk_kb *kb, const char
 static void S_index_sources(struct loader *l)
 {
 	struct dtk_kb *kb = l->kb;
-	size_t i, size = 16, total = 0;
+	size_t i, total = 0;
 	char *ids;
 
-	while (size < 2 * kb->n_sources)
-		size *= 2;
-	kb->source_slots = dtk_xcalloc(size, sizeof(*kb->source_slots));
-	kb->source_mask = size - 1;
+	kb->source_slots = S_table_new(kb->n_sources, &kb->source_mask);
 	for (i = 0; i < kb->n_sources; i++)
 		total += strlen(kb->sources[i].id) + 1;
 	ids = dtk_arena_alloc(kb->arena, total ? total : 1);
@@ -646,18 +654,34 @@ static void S_index_sources(struct loader *l)
 		struct dtk_source *s = &kb->sources[i];
 		size_t n = strlen(s->id) + 1;
 		uint64_t h = S_hash(s->id);
-		struct dtk_source_slot *slot = S_source_slot(kb, s->id, h);
+		struct dtk_slot *slot = S_slot(kb->source_slots, kb->source_mask, s->id, h);
+		const struct dtk_source *first = slot->item;
 
 		s->id = memcpy(ids, s->id, n);
 		ids += n;
-		if (slot->source) {
+		if (first) {
 			dtk_diags_add(l->d, "insights/_sources.yaml", s->pos.line, s->pos.col,
 			              "duplicate source id '%s' (first at line %d)", s->id,
-			              slot->source->pos.line);
+			              first->pos.line);
 		} else {
 			slot->hash = h;
-			slot->source = s;
+			slot->item = s;
 		}
+	}
+}
+
+/* Builds the table of nodes by name (file names: each is there once). */
+static void S_index_nodes(struct dtk_kb *kb)
+{
+	size_t i;
+
+	kb->node_slots = S_table_new(kb->n_nodes, &kb->node_mask);
+	for (i = 0; i < kb->n_nodes; i++) {
+		uint64_t h = S_hash(kb->nodes[i]->name);
+		struct dtk_slot *slot =
+		        S_slot(kb->node_slots, kb->node_mask, kb->nodes[i]->name, h);
+		slot->hash = h;
+		slot->item = kb->nodes[i];
 	}
 }
 
@@ -747,6 +771,7 @@ static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **
 	kb->nodes_by_name = dtk_xmalloc((kb->n_nodes + 1) * sizeof(*kb->nodes_by_name));
 	if (kb->n_nodes)
 		memcpy(kb->nodes_by_name, kb->nodes, kb->n_nodes * sizeof(*kb->nodes));
+	S_index_nodes(kb);
 	if (!one) {
 		S_order_nodes(l);
 		S_check_node_names(l);
@@ -838,7 +863,12 @@ static void *S_find(void *const *v, size_t n, const char *key)
 
 struct dtk_node *dtk_kb_node(const struct dtk_kb *kb, const char *name)
 {
-	return S_find((void *const *)kb->nodes_by_name, kb->n_nodes, name);
+	const struct dtk_slot *slot;
+
+	if (!kb->node_slots)
+		return NULL;
+	slot = S_slot(kb->node_slots, kb->node_mask, name, S_hash(name));
+	return (struct dtk_node *)slot->item; /* the kb's own, as kb->nodes */
 }
 
 struct dtk_entry *dtk_node_entry(const struct dtk_node *node, const char *id)
@@ -862,7 +892,8 @@ struct dtk_entry *dtk_kb_entry(const struct dtk_kb *kb, const char *id)
 
 const struct dtk_source *dtk_kb_source(const struct dtk_kb *kb, const char *id)
 {
-	return kb->source_slots ? S_source_slot(kb, id, S_hash(id))->source : NULL;
+	return kb->source_slots ? S_slot(kb->source_slots, kb->source_mask, id, S_hash(id))->item
+	                        : NULL;
 }
 
 int dtk_kb_parse_records(struct dtk_kb **out, const char *buf, size_t len, const char *path,

@@ -99,9 +99,11 @@ struct dtk_source {
 	struct dtk_pos pos;
 };
 
-struct dtk_source_slot {
+/* A slot of a hash table of structs whose first member is their name (a
+ * source, a node): the hash of the name, and the struct (NULL: empty). */
+struct dtk_slot {
 	uint64_t hash;
-	const struct dtk_source *source;
+	const void *item;
 };
 
 struct dtk_category {
@@ -177,14 +179,14 @@ struct dtk_kb {
 	struct dtk_node **nodes;
 	size_t n_nodes;
 
-	/* look-up indexes built by the loader, sorted by id */
-	int sources_ok; /* _sources.yaml was read: unknown source ids are errors */
-	struct dtk_node **nodes_by_name;
-	/* sources by id: open addressing on a hash of the id, each id once
-	 * (source_mask + 1 slots, source NULL when empty; none without
-	 * sources). The ids the slots point to are packed in one block. */
-	struct dtk_source_slot *source_slots;
-	size_t source_mask;
+	/* look-up indexes built by the loader */
+	int sources_ok;                  /* _sources.yaml was read: unknown source ids are errors */
+	struct dtk_node **nodes_by_name; /* sorted by name */
+	/* sources by id and nodes by name: open addressing on a hash of the
+	 * name, each once (mask + 1 slots; NULL when there are none). The
+	 * source ids the slots point to are packed in one block. */
+	struct dtk_slot *source_slots, *node_slots;
+	size_t source_mask, node_mask;
 };
 
 #endif
