@@ -873,6 +873,16 @@ struct dtk_node *dtk_kb_node(const struct dtk_kb *kb, const char *name)
 
 struct dtk_entry *dtk_node_entry(const struct dtk_node *node, const char *id)
 {
+	/* entries are mostly numbered from 1 in file order: the Nth is looked
+	 * at first (one entry read, where a search reads several cold ones) */
+	const char *dash = strrchr(id, '-');
+	unsigned long k = 0;
+
+	while (dash && dash[1] >= '0' && dash[1] <= '9' && k <= node->n_entries)
+		k = k * 10 + (unsigned long)(*++dash - '0');
+	if (dash && !dash[1] && k >= 1 && k <= node->n_entries &&
+	    !strcmp(node->entries[k - 1].id, id))
+		return &node->entries[k - 1];
 	return S_find((void *const *)node->by_id, node->n_by_id, id);
 }
 

@@ -74,6 +74,40 @@ static void test_nodes_in_category_order(void **state)
 	dtk_kb_free(kb);
 }
 
+static int S_entry_ptr_cmp(const void *a, const void *b)
+{
+	return strcmp((*(struct dtk_entry *const *)a)->id, (*(struct dtk_entry *const *)b)->id);
+}
+
+/* Entries are looked up by their number first, then by search: both must
+ * find the same entry, whatever the numbering. */
+static void test_entry_lookup(void **state)
+{
+	static const char *const ids[] = {"n-002", "n-001", "n-0003", "n-010", "n-004"};
+	struct dtk_entry entries[5], *by_id[5];
+	struct dtk_node node;
+	size_t i;
+	(void)state;
+	memset(entries, 0, sizeof(entries));
+	memset(&node, 0, sizeof(node));
+	for (i = 0; i < 5; i++) {
+		entries[i].id = ids[i];
+		by_id[i] = &entries[i];
+	}
+	qsort(by_id, 5, sizeof(*by_id), S_entry_ptr_cmp);
+	node.name = "n";
+	node.entries = entries;
+	node.n_entries = node.n_by_id = 5;
+	node.by_id = by_id;
+	for (i = 0; i < 5; i++)
+		assert_ptr_equal(dtk_node_entry(&node, ids[i]), &entries[i]);
+	assert_null(dtk_node_entry(&node, "n-003")); /* "n-0003" is another id */
+	assert_null(dtk_node_entry(&node, "n-005"));
+	assert_null(dtk_node_entry(&node, "n-99999999999999999999"));
+	assert_null(dtk_node_entry(&node, "n-"));
+	assert_null(dtk_node_entry(&node, "n-1x"));
+}
+
 static void test_records(void **state)
 {
 	struct dtk_kb *kb = S_load(DTK_KB_ALL, NULL);
@@ -215,6 +249,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_domain),
 	        cmocka_unit_test(test_nodes_in_category_order),
+	        cmocka_unit_test(test_entry_lookup),
 	        cmocka_unit_test(test_records),
 	        cmocka_unit_test(test_one_node),
 	        cmocka_unit_test(test_entry_id_split),
