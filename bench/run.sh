@@ -12,7 +12,7 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-reps=5
+reps=7
 big_reps=3 # at most this many for the 3000 x 100 base
 only=""
 plot=1
@@ -23,7 +23,7 @@ commit=""
 usage() {
 	sed -n '5,6p' "$0" | sed 's/^#  /usage:/'
 	cat <<'EOF'
-  -r N          rounds: each command runs once per round (default 5; at most 3 on 3000x100)
+  -r N          rounds: each command runs once per round (default 7; at most 3 on 3000x100)
   --only LIST   bases to run, comma-separated: shipped,100x100,1000x100,3000x100
   --no-plot     do not draw docs/bench.png
   --commit L    label the results L (default: HEAD, +uncommitted when src/ differs)
