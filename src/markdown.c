@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Exported by libcmark-gfm-extensions but not declared in its headers. */
 extern cmark_node_type CMARK_NODE_TABLE, CMARK_NODE_TABLE_ROW, CMARK_NODE_TABLE_CELL;
@@ -162,14 +161,11 @@ static void *S_renderer(void *arg)
 	return NULL;
 }
 
-/* Starts the render threads (at most one per processor); returns how many
- * run. */
+/* Starts the render threads (two: one processor or more, the order of
+ * writes is the same code); returns how many run. */
 static int S_start(struct dtk_md *md)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int want = cpus >= MD_RENDERERS ? MD_RENDERERS : 1;
-
-	while (md->n_renderers < want &&
+	while (md->n_renderers < MD_RENDERERS &&
 	       pthread_create(&md->renderers[md->n_renderers], NULL, S_renderer, md) == 0)
 		md->n_renderers++;
 	return md->n_renderers;
