@@ -174,7 +174,6 @@ void dtk_kb_free(struct dtk_kb *kb)
 	if (!kb)
 		return;
 	free(kb->nodes);
-	free(kb->nodes_by_name);
 	free(kb->source_slots);
 	free(kb->node_slots);
 	dtk_arena_free(kb->arena);
@@ -548,7 +547,7 @@ static void S_order_nodes(struct loader *l)
 	size_t i, j, n = 0;
 
 	for (i = 0; i < kb->n_nodes; i++)
-		names[i] = kb->nodes_by_name[i]->name;
+		names[i] = kb->nodes[i]->name; /* still sorted by name */
 	for (i = 0; i < kb->n_categories; i++) {
 		const struct dtk_category *cat = &kb->categories[i];
 		for (j = 0; j < cat->n_nodes; j++) {
@@ -768,9 +767,6 @@ static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **
 		goto done;
 	if (kb->n_nodes > 1)
 		qsort(kb->nodes, kb->n_nodes, sizeof(*kb->nodes), S_node_cmp);
-	kb->nodes_by_name = dtk_xmalloc((kb->n_nodes + 1) * sizeof(*kb->nodes_by_name));
-	if (kb->n_nodes)
-		memcpy(kb->nodes_by_name, kb->nodes, kb->n_nodes * sizeof(*kb->nodes));
 	S_index_nodes(kb);
 	if (!one) {
 		S_order_nodes(l);

@@ -180,8 +180,7 @@ struct dtk_kb {
 	size_t n_nodes;
 
 	/* look-up indexes built by the loader */
-	int sources_ok;                  /* _sources.yaml was read: unknown source ids are errors */
-	struct dtk_node **nodes_by_name; /* sorted by name */
+	int sources_ok; /* _sources.yaml was read: unknown source ids are errors */
 	/* sources by id and nodes by name: open addressing on a hash of the
 	 * name, each once (mask + 1 slots; NULL when there are none). The
 	 * source ids the slots point to are packed in one block. */
