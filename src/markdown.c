@@ -94,7 +94,7 @@ static void S_flush(struct dtk_md *md)
 }
 
 /* Writes s[0..len) unless a write failed before. The error of a failed
- * write is kept: it was set on the render thread, and errors are per thread. */
+ * write is kept: it was set on a render thread, and errors are per thread. */
 static void S_out(struct dtk_md *md, const char *s, size_t len)
 {
 	if (!md->failed && md->write(md->arg, s, len) < 0) {
@@ -191,7 +191,7 @@ static void S_enqueue(struct dtk_md *md, cmark_node *doc, int partial)
 	pthread_mutex_unlock(&md->lock);
 }
 
-/* Streamed: hands the top-level blocks held to the render thread and starts
+/* Streamed: hands the top-level blocks held to the render threads and starts
  * a new document for the blocks to come. */
 static void S_emit(struct dtk_md *md)
 {
@@ -204,7 +204,7 @@ static void S_emit(struct dtk_md *md)
 }
 
 /* Streamed: hands the blocks held and what the open top-level paragraph has
- * so far to the render thread, so that a paragraph of any length is never
+ * so far to the render threads, so that a paragraph of any length is never
  * held whole. Called only where the paragraph's text was cut safely (see
  * S_can_split): its next text starts as a paragraph could. */
 static void S_emit_piece(struct dtk_md *md)
