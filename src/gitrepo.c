@@ -415,24 +415,33 @@ static int S_runs_visit(void *ctx, git_commit *c, const struct dtk_kb *now,
 	return 0;
 }
 
-int dtk_repo_runs(struct dtk_repo *r, struct dtk_run_list *out)
+int dtk_repo_runs(struct dtk_repo *r, struct dtk_run_list *out, struct dtk_diags *diags)
 {
 	git_reference *head = NULL;
 	git_commit *c = NULL;
-	git_oid blob;
+	git_blob *blob = NULL;
+	git_oid oid;
 	struct runs_ctx ctx = {out};
 	size_t i;
+	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (git_repository_head(&head, r->git) < 0)
 		return 0; /* no commit yet */
+	/* HEAD's records, invalid ones reported (not taken for no runs) */
 	if (git_commit_lookup(&c, r->git, git_reference_target(head)) == 0 &&
-	    S_lookup(r, c, RECORDS, &blob) == 0)
-		out->kb = S_records(r, &blob);
+	    S_lookup(r, c, RECORDS, &oid) == 0) {
+		if (git_blob_lookup(&blob, r->git, &oid) < 0)
+			rc = S_gerr("cannot read " RECORDS " at HEAD");
+		else
+			rc = dtk_kb_parse_records(&out->kb, git_blob_rawcontent(blob),
+			                          (size_t)git_blob_rawsize(blob), RECORDS, diags);
+	}
+	git_blob_free(blob);
 	git_commit_free(c);
 	git_reference_free(head);
-	if (!out->kb)
-		return 0;
+	if (rc < 0 || !out->kb)
+		return rc;
 	out->n = out->kb->n_records;
 	out->v = dtk_xcalloc(out->n + 1, sizeof(*out->v));
 	for (i = 0; i < out->n; i++)
