@@ -10,6 +10,7 @@
 #include "dtk/ytree.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,28 +125,98 @@ usage:
 	return -1;
 }
 
-/* Makes the new _crystallizations.yaml (the old text with the record
- * appended, or written anew when appending would not parse back) and INDEX.md. */
-static void S_texts(struct dtk_kb *kb, const struct dtk_record *rec, char **records, char **index)
+/* Loads the base as it will be, with records as its _crystallizations.yaml,
+ * in memory (every check of dtk check), and checks that its last record
+ * reads back as rec. Returns 0, or DTK_EXIT_INVALID after saying why. */
+static int S_validate(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *records,
+                      const struct dtk_record *rec)
 {
-	char *path = dtk_path_join(kb->root, "insights/_crystallizations.yaml"), *old = NULL;
-	struct dtk_record *all = dtk_xcalloc(kb->n_records + 1, sizeof(*all)), *saved = kb->records;
+	struct dtk_memfile *files = dtk_xcalloc(kb->n_nodes + 3, sizeof(*files));
 	struct dtk_diags d = DTK_DIAGS_INIT;
 	struct dtk_kb *check = NULL;
-	size_t len = 0, i, n = kb->n_records;
+	size_t i, n = 0;
+	char d1[11], d2[11];
+	int rc = DTK_EXIT_INVALID;
 
-	if (dtk_file_read(&old, &len, path, DTK_MAX_FILE_BYTES) < 0)
-		old = NULL;
-	*records = dtk_records_append(old, len, n, rec);
-	if (dtk_kb_parse_records(&check, *records, strlen(*records), "new records", &d) != 0 ||
-	    check->n_records != n + 1 || check->records[n].date != rec->date) {
-		struct dtk_buf b = DTK_BUF_INIT;
-		for (i = 0; i < n; i++)
-			dtk_record_to_yaml(&b, &kb->records[i]);
-		dtk_record_to_yaml(&b, rec);
-		free(*records);
-		*records = dtk_buf_detach(&b);
+	files[n].name = "_crystallizations.yaml";
+	files[n].data = records;
+	files[n++].len = strlen(records);
+	for (i = 0; i < kb->n_nodes + 2; i++) {
+		const char *rel = i == 0   ? "insights/_domain.yaml"
+		                  : i == 1 ? "insights/_sources.yaml"
+		                           : kb->nodes[i - 2]->path;
+		char *full = dtk_path_join(kb->root, rel), *data = NULL;
+		size_t len = 0;
+		int r = dtk_file_read(&data, &len, full, DTK_MAX_FILE_BYTES);
+		free(full);
+		if (r < 0) {
+			rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+			goto done;
+		}
+		files[n].name = strrchr(rel, '/') + 1;
+		files[n].data = data;
+		files[n++].len = len;
 	}
+	if (dtk_kb_load_mem(&check, files, n, DTK_KB_LEAN, &d) != 0) {
+		if (d.n)
+			dtk_diags_print(&d, ctx->err);
+		else
+			fprintf(ctx->err, "dtk crystallize: error: %s\n", dtk_error_last());
+	} else if (check->n_records != kb->n_records + 1 ||
+	           !dtk_record_equal(&check->records[kb->n_records], rec)) {
+		fprintf(ctx->err, "dtk crystallize: error: the new record does not read back as "
+		                  "written\n");
+	} else {
+		rc = DTK_EXIT_OK;
+	}
+	if (rc != DTK_EXIT_OK) {
+		if (rec->earliest > rec->date)
+			fprintf(ctx->err,
+			        "dtk crystallize: the base holds entries dated after the run date "
+			        "%s (the earliest is %s): is --date right?\n",
+			        dtk_date_format(d1, rec->date), dtk_date_format(d2, rec->earliest));
+		fprintf(ctx->err, "dtk crystallize: error: the record of this run would not be "
+		                  "valid; nothing was written\n");
+	}
+done:
+	for (i = 1; i < n; i++)
+		free((char *)files[i].data);
+	free(files);
+	dtk_kb_free(check);
+	dtk_diags_release(&d);
+	return rc;
+}
+
+/* Makes the new _crystallizations.yaml (the old text, every byte kept, with
+ * the record appended) and INDEX.md, after S_validate. Returns the exit
+ * status; on success the caller frees *records and *index. */
+static int S_texts(struct dtk_ctx *ctx, struct dtk_kb *kb, const struct dtk_record *rec,
+                   char **records, char **index)
+{
+	char *path = dtk_path_join(kb->root, "insights/_crystallizations.yaml"), *old = NULL;
+	struct dtk_record *all = NULL, *saved = kb->records;
+	size_t len = 0, n = kb->n_records;
+	int rc = DTK_EXIT_INVALID;
+
+	*records = *index = NULL;
+	if (dtk_file_read(&old, &len, path, DTK_MAX_FILE_BYTES) < 0) {
+		if (errno != ENOENT) {
+			rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+			goto done;
+		}
+		old = NULL;
+	}
+	if (dtk_records_append(records, old, len, n, rec) < 0) {
+		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+		goto done;
+	}
+	rc = S_validate(ctx, kb, *records, rec);
+	if (rc != DTK_EXIT_OK) {
+		free(*records);
+		*records = NULL;
+		goto done;
+	}
+	all = dtk_xcalloc(n + 1, sizeof(*all));
 	if (n)
 		memcpy(all, saved, n * sizeof(*all));
 	all[n] = *rec;
@@ -154,11 +225,11 @@ static void S_texts(struct dtk_kb *kb, const struct dtk_record *rec, char **reco
 	*index = dtk_index_render(kb);
 	kb->records = saved;
 	kb->n_records = n;
-	dtk_kb_free(check);
-	dtk_diags_release(&d);
+done:
 	free(all);
 	free(old);
 	free(path);
+	return rc;
 }
 
 static void S_message(struct dtk_buf *m, const struct dtk_record *r)
@@ -172,7 +243,7 @@ static void S_message(struct dtk_buf *m, const struct dtk_record *r)
 		pairs += r->pairs[i].count;
 	dtk_buf_printf(m, "crystallize %s: ", dtk_date_format(d, r->date));
 	dtk_record_summary(m, r);
-	dtk_record_to_yaml(&y, r);
+	(void)dtk_record_to_yaml(&y, r); /* S_texts wrote it once already */
 	dtk_buf_printf(m, "\n\n%s\nDtk-Crystallization: %s\n", y.ptr, d);
 	if (r->since)
 		dtk_buf_printf(m, "Dtk-Since: %s\n", dtk_date_format(s, r->since));
@@ -273,9 +344,11 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 	eq = strchr(o->eval, '=');
 	scenario = dtk_xstrndup(o->eval, (size_t)(eq - o->eval));
 	dtk_crystal_record(&rec, &c, scenario, eq + 1, o->review ? &review : NULL);
-	S_texts(kb, &rec, &records, &index);
+	rc = S_texts(ctx, kb, &rec, &records, &index);
+	if (rc != DTK_EXIT_OK)
+		goto done;
 	if (o->dry_run) {
-		dtk_record_to_yaml(&out, &rec);
+		(void)dtk_record_to_yaml(&out, &rec);
 		fputs(out.ptr, ctx->out);
 		rc = DTK_EXIT_OK;
 	} else if (o->no_commit) {
