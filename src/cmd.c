@@ -281,6 +281,22 @@ static int S_lock(const char *root)
 	return fd;
 }
 
+/* Flushes standard output and reports a failed write or flush of it (as git
+ * and coreutils do: "dtk list > /dev/full" must not pass for a success).
+ * Returns rc, or DTK_EXIT_INVALID when standard output could not be written. */
+static int S_flush_stdout(int rc)
+{
+	int e;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	e = errno;
+	fprintf(stderr, "dtk: error: cannot write to standard output%s%s\n", e ? ": " : "",
+	        e ? strerror(e) : "");
+	return DTK_EXIT_INVALID;
+}
+
 /* Runs cmd with its arguments after preparing what its flags ask for. */
 static int S_run(const struct dtk_cmd *cmd, int argc, char **argv)
 {
@@ -304,7 +320,6 @@ static int S_run(const struct dtk_cmd *cmd, int argc, char **argv)
 		return dtk_cmd_fail(&ctx, cmd->name, DTK_EXIT_INVALID);
 	}
 	rc = cmd->exec(&ctx, argc, argv);
-	fflush(stdout);
 	if (lock >= 0)
 		close(lock);
 	free(root);
@@ -337,7 +352,7 @@ static int S_help(struct dtk_ctx *ctx, int argc, char **argv)
 	return DTK_EXIT_OK;
 }
 
-int dtk_main(int argc, char **argv)
+static int S_main(int argc, char **argv)
 {
 	struct dtk_ctx ctx = {NULL, stdout, stderr};
 	const struct dtk_cmd *cmd;
@@ -374,4 +389,9 @@ int dtk_main(int argc, char **argv)
 	if (!cmd)
 		return S_unknown(&ctx, argv[i]);
 	return S_run(cmd, argc - i, argv + i);
+}
+
+int dtk_main(int argc, char **argv)
+{
+	return S_flush_stdout(S_main(argc, argv));
 }

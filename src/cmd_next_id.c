@@ -25,6 +25,9 @@ static int S_not_a_name(struct dtk_ctx *ctx, const char *arg)
 	return DTK_EXIT_INVALID;
 }
 
+/* The highest number an entry id can have: nine digits (docs/schema.md). */
+#define DTK_MAX_ENTRY_NUMBER 999999999L
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct dtk_kb *kb = NULL;
@@ -61,8 +64,17 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 			if ((int)strlen(id + plen + 1) > width)
 				width = (int)strlen(id + plen + 1);
 		}
-		fprintf(ctx->out, "%s-%0*ld\n", node->name, width, max + 1);
-		rc = DTK_EXIT_OK;
+		if (max >= DTK_MAX_ENTRY_NUMBER) {
+			/* the schema allows at most nine digits */
+			fprintf(ctx->err,
+			        "dtk next-id: error: node '%s' has used the last entry number "
+			        "(%s-%ld); ids have at most 9 digits\n",
+			        node->name, node->name, max);
+			rc = DTK_EXIT_INVALID;
+		} else {
+			fprintf(ctx->out, "%s-%0*ld\n", node->name, width, max + 1);
+			rc = DTK_EXIT_OK;
+		}
 	}
 	dtk_kb_free(kb);
 	return rc;

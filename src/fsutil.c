@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 int dtk_file_read(char **out, size_t *len, const char *path, size_t max)
@@ -71,10 +72,13 @@ static int S_write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
+/* Flushes the directory holding path to disk (so that a rename in it
+ * lasts). Returns 0 (also where the file system cannot sync a directory:
+ * EINVAL, as POSIX allows), or -1 with the error set. */
 static int S_fsync_dir(const char *path)
 {
 	char *dir = dtk_xstrdup(path), *slash = strrchr(dir, '/');
-	int fd, rc;
+	int fd, rc = 0;
 
 	if (slash == dir)
 		slash[1] = '\0';
@@ -83,30 +87,52 @@ static int S_fsync_dir(const char *path)
 	else
 		strcpy(dir, ".");
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || (fsync(fd) < 0 && errno != EINVAL))
+		rc = dtk_error("cannot sync the directory %s: %s", dir, strerror(errno));
+	if (fd >= 0)
+		close(fd);
 	free(dir);
-	if (fd < 0)
-		return -1;
-	rc = fsync(fd);
-	close(fd);
 	return rc;
+}
+
+/* Creates a new temporary file beside path with the mode a new file gets
+ * (0666 less the umask, as any tool creates files). Returns its descriptor
+ * and its name in tmp, or -1 with errno set. */
+static int S_create_temp(struct dtk_buf *tmp, const char *path)
+{
+	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+	unsigned long seed = (unsigned long)getpid() * 2654435761u ^ (unsigned long)time(NULL);
+	int attempt, fd = -1, i;
+
+	for (attempt = 0; attempt < 100 && fd < 0; attempt++) {
+		tmp->len = 0;
+		dtk_buf_printf(tmp, "%s.tmp-", path);
+		for (i = 0; i < 6; i++) {
+			seed = seed * 6364136223846793005u + 1442695040888963407u;
+			dtk_buf_putc(tmp, digits[(seed >> 33) % 36]);
+		}
+		fd = open(tmp->ptr, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd < 0 && errno != EEXIST)
+			return -1;
+	}
+	return fd;
 }
 
 int dtk_file_write_atomic(const char *path, const char *data, size_t len)
 {
 	struct dtk_buf tmp = DTK_BUF_INIT;
 	struct stat st;
-	mode_t mode = 0644;
-	int fd, rc = -1;
+	int fd, rc = -1, keep_mode;
 
-	if (stat(path, &st) == 0)
-		mode = st.st_mode & 07777;
-	dtk_buf_printf(&tmp, "%s.tmp-XXXXXX", path);
-	fd = mkstemp(tmp.ptr);
+	keep_mode = stat(path, &st) == 0;
+	fd = S_create_temp(&tmp, path);
 	if (fd < 0) {
 		dtk_error("cannot create a temporary file beside %s: %s", path, strerror(errno));
 		goto done;
 	}
-	if (S_write_all(fd, data, len) < 0 || fchmod(fd, mode) < 0 || fsync(fd) < 0) {
+	/* a file replaced keeps its mode; a new one has the umask's */
+	if (S_write_all(fd, data, len) < 0 || (keep_mode && fchmod(fd, st.st_mode & 07777) < 0) ||
+	    fsync(fd) < 0) {
 		dtk_error("cannot write %s: %s", tmp.ptr, strerror(errno));
 		close(fd);
 		unlink(tmp.ptr);
@@ -118,7 +144,8 @@ int dtk_file_write_atomic(const char *path, const char *data, size_t len)
 		unlink(tmp.ptr);
 		goto done;
 	}
-	S_fsync_dir(path);
+	if (S_fsync_dir(path) < 0)
+		goto done;
 	rc = 0;
 done:
 	dtk_buf_release(&tmp);

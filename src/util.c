@@ -363,3 +363,33 @@ int dtk_is_name(const char *s)
 		;
 	return *p == '\0';
 }
+
+char *dtk_splice(const char *buf, size_t len, const struct dtk_edit *edits, size_t n,
+                 size_t *out_len)
+{
+	struct dtk_buf out = DTK_BUF_INIT;
+	size_t i, at = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct dtk_edit *e = &edits[i];
+		if (e->start < at || e->end < e->start || e->end > len) {
+			dtk_buf_release(&out);
+			dtk_error("internal error: edits out of order or out of the text");
+			return NULL;
+		}
+		dtk_buf_put(&out, buf + at, e->start - at);
+		dtk_buf_put(&out, e->text, e->len);
+		at = e->end;
+	}
+	dtk_buf_put(&out, buf + at, len - at);
+	*out_len = out.len;
+	if (!out.ptr)
+		return dtk_xstrdup("");
+	return dtk_buf_detach(&out);
+}
+
+const char *dtk_text_eol(const char *buf, size_t len)
+{
+	const char *nl = memchr(buf, '\n', len);
+	return nl && nl > buf && nl[-1] == '\r' ? "\r\n" : "\n";
+}
