@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Writes s escaped for a GitHub workflow command (prop: a property value). */
 static void S_gh_escape(FILE *f, const char *s, int prop)
@@ -144,7 +145,10 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		rc = DTK_EXIT_OK;
 		goto done;
 	}
-	if (cmp.fd >= 0 && dtk_file_read(&old, &old_len, path, 1u << 30) < 0) {
+	/* the file compared, read again from its start (not reopened by path) */
+	if (cmp.fd >= 0 &&
+	    (lseek(cmp.fd, 0, SEEK_SET) < 0 ||
+	     dtk_file_read_fd(&old, &old_len, cmp.fd, path, DTK_MAX_INDEX_BYTES) < 0)) {
 		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
 		goto done;
 	}
