@@ -75,6 +75,48 @@ static struct dtk_kb *S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_dat
 	return kb;
 }
 
+/* Refuses options that contradict each other or the mode; returns 0 or -1
+ * after the usage error. */
+static int S_check_opts(struct dtk_ctx *ctx, const struct opts *o, int format_set)
+{
+	static const char *const c = "crystallize";
+	const char *eq = o->eval ? strchr(o->eval, '=') : NULL;
+	const char *plan_why = "--plan prints the worklist and records nothing";
+
+	if (dtk_cmd_conflict(ctx, c, o->plan, "--plan", !!o->eval, "--eval", plan_why) < 0 ||
+	    dtk_cmd_conflict(ctx, c, o->plan, "--plan", !!o->review, "--review", plan_why) < 0 ||
+	    dtk_cmd_conflict(ctx, c, o->plan, "--plan", !!o->author, "--author", plan_why) < 0 ||
+	    dtk_cmd_conflict(ctx, c, o->plan, "--plan", o->dry_run, "--dry-run",
+	                     "--plan never writes") < 0 ||
+	    dtk_cmd_conflict(ctx, c, o->plan, "--plan", o->no_commit, "--no-commit", plan_why) <
+	            0 ||
+	    dtk_cmd_conflict(ctx, c, o->dry_run, "--dry-run", o->no_commit, "--no-commit",
+	                     "--dry-run writes nothing, --no-commit writes the files") < 0 ||
+	    dtk_cmd_conflict(ctx, c, o->dry_run, "--dry-run", !!o->author, "--author",
+	                     "--dry-run makes no commit") < 0 ||
+	    dtk_cmd_conflict(ctx, c, o->no_commit, "--no-commit", !!o->author, "--author",
+	                     "--no-commit makes no commit") < 0)
+		return -1;
+	if (format_set && !o->plan) {
+		dtk_cmd_usage_error(ctx, c, "--format applies to --plan only (a run prints %s)",
+		                    o->dry_run ? "its record as YAML" : "one line");
+		return -1;
+	}
+	if (o->plan)
+		return 0;
+	if (!o->eval) {
+		dtk_cmd_usage_error(ctx, c,
+		                    "a run needs --eval SCENARIO=VERDICT (or --plan for "
+		                    "the worklist)");
+		return -1;
+	}
+	if (!eq || eq == o->eval || !eq[1]) {
+		dtk_cmd_usage_error(ctx, c, "--eval must be SCENARIO=VERDICT, not '%s'", o->eval);
+		return -1;
+	}
+	return 0;
+}
+
 static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, int argc, char **argv)
 {
 	static const struct option lo[] = {{"plan", no_argument, NULL, 'p'},
@@ -86,12 +128,13 @@ static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, int argc, char **ar
 	                                   {"dry-run", no_argument, NULL, 'n'},
 	                                   {"no-commit", no_argument, NULL, 'N'},
 	                                   {NULL, 0, NULL, 0}};
-	int c;
+	static const char *const formats[] = {"text", "json"};
+	int c, format_set = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->date = dtk_date_today();
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", lo)) != -1) {
 		switch (c) {
 		case 'p': o->plan = 1; break;
 		case 'n': o->dry_run = 1; break;
@@ -100,29 +143,25 @@ static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, int argc, char **ar
 		case 'r': o->review = optarg; break;
 		case 'a': o->author = optarg; break;
 		case 'f':
-			if (strcmp(optarg, "json") && strcmp(optarg, "text"))
-				goto usage;
-			o->json = !strcmp(optarg, "json");
+			if ((o->json = dtk_cmd_choice(ctx, "crystallize", "--format", optarg,
+			                              formats, 2)) < 0)
+				return -1;
+			format_set = 1;
 			break;
 		case 'd':
 			if (dtk_date_parse(&o->date, optarg) < 0) {
-				fprintf(ctx->err,
-				        "dtk crystallize: error: --date must be a date "
-				        "(YYYY-MM-DD), not '%s'\n",
-				        optarg);
+				dtk_cmd_usage_error(ctx, "crystallize",
+				                    "--date must be a date (YYYY-MM-DD), not '%s'",
+				                    optarg);
 				return -1;
 			}
 			break;
-		default: goto usage;
+		default: return -1;
 		}
 	}
-	if (optind == argc && (o->plan || (o->eval && strchr(o->eval, '=') && o->eval[0] != '=' &&
-	                                   strchr(o->eval, '=')[1])))
-		return 0;
-usage:
-	fprintf(ctx->err, "usage: %s\n%s", dtk_cmd_crystallize.usage,
-	        o->plan ? "" : "a run needs --eval SCENARIO=VERDICT\n");
-	return -1;
+	if (dtk_cmd_operands(ctx, "crystallize", argc, argv, 0, 0, NULL) < 0)
+		return -1;
+	return S_check_opts(ctx, o, format_set);
 }
 
 /* Loads the base as it will be, with records as its _crystallizations.yaml,
