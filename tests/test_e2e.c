@@ -310,7 +310,8 @@ static void test_show_refuses_and_suggests(void **state)
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "show", "../INDEX", NULL);
 	assert_int_equal(r.status, 2);
-	assert_string_equal(r.err, "dtk show: error: '../INDEX' is not a node name or entry id\n");
+	assert_string_equal(r.err, "dtk show: error: '../INDEX' is not a node name or entry id\n"
+	                           "see 'dtk show --help'\n");
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "show", "_domain", NULL);
 	assert_int_equal(r.status, 2);

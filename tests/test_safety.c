@@ -78,7 +78,8 @@ static void test_check_unknown_format(void **state)
 	(void)state;
 	t_dtk(&r, dir, NULL, "check", "--format", "xml", NULL);
 	assert_int_equal(r.status, 2);
-	assert_string_equal(r.err, "dtk check: unknown format 'xml' (text or github)\n");
+	assert_string_equal(r.err, "dtk check: error: --format must be text or github, not 'xml'\n"
+	                           "see 'dtk check --help'\n");
 	t_run_free(&r);
 	S_done(dir);
 }
