@@ -146,7 +146,8 @@ static void S_texts(struct dtk_kb *kb, const struct dtk_record *rec, char **reco
 		free(*records);
 		*records = dtk_buf_detach(&b);
 	}
-	memcpy(all, saved, n * sizeof(*all));
+	if (n)
+		memcpy(all, saved, n * sizeof(*all));
 	all[n] = *rec;
 	kb->records = all;
 	kb->n_records = n + 1;

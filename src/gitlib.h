@@ -61,6 +61,7 @@
 	X(index_get_bypath)                                                                        \
 	X(index_has_conflicts)                                                                     \
 	X(index_new)                                                                               \
+	X(index_open)                                                                              \
 	X(index_read)                                                                              \
 	X(index_read_tree)                                                                         \
 	X(index_remove)                                                                            \
@@ -95,6 +96,7 @@
 	X(repository_head_detached)                                                                \
 	X(repository_index)                                                                        \
 	X(repository_is_bare)                                                                      \
+	X(repository_is_shallow)                                                                   \
 	X(repository_open_ext)                                                                     \
 	X(repository_path)                                                                         \
 	X(repository_state)                                                                        \
@@ -104,6 +106,7 @@
 	X(signature_now)                                                                           \
 	X(tree_entry_byindex)                                                                      \
 	X(tree_entry_bypath)                                                                       \
+	X(tree_entry_filemode)                                                                     \
 	X(tree_entry_free)                                                                         \
 	X(tree_entry_id)                                                                           \
 	X(tree_entry_name)                                                                         \
@@ -163,6 +166,7 @@ int dtk_gitlib_load(void);
 #define git_index_get_bypath (dtk_git.index_get_bypath)
 #define git_index_has_conflicts (dtk_git.index_has_conflicts)
 #define git_index_new (dtk_git.index_new)
+#define git_index_open (dtk_git.index_open)
 #define git_index_read (dtk_git.index_read)
 #define git_index_read_tree (dtk_git.index_read_tree)
 #define git_index_remove (dtk_git.index_remove)
@@ -197,6 +201,7 @@ int dtk_gitlib_load(void);
 #define git_repository_head_detached (dtk_git.repository_head_detached)
 #define git_repository_index (dtk_git.repository_index)
 #define git_repository_is_bare (dtk_git.repository_is_bare)
+#define git_repository_is_shallow (dtk_git.repository_is_shallow)
 #define git_repository_open_ext (dtk_git.repository_open_ext)
 #define git_repository_path (dtk_git.repository_path)
 #define git_repository_state (dtk_git.repository_state)
@@ -206,6 +211,7 @@ int dtk_gitlib_load(void);
 #define git_signature_now (dtk_git.signature_now)
 #define git_tree_entry_byindex (dtk_git.tree_entry_byindex)
 #define git_tree_entry_bypath (dtk_git.tree_entry_bypath)
+#define git_tree_entry_filemode (dtk_git.tree_entry_filemode)
 #define git_tree_entry_free (dtk_git.tree_entry_free)
 #define git_tree_entry_id (dtk_git.tree_entry_id)
 #define git_tree_entry_name (dtk_git.tree_entry_name)

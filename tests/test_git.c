@@ -691,6 +691,88 @@ static void test_shallow_clone(void **state)
 	S_done(dir);
 }
 
+/* Files dtk does not own (dotfiles, other names in insights/) stay as they
+ * are in the tree and the index; a symbolic link stays a link (mode 120000,
+ * its target), and the previous run is read through it. */
+static void test_files_not_owned_and_links(void **state)
+{
+	char *dir = S_repo(1), *draft;
+	struct t_run r;
+	(void)state;
+	assert_int_equal(t_sh(dir, "mkdir shared && mv insights/gamma.yaml shared/ && "
+	                           "ln -s ../shared/gamma.yaml insights/gamma.yaml"),
+	                 0);
+	t_write_str(dir, "insights/.draft.yaml", "draft: 1\n");
+	t_write_str(dir, "insights/notes.txt", "notes\n");
+	S_commit_all(dir, "a link, a draft, notes");
+	/* a staged change to the draft is the user's: not committed, still staged */
+	t_write_str(dir, "insights/.draft.yaml", "draft: 2\n");
+	assert_int_equal(t_sh(dir, "export %s && git add insights/.draft.yaml", S_genv), 0);
+	S_month_one(dir);
+	t_dtk(&r, dir, S_env, "crystallize", "--date", "2026-08-15", "--eval", "s=v", NULL);
+	if (r.status)
+		print_error("%s", r.err);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	draft = S_head_file(dir, "insights/.draft.yaml");
+	assert_string_equal(draft, "draft: 1\n");
+	free(draft);
+	assert_int_equal(S_status(dir, "insights/.draft.yaml"), GIT_STATUS_INDEX_MODIFIED);
+	assert_int_equal(S_status(dir, "insights/notes.txt"), 0);
+	assert_int_equal(t_sh(dir, "git ls-tree HEAD insights/gamma.yaml | grep -q '^120000 '"), 0);
+	assert_int_equal(t_sh(dir, "test \"$(git cat-file -p HEAD:insights/gamma.yaml)\" = "
+	                           "../shared/gamma.yaml"),
+	                 0);
+	assert_int_equal(t_sh(dir, "git ls-files -s insights/gamma.yaml | grep -q '^120000 '"), 0);
+	assert_int_equal(S_status(dir, "insights/gamma.yaml"), 0);
+	assert_int_equal(t_sh(dir, "test -L insights/gamma.yaml"), 0);
+	/* the next run reads the previous base through the link: no warning */
+	assert_int_equal(t_sh(dir, "sed -i 's/^bloom: remember/bloom: understand/' "
+	                           "shared/gamma.yaml"),
+	                 0);
+	t_dtk(&r, dir, S_env, "crystallize", "--date", "2026-09-20", "--eval", "s=v", NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.err, "warning"));
+	t_run_free(&r);
+	draft = S_head_file(dir, "insights/_crystallizations.yaml");
+	assert_non_null(strstr(draft, "bloom_changes: {gamma: remember→understand}"));
+	free(draft);
+	S_done(dir);
+}
+
+/* A first run with no records file at all (nothing to append to). */
+static void test_first_run_without_records(void **state)
+{
+	char *dir = S_repo(1), *rec;
+	struct t_run r;
+	(void)state;
+	assert_int_equal(t_sh(dir,
+	                      "export %s && git rm -q insights/_crystallizations.yaml && "
+	                      "git commit -q -m 'no runs'",
+	                      S_genv),
+	                 0);
+	t_dtk(&r, dir, S_env, "crystallize", "--date", "2026-08-15", "--eval", "s=v", NULL);
+	if (r.status)
+		print_error("%s", r.err);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	rec = t_read(dir, "insights/_crystallizations.yaml", NULL);
+	assert_memory_equal(rec, "- date: 2026-08-15\n  new_entries: ", 34);
+	free(rec);
+	S_done(dir);
+}
+
+/* A journal that cannot be read is reported, and nothing is done. */
+static void test_damaged_journal(void **state)
+{
+	char *dir = S_repo(1);
+	(void)state;
+	S_month_one(dir);
+	t_write_str(dir, ".git/dtk-crystallize", "new\n");
+	S_refused(dir, S_env, "dtk-crystallize is damaged", "2026-08-15");
+	S_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -704,6 +786,9 @@ int main(void)
 	        cmocka_unit_test(test_merge_driver),
 	        cmocka_unit_test(test_shallow_clone),
 	        cmocka_unit_test(test_merge_driver_leaves_conflicts_to_people),
+	        cmocka_unit_test(test_files_not_owned_and_links),
+	        cmocka_unit_test(test_first_run_without_records),
+	        cmocka_unit_test(test_damaged_journal),
 	};
 	char *home = t_mkdtemp();
 	int rc;
