@@ -57,21 +57,41 @@ static int S_between_wide(const char *val, size_t len, size_t i)
 	return dtk_cjkfold_is_wide(S_before(val, i)) && dtk_cjkfold_is_wide(S_at(val, len, i + 1));
 }
 
-int dtk_cjkfold_may_join(const char *val, size_t len)
-{
-	const char *p = val, *end = val + len;
-
-	while (p < end && (p = memchr(p, ' ', (size_t)(end - p)))) {
-		if (S_between_wide(val, len, (size_t)(p - val)))
-			return 1;
-		p++;
-	}
-	return 0;
-}
-
 static int S_is_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Returns the length of a block scalar's header line ('>', indicators, a
+ * comment) at the start of src[0..srclen), up to its line break. */
+static size_t S_header(const char *src, size_t srclen)
+{
+	size_t s = 0;
+	while (s < srclen && src[s] != '\n' && src[s] != '\r')
+		s++;
+	return s;
+}
+
+int dtk_cjkfold_may_join(const char *src, size_t srclen, int block)
+{
+	const char *p = src + (block ? S_header(src, srclen) : 0), *end = src + srclen;
+
+	/* each line break of the source, between two wide characters? */
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p)))) {
+		const char *a = p, *z = p + 1;
+		while (a > src && S_is_space(a[-1]))
+			a--;
+		while (z < end && (*z == ' ' || *z == '\t'))
+			z++;
+		p++;
+		if (a == src || z == end || *z == '\n' || *z == '\r' ||
+		    ((unsigned char)a[-1] & 0xC0) != 0x80 || (unsigned char)*z < 0xE1)
+			continue;
+		if (dtk_cjkfold_is_wide(S_before(src, (size_t)(a - src))) &&
+		    dtk_cjkfold_is_wide(S_at(src, srclen, (size_t)(z - src))))
+			return 1;
+	}
+	return 0;
 }
 
 size_t dtk_cjkfold_join(char *val, size_t len, const char *src, size_t srclen, int block)
@@ -79,12 +99,10 @@ size_t dtk_cjkfold_join(char *val, size_t len, const char *src, size_t srclen, i
 	size_t i, s = 0, out = 0;
 	int dropped = 0;
 
-	if (!dtk_cjkfold_may_join(val, len))
+	if (!dtk_cjkfold_may_join(src, srclen, block))
 		return len;
-	if (block) { /* the header line: '>', indicators, a comment */
-		while (s < srclen && src[s] != '\n' && src[s] != '\r')
-			s++;
-	}
+	if (block)
+		s = S_header(src, srclen);
 	/* the value's characters other than white space are the source's, in
 	 * order (plain and block scalars have no escapes); white space between
 	 * two of them is a fold where the source has a line break there */

@@ -191,25 +191,34 @@ static enum dtk_ytype S_check_tag(struct builder *b, struct dtk_yval *v, const c
  * counts characters (a CRLF as two), not bytes. Marks come in order, so the
  * count goes on from the last mark asked for (mark_chars is the number of
  * bytes in buf[0, mark_bytes) that start a character), eight bytes at a
- * time. */
+ * time: every event has marks, so this is on the parser's hot path. */
 static size_t S_mark_byte(struct builder *b, size_t idx)
 {
 	const unsigned char *p = (const unsigned char *)b->buf;
+	const uint64_t high = UINT64_C(0x8080808080808080);
 
 	if (idx < b->mark_chars)
 		b->mark_chars = b->mark_bytes = 0; /* not seen: marks only go forward */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	while (b->mark_bytes + 8 <= b->len) {
-		uint64_t w, cont;
-		size_t starts;
+		uint64_t w, starts;
+		size_t n, k;
 		memcpy(&w, p + b->mark_bytes, 8);
-		/* continuation bytes: 10xxxxxx */
-		cont = w & ~(w << 1) & UINT64_C(0x8080808080808080);
-		starts = 8 - (size_t)__builtin_popcountll(cont);
-		if (b->mark_chars + starts > idx)
-			break;
-		b->mark_chars += starts;
-		b->mark_bytes += 8;
+		/* bit 7 of each byte that starts a character (not 10xxxxxx) */
+		starts = ~(w & ~(w << 1)) & high;
+		n = (size_t)(((starts >> 7) * UINT64_C(0x0101010101010101)) >> 56);
+		if (b->mark_chars + n <= idx) {
+			b->mark_chars += n;
+			b->mark_bytes += 8;
+			continue;
+		}
+		for (k = idx - b->mark_chars; k > 0; k--)
+			starts &= starts - 1;
+		b->mark_bytes += (size_t)__builtin_ctzll(starts) / 8;
+		b->mark_chars = idx;
+		return b->mark_bytes;
 	}
+#endif
 	for (; b->mark_bytes < b->len; b->mark_bytes++) {
 		if ((p[b->mark_bytes] & 0xC0) == 0x80)
 			continue;
@@ -271,7 +280,15 @@ static void S_scalar_span(struct builder *b, struct dtk_yval *v, const yaml_even
 	};
 	size_t start = S_mark_byte(b, ev->start_mark.index), end;
 
-	end = S_mark_byte(b, ev->end_mark.index);
+	if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	    ev->start_mark.line == ev->end_mark.line) {
+		/* a plain scalar on one line is its text: no need to count */
+		end = start + ev->data.scalar.length;
+		b->mark_chars = ev->end_mark.index;
+		b->mark_bytes = end;
+	} else {
+		end = S_mark_byte(b, ev->end_mark.index);
+	}
 	v->style = styles[ev->data.scalar.style];
 	v->start = b->off + (uint32_t)start;
 	if (v->style == DTK_YS_LITERAL || v->style == DTK_YS_FOLDED)
@@ -307,14 +324,12 @@ static struct dtk_yval *S_new_scalar(struct builder *b, yaml_mark_t m, const cha
 static void S_join_wide(struct builder *b, struct dtk_yval *v, const yaml_event_t *ev)
 {
 	int block = ev->data.scalar.style == YAML_FOLDED_SCALAR_STYLE;
-	size_t from;
+	uint32_t from;
 
 	if (!block && (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
 	               ev->start_mark.line == ev->end_mark.line))
 		return;
-	if (!dtk_cjkfold_may_join(v->str, v->len))
-		return;
-	from = v->start - b->off; /* S_scalar_span has set it */
+	from = v->start - b->off; /* S_scalar_span has set the span */
 	v->len = dtk_cjkfold_join((char *)v->str, v->len, b->buf + from, v->end - v->start, block);
 }
 
