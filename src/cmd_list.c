@@ -64,7 +64,7 @@ static int S_date_opt(struct dtk_ctx *ctx, const char *opt, const char *v, dtk_d
 {
 	if (dtk_date_parse(out, v) == 0)
 		return 0;
-	fprintf(ctx->err, "dtk list: error: %s must be a date (YYYY-MM-DD), not '%s'\n", opt, v);
+	dtk_cmd_usage_error(ctx, "list", "%s must be a date (YYYY-MM-DD), not '%s'", opt, v);
 	return -1;
 }
 
@@ -84,7 +84,7 @@ static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct filter *f,
 	f->confidence = -1;
 	*fmt = F_TEXT;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "n:f:", lo, NULL)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "n:f:", lo)) != -1) {
 		switch (c) {
 		case 'n': f->node = optarg; break;
 		case 'C': f->candidates = 1; break;
@@ -97,28 +97,37 @@ static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct filter *f,
 				return -1;
 			break;
 		case 'c':
-			for (i = 0; i < DTK_CONF_COUNT && strcmp(optarg, dtk_confidence_names[i]);
-			     i++)
-				;
-			if (i == DTK_CONF_COUNT)
-				goto usage;
+			i = dtk_cmd_choice(ctx, "list", "--confidence", optarg,
+			                   dtk_confidence_names, DTK_CONF_COUNT);
+			if (i < 0)
+				return -1;
 			f->confidence = i;
 			break;
 		case 'f':
-			for (i = 0; i < 4 && strcmp(optarg, formats[i]); i++)
-				;
-			if (i == 4)
-				goto usage;
+			if ((i = dtk_cmd_choice(ctx, "list", "--format", optarg, formats, 4)) < 0)
+				return -1;
 			*fmt = (enum format)i;
 			break;
-		default: goto usage;
+		default: return -1;
 		}
 	}
-	if (optind == argc)
-		return 0;
-usage:
-	fprintf(ctx->err, "usage: %s\n", dtk_cmd_list.usage);
-	return -1;
+	return dtk_cmd_operands(ctx, "list", argc, argv, 0, 0, NULL);
+}
+
+/* Says that the base has no node name (with the closest name). */
+static void S_no_node(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *name)
+{
+	const char **names = dtk_xcalloc(kb->n_nodes + 1, sizeof(*names)), *hint;
+	size_t i;
+
+	for (i = 0; i < kb->n_nodes; i++)
+		names[i] = kb->nodes[i]->name;
+	hint = dtk_suggest(name, names, kb->n_nodes);
+	fprintf(ctx->err, "dtk list: error: no node '%s'", name);
+	if (hint)
+		fprintf(ctx->err, "; did you mean '%s'?", hint);
+	fputc('\n', ctx->err);
+	free(names);
 }
 
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
@@ -133,7 +142,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	if ((rc = dtk_cmd_load(ctx, "list", &kb, DTK_KB_ALL, NULL)) != DTK_EXIT_OK) {
 		/* said why */
 	} else if (f.node && !dtk_kb_node(kb, f.node)) {
-		fprintf(ctx->err, "dtk list: error: no node '%s'\n", f.node);
+		S_no_node(ctx, kb, f.node);
 		rc = DTK_EXIT_INVALID;
 	} else {
 		S_print(ctx->out, kb, &f, fmt);

@@ -5,9 +5,12 @@
 #include "dtk/fs.h"
 #include "dtk/repo.h"
 
+#include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define ATTR_LINE "/INDEX.md merge=dtk-index"
@@ -56,6 +59,23 @@ static char *S_driver(const char *dtk)
 	return dtk_buf_detach(&b);
 }
 
+/* Refuses a --dtk that is not an executable file: git would fail at the
+ * first merge of INDEX.md. Returns 0 or -1 after the usage error. */
+static int S_check_dtk(struct dtk_ctx *ctx, const char *dtk)
+{
+	struct stat st;
+
+	if (stat(dtk, &st) < 0) {
+		dtk_cmd_usage_error(ctx, "setup-git", "--dtk %s: %s", dtk, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode) || access(dtk, X_OK) < 0) {
+		dtk_cmd_usage_error(ctx, "setup-git", "--dtk %s: not an executable file", dtk);
+		return -1;
+	}
+	return 0;
+}
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct dtk_repo *repo = NULL;
@@ -63,12 +83,21 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	char *driver = NULL;
 	int added = 0, rc = DTK_EXIT_INVALID;
 
-	if (argc == 3 && !strcmp(argv[1], "--dtk"))
-		dtk = argv[2];
-	else if (argc != 1) {
-		fprintf(ctx->err, "usage: %s\n", dtk_cmd_setup_git.usage);
-		return DTK_EXIT_INVALID;
+	static const struct option opts[] = {{"dtk", required_argument, NULL, 'd'},
+	                                     {NULL, 0, NULL, 0}};
+	int c;
+
+	optind = 0;
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+		if (c != 'd')
+			return DTK_EXIT_INVALID;
+		if (dtk)
+			return dtk_cmd_usage_error(ctx, "setup-git", "--dtk given twice");
+		dtk = optarg;
 	}
+	if (dtk_cmd_operands(ctx, "setup-git", argc, argv, 0, 0, NULL) < 0 ||
+	    (dtk && S_check_dtk(ctx, dtk) < 0))
+		return DTK_EXIT_INVALID;
 	if (dtk_repo_open(&repo, ctx->root) < 0) {
 		rc = dtk_cmd_fail(ctx, "setup-git", DTK_EXIT_INVALID);
 		goto done;

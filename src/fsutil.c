@@ -5,26 +5,22 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-int dtk_file_read(char **out, size_t *len, const char *path, size_t max)
+int dtk_file_read_fd(char **out, size_t *len, int fd, const char *path, size_t max)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = -1;
 	ssize_t n;
+	int rc = -1;
 
 	*out = NULL;
 	*len = 0;
-	if (fd < 0) {
-		int e = errno;
-		dtk_error("cannot open %s: %s", path, strerror(e));
-		errno = e;
-		return -1;
-	}
 	/* read in place: a file of known size in one read, then the empty one
 	 * that says it ended (hence the byte beyond the NUL) */
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= max)
@@ -53,7 +49,108 @@ int dtk_file_read(char **out, size_t *len, const char *path, size_t max)
 	rc = 0;
 done:
 	dtk_buf_release(&b);
+	return rc;
+}
+
+int dtk_file_read(char **out, size_t *len, const char *path, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+
+	*out = NULL;
+	*len = 0;
+	if (fd < 0) {
+		int e = errno;
+		dtk_error("cannot open %s: %s", path, strerror(e));
+		errno = e;
+		return -1;
+	}
+	rc = dtk_file_read_fd(out, len, fd, path, max);
 	close(fd);
+	return rc;
+}
+
+/* Returns 1 when path (a real path) is root (a real path) or below it. */
+static int S_within(const char *root, const char *path)
+{
+	size_t n = strlen(root);
+	while (n > 0 && root[n - 1] == '/')
+		n--; /* "/" */
+	return !strncmp(path, root, n) && (path[n] == '/' || path[n] == '\0');
+}
+
+int dtk_file_open_within(int *fd, const char *root, const char *path)
+{
+	struct stat lst, st, fst;
+	char *real = NULL, *rel, *comp, *slash;
+	int dfd = -1, nfd, rc = -1;
+
+	*fd = -1;
+	if (lstat(path, &lst) < 0) {
+		if (errno == ENOENT)
+			return 1;
+		return dtk_error("cannot read: %s", strerror(errno));
+	}
+	/* every link on the way resolved, the whole path must stay inside */
+	real = realpath(path, NULL);
+	if (!real) {
+		if (S_ISLNK(lst.st_mode) && (errno == ENOENT || errno == ELOOP))
+			return dtk_error("symbolic link is broken or leads outside the repository");
+		return dtk_error("cannot read: %s", strerror(errno));
+	}
+	if (!S_within(root, real)) {
+		if (S_ISLNK(lst.st_mode))
+			dtk_error("symbolic link leads outside the repository");
+		else
+			dtk_error("is outside the repository (a directory on its path is a "
+			          "symbolic link leading out)");
+		goto done;
+	}
+	if (stat(real, &st) < 0) {
+		dtk_error("cannot read: %s", strerror(errno));
+		goto done;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		dtk_error("is %s, not a file",
+		          S_ISDIR(st.st_mode) ? "a directory" : "a special file");
+		goto done;
+	}
+	/* opened from root down, no link followed: a link swapped in since
+	 * realpath is refused, not followed; O_NONBLOCK: a FIFO swapped in does
+	 * not block (it is refused below) */
+	dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	rel = real + strlen(root);
+	while (*rel == '/')
+		rel++;
+	for (comp = rel; dfd >= 0 && comp; comp = slash) {
+		slash = strchr(comp, '/');
+		if (slash)
+			*slash++ = '\0';
+		nfd = openat(dfd, comp,
+		             O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+		                     (slash ? O_DIRECTORY : O_NONBLOCK));
+		close(dfd);
+		dfd = nfd;
+	}
+	if (dfd < 0) {
+		dtk_error(
+		        errno == ELOOP || errno == ENOTDIR || errno == EMLINK
+		                ? "changed while being read (a symbolic link appeared on its path)"
+		                : "cannot read: %s",
+		        strerror(errno));
+		goto done;
+	}
+	if (fstat(dfd, &fst) < 0 || fst.st_dev != st.st_dev || fst.st_ino != st.st_ino ||
+	    !S_ISREG(fst.st_mode)) {
+		dtk_error("changed while being read");
+		goto done;
+	}
+	*fd = dfd;
+	dfd = -1;
+	rc = 0;
+done:
+	if (dfd >= 0)
+		close(dfd);
+	free(real);
 	return rc;
 }
 
@@ -71,10 +168,13 @@ static int S_write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
+/* Flushes the directory holding path to disk (so that a rename in it
+ * lasts). Returns 0 (also where the file system cannot sync a directory:
+ * EINVAL, as POSIX allows), or -1 with the error set. */
 static int S_fsync_dir(const char *path)
 {
 	char *dir = dtk_xstrdup(path), *slash = strrchr(dir, '/');
-	int fd, rc;
+	int fd, rc = 0;
 
 	if (slash == dir)
 		slash[1] = '\0';
@@ -83,30 +183,52 @@ static int S_fsync_dir(const char *path)
 	else
 		strcpy(dir, ".");
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || (fsync(fd) < 0 && errno != EINVAL))
+		rc = dtk_error("cannot sync the directory %s: %s", dir, strerror(errno));
+	if (fd >= 0)
+		close(fd);
 	free(dir);
-	if (fd < 0)
-		return -1;
-	rc = fsync(fd);
-	close(fd);
 	return rc;
+}
+
+/* Creates a new temporary file beside path with the mode a new file gets
+ * (0666 less the umask, as any tool creates files). Returns its descriptor
+ * and its name in tmp, or -1 with errno set. */
+static int S_create_temp(struct dtk_buf *tmp, const char *path)
+{
+	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+	unsigned long seed = (unsigned long)getpid() * 2654435761u ^ (unsigned long)time(NULL);
+	int attempt, fd = -1, i;
+
+	for (attempt = 0; attempt < 100 && fd < 0; attempt++) {
+		tmp->len = 0;
+		dtk_buf_printf(tmp, "%s.tmp-", path);
+		for (i = 0; i < 6; i++) {
+			seed = seed * 6364136223846793005u + 1442695040888963407u;
+			dtk_buf_putc(tmp, digits[(seed >> 33) % 36]);
+		}
+		fd = open(tmp->ptr, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd < 0 && errno != EEXIST)
+			return -1;
+	}
+	return fd;
 }
 
 int dtk_file_write_atomic(const char *path, const char *data, size_t len)
 {
 	struct dtk_buf tmp = DTK_BUF_INIT;
 	struct stat st;
-	mode_t mode = 0644;
-	int fd, rc = -1;
+	int fd, rc = -1, keep_mode;
 
-	if (stat(path, &st) == 0)
-		mode = st.st_mode & 07777;
-	dtk_buf_printf(&tmp, "%s.tmp-XXXXXX", path);
-	fd = mkstemp(tmp.ptr);
+	keep_mode = lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+	fd = S_create_temp(&tmp, path);
 	if (fd < 0) {
 		dtk_error("cannot create a temporary file beside %s: %s", path, strerror(errno));
 		goto done;
 	}
-	if (S_write_all(fd, data, len) < 0 || fchmod(fd, mode) < 0 || fsync(fd) < 0) {
+	/* a file replaced keeps its mode; a new one has the umask's */
+	if (S_write_all(fd, data, len) < 0 || (keep_mode && fchmod(fd, st.st_mode & 07777) < 0) ||
+	    fsync(fd) < 0) {
 		dtk_error("cannot write %s: %s", tmp.ptr, strerror(errno));
 		close(fd);
 		unlink(tmp.ptr);
@@ -118,7 +240,8 @@ int dtk_file_write_atomic(const char *path, const char *data, size_t len)
 		unlink(tmp.ptr);
 		goto done;
 	}
-	S_fsync_dir(path);
+	if (S_fsync_dir(path) < 0)
+		goto done;
 	rc = 0;
 done:
 	dtk_buf_release(&tmp);
@@ -127,19 +250,36 @@ done:
 
 #define CMP_CHUNK 65536
 
-int dtk_file_cmp_open(struct dtk_file_cmp *c, const char *path)
+int dtk_file_cmp_open(struct dtk_file_cmp *c, const char *path, size_t max)
 {
+	struct stat st;
+
 	memset(c, 0, sizeof(*c));
 	c->path = dtk_xstrdup(path);
-	c->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (c->fd < 0 && errno != ENOENT) {
-		dtk_error("cannot open %s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (c->fd < 0)
+	/* a regular file or nothing: not a link (whose target would be shown
+	 * in a diff and replaced), nor a FIFO (O_NONBLOCK: opening it does not
+	 * wait) or a device */
+	c->fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (c->fd < 0 && errno == ENOENT) {
 		c->differs = 1;
-	else
-		c->chunk = dtk_xmalloc(CMP_CHUNK);
+		return 0;
+	}
+	if (c->fd < 0 && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		return dtk_error(
+		        "cannot read %s: it is a symbolic link (it must be a regular file)", path);
+	if (c->fd < 0)
+		return dtk_error("cannot open %s: %s", path, strerror(errno));
+	if (fstat(c->fd, &st) < 0)
+		return dtk_error("cannot read %s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return dtk_error("cannot read %s: %s", path, strerror(EISDIR));
+	if (!S_ISREG(st.st_mode))
+		return dtk_error("cannot read %s: it is a special file (it must be a regular file)",
+		                 path);
+	if ((uintmax_t)st.st_size > max)
+		return dtk_error("cannot read %s: it is larger than the limit of %zu bytes", path,
+		                 max);
+	c->chunk = dtk_xmalloc(CMP_CHUNK);
 	return 0;
 }
 

@@ -108,6 +108,7 @@
 	X(repository_head_detached)                                                                \
 	X(repository_index)                                                                        \
 	X(repository_is_bare)                                                                      \
+	X(repository_is_shallow)                                                                   \
 	X(repository_open_ext)                                                                     \
 	X(repository_path)                                                                         \
 	X(repository_set_config)                                                                   \
@@ -120,6 +121,7 @@
 	X(signature_now)                                                                           \
 	X(tree_entry_byindex)                                                                      \
 	X(tree_entry_bypath)                                                                       \
+	X(tree_entry_filemode)                                                                     \
 	X(tree_entry_free)                                                                         \
 	X(tree_entry_id)                                                                           \
 	X(tree_entry_name)                                                                         \
@@ -225,6 +227,7 @@ int dtk_gitlib_load(void);
 #define git_repository_head_detached (dtk_git.repository_head_detached)
 #define git_repository_index (dtk_git.repository_index)
 #define git_repository_is_bare (dtk_git.repository_is_bare)
+#define git_repository_is_shallow (dtk_git.repository_is_shallow)
 #define git_repository_open_ext (dtk_git.repository_open_ext)
 #define git_repository_path (dtk_git.repository_path)
 #define git_repository_set_config (dtk_git.repository_set_config)
@@ -237,6 +240,7 @@ int dtk_gitlib_load(void);
 #define git_signature_now (dtk_git.signature_now)
 #define git_tree_entry_byindex (dtk_git.tree_entry_byindex)
 #define git_tree_entry_bypath (dtk_git.tree_entry_bypath)
+#define git_tree_entry_filemode (dtk_git.tree_entry_filemode)
 #define git_tree_entry_free (dtk_git.tree_entry_free)
 #define git_tree_entry_id (dtk_git.tree_entry_id)
 #define git_tree_entry_name (dtk_git.tree_entry_name)

@@ -246,7 +246,83 @@ static int S_find_visit(void *ctx, git_commit *c, const struct dtk_kb *now,
 	return 0;
 }
 
-/* Writes the base files of commit c's insights/ into dir/insights. */
+/* Finds the blob a symbolic link of tree at dir/<name> leads to, as a
+ * checkout would: its target (the link blob's text) read relative to dir
+ * (within the work tree), links followed up to 8 deep. Returns 0 and sets
+ * *out (git_blob_free), or 1 when the target is not a file of tree. */
+static int S_follow_link(const struct dtk_repo *r, git_tree *tree, const char *dir,
+                         const git_tree_entry *link, git_blob **out)
+{
+	git_oid id;
+	char *path = NULL;
+	int depth, rc = 1;
+
+	*out = NULL;
+	git_oid_cpy(&id, git_tree_entry_id(link));
+	path = dtk_xstrdup(dir);
+	for (depth = 0; depth < 8; depth++) {
+		git_blob *lb = NULL;
+		git_tree_entry *te = NULL;
+		struct dtk_buf p = DTK_BUF_INIT;
+		const char *t, *end, *seg;
+		size_t len;
+		int bad = 0;
+		if (git_blob_lookup(&lb, r->git, &id) < 0)
+			break;
+		t = git_blob_rawcontent(lb);
+		end = t + git_blob_rawsize(lb);
+		if (t == end || *t == '/') { /* empty, or absolute: outside the tree */
+			git_blob_free(lb);
+			break;
+		}
+		dtk_buf_puts(&p, path);
+		for (seg = t; seg < end; seg += len + 1) {
+			const char *slash = memchr(seg, '/', (size_t)(end - seg));
+			len = (size_t)((slash ? slash : end) - seg);
+			if (len == 0 || (len == 1 && seg[0] == '.'))
+				continue;
+			if (len == 2 && seg[0] == '.' && seg[1] == '.') {
+				char *cut = p.len ? strrchr(p.ptr, '/') : NULL;
+				if (!p.len) { /* above the work tree */
+					bad = 1;
+					break;
+				}
+				p.len = cut ? (size_t)(cut - p.ptr) : 0;
+				p.ptr[p.len] = '\0';
+				continue;
+			}
+			if (p.len)
+				dtk_buf_putc(&p, '/');
+			dtk_buf_put(&p, seg, len);
+		}
+		bad = bad || memchr(t, '\0', (size_t)(end - t)) || !p.len;
+		git_blob_free(lb);
+		if (bad || git_tree_entry_bypath(&te, tree, p.ptr) < 0) {
+			dtk_buf_release(&p);
+			break;
+		}
+		git_oid_cpy(&id, git_tree_entry_id(te));
+		if (git_tree_entry_filemode(te) == GIT_FILEMODE_LINK) {
+			char *slash = strrchr(p.ptr, '/');
+			free(path);
+			path = dtk_xstrndup(p.ptr, slash ? (size_t)(slash - p.ptr) : 0);
+			git_tree_entry_free(te);
+			dtk_buf_release(&p);
+			continue;
+		}
+		if (git_tree_entry_type(te) == GIT_OBJECT_BLOB &&
+		    git_blob_lookup(out, r->git, &id) == 0)
+			rc = 0;
+		git_tree_entry_free(te);
+		dtk_buf_release(&p);
+		break;
+	}
+	free(path);
+	return rc;
+}
+
+/* Writes the base files of commit c's insights/ into dir/insights (a
+ * symbolic link as the file it leads to in c). */
 static int S_extract(const struct dtk_repo *r, git_commit *c, const char *dir)
 {
 	git_tree *tree = NULL, *sub = NULL;
@@ -270,7 +346,10 @@ static int S_extract(const struct dtk_repo *r, git_commit *c, const char *dir)
 		if (git_tree_entry_type(e) != GIT_OBJECT_BLOB || len < 6 ||
 		    strcmp(name + len - 5, ".yaml") || strchr(name, '/') || name[0] == '.')
 			continue;
-		if (git_blob_lookup(&blob, r->git, git_tree_entry_id(e)) < 0) {
+		if (git_tree_entry_filemode(e) == GIT_FILEMODE_LINK) {
+			if (S_follow_link(r, tree, path, e, &blob) != 0)
+				continue; /* leads out of the commit: the file is not there */
+		} else if (git_blob_lookup(&blob, r->git, git_tree_entry_id(e)) < 0) {
 			S_gerr("cannot read a file of the previous run");
 			goto done;
 		}
@@ -334,24 +413,33 @@ static int S_runs_visit(void *ctx, git_commit *c, const struct dtk_kb *now,
 	return 0;
 }
 
-int dtk_repo_runs(struct dtk_repo *r, struct dtk_run_list *out)
+int dtk_repo_runs(struct dtk_repo *r, struct dtk_run_list *out, struct dtk_diags *diags)
 {
 	git_reference *head = NULL;
 	git_commit *c = NULL;
-	git_oid blob;
+	git_blob *blob = NULL;
+	git_oid oid;
 	struct runs_ctx ctx = {out};
 	size_t i;
+	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (git_repository_head(&head, r->git) < 0)
 		return 0; /* no commit yet */
+	/* HEAD's records, invalid ones reported (not taken for no runs) */
 	if (git_commit_lookup(&c, r->git, git_reference_target(head)) == 0 &&
-	    S_lookup(r, c, RECORDS, &blob) == 0)
-		out->kb = S_records(r, &blob);
+	    S_lookup(r, c, RECORDS, &oid) == 0) {
+		if (git_blob_lookup(&blob, r->git, &oid) < 0)
+			rc = S_gerr("cannot read " RECORDS " at HEAD");
+		else
+			rc = dtk_kb_parse_records(&out->kb, git_blob_rawcontent(blob),
+			                          (size_t)git_blob_rawsize(blob), RECORDS, diags);
+	}
+	git_blob_free(blob);
 	git_commit_free(c);
 	git_reference_free(head);
-	if (!out->kb)
-		return 0;
+	if (rc < 0 || !out->kb)
+		return rc;
 	out->n = out->kb->n_records;
 	out->v = dtk_xcalloc(out->n + 1, sizeof(*out->v));
 	for (i = 0; i < out->n; i++)
@@ -369,7 +457,8 @@ void dtk_run_list_release(struct dtk_run_list *l)
 /* ---- committing ---- */
 
 /* Returns 1 when path (relative to the work tree) is a file of the base:
- * <prefix>insights/<name>.yaml directly in insights/. */
+ * <prefix>insights/<name>.yaml directly in insights/, not a dotfile (the
+ * loader ignores those: they are the user's, like every other file). */
 static int S_base_file(const struct dtk_repo *r, const char *path)
 {
 	size_t n = strlen(r->prefix), len;
@@ -377,7 +466,7 @@ static int S_base_file(const struct dtk_repo *r, const char *path)
 		return 0;
 	path += n + 9;
 	len = strlen(path);
-	return len > 5 && !strchr(path, '/') && !strcmp(path + len - 5, ".yaml");
+	return len > 5 && path[0] != '.' && !strchr(path, '/') && !strcmp(path + len - 5, ".yaml");
 }
 
 /* Removes the base's files from idx. */
@@ -392,15 +481,48 @@ static int S_remove_base(const struct dtk_repo *r, git_index *idx)
 	return 0;
 }
 
-/* Adds a blob entry for path to idx. */
-static int S_add(git_index *idx, const char *path, const git_oid *oid)
+/* Adds an entry of mode (a blob or a symbolic link) for path to idx. */
+static int S_add(git_index *idx, const char *path, const git_oid *oid, unsigned mode)
 {
 	git_index_entry e;
 	memset(&e, 0, sizeof(e));
-	e.mode = GIT_FILEMODE_BLOB;
+	e.mode = mode;
 	e.path = path;
 	git_oid_cpy(&e.id, oid);
 	return git_index_add(idx, &e) < 0 ? S_gerr("cannot update the index") : 0;
+}
+
+/* Stores the work tree's file path (relative to the work tree) as a blob, as
+ * git add does: a symbolic link as its target's path with the link's mode,
+ * an executable file with the executable mode. Sets *oid and *mode. */
+static int S_blob_from_workdir(const struct dtk_repo *r, const char *path, git_oid *oid,
+                               unsigned *mode)
+{
+	char *full = dtk_path_join(r->workdir, path), target[4096];
+	struct stat st;
+	ssize_t n;
+	int rc = -1;
+
+	if (lstat(full, &st) < 0) {
+		dtk_error("cannot read %s: %s", path, strerror(errno));
+	} else if (S_ISLNK(st.st_mode)) {
+		n = readlink(full, target, sizeof(target));
+		if (n < 0 || (size_t)n >= sizeof(target))
+			dtk_error("cannot read the link %s: %s", path,
+			          n < 0 ? strerror(errno) : "target too long");
+		else if (git_blob_create_from_buffer(oid, r->git, target, (size_t)n) < 0)
+			S_gerr("cannot store a file of insights/");
+		else
+			rc = 0;
+		*mode = GIT_FILEMODE_LINK;
+	} else if (git_blob_create_from_workdir(oid, r->git, path) < 0) {
+		S_gerr("cannot store a file of insights/");
+	} else {
+		*mode = (st.st_mode & S_IXUSR) ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+		rc = 0;
+	}
+	free(full);
+	return rc;
 }
 
 /* Builds the tree of the commit: base (may be NULL) with the base's files
@@ -422,12 +544,11 @@ static int S_build_tree(const struct dtk_repo *r, git_tree *base, const struct d
 		goto done;
 	for (i = 0; i < req->n_files; i++) {
 		struct dtk_buf rel = DTK_BUF_INIT;
+		unsigned mode = GIT_FILEMODE_BLOB;
 		dtk_buf_printf(&rel, "%sinsights/%s", r->prefix, req->files[i]);
-		rc = git_blob_create_from_workdir(&oid, r->git, rel.ptr);
+		rc = S_blob_from_workdir(r, rel.ptr, &oid, &mode);
 		if (rc == 0)
-			rc = S_add(idx, rel.ptr, &oid);
-		else
-			S_gerr("cannot store a file of insights/");
+			rc = S_add(idx, rel.ptr, &oid, mode);
 		dtk_buf_release(&rel);
 		if (rc < 0)
 			goto done;
@@ -435,12 +556,12 @@ static int S_build_tree(const struct dtk_repo *r, git_tree *base, const struct d
 	rc = -1;
 	path = S_path(r, RECORDS);
 	if (git_blob_create_from_buffer(&oid, r->git, req->records, req->records_len) < 0 ||
-	    S_add(idx, path, &oid) < 0)
+	    S_add(idx, path, &oid, GIT_FILEMODE_BLOB) < 0)
 		goto done;
 	free(path);
 	path = S_path(r, "INDEX.md");
 	if (git_blob_create_from_buffer(&oid, r->git, req->index, req->index_len) < 0 ||
-	    S_add(idx, path, &oid) < 0)
+	    S_add(idx, path, &oid, GIT_FILEMODE_BLOB) < 0)
 		goto done;
 	if (git_index_write_tree_to(tree_oid, idx, r->git) < 0) {
 		S_gerr("cannot write the commit's tree");
@@ -485,7 +606,7 @@ static int S_journal_write(const struct dtk_repo *r, const struct journal *j)
 /* Reads the journal; returns 1 when there is one, 0 when not, -1 on error. */
 static int S_journal_read(const struct dtk_repo *r, struct journal *j)
 {
-	char *path = S_journal_path(r), *text = NULL, a[64], b[64];
+	char *path = S_journal_path(r), *text = NULL, a[64] = "", b[64] = "";
 	size_t len;
 	int rc = dtk_file_read(&text, &len, path, 4096);
 
@@ -498,7 +619,7 @@ static int S_journal_read(const struct dtk_repo *r, struct journal *j)
 	                     (!strcmp(b, "-") || git_oid_fromstr(&j->old_id, b) == 0)
 	             ? 1
 	             : dtk_error(".git/dtk-crystallize is damaged; remove it and check HEAD");
-	j->has_old = strcmp(b, "-") != 0;
+	j->has_old = rc == 1 && strcmp(b, "-") != 0;
 	free(text);
 	return rc;
 }
@@ -558,6 +679,7 @@ static int S_update_index(const struct dtk_repo *r, git_tree *tree)
 		struct dtk_buf path = DTK_BUF_INIT;
 		git_tree_entry *top = NULL;
 		const git_oid *want;
+		unsigned mode = GIT_FILEMODE_BLOB;
 		if (e) {
 			dtk_buf_printf(&path, "%s/%s", dir, git_tree_entry_name(e));
 			if (!S_base_file(r, path.ptr)) {
@@ -565,6 +687,7 @@ static int S_update_index(const struct dtk_repo *r, git_tree *tree)
 				continue;
 			}
 			want = git_tree_entry_id(e);
+			mode = (unsigned)git_tree_entry_filemode(e);
 		} else {
 			dtk_buf_puts(&path, index_md);
 			if (git_tree_entry_bypath(&top, tree, index_md) < 0) {
@@ -575,7 +698,7 @@ static int S_update_index(const struct dtk_repo *r, git_tree *tree)
 		}
 		if (git_index_add_bypath(idx, path.ptr) < 0 ||
 		    !(ie = git_index_get_bypath(idx, path.ptr, 0)) || !git_oid_equal(&ie->id, want))
-			rc = S_add(idx, path.ptr, want);
+			rc = S_add(idx, path.ptr, want, mode);
 		else
 			rc = 0;
 		git_tree_entry_free(top);

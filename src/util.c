@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static void S_oom(void)
 {
@@ -321,9 +322,13 @@ const char *dtk_suggest(const char *word, const char *const *cands, size_t n)
 {
 	size_t limit = strlen(word) / 3 + 1, best = limit + 1, i;
 	const char *pick = NULL;
+	size_t len = strlen(word), prefixed = 0;
 
 	if (limit > 4)
 		limit = 4;
+	for (i = 0; i < n; i++) /* the same word in other case */
+		if (!strcasecmp(word, cands[i]))
+			return cands[i];
 	for (i = 0; i < n; i++) {
 		size_t d = dtk_edit_distance(word, cands[i], limit);
 		if (d < best) {
@@ -331,7 +336,13 @@ const char *dtk_suggest(const char *word, const char *const *cands, size_t n)
 			pick = cands[i];
 		}
 	}
-	return best <= limit ? pick : NULL;
+	if (best <= limit)
+		return pick;
+	/* else the one candidate that starts with a word of 3 or more bytes */
+	for (i = 0, pick = NULL; len >= 3 && i < n; i++)
+		if (!strncmp(word, cands[i], len) && prefixed++ == 0)
+			pick = cands[i];
+	return prefixed == 1 ? pick : NULL;
 }
 
 /* Bit 1: may start a name (a-z, 0-9); bit 2: may go on one (also '-'). */
@@ -351,4 +362,34 @@ int dtk_is_name(const char *s)
 	while (S_name_chars[*++p] & 2)
 		;
 	return *p == '\0';
+}
+
+char *dtk_splice(const char *buf, size_t len, const struct dtk_edit *edits, size_t n,
+                 size_t *out_len)
+{
+	struct dtk_buf out = DTK_BUF_INIT;
+	size_t i, at = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct dtk_edit *e = &edits[i];
+		if (e->start < at || e->end < e->start || e->end > len) {
+			dtk_buf_release(&out);
+			dtk_error("internal error: edits out of order or out of the text");
+			return NULL;
+		}
+		dtk_buf_put(&out, buf + at, e->start - at);
+		dtk_buf_put(&out, e->text, e->len);
+		at = e->end;
+	}
+	dtk_buf_put(&out, buf + at, len - at);
+	*out_len = out.len;
+	if (!out.ptr)
+		return dtk_xstrdup("");
+	return dtk_buf_detach(&out);
+}
+
+const char *dtk_text_eol(const char *buf, size_t len)
+{
+	const char *nl = memchr(buf, '\n', len);
+	return nl && nl > buf && nl[-1] == '\r' ? "\r\n" : "\n";
 }

@@ -6,7 +6,6 @@
 #include <string.h>
 #include <yaml.h>
 
-/* A collection being built: its value and the items gathered so far. */
 /* A collection being built: its value and where its items start on the
  * builder's item stack (the items of every open collection, innermost last). */
 struct frame {
@@ -24,6 +23,7 @@ struct builder {
 	struct dtk_yval **items; /* the items of the open collections */
 	size_t n_items, cap_items;
 	struct dtk_yval *root;
+	uint32_t off; /* added to libyaml's offsets: the byte order mark skipped */
 	int errors, documents;
 };
 
@@ -139,6 +139,11 @@ static enum dtk_ytype S_resolve(const char *s)
 	return DTK_YT_STR;
 }
 
+enum dtk_ytype dtk_yaml_resolve(const char *s)
+{
+	return S_resolve(s);
+}
+
 #define CORE_TAG "tag:yaml.org,2002:"
 
 /* Checks an explicit tag against the value; returns the resolved type. */
@@ -184,7 +189,50 @@ static struct dtk_yval *S_new(struct builder *b, enum dtk_ykind kind, yaml_mark_
 	v->kind = kind;
 	v->line = (int)m.line + 1;
 	v->col = S_col(m);
+	v->start = v->end = b->off + (uint32_t)m.index;
 	return v;
+}
+
+/* Returns where the text of a block scalar that libyaml ends at end (past
+ * its trailing line breaks and blank lines) really ends: past the last
+ * character of its last line that is not blank. */
+static size_t S_block_end(const char *buf, size_t start, size_t end)
+{
+	while (end > start) {
+		size_t line = end;
+		if (buf[end - 1] == '\n' || buf[end - 1] == '\r') {
+			end--;
+			continue;
+		}
+		while (line > start && buf[line - 1] == ' ')
+			line--;
+		if (line > start && buf[line - 1] != '\n' && buf[line - 1] != '\r')
+			break; /* a line with text */
+		if (line == start)
+			break;
+		end = line; /* a blank line: drop it */
+	}
+	return end;
+}
+
+/* Sets the style and the end of scalar v from its event. */
+static void S_scalar_span(struct builder *b, struct dtk_yval *v, const yaml_event_t *ev)
+{
+	static const unsigned char styles[] = {
+	        [YAML_ANY_SCALAR_STYLE] = DTK_YS_PLAIN,
+	        [YAML_PLAIN_SCALAR_STYLE] = DTK_YS_PLAIN,
+	        [YAML_SINGLE_QUOTED_SCALAR_STYLE] = DTK_YS_SINGLE,
+	        [YAML_DOUBLE_QUOTED_SCALAR_STYLE] = DTK_YS_DOUBLE,
+	        [YAML_LITERAL_SCALAR_STYLE] = DTK_YS_LITERAL,
+	        [YAML_FOLDED_SCALAR_STYLE] = DTK_YS_FOLDED,
+	};
+	size_t end = ev->end_mark.index;
+
+	v->style = styles[ev->data.scalar.style];
+	v->start = b->off + (uint32_t)ev->start_mark.index;
+	if (v->style == DTK_YS_LITERAL || v->style == DTK_YS_FOLDED)
+		end = S_block_end(b->buf, ev->start_mark.index, end);
+	v->end = b->off + (uint32_t)end;
 }
 
 /* Returns a new string scalar holding a copy of s[0..len), its text in the
@@ -201,6 +249,8 @@ static struct dtk_yval *S_new_scalar(struct builder *b, yaml_mark_t m, const cha
 	v->type = DTK_YT_STR;
 	v->line = (int)m.line + 1;
 	v->col = S_col(m);
+	v->style = DTK_YS_PLAIN;
+	v->start = v->end = 0;
 	v->str = str;
 	v->len = len;
 	v->items = NULL;
@@ -299,7 +349,9 @@ static void S_push(struct builder *b, struct dtk_yval *v)
 	f->start = b->n_items;
 }
 
-static void S_pop(struct builder *b)
+/* Closes the collection on top of the stack; m is the end mark of its end
+ * event. */
+static void S_pop(struct builder *b, yaml_mark_t m)
 {
 	struct frame *f = &b->stack[--b->depth];
 	struct dtk_yval *v = f->val;
@@ -309,6 +361,10 @@ static void S_pop(struct builder *b)
 	if (v->n)
 		memcpy(v->items, b->items + f->start, v->n * sizeof(*v->items));
 	b->n_items = f->start;
+	if (v->style == DTK_YS_FLOW)
+		v->end = b->off + (uint32_t)m.index;
+	else if (v->n)
+		v->end = v->items[v->n - 1]->end;
 	if (v->kind == DTK_Y_MAP)
 		S_check_dup_keys(b, v);
 	S_add(b, v);
@@ -336,6 +392,7 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 		v = S_new(b, DTK_Y_SCALAR, m);
 		v->type = DTK_YT_NULL;
 		v->str = "";
+		v->end = b->off + (uint32_t)ev->end_mark.index;
 		S_add(b, v);
 		return 0;
 	case YAML_SCALAR_EVENT:
@@ -348,6 +405,7 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 			return -1;
 		}
 		v = S_new_scalar(b, m, (const char *)ev->data.scalar.value, ev->data.scalar.length);
+		S_scalar_span(b, v, ev);
 		/* libyaml refuses a NUL byte in the input: only an escape of a
 		 * double-quoted scalar (\0, \x00, \u0000) can make one */
 		if (ev->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE &&
@@ -370,16 +428,22 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 			anchor = (const char *)ev->data.sequence_start.anchor;
 			tag = (const char *)ev->data.sequence_start.tag;
 			v = S_new(b, DTK_Y_SEQ, m);
+			v->style = ev->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
+			                   ? DTK_YS_FLOW
+			                   : DTK_YS_BLOCK;
 		} else {
 			anchor = (const char *)ev->data.mapping_start.anchor;
 			tag = (const char *)ev->data.mapping_start.tag;
 			v = S_new(b, DTK_Y_MAP, m);
+			v->style = ev->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
+			                   ? DTK_YS_FLOW
+			                   : DTK_YS_BLOCK;
 		}
 		S_check_tag(b, v, tag, DTK_YT_STR);
 		S_push(b, v);
 		break;
 	case YAML_SEQUENCE_END_EVENT:
-	case YAML_MAPPING_END_EVENT: S_pop(b); return 0;
+	case YAML_MAPPING_END_EVENT: S_pop(b, ev->end_mark); return 0;
 	default: return 0;
 	}
 	if (anchor)
@@ -453,6 +517,7 @@ int dtk_yaml_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *p
 	if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {
 		buf += 3;
 		len -= 3;
+		b.off = 3;
 		b.buf = buf;
 		b.len = len;
 	}

@@ -199,8 +199,11 @@ static void test_show_node_text(void **state)
 	assert_non_null(strstr(r.out, "  source:      Paper A (paper-a)\n"));
 	assert_non_null(strstr(r.out, "  verified by: Paper B (paper-b)\n"));
 	assert_non_null(strstr(r.out, "alpha-002  medium (candidate)"));
-	assert_non_null(
-	        strstr(r.out, "  contradicts: alpha-001 (open): 与 alpha-001 的前提冲突\n"));
+	assert_non_null(strstr(
+	        r.out, "  contradicts: alpha-001 (open) 初始化即固化: 与 alpha-001 的前提冲突\n"));
+	assert_non_null(strstr(r.out, "  contradicts: beta-001 (resolved) TP 留在低延迟域\n"));
+	assert_non_null(strstr(r.out, "  relates: alpha-001 初始化即固化\n"
+	                              "           cluster-infra:scale-up-interconnect-055\n"));
 	assert_null(strchr(r.out, '\033')); /* not a terminal: no colour */
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "show", "--color", "always", "alpha", NULL);
@@ -235,6 +238,61 @@ static void test_show_entry_json(void **state)
 	S_done(dir);
 }
 
+/* What names an entry or a node: relates, contradicts (from this node and
+ * others) and gaps, with titles. */
+static void test_show_backlinks(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	(void)state;
+	t_dtk(&r, dir, NULL, "show", "alpha-001", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "  related by:      alpha-002 小消息瓶颈在同步\n"
+	                              "  contradicted by: alpha-003 (open) A low one: 与 alpha-001 "
+	                              "的前提冲突\n"));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "show", "beta-002", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "  flags gap:       能效仍是开放空白\n"));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "show", "beta", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\nlinks from other nodes:\n"
+	                              "  alpha-003 contradicts (resolved) beta-001  A low one\n"
+	                              "  gap flagged by beta-002: 能效仍是开放空白\n"));
+	assert_non_null(strstr(r.out, "  contradicted by: alpha-003 (resolved) A low one\n"));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "show", "alpha", NULL); /* its own links are not inbound */
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\nlinks from other nodes: none\n"));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "show", "-f", "json", "beta-001", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out,
+	                       "  \"referenced_by\": [\n    {\n      \"id\": \"alpha-003\",\n"
+	                       "      \"how\": \"contradicts\",\n      \"title\": \"A low "
+	                       "one\",\n      \"status\": \"resolved\",\n      \"note\": "
+	                       "null\n    }\n  ]\n}\n"));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "show", "-f", "json", "beta", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\n  \"referenced_by\": [\n    {\n      \"id\": "
+	                              "\"alpha-003\",\n      \"how\": \"contradicts\",\n      "
+	                              "\"to\": \"beta-001\",\n"));
+	assert_non_null(strstr(r.out, "    {\n      \"id\": null,\n      \"how\": \"gap\",\n"
+	                              "      \"to\": \"beta-002\",\n      \"gap\": "
+	                              "\"能效仍是开放空白\"\n    }\n  ]\n}\n"));
+	t_run_free(&r);
+	/* a node file that names the node but cannot be read is left out */
+	t_write_str(dir, "insights/gamma.yaml", "node: gamma\ninsights: [beta-001: [\n");
+	t_dtk(&r, dir, NULL, "show", "beta-001", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	assert_non_null(strstr(r.out, "contradicted by: alpha-003"));
+	t_run_free(&r);
+	S_done(dir);
+}
+
 static void test_show_refuses_and_suggests(void **state)
 {
 	char *dir = S_base();
@@ -252,7 +310,8 @@ static void test_show_refuses_and_suggests(void **state)
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "show", "../INDEX", NULL);
 	assert_int_equal(r.status, 2);
-	assert_string_equal(r.err, "dtk show: error: '../INDEX' is not a node name or entry id\n");
+	assert_string_equal(r.err, "dtk show: error: '../INDEX' is not a node name or entry id\n"
+	                           "see 'dtk show --help'\n");
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "show", "_domain", NULL);
 	assert_int_equal(r.status, 2);
@@ -506,6 +565,7 @@ int main(void)
 	        cmocka_unit_test(test_root_discovery_and_C),
 	        cmocka_unit_test(test_show_node_text),
 	        cmocka_unit_test(test_show_entry_json),
+	        cmocka_unit_test(test_show_backlinks),
 	        cmocka_unit_test(test_show_refuses_and_suggests),
 	        cmocka_unit_test(test_show_reads_only_its_node),
 	        cmocka_unit_test(test_help_version_usage),

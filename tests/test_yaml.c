@@ -42,6 +42,65 @@ static void S_err(const char *text, size_t len, const char *want)
 	dtk_arena_free(a);
 }
 
+/* Returns the source text of v in text (a static buffer). */
+static const char *S_span(const char *text, const struct dtk_yval *v)
+{
+	static char out[256];
+	size_t n = v->end - v->start;
+	assert_true(v->start <= v->end && n < sizeof(out));
+	memcpy(out, text + v->start, n);
+	out[n] = '\0';
+	return out;
+}
+
+static void test_spans_and_styles(void **state)
+{
+	struct dtk_arena *a = dtk_arena_new();
+	const char *text = "\xEF\xBB\xBF"
+	                   "a: plain  # comment\n"
+	                   "b: 'single'\n"
+	                   "c: \"dou\\\"ble\"\n"
+	                   "d: >-\n  folded\n  text  \n\n   \n"
+	                   "e: |\n  lit\n"
+	                   "f: [x, 'y']\n"
+	                   "g:\n  - id: one\n    n: 1\n  - id: two\n    m: {k: v}\n"
+	                   "# trailing\n"
+	                   "h: multi\n  line\n";
+	const struct dtk_yval *root, *v;
+	(void)state;
+	root = S_ok(a, text);
+	assert_int_equal(root->start, 3);
+	assert_int_equal(root->end, strlen(text) - 1); /* the last value's end */
+	v = dtk_yval_get(root, "a");
+	assert_int_equal(v->style, DTK_YS_PLAIN);
+	assert_string_equal(S_span(text, v), "plain");
+	assert_string_equal(S_span(text, root->items[0]), "a");
+	v = dtk_yval_get(root, "b");
+	assert_int_equal(v->style, DTK_YS_SINGLE);
+	assert_string_equal(S_span(text, v), "'single'");
+	v = dtk_yval_get(root, "c");
+	assert_int_equal(v->style, DTK_YS_DOUBLE);
+	assert_string_equal(S_span(text, v), "\"dou\\\"ble\"");
+	v = dtk_yval_get(root, "d");
+	assert_int_equal(v->style, DTK_YS_FOLDED);
+	assert_string_equal(S_span(text, v), ">-\n  folded\n  text  ");
+	v = dtk_yval_get(root, "e");
+	assert_int_equal(v->style, DTK_YS_LITERAL);
+	assert_string_equal(S_span(text, v), "|\n  lit");
+	v = dtk_yval_get(root, "f");
+	assert_int_equal(v->style, DTK_YS_FLOW);
+	assert_string_equal(S_span(text, v), "[x, 'y']");
+	assert_string_equal(S_span(text, v->items[1]), "'y'");
+	v = dtk_yval_get(root, "g");
+	assert_int_equal(v->style, DTK_YS_BLOCK);
+	assert_string_equal(S_span(text, v), "- id: one\n    n: 1\n  - id: two\n    m: {k: v}");
+	assert_string_equal(S_span(text, v->items[0]), "id: one\n    n: 1");
+	assert_string_equal(S_span(text, v->items[1]), "id: two\n    m: {k: v}");
+	v = dtk_yval_get(root, "h");
+	assert_string_equal(S_span(text, v), "multi\n  line");
+	dtk_arena_free(a);
+}
+
 static void test_tree_and_positions(void **state)
 {
 	struct dtk_arena *a = dtk_arena_new();
@@ -206,6 +265,7 @@ int main(void)
 	        cmocka_unit_test(test_leading_bom_is_fine),
 	        cmocka_unit_test(test_depth_limit_stops_early),
 	        cmocka_unit_test(test_scalar_limit),
+	        cmocka_unit_test(test_spans_and_styles),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

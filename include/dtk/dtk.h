@@ -54,6 +54,25 @@ typedef int (*dtk_write_fn)(void *arg, const char *s, size_t len);
 /* A dtk_write_fn appending to the struct dtk_buf arg; never fails. */
 int dtk_buf_write(void *arg, const char *s, size_t len);
 
+/* ---- splicing: edits of a text that keep every other byte ---- */
+/* Replace buf[start, end) with text[0..len); start == end inserts. */
+struct dtk_edit {
+	size_t start, end;
+	const char *text;
+	size_t len;
+};
+/*
+ * Returns a malloc'd copy of buf[0..len) with each edit applied (the caller
+ * frees; NUL-terminated; its length in *out_len). The edits are sorted by
+ * start and do not overlap; two insertions at one place go in their order.
+ * Returns NULL with the error set when they are not so.
+ */
+char *dtk_splice(const char *buf, size_t len, const struct dtk_edit *edits, size_t n,
+                 size_t *out_len);
+/* Returns the line break a text uses: "\r\n" when its first line ends so,
+ * else "\n" (also for a text of one line). */
+const char *dtk_text_eol(const char *buf, size_t len);
+
 /* ---- arena: many small allocations freed at once ---- */
 struct dtk_arena;
 struct dtk_arena *dtk_arena_new(void);
@@ -111,8 +130,10 @@ void dtk_crash_point(const char *name);
 /* ---- small text helpers ---- */
 /* Returns the Levenshtein distance of a and b, capped at limit + 1. */
 size_t dtk_edit_distance(const char *a, const char *b, size_t limit);
-/* Returns the candidate closest to word within a distance that makes a typo
- * likely, or NULL. The returned pointer is one of the candidates. */
+/* Returns the candidate closest to word: the same word in other case, else
+ * the closest within a distance that makes a typo likely, else the only one
+ * that starts with word (of 3 bytes or more); or NULL. The returned pointer
+ * is one of the candidates. */
 const char *dtk_suggest(const char *word, const char *const *cands, size_t n);
 /* Returns 1 when s matches [a-z0-9][a-z0-9-]* (a node or source name). */
 int dtk_is_name(const char *s);

@@ -87,8 +87,10 @@ struct dtk_run_list {
 };
 
 /* Lists the runs recorded in HEAD's _crystallizations.yaml, newest first,
- * each with the commit that added it. Returns 0, or -1 with the error set. */
-int dtk_repo_runs(struct dtk_repo *repo, struct dtk_run_list *out);
+ * each with the commit that added it. Returns 0; DTK_EINVALID when HEAD's
+ * records are invalid (the errors added to diags); or -1 with the error set. */
+struct dtk_diags;
+int dtk_repo_runs(struct dtk_repo *repo, struct dtk_run_list *out, struct dtk_diags *diags);
 void dtk_run_list_release(struct dtk_run_list *l);
 
 struct dtk_memfile;

@@ -10,6 +10,7 @@
 
 #include "dtk/dtk.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* Limits on one input file; see docs/design.md. */
@@ -24,10 +25,30 @@ enum dtk_ykind { DTK_Y_SCALAR, DTK_Y_MAP, DTK_Y_SEQ };
  * scalars can be anything but a string. */
 enum dtk_ytype { DTK_YT_STR, DTK_YT_NULL, DTK_YT_BOOL, DTK_YT_INT, DTK_YT_FLOAT };
 
+/* How a value was written. */
+enum dtk_ystyle {
+	DTK_YS_PLAIN,   /* scalars */
+	DTK_YS_SINGLE,  /* 'quoted' */
+	DTK_YS_DOUBLE,  /* "quoted" */
+	DTK_YS_LITERAL, /* | */
+	DTK_YS_FOLDED,  /* > */
+	DTK_YS_BLOCK,   /* collections: one item or key per line */
+	DTK_YS_FLOW     /* collections: [a, b] or {k: v} */
+};
+
 struct dtk_yval {
 	enum dtk_ykind kind;
 	enum dtk_ytype type; /* scalars only */
 	int line, col;       /* 1-based */
+	/* The value's source text is buf[start, end) of the buffer given to
+	 * dtk_yaml_parse (a leading byte order mark counted): from its first
+	 * byte (a quote, '|' or '>', '[' or '{', a block collection's first key
+	 * or '-') to just past its last: a closing quote or bracket, the last
+	 * character of a plain scalar, of a block scalar's last line that is not
+	 * blank (its line break not included), or of a block collection's last
+	 * value. A comment after a value is not part of it. */
+	uint32_t start, end;
+	unsigned char style; /* enum dtk_ystyle */
 	const char *str;     /* scalars: the value, NUL-terminated */
 	size_t len;
 	/* sequences: n items; mappings: n/2 pairs, key at 2i, value at 2i+1 */
@@ -42,6 +63,10 @@ struct dtk_yval {
  */
 int dtk_yaml_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *path,
                    const char *buf, size_t len, struct dtk_diags *diags);
+
+/* Returns the type that s (NUL-terminated) has when written as a plain
+ * scalar, by the YAML 1.2 core schema. */
+enum dtk_ytype dtk_yaml_resolve(const char *s);
 
 /* Returns the value of the key of n bytes in mapping m, or NULL. */
 const struct dtk_yval *dtk_yval_getn(const struct dtk_yval *m, const char *key, size_t n);

@@ -1,0 +1,264 @@
+/* test_safety.c: the dtk binary at the edges: output that cannot be written,
+ * special and linked files, modes, limits, control characters. */
+#include "support.h"
+
+#include "dtk/dtk.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Returns a scratch copy of tests/fixtures/base (free and remove it after). */
+static char *S_base(void)
+{
+	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base");
+	t_copytree(base, dir);
+	free(base);
+	return dir;
+}
+
+/* Makes dir a git repository with its files committed. */
+static void S_commit(const char *dir)
+{
+	assert_int_equal(t_sh(dir, "export GIT_CONFIG_NOSYSTEM=1 HOME=\"$PWD\" GIT_AUTHOR_NAME=t "
+	                           "GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t "
+	                           "GIT_COMMITTER_EMAIL=t@example.org && "
+	                           "{ [ -d .git ] || git init -q; } && git add -A && "
+	                           "git commit -q -m base"),
+	                 0);
+}
+
+static void S_done(char *dir)
+{
+	t_rmtree(dir);
+	free(dir);
+}
+
+/* Returns a file's bytes (malloc'd) and fails the test when it is absent. */
+static char *S_read(const char *dir, const char *rel, size_t *len)
+{
+	char *s = t_read(dir, rel, len);
+	assert_non_null(s);
+	return s;
+}
+
+/* A failed write or flush of standard output is exit 2 with a message, for
+ * every command (the dispatcher checks it once). */
+static void test_stdout_write_error(void **state)
+{
+	static const char *const cmds[] = {
+	        "list --format json", "list",
+	        "show alpha",         "show alpha-001 --format json",
+	        "next-id alpha",      "log",
+	        "log --format json",  "crystallize --plan",
+	        "reindex --stdout",   "--version",
+	        "help list",          "--help",
+	};
+	char *dir = S_base();
+	size_t i;
+	(void)state;
+	S_commit(dir);
+	for (i = 0; i < sizeof(cmds) / sizeof(*cmds); i++) {
+		int rc = t_sh(dir, "'%s' %s >/dev/full 2>err", DTK_BIN, cmds[i]);
+		char *err = S_read(dir, "err", NULL);
+		if (rc != 2 || !strstr(err, "dtk: error: cannot write to standard output"))
+			fail_msg("dtk %s >/dev/full: exit %d, %s", cmds[i], rc, err);
+		free(err);
+		/* and it is the output that failed: to /dev/null all is well */
+		assert_int_equal(t_sh(dir, "'%s' %s >/dev/null 2>&1", DTK_BIN, cmds[i]), 0);
+	}
+	S_done(dir);
+}
+
+static void test_check_unknown_format(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	(void)state;
+	t_dtk(&r, dir, NULL, "check", "--format", "xml", NULL);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "dtk check: error: --format must be text or github, not 'xml'\n"
+	                           "see 'dtk check --help'\n");
+	t_run_free(&r);
+	S_done(dir);
+}
+
+/* After an entry numbered 999999999 there is no next id the schema takes. */
+static void test_next_id_after_the_last_number(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	(void)state;
+	assert_int_equal(t_sh(dir, "sed -i 's/id: alpha-003/id: alpha-999999999/' "
+	                           "insights/alpha.yaml"),
+	                 0);
+	t_dtk(&r, dir, NULL, "next-id", "alpha", NULL);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	assert_string_equal(r.err, "dtk next-id: error: node 'alpha' has used the last entry "
+	                           "number (alpha-999999999); ids have at most 9 digits\n");
+	t_run_free(&r);
+	assert_int_equal(t_sh(dir, "sed -i 's/id: alpha-999999999/id: alpha-999999998/' "
+	                           "insights/alpha.yaml"),
+	                 0);
+	t_dtk(&r, dir, NULL, "next-id", "alpha", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "alpha-999999999\n");
+	t_run_free(&r);
+	S_done(dir);
+}
+
+/* A new file gets 0666 less the umask; a replaced one keeps its mode. */
+static void test_new_files_follow_the_umask(void **state)
+{
+	char *dir = S_base(), path[4096];
+	struct stat st;
+	(void)state;
+	snprintf(path, sizeof(path), "%s/INDEX.md", dir);
+	assert_int_equal(t_sh(dir, "rm INDEX.md && umask 027 && '%s' reindex -q", DTK_BIN), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0640);
+	assert_int_equal(t_sh(dir,
+	                      "chmod 604 INDEX.md && echo stale >>INDEX.md && umask 077 && "
+	                      "'%s' reindex -q",
+	                      DTK_BIN),
+	                 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0604);
+	S_done(dir);
+}
+
+/* Invalid records at HEAD are errors for dtk log, not an empty history. */
+static void test_log_reports_invalid_records(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	(void)state;
+	assert_int_equal(t_sh(dir, "sed -i 's/new_entries: 4/new_entries: four/' "
+	                           "insights/_crystallizations.yaml"),
+	                 0);
+	S_commit(dir);
+	t_dtk(&r, dir, NULL, "log", NULL);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	assert_non_null(strstr(r.err, "insights/_crystallizations.yaml:2:16: error: "));
+	assert_non_null(
+	        strstr(r.err, "dtk log: error: the records at HEAD are invalid (1 error)\n"));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "log", "--format", "json", NULL);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	t_run_free(&r);
+	S_done(dir);
+}
+
+/* INDEX.md must be a regular file or absent: a link to a secret is neither
+ * shown in check's diff nor replaced by reindex, a FIFO does not hang them,
+ * and each says what failed. */
+static void test_index_must_be_a_regular_file(void **state)
+{
+	char *dir = S_base(), *secret_dir = t_mkdtemp(), target[4096], *got, *before;
+	const char *cmds[] = {"check", "reindex"};
+	struct t_run r;
+	size_t i, n;
+	(void)state;
+	t_write_str(secret_dir, "secret", "TOP-SECRET-LINE\n");
+	snprintf(target, sizeof(target), "%s/secret", secret_dir);
+	assert_int_equal(t_sh(dir, "rm INDEX.md && ln -s '%s' INDEX.md", target), 0);
+	for (i = 0; i < 2; i++) {
+		t_dtk(&r, dir, NULL, cmds[i], NULL);
+		assert_int_equal(r.status, 2);
+		assert_null(strstr(r.out, "TOP-SECRET"));
+		assert_null(strstr(r.err, "TOP-SECRET"));
+		assert_non_null(strstr(r.err, "INDEX.md: it is a symbolic link (it must be a "
+		                              "regular file)\n"));
+		t_run_free(&r);
+	}
+	assert_int_equal(
+	        t_sh(dir, "test -L INDEX.md && test \"$(readlink INDEX.md)\" = '%s'", target), 0);
+	got = S_read(secret_dir, "secret", &n);
+	assert_string_equal(got, "TOP-SECRET-LINE\n");
+	free(got);
+	/* a FIFO: refused at once (timeout: a hang fails the test) */
+	assert_int_equal(t_sh(dir, "rm INDEX.md && mkfifo INDEX.md"), 0);
+	for (i = 0; i < 2; i++) {
+		int rc = t_sh(dir, "timeout 20 '%s' %s >out 2>err", DTK_BIN, cmds[i]);
+		got = S_read(dir, "err", NULL);
+		if (rc != 2 || !strstr(got, "INDEX.md: it is a special file (it must be a "
+		                            "regular file)\n"))
+			fail_msg("dtk %s on a FIFO: exit %d, %s", cmds[i], rc, got);
+		free(got);
+	}
+	assert_int_equal(t_sh(dir, "test -p INDEX.md"), 0);
+	/* a regular file is still compared and replaced */
+	assert_int_equal(t_sh(dir, "rm INDEX.md out err && echo stale >INDEX.md"), 0);
+	before = S_read(dir, "INDEX.md", NULL);
+	t_dtk(&r, dir, NULL, "check", NULL);
+	assert_int_equal(r.status, 1);
+	t_run_free(&r);
+	got = S_read(dir, "INDEX.md", NULL);
+	assert_string_equal(got, before); /* check wrote nothing */
+	free(got);
+	free(before);
+	S_done(secret_dir);
+	S_done(dir);
+}
+
+/* The whole path of a file of the base must stay inside it: insights/ a
+ * link to a directory outside is refused; one inside is followed. */
+static void test_insights_link_containment(void **state)
+{
+	char *dir = S_base(), *out = t_mkdtemp(), *before;
+	struct t_run r;
+	(void)state;
+	before = S_read(dir, "INDEX.md", NULL);
+	assert_int_equal(
+	        t_sh(dir, "mv insights '%s/insights' && ln -s '%s/insights' insights", out, out),
+	        0);
+	t_dtk(&r, dir, NULL, "check", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "insights/_domain.yaml:1:1: error: is outside the "
+	                              "repository (a directory on its path is a symbolic link "
+	                              "leading out)\n"));
+	assert_non_null(strstr(r.err, "insights/alpha.yaml:1:1: error: is outside the "));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "reindex", NULL);
+	assert_int_equal(r.status, 2);
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "show", "alpha", NULL);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	t_run_free(&r);
+	/* inside the base, the same link is followed */
+	assert_int_equal(t_sh(dir,
+	                      "rm insights && mkdir data && mv '%s/insights' data/ && "
+	                      "ln -s data/insights insights",
+	                      out),
+	                 0);
+	t_dtk(&r, dir, NULL, "check", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	{
+		char *after = S_read(dir, "INDEX.md", NULL);
+		assert_string_equal(after, before);
+		free(after);
+	}
+	free(before);
+	S_done(out);
+	S_done(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_stdout_write_error),
+	        cmocka_unit_test(test_check_unknown_format),
+	        cmocka_unit_test(test_next_id_after_the_last_number),
+	        cmocka_unit_test(test_new_files_follow_the_umask),
+	        cmocka_unit_test(test_log_reports_invalid_records),
+	        cmocka_unit_test(test_index_must_be_a_regular_file),
+	        cmocka_unit_test(test_insights_link_containment),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
