@@ -4,6 +4,7 @@
 
 #include "dtk/dtk.h"
 #include "dtk/kb.h"
+#include "dtk/self.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -393,5 +394,6 @@ static int S_main(int argc, char **argv)
 
 int dtk_main(int argc, char **argv)
 {
+	dtk_self_init(argc > 0 ? argv[0] : NULL); /* before -C changes directory */
 	return S_flush_stdout(S_main(argc, argv));
 }
