@@ -244,44 +244,6 @@ static int S_is_broken(const struct loader *l, const char *name, size_t len)
 	return 0;
 }
 
-/* Checks that full is a regular file inside the base; returns 0, 1 when it
- * is absent, or -1 after a diagnostic. */
-static int S_check_file(const struct loader *l, struct dtk_diags *d, const char *full,
-                        const char *shown)
-{
-	struct stat st;
-	char *real;
-	size_t n;
-
-	if (lstat(full, &st) < 0) {
-		if (errno == ENOENT)
-			return 1;
-		dtk_diags_add(d, shown, 1, 1, "cannot read: %s", strerror(errno));
-		return -1;
-	}
-	if (S_ISLNK(st.st_mode)) {
-		real = realpath(full, NULL);
-		n = strlen(l->root_real);
-		if (!real || strncmp(real, l->root_real, n) || real[n] != '/') {
-			dtk_diags_add(d, shown, 1, 1, "symbolic link %s outside the repository",
-			              real ? "leads" : "is broken or leads");
-			free(real);
-			return -1;
-		}
-		free(real);
-		if (stat(full, &st) < 0) {
-			dtk_diags_add(d, shown, 1, 1, "cannot read: %s", strerror(errno));
-			return -1;
-		}
-	}
-	if (!S_ISREG(st.st_mode)) {
-		dtk_diags_add(d, shown, 1, 1, "is %s, not a file",
-		              S_ISDIR(st.st_mode) ? "a directory" : "a special file");
-		return -1;
-	}
-	return 0;
-}
-
 /* Reads file f's bytes into *buf (malloc'd, or pointing into memory files
  * when *owned is 0). Returns 0, 1 when absent, -1 after a diagnostic. */
 static int S_read(const struct loader *l, struct dtk_diags *d, const struct kfile *f, char **buf,
@@ -289,7 +251,7 @@ static int S_read(const struct loader *l, struct dtk_diags *d, const struct kfil
 {
 	char *full;
 	size_t i;
-	int rc;
+	int rc, fd;
 
 	*buf = NULL;
 	*owned = 0;
@@ -304,13 +266,15 @@ static int S_read(const struct loader *l, struct dtk_diags *d, const struct kfil
 		return 1;
 	}
 	full = dtk_path_join(l->kb->root, f->rel);
-	rc = S_check_file(l, d, full, f->rel);
+	/* a regular file, the whole path inside the base, opened once */
+	rc = dtk_file_open_within(&fd, l->root_real, full);
 	if (rc == 0) {
-		rc = dtk_file_read(buf, len, full, DTK_MAX_FILE_BYTES);
+		rc = dtk_file_read_fd(buf, len, fd, full, DTK_MAX_FILE_BYTES);
 		*owned = 1;
-		if (rc < 0 && rc != DTK_ETOOBIG)
-			dtk_diags_add(d, f->rel, 1, 1, "%s", dtk_error_last());
+		close(fd);
 	}
+	if (rc < 0 && rc != DTK_ETOOBIG)
+		dtk_diags_add(d, f->rel, 1, 1, "%s", dtk_error_last());
 	free(full);
 	if (rc == 1 || (rc < 0 && rc != DTK_ETOOBIG))
 		return rc == 1 ? 1 : -1;
