@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Writes s escaped for a GitHub workflow command (prop: a property value). */
 static void S_gh_escape(FILE *f, const char *s, int prop)
@@ -112,25 +113,20 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	size_t old_len = 0;
 	int quiet = 0, github = 0, c, rc;
 
+	static const char *const formats[] = {"text", "github"};
+
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "qf:", opts, NULL)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "qf:", opts)) != -1) {
 		if (c == 'q')
 			quiet = 1;
-		else if (c == 'f' && (!strcmp(optarg, "github") || !strcmp(optarg, "text")))
-			github = !strcmp(optarg, "github");
-		else if (c == 'f') {
-			fprintf(ctx->err, "dtk check: unknown format '%s' (text or github)\n",
-			        optarg);
+		else if (c == 'f' && (github = dtk_cmd_choice(ctx, "check", "--format", optarg,
+		                                              formats, 2)) >= 0)
+			continue;
+		else
 			return DTK_EXIT_INVALID;
-		} else {
-			fprintf(ctx->err, "usage: %s\n", dtk_cmd_check.usage);
-			return DTK_EXIT_INVALID;
-		}
 	}
-	if (optind < argc) {
-		fprintf(ctx->err, "dtk check: unexpected argument '%s'\n", argv[optind]);
+	if (dtk_cmd_operands(ctx, "check", argc, argv, 0, 0, NULL) < 0)
 		return DTK_EXIT_INVALID;
-	}
 	path = dtk_path_join(ctx->root, DTK_INDEX_FILE);
 	/* compared as it is rendered: neither page is held whole unless they differ */
 	rc = dtk_index_compare(ctx->root, path, &cmp, &diags);
@@ -149,7 +145,10 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		rc = DTK_EXIT_OK;
 		goto done;
 	}
-	if (cmp.fd >= 0 && dtk_file_read(&old, &old_len, path, 1u << 30) < 0) {
+	/* the file compared, read again from its start (not reopened by path) */
+	if (cmp.fd >= 0 &&
+	    (lseek(cmp.fd, 0, SEEK_SET) < 0 ||
+	     dtk_file_read_fd(&old, &old_len, cmp.fd, path, DTK_MAX_INDEX_BYTES) < 0)) {
 		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
 		goto done;
 	}

@@ -62,10 +62,14 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	size_t n = 0;
 	int rc;
 
-	if (argc != 5) {
-		fprintf(ctx->err, "usage: %s\n", dtk_cmd_merge_driver.usage);
-		return DTK_EXIT_INVALID;
-	}
+	if (argc < 5)
+		return dtk_cmd_usage_error(ctx, "merge-driver",
+		                           "missing %s (git passes %%O %%A %%B %%P)",
+		                           (const char *const[]){"<ancestor>", "<ours>", "<theirs>",
+		                                                 "<path>"}[argc - 1]);
+	if (argc > 5)
+		return dtk_cmd_usage_error(ctx, "merge-driver", "unexpected argument '%s'",
+		                           argv[5]);
 	root = S_root(argv[4]);
 	if (!root || dtk_repo_open(&repo, root) < 0) {
 		free(root);

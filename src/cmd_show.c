@@ -5,6 +5,7 @@
 #include "dtk/index.h"
 #include "dtk/json.h"
 #include "dtk/kb.h"
+#include "dtk/links.h"
 #include "dtk/view.h"
 
 #include <getopt.h>
@@ -35,6 +36,41 @@ static void S_text_sources(FILE *f, const struct dtk_kb *kb, const struct dtk_en
 	}
 }
 
+/* Returns the title of the entry id when kb holds it, else "". */
+static const char *S_title(const struct dtk_kb *kb, const char *id)
+{
+	const struct dtk_entry *e = strchr(id, ':') ? NULL : dtk_kb_entry(kb, id);
+	return e ? e->title : "";
+}
+
+/* Prints the backlinks of entry id, one line each, grouped by kind. */
+static void S_text_backlinks(FILE *f, const struct dtk_kb *kb, const char *id)
+{
+	static const char *const label[3] = {
+	        "related by:     ", "contradicted by:", "flags gap:      "};
+	struct dtk_link *links;
+	size_t i, n = dtk_links_to(&links, kb, id, NULL);
+	int how, first;
+
+	for (how = 0; how < 3; how++)
+		for (i = 0, first = 1; i < n; i++) {
+			const struct dtk_link *l = &links[i];
+			if ((int)l->how != how)
+				continue;
+			fprintf(f, "  %s ", first ? label[how] : "                ");
+			first = 0;
+			if (l->how == DTK_LINK_GAP)
+				fprintf(f, "%s\n", l->gap->text);
+			else if (l->how == DTK_LINK_RELATES)
+				fprintf(f, "%s %s\n", l->from->id, l->from->title);
+			else
+				fprintf(f, "%s (%s) %s%s%s\n", l->from->id,
+				        l->con->open ? "open" : "resolved", l->from->title,
+				        l->con->note ? ": " : "", l->con->note ? l->con->note : "");
+		}
+	free(links);
+}
+
 static void S_text_entry(FILE *f, const struct dtk_kb *kb, const struct dtk_entry *e,
                          const struct style *st)
 {
@@ -55,12 +91,34 @@ static void S_text_entry(FILE *f, const struct dtk_kb *kb, const struct dtk_entr
 	fprintf(f, "  %sused %ld · cited %ld%s%s\n", st->dim, e->used, e->cited,
 	        e->closed ? " · closed" : "", st->reset);
 	for (i = 0; i < e->n_relates; i++)
-		fprintf(f, "  %s %s\n", i ? "        " : "relates:", e->relates[i].id);
+		fprintf(f, "  %s %s%s%s\n", i ? "        " : "relates:", e->relates[i].id,
+		        *S_title(kb, e->relates[i].id) ? " " : "", S_title(kb, e->relates[i].id));
 	for (i = 0; i < e->n_contradicts; i++) {
 		const struct dtk_contradiction *k = &e->contradicts[i];
-		fprintf(f, "  contradicts: %s (%s)%s%s\n", k->ref.id, k->open ? "open" : "resolved",
-		        k->note ? ": " : "", k->note ? k->note : "");
+		fprintf(f, "  contradicts: %s (%s)%s%s%s%s\n", k->ref.id,
+		        k->open ? "open" : "resolved", *S_title(kb, k->ref.id) ? " " : "",
+		        S_title(kb, k->ref.id), k->note ? ": " : "", k->note ? k->note : "");
 	}
+	S_text_backlinks(f, kb, e->id);
+}
+
+/* Prints the links to node's entries from other nodes and from gaps. */
+static void S_text_inbound(FILE *f, const struct dtk_kb *kb, const struct dtk_node *node)
+{
+	struct dtk_link *links;
+	size_t i, n = dtk_links_to(&links, kb, NULL, node->name);
+
+	fprintf(f, "\nlinks from other nodes:%s\n", n ? "" : " none");
+	for (i = 0; i < n; i++) {
+		const struct dtk_link *l = &links[i];
+		if (l->how == DTK_LINK_GAP)
+			fprintf(f, "  gap flagged by %s: %s\n", l->to, l->gap->text);
+		else
+			fprintf(f, "  %s %s%s %s  %s\n", l->from->id, dtk_link_how_names[l->how],
+			        l->con ? (l->con->open ? " (open)" : " (resolved)") : "", l->to,
+			        l->from->title);
+	}
+	free(links);
 }
 
 static void S_text_node(FILE *f, const struct dtk_kb *kb, const struct dtk_node *node,
@@ -82,6 +140,7 @@ static void S_text_node(FILE *f, const struct dtk_kb *kb, const struct dtk_node 
 		fputc('\n', f);
 		S_text_entry(f, kb, &node->entries[i], st);
 	}
+	S_text_inbound(f, kb, node);
 }
 
 /* ---- resolving the name ---- */
@@ -137,14 +196,15 @@ static const struct style *S_pick_style(const char *when, FILE *out)
 	return isatty(fileno(out)) ? &S_color : &S_plain;
 }
 
-static int S_print(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *name, int is_entry,
-                   int json, const char *color)
+static int S_print(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *node_name,
+                   const char *name, int is_entry, int json, const char *color)
 {
-	const struct dtk_node *node = kb->nodes[0];
+	const struct dtk_node *node = dtk_kb_node(kb, node_name);
 	const struct dtk_entry *e = NULL;
 	struct dtk_buf b = DTK_BUF_INIT;
+	struct dtk_link *links = NULL;
 	struct dtk_json j;
-	size_t i;
+	size_t i, n;
 
 	for (i = 0; is_entry && i < node->n_entries && !e; i++)
 		if (!strcmp(node->entries[i].id, name))
@@ -153,9 +213,11 @@ static int S_print(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *nam
 		return S_missing_entry(ctx, node, name);
 	if (json) {
 		dtk_json_init(&j, &b);
-		if (e)
-			dtk_view_entry_json(&j, kb, e);
-		else
+		if (e) {
+			n = dtk_links_to(&links, kb, e->id, NULL);
+			dtk_view_entry_json_links(&j, kb, e, links, n);
+			free(links);
+		} else
 			dtk_view_node_json(&j, kb, node);
 		fputs(dtk_buf_cstr(&b), ctx->out);
 		dtk_buf_release(&b);
@@ -173,42 +235,35 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	                                     {"color", required_argument, NULL, 'c'},
 	                                     {NULL, 0, NULL, 0}};
 	struct dtk_kb *kb = NULL;
-	const char *format = "text", *color = "auto", *name;
+	static const char *const formats[] = {"text", "json"};
+	static const char *const colors[] = {"auto", "always", "never"};
+	const char *color = "auto", *name;
 	char *node = NULL;
-	int c, rc, is_entry;
+	int c, rc, is_entry, json = 0, k;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "f:", opts, NULL)) != -1) {
-		if (c == 'f')
-			format = optarg;
-		else if (c == 'c')
-			color = optarg;
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "f:", opts)) != -1) {
+		if (c == 'f' &&
+		    (json = dtk_cmd_choice(ctx, "show", "--format", optarg, formats, 2)) >= 0)
+			continue;
+		if (c == 'c' &&
+		    (k = dtk_cmd_choice(ctx, "show", "--color", optarg, colors, 3)) >= 0)
+			color = colors[k];
 		else
 			return DTK_EXIT_INVALID;
 	}
-	if (strcmp(format, "text") && strcmp(format, "json")) {
-		fprintf(ctx->err, "dtk show: error: --format must be text or json\n");
+	if (dtk_cmd_operands(ctx, "show", argc, argv, 1, 1, "<node|entry-id>") < 0)
 		return DTK_EXIT_INVALID;
-	}
-	if (strcmp(color, "auto") && strcmp(color, "always") && strcmp(color, "never")) {
-		fprintf(ctx->err, "dtk show: error: --color must be auto, always or never\n");
-		return DTK_EXIT_INVALID;
-	}
-	if (optind + 1 != argc) {
-		fprintf(ctx->err, "usage: %s\n", dtk_cmd_show.usage);
-		return DTK_EXIT_INVALID;
-	}
 	name = argv[optind];
-	if (!dtk_is_name(name) || strlen(name) > 200) {
-		fprintf(ctx->err, "dtk show: error: '%s' is not a node name or entry id\n", name);
-		return DTK_EXIT_INVALID;
-	}
+	if (!dtk_is_name(name) || strlen(name) > 200)
+		return dtk_cmd_usage_error(ctx, "show", "'%s' is not a node name or entry id",
+		                           name);
 	node = S_resolve(ctx, name, &is_entry);
 	if (!node)
 		return DTK_EXIT_INVALID;
-	rc = dtk_cmd_load(ctx, "show", &kb, DTK_KB_ONE_NODE, node);
+	rc = dtk_cmd_load(ctx, "show", &kb, DTK_KB_ONE_NODE | DTK_KB_LINKED, node);
 	if (rc == DTK_EXIT_OK)
-		rc = S_print(ctx, kb, name, is_entry, !strcmp(format, "json"), color);
+		rc = S_print(ctx, kb, node, name, is_entry, json, color);
 	dtk_kb_free(kb);
 	free(node);
 	return rc;
@@ -219,9 +274,12 @@ const struct dtk_cmd dtk_cmd_show = {
         .usage = "dtk show [--format text|json] [--color auto|always|never] <node|entry-id>",
         .summary = "print one node or one entry",
         .help = "\nPrints a node (stance, bloom, every entry) or one entry (claim, confidence,\n"
-                "dates, sources by title, verified_by, relations). Reads only _domain.yaml,\n"
-                "_sources.yaml and the node's own file. Colour is used on a terminal\n"
-                "unless NO_COLOR is set.\n\n"
+                "dates, sources by title, verified_by, relations with titles) and what\n"
+                "names it: entries that relate to or contradict it, gaps it flags; a\n"
+                "node's links from other nodes. Reads _domain.yaml, _sources.yaml, the\n"
+                "node's file and the node files that name it or that it names (others are\n"
+                "only scanned for its name). Colour is used on a terminal unless\n"
+                "NO_COLOR is set.\n\n"
                 "options:\n"
                 "  -f, --format text|json   json is the stable shape for agents "
                 "(docs/commands.md)\n"

@@ -33,8 +33,11 @@ int dtk_date_parse(dtk_date *out, const char *s)
 
 char *dtk_date_format(char *buf, dtk_date d)
 {
-	unsigned u = d > 0 ? (unsigned)d : 0;
-	snprintf(buf, 11, "%04u-%02u-%02u", (u / 10000) % 10000, (u / 100) % 100, u % 100);
+	/* no parse or computation yields a date past DTK_DATE_MAX (add_months
+	 * stops there); should one come, it prints as that date, never as a
+	 * year cut to four digits */
+	unsigned u = d > 0 ? (unsigned)(d > DTK_DATE_MAX ? DTK_DATE_MAX : d) : 0;
+	snprintf(buf, 11, "%04u-%02u-%02u", u / 10000, (u / 100) % 100, u % 100);
 	return buf;
 }
 
@@ -46,6 +49,8 @@ dtk_date dtk_date_add_months(dtk_date d, int months)
 
 	y = total / 12;
 	m = total % 12 + 1;
+	if (y > 9999)
+		return DTK_DATE_MAX;
 	dim = S_days_in_month(y, m);
 	if (day > dim)
 		day = dim;

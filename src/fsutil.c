@@ -5,27 +5,22 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-int dtk_file_read(char **out, size_t *len, const char *path, size_t max)
+int dtk_file_read_fd(char **out, size_t *len, int fd, const char *path, size_t max)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = -1;
 	ssize_t n;
+	int rc = -1;
 
 	*out = NULL;
 	*len = 0;
-	if (fd < 0) {
-		int e = errno;
-		dtk_error("cannot open %s: %s", path, strerror(e));
-		errno = e;
-		return -1;
-	}
 	/* read in place: a file of known size in one read, then the empty one
 	 * that says it ended (hence the byte beyond the NUL) */
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= max)
@@ -54,7 +49,108 @@ int dtk_file_read(char **out, size_t *len, const char *path, size_t max)
 	rc = 0;
 done:
 	dtk_buf_release(&b);
+	return rc;
+}
+
+int dtk_file_read(char **out, size_t *len, const char *path, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+
+	*out = NULL;
+	*len = 0;
+	if (fd < 0) {
+		int e = errno;
+		dtk_error("cannot open %s: %s", path, strerror(e));
+		errno = e;
+		return -1;
+	}
+	rc = dtk_file_read_fd(out, len, fd, path, max);
 	close(fd);
+	return rc;
+}
+
+/* Returns 1 when path (a real path) is root (a real path) or below it. */
+static int S_within(const char *root, const char *path)
+{
+	size_t n = strlen(root);
+	while (n > 0 && root[n - 1] == '/')
+		n--; /* "/" */
+	return !strncmp(path, root, n) && (path[n] == '/' || path[n] == '\0');
+}
+
+int dtk_file_open_within(int *fd, const char *root, const char *path)
+{
+	struct stat lst, st, fst;
+	char *real = NULL, *rel, *comp, *slash;
+	int dfd = -1, nfd, rc = -1;
+
+	*fd = -1;
+	if (lstat(path, &lst) < 0) {
+		if (errno == ENOENT)
+			return 1;
+		return dtk_error("cannot read: %s", strerror(errno));
+	}
+	/* every link on the way resolved, the whole path must stay inside */
+	real = realpath(path, NULL);
+	if (!real) {
+		if (S_ISLNK(lst.st_mode) && (errno == ENOENT || errno == ELOOP))
+			return dtk_error("symbolic link is broken or leads outside the repository");
+		return dtk_error("cannot read: %s", strerror(errno));
+	}
+	if (!S_within(root, real)) {
+		if (S_ISLNK(lst.st_mode))
+			dtk_error("symbolic link leads outside the repository");
+		else
+			dtk_error("is outside the repository (a directory on its path is a "
+			          "symbolic link leading out)");
+		goto done;
+	}
+	if (stat(real, &st) < 0) {
+		dtk_error("cannot read: %s", strerror(errno));
+		goto done;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		dtk_error("is %s, not a file",
+		          S_ISDIR(st.st_mode) ? "a directory" : "a special file");
+		goto done;
+	}
+	/* opened from root down, no link followed: a link swapped in since
+	 * realpath is refused, not followed; O_NONBLOCK: a FIFO swapped in does
+	 * not block (it is refused below) */
+	dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	rel = real + strlen(root);
+	while (*rel == '/')
+		rel++;
+	for (comp = rel; dfd >= 0 && comp; comp = slash) {
+		slash = strchr(comp, '/');
+		if (slash)
+			*slash++ = '\0';
+		nfd = openat(dfd, comp,
+		             O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+		                     (slash ? O_DIRECTORY : O_NONBLOCK));
+		close(dfd);
+		dfd = nfd;
+	}
+	if (dfd < 0) {
+		dtk_error(
+		        errno == ELOOP || errno == ENOTDIR || errno == EMLINK
+		                ? "changed while being read (a symbolic link appeared on its path)"
+		                : "cannot read: %s",
+		        strerror(errno));
+		goto done;
+	}
+	if (fstat(dfd, &fst) < 0 || fst.st_dev != st.st_dev || fst.st_ino != st.st_ino ||
+	    !S_ISREG(fst.st_mode)) {
+		dtk_error("changed while being read");
+		goto done;
+	}
+	*fd = dfd;
+	dfd = -1;
+	rc = 0;
+done:
+	if (dfd >= 0)
+		close(dfd);
+	free(real);
 	return rc;
 }
 
@@ -124,7 +220,7 @@ int dtk_file_write_atomic(const char *path, const char *data, size_t len)
 	struct stat st;
 	int fd, rc = -1, keep_mode;
 
-	keep_mode = stat(path, &st) == 0;
+	keep_mode = lstat(path, &st) == 0 && S_ISREG(st.st_mode);
 	fd = S_create_temp(&tmp, path);
 	if (fd < 0) {
 		dtk_error("cannot create a temporary file beside %s: %s", path, strerror(errno));
@@ -154,19 +250,36 @@ done:
 
 #define CMP_CHUNK 65536
 
-int dtk_file_cmp_open(struct dtk_file_cmp *c, const char *path)
+int dtk_file_cmp_open(struct dtk_file_cmp *c, const char *path, size_t max)
 {
+	struct stat st;
+
 	memset(c, 0, sizeof(*c));
 	c->path = dtk_xstrdup(path);
-	c->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (c->fd < 0 && errno != ENOENT) {
-		dtk_error("cannot open %s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (c->fd < 0)
+	/* a regular file or nothing: not a link (whose target would be shown
+	 * in a diff and replaced), nor a FIFO (O_NONBLOCK: opening it does not
+	 * wait) or a device */
+	c->fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (c->fd < 0 && errno == ENOENT) {
 		c->differs = 1;
-	else
-		c->chunk = dtk_xmalloc(CMP_CHUNK);
+		return 0;
+	}
+	if (c->fd < 0 && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		return dtk_error(
+		        "cannot read %s: it is a symbolic link (it must be a regular file)", path);
+	if (c->fd < 0)
+		return dtk_error("cannot open %s: %s", path, strerror(errno));
+	if (fstat(c->fd, &st) < 0)
+		return dtk_error("cannot read %s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return dtk_error("cannot read %s: %s", path, strerror(EISDIR));
+	if (!S_ISREG(st.st_mode))
+		return dtk_error("cannot read %s: it is a special file (it must be a regular file)",
+		                 path);
+	if ((uintmax_t)st.st_size > max)
+		return dtk_error("cannot read %s: it is larger than the limit of %zu bytes", path,
+		                 max);
+	c->chunk = dtk_xmalloc(CMP_CHUNK);
 	return 0;
 }
 

@@ -5,7 +5,7 @@
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
 #include "dtk/kb.h"
-#include "gitlib.h"
+#include "gitint.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -47,10 +47,8 @@ int dtk_repo_open(struct dtk_repo **out, const char *root)
 		return DTK_ENOGIT;
 	r = dtk_xcalloc(1, sizeof(*r));
 	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
-	if (git_repository_open_ext(&r->git, root, 0, NULL) < 0) {
-		dtk_error("%s is not inside a git work tree", root);
+	if (dtk_gitenv_open(&r->git, root) < 0)
 		goto fail;
-	}
 	if (git_repository_is_bare(r->git) || !git_repository_workdir(r->git)) {
 		dtk_error("the repository of %s has no work tree", root);
 		goto fail;
@@ -248,7 +246,83 @@ static int S_find_visit(void *ctx, git_commit *c, const struct dtk_kb *now,
 	return 0;
 }
 
-/* Writes the base files of commit c's insights/ into dir/insights. */
+/* Finds the blob a symbolic link of tree at dir/<name> leads to, as a
+ * checkout would: its target (the link blob's text) read relative to dir
+ * (within the work tree), links followed up to 8 deep. Returns 0 and sets
+ * *out (git_blob_free), or 1 when the target is not a file of tree. */
+static int S_follow_link(const struct dtk_repo *r, git_tree *tree, const char *dir,
+                         const git_tree_entry *link, git_blob **out)
+{
+	git_oid id;
+	char *path = NULL;
+	int depth, rc = 1;
+
+	*out = NULL;
+	git_oid_cpy(&id, git_tree_entry_id(link));
+	path = dtk_xstrdup(dir);
+	for (depth = 0; depth < 8; depth++) {
+		git_blob *lb = NULL;
+		git_tree_entry *te = NULL;
+		struct dtk_buf p = DTK_BUF_INIT;
+		const char *t, *end, *seg;
+		size_t len;
+		int bad = 0;
+		if (git_blob_lookup(&lb, r->git, &id) < 0)
+			break;
+		t = git_blob_rawcontent(lb);
+		end = t + git_blob_rawsize(lb);
+		if (t == end || *t == '/') { /* empty, or absolute: outside the tree */
+			git_blob_free(lb);
+			break;
+		}
+		dtk_buf_puts(&p, path);
+		for (seg = t; seg < end; seg += len + 1) {
+			const char *slash = memchr(seg, '/', (size_t)(end - seg));
+			len = (size_t)((slash ? slash : end) - seg);
+			if (len == 0 || (len == 1 && seg[0] == '.'))
+				continue;
+			if (len == 2 && seg[0] == '.' && seg[1] == '.') {
+				char *cut = p.len ? strrchr(p.ptr, '/') : NULL;
+				if (!p.len) { /* above the work tree */
+					bad = 1;
+					break;
+				}
+				p.len = cut ? (size_t)(cut - p.ptr) : 0;
+				p.ptr[p.len] = '\0';
+				continue;
+			}
+			if (p.len)
+				dtk_buf_putc(&p, '/');
+			dtk_buf_put(&p, seg, len);
+		}
+		bad = bad || memchr(t, '\0', (size_t)(end - t)) || !p.len;
+		git_blob_free(lb);
+		if (bad || git_tree_entry_bypath(&te, tree, p.ptr) < 0) {
+			dtk_buf_release(&p);
+			break;
+		}
+		git_oid_cpy(&id, git_tree_entry_id(te));
+		if (git_tree_entry_filemode(te) == GIT_FILEMODE_LINK) {
+			char *slash = strrchr(p.ptr, '/');
+			free(path);
+			path = dtk_xstrndup(p.ptr, slash ? (size_t)(slash - p.ptr) : 0);
+			git_tree_entry_free(te);
+			dtk_buf_release(&p);
+			continue;
+		}
+		if (git_tree_entry_type(te) == GIT_OBJECT_BLOB &&
+		    git_blob_lookup(out, r->git, &id) == 0)
+			rc = 0;
+		git_tree_entry_free(te);
+		dtk_buf_release(&p);
+		break;
+	}
+	free(path);
+	return rc;
+}
+
+/* Writes the base files of commit c's insights/ into dir/insights (a
+ * symbolic link as the file it leads to in c). */
 static int S_extract(const struct dtk_repo *r, git_commit *c, const char *dir)
 {
 	git_tree *tree = NULL, *sub = NULL;
@@ -272,7 +346,10 @@ static int S_extract(const struct dtk_repo *r, git_commit *c, const char *dir)
 		if (git_tree_entry_type(e) != GIT_OBJECT_BLOB || len < 6 ||
 		    strcmp(name + len - 5, ".yaml") || strchr(name, '/') || name[0] == '.')
 			continue;
-		if (git_blob_lookup(&blob, r->git, git_tree_entry_id(e)) < 0) {
+		if (git_tree_entry_filemode(e) == GIT_FILEMODE_LINK) {
+			if (S_follow_link(r, tree, path, e, &blob) != 0)
+				continue; /* leads out of the commit: the file is not there */
+		} else if (git_blob_lookup(&blob, r->git, git_tree_entry_id(e)) < 0) {
 			S_gerr("cannot read a file of the previous run");
 			goto done;
 		}
@@ -380,7 +457,8 @@ void dtk_run_list_release(struct dtk_run_list *l)
 /* ---- committing ---- */
 
 /* Returns 1 when path (relative to the work tree) is a file of the base:
- * <prefix>insights/<name>.yaml directly in insights/. */
+ * <prefix>insights/<name>.yaml directly in insights/, not a dotfile (the
+ * loader ignores those: they are the user's, like every other file). */
 static int S_base_file(const struct dtk_repo *r, const char *path)
 {
 	size_t n = strlen(r->prefix), len;
@@ -388,7 +466,7 @@ static int S_base_file(const struct dtk_repo *r, const char *path)
 		return 0;
 	path += n + 9;
 	len = strlen(path);
-	return len > 5 && !strchr(path, '/') && !strcmp(path + len - 5, ".yaml");
+	return len > 5 && path[0] != '.' && !strchr(path, '/') && !strcmp(path + len - 5, ".yaml");
 }
 
 /* Removes the base's files from idx. */
@@ -403,15 +481,48 @@ static int S_remove_base(const struct dtk_repo *r, git_index *idx)
 	return 0;
 }
 
-/* Adds a blob entry for path to idx. */
-static int S_add(git_index *idx, const char *path, const git_oid *oid)
+/* Adds an entry of mode (a blob or a symbolic link) for path to idx. */
+static int S_add(git_index *idx, const char *path, const git_oid *oid, unsigned mode)
 {
 	git_index_entry e;
 	memset(&e, 0, sizeof(e));
-	e.mode = GIT_FILEMODE_BLOB;
+	e.mode = mode;
 	e.path = path;
 	git_oid_cpy(&e.id, oid);
 	return git_index_add(idx, &e) < 0 ? S_gerr("cannot update the index") : 0;
+}
+
+/* Stores the work tree's file path (relative to the work tree) as a blob, as
+ * git add does: a symbolic link as its target's path with the link's mode,
+ * an executable file with the executable mode. Sets *oid and *mode. */
+static int S_blob_from_workdir(const struct dtk_repo *r, const char *path, git_oid *oid,
+                               unsigned *mode)
+{
+	char *full = dtk_path_join(r->workdir, path), target[4096];
+	struct stat st;
+	ssize_t n;
+	int rc = -1;
+
+	if (lstat(full, &st) < 0) {
+		dtk_error("cannot read %s: %s", path, strerror(errno));
+	} else if (S_ISLNK(st.st_mode)) {
+		n = readlink(full, target, sizeof(target));
+		if (n < 0 || (size_t)n >= sizeof(target))
+			dtk_error("cannot read the link %s: %s", path,
+			          n < 0 ? strerror(errno) : "target too long");
+		else if (git_blob_create_from_buffer(oid, r->git, target, (size_t)n) < 0)
+			S_gerr("cannot store a file of insights/");
+		else
+			rc = 0;
+		*mode = GIT_FILEMODE_LINK;
+	} else if (git_blob_create_from_workdir(oid, r->git, path) < 0) {
+		S_gerr("cannot store a file of insights/");
+	} else {
+		*mode = (st.st_mode & S_IXUSR) ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+		rc = 0;
+	}
+	free(full);
+	return rc;
 }
 
 /* Builds the tree of the commit: base (may be NULL) with the base's files
@@ -433,12 +544,11 @@ static int S_build_tree(const struct dtk_repo *r, git_tree *base, const struct d
 		goto done;
 	for (i = 0; i < req->n_files; i++) {
 		struct dtk_buf rel = DTK_BUF_INIT;
+		unsigned mode = GIT_FILEMODE_BLOB;
 		dtk_buf_printf(&rel, "%sinsights/%s", r->prefix, req->files[i]);
-		rc = git_blob_create_from_workdir(&oid, r->git, rel.ptr);
+		rc = S_blob_from_workdir(r, rel.ptr, &oid, &mode);
 		if (rc == 0)
-			rc = S_add(idx, rel.ptr, &oid);
-		else
-			S_gerr("cannot store a file of insights/");
+			rc = S_add(idx, rel.ptr, &oid, mode);
 		dtk_buf_release(&rel);
 		if (rc < 0)
 			goto done;
@@ -446,12 +556,12 @@ static int S_build_tree(const struct dtk_repo *r, git_tree *base, const struct d
 	rc = -1;
 	path = S_path(r, RECORDS);
 	if (git_blob_create_from_buffer(&oid, r->git, req->records, req->records_len) < 0 ||
-	    S_add(idx, path, &oid) < 0)
+	    S_add(idx, path, &oid, GIT_FILEMODE_BLOB) < 0)
 		goto done;
 	free(path);
 	path = S_path(r, "INDEX.md");
 	if (git_blob_create_from_buffer(&oid, r->git, req->index, req->index_len) < 0 ||
-	    S_add(idx, path, &oid) < 0)
+	    S_add(idx, path, &oid, GIT_FILEMODE_BLOB) < 0)
 		goto done;
 	if (git_index_write_tree_to(tree_oid, idx, r->git) < 0) {
 		S_gerr("cannot write the commit's tree");
@@ -462,36 +572,6 @@ done:
 	free(path);
 	git_index_free(idx);
 	return rc;
-}
-
-/* Returns the author: "Name <email>" when given, else from git config. */
-static int S_signature(git_signature **out, const struct dtk_repo *r, const char *author)
-{
-	const char *lt, *gt;
-	char *name;
-	int rc;
-
-	if (!author) {
-		rc = git_signature_default(out, r->git);
-		if (rc == GIT_ENOTFOUND)
-			return dtk_error("no author: set user.name and user.email (git config) or "
-			                 "pass --author 'Name <email>'");
-		return rc < 0 ? S_gerr("cannot make the commit's signature") : 0;
-	}
-	lt = strchr(author, '<');
-	gt = lt ? strchr(lt, '>') : NULL;
-	if (!lt || !gt || gt[1] || lt == author || gt == lt + 1)
-		return dtk_error("--author must read 'Name <email>', not '%s'", author);
-	name = dtk_xstrndup(author, (size_t)(lt - author));
-	while (*name && name[strlen(name) - 1] == ' ')
-		name[strlen(name) - 1] = '\0';
-	{
-		char *email = dtk_xstrndup(lt + 1, (size_t)(gt - lt - 1));
-		rc = git_signature_now(out, name, email);
-		free(email);
-	}
-	free(name);
-	return rc < 0 ? S_gerr("invalid --author") : 0;
 }
 
 /* ---- the journal: a decided commit, finished even after a crash ---- */
@@ -526,7 +606,7 @@ static int S_journal_write(const struct dtk_repo *r, const struct journal *j)
 /* Reads the journal; returns 1 when there is one, 0 when not, -1 on error. */
 static int S_journal_read(const struct dtk_repo *r, struct journal *j)
 {
-	char *path = S_journal_path(r), *text = NULL, a[64], b[64];
+	char *path = S_journal_path(r), *text = NULL, a[64] = "", b[64] = "";
 	size_t len;
 	int rc = dtk_file_read(&text, &len, path, 4096);
 
@@ -539,7 +619,7 @@ static int S_journal_read(const struct dtk_repo *r, struct journal *j)
 	                     (!strcmp(b, "-") || git_oid_fromstr(&j->old_id, b) == 0)
 	             ? 1
 	             : dtk_error(".git/dtk-crystallize is damaged; remove it and check HEAD");
-	j->has_old = strcmp(b, "-") != 0;
+	j->has_old = rc == 1 && strcmp(b, "-") != 0;
 	free(text);
 	return rc;
 }
@@ -599,6 +679,7 @@ static int S_update_index(const struct dtk_repo *r, git_tree *tree)
 		struct dtk_buf path = DTK_BUF_INIT;
 		git_tree_entry *top = NULL;
 		const git_oid *want;
+		unsigned mode = GIT_FILEMODE_BLOB;
 		if (e) {
 			dtk_buf_printf(&path, "%s/%s", dir, git_tree_entry_name(e));
 			if (!S_base_file(r, path.ptr)) {
@@ -606,6 +687,7 @@ static int S_update_index(const struct dtk_repo *r, git_tree *tree)
 				continue;
 			}
 			want = git_tree_entry_id(e);
+			mode = (unsigned)git_tree_entry_filemode(e);
 		} else {
 			dtk_buf_puts(&path, index_md);
 			if (git_tree_entry_bypath(&top, tree, index_md) < 0) {
@@ -616,7 +698,7 @@ static int S_update_index(const struct dtk_repo *r, git_tree *tree)
 		}
 		if (git_index_add_bypath(idx, path.ptr) < 0 ||
 		    !(ie = git_index_get_bypath(idx, path.ptr, 0)) || !git_oid_equal(&ie->id, want))
-			rc = S_add(idx, path.ptr, want);
+			rc = S_add(idx, path.ptr, want, mode);
 		else
 			rc = 0;
 		git_tree_entry_free(top);
@@ -717,14 +799,125 @@ static int S_branch(const struct dtk_repo *r, struct journal *j, git_commit **pa
 	return 0;
 }
 
+/* Runs the hooks 'git commit' runs before the commit (see docs/git.md):
+ * pre-commit on an index holding the commit's tree (the hook may change it:
+ * *tree_oid is then its tree), prepare-commit-msg and commit-msg on
+ * COMMIT_EDITMSG (the message they leave, cleaned up as git does, is set in
+ * *msg, malloc'd). Returns 0, or -1 with the error set when a hook refused. */
+static int S_pre_hooks(const struct dtk_repo *r, const struct dtk_commit_req *req,
+                       const git_signature *author, git_oid *tree_oid, char **msg)
+{
+	struct dtk_buf path = DTK_BUF_INIT;
+	char *editmsg = dtk_path_join(git_repository_path(r->git), "COMMIT_EDITMSG"), *text = NULL;
+	const char *arg;
+	git_index *idx = NULL;
+	git_tree *tree = NULL;
+	git_buf clean = GIT_BUF_INIT;
+	size_t len = 0;
+	int rc = -1, hook;
+
+	*msg = NULL;
+	dtk_buf_printf(&path, "%snext-index-%ld.lock", git_repository_path(r->git), (long)getpid());
+	if (git_index_open(&idx, path.ptr) < 0 || git_tree_lookup(&tree, r->git, tree_oid) < 0 ||
+	    git_index_read_tree(idx, tree) < 0 || git_index_write(idx) < 0) {
+		S_gerr("cannot write the index for the hooks");
+		goto done;
+	}
+	hook = req->no_verify
+	               ? 0
+	               : dtk_gitcommit_hook(r->git, "pre-commit", path.ptr, author, NULL, NULL);
+	if (hook != 0) {
+		if (hook > 0)
+			dtk_error("the pre-commit hook refused the commit (--no-verify skips it)");
+		goto done;
+	}
+	if (git_index_read(idx, 1) < 0 || git_index_write_tree_to(tree_oid, idx, r->git) < 0) {
+		S_gerr("cannot read the index the pre-commit hook left");
+		goto done;
+	}
+	if (dtk_file_write_atomic(editmsg, req->message, strlen(req->message)) < 0)
+		goto done;
+	/* as git names it to the hooks: from the top of the work tree */
+	arg = strncmp(editmsg, r->workdir, strlen(r->workdir)) ? editmsg
+	                                                       : editmsg + strlen(r->workdir);
+	hook = dtk_gitcommit_hook(r->git, "prepare-commit-msg", path.ptr, author, arg, "message");
+	if (hook == 0 && !req->no_verify)
+		hook = dtk_gitcommit_hook(r->git, "commit-msg", path.ptr, author, arg, NULL);
+	if (hook != 0) {
+		if (hook > 0)
+			dtk_error("the %s hook refused the commit%s",
+			          req->no_verify ? "prepare-commit-msg"
+			                         : "prepare-commit-msg or commit-msg",
+			          req->no_verify ? "" : " (--no-verify skips commit-msg)");
+		goto done;
+	}
+	if (dtk_file_read(&text, &len, editmsg, 1u << 24) < 0 ||
+	    git_message_prettify(&clean, text, 0, '#') < 0) {
+		S_gerr("cannot read the commit message the hooks left");
+		goto done;
+	}
+	if (!clean.size) {
+		dtk_error("Aborting commit due to empty commit message (left by the hooks)");
+		goto done;
+	}
+	*msg = dtk_xstrndup(clean.ptr, clean.size);
+	rc = 0;
+done:
+	unlink(path.ptr);
+	git_buf_dispose(&clean);
+	git_tree_free(tree);
+	git_index_free(idx);
+	dtk_buf_release(&path);
+	free(editmsg);
+	free(text);
+	return rc;
+}
+
+/* Creates the commit object, signed when git would sign it (see
+ * dtk_gitcommit_wants_sign), without moving any reference. */
+static int S_create(const struct dtk_repo *r, const struct dtk_commit_req *req, git_oid *out,
+                    const git_signature *author, const git_signature *committer,
+                    const char *message, const git_tree *tree, const git_commit *parent)
+{
+	const git_commit *parents[1] = {parent};
+	git_buf buf = GIT_BUF_INIT;
+	char *sig = NULL;
+	int sign = dtk_gitcommit_wants_sign(r->git, req->sign), rc = -1;
+
+	if (sign < 0)
+		return -1;
+	if (!sign) {
+		if (git_commit_create(out, r->git, NULL, author, committer, NULL, message, tree,
+		                      parent ? 1 : 0, parents) < 0)
+			return S_gerr("cannot create the commit");
+		return 0;
+	}
+	if (git_commit_create_buffer(&buf, r->git, author, committer, NULL, message, tree,
+	                             parent ? 1 : 0, parents) < 0) {
+		S_gerr("cannot create the commit");
+		goto done;
+	}
+	if (dtk_gitcommit_sign(&sig, r->git, buf.ptr, buf.size, req->sign_key, committer) < 0)
+		goto done;
+	if (git_commit_create_with_signature(out, r->git, buf.ptr, sig, NULL) < 0) {
+		S_gerr("cannot create the signed commit");
+		goto done;
+	}
+	rc = 0;
+done:
+	free(sig);
+	git_buf_dispose(&buf);
+	return rc;
+}
+
 int dtk_repo_commit(struct dtk_repo *r, const struct dtk_commit_req *req, char commit_hex[41])
 {
 	struct journal j;
 	git_commit *parent = NULL;
 	git_tree *base = NULL, *tree = NULL;
-	git_signature *sig = NULL;
+	git_signature *author = NULL, *committer = NULL;
 	git_oid tree_oid;
-	const git_commit *parents[1];
+	char *message = NULL, *index_file = NULL;
 	int rc = -1;
 
 	memset(&j, 0, sizeof(j));
@@ -735,21 +928,18 @@ int dtk_repo_commit(struct dtk_repo *r, const struct dtk_commit_req *req, char c
 		S_gerr("cannot read HEAD's tree");
 		goto done;
 	}
-	if (S_build_tree(r, base, req, &tree_oid) < 0 || S_signature(&sig, r, req->author) < 0)
+	if (S_build_tree(r, base, req, &tree_oid) < 0 ||
+	    dtk_gitenv_idents(&author, &committer, r->git, req->author) < 0 ||
+	    S_pre_hooks(r, req, author, &tree_oid, &message) < 0)
 		goto done;
 	if (git_tree_lookup(&tree, r->git, &tree_oid) < 0) {
 		S_gerr("cannot read the new tree");
 		goto done;
 	}
 	/* libgit2 commits despite a stale index.lock; so check it here, last */
-	if (S_check_lock(r) < 0)
+	if (S_check_lock(r) < 0 ||
+	    S_create(r, req, &j.new_id, author, committer, message, tree, parent) < 0)
 		goto done;
-	parents[0] = parent;
-	if (git_commit_create(&j.new_id, r->git, NULL, sig, sig, NULL, req->message, tree,
-	                      parent ? 1 : 0, parents) < 0) {
-		S_gerr("cannot create the commit");
-		goto done;
-	}
 	dtk_crash_point("before-journal");
 	/* from here on the commit is decided: a run cut short is finished by
 	 * the next dtk crystallize in this repository */
@@ -759,12 +949,18 @@ int dtk_repo_commit(struct dtk_repo *r, const struct dtk_commit_req *req, char c
 	if (S_finish(r, &j) < 0)
 		goto done;
 	git_oid_tostr(commit_hex, 41, &j.new_id);
+	/* as git: post-commit's failure changes nothing */
+	index_file = dtk_path_join(git_repository_path(r->git), "index");
+	dtk_gitcommit_hook(r->git, "post-commit", index_file, author, NULL, NULL);
 	rc = 0;
 done:
-	git_signature_free(sig);
+	git_signature_free(author);
+	git_signature_free(committer);
 	git_tree_free(tree);
 	git_tree_free(base);
 	git_commit_free(parent);
+	free(message);
+	free(index_file);
 	return rc;
 }
 

@@ -518,7 +518,7 @@ int dtk_index_build(const char *root, struct dtk_diags *diags, dtk_write_fn writ
 int dtk_index_compare(const char *root, const char *path, struct dtk_file_cmp *c,
                       struct dtk_diags *diags)
 {
-	int rc = dtk_file_cmp_open(c, path);
+	int rc = dtk_file_cmp_open(c, path, DTK_MAX_INDEX_BYTES);
 
 	if (rc == 0)
 		rc = dtk_index_build(root, diags, dtk_file_cmp_write, c);

@@ -1,4 +1,5 @@
 /* kb.c: finding the base, reading its files, and the checks across files. */
+#define _GNU_SOURCE /* memmem */
 #include "dtk/kb.h"
 
 #include "dtk/fs.h"
@@ -13,6 +14,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -195,6 +198,9 @@ struct kfile {
 	char node[256];       /* F_NODE: the node's name */
 	struct dtk_node *out; /* F_NODE: the node, NULL when unusable */
 	int ok;               /* the file gave the kind of value it must hold */
+	/* F_NODE of a DTK_KB_LINKED load other than the node shown: loaded only
+	 * when it may link to it (S_links), its errors ignored */
+	int linked;
 };
 
 struct loader {
@@ -214,6 +220,12 @@ struct loader {
 	 * not reported again as unknown */
 	char **broken;
 	size_t n_broken;
+	/* DTK_KB_LINKED: what a node file holds when it may name an entry of
+	 * the node shown ("<node>-"), and the nodes that node's entries name */
+	char *needle;
+	char **named;
+	size_t n_named;
+	int dir_fd; /* insights/, open while the other node files are scanned */
 };
 
 /* What one thread loads with: its own arena and diagnostics. */
@@ -232,44 +244,6 @@ static int S_is_broken(const struct loader *l, const char *name, size_t len)
 	return 0;
 }
 
-/* Checks that full is a regular file inside the base; returns 0, 1 when it
- * is absent, or -1 after a diagnostic. */
-static int S_check_file(const struct loader *l, struct dtk_diags *d, const char *full,
-                        const char *shown)
-{
-	struct stat st;
-	char *real;
-	size_t n;
-
-	if (lstat(full, &st) < 0) {
-		if (errno == ENOENT)
-			return 1;
-		dtk_diags_add(d, shown, 1, 1, "cannot read: %s", strerror(errno));
-		return -1;
-	}
-	if (S_ISLNK(st.st_mode)) {
-		real = realpath(full, NULL);
-		n = strlen(l->root_real);
-		if (!real || strncmp(real, l->root_real, n) || real[n] != '/') {
-			dtk_diags_add(d, shown, 1, 1, "symbolic link %s outside the repository",
-			              real ? "leads" : "is broken or leads");
-			free(real);
-			return -1;
-		}
-		free(real);
-		if (stat(full, &st) < 0) {
-			dtk_diags_add(d, shown, 1, 1, "cannot read: %s", strerror(errno));
-			return -1;
-		}
-	}
-	if (!S_ISREG(st.st_mode)) {
-		dtk_diags_add(d, shown, 1, 1, "is %s, not a file",
-		              S_ISDIR(st.st_mode) ? "a directory" : "a special file");
-		return -1;
-	}
-	return 0;
-}
-
 /* Reads file f's bytes into *buf (malloc'd, or pointing into memory files
  * when *owned is 0). Returns 0, 1 when absent, -1 after a diagnostic. */
 static int S_read(const struct loader *l, struct dtk_diags *d, const struct kfile *f, char **buf,
@@ -277,7 +251,7 @@ static int S_read(const struct loader *l, struct dtk_diags *d, const struct kfil
 {
 	char *full;
 	size_t i;
-	int rc;
+	int rc, fd;
 
 	*buf = NULL;
 	*owned = 0;
@@ -292,13 +266,15 @@ static int S_read(const struct loader *l, struct dtk_diags *d, const struct kfil
 		return 1;
 	}
 	full = dtk_path_join(l->kb->root, f->rel);
-	rc = S_check_file(l, d, full, f->rel);
+	/* a regular file, the whole path inside the base, opened once */
+	rc = dtk_file_open_within(&fd, l->root_real, full);
 	if (rc == 0) {
-		rc = dtk_file_read(buf, len, full, DTK_MAX_FILE_BYTES);
+		rc = dtk_file_read_fd(buf, len, fd, full, DTK_MAX_FILE_BYTES);
 		*owned = 1;
-		if (rc < 0 && rc != DTK_ETOOBIG)
-			dtk_diags_add(d, f->rel, 1, 1, "%s", dtk_error_last());
+		close(fd);
 	}
+	if (rc < 0 && rc != DTK_ETOOBIG)
+		dtk_diags_add(d, f->rel, 1, 1, "%s", dtk_error_last());
 	free(full);
 	if (rc == 1 || (rc < 0 && rc != DTK_ETOOBIG))
 		return rc == 1 ? 1 : -1;
@@ -311,6 +287,35 @@ check:
 	return 0;
 }
 
+/* Returns 1 when node file f may link to the node of a DTK_KB_LINKED load:
+ * that node's entries name it, or its bytes hold the needle (looked for in a
+ * mapping of the file: the scan touches every node file of the base, and a
+ * mapping costs less than a copy). A file that cannot be mapped is kept:
+ * loading it says why. */
+static int S_links(const struct loader *l, const struct kfile *f)
+{
+	struct stat st;
+	size_t i;
+	void *p;
+	int fd, hit = 1;
+
+	for (i = 0; i < l->n_named; i++)
+		if (!strcmp(l->named[i], f->node))
+			return 1;
+	if (l->mem || !l->needle)
+		return 1;
+	fd = openat(l->dir_fd, f->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 1;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) != MAP_FAILED) {
+		hit = memmem(p, (size_t)st.st_size, l->needle, strlen(l->needle)) != NULL;
+		munmap(p, (size_t)st.st_size);
+	}
+	close(fd);
+	return hit;
+}
+
 /* Reads, parses and checks file f with w's arena and diagnostics. */
 static void S_load_file(struct worker *w, struct kfile *f)
 {
@@ -318,9 +323,12 @@ static void S_load_file(struct worker *w, struct kfile *f)
 	struct dtk_arena *tmp = NULL;
 	struct dtk_yval *root = NULL;
 	char *buf = NULL;
-	size_t len = 0;
-	int owned = 0, rc = S_read(l, &w->d, f, &buf, &len, &owned);
+	size_t len = 0, had = w->d.n;
+	int owned = 0, rc;
 
+	if (f->linked && !S_links(l, f))
+		return;
+	rc = S_read(l, &w->d, f, &buf, &len, &owned);
 	if (rc == 1 && f->t != F_RECORDS)
 		dtk_diags_add(&w->d, f->rel, 1, 1, "required file is missing");
 	if (rc != 0)
@@ -350,6 +358,14 @@ static void S_load_file(struct worker *w, struct kfile *f)
 		break;
 	}
 done:
+	if (f->linked && w->d.n > had) { /* not the node shown: left out */
+		while (w->d.n > had) {
+			w->d.n--;
+			free(w->d.v[w->d.n].path);
+			free(w->d.v[w->d.n].msg);
+		}
+		f->out = NULL;
+	}
 	dtk_arena_free(tmp);
 	if (owned)
 		free(buf);
@@ -483,41 +499,81 @@ static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *onl
 			              (int)(len - 5), name);
 			continue;
 		}
-		if (what == DTK_KB_ALL || !strcmp(node, only))
+		if (what == DTK_KB_ALL) {
 			S_add_file(l, cap, name, F_NODE, node);
+		} else if (strcmp(node, only)) { /* DTK_KB_LINKED */
+			S_add_file(l, cap, name, F_NODE, node);
+			l->files[l->n_files - 1].linked = 1;
+		}
 	}
 	dtk_strv_free(names, (size_t)n);
 	return 0;
 }
 
+/* Sets what a DTK_KB_LINKED load looks for in the other node files: the
+ * prefix of the shown node's entry ids, and the nodes its entries name. */
+static void S_set_links(struct loader *l, const struct dtk_node *node)
+{
+	size_t i, k, cap = 0, plen;
+
+	l->needle = dtk_xmalloc(strlen(node->name) + 2);
+	sprintf(l->needle, "%s-", node->name);
+	for (i = 0; i < node->n_linking; i++) {
+		const struct dtk_entry *e = node->linking[i];
+		for (k = 0; k < e->n_relates + e->n_contradicts; k++) {
+			const char *id = k < e->n_relates ? e->relates[k].id
+			                                  : e->contradicts[k - e->n_relates].ref.id;
+			if (!dtk_entry_id_split(id, &plen))
+				continue;
+			dtk_grow((void **)&l->named, &cap, l->n_named + 1, sizeof(*l->named));
+			l->named[l->n_named++] = dtk_xstrndup(id, plen);
+		}
+	}
+}
+
 /* Loads every file: _domain.yaml and _sources.yaml first (node files need
- * the policy), then the records and the nodes in parallel. */
+ * the policy), then the records and the nodes in parallel. what is
+ * DTK_KB_ALL or DTK_KB_ONE_NODE, with DTK_KB_LINKED or not. */
 static int S_load_files(struct loader *l, int what, const char *only)
 {
 	struct worker w = {l, l->kb->arena, DTK_DIAGS_INIT};
-	size_t cap = 0, i, ncap = 0, bcap = 0;
+	size_t cap = 0, i, ncap = 0, bcap = 0, first = 2;
 
 	S_add_file(l, &cap, "_domain.yaml", F_DOMAIN, NULL);
 	S_add_file(l, &cap, "_sources.yaml", F_SOURCES, NULL);
-	if (what == DTK_KB_ALL)
+	if (!(what & DTK_KB_ONE_NODE)) {
 		S_add_file(l, &cap, "_crystallizations.yaml", F_RECORDS, NULL);
-	if (what == DTK_KB_ONE_NODE) { /* just the one file: no listing */
+		if (S_list_nodes(l, &cap, DTK_KB_ALL, NULL) < 0)
+			return -1;
+	} else { /* the one file, and the others only to look for links */
 		char name[300];
 		snprintf(name, sizeof(name), "%.255s.yaml", only);
 		S_add_file(l, &cap, name, F_NODE, only);
-	} else if (S_list_nodes(l, &cap, what, only) < 0) {
-		return -1;
+		if ((what & DTK_KB_LINKED) && S_list_nodes(l, &cap, DTK_KB_LINKED, only) < 0)
+			return -1;
 	}
 	S_load_file(&w, &l->files[0]);
 	S_load_file(&w, &l->files[1]);
-	dtk_diags_move(l->d, &w.d);
 	l->domain_ok = l->files[0].ok;
 	l->kb->sources_ok = l->files[1].ok; /* node files report unknown sources */
 	S_index_sources(l);
-	S_load_parallel(l, 2);
+	if (what & DTK_KB_LINKED) { /* the node first: what it names is wanted */
+		char *dir = l->mem ? NULL : dtk_path_join(l->kb->root, "insights");
+		S_load_file(&w, &l->files[2]);
+		if (l->files[2].out)
+			S_set_links(l, l->files[2].out);
+		first = 3;
+		l->dir_fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+		free(dir);
+	}
+	dtk_diags_move(l->d, &w.d);
+	S_load_parallel(l, first);
+	if (l->dir_fd >= 0)
+		close(l->dir_fd);
+	l->dir_fd = -1;
 	for (i = 2; i < l->n_files; i++) {
 		struct kfile *f = &l->files[i];
-		if (f->t != F_NODE)
+		if (f->t != F_NODE || (f->linked && !f->out))
 			continue;
 		if (f->out) {
 			dtk_grow((void **)&l->kb->nodes, &ncap, l->kb->n_nodes + 1,
@@ -763,7 +819,7 @@ static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **
 	*out = NULL;
 	l->d = &d;
 	l->schema_flags = (what & DTK_KB_LEAN) ? DTK_SCHEMA_LEAN : 0;
-	if (S_load_files(l, one ? DTK_KB_ONE_NODE : DTK_KB_ALL, node) < 0)
+	if (S_load_files(l, what & (DTK_KB_ONE_NODE | DTK_KB_LINKED), node) < 0)
 		goto done;
 	if (kb->n_nodes > 1)
 		qsort(kb->nodes, kb->n_nodes, sizeof(*kb->nodes), S_node_cmp);
@@ -773,10 +829,12 @@ static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **
 		S_check_node_names(l);
 		S_check_domain_refs(l);
 	} else {
-		for (i = 0; i < kb->n_categories && kb->n_nodes; i++)
-			for (size_t j = 0; j < kb->categories[i].n_nodes; j++)
-				if (!strcmp(kb->categories[i].nodes[j].id, kb->nodes[0]->name))
-					kb->nodes[0]->category = (int)i;
+		for (i = 0; i < kb->n_categories; i++)
+			for (size_t j = 0; j < kb->categories[i].n_nodes; j++) {
+				struct dtk_node *n = dtk_kb_node(kb, kb->categories[i].nodes[j].id);
+				if (n)
+					n->category = (int)i;
+			}
 	}
 	for (i = 0; !one && i < kb->n_nodes; i++)
 		S_check_node_refs(l, kb->nodes[i]);
@@ -791,6 +849,8 @@ static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **
 done:
 	dtk_diags_move(diags, &d);
 	dtk_strv_free(l->broken, l->n_broken);
+	dtk_strv_free(l->named, l->n_named);
+	free(l->needle);
 	for (i = 0; i < l->n_files; i++) {
 		free(l->files[i].name);
 		free(l->files[i].rel);
@@ -817,6 +877,7 @@ int dtk_kb_load(struct dtk_kb **out, const char *root, int what, const char *nod
 	struct loader l;
 
 	memset(&l, 0, sizeof(l));
+	l.dir_fd = -1;
 	*out = NULL;
 	l.root_real = realpath(root, NULL);
 	if (!l.root_real)
@@ -831,6 +892,7 @@ int dtk_kb_load_mem(struct dtk_kb **out, const struct dtk_memfile *files, size_t
 	struct loader l;
 
 	memset(&l, 0, sizeof(l));
+	l.dir_fd = -1;
 	l.mem = files;
 	l.n_mem = n;
 	l.kb = S_new_kb("");

@@ -3,6 +3,9 @@
 
 #include "dtk/index.h"
 #include "dtk/kb.h"
+#include "dtk/links.h"
+
+#include <stdlib.h>
 
 static void S_json_source(struct dtk_json *j, const struct dtk_kb *kb, const char *id)
 {
@@ -20,7 +23,38 @@ static void S_json_date(struct dtk_json *j, const char *key, dtk_date d)
 	dtk_json_kstring(j, key, d ? dtk_date_format(buf, d) : NULL);
 }
 
-void dtk_view_entry_json(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_entry *e)
+/* Writes one backlink as an object; with to, the id it names too. */
+static void S_json_link(struct dtk_json *j, const struct dtk_link *l, int to)
+{
+	dtk_json_object(j);
+	dtk_json_kstring(j, "id", l->from ? l->from->id : NULL);
+	dtk_json_kstring(j, "how", dtk_link_how_names[l->how]);
+	if (to)
+		dtk_json_kstring(j, "to", l->to);
+	if (l->from)
+		dtk_json_kstring(j, "title", l->from->title);
+	if (l->con) {
+		dtk_json_kstring(j, "status", l->con->open ? "open" : "resolved");
+		dtk_json_kstring(j, "note", l->con->note);
+	}
+	if (l->gap)
+		dtk_json_kstring(j, "gap", l->gap->text);
+	dtk_json_end(j, '}');
+}
+
+static void S_json_links(struct dtk_json *j, const struct dtk_link *links, size_t n, int to)
+{
+	size_t i;
+	dtk_json_key(j, "referenced_by");
+	dtk_json_array(j);
+	for (i = 0; i < n; i++)
+		S_json_link(j, &links[i], to);
+	dtk_json_end(j, ']');
+}
+
+/* Writes entry e; with with_links, its n_links backlinks too. */
+static void S_entry(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_entry *e,
+                    int with_links, const struct dtk_link *links, size_t n_links)
 {
 	size_t i;
 
@@ -59,12 +93,27 @@ void dtk_view_entry_json(struct dtk_json *j, const struct dtk_kb *kb, const stru
 		dtk_json_end(j, '}');
 	}
 	dtk_json_end(j, ']');
+	if (with_links)
+		S_json_links(j, links, n_links, 0);
 	dtk_json_end(j, '}');
+}
+
+void dtk_view_entry_json(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_entry *e)
+{
+	S_entry(j, kb, e, 0, NULL, 0);
+}
+
+void dtk_view_entry_json_links(struct dtk_json *j, const struct dtk_kb *kb,
+                               const struct dtk_entry *e, const struct dtk_link *links,
+                               size_t n_links)
+{
+	S_entry(j, kb, e, 1, links, n_links);
 }
 
 void dtk_view_node_json(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_node *node)
 {
-	size_t i;
+	struct dtk_link *links;
+	size_t i, n;
 
 	dtk_json_object(j);
 	dtk_json_kstring(j, "node", node->name);
@@ -72,11 +121,21 @@ void dtk_view_node_json(struct dtk_json *j, const struct dtk_kb *kb, const struc
 	                 node->category >= 0 ? kb->categories[node->category].name : NULL);
 	dtk_json_kstring(j, "bloom", dtk_bloom_names[node->bloom]);
 	dtk_json_kstring(j, "stance", node->stance);
-	dtk_json_kbool(j, "tentative", node->stance && !dtk_node_has_high(node));
+	dtk_json_key(j, "tentative"); /* null without a stance */
+	if (node->stance)
+		dtk_json_bool(j, !dtk_node_has_high(node));
+	else
+		dtk_json_null(j);
 	dtk_json_key(j, "entries");
 	dtk_json_array(j);
-	for (i = 0; i < node->n_entries; i++)
-		dtk_view_entry_json(j, kb, &node->entries[i]);
+	for (i = 0; i < node->n_entries; i++) {
+		n = dtk_links_to(&links, kb, node->entries[i].id, NULL);
+		dtk_view_entry_json_links(j, kb, &node->entries[i], links, n);
+		free(links);
+	}
 	dtk_json_end(j, ']');
+	n = dtk_links_to(&links, kb, NULL, node->name);
+	S_json_links(j, links, n, 1);
+	free(links);
 	dtk_json_end(j, '}');
 }

@@ -25,6 +25,9 @@ static void test_format(void **state)
 	char buf[11];
 	(void)state;
 	assert_string_equal(dtk_date_format(buf, 20260905), "2026-09-05");
+	assert_string_equal(dtk_date_format(buf, 99991231), "9999-12-31");
+	/* never a year cut to four digits (10001-01-01 is not 0001-01-01) */
+	assert_string_equal(dtk_date_format(buf, 100010101), "9999-12-31");
 }
 
 static void test_add_months(void **state)
@@ -36,6 +39,9 @@ static void test_add_months(void **state)
 	assert_int_equal(dtk_date_add_months(20270831, 6), 20280229);
 	assert_int_equal(dtk_date_add_months(20261231, 1), 20270131);
 	assert_int_equal(dtk_date_add_months(20260101, 24), 20280101);
+	/* past year 9999: the last date, not year 10000 printed as 0000 */
+	assert_int_equal(dtk_date_add_months(99991001, 6), DTK_DATE_MAX);
+	assert_int_equal(dtk_date_add_months(99990601, 6), 99991201);
 }
 
 int main(void)

@@ -3,8 +3,12 @@
 
 #include "dtk/fs.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Returns n bytes of a text with no period shorter than 64 KiB; malloc'd. */
 static char *S_text(size_t n)
@@ -27,7 +31,7 @@ static int S_cmp(const char *dir, const char *name, const char *text, size_t len
 	size_t at;
 	int rc;
 
-	assert_int_equal(dtk_file_cmp_open(&c, path), 0);
+	assert_int_equal(dtk_file_cmp_open(&c, path, DTK_MAX_INDEX_BYTES), 0);
 	for (at = 0; at < len; at += step)
 		assert_int_equal(
 		        dtk_file_cmp_write(&c, text + at, len - at < step ? len - at : step), 0);
@@ -86,20 +90,125 @@ static void test_cmp_unreadable(void **state)
 	struct dtk_file_cmp c = {.fd = -1};
 	char *dir = t_mkdtemp(), *sub = dtk_path_join(dir, "d"), *path;
 	(void)state;
-	/* a directory opens but cannot be read: an error, not a difference */
+	/* a directory is refused when opened: an error, not a difference */
 	t_write(dir, "d/x", "x", 1);
-	assert_int_equal(dtk_file_cmp_open(&c, sub), 0);
-	assert_int_equal(dtk_file_cmp_write(&c, "abc", 3), -1);
+	assert_int_equal(dtk_file_cmp_open(&c, sub, DTK_MAX_INDEX_BYTES), -1);
 	assert_non_null(strstr(dtk_error_last(), "cannot read"));
+	assert_non_null(strstr(dtk_error_last(), "Is a directory"));
 	dtk_file_cmp_release(&c);
 	/* a path through a file cannot be opened */
 	path = dtk_path_join(dir, "d/x/y");
-	assert_int_equal(dtk_file_cmp_open(&c, path), -1);
+	assert_int_equal(dtk_file_cmp_open(&c, path, DTK_MAX_INDEX_BYTES), -1);
 	dtk_file_cmp_release(&c);
 	t_rmtree(dir);
 	free(dir);
 	free(sub);
 	free(path);
+}
+
+/* Only a regular file is compared: a symbolic link (its target would be
+ * shown in a diff), a FIFO (opening it would wait) and a device (/dev/zero
+ * never ends) are refused at once, saying what they are; so is a file over
+ * the limit. */
+static void test_cmp_regular_files_only(void **state)
+{
+	struct dtk_file_cmp c = {.fd = -1};
+	char *dir = t_mkdtemp(), path[4096];
+	(void)state;
+	t_write(dir, "secret", "secret\n", 7);
+	snprintf(path, sizeof(path), "%s/link", dir);
+	assert_int_equal(symlink("secret", path), 0);
+	assert_int_equal(dtk_file_cmp_open(&c, path, DTK_MAX_INDEX_BYTES), -1);
+	assert_non_null(strstr(dtk_error_last(), "link: it is a symbolic link"));
+	dtk_file_cmp_release(&c);
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(dtk_file_cmp_open(&c, path, DTK_MAX_INDEX_BYTES), -1);
+	assert_non_null(strstr(dtk_error_last(), "fifo: it is a special file"));
+	dtk_file_cmp_release(&c);
+	assert_int_equal(dtk_file_cmp_open(&c, "/dev/zero", DTK_MAX_INDEX_BYTES), -1);
+	assert_string_equal(dtk_error_last(), "cannot read /dev/zero: it is a special file (it "
+	                                      "must be a regular file)");
+	dtk_file_cmp_release(&c);
+	snprintf(path, sizeof(path), "%s/secret", dir);
+	assert_int_equal(dtk_file_cmp_open(&c, path, 6), -1);
+	assert_non_null(strstr(dtk_error_last(), "it is larger than the limit of 6 bytes"));
+	dtk_file_cmp_release(&c);
+	assert_int_equal(dtk_file_cmp_open(&c, path, 7), 0);
+	dtk_file_cmp_release(&c);
+	t_rmtree(dir);
+	free(dir);
+}
+
+struct swapper {
+	char link[4096], tmp[4096];
+	atomic_int stop;
+};
+
+/* Swaps the link between a file inside and one outside until told to stop. */
+static void *S_swap(void *arg)
+{
+	struct swapper *sw = arg;
+	int i = 0;
+	while (!atomic_load(&sw->stop)) {
+		unlink(sw->tmp);
+		if (symlink(i++ % 2 ? "../outside/secret" : "inside", sw->tmp) == 0)
+			rename(sw->tmp, sw->link);
+	}
+	return NULL;
+}
+
+/* A link of the base swapped between inside and outside while it is being
+ * opened: whatever is opened is the file inside, never the one outside; and
+ * a file whose directory is a link leading out is refused. */
+static void test_open_within_races(void **state)
+{
+	struct swapper sw;
+	pthread_t tid;
+	char *dir = t_mkdtemp(), base[4096], *real, *text;
+	int i, fd, rc, opened = 0, refused = 0;
+	size_t len;
+	(void)state;
+	t_write(dir, "base/inside", "inside\n", 7);
+	t_write(dir, "outside/secret", "secret\n", 7);
+	snprintf(base, sizeof(base), "%s/base", dir);
+	real = realpath(base, NULL);
+	assert_non_null(real);
+	snprintf(sw.link, sizeof(sw.link), "%s/x.yaml", real);
+	snprintf(sw.tmp, sizeof(sw.tmp), "%s/x.tmp", real);
+	assert_int_equal(symlink("inside", sw.link), 0);
+	atomic_init(&sw.stop, 0);
+	assert_int_equal(pthread_create(&tid, NULL, S_swap, &sw), 0);
+	for (i = 0; i < 20000; i++) {
+		rc = dtk_file_open_within(&fd, real, sw.link);
+		if (rc != 0) {
+			refused++;
+			continue;
+		}
+		opened++;
+		assert_int_equal(dtk_file_read_fd(&text, &len, fd, sw.link, 100), 0);
+		close(fd);
+		if (strcmp(text, "inside\n"))
+			fail_msg("read the file outside: %s", text);
+		free(text);
+	}
+	atomic_store(&sw.stop, 1);
+	pthread_join(tid, NULL);
+	assert_true(opened > 0);
+	assert_true(refused > 0);
+	/* the directory of the file a link leading out */
+	assert_int_equal(t_sh(real, "mkdir -p ../outside/d && echo x >../outside/d/f.yaml && "
+	                            "ln -s ../outside/d d"),
+	                 0);
+	snprintf(base, sizeof(base), "%s/d/f.yaml", real);
+	assert_int_equal(dtk_file_open_within(&fd, real, base), -1);
+	assert_string_equal(dtk_error_last(), "is outside the repository (a directory on its "
+	                                      "path is a symbolic link leading out)");
+	snprintf(base, sizeof(base), "%s/nothing.yaml", real);
+	assert_int_equal(dtk_file_open_within(&fd, real, base), 1);
+	free(real);
+	t_rmtree(dir);
+	free(dir);
 }
 
 static void test_read_and_write_atomic(void **state)
@@ -124,6 +233,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_cmp),
 	        cmocka_unit_test(test_cmp_unreadable),
+	        cmocka_unit_test(test_cmp_regular_files_only),
+	        cmocka_unit_test(test_open_within_races),
 	        cmocka_unit_test(test_read_and_write_atomic),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

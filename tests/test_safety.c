@@ -48,9 +48,12 @@ static char *S_read(const char *dir, const char *rel, size_t *len)
 static void test_stdout_write_error(void **state)
 {
 	static const char *const cmds[] = {
-	        "list --format json", "list", "show alpha", "show alpha-001 --format json",
-	        "next-id alpha", "log", "log --format json", "crystallize --plan",
-	        "reindex --stdout", "--version", "help list", "--help",
+	        "list --format json", "list",
+	        "show alpha",         "show alpha-001 --format json",
+	        "next-id alpha",      "log",
+	        "log --format json",  "crystallize --plan",
+	        "reindex --stdout",   "--version",
+	        "help list",          "--help",
 	};
 	char *dir = S_base();
 	size_t i;
@@ -75,7 +78,8 @@ static void test_check_unknown_format(void **state)
 	(void)state;
 	t_dtk(&r, dir, NULL, "check", "--format", "xml", NULL);
 	assert_int_equal(r.status, 2);
-	assert_string_equal(r.err, "dtk check: unknown format 'xml' (text or github)\n");
+	assert_string_equal(r.err, "dtk check: error: --format must be text or github, not 'xml'\n"
+	                           "see 'dtk check --help'\n");
 	t_run_free(&r);
 	S_done(dir);
 }
@@ -115,8 +119,9 @@ static void test_new_files_follow_the_umask(void **state)
 	assert_int_equal(t_sh(dir, "rm INDEX.md && umask 027 && '%s' reindex -q", DTK_BIN), 0);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0640);
-	assert_int_equal(t_sh(dir, "chmod 604 INDEX.md && echo stale >>INDEX.md && umask 077 && "
-	                           "'%s' reindex -q",
+	assert_int_equal(t_sh(dir,
+	                      "chmod 604 INDEX.md && echo stale >>INDEX.md && umask 077 && "
+	                      "'%s' reindex -q",
 	                      DTK_BIN),
 	                 0);
 	assert_int_equal(stat(path, &st), 0);
@@ -138,12 +143,232 @@ static void test_log_reports_invalid_records(void **state)
 	assert_int_equal(r.status, 2);
 	assert_string_equal(r.out, "");
 	assert_non_null(strstr(r.err, "insights/_crystallizations.yaml:2:16: error: "));
-	assert_non_null(strstr(r.err, "dtk log: error: the records at HEAD are invalid (1 error)\n"));
+	assert_non_null(
+	        strstr(r.err, "dtk log: error: the records at HEAD are invalid (1 error)\n"));
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "log", "--format", "json", NULL);
 	assert_int_equal(r.status, 2);
 	assert_string_equal(r.out, "");
 	t_run_free(&r);
+	S_done(dir);
+}
+
+/* INDEX.md must be a regular file or absent: a link to a secret is neither
+ * shown in check's diff nor replaced by reindex, a FIFO does not hang them,
+ * and each says what failed. */
+static void test_index_must_be_a_regular_file(void **state)
+{
+	char *dir = S_base(), *secret_dir = t_mkdtemp(), target[4096], *got, *before;
+	const char *cmds[] = {"check", "reindex"};
+	struct t_run r;
+	size_t i, n;
+	(void)state;
+	t_write_str(secret_dir, "secret", "TOP-SECRET-LINE\n");
+	snprintf(target, sizeof(target), "%s/secret", secret_dir);
+	assert_int_equal(t_sh(dir, "rm INDEX.md && ln -s '%s' INDEX.md", target), 0);
+	for (i = 0; i < 2; i++) {
+		t_dtk(&r, dir, NULL, cmds[i], NULL);
+		assert_int_equal(r.status, 2);
+		assert_null(strstr(r.out, "TOP-SECRET"));
+		assert_null(strstr(r.err, "TOP-SECRET"));
+		assert_non_null(strstr(r.err, "INDEX.md: it is a symbolic link (it must be a "
+		                              "regular file)\n"));
+		t_run_free(&r);
+	}
+	assert_int_equal(
+	        t_sh(dir, "test -L INDEX.md && test \"$(readlink INDEX.md)\" = '%s'", target), 0);
+	got = S_read(secret_dir, "secret", &n);
+	assert_string_equal(got, "TOP-SECRET-LINE\n");
+	free(got);
+	/* a FIFO: refused at once (timeout: a hang fails the test) */
+	assert_int_equal(t_sh(dir, "rm INDEX.md && mkfifo INDEX.md"), 0);
+	for (i = 0; i < 2; i++) {
+		int rc = t_sh(dir, "timeout 20 '%s' %s >out 2>err", DTK_BIN, cmds[i]);
+		got = S_read(dir, "err", NULL);
+		if (rc != 2 || !strstr(got, "INDEX.md: it is a special file (it must be a "
+		                            "regular file)\n"))
+			fail_msg("dtk %s on a FIFO: exit %d, %s", cmds[i], rc, got);
+		free(got);
+	}
+	assert_int_equal(t_sh(dir, "test -p INDEX.md"), 0);
+	/* a regular file is still compared and replaced */
+	assert_int_equal(t_sh(dir, "rm INDEX.md out err && echo stale >INDEX.md"), 0);
+	before = S_read(dir, "INDEX.md", NULL);
+	t_dtk(&r, dir, NULL, "check", NULL);
+	assert_int_equal(r.status, 1);
+	t_run_free(&r);
+	got = S_read(dir, "INDEX.md", NULL);
+	assert_string_equal(got, before); /* check wrote nothing */
+	free(got);
+	free(before);
+	S_done(secret_dir);
+	S_done(dir);
+}
+
+/* The whole path of a file of the base must stay inside it: insights/ a
+ * link to a directory outside is refused; one inside is followed. */
+static void test_insights_link_containment(void **state)
+{
+	char *dir = S_base(), *out = t_mkdtemp(), *before;
+	struct t_run r;
+	(void)state;
+	before = S_read(dir, "INDEX.md", NULL);
+	assert_int_equal(
+	        t_sh(dir, "mv insights '%s/insights' && ln -s '%s/insights' insights", out, out),
+	        0);
+	t_dtk(&r, dir, NULL, "check", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "insights/_domain.yaml:1:1: error: is outside the "
+	                              "repository (a directory on its path is a symbolic link "
+	                              "leading out)\n"));
+	assert_non_null(strstr(r.err, "insights/alpha.yaml:1:1: error: is outside the "));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "reindex", NULL);
+	assert_int_equal(r.status, 2);
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "show", "alpha", NULL);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	t_run_free(&r);
+	/* inside the base, the same link is followed */
+	assert_int_equal(t_sh(dir,
+	                      "rm insights && mkdir data && mv '%s/insights' data/ && "
+	                      "ln -s data/insights insights",
+	                      out),
+	                 0);
+	t_dtk(&r, dir, NULL, "check", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	{
+		char *after = S_read(dir, "INDEX.md", NULL);
+		assert_string_equal(after, before);
+		free(after);
+	}
+	free(before);
+	S_done(out);
+	S_done(dir);
+}
+
+#define ATTR "/INDEX.md merge=dtk-index\n"
+
+/* Runs dtk setup-git in dir; returns its exit status (output in out, err). */
+static int S_setup_git(const char *dir)
+{
+	return t_sh(dir, "HOME=\"$PWD\" GIT_CONFIG_NOSYSTEM=1 '%s' setup-git >out 2>err", DTK_BIN);
+}
+
+/* Fails unless dir/.gitattributes is old (len bytes) with add appended. */
+static void S_expect_attributes(const char *dir, const char *old, size_t len, const char *add)
+{
+	size_t n;
+	char *now = S_read(dir, ".gitattributes", &n);
+	assert_int_equal(n, len + strlen(add));
+	assert_memory_equal(now, old, len);
+	assert_memory_equal(now + len, add, strlen(add));
+	free(now);
+}
+
+/* setup-git appends its line and keeps every other byte: a large file of LFS
+ * rules, one without its last newline, one with CRLF that has the line; a
+ * file it cannot read is an error and nothing is written. */
+static void test_setup_git_attributes(void **state)
+{
+	char *dir = S_base(), *old;
+	size_t len;
+	(void)state;
+	S_commit(dir);
+	/* 2 MB of LFS rules, over any small read limit */
+	assert_int_equal(t_sh(dir,
+	                      "awk 'BEGIN { for (i = 0; i < 40000; i++) print \"data/f\" i "
+	                      "\".bin filter=lfs diff=lfs merge=lfs -text\" }' >.gitattributes"),
+	                 0);
+	old = S_read(dir, ".gitattributes", &len);
+	assert_true(len > (1u << 20) + (1u << 19));
+	assert_int_equal(S_setup_git(dir), 0);
+	S_expect_attributes(dir, old, len, ATTR);
+	free(old);
+	old = S_read(dir, ".gitattributes", &len);
+	assert_int_equal(S_setup_git(dir), 0); /* again: nothing to add */
+	S_expect_attributes(dir, old, len, "");
+	free(old);
+
+	t_write_str(dir, ".gitattributes", "*.bin binary");
+	assert_int_equal(S_setup_git(dir), 0);
+	S_expect_attributes(dir, "*.bin binary", 12, "\n" ATTR);
+	t_write_str(dir, ".gitattributes", "*.bin binary\r\n/INDEX.md merge=dtk-index\r\n");
+	assert_int_equal(S_setup_git(dir), 0);
+	S_expect_attributes(dir, "*.bin binary\r\n/INDEX.md merge=dtk-index\r\n", 41, "");
+	t_write_str(dir, ".gitattributes", "/INDEX.md merge=dtk-index");
+	assert_int_equal(S_setup_git(dir), 0);
+	S_expect_attributes(dir, "/INDEX.md merge=dtk-index", 25, "");
+
+	/* cannot be read: exit 2, not even git's configuration written */
+	assert_int_equal(t_sh(dir, "git config --unset-all merge.dtk-index.driver; "
+	                           "git config --unset-all merge.dtk-index.name; "
+	                           "rm .gitattributes && mkdir .gitattributes"),
+	                 0);
+	assert_int_equal(S_setup_git(dir), 2);
+	assert_int_equal(t_sh(dir, "grep -q 'dtk setup-git: error: cannot read .*/.gitattributes: "
+	                           "it is not a regular file' err"),
+	                 0);
+	assert_int_equal(t_sh(dir, "test -d .gitattributes && ! git config merge.dtk-index.driver"),
+	                 0);
+	assert_int_equal(t_sh(dir, "rmdir .gitattributes && echo '*.c diff' >rules && "
+	                           "ln -s rules .gitattributes"),
+	                 0);
+	assert_int_equal(S_setup_git(dir), 2);
+	assert_int_equal(t_sh(dir, "grep -q 'is a symbolic link, which git does not read' err && "
+	                           "test -L .gitattributes && test \"$(cat rules)\" = '*.c diff' "
+	                           "&& ! git config merge.dtk-index.driver"),
+	                 0);
+	if (geteuid() != 0) { /* root reads any file */
+		assert_int_equal(t_sh(dir,
+		                      "rm .gitattributes && echo '*.c diff' >.gitattributes && "
+		                      "chmod 000 .gitattributes"),
+		                 0);
+		assert_int_equal(S_setup_git(dir), 2);
+		assert_int_equal(t_sh(dir, "chmod 644 .gitattributes && "
+		                           "test \"$(cat .gitattributes)\" = '*.c diff'"),
+		                 0);
+	}
+	S_done(dir);
+}
+
+/* Without /proc (DTK_SELF_NO_PROC), setup-git finds this dtk by argv[0]
+ * (relative to where it started, before -C) or by PATH, and says so. */
+static void test_setup_git_finds_itself_without_proc(void **state)
+{
+	char *dir = S_base(), *out;
+	const char *env = "HOME=\"$PWD\" GIT_CONFIG_NOSYSTEM=1 DTK_SELF_NO_PROC=1";
+	char want[4096];
+	(void)state;
+	S_commit(dir);
+	snprintf(want, sizeof(want),
+	         "git config merge.dtk-index.driver = '%s' merge-driver %%O "
+	         "%%A %%B %%P\n",
+	         DTK_BIN);
+	assert_int_equal(DTK_BIN[0], '/');
+	/* argv[0] relative to /, then -C into the base */
+	assert_int_equal(t_sh(dir, "export %s && (cd / && '%s' -C \"$OLDPWD\" setup-git) >out", env,
+	                      DTK_BIN + 1),
+	                 0);
+	out = S_read(dir, "out", NULL);
+	assert_non_null(strstr(out, want));
+	assert_non_null(strstr(out, "(this dtk's path, found by argv[0])\n"));
+	free(out);
+	/* a bare name, found on PATH */
+	assert_int_equal(t_sh(dir, "export %s && PATH=\"$(dirname '%s'):$PATH\" dtk setup-git >out",
+	                      env, DTK_BIN),
+	                 0);
+	out = S_read(dir, "out", NULL);
+	assert_non_null(strstr(out, want));
+	assert_non_null(strstr(out, "(this dtk's path, found by PATH)\n"));
+	free(out);
+	assert_int_equal(t_sh(dir,
+	                      "test \"$(git config merge.dtk-index.driver)\" = \"'%s' "
+	                      "merge-driver %%O %%A %%B %%P\"",
+	                      DTK_BIN),
+	                 0);
 	S_done(dir);
 }
 
@@ -155,6 +380,10 @@ int main(void)
 	        cmocka_unit_test(test_next_id_after_the_last_number),
 	        cmocka_unit_test(test_new_files_follow_the_umask),
 	        cmocka_unit_test(test_log_reports_invalid_records),
+	        cmocka_unit_test(test_index_must_be_a_regular_file),
+	        cmocka_unit_test(test_insights_link_containment),
+	        cmocka_unit_test(test_setup_git_attributes),
+	        cmocka_unit_test(test_setup_git_finds_itself_without_proc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

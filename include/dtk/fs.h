@@ -18,6 +18,22 @@
  * error set (errno kept); DTK_ETOOBIG when the file is too large.
  */
 int dtk_file_read(char **out, size_t *len, const char *path, size_t max);
+/* The same from an open descriptor (read from where it is; not closed). */
+int dtk_file_read_fd(char **out, size_t *len, int fd, const char *path, size_t max);
+
+/*
+ * Opens path for reading when it is a regular file whose real location, with
+ * every symbolic link on the way resolved, is inside root (a real path, as
+ * realpath gives). The file is opened from root down one component at a time
+ * with O_NOFOLLOW and its identity compared with what was checked, so a link
+ * swapped in meanwhile is refused, never followed. Returns 0 and sets *fd (the
+ * caller closes it); 1 when path does not exist; -1 with the error set (a
+ * message about the file, without its path).
+ */
+int dtk_file_open_within(int *fd, const char *root, const char *path);
+
+/* The largest INDEX.md dtk reads (check, reindex). */
+#define DTK_MAX_INDEX_BYTES (1u << 30)
 
 /*
  * Replaces path with data as one step: writes a temporary file beside it,
@@ -43,9 +59,10 @@ struct dtk_file_cmp {
 	struct dtk_buf text; /* once differing: the text so far, whole */
 };
 
-/* Opens path for comparing. Returns 0 (also when the file is missing: then
- * any text differs), or -1 with the error set. */
-int dtk_file_cmp_open(struct dtk_file_cmp *c, const char *path);
+/* Opens path for comparing: it must be a regular file (not a symbolic link,
+ * a FIFO or a device) of at most max bytes. Returns 0 (also when the file is
+ * missing: then any text differs), or -1 with the error set. */
+int dtk_file_cmp_open(struct dtk_file_cmp *c, const char *path, size_t max);
 /* A dtk_write_fn taking a struct dtk_file_cmp. Returns 0, or -1 with the
  * error set when the file cannot be read. */
 int dtk_file_cmp_write(void *c, const char *s, size_t len);

@@ -14,7 +14,12 @@
 enum {
 	DTK_KB_ALL = 0,      /* every file, with every cross-file check */
 	DTK_KB_ONE_NODE = 1, /* _domain, _sources and one node file (show) */
-	DTK_KB_LEAN = 2      /* check claims but do not keep their text (entry->claim "") */
+	DTK_KB_LEAN = 2,     /* check claims but do not keep their text (entry->claim "") */
+	/* with DTK_KB_ONE_NODE: also the other node files that name an entry
+	 * of the node (found by a scan of their bytes for "<node>-") and those
+	 * its entries name: for backlinks and titles. Errors in those files
+	 * leave them out and are not reported. */
+	DTK_KB_LINKED = 4
 };
 
 /* A file of insights/ held in memory. */

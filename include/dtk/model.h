@@ -11,12 +11,15 @@
 
 /* A calendar date as the integer YYYYMMDD (so that < compares dates); 0 = none. */
 typedef int dtk_date;
+/* The last date dtk knows (years have four digits). */
+#define DTK_DATE_MAX 99991231
 
 /* Parses "YYYY-MM-DD" (a real calendar date); returns 0 and sets *out, or -1. */
 int dtk_date_parse(dtk_date *out, const char *s);
 /* Formats d as "YYYY-MM-DD" into buf (at least 11 bytes); returns buf. */
 char *dtk_date_format(char *buf, dtk_date d);
-/* Returns d plus months, the day clamped to the length of the target month. */
+/* Returns d plus months, the day clamped to the length of the target month;
+ * DTK_DATE_MAX when that is past year 9999. */
 dtk_date dtk_date_add_months(dtk_date d, int months);
 /* Returns today's date in local time. */
 dtk_date dtk_date_today(void);

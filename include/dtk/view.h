@@ -8,9 +8,18 @@
 #include "dtk/json.h"
 #include "dtk/model.h"
 
+struct dtk_link;
+
 /* Writes entry e of kb as one JSON object. */
 void dtk_view_entry_json(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_entry *e);
-/* Writes node (with all its entries) as one JSON object. */
+/* Writes entry e with "referenced_by": the n_links links (dtk_links_to) that
+ * name it. */
+void dtk_view_entry_json_links(struct dtk_json *j, const struct dtk_kb *kb,
+                               const struct dtk_entry *e, const struct dtk_link *links,
+                               size_t n_links);
+/* Writes node (with all its entries) as one JSON object, with the backlinks
+ * of each entry and of the node (from other nodes and gaps) as kb holds
+ * them: load it with DTK_KB_LINKED. */
 void dtk_view_node_json(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_node *node);
 
 #endif

@@ -1,0 +1,31 @@
+/*
+ * links.h: what names an entry or a node (backlinks): entries whose relates
+ * or contradicts name it, and gaps of _domain.yaml flagged by it.
+ */
+#ifndef DTK_LINKS_H
+#define DTK_LINKS_H
+
+#include "dtk/model.h"
+
+enum dtk_link_how { DTK_LINK_RELATES, DTK_LINK_CONTRADICTS, DTK_LINK_GAP };
+extern const char *const dtk_link_how_names[3]; /* "relates", "contradicts", "gap" */
+
+struct dtk_link {
+	enum dtk_link_how how;
+	const struct dtk_entry *from;        /* the naming entry; NULL for a gap */
+	const struct dtk_gap *gap;           /* DTK_LINK_GAP: the gap */
+	const struct dtk_contradiction *con; /* DTK_LINK_CONTRADICTS: what it says */
+	const char *to;                      /* the id named */
+};
+
+/*
+ * Lists what in kb names the entry id (node NULL), or an entry of the node
+ * called node from another node or from a gap (id NULL). Order: the entries
+ * of kb->nodes in order (relates, then contradicts, of each), then the gaps.
+ * Returns the count and sets *out to a malloc'd array the caller frees (NULL
+ * when the count is 0).
+ */
+size_t dtk_links_to(struct dtk_link **out, const struct dtk_kb *kb, const char *id,
+                    const char *node);
+
+#endif

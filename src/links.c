@@ -1,0 +1,61 @@
+/* links.c: backlinks, what names an entry or a node. */
+#include "dtk/links.h"
+
+#include "dtk/dtk.h"
+
+#include <string.h>
+
+const char *const dtk_link_how_names[3] = {"relates", "contradicts", "gap"};
+
+/* Returns 1 when ref names what is asked: the entry id, or an entry of node. */
+static int S_names(const char *ref, const char *id, const char *node, size_t nlen)
+{
+	if (id)
+		return !strcmp(ref, id);
+	return !strncmp(ref, node, nlen) && ref[nlen] == '-' &&
+	       strspn(ref + nlen + 1, "0123456789") == strlen(ref + nlen + 1);
+}
+
+static void S_add(struct dtk_link **v, size_t *n, size_t *cap, const struct dtk_link *l)
+{
+	dtk_grow((void **)v, cap, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = *l;
+}
+
+size_t dtk_links_to(struct dtk_link **out, const struct dtk_kb *kb, const char *id,
+                    const char *node)
+{
+	struct dtk_link *v = NULL, l;
+	size_t n = 0, cap = 0, i, k, m, nlen = node ? strlen(node) : 0;
+
+	for (i = 0; i < kb->n_nodes; i++) {
+		const struct dtk_node *nd = kb->nodes[i];
+		if (!id && !strcmp(nd->name, node))
+			continue; /* a node's links to itself are not inbound */
+		for (k = 0; k < nd->n_linking; k++) {
+			const struct dtk_entry *e = nd->linking[k];
+			for (m = 0; m < e->n_relates; m++)
+				if (S_names(e->relates[m].id, id, node, nlen)) {
+					l = (struct dtk_link){DTK_LINK_RELATES, e, NULL, NULL,
+					                      e->relates[m].id};
+					S_add(&v, &n, &cap, &l);
+				}
+			for (m = 0; m < e->n_contradicts; m++)
+				if (S_names(e->contradicts[m].ref.id, id, node, nlen)) {
+					l = (struct dtk_link){DTK_LINK_CONTRADICTS, e, NULL,
+					                      &e->contradicts[m],
+					                      e->contradicts[m].ref.id};
+					S_add(&v, &n, &cap, &l);
+				}
+		}
+	}
+	for (i = 0; i < kb->n_gaps; i++) {
+		const struct dtk_gap *g = &kb->gaps[i];
+		if (g->flagged_by.id && S_names(g->flagged_by.id, id, node, nlen)) {
+			l = (struct dtk_link){DTK_LINK_GAP, NULL, g, NULL, g->flagged_by.id};
+			S_add(&v, &n, &cap, &l);
+		}
+	}
+	*out = v;
+	return n;
+}
