@@ -610,6 +610,47 @@ static void test_writers_wait_for_the_lock(void **state)
 	S_done(dir);
 }
 
+/* The East Asian line-break rule reaches every output: the shipped base's
+ * folded claims in show (text, JSON), a folded stance in INDEX.md, show, JSON
+ * and the HTML export. */
+static void test_east_asian_line_breaks(void **state)
+{
+	char *dir = S_base(), *root = t_src(""), *index, *page;
+	struct t_run r;
+	(void)state;
+	t_dtk(&r, root, NULL, "show", "training-parallelism-008", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "单层耗时，均分层数"));
+	assert_null(strstr(r.out, "耗时， 均分"));
+	t_run_free(&r);
+	t_dtk(&r, root, NULL, "show", "collective-communication", "--format", "json", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "只能靠另一个线程"));
+	assert_null(strstr(r.out, "另一个 线程"));
+	t_run_free(&r);
+
+	assert_int_equal(t_sh(dir,
+	                      "sed -i 's|^stance: 通信图在初始化时固化|stance: >-\\n  "
+	                      "通信图在\\n  初始化时固化 (NCCL)|' insights/alpha.yaml && "
+	                      "'%s' reindex -q && '%s' export html site",
+	                      DTK_BIN, DTK_BIN),
+	                 0);
+	index = t_read(dir, "INDEX.md", NULL);
+	assert_non_null(strstr(index, "| 通信图在初始化时固化 (NCCL) |"));
+	free(index);
+	page = t_read(dir, "site/alpha.html", NULL);
+	assert_non_null(strstr(page, "通信图在初始化时固化 (NCCL)"));
+	free(page);
+	t_dtk(&r, dir, NULL, "show", "alpha", NULL);
+	assert_non_null(strstr(r.out, "stance: 通信图在初始化时固化 (NCCL)\n"));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "show", "alpha", "--format", "json", NULL);
+	assert_non_null(strstr(r.out, "\"stance\": \"通信图在初始化时固化 (NCCL)\""));
+	t_run_free(&r);
+	free(root);
+	S_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -633,6 +674,7 @@ int main(void)
 	        cmocka_unit_test(test_english_index),
 	        cmocka_unit_test(test_export_html),
 	        cmocka_unit_test(test_writers_wait_for_the_lock),
+	        cmocka_unit_test(test_east_asian_line_breaks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
