@@ -425,8 +425,10 @@ int dtk_repo_runs(struct dtk_repo *r, struct dtk_run_list *out, struct dtk_diags
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (git_repository_head(&head, r->git) < 0)
-		return 0; /* no commit yet */
+	if (git_repository_head(&head, r->git) < 0) {
+		out->unborn = 1; /* no commit yet */
+		return 0;
+	}
 	/* HEAD's records, invalid ones reported (not taken for no runs) */
 	if (git_commit_lookup(&c, r->git, git_reference_target(head)) == 0 &&
 	    S_lookup(r, c, RECORDS, &oid) == 0) {
