@@ -31,6 +31,7 @@
 
 /* Every libgit2 function dtk calls, without the git_ prefix. */
 #define DTK_GIT_FUNCTIONS(X)                                                                       \
+	X(attr_get)                                                                                \
 	X(blob_create_from_buffer)                                                                 \
 	X(blob_create_from_workdir)                                                                \
 	X(blob_free)                                                                               \
@@ -162,6 +163,7 @@ int dtk_gitlib_load(void);
 
 #ifndef DTK_LINK_LIBGIT2
 /* The call sites' names, redirected to the table (same order as the list). */
+#define git_attr_get (dtk_git.attr_get)
 #define git_blob_create_from_buffer (dtk_git.blob_create_from_buffer)
 #define git_blob_create_from_workdir (dtk_git.blob_create_from_workdir)
 #define git_blob_free (dtk_git.blob_free)
