@@ -4,9 +4,12 @@
 
 #include "dtk/dtk.h"
 #include "dtk/kb.h"
+#include "dtk/self.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -42,6 +45,162 @@ int dtk_cmd_fail(struct dtk_ctx *ctx, const char *cmd, int status)
 	return status;
 }
 
+/* ---- argument errors ---- */
+
+int dtk_cmd_usage_error(struct dtk_ctx *ctx, const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(ctx->err, "dtk%s%s: error: ", cmd ? " " : "", cmd ? cmd : "");
+	va_start(ap, fmt);
+	vfprintf(ctx->err, fmt, ap);
+	va_end(ap);
+	fprintf(ctx->err, "\nsee 'dtk%s%s --help'\n", cmd ? " " : "", cmd ? cmd : "");
+	return DTK_EXIT_INVALID;
+}
+
+/* Returns the long options' names whose start is the n bytes of name
+ * (all of them when n is 0); sets *exact to the one equal to it, if any.
+ * The array (not the names) is malloc'd. */
+static const char **S_long_names(const struct option *lo, const char *name, size_t n, size_t *count,
+                                 const char **exact)
+{
+	const char **v;
+	size_t k = 0, i;
+
+	for (i = 0; lo && lo[i].name; i++)
+		;
+	v = dtk_xcalloc(i + 1, sizeof(*v));
+	*exact = NULL;
+	for (i = 0; lo && lo[i].name; i++) {
+		if (strncmp(lo[i].name, name, n))
+			continue;
+		if (strlen(lo[i].name) == n)
+			*exact = lo[i].name;
+		v[k++] = lo[i].name;
+	}
+	*count = k;
+	return v;
+}
+
+/* Reports what getopt_long refused in the long option arg ("--name[=v]"). */
+static int S_bad_long(struct dtk_ctx *ctx, const char *cmd, const char *arg, int missing,
+                      const struct option *lo)
+{
+	const char *name = arg + 2, *eq = strchr(name, '='), *exact, *hint;
+	size_t n = eq ? (size_t)(eq - name) : strlen(name), count, i;
+	const char **v = S_long_names(lo, name, n, &count, &exact);
+	char *word = dtk_xstrndup(name, n);
+	struct dtk_buf b = DTK_BUF_INIT;
+
+	if (missing) {
+		dtk_buf_printf(&b, "option '--%s' needs a value", exact ? exact : v[0]);
+	} else if (exact || count == 1) {
+		dtk_buf_printf(&b, "option '--%s' takes no value", exact ? exact : v[0]);
+	} else if (count > 1) {
+		dtk_buf_printf(&b, "option '--%s' is ambiguous; it could be", word);
+		for (i = 0; i < count; i++)
+			dtk_buf_printf(&b, "%s '--%s'",
+			               i == 0           ? ""
+			               : i + 1 == count ? " or"
+			                                : ",",
+			               v[i]);
+	} else {
+		free(v);
+		v = S_long_names(lo, "", 0, &count, &exact);
+		hint = dtk_suggest(word, v, count);
+		dtk_buf_printf(&b, "unknown option '--%s'", word);
+		if (hint)
+			dtk_buf_printf(&b, "; did you mean '--%s'?", hint);
+	}
+	dtk_cmd_usage_error(ctx, cmd, "%s", b.ptr);
+	dtk_buf_release(&b);
+	free(word);
+	free(v);
+	return '?';
+}
+
+int dtk_cmd_getopt(struct dtk_ctx *ctx, int argc, char **argv, const char *shortopts,
+                   const struct option *longopts)
+{
+	static const struct option none[] = {{NULL, 0, NULL, 0}};
+	char opts[64];
+	const char *arg, *exact;
+	const char **v;
+	size_t count;
+	int c;
+
+	snprintf(opts, sizeof(opts), ":%s", shortopts);
+	opterr = 0;
+	c = getopt_long(argc, argv, opts, longopts ? longopts : none, NULL);
+	if (c != '?' && c != ':')
+		return c;
+	arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+	if (!strncmp(arg, "--", 2))
+		return S_bad_long(ctx, argv[0], arg, c == ':', longopts);
+	if (c == ':') {
+		dtk_cmd_usage_error(ctx, argv[0], "option '-%c' needs a value", optopt);
+		return '?';
+	}
+	/* an unknown letter: name the long option it may stand for */
+	v = S_long_names(longopts, (char[]){(char)optopt, 0}, 1, &count, &exact);
+	if (count == 1 && optopt > ' ' && optopt < 127)
+		dtk_cmd_usage_error(ctx, argv[0], "unknown option '-%c'; did you mean '--%s'?",
+		                    optopt, v[0]);
+	else if (optopt > ' ' && optopt < 127)
+		dtk_cmd_usage_error(ctx, argv[0], "unknown option '-%c'", optopt);
+	else
+		dtk_cmd_usage_error(ctx, argv[0], "unknown option '%s'", arg);
+	free(v);
+	return '?';
+}
+
+int dtk_cmd_choice(struct dtk_ctx *ctx, const char *cmd, const char *opt, const char *value,
+                   const char *const *choices, size_t n)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	const char *hint;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(value, choices[i]))
+			return (int)i;
+	hint = dtk_suggest(value, choices, n);
+	dtk_buf_printf(&b, "%s must be ", opt);
+	for (i = 0; i < n; i++)
+		dtk_buf_printf(&b, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", choices[i]);
+	dtk_buf_printf(&b, ", not '%s'", value);
+	if (hint)
+		dtk_buf_printf(&b, "; did you mean '%s'?", hint);
+	dtk_cmd_usage_error(ctx, cmd, "%s", b.ptr);
+	dtk_buf_release(&b);
+	return -1;
+}
+
+int dtk_cmd_operands(struct dtk_ctx *ctx, const char *cmd, int argc, char **argv, int min, int max,
+                     const char *what)
+{
+	int n = argc - optind;
+
+	if (n < min)
+		return dtk_cmd_usage_error(ctx, cmd, "missing %s", what), -1;
+	if (n > max)
+		return dtk_cmd_usage_error(ctx, cmd, "unexpected argument '%s'",
+		                           argv[optind + max]),
+		       -1;
+	return 0;
+}
+
+int dtk_cmd_conflict(struct dtk_ctx *ctx, const char *cmd, int has_a, const char *a, int has_b,
+                     const char *b, const char *why)
+{
+	if (!has_a || !has_b)
+		return 0;
+	dtk_cmd_usage_error(ctx, cmd, "%s and %s cannot be used together%s%s", a, b,
+	                    why ? ": " : "", why ? why : "");
+	return -1;
+}
+
 int dtk_cmd_load(struct dtk_ctx *ctx, const char *cmd, struct dtk_kb **kb, int what,
                  const char *node)
 {
@@ -58,14 +217,17 @@ int dtk_cmd_load(struct dtk_ctx *ctx, const char *cmd, struct dtk_kb **kb, int w
 
 static void S_usage(FILE *f)
 {
-	size_t i;
+	size_t i, w = 0;
 	fputs("usage: dtk [-C <dir>] <command> [<args>]\n"
 	      "       dtk --help | --version | help <command>\n\n"
 	      "dtk keeps a knowledge base (insights/*.yaml) and its INDEX.md honest.\n\n"
 	      "commands:\n",
 	      f);
+	for (i = 0; i < N_CMDS; i++) /* the summaries in one column */
+		if (strlen(S_cmds[i]->name) > w)
+			w = strlen(S_cmds[i]->name);
 	for (i = 0; i < N_CMDS; i++)
-		fprintf(f, "  %-12s %s\n", S_cmds[i]->name, S_cmds[i]->summary);
+		fprintf(f, "  %-*s  %s\n", (int)w, S_cmds[i]->name, S_cmds[i]->summary);
 	fputs("\noptions:\n"
 	      "  -C <dir>      run as if dtk was started in <dir>\n"
 	      "  -h, --help    show this help; 'dtk <command> --help' for a command\n"
@@ -90,18 +252,17 @@ static int S_wants_help(int argc, char **argv)
 	return 0;
 }
 
-static int S_unknown(const char *name)
+static int S_unknown(struct dtk_ctx *ctx, const char *name)
 {
 	const char *names[N_CMDS], *hint;
 	size_t i;
 	for (i = 0; i < N_CMDS; i++)
 		names[i] = S_cmds[i]->name;
 	hint = dtk_suggest(name, names, N_CMDS);
-	fprintf(stderr, "dtk: '%s' is not a dtk command", name);
 	if (hint)
-		fprintf(stderr, "; did you mean '%s'?", hint);
-	fputs("\nsee 'dtk --help'\n", stderr);
-	return DTK_EXIT_INVALID;
+		return dtk_cmd_usage_error(
+		        ctx, NULL, "'%s' is not a dtk command; did you mean '%s'?", name, hint);
+	return dtk_cmd_usage_error(ctx, NULL, "'%s' is not a dtk command", name);
 }
 
 /* Takes the base's lock (flock on its root directory), waiting when another
@@ -169,19 +330,51 @@ static int S_run(const struct dtk_cmd *cmd, int argc, char **argv)
 	return rc;
 }
 
-static int S_main(int argc, char **argv)
+static const char S_help_help[] =
+        "usage: dtk help [<command>]\n\n"
+        "print dtk's help, or a command's (the same as 'dtk <command> --help')\n";
+
+/* dtk help [<command>] */
+static int S_help(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	const struct dtk_cmd *cmd;
+
+	if (argc > 2)
+		return dtk_cmd_usage_error(ctx, "help", "unexpected argument '%s'", argv[2]);
+	if (argc == 1) {
+		S_usage(stdout);
+		return DTK_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fputs(S_help_help, stdout);
+		return DTK_EXIT_OK;
+	}
+	cmd = dtk_cmd_find(argv[1]);
+	if (!cmd)
+		return S_unknown(ctx, argv[1]);
+	S_cmd_help(cmd, stdout);
+	return DTK_EXIT_OK;
+}
+
+static int S_main(int argc, char **argv)
+{
+	struct dtk_ctx ctx = {NULL, stdout, stderr};
+	const struct dtk_cmd *cmd;
+	const char *dir;
 	int i = 1;
 
 	while (i < argc && argv[i][0] == '-') {
-		if (!strcmp(argv[i], "-C") && i + 1 < argc) {
-			if (chdir(argv[i + 1]) < 0) {
-				fprintf(stderr, "dtk: error: cannot change to %s: %s\n",
-				        argv[i + 1], strerror(errno));
+		if (!strncmp(argv[i], "-C", 2)) {
+			dir = argv[i][2] ? argv[i] + 2 : i + 1 < argc ? argv[++i] : NULL;
+			if (!dir)
+				return dtk_cmd_usage_error(&ctx, NULL,
+				                           "option '-C' needs a directory");
+			if (chdir(dir) < 0) {
+				fprintf(stderr, "dtk: error: cannot change to %s: %s\n", dir,
+				        strerror(errno));
 				return DTK_EXIT_INVALID;
 			}
-			i += 2;
+			i++;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			S_usage(stdout);
 			return DTK_EXIT_OK;
@@ -189,33 +382,21 @@ static int S_main(int argc, char **argv)
 			printf("dtk %s\n", DTK_VERSION);
 			return DTK_EXIT_OK;
 		} else {
-			fprintf(stderr, "dtk: unknown option '%s'\n", argv[i]);
-			S_usage(stderr);
-			return DTK_EXIT_INVALID;
+			return dtk_cmd_usage_error(&ctx, NULL, "unknown option '%s'", argv[i]);
 		}
 	}
-	if (i >= argc) {
-		S_usage(stderr);
-		return DTK_EXIT_INVALID;
-	}
-	if (!strcmp(argv[i], "help")) {
-		if (i + 1 >= argc) {
-			S_usage(stdout);
-			return DTK_EXIT_OK;
-		}
-		cmd = dtk_cmd_find(argv[i + 1]);
-		if (!cmd)
-			return S_unknown(argv[i + 1]);
-		S_cmd_help(cmd, stdout);
-		return DTK_EXIT_OK;
-	}
+	if (i >= argc)
+		return dtk_cmd_usage_error(&ctx, NULL, "no command given");
+	if (!strcmp(argv[i], "help"))
+		return S_help(&ctx, argc - i, argv + i);
 	cmd = dtk_cmd_find(argv[i]);
 	if (!cmd)
-		return S_unknown(argv[i]);
+		return S_unknown(&ctx, argv[i]);
 	return S_run(cmd, argc - i, argv + i);
 }
 
 int dtk_main(int argc, char **argv)
 {
+	dtk_self_init(argc > 0 ? argv[0] : NULL); /* before -C changes directory */
 	return S_flush_stdout(S_main(argc, argv));
 }

@@ -113,25 +113,20 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	size_t old_len = 0;
 	int quiet = 0, github = 0, c, rc;
 
+	static const char *const formats[] = {"text", "github"};
+
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "qf:", opts, NULL)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "qf:", opts)) != -1) {
 		if (c == 'q')
 			quiet = 1;
-		else if (c == 'f' && (!strcmp(optarg, "github") || !strcmp(optarg, "text")))
-			github = !strcmp(optarg, "github");
-		else if (c == 'f') {
-			fprintf(ctx->err, "dtk check: unknown format '%s' (text or github)\n",
-			        optarg);
+		else if (c == 'f' && (github = dtk_cmd_choice(ctx, "check", "--format", optarg,
+		                                              formats, 2)) >= 0)
+			continue;
+		else
 			return DTK_EXIT_INVALID;
-		} else {
-			fprintf(ctx->err, "usage: %s\n", dtk_cmd_check.usage);
-			return DTK_EXIT_INVALID;
-		}
 	}
-	if (optind < argc) {
-		fprintf(ctx->err, "dtk check: unexpected argument '%s'\n", argv[optind]);
+	if (dtk_cmd_operands(ctx, "check", argc, argv, 0, 0, NULL) < 0)
 		return DTK_EXIT_INVALID;
-	}
 	path = dtk_path_join(ctx->root, DTK_INDEX_FILE);
 	/* compared as it is rendered: neither page is held whole unless they differ */
 	rc = dtk_index_compare(ctx->root, path, &cmp, &diags);
@@ -177,8 +172,9 @@ const struct dtk_cmd dtk_cmd_check = {
                 "data is invalid (every error goes to standard error).\n\n"
                 "options:\n"
                 "  -q, --quiet      print nothing when all is well\n"
-                "  --format github  also print GitHub Actions annotations (::error file=...)\n"
-                "                   on standard output, for each error and for drift\n\n"
+                "  -f, --format F   text (the default), or github: also print GitHub Actions\n"
+                "                   annotations (::error file=...) on standard output, for\n"
+                "                   each error and for drift\n\n"
                 "examples:\n"
                 "  dtk check\n"
                 "  dtk check || dtk reindex\n",

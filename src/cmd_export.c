@@ -5,6 +5,7 @@
 #include "dtk/export.h"
 #include "dtk/kb.h"
 
+#include <getopt.h>
 #include <string.h>
 
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
@@ -12,17 +13,23 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	struct dtk_kb *kb = NULL;
 	int rc;
 
-	if (argc != 3 || strcmp(argv[1], "html")) {
-		fprintf(ctx->err, "usage: %s\n", dtk_cmd_export.usage);
+	static const char *const formats[] = {"html"};
+	const char *dir;
+
+	optind = 0;
+	if (dtk_cmd_getopt(ctx, argc, argv, "", NULL) != -1 ||
+	    dtk_cmd_operands(ctx, "export", argc, argv, 1, 2, "the format (html) and <dir>") < 0 ||
+	    dtk_cmd_choice(ctx, "export", "the format", argv[optind], formats, 1) < 0 ||
+	    dtk_cmd_operands(ctx, "export", argc, argv, 2, 2, "<dir>") < 0)
 		return DTK_EXIT_INVALID;
-	}
+	dir = argv[optind + 1];
 	if ((rc = dtk_cmd_load(ctx, "export", &kb, DTK_KB_ALL, NULL)) != DTK_EXIT_OK) {
 		/* said why */
-	} else if ((rc = dtk_export_html(kb, argv[2])) < 0) {
+	} else if ((rc = dtk_export_html(kb, dir)) < 0) {
 		rc = dtk_cmd_fail(ctx, "export", DTK_EXIT_INVALID);
 	} else {
 		fprintf(ctx->err, "wrote %d pages and style.css to %s; open %s/index.html\n", rc,
-		        argv[2], argv[2]);
+		        dir, dir);
 		rc = DTK_EXIT_OK;
 	}
 	dtk_kb_free(kb);

@@ -76,19 +76,17 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	struct dtk_repo *repo = NULL;
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_run_list runs;
-	const char *format = "text";
-	int c, rc;
+	static const char *const formats[] = {"text", "json"};
+	int c, rc, json = 0;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "f:", opts, NULL)) != -1) {
-		if (c != 'f')
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "f:", opts)) != -1) {
+		if (c != 'f' ||
+		    (json = dtk_cmd_choice(ctx, "log", "--format", optarg, formats, 2)) < 0)
 			return DTK_EXIT_INVALID;
-		format = optarg;
 	}
-	if (optind < argc || (strcmp(format, "text") && strcmp(format, "json"))) {
-		fprintf(ctx->err, "usage: %s\n", dtk_cmd_log.usage);
+	if (dtk_cmd_operands(ctx, "log", argc, argv, 0, 0, NULL) < 0)
 		return DTK_EXIT_INVALID;
-	}
 	if (dtk_repo_open(&repo, ctx->root) < 0)
 		return dtk_cmd_fail(ctx, "log", DTK_EXIT_INVALID);
 	rc = dtk_repo_runs(repo, &runs, &diags);
@@ -100,10 +98,15 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	} else if (rc < 0) {
 		rc = dtk_cmd_fail(ctx, "log", DTK_EXIT_INVALID);
 	} else {
-		if (!strcmp(format, "json"))
+		if (json)
 			S_json(ctx->out, &runs);
-		else
+		else if (runs.n)
 			S_text(ctx->out, &runs);
+		else /* said on standard error: standard output stays a list */
+			fprintf(ctx->err, "dtk log: no crystallization runs: %s\n",
+			        runs.unborn
+			                ? "the branch has no commit yet"
+			                : "HEAD's insights/_crystallizations.yaml records none");
 		rc = DTK_EXIT_OK;
 	}
 	dtk_run_list_release(&runs);
@@ -118,7 +121,8 @@ const struct dtk_cmd dtk_cmd_log = {
         .summary = "list the crystallization runs recorded in git, newest first",
         .help = "\nReads the records of insights/_crystallizations.yaml at HEAD and finds the\n"
                 "commit that added each (a Dtk-Crystallization trailer, or for runs recorded\n"
-                "before dtk, the commit that added the record).\n\n"
+                "before dtk, the commit that added the record; - when the history does not\n"
+                "hold it). Without runs, says so on standard error.\n\n"
                 "options:\n"
                 "  -f, --format text|json\n\n"
                 "examples:\n"

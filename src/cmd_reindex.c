@@ -31,7 +31,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	int to_stdout = 0, quiet = 0, c, rc;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "q", opts, NULL)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "q", opts)) != -1) {
 		if (c == 's')
 			to_stdout = 1;
 		else if (c == 'q')
@@ -39,10 +39,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		else
 			return DTK_EXIT_INVALID;
 	}
-	if (optind < argc) {
-		fprintf(ctx->err, "dtk reindex: unexpected argument '%s'\n", argv[optind]);
+	if (dtk_cmd_operands(ctx, "reindex", argc, argv, 0, 0, NULL) < 0)
 		return DTK_EXIT_INVALID;
-	}
 	path = dtk_path_join(ctx->root, DTK_INDEX_FILE);
 	if (to_stdout)
 		rc = dtk_index_build(ctx->root, &diags, S_write_file, ctx->out);

@@ -235,42 +235,35 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	                                     {"color", required_argument, NULL, 'c'},
 	                                     {NULL, 0, NULL, 0}};
 	struct dtk_kb *kb = NULL;
-	const char *format = "text", *color = "auto", *name;
+	static const char *const formats[] = {"text", "json"};
+	static const char *const colors[] = {"auto", "always", "never"};
+	const char *color = "auto", *name;
 	char *node = NULL;
-	int c, rc, is_entry;
+	int c, rc, is_entry, json = 0, k;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "f:", opts, NULL)) != -1) {
-		if (c == 'f')
-			format = optarg;
-		else if (c == 'c')
-			color = optarg;
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "f:", opts)) != -1) {
+		if (c == 'f' &&
+		    (json = dtk_cmd_choice(ctx, "show", "--format", optarg, formats, 2)) >= 0)
+			continue;
+		if (c == 'c' &&
+		    (k = dtk_cmd_choice(ctx, "show", "--color", optarg, colors, 3)) >= 0)
+			color = colors[k];
 		else
 			return DTK_EXIT_INVALID;
 	}
-	if (strcmp(format, "text") && strcmp(format, "json")) {
-		fprintf(ctx->err, "dtk show: error: --format must be text or json\n");
+	if (dtk_cmd_operands(ctx, "show", argc, argv, 1, 1, "<node|entry-id>") < 0)
 		return DTK_EXIT_INVALID;
-	}
-	if (strcmp(color, "auto") && strcmp(color, "always") && strcmp(color, "never")) {
-		fprintf(ctx->err, "dtk show: error: --color must be auto, always or never\n");
-		return DTK_EXIT_INVALID;
-	}
-	if (optind + 1 != argc) {
-		fprintf(ctx->err, "usage: %s\n", dtk_cmd_show.usage);
-		return DTK_EXIT_INVALID;
-	}
 	name = argv[optind];
-	if (!dtk_is_name(name) || strlen(name) > 200) {
-		fprintf(ctx->err, "dtk show: error: '%s' is not a node name or entry id\n", name);
-		return DTK_EXIT_INVALID;
-	}
+	if (!dtk_is_name(name) || strlen(name) > 200)
+		return dtk_cmd_usage_error(ctx, "show", "'%s' is not a node name or entry id",
+		                           name);
 	node = S_resolve(ctx, name, &is_entry);
 	if (!node)
 		return DTK_EXIT_INVALID;
 	rc = dtk_cmd_load(ctx, "show", &kb, DTK_KB_ONE_NODE | DTK_KB_LINKED, node);
 	if (rc == DTK_EXIT_OK)
-		rc = S_print(ctx, kb, node, name, is_entry, !strcmp(format, "json"), color);
+		rc = S_print(ctx, kb, node, name, is_entry, json, color);
 	dtk_kb_free(kb);
 	free(node);
 	return rc;

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static void S_oom(void)
 {
@@ -321,9 +322,13 @@ const char *dtk_suggest(const char *word, const char *const *cands, size_t n)
 {
 	size_t limit = strlen(word) / 3 + 1, best = limit + 1, i;
 	const char *pick = NULL;
+	size_t len = strlen(word), prefixed = 0;
 
 	if (limit > 4)
 		limit = 4;
+	for (i = 0; i < n; i++) /* the same word in other case */
+		if (!strcasecmp(word, cands[i]))
+			return cands[i];
 	for (i = 0; i < n; i++) {
 		size_t d = dtk_edit_distance(word, cands[i], limit);
 		if (d < best) {
@@ -331,7 +336,13 @@ const char *dtk_suggest(const char *word, const char *const *cands, size_t n)
 			pick = cands[i];
 		}
 	}
-	return best <= limit ? pick : NULL;
+	if (best <= limit)
+		return pick;
+	/* else the one candidate that starts with a word of 3 or more bytes */
+	for (i = 0, pick = NULL; len >= 3 && i < n; i++)
+		if (!strncmp(word, cands[i], len) && prefixed++ == 0)
+			pick = cands[i];
+	return prefixed == 1 ? pick : NULL;
 }
 
 /* Bit 1: may start a name (a-z, 0-9); bit 2: may go on one (also '-'). */

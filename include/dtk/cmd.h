@@ -59,6 +59,39 @@ int dtk_cmd_report_invalid(struct dtk_ctx *ctx, struct dtk_diags *diags);
 /* Prints "dtk <cmd>: error: <msg>" for the last error; returns status. */
 int dtk_cmd_fail(struct dtk_ctx *ctx, const char *cmd, int status);
 
+/* ---- argument errors: one shape for every command ----
+ * "dtk <cmd>: error: <message>" then "see 'dtk <cmd> --help'" on ctx->err;
+ * the callers then return DTK_EXIT_INVALID. cmd NULL means dtk itself
+ * ("dtk: error: ...", "see 'dtk --help'"). */
+
+/* Prints the usage error; returns DTK_EXIT_INVALID. */
+int dtk_cmd_usage_error(struct dtk_ctx *ctx, const char *cmd, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+
+/* getopt_long for a command (argv[0] is its name) with dtk's own messages:
+ * returns the option as getopt_long does, -1 after the last option, or '?'
+ * after printing the usage error for an unknown, ambiguous or misused option
+ * or one missing its value. Starts over when optind is 0. */
+struct option;
+int dtk_cmd_getopt(struct dtk_ctx *ctx, int argc, char **argv, const char *shortopts,
+                   const struct option *longopts);
+
+/* Returns the index of value among the n choices; or prints "<opt> must be
+ * a, b or c, not 'value'" (with a did-you-mean when one is close) and
+ * returns -1. */
+int dtk_cmd_choice(struct dtk_ctx *ctx, const char *cmd, const char *opt, const char *value,
+                   const char *const *choices, size_t n);
+
+/* Checks that argv[optind..argc) holds min to max operands (what names them
+ * in "missing <what>"); returns 0, or -1 after printing the usage error. */
+int dtk_cmd_operands(struct dtk_ctx *ctx, const char *cmd, int argc, char **argv, int min, int max,
+                     const char *what);
+
+/* Refuses two options given together when both are set: prints "<a> and <b>
+ * cannot be used together[: why]"; returns -1, or 0 when not both are set. */
+int dtk_cmd_conflict(struct dtk_ctx *ctx, const char *cmd, int has_a, const char *a, int has_b,
+                     const char *b, const char *why);
+
 /* Loads the base at ctx->root for command cmd (what and node as for
  * dtk_kb_load). Returns DTK_EXIT_OK and sets *kb (dtk_kb_free), or the exit
  * status after printing every error of the data, or why it cannot be read. */

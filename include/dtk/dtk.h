@@ -130,8 +130,10 @@ void dtk_crash_point(const char *name);
 /* ---- small text helpers ---- */
 /* Returns the Levenshtein distance of a and b, capped at limit + 1. */
 size_t dtk_edit_distance(const char *a, const char *b, size_t limit);
-/* Returns the candidate closest to word within a distance that makes a typo
- * likely, or NULL. The returned pointer is one of the candidates. */
+/* Returns the candidate closest to word: the same word in other case, else
+ * the closest within a distance that makes a typo likely, else the only one
+ * that starts with word (of 3 bytes or more); or NULL. The returned pointer
+ * is one of the candidates. */
 const char *dtk_suggest(const char *word, const char *const *cands, size_t n);
 /* Returns 1 when s matches [a-z0-9][a-z0-9-]* (a node or source name). */
 int dtk_is_name(const char *s);

@@ -1,0 +1,538 @@
+/* yedit.c: surgical edits of a YAML file's text (see yedit.h). */
+#include "dtk/yedit.h"
+
+#include "dtk/yemit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const dtk_yedit_entry_keys[] = {
+        "id",       "title", "claim", "confidence", "source",  "verified_by", "created",
+        "reviewed", "used",  "cited", "closed",     "relates", "contradicts", NULL};
+const char *const dtk_yedit_node_keys[] = {"node", "bloom", "stance", "insights", NULL};
+const char *const dtk_yedit_source_keys[] = {"id", "title", "url", "read", NULL};
+
+/* ---- the document ---- */
+
+/* Counts the lists of scalars under keys, flow and block, to learn the
+ * file's style; the first block one gives the lists' indentation. */
+static void S_learn(struct dtk_ydoc *d, const struct dtk_yval *v, int *flow, int *block, int depth)
+{
+	size_t i;
+
+	if (!v || v->kind == DTK_Y_SCALAR || depth > DTK_MAX_DEPTH)
+		return;
+	if (v->kind == DTK_Y_SEQ) {
+		for (i = 0; i < v->n; i++)
+			S_learn(d, v->items[i], flow, block, depth + 1);
+		return;
+	}
+	for (i = 0; i + 1 < v->n; i += 2) {
+		const struct dtk_yval *k = v->items[i], *l = v->items[i + 1];
+		size_t j, scalars = 0;
+		if (l->kind != DTK_Y_SEQ) {
+			S_learn(d, l, flow, block, depth + 1);
+			continue;
+		}
+		for (j = 0; j < l->n; j++)
+			scalars += l->items[j]->kind == DTK_Y_SCALAR;
+		if (scalars != l->n || (l->n == 0 && l->style != DTK_YS_FLOW)) {
+			S_learn(d, l, flow, block, depth + 1);
+			continue;
+		}
+		if (l->style == DTK_YS_FLOW) {
+			(*flow)++;
+		} else {
+			if (!*block && v->style == DTK_YS_BLOCK)
+				d->list_indent = dtk_yedit_col(d, dtk_yedit_dash(d, l, 0)) -
+				                 dtk_yedit_col(d, k->start);
+			(*block)++;
+		}
+	}
+}
+
+int dtk_ydoc_parse(struct dtk_ydoc *d, const char *path, const char *buf, size_t len,
+                   struct dtk_diags *diags)
+{
+	int flow = 0, block = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->path = path;
+	d->buf = buf;
+	d->len = len;
+	d->eol = dtk_text_eol(buf, len);
+	d->arena = dtk_arena_new();
+	d->list_indent = 2;
+	if (dtk_yaml_parse(&d->root, d->arena, path, buf, len, diags) < 0)
+		return -2;
+	S_learn(d, d->root, &flow, &block, 0);
+	d->flow_lists = flow >= block;
+	if (d->list_indent < 0 || d->list_indent > 16)
+		d->list_indent = 2;
+	return 0;
+}
+
+void dtk_ydoc_release(struct dtk_ydoc *d)
+{
+	if (!d)
+		return;
+	dtk_arena_free(d->arena);
+	free(d->edits);
+	memset(d, 0, sizeof(*d));
+}
+
+char *dtk_ydoc_apply(const struct dtk_ydoc *d, size_t *out_len)
+{
+	struct dtk_edit *e = dtk_xmalloc((d->n_edits + 1) * sizeof(*e));
+	char *out;
+	size_t i, j;
+
+	/* a stable sort by start: insertions at one place stay in the order made */
+	for (i = 0; i < d->n_edits; i++) {
+		struct dtk_edit t = d->edits[i];
+		for (j = i; j > 0 && e[j - 1].start > t.start; j--)
+			e[j] = e[j - 1];
+		e[j] = t;
+	}
+	out = dtk_splice(d->buf, d->len, e, d->n_edits, out_len);
+	free(e);
+	return out;
+}
+
+/* Records the replacement of [start, end) with text (copied). */
+static void S_edit(struct dtk_ydoc *d, size_t start, size_t end, const char *text, size_t len)
+{
+	struct dtk_edit *e;
+	dtk_grow((void **)&d->edits, &d->cap, d->n_edits + 1, sizeof(*d->edits));
+	e = &d->edits[d->n_edits++];
+	e->start = start;
+	e->end = end;
+	e->text = dtk_arena_strndup(d->arena, text, len);
+	e->len = len;
+}
+
+/* ---- spans ---- */
+
+size_t dtk_yedit_line_start(const char *buf, size_t off)
+{
+	while (off > 0 && buf[off - 1] != '\n' && buf[off - 1] != '\r')
+		off--;
+	return off;
+}
+
+size_t dtk_yedit_line_end(const char *buf, size_t len, size_t off)
+{
+	while (off < len && buf[off] != '\n' && buf[off] != '\r')
+		off++;
+	if (off < len && buf[off] == '\r')
+		off++;
+	if (off < len && buf[off] == '\n')
+		off++;
+	return off;
+}
+
+int dtk_yedit_col(const struct dtk_ydoc *d, size_t off)
+{
+	size_t ls = dtk_yedit_line_start(d->buf, off);
+	if (ls == 0 && d->len >= 3 && !memcmp(d->buf, "\xEF\xBB\xBF", 3))
+		ls = off >= 3 ? 3 : off;
+	return (int)(off - ls);
+}
+
+size_t dtk_yedit_dash(const struct dtk_ydoc *d, const struct dtk_yval *seq, size_t i)
+{
+	size_t p;
+	if (!seq || seq->kind != DTK_Y_SEQ || seq->style != DTK_YS_BLOCK || i >= seq->n)
+		return (size_t)-1;
+	p = seq->items[i]->start;
+	/* back over "- ", blank space and line breaks (a "-" alone on its line) */
+	while (p > 0 && d->buf[p - 1] != '-')
+		p--;
+	return p > 0 ? p - 1 : (size_t)-1;
+}
+
+int dtk_yedit_item_span(const struct dtk_ydoc *d, const struct dtk_yval *seq, size_t i,
+                        size_t *start, size_t *end)
+{
+	size_t dash = dtk_yedit_dash(d, seq, i);
+	if (dash == (size_t)-1)
+		return dtk_error("%s: not an item of a block list", d->path);
+	*start = dtk_yedit_line_start(d->buf, dash);
+	*end = dtk_yedit_line_end(d->buf, d->len, seq->items[i]->end);
+	return 0;
+}
+
+/* Returns the offset past the last byte of pair i's text (an empty value:
+ * past its key). */
+static size_t S_pair_end(const struct dtk_yval *map, size_t i)
+{
+	const struct dtk_yval *k = map->items[2 * i], *v = map->items[2 * i + 1];
+	return v->end > k->end ? v->end : k->end;
+}
+
+int dtk_yedit_pair_span(const struct dtk_ydoc *d, const struct dtk_yval *map, size_t i,
+                        size_t *start, size_t *end)
+{
+	size_t ks, ls;
+	if (!map || map->kind != DTK_Y_MAP || map->style != DTK_YS_BLOCK || 2 * i >= map->n)
+		return dtk_error("%s: not a key of a block mapping", d->path);
+	ks = map->items[2 * i]->start;
+	ls = dtk_yedit_line_start(d->buf, ks);
+	*start = strspn(d->buf + ls, " ") == ks - ls ? ls : ks;
+	*end = dtk_yedit_line_end(d->buf, d->len, S_pair_end(map, i));
+	return 0;
+}
+
+int dtk_yedit_find(const struct dtk_yval *map, const char *key)
+{
+	size_t i;
+	if (!map || map->kind != DTK_Y_MAP)
+		return -1;
+	for (i = 0; i + 1 < map->n; i += 2)
+		if (map->items[i]->kind == DTK_Y_SCALAR && !strcmp(map->items[i]->str, key))
+			return (int)(i / 2);
+	return -1;
+}
+
+/* ---- writing new text ---- */
+
+static void S_spaces(struct dtk_buf *b, int n)
+{
+	while (n-- > 0)
+		dtk_buf_putc(b, ' ');
+}
+
+/* Appends scalar v; where and indent as for dtk_yemit_scalar. */
+static int S_scalar(const struct dtk_ydoc *d, struct dtk_buf *b, struct dtk_yscalar v, int where,
+                    int indent)
+{
+	if (v.raw) {
+		dtk_buf_puts(b, v.s);
+		return 0;
+	}
+	return dtk_yemit_scalar(b, v.s, strlen(v.s), where, indent, d->eol);
+}
+
+static int S_flow_list(const struct dtk_ydoc *d, struct dtk_buf *b, const struct dtk_yscalar *l,
+                       size_t n)
+{
+	size_t i;
+	dtk_buf_putc(b, '[');
+	for (i = 0; i < n; i++) {
+		if (i)
+			dtk_buf_puts(b, ", ");
+		if (S_scalar(d, b, l[i], DTK_YEMIT_FLOW, 0) < 0)
+			return -1;
+	}
+	dtk_buf_putc(b, ']');
+	return 0;
+}
+
+/* Appends the items of a block list, each on a new line at column col. */
+static int S_block_items(const struct dtk_ydoc *d, struct dtk_buf *b, const struct dtk_yscalar *l,
+                         size_t n, int col)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		dtk_buf_puts(b, d->eol);
+		S_spaces(b, col);
+		dtk_buf_puts(b, "- ");
+		if (S_scalar(d, b, l[i], DTK_YEMIT_BLOCK, col) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Appends "key: value" of a block mapping whose keys stand at column kcol
+ * (no line break after it). */
+static int S_block_field(const struct dtk_ydoc *d, struct dtk_buf *b, const struct dtk_yfield *f,
+                         int kcol)
+{
+	if (S_scalar(d, b, (struct dtk_yscalar){f->key, 0}, DTK_YEMIT_BLOCK, kcol) < 0)
+		return -1;
+	dtk_buf_putc(b, ':');
+	if (!f->list) {
+		dtk_buf_putc(b, ' ');
+		return S_scalar(d, b, f->val, DTK_YEMIT_BLOCK, kcol);
+	}
+	if (d->flow_lists || f->n == 0) {
+		dtk_buf_putc(b, ' ');
+		return S_flow_list(d, b, f->list, f->n);
+	}
+	return S_block_items(d, b, f->list, f->n, kcol + d->list_indent);
+}
+
+static int S_flow_map(const struct dtk_ydoc *d, struct dtk_buf *b, const struct dtk_yfield *f,
+                      size_t n)
+{
+	size_t i;
+	dtk_buf_putc(b, '{');
+	for (i = 0; i < n; i++) {
+		if (i)
+			dtk_buf_puts(b, ", ");
+		if (S_scalar(d, b, (struct dtk_yscalar){f[i].key, 0}, DTK_YEMIT_FLOW, 0) < 0)
+			return -1;
+		dtk_buf_puts(b, ": ");
+		if (f[i].list ? S_flow_list(d, b, f[i].list, f[i].n)
+		              : S_scalar(d, b, f[i].val, DTK_YEMIT_FLOW, 0))
+			return -1;
+	}
+	dtk_buf_putc(b, '}');
+	return 0;
+}
+
+/* Inserts whole lines (text, without its last line break) after the line
+ * that ends at off (past its line break, or the end of the file). */
+static void S_insert_lines(struct dtk_ydoc *d, size_t off, struct dtk_buf *text)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	if (off == d->len && d->len > 0 && d->buf[d->len - 1] != '\n' &&
+	    d->buf[d->len - 1] != '\r') {
+		dtk_buf_puts(&b, d->eol); /* the last line has no break: keep it so */
+		dtk_buf_put(&b, text->ptr, text->len);
+	} else {
+		dtk_buf_put(&b, text->ptr, text->len);
+		dtk_buf_puts(&b, d->eol);
+	}
+	S_edit(d, off, off, b.ptr, b.len);
+	dtk_buf_release(&b);
+}
+
+/* Returns the pair of map to add key after: the present key that comes last
+ * before key in order, else the last pair. */
+static size_t S_after(const struct dtk_yval *map, const char *key, const char *const *order)
+{
+	size_t best = map->n / 2 - 1, i;
+	int rank = -1, want = -1, r;
+
+	for (r = 0; order && order[r]; r++)
+		if (!strcmp(order[r], key))
+			want = r;
+	if (want < 0)
+		return best;
+	for (i = 0; i + 1 < map->n; i += 2)
+		for (r = 0; r < want; r++)
+			if (map->items[i]->kind == DTK_Y_SCALAR &&
+			    !strcmp(order[r], map->items[i]->str) && r > rank) {
+				rank = r;
+				best = i / 2;
+			}
+	return best;
+}
+
+/* Adds field f to map, which lacks it. */
+static int S_add_field(struct dtk_ydoc *d, const struct dtk_yval *map, const struct dtk_yfield *f,
+                       const char *const *order)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	size_t at;
+	int kcol, rc = -1;
+
+	if (!map || map->kind != DTK_Y_MAP)
+		return dtk_error("%s: not a mapping", d->path);
+	if (map->n == 0 && map->style != DTK_YS_FLOW)
+		return dtk_error("%s: an empty mapping", d->path);
+	if (map->style == DTK_YS_FLOW) {
+		struct dtk_buf v = DTK_BUF_INIT;
+		if (S_flow_map(d, &v, f, 1) < 0) {
+			dtk_buf_release(&v);
+			return -1;
+		}
+		/* "{k: v}" without its braces */
+		if (map->n) {
+			dtk_buf_puts(&b, ", ");
+			at = S_pair_end(map, S_after(map, f->key, order));
+		} else {
+			at = map->start + 1;
+		}
+		dtk_buf_put(&b, v.ptr + 1, v.len - 2);
+		dtk_buf_release(&v);
+		S_edit(d, at, at, b.ptr, b.len);
+		dtk_buf_release(&b);
+		return 0;
+	}
+	kcol = dtk_yedit_col(d, map->items[0]->start);
+	S_spaces(&b, kcol);
+	if (S_block_field(d, &b, f, kcol) == 0) {
+		at = dtk_yedit_line_end(d->buf, d->len,
+		                        S_pair_end(map, S_after(map, f->key, order)));
+		S_insert_lines(d, at, &b);
+		rc = 0;
+	}
+	dtk_buf_release(&b);
+	return rc;
+}
+
+/* Returns the offset just past the ':' after the key that ends at off. */
+static size_t S_colon(const struct dtk_ydoc *d, size_t off)
+{
+	while (off < d->len && d->buf[off] != ':')
+		off++;
+	return off < d->len ? off + 1 : off;
+}
+
+/* Returns 1 when v is an empty scalar (written as nothing). */
+static int S_empty(const struct dtk_yval *v)
+{
+	return v->kind == DTK_Y_SCALAR && v->start == v->end;
+}
+
+int dtk_yedit_set_pair(struct dtk_ydoc *d, const struct dtk_yval *map, size_t i,
+                       struct dtk_yscalar v)
+{
+	const struct dtk_yval *k = map->items[2 * i], *old = map->items[2 * i + 1];
+	struct dtk_buf b = DTK_BUF_INIT;
+	int flow = map->style == DTK_YS_FLOW, kcol = dtk_yedit_col(d, k->start);
+	size_t at;
+
+	if (old->kind != DTK_Y_SCALAR)
+		return dtk_error("%s:%d:%d: '%s' holds %s, not a scalar", d->path, old->line,
+		                 old->col, k->str, dtk_yval_describe(old));
+	if (!S_empty(old)) {
+		if (S_scalar(d, &b, v, flow ? DTK_YEMIT_FLOW : DTK_YEMIT_BLOCK, kcol) < 0)
+			goto fail;
+		S_edit(d, old->start, old->end, b.ptr, b.len);
+		dtk_buf_release(&b);
+		return 0;
+	}
+	at = S_colon(d, k->end);
+	dtk_buf_putc(&b, ' ');
+	if (S_scalar(d, &b, v, flow ? DTK_YEMIT_FLOW : DTK_YEMIT_BLOCK, kcol) < 0)
+		goto fail;
+	S_edit(d, at, at, b.ptr, b.len);
+	dtk_buf_release(&b);
+	return 0;
+fail:
+	dtk_buf_release(&b);
+	return -1;
+}
+
+int dtk_yedit_set_key(struct dtk_ydoc *d, const struct dtk_yval *map, const char *key,
+                      struct dtk_yscalar v, const char *const *order)
+{
+	int i = dtk_yedit_find(map, key);
+	struct dtk_yfield f = {key, v, NULL, 0};
+	if (i >= 0)
+		return dtk_yedit_set_pair(d, map, (size_t)i, v);
+	return S_add_field(d, map, &f, order);
+}
+
+int dtk_yedit_add_list(struct dtk_ydoc *d, const struct dtk_yval *map, const char *key,
+                       const struct dtk_yscalar *items, size_t n, const char *const *order)
+{
+	struct dtk_yfield f = {key, {NULL, 0}, items, n};
+	return S_add_field(d, map, &f, order);
+}
+
+int dtk_yedit_append(struct dtk_ydoc *d, const struct dtk_yval *map, const char *key,
+                     struct dtk_yscalar v, const char *const *order)
+{
+	int i = dtk_yedit_find(map, key);
+	const struct dtk_yval *l, *k;
+	struct dtk_buf b = DTK_BUF_INIT;
+	size_t at;
+	int col, rc = -1;
+
+	if (i < 0)
+		return dtk_yedit_add_list(d, map, key, &v, 1, order);
+	k = map->items[2 * i];
+	l = map->items[2 * i + 1];
+	if (S_empty(l)) { /* "key:" with no value */
+		if (map->style == DTK_YS_FLOW || d->flow_lists) {
+			dtk_buf_putc(&b, ' ');
+			rc = S_flow_list(d, &b, &v, 1);
+		} else {
+			rc = S_block_items(d, &b, &v, 1,
+			                   dtk_yedit_col(d, k->start) + d->list_indent);
+		}
+		at = S_colon(d, k->end);
+		if (rc == 0)
+			S_edit(d, at, at, b.ptr, b.len);
+		goto done;
+	}
+	if (l->kind != DTK_Y_SEQ) {
+		rc = dtk_error("%s:%d:%d: '%s' is %s, not a list", d->path, l->line, l->col, key,
+		               dtk_yval_describe(l));
+		goto done;
+	}
+	if (l->style == DTK_YS_FLOW) {
+		if (l->n)
+			dtk_buf_puts(&b, ", ");
+		rc = S_scalar(d, &b, v, DTK_YEMIT_FLOW, 0);
+		at = l->n ? l->items[l->n - 1]->end : l->start + 1;
+		if (rc == 0)
+			S_edit(d, at, at, b.ptr, b.len);
+		goto done;
+	}
+	col = dtk_yedit_col(d, dtk_yedit_dash(d, l, l->n - 1));
+	S_spaces(&b, col);
+	dtk_buf_puts(&b, "- ");
+	rc = S_scalar(d, &b, v, DTK_YEMIT_BLOCK, col);
+	if (rc == 0)
+		S_insert_lines(d, dtk_yedit_line_end(d->buf, d->len, l->end), &b);
+done:
+	dtk_buf_release(&b);
+	return rc;
+}
+
+/* Appends to b a block mapping item: "- " at column dcol, keys at kcol;
+ * no line break after its last line. */
+static int S_block_map(const struct dtk_ydoc *d, struct dtk_buf *b, const struct dtk_yfield *f,
+                       size_t n, int dcol, int kcol)
+{
+	size_t i;
+	S_spaces(b, dcol);
+	dtk_buf_putc(b, '-');
+	S_spaces(b, kcol - dcol - 1);
+	for (i = 0; i < n; i++) {
+		if (i) {
+			dtk_buf_puts(b, d->eol);
+			S_spaces(b, kcol);
+		}
+		if (S_block_field(d, b, &f[i], kcol) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int dtk_yedit_append_map(struct dtk_ydoc *d, const struct dtk_yval *map, const char *key,
+                         const struct dtk_yval *seq, const struct dtk_yfield *fields, size_t n)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	int dcol, kcol, rc = -1;
+	size_t at;
+
+	if (!seq || seq->kind != DTK_Y_SEQ)
+		return dtk_error("%s: '%s' is not a list", d->path, key ? key : "the file");
+	if (seq->style == DTK_YS_BLOCK && seq->n) {
+		const struct dtk_yval *last = seq->items[seq->n - 1];
+		dcol = dtk_yedit_col(d, dtk_yedit_dash(d, seq, seq->n - 1));
+		kcol = last->kind == DTK_Y_MAP && last->style == DTK_YS_BLOCK
+		               ? dtk_yedit_col(d, last->start)
+		               : dcol + 2;
+		if (kcol <= dcol)
+			kcol = dcol + 2;
+		if (S_block_map(d, &b, fields, n, dcol, kcol) == 0) {
+			S_insert_lines(d, dtk_yedit_line_end(d->buf, d->len, seq->end), &b);
+			rc = 0;
+		}
+	} else if (seq->n) { /* [{...}, {...}] */
+		dtk_buf_puts(&b, ", ");
+		rc = S_flow_map(d, &b, fields, n);
+		at = seq->items[seq->n - 1]->end;
+		if (rc == 0)
+			S_edit(d, at, at, b.ptr, b.len);
+	} else { /* [] becomes a block list of one item */
+		int i = map ? dtk_yedit_find(map, key) : -1;
+		int base = i >= 0 ? dtk_yedit_col(d, map->items[2 * i]->start) : -2;
+		dcol = base + 2;
+		if (i >= 0)
+			dtk_buf_puts(&b, d->eol);
+		rc = S_block_map(d, &b, fields, n, dcol, dcol + 2);
+		at = i >= 0 ? S_colon(d, map->items[2 * i]->end) : seq->start;
+		if (rc == 0)
+			S_edit(d, at, seq->end, b.ptr, b.len);
+	}
+	dtk_buf_release(&b);
+	return rc;
+}

@@ -1,0 +1,390 @@
+/* test_yedit.c: edits of a YAML file's text keep every byte they do not
+ * mean to change, and new text follows the file's own style. Every
+ * expectation is the whole file, byte for byte. */
+#include "support.h"
+
+#include "dtk/yedit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static struct dtk_ydoc S_doc;
+
+static void S_open(const char *text)
+{
+	struct dtk_diags diags = DTK_DIAGS_INIT;
+	assert_int_equal(dtk_ydoc_parse(&S_doc, "t.yaml", text, strlen(text), &diags), 0);
+	assert_int_equal(diags.n, 0);
+	assert_non_null(S_doc.root);
+}
+
+/* Applies the edits made and compares the result with want, then reparses
+ * the result (it must still be YAML). */
+static void S_expect(const char *want)
+{
+	struct dtk_diags diags = DTK_DIAGS_INIT;
+	struct dtk_ydoc again;
+	size_t len;
+	char *out = dtk_ydoc_apply(&S_doc, &len);
+	assert_non_null(out);
+	if (strcmp(out, want))
+		print_error("got:\n%s\nwant:\n%s\n", out, want);
+	assert_string_equal(out, want);
+	assert_int_equal(len, strlen(want));
+	assert_int_equal(dtk_ydoc_parse(&again, "t.yaml", out, len, &diags), 0);
+	dtk_ydoc_release(&again);
+	dtk_diags_release(&diags);
+	free(out);
+	dtk_ydoc_release(&S_doc);
+}
+
+/* Returns entry i of the node file's insights. */
+static const struct dtk_yval *S_entry(size_t i)
+{
+	const struct dtk_yval *l = dtk_yval_get(S_doc.root, "insights");
+	assert_non_null(l);
+	assert_true(i < l->n);
+	return l->items[i];
+}
+
+static struct dtk_yscalar S_raw(const char *s)
+{
+	return (struct dtk_yscalar){s, 1};
+}
+
+static struct dtk_yscalar S_str(const char *s)
+{
+	return (struct dtk_yscalar){s, 0};
+}
+
+static const char S_node[] = "node: a\n"
+                             "bloom: apply # level\n"
+                             "insights:\n"
+                             "  - id: a-001\n"
+                             "    title: One\n"
+                             "    # the claim\n"
+                             "    claim: >-\n"
+                             "      Folded\n"
+                             "      text.\n"
+                             "\n"
+                             "    confidence: low\n"
+                             "    source: s\n"
+                             "    verified_by: [t]\n"
+                             "    created: 2026-01-01\n"
+                             "    used: 3 # counted\n"
+                             "\n"
+                             "  # second\n"
+                             "  - id: a-002\n"
+                             "    title: 'Two'\n"
+                             "    claim: \"Two.\"\n"
+                             "    confidence: medium\n"
+                             "    source: s\n"
+                             "    created: 2026-01-02\n";
+
+static void test_set_count_keeps_comment(void **state)
+{
+	(void)state;
+	S_open(S_node);
+	assert_int_equal(
+	        dtk_yedit_set_key(&S_doc, S_entry(0), "used", S_raw("4"), dtk_yedit_entry_keys), 0);
+	S_expect("node: a\n"
+	         "bloom: apply # level\n"
+	         "insights:\n"
+	         "  - id: a-001\n"
+	         "    title: One\n"
+	         "    # the claim\n"
+	         "    claim: >-\n"
+	         "      Folded\n"
+	         "      text.\n"
+	         "\n"
+	         "    confidence: low\n"
+	         "    source: s\n"
+	         "    verified_by: [t]\n"
+	         "    created: 2026-01-01\n"
+	         "    used: 4 # counted\n"
+	         "\n"
+	         "  # second\n"
+	         "  - id: a-002\n"
+	         "    title: 'Two'\n"
+	         "    claim: \"Two.\"\n"
+	         "    confidence: medium\n"
+	         "    source: s\n"
+	         "    created: 2026-01-02\n");
+}
+
+static void test_add_key_in_schema_order(void **state)
+{
+	(void)state;
+	S_open(S_node);
+	/* reviewed goes after created; used (absent) in the second entry goes
+	 * after created too, cited after it */
+	assert_int_equal(dtk_yedit_set_key(&S_doc, S_entry(0), "reviewed", S_raw("2026-02-01"),
+	                                   dtk_yedit_entry_keys),
+	                 0);
+	assert_int_equal(
+	        dtk_yedit_set_key(&S_doc, S_entry(1), "cited", S_raw("1"), dtk_yedit_entry_keys),
+	        0);
+	assert_int_equal(dtk_yedit_append(&S_doc, S_entry(1), "verified_by", S_str("t"),
+	                                  dtk_yedit_entry_keys),
+	                 0);
+	assert_int_equal(dtk_yedit_append(&S_doc, S_entry(0), "verified_by", S_str("u"),
+	                                  dtk_yedit_entry_keys),
+	                 0);
+	S_expect("node: a\n"
+	         "bloom: apply # level\n"
+	         "insights:\n"
+	         "  - id: a-001\n"
+	         "    title: One\n"
+	         "    # the claim\n"
+	         "    claim: >-\n"
+	         "      Folded\n"
+	         "      text.\n"
+	         "\n"
+	         "    confidence: low\n"
+	         "    source: s\n"
+	         "    verified_by: [t, u]\n"
+	         "    created: 2026-01-01\n"
+	         "    reviewed: 2026-02-01\n"
+	         "    used: 3 # counted\n"
+	         "\n"
+	         "  # second\n"
+	         "  - id: a-002\n"
+	         "    title: 'Two'\n"
+	         "    claim: \"Two.\"\n"
+	         "    confidence: medium\n"
+	         "    source: s\n"
+	         "    verified_by: [t]\n"
+	         "    created: 2026-01-02\n"
+	         "    cited: 1\n");
+}
+
+static void test_set_string_is_quoted_by_emitter(void **state)
+{
+	(void)state;
+	S_open(S_node);
+	assert_int_equal(dtk_yedit_set_key(&S_doc, S_entry(1), "title", S_str("yes: no"),
+	                                   dtk_yedit_entry_keys),
+	                 0);
+	assert_int_equal(dtk_yedit_set_key(&S_doc, S_doc.root, "stance", S_str("中文 立场"),
+	                                   dtk_yedit_node_keys),
+	                 0);
+	S_expect("node: a\n"
+	         "bloom: apply # level\n"
+	         "stance: 中文 立场\n"
+	         "insights:\n"
+	         "  - id: a-001\n"
+	         "    title: One\n"
+	         "    # the claim\n"
+	         "    claim: >-\n"
+	         "      Folded\n"
+	         "      text.\n"
+	         "\n"
+	         "    confidence: low\n"
+	         "    source: s\n"
+	         "    verified_by: [t]\n"
+	         "    created: 2026-01-01\n"
+	         "    used: 3 # counted\n"
+	         "\n"
+	         "  # second\n"
+	         "  - id: a-002\n"
+	         "    title: 'yes: no'\n"
+	         "    claim: \"Two.\"\n"
+	         "    confidence: medium\n"
+	         "    source: s\n"
+	         "    created: 2026-01-02\n");
+}
+
+static const struct dtk_yfield S_fields[] = {
+        {"id", {"a-003", 1}, NULL, 0},
+        {"title", {"Three", 0}, NULL, 0},
+        {"claim", {"Line one\nline two", 0}, NULL, 0},
+        {"confidence", {"low", 1}, NULL, 0},
+        {"verified_by", {NULL, 0}, (const struct dtk_yscalar[]){{"t", 0}, {"u", 0}}, 2},
+        {"created", {"2026-03-01", 1}, NULL, 0},
+};
+
+static void test_append_entry_block(void **state)
+{
+	const struct dtk_yval *l;
+	(void)state;
+	S_open(S_node);
+	l = dtk_yval_get(S_doc.root, "insights");
+	assert_int_equal(dtk_yedit_append_map(&S_doc, S_doc.root, "insights", l, S_fields, 6), 0);
+	S_expect("node: a\n"
+	         "bloom: apply # level\n"
+	         "insights:\n"
+	         "  - id: a-001\n"
+	         "    title: One\n"
+	         "    # the claim\n"
+	         "    claim: >-\n"
+	         "      Folded\n"
+	         "      text.\n"
+	         "\n"
+	         "    confidence: low\n"
+	         "    source: s\n"
+	         "    verified_by: [t]\n"
+	         "    created: 2026-01-01\n"
+	         "    used: 3 # counted\n"
+	         "\n"
+	         "  # second\n"
+	         "  - id: a-002\n"
+	         "    title: 'Two'\n"
+	         "    claim: \"Two.\"\n"
+	         "    confidence: medium\n"
+	         "    source: s\n"
+	         "    created: 2026-01-02\n"
+	         "  - id: a-003\n"
+	         "    title: Three\n"
+	         "    claim: |-\n"
+	         "      Line one\n"
+	         "      line two\n"
+	         "    confidence: low\n"
+	         "    verified_by: [t, u]\n"
+	         "    created: 2026-03-01\n");
+}
+
+/* CRLF, a byte order mark, odd indentation, block lists, no final newline. */
+static const char S_crlf[] = "\xEF\xBB\xBFnode: b\r\n"
+                             "bloom: apply\r\n"
+                             "insights:\r\n"
+                             "-   id: b-001\r\n"
+                             "    title: One\r\n"
+                             "    verified_by:\r\n"
+                             "       - t   # first\r\n"
+                             "    relates:\r\n"
+                             "       - b-002\r\n"
+                             "    used: 1";
+
+static void test_crlf_bom_block_lists(void **state)
+{
+	const struct dtk_yval *l;
+	(void)state;
+	S_open(S_crlf);
+	assert_int_equal(S_doc.flow_lists, 0);
+	assert_int_equal(S_doc.list_indent, 3);
+	assert_int_equal(dtk_yedit_append(&S_doc, S_entry(0), "verified_by", S_str("u"),
+	                                  dtk_yedit_entry_keys),
+	                 0);
+	assert_int_equal(
+	        dtk_yedit_set_key(&S_doc, S_entry(0), "cited", S_raw("1"), dtk_yedit_entry_keys),
+	        0);
+	assert_int_equal(dtk_yedit_set_key(&S_doc, S_doc.root, "bloom", S_raw("analyze"),
+	                                   dtk_yedit_node_keys),
+	                 0);
+	l = dtk_yval_get(S_doc.root, "insights");
+	assert_int_equal(dtk_yedit_append_map(&S_doc, S_doc.root, "insights", l, S_fields, 6), 0);
+	S_expect("\xEF\xBB\xBFnode: b\r\n"
+	         "bloom: analyze\r\n"
+	         "insights:\r\n"
+	         "-   id: b-001\r\n"
+	         "    title: One\r\n"
+	         "    verified_by:\r\n"
+	         "       - t   # first\r\n"
+	         "       - u\r\n"
+	         "    relates:\r\n"
+	         "       - b-002\r\n"
+	         "    used: 1\r\n"
+	         "    cited: 1\r\n"
+	         "-   id: a-003\r\n"
+	         "    title: Three\r\n"
+	         "    claim: |-\r\n"
+	         "      Line one\r\n"
+	         "      line two\r\n"
+	         "    confidence: low\r\n"
+	         "    verified_by:\r\n"
+	         "       - t\r\n"
+	         "       - u\r\n"
+	         "    created: 2026-03-01");
+}
+
+static void test_empty_insights_and_flow(void **state)
+{
+	const struct dtk_yval *l;
+	(void)state;
+	S_open("node: c\nbloom: remember\ninsights: []\n");
+	l = dtk_yval_get(S_doc.root, "insights");
+	assert_int_equal(dtk_yedit_append_map(&S_doc, S_doc.root, "insights", l, S_fields, 2), 0);
+	S_expect("node: c\nbloom: remember\ninsights:\n  - id: a-003\n    title: Three\n");
+
+	S_open("node: c\nbloom: remember\ninsights: [{id: c-001, used: 1}]\n");
+	assert_int_equal(dtk_yedit_set_key(&S_doc, S_entry(0), "used", S_raw("2"), NULL), 0);
+	assert_int_equal(
+	        dtk_yedit_set_key(&S_doc, S_entry(0), "cited", S_raw("1"), dtk_yedit_entry_keys),
+	        0);
+	assert_int_equal(dtk_yedit_append(&S_doc, S_entry(0), "relates", S_str("x-001"),
+	                                  dtk_yedit_entry_keys),
+	                 0);
+	l = dtk_yval_get(S_doc.root, "insights");
+	assert_int_equal(dtk_yedit_append_map(&S_doc, S_doc.root, "insights", l, S_fields, 3), 0);
+	S_expect("node: c\nbloom: remember\ninsights: [{id: c-001, used: 2, cited: 1, relates: "
+	         "[x-001]}, {id: a-003, title: Three, claim: \"Line one\\nline two\"}]\n");
+}
+
+static void test_empty_values_and_root_list(void **state)
+{
+	static const struct dtk_yfield src[] = {{"id", {"new", 0}, NULL, 0},
+	                                        {"title", {"New: one", 0}, NULL, 0}};
+	(void)state;
+	S_open("node: d\nbloom: apply\nstance:\ninsights:\n  - id: d-001\n    relates:\n");
+	assert_int_equal(dtk_yedit_set_key(&S_doc, S_doc.root, "stance", S_str("S"), NULL), 0);
+	assert_int_equal(dtk_yedit_append(&S_doc, S_entry(0), "relates", S_str("d-002"), NULL), 0);
+	S_expect("node: d\nbloom: apply\nstance: S\ninsights:\n  - id: d-001\n    relates: "
+	         "[d-002]\n");
+
+	S_open("[]\n");
+	assert_int_equal(dtk_yedit_append_map(&S_doc, NULL, NULL, S_doc.root, src, 2), 0);
+	S_expect("- id: new\n  title: 'New: one'\n");
+
+	S_open("# sources\n- id: a\n  title: A\n\n# end\n");
+	assert_int_equal(dtk_yedit_append_map(&S_doc, NULL, NULL, S_doc.root, src, 2), 0);
+	S_expect("# sources\n- id: a\n  title: A\n- id: new\n  title: 'New: one'\n\n# end\n");
+}
+
+static void test_spans(void **state)
+{
+	const struct dtk_yval *l;
+	size_t s, e;
+	(void)state;
+	S_open(S_node);
+	l = dtk_yval_get(S_doc.root, "insights");
+	assert_int_equal(dtk_yedit_item_span(&S_doc, l, 0, &s, &e), 0);
+	assert_int_equal(s, strstr(S_node, "  - id: a-001") - S_node);
+	assert_int_equal(e, strstr(S_node, "\n  # second") - S_node);
+	assert_int_equal(dtk_yedit_item_span(&S_doc, l, 1, &s, &e), 0);
+	assert_int_equal(s, strstr(S_node, "  - id: a-002") - S_node);
+	assert_int_equal(e, strlen(S_node));
+	assert_int_equal(dtk_yedit_pair_span(&S_doc, S_entry(0), 2, &s, &e), 0);
+	assert_int_equal(s, strstr(S_node, "    claim:") - S_node);
+	assert_int_equal(e, strstr(S_node, "\n    confidence: low") - S_node);
+	assert_int_equal(dtk_yedit_pair_span(&S_doc, S_entry(0), 0, &s, &e), 0);
+	assert_int_equal(s, strstr(S_node, "id: a-001") - S_node);
+	assert_int_equal(dtk_yedit_find(S_entry(0), "used"), 7);
+	assert_int_equal(dtk_yedit_find(S_entry(0), "cited"), -1);
+	dtk_ydoc_release(&S_doc);
+}
+
+static void test_set_list_value_refused(void **state)
+{
+	(void)state;
+	S_open(S_node);
+	assert_int_equal(dtk_yedit_set_key(&S_doc, S_entry(0), "verified_by", S_str("x"), NULL),
+	                 -1);
+	assert_int_equal(dtk_yedit_append(&S_doc, S_entry(0), "title", S_str("x"), NULL), -1);
+	dtk_ydoc_release(&S_doc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_set_count_keeps_comment),
+	        cmocka_unit_test(test_add_key_in_schema_order),
+	        cmocka_unit_test(test_set_string_is_quoted_by_emitter),
+	        cmocka_unit_test(test_append_entry_block),
+	        cmocka_unit_test(test_crlf_bom_block_lists),
+	        cmocka_unit_test(test_empty_insights_and_flow),
+	        cmocka_unit_test(test_empty_values_and_root_list),
+	        cmocka_unit_test(test_spans),
+	        cmocka_unit_test(test_set_list_value_refused),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
