@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -111,30 +110,6 @@ static void S_print(FILE *out, const struct dtk_kb *kb, const struct dtk_search 
 
 /* ---- options ---- */
 
-/* Prints an error about the arguments in the shape every command uses;
- * returns -1. */
-static int S_bad(struct dtk_ctx *ctx, const char *fmt, ...) DTK_PRINTF(2, 3);
-static int S_bad(struct dtk_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("dtk search: error: ", ctx->err);
-	vfprintf(ctx->err, fmt, ap);
-	fputs("\nsee 'dtk search --help'\n", ctx->err);
-	va_end(ap);
-	return -1;
-}
-
-/* Returns the index of v in names[0..n), or -1. */
-static int S_pick(const char *v, const char *const *names, int n)
-{
-	int i;
-	for (i = 0; i < n; i++)
-		if (!strcmp(v, names[i]))
-			return i;
-	return -1;
-}
-
 static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {{"node", required_argument, NULL, 'n'},
@@ -146,54 +121,58 @@ static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct opts *o)
 	static const char *const formats[] = {"text", "json", "jsonl", "ids"};
 	static const char *const colors[] = {"auto", "always", "never"};
 	char *end;
-	int c;
+	int c, i;
 
 	memset(o, 0, sizeof(*o));
 	o->confidence = -1;
 	o->color = "auto";
 	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":n:l:f:", lo, NULL)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "n:l:f:", lo)) != -1) {
 		switch (c) {
 		case 'n':
+			if (o->node)
+				return dtk_cmd_usage_error(ctx, "search", "--node is given twice"),
+				       -1;
 			if (!dtk_is_name(optarg))
-				return S_bad(ctx, "--node: '%s' is not a node name", optarg);
+				return dtk_cmd_usage_error(ctx, "search",
+				                           "--node: '%s' is not a node name",
+				                           optarg),
+				       -1;
 			o->node = optarg;
 			break;
 		case 'c':
-			o->confidence = S_pick(optarg, dtk_confidence_names, DTK_CONF_COUNT);
+			o->confidence = dtk_cmd_choice(ctx, "search", "--confidence", optarg,
+			                               dtk_confidence_names, DTK_CONF_COUNT);
 			if (o->confidence < 0)
-				return S_bad(ctx,
-				             "--confidence must be high, medium or low, not '%s'",
-				             optarg);
+				return -1;
 			break;
 		case 'l':
 			errno = 0;
 			o->limit = strtol(optarg, &end, 10);
 			if (errno || *end || end == optarg || o->limit < 1)
-				return S_bad(ctx, "--limit must be a positive number, not '%s'",
-				             optarg);
+				return dtk_cmd_usage_error(
+				               ctx, "search",
+				               "--limit must be a positive number, not '%s'",
+				               optarg),
+				       -1;
 			break;
 		case 'f':
-			c = S_pick(optarg, formats, 4);
-			if (c < 0)
-				return S_bad(ctx,
-				             "--format must be text, json, jsonl or ids, not '%s'",
-				             optarg);
-			o->fmt = (enum format)c;
+			if ((i = dtk_cmd_choice(ctx, "search", "--format", optarg, formats, 4)) < 0)
+				return -1;
+			o->fmt = (enum format)i;
 			break;
 		case 'C':
-			if (S_pick(optarg, colors, 3) < 0)
-				return S_bad(ctx, "--color must be auto, always or never, not '%s'",
-				             optarg);
+			if (dtk_cmd_choice(ctx, "search", "--color", optarg, colors, 3) < 0)
+				return -1;
 			o->color = optarg;
 			break;
-		case ':': return S_bad(ctx, "option '%s' needs a value", argv[optind - 1]);
-		default: return S_bad(ctx, "unknown option '%s'", argv[optind - 1]);
+		default: return -1;
 		}
 	}
 	if (optind >= argc)
-		return S_bad(ctx, "%s", "nothing to search for: give one or more words");
+		return dtk_cmd_usage_error(ctx, "search",
+		                           "nothing to search for: give one or more words"),
+		       -1;
 	return 0;
 }
 
@@ -246,10 +225,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		return DTK_EXIT_INVALID;
 	}
 	f.s = dtk_search_new((const char *const *)(argv + optind), (size_t)(argc - optind));
-	if (!f.s) {
-		S_bad(ctx, "%s", dtk_error_last());
-		return DTK_EXIT_INVALID;
-	}
+	if (!f.s)
+		return dtk_cmd_usage_error(ctx, "search", "%s", dtk_error_last());
 	rc = dtk_kb_load_filtered(&kb, ctx->root, &kf, &diags);
 	if (rc == DTK_EINVALID) {
 		rc = dtk_cmd_report_invalid(ctx, &diags);
