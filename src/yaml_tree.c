@@ -528,6 +528,41 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 	return 0;
 }
 
+/* Reports libyaml's error about a quoted scalar or a flow collection that
+ * runs on (an unclosed quote, bracket or brace) where the construct starts,
+ * its context mark, with where libyaml stopped (line, col) in the message:
+ * the problem position of an unclosed quote is the end of the file. Returns
+ * 1 when the error was such an error, else 0. */
+static int S_unclosed_error(struct builder *b, const yaml_parser_t *p, int line, int col)
+{
+	static const char *const what[][2] = {
+	        {"while scanning a quoted scalar", "quoted scalar"},
+	        {"while parsing a flow sequence", "flow sequence"},
+	        {"while parsing a flow mapping", "flow mapping"},
+	};
+	int eof_line, eof_col;
+	size_t i;
+
+	if (!p->context || !p->problem)
+		return 0;
+	for (i = 0; i < sizeof(what) / sizeof(*what); i++)
+		if (!strcmp(p->context, what[i][0]))
+			break;
+	if (i == sizeof(what) / sizeof(*what))
+		return 0;
+	S_offset_pos(b->buf, b->len, b->len, &eof_line, &eof_col);
+	if (line == eof_line && col == eof_col)
+		S_error(b, (int)p->context_mark.line + 1, S_col(p->context_mark),
+		        "the %s that starts here is never closed (the file ends at line %d, "
+		        "column %d)",
+		        what[i][1], line, col);
+	else
+		S_error(b, (int)p->context_mark.line + 1, S_col(p->context_mark),
+		        "in the %s that starts here: %s (at line %d, column %d)", what[i][1],
+		        p->problem, line, col);
+	return 1;
+}
+
 /* Reports a libyaml error, with positions computed where libyaml has none. */
 static void S_parser_error(struct builder *b, const yaml_parser_t *p)
 {
@@ -551,6 +586,8 @@ static void S_parser_error(struct builder *b, const yaml_parser_t *p)
 	}
 	line = (int)p->problem_mark.line + 1;
 	col = S_col(p->problem_mark);
+	if (S_unclosed_error(b, p, line, col))
+		return;
 	if (p->context)
 		S_error(b, line, col, "%s %s (at line %d, column %d)", problem, p->context,
 		        (int)p->context_mark.line + 1, S_col(p->context_mark));
