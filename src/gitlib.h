@@ -33,6 +33,7 @@
 #define DTK_GIT_FUNCTIONS(X)                                                                       \
 	X(blob_create_from_buffer)                                                                 \
 	X(blob_create_from_workdir)                                                                \
+	X(blob_filter)                                                                \
 	X(blob_free)                                                                               \
 	X(blob_lookup)                                                                             \
 	X(blob_rawcontent)                                                                         \
@@ -152,6 +153,7 @@ int dtk_gitlib_load(void);
 /* The call sites' names, redirected to the table (same order as the list). */
 #define git_blob_create_from_buffer (dtk_git.blob_create_from_buffer)
 #define git_blob_create_from_workdir (dtk_git.blob_create_from_workdir)
+#define git_blob_filter (dtk_git.blob_filter)
 #define git_blob_free (dtk_git.blob_free)
 #define git_blob_lookup (dtk_git.blob_lookup)
 #define git_blob_rawcontent (dtk_git.blob_rawcontent)

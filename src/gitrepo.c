@@ -525,6 +525,29 @@ static int S_blob_from_workdir(const struct dtk_repo *r, const char *path, git_o
 	return rc;
 }
 
+/* Stores data as the blob of path, through git's filters as 'git add' does
+ * (a CRLF work tree's text is stored with LF). */
+static int S_blob(const struct dtk_repo *r, const char *path, const char *data, size_t len,
+                  git_oid *oid)
+{
+	git_filter_list *fl = NULL;
+	git_buf buf = GIT_BUF_INIT;
+	int rc = -1;
+
+	if (git_filter_list_load(&fl, r->git, NULL, path, GIT_FILTER_TO_ODB, GIT_FILTER_DEFAULT) <
+	            0 ||
+	    (fl && git_filter_list_apply_to_buffer(&buf, fl, data, len) < 0))
+		S_gerr("cannot filter a file for git");
+	else if (git_blob_create_from_buffer(oid, r->git, fl ? buf.ptr : data,
+	                                     fl ? buf.size : len) < 0)
+		S_gerr("cannot store a file");
+	else
+		rc = 0;
+	git_buf_dispose(&buf);
+	git_filter_list_free(fl);
+	return rc;
+}
+
 /* Builds the tree of the commit: base (may be NULL) with the base's files
  * replaced by the request's. */
 static int S_build_tree(const struct dtk_repo *r, git_tree *base, const struct dtk_commit_req *req,
@@ -555,12 +578,12 @@ static int S_build_tree(const struct dtk_repo *r, git_tree *base, const struct d
 	}
 	rc = -1;
 	path = S_path(r, RECORDS);
-	if (git_blob_create_from_buffer(&oid, r->git, req->records, req->records_len) < 0 ||
+	if (S_blob(r, path, req->records, req->records_len, &oid) < 0 ||
 	    S_add(idx, path, &oid, GIT_FILEMODE_BLOB) < 0)
 		goto done;
 	free(path);
 	path = S_path(r, "INDEX.md");
-	if (git_blob_create_from_buffer(&oid, r->git, req->index, req->index_len) < 0 ||
+	if (S_blob(r, path, req->index, req->index_len, &oid) < 0 ||
 	    S_add(idx, path, &oid, GIT_FILEMODE_BLOB) < 0)
 		goto done;
 	if (git_index_write_tree_to(tree_oid, idx, r->git) < 0) {
@@ -630,22 +653,30 @@ static int S_write_from_tree(const struct dtk_repo *r, git_tree *tree, const cha
 {
 	git_tree_entry *te = NULL;
 	git_blob *blob = NULL;
+	git_blob_filter_options fo;
+	git_buf out = GIT_BUF_INIT;
 	char *full = dtk_path_join(r->workdir, path), *cur = NULL;
-	size_t len = 0, n;
+	size_t len = 0;
 	int rc = -1;
 
+	/* the file as git checks it out: through its filters (core.autocrlf,
+	 * core.eol, .gitattributes text and eol) */
+	memset(&fo, 0, sizeof(fo));
+	fo.version = GIT_BLOB_FILTER_OPTIONS_VERSION;
+	fo.flags = GIT_BLOB_FILTER_CHECK_FOR_BINARY;
 	if (git_tree_entry_bypath(&te, tree, path) < 0 ||
-	    git_blob_lookup(&blob, r->git, git_tree_entry_id(te)) < 0) {
+	    git_blob_lookup(&blob, r->git, git_tree_entry_id(te)) < 0 ||
+	    git_blob_filter(&out, blob, path, &fo) < 0) {
 		S_gerr("cannot read the crystallized commit");
 		goto done;
 	}
-	n = (size_t)git_blob_rawsize(blob);
-	if (dtk_file_read(&cur, &len, full, 1u << 30) == 0 && len == n &&
-	    !memcmp(cur, git_blob_rawcontent(blob), n))
+	if (dtk_file_read(&cur, &len, full, 1u << 30) == 0 && len == out.size &&
+	    !memcmp(cur, out.ptr, out.size))
 		rc = 0;
 	else
-		rc = dtk_file_write_atomic(full, git_blob_rawcontent(blob), n);
+		rc = dtk_file_write_atomic(full, out.ptr ? out.ptr : "", out.size);
 done:
+	git_buf_dispose(&out);
 	free(cur);
 	free(full);
 	git_blob_free(blob);

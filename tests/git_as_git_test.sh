@@ -356,4 +356,62 @@ snap "$r" >"$scratch/before"
 rc=$?
 refused "no identity anywhere" "$scratch/before" "no author"
 
+# ---- 4. line endings ----
+
+# crlf_case NAME GIT-ARGS...: a clone of the base checked out with CRLF (by
+# the clone's configuration or .gitattributes), checked, reindexed and
+# crystallized: everything as git sees a clean, normalized repository
+crlf_case()
+{
+    local name=$1 c=$scratch/crlf-$1
+    shift
+    git clone -q "$@" "$src" "$c"
+    if ! grep -q $'\r$' "$c/INDEX.md"; then ko "$name: INDEX.md is checked out CRLF"; return; fi
+    snap "$c" >"$scratch/before"
+    (cd "$c" && "$DTK" check) >"$out" 2>&1 && ok "$name: a fresh checkout passes dtk check" ||
+        ko "$name: a fresh checkout passes dtk check" "$(head -n 20 "$out")"
+    (cd "$c" && "$DTK" reindex) >"$out" 2>&1
+    if grep -q "up to date" "$out" && snap "$c" | cmp -s - "$scratch/before"; then
+        ok "$name: dtk reindex finds it up to date, writes nothing"
+    else ko "$name: dtk reindex finds it up to date, writes nothing" "$(cat "$out")"; fi
+    sed -i 's/^bloom: apply\r$/bloom: analyze\r/' "$c/insights/alpha.yaml"
+    r=$c
+    cryst "$c" 2026-08-15
+    made "$name: crystallize"
+    same "$name: INDEX.md and the records are stored LF, checked out CRLF" \
+        "$(git -C "$c" ls-files --eol INDEX.md insights/_crystallizations.yaml |
+            awk '{print $1, $2, $NF}')" \
+        "i/lf w/crlf INDEX.md
+i/lf w/crlf insights/_crystallizations.yaml"
+    same "$name: git status is clean after the crystallization" \
+        "$(git -C "$c" status --porcelain)" ""
+    git -C "$c" add --renormalize .
+    same "$name: git add --renormalize . stages nothing" "$(git -C "$c" status --porcelain)" ""
+    same "$name: the records only grow (no line rewritten)" \
+        "$(git -C "$c" show --numstat --format= HEAD -- insights/_crystallizations.yaml |
+            cut -f2)" "0"
+    (cd "$c" && "$DTK" check) >"$out" 2>&1 && ok "$name: dtk check after it" ||
+        ko "$name: dtk check after it" "$(head -n 20 "$out")"
+    rm "$c/INDEX.md"
+    (cd "$c" && "$DTK" reindex -q) >"$out" 2>&1
+    same "$name: dtk reindex writes INDEX.md as git checks it out" \
+        "$(git -C "$c" status --porcelain; git -C "$c" ls-files --eol INDEX.md | awk '{print $2}')" \
+        "w/crlf"
+}
+src=$pristine
+crlf_case autocrlf -c core.autocrlf=true
+fresh crlf-attr-src
+printf '* text=auto eol=crlf\n' >"$r/.gitattributes"
+git -C "$r" add .gitattributes 2>/dev/null
+git -C "$r" commit -q -m "CRLF work trees"
+src=$r
+crlf_case attributes
+
+# the plain LF case does not load libgit2 for check or reindex
+fresh lf-nogit
+(cd "$r" && DTK_LIBGIT2=/nonexistent/libgit2.so "$DTK" check && 
+    DTK_LIBGIT2=/nonexistent/libgit2.so "$DTK" reindex) >"$out" 2>&1 &&
+    ok "LF: check and reindex do not load libgit2" ||
+    ko "LF: check and reindex do not load libgit2" "$(cat "$out")"
+
 t_done
