@@ -310,8 +310,9 @@ static int S_env_workdir(git_repository *repo)
 	if (cur && !strncmp(cur, dir, strlen(dir)) && !strcmp(cur + strlen(dir), "/"))
 		rc = 0;
 	else
-		rc = git_repository_set_workdir(repo, dir, 0) < 0 ? S_gerr("cannot use the work tree")
-		                                                  : 0;
+		rc = git_repository_set_workdir(repo, dir, 0) < 0
+		             ? S_gerr("cannot use the work tree")
+		             : 0;
 done:
 	free(dir);
 	free(cfg_wt);

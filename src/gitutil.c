@@ -59,7 +59,11 @@ int dtk_git_checkout_form(char **out, size_t *out_len, const char *path, const c
 	if (slash)
 		*slash = '\0';
 	/* no libgit2 or no repository: nothing converts the text */
-	if (dtk_gitlib_load() < 0 || dtk_gitenv_open(&repo, slash ? dir : ".") < 0 ||
+	if (dtk_gitlib_load() < 0) {
+		free(dir);
+		return 0;
+	}
+	if (dtk_gitenv_open(&repo, slash ? dir : ".") < 0 ||
 	    !(wd = git_repository_workdir(repo)) || strncmp(path, wd, (n = strlen(wd))))
 		goto done;
 	if (git_filter_list_load(&fl, repo, NULL, path + n, GIT_FILTER_TO_WORKTREE,

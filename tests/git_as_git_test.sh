@@ -414,4 +414,85 @@ fresh lf-nogit
     ok "LF: check and reindex do not load libgit2" ||
     ko "LF: check and reindex do not load libgit2" "$(cat "$out")"
 
+# ---- 5. the INDEX.md merge driver under every git operation that merges ----
+
+# A base set up for the driver, and two changes that each move INDEX.md
+# (alpha's and beta's bloom: adjacent rows, so a text merge would conflict);
+# the side branch also changes gamma's, a second commit to pick.
+fresh md-base
+md=$r
+(cd "$md" && "$DTK" setup-git >/dev/null && git add .gitattributes &&
+    git commit -q -m "merge INDEX.md with dtk") || ko "dtk setup-git"
+# change WHICH: commits alpha's (a) or beta's (b) change with its INDEX.md
+change()
+{
+    case $1 in
+    a) sed -i 's/^bloom: apply$/bloom: analyze/' insights/alpha.yaml ;;
+    b) sed -i 's/^bloom: evaluate$/bloom: create/' insights/beta.yaml ;;
+    c) sed -i 's/^bloom: remember$/bloom: understand/' insights/gamma.yaml ;;
+    esac
+    "$DTK" reindex -q && git commit -q -am "change $1"
+}
+(cd "$md" && git checkout -q -b side && change b && change c && git checkout -q - && change a) ||
+    ko "the two changes"
+
+# merged NAME DIR: the operation exited 0 (status in $rc), nothing is in
+# conflict, git status is clean, both changes are there and INDEX.md is what
+# dtk reindex writes
+merged()
+{
+    if [ "$rc" -ne 0 ]; then ko "$1: exit 0" "exit $rc" "$(head -n 20 "$out")"; return; fi
+    if [ -n "$(git -C "$2" status --porcelain)" ]; then
+        ko "$1: git status clean" "$(git -C "$2" status --porcelain)" "$(head -n 20 "$out")"
+        return
+    fi
+    if ! grep -q '^bloom: analyze$' "$2/insights/alpha.yaml" ||
+        ! grep -q '^bloom: create$' "$2/insights/beta.yaml"; then
+        ko "$1: both changes merged"
+        return
+    fi
+    if (cd "$2" && "$DTK" check -q) >"$scratch/check" 2>&1; then
+        ok "$1: no conflict, INDEX.md rebuilt from the merged insights/"
+    else ko "$1: INDEX.md rebuilt from the merged insights/" "$(head -n 20 "$scratch/check")"; fi
+}
+
+# git ARGS...: in a fresh copy of the set-up base
+op()
+{
+    local name=$1
+    shift
+    rm -rf "$scratch/md-$name"
+    cp -R "$md" "$scratch/md-$name"
+    (cd "$scratch/md-$name" && "$@") >"$out" 2>&1
+    rc=$?
+    merged "$name" "$scratch/md-$name"
+}
+op merge git merge -q --no-edit side
+op rebase git rebase -q side
+op cherry-pick git cherry-pick side~1
+op "cherry-pick of two commits" git cherry-pick HEAD..side
+op "rebase -i (merge backend)" env GIT_SEQUENCE_EDITOR=: git rebase -q -i side
+# revert: a and b in one line of history, a reverted on top of b
+rm -rf "$scratch/md-revert"
+cp -R "$md" "$scratch/md-revert"
+(cd "$scratch/md-revert" && git merge -q --no-edit side && git revert --no-edit HEAD^1) \
+    >"$out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && [ -z "$(git -C "$scratch/md-revert" status --porcelain)" ] &&
+    grep -q '^bloom: apply$' "$scratch/md-revert/insights/alpha.yaml" &&
+    grep -q '^bloom: create$' "$scratch/md-revert/insights/beta.yaml" &&
+    (cd "$scratch/md-revert" && "$DTK" check -q) >/dev/null 2>&1; then
+    ok "revert: no conflict, INDEX.md rebuilt from the merged insights/"
+else ko "revert: no conflict, INDEX.md rebuilt" "exit $rc" "$(head -n 20 "$out")"; fi
+# pull --rebase: a clone holding a pulls the upstream that holds b
+rm -rf "$scratch/md-up" "$scratch/md-pull"
+cp -R "$md" "$scratch/md-up"
+git -C "$scratch/md-up" checkout -q side
+git clone -q -b side "$scratch/md-up" "$scratch/md-pull" 2>/dev/null
+(cd "$scratch/md-pull" && "$DTK" setup-git >/dev/null &&
+    git reset -q --hard "$(git -C "$md" rev-parse HEAD)") || ko "the clone for pull"
+(cd "$scratch/md-pull" && git pull -q --rebase origin side) >"$out" 2>&1
+rc=$?
+merged "pull --rebase" "$scratch/md-pull"
+
 t_done
