@@ -1,4 +1,5 @@
-/* cmd_setup_git.c: dtk setup-git: merge INDEX.md by rebuilding it. */
+/* cmd_setup_git.c: dtk setup-git: merge INDEX.md by rebuilding it, and the
+ * files of insights/ as data. */
 #include "dtk/cmd.h"
 
 #include "dtk/dtk.h"
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #define ATTR_LINE "/INDEX.md merge=dtk-index"
+#define ATTR_INSIGHTS "/insights/*.yaml merge=dtk-insights"
 /* The largest .gitattributes read (LFS rules can run to megabytes). */
 #define MAX_ATTR_BYTES (64u << 20)
 
@@ -49,40 +51,50 @@ done:
 	return rc < 0 ? -1 : 0;
 }
 
-/* Returns 1 when text holds ATTR_LINE as a whole line (the last one may lack
- * its newline, any may end in CR). */
-static int S_has_line(const char *text, size_t len)
+/* Returns 1 when text holds line as a whole line (the last one may lack its
+ * newline, any may end in CR). */
+static int S_has_line(const char *text, size_t len, const char *line)
 {
 	const char *p = text, *end = text + len;
-	size_t n = strlen(ATTR_LINE);
+	size_t n = strlen(line);
 
 	while (p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p)), *stop = eol ? eol : end;
 		if (stop > p && stop[-1] == '\r')
 			stop--;
-		if ((size_t)(stop - p) == n && !memcmp(p, ATTR_LINE, n))
+		if ((size_t)(stop - p) == n && !memcmp(p, line, n))
 			return 1;
 		p = eol ? eol + 1 : end;
 	}
 	return 0;
 }
 
-/* Makes the new .gitattributes: every byte of old kept, ATTR_LINE appended
- * (after a newline when old lacks its last). Sets *text NULL when old has the
- * line already. */
-static void S_attributes_text(char **text, const char *old, size_t len)
+/* Makes the new .gitattributes: every byte of old kept, ATTR_LINE and
+ * ATTR_INSIGHTS appended when missing (after a newline when old lacks its
+ * last). Sets *text NULL when old has both lines already; *added to the
+ * lines added. */
+static void S_attributes_text(char **text, const char *old, size_t len, int *added)
 {
+	static const char *const lines[] = {ATTR_LINE, ATTR_INSIGHTS};
 	struct dtk_buf b = DTK_BUF_INIT;
+	size_t i;
 
 	*text = NULL;
-	if (old && S_has_line(old, len))
-		return;
+	*added = 0;
 	if (old)
 		dtk_buf_put(&b, old, len);
-	if (b.len && b.ptr[b.len - 1] != '\n')
+	for (i = 0; i < 2; i++) {
+		if (old && S_has_line(old, len, lines[i]))
+			continue;
+		if (b.len && b.ptr[b.len - 1] != '\n')
+			dtk_buf_putc(&b, '\n');
+		dtk_buf_puts(&b, lines[i]);
 		dtk_buf_putc(&b, '\n');
-	dtk_buf_puts(&b, ATTR_LINE "\n");
-	*text = dtk_buf_detach(&b);
+		*added |= 1 << i;
+	}
+	if (*added)
+		*text = dtk_buf_detach(&b);
+	dtk_buf_release(&b);
 }
 
 /* Returns the command git runs: this dtk, by absolute path, quoted; sets
@@ -127,7 +139,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	const char *dtk = NULL, *how = NULL;
 	char *driver = NULL, *path = NULL, *old = NULL, *text = NULL;
 	size_t len = 0;
-	int rc = DTK_EXIT_INVALID;
+	int rc = DTK_EXIT_INVALID, added = 0;
 
 	static const struct option opts[] = {{"dtk", required_argument, NULL, 'd'},
 	                                     {NULL, 0, NULL, 0}};
@@ -154,22 +166,28 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		rc = dtk_cmd_fail(ctx, "setup-git", DTK_EXIT_INVALID);
 		goto done;
 	}
-	S_attributes_text(&text, old, len);
+	S_attributes_text(&text, old, len, &added);
 	if (dtk_repo_config_set(repo, "merge.dtk-index.name",
 	                        "dtk: rebuild INDEX.md from the merged insights/") < 0 ||
 	    dtk_repo_config_set(repo, "merge.dtk-index.driver", driver) < 0 ||
+	    dtk_repo_config_set(repo, "merge.dtk-insights.name",
+	                        "dtk: merge insights/*.yaml as data, entries by id") < 0 ||
+	    dtk_repo_config_set(repo, "merge.dtk-insights.driver", driver) < 0 ||
 	    (text && dtk_file_write_atomic(path, text, strlen(text)) < 0)) {
 		rc = dtk_cmd_fail(ctx, "setup-git", DTK_EXIT_INVALID);
 		goto done;
 	}
 	fprintf(ctx->out, "git config merge.dtk-index.driver = %s\n", driver);
+	fprintf(ctx->out, "git config merge.dtk-insights.driver = %s\n", driver);
 	if (how)
 		fprintf(ctx->out, "(this dtk's path, found by %s)\n", how);
-	fprintf(ctx->out, "%s: %s\n", text ? "added to .gitattributes" : ".gitattributes has",
+	fprintf(ctx->out, "%s: %s\n", added & 1 ? "added to .gitattributes" : ".gitattributes has",
 	        ATTR_LINE);
+	fprintf(ctx->out, "%s: %s\n", added & 2 ? "added to .gitattributes" : ".gitattributes has",
+	        ATTR_INSIGHTS);
 	if (text)
-		fprintf(ctx->out, "commit .gitattributes so that every clone merges INDEX.md this "
-		                  "way (each clone runs 'dtk setup-git' once)\n");
+		fprintf(ctx->out, "commit .gitattributes so that every clone merges INDEX.md and "
+		                  "insights/ this way (each clone runs 'dtk setup-git' once)\n");
 	rc = DTK_EXIT_OK;
 done:
 	free(driver);
@@ -183,11 +201,13 @@ done:
 const struct dtk_cmd dtk_cmd_setup_git = {
         .name = "setup-git",
         .usage = "dtk setup-git [--dtk PATH]",
-        .summary = "make git merge INDEX.md by rebuilding it from the merged insights",
-        .help = "\nWrites '" ATTR_LINE "' to the base's .gitattributes and, in\n"
-                "the repository's own configuration, merge.dtk-index.driver: this dtk's\n"
-                "merge-driver. Branches that each reindexed then merge without a conflict\n"
-                "on INDEX.md. Run it once per clone; commit .gitattributes.\n\n"
+        .summary = "make git merge insights/ as data and INDEX.md by rebuilding it",
+        .help = "\nAdds '" ATTR_LINE "' and '" ATTR_INSIGHTS "'\n"
+                "to the base's .gitattributes (when missing; every other byte is kept) and\n"
+                "sets, in the repository's own configuration, merge.dtk-index.driver and\n"
+                "merge.dtk-insights.driver: this dtk's merge-driver. Branches that each\n"
+                "added entries and reindexed then merge without a conflict (see\n"
+                "docs/merging.md). Run it once per clone; commit .gitattributes.\n\n"
                 "options:\n"
                 "  --dtk PATH   the dtk git should run (default: this one, by absolute path;\n"
                 "               the output says which path and how it was found)\n\n"

@@ -31,6 +31,7 @@
 
 /* Every libgit2 function dtk calls, without the git_ prefix. */
 #define DTK_GIT_FUNCTIONS(X)                                                                       \
+	X(attr_get)                                                                                \
 	X(blob_create_from_buffer)                                                                 \
 	X(blob_create_from_workdir)                                                                \
 	X(blob_filter)                                                                             \
@@ -65,7 +66,6 @@
 	X(filter_list_load)                                                                        \
 	X(index_add)                                                                               \
 	X(index_add_bypath)                                                                        \
-	X(index_conflict_get)                                                                      \
 	X(index_entry_is_conflict)                                                                 \
 	X(index_entrycount)                                                                        \
 	X(index_free)                                                                              \
@@ -161,6 +161,7 @@ extern struct dtk_gitlib dtk_git;
 int dtk_gitlib_load(void);
 
 /* The call sites' names, redirected to the table (same order as the list). */
+#define git_attr_get (dtk_git.attr_get)
 #define git_blob_create_from_buffer (dtk_git.blob_create_from_buffer)
 #define git_blob_create_from_workdir (dtk_git.blob_create_from_workdir)
 #define git_blob_filter (dtk_git.blob_filter)
@@ -195,7 +196,6 @@ int dtk_gitlib_load(void);
 #define git_filter_list_load (dtk_git.filter_list_load)
 #define git_index_add (dtk_git.index_add)
 #define git_index_add_bypath (dtk_git.index_add_bypath)
-#define git_index_conflict_get (dtk_git.index_conflict_get)
 #define git_index_entry_is_conflict (dtk_git.index_entry_is_conflict)
 #define git_index_entrycount (dtk_git.index_entrycount)
 #define git_index_free (dtk_git.index_free)

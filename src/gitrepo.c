@@ -5,6 +5,7 @@
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
 #include "dtk/kb.h"
+#include "dtk/merge.h"
 #include "gitint.h"
 
 #include <errno.h>
@@ -424,8 +425,10 @@ int dtk_repo_runs(struct dtk_repo *r, struct dtk_run_list *out, struct dtk_diags
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (git_repository_head(&head, r->git) < 0)
-		return 0; /* no commit yet */
+	if (git_repository_head(&head, r->git) < 0) {
+		out->unborn = 1; /* no commit yet */
+		return 0;
+	}
 	/* HEAD's records, invalid ones reported (not taken for no runs) */
 	if (git_commit_lookup(&c, r->git, git_reference_target(head)) == 0 &&
 	    S_lookup(r, c, RECORDS, &oid) == 0) {
@@ -1199,73 +1202,110 @@ static int S_tree_of(const struct dtk_repo *r, const git_oid *commit, git_tree *
 	return rc;
 }
 
+/* Sets *id to the blob at path in tree; returns 1, or 0 when there is none. */
+static int S_blob_at(git_tree *tree, const char *path, git_oid *id)
+{
+	git_tree_entry *e = NULL;
+	int found = git_tree_entry_bypath(&e, tree, path) == 0 &&
+	            git_tree_entry_type(e) == GIT_OBJECT_BLOB;
+
+	if (found)
+		git_oid_cpy(id, git_tree_entry_id(e));
+	git_tree_entry_free(e);
+	return found;
+}
+
+/* Reads blob id into *data (malloc'd) and *len; returns 0 or -1. */
+static int S_read_blob(const struct dtk_repo *r, const git_oid *id, char **data, size_t *len)
+{
+	git_blob *blob = NULL;
+	if (git_blob_lookup(&blob, r->git, id) < 0)
+		return S_gerr("cannot read a merged file");
+	*len = (size_t)git_blob_rawsize(blob);
+	*data = dtk_xstrndup(git_blob_rawcontent(blob), *len);
+	git_blob_free(blob);
+	return 0;
+}
+
 /*
- * Merges one file of the base that the tree merge left in conflict: anc,
- * ours and theirs are its index entries (any may be NULL: the file was
- * added or removed on a side). Returns 0 and sets *data and *len (malloc'd;
- * NULL when the merged file is removed), 1 when it cannot be merged (the
- * driver then leaves INDEX.md in conflict), -1 with the error set. Today no
- * conflict of a node file is resolved here; a structural merge of node files
- * replaces this one step.
+ * A file both sides changed, which git merges with dtk's driver (attribute
+ * merge=dtk-insights): merged by dtk_merge_file, as the driver will, from
+ * the trees t[0] base, t[1] ours, t[2] theirs. Returns 0 and sets *data
+ * (malloc'd) and *len; 1 when it conflicts; 2 when the file is not such a
+ * file (git's own merge stands); -1 with the error set.
  */
-static int S_merge_file(const struct dtk_repo *r, const git_index_entry *anc,
-                        const git_index_entry *ours, const git_index_entry *theirs, char **data,
-                        size_t *len)
+static int S_driver_merge(const struct dtk_repo *r, git_tree *const t[3], const char *path,
+                          char **data, size_t *len)
 {
-	(void)r;
-	(void)anc;
-	(void)ours;
-	(void)theirs;
-	*data = NULL;
-	*len = 0;
-	return 1;
+	struct dtk_merge_in in;
+	struct dtk_merge_out mo;
+	const char *attr = NULL;
+	char *text[3] = {NULL, NULL, NULL};
+	size_t tlen[3] = {0, 0, 0};
+	git_oid id[3];
+	int has[3], i, rc = -1;
+
+	for (i = 0; i < 3; i++)
+		has[i] = S_blob_at(t[i], path, &id[i]);
+	if (!has[1] || !has[2] || git_oid_equal(&id[1], &id[2]) ||
+	    (has[0] && (git_oid_equal(&id[0], &id[1]) || git_oid_equal(&id[0], &id[2]))) ||
+	    git_attr_get(&attr, r->git, 0, path, "merge") < 0 || !attr ||
+	    strcmp(attr, "dtk-insights"))
+		return 2;
+	for (i = 0; i < 3; i++)
+		if (has[i] && S_read_blob(r, &id[i], &text[i], &tlen[i]) < 0)
+			goto done;
+	memset(&in, 0, sizeof(in));
+	in.name = strrchr(path, '/') + 1;
+	in.base = text[0];
+	in.base_len = tlen[0];
+	in.ours = text[1];
+	in.ours_len = tlen[1];
+	in.theirs = text[2];
+	in.theirs_len = tlen[2];
+	rc = dtk_merge_file(&mo, &in);
+	*len = mo.len;
+	*data = mo.text;
+	mo.text = NULL;
+	dtk_merge_out_release(&mo);
+	if (rc == 1) {
+		free(*data);
+		*data = NULL;
+	}
+done:
+	for (i = 0; i < 3; i++)
+		free(text[i]);
+	return rc;
 }
 
-/* Adds a merged file (path relative to the work tree) to out. */
-static void S_add_memfile(const struct dtk_repo *r, const char *path, char *data, size_t len,
-                          struct dtk_memfile **out, size_t *n, size_t *cap)
+/* Collects the base's files of the merged index idx of the trees t (base,
+ * ours, theirs), each file both sides changed merged as dtk's driver merges
+ * it; returns 1 on a conflict among them. */
+static int S_collect(const struct dtk_repo *r, git_index *idx, git_tree *const t[3],
+                     struct dtk_memfile **out, size_t *n)
 {
-	dtk_grow((void **)out, cap, *n + 1, sizeof(**out));
-	(*out)[*n].name = dtk_xstrdup(path + strlen(r->prefix) + 9);
-	(*out)[*n].data = data;
-	(*out)[*n].len = len;
-	(*n)++;
-}
-
-/* Collects the base's files of the merged index idx, each conflict merged by
- * S_merge_file; returns 0, 1 on a conflict it leaves, -1 with the error set. */
-static int S_collect(const struct dtk_repo *r, git_index *idx, struct dtk_memfile **out, size_t *n)
-{
-	size_t i, cap = 0;
-	const char *last_conflict = NULL;
+	size_t i, cap = 0, plen = strlen(r->prefix) + 9, len = 0;
+	const char *prev = NULL;
 
 	for (i = 0; i < git_index_entrycount(idx); i++) {
-		const git_index_entry *e = git_index_get_byindex(idx, i), *a, *o, *t;
-		git_blob *blob = NULL;
-		char *data;
-		size_t len;
+		const git_index_entry *e = git_index_get_byindex(idx, i);
+		char *data = NULL;
 		int rc;
-		if (!S_base_file(r, e->path))
-			continue;
-		if (git_index_entry_is_conflict(e)) {
-			if (last_conflict && !strcmp(last_conflict, e->path))
-				continue; /* its other stages */
-			last_conflict = e->path;
-			if (git_index_conflict_get(&a, &o, &t, idx, e->path) < 0)
-				return S_gerr("cannot read a conflict");
-			rc = S_merge_file(r, a, o, t, &data, &len);
-			if (rc != 0)
-				return rc;
-			if (data)
-				S_add_memfile(r, e->path, data, len, out, n, &cap);
-			continue;
-		}
-		if (git_blob_lookup(&blob, r->git, &e->id) < 0)
-			return S_gerr("cannot read a merged file");
-		len = (size_t)git_blob_rawsize(blob);
-		S_add_memfile(r, e->path, dtk_xstrndup(git_blob_rawcontent(blob), len), len, out, n,
-		              &cap);
-		git_blob_free(blob);
+		if (!S_base_file(r, e->path) || (prev && !strcmp(prev, e->path)))
+			continue; /* a conflict's other stages */
+		prev = e->path;
+		rc = S_driver_merge(r, t, e->path, &data, &len);
+		if (rc == 2 && git_index_entry_is_conflict(e))
+			return 1;
+		if (rc == 2)
+			rc = S_read_blob(r, &e->id, &data, &len);
+		if (rc != 0)
+			return rc;
+		dtk_grow((void **)out, &cap, *n + 1, sizeof(**out));
+		(*out)[*n].name = dtk_xstrdup(e->path + plen);
+		(*out)[*n].data = data;
+		(*out)[*n].len = len;
+		(*n)++;
 	}
 	return 0;
 }
@@ -1290,7 +1330,7 @@ int dtk_repo_merged_insights(struct dtk_repo *r, const char *const files[3],
 		rc = S_gerr("cannot merge insights/");
 		goto done;
 	}
-	rc = S_collect(r, idx, out, n);
+	rc = S_collect(r, idx, (git_tree *const[3]){t_base, t_head, t_other}, out, n);
 done:
 	if (rc != 0) {
 		dtk_memfiles_free(*out, *n);

@@ -249,7 +249,8 @@ static void test_insights_link_containment(void **state)
 	S_done(dir);
 }
 
-#define ATTR "/INDEX.md merge=dtk-index\n"
+#define ATTR_INS "/insights/*.yaml merge=dtk-insights\n"
+#define ATTR "/INDEX.md merge=dtk-index\n" ATTR_INS
 
 /* Runs dtk setup-git in dir; returns its exit status (output in out, err). */
 static int S_setup_git(const char *dir)
@@ -297,10 +298,22 @@ static void test_setup_git_attributes(void **state)
 	S_expect_attributes(dir, "*.bin binary", 12, "\n" ATTR);
 	t_write_str(dir, ".gitattributes", "*.bin binary\r\n/INDEX.md merge=dtk-index\r\n");
 	assert_int_equal(S_setup_git(dir), 0);
-	S_expect_attributes(dir, "*.bin binary\r\n/INDEX.md merge=dtk-index\r\n", 41, "");
+	S_expect_attributes(dir, "*.bin binary\r\n/INDEX.md merge=dtk-index\r\n", 41, ATTR_INS);
 	t_write_str(dir, ".gitattributes", "/INDEX.md merge=dtk-index");
 	assert_int_equal(S_setup_git(dir), 0);
-	S_expect_attributes(dir, "/INDEX.md merge=dtk-index", 25, "");
+	S_expect_attributes(dir, "/INDEX.md merge=dtk-index", 25, "\n" ATTR_INS);
+	/* both lines there (CRLF, the last without its newline): nothing written */
+	t_write_str(
+	        dir, ".gitattributes",
+	        "/insights/*.yaml merge=dtk-insights\r\n*.bin binary\n/INDEX.md merge=dtk-index");
+	assert_int_equal(S_setup_git(dir), 0);
+	S_expect_attributes(dir,
+	                    "/insights/*.yaml merge=dtk-insights\r\n*.bin binary\n"
+	                    "/INDEX.md merge=dtk-index",
+	                    75, "");
+	assert_int_equal(t_sh(dir, "test \"$(git config merge.dtk-insights.driver)\" = "
+	                           "\"$(git config merge.dtk-index.driver)\""),
+	                 0);
 
 	/* cannot be read: exit 2, not even git's configuration written */
 	assert_int_equal(t_sh(dir, "git config --unset-all merge.dtk-index.driver; "

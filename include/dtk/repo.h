@@ -84,6 +84,7 @@ struct dtk_run_list {
 	struct dtk_run *v;
 	size_t n;
 	struct dtk_kb *kb; /* owns the records' strings */
+	int unborn;        /* HEAD has no commit yet */
 };
 
 /* Lists the runs recorded in HEAD's _crystallizations.yaml, newest first,
