@@ -141,6 +141,14 @@
 	X(tree_free)                                                                               \
 	X(tree_lookup)
 
+/*
+ * Built with DTK_LINK_LIBGIT2 (CMake option of that name), libgit2 is linked
+ * as any program links it: the call sites call it directly and
+ * dtk_gitlib_load() only initializes it. The table and the redirections
+ * below are the run-time loading's.
+ */
+#ifndef DTK_LINK_LIBGIT2
+
 /* One function pointer per function, typed as libgit2 declares it. */
 struct dtk_gitlib {
 #define DTK_GIT_MEMBER(name) __typeof__(&git_##name) name;
@@ -151,15 +159,19 @@ struct dtk_gitlib {
 /* The table; all NULL until dtk_gitlib_load() has returned 0. */
 extern struct dtk_gitlib dtk_git;
 
+#endif /* !DTK_LINK_LIBGIT2 */
+
 /*
  * Loads libgit2 (once per process; dtk uses git from one thread only),
  * resolves every function of the list, checks that its version is the one
  * dtk was built against, and calls git_libgit2_init() (git_libgit2_shutdown()
  * runs at exit). Returns 0, or -1 with the error set ("cannot load libgit2
- * (NAME): why"); a later call tries again.
+ * (NAME): why"); a later call tries again. Linked (DTK_LINK_LIBGIT2): only
+ * the initialization, once.
  */
 int dtk_gitlib_load(void);
 
+#ifndef DTK_LINK_LIBGIT2
 /* The call sites' names, redirected to the table (same order as the list). */
 #define git_attr_get (dtk_git.attr_get)
 #define git_blob_create_from_buffer (dtk_git.blob_create_from_buffer)
@@ -270,5 +282,6 @@ int dtk_gitlib_load(void);
 #define git_tree_entrycount (dtk_git.tree_entrycount)
 #define git_tree_free (dtk_git.tree_free)
 #define git_tree_lookup (dtk_git.tree_lookup)
+#endif /* !DTK_LINK_LIBGIT2 */
 
 #endif
