@@ -34,6 +34,7 @@
 	X(attr_get)                                                                                \
 	X(blob_create_from_buffer)                                                                 \
 	X(blob_create_from_workdir)                                                                \
+	X(blob_filter)                                                                             \
 	X(blob_free)                                                                               \
 	X(blob_lookup)                                                                             \
 	X(blob_rawcontent)                                                                         \
@@ -88,6 +89,9 @@
 	X(message_prettify)                                                                        \
 	X(message_trailer_array_free)                                                              \
 	X(message_trailers)                                                                        \
+	X(object_free)                                                                             \
+	X(object_id)                                                                               \
+	X(odb_hash)                                                                                \
 	X(oid_cpy)                                                                                 \
 	X(oid_equal)                                                                               \
 	X(oid_fromstr)                                                                             \
@@ -116,6 +120,12 @@
 	X(repository_set_workdir)                                                                  \
 	X(repository_state)                                                                        \
 	X(repository_workdir)                                                                      \
+	X(revparse_single)                                                                         \
+	X(revwalk_free)                                                                            \
+	X(revwalk_new)                                                                             \
+	X(revwalk_next)                                                                            \
+	X(revwalk_push_glob)                                                                       \
+	X(revwalk_push_ref)                                                                        \
 	X(signature_default)                                                                       \
 	X(signature_free)                                                                          \
 	X(signature_new)                                                                           \
@@ -131,6 +141,14 @@
 	X(tree_free)                                                                               \
 	X(tree_lookup)
 
+/*
+ * Built with DTK_LINK_LIBGIT2 (CMake option of that name), libgit2 is linked
+ * as any program links it: the call sites call it directly and
+ * dtk_gitlib_load() only initializes it. The table and the redirections
+ * below are the run-time loading's.
+ */
+#ifndef DTK_LINK_LIBGIT2
+
 /* One function pointer per function, typed as libgit2 declares it. */
 struct dtk_gitlib {
 #define DTK_GIT_MEMBER(name) __typeof__(&git_##name) name;
@@ -141,19 +159,24 @@ struct dtk_gitlib {
 /* The table; all NULL until dtk_gitlib_load() has returned 0. */
 extern struct dtk_gitlib dtk_git;
 
+#endif /* !DTK_LINK_LIBGIT2 */
+
 /*
  * Loads libgit2 (once per process; dtk uses git from one thread only),
  * resolves every function of the list, checks that its version is the one
  * dtk was built against, and calls git_libgit2_init() (git_libgit2_shutdown()
  * runs at exit). Returns 0, or -1 with the error set ("cannot load libgit2
- * (NAME): why"); a later call tries again.
+ * (NAME): why"); a later call tries again. Linked (DTK_LINK_LIBGIT2): only
+ * the initialization, once.
  */
 int dtk_gitlib_load(void);
 
+#ifndef DTK_LINK_LIBGIT2
 /* The call sites' names, redirected to the table (same order as the list). */
 #define git_attr_get (dtk_git.attr_get)
 #define git_blob_create_from_buffer (dtk_git.blob_create_from_buffer)
 #define git_blob_create_from_workdir (dtk_git.blob_create_from_workdir)
+#define git_blob_filter (dtk_git.blob_filter)
 #define git_blob_free (dtk_git.blob_free)
 #define git_blob_lookup (dtk_git.blob_lookup)
 #define git_blob_rawcontent (dtk_git.blob_rawcontent)
@@ -208,6 +231,9 @@ int dtk_gitlib_load(void);
 #define git_message_prettify (dtk_git.message_prettify)
 #define git_message_trailer_array_free (dtk_git.message_trailer_array_free)
 #define git_message_trailers (dtk_git.message_trailers)
+#define git_object_free (dtk_git.object_free)
+#define git_object_id (dtk_git.object_id)
+#define git_odb_hash (dtk_git.odb_hash)
 #define git_oid_cpy (dtk_git.oid_cpy)
 #define git_oid_equal (dtk_git.oid_equal)
 #define git_oid_fromstr (dtk_git.oid_fromstr)
@@ -236,6 +262,12 @@ int dtk_gitlib_load(void);
 #define git_repository_set_workdir (dtk_git.repository_set_workdir)
 #define git_repository_state (dtk_git.repository_state)
 #define git_repository_workdir (dtk_git.repository_workdir)
+#define git_revparse_single (dtk_git.revparse_single)
+#define git_revwalk_free (dtk_git.revwalk_free)
+#define git_revwalk_new (dtk_git.revwalk_new)
+#define git_revwalk_next (dtk_git.revwalk_next)
+#define git_revwalk_push_glob (dtk_git.revwalk_push_glob)
+#define git_revwalk_push_ref (dtk_git.revwalk_push_ref)
 #define git_signature_default (dtk_git.signature_default)
 #define git_signature_free (dtk_git.signature_free)
 #define git_signature_new (dtk_git.signature_new)
@@ -250,5 +282,6 @@ int dtk_gitlib_load(void);
 #define git_tree_entrycount (dtk_git.tree_entrycount)
 #define git_tree_free (dtk_git.tree_free)
 #define git_tree_lookup (dtk_git.tree_lookup)
+#endif /* !DTK_LINK_LIBGIT2 */
 
 #endif

@@ -528,6 +528,41 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 	return 0;
 }
 
+/* Reports libyaml's error about a quoted scalar or a flow collection that
+ * runs on (an unclosed quote, bracket or brace) where the construct starts,
+ * its context mark, with where libyaml stopped (line, col) in the message:
+ * the problem position of an unclosed quote is the end of the file. Returns
+ * 1 when the error was such an error, else 0. */
+static int S_unclosed_error(struct builder *b, const yaml_parser_t *p, int line, int col)
+{
+	static const char *const what[][2] = {
+	        {"while scanning a quoted scalar", "quoted scalar"},
+	        {"while parsing a flow sequence", "flow sequence"},
+	        {"while parsing a flow mapping", "flow mapping"},
+	};
+	int eof_line, eof_col;
+	size_t i;
+
+	if (!p->context || !p->problem)
+		return 0;
+	for (i = 0; i < sizeof(what) / sizeof(*what); i++)
+		if (!strcmp(p->context, what[i][0]))
+			break;
+	if (i == sizeof(what) / sizeof(*what))
+		return 0;
+	S_offset_pos(b->buf, b->len, b->len, &eof_line, &eof_col);
+	if (line == eof_line && col == eof_col)
+		S_error(b, (int)p->context_mark.line + 1, S_col(p->context_mark),
+		        "the %s that starts here is never closed (the file ends at line %d, "
+		        "column %d)",
+		        what[i][1], line, col);
+	else
+		S_error(b, (int)p->context_mark.line + 1, S_col(p->context_mark),
+		        "in the %s that starts here: %s (at line %d, column %d)", what[i][1],
+		        p->problem, line, col);
+	return 1;
+}
+
 /* Reports a libyaml error, with positions computed where libyaml has none. */
 static void S_parser_error(struct builder *b, const yaml_parser_t *p)
 {
@@ -551,6 +586,8 @@ static void S_parser_error(struct builder *b, const yaml_parser_t *p)
 	}
 	line = (int)p->problem_mark.line + 1;
 	col = S_col(p->problem_mark);
+	if (S_unclosed_error(b, p, line, col))
+		return;
 	if (p->context)
 		S_error(b, line, col, "%s %s (at line %d, column %d)", problem, p->context,
 		        (int)p->context_mark.line + 1, S_col(p->context_mark));
@@ -570,6 +607,42 @@ static void S_check_boms(struct builder *b)
 			S_error(b, line, col, "byte order mark in the middle of the file");
 		}
 		p++;
+	}
+}
+
+/* Returns the conflict marker line s[0..n) is ("<<<<<<<", "|||||||",
+ * "=======" or ">>>>>>>", as git writes them: seven of the character at the
+ * start of a line, then a space and a label or the end of the line), or
+ * NULL. */
+static const char *S_conflict_marker(const char *s, size_t n)
+{
+	static const char *const marks[] = {"<<<<<<<", "|||||||", "=======", ">>>>>>>"};
+	size_t i;
+
+	for (i = 0; i < 4; i++)
+		if (n >= 7 && !memcmp(s, marks[i], 7) &&
+		    (n == 7 || (s[7] == ' ' && marks[i][0] != '=')))
+			return marks[i];
+	return NULL;
+}
+
+/* Reports each line of a merge conflict git left in the file: YAML would
+ * report the first as a syntax error that does not say what is wrong. */
+static void S_check_conflicts(struct builder *b)
+{
+	const char *p = b->buf, *end = b->buf + b->len, *eol, *mark;
+	int line = 1;
+
+	for (; p < end; line++) {
+		for (eol = p; eol < end && *eol != '\n' && *eol != '\r'; eol++)
+			;
+		if ((*p == '<' || *p == '|' || *p == '=' || *p == '>') &&
+		    (mark = S_conflict_marker(p, (size_t)(eol - p))))
+			S_error(b, line, 1,
+			        "unresolved merge conflict: marker '%s' (resolve the conflict and "
+			        "remove the marker lines)",
+			        mark);
+		p = eol + (eol + 1 < end && eol[0] == '\r' && eol[1] == '\n' ? 2 : 1);
 	}
 }
 
@@ -597,8 +670,10 @@ int dtk_yaml_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *p
 		b.buf = buf;
 		b.len = len;
 	}
-	if (len > 0)
+	if (len > 0) {
 		S_check_boms(&b);
+		S_check_conflicts(&b);
+	}
 	if (b.errors)
 		return -1;
 

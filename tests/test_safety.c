@@ -363,7 +363,7 @@ static void test_setup_git_finds_itself_without_proc(void **state)
 	assert_int_equal(DTK_BIN[0], '/');
 	/* argv[0] relative to /, then -C into the base */
 	assert_int_equal(t_sh(dir, "export %s && (cd / && '%s' -C \"$OLDPWD\" setup-git) >out", env,
-	                      DTK_BIN + 1),
+	                      &DTK_BIN[1]),
 	                 0);
 	out = S_read(dir, "out", NULL);
 	assert_non_null(strstr(out, want));
