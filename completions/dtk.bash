@@ -11,7 +11,7 @@
 # format and directory of export.
 
 # The commands, as 'dtk --help' lists them.
-_dtk_commands="reindex check show list search next-id crystallize log setup-git merge-driver export help"
+_dtk_commands="reindex check show list search next-id crystallize log setup-git merge-driver export mcp help"
 
 # Prints the options of command $1, one line, space-separated.
 _dtk_options()
@@ -28,6 +28,7 @@ _dtk_options()
     setup-git) echo "--dtk --help" ;;
     merge-driver) echo "--help" ;;
     export) echo "--help" ;;
+    mcp) echo "--help" ;;
     help) echo "" ;;
     esac
 }

@@ -11,13 +11,15 @@ build=build-fuzz
 
 cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DDTK_FUZZ=ON -DBUILD_TESTING=OFF \
   -DDTK_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j"$(nproc)" --target fuzz_node fuzz_base >/dev/null
+cmake --build "$build" -j"$(nproc)" --target fuzz_node fuzz_base fuzz_mcp >/dev/null
 
 # seed corpora: node files for fuzz_node; whole bases and the cases for fuzz_base
 mkdir -p "$build/corpus-node" "$build/corpus-base" fuzz/findings
 cp tests/fixtures/base/insights/[a-z]*.yaml insights/[a-z]*.yaml fuzz/regress/node-* \
   "$build/corpus-node/" 2>/dev/null || true
 cp tests/cases/*.case fuzz/regress/base-* "$build/corpus-base/" 2>/dev/null || true
+mkdir -p "$build/corpus-mcp"
+cp fuzz/regress/mcp-* "$build/corpus-mcp/" 2>/dev/null || true
 for base in tests/fixtures/base .; do
   out="$build/corpus-base/whole-$(basename "$(realpath "$base")").case"
   : >"$out"
@@ -36,7 +38,8 @@ run() {
 run node 8192 &
 run base 32768 &
 wait
-for t in node base; do
+run mcp 16384 # after the others: the machine has two cores
+for t in node base mcp; do
   echo "== fuzz_$t ($secs s)"
   grep -E "^#[0-9]+.*(DONE|pulse|NEW)" "$build/fuzz_$t.log" | tail -1
   grep -E "stat::number_of_executed_units|stat::peak_rss_mb|cov:" "$build/fuzz_$t.log" | tail -3

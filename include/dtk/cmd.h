@@ -47,6 +47,15 @@ extern const struct dtk_cmd dtk_cmd_setup_git;
 extern const struct dtk_cmd dtk_cmd_merge_driver;
 extern const struct dtk_cmd dtk_cmd_export;
 extern const struct dtk_cmd dtk_cmd_search;
+extern const struct dtk_cmd dtk_cmd_mcp;
+
+/*
+ * Runs cmd as 'dtk <cmd> argv[1..]' does, writing to ctx->out and ctx->err:
+ * --help, the base's root (ctx->root when set, else found from the working
+ * directory for DTK_CMD_NEEDS_KB), the base's lock for DTK_CMD_LOCKS. Sets
+ * ctx->flags; leaves ctx->root as it was. Returns the exit status.
+ */
+int dtk_cmd_run(struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char **argv);
 
 /* Returns the command called name, or NULL. */
 const struct dtk_cmd *dtk_cmd_find(const char *name);
