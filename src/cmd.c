@@ -18,6 +18,8 @@ static const struct dtk_cmd *const S_cmds[] = {
         &dtk_cmd_reindex,   &dtk_cmd_check,        &dtk_cmd_show,        &dtk_cmd_list,
         &dtk_cmd_next_id,   &dtk_cmd_export,       &dtk_cmd_crystallize, &dtk_cmd_log,
         &dtk_cmd_setup_git, &dtk_cmd_merge_driver,
+        /* the write commands */
+        &dtk_cmd_use, &dtk_cmd_cite,
 };
 #define N_CMDS (sizeof(S_cmds) / sizeof(*S_cmds))
 

@@ -23,7 +23,10 @@ struct builder {
 	struct dtk_yval **items; /* the items of the open collections */
 	size_t n_items, cap_items;
 	struct dtk_yval *root;
-	uint32_t off; /* added to libyaml's offsets: the byte order mark skipped */
+	uint32_t off; /* added to byte offsets: the byte order mark skipped */
+	/* libyaml's marks count characters, not bytes: the last mark turned
+	 * into a byte offset (marks come near each other, mostly forward) */
+	size_t mark_ch, mark_byte;
 	int errors, documents;
 };
 
@@ -183,13 +186,32 @@ static enum dtk_ytype S_check_tag(struct builder *b, struct dtk_yval *v, const c
 	return plain;
 }
 
+/* Returns the byte offset in b->buf of libyaml's character index ci. */
+static size_t S_byte(struct builder *b, size_t ci)
+{
+	const unsigned char *p = (const unsigned char *)b->buf;
+	while (b->mark_ch < ci && b->mark_byte < b->len) {
+		b->mark_byte++;
+		while (b->mark_byte < b->len && (p[b->mark_byte] & 0xC0) == 0x80)
+			b->mark_byte++;
+		b->mark_ch++;
+	}
+	while (b->mark_ch > ci && b->mark_byte > 0) {
+		b->mark_byte--;
+		while (b->mark_byte > 0 && (p[b->mark_byte] & 0xC0) == 0x80)
+			b->mark_byte--;
+		b->mark_ch--;
+	}
+	return b->mark_byte;
+}
+
 static struct dtk_yval *S_new(struct builder *b, enum dtk_ykind kind, yaml_mark_t m)
 {
 	struct dtk_yval *v = dtk_arena_alloc(b->arena, sizeof(*v));
 	v->kind = kind;
 	v->line = (int)m.line + 1;
 	v->col = S_col(m);
-	v->start = v->end = b->off + (uint32_t)m.index;
+	v->start = v->end = b->off + (uint32_t)S_byte(b, m.index);
 	return v;
 }
 
@@ -226,12 +248,12 @@ static void S_scalar_span(struct builder *b, struct dtk_yval *v, const yaml_even
 	        [YAML_LITERAL_SCALAR_STYLE] = DTK_YS_LITERAL,
 	        [YAML_FOLDED_SCALAR_STYLE] = DTK_YS_FOLDED,
 	};
-	size_t end = ev->end_mark.index;
+	size_t start = S_byte(b, ev->start_mark.index), end = S_byte(b, ev->end_mark.index);
 
 	v->style = styles[ev->data.scalar.style];
-	v->start = b->off + (uint32_t)ev->start_mark.index;
+	v->start = b->off + (uint32_t)start;
 	if (v->style == DTK_YS_LITERAL || v->style == DTK_YS_FOLDED)
-		end = S_block_end(b->buf, ev->start_mark.index, end);
+		end = S_block_end(b->buf, start, end);
 	v->end = b->off + (uint32_t)end;
 }
 
@@ -362,7 +384,7 @@ static void S_pop(struct builder *b, yaml_mark_t m)
 		memcpy(v->items, b->items + f->start, v->n * sizeof(*v->items));
 	b->n_items = f->start;
 	if (v->style == DTK_YS_FLOW)
-		v->end = b->off + (uint32_t)m.index;
+		v->end = b->off + (uint32_t)S_byte(b, m.index);
 	else if (v->n)
 		v->end = v->items[v->n - 1]->end;
 	if (v->kind == DTK_Y_MAP)
@@ -392,7 +414,7 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 		v = S_new(b, DTK_Y_SCALAR, m);
 		v->type = DTK_YT_NULL;
 		v->str = "";
-		v->end = b->off + (uint32_t)ev->end_mark.index;
+		v->end = b->off + (uint32_t)S_byte(b, ev->end_mark.index);
 		S_add(b, v);
 		return 0;
 	case YAML_SCALAR_EVENT:

@@ -43,6 +43,8 @@ extern const struct dtk_cmd dtk_cmd_next_id;
 extern const struct dtk_cmd dtk_cmd_setup_git;
 extern const struct dtk_cmd dtk_cmd_merge_driver;
 extern const struct dtk_cmd dtk_cmd_export;
+extern const struct dtk_cmd dtk_cmd_use;
+extern const struct dtk_cmd dtk_cmd_cite;
 
 /* Returns the command called name, or NULL. */
 const struct dtk_cmd *dtk_cmd_find(const char *name);
