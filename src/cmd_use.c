@@ -3,7 +3,6 @@
 
 #include "dtk/write.h"
 
-
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	return dtk_write_counter(ctx, "use", "used", argc, argv);

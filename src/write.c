@@ -209,8 +209,7 @@ static int S_diff(struct dtk_write *w, struct dtk_buf *out, const char *old, siz
                   const char *new_, size_t new_len, const char *path)
 {
 	char *diff = NULL;
-	if (dtk_git_diff_buffers(&diff, old ? old : "", old ? old_len : 0, new_, new_len, path) <
-	    0)
+	if (dtk_git_diff_buffers(&diff, old ? old : "", old ? old_len : 0, new_, new_len, path) < 0)
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 	dtk_buf_puts(out, diff);
 	free(diff);
@@ -278,9 +277,8 @@ int dtk_write_commit(struct dtk_write *w)
 		}
 		mem[i] = (struct dtk_memfile){f->name, f->text, f->len};
 	}
-	rc = dtk_kb_load_over(&w->kb, w->ctx->root,
-	                      DTK_KB_ALL | (w->opts.json ? 0 : DTK_KB_LEAN), mem, w->n_files,
-	                      &diags);
+	rc = dtk_kb_load_over(&w->kb, w->ctx->root, DTK_KB_ALL | (w->opts.json ? 0 : DTK_KB_LEAN),
+	                      mem, w->n_files, &diags);
 	if (rc == DTK_EINVALID) {
 		rc = dtk_cmd_report_invalid(w->ctx, &diags);
 		goto done;
@@ -411,16 +409,15 @@ static int S_bump(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 	if (n < 0)
 		n = 0;
 	snprintf(num, sizeof(num), "%ld", n + (long)times);
-	if (dtk_yedit_set_key(&f->doc, e, key, (struct dtk_yscalar){num, 1},
-	                      dtk_yedit_entry_keys) < 0)
+	if (dtk_yedit_set_key(&f->doc, e, key, (struct dtk_yscalar){num, 1}, dtk_yedit_entry_keys) <
+	    0)
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 	dtk_buf_printf(lines, "%s: %s %s\n", id, key, num);
 	return DTK_EXIT_OK;
 }
 
 /* The whole of dtk use and dtk cite: add to key of each entry named. */
-int dtk_write_counter(struct dtk_ctx *ctx, const char *cmd, const char *key, int argc,
-                      char **argv)
+int dtk_write_counter(struct dtk_ctx *ctx, const char *cmd, const char *key, int argc, char **argv)
 {
 	static const struct option opts[] = {DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
 	struct dtk_write w;
@@ -439,3 +436,88 @@ done:
 	return rc;
 }
 
+/* ---- what the commands check before they edit ---- */
+
+int dtk_write_list_has(const struct dtk_yval *m, const char *key, const char *s, const char *sub)
+{
+	const struct dtk_yval *l = m && m->kind == DTK_Y_MAP ? dtk_yval_get(m, key) : NULL;
+	size_t i;
+	for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
+		const char *v = sub ? dtk_write_str(l->items[i], sub)
+		                    : (l->items[i]->kind == DTK_Y_SCALAR ? l->items[i]->str : NULL);
+		if (v && !strcmp(v, s))
+			return (int)i;
+	}
+	return -1;
+}
+
+size_t dtk_write_list_len(const struct dtk_yval *m, const char *key)
+{
+	const struct dtk_yval *l = m && m->kind == DTK_Y_MAP ? dtk_yval_get(m, key) : NULL;
+	return l && l->kind == DTK_Y_SEQ ? l->n : 0;
+}
+
+int dtk_write_high_min(struct dtk_write *w)
+{
+	struct dtk_wfile *f = dtk_write_open(w, "_domain.yaml");
+	const struct dtk_yval *p = f ? dtk_yval_get(f->doc.root, "policy") : NULL;
+	const char *v = dtk_write_str(p, "high_min_verified");
+	if (!f)
+		return -1;
+	return v && atoi(v) > 0 ? atoi(v) : 2;
+}
+
+int dtk_write_source_known(struct dtk_write *w, const char *id)
+{
+	struct dtk_wfile *f = dtk_write_open(w, "_sources.yaml");
+	size_t i;
+	if (!f)
+		return -1;
+	for (i = 0; f->doc.root->kind == DTK_Y_SEQ && i < f->doc.root->n; i++) {
+		const char *s = dtk_write_str(f->doc.root->items[i], "id");
+		if (s && !strcmp(s, id))
+			return 1;
+	}
+	return 0;
+}
+
+void dtk_write_print_node(struct dtk_write *w, const char *name, const char *line)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	const struct dtk_node *node;
+	struct dtk_json j;
+
+	if (w->opts.dry_run)
+		return;
+	if (!w->opts.json) {
+		fputs(line, w->ctx->out);
+		return;
+	}
+	node = dtk_kb_node(w->kb, name);
+	if (!node)
+		return;
+	dtk_json_init(&j, &b);
+	dtk_view_node_json(&j, w->kb, node);
+	fputs(dtk_buf_cstr(&b), w->ctx->out);
+	if (b.len && b.ptr[b.len - 1] != '\n')
+		fputc('\n', w->ctx->out);
+	dtk_buf_release(&b);
+}
+
+struct dtk_wfile *dtk_write_open_node(struct dtk_write *w, const char *name)
+{
+	char file[300];
+	if (!dtk_is_name(name)) {
+		dtk_cmd_usage_error(w->ctx, w->cmd, "'%s' is not a node name", name);
+		return NULL;
+	}
+	if (!dtk_kb_has_node(w->ctx->root, name)) {
+		struct dtk_buf what = DTK_BUF_INIT;
+		dtk_buf_printf(&what, "dtk %s: error: no node '%s'", w->cmd, name);
+		dtk_kb_suggest_node(w->ctx->err, w->ctx->root, what.ptr, name);
+		dtk_buf_release(&what);
+		return NULL;
+	}
+	snprintf(file, sizeof(file), "%.255s.yaml", name);
+	return dtk_write_open(w, file);
+}

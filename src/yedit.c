@@ -525,11 +525,12 @@ static int S_add_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const 
 		dtk_buf_putc(&b, ']');
 	} else {
 		dtk_buf_puts(&b, d->eol);
-		rc = S_block_map(d, &b, fields, n, kcol + d->list_indent, kcol + d->list_indent + 2);
+		rc = S_block_map(d, &b, fields, n, kcol + d->list_indent,
+		                 kcol + d->list_indent + 2);
 	}
 	if (rc == 0)
-		S_insert_lines(d, dtk_yedit_line_end(d->buf, d->len, S_pair_end(map, map->n / 2 - 1)),
-		               &b);
+		S_insert_lines(
+		        d, dtk_yedit_line_end(d->buf, d->len, S_pair_end(map, map->n / 2 - 1)), &b);
 	dtk_buf_release(&b);
 	return rc;
 }

@@ -35,16 +35,16 @@ enum { DTK_WOPT_DRY_RUN = 0x100, DTK_WOPT_FORMAT, DTK_WOPT_NO_REINDEX };
 
 /* The help text of the common options. */
 #define DTK_WRITE_HELP                                                                             \
-	"  --dry-run        print the diff of every file it would change; write nothing\n"     \
-	"  --format text|json\n"                                                               \
-	"                   json: what was written, as 'dtk show --format json' shows it\n"    \
+	"  --dry-run        print the diff of every file it would change; write nothing\n"         \
+	"  --format text|json\n"                                                                   \
+	"                   json: what was written, as 'dtk show --format json' shows it\n"        \
 	"  --no-reindex     do not rebuild INDEX.md\n"
 
 /* A file of insights/ the transaction changes. */
 struct dtk_wfile {
-	char *name;          /* in insights/, e.g. "alpha.yaml" */
-	char *rel;           /* "insights/alpha.yaml", as shown */
-	char *old;           /* its bytes; NULL for a file to create */
+	char *name; /* in insights/, e.g. "alpha.yaml" */
+	char *rel;  /* "insights/alpha.yaml", as shown */
+	char *old;  /* its bytes; NULL for a file to create */
 	size_t old_len;
 	struct dtk_ydoc doc; /* old parsed; record edits on it */
 	char *text;          /* the new bytes (made at commit, or given) */
@@ -97,9 +97,8 @@ void dtk_write_print_entries(struct dtk_write *w, const char *const *ids, size_t
 /* Edits entry e (id, in file f) for a command naming it times times on its
  * command line; appends the line text output shows to lines. Returns
  * DTK_EXIT_OK, or the exit status after printing why. */
-typedef int (*dtk_write_edit_fn)(struct dtk_write *w, struct dtk_wfile *f,
-                                 const struct dtk_yval *e, const char *id, size_t times,
-                                 struct dtk_buf *lines, void *arg);
+typedef int (*dtk_write_edit_fn)(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval *e,
+                                 const char *id, size_t times, struct dtk_buf *lines, void *arg);
 /* Runs a command over the entry ids argv[first..argc) (each once, however
  * often named): fn edits each, then the commit, then the output (json: an
  * array of the entries). Returns the exit status. */
@@ -108,8 +107,26 @@ int dtk_write_each(struct dtk_write *w, int argc, char **argv, int first, dtk_wr
 
 /* The whole of dtk use and dtk cite: adds to the counter key of each entry
  * named. Returns the exit status. */
-int dtk_write_counter(struct dtk_ctx *ctx, const char *cmd, const char *key, int argc,
-                      char **argv);
+int dtk_write_counter(struct dtk_ctx *ctx, const char *cmd, const char *key, int argc, char **argv);
+
+/* Returns the index of the item of m's list key that is s (sub NULL), or
+ * whose key sub is s (a list of mappings); -1 when none. */
+int dtk_write_list_has(const struct dtk_yval *m, const char *key, const char *s, const char *sub);
+/* Returns the length of m's list key (0 when absent). */
+size_t dtk_write_list_len(const struct dtk_yval *m, const char *key);
+/* Returns policy.high_min_verified of _domain.yaml (2 by default), or -1
+ * after printing why the file cannot be read. */
+int dtk_write_high_min(struct dtk_write *w);
+/* Returns 1 when _sources.yaml has a source id, 0 when not, -1 after
+ * printing why it cannot be read. */
+int dtk_write_source_known(struct dtk_write *w, const char *id);
+
+/* Prints the outcome of a commit that changed node name: line, or with
+ * --format json the node as 'dtk show --format json' prints it. */
+void dtk_write_print_node(struct dtk_write *w, const char *name, const char *line);
+/* Returns the node file of name, read and parsed, or NULL after printing
+ * why (not a name, no such node: with a suggestion). */
+struct dtk_wfile *dtk_write_open_node(struct dtk_write *w, const char *name);
 
 /* Prints "dtk <cmd>: error: <fmt...>" and returns DTK_EXIT_INVALID: a refusal
  * of what the command was asked (nothing is written). */
