@@ -10,15 +10,16 @@
 #include "dtk/ytree.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 struct opts {
-	int plan, dry_run, no_commit, json;
+	int plan, dry_run, no_commit, json, sign, no_verify;
 	dtk_date date;
-	const char *eval, *review, *author;
+	const char *eval, *review, *author, *sign_key;
 };
 
 /* Removes a scratch base made by S_prev (dir/insights/ files, then dirs). */
@@ -126,12 +127,16 @@ static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, int argc, char **ar
 	                                   {"author", required_argument, NULL, 'a'},
 	                                   {"dry-run", no_argument, NULL, 'n'},
 	                                   {"no-commit", no_argument, NULL, 'N'},
+	                                   {"gpg-sign", optional_argument, NULL, 'S'},
+	                                   {"no-gpg-sign", no_argument, NULL, 'G'},
+	                                   {"no-verify", no_argument, NULL, 'V'},
 	                                   {NULL, 0, NULL, 0}};
 	static const char *const formats[] = {"text", "json"};
 	int c, format_set = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->date = dtk_date_today();
+	o->sign = -1;
 	optind = 0;
 	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", lo)) != -1) {
 		switch (c) {
@@ -141,6 +146,15 @@ static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, int argc, char **ar
 		case 'e': o->eval = optarg; break;
 		case 'r': o->review = optarg; break;
 		case 'a': o->author = optarg; break;
+		case 'S':
+			o->sign = 1;
+			o->sign_key = optarg;
+			break;
+		case 'G':
+			o->sign = 0;
+			o->sign_key = NULL;
+			break;
+		case 'V': o->no_verify = 1; break;
 		case 'f':
 			if ((o->json = dtk_cmd_choice(ctx, "crystallize", "--format", optarg,
 			                              formats, 2)) < 0)
@@ -163,28 +177,98 @@ static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, int argc, char **ar
 	return S_check_opts(ctx, o, format_set);
 }
 
-/* Makes the new _crystallizations.yaml (the old text with the record
- * appended, or written anew when appending would not parse back) and INDEX.md. */
-static void S_texts(struct dtk_kb *kb, const struct dtk_record *rec, char **records, char **index)
+/* Loads the base as it will be, with records as its _crystallizations.yaml,
+ * in memory (every check of dtk check), and checks that its last record
+ * reads back as rec. Returns 0, or DTK_EXIT_INVALID after saying why. */
+static int S_validate(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *records,
+                      const struct dtk_record *rec)
 {
-	char *path = dtk_path_join(kb->root, "insights/_crystallizations.yaml"), *old = NULL;
-	struct dtk_record *all = dtk_xcalloc(kb->n_records + 1, sizeof(*all)), *saved = kb->records;
+	struct dtk_memfile *files = dtk_xcalloc(kb->n_nodes + 3, sizeof(*files));
 	struct dtk_diags d = DTK_DIAGS_INIT;
 	struct dtk_kb *check = NULL;
-	size_t len = 0, i, n = kb->n_records;
+	size_t i, n = 0;
+	char d1[11], d2[11];
+	int rc = DTK_EXIT_INVALID;
 
-	if (dtk_file_read(&old, &len, path, DTK_MAX_FILE_BYTES) < 0)
-		old = NULL;
-	*records = dtk_records_append(old, len, n, rec);
-	if (dtk_kb_parse_records(&check, *records, strlen(*records), "new records", &d) != 0 ||
-	    check->n_records != n + 1 || check->records[n].date != rec->date) {
-		struct dtk_buf b = DTK_BUF_INIT;
-		for (i = 0; i < n; i++)
-			dtk_record_to_yaml(&b, &kb->records[i]);
-		dtk_record_to_yaml(&b, rec);
-		free(*records);
-		*records = dtk_buf_detach(&b);
+	files[n].name = "_crystallizations.yaml";
+	files[n].data = records;
+	files[n++].len = strlen(records);
+	for (i = 0; i < kb->n_nodes + 2; i++) {
+		const char *rel = i == 0   ? "insights/_domain.yaml"
+		                  : i == 1 ? "insights/_sources.yaml"
+		                           : kb->nodes[i - 2]->path;
+		char *full = dtk_path_join(kb->root, rel), *data = NULL;
+		size_t len = 0;
+		int r = dtk_file_read(&data, &len, full, DTK_MAX_FILE_BYTES);
+		free(full);
+		if (r < 0) {
+			rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+			goto done;
+		}
+		files[n].name = strrchr(rel, '/') + 1;
+		files[n].data = data;
+		files[n++].len = len;
 	}
+	if (dtk_kb_load_mem(&check, files, n, DTK_KB_LEAN, &d) != 0) {
+		if (d.n)
+			dtk_diags_print(&d, ctx->err);
+		else
+			fprintf(ctx->err, "dtk crystallize: error: %s\n", dtk_error_last());
+	} else if (check->n_records != kb->n_records + 1 ||
+	           !dtk_record_equal(&check->records[kb->n_records], rec)) {
+		fprintf(ctx->err, "dtk crystallize: error: the new record does not read back as "
+		                  "written\n");
+	} else {
+		rc = DTK_EXIT_OK;
+	}
+	if (rc != DTK_EXIT_OK) {
+		if (rec->earliest > rec->date)
+			fprintf(ctx->err,
+			        "dtk crystallize: the base holds entries dated after the run date "
+			        "%s (the earliest is %s): is --date right?\n",
+			        dtk_date_format(d1, rec->date), dtk_date_format(d2, rec->earliest));
+		fprintf(ctx->err, "dtk crystallize: error: the record of this run would not be "
+		                  "valid; nothing was written\n");
+	}
+done:
+	for (i = 1; i < n; i++)
+		free((char *)files[i].data);
+	free(files);
+	dtk_kb_free(check);
+	dtk_diags_release(&d);
+	return rc;
+}
+
+/* Makes the new _crystallizations.yaml (the old text, every byte kept, with
+ * the record appended) and INDEX.md, after S_validate. Returns the exit
+ * status; on success the caller frees *records and *index. */
+static int S_texts(struct dtk_ctx *ctx, struct dtk_kb *kb, const struct dtk_record *rec,
+                   char **records, char **index)
+{
+	char *path = dtk_path_join(kb->root, "insights/_crystallizations.yaml"), *old = NULL;
+	struct dtk_record *all = NULL, *saved = kb->records;
+	size_t len = 0, n = kb->n_records;
+	int rc = DTK_EXIT_INVALID;
+
+	*records = *index = NULL;
+	if (dtk_file_read(&old, &len, path, DTK_MAX_FILE_BYTES) < 0) {
+		if (errno != ENOENT) {
+			rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+			goto done;
+		}
+		old = NULL;
+	}
+	if (dtk_records_append(records, old, len, n, rec) < 0) {
+		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+		goto done;
+	}
+	rc = S_validate(ctx, kb, *records, rec);
+	if (rc != DTK_EXIT_OK) {
+		free(*records);
+		*records = NULL;
+		goto done;
+	}
+	all = dtk_xcalloc(n + 1, sizeof(*all));
 	if (n)
 		memcpy(all, saved, n * sizeof(*all));
 	all[n] = *rec;
@@ -193,11 +277,11 @@ static void S_texts(struct dtk_kb *kb, const struct dtk_record *rec, char **reco
 	*index = dtk_index_render(kb);
 	kb->records = saved;
 	kb->n_records = n;
-	dtk_kb_free(check);
-	dtk_diags_release(&d);
+done:
 	free(all);
 	free(old);
 	free(path);
+	return rc;
 }
 
 static void S_message(struct dtk_buf *m, const struct dtk_record *r)
@@ -211,7 +295,7 @@ static void S_message(struct dtk_buf *m, const struct dtk_record *r)
 		pairs += r->pairs[i].count;
 	dtk_buf_printf(m, "crystallize %s: ", dtk_date_format(d, r->date));
 	dtk_record_summary(m, r);
-	dtk_record_to_yaml(&y, r);
+	(void)dtk_record_to_yaml(&y, r); /* S_texts wrote it once already */
 	dtk_buf_printf(m, "\n\n%s\nDtk-Crystallization: %s\n", y.ptr, d);
 	if (r->since)
 		dtk_buf_printf(m, "Dtk-Since: %s\n", dtk_date_format(s, r->since));
@@ -243,7 +327,7 @@ static int S_commit(struct dtk_ctx *ctx, struct dtk_repo *repo, const struct dtk
                     const char *index)
 {
 	struct dtk_commit_req req = {records, strlen(records), index, strlen(index), NULL, 0,
-	                             NULL,    o->author};
+	                             NULL,    o->author,       -1,    NULL,          0};
 	struct dtk_buf msg = DTK_BUF_INIT, sum = DTK_BUF_INIT;
 	const char **files = dtk_xcalloc(kb->n_nodes + 2, sizeof(*files));
 	char hex[41], d[11];
@@ -258,6 +342,9 @@ static int S_commit(struct dtk_ctx *ctx, struct dtk_repo *repo, const struct dtk
 	req.n_files = kb->n_nodes + 2;
 	S_message(&msg, rec);
 	req.message = msg.ptr;
+	req.sign = o->sign;
+	req.sign_key = o->sign_key;
+	req.no_verify = o->no_verify;
 	rc = dtk_repo_commit(repo, &req, hex);
 	if (rc == 0) {
 		dtk_record_summary(&sum, rec);
@@ -312,9 +399,11 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 	eq = strchr(o->eval, '=');
 	scenario = dtk_xstrndup(o->eval, (size_t)(eq - o->eval));
 	dtk_crystal_record(&rec, &c, scenario, eq + 1, o->review ? &review : NULL);
-	S_texts(kb, &rec, &records, &index);
+	rc = S_texts(ctx, kb, &rec, &records, &index);
+	if (rc != DTK_EXIT_OK)
+		goto done;
 	if (o->dry_run) {
-		dtk_record_to_yaml(&out, &rec);
+		(void)dtk_record_to_yaml(&out, &rec);
 		fputs(out.ptr, ctx->out);
 		rc = DTK_EXIT_OK;
 	} else if (o->no_commit) {
@@ -378,12 +467,15 @@ const struct dtk_cmd dtk_cmd_crystallize = {
         .name = "crystallize",
         .usage = "dtk crystallize --plan [--date D] [--format text|json]\n"
                  "       dtk crystallize --eval SCENARIO=VERDICT [--date D] [--review FILE]\n"
-                 "                       [--author 'Name <email>'] [--dry-run | --no-commit]",
+                 "                       [--author 'Name <email>'] [--dry-run | --no-commit]\n"
+                 "                       [--gpg-sign[=KEYID] | --no-gpg-sign] [--no-verify]",
         .summary = "review what changed since the last run and commit the record",
         .help = "\nCompares the base now with the base at the previous run (read from git\n"
                 "history), appends a record to insights/_crystallizations.yaml, rebuilds\n"
                 "INDEX.md and commits insights/ and INDEX.md as one commit on the current\n"
-                "branch. Other changes in the work tree and the index are left alone.\n\n"
+                "branch. Other changes in the work tree and the index are left alone.\n"
+                "The commit is made as 'git commit' makes it: identity, signing and hooks\n"
+                "(pre-commit, prepare-commit-msg, commit-msg, post-commit); see docs/git.md.\n\n"
                 "options:\n"
                 "  --plan            print the reviewer's worklist; write nothing\n"
                 "  --date D          the run's date (default today); after the last run\n"
@@ -392,7 +484,11 @@ const struct dtk_cmd dtk_cmd_crystallize = {
                 "  --review FILE     YAML with cross_pairs, verdict and note of the review\n"
                 "  --author A        'Name <email>' (default: user.name and user.email)\n"
                 "  --dry-run         print the record; write nothing\n"
-                "  --no-commit       write the files but do not commit\n\n"
+                "  --no-commit       write the files but do not commit\n"
+                "  --gpg-sign[=KEYID]  sign the commit as git does (default:\n"
+                "                    commit.gpgsign, key user.signingkey)\n"
+                "  --no-gpg-sign     do not sign, whatever commit.gpgsign says\n"
+                "  --no-verify       skip the pre-commit and commit-msg hooks\n\n"
                 "examples:\n"
                 "  dtk crystallize --plan --date 2026-10-15\n"
                 "  dtk crystallize --date 2026-10-15 --eval scenario-004=acceptable --review "

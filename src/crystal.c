@@ -3,6 +3,7 @@
 
 #include "dtk/index.h"
 #include "dtk/kb.h"
+#include "dtk/yemit.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,8 @@ void dtk_crystal_compute(struct dtk_crystal *out, const struct dtk_kb *now,
 	out->since = now->n_records ? now->records[now->n_records - 1].date : 0;
 	out->has_prev = prev != NULL;
 	S_entries(out, now);
+	if (!out->earliest) /* no entries: nothing is older than the run */
+		out->earliest = date;
 	S_changes(out, now, prev);
 	S_nodes(out, now, prev);
 }
@@ -178,37 +181,18 @@ void dtk_crystal_record(struct dtk_record *r, const struct dtk_crystal *c,
 	r->review_note = review->review_note;
 }
 
-/* Appends s as a YAML scalar: plain when it is a name, else double-quoted. */
-static void S_scalar(struct dtk_buf *out, const char *s)
+/* Appends s as a YAML scalar that reads back as s (libyaml's emitter
+ * decides the quoting). Returns 0, or -1 with the error set. */
+static int S_scalar(struct dtk_buf *out, const char *s, int where, int indent)
 {
-	static const char hex[] = "0123456789ABCDEF";
-	if (dtk_is_name(s) && strspn(s, "0123456789-") != strlen(s) && strcmp(s, "true") &&
-	    strcmp(s, "false") && strcmp(s, "null")) {
-		dtk_buf_puts(out, s);
-		return;
-	}
-	dtk_buf_putc(out, '"');
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\') {
-			dtk_buf_putc(out, '\\');
-			dtk_buf_putc(out, (char)ch);
-		} else if (ch == '\n') {
-			dtk_buf_puts(out, "\\n");
-		} else if (ch < 0x20 || ch == 0x7f) {
-			char esc[5] = {'\\', 'x', hex[ch >> 4], hex[ch & 15], 0};
-			dtk_buf_puts(out, esc);
-		} else {
-			dtk_buf_putc(out, (char)ch);
-		}
-	}
-	dtk_buf_putc(out, '"');
+	return dtk_yemit_scalar(out, s, strlen(s), where, indent, "\n");
 }
 
-void dtk_record_to_yaml(struct dtk_buf *out, const struct dtk_record *r)
+int dtk_record_to_yaml(struct dtk_buf *out, const struct dtk_record *r)
 {
 	char d[11];
 	size_t i;
+	int rc = 0;
 
 	dtk_buf_printf(out, "- date: %s\n", dtk_date_format(d, r->date));
 	if (r->since)
@@ -216,50 +200,118 @@ void dtk_record_to_yaml(struct dtk_buf *out, const struct dtk_record *r)
 	dtk_buf_printf(out, "  new_entries: %ld\n  high_changes: %ld\n  stale: %ld\n",
 	               r->new_entries, r->high_changes, r->stale);
 	dtk_buf_printf(out, "  earliest: %s\n  bloom_changes: {", dtk_date_format(d, r->earliest));
-	for (i = 0; i < r->n_bloom_changes; i++)
-		dtk_buf_printf(out, "%s%s: %s→%s", i ? ", " : "", r->bloom_changes[i].node,
-		               dtk_bloom_names[r->bloom_changes[i].from],
-		               dtk_bloom_names[r->bloom_changes[i].to]);
+	for (i = 0; i < r->n_bloom_changes; i++) {
+		char change[64];
+		snprintf(change, sizeof(change), "%s→%s", dtk_bloom_names[r->bloom_changes[i].from],
+		         dtk_bloom_names[r->bloom_changes[i].to]);
+		dtk_buf_puts(out, i ? ", " : "");
+		rc |= S_scalar(out, r->bloom_changes[i].node, DTK_YEMIT_FLOW, 0);
+		dtk_buf_puts(out, ": ");
+		rc |= S_scalar(out, change, DTK_YEMIT_FLOW, 0);
+	}
 	dtk_buf_printf(out,
 	               "}\n  stance_rewrites: %ld\n  contradictions_new: %ld\n  eval: {scenario: ",
 	               r->stance_rewrites, r->contradictions_new);
-	S_scalar(out, r->eval_scenario);
+	rc |= S_scalar(out, r->eval_scenario, DTK_YEMIT_FLOW, 0);
 	dtk_buf_puts(out, ", verdict: ");
-	S_scalar(out, r->eval_verdict);
+	rc |= S_scalar(out, r->eval_verdict, DTK_YEMIT_FLOW, 0);
 	dtk_buf_puts(out, "}\n");
 	if (!r->has_review)
-		return;
+		return rc ? -1 : 0;
 	dtk_buf_puts(out, "  review:\n    pairs: {");
-	for (i = 0; i < r->n_pairs; i++)
-		dtk_buf_printf(out, "%s%s: %ld", i ? ", " : "", r->pairs[i].node,
-		               r->pairs[i].count);
+	for (i = 0; i < r->n_pairs; i++) {
+		dtk_buf_puts(out, i ? ", " : "");
+		rc |= S_scalar(out, r->pairs[i].node, DTK_YEMIT_FLOW, 0);
+		dtk_buf_printf(out, ": %ld", r->pairs[i].count);
+	}
 	dtk_buf_puts(out, "}\n    cross_pairs: [");
 	for (i = 0; i < r->n_cross_pairs; i++) {
 		dtk_buf_puts(out, i ? ", " : "");
-		S_scalar(out, r->cross_pairs[i]);
+		rc |= S_scalar(out, r->cross_pairs[i], DTK_YEMIT_FLOW, 0);
 	}
 	dtk_buf_puts(out, "]\n    verdict: ");
-	S_scalar(out, r->review_verdict);
+	rc |= S_scalar(out, r->review_verdict, DTK_YEMIT_BLOCK, 4);
 	dtk_buf_putc(out, '\n');
 	if (r->review_note) {
 		dtk_buf_puts(out, "    note: ");
-		S_scalar(out, r->review_note);
+		rc |= S_scalar(out, r->review_note, DTK_YEMIT_BLOCK, 4);
 		dtk_buf_putc(out, '\n');
 	}
+	return rc ? -1 : 0;
 }
 
-char *dtk_records_append(const char *old, size_t old_len, size_t old_records,
-                         const struct dtk_record *r)
+/* Returns 1 when text holds nothing but blank lines, comments and document
+ * markers (a records file with no record that appending keeps). */
+static int S_only_comments(const char *text, size_t len)
 {
-	struct dtk_buf out = DTK_BUF_INIT;
-
-	if (old && old_records > 0) {
-		dtk_buf_put(&out, old, old_len);
-		if (old_len && old[old_len - 1] != '\n')
-			dtk_buf_putc(&out, '\n');
+	const char *p = text, *end = text + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end, *q = p;
+		while (q < e && (*q == ' ' || *q == '\t' || *q == '\r'))
+			q++;
+		if (q < e && *q != '#' && !(e - q >= 3 && !strncmp(q, "---", 3)))
+			return 0;
+		p = nl ? nl + 1 : end;
 	}
-	dtk_record_to_yaml(&out, r);
-	return dtk_buf_detach(&out);
+	return 1;
+}
+
+int dtk_records_append(char **out, const char *old, size_t old_len, size_t old_records,
+                       const struct dtk_record *r)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+
+	*out = NULL;
+	if (old && (old_records > 0 || S_only_comments(old, old_len))) {
+		dtk_buf_put(&b, old, old_len);
+		if (old_len && old[old_len - 1] != '\n')
+			dtk_buf_putc(&b, '\n');
+	}
+	if (dtk_record_to_yaml(&b, r) < 0) {
+		dtk_buf_release(&b);
+		return -1;
+	}
+	*out = dtk_buf_detach(&b);
+	return 0;
+}
+
+static int S_same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+int dtk_record_equal(const struct dtk_record *a, const struct dtk_record *b)
+{
+	size_t i;
+
+	if (a->date != b->date || a->since != b->since || a->new_entries != b->new_entries ||
+	    a->high_changes != b->high_changes || a->stale != b->stale ||
+	    a->stance_rewrites != b->stance_rewrites ||
+	    a->contradictions_new != b->contradictions_new || a->earliest != b->earliest ||
+	    a->n_bloom_changes != b->n_bloom_changes ||
+	    !S_same_str(a->eval_scenario, b->eval_scenario) ||
+	    !S_same_str(a->eval_verdict, b->eval_verdict) || a->has_review != b->has_review)
+		return 0;
+	for (i = 0; i < a->n_bloom_changes; i++)
+		if (strcmp(a->bloom_changes[i].node, b->bloom_changes[i].node) ||
+		    a->bloom_changes[i].from != b->bloom_changes[i].from ||
+		    a->bloom_changes[i].to != b->bloom_changes[i].to)
+			return 0;
+	if (!a->has_review)
+		return 1;
+	if (a->n_pairs != b->n_pairs || a->n_cross_pairs != b->n_cross_pairs ||
+	    !S_same_str(a->review_verdict, b->review_verdict) ||
+	    !S_same_str(a->review_note, b->review_note))
+		return 0;
+	for (i = 0; i < a->n_pairs; i++)
+		if (strcmp(a->pairs[i].node, b->pairs[i].node) ||
+		    a->pairs[i].count != b->pairs[i].count)
+			return 0;
+	for (i = 0; i < a->n_cross_pairs; i++)
+		if (strcmp(a->cross_pairs[i], b->cross_pairs[i]))
+			return 0;
+	return 1;
 }
 
 void dtk_record_summary(struct dtk_buf *out, const struct dtk_record *r)

@@ -294,6 +294,15 @@ static void S_snap_free(struct snapshot *s)
 	free(s->records);
 }
 
+/* Asserts that two files read with t_read are the same (or both absent). */
+static void S_same(const char *a, const char *b)
+{
+	if (!a || !b)
+		assert_ptr_equal(a, b);
+	else
+		assert_string_equal(a, b);
+}
+
 /* Runs a crystallization that must be refused with a message holding why;
  * asserts that HEAD, the index and the files are as they were. */
 static void S_refused(const char *dir, const char *env, const char *why, const char *date)
@@ -311,8 +320,8 @@ static void S_refused(const char *dir, const char *env, const char *why, const c
 	assert_int_equal(a.index_len, b.index_len);
 	if (a.index)
 		assert_memory_equal(a.index, b.index, a.index_len);
-	assert_string_equal(a.index_md, b.index_md);
-	assert_string_equal(a.records, b.records);
+	S_same(a.index_md, b.index_md);
+	S_same(a.records, b.records);
 	t_run_free(&r);
 	S_snap_free(&a);
 	S_snap_free(&b);
@@ -773,6 +782,96 @@ static void test_damaged_journal(void **state)
 	S_done(dir);
 }
 
+/* Values that read as numbers when written plain are quoted, so the record
+ * reads back as written; the older records keep every byte. */
+static void test_record_reads_back(void **state)
+{
+	char *dir = S_repo(1), *before, *after;
+	struct t_run r;
+	size_t n;
+	(void)state;
+	/* older records in a layout of their own, with a comment */
+	assert_int_equal(t_sh(dir, "sed -i '1i # the runs' insights/_crystallizations.yaml && "
+	                           "sed -i 's/^- date: 2026-07-01/- date:   2026-07-01   # b/' "
+	                           "insights/_crystallizations.yaml"),
+	                 0);
+	S_commit_all(dir, "records by hand");
+	before = t_read(dir, "insights/_crystallizations.yaml", &n);
+	S_month_one(dir);
+	t_dtk(&r, dir, S_env, "crystallize", "--date", "2026-08-15", "--eval", "0x1f=1e5", NULL);
+	if (r.status)
+		print_error("%s", r.err);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	after = S_head_file(dir, "insights/_crystallizations.yaml");
+	assert_memory_equal(after, before, n); /* append only */
+	assert_non_null(strstr(after + n, "  eval: {scenario: '0x1f', verdict: '1e5'}\n"));
+	free(after);
+	free(before);
+	t_dtk(&r, dir, S_env, "check", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	t_dtk(&r, dir, S_env, "crystallize", "--date", "2026-09-20", "--eval", "true=a: b", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	t_dtk(&r, dir, S_env, "log", "--format", "json", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"scenario\": \"true\""));
+	assert_non_null(strstr(r.out, "\"verdict\": \"a: b\""));
+	t_run_free(&r);
+	S_done(dir);
+}
+
+/* A base with no entries: earliest is the run's date, not 0000-00-00. */
+static void test_base_without_entries(void **state)
+{
+	char *dir = S_repo(1), *rec;
+	struct t_run r;
+	(void)state;
+	assert_int_equal(t_sh(dir, "printf 'node: alpha\\nbloom: apply\\ninsights: []\\n' > "
+	                           "insights/alpha.yaml && "
+	                           "printf 'node: beta\\nbloom: evaluate\\ninsights: []\\n' > "
+	                           "insights/beta.yaml && "
+	                           "sed -i '/flagged_by: beta-002/d' insights/_domain.yaml"),
+	                 0);
+	t_dtk(&r, dir, S_env, "crystallize", "--date", "2026-08-15", "--eval", "s=v", NULL);
+	if (r.status)
+		print_error("%s", r.err);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	rec = S_head_file(dir, "insights/_crystallizations.yaml");
+	assert_non_null(strstr(rec, "- date: 2026-08-15\n  since: 2026-07-01\n  new_entries: 0\n"));
+	assert_non_null(strstr(rec, "\n  stale: 0\n  earliest: 2026-08-15\n"));
+	free(rec);
+	t_dtk(&r, dir, S_env, "check", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	S_done(dir);
+}
+
+/* A first run dated before the entries would record an invalid 'earliest':
+ * refused, nothing written (also with --no-commit). */
+static void test_invalid_record_refused(void **state)
+{
+	char *dir = S_repo(1);
+	struct t_run r;
+	(void)state;
+	assert_int_equal(t_sh(dir,
+	                      "export %s && git rm -q insights/_crystallizations.yaml && "
+	                      "git commit -q -m 'no runs' && '%s' reindex -q && "
+	                      "git commit -q -am reindex",
+	                      S_genv, DTK_BIN),
+	                 0);
+	S_refused(dir, S_env, "would not be valid; nothing was written", "2025-01-01");
+	S_refused(dir, S_env, "entries dated after the run date 2025-01-01", "2025-01-01");
+	t_dtk(&r, dir, S_env, "crystallize", "--no-commit", "--date", "2025-01-01", "--eval", "s=v",
+	      NULL);
+	assert_int_equal(r.status, 2);
+	t_run_free(&r);
+	assert_null(t_read(dir, "insights/_crystallizations.yaml", NULL));
+	S_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -789,14 +888,18 @@ int main(void)
 	        cmocka_unit_test(test_files_not_owned_and_links),
 	        cmocka_unit_test(test_first_run_without_records),
 	        cmocka_unit_test(test_damaged_journal),
+	        cmocka_unit_test(test_record_reads_back),
+	        cmocka_unit_test(test_base_without_entries),
+	        cmocka_unit_test(test_invalid_record_refused),
 	};
 	char *home = t_mkdtemp();
 	int rc;
 
 	git_libgit2_init();
 	snprintf(S_env, sizeof(S_env),
-	         "HOME='%s' XDG_CONFIG_HOME='%s' GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME= "
-	         "GIT_AUTHOR_EMAIL= EMAIL=",
+	         "env -u GIT_AUTHOR_NAME -u GIT_AUTHOR_EMAIL -u GIT_COMMITTER_NAME "
+	         "-u GIT_COMMITTER_EMAIL -u EMAIL -u GIT_DIR -u GIT_WORK_TREE "
+	         "HOME='%s' XDG_CONFIG_HOME='%s' GIT_CONFIG_NOSYSTEM=1",
 	         home, home);
 	snprintf(S_genv, sizeof(S_genv), "HOME='%s' XDG_CONFIG_HOME='%s' GIT_CONFIG_NOSYSTEM=1",
 	         home, home);

@@ -61,16 +61,22 @@ void dtk_crystal_record(struct dtk_record *r, const struct dtk_crystal *c,
                         const char *eval_scenario, const char *eval_verdict,
                         const struct dtk_record *review);
 
-/* Appends r as one YAML list item ("- date: ...") to out. */
-void dtk_record_to_yaml(struct dtk_buf *out, const struct dtk_record *r);
+/* Appends r as one YAML list item ("- date: ...") to out, every string
+ * written so that it reads back as itself. Returns 0, or -1 with the error
+ * set (a string that is not valid UTF-8). */
+int dtk_record_to_yaml(struct dtk_buf *out, const struct dtk_record *r);
 
 /*
- * Returns the new text of _crystallizations.yaml: old (the file's bytes, may
- * be NULL) with r appended, or r alone when old holds no record. The caller
- * frees it.
+ * Sets *out to the new text of _crystallizations.yaml: old (the file's bytes,
+ * may be NULL) with r appended, every byte of old kept; r alone when old
+ * holds neither a record nor only comments. Returns 0 (the caller frees
+ * *out), or -1 with the error set.
  */
-char *dtk_records_append(const char *old, size_t old_len, size_t old_records,
-                         const struct dtk_record *r);
+int dtk_records_append(char **out, const char *old, size_t old_len, size_t old_records,
+                       const struct dtk_record *r);
+
+/* Returns 1 when a and b hold the same values (positions aside). */
+int dtk_record_equal(const struct dtk_record *a, const struct dtk_record *b);
 
 /* Appends the one-line summary of r ("4 new, 0 high changes, ...") to out. */
 void dtk_record_summary(struct dtk_buf *out, const struct dtk_record *r);
