@@ -135,8 +135,16 @@ static void test_invalid_input_writes_nothing(void **state)
 	assert_non_null(strstr(r.err, "dtk: 2 errors; nothing was written\n"));
 	assert_true(strstr(r.err, "beta.yaml") < strstr(r.err, "gamma.yaml"));
 	t_run_free(&r);
+	/* commands that never write do not say that nothing was written */
 	t_dtk(&r, dir, NULL, "check", NULL);
 	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "\ndtk: 2 errors\n"));
+	assert_null(strstr(r.err, "written"));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "list", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "\ndtk: 2 errors\n"));
+	assert_null(strstr(r.err, "written"));
 	t_run_free(&r);
 	after = t_read(dir, "INDEX.md", NULL);
 	assert_string_equal(before, after);
