@@ -97,6 +97,23 @@ static int S_check_opts(struct dtk_ctx *ctx, const struct opts *o, int format_se
 	    dtk_cmd_conflict(ctx, c, o->no_commit, "--no-commit", !!o->author, "--author",
 	                     "--no-commit makes no commit") < 0)
 		return -1;
+	/* the commit's options (signing, hooks) without a commit */
+	{
+		const char *opt = o->sign == 1   ? "--gpg-sign"
+		                  : o->sign == 0 ? "--no-gpg-sign"
+		                                 : NULL;
+		int i;
+		for (i = 0; i < 2; i++) {
+			const char *name = i ? "--no-verify" : opt;
+			int set = i ? o->no_verify : opt != NULL;
+			if (dtk_cmd_conflict(ctx, c, o->plan, "--plan", set, name, plan_why) < 0 ||
+			    dtk_cmd_conflict(ctx, c, o->dry_run, "--dry-run", set, name,
+			                     "--dry-run makes no commit") < 0 ||
+			    dtk_cmd_conflict(ctx, c, o->no_commit, "--no-commit", set, name,
+			                     "--no-commit makes no commit") < 0)
+				return -1;
+		}
+	}
 	if (format_set && !o->plan) {
 		dtk_cmd_usage_error(ctx, c, "--format applies to --plan only (a run prints %s)",
 		                    o->dry_run ? "its record as YAML" : "one line");
