@@ -25,11 +25,11 @@ const struct dtk_cmd dtk_cmd_mcp = {
         .help = "\nAn MCP (Model Context Protocol) server: JSON-RPC 2.0, one message per line\n"
                 "on standard input and output (nothing else is written there; diagnostics\n"
                 "go to standard error), until the input ends. Tools run dtk's own commands\n"
-                "(show, list, search, next_id, check, crystallize_plan, and the write\n"
-                "commands dtk has); resources are INDEX.md (dtk://index) and each node\n"
-                "file (dtk://node/<name>), read-only. Each request reads the base as it\n"
-                "is on disk then. Protocol versions 2025-11-25, 2025-06-18, 2025-03-26\n"
-                "and 2024-11-05. See docs/agents.md.\n\n"
+                "(show, list, search, next_id, check, crystallize_plan; add, add_source,\n"
+                "use, cite, close, verify, review, relate); resources are INDEX.md\n"
+                "(dtk://index) and each node file (dtk://node/<name>), read-only. Each\n"
+                "request reads the base as it is on disk then. Protocol versions\n"
+                "2025-11-25, 2025-06-18, 2025-03-26 and 2024-11-05. See docs/agents.md.\n\n"
                 "examples:\n"
                 "  claude mcp add dtk -- dtk -C /path/to/base mcp\n",
         .flags = 0,

@@ -16,6 +16,7 @@ enum shape {
 	O_ENTRIES, /* the command's JSON array, as {"entries": [...]} */
 	O_ID,      /* the command's one line, as {"id": "..."} */
 	O_CHECK,   /* {"valid": bool, "index_current": bool} from the exit status */
+	O_WRITE,   /* a write's JSON: an object as it is, an array as {"entries": [...]} */
 };
 
 /* One argument of a tool: its JSON type ('s' string, 'i' integer >= 1, 'b'
@@ -42,6 +43,17 @@ struct tool {
 static const char *const S_conf[] = {"high", "medium", "low", NULL};
 
 #define DATE "a date, YYYY-MM-DD"
+#define DRY_RUN                                                                                    \
+	{                                                                                          \
+		"dry_run", 'b', 0, "--dry-run",                                                    \
+		        "write nothing: the result is {dry_run, diff}, the diff of every file "    \
+		        "it would change",                                                         \
+		        NULL                                                                       \
+	}
+#define IDS(what)                                                                                  \
+	{                                                                                          \
+		"ids", 'l', 1, NULL, what, NULL                                                    \
+	}
 
 static const struct tool S_tools[] = {
         {"show",
@@ -112,6 +124,105 @@ static const struct tool S_tools[] = {
          O_OBJECT,
          1,
          -1},
+        /* the write tools: each is listed when dtk has its command */
+        {"add",
+         "add",
+         "Add an entry",
+         "Appends an entry to a node with the node's next id; the whole base is validated "
+         "with it before anything is written, INDEX.md rebuilt. Returns the new entry. As "
+         "'dtk add --format json'.",
+         {"--format", "json"},
+         {{"node", 's', 1, NULL, "the node to add to", NULL},
+          {"title", 's', 1, "--title", "the entry's title", NULL},
+          {"claim", 's', 1, "--claim", "the claim, in full", NULL},
+          {"source", 's', 1, "--source", "the id of its source (in _sources.yaml)", NULL},
+          {"confidence", 's', 1, "--confidence",
+           "high needs the policy's number of verified_by sources", S_conf},
+          {"verified_by", 'l', 0, "--verified-by", "ids of corroborating sources", NULL},
+          {"relates", 'l', 0, "--relates", "ids of related entries", NULL},
+          {"created", 's', 0, "--created", "its date (" DATE "; default today)", NULL},
+          DRY_RUN},
+         O_WRITE,
+         0,
+         -1},
+        {"add_source",
+         "add-source",
+         "Add a source",
+         "Adds a source to insights/_sources.yaml. As 'dtk add-source --format json'.",
+         {"--format", "json"},
+         {{"id", 's', 1, NULL, "the new source's id", NULL},
+          {"title", 's', 1, "--title", "its title", NULL},
+          {"url", 's', 0, "--url", "its URL (absolute)", NULL},
+          {"read", 's', 0, "--read", "when it was read (" DATE ")", NULL},
+          DRY_RUN},
+         O_WRITE,
+         0,
+         -1},
+        {"use",
+         "use",
+         "Count a use",
+         "Counts a use of each entry (used + 1). As 'dtk use --format json'.",
+         {"--format", "json"},
+         {IDS("entry ids (one or a list)"), DRY_RUN},
+         O_WRITE,
+         0,
+         -1},
+        {"cite",
+         "cite",
+         "Count a citation",
+         "Counts a citation of each entry (cited + 1). As 'dtk cite --format json'.",
+         {"--format", "json"},
+         {IDS("entry ids (one or a list)"), DRY_RUN},
+         O_WRITE,
+         0,
+         -1},
+        {"close",
+         "close",
+         "Close entries",
+         "Marks entries closed: an outcome was fed back. As 'dtk close --format json'.",
+         {"--format", "json"},
+         {IDS("entry ids (one or a list)"), DRY_RUN},
+         O_WRITE,
+         0,
+         -1},
+        {"verify",
+         "verify",
+         "Verify an entry",
+         "Adds an independent source that corroborates the entry (verified_by); with "
+         "promote, also sets confidence high (refused unless it then meets the policy). As "
+         "'dtk verify --format json'.",
+         {"--format", "json"},
+         {{"id", 's', 1, NULL, "the entry id", NULL},
+          {"source", 's', 1, NULL, "the corroborating source's id", NULL},
+          {"promote", 'b', 0, "--promote", "also set confidence: high", NULL},
+          DRY_RUN},
+         O_WRITE,
+         0,
+         -1},
+        {"review",
+         "review",
+         "Review entries",
+         "Records that entries were confirmed still true (reviewed: the date). As 'dtk "
+         "review --format json'.",
+         {"--format", "json"},
+         {IDS("entry ids (one or a list)"),
+          {"date", 's', 0, "--date", "the review's date (" DATE "; default today)", NULL},
+          DRY_RUN},
+         O_WRITE,
+         0,
+         -1},
+        {"relate",
+         "relate",
+         "Relate two entries",
+         "Records that an entry relates to another (relates). As 'dtk relate --format "
+         "json'.",
+         {"--format", "json"},
+         {{"id", 's', 1, NULL, "the entry that relates", NULL},
+          {"other", 's', 1, NULL, "the entry it relates to", NULL},
+          DRY_RUN},
+         O_WRITE,
+         0,
+         -1},
 };
 #define N_TOOLS (sizeof(S_tools) / sizeof(*S_tools))
 
@@ -164,7 +275,8 @@ static json_t *S_output_schema(const struct tool *t)
 		return json_pack("{s:s,s:{s:{s:s},s:{s:s}},s:[s,s]}", "type", "object",
 		                 "properties", "valid", "type", "boolean", "index_current", "type",
 		                 "boolean", "required", "valid", "index_current");
-	case O_OBJECT: break;
+	case O_OBJECT:
+	case O_WRITE: break;
 	}
 	return json_pack("{s:s}", "type", "object");
 }
@@ -179,11 +291,12 @@ json_t *dtk_mcp_tools_list(void)
 		if (!dtk_cmd_find(t->cmd))
 			continue;
 		json_array_append_new(
-		        list, json_pack("{s:s,s:s,s:s,s:o,s:o,s:{s:b,s:b,s:b}}", "name", t->name,
-		                        "title", t->title, "description", t->desc, "inputSchema",
-		                        S_input_schema(t), "outputSchema", S_output_schema(t),
-		                        "annotations", "readOnlyHint", t->read_only,
-		                        "destructiveHint", 0, "openWorldHint", 0));
+		        list,
+		        json_pack("{s:s,s:s,s:s,s:o,s:o,s:{s:b,s:b,s:b,s:b}}", "name", t->name,
+		                  "title", t->title, "description", t->desc, "inputSchema",
+		                  S_input_schema(t), "outputSchema", S_output_schema(t),
+		                  "annotations", "readOnlyHint", t->read_only, "destructiveHint", 0,
+		                  "idempotentHint", t->read_only, "openWorldHint", 0));
 	}
 	return list;
 }
@@ -364,6 +477,13 @@ static json_t *S_shape(const struct tool *t, const char *out, int status)
 		j = json_loads(out, 0, NULL);
 		if (json_is_object(j))
 			return j;
+		break;
+	case O_WRITE:
+		j = json_loads(out, 0, NULL);
+		if (json_is_object(j))
+			return j;
+		if (json_is_array(j))
+			return json_pack("{s:o}", "entries", j);
 		break;
 	}
 	json_decref(j);

@@ -167,6 +167,78 @@ test('each request sees the base as it is on disk', async () => {
     assert.deepEqual(await call('next_id', { node: 'gamma' }), { id: 'gamma-001' });
 });
 
+// ---- the write tools, on a base of their own ----
+
+// Returns every file of the base's insights/ and INDEX.md, as bytes.
+function snapshot(dir) {
+    const files = { 'INDEX.md': fs.readFileSync(path.join(dir, 'INDEX.md')) };
+    for (const f of fs.readdirSync(path.join(dir, 'insights')).sort())
+        files[f] = fs.readFileSync(path.join(dir, 'insights', f));
+    return files;
+}
+
+function sameBytes(a, b) {
+    assert.deepEqual(Object.keys(a), Object.keys(b));
+    for (const k of Object.keys(a))
+        assert.ok(a[k].equals(b[k]), `${k} unchanged`);
+}
+
+test('write tools: each one, refusals and dry runs leave every byte', async () => {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    for (const n of ['add', 'add_source', 'use', 'cite', 'close', 'verify', 'review', 'relate'])
+        assert.ok(names.includes(n), `write tool ${n} listed`);
+    assert.equal(tools.find((t) => t.name === 'add').annotations.readOnlyHint, false);
+
+    const dir = copyBase();
+    const c = await connect(dir);
+    const w = async (name, args) => {
+        const r = await c.callTool({ name, arguments: args });
+        assert.equal(r.isError, false, `${name}: ${JSON.stringify(r.content)}`);
+        return r.structuredContent;
+    };
+    const refused = async (name, args, re) => {
+        const before = snapshot(dir);
+        const r = await c.callTool({ name, arguments: args });
+        assert.equal(r.isError, true, `${name} refused`);
+        assert.match(r.content[0].text, re);
+        sameBytes(before, snapshot(dir));
+    };
+
+    let before = snapshot(dir);
+    const dry = await w('use', { ids: 'alpha-001', dry_run: true });
+    assert.equal(dry.dry_run, true);
+    assert.match(dry.diff, /-    used: 3\n\+    used: 4/);
+    sameBytes(before, snapshot(dir));
+
+    const e = await w('add', { node: 'beta', title: 'PP across pods', claim: 'Pipeline stages.',
+                               source: 'paper-a', confidence: 'low', relates: ['alpha-002'] });
+    assert.equal(e.id, 'beta-003');
+    assert.deepEqual(e.relates, ['alpha-002']);
+    assert.match(fs.readFileSync(path.join(dir, 'insights/beta.yaml'), 'utf8'), /id: beta-003/);
+    await refused('add', { node: 'beta', title: 't', claim: 'c', source: 'paper-a',
+                           confidence: 'high' }, /high/);
+    await refused('add', { node: 'beta', title: 't', claim: 'c', source: 'nope',
+                           confidence: 'low' }, /nope/);
+    assert.equal((await w('add_source', { id: 'new-src', title: 'New source' })).id, 'new-src');
+    let r = await w('use', { ids: ['alpha-001', 'beta-001'] });
+    assert.deepEqual(r.entries.map((x) => [x.id, x.used]), [['alpha-001', 4], ['beta-001', 3]]);
+    assert.equal((await w('cite', { ids: 'beta-001' })).entries[0].cited, 2);
+    assert.equal((await w('close', { ids: 'beta-001' })).entries[0].closed, true);
+    r = await w('verify', { id: 'beta-002', source: 'new-src' });
+    assert.deepEqual(r.entries[0].verified_by.map((s) => s.id), ['new-src']);
+    assert.equal((await w('review', { ids: 'beta-001', date: '2026-08-01' })).entries[0].reviewed,
+                 '2026-08-01');
+    assert.deepEqual((await w('relate', { id: 'beta-001', other: 'alpha-002' })).entries[0].relates,
+                     ['alpha-002']);
+    await refused('relate', { id: 'beta-001', other: 'beta-001' }, /relate to itself/);
+    await refused('use', { ids: 'zeta-001' }, /zeta-001/);
+    // every write left a valid base and INDEX.md rebuilt
+    assert.deepEqual(await w('check', {}), { valid: true, index_current: true });
+    await c.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+});
+
 // ---- raw protocol, below the SDK ----
 
 function raw(lines, { bigLine = 0 } = {}) {
