@@ -22,7 +22,7 @@ _dtk_options()
     show) echo "-f --format --color --help" ;;
     list) echo "-n --node --confidence --since --stale-at --candidates -f --format --help" ;;
     next-id) echo "--help" ;;
-    crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --help" ;;
+    crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --allow-future --allow-shallow --continue --abort --help" ;;
     log) echo "-f --format --help" ;;
     setup-git) echo "--dtk --help" ;;
     merge-driver) echo "--help" ;;
