@@ -20,9 +20,9 @@ _dtk_options()
     reindex) echo "--stdout -q --quiet --help" ;;
     check) echo "-q --quiet -f --format --help" ;;
     show) echo "-f --format --color --help" ;;
-    list) echo "-n --node --confidence --since --stale-at --candidates -f --format --help" ;;
+    list) echo "-n --node --nodes --confidence --since --stale-at --candidates -f --format --help" ;;
     next-id) echo "--help" ;;
-    crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --allow-future --allow-shallow --continue --abort --help" ;;
+    crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --gpg-sign --no-gpg-sign --no-verify --allow-future --allow-shallow --continue --abort --help" ;;
     log) echo "-f --format --help" ;;
     setup-git) echo "--dtk --help" ;;
     merge-driver) echo "--help" ;;

@@ -4,6 +4,7 @@
 
 #include "dtk/dtk.h"
 #include "dtk/kb.h"
+#include "dtk/self.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -216,14 +217,17 @@ int dtk_cmd_load(struct dtk_ctx *ctx, const char *cmd, struct dtk_kb **kb, int w
 
 static void S_usage(FILE *f)
 {
-	size_t i;
+	size_t i, w = 0;
 	fputs("usage: dtk [-C <dir>] <command> [<args>]\n"
 	      "       dtk --help | --version | help <command>\n\n"
 	      "dtk keeps a knowledge base (insights/*.yaml) and its INDEX.md honest.\n\n"
 	      "commands:\n",
 	      f);
+	for (i = 0; i < N_CMDS; i++) /* the summaries in one column */
+		if (strlen(S_cmds[i]->name) > w)
+			w = strlen(S_cmds[i]->name);
 	for (i = 0; i < N_CMDS; i++)
-		fprintf(f, "  %-12s %s\n", S_cmds[i]->name, S_cmds[i]->summary);
+		fprintf(f, "  %-*s  %s\n", (int)w, S_cmds[i]->name, S_cmds[i]->summary);
 	fputs("\noptions:\n"
 	      "  -C <dir>      run as if dtk was started in <dir>\n"
 	      "  -h, --help    show this help; 'dtk <command> --help' for a command\n"
@@ -393,5 +397,6 @@ static int S_main(int argc, char **argv)
 
 int dtk_main(int argc, char **argv)
 {
+	dtk_self_init(argc > 0 ? argv[0] : NULL); /* before -C changes directory */
 	return S_flush_stdout(S_main(argc, argv));
 }

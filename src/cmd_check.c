@@ -215,8 +215,9 @@ const struct dtk_cmd dtk_cmd_check = {
                 "data is invalid (every error goes to standard error).\n\n"
                 "options:\n"
                 "  -q, --quiet      print nothing when all is well\n"
-                "  --format github  also print GitHub Actions annotations (::error file=...)\n"
-                "                   on standard output, for each error and for drift\n\n"
+                "  -f, --format F   text (the default), or github: also print GitHub Actions\n"
+                "                   annotations (::error file=...) on standard output, for\n"
+                "                   each error and for drift\n\n"
                 "examples:\n"
                 "  dtk check\n"
                 "  dtk check || dtk reindex\n",

@@ -17,9 +17,10 @@
 #include <unistd.h>
 
 struct opts {
-	int plan, dry_run, no_commit, json, cont, abort, allow_future, allow_shallow;
+	int plan, dry_run, no_commit, json, sign, no_verify, cont, abort, allow_future,
+	        allow_shallow;
 	dtk_date date;
-	const char *eval, *review, *author;
+	const char *eval, *review, *author, *sign_key;
 };
 
 /* Removes a scratch base made by S_prev (dir/insights/ files, then dirs). */
@@ -147,16 +148,20 @@ static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, int argc, char **ar
 	                                   {"author", required_argument, NULL, 'a'},
 	                                   {"dry-run", no_argument, NULL, 'n'},
 	                                   {"no-commit", no_argument, NULL, 'N'},
+	                                   {"gpg-sign", optional_argument, NULL, 'S'},
+	                                   {"no-gpg-sign", no_argument, NULL, 'G'},
+	                                   {"no-verify", no_argument, NULL, 'V'},
 	                                   {"continue", no_argument, NULL, 'C'},
 	                                   {"abort", no_argument, NULL, 'A'},
 	                                   {"allow-future", no_argument, NULL, 'F'},
-	                                   {"allow-shallow", no_argument, NULL, 'S'},
+	                                   {"allow-shallow", no_argument, NULL, 'W'},
 	                                   {NULL, 0, NULL, 0}};
 	static const char *const formats[] = {"text", "json"};
 	int c, format_set = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->date = dtk_date_today();
+	o->sign = -1;
 	optind = 0;
 	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", lo)) != -1) {
 		switch (c) {
@@ -166,10 +171,19 @@ static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, int argc, char **ar
 		case 'C': o->cont = 1; break;
 		case 'A': o->abort = 1; break;
 		case 'F': o->allow_future = 1; break;
-		case 'S': o->allow_shallow = 1; break;
+		case 'W': o->allow_shallow = 1; break;
 		case 'e': o->eval = optarg; break;
 		case 'r': o->review = optarg; break;
 		case 'a': o->author = optarg; break;
+		case 'S':
+			o->sign = 1;
+			o->sign_key = optarg;
+			break;
+		case 'G':
+			o->sign = 0;
+			o->sign_key = NULL;
+			break;
+		case 'V': o->no_verify = 1; break;
 		case 'f':
 			if ((o->json = dtk_cmd_choice(ctx, "crystallize", "--format", optarg,
 			                              formats, 2)) < 0)
@@ -371,7 +385,7 @@ static int S_commit(struct dtk_ctx *ctx, struct dtk_repo *repo, const struct dtk
                     const char *index)
 {
 	struct dtk_commit_req req = {records, strlen(records), index, strlen(index), NULL, 0,
-	                             NULL,    o->author};
+	                             NULL,    o->author,       -1,    NULL,          0};
 	struct dtk_buf msg = DTK_BUF_INIT, sum = DTK_BUF_INIT;
 	const char **files = dtk_xcalloc(kb->n_nodes + 2, sizeof(*files));
 	char hex[41], d[11];
@@ -386,6 +400,9 @@ static int S_commit(struct dtk_ctx *ctx, struct dtk_repo *repo, const struct dtk
 	req.n_files = kb->n_nodes + 2;
 	S_message(&msg, rec);
 	req.message = msg.ptr;
+	req.sign = o->sign;
+	req.sign_key = o->sign_key;
+	req.no_verify = o->no_verify;
 	rc = dtk_repo_commit(repo, &req, hex);
 	if (rc == 0) {
 		dtk_record_summary(&sum, rec);
@@ -549,13 +566,16 @@ const struct dtk_cmd dtk_cmd_crystallize = {
         .usage = "dtk crystallize --plan [--date D] [--format text|json]\n"
                  "       dtk crystallize --eval SCENARIO=VERDICT [--date D] [--review FILE]\n"
                  "                       [--author 'Name <email>'] [--dry-run | --no-commit]\n"
+                 "                       [--gpg-sign[=KEYID] | --no-gpg-sign] [--no-verify]\n"
                  "                       [--allow-future] [--allow-shallow]\n"
                  "       dtk crystallize --continue | --abort",
         .summary = "review what changed since the last run and commit the record",
         .help = "\nCompares the base now with the base at the previous run (read from git\n"
                 "history), appends a record to insights/_crystallizations.yaml, rebuilds\n"
                 "INDEX.md and commits insights/ and INDEX.md as one commit on the current\n"
-                "branch. Other changes in the work tree and the index are left alone.\n\n"
+                "branch. Other changes in the work tree and the index are left alone.\n"
+                "The commit is made as 'git commit' makes it: identity, signing and hooks\n"
+                "(pre-commit, prepare-commit-msg, commit-msg, post-commit); see docs/git.md.\n\n"
                 "options:\n"
                 "  --plan            print the reviewer's worklist; write nothing\n"
                 "  --date D          the run's date (default today); after the last run\n"
@@ -568,6 +588,10 @@ const struct dtk_cmd dtk_cmd_crystallize = {
                 "                    only what the files show\n"
                 "  --dry-run         print the record; write nothing\n"
                 "  --no-commit       write the files but do not commit\n"
+                "  --gpg-sign[=KEYID]  sign the commit as git does (default:\n"
+                "                    commit.gpgsign, key user.signingkey)\n"
+                "  --no-gpg-sign     do not sign, whatever commit.gpgsign says\n"
+                "  --no-verify       skip the pre-commit and commit-msg hooks\n"
                 "  --continue        finish a crystallization that was interrupted\n"
                 "  --abort           drop a crystallization that was interrupted\n\n"
                 "examples:\n"

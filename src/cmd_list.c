@@ -1,4 +1,5 @@
-/* cmd_list.c: dtk list: entries that match filters, for agents and people. */
+/* cmd_list.c: dtk list: entries that match filters, or the nodes, for agents
+ * and people. */
 #include "dtk/cmd.h"
 
 #include "dtk/dtk.h"
@@ -14,15 +15,27 @@
 enum format { F_TEXT, F_JSON, F_JSONL, F_IDS };
 
 struct filter {
-	const char *node;
+	const char **nodes; /* --node, each given (any of them matches) */
+	size_t n_nodes;
 	int confidence; /* -1: any */
 	dtk_date since, stale_at;
 	int candidates;
+	int list_nodes; /* --nodes */
 };
+
+/* Returns 1 when no --node was given or node is one of them. */
+static int S_node_wanted(const struct filter *f, const struct dtk_node *node)
+{
+	size_t i;
+	for (i = 0; i < f->n_nodes; i++)
+		if (!strcmp(node->name, f->nodes[i]))
+			return 1;
+	return f->n_nodes == 0;
+}
 
 static int S_match(const struct dtk_kb *kb, const struct dtk_entry *e, const struct filter *f)
 {
-	return (!f->node || !strcmp(e->node->name, f->node)) &&
+	return S_node_wanted(f, e->node) &&
 	       (f->confidence < 0 || (int)e->confidence == f->confidence) &&
 	       (!f->since || e->created >= f->since) &&
 	       (!f->stale_at || dtk_entry_is_stale(kb, e, f->stale_at)) &&
@@ -60,6 +73,52 @@ static void S_print(FILE *out, const struct dtk_kb *kb, const struct filter *f, 
 	dtk_buf_release(&b);
 }
 
+/* Prints the nodes --node names (all without one): name, entries, bloom and
+ * stance. */
+static void S_print_nodes(FILE *out, const struct dtk_kb *kb, const struct filter *f,
+                          enum format fmt)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	struct dtk_json j;
+	size_t i;
+
+	dtk_json_init(&j, &b);
+	j.compact = fmt == F_JSONL;
+	if (fmt == F_JSON)
+		dtk_json_array(&j);
+	for (i = 0; i < kb->n_nodes; i++) {
+		const struct dtk_node *n = kb->nodes[i];
+		const char *state = !n->stance ? "-" : dtk_node_has_high(n) ? "firm" : "tentative";
+		if (!S_node_wanted(f, n))
+			continue;
+		if (fmt == F_TEXT) {
+			fprintf(out, "%s\t%zu\t%s\t%s\t%s\n", n->name, n->n_entries,
+			        dtk_bloom_names[n->bloom], state, n->stance ? n->stance : "-");
+		} else if (fmt == F_IDS) {
+			fprintf(out, "%s\n", n->name);
+		} else {
+			dtk_json_object(&j);
+			dtk_json_kstring(&j, "node", n->name);
+			dtk_json_kstring(&j, "category",
+			                 n->category >= 0 ? kb->categories[n->category].name
+			                                  : NULL);
+			dtk_json_kint(&j, "entries", (long)n->n_entries);
+			dtk_json_kstring(&j, "bloom", dtk_bloom_names[n->bloom]);
+			dtk_json_kstring(&j, "stance", n->stance);
+			dtk_json_key(&j, "tentative");
+			if (n->stance)
+				dtk_json_bool(&j, !dtk_node_has_high(n));
+			else
+				dtk_json_null(&j);
+			dtk_json_end(&j, '}');
+		}
+	}
+	if (fmt == F_JSON)
+		dtk_json_end(&j, ']');
+	fputs(dtk_buf_cstr(&b), out);
+	dtk_buf_release(&b);
+}
+
 static int S_date_opt(struct dtk_ctx *ctx, const char *opt, const char *v, dtk_date *out)
 {
 	if (dtk_date_parse(out, v) == 0)
@@ -76,17 +135,21 @@ static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct filter *f,
 	                                   {"stale-at", required_argument, NULL, 'S'},
 	                                   {"candidates", no_argument, NULL, 'C'},
 	                                   {"format", required_argument, NULL, 'f'},
+	                                   {"nodes", no_argument, NULL, 'N'},
 	                                   {NULL, 0, NULL, 0}};
 	static const char *const formats[] = {"text", "json", "jsonl", "ids"};
+	static const char *const why = "--nodes lists nodes, not entries";
 	int c, i;
 
 	memset(f, 0, sizeof(*f));
+	f->nodes = dtk_xcalloc((size_t)argc, sizeof(*f->nodes));
 	f->confidence = -1;
 	*fmt = F_TEXT;
 	optind = 0;
 	while ((c = dtk_cmd_getopt(ctx, argc, argv, "n:f:", lo)) != -1) {
 		switch (c) {
-		case 'n': f->node = optarg; break;
+		case 'n': f->nodes[f->n_nodes++] = optarg; break;
+		case 'N': f->list_nodes = 1; break;
 		case 'C': f->candidates = 1; break;
 		case 's':
 			if (S_date_opt(ctx, "--since", optarg, &f->since) < 0)
@@ -111,6 +174,15 @@ static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct filter *f,
 		default: return -1;
 		}
 	}
+	if (dtk_cmd_conflict(ctx, "list", f->list_nodes, "--nodes", f->confidence >= 0,
+	                     "--confidence", why) < 0 ||
+	    dtk_cmd_conflict(ctx, "list", f->list_nodes, "--nodes", !!f->since, "--since", why) <
+	            0 ||
+	    dtk_cmd_conflict(ctx, "list", f->list_nodes, "--nodes", !!f->stale_at, "--stale-at",
+	                     why) < 0 ||
+	    dtk_cmd_conflict(ctx, "list", f->list_nodes, "--nodes", f->candidates, "--candidates",
+	                     why) < 0)
+		return -1;
 	return dtk_cmd_operands(ctx, "list", argc, argv, 0, 0, NULL);
 }
 
@@ -135,34 +207,49 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	struct dtk_kb *kb = NULL;
 	struct filter f;
 	enum format fmt;
+	size_t i;
 	int rc;
 
-	if (S_parse(ctx, argc, argv, &f, &fmt) < 0)
+	if (S_parse(ctx, argc, argv, &f, &fmt) < 0) {
+		free(f.nodes);
 		return DTK_EXIT_INVALID;
-	if ((rc = dtk_cmd_load(ctx, "list", &kb, DTK_KB_ALL, NULL)) != DTK_EXIT_OK) {
-		/* said why */
-	} else if (f.node && !dtk_kb_node(kb, f.node)) {
-		S_no_node(ctx, kb, f.node);
-		rc = DTK_EXIT_INVALID;
-	} else {
-		S_print(ctx->out, kb, &f, fmt);
-		rc = DTK_EXIT_OK;
 	}
+	if ((rc = dtk_cmd_load(ctx, "list", &kb, DTK_KB_ALL, NULL)) != DTK_EXIT_OK)
+		goto done; /* said why */
+	for (i = 0; i < f.n_nodes; i++)
+		if (!dtk_kb_node(kb, f.nodes[i])) {
+			S_no_node(ctx, kb, f.nodes[i]);
+			rc = DTK_EXIT_INVALID;
+		}
+	if (rc != DTK_EXIT_OK)
+		goto done;
+	if (f.list_nodes)
+		S_print_nodes(ctx->out, kb, &f, fmt);
+	else
+		S_print(ctx->out, kb, &f, fmt);
+done:
 	dtk_kb_free(kb);
+	free(f.nodes);
 	return rc;
 }
 
 const struct dtk_cmd dtk_cmd_list = {
         .name = "list",
-        .usage = "dtk list [--node N] [--confidence high|medium|low] [--since D] [--stale-at D]\n"
-                 "                [--candidates] [--format text|json|jsonl|ids]",
-        .summary = "list the entries that match every filter given",
+        .usage = "dtk list [--node N]... [--confidence high|medium|low] [--since D]\n"
+                 "                [--stale-at D] [--candidates] [--format text|json|jsonl|ids]\n"
+                 "       dtk list --nodes [--node N]... [--format text|json|jsonl|ids]",
+        .summary = "list the entries that match every filter given, or the nodes",
         .help = "\nEntries in listing order (nodes in category order, entries in file order).\n"
                 "text: id, confidence, freshness date and title, tab-separated; json: an\n"
                 "array of entries as 'dtk show' prints them; jsonl: one entry per line;\n"
                 "ids: the ids alone.\n\n"
+                "With --nodes, the nodes instead. text: name, number of entries, bloom,\n"
+                "firm, tentative (no high entry) or - (no stance), and the stance (- for\n"
+                "none), tab-separated; json and jsonl: node, category, entries, bloom,\n"
+                "stance and tentative; ids: the names alone.\n\n"
                 "options:\n"
-                "  -n, --node N          entries of node N\n"
+                "  -n, --node N          entries of node N; repeated, of any node given\n"
+                "  --nodes               list the nodes, not their entries\n"
                 "  --confidence C        entries of confidence C\n"
                 "  --since D             entries created on or after D\n"
                 "  --stale-at D          entries stale at D (freshness + policy < D)\n"
@@ -171,7 +258,8 @@ const struct dtk_cmd dtk_cmd_list = {
                 "examples:\n"
                 "  dtk list --candidates\n"
                 "  dtk list --node training-parallelism --format jsonl | jq -r .title\n"
-                "  dtk list --stale-at 2026-12-01 --format ids\n",
+                "  dtk list --stale-at 2026-12-01 --format ids\n"
+                "  dtk list --nodes\n",
         .flags = DTK_CMD_NEEDS_KB,
         .exec = S_exec,
 };

@@ -100,8 +100,13 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	} else {
 		if (json)
 			S_json(ctx->out, &runs);
-		else
+		else if (runs.n)
 			S_text(ctx->out, &runs);
+		else /* said on standard error: standard output stays a list */
+			fprintf(ctx->err, "dtk log: no crystallization runs: %s\n",
+			        runs.unborn
+			                ? "the branch has no commit yet"
+			                : "HEAD's insights/_crystallizations.yaml records none");
 		rc = DTK_EXIT_OK;
 	}
 	dtk_run_list_release(&runs);
@@ -116,7 +121,8 @@ const struct dtk_cmd dtk_cmd_log = {
         .summary = "list the crystallization runs recorded in git, newest first",
         .help = "\nReads the records of insights/_crystallizations.yaml at HEAD and finds the\n"
                 "commit that added each (a Dtk-Crystallization trailer, or for runs recorded\n"
-                "before dtk, the commit that added the record).\n\n"
+                "before dtk, the commit that added the record; - when the history does not\n"
+                "hold it). Without runs, says so on standard error.\n\n"
                 "options:\n"
                 "  -f, --format text|json\n\n"
                 "examples:\n"

@@ -1,11 +1,14 @@
-/* cmd_merge_driver.c: dtk merge-driver: git's merge driver for INDEX.md. */
+/* cmd_merge_driver.c: dtk merge-driver: git's merge driver for INDEX.md and
+ * for the files of insights/. */
 #include "dtk/cmd.h"
 
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
 #include "dtk/index.h"
 #include "dtk/kb.h"
+#include "dtk/merge.h"
 #include "dtk/repo.h"
+#include "dtk/ytree.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +57,63 @@ static int S_render(struct dtk_ctx *ctx, const struct dtk_memfile *files, size_t
 	return rc;
 }
 
+/* Returns the name of an insights/ file at path ("insights/<name>.yaml"),
+ * or NULL when path is not one. */
+static const char *S_insights_file(const char *path)
+{
+	const char *name = strrchr(path, '/');
+	size_t len;
+
+	name = name ? name + 1 : path;
+	len = strlen(name);
+	if (name - path < 9 || strncmp(name - 9, "insights/", 9) ||
+	    (name - path > 9 && name[-10] != '/') || len < 6 || strcmp(name + len - 5, ".yaml"))
+		return NULL;
+	return name;
+}
+
+/* Merges one file of insights/ as data (see docs/merging.md) and writes
+ * the result over ours; returns 0, or 1 when it conflicts (git then marks
+ * the file conflicted; a file that cannot be read is left as ours). */
+static int S_merge_file(struct dtk_ctx *ctx, char **argv, int argc, const char *name)
+{
+	struct dtk_merge_in in = {0};
+	struct dtk_merge_out out = {0};
+	char *text[3] = {NULL, NULL, NULL};
+	size_t len[3] = {0, 0, 0};
+	int i, rc = 1;
+
+	for (i = 0; i < 3; i++)
+		if (dtk_file_read(&text[i], &len[i], argv[1 + i], DTK_MAX_FILE_BYTES) < 0) {
+			rc = dtk_cmd_fail(ctx, "merge-driver", 1);
+			goto done;
+		}
+	in.name = name;
+	in.base = text[0];
+	in.base_len = len[0];
+	in.ours = text[1];
+	in.ours_len = len[1];
+	in.theirs = text[2];
+	in.theirs_len = len[2];
+	in.label_ours = argc > 5 ? argv[5] : NULL;
+	in.label_theirs = argc > 6 ? argv[6] : NULL;
+	rc = dtk_merge_file(&out, &in);
+	if (out.notes.len)
+		fprintf(ctx->err, "%s", out.notes.ptr);
+	if (dtk_file_write_atomic(argv[2], out.text, out.len) < 0)
+		rc = dtk_cmd_fail(ctx, "merge-driver", 1);
+	else if (rc)
+		fprintf(ctx->err,
+		        "dtk merge-driver: %s: conflicts marked; resolve them, then run 'dtk "
+		        "reindex'\n",
+		        argv[4]);
+done:
+	for (i = 0; i < 3; i++)
+		free(text[i]);
+	dtk_merge_out_release(&out);
+	return rc;
+}
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct dtk_repo *repo = NULL;
@@ -67,9 +127,11 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		                           "missing %s (git passes %%O %%A %%B %%P)",
 		                           (const char *const[]){"<ancestor>", "<ours>", "<theirs>",
 		                                                 "<path>"}[argc - 1]);
-	if (argc > 5)
+	if (argc > 7 || (argc > 5 && !S_insights_file(argv[4])))
 		return dtk_cmd_usage_error(ctx, "merge-driver", "unexpected argument '%s'",
-		                           argv[5]);
+		                           argv[argc > 7 ? 7 : 5]);
+	if (S_insights_file(argv[4]))
+		return S_merge_file(ctx, argv, argc, S_insights_file(argv[4]));
 	root = S_root(argv[4]);
 	if (!root || dtk_repo_open(&repo, root) < 0) {
 		free(root);
@@ -91,12 +153,18 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 const struct dtk_cmd dtk_cmd_merge_driver = {
         .name = "merge-driver",
-        .usage = "dtk merge-driver <ancestor> <ours> <theirs> <path>",
-        .summary = "git's merge driver for INDEX.md (set up by dtk setup-git)",
-        .help = "\nRun by git, not by hand (%O %A %B %P). Merges insights/ of both sides\n"
-                "with libgit2 and writes INDEX.md rebuilt from the result over <ours>.\n"
-                "Exits 1, leaving INDEX.md in conflict, when insights/ conflict or the\n"
-                "merged data is invalid: resolve them, then run 'dtk reindex'.\n",
+        .usage = "dtk merge-driver <ancestor> <ours> <theirs> <path> [<ours-label> "
+                 "<theirs-label>]",
+        .summary = "git's merge driver for INDEX.md and insights/*.yaml (set up by dtk "
+                   "setup-git)",
+        .help = "\nRun by git, not by hand (%O %A %B %P). For insights/<file>.yaml: merges\n"
+                "the three versions as data (entries matched by id; docs/merging.md) and\n"
+                "writes the result over <ours>; conflicts are marked around the entry only\n"
+                "(labels: the optional arguments, default ours and theirs). For INDEX.md:\n"
+                "merges insights/ of both sides the same way and writes INDEX.md rebuilt\n"
+                "from the result over <ours>. Exits 1, leaving the file in conflict, when\n"
+                "the data conflicts or the merged data is invalid: resolve it, then run\n"
+                "'dtk reindex'.\n",
         .flags = 0,
         .exec = S_exec,
 };

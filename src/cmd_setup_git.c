@@ -1,11 +1,14 @@
-/* cmd_setup_git.c: dtk setup-git: merge INDEX.md by rebuilding it. */
+/* cmd_setup_git.c: dtk setup-git: merge INDEX.md by rebuilding it, and the
+ * files of insights/ as data. */
 #include "dtk/cmd.h"
 
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
 #include "dtk/repo.h"
+#include "dtk/self.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -14,48 +17,102 @@
 #include <unistd.h>
 
 #define ATTR_LINE "/INDEX.md merge=dtk-index"
+#define ATTR_INSIGHTS "/insights/*.yaml merge=dtk-insights"
+/* The largest .gitattributes read (LFS rules can run to megabytes). */
+#define MAX_ATTR_BYTES (64u << 20)
 
-/* Adds ATTR_LINE to root/.gitattributes unless it is there already. */
-static int S_attributes(const char *root, int *added)
+/* Reads .gitattributes at path whole: 0 and *text (malloc'd; NULL when
+ * there is none), or -1 with the error set. A file git would not read as
+ * attributes (a symbolic link, not a regular file) or that cannot be read
+ * whole is an error: never taken for an empty one. */
+static int S_read_attributes(const char *path, char **text, size_t *len)
 {
-	char *path = dtk_path_join(root, ".gitattributes"), *old = NULL;
-	struct dtk_buf text = DTK_BUF_INIT;
-	size_t len = 0;
-	int rc = 0;
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), rc;
 
-	*added = 0;
-	if (dtk_file_read(&old, &len, path, 1u << 20) == 0 && strstr(old, ATTR_LINE "\n"))
+	*text = NULL;
+	*len = 0;
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0 && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		return dtk_error("%s is a symbolic link, which git does not read; make it a file",
+		                 path);
+	if (fd < 0)
+		return dtk_error("cannot open %s: %s", path, strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		rc = dtk_error("cannot read %s: it is not a regular file", path);
 		goto done;
-	if (old)
-		dtk_buf_put(&text, old, len);
-	if (text.len && text.ptr[text.len - 1] != '\n')
-		dtk_buf_putc(&text, '\n');
-	dtk_buf_puts(&text, ATTR_LINE "\n");
-	rc = dtk_file_write_atomic(path, text.ptr, text.len);
-	*added = rc == 0;
+	}
+	rc = dtk_file_read_fd(text, len, fd, path, MAX_ATTR_BYTES);
+	if (rc == DTK_ETOOBIG)
+		rc = dtk_error("cannot read %s: it is larger than %u bytes", path, MAX_ATTR_BYTES);
 done:
-	dtk_buf_release(&text);
-	free(old);
-	free(path);
-	return rc;
+	close(fd);
+	return rc < 0 ? -1 : 0;
 }
 
-/* Returns the command git runs: this dtk, by absolute path, quoted. */
-static char *S_driver(const char *dtk)
+/* Returns 1 when text holds line as a whole line (the last one may lack its
+ * newline, any may end in CR). */
+static int S_has_line(const char *text, size_t len, const char *line)
+{
+	const char *p = text, *end = text + len;
+	size_t n = strlen(line);
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p)), *stop = eol ? eol : end;
+		if (stop > p && stop[-1] == '\r')
+			stop--;
+		if ((size_t)(stop - p) == n && !memcmp(p, line, n))
+			return 1;
+		p = eol ? eol + 1 : end;
+	}
+	return 0;
+}
+
+/* Makes the new .gitattributes: every byte of old kept, ATTR_LINE and
+ * ATTR_INSIGHTS appended when missing (after a newline when old lacks its
+ * last). Sets *text NULL when old has both lines already; *added to the
+ * lines added. */
+static void S_attributes_text(char **text, const char *old, size_t len, int *added)
+{
+	static const char *const lines[] = {ATTR_LINE, ATTR_INSIGHTS};
+	struct dtk_buf b = DTK_BUF_INIT;
+	size_t i;
+
+	*text = NULL;
+	*added = 0;
+	if (old)
+		dtk_buf_put(&b, old, len);
+	for (i = 0; i < 2; i++) {
+		if (old && S_has_line(old, len, lines[i]))
+			continue;
+		if (b.len && b.ptr[b.len - 1] != '\n')
+			dtk_buf_putc(&b, '\n');
+		dtk_buf_puts(&b, lines[i]);
+		dtk_buf_putc(&b, '\n');
+		*added |= 1 << i;
+	}
+	if (*added)
+		*text = dtk_buf_detach(&b);
+	dtk_buf_release(&b);
+}
+
+/* Returns the command git runs: this dtk, by absolute path, quoted; sets
+ * *how to how the path was found (NULL for --dtk). NULL with the error set
+ * when this dtk's path cannot be found. */
+static char *S_driver(const char *dtk, const char **how)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
-	char self[PATH_MAX];
-	ssize_t n;
+	char *self = NULL;
 
-	if (!dtk) {
-		n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-		self[n > 0 ? n : 0] = '\0';
-		dtk = n > 0 ? self : "dtk";
-	}
+	*how = NULL;
+	if (!dtk && !(dtk = self = dtk_self_path(how)))
+		return NULL;
 	dtk_buf_putc(&b, '\'');
 	for (; *dtk; dtk++)
 		dtk_buf_puts(&b, *dtk == '\'' ? "'\\''" : (char[]){*dtk, 0});
 	dtk_buf_puts(&b, "' merge-driver %O %A %B %P");
+	free(self);
 	return dtk_buf_detach(&b);
 }
 
@@ -79,9 +136,10 @@ static int S_check_dtk(struct dtk_ctx *ctx, const char *dtk)
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct dtk_repo *repo = NULL;
-	const char *dtk = NULL;
-	char *driver = NULL;
-	int added = 0, rc = DTK_EXIT_INVALID;
+	const char *dtk = NULL, *how = NULL;
+	char *driver = NULL, *path = NULL, *old = NULL, *text = NULL;
+	size_t len = 0;
+	int rc = DTK_EXIT_INVALID, added = 0;
 
 	static const struct option opts[] = {{"dtk", required_argument, NULL, 'd'},
 	                                     {NULL, 0, NULL, 0}};
@@ -102,23 +160,40 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		rc = dtk_cmd_fail(ctx, "setup-git", DTK_EXIT_INVALID);
 		goto done;
 	}
-	driver = S_driver(dtk);
+	/* everything read and made before anything is written */
+	path = dtk_path_join(ctx->root, ".gitattributes");
+	if (S_read_attributes(path, &old, &len) < 0 || !(driver = S_driver(dtk, &how))) {
+		rc = dtk_cmd_fail(ctx, "setup-git", DTK_EXIT_INVALID);
+		goto done;
+	}
+	S_attributes_text(&text, old, len, &added);
 	if (dtk_repo_config_set(repo, "merge.dtk-index.name",
 	                        "dtk: rebuild INDEX.md from the merged insights/") < 0 ||
 	    dtk_repo_config_set(repo, "merge.dtk-index.driver", driver) < 0 ||
-	    S_attributes(ctx->root, &added) < 0) {
+	    dtk_repo_config_set(repo, "merge.dtk-insights.name",
+	                        "dtk: merge insights/*.yaml as data, entries by id") < 0 ||
+	    dtk_repo_config_set(repo, "merge.dtk-insights.driver", driver) < 0 ||
+	    (text && dtk_file_write_atomic(path, text, strlen(text)) < 0)) {
 		rc = dtk_cmd_fail(ctx, "setup-git", DTK_EXIT_INVALID);
 		goto done;
 	}
 	fprintf(ctx->out, "git config merge.dtk-index.driver = %s\n", driver);
-	fprintf(ctx->out, "%s: %s\n", added ? "added to .gitattributes" : ".gitattributes has",
+	fprintf(ctx->out, "git config merge.dtk-insights.driver = %s\n", driver);
+	if (how)
+		fprintf(ctx->out, "(this dtk's path, found by %s)\n", how);
+	fprintf(ctx->out, "%s: %s\n", added & 1 ? "added to .gitattributes" : ".gitattributes has",
 	        ATTR_LINE);
-	if (added)
-		fprintf(ctx->out, "commit .gitattributes so that every clone merges INDEX.md this "
-		                  "way (each clone runs 'dtk setup-git' once)\n");
+	fprintf(ctx->out, "%s: %s\n", added & 2 ? "added to .gitattributes" : ".gitattributes has",
+	        ATTR_INSIGHTS);
+	if (text)
+		fprintf(ctx->out, "commit .gitattributes so that every clone merges INDEX.md and "
+		                  "insights/ this way (each clone runs 'dtk setup-git' once)\n");
 	rc = DTK_EXIT_OK;
 done:
 	free(driver);
+	free(path);
+	free(old);
+	free(text);
 	dtk_repo_free(repo);
 	return rc;
 }
@@ -126,13 +201,16 @@ done:
 const struct dtk_cmd dtk_cmd_setup_git = {
         .name = "setup-git",
         .usage = "dtk setup-git [--dtk PATH]",
-        .summary = "make git merge INDEX.md by rebuilding it from the merged insights",
-        .help = "\nWrites '" ATTR_LINE "' to the base's .gitattributes and, in\n"
-                "the repository's own configuration, merge.dtk-index.driver: this dtk's\n"
-                "merge-driver. Branches that each reindexed then merge without a conflict\n"
-                "on INDEX.md. Run it once per clone; commit .gitattributes.\n\n"
+        .summary = "make git merge insights/ as data and INDEX.md by rebuilding it",
+        .help = "\nAdds '" ATTR_LINE "' and '" ATTR_INSIGHTS "'\n"
+                "to the base's .gitattributes (when missing; every other byte is kept) and\n"
+                "sets, in the repository's own configuration, merge.dtk-index.driver and\n"
+                "merge.dtk-insights.driver: this dtk's merge-driver. Branches that each\n"
+                "added entries and reindexed then merge without a conflict (see\n"
+                "docs/merging.md). Run it once per clone; commit .gitattributes.\n\n"
                 "options:\n"
-                "  --dtk PATH   the dtk git should run (default: this one, by absolute path)\n\n"
+                "  --dtk PATH   the dtk git should run (default: this one, by absolute path;\n"
+                "               the output says which path and how it was found)\n\n"
                 "examples:\n"
                 "  dtk setup-git && git add .gitattributes && git commit -m 'merge INDEX.md with "
                 "dtk'\n",

@@ -52,7 +52,8 @@ void dtk_crystal_plan_text(FILE *f, const struct dtk_crystal *c)
 	        c->since ? dtk_date_format(d2, c->since) : "none");
 	if (c->since && !c->has_prev)
 		fprintf(f, "note: the base at the previous run is not in history; high changes, "
-		           "bloom changes and stance rewrites count only what the files show\n");
+		           "bloom changes, stance rewrites and new contradictions count only what "
+		           "the files show\n");
 	S_list(f, "new entries", c->new_entries, c->n_new);
 	fprintf(f, "\nreview pairs: %ld in all\n", c->pairs);
 	for (i = 0; i < c->n_reviews; i++) {
@@ -63,7 +64,7 @@ void dtk_crystal_plan_text(FILE *f, const struct dtk_crystal *c)
 		S_pairs(c, rv, S_text_pair, f);
 	}
 	S_list(f, "stale entries", c->stale, c->n_stale);
-	S_list(f, "candidates (one verification short of high)", c->candidates, c->n_candidates);
+	S_list(f, "candidates, one verification short of high", c->candidates, c->n_candidates);
 	S_list(f, "entries that meet the high rule but are not high", c->promotable,
 	       c->n_promotable);
 	fprintf(f, "\nnodes with new entries whose stance has not changed (%zu):\n",

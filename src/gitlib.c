@@ -1,11 +1,35 @@
-/* gitlib.c: loads libgit2 with dlopen() the first time git is needed. */
+/* gitlib.c: loads libgit2 with dlopen() the first time git is needed (or,
+ * linked with DTK_LINK_LIBGIT2, only initializes it). */
 #include "gitlib.h"
 
 #include "dtk/dtk.h"
 
+#ifndef DTK_LINK_LIBGIT2
 #include <dlfcn.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
+
+static void S_shutdown(void);
+
+#ifdef DTK_LINK_LIBGIT2
+/* Linked: nothing to load; libgit2 is initialized once. */
+int dtk_gitlib_load(void)
+{
+	static int done;
+
+	if (done)
+		return 0;
+	if (git_libgit2_init() < 0) {
+		const git_error *e = git_error_last();
+		return dtk_error("cannot initialize libgit2: %s",
+		                 e && e->message ? e->message : "unknown libgit2 error");
+	}
+	atexit(S_shutdown);
+	done = 1;
+	return 0;
+}
+#else /* loaded at run time */
 
 #ifndef DTK_LIBGIT2_SONAME
 #error "DTK_LIBGIT2_SONAME must name the libgit2 dtk is built against (CMakeLists.txt sets it)"
@@ -24,11 +48,6 @@ DTK_GIT_FUNCTIONS(S_CHECK)
 struct dtk_gitlib dtk_git;
 
 static void *S_handle; /* non-NULL once loaded */
-
-static void S_shutdown(void)
-{
-	git_libgit2_shutdown();
-}
 
 /* Resolves every function of the list in h into dtk_git. Returns 0, or -1
  * with the error set (name is what was opened, for the message). */
@@ -93,4 +112,10 @@ done:
 		dlclose(h);
 	}
 	return rc;
+}
+#endif /* DTK_LINK_LIBGIT2 */
+
+static void S_shutdown(void)
+{
+	git_libgit2_shutdown();
 }

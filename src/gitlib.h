@@ -27,9 +27,11 @@
 #define DTK_GITLIB_H
 
 #include <git2.h>
+#include <git2/sys/repository.h> /* git_repository_set_config */
 
 /* Every libgit2 function dtk calls, without the git_ prefix. */
 #define DTK_GIT_FUNCTIONS(X)                                                                       \
+	X(attr_get)                                                                                \
 	X(blob_create_from_buffer)                                                                 \
 	X(blob_create_from_workdir)                                                                \
 	X(blob_free)                                                                               \
@@ -38,6 +40,8 @@
 	X(blob_rawsize)                                                                            \
 	X(buf_dispose)                                                                             \
 	X(commit_create)                                                                           \
+	X(commit_create_buffer)                                                                    \
+	X(commit_create_with_signature)                                                            \
 	X(commit_free)                                                                             \
 	X(commit_id)                                                                               \
 	X(commit_lookup)                                                                           \
@@ -47,11 +51,18 @@
 	X(commit_parentcount)                                                                      \
 	X(commit_time)                                                                             \
 	X(commit_tree)                                                                             \
+	X(config_add_file_ondisk)                                                                  \
 	X(config_free)                                                                             \
+	X(config_get_string_buf)                                                                   \
+	X(config_new)                                                                              \
 	X(config_open_level)                                                                       \
+	X(config_parse_bool)                                                                       \
 	X(config_set_string)                                                                       \
 	X(diff_options_init)                                                                       \
 	X(error_last)                                                                              \
+	X(filter_list_apply_to_buffer)                                                             \
+	X(filter_list_free)                                                                        \
+	X(filter_list_load)                                                                        \
 	X(index_add)                                                                               \
 	X(index_add_bypath)                                                                        \
 	X(index_entry_is_conflict)                                                                 \
@@ -76,6 +87,7 @@
 	X(merge_base)                                                                              \
 	X(merge_options_init)                                                                      \
 	X(merge_trees)                                                                             \
+	X(message_prettify)                                                                        \
 	X(message_trailer_array_free)                                                              \
 	X(message_trailers)                                                                        \
 	X(oid_cpy)                                                                                 \
@@ -92,6 +104,7 @@
 	X(reference_symbolic_target)                                                               \
 	X(reference_target)                                                                        \
 	X(reference_type)                                                                          \
+	X(repository_commondir)                                                                    \
 	X(repository_config)                                                                       \
 	X(repository_free)                                                                         \
 	X(repository_head)                                                                         \
@@ -101,10 +114,13 @@
 	X(repository_is_shallow)                                                                   \
 	X(repository_open_ext)                                                                     \
 	X(repository_path)                                                                         \
+	X(repository_set_config)                                                                   \
+	X(repository_set_workdir)                                                                  \
 	X(repository_state)                                                                        \
 	X(repository_workdir)                                                                      \
 	X(signature_default)                                                                       \
 	X(signature_free)                                                                          \
+	X(signature_new)                                                                           \
 	X(signature_now)                                                                           \
 	X(tree_entry_byindex)                                                                      \
 	X(tree_entry_bypath)                                                                       \
@@ -117,6 +133,14 @@
 	X(tree_free)                                                                               \
 	X(tree_lookup)
 
+/*
+ * Built with DTK_LINK_LIBGIT2 (CMake option of that name), libgit2 is linked
+ * as any program links it: the call sites call it directly and
+ * dtk_gitlib_load() only initializes it. The table and the redirections
+ * below are the run-time loading's.
+ */
+#ifndef DTK_LINK_LIBGIT2
+
 /* One function pointer per function, typed as libgit2 declares it. */
 struct dtk_gitlib {
 #define DTK_GIT_MEMBER(name) __typeof__(&git_##name) name;
@@ -127,16 +151,21 @@ struct dtk_gitlib {
 /* The table; all NULL until dtk_gitlib_load() has returned 0. */
 extern struct dtk_gitlib dtk_git;
 
+#endif /* !DTK_LINK_LIBGIT2 */
+
 /*
  * Loads libgit2 (once per process; dtk uses git from one thread only),
  * resolves every function of the list, checks that its version is the one
  * dtk was built against, and calls git_libgit2_init() (git_libgit2_shutdown()
  * runs at exit). Returns 0, or -1 with the error set ("cannot load libgit2
- * (NAME): why"); a later call tries again.
+ * (NAME): why"); a later call tries again. Linked (DTK_LINK_LIBGIT2): only
+ * the initialization, once.
  */
 int dtk_gitlib_load(void);
 
+#ifndef DTK_LINK_LIBGIT2
 /* The call sites' names, redirected to the table (same order as the list). */
+#define git_attr_get (dtk_git.attr_get)
 #define git_blob_create_from_buffer (dtk_git.blob_create_from_buffer)
 #define git_blob_create_from_workdir (dtk_git.blob_create_from_workdir)
 #define git_blob_free (dtk_git.blob_free)
@@ -145,6 +174,8 @@ int dtk_gitlib_load(void);
 #define git_blob_rawsize (dtk_git.blob_rawsize)
 #define git_buf_dispose (dtk_git.buf_dispose)
 #define git_commit_create (dtk_git.commit_create)
+#define git_commit_create_buffer (dtk_git.commit_create_buffer)
+#define git_commit_create_with_signature (dtk_git.commit_create_with_signature)
 #define git_commit_free (dtk_git.commit_free)
 #define git_commit_id (dtk_git.commit_id)
 #define git_commit_lookup (dtk_git.commit_lookup)
@@ -154,11 +185,18 @@ int dtk_gitlib_load(void);
 #define git_commit_parentcount (dtk_git.commit_parentcount)
 #define git_commit_time (dtk_git.commit_time)
 #define git_commit_tree (dtk_git.commit_tree)
+#define git_config_add_file_ondisk (dtk_git.config_add_file_ondisk)
 #define git_config_free (dtk_git.config_free)
+#define git_config_get_string_buf (dtk_git.config_get_string_buf)
+#define git_config_new (dtk_git.config_new)
 #define git_config_open_level (dtk_git.config_open_level)
+#define git_config_parse_bool (dtk_git.config_parse_bool)
 #define git_config_set_string (dtk_git.config_set_string)
 #define git_diff_options_init (dtk_git.diff_options_init)
 #define git_error_last (dtk_git.error_last)
+#define git_filter_list_apply_to_buffer (dtk_git.filter_list_apply_to_buffer)
+#define git_filter_list_free (dtk_git.filter_list_free)
+#define git_filter_list_load (dtk_git.filter_list_load)
 #define git_index_add (dtk_git.index_add)
 #define git_index_add_bypath (dtk_git.index_add_bypath)
 #define git_index_entry_is_conflict (dtk_git.index_entry_is_conflict)
@@ -183,6 +221,7 @@ int dtk_gitlib_load(void);
 #define git_merge_base (dtk_git.merge_base)
 #define git_merge_options_init (dtk_git.merge_options_init)
 #define git_merge_trees (dtk_git.merge_trees)
+#define git_message_prettify (dtk_git.message_prettify)
 #define git_message_trailer_array_free (dtk_git.message_trailer_array_free)
 #define git_message_trailers (dtk_git.message_trailers)
 #define git_oid_cpy (dtk_git.oid_cpy)
@@ -199,6 +238,7 @@ int dtk_gitlib_load(void);
 #define git_reference_symbolic_target (dtk_git.reference_symbolic_target)
 #define git_reference_target (dtk_git.reference_target)
 #define git_reference_type (dtk_git.reference_type)
+#define git_repository_commondir (dtk_git.repository_commondir)
 #define git_repository_config (dtk_git.repository_config)
 #define git_repository_free (dtk_git.repository_free)
 #define git_repository_head (dtk_git.repository_head)
@@ -208,10 +248,13 @@ int dtk_gitlib_load(void);
 #define git_repository_is_shallow (dtk_git.repository_is_shallow)
 #define git_repository_open_ext (dtk_git.repository_open_ext)
 #define git_repository_path (dtk_git.repository_path)
+#define git_repository_set_config (dtk_git.repository_set_config)
+#define git_repository_set_workdir (dtk_git.repository_set_workdir)
 #define git_repository_state (dtk_git.repository_state)
 #define git_repository_workdir (dtk_git.repository_workdir)
 #define git_signature_default (dtk_git.signature_default)
 #define git_signature_free (dtk_git.signature_free)
+#define git_signature_new (dtk_git.signature_new)
 #define git_signature_now (dtk_git.signature_now)
 #define git_tree_entry_byindex (dtk_git.tree_entry_byindex)
 #define git_tree_entry_bypath (dtk_git.tree_entry_bypath)
@@ -223,5 +266,6 @@ int dtk_gitlib_load(void);
 #define git_tree_entrycount (dtk_git.tree_entrycount)
 #define git_tree_free (dtk_git.tree_free)
 #define git_tree_lookup (dtk_git.tree_lookup)
+#endif /* !DTK_LINK_LIBGIT2 */
 
 #endif

@@ -5,7 +5,8 @@
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
 #include "dtk/kb.h"
-#include "gitlib.h"
+#include "dtk/merge.h"
+#include "gitint.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -49,10 +50,8 @@ int dtk_repo_open(struct dtk_repo **out, const char *root)
 		return DTK_ENOGIT;
 	r = dtk_xcalloc(1, sizeof(*r));
 	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
-	if (git_repository_open_ext(&r->git, root, 0, NULL) < 0) {
-		dtk_error("%s is not inside a git work tree", root);
+	if (dtk_gitenv_open(&r->git, root) < 0)
 		goto fail;
-	}
 	if (git_repository_is_bare(r->git) || !git_repository_workdir(r->git)) {
 		dtk_error("the repository of %s has no work tree", root);
 		goto fail;
@@ -471,8 +470,10 @@ int dtk_repo_runs(struct dtk_repo *r, struct dtk_run_list *out, struct dtk_diags
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (git_repository_head(&head, r->git) < 0)
-		return 0; /* no commit yet */
+	if (git_repository_head(&head, r->git) < 0) {
+		out->unborn = 1; /* no commit yet */
+		return 0;
+	}
 	/* HEAD's records, invalid ones reported (not taken for no runs) */
 	if (git_commit_lookup(&c, r->git, git_reference_target(head)) == 0 &&
 	    S_lookup(r, c, RECORDS, &oid) == 0) {
@@ -619,36 +620,6 @@ done:
 	free(path);
 	git_index_free(idx);
 	return rc;
-}
-
-/* Returns the author: "Name <email>" when given, else from git config. */
-static int S_signature(git_signature **out, const struct dtk_repo *r, const char *author)
-{
-	const char *lt, *gt;
-	char *name;
-	int rc;
-
-	if (!author) {
-		rc = git_signature_default(out, r->git);
-		if (rc == GIT_ENOTFOUND)
-			return dtk_error("no author: set user.name and user.email (git config) or "
-			                 "pass --author 'Name <email>'");
-		return rc < 0 ? S_gerr("cannot make the commit's signature") : 0;
-	}
-	lt = strchr(author, '<');
-	gt = lt ? strchr(lt, '>') : NULL;
-	if (!lt || !gt || gt[1] || lt == author || gt == lt + 1)
-		return dtk_error("--author must read 'Name <email>', not '%s'", author);
-	name = dtk_xstrndup(author, (size_t)(lt - author));
-	while (*name && name[strlen(name) - 1] == ' ')
-		name[strlen(name) - 1] = '\0';
-	{
-		char *email = dtk_xstrndup(lt + 1, (size_t)(gt - lt - 1));
-		rc = git_signature_now(out, name, email);
-		free(email);
-	}
-	free(name);
-	return rc < 0 ? S_gerr("invalid --author") : 0;
 }
 
 /* ---- git's index lock, held from before the first write to the last ---- */
@@ -1192,15 +1163,126 @@ static int S_branch(const struct dtk_repo *r, struct journal *j, git_commit **pa
 	return 0;
 }
 
+/* Runs the hooks 'git commit' runs before the commit (see docs/git.md):
+ * pre-commit on an index holding the commit's tree (the hook may change it:
+ * *tree_oid is then its tree), prepare-commit-msg and commit-msg on
+ * COMMIT_EDITMSG (the message they leave, cleaned up as git does, is set in
+ * *msg, malloc'd). Returns 0, or -1 with the error set when a hook refused. */
+static int S_pre_hooks(const struct dtk_repo *r, const struct dtk_commit_req *req,
+                       const git_signature *author, git_oid *tree_oid, char **msg)
+{
+	struct dtk_buf path = DTK_BUF_INIT;
+	char *editmsg = dtk_path_join(git_repository_path(r->git), "COMMIT_EDITMSG"), *text = NULL;
+	const char *arg;
+	git_index *idx = NULL;
+	git_tree *tree = NULL;
+	git_buf clean = GIT_BUF_INIT;
+	size_t len = 0;
+	int rc = -1, hook;
+
+	*msg = NULL;
+	dtk_buf_printf(&path, "%snext-index-%ld.lock", git_repository_path(r->git), (long)getpid());
+	if (git_index_open(&idx, path.ptr) < 0 || git_tree_lookup(&tree, r->git, tree_oid) < 0 ||
+	    git_index_read_tree(idx, tree) < 0 || git_index_write(idx) < 0) {
+		S_gerr("cannot write the index for the hooks");
+		goto done;
+	}
+	hook = req->no_verify
+	               ? 0
+	               : dtk_gitcommit_hook(r->git, "pre-commit", path.ptr, author, NULL, NULL);
+	if (hook != 0) {
+		if (hook > 0)
+			dtk_error("the pre-commit hook refused the commit (--no-verify skips it)");
+		goto done;
+	}
+	if (git_index_read(idx, 1) < 0 || git_index_write_tree_to(tree_oid, idx, r->git) < 0) {
+		S_gerr("cannot read the index the pre-commit hook left");
+		goto done;
+	}
+	if (dtk_file_write_atomic(editmsg, req->message, strlen(req->message)) < 0)
+		goto done;
+	/* as git names it to the hooks: from the top of the work tree */
+	arg = strncmp(editmsg, r->workdir, strlen(r->workdir)) ? editmsg
+	                                                       : editmsg + strlen(r->workdir);
+	hook = dtk_gitcommit_hook(r->git, "prepare-commit-msg", path.ptr, author, arg, "message");
+	if (hook == 0 && !req->no_verify)
+		hook = dtk_gitcommit_hook(r->git, "commit-msg", path.ptr, author, arg, NULL);
+	if (hook != 0) {
+		if (hook > 0)
+			dtk_error("the %s hook refused the commit%s",
+			          req->no_verify ? "prepare-commit-msg"
+			                         : "prepare-commit-msg or commit-msg",
+			          req->no_verify ? "" : " (--no-verify skips commit-msg)");
+		goto done;
+	}
+	if (dtk_file_read(&text, &len, editmsg, 1u << 24) < 0 ||
+	    git_message_prettify(&clean, text, 0, '#') < 0) {
+		S_gerr("cannot read the commit message the hooks left");
+		goto done;
+	}
+	if (!clean.size) {
+		dtk_error("Aborting commit due to empty commit message (left by the hooks)");
+		goto done;
+	}
+	*msg = dtk_xstrndup(clean.ptr, clean.size);
+	rc = 0;
+done:
+	unlink(path.ptr);
+	git_buf_dispose(&clean);
+	git_tree_free(tree);
+	git_index_free(idx);
+	dtk_buf_release(&path);
+	free(editmsg);
+	free(text);
+	return rc;
+}
+
+/* Creates the commit object, signed when git would sign it (see
+ * dtk_gitcommit_wants_sign), without moving any reference. */
+static int S_create(const struct dtk_repo *r, const struct dtk_commit_req *req, git_oid *out,
+                    const git_signature *author, const git_signature *committer,
+                    const char *message, const git_tree *tree, const git_commit *parent)
+{
+	const git_commit *parents[1] = {parent};
+	git_buf buf = GIT_BUF_INIT;
+	char *sig = NULL;
+	int sign = dtk_gitcommit_wants_sign(r->git, req->sign), rc = -1;
+
+	if (sign < 0)
+		return -1;
+	if (!sign) {
+		if (git_commit_create(out, r->git, NULL, author, committer, NULL, message, tree,
+		                      parent ? 1 : 0, parents) < 0)
+			return S_gerr("cannot create the commit");
+		return 0;
+	}
+	if (git_commit_create_buffer(&buf, r->git, author, committer, NULL, message, tree,
+	                             parent ? 1 : 0, parents) < 0) {
+		S_gerr("cannot create the commit");
+		goto done;
+	}
+	if (dtk_gitcommit_sign(&sig, r->git, buf.ptr, buf.size, req->sign_key, committer) < 0)
+		goto done;
+	if (git_commit_create_with_signature(out, r->git, buf.ptr, sig, NULL) < 0) {
+		S_gerr("cannot create the signed commit");
+		goto done;
+	}
+	rc = 0;
+done:
+	free(sig);
+	git_buf_dispose(&buf);
+	return rc;
+}
+
 int dtk_repo_commit(struct dtk_repo *r, const struct dtk_commit_req *req, char commit_hex[41])
 {
 	struct ilock l = {-1, NULL, 0, 0};
 	struct journal j;
 	git_commit *parent = NULL;
 	git_tree *base = NULL, *tree = NULL;
-	git_signature *sig = NULL;
+	git_signature *author = NULL, *committer = NULL;
 	git_oid tree_oid;
-	const git_commit *parents[1];
+	char *message = NULL, *index_file = NULL;
 	int rc = -1, decided = 0;
 
 	memset(&j, 0, sizeof(j));
@@ -1224,18 +1306,16 @@ int dtk_repo_commit(struct dtk_repo *r, const struct dtk_commit_req *req, char c
 		S_gerr("cannot read HEAD's tree");
 		goto done;
 	}
-	if (S_build_tree(r, base, req, &tree_oid) < 0 || S_signature(&sig, r, req->author) < 0)
+	if (S_build_tree(r, base, req, &tree_oid) < 0 ||
+	    dtk_gitenv_idents(&author, &committer, r->git, req->author) < 0 ||
+	    S_pre_hooks(r, req, author, &tree_oid, &message) < 0)
 		goto done;
 	if (git_tree_lookup(&tree, r->git, &tree_oid) < 0) {
 		S_gerr("cannot read the new tree");
 		goto done;
 	}
-	parents[0] = parent;
-	if (git_commit_create(&j.new_id, r->git, NULL, sig, sig, NULL, req->message, tree,
-	                      parent ? 1 : 0, parents) < 0) {
-		S_gerr("cannot create the commit");
+	if (S_create(r, req, &j.new_id, author, committer, message, tree, parent) < 0)
 		goto done;
-	}
 	dtk_crash_point("before-journal");
 	/* from here on the commit is decided: a run cut short is finished by
 	 * dtk crystallize --continue (or dropped by --abort) */
@@ -1248,6 +1328,9 @@ int dtk_repo_commit(struct dtk_repo *r, const struct dtk_commit_req *req, char c
 	if (S_finish(r, &j, &l) < 0)
 		goto done;
 	git_oid_tostr(commit_hex, 41, &j.new_id);
+	/* as git: post-commit's failure changes nothing */
+	index_file = dtk_path_join(git_repository_path(r->git), "index");
+	dtk_gitcommit_hook(r->git, "post-commit", index_file, author, NULL, NULL);
 	rc = 0;
 done:
 	if (decided && rc < 0) {
@@ -1265,10 +1348,13 @@ done:
 	} else {
 		free(l.path);
 	}
-	git_signature_free(sig);
+	git_signature_free(author);
+	git_signature_free(committer);
 	git_tree_free(tree);
 	git_tree_free(base);
 	git_commit_free(parent);
+	free(message);
+	free(index_file);
 	return rc;
 }
 
@@ -1373,28 +1459,110 @@ static int S_tree_of(const struct dtk_repo *r, const git_oid *commit, git_tree *
 	return rc;
 }
 
-/* Collects the base's files of the merged index idx; returns 1 on a conflict
- * among them. */
-static int S_collect(const struct dtk_repo *r, git_index *idx, struct dtk_memfile **out, size_t *n)
+/* Sets *id to the blob at path in tree; returns 1, or 0 when there is none. */
+static int S_blob_at(git_tree *tree, const char *path, git_oid *id)
 {
-	size_t i, cap = 0, plen = strlen(r->prefix) + 9;
+	git_tree_entry *e = NULL;
+	int found = git_tree_entry_bypath(&e, tree, path) == 0 &&
+	            git_tree_entry_type(e) == GIT_OBJECT_BLOB;
+
+	if (found)
+		git_oid_cpy(id, git_tree_entry_id(e));
+	git_tree_entry_free(e);
+	return found;
+}
+
+/* Reads blob id into *data (malloc'd) and *len; returns 0 or -1. */
+static int S_read_blob(const struct dtk_repo *r, const git_oid *id, char **data, size_t *len)
+{
+	git_blob *blob = NULL;
+	if (git_blob_lookup(&blob, r->git, id) < 0)
+		return S_gerr("cannot read a merged file");
+	*len = (size_t)git_blob_rawsize(blob);
+	*data = dtk_xstrndup(git_blob_rawcontent(blob), *len);
+	git_blob_free(blob);
+	return 0;
+}
+
+/*
+ * A file both sides changed, which git merges with dtk's driver (attribute
+ * merge=dtk-insights): merged by dtk_merge_file, as the driver will, from
+ * the trees t[0] base, t[1] ours, t[2] theirs. Returns 0 and sets *data
+ * (malloc'd) and *len; 1 when it conflicts; 2 when the file is not such a
+ * file (git's own merge stands); -1 with the error set.
+ */
+static int S_driver_merge(const struct dtk_repo *r, git_tree *const t[3], const char *path,
+                          char **data, size_t *len)
+{
+	struct dtk_merge_in in;
+	struct dtk_merge_out mo;
+	const char *attr = NULL;
+	char *text[3] = {NULL, NULL, NULL};
+	size_t tlen[3] = {0, 0, 0};
+	git_oid id[3];
+	int has[3], i, rc = -1;
+
+	for (i = 0; i < 3; i++)
+		has[i] = S_blob_at(t[i], path, &id[i]);
+	if (!has[1] || !has[2] || git_oid_equal(&id[1], &id[2]) ||
+	    (has[0] && (git_oid_equal(&id[0], &id[1]) || git_oid_equal(&id[0], &id[2]))) ||
+	    git_attr_get(&attr, r->git, 0, path, "merge") < 0 || !attr ||
+	    strcmp(attr, "dtk-insights"))
+		return 2;
+	for (i = 0; i < 3; i++)
+		if (has[i] && S_read_blob(r, &id[i], &text[i], &tlen[i]) < 0)
+			goto done;
+	memset(&in, 0, sizeof(in));
+	in.name = strrchr(path, '/') + 1;
+	in.base = text[0];
+	in.base_len = tlen[0];
+	in.ours = text[1];
+	in.ours_len = tlen[1];
+	in.theirs = text[2];
+	in.theirs_len = tlen[2];
+	rc = dtk_merge_file(&mo, &in);
+	*len = mo.len;
+	*data = mo.text;
+	mo.text = NULL;
+	dtk_merge_out_release(&mo);
+	if (rc == 1) {
+		free(*data);
+		*data = NULL;
+	}
+done:
+	for (i = 0; i < 3; i++)
+		free(text[i]);
+	return rc;
+}
+
+/* Collects the base's files of the merged index idx of the trees t (base,
+ * ours, theirs), each file both sides changed merged as dtk's driver merges
+ * it; returns 1 on a conflict among them. */
+static int S_collect(const struct dtk_repo *r, git_index *idx, git_tree *const t[3],
+                     struct dtk_memfile **out, size_t *n)
+{
+	size_t i, cap = 0, plen = strlen(r->prefix) + 9, len = 0;
+	const char *prev = NULL;
 
 	for (i = 0; i < git_index_entrycount(idx); i++) {
 		const git_index_entry *e = git_index_get_byindex(idx, i);
-		git_blob *blob = NULL;
-		if (!S_base_file(r, e->path))
-			continue;
-		if (git_index_entry_is_conflict(e))
+		char *data = NULL;
+		int rc;
+		if (!S_base_file(r, e->path) || (prev && !strcmp(prev, e->path)))
+			continue; /* a conflict's other stages */
+		prev = e->path;
+		rc = S_driver_merge(r, t, e->path, &data, &len);
+		if (rc == 2 && git_index_entry_is_conflict(e))
 			return 1;
-		if (git_blob_lookup(&blob, r->git, &e->id) < 0)
-			return S_gerr("cannot read a merged file");
+		if (rc == 2)
+			rc = S_read_blob(r, &e->id, &data, &len);
+		if (rc != 0)
+			return rc;
 		dtk_grow((void **)out, &cap, *n + 1, sizeof(**out));
 		(*out)[*n].name = dtk_xstrdup(e->path + plen);
-		(*out)[*n].data =
-		        dtk_xstrndup(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
-		(*out)[*n].len = (size_t)git_blob_rawsize(blob);
+		(*out)[*n].data = data;
+		(*out)[*n].len = len;
 		(*n)++;
-		git_blob_free(blob);
 	}
 	return 0;
 }
@@ -1419,7 +1587,7 @@ int dtk_repo_merged_insights(struct dtk_repo *r, struct dtk_memfile **out, size_
 		rc = S_gerr("cannot merge insights/");
 		goto done;
 	}
-	rc = S_collect(r, idx, out, n);
+	rc = S_collect(r, idx, (git_tree *const[3]){t_base, t_head, t_other}, out, n);
 done:
 	if (rc != 0) {
 		dtk_memfiles_free(*out, *n);

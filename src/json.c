@@ -28,8 +28,8 @@ static void S_before(struct dtk_json *j)
 		return;
 	}
 	if (j->depth > 0) {
-		if (j->count[j->depth]++)
-			dtk_buf_putc(j->out, ',');
+		if (j->count[j->depth]++) /* compact: ", " as between keys and values ": " */
+			dtk_buf_puts(j->out, j->compact ? ", " : ",");
 		S_indent(j);
 	}
 }

@@ -45,6 +45,22 @@ static struct dtk_pos S_pos(const struct dtk_yval *v)
 	return p;
 }
 
+/* Reports the n required keys a mapping (what, at v) lacks, in one error:
+ * "entry is missing required keys 'claim', 'created' and 'source'". */
+static void S_missing(struct ctx *c, const struct dtk_yval *v, const char *what,
+                      const char *const *keys, size_t n)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	size_t i;
+
+	if (n == 0)
+		return;
+	for (i = 0; i < n; i++)
+		dtk_buf_printf(&b, "%s'%s'", i == 0 ? "" : i + 1 == n ? " and " : ", ", keys[i]);
+	S_err(c, v, "%s is missing required key%s %s", what, n == 1 ? "" : "s", b.ptr);
+	dtk_buf_release(&b);
+}
+
 /*
  * Checks that v is a mapping whose keys are all in keys (NULL-terminated; a
  * leading '*' marks a required key), reporting unknown keys with a
@@ -57,8 +73,9 @@ static int S_check_map_vals(struct ctx *c, const struct dtk_yval *v, const char 
 {
 	const char *const *names = c->names;
 	const struct dtk_yval *seen[32] = {NULL};
+	const char *missing[32];
 	const size_t *lens = c->lens;
-	size_t n, i, k = 0, j;
+	size_t n, i, k = 0, j, n_missing = 0;
 
 	if (v->kind != DTK_Y_MAP) {
 		S_err(c, v, "%s must be a mapping, found %s", what, dtk_yval_describe(v));
@@ -100,10 +117,11 @@ static int S_check_map_vals(struct ctx *c, const struct dtk_yval *v, const char 
 		if (keys[k][0] != '*')
 			continue;
 		if (!seen[k])
-			S_err(c, v, "%s is missing required key '%s'", what, names[k]);
+			missing[n_missing++] = names[k];
 		else if (seen[k]->kind == DTK_Y_SCALAR && seen[k]->type == DTK_YT_NULL)
 			S_err(c, seen[k], "'%s' must have a value", names[k]);
 	}
+	S_missing(c, v, what, missing, n_missing);
 	if (vals)
 		memcpy(vals, seen, n * sizeof(*vals));
 	return 1;

@@ -121,7 +121,11 @@ void dtk_view_node_json(struct dtk_json *j, const struct dtk_kb *kb, const struc
 	                 node->category >= 0 ? kb->categories[node->category].name : NULL);
 	dtk_json_kstring(j, "bloom", dtk_bloom_names[node->bloom]);
 	dtk_json_kstring(j, "stance", node->stance);
-	dtk_json_kbool(j, "tentative", node->stance && !dtk_node_has_high(node));
+	dtk_json_key(j, "tentative"); /* null without a stance */
+	if (node->stance)
+		dtk_json_bool(j, !dtk_node_has_high(node));
+	else
+		dtk_json_null(j);
 	dtk_json_key(j, "entries");
 	dtk_json_array(j);
 	for (i = 0; i < node->n_entries; i++) {

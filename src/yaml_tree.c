@@ -1,6 +1,8 @@
 /* yaml_tree.c: libyaml's event stream to a dtk_yval tree, strictly. */
 #include "dtk/ytree.h"
 
+#include "dtk/cjkfold.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,8 @@ struct builder {
 	struct dtk_arena *arena;
 	const char *path, *buf;
 	size_t len;
+	/* a character index of libyaml's marks and its byte offset in buf */
+	size_t mark_chars, mark_bytes;
 	struct dtk_diags *diags;
 	struct frame stack[DTK_MAX_DEPTH + 1];
 	int depth;
@@ -183,13 +187,61 @@ static enum dtk_ytype S_check_tag(struct builder *b, struct dtk_yval *v, const c
 	return plain;
 }
 
+/* Returns the byte offset in buf of libyaml's mark index idx: libyaml 0.2.5
+ * counts characters (a CRLF as two), not bytes. Marks come in order, so the
+ * count goes on from the last mark asked for (mark_chars is the number of
+ * bytes in buf[0, mark_bytes) that start a character), eight bytes at a
+ * time: every event has marks, so this is on the parser's hot path. */
+static size_t S_mark_byte(struct builder *b, size_t idx)
+{
+	const unsigned char *p = (const unsigned char *)b->buf;
+	const uint64_t high = UINT64_C(0x8080808080808080);
+
+	if (idx < b->mark_chars)
+		b->mark_chars = b->mark_bytes = 0; /* not seen: marks only go forward */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	while (b->mark_bytes + 8 <= b->len) {
+		uint64_t w, starts;
+		size_t n, k;
+		memcpy(&w, p + b->mark_bytes, 8);
+		/* bit 7 of each byte that starts a character (not 10xxxxxx) */
+		starts = ~(w & ~(w << 1)) & high;
+		n = (size_t)(((starts >> 7) * UINT64_C(0x0101010101010101)) >> 56);
+		if (b->mark_chars + n <= idx) {
+			b->mark_chars += n;
+			b->mark_bytes += 8;
+			continue;
+		}
+		for (k = idx - b->mark_chars; k > 0; k--)
+			starts &= starts - 1;
+		b->mark_bytes += (size_t)__builtin_ctzll(starts) / 8;
+		b->mark_chars = idx;
+		return b->mark_bytes;
+	}
+#endif
+	for (; b->mark_bytes < b->len; b->mark_bytes++) {
+		if ((p[b->mark_bytes] & 0xC0) == 0x80)
+			continue;
+		if (b->mark_chars == idx)
+			break;
+		b->mark_chars++;
+	}
+	return b->mark_bytes;
+}
+
+/* Returns the byte offset (counting a skipped byte order mark) of mark m. */
+static uint32_t S_offset(struct builder *b, yaml_mark_t m)
+{
+	return b->off + (uint32_t)S_mark_byte(b, m.index);
+}
+
 static struct dtk_yval *S_new(struct builder *b, enum dtk_ykind kind, yaml_mark_t m)
 {
 	struct dtk_yval *v = dtk_arena_alloc(b->arena, sizeof(*v));
 	v->kind = kind;
 	v->line = (int)m.line + 1;
 	v->col = S_col(m);
-	v->start = v->end = b->off + (uint32_t)m.index;
+	v->start = v->end = S_offset(b, m);
 	return v;
 }
 
@@ -226,12 +278,21 @@ static void S_scalar_span(struct builder *b, struct dtk_yval *v, const yaml_even
 	        [YAML_LITERAL_SCALAR_STYLE] = DTK_YS_LITERAL,
 	        [YAML_FOLDED_SCALAR_STYLE] = DTK_YS_FOLDED,
 	};
-	size_t end = ev->end_mark.index;
+	size_t start = S_mark_byte(b, ev->start_mark.index), end;
 
+	if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	    ev->start_mark.line == ev->end_mark.line) {
+		/* a plain scalar on one line is its text: no need to count */
+		end = start + ev->data.scalar.length;
+		b->mark_chars = ev->end_mark.index;
+		b->mark_bytes = end;
+	} else {
+		end = S_mark_byte(b, ev->end_mark.index);
+	}
 	v->style = styles[ev->data.scalar.style];
-	v->start = b->off + (uint32_t)ev->start_mark.index;
+	v->start = b->off + (uint32_t)start;
 	if (v->style == DTK_YS_LITERAL || v->style == DTK_YS_FOLDED)
-		end = S_block_end(b->buf, ev->start_mark.index, end);
+		end = S_block_end(b->buf, start, end);
 	v->end = b->off + (uint32_t)end;
 }
 
@@ -256,6 +317,20 @@ static struct dtk_yval *S_new_scalar(struct builder *b, yaml_mark_t m, const cha
 	v->items = NULL;
 	v->n = 0;
 	return v;
+}
+
+/* Applies the East Asian line-break rule (cjkfold.h) to scalar v of event ev:
+ * only folded and multi-line plain scalars fold line breaks to spaces. */
+static void S_join_wide(struct builder *b, struct dtk_yval *v, const yaml_event_t *ev)
+{
+	int block = ev->data.scalar.style == YAML_FOLDED_SCALAR_STYLE;
+	uint32_t from;
+
+	if (!block && (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+	               ev->start_mark.line == ev->end_mark.line))
+		return;
+	from = v->start - b->off; /* S_scalar_span has set the span */
+	v->len = dtk_cjkfold_join((char *)v->str, v->len, b->buf + from, v->end - v->start, block);
 }
 
 /* Adds v to the collection on top of the stack, or makes it the root. */
@@ -362,7 +437,7 @@ static void S_pop(struct builder *b, yaml_mark_t m)
 		memcpy(v->items, b->items + f->start, v->n * sizeof(*v->items));
 	b->n_items = f->start;
 	if (v->style == DTK_YS_FLOW)
-		v->end = b->off + (uint32_t)m.index;
+		v->end = S_offset(b, m);
 	else if (v->n)
 		v->end = v->items[v->n - 1]->end;
 	if (v->kind == DTK_Y_MAP)
@@ -392,7 +467,7 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 		v = S_new(b, DTK_Y_SCALAR, m);
 		v->type = DTK_YT_NULL;
 		v->str = "";
-		v->end = b->off + (uint32_t)ev->end_mark.index;
+		v->end = S_offset(b, ev->end_mark);
 		S_add(b, v);
 		return 0;
 	case YAML_SCALAR_EVENT:
@@ -415,6 +490,7 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 		                                                           : DTK_YT_STR;
 		if (tag && strcmp(tag, "!"))
 			v->type = S_check_tag(b, v, tag, S_resolve(v->str));
+		S_join_wide(b, v, ev);
 		S_add(b, v);
 		break;
 	case YAML_SEQUENCE_START_EVENT:
@@ -452,6 +528,41 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 	return 0;
 }
 
+/* Reports libyaml's error about a quoted scalar or a flow collection that
+ * runs on (an unclosed quote, bracket or brace) where the construct starts,
+ * its context mark, with where libyaml stopped (line, col) in the message:
+ * the problem position of an unclosed quote is the end of the file. Returns
+ * 1 when the error was such an error, else 0. */
+static int S_unclosed_error(struct builder *b, const yaml_parser_t *p, int line, int col)
+{
+	static const char *const what[][2] = {
+	        {"while scanning a quoted scalar", "quoted scalar"},
+	        {"while parsing a flow sequence", "flow sequence"},
+	        {"while parsing a flow mapping", "flow mapping"},
+	};
+	int eof_line, eof_col;
+	size_t i;
+
+	if (!p->context || !p->problem)
+		return 0;
+	for (i = 0; i < sizeof(what) / sizeof(*what); i++)
+		if (!strcmp(p->context, what[i][0]))
+			break;
+	if (i == sizeof(what) / sizeof(*what))
+		return 0;
+	S_offset_pos(b->buf, b->len, b->len, &eof_line, &eof_col);
+	if (line == eof_line && col == eof_col)
+		S_error(b, (int)p->context_mark.line + 1, S_col(p->context_mark),
+		        "the %s that starts here is never closed (the file ends at line %d, "
+		        "column %d)",
+		        what[i][1], line, col);
+	else
+		S_error(b, (int)p->context_mark.line + 1, S_col(p->context_mark),
+		        "in the %s that starts here: %s (at line %d, column %d)", what[i][1],
+		        p->problem, line, col);
+	return 1;
+}
+
 /* Reports a libyaml error, with positions computed where libyaml has none. */
 static void S_parser_error(struct builder *b, const yaml_parser_t *p)
 {
@@ -475,6 +586,8 @@ static void S_parser_error(struct builder *b, const yaml_parser_t *p)
 	}
 	line = (int)p->problem_mark.line + 1;
 	col = S_col(p->problem_mark);
+	if (S_unclosed_error(b, p, line, col))
+		return;
 	if (p->context)
 		S_error(b, line, col, "%s %s (at line %d, column %d)", problem, p->context,
 		        (int)p->context_mark.line + 1, S_col(p->context_mark));

@@ -41,8 +41,26 @@ expect()
 }
 
 # 1. The binary: no DT_NEEDED entry for libgit2 (but it has entries: the
-#    check reads what it thinks it reads).
+#    check reads what it thinks it reads). Built with DTK_LINK_LIBGIT2=ON
+#    (DTK_TEST_LINKED=1): it has one, the git commands work, and the checks
+#    of run-time loading (2, 4, 5) do not apply; they are skipped.
 needed=$(readelf -d "$DTK" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+if [ "${DTK_TEST_LINKED:-0}" = 1 ]; then
+    if printf '%s\n' "$needed" | grep -q '^libgit2'; then
+        ok "dtk (DTK_LINK_LIBGIT2=ON) has a NEEDED entry for libgit2"
+    else
+        ko "dtk (DTK_LINK_LIBGIT2=ON) has a NEEDED entry for libgit2" "$needed"
+    fi
+    expect "dtk log" 0 "$(git -C "$repo" rev-parse --short=7 HEAD)" -- log
+    expect "dtk log, DTK_LIBGIT2 ignored when linked" 0 \
+        "$(git -C "$repo" rev-parse --short=7 HEAD)" DTK_LIBGIT2="$scratch/none.so" -- log
+    sed -i 's/^bloom: apply$/bloom: analyze/' "$repo/insights/alpha.yaml"
+    expect "dtk check on a drifted INDEX.md" 1 '^\+\| alpha \| analyze' -- check
+    echo "skip - loading libgit2 at run time (DTK_LIBGIT2, no NEEDED entry, a missing" \
+        "library): this dtk is built with DTK_LINK_LIBGIT2=ON and links libgit2"
+    t_done
+    exit
+fi
 if ! printf '%s\n' "$needed" | grep -q '^libyaml'; then
     ko "readelf -d lists dtk's NEEDED libraries" "$needed"
 elif printf '%s\n' "$needed" | grep -q libgit2; then

@@ -49,6 +49,47 @@ for cmd in $commands help; do
     fi
 done
 
+# docs/commands.md and the page stay in step with every command's --help:
+# each option of the help's usage and options is in the command's section of
+# docs/commands.md; each long option either document names is one the help
+# gives (or a global one); the page's synopsis shows the options of the
+# help's usage, no more, no fewer.
+MD=$SRC/docs/commands.md
+opts() { grep -oE '(^|[ [|,(`])--?[a-zA-Z][a-z-]*' | sed 's/^[ [|,(`]//' | LC_ALL=C sort -u; }
+longs() { opts | grep -- '^--'; }
+global=$(printf '%s\n' -C --help --version -h -P --no-pager | LC_ALL=C sort -u)
+md_section() {
+    # from the heading naming dtk $1 to the next heading, with the heading
+    awk -v c="$1" 'index($0, "## ") == 1 {
+            on = index($0 " ", " dtk " c " ") > 0 }
+        on' "$MD"
+}
+for cmd in $commands; do
+    h=$("$DTK" help "$cmd" | sed -n '1,/^$/p; /^options:/,/^$/p' | opts)
+    usage=$("$DTK" help "$cmd" | sed -n '1,/^$/p' | opts)
+    md=$(md_section "$cmd" | grep -v '^ *\$\|git \|jq ')
+    man=$(section "$cmd")
+    syn=$(printf '%s\n' "$text" | awk -v h=".SY \"dtk $cmd\"" '
+        index($0, h) == 1 { on = 1; next } on && /^\.YS/ { on = 0 } on' | opts)
+    if [ -z "$md" ]; then
+        ko "docs/commands.md has a section for dtk $cmd"
+        continue
+    fi
+    missing=$(comm -23 <(printf '%s\n' "$h" | grep .) <(printf '%s\n' "$md" | opts) |
+        tr '\n' ' ')
+    [ -z "$missing" ] && ok "docs/commands.md documents every option of dtk $cmd" ||
+        ko "docs/commands.md documents every option of dtk $cmd" "missing: $missing"
+    for doc in md man; do
+        extra=$(comm -13 <(printf '%s\n' "$h" "$global" | LC_ALL=C sort -u) \
+            <(printf '%s\n' "${!doc}" | longs) | grep . | tr '\n' ' ')
+        [ -z "$extra" ] && ok "$doc: no option dtk $cmd --help lacks" ||
+            ko "$doc: no option dtk $cmd --help lacks" "not in the help: $extra"
+    done
+    [ "$usage" = "$syn" ] && ok "dtk.1's synopsis of dtk $cmd shows the usage's options" ||
+        ko "dtk.1's synopsis of dtk $cmd shows the usage's options" \
+            "usage: $(printf '%s ' $usage)" "synopsis: $(printf '%s ' $syn)"
+done
+
 for w in '^\.TH DTK 1' '^\.SH NAME' '^\.SH SYNOPSIS' '^\.SH DESCRIPTION' '^\.SH COMMANDS' \
     '^\.SH OPTIONS' '^\.SH EXIT STATUS' '^\.SH ENVIRONMENT' '^\.SH FILES' '^\.SH EXAMPLES' \
     '^\.SH SEE ALSO' '^\.B NO_COLOR' '^\.B DTK_THREADS' '^\.B TMPDIR' \

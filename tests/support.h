@@ -36,6 +36,6 @@ void t_dtk(struct t_run *r, const char *dir, const char *env, ...);
 extern const char *t_dtk_bin;
 void t_run_free(struct t_run *r);
 /* Runs a shell command in dir; returns its exit status. */
-int t_sh(const char *dir, const char *fmt, ...);
+int t_sh(const char *dir, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

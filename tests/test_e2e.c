@@ -395,17 +395,74 @@ static void test_list_filters_and_formats(void **state)
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "list", "--node", "beta", "--format", "jsonl", NULL);
 	assert_int_equal(r.status, 0);
-	assert_memory_equal(r.out, "{\"id\": \"beta-001\",\"node\": \"beta\",", 32);
+	assert_memory_equal(r.out, "{\"id\": \"beta-001\", \"node\": \"beta\", ", 34);
 	assert_non_null(strstr(r.out, "}\n{\"id\": \"beta-002\""));
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "list", "--format", "json", "--confidence", "high", NULL);
 	assert_memory_equal(r.out, "[\n  {\n    \"id\": \"alpha-001\",", 27);
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "list", "--node", "beta", "--node", "alpha", "--confidence", "low",
+	      "--format", "ids", NULL); /* any node given */
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "alpha-003\nbeta-002\n");
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "list", "--node", "beta", "--node", "alph", NULL);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	assert_string_equal(r.err, "dtk list: error: no node 'alph'; did you mean 'alpha'?\n");
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "list", "--node", "nope", NULL);
 	assert_int_equal(r.status, 2);
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "list", "--confidence", "sure", NULL);
 	assert_int_equal(r.status, 2);
+	t_run_free(&r);
+	S_done(dir);
+}
+
+/* dtk list --nodes: each node with its entry count, bloom and stance. */
+static void test_list_nodes(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	(void)state;
+	t_dtk(&r, dir, NULL, "list", "--nodes", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "alpha\t3\tapply\tfirm\t通信图在初始化时固化\n"
+	                           "beta\t2\tevaluate\ttentative\t按延迟分层\n"
+	                           "gamma\t0\tremember\t-\t-\n");
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "list", "--nodes", "--format", "jsonl", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out,
+	                    "{\"node\": \"alpha\", \"category\": \"通信\", \"entries\": 3, "
+	                    "\"bloom\": \"apply\", \"stance\": \"通信图在初始化时固化\", "
+	                    "\"tentative\": false}\n"
+	                    "{\"node\": \"beta\", \"category\": \"策略\", \"entries\": 2, "
+	                    "\"bloom\": \"evaluate\", \"stance\": \"按延迟分层\", "
+	                    "\"tentative\": true}\n"
+	                    "{\"node\": \"gamma\", \"category\": \"策略\", \"entries\": 0, "
+	                    "\"bloom\": \"remember\", \"stance\": null, \"tentative\": null}\n");
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "list", "--nodes", "--node", "gamma", "--node", "beta", "-f", "json",
+	      NULL);
+	assert_int_equal(r.status, 0);
+	assert_memory_equal(r.out, "[\n  {\n    \"node\": \"beta\",", 25);
+	assert_non_null(strstr(r.out, "\"node\": \"gamma\""));
+	assert_null(strstr(r.out, "\"node\": \"alpha\""));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "list", "--nodes", "--format", "ids", NULL);
+	assert_string_equal(r.out, "alpha\nbeta\ngamma\n");
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "list", "--nodes", "--since", "2026-01-01", NULL);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "dtk list: error: --nodes and --since cannot be used together: "
+	                           "--nodes lists nodes, not entries\nsee 'dtk list --help'\n");
+	t_run_free(&r);
+	/* show's JSON: a node without a stance is neither firm nor tentative */
+	t_dtk(&r, dir, NULL, "show", "gamma", "--format", "json", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "  \"stance\": null,\n  \"tentative\": null,\n"));
 	t_run_free(&r);
 	S_done(dir);
 }
@@ -553,6 +610,47 @@ static void test_writers_wait_for_the_lock(void **state)
 	S_done(dir);
 }
 
+/* The East Asian line-break rule reaches every output: the shipped base's
+ * folded claims in show (text, JSON), a folded stance in INDEX.md, show, JSON
+ * and the HTML export. */
+static void test_east_asian_line_breaks(void **state)
+{
+	char *dir = S_base(), *root = t_src(""), *index, *page;
+	struct t_run r;
+	(void)state;
+	t_dtk(&r, root, NULL, "show", "training-parallelism-008", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "单层耗时，均分层数"));
+	assert_null(strstr(r.out, "耗时， 均分"));
+	t_run_free(&r);
+	t_dtk(&r, root, NULL, "show", "collective-communication", "--format", "json", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "只能靠另一个线程"));
+	assert_null(strstr(r.out, "另一个 线程"));
+	t_run_free(&r);
+
+	assert_int_equal(t_sh(dir,
+	                      "sed -i 's|^stance: 通信图在初始化时固化|stance: >-\\n  "
+	                      "通信图在\\n  初始化时固化 (NCCL)|' insights/alpha.yaml && "
+	                      "'%s' reindex -q && '%s' export html site",
+	                      DTK_BIN, DTK_BIN),
+	                 0);
+	index = t_read(dir, "INDEX.md", NULL);
+	assert_non_null(strstr(index, "| 通信图在初始化时固化 (NCCL) |"));
+	free(index);
+	page = t_read(dir, "site/alpha.html", NULL);
+	assert_non_null(strstr(page, "通信图在初始化时固化 (NCCL)"));
+	free(page);
+	t_dtk(&r, dir, NULL, "show", "alpha", NULL);
+	assert_non_null(strstr(r.out, "stance: 通信图在初始化时固化 (NCCL)\n"));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "show", "alpha", "--format", "json", NULL);
+	assert_non_null(strstr(r.out, "\"stance\": \"通信图在初始化时固化 (NCCL)\""));
+	t_run_free(&r);
+	free(root);
+	S_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -570,11 +668,13 @@ int main(void)
 	        cmocka_unit_test(test_show_reads_only_its_node),
 	        cmocka_unit_test(test_help_version_usage),
 	        cmocka_unit_test(test_list_filters_and_formats),
+	        cmocka_unit_test(test_list_nodes),
 	        cmocka_unit_test(test_next_id),
 	        cmocka_unit_test(test_check_github_annotations),
 	        cmocka_unit_test(test_english_index),
 	        cmocka_unit_test(test_export_html),
 	        cmocka_unit_test(test_writers_wait_for_the_lock),
+	        cmocka_unit_test(test_east_asian_line_breaks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1240,8 +1240,9 @@ int main(void)
 
 	git_libgit2_init();
 	snprintf(S_env, sizeof(S_env),
-	         "HOME='%s' XDG_CONFIG_HOME='%s' GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME= "
-	         "GIT_AUTHOR_EMAIL= EMAIL=",
+	         "env -u GIT_AUTHOR_NAME -u GIT_AUTHOR_EMAIL -u GIT_COMMITTER_NAME "
+	         "-u GIT_COMMITTER_EMAIL -u EMAIL -u GIT_DIR -u GIT_WORK_TREE "
+	         "HOME='%s' XDG_CONFIG_HOME='%s' GIT_CONFIG_NOSYSTEM=1",
 	         home, home);
 	snprintf(S_genv, sizeof(S_genv), "HOME='%s' XDG_CONFIG_HOME='%s' GIT_CONFIG_NOSYSTEM=1",
 	         home, home);

@@ -249,6 +249,142 @@ static void test_insights_link_containment(void **state)
 	S_done(dir);
 }
 
+#define ATTR_INS "/insights/*.yaml merge=dtk-insights\n"
+#define ATTR "/INDEX.md merge=dtk-index\n" ATTR_INS
+
+/* Runs dtk setup-git in dir; returns its exit status (output in out, err). */
+static int S_setup_git(const char *dir)
+{
+	return t_sh(dir, "HOME=\"$PWD\" GIT_CONFIG_NOSYSTEM=1 '%s' setup-git >out 2>err", DTK_BIN);
+}
+
+/* Fails unless dir/.gitattributes is old (len bytes) with add appended. */
+static void S_expect_attributes(const char *dir, const char *old, size_t len, const char *add)
+{
+	size_t n;
+	char *now = S_read(dir, ".gitattributes", &n);
+	assert_int_equal(n, len + strlen(add));
+	assert_memory_equal(now, old, len);
+	assert_memory_equal(now + len, add, strlen(add));
+	free(now);
+}
+
+/* setup-git appends its line and keeps every other byte: a large file of LFS
+ * rules, one without its last newline, one with CRLF that has the line; a
+ * file it cannot read is an error and nothing is written. */
+static void test_setup_git_attributes(void **state)
+{
+	char *dir = S_base(), *old;
+	size_t len;
+	(void)state;
+	S_commit(dir);
+	/* 2 MB of LFS rules, over any small read limit */
+	assert_int_equal(t_sh(dir,
+	                      "awk 'BEGIN { for (i = 0; i < 40000; i++) print \"data/f\" i "
+	                      "\".bin filter=lfs diff=lfs merge=lfs -text\" }' >.gitattributes"),
+	                 0);
+	old = S_read(dir, ".gitattributes", &len);
+	assert_true(len > (1u << 20) + (1u << 19));
+	assert_int_equal(S_setup_git(dir), 0);
+	S_expect_attributes(dir, old, len, ATTR);
+	free(old);
+	old = S_read(dir, ".gitattributes", &len);
+	assert_int_equal(S_setup_git(dir), 0); /* again: nothing to add */
+	S_expect_attributes(dir, old, len, "");
+	free(old);
+
+	t_write_str(dir, ".gitattributes", "*.bin binary");
+	assert_int_equal(S_setup_git(dir), 0);
+	S_expect_attributes(dir, "*.bin binary", 12, "\n" ATTR);
+	t_write_str(dir, ".gitattributes", "*.bin binary\r\n/INDEX.md merge=dtk-index\r\n");
+	assert_int_equal(S_setup_git(dir), 0);
+	S_expect_attributes(dir, "*.bin binary\r\n/INDEX.md merge=dtk-index\r\n", 41, ATTR_INS);
+	t_write_str(dir, ".gitattributes", "/INDEX.md merge=dtk-index");
+	assert_int_equal(S_setup_git(dir), 0);
+	S_expect_attributes(dir, "/INDEX.md merge=dtk-index", 25, "\n" ATTR_INS);
+	/* both lines there (CRLF, the last without its newline): nothing written */
+	t_write_str(
+	        dir, ".gitattributes",
+	        "/insights/*.yaml merge=dtk-insights\r\n*.bin binary\n/INDEX.md merge=dtk-index");
+	assert_int_equal(S_setup_git(dir), 0);
+	S_expect_attributes(dir,
+	                    "/insights/*.yaml merge=dtk-insights\r\n*.bin binary\n"
+	                    "/INDEX.md merge=dtk-index",
+	                    75, "");
+	assert_int_equal(t_sh(dir, "test \"$(git config merge.dtk-insights.driver)\" = "
+	                           "\"$(git config merge.dtk-index.driver)\""),
+	                 0);
+
+	/* cannot be read: exit 2, not even git's configuration written */
+	assert_int_equal(t_sh(dir, "git config --unset-all merge.dtk-index.driver; "
+	                           "git config --unset-all merge.dtk-index.name; "
+	                           "rm .gitattributes && mkdir .gitattributes"),
+	                 0);
+	assert_int_equal(S_setup_git(dir), 2);
+	assert_int_equal(t_sh(dir, "grep -q 'dtk setup-git: error: cannot read .*/.gitattributes: "
+	                           "it is not a regular file' err"),
+	                 0);
+	assert_int_equal(t_sh(dir, "test -d .gitattributes && ! git config merge.dtk-index.driver"),
+	                 0);
+	assert_int_equal(t_sh(dir, "rmdir .gitattributes && echo '*.c diff' >rules && "
+	                           "ln -s rules .gitattributes"),
+	                 0);
+	assert_int_equal(S_setup_git(dir), 2);
+	assert_int_equal(t_sh(dir, "grep -q 'is a symbolic link, which git does not read' err && "
+	                           "test -L .gitattributes && test \"$(cat rules)\" = '*.c diff' "
+	                           "&& ! git config merge.dtk-index.driver"),
+	                 0);
+	if (geteuid() != 0) { /* root reads any file */
+		assert_int_equal(t_sh(dir,
+		                      "rm .gitattributes && echo '*.c diff' >.gitattributes && "
+		                      "chmod 000 .gitattributes"),
+		                 0);
+		assert_int_equal(S_setup_git(dir), 2);
+		assert_int_equal(t_sh(dir, "chmod 644 .gitattributes && "
+		                           "test \"$(cat .gitattributes)\" = '*.c diff'"),
+		                 0);
+	}
+	S_done(dir);
+}
+
+/* Without /proc (DTK_SELF_NO_PROC), setup-git finds this dtk by argv[0]
+ * (relative to where it started, before -C) or by PATH, and says so. */
+static void test_setup_git_finds_itself_without_proc(void **state)
+{
+	char *dir = S_base(), *out;
+	const char *env = "HOME=\"$PWD\" GIT_CONFIG_NOSYSTEM=1 DTK_SELF_NO_PROC=1";
+	char want[4096];
+	(void)state;
+	S_commit(dir);
+	snprintf(want, sizeof(want),
+	         "git config merge.dtk-index.driver = '%s' merge-driver %%O "
+	         "%%A %%B %%P\n",
+	         DTK_BIN);
+	assert_int_equal(DTK_BIN[0], '/');
+	/* argv[0] relative to /, then -C into the base */
+	assert_int_equal(t_sh(dir, "export %s && (cd / && '%s' -C \"$OLDPWD\" setup-git) >out", env,
+	                      &DTK_BIN[1]),
+	                 0);
+	out = S_read(dir, "out", NULL);
+	assert_non_null(strstr(out, want));
+	assert_non_null(strstr(out, "(this dtk's path, found by argv[0])\n"));
+	free(out);
+	/* a bare name, found on PATH */
+	assert_int_equal(t_sh(dir, "export %s && PATH=\"$(dirname '%s'):$PATH\" dtk setup-git >out",
+	                      env, DTK_BIN),
+	                 0);
+	out = S_read(dir, "out", NULL);
+	assert_non_null(strstr(out, want));
+	assert_non_null(strstr(out, "(this dtk's path, found by PATH)\n"));
+	free(out);
+	assert_int_equal(t_sh(dir,
+	                      "test \"$(git config merge.dtk-index.driver)\" = \"'%s' "
+	                      "merge-driver %%O %%A %%B %%P\"",
+	                      DTK_BIN),
+	                 0);
+	S_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +395,8 @@ int main(void)
 	        cmocka_unit_test(test_log_reports_invalid_records),
 	        cmocka_unit_test(test_index_must_be_a_regular_file),
 	        cmocka_unit_test(test_insights_link_containment),
+	        cmocka_unit_test(test_setup_git_attributes),
+	        cmocka_unit_test(test_setup_git_finds_itself_without_proc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

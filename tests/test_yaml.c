@@ -1,6 +1,7 @@
 /* test_yaml.c: libyaml events to a strict tree. */
 #include "support.h"
 
+#include "dtk/cjkfold.h"
 #include "dtk/ytree.h"
 
 #include <stdlib.h>
@@ -98,6 +99,35 @@ static void test_spans_and_styles(void **state)
 	assert_string_equal(S_span(text, v->items[1]), "id: two\n    m: {k: v}");
 	v = dtk_yval_get(root, "h");
 	assert_string_equal(S_span(text, v), "multi\n  line");
+	dtk_arena_free(a);
+}
+
+/* Spans are bytes: libyaml's marks count characters, which differ from bytes
+ * past the first character of more than one byte. */
+static void test_spans_after_multibyte_text(void **state)
+{
+	struct dtk_arena *a = dtk_arena_new();
+	const char *text = "\xEF\xBB\xBF"
+	                   "a: 中文的值\r\n"
+	                   "b: [é, '引号']\r\n"
+	                   "c: >-\r\n  折叠的\r\n  中文\r\n\r\n"
+	                   "d: {k: 😀}\r\n"
+	                   "e: 多行\r\n  文本\r\n";
+	const struct dtk_yval *root, *v;
+	(void)state;
+	root = S_ok(a, text);
+	assert_string_equal(S_span(text, dtk_yval_get(root, "a")), "中文的值");
+	v = dtk_yval_get(root, "b");
+	assert_string_equal(S_span(text, v), "[é, '引号']");
+	assert_string_equal(S_span(text, v->items[1]), "'引号'");
+	v = dtk_yval_get(root, "c");
+	assert_string_equal(S_span(text, v), ">-\r\n  折叠的\r\n  中文");
+	assert_string_equal(v->str, "折叠的中文");
+	assert_string_equal(S_span(text, dtk_yval_get(root, "d")), "{k: 😀}");
+	v = dtk_yval_get(root, "e");
+	assert_string_equal(S_span(text, v), "多行\r\n  文本");
+	assert_string_equal(v->str, "多行文本");
+	assert_string_equal(S_span(text, root->items[8]), "e");
 	dtk_arena_free(a);
 }
 
@@ -253,6 +283,80 @@ static void test_scalar_limit(void **state)
 	free(big);
 }
 
+/* Returns the value of key k of the one-mapping document text (in a). */
+static const char *S_value(struct dtk_arena *a, const char *text, const char *key)
+{
+	const struct dtk_yval *v = dtk_yval_get(S_ok(a, text), key);
+	assert_non_null(v);
+	assert_int_equal(strlen(v->str), v->len);
+	return v->str;
+}
+
+/* The East Asian line-break rule (docs/schema.md, "Text"): a break folded
+ * between two wide characters is dropped; typed spaces stay. */
+static void test_east_asian_line_breaks(void **state)
+{
+	struct dtk_arena *a = dtk_arena_new();
+	(void)state;
+	/* the shipped base's cases: a folded claim, a multi-line plain value */
+	assert_string_equal(S_value(a, "k: >-\n  的单层耗时，\n  均分层数\n", "k"),
+	                    "的单层耗时，均分层数");
+	assert_string_equal(S_value(a, "k: 只能靠另一个\n  线程轮询\n", "k"),
+	                    "只能靠另一个线程轮询");
+	assert_string_equal(S_value(a, "k: >\n  中文\n  均分\n", "k"), "中文均分\n");
+	/* several breaks, a typed space between wide characters stays */
+	assert_string_equal(S_value(a, "k: >-\n  甲 乙\n  丙\n  丁\n", "k"), "甲 乙丙丁");
+	/* a letter, a digit or an ambiguous character on one side: a space */
+	assert_string_equal(S_value(a, "k: >-\n  中文\n  abc\n  中文\n", "k"), "中文 abc 中文");
+	assert_string_equal(S_value(a, "k: >-\n  “引号”\n  中文\n", "k"), "“引号” 中文");
+	/* Hangul keeps its spaces (Korean separates words) */
+	assert_string_equal(S_value(a, "k: >-\n  한국어\n  텍스트\n", "k"), "한국어 텍스트");
+	/* emoji of East Asian Width W and fullwidth forms (F) join */
+	assert_string_equal(S_value(a, "k: >-\n  😀\n  中\n", "k"), "😀中");
+	assert_string_equal(S_value(a, "k: >-\n  ＡＢ\n  中\n", "k"), "ＡＢ中");
+	/* breaks the fold keeps: blank lines, more-indented lines */
+	assert_string_equal(S_value(a, "k: >-\n  中文\n\n  均分\n", "k"), "中文\n均分");
+	assert_string_equal(S_value(a, "k: >-\n  中文\n   均分\n", "k"), "中文\n 均分");
+	/* a block scalar's trailing space is text; a plain one's is not */
+	assert_string_equal(S_value(a, "k: >-\n  中文 \n  均分\n", "k"), "中文  均分");
+	assert_string_equal(S_value(a, "k: 中文 \n  均分\n", "k"), "中文均分");
+	/* literal and quoted scalars are not folded by this rule */
+	assert_string_equal(S_value(a, "k: |-\n  中文\n  均分\n", "k"), "中文\n均分");
+	assert_string_equal(S_value(a, "k: \"中文\n  均分\"\n", "k"), "中文 均分");
+	assert_string_equal(S_value(a, "k: '中文\n  均分'\n", "k"), "中文 均分");
+	/* CRLF, a header comment, flow context, text before (libyaml counts
+	 * characters, dtk finds the bytes) */
+	assert_string_equal(S_value(a, "k: >- # c\r\n  中文\r\n  均分\r\n", "k"), "中文均分");
+	assert_string_equal(dtk_yval_get(S_ok(a, "k: [中文\n  均分, x]\n"), "k")->items[0]->str,
+	                    "中文均分");
+	assert_string_equal(
+	        S_value(a, "a: 中文 中文 é\nb: >-\n  \xC3\xA9\n  中\nk: 中文\n  均分\n", "k"),
+	        "中文均分");
+	assert_string_equal(S_value(a, "\xEF\xBB\xBFk: 中文\n  均分\n", "k"), "中文均分");
+	/* one line: nothing to do, the typed space stays */
+	assert_string_equal(S_value(a, "k: 中文 均分\n", "k"), "中文 均分");
+	dtk_arena_free(a);
+}
+
+/* dtk_cjkfold_join leaves a value whose source does not match it as it was. */
+static void test_east_asian_join_mismatch(void **state)
+{
+	char v[] = "中文 均分 线程";
+	size_t n = strlen(v); /* before the calls: v changes, and the order in
+	                       * which a macro's arguments are evaluated is not set */
+	(void)state;
+	assert_int_equal(
+	        dtk_cjkfold_join(v, n, "中文\n均分\nxx", strlen("中文\n均分\nxx"), 0), n);
+	assert_string_equal(v, "中文 均分 线程");
+	assert_int_equal(
+	        dtk_cjkfold_join(v, n, "中文\n均分 线程", strlen("中文\n均分 线程"), 0),
+	        n - 1);
+	assert_string_equal(v, "中文均分 线程");
+	assert_true(dtk_cjkfold_is_wide(0x4E2D));
+	assert_false(dtk_cjkfold_is_wide(0xAC00));
+	assert_false(dtk_cjkfold_is_wide(0x201C));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,7 +369,10 @@ int main(void)
 	        cmocka_unit_test(test_leading_bom_is_fine),
 	        cmocka_unit_test(test_depth_limit_stops_early),
 	        cmocka_unit_test(test_scalar_limit),
+	        cmocka_unit_test(test_east_asian_line_breaks),
+	        cmocka_unit_test(test_east_asian_join_mismatch),
 	        cmocka_unit_test(test_spans_and_styles),
+	        cmocka_unit_test(test_spans_after_multibyte_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

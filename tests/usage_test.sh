@@ -40,7 +40,8 @@ t "$(see help "unexpected argument 'y'")" help list y
 
 # unknown options, missing values, values given to flags, ambiguity
 t "$(see list "unknown option '--bogus'")" list --bogus
-t "$(see list "unknown option '--nodes-of'")" list --nodes-of
+t "$(see list "unknown option '--nodes-of'; did you mean '--nodes'?")" list --nodes-of
+t "$(see list "unknown option '--frobnicate'")" list --frobnicate
 t "$(see list "unknown option '--candidtes'; did you mean '--candidates'?")" list --candidtes
 t "$(see list "unknown option '-x'")" list -x
 t "$(see crystallize "unknown option '-f'; did you mean '--format'?")" crystallize -f json

@@ -73,7 +73,10 @@ struct dtk_commit_req {
 	const char *const *files; /* every other file of insights/, by name */
 	size_t n_files;
 	const char *message;
-	const char *author; /* "Name <email>", or NULL for git's configuration */
+	const char *author;   /* "Name <email>", or NULL for git's configuration */
+	int sign;             /* 1 --gpg-sign, 0 --no-gpg-sign, -1 as commit.gpgsign says */
+	const char *sign_key; /* --gpg-sign=KEYID, or NULL */
+	int no_verify;        /* --no-verify: skip pre-commit and commit-msg */
 };
 
 /*
@@ -100,6 +103,7 @@ struct dtk_run_list {
 	struct dtk_run *v;
 	size_t n;
 	struct dtk_kb *kb; /* owns the records' strings */
+	int unborn;        /* HEAD has no commit yet */
 };
 
 /* Lists the runs recorded in HEAD's _crystallizations.yaml, newest first,

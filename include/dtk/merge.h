@@ -1,0 +1,47 @@
+/*
+ * merge.h: three-way merges of the files of insights/ as data (what git's
+ * merge driver for the files of insights/ runs; see docs/merging.md).
+ *
+ * Items of lists are matched by their key (entries and sources by id,
+ * categories by name, hotspots by node, gaps by text, records by date) and
+ * mappings key by key. The merged text keeps ours' bytes for everything ours
+ * had and each side's own text for what it added, re-indented and in ours'
+ * line endings. A conflict is written with standard conflict markers around
+ * the conflicting item (or key) only; input that does not parse, or a merge
+ * dtk cannot write, is a conflict of the whole file. Every merged text is
+ * read back and compared with the intended result before it is returned.
+ */
+#ifndef DTK_MERGE_H
+#define DTK_MERGE_H
+
+#include "dtk/dtk.h"
+
+#include <stddef.h>
+
+/* The three versions of one file; a NULL data means the file is absent
+ * (as an empty file). */
+struct dtk_merge_in {
+	const char *name; /* the file's name in insights/, e.g. "alpha.yaml" */
+	const char *base, *ours, *theirs;
+	size_t base_len, ours_len, theirs_len;
+	/* the conflict markers' labels; NULL: "ours" and "theirs" */
+	const char *label_ours, *label_theirs;
+};
+
+struct dtk_merge_out {
+	char *text; /* the merged file, malloc'd, NUL-terminated */
+	size_t len;
+	int conflicts;        /* regions between conflict markers */
+	struct dtk_buf notes; /* one line per renumbered entry or conflict */
+};
+
+/*
+ * Merges in's three versions into out (release with dtk_merge_out_release).
+ * Returns 0 when the merge is clean, 1 when out->text holds conflict
+ * markers. The name decides the rules: _sources.yaml, _domain.yaml,
+ * _crystallizations.yaml or a node file.
+ */
+int dtk_merge_file(struct dtk_merge_out *out, const struct dtk_merge_in *in);
+void dtk_merge_out_release(struct dtk_merge_out *out);
+
+#endif

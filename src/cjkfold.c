@@ -1,0 +1,141 @@
+/* cjkfold.c: the East Asian line-break rule (the only includer of utf8proc.h
+ * for widths). */
+#include "dtk/cjkfold.h"
+
+#include <string.h>
+#include <utf8proc.h>
+
+/* A byte no valid UTF-8 holds: marks a space to drop until the value is
+ * compacted. */
+#define DROP ((char)0xFF)
+
+int dtk_cjkfold_is_wide(int32_t cp)
+{
+	/* Hangul: Korean separates words with spaces (CSS Text 3 leaves its
+	 * breaks as spaces too) */
+	if ((cp >= 0x1100 && cp <= 0x11FF) || (cp >= 0x3130 && cp <= 0x318F) ||
+	    (cp >= 0xA960 && cp <= 0xA97F) || (cp >= 0xAC00 && cp <= 0xD7FF))
+		return 0;
+	return utf8proc_charwidth(cp) == 2;
+}
+
+/* Returns the code point ending just before val + i (i > 0), or -1. */
+static int32_t S_before(const char *val, size_t i)
+{
+	size_t k = i;
+	utf8proc_int32_t cp = -1;
+
+	while (k > 0 && i - k < 4 && ((unsigned char)val[k - 1] & 0xC0) == 0x80)
+		k--;
+	if (k == 0 || i - k >= 4)
+		return -1;
+	k--;
+	if (utf8proc_iterate((const utf8proc_uint8_t *)val + k, (utf8proc_ssize_t)(i - k), &cp) !=
+	    (utf8proc_ssize_t)(i - k))
+		return -1;
+	return cp;
+}
+
+/* Returns the code point starting at val + i of val[0..len), or -1. */
+static int32_t S_at(const char *val, size_t len, size_t i)
+{
+	utf8proc_int32_t cp = -1;
+	size_t n = len - i < 4 ? len - i : 4;
+
+	if (utf8proc_iterate((const utf8proc_uint8_t *)val + i, (utf8proc_ssize_t)n, &cp) < 1)
+		return -1;
+	return cp;
+}
+
+/* Returns 1 when the space at val[i] stands between two wide characters. */
+static int S_between_wide(const char *val, size_t len, size_t i)
+{
+	/* wide characters are U+1100 and above: three or four bytes */
+	if (i == 0 || i + 1 >= len || ((unsigned char)val[i - 1] & 0xC0) != 0x80 ||
+	    (unsigned char)val[i + 1] < 0xE1)
+		return 0;
+	return dtk_cjkfold_is_wide(S_before(val, i)) && dtk_cjkfold_is_wide(S_at(val, len, i + 1));
+}
+
+static int S_is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Returns the length of a block scalar's header line ('>', indicators, a
+ * comment) at the start of src[0..srclen), up to its line break. */
+static size_t S_header(const char *src, size_t srclen)
+{
+	size_t s = 0;
+	while (s < srclen && src[s] != '\n' && src[s] != '\r')
+		s++;
+	return s;
+}
+
+int dtk_cjkfold_may_join(const char *src, size_t srclen, int block)
+{
+	const char *p = src + (block ? S_header(src, srclen) : 0), *end = src + srclen;
+
+	/* each line break of the source, between two wide characters? */
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p)))) {
+		const char *a = p, *z = p + 1;
+		while (a > src && S_is_space(a[-1]))
+			a--;
+		while (z < end && (*z == ' ' || *z == '\t'))
+			z++;
+		p++;
+		if (a == src || z == end || *z == '\n' || *z == '\r' ||
+		    ((unsigned char)a[-1] & 0xC0) != 0x80 || (unsigned char)*z < 0xE1)
+			continue;
+		if (dtk_cjkfold_is_wide(S_before(src, (size_t)(a - src))) &&
+		    dtk_cjkfold_is_wide(S_at(src, srclen, (size_t)(z - src))))
+			return 1;
+	}
+	return 0;
+}
+
+size_t dtk_cjkfold_join(char *val, size_t len, const char *src, size_t srclen, int block)
+{
+	size_t i, s = 0, out = 0;
+	int dropped = 0;
+
+	if (!dtk_cjkfold_may_join(src, srclen, block))
+		return len;
+	if (block)
+		s = S_header(src, srclen);
+	/* the value's characters other than white space are the source's, in
+	 * order (plain and block scalars have no escapes); white space between
+	 * two of them is a fold where the source has a line break there */
+	for (i = 0; i < len; i++) {
+		size_t k;
+		if (S_is_space(val[i]) || val[i] == DROP)
+			continue;
+		while (s < srclen && S_is_space(src[s]))
+			s++;
+		if (s >= srclen || src[s] != val[i])
+			goto mismatch;
+		s++;
+		if (i + 2 >= len || val[i + 1] != ' ' || !S_between_wide(val, len, i + 1))
+			continue;
+		for (k = s; k < srclen && S_is_space(src[k]); k++)
+			if (src[k] == '\n' || src[k] == '\r') {
+				val[i + 1] = DROP;
+				dropped = 1;
+				break;
+			}
+	}
+	if (!dropped)
+		return len;
+	for (i = 0; i < len; i++)
+		if (val[i] != DROP)
+			val[out++] = val[i];
+	if (out < len)
+		val[out] = '\0';
+	return out;
+
+mismatch:
+	for (i = 0; i < len; i++)
+		if (val[i] == DROP)
+			val[i] = ' ';
+	return len;
+}

@@ -1,0 +1,392 @@
+/* gitcommit.c: what 'git commit' does around the commit object: its hooks
+ * and its signature (git 2.39's builtin/commit.c and gpg-interface.c). */
+#include "gitint.h"
+
+#include "dtk/dtk.h"
+#include "dtk/fs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Reads key from repo's configuration (malloc'd), or NULL when not set. */
+static char *S_get(git_repository *repo, const char *key)
+{
+	git_config *cfg = NULL;
+	git_buf buf = GIT_BUF_INIT;
+	char *out = NULL;
+
+	if (git_repository_config(&cfg, repo) == 0 &&
+	    git_config_get_string_buf(&buf, cfg, key) == 0)
+		out = dtk_xstrndup(buf.ptr, buf.size);
+	git_buf_dispose(&buf);
+	git_config_free(cfg);
+	return out;
+}
+
+/* Reads an anonymous file from its start (malloc'd, NUL-terminated). */
+static char *S_slurp(FILE *f, size_t *len)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	char chunk[4096];
+	size_t n;
+
+	rewind(f);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		dtk_buf_put(&b, chunk, n);
+	if (len)
+		*len = b.len;
+	dtk_buf_cstr(&b);
+	return dtk_buf_detach(&b);
+}
+
+/*
+ * Runs argv (found on PATH, not through a shell, as git runs gpg) with stdin
+ * from in (NULL: /dev/null), stdout into out (NULL: to stderr) and stderr
+ * into err (NULL: dtk's), in dir (NULL: here), with env ("NAME=value", NULL
+ * ended; may be NULL) added. Returns the exit status (128 + the signal when
+ * killed), or -1 with the error set when it could not be started.
+ */
+static int S_spawn(const char *const argv[], FILE *in, FILE *out, FILE *err, const char *dir,
+                   char *const env[])
+{
+	int status, errpipe[2];
+	ssize_t n;
+	pid_t pid;
+
+	fflush(NULL);
+	if (pipe(errpipe) < 0 || fcntl(errpipe[1], F_SETFD, FD_CLOEXEC) < 0)
+		return dtk_error("cannot run %s: %s", argv[0], strerror(errno));
+	pid = fork();
+	if (pid < 0) {
+		close(errpipe[0]);
+		close(errpipe[1]);
+		return dtk_error("cannot run %s: %s", argv[0], strerror(errno));
+	}
+	if (pid == 0) {
+		int e, null = open("/dev/null", O_RDONLY);
+		close(errpipe[0]);
+		if (dup2(in ? fileno(in) : null, 0) < 0 || dup2(out ? fileno(out) : 2, 1) < 0 ||
+		    (err && dup2(fileno(err), 2) < 0) || (dir && chdir(dir) < 0))
+			goto fail;
+		for (; env && *env; env++)
+			putenv(*env);
+		execvp(argv[0], (char *const *)argv);
+	fail:
+		e = errno;
+		n = write(errpipe[1], &e, sizeof(e));
+		(void)n;
+		_exit(127);
+	}
+	close(errpipe[1]);
+	{
+		int e = 0;
+		n = read(errpipe[0], &e, sizeof(e));
+		close(errpipe[0]);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (n == (ssize_t)sizeof(e))
+			return dtk_error("cannot run %s: %s", argv[0], strerror(e));
+	}
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+/* ---- hooks ---- */
+
+/* Returns the hook's path (malloc'd): core.hooksPath (relative to the work
+ * tree's top) or the common git directory's hooks/. */
+static char *S_hook_path(git_repository *repo, const char *name)
+{
+	char *dir = S_get(repo, "core.hooksPath"), *path;
+	const char *wd = git_repository_workdir(repo);
+
+	if (dir && dir[0] == '~' && dir[1] == '/' && getenv("HOME")) {
+		char *home = dtk_path_join(getenv("HOME"), dir + 2);
+		free(dir);
+		dir = home;
+	}
+	if (dir && dir[0] != '/' && wd) {
+		char *abs = dtk_path_join(wd, dir);
+		free(dir);
+		dir = abs;
+	}
+	if (!dir)
+		dir = dtk_path_join(git_repository_commondir(repo), "hooks");
+	path = dtk_path_join(dir, name);
+	free(dir);
+	return path;
+}
+
+int dtk_gitcommit_hook(git_repository *repo, const char *name, const char *index_file,
+                       const git_signature *author, const char *arg1, const char *arg2)
+{
+	char *path = S_hook_path(repo, name), *cwd = getcwd(NULL, 0), date[32];
+	const char *wd = git_repository_workdir(repo);
+	struct dtk_buf env[6] = {DTK_BUF_INIT, DTK_BUF_INIT, DTK_BUF_INIT,
+	                         DTK_BUF_INIT, DTK_BUF_INIT, DTK_BUF_INIT};
+	char *envp[7] = {NULL};
+	const char *argv[4] = {path, arg1, arg2, NULL};
+	size_t i, wl = strlen(wd);
+	int rc = 0;
+
+	if (access(path, X_OK) < 0) {
+		if (errno != ENOENT)
+			fprintf(stderr,
+			        "hint: The '%s' hook was ignored because it's not set as "
+			        "executable.\n",
+			        path);
+		goto done;
+	}
+	dtk_buf_printf(&env[0], "GIT_INDEX_FILE=%s", index_file);
+	dtk_buf_puts(&env[1], "GIT_EDITOR=:");
+	dtk_buf_printf(&env[2], "GIT_AUTHOR_NAME=%s", author->name);
+	dtk_buf_printf(&env[3], "GIT_AUTHOR_EMAIL=%s", author->email);
+	dtk_buf_printf(&env[4], "GIT_AUTHOR_DATE=%s", dtk_gitenv_date(date, author));
+	/* where the user is below the top, as git says it to hooks */
+	dtk_buf_puts(&env[5], "GIT_PREFIX=");
+	if (cwd && wl && !strncmp(cwd, wd, wl - 1) && (cwd[wl - 1] == '/' || !cwd[wl - 1]) &&
+	    cwd[wl - 1])
+		dtk_buf_printf(&env[5], "%s/", cwd + wl);
+	for (i = 0; i < 6; i++)
+		envp[i] = (char *)dtk_buf_cstr(&env[i]);
+	if (!arg1)
+		argv[1] = NULL;
+	rc = S_spawn(argv, NULL, NULL, NULL, wd, envp);
+	if (rc > 0)
+		rc = 1;
+done:
+	for (i = 0; i < 6; i++)
+		dtk_buf_release(&env[i]);
+	free(cwd);
+	free(path);
+	return rc;
+}
+
+/* ---- signing ---- */
+
+int dtk_gitcommit_wants_sign(git_repository *repo, int sign)
+{
+	char *v;
+	int on = 0;
+
+	if (sign >= 0)
+		return sign;
+	v = S_get(repo, "commit.gpgsign");
+	if (v && git_config_parse_bool(&on, v) < 0) {
+		dtk_error("bad boolean config value '%s' for 'commit.gpgsign'", v);
+		on = -1;
+	}
+	free(v);
+	return on;
+}
+
+/* The format's program: gpg.<format>.program, gpg.program (openpgp), or the
+ * default; malloc'd. */
+static char *S_program(git_repository *repo, const char *format)
+{
+	char key[64], *p;
+
+	snprintf(key, sizeof(key), "gpg.%s.program", format);
+	if ((p = S_get(repo, key)))
+		return p;
+	if (!strcmp(format, "openpgp") && (p = S_get(repo, "gpg.program")))
+		return p;
+	return dtk_xstrdup(!strcmp(format, "ssh")    ? "ssh-keygen"
+	                   : !strcmp(format, "x509") ? "gpgsm"
+	                                             : "gpg");
+}
+
+/* Signs with gpg or gpgsm: "PROG --status-fd=2 -bsau KEY", the buffer on
+ * stdin, the signature on stdout; success needs SIG_CREATED in the status. */
+static int S_sign_gpg(char **out, const char *prog, const char *key, const char *buf, size_t len)
+{
+	FILE *in = tmpfile(), *o = tmpfile(), *e = tmpfile();
+	const char *argv[] = {prog, "--status-fd=2", "-bsau", key, NULL};
+	char *sig = NULL, *status = NULL;
+	size_t n = 0;
+	int rc = -1;
+
+	if (!in || !o || !e || fwrite(buf, 1, len, in) != len || fflush(in) != 0) {
+		dtk_error("cannot sign the commit: %s", strerror(errno));
+		goto done;
+	}
+	rewind(in);
+	rc = S_spawn(argv, in, o, e, NULL, NULL);
+	if (rc < 0)
+		goto done;
+	sig = S_slurp(o, &n);
+	status = S_slurp(e, NULL);
+	if (rc != 0 || !strstr(status, "\n[GNUPG:] SIG_CREATED ") || !n) {
+		struct dtk_buf msg = DTK_BUF_INIT;
+		char *line, *save = NULL;
+		/* gpg's own words (not its status lines) say why */
+		for (line = strtok_r(status, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			if (strncmp(line, "[GNUPG:] ", 9))
+				dtk_buf_printf(&msg, "\n%s", line);
+		rc = dtk_error("%s failed to sign the data%s", prog, msg.len ? msg.ptr : "");
+		dtk_buf_release(&msg);
+		goto done;
+	}
+	*out = sig;
+	sig = NULL;
+	rc = 0;
+done:
+	free(sig);
+	free(status);
+	if (in)
+		fclose(in);
+	if (o)
+		fclose(o);
+	if (e)
+		fclose(e);
+	return rc;
+}
+
+/* Writes data to a new file named from templ (mkstemp); returns 0, or -1
+ * with the error set. */
+static int S_temp(char *templ, const char *data, size_t len)
+{
+	int fd = mkstemp(templ);
+	int ok = fd >= 0 && write(fd, data, len) == (ssize_t)len;
+	int e = errno;
+	if (fd >= 0)
+		close(fd);
+	if (!ok) {
+		if (fd >= 0)
+			unlink(templ);
+		return dtk_error("cannot sign the commit: %s", strerror(e));
+	}
+	return 0;
+}
+
+/* Signs with ssh-keygen: "PROG -Y sign -n git -f KEYFILE [-U] FILE", the
+ * signature in FILE.sig. A literal key ("key::..." or "ssh-...") is written
+ * to a file and used from the agent (-U), as git does. */
+static int S_sign_ssh(char **out, const char *prog, const char *key, const char *buf, size_t len)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir = dtk_xstrdup(tmp && *tmp ? tmp : "/tmp");
+	char *data = dtk_path_join(dir, ".git_signing_buffer_tmpXXXXXX");
+	char *keyfile = NULL, *sigfile = NULL, *err = NULL;
+	int literal = !strncmp(key, "key::", 5) || !strncmp(key, "ssh-", 4);
+	FILE *e = tmpfile();
+	size_t n = 0;
+	int rc = -1, made = 0;
+
+	if (!e) {
+		dtk_error("cannot sign the commit: %s", strerror(errno));
+		goto done;
+	}
+	if (literal) {
+		const char *k = !strncmp(key, "key::", 5) ? key + 5 : key;
+		keyfile = dtk_path_join(dir, ".git_signing_key_tmpXXXXXX");
+		if (S_temp(keyfile, k, strlen(k)) < 0) {
+			free(keyfile);
+			keyfile = NULL;
+			goto done;
+		}
+	} else if (key[0] == '~' && key[1] == '/' && getenv("HOME")) {
+		keyfile = dtk_path_join(getenv("HOME"), key + 2);
+	}
+	if (S_temp(data, buf, len) < 0)
+		goto done;
+	made = 1;
+	{
+		const char *argv[] = {prog,
+		                      "-Y",
+		                      "sign",
+		                      "-n",
+		                      "git",
+		                      "-f",
+		                      keyfile ? keyfile : key,
+		                      literal ? "-U" : data,
+		                      literal ? data : NULL,
+		                      NULL};
+		rc = S_spawn(argv, NULL, e, e, NULL, NULL);
+	}
+	if (rc < 0)
+		goto done;
+	err = S_slurp(e, NULL);
+	sigfile = dtk_xstrdup(data);
+	sigfile = dtk_xrealloc(sigfile, strlen(data) + 5);
+	strcat(sigfile, ".sig");
+	if (rc != 0 || dtk_file_read(out, &n, sigfile, 1u << 20) < 0) {
+		size_t l = strlen(err);
+		while (l && err[l - 1] == '\n')
+			err[--l] = '\0';
+		rc = dtk_error("%s failed to sign the data%s%s%s", prog, *err ? ":\n" : "", err,
+		               strstr(err, "usage:") ? "\nssh-keygen -Y sign is needed for ssh "
+		                                       "signing (available in openssh version "
+		                                       "8.2p1+)"
+		                                     : "");
+		goto done;
+	}
+	rc = 0;
+done:
+	if (sigfile)
+		unlink(sigfile);
+	if (made)
+		unlink(data);
+	if (literal && keyfile)
+		unlink(keyfile);
+	if (e)
+		fclose(e);
+	free(err);
+	free(sigfile);
+	free(keyfile);
+	free(data);
+	free(dir);
+	return rc;
+}
+
+int dtk_gitcommit_sign(char **out, git_repository *repo, const char *buf, size_t len,
+                       const char *keyid, const git_signature *committer)
+{
+	char *format = S_get(repo, "gpg.format"), *key = NULL, *prog = NULL;
+	const char *fmt = format ? format : "openpgp";
+	int rc = -1;
+
+	*out = NULL;
+	if (strcmp(fmt, "openpgp") && strcmp(fmt, "x509") && strcmp(fmt, "ssh")) {
+		dtk_error("invalid value for 'gpg.format': '%s' (openpgp, x509 or ssh)", fmt);
+		goto done;
+	}
+	key = keyid && *keyid ? dtk_xstrdup(keyid) : S_get(repo, "user.signingkey");
+	if (!key && !strcmp(fmt, "ssh")) {
+		dtk_error("either user.signingkey or gpg.ssh.defaultKeyCommand needs to be "
+		          "configured (dtk does not run gpg.ssh.defaultKeyCommand: set "
+		          "user.signingkey)");
+		goto done;
+	}
+	if (!key) {
+		struct dtk_buf b = DTK_BUF_INIT;
+		dtk_buf_printf(&b, "%s <%s>", committer->name, committer->email);
+		key = dtk_buf_detach(&b);
+	}
+	prog = S_program(repo, fmt);
+	rc = !strcmp(fmt, "ssh") ? S_sign_ssh(out, prog, key, buf, len)
+	                         : S_sign_gpg(out, prog, key, buf, len);
+	if (rc == 0) {
+		/* as git: no CR in the signature (gpg on Windows writes CRLF) */
+		char *s = *out, *d = *out;
+		for (; *s; s++)
+			if (!(s[0] == '\r' && s[1] == '\n'))
+				*d++ = *s;
+		/* libgit2 ends the header's last line itself */
+		while (d > *out && d[-1] == '\n')
+			d--;
+		*d = '\0';
+	}
+done:
+	free(format);
+	free(key);
+	free(prog);
+	return rc;
+}

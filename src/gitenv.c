@@ -1,0 +1,521 @@
+/* gitenv.c: the repository, its configuration and the commit's identities,
+ * resolved as git resolves them (libgit2 1.5 reads few of git's variables). */
+#define _GNU_SOURCE /* memfd_create */
+#include "gitint.h"
+
+#include "dtk/dtk.h"
+#include "dtk/fs.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Sets the dtk error from libgit2's last error; returns -1. */
+static int S_gerr(const char *what)
+{
+	const git_error *e = git_error_last();
+	return dtk_error("%s: %s", what, e && e->message ? e->message : "libgit2 error");
+}
+
+static const char *S_env(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
+
+/* ---- the command line's configuration (git -c, GIT_CONFIG_COUNT) ---- */
+
+/* Appends key = value as config file text ("[section \"sub\"]\n\tname = v"). */
+static int S_put_pair(struct dtk_buf *b, const char *key, size_t klen, const char *value)
+{
+	const char *dot = memchr(key, '.', klen), *last = key + klen;
+	const char *v;
+
+	while (last > key && last[-1] != '.')
+		last--;
+	if (!dot || last == key + klen || last - 1 == key)
+		return dtk_error("bogus config key '%.*s' in the environment (git -c): it needs a "
+		                 "section and a name",
+		                 (int)klen, key);
+	dtk_buf_printf(b, "[%.*s", (int)(dot - key), key);
+	if (dot + 1 < last) {
+		dtk_buf_puts(b, " \"");
+		for (v = dot + 1; v < last - 1; v++) {
+			if (*v == '"' || *v == '\\')
+				dtk_buf_putc(b, '\\');
+			dtk_buf_putc(b, *v);
+		}
+		dtk_buf_putc(b, '"');
+	}
+	dtk_buf_printf(b, "]\n\t%.*s", (int)(key + klen - last), last);
+	if (!value) {
+		dtk_buf_putc(b, '\n'); /* "git -c name": true */
+		return 0;
+	}
+	dtk_buf_puts(b, " = \"");
+	for (v = value; *v; v++) {
+		if (*v == '\n')
+			dtk_buf_puts(b, "\\n");
+		else if (*v == '\t')
+			dtk_buf_puts(b, "\\t");
+		else {
+			if (*v == '"' || *v == '\\')
+				dtk_buf_putc(b, '\\');
+			dtk_buf_putc(b, *v);
+		}
+	}
+	dtk_buf_puts(b, "\"\n");
+	return 0;
+}
+
+/* Reads one sq-quoted word of GIT_CONFIG_PARAMETERS at *p ('a'\''b' is
+ * a'b) into w; returns 0, or -1 when *p does not start one. */
+static int S_sq_word(const char **p, struct dtk_buf *w)
+{
+	const char *s = *p;
+	if (*s != '\'')
+		return -1;
+	while (*s == '\'') {
+		for (s++; *s && *s != '\''; s++)
+			dtk_buf_putc(w, *s);
+		if (*s != '\'')
+			return -1;
+		s++;
+		if (s[0] == '\\' && s[1] && s[2] == '\'') {
+			dtk_buf_putc(w, s[1]);
+			s += 2;
+		}
+	}
+	*p = s;
+	return 0;
+}
+
+/* Appends the pairs of GIT_CONFIG_PARAMETERS ('key'='value' or 'key=value',
+ * space separated: what 'git -c' passes to the programs it runs). */
+static int S_parameters(struct dtk_buf *b, const char *s)
+{
+	int rc = 0;
+
+	while (rc == 0 && *s) {
+		struct dtk_buf k = DTK_BUF_INIT, v = DTK_BUF_INIT;
+		const char *eq;
+		if (isspace((unsigned char)*s)) {
+			s++;
+			continue;
+		}
+		if (S_sq_word(&s, &k) < 0) {
+			rc = dtk_error("bogus format in GIT_CONFIG_PARAMETERS");
+		} else if (*s == '=') {
+			s++;
+			if (*s == '\'' ? S_sq_word(&s, &v) < 0 : 0)
+				rc = dtk_error("bogus format in GIT_CONFIG_PARAMETERS");
+			else
+				rc = S_put_pair(b, dtk_buf_cstr(&k), k.len, dtk_buf_cstr(&v));
+		} else if ((eq = strchr(dtk_buf_cstr(&k), '='))) {
+			rc = S_put_pair(b, k.ptr, (size_t)(eq - k.ptr), eq + 1);
+		} else {
+			rc = S_put_pair(b, dtk_buf_cstr(&k), k.len, NULL);
+		}
+		dtk_buf_release(&k);
+		dtk_buf_release(&v);
+	}
+	return rc;
+}
+
+/* Appends the pairs GIT_CONFIG_COUNT, GIT_CONFIG_KEY_<n>, GIT_CONFIG_VALUE_<n>. */
+static int S_count(struct dtk_buf *b, const char *count)
+{
+	char *end, name[64];
+	long n = strtol(count, &end, 10), i;
+
+	if (*end || n < 0)
+		return dtk_error("bogus count in GIT_CONFIG_COUNT");
+	for (i = 0; i < n; i++) {
+		const char *key, *value;
+		snprintf(name, sizeof(name), "GIT_CONFIG_KEY_%ld", i);
+		if (!(key = S_env(name)))
+			return dtk_error("missing config key %s", name);
+		snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%ld", i);
+		if (!(value = getenv(name)))
+			return dtk_error("missing config value %s", name);
+		if (S_put_pair(b, key, strlen(key), value) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Adds the command line's configuration to cfg at the highest level, from a
+ * memory file (libgit2 1.5 reads configuration only from files). */
+static int S_add_command_line(git_config *cfg, git_repository *repo)
+{
+	const char *params = S_env("GIT_CONFIG_PARAMETERS"), *count = S_env("GIT_CONFIG_COUNT");
+	struct dtk_buf text = DTK_BUF_INIT;
+	char path[64];
+	int fd = -1, rc = -1;
+
+	if (!params && !count)
+		return 0;
+	if ((params && S_parameters(&text, params) < 0) || (count && S_count(&text, count) < 0))
+		goto done;
+	fd = memfd_create("git-c", MFD_CLOEXEC);
+	if (fd < 0 || (text.len && write(fd, text.ptr, text.len) != (ssize_t)text.len)) {
+		dtk_error("cannot read the command line's configuration: %s", strerror(errno));
+		goto done;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	if (git_config_add_file_ondisk(cfg, path, GIT_CONFIG_LEVEL_APP, repo, 1) < 0) {
+		S_gerr("cannot read the command line's configuration");
+		goto done;
+	}
+	rc = 0;
+	/* kept open for the life of the process: libgit2 reads the file again
+	 * by its path whenever it refreshes the configuration, and a closed
+	 * descriptor's number is soon another file's (an index.lock) */
+	fd = -1;
+done:
+	if (fd >= 0)
+		close(fd);
+	dtk_buf_release(&text);
+	return rc;
+}
+
+/* Adds path at level when it names something (missing files are empty). */
+static int S_add_file(git_config *cfg, const char *path, git_config_level_t level,
+                      git_repository *repo)
+{
+	if (!path || access(path, F_OK) < 0)
+		return 0;
+	if (git_config_add_file_ondisk(cfg, path, level, repo, 0) < 0)
+		return S_gerr("cannot read the git configuration");
+	return 0;
+}
+
+/*
+ * Loads repo's configuration as git does and makes it the repository's:
+ * system (GIT_CONFIG_SYSTEM, or /etc/gitconfig; none with GIT_CONFIG_NOSYSTEM),
+ * global (GIT_CONFIG_GLOBAL, or $XDG_CONFIG_HOME/git/config and ~/.gitconfig),
+ * the repository's, then the command line's (GIT_CONFIG_PARAMETERS,
+ * GIT_CONFIG_COUNT). include and includeIf are libgit2's.
+ */
+static int S_config(git_repository *repo)
+{
+	const char *sys = getenv("GIT_CONFIG_SYSTEM"), *global = getenv("GIT_CONFIG_GLOBAL");
+	const char *nosys = S_env("GIT_CONFIG_NOSYSTEM"), *home = S_env("HOME");
+	const char *xdg = S_env("XDG_CONFIG_HOME");
+	git_config *cfg = NULL;
+	char *p = NULL, *local = dtk_path_join(git_repository_commondir(repo), "config");
+	int off = 0, rc = -1;
+
+	if (nosys && git_config_parse_bool(&off, nosys) < 0)
+		off = 0;
+	if (git_config_new(&cfg) < 0) {
+		S_gerr("cannot read the git configuration");
+		goto done;
+	}
+	if (!off &&
+	    S_add_file(cfg, sys ? sys : "/etc/gitconfig", GIT_CONFIG_LEVEL_SYSTEM, repo) < 0)
+		goto done;
+	if (global) {
+		if (S_add_file(cfg, global, GIT_CONFIG_LEVEL_GLOBAL, repo) < 0)
+			goto done;
+	} else {
+		if (xdg)
+			p = dtk_path_join(xdg, "git/config");
+		else if (home)
+			p = dtk_path_join(home, ".config/git/config");
+		if (S_add_file(cfg, p, GIT_CONFIG_LEVEL_XDG, repo) < 0)
+			goto done;
+		free(p);
+		p = home ? dtk_path_join(home, ".gitconfig") : NULL;
+		if (S_add_file(cfg, p, GIT_CONFIG_LEVEL_GLOBAL, repo) < 0)
+			goto done;
+	}
+	/* the repository's own file, even when missing: dtk setup-git writes it */
+	if (git_config_add_file_ondisk(cfg, local, GIT_CONFIG_LEVEL_LOCAL, repo, 0) < 0) {
+		S_gerr("cannot read the repository's configuration");
+		goto done;
+	}
+	if (S_add_command_line(cfg, repo) < 0)
+		goto done;
+	git_repository_set_config(repo, cfg);
+	rc = 0;
+done:
+	git_config_free(cfg);
+	free(p);
+	free(local);
+	return rc;
+}
+
+/* Reads key from repo's configuration into a malloc'd string; NULL when it
+ * is not set. */
+static char *S_get(git_repository *repo, const char *key)
+{
+	git_config *cfg = NULL;
+	git_buf buf = GIT_BUF_INIT;
+	char *out = NULL;
+
+	if (git_repository_config(&cfg, repo) == 0 &&
+	    git_config_get_string_buf(&buf, cfg, key) == 0)
+		out = dtk_xstrndup(buf.ptr, buf.size);
+	git_buf_dispose(&buf);
+	git_config_free(cfg);
+	return out;
+}
+
+/* Makes dir absolute (relative to base when not NULL, else to the current
+ * directory) and real; malloc'd, or NULL with the error set. */
+static char *S_real(const char *dir, const char *base, const char *what)
+{
+	char *joined = dir[0] == '/' || !base ? dtk_xstrdup(dir) : dtk_path_join(base, dir);
+	char *out = realpath(joined, NULL);
+	if (!out)
+		dtk_error("cannot use %s %s: %s", what, joined, strerror(errno));
+	free(joined);
+	return out;
+}
+
+/* The work tree of a repository named by GIT_DIR, as git decides it:
+ * GIT_WORK_TREE, else core.worktree (relative to the git directory), else
+ * none for a bare repository, else the current directory. */
+static int S_env_workdir(git_repository *repo)
+{
+	const char *wt = S_env("GIT_WORK_TREE");
+	char *cfg_wt = wt ? NULL : S_get(repo, "core.worktree"), *bare = S_get(repo, "core.bare");
+	char *dir = NULL;
+	int is_bare = 0, rc = -1;
+
+	if (bare && git_config_parse_bool(&is_bare, bare) < 0)
+		is_bare = 0;
+	if (wt) {
+		dir = S_real(wt, NULL, "GIT_WORK_TREE");
+	} else if (cfg_wt && !is_bare) {
+		dir = S_real(cfg_wt, git_repository_path(repo), "core.worktree");
+	} else if (is_bare) {
+		rc = dtk_error("%s is a bare repository (core.bare)%s; set GIT_WORK_TREE",
+		               git_repository_path(repo),
+		               cfg_wt ? ": core.bare and core.worktree do not make sense" : "");
+		goto done;
+	} else {
+		dir = getcwd(NULL, 0);
+		if (!dir)
+			dtk_error("cannot read the current directory: %s", strerror(errno));
+	}
+	if (!dir)
+		goto done;
+	rc = git_repository_set_workdir(repo, dir, 0) < 0 ? S_gerr("cannot use the work tree") : 0;
+done:
+	free(dir);
+	free(cfg_wt);
+	free(bare);
+	return rc;
+}
+
+int dtk_gitenv_open(git_repository **out, const char *root)
+{
+	const char *gitdir = S_env("GIT_DIR"), *wt = S_env("GIT_WORK_TREE");
+	git_repository *repo = NULL;
+	int rc = -1;
+
+	*out = NULL;
+	if (gitdir) {
+		char *dir = S_real(gitdir, NULL, "GIT_DIR");
+		if (!dir)
+			return -1;
+		rc = git_repository_open_ext(&repo, dir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+		if (rc < 0)
+			dtk_error("GIT_DIR=%s is not a git repository", gitdir);
+		free(dir);
+	} else {
+		rc = git_repository_open_ext(&repo, root, 0, getenv("GIT_CEILING_DIRECTORIES"));
+		if (rc < 0)
+			dtk_error("%s is not inside a git work tree", root);
+	}
+	if (rc < 0)
+		goto done;
+	rc = -1;
+	if (S_config(repo) < 0)
+		goto done;
+	if (gitdir ? S_env_workdir(repo) < 0 : wt && S_env_workdir(repo) < 0)
+		goto done;
+	rc = 0;
+done:
+	if (rc < 0)
+		git_repository_free(repo);
+	else
+		*out = repo;
+	return rc;
+}
+
+/* ---- identities ---- */
+
+/* Parses a date as git reads GIT_AUTHOR_DATE: its own "<seconds> +hhmm" (with
+ * or without '@'), ISO 8601 ("2005-04-07T22:13:13", a space for the T, an
+ * optional zone: Z, +hh:mm, +hhmm; local time without) or RFC 2822
+ * ("Thu, 07 Apr 2005 22:13:13 +0200"). Returns 0, or -1. */
+static int S_parse_date(const char *s, git_time_t *t, int *offset)
+{
+	static const char *months[] = {"jan", "feb", "mar", "apr", "may", "jun",
+	                               "jul", "aug", "sep", "oct", "nov", "dec"};
+	struct tm tm;
+	long long secs;
+	char sign = 0, mon[4] = "", rest[8] = "";
+	int n = 0, hh = 0, mm = 0, i, has_zone = 1;
+
+	memset(&tm, 0, sizeof(tm));
+	if (*s == '@')
+		s++;
+	if (sscanf(s, "%lld %c%2d%2d%n", &secs, &sign, &hh, &mm, &n) == 4 && !s[n] &&
+	    (sign == '+' || sign == '-') && strlen(s) > 10) {
+		*t = (git_time_t)secs;
+		*offset = (sign == '-' ? -1 : 1) * (hh * 60 + mm);
+		return 0;
+	}
+	n = 0;
+	if (sscanf(s, "%4d-%2d-%2d%*1[T ]%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+	           &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) == 6) {
+		s += n;
+		if (*s == '.')
+			for (s++; isdigit((unsigned char)*s); s++)
+				;
+		if (*s == ' ')
+			s++;
+		if (*s == 'Z' && !s[1]) {
+			sign = '+';
+			hh = mm = 0;
+		} else if ((*s == '+' || *s == '-') &&
+		           (sscanf(s + 1, "%2d:%2d%7s", &hh, &mm, rest) == 2 ||
+		            sscanf(s + 1, "%2d%2d%7s", &hh, &mm, rest) == 2)) {
+			sign = *s;
+		} else if (!*s) {
+			has_zone = 0;
+		} else {
+			return -1;
+		}
+	} else {
+		const char *comma = strchr(s, ',');
+		if (comma)
+			s = comma + 1;
+		if (sscanf(s, " %2d %3s %4d %2d:%2d:%2d %c%2d%2d%n", &tm.tm_mday, mon, &tm.tm_year,
+		           &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &sign, &hh, &mm, &n) != 9 ||
+		    s[n] || (sign != '+' && sign != '-'))
+			return -1;
+		for (i = 0; i < 12 && strncasecmp(mon, months[i], 3); i++)
+			;
+		if (i == 12)
+			return -1;
+		tm.tm_mon = i + 1;
+	}
+	if (tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31 ||
+	    tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60 || hh > 23 || mm > 59)
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	if (!has_zone) {
+		tm.tm_isdst = -1;
+		*t = (git_time_t)mktime(&tm);
+		*offset = (int)(tm.tm_gmtoff / 60);
+		return 0;
+	}
+	*offset = (sign == '-' ? -1 : 1) * (hh * 60 + mm);
+	*t = (git_time_t)timegm(&tm) - (git_time_t)*offset * 60;
+	return 0;
+}
+
+char *dtk_gitenv_date(char *out, const git_signature *sig)
+{
+	int off = sig->when.offset, a = off < 0 ? -off : off;
+	snprintf(out, 32, "@%lld %c%02d%02d", (long long)sig->when.time, off < 0 ? '-' : '+',
+	         a / 60, a % 60);
+	return out;
+}
+
+/* Makes one identity: who is "AUTHOR" or "COMMITTER", role "author" or
+ * "committer"; name and email (not NULL) replace the looked-up ones. */
+static int S_ident(git_signature **out, git_repository *repo, const char *who, const char *role,
+                   const char *name_arg, const char *email_arg)
+{
+	char var[32], key[32], *name = NULL, *email = NULL;
+	const char *env;
+	git_time_t t;
+	int offset = 0, rc = -1;
+
+	snprintf(var, sizeof(var), "GIT_%s_NAME", who);
+	snprintf(key, sizeof(key), "%s.name", role);
+	if (name_arg)
+		name = dtk_xstrdup(name_arg);
+	else if ((env = getenv(var)))
+		name = dtk_xstrdup(env);
+	else if (!(name = S_get(repo, key)))
+		name = S_get(repo, "user.name");
+	snprintf(var, sizeof(var), "GIT_%s_EMAIL", who);
+	snprintf(key, sizeof(key), "%s.email", role);
+	if (email_arg)
+		email = dtk_xstrdup(email_arg);
+	else if ((env = getenv(var)))
+		email = dtk_xstrdup(env);
+	else if (!(email = S_get(repo, key)) && !(email = S_get(repo, "user.email")) &&
+	         (env = S_env("EMAIL")))
+		email = dtk_xstrdup(env);
+	if (!name || !email) {
+		dtk_error("no %s: set user.name and user.email (git config), or GIT_%s_NAME and "
+		          "GIT_%s_EMAIL%s",
+		          role, who, who, *who == 'A' ? ", or pass --author 'Name <email>'" : "");
+		goto done;
+	}
+	if (!*name) {
+		dtk_error("empty ident name (for <%s>) not allowed", email);
+		goto done;
+	}
+	snprintf(var, sizeof(var), "GIT_%s_DATE", who);
+	if ((env = S_env(var))) {
+		if (S_parse_date(env, &t, &offset) < 0) {
+			dtk_error("invalid date format: %s (%s)", env, var);
+			goto done;
+		}
+		rc = git_signature_new(out, name, email, t, offset);
+	} else {
+		rc = git_signature_now(out, name, email);
+	}
+	if (rc < 0)
+		S_gerr(*who == 'A' ? "invalid author" : "invalid committer");
+done:
+	free(name);
+	free(email);
+	return rc < 0 ? -1 : 0;
+}
+
+int dtk_gitenv_idents(git_signature **author, git_signature **committer, git_repository *repo,
+                      const char *author_arg)
+{
+	char *name = NULL, *email = NULL;
+	int rc = -1;
+
+	*author = *committer = NULL;
+	if (author_arg) {
+		const char *lt = strchr(author_arg, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+		if (!lt || !gt || gt[1] || lt == author_arg || gt == lt + 1)
+			return dtk_error("--author must read 'Name <email>', not '%s'", author_arg);
+		name = dtk_xstrndup(author_arg, (size_t)(lt - author_arg));
+		while (*name && name[strlen(name) - 1] == ' ')
+			name[strlen(name) - 1] = '\0';
+		email = dtk_xstrndup(lt + 1, (size_t)(gt - lt - 1));
+	}
+	if (S_ident(author, repo, "AUTHOR", "author", name, email) < 0 ||
+	    S_ident(committer, repo, "COMMITTER", "committer", NULL, NULL) < 0)
+		goto done;
+	rc = 0;
+done:
+	if (rc < 0) {
+		git_signature_free(*author);
+		git_signature_free(*committer);
+		*author = *committer = NULL;
+	}
+	free(name);
+	free(email);
+	return rc;
+}

@@ -1,0 +1,394 @@
+/*
+ * merge.c: dtk_merge_file: a three-way merge of one file of insights/:
+ * parsing the three versions, renumbering theirs' entries whose ids ours
+ * took, the text of edits and conflicts, and reading the result back before
+ * it is trusted. The rules themselves are in merge_tree.c.
+ */
+#include "merge_int.h"
+
+#include "dtk/kb.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MARK_SIZE 7
+
+size_t dtk_m_line_start(const char *buf, size_t pos)
+{
+	while (pos > 0 && buf[pos - 1] != '\n')
+		pos--;
+	return pos;
+}
+
+size_t dtk_m_line_end(const char *buf, size_t len, size_t pos)
+{
+	const char *nl = pos < len ? memchr(buf + pos, '\n', len - pos) : NULL;
+	return nl ? (size_t)(nl - buf) + 1 : len;
+}
+
+int dtk_m_indent(const char *buf, size_t pos)
+{
+	size_t p = dtk_m_line_start(buf, pos);
+	int n = 0;
+	while (buf[p + (size_t)n] == ' ')
+		n++;
+	return n;
+}
+
+/* Appends src[start, end) to out: line breaks as eol, every line after the
+ * first (and the first with first set) moved right (delta > 0) or left by
+ * delta spaces; empty lines stay empty. */
+static void S_put_moved(struct dtk_buf *out, const char *src, size_t start, size_t end, int delta,
+                        int first, const char *eol)
+{
+	size_t p = start;
+	int bol = first, k;
+
+	while (p < end) {
+		if (bol) {
+			bol = 0;
+			if (delta > 0 && src[p] != '\n' && src[p] != '\r')
+				for (k = 0; k < delta; k++)
+					dtk_buf_putc(out, ' ');
+			for (k = 0; delta < 0 && k < -delta && p < end && src[p] == ' '; k++)
+				p++;
+			continue;
+		}
+		if (src[p] == '\r' && p + 1 < end && src[p + 1] == '\n')
+			p++;
+		if (src[p] == '\n') {
+			dtk_buf_puts(out, eol);
+			bol = 1;
+		} else {
+			dtk_buf_putc(out, src[p]);
+		}
+		p++;
+	}
+}
+
+void dtk_m_put_theirs(struct dtk_mctx *m, struct dtk_buf *out, size_t start, size_t end, int delta,
+                      int first)
+{
+	S_put_moved(out, m->tb, start, end, delta, first, m->eol);
+}
+
+void dtk_m_edit(struct dtk_mctx *m, size_t start, size_t end, const char *text, size_t len)
+{
+	struct dtk_edit *e;
+	dtk_grow((void **)&m->edits, &m->cap_edits, m->n_edits + 1, sizeof(*m->edits));
+	e = &m->edits[m->n_edits++];
+	e->start = start;
+	e->end = end;
+	e->text = len ? dtk_arena_strndup(m->a, text, len) : "";
+	e->len = len;
+}
+
+/* Appends a marker line: c repeated, then " label" when label is set. */
+static void S_marker(struct dtk_buf *b, char c, const char *label, const char *eol)
+{
+	int i;
+	for (i = 0; i < MARK_SIZE; i++)
+		dtk_buf_putc(b, c);
+	if (label) {
+		dtk_buf_putc(b, ' ');
+		dtk_buf_puts(b, label);
+	}
+	dtk_buf_puts(b, eol);
+}
+
+/* Appends the three markers around ours' o[0..olen) and theirs' text (in
+ * t, already in ours' line breaks); ends every side with a line break. */
+static void S_conflict_text(struct dtk_buf *b, const char *lo, const char *lt, const char *eol,
+                            const char *o, size_t olen, const char *t, size_t tlen)
+{
+	S_marker(b, '<', lo, eol);
+	dtk_buf_put(b, o, olen);
+	if (olen && o[olen - 1] != '\n')
+		dtk_buf_puts(b, eol);
+	S_marker(b, '=', NULL, eol);
+	dtk_buf_put(b, t, tlen);
+	if (tlen && t[tlen - 1] != '\n')
+		dtk_buf_puts(b, eol);
+	S_marker(b, '>', lt, eol);
+}
+
+void dtk_m_conflict(struct dtk_mctx *m, size_t os, size_t oe, size_t ts, size_t te, int delta,
+                    const char *why)
+{
+	struct dtk_buf b = DTK_BUF_INIT, theirs = DTK_BUF_INIT;
+
+	if (os == m->olen && os && m->ob[os - 1] != '\n')
+		dtk_buf_puts(&b, m->eol);
+	dtk_m_put_theirs(m, &theirs, ts, te, delta, 1);
+	S_conflict_text(&b, m->lo, m->lt, m->eol, m->ob + os, oe - os, theirs.ptr ? theirs.ptr : "",
+	                theirs.len);
+	dtk_m_edit(m, os, oe, b.ptr, b.len);
+	m->conflicts++;
+	if (why)
+		dtk_m_note(m, "%s", why);
+	dtk_buf_release(&b);
+	dtk_buf_release(&theirs);
+}
+
+void dtk_m_note(struct dtk_mctx *m, const char *fmt, ...)
+{
+	va_list ap;
+	dtk_buf_printf(m->notes, "%s: ", m->name);
+	va_start(ap, fmt);
+	dtk_buf_vprintf(m->notes, fmt, ap);
+	va_end(ap);
+	dtk_buf_putc(m->notes, '\n');
+}
+
+/* ---- renumbering theirs' entries ---- */
+
+struct S_rename {
+	const char *from;
+	char to[64];
+};
+
+/* Returns the number of an entry id of the node prefix pre[0..plen), or -1. */
+static long S_id_number(const char *id, const char *pre, size_t plen)
+{
+	size_t nl;
+	if (!id || !dtk_entry_id_split(id, &nl) || nl != plen || memcmp(id, pre, plen))
+		return -1;
+	return strtol(id + nl + 1, NULL, 10);
+}
+
+/* Returns the highest number of an entry of prefix pre in list l. */
+static long S_max_number(const struct dtk_yval *l, const char *pre, size_t plen, long max)
+{
+	size_t i;
+	for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
+		const struct dtk_yval *v = dtk_yval_get(l->items[i], "id");
+		long k = v && v->kind == DTK_Y_SCALAR ? S_id_number(v->str, pre, plen) : -1;
+		if (k > max)
+			max = k;
+	}
+	return max;
+}
+
+static const struct S_rename *S_renamed(const struct S_rename *r, size_t n,
+                                        const struct dtk_yval *v)
+{
+	size_t i;
+	for (i = 0; v && v->kind == DTK_Y_SCALAR && i < n; i++)
+		if (!strcmp(v->str, r[i].from))
+			return &r[i];
+	return NULL;
+}
+
+/* Adds an edit of theirs' text when v is a renamed id. */
+static void S_rename_at(struct dtk_edit **e, size_t *n, size_t *cap, const struct S_rename *r,
+                        size_t nr, const struct dtk_yval *v)
+{
+	const struct S_rename *x = S_renamed(r, nr, v);
+	if (!x)
+		return;
+	dtk_grow((void **)e, cap, *n + 1, sizeof(**e));
+	(*e)[*n].start = v->start;
+	(*e)[*n].end = v->end;
+	(*e)[*n].text = x->to;
+	(*e)[*n].len = strlen(x->to);
+	(*n)++;
+}
+
+/*
+ * An entry id added on both sides with different content: theirs' takes the
+ * node's next free number, and theirs' references to it (relates,
+ * contradicts) follow. Returns theirs' renumbered text (malloc'd, *len), or
+ * NULL when nothing is renumbered.
+ */
+static char *S_renumber(struct dtk_mctx *m, const struct dtk_yval *b, const struct dtk_yval *o,
+                        const struct dtk_yval *t, size_t *len)
+{
+	const struct dtk_yval *bl = dtk_yval_get(b, "insights"), *ol = dtk_yval_get(o, "insights");
+	const struct dtk_yval *tl = dtk_yval_get(t, "insights");
+	struct S_rename *r = NULL;
+	struct dtk_edit *e = NULL;
+	size_t i, j, nr = 0, ne = 0, cap = 0, cap_r = 0, nl;
+	char *text = NULL;
+
+	for (i = 0; tl && tl->kind == DTK_Y_SEQ && i < tl->n; i++) {
+		const struct dtk_yval *v = dtk_yval_get(tl->items[i], "id"), *oi;
+		long max;
+		if (!v || v->kind != DTK_Y_SCALAR || !dtk_entry_id_split(v->str, &nl) ||
+		    dtk_m_find(bl, "id", v->str) || !(oi = dtk_m_find(ol, "id", v->str)) ||
+		    dtk_m_equal(oi, tl->items[i]))
+			continue;
+		max = S_max_number(bl, v->str, nl, -1);
+		max = S_max_number(ol, v->str, nl, max);
+		max = S_max_number(tl, v->str, nl, max);
+		for (j = 0; j < nr; j++)
+			if (S_id_number(r[j].to, v->str, nl) > max)
+				max = S_id_number(r[j].to, v->str, nl);
+		if (max >= 999999999)
+			continue; /* no number left: the entries conflict */
+		dtk_grow((void **)&r, &cap_r, nr + 1, sizeof(*r));
+		r[nr].from = v->str;
+		snprintf(r[nr].to, sizeof(r[nr].to), "%.*s-%0*ld", (int)nl, v->str,
+		         (int)(v->len - nl - 1), max + 1);
+		dtk_m_note(m,
+		           "theirs' %s is now %s (ours added a different %s); references to it "
+		           "in other files were not changed",
+		           r[nr].from, r[nr].to, r[nr].from);
+		nr++;
+	}
+	for (i = 0; nr && i < tl->n; i++) {
+		const struct dtk_yval *item = tl->items[i], *rel = dtk_yval_get(item, "relates");
+		const struct dtk_yval *con = dtk_yval_get(item, "contradicts");
+		S_rename_at(&e, &ne, &cap, r, nr, dtk_yval_get(item, "id"));
+		for (j = 0; rel && rel->kind == DTK_Y_SEQ && j < rel->n; j++)
+			S_rename_at(&e, &ne, &cap, r, nr, rel->items[j]);
+		for (j = 0; con && con->kind == DTK_Y_SEQ && j < con->n; j++)
+			S_rename_at(&e, &ne, &cap, r, nr, dtk_yval_get(con->items[j], "id"));
+	}
+	if (ne) {
+		/* in the order of the text: items, then relates and contradicts */
+		for (i = 1; i < ne; i++)
+			for (j = i; j > 0 && e[j - 1].start > e[j].start; j--) {
+				struct dtk_edit x = e[j];
+				e[j] = e[j - 1];
+				e[j - 1] = x;
+			}
+		text = dtk_splice(m->tb, m->tlen, e, ne, len);
+	}
+	free(e);
+	free(r);
+	return text;
+}
+
+/* ---- the file ---- */
+
+/* Parses one version; returns 0 (root NULL for an empty file) or -1. */
+static int S_parse(struct dtk_yval **root, struct dtk_arena *a, const char *name, const char *buf,
+                   size_t len)
+{
+	struct dtk_diags d = DTK_DIAGS_INIT;
+	int rc = dtk_yaml_parse(root, a, name, buf ? buf : "", buf ? len : 0, &d);
+	dtk_diags_release(&d);
+	return rc;
+}
+
+/* Sorts the edits by offset, keeping the order of those at one offset. */
+static void S_sort(struct dtk_edit *e, size_t n)
+{
+	size_t i, j;
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && e[j - 1].start > e[j].start; j--) {
+			struct dtk_edit x = e[j];
+			e[j] = e[j - 1];
+			e[j - 1] = x;
+		}
+}
+
+/* The whole file as one conflict. */
+static void S_whole(struct dtk_merge_out *out, const struct dtk_merge_in *in, const char *eol)
+{
+	struct dtk_buf b = DTK_BUF_INIT, t = DTK_BUF_INIT;
+
+	free(out->text);
+	S_put_moved(&t, in->theirs ? in->theirs : "", 0, in->theirs ? in->theirs_len : 0, 0, 0,
+	            eol);
+	S_conflict_text(&b, in->label_ours ? in->label_ours : "ours",
+	                in->label_theirs ? in->label_theirs : "theirs", eol,
+	                in->ours ? in->ours : "", in->ours ? in->ours_len : 0, t.ptr ? t.ptr : "",
+	                t.len);
+	out->len = b.len;
+	out->text = dtk_buf_detach(&b);
+	out->conflicts = 1;
+	dtk_buf_release(&t);
+}
+
+static void S_copy(struct dtk_merge_out *out, const char *s, size_t len)
+{
+	free(out->text);
+	out->text = dtk_xstrndup(s ? s : "", s ? len : 0);
+	out->len = s ? len : 0;
+}
+
+int dtk_merge_file(struct dtk_merge_out *out, const struct dtk_merge_in *in)
+{
+	struct dtk_mctx m;
+	struct dtk_yval *b = NULL, *o = NULL, *t = NULL, *back = NULL;
+	const struct dtk_yval *merged;
+	char *renamed = NULL;
+	size_t rlen = 0;
+	int node = in->name[0] != '_';
+
+	memset(out, 0, sizeof(*out));
+	memset(&m, 0, sizeof(m));
+	m.a = dtk_arena_new();
+	m.name = in->name;
+	m.ob = in->ours ? in->ours : "";
+	m.olen = in->ours ? in->ours_len : 0;
+	m.tb = in->theirs ? in->theirs : "";
+	m.tlen = in->theirs ? in->theirs_len : 0;
+	m.eol = dtk_text_eol(m.ob, m.olen);
+	m.lo = in->label_ours ? in->label_ours : "ours";
+	m.lt = in->label_theirs ? in->label_theirs : "theirs";
+	m.notes = &out->notes;
+	m.records = !strcmp(in->name, "_crystallizations.yaml");
+
+	if (S_parse(&b, m.a, in->name, in->base, in->base_len) < 0 ||
+	    S_parse(&o, m.a, in->name, m.ob, m.olen) < 0 ||
+	    S_parse(&t, m.a, in->name, m.tb, m.tlen) < 0) {
+		dtk_m_note(&m, "conflict: a side does not parse as YAML; the whole file conflicts");
+		S_whole(out, in, m.eol);
+		goto done;
+	}
+	if (!o || !t) {
+		/* a side is empty: one side's text, or the whole file conflicts */
+		if (dtk_m_equal(o, t) || dtk_m_equal(b, t))
+			S_copy(out, m.ob, m.olen);
+		else if (dtk_m_equal(b, o))
+			S_copy(out, m.tb, m.tlen);
+		else
+			S_whole(out, in, m.eol);
+		goto done;
+	}
+	if (node && (renamed = S_renumber(&m, b, o, t, &rlen))) {
+		m.tb = renamed;
+		m.tlen = rlen;
+		if (S_parse(&t, m.a, in->name, m.tb, m.tlen) < 0 || !t) {
+			m.unsupported = 1;
+			goto check;
+		}
+	}
+	merged = dtk_m_merge_root(&m, b, o, t);
+check:
+	if (m.unsupported) {
+		dtk_m_note(&m, "conflict: dtk cannot write this merge into the file's layout; the "
+		               "whole file conflicts");
+		S_whole(out, in, m.eol);
+		goto done;
+	}
+	S_sort(m.edits, m.n_edits);
+	out->text = dtk_splice(m.ob, m.olen, m.edits, m.n_edits, &out->len);
+	out->conflicts = m.conflicts;
+	if (out->text && m.conflicts)
+		goto done;
+	if (!out->text || S_parse(&back, m.a, in->name, out->text, out->len) < 0 ||
+	    !dtk_m_equal(back, merged)) {
+		dtk_m_note(&m,
+		           "conflict: the merged text does not read back as the merge; the whole "
+		           "file conflicts");
+		S_whole(out, in, m.eol);
+	}
+done:
+	free(renamed);
+	free(m.edits);
+	dtk_arena_free(m.a);
+	return out->conflicts ? 1 : 0;
+}
+
+void dtk_merge_out_release(struct dtk_merge_out *out)
+{
+	if (!out)
+		return;
+	free(out->text);
+	out->text = NULL;
+	dtk_buf_release(&out->notes);
+}

@@ -1,0 +1,359 @@
+#!/usr/bin/env bash
+# git_as_git_test.sh DTK SOURCE_DIR: dtk's git work checked against real git
+# (docs/git.md): crystallize signs as git does (gpg and ssh keys made here,
+# git verify-commit), runs git commit's hooks, resolves the repository,
+# configuration and identities from git's variables, stores blobs through
+# git's line-ending filters; the INDEX.md merge driver under merge, rebase,
+# cherry-pick, revert and pull --rebase. Every refusal leaves HEAD, the refs,
+# the index and the work tree byte for byte as they were. Prints one line per
+# check and "N passed, M failed" last; exits non-zero when any check failed.
+set -u
+
+for p in git gpg gpgconf ssh-keygen; do
+    command -v $p >/dev/null || { echo "$p is not installed (scripts/deps)" >&2; exit 2; }
+done
+. "$(dirname "$0")/lib.sh"
+t_args "$@"
+
+t_repo asgit
+git -C "$repo" add -A
+git -C "$repo" commit -q -m "the base"
+pristine=$scratch/pristine
+mv "$repo" "$pristine"
+
+# fresh NAME: $r is a new copy of the committed base, at $scratch/NAME
+fresh() { r=$scratch/$1; rm -rf "$r"; cp -R "$pristine" "$r"; }
+
+# snap DIR: HEAD, every ref, the index and every work-tree file, hashed
+snap()
+{
+    (cd "$1" && git rev-parse -q --verify HEAD; git for-each-ref
+        find . -path ./.git -prune -o -type f -print | LC_ALL=C sort | xargs sha1sum
+        sha1sum "$(git rev-parse --git-dir)/index")
+}
+
+# cryst DIR DATE [DTK-ARGS...]: dtk crystallize in DIR; output in $out, status in $rc
+out=$scratch/out
+cryst()
+{
+    local d=$1 date=$2
+    shift 2
+    (cd "$d" && "$DTK" crystallize --eval s=ok --date "$date" "$@") >"$out" 2>&1
+    rc=$?
+}
+
+# made NAME: the last cryst exited 0
+made()
+{
+    if [ "$rc" -eq 0 ]; then ok "$1: committed"
+    else ko "$1: committed" "exit $rc" "$(head -n 20 "$out")"; fi
+}
+
+# refused NAME BEFORE-SNAP PATTERN: the last cryst exited 2, its output
+# matches PATTERN and $r is as the snapshot says
+refused()
+{
+    if [ "$rc" -ne 2 ]; then
+        ko "$1: refused" "exit $rc" "$(head -n 20 "$out")"
+    elif ! grep -Eq -- "$3" "$out"; then
+        ko "$1: refused saying '$3'" "$(head -n 20 "$out")"
+    elif ! snap "$r" | cmp -s - "$2"; then
+        ko "$1: refused, nothing written" "$(snap "$r" | diff "$2" -)"
+    else
+        ok "$1: refused saying '$3', nothing written"
+    fi
+}
+
+# same NAME GOT WANT
+same()
+{
+    if [ "$2" = "$3" ]; then ok "$1"; else ko "$1" "got:  $2" "want: $3"; fi
+}
+
+# ---- 1. signing ----
+
+export GNUPGHOME=$scratch/gnupg
+mkdir -m 700 "$GNUPGHOME"
+trap 'gpgconf --kill gpg-agent 2>/dev/null; rm -rf "$scratch"' EXIT
+gpg --batch --quiet --passphrase '' --quick-gen-key 't <t@example.org>' ed25519 sign never \
+    2>/dev/null || { echo "cannot make a gpg key" >&2; exit 2; }
+ssh-keygen -q -t ed25519 -N '' -C signer -f "$scratch/sshkey" || exit 2
+echo "t@example.org $(cat "$scratch/sshkey.pub")" >"$scratch/allowed"
+
+fresh sign-gpg
+git -C "$r" config commit.gpgsign true
+cryst "$r" 2026-08-15
+made "commit.gpgsign, openpgp"
+if git -C "$r" verify-commit HEAD 2>/dev/null; then ok "openpgp: git verify-commit HEAD"
+else ko "openpgp: git verify-commit HEAD" "$(git -C "$r" cat-file commit HEAD | head)"; fi
+# the signed commit is what git itself would write: the signature over the
+# commit without it, in a gpgsig header
+git -C "$r" cat-file commit HEAD | sed '/^gpgsig /,/^ -----END/d' >"$scratch/payload"
+git -C "$r" cat-file commit HEAD | sed -n '/^gpgsig /,/^ -----END/p' |
+    sed 's/^gpgsig //; s/^ //' >"$scratch/sig"
+if gpg --verify "$scratch/sig" "$scratch/payload" 2>/dev/null; then
+    ok "openpgp: the signature covers the commit without its gpgsig header"
+else ko "openpgp: the signature covers the commit without its gpgsig header"; fi
+
+fresh sign-gpg-program
+cat >"$scratch/gpg-wrap" <<EOF
+#!/bin/sh
+echo "\$*" >>"$scratch/gpg-args"
+exec gpg "\$@"
+EOF
+chmod +x "$scratch/gpg-wrap"
+git -C "$r" config gpg.program "$scratch/gpg-wrap"
+git -C "$r" config user.signingkey t@example.org
+cryst "$r" 2026-08-15 --gpg-sign
+made "--gpg-sign, gpg.program, user.signingkey"
+same "gpg.program is run as git runs it" "$(cat "$scratch/gpg-args" 2>/dev/null)" \
+    "--status-fd=2 -bsau t@example.org"
+git -C "$r" verify-commit HEAD 2>/dev/null && ok "--gpg-sign: verified" ||
+    ko "--gpg-sign: verified"
+
+fresh sign-gpg-nokey
+git -C "$r" config commit.gpgsign true
+git -C "$r" config user.signingkey nobody@example.org
+snap "$r" >"$scratch/before"
+cryst "$r" 2026-08-15
+refused "openpgp, no such key" "$scratch/before" "gpg failed to sign the data"
+cryst "$r" 2026-08-15 --no-gpg-sign
+made "--no-gpg-sign over commit.gpgsign"
+git -C "$r" verify-commit HEAD 2>/dev/null && ko "--no-gpg-sign: unsigned" ||
+    ok "--no-gpg-sign: unsigned"
+
+fresh sign-ssh
+git -C "$r" config commit.gpgsign true
+git -C "$r" config gpg.format ssh
+git -C "$r" config user.signingkey "$scratch/sshkey.pub"
+git -C "$r" config gpg.ssh.allowedSignersFile "$scratch/allowed"
+cat >"$scratch/ssh-wrap" <<EOF
+#!/bin/sh
+echo "\$*" | sed 's|[^ ]*/[.]git_signing_buffer_tmp[^ ]*|BUFFER|' >>"$scratch/ssh-args"
+exec ssh-keygen "\$@"
+EOF
+chmod +x "$scratch/ssh-wrap"
+git -C "$r" config gpg.ssh.program "$scratch/ssh-wrap"
+cryst "$r" 2026-08-15
+made "commit.gpgsign, ssh"
+if git -C "$r" verify-commit HEAD 2>/dev/null; then ok "ssh: git verify-commit HEAD"
+else ko "ssh: git verify-commit HEAD" "$(git -C "$r" cat-file commit HEAD | head)"; fi
+same "gpg.ssh.program is run as git runs it" "$(head -n 1 "$scratch/ssh-args" 2>/dev/null)" \
+    "-Y sign -n git -f $scratch/sshkey.pub BUFFER"
+
+fresh sign-ssh-nokey
+git -C "$r" config commit.gpgsign true
+git -C "$r" config gpg.format ssh
+snap "$r" >"$scratch/before"
+cryst "$r" 2026-08-15
+refused "ssh, no user.signingkey" "$scratch/before" "user.signingkey"
+git -C "$r" config user.signingkey "$scratch/missing.pub"
+cryst "$r" 2026-08-15
+refused "ssh, a missing key file" "$scratch/before" "ssh-keygen failed to sign the data"
+
+# ---- 2. hooks ----
+
+# hook NAME DIR BODY: installs an executable hook in DIR that logs its name
+# and arguments to $scratch/hooks.log, then runs BODY
+hook()
+{
+    mkdir -p "$2"
+    printf '#!/bin/sh\necho "%s $*" >>"%s/hooks.log"\n%s\n' "$1" "$scratch" "$3" >"$2/$1"
+    chmod +x "$2/$1"
+}
+
+fresh hooks
+h=$r/.git/hooks
+rm -f "$scratch/hooks.log"
+hook pre-commit "$h" 'echo "cwd=$(pwd) idx=$GIT_INDEX_FILE editor=$GIT_EDITOR author=$GIT_AUTHOR_NAME" >>"'"$scratch"'/hooks.env"
+git rev-parse :insights/_crystallizations.yaml >"'"$scratch"'/pre-commit.rec"'
+hook prepare-commit-msg "$h" ''
+hook commit-msg "$h" 'printf "Reviewed-by: hook <h@example.org>\n" >>"$1"'
+hook post-commit "$h" 'git rev-parse HEAD >"'"$scratch"'/post-commit.head"'
+cryst "$r" 2026-08-15
+made "all four hooks"
+same "hooks run in git's order, with git's arguments" "$(cat "$scratch/hooks.log")" \
+    "pre-commit 
+prepare-commit-msg .git/COMMIT_EDITMSG message
+commit-msg .git/COMMIT_EDITMSG
+post-commit "
+idx=$(sed 's/.*idx=\([^ ]*\).*/\1/' "$scratch/hooks.env")
+same "hooks run at the top of the work tree, GIT_EDITOR=:, the author set" \
+    "$(sed 's/ idx=[^ ]*//' "$scratch/hooks.env")" "cwd=$r editor=: author=t"
+case $idx in "$r"/.git/next-index-*.lock) ok "pre-commit gets its own GIT_INDEX_FILE" ;;
+*) ko "pre-commit gets its own GIT_INDEX_FILE" "$idx" ;; esac
+[ ! -e "$idx" ] && ok "that index is removed" || ko "that index is removed"
+same "pre-commit's index holds the commit's files" "$(cat "$scratch/pre-commit.rec")" \
+    "$(git -C "$r" rev-parse HEAD:insights/_crystallizations.yaml)"
+same "commit-msg may rewrite the message" "$(git -C "$r" log -1 --format=%B | grep -v "^$" | tail -n 2)" \
+    "Dtk-Review-Pairs: 0
+Reviewed-by: hook <h@example.org>"
+same "post-commit runs after the commit" "$(cat "$scratch/post-commit.head")" \
+    "$(git -C "$r" rev-parse HEAD)"
+
+for which in pre-commit commit-msg; do
+    fresh "hook-$which"
+    rm -f "$scratch/hooks.log"
+    hook "$which" "$r/.git/hooks" 'echo "no, says the hook" >&2; exit 1'
+    hook prepare-commit-msg "$r/.git/hooks" ''
+    snap "$r" >"$scratch/before"
+    cryst "$r" 2026-08-15
+    refused "a failing $which hook" "$scratch/before" "the .*hook refused the commit"
+    grep -q "no, says the hook" "$out" && ok "$which: its words are shown" ||
+        ko "$which: its words are shown" "$(cat "$out")"
+    rm -f "$scratch/hooks.log"
+    cryst "$r" 2026-08-15 --no-verify
+    made "--no-verify skips a failing $which"
+    same "--no-verify still runs prepare-commit-msg" "$(cat "$scratch/hooks.log")" \
+        "prepare-commit-msg .git/COMMIT_EDITMSG message"
+done
+
+fresh hooks-path
+rm -f "$scratch/hooks.log"
+hook pre-commit "$r/.git/hooks" 'exit 1'
+hook pre-commit "$r/my-hooks" ''
+git -C "$r" config core.hooksPath my-hooks
+cryst "$r" 2026-08-15
+made "core.hooksPath (relative to the work tree)"
+same "the hook of core.hooksPath ran" "$(cat "$scratch/hooks.log")" "pre-commit "
+
+fresh hooks-contrib
+cp "$SRC/contrib/pre-commit" "$r/.git/hooks/pre-commit"
+chmod +x "$r/.git/hooks/pre-commit"
+cryst "$r" 2026-08-15
+made "contrib/pre-commit as the hook"
+
+# ---- 3. repository, configuration and identity from git's variables ----
+
+# ident DIR FORMAT: HEAD's fields by git log's FORMAT
+ident() { git -C "$1" log -1 "${@:3}" --format="$2"; }
+
+fresh env-a
+fresh env-b
+a=$scratch/env-a b=$scratch/env-b
+head_a=$(git -C "$a" rev-parse HEAD)
+(cd "$a" && GIT_DIR=$b/.git "$DTK" crystallize --eval s=ok --date 2026-08-15) >"$out" 2>&1
+rc=$?
+made "GIT_DIR names another repository"
+same "GIT_DIR: the commit is in that repository" "$(ident "$b" %s)" \
+    "crystallize 2026-08-15: 0 new, 0 high changes, 2 stale, 0 stance rewrites, 0 new contradictions"
+same "GIT_DIR: the repository of the current directory is untouched" \
+    "$(git -C "$a" rev-parse HEAD)" "$head_a"
+
+fresh env-wt
+mv "$r/.git" "$scratch/env-wt.git"
+(cd "$r" && GIT_DIR=$scratch/env-wt.git GIT_WORK_TREE=$r "$DTK" crystallize --eval s=ok \
+    --date 2026-08-15) >"$out" 2>&1
+rc=$?
+made "GIT_DIR + GIT_WORK_TREE (no .git in the work tree)"
+same "GIT_DIR + GIT_WORK_TREE: git status is clean" \
+    "$(git --git-dir="$scratch/env-wt.git" --work-tree="$r" status --porcelain)" ""
+
+fresh env-core-wt
+mv "$r/.git" "$scratch/env-core-wt.git"
+git --git-dir="$scratch/env-core-wt.git" config core.bare false
+git --git-dir="$scratch/env-core-wt.git" config core.worktree "$r"
+(cd "$r/insights" && GIT_DIR=$scratch/env-core-wt.git "$DTK" crystallize --eval s=ok \
+    --date 2026-08-15) >"$out" 2>&1
+rc=$?
+made "GIT_DIR naming a separate repository with core.worktree"
+same "core.worktree: git status is clean" \
+    "$(git --git-dir="$scratch/env-core-wt.git" status --porcelain)" ""
+
+fresh env-gitfile
+mv "$r/.git" "$scratch/env-gitfile.git"
+git --git-dir="$scratch/env-gitfile.git" config core.worktree "$r"
+echo "gitdir: $scratch/env-gitfile.git" >"$r/.git"
+cryst "$r" 2026-08-15
+made "a .git file naming the repository"
+same "a .git file: git status is clean" "$(git -C "$r" status --porcelain)" ""
+
+# the identity variables: lib.sh exports GIT_AUTHOR_*/GIT_COMMITTER_* as t;
+# these runs start from none and set what each check needs
+noid=(env -u GIT_AUTHOR_NAME -u GIT_AUTHOR_EMAIL -u GIT_COMMITTER_NAME -u GIT_COMMITTER_EMAIL
+    -u EMAIL)
+# id_run NAME VAR=VALUE...: dtk crystallize in a fresh copy with only these
+# variables of identity (and a configuration made before)
+id_run()
+{
+    local name=$1
+    shift
+    (cd "$r" && "${noid[@]}" "$@" "$DTK" crystallize --eval s=ok --date 2026-08-15) \
+        >"$out" 2>&1
+    rc=$?
+    made "$name"
+}
+
+fresh id-env
+id_run "identity only in the environment" GIT_AUTHOR_NAME=Ann GIT_AUTHOR_EMAIL=ann@example.org \
+    GIT_COMMITTER_NAME=Cy GIT_COMMITTER_EMAIL=cy@example.org
+same "GIT_AUTHOR_NAME/EMAIL, GIT_COMMITTER_NAME/EMAIL" "$(ident "$r" '%an <%ae> / %cn <%ce>')" \
+    "Ann <ann@example.org> / Cy <cy@example.org>"
+
+fresh id-env-wins
+git -C "$r" config user.name Conf
+git -C "$r" config user.email conf@example.org
+id_run "identity in both" GIT_AUTHOR_NAME=Ann GIT_COMMITTER_EMAIL=cy@example.org
+same "the environment wins over user.*, per field" "$(ident "$r" '%an <%ae> / %cn <%ce>')" \
+    "Ann <conf@example.org> / Conf <cy@example.org>"
+
+fresh id-roles
+git -C "$r" config user.name Conf
+git -C "$r" config user.email conf@example.org
+git -C "$r" config author.name Au
+git -C "$r" config committer.email co@example.org
+id_run "author.* and committer.*"
+same "author.name and committer.email over user.*" "$(ident "$r" '%an <%ae> / %cn <%ce>')" \
+    "Au <conf@example.org> / Conf <co@example.org>"
+
+fresh id-dates
+id_run "GIT_AUTHOR_DATE and GIT_COMMITTER_DATE" GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@x \
+    GIT_COMMITTER_NAME=C GIT_COMMITTER_EMAIL=c@x GIT_AUTHOR_DATE=2005-04-07T22:13:13+02:00 \
+    GIT_COMMITTER_DATE="@1700000000 -0130"
+same "GIT_AUTHOR_DATE (ISO 8601), GIT_COMMITTER_DATE (git's own)" \
+    "$(ident "$r" '%ad / %cd' --date=raw)" "1112904793 +0200 / 1700000000 -0130"
+fresh id-date-rfc
+id_run "GIT_AUTHOR_DATE in RFC 2822" GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@x \
+    GIT_COMMITTER_NAME=C GIT_COMMITTER_EMAIL=c@x GIT_AUTHOR_DATE="Thu, 07 Apr 2005 22:13:13 +0200"
+same "GIT_AUTHOR_DATE (RFC 2822)" "$(ident "$r" %ad --date=raw)" "1112904793 +0200"
+snap "$r" >"$scratch/before"
+(cd "$r" && GIT_AUTHOR_DATE=yesterdayish "$DTK" crystallize --eval s=ok --date 2026-09-15) \
+    >"$out" 2>&1
+rc=$?
+refused "an invalid GIT_AUTHOR_DATE" "$scratch/before" "invalid date format: yesterdayish"
+
+fresh id-global
+printf '[user]\n\tname = Glob\n\temail = glob@example.org\n' >"$scratch/global-config"
+id_run "GIT_CONFIG_GLOBAL" GIT_CONFIG_GLOBAL=$scratch/global-config
+same "GIT_CONFIG_GLOBAL names the global file" "$(ident "$r" '%an <%ae>')" \
+    "Glob <glob@example.org>"
+
+fresh id-count
+id_run "GIT_CONFIG_COUNT" GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=Counted \
+    GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1=count@example.org
+same "GIT_CONFIG_COUNT/KEY_n/VALUE_n" "$(ident "$r" '%an <%ae>')" "Counted <count@example.org>"
+
+fresh id-dash-c
+git -C "$r" config user.name Conf
+git -C "$r" config user.email conf@example.org
+(cd "$r" && "${noid[@]}" git -c user.name="Dash C" -c "alias.dtk=!\"$DTK\"" \
+    dtk crystallize --eval s=ok --date 2026-08-15) >"$out" 2>&1
+rc=$?
+made "git -c (GIT_CONFIG_PARAMETERS)"
+same "git -c user.name wins over the repository's" "$(ident "$r" '%an <%ae>')" \
+    "Dash C <conf@example.org>"
+
+fresh id-include-if
+printf '[user]\n\tname = Included\n\temail = inc@example.org\n' >"$scratch/inc-config"
+git -C "$r" config "includeIf.gitdir:$r/.git.path" "$scratch/inc-config"
+id_run "includeIf.gitdir"
+same "includeIf.gitdir: the included identity" "$(ident "$r" '%an <%ae>')" \
+    "Included <inc@example.org>"
+
+fresh id-none
+snap "$r" >"$scratch/before"
+(cd "$r" && "${noid[@]}" "$DTK" crystallize --eval s=ok --date 2026-08-15) >"$out" 2>&1
+rc=$?
+refused "no identity anywhere" "$scratch/before" "no author"
+
+t_done

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# messages_test.sh DTK SOURCE_DIR: what dtk says when there is little to say
+# or when the help and the output must agree: dtk log without runs, the
+# plan's note and headings, the help's columns and options.
+set -u
+
+. "$(dirname "$0")/lib.sh"
+t_args "$@"
+t_repo messages
+
+# expect NAME WANT GOT
+expect() {
+    if [ "$2" = "$3" ]; then ok "$1"; else ko "$1" "want: $2" "got:  $3"; fi
+}
+
+# dtk log on a branch with no commit, then with no records at HEAD
+out=$(cd "$repo" && dtk log 2>"$scratch/err"); rc=$?
+expect "dtk log, unborn branch: exit 0, nothing on stdout" "0:" "$rc:$out"
+expect "dtk log, unborn branch: says so" \
+    "dtk log: no crystallization runs: the branch has no commit yet" "$(cat "$scratch/err")"
+out=$(cd "$repo" && dtk log --format json 2>/dev/null)
+expect "dtk log --format json, unborn branch: []" "[]" "$out"
+(cd "$repo" && : >insights/_crystallizations.yaml && dtk reindex -q && git add -A &&
+    git commit -qm base) || ko "commit a base without records"
+out=$(cd "$repo" && dtk log 2>"$scratch/err"); rc=$?
+expect "dtk log, no records: exit 0, nothing on stdout" "0:" "$rc:$out"
+expect "dtk log, no records: says so" \
+    "dtk log: no crystallization runs: HEAD's insights/_crystallizations.yaml records none" \
+    "$(cat "$scratch/err")"
+
+# the plan outside git: its note names the four figures the warning names
+plain=$scratch/plain
+cp -R "$SRC/tests/fixtures/base" "$plain"
+out=$(cd "$plain" && dtk crystallize --plan --date 2026-08-15 2>"$scratch/err")
+warn=$(cat "$scratch/err")
+expect "plan's note names the figures the warning names" \
+    "note: the base at the previous run is not in history; high changes, bloom changes, stance rewrites and new contradictions count only what the files show" \
+    "$(printf '%s\n' "$out" | grep '^note:')"
+case $warn in
+*"high changes, bloom changes, stance rewrites and new contradictions count only what the files show"*)
+    ok "the warning names the same four figures" ;;
+*) ko "the warning names the same four figures" "$warn" ;;
+esac
+expect "plan's candidates heading" "candidates, one verification short of high (1):" \
+    "$(printf '%s\n' "$out" | grep '^candidates')"
+
+# dtk --help: the summaries in one column, with at least two spaces before each
+col=$(dtk --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF {
+    match($0, /^  [a-z-]+ +/); if (RLENGTH - 2 - length($1) < 2) bad = bad " " $1; print RLENGTH }
+    END { if (bad) print "cramped:" bad }' | sort -u)
+expect "dtk --help: one column of summaries" "1" "$(printf '%s\n' "$col" | grep -c .)"
+
+# dtk check --help names -f as well as --format
+dtk check --help | grep -q -- '^  -f, --format' && ok "dtk check --help names -f" ||
+    ko "dtk check --help names -f" "$(dtk check --help)"
+
+t_done
