@@ -152,9 +152,9 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	                                     {NULL, 0, NULL, 0}};
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_file_cmp cmp = {.fd = -1};
-	char *old = NULL, *path = NULL;
-	size_t old_len = 0;
-	int quiet = 0, github = 0, c, rc;
+	char *old = NULL, *path = NULL, *crlf = NULL;
+	size_t old_len = 0, crlf_len = 0;
+	int quiet = 0, github = 0, c, rc, conv = 0;
 
 	static const char *const formats[] = {"text", "github"};
 
@@ -181,26 +181,34 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
 		goto done;
 	}
-	if (rc == 0) {
+	/* the file compared, read again from its start (not reopened by path) */
+	if (rc == 1 && cmp.fd >= 0 &&
+	    (lseek(cmp.fd, 0, SEEK_SET) < 0 ||
+	     dtk_file_read_fd(&old, &old_len, cmp.fd, path, DTK_MAX_INDEX_BYTES) < 0)) {
+		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
+		goto done;
+	}
+	/* differing: the page as git checks it out (CRLF with core.autocrlf or
+	 * .gitattributes eol) may be the file; only now is libgit2 asked */
+	if (rc == 1 && (conv = dtk_git_checkout_form(&crlf, &crlf_len, path, cmp.text.ptr,
+	                                             cmp.text.len)) < 0) {
+		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
+		goto done;
+	}
+	if (rc == 0 || (conv == 1 && old && old_len == crlf_len && !memcmp(old, crlf, old_len))) {
 		if (!quiet)
 			fprintf(ctx->err, "dtk check: insights/ is valid and %s is up to date\n",
 			        DTK_INDEX_FILE);
 		rc = DTK_EXIT_OK;
 		goto done;
 	}
-	/* the file compared, read again from its start (not reopened by path) */
-	if (cmp.fd >= 0 &&
-	    (lseek(cmp.fd, 0, SEEK_SET) < 0 ||
-	     dtk_file_read_fd(&old, &old_len, cmp.fd, path, DTK_MAX_INDEX_BYTES) < 0)) {
-		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
-		goto done;
-	}
-	rc = S_report_drift(ctx, old ? old : "", old_len, dtk_buf_cstr(&cmp.text), cmp.fd < 0,
-	                    github);
+	rc = S_report_drift(ctx, old ? old : "", old_len, conv ? crlf : dtk_buf_cstr(&cmp.text),
+	                    cmp.fd < 0, github);
 done:
 	dtk_diags_release(&diags);
 	dtk_file_cmp_release(&cmp);
 	free(old);
+	free(crlf);
 	free(path);
 	return rc;
 }

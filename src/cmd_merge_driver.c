@@ -137,7 +137,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		free(root);
 		return dtk_cmd_fail(ctx, "merge-driver", 1);
 	}
-	rc = dtk_repo_merged_insights(repo, &files, &n);
+	rc = dtk_repo_merged_insights(repo, (const char *const *)argv + 1, &files, &n);
 	if (rc == 1)
 		fprintf(ctx->err, "dtk merge-driver: insights/ do not merge cleanly (or the other "
 		                  "side is unknown); resolve them, then run 'dtk reindex'\n");

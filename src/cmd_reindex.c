@@ -3,6 +3,7 @@
 
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
+#include "dtk/git.h"
 #include "dtk/index.h"
 #include "dtk/kb.h"
 
@@ -10,6 +11,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A dtk_write_fn writing to the FILE *arg. */
 static int S_write_file(void *arg, const char *s, size_t len)
@@ -27,8 +29,9 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	                                     {NULL, 0, NULL, 0}};
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_file_cmp cmp = {.fd = -1};
-	char *path = NULL;
-	int to_stdout = 0, quiet = 0, c, rc;
+	char *path = NULL, *crlf = NULL, *old = NULL;
+	size_t crlf_len = 0, old_len = 0;
+	int to_stdout = 0, quiet = 0, c, rc, conv = 0;
 
 	optind = 0;
 	while ((c = dtk_cmd_getopt(ctx, argc, argv, "q", opts)) != -1) {
@@ -58,13 +61,28 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		rc = DTK_EXIT_OK;
 		goto done;
 	}
-	if (rc == 0) {
+	/* differing: written as git checks it out (CRLF with core.autocrlf or
+	 * .gitattributes eol), which the file may already be; only now is
+	 * libgit2 asked */
+	if (rc == 1 && (conv = dtk_git_checkout_form(&crlf, &crlf_len, path, cmp.text.ptr,
+	                                             cmp.text.len)) < 0) {
+		rc = dtk_cmd_fail(ctx, "reindex", DTK_EXIT_INVALID);
+		goto done;
+	}
+	if (conv == 1 && cmp.fd >= 0 &&
+	    (lseek(cmp.fd, 0, SEEK_SET) < 0 ||
+	     dtk_file_read_fd(&old, &old_len, cmp.fd, path, DTK_MAX_INDEX_BYTES) < 0)) {
+		rc = dtk_cmd_fail(ctx, "reindex", DTK_EXIT_INVALID);
+		goto done;
+	}
+	if (rc == 0 || (conv == 1 && old && old_len == crlf_len && !memcmp(old, crlf, old_len))) {
 		if (!quiet)
 			fprintf(ctx->err, "%s is up to date\n", DTK_INDEX_FILE);
 		rc = DTK_EXIT_OK;
 		goto done;
 	}
-	if (dtk_file_write_atomic(path, dtk_buf_cstr(&cmp.text), cmp.text.len) < 0) {
+	if (dtk_file_write_atomic(path, conv ? crlf : dtk_buf_cstr(&cmp.text),
+	                          conv ? crlf_len : cmp.text.len) < 0) {
 		rc = dtk_cmd_fail(ctx, "reindex", DTK_EXIT_INVALID);
 		goto done;
 	}
@@ -74,6 +92,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 done:
 	dtk_diags_release(&diags);
 	dtk_file_cmp_release(&cmp);
+	free(crlf);
+	free(old);
 	free(path);
 	return rc;
 }

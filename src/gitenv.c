@@ -287,6 +287,7 @@ static int S_env_workdir(git_repository *repo)
 	const char *wt = S_env("GIT_WORK_TREE");
 	char *cfg_wt = wt ? NULL : S_get(repo, "core.worktree"), *bare = S_get(repo, "core.bare");
 	char *dir = NULL;
+	const char *cur;
 	int is_bare = 0, rc = -1;
 
 	if (bare && git_config_parse_bool(&is_bare, bare) < 0)
@@ -307,7 +308,14 @@ static int S_env_workdir(git_repository *repo)
 	}
 	if (!dir)
 		goto done;
-	rc = git_repository_set_workdir(repo, dir, 0) < 0 ? S_gerr("cannot use the work tree") : 0;
+	/* libgit2 1.5 leaks when told the work tree it already has */
+	cur = git_repository_workdir(repo);
+	if (cur && !strncmp(cur, dir, strlen(dir)) && !strcmp(cur + strlen(dir), "/"))
+		rc = 0;
+	else
+		rc = git_repository_set_workdir(repo, dir, 0) < 0
+		             ? S_gerr("cannot use the work tree")
+		             : 0;
 done:
 	free(dir);
 	free(cfg_wt);

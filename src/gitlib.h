@@ -34,6 +34,7 @@
 	X(attr_get)                                                                                \
 	X(blob_create_from_buffer)                                                                 \
 	X(blob_create_from_workdir)                                                                \
+	X(blob_filter)                                                                             \
 	X(blob_free)                                                                               \
 	X(blob_lookup)                                                                             \
 	X(blob_rawcontent)                                                                         \
@@ -90,6 +91,9 @@
 	X(message_prettify)                                                                        \
 	X(message_trailer_array_free)                                                              \
 	X(message_trailers)                                                                        \
+	X(object_free)                                                                             \
+	X(object_id)                                                                               \
+	X(odb_hash)                                                                                \
 	X(oid_cpy)                                                                                 \
 	X(oid_equal)                                                                               \
 	X(oid_fromstr)                                                                             \
@@ -118,6 +122,12 @@
 	X(repository_set_workdir)                                                                  \
 	X(repository_state)                                                                        \
 	X(repository_workdir)                                                                      \
+	X(revparse_single)                                                                         \
+	X(revwalk_free)                                                                            \
+	X(revwalk_new)                                                                             \
+	X(revwalk_next)                                                                            \
+	X(revwalk_push_glob)                                                                       \
+	X(revwalk_push_ref)                                                                        \
 	X(signature_default)                                                                       \
 	X(signature_free)                                                                          \
 	X(signature_new)                                                                           \
@@ -168,6 +178,7 @@ int dtk_gitlib_load(void);
 #define git_attr_get (dtk_git.attr_get)
 #define git_blob_create_from_buffer (dtk_git.blob_create_from_buffer)
 #define git_blob_create_from_workdir (dtk_git.blob_create_from_workdir)
+#define git_blob_filter (dtk_git.blob_filter)
 #define git_blob_free (dtk_git.blob_free)
 #define git_blob_lookup (dtk_git.blob_lookup)
 #define git_blob_rawcontent (dtk_git.blob_rawcontent)
@@ -224,6 +235,9 @@ int dtk_gitlib_load(void);
 #define git_message_prettify (dtk_git.message_prettify)
 #define git_message_trailer_array_free (dtk_git.message_trailer_array_free)
 #define git_message_trailers (dtk_git.message_trailers)
+#define git_object_free (dtk_git.object_free)
+#define git_object_id (dtk_git.object_id)
+#define git_odb_hash (dtk_git.odb_hash)
 #define git_oid_cpy (dtk_git.oid_cpy)
 #define git_oid_equal (dtk_git.oid_equal)
 #define git_oid_fromstr (dtk_git.oid_fromstr)
@@ -252,6 +266,12 @@ int dtk_gitlib_load(void);
 #define git_repository_set_workdir (dtk_git.repository_set_workdir)
 #define git_repository_state (dtk_git.repository_state)
 #define git_repository_workdir (dtk_git.repository_workdir)
+#define git_revparse_single (dtk_git.revparse_single)
+#define git_revwalk_free (dtk_git.revwalk_free)
+#define git_revwalk_new (dtk_git.revwalk_new)
+#define git_revwalk_next (dtk_git.revwalk_next)
+#define git_revwalk_push_glob (dtk_git.revwalk_push_glob)
+#define git_revwalk_push_ref (dtk_git.revwalk_push_ref)
 #define git_signature_default (dtk_git.signature_default)
 #define git_signature_free (dtk_git.signature_free)
 #define git_signature_new (dtk_git.signature_new)

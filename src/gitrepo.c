@@ -573,6 +573,29 @@ static int S_blob_from_workdir(const struct dtk_repo *r, const char *path, git_o
 	return rc;
 }
 
+/* Stores data as the blob of path, through git's filters as 'git add' does
+ * (a CRLF work tree's text is stored with LF). */
+static int S_blob(const struct dtk_repo *r, const char *path, const char *data, size_t len,
+                  git_oid *oid)
+{
+	git_filter_list *fl = NULL;
+	git_buf buf = GIT_BUF_INIT;
+	int rc = -1;
+
+	if (git_filter_list_load(&fl, r->git, NULL, path, GIT_FILTER_TO_ODB, GIT_FILTER_DEFAULT) <
+	            0 ||
+	    (fl && git_filter_list_apply_to_buffer(&buf, fl, data, len) < 0))
+		S_gerr("cannot filter a file for git");
+	else if (git_blob_create_from_buffer(oid, r->git, fl ? buf.ptr : data,
+	                                     fl ? buf.size : len) < 0)
+		S_gerr("cannot store a file");
+	else
+		rc = 0;
+	git_buf_dispose(&buf);
+	git_filter_list_free(fl);
+	return rc;
+}
+
 /* Builds the tree of the commit: base (may be NULL) with the base's files
  * replaced by the request's. */
 static int S_build_tree(const struct dtk_repo *r, git_tree *base, const struct dtk_commit_req *req,
@@ -603,12 +626,12 @@ static int S_build_tree(const struct dtk_repo *r, git_tree *base, const struct d
 	}
 	rc = -1;
 	path = S_path(r, RECORDS);
-	if (git_blob_create_from_buffer(&oid, r->git, req->records, req->records_len) < 0 ||
+	if (S_blob(r, path, req->records, req->records_len, &oid) < 0 ||
 	    S_add(idx, path, &oid, GIT_FILEMODE_BLOB) < 0)
 		goto done;
 	free(path);
 	path = S_path(r, "INDEX.md");
-	if (git_blob_create_from_buffer(&oid, r->git, req->index, req->index_len) < 0 ||
+	if (S_blob(r, path, req->index, req->index_len, &oid) < 0 ||
 	    S_add(idx, path, &oid, GIT_FILEMODE_BLOB) < 0)
 		goto done;
 	if (git_index_write_tree_to(tree_oid, idx, r->git) < 0) {
@@ -817,22 +840,30 @@ static int S_write_from_tree(const struct dtk_repo *r, git_tree *tree, const cha
 {
 	git_tree_entry *te = NULL;
 	git_blob *blob = NULL;
+	git_blob_filter_options fo;
+	git_buf out = GIT_BUF_INIT;
 	char *full = dtk_path_join(r->workdir, path), *cur = NULL;
-	size_t len = 0, n;
+	size_t len = 0;
 	int rc = -1;
 
+	/* the file as git checks it out: through its filters (core.autocrlf,
+	 * core.eol, .gitattributes text and eol) */
+	memset(&fo, 0, sizeof(fo));
+	fo.version = GIT_BLOB_FILTER_OPTIONS_VERSION;
+	fo.flags = GIT_BLOB_FILTER_CHECK_FOR_BINARY;
 	if (git_tree_entry_bypath(&te, tree, path) < 0 ||
-	    git_blob_lookup(&blob, r->git, git_tree_entry_id(te)) < 0) {
+	    git_blob_lookup(&blob, r->git, git_tree_entry_id(te)) < 0 ||
+	    git_blob_filter(&out, blob, path, &fo) < 0) {
 		S_gerr("cannot read the crystallized commit");
 		goto done;
 	}
-	n = (size_t)git_blob_rawsize(blob);
-	if (dtk_file_read(&cur, &len, full, 1u << 30) == 0 && len == n &&
-	    !memcmp(cur, git_blob_rawcontent(blob), n))
+	if (dtk_file_read(&cur, &len, full, 1u << 30) == 0 && len == out.size &&
+	    !memcmp(cur, out.ptr, out.size))
 		rc = 0;
 	else
-		rc = dtk_file_write_atomic(full, git_blob_rawcontent(blob), n);
+		rc = dtk_file_write_atomic(full, out.ptr ? out.ptr : "", out.size);
 done:
+	git_buf_dispose(&out);
 	free(cur);
 	free(full);
 	git_blob_free(blob);
@@ -1401,9 +1432,58 @@ void dtk_memfiles_free(struct dtk_memfile *files, size_t n)
 	free(files);
 }
 
-/* Finds the other side of the merge git is running: a GITHEAD_<id> variable
- * naming a commit other than HEAD. Returns 0 and sets *oid, or 1. */
-static int S_other_side(const struct dtk_repo *r, const git_oid *head, git_oid *oid)
+/*
+ * Finding the merge git runs the driver in. git 2.39 hands a merge driver
+ * only the three versions of INDEX.md (%O %A %B), and names the other commit
+ * only in 'git merge' (GITHEAD_<id>); a cherry-pick, revert or rebase picks
+ * its commit before anything on disk names it. So the sides are found by
+ * what git gave: ours is HEAD; theirs and the ancestor are a commit X and its
+ * parent P whose INDEX.md blobs are %B and %O (X applied: a cherry-pick, a
+ * rebase's pick) or %O and %B (X reverted).
+ */
+struct sides {
+	git_oid ours, theirs, base;
+};
+
+/* Sets *out to the id of INDEX.md in commit id; returns 0, or -1. */
+static int S_index_md_of(const struct dtk_repo *r, const git_oid *id, git_oid *out)
+{
+	git_commit *c = NULL;
+	int rc = git_commit_lookup(&c, r->git, id) < 0 ? -1 : S_lookup(r, c, "INDEX.md", out);
+	git_commit_free(c);
+	return rc;
+}
+
+/* Returns 1 and fills s->theirs and s->base when commit x is the one git
+ * applies or reverts, by the ids of the driver's files (want: O, B). */
+static int S_fits(const struct dtk_repo *r, const git_oid *x, const git_oid want[2],
+                  struct sides *s)
+{
+	git_commit *c = NULL;
+	git_oid mine, parent;
+	int fit = 0;
+
+	if (git_commit_lookup(&c, r->git, x) < 0 || git_commit_parentcount(c) == 0 ||
+	    S_index_md_of(r, x, &mine) < 0 ||
+	    S_index_md_of(r, git_commit_parent_id(c, 0), &parent) < 0)
+		goto done;
+	if (git_oid_equal(&mine, &want[1]) && git_oid_equal(&parent, &want[0])) {
+		git_oid_cpy(&s->theirs, x); /* applied */
+		git_oid_cpy(&s->base, git_commit_parent_id(c, 0));
+		fit = 1;
+	} else if (git_oid_equal(&mine, &want[0]) && git_oid_equal(&parent, &want[1])) {
+		git_oid_cpy(&s->theirs, git_commit_parent_id(c, 0)); /* reverted */
+		git_oid_cpy(&s->base, x);
+		fit = 1;
+	}
+done:
+	git_commit_free(c);
+	return fit;
+}
+
+/* The commit 'git merge' names in GITHEAD_<id> (or MERGE_HEAD): theirs, with
+ * the merge base as ancestor. Returns 1 when found. */
+static int S_merge_sides(const struct dtk_repo *r, struct sides *s)
 {
 	extern char **environ;
 	char **e;
@@ -1417,38 +1497,97 @@ static int S_other_side(const struct dtk_repo *r, const git_oid *head, git_oid *
 			continue;
 		memcpy(hex, *e + 8, GIT_OID_HEXSZ);
 		hex[GIT_OID_HEXSZ] = '\0';
-		if (git_oid_fromstr(oid, hex) < 0 || git_oid_equal(oid, head) ||
-		    git_commit_lookup(&c, r->git, oid) < 0)
+		if (git_oid_fromstr(&s->theirs, hex) < 0 || git_oid_equal(&s->theirs, &s->ours) ||
+		    git_commit_lookup(&c, r->git, &s->theirs) < 0)
 			continue;
 		git_commit_free(c);
-		return 0;
+		return git_merge_base(&s->base, r->git, &s->ours, &s->theirs) == 0;
 	}
-	return git_reference_name_to_id(oid, r->git, "MERGE_HEAD") == 0 ? 0 : 1;
+	return git_reference_name_to_id(&s->theirs, r->git, "MERGE_HEAD") == 0 &&
+	       git_merge_base(&s->base, r->git, &s->ours, &s->theirs) == 0;
 }
 
-/* Returns the ancestor of a merge of head and other: their merge base, or
- * for a rebase or cherry-pick the parent of the commit being applied. */
-static int S_ancestor(const struct dtk_repo *r, const git_oid *head, const git_oid *other,
-                      git_oid *out)
+/* Commits git's state files may name: the pseudo-refs, the line of the
+ * current pick in a rebase's 'done' or a cherry-pick sequence's 'todo'.
+ * Returns 1 when one fits (S_fits). */
+static int S_hinted_sides(const struct dtk_repo *r, const git_oid want[2], struct sides *s)
 {
-	int state = git_repository_state(r->git);
-	git_commit *c = NULL;
-	int rc;
+	static const char *const refs[] = {"CHERRY_PICK_HEAD", "REVERT_HEAD", "REBASE_HEAD"};
+	static const char *const files[] = {"rebase-merge/done", "sequencer/todo"};
+	git_oid id;
+	size_t i;
 
-	if (state == GIT_REPOSITORY_STATE_CHERRYPICK || state == GIT_REPOSITORY_STATE_REBASE ||
-	    state == GIT_REPOSITORY_STATE_REBASE_MERGE ||
-	    state == GIT_REPOSITORY_STATE_REBASE_INTERACTIVE ||
-	    state == GIT_REPOSITORY_STATE_CHERRYPICK_SEQUENCE) {
-		if (git_commit_lookup(&c, r->git, other) < 0 || git_commit_parentcount(c) == 0) {
-			git_commit_free(c);
+	for (i = 0; i < 3; i++)
+		if (git_reference_name_to_id(&id, r->git, refs[i]) == 0 && S_fits(r, &id, want, s))
 			return 1;
+	for (i = 0; i < 2; i++) {
+		char *path = dtk_path_join(git_repository_path(r->git), files[i]), *text = NULL;
+		char *line, *save = NULL, *last = NULL, word[64], oid[64];
+		size_t len;
+		int found = 0;
+		if (dtk_file_read(&text, &len, path, 1u << 24) == 0) {
+			/* done: its last line is the current pick; todo: its first */
+			for (line = strtok_r(text, "\n", &save); line;
+			     line = strtok_r(NULL, "\n", &save))
+				if (line[0] != '#' && (!last || i == 0))
+					last = line;
+			if (last && sscanf(last, "%63s %63s", word, oid) == 2) {
+				git_object *o = NULL;
+				if (git_revparse_single(&o, r->git, oid) == 0)
+					found = S_fits(r, git_object_id(o), want, s);
+				git_object_free(o);
+			}
 		}
-		git_oid_cpy(out, git_commit_parent_id(c, 0));
-		git_commit_free(c);
-		return 0;
+		free(text);
+		free(path);
+		if (found)
+			return 1;
 	}
-	rc = git_merge_base(out, r->git, head, other);
-	return rc == 0 ? 0 : 1;
+	return 0;
+}
+
+/* Looks for the commit among all commits reachable from the refs, HEAD and
+ * ORIG_HEAD (a single cherry-pick or revert names it nowhere). Returns 1
+ * when one fits (S_fits). */
+static int S_searched_sides(const struct dtk_repo *r, const git_oid want[2], struct sides *s)
+{
+	git_revwalk *walk = NULL;
+	git_oid id;
+	int found = 0;
+
+	if (git_revwalk_new(&walk, r->git) < 0 || git_revwalk_push_glob(walk, "*") < 0)
+		goto done;
+	git_revwalk_push_ref(walk, "HEAD");
+	git_revwalk_push_ref(walk, "ORIG_HEAD");
+	while (!found && git_revwalk_next(&id, walk) == 0)
+		found = S_fits(r, &id, want, s);
+done:
+	git_revwalk_free(walk);
+	return found;
+}
+
+/* Finds the three sides of the merge from the driver's files (O, A, B).
+ * Returns 0 and fills s, 1 when they cannot be found, -1 with the error set. */
+static int S_sides(const struct dtk_repo *r, const char *const files[3], struct sides *s)
+{
+	git_oid want[2];
+	size_t i;
+
+	if (git_reference_name_to_id(&s->ours, r->git, "HEAD") < 0)
+		return 1;
+	if (S_merge_sides(r, s))
+		return 0;
+	for (i = 0; i < 2; i++) {
+		char *text = NULL;
+		size_t len = 0;
+		if (dtk_file_read(&text, &len, files[i ? 2 : 0], DTK_MAX_INDEX_BYTES) < 0)
+			return -1;
+		i = git_odb_hash(&want[i], text, len, GIT_OBJECT_BLOB) < 0 ? 3 : i;
+		free(text);
+		if (i == 3)
+			return S_gerr("cannot hash a version of INDEX.md");
+	}
+	return S_hinted_sides(r, want, s) || S_searched_sides(r, want, s) ? 0 : 1;
 }
 
 static int S_tree_of(const struct dtk_repo *r, const git_oid *commit, git_tree **out)
@@ -1567,22 +1706,22 @@ static int S_collect(const struct dtk_repo *r, git_index *idx, git_tree *const t
 	return 0;
 }
 
-int dtk_repo_merged_insights(struct dtk_repo *r, struct dtk_memfile **out, size_t *n)
+int dtk_repo_merged_insights(struct dtk_repo *r, const char *const files[3],
+                             struct dtk_memfile **out, size_t *n)
 {
-	git_oid head, other, base;
+	struct sides s;
 	git_tree *t_head = NULL, *t_other = NULL, *t_base = NULL;
 	git_index *idx = NULL;
 	git_merge_options opts;
-	int rc = 1;
+	int rc;
 
 	*out = NULL;
 	*n = 0;
-	if (git_reference_name_to_id(&head, r->git, "HEAD") < 0 || S_other_side(r, &head, &other) ||
-	    S_ancestor(r, &head, &other, &base))
-		return 1;
+	if ((rc = S_sides(r, files, &s)) != 0)
+		return rc;
 	git_merge_options_init(&opts, GIT_MERGE_OPTIONS_VERSION);
-	if (S_tree_of(r, &head, &t_head) < 0 || S_tree_of(r, &other, &t_other) < 0 ||
-	    S_tree_of(r, &base, &t_base) < 0 ||
+	if (S_tree_of(r, &s.ours, &t_head) < 0 || S_tree_of(r, &s.theirs, &t_other) < 0 ||
+	    S_tree_of(r, &s.base, &t_base) < 0 ||
 	    git_merge_trees(&idx, r->git, t_base, t_head, t_other, &opts) < 0) {
 		rc = S_gerr("cannot merge insights/");
 		goto done;

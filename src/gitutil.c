@@ -2,7 +2,10 @@
 #include "dtk/git.h"
 
 #include "dtk/dtk.h"
-#include "gitlib.h"
+#include "gitint.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 /* Sets the dtk error from libgit2's last error; returns -1. */
 static int S_git_error(const char *what)
@@ -37,5 +40,47 @@ int dtk_git_diff_buffers(char **out, const char *old, size_t old_len, const char
 done:
 	git_buf_dispose(&buf);
 	git_patch_free(patch);
+	return rc;
+}
+
+int dtk_git_checkout_form(char **out, size_t *out_len, const char *path, const char *text,
+                          size_t len)
+{
+	git_repository *repo = NULL;
+	git_filter_list *fl = NULL;
+	git_buf buf = GIT_BUF_INIT;
+	const char *wd;
+	char *dir = dtk_xstrdup(path), *slash = strrchr(dir, '/');
+	size_t n;
+	int rc = 0;
+
+	*out = NULL;
+	*out_len = 0;
+	if (slash)
+		*slash = '\0';
+	/* no libgit2 or no repository: nothing converts the text */
+	if (dtk_gitlib_load() < 0) {
+		free(dir);
+		return 0;
+	}
+	if (dtk_gitenv_open(&repo, slash ? dir : ".") < 0 ||
+	    !(wd = git_repository_workdir(repo)) || strncmp(path, wd, (n = strlen(wd))))
+		goto done;
+	if (git_filter_list_load(&fl, repo, NULL, path + n, GIT_FILTER_TO_WORKTREE,
+	                         GIT_FILTER_DEFAULT) < 0 ||
+	    (fl && git_filter_list_apply_to_buffer(&buf, fl, text, len) < 0)) {
+		rc = S_git_error("cannot apply git's filters");
+		goto done;
+	}
+	if (fl && (buf.size != len || memcmp(buf.ptr, text, len))) {
+		*out = dtk_xstrndup(buf.ptr, buf.size);
+		*out_len = buf.size;
+		rc = 1;
+	}
+done:
+	git_buf_dispose(&buf);
+	git_filter_list_free(fl);
+	git_repository_free(repo);
+	free(dir);
 	return rc;
 }

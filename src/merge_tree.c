@@ -290,12 +290,17 @@ static const struct dtk_yval *S_union(struct dtk_mctx *m, const struct dtk_yval 
 	return r;
 }
 
+/* Returns a counter's value (0 for NULL: absent). */
+static long long S_num(const struct dtk_yval *v)
+{
+	return v ? strtoll(v->str, NULL, 10) : 0;
+}
+
 /* Counters changed on both sides: base plus both increments. */
 static const struct dtk_yval *S_counter(struct dtk_mctx *m, const struct dtk_yval *b,
                                         const struct dtk_yval *o, const struct dtk_yval *t)
 {
-	long long vb = b ? strtoll(b->str, NULL, 10) : 0;
-	long long vo = strtoll(o->str, NULL, 10), vt = strtoll(t->str, NULL, 10), sum;
+	long long vb = S_num(b), vo = S_num(o), vt = S_num(t), sum;
 	struct dtk_yval *r;
 	char num[32];
 
@@ -347,15 +352,21 @@ static const struct dtk_yval *S_merge_val(struct dtk_mctx *m, int depth,
                                           const struct dtk_yval *o, const struct dtk_yval *t)
 {
 	const char *key;
+	int nested = o->kind == t->kind && o->kind != DTK_Y_SCALAR;
 
-	if (dtk_m_equal(o, t) || (b && dtk_m_equal(b, t)))
-		return o;
-	if (b && dtk_m_equal(b, o) &&
-	    !(o->kind == t->kind && o->kind != DTK_Y_SCALAR && S_block(o) && S_block(t)))
-		return S_replace(m, omap, ok, o, tk, t) < 0 ? NULL : t;
+	/* counters both sides changed add up (an absent one counts 0), even
+	 * when both sides counted the same */
 	if ((!strcmp(ok->str, "used") || !strcmp(ok->str, "cited")) && S_is_int(o) && S_is_int(t) &&
-	    (!b || S_is_int(b)))
+	    (!b || S_is_int(b)) && S_num(o) != S_num(b) && S_num(t) != S_num(b))
 		return S_counter(m, b, o, t);
+	if (b && dtk_m_equal(b, t))
+		return o;
+	/* the same change on both sides; within a collection, counters may
+	 * still add up */
+	if (dtk_m_equal(o, t) && !(b && nested))
+		return o;
+	if (b && dtk_m_equal(b, o) && !(nested && S_block(o) && S_block(t)))
+		return S_replace(m, omap, ok, o, tk, t) < 0 ? NULL : t;
 	if (o->kind == DTK_Y_MAP && t->kind == DTK_Y_MAP)
 		return S_merge_map(m, depth + 1, b && b->kind == DTK_Y_MAP ? b : NULL, o, t);
 	if (o->kind != DTK_Y_SEQ || t->kind != DTK_Y_SEQ)
@@ -530,7 +541,8 @@ static const struct dtk_yval *S_merge_list(struct dtk_mctx *m, const char *key, 
 			dtk_m_conflict(m, s, e, 0, 0, 0, NULL);
 			dtk_m_note(m, "conflict: %s changed on our side, deleted on theirs", id);
 			continue;
-		} else if (dtk_m_equal(oi, ti) || (bi && dtk_m_equal(bi, ti))) {
+		} else if ((bi && dtk_m_equal(bi, ti)) ||
+		           (dtk_m_equal(oi, ti) && (!bi || !by_keys))) {
 			mv = oi;
 		} else if (by_keys) {
 			mv = S_merge_map(m, 1, bi, oi, ti);
@@ -603,7 +615,7 @@ const struct dtk_yval *dtk_m_merge_root(struct dtk_mctx *m, const struct dtk_yva
 		b = NULL;
 	if (o->kind != t->kind)
 		return m->unsupported = 1, NULL;
-	if (dtk_m_equal(o, t) || (b && dtk_m_equal(b, t)))
+	if ((b && dtk_m_equal(b, t)) || (!b && dtk_m_equal(o, t)))
 		return o;
 	if (o->kind == DTK_Y_MAP)
 		return S_merge_map(m, 0, b, o, t);

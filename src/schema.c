@@ -239,7 +239,11 @@ static int S_int_v(struct ctx *c, const struct dtk_yval *v, const char *key, lon
 	errno = 0;
 	n = strtol(v->str, &end, 10);
 	if (n < min || n > max || *end || errno) {
-		if (max == LONG_MAX)
+		/* counts: no upper bound named unless it is passed */
+		if (max == DTK_MAX_COUNT && n >= min && !*end)
+			S_err(c, v, "'%s' must be at most %ld (the largest count), found %s", key,
+			      max, v->str);
+		else if (max == DTK_MAX_COUNT)
 			S_err(c, v, "'%s' must be a whole number of at least %ld, found %s", key,
 			      min, v->str);
 		else
@@ -638,6 +642,7 @@ static void S_review_map(struct ctx *c, const struct dtk_yval *v, struct dtk_rec
                          const char *what, const char *const *keys)
 {
 	const struct dtk_yval *pairs, *cross;
+	long long total = 0;
 	size_t i;
 
 	if (!S_check_map(c, v, what, keys))
@@ -654,11 +659,15 @@ static void S_review_map(struct ctx *c, const struct dtk_yval *v, struct dtk_rec
 		for (i = 0; i + 1 < pairs->n; i += 2) {
 			struct dtk_pair_count *pc = &r->pairs[r->n_pairs];
 			const char *node = S_name_of(c, pairs->items[i], "a pairs key");
-			if (!node || S_int(c, pairs, node, 0, LONG_MAX, &pc->count) < 0)
+			if (!node || S_int(c, pairs, node, 0, DTK_MAX_COUNT, &pc->count) < 0)
 				continue;
 			pc->node = node;
 			r->n_pairs++;
+			total += pc->count; /* each at most DTK_MAX_COUNT: cannot overflow */
 		}
+		if (total > DTK_MAX_COUNT)
+			S_err(c, pairs, "the pairs add up to %lld, more than %ld (the largest count)",
+			      total, DTK_MAX_COUNT);
 	}
 	cross = S_items(c, v, "cross_pairs", &i);
 	ALLOC_N(c, r->cross_pairs, i);
@@ -760,7 +769,7 @@ void dtk_schema_records(struct dtk_kb *kb, struct dtk_arena *arena, const struct
 		r->since = S_date(&c, v, "since");
 		r->earliest = S_date(&c, v, "earliest");
 		for (k = 0; k < sizeof(counts) / sizeof(*counts); k++)
-			S_int(&c, v, counts[k], 0, LONG_MAX, fields[k]);
+			S_int(&c, v, counts[k], 0, DTK_MAX_COUNT, fields[k]);
 		S_bloom_changes(&c, v, r);
 		S_eval(&c, v, r);
 		S_review(&c, v, r);
@@ -920,8 +929,8 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 	if (e->created && e->reviewed && e->reviewed < e->created)
 		S_err(c, f[E_REVIEWED], "'reviewed' %s is before 'created' %s",
 		      dtk_date_format(a, e->reviewed), dtk_date_format(b, e->created));
-	S_int_v(c, f[E_USED], "used", 0, LONG_MAX, &e->used);
-	S_int_v(c, f[E_CITED], "cited", 0, LONG_MAX, &e->cited);
+	S_int_v(c, f[E_USED], "used", 0, DTK_MAX_COUNT, &e->used);
+	S_int_v(c, f[E_CITED], "cited", 0, DTK_MAX_COUNT, &e->cited);
 	closed = S_present(f[E_CLOSED]);
 	if (closed && (closed->kind != DTK_Y_SCALAR || closed->type != DTK_YT_BOOL))
 		S_err(c, closed, "'closed' must be true or false, found %s",

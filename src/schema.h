@@ -25,6 +25,11 @@ void dtk_schema_review_file(struct dtk_kb *kb, const struct dtk_yval *root, cons
  * entries of the node (only those that leave it, for the loader to check). */
 #define DTK_SCHEMA_LEAN 1u
 
+/* The largest count the schema takes (used, cited, a record's counts, a
+ * review's pairs and their sum): nine digits, so that no sum dtk makes of
+ * them (a review's pairs, plus its cross pairs) can overflow a long. */
+#define DTK_MAX_COUNT 999999999L
+
 /* Returns the node (allocated in arena), or NULL when its file is unusable.
  * scratch holds what a lean read checks but does not keep; it must live
  * until the call returns (root's arena will do). kb is only read (its

@@ -610,6 +610,42 @@ static void S_check_boms(struct builder *b)
 	}
 }
 
+/* Returns the conflict marker line s[0..n) is ("<<<<<<<", "|||||||",
+ * "=======" or ">>>>>>>", as git writes them: seven of the character at the
+ * start of a line, then a space and a label or the end of the line), or
+ * NULL. */
+static const char *S_conflict_marker(const char *s, size_t n)
+{
+	static const char *const marks[] = {"<<<<<<<", "|||||||", "=======", ">>>>>>>"};
+	size_t i;
+
+	for (i = 0; i < 4; i++)
+		if (n >= 7 && !memcmp(s, marks[i], 7) &&
+		    (n == 7 || (s[7] == ' ' && marks[i][0] != '=')))
+			return marks[i];
+	return NULL;
+}
+
+/* Reports each line of a merge conflict git left in the file: YAML would
+ * report the first as a syntax error that does not say what is wrong. */
+static void S_check_conflicts(struct builder *b)
+{
+	const char *p = b->buf, *end = b->buf + b->len, *eol, *mark;
+	int line = 1;
+
+	for (; p < end; line++) {
+		for (eol = p; eol < end && *eol != '\n' && *eol != '\r'; eol++)
+			;
+		if ((*p == '<' || *p == '|' || *p == '=' || *p == '>') &&
+		    (mark = S_conflict_marker(p, (size_t)(eol - p))))
+			S_error(b, line, 1,
+			        "unresolved merge conflict: marker '%s' (resolve the conflict and "
+			        "remove the marker lines)",
+			        mark);
+		p = eol + (eol + 1 < end && eol[0] == '\r' && eol[1] == '\n' ? 2 : 1);
+	}
+}
+
 int dtk_yaml_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *path,
                    const char *buf, size_t len, struct dtk_diags *diags)
 {
@@ -634,8 +670,10 @@ int dtk_yaml_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *p
 		b.buf = buf;
 		b.len = len;
 	}
-	if (len > 0)
+	if (len > 0) {
 		S_check_boms(&b);
+		S_check_conflicts(&b);
+	}
 	if (b.errors)
 		return -1;
 

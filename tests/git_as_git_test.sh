@@ -356,4 +356,143 @@ snap "$r" >"$scratch/before"
 rc=$?
 refused "no identity anywhere" "$scratch/before" "no author"
 
+# ---- 4. line endings ----
+
+# crlf_case NAME GIT-ARGS...: a clone of the base checked out with CRLF (by
+# the clone's configuration or .gitattributes), checked, reindexed and
+# crystallized: everything as git sees a clean, normalized repository
+crlf_case()
+{
+    local name=$1 c=$scratch/crlf-$1
+    shift
+    git clone -q "$@" "$src" "$c"
+    if ! grep -q $'\r$' "$c/INDEX.md"; then ko "$name: INDEX.md is checked out CRLF"; return; fi
+    snap "$c" >"$scratch/before"
+    (cd "$c" && "$DTK" check) >"$out" 2>&1 && ok "$name: a fresh checkout passes dtk check" ||
+        ko "$name: a fresh checkout passes dtk check" "$(head -n 20 "$out")"
+    (cd "$c" && "$DTK" reindex) >"$out" 2>&1
+    if grep -q "up to date" "$out" && snap "$c" | cmp -s - "$scratch/before"; then
+        ok "$name: dtk reindex finds it up to date, writes nothing"
+    else ko "$name: dtk reindex finds it up to date, writes nothing" "$(cat "$out")"; fi
+    sed -i 's/^bloom: apply\r$/bloom: analyze\r/' "$c/insights/alpha.yaml"
+    r=$c
+    cryst "$c" 2026-08-15
+    made "$name: crystallize"
+    same "$name: INDEX.md and the records are stored LF, checked out CRLF" \
+        "$(git -C "$c" ls-files --eol INDEX.md insights/_crystallizations.yaml |
+            awk '{print $1, $2, $NF}')" \
+        "i/lf w/crlf INDEX.md
+i/lf w/crlf insights/_crystallizations.yaml"
+    same "$name: git status is clean after the crystallization" \
+        "$(git -C "$c" status --porcelain)" ""
+    git -C "$c" add --renormalize .
+    same "$name: git add --renormalize . stages nothing" "$(git -C "$c" status --porcelain)" ""
+    same "$name: the records only grow (no line rewritten)" \
+        "$(git -C "$c" show --numstat --format= HEAD -- insights/_crystallizations.yaml |
+            cut -f2)" "0"
+    (cd "$c" && "$DTK" check) >"$out" 2>&1 && ok "$name: dtk check after it" ||
+        ko "$name: dtk check after it" "$(head -n 20 "$out")"
+    rm "$c/INDEX.md"
+    (cd "$c" && "$DTK" reindex -q) >"$out" 2>&1
+    same "$name: dtk reindex writes INDEX.md as git checks it out" \
+        "$(git -C "$c" status --porcelain; git -C "$c" ls-files --eol INDEX.md | awk '{print $2}')" \
+        "w/crlf"
+}
+src=$pristine
+crlf_case autocrlf -c core.autocrlf=true
+fresh crlf-attr-src
+printf '* text=auto eol=crlf\n' >"$r/.gitattributes"
+git -C "$r" add .gitattributes 2>/dev/null
+git -C "$r" commit -q -m "CRLF work trees"
+src=$r
+crlf_case attributes
+
+# the plain LF case does not load libgit2 for check or reindex
+fresh lf-nogit
+(cd "$r" && DTK_LIBGIT2=/nonexistent/libgit2.so "$DTK" check && 
+    DTK_LIBGIT2=/nonexistent/libgit2.so "$DTK" reindex) >"$out" 2>&1 &&
+    ok "LF: check and reindex do not load libgit2" ||
+    ko "LF: check and reindex do not load libgit2" "$(cat "$out")"
+
+# ---- 5. the INDEX.md merge driver under every git operation that merges ----
+
+# A base set up for the driver, and two changes that each move INDEX.md
+# (alpha's and beta's bloom: adjacent rows, so a text merge would conflict);
+# the side branch also changes gamma's, a second commit to pick.
+fresh md-base
+md=$r
+(cd "$md" && "$DTK" setup-git >/dev/null && git add .gitattributes &&
+    git commit -q -m "merge INDEX.md with dtk") || ko "dtk setup-git"
+# change WHICH: commits alpha's (a) or beta's (b) change with its INDEX.md
+change()
+{
+    case $1 in
+    a) sed -i 's/^bloom: apply$/bloom: analyze/' insights/alpha.yaml ;;
+    b) sed -i 's/^bloom: evaluate$/bloom: create/' insights/beta.yaml ;;
+    c) sed -i 's/^bloom: remember$/bloom: understand/' insights/gamma.yaml ;;
+    esac
+    "$DTK" reindex -q && git commit -q -am "change $1"
+}
+(cd "$md" && git checkout -q -b side && change b && change c && git checkout -q - && change a) ||
+    ko "the two changes"
+
+# merged NAME DIR: the operation exited 0 (status in $rc), nothing is in
+# conflict, git status is clean, both changes are there and INDEX.md is what
+# dtk reindex writes
+merged()
+{
+    if [ "$rc" -ne 0 ]; then ko "$1: exit 0" "exit $rc" "$(head -n 20 "$out")"; return; fi
+    if [ -n "$(git -C "$2" status --porcelain)" ]; then
+        ko "$1: git status clean" "$(git -C "$2" status --porcelain)" "$(head -n 20 "$out")"
+        return
+    fi
+    if ! grep -q '^bloom: analyze$' "$2/insights/alpha.yaml" ||
+        ! grep -q '^bloom: create$' "$2/insights/beta.yaml"; then
+        ko "$1: both changes merged"
+        return
+    fi
+    if (cd "$2" && "$DTK" check -q) >"$scratch/check" 2>&1; then
+        ok "$1: no conflict, INDEX.md rebuilt from the merged insights/"
+    else ko "$1: INDEX.md rebuilt from the merged insights/" "$(head -n 20 "$scratch/check")"; fi
+}
+
+# git ARGS...: in a fresh copy of the set-up base
+op()
+{
+    local name=$1
+    shift
+    rm -rf "$scratch/md-$name"
+    cp -R "$md" "$scratch/md-$name"
+    (cd "$scratch/md-$name" && "$@") >"$out" 2>&1
+    rc=$?
+    merged "$name" "$scratch/md-$name"
+}
+op merge git merge -q --no-edit side
+op rebase git rebase -q side
+op cherry-pick git cherry-pick side~1
+op "cherry-pick of two commits" git cherry-pick HEAD..side
+op "rebase -i (merge backend)" env GIT_SEQUENCE_EDITOR=: git rebase -q -i side
+# revert: a and b in one line of history, a reverted on top of b
+rm -rf "$scratch/md-revert"
+cp -R "$md" "$scratch/md-revert"
+(cd "$scratch/md-revert" && git merge -q --no-edit side && git revert --no-edit HEAD^1) \
+    >"$out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && [ -z "$(git -C "$scratch/md-revert" status --porcelain)" ] &&
+    grep -q '^bloom: apply$' "$scratch/md-revert/insights/alpha.yaml" &&
+    grep -q '^bloom: create$' "$scratch/md-revert/insights/beta.yaml" &&
+    (cd "$scratch/md-revert" && "$DTK" check -q) >/dev/null 2>&1; then
+    ok "revert: no conflict, INDEX.md rebuilt from the merged insights/"
+else ko "revert: no conflict, INDEX.md rebuilt" "exit $rc" "$(head -n 20 "$out")"; fi
+# pull --rebase: a clone holding a pulls the upstream that holds b
+rm -rf "$scratch/md-up" "$scratch/md-pull"
+cp -R "$md" "$scratch/md-up"
+git -C "$scratch/md-up" checkout -q side
+git clone -q -b side "$scratch/md-up" "$scratch/md-pull" 2>/dev/null
+(cd "$scratch/md-pull" && "$DTK" setup-git >/dev/null &&
+    git reset -q --hard "$(git -C "$md" rev-parse HEAD)") || ko "the clone for pull"
+(cd "$scratch/md-pull" && git pull -q --rebase origin side) >"$out" 2>&1
+rc=$?
+merged "pull --rebase" "$scratch/md-pull"
+
 t_done

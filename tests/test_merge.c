@@ -141,6 +141,25 @@ static void test_counters_add_up(void **state)
 	        NULL);
 }
 
+/* both sides counted once from the same base: two counts, not one; a
+ * counter both sides add to an entry that had none starts from 0 */
+static void test_counters_counted_alike_add_up(void **state)
+{
+	(void)state;
+	S_check("alpha.yaml", HEAD E1 E2,
+	        HEAD "  - id: alpha-001\n    title: one\n    claim: c1\n    confidence: low\n"
+	             "    source: s1\n    created: 2026-01-01\n    used: 3\n"
+	             "    relates: [alpha-002]\n" E2 "    cited: 1\n",
+	        HEAD "  - id: alpha-001\n    title: one\n    claim: c1\n    confidence: low\n"
+	             "    source: s1\n    created: 2026-01-01\n    used: 3\n"
+	             "    relates: [alpha-002]\n" E2 "    cited: 1\n",
+	        0,
+	        HEAD "  - id: alpha-001\n    title: one\n    claim: c1\n    confidence: low\n"
+	             "    source: s1\n    created: 2026-01-01\n    used: 4\n"
+	             "    relates: [alpha-002]\n" E2 "    cited: 2\n",
+	        NULL);
+}
+
 static void test_lists_union_in_order(void **state)
 {
 	(void)state;
@@ -339,6 +358,7 @@ int main(void)
 	        cmocka_unit_test(test_changed_on_one_side),
 	        cmocka_unit_test(test_changed_in_different_keys),
 	        cmocka_unit_test(test_counters_add_up),
+	        cmocka_unit_test(test_counters_counted_alike_add_up),
 	        cmocka_unit_test(test_lists_union_in_order),
 	        cmocka_unit_test(test_same_key_two_ways_conflicts_one_entry),
 	        cmocka_unit_test(test_node_keys),

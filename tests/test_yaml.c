@@ -259,6 +259,30 @@ static void test_leading_bom_is_fine(void **state)
 	dtk_arena_free(a);
 }
 
+/* Lines git leaves in a conflicted file are named, each; lines that only
+ * look like them are data. */
+static void test_conflict_markers(void **state)
+{
+	struct dtk_arena *a = dtk_arena_new();
+	const struct dtk_yval *r;
+	(void)state;
+	S_err("a: 1\n<<<<<<< HEAD\nb: 2\n=======\nb: 3\n>>>>>>> topic\n", 50,
+	      "t.yaml:2:1: error: unresolved merge conflict: marker '<<<<<<<' (resolve the "
+	      "conflict and remove the marker lines)\n"
+	      "t.yaml:4:1: error: unresolved merge conflict: marker '=======' (resolve the "
+	      "conflict and remove the marker lines)\n"
+	      "t.yaml:6:1: error: unresolved merge conflict: marker '>>>>>>>' (resolve the "
+	      "conflict and remove the marker lines)\n");
+	S_err("\xef\xbb\xbf|||||||\r>>>>>>>", 18,
+	      "t.yaml:1:1: error: unresolved merge conflict: marker '|||||||' (resolve the "
+	      "conflict and remove the marker lines)\n"
+	      "t.yaml:2:1: error: unresolved merge conflict: marker '>>>>>>>' (resolve the "
+	      "conflict and remove the marker lines)\n");
+	r = S_ok(a, "a: |\n  <<<<<<< HEAD\n  =======\n  >>>>>>> x\nb: \"x\n  ======= y\"\n");
+	assert_string_equal(dtk_yval_get(r, "a")->str, "<<<<<<< HEAD\n=======\n>>>>>>> x\n");
+	dtk_arena_free(a);
+}
+
 static void test_depth_limit_stops_early(void **state)
 {
 	size_t n = 1000000;
@@ -367,6 +391,7 @@ int main(void)
 	        cmocka_unit_test(test_structural_errors),
 	        cmocka_unit_test(test_encoding_positions),
 	        cmocka_unit_test(test_leading_bom_is_fine),
+	        cmocka_unit_test(test_conflict_markers),
 	        cmocka_unit_test(test_depth_limit_stops_early),
 	        cmocka_unit_test(test_scalar_limit),
 	        cmocka_unit_test(test_east_asian_line_breaks),

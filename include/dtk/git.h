@@ -17,4 +17,17 @@
 int dtk_git_diff_buffers(char **out, const char *old, size_t old_len, const char *new_,
                          size_t new_len, const char *path);
 
+/*
+ * The bytes git would check out for a file at path (absolute) whose
+ * repository content is text (LF line endings, as dtk writes): text through
+ * the repository's filters (core.autocrlf, core.eol, .gitattributes text and
+ * eol). Returns 1 and sets *out and *out_len (malloc'd, the caller frees)
+ * when they differ from text; 0 when git checks out text as it is (also
+ * outside a repository, or when libgit2 cannot be loaded); -1 with the
+ * error set. Loads libgit2: callers ask only when text differs from the
+ * file, so that a base in sync with LF files never loads it.
+ */
+int dtk_git_checkout_form(char **out, size_t *out_len, const char *path, const char *text,
+                          size_t len);
+
 #endif

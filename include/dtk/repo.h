@@ -116,13 +116,18 @@ void dtk_run_list_release(struct dtk_run_list *l);
 struct dtk_memfile;
 
 /*
- * For a merge driver run by git during a merge (or a rebase or cherry-pick):
- * merges the base's insights/ of HEAD and of the other side (git names it in
- * a GITHEAD_<id> variable) with libgit2, and returns the merged files. Returns
- * 0 and sets *out and *n (free with dtk_memfiles_free); 1 when the files
- * conflict or the other side cannot be found; -1 with the error set.
+ * For a merge driver run by git (merge, rebase, cherry-pick, revert, pull
+ * --rebase): files are the driver's %O %A %B (the ancestor's, ours and
+ * theirs INDEX.md). Finds the merge's three commits (ours is HEAD; the other
+ * is named by GITHEAD_<id> in a merge, else found as the commit, and its
+ * parent, whose INDEX.md blobs are %B and %O, or %O and %B for a revert),
+ * merges the base's insights/ of the three with libgit2, and returns the
+ * merged files. Returns 0 and sets *out and *n (free with
+ * dtk_memfiles_free); 1 when the files conflict or the sides cannot be
+ * found; -1 with the error set.
  */
-int dtk_repo_merged_insights(struct dtk_repo *repo, struct dtk_memfile **out, size_t *n);
+int dtk_repo_merged_insights(struct dtk_repo *repo, const char *const files[3],
+                             struct dtk_memfile **out, size_t *n);
 void dtk_memfiles_free(struct dtk_memfile *files, size_t n);
 
 /* Sets key to value in the repository's own configuration (.git/config). */
