@@ -11,7 +11,7 @@
 # format and directory of export.
 
 # The commands, as 'dtk --help' lists them.
-_dtk_commands="reindex check show list next-id crystallize log setup-git merge-driver export help"
+_dtk_commands="reindex check show list search next-id crystallize log setup-git merge-driver export help"
 
 # Prints the options of command $1, one line, space-separated.
 _dtk_options()
@@ -21,6 +21,7 @@ _dtk_options()
     check) echo "-q --quiet -f --format --help" ;;
     show) echo "-f --format --color --help" ;;
     list) echo "-n --node --nodes --confidence --since --stale-at --candidates -f --format --help" ;;
+    search) echo "-n --node --confidence -l --limit -f --format --color --help" ;;
     next-id) echo "--help" ;;
     crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --gpg-sign --no-gpg-sign --no-verify --allow-future --allow-shallow --continue --abort --help" ;;
     log) echo "-f --format --help" ;;
@@ -38,6 +39,8 @@ _dtk_takes_value()
     check:-f | check:--format | show:-f | show:--format | show:--color) return 0 ;;
     list:-n | list:--node | list:--confidence | list:--since | list:--stale-at) return 0 ;;
     list:-f | list:--format | log:-f | log:--format) return 0 ;;
+    search:-n | search:--node | search:--confidence | search:-l | search:--limit) return 0 ;;
+    search:-f | search:--format | search:--color) return 0 ;;
     crystallize:--date | crystallize:--format | crystallize:--eval) return 0 ;;
     crystallize:--review | crystallize:--author | setup-git:--dtk) return 0 ;;
     esac
@@ -190,10 +193,12 @@ _dtk()
     check:-f | check:--format) _dtk_reply "text github"; return 0 ;;
     show:-f | show:--format | log:-f | log:--format | crystallize:--format)
         _dtk_reply "text json"; return 0 ;;
-    list:-f | list:--format) _dtk_reply "text json jsonl ids"; return 0 ;;
-    show:--color) _dtk_reply "auto always never"; return 0 ;;
-    list:--confidence) _dtk_reply "high medium low"; return 0 ;;
-    list:-n | list:--node) _dtk_reply "$(_dtk_nodes "$(_dtk_root "$dir")")"; return 0 ;;
+    list:-f | list:--format | search:-f | search:--format)
+        _dtk_reply "text json jsonl ids"; return 0 ;;
+    show:--color | search:--color) _dtk_reply "auto always never"; return 0 ;;
+    list:--confidence | search:--confidence) _dtk_reply "high medium low"; return 0 ;;
+    list:-n | list:--node | search:-n | search:--node)
+        _dtk_reply "$(_dtk_nodes "$(_dtk_root "$dir")")"; return 0 ;;
     crystallize:--review | setup-git:--dtk) _dtk_files -f; return 0 ;;
     *:?*) COMPREPLY=(); return 0 ;; # a date, a scenario, an author: free text
     esac

@@ -16,9 +16,9 @@
 #include <unistd.h>
 
 static const struct dtk_cmd *const S_cmds[] = {
-        &dtk_cmd_reindex,   &dtk_cmd_check,        &dtk_cmd_show,        &dtk_cmd_list,
-        &dtk_cmd_next_id,   &dtk_cmd_export,       &dtk_cmd_crystallize, &dtk_cmd_log,
-        &dtk_cmd_setup_git, &dtk_cmd_merge_driver,
+        &dtk_cmd_reindex, &dtk_cmd_check,     &dtk_cmd_show,         &dtk_cmd_list,
+        &dtk_cmd_search,  &dtk_cmd_next_id,   &dtk_cmd_export,       &dtk_cmd_crystallize,
+        &dtk_cmd_log,     &dtk_cmd_setup_git, &dtk_cmd_merge_driver,
 };
 #define N_CMDS (sizeof(S_cmds) / sizeof(*S_cmds))
 
@@ -34,8 +34,8 @@ const struct dtk_cmd *dtk_cmd_find(const char *name)
 int dtk_cmd_report_invalid(struct dtk_ctx *ctx, struct dtk_diags *diags)
 {
 	dtk_diags_print(diags, ctx->err);
-	fprintf(ctx->err, "dtk: %zu error%s; nothing was written\n", diags->n,
-	        diags->n == 1 ? "" : "s");
+	fprintf(ctx->err, "dtk: %zu error%s%s\n", diags->n, diags->n == 1 ? "" : "s",
+	        ctx->flags & DTK_CMD_READ_ONLY ? "" : "; nothing was written");
 	return DTK_EXIT_INVALID;
 }
 
@@ -304,7 +304,7 @@ static int S_flush_stdout(int rc)
 /* Runs cmd with its arguments after preparing what its flags ask for. */
 static int S_run(const struct dtk_cmd *cmd, int argc, char **argv)
 {
-	struct dtk_ctx ctx = {NULL, stdout, stderr};
+	struct dtk_ctx ctx = {NULL, stdout, stderr, cmd->flags};
 	char *root = NULL;
 	int lock = -1, rc;
 
@@ -358,7 +358,7 @@ static int S_help(struct dtk_ctx *ctx, int argc, char **argv)
 
 static int S_main(int argc, char **argv)
 {
-	struct dtk_ctx ctx = {NULL, stdout, stderr};
+	struct dtk_ctx ctx = {NULL, stdout, stderr, 0};
 	const struct dtk_cmd *cmd;
 	const char *dir;
 	int i = 1;

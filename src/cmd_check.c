@@ -229,6 +229,6 @@ const struct dtk_cmd dtk_cmd_check = {
                 "examples:\n"
                 "  dtk check\n"
                 "  dtk check || dtk reindex\n",
-        .flags = DTK_CMD_NEEDS_KB,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY,
         .exec = S_exec,
 };

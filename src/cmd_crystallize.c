@@ -118,6 +118,14 @@ static int S_check_opts(struct dtk_ctx *ctx, const struct opts *o, int format_se
 	    dtk_cmd_conflict(ctx, c, o->no_commit, "--no-commit", !!o->author, "--author",
 	                     "--no-commit makes no commit") < 0)
 		return -1;
+	if (o->plan || o->dry_run || o->no_commit) {
+		const char *mode = o->plan ? "--plan" : o->dry_run ? "--dry-run" : "--no-commit";
+		if (dtk_cmd_conflict(ctx, c, 1, mode, o->sign == 1, "--gpg-sign",
+		                     "no commit is made") < 0 ||
+		    dtk_cmd_conflict(ctx, c, 1, mode, o->no_verify, "--no-verify",
+		                     "no commit is made") < 0)
+			return -1;
+	}
 	if (format_set && !o->plan) {
 		dtk_cmd_usage_error(ctx, c, "--format applies to --plan only (a run prints %s)",
 		                    o->dry_run ? "its record as YAML" : "one line");
@@ -476,6 +484,13 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 		rc = S_write(kb, records, index) == 0
 		             ? DTK_EXIT_OK
 		             : dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+		if (rc == DTK_EXIT_OK) {
+			(void)dtk_record_summary(&out, &rec);
+			fprintf(ctx->out,
+			        "wrote insights/_crystallizations.yaml and %s for %s, not "
+			        "committed: %s\n",
+			        DTK_INDEX_FILE, dtk_date_format(d1, rec.date), out.ptr);
+		}
 	} else {
 		rc = S_commit(ctx, repo, kb, o, &rec, records, index);
 	}

@@ -260,6 +260,6 @@ const struct dtk_cmd dtk_cmd_list = {
                 "  dtk list --node training-parallelism --format jsonl | jq -r .title\n"
                 "  dtk list --stale-at 2026-12-01 --format ids\n"
                 "  dtk list --nodes\n",
-        .flags = DTK_CMD_NEEDS_KB,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY,
         .exec = S_exec,
 };

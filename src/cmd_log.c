@@ -128,6 +128,6 @@ const struct dtk_cmd dtk_cmd_log = {
                 "examples:\n"
                 "  dtk log\n"
                 "  dtk log --format json | jq '.[0]'\n",
-        .flags = DTK_CMD_NEEDS_KB,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY,
         .exec = S_exec,
 };

@@ -88,6 +88,6 @@ const struct dtk_cmd dtk_cmd_next_id = {
                 "with as many digits as its ids use (at least three).\n\n"
                 "examples:\n"
                 "  dtk next-id collective-communication     # collective-communication-014\n",
-        .flags = DTK_CMD_NEEDS_KB,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY,
         .exec = S_exec,
 };

@@ -287,6 +287,6 @@ const struct dtk_cmd dtk_cmd_show = {
                 "examples:\n"
                 "  dtk show collective-communication\n"
                 "  dtk show training-parallelism-008 --format json\n",
-        .flags = DTK_CMD_NEEDS_KB,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY,
         .exec = S_exec,
 };

@@ -101,10 +101,10 @@ static void S_entry(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk
 
 	dtk_md_heading(md, 2);
 	dtk_md_textf(md, "%s ", e->id);
-	dtk_md_inline(md, e->title);
+	dtk_md_plain(md, e->title);
 	dtk_md_close(md);
 	dtk_md_paragraph(md);
-	dtk_md_inline(md, e->claim);
+	dtk_md_plain(md, e->claim);
 	dtk_md_close(md);
 	dtk_md_list(md);
 	dtk_md_item(md);
@@ -137,7 +137,7 @@ static void S_entry(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk
 		S_ref(md, kb, e->contradicts[i].ref.id);
 		if (e->contradicts[i].note) {
 			dtk_md_text(md, " — ");
-			dtk_md_inline(md, e->contradicts[i].note);
+			dtk_md_plain(md, e->contradicts[i].note);
 		}
 		dtk_md_close(md);
 	}
@@ -166,7 +166,7 @@ static int S_node_page(const struct dtk_kb *kb, const struct dtk_node *n, const 
 		dtk_md_text(md, "—");
 	} else {
 		dtk_md_text(md, dtk_node_has_high(n) ? "stance: " : "stance (tentative): ");
-		dtk_md_inline(md, n->stance);
+		dtk_md_plain(md, n->stance);
 	}
 	dtk_md_close(md);
 	for (i = 0; i < n->n_entries; i++)

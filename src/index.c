@@ -23,7 +23,8 @@
 			for (const struct dtk_entry *e = (kb)->nodes[ni_]->linking[li_]; e;        \
 			     e = NULL)
 
-/* A value for a {name} placeholder: text as it is, or inline Markdown. */
+/* A value for a {name} placeholder: a label, number or id as it is, or (md)
+ * a text field of the data, plain text on one line (dtk_md_plain). */
 struct slot {
 	const char *name, *value;
 	int md;
@@ -52,7 +53,7 @@ static void S_fill(struct dtk_md *md, const char *tpl, const struct slot *slots,
 		if (open > p)
 			dtk_md_textn(md, p, (size_t)(open - p));
 		if (slots[i].md)
-			dtk_md_inline(md, slots[i].value);
+			dtk_md_plain(md, slots[i].value);
 		else
 			dtk_md_text(md, slots[i].value);
 		p = close + 1;
@@ -184,7 +185,7 @@ static void S_nodes(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk
 			} else {
 				if (!dtk_node_has_high(node))
 					dtk_md_text(md, L->tentative);
-				dtk_md_inline(md, node->stance);
+				dtk_md_plain(md, node->stance);
 			}
 			dtk_md_close(md);
 			dtk_md_close(md);
@@ -233,7 +234,7 @@ static void S_hotspots(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 			dtk_buf_release(&b);
 		}
 		dtk_md_cell(md);
-		dtk_md_inline(md, h->note);
+		dtk_md_plain(md, h->note);
 		dtk_md_close(md);
 		dtk_md_close(md);
 	}
@@ -377,7 +378,7 @@ static void S_gaps(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_
 		for (i = 0; i < kb->n_gaps; i++) {
 			struct slot s[] = {{"id", kb->gaps[i].flagged_by.id, 0}};
 			dtk_md_item(md);
-			dtk_md_inline(md, kb->gaps[i].text);
+			dtk_md_plain(md, kb->gaps[i].text);
 			if (kb->gaps[i].flagged_by.id)
 				S_fill(md, L->gap_flag, s, N_SLOTS(s));
 			dtk_md_close(md);
@@ -464,7 +465,7 @@ static void S_build(struct dtk_md *md, const struct dtk_kb *kb, int links)
 	dtk_stats_compute(&st, kb);
 	S_heading(md, 1, kb->title);
 	dtk_md_paragraph(md);
-	dtk_md_inline(md, kb->description);
+	dtk_md_plain(md, kb->description);
 	dtk_md_close(md);
 	S_status(md, kb, L, &st);
 	S_nodes(md, kb, L, links);

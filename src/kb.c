@@ -226,6 +226,7 @@ struct loader {
 	char **named;
 	size_t n_named;
 	int dir_fd; /* insights/, open while the other node files are scanned */
+	const struct dtk_kb_filter *filter; /* node files parsed only when it keeps them */
 };
 
 /* What one thread loads with: its own arena and diagnostics. */
@@ -329,6 +330,9 @@ static void S_load_file(struct worker *w, struct kfile *f)
 	if (f->linked && !S_links(l, f))
 		return;
 	rc = S_read(l, &w->d, f, &buf, &len, &owned);
+	if (rc == 0 && f->t == F_NODE && l->filter &&
+	    !l->filter->keep(l->filter->arg, f->node, buf, len))
+		goto done;
 	if (rc == 1 && f->t != F_RECORDS)
 		dtk_diags_add(&w->d, f->rel, 1, 1, "required file is missing");
 	if (rc != 0)
@@ -355,6 +359,8 @@ static void S_load_file(struct worker *w, struct kfile *f)
 		f->out = dtk_schema_node(l->kb, w->arena, tmp, root, f->rel, f->node,
 		                         l->schema_flags, &w->d);
 		f->ok = f->out != NULL;
+		if (f->out && l->filter && l->filter->loaded)
+			l->filter->loaded(l->filter->arg, l->kb, f->out);
 		break;
 	}
 done:
@@ -557,6 +563,8 @@ static int S_load_files(struct loader *l, int what, const char *only)
 	l->domain_ok = l->files[0].ok;
 	l->kb->sources_ok = l->files[1].ok; /* node files report unknown sources */
 	S_index_sources(l);
+	if (l->filter && l->filter->prepare)
+		l->filter->prepare(l->filter->arg, l->kb);
 	if (what & DTK_KB_LINKED) { /* the node first: what it names is wanted */
 		char *dir = l->mem ? NULL : dtk_path_join(l->kb->root, "insights");
 		S_load_file(&w, &l->files[2]);
@@ -573,7 +581,7 @@ static int S_load_files(struct loader *l, int what, const char *only)
 	l->dir_fd = -1;
 	for (i = 2; i < l->n_files; i++) {
 		struct kfile *f = &l->files[i];
-		if (f->t != F_NODE || (f->linked && !f->out))
+		if (f->t != F_NODE || ((f->linked || l->filter) && !f->out))
 			continue;
 		if (f->out) {
 			dtk_grow((void **)&l->kb->nodes, &ncap, l->kb->n_nodes + 1,
@@ -813,7 +821,8 @@ static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **
 {
 	struct dtk_diags d = DTK_DIAGS_INIT;
 	struct dtk_kb *kb = l->kb;
-	int one = (what & DTK_KB_ONE_NODE) != 0, rc = -1;
+	/* one node, or the files a filter kept: no checks across files */
+	int one = (what & DTK_KB_ONE_NODE) != 0 || l->filter, rc = -1;
 	size_t i;
 
 	*out = NULL;
@@ -884,6 +893,22 @@ int dtk_kb_load(struct dtk_kb **out, const char *root, int what, const char *nod
 		return dtk_error("cannot use %s: %s", root, strerror(errno));
 	l.kb = S_new_kb(root);
 	return S_load(&l, what, node, out, diags);
+}
+
+int dtk_kb_load_filtered(struct dtk_kb **out, const char *root, const struct dtk_kb_filter *filter,
+                         struct dtk_diags *diags)
+{
+	struct loader l;
+
+	memset(&l, 0, sizeof(l));
+	l.dir_fd = -1;
+	l.filter = filter;
+	*out = NULL;
+	l.root_real = realpath(root, NULL);
+	if (!l.root_real)
+		return dtk_error("cannot use %s: %s", root, strerror(errno));
+	l.kb = S_new_kb(root);
+	return S_load(&l, DTK_KB_ALL, NULL, out, diags);
 }
 
 int dtk_kb_load_mem(struct dtk_kb **out, const struct dtk_memfile *files, size_t n, int what,

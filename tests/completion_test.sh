@@ -58,7 +58,7 @@ expect()
 
 B=$scratch/base
 S=$scratch/shipped
-all_commands="check crystallize export help list log merge-driver next-id reindex setup-git show"
+all_commands="check crystallize export help list log merge-driver next-id reindex search setup-git show"
 
 expect "$B" "show" sh
 expect "$B" "$all_commands" ""

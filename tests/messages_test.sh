@@ -44,6 +44,17 @@ esac
 expect "plan's candidates heading" "candidates, one verification short of high (1):" \
     "$(printf '%s\n' "$out" | grep '^candidates')"
 
+# crystallize --no-commit says what it wrote (and wrote it)
+out=$(cd "$plain" && dtk crystallize --eval s=ok --date 2026-08-15 --no-commit 2>/dev/null)
+case $out in
+"wrote insights/_crystallizations.yaml and INDEX.md for 2026-08-15, not committed: "*" new"*)
+    ok "crystallize --no-commit says what it wrote" ;;
+*) ko "crystallize --no-commit says what it wrote" "$out" ;;
+esac
+grep -q '^- date: 2026-08-15$' "$plain/insights/_crystallizations.yaml" &&
+    grep -q '2026-08-15' "$plain/INDEX.md" && ok "crystallize --no-commit wrote both files" ||
+    ko "crystallize --no-commit wrote both files"
+
 # dtk --help: the summaries in one column, with at least two spaces before each
 col=$(dtk --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF {
     match($0, /^  [a-z-]+ +/); if (RLENGTH - 2 - length($1) < 2) bad = bad " " $1; print RLENGTH }

@@ -135,8 +135,16 @@ static void test_invalid_input_writes_nothing(void **state)
 	assert_non_null(strstr(r.err, "dtk: 2 errors; nothing was written\n"));
 	assert_true(strstr(r.err, "beta.yaml") < strstr(r.err, "gamma.yaml"));
 	t_run_free(&r);
+	/* commands that never write do not say that nothing was written */
 	t_dtk(&r, dir, NULL, "check", NULL);
 	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "\ndtk: 2 errors\n"));
+	assert_null(strstr(r.err, "written"));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "list", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "\ndtk: 2 errors\n"));
+	assert_null(strstr(r.err, "written"));
 	t_run_free(&r);
 	after = t_read(dir, "INDEX.md", NULL);
 	assert_string_equal(before, after);
@@ -651,6 +659,46 @@ static void test_east_asian_line_breaks(void **state)
 	S_done(dir);
 }
 
+/* Text fields are plain text in every output (docs/schema.md, "Text"):
+ * Markdown characters show as typed, line breaks of a literal scalar become
+ * one space (none between two wide characters). */
+static void test_text_is_plain(void **state)
+{
+	char *dir = S_base(), *index, *page;
+	struct t_run r;
+	(void)state;
+	assert_int_equal(
+	        t_sh(dir,
+	             "sed -i 's|^stance: 通信图在初始化时固化|stance: \"这是**“重点”**内容, "
+	             "*em* `c` [l](u) <b>\"|' insights/alpha.yaml && "
+	             "sed -i 's|^    title: 小消息瓶颈在同步|    title: \\|-\\n      小消息\\n"
+	             "      瓶颈 in\\n      sync|' insights/alpha.yaml && "
+	             "'%s' reindex -q && '%s' export html site",
+	             DTK_BIN, DTK_BIN),
+	        0);
+	index = t_read(dir, "INDEX.md", NULL);
+	assert_non_null(strstr(index, "| 这是\\*\\*“重点”\\*\\*内容, \\*em\\* \\`c\\` \\[l\\](u) "
+	                              "\\<b\\> |"));
+	assert_non_null(strstr(index, "alpha-002（小消息瓶颈 in sync）"));
+	free(index);
+	page = t_read(dir, "site/alpha.html", NULL);
+	assert_non_null(strstr(page, "这是**“重点”**内容, *em* `c` [l](u) &lt;b&gt;"));
+	assert_null(strstr(page, "<em>"));
+	assert_null(strstr(page, "<code>"));
+	assert_non_null(strstr(page, "小消息瓶颈 in sync"));
+	free(page);
+	page = t_read(dir, "site/index.html", NULL);
+	assert_non_null(strstr(page, "这是**“重点”**内容, *em* `c` [l](u) &lt;b&gt;"));
+	free(page);
+	t_dtk(&r, dir, NULL, "show", "alpha", NULL);
+	assert_non_null(strstr(r.out, "这是**“重点”**内容, *em* `c` [l](u) <b>\n"));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "show", "alpha", "-f", "json", NULL);
+	assert_non_null(strstr(r.out, "\"stance\": \"这是**“重点”**内容, *em* `c` [l](u) <b>\""));
+	t_run_free(&r);
+	S_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -675,6 +723,7 @@ int main(void)
 	        cmocka_unit_test(test_export_html),
 	        cmocka_unit_test(test_writers_wait_for_the_lock),
 	        cmocka_unit_test(test_east_asian_line_breaks),
+	        cmocka_unit_test(test_text_is_plain),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -103,6 +103,10 @@ t "$(see crystallize "--dry-run and --no-commit cannot be used together: --dry-r
     crystallize --eval s=ok --dry-run --no-commit
 t "$(see crystallize "--no-commit and --author cannot be used together: --no-commit makes no commit")" \
     crystallize --eval s=ok --no-commit --author 'A <a@b>'
+t "$(see crystallize "--dry-run and --gpg-sign cannot be used together: no commit is made")" \
+    crystallize --eval s=ok --dry-run --gpg-sign
+t "$(see crystallize "--plan and --no-verify cannot be used together: no commit is made")" \
+    crystallize --plan --no-verify
 t "$(see crystallize "--format applies to --plan only (a run prints one line)")" \
     crystallize --eval s=ok --format json
 t "$(see setup-git "--dtk /nonexistent/dtk: No such file or directory")" \

@@ -14,12 +14,15 @@
 /* What the dispatcher prepares before a command runs. */
 enum {
 	DTK_CMD_NEEDS_KB = 1 << 0, /* find the base root (ctx->root) */
-	DTK_CMD_LOCKS = 1 << 1     /* hold the base's lock while running */
+	DTK_CMD_LOCKS = 1 << 1,    /* hold the base's lock while running */
+	/* never writes: errors in the data do not add "nothing was written" */
+	DTK_CMD_READ_ONLY = 1 << 2
 };
 
 struct dtk_ctx {
 	const char *root; /* the knowledge base root, when NEEDS_KB */
 	FILE *out, *err;
+	unsigned flags; /* the command's DTK_CMD_ flags */
 };
 
 struct dtk_cmd {
@@ -43,6 +46,7 @@ extern const struct dtk_cmd dtk_cmd_next_id;
 extern const struct dtk_cmd dtk_cmd_setup_git;
 extern const struct dtk_cmd dtk_cmd_merge_driver;
 extern const struct dtk_cmd dtk_cmd_export;
+extern const struct dtk_cmd dtk_cmd_search;
 
 /* Returns the command called name, or NULL. */
 const struct dtk_cmd *dtk_cmd_find(const char *name);
@@ -51,7 +55,9 @@ const struct dtk_cmd *dtk_cmd_find(const char *name);
  * exit status. */
 int dtk_main(int argc, char **argv);
 
-/* Prints every diagnostic to ctx->err and returns DTK_EXIT_INVALID. */
+/* Prints every diagnostic and "dtk: N errors[; nothing was written]" (the
+ * latter unless the command is DTK_CMD_READ_ONLY) to ctx->err; returns
+ * DTK_EXIT_INVALID. */
 struct dtk_diags;
 int dtk_cmd_report_invalid(struct dtk_ctx *ctx, struct dtk_diags *diags);
 

@@ -46,6 +46,27 @@ int dtk_kb_load(struct dtk_kb **out, const char *root, int what, const char *nod
                 struct dtk_diags *diags);
 void dtk_kb_free(struct dtk_kb *kb);
 
+/* Which node files dtk_kb_load_filtered parses. */
+struct dtk_kb_filter {
+	/* Called once, when _domain.yaml and _sources.yaml are read (may be NULL). */
+	void (*prepare)(void *arg, const struct dtk_kb *kb);
+	/* Returns 1 to parse the node file of node whose bytes are buf[0..len);
+	 * called from several threads at once. */
+	int (*keep)(void *arg, const char *node, const char *buf, size_t len);
+	/* Called with each node parsed (may be NULL), from several threads at
+	 * once; node->category is not set yet. */
+	void (*loaded)(void *arg, const struct dtk_kb *kb, const struct dtk_node *node);
+	void *arg;
+};
+
+/*
+ * Loads _domain.yaml, _sources.yaml and the node files that filter keeps,
+ * with the checks of each file but none across files (node->category is set;
+ * kb->nodes are sorted by name). Returns as dtk_kb_load does.
+ */
+int dtk_kb_load_filtered(struct dtk_kb **out, const char *root, const struct dtk_kb_filter *filter,
+                         struct dtk_diags *diags);
+
 /*
  * Loads a base from files held in memory (the contents of insights/), as
  * dtk_kb_load does from a directory: every check, the same diagnostics.

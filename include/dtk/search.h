@@ -1,0 +1,58 @@
+/*
+ * search.h: full-text search over entries: every word of a query must occur
+ * in an entry's id, title, claim or the titles of its sources, compared
+ * after Unicode normalization (NFKC) and case folding (utf8proc).
+ */
+#ifndef DTK_SEARCH_H
+#define DTK_SEARCH_H
+
+#include "dtk/dtk.h"
+#include "dtk/model.h"
+
+/*
+ * Folds s[0..len) for matching: NFKC, case folding, default-ignorable code
+ * points dropped. Returns a malloc'd NUL-terminated string the caller frees
+ * and sets *out_len; with map, also sets *map to a malloc'd array (the caller
+ * frees) of *out_len + 1 offsets: map[i] is where in s the character that
+ * gave byte i starts (map[*out_len] = len). Returns NULL with the error set
+ * when s is not UTF-8.
+ */
+char *dtk_fold(const char *s, size_t len, size_t *out_len, size_t **map);
+
+struct dtk_search;
+
+/* Returns a search for the n words (each folded; none may fold to nothing),
+ * or NULL with the error set. Free with dtk_search_free. */
+struct dtk_search *dtk_search_new(const char *const *words, size_t n);
+void dtk_search_free(struct dtk_search *s);
+
+/* Returns the folded words of s, and sets *n to their count; s owns them. */
+const char *const *dtk_search_words(const struct dtk_search *s, size_t *n);
+
+/* Notes kb's source titles (before dtk_search_file_may_match). */
+void dtk_search_prepare(struct dtk_search *s, const struct dtk_kb *kb);
+
+/* Returns 0 when the node file of bytes buf[0..len) cannot hold a match (a
+ * word is neither in it nor in a source title), else 1. Thread-safe. */
+int dtk_search_file_may_match(const struct dtk_search *s, const char *buf, size_t len);
+
+/* Notes the entries of node (of kb) that hold every word. Thread-safe. */
+void dtk_search_node(struct dtk_search *s, const struct dtk_kb *kb, const struct dtk_node *node);
+
+struct dtk_search_hit {
+	const struct dtk_entry *e;
+	unsigned title, claim; /* words found in the id or title, in the claim */
+	size_t order;          /* its place in listing order */
+};
+
+/*
+ * Returns the count of the entries noted by dtk_search_node and sets *out to
+ * them (malloc'd, the caller frees; NULL when none), ranked: more words in
+ * the title (or id) first, then more in the claim, then confidence (high
+ * first), then freshness (newest first), then listing order (category order
+ * of _domain.yaml, file order). Call once every node is noted and kb's nodes
+ * have their categories.
+ */
+size_t dtk_search_hits(struct dtk_search_hit **out, struct dtk_search *s, const struct dtk_kb *kb);
+
+#endif

@@ -1,0 +1,456 @@
+/* search.c: full-text search over entries, with utf8proc's normalization. */
+#define _GNU_SOURCE /* memmem */
+#include "dtk/search.h"
+
+#include "dtk/kb.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <utf8proc.h>
+
+/* What folding is: NFKC with case folding, default-ignorables dropped. */
+#define S_FOLD                                                                                     \
+	(UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT | UTF8PROC_CASEFOLD | UTF8PROC_IGNORE)
+
+/* ---- folding ---- */
+
+/* Per code point of the BMP: 0 not known yet, 1 folds to itself whatever
+ * surrounds it, 2 folds to other code points whatever surrounds it (e.g. a
+ * full-width comma), 3 may depend on what surrounds it. Filled as code
+ * points are met, from several threads: each writes the same value. */
+static _Atomic unsigned char S_kinds[0x10000];
+
+/* Returns 1 when cp takes no part in a composition, before or after. */
+static int S_alone(utf8proc_int32_t cp)
+{
+	const utf8proc_property_t *p = utf8proc_get_property(cp);
+	/* Hangul jamo and syllables compose by rule, not through the table */
+	if ((cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0xa960 && cp <= 0xa97f) ||
+	    (cp >= 0xd7b0 && cp <= 0xd7ff) || (cp >= 0xac00 && cp <= 0xd7a3))
+		return 0;
+	return !p->combining_class && p->comb_index == UINT16_MAX;
+}
+
+static int S_compute_kind(utf8proc_int32_t cp)
+{
+	utf8proc_int32_t d[8];
+	utf8proc_ssize_t n, i;
+	int bound = 0;
+
+	if (!S_alone(cp))
+		return 3;
+	n = utf8proc_decompose_char(cp, d, 8, S_FOLD, &bound);
+	if (n == 1 && d[0] == cp)
+		return 1;
+	if (n < 1 || n > 8)
+		return 3;
+	for (i = 0; i < n; i++) /* what it gives composes with nothing either */
+		if (d[i] >= 0x80 && !S_alone(d[i]))
+			return 3;
+	return 2;
+}
+
+static int S_kind(utf8proc_int32_t cp)
+{
+	unsigned char v;
+	if (cp >= 0x10000)
+		return S_compute_kind(cp);
+	v = atomic_load_explicit(&S_kinds[cp], memory_order_relaxed);
+	if (!v) {
+		v = (unsigned char)S_compute_kind(cp);
+		atomic_store_explicit(&S_kinds[cp], v, memory_order_relaxed);
+	}
+	return v;
+}
+
+/* Folds s code point by code point (no composition across code points),
+ * keeping where each output byte came from. Returns 0, or -1 on bad UTF-8. */
+static int S_fold_mapped(struct dtk_buf *b, struct dtk_buf *m, const char *s, size_t len)
+{
+	const utf8proc_uint8_t *u = (const utf8proc_uint8_t *)s;
+	utf8proc_int32_t cp, d[32];
+	utf8proc_uint8_t enc[4];
+	utf8proc_ssize_t n, k, e, j;
+	size_t i = 0, at;
+	int bound = 0;
+
+	while (i < len) {
+		n = utf8proc_iterate(u + i, (utf8proc_ssize_t)(len - i), &cp);
+		if (n < 0)
+			return -1;
+		k = utf8proc_decompose_char(cp, d, 32, S_FOLD & ~UTF8PROC_COMPOSE, &bound);
+		for (j = 0; j < k && j < 32; j++) {
+			e = utf8proc_encode_char(d[j], enc);
+			dtk_buf_put(b, (const char *)enc, (size_t)e);
+			for (at = i; e-- > 0;)
+				dtk_buf_put(m, (const char *)&at, sizeof(at));
+		}
+		i += (size_t)n;
+	}
+	return 0;
+}
+
+/* Appends what cp folds to (a character of kind 2) to b. */
+static void S_put_folded(struct dtk_buf *b, utf8proc_int32_t cp)
+{
+	utf8proc_int32_t d[8];
+	utf8proc_uint8_t enc[4];
+	utf8proc_ssize_t n, i;
+	int bound = 0;
+
+	n = utf8proc_decompose_char(cp, d, 8, S_FOLD, &bound);
+	for (i = 0; i < n && i < 8; i++)
+		dtk_buf_put(b, (const char *)enc, (size_t)utf8proc_encode_char(d[i], enc));
+}
+
+/* Folds s[i..) onto b (and the offsets onto m when m is not NULL) the fast
+ * way, character by character, until end (or the end of the character that
+ * crosses end) or a character whose folding depends on what surrounds it.
+ * Returns where it stopped: below end (and below len) at such a character
+ * or at bytes that are not UTF-8. */
+static size_t S_fold_fast(struct dtk_buf *b, struct dtk_buf *m, const char *s, size_t len, size_t i,
+                          size_t end)
+{
+	const utf8proc_uint8_t *u = (const utf8proc_uint8_t *)s;
+	utf8proc_ssize_t n;
+	utf8proc_int32_t cp;
+	size_t at, k, out;
+	int kind;
+
+	/* room for the ASCII as it is; other characters check for more */
+	dtk_grow((void **)&b->ptr, &b->cap, b->len + (end - i) + 64, 1);
+	while (i < end) {
+		unsigned char c = u[i];
+		if (c < 0x80) {
+			b->ptr[b->len++] = (char)((unsigned)c - 'A' < 26u ? c + 32 : c);
+			if (m)
+				dtk_buf_put(m, (const char *)&i, sizeof(i));
+			i++;
+			continue;
+		}
+		if (b->cap - b->len < 40 + (end - i)) /* what one character may give */
+			dtk_grow((void **)&b->ptr, &b->cap, b->len + (end - i) + 64, 1);
+		if (c >= 0xe0 && c < 0xf0 && i + 2 < len && (u[i + 1] & 0xc0) == 0x80 &&
+		    (u[i + 2] & 0xc0) == 0x80 && (c > 0xe0 || u[i + 1] >= 0xa0) &&
+		    (c != 0xed || u[i + 1] < 0xa0)) { /* three bytes, most of CJK */
+			n = 3;
+			cp = ((c & 0x0f) << 12) | ((u[i + 1] & 0x3f) << 6) | (u[i + 2] & 0x3f);
+		} else {
+			n = utf8proc_iterate(u + i, (utf8proc_ssize_t)(len - i), &cp);
+		}
+		if (n < 0 || (kind = S_kind(cp)) == 3)
+			return i;
+		if (kind == 1) {
+			memcpy(b->ptr + b->len, s + i, (size_t)n);
+			b->len += (size_t)n;
+			out = (size_t)n;
+		} else {
+			out = b->len;
+			S_put_folded(b, cp);
+			out = b->len - out;
+		}
+		for (at = i, k = 0; m && k < out; k++)
+			dtk_buf_put(m, (const char *)&at, sizeof(at));
+		i += (size_t)n;
+	}
+	return i;
+}
+
+char *dtk_fold(const char *s, size_t len, size_t *out_len, size_t **map)
+{
+	const utf8proc_uint8_t *u = (const utf8proc_uint8_t *)s;
+	struct dtk_buf b = DTK_BUF_INIT, m = DTK_BUF_INIT;
+	utf8proc_uint8_t *mapped = NULL;
+	utf8proc_ssize_t n;
+	size_t i = S_fold_fast(&b, map ? &m : NULL, s, len, 0, len);
+
+	if (i < len) { /* the whole text again, the slow way */
+		b.len = 0;
+		m.len = 0;
+		if (map) {
+			if (S_fold_mapped(&b, &m, s, len) < 0)
+				goto bad;
+		} else {
+			n = utf8proc_map(u, (utf8proc_ssize_t)len, &mapped, S_FOLD);
+			if (n < 0)
+				goto bad;
+			dtk_buf_put(&b, (const char *)mapped, (size_t)n);
+			free(mapped);
+		}
+	}
+	dtk_buf_putc(&b, '\0');
+	b.len--;
+	*out_len = b.len;
+	if (map) {
+		dtk_buf_put(&m, (const char *)&len, sizeof(len));
+		*map = (size_t *)dtk_buf_detach(&m);
+	}
+	return dtk_buf_detach(&b);
+bad:
+	dtk_buf_release(&b);
+	dtk_buf_release(&m);
+	dtk_error("not valid UTF-8");
+	return NULL;
+}
+
+/* ---- the search ---- */
+
+struct dtk_search {
+	char **words;
+	size_t *lens, n;
+	int careful;              /* a word a file's bytes may not show as they are */
+	unsigned char *in_source; /* words found in some source title */
+	char **sources;           /* folded titles of kb->sources */
+	size_t n_sources;
+	pthread_mutex_t lock; /* over the hits, noted from several threads */
+	struct dtk_search_hit *hits;
+	size_t n_hits, cap;
+};
+
+struct dtk_search *dtk_search_new(const char *const *words, size_t n)
+{
+	struct dtk_search *s = dtk_xcalloc(1, sizeof(*s));
+	size_t i;
+
+	s->words = dtk_xcalloc(n + 1, sizeof(*s->words));
+	s->lens = dtk_xcalloc(n + 1, sizeof(*s->lens));
+	s->in_source = dtk_xcalloc(n + 1, 1);
+	pthread_mutex_init(&s->lock, NULL);
+	for (i = 0; i < n; i++) {
+		s->words[i] = dtk_fold(words[i], strlen(words[i]), &s->lens[i], NULL);
+		s->n = i + 1;
+		if (!s->words[i]) {
+			dtk_error("'%s' is not valid UTF-8", words[i]);
+			goto fail;
+		}
+		if (!s->lens[i]) {
+			dtk_error("'%s' has nothing to search for", words[i]);
+			goto fail;
+		}
+		/* quotes, escapes and spaces may be written otherwise in YAML */
+		if (strpbrk(s->words[i], "'\"\\ \t\n\r#"))
+			s->careful = 1;
+	}
+	return s;
+fail:
+	dtk_search_free(s);
+	return NULL;
+}
+
+void dtk_search_free(struct dtk_search *s)
+{
+	size_t i;
+	if (!s)
+		return;
+	for (i = 0; i < s->n; i++)
+		free(s->words[i]);
+	for (i = 0; i < s->n_sources; i++)
+		free(s->sources[i]);
+	free(s->words);
+	free(s->lens);
+	free(s->in_source);
+	free(s->sources);
+	free(s->hits);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+const char *const *dtk_search_words(const struct dtk_search *s, size_t *n)
+{
+	*n = s->n;
+	return (const char *const *)s->words;
+}
+
+void dtk_search_prepare(struct dtk_search *s, const struct dtk_kb *kb)
+{
+	size_t i, k, len;
+
+	s->sources = dtk_xcalloc(kb->n_sources + 1, sizeof(*s->sources));
+	s->n_sources = kb->n_sources;
+	for (i = 0; i < kb->n_sources; i++) {
+		const char *t = kb->sources[i].title;
+		s->sources[i] = dtk_fold(t, strlen(t), &len, NULL);
+		if (!s->sources[i])
+			s->sources[i] = dtk_xstrdup(""); /* the loader refuses bad UTF-8 */
+		for (k = 0; k < s->n; k++)
+			if (strstr(s->sources[i], s->words[k]))
+				s->in_source[k] = 1;
+	}
+}
+
+int dtk_search_file_may_match(const struct dtk_search *s, const char *buf, size_t len)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	unsigned char *found;
+	size_t i, at = 0, next, left = 0, longest = 0, from, flen;
+	char *f;
+	int ok = 1;
+
+	if (s->careful || memchr(buf, '\\', len))
+		return 1;
+	found = dtk_xcalloc(s->n + 1, 1);
+	for (i = 0; i < s->n; i++) {
+		found[i] = s->in_source[i];
+		left += !found[i];
+		if (s->lens[i] > longest)
+			longest = s->lens[i];
+	}
+	/* fold a part at a time, and stop as soon as every word is seen */
+	while (left && at < len) {
+		from = b.len >= longest ? b.len - longest + 1 : 0;
+		next = S_fold_fast(&b, NULL, buf, len, at, at + 16384 < len ? at + 16384 : len);
+		if (next < len && next < at + 16384) { /* the slow way, all of it */
+			f = dtk_fold(buf, len, &flen, NULL);
+			for (i = 0; f && i < s->n && ok; i++)
+				ok = found[i] || memmem(f, flen, s->words[i], s->lens[i]);
+			free(f);
+			goto done;
+		}
+		for (i = 0; i < s->n; i++)
+			if (!found[i] &&
+			    memmem(b.ptr + from, b.len - from, s->words[i], s->lens[i])) {
+				found[i] = 1;
+				left--;
+			}
+		at = next;
+	}
+	ok = left == 0;
+done:
+	free(found);
+	dtk_buf_release(&b);
+	return ok;
+}
+
+/* Returns 1 when the folded title of one of e's sources holds word k. */
+static int S_in_sources(const struct dtk_search *s, const struct dtk_kb *kb,
+                        const struct dtk_entry *e, size_t k)
+{
+	const struct dtk_source *src;
+	size_t i;
+
+	if (!s->in_source[k])
+		return 0;
+	for (i = 0; i <= e->n_verified_by; i++) {
+		src = dtk_kb_source(kb, i ? e->verified_by[i - 1].id : e->source.id);
+		if (src && strstr(s->sources[src - kb->sources], s->words[k]))
+			return 1;
+	}
+	return 0;
+}
+
+static int S_hit_cmp(const void *pa, const void *pb)
+{
+	const struct dtk_search_hit *a = pa, *b = pb;
+	dtk_date fa = dtk_entry_fresh(a->e), fb = dtk_entry_fresh(b->e);
+
+	if (a->title != b->title)
+		return a->title > b->title ? -1 : 1;
+	if (a->claim != b->claim)
+		return a->claim > b->claim ? -1 : 1;
+	if (a->e->confidence != b->e->confidence)
+		return a->e->confidence < b->e->confidence ? -1 : 1;
+	if (fa != fb)
+		return fa > fb ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* Returns node's place in listing order: category by category as
+ * _domain.yaml lists them, then the nodes in no category by name. */
+static size_t S_node_rank(const struct dtk_kb *kb, const struct dtk_node *node)
+{
+	size_t c, j, before = 0;
+
+	for (c = 0; c < kb->n_categories; c++) {
+		const struct dtk_category *cat = &kb->categories[c];
+		for (j = 0; j < cat->n_nodes; j++)
+			if ((int)c == node->category && !strcmp(cat->nodes[j].id, node->name))
+				return before + j;
+		before += cat->n_nodes;
+	}
+	for (j = 0; j < kb->n_nodes && kb->nodes[j] != node; j++)
+		;
+	return before + j; /* kb->nodes are in name order */
+}
+
+/* Folds s into b (reset first); returns b's text, or NULL on bad UTF-8. */
+static const char *S_fold_into(struct dtk_buf *b, const char *s)
+{
+	size_t len = strlen(s), i, n;
+	char *f;
+
+	b->len = 0;
+	i = S_fold_fast(b, NULL, s, len, 0, len);
+	if (i < len) {
+		if (!(f = dtk_fold(s, len, &n, NULL)))
+			return NULL;
+		b->len = 0;
+		dtk_buf_put(b, f, n);
+		free(f);
+	}
+	dtk_buf_putc(b, '\0');
+	return b->ptr;
+}
+
+void dtk_search_node(struct dtk_search *s, const struct dtk_kb *kb, const struct dtk_node *node)
+{
+	struct dtk_search_hit *v = NULL, h;
+	struct dtk_buf tb = DTK_BUF_INIT, cb = DTK_BUF_INIT;
+	size_t n = 0, cap = 0, k, w;
+	const char *title, *claim;
+
+	for (k = 0; k < node->n_entries; k++) {
+		const struct dtk_entry *e = &node->entries[k];
+		int all = 1;
+		title = S_fold_into(&tb, e->title);
+		claim = S_fold_into(&cb, e->claim);
+		memset(&h, 0, sizeof(h));
+		h.e = e;
+		h.order = k;
+		for (w = 0; w < s->n && all && title && claim; w++) {
+			int t = strstr(e->id, s->words[w]) || strstr(title, s->words[w]);
+			int c = strstr(claim, s->words[w]) != NULL;
+			h.title += (unsigned)t;
+			h.claim += (unsigned)c;
+			all = t || c || S_in_sources(s, kb, e, w);
+		}
+		if (all && title && claim) {
+			dtk_grow((void **)&v, &cap, n + 1, sizeof(*v));
+			v[n++] = h;
+		}
+	}
+	dtk_buf_release(&tb);
+	dtk_buf_release(&cb);
+	if (!n)
+		return;
+	pthread_mutex_lock(&s->lock);
+	dtk_grow((void **)&s->hits, &s->cap, s->n_hits + n, sizeof(*s->hits));
+	memcpy(s->hits + s->n_hits, v, n * sizeof(*v));
+	s->n_hits += n;
+	pthread_mutex_unlock(&s->lock);
+	free(v);
+}
+
+size_t dtk_search_hits(struct dtk_search_hit **out, struct dtk_search *s, const struct dtk_kb *kb)
+{
+	size_t i, n = s->n_hits;
+	const struct dtk_node *last = NULL;
+	size_t rank = 0;
+
+	for (i = 0; i < n; i++) { /* a node's hits are together */
+		struct dtk_search_hit *h = &s->hits[i];
+		if (h->e->node != last) {
+			last = h->e->node;
+			rank = S_node_rank(kb, last);
+		}
+		h->order += rank << 24;
+	}
+	if (n > 1)
+		qsort(s->hits, n, sizeof(*s->hits), S_hit_cmp);
+	*out = s->hits;
+	s->hits = NULL;
+	s->n_hits = s->cap = 0;
+	return n;
+}

@@ -1,0 +1,278 @@
+/* test_search.c: folding (NFKC + case folding), the file filter, and dtk
+ * search through the binary: matching, ranking, formats, exit statuses. */
+#include "dtk/search.h"
+#include "support.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Returns s folded (malloc'd), failing the test on bad UTF-8. */
+static char *S_fold(const char *s)
+{
+	size_t n;
+	char *f = dtk_fold(s, strlen(s), &n, NULL);
+	assert_non_null(f);
+	assert_int_equal(strlen(f), n);
+	return f;
+}
+
+static void S_folds_to(const char *s, const char *want)
+{
+	char *f = S_fold(s);
+	assert_string_equal(f, want);
+	free(f);
+}
+
+static void test_fold(void **state)
+{
+	(void)state;
+	S_folds_to("ncclCommSplit", "ncclcommsplit");
+	S_folds_to("ＮＣＣＬ", "nccl");            /* full-width: NFKC */
+	S_folds_to("通信，图。", "通信,图。");     /* full-width comma too */
+	S_folds_to("Straße", "strasse");           /* case folding, not lowering */
+	S_folds_to("cafe\xcc\x81", "caf\xc3\xa9"); /* e + combining acute composes */
+	S_folds_to("caf\xc3\xa9", "caf\xc3\xa9");
+	S_folds_to("\xe3\x81\x8b\xe3\x82\x99", "\xe3\x81\x8c"); /* か + voiced mark = が */
+	S_folds_to("soft\xc2\xadhyphen", "softhyphen");         /* ignorable dropped */
+	S_folds_to("ﬁle", "file");                              /* ligature */
+	S_folds_to("", "");
+}
+
+static void test_fold_bad_utf8(void **state)
+{
+	size_t n;
+	(void)state;
+	assert_null(dtk_fold("a\xff", 2, &n, NULL));
+	assert_null(dtk_fold("\xe4\xb8", 2, &n, NULL));
+	assert_null(dtk_fold("\xed\xa0\x80", 3, &n, NULL)); /* a surrogate */
+}
+
+static void test_fold_map(void **state)
+{
+	size_t n, *map = NULL;
+	char *f;
+	(void)state;
+	f = dtk_fold("ＡbＣ", strlen("ＡbＣ"), &n, &map);
+	assert_string_equal(f, "abc");
+	assert_int_equal(map[0], 0);
+	assert_int_equal(map[1], 3);
+	assert_int_equal(map[2], 4);
+	assert_int_equal(map[3], 7);
+	free(f);
+	free(map);
+	f = dtk_fold("Stra\xc3\x9f"
+	             "e",
+	             7, &n, &map); /* the slow way: ß gives two bytes */
+	assert_string_equal(f, "strasse");
+	assert_int_equal(map[4], 4);
+	assert_int_equal(map[5], 4);
+	assert_int_equal(map[6], 6);
+	assert_int_equal(map[7], 7);
+	free(f);
+	free(map);
+}
+
+static void test_words(void **state)
+{
+	const char *w[] = {"ＴＰ", "\xc2\xad", "ok\xff"};
+	struct dtk_search *s;
+	const char *const *words;
+	size_t n;
+	(void)state;
+	s = dtk_search_new(w, 1);
+	assert_non_null(s);
+	words = dtk_search_words(s, &n);
+	assert_int_equal(n, 1);
+	assert_string_equal(words[0], "tp");
+	dtk_search_free(s);
+	assert_null(dtk_search_new(w, 2)); /* folds to nothing */
+	assert_null(dtk_search_new(w + 2, 1));
+}
+
+static void test_file_filter(void **state)
+{
+	const char *w[] = {"rank", "通信"};
+	const char *yes = "insights:\n  - title: ＲＡＮＫ and 通信\n", *no = "insights: [rank]\n";
+	struct dtk_search *s = dtk_search_new(w, 2);
+	(void)state;
+	assert_int_equal(dtk_search_file_may_match(s, yes, strlen(yes)), 1);
+	assert_int_equal(dtk_search_file_may_match(s, no, strlen(no)), 0);
+	/* an escape may hide a word: such a file is parsed */
+	assert_int_equal(dtk_search_file_may_match(s, "\"\\u901a\"", 8), 1);
+	dtk_search_free(s);
+}
+
+/* ---- the command ---- */
+
+static const char S_gamma[] =
+        "node: gamma\n"
+        "bloom: remember\n"
+        "insights:\n"
+        "  - {id: gamma-001, title: Pipeline bubble, claim: x, confidence: low,\n"
+        "     source: paper-a, created: 2026-01-01}\n"
+        "  - {id: gamma-002, title: other, claim: pipeline bubble, confidence: high,\n"
+        "     source: paper-a, verified_by: [paper-b, docs-d], created: 2026-01-01}\n"
+        "  - {id: gamma-003, title: pipeline, claim: bubble, confidence: medium,\n"
+        "     source: paper-a, created: 2026-03-01}\n"
+        "  - {id: gamma-004, title: pipeline, claim: bubble, confidence: medium,\n"
+        "     source: paper-a, created: 2026-04-01}\n"
+        "  - {id: gamma-005, title: pipeline, claim: bubble, confidence: medium,\n"
+        "     source: paper-a, created: 2026-04-01}\n"
+        "  - {id: gamma-006, title: ncclCommSplit 省开销, claim: 按 color 划分 NCCL,\n"
+        "     confidence: low, source: docs-d, created: 2026-01-01}\n";
+
+static char *S_base(void)
+{
+	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base");
+	t_copytree(base, dir);
+	t_write_str(dir, "insights/gamma.yaml", S_gamma);
+	free(base);
+	return dir;
+}
+
+static void S_done(char *dir)
+{
+	t_rmtree(dir);
+	free(dir);
+}
+
+static void S_ids(const char *dir, const char *want, ...)
+{
+	struct t_run r;
+	va_list ap;
+	const char *args[8];
+	int n = 0;
+
+	va_start(ap, want);
+	while (n < 7 && (args[n] = va_arg(ap, const char *)))
+		n++;
+	va_end(ap);
+	args[n] = NULL;
+	t_dtk(&r, dir, NULL, "search", "--format", "ids", n > 0 ? args[0] : NULL,
+	      n > 1 ? args[1] : NULL, n > 2 ? args[2] : NULL, n > 3 ? args[3] : NULL,
+	      n > 4 ? args[4] : NULL, NULL);
+	assert_string_equal(r.out, want);
+	assert_int_equal(r.status, *want ? 0 : 1);
+	assert_string_equal(r.err, "");
+	t_run_free(&r);
+}
+
+static void test_search_matches(void **state)
+{
+	char *dir = S_base();
+	(void)state;
+	S_ids(dir, "gamma-006\n", "ncclcommsplit", NULL);
+	S_ids(dir, "gamma-006\n", "ＮＣＣＬ", NULL);         /* NFKC */
+	S_ids(dir, "gamma-006\n", "开销", NULL);             /* CJK as a substring */
+	S_ids(dir, "beta-001\n", "TENSOR", "延迟", NULL);    /* AND over title and claim */
+	S_ids(dir, "", "tensor", "bubble", NULL);            /* no entry holds both */
+	S_ids(dir, "gamma-006\n", "gamma-006", NULL);        /* the id */
+	S_ids(dir, "alpha-001\nbeta-002\n", "SEQUEL", NULL); /* a source's title */
+	S_ids(dir, "", "zzz", NULL);
+	S_done(dir);
+}
+
+static void test_search_ranking(void **state)
+{
+	char *dir = S_base();
+	(void)state;
+	/* title hits, then claim hits, then confidence, then freshness, then
+	 * listing order */
+	S_ids(dir, "gamma-001\ngamma-004\ngamma-005\ngamma-003\ngamma-002\n", "pipeline", "bubble",
+	      NULL);
+	S_ids(dir, "gamma-001\ngamma-004\n", "pipeline", "bubble", "--limit", "2", NULL);
+	S_ids(dir, "gamma-004\ngamma-005\ngamma-003\n", "pipeline", "bubble", "--confidence",
+	      "medium", NULL);
+	S_ids(dir, "", "pipeline", "--node", "beta", NULL);
+	S_ids(dir, "beta-001\n", "tensor", "--node", "beta", NULL);
+	S_done(dir);
+}
+
+static void test_search_formats(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	(void)state;
+	t_dtk(&r, dir, NULL, "search", "ncclcommsplit", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "gamma-006  low  2026-01-01  ncclCommSplit 省开销\n"
+	                           "    按 color 划分 NCCL\n");
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "search", "--color", "always", "ＮＣＣＬ", "comm", NULL);
+	assert_string_equal(r.out, "gamma-006  low  2026-01-01  \033[1;31mncclComm\033[0mSplit "
+	                           "省开销\n    按 color 划分 \033[1;31mNCCL\033[0m\n");
+	t_run_free(&r);
+	t_dtk(&r, dir, "NO_COLOR=1", "search", "nccl", NULL);
+	assert_null(strchr(r.out, '\033'));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "search", "-f", "json", "tensor", NULL);
+	assert_int_equal(r.status, 0);
+	assert_memory_equal(r.out, "[\n  {\n    \"id\": \"beta-001\",\n", 28);
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "search", "-f", "jsonl", "pipeline", "--limit", "1", NULL);
+	assert_memory_equal(r.out, "{\"id\": \"gamma-004\",", 19);
+	assert_int_equal(strchr(r.out, '\n') - r.out, strlen(r.out) - 1);
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "search", "-f", "json", "zzz", NULL);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.out, "[]\n");
+	t_run_free(&r);
+	S_done(dir);
+}
+
+static void test_search_bad_input(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	(void)state;
+	t_dtk(&r, dir, NULL, "search", NULL);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "dtk search: error: nothing to search for: give one or more "
+	                           "words\nsee 'dtk search --help'\n");
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "search", "x", "--limit", "0", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "--limit must be a positive number, not '0'"));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "search", "x", "--confidence", "HIGH", NULL);
+	assert_int_equal(r.status, 2);
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "search", "x", "--format", "yaml", NULL);
+	assert_int_equal(r.status, 2);
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "search", "x", "--bogus", NULL);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "dtk search: error: unknown option '--bogus'\n"
+	                           "see 'dtk search --help'\n");
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "search", "x", "--node", "alpah", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "no node 'alpah'"));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "search", "\xc2\xad", NULL);
+	assert_int_equal(r.status, 2);
+	t_run_free(&r);
+	/* a node file that holds the words and is invalid: its errors, exit 2 */
+	t_write_str(dir, "insights/beta.yaml", "node: beta\nbloom: nope\ninsights: []\n");
+	t_dtk(&r, dir, NULL, "search", "beta", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "insights/beta.yaml:2:8: error:"));
+	t_run_free(&r);
+	S_done(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_fold),
+	        cmocka_unit_test(test_fold_bad_utf8),
+	        cmocka_unit_test(test_fold_map),
+	        cmocka_unit_test(test_words),
+	        cmocka_unit_test(test_file_filter),
+	        cmocka_unit_test(test_search_matches),
+	        cmocka_unit_test(test_search_ranking),
+	        cmocka_unit_test(test_search_formats),
+	        cmocka_unit_test(test_search_bad_input),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
