@@ -11,7 +11,11 @@
 # format and directory of export.
 
 # The commands, as 'dtk --help' lists them.
-_dtk_commands="reindex check show list search next-id crystallize log setup-git merge-driver export help"
+_dtk_commands="reindex check show list search next-id crystallize log setup-git merge-driver export
+add add-node add-source use cite close review verify relate contradict resolve stance bloom help"
+
+# The options of every write command.
+_dtk_wopts="--dry-run --format --no-reindex --help"
 
 # Prints the options of command $1, one line, space-separated.
 _dtk_options()
@@ -28,6 +32,13 @@ _dtk_options()
     setup-git) echo "--dtk --help" ;;
     merge-driver) echo "--help" ;;
     export) echo "--help" ;;
+    add) echo "--title --claim --source --confidence --verified-by --relates --created --from $_dtk_wopts" ;;
+    add-node) echo "--category --bloom $_dtk_wopts" ;;
+    add-source) echo "--title --url --read $_dtk_wopts" ;;
+    review) echo "--date $_dtk_wopts" ;;
+    verify) echo "--promote $_dtk_wopts" ;;
+    contradict | resolve) echo "--note $_dtk_wopts" ;;
+    use | cite | close | relate | stance | bloom) echo "$_dtk_wopts" ;;
     help) echo "" ;;
     esac
 }
@@ -43,6 +54,13 @@ _dtk_takes_value()
     search:-f | search:--format | search:--color) return 0 ;;
     crystallize:--date | crystallize:--format | crystallize:--eval) return 0 ;;
     crystallize:--review | crystallize:--author | setup-git:--dtk) return 0 ;;
+    add:--title | add:--claim | add:--source | add:--confidence | add:--verified-by) return 0 ;;
+    add:--relates | add:--created | add:--from | add-node:--category | add-node:--bloom) return 0 ;;
+    add-source:--title | add-source:--url | add-source:--read | review:--date) return 0 ;;
+    contradict:--note | resolve:--note) return 0 ;;
+    add:--format | add-node:--format | add-source:--format | use:--format | cite:--format) return 0 ;;
+    close:--format | review:--format | verify:--format | relate:--format) return 0 ;;
+    contradict:--format | resolve:--format | stance:--format | bloom:--format) return 0 ;;
     esac
     return 1
 }
@@ -98,6 +116,30 @@ _dtk_files()
     while IFS= read -r w; do
         COMPREPLY+=("$pfx$w")
     done < <(compgen "${1:--f}" -- "$cur")
+}
+
+# Completes with node names and the entry ids of the nodes the word being
+# completed names ("node", "node-0...") and of the one node it can still
+# become, if only one: one 'dtk list' per such node, never one for the whole
+# base. Uses $dir, $dtk and $cur of _dtk.
+_dtk_ids()
+{
+    local root nodes n ids=""
+    root=$(_dtk_root "$dir")
+    nodes=$(_dtk_nodes "$root")
+    local -a of=() could=()
+    for n in $nodes; do
+        if [[ $cur == "$n" || $cur == "$n"-* ]]; then
+            of+=("$n")
+        elif [[ $n == "$cur"* ]]; then
+            could+=("$n")
+        fi
+    done
+    ((${#could[@]} == 1)) && of+=("${could[0]}")
+    for n in "${of[@]}"; do
+        ids+=" $("$dtk" -C "$root" list --node "$n" --format ids 2>/dev/null)"
+    done
+    _dtk_reply "$nodes $ids"
 }
 
 _dtk()
@@ -193,6 +235,13 @@ _dtk()
     check:-f | check:--format) _dtk_reply "text github"; return 0 ;;
     show:-f | show:--format | log:-f | log:--format | crystallize:--format)
         _dtk_reply "text json"; return 0 ;;
+    add:--format | add-node:--format | add-source:--format | use:--format | cite:--format | \
+        close:--format | review:--format | verify:--format | relate:--format | \
+        contradict:--format | resolve:--format | stance:--format | bloom:--format)
+        _dtk_reply "text json"; return 0 ;;
+    add:--confidence) _dtk_reply "high medium low"; return 0 ;;
+    add-node:--bloom) _dtk_reply "remember understand apply analyze evaluate create"; return 0 ;;
+    add:--from) _dtk_files -f; return 0 ;;
     list:-f | list:--format | search:-f | search:--format)
         _dtk_reply "text json jsonl ids"; return 0 ;;
     show:--color | search:--color) _dtk_reply "auto always never"; return 0 ;;
@@ -217,25 +266,26 @@ _dtk()
         ((npos == 0)) && _dtk_reply "$(_dtk_nodes "$(_dtk_root "$dir")")"
         ;;
     show)
-        ((npos == 0)) || return 0
-        root=$(_dtk_root "$dir")
-        nodes=$(_dtk_nodes "$root")
-        # Entry ids of the nodes the word names ("node", "node-0...") and of
-        # the one node it can still become, if only one: one 'dtk list' per
-        # such node, never one for the whole base.
-        local -a of=() could=()
-        for n in $nodes; do
-            if [[ $cur == "$n" || $cur == "$n"-* ]]; then
-                of+=("$n")
-            elif [[ $n == "$cur"* ]]; then
-                could+=("$n")
-            fi
-        done
-        ((${#could[@]} == 1)) && of+=("${could[0]}")
-        for n in "${of[@]}"; do
-            ids+=" $("$dtk" -C "$root" list --node "$n" --format ids 2>/dev/null)"
-        done
-        _dtk_reply "$nodes $ids"
+        ((npos == 0)) && _dtk_ids
+        ;;
+    add | add-node | stance)
+        ((npos == 0)) && _dtk_reply "$(_dtk_nodes "$(_dtk_root "$dir")")"
+        ;;
+    bloom)
+        if ((npos == 0)); then
+            _dtk_reply "$(_dtk_nodes "$(_dtk_root "$dir")")"
+        elif ((npos == 1)); then
+            _dtk_reply "remember understand apply analyze evaluate create"
+        fi
+        ;;
+    use | cite | close | review)
+        _dtk_ids
+        ;;
+    verify)
+        ((npos == 0)) && _dtk_ids
+        ;;
+    relate | contradict | resolve)
+        ((npos < 2)) && _dtk_ids
         ;;
     merge-driver)
         ((npos < 4)) && _dtk_files -f

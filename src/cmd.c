@@ -16,9 +16,31 @@
 #include <unistd.h>
 
 static const struct dtk_cmd *const S_cmds[] = {
-        &dtk_cmd_reindex, &dtk_cmd_check,     &dtk_cmd_show,         &dtk_cmd_list,
-        &dtk_cmd_search,  &dtk_cmd_next_id,   &dtk_cmd_export,       &dtk_cmd_crystallize,
-        &dtk_cmd_log,     &dtk_cmd_setup_git, &dtk_cmd_merge_driver,
+        &dtk_cmd_reindex,
+        &dtk_cmd_check,
+        &dtk_cmd_show,
+        &dtk_cmd_list,
+        &dtk_cmd_search,
+        &dtk_cmd_next_id,
+        &dtk_cmd_export,
+        &dtk_cmd_crystallize,
+        &dtk_cmd_log,
+        &dtk_cmd_setup_git,
+        &dtk_cmd_merge_driver,
+        /* the write commands */
+        &dtk_cmd_add,
+        &dtk_cmd_add_node,
+        &dtk_cmd_add_source,
+        &dtk_cmd_use,
+        &dtk_cmd_cite,
+        &dtk_cmd_close,
+        &dtk_cmd_review,
+        &dtk_cmd_verify,
+        &dtk_cmd_relate,
+        &dtk_cmd_contradict,
+        &dtk_cmd_resolve,
+        &dtk_cmd_stance,
+        &dtk_cmd_bloom,
 };
 #define N_CMDS (sizeof(S_cmds) / sizeof(*S_cmds))
 

@@ -208,6 +208,7 @@ struct loader {
 	struct dtk_diags *d;
 	char *root_real; /* NULL when loading from memory */
 	const struct dtk_memfile *mem;
+	int over; /* mem holds files that stand in for (or add to) the disk's */
 	size_t n_mem;
 	unsigned schema_flags;
 	struct kfile *files;
@@ -264,7 +265,8 @@ static int S_read(const struct loader *l, struct dtk_diags *d, const struct kfil
 				rc = *len > DTK_MAX_FILE_BYTES ? DTK_ETOOBIG : 0;
 				goto check;
 			}
-		return 1;
+		if (!l->over)
+			return 1;
 	}
 	full = dtk_path_join(l->kb->root, f->rel);
 	/* a regular file, the whole path inside the base, opened once */
@@ -451,7 +453,7 @@ static int S_names(const struct loader *l, char ***out)
 	size_t i;
 	int n;
 
-	if (l->mem) {
+	if (l->mem && !l->over) {
 		*out = dtk_xcalloc(l->n_mem + 1, sizeof(**out));
 		for (i = 0; i < l->n_mem; i++)
 			(*out)[i] = dtk_xstrdup(l->mem[i].name);
@@ -461,6 +463,21 @@ static int S_names(const struct loader *l, char ***out)
 	dir = dtk_path_join(l->kb->root, "insights");
 	n = S_list_dir(out, dir);
 	free(dir);
+	if (n >= 0 && l->over) { /* files that exist only in memory, as yet */
+		size_t k = (size_t)n, cap = k;
+		for (i = 0; i < l->n_mem; i++) {
+			size_t j;
+			for (j = 0; j < (size_t)n && strcmp((*out)[j], l->mem[i].name); j++)
+				;
+			if (j < (size_t)n)
+				continue;
+			dtk_grow((void **)out, &cap, k + 2, sizeof(**out));
+			(*out)[k++] = dtk_xstrdup(l->mem[i].name);
+			(*out)[k] = NULL;
+		}
+		qsort(*out, k, sizeof(**out), S_strcmp);
+		n = (int)k;
+	}
 	return n;
 }
 
@@ -893,6 +910,24 @@ int dtk_kb_load(struct dtk_kb **out, const char *root, int what, const char *nod
 		return dtk_error("cannot use %s: %s", root, strerror(errno));
 	l.kb = S_new_kb(root);
 	return S_load(&l, what, node, out, diags);
+}
+
+int dtk_kb_load_over(struct dtk_kb **out, const char *root, int what,
+                     const struct dtk_memfile *files, size_t n, struct dtk_diags *diags)
+{
+	struct loader l;
+
+	memset(&l, 0, sizeof(l));
+	l.dir_fd = -1;
+	*out = NULL;
+	l.root_real = realpath(root, NULL);
+	if (!l.root_real)
+		return dtk_error("cannot use %s: %s", root, strerror(errno));
+	l.mem = files;
+	l.n_mem = n;
+	l.over = 1;
+	l.kb = S_new_kb(root);
+	return S_load(&l, what & ~DTK_KB_ONE_NODE, NULL, out, diags);
 }
 
 int dtk_kb_load_filtered(struct dtk_kb **out, const char *root, const struct dtk_kb_filter *filter,

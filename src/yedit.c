@@ -495,6 +495,46 @@ static int S_block_map(const struct dtk_ydoc *d, struct dtk_buf *b, const struct
 	return 0;
 }
 
+/* Adds key: a list of one mapping of fields, to map (which lacks key). */
+static int S_add_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const char *key,
+                          const struct dtk_yfield *fields, size_t n)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	int rc, kcol;
+	size_t at;
+
+	if (map->style == DTK_YS_FLOW) {
+		dtk_buf_puts(&b, ", ");
+		dtk_buf_puts(&b, key);
+		dtk_buf_puts(&b, ": [");
+		rc = S_flow_map(d, &b, fields, n);
+		dtk_buf_putc(&b, ']');
+		at = S_pair_end(map, map->n / 2 - 1);
+		if (rc == 0)
+			S_edit(d, at, at, b.ptr, b.len);
+		dtk_buf_release(&b);
+		return rc;
+	}
+	kcol = dtk_yedit_col(d, map->items[0]->start);
+	S_spaces(&b, kcol);
+	dtk_buf_puts(&b, key);
+	dtk_buf_putc(&b, ':');
+	if (d->flow_lists) {
+		dtk_buf_puts(&b, " [");
+		rc = S_flow_map(d, &b, fields, n);
+		dtk_buf_putc(&b, ']');
+	} else {
+		dtk_buf_puts(&b, d->eol);
+		rc = S_block_map(d, &b, fields, n, kcol + d->list_indent,
+		                 kcol + d->list_indent + 2);
+	}
+	if (rc == 0)
+		S_insert_lines(
+		        d, dtk_yedit_line_end(d->buf, d->len, S_pair_end(map, map->n / 2 - 1)), &b);
+	dtk_buf_release(&b);
+	return rc;
+}
+
 int dtk_yedit_append_map(struct dtk_ydoc *d, const struct dtk_yval *map, const char *key,
                          const struct dtk_yval *seq, const struct dtk_yfield *fields, size_t n)
 {
@@ -502,6 +542,8 @@ int dtk_yedit_append_map(struct dtk_ydoc *d, const struct dtk_yval *map, const c
 	int dcol, kcol, rc = -1;
 	size_t at;
 
+	if (!seq && map && key && map->kind == DTK_Y_MAP && map->n)
+		return S_add_map_list(d, map, key, fields, n);
 	if (!seq || seq->kind != DTK_Y_SEQ)
 		return dtk_error("%s: '%s' is not a list", d->path, key ? key : "the file");
 	if (seq->style == DTK_YS_BLOCK && seq->n) {

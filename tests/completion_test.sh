@@ -58,12 +58,12 @@ expect()
 
 B=$scratch/base
 S=$scratch/shipped
-all_commands="check crystallize export help list log merge-driver next-id reindex search setup-git show"
+all_commands="add add-node add-source bloom check cite close contradict crystallize export help list log merge-driver next-id reindex relate resolve review search setup-git show stance use verify"
 
 expect "$B" "show" sh
 expect "$B" "$all_commands" ""
 expect "$B" "--help --version -C -h" -
-expect "$B" "reindex" -C "$B" re
+expect "$B" "reindex" -C "$B" rei
 expect "$B" "alpha beta gamma" show ""
 expect "$B" "alpha alpha-001 alpha-002 alpha-003" show al
 expect "$B" "gamma" show g

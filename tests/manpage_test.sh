@@ -12,11 +12,12 @@ PAGE=$SRC/docs/dtk.1
 # The page's source with roff's escapes for '-' and fonts undone.
 text=$(sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$PAGE")
 
-# section NAME: the text from '.SS "dtk NAME' to the next .SS or .SH.
+# section NAME: the text from '.SS "dtk NAME' (then a space or the closing
+# quote: "dtk add" is not "dtk add-node") to the next .SS or .SH.
 section()
 {
     printf '%s\n' "$text" | awk -v h=".SS \"dtk $1" '
-        index($0, h) == 1 { on = 1; print; next }
+        index($0, h " ") == 1 || index($0, h "\"") == 1 { on = 1; print; next }
         on && /^\.S[SH]/ { exit }
         on { print }'
 }

@@ -363,6 +363,18 @@ static void test_spans(void **state)
 	dtk_ydoc_release(&S_doc);
 }
 
+/* libyaml counts characters; spans are bytes: CJK before an edit. */
+static void test_cjk_before_edit(void **state)
+{
+	(void)state;
+	S_open("node: 中文\nbloom: apply\nstance: 按延迟分层\ninsights:\n  - id: x-001\n"
+	       "    title: 留在低延迟域 “引号”\n    used: 2\n");
+	assert_int_equal(dtk_yedit_set_key(&S_doc, S_entry(0), "used", S_raw("3"), NULL), 0);
+	assert_int_equal(dtk_yedit_set_key(&S_doc, S_doc.root, "stance", S_str("新立场"), NULL), 0);
+	S_expect("node: 中文\nbloom: apply\nstance: 新立场\ninsights:\n  - id: x-001\n"
+	         "    title: 留在低延迟域 “引号”\n    used: 3\n");
+}
+
 static void test_set_list_value_refused(void **state)
 {
 	(void)state;
@@ -385,6 +397,7 @@ int main(void)
 	        cmocka_unit_test(test_empty_values_and_root_list),
 	        cmocka_unit_test(test_spans),
 	        cmocka_unit_test(test_set_list_value_refused),
+	        cmocka_unit_test(test_cjk_before_edit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

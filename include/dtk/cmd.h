@@ -47,6 +47,19 @@ extern const struct dtk_cmd dtk_cmd_setup_git;
 extern const struct dtk_cmd dtk_cmd_merge_driver;
 extern const struct dtk_cmd dtk_cmd_export;
 extern const struct dtk_cmd dtk_cmd_search;
+extern const struct dtk_cmd dtk_cmd_use;
+extern const struct dtk_cmd dtk_cmd_cite;
+extern const struct dtk_cmd dtk_cmd_close;
+extern const struct dtk_cmd dtk_cmd_review;
+extern const struct dtk_cmd dtk_cmd_verify;
+extern const struct dtk_cmd dtk_cmd_relate;
+extern const struct dtk_cmd dtk_cmd_contradict;
+extern const struct dtk_cmd dtk_cmd_resolve;
+extern const struct dtk_cmd dtk_cmd_stance;
+extern const struct dtk_cmd dtk_cmd_bloom;
+extern const struct dtk_cmd dtk_cmd_add;
+extern const struct dtk_cmd dtk_cmd_add_source;
+extern const struct dtk_cmd dtk_cmd_add_node;
 
 /* Returns the command called name, or NULL. */
 const struct dtk_cmd *dtk_cmd_find(const char *name);

@@ -75,6 +75,15 @@ int dtk_kb_load_filtered(struct dtk_kb **out, const char *root, const struct dtk
 int dtk_kb_load_mem(struct dtk_kb **out, const struct dtk_memfile *files, size_t n, int what,
                     struct dtk_diags *diags);
 
+/*
+ * Loads the base at root as dtk_kb_load does (every file, every check, what
+ * takes DTK_KB_LEAN), except that the files given stand in for the files of
+ * insights/ of the same names, or are added when there is none: the base as
+ * it will be once they are written. The files must outlive the call only.
+ */
+int dtk_kb_load_over(struct dtk_kb **out, const char *root, int what,
+                     const struct dtk_memfile *files, size_t n, struct dtk_diags *diags);
+
 /* Look-ups; each returns NULL when there is no such thing. */
 struct dtk_node *dtk_kb_node(const struct dtk_kb *kb, const char *name);
 struct dtk_entry *dtk_kb_entry(const struct dtk_kb *kb, const char *id);

@@ -1,0 +1,135 @@
+/*
+ * write.h: the transaction of dtk's write commands (add, use, verify, ...).
+ *
+ * A command opens the files it changes (read and parsed once: yedit.h),
+ * records its edits, and commits: the edits are spliced in, the WHOLE base
+ * is loaded and validated with the new texts in place of the old ones
+ * (dtk_kb_load_over) before any byte is written; then each changed file and
+ * INDEX.md (rebuilt from the base already loaded, as reindex would) are
+ * replaced atomically. On any error every file is left as it was. The
+ * dispatcher holds the base's lock for the whole command (DTK_CMD_LOCKS), so
+ * that read, validation and write are one step for other dtk runs.
+ */
+#ifndef DTK_WRITE_H
+#define DTK_WRITE_H
+
+#include "dtk/cmd.h"
+#include "dtk/model.h"
+#include "dtk/yedit.h"
+
+/* The options every write command takes (see DTK_WRITE_LONGOPTS). */
+struct dtk_write_opts {
+	int dry_run;    /* print the diff of every file, write nothing */
+	int json;       /* --format json */
+	int no_reindex; /* leave INDEX.md alone */
+};
+
+/* getopt_long entries of the common options, and their codes. */
+enum { DTK_WOPT_DRY_RUN = 0x100, DTK_WOPT_FORMAT, DTK_WOPT_NO_REINDEX };
+/* clang-format off */
+#define DTK_WRITE_LONGOPTS \
+	{"dry-run", no_argument, NULL, DTK_WOPT_DRY_RUN}, \
+	{"format", required_argument, NULL, DTK_WOPT_FORMAT}, \
+	{"no-reindex", no_argument, NULL, DTK_WOPT_NO_REINDEX}
+/* clang-format on */
+
+/* The help text of the common options. */
+#define DTK_WRITE_HELP                                                                             \
+	"  --dry-run        print the diff of every file it would change; write nothing\n"         \
+	"  --format text|json\n"                                                                   \
+	"                   json: what was written, as 'dtk show --format json' shows it\n"        \
+	"  --no-reindex     do not rebuild INDEX.md\n"
+
+/* A file of insights/ the transaction changes. */
+struct dtk_wfile {
+	char *name; /* in insights/, e.g. "alpha.yaml" */
+	char *rel;  /* "insights/alpha.yaml", as shown */
+	char *old;  /* its bytes; NULL for a file to create */
+	size_t old_len;
+	struct dtk_ydoc doc; /* old parsed; record edits on it */
+	char *text;          /* the new bytes (made at commit, or given) */
+	size_t len;
+};
+
+struct dtk_write {
+	struct dtk_ctx *ctx;
+	const char *cmd; /* "use", ... for messages */
+	struct dtk_write_opts opts;
+	struct dtk_wfile **files;
+	size_t n_files, cap;
+	struct dtk_kb *kb; /* after a commit: the base as written (full with json) */
+};
+
+void dtk_write_init(struct dtk_write *w, struct dtk_ctx *ctx, const char *cmd);
+void dtk_write_release(struct dtk_write *w);
+
+/* Handles option c (from DTK_WRITE_LONGOPTS) with its argument. Returns 1
+ * when c was one of them, 0 when not, -1 after printing a usage error. */
+int dtk_write_option(struct dtk_write *w, int c, const char *arg);
+
+/* Returns insights/name read and parsed (once per transaction), or NULL
+ * after printing why (a missing file: "no node"). */
+struct dtk_wfile *dtk_write_open(struct dtk_write *w, const char *name);
+/* Adds insights/name, which must not exist, with text (adopted: malloc'd).
+ * Returns the file, or NULL after printing why. */
+struct dtk_wfile *dtk_write_create(struct dtk_write *w, const char *name, char *text, size_t len);
+
+/* Returns the mapping of entry id in the node file f, or NULL after printing
+ * "no entry" (opening the node file of the id). */
+const struct dtk_yval *dtk_write_entry(struct dtk_write *w, const char *id, struct dtk_wfile **f);
+/* Returns the string of key in mapping m, or NULL when absent or not a
+ * scalar. */
+const char *dtk_write_str(const struct dtk_yval *m, const char *key);
+
+/*
+ * Applies the edits, validates the base with them and writes every changed
+ * file and INDEX.md (or prints the diffs with --dry-run). Returns the exit
+ * status after printing every error: nothing is written then.
+ */
+int dtk_write_commit(struct dtk_write *w);
+
+/* Prints the outcome of a commit: text lines (each of lines, when not
+ * NULL), or with --format json the entries ids (n) as 'dtk show' prints
+ * them (one object, or an array when array is set). */
+void dtk_write_print_entries(struct dtk_write *w, const char *const *ids, size_t n, int array,
+                             const char *lines);
+
+/* Edits entry e (id, in file f) for a command naming it times times on its
+ * command line; appends the line text output shows to lines. Returns
+ * DTK_EXIT_OK, or the exit status after printing why. */
+typedef int (*dtk_write_edit_fn)(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval *e,
+                                 const char *id, size_t times, struct dtk_buf *lines, void *arg);
+/* Runs a command over the entry ids argv[first..argc) (each once, however
+ * often named): fn edits each, then the commit, then the output (json: an
+ * array of the entries). Returns the exit status. */
+int dtk_write_each(struct dtk_write *w, int argc, char **argv, int first, dtk_write_edit_fn fn,
+                   void *arg);
+
+/* The whole of dtk use and dtk cite: adds to the counter key of each entry
+ * named. Returns the exit status. */
+int dtk_write_counter(struct dtk_ctx *ctx, const char *cmd, const char *key, int argc, char **argv);
+
+/* Returns the index of the item of m's list key that is s (sub NULL), or
+ * whose key sub is s (a list of mappings); -1 when none. */
+int dtk_write_list_has(const struct dtk_yval *m, const char *key, const char *s, const char *sub);
+/* Returns the length of m's list key (0 when absent). */
+size_t dtk_write_list_len(const struct dtk_yval *m, const char *key);
+/* Returns policy.high_min_verified of _domain.yaml (2 by default), or -1
+ * after printing why the file cannot be read. */
+int dtk_write_high_min(struct dtk_write *w);
+/* Returns 1 when _sources.yaml has a source id, 0 when not, -1 after
+ * printing why it cannot be read. */
+int dtk_write_source_known(struct dtk_write *w, const char *id);
+
+/* Prints the outcome of a commit that changed node name: line, or with
+ * --format json the node as 'dtk show --format json' prints it. */
+void dtk_write_print_node(struct dtk_write *w, const char *name, const char *line);
+/* Returns the node file of name, read and parsed, or NULL after printing
+ * why (not a name, no such node: with a suggestion). */
+struct dtk_wfile *dtk_write_open_node(struct dtk_write *w, const char *name);
+
+/* Prints "dtk <cmd>: error: <fmt...>" and returns DTK_EXIT_INVALID: a refusal
+ * of what the command was asked (nothing is written). */
+int dtk_write_refuse(struct dtk_write *w, const char *fmt, ...) DTK_PRINTF(2, 3);
+
+#endif

@@ -1,0 +1,315 @@
+/* cmd_add.c: dtk add: a new entry in a node, with the node's next id. */
+#include "dtk/cmd.h"
+
+#include "dtk/fs.h"
+#include "dtk/jsonread.h"
+#include "dtk/kb.h"
+#include "dtk/write.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_LIST 256
+
+/* The entry asked for: from --from, then the flags over it. */
+struct entry {
+	const char *title, *claim, *source, *confidence, *created;
+	struct dtk_yscalar verified[MAX_LIST], relates[MAX_LIST];
+	size_t n_verified, n_relates;
+	int flag_verified, flag_relates; /* the flags replace the file's lists */
+};
+
+/* Reads --from (a file, or "-": standard input) into e; its strings live in
+ * arena. Returns 0, or the exit status after printing why. */
+static int S_from(struct dtk_ctx *ctx, struct entry *e, const char *path, struct dtk_arena *arena)
+{
+	static const char *const keys[] = {"title",   "claim",   "source",     "confidence",
+	                                   "created", "relates", "verified_by"};
+	struct dtk_diags diags = DTK_DIAGS_INIT;
+	const char *shown = strcmp(path, "-") ? path : "<stdin>";
+	struct dtk_yval *root = NULL;
+	char *buf = NULL;
+	size_t len = 0, i, k, skip;
+	int rc;
+
+	if (!strcmp(path, "-")) {
+		struct dtk_buf b = DTK_BUF_INIT;
+		char chunk[65536];
+		ssize_t n;
+		while ((n = read(0, chunk, sizeof(chunk))) > 0 && b.len < DTK_MAX_FILE_BYTES)
+			dtk_buf_put(&b, chunk, (size_t)n);
+		len = b.len;
+		buf = b.len ? dtk_buf_detach(&b) : dtk_xstrdup("");
+		rc = n < 0 ? dtk_error("cannot read standard input") : 0;
+	} else {
+		rc = dtk_file_read(&buf, &len, path, DTK_MAX_FILE_BYTES);
+	}
+	if (rc < 0) {
+		free(buf);
+		return dtk_cmd_fail(ctx, "add", DTK_EXIT_INVALID);
+	}
+	skip = strspn(buf, " \t\r\n");
+	/* JSON by jansson, YAML by libyaml: each by its own parser */
+	if (skip < len && (buf[skip] == '{' || buf[skip] == '['))
+		rc = dtk_json_parse(&root, arena, shown, buf, len, &diags);
+	else
+		rc = dtk_yaml_parse(&root, arena, shown, buf, len, &diags);
+	if (rc == 0 && (!root || root->kind != DTK_Y_MAP)) {
+		dtk_diags_add(&diags, shown, 1, 1, "must hold a mapping of an entry's keys");
+		rc = -1;
+	}
+	for (i = 0; rc == 0 && i + 1 < root->n; i += 2) {
+		const struct dtk_yval *kv = root->items[i], *v = root->items[i + 1];
+		const char **slot[] = {&e->title, &e->claim, &e->source, &e->confidence,
+		                       &e->created};
+		for (k = 0; k < 7 && strcmp(kv->str, keys[k]); k++)
+			;
+		if (k == 7) {
+			dtk_diags_add(&diags, shown, kv->line, kv->col,
+			              "unknown key '%s' (an entry takes title, claim, source, "
+			              "confidence, created, verified_by, relates)",
+			              kv->str);
+		} else if (k < 5 && v->kind == DTK_Y_SCALAR && v->type != DTK_YT_NULL) {
+			*slot[k] = dtk_arena_strdup(arena, v->str);
+		} else if (k >= 5 && v->kind == DTK_Y_SEQ && v->n <= MAX_LIST) {
+			struct dtk_yscalar *l = k == 5 ? e->relates : e->verified;
+			size_t *n = k == 5 ? &e->n_relates : &e->n_verified, j;
+			for (j = 0; j < v->n; j++) {
+				if (v->items[j]->kind != DTK_Y_SCALAR) {
+					dtk_diags_add(&diags, shown, v->items[j]->line,
+					              v->items[j]->col,
+					              "'%s' must be a list of ids", kv->str);
+					break;
+				}
+				l[(*n)++] = (struct dtk_yscalar){v->items[j]->str, 0};
+			}
+		} else if (v->type != DTK_YT_NULL || v->kind != DTK_Y_SCALAR) {
+			dtk_diags_add(&diags, shown, v->line, v->col, "'%s' must be %s", kv->str,
+			              k < 5 ? "a string" : "a list of ids");
+		}
+	}
+	if (diags.n)
+		rc = dtk_cmd_report_invalid(ctx, &diags);
+	else
+		rc = 0;
+	dtk_diags_release(&diags);
+	free(buf);
+	return rc;
+}
+
+/* Returns the node file's next entry id (the rule of dtk next-id) in buf. */
+static int S_next_id(const struct dtk_wfile *f, const char *node, char *buf, size_t size)
+{
+	const struct dtk_yval *l = dtk_yval_get(f->doc.root, "insights");
+	size_t i, plen, nlen = strlen(node);
+	long max = 0;
+	int width = 3; /* at most 9: ids have 3 to 9 digits */
+
+	for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
+		const char *id = dtk_write_str(l->items[i], "id");
+		if (!id || !dtk_entry_id_split(id, &plen) || plen != nlen ||
+		    strncmp(id, node, nlen))
+			continue;
+		if (atol(id + plen + 1) > max)
+			max = atol(id + plen + 1);
+		if ((int)strlen(id + plen + 1) > width && strlen(id + plen + 1) <= 9)
+			width = (int)strlen(id + plen + 1);
+	}
+	if (max >= 999999999L)
+		return dtk_error("node '%s' has used the last entry number", node);
+	snprintf(buf, size, "%.255s-%0*ld", node, width & 15, max + 1);
+	return 0;
+}
+
+static int S_list_opt(struct dtk_ctx *ctx, struct dtk_yscalar *l, size_t *n, int *flag,
+                      const char *v)
+{
+	if (!*flag) {
+		*flag = 1;
+		*n = 0;
+	}
+	if (*n >= MAX_LIST)
+		return dtk_cmd_usage_error(ctx, "add", "at most %d ids in a list", MAX_LIST);
+	l[(*n)++] = (struct dtk_yscalar){v, 0};
+	return 0;
+}
+
+static int S_add(struct dtk_write *w, struct entry *e, const char *node)
+{
+	static const char *const confs[] = {"high", "medium", "low"};
+	char id[300], today[16];
+	struct dtk_yfield f[8];
+	const struct dtk_yval *l;
+	struct dtk_wfile *file;
+	dtk_date d;
+	size_t n = 0, i;
+	int min, known;
+
+	if (!e->title || !e->claim || !e->source || !e->confidence)
+		return dtk_cmd_usage_error(w->ctx, "add", "missing --%s",
+		                           !e->title    ? "title"
+		                           : !e->claim  ? "claim"
+		                           : !e->source ? "source"
+		                                        : "confidence (high, medium or low: no "
+		                                          "default)");
+	if (dtk_cmd_choice(w->ctx, "add", "--confidence", e->confidence, confs, 3) < 0)
+		return DTK_EXIT_INVALID;
+	if (e->created && dtk_date_parse(&d, e->created) < 0)
+		return dtk_cmd_usage_error(
+		        w->ctx, "add", "--created must be a date YYYY-MM-DD, not '%s'", e->created);
+	if (!e->created)
+		e->created = dtk_date_format(today, dtk_date_today());
+	file = dtk_write_open_node(w, node);
+	if (!file)
+		return DTK_EXIT_INVALID;
+	if ((known = dtk_write_source_known(w, e->source)) <= 0)
+		return known < 0 ? DTK_EXIT_INVALID
+		                 : dtk_write_refuse(w,
+		                                    "unknown source '%s' (not in "
+		                                    "insights/_sources.yaml; add it with 'dtk "
+		                                    "add-source')",
+		                                    e->source);
+	for (i = 0; i < e->n_verified; i++) {
+		if ((known = dtk_write_source_known(w, e->verified[i].s)) <= 0)
+			return known < 0 ? DTK_EXIT_INVALID
+			                 : dtk_write_refuse(w, "unknown source '%s' in verified_by",
+			                                    e->verified[i].s);
+	}
+	if (!strcmp(e->confidence, "high")) {
+		if ((min = dtk_write_high_min(w)) < 0)
+			return DTK_EXIT_INVALID;
+		if (e->n_verified < (size_t)min)
+			return dtk_write_refuse(w,
+			                        "confidence high needs at least %d verified_by "
+			                        "sources (policy.high_min_verified); %zu given",
+			                        min, e->n_verified);
+	}
+	if (S_next_id(file, node, id, sizeof(id)) < 0)
+		return dtk_cmd_fail(w->ctx, "add", DTK_EXIT_INVALID);
+	f[n++] = (struct dtk_yfield){"id", {id, 1}, NULL, 0};
+	f[n++] = (struct dtk_yfield){"title", {e->title, 0}, NULL, 0};
+	f[n++] = (struct dtk_yfield){"claim", {e->claim, 0}, NULL, 0};
+	f[n++] = (struct dtk_yfield){"confidence", {e->confidence, 1}, NULL, 0};
+	f[n++] = (struct dtk_yfield){"source", {e->source, 0}, NULL, 0};
+	if (e->n_verified)
+		f[n++] = (struct dtk_yfield){"verified_by", {NULL, 0}, e->verified, e->n_verified};
+	f[n++] = (struct dtk_yfield){"created", {e->created, 1}, NULL, 0};
+	if (e->n_relates)
+		f[n++] = (struct dtk_yfield){"relates", {NULL, 0}, e->relates, e->n_relates};
+	l = dtk_yval_get(file->doc.root, "insights");
+	if (dtk_yedit_append_map(&file->doc, file->doc.root, "insights", l, f, n) < 0)
+		return dtk_cmd_fail(w->ctx, "add", DTK_EXIT_INVALID);
+	if (dtk_write_commit(w) != DTK_EXIT_OK)
+		return DTK_EXIT_INVALID;
+	{
+		const char *ids[1] = {id};
+		char line[320];
+		snprintf(line, sizeof(line), "%s\n", id);
+		dtk_write_print_entries(w, ids, 1, 0, line);
+	}
+	return DTK_EXIT_OK;
+}
+
+static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {{"title", required_argument, NULL, 't'},
+	                                     {"claim", required_argument, NULL, 'c'},
+	                                     {"source", required_argument, NULL, 's'},
+	                                     {"confidence", required_argument, NULL, 'C'},
+	                                     {"verified-by", required_argument, NULL, 'v'},
+	                                     {"relates", required_argument, NULL, 'r'},
+	                                     {"created", required_argument, NULL, 'd'},
+	                                     {"from", required_argument, NULL, 'f'},
+	                                     DTK_WRITE_LONGOPTS,
+	                                     {NULL, 0, NULL, 0}};
+	struct dtk_arena *arena = dtk_arena_new();
+	struct entry *e = dtk_xcalloc(1, sizeof(*e)), flags;
+	const char *from = NULL;
+	struct dtk_write w;
+	int c, rc = DTK_EXIT_INVALID;
+
+	memset(&flags, 0, sizeof(flags));
+	dtk_write_init(&w, ctx, "add");
+	optind = 0;
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+		switch (c) {
+		case 't': flags.title = optarg; break;
+		case 'c': flags.claim = optarg; break;
+		case 's': flags.source = optarg; break;
+		case 'C': flags.confidence = optarg; break;
+		case 'd': flags.created = optarg; break;
+		case 'f': from = optarg; break;
+		case 'v':
+			if (S_list_opt(ctx, flags.verified, &flags.n_verified, &flags.flag_verified,
+			               optarg) < 0)
+				goto done;
+			break;
+		case 'r':
+			if (S_list_opt(ctx, flags.relates, &flags.n_relates, &flags.flag_relates,
+			               optarg) < 0)
+				goto done;
+			break;
+		default:
+			if (dtk_write_option(&w, c, optarg) != 1)
+				goto done;
+		}
+	}
+	if (dtk_cmd_operands(ctx, "add", argc, argv, 1, 1, "<node>") < 0)
+		goto done;
+	if (from && (rc = S_from(ctx, e, from, arena)) != 0)
+		goto done;
+		/* flags given on the command line override the file */
+#define OVER(k)                                                                                    \
+	if (flags.k)                                                                               \
+	e->k = flags.k
+	OVER(title);
+	OVER(claim);
+	OVER(source);
+	OVER(confidence);
+	OVER(created);
+#undef OVER
+	if (flags.flag_verified) {
+		memcpy(e->verified, flags.verified, sizeof(e->verified));
+		e->n_verified = flags.n_verified;
+	}
+	if (flags.flag_relates) {
+		memcpy(e->relates, flags.relates, sizeof(e->relates));
+		e->n_relates = flags.n_relates;
+	}
+	rc = S_add(&w, e, argv[optind]);
+done:
+	dtk_write_release(&w);
+	dtk_arena_free(arena);
+	free(e);
+	return rc;
+}
+
+const struct dtk_cmd dtk_cmd_add = {
+        .name = "add",
+        .usage = "dtk add [--title T --claim C --source S --confidence high|medium|low] "
+                 "[--verified-by S]... [--relates ID]... [--created DATE] [--from FILE|-] "
+                 "[--dry-run] [--format text|json] [--no-reindex] <node>",
+        .summary = "add an entry to a node, with the node's next id",
+        .help = "\nAppends a new entry to insights/<node>.yaml, after its last entry and in\n"
+                "its style. The id is the node's next id (as 'dtk next-id' prints it);\n"
+                "created defaults to today. --confidence is required: there is no default.\n"
+                "high is refused unless the entry has policy.high_min_verified sources in\n"
+                "verified_by. The whole base is validated with the new entry before\n"
+                "anything is written. Prints the new id.\n\n"
+                "options:\n"
+                "  --title T, --claim C, --source S, --confidence LEVEL, --created DATE\n"
+                "  --verified-by S  a corroborating source (repeat for more)\n"
+                "  --relates ID     a related entry (repeat for more)\n"
+                "  --from FILE|-    a YAML or JSON mapping with the same keys (title, claim,\n"
+                "                   source, confidence, created, verified_by, relates);\n"
+                "                   flags given as well override it\n" DTK_WRITE_HELP "\n"
+                "examples:\n"
+                "  dtk add beta --title 'PP across pods' --claim 'Pipeline stages ...' \\\n"
+                "      --source paper-a --confidence low\n"
+                "  echo '{\"title\": \"t\", \"claim\": \"c\", \"source\": \"paper-a\",\n"
+                "        \"confidence\": \"medium\"}' | dtk add beta --from - --format json\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .exec = S_exec,
+};

@@ -1,0 +1,120 @@
+/* cmd_add_node.c: dtk add-node: a new node file and its place in a category. */
+#include "dtk/cmd.h"
+
+#include "dtk/kb.h"
+#include "dtk/model.h"
+#include "dtk/write.h"
+
+#include <getopt.h>
+#include <string.h>
+
+/* Returns the category called name in _domain.yaml's categories, or NULL. */
+static const struct dtk_yval *S_category(const struct dtk_yval *cats, const char *name)
+{
+	size_t i;
+	for (i = 0; cats && cats->kind == DTK_Y_SEQ && i < cats->n; i++) {
+		const char *s = dtk_write_str(cats->items[i], "name");
+		if (s && !strcmp(s, name))
+			return cats->items[i];
+	}
+	return NULL;
+}
+
+static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {{"category", required_argument, NULL, 'c'},
+	                                     {"bloom", required_argument, NULL, 'b'},
+	                                     DTK_WRITE_LONGOPTS,
+	                                     {NULL, 0, NULL, 0}};
+	const char *category = NULL, *node;
+	const struct dtk_yval *cats, *cat;
+	struct dtk_buf text = DTK_BUF_INIT, line = DTK_BUF_INIT;
+	struct dtk_wfile *dom;
+	struct dtk_write w;
+	char file[300];
+	int c, bloom = DTK_BLOOM_REMEMBER, rc = DTK_EXIT_INVALID;
+
+	dtk_write_init(&w, ctx, "add-node");
+	optind = 0;
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+		if (c == 'c') {
+			category = optarg;
+		} else if (c == 'b') {
+			bloom = dtk_cmd_choice(ctx, "add-node", "--bloom", optarg, dtk_bloom_names,
+			                       DTK_BLOOM_COUNT);
+			if (bloom < 0)
+				goto done;
+		} else if (dtk_write_option(&w, c, optarg) != 1) {
+			goto done;
+		}
+	}
+	if (dtk_cmd_operands(ctx, "add-node", argc, argv, 1, 1, "<node>") < 0)
+		goto done;
+	node = argv[optind];
+	if (!dtk_is_name(node)) {
+		dtk_cmd_usage_error(ctx, "add-node",
+		                    "'%s' is not a node name (lowercase letters, digits and '-')",
+		                    node);
+		goto done;
+	}
+	if (!category || !*category) {
+		dtk_cmd_usage_error(ctx, "add-node", "missing --category");
+		goto done;
+	}
+	if (dtk_kb_has_node(ctx->root, node)) {
+		dtk_write_refuse(&w, "node '%s' already exists", node);
+		goto done;
+	}
+	dom = dtk_write_open(&w, "_domain.yaml");
+	if (!dom)
+		goto done;
+	cats = dtk_yval_get(dom->doc.root, "categories");
+	cat = S_category(cats, category);
+	if (cat) {
+		rc = dtk_yedit_append(&dom->doc, cat, "nodes", (struct dtk_yscalar){node, 0}, NULL);
+	} else {
+		const struct dtk_yscalar l[1] = {{node, 0}};
+		const struct dtk_yfield f[2] = {{"name", {category, 0}, NULL, 0},
+		                                {"nodes", {NULL, 0}, l, 1}};
+		rc = dtk_yedit_append_map(&dom->doc, dom->doc.root, "categories", cats, f, 2);
+	}
+	if (rc < 0) {
+		rc = dtk_cmd_fail(ctx, "add-node", DTK_EXIT_INVALID);
+		goto done;
+	}
+	dtk_buf_printf(&text, "node: %s%sbloom: %s%sinsights: []%s", node, dom->doc.eol,
+	               dtk_bloom_names[bloom], dom->doc.eol, dom->doc.eol);
+	snprintf(file, sizeof(file), "%.255s.yaml", node);
+	if (!dtk_write_create(&w, file, text.ptr, text.len)) {
+		text.ptr = NULL;
+		rc = DTK_EXIT_INVALID;
+		goto done;
+	}
+	text.ptr = NULL; /* adopted */
+	rc = dtk_write_commit(&w);
+	dtk_buf_printf(&line, "%s\n", node);
+	if (rc == DTK_EXIT_OK)
+		dtk_write_print_node(&w, node, line.ptr);
+done:
+	dtk_buf_release(&text);
+	dtk_buf_release(&line);
+	dtk_write_release(&w);
+	return rc;
+}
+
+const struct dtk_cmd dtk_cmd_add_node = {
+        .name = "add-node",
+        .usage = "dtk add-node --category NAME [--bloom LEVEL] [--dry-run] [--format text|json] "
+                 "[--no-reindex] <node>",
+        .summary = "add a node: its file and its place in a category",
+        .help = "\nCreates insights/<node>.yaml (node, bloom, insights: []) and appends the\n"
+                "node to the category's nodes in _domain.yaml (a category not there yet is\n"
+                "added at the end). Refused when the node exists. Prints the node's name.\n\n"
+                "options:\n"
+                "  --category NAME  the category it belongs to (required)\n"
+                "  --bloom LEVEL    its Bloom level (default remember)\n" DTK_WRITE_HELP "\n"
+                "examples:\n"
+                "  dtk add-node pipeline-schedules --category 分布式策略\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .exec = S_exec,
+};

@@ -1,0 +1,111 @@
+/* cmd_add_source.c: dtk add-source: a new source in _sources.yaml. */
+#include "dtk/cmd.h"
+
+#include "dtk/json.h"
+#include "dtk/write.h"
+
+#include <getopt.h>
+#include <string.h>
+
+static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {{"title", required_argument, NULL, 't'},
+	                                     {"url", required_argument, NULL, 'u'},
+	                                     {"read", required_argument, NULL, 'r'},
+	                                     DTK_WRITE_LONGOPTS,
+	                                     {NULL, 0, NULL, 0}};
+	const char *title = NULL, *url = NULL, *read = NULL, *id;
+	struct dtk_yfield f[4];
+	struct dtk_wfile *file;
+	struct dtk_write w;
+	dtk_date d;
+	size_t n = 0;
+	int c, known, rc = DTK_EXIT_INVALID;
+
+	dtk_write_init(&w, ctx, "add-source");
+	optind = 0;
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+		if (c == 't')
+			title = optarg;
+		else if (c == 'u')
+			url = optarg;
+		else if (c == 'r')
+			read = optarg;
+		else if (dtk_write_option(&w, c, optarg) != 1)
+			goto done;
+	}
+	if (dtk_cmd_operands(ctx, "add-source", argc, argv, 1, 1, "<source-id>") < 0)
+		goto done;
+	id = argv[optind];
+	if (!dtk_is_name(id)) {
+		dtk_cmd_usage_error(ctx, "add-source",
+		                    "'%s' is not a source id (lowercase letters, digits and '-')",
+		                    id);
+		goto done;
+	}
+	if (!title || !*title) {
+		dtk_cmd_usage_error(ctx, "add-source", "missing --title");
+		goto done;
+	}
+	if (read && dtk_date_parse(&d, read) < 0) {
+		dtk_cmd_usage_error(ctx, "add-source", "--read must be a date YYYY-MM-DD, not '%s'",
+		                    read);
+		goto done;
+	}
+	if ((known = dtk_write_source_known(&w, id)) != 0) {
+		if (known > 0)
+			dtk_write_refuse(&w, "source '%s' already exists", id);
+		goto done;
+	}
+	file = dtk_write_open(&w, "_sources.yaml");
+	f[n++] = (struct dtk_yfield){"id", {id, 0}, NULL, 0};
+	f[n++] = (struct dtk_yfield){"title", {title, 0}, NULL, 0};
+	if (url)
+		f[n++] = (struct dtk_yfield){"url", {url, 0}, NULL, 0};
+	if (read)
+		f[n++] = (struct dtk_yfield){"read", {read, 1}, NULL, 0};
+	if (dtk_yedit_append_map(&file->doc, NULL, NULL, file->doc.root, f, n) < 0) {
+		rc = dtk_cmd_fail(ctx, "add-source", DTK_EXIT_INVALID);
+		goto done;
+	}
+	rc = dtk_write_commit(&w);
+	if (rc == DTK_EXIT_OK && !w.opts.dry_run) {
+		if (w.opts.json) {
+			struct dtk_buf b = DTK_BUF_INIT;
+			struct dtk_json j;
+			dtk_json_init(&j, &b);
+			dtk_json_object(&j);
+			dtk_json_kstring(&j, "id", id);
+			dtk_json_kstring(&j, "title", title);
+			dtk_json_kstring(&j, "url", url);
+			dtk_json_kstring(&j, "read", read);
+			dtk_json_end(&j, '}');
+			fprintf(ctx->out, "%s\n", dtk_buf_cstr(&b));
+			dtk_buf_release(&b);
+		} else {
+			fprintf(ctx->out, "%s\n", id);
+		}
+	}
+done:
+	dtk_write_release(&w);
+	return rc;
+}
+
+const struct dtk_cmd dtk_cmd_add_source = {
+        .name = "add-source",
+        .usage = "dtk add-source --title T [--url U] [--read DATE] [--dry-run] "
+                 "[--format text|json] [--no-reindex] <source-id>",
+        .summary = "add a source to insights/_sources.yaml",
+        .help = "\nAppends a source (the article knowledge is distilled from) to\n"
+                "insights/_sources.yaml. Refused when the id exists. Prints the id\n"
+                "(json: {id, title, url, read}).\n\n"
+                "options:\n"
+                "  --title T        its title (required)\n"
+                "  --url U          an absolute URL\n"
+                "  --read DATE      when it was read (YYYY-MM-DD)\n" DTK_WRITE_HELP "\n"
+                "examples:\n"
+                "  dtk add-source diloco-2023 --title 'DiLoCo' --url "
+                "https://arxiv.org/abs/2311.08105\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .exec = S_exec,
+};

@@ -1,0 +1,58 @@
+/* cmd_bloom.c: dtk bloom: set a node's Bloom level. */
+#include "dtk/cmd.h"
+
+#include "dtk/write.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+
+static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+	struct dtk_buf line = DTK_BUF_INIT;
+	struct dtk_wfile *f;
+	struct dtk_write w;
+	int c, k, rc = DTK_EXIT_INVALID;
+
+	dtk_write_init(&w, ctx, "bloom");
+	optind = 0;
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1)
+		if (dtk_write_option(&w, c, optarg) != 1)
+			goto done;
+	if (dtk_cmd_operands(ctx, "bloom", argc, argv, 2, 2, "<node> <level>") < 0)
+		goto done;
+	k = dtk_cmd_choice(ctx, "bloom", "<level>", argv[optind + 1], dtk_bloom_names,
+	                   DTK_BLOOM_COUNT);
+	if (k < 0)
+		goto done;
+	f = dtk_write_open_node(&w, argv[optind]);
+	if (!f)
+		goto done;
+	if (dtk_yedit_set_key(&f->doc, f->doc.root, "bloom",
+	                      (struct dtk_yscalar){dtk_bloom_names[k], 1},
+	                      dtk_yedit_node_keys) < 0) {
+		rc = dtk_cmd_fail(ctx, "bloom", DTK_EXIT_INVALID);
+		goto done;
+	}
+	rc = dtk_write_commit(&w);
+	dtk_buf_printf(&line, "%s: bloom %s\n", argv[optind], dtk_bloom_names[k]);
+	if (rc == DTK_EXIT_OK)
+		dtk_write_print_node(&w, argv[optind], line.ptr);
+done:
+	dtk_buf_release(&line);
+	dtk_write_release(&w);
+	return rc;
+}
+
+const struct dtk_cmd dtk_cmd_bloom = {
+        .name = "bloom",
+        .usage = "dtk bloom [--dry-run] [--format text|json] [--no-reindex] <node> <level>",
+        .summary = "set a node's Bloom level",
+        .help = "\nSets the node's 'bloom': remember, understand, apply, analyze, evaluate or\n"
+                "create.\n\n"
+                "options:\n" DTK_WRITE_HELP "\n"
+                "examples:\n"
+                "  dtk bloom gamma understand\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .exec = S_exec,
+};

@@ -1,0 +1,25 @@
+/* cmd_cite.c: dtk cite: count a citation of entries (cited += 1). */
+#include "dtk/cmd.h"
+
+#include "dtk/write.h"
+
+static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+{
+	return dtk_write_counter(ctx, "cite", "cited", argc, argv);
+}
+
+const struct dtk_cmd dtk_cmd_cite = {
+        .name = "cite",
+        .usage = "dtk cite [--dry-run] [--format text|json] [--no-reindex] <entry-id>...",
+        .summary = "count a citation of entries (cited + 1)",
+        .help = "\nAdds 1 to 'cited' of each entry (the key is added when absent; an id named\n"
+                "twice counts twice). The whole base is validated with the edit in place\n"
+                "before anything is written; then the node files and INDEX.md are replaced\n"
+                "atomically. Prints '<id>: cited <n>' per entry.\n\n"
+                "options:\n" DTK_WRITE_HELP "\n"
+                "examples:\n"
+                "  dtk cite alpha-001 beta-002\n"
+                "  dtk cite alpha-001 --dry-run\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .exec = S_exec,
+};

@@ -1,0 +1,80 @@
+/* cmd_contradict.c: dtk contradict: record an open contradiction. */
+#include "dtk/cmd.h"
+
+#include "dtk/write.h"
+
+#include <getopt.h>
+#include <string.h>
+
+struct con {
+	const char *other, *note;
+};
+
+static int S_contradict(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval *e,
+                        const char *id, size_t times, struct dtk_buf *lines, void *arg)
+{
+	struct con *c = arg;
+	const struct dtk_yval *l = dtk_yval_get(e, "contradicts");
+	const struct dtk_yfield fields[] = {{"id", {c->other, 0}, NULL, 0},
+	                                    {"status", {"open", 1}, NULL, 0},
+	                                    {"note", {c->note, 0}, NULL, 0}};
+	(void)times;
+	if (!strcmp(c->other, id))
+		return dtk_write_refuse(w, "an entry does not contradict itself");
+	if (dtk_write_list_has(e, "contradicts", c->other, "id") >= 0)
+		return dtk_write_refuse(w,
+		                        "%s already has a contradiction with %s (dtk resolve "
+		                        "closes it)",
+		                        id, c->other);
+	if (l && l->kind == DTK_Y_SCALAR && l->start == l->end)
+		return dtk_write_refuse(w, "%s: 'contradicts' is empty; remove it first", f->rel);
+	if (dtk_yedit_append_map(&f->doc, e, "contradicts", l, fields, 3) < 0)
+		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+	dtk_buf_printf(lines, "%s: contradicts %s (open)\n", id, c->other);
+	return DTK_EXIT_OK;
+}
+
+static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+	        {"note", required_argument, NULL, 'n'}, DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+	struct con con = {NULL, NULL};
+	struct dtk_write w;
+	int c, rc = DTK_EXIT_INVALID;
+
+	dtk_write_init(&w, ctx, "contradict");
+	optind = 0;
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+		if (c == 'n')
+			con.note = optarg;
+		else if (dtk_write_option(&w, c, optarg) != 1)
+			goto done;
+	}
+	if (dtk_cmd_operands(ctx, "contradict", argc, argv, 2, 2, "<entry-id> <other-id>") < 0)
+		goto done;
+	if (!con.note || !*con.note) {
+		dtk_cmd_usage_error(ctx, "contradict", "--note is required: say what conflicts");
+		goto done;
+	}
+	con.other = argv[optind + 1];
+	rc = dtk_write_each(&w, optind + 1, argv, optind, S_contradict, &con);
+done:
+	dtk_write_release(&w);
+	return rc;
+}
+
+const struct dtk_cmd dtk_cmd_contradict = {
+        .name = "contradict",
+        .usage = "dtk contradict --note TEXT [--dry-run] [--format text|json] [--no-reindex] "
+                 "<entry-id> <other-id>",
+        .summary = "record an open contradiction between two entries",
+        .help = "\nAppends {id: <other-id>, status: open, note: TEXT} to the entry's\n"
+                "contradicts. Refused: the entry itself, a contradiction with <other-id>\n"
+                "already recorded (resolve it with 'dtk resolve').\n\n"
+                "options:\n"
+                "  --note TEXT      what conflicts (required)\n" DTK_WRITE_HELP "\n"
+                "examples:\n"
+                "  dtk contradict alpha-003 beta-001 --note 'TP across nodes is fine here'\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .exec = S_exec,
+};

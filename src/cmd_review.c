@@ -1,0 +1,67 @@
+/* cmd_review.c: dtk review: record that entries were confirmed still true. */
+#include "dtk/cmd.h"
+
+#include "dtk/write.h"
+
+#include <getopt.h>
+#include <string.h>
+
+static int S_review(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval *e,
+                    const char *id, size_t times, struct dtk_buf *lines, void *arg)
+{
+	const char *date = arg;
+	(void)times;
+	if (dtk_yedit_set_key(&f->doc, e, "reviewed", (struct dtk_yscalar){date, 1},
+	                      dtk_yedit_entry_keys) < 0)
+		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+	dtk_buf_printf(lines, "%s: reviewed %s\n", id, date);
+	return DTK_EXIT_OK;
+}
+
+static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+	        {"date", required_argument, NULL, 'd'}, DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+	struct dtk_write w;
+	char date[16];
+	dtk_date d = dtk_date_today();
+	int c, rc = DTK_EXIT_INVALID;
+
+	dtk_write_init(&w, ctx, "review");
+	optind = 0;
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+		if (c == 'd') {
+			if (dtk_date_parse(&d, optarg) < 0) {
+				dtk_cmd_usage_error(ctx, "review",
+				                    "--date must be a date YYYY-MM-DD, not '%s'",
+				                    optarg);
+				goto done;
+			}
+		} else if (dtk_write_option(&w, c, optarg) != 1) {
+			goto done;
+		}
+	}
+	if (dtk_cmd_operands(ctx, "review", argc, argv, 1, 1 << 20, "<entry-id>") < 0)
+		goto done;
+	dtk_date_format(date, d);
+	rc = dtk_write_each(&w, argc, argv, optind, S_review, date);
+done:
+	dtk_write_release(&w);
+	return rc;
+}
+
+const struct dtk_cmd dtk_cmd_review = {
+        .name = "review",
+        .usage = "dtk review [--date YYYY-MM-DD] [--dry-run] [--format text|json] "
+                 "[--no-reindex] <entry-id>...",
+        .summary = "record that entries were confirmed still true (reviewed)",
+        .help = "\nSets 'reviewed' of each entry to today, or to --date (it must not be before\n"
+                "the entry's 'created': the edit is validated with the whole base first).\n"
+                "Prints '<id>: reviewed <date>' per entry.\n\n"
+                "options:\n"
+                "  --date YYYY-MM-DD  the date of the review (default: today)\n" DTK_WRITE_HELP "\n"
+                "examples:\n"
+                "  dtk review alpha-001 alpha-002 --date 2026-08-01\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .exec = S_exec,
+};

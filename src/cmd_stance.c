@@ -1,0 +1,53 @@
+/* cmd_stance.c: dtk stance: set a node's current core stance. */
+#include "dtk/cmd.h"
+
+#include "dtk/write.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+
+static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+	struct dtk_buf line = DTK_BUF_INIT;
+	struct dtk_wfile *f;
+	struct dtk_write w;
+	int c, rc = DTK_EXIT_INVALID;
+
+	dtk_write_init(&w, ctx, "stance");
+	optind = 0;
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1)
+		if (dtk_write_option(&w, c, optarg) != 1)
+			goto done;
+	if (dtk_cmd_operands(ctx, "stance", argc, argv, 2, 2, "<node> <text>") < 0)
+		goto done;
+	f = dtk_write_open_node(&w, argv[optind]);
+	if (!f)
+		goto done;
+	if (dtk_yedit_set_key(&f->doc, f->doc.root, "stance",
+	                      (struct dtk_yscalar){argv[optind + 1], 0}, dtk_yedit_node_keys) < 0) {
+		rc = dtk_cmd_fail(ctx, "stance", DTK_EXIT_INVALID);
+		goto done;
+	}
+	rc = dtk_write_commit(&w);
+	dtk_buf_printf(&line, "%s: stance set\n", argv[optind]);
+	if (rc == DTK_EXIT_OK)
+		dtk_write_print_node(&w, argv[optind], line.ptr);
+done:
+	dtk_buf_release(&line);
+	dtk_write_release(&w);
+	return rc;
+}
+
+const struct dtk_cmd dtk_cmd_stance = {
+        .name = "stance",
+        .usage = "dtk stance [--dry-run] [--format text|json] [--no-reindex] <node> <text>",
+        .summary = "set a node's current core stance",
+        .help = "\nSets the node's 'stance' (inline Markdown; added when absent), quoted by\n"
+                "libyaml's emitter so that it reads back as given.\n\n"
+                "options:\n" DTK_WRITE_HELP "\n"
+                "examples:\n"
+                "  dtk stance beta '按带宽分层'\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .exec = S_exec,
+};

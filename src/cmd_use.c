@@ -1,0 +1,25 @@
+/* cmd_use.c: dtk use: count a use of entries (used += 1). */
+#include "dtk/cmd.h"
+
+#include "dtk/write.h"
+
+static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+{
+	return dtk_write_counter(ctx, "use", "used", argc, argv);
+}
+
+const struct dtk_cmd dtk_cmd_use = {
+        .name = "use",
+        .usage = "dtk use [--dry-run] [--format text|json] [--no-reindex] <entry-id>...",
+        .summary = "count a use of entries (used + 1)",
+        .help = "\nAdds 1 to 'used' of each entry (the key is added when absent; an id named\n"
+                "twice counts twice). The whole base is validated with the edit in place\n"
+                "before anything is written; then the node files and INDEX.md are replaced\n"
+                "atomically. Prints '<id>: used <n>' per entry.\n\n"
+                "options:\n" DTK_WRITE_HELP "\n"
+                "examples:\n"
+                "  dtk use alpha-001 beta-002\n"
+                "  dtk use alpha-001 --dry-run\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .exec = S_exec,
+};

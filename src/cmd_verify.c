@@ -1,0 +1,105 @@
+/* cmd_verify.c: dtk verify: record an independent corroboration of an entry. */
+#include "dtk/cmd.h"
+
+#include "dtk/write.h"
+
+#include <getopt.h>
+#include <string.h>
+
+struct verify {
+	const char *source;
+	int promote, min;
+	size_t count; /* verified_by after the edit */
+};
+
+static int S_verify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval *e,
+                    const char *id, size_t times, struct dtk_buf *lines, void *arg)
+{
+	struct verify *v = arg;
+	const char *own = dtk_write_str(e, "source");
+	int known;
+
+	(void)times;
+	if (own && !strcmp(own, v->source))
+		return dtk_write_refuse(w,
+		                        "'%s' is the own source of %s; verified_by names other "
+		                        "sources",
+		                        v->source, id);
+	if (dtk_write_list_has(e, "verified_by", v->source, NULL) >= 0)
+		return dtk_write_refuse(w, "%s is already verified by '%s'", id, v->source);
+	known = dtk_write_source_known(w, v->source);
+	if (known < 0)
+		return DTK_EXIT_INVALID;
+	if (!known)
+		return dtk_write_refuse(w,
+		                        "unknown source '%s' (not in insights/_sources.yaml; "
+		                        "add it with 'dtk add-source')",
+		                        v->source);
+	v->min = dtk_write_high_min(w);
+	if (v->min < 0)
+		return DTK_EXIT_INVALID;
+	v->count = dtk_write_list_len(e, "verified_by") + 1;
+	if (v->promote && v->count < (size_t)v->min)
+		return dtk_write_refuse(w,
+		                        "--promote: %s would have %zu verified_by source%s; high "
+		                        "needs %d (policy.high_min_verified)",
+		                        id, v->count, v->count == 1 ? "" : "s", v->min);
+	if (dtk_yedit_append(&f->doc, e, "verified_by", (struct dtk_yscalar){v->source, 0},
+	                     dtk_yedit_entry_keys) < 0 ||
+	    (v->promote &&
+	     dtk_yedit_set_key(&f->doc, e, "confidence", (struct dtk_yscalar){"high", 1},
+	                       dtk_yedit_entry_keys) < 0))
+		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+	dtk_buf_printf(lines, "%s: verified by %s (%zu of %d for high)", id, v->source, v->count,
+	               v->min);
+	if (v->promote)
+		dtk_buf_puts(lines, "; confidence high\n");
+	else if (v->count >= (size_t)v->min && strcmp(dtk_write_str(e, "confidence") ?: "", "high"))
+		dtk_buf_puts(lines, "; qualifies for high (--promote sets it)\n");
+	else
+		dtk_buf_putc(lines, '\n');
+	return DTK_EXIT_OK;
+}
+
+static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+	        {"promote", no_argument, NULL, 'p'}, DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+	struct verify v = {NULL, 0, 0, 0};
+	struct dtk_write w;
+	int c, rc = DTK_EXIT_INVALID;
+
+	dtk_write_init(&w, ctx, "verify");
+	optind = 0;
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+		if (c == 'p')
+			v.promote = 1;
+		else if (dtk_write_option(&w, c, optarg) != 1)
+			goto done;
+	}
+	if (dtk_cmd_operands(ctx, "verify", argc, argv, 2, 2, "<entry-id> <source-id>") < 0)
+		goto done;
+	v.source = argv[optind + 1];
+	rc = dtk_write_each(&w, optind + 1, argv, optind, S_verify, &v);
+done:
+	dtk_write_release(&w);
+	return rc;
+}
+
+const struct dtk_cmd dtk_cmd_verify = {
+        .name = "verify",
+        .usage = "dtk verify [--promote] [--dry-run] [--format text|json] [--no-reindex] "
+                 "<entry-id> <source-id>",
+        .summary = "add an independent source that corroborates an entry",
+        .help = "\nAppends the source to the entry's verified_by. Refused (exit 2, nothing\n"
+                "written): the entry's own source, a source already there, a source not in\n"
+                "insights/_sources.yaml. Says how many sources the entry now has of the\n"
+                "policy.high_min_verified that high needs, and whether it qualifies.\n\n"
+                "options:\n"
+                "  --promote        also set confidence: high (refused when the entry would\n"
+                "                   still have too few sources)\n" DTK_WRITE_HELP "\n"
+                "examples:\n"
+                "  dtk verify alpha-002 paper-c --promote\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .exec = S_exec,
+};

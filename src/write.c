@@ -1,0 +1,523 @@
+/* write.c: the transaction of the write commands (see write.h). */
+#include "dtk/write.h"
+
+#include "dtk/fs.h"
+#include "dtk/git.h"
+#include "dtk/index.h"
+#include "dtk/json.h"
+#include "dtk/kb.h"
+#include "dtk/links.h"
+#include "dtk/view.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void dtk_write_init(struct dtk_write *w, struct dtk_ctx *ctx, const char *cmd)
+{
+	memset(w, 0, sizeof(*w));
+	w->ctx = ctx;
+	w->cmd = cmd;
+}
+
+void dtk_write_release(struct dtk_write *w)
+{
+	size_t i;
+	for (i = 0; i < w->n_files; i++) {
+		struct dtk_wfile *f = w->files[i];
+		dtk_ydoc_release(&f->doc);
+		free(f->name);
+		free(f->rel);
+		free(f->old);
+		free(f->text);
+		free(f);
+	}
+	free(w->files);
+	dtk_kb_free(w->kb);
+	memset(w, 0, sizeof(*w));
+}
+
+int dtk_write_option(struct dtk_write *w, int c, const char *arg)
+{
+	static const char *const formats[] = {"text", "json"};
+	int k;
+
+	switch (c) {
+	case DTK_WOPT_DRY_RUN: w->opts.dry_run = 1; return 1;
+	case DTK_WOPT_NO_REINDEX: w->opts.no_reindex = 1; return 1;
+	case DTK_WOPT_FORMAT:
+		k = dtk_cmd_choice(w->ctx, w->cmd, "--format", arg, formats, 2);
+		if (k < 0)
+			return -1;
+		w->opts.json = k == 1;
+		return 1;
+	default: return 0;
+	}
+}
+
+int dtk_write_refuse(struct dtk_write *w, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(w->ctx->err, "dtk %s: error: ", w->cmd);
+	va_start(ap, fmt);
+	vfprintf(w->ctx->err, fmt, ap);
+	va_end(ap);
+	fputc('\n', w->ctx->err);
+	return DTK_EXIT_INVALID;
+}
+
+static struct dtk_wfile *S_find(struct dtk_write *w, const char *name)
+{
+	size_t i;
+	for (i = 0; i < w->n_files; i++)
+		if (!strcmp(w->files[i]->name, name))
+			return w->files[i];
+	return NULL;
+}
+
+static struct dtk_wfile *S_add(struct dtk_write *w, const char *name)
+{
+	struct dtk_wfile *f = dtk_xcalloc(1, sizeof(*f));
+	dtk_grow((void **)&w->files, &w->cap, w->n_files + 1, sizeof(*w->files));
+	w->files[w->n_files++] = f;
+	f->name = dtk_xstrdup(name);
+	f->rel = dtk_path_join("insights", name);
+	return f;
+}
+
+struct dtk_wfile *dtk_write_open(struct dtk_write *w, const char *name)
+{
+	struct dtk_diags diags = DTK_DIAGS_INIT;
+	struct dtk_wfile *f = S_find(w, name);
+	char *full;
+	int fd, rc;
+
+	if (f)
+		return f;
+	full = dtk_path_join(w->ctx->root, "insights");
+	{
+		char *p = dtk_path_join(full, name);
+		free(full);
+		full = p;
+	}
+	/* a regular file inside the base, as the loader reads it */
+	{
+		char *real = realpath(w->ctx->root, NULL);
+		rc = real ? dtk_file_open_within(&fd, real, full) : dtk_error("%s", "no base");
+		free(real);
+	}
+	if (rc == 0) {
+		f = S_add(w, name);
+		rc = dtk_file_read_fd(&f->old, &f->old_len, fd, full, DTK_MAX_FILE_BYTES);
+		close(fd);
+	}
+	free(full);
+	if (rc == 1) {
+		dtk_error("insights/%s does not exist", name);
+		dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		return NULL;
+	}
+	if (rc < 0) {
+		char *why = dtk_xstrdup(dtk_error_last());
+		if (rc == DTK_ETOOBIG)
+			dtk_error("insights/%s is larger than the limit of %u bytes", name,
+			          DTK_MAX_FILE_BYTES);
+		else
+			dtk_error("insights/%s: %s", name, why);
+		free(why);
+		dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		return NULL;
+	}
+	if (dtk_ydoc_parse(&f->doc, f->rel, f->old, f->old_len, &diags) < 0 || !f->doc.root) {
+		if (!diags.n)
+			dtk_diags_add(&diags, f->rel, 1, 1, "file is empty");
+		dtk_cmd_report_invalid(w->ctx, &diags);
+		dtk_diags_release(&diags);
+		return NULL;
+	}
+	return f;
+}
+
+struct dtk_wfile *dtk_write_create(struct dtk_write *w, const char *name, char *text, size_t len)
+{
+	char *full = dtk_path_join(w->ctx->root, "insights"), *p = dtk_path_join(full, name);
+	FILE *probe = fopen(p, "r");
+	struct dtk_wfile *f;
+
+	free(full);
+	free(p);
+	if (probe || S_find(w, name)) {
+		if (probe)
+			fclose(probe);
+		free(text);
+		dtk_write_refuse(w, "insights/%s already exists", name);
+		return NULL;
+	}
+	f = S_add(w, name);
+	f->text = text;
+	f->len = len;
+	return f;
+}
+
+const char *dtk_write_str(const struct dtk_yval *m, const char *key)
+{
+	const struct dtk_yval *v = m && m->kind == DTK_Y_MAP ? dtk_yval_get(m, key) : NULL;
+	return v && v->kind == DTK_Y_SCALAR ? v->str : NULL;
+}
+
+const struct dtk_yval *dtk_write_entry(struct dtk_write *w, const char *id, struct dtk_wfile **fp)
+{
+	const struct dtk_yval *l;
+	struct dtk_wfile *f;
+	char name[300];
+	size_t plen, i;
+
+	if (!dtk_entry_id_split(id, &plen)) {
+		dtk_cmd_usage_error(w->ctx, w->cmd, "'%s' is not an entry id (<node>-NNN)", id);
+		return NULL;
+	}
+	snprintf(name, sizeof(name), "%.*s.yaml", (int)(plen > 250 ? 250 : plen), id);
+	{
+		char node[256];
+		snprintf(node, sizeof(node), "%.*s", (int)(plen > 250 ? 250 : plen), id);
+		if (!dtk_kb_has_node(w->ctx->root, node)) {
+			dtk_write_refuse(w, "no entry '%s': there is no node '%s'", id, node);
+			return NULL;
+		}
+	}
+	f = dtk_write_open(w, name);
+	if (!f)
+		return NULL;
+	l = dtk_yval_get(f->doc.root, "insights");
+	for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
+		const char *e = dtk_write_str(l->items[i], "id");
+		if (e && !strcmp(e, id)) {
+			*fp = f;
+			return l->items[i];
+		}
+	}
+	dtk_write_refuse(w, "no entry '%s' in %s", id, f->rel);
+	return NULL;
+}
+
+/* ---- commit ---- */
+
+/* Prints the unified diff of old to new, shown as path. */
+static int S_diff(struct dtk_write *w, struct dtk_buf *out, const char *old, size_t old_len,
+                  const char *new_, size_t new_len, const char *path)
+{
+	char *diff = NULL;
+	if (dtk_git_diff_buffers(&diff, old ? old : "", old ? old_len : 0, new_, new_len, path) < 0)
+		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+	dtk_buf_puts(out, diff);
+	free(diff);
+	return DTK_EXIT_OK;
+}
+
+/* Prints the diffs of every changed file and INDEX.md (idx: the new page,
+ * NULL when unchanged). */
+static int S_dry_run(struct dtk_write *w, const struct dtk_buf *idx, const char *idx_path)
+{
+	struct dtk_buf out = DTK_BUF_INIT;
+	char *old = NULL;
+	size_t i, old_len = 0;
+	int rc = DTK_EXIT_OK;
+
+	for (i = 0; i < w->n_files && rc == DTK_EXIT_OK; i++) {
+		struct dtk_wfile *f = w->files[i];
+		if (!f->old || f->len != f->old_len || memcmp(f->text, f->old, f->len))
+			rc = S_diff(w, &out, f->old, f->old_len, f->text, f->len, f->rel);
+	}
+	if (rc == DTK_EXIT_OK && idx) {
+		if (dtk_file_read(&old, &old_len, idx_path, DTK_MAX_INDEX_BYTES) < 0) {
+			old = NULL;
+			old_len = 0;
+		}
+		rc = S_diff(w, &out, old, old_len, idx->ptr ? idx->ptr : "", idx->len,
+		            DTK_INDEX_FILE);
+		free(old);
+	}
+	if (rc == DTK_EXIT_OK && w->opts.json) {
+		struct dtk_buf b = DTK_BUF_INIT;
+		struct dtk_json j;
+		dtk_json_init(&j, &b);
+		dtk_json_object(&j);
+		dtk_json_kbool(&j, "dry_run", 1);
+		dtk_json_kstring(&j, "diff", dtk_buf_cstr(&out));
+		dtk_json_end(&j, '}');
+		fputs(dtk_buf_cstr(&b), w->ctx->out);
+		dtk_buf_release(&b);
+	} else if (rc == DTK_EXIT_OK) {
+		fputs(dtk_buf_cstr(&out), w->ctx->out);
+	}
+	dtk_buf_release(&out);
+	return rc;
+}
+
+int dtk_write_commit(struct dtk_write *w)
+{
+	struct dtk_diags diags = DTK_DIAGS_INIT;
+	struct dtk_memfile *mem = dtk_xcalloc(w->n_files + 1, sizeof(*mem));
+	struct dtk_file_cmp cmp = {.fd = -1};
+	char *idx_path = dtk_path_join(w->ctx->root, DTK_INDEX_FILE), *full;
+	size_t i;
+	int rc, idx_differs = 0;
+
+	for (i = 0; i < w->n_files; i++) {
+		struct dtk_wfile *f = w->files[i];
+		if (f->old) {
+			free(f->text);
+			f->text = dtk_ydoc_apply(&f->doc, &f->len);
+			if (!f->text) {
+				rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+				goto done;
+			}
+		}
+		mem[i] = (struct dtk_memfile){f->name, f->text, f->len};
+	}
+	rc = dtk_kb_load_over(&w->kb, w->ctx->root, DTK_KB_ALL | (w->opts.json ? 0 : DTK_KB_LEAN),
+	                      mem, w->n_files, &diags);
+	if (rc == DTK_EINVALID) {
+		rc = dtk_cmd_report_invalid(w->ctx, &diags);
+		goto done;
+	}
+	if (rc < 0) {
+		rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		goto done;
+	}
+	if (!w->opts.no_reindex) {
+		/* INDEX.md from the base just validated: no second load */
+		if (dtk_file_cmp_open(&cmp, idx_path, DTK_MAX_INDEX_BYTES) < 0 ||
+		    dtk_index_write(w->kb, dtk_file_cmp_write, &cmp) < 0 ||
+		    (idx_differs = dtk_file_cmp_finish(&cmp)) < 0) {
+			rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+			goto done;
+		}
+	}
+	if (w->opts.dry_run) {
+		rc = S_dry_run(w, idx_differs ? &cmp.text : NULL, idx_path);
+		goto done;
+	}
+	for (i = 0; i < w->n_files; i++) {
+		struct dtk_wfile *f = w->files[i];
+		if (f->old && f->len == f->old_len && !memcmp(f->text, f->old, f->len))
+			continue;
+		full = dtk_path_join(w->ctx->root, f->rel);
+		rc = dtk_file_write_atomic(full, f->text, f->len);
+		free(full);
+		if (rc < 0) {
+			rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+			goto done;
+		}
+		dtk_crash_point("after-file");
+	}
+	if (idx_differs &&
+	    dtk_file_write_atomic(idx_path, dtk_buf_cstr(&cmp.text), cmp.text.len) < 0) {
+		rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		goto done;
+	}
+	rc = DTK_EXIT_OK;
+done:
+	dtk_file_cmp_release(&cmp);
+	dtk_diags_release(&diags);
+	free(idx_path);
+	free(mem);
+	return rc;
+}
+
+void dtk_write_print_entries(struct dtk_write *w, const char *const *ids, size_t n, int array,
+                             const char *lines)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	struct dtk_json j;
+	size_t i;
+
+	if (w->opts.dry_run)
+		return;
+	if (!w->opts.json) {
+		if (lines)
+			fputs(lines, w->ctx->out);
+		return;
+	}
+	dtk_json_init(&j, &b);
+	if (array)
+		dtk_json_array(&j);
+	for (i = 0; i < n; i++) {
+		const struct dtk_entry *e = dtk_kb_entry(w->kb, ids[i]);
+		struct dtk_link *links = NULL;
+		size_t nl;
+		if (!e)
+			continue;
+		nl = dtk_links_to(&links, w->kb, e->id, NULL);
+		dtk_view_entry_json_links(&j, w->kb, e, links, nl);
+		free(links);
+	}
+	if (array)
+		dtk_json_end(&j, ']');
+	fputs(dtk_buf_cstr(&b), w->ctx->out);
+	if (b.len && b.ptr[b.len - 1] != '\n')
+		fputc('\n', w->ctx->out);
+	dtk_buf_release(&b);
+}
+
+int dtk_write_each(struct dtk_write *w, int argc, char **argv, int first, dtk_write_edit_fn fn,
+                   void *arg)
+{
+	struct dtk_buf lines = DTK_BUF_INIT;
+	const char **ids = dtk_xcalloc((size_t)(argc - first) + 1, sizeof(*ids));
+	size_t n = 0, i, times;
+	int k, rc = DTK_EXIT_OK;
+
+	for (k = first; k < argc; k++) {
+		for (i = 0; i < n && strcmp(ids[i], argv[k]); i++)
+			;
+		if (i == n)
+			ids[n++] = argv[k];
+	}
+	for (i = 0; i < n && rc == DTK_EXIT_OK; i++) {
+		struct dtk_wfile *f = NULL;
+		const struct dtk_yval *e = dtk_write_entry(w, ids[i], &f);
+		if (!e) {
+			rc = DTK_EXIT_INVALID;
+			break;
+		}
+		for (times = 0, k = first; k < argc; k++)
+			times += !strcmp(argv[k], ids[i]);
+		rc = fn(w, f, e, ids[i], times, &lines, arg);
+	}
+	if (rc == DTK_EXIT_OK)
+		rc = dtk_write_commit(w);
+	if (rc == DTK_EXIT_OK)
+		dtk_write_print_entries(w, ids, n, 1, dtk_buf_cstr(&lines));
+	dtk_buf_release(&lines);
+	free(ids);
+	return rc;
+}
+
+/* ---- dtk use and dtk cite ---- */
+
+/* Adds times to the counter named arg (a key of the entry). */
+static int S_bump(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval *e,
+                  const char *id, size_t times, struct dtk_buf *lines, void *arg)
+{
+	const char *key = arg, *old = dtk_write_str(e, key);
+	long n = old && *old ? strtol(old, NULL, 10) : 0;
+	char num[32];
+
+	if (n < 0)
+		n = 0;
+	snprintf(num, sizeof(num), "%ld", n + (long)times);
+	if (dtk_yedit_set_key(&f->doc, e, key, (struct dtk_yscalar){num, 1}, dtk_yedit_entry_keys) <
+	    0)
+		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+	dtk_buf_printf(lines, "%s: %s %s\n", id, key, num);
+	return DTK_EXIT_OK;
+}
+
+/* The whole of dtk use and dtk cite: add to key of each entry named. */
+int dtk_write_counter(struct dtk_ctx *ctx, const char *cmd, const char *key, int argc, char **argv)
+{
+	static const struct option opts[] = {DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+	struct dtk_write w;
+	int c, rc = DTK_EXIT_INVALID;
+
+	dtk_write_init(&w, ctx, cmd);
+	optind = 0;
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1)
+		if (dtk_write_option(&w, c, optarg) != 1)
+			goto done;
+	if (dtk_cmd_operands(ctx, cmd, argc, argv, 1, 1 << 20, "<entry-id>") < 0)
+		goto done;
+	rc = dtk_write_each(&w, argc, argv, optind, S_bump, (void *)key);
+done:
+	dtk_write_release(&w);
+	return rc;
+}
+
+/* ---- what the commands check before they edit ---- */
+
+int dtk_write_list_has(const struct dtk_yval *m, const char *key, const char *s, const char *sub)
+{
+	const struct dtk_yval *l = m && m->kind == DTK_Y_MAP ? dtk_yval_get(m, key) : NULL;
+	size_t i;
+	for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
+		const char *v = sub ? dtk_write_str(l->items[i], sub)
+		                    : (l->items[i]->kind == DTK_Y_SCALAR ? l->items[i]->str : NULL);
+		if (v && !strcmp(v, s))
+			return (int)i;
+	}
+	return -1;
+}
+
+size_t dtk_write_list_len(const struct dtk_yval *m, const char *key)
+{
+	const struct dtk_yval *l = m && m->kind == DTK_Y_MAP ? dtk_yval_get(m, key) : NULL;
+	return l && l->kind == DTK_Y_SEQ ? l->n : 0;
+}
+
+int dtk_write_high_min(struct dtk_write *w)
+{
+	struct dtk_wfile *f = dtk_write_open(w, "_domain.yaml");
+	const struct dtk_yval *p = f ? dtk_yval_get(f->doc.root, "policy") : NULL;
+	const char *v = dtk_write_str(p, "high_min_verified");
+	if (!f)
+		return -1;
+	return v && atoi(v) > 0 ? atoi(v) : 2;
+}
+
+int dtk_write_source_known(struct dtk_write *w, const char *id)
+{
+	struct dtk_wfile *f = dtk_write_open(w, "_sources.yaml");
+	size_t i;
+	if (!f)
+		return -1;
+	for (i = 0; f->doc.root->kind == DTK_Y_SEQ && i < f->doc.root->n; i++) {
+		const char *s = dtk_write_str(f->doc.root->items[i], "id");
+		if (s && !strcmp(s, id))
+			return 1;
+	}
+	return 0;
+}
+
+void dtk_write_print_node(struct dtk_write *w, const char *name, const char *line)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	const struct dtk_node *node;
+	struct dtk_json j;
+
+	if (w->opts.dry_run)
+		return;
+	if (!w->opts.json) {
+		fputs(line, w->ctx->out);
+		return;
+	}
+	node = dtk_kb_node(w->kb, name);
+	if (!node)
+		return;
+	dtk_json_init(&j, &b);
+	dtk_view_node_json(&j, w->kb, node);
+	fputs(dtk_buf_cstr(&b), w->ctx->out);
+	if (b.len && b.ptr[b.len - 1] != '\n')
+		fputc('\n', w->ctx->out);
+	dtk_buf_release(&b);
+}
+
+struct dtk_wfile *dtk_write_open_node(struct dtk_write *w, const char *name)
+{
+	char file[300];
+	if (!dtk_is_name(name)) {
+		dtk_cmd_usage_error(w->ctx, w->cmd, "'%s' is not a node name", name);
+		return NULL;
+	}
+	if (!dtk_kb_has_node(w->ctx->root, name)) {
+		struct dtk_buf what = DTK_BUF_INIT;
+		dtk_buf_printf(&what, "dtk %s: error: no node '%s'", w->cmd, name);
+		dtk_kb_suggest_node(w->ctx->err, w->ctx->root, what.ptr, name);
+		dtk_buf_release(&what);
+		return NULL;
+	}
+	snprintf(file, sizeof(file), "%.255s.yaml", name);
+	return dtk_write_open(w, file);
+}

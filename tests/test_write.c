@@ -1,0 +1,480 @@
+/* test_write.c: the write commands through the binary: every command, the
+ * bytes they write (compared whole), every refusal leaving every file
+ * byte-identical, dry runs, CRLF and commented files, parallel runs, and a
+ * kill at each step. */
+#include "support.h"
+
+#include "dtk/dtk.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The files of the fixture base: every one compared after a refusal. */
+static const char *const S_files[] = {"INDEX.md",
+                                      "insights/_domain.yaml",
+                                      "insights/_sources.yaml",
+                                      "insights/_crystallizations.yaml",
+                                      "insights/alpha.yaml",
+                                      "insights/beta.yaml",
+                                      "insights/gamma.yaml",
+                                      NULL};
+#define N_FILES 7
+
+struct snap {
+	char *data[N_FILES];
+	size_t len[N_FILES];
+};
+
+static char *S_base(void)
+{
+	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base");
+	t_copytree(base, dir);
+	free(base);
+	return dir;
+}
+
+static void S_done(char *dir)
+{
+	t_rmtree(dir);
+	free(dir);
+}
+
+static void S_snap(struct snap *s, const char *dir)
+{
+	int i;
+	for (i = 0; i < N_FILES; i++)
+		s->data[i] = t_read(dir, S_files[i], &s->len[i]);
+}
+
+static void S_snap_free(struct snap *s)
+{
+	int i;
+	for (i = 0; i < N_FILES; i++)
+		free(s->data[i]);
+}
+
+/* Fails unless every file of dir is byte for byte as in s. */
+static void S_same(const struct snap *s, const char *dir, const char *what)
+{
+	struct snap now;
+	int i;
+	S_snap(&now, dir);
+	for (i = 0; i < N_FILES; i++) {
+		int same = now.len[i] == s->len[i] && !memcmp(now.data[i], s->data[i], s->len[i]);
+		if (!same)
+			print_error("%s changed %s\n", what, S_files[i]);
+		assert_true(same);
+	}
+	S_snap_free(&now);
+	assert_int_equal(t_sh(dir, "ls -a insights | grep -q tmp"), 1);
+}
+
+/* Runs dtk in dir and checks its exit status; returns the run (free it). */
+#define RUN(r, dir, want, ...)                                                                     \
+	do {                                                                                       \
+		t_dtk(&(r), dir, NULL, __VA_ARGS__, NULL);                                         \
+		if ((r).status != (want))                                                          \
+			print_error("exit %d: %s%s\n", (r).status, (r).out, (r).err);              \
+		assert_int_equal((r).status, want);                                                \
+	} while (0)
+
+static void S_check_ok(const char *dir)
+{
+	struct t_run r;
+	RUN(r, dir, 0, "check");
+	t_run_free(&r);
+}
+
+static void test_use_edits_only_the_counter(void **state)
+{
+	char *dir = S_base(), *before, *after, *idx_before, *idx_after, *want;
+	size_t bl, al;
+	struct t_run r;
+	(void)state;
+	before = t_read(dir, "insights/alpha.yaml", &bl);
+	idx_before = t_read(dir, "INDEX.md", NULL);
+	RUN(r, dir, 0, "use", "alpha-002", "alpha-003", "alpha-002");
+	assert_string_equal(r.out, "alpha-002: used 3\nalpha-003: used 1\n");
+	assert_string_equal(r.err, "");
+	t_run_free(&r);
+	after = t_read(dir, "insights/alpha.yaml", &al);
+	/* the expected file: the old one with two edits, made by hand here */
+	{
+		struct dtk_buf b = DTK_BUF_INIT;
+		const char *p = strstr(before, "    used: 1\n"),
+		           *q = strstr(before, "    created: 2026-06-20\n");
+		assert_non_null(p);
+		assert_non_null(q);
+		dtk_buf_put(&b, before, (size_t)(p - before));
+		dtk_buf_puts(&b, "    used: 3\n");
+		p += strlen("    used: 1\n");
+		q += strlen("    created: 2026-06-20\n");
+		dtk_buf_put(&b, p, (size_t)(q - p));
+		dtk_buf_puts(&b, "    used: 1\n");
+		dtk_buf_puts(&b, q);
+		want = dtk_buf_detach(&b);
+	}
+	assert_int_equal(al, strlen(want));
+	assert_memory_equal(after, want, al);
+	idx_after = t_read(dir, "INDEX.md", NULL);
+	assert_string_not_equal(idx_before, idx_after); /* the usage rate moved */
+	assert_non_null(strstr(idx_after, "使用率 80%"));
+	S_check_ok(dir);
+	free(before);
+	free(after);
+	free(want);
+	free(idx_before);
+	free(idx_after);
+	S_done(dir);
+}
+
+static void test_no_reindex_and_dry_run(void **state)
+{
+	char *dir = S_base(), *idx;
+	struct snap s;
+	struct t_run r;
+	(void)state;
+	S_snap(&s, dir);
+	RUN(r, dir, 0, "cite", "beta-002", "--dry-run");
+	assert_non_null(strstr(r.out, "--- a/insights/beta.yaml\n+++ b/insights/beta.yaml\n"));
+	assert_non_null(strstr(r.out, "\n+    cited: 1\n"));
+	assert_non_null(strstr(r.out, "--- a/INDEX.md\n+++ b/INDEX.md\n"));
+	assert_non_null(strstr(r.out, "引用率 60%"));
+	t_run_free(&r);
+	S_same(&s, dir, "cite --dry-run");
+	RUN(r, dir, 0, "add", "gamma", "--title", "T", "--claim", "C", "--source", "paper-a",
+	    "--confidence", "low", "--created", "2026-07-01", "--dry-run", "--format", "json");
+	assert_non_null(strstr(r.out, "\"dry_run\": true"));
+	assert_non_null(strstr(r.out, "+  - id: gamma-001\\n"));
+	t_run_free(&r);
+	S_same(&s, dir, "add --dry-run");
+	RUN(r, dir, 0, "cite", "beta-002", "--no-reindex");
+	t_run_free(&r);
+	idx = t_read(dir, "INDEX.md", NULL);
+	assert_string_equal(idx, s.data[0]);
+	free(idx);
+	RUN(r, dir, 1, "check");
+	t_run_free(&r);
+	S_snap_free(&s);
+	S_done(dir);
+}
+
+/* Every command once, and the files as they must be, byte for byte. */
+static void test_every_command(void **state)
+{
+	char *dir = S_base(), *got;
+	struct t_run r;
+	(void)state;
+	RUN(r, dir, 0, "add-source", "paper-e", "--title", "Paper E: more", "--url",
+	    "https://example.org/e", "--read", "2026-07-02");
+	assert_string_equal(r.out, "paper-e\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "add-node", "delta", "--category", "策略", "--bloom", "understand");
+	assert_string_equal(r.out, "delta\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "add", "delta", "--title", "第一条: 标题", "--claim", "多行\n第二行",
+	    "--source", "paper-e", "--confidence", "medium", "--verified-by", "paper-a",
+	    "--relates", "alpha-001", "--created", "2026-07-03");
+	assert_string_equal(r.out, "delta-001\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "add", "delta", "--title", "two", "--claim", "Two.", "--source", "paper-a",
+	    "--confidence", "low", "--created", "2026-07-03");
+	assert_string_equal(r.out, "delta-002\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "verify", "delta-001", "paper-b", "--promote");
+	assert_string_equal(r.out,
+	                    "delta-001: verified by paper-b (2 of 2 for high); confidence high\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "verify", "delta-002", "paper-b");
+	assert_string_equal(r.out, "delta-002: verified by paper-b (1 of 2 for high)\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "relate", "delta-002", "delta-001");
+	t_run_free(&r);
+	RUN(r, dir, 0, "contradict", "delta-002", "beta-001", "--note", "不同规模");
+	t_run_free(&r);
+	RUN(r, dir, 0, "resolve", "delta-002", "beta-001", "--note", "both hold");
+	t_run_free(&r);
+	RUN(r, dir, 0, "use", "delta-001", "delta-001");
+	t_run_free(&r);
+	RUN(r, dir, 0, "cite", "delta-001");
+	t_run_free(&r);
+	RUN(r, dir, 0, "close", "delta-001");
+	t_run_free(&r);
+	RUN(r, dir, 0, "review", "delta-001", "--date", "2026-08-01");
+	t_run_free(&r);
+	RUN(r, dir, 0, "stance", "delta", "先试: 再定");
+	t_run_free(&r);
+	RUN(r, dir, 0, "bloom", "delta", "apply");
+	t_run_free(&r);
+	got = t_read(dir, "insights/delta.yaml", NULL);
+	assert_string_equal(got, "node: delta\n"
+	                         "bloom: apply\n"
+	                         "stance: '先试: 再定'\n"
+	                         "insights:\n"
+	                         "  - id: delta-001\n"
+	                         "    title: '第一条: 标题'\n"
+	                         "    claim: |-\n"
+	                         "      多行\n"
+	                         "      第二行\n"
+	                         "    confidence: high\n"
+	                         "    source: paper-e\n"
+	                         "    verified_by: [paper-a, paper-b]\n"
+	                         "    created: 2026-07-03\n"
+	                         "    reviewed: 2026-08-01\n"
+	                         "    used: 2\n"
+	                         "    cited: 1\n"
+	                         "    closed: true\n"
+	                         "    relates: [alpha-001]\n"
+	                         "  - id: delta-002\n"
+	                         "    title: two\n"
+	                         "    claim: Two.\n"
+	                         "    confidence: low\n"
+	                         "    source: paper-a\n"
+	                         "    verified_by: [paper-b]\n"
+	                         "    created: 2026-07-03\n"
+	                         "    relates: [delta-001]\n"
+	                         "    contradicts: [{id: beta-001, status: resolved, note: both "
+	                         "hold}]\n");
+	free(got);
+	got = t_read(dir, "insights/_sources.yaml", NULL);
+	assert_non_null(strstr(got, "  title: Docs D\n- id: paper-e\n  title: 'Paper E: more'\n"
+	                            "  url: https://example.org/e\n  read: 2026-07-02\n"));
+	free(got);
+	got = t_read(dir, "insights/_domain.yaml", NULL);
+	assert_non_null(strstr(got, "    nodes: [beta, gamma, delta]\n"));
+	free(got);
+	S_check_ok(dir);
+	S_done(dir);
+}
+
+/* Each refusal: exit 2, a message, and every file as it was. */
+static void test_refusals_write_nothing(void **state)
+{
+	static const char *const cases[][14] = {
+	        {"verify", "alpha-002", "paper-b", NULL}, /* its own source */
+	        {"verify", "alpha-002", "docs-d", NULL},  /* already there */
+	        {"verify", "alpha-002", "nope", NULL},    /* unknown source */
+	        {"verify", "alpha-003", "paper-a", "--promote", NULL},
+	        {"add", "beta", "--title", "t", "--claim", "c", "--source", "paper-a",
+	         "--confidence", "high", "--verified-by", "paper-b", NULL},
+	        {"add", "beta", "--title", "t", "--claim", "c", "--source", "paper-a", NULL},
+	        {"add", "beta", "--title", "t", "--claim", "c", "--source", "nope", "--confidence",
+	         "low", NULL},
+	        {"add", "beta", "--title", "t", "--claim", "c", "--source", "paper-a",
+	         "--confidence", "low", "--relates", "beta-009", NULL},
+	        {"add", "nonode", "--title", "t", "--claim", "c", "--source", "paper-a",
+	         "--confidence", "low", NULL},
+	        {"relate", "alpha-001", "alpha-001", NULL},
+	        {"relate", "alpha-002", "alpha-001", NULL}, /* already */
+	        {"relate", "alpha-001", "beta-009", NULL},  /* the base says no */
+	        {"review", "beta-002", "--date", "2026-01-01", NULL},
+	        {"review", "beta-002", "--date", "2026-02-30", NULL},
+	        {"resolve", "alpha-003", "beta-002", NULL},
+	        {"contradict", "alpha-003", "beta-002", NULL},
+	        {"contradict", "alpha-003", "alpha-001", "--note", "n", NULL},
+	        {"bloom", "gamma", "wise", NULL},
+	        {"stance", "nonode", "x", NULL},
+	        {"add-node", "beta", "--category", "策略", NULL},
+	        {"add-node", "Bad_Name", "--category", "策略", NULL},
+	        {"add-source", "paper-a", "--title", "t", NULL},
+	        {"add-source", "paper-z", "--title", "t", "--url", "not a url", NULL},
+	        {"use", "alpha-009", NULL},
+	        {"use", "alpha-001", "nonode-001", NULL},
+	        {"use", "notanid", NULL},
+	        {"close", NULL},
+	        {"cite", "alpha-001", "--format", "yaml", NULL},
+	};
+	char *dir = S_base();
+	struct snap s;
+	size_t i;
+	(void)state;
+	S_snap(&s, dir);
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		const char *const *a = cases[i];
+		struct t_run r;
+		t_dtk(&r, dir, NULL, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9],
+		      a[10], a[11], a[12], a[13], NULL);
+		if (r.status != 2 || !*r.err)
+			print_error("case %zu (%s %s): exit %d: %s%s\n", i, a[0], a[1] ? a[1] : "",
+			            r.status, r.out, r.err);
+		assert_int_equal(r.status, 2);
+		assert_true(strstr(r.err, "error") != NULL);
+		assert_string_equal(r.out, "");
+		t_run_free(&r);
+		S_same(&s, dir, a[0]);
+	}
+	S_snap_free(&s);
+	S_done(dir);
+}
+
+static void test_messages(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	(void)state;
+	RUN(r, dir, 2, "verify", "alpha-002", "paper-b");
+	assert_string_equal(r.err, "dtk verify: error: 'paper-b' is the own source of alpha-002; "
+	                           "verified_by names other sources\n");
+	t_run_free(&r);
+	RUN(r, dir, 2, "verify", "alpha-003", "paper-a", "--promote");
+	assert_string_equal(r.err, "dtk verify: error: --promote: alpha-003 would have 1 "
+	                           "verified_by source; high needs 2 (policy.high_min_verified)\n");
+	t_run_free(&r);
+	RUN(r, dir, 2, "relate", "alpha-001", "beta-009");
+	assert_string_equal(r.err, "insights/alpha.yaml:18:15: error: 'relates' names unknown "
+	                           "entry 'beta-009'\ndtk: 1 error; nothing was written\n");
+	t_run_free(&r);
+	RUN(r, dir, 2, "add", "beta", "--title", "t", "--claim", "c", "--source", "paper-a");
+	assert_string_equal(r.err, "dtk add: error: missing --confidence (high, medium or low: no "
+	                           "default)\nsee 'dtk add --help'\n");
+	t_run_free(&r);
+	S_done(dir);
+}
+
+/* A CRLF file with a byte order mark and comments: new lines end in CRLF,
+ * everything else is kept. */
+static void test_crlf_commented_file(void **state)
+{
+	static const char text[] = "\xEF\xBB\xBF# gamma: nothing yet\r\n"
+	                           "node: gamma   # the name\r\n"
+	                           "bloom: remember\r\n"
+	                           "\r\n"
+	                           "insights: [] # empty\r\n";
+	char *dir = S_base(), *got;
+	size_t len;
+	struct t_run r;
+	(void)state;
+	t_write(dir, "insights/gamma.yaml", text, sizeof(text) - 1);
+	RUN(r, dir, 0, "reindex", "-q");
+	t_run_free(&r);
+	RUN(r, dir, 0, "add", "gamma", "--title", "T", "--claim", "C", "--source", "paper-a",
+	    "--confidence", "low", "--created", "2026-07-01");
+	t_run_free(&r);
+	RUN(r, dir, 0, "use", "gamma-001");
+	t_run_free(&r);
+	RUN(r, dir, 0, "stance", "gamma", "S");
+	t_run_free(&r);
+	got = t_read(dir, "insights/gamma.yaml", &len);
+	static const char want[] = "\xEF\xBB\xBF# gamma: nothing yet\r\n"
+	                           "node: gamma   # the name\r\n"
+	                           "bloom: remember\r\n"
+	                           "stance: S\r\n"
+	                           "\r\n"
+	                           "insights:\r\n"
+	                           "  - id: gamma-001\r\n"
+	                           "    title: T\r\n"
+	                           "    claim: C\r\n"
+	                           "    confidence: low\r\n"
+	                           "    source: paper-a\r\n"
+	                           "    created: 2026-07-01 # empty\r\n"
+	                           "    used: 1\r\n";
+	assert_int_equal(len, sizeof(want) - 1);
+	assert_memory_equal(got, want, len);
+	free(got);
+	S_check_ok(dir);
+	S_done(dir);
+}
+
+/* 20 runs at once: the lock makes each read-validate-write one step. */
+static void test_parallel_uses(void **state)
+{
+	char *dir = S_base(), *got;
+	struct t_run r;
+	(void)state;
+	assert_int_equal(t_sh(dir,
+	                      "for i in $(seq 20); do %s%s'%s' use alpha-001 >/dev/null 2>&1 & "
+	                      "done; wait",
+	                      getenv("DTK_TEST_WRAPPER") ? getenv("DTK_TEST_WRAPPER") : "",
+	                      getenv("DTK_TEST_WRAPPER") ? " " : "", DTK_BIN),
+	                 0);
+	got = t_read(dir, "insights/alpha.yaml", NULL);
+	assert_non_null(strstr(got, "    used: 23\n")); /* 3 + 20 */
+	free(got);
+	S_check_ok(dir);
+	RUN(r, dir, 0, "show", "alpha-001");
+	t_run_free(&r);
+	S_done(dir);
+}
+
+/* A kill at each step of the write leaves every file old or new, whole. */
+static void test_kill_at_each_step(void **state)
+{
+	static const char *const points[] = {"before-rename", "after-file"};
+	char *dir, *node, *idx, env[64];
+	struct snap s;
+	struct t_run r;
+	size_t i;
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		dir = S_base();
+		S_snap(&s, dir);
+		snprintf(env, sizeof(env), "DTK_CRASH_AT=%s", points[i]);
+		t_dtk(&r, dir, env, "use", "beta-002", NULL);
+		assert_int_not_equal(r.status, 0);
+		t_run_free(&r);
+		node = t_read(dir, "insights/beta.yaml", NULL);
+		idx = t_read(dir, "INDEX.md", NULL);
+		assert_string_equal(idx, s.data[0]); /* INDEX.md is written last */
+		if (i == 0)
+			assert_string_equal(node, s.data[5]);
+		else
+			assert_non_null(strstr(node, "    created: 2026-06-25\n    used: 1\n"));
+		/* a temporary file a kill leaves behind does not end in .yaml:
+		 * the base ignores it */
+		assert_int_equal(t_sh(dir, "ls -a insights | grep tmp | grep -q 'yaml$'"), 1);
+		free(node);
+		free(idx);
+		RUN(r, dir, 0, "reindex", "-q");
+		t_run_free(&r);
+		S_check_ok(dir);
+		S_snap_free(&s);
+		S_done(dir);
+	}
+}
+
+/* --format json prints the entry as 'dtk show --format json' does. */
+static void test_json_is_show(void **state)
+{
+	char *dir = S_base();
+	struct t_run r, show;
+	(void)state;
+	t_write_str(dir, "entry.json",
+	            "{\"title\": \"J\", \"claim\": \"from json\", \"source\": \"paper-b\", "
+	            "\"confidence\": \"medium\", \"verified_by\": [\"docs-d\"]}");
+	RUN(r, dir, 0, "add", "gamma", "--from", "entry.json", "--created", "2026-07-02",
+	    "--format", "json");
+	RUN(show, dir, 0, "show", "gamma-001", "--format", "json");
+	assert_string_equal(r.out, show.out);
+	t_run_free(&r);
+	t_run_free(&show);
+	t_write_str(dir, "entry.yaml", "title: Y\nclaim: yaml\nsource: paper-c\nconfidence: low\n");
+	RUN(r, dir, 0, "add", "gamma", "--from", "entry.yaml", "--title", "over");
+	assert_string_equal(r.out, "gamma-002\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "use", "gamma-001", "gamma-002", "--format", "json");
+	assert_true(r.out[0] == '[');
+	assert_non_null(strstr(r.out, "\"title\": \"over\""));
+	t_run_free(&r);
+	t_write_str(dir, "bad.json", "{\"title\": \"J\", \"title\": \"K\"}");
+	RUN(r, dir, 2, "add", "gamma", "--from", "bad.json");
+	assert_non_null(strstr(r.err, "bad.json:1:"));
+	t_run_free(&r);
+	S_done(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_use_edits_only_the_counter),
+	        cmocka_unit_test(test_no_reindex_and_dry_run),
+	        cmocka_unit_test(test_every_command),
+	        cmocka_unit_test(test_refusals_write_nothing),
+	        cmocka_unit_test(test_messages),
+	        cmocka_unit_test(test_crlf_commented_file),
+	        cmocka_unit_test(test_parallel_uses),
+	        cmocka_unit_test(test_kill_at_each_step),
+	        cmocka_unit_test(test_json_is_show),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
