@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang and runs each for SECONDS (default
-# 60), both at once, from seed corpora made of the test fixtures and the case
+# 60), all at once, from seed corpora made of the test fixtures and the case
 # corpus. New crashes land in fuzz/findings/; copy each into fuzz/regress/
 # once fixed, so that the test suite replays it.
 #   fuzz/run.sh [SECONDS]
@@ -11,12 +11,14 @@ build=build-fuzz
 
 cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DDTK_FUZZ=ON -DBUILD_TESTING=OFF \
   -DDTK_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j"$(nproc)" --target fuzz_node fuzz_base >/dev/null
+cmake --build "$build" -j"$(nproc)" --target fuzz_node fuzz_base fuzz_edit >/dev/null
 
 # seed corpora: node files for fuzz_node; whole bases and the cases for fuzz_base
-mkdir -p "$build/corpus-node" "$build/corpus-base" fuzz/findings
+mkdir -p "$build/corpus-node" "$build/corpus-base" "$build/corpus-edit" fuzz/findings
 cp tests/fixtures/base/insights/[a-z]*.yaml insights/[a-z]*.yaml fuzz/regress/node-* \
   "$build/corpus-node/" 2>/dev/null || true
+cp tests/fixtures/base/insights/[a-z]*.yaml insights/[a-z]*.yaml fuzz/regress/edit-* \
+  "$build/corpus-edit/" 2>/dev/null || true
 cp tests/cases/*.case fuzz/regress/base-* "$build/corpus-base/" 2>/dev/null || true
 for base in tests/fixtures/base .; do
   out="$build/corpus-base/whole-$(basename "$(realpath "$base")").case"
@@ -35,8 +37,9 @@ run() {
 }
 run node 8192 &
 run base 32768 &
+run edit 8192 &
 wait
-for t in node base; do
+for t in node base edit; do
   echo "== fuzz_$t ($secs s)"
   grep -E "^#[0-9]+.*(DONE|pulse|NEW)" "$build/fuzz_$t.log" | tail -1
   grep -E "stat::number_of_executed_units|stat::peak_rss_mb|cov:" "$build/fuzz_$t.log" | tail -3
