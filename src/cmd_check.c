@@ -37,12 +37,12 @@ static void S_gh_error(FILE *f, const char *prefix, const char *path, int line, 
                        const char *msg)
 {
 	fputs("::error file=", f);
-	S_gh_escape(f, prefix, 1);
-	S_gh_escape(f, path, 1);
+	S_gh_escape(f, dtk_esc(prefix), 1);
+	S_gh_escape(f, dtk_esc(path), 1);
 	if (line > 0)
 		fprintf(f, ",line=%d,col=%d", line, col);
 	fputs("::", f);
-	S_gh_escape(f, msg, 0);
+	S_gh_escape(f, dtk_esc(msg), 0);
 	fputc('\n', f);
 }
 

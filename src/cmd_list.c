@@ -61,7 +61,7 @@ static void S_print(FILE *out, const struct dtk_kb *kb, const struct filter *f, 
 			if (fmt == F_TEXT)
 				fprintf(out, "%s\t%s\t%s\t%s\n", e->id,
 				        dtk_confidence_names[e->confidence],
-				        dtk_date_format(d, dtk_entry_fresh(e)), e->title);
+				        dtk_date_format(d, dtk_entry_fresh(e)), dtk_esc(e->title));
 			else if (fmt == F_IDS)
 				fprintf(out, "%s\n", e->id);
 			else
@@ -93,7 +93,8 @@ static void S_print_nodes(FILE *out, const struct dtk_kb *kb, const struct filte
 			continue;
 		if (fmt == F_TEXT) {
 			fprintf(out, "%s\t%zu\t%s\t%s\t%s\n", n->name, n->n_entries,
-			        dtk_bloom_names[n->bloom], state, n->stance ? n->stance : "-");
+			        dtk_bloom_names[n->bloom], state,
+			        n->stance ? dtk_esc(n->stance) : "-");
 		} else if (fmt == F_IDS) {
 			fprintf(out, "%s\n", n->name);
 		} else {

@@ -22,8 +22,8 @@ static void S_text(FILE *f, const struct dtk_run_list *l)
 		b.len = 0;
 		dtk_record_summary(&b, &run->record);
 		fprintf(f, "%s  %-12.12s  %s; eval %s %s\n", dtk_date_format(d, run->record.date),
-		        run->commit[0] ? run->commit : "-", b.ptr, run->record.eval_scenario,
-		        run->record.eval_verdict);
+		        run->commit[0] ? run->commit : "-", dtk_esc(b.ptr),
+		        dtk_esc(run->record.eval_scenario), dtk_esc(run->record.eval_verdict));
 	}
 	dtk_buf_release(&b);
 }

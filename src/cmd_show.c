@@ -27,11 +27,11 @@ static void S_text_sources(FILE *f, const struct dtk_kb *kb, const struct dtk_en
 	const struct dtk_source *s = dtk_kb_source(kb, e->source.id);
 	size_t i;
 
-	fprintf(f, "  source:      %s (%s)\n", s ? s->title : "?", e->source.id);
+	fprintf(f, "  source:      %s (%s)\n", s ? dtk_esc(s->title) : "?", e->source.id);
 	for (i = 0; i < e->n_verified_by; i++) {
 		s = dtk_kb_source(kb, e->verified_by[i].id);
 		fprintf(f, "  %s %s (%s)\n",
-		        i ? "            " : "verified by:", s ? s->title : "?",
+		        i ? "            " : "verified by:", s ? dtk_esc(s->title) : "?",
 		        e->verified_by[i].id);
 	}
 }
@@ -40,7 +40,7 @@ static void S_text_sources(FILE *f, const struct dtk_kb *kb, const struct dtk_en
 static const char *S_title(const struct dtk_kb *kb, const char *id)
 {
 	const struct dtk_entry *e = strchr(id, ':') ? NULL : dtk_kb_entry(kb, id);
-	return e ? e->title : "";
+	return e ? dtk_esc(e->title) : "";
 }
 
 /* Prints the backlinks of entry id, one line each, grouped by kind. */
@@ -60,13 +60,14 @@ static void S_text_backlinks(FILE *f, const struct dtk_kb *kb, const char *id)
 			fprintf(f, "  %s ", first ? label[how] : "                ");
 			first = 0;
 			if (l->how == DTK_LINK_GAP)
-				fprintf(f, "%s\n", l->gap->text);
+				fprintf(f, "%s\n", dtk_esc(l->gap->text));
 			else if (l->how == DTK_LINK_RELATES)
-				fprintf(f, "%s %s\n", l->from->id, l->from->title);
+				fprintf(f, "%s %s\n", l->from->id, dtk_esc(l->from->title));
 			else
 				fprintf(f, "%s (%s) %s%s%s\n", l->from->id,
-				        l->con->open ? "open" : "resolved", l->from->title,
-				        l->con->note ? ": " : "", l->con->note ? l->con->note : "");
+				        l->con->open ? "open" : "resolved", dtk_esc(l->from->title),
+				        l->con->note ? ": " : "",
+				        l->con->note ? dtk_esc(l->con->note) : "");
 		}
 	free(links);
 }
@@ -86,7 +87,8 @@ static void S_text_entry(FILE *f, const struct dtk_kb *kb, const struct dtk_entr
 	        dtk_date_format(c, e->created));
 	if (e->reviewed)
 		fprintf(f, "  reviewed %s", dtk_date_format(r, e->reviewed));
-	fprintf(f, "\n  %s%s%s\n  %s\n", st->bold, e->title, st->reset, e->claim);
+	fprintf(f, "\n  %s%s%s\n  %s\n", st->bold, dtk_esc(e->title), st->reset,
+	        dtk_esc_text(e->claim));
 	S_text_sources(f, kb, e);
 	fprintf(f, "  %sused %ld · cited %ld%s%s\n", st->dim, e->used, e->cited,
 	        e->closed ? " · closed" : "", st->reset);
@@ -97,7 +99,8 @@ static void S_text_entry(FILE *f, const struct dtk_kb *kb, const struct dtk_entr
 		const struct dtk_contradiction *k = &e->contradicts[i];
 		fprintf(f, "  contradicts: %s (%s)%s%s%s%s\n", k->ref.id,
 		        k->open ? "open" : "resolved", *S_title(kb, k->ref.id) ? " " : "",
-		        S_title(kb, k->ref.id), k->note ? ": " : "", k->note ? k->note : "");
+		        S_title(kb, k->ref.id), k->note ? ": " : "",
+		        k->note ? dtk_esc(k->note) : "");
 	}
 	S_text_backlinks(f, kb, e->id);
 }
@@ -112,11 +115,11 @@ static void S_text_inbound(FILE *f, const struct dtk_kb *kb, const struct dtk_no
 	for (i = 0; i < n; i++) {
 		const struct dtk_link *l = &links[i];
 		if (l->how == DTK_LINK_GAP)
-			fprintf(f, "  gap flagged by %s: %s\n", l->to, l->gap->text);
+			fprintf(f, "  gap flagged by %s: %s\n", l->to, dtk_esc(l->gap->text));
 		else
 			fprintf(f, "  %s %s%s %s  %s\n", l->from->id, dtk_link_how_names[l->how],
 			        l->con ? (l->con->open ? " (open)" : " (resolved)") : "", l->to,
-			        l->from->title);
+			        dtk_esc(l->from->title));
 	}
 	free(links);
 }
@@ -128,12 +131,12 @@ static void S_text_node(FILE *f, const struct dtk_kb *kb, const struct dtk_node 
 
 	fprintf(f, "%s%s%s", st->bold, node->name, st->reset);
 	if (node->category >= 0)
-		fprintf(f, "  [%s]", kb->categories[node->category].name);
+		fprintf(f, "  [%s]", dtk_esc(kb->categories[node->category].name));
 	fprintf(f, "  bloom %s  %zu entr%s\n", dtk_bloom_names[node->bloom], node->n_entries,
 	        node->n_entries == 1 ? "y" : "ies");
 	if (node->stance)
 		fprintf(f, "stance%s: %s\n", dtk_node_has_high(node) ? "" : " (tentative)",
-		        node->stance);
+		        dtk_esc_text(node->stance));
 	else
 		fprintf(f, "stance: —\n");
 	for (i = 0; i < node->n_entries; i++) {

@@ -32,7 +32,8 @@ static void S_pairs(const struct dtk_crystal *c, const struct dtk_node_review *r
 static void S_text_pair(void *ctx, const struct dtk_entry *e, const struct dtk_entry *o)
 {
 	FILE *f = ctx;
-	fprintf(f, "    %s ↔ %s\n      new: %s\n      old: %s\n", e->id, o->id, e->claim, o->claim);
+	fprintf(f, "    %s ↔ %s\n      new: %s\n      old: %s\n", e->id, o->id, dtk_esc(e->claim),
+	        dtk_esc(o->claim));
 }
 
 static void S_list(FILE *f, const char *what, const struct dtk_entry *const *v, size_t n)
@@ -40,7 +41,7 @@ static void S_list(FILE *f, const char *what, const struct dtk_entry *const *v, 
 	size_t i;
 	fprintf(f, "\n%s (%zu):\n", what, n);
 	for (i = 0; i < n; i++)
-		fprintf(f, "  %s  %s\n", v[i]->id, v[i]->title);
+		fprintf(f, "  %s  %s\n", v[i]->id, dtk_esc(v[i]->title));
 }
 
 void dtk_crystal_plan_text(FILE *f, const struct dtk_crystal *c)

@@ -75,8 +75,10 @@ void dtk_diags_print(const struct dtk_diags *d, FILE *out)
 	size_t i;
 	for (i = 0; i < d->n; i++) {
 		const struct dtk_diag *g = &d->v[i];
-		fprintf(out, "%s:%d:%d: error: %s\n", g->path, g->line > 0 ? g->line : 1,
-		        g->col > 0 ? g->col : 1, g->msg);
+		/* control characters escaped: a key holding a newline or an
+		 * escape sequence cannot forge a line or drive the terminal */
+		fprintf(out, "%s:%d:%d: error: %s\n", dtk_esc(g->path), g->line > 0 ? g->line : 1,
+		        g->col > 0 ? g->col : 1, dtk_esc(g->msg));
 	}
 }
 

@@ -282,6 +282,57 @@ void dtk_crash_point(const char *name)
 
 /* ---- text ---- */
 
+/* Returns 1 when s[i] starts a control character: C0 (but '\n' when
+ * keep_nl), DEL, or C1 in UTF-8 (0xC2 0x80..0x9F); sets *len to its bytes. */
+static int S_control_at(const unsigned char *s, size_t i, int keep_nl, size_t *len)
+{
+	*len = 1;
+	if (s[i] < 0x20)
+		return !(keep_nl && s[i] == '\n');
+	if (s[i] == 0x7f)
+		return 1;
+	*len = 2;
+	return s[i] == 0xc2 && s[i + 1] >= 0x80 && s[i + 1] <= 0x9f;
+}
+
+const char *dtk_esc_mode(const char *s, int keep_nl)
+{
+	static _Thread_local struct dtk_buf ring[DTK_ESC_RING];
+	static _Thread_local unsigned next;
+	const unsigned char *u = (const unsigned char *)s;
+	struct dtk_buf *b;
+	size_t i, len;
+
+	if (!s)
+		return s;
+	for (i = 0; u[i] && !S_control_at(u, i, keep_nl, &len); i++)
+		;
+	if (!u[i])
+		return s; /* nothing to escape: s itself */
+	b = &ring[next++ % DTK_ESC_RING];
+	b->len = 0;
+	dtk_buf_put(b, s, i);
+	while (u[i]) {
+		if (!S_control_at(u, i, keep_nl, &len)) {
+			dtk_buf_putc(b, s[i++]);
+		} else if (len == 2) {
+			dtk_buf_printf(b, "\\u%04x", (unsigned)u[i + 1]);
+			i += 2;
+		} else {
+			const char *name = u[i] == '\n'   ? "\\n"
+			                   : u[i] == '\r' ? "\\r"
+			                   : u[i] == '\t' ? "\\t"
+			                                  : NULL;
+			if (name)
+				dtk_buf_puts(b, name);
+			else
+				dtk_buf_printf(b, "\\x%02x", (unsigned)u[i]);
+			i++;
+		}
+	}
+	return dtk_buf_cstr(b);
+}
+
 size_t dtk_edit_distance(const char *a, const char *b, size_t limit)
 {
 	size_t la = strlen(a), lb = strlen(b), i, j, best;

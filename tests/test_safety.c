@@ -385,6 +385,54 @@ static void test_setup_git_finds_itself_without_proc(void **state)
 	S_done(dir);
 }
 
+/* Control characters of the data never reach the terminal raw: a key with a
+ * newline cannot forge a diagnostic line, ESC sequences (clear the screen,
+ * set the window title) are shown escaped by show, list and check; JSON
+ * escapes them by definition. */
+static void test_control_characters_escaped(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	(void)state;
+	assert_int_equal(t_sh(dir, "sed -i 's/    title: 初始化即固化/    title: "
+	                           "\"init\\\\e]0;pwned\\\\a done\\\\u009b\"/' "
+	                           "insights/alpha.yaml"),
+	                 0);
+	t_dtk(&r, dir, NULL, "show", "alpha-001", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\n  init\\x1b]0;pwned\\x07 done\\u009b\n"));
+	assert_null(strchr(r.out, '\033'));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "list", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\tinit\\x1b]0;pwned\\x07 done\\u009b\n"));
+	assert_null(strchr(r.out, '\033'));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "show", "alpha-001", "--format", "json", NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strchr(r.out, '\033'));
+	t_run_free(&r);
+	assert_int_equal(t_sh(dir,
+	                      "printf '\"evil\\\\nnext.yaml:1:1: error: forged\\\\e[2J\": 1\\n' "
+	                      ">>insights/alpha.yaml"),
+	                 0);
+	t_dtk(&r, dir, NULL, "check", NULL);
+	assert_int_equal(r.status, 2);
+	/* one line for the one error, the rest of the data escaped in it */
+	assert_memory_equal(r.err,
+	                    "insights/alpha.yaml:39:1: error: unknown key 'evil\\nnext.yaml:"
+	                    "1:1: error: forged\\x1b[2J' in node file\ndtk: 1 error",
+	                    strlen("insights/alpha.yaml:39:1: error: unknown key 'evil\\nnext.yaml:"
+	                           "1:1: error: forged\\x1b[2J' in node file\ndtk: 1 error"));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "check", "--format", "github", NULL);
+	assert_int_equal(r.status, 2);
+	assert_null(strchr(r.out, '\033'));
+	assert_non_null(strstr(r.out, "forged\\x1b[2J"));
+	t_run_free(&r);
+	S_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -397,6 +445,7 @@ int main(void)
 	        cmocka_unit_test(test_insights_link_containment),
 	        cmocka_unit_test(test_setup_git_attributes),
 	        cmocka_unit_test(test_setup_git_finds_itself_without_proc),
+	        cmocka_unit_test(test_control_characters_escaped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

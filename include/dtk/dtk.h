@@ -130,6 +130,21 @@ void dtk_crash_point(const char *name);
 /* ---- small text helpers ---- */
 /* Returns the Levenshtein distance of a and b, capped at limit + 1. */
 size_t dtk_edit_distance(const char *a, const char *b, size_t limit);
+
+/*
+ * Text from the data shown on a terminal or in a diagnostic: returns s with
+ * its control characters escaped (C0 as \n \r \t or \xNN, DEL as \x7f, C1
+ * as \u0080..\u009f), so that data cannot move the cursor, clear the screen,
+ * set the window title or forge a line; as git's quote_path and ripgrep do.
+ * dtk_esc escapes newlines too (one line: a title, a diagnostic);
+ * dtk_esc_text keeps them (multi-line text: a claim). Returns s itself when it
+ * has none, else a buffer of this thread's valid until DTK_ESC_RING more
+ * calls (so one printf can take several); s may be NULL.
+ */
+#define DTK_ESC_RING 16
+const char *dtk_esc_mode(const char *s, int keep_newlines);
+#define dtk_esc(s) dtk_esc_mode((s), 0)
+#define dtk_esc_text(s) dtk_esc_mode((s), 1)
 /* Returns the candidate closest to word: the same word in other case, else
  * the closest within a distance that makes a typo likely, else the only one
  * that starts with word (of 3 bytes or more); or NULL. The returned pointer
