@@ -33,7 +33,7 @@ int dtk_index_write(const struct dtk_kb *kb, dtk_write_fn write, void *arg);
 char *dtk_index_render(const struct dtk_kb *kb);
 
 /* Returns INDEX.md's content as an HTML fragment whose node names link to
- * "<node>.html" (the HTML export); malloc'd (the caller frees). */
+ * "nodes/<node>.html" (the HTML export); malloc'd (the caller frees). */
 char *dtk_index_render_html(const struct dtk_kb *kb);
 
 /* The file name of the index, relative to the base root. */
