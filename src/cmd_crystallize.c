@@ -101,6 +101,8 @@ static int S_check_opts(struct dtk_ctx *ctx, const struct opts *o, int format_se
 		const char *mode = o->plan ? "--plan" : o->dry_run ? "--dry-run" : "--no-commit";
 		if (dtk_cmd_conflict(ctx, c, 1, mode, o->sign == 1, "--gpg-sign",
 		                     "no commit is made") < 0 ||
+		    dtk_cmd_conflict(ctx, c, 1, mode, o->sign == 0, "--no-gpg-sign",
+		                     "no commit is made") < 0 ||
 		    dtk_cmd_conflict(ctx, c, 1, mode, o->no_verify, "--no-verify",
 		                     "no commit is made") < 0)
 			return -1;

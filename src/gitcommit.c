@@ -346,6 +346,43 @@ done:
 	return rc;
 }
 
+/* Runs gpg.ssh.defaultKeyCommand as git does (split at blanks, no shell);
+ * returns the first line of its output when it is a literal key ("key::..."
+ * or "ssh-..."), malloc'd, else NULL (a warning says why). */
+static char *S_default_ssh_key(git_repository *repo)
+{
+	char *cmd = S_get(repo, "gpg.ssh.defaultKeyCommand"), *text = NULL, *nl, *key = NULL;
+	const char *argv[64];
+	FILE *o = NULL;
+	size_t n = 0;
+	char *w, *save = NULL;
+	int rc;
+
+	if (!cmd)
+		return NULL;
+	for (w = strtok_r(cmd, " \t", &save); w && n < 63; w = strtok_r(NULL, " \t", &save))
+		argv[n++] = w;
+	argv[n] = NULL;
+	if (!n || !(o = tmpfile()))
+		goto done;
+	rc = S_spawn(argv, NULL, o, NULL, NULL, NULL);
+	text = S_slurp(o, NULL);
+	if ((nl = strchr(text, '\n')))
+		*nl = '\0';
+	if (rc == 0 && (!strncmp(text, "key::", 5) || !strncmp(text, "ssh-", 4)))
+		key = dtk_xstrdup(text);
+	else
+		fprintf(stderr,
+		        "warning: gpg.ssh.defaultKeyCommand succeeded but returned no keys: %s\n",
+		        text);
+done:
+	if (o)
+		fclose(o);
+	free(text);
+	free(cmd);
+	return key;
+}
+
 int dtk_gitcommit_sign(char **out, git_repository *repo, const char *buf, size_t len,
                        const char *keyid, const git_signature *committer)
 {
@@ -359,10 +396,11 @@ int dtk_gitcommit_sign(char **out, git_repository *repo, const char *buf, size_t
 		goto done;
 	}
 	key = keyid && *keyid ? dtk_xstrdup(keyid) : S_get(repo, "user.signingkey");
+	if (!key && !strcmp(fmt, "ssh"))
+		key = S_default_ssh_key(repo);
 	if (!key && !strcmp(fmt, "ssh")) {
 		dtk_error("either user.signingkey or gpg.ssh.defaultKeyCommand needs to be "
-		          "configured (dtk does not run gpg.ssh.defaultKeyCommand: set "
-		          "user.signingkey)");
+		          "configured");
 		goto done;
 	}
 	if (!key) {

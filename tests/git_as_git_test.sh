@@ -141,6 +141,22 @@ else ko "ssh: git verify-commit HEAD" "$(git -C "$r" cat-file commit HEAD | head
 same "gpg.ssh.program is run as git runs it" "$(head -n 1 "$scratch/ssh-args" 2>/dev/null)" \
     "-Y sign -n git -f $scratch/sshkey.pub BUFFER"
 
+# a literal key (from gpg.ssh.defaultKeyCommand) signs through the agent (-U)
+if command -v ssh-agent >/dev/null && command -v ssh-add >/dev/null; then
+    eval "$(ssh-agent -s)" >/dev/null
+    trap 'kill "$SSH_AGENT_PID" 2>/dev/null; gpgconf --kill gpg-agent 2>/dev/null; rm -rf "$scratch"' EXIT
+    ssh-add -q "$scratch/sshkey" 2>/dev/null
+    fresh sign-ssh-agent
+    git -C "$r" config commit.gpgsign true
+    git -C "$r" config gpg.format ssh
+    git -C "$r" config gpg.ssh.defaultKeyCommand "cat $scratch/sshkey.pub"
+    git -C "$r" config gpg.ssh.allowedSignersFile "$scratch/allowed"
+    cryst "$r" 2026-08-15
+    made "ssh, gpg.ssh.defaultKeyCommand (a literal key, from the agent)"
+    git -C "$r" verify-commit HEAD 2>/dev/null && ok "ssh from the agent: git verify-commit HEAD" ||
+        ko "ssh from the agent: git verify-commit HEAD"
+fi
+
 fresh sign-ssh-nokey
 git -C "$r" config commit.gpgsign true
 git -C "$r" config gpg.format ssh
@@ -150,6 +166,16 @@ refused "ssh, no user.signingkey" "$scratch/before" "user.signingkey"
 git -C "$r" config user.signingkey "$scratch/missing.pub"
 cryst "$r" 2026-08-15
 refused "ssh, a missing key file" "$scratch/before" "ssh-keygen failed to sign the data"
+
+# the commit's options without a commit are refused
+fresh sign-opts
+snap "$r" >"$scratch/before"
+for args in "--plan --gpg-sign" "--dry-run --no-gpg-sign" "--no-commit --no-verify"; do
+    (cd "$r" && "$DTK" crystallize $args --date 2026-08-15 $([ "${args%% *}" = --plan ] ||
+        echo --eval s=ok)) >"$out" 2>&1
+    rc=$?
+    refused "crystallize $args" "$scratch/before" "cannot be used together"
+done
 
 # ---- 2. hooks ----
 
