@@ -419,7 +419,7 @@ done:
 
 int dtk_repo_checkout_run(struct dtk_repo *r, dtk_date date, const char *dir, char commit_hex[41])
 {
-	struct find_ctx f = {date, {{0}}};
+	struct find_ctx f = {.date = date}; /* git_oid's members differ across versions */
 	git_commit *c = NULL;
 	int rc = S_walk(r, S_find_visit, &f);
 
