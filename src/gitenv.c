@@ -174,8 +174,10 @@ static int S_add_command_line(git_config *cfg, git_repository *repo)
 	}
 	rc = 0;
 done:
-	/* libgit2 has read the file: the descriptor is no longer needed */
-	if (fd >= 0)
+	/* on success the file stays open until dtk exits: libgit2 may stat and
+	 * read it again by its name (a refresh), which must not come to name
+	 * another file */
+	if (rc < 0 && fd >= 0)
 		close(fd);
 	dtk_buf_release(&text);
 	return rc;
