@@ -11,7 +11,7 @@
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct dtk_kb *kb = NULL;
-	int rc;
+	int rc, removed = 0;
 
 	static const char *const formats[] = {"html"};
 	const char *dir;
@@ -25,11 +25,13 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	dir = argv[optind + 1];
 	if ((rc = dtk_cmd_load(ctx, "export", &kb, DTK_KB_ALL, NULL)) != DTK_EXIT_OK) {
 		/* said why */
-	} else if ((rc = dtk_export_html(kb, dir)) < 0) {
+	} else if ((rc = dtk_export_html(kb, dir, &removed)) < 0) {
 		rc = dtk_cmd_fail(ctx, "export", DTK_EXIT_INVALID);
 	} else {
-		fprintf(ctx->err, "wrote %d pages and style.css to %s; open %s/index.html\n", rc,
-		        dir, dir);
+		if (removed)
+			fprintf(ctx->err, "removed %d page%s of nodes that no longer exist\n",
+			        removed, removed == 1 ? "" : "s");
+		fprintf(ctx->err, "wrote %d pages to %s; open %s/index.html\n", rc, dir, dir);
 		rc = DTK_EXIT_OK;
 	}
 	dtk_kb_free(kb);
@@ -40,10 +42,12 @@ const struct dtk_cmd dtk_cmd_export = {
         .name = "export",
         .usage = "dtk export html <dir>",
         .summary = "write the base as a static HTML site",
-        .help = "\nWrites index.html (INDEX.md with node names linked), one page per node\n"
-                "(stance, entries with claims, sources linked) and style.css into <dir>.\n"
-                "Links are relative, so the site works from the file system. Raw HTML in\n"
-                "the data is not passed through.\n\n"
+        .help = "\nWrites index.html (INDEX.md with node names and entry ids linked, and a\n"
+                "search box over titles and claims), nodes/<node>.html per node (stance,\n"
+                "entries with claims, each entry an anchor), search.js and style.css into\n"
+                "<dir>. Links are relative, so the site works from the file system. The\n"
+                "export owns <dir>: it must be new, empty or an earlier export (marked by\n"
+                ".dtk-export); pages of nodes that no longer exist are removed.\n\n"
                 "examples:\n"
                 "  dtk export html site && xdg-open site/index.html\n",
         .flags = DTK_CMD_NEEDS_KB,

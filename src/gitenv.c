@@ -173,11 +173,12 @@ static int S_add_command_line(git_config *cfg, git_repository *repo)
 		goto done;
 	}
 	rc = 0;
+	/* kept open for the life of the process: libgit2 reads the file again
+	 * by its path whenever it refreshes the configuration, and a closed
+	 * descriptor's number is soon another file's (an index.lock) */
+	fd = -1;
 done:
-	/* on success the file stays open until dtk exits: libgit2 may stat and
-	 * read it again by its name (a refresh), which must not come to name
-	 * another file */
-	if (rc < 0 && fd >= 0)
+	if (fd >= 0)
 		close(fd);
 	dtk_buf_release(&text);
 	return rc;

@@ -153,7 +153,7 @@ static void S_node_name(struct dtk_md *md, const char *name, int links)
 	struct dtk_buf url = DTK_BUF_INIT;
 	dtk_md_cell(md);
 	if (links) {
-		dtk_buf_printf(&url, "%s.html", name);
+		dtk_buf_printf(&url, "nodes/%s.html", name);
 		dtk_md_link(md, url.ptr, name);
 	} else {
 		dtk_md_text(md, name);

@@ -1,4 +1,5 @@
-/* lang.c: the words of INDEX.md, in Chinese (the default) and English. */
+/* lang.c: the words of INDEX.md and of the HTML export, in Chinese (the
+ * default) and English. */
 #include "lang.h"
 
 const struct dtk_lang dtk_lang_zh = {
@@ -45,6 +46,24 @@ const struct dtk_lang dtk_lang_zh = {
         .bloom_same = "bloom 均维持",
         .bloom_changed = "bloom 变化：",
         .no_record = "尚无结晶记录。",
+        .x_entries = "Insight 条目: {x}",
+        .x_stance = "核心立场：",
+        .x_tentative = "暂定立场：",
+        .x_no_stance = "尚无核心立场。",
+        .x_confidence = "置信度 {x}",
+        .x_candidate = "（候选）",
+        .x_created = "创建于 {x}",
+        .x_reviewed = "复核于 {x}",
+        .x_used = "使用 {x}",
+        .x_cited = "引用 {x}",
+        .x_closed = "已闭环",
+        .x_source = "来源：",
+        .x_verified_by = "佐证：",
+        .x_relates = "关联：",
+        .x_contradicts_open = "矛盾（未解决）：",
+        .x_contradicts_resolved = "矛盾（已解决）：",
+        .x_search = "搜索标题与 claim",
+        .x_search_none = "没有匹配的条目。",
 };
 
 const struct dtk_lang dtk_lang_en = {
@@ -92,4 +111,22 @@ const struct dtk_lang dtk_lang_en = {
         .bloom_same = "blooms unchanged",
         .bloom_changed = "bloom changes: ",
         .no_record = "No crystallization recorded yet.",
+        .x_entries = "Insights: {x}",
+        .x_stance = "Stance: ",
+        .x_tentative = "Tentative stance: ",
+        .x_no_stance = "No stance yet.",
+        .x_confidence = "confidence {x}",
+        .x_candidate = " (candidate)",
+        .x_created = "created {x}",
+        .x_reviewed = "reviewed {x}",
+        .x_used = "used {x}",
+        .x_cited = "cited {x}",
+        .x_closed = "closed",
+        .x_source = "source: ",
+        .x_verified_by = "verified by: ",
+        .x_relates = "relates to: ",
+        .x_contradicts_open = "contradicts (open): ",
+        .x_contradicts_resolved = "contradicts (resolved): ",
+        .x_search = "Search titles and claims",
+        .x_search_none = "No matching insight.",
 };

@@ -17,6 +17,10 @@ struct dtk_lang {
 	const char *gaps, *gaps_intro, *gaps_names, *gap_flag, *candidates, *candidate,
 	        *candidates_none;
 	const char *last, *last_line, *bloom_same, *bloom_changed, *no_record;
+	/* the HTML export's pages; {x}: the one placeholder of a template */
+	const char *x_entries, *x_stance, *x_tentative, *x_no_stance, *x_confidence, *x_candidate,
+	        *x_created, *x_reviewed, *x_used, *x_cited, *x_closed, *x_source, *x_verified_by,
+	        *x_relates, *x_contradicts_open, *x_contradicts_resolved, *x_search, *x_search_none;
 };
 
 extern const struct dtk_lang dtk_lang_zh, dtk_lang_en;

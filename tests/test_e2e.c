@@ -571,27 +571,176 @@ static void test_export_html(void **state)
 	site = dtk_path_join(dir, "site");
 	t_dtk(&r, dir, NULL, "export", "html", "site", NULL);
 	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "wrote 4 pages to site; open site/index.html\n");
 	t_run_free(&r);
 	index = t_read(site, "index.html", NULL);
-	alpha = t_read(site, "alpha.html", NULL);
+	alpha = t_read(site, "nodes/alpha.html", NULL);
 	assert_non_null(index);
 	assert_non_null(alpha);
-	assert_non_null(strstr(index, "<td><a href=\"alpha.html\">alpha</a></td>"));
+	assert_non_null(strstr(index, "<td><a href=\"nodes/alpha.html\">alpha</a></td>"));
 	assert_non_null(strstr(index, "<link rel=\"stylesheet\" href=\"style.css\">"));
-	assert_null(strstr(index, "<script>")); /* raw HTML in the data is not passed through */
+	assert_null(strstr(index, "<script>x")); /* raw HTML in the data is not passed through */
+	assert_non_null(strstr(alpha, "<link rel=\"stylesheet\" href=\"../style.css\">"));
+	assert_non_null(strstr(alpha, "<nav><a href=\"../index.html\">"));
 	assert_non_null(strstr(alpha, "<h1>alpha</h1>"));
 	assert_non_null(strstr(alpha, "Communicators fix rank and size at creation"));
 	assert_non_null(
-	        strstr(alpha, "source: <a href=\"https://example.org/a\">Paper A</a> (paper-a)"));
-	assert_non_null(strstr(alpha, "relates to: <a href=\"alpha.html\">alpha-001</a>"));
+	        strstr(alpha, "来源：<a href=\"https://example.org/a\">Paper A</a> (paper-a)"));
+	assert_non_null(strstr(alpha, "关联：<a href=\"alpha.html#alpha-001\">alpha-001</a>"));
 	free(index);
-	index = t_read(site, "gamma.html", NULL); /* a page for a node without entries too */
+	index = t_read(site, "nodes/gamma.html", NULL); /* a node without entries has a page */
 	assert_non_null(index);
 	free(index);
 	free(alpha);
 	free(site);
 	t_dtk(&r, dir, NULL, "export", "pdf", "site", NULL);
 	assert_int_equal(r.status, 2);
+	t_run_free(&r);
+	S_done(dir);
+}
+
+/* The site as people browse it: entries are anchors, every id links to its
+ * entry, a search index, labels in the base's language. */
+static void test_export_site_links_and_language(void **state)
+{
+	char *dir = S_base(), *index, *alpha, *search;
+	struct t_run r;
+	(void)state;
+	t_dtk(&r, dir, NULL, "export", "html", "site", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	index = t_read(dir, "site/index.html", NULL);
+	alpha = t_read(dir, "site/nodes/alpha.html", NULL);
+	search = t_read(dir, "site/search.js", NULL);
+	/* anchors, and the ids of the high list, candidates, contradictions,
+	 * gaps and hotspot notes link to them */
+	assert_non_null(strstr(alpha, "<h2 id=\"alpha-001\">"));
+	assert_non_null(strstr(alpha, "<h2 id=\"alpha-003\">"));
+	assert_non_null(strstr(index, "1（<a href=\"nodes/alpha.html#alpha-001\">alpha-001</a>）"));
+	assert_non_null(strstr(index, "<a href=\"nodes/alpha.html#alpha-002\">alpha-002</a>（"));
+	assert_non_null(strstr(index, "<a href=\"nodes/alpha.html#alpha-003\">alpha-003</a>↔"
+	                              "<a href=\"nodes/beta.html#beta-001\">beta-001</a>"));
+	assert_non_null(
+	        strstr(index, "（<a href=\"nodes/beta.html#beta-002\">beta-002</a> 标记）"));
+	/* a cross-domain id is not a local entry */
+	assert_null(strstr(index, "#scale-up"));
+	/* the search box and its index */
+	assert_non_null(strstr(index, "<input id=\"q\" type=\"search\""));
+	assert_non_null(strstr(index, "<script src=\"search.js\"></script>"));
+	assert_non_null(strstr(search, "var DTK_SEARCH = [{\"id\": \"alpha-001\", \"node\": "
+	                               "\"alpha\", \"title\": \"初始化即固化\", \"claim\": "
+	                               "\"Communicators fix rank"));
+	/* zh labels only */
+	assert_non_null(strstr(alpha, "<p>通信 · Bloom apply · Insight 条目: 3</p>"));
+	assert_non_null(strstr(alpha, "<p>核心立场：通信图在初始化时固化</p>"));
+	assert_non_null(strstr(alpha, "置信度 high · 创建于 2026-01-15 · 复核于 2026-05-01 · "
+	                              "使用 3 · 引用 2 · 已闭环"));
+	assert_non_null(strstr(alpha, "置信度 medium（候选）"));
+	assert_non_null(strstr(alpha, "佐证："));
+	assert_non_null(strstr(index, "placeholder=\"搜索标题与 claim\""));
+	assert_null(strstr(alpha, "stance"));
+	assert_null(strstr(alpha, "entries"));
+	assert_null(strstr(alpha, "confidence"));
+	assert_null(strstr(alpha, "source:"));
+	assert_null(strstr(alpha, "created"));
+	free(index);
+	free(alpha);
+	free(search);
+	/* en: English labels */
+	assert_int_equal(t_sh(dir, "echo 'lang: en' >> insights/_domain.yaml"), 0);
+	t_dtk(&r, dir, NULL, "export", "html", "site", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	alpha = t_read(dir, "site/nodes/alpha.html", NULL);
+	assert_non_null(strstr(alpha, "<p>Stance: 通信图在初始化时固化</p>"));
+	assert_non_null(strstr(alpha, "confidence high · created 2026-01-15 · reviewed "
+	                              "2026-05-01 · used 3 · cited 2 · closed"));
+	assert_non_null(strstr(alpha, "source: <a href"));
+	assert_null(strstr(alpha, "来源"));
+	free(alpha);
+	S_done(dir);
+}
+
+/* The export owns its directory: a node named index cannot overwrite
+ * index.html, pages of removed nodes go, and a directory it did not write is
+ * refused with every byte left as it was. */
+static void test_export_owns_its_directory(void **state)
+{
+	char *dir = S_base(), *page;
+	struct t_run r;
+	(void)state;
+	assert_int_equal(t_sh(dir,
+	                      "sed -i 's/nodes: \\[beta, gamma\\]/nodes: [beta, gamma, index]/' "
+	                      "insights/_domain.yaml && "
+	                      "printf 'node: index\\nbloom: remember\\ninsights: []\\n' "
+	                      "> insights/index.yaml"),
+	                 0);
+	t_dtk(&r, dir, NULL, "export", "html", "site", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "wrote 5 pages to site; open site/index.html\n");
+	t_run_free(&r);
+	page = t_read(dir, "site/index.html", NULL);
+	assert_non_null(strstr(page, "<h1>Demo Training Knowledge Index</h1>"));
+	assert_non_null(strstr(page, "<a href=\"nodes/index.html\">index</a>"));
+	free(page);
+	page = t_read(dir, "site/nodes/index.html", NULL);
+	assert_non_null(strstr(page, "<h1>index</h1>"));
+	free(page);
+	page = t_read(dir, "site/.dtk-export", NULL);
+	assert_non_null(page);
+	free(page);
+
+	/* gamma and index removed from the base: their pages go, others stay */
+	assert_int_equal(t_sh(dir, "sed -i 's/nodes: \\[beta, gamma, index\\]/nodes: [beta]/; "
+	                           "/gamma 尚无条目/d' insights/_domain.yaml && "
+	                           "rm insights/gamma.yaml insights/index.yaml && "
+	                           "echo keep > site/notes.txt"),
+	                 0);
+	t_dtk(&r, dir, NULL, "export", "html", "site", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "removed 2 pages of nodes that no longer exist\n"
+	                           "wrote 3 pages to site; open site/index.html\n");
+	t_run_free(&r);
+	assert_null(t_read(dir, "site/nodes/gamma.html", NULL));
+	assert_null(t_read(dir, "site/nodes/index.html", NULL));
+	page = t_read(dir, "site/nodes/beta.html", NULL);
+	assert_non_null(page);
+	free(page);
+	page = t_read(dir, "site/notes.txt", NULL);
+	assert_string_equal(page, "keep\n");
+	free(page);
+
+	/* a directory the export did not write: refused, nothing changes (the
+	 * base's own root included) */
+	assert_int_equal(t_sh(dir,
+	                      "mkdir mine && echo data > mine/file && "
+	                      "{ find . -printf '%%p %%y %%s %%T@ %%i\\n' | sort; "
+	                      "find . -type f -exec sha256sum {} + | sort; } > ../before-%d.txt",
+	                      (int)getpid()),
+	                 0);
+	t_dtk(&r, dir, NULL, "export", "html", "mine", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "mine is not empty and was not written by dtk export"));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "export", "html", ".", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, ". is not empty and was not written by dtk export"));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "export", "html", "mine/file", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "mine/file is not a directory"));
+	t_run_free(&r);
+	assert_int_equal(t_sh(dir,
+	                      "{ find . -printf '%%p %%y %%s %%T@ %%i\\n' | sort; "
+	                      "find . -type f -exec sha256sum {} + | sort; } | "
+	                      "cmp -s - ../before-%d.txt && "
+	                      "rm ../before-%d.txt",
+	                      (int)getpid(), (int)getpid()),
+	                 0);
+	/* an empty directory is taken */
+	assert_int_equal(t_sh(dir, "mkdir empty"), 0);
+	t_dtk(&r, dir, NULL, "export", "html", "empty", NULL);
+	assert_int_equal(r.status, 0);
 	t_run_free(&r);
 	S_done(dir);
 }
@@ -646,7 +795,7 @@ static void test_east_asian_line_breaks(void **state)
 	index = t_read(dir, "INDEX.md", NULL);
 	assert_non_null(strstr(index, "| 通信图在初始化时固化 (NCCL) |"));
 	free(index);
-	page = t_read(dir, "site/alpha.html", NULL);
+	page = t_read(dir, "site/nodes/alpha.html", NULL);
 	assert_non_null(strstr(page, "通信图在初始化时固化 (NCCL)"));
 	free(page);
 	t_dtk(&r, dir, NULL, "show", "alpha", NULL);
@@ -681,7 +830,7 @@ static void test_text_is_plain(void **state)
 	                              "\\<b\\> |"));
 	assert_non_null(strstr(index, "alpha-002（小消息瓶颈 in sync）"));
 	free(index);
-	page = t_read(dir, "site/alpha.html", NULL);
+	page = t_read(dir, "site/nodes/alpha.html", NULL);
 	assert_non_null(strstr(page, "这是**“重点”**内容, *em* `c` [l](u) &lt;b&gt;"));
 	assert_null(strstr(page, "<em>"));
 	assert_null(strstr(page, "<code>"));
@@ -721,6 +870,8 @@ int main(void)
 	        cmocka_unit_test(test_check_github_annotations),
 	        cmocka_unit_test(test_english_index),
 	        cmocka_unit_test(test_export_html),
+	        cmocka_unit_test(test_export_site_links_and_language),
+	        cmocka_unit_test(test_export_owns_its_directory),
 	        cmocka_unit_test(test_writers_wait_for_the_lock),
 	        cmocka_unit_test(test_east_asian_line_breaks),
 	        cmocka_unit_test(test_text_is_plain),

@@ -20,9 +20,6 @@ void dtk_stats_compute(struct dtk_stats *out, const struct dtk_kb *kb);
 /* Returns part/whole as a whole percent rounded half up (0 when whole is 0). */
 int dtk_percent(size_t part, size_t whole);
 
-/* Returns 1 when e is a candidate: not high, and exactly one verification short. */
-int dtk_entry_is_candidate(const struct dtk_kb *kb, const struct dtk_entry *e);
-
 /* Returns 1 when e is stale at date d by kb's policy. */
 int dtk_entry_is_stale(const struct dtk_kb *kb, const struct dtk_entry *e, dtk_date d);
 
@@ -36,7 +33,7 @@ int dtk_index_write(const struct dtk_kb *kb, dtk_write_fn write, void *arg);
 char *dtk_index_render(const struct dtk_kb *kb);
 
 /* Returns INDEX.md's content as an HTML fragment whose node names link to
- * "<node>.html" (the HTML export); malloc'd (the caller frees). */
+ * "nodes/<node>.html" (the HTML export); malloc'd (the caller frees). */
 char *dtk_index_render_html(const struct dtk_kb *kb);
 
 /* The file name of the index, relative to the base root. */
