@@ -27,7 +27,7 @@ _dtk_options()
     list) echo "-n --node --nodes --confidence --since --stale-at --candidates -f --format --help" ;;
     search) echo "-n --node --confidence -l --limit -f --format --color --help" ;;
     next-id) echo "--help" ;;
-    crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --gpg-sign --no-gpg-sign --no-verify --help" ;;
+    crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --gpg-sign --no-gpg-sign --no-verify --allow-future --allow-shallow --continue --abort --help" ;;
     log) echo "-f --format --help" ;;
     setup-git) echo "--dtk --help" ;;
     merge-driver) echo "--help" ;;

@@ -102,6 +102,49 @@ static int S_report_drift(struct dtk_ctx *ctx, const char *old, size_t old_len, 
 	return DTK_EXIT_DRIFT;
 }
 
+/* Warns (to stderr; the exit status stays) of entries created or reviewed
+ * after today: a typo in a date that would keep an entry fresh for ever. */
+static void S_warn_future(struct dtk_ctx *ctx, const struct dtk_kb *kb)
+{
+	dtk_date today = dtk_date_today();
+	char d[11], t[11];
+	size_t i, j;
+
+	dtk_date_format(t, today);
+	for (i = 0; i < kb->n_nodes; i++)
+		for (j = 0; j < kb->nodes[i]->n_entries; j++) {
+			const struct dtk_entry *e = &kb->nodes[i]->entries[j];
+			if (e->created > today)
+				fprintf(ctx->err,
+				        "%s:%d:%d: warning: %s: 'created' %s is after today (%s)\n",
+				        kb->nodes[i]->path, e->pos.line, e->pos.col, e->id,
+				        dtk_date_format(d, e->created), t);
+			if (e->reviewed > today)
+				fprintf(ctx->err,
+				        "%s:%d:%d: warning: %s: 'reviewed' %s is after today "
+				        "(%s)\n",
+				        kb->nodes[i]->path, e->pos.line, e->pos.col, e->id,
+				        dtk_date_format(d, e->reviewed), t);
+		}
+}
+
+/* dtk_index_compare, with S_warn_future on the loaded base. */
+static int S_compare(struct dtk_ctx *ctx, const char *path, struct dtk_file_cmp *cmp,
+                     struct dtk_diags *diags)
+{
+	struct dtk_kb *kb = NULL;
+	int rc = dtk_file_cmp_open(cmp, path, DTK_MAX_INDEX_BYTES);
+
+	if (rc == 0)
+		rc = dtk_kb_load(&kb, ctx->root, DTK_KB_ALL | DTK_KB_LEAN, NULL, diags);
+	if (rc == 0) {
+		S_warn_future(ctx, kb);
+		rc = dtk_index_write(kb, dtk_file_cmp_write, cmp);
+	}
+	dtk_kb_free(kb);
+	return rc == 0 ? dtk_file_cmp_finish(cmp) : rc;
+}
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {{"quiet", no_argument, NULL, 'q'},
@@ -129,7 +172,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		return DTK_EXIT_INVALID;
 	path = dtk_path_join(ctx->root, DTK_INDEX_FILE);
 	/* compared as it is rendered: neither page is held whole unless they differ */
-	rc = dtk_index_compare(ctx->root, path, &cmp, &diags);
+	rc = S_compare(ctx, path, &cmp, &diags);
 	if (rc == DTK_EINVALID) {
 		rc = S_report_invalid(ctx, &diags, github);
 		goto done;
