@@ -134,6 +134,11 @@ cmd_args() {
 	# a write: used + 1 of the node's first entry, validated with the whole
 	# base, the node file and INDEX.md replaced; on a copy of the base
 	use) args=("$dtk" -C "$work/use-base" use "$(first_id "$work/use-base" "$3")") ;;
+	# a search of two words of the generator's vocabulary: every node file
+	# holds them, so every one is parsed (the most a search does)
+	search) args=("$dtk" -C "$2" search infiniband rdma) ;;
+	# a search that a few files hold: the node's name
+	search-node) args=("$dtk" -C "$2" search "$3") ;;
 	esac
 }
 
@@ -145,7 +150,7 @@ first_id() {
 # Prints the row a row's ratio is taken against ("-": none).
 floor_of() {
 	case $1 in
-	use) echo reindex ;;
+	use | search | search-node) echo reindex ;;
 	reindex | check | plan) echo scan ;;
 	show) echo show-floor ;;
 	*) echo - ;;
@@ -173,7 +178,7 @@ bench_base() {
 	else # the write commands change the base: they run on a copy
 		rm -rf "$work/use-base"
 		cp -R "$dir" "$work/use-base"
-		names+=(use)
+		names+=(use search search-node)
 	fi
 
 	for name in "${names[@]}"; do
@@ -285,6 +290,12 @@ awk -F'\t' '
 		if (rss != "")
 			say(sprintf("peak RSS <= 32 MiB (reindex, check; 1000x100): %.1f MiB", rss),
 			    rss <= 32)
+		if (("1000x100", "search") in r)
+			say(sprintf("search 1000x100 <= 1.0 x reindex: %.2f x (every file holds the words)",
+			            r["1000x100", "search"]), r["1000x100", "search"] <= 1.0)
+		if (("1000x100", "search-node") in r)
+			say(sprintf("search 1000x100 <= 1.0 x reindex: %.2f x (a few files hold them)",
+			            r["1000x100", "search-node"]), r["1000x100", "search-node"] <= 1.0)
 		if (("1000x100", "show") in r)
 			say(sprintf("show <= 1.5 x its files scanned (1000x100): %.2f x", r["1000x100", "show"]),
 			    r["1000x100", "show"] <= 1.5)

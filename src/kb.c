@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -268,15 +267,16 @@ check:
 }
 
 /* Returns 1 when node file f may link to the node of a DTK_KB_LINKED load:
- * that node's entries name it, or its bytes hold the needle (looked for in a
- * mapping of the file: the scan touches every node file of the base, and a
- * mapping costs less than a copy). A file that cannot be mapped is kept:
- * loading it says why. */
+ * that node's entries name it, or its bytes hold the needle (read whole and
+ * searched: the scan touches every node file of the base; a read costs less
+ * than a mapping here, whose unmapping stops the other threads). A file that
+ * cannot be read so is kept: loading it says why. */
 static int S_links(const struct loader *l, const struct kfile *f)
 {
 	struct stat st;
 	size_t i;
-	void *p;
+	ssize_t n;
+	char *buf;
 	int fd, hit = 1;
 
 	for (i = 0; i < l->n_named; i++)
@@ -288,9 +288,12 @@ static int S_links(const struct loader *l, const struct kfile *f)
 	if (fd < 0)
 		return 1;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    (p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) != MAP_FAILED) {
-		hit = memmem(p, (size_t)st.st_size, l->needle, strlen(l->needle)) != NULL;
-		munmap(p, (size_t)st.st_size);
+	    (size_t)st.st_size <= DTK_MAX_FILE_BYTES) {
+		buf = dtk_xmalloc((size_t)st.st_size);
+		n = pread(fd, buf, (size_t)st.st_size, 0);
+		if (n == st.st_size)
+			hit = memmem(buf, (size_t)n, l->needle, strlen(l->needle)) != NULL;
+		free(buf);
 	}
 	close(fd);
 	return hit;
