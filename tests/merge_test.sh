@@ -186,6 +186,16 @@ else
     ko "pull --rebase likewise" "$(cat "$scratch/out")"
 fi
 
+# -- the driver run by hand: a side that cannot be read changes nothing
+cp insights/alpha.yaml "$scratch/ours.yaml" && cp insights/alpha.yaml "$scratch/ours.orig"
+if ! "$DTK" merge-driver "$scratch/ours.orig" "$scratch/ours.yaml" "$scratch/missing.yaml" \
+    insights/alpha.yaml >"$scratch/out" 2>&1 && cmp -s "$scratch/ours.yaml" "$scratch/ours.orig" &&
+    grep -q 'missing.yaml' "$scratch/out"; then
+    ok "a side that cannot be read: exit non-zero, ours' bytes unchanged"
+else
+    ko "a side that cannot be read: exit non-zero, ours' bytes unchanged" "$(cat "$scratch/out")"
+fi
+
 # -- without dtk: the driver's command cannot run. git counts that as a
 # conflict and leaves ours' file as it was (no markers, nothing corrupted).
 add_entries m1 1 && add_entries m2 1 || ko "branches without dtk made"
