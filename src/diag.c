@@ -29,12 +29,16 @@ void dtk_diags_add(struct dtk_diags *d, const char *path, int line, int col, con
 
 void dtk_diags_move(struct dtk_diags *dst, struct dtk_diags *src)
 {
-	if (src->n) {
-		dtk_grow((void **)&dst->v, &dst->cap, dst->n + src->n, sizeof(*dst->v));
-		memcpy(dst->v + dst->n, src->v, src->n * sizeof(*src->v));
-		dst->n += src->n;
+	if (!src->n) { /* src may still hold room (its diagnostics dropped) */
+		free(src->v);
+		src->v = NULL;
+		src->cap = 0;
+		return;
 	}
-	free(src->v); /* also when every diagnostic was dropped from it */
+	dtk_grow((void **)&dst->v, &dst->cap, dst->n + src->n, sizeof(*dst->v));
+	memcpy(dst->v + dst->n, src->v, src->n * sizeof(*src->v));
+	dst->n += src->n;
+	free(src->v);
 	src->v = NULL;
 	src->n = src->cap = 0;
 }

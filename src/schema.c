@@ -664,8 +664,9 @@ static void S_review_map(struct ctx *c, const struct dtk_yval *v, struct dtk_rec
 			total += pc->count; /* each at most DTK_MAX_COUNT: cannot overflow */
 		}
 		if (total > DTK_MAX_COUNT)
-			S_err(c, pairs, "the pairs add up to %lld, more than %ld (the largest count)",
-			      total, DTK_MAX_COUNT);
+			S_err(c, pairs,
+			      "the pairs add up to %lld, more than %ld (the largest count)", total,
+			      DTK_MAX_COUNT);
 	}
 	cross = S_items(c, v, "cross_pairs", &i);
 	ALLOC_N(c, r->cross_pairs, i);

@@ -354,6 +354,21 @@ id_run "GIT_CONFIG_GLOBAL" GIT_CONFIG_GLOBAL=$scratch/global-config
 same "GIT_CONFIG_GLOBAL names the global file" "$(ident "$r" '%an <%ae>')" \
     "Glob <glob@example.org>"
 
+fresh id-system
+printf '[user]\n\tname = Sys\n\temail = sys@example.org\n' >"$scratch/system-config"
+id_run "GIT_CONFIG_SYSTEM" -u GIT_CONFIG_NOSYSTEM GIT_CONFIG_SYSTEM=$scratch/system-config
+same "GIT_CONFIG_SYSTEM names the system file" "$(ident "$r" '%an <%ae>')" "Sys <sys@example.org>"
+snap "$r" >"$scratch/before"
+(cd "$r" && "${noid[@]}" GIT_CONFIG_NOSYSTEM=true GIT_CONFIG_SYSTEM=$scratch/system-config \
+    "$DTK" crystallize --eval s=ok --date 2026-09-15) >"$out" 2>&1
+rc=$?
+refused "GIT_CONFIG_NOSYSTEM: the system file is not read" "$scratch/before" "no author"
+
+fresh id-email
+id_run "EMAIL" GIT_AUTHOR_NAME=A GIT_COMMITTER_NAME=C EMAIL=mail@example.org
+same "EMAIL when no email is configured" "$(ident "$r" '%ae / %ce')" \
+    "mail@example.org / mail@example.org"
+
 fresh id-count
 id_run "GIT_CONFIG_COUNT" GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=Counted \
     GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1=count@example.org
@@ -520,5 +535,46 @@ git clone -q -b side "$scratch/md-up" "$scratch/md-pull" 2>/dev/null
 (cd "$scratch/md-pull" && git pull -q --rebase origin side) >"$out" 2>&1
 rc=$?
 merged "pull --rebase" "$scratch/md-pull"
+
+# the node files' driver (merge=dtk-insights) inside it: both sides add an
+# entry at the end of alpha.yaml (a line conflict for git), under each
+# operation the same merged file and INDEX.md (the side also changes gamma:
+# were both INDEX.md the same, git would take it without running the driver)
+fresh md2-base
+md2=$r
+entry()
+{
+    printf '  - id: alpha-%s\n    title: entry %s\n    claim: Claim %s.\n' "$1" "$1" "$1"
+    printf '    confidence: medium\n    source: paper-c\n    created: 2026-07-20\n'
+}
+(cd "$md2" && "$DTK" setup-git >/dev/null && git add .gitattributes &&
+    git commit -q -m "merge with dtk" && git checkout -q -b side &&
+    entry 004 >>insights/alpha.yaml && sed -i 's/^bloom: remember$/bloom: understand/' \
+        insights/gamma.yaml && "$DTK" reindex -q && git commit -q -am "add 004" &&
+    git checkout -q - && entry 005 >>insights/alpha.yaml && "$DTK" reindex -q &&
+    git commit -q -am "add 005") >"$out" 2>&1 || ko "the two entries" "$(cat "$out")"
+# both NAME CMD...: in a fresh copy, CMD exits 0, alpha.yaml holds both
+# entries, git status is clean and INDEX.md is what dtk reindex writes
+both()
+{
+    local name=$1 d=$scratch/md2-$1
+    shift
+    rm -rf "$d"
+    cp -R "$md2" "$d"
+    (cd "$d" && "$@") >"$out" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ] && [ -z "$(git -C "$d" status --porcelain)" ] &&
+        grep -q 'alpha-004' "$d/insights/alpha.yaml" &&
+        grep -q 'alpha-005' "$d/insights/alpha.yaml" &&
+        (cd "$d" && "$DTK" check -q) >/dev/null 2>&1; then
+        ok "one node file changed on both sides, $name: both entries, INDEX.md rebuilt"
+    else
+        ko "one node file changed on both sides, $name" "exit $rc" "$(head -n 20 "$out")" \
+            "$(git -C "$d" status --porcelain)"
+    fi
+}
+both merge git merge -q --no-edit side
+both rebase git rebase -q side
+both cherry-pick git cherry-pick side
 
 t_done
