@@ -11,6 +11,9 @@
 #include <stdatomic.h>
 #include <errno.h>
 #include <limits.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,6 +238,7 @@ struct worker {
 	struct loader *l;
 	struct dtk_arena *arena;
 	struct dtk_diags d;
+	unsigned char *named; /* a bit per source the entries name (malloc'd) */
 };
 
 static int S_is_broken(const struct loader *l, const char *name, size_t len)
@@ -354,12 +358,12 @@ static void S_load_file(struct worker *w, struct kfile *f)
 		break;
 	case F_SOURCES:
 		f->ok = root->kind == DTK_Y_SEQ;
-		dtk_schema_sources(l->kb, root, f->rel, &w->d);
+		dtk_schema_sources(l->kb, root, f->rel, l->schema_flags, &w->d);
 		break;
 	case F_RECORDS: dtk_schema_records(l->kb, w->arena, root, f->rel, &w->d); break;
 	case F_NODE:
 		f->out = dtk_schema_node(l->kb, w->arena, tmp, root, f->rel, f->node,
-		                         l->schema_flags, &w->d);
+		                         l->schema_flags, w->named, &w->d);
 		f->ok = f->out != NULL;
 		if (f->out && l->filter && l->filter->loaded)
 			l->filter->loaded(l->filter->arg, l->kb, f->out);
@@ -413,10 +417,16 @@ static void S_load_parallel(struct loader *l, size_t from)
 	struct worker *w = dtk_xcalloc((size_t)n, sizeof(*w));
 	pthread_t *tid = dtk_xcalloc((size_t)n, sizeof(*tid));
 
+	size_t bytes = (l->kb->n_sources + 7) / 8, k;
+	unsigned char *named = (unsigned char *)l->kb->sources_named;
+
+	if (bytes && !named)
+		l->kb->sources_named = named = dtk_arena_alloc(l->kb->arena, bytes);
 	atomic_store(&l->next, from);
 	for (i = 0; i < n; i++) {
 		w[i].l = l;
 		w[i].arena = dtk_arena_new();
+		w[i].named = bytes ? dtk_xcalloc(bytes, 1) : NULL;
 	}
 	for (i = 1; i < n; i++)
 		if (pthread_create(&tid[i], NULL, S_work, &w[i]) == 0)
@@ -427,6 +437,9 @@ static void S_load_parallel(struct loader *l, size_t from)
 			pthread_join(tid[i], NULL);
 		dtk_arena_adopt(l->kb->arena, w[i].arena);
 		dtk_diags_move(l->d, &w[i].d);
+		for (k = 0; k < bytes; k++)
+			named[k] |= w[i].named[k];
+		free(w[i].named);
 	}
 	free(tid);
 	free(w);
@@ -559,7 +572,7 @@ static void S_set_links(struct loader *l, const struct dtk_node *node)
  * DTK_KB_ALL or DTK_KB_ONE_NODE, with DTK_KB_LINKED or not. */
 static int S_load_files(struct loader *l, int what, const char *only)
 {
-	struct worker w = {l, l->kb->arena, DTK_DIAGS_INIT};
+	struct worker w = {l, l->kb->arena, DTK_DIAGS_INIT, NULL}; /* no articles: one node */
 	size_t cap = 0, i, ncap = 0, bcap = 0, first = 2;
 
 	S_add_file(l, &cap, "_domain.yaml", F_DOMAIN, NULL);
@@ -577,6 +590,12 @@ static int S_load_files(struct loader *l, int what, const char *only)
 	}
 	S_load_file(&w, &l->files[0]);
 	S_load_file(&w, &l->files[1]);
+#ifdef __GLIBC__
+	/* _sources.yaml's tree (about 8 times the file: 25 MB for 33,000
+	 * sources) is freed, but glibc keeps its pages for the main thread
+	 * while the loading threads take pages of their own: give them back */
+	malloc_trim(0);
+#endif
 	l->domain_ok = l->files[0].ok;
 	l->kb->sources_ok = l->files[1].ok; /* node files report unknown sources */
 	S_index_sources(l);
@@ -705,12 +724,14 @@ static struct dtk_slot *S_slot(struct dtk_slot *t, size_t mask, const char *name
 	return &t[i];
 }
 
-/* Returns a new empty table for n structs, at most half full; sets *mask. */
+/* Returns a new empty table for n structs, at most 70% full (a probe
+ * compares whole hashes, so that a full table costs few string compares; at
+ * most half full, 33,000 sources took 2 MB); sets *mask. */
 static struct dtk_slot *S_table_new(size_t n, size_t *mask)
 {
 	size_t size = 16;
 
-	while (size < 2 * n)
+	while (size / 10 * 7 < n)
 		size *= 2;
 	*mask = size - 1;
 	return dtk_xcalloc(size, sizeof(struct dtk_slot));
@@ -727,9 +748,10 @@ static void S_index_sources(struct loader *l)
 	char *ids;
 
 	kb->source_slots = S_table_new(kb->n_sources, &kb->source_mask);
-	for (i = 0; i < kb->n_sources; i++)
+	/* a lean load kept no titles or urls: the ids are packed already */
+	for (i = 0; !(l->schema_flags & DTK_SCHEMA_LEAN) && i < kb->n_sources; i++)
 		total += strlen(kb->sources[i].id) + 1;
-	ids = dtk_arena_alloc(kb->arena, total ? total : 1);
+	ids = total ? dtk_arena_alloc(kb->arena, total) : NULL;
 	for (i = 0; i < kb->n_sources; i++) {
 		struct dtk_source *s = &kb->sources[i];
 		size_t n = strlen(s->id) + 1;
@@ -737,8 +759,10 @@ static void S_index_sources(struct loader *l)
 		struct dtk_slot *slot = S_slot(kb->source_slots, kb->source_mask, s->id, h);
 		const struct dtk_source *first = slot->item;
 
-		s->id = memcpy(ids, s->id, n);
-		ids += n;
+		if (ids) {
+			s->id = memcpy(ids, s->id, n);
+			ids += n;
+		}
 		if (first) {
 			dtk_diags_add(l->d, "insights/_sources.yaml", s->pos.line, s->pos.col,
 			              "duplicate source id '%s' (first at line %d)", s->id,

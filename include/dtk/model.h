@@ -87,9 +87,6 @@ struct dtk_node {
 	size_t n_by_id;
 	int category; /* index into kb->categories, -1 when in none */
 	size_t order; /* after a full load: its index in kb->nodes */
-	/* A bit per kb->sources[i] that the entries name (source or verified_by);
-	 * NULL when the base has no sources. */
-	const unsigned char *sources_named;
 	/* The entries that name other entries (relates, contradicts), in file
 	 * order: those the loader checks once every node is read. */
 	struct dtk_entry **linking;
@@ -173,6 +170,10 @@ struct dtk_kb {
 	/* _sources.yaml */
 	struct dtk_source *sources;
 	size_t n_sources;
+	/* A bit per sources[i] that an entry names (source or verified_by), for
+	 * the "articles" figure; NULL when the base has no sources. One bitmap
+	 * for the base: one per node cost 4 KB a node with 33,000 sources. */
+	const unsigned char *sources_named;
 
 	/* _crystallizations.yaml, oldest first */
 	struct dtk_record *records;
