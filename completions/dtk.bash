@@ -22,13 +22,13 @@ _dtk_options()
 {
     case $1 in
     reindex) echo "--stdout -q --quiet --help" ;;
-    check) echo "-q --quiet -f --format --help" ;;
-    show) echo "-f --format --color --help" ;;
-    list) echo "-n --node --nodes --confidence --since --stale-at --candidates -f --format --help" ;;
+    check) echo "-q --quiet -f --format --color --word-diff --help" ;;
+    show) echo "-f --format --color --no-pager --help" ;;
+    list) echo "--no-pager -n --node --nodes --confidence --since --stale-at --candidates -f --format --help" ;;
     search) echo "-n --node --confidence -l --limit -f --format --color --help" ;;
     next-id) echo "--help" ;;
-    crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --gpg-sign --no-gpg-sign --no-verify --help" ;;
-    log) echo "-f --format --help" ;;
+    crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --gpg-sign --no-gpg-sign --no-verify --allow-future --allow-shallow --continue --abort --help" ;;
+    log) echo "-f --format --no-pager --help" ;;
     setup-git) echo "--dtk --help" ;;
     merge-driver) echo "--help" ;;
     export) echo "--help" ;;
@@ -47,7 +47,7 @@ _dtk_options()
 _dtk_takes_value()
 {
     case $1:$2 in
-    check:-f | check:--format | show:-f | show:--format | show:--color) return 0 ;;
+    check:-f | check:--format | check:--color | show:-f | show:--format | show:--color) return 0 ;;
     list:-n | list:--node | list:--confidence | list:--since | list:--stale-at) return 0 ;;
     list:-f | list:--format | log:-f | log:--format) return 0 ;;
     search:-n | search:--node | search:--confidence | search:-l | search:--limit) return 0 ;;
@@ -194,7 +194,7 @@ _dtk()
         if [[ $prev == -C ]]; then
             _dtk_files -d
         elif [[ $cur == -* ]]; then
-            _dtk_reply "-C -h --help --version"
+            _dtk_reply "-C -P --no-pager -h --help --version"
         else
             _dtk_reply "$_dtk_commands"
         fi
@@ -244,7 +244,7 @@ _dtk()
     add:--from) _dtk_files -f; return 0 ;;
     list:-f | list:--format | search:-f | search:--format)
         _dtk_reply "text json jsonl ids"; return 0 ;;
-    show:--color | search:--color) _dtk_reply "auto always never"; return 0 ;;
+    show:--color | check:--color | search:--color) _dtk_reply "auto always never"; return 0 ;;
     list:--confidence | search:--confidence) _dtk_reply "high medium low"; return 0 ;;
     list:-n | list:--node | search:-n | search:--node)
         _dtk_reply "$(_dtk_nodes "$(_dtk_root "$dir")")"; return 0 ;;

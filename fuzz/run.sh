@@ -11,13 +11,16 @@ build=build-fuzz
 
 cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DDTK_FUZZ=ON -DBUILD_TESTING=OFF \
   -DDTK_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j"$(nproc)" --target fuzz_node fuzz_base fuzz_merge >/dev/null
+cmake --build "$build" -j"$(nproc)" --target fuzz_node fuzz_base fuzz_merge fuzz_edit >/dev/null
 
 # seed corpora: node files for fuzz_node; whole bases and the cases for fuzz_base
-mkdir -p "$build/corpus-node" "$build/corpus-base" "$build/corpus-merge" fuzz/findings
+mkdir -p "$build/corpus-node" "$build/corpus-base" "$build/corpus-merge" "$build/corpus-edit" \
+  fuzz/findings
 cp fuzz/regress/merge-* "$build/corpus-merge/" 2>/dev/null || true
 cp tests/fixtures/base/insights/[a-z]*.yaml insights/[a-z]*.yaml fuzz/regress/node-* \
   "$build/corpus-node/" 2>/dev/null || true
+cp tests/fixtures/base/insights/[a-z]*.yaml insights/[a-z]*.yaml fuzz/regress/edit-* \
+  "$build/corpus-edit/" 2>/dev/null || true
 cp tests/cases/*.case fuzz/regress/base-* "$build/corpus-base/" 2>/dev/null || true
 for base in tests/fixtures/base .; do
   out="$build/corpus-base/whole-$(basename "$(realpath "$base")").case"
@@ -37,8 +40,9 @@ run() {
 run node 8192 &
 run base 32768 &
 run merge 4096 &
+run edit 8192 &
 wait
-for t in node base merge; do
+for t in node base merge edit; do
   echo "== fuzz_$t ($secs s)"
   grep -E "^#[0-9]+.*(DONE|pulse|NEW)" "$build/fuzz_$t.log" | tail -1
   grep -E "stat::number_of_executed_units|stat::peak_rss_mb|cov:" "$build/fuzz_$t.log" | tail -3

@@ -4,6 +4,7 @@
 
 #include "dtk/dtk.h"
 #include "dtk/kb.h"
+#include "dtk/pager.h"
 #include "dtk/self.h"
 
 #include <errno.h>
@@ -65,6 +66,24 @@ int dtk_cmd_fail(struct dtk_ctx *ctx, const char *cmd, int status)
 {
 	fprintf(ctx->err, "dtk %s: error: %s\n", cmd, dtk_error_last());
 	return status;
+}
+
+/* ---- terminal output ---- */
+
+const char *const dtk_color_names[3] = {"auto", "always", "never"};
+
+int dtk_cmd_use_color(const struct dtk_ctx *ctx, int when)
+{
+	const char *no = getenv("NO_COLOR");
+	if (when != DTK_COLOR_AUTO)
+		return when == DTK_COLOR_ALWAYS;
+	return ctx->tty && !(no && *no);
+}
+
+void dtk_cmd_pager(struct dtk_ctx *ctx)
+{
+	if (!ctx->no_pager && ctx->out == stdout)
+		dtk_pager_start();
 }
 
 /* ---- argument errors ---- */
@@ -240,7 +259,7 @@ int dtk_cmd_load(struct dtk_ctx *ctx, const char *cmd, struct dtk_kb **kb, int w
 static void S_usage(FILE *f)
 {
 	size_t i, w = 0;
-	fputs("usage: dtk [-C <dir>] <command> [<args>]\n"
+	fputs("usage: dtk [-C <dir>] [-P] <command> [<args>]\n"
 	      "       dtk --help | --version | help <command>\n\n"
 	      "dtk keeps a knowledge base (insights/*.yaml) and its INDEX.md honest.\n\n"
 	      "commands:\n",
@@ -251,9 +270,10 @@ static void S_usage(FILE *f)
 	for (i = 0; i < N_CMDS; i++)
 		fprintf(f, "  %-*s  %s\n", (int)w, S_cmds[i]->name, S_cmds[i]->summary);
 	fputs("\noptions:\n"
-	      "  -C <dir>      run as if dtk was started in <dir>\n"
-	      "  -h, --help    show this help; 'dtk <command> --help' for a command\n"
-	      "  --version     print dtk's version\n\n"
+	      "  -C <dir>        run as if dtk was started in <dir>\n"
+	      "  -P, --no-pager  do not page long output on a terminal (see DTK_PAGER)\n"
+	      "  -h, --help      show this help; 'dtk <command> --help' for a command\n"
+	      "  --version       print dtk's version\n\n"
 	      "exit status: 0 ok, 1 'dtk check' found INDEX.md out of date,\n"
 	      "2 invalid input or usage. See dtk(1) and docs/commands.md.\n",
 	      f);
@@ -324,9 +344,9 @@ static int S_flush_stdout(int rc)
 }
 
 /* Runs cmd with its arguments after preparing what its flags ask for. */
-static int S_run(const struct dtk_cmd *cmd, int argc, char **argv)
+static int S_run(const struct dtk_cmd *cmd, int argc, char **argv, int no_pager)
 {
-	struct dtk_ctx ctx = {NULL, stdout, stderr, cmd->flags};
+	struct dtk_ctx ctx = {NULL, stdout, stderr, cmd->flags, isatty(STDOUT_FILENO), no_pager};
 	char *root = NULL;
 	int lock = -1, rc;
 
@@ -346,6 +366,8 @@ static int S_run(const struct dtk_cmd *cmd, int argc, char **argv)
 		return dtk_cmd_fail(&ctx, cmd->name, DTK_EXIT_INVALID);
 	}
 	rc = cmd->exec(&ctx, argc, argv);
+	if (dtk_pager_finish() < 0 && rc == DTK_EXIT_OK)
+		rc = dtk_cmd_fail(&ctx, cmd->name, DTK_EXIT_INVALID);
 	if (lock >= 0)
 		close(lock);
 	free(root);
@@ -380,10 +402,10 @@ static int S_help(struct dtk_ctx *ctx, int argc, char **argv)
 
 static int S_main(int argc, char **argv)
 {
-	struct dtk_ctx ctx = {NULL, stdout, stderr, 0};
+	struct dtk_ctx ctx = {NULL, stdout, stderr, 0, 0, 0};
 	const struct dtk_cmd *cmd;
 	const char *dir;
-	int i = 1;
+	int i = 1, no_pager = 0;
 
 	while (i < argc && argv[i][0] == '-') {
 		if (!strncmp(argv[i], "-C", 2)) {
@@ -396,6 +418,9 @@ static int S_main(int argc, char **argv)
 				        strerror(errno));
 				return DTK_EXIT_INVALID;
 			}
+			i++;
+		} else if (!strcmp(argv[i], "-P") || !strcmp(argv[i], "--no-pager")) {
+			no_pager = 1;
 			i++;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			S_usage(stdout);
@@ -414,7 +439,7 @@ static int S_main(int argc, char **argv)
 	cmd = dtk_cmd_find(argv[i]);
 	if (!cmd)
 		return S_unknown(&ctx, argv[i]);
-	return S_run(cmd, argc - i, argv + i);
+	return S_run(cmd, argc - i, argv + i, no_pager);
 }
 
 int dtk_main(int argc, char **argv)

@@ -1,6 +1,7 @@
 /* cmd_check.c: dtk check: the CI gate. Valid data, and INDEX.md in sync. */
 #include "dtk/cmd.h"
 
+#include "dtk/diffview.h"
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
 #include "dtk/git.h"
@@ -80,7 +81,7 @@ static int S_report_invalid(struct dtk_ctx *ctx, struct dtk_diags *diags, int gi
 
 /* Prints the drift of INDEX.md (old) from what reindex writes (want). */
 static int S_report_drift(struct dtk_ctx *ctx, const char *old, size_t old_len, const char *want,
-                          int missing, int github)
+                          int missing, int github, unsigned how)
 {
 	char *diff = NULL, msg[128], *prefix;
 
@@ -96,22 +97,68 @@ static int S_report_drift(struct dtk_ctx *ctx, const char *old, size_t old_len, 
 		free(prefix);
 	}
 	if (diff)
-		fputs(diff, ctx->out);
+		dtk_diff_print(ctx->out, diff, how);
 	free(diff);
 	fprintf(ctx->err, "dtk check: %s\n", msg);
 	return DTK_EXIT_DRIFT;
+}
+
+/* Warns (to stderr; the exit status stays) of entries created or reviewed
+ * after today: a typo in a date that would keep an entry fresh for ever. */
+static void S_warn_future(struct dtk_ctx *ctx, const struct dtk_kb *kb)
+{
+	dtk_date today = dtk_date_today();
+	char d[11], t[11];
+	size_t i, j;
+
+	dtk_date_format(t, today);
+	for (i = 0; i < kb->n_nodes; i++)
+		for (j = 0; j < kb->nodes[i]->n_entries; j++) {
+			const struct dtk_entry *e = &kb->nodes[i]->entries[j];
+			if (e->created > today)
+				fprintf(ctx->err,
+				        "%s:%d:%d: warning: %s: 'created' %s is after today (%s)\n",
+				        kb->nodes[i]->path, e->pos.line, e->pos.col, e->id,
+				        dtk_date_format(d, e->created), t);
+			if (e->reviewed > today)
+				fprintf(ctx->err,
+				        "%s:%d:%d: warning: %s: 'reviewed' %s is after today "
+				        "(%s)\n",
+				        kb->nodes[i]->path, e->pos.line, e->pos.col, e->id,
+				        dtk_date_format(d, e->reviewed), t);
+		}
+}
+
+/* dtk_index_compare, with S_warn_future on the loaded base. */
+static int S_compare(struct dtk_ctx *ctx, const char *path, struct dtk_file_cmp *cmp,
+                     struct dtk_diags *diags)
+{
+	struct dtk_kb *kb = NULL;
+	int rc = dtk_file_cmp_open(cmp, path, DTK_MAX_INDEX_BYTES);
+
+	if (rc == 0)
+		rc = dtk_kb_load(&kb, ctx->root, DTK_KB_ALL | DTK_KB_LEAN, NULL, diags);
+	if (rc == 0) {
+		S_warn_future(ctx, kb);
+		rc = dtk_index_write(kb, dtk_file_cmp_write, cmp);
+	}
+	dtk_kb_free(kb);
+	return rc == 0 ? dtk_file_cmp_finish(cmp) : rc;
 }
 
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {{"quiet", no_argument, NULL, 'q'},
 	                                     {"format", required_argument, NULL, 'f'},
+	                                     {"color", required_argument, NULL, 'c'},
+	                                     {"word-diff", no_argument, NULL, 'w'},
 	                                     {NULL, 0, NULL, 0}};
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_file_cmp cmp = {.fd = -1};
 	char *old = NULL, *path = NULL, *crlf = NULL;
 	size_t old_len = 0, crlf_len = 0;
-	int quiet = 0, github = 0, c, rc, conv = 0;
+	int quiet = 0, github = 0, c, rc, conv = 0, color = DTK_COLOR_AUTO;
+	unsigned how = 0;
 
 	static const char *const formats[] = {"text", "github"};
 
@@ -119,17 +166,24 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	while ((c = dtk_cmd_getopt(ctx, argc, argv, "qf:", opts)) != -1) {
 		if (c == 'q')
 			quiet = 1;
+		else if (c == 'w')
+			how |= DTK_DIFF_WORDS;
+		else if (c == 'c' && (color = dtk_cmd_choice(ctx, "check", "--color", optarg,
+		                                             dtk_color_names, 3)) >= 0)
+			continue;
 		else if (c == 'f' && (github = dtk_cmd_choice(ctx, "check", "--format", optarg,
 		                                              formats, 2)) >= 0)
 			continue;
 		else
 			return DTK_EXIT_INVALID;
 	}
+	if (dtk_cmd_use_color(ctx, color))
+		how |= DTK_DIFF_COLOR;
 	if (dtk_cmd_operands(ctx, "check", argc, argv, 0, 0, NULL) < 0)
 		return DTK_EXIT_INVALID;
 	path = dtk_path_join(ctx->root, DTK_INDEX_FILE);
 	/* compared as it is rendered: neither page is held whole unless they differ */
-	rc = dtk_index_compare(ctx->root, path, &cmp, &diags);
+	rc = S_compare(ctx, path, &cmp, &diags);
 	if (rc == DTK_EINVALID) {
 		rc = S_report_invalid(ctx, &diags, github);
 		goto done;
@@ -160,7 +214,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		goto done;
 	}
 	rc = S_report_drift(ctx, old ? old : "", old_len, conv ? crlf : dtk_buf_cstr(&cmp.text),
-	                    cmp.fd < 0, github);
+	                    cmp.fd < 0, github, how);
 done:
 	dtk_diags_release(&diags);
 	dtk_file_cmp_release(&cmp);
@@ -172,7 +226,8 @@ done:
 
 const struct dtk_cmd dtk_cmd_check = {
         .name = "check",
-        .usage = "dtk check [-q] [--format text|github]",
+        .usage = "dtk check [-q] [--format text|github] [--color auto|always|never]\n"
+                 "                 [--word-diff]",
         .summary = "fail when insights/ is invalid or INDEX.md is out of date",
         .help = "\nValidates insights/ and compares INDEX.md with what 'dtk reindex' would\n"
                 "write. Never writes anything. Exit status: 0 when all is well; 1 when\n"
@@ -182,7 +237,12 @@ const struct dtk_cmd dtk_cmd_check = {
                 "  -q, --quiet      print nothing when all is well\n"
                 "  -f, --format F   text (the default), or github: also print GitHub Actions\n"
                 "                   annotations (::error file=...) on standard output, for\n"
-                "                   each error and for drift\n\n"
+                "                   each error and for drift\n"
+                "  --color WHEN     colour the diff: auto (the default: on a terminal,\n"
+                "                   unless NO_COLOR is set), always or never; the part\n"
+                "                   of a changed line that changed in reverse video\n"
+                "  --word-diff      show each changed line once, the removed part in [- -]\n"
+                "                   and the added part in {+ +} (git's --word-diff=plain)\n\n"
                 "examples:\n"
                 "  dtk check\n"
                 "  dtk check || dtk reindex\n",

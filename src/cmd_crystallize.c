@@ -17,7 +17,8 @@
 #include <unistd.h>
 
 struct opts {
-	int plan, dry_run, no_commit, json, sign, no_verify;
+	int plan, dry_run, no_commit, json, sign, no_verify, cont, abort, allow_future,
+	        allow_shallow;
 	dtk_date date;
 	const char *eval, *review, *author, *sign_key;
 };
@@ -44,15 +45,19 @@ static void S_rm_scratch(const char *dir)
 	free(ins);
 }
 
-/* Loads the base as it was at the run of since, from git; NULL when history
- * does not hold it (a warning says what that means). */
-static struct dtk_kb *S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since)
+/* Loads the base as it was at the run of since, from git, into *out; NULL
+ * when history does not hold it (a warning says what that means). A shallow
+ * clone cut before that run is refused when refuse_shallow is set: its
+ * figures would differ from a full clone's. Returns 0, or -1 after the
+ * error. */
+static int S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since, int refuse_shallow,
+                  struct dtk_kb **out)
 {
 	struct dtk_diags d = DTK_DIAGS_INIT;
 	struct dtk_kb *kb = NULL;
 	const char *tmp = getenv("TMPDIR");
 	char *dir = dtk_path_join(tmp && *tmp ? tmp : P_tmpdir, "dtk-prev-XXXXXX"), hex[41], s[11];
-	int rc = 0;
+	int rc = 0, shallow = repo && dtk_repo_is_shallow(repo);
 
 	if (repo && mkdtemp(dir))
 		rc = dtk_repo_checkout_run(repo, since, dir, hex);
@@ -60,19 +65,35 @@ static struct dtk_kb *S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_dat
 	 * blooms and stances, never for a claim */
 	if (rc == 1 && dtk_kb_load(&kb, dir, DTK_KB_ALL | DTK_KB_LEAN, NULL, &d) != 0)
 		kb = NULL;
-	if (!kb)
+	dtk_date_format(s, since);
+	if (!kb && rc != 1 && shallow && refuse_shallow) {
+		fprintf(ctx->err,
+		        "dtk crystallize: error: the previous run's commit (%s) is not in this "
+		        "shallow clone's history, so the figures would differ from a full "
+		        "clone's; fetch the history (git fetch --unshallow, or git fetch "
+		        "--shallow-since=%s), or pass --allow-shallow to count only what the "
+		        "files show\n",
+		        s, s);
+		rc = -1;
+	} else if (!kb) {
 		fprintf(ctx->err,
 		        "dtk crystallize: warning: the base at the previous run (%s) is %s; high "
 		        "changes, bloom changes, stance rewrites and new contradictions count only "
 		        "what the files show\n",
-		        dtk_date_format(s, since),
-		        rc == 1 ? "not valid by today's rules"
-		                : "not in this repository's history");
+		        s,
+		        rc == 1   ? "not valid by today's rules"
+		        : shallow ? "not in this shallow clone's history"
+		                  : "not in this repository's history");
+		rc = 0;
+	} else {
+		rc = 0;
+	}
 	if (repo)
 		S_rm_scratch(dir);
 	dtk_diags_release(&d);
 	free(dir);
-	return kb;
+	*out = kb;
+	return rc;
 }
 
 /* Refuses options that contradict each other or the mode; returns 0 or -1
@@ -140,6 +161,10 @@ static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, int argc, char **ar
 	                                   {"gpg-sign", optional_argument, NULL, 'S'},
 	                                   {"no-gpg-sign", no_argument, NULL, 'G'},
 	                                   {"no-verify", no_argument, NULL, 'V'},
+	                                   {"continue", no_argument, NULL, 'C'},
+	                                   {"abort", no_argument, NULL, 'A'},
+	                                   {"allow-future", no_argument, NULL, 'F'},
+	                                   {"allow-shallow", no_argument, NULL, 'W'},
 	                                   {NULL, 0, NULL, 0}};
 	static const char *const formats[] = {"text", "json"};
 	int c, format_set = 0;
@@ -153,6 +178,10 @@ static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, int argc, char **ar
 		case 'p': o->plan = 1; break;
 		case 'n': o->dry_run = 1; break;
 		case 'N': o->no_commit = 1; break;
+		case 'C': o->cont = 1; break;
+		case 'A': o->abort = 1; break;
+		case 'F': o->allow_future = 1; break;
+		case 'W': o->allow_shallow = 1; break;
 		case 'e': o->eval = optarg; break;
 		case 'r': o->review = optarg; break;
 		case 'a': o->author = optarg; break;
@@ -184,6 +213,19 @@ static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, int argc, char **ar
 	}
 	if (dtk_cmd_operands(ctx, "crystallize", argc, argv, 0, 0, NULL) < 0)
 		return -1;
+	if (o->cont || o->abort) {
+		if (o->cont && o->abort) {
+			dtk_cmd_usage_error(ctx, "crystallize",
+			                    "--continue and --abort exclude each other");
+			return -1;
+		}
+		if (argc != 2) {
+			dtk_cmd_usage_error(ctx, "crystallize", "%s takes no other option",
+			                    o->cont ? "--continue" : "--abort");
+			return -1;
+		}
+		return 0;
+	}
 	return S_check_opts(ctx, o, format_set);
 }
 
@@ -318,14 +360,30 @@ static void S_message(struct dtk_buf *m, const struct dtk_record *r)
 	dtk_buf_release(&y);
 }
 
-/* Writes the two files without git (--no-commit). */
+/* Writes the two files without git (--no-commit): INDEX.md first, then the
+ * records, so that a failure (or a kill) between them leaves the records as
+ * they were and the same run can be made again; when the records cannot be
+ * written, INDEX.md is put back. Returns 0, or -1 with the error set. */
 static int S_write(const struct dtk_kb *kb, const char *records, const char *index)
 {
 	char *a = dtk_path_join(kb->root, "insights/_crystallizations.yaml");
-	char *b = dtk_path_join(kb->root, DTK_INDEX_FILE);
-	int rc = dtk_file_write_atomic(a, records, strlen(records));
-	if (rc == 0)
-		rc = dtk_file_write_atomic(b, index, strlen(index));
+	char *b = dtk_path_join(kb->root, DTK_INDEX_FILE), *old = NULL;
+	size_t old_len = 0;
+	int had = dtk_file_read(&old, &old_len, b, DTK_MAX_FILE_BYTES) == 0;
+	int rc = dtk_file_write_atomic(b, index, strlen(index));
+
+	dtk_crash_point("no-commit-between");
+	if (rc == 0 && (rc = dtk_file_write_atomic(a, records, strlen(records))) < 0) {
+		char *why = dtk_xstrdup(dtk_error_last());
+		if (had ? dtk_file_write_atomic(b, old, old_len) < 0 : unlink(b) < 0)
+			dtk_error("%s; and INDEX.md, already written, could not be put back: run "
+			          "dtk reindex",
+			          why);
+		else
+			dtk_error("%s (INDEX.md was put back as it was)", why);
+		free(why);
+	}
+	free(old);
 	free(a);
 	free(b);
 	return rc;
@@ -388,8 +446,16 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 		        dtk_date_format(d2, kb->records[kb->n_records - 1].date));
 		return DTK_EXIT_INVALID;
 	}
-	if (kb->n_records)
-		prev = S_prev(ctx, repo, kb->records[kb->n_records - 1].date);
+	if (!o->plan && o->date > dtk_date_today() && !o->allow_future) {
+		fprintf(ctx->err,
+		        "dtk crystallize: error: the date %s is after today (%s); every later run "
+		        "must be after it: pass --allow-future if you mean it\n",
+		        dtk_date_format(d1, o->date), dtk_date_format(d2, dtk_date_today()));
+		return DTK_EXIT_INVALID;
+	}
+	if (kb->n_records && S_prev(ctx, repo, kb->records[kb->n_records - 1].date,
+	                            !o->plan && !o->allow_shallow, &prev) < 0)
+		return DTK_EXIT_INVALID;
 	dtk_crystal_compute(&c, kb, prev, o->date);
 	if (o->plan) {
 		if (o->json) {
@@ -441,6 +507,29 @@ done:
 	return rc;
 }
 
+/* --continue and --abort; returns the exit status. */
+static int S_resume(struct dtk_ctx *ctx, struct dtk_repo *repo, int cont)
+{
+	char hex[41];
+	int rc = cont ? dtk_repo_continue(repo, hex) : dtk_repo_abort(repo);
+
+	if (rc < 0)
+		return dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+	if (rc == 0) {
+		fprintf(ctx->err,
+		        "dtk crystallize: error: no crystallization was interrupted; "
+		        "there is nothing to %s\n",
+		        cont ? "continue" : "abort");
+		return DTK_EXIT_INVALID;
+	}
+	if (cont)
+		fprintf(ctx->out, "finished the interrupted crystallization as commit %.12s\n",
+		        hex);
+	else
+		fprintf(ctx->out, "dropped the interrupted crystallization\n");
+	return DTK_EXIT_OK;
+}
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct dtk_repo *repo = NULL;
@@ -458,14 +547,23 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
 		goto done;
 	}
-	rc = repo && !o.plan && !o.dry_run ? dtk_repo_recover(repo) : 0;
-	if (rc != 0) {
-		if (rc > 0)
-			fprintf(ctx->err,
-			        "dtk crystallize: finished the crystallization that was "
-			        "interrupted; nothing else was done (run again for a new one)\n");
-		rc = rc > 0 ? DTK_EXIT_OK : dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+	if (o.cont || o.abort) {
+		rc = S_resume(ctx, repo, o.cont);
 		goto done;
+	}
+	if (repo && !o.plan && !o.dry_run) {
+		char branch[256];
+		rc = dtk_repo_interrupted(repo, branch, sizeof(branch));
+		if (rc != 0) {
+			if (rc > 0)
+				dtk_error(
+				        "a crystallization on branch %s was interrupted: finish it "
+				        "with 'dtk crystallize --continue', or drop it with 'dtk "
+				        "crystallize --abort'",
+				        branch);
+			rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+			goto done;
+		}
 	}
 	if (commits && dtk_repo_check_ready(repo) < 0) {
 		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
@@ -485,7 +583,9 @@ const struct dtk_cmd dtk_cmd_crystallize = {
         .usage = "dtk crystallize --plan [--date D] [--format text|json]\n"
                  "       dtk crystallize --eval SCENARIO=VERDICT [--date D] [--review FILE]\n"
                  "                       [--author 'Name <email>'] [--dry-run | --no-commit]\n"
-                 "                       [--gpg-sign[=KEYID] | --no-gpg-sign] [--no-verify]",
+                 "                       [--gpg-sign[=KEYID] | --no-gpg-sign] [--no-verify]\n"
+                 "                       [--allow-future] [--allow-shallow]\n"
+                 "       dtk crystallize --continue | --abort",
         .summary = "review what changed since the last run and commit the record",
         .help = "\nCompares the base now with the base at the previous run (read from git\n"
                 "history), appends a record to insights/_crystallizations.yaml, rebuilds\n"
@@ -500,12 +600,17 @@ const struct dtk_cmd dtk_cmd_crystallize = {
                 "  --eval S=V        the eval scenario and its verdict (required for a run)\n"
                 "  --review FILE     YAML with cross_pairs, verdict and note of the review\n"
                 "  --author A        'Name <email>' (default: user.name and user.email)\n"
+                "  --allow-future    accept a run date after today\n"
+                "  --allow-shallow   in a shallow clone that lacks the previous run, count\n"
+                "                    only what the files show\n"
                 "  --dry-run         print the record; write nothing\n"
                 "  --no-commit       write the files but do not commit\n"
                 "  --gpg-sign[=KEYID]  sign the commit as git does (default:\n"
                 "                    commit.gpgsign, key user.signingkey)\n"
                 "  --no-gpg-sign     do not sign, whatever commit.gpgsign says\n"
-                "  --no-verify       skip the pre-commit and commit-msg hooks\n\n"
+                "  --no-verify       skip the pre-commit and commit-msg hooks\n"
+                "  --continue        finish a crystallization that was interrupted\n"
+                "  --abort           drop a crystallization that was interrupted\n\n"
                 "examples:\n"
                 "  dtk crystallize --plan --date 2026-10-15\n"
                 "  dtk crystallize --date 2026-10-15 --eval scenario-004=acceptable --review "

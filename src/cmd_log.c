@@ -72,6 +72,7 @@ static void S_json(FILE *f, const struct dtk_run_list *l)
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
+	                                     {"no-pager", no_argument, NULL, 'P'},
 	                                     {NULL, 0, NULL, 0}};
 	struct dtk_repo *repo = NULL;
 	struct dtk_diags diags = DTK_DIAGS_INIT;
@@ -81,8 +82,10 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 	optind = 0;
 	while ((c = dtk_cmd_getopt(ctx, argc, argv, "f:", opts)) != -1) {
-		if (c != 'f' ||
-		    (json = dtk_cmd_choice(ctx, "log", "--format", optarg, formats, 2)) < 0)
+		if (c == 'P')
+			ctx->no_pager = 1;
+		else if (c != 'f' ||
+		         (json = dtk_cmd_choice(ctx, "log", "--format", optarg, formats, 2)) < 0)
 			return DTK_EXIT_INVALID;
 	}
 	if (dtk_cmd_operands(ctx, "log", argc, argv, 0, 0, NULL) < 0)
@@ -98,6 +101,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	} else if (rc < 0) {
 		rc = dtk_cmd_fail(ctx, "log", DTK_EXIT_INVALID);
 	} else {
+		if (runs.n)
+			dtk_cmd_pager(ctx);
 		if (json)
 			S_json(ctx->out, &runs);
 		else if (runs.n)
@@ -117,14 +122,16 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 const struct dtk_cmd dtk_cmd_log = {
         .name = "log",
-        .usage = "dtk log [--format text|json]",
+        .usage = "dtk log [--format text|json] [--no-pager]",
         .summary = "list the crystallization runs recorded in git, newest first",
         .help = "\nReads the records of insights/_crystallizations.yaml at HEAD and finds the\n"
                 "commit that added each (a Dtk-Crystallization trailer, or for runs recorded\n"
                 "before dtk, the commit that added the record; - when the history does not\n"
                 "hold it). Without runs, says so on standard error.\n\n"
                 "options:\n"
-                "  -f, --format text|json\n\n"
+                "  -f, --format text|json\n"
+                "  --no-pager    on a terminal, print without a pager (DTK_PAGER, PAGER,\n"
+                "                else less)\n\n"
                 "examples:\n"
                 "  dtk log\n"
                 "  dtk log --format json | jq '.[0]'\n",

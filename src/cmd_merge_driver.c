@@ -127,9 +127,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		                           "missing %s (git passes %%O %%A %%B %%P)",
 		                           (const char *const[]){"<ancestor>", "<ours>", "<theirs>",
 		                                                 "<path>"}[argc - 1]);
-	if (argc > 7 || (argc > 5 && !S_insights_file(argv[4])))
-		return dtk_cmd_usage_error(ctx, "merge-driver", "unexpected argument '%s'",
-		                           argv[argc > 7 ? 7 : 5]);
+	if (argc > 7)
+		return dtk_cmd_usage_error(ctx, "merge-driver", "unexpected argument '%s'", argv[7]);
 	if (S_insights_file(argv[4]))
 		return S_merge_file(ctx, argv, argc, S_insights_file(argv[4]));
 	root = S_root(argv[4]);

@@ -189,14 +189,12 @@ static int S_missing_entry(struct dtk_ctx *ctx, const struct dtk_node *node, con
 	return DTK_EXIT_INVALID;
 }
 
-static const struct style *S_pick_style(const char *when, FILE *out)
+static const struct style *S_pick_style(const struct dtk_ctx *ctx, const char *when)
 {
-	const char *no = getenv("NO_COLOR");
-	if (!strcmp(when, "always"))
-		return &S_color;
-	if (!strcmp(when, "never") || (no && *no))
-		return &S_plain;
-	return isatty(fileno(out)) ? &S_color : &S_plain;
+	int k = !strcmp(when, "always")  ? DTK_COLOR_ALWAYS
+	        : !strcmp(when, "never") ? DTK_COLOR_NEVER
+	                                 : DTK_COLOR_AUTO;
+	return dtk_cmd_use_color(ctx, k) ? &S_color : &S_plain;
 }
 
 static int S_print(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *node_name,
@@ -225,9 +223,9 @@ static int S_print(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *nod
 		fputs(dtk_buf_cstr(&b), ctx->out);
 		dtk_buf_release(&b);
 	} else if (e) {
-		S_text_entry(ctx->out, kb, e, S_pick_style(color, ctx->out));
+		S_text_entry(ctx->out, kb, e, S_pick_style(ctx, color));
 	} else {
-		S_text_node(ctx->out, kb, node, S_pick_style(color, ctx->out));
+		S_text_node(ctx->out, kb, node, S_pick_style(ctx, color));
 	}
 	return DTK_EXIT_OK;
 }
@@ -236,6 +234,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
 	                                     {"color", required_argument, NULL, 'c'},
+	                                     {"no-pager", no_argument, NULL, 'P'},
 	                                     {NULL, 0, NULL, 0}};
 	struct dtk_kb *kb = NULL;
 	static const char *const formats[] = {"text", "json"};
@@ -249,8 +248,10 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		if (c == 'f' &&
 		    (json = dtk_cmd_choice(ctx, "show", "--format", optarg, formats, 2)) >= 0)
 			continue;
-		if (c == 'c' &&
-		    (k = dtk_cmd_choice(ctx, "show", "--color", optarg, colors, 3)) >= 0)
+		if (c == 'P')
+			ctx->no_pager = 1;
+		else if (c == 'c' &&
+		         (k = dtk_cmd_choice(ctx, "show", "--color", optarg, colors, 3)) >= 0)
 			color = colors[k];
 		else
 			return DTK_EXIT_INVALID;
@@ -265,8 +266,10 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	if (!node)
 		return DTK_EXIT_INVALID;
 	rc = dtk_cmd_load(ctx, "show", &kb, DTK_KB_ONE_NODE | DTK_KB_LINKED, node);
-	if (rc == DTK_EXIT_OK)
+	if (rc == DTK_EXIT_OK) {
+		dtk_cmd_pager(ctx);
 		rc = S_print(ctx, kb, node, name, is_entry, json, color);
+	}
 	dtk_kb_free(kb);
 	free(node);
 	return rc;
@@ -274,19 +277,21 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 const struct dtk_cmd dtk_cmd_show = {
         .name = "show",
-        .usage = "dtk show [--format text|json] [--color auto|always|never] <node|entry-id>",
+        .usage = "dtk show [--format text|json] [--color auto|always|never] [--no-pager]\n"
+                 "                <node|entry-id>",
         .summary = "print one node or one entry",
         .help = "\nPrints a node (stance, bloom, every entry) or one entry (claim, confidence,\n"
                 "dates, sources by title, verified_by, relations with titles) and what\n"
                 "names it: entries that relate to or contradict it, gaps it flags; a\n"
                 "node's links from other nodes. Reads _domain.yaml, _sources.yaml, the\n"
                 "node's file and the node files that name it or that it names (others are\n"
-                "only scanned for its name). Colour is used on a terminal unless\n"
-                "NO_COLOR is set.\n\n"
+                "only scanned for its name). On a terminal: in colour unless NO_COLOR is\n"
+                "set, through a pager (DTK_PAGER, PAGER, else less with LESS=FRX).\n\n"
                 "options:\n"
                 "  -f, --format text|json   json is the stable shape for agents "
                 "(docs/commands.md)\n"
-                "  --color auto|always|never\n\n"
+                "  --color auto|always|never\n"
+                "  --no-pager               print straight to the terminal\n\n"
                 "examples:\n"
                 "  dtk show collective-communication\n"
                 "  dtk show training-parallelism-008 --format json\n",

@@ -173,8 +173,11 @@ static int S_add_command_line(git_config *cfg, git_repository *repo)
 		goto done;
 	}
 	rc = 0;
+	/* kept open for the life of the process: libgit2 reads the file again
+	 * by its path whenever it refreshes the configuration, and a closed
+	 * descriptor's number is soon another file's (an index.lock) */
+	fd = -1;
 done:
-	/* libgit2 has read the file: the descriptor is no longer needed */
 	if (fd >= 0)
 		close(fd);
 	dtk_buf_release(&text);

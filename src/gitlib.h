@@ -77,6 +77,8 @@
 	X(index_read)                                                                              \
 	X(index_read_tree)                                                                         \
 	X(index_remove)                                                                            \
+	X(index_set_version)                                                                       \
+	X(index_version)                                                                           \
 	X(index_write)                                                                             \
 	X(index_write_tree_to)                                                                     \
 	X(libgit2_init)                                                                            \
@@ -219,6 +221,8 @@ int dtk_gitlib_load(void);
 #define git_index_read (dtk_git.index_read)
 #define git_index_read_tree (dtk_git.index_read_tree)
 #define git_index_remove (dtk_git.index_remove)
+#define git_index_set_version (dtk_git.index_set_version)
+#define git_index_version (dtk_git.index_version)
 #define git_index_write (dtk_git.index_write)
 #define git_index_write_tree_to (dtk_git.index_write_tree_to)
 #define git_libgit2_init (dtk_git.libgit2_init)

@@ -9,6 +9,8 @@
 #include "gitint.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -81,37 +83,69 @@ void dtk_repo_free(struct dtk_repo *r)
 	free(r);
 }
 
-static char *S_index_lock(const struct dtk_repo *r)
-{
-	return dtk_path_join(git_repository_path(r->git), "index.lock");
-}
+static char *S_index_lock(const struct dtk_repo *r);
+static int S_locked_error(const char *path);
+static int S_stale_mark(const struct dtk_repo *r, const char *path);
 
-static int S_check_lock(const struct dtk_repo *r)
+/* Sets the error for a failure to read the index, with advice where git's
+ * own message gives none. Returns -1. */
+static int S_index_error(void)
 {
-	char *lock = S_index_lock(r);
-	int locked = access(lock, F_OK) == 0;
-	free(lock);
-	if (locked)
+	const git_error *e = git_error_last();
+	if (e && e->message && strstr(e->message, "'sdir'"))
 		return dtk_error(
-		        "the index is locked (.git/index.lock exists): another git "
-		        "process is running, or one crashed; remove the file if none runs");
-	return 0;
+		        "cannot read the index: it is a sparse index (extension 'sdir'), "
+		        "which libgit2 cannot read; make it a full one with 'git "
+		        "sparse-checkout disable' or 'git config index.sparse false && git "
+		        "sparse-checkout reapply'");
+	return S_gerr("cannot read the index");
 }
 
-int dtk_repo_check_ready(struct dtk_repo *r)
+/* Returns 1 when a rebase (of any kind) is under way. */
+static int S_rebasing(const struct dtk_repo *r)
+{
+	int st = git_repository_state(r->git);
+	return st == GIT_REPOSITORY_STATE_REBASE || st == GIT_REPOSITORY_STATE_REBASE_MERGE ||
+	       st == GIT_REPOSITORY_STATE_REBASE_INTERACTIVE ||
+	       st == GIT_REPOSITORY_STATE_APPLY_MAILBOX_OR_REBASE;
+}
+
+/* The checks of dtk_repo_check_ready but the lock's (dtk_repo_commit holds
+ * the lock when it makes them). */
+static int S_ready(struct dtk_repo *r)
 {
 	git_index *idx = NULL;
 	int rc = -1;
 
+	if (S_rebasing(r))
+		return dtk_error("a rebase is under way; finish it (git rebase --continue) or "
+		                 "abort it (git rebase --abort) first, then crystallize on the "
+		                 "branch");
+	switch (git_repository_state(r->git)) {
+	case GIT_REPOSITORY_STATE_NONE: break;
+	case GIT_REPOSITORY_STATE_MERGE:
+		return dtk_error("a merge is under way; finish it (git commit) or abort it (git "
+		                 "merge --abort) first");
+	case GIT_REPOSITORY_STATE_REVERT:
+	case GIT_REPOSITORY_STATE_REVERT_SEQUENCE:
+		return dtk_error("a revert is under way; finish it (git revert --continue) or "
+		                 "abort it (git revert --abort) first");
+	case GIT_REPOSITORY_STATE_CHERRYPICK:
+	case GIT_REPOSITORY_STATE_CHERRYPICK_SEQUENCE:
+		return dtk_error("a cherry-pick is under way; finish it (git cherry-pick "
+		                 "--continue) or abort it (git cherry-pick --abort) first");
+	case GIT_REPOSITORY_STATE_BISECT:
+		return dtk_error("a bisect is under way; end it (git bisect reset) first");
+	default:
+		return dtk_error("a git am is under way; finish it (git am --continue) or abort "
+		                 "it (git am --abort) first");
+	}
 	if (git_repository_head_detached(r->git) == 1)
 		return dtk_error("HEAD is detached; check out a branch first");
-	if (git_repository_state(r->git) != GIT_REPOSITORY_STATE_NONE)
-		return dtk_error(
-		        "a merge, rebase, cherry-pick or revert is under way; finish it first");
-	if (S_check_lock(r) < 0)
-		return -1;
-	if (git_repository_index(&idx, r->git) < 0 || git_index_read(idx, 1) < 0)
-		return S_gerr("cannot read the index");
+	if (git_repository_index(&idx, r->git) < 0 || git_index_read(idx, 1) < 0) {
+		S_index_error();
+		goto done;
+	}
 	if (git_index_has_conflicts(idx)) {
 		dtk_error("the index has unresolved conflicts; resolve them first");
 		goto done;
@@ -119,6 +153,17 @@ int dtk_repo_check_ready(struct dtk_repo *r)
 	rc = 0;
 done:
 	git_index_free(idx);
+	return rc;
+}
+
+int dtk_repo_check_ready(struct dtk_repo *r)
+{
+	char *lock = S_index_lock(r);
+	int rc = S_ready(r);
+
+	if (rc == 0 && access(lock, F_OK) == 0 && !S_stale_mark(r, lock))
+		rc = S_locked_error(lock);
+	free(lock);
 	return rc;
 }
 
@@ -600,18 +645,149 @@ done:
 	return rc;
 }
 
-/* ---- the journal: a decided commit, finished even after a crash ---- */
+/* ---- git's index lock, held from before the first write to the last ---- */
 
+/* A decided commit: what the journal (<git dir>/dtk-crystallize) holds. */
 struct journal {
 	git_oid new_id, old_id;
-	int has_old; /* 0: the branch was unborn */
-	char ref[256];
+	int has_old;                           /* 0: the branch was unborn */
+	char ref[256];                         /* the branch, "refs/heads/..." */
+	unsigned long long lock_dev, lock_ino; /* the index lock the run held */
 };
+
+/* The index lock as git takes it: <git dir>/index.lock created exclusively
+ * (in a linked worktree the git dir is .git/worktrees/<name>). While dtk
+ * holds it no git command writes the index; the new index is written into
+ * it and renamed over the index at the end, as git does. */
+struct ilock {
+	int fd; /* -1: not held */
+	char *path;
+	unsigned long long dev, ino;
+};
+
+/* What an index lock taken by dtk holds until the new index is written into
+ * it: tells a lock left by a killed dtk run from another process's. */
+#define LOCK_MARK "dtk crystallize "
+
+static char *S_index_lock(const struct dtk_repo *r)
+{
+	return dtk_path_join(git_repository_path(r->git), "index.lock");
+}
 
 static char *S_journal_path(const struct dtk_repo *r)
 {
 	return dtk_path_join(git_repository_path(r->git), "dtk-crystallize");
 }
+
+static int S_locked_error(const char *path)
+{
+	return dtk_error("the index is locked (%s exists): another git process is running, or "
+	                 "one crashed; remove the file if none runs",
+	                 path);
+}
+
+/* Returns 1 when path holds the mark of a dtk run whose process is gone and
+ * no journal says a run was decided: a lock that nothing will ever use. */
+static int S_stale_mark(const struct dtk_repo *r, const char *path)
+{
+	char buf[64] = "", *journal = S_journal_path(r);
+	int fd = open(path, O_RDONLY | O_NOFOLLOW), stale = 0;
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	long pid;
+
+	if (fd >= 0)
+		close(fd);
+	if (n > (ssize_t)strlen(LOCK_MARK) && !strncmp(buf, LOCK_MARK, strlen(LOCK_MARK)) &&
+	    access(journal, F_OK) < 0 && errno == ENOENT) {
+		buf[n] = '\0';
+		pid = strtol(buf + strlen(LOCK_MARK), NULL, 10);
+		stale = pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+	}
+	free(journal);
+	return stale;
+}
+
+/* Takes the index lock; reuses it when it is the one of the journal j (the
+ * same file, left by the interrupted run). Returns 0, or -1 with the error
+ * set (naming the lock's real path). */
+static int S_lock_take(const struct dtk_repo *r, struct ilock *l, const struct journal *j)
+{
+	struct stat st;
+	char mark[64];
+	int tries;
+
+	l->path = S_index_lock(r);
+	l->fd = -1;
+	if (j && j->lock_ino && lstat(l->path, &st) == 0 &&
+	    (unsigned long long)st.st_dev == j->lock_dev &&
+	    (unsigned long long)st.st_ino == j->lock_ino)
+		l->fd = open(l->path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	for (tries = 0; l->fd < 0 && tries < 2; tries++) {
+		l->fd = open(l->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (l->fd >= 0 || errno != EEXIST || tries || !S_stale_mark(r, l->path))
+			break;
+		unlink(l->path); /* a killed dtk run's, which decided nothing */
+	}
+	if (l->fd < 0)
+		return errno == EEXIST
+		               ? S_locked_error(l->path)
+		               : dtk_error("cannot create %s: %s", l->path, strerror(errno));
+	snprintf(mark, sizeof(mark), "%s%ld\n", LOCK_MARK, (long)getpid());
+	if (ftruncate(l->fd, 0) < 0 || write(l->fd, mark, strlen(mark)) < 0 ||
+	    fstat(l->fd, &st) < 0)
+		return dtk_error("cannot write %s: %s", l->path, strerror(errno));
+	l->dev = (unsigned long long)st.st_dev;
+	l->ino = (unsigned long long)st.st_ino;
+	return 0;
+}
+
+/* Gives the lock up without changing the index (removes it). */
+static void S_lock_rollback(struct ilock *l)
+{
+	if (l->fd >= 0) {
+		close(l->fd);
+		unlink(l->path);
+	}
+	l->fd = -1;
+	free(l->path);
+	l->path = NULL;
+}
+
+/* Writes data (a whole index file) into the lock, makes it durable and
+ * renames it over the index: the lock is given up. Returns 0 or -1. */
+static int S_lock_commit(const struct dtk_repo *r, struct ilock *l, const char *data, size_t len)
+{
+	char *index = dtk_path_join(git_repository_path(r->git), "index");
+	size_t off = 0;
+	int rc = -1;
+
+	if (ftruncate(l->fd, 0) < 0 || lseek(l->fd, 0, SEEK_SET) < 0)
+		goto fail;
+	while (off < len) {
+		ssize_t n = write(l->fd, data + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			goto fail;
+		off += (size_t)n;
+	}
+	if (fsync(l->fd) < 0)
+		goto fail;
+	dtk_crash_point("before-index-rename");
+	if (rename(l->path, index) < 0)
+		goto fail;
+	close(l->fd);
+	l->fd = -1;
+	rc = 0;
+	goto done;
+fail:
+	dtk_error("cannot write the index (%s): %s", l->path, strerror(errno));
+done:
+	free(index);
+	return rc;
+}
+
+/* ---- the journal: a decided commit, finished even after a crash ---- */
 
 static int S_journal_write(const struct dtk_repo *r, const struct journal *j)
 {
@@ -622,7 +798,8 @@ static int S_journal_write(const struct dtk_repo *r, const struct journal *j)
 
 	git_oid_tostr(a, sizeof(a), &j->new_id);
 	git_oid_tostr(b, sizeof(b), &j->old_id);
-	dtk_buf_printf(&text, "new %s\nold %s\nref %s\n", a, j->has_old ? b : "-", j->ref);
+	dtk_buf_printf(&text, "new %s\nold %s\nref %s\nlock %llu %llu\n", a, j->has_old ? b : "-",
+	               j->ref, j->lock_dev, j->lock_ino);
 	rc = dtk_file_write_atomic(path, text.ptr, text.len);
 	dtk_buf_release(&text);
 	free(path);
@@ -634,19 +811,26 @@ static int S_journal_read(const struct dtk_repo *r, struct journal *j)
 {
 	char *path = S_journal_path(r), *text = NULL, a[64] = "", b[64] = "";
 	size_t len;
-	int rc = dtk_file_read(&text, &len, path, 4096);
+	int rc = dtk_file_read(&text, &len, path, 4096), n;
 
-	free(path);
 	memset(j, 0, sizeof(*j));
-	if (rc < 0)
-		return errno == ENOENT ? 0 : -1;
-	rc = sscanf(text, "new %63s\nold %63s\nref %255s", a, b, j->ref) == 3 &&
-	                     git_oid_fromstr(&j->new_id, a) == 0 &&
-	                     (!strcmp(b, "-") || git_oid_fromstr(&j->old_id, b) == 0)
-	             ? 1
-	             : dtk_error(".git/dtk-crystallize is damaged; remove it and check HEAD");
-	j->has_old = rc == 1 && strcmp(b, "-") != 0;
+	if (rc < 0) {
+		rc = errno == ENOENT ? 0 : -1;
+		goto done;
+	}
+	n = sscanf(text, "new %63s\nold %63s\nref %255s\nlock %llu %llu", a, b, j->ref,
+	           &j->lock_dev, &j->lock_ino);
+	if (n >= 3 && git_oid_fromstr(&j->new_id, a) == 0 &&
+	    (!strcmp(b, "-") || git_oid_fromstr(&j->old_id, b) == 0) &&
+	    !strncmp(j->ref, "refs/heads/", 11)) {
+		j->has_old = strcmp(b, "-") != 0;
+		rc = 1;
+	} else {
+		rc = dtk_error("%s is damaged; remove it and check HEAD", path);
+	}
+done:
 	free(text);
+	free(path);
 	return rc;
 }
 
@@ -687,17 +871,24 @@ done:
 	return rc;
 }
 
-/* Makes the index hold the base's files as in tree: the work tree's stat
- * data where the file matches, else the committed blob. */
-static int S_update_index(const struct dtk_repo *r, git_tree *tree)
+/* Makes the index hold the base's files as in tree (the work tree's stat
+ * data where the file matches, else the committed blob) and writes it into
+ * the held lock l, not yet renamed: returns the new index file's bytes in
+ * *out (malloc'd) and *len. */
+static int S_new_index(const struct dtk_repo *r, git_tree *tree, char **out, size_t *len)
 {
-	git_index *idx = NULL;
+	git_index *idx = NULL, *copy = NULL;
 	char *dir = S_path(r, "insights"), *index_md = S_path(r, "INDEX.md");
+	char *tmp = dtk_path_join(git_repository_path(r->git), "dtk-index.new");
+	char *tmp_lock = dtk_path_join(git_repository_path(r->git), "dtk-index.new.lock");
 	git_tree_entry *te = NULL;
 	git_tree *sub = NULL;
 	size_t i;
 	int rc = -1;
 
+	*out = NULL;
+	unlink(tmp);
+	unlink(tmp_lock);
 	if (git_repository_index(&idx, r->git) < 0 || git_index_read(idx, 1) < 0 ||
 	    git_tree_entry_bypath(&te, tree, dir) < 0 ||
 	    git_tree_lookup(&sub, r->git, git_tree_entry_id(te)) < 0) {
@@ -740,25 +931,50 @@ static int S_update_index(const struct dtk_repo *r, git_tree *tree)
 		if (rc < 0)
 			goto done;
 	}
-	rc = git_index_write(idx) < 0 ? S_gerr("cannot write the index") : 0;
+	/* libgit2 writes an index only through its own lock of the same file;
+	 * dtk holds that one, so the index is written to a scratch file of the
+	 * git dir and its bytes go into the held lock */
+	rc = -1;
+	if (git_index_open(&copy, tmp) < 0 ||
+	    git_index_set_version(copy, git_index_version(idx)) < 0) {
+		S_gerr("cannot write the index");
+		goto done;
+	}
+	for (i = 0; i < git_index_entrycount(idx); i++)
+		if (git_index_add(copy, git_index_get_byindex(idx, i)) < 0) {
+			S_gerr("cannot write the index");
+			goto done;
+		}
+	if (git_index_write(copy) < 0) {
+		S_gerr("cannot write the index");
+		goto done;
+	}
+	rc = dtk_file_read(out, len, tmp, (size_t)1 << 31);
 done:
+	unlink(tmp);
+	git_index_free(copy);
 	git_tree_free(sub);
 	git_tree_entry_free(te);
 	git_index_free(idx);
 	free(dir);
 	free(index_md);
+	free(tmp);
+	free(tmp_lock);
 	return rc;
 }
 
-/* Carries out a decided commit: work-tree files, index, branch, journal.
- * Every step can be done again, so a run cut short is finished by the next. */
-static int S_finish(const struct dtk_repo *r, const struct journal *j)
+/* Carries out a decided commit with the index lock l held: work-tree
+ * files, the new index into the lock, the branch, the index, the journal.
+ * Every step can be done again, so a run cut short is finished by
+ * dtk crystallize --continue. */
+static int S_finish(const struct dtk_repo *r, const struct journal *j, struct ilock *l)
 {
 	git_commit *c = NULL;
 	git_tree *tree = NULL;
 	git_reference *ref = NULL;
 	char *records = S_path(r, RECORDS), *index_md = S_path(r, "INDEX.md");
-	char *journal = S_journal_path(r);
+	char *journal = S_journal_path(r), *index = NULL;
+	size_t index_len = 0;
 	git_oid cur;
 	int rc = -1;
 
@@ -772,9 +988,8 @@ static int S_finish(const struct dtk_repo *r, const struct journal *j)
 	if (S_write_from_tree(r, tree, index_md) < 0)
 		goto done;
 	dtk_crash_point("after-index-md");
-	if (S_update_index(r, tree) < 0)
+	if (S_new_index(r, tree, &index, &index_len) < 0)
 		goto done;
-	dtk_crash_point("after-index");
 	if (git_reference_name_to_id(&cur, r->git, j->ref) < 0 ||
 	    !git_oid_equal(&cur, &j->new_id)) {
 		if (git_reference_create_matching(&ref, r->git, j->ref, &j->new_id, 1,
@@ -785,6 +1000,11 @@ static int S_finish(const struct dtk_repo *r, const struct journal *j)
 		}
 	}
 	dtk_crash_point("after-branch");
+	/* the branch first, then the index, as git commit does: no other git
+	 * command sees the new index beside the old commit */
+	if (S_lock_commit(r, l, index, index_len) < 0)
+		goto done;
+	dtk_crash_point("after-index");
 	if (unlink(journal) < 0 && errno != ENOENT) {
 		dtk_error("cannot remove %s: %s", journal, strerror(errno));
 		goto done;
@@ -797,16 +1017,157 @@ done:
 	free(records);
 	free(index_md);
 	free(journal);
+	free(index);
 	return rc;
 }
 
-int dtk_repo_recover(struct dtk_repo *r)
+/* Returns the branch HEAD names ("refs/heads/..."), or "" when detached;
+ * into buf. */
+static const char *S_head_branch(const struct dtk_repo *r, char *buf, size_t size)
+{
+	git_reference *head = NULL;
+	buf[0] = '\0';
+	if (git_reference_lookup(&head, r->git, "HEAD") == 0 &&
+	    git_reference_type(head) == GIT_REFERENCE_SYMBOLIC)
+		snprintf(buf, size, "%s", git_reference_symbolic_target(head));
+	git_reference_free(head);
+	return buf;
+}
+
+int dtk_repo_interrupted(struct dtk_repo *r, char *branch, size_t size)
 {
 	struct journal j;
 	int rc = S_journal_read(r, &j);
+	if (rc == 1)
+		snprintf(branch, size, "%s", j.ref + 11);
+	return rc;
+}
+
+int dtk_repo_continue(struct dtk_repo *r, char commit_hex[41])
+{
+	struct ilock l = {-1, NULL, 0, 0};
+	struct journal j;
+	char head[256];
+	git_oid cur;
+	int rc = S_journal_read(r, &j), has;
+
+	commit_hex[0] = '\0';
 	if (rc <= 0)
 		return rc;
-	return S_finish(r, &j) < 0 ? -1 : 1;
+	rc = -1;
+	if (strcmp(S_head_branch(r, head, sizeof(head)), j.ref)) {
+		dtk_error(
+		        "the interrupted crystallization is on branch %s, and HEAD is %s%s: check "
+		        "out %s and run dtk crystallize --continue again, or drop the run with "
+		        "dtk crystallize --abort",
+		        j.ref + 11, head[0] ? "on " : "detached", head[0] ? head + 11 : "",
+		        j.ref + 11);
+		goto done;
+	}
+	has = git_reference_name_to_id(&cur, r->git, j.ref) == 0;
+	if (!(has && git_oid_equal(&cur, &j.new_id)) &&
+	    !(j.has_old ? has && git_oid_equal(&cur, &j.old_id) : !has)) {
+		dtk_error("branch %s has moved since the crystallization was interrupted; it "
+		          "cannot be finished: drop it with dtk crystallize --abort",
+		          j.ref + 11);
+		goto done;
+	}
+	if (S_lock_take(r, &l, &j) < 0 || S_finish(r, &j, &l) < 0)
+		goto done;
+	git_oid_tostr(commit_hex, 41, &j.new_id);
+	rc = 1;
+done:
+	S_lock_rollback(&l);
+	return rc;
+}
+
+/* Puts path (relative to the work tree) back as it is in the commit old
+ * (removes it when old lacks it), if the work tree holds new_tree's
+ * version: the file the interrupted run wrote. */
+static int S_restore(const struct dtk_repo *r, git_tree *new_tree, git_tree *old_tree,
+                     const char *path)
+{
+	git_tree_entry *ne = NULL, *oe = NULL;
+	git_blob *nb = NULL, *ob = NULL;
+	char *full = dtk_path_join(r->workdir, path), *cur = NULL;
+	size_t len = 0;
+	int rc = 0;
+
+	if (git_tree_entry_bypath(&ne, new_tree, path) < 0 ||
+	    git_blob_lookup(&nb, r->git, git_tree_entry_id(ne)) < 0 ||
+	    dtk_file_read(&cur, &len, full, (size_t)1 << 30) < 0 ||
+	    len != (size_t)git_blob_rawsize(nb) || memcmp(cur, git_blob_rawcontent(nb), len))
+		goto done; /* not the run's: leave it */
+	if (old_tree && git_tree_entry_bypath(&oe, old_tree, path) == 0 &&
+	    git_blob_lookup(&ob, r->git, git_tree_entry_id(oe)) == 0)
+		rc = dtk_file_write_atomic(full, git_blob_rawcontent(ob),
+		                           (size_t)git_blob_rawsize(ob));
+	else if (unlink(full) < 0)
+		rc = dtk_error("cannot remove %s: %s", path, strerror(errno));
+done:
+	git_blob_free(nb);
+	git_blob_free(ob);
+	git_tree_entry_free(ne);
+	git_tree_entry_free(oe);
+	free(cur);
+	free(full);
+	return rc;
+}
+
+int dtk_repo_abort(struct dtk_repo *r)
+{
+	struct journal j;
+	struct stat st;
+	git_commit *nc = NULL, *oc = NULL;
+	git_tree *nt = NULL, *ot = NULL;
+	char head[256], *lock = S_index_lock(r), *journal = S_journal_path(r);
+	char *records = S_path(r, RECORDS), *index_md = S_path(r, "INDEX.md");
+	git_oid cur;
+	int rc = S_journal_read(r, &j), has;
+
+	if (rc <= 0)
+		goto done;
+	rc = -1;
+	has = git_reference_name_to_id(&cur, r->git, j.ref) == 0;
+	if (has && git_oid_equal(&cur, &j.new_id)) {
+		dtk_error("the crystallization was committed already (branch %s is at it); finish "
+		          "it with dtk crystallize --continue",
+		          j.ref + 11);
+		goto done;
+	}
+	/* the files it wrote go back, when this work tree is its branch's and
+	 * the branch did not move */
+	if (!strcmp(S_head_branch(r, head, sizeof(head)), j.ref) &&
+	    (j.has_old ? has && git_oid_equal(&cur, &j.old_id) : !has)) {
+		if (git_commit_lookup(&nc, r->git, &j.new_id) < 0 || git_commit_tree(&nt, nc) < 0 ||
+		    (j.has_old && (git_commit_lookup(&oc, r->git, &j.old_id) < 0 ||
+		                   git_commit_tree(&ot, oc) < 0))) {
+			S_gerr("cannot read the interrupted crystallization");
+			goto done;
+		}
+		if (S_restore(r, nt, ot, records) < 0 || S_restore(r, nt, ot, index_md) < 0)
+			goto done;
+	}
+	if (j.lock_ino && lstat(lock, &st) == 0 && (unsigned long long)st.st_dev == j.lock_dev &&
+	    (unsigned long long)st.st_ino == j.lock_ino && unlink(lock) < 0) {
+		dtk_error("cannot remove %s: %s", lock, strerror(errno));
+		goto done;
+	}
+	if (unlink(journal) < 0 && errno != ENOENT) {
+		dtk_error("cannot remove %s: %s", journal, strerror(errno));
+		goto done;
+	}
+	rc = 1;
+done:
+	git_tree_free(nt);
+	git_tree_free(ot);
+	git_commit_free(nc);
+	git_commit_free(oc);
+	free(lock);
+	free(journal);
+	free(records);
+	free(index_md);
+	return rc;
 }
 
 /* Reads the current branch: its name, and its commit unless unborn. */
@@ -946,17 +1307,31 @@ done:
 
 int dtk_repo_commit(struct dtk_repo *r, const struct dtk_commit_req *req, char commit_hex[41])
 {
+	struct ilock l = {-1, NULL, 0, 0};
 	struct journal j;
 	git_commit *parent = NULL;
 	git_tree *base = NULL, *tree = NULL;
 	git_signature *author = NULL, *committer = NULL;
 	git_oid tree_oid;
 	char *message = NULL, *index_file = NULL;
-	int rc = -1;
+	int rc = -1, decided = 0;
 
 	memset(&j, 0, sizeof(j));
 	commit_hex[0] = '\0';
-	if (dtk_repo_check_ready(r) < 0 || S_branch(r, &j, &parent) < 0)
+	if (S_journal_read(r, &j) != 0) {
+		if (j.ref[0])
+			dtk_error("a crystallization on branch %s was interrupted: finish it with "
+			          "dtk crystallize --continue, or drop it with dtk crystallize "
+			          "--abort",
+			          j.ref + 11);
+		goto done;
+	}
+	/* git's index lock first: from here to the new index no git command
+	 * can write the index (nor commit), and no check goes stale */
+	if (S_lock_take(r, &l, NULL) < 0)
+		goto done;
+	dtk_crash_point("after-lock");
+	if (S_ready(r) < 0 || S_branch(r, &j, &parent) < 0)
 		goto done;
 	if (parent && git_commit_tree(&base, parent) < 0) {
 		S_gerr("cannot read HEAD's tree");
@@ -970,17 +1345,18 @@ int dtk_repo_commit(struct dtk_repo *r, const struct dtk_commit_req *req, char c
 		S_gerr("cannot read the new tree");
 		goto done;
 	}
-	/* libgit2 commits despite a stale index.lock; so check it here, last */
-	if (S_check_lock(r) < 0 ||
-	    S_create(r, req, &j.new_id, author, committer, message, tree, parent) < 0)
+	if (S_create(r, req, &j.new_id, author, committer, message, tree, parent) < 0)
 		goto done;
 	dtk_crash_point("before-journal");
 	/* from here on the commit is decided: a run cut short is finished by
-	 * the next dtk crystallize in this repository */
+	 * dtk crystallize --continue (or dropped by --abort) */
+	j.lock_dev = l.dev;
+	j.lock_ino = l.ino;
 	if (S_journal_write(r, &j) < 0)
 		goto done;
+	decided = 1;
 	dtk_crash_point("after-journal");
-	if (S_finish(r, &j) < 0)
+	if (S_finish(r, &j, &l) < 0)
 		goto done;
 	git_oid_tostr(commit_hex, 41, &j.new_id);
 	/* as git: post-commit's failure changes nothing */
@@ -988,6 +1364,21 @@ int dtk_repo_commit(struct dtk_repo *r, const struct dtk_commit_req *req, char c
 	dtk_gitcommit_hook(r->git, "post-commit", index_file, author, NULL, NULL);
 	rc = 0;
 done:
+	if (decided && rc < 0) {
+		char *why = dtk_xstrdup(dtk_error_last());
+		dtk_error("%s; the crystallization was interrupted: finish it with dtk crystallize "
+		          "--continue, or drop it with dtk crystallize --abort",
+		          why);
+		free(why);
+	}
+	if (!decided)
+		S_lock_rollback(&l);
+	else if (l.fd >= 0) { /* the journal names it: --continue reuses it */
+		close(l.fd);
+		free(l.path);
+	} else {
+		free(l.path);
+	}
 	git_signature_free(author);
 	git_signature_free(committer);
 	git_tree_free(tree);
@@ -999,6 +1390,11 @@ done:
 }
 
 /* ---- merging (the INDEX.md merge driver) and configuration ---- */
+
+int dtk_repo_is_shallow(struct dtk_repo *r)
+{
+	return git_repository_is_shallow(r->git) == 1;
+}
 
 const char *dtk_repo_workdir(const struct dtk_repo *r)
 {

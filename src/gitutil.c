@@ -63,8 +63,8 @@ int dtk_git_checkout_form(char **out, size_t *out_len, const char *path, const c
 		free(dir);
 		return 0;
 	}
-	if (dtk_gitenv_open(&repo, slash ? dir : ".") < 0 ||
-	    !(wd = git_repository_workdir(repo)) || strncmp(path, wd, (n = strlen(wd))))
+	if (dtk_gitenv_open(&repo, slash ? dir : ".") < 0 || !(wd = git_repository_workdir(repo)) ||
+	    strncmp(path, wd, (n = strlen(wd))))
 		goto done;
 	if (git_filter_list_load(&fl, repo, NULL, path + n, GIT_FILTER_TO_WORKTREE,
 	                         GIT_FILTER_DEFAULT) < 0 ||

@@ -22,28 +22,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int dtk_entry_id_split(const char *id, size_t *node_len)
-{
-	const char *dash = strrchr(id, '-');
-	size_t digits, plen;
-	char node[256];
-
-	if (!dash || dash == id)
-		return 0;
-	digits = strlen(dash + 1);
-	plen = (size_t)(dash - id);
-	if (digits < 3 || digits > 9 || strspn(dash + 1, "0123456789") != digits ||
-	    plen >= sizeof(node))
-		return 0;
-	memcpy(node, id, plen);
-	node[plen] = '\0';
-	if (!dtk_is_name(node))
-		return 0;
-	if (node_len)
-		*node_len = plen;
-	return 1;
-}
-
 char *dtk_kb_find_root(const char *start_dir)
 {
 	char *dir = realpath(start_dir, NULL), *probe, *slash;
@@ -191,7 +169,6 @@ void dtk_kb_free(struct dtk_kb *kb)
 enum ftype { F_DOMAIN, F_SOURCES, F_RECORDS, F_NODE };
 
 struct loader;
-static void S_index_sources(struct loader *l);
 
 /* One file to load, and what loading it gave. */
 struct kfile {
@@ -598,7 +575,7 @@ static int S_load_files(struct loader *l, int what, const char *only)
 #endif
 	l->domain_ok = l->files[0].ok;
 	l->kb->sources_ok = l->files[1].ok; /* node files report unknown sources */
-	S_index_sources(l);
+	dtk_model_index_sources(l->kb, !(l->schema_flags & DTK_SCHEMA_LEAN), l->d);
 	if (l->filter && l->filter->prepare)
 		l->filter->prepare(l->filter->arg, l->kb);
 	if (what & DTK_KB_LINKED) { /* the node first: what it names is wanted */
@@ -693,102 +670,6 @@ static void S_order_nodes(struct loader *l)
 	free(names);
 }
 
-/* Returns a hash of the string s, eight bytes at a time (a byte at a time,
- * each step waits for the multiply before: this is looked up millions of
- * times on a large base). */
-static uint64_t S_hash(const char *s)
-{
-	size_t n = strlen(s);
-	uint64_t h = 0x9E3779B97F4A7C15u ^ n, w;
-
-	for (; n >= 8; s += 8, n -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xFF51AFD7ED558CCDu;
-		h ^= h >> 32;
-	}
-	w = 0;
-	memcpy(&w, s, n);
-	h = (h ^ w) * 0xC4CEB9FE1A85EC53u;
-	return h ^ (h >> 29);
-}
-
-/* Returns the slot of table t (mask + 1 slots) that holds the struct named
- * name (hashed to h), or the empty slot where it would go. A slot keeps the
- * whole hash, so only a match reads the name. */
-static struct dtk_slot *S_slot(struct dtk_slot *t, size_t mask, const char *name, uint64_t h)
-{
-	size_t i = (size_t)h & mask;
-
-	while (t[i].item && (t[i].hash != h || strcmp(*(const char *const *)t[i].item, name)))
-		i = (i + 1) & mask;
-	return &t[i];
-}
-
-/* Returns a new empty table for n structs, at most 70% full (a probe
- * compares whole hashes, so that a full table costs few string compares; at
- * most half full, 33,000 sources took 2 MB); sets *mask. */
-static struct dtk_slot *S_table_new(size_t n, size_t *mask)
-{
-	size_t size = 16;
-
-	while (size / 10 * 7 < n)
-		size *= 2;
-	*mask = size - 1;
-	return dtk_xcalloc(size, sizeof(struct dtk_slot));
-}
-
-/* Builds the table of sources by id (before the node files are read: their
- * source ids point to the sources' own strings, found there millions of
- * times on a large base) and reports repeated ids. The ids move into one
- * block, so that the look-ups of a node file stay in a few pages. */
-static void S_index_sources(struct loader *l)
-{
-	struct dtk_kb *kb = l->kb;
-	size_t i, total = 0;
-	char *ids;
-
-	kb->source_slots = S_table_new(kb->n_sources, &kb->source_mask);
-	/* a lean load kept no titles or urls: the ids are packed already */
-	for (i = 0; !(l->schema_flags & DTK_SCHEMA_LEAN) && i < kb->n_sources; i++)
-		total += strlen(kb->sources[i].id) + 1;
-	ids = total ? dtk_arena_alloc(kb->arena, total) : NULL;
-	for (i = 0; i < kb->n_sources; i++) {
-		struct dtk_source *s = &kb->sources[i];
-		size_t n = strlen(s->id) + 1;
-		uint64_t h = S_hash(s->id);
-		struct dtk_slot *slot = S_slot(kb->source_slots, kb->source_mask, s->id, h);
-		const struct dtk_source *first = slot->item;
-
-		if (ids) {
-			s->id = memcpy(ids, s->id, n);
-			ids += n;
-		}
-		if (first) {
-			dtk_diags_add(l->d, "insights/_sources.yaml", s->pos.line, s->pos.col,
-			              "duplicate source id '%s' (first at line %d)", s->id,
-			              first->pos.line);
-		} else {
-			slot->hash = h;
-			slot->item = s;
-		}
-	}
-}
-
-/* Builds the table of nodes by name (file names: each is there once). */
-static void S_index_nodes(struct dtk_kb *kb)
-{
-	size_t i;
-
-	kb->node_slots = S_table_new(kb->n_nodes, &kb->node_mask);
-	for (i = 0; i < kb->n_nodes; i++) {
-		uint64_t h = S_hash(kb->nodes[i]->name);
-		struct dtk_slot *slot =
-		        S_slot(kb->node_slots, kb->node_mask, kb->nodes[i]->name, h);
-		slot->hash = h;
-		slot->item = kb->nodes[i];
-	}
-}
-
 static void S_check_entry_ref(struct loader *l, const char *path, const struct dtk_ref *r,
                               const char *what)
 {
@@ -873,7 +754,7 @@ static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **
 		goto done;
 	if (kb->n_nodes > 1)
 		qsort(kb->nodes, kb->n_nodes, sizeof(*kb->nodes), S_node_cmp);
-	S_index_nodes(kb);
+	dtk_model_index_nodes(kb);
 	if (!one) {
 		S_order_nodes(l);
 		S_check_node_names(l);
@@ -984,69 +865,6 @@ int dtk_kb_load_mem(struct dtk_kb **out, const struct dtk_memfile *files, size_t
 }
 
 /* ---- look-ups ---- */
-
-/* Binary search of v (n pointers to structs whose first member is their id,
- * sorted by it) for key; returns the struct or NULL. */
-static void *S_find(void *const *v, size_t n, const char *key)
-{
-	size_t lo = 0, hi = v ? n : 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(*(const char *const *)v[mid], key);
-		if (c == 0)
-			return v[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-struct dtk_node *dtk_kb_node(const struct dtk_kb *kb, const char *name)
-{
-	const struct dtk_slot *slot;
-
-	if (!kb->node_slots)
-		return NULL;
-	slot = S_slot(kb->node_slots, kb->node_mask, name, S_hash(name));
-	return (struct dtk_node *)slot->item; /* the kb's own, as kb->nodes */
-}
-
-struct dtk_entry *dtk_node_entry(const struct dtk_node *node, const char *id)
-{
-	/* entries are mostly numbered from 1 in file order: the Nth is looked
-	 * at first (one entry read, where a search reads several cold ones) */
-	const char *dash = strrchr(id, '-');
-	unsigned long k = 0;
-
-	while (dash && dash[1] >= '0' && dash[1] <= '9' && k <= node->n_entries)
-		k = k * 10 + (unsigned long)(*++dash - '0');
-	if (dash && !dash[1] && k >= 1 && k <= node->n_entries &&
-	    !strcmp(node->entries[k - 1].id, id))
-		return &node->entries[k - 1];
-	return S_find((void *const *)node->by_id, node->n_by_id, id);
-}
-
-struct dtk_entry *dtk_kb_entry(const struct dtk_kb *kb, const char *id)
-{
-	const struct dtk_node *node;
-	char name[256];
-	size_t plen;
-
-	if (!dtk_entry_id_split(id, &plen) || plen >= sizeof(name))
-		return NULL;
-	memcpy(name, id, plen);
-	name[plen] = '\0';
-	node = dtk_kb_node(kb, name);
-	return node ? dtk_node_entry(node, id) : NULL;
-}
-
-const struct dtk_source *dtk_kb_source(const struct dtk_kb *kb, const char *id)
-{
-	return kb->source_slots ? S_slot(kb->source_slots, kb->source_mask, id, S_hash(id))->item
-	                        : NULL;
-}
 
 int dtk_kb_parse_records(struct dtk_kb **out, const char *buf, size_t len, const char *path,
                          struct dtk_diags *diags)

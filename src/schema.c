@@ -1,8 +1,6 @@
 /* schema.c: the schema of each file of a knowledge base (see docs/schema.md). */
 #include "schema.h"
 
-#include "dtk/index.h"
-#include "dtk/kb.h"
 
 #include <errno.h>
 #include <limits.h>

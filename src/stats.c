@@ -13,12 +13,6 @@ int dtk_percent(size_t part, size_t whole)
 	return (int)((part * 200 + whole) / (whole * 2));
 }
 
-int dtk_entry_is_candidate(const struct dtk_kb *kb, const struct dtk_entry *e)
-{
-	return e->confidence != DTK_CONF_HIGH &&
-	       e->n_verified_by == (size_t)(kb->high_min_verified - 1) && kb->high_min_verified > 1;
-}
-
 int dtk_entry_is_stale(const struct dtk_kb *kb, const struct dtk_entry *e, dtk_date d)
 {
 	return dtk_date_add_months(dtk_entry_fresh(e), kb->stale_after_months) < d;

@@ -1,7 +1,6 @@
 /* util.c: memory, buffers, the arena, the last error and small text helpers. */
 #include "dtk/dtk.h"
 
-#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,15 +268,6 @@ const char *dtk_error_last(void)
 void dtk_error_clear(void)
 {
 	S_error[0] = '\0';
-}
-
-/* ---- crash testing ---- */
-
-void dtk_crash_point(const char *name)
-{
-	const char *at = getenv("DTK_CRASH_AT");
-	if (at && !strcmp(at, name))
-		raise(SIGKILL);
 }
 
 /* ---- text ---- */

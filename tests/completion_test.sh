@@ -62,7 +62,7 @@ all_commands="add add-node add-source bloom check cite close contradict crystall
 
 expect "$B" "show" sh
 expect "$B" "$all_commands" ""
-expect "$B" "--help --version -C -h" -
+expect "$B" "--help --no-pager --version -C -P -h" -
 expect "$B" "reindex" -C "$B" rei
 expect "$B" "alpha beta gamma" show ""
 expect "$B" "alpha alpha-001 alpha-002 alpha-003" show al
@@ -74,7 +74,7 @@ expect "$B" "" show alpha ""
 expect "$B" "json text" show --format ""
 expect "$B" "json text" show -f ""
 expect "$B" "always auto" show --color a
-expect "$B" "--color --format --help" show --
+expect "$B" "--color --format --help --no-pager" show --
 expect "$B" "--format" list --for
 expect "$B" "json jsonl" list --format j
 expect "$B" "json jsonl" list --format = j
@@ -190,7 +190,7 @@ if command -v zsh >/dev/null 2>&1; then
         }
         zexpect "$B" "show" "dtk sh"
         zexpect "$B" "$all_commands" "dtk "
-        zexpect "$B" "--help --version -C -h" "dtk -"
+        zexpect "$B" "--help --no-pager --version -C -P -h" "dtk -"
         zexpect "$B" "alpha beta gamma" "dtk show "
         zexpect "$B" "alpha alpha-001 alpha-002 alpha-003" "dtk show al"
         zexpect "$B" "alpha alpha-001 alpha-002 alpha-003" "dtk show alpha"

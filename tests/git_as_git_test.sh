@@ -354,6 +354,21 @@ id_run "GIT_CONFIG_GLOBAL" GIT_CONFIG_GLOBAL=$scratch/global-config
 same "GIT_CONFIG_GLOBAL names the global file" "$(ident "$r" '%an <%ae>')" \
     "Glob <glob@example.org>"
 
+fresh id-system
+printf '[user]\n\tname = Sys\n\temail = sys@example.org\n' >"$scratch/system-config"
+id_run "GIT_CONFIG_SYSTEM" -u GIT_CONFIG_NOSYSTEM GIT_CONFIG_SYSTEM=$scratch/system-config
+same "GIT_CONFIG_SYSTEM names the system file" "$(ident "$r" '%an <%ae>')" "Sys <sys@example.org>"
+snap "$r" >"$scratch/before"
+(cd "$r" && "${noid[@]}" GIT_CONFIG_NOSYSTEM=true GIT_CONFIG_SYSTEM=$scratch/system-config \
+    "$DTK" crystallize --eval s=ok --date 2026-09-15) >"$out" 2>&1
+rc=$?
+refused "GIT_CONFIG_NOSYSTEM: the system file is not read" "$scratch/before" "no author"
+
+fresh id-email
+id_run "EMAIL" GIT_AUTHOR_NAME=A GIT_COMMITTER_NAME=C EMAIL=mail@example.org
+same "EMAIL when no email is configured" "$(ident "$r" '%ae / %ce')" \
+    "mail@example.org / mail@example.org"
+
 fresh id-count
 id_run "GIT_CONFIG_COUNT" GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=Counted \
     GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1=count@example.org

@@ -129,17 +129,9 @@ else
 fi
 git merge --abort && git checkout -q main
 
-# continue_index OP: when INDEX.md is the only file left conflicted by a
-# rebase or cherry-pick, rebuilds it and continues (INDEX.md's driver does
-# not know the other side of these yet), saying so.
-continue_index()
+# finished: no file left conflicted, no rebase or cherry-pick under way
+finished()
 {
-    local op=$1
-    while [ "$(git diff --name-only --diff-filter=U)" = INDEX.md ]; do
-        echo "note: $op: INDEX.md's driver left it conflicted; 'dtk reindex' and continue"
-        "$DTK" reindex >/dev/null && git add INDEX.md &&
-            GIT_EDITOR=true git "$op" --continue >/dev/null 2>&1 || return 1
-    done
     [ -z "$(git diff --name-only --diff-filter=U)" ] && ! [ -d .git/rebase-merge ] &&
         ! [ -e .git/CHERRY_PICK_HEAD ]
 }
@@ -147,8 +139,7 @@ continue_index()
 # -- rebase of one agent branch onto another
 add_entries r1 3 && add_entries r2 4 || ko "rebase branches made"
 git checkout -q r2
-git rebase -q r1 >"$scratch/out" 2>&1
-if continue_index rebase && [ "$(git rev-list --count r1..r2)" -eq 1 ]; then
+if git rebase -q r1 >"$scratch/out" 2>&1 && finished && [ "$(git rev-list --count r1..r2)" -eq 1 ]; then
     ok "rebase of one agent branch onto another"
 else
     ko "rebase of one agent branch onto another" "$(cat "$scratch/out")" "$(git status --short)"
@@ -165,8 +156,7 @@ git checkout -q main
 # -- cherry-pick
 add_entries p1 2 && add_entries p2 3 || ko "cherry-pick branches made"
 git checkout -q p1
-git cherry-pick p2 >"$scratch/out" 2>&1
-if continue_index cherry-pick && [ "$(grep -c 'Found on branch p' insights/alpha.yaml)" -eq 5 ] &&
+if git cherry-pick p2 >"$scratch/out" 2>&1 && finished && [ "$(grep -c 'Found on branch p' insights/alpha.yaml)" -eq 5 ] &&
     "$DTK" check >>"$scratch/out" 2>&1; then
     ok "cherry-pick: both branches' entries, dtk check exits 0"
 else
@@ -189,11 +179,21 @@ else
     ko "pull merges both sides' entries, dtk check exits 0" "$(cat "$scratch/out")"
 fi
 (cd "$scratch/clone" && git reset -q --hard mine) >/dev/null
-if (cd "$scratch/clone" && { git pull -q --rebase origin main; continue_index rebase; } && "$DTK" check) >"$scratch/out" 2>&1 &&
+if (cd "$scratch/clone" && git pull -q --rebase origin main && finished && "$DTK" check) >"$scratch/out" 2>&1 &&
     [ "$(grep -c 'Found on branch' "$scratch/clone/insights/alpha.yaml")" -eq "$want" ]; then
     ok "pull --rebase likewise"
 else
     ko "pull --rebase likewise" "$(cat "$scratch/out")"
+fi
+
+# -- the driver run by hand: a side that cannot be read changes nothing
+cp insights/alpha.yaml "$scratch/ours.yaml" && cp insights/alpha.yaml "$scratch/ours.orig"
+if ! "$DTK" merge-driver "$scratch/ours.orig" "$scratch/ours.yaml" "$scratch/missing.yaml" \
+    insights/alpha.yaml >"$scratch/out" 2>&1 && cmp -s "$scratch/ours.yaml" "$scratch/ours.orig" &&
+    grep -q 'missing.yaml' "$scratch/out"; then
+    ok "a side that cannot be read: exit non-zero, ours' bytes unchanged"
+else
+    ko "a side that cannot be read: exit non-zero, ours' bytes unchanged" "$(cat "$scratch/out")"
 fi
 
 # -- without dtk: the driver's command cannot run. git counts that as a

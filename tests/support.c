@@ -98,6 +98,8 @@ static char *S_slurp(const char *path)
 	return out;
 }
 
+const char *t_dtk_bin = DTK_BIN;
+
 void t_dtk(struct t_run *r, const char *dir, const char *env, ...)
 {
 	struct dtk_buf cmd = DTK_BUF_INIT;
@@ -108,7 +110,7 @@ void t_dtk(struct t_run *r, const char *dir, const char *env, ...)
 
 	const char *wrap = getenv("DTK_TEST_WRAPPER"); /* e.g. valgrind */
 	dtk_buf_printf(&cmd, "cd '%s' && %s%s%s%s'%s'", dir, env ? env : "", env ? " " : "",
-	               wrap ? wrap : "", wrap ? " " : "", DTK_BIN);
+	               wrap ? wrap : "", wrap ? " " : "", t_dtk_bin);
 	va_start(ap, env);
 	while ((arg = va_arg(ap, const char *)))
 		dtk_buf_printf(&cmd, " '%s'", arg);

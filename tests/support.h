@@ -32,6 +32,8 @@ struct t_run {
  * list; env is "NAME=value" or NULL. DTK_TEST_WRAPPER, when set, is put in
  * front of the binary (scripts/test runs the end-to-end tests under valgrind). */
 void t_dtk(struct t_run *r, const char *dir, const char *env, ...);
+/* The binary t_dtk runs: DTK_BIN, or DTK_CRASH_BIN (crash points live). */
+extern const char *t_dtk_bin;
 void t_run_free(struct t_run *r);
 /* Runs a shell command in dir; returns its exit status. */
 int t_sh(const char *dir, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

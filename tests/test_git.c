@@ -416,7 +416,8 @@ static void test_refusals(void **state)
 	}
 	/* a merge under way */
 	t_write_str(dir, ".git/MERGE_HEAD", S_head(dir));
-	S_refused(dir, S_env, "a merge, rebase", "2026-08-15");
+	S_refused(dir, S_env, "a merge is under way; finish it (git commit) or abort it",
+	          "2026-08-15");
 	assert_int_equal(t_sh(dir, "rm .git/MERGE_HEAD"), 0);
 	/* not in a git work tree */
 	t_copytree(base, nogit);
@@ -491,13 +492,20 @@ static void test_plan_and_dry_run_write_nothing(void **state)
 }
 
 /* Kills dtk crystallize at each step; the files must be the old or the new
- * ones, whole, HEAD the old commit or the new one, and the next run must
- * finish the job. */
+ * ones, whole, HEAD the old commit or the new one, git's index lock held
+ * from before the first write, and a run decided before the kill is
+ * finished by --continue (the next run refuses and names it). */
 static void test_crash_at_every_step(void **state)
 {
-	static const char *const points[] = {"before-journal", "before-rename",  "after-journal",
-	                                     "after-records",  "after-index-md", "after-index",
-	                                     "after-branch"};
+	static const struct {
+		const char *at;
+		int decided;                   /* killed after the journal */
+		int locked;                    /* killed with git's index lock held */
+	} points[] = {{"before-rename", 0, 0}, /* the first file written: not the base's */
+	              {"after-lock", 0, 1},          {"before-journal", 0, 1},
+	              {"after-journal", 1, 1},       {"after-records", 1, 1},
+	              {"after-index-md", 1, 1},      {"after-branch", 1, 1},
+	              {"before-index-rename", 1, 1}, {"after-index", 1, 0}};
 	char *twin = S_repo(1), *want_rec, *want_idx, crash_env[1300];
 	struct t_run r;
 	size_t i;
@@ -509,34 +517,66 @@ static void test_crash_at_every_step(void **state)
 	want_rec = t_read(twin, "insights/_crystallizations.yaml", NULL);
 	want_idx = t_read(twin, "INDEX.md", NULL);
 	for (i = 0; i < sizeof(points) / sizeof(*points); i++) {
-		char *dir = S_repo(1), *msg, parent[41], old_head[41];
+		char *dir = S_repo(1), *msg, *lock, parent[41], old_head[41];
 		struct snapshot old, now;
 		unsigned parents;
 		S_month_one(dir);
 		S_snap(&old, dir);
 		snprintf(old_head, sizeof(old_head), "%s", old.head);
-		snprintf(crash_env, sizeof(crash_env), "%s DTK_CRASH_AT=%s", S_env, points[i]);
+		snprintf(crash_env, sizeof(crash_env), "%s DTK_CRASH_AT=%s", S_env, points[i].at);
+		t_dtk_bin = DTK_CRASH_BIN;
 		t_dtk(&r, dir, crash_env, "crystallize", "--date", "2026-08-15", "--eval", "s=v",
 		      NULL);
-		assert_int_not_equal(r.status, 0);
+		t_dtk_bin = DTK_BIN;
+		assert_true(r.status == 137 || r.status == -1); /* killed */
 		t_run_free(&r);
 		S_snap(&now, dir);
-		print_message("crash %s: records %s, INDEX.md %s, HEAD %s\n", points[i],
-		              !strcmp(now.records, old.records) ? "old" : "new",
+		lock = t_read(dir, ".git/index.lock", NULL);
+		print_message("crash %s: records %s, INDEX.md %s, HEAD %s, index.lock %s\n",
+		              points[i].at, !strcmp(now.records, old.records) ? "old" : "new",
 		              !strcmp(now.index_md, old.index_md) ? "old" : "new",
-		              !strcmp(now.head, old.head) ? "old" : "new");
+		              !strcmp(now.head, old.head) ? "old" : "new", lock ? "held" : "free");
 		assert_true(!strcmp(now.records, old.records) || !strcmp(now.records, want_rec));
 		assert_true(!strcmp(now.index_md, old.index_md) || !strcmp(now.index_md, want_idx));
+		/* git's lock is held from before the first write until the index is
+		 * replaced: no git command could write the index meanwhile */
+		if (points[i].locked)
+			assert_non_null(lock);
+		else
+			assert_null(lock);
+		free(lock);
+		if (points[i].decided && strcmp(points[i].at, "after-index")) {
+			assert_int_not_equal(
+			        t_sh(dir,
+			             "export %s && git commit -q --allow-empty -m x 2>/dev/null",
+			             S_genv),
+			        0);
+		}
 		if (strcmp(now.head, old_head)) {
 			msg = S_head_commit(dir, &parents, parent);
 			assert_string_equal(parent, old_head);
 			free(msg);
 		}
+		/* the index is the old one until the very end */
+		if (strcmp(points[i].at, "after-index")) {
+			assert_int_equal(now.index_len, old.index_len);
+			assert_memory_equal(now.index, old.index, old.index_len);
+		}
 		S_snap_free(&now);
-		/* the next run finishes (or, when nothing was decided, does) it */
 		t_dtk(&r, dir, S_env, "crystallize", "--date", "2026-08-15", "--eval", "s=v", NULL);
+		if (points[i].decided) {
+			/* refused, naming the way out */
+			assert_int_equal(r.status, 2);
+			assert_non_null(strstr(r.err,
+			                       "was interrupted: finish it with 'dtk "
+			                       "crystallize --continue', or drop it with 'dtk "
+			                       "crystallize --abort'"));
+			t_run_free(&r);
+			t_dtk(&r, dir, S_env, "crystallize", "--continue", NULL);
+			assert_non_null(strstr(r.out, "finished the interrupted crystallization"));
+		}
 		if (r.status)
-			print_error("after crash %s: %s", points[i], r.err);
+			print_error("after crash %s: %s", points[i].at, r.err);
 		assert_int_equal(r.status, 0);
 		t_run_free(&r);
 		S_snap(&now, dir);
@@ -547,8 +587,10 @@ static void test_crash_at_every_step(void **state)
 		assert_non_null(strstr(msg, "Dtk-Crystallization: 2026-08-15\n"));
 		free(msg);
 		assert_null(t_read(dir, ".git/dtk-crystallize", NULL));
+		assert_null(t_read(dir, ".git/index.lock", NULL));
 		assert_int_equal(S_status(dir, "insights/_crystallizations.yaml"), 0);
 		assert_int_equal(S_status(dir, "INDEX.md"), 0);
+		assert_int_equal(t_sh(dir, "git diff --quiet && git diff --cached --quiet"), 0);
 		t_dtk(&r, dir, S_env, "check", NULL);
 		assert_int_equal(r.status, 0);
 		t_run_free(&r);
@@ -561,6 +603,184 @@ static void test_crash_at_every_step(void **state)
 	S_done(twin);
 }
 
+/* The dtk binary has no crash points: DTK_CRASH_AT does nothing there. */
+static void test_release_has_no_crash_points(void **state)
+{
+	char *dir = S_repo(1), env[1300];
+	struct t_run r;
+	(void)state;
+	S_month_one(dir);
+	snprintf(env, sizeof(env), "%s DTK_CRASH_AT=after-journal", S_env);
+	t_dtk(&r, dir, env, "crystallize", "--date", "2026-08-15", "--eval", "s=v", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	assert_null(t_read(dir, ".git/dtk-crystallize", NULL));
+	assert_int_equal(t_sh(dir, "! grep -q DTK_CRASH_AT '%s'", DTK_BIN), 0);
+	assert_int_equal(t_sh(dir, "grep -q DTK_CRASH_AT '%s'", DTK_CRASH_BIN), 0);
+	S_done(dir);
+}
+
+/* Kills a run after it decided its commit; returns the repository. */
+static char *S_interrupted(const char *at)
+{
+	char *dir = S_repo(1), env[1300];
+	struct t_run r;
+	S_month_one(dir);
+	snprintf(env, sizeof(env), "%s DTK_CRASH_AT=%s", S_env, at);
+	t_dtk_bin = DTK_CRASH_BIN;
+	t_dtk(&r, dir, env, "crystallize", "--date", "2026-08-15", "--eval", "s=v", NULL);
+	t_dtk_bin = DTK_BIN;
+	assert_true(r.status == 137 || r.status == -1); /* killed */
+	t_run_free(&r);
+	return dir;
+}
+
+/* --abort puts back what the run wrote, gives up git's lock and the journal;
+ * a new run then goes. */
+static void test_abort(void **state)
+{
+	char *dir = S_repo(1), *fresh;
+	struct snapshot before, after;
+	struct t_run r;
+	(void)state;
+	S_done(dir);
+	/* the state before the run, from a twin */
+	fresh = S_repo(1);
+	S_month_one(fresh);
+	S_snap(&before, fresh);
+	dir = S_interrupted("after-index-md");
+	t_dtk(&r, dir, S_env, "crystallize", "--abort", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "dropped the interrupted crystallization"));
+	t_run_free(&r);
+	S_snap(&after, dir);
+	assert_string_equal(after.records, before.records);
+	assert_string_equal(after.index_md, before.index_md);
+	assert_int_equal(after.index_len, before.index_len);
+	assert_null(t_read(dir, ".git/dtk-crystallize", NULL));
+	assert_null(t_read(dir, ".git/index.lock", NULL));
+	S_snap_free(&after);
+	S_snap_free(&before);
+	t_dtk(&r, dir, S_env, "crystallize", "--abort", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "no crystallization was interrupted"));
+	t_run_free(&r);
+	t_dtk(&r, dir, S_env, "crystallize", "--date", "2026-08-15", "--eval", "s=v", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	/* once the branch is at the run's commit, only --continue */
+	S_done(dir);
+	dir = S_interrupted("after-branch");
+	t_dtk(&r, dir, S_env, "crystallize", "--abort", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "committed already"));
+	t_run_free(&r);
+	t_dtk(&r, dir, S_env, "crystallize", "--continue", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	S_done(dir);
+	S_done(fresh);
+}
+
+/* A run interrupted on main is never finished into another branch's work
+ * tree: refused (nothing written) until main is checked out again. */
+static void test_interrupted_on_another_branch(void **state)
+{
+	char *dir = S_interrupted("after-journal");
+	struct snapshot a, b;
+	struct t_run r;
+	(void)state;
+	/* the user follows git's advice on the lock, then switches */
+	assert_int_equal(t_sh(dir,
+	                      "rm .git/index.lock && export %s && git stash -q && "
+	                      "git checkout -q -b other",
+	                      S_genv),
+	                 0);
+	S_snap(&a, dir);
+	t_dtk(&r, dir, S_env, "crystallize", "--continue", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, ", and HEAD is on other: check out "));
+	t_run_free(&r);
+	S_snap(&b, dir);
+	assert_string_equal(a.head, b.head);
+	assert_memory_equal(a.index, b.index, a.index_len);
+	S_same(a.index_md, b.index_md);
+	S_same(a.records, b.records);
+	S_snap_free(&b);
+	S_refused(dir, S_env, "was interrupted: finish it with 'dtk crystallize --continue'",
+	          "2026-08-15");
+	assert_int_equal(t_sh(dir, "export %s && git checkout -q - && git stash pop -q", S_genv),
+	                 0);
+	t_dtk(&r, dir, S_env, "crystallize", "--continue", NULL);
+	if (r.status)
+		print_error("%s", r.err);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	assert_int_equal(t_sh(dir, "git log -1 --format=%%B | grep -q 'Dtk-Crystallization: "
+	                           "2026-08-15'"),
+	                 0);
+	assert_int_equal(t_sh(dir, "test \"$(git rev-parse other)\" = \"$(git rev-parse HEAD~1)\""),
+	                 0);
+	S_snap_free(&a);
+	S_done(dir);
+}
+
+/* Messages that say what to do: a rebase, a worktree's lock, a sparse index. */
+static void test_git_states_explained(void **state)
+{
+	char *dir = S_repo(1), *wt;
+	(void)state;
+	assert_int_equal(t_sh(dir,
+	                      "export %s && git checkout -q -b topic && "
+	                      "git commit -q --allow-empty -m t && "
+	                      "git rebase -q --exec false HEAD~1 >/dev/null 2>&1; "
+	                      "test -d .git/rebase-merge",
+	                      S_genv),
+	                 0);
+	S_month_one(dir);
+	S_refused(dir, S_env, "a rebase is under way; finish it (git rebase --continue)",
+	          "2026-08-15");
+	assert_int_equal(t_sh(dir,
+	                      "export %s && git checkout -q -- . && git rebase --abort && "
+	                      "git checkout -q - && test ! -d .git/rebase-merge",
+	                      S_genv),
+	                 0);
+	S_month_one(dir);
+	/* a linked worktree: its index lock is in .git/worktrees/<name>/ */
+	wt = dtk_path_join(dir, "wt2");
+	assert_int_equal(t_sh(dir,
+	                      "export %s && git worktree add -q wt2 -b side && "
+	                      "touch .git/worktrees/wt2/index.lock",
+	                      S_genv),
+	                 0);
+	S_refused(wt, S_env, "the index is locked (", "2026-08-15");
+	{
+		struct t_run r;
+		t_dtk(&r, wt, S_env, "crystallize", "--date", "2026-08-15", "--eval", "s=v", NULL);
+		assert_non_null(strstr(r.err, "/.git/worktrees/wt2/index.lock exists)"));
+		t_run_free(&r);
+	}
+	assert_int_equal(t_sh(dir, "rm .git/worktrees/wt2/index.lock"), 0);
+	free(wt);
+	S_done(dir);
+}
+
+static void test_sparse_index(void **state)
+{
+	char *dir = S_repo(1);
+	(void)state;
+	t_write_str(dir, "notes/a/todo.txt", "x\n");
+	S_commit_all(dir, "notes");
+	S_month_one(dir);
+	assert_int_equal(t_sh(dir,
+	                      "export %s && git sparse-checkout set --cone --sparse-index "
+	                      "insights >/dev/null 2>&1 && test -d insights",
+	                      S_genv),
+	                 0);
+	S_refused(dir, S_env, "git sparse-checkout disable", "2026-08-15");
+	S_done(dir);
+}
+
 static void test_reindex_crash_leaves_old_index(void **state)
 {
 	char *dir = S_repo(1), *before, *after, env[1300];
@@ -569,7 +789,9 @@ static void test_reindex_crash_leaves_old_index(void **state)
 	before = t_read(dir, "INDEX.md", NULL);
 	assert_int_equal(t_sh(dir, "sed -i 's/按延迟分层/按带宽分层/' insights/beta.yaml"), 0);
 	snprintf(env, sizeof(env), "%s DTK_CRASH_AT=before-rename", S_env);
+	t_dtk_bin = DTK_CRASH_BIN;
 	t_dtk(&r, dir, env, "reindex", NULL);
+	t_dtk_bin = DTK_BIN;
 	assert_int_not_equal(r.status, 0);
 	t_run_free(&r);
 	after = t_read(dir, "INDEX.md", NULL);
@@ -872,6 +1094,119 @@ static void test_invalid_record_refused(void **state)
 	S_done(dir);
 }
 
+/* --no-commit killed between its two files: the records are untouched, so
+ * the same run goes again and finishes (INDEX.md is written first). */
+static void test_no_commit_interrupted(void **state)
+{
+	char *twin = S_repo(1), *dir = S_repo(1), *a, *b, env[1300];
+	struct t_run r;
+	(void)state;
+	S_month_one(twin);
+	S_month_one(dir);
+	t_dtk(&r, twin, S_env, "crystallize", "--no-commit", "--date", "2026-08-15", "--eval",
+	      "s=v", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	a = t_read(dir, "insights/_crystallizations.yaml", NULL);
+	snprintf(env, sizeof(env), "%s DTK_CRASH_AT=no-commit-between", S_env);
+	t_dtk_bin = DTK_CRASH_BIN;
+	t_dtk(&r, dir, env, "crystallize", "--no-commit", "--date", "2026-08-15", "--eval", "s=v",
+	      NULL);
+	t_dtk_bin = DTK_BIN;
+	assert_true(r.status == 137 || r.status == -1);
+	t_run_free(&r);
+	b = t_read(dir, "insights/_crystallizations.yaml", NULL);
+	assert_string_equal(a, b); /* the records as they were */
+	free(a);
+	free(b);
+	t_dtk(&r, dir, S_env, "crystallize", "--no-commit", "--date", "2026-08-15", "--eval", "s=v",
+	      NULL);
+	if (r.status)
+		print_error("%s", r.err);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	a = t_read(dir, "insights/_crystallizations.yaml", NULL);
+	b = t_read(twin, "insights/_crystallizations.yaml", NULL);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	a = t_read(dir, "INDEX.md", NULL);
+	b = t_read(twin, "INDEX.md", NULL);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	S_done(dir);
+	S_done(twin);
+}
+
+/* A run date after today is refused unless --allow-future; check warns of
+ * entries created or reviewed after today, and its exit status stays. */
+static void test_future_dates(void **state)
+{
+	char *dir = S_repo(1);
+	struct t_run r;
+	(void)state;
+	S_month_one(dir);
+	S_refused(dir, S_env, "the date 2099-01-01 is after today (", "2099-01-01");
+	S_refused(dir, S_env, "pass --allow-future if you mean it", "2099-01-01");
+	t_dtk(&r, dir, S_env, "crystallize", "--date", "2099-01-01", "--eval", "s=v",
+	      "--allow-future", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	assert_int_equal(t_sh(dir,
+	                      "cat >> insights/beta.yaml <<'X'\n  - id: beta-003\n"
+	                      "    title: three\n    claim: Three.\n    confidence: low\n"
+	                      "    source: paper-b\n    created: 2098-01-01\n"
+	                      "    reviewed: 2098-02-01\nX\n'%s' reindex -q",
+	                      DTK_BIN),
+	                 0);
+	t_dtk(&r, dir, S_env, "check", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "insights/beta.yaml:"));
+	assert_non_null(
+	        strstr(r.err, ": warning: beta-003: 'created' 2098-01-01 is after today ("));
+	assert_non_null(strstr(r.err, ": warning: beta-003: 'reviewed' 2098-02-01 is after today"));
+	t_run_free(&r);
+	S_done(dir);
+}
+
+/* A shallow clone without the previous run's commit: the figures would
+ * differ from a full clone's, so the run is refused unless --allow-shallow. */
+static void test_shallow_clone_without_previous_run(void **state)
+{
+	char *dir = S_repo(1), *clone = t_mkdtemp(), *c;
+	struct t_run r;
+	(void)state;
+	S_month_one(dir);
+	t_dtk(&r, dir, S_env, "crystallize", "--date", "2026-08-15", "--eval", "s=v", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	t_write_str(dir, "notes.txt", "after the run\n");
+	S_commit_all(dir, "a commit after the run");
+	assert_int_equal(t_sh(clone,
+	                      "export %s && git clone -q --depth 1 'file://%s' c && cd c && "
+	                      "git config user.name K && git config user.email k@e && "
+	                      "sed -i 's/^bloom: analyze/bloom: evaluate/' insights/alpha.yaml",
+	                      S_genv, dir),
+	                 0);
+	c = dtk_path_join(clone, "c");
+	S_refused(c, S_env, "is not in this shallow clone's history, so the figures would differ",
+	          "2026-09-20");
+	S_refused(c, S_env, "git fetch --unshallow", "2026-09-20");
+	t_dtk(&r, c, S_env, "crystallize", "--date", "2026-09-20", "--eval", "s=v",
+	      "--allow-shallow", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err,
+	                       "warning: the base at the previous run (2026-08-15) is not in "
+	                       "this shallow clone's history"));
+	t_run_free(&r);
+	/* a full clone finds it */
+	assert_int_equal(t_sh(c, "export %s && git fetch -q --unshallow", S_genv), 0);
+	free(c);
+	S_done(clone);
+	S_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -891,6 +1226,14 @@ int main(void)
 	        cmocka_unit_test(test_record_reads_back),
 	        cmocka_unit_test(test_base_without_entries),
 	        cmocka_unit_test(test_invalid_record_refused),
+	        cmocka_unit_test(test_release_has_no_crash_points),
+	        cmocka_unit_test(test_abort),
+	        cmocka_unit_test(test_interrupted_on_another_branch),
+	        cmocka_unit_test(test_git_states_explained),
+	        cmocka_unit_test(test_sparse_index),
+	        cmocka_unit_test(test_no_commit_interrupted),
+	        cmocka_unit_test(test_future_dates),
+	        cmocka_unit_test(test_shallow_clone_without_previous_run),
 	};
 	char *home = t_mkdtemp();
 	int rc;

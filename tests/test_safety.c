@@ -183,7 +183,10 @@ static void test_index_must_be_a_regular_file(void **state)
 	/* a FIFO: refused at once (timeout: a hang fails the test) */
 	assert_int_equal(t_sh(dir, "rm INDEX.md && mkfifo INDEX.md"), 0);
 	for (i = 0; i < 2; i++) {
-		int rc = t_sh(dir, "timeout 20 '%s' %s >out 2>err", DTK_BIN, cmds[i]);
+		int rc = t_sh(dir,
+		              "t=; command -v timeout >/dev/null && t='timeout 20'; "
+		              "$t '%s' %s >out 2>err",
+		              DTK_BIN, cmds[i]);
 		got = S_read(dir, "err", NULL);
 		if (rc != 2 || !strstr(got, "INDEX.md: it is a special file (it must be a "
 		                            "regular file)\n"))
@@ -433,6 +436,61 @@ static void test_control_characters_escaped(void **state)
 	S_done(dir);
 }
 
+/* Snapshots dir (every name, mode, size and time, every file's checksum;
+ * not "..", where the snapshot goes) into the file snap beside it. */
+static void S_snapshot(const char *dir, const char *snap)
+{
+	assert_int_equal(t_sh(dir,
+	                      "{ ls -lanR --full-time . | grep -v ' \\.\\.$' && "
+	                      "find . -type f -exec cksum {} + | "
+	                      "LC_ALL=C sort; } >'../%s'",
+	                      snap),
+	                 0);
+}
+
+/* The commands docs/ say never write (check, show, list, next-id, log,
+ * crystallize --plan) leave every byte and every time stamp of the base and
+ * its repository as they were: on a base in sync, with drift, and invalid. */
+static void test_read_only_commands_write_nothing(void **state)
+{
+	static const char *const cmds[] = {
+	        "check",
+	        "check --format github",
+	        "show alpha",
+	        "show alpha-001 --format json",
+	        "list",
+	        "list --format json",
+	        "next-id alpha",
+	        "log",
+	        "log --format json",
+	        "crystallize --plan",
+	        "reindex --stdout",
+	};
+	char *top = t_mkdtemp(), *base = t_src("tests/fixtures/base"), dir[4096];
+	size_t i, k;
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/base", top);
+	t_copytree(base, dir);
+	free(base);
+	S_commit(dir);
+	for (k = 0; k < 3; k++) {
+		if (k == 1) /* drift */
+			assert_int_equal(t_sh(dir, "echo stale >>INDEX.md"), 0);
+		if (k == 2) /* invalid */
+			assert_int_equal(t_sh(dir, "echo 'bloom: [' >>insights/gamma.yaml"), 0);
+		S_snapshot(dir, "before");
+		for (i = 0; i < sizeof(cmds) / sizeof(*cmds); i++)
+			t_sh(dir, "HOME=\"$PWD\" '%s' %s >/dev/null 2>&1", DTK_BIN, cmds[i]);
+		S_snapshot(dir, "after");
+		if (t_sh(top, "cmp -s before after") != 0) {
+			t_sh(top, "diff before after >&2");
+			fail_msg("a read-only command changed the base (state %zu)", k);
+		}
+	}
+	t_rmtree(top);
+	free(top);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -446,6 +504,7 @@ int main(void)
 	        cmocka_unit_test(test_setup_git_attributes),
 	        cmocka_unit_test(test_setup_git_finds_itself_without_proc),
 	        cmocka_unit_test(test_control_characters_escaped),
+	        cmocka_unit_test(test_read_only_commands_write_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -410,7 +410,9 @@ static void test_kill_at_each_step(void **state)
 		dir = S_base();
 		S_snap(&s, dir);
 		snprintf(env, sizeof(env), "DTK_CRASH_AT=%s", points[i]);
+		t_dtk_bin = DTK_CRASH_BIN; /* crash points live only there */
 		t_dtk(&r, dir, env, "use", "beta-002", NULL);
+		t_dtk_bin = DTK_BIN;
 		assert_int_not_equal(r.status, 0);
 		t_run_free(&r);
 		node = t_read(dir, "insights/beta.yaml", NULL);

@@ -49,7 +49,7 @@ t "$(see list "option '--confidence' needs a value")" list --confidence
 t "$(see list "option '-n' needs a value")" list -n
 t "$(see list "option '--candidates' takes no value")" list --candidates=yes
 t "$(see list "option '--c' is ambiguous; it could be '--confidence' or '--candidates'")" list --c x
-t "$(see check "unknown option '--color'")" check --color=always --quiet
+t "$(see check "unknown option '--colour'; did you mean '--color'?")" check --colour=always -q
 
 # values out of their set, with a did-you-mean when one is close
 t "$(see list "--confidence must be high, medium or low, not 'HIGH'; did you mean 'high'?")" \

@@ -23,6 +23,8 @@ struct dtk_ctx {
 	const char *root; /* the knowledge base root, when NEEDS_KB */
 	FILE *out, *err;
 	unsigned flags; /* the command's DTK_CMD_ flags */
+	int tty;        /* standard output is a terminal (or a pager on one) */
+	int no_pager;   /* -P, --no-pager given */
 };
 
 struct dtk_cmd {
@@ -109,6 +111,21 @@ int dtk_cmd_operands(struct dtk_ctx *ctx, const char *cmd, int argc, char **argv
  * cannot be used together[: why]"; returns -1, or 0 when not both are set. */
 int dtk_cmd_conflict(struct dtk_ctx *ctx, const char *cmd, int has_a, const char *a, int has_b,
                      const char *b, const char *why);
+
+/* ---- terminal output ---- */
+
+/* The values of --color, in order. */
+enum { DTK_COLOR_AUTO, DTK_COLOR_ALWAYS, DTK_COLOR_NEVER };
+extern const char *const dtk_color_names[3];
+
+/* Returns 1 when output is to be coloured: always; never; auto when
+ * ctx->tty and NO_COLOR is unset or empty. */
+int dtk_cmd_use_color(const struct dtk_ctx *ctx, int when);
+
+/* Sends the rest of standard output through the pager (pager.h) unless
+ * ctx->no_pager; the dispatcher waits for it when the command returns. A
+ * command calls it once its arguments are checked, before long output. */
+void dtk_cmd_pager(struct dtk_ctx *ctx);
 
 /* Loads the base at ctx->root for command cmd (what and node as for
  * dtk_kb_load). Returns DTK_EXIT_OK and sets *kb (dtk_kb_free), or the exit

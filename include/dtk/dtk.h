@@ -123,8 +123,11 @@ const char *dtk_error_last(void);
 void dtk_error_clear(void);
 
 /* ---- crash testing ---- */
-/* Kills the process with SIGKILL when the environment variable DTK_CRASH_AT
- * names this point: the crash-safety tests stop dtk at each step of a write. */
+/* In the test build of dtk (dtk-crash, src/crash.c compiled with
+ * DTK_CRASH_POINTS): kills the process with SIGKILL when the environment
+ * variable DTK_CRASH_AT names this point ("name", or "name:N" for its Nth
+ * call), so that the crash-safety tests stop dtk at each step of a write.
+ * In dtk itself it does nothing. */
 void dtk_crash_point(const char *name);
 
 /* ---- small text helpers ---- */

@@ -20,9 +20,6 @@ void dtk_stats_compute(struct dtk_stats *out, const struct dtk_kb *kb);
 /* Returns part/whole as a whole percent rounded half up (0 when whole is 0). */
 int dtk_percent(size_t part, size_t whole);
 
-/* Returns 1 when e is a candidate: not high, and exactly one verification short. */
-int dtk_entry_is_candidate(const struct dtk_kb *kb, const struct dtk_entry *e);
-
 /* Returns 1 when e is stale at date d by kb's policy. */
 int dtk_entry_is_stale(const struct dtk_kb *kb, const struct dtk_entry *e, dtk_date d);
 

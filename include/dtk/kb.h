@@ -84,11 +84,8 @@ int dtk_kb_load_mem(struct dtk_kb **out, const struct dtk_memfile *files, size_t
 int dtk_kb_load_over(struct dtk_kb **out, const char *root, int what,
                      const struct dtk_memfile *files, size_t n, struct dtk_diags *diags);
 
-/* Look-ups; each returns NULL when there is no such thing. */
-struct dtk_node *dtk_kb_node(const struct dtk_kb *kb, const char *name);
-struct dtk_entry *dtk_kb_entry(const struct dtk_kb *kb, const char *id);
-struct dtk_entry *dtk_node_entry(const struct dtk_node *node, const char *id);
-const struct dtk_source *dtk_kb_source(const struct dtk_kb *kb, const char *id);
+/* The look-ups (dtk_kb_node, dtk_kb_entry, dtk_kb_source, ...) are in
+ * model.h: the schema uses them too, and kb.c uses the schema. */
 
 /*
  * Lists the node names in root/insights (file names, without parsing), sorted.
@@ -121,8 +118,5 @@ int dtk_kb_parse_records(struct dtk_kb **out, const char *buf, size_t len, const
  */
 int dtk_kb_read_review(struct dtk_kb *kb, const char *path, struct dtk_record *r,
                        struct dtk_diags *diags);
-
-/* Returns 1 when id has the form <node>-NNN; sets *node_len to the prefix length. */
-int dtk_entry_id_split(const char *id, size_t *node_len);
 
 #endif

@@ -192,4 +192,24 @@ struct dtk_kb {
 	size_t source_mask, node_mask;
 };
 
+/* ---- look-ups and derived notions (model.c): below both the loader
+ * (kb.c) and the schema (schema.c) ---- */
+struct dtk_diags;
+/* Return the node called name, the source called id, or NULL. */
+struct dtk_node *dtk_kb_node(const struct dtk_kb *kb, const char *name);
+const struct dtk_source *dtk_kb_source(const struct dtk_kb *kb, const char *id);
+/* Build kb's tables of sources by id (with pack, moving the ids into one
+ * block; a lean load keeps no titles or urls, so its ids are packed already;
+ * repeated ids are reported to d) and of nodes by name. */
+void dtk_model_index_sources(struct dtk_kb *kb, int pack, struct dtk_diags *d);
+void dtk_model_index_nodes(struct dtk_kb *kb);
+/* Return the entry id of the base or of node, or NULL. */
+struct dtk_entry *dtk_kb_entry(const struct dtk_kb *kb, const char *id);
+struct dtk_entry *dtk_node_entry(const struct dtk_node *node, const char *id);
+/* Returns 1 when id has the form <node>-NNN; sets *node_len (when not NULL)
+ * to the prefix length. */
+int dtk_entry_id_split(const char *id, size_t *node_len);
+/* Returns 1 when e is a candidate: not high, and exactly one verification short. */
+int dtk_entry_is_candidate(const struct dtk_kb *kb, const struct dtk_entry *e);
+
 #endif

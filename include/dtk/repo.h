@@ -27,15 +27,32 @@ int dtk_repo_open(struct dtk_repo **out, const char *root);
 void dtk_repo_free(struct dtk_repo *repo);
 
 /*
- * Finishes a crystallization that a crash or kill interrupted after it was
- * decided (a journal in the git directory says so). Returns 1 when one was
- * finished, 0 when there was none, -1 with the error set.
+ * A crystallization interrupted after its commit was decided (a crash, a
+ * kill, a failed write) leaves a journal in the git directory
+ * (<git dir>/dtk-crystallize) and may leave git's index lock, which it
+ * names. dtk_repo_interrupted returns 1 and copies the run's branch (its
+ * short name) into branch when there is one, 0 when not, -1 with the error
+ * set.
  */
-int dtk_repo_recover(struct dtk_repo *repo);
+int dtk_repo_interrupted(struct dtk_repo *repo, char *branch, size_t size);
+
+/* Finishes the interrupted crystallization: only on its own branch (HEAD
+ * must name it) and only when the branch is still at the commit before it
+ * or at its commit. Returns 1 and fills commit_hex when it was finished, 0
+ * when there was none, -1 with the error set (nothing changed). */
+int dtk_repo_continue(struct dtk_repo *repo, char commit_hex[41]);
+
+/* Drops the interrupted crystallization: the journal and its index lock go;
+ * when HEAD is on its branch and the branch did not move, the records file
+ * and INDEX.md it wrote go back to the branch's. Refused when the branch is
+ * at its commit already (--continue then finishes it). Returns 1 when one
+ * was dropped, 0 when there was none, -1 with the error set. */
+int dtk_repo_abort(struct dtk_repo *repo);
 
 /* Returns 0 when a commit can be made on the current branch; -1 with the
- * error set when HEAD is detached, a merge or rebase is under way, the index
- * has conflicts, or the index is locked. */
+ * error set when a rebase, merge, cherry-pick or revert is under way, HEAD is
+ * detached, the index cannot be read (a sparse index), has conflicts, or is
+ * locked. dtk_repo_commit checks the same again with the lock held. */
 int dtk_repo_check_ready(struct dtk_repo *repo);
 
 /*
@@ -67,8 +84,10 @@ struct dtk_commit_req {
  * insights/ and INDEX.md replaced by the request's files (other changes in
  * the work tree or the index are left alone), writes the new records and
  * INDEX.md into the work tree, updates the index for those paths, and moves
- * the branch. Fills commit_hex. Returns 0, or -1 with the error set (nothing
- * changed when it fails before the commit is decided).
+ * the branch. git's index lock is taken before anything is written and held
+ * until the new index replaces the old. Fills commit_hex. Returns 0, or -1
+ * with the error set: nothing changed when it fails before the commit is
+ * decided; after that the journal holds the run (dtk_repo_continue).
  */
 int dtk_repo_commit(struct dtk_repo *repo, const struct dtk_commit_req *req, char commit_hex[41]);
 
@@ -113,6 +132,9 @@ void dtk_memfiles_free(struct dtk_memfile *files, size_t n);
 
 /* Sets key to value in the repository's own configuration (.git/config). */
 int dtk_repo_config_set(struct dtk_repo *repo, const char *key, const char *value);
+
+/* Returns 1 when the repository is a shallow clone. */
+int dtk_repo_is_shallow(struct dtk_repo *repo);
 
 /* Returns the work tree (ending in '/') and the base's place in it ("" or
  * "dir/"); owned by repo. */

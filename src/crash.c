@@ -1,0 +1,35 @@
+/*
+ * crash.c: crash points for the crash-safety tests. dtk_core and so the dtk
+ * binary get the version that does nothing; the tests' binary dtk-crash
+ * (tests/CMakeLists.txt) links this file again, compiled with
+ * DTK_CRASH_POINTS, whose definition the linker then takes instead of the
+ * library's.
+ */
+#include "dtk/dtk.h"
+
+#ifdef DTK_CRASH_POINTS
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+void dtk_crash_point(const char *name)
+{
+	static long calls;
+	const char *at = getenv("DTK_CRASH_AT"), *colon;
+	size_t n;
+
+	if (!at)
+		return;
+	colon = strchr(at, ':');
+	n = colon ? (size_t)(colon - at) : strlen(at);
+	if (strlen(name) != n || strncmp(at, name, n))
+		return;
+	if (++calls == (colon ? atol(colon + 1) : 1))
+		raise(SIGKILL);
+}
+#else
+void dtk_crash_point(const char *name)
+{
+	(void)name;
+}
+#endif
