@@ -29,8 +29,12 @@ void dtk_diags_add(struct dtk_diags *d, const char *path, int line, int col, con
 
 void dtk_diags_move(struct dtk_diags *dst, struct dtk_diags *src)
 {
-	if (!src->n)
+	if (!src->n) { /* src may still hold room (its diagnostics dropped) */
+		free(src->v);
+		src->v = NULL;
+		src->cap = 0;
 		return;
+	}
 	dtk_grow((void **)&dst->v, &dst->cap, dst->n + src->n, sizeof(*dst->v));
 	memcpy(dst->v + dst->n, src->v, src->n * sizeof(*src->v));
 	dst->n += src->n;

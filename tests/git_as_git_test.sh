@@ -536,4 +536,45 @@ git clone -q -b side "$scratch/md-up" "$scratch/md-pull" 2>/dev/null
 rc=$?
 merged "pull --rebase" "$scratch/md-pull"
 
+# the node files' driver (merge=dtk-insights) inside it: both sides add an
+# entry at the end of alpha.yaml (a line conflict for git), under each
+# operation the same merged file and INDEX.md (the side also changes gamma:
+# were both INDEX.md the same, git would take it without running the driver)
+fresh md2-base
+md2=$r
+entry()
+{
+    printf '  - id: alpha-%s\n    title: entry %s\n    claim: Claim %s.\n' "$1" "$1" "$1"
+    printf '    confidence: medium\n    source: paper-c\n    created: 2026-07-20\n'
+}
+(cd "$md2" && "$DTK" setup-git >/dev/null && git add .gitattributes &&
+    git commit -q -m "merge with dtk" && git checkout -q -b side &&
+    entry 004 >>insights/alpha.yaml && sed -i 's/^bloom: remember$/bloom: understand/' \
+        insights/gamma.yaml && "$DTK" reindex -q && git commit -q -am "add 004" &&
+    git checkout -q - && entry 005 >>insights/alpha.yaml && "$DTK" reindex -q &&
+    git commit -q -am "add 005") >"$out" 2>&1 || ko "the two entries" "$(cat "$out")"
+# both NAME CMD...: in a fresh copy, CMD exits 0, alpha.yaml holds both
+# entries, git status is clean and INDEX.md is what dtk reindex writes
+both()
+{
+    local name=$1 d=$scratch/md2-$1
+    shift
+    rm -rf "$d"
+    cp -R "$md2" "$d"
+    (cd "$d" && "$@") >"$out" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ] && [ -z "$(git -C "$d" status --porcelain)" ] &&
+        grep -q 'alpha-004' "$d/insights/alpha.yaml" &&
+        grep -q 'alpha-005' "$d/insights/alpha.yaml" &&
+        (cd "$d" && "$DTK" check -q) >/dev/null 2>&1; then
+        ok "one node file changed on both sides, $name: both entries, INDEX.md rebuilt"
+    else
+        ko "one node file changed on both sides, $name" "exit $rc" "$(head -n 20 "$out")" \
+            "$(git -C "$d" status --porcelain)"
+    fi
+}
+both merge git merge -q --no-edit side
+both rebase git rebase -q side
+both cherry-pick git cherry-pick side
+
 t_done

@@ -113,6 +113,28 @@ static void test_is_name(void **state)
 	assert_false(dtk_is_name("a b"));
 }
 
+/* Control characters escaped for a terminal; other text, UTF-8 included,
+ * returned as it is (the same pointer when there is nothing to escape). */
+static void test_esc(void **state)
+{
+	const char *plain = "通信图 a\\b é";
+	const char *a, *b;
+	(void)state;
+	assert_ptr_equal(dtk_esc(plain), plain);
+	assert_null(dtk_esc(NULL));
+	assert_string_equal(dtk_esc("a\nb\rc\td"), "a\\nb\\rc\\td");
+	assert_string_equal(dtk_esc("\033[2J\a\x7f"), "\\x1b[2J\\x07\\x7f");
+	assert_string_equal(dtk_esc("x\xc2\x9by \xc2\xa0"),
+	                    "x\\u009by \xc2\xa0"); /* CSI; NBSP kept */
+	assert_string_equal(dtk_esc_text("line 1\nline\t2\033"), "line 1\nline\\t2\\x1b");
+	assert_string_equal(dtk_esc("\xc2"), "\xc2"); /* a lone lead byte at the end */
+	/* several in one call, each its own buffer */
+	a = dtk_esc("1\n");
+	b = dtk_esc("2\n");
+	assert_string_equal(a, "1\\n");
+	assert_string_equal(b, "2\\n");
+}
+
 static void test_error(void **state)
 {
 	(void)state;
@@ -132,6 +154,7 @@ int main(void)
 	        cmocka_unit_test(test_suggest),
 	        cmocka_unit_test(test_is_name),
 	        cmocka_unit_test(test_error),
+	        cmocka_unit_test(test_esc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
