@@ -262,7 +262,7 @@ head_a=$(git -C "$a" rev-parse HEAD)
 rc=$?
 made "GIT_DIR names another repository"
 same "GIT_DIR: the commit is in that repository" "$(ident "$b" %s)" \
-    "crystallize 2026-08-15: 0 new, 0 high changes, 2 stale, 0 stance rewrites, 0 new contradictions"
+    "crystallize 2026-08-15: 0 new, 0 high changes, 2 stale, 0 bloom changes, 0 stance rewrites, 0 new contradictions"
 same "GIT_DIR: the repository of the current directory is untouched" \
     "$(git -C "$a" rev-parse HEAD)" "$head_a"
 
