@@ -1,13 +1,14 @@
 /* gen.c: writes a synthetic knowledge base that follows docs/schema.md, for
  * benchmarking dtk.
  *
- *   bench/gen --nodes N --entries M [--seed S] --out DIR
+ *   bench/gen --nodes N --entries M [--sources K] [--seed S] --out DIR
  *
  * writes DIR/insights/{_domain,_sources,_crystallizations}.yaml and N node files
  * of M entries each (no INDEX.md: run `dtk reindex`). The same arguments give
  * the same bytes (xorshift64*, no rand(), no clock, no locale).
  *
- * What it writes: max(50, N) sources; categories of about 25 nodes (at most 40
+ * What it writes: K sources (default max(50, N); more than 4 N get short
+ * titles and fewer urls); categories of about 25 nodes (at most 40
  * categories), five hotspots, three gaps (two flagged by an entry), the default
  * policy; three crystallization records, monthly, the last on 2026-06-24, each
  * with `since` after the first. Per entry: a title of 10-40 characters, a
@@ -332,8 +333,11 @@ static int S_sources(struct gen *g)
 	if (!f)
 		return -1;
 	for (i = 0; i < g->sources; i++) {
-		fprintf(f, "- id: %s\n  title: %s\n", g->source_names[i], S_phrase(g, 20, 60, 0));
-		if (gen_rng_pct(&g->rng, 80))
+		/* many sources (--sources): short titles and fewer urls, as a
+		 * long reading list has (33,000 sources are then about 2.9 MB) */
+		fprintf(f, "- id: %s\n  title: %s\n", g->source_names[i],
+		        g->sources > 4 * g->nodes ? S_phrase(g, 4, 14, 0) : S_phrase(g, 20, 60, 0));
+		if (gen_rng_pct(&g->rng, g->sources > 4 * g->nodes ? 30 : 80))
 			fprintf(f, "  url: https://example.org/papers/%s\n", g->source_names[i]);
 		if (gen_rng_pct(&g->rng, 70))
 			fprintf(f, "  read: %s\n",
@@ -428,14 +432,14 @@ static int S_number(const char *opt, const char *s, unsigned long max, unsigned 
 }
 
 static const char S_usage[] =
-        "usage: gen --nodes N --entries M [--seed S] --out DIR\n"
+        "usage: gen --nodes N --entries M [--sources K] [--seed S] --out DIR\n"
         "writes a synthetic knowledge base (DIR/insights/*.yaml) that dtk accepts;\n"
         "run `dtk -C DIR reindex` to write its INDEX.md\n";
 
 int main(int argc, char **argv)
 {
 	struct gen g = {0};
-	unsigned long nodes = 0, entries = 0, seed = 1;
+	unsigned long nodes = 0, entries = 0, seed = 1, sources = 0;
 	unsigned i;
 	long *created = NULL;
 	int rc = 1, a;
@@ -448,6 +452,9 @@ int main(int argc, char **argv)
 		         !S_number("--entries", v, 100000, &entries))
 			a++;
 		else if (!strcmp(argv[a], "--seed") && !S_number("--seed", v, 0xFFFFFFFFul, &seed))
+			a++;
+		else if (!strcmp(argv[a], "--sources") &&
+		         !S_number("--sources", v, 1000000, &sources))
 			a++;
 		else if (!strcmp(argv[a], "--out") && v)
 			g.out = argv[++a];
@@ -465,7 +472,7 @@ int main(int argc, char **argv)
 	}
 	g.nodes = (unsigned)nodes;
 	g.entries = (unsigned)entries;
-	g.sources = g.nodes > 50 ? g.nodes : 50;
+	g.sources = sources ? (unsigned)sources : g.nodes > 50 ? g.nodes : 50;
 	g.start = gen_days(2025, 9, 1);
 	g.last_run = gen_days(2026, 6, 24);
 	gen_rng_seed(&g.rng, seed);

@@ -12,7 +12,7 @@
 
 # The commands, as 'dtk --help' lists them.
 _dtk_commands="reindex check show list search next-id crystallize log setup-git merge-driver export
-add add-node add-source use cite close review verify relate contradict resolve stance bloom help"
+add add-node add-source use cite close review verify relate contradict resolve stance bloom mcp help"
 
 # The options of every write command.
 _dtk_wopts="--dry-run --format --no-reindex --help"
@@ -39,6 +39,7 @@ _dtk_options()
     verify) echo "--promote $_dtk_wopts" ;;
     contradict | resolve) echo "--note $_dtk_wopts" ;;
     use | cite | close | relate | stance | bloom) echo "$_dtk_wopts" ;;
+    mcp) echo "--help" ;;
     help) echo "" ;;
     esac
 }

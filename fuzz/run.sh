@@ -11,7 +11,7 @@ build=build-fuzz
 
 cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DDTK_FUZZ=ON -DBUILD_TESTING=OFF \
   -DDTK_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j"$(nproc)" --target fuzz_node fuzz_base fuzz_merge fuzz_edit >/dev/null
+cmake --build "$build" -j"$(nproc)" --target fuzz_node fuzz_base fuzz_merge fuzz_edit fuzz_mcp >/dev/null
 
 # seed corpora: node files for fuzz_node; whole bases and the cases for fuzz_base
 mkdir -p "$build/corpus-node" "$build/corpus-base" "$build/corpus-merge" "$build/corpus-edit" \
@@ -22,6 +22,8 @@ cp tests/fixtures/base/insights/[a-z]*.yaml insights/[a-z]*.yaml fuzz/regress/no
 cp tests/fixtures/base/insights/[a-z]*.yaml insights/[a-z]*.yaml fuzz/regress/edit-* \
   "$build/corpus-edit/" 2>/dev/null || true
 cp tests/cases/*.case fuzz/regress/base-* "$build/corpus-base/" 2>/dev/null || true
+mkdir -p "$build/corpus-mcp"
+cp fuzz/regress/mcp-* "$build/corpus-mcp/" 2>/dev/null || true
 for base in tests/fixtures/base .; do
   out="$build/corpus-base/whole-$(basename "$(realpath "$base")").case"
   : >"$out"
@@ -42,7 +44,8 @@ run base 32768 &
 run merge 4096 &
 run edit 8192 &
 wait
-for t in node base merge edit; do
+run mcp 16384 # after the others: the machine has two cores
+for t in node base merge edit mcp; do
   echo "== fuzz_$t ($secs s)"
   grep -E "^#[0-9]+.*(DONE|pulse|NEW)" "$build/fuzz_$t.log" | tail -1
   grep -E "stat::number_of_executed_units|stat::peak_rss_mb|cov:" "$build/fuzz_$t.log" | tail -3

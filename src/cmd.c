@@ -28,6 +28,7 @@ static const struct dtk_cmd *const S_cmds[] = {
         &dtk_cmd_log,
         &dtk_cmd_setup_git,
         &dtk_cmd_merge_driver,
+        &dtk_cmd_mcp,
         /* the write commands */
         &dtk_cmd_add,
         &dtk_cmd_add_node,
@@ -343,35 +344,44 @@ static int S_flush_stdout(int rc)
 	return DTK_EXIT_INVALID;
 }
 
-/* Runs cmd with its arguments after preparing what its flags ask for. */
-static int S_run(const struct dtk_cmd *cmd, int argc, char **argv, int no_pager)
+int dtk_cmd_run(struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char **argv)
 {
-	struct dtk_ctx ctx = {NULL, stdout, stderr, cmd->flags, isatty(STDOUT_FILENO), no_pager};
 	char *root = NULL;
 	int lock = -1, rc;
 
+	ctx->flags = cmd->flags;
 	if (S_wants_help(argc, argv)) {
-		S_cmd_help(cmd, stdout);
+		S_cmd_help(cmd, ctx->out);
 		return DTK_EXIT_OK;
 	}
-	if (cmd->flags & DTK_CMD_NEEDS_KB) {
+	if ((cmd->flags & DTK_CMD_NEEDS_KB) && !ctx->root) {
 		root = dtk_kb_find_root(".");
 		if (!root)
-			return dtk_cmd_fail(&ctx, cmd->name, DTK_EXIT_INVALID);
-		ctx.root = root;
+			return dtk_cmd_fail(ctx, cmd->name, DTK_EXIT_INVALID);
+		ctx->root = root;
 	}
-	if ((cmd->flags & DTK_CMD_LOCKS) && root && (lock = S_lock(root)) < 0) {
-		dtk_error("cannot lock %s: %s", root, strerror(errno));
-		free(root);
-		return dtk_cmd_fail(&ctx, cmd->name, DTK_EXIT_INVALID);
+	if ((cmd->flags & DTK_CMD_LOCKS) && ctx->root && (lock = S_lock(ctx->root)) < 0) {
+		dtk_error("cannot lock %s: %s", ctx->root, strerror(errno));
+		rc = dtk_cmd_fail(ctx, cmd->name, DTK_EXIT_INVALID);
+		goto done;
 	}
-	rc = cmd->exec(&ctx, argc, argv);
+	rc = cmd->exec(ctx, argc, argv);
 	if (dtk_pager_finish() < 0 && rc == DTK_EXIT_OK)
-		rc = dtk_cmd_fail(&ctx, cmd->name, DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, cmd->name, DTK_EXIT_INVALID);
 	if (lock >= 0)
 		close(lock);
+done:
+	if (root)
+		ctx->root = NULL;
 	free(root);
 	return rc;
+}
+
+/* Runs cmd with its arguments on the standard streams. */
+static int S_run(const struct dtk_cmd *cmd, int argc, char **argv, int no_pager)
+{
+	struct dtk_ctx ctx = {NULL, stdout, stderr, cmd->flags, isatty(STDOUT_FILENO), no_pager};
+	return dtk_cmd_run(&ctx, cmd, argc, argv);
 }
 
 static const char S_help_help[] =

@@ -80,7 +80,9 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 			dtk_json_kstring(&j, "url", url);
 			dtk_json_kstring(&j, "read", read);
 			dtk_json_end(&j, '}');
-			fprintf(ctx->out, "%s\n", dtk_buf_cstr(&b));
+			fputs(dtk_buf_cstr(&b), ctx->out);
+			if (b.len && b.ptr[b.len - 1] != '\n')
+				fputc('\n', ctx->out);
 			dtk_buf_release(&b);
 		} else {
 			fprintf(ctx->out, "%s\n", id);

@@ -11,6 +11,9 @@
 #include <stdatomic.h>
 #include <errno.h>
 #include <limits.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +215,7 @@ struct worker {
 	struct loader *l;
 	struct dtk_arena *arena;
 	struct dtk_diags d;
+	unsigned char *named; /* a bit per source the entries name (malloc'd) */
 };
 
 static int S_is_broken(const struct loader *l, const char *name, size_t len)
@@ -331,12 +335,12 @@ static void S_load_file(struct worker *w, struct kfile *f)
 		break;
 	case F_SOURCES:
 		f->ok = root->kind == DTK_Y_SEQ;
-		dtk_schema_sources(l->kb, root, f->rel, &w->d);
+		dtk_schema_sources(l->kb, root, f->rel, l->schema_flags, &w->d);
 		break;
 	case F_RECORDS: dtk_schema_records(l->kb, w->arena, root, f->rel, &w->d); break;
 	case F_NODE:
 		f->out = dtk_schema_node(l->kb, w->arena, tmp, root, f->rel, f->node,
-		                         l->schema_flags, &w->d);
+		                         l->schema_flags, w->named, &w->d);
 		f->ok = f->out != NULL;
 		if (f->out && l->filter && l->filter->loaded)
 			l->filter->loaded(l->filter->arg, l->kb, f->out);
@@ -390,10 +394,16 @@ static void S_load_parallel(struct loader *l, size_t from)
 	struct worker *w = dtk_xcalloc((size_t)n, sizeof(*w));
 	pthread_t *tid = dtk_xcalloc((size_t)n, sizeof(*tid));
 
+	size_t bytes = (l->kb->n_sources + 7) / 8, k;
+	unsigned char *named = (unsigned char *)l->kb->sources_named;
+
+	if (bytes && !named)
+		l->kb->sources_named = named = dtk_arena_alloc(l->kb->arena, bytes);
 	atomic_store(&l->next, from);
 	for (i = 0; i < n; i++) {
 		w[i].l = l;
 		w[i].arena = dtk_arena_new();
+		w[i].named = bytes ? dtk_xcalloc(bytes, 1) : NULL;
 	}
 	for (i = 1; i < n; i++)
 		if (pthread_create(&tid[i], NULL, S_work, &w[i]) == 0)
@@ -404,6 +414,9 @@ static void S_load_parallel(struct loader *l, size_t from)
 			pthread_join(tid[i], NULL);
 		dtk_arena_adopt(l->kb->arena, w[i].arena);
 		dtk_diags_move(l->d, &w[i].d);
+		for (k = 0; k < bytes; k++)
+			named[k] |= w[i].named[k];
+		free(w[i].named);
 	}
 	free(tid);
 	free(w);
@@ -536,7 +549,7 @@ static void S_set_links(struct loader *l, const struct dtk_node *node)
  * DTK_KB_ALL or DTK_KB_ONE_NODE, with DTK_KB_LINKED or not. */
 static int S_load_files(struct loader *l, int what, const char *only)
 {
-	struct worker w = {l, l->kb->arena, DTK_DIAGS_INIT};
+	struct worker w = {l, l->kb->arena, DTK_DIAGS_INIT, NULL}; /* no articles: one node */
 	size_t cap = 0, i, ncap = 0, bcap = 0, first = 2;
 
 	S_add_file(l, &cap, "_domain.yaml", F_DOMAIN, NULL);
@@ -554,9 +567,15 @@ static int S_load_files(struct loader *l, int what, const char *only)
 	}
 	S_load_file(&w, &l->files[0]);
 	S_load_file(&w, &l->files[1]);
+#ifdef __GLIBC__
+	/* _sources.yaml's tree (about 8 times the file: 25 MB for 33,000
+	 * sources) is freed, but glibc keeps its pages for the main thread
+	 * while the loading threads take pages of their own: give them back */
+	malloc_trim(0);
+#endif
 	l->domain_ok = l->files[0].ok;
 	l->kb->sources_ok = l->files[1].ok; /* node files report unknown sources */
-	dtk_model_index_sources(l->kb, l->d);
+	dtk_model_index_sources(l->kb, !(l->schema_flags & DTK_SCHEMA_LEAN), l->d);
 	if (l->filter && l->filter->prepare)
 		l->filter->prepare(l->filter->arg, l->kb);
 	if (what & DTK_KB_LINKED) { /* the node first: what it names is wanted */

@@ -36,6 +36,36 @@ int dtk_m_indent(const char *buf, size_t pos)
 	return n;
 }
 
+/* Returns 1 when only spaces or a comment follow offset end on its line. */
+int dtk_m_tail_ok(const char *buf, size_t len, size_t end)
+{
+	size_t p = end;
+	while (p < len && (buf[p] == ' ' || buf[p] == '\t'))
+		p++;
+	return p >= len || buf[p] == '\n' || buf[p] == '\r' || buf[p] == '#';
+}
+
+/* Returns 1 when buf[start, end) stands on lines of its own: only spaces
+ * (and, with dash, one "- ") before it on its first line, only spaces or a
+ * comment after it on its last. */
+int dtk_m_own_lines(const char *buf, size_t len, size_t start, size_t end, int dash)
+{
+	size_t p = dtk_m_line_start(buf, start);
+	while (p < start && buf[p] == ' ')
+		p++;
+	if (dash && p < start && buf[p] == '-') {
+		for (p++; p < start && buf[p] == ' ';)
+			p++;
+	}
+	return p == start && dtk_m_tail_ok(buf, len, end);
+}
+
+void dtk_m_spaces(struct dtk_buf *b, int n)
+{
+	while (n-- > 0)
+		dtk_buf_putc(b, ' ');
+}
+
 /* Appends src[start, end) to out: line breaks as eol, every line after the
  * first (and the first with first set) moved right (delta > 0) or left by
  * delta spaces; empty lines stay empty. */

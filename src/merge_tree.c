@@ -101,43 +101,13 @@ static void S_push(struct dtk_yval *v, const struct dtk_yval *item)
 	v->items[v->n++] = (struct dtk_yval *)item;
 }
 
-/* Returns 1 when only spaces or a comment follow offset end on its line. */
-static int S_tail_ok(const char *buf, size_t len, size_t end)
-{
-	size_t p = end;
-	while (p < len && (buf[p] == ' ' || buf[p] == '\t'))
-		p++;
-	return p >= len || buf[p] == '\n' || buf[p] == '\r' || buf[p] == '#';
-}
-
-/* Returns 1 when buf[start, end) stands on lines of its own: only spaces
- * (and, with dash, one "- ") before it on its first line, only spaces or a
- * comment after it on its last. */
-static int S_own_lines(const char *buf, size_t len, size_t start, size_t end, int dash)
-{
-	size_t p = dtk_m_line_start(buf, start);
-	while (p < start && buf[p] == ' ')
-		p++;
-	if (dash && p < start && buf[p] == '-') {
-		for (p++; p < start && buf[p] == ' ';)
-			p++;
-	}
-	return p == start && S_tail_ok(buf, len, end);
-}
-
-static void S_spaces(struct dtk_buf *b, int n)
-{
-	while (n-- > 0)
-		dtk_buf_putc(b, ' ');
-}
-
 /* Appends ": <theirs' value tv>" as written after a key, tv moved by delta. */
 static void S_put_value(struct dtk_mctx *m, struct dtk_buf *b, const struct dtk_yval *tv, int delta)
 {
 	if (S_block(tv)) {
 		dtk_buf_puts(b, ":");
 		dtk_buf_puts(b, m->eol);
-		S_spaces(b, dtk_m_indent(m->tb, tv->start) + delta);
+		dtk_m_spaces(b, dtk_m_indent(m->tb, tv->start) + delta);
 	} else {
 		dtk_buf_puts(b, ": ");
 	}
@@ -172,7 +142,7 @@ static int S_remove_key(struct dtk_mctx *m, const struct dtk_yval *omap, size_t 
 	const struct dtk_yval *k = omap->items[2 * i], *v = omap->items[2 * i + 1];
 
 	if (omap->style == DTK_YS_BLOCK) {
-		if (!S_own_lines(m->ob, m->olen, k->start, v->end, 0))
+		if (!dtk_m_own_lines(m->ob, m->olen, k->start, v->end, 0))
 			return m->unsupported = 1, -1;
 		dtk_m_edit(m, dtk_m_line_start(m->ob, k->start),
 		           dtk_m_line_end(m->ob, m->olen, v->end), "", 0);
@@ -196,14 +166,14 @@ static int S_add_key(struct dtk_mctx *m, const struct dtk_yval *omap, const stru
 	int col, delta;
 
 	if (omap->style == DTK_YS_BLOCK && last) {
-		if (!S_tail_ok(m->ob, m->olen, last->end))
+		if (!dtk_m_tail_ok(m->ob, m->olen, last->end))
 			return m->unsupported = 1, -1;
 		col = (int)(omap->items[0]->start - dtk_m_line_start(m->ob, omap->items[0]->start));
 		delta = col - (int)(tk->start - dtk_m_line_start(m->tb, tk->start));
 		at = dtk_m_line_end(m->ob, m->olen, last->end);
 		if (at == m->olen && (!at || m->ob[at - 1] != '\n'))
 			dtk_buf_puts(&b, m->eol);
-		S_spaces(&b, col);
+		dtk_m_spaces(&b, col);
 		dtk_m_put_theirs(m, &b, tk->start, tk->end, 0, 0);
 		S_put_value(m, &b, tv, delta);
 		dtk_buf_puts(&b, m->eol);
@@ -280,7 +250,7 @@ static const struct dtk_yval *S_union(struct dtk_mctx *m, const struct dtk_yval 
 		dtk_buf_puts(&text, ":");
 		for (i = 0; i < r->n; i++) {
 			dtk_buf_puts(&text, m->eol);
-			S_spaces(&text, ind);
+			dtk_m_spaces(&text, ind);
 			dtk_buf_puts(&text, "- ");
 			S_put_item(m, &text, r->items[i], from[i]);
 		}
@@ -401,8 +371,8 @@ static void S_key_conflict(struct dtk_mctx *m, const struct dtk_yval *o, const s
 	const struct dtk_yval *k = ok ? ok : tk;
 
 	if (o->style != DTK_YS_BLOCK ||
-	    (ok && !S_own_lines(m->ob, m->olen, ok->start, ov->end, 0)) ||
-	    (tk && !S_own_lines(m->tb, m->tlen, tk->start, tv->end, 0))) {
+	    (ok && !dtk_m_own_lines(m->ob, m->olen, ok->start, ov->end, 0)) ||
+	    (tk && !dtk_m_own_lines(m->tb, m->tlen, tk->start, tv->end, 0))) {
 		m->unsupported = 1;
 		return;
 	}
@@ -482,7 +452,7 @@ static int S_item_lines(struct dtk_mctx *m, int theirs, const struct dtk_yval *v
 {
 	const char *buf = theirs ? m->tb : m->ob;
 	size_t len = theirs ? m->tlen : m->olen;
-	if (!S_own_lines(buf, len, v->start, v->end, 1))
+	if (!dtk_m_own_lines(buf, len, v->start, v->end, 1))
 		return m->unsupported = 1, -1;
 	*s = dtk_m_line_start(buf, v->start);
 	*e = dtk_m_line_end(buf, len, v->end);

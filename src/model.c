@@ -39,12 +39,14 @@ static struct dtk_slot *S_slot(struct dtk_slot *t, size_t mask, const char *name
 	return &t[i];
 }
 
-/* Returns a new empty table for n structs, at most half full; sets *mask. */
+/* Returns a new empty table for n structs, at most 70% full (a probe
+ * compares whole hashes, so that a full table costs few string compares; at
+ * most half full, 33,000 sources took 2 MB); sets *mask. */
 static struct dtk_slot *S_table_new(size_t n, size_t *mask)
 {
 	size_t size = 16;
 
-	while (size < 2 * n)
+	while (size / 10 * 7 < n)
 		size *= 2;
 	*mask = size - 1;
 	return dtk_xcalloc(size, sizeof(struct dtk_slot));
@@ -54,15 +56,15 @@ static struct dtk_slot *S_table_new(size_t n, size_t *mask)
  * source ids point to the sources' own strings, found there millions of
  * times on a large base) and reports repeated ids. The ids move into one
  * block, so that the look-ups of a node file stay in a few pages. */
-void dtk_model_index_sources(struct dtk_kb *kb, struct dtk_diags *d)
+void dtk_model_index_sources(struct dtk_kb *kb, int pack, struct dtk_diags *d)
 {
 	size_t i, total = 0;
 	char *ids;
 
 	kb->source_slots = S_table_new(kb->n_sources, &kb->source_mask);
-	for (i = 0; i < kb->n_sources; i++)
+	for (i = 0; pack && i < kb->n_sources; i++)
 		total += strlen(kb->sources[i].id) + 1;
-	ids = dtk_arena_alloc(kb->arena, total ? total : 1);
+	ids = total ? dtk_arena_alloc(kb->arena, total) : NULL;
 	for (i = 0; i < kb->n_sources; i++) {
 		struct dtk_source *s = &kb->sources[i];
 		size_t n = strlen(s->id) + 1;
@@ -70,8 +72,10 @@ void dtk_model_index_sources(struct dtk_kb *kb, struct dtk_diags *d)
 		struct dtk_slot *slot = S_slot(kb->source_slots, kb->source_mask, s->id, h);
 		const struct dtk_source *first = slot->item;
 
-		s->id = memcpy(ids, s->id, n);
-		ids += n;
+		if (ids) {
+			s->id = memcpy(ids, s->id, n);
+			ids += n;
+		}
 		if (first) {
 			dtk_diags_add(d, "insights/_sources.yaml", s->pos.line, s->pos.col,
 			              "duplicate source id '%s' (first at line %d)", s->id,

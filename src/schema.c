@@ -549,7 +549,7 @@ static int S_is_url(const char *s)
 }
 
 void dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
-                        struct dtk_diags *diags)
+                        unsigned flags, struct dtk_diags *diags)
 {
 	static const char *const keys[] = {"*id", "*title", "url", "read", NULL};
 	struct ctx c = {.kb = kb, .arena = kb->arena, .path = path, .d = diags};
@@ -568,12 +568,21 @@ void dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const ch
 			continue;
 		id = S_present(dtk_yval_get(v, "id"));
 		s->id = S_name(&c, v, "id");
-		s->title = S_string(&c, v, "title");
-		s->url = S_string(&c, v, "url");
+		if (flags & DTK_SCHEMA_LEAN) { /* INDEX.md shows no source: checked only */
+			const struct dtk_yval *url = S_string_val(&c, v, "url");
+			S_string_val(&c, v, "title");
+			s->title = "";
+			if (url && !S_is_url(url->str))
+				S_err(&c, url, "'url' must be an absolute URL, found '%s'",
+				      url->str);
+		} else {
+			s->title = S_string(&c, v, "title");
+			s->url = S_string(&c, v, "url");
+			if (s->url && !S_is_url(s->url))
+				S_err(&c, dtk_yval_get(v, "url"),
+				      "'url' must be an absolute URL, found '%s'", s->url);
+		}
 		s->read = S_date(&c, v, "read");
-		if (s->url && !S_is_url(s->url))
-			S_err(&c, dtk_yval_get(v, "url"),
-			      "'url' must be an absolute URL, found '%s'", s->url);
 		if (!s->id)
 			continue;
 		s->pos = S_pos(id);
@@ -1028,7 +1037,7 @@ static void S_index_linking(struct ctx *c, struct dtk_node *node)
 struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *arena,
                                  struct dtk_arena *scratch, const struct dtk_yval *root,
                                  const char *path, const char *name, unsigned flags,
-                                 struct dtk_diags *diags)
+                                 unsigned char *named, struct dtk_diags *diags)
 {
 	static const char *const keys[] = {"*node", "*bloom", "stance", "*insights", NULL};
 	struct ctx c = {.kb = (struct dtk_kb *)kb,
@@ -1036,7 +1045,8 @@ struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *aren
 	                .scratch = scratch,
 	                .path = path,
 	                .d = diags,
-	                .flags = flags};
+	                .flags = flags,
+	                .named = named};
 	const struct dtk_yval *nv, *list;
 	struct dtk_node *node;
 	size_t i, n;
@@ -1049,10 +1059,6 @@ struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *aren
 	node->path = dtk_arena_strdup(c.arena, path);
 	node->category = -1;
 	node->name_pos.line = node->name_pos.col = 1;
-	if (kb->n_sources) {
-		c.named = dtk_arena_alloc(c.arena, (kb->n_sources + 7) / 8);
-		node->sources_named = c.named;
-	}
 	nv = S_present(dtk_yval_get(root, "node"));
 	if (nv) {
 		node->name_pos = S_pos(nv);

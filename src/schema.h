@@ -12,8 +12,10 @@
 
 void dtk_schema_domain(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
                        struct dtk_diags *diags);
+/* Fills kb->sources; flags DTK_SCHEMA_LEAN: titles and urls are checked but
+ * not kept (INDEX.md shows none). */
 void dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
-                        struct dtk_diags *diags);
+                        unsigned flags, struct dtk_diags *diags);
 /* Fills kb->records, allocating in arena (so that a worker thread can). */
 void dtk_schema_records(struct dtk_kb *kb, struct dtk_arena *arena, const struct dtk_yval *root,
                         const char *path, struct dtk_diags *diags);
@@ -32,12 +34,13 @@ void dtk_schema_review_file(struct dtk_kb *kb, const struct dtk_yval *root, cons
 
 /* Returns the node (allocated in arena), or NULL when its file is unusable.
  * scratch holds what a lean read checks but does not keep; it must live
- * until the call returns (root's arena will do). kb is only read (its
+ * until the call returns (root's arena will do). named, when not NULL, gets
+ * the bit of each kb->sources[i] the entries name. kb is only read (its
  * policy), so several threads may call this at once, each with its own
- * arenas and diags. */
+ * arenas, bitmap and diags. */
 struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *arena,
                                  struct dtk_arena *scratch, const struct dtk_yval *root,
                                  const char *path, const char *name, unsigned flags,
-                                 struct dtk_diags *diags);
+                                 unsigned char *named, struct dtk_diags *diags);
 
 #endif

@@ -35,15 +35,10 @@ int dtk_node_has_high(const struct dtk_node *node)
 /* Returns how many distinct sources the entries name (source or verified_by). */
 static size_t S_articles(const struct dtk_kb *kb)
 {
-	size_t bytes = (kb->n_sources + 7) / 8, i, j, n = 0;
-	unsigned char *all = dtk_xcalloc(bytes + 1, 1);
+	size_t bytes = (kb->n_sources + 7) / 8, j, n = 0;
 
-	for (i = 0; i < kb->n_nodes; i++)
-		for (j = 0; kb->nodes[i]->sources_named && j < bytes; j++)
-			all[j] |= kb->nodes[i]->sources_named[j];
-	for (j = 0; j < bytes; j++)
-		n += (size_t)__builtin_popcount(all[j]);
-	free(all);
+	for (j = 0; kb->sources_named && j < bytes; j++)
+		n += (size_t)__builtin_popcount(kb->sources_named[j]);
 	return n;
 }
 

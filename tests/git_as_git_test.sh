@@ -262,7 +262,7 @@ head_a=$(git -C "$a" rev-parse HEAD)
 rc=$?
 made "GIT_DIR names another repository"
 same "GIT_DIR: the commit is in that repository" "$(ident "$b" %s)" \
-    "crystallize 2026-08-15: 0 new, 0 high changes, 2 stale, 0 stance rewrites, 0 new contradictions"
+    "crystallize 2026-08-15: 0 new, 0 high changes, 2 stale, 0 bloom changes, 0 stance rewrites, 0 new contradictions"
 same "GIT_DIR: the repository of the current directory is untouched" \
     "$(git -C "$a" rev-parse HEAD)" "$head_a"
 
@@ -285,6 +285,32 @@ rc=$?
 made "GIT_DIR naming a separate repository with core.worktree"
 same "core.worktree: git status is clean" \
     "$(git --git-dir="$scratch/env-core-wt.git" status --porcelain)" ""
+
+# a bare repository (git clone --bare) with its work tree elsewhere, as the
+# "dotfiles" setups use it: GIT_DIR + GIT_WORK_TREE
+rm -rf "$scratch/env-bare.git" "$scratch/env-bare"
+git clone -q --bare "$pristine" "$scratch/env-bare.git"
+mkdir "$scratch/env-bare"
+git --git-dir="$scratch/env-bare.git" --work-tree="$scratch/env-bare" checkout -q -f HEAD -- .
+(cd "$scratch/env-bare" && GIT_DIR=$scratch/env-bare.git GIT_WORK_TREE=$scratch/env-bare \
+    "$DTK" crystallize --eval s=ok --date 2026-08-15) >"$out" 2>&1
+rc=$?
+made "a bare repository with GIT_DIR + GIT_WORK_TREE"
+same "bare + GIT_WORK_TREE: git status is clean" \
+    "$(git --git-dir="$scratch/env-bare.git" --work-tree="$scratch/env-bare" status --porcelain)" ""
+# core.bare with core.worktree: git refuses it ("unable to set up work
+# tree using invalid config"), and so does dtk
+git --git-dir="$scratch/env-bare.git" config core.worktree "$scratch/env-bare"
+r=$scratch/env-bare
+snap_bare() { GIT_DIR=$scratch/env-bare.git GIT_WORK_TREE=$r snap "$r"; }
+snap_bare >"$scratch/before"
+(cd "$r" && GIT_DIR=$scratch/env-bare.git "$DTK" crystallize --eval s=ok --date 2026-09-15) \
+    >"$out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q "core.bare and core.worktree do not make sense" "$out" &&
+    snap_bare | cmp -s - "$scratch/before"; then
+    ok "core.bare with core.worktree: refused as git refuses it, nothing written"
+else ko "core.bare with core.worktree: refused as git refuses it" "exit $rc" "$(cat "$out")"; fi
 
 fresh env-gitfile
 mv "$r/.git" "$scratch/env-gitfile.git"
@@ -535,5 +561,46 @@ git clone -q -b side "$scratch/md-up" "$scratch/md-pull" 2>/dev/null
 (cd "$scratch/md-pull" && git pull -q --rebase origin side) >"$out" 2>&1
 rc=$?
 merged "pull --rebase" "$scratch/md-pull"
+
+# the node files' driver (merge=dtk-insights) inside it: both sides add an
+# entry at the end of alpha.yaml (a line conflict for git), under each
+# operation the same merged file and INDEX.md (the side also changes gamma:
+# were both INDEX.md the same, git would take it without running the driver)
+fresh md2-base
+md2=$r
+entry()
+{
+    printf '  - id: alpha-%s\n    title: entry %s\n    claim: Claim %s.\n' "$1" "$1" "$1"
+    printf '    confidence: medium\n    source: paper-c\n    created: 2026-07-20\n'
+}
+(cd "$md2" && "$DTK" setup-git >/dev/null && git add .gitattributes &&
+    git commit -q -m "merge with dtk" && git checkout -q -b side &&
+    entry 004 >>insights/alpha.yaml && sed -i 's/^bloom: remember$/bloom: understand/' \
+        insights/gamma.yaml && "$DTK" reindex -q && git commit -q -am "add 004" &&
+    git checkout -q - && entry 005 >>insights/alpha.yaml && "$DTK" reindex -q &&
+    git commit -q -am "add 005") >"$out" 2>&1 || ko "the two entries" "$(cat "$out")"
+# both NAME CMD...: in a fresh copy, CMD exits 0, alpha.yaml holds both
+# entries, git status is clean and INDEX.md is what dtk reindex writes
+both()
+{
+    local name=$1 d=$scratch/md2-$1
+    shift
+    rm -rf "$d"
+    cp -R "$md2" "$d"
+    (cd "$d" && "$@") >"$out" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ] && [ -z "$(git -C "$d" status --porcelain)" ] &&
+        grep -q 'alpha-004' "$d/insights/alpha.yaml" &&
+        grep -q 'alpha-005' "$d/insights/alpha.yaml" &&
+        (cd "$d" && "$DTK" check -q) >/dev/null 2>&1; then
+        ok "one node file changed on both sides, $name: both entries, INDEX.md rebuilt"
+    else
+        ko "one node file changed on both sides, $name" "exit $rc" "$(head -n 20 "$out")" \
+            "$(git -C "$d" status --porcelain)"
+    fi
+}
+both merge git merge -q --no-edit side
+both rebase git rebase -q side
+both cherry-pick git cherry-pick side
 
 t_done

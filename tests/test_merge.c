@@ -330,6 +330,35 @@ static void test_layout_dtk_cannot_write_is_a_whole_conflict(void **state)
 	        "cannot write this merge");
 }
 
+/* a node both sides created (git hands the driver an empty ancestor) */
+static void test_file_added_on_both_sides(void **state)
+{
+	(void)state;
+	S_check("alpha.yaml", NULL, HEAD E1, HEAD "  - id: alpha-001\n    title: t\n", 0,
+	        HEAD E1 "  - id: alpha-002\n    title: t\n", "theirs' alpha-001 is now alpha-002");
+	S_check("alpha.yaml", "", "node: alpha\nbloom: apply\ninsights: []\n",
+	        "node: alpha\nbloom: create\ninsights: []\n", 1,
+	        "node: alpha\n<<<<<<< ours\nbloom: apply\n=======\nbloom: create\n>>>>>>> theirs\n"
+	        "insights: []\n",
+	        "'bloom' changed two ways");
+}
+
+/* a key deleted on one side and changed on the other conflicts; an
+ * entry's key theirs deleted goes, in a flow entry too */
+static void test_key_deleted(void **state)
+{
+	(void)state;
+	S_check("alpha.yaml", BASE, "node: alpha\nbloom: apply\nstance: ours\ninsights:\n" E1 E2,
+	        "node: alpha\nbloom: apply\ninsights:\n" E1 E2, 1,
+	        "node: alpha\nbloom: apply\n<<<<<<< ours\nstance: ours\n=======\n>>>>>>> "
+	        "theirs\ninsights:\n" E1 E2,
+	        NULL);
+	S_check("alpha.yaml", "node: alpha\ninsights:\n  - {id: alpha-001, title: t, used: 1}\n",
+	        "node: alpha\ninsights:\n  - {id: alpha-001, title: u, used: 1}\n",
+	        "node: alpha\ninsights:\n  - {id: alpha-001, title: t}\n", 0,
+	        "node: alpha\ninsights:\n  - {id: alpha-001, title: u}\n", NULL);
+}
+
 static void test_labels(void **state)
 {
 	struct dtk_merge_in in = {"_domain.yaml",
@@ -370,6 +399,8 @@ int main(void)
 	        cmocka_unit_test(test_unparsable_is_a_whole_conflict),
 	        cmocka_unit_test(test_flow_entries),
 	        cmocka_unit_test(test_layout_dtk_cannot_write_is_a_whole_conflict),
+	        cmocka_unit_test(test_file_added_on_both_sides),
+	        cmocka_unit_test(test_key_deleted),
 	        cmocka_unit_test(test_labels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -465,6 +465,40 @@ static void test_json_is_show(void **state)
 	S_done(dir);
 }
 
+/* --from - reads standard input; the JSON of node and source commands. */
+static void test_from_stdin_and_json_shapes(void **state)
+{
+	char *dir = S_base(), *got;
+	struct t_run r, show;
+	(void)state;
+	assert_int_equal(
+	        t_sh(dir,
+	             "printf '{\"title\": \"S\", \"claim\": \"from stdin\", \"source\": "
+	             "\"paper-a\", \"confidence\": \"low\", \"created\": \"2026-07-01\"}' | "
+	             "%s%s'%s' add gamma --from - >out 2>err",
+	             getenv("DTK_TEST_WRAPPER") ? getenv("DTK_TEST_WRAPPER") : "",
+	             getenv("DTK_TEST_WRAPPER") ? " " : "", DTK_BIN),
+	        0);
+	got = t_read(dir, "out", NULL);
+	assert_string_equal(got, "gamma-001\n");
+	free(got);
+	got = t_read(dir, "insights/gamma.yaml", NULL);
+	assert_non_null(strstr(got, "    claim: from stdin\n"));
+	free(got);
+	RUN(r, dir, 0, "bloom", "gamma", "understand", "--format", "json");
+	RUN(show, dir, 0, "show", "gamma", "--format", "json");
+	assert_string_equal(r.out, show.out);
+	t_run_free(&r);
+	t_run_free(&show);
+	RUN(r, dir, 0, "add-source", "paper-z", "--title", "Z", "--format", "json");
+	assert_string_equal(r.out,
+	                    "{\n  \"id\": \"paper-z\",\n  \"title\": \"Z\",\n  \"url\": null,\n"
+	                    "  \"read\": null\n}\n");
+	t_run_free(&r);
+	S_check_ok(dir);
+	S_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -477,6 +511,7 @@ int main(void)
 	        cmocka_unit_test(test_parallel_uses),
 	        cmocka_unit_test(test_kill_at_each_step),
 	        cmocka_unit_test(test_json_is_show),
+	        cmocka_unit_test(test_from_stdin_and_json_shapes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,6 +62,15 @@ extern const struct dtk_cmd dtk_cmd_bloom;
 extern const struct dtk_cmd dtk_cmd_add;
 extern const struct dtk_cmd dtk_cmd_add_source;
 extern const struct dtk_cmd dtk_cmd_add_node;
+extern const struct dtk_cmd dtk_cmd_mcp;
+
+/*
+ * Runs cmd as 'dtk <cmd> argv[1..]' does, writing to ctx->out and ctx->err:
+ * --help, the base's root (ctx->root when set, else found from the working
+ * directory for DTK_CMD_NEEDS_KB), the base's lock for DTK_CMD_LOCKS. Sets
+ * ctx->flags; leaves ctx->root as it was. Returns the exit status.
+ */
+int dtk_cmd_run(struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char **argv);
 
 /* Returns the command called name, or NULL. */
 const struct dtk_cmd *dtk_cmd_find(const char *name);

@@ -87,9 +87,6 @@ struct dtk_node {
 	size_t n_by_id;
 	int category; /* index into kb->categories, -1 when in none */
 	size_t order; /* after a full load: its index in kb->nodes */
-	/* A bit per kb->sources[i] that the entries name (source or verified_by);
-	 * NULL when the base has no sources. */
-	const unsigned char *sources_named;
 	/* The entries that name other entries (relates, contradicts), in file
 	 * order: those the loader checks once every node is read. */
 	struct dtk_entry **linking;
@@ -173,6 +170,10 @@ struct dtk_kb {
 	/* _sources.yaml */
 	struct dtk_source *sources;
 	size_t n_sources;
+	/* A bit per sources[i] that an entry names (source or verified_by), for
+	 * the "articles" figure; NULL when the base has no sources. One bitmap
+	 * for the base: one per node cost 4 KB a node with 33,000 sources. */
+	const unsigned char *sources_named;
 
 	/* _crystallizations.yaml, oldest first */
 	struct dtk_record *records;
@@ -197,9 +198,10 @@ struct dtk_diags;
 /* Return the node called name, the source called id, or NULL. */
 struct dtk_node *dtk_kb_node(const struct dtk_kb *kb, const char *name);
 const struct dtk_source *dtk_kb_source(const struct dtk_kb *kb, const char *id);
-/* Build kb's tables of sources by id (moving the ids into one block;
+/* Build kb's tables of sources by id (with pack, moving the ids into one
+ * block; a lean load keeps no titles or urls, so its ids are packed already;
  * repeated ids are reported to d) and of nodes by name. */
-void dtk_model_index_sources(struct dtk_kb *kb, struct dtk_diags *d);
+void dtk_model_index_sources(struct dtk_kb *kb, int pack, struct dtk_diags *d);
 void dtk_model_index_nodes(struct dtk_kb *kb);
 /* Return the entry id of the base or of node, or NULL. */
 struct dtk_entry *dtk_kb_entry(const struct dtk_kb *kb, const char *id);

@@ -1,0 +1,55 @@
+/*
+ * mcp.h: dtk as an MCP server (Model Context Protocol): JSON-RPC 2.0 over
+ * newline-delimited messages on standard input and output. Tools run dtk's
+ * own commands in-process (dtk_cmd_run), so that the CLI and MCP give the
+ * same answers; resources are INDEX.md and the node files, read-only.
+ */
+#ifndef DTK_MCP_H
+#define DTK_MCP_H
+
+#include "dtk/dtk.h"
+
+#include <stdio.h>
+
+/* The largest message read: a longer line is refused, never held whole. */
+#define DTK_MCP_MAX_MESSAGE (16u << 20)
+
+/* Returned by dtk_mcp_read_line for a line longer than the limit. */
+#define DTK_MCP_ETOOBIG (-3)
+
+/*
+ * Reads one line from in into line (reset first; without its '\n' or a '\r'
+ * before it; NUL-terminated). Returns 1 for a line, 0 at the end of input
+ * with nothing read, DTK_MCP_ETOOBIG when the line was longer than max bytes
+ * (what it held is dropped and the rest of the line skipped: at most max
+ * bytes are ever kept), or -1 with the error set when in cannot be read.
+ */
+int dtk_mcp_read_line(FILE *in, size_t max, struct dtk_buf *line);
+
+/* The protocol versions dtk speaks, newest first. */
+extern const char *const dtk_mcp_versions[4];
+
+struct dtk_mcp;
+
+/* What a server may do (flags of dtk_mcp_new). */
+enum { DTK_MCP_NO_CALLS = 1 /* refuse tools/call and resources/read (fuzzing) */ };
+
+/* Returns a server; free with dtk_mcp_free. */
+struct dtk_mcp *dtk_mcp_new(unsigned flags);
+void dtk_mcp_free(struct dtk_mcp *m);
+
+/*
+ * Handles one message (a line of len bytes). Returns the response (one line
+ * of JSON without its '\n', malloc'd, the caller frees), or NULL when none is
+ * due (a notification or a response).
+ */
+char *dtk_mcp_handle(struct dtk_mcp *m, const char *msg, size_t len);
+
+/*
+ * Serves messages from in until its end, writing responses to out (nothing
+ * else goes there) and diagnostics to err. Returns 0 at the end of input, or
+ * -1 with the error set when in or out fail.
+ */
+int dtk_mcp_serve(FILE *in, FILE *out, FILE *err);
+
+#endif

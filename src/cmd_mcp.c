@@ -1,0 +1,37 @@
+/* cmd_mcp.c: dtk mcp: an MCP server on standard input and output. */
+#include "dtk/cmd.h"
+
+#include "dtk/dtk.h"
+#include "dtk/mcp.h"
+
+#include <getopt.h>
+#include <stdio.h>
+
+static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+{
+	optind = 0;
+	if (dtk_cmd_getopt(ctx, argc, argv, "", NULL) != -1 ||
+	    dtk_cmd_operands(ctx, "mcp", argc, argv, 0, 0, NULL) < 0)
+		return DTK_EXIT_INVALID;
+	if (dtk_mcp_serve(stdin, ctx->out, ctx->err) < 0)
+		return dtk_cmd_fail(ctx, "mcp", DTK_EXIT_INVALID);
+	return DTK_EXIT_OK;
+}
+
+const struct dtk_cmd dtk_cmd_mcp = {
+        .name = "mcp",
+        .usage = "dtk mcp",
+        .summary = "serve the base to agents over MCP (stdio)",
+        .help = "\nAn MCP (Model Context Protocol) server: JSON-RPC 2.0, one message per line\n"
+                "on standard input and output (nothing else is written there; diagnostics\n"
+                "go to standard error), until the input ends. Tools run dtk's own commands\n"
+                "(show, list, search, next_id, check, crystallize_plan; add, add_source,\n"
+                "use, cite, close, verify, review, relate); resources are INDEX.md\n"
+                "(dtk://index) and each node file (dtk://node/<name>), read-only. Each\n"
+                "request reads the base as it is on disk then. Protocol versions\n"
+                "2025-11-25, 2025-06-18, 2025-03-26 and 2024-11-05. See docs/agents.md.\n\n"
+                "examples:\n"
+                "  claude mcp add dtk -- dtk -C /path/to/base mcp\n",
+        .flags = 0,
+        .exec = S_exec,
+};

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# run.sh DTK SOURCE_DIR: runs client_test.mjs (the official MCP TypeScript
+# SDK's client against 'dtk mcp') with node's test runner. The SDK comes from
+# package-lock.json: 'npm ci' here when node_modules lacks it (scripts/deps
+# does it too).
+set -euo pipefail
+dtk=$1
+src=$2
+cd "$src/tests/mcp"
+command -v node >/dev/null && command -v npm >/dev/null ||
+    { echo "node and npm are needed: run scripts/deps" >&2; exit 1; }
+if [ ! -f node_modules/@modelcontextprotocol/sdk/package.json ] ||
+    ! cmp -s package-lock.json node_modules/.package-lock.json.dtk; then
+    npm ci --no-audit --no-fund --loglevel=error >&2
+    cp package-lock.json node_modules/.package-lock.json.dtk
+fi
+DTK=$dtk DTK_SRC=$src exec node --test client_test.mjs

@@ -1,0 +1,260 @@
+/* test_mcp.c: the MCP server's message reader and JSON-RPC layer, in-process. */
+#define _GNU_SOURCE /* fmemopen */
+#include "dtk/mcp.h"
+#include "support.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void test_read_lines(void **state)
+{
+	static const char in[] = "one\r\n\ntwo\nlast";
+	struct dtk_buf line = DTK_BUF_INIT;
+	FILE *f = fmemopen((void *)in, sizeof(in) - 1, "r");
+	(void)state;
+	assert_int_equal(dtk_mcp_read_line(f, 100, &line), 1);
+	assert_string_equal(line.ptr, "one");
+	assert_int_equal(dtk_mcp_read_line(f, 100, &line), 1);
+	assert_string_equal(line.ptr, "");
+	assert_int_equal(dtk_mcp_read_line(f, 100, &line), 1);
+	assert_string_equal(line.ptr, "two");
+	assert_int_equal(dtk_mcp_read_line(f, 100, &line), 1); /* no '\n' at the end */
+	assert_string_equal(line.ptr, "last");
+	assert_int_equal(dtk_mcp_read_line(f, 100, &line), 0);
+	fclose(f);
+	dtk_buf_release(&line);
+}
+
+/* A line over the limit is refused, what it held dropped; the next is read. */
+static void test_read_too_big(void **state)
+{
+	size_t big = 1 << 20, max = 1000;
+	char *in = malloc(big + 10);
+	struct dtk_buf line = DTK_BUF_INIT;
+	FILE *f;
+	(void)state;
+	memset(in, 'x', big);
+	memcpy(in + big, "\nok\n", 4);
+	f = fmemopen(in, big + 4, "r");
+	assert_int_equal(dtk_mcp_read_line(f, max, &line), DTK_MCP_ETOOBIG);
+	assert_true(line.cap <= 2 * max + 64); /* never held whole */
+	assert_int_equal(dtk_mcp_read_line(f, max, &line), 1);
+	assert_string_equal(line.ptr, "ok");
+	assert_int_equal(dtk_mcp_read_line(f, max, &line), 0);
+	fclose(f);
+	/* exactly the limit is fine */
+	memset(in, 'y', max);
+	in[max] = '\n';
+	f = fmemopen(in, max + 1, "r");
+	assert_int_equal(dtk_mcp_read_line(f, max, &line), 1);
+	assert_int_equal(line.len, max);
+	fclose(f);
+	free(in);
+	dtk_buf_release(&line);
+}
+
+/* Returns the response to msg as JSON (NULL when none), failing on a
+ * response that is not one line of JSON. */
+static json_t *S_ask(struct dtk_mcp *m, const char *msg)
+{
+	char *r = dtk_mcp_handle(m, msg, strlen(msg));
+	json_t *j;
+	if (!r)
+		return NULL;
+	assert_null(strchr(r, '\n'));
+	j = json_loads(r, 0, NULL);
+	assert_non_null(j);
+	assert_string_equal(json_string_value(json_object_get(j, "jsonrpc")), "2.0");
+	free(r);
+	return j;
+}
+
+static int S_code(json_t *j)
+{
+	return (int)json_integer_value(json_object_get(json_object_get(j, "error"), "code"));
+}
+
+static void S_expect_error(struct dtk_mcp *m, const char *msg, int code, int null_id)
+{
+	json_t *j = S_ask(m, msg);
+	assert_non_null(j);
+	assert_int_equal(S_code(j), code);
+	if (null_id)
+		assert_true(json_is_null(json_object_get(j, "id")));
+	json_decref(j);
+}
+
+static void test_jsonrpc_errors(void **state)
+{
+	struct dtk_mcp *m = dtk_mcp_new(DTK_MCP_NO_CALLS);
+	(void)state;
+	S_expect_error(m, "{", -32700, 1);
+	S_expect_error(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"ping\"}", -32700, 1);
+	S_expect_error(m, "[]", -32600, 1);
+	S_expect_error(m, "42", -32600, 1);
+	S_expect_error(m, "{\"id\":1,\"method\":\"ping\"}", -32600, 1);
+	S_expect_error(m, "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}", -32600, 1);
+	S_expect_error(m, "{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"ping\"}", -32600, 1);
+	S_expect_error(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":7}", -32600, 0);
+	S_expect_error(m, "{\"jsonrpc\":\"2.0\",\"id\":1}", -32600, 0);
+	S_expect_error(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"nope\"}", -32601, 0);
+	S_expect_error(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":[]}",
+	               -32602, 0);
+	S_expect_error(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{}}",
+	               -32602, 0);
+	S_expect_error(m,
+	               "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{}}",
+	               -32602, 0);
+	/* notifications and responses get no answer */
+	assert_null(S_ask(m, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"));
+	assert_null(S_ask(m, "{\"jsonrpc\":\"2.0\",\"method\":\"nope\"}"));
+	assert_null(S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":9,\"result\":{}}"));
+	dtk_mcp_free(m);
+}
+
+static void S_expect_version(struct dtk_mcp *m, const char *asked, const char *got)
+{
+	char msg[300];
+	json_t *j, *r;
+	snprintf(msg, sizeof(msg),
+	         "{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"initialize\",\"params\":"
+	         "{\"protocolVersion\":\"%s\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\","
+	         "\"version\":\"1\"}}}",
+	         asked);
+	j = S_ask(m, msg);
+	assert_string_equal(json_string_value(json_object_get(j, "id")), "a");
+	r = json_object_get(j, "result");
+	assert_string_equal(json_string_value(json_object_get(r, "protocolVersion")), got);
+	assert_string_equal(
+	        json_string_value(json_object_get(json_object_get(r, "serverInfo"), "name")),
+	        "dtk");
+	assert_non_null(json_object_get(json_object_get(r, "capabilities"), "tools"));
+	assert_non_null(json_object_get(json_object_get(r, "capabilities"), "resources"));
+	json_decref(j);
+}
+
+static void test_initialize_and_ping(void **state)
+{
+	struct dtk_mcp *m = dtk_mcp_new(DTK_MCP_NO_CALLS);
+	json_t *j;
+	(void)state;
+	S_expect_version(m, "2025-11-25", "2025-11-25");
+	S_expect_version(m, "2025-06-18", "2025-06-18");
+	S_expect_version(m, "2025-03-26", "2025-03-26");
+	S_expect_version(m, "2024-11-05", "2024-11-05");
+	S_expect_version(m, "2023-01-01", "2025-11-25"); /* unknown: the latest */
+	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}");
+	assert_int_equal(json_integer_value(json_object_get(j, "id")), 7);
+	assert_int_equal(json_object_size(json_object_get(j, "result")), 0);
+	json_decref(j);
+	dtk_mcp_free(m);
+}
+
+static void test_tools_list(void **state)
+{
+	static const char *const want[] = {"show",    "list",  "search",
+	                                   "next_id", "check", "crystallize_plan"};
+	struct dtk_mcp *m = dtk_mcp_new(0);
+	json_t *j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}"), *tools,
+	       *t;
+	size_t i, k, found = 0;
+	(void)state;
+	tools = json_object_get(json_object_get(j, "result"), "tools");
+	assert_true(json_array_size(tools) >= 6);
+	json_array_foreach(tools, i, t)
+	{
+		json_t *in = json_object_get(t, "inputSchema");
+		assert_string_equal(json_string_value(json_object_get(in, "type")), "object");
+		assert_non_null(json_object_get(t, "outputSchema"));
+		assert_true(strlen(json_string_value(json_object_get(t, "description"))) > 20);
+		for (k = 0; k < 6; k++)
+			found += !strcmp(json_string_value(json_object_get(t, "name")), want[k]);
+	}
+	assert_int_equal(found, 6);
+	json_decref(j);
+	dtk_mcp_free(m);
+}
+
+/* Tool calls in a copy of the fixture base (the working directory moves). */
+static void test_tools_call(void **state)
+{
+	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base"), *cwd = getcwd(NULL, 0);
+	struct dtk_mcp *m = dtk_mcp_new(0);
+	json_t *j, *r;
+	(void)state;
+	t_copytree(base, dir);
+	assert_int_equal(chdir(dir), 0);
+	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":"
+	             "\"show\",\"arguments\":{\"target\":\"beta-001\"}}}");
+	r = json_object_get(j, "result");
+	assert_true(json_is_false(json_object_get(r, "isError")));
+	assert_string_equal(
+	        json_string_value(json_object_get(json_object_get(r, "structuredContent"), "id")),
+	        "beta-001");
+	json_decref(j);
+	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":"
+	             "\"show\",\"arguments\":{\"target\":\"../x\"}}}");
+	r = json_object_get(j, "result");
+	assert_true(json_is_true(json_object_get(r, "isError")));
+	assert_non_null(strstr(json_string_value(json_object_get(
+	                               json_array_get(json_object_get(r, "content"), 0), "text")),
+	                       "is not a node name or entry id"));
+	json_decref(j);
+	S_expect_error(
+	        m,
+	        "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":"
+	        "\"nope\",\"arguments\":{}}}",
+	        -32602, 0);
+	S_expect_error(
+	        m,
+	        "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":"
+	        "\"show\",\"arguments\":{\"target\":3}}}",
+	        -32602, 0);
+	S_expect_error(
+	        m,
+	        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":"
+	        "\"search\",\"arguments\":{\"query\":\"  \"}}}",
+	        -32602, 0);
+	S_expect_error(m,
+	               "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"resources/read\",\"params\":"
+	               "{\"uri\":\"dtk://node/../../etc/passwd\"}}",
+	               -32002, 0);
+	assert_int_equal(chdir(cwd), 0);
+	dtk_mcp_free(m);
+	t_rmtree(dir);
+	free(dir);
+	free(base);
+	free(cwd);
+}
+
+static void test_serve(void **state)
+{
+	static const char in[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n\n  \n"
+	                         "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}\n"
+	                         "nope\n";
+	char *out = NULL;
+	size_t len = 0;
+	FILE *fin = fmemopen((void *)in, sizeof(in) - 1, "r"), *fout = open_memstream(&out, &len);
+	(void)state;
+	assert_int_equal(dtk_mcp_serve(fin, fout, stderr), 0);
+	fclose(fout);
+	fclose(fin);
+	assert_string_equal(out, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n"
+	                         "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,"
+	                         "\"message\":\"Parse error\"}}\n");
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_read_lines),     cmocka_unit_test(test_read_too_big),
+	        cmocka_unit_test(test_jsonrpc_errors), cmocka_unit_test(test_initialize_and_ping),
+	        cmocka_unit_test(test_tools_list),     cmocka_unit_test(test_tools_call),
+	        cmocka_unit_test(test_serve),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
