@@ -353,10 +353,10 @@ static void S_message(struct dtk_buf *m, const struct dtk_record *r)
 		dtk_buf_printf(m, "Dtk-Since: %s\n", dtk_date_format(s, r->since));
 	dtk_buf_printf(m,
 	               "Dtk-New-Entries: %ld\nDtk-High-Changes: %ld\nDtk-Stale: %ld\n"
-	               "Dtk-Stance-Rewrites: %ld\nDtk-Contradictions-New: %ld\n"
-	               "Dtk-Review-Pairs: %ld\n",
-	               r->new_entries, r->high_changes, r->stale, r->stance_rewrites,
-	               r->contradictions_new, pairs + (long)r->n_cross_pairs);
+	               "Dtk-Bloom-Changes: %ld\nDtk-Stance-Rewrites: %ld\n"
+	               "Dtk-Contradictions-New: %ld\nDtk-Review-Pairs: %ld\n",
+	               r->new_entries, r->high_changes, r->stale, (long)r->n_bloom_changes,
+	               r->stance_rewrites, r->contradictions_new, pairs + (long)r->n_cross_pairs);
 	dtk_buf_release(&y);
 }
 
@@ -389,15 +389,26 @@ static int S_write(const struct dtk_kb *kb, const char *records, const char *ind
 	return rc;
 }
 
+/* Prints the run's bloom changes (one line, none when there are none). */
+static void S_blooms(struct dtk_ctx *ctx, const struct dtk_record *rec)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	dtk_record_blooms(&b, rec);
+	if (b.len)
+		fprintf(ctx->out, "bloom changes: %s\n", b.ptr);
+	dtk_buf_release(&b);
+}
+
 /* Commits the run; returns the exit status. */
 static int S_commit(struct dtk_ctx *ctx, struct dtk_repo *repo, const struct dtk_kb *kb,
                     const struct opts *o, const struct dtk_record *rec, const char *records,
                     const char *index)
 {
 	struct dtk_commit_req req = {records, strlen(records), index, strlen(index), NULL, 0,
-	                             NULL,    o->author,       -1,    NULL,          0};
-	struct dtk_buf msg = DTK_BUF_INIT, sum = DTK_BUF_INIT;
+	                             NULL,    o->author,       -1,    NULL,          0,    NULL};
+	struct dtk_buf msg = DTK_BUF_INIT, sum = DTK_BUF_INIT, taken = DTK_BUF_INIT;
 	const char **files = dtk_xcalloc(kb->n_nodes + 2, sizeof(*files));
+	const char *p, *nl;
 	char hex[41], d[11];
 	size_t i;
 	int rc;
@@ -413,14 +424,22 @@ static int S_commit(struct dtk_ctx *ctx, struct dtk_repo *repo, const struct dtk
 	req.sign = o->sign;
 	req.sign_key = o->sign_key;
 	req.no_verify = o->no_verify;
+	req.taken = &taken;
 	rc = dtk_repo_commit(repo, &req, hex);
 	if (rc == 0) {
 		dtk_record_summary(&sum, rec);
 		fprintf(ctx->out, "crystallized %s as commit %.12s: %s\n",
 		        dtk_date_format(d, rec->date), hex, sum.ptr);
+		S_blooms(ctx, rec);
+		fprintf(ctx->out, "files in the commit:\n");
+		for (p = taken.ptr; p && *p; p = nl + 1) {
+			nl = strchr(p, '\n');
+			fprintf(ctx->out, "  %.*s\n", (int)(nl - p), p);
+		}
 	}
 	dtk_buf_release(&msg);
 	dtk_buf_release(&sum);
+	dtk_buf_release(&taken);
 	free(files);
 	return rc == 0 ? DTK_EXIT_OK : dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
 }
@@ -492,6 +511,7 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 			        "wrote insights/_crystallizations.yaml and %s for %s, not "
 			        "committed: %s\n",
 			        DTK_INDEX_FILE, dtk_date_format(d1, rec.date), out.ptr);
+			S_blooms(ctx, &rec);
 		}
 	} else {
 		rc = S_commit(ctx, repo, kb, o, &rec, records, index);

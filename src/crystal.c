@@ -316,10 +316,21 @@ int dtk_record_equal(const struct dtk_record *a, const struct dtk_record *b)
 
 void dtk_record_summary(struct dtk_buf *out, const struct dtk_record *r)
 {
+	long blooms = (long)r->n_bloom_changes;
 	dtk_buf_printf(out,
-	               "%ld new, %ld high change%s, %ld stale, %ld stance rewrite%s, "
-	               "%ld new contradiction%s",
+	               "%ld new, %ld high change%s, %ld stale, %ld bloom change%s, "
+	               "%ld stance rewrite%s, %ld new contradiction%s",
 	               r->new_entries, r->high_changes, r->high_changes == 1 ? "" : "s", r->stale,
-	               r->stance_rewrites, r->stance_rewrites == 1 ? "" : "s",
-	               r->contradictions_new, r->contradictions_new == 1 ? "" : "s");
+	               blooms, blooms == 1 ? "" : "s", r->stance_rewrites,
+	               r->stance_rewrites == 1 ? "" : "s", r->contradictions_new,
+	               r->contradictions_new == 1 ? "" : "s");
+}
+
+void dtk_record_blooms(struct dtk_buf *out, const struct dtk_record *r)
+{
+	size_t i;
+	for (i = 0; i < r->n_bloom_changes; i++)
+		dtk_buf_printf(out, "%s%s %s→%s", i ? ", " : "", r->bloom_changes[i].node,
+		               dtk_bloom_names[r->bloom_changes[i].from],
+		               dtk_bloom_names[r->bloom_changes[i].to]);
 }

@@ -194,16 +194,27 @@ static void test_two_runs(void **state)
 		print_error("%s", r.err);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "crystallized 2026-08-15 as commit "));
+	/* the summary names the bloom change and the files the commit takes,
+	 * the uncommitted edits under insights/ among them */
+	assert_non_null(strstr(r.out, ": 2 new, 1 high change, 2 stale, 1 bloom change, 1 stance "
+	                              "rewrite, 1 new contradiction\n"
+	                              "bloom changes: alpha apply→analyze\n"
+	                              "files in the commit:\n"
+	                              "  M  INDEX.md\n"
+	                              "  M  insights/_crystallizations.yaml\n"
+	                              "  M  insights/alpha.yaml\n"
+	                              "  M  insights/beta.yaml\n"));
 	t_run_free(&r);
 	msg = S_head_commit(dir, &parents, parent);
 	assert_int_equal(parents, 1);
 	assert_string_equal(parent, before);
 	assert_memory_equal(msg,
 	                    "crystallize 2026-08-15: 2 new, 1 high change, 2 stale, "
-	                    "1 stance rewrite, 1 new contradiction\n\n",
-	                    86);
+	                    "1 bloom change, 1 stance rewrite, 1 new contradiction\n\n",
+	                    102);
 	assert_non_null(strstr(msg, "\n\nDtk-Crystallization: 2026-08-15\nDtk-Since: 2026-07-01\n"
 	                            "Dtk-New-Entries: 2\nDtk-High-Changes: 1\nDtk-Stale: 2\n"
+	                            "Dtk-Bloom-Changes: 1\n"
 	                            "Dtk-Stance-Rewrites: 1\nDtk-Contradictions-New: 1\n"
 	                            "Dtk-Review-Pairs: 8\n"));
 	free(msg);
@@ -243,8 +254,8 @@ static void test_two_runs(void **state)
 	assert_string_equal(parent, before);
 	assert_memory_equal(msg,
 	                    "crystallize 2026-09-20: 1 new, 0 high changes, 2 stale, "
-	                    "0 stance rewrites, 0 new contradictions\n",
-	                    82);
+	                    "0 bloom changes, 0 stance rewrites, 0 new contradictions\n",
+	                    99);
 	free(msg);
 	rec = S_head_file(dir, "insights/_crystallizations.yaml");
 	assert_non_null(strstr(rec,

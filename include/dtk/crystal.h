@@ -78,8 +78,12 @@ int dtk_records_append(char **out, const char *old, size_t old_len, size_t old_r
 /* Returns 1 when a and b hold the same values (positions aside). */
 int dtk_record_equal(const struct dtk_record *a, const struct dtk_record *b);
 
-/* Appends the one-line summary of r ("4 new, 0 high changes, ...") to out. */
+/* Appends the one-line summary of r ("4 new, 0 high changes, 1 stale,
+ * 1 bloom change, ...") to out. */
 void dtk_record_summary(struct dtk_buf *out, const struct dtk_record *r);
+/* Appends r's bloom changes ("alpha apply→analyze, beta ...") to out;
+ * nothing when there are none. */
+void dtk_record_blooms(struct dtk_buf *out, const struct dtk_record *r);
 
 /* Prints the reviewer's worklist of run c as text. */
 void dtk_crystal_plan_text(FILE *out, const struct dtk_crystal *c);

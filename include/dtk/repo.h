@@ -8,6 +8,7 @@
 #ifndef DTK_REPO_H
 #define DTK_REPO_H
 
+#include "dtk/dtk.h"
 #include "dtk/model.h"
 
 #include <stddef.h>
@@ -73,10 +74,12 @@ struct dtk_commit_req {
 	const char *const *files; /* every other file of insights/, by name */
 	size_t n_files;
 	const char *message;
-	const char *author;   /* "Name <email>", or NULL for git's configuration */
-	int sign;             /* 1 --gpg-sign, 0 --no-gpg-sign, -1 as commit.gpgsign says */
-	const char *sign_key; /* --gpg-sign=KEYID, or NULL */
-	int no_verify;        /* --no-verify: skip pre-commit and commit-msg */
+	const char *author;    /* "Name <email>", or NULL for git's configuration */
+	int sign;              /* 1 --gpg-sign, 0 --no-gpg-sign, -1 as commit.gpgsign says */
+	const char *sign_key;  /* --gpg-sign=KEYID, or NULL */
+	int no_verify;         /* --no-verify: skip pre-commit and commit-msg */
+	struct dtk_buf *taken; /* NULL, or receives a line per path the commit
+	                          changes: "A|M|D|T  path\n" (as git status) */
 };
 
 /*
