@@ -286,6 +286,32 @@ made "GIT_DIR naming a separate repository with core.worktree"
 same "core.worktree: git status is clean" \
     "$(git --git-dir="$scratch/env-core-wt.git" status --porcelain)" ""
 
+# a bare repository (git clone --bare) with its work tree elsewhere, as the
+# "dotfiles" setups use it: GIT_DIR + GIT_WORK_TREE
+rm -rf "$scratch/env-bare.git" "$scratch/env-bare"
+git clone -q --bare "$pristine" "$scratch/env-bare.git"
+mkdir "$scratch/env-bare"
+git --git-dir="$scratch/env-bare.git" --work-tree="$scratch/env-bare" checkout -q -f HEAD -- .
+(cd "$scratch/env-bare" && GIT_DIR=$scratch/env-bare.git GIT_WORK_TREE=$scratch/env-bare \
+    "$DTK" crystallize --eval s=ok --date 2026-08-15) >"$out" 2>&1
+rc=$?
+made "a bare repository with GIT_DIR + GIT_WORK_TREE"
+same "bare + GIT_WORK_TREE: git status is clean" \
+    "$(git --git-dir="$scratch/env-bare.git" --work-tree="$scratch/env-bare" status --porcelain)" ""
+# core.bare with core.worktree: git refuses it ("unable to set up work
+# tree using invalid config"), and so does dtk
+git --git-dir="$scratch/env-bare.git" config core.worktree "$scratch/env-bare"
+r=$scratch/env-bare
+snap_bare() { GIT_DIR=$scratch/env-bare.git GIT_WORK_TREE=$r snap "$r"; }
+snap_bare >"$scratch/before"
+(cd "$r" && GIT_DIR=$scratch/env-bare.git "$DTK" crystallize --eval s=ok --date 2026-09-15) \
+    >"$out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q "core.bare and core.worktree do not make sense" "$out" &&
+    snap_bare | cmp -s - "$scratch/before"; then
+    ok "core.bare with core.worktree: refused as git refuses it, nothing written"
+else ko "core.bare with core.worktree: refused as git refuses it" "exit $rc" "$(cat "$out")"; fi
+
 fresh env-gitfile
 mv "$r/.git" "$scratch/env-gitfile.git"
 git --git-dir="$scratch/env-gitfile.git" config core.worktree "$r"
