@@ -234,6 +234,23 @@ for which in pre-commit commit-msg; do
         "prepare-commit-msg .git/COMMIT_EDITMSG message"
 done
 
+fresh hook-prepare
+rm -f "$scratch/hooks.log"
+hook prepare-commit-msg "$r/.git/hooks" 'exit 3'
+snap "$r" >"$scratch/before"
+cryst "$r" 2026-08-15 --no-verify
+refused "a failing prepare-commit-msg (not skipped by --no-verify)" "$scratch/before" \
+    "the prepare-commit-msg hook refused the commit"
+
+fresh hook-not-executable
+hook pre-commit "$r/.git/hooks" 'exit 1'
+chmod -x "$r/.git/hooks/pre-commit"
+cryst "$r" 2026-08-15
+made "a hook that is not executable is not run"
+grep -q "hook was ignored because it's not set as executable" "$out" &&
+    ok "git's hint for a hook that is not executable" ||
+    ko "git's hint for a hook that is not executable" "$(cat "$out")"
+
 fresh hooks-path
 rm -f "$scratch/hooks.log"
 hook pre-commit "$r/.git/hooks" 'exit 1'
@@ -285,6 +302,32 @@ rc=$?
 made "GIT_DIR naming a separate repository with core.worktree"
 same "core.worktree: git status is clean" \
     "$(git --git-dir="$scratch/env-core-wt.git" status --porcelain)" ""
+
+# a bare repository (git clone --bare) with its work tree elsewhere, as the
+# "dotfiles" setups use it: GIT_DIR + GIT_WORK_TREE
+rm -rf "$scratch/env-bare.git" "$scratch/env-bare"
+git clone -q --bare "$pristine" "$scratch/env-bare.git"
+mkdir "$scratch/env-bare"
+git --git-dir="$scratch/env-bare.git" --work-tree="$scratch/env-bare" checkout -q -f HEAD -- .
+(cd "$scratch/env-bare" && GIT_DIR=$scratch/env-bare.git GIT_WORK_TREE=$scratch/env-bare \
+    "$DTK" crystallize --eval s=ok --date 2026-08-15) >"$out" 2>&1
+rc=$?
+made "a bare repository with GIT_DIR + GIT_WORK_TREE"
+same "bare + GIT_WORK_TREE: git status is clean" \
+    "$(git --git-dir="$scratch/env-bare.git" --work-tree="$scratch/env-bare" status --porcelain)" ""
+# core.bare with core.worktree: git refuses it ("unable to set up work
+# tree using invalid config"), and so does dtk
+git --git-dir="$scratch/env-bare.git" config core.worktree "$scratch/env-bare"
+r=$scratch/env-bare
+snap_bare() { GIT_DIR=$scratch/env-bare.git GIT_WORK_TREE=$r snap "$r"; }
+snap_bare >"$scratch/before"
+(cd "$r" && GIT_DIR=$scratch/env-bare.git "$DTK" crystallize --eval s=ok --date 2026-09-15) \
+    >"$out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q "core.bare and core.worktree do not make sense" "$out" &&
+    snap_bare | cmp -s - "$scratch/before"; then
+    ok "core.bare with core.worktree: refused as git refuses it, nothing written"
+else ko "core.bare with core.worktree: refused as git refuses it" "exit $rc" "$(cat "$out")"; fi
 
 fresh env-gitfile
 mv "$r/.git" "$scratch/env-gitfile.git"

@@ -435,6 +435,45 @@ static void test_kill_at_each_step(void **state)
 	}
 }
 
+/* A write of two node files killed after the first, and before INDEX.md's
+ * rename: each file is old or new, whole. */
+static void test_kill_between_files(void **state)
+{
+	static const char *const points[] = {"after-file:1", "before-rename:3"};
+	char *dir, *alpha, *beta, *idx, env[64];
+	struct snap s;
+	struct t_run r;
+	size_t i;
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		dir = S_base();
+		S_snap(&s, dir);
+		snprintf(env, sizeof(env), "DTK_CRASH_AT=%s", points[i]);
+		t_dtk_bin = DTK_CRASH_BIN;
+		t_dtk(&r, dir, env, "use", "alpha-003", "beta-002", NULL);
+		t_dtk_bin = DTK_BIN;
+		assert_int_not_equal(r.status, 0);
+		t_run_free(&r);
+		alpha = t_read(dir, "insights/alpha.yaml", NULL);
+		beta = t_read(dir, "insights/beta.yaml", NULL);
+		idx = t_read(dir, "INDEX.md", NULL);
+		assert_non_null(strstr(alpha, "    created: 2026-06-20\n    used: 1\n"));
+		if (i == 0)
+			assert_string_equal(beta, s.data[5]);
+		else
+			assert_non_null(strstr(beta, "    created: 2026-06-25\n    used: 1\n"));
+		assert_string_equal(idx, s.data[0]);
+		free(alpha);
+		free(beta);
+		free(idx);
+		RUN(r, dir, 0, "reindex", "-q");
+		t_run_free(&r);
+		S_check_ok(dir);
+		S_snap_free(&s);
+		S_done(dir);
+	}
+}
+
 /* --format json prints the entry as 'dtk show --format json' does. */
 static void test_json_is_show(void **state)
 {
@@ -510,6 +549,7 @@ int main(void)
 	        cmocka_unit_test(test_crlf_commented_file),
 	        cmocka_unit_test(test_parallel_uses),
 	        cmocka_unit_test(test_kill_at_each_step),
+	        cmocka_unit_test(test_kill_between_files),
 	        cmocka_unit_test(test_json_is_show),
 	        cmocka_unit_test(test_from_stdin_and_json_shapes),
 	};
