@@ -344,6 +344,20 @@ static int S_flush_stdout(int rc)
 	return DTK_EXIT_INVALID;
 }
 
+/* Has the base's paths shown relative to the working directory, which is
+ * root (absolute, real) or a directory inside it. */
+static void S_show_paths_from(const char *root)
+{
+	char *cwd = realpath(".", NULL);
+	size_t n = strlen(root);
+
+	if (n == 1) /* the root is "/" */
+		n = 0;
+	if (cwd && !strncmp(cwd, root, n) && (cwd[n] == '/' || !cwd[n]))
+		dtk_path_show_from(cwd + n + (cwd[n] == '/'));
+	free(cwd);
+}
+
 int dtk_cmd_run(struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char **argv)
 {
 	char *root = NULL;
@@ -359,6 +373,7 @@ int dtk_cmd_run(struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char *
 		if (!root)
 			return dtk_cmd_fail(ctx, cmd->name, DTK_EXIT_INVALID);
 		ctx->root = root;
+		S_show_paths_from(root);
 	}
 	if ((cmd->flags & DTK_CMD_LOCKS) && ctx->root && (lock = S_lock(ctx->root)) < 0) {
 		dtk_error("cannot lock %s: %s", ctx->root, strerror(errno));
@@ -368,6 +383,7 @@ int dtk_cmd_run(struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char *
 	rc = cmd->exec(ctx, argc, argv);
 	if (dtk_pager_finish() < 0 && rc == DTK_EXIT_OK)
 		rc = dtk_cmd_fail(ctx, cmd->name, DTK_EXIT_INVALID);
+	dtk_path_show_from(NULL);
 	if (lock >= 0)
 		close(lock);
 done:

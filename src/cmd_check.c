@@ -83,7 +83,7 @@ static int S_report_invalid(struct dtk_ctx *ctx, struct dtk_diags *diags, int gi
 static int S_report_drift(struct dtk_ctx *ctx, const char *old, size_t old_len, const char *want,
                           int missing, int github, unsigned how)
 {
-	char *diff = NULL, msg[128], *prefix;
+	char *diff = NULL, msg[128], *prefix, *shown = dtk_path_shown(DTK_INDEX_FILE);
 
 	/* the diff is libgit2's: without it the drift is still drift (exit 1),
 	 * shown without its lines */
@@ -99,7 +99,9 @@ static int S_report_drift(struct dtk_ctx *ctx, const char *old, size_t old_len, 
 	if (diff)
 		dtk_diff_print(ctx->out, diff, how);
 	free(diff);
-	fprintf(ctx->err, "dtk check: %s\n", msg);
+	fprintf(ctx->err, "dtk check: %s %s; run 'dtk reindex' and commit it\n", shown,
+	        missing ? "is missing" : "is out of date");
+	free(shown);
 	return DTK_EXIT_DRIFT;
 }
 
@@ -207,9 +209,11 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		goto done;
 	}
 	if (rc == 0 || (conv == 1 && old && old_len == crlf_len && !memcmp(old, crlf, old_len))) {
+		char *index = dtk_path_shown(DTK_INDEX_FILE);
 		if (!quiet)
 			fprintf(ctx->err, "dtk check: insights/ is valid and %s is up to date\n",
-			        DTK_INDEX_FILE);
+			        index);
+		free(index);
 		rc = DTK_EXIT_OK;
 		goto done;
 	}

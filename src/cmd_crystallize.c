@@ -507,10 +507,12 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 		             : dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
 		if (rc == DTK_EXIT_OK) {
 			(void)dtk_record_summary(&out, &rec);
-			fprintf(ctx->out,
-			        "wrote insights/_crystallizations.yaml and %s for %s, not "
-			        "committed: %s\n",
-			        DTK_INDEX_FILE, dtk_date_format(d1, rec.date), out.ptr);
+			char *a = dtk_path_shown("insights/_crystallizations.yaml"),
+			     *b = dtk_path_shown(DTK_INDEX_FILE);
+			fprintf(ctx->out, "wrote %s and %s for %s, not committed: %s\n", a, b,
+			        dtk_date_format(d1, rec.date), out.ptr);
+			free(a);
+			free(b);
 			S_blooms(ctx, &rec);
 		}
 	} else {

@@ -128,7 +128,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		                           (const char *const[]){"<ancestor>", "<ours>", "<theirs>",
 		                                                 "<path>"}[argc - 1]);
 	if (argc > 7)
-		return dtk_cmd_usage_error(ctx, "merge-driver", "unexpected argument '%s'", argv[7]);
+		return dtk_cmd_usage_error(ctx, "merge-driver", "unexpected argument '%s'",
+		                           argv[7]);
 	if (S_insights_file(argv[4]))
 		return S_merge_file(ctx, argv, argc, S_insights_file(argv[4]));
 	root = S_root(argv[4]);

@@ -76,8 +76,10 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		goto done;
 	}
 	if (rc == 0 || (conv == 1 && old && old_len == crlf_len && !memcmp(old, crlf, old_len))) {
+		char *shown = dtk_path_shown(DTK_INDEX_FILE);
 		if (!quiet)
-			fprintf(ctx->err, "%s is up to date\n", DTK_INDEX_FILE);
+			fprintf(ctx->err, "%s is up to date\n", shown);
+		free(shown);
 		rc = DTK_EXIT_OK;
 		goto done;
 	}
@@ -86,8 +88,11 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		rc = dtk_cmd_fail(ctx, "reindex", DTK_EXIT_INVALID);
 		goto done;
 	}
-	if (!quiet)
-		fprintf(ctx->err, "wrote %s\n", DTK_INDEX_FILE);
+	if (!quiet) {
+		char *shown = dtk_path_shown(DTK_INDEX_FILE);
+		fprintf(ctx->err, "wrote %s\n", shown);
+		free(shown);
+	}
 	rc = DTK_EXIT_OK;
 done:
 	dtk_diags_release(&diags);

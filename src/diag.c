@@ -74,15 +74,51 @@ void dtk_diags_sort(struct dtk_diags *d)
 	d->n = k;
 }
 
+static char *S_from; /* dtk_path_show_from: NULL for the root */
+
+void dtk_path_show_from(const char *dir)
+{
+	free(S_from);
+	S_from = dir && *dir ? dtk_xstrdup(dir) : NULL;
+}
+
+char *dtk_path_shown(const char *path)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	const char *f = S_from, *p = path, *slash;
+	size_t n;
+
+	if (!S_from || (strncmp(path, "insights/", 9) && strcmp(path, "INDEX.md")))
+		return dtk_xstrdup(path);
+	/* drop the directories both start with */
+	while (*f && (slash = strchr(p, '/'))) {
+		n = strcspn(f, "/");
+		if (n != (size_t)(slash - p) || memcmp(f, p, n))
+			break;
+		p = slash + 1;
+		f += n + (f[n] == '/');
+	}
+	/* then up from each directory left of the working directory */
+	while (*f) {
+		dtk_buf_puts(&b, "../");
+		f += strcspn(f, "/");
+		f += *f == '/';
+	}
+	dtk_buf_puts(&b, p);
+	return dtk_buf_detach(&b);
+}
+
 void dtk_diags_print(const struct dtk_diags *d, FILE *out)
 {
 	size_t i;
 	for (i = 0; i < d->n; i++) {
 		const struct dtk_diag *g = &d->v[i];
+		char *path = dtk_path_shown(g->path);
 		/* control characters escaped: a key holding a newline or an
 		 * escape sequence cannot forge a line or drive the terminal */
-		fprintf(out, "%s:%d:%d: error: %s\n", dtk_esc(g->path), g->line > 0 ? g->line : 1,
+		fprintf(out, "%s:%d:%d: error: %s\n", dtk_esc(path), g->line > 0 ? g->line : 1,
 		        g->col > 0 ? g->col : 1, dtk_esc(g->msg));
+		free(path);
 	}
 }
 

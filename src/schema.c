@@ -1,7 +1,6 @@
 /* schema.c: the schema of each file of a knowledge base (see docs/schema.md). */
 #include "schema.h"
 
-
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>

@@ -55,6 +55,32 @@ grep -q '^- date: 2026-08-15$' "$plain/insights/_crystallizations.yaml" &&
     grep -q '2026-08-15' "$plain/INDEX.md" && ok "crystallize --no-commit wrote both files" ||
     ko "crystallize --no-commit wrote both files"
 
+# paths relative to where the user stands, as git and compilers print them;
+# --format github keeps paths relative to the work tree
+rel=$repo
+mkdir -p "$rel/docs"
+printf 'node: gamma\nbloom: x\ninsights: []\n' >"$rel/insights/gamma.yaml"
+e="2:8: error: 'bloom' must be one of"
+for at in ".:insights/gamma.yaml" "insights:gamma.yaml" "docs:../insights/gamma.yaml"; do
+    err=$(cd "$rel/${at%%:*}" && dtk check 2>&1 >/dev/null)
+    case $err in
+    "${at#*:}:$e"*) ok "from ${at%%:*}/: ${at#*:}" ;;
+    *) ko "from ${at%%:*}/: ${at#*:}" "$err" ;;
+    esac
+done
+err=$(cd "$rel" && dtk -C insights check 2>&1 >/dev/null)
+case $err in "gamma.yaml:$e"*) ok "-C insights: gamma.yaml" ;; *) ko "-C insights: gamma.yaml" "$err" ;; esac
+out=$(cd "$rel/insights" && dtk check --format github 2>/dev/null)
+case $out in "::error file=insights/gamma.yaml,line=2,col=8::"*) ok "--format github: work tree paths" ;;
+*) ko "--format github: work tree paths" "$out" ;; esac
+git -C "$rel" checkout -q -- insights/gamma.yaml
+echo >>"$rel/INDEX.md"
+err=$(cd "$rel/insights" && dtk check 2>&1 >/dev/null)
+expect "check from insights/: ../INDEX.md is out of date" \
+    "dtk check: ../INDEX.md is out of date; run 'dtk reindex' and commit it" "$err"
+err=$(cd "$rel/insights" && dtk reindex 2>&1)
+expect "reindex from insights/: wrote ../INDEX.md" "wrote ../INDEX.md" "$err"
+
 # dtk --help: the summaries in one column, with at least two spaces before each
 col=$(dtk --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF {
     match($0, /^  [a-z-]+ +/); if (RLENGTH - 2 - length($1) < 2) bad = bad " " $1; print RLENGTH }

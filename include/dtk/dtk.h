@@ -111,8 +111,18 @@ void dtk_diags_vadd(struct dtk_diags *d, const char *path, int line, int col, co
 void dtk_diags_move(struct dtk_diags *dst, struct dtk_diags *src);
 /* Sorts by path, line, column and message, and drops exact repeats. */
 void dtk_diags_sort(struct dtk_diags *d);
-/* Prints one "path:line:col: error: msg" line per diagnostic. */
+/* Prints one "path:line:col: error: msg" line per diagnostic, each path of
+ * the base's files as dtk_path_shown gives it. */
 void dtk_diags_print(const struct dtk_diags *d, FILE *out);
+/* Sets the directory the user stands in, as a path inside the base root
+ * ("insights", "a/b"; "" or NULL: the root), for dtk_path_shown. */
+void dtk_path_show_from(const char *dir_in_root);
+/* Returns path as the user should see it: a path of the base's own files
+ * ("insights/..." or "INDEX.md", relative to the root) relative to the
+ * directory set by dtk_path_show_from, as git and compilers print them
+ * ("x.yaml" from insights/, "../insights/x.yaml" from a sibling); any
+ * other path as it is. malloc'd. */
+char *dtk_path_shown(const char *path);
 void dtk_diags_release(struct dtk_diags *d);
 
 /* ---- the last error of an operation that is not about input data ---- */
