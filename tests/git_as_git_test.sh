@@ -234,6 +234,23 @@ for which in pre-commit commit-msg; do
         "prepare-commit-msg .git/COMMIT_EDITMSG message"
 done
 
+fresh hook-prepare
+rm -f "$scratch/hooks.log"
+hook prepare-commit-msg "$r/.git/hooks" 'exit 3'
+snap "$r" >"$scratch/before"
+cryst "$r" 2026-08-15 --no-verify
+refused "a failing prepare-commit-msg (not skipped by --no-verify)" "$scratch/before" \
+    "the prepare-commit-msg hook refused the commit"
+
+fresh hook-not-executable
+hook pre-commit "$r/.git/hooks" 'exit 1'
+chmod -x "$r/.git/hooks/pre-commit"
+cryst "$r" 2026-08-15
+made "a hook that is not executable is not run"
+grep -q "hook was ignored because it's not set as executable" "$out" &&
+    ok "git's hint for a hook that is not executable" ||
+    ko "git's hint for a hook that is not executable" "$(cat "$out")"
+
 fresh hooks-path
 rm -f "$scratch/hooks.log"
 hook pre-commit "$r/.git/hooks" 'exit 1'
