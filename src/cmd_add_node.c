@@ -70,7 +70,11 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		goto done;
 	cats = dtk_yval_get(dom->doc.root, "categories");
 	cat = S_category(cats, category);
-	if (cat) {
+	if (cat && dtk_write_list_has(cat, "nodes", node, NULL) >= 0) {
+		/* listed already: a run killed after writing _domain.yaml (which
+		 * is written first) is finished by running it again */
+		rc = 0;
+	} else if (cat) {
 		rc = dtk_yedit_append(&dom->doc, cat, "nodes", (struct dtk_yscalar){node, 0}, NULL);
 	} else {
 		const struct dtk_yscalar l[1] = {{node, 0}};
@@ -109,7 +113,9 @@ const struct dtk_cmd dtk_cmd_add_node = {
         .summary = "add a node: its file and its place in a category",
         .help = "\nCreates insights/<node>.yaml (node, bloom, insights: []) and appends the\n"
                 "node to the category's nodes in _domain.yaml (a category not there yet is\n"
-                "added at the end). Refused when the node exists. Prints the node's name.\n\n"
+                "added at the end). Refused when the node exists. Prints the node's name.\n"
+                "_domain.yaml is written first: when a run was killed before the node\n"
+                "file, running it again finishes it.\n\n"
                 "options:\n"
                 "  --category NAME  the category it belongs to (required)\n"
                 "  --bloom LEVEL    its Bloom level (default remember)\n" DTK_WRITE_HELP "\n"

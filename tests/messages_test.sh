@@ -81,6 +81,16 @@ expect "check from insights/: ../INDEX.md is out of date" \
 err=$(cd "$rel/insights" && dtk reindex 2>&1)
 expect "reindex from insights/: wrote ../INDEX.md" "wrote ../INDEX.md" "$err"
 
+# a node name that begins the one node it stands for: did you mean it
+ad=$scratch/ad
+cp -R "$SRC/tests/fixtures/base" "$ad"
+printf 'node: async-distributed\nbloom: remember\ninsights: []\n' >"$ad/insights/async-distributed.yaml"
+sed -i 's/nodes: \[beta, gamma\]/nodes: [beta, gamma, async-distributed]/' "$ad/insights/_domain.yaml"
+(cd "$ad" && dtk reindex -q) || ko "a base with async-distributed"
+err=$(cd "$ad" && dtk list --node async-distrib 2>&1); rc=$?
+expect "list --node async-distrib: did you mean async-distributed" \
+    "2:dtk list: error: no node 'async-distrib'; did you mean 'async-distributed'?" "$rc:$err"
+
 # dtk --help: the summaries in one column, with at least two spaces before each
 col=$(dtk --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF {
     match($0, /^  [a-z-]+ +/); if (RLENGTH - 2 - length($1) < 2) bad = bad " " $1; print RLENGTH }

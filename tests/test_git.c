@@ -1218,6 +1218,35 @@ static void test_shallow_clone_without_previous_run(void **state)
 	S_done(dir);
 }
 
+/* The branch moved after the run was interrupted (a commit made once the
+ * lock was removed by hand): --continue refuses and points to --abort,
+ * which drops the run; the next run goes. */
+static void test_interrupted_then_branch_moved(void **state)
+{
+	char *dir = S_interrupted("after-journal");
+	struct t_run r;
+	(void)state;
+	assert_int_equal(t_sh(dir,
+	                      "rm .git/index.lock && export %s && "
+	                      "git commit -q --allow-empty -m 'meanwhile'",
+	                      S_genv),
+	                 0);
+	t_dtk(&r, dir, S_env, "crystallize", "--continue", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "has moved since the crystallization was interrupted; it "
+	                              "cannot be finished: drop it with dtk crystallize --abort"));
+	t_run_free(&r);
+	t_dtk(&r, dir, S_env, "crystallize", "--abort", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	assert_null(t_read(dir, ".git/dtk-crystallize", NULL));
+	t_dtk(&r, dir, S_env, "crystallize", "--date", "2026-08-15", "--eval", "s=v", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	assert_int_equal(t_sh(dir, "git log -2 --format=%%s | tail -1 | grep -qx meanwhile"), 0);
+	S_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1244,6 +1273,7 @@ int main(void)
 	        cmocka_unit_test(test_sparse_index),
 	        cmocka_unit_test(test_no_commit_interrupted),
 	        cmocka_unit_test(test_future_dates),
+	        cmocka_unit_test(test_interrupted_then_branch_moved),
 	        cmocka_unit_test(test_shallow_clone_without_previous_run),
 	};
 	char *home = t_mkdtemp();

@@ -99,6 +99,15 @@ static void test_suggest(void **state)
 	assert_string_equal(dtk_suggest("confidance", keys, 4), "confidence");
 	assert_null(dtk_suggest("zzzzzz", keys, 4));
 	assert_null(dtk_suggest("x", keys, 0));
+	/* the same word in other case; the one name a word begins */
+	{
+		static const char *const confs[] = {"high", "medium", "low"};
+		static const char *const nodes[] = {"async-distributed", "async-io", "collective"};
+		assert_string_equal(dtk_suggest("HIGH", confs, 3), "high");
+		assert_string_equal(dtk_suggest("async-distrib", nodes, 3), "async-distributed");
+		assert_null(dtk_suggest("async", nodes, 3)); /* two begin with it */
+		assert_null(dtk_suggest("as", nodes, 3));    /* too short to tell */
+	}
 }
 
 static void test_is_name(void **state)

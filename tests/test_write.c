@@ -474,6 +474,34 @@ static void test_kill_between_files(void **state)
 	}
 }
 
+/* add-node killed between _domain.yaml and the node file: running it again
+ * finishes it. */
+static void test_add_node_killed_then_rerun(void **state)
+{
+	char *dir = S_base(), *dom;
+	struct t_run r;
+	(void)state;
+	t_dtk_bin = DTK_CRASH_BIN;
+	t_dtk(&r, dir, "DTK_CRASH_AT=after-file:1", "add-node", "delta", "--category", "策略",
+	      NULL);
+	t_dtk_bin = DTK_BIN;
+	assert_int_not_equal(r.status, 0);
+	t_run_free(&r);
+	dom = t_read(dir, "insights/_domain.yaml", NULL);
+	assert_non_null(strstr(dom, "    nodes: [beta, gamma, delta]\n"));
+	free(dom);
+	assert_null(t_read(dir, "insights/delta.yaml", NULL));
+	RUN(r, dir, 2, "check");
+	t_run_free(&r);
+	RUN(r, dir, 0, "add-node", "delta", "--category", "策略");
+	t_run_free(&r);
+	dom = t_read(dir, "insights/_domain.yaml", NULL);
+	assert_non_null(strstr(dom, "    nodes: [beta, gamma, delta]\n"));
+	free(dom);
+	S_check_ok(dir);
+	S_done(dir);
+}
+
 /* --format json prints the entry as 'dtk show --format json' does. */
 static void test_json_is_show(void **state)
 {
@@ -550,6 +578,7 @@ int main(void)
 	        cmocka_unit_test(test_parallel_uses),
 	        cmocka_unit_test(test_kill_at_each_step),
 	        cmocka_unit_test(test_kill_between_files),
+	        cmocka_unit_test(test_add_node_killed_then_rerun),
 	        cmocka_unit_test(test_json_is_show),
 	        cmocka_unit_test(test_from_stdin_and_json_shapes),
 	};
