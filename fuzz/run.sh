@@ -39,13 +39,22 @@ run() {
     -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="fuzz/findings/$t-" >"$build/fuzz_$t.log" 2>&1 || true
 }
-run node 8192 &
-run base 32768 &
-run merge 4096 &
-run edit 8192 &
-wait
-run mcp 16384 # after the others: the machine has two cores
+# DTK_FUZZ_SKIP: targets not run (a space-separated list), e.g. one with a
+# known, reported finding (fuzz/known/) that is not fixed yet.
+skip=" ${DTK_FUZZ_SKIP:-} "
+targets=""
 for t in node base merge edit mcp; do
+  case "$skip" in *" $t "*) echo "== fuzz_$t skipped (DTK_FUZZ_SKIP)"; continue ;; esac
+  targets="$targets $t"
+done
+has() { case " $targets " in *" $1 "*) return 0 ;; esac; return 1; }
+has node && run node 8192 &
+has base && run base 32768 &
+has merge && run merge 4096 &
+has edit && run edit 8192 &
+wait
+has mcp && run mcp 16384 # after the others: the machine has two cores
+for t in $targets; do
   echo "== fuzz_$t ($secs s)"
   grep -E "^#[0-9]+.*(DONE|pulse|NEW)" "$build/fuzz_$t.log" | tail -1
   grep -E "stat::number_of_executed_units|stat::peak_rss_mb|cov:" "$build/fuzz_$t.log" | tail -3
