@@ -43,7 +43,7 @@ const struct dtk_cmd dtk_cmd_stance = {
         .name = "stance",
         .usage = "dtk stance [--dry-run] [--format text|json] [--no-reindex] <node> <text>",
         .summary = "set a node's current core stance",
-        .help = "\nSets the node's 'stance' (inline Markdown; added when absent), quoted by\n"
+        .help = "\nSets the node's 'stance' (plain text; added when absent), quoted by\n"
                 "libyaml's emitter so that it reads back as given.\n\n"
                 "options:\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
