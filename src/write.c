@@ -256,6 +256,30 @@ static int S_dry_run(struct dtk_write *w, const struct dtk_buf *idx, const char 
 	return rc;
 }
 
+/* Points each diagnostic about an edited file at that file as it is on
+ * disk (the edited text is never written): a position in text the edit
+ * adds becomes where it would go in, and says so. */
+static void S_map_diags(struct dtk_write *w, struct dtk_diags *diags)
+{
+	static const char note[] = " (in the text the edit would add here)";
+	size_t i, k, n;
+
+	for (i = 0; i < diags->n; i++) {
+		struct dtk_diag *g = &diags->v[i];
+		for (k = 0; k < w->n_files; k++) {
+			const struct dtk_wfile *f = w->files[k];
+			if (!f->old || strcmp(g->path, f->rel))
+				continue;
+			if (dtk_ydoc_map_back(&f->doc, f->text, f->len, &g->line, &g->col)) {
+				n = strlen(g->msg);
+				g->msg = dtk_xrealloc(g->msg, n + sizeof(note));
+				memcpy(g->msg + n, note, sizeof(note));
+			}
+			break;
+		}
+	}
+}
+
 int dtk_write_commit(struct dtk_write *w)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
@@ -280,6 +304,7 @@ int dtk_write_commit(struct dtk_write *w)
 	rc = dtk_kb_load_over(&w->kb, w->ctx->root, DTK_KB_ALL | (w->opts.json ? 0 : DTK_KB_LEAN),
 	                      mem, w->n_files, &diags);
 	if (rc == DTK_EINVALID) {
+		S_map_diags(w, &diags);
 		rc = dtk_cmd_report_invalid(w->ctx, &diags);
 		goto done;
 	}
