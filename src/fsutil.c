@@ -237,8 +237,8 @@ static int S_write_all(int fd, const char *data, size_t len)
 }
 
 /* Flushes the directory holding path to disk (so that a rename in it
- * lasts). Returns 0 (also where the file system cannot sync a directory:
- * EINVAL, as POSIX allows), or -1 with the error set. */
+ * lasts); a failure is reported, not ignored. Returns 0 (also where the file system cannot sync a
+ * directory: EINVAL, as POSIX allows), or -1 with the error set. */
 static int S_fsync_dir(const char *path)
 {
 	char *dir = dtk_xstrdup(path), *slash = strrchr(dir, '/');
@@ -251,8 +251,10 @@ static int S_fsync_dir(const char *path)
 	else
 		strcpy(dir, ".");
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || (fsync(fd) < 0 && errno != EINVAL))
-		rc = dtk_error("cannot sync the directory %s: %s", dir, strerror(errno));
+	if (fd < 0 || ((dtk_fault_point("fsync-dir") < 0 || fsync(fd) < 0) && errno != EINVAL))
+		rc = dtk_error("wrote %s, but cannot sync its directory %s: %s (the change may "
+		               "not last a crash)",
+		               path, dir, strerror(errno));
 	if (fd >= 0)
 		close(fd);
 	free(dir);

@@ -6,8 +6,8 @@
 # nothing written, git's index lock released), also for --no-commit and
 # --continue; a node file that is a link inside the base is written through
 # by the write commands (the link kept); export does not write its pages
-# through a link. DTK_CRASH (the dtk-crash binary) runs the --continue
-# checks. Prints one line per check and "N passed, M failed" last.
+# through a link; a failed directory sync is reported. DTK_CRASH (the
+# dtk-crash binary) runs the --continue and sync checks. Prints one line per check and "N passed, M failed" last.
 set -u
 
 command -v git >/dev/null || { echo "git is not installed" >&2; exit 2; }
@@ -88,7 +88,7 @@ rm insights/_crystallizations.yaml && mv data/_crystallizations.yaml insights/ &
 if [ -n "${DTK_CRASH:-}" ]; then
     rc=0
     # (in a shell of its own, whose notice of the kill is not shown)
-    DTK_CRASH_AT=after-records bash -c '"$0" crystallize --date "$1" --eval s=ok' \
+    DTK_CRASH_AT=after-records bash -c '"$0" crystallize --date "$1" --eval s=ok; exit $?' \
         "$DTK_CRASH" $date >/dev/null 2>&1 || rc=$?
     [ $rc -ne 0 ] && [ -f .git/dtk-crystallize ] || ko "a run cut after the records" "exit $rc"
     rm INDEX.md && ln -s "$scratch/secret" INDEX.md
@@ -146,6 +146,45 @@ if [ $rc -eq 2 ] && [ -z "$(ls -A "$scratch/elsewhere")" ] && grep -q 'nodes is 
 else
     ko "export html: a link in place of nodes/ is refused" "exit $rc" "$(cat "$scratch/err")" \
         "$(ls -A "$scratch/elsewhere")"
+fi
+
+# A failed sync of the directory after a rename (DTK_FAULT_AT=fsync-dir in
+# dtk-crash) is an error saying what failed, for every command that writes
+# (the same commands pass without the fault).
+if [ -n "${DTK_CRASH:-}" ]; then
+    synced='but cannot sync its directory'
+    for cmd in "reindex" "use alpha-001" "crystallize --date $date --eval s=ok --no-commit" \
+        "export html $scratch/site2"; do
+        echo stale >>INDEX.md
+        rc=0
+        DTK_FAULT_AT=fsync-dir "$DTK_CRASH" $cmd >/dev/null 2>"$scratch/err" || rc=$?
+        if [ $rc -eq 2 ] && grep -qF "$synced" "$scratch/err"; then
+            ok "$cmd: a failed directory sync is reported, exit 2"
+        else
+            ko "$cmd: a failed directory sync is reported, exit 2" "exit $rc" "$(cat "$scratch/err")"
+        fi
+        git checkout -q . && rm -rf "$scratch/site2"
+        echo stale >>INDEX.md
+        "$DTK_CRASH" $cmd >/dev/null 2>&1 || ko "$cmd without the fault"
+        git checkout -q .
+    done
+    echo stale >>INDEX.md
+    DTK_FAULT_AT=fsync-dir "$DTK" reindex >/dev/null 2>&1 && ok "dtk itself has no fault point" ||
+        ko "dtk itself has no fault point"
+    git checkout -q .
+    # crystallize: the first write fails (the message file, before the commit
+    # is decided): refused, nothing committed, no lock or journal left
+    before=$(state)
+    rc=0
+    DTK_FAULT_AT=fsync-dir "$DTK_CRASH" crystallize --date $date --eval s=ok \
+        >/dev/null 2>"$scratch/err" || rc=$?
+    if [ $rc -eq 2 ] && grep -qF "$synced" "$scratch/err" && [ "$(state)" = "$before" ] &&
+        [ -z "$(git status --porcelain)" ]; then
+        ok "crystallize: a failed directory sync is reported, nothing committed"
+    else
+        ko "crystallize: a failed directory sync is reported, nothing committed" "exit $rc" \
+            "$(cat "$scratch/err")" "$(diff <(echo "$before") <(state))"
+    fi
 fi
 
 t_done
