@@ -44,6 +44,8 @@ enum { DTK_WOPT_DRY_RUN = 0x100, DTK_WOPT_FORMAT, DTK_WOPT_NO_REINDEX };
 struct dtk_wfile {
 	char *name; /* in insights/, e.g. "alpha.yaml" */
 	char *rel;  /* "insights/alpha.yaml", as shown */
+	char *real; /* the file written, every link resolved (a link inside
+	             * the base is written through, not replaced); NULL: new */
 	char *old;  /* its bytes; NULL for a file to create */
 	size_t old_len;
 	struct dtk_ydoc doc; /* old parsed; record edits on it */
