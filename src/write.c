@@ -553,3 +553,19 @@ struct dtk_wfile *dtk_write_open_node(struct dtk_write *w, const char *name)
 	snprintf(file, sizeof(file), "%.255s.yaml", name);
 	return dtk_write_open(w, file);
 }
+
+int dtk_write_node_key(struct dtk_write *w, const char *name, const char *key, struct dtk_yscalar v,
+                       const char *line)
+{
+	struct dtk_wfile *f = dtk_write_open_node(w, name);
+	int rc;
+
+	if (!f)
+		return DTK_EXIT_INVALID;
+	if (dtk_yedit_set_key(&f->doc, f->doc.root, key, v, dtk_yedit_node_keys) < 0)
+		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+	rc = dtk_write_commit(w);
+	if (rc == DTK_EXIT_OK)
+		dtk_write_print_node(w, name, line);
+	return rc;
+}
