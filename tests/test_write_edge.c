@@ -61,10 +61,52 @@ static void test_dry_run_new_file_applies(void **state)
 	S_done(other);
 }
 
+/* Runs add on gamma.yaml written as text and fails unless the file becomes
+ * want, byte for byte, and the base checks. */
+static void S_add_to(const char *text, const char *want)
+{
+	char *dir = S_base(), *got;
+	struct t_run r;
+	t_write_str(dir, "insights/gamma.yaml", text);
+	RUN(r, dir, 0, "add", "gamma", "--title", "T", "--claim", "a\nb", "--source", "paper-a",
+	    "--confidence", "low", "--created", "2026-05-01");
+	assert_string_equal(r.out, "gamma-001\n");
+	t_run_free(&r);
+	got = t_read(dir, "insights/gamma.yaml", NULL);
+	assert_string_equal(got, want);
+	free(got);
+	RUN(r, dir, 0, "check");
+	t_run_free(&r);
+	S_done(dir);
+}
+
+/* "insights: [] # note": the note stays on the key's line, not after the
+ * new entry's last value. */
+static void test_add_to_empty_list_with_comment(void **state)
+{
+	(void)state;
+	S_add_to("node: gamma\nbloom: remember\ninsights: [] # none yet\nstance: s\n",
+	         "node: gamma\nbloom: remember\ninsights: # none yet\n"
+	         "  - id: gamma-001\n    title: T\n    claim: |-\n      a\n      b\n"
+	         "    confidence: low\n    source: paper-a\n    created: 2026-05-01\n"
+	         "stance: s\n");
+}
+
+/* A node file written as one flow mapping gets the entry in flow style. */
+static void test_add_to_flow_mapping_file(void **state)
+{
+	(void)state;
+	S_add_to("{node: gamma, bloom: remember, insights: []}\n",
+	         "{node: gamma, bloom: remember, insights: [{id: gamma-001, title: T, "
+	         "claim: \"a\\nb\", confidence: low, source: paper-a, created: 2026-05-01}]}\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_dry_run_new_file_applies),
+	        cmocka_unit_test(test_add_to_empty_list_with_comment),
+	        cmocka_unit_test(test_add_to_flow_mapping_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
