@@ -263,6 +263,30 @@ static int S_dry_run(struct dtk_write *w, const struct dtk_buf *idx, const char 
 	return rc;
 }
 
+/* Points each diagnostic about an edited file at that file as it is on
+ * disk (the edited text is never written): a position in text the edit
+ * adds becomes where it would go in, and says so. */
+static void S_map_diags(struct dtk_write *w, struct dtk_diags *diags)
+{
+	static const char note[] = " (in the text the edit would add here)";
+	size_t i, k, n;
+
+	for (i = 0; i < diags->n; i++) {
+		struct dtk_diag *g = &diags->v[i];
+		for (k = 0; k < w->n_files; k++) {
+			const struct dtk_wfile *f = w->files[k];
+			if (!f->old || strcmp(g->path, f->rel))
+				continue;
+			if (dtk_ydoc_map_back(&f->doc, f->text, f->len, &g->line, &g->col)) {
+				n = strlen(g->msg);
+				g->msg = dtk_xrealloc(g->msg, n + sizeof(note));
+				memcpy(g->msg + n, note, sizeof(note));
+			}
+			break;
+		}
+	}
+}
+
 int dtk_write_commit(struct dtk_write *w)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
@@ -287,6 +311,7 @@ int dtk_write_commit(struct dtk_write *w)
 	rc = dtk_kb_load_over(&w->kb, w->ctx->root, DTK_KB_ALL | (w->opts.json ? 0 : DTK_KB_LEAN),
 	                      mem, w->n_files, &diags);
 	if (rc == DTK_EINVALID) {
+		S_map_diags(w, &diags);
 		rc = dtk_cmd_report_invalid(w->ctx, &diags);
 		goto done;
 	}
@@ -527,4 +552,20 @@ struct dtk_wfile *dtk_write_open_node(struct dtk_write *w, const char *name)
 	}
 	snprintf(file, sizeof(file), "%.255s.yaml", name);
 	return dtk_write_open(w, file);
+}
+
+int dtk_write_node_key(struct dtk_write *w, const char *name, const char *key, struct dtk_yscalar v,
+                       const char *line)
+{
+	struct dtk_wfile *f = dtk_write_open_node(w, name);
+	int rc;
+
+	if (!f)
+		return DTK_EXIT_INVALID;
+	if (dtk_yedit_set_key(&f->doc, f->doc.root, key, v, dtk_yedit_node_keys) < 0)
+		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+	rc = dtk_write_commit(w);
+	if (rc == DTK_EXIT_OK)
+		dtk_write_print_node(w, name, line);
+	return rc;
 }
