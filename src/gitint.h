@@ -39,6 +39,9 @@ int dtk_gitenv_idents(git_signature **author, git_signature **committer, git_rep
 /* Formats sig's time as git passes it in GIT_AUTHOR_DATE: "@<seconds> +hhmm"
  * into out (at least 32 bytes); returns out. */
 char *dtk_gitenv_date(char *out, const git_signature *sig);
+/* Returns the value of key in repo's configuration (malloc'd, the caller
+ * frees), or NULL when it is not set. */
+char *dtk_gitenv_get(git_repository *repo, const char *key);
 
 /* ---- gitcommit.c ---- */
 

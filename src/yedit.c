@@ -82,22 +82,41 @@ void dtk_ydoc_release(struct dtk_ydoc *d)
 	memset(d, 0, sizeof(*d));
 }
 
-char *dtk_ydoc_apply(const struct dtk_ydoc *d, size_t *out_len)
+/* Returns d's edits sorted by start, stably: insertions at one place stay
+ * in the order made (malloc'd, the caller frees). */
+static struct dtk_edit *S_sorted(const struct dtk_ydoc *d)
 {
 	struct dtk_edit *e = dtk_xmalloc((d->n_edits + 1) * sizeof(*e));
-	char *out;
 	size_t i, j;
 
-	/* a stable sort by start: insertions at one place stay in the order made */
 	for (i = 0; i < d->n_edits; i++) {
 		struct dtk_edit t = d->edits[i];
 		for (j = i; j > 0 && e[j - 1].start > t.start; j--)
 			e[j] = e[j - 1];
 		e[j] = t;
 	}
-	out = dtk_splice(d->buf, d->len, e, d->n_edits, out_len);
+	return e;
+}
+
+char *dtk_ydoc_apply(const struct dtk_ydoc *d, size_t *out_len)
+{
+	struct dtk_edit *e = S_sorted(d);
+	char *out = dtk_splice(d->buf, d->len, e, d->n_edits, out_len);
 	free(e);
 	return out;
+}
+
+int dtk_ydoc_map_back(const struct dtk_ydoc *d, const char *out, size_t out_len, int *line,
+                      int *col)
+{
+	struct dtk_edit *e = S_sorted(d);
+	size_t off = dtk_text_offset(out, out_len, *line, *col);
+	int inside;
+
+	off = dtk_splice_map_back(e, d->n_edits, off, &inside);
+	free(e);
+	dtk_text_linecol(d->buf, d->len, off, line, col);
+	return inside;
 }
 
 /* Records the replacement of [start, end) with text (copied). */

@@ -322,8 +322,10 @@ static void test_messages(void **state)
 	                           "verified_by source; high needs 2 (policy.high_min_verified)\n");
 	t_run_free(&r);
 	RUN(r, dir, 2, "relate", "alpha-001", "beta-009");
-	assert_string_equal(r.err, "insights/alpha.yaml:18:15: error: 'relates' names unknown "
-	                           "entry 'beta-009'\ndtk: 1 error; nothing was written\n");
+	/* the position is in the file as it is: where the new line would go */
+	assert_string_equal(r.err, "insights/alpha.yaml:18:1: error: 'relates' names unknown "
+	                           "entry 'beta-009' (in the text the edit would add here)\n"
+	                           "dtk: 1 error; nothing was written\n");
 	t_run_free(&r);
 	RUN(r, dir, 2, "add", "beta", "--title", "t", "--claim", "c", "--source", "paper-a");
 	assert_string_equal(r.err, "dtk add: error: missing --confidence (high, medium or low: no "
