@@ -85,9 +85,7 @@ static int S_spawn(const char *const argv[], FILE *in, FILE *out, FILE *err, con
 
 /* ---- hooks ---- */
 
-/* Returns the hook's path (malloc'd): core.hooksPath (relative to the work
- * tree's top) or the common git directory's hooks/. */
-static char *S_hook_path(git_repository *repo, const char *name)
+char *dtk_gitcommit_hook_path(git_repository *repo, const char *name)
 {
 	char *dir = dtk_gitenv_get(repo, "core.hooksPath"), *path;
 	const char *wd = git_repository_workdir(repo);
@@ -112,7 +110,7 @@ static char *S_hook_path(git_repository *repo, const char *name)
 int dtk_gitcommit_hook(git_repository *repo, const char *name, const char *index_file,
                        const git_signature *author, const char *arg1, const char *arg2)
 {
-	char *path = S_hook_path(repo, name), *cwd = getcwd(NULL, 0), date[32];
+	char *path = dtk_gitcommit_hook_path(repo, name), *cwd = getcwd(NULL, 0), date[32];
 	const char *wd = git_repository_workdir(repo);
 	struct dtk_buf env[6] = {DTK_BUF_INIT, DTK_BUF_INIT, DTK_BUF_INIT,
 	                         DTK_BUF_INIT, DTK_BUF_INIT, DTK_BUF_INIT};

@@ -45,6 +45,12 @@ char *dtk_gitenv_get(git_repository *repo, const char *key);
 
 /* ---- gitcommit.c ---- */
 
+/* Returns the path of the hook name as git finds it (malloc'd, the caller
+ * frees): in core.hooksPath ('~/' expanded, relative to the top of the work
+ * tree) or else in the common git directory's hooks/ (a linked worktree
+ * shares its main repository's). */
+char *dtk_gitcommit_hook_path(git_repository *repo, const char *name);
+
 /*
  * Runs the hook name of repo as 'git commit' does, if it exists and is
  * executable: from the top of the work tree, with stdin from /dev/null and

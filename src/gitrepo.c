@@ -1503,6 +1503,11 @@ const char *dtk_repo_prefix(const struct dtk_repo *r)
 	return r->prefix;
 }
 
+char *dtk_repo_hook_path(struct dtk_repo *r, const char *name)
+{
+	return dtk_gitcommit_hook_path(r->git, name);
+}
+
 int dtk_repo_config_set(struct dtk_repo *r, const char *key, const char *value)
 {
 	git_config *cfg = NULL, *local = NULL;

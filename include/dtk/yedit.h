@@ -64,11 +64,7 @@ int dtk_ydoc_map_back(const struct dtk_ydoc *d, const char *out, size_t out_len,
                       int *col);
 
 /* ---- spans ---- */
-/* Returns the offset where the line holding off starts. */
-size_t dtk_yedit_line_start(const char *buf, size_t off);
-/* Returns the offset just past the line break of the line holding off (len
- * when the last line has none). */
-size_t dtk_yedit_line_end(const char *buf, size_t len, size_t off);
+/* (lines of the text: dtk/ytext.h) */
 /* Returns the offset of the '-' that introduces item i of block sequence
  * seq, or (size_t)-1 when seq is not a block sequence. */
 size_t dtk_yedit_dash(const struct dtk_ydoc *d, const struct dtk_yval *seq, size_t i);
