@@ -574,7 +574,7 @@ int dtk_yedit_append_map(struct dtk_ydoc *d, const struct dtk_yval *map, const c
 		if (rc == 0 && i >= 0) {
 			/* "key: [] # note" becomes "key: # note" and the item's lines */
 			S_edit(d, S_colon(d, map->items[2 * i]->end), seq->end, "", 0);
-			S_insert_lines(d, dtk_yedit_line_end(d->buf, d->len, seq->end), &b);
+			S_insert_lines(d, dtk_ytext_line_end(d->buf, d->len, seq->end), &b);
 		} else if (rc == 0) {
 			S_edit(d, seq->start, seq->end, b.ptr, b.len);
 		}
