@@ -343,6 +343,19 @@ else
     ko "core.hooksPath relative: from the top of the work tree" "$(ls -a)"
 fi
 
+# a hooks folder that cannot be made (a file there): exit 2, nothing written
+cp -R "$SRC/tests/fixtures/base" "$scratch/nohooks" && cd "$scratch/nohooks" && git init -q || exit 2
+echo file >"$scratch/hooks-file" && git config core.hooksPath "$scratch/hooks-file"
+cp .git/config "$scratch/config.orig"
+"$DTK" setup-git >"$scratch/out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && cmp -s .git/config "$scratch/config.orig" && ! [ -e .gitattributes ] &&
+    [ "$(cat "$scratch/hooks-file")" = file ] && grep -q 'hooks-file' "$scratch/out"; then
+    ok "hooks cannot be written: exit 2, configuration and .gitattributes unchanged"
+else
+    ko "hooks cannot be written: exit 2, configuration and .gitattributes unchanged" "rc $rc" "$(cat "$scratch/out")"
+fi
+
 # a linked worktree: git runs the main repository's hooks
 fresh wt-main --no-hooks && add_entries s1 2 && add_entries s2 2 &&
     git worktree add -q -b wt "$scratch/wt" main && cd "$scratch/wt" || exit 2
