@@ -215,7 +215,7 @@ struct loader {
 	char *needle;
 	char **named;
 	size_t n_named;
-	int dir_fd; /* insights/, open while the other node files are scanned */
+	int dir_fd;               /* insights/, open while the other node files are scanned */
 	struct dtk_linkcache *lc; /* NULL: no links cache (DTK_NO_CACHE, no place) */
 	const char *shown;        /* DTK_KB_LINKED: the node shown */
 	char *cache_path;         /* where the links cache is, NULL when none */
@@ -357,7 +357,8 @@ static int S_links(const struct loader *l, struct kfile *f)
 	if (l->mem || !l->needle || (named && !l->lc))
 		return 1;
 	if (l->lc) /* the links cache: the list of f's bytes */
-		return (f->has_rec ? dtk_linkcache_names(f->rec.list, l->shown) : S_cache_rec(l, f)) ||
+		return (f->has_rec ? dtk_linkcache_names(f->rec.list, l->shown)
+		                   : S_cache_rec(l, f)) ||
 		       named;
 	fd = openat(l->dir_fd, f->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)

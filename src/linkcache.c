@@ -22,7 +22,8 @@ struct dtk_linkcache {
 	char *path;
 	char *root;
 	int64_t now;   /* when opened, ns since the epoch */
-	int64_t stamp; /* the cache's write time: no entry is trusted at or after it less the grain */
+	int64_t stamp; /* the cache's write time: no entry is trusted at or after it less the grain
+	                */
 	char *buf;     /* the file read, its lines cut into the entries' strings */
 	struct dtk_linkcache_rec *v;
 	size_t n;
@@ -216,6 +217,7 @@ static void S_load(struct dtk_linkcache *c)
 	size_t len = 0, n = 0;
 	int64_t sec, nsec, at;
 	uint64_t hash;
+	char line[64];
 	int fd = open(c->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), used;
 
 	if (fd < 0)
@@ -234,14 +236,16 @@ static void S_load(struct dtk_linkcache *c)
 	c->buf[len - 1] = '\0';
 	tail = strrchr(c->buf, '\n');
 	if (!tail || tail + 1 < c->buf + head.len ||
-	    sscanf(tail + 1, "end %zu %" SCNx64 "%n", &n, &hash, &used) != 2 ||
-	    tail[1 + used] != '\0' || hash != S_sum(c->buf, (size_t)(tail + 1 - c->buf)))
+	    sscanf(tail + 1, "end %zu %" SCNx64, &n, &hash) != 2)
+		goto done;
+	hash = S_sum(c->buf, (size_t)(tail + 1 - c->buf));
+	snprintf(line, sizeof(line), "end %zu %016" PRIx64, n, hash);
+	if (strcmp(tail + 1, line)) /* exactly as written */
 		goto done;
 	end = memchr(c->buf + head.len, '\n', (size_t)(tail + 1 - c->buf) - head.len);
-	if (!end || sscanf(c->buf + head.len, "time %" SCNd64 " %" SCNd64 "%n", &sec, &nsec,
-	                   &used) != 2 ||
-	    c->buf + head.len + used != end || sec < 0 || nsec < 0 || nsec >= S_NS ||
-	    n > len / 12)
+	if (!end ||
+	    sscanf(c->buf + head.len, "time %" SCNd64 " %" SCNd64 "%n", &sec, &nsec, &used) != 2 ||
+	    c->buf + head.len + used != end || sec < 0 || nsec < 0 || nsec >= S_NS || n > len / 12)
 		goto done;
 	if (S_parse(c, end + 1, tail + 1, n) < 0) {
 		free(c->v);
@@ -333,12 +337,11 @@ const char *dtk_linkcache_get(const struct dtk_linkcache *c, const char *name,
 /* Bit 1: a byte of a name (a-z, 0-9, '-'); bit 2: a digit; bit 4: a byte a
  * name may start with (a-z, 0-9). */
 static const unsigned char S_class[256] = {
-        ['-'] = 1,  ['0'] = 7,  ['1'] = 7,  ['2'] = 7,  ['3'] = 7,  ['4'] = 7,  ['5'] = 7,
-        ['6'] = 7,  ['7'] = 7,  ['8'] = 7,  ['9'] = 7,  ['a'] = 5,  ['b'] = 5,  ['c'] = 5,
-        ['d'] = 5,  ['e'] = 5,  ['f'] = 5,  ['g'] = 5,  ['h'] = 5,  ['i'] = 5,  ['j'] = 5,
-        ['k'] = 5,  ['l'] = 5,  ['m'] = 5,  ['n'] = 5,  ['o'] = 5,  ['p'] = 5,  ['q'] = 5,
-        ['r'] = 5,  ['s'] = 5,  ['t'] = 5,  ['u'] = 5,  ['v'] = 5,  ['w'] = 5,  ['x'] = 5,
-        ['y'] = 5,  ['z'] = 5,
+        ['-'] = 1, ['0'] = 7, ['1'] = 7, ['2'] = 7, ['3'] = 7, ['4'] = 7, ['5'] = 7, ['6'] = 7,
+        ['7'] = 7, ['8'] = 7, ['9'] = 7, ['a'] = 5, ['b'] = 5, ['c'] = 5, ['d'] = 5, ['e'] = 5,
+        ['f'] = 5, ['g'] = 5, ['h'] = 5, ['i'] = 5, ['j'] = 5, ['k'] = 5, ['l'] = 5, ['m'] = 5,
+        ['n'] = 5, ['o'] = 5, ['p'] = 5, ['q'] = 5, ['r'] = 5, ['s'] = 5, ['t'] = 5, ['u'] = 5,
+        ['v'] = 5, ['w'] = 5, ['x'] = 5, ['y'] = 5, ['z'] = 5,
 };
 
 struct span {
@@ -491,9 +494,10 @@ int dtk_linkcache_save(struct dtk_linkcache *c, const struct dtk_linkcache_rec *
 	dtk_buf_printf(&b, S_MAGIC "root %s\ntime %" PRId64 " %" PRId64 "\n", c->root,
 	               c->now / S_NS, c->now % S_NS);
 	for (i = 0; i < n; i++)
-		dtk_buf_printf(&b, "%s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRId64 " %" PRId64 " %s\n",
-		               recs[i].name, recs[i].dev, recs[i].ino, recs[i].size,
-		               recs[i].mtime_ns, recs[i].ctime_ns, recs[i].list);
+		dtk_buf_printf(
+		        &b, "%s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRId64 " %" PRId64 " %s\n",
+		        recs[i].name, recs[i].dev, recs[i].ino, recs[i].size, recs[i].mtime_ns,
+		        recs[i].ctime_ns, recs[i].list);
 	dtk_buf_printf(&b, "end %zu %016" PRIx64 "\n", n, S_sum(b.ptr, b.len));
 	tmp = dtk_xmalloc(strlen(c->path) + 16);
 	strcpy(tmp, c->path);
