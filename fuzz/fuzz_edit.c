@@ -58,7 +58,7 @@ static int S_edit(struct dtk_ydoc *doc, const struct dtk_yval *e, unsigned op)
 		return dtk_yedit_set_key(doc, e, "closed", (struct dtk_yscalar){"true", 1},
 		                         dtk_yedit_entry_keys) == 0;
 	case 3:
-		return dtk_yedit_set_key(doc, e, "reviewed", (struct dtk_yscalar){"2099-12-31", 1},
+		return dtk_yedit_set_key(doc, e, "reviewed", (struct dtk_yscalar){"9999-12-31", 1},
 		                         dtk_yedit_entry_keys) == 0;
 	case 4: /* a source neither its own nor already there */
 		src = dtk_yval_get(e, "source") ? dtk_yval_get(e, "source")->str : "";
@@ -87,6 +87,28 @@ static int S_edit(struct dtk_ydoc *doc, const struct dtk_yval *e, unsigned op)
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Checks that positions of out (the edited text) outside the edit map back
+ * to the same character of text: the first column of some lines, and the
+ * column after the first character of each. */
+static void S_check_map(const struct dtk_ydoc *doc, const char *text, size_t size, const char *out,
+                        size_t len)
+{
+	int line, col, l0, c0, k;
+	size_t o, t;
+
+	for (k = 0; k < 64; k++) {
+		l0 = 1 + k * 3;
+		c0 = 1 + k % 2;
+		o = dtk_text_offset(out, len, l0, c0);
+		line = l0, col = c0;
+		if (dtk_ydoc_map_back(doc, out, len, &line, &col))
+			continue;
+		t = dtk_text_offset(text, size, line, col);
+		if ((o == len) != (t == size) || (o < len && out[o] != text[t]))
+			abort(); /* a position outside the edit moved elsewhere */
+	}
+}
 
 /* Makes edit op to the entry pick chooses and checks the result. */
 static void S_one(const char *text, size_t size, unsigned pick, unsigned op)
@@ -122,6 +144,7 @@ static void S_one(const char *text, size_t size, unsigned pick, unsigned op)
 	if (len < size - (end - start) || memcmp(out, text, start) ||
 	    memcmp(out + len - (size - end), text + end, size - end))
 		abort();
+	S_check_map(&doc, text, size, out, len);
 	if (dtk_ydoc_parse(&again, "gamma.yaml", out, len, &d) < 0)
 		abort();
 	dtk_ydoc_release(&again);

@@ -40,7 +40,7 @@ run() {
     -artifact_prefix="fuzz/findings/$t-" >"$build/fuzz_$t.log" 2>&1 || true
 }
 # DTK_FUZZ_SKIP: targets not run (a space-separated list), e.g. one with a
-# known, reported finding (fuzz/known/) that is not fixed yet.
+# known, reported finding that is not fixed yet.
 skip=" ${DTK_FUZZ_SKIP:-} "
 targets=""
 for t in node base merge edit mcp; do

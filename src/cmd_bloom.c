@@ -10,7 +10,6 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
 	struct dtk_buf line = DTK_BUF_INIT;
-	struct dtk_wfile *f;
 	struct dtk_write w;
 	int c, k, rc = DTK_EXIT_INVALID;
 
@@ -25,19 +24,9 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	                   DTK_BLOOM_COUNT);
 	if (k < 0)
 		goto done;
-	f = dtk_write_open_node(&w, argv[optind]);
-	if (!f)
-		goto done;
-	if (dtk_yedit_set_key(&f->doc, f->doc.root, "bloom",
-	                      (struct dtk_yscalar){dtk_bloom_names[k], 1},
-	                      dtk_yedit_node_keys) < 0) {
-		rc = dtk_cmd_fail(ctx, "bloom", DTK_EXIT_INVALID);
-		goto done;
-	}
-	rc = dtk_write_commit(&w);
 	dtk_buf_printf(&line, "%s: bloom %s\n", argv[optind], dtk_bloom_names[k]);
-	if (rc == DTK_EXIT_OK)
-		dtk_write_print_node(&w, argv[optind], line.ptr);
+	rc = dtk_write_node_key(&w, argv[optind], "bloom",
+	                        (struct dtk_yscalar){dtk_bloom_names[k], 1}, line.ptr);
 done:
 	dtk_buf_release(&line);
 	dtk_write_release(&w);

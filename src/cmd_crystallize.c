@@ -291,6 +291,16 @@ done:
 	return rc;
 }
 
+/* Returns 0 when the base's INDEX.md is a regular file or absent, -1 with
+ * the error set. */
+static int S_check_index(const struct dtk_kb *kb)
+{
+	char *path = dtk_path_join(kb->root, DTK_INDEX_FILE);
+	int rc = dtk_file_check_regular(path);
+	free(path);
+	return rc;
+}
+
 /* Makes the new _crystallizations.yaml (the old text, every byte kept, with
  * the record appended) and INDEX.md, after S_validate. Returns the exit
  * status; on success the caller frees *records and *index. */
@@ -303,12 +313,12 @@ static int S_texts(struct dtk_ctx *ctx, struct dtk_kb *kb, const struct dtk_reco
 	int rc = DTK_EXIT_INVALID;
 
 	*records = *index = NULL;
-	if (dtk_file_read(&old, &len, path, DTK_MAX_FILE_BYTES) < 0) {
-		if (errno != ENOENT) {
-			rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
-			goto done;
-		}
-		old = NULL;
+	/* the two files the run replaces: each a regular file or absent, as
+	 * reindex wants INDEX.md (a link, a FIFO, a directory: nothing written) */
+	if (dtk_file_read_regular(&old, &len, path, DTK_MAX_FILE_BYTES) < 0 ||
+	    S_check_index(kb) < 0) {
+		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+		goto done;
 	}
 	if (dtk_records_append(records, old, len, n, rec) < 0) {
 		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
@@ -369,8 +379,12 @@ static int S_write(const struct dtk_kb *kb, const char *records, const char *ind
 	char *a = dtk_path_join(kb->root, "insights/_crystallizations.yaml");
 	char *b = dtk_path_join(kb->root, DTK_INDEX_FILE), *old = NULL;
 	size_t old_len = 0;
-	int had = dtk_file_read(&old, &old_len, b, DTK_MAX_FILE_BYTES) == 0;
-	int rc = dtk_file_write_atomic(b, index, strlen(index));
+	int had = dtk_file_read_regular(&old, &old_len, b, DTK_MAX_INDEX_BYTES), rc = -1;
+
+	if (had < 0 || dtk_file_check_regular(a) < 0)
+		goto done;
+	had = had == 0;
+	rc = dtk_file_write_atomic(b, index, strlen(index));
 
 	dtk_crash_point("no-commit-between");
 	if (rc == 0 && (rc = dtk_file_write_atomic(a, records, strlen(records))) < 0) {
@@ -383,6 +397,7 @@ static int S_write(const struct dtk_kb *kb, const char *records, const char *ind
 			dtk_error("%s (INDEX.md was put back as it was)", why);
 		free(why);
 	}
+done:
 	free(old);
 	free(a);
 	free(b);

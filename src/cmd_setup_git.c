@@ -97,10 +97,19 @@ static void S_attributes_text(char **text, const char *old, size_t len, int *add
 	dtk_buf_release(&b);
 }
 
-/* Returns the command git runs: this dtk, by absolute path, quoted; sets
- * *how to how the path was found (NULL for --dtk). NULL with the error set
- * when this dtk's path cannot be found. */
-static char *S_driver(const char *dtk, const char **how)
+/* Appends s to b quoted for the shell: '...' with each ' as '\''. */
+static void S_put_quoted(struct dtk_buf *b, const char *s)
+{
+	dtk_buf_putc(b, '\'');
+	for (; *s; s++)
+		dtk_buf_puts(b, *s == '\'' ? "'\\''" : (char[]){*s, 0});
+	dtk_buf_putc(b, '\'');
+}
+
+/* Returns this dtk's absolute path quoted for the shell, as git's drivers
+ * and the hooks run it (malloc'd); sets *how to how the path was found
+ * (NULL for --dtk). NULL with the error set when it cannot be found. */
+static char *S_dtk_quoted(const char *dtk, const char **how)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
 	char *self = NULL;
@@ -108,10 +117,7 @@ static char *S_driver(const char *dtk, const char **how)
 	*how = NULL;
 	if (!dtk && !(dtk = self = dtk_self_path(how)))
 		return NULL;
-	dtk_buf_putc(&b, '\'');
-	for (; *dtk; dtk++)
-		dtk_buf_puts(&b, *dtk == '\'' ? "'\\''" : (char[]){*dtk, 0});
-	dtk_buf_puts(&b, "' merge-driver %O %A %B %P");
+	S_put_quoted(&b, dtk);
 	free(self);
 	return dtk_buf_detach(&b);
 }
@@ -133,20 +139,328 @@ static int S_check_dtk(struct dtk_ctx *ctx, const char *dtk)
 	return 0;
 }
 
+/* ---- hooks ---- */
+
+#define HOOK_HELPER "dtk-merge-index"
+/* The line that makes a hook dtk's: setup-git replaces only such files. */
+#define HOOK_MARK "# written by 'dtk setup-git', which replaces this file when it runs again"
+#define MAX_HOOK_BYTES (1u << 20)
+
+/* The script the hooks run (see its comment). %1$s is dtk's path, %2$s the
+ * base's folder below the top of the work tree ("" or "dir/"), both quoted
+ * for the shell. */
+static const char helper_text[] =
+        "#!/bin/sh\n" HOOK_MARK "\n"
+        "# (docs/merging.md). git's pre-merge-commit, post-merge and pre-commit hooks\n"
+        "# run it as 'dtk-merge-index HOOK'. git keeps INDEX.md without running its\n"
+        "# merge driver when both sides' INDEX.md are the same bytes, although\n"
+        "# insights/ merged into more: this rebuilds it. It never fails a git command:\n"
+        "# 'dtk check' still tells.\n"
+        "#   pre-merge-commit  rebuilds the staged INDEX.md from the staged insights/\n"
+        "#                     when they disagree, stages it and notes it in the git\n"
+        "#                     directory (git has written the merge's tree already)\n"
+        "#   post-merge        amends the merge commit just made with that INDEX.md\n"
+        "#   pre-commit        in a commit that concludes a merge, a cherry-pick, a\n"
+        "#                     revert or a squash merge: rebuilds and stages INDEX.md\n"
+        "dtk=%1$s\n"
+        "base=%2$s\n"
+        "hook=$1\n"
+        "note=$(git rev-parse --git-path dtk-merge-index) || exit 0\n"
+        "case $hook in\n"
+        "post-merge)\n"
+        "\t[ -f \"$note\" ] || exit 0\n"
+        "\tblob=$(cat \"$note\")\n"
+        "\trm -f \"$note\"\n"
+        "\tentry=$(git ls-files -s -- \"${base}INDEX.md\")\n"
+        "\told=${entry#* }\n"
+        "\t[ \"${old%%%% *}\" = \"$blob\" ] || exit 0\n"
+        "\t[ \"$(git rev-parse -q --verify \"HEAD:${base}INDEX.md\")\" != \"$blob\" ] || exit 0\n"
+        "\thead=$(git rev-parse -q --verify HEAD) || exit 0\n"
+        "\tgit rev-parse -q --verify HEAD^2 >/dev/null || exit 0\n"
+        "\t# the merge commit again, with that INDEX.md: its parents, author and\n"
+        "\t# message (git has not removed MERGE_HEAD yet: no 'git commit --amend')\n"
+        "\tidx=$note.index\n"
+        "\tset -- -p \"$head^1\" -p \"$head^2\"\n"
+        "\tn=3\n"
+        "\twhile git rev-parse -q --verify \"$head^$n\" >/dev/null; do\n"
+        "\t\tset -- \"$@\" -p \"$head^$n\"\n"
+        "\t\tn=$((n + 1))\n"
+        "\tdone\n"
+        "\theaders=$(git cat-file commit \"$head\" | sed '/^$/q')\n"
+        "\tcase $headers in *\"\n"
+        "gpgsig \"*) set -- \"$@\" -S ;; esac\n"
+        "\t# a header commit-tree does not write (mergetag, encoding): leave it\n"
+        "\tif ! printf '%%s\\n' \"$headers\" | grep -qv -e '^tree ' -e '^parent ' \\\n"
+        "\t\t-e '^author ' -e '^committer ' -e '^gpgsig ' -e '^ ' -e '^$' &&\n"
+        "\t\tGIT_INDEX_FILE=$idx git read-tree \"$head\" &&\n"
+        "\t\tGIT_INDEX_FILE=$idx git update-index --cacheinfo \"${entry%%%% "
+        "*},$blob,${base}INDEX.md\" &&\n"
+        "\t\ttree=$(GIT_INDEX_FILE=$idx git write-tree) &&\n"
+        "\t\tcommit=$(git cat-file commit \"$head\" | sed '1,/^$/d' |\n"
+        "\t\t\tGIT_AUTHOR_NAME=$(git log -1 --format=%%an \"$head\") \\\n"
+        "\t\t\tGIT_AUTHOR_EMAIL=$(git log -1 --format=%%ae \"$head\") \\\n"
+        "\t\t\tGIT_AUTHOR_DATE=$(git log -1 --format=%%ad --date=raw \"$head\") \\\n"
+        "\t\t\tgit commit-tree \"$tree\" \"$@\") &&\n"
+        "\t\tgit update-ref -m \"merge: INDEX.md rebuilt from the merged insights/ (dtk)\" \\\n"
+        "\t\t\tHEAD \"$commit\" \"$head\"; then\n"
+        "\t\techo \"$hook: INDEX.md rebuilt from the merged insights/ in the merge commit\" >&2\n"
+        "\telse\n"
+        "\t\techo \"$hook: INDEX.md is rebuilt and staged but not committed: run\" \\\n"
+        "\t\t\t\"'git commit --amend --no-edit'\" >&2\n"
+        "\tfi\n"
+        "\trm -f \"$idx\"\n"
+        "\texit 0\n"
+        "\t;;\n"
+        "pre-merge-commit)\n"
+        "\trm -f \"$note\"\n"
+        "\t;;\n"
+        "pre-commit)\n"
+        "\tgit rev-parse -q --verify MERGE_HEAD >/dev/null ||\n"
+        "\t\tgit rev-parse -q --verify CHERRY_PICK_HEAD >/dev/null ||\n"
+        "\t\tgit rev-parse -q --verify REVERT_HEAD >/dev/null ||\n"
+        "\t\t[ -f \"$(git rev-parse --git-path SQUASH_MSG)\" ] || exit 0\n"
+        "\trm -f \"$note\"\n"
+        "\t;;\n"
+        "*)\n"
+        "\texit 0\n"
+        "\t;;\n"
+        "esac\n"
+        "if ! [ -x \"$dtk\" ]; then\n"
+        "\techo \"$hook: $dtk is missing: INDEX.md not rebuilt for this commit; run\" \\\n"
+        "\t\t\"'dtk check' after it (and 'dtk setup-git' with the dtk you use)\" >&2\n"
+        "\texit 0\n"
+        "fi\n"
+        "entry=$(git ls-files -s -- \"${base}INDEX.md\")\n"
+        "[ -n \"$entry\" ] || exit 0\n"
+        "mode=${entry%%%% *}\n"
+        "old=${entry#* }\n"
+        "old=${old%%%% *}\n"
+        "tmp=$(mktemp -d \"${TMPDIR:-/tmp}/dtk-merge-index.XXXXXX\") || exit 0\n"
+        "trap 'rm -rf \"$tmp\"' EXIT\n"
+        "git ls-files -z -- \"${base}insights\" |\n"
+        "\tgit checkout-index -z --stdin --prefix=\"$tmp/\" || exit 0\n"
+        "if ! \"$dtk\" -C \"$tmp/$base\" reindex -q >/dev/null 2>&1; then\n"
+        "\techo \"$hook: dtk cannot rebuild INDEX.md from the staged insights/:\" \\\n"
+        "\t\t\"run 'dtk check'\" >&2\n"
+        "\texit 0\n"
+        "fi\n"
+        "new=$(git hash-object -w --path=\"${base}INDEX.md\" \"$tmp/${base}INDEX.md\") || exit 0\n"
+        "[ \"$new\" != \"$old\" ] || exit 0\n"
+        "git diff --quiet -- \"${base}INDEX.md\"\n"
+        "clean=$?\n"
+        "git update-index --cacheinfo \"$mode,$new,${base}INDEX.md\" || exit 0\n"
+        "[ $clean -ne 0 ] || git checkout-index -f -- \"${base}INDEX.md\"\n"
+        "if [ \"$hook\" = pre-merge-commit ]; then\n"
+        "\techo \"$new\" >\"$note\"\n"
+        "elif [ $clean -eq 0 ]; then\n"
+        "\techo \"$hook: INDEX.md rebuilt from the merged insights/ and staged\" >&2\n"
+        "else\n"
+        "\techo \"$hook: INDEX.md rebuilt from the merged insights/ and staged; the\" \\\n"
+        "\t\t\"work tree's INDEX.md has changes of its own, left as they are\" >&2\n"
+        "fi\n"
+        "exit 0\n";
+
+/* A hook: %1$s is its name. */
+static const char hook_text[] =
+        "#!/bin/sh\n" HOOK_MARK "\n"
+        "# (docs/merging.md): in a merge commit, rebuilds INDEX.md when git kept one\n"
+        "# that no longer matches insights/. It never fails.\n"
+        "h=$(dirname \"$0\")/" HOOK_HELPER "\n"
+        "if [ -x \"$h\" ]; then\n"
+        "\t\"$h\" %1$s\n"
+        "else\n"
+        "\techo \"%1$s: $h is missing: INDEX.md not checked; run 'dtk setup-git' again\" >&2\n"
+        "fi\n"
+        "exit 0\n";
+
+/* The line a hook that is not dtk's needs, for the hook name. */
+#define HOOK_LINE "\"$(dirname \"$0\")/" HOOK_HELPER "\" %s"
+
+enum { HOOK_NEW, HOOK_SAME, HOOK_OURS, HOOK_FOREIGN };
+
+/* The helper and the three hooks that run it. */
+#define N_HOOKS 4
+
+struct hook {
+	const char *name;
+	char *path;
+	char *text; /* what setup-git writes */
+	int state;  /* HOOK_... */
+};
+
+/* Sets h->state from the file at h->path: HOOK_NEW (none), HOOK_SAME (dtk's,
+ * as it would be written, executable), HOOK_OURS (dtk's, to replace), or
+ * HOOK_FOREIGN (not dtk's: a file without HOOK_MARK, a link, a directory).
+ * Returns 0, or -1 with the error set when it cannot be read. */
+static int S_hook_state(struct hook *h)
+{
+	struct stat st;
+	char *old = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (lstat(h->path, &st) < 0) {
+		if (errno != ENOENT)
+			return dtk_error("cannot read %s: %s", h->path, strerror(errno));
+		h->state = HOOK_NEW;
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		h->state = HOOK_FOREIGN;
+		return 0;
+	}
+	rc = dtk_file_read(&old, &len, h->path, MAX_HOOK_BYTES);
+	if (rc == DTK_ETOOBIG) {
+		h->state = HOOK_FOREIGN;
+		return 0;
+	}
+	if (rc < 0)
+		return -1;
+	if (!S_has_line(old, len, HOOK_MARK))
+		h->state = HOOK_FOREIGN;
+	else if (len == strlen(h->text) && !memcmp(old, h->text, len) && access(h->path, X_OK) == 0)
+		h->state = HOOK_SAME;
+	else
+		h->state = HOOK_OURS;
+	free(old);
+	return 0;
+}
+
+/* Makes dir and its missing parents. Returns 0 or -1 with the error set. */
+static int S_mkdirs(const char *dir)
+{
+	char *p = dtk_xstrdup(dir), *s;
+	int rc = 0;
+
+	for (s = p + 1; rc == 0; s++) {
+		if (*s && *s != '/')
+			continue;
+		char c = *s;
+		*s = '\0';
+		if (mkdir(p, 0777) < 0 && errno != EEXIST)
+			rc = dtk_error("cannot make %s: %s", p, strerror(errno));
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return rc;
+}
+
+/* Writes the hook h (an executable file, as a new file's mode allows).
+ * Returns 0 or -1 with the error set. */
+static int S_write_hook(const struct hook *h)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	if (dtk_file_write_atomic(h->path, h->text, strlen(h->text)) < 0)
+		return -1;
+	if (chmod(h->path, 0777 & ~mask) < 0)
+		return dtk_error("cannot make %s executable: %s", h->path, strerror(errno));
+	return 0;
+}
+
+/* Fills hooks[N_HOOKS] (the helper, then git's hooks) for dtk (its
+ * quoted path) and the base's prefix, each with its state. Returns 0 or -1
+ * with the error set. */
+static int S_hooks_plan(struct hook hooks[N_HOOKS], struct dtk_repo *repo, const char *dtk)
+{
+	struct dtk_buf b = DTK_BUF_INIT, base = DTK_BUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	S_put_quoted(&base, dtk_repo_prefix(repo));
+	hooks[0].name = HOOK_HELPER;
+	hooks[1].name = "pre-merge-commit";
+	hooks[2].name = "post-merge";
+	hooks[3].name = "pre-commit";
+	for (i = 0; i < N_HOOKS; i++) {
+		hooks[i].path = dtk_repo_hook_path(repo, hooks[i].name);
+		b.len = 0;
+		if (i == 0)
+			dtk_buf_printf(&b, helper_text, dtk, dtk_buf_cstr(&base));
+		else
+			dtk_buf_printf(&b, hook_text, hooks[i].name);
+		hooks[i].text = dtk_xstrdup(dtk_buf_cstr(&b));
+		if (rc == 0 && S_hook_state(&hooks[i]) < 0)
+			rc = -1;
+	}
+	dtk_buf_release(&b);
+	dtk_buf_release(&base);
+	return rc;
+}
+
+/* Writes the hooks that are missing or dtk's and out of date (none when the
+ * helper's name is taken by a file that is not dtk's). Returns 0 or -1 with
+ * the error set. */
+static int S_hooks_write(struct hook hooks[N_HOOKS])
+{
+	char *dir;
+	size_t i;
+	int rc;
+
+	if (hooks[0].state == HOOK_FOREIGN)
+		return 0;
+	dir = dtk_xstrdup(hooks[0].path);
+	*strrchr(dir, '/') = '\0';
+	rc = S_mkdirs(dir);
+	free(dir);
+	for (i = 0; i < N_HOOKS && rc == 0; i++)
+		if (hooks[i].state == HOOK_NEW || hooks[i].state == HOOK_OURS)
+			rc = S_write_hook(&hooks[i]);
+	return rc;
+}
+
+/* Says what became of each hook: on out what was written or found, on err
+ * what the user must do about a hook that is not dtk's. */
+static void S_hooks_report(const struct hook hooks[N_HOOKS], FILE *out, FILE *err)
+{
+	static const char *const said[] = {"hook written", "hook up to date", "hook replaced",
+	                                   NULL};
+	size_t i;
+
+	if (hooks[0].state == HOOK_FOREIGN) {
+		fprintf(err,
+		        "dtk setup-git: %s is not dtk's: no hook installed; INDEX.md is not "
+		        "rebuilt in merge commits: run 'dtk check' after a merge (see "
+		        "docs/merging.md)\n",
+		        hooks[0].path);
+		return;
+	}
+	for (i = 0; i < N_HOOKS; i++) {
+		if (hooks[i].state != HOOK_FOREIGN) {
+			fprintf(out, "%s: %s\n", said[hooks[i].state], hooks[i].path);
+			continue;
+		}
+		fprintf(err,
+		        "dtk setup-git: %s is not dtk's: left as it is; for INDEX.md to be "
+		        "rebuilt in merge commits, add this line to it:\n  " HOOK_LINE "\n",
+		        hooks[i].path, hooks[i].name);
+	}
+}
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct dtk_repo *repo = NULL;
+	struct hook hooks[N_HOOKS] = {{0}};
+	struct dtk_buf b = DTK_BUF_INIT;
 	const char *dtk = NULL, *how = NULL;
-	char *driver = NULL, *path = NULL, *old = NULL, *text = NULL;
-	size_t len = 0;
-	int rc = DTK_EXIT_INVALID, added = 0;
+	char *quoted = NULL, *driver = NULL, *path = NULL, *old = NULL, *text = NULL;
+	size_t len = 0, i;
+	int rc = DTK_EXIT_INVALID, added = 0, no_hooks = 0;
 
 	static const struct option opts[] = {{"dtk", required_argument, NULL, 'd'},
+	                                     {"no-hooks", no_argument, NULL, 'n'},
 	                                     {NULL, 0, NULL, 0}};
 	int c;
 
 	optind = 0;
 	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+		if (c == 'n') {
+			no_hooks = 1;
+			continue;
+		}
 		if (c != 'd')
 			return DTK_EXIT_INVALID;
 		if (dtk)
@@ -162,12 +476,17 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	}
 	/* everything read and made before anything is written */
 	path = dtk_path_join(ctx->root, ".gitattributes");
-	if (S_read_attributes(path, &old, &len) < 0 || !(driver = S_driver(dtk, &how))) {
+	if (S_read_attributes(path, &old, &len) < 0 || !(quoted = S_dtk_quoted(dtk, &how)) ||
+	    (!no_hooks && S_hooks_plan(hooks, repo, quoted) < 0)) {
 		rc = dtk_cmd_fail(ctx, "setup-git", DTK_EXIT_INVALID);
 		goto done;
 	}
+	dtk_buf_printf(&b, "%s merge-driver %%O %%A %%B %%P", quoted);
+	driver = dtk_buf_detach(&b);
 	S_attributes_text(&text, old, len, &added);
-	if (dtk_repo_config_set(repo, "merge.dtk-index.name",
+	/* the hooks first: the likeliest to fail (a hooks folder not writable) */
+	if ((!no_hooks && S_hooks_write(hooks) < 0) ||
+	    dtk_repo_config_set(repo, "merge.dtk-index.name",
 	                        "dtk: rebuild INDEX.md from the merged insights/") < 0 ||
 	    dtk_repo_config_set(repo, "merge.dtk-index.driver", driver) < 0 ||
 	    dtk_repo_config_set(repo, "merge.dtk-insights.name",
@@ -185,11 +504,19 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	        ATTR_LINE);
 	fprintf(ctx->out, "%s: %s\n", added & 2 ? "added to .gitattributes" : ".gitattributes has",
 	        ATTR_INSIGHTS);
+	if (!no_hooks)
+		S_hooks_report(hooks, ctx->out, ctx->err);
 	if (text)
 		fprintf(ctx->out, "commit .gitattributes so that every clone merges INDEX.md and "
 		                  "insights/ this way (each clone runs 'dtk setup-git' once)\n");
 	rc = DTK_EXIT_OK;
 done:
+	for (i = 0; i < N_HOOKS; i++) {
+		free(hooks[i].path);
+		free(hooks[i].text);
+	}
+	dtk_buf_release(&b);
+	free(quoted);
 	free(driver);
 	free(path);
 	free(old);
@@ -200,7 +527,7 @@ done:
 
 const struct dtk_cmd dtk_cmd_setup_git = {
         .name = "setup-git",
-        .usage = "dtk setup-git [--dtk PATH]",
+        .usage = "dtk setup-git [--dtk PATH] [--no-hooks]",
         .summary = "make git merge insights/ as data and INDEX.md by rebuilding it",
         .help = "\nAdds '" ATTR_LINE "' and '" ATTR_INSIGHTS "'\n"
                 "to the base's .gitattributes (when missing; every other byte is kept) and\n"
@@ -208,9 +535,17 @@ const struct dtk_cmd dtk_cmd_setup_git = {
                 "merge.dtk-insights.driver: this dtk's merge-driver. Branches that each\n"
                 "added entries and reindexed then merge without a conflict (see\n"
                 "docs/merging.md). Run it once per clone; commit .gitattributes.\n\n"
+                "It also installs git's pre-merge-commit and pre-commit hooks (in\n"
+                "core.hooksPath, else the git directory's hooks/, with the script they "
+                "run,\n" HOOK_HELPER
+                "): in a commit that concludes a merge they rebuild INDEX.md when\n"
+                "git kept one that no longer matches the merged insights/. A hook that is\n"
+                "not dtk's is left as it is: the line to add to it is printed.\n\n"
                 "options:\n"
                 "  --dtk PATH   the dtk git should run (default: this one, by absolute path;\n"
-                "               the output says which path and how it was found)\n\n"
+                "               the output says which path and how it was found)\n"
+                "  --no-hooks   install no hook (after a merge, 'dtk check' tells when\n"
+                "               INDEX.md must be rebuilt)\n\n"
                 "examples:\n"
                 "  dtk setup-git && git add .gitattributes && git commit -m 'merge INDEX.md with "
                 "dtk'\n",

@@ -10,7 +10,6 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
 	struct dtk_buf line = DTK_BUF_INIT;
-	struct dtk_wfile *f;
 	struct dtk_write w;
 	int c, rc = DTK_EXIT_INVALID;
 
@@ -21,18 +20,9 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 			goto done;
 	if (dtk_cmd_operands(ctx, "stance", argc, argv, 2, 2, "<node> <text>") < 0)
 		goto done;
-	f = dtk_write_open_node(&w, argv[optind]);
-	if (!f)
-		goto done;
-	if (dtk_yedit_set_key(&f->doc, f->doc.root, "stance",
-	                      (struct dtk_yscalar){argv[optind + 1], 0}, dtk_yedit_node_keys) < 0) {
-		rc = dtk_cmd_fail(ctx, "stance", DTK_EXIT_INVALID);
-		goto done;
-	}
-	rc = dtk_write_commit(&w);
 	dtk_buf_printf(&line, "%s: stance set\n", argv[optind]);
-	if (rc == DTK_EXIT_OK)
-		dtk_write_print_node(&w, argv[optind], line.ptr);
+	rc = dtk_write_node_key(&w, argv[optind], "stance",
+	                        (struct dtk_yscalar){argv[optind + 1], 0}, line.ptr);
 done:
 	dtk_buf_release(&line);
 	dtk_write_release(&w);

@@ -3,11 +3,13 @@
  * binary get the version that does nothing; the tests' binary dtk-crash
  * (tests/CMakeLists.txt) links this file again, compiled with
  * DTK_CRASH_POINTS, whose definition the linker then takes instead of the
- * library's.
+ * library's. The same for dtk_fault_point (DTK_FAULT_AT), which makes a
+ * system call that dtk guards with it fail.
  */
 #include "dtk/dtk.h"
 
 #ifdef DTK_CRASH_POINTS
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,9 +29,25 @@ void dtk_crash_point(const char *name)
 	if (++calls == (colon ? atol(colon + 1) : 1))
 		raise(SIGKILL);
 }
+
+int dtk_fault_point(const char *name)
+{
+	const char *at = getenv("DTK_FAULT_AT");
+
+	if (!at || strcmp(at, name))
+		return 0;
+	errno = EIO;
+	return -1;
+}
 #else
 void dtk_crash_point(const char *name)
 {
 	(void)name;
+}
+
+int dtk_fault_point(const char *name)
+{
+	(void)name;
+	return 0;
 }
 #endif

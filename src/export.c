@@ -427,12 +427,20 @@ static int S_claim(const char *dir)
 			goto done;
 		}
 	}
+	/* the pages go into a directory of the export, not through a link */
+	if (lstat(nodes, &st) == 0 ? !S_ISDIR(st.st_mode) : errno != ENOENT) {
+		dtk_error("%s is not a directory (a symbolic link or a file is not written "
+		          "through)",
+		          nodes);
+		goto done;
+	}
 	if (dtk_file_write_atomic(marker, S_marker_text, sizeof(S_marker_text) - 1) < 0)
 		goto done;
 	if (mkdir(nodes, 0777) < 0 && errno != EEXIST) {
 		dtk_error("cannot create %s: %s", nodes, strerror(errno));
 		goto done;
 	}
+
 	rc = 0;
 done:
 	if (d)

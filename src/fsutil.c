@@ -237,8 +237,8 @@ static int S_write_all(int fd, const char *data, size_t len)
 }
 
 /* Flushes the directory holding path to disk (so that a rename in it
- * lasts). Returns 0 (also where the file system cannot sync a directory:
- * EINVAL, as POSIX allows), or -1 with the error set. */
+ * lasts); a failure is reported, not ignored. Returns 0 (also where the file system cannot sync a
+ * directory: EINVAL, as POSIX allows), or -1 with the error set. */
 static int S_fsync_dir(const char *path)
 {
 	char *dir = dtk_xstrdup(path), *slash = strrchr(dir, '/');
@@ -251,8 +251,10 @@ static int S_fsync_dir(const char *path)
 	else
 		strcpy(dir, ".");
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || (fsync(fd) < 0 && errno != EINVAL))
-		rc = dtk_error("cannot sync the directory %s: %s", dir, strerror(errno));
+	if (fd < 0 || ((dtk_fault_point("fsync-dir") < 0 || fsync(fd) < 0) && errno != EINVAL))
+		rc = dtk_error("wrote %s, but cannot sync its directory %s: %s (the change may "
+		               "not last a crash)",
+		               path, dir, strerror(errno));
 	if (fd >= 0)
 		close(fd);
 	free(dir);
@@ -316,37 +318,76 @@ done:
 	return rc;
 }
 
+int dtk_file_open_regular(int *fd, const char *path, size_t max)
+{
+	struct stat st;
+
+	/* a regular file or nothing: not a link (whose target would be read
+	 * and replaced), nor a FIFO (O_NONBLOCK: opening it does not wait) or a
+	 * device */
+	*fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (*fd < 0 && errno == ENOENT)
+		return 1;
+	if (*fd < 0 && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		return dtk_error(
+		        "cannot read %s: it is a symbolic link (it must be a regular file)", path);
+	if (*fd < 0)
+		return dtk_error("cannot open %s: %s", path, strerror(errno));
+	if (fstat(*fd, &st) < 0)
+		dtk_error("cannot read %s: %s", path, strerror(errno));
+	else if (S_ISDIR(st.st_mode))
+		dtk_error("cannot read %s: %s", path, strerror(EISDIR));
+	else if (!S_ISREG(st.st_mode))
+		dtk_error("cannot read %s: it is a special file (it must be a regular file)", path);
+	else if ((uintmax_t)st.st_size > max)
+		dtk_error("cannot read %s: it is larger than the limit of %zu bytes", path, max);
+	else
+		return 0;
+	close(*fd);
+	*fd = -1;
+	return -1;
+}
+
+int dtk_file_read_regular(char **out, size_t *len, const char *path, size_t max)
+{
+	int fd, rc = dtk_file_open_regular(&fd, path, max);
+
+	*out = NULL;
+	*len = 0;
+	if (rc != 0)
+		return rc;
+	rc = dtk_file_read_fd(out, len, fd, path, max);
+	close(fd);
+	if (rc == DTK_ETOOBIG)
+		rc = dtk_error("cannot read %s: it is larger than the limit of %zu bytes", path,
+		               max);
+	return rc;
+}
+
+int dtk_file_check_regular(const char *path)
+{
+	int fd, rc = dtk_file_open_regular(&fd, path, SIZE_MAX);
+
+	if (fd >= 0)
+		close(fd);
+	return rc < 0 ? -1 : 0;
+}
+
 #define CMP_CHUNK 65536
 
 int dtk_file_cmp_open(struct dtk_file_cmp *c, const char *path, size_t max)
 {
-	struct stat st;
+	int rc;
 
 	memset(c, 0, sizeof(*c));
 	c->path = dtk_xstrdup(path);
-	/* a regular file or nothing: not a link (whose target would be shown
-	 * in a diff and replaced), nor a FIFO (O_NONBLOCK: opening it does not
-	 * wait) or a device */
-	c->fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (c->fd < 0 && errno == ENOENT) {
-		c->differs = 1;
+	rc = dtk_file_open_regular(&c->fd, path, max);
+	if (rc < 0)
+		return -1;
+	if (rc == 1) {
+		c->differs = 1; /* missing: any text differs */
 		return 0;
 	}
-	if (c->fd < 0 && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-		return dtk_error(
-		        "cannot read %s: it is a symbolic link (it must be a regular file)", path);
-	if (c->fd < 0)
-		return dtk_error("cannot open %s: %s", path, strerror(errno));
-	if (fstat(c->fd, &st) < 0)
-		return dtk_error("cannot read %s: %s", path, strerror(errno));
-	if (S_ISDIR(st.st_mode))
-		return dtk_error("cannot read %s: %s", path, strerror(EISDIR));
-	if (!S_ISREG(st.st_mode))
-		return dtk_error("cannot read %s: it is a special file (it must be a regular file)",
-		                 path);
-	if ((uintmax_t)st.st_size > max)
-		return dtk_error("cannot read %s: it is larger than the limit of %zu bytes", path,
-		                 max);
 	c->chunk = dtk_xmalloc(CMP_CHUNK);
 	return 0;
 }

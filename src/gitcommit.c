@@ -14,21 +14,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Reads key from repo's configuration (malloc'd), or NULL when not set. */
-static char *S_get(git_repository *repo, const char *key)
-{
-	git_config *cfg = NULL;
-	git_buf buf = GIT_BUF_INIT;
-	char *out = NULL;
-
-	if (git_repository_config(&cfg, repo) == 0 &&
-	    git_config_get_string_buf(&buf, cfg, key) == 0)
-		out = dtk_xstrndup(buf.ptr, buf.size);
-	git_buf_dispose(&buf);
-	git_config_free(cfg);
-	return out;
-}
-
 /* Reads an anonymous file from its start (malloc'd, NUL-terminated). */
 static char *S_slurp(FILE *f, size_t *len)
 {
@@ -100,11 +85,9 @@ static int S_spawn(const char *const argv[], FILE *in, FILE *out, FILE *err, con
 
 /* ---- hooks ---- */
 
-/* Returns the hook's path (malloc'd): core.hooksPath (relative to the work
- * tree's top) or the common git directory's hooks/. */
-static char *S_hook_path(git_repository *repo, const char *name)
+char *dtk_gitcommit_hook_path(git_repository *repo, const char *name)
 {
-	char *dir = S_get(repo, "core.hooksPath"), *path;
+	char *dir = dtk_gitenv_get(repo, "core.hooksPath"), *path;
 	const char *wd = git_repository_workdir(repo);
 
 	if (dir && dir[0] == '~' && dir[1] == '/' && getenv("HOME")) {
@@ -127,7 +110,7 @@ static char *S_hook_path(git_repository *repo, const char *name)
 int dtk_gitcommit_hook(git_repository *repo, const char *name, const char *index_file,
                        const git_signature *author, const char *arg1, const char *arg2)
 {
-	char *path = S_hook_path(repo, name), *cwd = getcwd(NULL, 0), date[32];
+	char *path = dtk_gitcommit_hook_path(repo, name), *cwd = getcwd(NULL, 0), date[32];
 	const char *wd = git_repository_workdir(repo);
 	struct dtk_buf env[6] = {DTK_BUF_INIT, DTK_BUF_INIT, DTK_BUF_INIT,
 	                         DTK_BUF_INIT, DTK_BUF_INIT, DTK_BUF_INIT};
@@ -178,7 +161,7 @@ int dtk_gitcommit_wants_sign(git_repository *repo, int sign)
 
 	if (sign >= 0)
 		return sign;
-	v = S_get(repo, "commit.gpgsign");
+	v = dtk_gitenv_get(repo, "commit.gpgsign");
 	if (v && git_config_parse_bool(&on, v) < 0) {
 		dtk_error("bad boolean config value '%s' for 'commit.gpgsign'", v);
 		on = -1;
@@ -194,9 +177,9 @@ static char *S_program(git_repository *repo, const char *format)
 	char key[64], *p;
 
 	snprintf(key, sizeof(key), "gpg.%s.program", format);
-	if ((p = S_get(repo, key)))
+	if ((p = dtk_gitenv_get(repo, key)))
 		return p;
-	if (!strcmp(format, "openpgp") && (p = S_get(repo, "gpg.program")))
+	if (!strcmp(format, "openpgp") && (p = dtk_gitenv_get(repo, "gpg.program")))
 		return p;
 	return dtk_xstrdup(!strcmp(format, "ssh")    ? "ssh-keygen"
 	                   : !strcmp(format, "x509") ? "gpgsm"
@@ -351,7 +334,8 @@ done:
  * or "ssh-..."), malloc'd, else NULL (a warning says why). */
 static char *S_default_ssh_key(git_repository *repo)
 {
-	char *cmd = S_get(repo, "gpg.ssh.defaultKeyCommand"), *text = NULL, *nl, *key = NULL;
+	char *cmd = dtk_gitenv_get(repo, "gpg.ssh.defaultKeyCommand"), *text = NULL, *nl,
+	     *key = NULL;
 	const char *argv[64];
 	FILE *o = NULL;
 	size_t n = 0;
@@ -386,7 +370,7 @@ done:
 int dtk_gitcommit_sign(char **out, git_repository *repo, const char *buf, size_t len,
                        const char *keyid, const git_signature *committer)
 {
-	char *format = S_get(repo, "gpg.format"), *key = NULL, *prog = NULL;
+	char *format = dtk_gitenv_get(repo, "gpg.format"), *key = NULL, *prog = NULL;
 	const char *fmt = format ? format : "openpgp";
 	int rc = -1;
 
@@ -395,7 +379,7 @@ int dtk_gitcommit_sign(char **out, git_repository *repo, const char *buf, size_t
 		dtk_error("invalid value for 'gpg.format': '%s' (openpgp, x509 or ssh)", fmt);
 		goto done;
 	}
-	key = keyid && *keyid ? dtk_xstrdup(keyid) : S_get(repo, "user.signingkey");
+	key = keyid && *keyid ? dtk_xstrdup(keyid) : dtk_gitenv_get(repo, "user.signingkey");
 	if (!key && !strcmp(fmt, "ssh"))
 		key = S_default_ssh_key(repo);
 	if (!key && !strcmp(fmt, "ssh")) {

@@ -251,9 +251,7 @@ done:
 	return rc;
 }
 
-/* Reads key from repo's configuration into a malloc'd string; NULL when it
- * is not set. */
-static char *S_get(git_repository *repo, const char *key)
+char *dtk_gitenv_get(git_repository *repo, const char *key)
 {
 	git_config *cfg = NULL;
 	git_buf buf = GIT_BUF_INIT;
@@ -285,7 +283,8 @@ static char *S_real(const char *dir, const char *base, const char *what)
 static int S_env_workdir(git_repository *repo)
 {
 	const char *wt = S_env("GIT_WORK_TREE");
-	char *cfg_wt = wt ? NULL : S_get(repo, "core.worktree"), *bare = S_get(repo, "core.bare");
+	char *cfg_wt = wt ? NULL : dtk_gitenv_get(repo, "core.worktree"),
+	     *bare = dtk_gitenv_get(repo, "core.bare");
 	char *dir = NULL;
 	const char *cur;
 	int is_bare = 0, rc = -1;
@@ -458,16 +457,16 @@ static int S_ident(git_signature **out, git_repository *repo, const char *who, c
 		name = dtk_xstrdup(name_arg);
 	else if ((env = getenv(var)))
 		name = dtk_xstrdup(env);
-	else if (!(name = S_get(repo, key)))
-		name = S_get(repo, "user.name");
+	else if (!(name = dtk_gitenv_get(repo, key)))
+		name = dtk_gitenv_get(repo, "user.name");
 	snprintf(var, sizeof(var), "GIT_%s_EMAIL", who);
 	snprintf(key, sizeof(key), "%s.email", role);
 	if (email_arg)
 		email = dtk_xstrdup(email_arg);
 	else if ((env = getenv(var)))
 		email = dtk_xstrdup(env);
-	else if (!(email = S_get(repo, key)) && !(email = S_get(repo, "user.email")) &&
-	         (env = S_env("EMAIL")))
+	else if (!(email = dtk_gitenv_get(repo, key)) &&
+	         !(email = dtk_gitenv_get(repo, "user.email")) && (env = S_env("EMAIL")))
 		email = dtk_xstrdup(env);
 	if (!name || !email) {
 		dtk_error("no %s: set user.name and user.email (git config), or GIT_%s_NAME and "

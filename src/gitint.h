@@ -39,8 +39,17 @@ int dtk_gitenv_idents(git_signature **author, git_signature **committer, git_rep
 /* Formats sig's time as git passes it in GIT_AUTHOR_DATE: "@<seconds> +hhmm"
  * into out (at least 32 bytes); returns out. */
 char *dtk_gitenv_date(char *out, const git_signature *sig);
+/* Returns the value of key in repo's configuration (malloc'd, the caller
+ * frees), or NULL when it is not set. */
+char *dtk_gitenv_get(git_repository *repo, const char *key);
 
 /* ---- gitcommit.c ---- */
+
+/* Returns the path of the hook name as git finds it (malloc'd, the caller
+ * frees): in core.hooksPath ('~/' expanded, relative to the top of the work
+ * tree) or else in the common git directory's hooks/ (a linked worktree
+ * shares its main repository's). */
+char *dtk_gitcommit_hook_path(git_repository *repo, const char *name);
 
 /*
  * Runs the hook name of repo as 'git commit' does, if it exists and is

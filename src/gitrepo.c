@@ -811,11 +811,11 @@ static int S_journal_read(const struct dtk_repo *r, struct journal *j)
 {
 	char *path = S_journal_path(r), *text = NULL, a[64] = "", b[64] = "";
 	size_t len;
-	int rc = dtk_file_read(&text, &len, path, 4096), n;
+	int rc = dtk_file_read_regular(&text, &len, path, 4096), n;
 
 	memset(j, 0, sizeof(*j));
-	if (rc < 0) {
-		rc = errno == ENOENT ? 0 : -1;
+	if (rc != 0) {
+		rc = rc == 1 ? 0 : -1;
 		goto done;
 	}
 	n = sscanf(text, "new %63s\nold %63s\nref %255s\nlock %llu %llu", a, b, j->ref,
@@ -857,10 +857,12 @@ static int S_write_from_tree(const struct dtk_repo *r, git_tree *tree, const cha
 		S_gerr("cannot read the crystallized commit");
 		goto done;
 	}
-	if (dtk_file_read(&cur, &len, full, 1u << 30) == 0 && len == out.size &&
-	    !memcmp(cur, out.ptr, out.size))
+	/* a regular file or absent: a link is neither followed nor replaced, a
+	 * FIFO not waited on */
+	rc = dtk_file_read_regular(&cur, &len, full, DTK_MAX_INDEX_BYTES);
+	if (rc == 0 && len == out.size && !memcmp(cur, out.ptr, out.size))
 		rc = 0;
-	else
+	else if (rc >= 0)
 		rc = dtk_file_write_atomic(full, out.ptr ? out.ptr : "", out.size);
 done:
 	git_buf_dispose(&out);
@@ -1095,7 +1097,7 @@ static int S_restore(const struct dtk_repo *r, git_tree *new_tree, git_tree *old
 
 	if (git_tree_entry_bypath(&ne, new_tree, path) < 0 ||
 	    git_blob_lookup(&nb, r->git, git_tree_entry_id(ne)) < 0 ||
-	    dtk_file_read(&cur, &len, full, (size_t)1 << 30) < 0 ||
+	    dtk_file_read_regular(&cur, &len, full, DTK_MAX_INDEX_BYTES) != 0 ||
 	    len != (size_t)git_blob_rawsize(nb) || memcmp(cur, git_blob_rawcontent(nb), len))
 		goto done; /* not the run's: leave it */
 	if (old_tree && git_tree_entry_bypath(&oe, old_tree, path) == 0 &&
@@ -1499,6 +1501,11 @@ const char *dtk_repo_workdir(const struct dtk_repo *r)
 const char *dtk_repo_prefix(const struct dtk_repo *r)
 {
 	return r->prefix;
+}
+
+char *dtk_repo_hook_path(struct dtk_repo *r, const char *name)
+{
+	return dtk_gitcommit_hook_path(r->git, name);
 }
 
 int dtk_repo_config_set(struct dtk_repo *r, const char *key, const char *value)

@@ -7,34 +7,13 @@
 #include "merge_int.h"
 
 #include "dtk/kb.h"
+#include "dtk/ytext.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MARK_SIZE 7
-
-size_t dtk_m_line_start(const char *buf, size_t pos)
-{
-	while (pos > 0 && buf[pos - 1] != '\n')
-		pos--;
-	return pos;
-}
-
-size_t dtk_m_line_end(const char *buf, size_t len, size_t pos)
-{
-	const char *nl = pos < len ? memchr(buf + pos, '\n', len - pos) : NULL;
-	return nl ? (size_t)(nl - buf) + 1 : len;
-}
-
-int dtk_m_indent(const char *buf, size_t pos)
-{
-	size_t p = dtk_m_line_start(buf, pos);
-	int n = 0;
-	while (buf[p + (size_t)n] == ' ')
-		n++;
-	return n;
-}
 
 /* Returns 1 when only spaces or a comment follow offset end on its line. */
 int dtk_m_tail_ok(const char *buf, size_t len, size_t end)
@@ -50,7 +29,7 @@ int dtk_m_tail_ok(const char *buf, size_t len, size_t end)
  * comment after it on its last. */
 int dtk_m_own_lines(const char *buf, size_t len, size_t start, size_t end, int dash)
 {
-	size_t p = dtk_m_line_start(buf, start);
+	size_t p = dtk_ytext_line_start(buf, start);
 	while (p < start && buf[p] == ' ')
 		p++;
 	if (dash && p < start && buf[p] == '-') {
@@ -58,12 +37,6 @@ int dtk_m_own_lines(const char *buf, size_t len, size_t start, size_t end, int d
 			p++;
 	}
 	return p == start && dtk_m_tail_ok(buf, len, end);
-}
-
-void dtk_m_spaces(struct dtk_buf *b, int n)
-{
-	while (n-- > 0)
-		dtk_buf_putc(b, ' ');
 }
 
 /* Appends src[start, end) to out: line breaks as eol, every line after the
@@ -315,6 +288,16 @@ static void S_sort(struct dtk_edit *e, size_t n)
 }
 
 /* The whole file as one conflict. */
+/* Returns 1 when buf breaks a line with a lone CR (no LF after it). */
+static int S_lone_cr(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+
+	while ((p = memchr(p, '\r', (size_t)(end - p))) && p + 1 < end && p[1] == '\n')
+		p += 2;
+	return p != NULL;
+}
+
 static void S_whole(struct dtk_merge_out *out, const struct dtk_merge_in *in, const char *eol)
 {
 	struct dtk_buf b = DTK_BUF_INIT, t = DTK_BUF_INIT;
@@ -378,6 +361,12 @@ int dtk_merge_file(struct dtk_merge_out *out, const struct dtk_merge_in *in)
 		else
 			S_whole(out, in, m.eol);
 		goto done;
+	}
+	/* lines broken by a lone CR (YAML reads them, dtk writes LF or CRLF):
+	 * the whole file conflicts rather than mix line breaks */
+	if (S_lone_cr(m.ob, m.olen) || S_lone_cr(m.tb, m.tlen)) {
+		m.unsupported = 1;
+		goto check;
 	}
 	if (node && (renamed = S_renumber(&m, b, o, t, &rlen))) {
 		m.tb = renamed;

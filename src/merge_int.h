@@ -8,6 +8,7 @@
 
 #include "dtk/dtk.h"
 #include "dtk/merge.h"
+#include "dtk/ytext.h"
 #include "dtk/ytree.h"
 
 /* One three-way merge of a file: edits of ours' text and what they make. */
@@ -27,21 +28,13 @@ struct dtk_mctx {
 };
 
 /* ---- merge.c: text ---- */
-/* Returns the offset of the start of the line holding pos. */
-size_t dtk_m_line_start(const char *buf, size_t pos);
-/* Returns the offset just past the line break ending the line of pos (or
- * the text's length). */
-size_t dtk_m_line_end(const char *buf, size_t len, size_t pos);
-/* Returns the count of spaces that start the line holding pos. */
-int dtk_m_indent(const char *buf, size_t pos);
+/* (lines, indentation, spaces: dtk/ytext.h) */
 /* Returns 1 when only spaces or a comment follow offset end on its line. */
 int dtk_m_tail_ok(const char *buf, size_t len, size_t end);
 /* Returns 1 when buf[start, end) stands on lines of its own: only spaces
  * (and, with dash, one "- ") before it on its first line, only spaces or a
  * comment after it on its last. */
 int dtk_m_own_lines(const char *buf, size_t len, size_t start, size_t end, int dash);
-/* Appends n spaces to b. */
-void dtk_m_spaces(struct dtk_buf *b, int n);
 /* Appends theirs' text tb[start, end) to out in ours' line breaks, every
  * line after the first shifted by delta columns (the first too when
  * first is set). */

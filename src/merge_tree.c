@@ -107,7 +107,7 @@ static void S_put_value(struct dtk_mctx *m, struct dtk_buf *b, const struct dtk_
 	if (S_block(tv)) {
 		dtk_buf_puts(b, ":");
 		dtk_buf_puts(b, m->eol);
-		dtk_m_spaces(b, dtk_m_indent(m->tb, tv->start) + delta);
+		dtk_ytext_spaces(b, dtk_ytext_indent(m->tb, tv->start) + delta);
 	} else {
 		dtk_buf_puts(b, ": ");
 	}
@@ -120,7 +120,7 @@ static int S_replace(struct dtk_mctx *m, const struct dtk_yval *omap, const stru
                      const struct dtk_yval *tv)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
-	int delta = dtk_m_indent(m->ob, ok->start) - dtk_m_indent(m->tb, tk->start);
+	int delta = dtk_ytext_indent(m->ob, ok->start) - dtk_ytext_indent(m->tb, tk->start);
 
 	if (omap->style == DTK_YS_FLOW &&
 	    (S_block(tv) || tv->style == DTK_YS_LITERAL || tv->style == DTK_YS_FOLDED))
@@ -144,8 +144,8 @@ static int S_remove_key(struct dtk_mctx *m, const struct dtk_yval *omap, size_t 
 	if (omap->style == DTK_YS_BLOCK) {
 		if (!dtk_m_own_lines(m->ob, m->olen, k->start, v->end, 0))
 			return m->unsupported = 1, -1;
-		dtk_m_edit(m, dtk_m_line_start(m->ob, k->start),
-		           dtk_m_line_end(m->ob, m->olen, v->end), "", 0);
+		dtk_m_edit(m, dtk_ytext_line_start(m->ob, k->start),
+		           dtk_ytext_line_end(m->ob, m->olen, v->end), "", 0);
 	} else if (i > 0) {
 		dtk_m_edit(m, omap->items[2 * i - 1]->end, v->end, "", 0);
 	} else if (omap->n > 2) {
@@ -168,12 +168,13 @@ static int S_add_key(struct dtk_mctx *m, const struct dtk_yval *omap, const stru
 	if (omap->style == DTK_YS_BLOCK && last) {
 		if (!dtk_m_tail_ok(m->ob, m->olen, last->end))
 			return m->unsupported = 1, -1;
-		col = (int)(omap->items[0]->start - dtk_m_line_start(m->ob, omap->items[0]->start));
-		delta = col - (int)(tk->start - dtk_m_line_start(m->tb, tk->start));
-		at = dtk_m_line_end(m->ob, m->olen, last->end);
+		col = (int)(omap->items[0]->start -
+		            dtk_ytext_line_start(m->ob, omap->items[0]->start));
+		delta = col - (int)(tk->start - dtk_ytext_line_start(m->tb, tk->start));
+		at = dtk_ytext_line_end(m->ob, m->olen, last->end);
 		if (at == m->olen && (!at || m->ob[at - 1] != '\n'))
 			dtk_buf_puts(&b, m->eol);
-		dtk_m_spaces(&b, col);
+		dtk_ytext_spaces(&b, col);
 		dtk_m_put_theirs(m, &b, tk->start, tk->end, 0, 0);
 		S_put_value(m, &b, tv, delta);
 		dtk_buf_puts(&b, m->eol);
@@ -245,12 +246,12 @@ static const struct dtk_yval *S_union(struct dtk_mctx *m, const struct dtk_yval 
 		dtk_buf_puts(&text, "]");
 		dtk_m_edit(m, S_block(o) ? ok->end : o->start, o->end, text.ptr, text.len);
 	} else {
-		ind = o->n ? dtk_m_indent(m->ob, o->items[0]->start)
-		           : dtk_m_indent(m->ob, ok->start);
+		ind = o->n ? dtk_ytext_indent(m->ob, o->items[0]->start)
+		           : dtk_ytext_indent(m->ob, ok->start);
 		dtk_buf_puts(&text, ":");
 		for (i = 0; i < r->n; i++) {
 			dtk_buf_puts(&text, m->eol);
-			dtk_m_spaces(&text, ind);
+			dtk_ytext_spaces(&text, ind);
 			dtk_buf_puts(&text, "- ");
 			S_put_item(m, &text, r->items[i], from[i]);
 		}
@@ -377,14 +378,14 @@ static void S_key_conflict(struct dtk_mctx *m, const struct dtk_yval *o, const s
 		return;
 	}
 	if (ok) {
-		os = dtk_m_line_start(m->ob, ok->start);
-		oe = dtk_m_line_end(m->ob, m->olen, ov->end);
+		os = dtk_ytext_line_start(m->ob, ok->start);
+		oe = dtk_ytext_line_end(m->ob, m->olen, ov->end);
 	} else {
-		os = oe = dtk_m_line_end(m->ob, m->olen, o->items[o->n - 1]->end);
+		os = oe = dtk_ytext_line_end(m->ob, m->olen, o->items[o->n - 1]->end);
 	}
 	if (tk) {
-		ts = dtk_m_line_start(m->tb, tk->start);
-		te = dtk_m_line_end(m->tb, m->tlen, tv->end);
+		ts = dtk_ytext_line_start(m->tb, tk->start);
+		te = dtk_ytext_line_end(m->tb, m->tlen, tv->end);
 	}
 	dtk_m_conflict(m, os, oe, ts, te, 0, NULL);
 	dtk_m_note(m, "conflict: '%.*s' changed two ways", (int)k->len, k->str);
@@ -454,8 +455,8 @@ static int S_item_lines(struct dtk_mctx *m, int theirs, const struct dtk_yval *v
 	size_t len = theirs ? m->tlen : m->olen;
 	if (!dtk_m_own_lines(buf, len, v->start, v->end, 1))
 		return m->unsupported = 1, -1;
-	*s = dtk_m_line_start(buf, v->start);
-	*e = dtk_m_line_end(buf, len, v->end);
+	*s = dtk_ytext_line_start(buf, v->start);
+	*e = dtk_ytext_line_end(buf, len, v->end);
 	return 0;
 }
 
@@ -469,7 +470,7 @@ static int S_insert_item(struct dtk_mctx *m, size_t at, int ind, const struct dt
 		return -1;
 	if (at == m->olen && at && m->ob[at - 1] != '\n')
 		dtk_buf_puts(&b, m->eol);
-	dtk_m_put_theirs(m, &b, s, e, ind - dtk_m_indent(m->tb, ti->start), 1);
+	dtk_m_put_theirs(m, &b, s, e, ind - dtk_ytext_indent(m->tb, ti->start), 1);
 	if (!b.len || b.ptr[b.len - 1] != '\n')
 		dtk_buf_puts(&b, m->eol);
 	dtk_m_edit(m, at, at, b.ptr, b.len);
@@ -490,8 +491,8 @@ static const struct dtk_yval *S_merge_list(struct dtk_mctx *m, const char *key, 
 
 	if (o->style != DTK_YS_BLOCK || !o->n)
 		return m->unsupported = 1, NULL;
-	ind = dtk_m_indent(m->ob, o->items[0]->start);
-	at = dtk_m_line_end(m->ob, m->olen, o->items[o->n - 1]->end);
+	ind = dtk_ytext_indent(m->ob, o->items[0]->start);
+	at = dtk_ytext_line_end(m->ob, m->olen, o->items[o->n - 1]->end);
 	for (i = 0; i < o->n; i++) {
 		const struct dtk_yval *oi = o->items[i], *mv = NULL;
 		const char *id = S_item_id(oi, key);
@@ -518,7 +519,8 @@ static const struct dtk_yval *S_merge_list(struct dtk_mctx *m, const char *key, 
 			mv = S_merge_map(m, 1, bi, oi, ti);
 		} else if (bi && dtk_m_equal(bi, oi) && S_item_lines(m, 1, ti, &ts, &te) == 0) {
 			struct dtk_buf text = DTK_BUF_INIT;
-			dtk_m_put_theirs(m, &text, ts, te, ind - dtk_m_indent(m->tb, ti->start), 1);
+			dtk_m_put_theirs(m, &text, ts, te, ind - dtk_ytext_indent(m->tb, ti->start),
+			                 1);
 			dtk_m_edit(m, s, e, text.ptr, text.len);
 			dtk_buf_release(&text);
 			mv = ti;
@@ -529,7 +531,8 @@ static const struct dtk_yval *S_merge_list(struct dtk_mctx *m, const char *key, 
 			m->n_edits = save;
 			if (S_item_lines(m, 1, ti, &ts, &te) < 0)
 				return NULL;
-			dtk_m_conflict(m, s, e, ts, te, ind - dtk_m_indent(m->tb, ti->start), NULL);
+			dtk_m_conflict(m, s, e, ts, te, ind - dtk_ytext_indent(m->tb, ti->start),
+			               NULL);
 			dtk_m_note(m, "conflict: %s changed two ways", id);
 			continue;
 		}
@@ -542,7 +545,7 @@ static const struct dtk_yval *S_merge_list(struct dtk_mctx *m, const char *key, 
 			continue;
 		if (S_item_lines(m, 1, ti, &ts, &te) < 0)
 			return NULL;
-		dtk_m_conflict(m, at, at, ts, te, ind - dtk_m_indent(m->tb, ti->start), NULL);
+		dtk_m_conflict(m, at, at, ts, te, ind - dtk_ytext_indent(m->tb, ti->start), NULL);
 		dtk_m_note(m, "conflict: %s deleted on our side, changed on theirs", id);
 	}
 	for (i = 0; i < t->n && t_new == t->n; i++)
@@ -554,10 +557,10 @@ static const struct dtk_yval *S_merge_list(struct dtk_mctx *m, const char *key, 
 		if (S_item_lines(m, 0, o->items[o_new], &s, &e) < 0 ||
 		    S_item_lines(m, 1, t->items[t_new], &ts, &te) < 0)
 			return NULL;
-		te = dtk_m_line_end(m->tb, m->tlen, t->items[t->n - 1]->end);
+		te = dtk_ytext_line_end(m->tb, m->tlen, t->items[t->n - 1]->end);
 		m->n_edits = 0;
-		dtk_m_conflict(m, s, at, ts, te, ind - dtk_m_indent(m->tb, t->items[t_new]->start),
-		               NULL);
+		dtk_m_conflict(m, s, at, ts, te,
+		               ind - dtk_ytext_indent(m->tb, t->items[t_new]->start), NULL);
 		dtk_m_note(m,
 		           "conflict: both sides recorded a crystallization (ours %s, theirs "
 		           "%s); keep neither, then rerun 'dtk crystallize' on the merged base",

@@ -429,6 +429,87 @@ char *dtk_splice(const char *buf, size_t len, const struct dtk_edit *edits, size
 	return dtk_buf_detach(&out);
 }
 
+size_t dtk_splice_map_back(const struct dtk_edit *edits, size_t n, size_t off, int *inside)
+{
+	size_t i, shift_in = 0, shift_out = 0; /* bytes added, bytes removed */
+
+	*inside = 0;
+	for (i = 0; i < n; i++) {
+		const struct dtk_edit *e = &edits[i];
+		size_t at = e->start + shift_in - shift_out; /* where its text starts now */
+		if (off < at)
+			break;
+		if (off < at + e->len) {
+			*inside = 1;
+			return e->start;
+		}
+		shift_in += e->len;
+		shift_out += e->end - e->start;
+	}
+	return off + shift_out - shift_in;
+}
+
+/* Returns the length of the line break at buf[off], 0 when there is none. */
+static size_t S_break(const char *buf, size_t len, size_t off)
+{
+	if (buf[off] == '\n')
+		return 1;
+	if (buf[off] != '\r')
+		return 0;
+	return off + 1 < len && buf[off + 1] == '\n' ? 2 : 1;
+}
+
+/* Returns the length of a byte order mark that starts buf, or 0. */
+static size_t S_bom(const char *buf, size_t len)
+{
+	return len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3) ? 3 : 0;
+}
+
+size_t dtk_text_offset(const char *buf, size_t len, int line, int col)
+{
+	size_t off = S_bom(buf, len), b;
+
+	while (line > 1 && off < len) {
+		if ((b = S_break(buf, len, off)) != 0) {
+			off += b;
+			line--;
+		} else {
+			off++;
+		}
+	}
+	while (col > 1 && off < len && !S_break(buf, len, off)) {
+		off++; /* one character: a lead byte and its continuation bytes */
+		while (off < len && ((unsigned char)buf[off] & 0xC0) == 0x80)
+			off++;
+		col--;
+	}
+	return off;
+}
+
+void dtk_text_linecol(const char *buf, size_t len, size_t off, int *line, int *col)
+{
+	size_t i = S_bom(buf, len), b;
+
+	*line = *col = 1;
+	if (off > len)
+		off = len;
+	while (i < off) {
+		if ((b = S_break(buf, len, i)) != 0) {
+			i += b;
+			if (i <= off) {
+				(*line)++;
+				*col = 1;
+			}
+			continue;
+		}
+		if (((unsigned char)buf[i] & 0xC0) != 0x80)
+			(*col)++;
+		i++;
+	}
+	if (*col > 1 && off < len && ((unsigned char)buf[off] & 0xC0) == 0x80)
+		(*col)--; /* off inside a character: that character's column */
+}
+
 const char *dtk_text_eol(const char *buf, size_t len)
 {
 	const char *nl = memchr(buf, '\n', len);

@@ -9,10 +9,12 @@
 #include "dtk/links.h"
 #include "dtk/view.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void dtk_write_init(struct dtk_write *w, struct dtk_ctx *ctx, const char *cmd)
@@ -30,6 +32,7 @@ void dtk_write_release(struct dtk_write *w)
 		dtk_ydoc_release(&f->doc);
 		free(f->name);
 		free(f->rel);
+		free(f->real);
 		free(f->old);
 		free(f->text);
 		free(f);
@@ -112,6 +115,10 @@ struct dtk_wfile *dtk_write_open(struct dtk_write *w, const char *name)
 		f = S_add(w, name);
 		rc = dtk_file_read_fd(&f->old, &f->old_len, fd, full, DTK_MAX_FILE_BYTES);
 		close(fd);
+		/* a link (inside the base, as checked) stays a link: its file
+		 * is the one replaced */
+		if (rc == 0 && !(f->real = realpath(full, NULL)))
+			rc = dtk_error("cannot resolve: %s", strerror(errno));
 	}
 	free(full);
 	if (rc == 1) {
@@ -143,14 +150,14 @@ struct dtk_wfile *dtk_write_open(struct dtk_write *w, const char *name)
 struct dtk_wfile *dtk_write_create(struct dtk_write *w, const char *name, char *text, size_t len)
 {
 	char *full = dtk_path_join(w->ctx->root, "insights"), *p = dtk_path_join(full, name);
-	FILE *probe = fopen(p, "r");
+	struct stat st;
+	/* anything there, a FIFO or a dangling link too, is not opened */
+	int exists = lstat(p, &st) == 0 || errno != ENOENT;
 	struct dtk_wfile *f;
 
 	free(full);
 	free(p);
-	if (probe || S_find(w, name)) {
-		if (probe)
-			fclose(probe);
+	if (exists || S_find(w, name)) {
 		free(text);
 		dtk_write_refuse(w, "insights/%s already exists", name);
 		return NULL;
@@ -209,7 +216,7 @@ static int S_diff(struct dtk_write *w, struct dtk_buf *out, const char *old, siz
                   const char *new_, size_t new_len, const char *path)
 {
 	char *diff = NULL;
-	if (dtk_git_diff_buffers(&diff, old ? old : "", old ? old_len : 0, new_, new_len, path) < 0)
+	if (dtk_git_diff_buffers(&diff, old, old ? old_len : 0, new_, new_len, path) < 0)
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 	dtk_buf_puts(out, diff);
 	free(diff);
@@ -231,7 +238,7 @@ static int S_dry_run(struct dtk_write *w, const struct dtk_buf *idx, const char 
 			rc = S_diff(w, &out, f->old, f->old_len, f->text, f->len, f->rel);
 	}
 	if (rc == DTK_EXIT_OK && idx) {
-		if (dtk_file_read(&old, &old_len, idx_path, DTK_MAX_INDEX_BYTES) < 0) {
+		if (dtk_file_read_regular(&old, &old_len, idx_path, DTK_MAX_INDEX_BYTES) != 0) {
 			old = NULL;
 			old_len = 0;
 		}
@@ -254,6 +261,30 @@ static int S_dry_run(struct dtk_write *w, const struct dtk_buf *idx, const char 
 	}
 	dtk_buf_release(&out);
 	return rc;
+}
+
+/* Points each diagnostic about an edited file at that file as it is on
+ * disk (the edited text is never written): a position in text the edit
+ * adds becomes where it would go in, and says so. */
+static void S_map_diags(struct dtk_write *w, struct dtk_diags *diags)
+{
+	static const char note[] = " (in the text the edit would add here)";
+	size_t i, k, n;
+
+	for (i = 0; i < diags->n; i++) {
+		struct dtk_diag *g = &diags->v[i];
+		for (k = 0; k < w->n_files; k++) {
+			const struct dtk_wfile *f = w->files[k];
+			if (!f->old || strcmp(g->path, f->rel))
+				continue;
+			if (dtk_ydoc_map_back(&f->doc, f->text, f->len, &g->line, &g->col)) {
+				n = strlen(g->msg);
+				g->msg = dtk_xrealloc(g->msg, n + sizeof(note));
+				memcpy(g->msg + n, note, sizeof(note));
+			}
+			break;
+		}
+	}
 }
 
 int dtk_write_commit(struct dtk_write *w)
@@ -280,6 +311,7 @@ int dtk_write_commit(struct dtk_write *w)
 	rc = dtk_kb_load_over(&w->kb, w->ctx->root, DTK_KB_ALL | (w->opts.json ? 0 : DTK_KB_LEAN),
 	                      mem, w->n_files, &diags);
 	if (rc == DTK_EINVALID) {
+		S_map_diags(w, &diags);
 		rc = dtk_cmd_report_invalid(w->ctx, &diags);
 		goto done;
 	}
@@ -304,7 +336,7 @@ int dtk_write_commit(struct dtk_write *w)
 		struct dtk_wfile *f = w->files[i];
 		if (f->old && f->len == f->old_len && !memcmp(f->text, f->old, f->len))
 			continue;
-		full = dtk_path_join(w->ctx->root, f->rel);
+		full = f->real ? dtk_xstrdup(f->real) : dtk_path_join(w->ctx->root, f->rel);
 		rc = dtk_file_write_atomic(full, f->text, f->len);
 		free(full);
 		if (rc < 0) {
@@ -520,4 +552,20 @@ struct dtk_wfile *dtk_write_open_node(struct dtk_write *w, const char *name)
 	}
 	snprintf(file, sizeof(file), "%.255s.yaml", name);
 	return dtk_write_open(w, file);
+}
+
+int dtk_write_node_key(struct dtk_write *w, const char *name, const char *key, struct dtk_yscalar v,
+                       const char *line)
+{
+	struct dtk_wfile *f = dtk_write_open_node(w, name);
+	int rc;
+
+	if (!f)
+		return DTK_EXIT_INVALID;
+	if (dtk_yedit_set_key(&f->doc, f->doc.root, key, v, dtk_yedit_node_keys) < 0)
+		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+	rc = dtk_write_commit(w);
+	if (rc == DTK_EXIT_OK)
+		dtk_write_print_node(w, name, line);
+	return rc;
 }

@@ -2,6 +2,7 @@
 #include "dtk/yedit.h"
 
 #include "dtk/yemit.h"
+#include "dtk/ytext.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -81,22 +82,41 @@ void dtk_ydoc_release(struct dtk_ydoc *d)
 	memset(d, 0, sizeof(*d));
 }
 
-char *dtk_ydoc_apply(const struct dtk_ydoc *d, size_t *out_len)
+/* Returns d's edits sorted by start, stably: insertions at one place stay
+ * in the order made (malloc'd, the caller frees). */
+static struct dtk_edit *S_sorted(const struct dtk_ydoc *d)
 {
 	struct dtk_edit *e = dtk_xmalloc((d->n_edits + 1) * sizeof(*e));
-	char *out;
 	size_t i, j;
 
-	/* a stable sort by start: insertions at one place stay in the order made */
 	for (i = 0; i < d->n_edits; i++) {
 		struct dtk_edit t = d->edits[i];
 		for (j = i; j > 0 && e[j - 1].start > t.start; j--)
 			e[j] = e[j - 1];
 		e[j] = t;
 	}
-	out = dtk_splice(d->buf, d->len, e, d->n_edits, out_len);
+	return e;
+}
+
+char *dtk_ydoc_apply(const struct dtk_ydoc *d, size_t *out_len)
+{
+	struct dtk_edit *e = S_sorted(d);
+	char *out = dtk_splice(d->buf, d->len, e, d->n_edits, out_len);
 	free(e);
 	return out;
+}
+
+int dtk_ydoc_map_back(const struct dtk_ydoc *d, const char *out, size_t out_len, int *line,
+                      int *col)
+{
+	struct dtk_edit *e = S_sorted(d);
+	size_t off = dtk_text_offset(out, out_len, *line, *col);
+	int inside;
+
+	off = dtk_splice_map_back(e, d->n_edits, off, &inside);
+	free(e);
+	dtk_text_linecol(d->buf, d->len, off, line, col);
+	return inside;
 }
 
 /* Records the replacement of [start, end) with text (copied). */
@@ -113,27 +133,9 @@ static void S_edit(struct dtk_ydoc *d, size_t start, size_t end, const char *tex
 
 /* ---- spans ---- */
 
-size_t dtk_yedit_line_start(const char *buf, size_t off)
-{
-	while (off > 0 && buf[off - 1] != '\n' && buf[off - 1] != '\r')
-		off--;
-	return off;
-}
-
-size_t dtk_yedit_line_end(const char *buf, size_t len, size_t off)
-{
-	while (off < len && buf[off] != '\n' && buf[off] != '\r')
-		off++;
-	if (off < len && buf[off] == '\r')
-		off++;
-	if (off < len && buf[off] == '\n')
-		off++;
-	return off;
-}
-
 int dtk_yedit_col(const struct dtk_ydoc *d, size_t off)
 {
-	size_t ls = dtk_yedit_line_start(d->buf, off);
+	size_t ls = dtk_ytext_line_start(d->buf, off);
 	if (ls == 0 && d->len >= 3 && !memcmp(d->buf, "\xEF\xBB\xBF", 3))
 		ls = off >= 3 ? 3 : off;
 	return (int)(off - ls);
@@ -157,8 +159,8 @@ int dtk_yedit_item_span(const struct dtk_ydoc *d, const struct dtk_yval *seq, si
 	size_t dash = dtk_yedit_dash(d, seq, i);
 	if (dash == (size_t)-1)
 		return dtk_error("%s: not an item of a block list", d->path);
-	*start = dtk_yedit_line_start(d->buf, dash);
-	*end = dtk_yedit_line_end(d->buf, d->len, seq->items[i]->end);
+	*start = dtk_ytext_line_start(d->buf, dash);
+	*end = dtk_ytext_line_end(d->buf, d->len, seq->items[i]->end);
 	return 0;
 }
 
@@ -177,9 +179,9 @@ int dtk_yedit_pair_span(const struct dtk_ydoc *d, const struct dtk_yval *map, si
 	if (!map || map->kind != DTK_Y_MAP || map->style != DTK_YS_BLOCK || 2 * i >= map->n)
 		return dtk_error("%s: not a key of a block mapping", d->path);
 	ks = map->items[2 * i]->start;
-	ls = dtk_yedit_line_start(d->buf, ks);
+	ls = dtk_ytext_line_start(d->buf, ks);
 	*start = strspn(d->buf + ls, " ") == ks - ls ? ls : ks;
-	*end = dtk_yedit_line_end(d->buf, d->len, S_pair_end(map, i));
+	*end = dtk_ytext_line_end(d->buf, d->len, S_pair_end(map, i));
 	return 0;
 }
 
@@ -195,12 +197,6 @@ int dtk_yedit_find(const struct dtk_yval *map, const char *key)
 }
 
 /* ---- writing new text ---- */
-
-static void S_spaces(struct dtk_buf *b, int n)
-{
-	while (n-- > 0)
-		dtk_buf_putc(b, ' ');
-}
 
 /* Appends scalar v; where and indent as for dtk_yemit_scalar. */
 static int S_scalar(const struct dtk_ydoc *d, struct dtk_buf *b, struct dtk_yscalar v, int where,
@@ -235,7 +231,7 @@ static int S_block_items(const struct dtk_ydoc *d, struct dtk_buf *b, const stru
 	size_t i;
 	for (i = 0; i < n; i++) {
 		dtk_buf_puts(b, d->eol);
-		S_spaces(b, col);
+		dtk_ytext_spaces(b, col);
 		dtk_buf_puts(b, "- ");
 		if (S_scalar(d, b, l[i], DTK_YEMIT_BLOCK, col) < 0)
 			return -1;
@@ -352,9 +348,9 @@ static int S_add_field(struct dtk_ydoc *d, const struct dtk_yval *map, const str
 		return 0;
 	}
 	kcol = dtk_yedit_col(d, map->items[0]->start);
-	S_spaces(&b, kcol);
+	dtk_ytext_spaces(&b, kcol);
 	if (S_block_field(d, &b, f, kcol) == 0) {
-		at = dtk_yedit_line_end(d->buf, d->len,
+		at = dtk_ytext_line_end(d->buf, d->len,
 		                        S_pair_end(map, S_after(map, f->key, order)));
 		S_insert_lines(d, at, &b);
 		rc = 0;
@@ -465,11 +461,11 @@ int dtk_yedit_append(struct dtk_ydoc *d, const struct dtk_yval *map, const char 
 		goto done;
 	}
 	col = dtk_yedit_col(d, dtk_yedit_dash(d, l, l->n - 1));
-	S_spaces(&b, col);
+	dtk_ytext_spaces(&b, col);
 	dtk_buf_puts(&b, "- ");
 	rc = S_scalar(d, &b, v, DTK_YEMIT_BLOCK, col);
 	if (rc == 0)
-		S_insert_lines(d, dtk_yedit_line_end(d->buf, d->len, l->end), &b);
+		S_insert_lines(d, dtk_ytext_line_end(d->buf, d->len, l->end), &b);
 done:
 	dtk_buf_release(&b);
 	return rc;
@@ -481,13 +477,13 @@ static int S_block_map(const struct dtk_ydoc *d, struct dtk_buf *b, const struct
                        size_t n, int dcol, int kcol)
 {
 	size_t i;
-	S_spaces(b, dcol);
+	dtk_ytext_spaces(b, dcol);
 	dtk_buf_putc(b, '-');
-	S_spaces(b, kcol - dcol - 1);
+	dtk_ytext_spaces(b, kcol - dcol - 1);
 	for (i = 0; i < n; i++) {
 		if (i) {
 			dtk_buf_puts(b, d->eol);
-			S_spaces(b, kcol);
+			dtk_ytext_spaces(b, kcol);
 		}
 		if (S_block_field(d, b, &f[i], kcol) < 0)
 			return -1;
@@ -516,7 +512,7 @@ static int S_add_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const 
 		return rc;
 	}
 	kcol = dtk_yedit_col(d, map->items[0]->start);
-	S_spaces(&b, kcol);
+	dtk_ytext_spaces(&b, kcol);
 	dtk_buf_puts(&b, key);
 	dtk_buf_putc(&b, ':');
 	if (d->flow_lists) {
@@ -530,7 +526,7 @@ static int S_add_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const 
 	}
 	if (rc == 0)
 		S_insert_lines(
-		        d, dtk_yedit_line_end(d->buf, d->len, S_pair_end(map, map->n / 2 - 1)), &b);
+		        d, dtk_ytext_line_end(d->buf, d->len, S_pair_end(map, map->n / 2 - 1)), &b);
 	dtk_buf_release(&b);
 	return rc;
 }
@@ -555,7 +551,7 @@ int dtk_yedit_append_map(struct dtk_ydoc *d, const struct dtk_yval *map, const c
 		if (kcol <= dcol)
 			kcol = dcol + 2;
 		if (S_block_map(d, &b, fields, n, dcol, kcol) == 0) {
-			S_insert_lines(d, dtk_yedit_line_end(d->buf, d->len, seq->end), &b);
+			S_insert_lines(d, dtk_ytext_line_end(d->buf, d->len, seq->end), &b);
 			rc = 0;
 		}
 	} else if (seq->n) { /* [{...}, {...}] */
@@ -564,16 +560,24 @@ int dtk_yedit_append_map(struct dtk_ydoc *d, const struct dtk_yval *map, const c
 		at = seq->items[seq->n - 1]->end;
 		if (rc == 0)
 			S_edit(d, at, at, b.ptr, b.len);
+	} else if (map && map->style == DTK_YS_FLOW) { /* {k: []}: [{...}] */
+		dtk_buf_putc(&b, '[');
+		rc = S_flow_map(d, &b, fields, n);
+		dtk_buf_putc(&b, ']');
+		if (rc == 0)
+			S_edit(d, seq->start, seq->end, b.ptr, b.len);
 	} else { /* [] becomes a block list of one item */
 		int i = map ? dtk_yedit_find(map, key) : -1;
 		int base = i >= 0 ? dtk_yedit_col(d, map->items[2 * i]->start) : -2;
 		dcol = base + 2;
-		if (i >= 0)
-			dtk_buf_puts(&b, d->eol);
 		rc = S_block_map(d, &b, fields, n, dcol, dcol + 2);
-		at = i >= 0 ? S_colon(d, map->items[2 * i]->end) : seq->start;
-		if (rc == 0)
-			S_edit(d, at, seq->end, b.ptr, b.len);
+		if (rc == 0 && i >= 0) {
+			/* "key: [] # note" becomes "key: # note" and the item's lines */
+			S_edit(d, S_colon(d, map->items[2 * i]->end), seq->end, "", 0);
+			S_insert_lines(d, dtk_ytext_line_end(d->buf, d->len, seq->end), &b);
+		} else if (rc == 0) {
+			S_edit(d, seq->start, seq->end, b.ptr, b.len);
+		}
 	}
 	dtk_buf_release(&b);
 	return rc;

@@ -41,13 +41,14 @@ entry_ids() { sed -n 's/^  - id: //p' insights/alpha.yaml; }
 # -- three agents, five entries each, one counter bumped each: no conflict
 add_entries a 5 && add_entries b 5 && add_entries c 5 || ko "branches made"
 rc=0
+: >"$scratch/merges"
 for b in a b c; do
-    git merge -q --no-edit "$b" >"$scratch/out" 2>&1 || rc=$?
+    git merge -q --no-edit "$b" >>"$scratch/merges" 2>&1 || rc=$?
 done
 if [ $rc -eq 0 ] && [ -z "$(git diff --name-only --diff-filter=U)" ]; then
     ok "three branches merge without a conflict"
 else
-    ko "three branches merge without a conflict" "rc $rc" "$(cat "$scratch/out")" "$(git status --short)"
+    ko "three branches merge without a conflict" "rc $rc" "$(cat "$scratch/merges")" "$(git status --short)"
 fi
 n=$(entry_ids | wc -l)
 u=$(entry_ids | sort -u | wc -l)
@@ -64,15 +65,18 @@ else
     ko "the counter is the sum (3 + 1 + 1 + 1)" "$(sed -n '15p' insights/alpha.yaml)"
 fi
 # every branch's INDEX.md was the same bytes (3 + 5 entries, the same
-# figures): git keeps such a file without running any driver, so INDEX.md
-# still describes one branch's base until it is rebuilt (docs/merging.md)
-if ! "$DTK" check >"$scratch/out" 2>&1 && grep -q '^+  - Insight 总条目: 20$' "$scratch/out" &&
-    "$DTK" reindex >/dev/null && "$DTK" check >/dev/null; then
-    ok "INDEX.md the same on every branch: git keeps it; reindex rebuilds it"
+# figures): git keeps such a file without running any driver; the
+# hooks dtk setup-git installed rebuilt it in the merge commit of b
+if "$DTK" check >"$scratch/check" 2>&1 && [ -z "$(git status --porcelain)" ] &&
+    grep -q '^post-merge: INDEX.md rebuilt from the merged insights/ in the merge commit$' "$scratch/merges" &&
+    [ "$(git rev-list --merges --count HEAD)" -eq 2 ] &&
+    [ "$(git rev-parse HEAD^1:INDEX.md)" != "$(git rev-parse a:INDEX.md)" ] &&
+    [ "$(git rev-parse HEAD^1^2)" = "$(git rev-parse b)" ]; then
+    ok "INDEX.md the same on every branch: the hook rebuilds it, dtk check exits 0, git status clean"
 else
-    ko "INDEX.md the same on every branch: git keeps it; reindex rebuilds it" "$(cat "$scratch/out")"
+    ko "INDEX.md the same on every branch: the hook rebuilds it, dtk check exits 0, git status clean" \
+        "$(cat "$scratch/check")" "$(git status --short)" "$(cat "$scratch/merges")"
 fi
-git commit -qam reindex
 # the entries of each branch keep their text, in branch order
 if [ "$(grep -o 'title: [abc] [0-9]' insights/alpha.yaml | tr '\n' ' ')" = \
     "title: a 1 title: a 2 title: a 3 title: a 4 title: a 5 title: b 1 title: b 2 title: b 3 title: b 4 title: b 5 title: c 1 title: c 2 title: c 3 title: c 4 title: c 5 " ]; then
@@ -185,6 +189,198 @@ if (cd "$scratch/clone" && git pull -q --rebase origin main && finished && "$DTK
 else
     ko "pull --rebase likewise" "$(cat "$scratch/out")"
 fi
+
+# -- the hooks, each case in a repository of its own
+# fresh NAME [SETUP-GIT ARGS...]: a new repository $scratch/NAME holding the
+# base, set up with dtk setup-git ARGS and committed on main; cd into it
+fresh()
+{
+    local name=$1
+    shift
+    cp -R "$SRC/tests/fixtures/base" "$scratch/$name" && cd "$scratch/$name" &&
+        git init -q && git symbolic-ref HEAD refs/heads/main &&
+        git config merge.conflictStyle merge &&
+        "$DTK" setup-git "$@" >"$scratch/setup.out" 2>"$scratch/setup.err" &&
+        git add -A && git commit -qm base
+}
+
+# same_index: merges into main two branches that each add 2 entries to
+# alpha and bump one counter: both sides' INDEX.md are the same bytes
+same_index()
+{
+    add_entries s1 2 && add_entries s2 2 && git merge -q --no-edit s1 &&
+        git merge -q --no-edit s2 >"$scratch/merge.out" 2>&1
+}
+
+# fixed NAME: after a merge, dtk check exits 0, git status is clean and
+# HEAD is the merge commit, with both branches' 4 entries
+fixed()
+{
+    if "$DTK" check >"$scratch/check" 2>&1 && [ -z "$(git status --porcelain)" ] &&
+        [ "$(git rev-parse HEAD^2)" = "$(git rev-parse s2)" ] &&
+        [ "$(grep -c 'Found on branch s' insights/alpha.yaml)" -eq 4 ]; then
+        ok "$1"
+    else
+        ko "$1" "$(cat "$scratch/check")" "$(git status --short)" "$(cat "$scratch/merge.out")"
+    fi
+}
+
+# without the hooks, git keeps INDEX.md as it is: dtk check exits 1
+fresh no-hooks --no-hooks && same_index || ko "no-hooks: merged"
+if [ -z "$(ls "$(git rev-parse --git-path hooks)" | grep -v '\.sample$')" ] &&
+    ! "$DTK" check >"$scratch/check" 2>&1 && grep -q 'INDEX.md' "$scratch/check"; then
+    ok "--no-hooks: no hook installed; INDEX.md the same on both sides stays stale (dtk check exits 1)"
+else
+    ko "--no-hooks: no hook installed; INDEX.md the same on both sides stays stale (dtk check exits 1)" \
+        "$(cat "$scratch/check")"
+fi
+
+# a merge stopped before its commit (--no-commit), committed by git commit:
+# the pre-commit hook rebuilds INDEX.md
+fresh no-commit && add_entries s1 2 && add_entries s2 2 && git merge -q --no-edit s1 &&
+    git merge -q --no-commit s2 >"$scratch/merge.out" 2>&1 &&
+    git commit -q --no-edit >>"$scratch/merge.out" 2>&1 || ko "no-commit: merged"
+fixed "merge --no-commit, then git commit: the pre-commit hook rebuilds INDEX.md"
+
+# a merge that stops on a conflict (alpha-002's claim changed two ways, an
+# entry added on each side: INDEX.md the same on both), resolved and
+# committed with git commit
+fresh conflict && for b in s1 s2; do
+    add_entries $b 1 && git checkout -q $b &&
+        sed -i "s/^    claim: Small messages are bound by synchronization steps, not bandwidth.\$/    claim: $b way./" \
+            insights/alpha.yaml && git commit -qam "$b claim" && git checkout -q main
+done && git merge -q --no-edit s1 || ko "conflict: branches made"
+if ! git merge -q --no-edit s2 >"$scratch/merge.out" 2>&1 &&
+    [ "$(git diff --name-only --diff-filter=U)" = insights/alpha.yaml ] &&
+    sed -i '/^=======$/,/^>>>>>>> /d; /^<<<<<<< /d' insights/alpha.yaml &&
+    git add insights/alpha.yaml && git commit -q --no-edit >>"$scratch/merge.out" 2>&1 &&
+    grep -q '^pre-commit: INDEX.md rebuilt from the merged insights/ and staged$' "$scratch/merge.out" &&
+    "$DTK" check >"$scratch/check" 2>&1 && [ -z "$(git status --porcelain)" ] &&
+    [ "$(git rev-parse HEAD^2)" = "$(git rev-parse s2)" ]; then
+    ok "a conflict resolved and committed with git commit: the pre-commit hook rebuilds INDEX.md"
+else
+    ko "a conflict resolved and committed with git commit: the pre-commit hook rebuilds INDEX.md" \
+        "$(cat "$scratch/merge.out")" "$(cat "$scratch/check" 2>/dev/null)" "$(git status --short)"
+fi
+
+# pull (merge): a clone and its origin each add 2 entries
+fresh origin && git clone -q "$scratch/origin" "$scratch/pull" &&
+    (cd "$scratch/pull" && "$DTK" setup-git >/dev/null && add_entries s1 2 && git merge -q s1) &&
+    add_entries s2 2 && git merge -q s2 || ko "pull: clone made"
+cd "$scratch/pull" || exit 2
+if git pull -q --no-rebase --no-edit origin main >"$scratch/merge.out" 2>&1 && git branch -q -f s2 origin/main; then
+    fixed "pull (merge), INDEX.md the same on both sides: dtk check exits 0, git status clean"
+else
+    ko "pull (merge), INDEX.md the same on both sides: dtk check exits 0, git status clean" "$(cat "$scratch/merge.out")"
+fi
+# pull --rebase, rebase and cherry-pick run no hook that can change the
+# commits they make: dtk check tells, and docs/merging.md's step fixes it
+git reset -q --hard HEAD^1
+if git pull -q --rebase origin main >"$scratch/merge.out" 2>&1 && ! "$DTK" check >/dev/null 2>&1 &&
+    "$DTK" reindex >/dev/null && git commit -q --amend --no-edit INDEX.md &&
+    "$DTK" check >"$scratch/check" 2>&1 && [ -z "$(git status --porcelain)" ]; then
+    ok "pull --rebase, INDEX.md the same on both sides: dtk check exits 1; reindex and amend fix it"
+else
+    ko "pull --rebase, INDEX.md the same on both sides: dtk check exits 1; reindex and amend fix it" \
+        "$(cat "$scratch/merge.out")" "$(cat "$scratch/check" 2>/dev/null)"
+fi
+
+# a pre-commit hook that is not dtk's: left byte for byte, the line to add
+# printed; the other hooks installed; a second run changes nothing
+cp -R "$SRC/tests/fixtures/base" "$scratch/foreign" && cd "$scratch/foreign" && git init -q || exit 2
+printf '#!/bin/sh\necho mine\n' >.git/hooks/pre-commit && chmod +x .git/hooks/pre-commit
+cp .git/hooks/pre-commit "$scratch/pre-commit.orig"
+if "$DTK" setup-git >"$scratch/out" 2>"$scratch/err" && cmp -s .git/hooks/pre-commit "$scratch/pre-commit.orig" &&
+    grep -qxF "dtk setup-git: $PWD/.git/hooks/pre-commit is not dtk's: left as it is; for INDEX.md to be rebuilt in merge commits, add this line to it:" "$scratch/err" &&
+    grep -qxF '  "$(dirname "$0")/dtk-merge-index" pre-commit' "$scratch/err" &&
+    [ -x .git/hooks/pre-merge-commit ] && [ -x .git/hooks/post-merge ] && [ -x .git/hooks/dtk-merge-index ]; then
+    ok "a hook that is not dtk's: left as it is, the line to add said on stderr"
+else
+    ko "a hook that is not dtk's: left as it is, the line to add said on stderr" "$(cat "$scratch/out" "$scratch/err")"
+fi
+tar -C .git -cf "$scratch/hooks1.tar" hooks config && cp .gitattributes "$scratch/attr1"
+if "$DTK" setup-git >"$scratch/out" 2>/dev/null && tar -C .git -cf "$scratch/hooks2.tar" hooks config &&
+    cmp -s "$scratch/hooks1.tar" "$scratch/hooks2.tar" && cmp -s .gitattributes "$scratch/attr1" &&
+    [ "$(grep -c '^hook up to date: ' "$scratch/out")" -eq 3 ]; then
+    ok "setup-git run again: hooks, config and .gitattributes unchanged"
+else
+    ko "setup-git run again: hooks, config and .gitattributes unchanged" "$(cat "$scratch/out")"
+fi
+# the line added to that hook: a conflict committed with git commit
+printf '"$(dirname "$0")/dtk-merge-index" pre-commit\n' >>.git/hooks/pre-commit
+git symbolic-ref HEAD refs/heads/main && git add -A && git commit -qm base >/dev/null &&
+    { add_entries s1 2 && add_entries s2 2; } >/dev/null && git merge -q --no-edit s1 >/dev/null &&
+    git merge -q --no-commit s2 >"$scratch/merge.out" 2>&1 &&
+    git commit -q --no-edit >>"$scratch/merge.out" 2>&1 || ko "foreign hook: merged" "$(cat "$scratch/merge.out")"
+fixed "that line added to the hook: git commit of a merge rebuilds INDEX.md"
+# a helper name taken by a file not dtk's: no hook at all
+cp -R "$SRC/tests/fixtures/base" "$scratch/taken" && cd "$scratch/taken" && git init -q || exit 2
+echo 'not dtk' >.git/hooks/dtk-merge-index
+if "$DTK" setup-git >/dev/null 2>"$scratch/err" && [ "$(cat .git/hooks/dtk-merge-index)" = 'not dtk' ] &&
+    ! [ -e .git/hooks/pre-merge-commit ] && ! [ -e .git/hooks/pre-commit ] &&
+    grep -q 'dtk-merge-index is not dtk.s: no hook installed' "$scratch/err"; then
+    ok "dtk-merge-index not dtk's: no hook installed, said on stderr"
+else
+    ko "dtk-merge-index not dtk's: no hook installed, said on stderr" "$(cat "$scratch/err")"
+fi
+
+# core.hooksPath (absolute; relative to the top of the work tree)
+cp -R "$SRC/tests/fixtures/base" "$scratch/hookspath" && cd "$scratch/hookspath" && git init -q || exit 2
+git config core.hooksPath "$scratch/hooks-elsewhere/git"
+if "$DTK" setup-git >/dev/null 2>&1 && [ -x "$scratch/hooks-elsewhere/git/pre-merge-commit" ] &&
+    [ -x "$scratch/hooks-elsewhere/git/dtk-merge-index" ] && ! [ -e .git/hooks/pre-merge-commit ]; then
+    ok "core.hooksPath: the hooks are written there"
+else
+    ko "core.hooksPath: the hooks are written there" "$(ls -R "$scratch/hooks-elsewhere" .git/hooks)"
+fi
+git symbolic-ref HEAD refs/heads/main && git add -A && git commit -qm base && same_index ||
+    ko "core.hooksPath: merged" "$(cat "$scratch/merge.out")"
+fixed "core.hooksPath: the merge commit holds INDEX.md rebuilt"
+git config core.hooksPath relative-hooks
+if "$DTK" setup-git >/dev/null 2>&1 && [ -x relative-hooks/post-merge ]; then
+    ok "core.hooksPath relative: from the top of the work tree"
+else
+    ko "core.hooksPath relative: from the top of the work tree" "$(ls -a)"
+fi
+
+# a linked worktree: git runs the main repository's hooks
+fresh wt-main --no-hooks && add_entries s1 2 && add_entries s2 2 &&
+    git worktree add -q -b wt "$scratch/wt" main && cd "$scratch/wt" || exit 2
+if "$DTK" setup-git >/dev/null 2>&1 && [ -x "$scratch/wt-main/.git/hooks/post-merge" ]; then
+    ok "a linked worktree: the hooks go to the common git directory"
+else
+    ko "a linked worktree: the hooks go to the common git directory" "$(ls "$scratch/wt-main/.git/hooks")"
+fi
+git merge -q --no-edit s1 && git merge -q --no-edit s2 >"$scratch/merge.out" 2>&1 || ko "worktree: merged" "$(cat "$scratch/merge.out")"
+fixed "a linked worktree: the merge commit holds INDEX.md rebuilt"
+
+# dtk gone: the hooks say so and never stop the merge
+fresh gone && cp "$DTK" "$scratch/dtk-gone" && "$DTK" setup-git --dtk "$scratch/dtk-gone" >/dev/null &&
+    rm "$scratch/dtk-gone" || ko "gone: made"
+git checkout -q -b g1 && echo one >g1.txt && git add g1.txt && git commit -qm g1 &&
+    git checkout -q main && echo two >g2.txt && git add g2.txt && git commit -qm g2
+if git merge -q --no-edit g1 >"$scratch/out" 2>&1 && [ "$(git rev-parse HEAD^2)" = "$(git rev-parse g1)" ] &&
+    grep -q "^pre-merge-commit: $scratch/dtk-gone is missing: INDEX.md not rebuilt" "$scratch/out"; then
+    ok "dtk missing: the merge is committed, the hook says dtk is missing"
+else
+    ko "dtk missing: the merge is committed, the hook says dtk is missing" "$(cat "$scratch/out")"
+fi
+
+# revert of a commit that added entries, after later commits touched alpha
+fresh revert && add_entries s1 2 && git merge -q s1 && add_entries s2 1 && git merge -q s2 &&
+    sed -i 's/^    title: A low one$/    title: A low one, retitled/' insights/alpha.yaml &&
+    "$DTK" reindex >/dev/null && git commit -qam retitle || ko "revert: made"
+if git revert --no-edit s1 >"$scratch/out" 2>&1 && "$DTK" check >>"$scratch/out" 2>&1 &&
+    [ -z "$(git status --porcelain)" ] && ! grep -q 'Found on branch s1' insights/alpha.yaml &&
+    [ "$(grep -c 'Found on branch s2' insights/alpha.yaml)" -eq 1 ] &&
+    grep -q '^    title: A low one, retitled$' insights/alpha.yaml &&
+    [ "$(sed -n '15p' insights/alpha.yaml)" = "    used: 4" ]; then
+    ok "revert of a commit that added entries: those go, later changes stay, dtk check exits 0"
+else
+    ko "revert of a commit that added entries: those go, later changes stay, dtk check exits 0" \
+        "$(cat "$scratch/out")" "$(git status --short)"
+fi
+cd "$repo" || exit 2
 
 # -- the driver run by hand: a side that cannot be read changes nothing
 cp insights/alpha.yaml "$scratch/ours.yaml" && cp insights/alpha.yaml "$scratch/ours.orig"

@@ -254,6 +254,23 @@ static void test_reindented_and_line_ends(void **state)
 	        NULL);
 }
 
+static void test_lone_cr_is_a_whole_conflict(void **state)
+{
+	(void)state;
+	/* lines broken by a lone CR on either side: YAML reads them, dtk's
+	 * splices write LF or CRLF only; the whole file conflicts */
+	S_check("alpha.yaml", BASE, "node: alpha\rbloom: apply\rinsights:\r",
+	        "node: alpha\nbloom: evaluate\ninsights:\n", 1,
+	        "<<<<<<< ours\nnode: alpha\rbloom: apply\rinsights:\r\n=======\nnode: "
+	        "alpha\nbloom: evaluate\ninsights:\n>>>>>>> theirs\n",
+	        "layout");
+	S_check("alpha.yaml", BASE, "node: alpha\nbloom: apply\ninsights:\n",
+	        "node: alpha\rbloom: evaluate\rinsights:\r", 1,
+	        "<<<<<<< ours\nnode: alpha\nbloom: apply\ninsights:\n=======\nnode: "
+	        "alpha\rbloom: evaluate\rinsights:\r\n>>>>>>> theirs\n",
+	        "layout");
+}
+
 static void test_sources(void **state)
 {
 	(void)state;
@@ -393,6 +410,7 @@ int main(void)
 	        cmocka_unit_test(test_node_keys),
 	        cmocka_unit_test(test_deleted),
 	        cmocka_unit_test(test_reindented_and_line_ends),
+	        cmocka_unit_test(test_lone_cr_is_a_whole_conflict),
 	        cmocka_unit_test(test_sources),
 	        cmocka_unit_test(test_domain),
 	        cmocka_unit_test(test_records),

@@ -153,6 +153,44 @@ static void test_error(void **state)
 	assert_string_equal(dtk_error_last(), "bad 7");
 }
 
+/* Lines and columns as libyaml counts them: LF, CRLF and CR end a line, a
+ * byte order mark is not counted, a column is a character. */
+static void test_text_linecol(void **state)
+{
+	static const char t[] = "\xEF\xBB\xBF" "ab\r\n\xe4\xb8\x80" "x\ry\n";
+	size_t len = sizeof(t) - 1, off;
+	int line, col;
+	(void)state;
+	assert_int_equal(dtk_text_offset(t, len, 1, 1), 3);
+	assert_int_equal(dtk_text_offset(t, len, 2, 2), 10); /* x, after a 3-byte character */
+	assert_int_equal(dtk_text_offset(t, len, 3, 1), 12);
+	assert_int_equal(dtk_text_offset(t, len, 9, 9), len); /* clamped */
+	for (off = 3; off <= len; off++) {
+		dtk_text_linecol(t, len, off, &line, &col);
+		if (off == 6 || off == 8 || off == 9)
+			continue; /* inside CRLF or the wide character */
+		assert_int_equal(dtk_text_offset(t, len, line, col), off);
+	}
+	dtk_text_linecol(t, len, 9, &line, &col);
+	assert_int_equal(line, 2), assert_int_equal(col, 1);
+}
+
+/* Offsets after edits map back: before an edit unchanged, inside the text it
+ * adds to its start, after it shifted. */
+static void test_splice_map_back(void **state)
+{
+	const struct dtk_edit e[] = {{2, 4, "XYZ", 3}, {6, 6, "++", 2}}; /* ab|cd|ef|gh */
+	int in;
+	(void)state;
+	/* "abXYZef++gh" from "abcdefgh" */
+	assert_int_equal(dtk_splice_map_back(e, 2, 1, &in), 1), assert_int_equal(in, 0);
+	assert_int_equal(dtk_splice_map_back(e, 2, 3, &in), 2), assert_int_equal(in, 1);
+	assert_int_equal(dtk_splice_map_back(e, 2, 5, &in), 4), assert_int_equal(in, 0);
+	assert_int_equal(dtk_splice_map_back(e, 2, 8, &in), 6), assert_int_equal(in, 1);
+	assert_int_equal(dtk_splice_map_back(e, 2, 9, &in), 6), assert_int_equal(in, 0);
+	assert_int_equal(dtk_splice_map_back(e, 2, 11, &in), 8), assert_int_equal(in, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -164,6 +202,8 @@ int main(void)
 	        cmocka_unit_test(test_is_name),
 	        cmocka_unit_test(test_error),
 	        cmocka_unit_test(test_esc),
+	        cmocka_unit_test(test_text_linecol),
+	        cmocka_unit_test(test_splice_map_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -322,8 +322,10 @@ static void test_messages(void **state)
 	                           "verified_by source; high needs 2 (policy.high_min_verified)\n");
 	t_run_free(&r);
 	RUN(r, dir, 2, "relate", "alpha-001", "beta-009");
-	assert_string_equal(r.err, "insights/alpha.yaml:18:15: error: 'relates' names unknown "
-	                           "entry 'beta-009'\ndtk: 1 error; nothing was written\n");
+	/* the position is in the file as it is: where the new line would go */
+	assert_string_equal(r.err, "insights/alpha.yaml:18:1: error: 'relates' names unknown "
+	                           "entry 'beta-009' (in the text the edit would add here)\n"
+	                           "dtk: 1 error; nothing was written\n");
 	t_run_free(&r);
 	RUN(r, dir, 2, "add", "beta", "--title", "t", "--claim", "c", "--source", "paper-a");
 	assert_string_equal(r.err, "dtk add: error: missing --confidence (high, medium or low: no "
@@ -361,13 +363,13 @@ static void test_crlf_commented_file(void **state)
 	                           "bloom: remember\r\n"
 	                           "stance: S\r\n"
 	                           "\r\n"
-	                           "insights:\r\n"
+	                           "insights: # empty\r\n"
 	                           "  - id: gamma-001\r\n"
 	                           "    title: T\r\n"
 	                           "    claim: C\r\n"
 	                           "    confidence: low\r\n"
 	                           "    source: paper-a\r\n"
-	                           "    created: 2026-07-01 # empty\r\n"
+	                           "    created: 2026-07-01\r\n"
 	                           "    used: 1\r\n";
 	assert_int_equal(len, sizeof(want) - 1);
 	assert_memory_equal(got, want, len);

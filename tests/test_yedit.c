@@ -385,6 +385,42 @@ static void test_set_list_value_refused(void **state)
 	dtk_ydoc_release(&S_doc);
 }
 
+/* A position in the edited text maps back to the file as parsed: before an
+ * edit unchanged, after it shifted by the lines and columns it added, inside
+ * text it adds to where it goes in. */
+static void test_map_back(void **state)
+{
+	size_t len;
+	char *out;
+	int line, col;
+	(void)state;
+	S_open("a: {x: 1, y: 2}\r\nb: \xe4\xb8\x80\xe4\xba\x8c end\r\nc: 3\r\n");
+	/* one edit inside line 1 (widens it by 2), one adds two lines after line 1 */
+	assert_int_equal(
+	        dtk_yedit_set_key(&S_doc, dtk_yval_get(S_doc.root, "a"), "x", S_raw("100"), NULL),
+	        0);
+	assert_int_equal(dtk_yedit_set_key(&S_doc, S_doc.root, "z", S_str("q\nr"), NULL), 0);
+	out = dtk_ydoc_apply(&S_doc, &len);
+	assert_non_null(out);
+	line = 1, col = 4; /* before the edit */
+	assert_int_equal(dtk_ydoc_map_back(&S_doc, out, len, &line, &col), 0);
+	assert_int_equal(line, 1), assert_int_equal(col, 4);
+	line = 1, col = 8; /* inside "100": where "1" was */
+	assert_int_equal(dtk_ydoc_map_back(&S_doc, out, len, &line, &col), 1);
+	assert_int_equal(line, 1), assert_int_equal(col, 8);
+	line = 1, col = 14; /* the ':' after y, 2 columns further right than it was */
+	assert_int_equal(dtk_ydoc_map_back(&S_doc, out, len, &line, &col), 0);
+	assert_int_equal(line, 1), assert_int_equal(col, 12);
+	line = 2, col = 7; /* "end" after two wide characters (3 bytes each): not shifted */
+	assert_int_equal(dtk_ydoc_map_back(&S_doc, out, len, &line, &col), 0);
+	assert_int_equal(line, 2), assert_int_equal(col, 7);
+	line = 4, col = 3; /* in the added key's text */
+	assert_int_equal(dtk_ydoc_map_back(&S_doc, out, len, &line, &col), 1);
+	assert_int_equal(line, 4), assert_int_equal(col, 1);
+	free(out);
+	dtk_ydoc_release(&S_doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -398,6 +434,7 @@ int main(void)
 	        cmocka_unit_test(test_spans),
 	        cmocka_unit_test(test_set_list_value_refused),
 	        cmocka_unit_test(test_cjk_before_edit),
+	        cmocka_unit_test(test_map_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

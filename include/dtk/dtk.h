@@ -69,6 +69,18 @@ struct dtk_edit {
  */
 char *dtk_splice(const char *buf, size_t len, const struct dtk_edit *edits, size_t n,
                  size_t *out_len);
+/* Maps offset off of the text after edits[0..n) (sorted by start, as
+ * dtk_splice takes them) back to the text before them. Returns that offset;
+ * when off falls in the text an edit put in, *inside is 1 and the result is
+ * that edit's start. */
+size_t dtk_splice_map_back(const struct dtk_edit *edits, size_t n, size_t off, int *inside);
+/* Returns the byte offset in buf[0..len) of a 1-based line and character
+ * column, counted as libyaml counts its marks ("\n", "\r\n" and "\r" end a
+ * line; a leading byte order mark is not counted); clamped to the text. */
+size_t dtk_text_offset(const char *buf, size_t len, int line, int col);
+/* Sets *line and *col (1-based, counted as dtk_text_offset counts them) of
+ * byte offset off of buf[0..len). */
+void dtk_text_linecol(const char *buf, size_t len, size_t off, int *line, int *col);
 /* Returns the line break a text uses: "\r\n" when its first line ends so,
  * else "\n" (also for a text of one line). */
 const char *dtk_text_eol(const char *buf, size_t len);
@@ -139,6 +151,10 @@ void dtk_error_clear(void);
  * call), so that the crash-safety tests stop dtk at each step of a write.
  * In dtk itself it does nothing. */
 void dtk_crash_point(const char *name);
+/* The same for a failure: in dtk-crash, when DTK_FAULT_AT names this point,
+ * returns -1 with errno set to EIO (the caller takes it as the failure of
+ * the system call it guards); otherwise, and always in dtk, returns 0. */
+int dtk_fault_point(const char *name);
 
 /* ---- small text helpers ---- */
 /* Returns the Levenshtein distance of a and b, capped at limit + 1. */

@@ -32,6 +32,23 @@ int dtk_file_read_fd(char **out, size_t *len, int fd, const char *path, size_t m
  */
 int dtk_file_open_within(int *fd, const char *root, const char *path);
 
+/*
+ * Opens path for reading when it is a regular file of at most max bytes: a
+ * symbolic link is not followed, a FIFO not waited on (nor a device read);
+ * each is an error saying what path is ("it is a symbolic link (it must be a
+ * regular file)"). For the files dtk itself writes (INDEX.md, the records),
+ * which must be regular files or absent. Returns 0 and sets *fd (the caller
+ * closes it); 1 when path does not exist (*fd is -1); -1 with the error set.
+ */
+int dtk_file_open_regular(int *fd, const char *path, size_t max);
+/* Reads path whole the same way: returns 0 and sets *out (malloc'd; the
+ * caller frees) and *len; 1 when it does not exist (*out NULL); -1 with the
+ * error set (also when it is larger than max). */
+int dtk_file_read_regular(char **out, size_t *len, const char *path, size_t max);
+/* Returns 0 when path is a regular file or does not exist (so that
+ * dtk_file_write_atomic may replace or create it), -1 with the error set. */
+int dtk_file_check_regular(const char *path);
+
 /* The largest INDEX.md dtk reads (check, reindex). */
 #define DTK_MAX_INDEX_BYTES (1u << 30)
 

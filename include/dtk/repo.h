@@ -136,6 +136,12 @@ void dtk_memfiles_free(struct dtk_memfile *files, size_t n);
 /* Sets key to value in the repository's own configuration (.git/config). */
 int dtk_repo_config_set(struct dtk_repo *repo, const char *key, const char *value);
 
+/* Returns the path of git's hook name (malloc'd, the caller frees) where git
+ * runs it: in core.hooksPath ('~/' expanded, relative to the top of the work
+ * tree), else in the common git directory's hooks/ (a linked worktree shares
+ * its main repository's hooks). */
+char *dtk_repo_hook_path(struct dtk_repo *repo, const char *name);
+
 /* Returns 1 when the repository is a shallow clone. */
 int dtk_repo_is_shallow(struct dtk_repo *repo);
 

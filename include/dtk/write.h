@@ -44,6 +44,8 @@ enum { DTK_WOPT_DRY_RUN = 0x100, DTK_WOPT_FORMAT, DTK_WOPT_NO_REINDEX };
 struct dtk_wfile {
 	char *name; /* in insights/, e.g. "alpha.yaml" */
 	char *rel;  /* "insights/alpha.yaml", as shown */
+	char *real; /* the file written, every link resolved (a link inside
+	             * the base is written through, not replaced); NULL: new */
 	char *old;  /* its bytes; NULL for a file to create */
 	size_t old_len;
 	struct dtk_ydoc doc; /* old parsed; record edits on it */
@@ -127,6 +129,11 @@ void dtk_write_print_node(struct dtk_write *w, const char *name, const char *lin
 /* Returns the node file of name, read and parsed, or NULL after printing
  * why (not a name, no such node: with a suggestion). */
 struct dtk_wfile *dtk_write_open_node(struct dtk_write *w, const char *name);
+/* Sets node key (a key of the node file's top mapping: stance, bloom) of
+ * node name to v, commits, and prints line (or the node, with --format
+ * json). Returns the command's exit status. */
+int dtk_write_node_key(struct dtk_write *w, const char *name, const char *key,
+                       struct dtk_yscalar v, const char *line);
 
 /* Prints "dtk <cmd>: error: <fmt...>" and returns DTK_EXIT_INVALID: a refusal
  * of what the command was asked (nothing is written). */

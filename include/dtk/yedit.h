@@ -56,13 +56,15 @@ void dtk_ydoc_release(struct dtk_ydoc *d);
 /* Returns the text with every edit applied (malloc'd, the caller frees;
  * length in *out_len), or NULL with the error set (overlapping edits). */
 char *dtk_ydoc_apply(const struct dtk_ydoc *d, size_t *out_len);
+/* Maps *line:*col of out[0..out_len) (what dtk_ydoc_apply returned) to the
+ * text as parsed, so that a diagnostic about the edited text points into the
+ * file as it is. Returns 1 when the position lies in text an edit adds (it
+ * is then where that edit goes in), else 0. */
+int dtk_ydoc_map_back(const struct dtk_ydoc *d, const char *out, size_t out_len, int *line,
+                      int *col);
 
 /* ---- spans ---- */
-/* Returns the offset where the line holding off starts. */
-size_t dtk_yedit_line_start(const char *buf, size_t off);
-/* Returns the offset just past the line break of the line holding off (len
- * when the last line has none). */
-size_t dtk_yedit_line_end(const char *buf, size_t len, size_t off);
+/* (lines of the text: dtk/ytext.h) */
 /* Returns the offset of the '-' that introduces item i of block sequence
  * seq, or (size_t)-1 when seq is not a block sequence. */
 size_t dtk_yedit_dash(const struct dtk_ydoc *d, const struct dtk_yval *seq, size_t i);
