@@ -3,8 +3,9 @@
 # only where they should be. INDEX.md and insights/_crystallizations.yaml,
 # which crystallize replaces, must be regular files or absent (as for
 # reindex: a symbolic link, a FIFO or a directory is an error, exit 2,
-# nothing written, git's index lock released), also for --no-commit and
-# --continue; a node file that is a link inside the base is written through
+# nothing written, git's index lock released), also for --no-commit,
+# --continue and --abort, the write commands, and the journal in the git
+# directory; a node file that is a link inside the base is written through
 # by the write commands (the link kept); export does not write its pages
 # through a link; a failed directory sync is reported. DTK_CRASH (the
 # dtk-crash binary) runs the --continue and sync checks. Prints one line per check and "N passed, M failed" last.
@@ -74,6 +75,33 @@ rm INDEX.md && mkdir INDEX.md
 refused "crystallize: INDEX.md a directory" "INDEX.md: Is a directory" --date $date --eval s=ok
 rmdir INDEX.md && cp "$scratch/INDEX.md" INDEX.md
 
+# the write commands rebuild INDEX.md: the same (with --no-reindex they
+# leave it alone)
+rm INDEX.md && ln -s "$scratch/secret" INDEX.md
+before=$(state)
+rc=0
+$T "$DTK" use alpha-001 >"$scratch/out" 2>"$scratch/err" || rc=$?
+if [ $rc -eq 2 ] && grep -qF "INDEX.md: $link" "$scratch/err" && [ "$(state)" = "$before" ] &&
+    [ -z "$(git status --porcelain insights)" ]; then
+    ok "use: INDEX.md a link is refused, nothing written"
+else
+    ko "use: INDEX.md a link is refused, nothing written" "exit $rc" "$(cat "$scratch/err")"
+fi
+rm INDEX.md && cp "$scratch/INDEX.md" INDEX.md
+
+# the journal of an interrupted run (in the git directory): a FIFO there is
+# an error, not a hang
+mkfifo .git/dtk-crystallize
+before=$(state)
+rc=0
+$T "$DTK" crystallize --date $date --eval s=ok >"$scratch/out" 2>"$scratch/err" || rc=$?
+if [ $rc -eq 2 ] && grep -qF "dtk-crystallize: $special" "$scratch/err" && [ "$(state)" = "$before" ]; then
+    ok "crystallize: a FIFO as the journal is an error, not a hang"
+else
+    ko "crystallize: a FIFO as the journal is an error, not a hang" "exit $rc" "$(cat "$scratch/err")"
+fi
+rm .git/dtk-crystallize
+
 # the records file, which crystallize rewrites, the same
 mkdir -p data && mv insights/_crystallizations.yaml data/ &&
     ln -s ../data/_crystallizations.yaml insights/_crystallizations.yaml
@@ -107,7 +135,16 @@ if [ -n "${DTK_CRASH:-}" ]; then
     [ $rc -eq 2 ] && [ -p INDEX.md ] && grep -qF "INDEX.md: $special" "$scratch/err" &&
         ok "crystallize --continue: INDEX.md a FIFO is refused" ||
         ko "crystallize --continue: INDEX.md a FIFO is refused" "exit $rc" "$(cat "$scratch/err")"
-    rm INDEX.md && cp "$scratch/INDEX.md" INDEX.md
+    # --abort puts back only what the run wrote: a FIFO is left, not read
+    rc=0
+    $T "$DTK" crystallize --abort >"$scratch/out" 2>"$scratch/err" || rc=$?
+    [ $rc -eq 0 ] && [ -p INDEX.md ] && [ ! -f .git/dtk-crystallize ] &&
+        ok "crystallize --abort: INDEX.md a FIFO is left as it is, no hang" ||
+        ko "crystallize --abort: INDEX.md a FIFO is left as it is, no hang" "exit $rc" \
+            "$(cat "$scratch/err")"
+    rm INDEX.md && git checkout -q . && git status --porcelain
+    DTK_CRASH_AT=after-records bash -c '"$0" crystallize --date "$1" --eval s=ok; exit $?' \
+        "$DTK_CRASH" $date >/dev/null 2>&1
     if "$DTK" crystallize --continue >/dev/null 2>"$scratch/err" && "$DTK" check 2>/dev/null &&
         [ -z "$(git status --porcelain)" ]; then
         ok "crystallize --continue finishes once INDEX.md is a file"
