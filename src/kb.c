@@ -3,6 +3,7 @@
 #include "dtk/kb.h"
 
 #include "dtk/fs.h"
+#include "dtk/linkcache.h"
 #include "dtk/ytree.h"
 #include "schema.h"
 
@@ -66,8 +67,8 @@ static int S_strcmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Lists the file names in dir (not "." nor ".."), sorted. */
-static int S_list_dir(char ***out, const char *dir)
+/* Lists the file names in dir (not "." nor ".."), sorted unless unsorted. */
+static int S_list_dir(char ***out, const char *dir, int unsorted)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -89,7 +90,7 @@ static int S_list_dir(char ***out, const char *dir)
 		v[n++] = dtk_xstrdup(de->d_name);
 	}
 	closedir(d);
-	if (n)
+	if (n && !unsorted)
 		qsort(v, n, sizeof(*v), S_strcmp);
 	*out = v;
 	return (int)n;
@@ -109,7 +110,7 @@ static int S_node_file(const char *name, char *node, size_t size)
 int dtk_kb_list_nodes(char ***out, const char *root)
 {
 	char *dir = dtk_path_join(root, "insights"), **names, node[256];
-	int n = S_list_dir(&names, dir), i, k = 0;
+	int n = S_list_dir(&names, dir, 0), i, k = 0;
 
 	free(dir);
 	*out = NULL;
@@ -180,6 +181,15 @@ struct kfile {
 	/* F_NODE of a DTK_KB_LINKED load other than the node shown: loaded only
 	 * when it may link to it (S_links), its errors ignored */
 	int linked;
+	/* DTK_KB_LINKED with the links cache: the file's record (has_rec), its
+	 * list scanned now (list, malloc'd) or the cache's */
+	struct dtk_linkcache_rec rec;
+	char *list;
+	int has_rec;
+	/* read and parsed ahead (S_prefetch): the tree, its arena and bytes */
+	struct dtk_yval *tree;
+	struct dtk_arena *tree_arena;
+	char *tree_buf;
 };
 
 struct loader {
@@ -205,7 +215,10 @@ struct loader {
 	char *needle;
 	char **named;
 	size_t n_named;
-	int dir_fd; /* insights/, open while the other node files are scanned */
+	int dir_fd;               /* insights/, open while the other node files are scanned */
+	struct dtk_linkcache *lc; /* NULL: no links cache (DTK_NO_CACHE, no place) */
+	const char *shown;        /* DTK_KB_LINKED: the node shown */
+	char *cache_path;         /* where the links cache is, NULL when none */
 	const struct dtk_kb_filter *filter; /* node files parsed only when it keeps them */
 };
 
@@ -270,24 +283,83 @@ check:
 	return 0;
 }
 
+/* Sets f's links-cache record: the cache's when it holds one it can trust,
+ * else the list of the file's bytes, read now. Returns 1 when the list names
+ * the node shown, or when the file cannot be read so (loading it says why;
+ * it gets no record). */
+static int S_cache_rec(const struct loader *l, struct kfile *f)
+{
+	struct stat st;
+	const char *list;
+	char *buf;
+	int fd, ok;
+
+	if (fstatat(l->dir_fd, f->name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+		return 1;
+	list = dtk_linkcache_get(l->lc, f->name, &st);
+	if (!list) { /* the stat before the read: a later change shows in it */
+		fd = openat(l->dir_fd, f->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			return 1;
+		ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		     (size_t)st.st_size <= DTK_MAX_FILE_BYTES;
+		buf = ok ? dtk_xmalloc((size_t)st.st_size + 1) : NULL;
+		ok = ok && pread(fd, buf, (size_t)st.st_size, 0) == st.st_size;
+		if (ok)
+			list = f->list = dtk_linkcache_scan(buf, (size_t)st.st_size);
+		free(buf);
+		close(fd);
+		if (!ok)
+			return 1;
+	}
+	f->rec.name = f->name;
+	dtk_linkcache_stat(&f->rec, &st);
+	f->rec.list = list;
+	f->has_rec = 1;
+	return dtk_linkcache_names(list, l->shown);
+}
+
+static int S_rec_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct dtk_linkcache_rec *)a)->name,
+	              ((const struct dtk_linkcache_rec *)b)->name);
+}
+
+/* Writes the links cache from the records of this load, when they changed. */
+static void S_cache_save(struct loader *l)
+{
+	struct dtk_linkcache_rec *v = dtk_xmalloc((l->n_files + 1) * sizeof(*v));
+	size_t i, n = 0;
+
+	for (i = 2; i < l->n_files; i++)
+		if (l->files[i].has_rec)
+			v[n++] = l->files[i].rec;
+	qsort(v, n, sizeof(*v), S_rec_cmp);
+	dtk_linkcache_save(l->lc, v, n);
+	free(v);
+}
+
 /* Returns 1 when node file f may link to the node of a DTK_KB_LINKED load:
  * that node's entries name it, or its bytes hold the needle (read whole and
  * searched: the scan touches every node file of the base; a read costs less
  * than a mapping here, whose unmapping stops the other threads). A file that
  * cannot be read so is kept: loading it says why. */
-static int S_links(const struct loader *l, const struct kfile *f)
+static int S_links(const struct loader *l, struct kfile *f)
 {
 	struct stat st;
 	size_t i;
 	ssize_t n;
 	char *buf;
-	int fd, hit = 1;
+	int fd, hit = 1, named = 0;
 
-	for (i = 0; i < l->n_named; i++)
-		if (!strcmp(l->named[i], f->node))
-			return 1;
-	if (l->mem || !l->needle)
+	for (i = 0; i < l->n_named && !named; i++)
+		named = !strcmp(l->named[i], f->node);
+	if (l->mem || !l->needle || (named && !l->lc))
 		return 1;
+	if (l->lc) /* the links cache: the list of f's bytes */
+		return (f->has_rec ? dtk_linkcache_names(f->rec.list, l->shown)
+		                   : S_cache_rec(l, f)) ||
+		       named;
 	fd = openat(l->dir_fd, f->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return 1;
@@ -303,6 +375,84 @@ static int S_links(const struct loader *l, const struct kfile *f)
 	return hit;
 }
 
+static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *only);
+
+/* The work of S_prefetch: a copy of the loader whose files, diagnostics and
+ * links cache are its own until the calling thread takes them. */
+struct prefetch {
+	struct loader l;
+	struct kfile shown; /* the record of the node shown */
+	struct dtk_diags d;
+	size_t cap;
+	int rc;
+};
+
+/* With the links cache, a thread of its own while the calling thread reads
+ * _domain.yaml, _sources.yaml and the node shown: opens the cache, lists the
+ * other node files and makes their records, and reads and parses (no
+ * checks: they need the sources) those that name the node shown and those
+ * its list says it may name. A file that gives an error here is left to
+ * S_load_file, which says it again. */
+static void *S_prefetch(void *arg)
+{
+	struct prefetch *p = arg;
+	struct loader *l = &p->l;
+	const char *mine = NULL;
+	size_t i;
+
+	l->lc = dtk_linkcache_open(l->cache_path, l->root_real);
+	p->rc = S_list_nodes(l, &p->cap, DTK_KB_LINKED, l->shown);
+	if (p->rc < 0 || l->dir_fd < 0)
+		return NULL;
+	S_cache_rec(l, &p->shown);
+	if (p->shown.has_rec && strcmp(p->shown.rec.list, "*"))
+		mine = p->shown.rec.list; /* "*": those it names are read later */
+	for (i = 0; i < l->n_files; i++) {
+		struct kfile *f = &l->files[i];
+		struct dtk_diags d = DTK_DIAGS_INIT;
+		size_t len = 0;
+		int owned = 0;
+		if (!S_cache_rec(l, f) && !(mine && dtk_linkcache_names(mine, f->node)))
+			continue;
+		f->tree_arena = dtk_arena_new();
+		if (S_read(l, &d, f, &f->tree_buf, &len, &owned) != 0 || !owned ||
+		    dtk_yaml_parse(&f->tree, f->tree_arena, f->rel, f->tree_buf, len, &d) < 0 ||
+		    d.n || !f->tree) {
+			f->tree = NULL;
+			dtk_arena_free(f->tree_arena);
+			f->tree_arena = NULL;
+			if (owned)
+				free(f->tree_buf);
+			f->tree_buf = NULL;
+		}
+		dtk_diags_release(&d);
+	}
+	return NULL;
+}
+
+/* Takes what S_prefetch made (joined) into l: the files, the record of the
+ * node shown, the diagnostics and the cache. Returns S_list_nodes's result. */
+static int S_prefetched(struct loader *l, struct prefetch *p, size_t *cap)
+{
+	struct kfile *shown = &l->files[2];
+	int rc = p->rc;
+
+	dtk_grow((void **)&l->files, cap, l->n_files + p->l.n_files + 1, sizeof(*l->files));
+	if (p->l.n_files)
+		memcpy(l->files + l->n_files, p->l.files, p->l.n_files * sizeof(*l->files));
+	l->n_files += p->l.n_files;
+	free(p->l.files);
+	shown = &l->files[2];
+	shown->rec = p->shown.rec;
+	shown->rec.name = shown->name;
+	shown->list = p->shown.list;
+	shown->has_rec = p->shown.has_rec;
+	dtk_diags_move(l->d, &p->d);
+	l->lc = p->l.lc;
+	free(p);
+	return rc;
+}
+
 /* Reads, parses and checks file f with w's arena and diagnostics. */
 static void S_load_file(struct worker *w, struct kfile *f)
 {
@@ -313,6 +463,16 @@ static void S_load_file(struct worker *w, struct kfile *f)
 	size_t len = 0, had = w->d.n;
 	int owned = 0, rc;
 
+	if (f->tree) { /* read and parsed ahead */
+		root = f->tree;
+		tmp = f->tree_arena;
+		buf = f->tree_buf;
+		owned = 1;
+		f->tree = NULL;
+		f->tree_arena = NULL;
+		f->tree_buf = NULL;
+		goto schema;
+	}
 	if (f->linked && !S_links(l, f))
 		return;
 	rc = S_read(l, &w->d, f, &buf, &len, &owned);
@@ -331,6 +491,7 @@ static void S_load_file(struct worker *w, struct kfile *f)
 			dtk_diags_add(&w->d, f->rel, 1, 1, "file is empty");
 		goto done;
 	}
+schema:
 	switch (f->t) {
 	case F_DOMAIN:
 		f->ok = root->kind == DTK_Y_MAP;
@@ -346,7 +507,7 @@ static void S_load_file(struct worker *w, struct kfile *f)
 		                         l->schema_flags, w->named, &w->d);
 		f->ok = f->out != NULL;
 		if (f->out && l->filter && l->filter->loaded)
-			l->filter->loaded(l->filter->arg, l->kb, f->out);
+			l->filter->loaded(l->filter->arg, l->kb, f->out, w->arena);
 		break;
 	}
 done:
@@ -439,8 +600,9 @@ static void S_add_file(struct loader *l, size_t *cap, const char *name, enum fty
 		snprintf(f->node, sizeof(f->node), "%s", node);
 }
 
-/* Lists the names in insights/ (from disk or memory), sorted. */
-static int S_names(const struct loader *l, char ***out)
+/* Lists the names in insights/ (from disk or memory), sorted unless
+ * unsorted (then only those on disk: the files' order is the directory's). */
+static int S_names(const struct loader *l, char ***out, int unsorted)
 {
 	char *dir;
 	size_t i;
@@ -454,7 +616,7 @@ static int S_names(const struct loader *l, char ***out)
 		return (int)l->n_mem;
 	}
 	dir = dtk_path_join(l->kb->root, "insights");
-	n = S_list_dir(out, dir);
+	n = S_list_dir(out, dir, unsorted && !l->over);
 	free(dir);
 	if (n >= 0 && l->over) { /* files that exist only in memory, as yet */
 		size_t k = (size_t)n, cap = k;
@@ -480,7 +642,8 @@ static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *onl
 	static const char *const meta[] = {"_domain.yaml", "_sources.yaml",
 	                                   "_crystallizations.yaml"};
 	char **names = NULL, node[256];
-	int n = S_names(l, &names), i;
+	/* a show lists the other node files only to scan them: in any order */
+	int n = S_names(l, &names, what == DTK_KB_LINKED), i;
 
 	if (n < 0)
 		return -1;
@@ -488,9 +651,11 @@ static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *onl
 		const char *name = names[i];
 		size_t len = strlen(name);
 		char shown[300];
-		snprintf(shown, sizeof(shown), "insights/%.255s", name);
 		if (name[0] == '.')
 			continue;
+		if (name[0] == '_' || len <= 5 || strcmp(name + len - 5, ".yaml") ||
+		    !S_node_file(name, node, sizeof(node)))
+			snprintf(shown, sizeof(shown), "insights/%.255s", name);
 		if (len > 4 && !strcmp(name + len - 4, ".yml")) {
 			dtk_diags_add(l->d, shown, 1, 1,
 			              "files of the base end in .yaml, not .yml");
@@ -554,6 +719,8 @@ static int S_load_files(struct loader *l, int what, const char *only)
 {
 	struct worker w = {l, l->kb->arena, DTK_DIAGS_INIT, NULL}; /* no articles: one node */
 	size_t cap = 0, i, ncap = 0, bcap = 0, first = 2;
+	pthread_t pre;
+	struct prefetch *pf = NULL;
 
 	S_add_file(l, &cap, "_domain.yaml", F_DOMAIN, NULL);
 	S_add_file(l, &cap, "_sources.yaml", F_SOURCES, NULL);
@@ -565,7 +732,26 @@ static int S_load_files(struct loader *l, int what, const char *only)
 		char name[300];
 		snprintf(name, sizeof(name), "%.255s.yaml", only);
 		S_add_file(l, &cap, name, F_NODE, only);
-		if ((what & DTK_KB_LINKED) && S_list_nodes(l, &cap, DTK_KB_LINKED, only) < 0)
+	}
+	if (what & DTK_KB_LINKED) {
+		char *dir = l->mem ? NULL : dtk_path_join(l->kb->root, "insights");
+		l->dir_fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+		free(dir);
+		l->shown = only;
+		l->cache_path = l->mem ? NULL : dtk_linkcache_path(l->root_real);
+		if (l->cache_path) { /* the cache's work beside the reading below */
+			pf = dtk_xcalloc(1, sizeof(*pf));
+			memcpy(&pf->l, l, sizeof(*l));
+			pf->l.files = NULL;
+			pf->l.n_files = 0;
+			pf->l.d = &pf->d;
+			pf->shown.name = l->files[2].name;
+			if (pthread_create(&pre, NULL, S_prefetch, pf) != 0) {
+				free(pf);
+				pf = NULL;
+			}
+		}
+		if (!pf && S_list_nodes(l, &cap, DTK_KB_LINKED, only) < 0)
 			return -1;
 	}
 	S_load_file(&w, &l->files[0]);
@@ -582,16 +768,20 @@ static int S_load_files(struct loader *l, int what, const char *only)
 	if (l->filter && l->filter->prepare)
 		l->filter->prepare(l->filter->arg, l->kb);
 	if (what & DTK_KB_LINKED) { /* the node first: what it names is wanted */
-		char *dir = l->mem ? NULL : dtk_path_join(l->kb->root, "insights");
 		S_load_file(&w, &l->files[2]);
 		if (l->files[2].out)
 			S_set_links(l, l->files[2].out);
 		first = 3;
-		l->dir_fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-		free(dir);
 	}
 	dtk_diags_move(l->d, &w.d);
+	if (pf) {
+		pthread_join(pre, NULL);
+		if (S_prefetched(l, pf, &cap) < 0)
+			return -1;
+	}
 	S_load_parallel(l, first);
+	if (l->lc && l->needle && l->dir_fd >= 0)
+		S_cache_save(l);
 	if (l->dir_fd >= 0)
 		close(l->dir_fd);
 	l->dir_fd = -1;
@@ -753,6 +943,8 @@ static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **
 	*out = NULL;
 	l->d = &d;
 	l->schema_flags = (what & DTK_KB_LEAN) ? DTK_SCHEMA_LEAN : 0;
+	if (l->filter && l->filter->borrow && l->filter->loaded)
+		l->schema_flags |= DTK_SCHEMA_BORROW;
 	if (S_load_files(l, what & (DTK_KB_ONE_NODE | DTK_KB_LINKED), node) < 0)
 		goto done;
 	if (kb->n_nodes > 1)
@@ -785,9 +977,14 @@ done:
 	dtk_strv_free(l->broken, l->n_broken);
 	dtk_strv_free(l->named, l->n_named);
 	free(l->needle);
+	dtk_linkcache_free(l->lc);
+	free(l->cache_path);
 	for (i = 0; i < l->n_files; i++) {
 		free(l->files[i].name);
 		free(l->files[i].rel);
+		free(l->files[i].list);
+		dtk_arena_free(l->files[i].tree_arena);
+		free(l->files[i].tree_buf);
 	}
 	free(l->files);
 	free(l->root_real);

@@ -920,6 +920,8 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 	claim = S_string_v(c, f[E_CLAIM], "claim");
 	if (c->flags & DTK_SCHEMA_LEAN)
 		e->claim = claim ? "" : NULL; /* checked, not kept */
+	else if (c->flags & DTK_SCHEMA_BORROW)
+		e->claim = claim ? claim->str : NULL;
 	else
 		e->claim = claim ? dtk_arena_strndup(c->arena, claim->str, claim->len) : NULL;
 	k = S_enum_v(c, f[E_CONFIDENCE], "confidence", dtk_confidence_names, DTK_CONF_COUNT);
@@ -946,7 +948,9 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 		e->closed = closed->str[0] == 't' || closed->str[0] == 'T';
 	S_entry_refs(c, f, e);
 	/* lean: INDEX.md shows the titles of candidates only */
-	if (title && (!(c->flags & DTK_SCHEMA_LEAN) || dtk_entry_is_candidate(c->kb, e)))
+	if (title && (c->flags & DTK_SCHEMA_BORROW))
+		e->title = title->str;
+	else if (title && (!(c->flags & DTK_SCHEMA_LEAN) || dtk_entry_is_candidate(c->kb, e)))
 		e->title = dtk_arena_strndup(c->arena, title->str, title->len);
 	else if (title)
 		e->title = "";

@@ -216,7 +216,7 @@ static int S_diff(struct dtk_write *w, struct dtk_buf *out, const char *old, siz
                   const char *new_, size_t new_len, const char *path)
 {
 	char *diff = NULL;
-	if (dtk_git_diff_buffers(&diff, old ? old : "", old ? old_len : 0, new_, new_len, path) < 0)
+	if (dtk_git_diff_buffers(&diff, old, old ? old_len : 0, new_, new_len, path) < 0)
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 	dtk_buf_puts(out, diff);
 	free(diff);

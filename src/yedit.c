@@ -560,16 +560,24 @@ int dtk_yedit_append_map(struct dtk_ydoc *d, const struct dtk_yval *map, const c
 		at = seq->items[seq->n - 1]->end;
 		if (rc == 0)
 			S_edit(d, at, at, b.ptr, b.len);
+	} else if (map && map->style == DTK_YS_FLOW) { /* {k: []}: [{...}] */
+		dtk_buf_putc(&b, '[');
+		rc = S_flow_map(d, &b, fields, n);
+		dtk_buf_putc(&b, ']');
+		if (rc == 0)
+			S_edit(d, seq->start, seq->end, b.ptr, b.len);
 	} else { /* [] becomes a block list of one item */
 		int i = map ? dtk_yedit_find(map, key) : -1;
 		int base = i >= 0 ? dtk_yedit_col(d, map->items[2 * i]->start) : -2;
 		dcol = base + 2;
-		if (i >= 0)
-			dtk_buf_puts(&b, d->eol);
 		rc = S_block_map(d, &b, fields, n, dcol, dcol + 2);
-		at = i >= 0 ? S_colon(d, map->items[2 * i]->end) : seq->start;
-		if (rc == 0)
-			S_edit(d, at, seq->end, b.ptr, b.len);
+		if (rc == 0 && i >= 0) {
+			/* "key: [] # note" becomes "key: # note" and the item's lines */
+			S_edit(d, S_colon(d, map->items[2 * i]->end), seq->end, "", 0);
+			S_insert_lines(d, dtk_ytext_line_end(d->buf, d->len, seq->end), &b);
+		} else if (rc == 0) {
+			S_edit(d, seq->start, seq->end, b.ptr, b.len);
+		}
 	}
 	dtk_buf_release(&b);
 	return rc;

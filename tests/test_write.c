@@ -363,13 +363,13 @@ static void test_crlf_commented_file(void **state)
 	                           "bloom: remember\r\n"
 	                           "stance: S\r\n"
 	                           "\r\n"
-	                           "insights:\r\n"
+	                           "insights: # empty\r\n"
 	                           "  - id: gamma-001\r\n"
 	                           "    title: T\r\n"
 	                           "    claim: C\r\n"
 	                           "    confidence: low\r\n"
 	                           "    source: paper-a\r\n"
-	                           "    created: 2026-07-01 # empty\r\n"
+	                           "    created: 2026-07-01\r\n"
 	                           "    used: 1\r\n";
 	assert_int_equal(len, sizeof(want) - 1);
 	assert_memory_equal(got, want, len);

@@ -10,7 +10,8 @@
 
 /*
  * Produces a unified diff from old to new, both shown as path (a/path and
- * b/path). Returns 0 and sets *out (malloc'd, the caller frees; "" when the
+ * b/path); old NULL: a file that does not exist yet, shown as git shows a
+ * new file ("new file mode", "--- /dev/null"). Returns 0 and sets *out (malloc'd, the caller frees; "" when the
  * buffers are equal), or -1 with the error set (also when libgit2 cannot be
  * loaded).
  */

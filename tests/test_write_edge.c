@@ -1,0 +1,112 @@
+/* test_write_edge.c: the write commands through the binary on the edges of
+ * their output: the diff of a dry run, applied by git; the style of the text
+ * an edit adds to files written in unusual ways. */
+#include "support.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static char *S_base(void)
+{
+	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base");
+	t_copytree(base, dir);
+	free(base);
+	return dir;
+}
+
+static void S_done(char *dir)
+{
+	t_rmtree(dir);
+	free(dir);
+}
+
+/* Runs dtk in dir and checks its exit status; returns the run (free it). */
+#define RUN(r, dir, want, ...)                                                                     \
+	do {                                                                                       \
+		t_dtk(&(r), dir, NULL, __VA_ARGS__, NULL);                                         \
+		if ((r).status != (want))                                                          \
+			print_error("exit %d: %s%s\n", (r).status, (r).out, (r).err);              \
+		assert_int_equal((r).status, want);                                                \
+	} while (0)
+
+/* The dry run of a command that creates a file shows it as git shows a new
+ * file, so that 'git apply' takes the diff and makes the same files. */
+static void test_dry_run_new_file_applies(void **state)
+{
+	char *dir = S_base(), *other = S_base(), *a, *b;
+	struct t_run r;
+	(void)state;
+	RUN(r, dir, 0, "add-node", "delta", "--category", "策略", "--dry-run");
+	assert_non_null(strstr(r.out, "diff --git a/insights/delta.yaml b/insights/delta.yaml\n"
+	                              "new file mode 100644\n"));
+	assert_non_null(strstr(r.out, "--- /dev/null\n+++ b/insights/delta.yaml\n"));
+	t_write_str(dir, "dry.diff", r.out);
+	t_run_free(&r);
+	assert_int_equal(t_sh(dir, "git apply dry.diff"), 0);
+	RUN(r, other, 0, "add-node", "delta", "--category", "策略");
+	t_run_free(&r);
+	a = t_read(dir, "insights/delta.yaml", NULL);
+	b = t_read(other, "insights/delta.yaml", NULL);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	a = t_read(dir, "insights/_domain.yaml", NULL);
+	b = t_read(other, "insights/_domain.yaml", NULL);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	S_done(dir);
+	S_done(other);
+}
+
+/* Runs add on gamma.yaml written as text and fails unless the file becomes
+ * want, byte for byte, and the base checks. */
+static void S_add_to(const char *text, const char *want)
+{
+	char *dir = S_base(), *got;
+	struct t_run r;
+	t_write_str(dir, "insights/gamma.yaml", text);
+	RUN(r, dir, 0, "add", "gamma", "--title", "T", "--claim", "a\nb", "--source", "paper-a",
+	    "--confidence", "low", "--created", "2026-05-01");
+	assert_string_equal(r.out, "gamma-001\n");
+	t_run_free(&r);
+	got = t_read(dir, "insights/gamma.yaml", NULL);
+	assert_string_equal(got, want);
+	free(got);
+	RUN(r, dir, 0, "check");
+	t_run_free(&r);
+	S_done(dir);
+}
+
+/* "insights: [] # note": the note stays on the key's line, not after the
+ * new entry's last value. */
+static void test_add_to_empty_list_with_comment(void **state)
+{
+	(void)state;
+	S_add_to("node: gamma\nbloom: remember\ninsights: [] # none yet\nstance: s\n",
+	         "node: gamma\nbloom: remember\ninsights: # none yet\n"
+	         "  - id: gamma-001\n    title: T\n    claim: |-\n      a\n      b\n"
+	         "    confidence: low\n    source: paper-a\n    created: 2026-05-01\n"
+	         "stance: s\n");
+}
+
+/* A node file written as one flow mapping gets the entry in flow style. */
+static void test_add_to_flow_mapping_file(void **state)
+{
+	(void)state;
+	S_add_to("{node: gamma, bloom: remember, insights: []}\n",
+	         "{node: gamma, bloom: remember, insights: [{id: gamma-001, title: T, "
+	         "claim: \"a\\nb\", confidence: low, source: paper-a, created: 2026-05-01}]}\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_dry_run_new_file_applies),
+	        cmocka_unit_test(test_add_to_empty_list_with_comment),
+	        cmocka_unit_test(test_add_to_flow_mapping_file),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
