@@ -189,10 +189,11 @@ static void S_prepare(void *arg, const struct dtk_kb *kb)
 	dtk_search_prepare(f->s, kb);
 }
 
-static void S_loaded(void *arg, const struct dtk_kb *kb, const struct dtk_node *node)
+static void S_loaded(void *arg, const struct dtk_kb *kb, struct dtk_node *node,
+                     struct dtk_arena *arena)
 {
 	struct filter *f = arg;
-	dtk_search_node(f->s, kb, node);
+	dtk_search_node(f->s, kb, node, arena);
 }
 
 static int S_keep(void *arg, const char *node, const char *buf, size_t len)
@@ -208,7 +209,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_search_hit *hits = NULL;
 	struct filter f = {NULL, NULL};
-	struct dtk_kb_filter kf = {S_prepare, S_keep, S_loaded, &f};
+	/* titles and claims are borrowed: only the hits' are kept */
+	struct dtk_kb_filter kf = {S_prepare, S_keep, S_loaded, &f, 1};
 	struct dtk_kb *kb = NULL;
 	struct opts o;
 	size_t n = 0, i, k;

@@ -507,7 +507,7 @@ schema:
 		                         l->schema_flags, w->named, &w->d);
 		f->ok = f->out != NULL;
 		if (f->out && l->filter && l->filter->loaded)
-			l->filter->loaded(l->filter->arg, l->kb, f->out);
+			l->filter->loaded(l->filter->arg, l->kb, f->out, w->arena);
 		break;
 	}
 done:
@@ -943,6 +943,8 @@ static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **
 	*out = NULL;
 	l->d = &d;
 	l->schema_flags = (what & DTK_KB_LEAN) ? DTK_SCHEMA_LEAN : 0;
+	if (l->filter && l->filter->borrow && l->filter->loaded)
+		l->schema_flags |= DTK_SCHEMA_BORROW;
 	if (S_load_files(l, what & (DTK_KB_ONE_NODE | DTK_KB_LINKED), node) < 0)
 		goto done;
 	if (kb->n_nodes > 1)

@@ -27,6 +27,7 @@ enum {
 struct dtk_mcp {
 	unsigned flags;
 	int initialized;
+	const char *version; /* the version initialize agreed on, or NULL */
 };
 
 /* ---- reading messages ---- */
@@ -105,6 +106,7 @@ static json_t *S_initialize(struct dtk_mcp *m, json_t *params)
 		if (!strcmp(asked, dtk_mcp_versions[i]))
 			v = dtk_mcp_versions[i];
 	m->initialized = 1;
+	m->version = v;
 	return json_pack(
 	        "{s:s,s:{s:{s:b},s:{s:b,s:b}},s:{s:s,s:s,s:s},s:s}", "protocolVersion", v,
 	        "capabilities", "tools", "listChanged", 0, "resources", "listChanged", 0,
@@ -258,15 +260,13 @@ static char *S_method(struct dtk_mcp *m, json_t *id, const char *method, json_t 
 	return S_error(id, E_METHOD, err);
 }
 
-char *dtk_mcp_handle(struct dtk_mcp *m, const char *msg, size_t len)
+/* Answers one message j (not stolen); returns the response line, or NULL
+ * when none is due. */
+static char *S_message(struct dtk_mcp *m, json_t *j)
 {
-	json_error_t je;
-	json_t *j = json_loadb(msg, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je), *id,
-	       *method;
+	json_t *id, *method;
 	char *out = NULL;
 
-	if (!j)
-		return S_error(NULL, E_PARSE, "Parse error");
 	id = json_object_get(j, "id");
 	method = json_object_get(j, "method");
 	if (!json_is_object(j) || !json_is_string(json_object_get(j, "jsonrpc")) ||
@@ -283,6 +283,54 @@ char *dtk_mcp_handle(struct dtk_mcp *m, const char *msg, size_t len)
 		out = S_method(m, json_incref(id), json_string_value(method),
 		               json_object_get(j, "params"));
 	} /* else a notification: nothing is answered */
+	return out;
+}
+
+/* Answers a batch (a non-empty array) as protocol 2025-03-26 has them: an
+ * array of the responses due, in order, or NULL when none is (notifications
+ * only). An initialize in a batch is refused, as that version says. */
+static char *S_batch(struct dtk_mcp *m, json_t *batch)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	json_t *item;
+	size_t i;
+	char *r;
+
+	json_array_foreach(batch, i, item)
+	{
+		json_t *method = json_object_get(item, "method");
+		if (json_is_string(method) && !strcmp(json_string_value(method), "initialize") &&
+		    json_is_object(item) && json_object_get(item, "id"))
+			r = S_error(json_incref(json_object_get(item, "id")), E_REQUEST,
+			            "initialize must not be part of a batch");
+		else
+			r = S_message(m, item);
+		if (!r)
+			continue;
+		dtk_buf_putc(&b, b.len ? ',' : '[');
+		dtk_buf_puts(&b, r);
+		free(r);
+	}
+	if (!b.len)
+		return NULL;
+	dtk_buf_putc(&b, ']');
+	return dtk_buf_detach(&b);
+}
+
+char *dtk_mcp_handle(struct dtk_mcp *m, const char *msg, size_t len)
+{
+	json_error_t je;
+	json_t *j = json_loadb(msg, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+	char *out;
+
+	if (!j)
+		return S_error(NULL, E_PARSE, "Parse error");
+	/* batches exist in 2025-03-26 only (2025-06-18 removed them) */
+	if (json_is_array(j) && json_array_size(j) && m->version &&
+	    !strcmp(m->version, "2025-03-26"))
+		out = S_batch(m, j);
+	else
+		out = S_message(m, j);
 	json_decref(j);
 	return out;
 }

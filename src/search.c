@@ -106,6 +106,10 @@ static void S_put_folded(struct dtk_buf *b, utf8proc_int32_t cp)
 		dtk_buf_put(b, (const char *)enc, (size_t)utf8proc_encode_char(d[i], enc));
 }
 
+/* Eight bytes each c; the high bit of eight bytes. */
+#define S_BYTES(c) (0x0101010101010101ull * (uint64_t)(c))
+#define S_HIGH S_BYTES(0x80)
+
 /* Folds s[i..) onto b (and the offsets onto m when m is not NULL) the fast
  * way, character by character, until end (or the end of the character that
  * crosses end) or a character whose folding depends on what surrounds it.
@@ -124,11 +128,37 @@ static size_t S_fold_fast(struct dtk_buf *b, struct dtk_buf *m, const char *s, s
 	dtk_grow((void **)&b->ptr, &b->cap, b->len + (end - i) + 64, 1);
 	while (i < end) {
 		unsigned char c = u[i];
+		if (c < 0x80 && !m && end - i >= 8) { /* eight ASCII bytes at a step */
+			uint64_t x, upper;
+			memcpy(&x, u + i, 8);
+			if (!(x & S_HIGH)) {
+				/* the high bit of a byte: at least 'A' and not above 'Z' */
+				upper = (x + S_BYTES(0x80 - 'A')) & ~(x + S_BYTES(0x7f - 'Z')) &
+				        S_HIGH;
+				x |= upper >> 2; /* 0x80 >> 2: the bit of lowercase */
+				memcpy(b->ptr + b->len, &x, 8);
+				b->len += 8;
+				i += 8;
+				continue;
+			}
+		}
 		if (c < 0x80) {
 			b->ptr[b->len++] = (char)((unsigned)c - 'A' < 26u ? c + 32 : c);
 			if (m)
 				dtk_buf_put(m, (const char *)&i, sizeof(i));
 			i++;
+			continue;
+		}
+		if (c >= 0xe4 && c <= 0xe9 && i + 2 < len && (u[i + 1] & 0xc0) == 0x80 &&
+		    (u[i + 2] & 0xc0) == 0x80) {
+			/* U+4000..U+9FFF (CJK ideographs, Yijing hexagrams): each
+			 * folds to itself and composes with nothing (test_search
+			 * checks every one), so it needs no look-up */
+			memcpy(b->ptr + b->len, s + i, 3);
+			b->len += 3;
+			for (k = 0; m && k < 3; k++)
+				dtk_buf_put(m, (const char *)&i, sizeof(i));
+			i += 3;
 			continue;
 		}
 		if (b->cap - b->len < 40 + (end - i)) /* what one character may give */
@@ -281,11 +311,44 @@ void dtk_search_prepare(struct dtk_search *s, const struct dtk_kb *kb)
 	}
 }
 
+static int S_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Drops from p[st..len) each run of blanks that holds a line break (the
+ * run before st included), where YAML's folding of lines may join two
+ * characters (a break between two East Asian wide characters is no space,
+ * docs/schema.md): a word, which holds no blank, is still found wherever the
+ * parsed text holds it. Unless last, a run at the end is kept whole for the
+ * text that comes next. Returns the new length. */
+static size_t S_drop_breaks(char *p, size_t len, size_t st, int last)
+{
+	size_t r, w, a;
+	int nl;
+
+	while (st > 0 && S_blank(p[st - 1]))
+		st--;
+	for (r = w = st; r < len;) {
+		if (!S_blank(p[r])) {
+			p[w++] = p[r++];
+			continue;
+		}
+		for (a = r, nl = 0; r < len && S_blank(p[r]); r++)
+			nl |= p[r] == '\n';
+		if (!nl || (r == len && !last)) {
+			memmove(p + w, p + a, r - a);
+			w += r - a;
+		}
+	}
+	return w;
+}
+
 int dtk_search_file_may_match(const struct dtk_search *s, const char *buf, size_t len)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
 	unsigned char *found;
-	size_t i, at = 0, next, left = 0, longest = 0, from, flen;
+	size_t i, at = 0, next, left = 0, longest = 0, from, flen, st;
 	char *f;
 	int ok = 1;
 
@@ -300,15 +363,21 @@ int dtk_search_file_may_match(const struct dtk_search *s, const char *buf, size_
 	}
 	/* fold a part at a time, and stop as soon as every word is seen */
 	while (left && at < len) {
-		from = b.len >= longest ? b.len - longest + 1 : 0;
+		st = b.len;
 		next = S_fold_fast(&b, NULL, buf, len, at, at + 16384 < len ? at + 16384 : len);
 		if (next < len && next < at + 16384) { /* the slow way, all of it */
 			f = dtk_fold(buf, len, &flen, NULL);
+			if (f)
+				flen = S_drop_breaks(f, flen, 0, 1);
 			for (i = 0; f && i < s->n && ok; i++)
 				ok = found[i] || memmem(f, flen, s->words[i], s->lens[i]);
 			free(f);
 			goto done;
 		}
+		while (st > 0 && S_blank(b.ptr[st - 1]))
+			st--;
+		b.len = S_drop_breaks(b.ptr, b.len, st, next >= len);
+		from = st >= longest ? st - longest + 1 : 0;
 		for (i = 0; i < s->n; i++)
 			if (!found[i] &&
 			    memmem(b.ptr + from, b.len - from, s->words[i], s->lens[i])) {
@@ -394,7 +463,8 @@ static const char *S_fold_into(struct dtk_buf *b, const char *s)
 	return b->ptr;
 }
 
-void dtk_search_node(struct dtk_search *s, const struct dtk_kb *kb, const struct dtk_node *node)
+void dtk_search_node(struct dtk_search *s, const struct dtk_kb *kb, struct dtk_node *node,
+                     struct dtk_arena *keep)
 {
 	struct dtk_search_hit *v = NULL, h;
 	struct dtk_buf tb = DTK_BUF_INIT, cb = DTK_BUF_INIT;
@@ -402,23 +472,29 @@ void dtk_search_node(struct dtk_search *s, const struct dtk_kb *kb, const struct
 	const char *title, *claim;
 
 	for (k = 0; k < node->n_entries; k++) {
-		const struct dtk_entry *e = &node->entries[k];
-		int all = 1;
-		title = S_fold_into(&tb, e->title);
-		claim = S_fold_into(&cb, e->claim);
+		struct dtk_entry *e = &node->entries[k];
+		/* an entry without a title or claim is an error the load reports */
+		int all = e->title && e->claim;
+		title = all ? S_fold_into(&tb, e->title) : NULL;
+		claim = all ? S_fold_into(&cb, e->claim) : NULL;
+		all = title && claim;
 		memset(&h, 0, sizeof(h));
 		h.e = e;
 		h.order = k;
-		for (w = 0; w < s->n && all && title && claim; w++) {
+		for (w = 0; w < s->n && all; w++) {
 			int t = strstr(e->id, s->words[w]) || strstr(title, s->words[w]);
 			int c = strstr(claim, s->words[w]) != NULL;
 			h.title += (unsigned)t;
 			h.claim += (unsigned)c;
 			all = t || c || S_in_sources(s, kb, e, w);
 		}
-		if (all && title && claim) {
+		if (all) {
 			dtk_grow((void **)&v, &cap, n + 1, sizeof(*v));
 			v[n++] = h;
+		}
+		if (keep) { /* borrowed: what is shown is kept */
+			e->title = all ? dtk_arena_strdup(keep, e->title) : e->title ? "" : NULL;
+			e->claim = all ? dtk_arena_strdup(keep, e->claim) : e->claim ? "" : NULL;
 		}
 	}
 	dtk_buf_release(&tb);

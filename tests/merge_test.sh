@@ -263,6 +263,38 @@ else
         "$(cat "$scratch/merge.out")" "$(cat "$scratch/check" 2>/dev/null)" "$(git status --short)"
 fi
 
+# s2's commits cherry-picked onto s1 one at a time: the first (an entry)
+# is committed by git itself, no hook runs (INDEX.md left as it was); the
+# second stops on the same conflict; resolved (theirs' claim),
+# git cherry-pick --continue runs git commit: the pre-commit hook rebuilds
+# INDEX.md
+git checkout -q -b pick s1
+if git cherry-pick s2~1 >"$scratch/merge.out" 2>&1 && ! git cherry-pick s2 >>"$scratch/merge.out" 2>&1 &&
+    [ "$(git diff --name-only --diff-filter=U)" = insights/alpha.yaml ] &&
+    sed -i '/^<<<<<<< /,/^=======$/d; /^>>>>>>> /d' insights/alpha.yaml &&
+    git add insights/alpha.yaml && GIT_EDITOR=: git cherry-pick --continue >>"$scratch/merge.out" 2>&1 &&
+    grep -q '^pre-commit: INDEX.md rebuilt from the merged insights/ and staged$' "$scratch/merge.out" &&
+    "$DTK" check >"$scratch/check" 2>&1 && [ -z "$(git status --porcelain)" ] &&
+    [ "$(grep -c 'Found on branch s' insights/alpha.yaml)" -eq 2 ] && grep -q '^    claim: s2 way.$' insights/alpha.yaml; then
+    ok "a cherry-pick's conflict resolved, then --continue: the pre-commit hook rebuilds INDEX.md"
+else
+    ko "a cherry-pick's conflict resolved, then --continue: the pre-commit hook rebuilds INDEX.md" \
+        "$(cat "$scratch/merge.out")" "$(cat "$scratch/check" 2>/dev/null)" "$(git status --short)"
+fi
+# both in one cherry-pick: git checks its own index against the commit after
+# --continue, so the hook only says INDEX.md is stale; dtk check tells
+git checkout -q -b pick2 s1
+if ! git cherry-pick "$(git merge-base s1 s2)..s2" >"$scratch/merge.out" 2>&1 &&
+    sed -i '/^<<<<<<< /,/^=======$/d; /^>>>>>>> /d' insights/alpha.yaml &&
+    git add insights/alpha.yaml && GIT_EDITOR=: git cherry-pick --continue >>"$scratch/merge.out" 2>&1 &&
+    grep -q "^pre-commit: INDEX.md does not match the merged insights/; not rebuilt while several commits are picked" "$scratch/merge.out" &&
+    ! [ -d .git/sequencer ] && [ -z "$(git status --porcelain)" ] && ! "$DTK" check >/dev/null 2>&1; then
+    ok "a cherry-pick of several commits: --continue completes, the hook says INDEX.md is stale, dtk check exits 1"
+else
+    ko "a cherry-pick of several commits: --continue completes, the hook says INDEX.md is stale, dtk check exits 1" \
+        "$(cat "$scratch/merge.out")" "$(git status --short)"
+fi
+
 # pull (merge): a clone and its origin each add 2 entries
 fresh origin && git clone -q "$scratch/origin" "$scratch/pull" &&
     (cd "$scratch/pull" && "$DTK" setup-git >/dev/null && add_entries s1 2 && git merge -q s1) &&
@@ -291,7 +323,7 @@ cp -R "$SRC/tests/fixtures/base" "$scratch/foreign" && cd "$scratch/foreign" && 
 printf '#!/bin/sh\necho mine\n' >.git/hooks/pre-commit && chmod +x .git/hooks/pre-commit
 cp .git/hooks/pre-commit "$scratch/pre-commit.orig"
 if "$DTK" setup-git >"$scratch/out" 2>"$scratch/err" && cmp -s .git/hooks/pre-commit "$scratch/pre-commit.orig" &&
-    grep -qxF "dtk setup-git: $PWD/.git/hooks/pre-commit is not dtk's: left as it is; for INDEX.md to be rebuilt in merge commits, add this line to it:" "$scratch/err" &&
+    grep -qxF "dtk setup-git: $PWD/.git/hooks/pre-commit is not dtk's: left as it is; for INDEX.md to be rebuilt in merge commits, add this line to it, before anything that checks INDEX.md:" "$scratch/err" &&
     grep -qxF '  "$(dirname "$0")/dtk-merge-index" pre-commit' "$scratch/err" &&
     [ -x .git/hooks/pre-merge-commit ] && [ -x .git/hooks/post-merge ] && [ -x .git/hooks/dtk-merge-index ]; then
     ok "a hook that is not dtk's: left as it is, the line to add said on stderr"
@@ -313,6 +345,29 @@ git symbolic-ref HEAD refs/heads/main && git add -A && git commit -qm base >/dev
     git merge -q --no-commit s2 >"$scratch/merge.out" 2>&1 &&
     git commit -q --no-edit >>"$scratch/merge.out" 2>&1 || ko "foreign hook: merged" "$(cat "$scratch/merge.out")"
 fixed "that line added to the hook: git commit of a merge rebuilds INDEX.md"
+if "$DTK" setup-git >"$scratch/out" 2>"$scratch/err" && ! [ -s "$scratch/err" ] &&
+    grep -qxF "hook (not dtk's) runs dtk-merge-index: $PWD/.git/hooks/pre-commit" "$scratch/out"; then
+    ok "setup-git again: the hook that runs dtk-merge-index is seen, nothing said on stderr"
+else
+    ko "setup-git again: the hook that runs dtk-merge-index is seen, nothing said on stderr" "$(cat "$scratch/out" "$scratch/err")"
+fi
+# contrib/pre-commit linked in as the hook: it runs dtk-merge-index, the
+# link is kept
+cp -R "$SRC/tests/fixtures/base" "$scratch/linked" && cd "$scratch/linked" && git init -q || exit 2
+ln -s "$SRC/contrib/pre-commit" .git/hooks/pre-commit
+if "$DTK" setup-git >"$scratch/out" 2>"$scratch/err" && ! [ -s "$scratch/err" ] &&
+    [ "$(readlink .git/hooks/pre-commit)" = "$SRC/contrib/pre-commit" ] &&
+    grep -qxF "hook (not dtk's) runs dtk-merge-index: $PWD/.git/hooks/pre-commit" "$scratch/out"; then
+    ok "contrib/pre-commit linked in: kept, seen to run dtk-merge-index"
+else
+    ko "contrib/pre-commit linked in: kept, seen to run dtk-merge-index" "$(cat "$scratch/out" "$scratch/err")"
+fi
+git symbolic-ref HEAD refs/heads/main && git add -A && git commit -qm base 2>/dev/null &&
+    { add_entries s1 2 && add_entries s2 2; } >/dev/null 2>&1 && git merge -q --no-edit s1 >/dev/null &&
+    git merge -q --no-commit s2 >"$scratch/merge.out" 2>&1 &&
+    git commit -q --no-edit >>"$scratch/merge.out" 2>&1 || ko "contrib: merged" "$(cat "$scratch/merge.out")"
+fixed "contrib/pre-commit: the merge's INDEX.md rebuilt before its check passes"
+
 # a helper name taken by a file not dtk's: no hook at all
 cp -R "$SRC/tests/fixtures/base" "$scratch/taken" && cd "$scratch/taken" && git init -q || exit 2
 echo 'not dtk' >.git/hooks/dtk-merge-index
@@ -341,6 +396,19 @@ if "$DTK" setup-git >/dev/null 2>&1 && [ -x relative-hooks/post-merge ]; then
     ok "core.hooksPath relative: from the top of the work tree"
 else
     ko "core.hooksPath relative: from the top of the work tree" "$(ls -a)"
+fi
+
+# a hooks folder that cannot be made (a file there): exit 2, nothing written
+cp -R "$SRC/tests/fixtures/base" "$scratch/nohooks" && cd "$scratch/nohooks" && git init -q || exit 2
+echo file >"$scratch/hooks-file" && git config core.hooksPath "$scratch/hooks-file"
+cp .git/config "$scratch/config.orig"
+"$DTK" setup-git >"$scratch/out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && cmp -s .git/config "$scratch/config.orig" && ! [ -e .gitattributes ] &&
+    [ "$(cat "$scratch/hooks-file")" = file ] && grep -q 'hooks-file' "$scratch/out"; then
+    ok "hooks cannot be written: exit 2, configuration and .gitattributes unchanged"
+else
+    ko "hooks cannot be written: exit 2, configuration and .gitattributes unchanged" "rc $rc" "$(cat "$scratch/out")"
 fi
 
 # a linked worktree: git runs the main repository's hooks

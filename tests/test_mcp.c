@@ -248,13 +248,55 @@ static void test_serve(void **state)
 	free(out);
 }
 
+/* Returns the raw response to msg (malloc'd; NULL when none is due). */
+static char *S_raw(struct dtk_mcp *m, const char *msg)
+{
+	return dtk_mcp_handle(m, msg, strlen(msg));
+}
+
+/* Batches: only in a session that agreed on 2025-03-26, whose spec has them
+ * (and keeps initialize out of them); later versions removed them. */
+static void test_batches(void **state)
+{
+	static const char batch[] = "[{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"},"
+	                            "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"},"
+	                            "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"nope\"},1,"
+	                            "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"initialize\"}]";
+	struct dtk_mcp *m = dtk_mcp_new(DTK_MCP_NO_CALLS);
+	json_t *j;
+	char *r;
+	(void)state;
+	S_expect_error(m, batch, -32600, 1); /* before initialize: no batches */
+	S_expect_version(m, "2025-03-26", "2025-03-26");
+	r = S_raw(m, batch);
+	assert_non_null(r);
+	assert_null(strchr(r, '\n'));
+	j = json_loads(r, 0, NULL);
+	free(r);
+	assert_true(json_is_array(j));
+	assert_int_equal(json_array_size(j), 4);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(j, 0), "id")), 5);
+	assert_non_null(json_object_get(json_array_get(j, 0), "result"));
+	assert_int_equal(S_code(json_array_get(j, 1)), -32601);
+	assert_int_equal(S_code(json_array_get(j, 2)), -32600);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(j, 3), "id")), 7);
+	assert_int_equal(S_code(json_array_get(j, 3)), -32600);
+	json_decref(j);
+	/* notifications only: no answer; an empty batch is one invalid request */
+	assert_null(S_raw(m, "[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}]"));
+	S_expect_error(m, "[]", -32600, 1);
+	S_expect_version(m, "2025-06-18", "2025-06-18");
+	S_expect_error(m, batch, -32600, 1);
+	dtk_mcp_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_read_lines),     cmocka_unit_test(test_read_too_big),
 	        cmocka_unit_test(test_jsonrpc_errors), cmocka_unit_test(test_initialize_and_ping),
 	        cmocka_unit_test(test_tools_list),     cmocka_unit_test(test_tools_call),
-	        cmocka_unit_test(test_serve),
+	        cmocka_unit_test(test_serve),          cmocka_unit_test(test_batches),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,8 +3,10 @@
 #include "dtk/search.h"
 #include "support.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <utf8proc.h> /* the reference the fast folding is checked against */
 
 /* Returns s folded (malloc'd), failing the test on bad UTF-8. */
 static char *S_fold(const char *s)
@@ -72,6 +74,81 @@ static void test_fold_map(void **state)
 	free(map);
 }
 
+/* Checks that dtk_fold gives what utf8proc's own NFKC and case folding of
+ * the whole text gives; with_map, dtk_fold with a map too (which composes
+ * nothing: only for texts where nothing composes). */
+static void S_fold_as_utf8proc(const char *s, int with_map)
+{
+	utf8proc_uint8_t *want = NULL;
+	utf8proc_ssize_t n =
+	        utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)strlen(s), &want,
+	                     UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT |
+	                             UTF8PROC_CASEFOLD | UTF8PROC_IGNORE);
+	size_t len, *map = NULL;
+	char *f;
+
+	assert_true(n >= 0);
+	f = dtk_fold(s, strlen(s), &len, NULL);
+	assert_non_null(f);
+	assert_string_equal(f, (const char *)want);
+	free(f);
+	if (!with_map)
+		goto done;
+	f = dtk_fold(s, strlen(s), &len, &map);
+	assert_non_null(f);
+	assert_string_equal(f, (const char *)want);
+	assert_int_equal(map[len], strlen(s));
+	free(f);
+	free(map);
+done:
+	free(want);
+}
+
+/* The fast ways of folding (eight ASCII bytes at a step, CJK ideographs
+ * copied without a look-up, characters folded one by one) against
+ * utf8proc's folding of the whole text. */
+static void test_fold_fast_paths(void **state)
+{
+	char all[160], buf[64];
+	int i, cp;
+	(void)state;
+	for (i = 1; i < 128; i++) /* every ASCII byte, '@' '[' '`' '{' beside the letters */
+		all[i - 1] = (char)i;
+	all[127] = '\0';
+	S_fold_as_utf8proc(all, 1);
+	S_fold_as_utf8proc("NCCLCommSplit ALLREDUCE@[`{ AZaz 0123456789", 1);
+	S_fold_as_utf8proc("ＮＣＣＬ ＡＬＬＲＥＤＵＣＥ ｐｉｐｅｌｉｎｅ", 1); /* full-width */
+	S_fold_as_utf8proc("\xef\xac\x81le \xef\xac\x80 office", 1);           /* ligatures */
+	S_fold_as_utf8proc("\xe2\x84\xaa"
+	                   "ELVIN \xe2\x84\xa6 \xc5\xbf"
+	                   "MALL STRASSE Stra\xc3\x9f"
+	                   "e",
+	                   1);
+	S_fold_as_utf8proc("张量并行，通信；流水线。 Pipeline BUBBLE 的 ＲＡＮＫ 一丁丂七", 1);
+	S_fold_as_utf8proc(
+	        "\xe4\x80\x80\xe9\xbf\xbf\xe3\x90\x80\xea\xb0\x80 CAFE\xcc\x81 SOFT\xc2\xad"
+	        "HYPHEN",
+	        0);
+	S_fold_as_utf8proc("ABCDEFG\xe4\xb8\x80HIJKLMNOPQRSTUVWXYZ\xe4\xb8\x80"
+	                   "abcdefgh\xe3\x81\x8b\xe3\x82\x99",
+	                   0);
+	/* each of U+4000..U+9FFF folds to itself and composes with nothing:
+	 * what lets the fast way copy them without a look-up */
+	for (cp = 0x4000; cp <= 0x9fff; cp++) {
+		const utf8proc_property_t *p = utf8proc_get_property(cp);
+		utf8proc_uint8_t enc[4];
+		utf8proc_ssize_t n = utf8proc_encode_char(cp, enc);
+		assert_int_equal(n, 3);
+		assert_int_equal(p->combining_class, 0);
+		assert_int_equal(p->comb_index, UINT16_MAX);
+		assert_int_equal(p->decomp_type, 0);
+		assert_int_equal(p->casefold_seqindex, UINT16_MAX);
+		snprintf(buf, sizeof(buf), "A%.3s\xcc\x81%.3sＫ", (const char *)enc,
+		         (const char *)enc);
+		S_fold_as_utf8proc(buf, 0); /* U+0301: the map composes nothing */
+	}
+}
+
 static void test_words(void **state)
 {
 	const char *w[] = {"ＴＰ", "\xc2\xad", "ok\xff"};
@@ -97,6 +174,21 @@ static void test_file_filter(void **state)
 	(void)state;
 	assert_int_equal(dtk_search_file_may_match(s, yes, strlen(yes)), 1);
 	assert_int_equal(dtk_search_file_may_match(s, no, strlen(no)), 0);
+	/* a word the bytes hold only once folded: the file is parsed */
+	const char *w2[] = {"file", "kelvin"};
+	struct dtk_search *s2 = dtk_search_new(w2, 2);
+	const char *lig = "title: \xef\xac\x81le \xe2\x84\xaa"
+	                  "ELVIN\n";
+	assert_int_equal(dtk_search_file_may_match(s2, lig, strlen(lig)), 1);
+	assert_int_equal(dtk_search_file_may_match(s2, "title: file\n", 12), 0);
+	dtk_search_free(s2);
+	/* a folded line break between two wide characters joins them */
+	const char *w3[] = {"温度和"};
+	const char *folded = "claim: >-\n  温度  \r\n   和\n";
+	s2 = dtk_search_new(w3, 1);
+	assert_int_equal(dtk_search_file_may_match(s2, folded, strlen(folded)), 1);
+	assert_int_equal(dtk_search_file_may_match(s2, "claim: 温度 和\n", 18), 0);
+	dtk_search_free(s2);
 	/* an escape may hide a word: such a file is parsed */
 	assert_int_equal(dtk_search_file_may_match(s, "\"\\u901a\"", 8), 1);
 	dtk_search_free(s);
@@ -119,7 +211,16 @@ static const char S_gamma[] =
         "  - {id: gamma-005, title: pipeline, claim: bubble, confidence: medium,\n"
         "     source: paper-a, created: 2026-04-01}\n"
         "  - {id: gamma-006, title: ncclCommSplit 省开销, claim: 按 color 划分 NCCL,\n"
-        "     confidence: low, source: docs-d, created: 2026-01-01}\n";
+        "     confidence: low, source: docs-d, created: 2026-01-01}\n"
+        "  - id: gamma-007\n"
+        "    title: \xe2\x84\xaa"
+        "elvin \xef\xac\x81le\n" /* Kelvin sign, ligature */
+        "    claim: >-\n"
+        "      The SCALE of 温度\n"
+        "      和 ｓｃａｌｅ\n"
+        "    confidence: low\n"
+        "    source: docs-d\n"
+        "    created: 2026-01-01\n";
 
 static char *S_base(void)
 {
@@ -220,6 +321,32 @@ static void test_search_formats(void **state)
 	S_done(dir);
 }
 
+/* Titles and claims are borrowed from the parse and only the hits' kept:
+ * what is shown is the hit's own text, found through its folded form. */
+static void test_search_kept_text(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	(void)state;
+	S_ids(dir, "gamma-007\n", "KELVIN", "file", NULL);
+	S_ids(dir, "gamma-007\n", "ＫＥＬＶＩＮ", "温度和", NULL); /* the fold joins 度 和 */
+	t_dtk(&r, dir, NULL, "search", "kelvin", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "gamma-007  low  2026-01-01  \xe2\x84\xaa"
+	                           "elvin \xef\xac\x81le\n    The SCALE of 温度和 ｓｃａｌｅ\n");
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "search", "-f", "jsonl", "scale", "NCCL", NULL);
+	assert_int_equal(r.status, 1);
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "search", "-f", "jsonl", "scale", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"title\": \"\xe2\x84\xaa"
+	                              "elvin \xef\xac\x81le\", \"claim\": \"The SCALE of "
+	                              "温度和 ｓｃａｌｅ\""));
+	t_run_free(&r);
+	S_done(dir);
+}
+
 static void test_search_bad_input(void **state)
 {
 	char *dir = S_base();
@@ -252,6 +379,15 @@ static void test_search_bad_input(void **state)
 	t_dtk(&r, dir, NULL, "search", "\xc2\xad", NULL);
 	assert_int_equal(r.status, 2);
 	t_run_free(&r);
+	/* an entry without a title: its error, exit 2 */
+	t_write_str(dir, "insights/beta.yaml",
+	            "node: beta\nbloom: apply\ninsights:\n  - id: beta-001\n    claim: words\n"
+	            "    confidence: low\n    source: paper-a\n    created: 2026-01-01\n");
+	t_dtk(&r, dir, NULL, "search", "words", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "insights/beta.yaml:4:5: error: entry is missing required "
+	                              "key 'title'"));
+	t_run_free(&r);
 	/* a node file that holds the words and is invalid: its errors, exit 2 */
 	t_write_str(dir, "insights/beta.yaml", "node: beta\nbloom: nope\ninsights: []\n");
 	t_dtk(&r, dir, NULL, "search", "beta", NULL);
@@ -267,11 +403,13 @@ int main(void)
 	        cmocka_unit_test(test_fold),
 	        cmocka_unit_test(test_fold_bad_utf8),
 	        cmocka_unit_test(test_fold_map),
+	        cmocka_unit_test(test_fold_fast_paths),
 	        cmocka_unit_test(test_words),
 	        cmocka_unit_test(test_file_filter),
 	        cmocka_unit_test(test_search_matches),
 	        cmocka_unit_test(test_search_ranking),
 	        cmocka_unit_test(test_search_formats),
+	        cmocka_unit_test(test_search_kept_text),
 	        cmocka_unit_test(test_search_bad_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -36,8 +36,12 @@ void dtk_search_prepare(struct dtk_search *s, const struct dtk_kb *kb);
  * word is neither in it nor in a source title), else 1. Thread-safe. */
 int dtk_search_file_may_match(const struct dtk_search *s, const char *buf, size_t len);
 
-/* Notes the entries of node (of kb) that hold every word. Thread-safe. */
-void dtk_search_node(struct dtk_search *s, const struct dtk_kb *kb, const struct dtk_node *node);
+/* Notes the entries of node (of kb) that hold every word. Thread-safe. With
+ * keep (not NULL), the titles and claims of node's entries are borrowed
+ * (they go when this returns): those of the entries noted are copied into
+ * keep, the others are set to "". */
+void dtk_search_node(struct dtk_search *s, const struct dtk_kb *kb, struct dtk_node *node,
+                     struct dtk_arena *keep);
 
 struct dtk_search_hit {
 	const struct dtk_entry *e;
