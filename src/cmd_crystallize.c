@@ -59,8 +59,26 @@ static int S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since, in
 	char *dir = dtk_path_join(tmp && *tmp ? tmp : P_tmpdir, "dtk-prev-XXXXXX"), hex[41], s[11];
 	int rc = 0, shallow = repo && dtk_repo_is_shallow(repo);
 
-	if (repo && mkdtemp(dir))
+	if (repo && !mkdtemp(dir)) {
+		fprintf(ctx->err,
+		        "dtk crystallize: error: cannot create a directory for the previous "
+		        "run's base (%s): %s\n",
+		        dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	if (repo)
 		rc = dtk_repo_checkout_run(repo, since, dir, hex);
+	/* a failure to read it is an error, not a run missing from history
+	 * (whose figures would silently differ) */
+	if (rc < 0) {
+		fprintf(ctx->err,
+		        "dtk crystallize: error: cannot read the previous run's base: %s\n",
+		        dtk_error_last());
+		S_rm_scratch(dir);
+		free(dir);
+		return -1;
+	}
 	/* lean: the previous base is asked only for confidences, contradictions,
 	 * blooms and stances, never for a claim */
 	if (rc == 1 && dtk_kb_load(&kb, dir, DTK_KB_ALL | DTK_KB_LEAN, NULL, &d) != 0)
@@ -387,7 +405,10 @@ static int S_write(const struct dtk_kb *kb, const char *records, const char *ind
 	rc = dtk_file_write_atomic(b, index, strlen(index));
 
 	dtk_crash_point("no-commit-between");
-	if (rc == 0 && (rc = dtk_file_write_atomic(a, records, strlen(records))) < 0) {
+	/* records replaced but not synced (DTK_ENOSYNC): both files are the
+	 * run's; only a records file left as it was puts INDEX.md back */
+	if (rc == 0 && (rc = dtk_file_write_atomic(a, records, strlen(records))) < 0 &&
+	    rc != DTK_ENOSYNC) {
 		char *why = dtk_xstrdup(dtk_error_last());
 		if (had ? dtk_file_write_atomic(b, old, old_len) < 0 : unlink(b) < 0)
 			dtk_error("%s; and INDEX.md, already written, could not be put back: run "

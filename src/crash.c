@@ -30,11 +30,16 @@ void dtk_crash_point(const char *name)
 		raise(SIGKILL);
 }
 
-int dtk_fault_point(const char *name)
+int dtk_fault_point(const char *name, const char *path)
 {
-	const char *at = getenv("DTK_FAULT_AT");
+	const char *at = getenv("DTK_FAULT_AT"), *eq;
+	size_t n;
 
-	if (!at || strcmp(at, name))
+	if (!at)
+		return 0;
+	eq = strchr(at, '=');
+	n = eq ? (size_t)(eq - at) : strlen(at);
+	if (strlen(name) != n || strncmp(at, name, n) || (eq && (!path || strcmp(eq + 1, path))))
 		return 0;
 	errno = EIO;
 	return -1;
@@ -45,9 +50,10 @@ void dtk_crash_point(const char *name)
 	(void)name;
 }
 
-int dtk_fault_point(const char *name)
+int dtk_fault_point(const char *name, const char *path)
 {
 	(void)name;
+	(void)path;
 	return 0;
 }
 #endif

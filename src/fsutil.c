@@ -251,7 +251,8 @@ static int S_fsync_dir(const char *path)
 	else
 		strcpy(dir, ".");
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || ((dtk_fault_point("fsync-dir") < 0 || fsync(fd) < 0) && errno != EINVAL))
+	if (fd < 0 ||
+	    ((dtk_fault_point("fsync-dir", path) < 0 || fsync(fd) < 0) && errno != EINVAL))
 		rc = dtk_error("wrote %s, but cannot sync its directory %s: %s (the change may "
 		               "not last a crash)",
 		               path, dir, strerror(errno));
@@ -305,13 +306,15 @@ int dtk_file_write_atomic(const char *path, const char *data, size_t len)
 		goto done;
 	}
 	dtk_crash_point("before-rename");
-	if (close(fd) < 0 || rename(tmp.ptr, path) < 0) {
+	if (close(fd) < 0 || dtk_fault_point("rename", path) < 0 || rename(tmp.ptr, path) < 0) {
 		dtk_error("cannot replace %s: %s", path, strerror(errno));
 		unlink(tmp.ptr);
 		goto done;
 	}
-	if (S_fsync_dir(path) < 0)
+	if (S_fsync_dir(path) < 0) {
+		rc = DTK_ENOSYNC;
 		goto done;
+	}
 	rc = 0;
 done:
 	dtk_buf_release(&tmp);

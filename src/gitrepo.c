@@ -404,7 +404,7 @@ static int S_extract(const struct dtk_repo *r, git_commit *c, const char *dir)
 		                           (size_t)git_blob_rawsize(blob));
 		free(file);
 		git_blob_free(blob);
-		if (rc < 0)
+		if (rc < 0 && rc != DTK_ENOSYNC) /* a scratch copy: need not last a crash */
 			goto done;
 	}
 	rc = 0;

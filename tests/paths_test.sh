@@ -209,6 +209,49 @@ if [ -n "${DTK_CRASH:-}" ]; then
     DTK_FAULT_AT=fsync-dir "$DTK" reindex >/dev/null 2>&1 && ok "dtk itself has no fault point" ||
         ko "dtk itself has no fault point"
     git checkout -q .
+    # crystallize --no-commit writes INDEX.md, then the records: when the
+    # records are not replaced (their rename fails), INDEX.md is put back;
+    # when they are but not synced, both stay the run's
+    cp INDEX.md "$scratch/INDEX.before"
+    cp insights/_crystallizations.yaml "$scratch/records.before"
+    rc=0
+    DTK_FAULT_AT="rename=$PWD/insights/_crystallizations.yaml" "$DTK_CRASH" crystallize --date $date --eval s=ok --no-commit \
+        >/dev/null 2>"$scratch/err" || rc=$?
+    if [ $rc -eq 2 ] && grep -qF "(INDEX.md was put back as it was)" "$scratch/err" &&
+        cmp -s INDEX.md "$scratch/INDEX.before" &&
+        cmp -s insights/_crystallizations.yaml "$scratch/records.before" &&
+        "$DTK" crystallize --date $date --eval s=ok --no-commit >/dev/null 2>&1; then
+        ok "crystallize --no-commit: records not written, INDEX.md put back, a rerun works"
+    else
+        ko "crystallize --no-commit: records not written, INDEX.md put back, a rerun works" \
+            "exit $rc" "$(cat "$scratch/err")" "$(git status --short)"
+    fi
+    git checkout -q .
+    rc=0
+    DTK_FAULT_AT="fsync-dir=$PWD/insights/_crystallizations.yaml" "$DTK_CRASH" crystallize --date $date --eval s=ok --no-commit \
+        >/dev/null 2>"$scratch/err" || rc=$?
+    if [ $rc -eq 2 ] && grep -qF "_crystallizations.yaml, $synced" "$scratch/err" &&
+        ! grep -q "put back" "$scratch/err" && grep -q "date: $date" insights/_crystallizations.yaml &&
+        "$DTK" check >/dev/null 2>&1; then
+        ok "crystallize --no-commit: records written but not synced: reported, both files the run's"
+    else
+        ko "crystallize --no-commit: records written but not synced: reported, both files the run's" \
+            "exit $rc" "$(cat "$scratch/err")" "$(git status --short)"
+    fi
+    git checkout -q .
+    # the previous run's base, copied out of git to compare with: a failure
+    # there is an error, not a run missing from history (other figures)
+    before=$(state)
+    rc=0
+    DTK_FAULT_AT=rename "$DTK_CRASH" crystallize --date $date --eval s=ok --no-commit \
+        >/dev/null 2>"$scratch/err" || rc=$?
+    if [ $rc -eq 2 ] && grep -qF "cannot read the previous run's base: cannot replace" "$scratch/err" &&
+        ! grep -q "history" "$scratch/err" && [ "$(state)" = "$before" ]; then
+        ok "crystallize: the previous run's base not read is an error, nothing written"
+    else
+        ko "crystallize: the previous run's base not read is an error, nothing written" \
+            "exit $rc" "$(cat "$scratch/err")"
+    fi
     # crystallize: the first write fails (the message file, before the commit
     # is decided): refused, nothing committed, no lock or journal left
     before=$(state)

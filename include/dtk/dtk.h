@@ -151,10 +151,12 @@ void dtk_error_clear(void);
  * call), so that the crash-safety tests stop dtk at each step of a write.
  * In dtk itself it does nothing. */
 void dtk_crash_point(const char *name);
-/* The same for a failure: in dtk-crash, when DTK_FAULT_AT names this point,
- * returns -1 with errno set to EIO (the caller takes it as the failure of
- * the system call it guards); otherwise, and always in dtk, returns 0. */
-int dtk_fault_point(const char *name);
+/* The same for a failure: in dtk-crash, when DTK_FAULT_AT names this point
+ * ("name": every call; "name=PATH": the calls about the file PATH, as dtk
+ * names it), returns -1 with errno set to EIO (the caller takes it as the
+ * failure of the system call it guards); otherwise, and always in dtk,
+ * returns 0. */
+int dtk_fault_point(const char *name, const char *path);
 
 /* ---- small text helpers ---- */
 /* Returns the Levenshtein distance of a and b, capped at limit + 1. */

@@ -55,9 +55,12 @@ int dtk_file_check_regular(const char *path);
 /*
  * Replaces path with data as one step: writes a temporary file beside it,
  * fsyncs it, renames it over path and fsyncs the directory. A reader sees
- * the old file or the new one, whole, never a mix. Returns 0, or -1 with the
- * error set (and the temporary file removed).
+ * the old file or the new one, whole, never a mix. Returns 0; -1 with the
+ * error set when path was not replaced (the temporary file removed);
+ * DTK_ENOSYNC with the error set when path was replaced but its directory
+ * could not be synced (the change may not last a crash).
  */
+#define DTK_ENOSYNC (-4)
 int dtk_file_write_atomic(const char *path, const char *data, size_t len);
 
 /*
