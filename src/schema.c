@@ -832,7 +832,9 @@ static void S_contradicts(struct ctx *c, const struct dtk_yval *cv, struct dtk_e
 	size_t n, i;
 	const struct dtk_yval *l = S_items_v(c, cv, "contradicts", &n);
 
-	ALLOC_N(c, e->contradicts, n);
+	/* most entries contradict nothing: no block for them (a block of one,
+	 * as ALLOC_N gives, took 3 MB of 100,000 entries) */
+	e->contradicts = n ? dtk_arena_alloc(c->arena, n * sizeof(*e->contradicts)) : NULL;
 	for (i = 0; i < n; i++) {
 		const struct dtk_yval *v = l->items[i], *id;
 		struct dtk_contradiction *k = &e->contradicts[e->n_contradicts];
