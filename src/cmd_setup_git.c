@@ -290,7 +290,7 @@ static const char hook_text[] =
 /* The line a hook that is not dtk's needs, for the hook name. */
 #define HOOK_LINE "\"$(dirname \"$0\")/" HOOK_HELPER "\" %s"
 
-enum { HOOK_NEW, HOOK_SAME, HOOK_OURS, HOOK_FOREIGN };
+enum { HOOK_NEW, HOOK_SAME, HOOK_OURS, HOOK_CALLS, HOOK_FOREIGN };
 
 /* The helper and the three hooks that run it. */
 #define N_HOOKS 4
@@ -304,6 +304,7 @@ struct hook {
 
 /* Sets h->state from the file at h->path: HOOK_NEW (none), HOOK_SAME (dtk's,
  * as it would be written, executable), HOOK_OURS (dtk's, to replace), or
+ * HOOK_CALLS (not dtk's, but it names HOOK_HELPER: taken to run it), or
  * HOOK_FOREIGN (not dtk's: a file without HOOK_MARK, a link, a directory).
  * Returns 0, or -1 with the error set when it cannot be read. */
 static int S_hook_state(struct hook *h)
@@ -319,19 +320,18 @@ static int S_hook_state(struct hook *h)
 		h->state = HOOK_NEW;
 		return 0;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		h->state = HOOK_FOREIGN;
+	h->state = HOOK_FOREIGN;
+	/* a link is never replaced, but may run the helper (contrib/pre-commit
+	 * linked in) */
+	if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
 		return 0;
-	}
 	rc = dtk_file_read(&old, &len, h->path, MAX_HOOK_BYTES);
-	if (rc == DTK_ETOOBIG) {
-		h->state = HOOK_FOREIGN;
+	if (rc < 0 && (S_ISLNK(st.st_mode) || rc == DTK_ETOOBIG))
 		return 0;
-	}
 	if (rc < 0)
 		return -1;
-	if (!S_has_line(old, len, HOOK_MARK))
-		h->state = HOOK_FOREIGN;
+	if (S_ISLNK(st.st_mode) || !S_has_line(old, len, HOOK_MARK))
+		h->state = strstr(old, HOOK_HELPER) ? HOOK_CALLS : HOOK_FOREIGN;
 	else if (len == strlen(h->text) && !memcmp(old, h->text, len) && access(h->path, X_OK) == 0)
 		h->state = HOOK_SAME;
 	else
@@ -431,7 +431,7 @@ static int S_hooks_write(struct hook hooks[N_HOOKS])
 static void S_hooks_report(const struct hook hooks[N_HOOKS], FILE *out, FILE *err)
 {
 	static const char *const said[] = {"hook written", "hook up to date", "hook replaced",
-	                                   NULL};
+	                                   "hook (not dtk's) runs " HOOK_HELPER, NULL};
 	size_t i;
 
 	if (hooks[0].state == HOOK_FOREIGN) {
@@ -449,7 +449,8 @@ static void S_hooks_report(const struct hook hooks[N_HOOKS], FILE *out, FILE *er
 		}
 		fprintf(err,
 		        "dtk setup-git: %s is not dtk's: left as it is; for INDEX.md to be "
-		        "rebuilt in merge commits, add this line to it:\n  " HOOK_LINE "\n",
+		        "rebuilt in merge commits, add this line to it, before anything that "
+		        "checks INDEX.md:\n  " HOOK_LINE "\n",
 		        hooks[i].path, hooks[i].name);
 	}
 }
@@ -549,11 +550,10 @@ const struct dtk_cmd dtk_cmd_setup_git = {
                 "merge.dtk-insights.driver: this dtk's merge-driver. Branches that each\n"
                 "added entries and reindexed then merge without a conflict (see\n"
                 "docs/merging.md). Run it once per clone; commit .gitattributes.\n\n"
-                "It also installs git's pre-merge-commit and pre-commit hooks (in\n"
-                "core.hooksPath, else the git directory's hooks/, with the script they "
-                "run,\n" HOOK_HELPER
-                "): in a commit that concludes a merge they rebuild INDEX.md when\n"
-                "git kept one that no longer matches the merged insights/. A hook that is\n"
+                "It also installs git's pre-merge-commit, post-merge and pre-commit hooks\n"
+                "(in core.hooksPath, else the git directory's hooks/, with the script\n"
+                "they run, " HOOK_HELPER "): a merge commit gets INDEX.md rebuilt when git\n"
+                "kept one that no longer matches the merged insights/. A hook that is\n"
                 "not dtk's is left as it is: the line to add to it is printed.\n\n"
                 "options:\n"
                 "  --dtk PATH   the dtk git should run (default: this one, by absolute path;\n"

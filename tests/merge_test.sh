@@ -323,7 +323,7 @@ cp -R "$SRC/tests/fixtures/base" "$scratch/foreign" && cd "$scratch/foreign" && 
 printf '#!/bin/sh\necho mine\n' >.git/hooks/pre-commit && chmod +x .git/hooks/pre-commit
 cp .git/hooks/pre-commit "$scratch/pre-commit.orig"
 if "$DTK" setup-git >"$scratch/out" 2>"$scratch/err" && cmp -s .git/hooks/pre-commit "$scratch/pre-commit.orig" &&
-    grep -qxF "dtk setup-git: $PWD/.git/hooks/pre-commit is not dtk's: left as it is; for INDEX.md to be rebuilt in merge commits, add this line to it:" "$scratch/err" &&
+    grep -qxF "dtk setup-git: $PWD/.git/hooks/pre-commit is not dtk's: left as it is; for INDEX.md to be rebuilt in merge commits, add this line to it, before anything that checks INDEX.md:" "$scratch/err" &&
     grep -qxF '  "$(dirname "$0")/dtk-merge-index" pre-commit' "$scratch/err" &&
     [ -x .git/hooks/pre-merge-commit ] && [ -x .git/hooks/post-merge ] && [ -x .git/hooks/dtk-merge-index ]; then
     ok "a hook that is not dtk's: left as it is, the line to add said on stderr"
@@ -345,6 +345,29 @@ git symbolic-ref HEAD refs/heads/main && git add -A && git commit -qm base >/dev
     git merge -q --no-commit s2 >"$scratch/merge.out" 2>&1 &&
     git commit -q --no-edit >>"$scratch/merge.out" 2>&1 || ko "foreign hook: merged" "$(cat "$scratch/merge.out")"
 fixed "that line added to the hook: git commit of a merge rebuilds INDEX.md"
+if "$DTK" setup-git >"$scratch/out" 2>"$scratch/err" && ! [ -s "$scratch/err" ] &&
+    grep -qxF "hook (not dtk's) runs dtk-merge-index: $PWD/.git/hooks/pre-commit" "$scratch/out"; then
+    ok "setup-git again: the hook that runs dtk-merge-index is seen, nothing said on stderr"
+else
+    ko "setup-git again: the hook that runs dtk-merge-index is seen, nothing said on stderr" "$(cat "$scratch/out" "$scratch/err")"
+fi
+# contrib/pre-commit linked in as the hook: it runs dtk-merge-index, the
+# link is kept
+cp -R "$SRC/tests/fixtures/base" "$scratch/linked" && cd "$scratch/linked" && git init -q || exit 2
+ln -s "$SRC/contrib/pre-commit" .git/hooks/pre-commit
+if "$DTK" setup-git >"$scratch/out" 2>"$scratch/err" && ! [ -s "$scratch/err" ] &&
+    [ "$(readlink .git/hooks/pre-commit)" = "$SRC/contrib/pre-commit" ] &&
+    grep -qxF "hook (not dtk's) runs dtk-merge-index: $PWD/.git/hooks/pre-commit" "$scratch/out"; then
+    ok "contrib/pre-commit linked in: kept, seen to run dtk-merge-index"
+else
+    ko "contrib/pre-commit linked in: kept, seen to run dtk-merge-index" "$(cat "$scratch/out" "$scratch/err")"
+fi
+git symbolic-ref HEAD refs/heads/main && git add -A && git commit -qm base 2>/dev/null &&
+    { add_entries s1 2 && add_entries s2 2; } >/dev/null 2>&1 && git merge -q --no-edit s1 >/dev/null &&
+    git merge -q --no-commit s2 >"$scratch/merge.out" 2>&1 &&
+    git commit -q --no-edit >>"$scratch/merge.out" 2>&1 || ko "contrib: merged" "$(cat "$scratch/merge.out")"
+fixed "contrib/pre-commit: the merge's INDEX.md rebuilt before its check passes"
+
 # a helper name taken by a file not dtk's: no hook at all
 cp -R "$SRC/tests/fixtures/base" "$scratch/taken" && cd "$scratch/taken" && git init -q || exit 2
 echo 'not dtk' >.git/hooks/dtk-merge-index

@@ -5,10 +5,12 @@
  * files changed since), not every node file. docs/design.md, "The links
  * cache", says why each rule below is there.
  *
- * A file's "list" is the node prefixes of every word of its bytes that reads
- * as "<prefix>-<digits>" (a run of a-z, 0-9 and '-'): a superset of the nodes
- * its relates and contradicts name. "*" stands for every node (bytes whose
- * values YAML may spell otherwise: an escape, a NUL, UTF-16).
+ * A file's "list" holds the node prefixes of every word of its bytes that
+ * reads as "<prefix>-<digits>" (a run of a-z, 0-9 and '-'): a superset of the
+ * nodes its relates and contradicts name. It is kept as the prefixes' 32-bit
+ * keys, 8 hex digits each, sorted, joined by spaces. "*" stands for every
+ * node (bytes whose values YAML may spell otherwise: an escape, a NUL,
+ * UTF-16).
  */
 #ifndef DTK_LINKCACHE_H
 #define DTK_LINKCACHE_H
