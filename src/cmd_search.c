@@ -24,17 +24,34 @@ struct opts {
 
 /* ---- highlighting ---- */
 
-/* Prints text with the words of s that occur in it (after folding) between
- * on and off; prints it as it is when on is NULL. */
-static void S_put_marked(FILE *f, const char *text, const struct dtk_search *s, const char *on,
-                         const char *off)
+/* Prints text[from, to) with its control characters escaped (dtk_esc); in a
+ * claim (claim != 0) a line break goes on to a new line, indented. */
+static void S_put_span(FILE *f, const char *text, size_t from, size_t to, int claim)
+{
+	char *part = dtk_xstrndup(text + from, to - from), *p = part, *nl;
+
+	while (claim && (nl = strchr(p, '\n'))) {
+		*nl = '\0';
+		fputs(dtk_esc(p), f);
+		fputs("\n    ", f);
+		p = nl + 1;
+	}
+	fputs(dtk_esc(p), f);
+	free(part);
+}
+
+/* Prints text (a title, or a claim when claim != 0) with the words of s that
+ * occur in it (after folding) between on and off, and its control characters
+ * escaped; without marks when on is NULL. */
+static void S_put_marked(FILE *f, const char *text, int claim, const struct dtk_search *s,
+                         const char *on, const char *off)
 {
 	size_t len = strlen(text), flen, n, i, w, *map = NULL;
 	const char *const *words = dtk_search_words(s, &n);
 	char *folded = on ? dtk_fold(text, len, &flen, &map) : NULL, *mark = NULL;
 
 	if (!folded) {
-		fputs(text, f);
+		S_put_span(f, text, 0, len, claim);
 		goto done;
 	}
 	mark = dtk_xcalloc(len + 1, 1);
@@ -51,11 +68,13 @@ static void S_put_marked(FILE *f, const char *text, const struct dtk_search *s, 
 			p++;
 		}
 	}
-	for (i = 0; i < len; i++) {
-		if (mark[i] && (!i || !mark[i - 1]))
+	for (i = 0; i < len; i = w) {
+		for (w = i + 1; w < len && mark[w] == mark[i]; w++)
+			;
+		if (mark[i])
 			fputs(on, f);
-		fputc(text[i], f);
-		if (mark[i] && !mark[i + 1])
+		S_put_span(f, text, i, w, claim);
+		if (mark[i])
 			fputs(off, f);
 	}
 done:
@@ -94,9 +113,9 @@ static void S_print(FILE *out, const struct dtk_kb *kb, const struct dtk_search 
 		} else if (o->fmt == F_TEXT) {
 			fprintf(out, "%s  %s  %s  ", e->id, dtk_confidence_names[e->confidence],
 			        dtk_date_format(d, dtk_entry_fresh(e)));
-			S_put_marked(out, e->title, s, on, off);
+			S_put_marked(out, e->title, 0, s, on, off);
 			fputs("\n    ", out);
-			S_put_marked(out, e->claim, s, on, off);
+			S_put_marked(out, e->claim, 1, s, on, off);
 			fputc('\n', out);
 		} else {
 			dtk_view_entry_json(&j, kb, e);

@@ -460,6 +460,48 @@ static int S_prefetched(struct loader *l, struct prefetch *p, size_t *cap)
 	return rc;
 }
 
+/* _sources.yaml read item by item: its tree (about 8 times the file) is
+ * never whole. The sources grow in sources (malloc'd) and the schema's
+ * diagnostics wait in d: both are dropped when the file turns out not to
+ * parse, as they would not have been made from a whole tree. */
+struct source_stream {
+	struct loader *l;
+	const char *rel;
+	struct dtk_source *v;
+	size_t n, cap;
+	struct dtk_diags d;
+};
+
+static void S_source_item(void *arg, const struct dtk_yval *item)
+{
+	struct source_stream *st = arg;
+
+	dtk_grow((void **)&st->v, &st->cap, st->n + 1, sizeof(*st->v));
+	st->n += (size_t)dtk_schema_source(st->l->kb, item, st->rel, st->l->schema_flags,
+	                                   &st->v[st->n], &st->d);
+}
+
+/* Parses _sources.yaml (f, bytes buf[0..len)) into l->kb->sources, its
+ * errors into d. Returns the root (of tmp) as dtk_yaml_parse_items does. */
+static int S_parse_sources(struct loader *l, const struct kfile *f, struct dtk_yval **root,
+                           struct dtk_arena *tmp, const char *buf, size_t len, struct dtk_diags *d)
+{
+	struct source_stream st = {l, f->rel, NULL, 0, 0, DTK_DIAGS_INIT};
+	struct dtk_kb *kb = l->kb;
+	int rc = dtk_yaml_parse_items(root, tmp, f->rel, buf, len, d, S_source_item, &st);
+
+	if (rc == 0 && *root && (*root)->kind == DTK_Y_SEQ) {
+		kb->sources = dtk_arena_alloc(kb->arena, (st.n ? st.n : 1) * sizeof(*kb->sources));
+		if (st.n)
+			memcpy(kb->sources, st.v, st.n * sizeof(*kb->sources));
+		kb->n_sources = st.n;
+		dtk_diags_move(d, &st.d);
+	}
+	dtk_diags_release(&st.d);
+	free(st.v);
+	return rc;
+}
+
 /* Reads, parses and checks file f with w's arena and diagnostics. */
 static void S_load_file(struct worker *w, struct kfile *f)
 {
@@ -491,7 +533,8 @@ static void S_load_file(struct worker *w, struct kfile *f)
 	if (rc != 0)
 		goto done;
 	tmp = dtk_arena_new();
-	if (dtk_yaml_parse(&root, tmp, f->rel, buf, len, &w->d) < 0)
+	if (f->t == F_SOURCES ? S_parse_sources(l, f, &root, tmp, buf, len, &w->d) < 0
+	                      : dtk_yaml_parse(&root, tmp, f->rel, buf, len, &w->d) < 0)
 		goto done;
 	if (!root) {
 		if (f->t != F_RECORDS)
@@ -504,9 +547,10 @@ schema:
 		f->ok = root->kind == DTK_Y_MAP;
 		dtk_schema_domain(l->kb, root, f->rel, &w->d);
 		break;
-	case F_SOURCES:
+	case F_SOURCES: /* a sequence: read already, item by item */
 		f->ok = root->kind == DTK_Y_SEQ;
-		dtk_schema_sources(l->kb, root, f->rel, l->schema_flags, &w->d);
+		if (!f->ok)
+			dtk_schema_sources(l->kb, root, f->rel, l->schema_flags, &w->d);
 		break;
 	case F_RECORDS: dtk_schema_records(l->kb, w->arena, root, f->rel, &w->d); break;
 	case F_NODE:
@@ -772,9 +816,10 @@ static int S_load_files(struct loader *l, int what, const char *only)
 	S_load_file(&w, &l->files[0]);
 	S_load_file(&w, &l->files[1]);
 #ifdef __GLIBC__
-	/* _sources.yaml's tree (about 8 times the file: 25 MB for 33,000
-	 * sources) is freed, but glibc keeps its pages for the main thread
-	 * while the loading threads take pages of their own: give them back */
+	/* _sources.yaml's items were built and freed one by one and its
+	 * sources grown in a malloc'd array, but glibc keeps the pages freed
+	 * for the main thread while the loading threads take pages of their
+	 * own: give them back */
 	malloc_trim(0);
 #endif
 	l->domain_ok = l->files[0].ok;

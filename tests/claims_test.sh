@@ -58,7 +58,10 @@
 # crystallize: a crash leaves files whole, the index     test_git.c test_crash_at_every_step,
 #   old until the last step; --continue, --abort         test_abort, test_interrupted_then_branch_moved
 # --continue on another branch writes nothing there      test_git.c test_interrupted_on_another_branch
-# --no-commit: INDEX.md first, put back on failure       test_git.c test_no_commit_interrupted
+# --no-commit: INDEX.md first, put back when the         test_git.c test_no_commit_interrupted;
+#   records cannot be written                            paths_test.sh (DTK_FAULT_AT=rename=...)
+# setup-git run again changes nothing but dtk's path     test_safety.c test_setup_git_attributes
+#   (merging.md)                                         (.gitattributes); here (.git/config, hooks)
 # crystallize: files it does not own stay as they were   test_git.c test_unrelated_changes_stay,
 #   (tree and index), links stay links                   test_files_not_owned_and_links
 #
@@ -263,6 +266,29 @@ if [ $rc -eq 0 ] && [ "$got" = "On Branch <onbranch@example.org>" ] && [ "$got" 
     ok "includeIf.onbranch: the included identity, as git reads it"
 else
     ko "includeIf.onbranch: the included identity" "exit $rc" "got $got, git: $want" "$(cat "$out")"
+fi
+
+# ---- setup-git: "Run again, it changes nothing but the path of dtk" ----
+
+fresh setup
+gitfiles() { (cd "$r" && sha1sum .gitattributes .git/config .git/hooks/* 2>/dev/null); }
+(cd "$r" && "$DTK" setup-git) >"$out" 2>&1 || ko "setup-git" "$(cat "$out")"
+first=$(gitfiles)
+(cd "$r" && "$DTK" setup-git) >"$out" 2>&1 || ko "setup-git again" "$(cat "$out")"
+[ "$(gitfiles)" = "$first" ] && ok "setup-git run again: .gitattributes, .git/config, hooks unchanged" ||
+    ko "setup-git run again: .gitattributes, .git/config, hooks unchanged" \
+        "$(diff <(echo "$first") <(gitfiles))"
+cp "$DTK" "$scratch/other-dtk"
+cp "$r/.git/config" "$scratch/config.before"
+(cd "$r" && "$DTK" setup-git --dtk "$scratch/other-dtk") >"$out" 2>&1 ||
+    ko "setup-git --dtk" "$(cat "$out")"
+changed=$(diff "$scratch/config.before" "$r/.git/config" | grep '^>' | grep -vc "/other-dtk' merge-driver %O %A %B %P$")
+if [ "$changed" = 0 ] && grep -q "other-dtk' merge-driver" "$r/.git/config" &&
+    [ "$(diff "$scratch/config.before" "$r/.git/config" | grep -c '^<')" = 2 ]; then
+    ok "setup-git --dtk: only the drivers' path changes in .git/config"
+else
+    ko "setup-git --dtk: only the drivers' path changes in .git/config" \
+        "$(diff "$scratch/config.before" "$r/.git/config")"
 fi
 
 # ---- the node files' merge driver under revert and rebase -i ----

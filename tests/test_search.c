@@ -397,6 +397,33 @@ static void test_search_bad_input(void **state)
 	S_done(dir);
 }
 
+/* Text output escapes the data's control characters, as show and list do:
+ * an escape sequence, a carriage return or a C1 control in a title or a
+ * claim cannot reach the terminal; a claim's further lines are indented. */
+static void test_search_escapes_text(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	(void)state;
+	t_write_str(dir, "insights/gamma.yaml",
+	            "node: gamma\nbloom: remember\ninsights:\n  - id: gamma-001\n"
+	            "    title: \"evil\\e[31mred\\rtitle\"\n"
+	            "    claim: \"c\\e]0;pwned\\a x\\nline2 forged\\N\\ttab\"\n"
+	            "    confidence: low\n    source: paper-a\n    created: 2026-01-01\n");
+	t_dtk(&r, dir, NULL, "search", "evil", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "gamma-001  low  2026-01-01  evil\\x1b[31mred\\rtitle\n"
+	                           "    c\\x1b]0;pwned\\x07 x\n    line2 forged\\u0085\\ttab\n");
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "search", "--color", "always", "forged", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "gamma-001  low  2026-01-01  evil\\x1b[31mred\\rtitle\n"
+	                           "    c\\x1b]0;pwned\\x07 x\n    line2 \033[1;31mforged\033[0m"
+	                           "\\u0085\\ttab\n");
+	t_run_free(&r);
+	S_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -411,6 +438,7 @@ int main(void)
 	        cmocka_unit_test(test_search_formats),
 	        cmocka_unit_test(test_search_kept_text),
 	        cmocka_unit_test(test_search_bad_input),
+	        cmocka_unit_test(test_search_escapes_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
