@@ -547,10 +547,41 @@ static int S_is_url(const char *s)
 	       !strpbrk(s, " \t\r\n");
 }
 
+int dtk_schema_source(struct dtk_kb *kb, const struct dtk_yval *v, const char *path, unsigned flags,
+                      struct dtk_source *s, struct dtk_diags *diags)
+{
+	static const char *const keys[] = {"*id", "*title", "url", "read", NULL};
+	struct ctx c = {.kb = kb, .arena = kb->arena, .path = path, .d = diags};
+	const struct dtk_yval *id;
+
+	memset(s, 0, sizeof(*s));
+	if (!S_check_map(&c, v, "source", keys))
+		return 0;
+	id = S_present(dtk_yval_get(v, "id"));
+	s->id = S_name(&c, v, "id");
+	if (flags & DTK_SCHEMA_LEAN) { /* INDEX.md shows no source: checked only */
+		const struct dtk_yval *url = S_string_val(&c, v, "url");
+		S_string_val(&c, v, "title");
+		s->title = "";
+		if (url && !S_is_url(url->str))
+			S_err(&c, url, "'url' must be an absolute URL, found '%s'", url->str);
+	} else {
+		s->title = S_string(&c, v, "title");
+		s->url = S_string(&c, v, "url");
+		if (s->url && !S_is_url(s->url))
+			S_err(&c, dtk_yval_get(v, "url"),
+			      "'url' must be an absolute URL, found '%s'", s->url);
+	}
+	s->read = S_date(&c, v, "read");
+	if (!s->id)
+		return 0;
+	s->pos = S_pos(id);
+	return 1; /* repeated ids: the loader reports them, sorted */
+}
+
 void dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
                         unsigned flags, struct dtk_diags *diags)
 {
-	static const char *const keys[] = {"*id", "*title", "url", "read", NULL};
 	struct ctx c = {.kb = kb, .arena = kb->arena, .path = path, .d = diags};
 	size_t i;
 
@@ -560,33 +591,9 @@ void dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const ch
 		return;
 	}
 	ALLOC_N(&c, kb->sources, root->n);
-	for (i = 0; i < root->n; i++) {
-		const struct dtk_yval *v = root->items[i], *id;
-		struct dtk_source *s = &kb->sources[kb->n_sources];
-		if (!S_check_map(&c, v, "source", keys))
-			continue;
-		id = S_present(dtk_yval_get(v, "id"));
-		s->id = S_name(&c, v, "id");
-		if (flags & DTK_SCHEMA_LEAN) { /* INDEX.md shows no source: checked only */
-			const struct dtk_yval *url = S_string_val(&c, v, "url");
-			S_string_val(&c, v, "title");
-			s->title = "";
-			if (url && !S_is_url(url->str))
-				S_err(&c, url, "'url' must be an absolute URL, found '%s'",
-				      url->str);
-		} else {
-			s->title = S_string(&c, v, "title");
-			s->url = S_string(&c, v, "url");
-			if (s->url && !S_is_url(s->url))
-				S_err(&c, dtk_yval_get(v, "url"),
-				      "'url' must be an absolute URL, found '%s'", s->url);
-		}
-		s->read = S_date(&c, v, "read");
-		if (!s->id)
-			continue;
-		s->pos = S_pos(id);
-		kb->n_sources++; /* repeated ids: the loader reports them, sorted */
-	}
+	for (i = 0; i < root->n; i++)
+		kb->n_sources += (size_t)dtk_schema_source(kb, root->items[i], path, flags,
+		                                           &kb->sources[kb->n_sources], diags);
 }
 
 /* ---- _crystallizations.yaml ---- */

@@ -16,6 +16,11 @@ void dtk_schema_domain(struct dtk_kb *kb, const struct dtk_yval *root, const cha
  * not kept (INDEX.md shows none). */
 void dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
                         unsigned flags, struct dtk_diags *diags);
+/* Checks one item v of _sources.yaml (as dtk_schema_sources does each) into
+ * *s, its strings in kb's arena. Returns 1 when *s is a source (it has an
+ * id), else 0. */
+int dtk_schema_source(struct dtk_kb *kb, const struct dtk_yval *v, const char *path, unsigned flags,
+                      struct dtk_source *s, struct dtk_diags *diags);
 /* Fills kb->records, allocating in arena (so that a worker thread can). */
 void dtk_schema_records(struct dtk_kb *kb, struct dtk_arena *arena, const struct dtk_yval *root,
                         const char *path, struct dtk_diags *diags);

@@ -29,6 +29,13 @@ struct builder {
 	struct dtk_yval *root;
 	uint32_t off; /* added to libyaml's offsets: the byte order mark skipped */
 	int errors, documents;
+	/* dtk_yaml_parse_items: each item of a root sequence is built in an
+	 * arena of its own (arena, while keep holds the tree's), handed to
+	 * each and dropped */
+	dtk_yaml_item_fn each;
+	void *each_arg;
+	struct dtk_arena *keep;
+	uint32_t each_end; /* where the last item handed over ends */
 };
 
 /* Returns the 1-based column of libyaml's 0-based mark m. */
@@ -341,6 +348,13 @@ static void S_add(struct builder *b, struct dtk_yval *v)
 		b->root = v;
 		return;
 	}
+	if (b->keep && b->depth == 1) { /* an item of the root sequence */
+		b->each(b->each_arg, v);
+		b->each_end = v->end;
+		dtk_arena_free(b->arena);
+		b->arena = dtk_arena_new();
+		return;
+	}
 	f = &b->stack[b->depth - 1];
 	if (f->val->kind == DTK_Y_MAP && (b->n_items - f->start) % 2 == 0 &&
 	    v->kind != DTK_Y_SCALAR)
@@ -422,6 +436,10 @@ static void S_push(struct builder *b, struct dtk_yval *v)
 	struct frame *f = &b->stack[b->depth++];
 	f->val = v;
 	f->start = b->n_items;
+	if (b->each && b->depth == 1 && v->kind == DTK_Y_SEQ) {
+		b->keep = b->arena;
+		b->arena = dtk_arena_new();
+	}
 }
 
 /* Closes the collection on top of the stack; m is the end mark of its end
@@ -431,6 +449,12 @@ static void S_pop(struct builder *b, yaml_mark_t m)
 	struct frame *f = &b->stack[--b->depth];
 	struct dtk_yval *v = f->val;
 
+	if (b->keep && b->depth == 0) { /* the root sequence: its items went */
+		dtk_arena_free(b->arena);
+		b->arena = b->keep;
+		b->keep = NULL;
+		v->end = b->each_end > v->start ? b->each_end : v->start;
+	}
 	v->n = b->n_items - f->start;
 	v->items = dtk_arena_alloc(b->arena, (v->n ? v->n : 1) * sizeof(*v->items));
 	if (v->n)
@@ -646,8 +670,9 @@ static void S_check_conflicts(struct builder *b)
 	}
 }
 
-int dtk_yaml_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *path,
-                   const char *buf, size_t len, struct dtk_diags *diags)
+static int S_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *path,
+                   const char *buf, size_t len, struct dtk_diags *diags, dtk_yaml_item_fn each,
+                   void *arg)
 {
 	yaml_parser_t parser;
 	yaml_event_t ev;
@@ -655,6 +680,8 @@ int dtk_yaml_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *p
 	int rc = 0;
 
 	memset(&b, 0, sizeof(b));
+	b.each = each;
+	b.each_arg = arg;
 	b.arena = arena;
 	b.path = path;
 	b.buf = buf;
@@ -691,10 +718,25 @@ int dtk_yaml_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *p
 	}
 	yaml_parser_delete(&parser);
 	free(b.items);
+	if (b.keep) /* stopped inside the root sequence */
+		dtk_arena_free(b.arena);
 	if (b.errors)
 		return -1;
 	*out = b.root;
 	return 0;
+}
+
+int dtk_yaml_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *path,
+                   const char *buf, size_t len, struct dtk_diags *diags)
+{
+	return S_parse(out, arena, path, buf, len, diags, NULL, NULL);
+}
+
+int dtk_yaml_parse_items(struct dtk_yval **out, struct dtk_arena *arena, const char *path,
+                         const char *buf, size_t len, struct dtk_diags *diags,
+                         dtk_yaml_item_fn each, void *arg)
+{
+	return S_parse(out, arena, path, buf, len, diags, each, arg);
 }
 
 const struct dtk_yval *dtk_yval_getn(const struct dtk_yval *m, const char *key, size_t n)

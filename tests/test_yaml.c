@@ -54,6 +54,64 @@ static const char *S_span(const char *text, const struct dtk_yval *v)
 	return out;
 }
 
+/* What dtk_yaml_parse_items hands over: each item, its lines and spans. */
+struct items_seen {
+	char text[512];
+	int n;
+};
+
+static void S_note_item(void *arg, const struct dtk_yval *item)
+{
+	struct items_seen *seen = arg;
+	size_t at = strlen(seen->text);
+	const struct dtk_yval *id = item->kind == DTK_Y_MAP ? dtk_yval_get(item, "id") : NULL;
+	snprintf(seen->text + at, sizeof(seen->text) - at, "%d:%d %s [%u,%u) %zu;", item->line,
+	         item->col,
+	         id                           ? id->str
+	         : item->kind == DTK_Y_SCALAR ? item->str
+	                                      : "?",
+	         item->start, item->end, item->n);
+	seen->n++;
+}
+
+static void test_parse_items(void **state)
+{
+	const char *text = "# sources\n- id: a\n  title: A\n- {id: b, title: B}\n- c\n- id: d\n"
+	                   "  title: >-\n    D\n    d\n";
+	struct items_seen seen = {"", 0};
+	struct dtk_diags d = DTK_DIAGS_INIT;
+	struct dtk_arena *a = dtk_arena_new();
+	struct dtk_yval *root = NULL;
+	(void)state;
+	assert_int_equal(dtk_yaml_parse_items(&root, a, "t.yaml", text, strlen(text), &d,
+	                                      S_note_item, &seen),
+	                 0);
+	assert_int_equal(d.n, 0);
+	assert_string_equal(seen.text, "2:3 a [12,28) 4;4:3 b [31,48) 4;5:3 c [51,52) 0;"
+	                               "6:3 d [55,84) 4;");
+	assert_non_null(root);
+	assert_int_equal(root->kind, DTK_Y_SEQ);
+	assert_int_equal(root->n, 0); /* the items went */
+	assert_int_equal(root->line, 2);
+	assert_int_equal(root->end, 84);
+	/* a mapping at the root is built whole; each is not called */
+	seen.text[0] = '\0';
+	seen.n = 0;
+	assert_int_equal(
+	        dtk_yaml_parse_items(&root, a, "t.yaml", "k: [1]\n", 7, &d, S_note_item, &seen), 0);
+	assert_int_equal(seen.n, 0);
+	assert_int_equal(root->kind, DTK_Y_MAP);
+	assert_int_equal(root->n, 2);
+	/* an error after some items: they were handed over, the result says so */
+	assert_int_equal(dtk_yaml_parse_items(&root, a, "t.yaml", "- x\n- y\n- \"z\n", 13, &d,
+	                                      S_note_item, &seen),
+	                 -1);
+	assert_int_equal(seen.n, 2);
+	assert_int_equal(d.n, 1);
+	dtk_diags_release(&d);
+	dtk_arena_free(a);
+}
+
 static void test_spans_and_styles(void **state)
 {
 	struct dtk_arena *a = dtk_arena_new();
@@ -369,12 +427,10 @@ static void test_east_asian_join_mismatch(void **state)
 	size_t n = strlen(v); /* before the calls: v changes, and the order in
 	                       * which a macro's arguments are evaluated is not set */
 	(void)state;
-	assert_int_equal(
-	        dtk_cjkfold_join(v, n, "中文\n均分\nxx", strlen("中文\n均分\nxx"), 0), n);
+	assert_int_equal(dtk_cjkfold_join(v, n, "中文\n均分\nxx", strlen("中文\n均分\nxx"), 0), n);
 	assert_string_equal(v, "中文 均分 线程");
-	assert_int_equal(
-	        dtk_cjkfold_join(v, n, "中文\n均分 线程", strlen("中文\n均分 线程"), 0),
-	        n - 1);
+	assert_int_equal(dtk_cjkfold_join(v, n, "中文\n均分 线程", strlen("中文\n均分 线程"), 0),
+	                 n - 1);
 	assert_string_equal(v, "中文均分 线程");
 	assert_true(dtk_cjkfold_is_wide(0x4E2D));
 	assert_false(dtk_cjkfold_is_wide(0xAC00));
@@ -397,6 +453,7 @@ int main(void)
 	        cmocka_unit_test(test_east_asian_line_breaks),
 	        cmocka_unit_test(test_east_asian_join_mismatch),
 	        cmocka_unit_test(test_spans_and_styles),
+	        cmocka_unit_test(test_parse_items),
 	        cmocka_unit_test(test_spans_after_multibyte_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -64,6 +64,22 @@ struct dtk_yval {
 int dtk_yaml_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *path,
                    const char *buf, size_t len, struct dtk_diags *diags);
 
+/* Takes one item of a root sequence (see dtk_yaml_parse_items). */
+typedef void (*dtk_yaml_item_fn)(void *arg, const struct dtk_yval *item);
+
+/*
+ * As dtk_yaml_parse, except that when the document is a sequence, each of
+ * its items is built in memory of its own, handed to each (as soon as it is
+ * whole, in order) and freed when each returns: *out is then the sequence
+ * without its items (n is 0). Items are handed over even when the file turns
+ * out to hold errors further on (the return value says so at the end): what
+ * each made of them is then to be dropped. So a file of many small items is
+ * never held whole as a tree.
+ */
+int dtk_yaml_parse_items(struct dtk_yval **out, struct dtk_arena *arena, const char *path,
+                         const char *buf, size_t len, struct dtk_diags *diags,
+                         dtk_yaml_item_fn each, void *arg);
+
 /* Returns the type that s (NUL-terminated) has when written as a plain
  * scalar, by the YAML 1.2 core schema. */
 enum dtk_ytype dtk_yaml_resolve(const char *s);
