@@ -218,6 +218,7 @@ struct loader {
 	int dir_fd;               /* insights/, open while the other node files are scanned */
 	struct dtk_linkcache *lc; /* NULL: no links cache (DTK_NO_CACHE, no place) */
 	const char *shown;        /* DTK_KB_LINKED: the node shown */
+	char shown_key[9];        /* its key in the links cache's lists */
 	char *cache_path;         /* where the links cache is, NULL when none */
 	const struct dtk_kb_filter *filter; /* node files parsed only when it keeps them */
 };
@@ -296,7 +297,7 @@ static int S_cache_rec(const struct loader *l, struct kfile *f)
 
 	if (fstatat(l->dir_fd, f->name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
 		return 1;
-	list = dtk_linkcache_get(l->lc, f->name, &st);
+	list = dtk_linkcache_get(l->lc, f->name, &st, &f->rec.list_len);
 	if (!list) { /* the stat before the read: a later change shows in it */
 		fd = openat(l->dir_fd, f->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
@@ -305,8 +306,10 @@ static int S_cache_rec(const struct loader *l, struct kfile *f)
 		     (size_t)st.st_size <= DTK_MAX_FILE_BYTES;
 		buf = ok ? dtk_xmalloc((size_t)st.st_size + 1) : NULL;
 		ok = ok && pread(fd, buf, (size_t)st.st_size, 0) == st.st_size;
-		if (ok)
+		if (ok) {
 			list = f->list = dtk_linkcache_scan(buf, (size_t)st.st_size);
+			f->rec.list_len = strlen(list);
+		}
 		free(buf);
 		close(fd);
 		if (!ok)
@@ -316,7 +319,7 @@ static int S_cache_rec(const struct loader *l, struct kfile *f)
 	dtk_linkcache_stat(&f->rec, &st);
 	f->rec.list = list;
 	f->has_rec = 1;
-	return dtk_linkcache_names(list, l->shown);
+	return dtk_linkcache_has(list, f->rec.list_len, l->shown_key);
 }
 
 static int S_rec_cmp(const void *a, const void *b)
@@ -357,7 +360,7 @@ static int S_links(const struct loader *l, struct kfile *f)
 	if (l->mem || !l->needle || (named && !l->lc))
 		return 1;
 	if (l->lc) /* the links cache: the list of f's bytes */
-		return (f->has_rec ? dtk_linkcache_names(f->rec.list, l->shown)
+		return (f->has_rec ? dtk_linkcache_has(f->rec.list, f->rec.list_len, l->shown_key)
 		                   : S_cache_rec(l, f)) ||
 		       named;
 	fd = openat(l->dir_fd, f->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -398,7 +401,8 @@ static void *S_prefetch(void *arg)
 	struct prefetch *p = arg;
 	struct loader *l = &p->l;
 	const char *mine = NULL;
-	size_t i;
+	size_t i, mlen = 0;
+	char key[9];
 
 	l->lc = dtk_linkcache_open(l->cache_path, l->root_real);
 	p->rc = S_list_nodes(l, &p->cap, DTK_KB_LINKED, l->shown);
@@ -407,12 +411,15 @@ static void *S_prefetch(void *arg)
 	S_cache_rec(l, &p->shown);
 	if (p->shown.has_rec && strcmp(p->shown.rec.list, "*"))
 		mine = p->shown.rec.list; /* "*": those it names are read later */
+	mlen = mine ? p->shown.rec.list_len : 0;
 	for (i = 0; i < l->n_files; i++) {
 		struct kfile *f = &l->files[i];
 		struct dtk_diags d = DTK_DIAGS_INIT;
 		size_t len = 0;
 		int owned = 0;
-		if (!S_cache_rec(l, f) && !(mine && dtk_linkcache_names(mine, f->node)))
+		if (mine)
+			dtk_linkcache_key(key, f->node);
+		if (!S_cache_rec(l, f) && !(mine && dtk_linkcache_has(mine, mlen, key)))
 			continue;
 		f->tree_arena = dtk_arena_new();
 		if (S_read(l, &d, f, &f->tree_buf, &len, &owned) != 0 || !owned ||
@@ -748,7 +755,14 @@ static void S_set_links(struct loader *l, const struct dtk_node *node)
 		for (k = 0; k < e->n_relates + e->n_contradicts; k++) {
 			const char *id = k < e->n_relates ? e->relates[k].id
 			                                  : e->contradicts[k - e->n_relates].ref.id;
+			size_t j;
 			if (!dtk_entry_id_split(id, &plen))
+				continue;
+			for (j = 0; j < l->n_named &&
+			            (strlen(l->named[j]) != plen || strncmp(l->named[j], id, plen));
+			     j++)
+				;
+			if (j < l->n_named) /* once each */
 				continue;
 			dtk_grow((void **)&l->named, &cap, l->n_named + 1, sizeof(*l->named));
 			l->named[l->n_named++] = dtk_xstrndup(id, plen);
@@ -782,6 +796,7 @@ static int S_load_files(struct loader *l, int what, const char *only)
 		l->dir_fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 		free(dir);
 		l->shown = only;
+		dtk_linkcache_key(l->shown_key, only);
 		l->cache_path = l->mem ? NULL : dtk_linkcache_path(l->root_real);
 		if (l->cache_path) { /* the cache's work beside the reading below */
 			pf = dtk_xcalloc(1, sizeof(*pf));

@@ -59,10 +59,22 @@ static uint64_t S_sum(const char *buf, size_t len)
 	return h;
 }
 
-/* Returns the 32-bit key of a node name as lists hold it (8 hex digits). */
+/* Writes the 32-bit key of a node name as lists hold it: 8 hex digits and
+ * a NUL. */
 static void S_key(char out[9], const char *name, size_t len)
 {
-	snprintf(out, 9, "%08" PRIx32, (uint32_t)(S_hash(name, len) >> 16));
+	static const char hex[] = "0123456789abcdef";
+	uint32_t k = (uint32_t)(S_hash(name, len) >> 16);
+	int i;
+
+	for (i = 7; i >= 0; i--, k >>= 4)
+		out[i] = hex[k & 15];
+	out[8] = '\0';
+}
+
+void dtk_linkcache_key(char key[9], const char *node)
+{
+	S_key(key, node, strlen(node));
 }
 
 static const char *S_env(const char *name)
@@ -201,6 +213,7 @@ static int S_parse(struct dtk_linkcache *c, char *from, char *to, size_t n)
 		r->ctime_ns = (int64_t)num[4];
 		*eol = '\0';
 		r->list = q;
+		r->list_len = (size_t)(eol - q);
 		if (i && strcmp(c->v[i - 1].name, r->name) >= 0)
 			return -1;
 		p = eol + 1;
@@ -305,7 +318,7 @@ void dtk_linkcache_stat(struct dtk_linkcache_rec *r, const struct stat *st)
 }
 
 const char *dtk_linkcache_get(const struct dtk_linkcache *c, const char *name,
-                              const struct stat *st)
+                              const struct stat *st, size_t *len)
 {
 	struct dtk_linkcache_rec now;
 	size_t lo = 0, hi = c->n, mid;
@@ -325,8 +338,10 @@ const char *dtk_linkcache_get(const struct dtk_linkcache *c, const char *name,
 		} else {
 			if (r->dev == now.dev && r->ino == now.ino && r->size == now.size &&
 			    r->mtime_ns == now.mtime_ns && r->ctime_ns == now.ctime_ns &&
-			    r->mtime_ns < limit && r->ctime_ns < limit)
+			    r->mtime_ns < limit && r->ctime_ns < limit) {
+				*len = r->list_len;
 				return r->list;
+			}
 			break;
 		}
 	}
@@ -424,17 +439,15 @@ char *dtk_linkcache_scan(const char *buf, size_t len)
 	return out;
 }
 
-int dtk_linkcache_names(const char *list, const char *node)
+int dtk_linkcache_has(const char *list, size_t len, const char *key)
 {
-	size_t len = strlen(list), lo = 0, hi = (len + 1) / 9, mid;
-	char key[9];
+	size_t lo = 0, hi = (len + 1) / 9, mid;
 	int cmp;
 
 	if (!len)
 		return 0;
 	if ((len + 1) % 9) /* "*", or not a list of keys: may name any node */
 		return 1;
-	S_key(key, node, strlen(node));
 	while (lo < hi) { /* the keys are sorted: a binary search */
 		mid = lo + (hi - lo) / 2;
 		cmp = memcmp(key, list + 9 * mid, 8);
@@ -446,6 +459,13 @@ int dtk_linkcache_names(const char *list, const char *node)
 			lo = mid + 1;
 	}
 	return 0;
+}
+
+int dtk_linkcache_names(const char *list, const char *node)
+{
+	char key[9];
+	dtk_linkcache_key(key, node);
+	return dtk_linkcache_has(list, strlen(list), key);
 }
 
 /* Returns 1 when recs are the entries read. */

@@ -68,7 +68,7 @@ static void test_scan_escapes(void **state)
 static struct dtk_linkcache_rec S_rec(const char *name, const char *list, int64_t age)
 {
 	struct timespec ts;
-	struct dtk_linkcache_rec r = {name, 2049, 77, 1234, 0, 0, list};
+	struct dtk_linkcache_rec r = {name, 2049, 77, 1234, 0, 0, list, 0};
 	clock_gettime(CLOCK_REALTIME, &ts);
 	r.mtime_ns = r.ctime_ns = ((int64_t)ts.tv_sec - age) * NS + ts.tv_nsec;
 	return r;
@@ -98,35 +98,37 @@ static void test_round_trip_and_trust(void **state)
 	                                    S_rec("gamma.yaml", "", 1)};
 	struct dtk_linkcache *c = dtk_linkcache_open(path, "/base");
 	struct stat st, st2;
+	size_t len = 0;
 	(void)state;
 
 	assert_int_equal(dtk_linkcache_count(c), 0);
 	st = S_st(&recs[0]);
-	assert_null(dtk_linkcache_get(c, "alpha.yaml", &st));
+	assert_null(dtk_linkcache_get(c, "alpha.yaml", &st, &len));
 	assert_int_equal(dtk_linkcache_save(c, recs, 3), 0); /* makes a/b/ */
 	dtk_linkcache_free(c);
 
 	c = dtk_linkcache_open(path, "/base");
 	assert_int_equal(dtk_linkcache_count(c), 3);
 	st = S_st(&recs[0]);
-	assert_string_equal(dtk_linkcache_get(c, "alpha.yaml", &st), alpha);
+	assert_string_equal(dtk_linkcache_get(c, "alpha.yaml", &st, &len), alpha);
+	assert_int_equal(len, strlen(alpha));
 	st = S_st(&recs[1]);
-	assert_string_equal(dtk_linkcache_get(c, "beta.yaml", &st), "*");
+	assert_string_equal(dtk_linkcache_get(c, "beta.yaml", &st, &len), "*");
 	/* racily clean: written a second before the cache, within its grain */
 	st = S_st(&recs[2]);
-	assert_null(dtk_linkcache_get(c, "gamma.yaml", &st));
+	assert_null(dtk_linkcache_get(c, "gamma.yaml", &st, &len));
 	/* any field of the stat data changed: not trusted */
 	st = S_st(&recs[0]);
 	st.st_ctim.tv_nsec ^= 1;
-	assert_null(dtk_linkcache_get(c, "alpha.yaml", &st));
+	assert_null(dtk_linkcache_get(c, "alpha.yaml", &st, &len));
 	st = S_st(&recs[0]);
 	st.st_size++;
-	assert_null(dtk_linkcache_get(c, "alpha.yaml", &st));
+	assert_null(dtk_linkcache_get(c, "alpha.yaml", &st, &len));
 	st = S_st(&recs[0]);
 	st.st_ino++;
-	assert_null(dtk_linkcache_get(c, "alpha.yaml", &st));
+	assert_null(dtk_linkcache_get(c, "alpha.yaml", &st, &len));
 	st = S_st(&recs[0]);
-	assert_null(dtk_linkcache_get(c, "delta.yaml", &st));
+	assert_null(dtk_linkcache_get(c, "delta.yaml", &st, &len));
 	dtk_linkcache_free(c);
 
 	/* another base's cache at the same path is not used */
@@ -143,7 +145,7 @@ static void test_round_trip_and_trust(void **state)
 	c = dtk_linkcache_open(path, "/base");
 	for (int i = 0; i < 3; i++) {
 		st2 = S_st(&recs[i]);
-		assert_non_null(dtk_linkcache_get(c, recs[i].name, &st2));
+		assert_non_null(dtk_linkcache_get(c, recs[i].name, &st2, &len));
 	}
 	assert_int_equal(dtk_linkcache_save(c, recs, 3), 0);
 	dtk_linkcache_free(c);

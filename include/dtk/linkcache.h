@@ -30,7 +30,8 @@ struct dtk_linkcache_rec {
 	const char *name; /* "<node>.yaml" */
 	uint64_t dev, ino, size;
 	int64_t mtime_ns, ctime_ns;
-	const char *list; /* "a b c", "" or "*" */
+	const char *list; /* keys "k1 k2 ...", "" or "*" */
+	size_t list_len;  /* strlen(list), when read from the cache */
 };
 
 struct dtk_linkcache;
@@ -59,11 +60,11 @@ size_t dtk_linkcache_count(const struct dtk_linkcache *c);
 /*
  * Returns the list the cache holds for node file name when st is the file's
  * stat data as the cache recorded it and the entry is older than the cache
- * by more than DTK_LINKCACHE_GRAIN_S; else NULL. The string lives as long
- * as c. Safe from several threads at once.
+ * by more than DTK_LINKCACHE_GRAIN_S, and sets *len to its length; else
+ * NULL. The string lives as long as c. Safe from several threads at once.
  */
 const char *dtk_linkcache_get(const struct dtk_linkcache *c, const char *name,
-                              const struct stat *st);
+                              const struct stat *st, size_t *len);
 
 /* Sets r's stat fields from st. */
 void dtk_linkcache_stat(struct dtk_linkcache_rec *r, const struct stat *st);
@@ -71,6 +72,10 @@ void dtk_linkcache_stat(struct dtk_linkcache_rec *r, const struct stat *st);
 /* Returns the list of the bytes buf[0..len), malloc'd (the caller frees). */
 char *dtk_linkcache_scan(const char *buf, size_t len);
 
+/* Writes node's key as lists hold it (8 hex digits and a NUL). */
+void dtk_linkcache_key(char key[9], const char *node);
+/* Returns 1 when list (len bytes) holds key (or is "*"). */
+int dtk_linkcache_has(const char *list, size_t len, const char *key);
 /* Returns 1 when list holds node (or is "*"). */
 int dtk_linkcache_names(const char *list, const char *node);
 
