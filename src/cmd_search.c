@@ -56,9 +56,12 @@ static void S_put_marked(FILE *f, const char *text, int claim, const struct dtk_
 	}
 	mark = dtk_xcalloc(len + 1, 1);
 	for (w = 0; w < n; w++) {
-		size_t wl = strlen(words[w]);
+		size_t wl, *wmap = NULL;
+		/* the word folded as the text is: decomposed */
+		char *word = dtk_fold(words[w], strlen(words[w]), &wl, &wmap);
 		const char *p = folded;
-		while ((p = strstr(p, words[w]))) {
+		free(wmap);
+		while (word && wl && (p = strstr(p, word))) {
 			size_t a = (size_t)(p - folded), z = a + wl, from = map[a], to;
 			while (z < flen && map[z] == map[a + wl - 1])
 				z++; /* the rest of the last character's bytes */
@@ -67,6 +70,7 @@ static void S_put_marked(FILE *f, const char *text, int claim, const struct dtk_
 				mark[i] = 1;
 			p++;
 		}
+		free(word);
 	}
 	for (i = 0; i < len; i = w) {
 		for (w = i + 1; w < len && mark[w] == mark[i]; w++)

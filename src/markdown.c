@@ -15,6 +15,7 @@ extern cmark_node_type CMARK_NODE_TABLE, CMARK_NODE_TABLE_ROW, CMARK_NODE_TABLE_
 
 #define MD_MAX_OPEN 16
 #define MD_RENDERERS 2 /* render threads: the page is built on a third */
+#define MD_QUEUE 4     /* groups handed over and not yet written, at most */
 
 struct dtk_md {
 	cmark_node *doc, *cur;
@@ -187,6 +188,10 @@ static void S_enqueue(struct dtk_md *md, cmark_node *doc, int partial)
 		return;
 	}
 	pthread_mutex_lock(&md->lock);
+	/* at most MD_QUEUE groups wait or are being rendered: the page is built
+	 * faster than it is rendered, and each waits with its cmark nodes */
+	while (md->queued - md->written > MD_QUEUE)
+		pthread_cond_wait(&md->turn, &md->lock);
 	*md->tail = g;
 	md->tail = &g->next;
 	pthread_cond_signal(&md->cond);

@@ -66,8 +66,9 @@ static int S_kind(utf8proc_int32_t cp)
 	return v;
 }
 
-/* Folds s code point by code point (no composition across code points),
- * keeping where each output byte came from. Returns 0, or -1 on bad UTF-8. */
+/* Folds s code point by code point, decomposed (NFKD with case folding:
+ * nothing composes, so each output byte comes from one code point), keeping
+ * where each output byte came from. Returns 0, or -1 on bad UTF-8. */
 static int S_fold_mapped(struct dtk_buf *b, struct dtk_buf *m, const char *s, size_t len)
 {
 	const utf8proc_uint8_t *u = (const utf8proc_uint8_t *)s;
@@ -81,7 +82,9 @@ static int S_fold_mapped(struct dtk_buf *b, struct dtk_buf *m, const char *s, si
 		n = utf8proc_iterate(u + i, (utf8proc_ssize_t)(len - i), &cp);
 		if (n < 0)
 			return -1;
-		k = utf8proc_decompose_char(cp, d, 32, S_FOLD & ~UTF8PROC_COMPOSE, &bound);
+		/* COMPAT and CASEFOLD act only with DECOMPOSE (or COMPOSE) */
+		k = utf8proc_decompose_char(
+		        cp, d, 32, (S_FOLD & ~UTF8PROC_COMPOSE) | UTF8PROC_DECOMPOSE, &bound);
 		for (j = 0; j < k && j < 32; j++) {
 			e = utf8proc_encode_char(d[j], enc);
 			dtk_buf_put(b, (const char *)enc, (size_t)e);
@@ -195,7 +198,8 @@ char *dtk_fold(const char *s, size_t len, size_t *out_len, size_t **map)
 	struct dtk_buf b = DTK_BUF_INIT, m = DTK_BUF_INIT;
 	utf8proc_uint8_t *mapped = NULL;
 	utf8proc_ssize_t n;
-	size_t i = S_fold_fast(&b, map ? &m : NULL, s, len, 0, len);
+	/* with a map: always code point by code point, decomposed */
+	size_t i = map ? 0 : S_fold_fast(&b, NULL, s, len, 0, len);
 
 	if (i < len) { /* the whole text again, the slow way */
 		b.len = 0;

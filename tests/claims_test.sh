@@ -69,6 +69,10 @@
 # GIT_DIR, GIT_DIR + GIT_WORK_TREE, bare + GIT_WORK_TREE, git_as_git_test.sh section 3
 #   core.worktree, a .git file
 # GIT_CEILING_DIRECTORIES                                here
+# a bare repository without a work tree refused; a work  here
+#   tree without the base refused
+# GIT_WORK_TREE replacing the work tree found            here
+# $XDG_CONFIG_HOME/git/config; core.hooksPath ~/         here
 # a linked worktree (git worktree add)                   here (crystallize there: its branch only)
 # configuration: GIT_CONFIG_GLOBAL/SYSTEM/NOSYSTEM,      git_as_git_test.sh section 3
 #   GIT_CONFIG_COUNT, git -c, includeIf.gitdir
@@ -231,6 +235,56 @@ rc=0
     >"$out" 2>&1 || rc=$?
 [ $rc -eq 0 ] && ok "GIT_CEILING_DIRECTORIES below the repository: committed" ||
     ko "GIT_CEILING_DIRECTORIES below the repository: committed" "exit $rc" "$(cat "$out")"
+
+# a bare repository without a work tree is refused; so is a work tree
+# that does not hold the base
+fresh bare
+git clone -q --bare "$pristine" "$scratch/bare.git" 2>/dev/null
+refused "GIT_DIR a bare repository, no work tree" "is a bare repository \(core.bare\); set GIT_WORK_TREE" \
+    env GIT_DIR="$scratch/bare.git" "$DTK" crystallize --date 2026-08-15 --eval s=ok
+[ "$(git --git-dir="$scratch/bare.git" rev-parse main)" = "$(git -C "$pristine" rev-parse main)" ] ||
+    ko "the bare repository's branch did not move"
+mkdir -p "$scratch/empty-wt"
+refused "GIT_WORK_TREE not holding the base" "is not inside the work tree of its repository" \
+    env GIT_DIR="$r/.git" GIT_WORK_TREE="$scratch/empty-wt" "$DTK" crystallize --date 2026-08-15 \
+    --eval s=ok
+
+# GIT_WORK_TREE without GIT_DIR: the repository found upwards, the work
+# tree replaced by it (as git: git status agrees)
+fresh gwt
+mkdir "$r/wt" && cp -R "$r/insights" "$r/INDEX.md" "$r/wt/"
+cp "$r/INDEX.md" "$scratch/root-index"
+rc=0
+(cd "$r/wt" && GIT_WORK_TREE=$r/wt "$DTK" crystallize --date 2026-08-15 --eval s=ok) >"$out" 2>&1 ||
+    rc=$?
+if [ $rc -eq 0 ] && [ -z "$(cd "$r/wt" && GIT_WORK_TREE=$r/wt git status --porcelain)" ] &&
+    cmp -s "$r/INDEX.md" "$scratch/root-index" &&
+    [ "$(git -C "$r" show HEAD:INDEX.md | sha1sum)" = "$(sha1sum <"$r/wt/INDEX.md")" ]; then
+    ok "GIT_WORK_TREE (repository found upwards): committed from that work tree, git status clean"
+else
+    ko "GIT_WORK_TREE (repository found upwards)" "exit $rc" "$(cat "$out")" \
+        "$(cd "$r/wt" && GIT_WORK_TREE=$r/wt git status --short)"
+fi
+
+# core.hooksPath with ~/ (HOME) and the global file of XDG_CONFIG_HOME
+fresh xdg
+mkdir -p "$scratch/xdg/git" "$scratch/home-hooks"
+printf '[user]\n\tname = Xdg\n\temail = xdg@example.org\n[core]\n\thooksPath = ~/home-hooks\n' \
+    >"$scratch/xdg/git/config"
+printf '#!/bin/sh\necho ran >"%s/home-hook.log"\n' "$scratch" >"$scratch/home-hooks/pre-commit"
+chmod +x "$scratch/home-hooks/pre-commit"
+rm -f "$scratch/home-hook.log"
+rc=0
+(cd "$r" && env -u GIT_AUTHOR_NAME -u GIT_AUTHOR_EMAIL -u GIT_COMMITTER_NAME -u GIT_COMMITTER_EMAIL \
+    HOME="$scratch" XDG_CONFIG_HOME="$scratch/xdg" "$DTK" crystallize --date 2026-08-15 --eval s=ok) \
+    >"$out" 2>&1 || rc=$?
+if [ $rc -eq 0 ] && [ "$(git -C "$r" log -1 --format='%an <%ae>')" = "Xdg <xdg@example.org>" ] &&
+    [ "$(cat "$scratch/home-hook.log" 2>/dev/null)" = ran ]; then
+    ok "XDG_CONFIG_HOME/git/config read; core.hooksPath ~/ expanded"
+else
+    ko "XDG_CONFIG_HOME/git/config read; core.hooksPath ~/ expanded" "exit $rc" "$(cat "$out")" \
+        "$(git -C "$r" log -1 --format='%an <%ae>')"
+fi
 
 # a linked worktree: the commit goes on its branch, the main work tree and
 # its branch stay as they were

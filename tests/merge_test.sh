@@ -212,12 +212,14 @@ same_index()
         git merge -q --no-edit s2 >"$scratch/merge.out" 2>&1
 }
 
-# fixed NAME: after a merge, dtk check exits 0, git status is clean and
-# HEAD is the merge commit, with both branches' 4 entries
+# fixed NAME: after a merge, dtk check exits 0, git status is clean,
+# HEAD is the merge commit, with both branches' 4 entries, and ORIG_HEAD
+# the commit before it
 fixed()
 {
     if "$DTK" check >"$scratch/check" 2>&1 && [ -z "$(git status --porcelain)" ] &&
         [ "$(git rev-parse HEAD^2)" = "$(git rev-parse s2)" ] &&
+        [ "$(git rev-parse ORIG_HEAD)" = "$(git rev-parse HEAD^1)" ] &&
         [ "$(grep -c 'Found on branch s' insights/alpha.yaml)" -eq 4 ]; then
         ok "$1"
     else

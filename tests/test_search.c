@@ -424,6 +424,33 @@ static void test_search_escapes_text(void **state)
 	S_done(dir);
 }
 
+/* Highlighting finds the words wherever the search did: in a text that also
+ * holds a character whose folding depends on its neighbours (İ), a
+ * full-width word still shows; a decomposed é matches a composed one. */
+static void test_search_highlights_folded_text(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	(void)state;
+	t_write_str(dir, "insights/gamma.yaml",
+	            "node: gamma\nbloom: remember\ninsights:\n  - id: gamma-001\n"
+	            "    title: ＮＣＣＬ \xc4\xb0\n"
+	            "    claim: e\xcc\x81"
+	            "cole\n"
+	            "    confidence: low\n    source: paper-a\n    created: 2026-01-01\n");
+	t_dtk(&r, dir, NULL, "search", "--color", "always", "nccl",
+	      "\xc3\xa9"
+	      "cole",
+	      NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out,
+	                    "gamma-001  low  2026-01-01  \033[1;31mＮＣＣＬ\033[0m \xc4\xb0\n"
+	                    "    \033[1;31me\xcc\x81"
+	                    "cole\033[0m\n");
+	t_run_free(&r);
+	S_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -439,6 +466,7 @@ int main(void)
 	        cmocka_unit_test(test_search_kept_text),
 	        cmocka_unit_test(test_search_bad_input),
 	        cmocka_unit_test(test_search_escapes_text),
+	        cmocka_unit_test(test_search_highlights_folded_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -101,12 +101,60 @@ static void test_add_to_flow_mapping_file(void **state)
 	         "claim: \"a\\nb\", confidence: low, source: paper-a, created: 2026-05-01}]}\n");
 }
 
+/* add --from - with more than 16 MiB on standard input is refused whole, not
+ * read in part: the part could end inside a value (here the claim, after a
+ * long comment) and add a cut claim. */
+static void test_from_stdin_too_big(void **state)
+{
+	char *dir = S_base(), *before = NULL, *after;
+	(void)state;
+	before = t_read(dir, "insights/gamma.yaml", NULL);
+	assert_int_equal(t_sh(dir,
+	                      "{ printf 'title: t\\nsource: paper-a\\nconfidence: low\\n#'; "
+	                      "head -c %u /dev/zero | tr '\\0' a; printf '\\nclaim: '; "
+	                      "head -c 300000 /dev/zero | tr '\\0' b; echo; } | "
+	                      "%s add gamma --from - --no-reindex 2>err",
+	                      (16u << 20) - 1050, DTK_BIN),
+	                 2);
+	after = t_read(dir, "insights/gamma.yaml", NULL);
+	assert_string_equal(before, after);
+	free(after);
+	after = t_read(dir, "err", NULL);
+	assert_non_null(strstr(after, "larger than the limit"));
+	free(after);
+	free(before);
+	S_done(dir);
+}
+
+/* A date in --from that is not one is an error at its place in the file,
+ * not one about the --created flag, which was not given. */
+static void test_from_bad_created(void **state)
+{
+	char *dir = S_base(), *before, *after;
+	struct t_run r;
+	(void)state;
+	before = t_read(dir, "insights/gamma.yaml", NULL);
+	t_write_str(dir, "in.yaml",
+	            "title: t\nclaim: c\nsource: paper-a\nconfidence: low\ncreated: 2026-02-30\n");
+	RUN(r, dir, 2, "add", "gamma", "--from", "in.yaml");
+	assert_string_equal(r.err, "in.yaml:5:10: error: 'created' must be a date YYYY-MM-DD, "
+	                           "found '2026-02-30'\ndtk: 1 error; nothing was written\n");
+	t_run_free(&r);
+	after = t_read(dir, "insights/gamma.yaml", NULL);
+	assert_string_equal(before, after);
+	free(after);
+	free(before);
+	S_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_dry_run_new_file_applies),
 	        cmocka_unit_test(test_add_to_empty_list_with_comment),
 	        cmocka_unit_test(test_add_to_flow_mapping_file),
+	        cmocka_unit_test(test_from_stdin_too_big),
+	        cmocka_unit_test(test_from_bad_created),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

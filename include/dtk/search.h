@@ -12,9 +12,11 @@
 /*
  * Folds s[0..len) for matching: NFKC, case folding, default-ignorable code
  * points dropped. Returns a malloc'd NUL-terminated string the caller frees
- * and sets *out_len; with map, also sets *map to a malloc'd array (the caller
- * frees) of *out_len + 1 offsets: map[i] is where in s the character that
- * gave byte i starts (map[*out_len] = len). Returns NULL with the error set
+ * and sets *out_len; with map, the text is folded decomposed instead (NFKD
+ * with case folding, so that each byte comes from one character: compare it
+ * with words folded with a map too), and *map is set to a malloc'd array (the
+ * caller frees) of *out_len + 1 offsets: map[i] is where in s the character
+ * that gave byte i starts (map[*out_len] = len). Returns NULL with the error set
  * when s is not UTF-8.
  */
 char *dtk_fold(const char *s, size_t len, size_t *out_len, size_t **map);
