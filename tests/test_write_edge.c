@@ -164,6 +164,26 @@ static void test_add_after_flow_entry(void **state)
 	        "created: 2026-05-01}\n");
 }
 
+/* A node file whose 'insights' is not a list: add says where, and writes
+ * nothing. */
+static void test_add_to_insights_not_a_list(void **state)
+{
+	static const char text[] = "node: gamma\nbloom: remember\ninsights:\n";
+	char *dir = S_base(), *after;
+	struct t_run r;
+	(void)state;
+	t_write_str(dir, "insights/gamma.yaml", text);
+	RUN(r, dir, 2, "add", "gamma", "--title", "T", "--claim", "C", "--source", "paper-a",
+	    "--confidence", "low");
+	assert_string_equal(r.err, "dtk add: error: insights/gamma.yaml:3:10: 'insights' is an "
+	                           "empty value, not a list\n");
+	t_run_free(&r);
+	after = t_read(dir, "insights/gamma.yaml", NULL);
+	assert_string_equal(after, text);
+	free(after);
+	S_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +191,7 @@ int main(void)
 	        cmocka_unit_test(test_add_to_empty_list_with_comment),
 	        cmocka_unit_test(test_add_to_flow_mapping_file),
 	        cmocka_unit_test(test_add_after_flow_entry),
+	        cmocka_unit_test(test_add_to_insights_not_a_list),
 	        cmocka_unit_test(test_from_stdin_too_big),
 	        cmocka_unit_test(test_from_bad_created),
 	};
