@@ -601,11 +601,12 @@ static int S_threads(size_t files)
 	return (int)n;
 }
 
-/* Loads files [from, n_files) on a pool of threads; the model's memory and
- * the diagnostics of each thread are merged into the loader's. */
-static void S_load_parallel(struct loader *l, size_t from)
+/* Loads files [from, n_files) on a pool of threads (one when one is set);
+ * the model's memory and the diagnostics of each thread are merged into the
+ * loader's. */
+static void S_load_parallel(struct loader *l, size_t from, int one)
 {
-	int n = S_threads(l->n_files - from), i, started = 0;
+	int n = one ? 1 : S_threads(l->n_files - from), i, started = 0;
 	struct worker *w = dtk_xcalloc((size_t)n, sizeof(*w));
 	pthread_t *tid = dtk_xcalloc((size_t)n, sizeof(*tid));
 
@@ -839,7 +840,9 @@ static int S_load_files(struct loader *l, int what, const char *only)
 		if (S_prefetched(l, pf, &cap) < 0)
 			return -1;
 	}
-	S_load_parallel(l, first);
+	/* after S_prefetch, what is left is the checks of a few trees: on this
+	 * thread (another would have to be scheduled and waited for) */
+	S_load_parallel(l, first, pf != NULL);
 	if (l->lc && l->needle && l->dir_fd >= 0)
 		S_cache_save(l);
 	if (l->dir_fd >= 0)

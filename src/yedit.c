@@ -550,10 +550,16 @@ int dtk_yedit_append_map(struct dtk_ydoc *d, const struct dtk_yval *map, const c
 		               : dcol + 2;
 		if (kcol <= dcol)
 			kcol = dcol + 2;
-		if (S_block_map(d, &b, fields, n, dcol, kcol) == 0) {
-			S_insert_lines(d, dtk_ytext_line_end(d->buf, d->len, seq->end), &b);
-			rc = 0;
+		if (last->kind == DTK_Y_MAP && last->style == DTK_YS_FLOW) {
+			/* "- {k: v, ...}" as the last item is written */
+			dtk_ytext_spaces(&b, dcol);
+			dtk_buf_puts(&b, "- ");
+			rc = S_flow_map(d, &b, fields, n);
+		} else {
+			rc = S_block_map(d, &b, fields, n, dcol, kcol);
 		}
+		if (rc == 0)
+			S_insert_lines(d, dtk_ytext_line_end(d->buf, d->len, seq->end), &b);
 	} else if (seq->n) { /* [{...}, {...}] */
 		dtk_buf_puts(&b, ", ");
 		rc = S_flow_map(d, &b, fields, n);

@@ -63,14 +63,14 @@ static void test_dry_run_new_file_applies(void **state)
 
 /* Runs add on gamma.yaml written as text and fails unless the file becomes
  * want, byte for byte, and the base checks. */
-static void S_add_to(const char *text, const char *want)
+static void S_add_to(const char *text, const char *want_id, const char *want)
 {
 	char *dir = S_base(), *got;
 	struct t_run r;
 	t_write_str(dir, "insights/gamma.yaml", text);
 	RUN(r, dir, 0, "add", "gamma", "--title", "T", "--claim", "a\nb", "--source", "paper-a",
 	    "--confidence", "low", "--created", "2026-05-01");
-	assert_string_equal(r.out, "gamma-001\n");
+	assert_string_equal(r.out, want_id);
 	t_run_free(&r);
 	got = t_read(dir, "insights/gamma.yaml", NULL);
 	assert_string_equal(got, want);
@@ -86,6 +86,7 @@ static void test_add_to_empty_list_with_comment(void **state)
 {
 	(void)state;
 	S_add_to("node: gamma\nbloom: remember\ninsights: [] # none yet\nstance: s\n",
+	         "gamma-001\n",
 	         "node: gamma\nbloom: remember\ninsights: # none yet\n"
 	         "  - id: gamma-001\n    title: T\n    claim: |-\n      a\n      b\n"
 	         "    confidence: low\n    source: paper-a\n    created: 2026-05-01\n"
@@ -96,9 +97,71 @@ static void test_add_to_empty_list_with_comment(void **state)
 static void test_add_to_flow_mapping_file(void **state)
 {
 	(void)state;
-	S_add_to("{node: gamma, bloom: remember, insights: []}\n",
+	S_add_to("{node: gamma, bloom: remember, insights: []}\n", "gamma-001\n",
 	         "{node: gamma, bloom: remember, insights: [{id: gamma-001, title: T, "
 	         "claim: \"a\\nb\", confidence: low, source: paper-a, created: 2026-05-01}]}\n");
+}
+
+/* add --from - with more than 16 MiB on standard input is refused whole, not
+ * read in part: the part could end inside a value (here the claim, after a
+ * long comment) and add a cut claim. */
+static void test_from_stdin_too_big(void **state)
+{
+	char *dir = S_base(), *before = NULL, *after;
+	(void)state;
+	before = t_read(dir, "insights/gamma.yaml", NULL);
+	assert_int_equal(t_sh(dir,
+	                      "{ printf 'title: t\\nsource: paper-a\\nconfidence: low\\n#'; "
+	                      "head -c %u /dev/zero | tr '\\0' a; printf '\\nclaim: '; "
+	                      "head -c 300000 /dev/zero | tr '\\0' b; echo; } | "
+	                      "%s add gamma --from - --no-reindex 2>err",
+	                      (16u << 20) - 1050, DTK_BIN),
+	                 2);
+	after = t_read(dir, "insights/gamma.yaml", NULL);
+	assert_string_equal(before, after);
+	free(after);
+	after = t_read(dir, "err", NULL);
+	assert_non_null(strstr(after, "larger than the limit"));
+	free(after);
+	free(before);
+	S_done(dir);
+}
+
+/* A date in --from that is not one is an error at its place in the file,
+ * not one about the --created flag, which was not given. */
+static void test_from_bad_created(void **state)
+{
+	char *dir = S_base(), *before, *after;
+	struct t_run r;
+	(void)state;
+	before = t_read(dir, "insights/gamma.yaml", NULL);
+	t_write_str(dir, "in.yaml",
+	            "title: t\nclaim: c\nsource: paper-a\nconfidence: low\ncreated: 2026-02-30\n");
+	RUN(r, dir, 2, "add", "gamma", "--from", "in.yaml");
+	assert_string_equal(r.err, "in.yaml:5:10: error: 'created' must be a date YYYY-MM-DD, "
+	                           "found '2026-02-30'\ndtk: 1 error; nothing was written\n");
+	t_run_free(&r);
+	after = t_read(dir, "insights/gamma.yaml", NULL);
+	assert_string_equal(before, after);
+	free(after);
+	free(before);
+	S_done(dir);
+}
+
+/* An entry after one written "- {...}" is written so too. */
+static void test_add_after_flow_entry(void **state)
+{
+	(void)state;
+	S_add_to(
+	        "node: gamma\nbloom: remember\ninsights:\n"
+	        "  - {id: gamma-001, title: a, claim: b, confidence: low, source: paper-a, "
+	        "created: 2026-01-01} # one\n",
+	        "gamma-002\n",
+	        "node: gamma\nbloom: remember\ninsights:\n"
+	        "  - {id: gamma-001, title: a, claim: b, confidence: low, source: paper-a, "
+	        "created: 2026-01-01} # one\n"
+	        "  - {id: gamma-002, title: T, claim: \"a\\nb\", confidence: low, source: paper-a, "
+	        "created: 2026-05-01}\n");
 }
 
 int main(void)
@@ -107,6 +170,9 @@ int main(void)
 	        cmocka_unit_test(test_dry_run_new_file_applies),
 	        cmocka_unit_test(test_add_to_empty_list_with_comment),
 	        cmocka_unit_test(test_add_to_flow_mapping_file),
+	        cmocka_unit_test(test_add_after_flow_entry),
+	        cmocka_unit_test(test_from_stdin_too_big),
+	        cmocka_unit_test(test_from_bad_created),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
