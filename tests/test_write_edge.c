@@ -63,14 +63,14 @@ static void test_dry_run_new_file_applies(void **state)
 
 /* Runs add on gamma.yaml written as text and fails unless the file becomes
  * want, byte for byte, and the base checks. */
-static void S_add_to(const char *text, const char *want)
+static void S_add_to(const char *text, const char *want_id, const char *want)
 {
 	char *dir = S_base(), *got;
 	struct t_run r;
 	t_write_str(dir, "insights/gamma.yaml", text);
 	RUN(r, dir, 0, "add", "gamma", "--title", "T", "--claim", "a\nb", "--source", "paper-a",
 	    "--confidence", "low", "--created", "2026-05-01");
-	assert_string_equal(r.out, "gamma-001\n");
+	assert_string_equal(r.out, want_id);
 	t_run_free(&r);
 	got = t_read(dir, "insights/gamma.yaml", NULL);
 	assert_string_equal(got, want);
@@ -86,6 +86,7 @@ static void test_add_to_empty_list_with_comment(void **state)
 {
 	(void)state;
 	S_add_to("node: gamma\nbloom: remember\ninsights: [] # none yet\nstance: s\n",
+	         "gamma-001\n",
 	         "node: gamma\nbloom: remember\ninsights: # none yet\n"
 	         "  - id: gamma-001\n    title: T\n    claim: |-\n      a\n      b\n"
 	         "    confidence: low\n    source: paper-a\n    created: 2026-05-01\n"
@@ -96,7 +97,7 @@ static void test_add_to_empty_list_with_comment(void **state)
 static void test_add_to_flow_mapping_file(void **state)
 {
 	(void)state;
-	S_add_to("{node: gamma, bloom: remember, insights: []}\n",
+	S_add_to("{node: gamma, bloom: remember, insights: []}\n", "gamma-001\n",
 	         "{node: gamma, bloom: remember, insights: [{id: gamma-001, title: T, "
 	         "claim: \"a\\nb\", confidence: low, source: paper-a, created: 2026-05-01}]}\n");
 }
@@ -147,12 +148,50 @@ static void test_from_bad_created(void **state)
 	S_done(dir);
 }
 
+/* An entry after one written "- {...}" is written so too. */
+static void test_add_after_flow_entry(void **state)
+{
+	(void)state;
+	S_add_to(
+	        "node: gamma\nbloom: remember\ninsights:\n"
+	        "  - {id: gamma-001, title: a, claim: b, confidence: low, source: paper-a, "
+	        "created: 2026-01-01} # one\n",
+	        "gamma-002\n",
+	        "node: gamma\nbloom: remember\ninsights:\n"
+	        "  - {id: gamma-001, title: a, claim: b, confidence: low, source: paper-a, "
+	        "created: 2026-01-01} # one\n"
+	        "  - {id: gamma-002, title: T, claim: \"a\\nb\", confidence: low, source: paper-a, "
+	        "created: 2026-05-01}\n");
+}
+
+/* A node file whose 'insights' is not a list: add says where, and writes
+ * nothing. */
+static void test_add_to_insights_not_a_list(void **state)
+{
+	static const char text[] = "node: gamma\nbloom: remember\ninsights:\n";
+	char *dir = S_base(), *after;
+	struct t_run r;
+	(void)state;
+	t_write_str(dir, "insights/gamma.yaml", text);
+	RUN(r, dir, 2, "add", "gamma", "--title", "T", "--claim", "C", "--source", "paper-a",
+	    "--confidence", "low");
+	assert_string_equal(r.err, "dtk add: error: insights/gamma.yaml:3:10: 'insights' is an "
+	                           "empty value, not a list\n");
+	t_run_free(&r);
+	after = t_read(dir, "insights/gamma.yaml", NULL);
+	assert_string_equal(after, text);
+	free(after);
+	S_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_dry_run_new_file_applies),
 	        cmocka_unit_test(test_add_to_empty_list_with_comment),
 	        cmocka_unit_test(test_add_to_flow_mapping_file),
+	        cmocka_unit_test(test_add_after_flow_entry),
+	        cmocka_unit_test(test_add_to_insights_not_a_list),
 	        cmocka_unit_test(test_from_stdin_too_big),
 	        cmocka_unit_test(test_from_bad_created),
 	};
