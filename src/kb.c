@@ -388,38 +388,32 @@ struct prefetch {
 	struct dtk_diags d;
 	size_t cap;
 	int rc;
+	const char *mine; /* the list of the node shown, NULL when unknown or "*" */
+	size_t mine_len;
+	atomic_size_t next; /* the next of l.files to take */
+	atomic_int ready;   /* l.files and mine are set: others may help */
 };
 
-/* With the links cache, a thread of its own while the calling thread reads
- * _domain.yaml, _sources.yaml and the node shown: opens the cache, lists the
- * other node files and makes their records, and reads and parses (no
- * checks: they need the sources) those that name the node shown and those
- * its list says it may name. A file that gives an error here is left to
- * S_load_file, which says it again. */
-static void *S_prefetch(void *arg)
+/* Makes the records of p's files, taking them one at a time (from several
+ * threads at once), and reads and parses (no checks: they need the
+ * sources) those that name the node shown and those its list says it may
+ * name. A file that gives an error here is left to S_load_file, which says
+ * it again. */
+static void S_prefetch_files(struct prefetch *p)
 {
-	struct prefetch *p = arg;
 	struct loader *l = &p->l;
-	const char *mine = NULL;
-	size_t i, mlen = 0;
+	size_t i;
 	char key[9];
 
-	l->lc = dtk_linkcache_open(l->cache_path, l->root_real);
-	p->rc = S_list_nodes(l, &p->cap, DTK_KB_LINKED, l->shown);
-	if (p->rc < 0 || l->dir_fd < 0)
-		return NULL;
-	S_cache_rec(l, &p->shown);
-	if (p->shown.has_rec && strcmp(p->shown.rec.list, "*"))
-		mine = p->shown.rec.list; /* "*": those it names are read later */
-	mlen = mine ? p->shown.rec.list_len : 0;
-	for (i = 0; i < l->n_files; i++) {
+	while ((i = atomic_fetch_add(&p->next, 1)) < l->n_files) {
 		struct kfile *f = &l->files[i];
 		struct dtk_diags d = DTK_DIAGS_INIT;
 		size_t len = 0;
 		int owned = 0;
-		if (mine)
+		if (p->mine)
 			dtk_linkcache_key(key, f->node);
-		if (!S_cache_rec(l, f) && !(mine && dtk_linkcache_has(mine, mlen, key)))
+		if (!S_cache_rec(l, f) &&
+		    !(p->mine && dtk_linkcache_has(p->mine, p->mine_len, key)))
 			continue;
 		f->tree_arena = dtk_arena_new();
 		if (S_read(l, &d, f, &f->tree_buf, &len, &owned) != 0 || !owned ||
@@ -434,6 +428,28 @@ static void *S_prefetch(void *arg)
 		}
 		dtk_diags_release(&d);
 	}
+}
+
+/* With the links cache, a thread of its own while the calling thread reads
+ * _domain.yaml, _sources.yaml and the node shown: opens the cache, lists the
+ * other node files, makes the record of the node shown, then goes through
+ * the files (S_prefetch_files; the calling thread joins in when done). */
+static void *S_prefetch(void *arg)
+{
+	struct prefetch *p = arg;
+	struct loader *l = &p->l;
+
+	l->lc = dtk_linkcache_open(l->cache_path, l->root_real);
+	p->rc = S_list_nodes(l, &p->cap, DTK_KB_LINKED, l->shown);
+	if (p->rc < 0 || l->dir_fd < 0)
+		return NULL;
+	S_cache_rec(l, &p->shown);
+	if (p->shown.has_rec && strcmp(p->shown.rec.list, "*")) {
+		p->mine = p->shown.rec.list; /* "*": those it names are read later */
+		p->mine_len = p->shown.rec.list_len;
+	}
+	atomic_store(&p->ready, 1);
+	S_prefetch_files(p);
 	return NULL;
 }
 
@@ -806,6 +822,8 @@ static int S_load_files(struct loader *l, int what, const char *only)
 			pf->l.n_files = 0;
 			pf->l.d = &pf->d;
 			pf->shown.name = l->files[2].name;
+			atomic_init(&pf->next, 0);
+			atomic_init(&pf->ready, 0);
 			if (pthread_create(&pre, NULL, S_prefetch, pf) != 0) {
 				free(pf);
 				pf = NULL;
@@ -836,6 +854,8 @@ static int S_load_files(struct loader *l, int what, const char *only)
 	}
 	dtk_diags_move(l->d, &w.d);
 	if (pf) {
+		if (atomic_load(&pf->ready)) /* help with what is left */
+			S_prefetch_files(pf);
 		pthread_join(pre, NULL);
 		if (S_prefetched(l, pf, &cap) < 0)
 			return -1;
