@@ -184,6 +184,22 @@ static void test_add_to_insights_not_a_list(void **state)
 	S_done(dir);
 }
 
+/* A claim kept with '+' owns its trailing blank lines: the new entry goes
+ * after them, and the claim reads back as it was. */
+static void test_add_after_kept_block_scalar(void **state)
+{
+	(void)state;
+	S_add_to("node: gamma\nbloom: remember\ninsights:\n  - id: gamma-001\n    title: a\n"
+	         "    confidence: low\n    source: paper-a\n    created: 2026-01-01\n"
+	         "    claim: |+\n      keep\n\n\n# c\n",
+	         "gamma-002\n",
+	         "node: gamma\nbloom: remember\ninsights:\n  - id: gamma-001\n    title: a\n"
+	         "    confidence: low\n    source: paper-a\n    created: 2026-01-01\n"
+	         "    claim: |+\n      keep\n\n\n"
+	         "  - id: gamma-002\n    title: T\n    claim: |-\n      a\n      b\n"
+	         "    confidence: low\n    source: paper-a\n    created: 2026-05-01\n# c\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -191,6 +207,7 @@ int main(void)
 	        cmocka_unit_test(test_add_to_empty_list_with_comment),
 	        cmocka_unit_test(test_add_to_flow_mapping_file),
 	        cmocka_unit_test(test_add_after_flow_entry),
+	        cmocka_unit_test(test_add_after_kept_block_scalar),
 	        cmocka_unit_test(test_add_to_insights_not_a_list),
 	        cmocka_unit_test(test_from_stdin_too_big),
 	        cmocka_unit_test(test_from_bad_created),
