@@ -390,8 +390,9 @@ struct prefetch {
 	int rc;
 	const char *mine; /* the list of the node shown, NULL when unknown or "*" */
 	size_t mine_len;
-	atomic_size_t next; /* the next of l.files to take */
-	atomic_int ready;   /* l.files and mine are set: others may help */
+	atomic_size_t next;    /* the next of l.files to take */
+	pthread_mutex_t mutex; /* guards ready (and orders what it publishes) */
+	int ready;             /* l.files and mine are set: others may help */
 };
 
 /* Makes the records of p's files, taking them one at a time (from several
@@ -448,7 +449,9 @@ static void *S_prefetch(void *arg)
 		p->mine = p->shown.rec.list; /* "*": those it names are read later */
 		p->mine_len = p->shown.rec.list_len;
 	}
-	atomic_store(&p->ready, 1);
+	pthread_mutex_lock(&p->mutex);
+	p->ready = 1;
+	pthread_mutex_unlock(&p->mutex);
 	S_prefetch_files(p);
 	return NULL;
 }
@@ -796,6 +799,7 @@ static int S_load_files(struct loader *l, int what, const char *only)
 	size_t cap = 0, i, ncap = 0, bcap = 0, first = 2;
 	pthread_t pre;
 	struct prefetch *pf = NULL;
+	int k;
 
 	S_add_file(l, &cap, "_domain.yaml", F_DOMAIN, NULL);
 	S_add_file(l, &cap, "_sources.yaml", F_SOURCES, NULL);
@@ -823,8 +827,9 @@ static int S_load_files(struct loader *l, int what, const char *only)
 			pf->l.d = &pf->d;
 			pf->shown.name = l->files[2].name;
 			atomic_init(&pf->next, 0);
-			atomic_init(&pf->ready, 0);
+			pthread_mutex_init(&pf->mutex, NULL);
 			if (pthread_create(&pre, NULL, S_prefetch, pf) != 0) {
+				pthread_mutex_destroy(&pf->mutex);
 				free(pf);
 				pf = NULL;
 			}
@@ -854,9 +859,13 @@ static int S_load_files(struct loader *l, int what, const char *only)
 	}
 	dtk_diags_move(l->d, &w.d);
 	if (pf) {
-		if (atomic_load(&pf->ready)) /* help with what is left */
+		pthread_mutex_lock(&pf->mutex);
+		k = pf->ready;
+		pthread_mutex_unlock(&pf->mutex);
+		if (k) /* help with what is left */
 			S_prefetch_files(pf);
 		pthread_join(pre, NULL);
+		pthread_mutex_destroy(&pf->mutex);
 		if (S_prefetched(l, pf, &cap) < 0)
 			return -1;
 	}
