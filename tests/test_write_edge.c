@@ -3,6 +3,8 @@
  * an edit adds to files written in unusual ways. */
 #include "support.h"
 
+#include "dtk/dtk.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,6 +202,41 @@ static void test_add_after_kept_block_scalar(void **state)
 	         "    confidence: low\n    source: paper-a\n    created: 2026-05-01\n# c\n");
 }
 
+/* use and cite add only to a count: a value that is not one (0x10 read as
+ * 0, a quoted "3", a number whose sum would wrap) is refused, the file
+ * left as it is, not overwritten with a count made up. */
+static void test_counter_on_a_value_not_a_count(void **state)
+{
+	static const char *const values[] = {"0x10", "\"3\"", "9223372036854775807", "999999999",
+	                                     "[1]"};
+	char *dir = S_base(), *before, *text, *after, *at;
+	struct t_run r;
+	size_t i;
+	(void)state;
+	before = t_read(dir, "insights/alpha.yaml", NULL);
+	at = strstr(before, "    used: 1\n");
+	assert_non_null(at);
+	for (i = 0; i < sizeof(values) / sizeof(*values); i++) {
+		struct dtk_buf b = DTK_BUF_INIT;
+		dtk_buf_put(&b, before, (size_t)(at - before));
+		dtk_buf_printf(&b, "    used: %s\n", values[i]);
+		dtk_buf_puts(&b, at + strlen("    used: 1\n"));
+		text = dtk_buf_detach(&b);
+		t_write_str(dir, "insights/alpha.yaml", text);
+		RUN(r, dir, 2, "use", "alpha-002");
+		assert_non_null(
+		        strstr(r.err, "dtk use: error: insights/alpha.yaml:25:11: 'used' is "));
+		assert_non_null(strstr(r.err, "not a count"));
+		t_run_free(&r);
+		after = t_read(dir, "insights/alpha.yaml", NULL);
+		assert_string_equal(after, text);
+		free(after);
+		free(text);
+	}
+	free(before);
+	S_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +246,7 @@ int main(void)
 	        cmocka_unit_test(test_add_after_flow_entry),
 	        cmocka_unit_test(test_add_after_kept_block_scalar),
 	        cmocka_unit_test(test_add_to_insights_not_a_list),
+	        cmocka_unit_test(test_counter_on_a_value_not_a_count),
 	        cmocka_unit_test(test_from_stdin_too_big),
 	        cmocka_unit_test(test_from_bad_created),
 	};
