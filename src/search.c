@@ -157,11 +157,22 @@ static size_t S_fold_fast(struct dtk_buf *b, struct dtk_buf *m, const char *s, s
 			/* U+4000..U+9FFF (CJK ideographs, Yijing hexagrams): each
 			 * folds to itself and composes with nothing (test_search
 			 * checks every one), so it needs no look-up */
-			memcpy(b->ptr + b->len, s + i, 3);
-			b->len += 3;
-			for (k = 0; m && k < 3; k++)
-				dtk_buf_put(m, (const char *)&i, sizeof(i));
-			i += 3;
+			if (m) {
+				memcpy(b->ptr + b->len, s + i, 3);
+				b->len += 3;
+				for (k = 0; k < 3; k++)
+					dtk_buf_put(m, (const char *)&i, sizeof(i));
+				i += 3;
+				continue;
+			}
+			/* a run of them at once */
+			for (k = i + 3; k + 2 < end && u[k] >= 0xe4 && u[k] <= 0xe9 &&
+			                (u[k + 1] & 0xc0) == 0x80 && (u[k + 2] & 0xc0) == 0x80;
+			     k += 3)
+				;
+			memcpy(b->ptr + b->len, s + i, k - i);
+			b->len += k - i;
+			i = k;
 			continue;
 		}
 		if (b->cap - b->len < 40 + (end - i)) /* what one character may give */
