@@ -353,8 +353,10 @@ static void S_show_paths_from(const char *root)
 
 	if (n == 1) /* the root is "/" */
 		n = 0;
-	if (cwd && !strncmp(cwd, root, n) && (cwd[n] == '/' || !cwd[n]))
+	if (cwd && !strncmp(cwd, root, n) && (cwd[n] == '/' || !cwd[n])) {
 		dtk_path_show_from(cwd + n + (cwd[n] == '/'));
+		dtk_path_show_root(root);
+	}
 	free(cwd);
 }
 
@@ -384,6 +386,7 @@ int dtk_cmd_run(struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char *
 	if (dtk_pager_finish() < 0 && rc == DTK_EXIT_OK)
 		rc = dtk_cmd_fail(ctx, cmd->name, DTK_EXIT_INVALID);
 	dtk_path_show_from(NULL);
+	dtk_path_show_root(NULL);
 	if (lock >= 0)
 		close(lock);
 done:

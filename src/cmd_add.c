@@ -38,11 +38,17 @@ static int S_from(struct dtk_ctx *ctx, struct entry *e, const char *path, struct
 		struct dtk_buf b = DTK_BUF_INIT;
 		char chunk[65536];
 		ssize_t n;
-		while ((n = read(0, chunk, sizeof(chunk))) > 0 && b.len < DTK_MAX_FILE_BYTES)
+		while ((n = read(0, chunk, sizeof(chunk))) > 0 && b.len <= DTK_MAX_FILE_BYTES)
 			dtk_buf_put(&b, chunk, (size_t)n);
 		len = b.len;
 		buf = b.len ? dtk_buf_detach(&b) : dtk_xstrdup("");
-		rc = n < 0 ? dtk_error("cannot read standard input") : 0;
+		/* never a part of it: the end cut off may be inside a value */
+		rc = n < 0 ? dtk_error("cannot read standard input")
+		     : len > DTK_MAX_FILE_BYTES
+		             ? dtk_error("cannot read standard input: it is larger than the "
+		                         "limit of %u bytes",
+		                         DTK_MAX_FILE_BYTES)
+		             : 0;
 	} else {
 		rc = dtk_file_read(&buf, &len, path, DTK_MAX_FILE_BYTES);
 	}
@@ -72,7 +78,12 @@ static int S_from(struct dtk_ctx *ctx, struct entry *e, const char *path, struct
 			              "confidence, created, verified_by, relates)",
 			              kv->str);
 		} else if (k < 5 && v->kind == DTK_Y_SCALAR && v->type != DTK_YT_NULL) {
+			dtk_date d;
 			*slot[k] = dtk_arena_strdup(arena, v->str);
+			if (k == 4 && dtk_date_parse(&d, v->str) < 0)
+				dtk_diags_add(&diags, shown, v->line, v->col,
+				              "'created' must be a date YYYY-MM-DD, found '%s'",
+				              dtk_esc(v->str));
 		} else if (k >= 5 && v->kind == DTK_Y_SEQ && v->n <= MAX_LIST) {
 			struct dtk_yscalar *l = k == 5 ? e->relates : e->verified;
 			size_t *n = k == 5 ? &e->n_relates : &e->n_verified, j;

@@ -75,6 +75,25 @@ void dtk_diags_sort(struct dtk_diags *d)
 }
 
 static char *S_from; /* dtk_path_show_from: NULL for the root */
+static char *S_root; /* dtk_path_show_root: NULL when not set */
+
+void dtk_path_show_root(const char *root)
+{
+	free(S_root);
+	S_root = root ? dtk_xstrdup(root) : NULL;
+}
+
+/* Returns the part of absolute path p below S_root ("" for the root
+ * itself), or NULL when p is not under it. */
+static const char *S_below_root(const char *p)
+{
+	size_t n = S_root ? strlen(S_root) : 0;
+	while (n > 0 && S_root[n - 1] == '/')
+		n--;
+	if (!S_root || p[0] != '/' || strncmp(p, S_root, n) || (p[n] != '/' && p[n]))
+		return NULL;
+	return p[n] ? p + n + 1 : "";
+}
 
 void dtk_path_show_from(const char *dir)
 {
@@ -85,11 +104,17 @@ void dtk_path_show_from(const char *dir)
 char *dtk_path_shown(const char *path)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
-	const char *f = S_from, *p = path, *slash;
+	const char *f = S_from, *p = S_below_root(path), *slash;
 	size_t n;
 
-	if (!S_from || (strncmp(path, "insights/", 9) && strcmp(path, "INDEX.md")))
+	if (p && !*p)
+		p = "."; /* the root itself */
+	if (!p && (strncmp(path, "insights/", 9) && strcmp(path, "INDEX.md")))
 		return dtk_xstrdup(path);
+	if (!p)
+		p = path;
+	if (!S_from)
+		return dtk_xstrdup(p);
 	/* drop the directories both start with */
 	while (*f && (slash = strchr(p, '/'))) {
 		n = strcspn(f, "/");

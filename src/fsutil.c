@@ -4,6 +4,8 @@
 #include "dtk/dtk.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,6 +13,22 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+/* Returns path as messages show it (dtk_path_shown), in one of a few
+ * buffers of the calling thread, so that a message can name two paths;
+ * errno is kept. */
+static const char *S_shown(const char *path)
+{
+	static _Thread_local char bufs[4][PATH_MAX];
+	static _Thread_local unsigned k;
+	int e = errno;
+	char *s = dtk_path_shown(path), *b = bufs[k++ % 4];
+
+	snprintf(b, PATH_MAX, "%s", s);
+	free(s);
+	errno = e;
+	return b;
+}
 
 int dtk_file_read_fd(char **out, size_t *len, int fd, const char *path, size_t max)
 {
@@ -32,7 +50,7 @@ int dtk_file_read_fd(char **out, size_t *len, int fd, const char *path, size_t m
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			dtk_error("cannot read %s: %s", path, strerror(errno));
+			dtk_error("cannot read %s: %s", S_shown(path), strerror(errno));
 			goto done;
 		}
 		if (n == 0)
@@ -60,7 +78,7 @@ int dtk_file_read(char **out, size_t *len, const char *path, size_t max)
 	*len = 0;
 	if (fd < 0) {
 		int e = errno;
-		dtk_error("cannot open %s: %s", path, strerror(e));
+		dtk_error("cannot open %s: %s", S_shown(path), strerror(e));
 		errno = e;
 		return -1;
 	}
@@ -255,7 +273,7 @@ static int S_fsync_dir(const char *path)
 	    ((dtk_fault_point("fsync-dir", path) < 0 || fsync(fd) < 0) && errno != EINVAL))
 		rc = dtk_error("wrote %s, but cannot sync its directory %s: %s (the change may "
 		               "not last a crash)",
-		               path, dir, strerror(errno));
+		               S_shown(path), S_shown(dir), strerror(errno));
 	if (fd >= 0)
 		close(fd);
 	free(dir);
@@ -294,20 +312,21 @@ int dtk_file_write_atomic(const char *path, const char *data, size_t len)
 	keep_mode = lstat(path, &st) == 0 && S_ISREG(st.st_mode);
 	fd = S_create_temp(&tmp, path);
 	if (fd < 0) {
-		dtk_error("cannot create a temporary file beside %s: %s", path, strerror(errno));
+		dtk_error("cannot create a temporary file beside %s: %s", S_shown(path),
+		          strerror(errno));
 		goto done;
 	}
 	/* a file replaced keeps its mode; a new one has the umask's */
 	if (S_write_all(fd, data, len) < 0 || (keep_mode && fchmod(fd, st.st_mode & 07777) < 0) ||
 	    fsync(fd) < 0) {
-		dtk_error("cannot write %s: %s", tmp.ptr, strerror(errno));
+		dtk_error("cannot write %s: %s", S_shown(tmp.ptr), strerror(errno));
 		close(fd);
 		unlink(tmp.ptr);
 		goto done;
 	}
 	dtk_crash_point("before-rename");
 	if (close(fd) < 0 || dtk_fault_point("rename", path) < 0 || rename(tmp.ptr, path) < 0) {
-		dtk_error("cannot replace %s: %s", path, strerror(errno));
+		dtk_error("cannot replace %s: %s", S_shown(path), strerror(errno));
 		unlink(tmp.ptr);
 		goto done;
 	}
@@ -333,17 +352,20 @@ int dtk_file_open_regular(int *fd, const char *path, size_t max)
 		return 1;
 	if (*fd < 0 && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
 		return dtk_error(
-		        "cannot read %s: it is a symbolic link (it must be a regular file)", path);
+		        "cannot read %s: it is a symbolic link (it must be a regular file)",
+		        S_shown(path));
 	if (*fd < 0)
-		return dtk_error("cannot open %s: %s", path, strerror(errno));
+		return dtk_error("cannot open %s: %s", S_shown(path), strerror(errno));
 	if (fstat(*fd, &st) < 0)
-		dtk_error("cannot read %s: %s", path, strerror(errno));
+		dtk_error("cannot read %s: %s", S_shown(path), strerror(errno));
 	else if (S_ISDIR(st.st_mode))
-		dtk_error("cannot read %s: %s", path, strerror(EISDIR));
+		dtk_error("cannot read %s: %s", S_shown(path), strerror(EISDIR));
 	else if (!S_ISREG(st.st_mode))
-		dtk_error("cannot read %s: it is a special file (it must be a regular file)", path);
+		dtk_error("cannot read %s: it is a special file (it must be a regular file)",
+		          S_shown(path));
 	else if ((uintmax_t)st.st_size > max)
-		dtk_error("cannot read %s: it is larger than the limit of %zu bytes", path, max);
+		dtk_error("cannot read %s: it is larger than the limit of %zu bytes", S_shown(path),
+		          max);
 	else
 		return 0;
 	close(*fd);
@@ -362,8 +384,8 @@ int dtk_file_read_regular(char **out, size_t *len, const char *path, size_t max)
 	rc = dtk_file_read_fd(out, len, fd, path, max);
 	close(fd);
 	if (rc == DTK_ETOOBIG)
-		rc = dtk_error("cannot read %s: it is larger than the limit of %zu bytes", path,
-		               max);
+		rc = dtk_error("cannot read %s: it is larger than the limit of %zu bytes",
+		               S_shown(path), max);
 	return rc;
 }
 
@@ -404,7 +426,7 @@ static ssize_t S_cmp_fill(struct dtk_file_cmp *c)
 		n = read(c->fd, c->chunk, CMP_CHUNK);
 	while (n < 0 && errno == EINTR);
 	if (n < 0) {
-		dtk_error("cannot read %s: %s", c->path, strerror(errno));
+		dtk_error("cannot read %s: %s", S_shown(c->path), strerror(errno));
 		return -1;
 	}
 	c->chunk_len = (size_t)n;
@@ -426,7 +448,7 @@ static int S_cmp_diverge(struct dtk_file_cmp *c)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			dtk_error("cannot read %s: %s", c->path,
+			dtk_error("cannot read %s: %s", S_shown(c->path),
 			          n < 0 ? strerror(errno) : "it shrank while being read");
 			return -1;
 		}

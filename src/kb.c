@@ -388,38 +388,33 @@ struct prefetch {
 	struct dtk_diags d;
 	size_t cap;
 	int rc;
+	const char *mine; /* the list of the node shown, NULL when unknown or "*" */
+	size_t mine_len;
+	atomic_size_t next;    /* the next of l.files to take */
+	pthread_mutex_t mutex; /* guards ready (and orders what it publishes) */
+	int ready;             /* l.files and mine are set: others may help */
 };
 
-/* With the links cache, a thread of its own while the calling thread reads
- * _domain.yaml, _sources.yaml and the node shown: opens the cache, lists the
- * other node files and makes their records, and reads and parses (no
- * checks: they need the sources) those that name the node shown and those
- * its list says it may name. A file that gives an error here is left to
- * S_load_file, which says it again. */
-static void *S_prefetch(void *arg)
+/* Makes the records of p's files, taking them one at a time (from several
+ * threads at once), and reads and parses (no checks: they need the
+ * sources) those that name the node shown and those its list says it may
+ * name. A file that gives an error here is left to S_load_file, which says
+ * it again. */
+static void S_prefetch_files(struct prefetch *p)
 {
-	struct prefetch *p = arg;
 	struct loader *l = &p->l;
-	const char *mine = NULL;
-	size_t i, mlen = 0;
+	size_t i;
 	char key[9];
 
-	l->lc = dtk_linkcache_open(l->cache_path, l->root_real);
-	p->rc = S_list_nodes(l, &p->cap, DTK_KB_LINKED, l->shown);
-	if (p->rc < 0 || l->dir_fd < 0)
-		return NULL;
-	S_cache_rec(l, &p->shown);
-	if (p->shown.has_rec && strcmp(p->shown.rec.list, "*"))
-		mine = p->shown.rec.list; /* "*": those it names are read later */
-	mlen = mine ? p->shown.rec.list_len : 0;
-	for (i = 0; i < l->n_files; i++) {
+	while ((i = atomic_fetch_add(&p->next, 1)) < l->n_files) {
 		struct kfile *f = &l->files[i];
 		struct dtk_diags d = DTK_DIAGS_INIT;
 		size_t len = 0;
 		int owned = 0;
-		if (mine)
+		if (p->mine)
 			dtk_linkcache_key(key, f->node);
-		if (!S_cache_rec(l, f) && !(mine && dtk_linkcache_has(mine, mlen, key)))
+		if (!S_cache_rec(l, f) &&
+		    !(p->mine && dtk_linkcache_has(p->mine, p->mine_len, key)))
 			continue;
 		f->tree_arena = dtk_arena_new();
 		if (S_read(l, &d, f, &f->tree_buf, &len, &owned) != 0 || !owned ||
@@ -434,6 +429,30 @@ static void *S_prefetch(void *arg)
 		}
 		dtk_diags_release(&d);
 	}
+}
+
+/* With the links cache, a thread of its own while the calling thread reads
+ * _domain.yaml, _sources.yaml and the node shown: opens the cache, lists the
+ * other node files, makes the record of the node shown, then goes through
+ * the files (S_prefetch_files; the calling thread joins in when done). */
+static void *S_prefetch(void *arg)
+{
+	struct prefetch *p = arg;
+	struct loader *l = &p->l;
+
+	l->lc = dtk_linkcache_open(l->cache_path, l->root_real);
+	p->rc = S_list_nodes(l, &p->cap, DTK_KB_LINKED, l->shown);
+	if (p->rc < 0 || l->dir_fd < 0)
+		return NULL;
+	S_cache_rec(l, &p->shown);
+	if (p->shown.has_rec && strcmp(p->shown.rec.list, "*")) {
+		p->mine = p->shown.rec.list; /* "*": those it names are read later */
+		p->mine_len = p->shown.rec.list_len;
+	}
+	pthread_mutex_lock(&p->mutex);
+	p->ready = 1;
+	pthread_mutex_unlock(&p->mutex);
+	S_prefetch_files(p);
 	return NULL;
 }
 
@@ -601,11 +620,12 @@ static int S_threads(size_t files)
 	return (int)n;
 }
 
-/* Loads files [from, n_files) on a pool of threads; the model's memory and
- * the diagnostics of each thread are merged into the loader's. */
-static void S_load_parallel(struct loader *l, size_t from)
+/* Loads files [from, n_files) on a pool of threads (one when one is set);
+ * the model's memory and the diagnostics of each thread are merged into the
+ * loader's. */
+static void S_load_parallel(struct loader *l, size_t from, int one)
 {
-	int n = S_threads(l->n_files - from), i, started = 0;
+	int n = one ? 1 : S_threads(l->n_files - from), i, started = 0;
 	struct worker *w = dtk_xcalloc((size_t)n, sizeof(*w));
 	pthread_t *tid = dtk_xcalloc((size_t)n, sizeof(*tid));
 
@@ -779,6 +799,7 @@ static int S_load_files(struct loader *l, int what, const char *only)
 	size_t cap = 0, i, ncap = 0, bcap = 0, first = 2;
 	pthread_t pre;
 	struct prefetch *pf = NULL;
+	int k;
 
 	S_add_file(l, &cap, "_domain.yaml", F_DOMAIN, NULL);
 	S_add_file(l, &cap, "_sources.yaml", F_SOURCES, NULL);
@@ -805,7 +826,10 @@ static int S_load_files(struct loader *l, int what, const char *only)
 			pf->l.n_files = 0;
 			pf->l.d = &pf->d;
 			pf->shown.name = l->files[2].name;
+			atomic_init(&pf->next, 0);
+			pthread_mutex_init(&pf->mutex, NULL);
 			if (pthread_create(&pre, NULL, S_prefetch, pf) != 0) {
+				pthread_mutex_destroy(&pf->mutex);
 				free(pf);
 				pf = NULL;
 			}
@@ -835,11 +859,19 @@ static int S_load_files(struct loader *l, int what, const char *only)
 	}
 	dtk_diags_move(l->d, &w.d);
 	if (pf) {
+		pthread_mutex_lock(&pf->mutex);
+		k = pf->ready;
+		pthread_mutex_unlock(&pf->mutex);
+		if (k) /* help with what is left */
+			S_prefetch_files(pf);
 		pthread_join(pre, NULL);
+		pthread_mutex_destroy(&pf->mutex);
 		if (S_prefetched(l, pf, &cap) < 0)
 			return -1;
 	}
-	S_load_parallel(l, first);
+	/* after S_prefetch, what is left is the checks of a few trees: on this
+	 * thread (another would have to be scheduled and waited for) */
+	S_load_parallel(l, first, pf != NULL);
 	if (l->lc && l->needle && l->dir_fd >= 0)
 		S_cache_save(l);
 	if (l->dir_fd >= 0)

@@ -272,7 +272,10 @@ static char *S_message(struct dtk_mcp *m, json_t *j)
 	if (!json_is_object(j) || !json_is_string(json_object_get(j, "jsonrpc")) ||
 	    strcmp(json_string_value(json_object_get(j, "jsonrpc")), "2.0") ||
 	    (id && !json_is_string(id) && !json_is_integer(id))) {
-		out = S_error(NULL, E_REQUEST, "Invalid Request");
+		/* an id that can be read is answered, so the request does not wait */
+		out = S_error(id && (json_is_string(id) || json_is_integer(id)) ? json_incref(id)
+		                                                                : NULL,
+		              E_REQUEST, "Invalid Request");
 	} else if (!method) {
 		/* a response (to nothing dtk asked) or junk: answer only junk */
 		if (!id || (!json_object_get(j, "result") && !json_object_get(j, "error")))

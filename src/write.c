@@ -434,12 +434,28 @@ int dtk_write_each(struct dtk_write *w, int argc, char **argv, int first, dtk_wr
 static int S_bump(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval *e,
                   const char *id, size_t times, struct dtk_buf *lines, void *arg)
 {
-	const char *key = arg, *old = dtk_write_str(e, key);
-	long n = old && *old ? strtol(old, NULL, 10) : 0;
-	char num[32];
+	const char *key = arg;
+	const struct dtk_yval *v = dtk_yval_get(e, key);
+	char num[32], *end = NULL;
+	long n = 0;
 
-	if (n < 0)
-		n = 0;
+	/* only a count is counted on: any other value (0x10, "3", 10000000000)
+	 * is refused as it is, not read as something else and overwritten */
+	if (v && !(v->kind == DTK_Y_SCALAR && v->style == DTK_YS_PLAIN &&
+	           (v->type == DTK_YT_NULL || !*v->str))) {
+		int scalar = v->kind == DTK_Y_SCALAR;
+		errno = 0;
+		if (scalar && v->type == DTK_YT_INT && v->style == DTK_YS_PLAIN)
+			n = strtol(v->str, &end, 10);
+		if (!end || *end || errno || n < 0 || n > 999999999L - (long)times)
+			return dtk_write_refuse(
+			        w,
+			        "%s:%d:%d: '%s' is %s%s%s%s, not a count from 0 to "
+			        "999999999 that can take %zu more; correct it first",
+			        f->rel, v->line, v->col, key, dtk_yval_describe(v),
+			        scalar ? " '" : "", scalar ? dtk_esc(v->str) : "",
+			        scalar ? "'" : "", times);
+	}
 	snprintf(num, sizeof(num), "%ld", n + (long)times);
 	if (dtk_yedit_set_key(&f->doc, e, key, (struct dtk_yscalar){num, 1}, dtk_yedit_entry_keys) <
 	    0)

@@ -254,9 +254,22 @@ static struct dtk_yval *S_new(struct builder *b, enum dtk_ykind kind, yaml_mark_
 
 /* Returns where the text of a block scalar that libyaml ends at end (past
  * its trailing line breaks and blank lines) really ends: past the last
- * character of its last line that is not blank. */
+ * character of its last line that is not blank; with keep chomping ('+'),
+ * past its last blank line. */
 static size_t S_block_end(const char *buf, size_t start, size_t end)
 {
+	size_t h;
+
+	/* with '+' (keep) the trailing blank lines are part of the value: the
+	 * text ends with the last of them (its line break not included) */
+	for (h = start + 1; h < end && strchr("+-123456789", buf[h]); h++)
+		if (buf[h] == '+') {
+			if (end > start && buf[end - 1] == '\n')
+				end--;
+			if (end > start && buf[end - 1] == '\r')
+				end--;
+			return end;
+		}
 	while (end > start) {
 		size_t line = end;
 		if (buf[end - 1] == '\n' || buf[end - 1] == '\r') {

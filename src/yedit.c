@@ -541,7 +541,9 @@ int dtk_yedit_append_map(struct dtk_ydoc *d, const struct dtk_yval *map, const c
 	if (!seq && map && key && map->kind == DTK_Y_MAP && map->n)
 		return S_add_map_list(d, map, key, fields, n);
 	if (!seq || seq->kind != DTK_Y_SEQ)
-		return dtk_error("%s: '%s' is not a list", d->path, key ? key : "the file");
+		return seq ? dtk_error("%s:%d:%d: '%s' is %s, not a list", d->path, seq->line,
+		                       seq->col, key ? key : "the file", dtk_yval_describe(seq))
+		           : dtk_error("%s: '%s' is not a list", d->path, key ? key : "the file");
 	if (seq->style == DTK_YS_BLOCK && seq->n) {
 		const struct dtk_yval *last = seq->items[seq->n - 1];
 		dcol = dtk_yedit_col(d, dtk_yedit_dash(d, seq, seq->n - 1));
@@ -550,10 +552,16 @@ int dtk_yedit_append_map(struct dtk_ydoc *d, const struct dtk_yval *map, const c
 		               : dcol + 2;
 		if (kcol <= dcol)
 			kcol = dcol + 2;
-		if (S_block_map(d, &b, fields, n, dcol, kcol) == 0) {
-			S_insert_lines(d, dtk_ytext_line_end(d->buf, d->len, seq->end), &b);
-			rc = 0;
+		if (last->kind == DTK_Y_MAP && last->style == DTK_YS_FLOW) {
+			/* "- {k: v, ...}" as the last item is written */
+			dtk_ytext_spaces(&b, dcol);
+			dtk_buf_puts(&b, "- ");
+			rc = S_flow_map(d, &b, fields, n);
+		} else {
+			rc = S_block_map(d, &b, fields, n, dcol, kcol);
 		}
+		if (rc == 0)
+			S_insert_lines(d, dtk_ytext_line_end(d->buf, d->len, seq->end), &b);
 	} else if (seq->n) { /* [{...}, {...}] */
 		dtk_buf_puts(&b, ", ");
 		rc = S_flow_map(d, &b, fields, n);

@@ -109,6 +109,13 @@ void t_dtk(struct t_run *r, const char *dir, const char *env, ...)
 	int rc;
 
 	const char *wrap = getenv("DTK_TEST_WRAPPER"); /* e.g. valgrind */
+	/* dtk show's links cache: never the user's ~/.cache (ctest sets one) */
+	if (!getenv("XDG_CACHE_HOME")) {
+		char *tmpdir = getenv("TMPDIR");
+		char *cache = dtk_path_join(tmpdir && *tmpdir ? tmpdir : "/tmp", "dtk-test-cache");
+		setenv("XDG_CACHE_HOME", cache, 0);
+		free(cache);
+	}
 	dtk_buf_printf(&cmd, "cd '%s' && %s%s%s%s'%s'", dir, env ? env : "", env ? " " : "",
 	               wrap ? wrap : "", wrap ? " " : "", t_dtk_bin);
 	va_start(ap, env);

@@ -87,6 +87,17 @@ static void S_expect_error(struct dtk_mcp *m, const char *msg, int code, int nul
 	json_decref(j);
 }
 
+/* A request that is not JSON-RPC 2.0 but whose id can be read gets its
+ * error under that id, so that the client's call does not wait forever. */
+static void S_expect_id(struct dtk_mcp *m, const char *msg, const char *id)
+{
+	json_t *j = S_ask(m, msg);
+	assert_non_null(j);
+	assert_int_equal(S_code(j), -32600);
+	assert_string_equal(json_string_value(json_object_get(j, "id")), id);
+	json_decref(j);
+}
+
 static void test_jsonrpc_errors(void **state)
 {
 	struct dtk_mcp *m = dtk_mcp_new(DTK_MCP_NO_CALLS);
@@ -95,7 +106,8 @@ static void test_jsonrpc_errors(void **state)
 	S_expect_error(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"ping\"}", -32700, 1);
 	S_expect_error(m, "[]", -32600, 1);
 	S_expect_error(m, "42", -32600, 1);
-	S_expect_error(m, "{\"id\":1,\"method\":\"ping\"}", -32600, 1);
+	S_expect_error(m, "{\"id\":1,\"method\":\"ping\"}", -32600, 0);
+	S_expect_id(m, "{\"jsonrpc\":\"1.0\",\"id\":\"q\",\"method\":\"ping\"}", "q");
 	S_expect_error(m, "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}", -32600, 1);
 	S_expect_error(m, "{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"ping\"}", -32600, 1);
 	S_expect_error(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":7}", -32600, 0);

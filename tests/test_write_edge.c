@@ -3,6 +3,8 @@
  * an edit adds to files written in unusual ways. */
 #include "support.h"
 
+#include "dtk/dtk.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,14 +65,14 @@ static void test_dry_run_new_file_applies(void **state)
 
 /* Runs add on gamma.yaml written as text and fails unless the file becomes
  * want, byte for byte, and the base checks. */
-static void S_add_to(const char *text, const char *want)
+static void S_add_to(const char *text, const char *want_id, const char *want)
 {
 	char *dir = S_base(), *got;
 	struct t_run r;
 	t_write_str(dir, "insights/gamma.yaml", text);
 	RUN(r, dir, 0, "add", "gamma", "--title", "T", "--claim", "a\nb", "--source", "paper-a",
 	    "--confidence", "low", "--created", "2026-05-01");
-	assert_string_equal(r.out, "gamma-001\n");
+	assert_string_equal(r.out, want_id);
 	t_run_free(&r);
 	got = t_read(dir, "insights/gamma.yaml", NULL);
 	assert_string_equal(got, want);
@@ -86,6 +88,7 @@ static void test_add_to_empty_list_with_comment(void **state)
 {
 	(void)state;
 	S_add_to("node: gamma\nbloom: remember\ninsights: [] # none yet\nstance: s\n",
+	         "gamma-001\n",
 	         "node: gamma\nbloom: remember\ninsights: # none yet\n"
 	         "  - id: gamma-001\n    title: T\n    claim: |-\n      a\n      b\n"
 	         "    confidence: low\n    source: paper-a\n    created: 2026-05-01\n"
@@ -96,9 +99,142 @@ static void test_add_to_empty_list_with_comment(void **state)
 static void test_add_to_flow_mapping_file(void **state)
 {
 	(void)state;
-	S_add_to("{node: gamma, bloom: remember, insights: []}\n",
+	S_add_to("{node: gamma, bloom: remember, insights: []}\n", "gamma-001\n",
 	         "{node: gamma, bloom: remember, insights: [{id: gamma-001, title: T, "
 	         "claim: \"a\\nb\", confidence: low, source: paper-a, created: 2026-05-01}]}\n");
+}
+
+/* add --from - with more than 16 MiB on standard input is refused whole, not
+ * read in part: the part could end inside a value (here the claim, after a
+ * long comment) and add a cut claim. */
+static void test_from_stdin_too_big(void **state)
+{
+	char *dir = S_base(), *before = NULL, *after;
+	(void)state;
+	before = t_read(dir, "insights/gamma.yaml", NULL);
+	assert_int_equal(t_sh(dir,
+	                      "{ printf 'title: t\\nsource: paper-a\\nconfidence: low\\n#'; "
+	                      "head -c %u /dev/zero | tr '\\0' a; printf '\\nclaim: '; "
+	                      "head -c 300000 /dev/zero | tr '\\0' b; echo; } | "
+	                      "%s add gamma --from - --no-reindex 2>err",
+	                      (16u << 20) - 1050, DTK_BIN),
+	                 2);
+	after = t_read(dir, "insights/gamma.yaml", NULL);
+	assert_string_equal(before, after);
+	free(after);
+	after = t_read(dir, "err", NULL);
+	assert_non_null(strstr(after, "larger than the limit"));
+	free(after);
+	free(before);
+	S_done(dir);
+}
+
+/* A date in --from that is not one is an error at its place in the file,
+ * not one about the --created flag, which was not given. */
+static void test_from_bad_created(void **state)
+{
+	char *dir = S_base(), *before, *after;
+	struct t_run r;
+	(void)state;
+	before = t_read(dir, "insights/gamma.yaml", NULL);
+	t_write_str(dir, "in.yaml",
+	            "title: t\nclaim: c\nsource: paper-a\nconfidence: low\ncreated: 2026-02-30\n");
+	RUN(r, dir, 2, "add", "gamma", "--from", "in.yaml");
+	assert_string_equal(r.err, "in.yaml:5:10: error: 'created' must be a date YYYY-MM-DD, "
+	                           "found '2026-02-30'\ndtk: 1 error; nothing was written\n");
+	t_run_free(&r);
+	after = t_read(dir, "insights/gamma.yaml", NULL);
+	assert_string_equal(before, after);
+	free(after);
+	free(before);
+	S_done(dir);
+}
+
+/* An entry after one written "- {...}" is written so too. */
+static void test_add_after_flow_entry(void **state)
+{
+	(void)state;
+	S_add_to(
+	        "node: gamma\nbloom: remember\ninsights:\n"
+	        "  - {id: gamma-001, title: a, claim: b, confidence: low, source: paper-a, "
+	        "created: 2026-01-01} # one\n",
+	        "gamma-002\n",
+	        "node: gamma\nbloom: remember\ninsights:\n"
+	        "  - {id: gamma-001, title: a, claim: b, confidence: low, source: paper-a, "
+	        "created: 2026-01-01} # one\n"
+	        "  - {id: gamma-002, title: T, claim: \"a\\nb\", confidence: low, source: paper-a, "
+	        "created: 2026-05-01}\n");
+}
+
+/* A node file whose 'insights' is not a list: add says where, and writes
+ * nothing. */
+static void test_add_to_insights_not_a_list(void **state)
+{
+	static const char text[] = "node: gamma\nbloom: remember\ninsights:\n";
+	char *dir = S_base(), *after;
+	struct t_run r;
+	(void)state;
+	t_write_str(dir, "insights/gamma.yaml", text);
+	RUN(r, dir, 2, "add", "gamma", "--title", "T", "--claim", "C", "--source", "paper-a",
+	    "--confidence", "low");
+	assert_string_equal(r.err, "dtk add: error: insights/gamma.yaml:3:10: 'insights' is an "
+	                           "empty value, not a list\n");
+	t_run_free(&r);
+	after = t_read(dir, "insights/gamma.yaml", NULL);
+	assert_string_equal(after, text);
+	free(after);
+	S_done(dir);
+}
+
+/* A claim kept with '+' owns its trailing blank lines: the new entry goes
+ * after them, and the claim reads back as it was. */
+static void test_add_after_kept_block_scalar(void **state)
+{
+	(void)state;
+	S_add_to("node: gamma\nbloom: remember\ninsights:\n  - id: gamma-001\n    title: a\n"
+	         "    confidence: low\n    source: paper-a\n    created: 2026-01-01\n"
+	         "    claim: |+\n      keep\n\n\n# c\n",
+	         "gamma-002\n",
+	         "node: gamma\nbloom: remember\ninsights:\n  - id: gamma-001\n    title: a\n"
+	         "    confidence: low\n    source: paper-a\n    created: 2026-01-01\n"
+	         "    claim: |+\n      keep\n\n\n"
+	         "  - id: gamma-002\n    title: T\n    claim: |-\n      a\n      b\n"
+	         "    confidence: low\n    source: paper-a\n    created: 2026-05-01\n# c\n");
+}
+
+/* use and cite add only to a count: a value that is not one (0x10 read as
+ * 0, a quoted "3", a number whose sum would wrap) is refused, the file
+ * left as it is, not overwritten with a count made up. */
+static void test_counter_on_a_value_not_a_count(void **state)
+{
+	static const char *const values[] = {"0x10", "\"3\"", "9223372036854775807", "999999999",
+	                                     "[1]"};
+	char *dir = S_base(), *before, *text, *after, *at;
+	struct t_run r;
+	size_t i;
+	(void)state;
+	before = t_read(dir, "insights/alpha.yaml", NULL);
+	at = strstr(before, "    used: 1\n");
+	assert_non_null(at);
+	for (i = 0; i < sizeof(values) / sizeof(*values); i++) {
+		struct dtk_buf b = DTK_BUF_INIT;
+		dtk_buf_put(&b, before, (size_t)(at - before));
+		dtk_buf_printf(&b, "    used: %s\n", values[i]);
+		dtk_buf_puts(&b, at + strlen("    used: 1\n"));
+		text = dtk_buf_detach(&b);
+		t_write_str(dir, "insights/alpha.yaml", text);
+		RUN(r, dir, 2, "use", "alpha-002");
+		assert_non_null(
+		        strstr(r.err, "dtk use: error: insights/alpha.yaml:25:11: 'used' is "));
+		assert_non_null(strstr(r.err, "not a count"));
+		t_run_free(&r);
+		after = t_read(dir, "insights/alpha.yaml", NULL);
+		assert_string_equal(after, text);
+		free(after);
+		free(text);
+	}
+	free(before);
+	S_done(dir);
 }
 
 int main(void)
@@ -107,6 +243,12 @@ int main(void)
 	        cmocka_unit_test(test_dry_run_new_file_applies),
 	        cmocka_unit_test(test_add_to_empty_list_with_comment),
 	        cmocka_unit_test(test_add_to_flow_mapping_file),
+	        cmocka_unit_test(test_add_after_flow_entry),
+	        cmocka_unit_test(test_add_after_kept_block_scalar),
+	        cmocka_unit_test(test_add_to_insights_not_a_list),
+	        cmocka_unit_test(test_counter_on_a_value_not_a_count),
+	        cmocka_unit_test(test_from_stdin_too_big),
+	        cmocka_unit_test(test_from_bad_created),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -129,11 +129,15 @@ void dtk_diags_print(const struct dtk_diags *d, FILE *out);
 /* Sets the directory the user stands in, as a path inside the base root
  * ("insights", "a/b"; "" or NULL: the root), for dtk_path_shown. */
 void dtk_path_show_from(const char *dir_in_root);
+/* Sets the base root (absolute, real; NULL: none) whose absolute paths
+ * dtk_path_shown shows as relative ones, as it shows the base's files. */
+void dtk_path_show_root(const char *root);
 /* Returns path as the user should see it: a path of the base's own files
  * ("insights/..." or "INDEX.md", relative to the root) relative to the
  * directory set by dtk_path_show_from, as git and compilers print them
- * ("x.yaml" from insights/, "../insights/x.yaml" from a sibling); any
- * other path as it is. malloc'd. */
+ * ("x.yaml" from insights/, "../insights/x.yaml" from a sibling), and so
+ * any absolute path below the root set by dtk_path_show_root; any other
+ * path as it is. malloc'd. */
 char *dtk_path_shown(const char *path);
 void dtk_diags_release(struct dtk_diags *d);
 

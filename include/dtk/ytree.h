@@ -45,7 +45,8 @@ struct dtk_yval {
 	 * byte (a quote, '|' or '>', '[' or '{', a block collection's first key
 	 * or '-') to just past its last: a closing quote or bracket, the last
 	 * character of a plain scalar, of a block scalar's last line that is not
-	 * blank (its line break not included), or of a block collection's last
+	 * blank (with keep chomping, '+', its last line; its line break not
+	 * included), or of a block collection's last
 	 * value. A comment after a value is not part of it. */
 	uint32_t start, end;
 	unsigned char style; /* enum dtk_ystyle */

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 
 const DTK = process.env.DTK;
@@ -26,8 +26,11 @@ function copyBase() {
 }
 
 async function connect(dir) {
+    // dtk show's links cache outside the user's ~/.cache (docs/design.md)
+    const env = { ...getDefaultEnvironment(),
+                  XDG_CACHE_HOME: process.env.XDG_CACHE_HOME || path.join(dir + '.cache') };
     const transport = new StdioClientTransport({ command: DTK, args: ['-C', dir, 'mcp'],
-                                                 stderr: 'pipe' });
+                                                 env, stderr: 'pipe' });
     transport.stderr.on('data', (d) => { stderr += d; });
     const c = new Client({ name: 'dtk-test', version: '1.0.0' });
     await c.connect(transport);
