@@ -355,7 +355,8 @@ static size_t S_refs_v(struct ctx *c, const struct dtk_yval *lv, const char *key
 	const char *sources = !strcmp(key, "verified_by") ? key : NULL;
 	/* lean: verifications are counted, not kept; relations stay in the
 	 * tree until S_lean_relates sorts them out */
-	int borrow = (c->flags & DTK_SCHEMA_LEAN) && (sources || !strcmp(key, "relates"));
+	int borrow = ((c->flags & DTK_SCHEMA_LEAN) && (sources || !strcmp(key, "relates"))) ||
+	             (c->flags & DTK_SCHEMA_BORROW);
 	const struct dtk_yval *l = S_list_v(c, lv, key);
 	size_t i, j, n = 0;
 

@@ -31,8 +31,9 @@ void dtk_schema_review_file(struct dtk_kb *kb, const struct dtk_yval *root, cons
 /* Check claims but do not keep their text, nor the relations between
  * entries of the node (only those that leave it, for the loader to check). */
 #define DTK_SCHEMA_LEAN 1u
-/* Entries' titles and claims point into root's tree instead of copies: they
- * live as long as its arena does (the caller copies what it keeps). */
+/* Entries' titles and claims, their verified_by and relates lists (and the
+ * ids in relates) point into root's tree and scratch instead of copies: they
+ * live as long as those arenas do (the caller copies what it keeps). */
 #define DTK_SCHEMA_BORROW 2u
 
 /* The largest count the schema takes (used, cited, a record's counts, a

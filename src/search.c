@@ -157,11 +157,22 @@ static size_t S_fold_fast(struct dtk_buf *b, struct dtk_buf *m, const char *s, s
 			/* U+4000..U+9FFF (CJK ideographs, Yijing hexagrams): each
 			 * folds to itself and composes with nothing (test_search
 			 * checks every one), so it needs no look-up */
-			memcpy(b->ptr + b->len, s + i, 3);
-			b->len += 3;
-			for (k = 0; m && k < 3; k++)
-				dtk_buf_put(m, (const char *)&i, sizeof(i));
-			i += 3;
+			if (m) {
+				memcpy(b->ptr + b->len, s + i, 3);
+				b->len += 3;
+				for (k = 0; k < 3; k++)
+					dtk_buf_put(m, (const char *)&i, sizeof(i));
+				i += 3;
+				continue;
+			}
+			/* a run of them at once */
+			for (k = i + 3; k + 2 < end && u[k] >= 0xe4 && u[k] <= 0xe9 &&
+			                (u[k + 1] & 0xc0) == 0x80 && (u[k + 2] & 0xc0) == 0x80;
+			     k += 3)
+				;
+			memcpy(b->ptr + b->len, s + i, k - i);
+			b->len += k - i;
+			i = k;
 			continue;
 		}
 		if (b->cap - b->len < 40 + (end - i)) /* what one character may give */
@@ -467,6 +478,37 @@ static const char *S_fold_into(struct dtk_buf *b, const char *s)
 	return b->ptr;
 }
 
+/* Copies what e borrows from its file's parse into keep when hit, else
+ * drops it. */
+static void S_keep(struct dtk_entry *e, int hit, struct dtk_arena *keep)
+{
+	struct dtk_ref *v;
+	unsigned k;
+
+	if (!hit) {
+		e->title = e->title ? "" : NULL;
+		e->claim = e->claim ? "" : NULL;
+		e->verified_by = e->relates = NULL;
+		e->n_verified_by = e->n_relates = 0;
+		return;
+	}
+	e->title = dtk_arena_strdup(keep, e->title);
+	e->claim = dtk_arena_strdup(keep, e->claim);
+	if (e->n_verified_by) { /* ids: the sources' own */
+		v = dtk_arena_alloc(keep, e->n_verified_by * sizeof(*v));
+		memcpy(v, e->verified_by, e->n_verified_by * sizeof(*v));
+		e->verified_by = v;
+	}
+	if (e->n_relates) {
+		v = dtk_arena_alloc(keep, e->n_relates * sizeof(*v));
+		for (k = 0; k < e->n_relates; k++) {
+			v[k].id = dtk_arena_strdup(keep, e->relates[k].id);
+			v[k].pos = e->relates[k].pos;
+		}
+		e->relates = v;
+	}
+}
+
 void dtk_search_node(struct dtk_search *s, const struct dtk_kb *kb, struct dtk_node *node,
                      struct dtk_arena *keep)
 {
@@ -496,10 +538,8 @@ void dtk_search_node(struct dtk_search *s, const struct dtk_kb *kb, struct dtk_n
 			dtk_grow((void **)&v, &cap, n + 1, sizeof(*v));
 			v[n++] = h;
 		}
-		if (keep) { /* borrowed: what is shown is kept */
-			e->title = all ? dtk_arena_strdup(keep, e->title) : e->title ? "" : NULL;
-			e->claim = all ? dtk_arena_strdup(keep, e->claim) : e->claim ? "" : NULL;
-		}
+		if (keep) /* borrowed: what is shown is kept */
+			S_keep(e, all, keep);
 	}
 	dtk_buf_release(&tb);
 	dtk_buf_release(&cb);

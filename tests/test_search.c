@@ -220,7 +220,9 @@ static const char S_gamma[] =
         "      和 ｓｃａｌｅ\n"
         "    confidence: low\n"
         "    source: docs-d\n"
-        "    created: 2026-01-01\n";
+        "    verified_by: [paper-a]\n"
+        "    created: 2026-01-01\n"
+        "    relates: [gamma-001, alpha-001]\n";
 
 static char *S_base(void)
 {
@@ -340,6 +342,10 @@ static void test_search_kept_text(void **state)
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "search", "-f", "jsonl", "scale", NULL);
 	assert_int_equal(r.status, 0);
+	/* the lists borrowed from the parse, kept for the hit */
+	assert_non_null(strstr(r.out, "\"verified_by\": [{\"id\": \"paper-a\", \"title\": "
+	                              "\"Paper A\", \"url\": \"https://example.org/a\"}]"));
+	assert_non_null(strstr(r.out, "\"relates\": [\"gamma-001\", \"alpha-001\"]"));
 	assert_non_null(strstr(r.out, "\"title\": \"\xe2\x84\xaa"
 	                              "elvin \xef\xac\x81le\", \"claim\": \"The SCALE of "
 	                              "温度和 ｓｃａｌｅ\""));

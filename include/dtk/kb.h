@@ -54,10 +54,11 @@ struct dtk_kb_filter {
 	 * called from several threads at once. */
 	int (*keep)(void *arg, const char *node, const char *buf, size_t len);
 	/* Called with each node parsed (may be NULL), from several threads at
-	 * once; node->category is not set yet. With borrow, the titles and
-	 * claims of node's entries point into the parse of the file, freed when
-	 * loaded returns: loaded copies those it keeps into arena (the calling
-	 * thread's, part of the base's) and sets the others to "". */
+	 * once; node->category is not set yet. With borrow, the titles,
+	 * claims, verified_by and relates of node's entries point into the
+	 * parse of the file, freed when loaded returns: loaded copies those it
+	 * keeps into arena (the calling thread's, part of the base's) and clears
+	 * the others. */
 	void (*loaded)(void *arg, const struct dtk_kb *kb, struct dtk_node *node,
 	               struct dtk_arena *arena);
 	void *arg;

@@ -39,9 +39,9 @@ void dtk_search_prepare(struct dtk_search *s, const struct dtk_kb *kb);
 int dtk_search_file_may_match(const struct dtk_search *s, const char *buf, size_t len);
 
 /* Notes the entries of node (of kb) that hold every word. Thread-safe. With
- * keep (not NULL), the titles and claims of node's entries are borrowed
- * (they go when this returns): those of the entries noted are copied into
- * keep, the others are set to "". */
+ * keep (not NULL), the titles, claims, verified_by and relates of node's
+ * entries are borrowed (they go when this returns): those of the entries
+ * noted are copied into keep; the others' are set to "" and emptied. */
 void dtk_search_node(struct dtk_search *s, const struct dtk_kb *kb, struct dtk_node *node,
                      struct dtk_arena *keep);
 
