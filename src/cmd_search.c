@@ -63,6 +63,11 @@ static void S_put_marked(FILE *f, const char *text, int claim, const struct dtk_
 		free(wmap);
 		while (word && wl && (p = strstr(p, word))) {
 			size_t a = (size_t)(p - folded), z = a + wl, from = map[a], to;
+			if (z < flen && map[z] == map[a + wl - 1] &&
+			    dtk_fold_is_mark(folded + z, flen - z)) {
+				p++; /* "e" is not in "é" (e and an accent, decomposed) */
+				continue;
+			}
 			while (z < flen && map[z] == map[a + wl - 1])
 				z++; /* the rest of the last character's bytes */
 			to = map[z];

@@ -241,6 +241,14 @@ bad:
 	return NULL;
 }
 
+int dtk_fold_is_mark(const char *s, size_t len)
+{
+	utf8proc_int32_t cp;
+	if (utf8proc_iterate((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)len, &cp) < 1)
+		return 0;
+	return utf8proc_get_property(cp)->combining_class != 0;
+}
+
 /* ---- the search ---- */
 
 struct dtk_search {

@@ -454,6 +454,16 @@ static void test_search_highlights_folded_text(void **state)
 	                    "    \033[1;31me\xcc\x81"
 	                    "cole\033[0m\n");
 	t_run_free(&r);
+	/* but an e is not marked inside an é, which the search does not match */
+	t_write_str(dir, "insights/gamma.yaml",
+	            "node: gamma\nbloom: remember\ninsights:\n  - id: gamma-001\n"
+	            "    title: caf\xc3\xa9 cafe\n    claim: x\n"
+	            "    confidence: low\n    source: paper-a\n    created: 2026-01-01\n");
+	t_dtk(&r, dir, NULL, "search", "--color", "always", "e", "--node", "gamma", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "gamma-001  low  2026-01-01  caf\xc3\xa9 caf\033[1;31me\033[0m\n"
+	                           "    x\n");
+	t_run_free(&r);
 	S_done(dir);
 }
 

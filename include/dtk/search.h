@@ -20,6 +20,9 @@
  * when s is not UTF-8.
  */
 char *dtk_fold(const char *s, size_t len, size_t *out_len, size_t **map);
+/* Returns 1 when the UTF-8 character at s[0..len) is a combining mark (one
+ * that continues the character before it, as U+0301 after an e), else 0. */
+int dtk_fold_is_mark(const char *s, size_t len);
 
 struct dtk_search;
 
