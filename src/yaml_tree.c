@@ -300,9 +300,10 @@ static void S_scalar_span(struct builder *b, struct dtk_yval *v, const yaml_even
 	};
 	size_t start = S_mark_byte(b, ev->start_mark.index), end;
 
-	if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
-	    ev->start_mark.line == ev->end_mark.line) {
-		/* a plain scalar on one line is its text: no need to count */
+	if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && !ev->data.scalar.tag &&
+	    !ev->data.scalar.anchor && ev->start_mark.line == ev->end_mark.line) {
+		/* a plain scalar on one line is its text: no need to count (a tag
+		 * or an anchor before it starts the event) */
 		end = start + ev->data.scalar.length;
 		b->mark_chars = ev->end_mark.index;
 		b->mark_bytes = end;

@@ -237,6 +237,33 @@ static void test_counter_on_a_value_not_a_count(void **state)
 	S_done(dir);
 }
 
+/* A value written with a tag (!!str, !!int) is replaced whole, tag and
+ * text: not its first bytes, which left the rest of the old text behind. */
+static void test_tagged_values_replaced_whole(void **state)
+{
+	char *dir = S_base(), *got;
+	struct t_run r;
+	(void)state;
+	t_write_str(dir, "insights/gamma.yaml",
+	            "node: gamma\nbloom: remember\nstance: !!str old value # c\ninsights:\n"
+	            "  - id: gamma-001\n    title: a\n    claim: b\n    confidence: low\n"
+	            "    source: paper-a\n    created: 2026-01-01\n    used: !!int 5\n");
+	RUN(r, dir, 0, "reindex", "-q");
+	t_run_free(&r);
+	RUN(r, dir, 0, "stance", "gamma", "new");
+	t_run_free(&r);
+	RUN(r, dir, 0, "use", "gamma-001");
+	assert_string_equal(r.out, "gamma-001: used 6\n");
+	t_run_free(&r);
+	got = t_read(dir, "insights/gamma.yaml", NULL);
+	assert_string_equal(got, "node: gamma\nbloom: remember\nstance: new # c\ninsights:\n"
+	                         "  - id: gamma-001\n    title: a\n    claim: b\n"
+	                         "    confidence: low\n    source: paper-a\n"
+	                         "    created: 2026-01-01\n    used: 6\n");
+	free(got);
+	S_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +274,7 @@ int main(void)
 	        cmocka_unit_test(test_add_after_kept_block_scalar),
 	        cmocka_unit_test(test_add_to_insights_not_a_list),
 	        cmocka_unit_test(test_counter_on_a_value_not_a_count),
+	        cmocka_unit_test(test_tagged_values_replaced_whole),
 	        cmocka_unit_test(test_from_stdin_too_big),
 	        cmocka_unit_test(test_from_bad_created),
 	};
