@@ -142,6 +142,18 @@ for i in 1 2 3 4 5 6; do cmp -s "$scratch/p$i.out" "$scratch/ref.out" || k=$((k 
     ko "six shows at once: $(ls "$repo/.git/dtk")"
 same "after six shows at once: the cache is whole" "$repo" --format json alpha
 
+# ---- shows while writes change the base: then what the files say ----
+(cd "$repo" && dtk show alpha >/dev/null)
+(cd "$repo" && for t in alpha-002 alpha-003; do dtk relate beta-002 $t >/dev/null || exit 1; done) &
+w=$!
+for i in 1 2 3 4 5 6; do (cd "$repo" && dtk show alpha >/dev/null 2>&1) & done
+wait $w && ok "writes during shows: done" || ko "writes during shows failed"
+wait
+same "after writes during shows: show alpha" "$repo" alpha
+grep -q 'beta-002 relates alpha-003' "$scratch/c.out" && ok "after writes during shows: the new link is there" ||
+    ko "after writes during shows: the new link is missing" "$(cat "$scratch/c.out")"
+same "after writes during shows: show alpha-003 --format json" "$repo" --format json alpha-003
+
 # ---- a worktree: its own git directory ----
 git -C "$repo" worktree add -q "$scratch/wt" 2>/dev/null || ko "git worktree add"
 same "worktree: show alpha" "$scratch/wt" alpha
