@@ -26,7 +26,6 @@ enum {
 
 struct dtk_mcp {
 	unsigned flags;
-	int initialized;
 	const char *version; /* the version initialize agreed on, or NULL */
 };
 
@@ -105,7 +104,6 @@ static json_t *S_initialize(struct dtk_mcp *m, json_t *params)
 	for (i = 0; asked && i < 4; i++)
 		if (!strcmp(asked, dtk_mcp_versions[i]))
 			v = dtk_mcp_versions[i];
-	m->initialized = 1;
 	m->version = v;
 	return json_pack(
 	        "{s:s,s:{s:{s:b},s:{s:b,s:b}},s:{s:s,s:s,s:s},s:s}", "protocolVersion", v,
