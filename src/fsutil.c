@@ -255,8 +255,9 @@ static int S_write_all(int fd, const char *data, size_t len)
 }
 
 /* Flushes the directory holding path to disk (so that a rename in it
- * lasts); a failure is reported, not ignored. Returns 0 (also where the file system cannot sync a
- * directory: EINVAL, as POSIX allows), or -1 with the error set. */
+ * lasts); a failure is reported, not ignored. Returns 0 (also where the
+ * file system cannot sync a directory: EINVAL, as POSIX allows), or -1
+ * with the error set. */
 static int S_fsync_dir(const char *path)
 {
 	char *dir = dtk_xstrdup(path), *slash = strrchr(dir, '/');
