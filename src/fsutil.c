@@ -399,6 +399,26 @@ int dtk_file_check_regular(const char *path)
 	return rc < 0 ? -1 : 0;
 }
 
+int dtk_file_mkdirs(const char *dir, unsigned mode)
+{
+	char *p = dtk_xstrdup(dir), *s;
+	int rc = 0;
+
+	for (s = p + 1; rc == 0; s++) {
+		if (*s && *s != '/')
+			continue;
+		char c = *s;
+		*s = '\0';
+		if (mkdir(p, (mode_t)mode) < 0 && errno != EEXIST)
+			rc = dtk_error("cannot make %s: %s", p, strerror(errno));
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return rc;
+}
+
 #define CMP_CHUNK 65536
 
 int dtk_file_cmp_open(struct dtk_file_cmp *c, const char *path, size_t max)
