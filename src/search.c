@@ -322,19 +322,18 @@ static int S_blank(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-/* Drops from p[st..len) each run of blanks that holds a line break (the
- * run before st included), where YAML's folding of lines may join two
- * characters (a break between two East Asian wide characters is no space,
- * docs/schema.md): a word, which holds no blank, is still found wherever the
- * parsed text holds it. Unless last, a run at the end is kept whole for the
- * text that comes next. Returns the new length. */
+/* Drops from p[st..len) each run of blanks that holds a line break (st is
+ * not inside a run: the caller backs it up to the run's start), where YAML's
+ * folding of lines may join two characters (a break between two East Asian
+ * wide characters is no space, docs/schema.md): a word, which holds no
+ * blank, is still found wherever the parsed text holds it. Unless last, a
+ * run at the end is kept whole for the text that comes next. Returns the new
+ * length. */
 static size_t S_drop_breaks(char *p, size_t len, size_t st, int last)
 {
 	size_t r, w, a;
 	int nl;
 
-	while (st > 0 && S_blank(p[st - 1]))
-		st--;
 	for (r = w = st; r < len;) {
 		if (!S_blank(p[r])) {
 			p[w++] = p[r++];
@@ -380,7 +379,7 @@ int dtk_search_file_may_match(const struct dtk_search *s, const char *buf, size_
 			free(f);
 			goto done;
 		}
-		while (st > 0 && S_blank(b.ptr[st - 1]))
+		while (st > 0 && S_blank(b.ptr[st - 1])) /* the run that crosses st */
 			st--;
 		b.len = S_drop_breaks(b.ptr, b.len, st, next >= len);
 		from = st >= longest ? st - longest + 1 : 0;
