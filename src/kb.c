@@ -566,10 +566,8 @@ schema:
 		f->ok = root->kind == DTK_Y_MAP;
 		dtk_schema_domain(l->kb, root, f->rel, &w->d);
 		break;
-	case F_SOURCES: /* a sequence: read already, item by item */
-		f->ok = root->kind == DTK_Y_SEQ;
-		if (!f->ok)
-			dtk_schema_sources(l->kb, root, f->rel, l->schema_flags, &w->d);
+	case F_SOURCES: /* its items were checked as they were parsed */
+		f->ok = dtk_schema_sources(l->kb, root, f->rel, &w->d);
 		break;
 	case F_RECORDS: dtk_schema_records(l->kb, w->arena, root, f->rel, &w->d); break;
 	case F_NODE:

@@ -577,21 +577,16 @@ int dtk_schema_source(struct dtk_kb *kb, const struct dtk_yval *v, const char *p
 	return 1; /* repeated ids: the loader reports them, sorted */
 }
 
-void dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
-                        unsigned flags, struct dtk_diags *diags)
+int dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
+                       struct dtk_diags *diags)
 {
 	struct ctx c = {.kb = kb, .arena = kb->arena, .path = path, .d = diags};
-	size_t i;
 
-	if (root->kind != DTK_Y_SEQ) {
-		S_err(&c, root, "_sources.yaml must be a list of sources, found %s",
-		      dtk_yval_describe(root));
-		return;
-	}
-	ALLOC_N(&c, kb->sources, root->n);
-	for (i = 0; i < root->n; i++)
-		kb->n_sources += (size_t)dtk_schema_source(kb, root->items[i], path, flags,
-		                                           &kb->sources[kb->n_sources], diags);
+	if (root->kind == DTK_Y_SEQ)
+		return 1;
+	S_err(&c, root, "_sources.yaml must be a list of sources, found %s",
+	      dtk_yval_describe(root));
+	return 0;
 }
 
 /* ---- _crystallizations.yaml ---- */
