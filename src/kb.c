@@ -720,10 +720,12 @@ static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *onl
 		const char *name = names[i];
 		size_t len = strlen(name);
 		char shown[300];
+		int is_node; /* a node file: <name>.yaml, a valid node name */
 		if (name[0] == '.')
 			continue;
-		if (name[0] == '_' || len <= 5 || strcmp(name + len - 5, ".yaml") ||
-		    !S_node_file(name, node, sizeof(node)))
+		/* the path shown is needed only by a diagnostic */
+		is_node = name[0] != '_' && S_node_file(name, node, sizeof(node));
+		if (!is_node)
 			snprintf(shown, sizeof(shown), "insights/%.255s", name);
 		if (len > 4 && !strcmp(name + len - 4, ".yml")) {
 			dtk_diags_add(l->d, shown, 1, 1,
@@ -742,7 +744,7 @@ static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *onl
 		}
 		if (len <= 5 || strcmp(name + len - 5, ".yaml"))
 			continue;
-		if (!S_node_file(name, node, sizeof(node))) {
+		if (!is_node) {
 			dtk_diags_add(l->d, shown, 1, 1,
 			              "'%.*s' is not a valid node name (lowercase letters, digits "
 			              "and '-', starting with a letter or digit)",
