@@ -460,7 +460,7 @@ static void *S_prefetch(void *arg)
  * node shown, the diagnostics and the cache. Returns S_list_nodes's result. */
 static int S_prefetched(struct loader *l, struct prefetch *p, size_t *cap)
 {
-	struct kfile *shown = &l->files[2];
+	struct kfile *shown;
 	int rc = p->rc;
 
 	dtk_grow((void **)&l->files, cap, l->n_files + p->l.n_files + 1, sizeof(*l->files));
