@@ -83,15 +83,16 @@ static int S_report_invalid(struct dtk_ctx *ctx, struct dtk_diags *diags, int gi
 static int S_report_drift(struct dtk_ctx *ctx, const char *old, size_t old_len, const char *want,
                           int missing, int github, unsigned how)
 {
-	char *diff = NULL, msg[128], *prefix, *shown = dtk_path_shown(DTK_INDEX_FILE);
+	static const char fix[] = "run 'dtk reindex' and commit it";
+	const char *what = missing ? "is missing" : "is out of date";
+	char *diff = NULL, msg[128], *prefix, *shown;
 
 	/* the diff is libgit2's: without it the drift is still drift (exit 1),
 	 * shown without its lines */
 	if (dtk_git_diff_buffers(&diff, old, old_len, want, strlen(want), DTK_INDEX_FILE) < 0)
 		fprintf(ctx->err, "dtk check: warning: no diff shown: %s\n", dtk_error_last());
-	snprintf(msg, sizeof(msg), "%s %s; run 'dtk reindex' and commit it", DTK_INDEX_FILE,
-	         missing ? "is missing" : "is out of date");
 	if (github) {
+		snprintf(msg, sizeof(msg), "%s %s; %s", DTK_INDEX_FILE, what, fix);
 		prefix = S_repo_prefix(ctx);
 		S_gh_error(ctx->out, prefix, DTK_INDEX_FILE, 0, 0, msg);
 		free(prefix);
@@ -99,8 +100,8 @@ static int S_report_drift(struct dtk_ctx *ctx, const char *old, size_t old_len, 
 	if (diff)
 		dtk_diff_print(ctx->out, diff, how);
 	free(diff);
-	fprintf(ctx->err, "dtk check: %s %s; run 'dtk reindex' and commit it\n", shown,
-	        missing ? "is missing" : "is out of date");
+	shown = dtk_path_shown(DTK_INDEX_FILE);
+	fprintf(ctx->err, "dtk check: %s %s; %s\n", shown, what, fix);
 	free(shown);
 	return DTK_EXIT_DRIFT;
 }

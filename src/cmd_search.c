@@ -11,12 +11,12 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 enum format { F_TEXT, F_JSON, F_JSONL, F_IDS };
 
 struct opts {
-	const char *node, *color;
+	const char *node;
+	int color;      /* DTK_COLOR_ */
 	int confidence; /* -1: any */
 	long limit;     /* 0: no limit */
 	enum format fmt;
@@ -92,20 +92,10 @@ done:
 	free(folded);
 }
 
-static int S_color(const char *when, FILE *out)
-{
-	const char *no = getenv("NO_COLOR");
-	if (!strcmp(when, "always"))
-		return 1;
-	if (!strcmp(when, "never") || (no && *no))
-		return 0;
-	return isatty(fileno(out));
-}
-
 static void S_print(FILE *out, const struct dtk_kb *kb, const struct dtk_search *s,
-                    const struct dtk_search_hit *hits, size_t n, const struct opts *o)
+                    const struct dtk_search_hit *hits, size_t n, const struct opts *o, int color)
 {
-	const char *on = S_color(o->color, out) ? "\033[1;31m" : NULL, *off = "\033[0m";
+	const char *on = color ? "\033[1;31m" : NULL, *off = "\033[0m";
 	struct dtk_buf b = DTK_BUF_INIT;
 	struct dtk_json j;
 	char d[11];
@@ -147,13 +137,12 @@ static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct opts *o)
 	                                   {"color", required_argument, NULL, 'C'},
 	                                   {NULL, 0, NULL, 0}};
 	static const char *const formats[] = {"text", "json", "jsonl", "ids"};
-	static const char *const colors[] = {"auto", "always", "never"};
 	char *end;
 	int c, i;
 
 	memset(o, 0, sizeof(*o));
 	o->confidence = -1;
-	o->color = "auto";
+	o->color = DTK_COLOR_AUTO;
 	optind = 0;
 	while ((c = dtk_cmd_getopt(ctx, argc, argv, "n:l:f:", lo)) != -1) {
 		switch (c) {
@@ -190,9 +179,10 @@ static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct opts *o)
 			o->fmt = (enum format)i;
 			break;
 		case 'C':
-			if (dtk_cmd_choice(ctx, "search", "--color", optarg, colors, 3) < 0)
+			o->color = dtk_cmd_choice(ctx, "search", "--color", optarg, dtk_color_names,
+			                          3);
+			if (o->color < 0)
 				return -1;
-			o->color = optarg;
 			break;
 		default: return -1;
 		}
@@ -272,7 +262,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	n = k;
 	if (o.limit && (size_t)o.limit < n)
 		n = (size_t)o.limit;
-	S_print(ctx->out, kb, f.s, hits, n, &o);
+	S_print(ctx->out, kb, f.s, hits, n, &o, dtk_cmd_use_color(ctx, o.color));
 	rc = n ? DTK_EXIT_OK : DTK_EXIT_DRIFT;
 done:
 	dtk_diags_release(&diags);

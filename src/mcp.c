@@ -26,7 +26,6 @@ enum {
 
 struct dtk_mcp {
 	unsigned flags;
-	int initialized;
 	const char *version; /* the version initialize agreed on, or NULL */
 };
 
@@ -105,7 +104,6 @@ static json_t *S_initialize(struct dtk_mcp *m, json_t *params)
 	for (i = 0; asked && i < 4; i++)
 		if (!strcmp(asked, dtk_mcp_versions[i]))
 			v = dtk_mcp_versions[i];
-	m->initialized = 1;
 	m->version = v;
 	return json_pack(
 	        "{s:s,s:{s:{s:b},s:{s:b,s:b}},s:{s:s,s:s,s:s},s:s}", "protocolVersion", v,
@@ -118,13 +116,6 @@ static json_t *S_initialize(struct dtk_mcp *m, json_t *params)
 	        "disk.");
 }
 
-/* Returns the root of the base seen from the working directory (malloc'd),
- * or NULL with the error set. */
-static char *S_root(void)
-{
-	return dtk_kb_find_root(".");
-}
-
 static json_t *S_resource(const char *uri, const char *name, const char *title, const char *mime)
 {
 	return json_pack("{s:s,s:s,s:s,s:s}", "uri", uri, "name", name, "title", title, "mimeType",
@@ -134,7 +125,7 @@ static json_t *S_resource(const char *uri, const char *name, const char *title, 
 static json_t *S_resources_list(char *err, size_t size)
 {
 	json_t *list = json_array();
-	char *root = S_root(), **names = NULL, uri[300], title[300];
+	char *root = dtk_kb_find_root("."), **names = NULL, uri[300], title[300];
 	int n, i;
 
 	if (!root) {
@@ -174,7 +165,7 @@ static json_t *S_resources_read(const char *uri, int *code, char *err, size_t si
 		snprintf(err, size, "Resource not found: %s", uri);
 		return NULL;
 	}
-	if (!(root = S_root())) {
+	if (!(root = dtk_kb_find_root("."))) {
 		*code = E_PARAMS;
 		snprintf(err, size, "%s", dtk_error_last());
 		return NULL;

@@ -287,7 +287,6 @@ static void S_sort(struct dtk_edit *e, size_t n)
 		}
 }
 
-/* The whole file as one conflict. */
 /* Returns 1 when buf breaks a line with a lone CR (no LF after it). */
 static int S_lone_cr(const char *buf, size_t len)
 {
@@ -298,6 +297,7 @@ static int S_lone_cr(const char *buf, size_t len)
 	return p != NULL;
 }
 
+/* The whole file as one conflict. */
 static void S_whole(struct dtk_merge_out *out, const struct dtk_merge_in *in, const char *eol)
 {
 	struct dtk_buf b = DTK_BUF_INIT, t = DTK_BUF_INIT;

@@ -237,6 +237,26 @@ else
         "$(cat "$scratch/check")"
 fi
 
+# a merge commit with a header commit-tree does not write (encoding, as
+# i18n.commitEncoding makes): post-merge leaves the commit and its ref as
+# git made them, says so, and leaves INDEX.md rebuilt and staged
+fresh encoding && git config i18n.commitEncoding ISO-8859-1 && add_entries s1 2 && add_entries s2 2 &&
+    git merge -q --no-edit s1 && git merge -q --no-edit s2 >"$scratch/merge.out" 2>&1 ||
+    ko "encoding: merged"
+if git cat-file commit HEAD | grep -q '^encoding ISO-8859-1$' &&
+    [ "$(git rev-parse HEAD:INDEX.md)" = "$(git rev-parse s2:INDEX.md)" ] &&
+    [ "$(git rev-parse HEAD^2)" = "$(git rev-parse s2)" ] &&
+    [ "$(git reflog -1 --format=%gs)" = "merge s2: Merge made by the 'ort' strategy." ] &&
+    grep -qxF "post-merge: INDEX.md is rebuilt and staged but not committed: run 'git commit --amend --no-edit'" "$scratch/merge.out" &&
+    [ "$(git ls-files -s INDEX.md | cut -d' ' -f2)" != "$(git rev-parse HEAD:INDEX.md)" ] &&
+    [ "$(git hash-object INDEX.md)" = "$(git ls-files -s INDEX.md | cut -d' ' -f2)" ] &&
+    git commit -q --amend --no-edit && "$DTK" check >/dev/null 2>&1; then
+    ok "a merge commit with an encoding header: left as git made it, INDEX.md staged, the amend said"
+else
+    ko "a merge commit with an encoding header: left as git made it, INDEX.md staged, the amend said" \
+        "$(cat "$scratch/merge.out")" "$(git reflog -3)" "$(git status --short)"
+fi
+
 # a merge stopped before its commit (--no-commit), committed by git commit:
 # the pre-commit hook rebuilds INDEX.md
 fresh no-commit && add_entries s1 2 && add_entries s2 2 && git merge -q --no-edit s1 &&

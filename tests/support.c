@@ -89,6 +89,20 @@ char *t_src(const char *rel)
 	return dtk_path_join(DTK_SOURCE_DIR, rel);
 }
 
+char *t_base(void)
+{
+	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base");
+	t_copytree(base, dir);
+	free(base);
+	return dir;
+}
+
+void t_done(char *dir)
+{
+	t_rmtree(dir);
+	free(dir);
+}
+
 static char *S_slurp(const char *path)
 {
 	char *out = NULL;

@@ -38,4 +38,19 @@ void t_run_free(struct t_run *r);
 /* Runs a shell command in dir; returns its exit status. */
 int t_sh(const char *dir, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Returns a scratch copy of tests/fixtures/base (malloc'd; t_done removes
+ * and frees it). */
+char *t_base(void);
+/* Removes directory dir and frees the string. */
+void t_done(char *dir);
+/* Runs dtk in dir and checks its exit status; the run is left in r (free
+ * it with t_run_free). */
+#define RUN(r, dir, want, ...)                                                                     \
+	do {                                                                                       \
+		t_dtk(&(r), dir, NULL, __VA_ARGS__, NULL);                                         \
+		if ((r).status != (want))                                                          \
+			print_error("exit %d: %s%s\n", (r).status, (r).out, (r).err);              \
+		assert_int_equal((r).status, want);                                                \
+	} while (0)
+
 #endif

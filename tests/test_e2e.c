@@ -11,21 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Returns a scratch copy of tests/fixtures/base (free and remove it after). */
-static char *S_base(void)
-{
-	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base");
-	t_copytree(base, dir);
-	free(base);
-	return dir;
-}
-
-static void S_done(char *dir)
-{
-	t_rmtree(dir);
-	free(dir);
-}
-
 static ino_t S_inode(const char *dir, const char *rel)
 {
 	struct stat st;
@@ -37,7 +22,7 @@ static ino_t S_inode(const char *dir, const char *rel)
 
 static void test_reindex_writes_only_on_change(void **state)
 {
-	char *dir = S_base();
+	char *dir = t_base();
 	struct t_run r;
 	ino_t before;
 	(void)state;
@@ -56,12 +41,12 @@ static void test_reindex_writes_only_on_change(void **state)
 	assert_int_equal(r.status, 0);
 	t_run_free(&r);
 	assert_int_equal(t_sh(dir, "ls -a | grep -q tmp-"), 1); /* no temporary left */
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_check_finds_drift_and_reindex_fixes_it(void **state)
 {
-	char *dir = S_base();
+	char *dir = t_base();
 	struct t_run r;
 	(void)state;
 	assert_int_equal(
@@ -82,12 +67,12 @@ static void test_check_finds_drift_and_reindex_fixes_it(void **state)
 	t_dtk(&r, dir, NULL, "check", NULL);
 	assert_int_equal(r.status, 0);
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_check_missing_index(void **state)
 {
-	char *dir = S_base();
+	char *dir = t_base();
 	struct t_run r;
 	(void)state;
 	assert_int_equal(t_sh(dir, "rm INDEX.md"), 0);
@@ -96,14 +81,14 @@ static void test_check_missing_index(void **state)
 	assert_non_null(strstr(r.err, "INDEX.md is missing"));
 	assert_null(t_read(dir, "INDEX.md", NULL)); /* check never writes */
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* An INDEX.md that cannot be read fails check and reindex with the reason
  * (found while the page is rendered on another thread), exit 2. */
 static void test_unreadable_index(void **state)
 {
-	char *dir = S_base();
+	char *dir = t_base();
 	struct t_run r;
 	const char *cmd[] = {"check", "reindex"};
 	size_t i;
@@ -116,12 +101,12 @@ static void test_unreadable_index(void **state)
 		assert_non_null(strstr(r.err, "INDEX.md: Is a directory"));
 		t_run_free(&r);
 	}
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_invalid_input_writes_nothing(void **state)
 {
-	char *dir = S_base(), *before, *after;
+	char *dir = t_base(), *before, *after;
 	struct t_run r;
 	(void)state;
 	before = t_read(dir, "INDEX.md", NULL);
@@ -150,12 +135,12 @@ static void test_invalid_input_writes_nothing(void **state)
 	assert_string_equal(before, after);
 	free(before);
 	free(after);
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_deterministic(void **state)
 {
-	char *a = S_base(), *b = S_base(), *ia, *ib;
+	char *a = t_base(), *b = t_base(), *ia, *ib;
 	struct t_run r;
 	(void)state;
 	t_sh(a, "rm INDEX.md");
@@ -170,13 +155,13 @@ static void test_deterministic(void **state)
 	assert_string_equal(ia, ib);
 	free(ia);
 	free(ib);
-	S_done(a);
-	S_done(b);
+	t_done(a);
+	t_done(b);
 }
 
 static void test_root_discovery_and_C(void **state)
 {
-	char *dir = S_base();
+	char *dir = t_base();
 	struct t_run r;
 	(void)state;
 	t_dtk(&r, dir, NULL, "-C", "insights", "check", NULL);
@@ -190,12 +175,12 @@ static void test_root_discovery_and_C(void **state)
 	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "not in a knowledge base"));
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_show_node_text(void **state)
 {
-	char *dir = S_base();
+	char *dir = t_base();
 	struct t_run r;
 	(void)state;
 	t_dtk(&r, dir, NULL, "show", "alpha", NULL);
@@ -220,12 +205,12 @@ static void test_show_node_text(void **state)
 	t_dtk(&r, dir, "NO_COLOR=1", "show", "alpha", NULL);
 	assert_null(strchr(r.out, '\033'));
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_show_entry_json(void **state)
 {
-	char *dir = S_base();
+	char *dir = t_base();
 	struct t_run r;
 	(void)state;
 	t_dtk(&r, dir, NULL, "show", "--format", "json", "alpha-002", NULL);
@@ -243,14 +228,14 @@ static void test_show_entry_json(void **state)
 	        r.out, "\"node\": \"beta\",\n  \"category\": \"策略\",\n  \"bloom\": "
 	               "\"evaluate\",\n  \"stance\": \"按延迟分层\",\n  \"tentative\": true,"));
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* What names an entry or a node: relates, contradicts (from this node and
  * others) and gaps, with titles. */
 static void test_show_backlinks(void **state)
 {
-	char *dir = S_base();
+	char *dir = t_base();
 	struct t_run r;
 	(void)state;
 	t_dtk(&r, dir, NULL, "show", "alpha-001", NULL);
@@ -298,12 +283,12 @@ static void test_show_backlinks(void **state)
 	assert_string_equal(r.err, "");
 	assert_non_null(strstr(r.out, "contradicted by: alpha-003"));
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_show_refuses_and_suggests(void **state)
 {
-	char *dir = S_base();
+	char *dir = t_base();
 	struct t_run r;
 	(void)state;
 	t_dtk(&r, dir, NULL, "show", "alpah", NULL);
@@ -327,12 +312,12 @@ static void test_show_refuses_and_suggests(void **state)
 	t_dtk(&r, dir, NULL, "show", NULL);
 	assert_int_equal(r.status, 2);
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_show_reads_only_its_node(void **state)
 {
-	char *dir = S_base();
+	char *dir = t_base();
 	struct t_run r;
 	(void)state;
 	t_write_str(dir, "insights/gamma.yaml", "broken: [\n");
@@ -343,7 +328,7 @@ static void test_show_reads_only_its_node(void **state)
 	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "insights/gamma.yaml:2:1: error:"));
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_help_version_usage(void **state)
@@ -379,7 +364,7 @@ static void test_help_version_usage(void **state)
 
 static void test_list_filters_and_formats(void **state)
 {
-	char *dir = S_base();
+	char *dir = t_base();
 	struct t_run r;
 	(void)state;
 	t_dtk(&r, dir, NULL, "list", NULL);
@@ -425,13 +410,13 @@ static void test_list_filters_and_formats(void **state)
 	t_dtk(&r, dir, NULL, "list", "--confidence", "sure", NULL);
 	assert_int_equal(r.status, 2);
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* dtk list --nodes: each node with its entry count, bloom and stance. */
 static void test_list_nodes(void **state)
 {
-	char *dir = S_base();
+	char *dir = t_base();
 	struct t_run r;
 	(void)state;
 	t_dtk(&r, dir, NULL, "list", "--nodes", NULL);
@@ -472,12 +457,12 @@ static void test_list_nodes(void **state)
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "  \"stance\": null,\n  \"tentative\": null,\n"));
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_next_id(void **state)
 {
-	char *dir = S_base();
+	char *dir = t_base();
 	struct t_run r;
 	(void)state;
 	t_dtk(&r, dir, NULL, "next-id", "alpha", NULL);
@@ -491,12 +476,12 @@ static void test_next_id(void **state)
 	assert_int_equal(r.status, 2);
 	assert_string_equal(r.err, "dtk next-id: error: no node 'alpah'; did you mean 'alpha'?\n");
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_check_github_annotations(void **state)
 {
-	char *dir = S_base();
+	char *dir = t_base();
 	struct t_run r;
 	(void)state;
 	t_write_str(dir, "insights/gamma.yaml", "node: gamma\nbloom: remembr\ninsights: []\n");
@@ -522,12 +507,12 @@ static void test_check_github_annotations(void **state)
 	assert_int_equal(r.status, 1);
 	assert_memory_equal(r.out, "::error file=kb/INDEX.md::", 26);
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_english_index(void **state)
 {
-	char *dir = S_base(), *index;
+	char *dir = t_base(), *index;
 	struct t_run r;
 	(void)state;
 	assert_int_equal(t_sh(dir, "echo 'lang: en' >> insights/_domain.yaml"), 0);
@@ -554,12 +539,12 @@ static void test_english_index(void **state)
 	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "'lang' must be one of zh, en; found 'fr'"));
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_export_html(void **state)
 {
-	char *dir = S_base(), *site, *index, *alpha;
+	char *dir = t_base(), *site, *index, *alpha;
 	struct t_run r;
 	(void)state;
 	assert_int_equal(t_sh(dir,
@@ -596,14 +581,14 @@ static void test_export_html(void **state)
 	t_dtk(&r, dir, NULL, "export", "pdf", "site", NULL);
 	assert_int_equal(r.status, 2);
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* The site as people browse it: entries are anchors, every id links to its
  * entry, a search index, labels in the base's language. */
 static void test_export_site_links_and_language(void **state)
 {
-	char *dir = S_base(), *index, *alpha, *search;
+	char *dir = t_base(), *index, *alpha, *search;
 	struct t_run r;
 	(void)state;
 	t_dtk(&r, dir, NULL, "export", "html", "site", NULL);
@@ -658,7 +643,7 @@ static void test_export_site_links_and_language(void **state)
 	assert_non_null(strstr(alpha, "source: <a href"));
 	assert_null(strstr(alpha, "来源"));
 	free(alpha);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* The export owns its directory: a node named index cannot overwrite
@@ -666,7 +651,7 @@ static void test_export_site_links_and_language(void **state)
  * refused with every byte left as it was. */
 static void test_export_owns_its_directory(void **state)
 {
-	char *dir = S_base(), *page;
+	char *dir = t_base(), *page;
 	struct t_run r;
 	(void)state;
 	assert_int_equal(t_sh(dir,
@@ -742,12 +727,12 @@ static void test_export_owns_its_directory(void **state)
 	t_dtk(&r, dir, NULL, "export", "html", "empty", NULL);
 	assert_int_equal(r.status, 0);
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_writers_wait_for_the_lock(void **state)
 {
-	char *dir = S_base();
+	char *dir = t_base();
 	struct t_run r;
 	int fd;
 	(void)state;
@@ -764,7 +749,7 @@ static void test_writers_wait_for_the_lock(void **state)
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "wrote INDEX.md\n");
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* The East Asian line-break rule reaches every output: the shipped base's
@@ -772,7 +757,7 @@ static void test_writers_wait_for_the_lock(void **state)
  * and the HTML export. */
 static void test_east_asian_line_breaks(void **state)
 {
-	char *dir = S_base(), *root = t_src(""), *index, *page;
+	char *dir = t_base(), *root = t_src(""), *index, *page;
 	struct t_run r;
 	(void)state;
 	t_dtk(&r, root, NULL, "show", "training-parallelism-008", NULL);
@@ -805,7 +790,7 @@ static void test_east_asian_line_breaks(void **state)
 	assert_non_null(strstr(r.out, "\"stance\": \"通信图在初始化时固化 (NCCL)\""));
 	t_run_free(&r);
 	free(root);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* Text fields are plain text in every output (docs/schema.md, "Text"):
@@ -813,7 +798,7 @@ static void test_east_asian_line_breaks(void **state)
  * one space (none between two wide characters). */
 static void test_text_is_plain(void **state)
 {
-	char *dir = S_base(), *index, *page;
+	char *dir = t_base(), *index, *page;
 	struct t_run r;
 	(void)state;
 	assert_int_equal(
@@ -845,7 +830,7 @@ static void test_text_is_plain(void **state)
 	t_dtk(&r, dir, NULL, "show", "alpha", "-f", "json", NULL);
 	assert_non_null(strstr(r.out, "\"stance\": \"这是**“重点”**内容, *em* `c` [l](u) <b>\""));
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 int main(void)

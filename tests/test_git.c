@@ -148,12 +148,6 @@ static char *S_repo(int identity)
 	return dir;
 }
 
-static void S_done(char *dir)
-{
-	t_rmtree(dir);
-	free(dir);
-}
-
 /* The edits of a month: two new alpha entries (one with a new open
  * contradiction), alpha-002 promoted to high, alpha's bloom raised, beta's
  * stance rewritten. */
@@ -280,7 +274,7 @@ static void test_two_runs(void **state)
 	assert_non_null(strstr(r.out, "\"by_dtk\": true"));
 	assert_non_null(strstr(r.out, "\"by_dtk\": false"));
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* HEAD, the index file and the base's generated files, to compare. */
@@ -371,7 +365,7 @@ static void test_unrelated_changes_stay(void **state)
 	assert_int_equal(S_status(dir, "notes/todo.txt"), GIT_STATUS_WT_MODIFIED);
 	assert_int_equal(S_status(dir, "untracked.txt"), GIT_STATUS_WT_NEW);
 	assert_int_equal(S_status(dir, "insights/alpha.yaml"), 0);
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_refusals(void **state)
@@ -434,8 +428,8 @@ static void test_refusals(void **state)
 	t_copytree(base, nogit);
 	S_refused(nogit, S_env, "is not inside a git work tree", "2026-08-15");
 	free(base);
-	S_done(nogit);
-	S_done(dir);
+	t_done(nogit);
+	t_done(dir);
 }
 
 static void test_unborn_head_makes_a_first_commit(void **state)
@@ -463,7 +457,7 @@ static void test_unborn_head_makes_a_first_commit(void **state)
 	assert_non_null(strstr(msg, "上次结晶: 2026-08-15"));
 	free(msg);
 	free(base);
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_plan_and_dry_run_write_nothing(void **state)
@@ -499,7 +493,7 @@ static void test_plan_and_dry_run_write_nothing(void **state)
 	assert_string_equal(a.index_md, b.index_md);
 	S_snap_free(&a);
 	S_snap_free(&b);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* Kills dtk crystallize at each step; the files must be the old or the new
@@ -607,11 +601,11 @@ static void test_crash_at_every_step(void **state)
 		t_run_free(&r);
 		S_snap_free(&now);
 		S_snap_free(&old);
-		S_done(dir);
+		t_done(dir);
 	}
 	free(want_rec);
 	free(want_idx);
-	S_done(twin);
+	t_done(twin);
 }
 
 /* The dtk binary has no crash points: DTK_CRASH_AT does nothing there. */
@@ -628,7 +622,7 @@ static void test_release_has_no_crash_points(void **state)
 	assert_null(t_read(dir, ".git/dtk-crystallize", NULL));
 	assert_int_equal(t_sh(dir, "! grep -q DTK_CRASH_AT '%s'", DTK_BIN), 0);
 	assert_int_equal(t_sh(dir, "grep -q DTK_CRASH_AT '%s'", DTK_CRASH_BIN), 0);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* Kills a run after it decided its commit; returns the repository. */
@@ -654,7 +648,7 @@ static void test_abort(void **state)
 	struct snapshot before, after;
 	struct t_run r;
 	(void)state;
-	S_done(dir);
+	t_done(dir);
 	/* the state before the run, from a twin */
 	fresh = S_repo(1);
 	S_month_one(fresh);
@@ -680,7 +674,7 @@ static void test_abort(void **state)
 	assert_int_equal(r.status, 0);
 	t_run_free(&r);
 	/* once the branch is at the run's commit, only --continue */
-	S_done(dir);
+	t_done(dir);
 	dir = S_interrupted("after-branch");
 	t_dtk(&r, dir, S_env, "crystallize", "--abort", NULL);
 	assert_int_equal(r.status, 2);
@@ -689,8 +683,8 @@ static void test_abort(void **state)
 	t_dtk(&r, dir, S_env, "crystallize", "--continue", NULL);
 	assert_int_equal(r.status, 0);
 	t_run_free(&r);
-	S_done(dir);
-	S_done(fresh);
+	t_done(dir);
+	t_done(fresh);
 }
 
 /* A run interrupted on main is never finished into another branch's work
@@ -733,7 +727,7 @@ static void test_interrupted_on_another_branch(void **state)
 	assert_int_equal(t_sh(dir, "test \"$(git rev-parse other)\" = \"$(git rev-parse HEAD~1)\""),
 	                 0);
 	S_snap_free(&a);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* Messages that say what to do: a rebase, a worktree's lock, a sparse index. */
@@ -773,7 +767,7 @@ static void test_git_states_explained(void **state)
 	}
 	assert_int_equal(t_sh(dir, "rm .git/worktrees/wt2/index.lock"), 0);
 	free(wt);
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_sparse_index(void **state)
@@ -789,7 +783,7 @@ static void test_sparse_index(void **state)
 	                      S_genv),
 	                 0);
 	S_refused(dir, S_env, "git sparse-checkout disable", "2026-08-15");
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_reindex_crash_leaves_old_index(void **state)
@@ -815,7 +809,7 @@ static void test_reindex_crash_leaves_old_index(void **state)
 	assert_non_null(strstr(after, "按带宽分层"));
 	free(before);
 	free(after);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* Two branches that each add an entry and reindex; returns the dir, at the
@@ -863,14 +857,14 @@ static void test_merge_driver(void **state)
 	assert_non_null(strstr(index, "| alpha | apply | 4 |"));
 	assert_non_null(strstr(index, "| beta | evaluate | 3 |"));
 	free(index);
-	S_done(dir);
+	t_done(dir);
 
 	/* without the driver the same merge conflicts on INDEX.md */
 	dir = S_branches(0);
 	assert_int_not_equal(
 	        t_sh(dir, "export %s && git merge -q --no-edit other >/dev/null 2>&1", S_genv), 0);
 	assert_int_equal(t_sh(dir, "git diff --name-only --diff-filter=U | grep -qx INDEX.md"), 0);
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_merge_driver_leaves_conflicts_to_people(void **state)
@@ -894,7 +888,7 @@ static void test_merge_driver_leaves_conflicts_to_people(void **state)
 	assert_int_equal(t_sh(dir, "git diff --name-only --diff-filter=U | grep -qx INDEX.md"), 0);
 	assert_int_equal(
 	        t_sh(dir, "git diff --name-only --diff-filter=U | grep -qx insights/beta.yaml"), 0);
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_shallow_clone(void **state)
@@ -929,8 +923,8 @@ static void test_shallow_clone(void **state)
 		t_run_free(&r);
 		free(c);
 	}
-	S_done(clone);
-	S_done(dir);
+	t_done(clone);
+	t_done(dir);
 }
 
 /* Files dtk does not own (dotfiles, other names in insights/) stay as they
@@ -979,7 +973,7 @@ static void test_files_not_owned_and_links(void **state)
 	draft = S_head_file(dir, "insights/_crystallizations.yaml");
 	assert_non_null(strstr(draft, "bloom_changes: {gamma: remember→understand}"));
 	free(draft);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* A first run with no records file at all (nothing to append to). */
@@ -1001,7 +995,7 @@ static void test_first_run_without_records(void **state)
 	rec = t_read(dir, "insights/_crystallizations.yaml", NULL);
 	assert_memory_equal(rec, "- date: 2026-08-15\n  new_entries: ", 34);
 	free(rec);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* A journal that cannot be read is reported, and nothing is done. */
@@ -1012,7 +1006,7 @@ static void test_damaged_journal(void **state)
 	S_month_one(dir);
 	t_write_str(dir, ".git/dtk-crystallize", "new\n");
 	S_refused(dir, S_env, "dtk-crystallize is damaged", "2026-08-15");
-	S_done(dir);
+	t_done(dir);
 }
 
 /* Values that read as numbers when written plain are quoted, so the record
@@ -1052,7 +1046,7 @@ static void test_record_reads_back(void **state)
 	assert_non_null(strstr(r.out, "\"scenario\": \"true\""));
 	assert_non_null(strstr(r.out, "\"verdict\": \"a: b\""));
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* A base with no entries: earliest is the run's date, not 0000-00-00. */
@@ -1079,7 +1073,7 @@ static void test_base_without_entries(void **state)
 	t_dtk(&r, dir, S_env, "check", NULL);
 	assert_int_equal(r.status, 0);
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* A first run dated before the entries would record an invalid 'earliest':
@@ -1102,7 +1096,7 @@ static void test_invalid_record_refused(void **state)
 	assert_int_equal(r.status, 2);
 	t_run_free(&r);
 	assert_null(t_read(dir, "insights/_crystallizations.yaml", NULL));
-	S_done(dir);
+	t_done(dir);
 }
 
 /* --no-commit killed between its two files: the records are untouched, so
@@ -1146,8 +1140,8 @@ static void test_no_commit_interrupted(void **state)
 	assert_string_equal(a, b);
 	free(a);
 	free(b);
-	S_done(dir);
-	S_done(twin);
+	t_done(dir);
+	t_done(twin);
 }
 
 /* A run date after today is refused unless --allow-future; check warns of
@@ -1178,7 +1172,7 @@ static void test_future_dates(void **state)
 	        strstr(r.err, ": warning: beta-003: 'created' 2098-01-01 is after today ("));
 	assert_non_null(strstr(r.err, ": warning: beta-003: 'reviewed' 2098-02-01 is after today"));
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* A shallow clone without the previous run's commit: the figures would
@@ -1214,8 +1208,8 @@ static void test_shallow_clone_without_previous_run(void **state)
 	/* a full clone finds it */
 	assert_int_equal(t_sh(c, "export %s && git fetch -q --unshallow", S_genv), 0);
 	free(c);
-	S_done(clone);
-	S_done(dir);
+	t_done(clone);
+	t_done(dir);
 }
 
 /* The branch moved after the run was interrupted (a commit made once the
@@ -1244,7 +1238,7 @@ static void test_interrupted_then_branch_moved(void **state)
 	assert_int_equal(r.status, 0);
 	t_run_free(&r);
 	assert_int_equal(t_sh(dir, "git log -2 --format=%%s | tail -1 | grep -qx meanwhile"), 0);
-	S_done(dir);
+	t_done(dir);
 }
 
 int main(void)

@@ -9,15 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Returns a scratch copy of tests/fixtures/base (free and remove it after). */
-static char *S_base(void)
-{
-	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base");
-	t_copytree(base, dir);
-	free(base);
-	return dir;
-}
-
 /* Makes dir a git repository with its files committed. */
 static void S_commit(const char *dir)
 {
@@ -27,12 +18,6 @@ static void S_commit(const char *dir)
 	                           "{ [ -d .git ] || git init -q; } && git add -A && "
 	                           "git commit -q -m base"),
 	                 0);
-}
-
-static void S_done(char *dir)
-{
-	t_rmtree(dir);
-	free(dir);
 }
 
 /* Returns a file's bytes (malloc'd) and fails the test when it is absent. */
@@ -55,7 +40,7 @@ static void test_stdout_write_error(void **state)
 	        "reindex --stdout",   "--version",
 	        "help list",          "--help",
 	};
-	char *dir = S_base();
+	char *dir = t_base();
 	size_t i;
 	(void)state;
 	S_commit(dir);
@@ -68,12 +53,12 @@ static void test_stdout_write_error(void **state)
 		/* and it is the output that failed: to /dev/null all is well */
 		assert_int_equal(t_sh(dir, "'%s' %s >/dev/null 2>&1", DTK_BIN, cmds[i]), 0);
 	}
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_check_unknown_format(void **state)
 {
-	char *dir = S_base();
+	char *dir = t_base();
 	struct t_run r;
 	(void)state;
 	t_dtk(&r, dir, NULL, "check", "--format", "xml", NULL);
@@ -81,13 +66,13 @@ static void test_check_unknown_format(void **state)
 	assert_string_equal(r.err, "dtk check: error: --format must be text or github, not 'xml'\n"
 	                           "see 'dtk check --help'\n");
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* After an entry numbered 999999999 there is no next id the schema takes. */
 static void test_next_id_after_the_last_number(void **state)
 {
-	char *dir = S_base();
+	char *dir = t_base();
 	struct t_run r;
 	(void)state;
 	assert_int_equal(t_sh(dir, "sed -i 's/id: alpha-003/id: alpha-999999999/' "
@@ -106,13 +91,13 @@ static void test_next_id_after_the_last_number(void **state)
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out, "alpha-999999999\n");
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* A new file gets 0666 less the umask; a replaced one keeps its mode. */
 static void test_new_files_follow_the_umask(void **state)
 {
-	char *dir = S_base(), path[4096];
+	char *dir = t_base(), path[4096];
 	struct stat st;
 	(void)state;
 	snprintf(path, sizeof(path), "%s/INDEX.md", dir);
@@ -126,13 +111,13 @@ static void test_new_files_follow_the_umask(void **state)
 	                 0);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0604);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* Invalid records at HEAD are errors for dtk log, not an empty history. */
 static void test_log_reports_invalid_records(void **state)
 {
-	char *dir = S_base();
+	char *dir = t_base();
 	struct t_run r;
 	(void)state;
 	assert_int_equal(t_sh(dir, "sed -i 's/new_entries: 4/new_entries: four/' "
@@ -150,7 +135,7 @@ static void test_log_reports_invalid_records(void **state)
 	assert_int_equal(r.status, 2);
 	assert_string_equal(r.out, "");
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* INDEX.md must be a regular file or absent: a link to a secret is neither
@@ -158,7 +143,7 @@ static void test_log_reports_invalid_records(void **state)
  * and each says what failed. */
 static void test_index_must_be_a_regular_file(void **state)
 {
-	char *dir = S_base(), *secret_dir = t_mkdtemp(), target[4096], *got, *before;
+	char *dir = t_base(), *secret_dir = t_mkdtemp(), target[4096], *got, *before;
 	const char *cmds[] = {"check", "reindex"};
 	struct t_run r;
 	size_t i, n;
@@ -205,15 +190,15 @@ static void test_index_must_be_a_regular_file(void **state)
 	assert_string_equal(got, before); /* check wrote nothing */
 	free(got);
 	free(before);
-	S_done(secret_dir);
-	S_done(dir);
+	t_done(secret_dir);
+	t_done(dir);
 }
 
 /* The whole path of a file of the base must stay inside it: insights/ a
  * link to a directory outside is refused; one inside is followed. */
 static void test_insights_link_containment(void **state)
 {
-	char *dir = S_base(), *out = t_mkdtemp(), *before;
+	char *dir = t_base(), *out = t_mkdtemp(), *before;
 	struct t_run r;
 	(void)state;
 	before = S_read(dir, "INDEX.md", NULL);
@@ -249,8 +234,8 @@ static void test_insights_link_containment(void **state)
 		free(after);
 	}
 	free(before);
-	S_done(out);
-	S_done(dir);
+	t_done(out);
+	t_done(dir);
 }
 
 #define ATTR_INS "/insights/*.yaml merge=dtk-insights\n"
@@ -278,7 +263,7 @@ static void S_expect_attributes(const char *dir, const char *old, size_t len, co
  * file it cannot read is an error and nothing is written. */
 static void test_setup_git_attributes(void **state)
 {
-	char *dir = S_base(), *old;
+	char *dir = t_base(), *old;
 	size_t len;
 	(void)state;
 	S_commit(dir);
@@ -348,14 +333,14 @@ static void test_setup_git_attributes(void **state)
 		                           "test \"$(cat .gitattributes)\" = '*.c diff'"),
 		                 0);
 	}
-	S_done(dir);
+	t_done(dir);
 }
 
 /* Without /proc (DTK_SELF_NO_PROC), setup-git finds this dtk by argv[0]
  * (relative to where it started, before -C) or by PATH, and says so. */
 static void test_setup_git_finds_itself_without_proc(void **state)
 {
-	char *dir = S_base(), *out;
+	char *dir = t_base(), *out;
 	const char *env = "HOME=\"$PWD\" GIT_CONFIG_NOSYSTEM=1 DTK_SELF_NO_PROC=1";
 	char want[4096];
 	(void)state;
@@ -386,7 +371,7 @@ static void test_setup_git_finds_itself_without_proc(void **state)
 	                      "merge-driver %%O %%A %%B %%P\"",
 	                      DTK_BIN),
 	                 0);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* Control characters of the data never reach the terminal raw: a key with a
@@ -395,7 +380,7 @@ static void test_setup_git_finds_itself_without_proc(void **state)
  * escapes them by definition. */
 static void test_control_characters_escaped(void **state)
 {
-	char *dir = S_base();
+	char *dir = t_base();
 	struct t_run r;
 	(void)state;
 	assert_int_equal(t_sh(dir, "sed -i 's/    title: 初始化即固化/    title: "
@@ -434,7 +419,7 @@ static void test_control_characters_escaped(void **state)
 	assert_null(strchr(r.out, '\033'));
 	assert_non_null(strstr(r.out, "forged\\x1b[2J"));
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* Snapshots dir (every name, mode, size and time, every file's checksum;

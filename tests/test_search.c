@@ -226,17 +226,9 @@ static const char S_gamma[] =
 
 static char *S_base(void)
 {
-	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base");
-	t_copytree(base, dir);
+	char *dir = t_base();
 	t_write_str(dir, "insights/gamma.yaml", S_gamma);
-	free(base);
 	return dir;
-}
-
-static void S_done(char *dir)
-{
-	t_rmtree(dir);
-	free(dir);
 }
 
 static void S_ids(const char *dir, const char *want, ...)
@@ -272,7 +264,7 @@ static void test_search_matches(void **state)
 	S_ids(dir, "gamma-006\n", "gamma-006", NULL);        /* the id */
 	S_ids(dir, "alpha-001\nbeta-002\n", "SEQUEL", NULL); /* a source's title */
 	S_ids(dir, "", "zzz", NULL);
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_search_ranking(void **state)
@@ -288,7 +280,7 @@ static void test_search_ranking(void **state)
 	      "medium", NULL);
 	S_ids(dir, "", "pipeline", "--node", "beta", NULL);
 	S_ids(dir, "beta-001\n", "tensor", "--node", "beta", NULL);
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_search_formats(void **state)
@@ -320,7 +312,7 @@ static void test_search_formats(void **state)
 	assert_int_equal(r.status, 1);
 	assert_string_equal(r.out, "[]\n");
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* Titles and claims are borrowed from the parse and only the hits' kept:
@@ -350,7 +342,7 @@ static void test_search_kept_text(void **state)
 	                              "elvin \xef\xac\x81le\", \"claim\": \"The SCALE of "
 	                              "温度和 ｓｃａｌｅ\""));
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_search_bad_input(void **state)
@@ -400,7 +392,7 @@ static void test_search_bad_input(void **state)
 	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "insights/beta.yaml:2:8: error:"));
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* Text output escapes the data's control characters, as show and list do:
@@ -427,7 +419,7 @@ static void test_search_escapes_text(void **state)
 	                           "    c\\x1b]0;pwned\\x07 x\n    line2 \033[1;31mforged\033[0m"
 	                           "\\u0085\\ttab\n");
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* Highlighting finds the words wherever the search did: in a text that also
@@ -464,7 +456,7 @@ static void test_search_highlights_folded_text(void **state)
 	assert_string_equal(r.out, "gamma-001  low  2026-01-01  caf\xc3\xa9 caf\033[1;31me\033[0m\n"
 	                           "    x\n");
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 int main(void)

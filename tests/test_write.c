@@ -26,20 +26,6 @@ struct snap {
 	size_t len[N_FILES];
 };
 
-static char *S_base(void)
-{
-	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base");
-	t_copytree(base, dir);
-	free(base);
-	return dir;
-}
-
-static void S_done(char *dir)
-{
-	t_rmtree(dir);
-	free(dir);
-}
-
 static void S_snap(struct snap *s, const char *dir)
 {
 	int i;
@@ -70,15 +56,6 @@ static void S_same(const struct snap *s, const char *dir, const char *what)
 	assert_int_equal(t_sh(dir, "ls -a insights | grep -q tmp"), 1);
 }
 
-/* Runs dtk in dir and checks its exit status; returns the run (free it). */
-#define RUN(r, dir, want, ...)                                                                     \
-	do {                                                                                       \
-		t_dtk(&(r), dir, NULL, __VA_ARGS__, NULL);                                         \
-		if ((r).status != (want))                                                          \
-			print_error("exit %d: %s%s\n", (r).status, (r).out, (r).err);              \
-		assert_int_equal((r).status, want);                                                \
-	} while (0)
-
 static void S_check_ok(const char *dir)
 {
 	struct t_run r;
@@ -88,7 +65,7 @@ static void S_check_ok(const char *dir)
 
 static void test_use_edits_only_the_counter(void **state)
 {
-	char *dir = S_base(), *before, *after, *idx_before, *idx_after, *want;
+	char *dir = t_base(), *before, *after, *idx_before, *idx_after, *want;
 	size_t bl, al;
 	struct t_run r;
 	(void)state;
@@ -126,12 +103,12 @@ static void test_use_edits_only_the_counter(void **state)
 	free(want);
 	free(idx_before);
 	free(idx_after);
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_no_reindex_and_dry_run(void **state)
 {
-	char *dir = S_base(), *idx;
+	char *dir = t_base(), *idx;
 	struct snap s;
 	struct t_run r;
 	(void)state;
@@ -157,13 +134,13 @@ static void test_no_reindex_and_dry_run(void **state)
 	RUN(r, dir, 1, "check");
 	t_run_free(&r);
 	S_snap_free(&s);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* Every command once, and the files as they must be, byte for byte. */
 static void test_every_command(void **state)
 {
-	char *dir = S_base(), *got;
+	char *dir = t_base(), *got;
 	struct t_run r;
 	(void)state;
 	RUN(r, dir, 0, "add-source", "paper-e", "--title", "Paper E: more", "--url",
@@ -245,7 +222,7 @@ static void test_every_command(void **state)
 	assert_non_null(strstr(got, "    nodes: [beta, gamma, delta]\n"));
 	free(got);
 	S_check_ok(dir);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* Each refusal: exit 2, a message, and every file as it was. */
@@ -285,7 +262,7 @@ static void test_refusals_write_nothing(void **state)
 	        {"close", NULL},
 	        {"cite", "alpha-001", "--format", "yaml", NULL},
 	};
-	char *dir = S_base();
+	char *dir = t_base();
 	struct snap s;
 	size_t i;
 	(void)state;
@@ -305,12 +282,12 @@ static void test_refusals_write_nothing(void **state)
 		S_same(&s, dir, a[0]);
 	}
 	S_snap_free(&s);
-	S_done(dir);
+	t_done(dir);
 }
 
 static void test_messages(void **state)
 {
-	char *dir = S_base();
+	char *dir = t_base();
 	struct t_run r;
 	(void)state;
 	RUN(r, dir, 2, "verify", "alpha-002", "paper-b");
@@ -331,7 +308,7 @@ static void test_messages(void **state)
 	assert_string_equal(r.err, "dtk add: error: missing --confidence (high, medium or low: no "
 	                           "default)\nsee 'dtk add --help'\n");
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* A CRLF file with a byte order mark and comments: new lines end in CRLF,
@@ -343,7 +320,7 @@ static void test_crlf_commented_file(void **state)
 	                           "bloom: remember\r\n"
 	                           "\r\n"
 	                           "insights: [] # empty\r\n";
-	char *dir = S_base(), *got;
+	char *dir = t_base(), *got;
 	size_t len;
 	struct t_run r;
 	(void)state;
@@ -375,13 +352,13 @@ static void test_crlf_commented_file(void **state)
 	assert_memory_equal(got, want, len);
 	free(got);
 	S_check_ok(dir);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* 20 runs at once: the lock makes each read-validate-write one step. */
 static void test_parallel_uses(void **state)
 {
-	char *dir = S_base(), *got;
+	char *dir = t_base(), *got;
 	struct t_run r;
 	(void)state;
 	assert_int_equal(t_sh(dir,
@@ -396,7 +373,7 @@ static void test_parallel_uses(void **state)
 	S_check_ok(dir);
 	RUN(r, dir, 0, "show", "alpha-001");
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* A kill at each step of the write leaves every file old or new, whole. */
@@ -409,7 +386,7 @@ static void test_kill_at_each_step(void **state)
 	size_t i;
 	(void)state;
 	for (i = 0; i < 2; i++) {
-		dir = S_base();
+		dir = t_base();
 		S_snap(&s, dir);
 		snprintf(env, sizeof(env), "DTK_CRASH_AT=%s", points[i]);
 		t_dtk_bin = DTK_CRASH_BIN; /* crash points live only there */
@@ -433,7 +410,7 @@ static void test_kill_at_each_step(void **state)
 		t_run_free(&r);
 		S_check_ok(dir);
 		S_snap_free(&s);
-		S_done(dir);
+		t_done(dir);
 	}
 }
 
@@ -448,7 +425,7 @@ static void test_kill_between_files(void **state)
 	size_t i;
 	(void)state;
 	for (i = 0; i < 2; i++) {
-		dir = S_base();
+		dir = t_base();
 		S_snap(&s, dir);
 		snprintf(env, sizeof(env), "DTK_CRASH_AT=%s", points[i]);
 		t_dtk_bin = DTK_CRASH_BIN;
@@ -472,7 +449,7 @@ static void test_kill_between_files(void **state)
 		t_run_free(&r);
 		S_check_ok(dir);
 		S_snap_free(&s);
-		S_done(dir);
+		t_done(dir);
 	}
 }
 
@@ -480,7 +457,7 @@ static void test_kill_between_files(void **state)
  * finishes it. */
 static void test_add_node_killed_then_rerun(void **state)
 {
-	char *dir = S_base(), *dom;
+	char *dir = t_base(), *dom;
 	struct t_run r;
 	(void)state;
 	t_dtk_bin = DTK_CRASH_BIN;
@@ -501,13 +478,13 @@ static void test_add_node_killed_then_rerun(void **state)
 	assert_non_null(strstr(dom, "    nodes: [beta, gamma, delta]\n"));
 	free(dom);
 	S_check_ok(dir);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* --format json prints the entry as 'dtk show --format json' does. */
 static void test_json_is_show(void **state)
 {
-	char *dir = S_base();
+	char *dir = t_base();
 	struct t_run r, show;
 	(void)state;
 	t_write_str(dir, "entry.json",
@@ -531,13 +508,13 @@ static void test_json_is_show(void **state)
 	RUN(r, dir, 2, "add", "gamma", "--from", "bad.json");
 	assert_non_null(strstr(r.err, "bad.json:1:"));
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* --from - reads standard input; the JSON of node and source commands. */
 static void test_from_stdin_and_json_shapes(void **state)
 {
-	char *dir = S_base(), *got;
+	char *dir = t_base(), *got;
 	struct t_run r, show;
 	(void)state;
 	assert_int_equal(
@@ -565,7 +542,7 @@ static void test_from_stdin_and_json_shapes(void **state)
 	                    "  \"read\": null\n}\n");
 	t_run_free(&r);
 	S_check_ok(dir);
-	S_done(dir);
+	t_done(dir);
 }
 
 int main(void)

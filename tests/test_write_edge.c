@@ -8,34 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *S_base(void)
-{
-	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base");
-	t_copytree(base, dir);
-	free(base);
-	return dir;
-}
-
-static void S_done(char *dir)
-{
-	t_rmtree(dir);
-	free(dir);
-}
-
-/* Runs dtk in dir and checks its exit status; returns the run (free it). */
-#define RUN(r, dir, want, ...)                                                                     \
-	do {                                                                                       \
-		t_dtk(&(r), dir, NULL, __VA_ARGS__, NULL);                                         \
-		if ((r).status != (want))                                                          \
-			print_error("exit %d: %s%s\n", (r).status, (r).out, (r).err);              \
-		assert_int_equal((r).status, want);                                                \
-	} while (0)
-
 /* The dry run of a command that creates a file shows it as git shows a new
  * file, so that 'git apply' takes the diff and makes the same files. */
 static void test_dry_run_new_file_applies(void **state)
 {
-	char *dir = S_base(), *other = S_base(), *a, *b;
+	char *dir = t_base(), *other = t_base(), *a, *b;
 	struct t_run r;
 	(void)state;
 	RUN(r, dir, 0, "add-node", "delta", "--category", "策略", "--dry-run");
@@ -59,15 +36,15 @@ static void test_dry_run_new_file_applies(void **state)
 	assert_string_equal(a, b);
 	free(a);
 	free(b);
-	S_done(dir);
-	S_done(other);
+	t_done(dir);
+	t_done(other);
 }
 
 /* Runs add on gamma.yaml written as text and fails unless the file becomes
  * want, byte for byte, and the base checks. */
 static void S_add_to(const char *text, const char *want_id, const char *want)
 {
-	char *dir = S_base(), *got;
+	char *dir = t_base(), *got;
 	struct t_run r;
 	t_write_str(dir, "insights/gamma.yaml", text);
 	RUN(r, dir, 0, "add", "gamma", "--title", "T", "--claim", "a\nb", "--source", "paper-a",
@@ -79,7 +56,7 @@ static void S_add_to(const char *text, const char *want_id, const char *want)
 	free(got);
 	RUN(r, dir, 0, "check");
 	t_run_free(&r);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* "insights: [] # note": the note stays on the key's line, not after the
@@ -109,7 +86,7 @@ static void test_add_to_flow_mapping_file(void **state)
  * long comment) and add a cut claim. */
 static void test_from_stdin_too_big(void **state)
 {
-	char *dir = S_base(), *before = NULL, *after;
+	char *dir = t_base(), *before = NULL, *after;
 	(void)state;
 	before = t_read(dir, "insights/gamma.yaml", NULL);
 	assert_int_equal(t_sh(dir,
@@ -126,14 +103,14 @@ static void test_from_stdin_too_big(void **state)
 	assert_non_null(strstr(after, "larger than the limit"));
 	free(after);
 	free(before);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* A date in --from that is not one is an error at its place in the file,
  * not one about the --created flag, which was not given. */
 static void test_from_bad_created(void **state)
 {
-	char *dir = S_base(), *before, *after;
+	char *dir = t_base(), *before, *after;
 	struct t_run r;
 	(void)state;
 	before = t_read(dir, "insights/gamma.yaml", NULL);
@@ -147,7 +124,7 @@ static void test_from_bad_created(void **state)
 	assert_string_equal(before, after);
 	free(after);
 	free(before);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* An entry after one written "- {...}" is written so too. */
@@ -171,7 +148,7 @@ static void test_add_after_flow_entry(void **state)
 static void test_add_to_insights_not_a_list(void **state)
 {
 	static const char text[] = "node: gamma\nbloom: remember\ninsights:\n";
-	char *dir = S_base(), *after;
+	char *dir = t_base(), *after;
 	struct t_run r;
 	(void)state;
 	t_write_str(dir, "insights/gamma.yaml", text);
@@ -183,7 +160,7 @@ static void test_add_to_insights_not_a_list(void **state)
 	after = t_read(dir, "insights/gamma.yaml", NULL);
 	assert_string_equal(after, text);
 	free(after);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* A claim kept with '+' owns its trailing blank lines: the new entry goes
@@ -209,7 +186,7 @@ static void test_counter_on_a_value_not_a_count(void **state)
 {
 	static const char *const values[] = {"0x10", "\"3\"", "9223372036854775807", "999999999",
 	                                     "[1]"};
-	char *dir = S_base(), *before, *text, *after, *at;
+	char *dir = t_base(), *before, *text, *after, *at;
 	struct t_run r;
 	size_t i;
 	(void)state;
@@ -234,14 +211,14 @@ static void test_counter_on_a_value_not_a_count(void **state)
 		free(text);
 	}
 	free(before);
-	S_done(dir);
+	t_done(dir);
 }
 
 /* A value written with a tag (!!str, !!int) is replaced whole, tag and
  * text: not its first bytes, which left the rest of the old text behind. */
 static void test_tagged_values_replaced_whole(void **state)
 {
-	char *dir = S_base(), *got;
+	char *dir = t_base(), *got;
 	struct t_run r;
 	(void)state;
 	t_write_str(dir, "insights/gamma.yaml",
@@ -261,7 +238,7 @@ static void test_tagged_values_replaced_whole(void **state)
 	                         "    confidence: low\n    source: paper-a\n"
 	                         "    created: 2026-01-01\n    used: 6\n");
 	free(got);
-	S_done(dir);
+	t_done(dir);
 }
 
 int main(void)
