@@ -460,7 +460,7 @@ static void *S_prefetch(void *arg)
  * node shown, the diagnostics and the cache. Returns S_list_nodes's result. */
 static int S_prefetched(struct loader *l, struct prefetch *p, size_t *cap)
 {
-	struct kfile *shown = &l->files[2];
+	struct kfile *shown;
 	int rc = p->rc;
 
 	dtk_grow((void **)&l->files, cap, l->n_files + p->l.n_files + 1, sizeof(*l->files));
@@ -566,10 +566,8 @@ schema:
 		f->ok = root->kind == DTK_Y_MAP;
 		dtk_schema_domain(l->kb, root, f->rel, &w->d);
 		break;
-	case F_SOURCES: /* a sequence: read already, item by item */
-		f->ok = root->kind == DTK_Y_SEQ;
-		if (!f->ok)
-			dtk_schema_sources(l->kb, root, f->rel, l->schema_flags, &w->d);
+	case F_SOURCES: /* its items were checked as they were parsed */
+		f->ok = dtk_schema_sources(l->kb, root, f->rel, &w->d);
 		break;
 	case F_RECORDS: dtk_schema_records(l->kb, w->arena, root, f->rel, &w->d); break;
 	case F_NODE:
@@ -722,10 +720,12 @@ static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *onl
 		const char *name = names[i];
 		size_t len = strlen(name);
 		char shown[300];
+		int is_node; /* a node file: <name>.yaml, a valid node name */
 		if (name[0] == '.')
 			continue;
-		if (name[0] == '_' || len <= 5 || strcmp(name + len - 5, ".yaml") ||
-		    !S_node_file(name, node, sizeof(node)))
+		/* the path shown is needed only by a diagnostic */
+		is_node = name[0] != '_' && S_node_file(name, node, sizeof(node));
+		if (!is_node)
 			snprintf(shown, sizeof(shown), "insights/%.255s", name);
 		if (len > 4 && !strcmp(name + len - 4, ".yml")) {
 			dtk_diags_add(l->d, shown, 1, 1,
@@ -744,7 +744,7 @@ static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *onl
 		}
 		if (len <= 5 || strcmp(name + len - 5, ".yaml"))
 			continue;
-		if (!S_node_file(name, node, sizeof(node))) {
+		if (!is_node) {
 			dtk_diags_add(l->d, shown, 1, 1,
 			              "'%.*s' is not a valid node name (lowercase letters, digits "
 			              "and '-', starting with a letter or digit)",

@@ -553,25 +553,22 @@ int dtk_schema_source(struct dtk_kb *kb, const struct dtk_yval *v, const char *p
 {
 	static const char *const keys[] = {"*id", "*title", "url", "read", NULL};
 	struct ctx c = {.kb = kb, .arena = kb->arena, .path = path, .d = diags};
-	const struct dtk_yval *id;
+	const struct dtk_yval *id, *title, *url;
 
 	memset(s, 0, sizeof(*s));
 	if (!S_check_map(&c, v, "source", keys))
 		return 0;
 	id = S_present(dtk_yval_get(v, "id"));
 	s->id = S_name(&c, v, "id");
+	title = S_string_val(&c, v, "title");
+	url = S_string_val(&c, v, "url");
+	if (url && !S_is_url(url->str))
+		S_err(&c, url, "'url' must be an absolute URL, found '%s'", url->str);
 	if (flags & DTK_SCHEMA_LEAN) { /* INDEX.md shows no source: checked only */
-		const struct dtk_yval *url = S_string_val(&c, v, "url");
-		S_string_val(&c, v, "title");
 		s->title = "";
-		if (url && !S_is_url(url->str))
-			S_err(&c, url, "'url' must be an absolute URL, found '%s'", url->str);
 	} else {
-		s->title = S_string(&c, v, "title");
-		s->url = S_string(&c, v, "url");
-		if (s->url && !S_is_url(s->url))
-			S_err(&c, dtk_yval_get(v, "url"),
-			      "'url' must be an absolute URL, found '%s'", s->url);
+		s->title = title ? dtk_arena_strndup(c.arena, title->str, title->len) : NULL;
+		s->url = url ? dtk_arena_strndup(c.arena, url->str, url->len) : NULL;
 	}
 	s->read = S_date(&c, v, "read");
 	if (!s->id)
@@ -580,21 +577,16 @@ int dtk_schema_source(struct dtk_kb *kb, const struct dtk_yval *v, const char *p
 	return 1; /* repeated ids: the loader reports them, sorted */
 }
 
-void dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
-                        unsigned flags, struct dtk_diags *diags)
+int dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
+                       struct dtk_diags *diags)
 {
 	struct ctx c = {.kb = kb, .arena = kb->arena, .path = path, .d = diags};
-	size_t i;
 
-	if (root->kind != DTK_Y_SEQ) {
-		S_err(&c, root, "_sources.yaml must be a list of sources, found %s",
-		      dtk_yval_describe(root));
-		return;
-	}
-	ALLOC_N(&c, kb->sources, root->n);
-	for (i = 0; i < root->n; i++)
-		kb->n_sources += (size_t)dtk_schema_source(kb, root->items[i], path, flags,
-		                                           &kb->sources[kb->n_sources], diags);
+	if (root->kind == DTK_Y_SEQ)
+		return 1;
+	S_err(&c, root, "_sources.yaml must be a list of sources, found %s",
+	      dtk_yval_describe(root));
+	return 0;
 }
 
 /* ---- _crystallizations.yaml ---- */

@@ -12,13 +12,14 @@
 
 void dtk_schema_domain(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
                        struct dtk_diags *diags);
-/* Fills kb->sources; flags DTK_SCHEMA_LEAN: titles and urls are checked but
- * not kept (INDEX.md shows none). */
-void dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
-                        unsigned flags, struct dtk_diags *diags);
-/* Checks one item v of _sources.yaml (as dtk_schema_sources does each) into
- * *s, its strings in kb's arena. Returns 1 when *s is a source (it has an
- * id), else 0. */
+/* Checks that root, the tree of _sources.yaml, is a list of sources (its
+ * items are checked one by one as they are parsed, dtk_schema_source).
+ * Returns 1 when it is, else 0 after a diagnostic. */
+int dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
+                       struct dtk_diags *diags);
+/* Checks one item v of _sources.yaml into *s, its strings in kb's arena;
+ * flags DTK_SCHEMA_LEAN: titles and urls are checked but not kept (INDEX.md
+ * shows none). Returns 1 when *s is a source (it has an id), else 0. */
 int dtk_schema_source(struct dtk_kb *kb, const struct dtk_yval *v, const char *path, unsigned flags,
                       struct dtk_source *s, struct dtk_diags *diags);
 /* Fills kb->records, allocating in arena (so that a worker thread can). */

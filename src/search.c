@@ -113,25 +113,23 @@ static void S_put_folded(struct dtk_buf *b, utf8proc_int32_t cp)
 #define S_BYTES(c) (0x0101010101010101ull * (uint64_t)(c))
 #define S_HIGH S_BYTES(0x80)
 
-/* Folds s[i..) onto b (and the offsets onto m when m is not NULL) the fast
- * way, character by character, until end (or the end of the character that
- * crosses end) or a character whose folding depends on what surrounds it.
- * Returns where it stopped: below end (and below len) at such a character
- * or at bytes that are not UTF-8. */
-static size_t S_fold_fast(struct dtk_buf *b, struct dtk_buf *m, const char *s, size_t len, size_t i,
-                          size_t end)
+/* Folds s[i..) onto b the fast way, character by character, until end (or
+ * the end of the character that crosses end) or a character whose folding
+ * depends on what surrounds it. Returns where it stopped: below end (and
+ * below len) at such a character or at bytes that are not UTF-8. */
+static size_t S_fold_fast(struct dtk_buf *b, const char *s, size_t len, size_t i, size_t end)
 {
 	const utf8proc_uint8_t *u = (const utf8proc_uint8_t *)s;
 	utf8proc_ssize_t n;
 	utf8proc_int32_t cp;
-	size_t at, k, out;
+	size_t k;
 	int kind;
 
 	/* room for the ASCII as it is; other characters check for more */
 	dtk_grow((void **)&b->ptr, &b->cap, b->len + (end - i) + 64, 1);
 	while (i < end) {
 		unsigned char c = u[i];
-		if (c < 0x80 && !m && end - i >= 8) { /* eight ASCII bytes at a step */
+		if (c < 0x80 && end - i >= 8) { /* eight ASCII bytes at a step */
 			uint64_t x, upper;
 			memcpy(&x, u + i, 8);
 			if (!(x & S_HIGH)) {
@@ -147,8 +145,6 @@ static size_t S_fold_fast(struct dtk_buf *b, struct dtk_buf *m, const char *s, s
 		}
 		if (c < 0x80) {
 			b->ptr[b->len++] = (char)((unsigned)c - 'A' < 26u ? c + 32 : c);
-			if (m)
-				dtk_buf_put(m, (const char *)&i, sizeof(i));
 			i++;
 			continue;
 		}
@@ -156,16 +152,8 @@ static size_t S_fold_fast(struct dtk_buf *b, struct dtk_buf *m, const char *s, s
 		    (u[i + 2] & 0xc0) == 0x80) {
 			/* U+4000..U+9FFF (CJK ideographs, Yijing hexagrams): each
 			 * folds to itself and composes with nothing (test_search
-			 * checks every one), so it needs no look-up */
-			if (m) {
-				memcpy(b->ptr + b->len, s + i, 3);
-				b->len += 3;
-				for (k = 0; k < 3; k++)
-					dtk_buf_put(m, (const char *)&i, sizeof(i));
-				i += 3;
-				continue;
-			}
-			/* a run of them at once */
+			 * checks every one), so it needs no look-up; a run of them
+			 * at once */
 			for (k = i + 3; k + 2 < end && u[k] >= 0xe4 && u[k] <= 0xe9 &&
 			                (u[k + 1] & 0xc0) == 0x80 && (u[k + 2] & 0xc0) == 0x80;
 			     k += 3)
@@ -190,14 +178,9 @@ static size_t S_fold_fast(struct dtk_buf *b, struct dtk_buf *m, const char *s, s
 		if (kind == 1) {
 			memcpy(b->ptr + b->len, s + i, (size_t)n);
 			b->len += (size_t)n;
-			out = (size_t)n;
 		} else {
-			out = b->len;
 			S_put_folded(b, cp);
-			out = b->len - out;
 		}
-		for (at = i, k = 0; m && k < out; k++)
-			dtk_buf_put(m, (const char *)&at, sizeof(at));
 		i += (size_t)n;
 	}
 	return i;
@@ -210,7 +193,7 @@ char *dtk_fold(const char *s, size_t len, size_t *out_len, size_t **map)
 	utf8proc_uint8_t *mapped = NULL;
 	utf8proc_ssize_t n;
 	/* with a map: always code point by code point, decomposed */
-	size_t i = map ? 0 : S_fold_fast(&b, NULL, s, len, 0, len);
+	size_t i = map ? 0 : S_fold_fast(&b, s, len, 0, len);
 
 	if (i < len) { /* the whole text again, the slow way */
 		b.len = 0;
@@ -339,19 +322,18 @@ static int S_blank(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-/* Drops from p[st..len) each run of blanks that holds a line break (the
- * run before st included), where YAML's folding of lines may join two
- * characters (a break between two East Asian wide characters is no space,
- * docs/schema.md): a word, which holds no blank, is still found wherever the
- * parsed text holds it. Unless last, a run at the end is kept whole for the
- * text that comes next. Returns the new length. */
+/* Drops from p[st..len) each run of blanks that holds a line break (st is
+ * not inside a run: the caller backs it up to the run's start), where YAML's
+ * folding of lines may join two characters (a break between two East Asian
+ * wide characters is no space, docs/schema.md): a word, which holds no
+ * blank, is still found wherever the parsed text holds it. Unless last, a
+ * run at the end is kept whole for the text that comes next. Returns the new
+ * length. */
 static size_t S_drop_breaks(char *p, size_t len, size_t st, int last)
 {
 	size_t r, w, a;
 	int nl;
 
-	while (st > 0 && S_blank(p[st - 1]))
-		st--;
 	for (r = w = st; r < len;) {
 		if (!S_blank(p[r])) {
 			p[w++] = p[r++];
@@ -387,7 +369,7 @@ int dtk_search_file_may_match(const struct dtk_search *s, const char *buf, size_
 	/* fold a part at a time, and stop as soon as every word is seen */
 	while (left && at < len) {
 		st = b.len;
-		next = S_fold_fast(&b, NULL, buf, len, at, at + 16384 < len ? at + 16384 : len);
+		next = S_fold_fast(&b, buf, len, at, at + 16384 < len ? at + 16384 : len);
 		if (next < len && next < at + 16384) { /* the slow way, all of it */
 			f = dtk_fold(buf, len, &flen, NULL);
 			if (f)
@@ -397,7 +379,7 @@ int dtk_search_file_may_match(const struct dtk_search *s, const char *buf, size_
 			free(f);
 			goto done;
 		}
-		while (st > 0 && S_blank(b.ptr[st - 1]))
+		while (st > 0 && S_blank(b.ptr[st - 1])) /* the run that crosses st */
 			st--;
 		b.len = S_drop_breaks(b.ptr, b.len, st, next >= len);
 		from = st >= longest ? st - longest + 1 : 0;
@@ -474,7 +456,7 @@ static const char *S_fold_into(struct dtk_buf *b, const char *s)
 	char *f;
 
 	b->len = 0;
-	i = S_fold_fast(b, NULL, s, len, 0, len);
+	i = S_fold_fast(b, s, len, 0, len);
 	if (i < len) {
 		if (!(f = dtk_fold(s, len, &n, NULL)))
 			return NULL;
