@@ -1307,39 +1307,9 @@ done:
 	return rc;
 }
 
-static void S_taken_unsorted(const struct dtk_repo *r, git_tree *base, git_tree *tree,
-                             struct dtk_buf *out);
-
-static int S_cmp_line(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a + 3, *(char *const *)b + 3);
-}
-
 /* Appends to out a line per path of the base (and INDEX.md) that differs
- * between the trees base (NULL: none) and tree, sorted by path as git
- * sorts: "A  path", "M  path", "T  path" (a mode change), "D  path". */
-static void S_taken(const struct dtk_repo *r, git_tree *base, git_tree *tree, struct dtk_buf *out)
-{
-	struct dtk_buf all = DTK_BUF_INIT;
-	char **lines = NULL, *p;
-	size_t n = 0, cap = 0, i;
-
-	S_taken_unsorted(r, base, tree, &all);
-	for (p = all.ptr; p && *p;) {
-		char *nl = strchr(p, '\n');
-		*nl = '\0';
-		dtk_grow((void **)&lines, &cap, n + 1, sizeof(*lines));
-		lines[n++] = p;
-		p = nl + 1;
-	}
-	if (n)
-		qsort(lines, n, sizeof(*lines), S_cmp_line);
-	for (i = 0; i < n; i++)
-		dtk_buf_printf(out, "%s\n", lines[i]);
-	free(lines);
-	dtk_buf_release(&all);
-}
-
+ * between the trees base (NULL: none) and tree, unsorted (S_taken sorts
+ * them). */
 static void S_taken_unsorted(const struct dtk_repo *r, git_tree *base, git_tree *tree,
                              struct dtk_buf *out)
 {
@@ -1390,6 +1360,36 @@ static void S_taken_unsorted(const struct dtk_repo *r, git_tree *base, git_tree 
 	}
 	free(dir);
 	free(index_md);
+}
+
+static int S_cmp_line(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a + 3, *(char *const *)b + 3);
+}
+
+/* Appends to out a line per path of the base (and INDEX.md) that differs
+ * between the trees base (NULL: none) and tree, sorted by path as git
+ * sorts: "A  path", "M  path", "T  path" (a mode change), "D  path". */
+static void S_taken(const struct dtk_repo *r, git_tree *base, git_tree *tree, struct dtk_buf *out)
+{
+	struct dtk_buf all = DTK_BUF_INIT;
+	char **lines = NULL, *p;
+	size_t n = 0, cap = 0, i;
+
+	S_taken_unsorted(r, base, tree, &all);
+	for (p = all.ptr; p && *p;) {
+		char *nl = strchr(p, '\n');
+		*nl = '\0';
+		dtk_grow((void **)&lines, &cap, n + 1, sizeof(*lines));
+		lines[n++] = p;
+		p = nl + 1;
+	}
+	if (n)
+		qsort(lines, n, sizeof(*lines), S_cmp_line);
+	for (i = 0; i < n; i++)
+		dtk_buf_printf(out, "%s\n", lines[i]);
+	free(lines);
+	dtk_buf_release(&all);
 }
 
 int dtk_repo_commit(struct dtk_repo *r, const struct dtk_commit_req *req, char commit_hex[41])
