@@ -340,27 +340,6 @@ static int S_hook_state(struct hook *h)
 	return 0;
 }
 
-/* Makes dir and its missing parents. Returns 0 or -1 with the error set. */
-static int S_mkdirs(const char *dir)
-{
-	char *p = dtk_xstrdup(dir), *s;
-	int rc = 0;
-
-	for (s = p + 1; rc == 0; s++) {
-		if (*s && *s != '/')
-			continue;
-		char c = *s;
-		*s = '\0';
-		if (mkdir(p, 0777) < 0 && errno != EEXIST)
-			rc = dtk_error("cannot make %s: %s", p, strerror(errno));
-		*s = c;
-		if (!c)
-			break;
-	}
-	free(p);
-	return rc;
-}
-
 /* Writes the hook h (an executable file, as a new file's mode allows).
  * Returns 0 or -1 with the error set. */
 static int S_write_hook(const struct hook *h)
@@ -418,7 +397,7 @@ static int S_hooks_write(struct hook hooks[N_HOOKS])
 		return 0;
 	dir = dtk_xstrdup(hooks[0].path);
 	*strrchr(dir, '/') = '\0';
-	rc = S_mkdirs(dir);
+	rc = dtk_file_mkdirs(dir, 0777);
 	free(dir);
 	for (i = 0; i < N_HOOKS && rc == 0; i++)
 		if (hooks[i].state == HOOK_NEW || hooks[i].state == HOOK_OURS)

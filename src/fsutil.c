@@ -255,8 +255,9 @@ static int S_write_all(int fd, const char *data, size_t len)
 }
 
 /* Flushes the directory holding path to disk (so that a rename in it
- * lasts); a failure is reported, not ignored. Returns 0 (also where the file system cannot sync a
- * directory: EINVAL, as POSIX allows), or -1 with the error set. */
+ * lasts); a failure is reported, not ignored. Returns 0 (also where the
+ * file system cannot sync a directory: EINVAL, as POSIX allows), or -1
+ * with the error set. */
 static int S_fsync_dir(const char *path)
 {
 	char *dir = dtk_xstrdup(path), *slash = strrchr(dir, '/');
@@ -396,6 +397,26 @@ int dtk_file_check_regular(const char *path)
 	if (fd >= 0)
 		close(fd);
 	return rc < 0 ? -1 : 0;
+}
+
+int dtk_file_mkdirs(const char *dir, unsigned mode)
+{
+	char *p = dtk_xstrdup(dir), *s;
+	int rc = 0;
+
+	for (s = p + 1; rc == 0; s++) {
+		if (*s && *s != '/')
+			continue;
+		char c = *s;
+		*s = '\0';
+		if (mkdir(p, (mode_t)mode) < 0 && errno != EEXIST)
+			rc = dtk_error("cannot make %s: %s", p, strerror(errno));
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return rc;
 }
 
 #define CMP_CHUNK 65536

@@ -484,24 +484,6 @@ static int S_same(const struct dtk_linkcache *c, const struct dtk_linkcache_rec 
 	return 1;
 }
 
-/* Makes directory dir and those above it that are missing (mode 0700). */
-static int S_mkdirs(const char *dir)
-{
-	char *p = dtk_xstrdup(dir), *s;
-	int rc = 0;
-
-	for (s = p + 1; rc == 0 && (s = strchr(s, '/')); s++) {
-		*s = '\0';
-		if (mkdir(p, 0700) < 0 && errno != EEXIST)
-			rc = -1;
-		*s = '/';
-	}
-	if (rc == 0 && mkdir(p, 0700) < 0 && errno != EEXIST)
-		rc = -1;
-	free(p);
-	return rc;
-}
-
 int dtk_linkcache_save(struct dtk_linkcache *c, const struct dtk_linkcache_rec *recs, size_t n)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
@@ -524,7 +506,7 @@ int dtk_linkcache_save(struct dtk_linkcache *c, const struct dtk_linkcache_rec *
 	slash = strrchr(tmp, '/');
 	if (slash && slash != tmp) {
 		*slash = '\0';
-		if (S_mkdirs(tmp) < 0)
+		if (dtk_file_mkdirs(tmp, 0700) < 0)
 			goto done;
 		*slash = '/';
 	}

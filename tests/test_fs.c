@@ -228,6 +228,34 @@ static void test_read_and_write_atomic(void **state)
 	free(path);
 }
 
+/* dtk_file_mkdirs makes every missing directory of a path; a file in the
+ * way is an error naming it, the file left byte for byte */
+static void test_mkdirs(void **state)
+{
+	char *dir = t_mkdtemp(), *deep = dtk_path_join(dir, "a/b/c"), *in_way, *kept;
+	struct stat st;
+	size_t len;
+	(void)state;
+	assert_int_equal(dtk_file_mkdirs(deep, 0700), 0);
+	assert_int_equal(stat(deep, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(st.st_mode & 0777, 0700);
+	assert_int_equal(dtk_file_mkdirs(deep, 0700), 0); /* all there: nothing to do */
+	t_write_str(dir, "file", "kept\n");
+	in_way = dtk_path_join(dir, "file/x");
+	assert_int_equal(dtk_file_mkdirs(in_way, 0700), -1);
+	assert_non_null(strstr(dtk_error_last(), "cannot make "));
+	assert_non_null(strstr(dtk_error_last(), "/file"));
+	kept = t_read(dir, "file", &len);
+	assert_int_equal(len, 5);
+	assert_memory_equal(kept, "kept\n", 5);
+	free(kept);
+	t_rmtree(dir);
+	free(in_way);
+	free(deep);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -236,6 +264,7 @@ int main(void)
 	        cmocka_unit_test(test_cmp_regular_files_only),
 	        cmocka_unit_test(test_open_within_races),
 	        cmocka_unit_test(test_read_and_write_atomic),
+	        cmocka_unit_test(test_mkdirs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

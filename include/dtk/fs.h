@@ -49,6 +49,10 @@ int dtk_file_read_regular(char **out, size_t *len, const char *path, size_t max)
  * dtk_file_write_atomic may replace or create it), -1 with the error set. */
 int dtk_file_check_regular(const char *path);
 
+/* Makes directory dir and those above it that are missing, each with mode
+ * (less the umask). Returns 0, or -1 with the error set. */
+int dtk_file_mkdirs(const char *dir, unsigned mode);
+
 /* The largest INDEX.md dtk reads (check, reindex). */
 #define DTK_MAX_INDEX_BYTES (1u << 30)
 

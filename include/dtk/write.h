@@ -132,8 +132,8 @@ struct dtk_wfile *dtk_write_open_node(struct dtk_write *w, const char *name);
 /* Sets node key (a key of the node file's top mapping: stance, bloom) of
  * node name to v, commits, and prints line (or the node, with --format
  * json). Returns the command's exit status. */
-int dtk_write_node_key(struct dtk_write *w, const char *name, const char *key,
-                       struct dtk_yscalar v, const char *line);
+int dtk_write_node_key(struct dtk_write *w, const char *name, const char *key, struct dtk_yscalar v,
+                       const char *line);
 
 /* Prints "dtk <cmd>: error: <fmt...>" and returns DTK_EXIT_INVALID: a refusal
  * of what the command was asked (nothing is written). */
