@@ -284,6 +284,28 @@ check:
 	return 0;
 }
 
+/* Reads node file name of insights/ (a link not followed) whole into *buf
+ * (malloc'd, the caller frees) and its stat data into *st. Returns 0, or -1
+ * when it cannot be read so (*buf NULL). */
+static int S_read_at(const struct loader *l, const char *name, struct stat *st, char **buf)
+{
+	int fd = openat(l->dir_fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), ok;
+
+	*buf = NULL;
+	if (fd < 0)
+		return -1;
+	ok = fstat(fd, st) == 0 && S_ISREG(st->st_mode) &&
+	     (size_t)st->st_size <= DTK_MAX_FILE_BYTES;
+	*buf = ok ? dtk_xmalloc((size_t)st->st_size + 1) : NULL;
+	ok = ok && pread(fd, *buf, (size_t)st->st_size, 0) == st->st_size;
+	close(fd);
+	if (!ok) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return ok ? 0 : -1;
+}
+
 /* Sets f's links-cache record: the cache's when it holds one it can trust,
  * else the list of the file's bytes, read now. Returns 1 when the list names
  * the node shown, or when the file cannot be read so (loading it says why;
@@ -293,27 +315,16 @@ static int S_cache_rec(const struct loader *l, struct kfile *f)
 	struct stat st;
 	const char *list;
 	char *buf;
-	int fd, ok;
 
 	if (fstatat(l->dir_fd, f->name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
 		return 1;
 	list = dtk_linkcache_get(l->lc, f->name, &st, &f->rec.list_len);
 	if (!list) { /* the stat before the read: a later change shows in it */
-		fd = openat(l->dir_fd, f->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0)
+		if (S_read_at(l, f->name, &st, &buf) < 0)
 			return 1;
-		ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-		     (size_t)st.st_size <= DTK_MAX_FILE_BYTES;
-		buf = ok ? dtk_xmalloc((size_t)st.st_size + 1) : NULL;
-		ok = ok && pread(fd, buf, (size_t)st.st_size, 0) == st.st_size;
-		if (ok) {
-			list = f->list = dtk_linkcache_scan(buf, (size_t)st.st_size);
-			f->rec.list_len = strlen(list);
-		}
+		list = f->list = dtk_linkcache_scan(buf, (size_t)st.st_size);
+		f->rec.list_len = strlen(list);
 		free(buf);
-		close(fd);
-		if (!ok)
-			return 1;
 	}
 	f->rec.name = f->name;
 	dtk_linkcache_stat(&f->rec, &st);
@@ -351,9 +362,8 @@ static int S_links(const struct loader *l, struct kfile *f)
 {
 	struct stat st;
 	size_t i;
-	ssize_t n;
 	char *buf;
-	int fd, hit = 1, named = 0;
+	int hit = 1, named = 0;
 
 	for (i = 0; i < l->n_named && !named; i++)
 		named = !strcmp(l->named[i], f->node);
@@ -363,18 +373,9 @@ static int S_links(const struct loader *l, struct kfile *f)
 		return (f->has_rec ? dtk_linkcache_has(f->rec.list, f->rec.list_len, l->shown_key)
 		                   : S_cache_rec(l, f)) ||
 		       named;
-	fd = openat(l->dir_fd, f->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return 1;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    (size_t)st.st_size <= DTK_MAX_FILE_BYTES) {
-		buf = dtk_xmalloc((size_t)st.st_size);
-		n = pread(fd, buf, (size_t)st.st_size, 0);
-		if (n == st.st_size)
-			hit = memmem(buf, (size_t)n, l->needle, strlen(l->needle)) != NULL;
-		free(buf);
-	}
-	close(fd);
+	if (S_read_at(l, f->name, &st, &buf) == 0 && st.st_size > 0)
+		hit = memmem(buf, (size_t)st.st_size, l->needle, strlen(l->needle)) != NULL;
+	free(buf);
 	return hit;
 }
 
