@@ -456,6 +456,24 @@ else
     ko "dtk missing: the merge is committed, the hook says dtk is missing" "$(cat "$scratch/out")"
 fi
 
+# setup-git with another dtk: the helper (dtk's, out of date) replaced,
+# still executable; the three hooks, up to date, left byte for byte
+h=$(git rev-parse --git-path hooks)
+cp "$h/pre-merge-commit" "$h/post-merge" "$h/pre-commit" "$scratch/" &&
+    cp "$h/dtk-merge-index" "$scratch/helper.old" || ko "replaced: copied"
+if "$DTK" setup-git >"$scratch/out" 2>"$scratch/err" && [ ! -s "$scratch/err" ] &&
+    grep -qxF "hook replaced: $PWD/$h/dtk-merge-index" "$scratch/out" &&
+    [ "$(grep -c '^hook up to date: ' "$scratch/out")" -eq 3 ] &&
+    cmp -s "$h/pre-merge-commit" "$scratch/pre-merge-commit" && cmp -s "$h/post-merge" "$scratch/post-merge" &&
+    cmp -s "$h/pre-commit" "$scratch/pre-commit" && [ -x "$h/dtk-merge-index" ] &&
+    ! cmp -s "$h/dtk-merge-index" "$scratch/helper.old" && ! grep -qF dtk-gone "$h/dtk-merge-index" &&
+    diff "$scratch/helper.old" "$h/dtk-merge-index" | grep -q '^> dtk='; then
+    ok "setup-git with another dtk: the helper replaced, the hooks left byte for byte"
+else
+    ko "setup-git with another dtk: the helper replaced, the hooks left byte for byte" \
+        "$(cat "$scratch/out" "$scratch/err")"
+fi
+
 # revert of a commit that added entries, after later commits touched alpha
 fresh revert && add_entries s1 2 && git merge -q s1 && add_entries s2 1 && git merge -q s2 &&
     sed -i 's/^    title: A low one$/    title: A low one, retitled/' insights/alpha.yaml &&
