@@ -598,6 +598,25 @@ else
     ko "renumbered entry, a conflict resolved and committed with git commit: the references follow" \
         "$(cat "$scratch/merge.out")" "$(git status --short)"
 fi
+# a cherry-pick of theirs' commit that stops (gamma's bloom changed two
+# ways), resolved, then --continue: the pre-commit hook makes the
+# references follow, theirs being the commit picked
+renum renum7 0 && sed -i 's/^bloom: remember$/bloom: apply/' insights/gamma.yaml && "$DTK" reindex -q >/dev/null &&
+    git commit -qam 'ours bloom' && git checkout -q t && sed -i 's/^bloom: remember$/bloom: analyze/' insights/gamma.yaml &&
+    "$DTK" reindex -q >/dev/null && git commit -q --amend -a --no-edit && git checkout -q main || ko "renumbered, cherry-pick: branches made"
+if ! git cherry-pick t >"$scratch/merge.out" 2>&1 &&
+    git diff --name-only --diff-filter=U | grep -qx insights/gamma.yaml &&
+    sed -i '/^<<<<<<< /,/^=======$/d; /^>>>>>>> /d' insights/gamma.yaml &&
+    git add insights INDEX.md && GIT_EDITOR=: git cherry-pick --continue >>"$scratch/merge.out" 2>&1 &&
+    grep -qxF "pre-commit: theirs' references to renumbered entries rewritten and staged" "$scratch/merge.out" &&
+    rn_expect && rn_same >"$scratch/same" 2>&1 && "$DTK" check >"$scratch/check" 2>&1 &&
+    [ -z "$(git status --porcelain)" ] && [ "$(git rev-list --count HEAD^1..HEAD)" -eq 1 ] &&
+    grep -qxF "_domain.yaml: theirs' reference to alpha-004 (flagged_by of the gap 'theirs gap') is now alpha-005" "$scratch/merge.out"; then
+    ok "renumbered entry, a cherry-pick stopped on a conflict, then --continue: the references follow"
+else
+    ko "renumbered entry, a cherry-pick stopped on a conflict, then --continue: the references follow" \
+        "$(cat "$scratch/merge.out" "$scratch/same" "$scratch/check" 2>/dev/null)" "$(git status --short)"
+fi
 # (4) without the hooks: the driver renumbers theirs' entry in alpha.yaml
 # (and its references there), references in other files keep naming
 # alpha-004, which is now ours' entry: dtk check cannot tell
