@@ -404,18 +404,16 @@ static int S_hook_state(struct hook *h)
 	return 0;
 }
 
-/* Writes the hook h (an executable file, as a new file's mode allows).
- * Returns 0 or -1 with the error set. */
+/* Writes the hook h, executable (as a new file's mode allows) before it
+ * takes the hook's name: git never sees it half made. Returns 0 or -1 with
+ * the error set. */
 static int S_write_hook(const struct hook *h)
 {
 	mode_t mask = umask(0);
+	int mode = (int)(0777 & ~mask);
 
 	umask(mask);
-	if (dtk_file_write_atomic(h->path, h->text, strlen(h->text)) < 0)
-		return -1;
-	if (chmod(h->path, 0777 & ~mask) < 0)
-		return dtk_error("cannot make %s executable: %s", h->path, strerror(errno));
-	return 0;
+	return dtk_file_write_atomic_mode(h->path, h->text, strlen(h->text), mode) < 0 ? -1 : 0;
 }
 
 /* Fills hooks[N_HOOKS] (the helper, then git's hooks) for dtk (its
@@ -448,11 +446,16 @@ static int S_hooks_plan(struct hook hooks[N_HOOKS], struct dtk_repo *repo, const
 	return rc;
 }
 
-/* Writes the hooks that are missing or dtk's and out of date (none when the
- * helper's name is taken by a file that is not dtk's). Returns 0 or -1 with
- * the error set. */
+/*
+ * Writes the hooks that are missing or dtk's and out of date (none when the
+ * helper's name is taken by a file that is not dtk's), in an order where
+ * stopping after any of them leaves hooks that work: the helper the others
+ * run first; pre-merge-commit, which stages what post-merge commits, after
+ * post-merge. Returns 0 or -1 with the error set.
+ */
 static int S_hooks_write(struct hook hooks[N_HOOKS])
 {
+	static const size_t order[N_HOOKS] = {0, 2, 3, 1};
 	char *dir;
 	size_t i;
 	int rc;
@@ -464,8 +467,8 @@ static int S_hooks_write(struct hook hooks[N_HOOKS])
 	rc = dtk_file_mkdirs(dir, 0777);
 	free(dir);
 	for (i = 0; i < N_HOOKS && rc == 0; i++)
-		if (hooks[i].state == HOOK_NEW || hooks[i].state == HOOK_OURS)
-			rc = S_write_hook(&hooks[i]);
+		if (hooks[order[i]].state == HOOK_NEW || hooks[order[i]].state == HOOK_OURS)
+			rc = S_write_hook(&hooks[order[i]]);
 	return rc;
 }
 
@@ -542,14 +545,18 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	dtk_buf_printf(&b, "%s merge-driver %%O %%A %%B %%P", quoted);
 	driver = dtk_buf_detach(&b);
 	S_attributes_text(&text, old, len, &added);
-	/* the hooks first: the likeliest to fail (a hooks folder not writable) */
+	/* Each step leaves git a setup that works, should the next fail: the
+	 * hooks first (the likeliest to fail: a hooks folder not writable; they
+	 * need no driver); each driver's command before its name (a name
+	 * without a command makes git refuse to merge); .gitattributes, which
+	 * makes git use the drivers, last. */
 	if ((!no_hooks && S_hooks_write(hooks) < 0) ||
+	    dtk_repo_config_set(repo, "merge.dtk-index.driver", driver) < 0 ||
 	    dtk_repo_config_set(repo, "merge.dtk-index.name",
 	                        "dtk: rebuild INDEX.md from the merged insights/") < 0 ||
-	    dtk_repo_config_set(repo, "merge.dtk-index.driver", driver) < 0 ||
+	    dtk_repo_config_set(repo, "merge.dtk-insights.driver", driver) < 0 ||
 	    dtk_repo_config_set(repo, "merge.dtk-insights.name",
 	                        "dtk: merge insights/*.yaml as data, entries by id") < 0 ||
-	    dtk_repo_config_set(repo, "merge.dtk-insights.driver", driver) < 0 ||
 	    (text && dtk_file_write_atomic(path, text, strlen(text)) < 0)) {
 		rc = dtk_cmd_fail(ctx, "setup-git", DTK_EXIT_INVALID);
 		goto done;

@@ -10,6 +10,8 @@ set -u
 command -v git >/dev/null || { echo "git is not installed" >&2; exit 2; }
 . "$(dirname "$0")/lib.sh"
 t_args "$@"
+# dtk with its fault points (src/crash.c), for the failure checks
+[ -n "${DTK_CRASH:-}" ] && DTK_CRASH=$(cd "$(dirname "$DTK_CRASH")" && pwd)/$(basename "$DTK_CRASH")
 
 t_repo merge
 cd "$repo" || exit 2
@@ -596,6 +598,25 @@ else
     ko "renumbered entry, a conflict resolved and committed with git commit: the references follow" \
         "$(cat "$scratch/merge.out")" "$(git status --short)"
 fi
+# a cherry-pick of theirs' commit that stops (gamma's bloom changed two
+# ways), resolved, then --continue: the pre-commit hook makes the
+# references follow, theirs being the commit picked
+renum renum7 0 && sed -i 's/^bloom: remember$/bloom: apply/' insights/gamma.yaml && "$DTK" reindex -q >/dev/null &&
+    git commit -qam 'ours bloom' && git checkout -q t && sed -i 's/^bloom: remember$/bloom: analyze/' insights/gamma.yaml &&
+    "$DTK" reindex -q >/dev/null && git commit -q --amend -a --no-edit && git checkout -q main || ko "renumbered, cherry-pick: branches made"
+if ! git cherry-pick t >"$scratch/merge.out" 2>&1 &&
+    git diff --name-only --diff-filter=U | grep -qx insights/gamma.yaml &&
+    sed -i '/^<<<<<<< /,/^=======$/d; /^>>>>>>> /d' insights/gamma.yaml &&
+    git add insights INDEX.md && GIT_EDITOR=: git cherry-pick --continue >>"$scratch/merge.out" 2>&1 &&
+    grep -qxF "pre-commit: theirs' references to renumbered entries rewritten and staged" "$scratch/merge.out" &&
+    rn_expect && rn_same >"$scratch/same" 2>&1 && "$DTK" check >"$scratch/check" 2>&1 &&
+    [ -z "$(git status --porcelain)" ] && [ "$(git rev-list --count HEAD^1..HEAD)" -eq 1 ] &&
+    grep -qxF "_domain.yaml: theirs' reference to alpha-004 (flagged_by of the gap 'theirs gap') is now alpha-005" "$scratch/merge.out"; then
+    ok "renumbered entry, a cherry-pick stopped on a conflict, then --continue: the references follow"
+else
+    ko "renumbered entry, a cherry-pick stopped on a conflict, then --continue: the references follow" \
+        "$(cat "$scratch/merge.out" "$scratch/same" "$scratch/check" 2>/dev/null)" "$(git status --short)"
+fi
 # (4) without the hooks: the driver renumbers theirs' entry in alpha.yaml
 # (and its references there), references in other files keep naming
 # alpha-004, which is now ours' entry: dtk check cannot tell
@@ -621,6 +642,65 @@ if git rebase main >"$scratch/merge.out" 2>&1 && [ "$(sed -n 's/^  - id: //p' in
     ok "renumbered entry, rebase: references in other files unchanged, the driver says so, dtk check exits 0"
 else
     ko "renumbered entry, rebase: references in other files unchanged, the driver says so, dtk check exits 0" "$(cat "$scratch/merge.out")"
+fi
+# -- failures, with dtk-crash's fault points (DTK_FAULT_AT; ctest sets
+# DTK_CRASH)
+if [ -n "${DTK_CRASH:-}" ]; then
+    # the hooks' dtk cannot write the files it follows references in: the
+    # merge is committed as git made it, nothing staged, the hook says so
+    renum renum6 0 --dtk "$DTK_CRASH" && git config merge.dtk-insights.driver "'$DTK' merge-driver %O %A %B %P" &&
+        git config merge.dtk-index.driver "'$DTK' merge-driver %O %A %B %P" || ko "follow fails: branches made"
+    if DTK_FAULT_AT=rename git merge -q --no-edit t >"$scratch/merge.out" 2>&1 &&
+        [ "$(git rev-parse HEAD^2)" = "$(git rev-parse t)" ] &&
+        [ "$(git reflog -1 --format=%gs)" = "merge t: Merge made by the 'ort' strategy." ] &&
+        git show HEAD:insights/beta.yaml | grep -q '^    relates: \[alpha-004, beta-001\]$' &&
+        [ -z "$(git status --porcelain)" ] && ! [ -e "$(git rev-parse --git-path dtk-merge-index)" ] &&
+        grep -qxF "pre-merge-commit: theirs' references to renumbered entries not followed: check them" "$scratch/merge.out"; then
+        ok "the hook's dtk fails: the merge committed as git made it, nothing staged, said on stderr"
+    else
+        ko "the hook's dtk fails: the merge committed as git made it, nothing staged, said on stderr" \
+            "$(cat "$scratch/merge.out")" "$(git status --short)" "$(git reflog -3)"
+    fi
+
+    # setup-git fails writing pre-merge-commit: the hooks before it are
+    # whole and executable (the helper, post-merge, pre-commit: usable
+    # without it), no temporary file left, the configuration and
+    # .gitattributes as they were; run again, it completes
+    cp -R "$SRC/tests/fixtures/base" "$scratch/setup-fault" && cd "$scratch/setup-fault" && git init -q || exit 2
+    h=$PWD/.git/hooks
+    cp .git/config "$scratch/config.orig"
+    DTK_FAULT_AT="rename=$h/pre-merge-commit" "$DTK_CRASH" setup-git >"$scratch/out" 2>&1
+    rc=$?
+    if [ $rc -eq 2 ] && [ -x "$h/dtk-merge-index" ] && [ -x "$h/post-merge" ] && [ -x "$h/pre-commit" ] &&
+        ! [ -e "$h/pre-merge-commit" ] && [ -z "$(ls "$h" | grep -v '\.sample$' | grep -v -x -e dtk-merge-index -e post-merge -e pre-commit)" ] &&
+        cmp -s .git/config "$scratch/config.orig" && ! [ -e .gitattributes ] && grep -q 'pre-merge-commit' "$scratch/out"; then
+        ok "setup-git fails writing a hook: those written are whole and executable, the rest as it was"
+    else
+        ko "setup-git fails writing a hook: those written are whole and executable, the rest as it was" \
+            "rc $rc" "$(cat "$scratch/out")" "$(ls -l "$h")"
+    fi
+    if "$DTK" setup-git >"$scratch/out" 2>&1 && [ -x "$h/pre-merge-commit" ] && [ -s .gitattributes ] &&
+        grep -qxF "hook written: $h/pre-merge-commit" "$scratch/out" &&
+        [ "$(grep -c '^hook up to date: ' "$scratch/out")" -eq 2 ] && [ -n "$(git config merge.dtk-insights.driver)" ]; then
+        ok "setup-git run again after the failure completes"
+    else
+        ko "setup-git run again after the failure completes" "$(cat "$scratch/out")"
+    fi
+    # setup-git fails writing .gitattributes (last): hooks and drivers set,
+    # each driver with its command; git merges as it did without dtk
+    cp -R "$SRC/tests/fixtures/base" "$scratch/setup-fault2" && cd "$scratch/setup-fault2" && git init -q || exit 2
+    DTK_FAULT_AT="rename=$PWD/.gitattributes" "$DTK_CRASH" setup-git >"$scratch/out" 2>&1
+    rc=$?
+    if [ $rc -eq 2 ] && ! [ -e .gitattributes ] && [ -x .git/hooks/pre-merge-commit ] &&
+        [ -n "$(git config merge.dtk-index.driver)" ] && [ -n "$(git config merge.dtk-insights.driver)" ] &&
+        [ -z "$(ls -a | grep 'tmp-')" ]; then
+        ok "setup-git fails writing .gitattributes: hooks and drivers set, .gitattributes absent"
+    else
+        ko "setup-git fails writing .gitattributes: hooks and drivers set, .gitattributes absent" \
+            "rc $rc" "$(cat "$scratch/out")"
+    fi
+else
+    echo "(DTK_CRASH not set: the failure checks are skipped)"
 fi
 cd "$repo" || exit 2
 
