@@ -459,6 +459,34 @@ static void test_search_highlights_folded_text(void **state)
 	t_done(dir);
 }
 
+/* The text of each hit is made while its node loads (on the loading
+ * threads) unless --limit is given (then after the ranking): both ways show
+ * the same bytes, marks, filters and ties in the same order. */
+static void test_search_text_made_while_loading(void **state)
+{
+	static const char *const args[][3] = {{"pipeline", NULL, NULL},
+	                                      {"pipeline", "--confidence", "medium"},
+	                                      {"a", NULL, NULL},
+	                                      {"ＮＣＣＬ", "comm", NULL}};
+	char *dir = S_base();
+	struct t_run r, lim;
+	size_t i;
+	(void)state;
+	for (i = 0; i < sizeof(args) / sizeof(*args); i++) {
+		t_dtk(&r, dir, NULL, "search", "--color", "always", args[i][0], args[i][1],
+		      args[i][2], NULL);
+		t_dtk(&lim, dir, NULL, "search", "--color", "always", "--limit", "1000", args[i][0],
+		      args[i][1], args[i][2], NULL);
+		assert_int_equal(r.status, 0);
+		assert_true(strlen(r.out) > 0);
+		assert_string_equal(r.out, lim.out);
+		assert_int_equal(r.status, lim.status);
+		t_run_free(&r);
+		t_run_free(&lim);
+	}
+	t_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -475,6 +503,7 @@ int main(void)
 	        cmocka_unit_test(test_search_bad_input),
 	        cmocka_unit_test(test_search_escapes_text),
 	        cmocka_unit_test(test_search_highlights_folded_text),
+	        cmocka_unit_test(test_search_text_made_while_loading),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
