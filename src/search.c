@@ -133,6 +133,29 @@ static void S_put_folded(struct dtk_buf *b, utf8proc_int32_t cp)
 #define S_BYTES(c) (0x0101010101010101ull * (uint64_t)(c))
 #define S_HIGH S_BYTES(0x80)
 
+/* Returns where the run of characters U+4000..U+9FFF (three bytes each, E4
+ * to E9 then two continuation bytes) that goes on at u[k] ends, at most at
+ * end (a character that crosses end ends it too). */
+static size_t S_cjk_run(const unsigned char *u, size_t k, size_t end)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* two characters at a step: bytes 1, 2, 4 and 5 continuation bytes,
+	 * bytes 0 and 3 E4..E9 */
+	while (k + 8 <= end) {
+		uint64_t x;
+		memcpy(&x, u + k, 8);
+		if ((x & 0x0000c0c000c0c000ull) != 0x0000808000808000ull ||
+		    (unsigned)(x & 0xff) - 0xe4u > 5u || (unsigned)((x >> 24) & 0xff) - 0xe4u > 5u)
+			break;
+		k += 6;
+	}
+#endif
+	while (k + 2 < end && (unsigned)u[k] - 0xe4u <= 5u && (u[k + 1] & 0xc0) == 0x80 &&
+	       (u[k + 2] & 0xc0) == 0x80)
+		k += 3;
+	return k;
+}
+
 /* Folds s[i..) onto b the fast way, character by character, until end (or
  * the end of the character that crosses end) or a character whose folding
  * depends on what surrounds it. Returns where it stopped: below end (and
@@ -184,10 +207,7 @@ static size_t S_fold_fast(struct dtk_buf *b, const char *s, size_t len, size_t i
 			 * folds to itself and composes with nothing (test_search
 			 * checks every one), so it needs no look-up; a run of them
 			 * at once */
-			for (k = i + 3; k + 2 < end && u[k] >= 0xe4 && u[k] <= 0xe9 &&
-			                (u[k + 1] & 0xc0) == 0x80 && (u[k + 2] & 0xc0) == 0x80;
-			     k += 3)
-				;
+			k = S_cjk_run(u, i + 3, end);
 			memcpy(b->ptr + b->len, s + i, k - i);
 			b->len += k - i;
 			i = k;

@@ -132,6 +132,27 @@ static void test_fold_fast_paths(void **state)
 	S_fold_as_utf8proc("ABCDEFG\xe4\xb8\x80HIJKLMNOPQRSTUVWXYZ\xe4\xb8\x80"
 	                   "abcdefgh\xe3\x81\x8b\xe3\x82\x99",
 	                   0);
+	/* runs of CJK ideographs (taken two at a step) broken at each place
+	 * by a character that is not one: ASCII, a full-width comma (folded
+	 * to ','), kana (E3), Hangul (EA), é, a combining accent, the edges
+	 * of the range (U+3FFF, U+A000) and beside it characters that fold to
+	 * others (U+A640, U+3131) */
+	{
+		static const char *const other[] = {
+		        "A",        "\xef\xbc\x8c", "\xe3\x81\x8b", "\xea\xb0\x80", "\xc3\x89",
+		        "\xcc\x81", "\xe3\xbf\xbf", "\xea\x80\x80", "\xea\x99\x80", "\xe3\x84\xb1"};
+		char run[128];
+		size_t o, at, k;
+		for (o = 0; o < sizeof(other) / sizeof(*other); o++)
+			for (at = 0; at < 12; at++) {
+				run[0] = '\0';
+				for (k = 0; k < 12; k++)
+					strcat(run, k == at ? other[o]
+					            : k % 2 ? "\xe4\xb8\x80"
+					                    : "\xe9\xbf\xbf");
+				S_fold_as_utf8proc(run, 0);
+			}
+	}
 	/* each of U+4000..U+9FFF folds to itself and composes with nothing:
 	 * what lets the fast way copy them without a look-up */
 	for (cp = 0x4000; cp <= 0x9fff; cp++) {
