@@ -72,6 +72,19 @@ static const char *S_insights_file(const char *path)
 	return name;
 }
 
+/* Returns 1 when git runs the driver in 'git merge' (which names the commit
+ * it merges in GITHEAD_<id>, for its hooks too); 0 in a rebase, a
+ * cherry-pick or a revert. */
+static int S_in_merge(void)
+{
+	extern char **environ;
+	char **e;
+	for (e = environ; *e; e++)
+		if (!strncmp(*e, "GITHEAD_", 8))
+			return 1;
+	return 0;
+}
+
 /* Merges one file of insights/ as data (see docs/merging.md) and writes
  * the result over ours; returns 0, or 1 when it conflicts (git then marks
  * the file conflicted; a file that cannot be read is left as ours). */
@@ -100,6 +113,13 @@ static int S_merge_file(struct dtk_ctx *ctx, char **argv, int argc, const char *
 	rc = dtk_merge_file(&out, &in);
 	if (out.notes.len)
 		fprintf(ctx->err, "%s", out.notes.ptr);
+	/* in a merge, dtk's hooks make theirs' references in other files
+	 * follow; git runs none that could in a rebase, cherry-pick or revert */
+	for (i = 0; !S_in_merge() && i < (int)out.n_renames; i++)
+		fprintf(ctx->err,
+		        "%s: not a merge (a rebase, cherry-pick or revert): theirs' references "
+		        "to %s in other files still name it; check them (docs/merging.md)\n",
+		        name, out.renames[i].from);
 	if (dtk_file_write_atomic(argv[2], out.text, out.len) < 0)
 		rc = dtk_cmd_fail(ctx, "merge-driver", 1);
 	else if (rc)
@@ -114,6 +134,37 @@ done:
 	return rc;
 }
 
+/* --follow-renumbered DIR: theirs' references to the entries the driver
+ * renumbered follow in the merged base at DIR; prints on stdout the files
+ * rewritten, on stderr each reference. Returns 0 (also when no merge is
+ * under way), or 1 on an error (the files of DIR then may be rewritten in
+ * part: the hooks drop them). */
+static int S_follow(struct dtk_ctx *ctx, const char *dir)
+{
+	struct dtk_repo *repo = NULL;
+	struct dtk_buf changed = DTK_BUF_INIT, notes = DTK_BUF_INIT;
+	char cwd[4096];
+	int rc;
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		return dtk_error("cannot read the current directory"),
+		       dtk_cmd_fail(ctx, "merge-driver", 1);
+	if (dtk_repo_open(&repo, cwd) < 0)
+		return dtk_cmd_fail(ctx, "merge-driver", 1);
+	rc = dtk_repo_follow_renumbered(repo, dir, &changed, &notes);
+	if (rc < 0) {
+		rc = dtk_cmd_fail(ctx, "merge-driver", 1);
+	} else {
+		rc = 0;
+		fputs(dtk_buf_cstr(&notes), ctx->err);
+		fputs(dtk_buf_cstr(&changed), ctx->out);
+	}
+	dtk_buf_release(&changed);
+	dtk_buf_release(&notes);
+	dtk_repo_free(repo);
+	return rc;
+}
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct dtk_repo *repo = NULL;
@@ -122,6 +173,15 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	size_t n = 0;
 	int rc;
 
+	if (argc > 1 && !strcmp(argv[1], "--follow-renumbered")) {
+		if (argc < 3)
+			return dtk_cmd_usage_error(ctx, "merge-driver",
+			                           "--follow-renumbered needs a directory");
+		if (argc > 3)
+			return dtk_cmd_usage_error(ctx, "merge-driver", "unexpected argument '%s'",
+			                           argv[3]);
+		return S_follow(ctx, argv[2]);
+	}
 	if (argc < 5)
 		return dtk_cmd_usage_error(ctx, "merge-driver",
 		                           "missing %s (git passes %%O %%A %%B %%P)",
@@ -154,7 +214,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 const struct dtk_cmd dtk_cmd_merge_driver = {
         .name = "merge-driver",
         .usage = "dtk merge-driver <ancestor> <ours> <theirs> <path> [<ours-label> "
-                 "<theirs-label>]",
+                 "<theirs-label>]\n"
+                 "       dtk merge-driver --follow-renumbered <dir>",
         .summary = "git's merge driver for INDEX.md and insights/*.yaml (set up by dtk "
                    "setup-git)",
         .help = "\nRun by git, not by hand (%O %A %B %P). For insights/<file>.yaml: merges\n"
@@ -164,7 +225,12 @@ const struct dtk_cmd dtk_cmd_merge_driver = {
                 "merges insights/ of both sides the same way and writes INDEX.md rebuilt\n"
                 "from the result over <ours>. Exits 1, leaving the file in conflict, when\n"
                 "the data conflicts or the merged data is invalid: resolve it, then run\n"
-                "'dtk reindex'.\n",
+                "'dtk reindex'.\n\n"
+                "--follow-renumbered <dir>: run by the hooks of dtk setup-git, in the work\n"
+                "tree, while a merge (or a cherry-pick) is under way: in the merged base at\n"
+                "<dir>, theirs' references (relates, contradicts, a gap's flagged_by) to\n"
+                "entries the driver renumbered take the new ids. Prints the files rewritten\n"
+                "on standard output and each reference on standard error.\n",
         .flags = 0,
         .exec = S_exec,
 };

@@ -152,17 +152,19 @@ static int S_check_dtk(struct dtk_ctx *ctx, const char *dtk)
 static const char helper_text[] =
         "#!/bin/sh\n" HOOK_MARK "\n"
         "# (docs/merging.md). git's pre-merge-commit, post-merge and pre-commit hooks\n"
-        "# run it as 'dtk-merge-index HOOK'. git keeps INDEX.md without running its\n"
-        "# merge driver when both sides' INDEX.md are the same bytes, although\n"
-        "# insights/ merged into more: this rebuilds it. It never fails a git command:\n"
-        "# 'dtk check' still tells.\n"
-        "#   pre-merge-commit  rebuilds the staged INDEX.md from the staged insights/\n"
-        "#                     when they disagree, stages it and notes it in the git\n"
-        "#                     directory (git has written the merge's tree already)\n"
-        "#   post-merge        amends the merge commit just made with that INDEX.md\n"
+        "# run it as 'dtk-merge-index HOOK'. git merges each file of insights/ on its\n"
+        "# own: in a merge's result, this makes theirs' references to the entries\n"
+        "# dtk's merge driver renumbered follow. And git keeps INDEX.md without\n"
+        "# running its merge driver when both sides' INDEX.md are the same bytes,\n"
+        "# although insights/ merged into more: this rebuilds it. It never fails a\n"
+        "# git command: 'dtk check' still tells.\n"
+        "#   pre-merge-commit  does both in the staged files, stages them and notes\n"
+        "#                     the tree in the git directory (git has written the\n"
+        "#                     merge's tree already)\n"
+        "#   post-merge        writes the merge commit just made again with that tree\n"
         "#   pre-commit        in a commit that concludes a merge, a squash merge, or\n"
-        "#                     a cherry-pick or revert of one commit: rebuilds and\n"
-        "#                     stages INDEX.md\n"
+        "#                     a cherry-pick or revert of one commit: does both and\n"
+        "#                     stages the files\n"
         "dtk=%1$s\n"
         "base=%2$s\n"
         "hook=$1\n"
@@ -171,17 +173,20 @@ static const char helper_text[] =
         "case $hook in\n"
         "post-merge)\n"
         "\t[ -f \"$note\" ] || exit 0\n"
-        "\tblob=$(cat \"$note\")\n"
+        "\twant=$(cat \"$note\")\n"
         "\trm -f \"$note\"\n"
-        "\tentry=$(git ls-files -s -- \"${base}INDEX.md\")\n"
-        "\told=${entry#* }\n"
-        "\t[ \"${old%%%% *}\" = \"$blob\" ] || exit 0\n"
-        "\t[ \"$(git rev-parse -q --verify \"HEAD:${base}INDEX.md\")\" != \"$blob\" ] || exit 0\n"
+        "\ttree=$(git write-tree 2>/dev/null) || exit 0\n"
+        "\t[ \"$tree\" = \"$want\" ] || exit 0\n"
         "\thead=$(git rev-parse -q --verify HEAD) || exit 0\n"
+        "\t[ \"$(git rev-parse -q --verify \"HEAD^{tree}\")\" != \"$tree\" ] || exit 0\n"
         "\tgit rev-parse -q --verify HEAD^2 >/dev/null || exit 0\n"
-        "\t# the merge commit again, with that INDEX.md: its parents, author and\n"
+        "\tfiles=$(git diff-tree -r --name-only \"$head\" \"$tree\") || exit 0\n"
+        "\tidx=\n"
+        "\trefs=\n"
+        "\t! printf '%%s\\n' \"$files\" | grep -qxF \"${base}INDEX.md\" || idx=1\n"
+        "\t! printf '%%s\\n' \"$files\" | grep -qvxF \"${base}INDEX.md\" || refs=1\n"
+        "\t# the merge commit again, with that tree: its parents, author and\n"
         "\t# message (git has not removed MERGE_HEAD yet: no 'git commit --amend')\n"
-        "\tidx=$note.index\n"
         "\tset -- -p \"$head^1\" -p \"$head^2\"\n"
         "\tn=3\n"
         "\twhile git rev-parse -q --verify \"$head^$n\" >/dev/null; do\n"
@@ -194,23 +199,25 @@ static const char helper_text[] =
         "\t# a header commit-tree does not write (mergetag, encoding): leave it\n"
         "\tif ! printf '%%s\\n' \"$headers\" | grep -qv -e '^tree ' -e '^parent ' \\\n"
         "\t\t-e '^author ' -e '^committer ' -e '^gpgsig ' -e '^ ' -e '^$' &&\n"
-        "\t\tGIT_INDEX_FILE=$idx git read-tree \"$head\" &&\n"
-        "\t\tGIT_INDEX_FILE=$idx git update-index --cacheinfo \"${entry%%%% "
-        "*},$blob,${base}INDEX.md\" &&\n"
-        "\t\ttree=$(GIT_INDEX_FILE=$idx git write-tree) &&\n"
         "\t\tcommit=$(git cat-file commit \"$head\" | sed '1,/^$/d' |\n"
         "\t\t\tGIT_AUTHOR_NAME=$(git log -1 --format=%%an \"$head\") \\\n"
         "\t\t\tGIT_AUTHOR_EMAIL=$(git log -1 --format=%%ae \"$head\") \\\n"
         "\t\t\tGIT_AUTHOR_DATE=$(git log -1 --format=%%ad --date=raw \"$head\") \\\n"
         "\t\t\tgit commit-tree \"$tree\" \"$@\") &&\n"
-        "\t\tgit update-ref -m \"merge: INDEX.md rebuilt from the merged insights/ (dtk)\" \\\n"
+        "\t\tgit update-ref -m \"merge: insights/ and INDEX.md completed by dtk's hooks\" \\\n"
         "\t\t\tHEAD \"$commit\" \"$head\"; then\n"
-        "\t\techo \"$hook: INDEX.md rebuilt from the merged insights/ in the merge commit\" >&2\n"
+        "\t\t[ -z \"$idx\" ] ||\n"
+        "\t\t\techo \"$hook: INDEX.md rebuilt from the merged insights/ in the merge commit\" >&2\n"
+        "\t\t[ -z \"$refs\" ] || echo \"$hook: theirs' references to renumbered entries\" \\\n"
+        "\t\t\t\"follow in the merge commit\" >&2\n"
         "\telse\n"
-        "\t\techo \"$hook: INDEX.md is rebuilt and staged but not committed: run\" \\\n"
+        "\t\twhat=\"INDEX.md is rebuilt\"\n"
+        "\t\t[ -z \"$refs\" ] ||\n"
+        "\t\t\twhat=\"theirs' references to renumbered entries are rewritten\"\n"
+        "\t\t[ -z \"$refs\" ] || [ -z \"$idx\" ] || what=\"INDEX.md is rebuilt, $what,\"\n"
+        "\t\techo \"$hook: $what and staged but not committed: run\" \\\n"
         "\t\t\t\"'git commit --amend --no-edit'\" >&2\n"
         "\tfi\n"
-        "\trm -f \"$idx\"\n"
         "\texit 0\n"
         "\t;;\n"
         "pre-merge-commit)\n"
@@ -248,30 +255,87 @@ static const char helper_text[] =
         "trap 'rm -rf \"$tmp\"' EXIT\n"
         "git ls-files -z -- \"${base}insights\" |\n"
         "\tgit checkout-index -z --stdin --prefix=\"$tmp/\" || exit 0\n"
-        "if ! \"$dtk\" -C \"$tmp/$base\" reindex -q >/dev/null 2>&1; then\n"
-        "\techo \"$hook: dtk cannot rebuild INDEX.md from the staged insights/:\" \\\n"
-        "\t\t\"run 'dtk check'\" >&2\n"
+        "# theirs' references to the entries dtk's driver renumbered: the files of\n"
+        "# $tmp rewritten, their names on standard output\n"
+        "changed=\n"
+        "refs=\n"
+        "if [ -z \"$several\" ] &&\n"
+        "\t! changed=$(\"$dtk\" -C \"./$base\" merge-driver --follow-renumbered \"$tmp/$base\"); "
+        "then\n"
+        "\techo \"$hook: theirs' references to renumbered entries not followed: check them\" >&2\n"
         "\texit 0\n"
         "fi\n"
-        "new=$(git hash-object -w --path=\"${base}INDEX.md\" \"$tmp/${base}INDEX.md\") || exit 0\n"
-        "[ \"$new\" != \"$old\" ] || exit 0\n"
+        "new=\n"
+        "if \"$dtk\" -C \"$tmp/$base\" reindex -q >/dev/null 2>&1; then\n"
+        "\tnew=$(git hash-object -w --path=\"${base}INDEX.md\" \"$tmp/${base}INDEX.md\") || exit "
+        "0\n"
+        "\t[ \"$new\" != \"$old\" ] || new=\n"
+        "else\n"
+        "\techo \"$hook: dtk cannot rebuild INDEX.md from the staged insights/:\" \\\n"
+        "\t\t\"run 'dtk check'\" >&2\n"
+        "fi\n"
+        "[ -z \"$changed\" ] || refs=1\n"
+        "[ -n \"$new$changed\" ] || exit 0\n"
         "if [ -n \"$several\" ]; then\n"
         "\techo \"$hook: INDEX.md does not match the merged insights/; not rebuilt while\" \\\n"
         "\t\t\"several commits are picked: run 'dtk check' after them\" >&2\n"
         "\texit 0\n"
         "fi\n"
-        "git diff --quiet -- \"${base}INDEX.md\"\n"
-        "clean=$?\n"
-        "git update-index --cacheinfo \"$mode,$new,${base}INDEX.md\" || exit 0\n"
-        "[ $clean -ne 0 ] || git checkout-index -f -- \"${base}INDEX.md\"\n"
+        "[ -z \"$new\" ] || changed=\"$changed\n"
+        "INDEX.md\"\n"
+        "# every file staged at once (one index written), then the work tree's\n"
+        "# copies that had no changes of their own\n"
+        "info=\n"
+        "clean=\n"
+        "dirty=\n"
+        "while IFS= read -r f; do\n"
+        "\t[ -n \"$f\" ] || continue\n"
+        "\tp=$base$f\n"
+        "\tif [ \"$f\" = INDEX.md ]; then\n"
+        "\t\th=$new\n"
+        "\t\tm=$mode\n"
+        "\telse\n"
+        "\t\te=$(git ls-files -s -- \"$p\")\n"
+        "\t\t[ -n \"$e\" ] || exit 0\n"
+        "\t\tm=${e%%%% *}\n"
+        "\t\th=$(git hash-object -w --path=\"$p\" \"$tmp/$p\") || exit 0\n"
+        "\tfi\n"
+        "\tinfo=\"$info$m $h\t$p\n"
+        "\"\n"
+        "\tif git diff --quiet -- \"$p\"; then\n"
+        "\t\tclean=\"$clean$p\n"
+        "\"\n"
+        "\telse\n"
+        "\t\tdirty=\"$dirty$p\n"
+        "\"\n"
+        "\tfi\n"
+        "done <<END\n"
+        "$changed\n"
+        "END\n"
+        "printf '%%s' \"$info\" | git update-index --index-info || exit 0\n"
+        "while IFS= read -r p; do\n"
+        "\t[ -z \"$p\" ] || git checkout-index -f -- \"$p\"\n"
+        "done <<END\n"
+        "$clean\n"
+        "END\n"
         "if [ \"$hook\" = pre-merge-commit ]; then\n"
-        "\techo \"$new\" >\"$note\"\n"
-        "elif [ $clean -eq 0 ]; then\n"
-        "\techo \"$hook: INDEX.md rebuilt from the merged insights/ and staged\" >&2\n"
-        "else\n"
-        "\techo \"$hook: INDEX.md rebuilt from the merged insights/ and staged; the\" \\\n"
-        "\t\t\"work tree's INDEX.md has changes of its own, left as they are\" >&2\n"
+        "\tgit write-tree >\"$note\" 2>/dev/null || rm -f \"$note\"\n"
+        "\texit 0\n"
         "fi\n"
+        "if [ -n \"$new\" ]; then\n"
+        "\tif printf '%%s' \"$dirty\" | grep -qxF \"${base}INDEX.md\"; then\n"
+        "\t\techo \"$hook: INDEX.md rebuilt from the merged insights/ and staged; the\" \\\n"
+        "\t\t\t\"work tree's INDEX.md has changes of its own, left as they are\" >&2\n"
+        "\telse\n"
+        "\t\techo \"$hook: INDEX.md rebuilt from the merged insights/ and staged\" >&2\n"
+        "\tfi\n"
+        "fi\n"
+        "if [ -n \"$refs\" ]; then\n"
+        "\techo \"$hook: theirs' references to renumbered entries rewritten and staged\" >&2\n"
+        "fi\n"
+        "printf '%%s' \"$dirty\" | grep -vxF \"${base}INDEX.md\" | while IFS= read -r p; do\n"
+        "\techo \"$hook: the work tree's $p has changes of its own, left as they are\" >&2\n"
+        "done\n"
         "exit 0\n";
 
 /* A hook: %1$s is its name. */
@@ -340,18 +404,16 @@ static int S_hook_state(struct hook *h)
 	return 0;
 }
 
-/* Writes the hook h (an executable file, as a new file's mode allows).
- * Returns 0 or -1 with the error set. */
+/* Writes the hook h, executable (as a new file's mode allows) before it
+ * takes the hook's name: git never sees it half made. Returns 0 or -1 with
+ * the error set. */
 static int S_write_hook(const struct hook *h)
 {
 	mode_t mask = umask(0);
+	int mode = (int)(0777 & ~mask);
 
 	umask(mask);
-	if (dtk_file_write_atomic(h->path, h->text, strlen(h->text)) < 0)
-		return -1;
-	if (chmod(h->path, 0777 & ~mask) < 0)
-		return dtk_error("cannot make %s executable: %s", h->path, strerror(errno));
-	return 0;
+	return dtk_file_write_atomic_mode(h->path, h->text, strlen(h->text), mode) < 0 ? -1 : 0;
 }
 
 /* Fills hooks[N_HOOKS] (the helper, then git's hooks) for dtk (its
@@ -384,11 +446,16 @@ static int S_hooks_plan(struct hook hooks[N_HOOKS], struct dtk_repo *repo, const
 	return rc;
 }
 
-/* Writes the hooks that are missing or dtk's and out of date (none when the
- * helper's name is taken by a file that is not dtk's). Returns 0 or -1 with
- * the error set. */
+/*
+ * Writes the hooks that are missing or dtk's and out of date (none when the
+ * helper's name is taken by a file that is not dtk's), in an order where
+ * stopping after any of them leaves hooks that work: the helper the others
+ * run first; pre-merge-commit, which stages what post-merge commits, after
+ * post-merge. Returns 0 or -1 with the error set.
+ */
 static int S_hooks_write(struct hook hooks[N_HOOKS])
 {
+	static const size_t order[N_HOOKS] = {0, 2, 3, 1};
 	char *dir;
 	size_t i;
 	int rc;
@@ -400,8 +467,8 @@ static int S_hooks_write(struct hook hooks[N_HOOKS])
 	rc = dtk_file_mkdirs(dir, 0777);
 	free(dir);
 	for (i = 0; i < N_HOOKS && rc == 0; i++)
-		if (hooks[i].state == HOOK_NEW || hooks[i].state == HOOK_OURS)
-			rc = S_write_hook(&hooks[i]);
+		if (hooks[order[i]].state == HOOK_NEW || hooks[order[i]].state == HOOK_OURS)
+			rc = S_write_hook(&hooks[order[i]]);
 	return rc;
 }
 
@@ -478,14 +545,18 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	dtk_buf_printf(&b, "%s merge-driver %%O %%A %%B %%P", quoted);
 	driver = dtk_buf_detach(&b);
 	S_attributes_text(&text, old, len, &added);
-	/* the hooks first: the likeliest to fail (a hooks folder not writable) */
+	/* Each step leaves git a setup that works, should the next fail: the
+	 * hooks first (the likeliest to fail: a hooks folder not writable; they
+	 * need no driver); each driver's command before its name (a name
+	 * without a command makes git refuse to merge); .gitattributes, which
+	 * makes git use the drivers, last. */
 	if ((!no_hooks && S_hooks_write(hooks) < 0) ||
+	    dtk_repo_config_set(repo, "merge.dtk-index.driver", driver) < 0 ||
 	    dtk_repo_config_set(repo, "merge.dtk-index.name",
 	                        "dtk: rebuild INDEX.md from the merged insights/") < 0 ||
-	    dtk_repo_config_set(repo, "merge.dtk-index.driver", driver) < 0 ||
+	    dtk_repo_config_set(repo, "merge.dtk-insights.driver", driver) < 0 ||
 	    dtk_repo_config_set(repo, "merge.dtk-insights.name",
 	                        "dtk: merge insights/*.yaml as data, entries by id") < 0 ||
-	    dtk_repo_config_set(repo, "merge.dtk-insights.driver", driver) < 0 ||
 	    (text && dtk_file_write_atomic(path, text, strlen(text)) < 0)) {
 		rc = dtk_cmd_fail(ctx, "setup-git", DTK_EXIT_INVALID);
 		goto done;
@@ -532,8 +603,10 @@ const struct dtk_cmd dtk_cmd_setup_git = {
                 "It also installs git's pre-merge-commit, post-merge and pre-commit hooks\n"
                 "(in core.hooksPath, else the git directory's hooks/, with the script\n"
                 "they run, " HOOK_HELPER "): a merge commit gets INDEX.md rebuilt when git\n"
-                "kept one that no longer matches the merged insights/. A hook that is\n"
-                "not dtk's is left as it is: the line to add to it is printed.\n\n"
+                "kept one that no longer matches the merged insights/, and theirs'\n"
+                "references in other files to an entry the driver renumbered follow it.\n"
+                "A hook that is not dtk's is left as it is: the line to add to it is\n"
+                "printed.\n\n"
                 "options:\n"
                 "  --dtk PATH   the dtk git should run (default: this one, by absolute path;\n"
                 "               the output says which path and how it was found)\n"

@@ -306,18 +306,28 @@ static int S_create_temp(struct dtk_buf *tmp, const char *path)
 
 int dtk_file_write_atomic(const char *path, const char *data, size_t len)
 {
+	return dtk_file_write_atomic_mode(path, data, len, -1);
+}
+
+int dtk_file_write_atomic_mode(const char *path, const char *data, size_t len, int mode)
+{
 	struct dtk_buf tmp = DTK_BUF_INIT;
 	struct stat st;
 	int fd, rc = -1, keep_mode;
 
 	keep_mode = lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+	if (mode >= 0) {
+		keep_mode = 1;
+		st.st_mode = (mode_t)mode;
+	}
 	fd = S_create_temp(&tmp, path);
 	if (fd < 0) {
 		dtk_error("cannot create a temporary file beside %s: %s", S_shown(path),
 		          strerror(errno));
 		goto done;
 	}
-	/* a file replaced keeps its mode; a new one has the umask's */
+	/* a file replaced keeps its mode; a new one has the umask's (unless
+	 * the caller gives one) */
 	if (S_write_all(fd, data, len) < 0 || (keep_mode && fchmod(fd, st.st_mode & 07777) < 0) ||
 	    fsync(fd) < 0) {
 		dtk_error("cannot write %s: %s", S_shown(tmp.ptr), strerror(errno));

@@ -1,6 +1,6 @@
 /*
  * gitint.h: what the libgit2 wrapper modules share (internal, like gitlib.h:
- * only gitrepo.c, gitenv.c and gitcommit.c include it).
+ * only gitrepo.c, gitenv.c, gitcommit.c and gitfollow.c include it).
  *
  * libgit2 1.5 does not resolve the repository, its configuration or the
  * commit's identities the way git does; gitenv.c does (docs/git.md lists
@@ -13,6 +13,12 @@
 #include "gitlib.h"
 
 #include <stddef.h>
+
+/* ---- gitrepo.c ---- */
+
+struct dtk_repo;
+/* Returns repo's libgit2 repository (owned by repo). */
+git_repository *dtk_repo_git(struct dtk_repo *repo);
 
 /* ---- gitenv.c ---- */
 

@@ -1498,6 +1498,11 @@ const char *dtk_repo_workdir(const struct dtk_repo *r)
 	return r->workdir;
 }
 
+git_repository *dtk_repo_git(struct dtk_repo *r)
+{
+	return r->git;
+}
+
 const char *dtk_repo_prefix(const struct dtk_repo *r)
 {
 	return r->prefix;

@@ -480,13 +480,31 @@ static int S_prefetched(struct loader *l, struct prefetch *p, size_t *cap)
 	return rc;
 }
 
+/* Returns how many threads to load with: DTK_THREADS, else the processors
+ * online, at most 8 and at most one for every 4 files. */
+static int S_threads(size_t files)
+{
+	const char *env = getenv("DTK_THREADS");
+	long n = env && *env ? atol(env) : sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		n = 1;
+	if (n > 8)
+		n = 8;
+	if ((size_t)n > files / 4 + 1)
+		n = (long)(files / 4 + 1);
+	return (int)n;
+}
+
 /* _sources.yaml read item by item: its tree (about 8 times the file) is
- * never whole. The sources grow in sources (malloc'd) and the schema's
- * diagnostics wait in d: both are dropped when the file turns out not to
- * parse, as they would not have been made from a whole tree. */
+ * never whole. The sources grow in v (malloc'd), their strings in arena, and
+ * the schema's diagnostics wait in d: all are dropped when the file turns
+ * out not to parse, as they would not have been made from a whole tree. A
+ * long file is read in two parts at once (dtk_yaml_parse_split), each with
+ * a stream of its own. */
 struct source_stream {
 	struct loader *l;
 	const char *rel;
+	struct dtk_arena *arena;
 	struct dtk_source *v;
 	size_t n, cap;
 	struct dtk_diags d;
@@ -497,7 +515,7 @@ static void S_source_item(void *arg, const struct dtk_yval *item)
 	struct source_stream *st = arg;
 
 	dtk_grow((void **)&st->v, &st->cap, st->n + 1, sizeof(*st->v));
-	st->n += (size_t)dtk_schema_source(st->l->kb, item, st->rel, st->l->schema_flags,
+	st->n += (size_t)dtk_schema_source(st->l->kb, st->arena, item, st->rel, st->l->schema_flags,
 	                                   &st->v[st->n], &st->d);
 }
 
@@ -506,19 +524,32 @@ static void S_source_item(void *arg, const struct dtk_yval *item)
 static int S_parse_sources(struct loader *l, const struct kfile *f, struct dtk_yval **root,
                            struct dtk_arena *tmp, const char *buf, size_t len, struct dtk_diags *d)
 {
-	struct source_stream st = {l, f->rel, NULL, 0, 0, DTK_DIAGS_INIT};
 	struct dtk_kb *kb = l->kb;
-	int rc = dtk_yaml_parse_items(root, tmp, f->rel, buf, len, d, S_source_item, &st);
+	struct source_stream st[2] = {{l, f->rel, kb->arena, NULL, 0, 0, DTK_DIAGS_INIT},
+	                              {l, f->rel, dtk_arena_new(), NULL, 0, 0, DTK_DIAGS_INIT}};
+	int split = 0, rc, i;
 
+	rc = dtk_yaml_parse_split(root, tmp, f->rel, buf, len, d, S_source_item, &st[0], &st[1],
+	                          S_threads(4) > 1 ? 0 : SIZE_MAX, &split);
 	if (rc == 0 && *root && (*root)->kind == DTK_Y_SEQ) {
-		kb->sources = dtk_arena_alloc(kb->arena, (st.n ? st.n : 1) * sizeof(*kb->sources));
-		if (st.n)
-			memcpy(kb->sources, st.v, st.n * sizeof(*kb->sources));
-		kb->n_sources = st.n;
-		dtk_diags_move(d, &st.d);
+		size_t n = st[0].n + (split ? st[1].n : 0);
+		kb->sources = dtk_arena_alloc(kb->arena, (n ? n : 1) * sizeof(*kb->sources));
+		for (i = 0, n = 0; i < 1 + split; n += st[i].n, i++)
+			if (st[i].n)
+				memcpy(kb->sources + n, st[i].v, st[i].n * sizeof(*kb->sources));
+		kb->n_sources = n;
+		for (i = 0; i < 1 + split; i++)
+			dtk_diags_move(d, &st[i].d);
+		if (split) {
+			dtk_arena_adopt(kb->arena, st[1].arena);
+			st[1].arena = NULL;
+		}
 	}
-	dtk_diags_release(&st.d);
-	free(st.v);
+	for (i = 0; i < 2; i++) {
+		dtk_diags_release(&st[i].d);
+		free(st[i].v);
+	}
+	dtk_arena_free(st[1].arena);
 	return rc;
 }
 
@@ -602,21 +633,6 @@ static void *S_work(void *arg)
 	while ((i = atomic_fetch_add(&l->next, 1)) < l->n_files)
 		S_load_file(w, &l->files[i]);
 	return NULL;
-}
-
-/* Returns how many threads to load with: DTK_THREADS, else the processors
- * online, at most 8 and at most one for every 4 files. */
-static int S_threads(size_t files)
-{
-	const char *env = getenv("DTK_THREADS");
-	long n = env && *env ? atol(env) : sysconf(_SC_NPROCESSORS_ONLN);
-	if (n < 1)
-		n = 1;
-	if (n > 8)
-		n = 8;
-	if ((size_t)n > files / 4 + 1)
-		n = (long)(files / 4 + 1);
-	return (int)n;
 }
 
 /* Loads files [from, n_files) on a pool of threads (one when one is set);

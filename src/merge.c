@@ -148,7 +148,7 @@ void dtk_m_note(struct dtk_mctx *m, const char *fmt, ...)
 
 struct S_rename {
 	const char *from;
-	char to[64];
+	char to[DTK_MERGE_ID_MAX];
 };
 
 /* Returns the number of an entry id of the node prefix pre[0..plen), or -1. */
@@ -201,11 +201,11 @@ static void S_rename_at(struct dtk_edit **e, size_t *n, size_t *cap, const struc
 /*
  * An entry id added on both sides with different content: theirs' takes the
  * node's next free number, and theirs' references to it (relates,
- * contradicts) follow. Returns theirs' renumbered text (malloc'd, *len), or
- * NULL when nothing is renumbered.
+ * contradicts) follow; each is added to out->renames. Returns theirs'
+ * renumbered text (malloc'd, *len), or NULL when nothing is renumbered.
  */
-static char *S_renumber(struct dtk_mctx *m, const struct dtk_yval *b, const struct dtk_yval *o,
-                        const struct dtk_yval *t, size_t *len)
+static char *S_renumber(struct dtk_mctx *m, struct dtk_merge_out *out, const struct dtk_yval *b,
+                        const struct dtk_yval *o, const struct dtk_yval *t, size_t *len)
 {
 	const struct dtk_yval *bl = dtk_yval_get(b, "insights"), *ol = dtk_yval_get(o, "insights");
 	const struct dtk_yval *tl = dtk_yval_get(t, "insights");
@@ -227,17 +227,24 @@ static char *S_renumber(struct dtk_mctx *m, const struct dtk_yval *b, const stru
 		for (j = 0; j < nr; j++)
 			if (S_id_number(r[j].to, v->str, nl) > max)
 				max = S_id_number(r[j].to, v->str, nl);
-		if (max >= 999999999)
-			continue; /* no number left: the entries conflict */
+		if (max >= 999999999 || v->len + 12 > DTK_MERGE_ID_MAX)
+			continue; /* no number (or room) left: the entries conflict */
 		dtk_grow((void **)&r, &cap_r, nr + 1, sizeof(*r));
 		r[nr].from = v->str;
 		snprintf(r[nr].to, sizeof(r[nr].to), "%.*s-%0*ld", (int)nl, v->str,
 		         (int)(v->len - nl - 1), max + 1);
-		dtk_m_note(m,
-		           "theirs' %s is now %s (ours added a different %s); references to it "
-		           "in other files were not changed",
-		           r[nr].from, r[nr].to, r[nr].from);
+		dtk_m_note(m, "theirs' %s is now %s (ours added a different %s)", r[nr].from,
+		           r[nr].to, r[nr].from);
 		nr++;
+	}
+	if (nr) {
+		out->renames = dtk_xcalloc(nr, sizeof(*out->renames));
+		out->n_renames = nr;
+		for (i = 0; i < nr; i++) {
+			snprintf(out->renames[i].from, sizeof(out->renames[i].from), "%s",
+			         r[i].from);
+			memcpy(out->renames[i].to, r[i].to, sizeof(r[i].to));
+		}
 	}
 	for (i = 0; nr && i < tl->n; i++) {
 		const struct dtk_yval *item = tl->items[i], *rel = dtk_yval_get(item, "relates");
@@ -303,6 +310,9 @@ static void S_whole(struct dtk_merge_out *out, const struct dtk_merge_in *in, co
 	struct dtk_buf b = DTK_BUF_INIT, t = DTK_BUF_INIT;
 
 	free(out->text);
+	free(out->renames);
+	out->renames = NULL;
+	out->n_renames = 0;
 	S_put_moved(&t, in->theirs ? in->theirs : "", 0, in->theirs ? in->theirs_len : 0, 0, 0,
 	            eol);
 	S_conflict_text(&b, in->label_ours ? in->label_ours : "ours",
@@ -368,7 +378,7 @@ int dtk_merge_file(struct dtk_merge_out *out, const struct dtk_merge_in *in)
 		m.unsupported = 1;
 		goto check;
 	}
-	if (node && (renamed = S_renumber(&m, b, o, t, &rlen))) {
+	if (node && (renamed = S_renumber(&m, out, b, o, t, &rlen))) {
 		m.tb = renamed;
 		m.tlen = rlen;
 		if (S_parse(&t, m.a, in->name, m.tb, m.tlen) < 0 || !t) {
@@ -409,5 +419,8 @@ void dtk_merge_out_release(struct dtk_merge_out *out)
 		return;
 	free(out->text);
 	out->text = NULL;
+	free(out->renames);
+	out->renames = NULL;
+	out->n_renames = 0;
 	dtk_buf_release(&out->notes);
 }

@@ -548,11 +548,12 @@ static int S_is_url(const char *s)
 	       !strpbrk(s, " \t\r\n");
 }
 
-int dtk_schema_source(struct dtk_kb *kb, const struct dtk_yval *v, const char *path, unsigned flags,
-                      struct dtk_source *s, struct dtk_diags *diags)
+int dtk_schema_source(const struct dtk_kb *kb, struct dtk_arena *arena, const struct dtk_yval *v,
+                      const char *path, unsigned flags, struct dtk_source *s,
+                      struct dtk_diags *diags)
 {
 	static const char *const keys[] = {"*id", "*title", "url", "read", NULL};
-	struct ctx c = {.kb = kb, .arena = kb->arena, .path = path, .d = diags};
+	struct ctx c = {.kb = (struct dtk_kb *)kb, .arena = arena, .path = path, .d = diags};
 	const struct dtk_yval *id, *title, *url;
 
 	memset(s, 0, sizeof(*s));

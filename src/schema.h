@@ -17,11 +17,14 @@ void dtk_schema_domain(struct dtk_kb *kb, const struct dtk_yval *root, const cha
  * Returns 1 when it is, else 0 after a diagnostic. */
 int dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
                        struct dtk_diags *diags);
-/* Checks one item v of _sources.yaml into *s, its strings in kb's arena;
- * flags DTK_SCHEMA_LEAN: titles and urls are checked but not kept (INDEX.md
- * shows none). Returns 1 when *s is a source (it has an id), else 0. */
-int dtk_schema_source(struct dtk_kb *kb, const struct dtk_yval *v, const char *path, unsigned flags,
-                      struct dtk_source *s, struct dtk_diags *diags);
+/* Checks one item v of _sources.yaml into *s, its strings in arena (kb is
+ * only read: several threads may check items at once, each with an arena of
+ * its own); flags DTK_SCHEMA_LEAN: titles and urls are checked but not kept
+ * (INDEX.md shows none). Returns 1 when *s is a source (it has an id),
+ * else 0. */
+int dtk_schema_source(const struct dtk_kb *kb, struct dtk_arena *arena, const struct dtk_yval *v,
+                      const char *path, unsigned flags, struct dtk_source *s,
+                      struct dtk_diags *diags);
 /* Fills kb->records, allocating in arena (so that a worker thread can). */
 void dtk_schema_records(struct dtk_kb *kb, struct dtk_arena *arena, const struct dtk_yval *root,
                         const char *path, struct dtk_diags *diags);

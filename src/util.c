@@ -235,6 +235,26 @@ void dtk_arena_adopt(struct dtk_arena *dst, struct dtk_arena *src)
 	free(src);
 }
 
+void dtk_arena_reset(struct dtk_arena *a)
+{
+	struct dtk_chunk *c, *next, *keep = NULL;
+	if (!a)
+		return;
+	for (c = a->head; c; c = next) {
+		next = c->next;
+		if (!keep && c->size == ARENA_CHUNK) {
+			keep = c;
+			continue;
+		}
+		free(c);
+	}
+	if (keep) {
+		keep->used = 0;
+		keep->next = NULL;
+	}
+	a->head = keep;
+}
+
 void dtk_arena_free(struct dtk_arena *a)
 {
 	struct dtk_chunk *c, *next;

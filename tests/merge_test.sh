@@ -10,6 +10,8 @@ set -u
 command -v git >/dev/null || { echo "git is not installed" >&2; exit 2; }
 . "$(dirname "$0")/lib.sh"
 t_args "$@"
+# dtk with its fault points (src/crash.c), for the failure checks
+[ -n "${DTK_CRASH:-}" ] && DTK_CRASH=$(cd "$(dirname "$DTK_CRASH")" && pwd)/$(basename "$DTK_CRASH")
 
 t_repo merge
 cd "$repo" || exit 2
@@ -487,6 +489,218 @@ if git revert --no-edit s1 >"$scratch/out" 2>&1 && "$DTK" check >>"$scratch/out"
 else
     ko "revert of a commit that added entries: those go, later changes stay, dtk check exits 0" \
         "$(cat "$scratch/out")" "$(git status --short)"
+fi
+
+# -- an entry id both sides added: theirs' references to it in other files
+# follow theirs' entry to its new id
+# rn_entry ID TITLE: an entry's lines
+rn_entry()
+{
+    printf '  - id: %s\n    title: %s\n    claim: %s claim.\n    confidence: low\n    source: paper-a\n    created: 2026-07-01\n' \
+        "$1" "$2" "$2"
+}
+# rn_theirs_beta RELATES: theirs' beta-003's lines, relating to RELATES and
+# contradicting it
+rn_theirs_beta()
+{
+    rn_entry beta-003 "theirs three"
+    printf '    relates: [%s, beta-001]\n    contradicts:\n      - id: %s\n        status: open\n' "$1" "$1"
+}
+# renum NAME DOMAIN [SETUP-GIT ARGS...]: a fresh repository NAME where branch
+# t (theirs) adds alpha-004, beta-003 relating to it and contradicting it,
+# and a gap flagged by it; main (ours) adds another alpha-004 and makes
+# beta-001 relate to it, and with DOMAIN 1 adds a gap flagged by it too;
+# each reindexed and committed; on main
+renum()
+{
+    local name=$1 dom=$2
+    shift 2
+    fresh "$name" "$@" && git checkout -q -b t &&
+        rn_entry alpha-004 "theirs four" >>insights/alpha.yaml &&
+        rn_theirs_beta alpha-004 >>insights/beta.yaml &&
+        sed -i 's/^  - text: gamma 尚无条目$/&\n  - text: theirs gap\n    flagged_by: alpha-004/' insights/_domain.yaml &&
+        "$DTK" reindex -q >/dev/null && git commit -qam theirs && git checkout -q main &&
+        rn_entry alpha-004 "ours four" >>insights/alpha.yaml &&
+        sed -i 's/^    cited: 1$/&\n    relates: [alpha-004]/' insights/beta.yaml || return 1
+    if [ "$dom" = 1 ]; then
+        sed -i 's/^    flagged_by: beta-002$/&\n  - text: ours gap\n    flagged_by: alpha-004/' insights/_domain.yaml || return 1
+    fi
+    "$DTK" reindex -q >/dev/null && git commit -qam ours
+}
+# rn_expect: the files the merge should make, from ours' (HEAD^1) into
+# $scratch/want/: theirs' alpha-004 as alpha-005 after ours', theirs'
+# beta-003 naming alpha-005, theirs' gap flagged by alpha-005; ours'
+# references (beta-001's relates, ours' gap) naming alpha-004
+rn_expect()
+{
+    rm -rf "$scratch/want" && mkdir "$scratch/want" &&
+        { git show HEAD^1:insights/alpha.yaml && rn_entry alpha-005 "theirs four"; } >"$scratch/want/alpha.yaml" &&
+        { git show HEAD^1:insights/beta.yaml && rn_theirs_beta alpha-005; } >"$scratch/want/beta.yaml" &&
+        git show HEAD^1:insights/_domain.yaml |
+        sed 's/^  - text: gamma 尚无条目$/&\n  - text: theirs gap\n    flagged_by: alpha-005/' >"$scratch/want/_domain.yaml"
+}
+# rn_same WHERE: the three files in the work tree and in the commit HEAD
+# are the bytes of $scratch/want/; says which differ
+rn_same()
+{
+    local f bad=
+    for f in alpha beta _domain; do
+        cmp -s "insights/$f.yaml" "$scratch/want/$f.yaml" || bad="$bad work-tree:$f"
+        git show "HEAD:insights/$f.yaml" | cmp -s - "$scratch/want/$f.yaml" || bad="$bad HEAD:$f"
+    done
+    [ -z "$bad" ] || { echo "differ:$bad"; diff -r "$scratch/want" insights; return 1; }
+}
+# rn_done NAME: the merge's checks: the bytes, dtk check, git status, the
+# merge commit's parents, each reference said on stderr
+rn_done()
+{
+    if rn_expect && rn_same >"$scratch/same" 2>&1 && "$DTK" check >"$scratch/check" 2>&1 &&
+        [ -z "$(git status --porcelain)" ] && [ "$(git rev-parse HEAD^2)" = "$(git rev-parse t)" ] &&
+        grep -qxF "beta.yaml: theirs' reference to alpha-004 (beta-003's relates) is now alpha-005" "$scratch/merge.out" &&
+        grep -qxF "beta.yaml: theirs' reference to alpha-004 (beta-003's contradicts) is now alpha-005" "$scratch/merge.out" &&
+        grep -qxF "_domain.yaml: theirs' reference to alpha-004 (flagged_by of the gap 'theirs gap') is now alpha-005" "$scratch/merge.out"; then
+        ok "$1"
+    else
+        ko "$1" "$(cat "$scratch/same" "$scratch/check" 2>/dev/null)" "$(git status --short)" "$(cat "$scratch/merge.out")"
+    fi
+}
+
+# (1) a clean merge; ours did not change _domain.yaml, so git took theirs'
+# without any driver
+renum renum1 0 || ko "renumbered, clean: branches made"
+git merge -q --no-edit t >"$scratch/merge.out" 2>&1 || ko "renumbered, clean: merged" "$(cat "$scratch/merge.out")"
+rn_done "renumbered entry, clean merge: theirs' references in _domain.yaml and beta.yaml follow, ours' stay, in the work tree and the merge commit"
+if grep -qxF "post-merge: theirs' references to renumbered entries follow in the merge commit" "$scratch/merge.out" &&
+    [ "$(git rev-parse ORIG_HEAD)" = "$(git rev-parse HEAD^1)" ]; then
+    ok "renumbered entry, clean merge: post-merge says so, ORIG_HEAD is ours"
+else
+    ko "renumbered entry, clean merge: post-merge says so, ORIG_HEAD is ours" "$(cat "$scratch/merge.out")"
+fi
+# (2) ours changed _domain.yaml too (a gap of its own flagged by its
+# alpha-004): the driver merges it, ours' gap keeps alpha-004
+renum renum2 1 || ko "renumbered, _domain.yaml both sides: branches made"
+git merge -q --no-edit t >"$scratch/merge.out" 2>&1 || ko "renumbered, _domain.yaml both sides: merged" "$(cat "$scratch/merge.out")"
+rn_done "renumbered entry, _domain.yaml changed on both sides: theirs' gap follows, ours' gap stays"
+# (3) gamma's bloom changed two ways: the merge stops; resolved (theirs'),
+# committed with git commit: the pre-commit hook makes the references follow
+renum renum3 0 && sed -i 's/^bloom: remember$/bloom: apply/' insights/gamma.yaml && "$DTK" reindex -q >/dev/null &&
+    git commit -qam 'ours bloom' && git checkout -q t && sed -i 's/^bloom: remember$/bloom: analyze/' insights/gamma.yaml &&
+    "$DTK" reindex -q >/dev/null && git commit -qam 'theirs bloom' && git checkout -q main || ko "renumbered, conflict: branches made"
+if ! git merge -q --no-edit t >"$scratch/merge.out" 2>&1 &&
+    git diff --name-only --diff-filter=U | grep -qx insights/gamma.yaml &&
+    grep -q '^    relates: \[alpha-004, beta-001\]$' insights/beta.yaml &&
+    sed -i '/^<<<<<<< /,/^=======$/d; /^>>>>>>> /d' insights/gamma.yaml &&
+    git add insights INDEX.md && git commit -q --no-edit >>"$scratch/merge.out" 2>&1 &&
+    grep -qxF "pre-commit: theirs' references to renumbered entries rewritten and staged" "$scratch/merge.out" &&
+    [ "$(git show HEAD:insights/gamma.yaml | sed -n 2p)" = "bloom: analyze" ]; then
+    rn_done "renumbered entry, a conflict resolved and committed with git commit: the references follow"
+else
+    ko "renumbered entry, a conflict resolved and committed with git commit: the references follow" \
+        "$(cat "$scratch/merge.out")" "$(git status --short)"
+fi
+# a cherry-pick of theirs' commit that stops (gamma's bloom changed two
+# ways), resolved, then --continue: the pre-commit hook makes the
+# references follow, theirs being the commit picked
+renum renum7 0 && sed -i 's/^bloom: remember$/bloom: apply/' insights/gamma.yaml && "$DTK" reindex -q >/dev/null &&
+    git commit -qam 'ours bloom' && git checkout -q t && sed -i 's/^bloom: remember$/bloom: analyze/' insights/gamma.yaml &&
+    "$DTK" reindex -q >/dev/null && git commit -q --amend -a --no-edit && git checkout -q main || ko "renumbered, cherry-pick: branches made"
+if ! git cherry-pick t >"$scratch/merge.out" 2>&1 &&
+    git diff --name-only --diff-filter=U | grep -qx insights/gamma.yaml &&
+    sed -i '/^<<<<<<< /,/^=======$/d; /^>>>>>>> /d' insights/gamma.yaml &&
+    git add insights INDEX.md && GIT_EDITOR=: git cherry-pick --continue >>"$scratch/merge.out" 2>&1 &&
+    grep -qxF "pre-commit: theirs' references to renumbered entries rewritten and staged" "$scratch/merge.out" &&
+    rn_expect && rn_same >"$scratch/same" 2>&1 && "$DTK" check >"$scratch/check" 2>&1 &&
+    [ -z "$(git status --porcelain)" ] && [ "$(git rev-list --count HEAD^1..HEAD)" -eq 1 ] &&
+    grep -qxF "_domain.yaml: theirs' reference to alpha-004 (flagged_by of the gap 'theirs gap') is now alpha-005" "$scratch/merge.out"; then
+    ok "renumbered entry, a cherry-pick stopped on a conflict, then --continue: the references follow"
+else
+    ko "renumbered entry, a cherry-pick stopped on a conflict, then --continue: the references follow" \
+        "$(cat "$scratch/merge.out" "$scratch/same" "$scratch/check" 2>/dev/null)" "$(git status --short)"
+fi
+# (4) without the hooks: the driver renumbers theirs' entry in alpha.yaml
+# (and its references there), references in other files keep naming
+# alpha-004, which is now ours' entry: dtk check cannot tell
+renum renum4 0 --no-hooks || ko "renumbered, no hooks: branches made"
+git merge -q --no-edit t >"$scratch/merge.out" 2>&1 || ko "renumbered, no hooks: merged" "$(cat "$scratch/merge.out")"
+if rn_expect && cmp -s insights/alpha.yaml "$scratch/want/alpha.yaml" &&
+    grep -q '^    relates: \[alpha-004, beta-001\]$' insights/beta.yaml &&
+    git show t:insights/_domain.yaml | cmp -s - insights/_domain.yaml &&
+    grep -qxF "alpha.yaml: theirs' alpha-004 is now alpha-005 (ours added a different alpha-004)" "$scratch/merge.out" &&
+    ! grep -q "theirs' reference to" "$scratch/merge.out" &&
+    "$DTK" check >/dev/null 2>&1 && [ -z "$(git status --porcelain)" ]; then
+    ok "renumbered entry, --no-hooks: references in other files unchanged (dtk check exits 0)"
+else
+    ko "renumbered entry, --no-hooks: references in other files unchanged (dtk check exits 0)" "$(cat "$scratch/merge.out")"
+fi
+# rebase: git runs no hook that could change the commits: the driver says
+# the references in other files still name the old id; dtk check exits 0
+renum renum5 0 && git checkout -q t || ko "renumbered, rebase: branches made"
+if git rebase main >"$scratch/merge.out" 2>&1 && [ "$(sed -n 's/^  - id: //p' insights/alpha.yaml | tail -2 | tr '\n' ' ')" = "alpha-004 alpha-005 " ] &&
+    grep -q '^    relates: \[alpha-004, beta-001\]$' insights/beta.yaml &&
+    grep -qxF "alpha.yaml: not a merge (a rebase, cherry-pick or revert): theirs' references to alpha-004 in other files still name it; check them (docs/merging.md)" "$scratch/merge.out" &&
+    "$DTK" check >/dev/null 2>&1; then
+    ok "renumbered entry, rebase: references in other files unchanged, the driver says so, dtk check exits 0"
+else
+    ko "renumbered entry, rebase: references in other files unchanged, the driver says so, dtk check exits 0" "$(cat "$scratch/merge.out")"
+fi
+# -- failures, with dtk-crash's fault points (DTK_FAULT_AT; ctest sets
+# DTK_CRASH)
+if [ -n "${DTK_CRASH:-}" ]; then
+    # the hooks' dtk cannot write the files it follows references in: the
+    # merge is committed as git made it, nothing staged, the hook says so
+    renum renum6 0 --dtk "$DTK_CRASH" && git config merge.dtk-insights.driver "'$DTK' merge-driver %O %A %B %P" &&
+        git config merge.dtk-index.driver "'$DTK' merge-driver %O %A %B %P" || ko "follow fails: branches made"
+    if DTK_FAULT_AT=rename git merge -q --no-edit t >"$scratch/merge.out" 2>&1 &&
+        [ "$(git rev-parse HEAD^2)" = "$(git rev-parse t)" ] &&
+        [ "$(git reflog -1 --format=%gs)" = "merge t: Merge made by the 'ort' strategy." ] &&
+        git show HEAD:insights/beta.yaml | grep -q '^    relates: \[alpha-004, beta-001\]$' &&
+        [ -z "$(git status --porcelain)" ] && ! [ -e "$(git rev-parse --git-path dtk-merge-index)" ] &&
+        grep -qxF "pre-merge-commit: theirs' references to renumbered entries not followed: check them" "$scratch/merge.out"; then
+        ok "the hook's dtk fails: the merge committed as git made it, nothing staged, said on stderr"
+    else
+        ko "the hook's dtk fails: the merge committed as git made it, nothing staged, said on stderr" \
+            "$(cat "$scratch/merge.out")" "$(git status --short)" "$(git reflog -3)"
+    fi
+
+    # setup-git fails writing pre-merge-commit: the hooks before it are
+    # whole and executable (the helper, post-merge, pre-commit: usable
+    # without it), no temporary file left, the configuration and
+    # .gitattributes as they were; run again, it completes
+    cp -R "$SRC/tests/fixtures/base" "$scratch/setup-fault" && cd "$scratch/setup-fault" && git init -q || exit 2
+    h=$PWD/.git/hooks
+    cp .git/config "$scratch/config.orig"
+    DTK_FAULT_AT="rename=$h/pre-merge-commit" "$DTK_CRASH" setup-git >"$scratch/out" 2>&1
+    rc=$?
+    if [ $rc -eq 2 ] && [ -x "$h/dtk-merge-index" ] && [ -x "$h/post-merge" ] && [ -x "$h/pre-commit" ] &&
+        ! [ -e "$h/pre-merge-commit" ] && [ -z "$(ls "$h" | grep -v '\.sample$' | grep -v -x -e dtk-merge-index -e post-merge -e pre-commit)" ] &&
+        cmp -s .git/config "$scratch/config.orig" && ! [ -e .gitattributes ] && grep -q 'pre-merge-commit' "$scratch/out"; then
+        ok "setup-git fails writing a hook: those written are whole and executable, the rest as it was"
+    else
+        ko "setup-git fails writing a hook: those written are whole and executable, the rest as it was" \
+            "rc $rc" "$(cat "$scratch/out")" "$(ls -l "$h")"
+    fi
+    if "$DTK" setup-git >"$scratch/out" 2>&1 && [ -x "$h/pre-merge-commit" ] && [ -s .gitattributes ] &&
+        grep -qxF "hook written: $h/pre-merge-commit" "$scratch/out" &&
+        [ "$(grep -c '^hook up to date: ' "$scratch/out")" -eq 2 ] && [ -n "$(git config merge.dtk-insights.driver)" ]; then
+        ok "setup-git run again after the failure completes"
+    else
+        ko "setup-git run again after the failure completes" "$(cat "$scratch/out")"
+    fi
+    # setup-git fails writing .gitattributes (last): hooks and drivers set,
+    # each driver with its command; git merges as it did without dtk
+    cp -R "$SRC/tests/fixtures/base" "$scratch/setup-fault2" && cd "$scratch/setup-fault2" && git init -q || exit 2
+    DTK_FAULT_AT="rename=$PWD/.gitattributes" "$DTK_CRASH" setup-git >"$scratch/out" 2>&1
+    rc=$?
+    if [ $rc -eq 2 ] && ! [ -e .gitattributes ] && [ -x .git/hooks/pre-merge-commit ] &&
+        [ -n "$(git config merge.dtk-index.driver)" ] && [ -n "$(git config merge.dtk-insights.driver)" ] &&
+        [ -z "$(ls -a | grep 'tmp-')" ]; then
+        ok "setup-git fails writing .gitattributes: hooks and drivers set, .gitattributes absent"
+    else
+        ko "setup-git fails writing .gitattributes: hooks and drivers set, .gitattributes absent" \
+            "rc $rc" "$(cat "$scratch/out")"
+    fi
+else
+    echo "(DTK_CRASH not set: the failure checks are skipped)"
 fi
 cd "$repo" || exit 2
 

@@ -24,6 +24,31 @@ static void test_buf(void **state)
 	dtk_buf_release(&b);
 }
 
+/* A reset arena keeps one ordinary chunk and fills it again from its start;
+ * large blocks and further chunks go (the sanitizers see them freed). */
+static void test_arena_reset(void **state)
+{
+	struct dtk_arena *a = dtk_arena_new();
+	char *first, *again;
+	int i;
+	(void)state;
+	dtk_arena_reset(NULL);
+	dtk_arena_reset(a); /* empty */
+	first = dtk_arena_strdup(a, "x");
+	for (i = 0; i < 5000; i++) /* more than one chunk, and a large block */
+		dtk_arena_alloc(a, 64);
+	dtk_arena_alloc(a, 100000);
+	dtk_arena_reset(a);
+	again = dtk_arena_strdup(a, "y");
+	assert_string_equal(again, "y");
+	for (i = 0; i < 3; i++) {
+		char *p = dtk_arena_alloc(a, 16);
+		assert_true(p[0] == 0 && p[15] == 0);
+	}
+	(void)first;
+	dtk_arena_free(a);
+}
+
 static void test_arena(void **state)
 {
 	struct dtk_arena *a = dtk_arena_new();
@@ -238,6 +263,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_buf),
 	        cmocka_unit_test(test_arena),
+	        cmocka_unit_test(test_arena_reset),
 	        cmocka_unit_test(test_diags_sorted_and_deduplicated),
 	        cmocka_unit_test(test_edit_distance),
 	        cmocka_unit_test(test_suggest),

@@ -99,6 +99,9 @@ char *dtk_arena_strdup(struct dtk_arena *a, const char *s);
 /* Moves everything src holds into dst (then frees src): pointers into src
  * stay valid and are freed with dst. */
 void dtk_arena_adopt(struct dtk_arena *dst, struct dtk_arena *src);
+/* Frees everything a holds but keeps one ordinary chunk for what comes
+ * next: what a loop that fills and empties an arena per step calls. */
+void dtk_arena_reset(struct dtk_arena *a);
 void dtk_arena_free(struct dtk_arena *a);
 
 /* ---- diagnostics: errors about the input, reported all at once ---- */

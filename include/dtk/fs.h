@@ -66,6 +66,9 @@ int dtk_file_mkdirs(const char *dir, unsigned mode);
  */
 #define DTK_ENOSYNC (-4)
 int dtk_file_write_atomic(const char *path, const char *data, size_t len);
+/* The same, the file given mode (permission bits) before it replaces path;
+ * mode -1: as dtk_file_write_atomic. */
+int dtk_file_write_atomic_mode(const char *path, const char *data, size_t len, int mode);
 
 /*
  * Compares text, as it is produced, with the file at path, holding neither

@@ -133,6 +133,23 @@ int dtk_repo_merged_insights(struct dtk_repo *repo, const char *const files[3],
                              struct dtk_memfile **out, size_t *n);
 void dtk_memfiles_free(struct dtk_memfile *files, size_t n);
 
+/*
+ * After a merge in which dtk's merge driver renumbered theirs' entries
+ * (dtk_merge_file's renames), makes theirs' references to them in the other
+ * files of insights/ follow (dtk_merge_follow), in the merged base at dir
+ * (the merge's result checked out; its files are rewritten in place, each
+ * atomically). The merge is the one under way in repo: ours HEAD, theirs
+ * MERGE_HEAD or else the one GITHEAD_<id> git merge sets for its hooks
+ * (base: their merge base), or else CHERRY_PICK_HEAD (base: its parent). The
+ * renumbering is computed again from the three commits, as the driver made
+ * it, and kept only when the merged file holds the new id. Appends to
+ * changed each file rewritten ("insights/<name>\n") and to notes one line
+ * per reference. Returns 0; 1 when no merge is under way; -1 with the error
+ * set (files rewritten before it stay so).
+ */
+int dtk_repo_follow_renumbered(struct dtk_repo *repo, const char *dir, struct dtk_buf *changed,
+                               struct dtk_buf *notes);
+
 /* Sets key to value in the repository's own configuration (.git/config). */
 int dtk_repo_config_set(struct dtk_repo *repo, const char *key, const char *value);
 

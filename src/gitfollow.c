@@ -1,0 +1,338 @@
+/*
+ * gitfollow.c: dtk_repo_follow_renumbered: after a merge in which dtk's
+ * driver renumbered theirs' entries, theirs' references to them in the
+ * other files of insights/ follow (docs/merging.md). git merges each file on
+ * its own, and takes a file only one side changed without running any
+ * driver, so this runs over the merge's result, from dtk's hooks.
+ */
+#include "dtk/repo.h"
+
+#include "dtk/dtk.h"
+#include "dtk/fs.h"
+#include "dtk/merge.h"
+#include "dtk/ytree.h"
+#include "gitint.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The three commits of the merge and their trees. */
+struct S_sides {
+	git_oid base, ours, theirs;
+	git_tree *t[3]; /* base, ours, theirs */
+};
+
+/* A renumbered entry, and the file it is in. */
+struct S_renamed {
+	struct dtk_merge_rename *r;
+	size_t n, cap;
+};
+
+/* Reads the one commit the file MERGE_HEAD of the git directory names into
+ * *out; returns 1, or 0 when there is none or several (an octopus). */
+static int S_merge_head(git_repository *g, git_oid *out)
+{
+	char *path = dtk_path_join(git_repository_path(g), "MERGE_HEAD"), *text = NULL;
+	size_t len = 0;
+	int found = 0;
+
+	if (dtk_file_read(&text, &len, path, 4096) == 0 && len >= GIT_OID_HEXSZ &&
+	    (len == GIT_OID_HEXSZ || (text[GIT_OID_HEXSZ] == '\n' && len == GIT_OID_HEXSZ + 1))) {
+		text[GIT_OID_HEXSZ] = '\0';
+		found = git_oid_fromstr(out, text) == 0;
+	}
+	free(text);
+	free(path);
+	return found;
+}
+
+/* The commit 'git merge' merges, as it names it to its hooks: one
+ * GITHEAD_<id> in the environment (several: an octopus). Returns 1 when
+ * found. */
+static int S_githead(const git_oid *ours, git_oid *out)
+{
+	extern char **environ;
+	char **e;
+	int n = 0;
+
+	for (e = environ; *e; e++) {
+		char hex[GIT_OID_HEXSZ + 1];
+		const char *eq = strchr(*e, '=');
+		git_oid id;
+		if (strncmp(*e, "GITHEAD_", 8) || !eq || eq - *e - 8 != GIT_OID_HEXSZ)
+			continue;
+		memcpy(hex, *e + 8, GIT_OID_HEXSZ);
+		hex[GIT_OID_HEXSZ] = '\0';
+		if (git_oid_fromstr(&id, hex) < 0 || git_oid_equal(&id, ours))
+			continue;
+		git_oid_cpy(out, &id);
+		n++;
+	}
+	return n == 1;
+}
+
+static int S_tree(git_repository *g, const git_oid *commit, git_tree **out)
+{
+	git_commit *c = NULL;
+	int rc = git_commit_lookup(&c, g, commit) < 0 || git_commit_tree(out, c) < 0 ? -1 : 0;
+	git_commit_free(c);
+	return rc;
+}
+
+/*
+ * Finds the merge under way: ours is HEAD; theirs is MERGE_HEAD (a merge
+ * that stopped, concluded by 'git commit'), else the one GITHEAD_<id>
+ * ('git merge' running its pre-merge-commit hook), with their merge base;
+ * else CHERRY_PICK_HEAD, with its parent. Returns 0 and fills s; 1 when no
+ * such merge is under way; -1 with the error set.
+ */
+static int S_find_sides(git_repository *g, struct S_sides *s)
+{
+	git_commit *c = NULL;
+	int i;
+
+	if (git_reference_name_to_id(&s->ours, g, "HEAD") < 0)
+		return 1;
+	if (S_merge_head(g, &s->theirs) || S_githead(&s->ours, &s->theirs)) {
+		if (git_merge_base(&s->base, g, &s->ours, &s->theirs) < 0)
+			return 1;
+	} else if (git_reference_name_to_id(&s->theirs, g, "CHERRY_PICK_HEAD") == 0) {
+		if (git_commit_lookup(&c, g, &s->theirs) < 0 || git_commit_parentcount(c) != 1) {
+			git_commit_free(c);
+			return 1;
+		}
+		git_oid_cpy(&s->base, git_commit_parent_id(c, 0));
+		git_commit_free(c);
+	} else {
+		return 1;
+	}
+	for (i = 0; i < 3; i++)
+		if (S_tree(g, i == 0 ? &s->base : i == 1 ? &s->ours : &s->theirs, &s->t[i]) < 0)
+			return dtk_error("cannot read the merge's commits: %s",
+			                 git_error_last() ? git_error_last()->message
+			                                  : "libgit2 error");
+	return 0;
+}
+
+/* Sets *id to the blob at path in tree; returns 1, or 0 when there is none. */
+static int S_blob_at(git_tree *tree, const char *path, git_oid *id)
+{
+	git_tree_entry *e = NULL;
+	int found = git_tree_entry_bypath(&e, tree, path) == 0 &&
+	            git_tree_entry_type(e) == GIT_OBJECT_BLOB;
+
+	if (found)
+		git_oid_cpy(id, git_tree_entry_id(e));
+	git_tree_entry_free(e);
+	return found;
+}
+
+/* Reads blob id into *data (malloc'd) and *len; returns 0 or -1. */
+static int S_read_blob(git_repository *g, const git_oid *id, char **data, size_t *len)
+{
+	git_blob *blob = NULL;
+	if (git_blob_lookup(&blob, g, id) < 0)
+		return dtk_error("cannot read a file of the merge: %s",
+		                 git_error_last() ? git_error_last()->message : "libgit2 error");
+	*len = (size_t)git_blob_rawsize(blob);
+	*data = dtk_xstrndup(git_blob_rawcontent(blob), *len);
+	git_blob_free(blob);
+	return 0;
+}
+
+/* Returns 1 when text (a node file) has an entry with id. */
+static int S_has_entry(const char *name, const char *text, size_t len, const char *id)
+{
+	struct dtk_arena *a = dtk_arena_new();
+	struct dtk_diags d = DTK_DIAGS_INIT;
+	struct dtk_yval *root = NULL;
+	const struct dtk_yval *l;
+	size_t i;
+	int found = 0;
+
+	if (dtk_yaml_parse(&root, a, name, text, len, &d) == 0 &&
+	    (l = dtk_yval_get(root, "insights")) && l->kind == DTK_Y_SEQ)
+		for (i = 0; !found && i < l->n; i++) {
+			const struct dtk_yval *v = dtk_yval_get(l->items[i], "id");
+			found = v && v->kind == DTK_Y_SCALAR && !strcmp(v->str, id);
+		}
+	dtk_diags_release(&d);
+	dtk_arena_free(a);
+	return found;
+}
+
+/* The node files of theirs' tree at dir, insights/ (names ending in .yaml,
+ * not starting with '.'; with other, the files starting with '_' too):
+ * calls fn for each, stopping at its first non-zero return, which it
+ * returns. */
+typedef int (*S_file_fn)(void *arg, const char *name);
+static int S_each_file(git_repository *g, git_tree *theirs, const char *dir, int other,
+                       S_file_fn fn, void *arg)
+{
+	git_tree_entry *e = NULL;
+	git_tree *tree = NULL;
+	size_t i;
+	int rc = 0;
+
+	if (git_tree_entry_bypath(&e, theirs, dir) < 0 ||
+	    git_tree_entry_type(e) != GIT_OBJECT_TREE ||
+	    git_tree_lookup(&tree, g, git_tree_entry_id(e)) < 0)
+		goto done;
+	for (i = 0; rc == 0 && i < git_tree_entrycount(tree); i++) {
+		const git_tree_entry *f = git_tree_entry_byindex(tree, i);
+		const char *name = git_tree_entry_name(f);
+		size_t len = strlen(name);
+		if (git_tree_entry_type(f) == GIT_OBJECT_BLOB && len > 5 && name[0] != '.' &&
+		    !strcmp(name + len - 5, ".yaml") && (other || name[0] != '_'))
+			rc = fn(arg, name);
+	}
+done:
+	git_tree_free(tree);
+	git_tree_entry_free(e);
+	return rc;
+}
+
+struct S_run {
+	struct dtk_repo *repo;
+	git_repository *g;
+	struct S_sides s;
+	const char *dir; /* the merged base */
+	struct S_renamed renamed;
+	struct dtk_buf *changed, *notes;
+};
+
+/* Reads the three versions of insights/name (NULL: absent) and the merged
+ * one (NULL: absent). Returns 0, 1 when ours and theirs are the same blob
+ * (nothing of theirs to follow), -1 with the error set. */
+static int S_versions(struct S_run *run, const char *name, char *text[4], size_t len[4], int driver)
+{
+	struct dtk_buf path = DTK_BUF_INIT;
+	const char *attr = NULL;
+	git_oid id[3];
+	int has[3], i, rc = 0;
+	char *merged;
+
+	dtk_buf_printf(&path, "%sinsights/%s", dtk_repo_prefix(run->repo), name);
+	for (i = 0; i < 3; i++)
+		has[i] = S_blob_at(run->s.t[i], dtk_buf_cstr(&path), &id[i]);
+	if (!has[2] || (has[1] && git_oid_equal(&id[1], &id[2])))
+		rc = 1;
+	/* a file git merges with dtk's driver: both sides changed it */
+	else if (driver &&
+	         (!has[1] ||
+	          (has[0] && (git_oid_equal(&id[0], &id[1]) || git_oid_equal(&id[0], &id[2]))) ||
+	          git_attr_get(&attr, run->g, 0, dtk_buf_cstr(&path), "merge") < 0 || !attr ||
+	          strcmp(attr, "dtk-insights")))
+		rc = 1;
+	for (i = 0; rc == 0 && i < 3; i++)
+		if (has[i] && S_read_blob(run->g, &id[i], &text[i], &len[i]) < 0)
+			rc = -1;
+	if (rc == 0) {
+		merged = dtk_path_join(run->dir, "insights");
+		path.len = 0;
+		dtk_buf_printf(&path, "%s/%s", merged, name);
+		free(merged);
+		if (dtk_file_read(&text[3], &len[3], dtk_buf_cstr(&path), DTK_MAX_FILE_BYTES) < 0)
+			rc = 1; /* not in the merged base (or not readable): nothing there */
+	}
+	dtk_buf_release(&path);
+	return rc;
+}
+
+static void S_versions_free(char *text[4])
+{
+	int i;
+	for (i = 0; i < 4; i++)
+		free(text[i]);
+}
+
+/* A node file both sides changed: the entries of theirs the driver
+ * renumbered, kept when the merged file holds the new id. */
+static int S_renames_of(void *arg, const char *name)
+{
+	struct S_run *run = arg;
+	struct dtk_merge_in in;
+	struct dtk_merge_out out;
+	char *text[4] = {NULL, NULL, NULL, NULL};
+	size_t len[4] = {0, 0, 0, 0}, i;
+	int rc = S_versions(run, name, text, len, 1);
+
+	if (rc != 0)
+		goto done;
+	memset(&in, 0, sizeof(in));
+	in.name = name;
+	in.base = text[0];
+	in.base_len = len[0];
+	in.ours = text[1];
+	in.ours_len = len[1];
+	in.theirs = text[2];
+	in.theirs_len = len[2];
+	dtk_merge_file(&out, &in);
+	for (i = 0; i < out.n_renames; i++) {
+		if (!S_has_entry(name, text[3], len[3], out.renames[i].to))
+			continue; /* resolved otherwise */
+		dtk_grow((void **)&run->renamed.r, &run->renamed.cap, run->renamed.n + 1,
+		         sizeof(*run->renamed.r));
+		run->renamed.r[run->renamed.n++] = out.renames[i];
+	}
+	dtk_merge_out_release(&out);
+done:
+	S_versions_free(text);
+	return rc < 0 ? -1 : 0;
+}
+
+/* A file of theirs' insights/: theirs' references follow. */
+static int S_follow_in(void *arg, const char *name)
+{
+	struct S_run *run = arg;
+	struct dtk_merge_out out;
+	char *text[4] = {NULL, NULL, NULL, NULL}, *path = NULL, *dir = NULL;
+	size_t len[4] = {0, 0, 0, 0};
+	int rc = S_versions(run, name, text, len, 0);
+
+	if (rc != 0)
+		goto done;
+	if (dtk_merge_follow(&out, name, text[3], len[3], text[1], len[1], text[2], len[2],
+	                     run->renamed.r, run->renamed.n) > 0) {
+		dir = dtk_path_join(run->dir, "insights");
+		path = dtk_path_join(dir, name);
+		if (dtk_file_write_atomic(path, out.text, out.len) < 0) {
+			rc = -1;
+		} else {
+			dtk_buf_printf(run->changed, "insights/%s\n", name);
+			dtk_buf_put(run->notes, out.notes.ptr, out.notes.len);
+		}
+	}
+	dtk_merge_out_release(&out);
+done:
+	free(path);
+	free(dir);
+	S_versions_free(text);
+	return rc < 0 ? -1 : 0;
+}
+
+int dtk_repo_follow_renumbered(struct dtk_repo *repo, const char *dir, struct dtk_buf *changed,
+                               struct dtk_buf *notes)
+{
+	struct S_run run;
+	char *insights = dtk_path_join(dtk_repo_prefix(repo), "insights");
+	int rc, i;
+
+	memset(&run, 0, sizeof(run));
+	run.repo = repo;
+	run.g = dtk_repo_git(repo);
+	run.dir = dir;
+	run.changed = changed;
+	run.notes = notes;
+	rc = S_find_sides(run.g, &run.s);
+	if (rc == 0)
+		rc = S_each_file(run.g, run.s.t[2], insights, 0, S_renames_of, &run);
+	if (rc == 0 && run.renamed.n)
+		rc = S_each_file(run.g, run.s.t[2], insights, 1, S_follow_in, &run);
+	for (i = 0; i < 3; i++)
+		git_tree_free(run.s.t[i]);
+	free(run.renamed.r);
+	free(insights);
+	return rc;
+}
