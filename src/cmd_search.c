@@ -24,26 +24,25 @@ struct opts {
 
 /* ---- highlighting ---- */
 
-/* Prints text[from, to) with its control characters escaped (dtk_esc); in a
- * claim (claim != 0) a line break goes on to a new line, indented. */
-static void S_put_span(FILE *f, const char *text, size_t from, size_t to, int claim)
+/* Appends text[from, to) to b with its control characters escaped (as
+ * dtk_esc does); in a claim (claim != 0) a line break goes on to a new line,
+ * indented. */
+static void S_put_span(struct dtk_buf *b, const char *text, size_t from, size_t to, int claim)
 {
-	char *part = dtk_xstrndup(text + from, to - from), *p = part, *nl;
+	const char *p = text + from, *end = text + to, *nl;
 
-	while (claim && (nl = strchr(p, '\n'))) {
-		*nl = '\0';
-		fputs(dtk_esc(p), f);
-		fputs("\n    ", f);
+	while (claim && (nl = memchr(p, '\n', (size_t)(end - p)))) {
+		dtk_buf_put_esc(b, p, (size_t)(nl - p), 0);
+		dtk_buf_puts(b, "\n    ");
 		p = nl + 1;
 	}
-	fputs(dtk_esc(p), f);
-	free(part);
+	dtk_buf_put_esc(b, p, (size_t)(end - p), 0);
 }
 
-/* Prints text (a title, or a claim when claim != 0) with the words of s that
- * occur in it (after folding) between on and off, and its control characters
- * escaped; without marks when on is NULL. */
-static void S_put_marked(FILE *f, const char *text, int claim, const struct dtk_search *s,
+/* Appends text (a title, or a claim when claim != 0) to b with the words of
+ * s that occur in it (after folding) between on and off, and its control
+ * characters escaped; without marks when on is NULL. */
+static void S_put_marked(struct dtk_buf *b, const char *text, int claim, const struct dtk_search *s,
                          const char *on, const char *off)
 {
 	size_t len = strlen(text), flen, n, i, w, *map = NULL;
@@ -51,7 +50,7 @@ static void S_put_marked(FILE *f, const char *text, int claim, const struct dtk_
 	char *folded = on ? dtk_fold(text, len, &flen, &map) : NULL, *mark = NULL;
 
 	if (!folded) {
-		S_put_span(f, text, 0, len, claim);
+		S_put_span(b, text, 0, len, claim);
 		goto done;
 	}
 	mark = dtk_xcalloc(len + 1, 1);
@@ -81,10 +80,10 @@ static void S_put_marked(FILE *f, const char *text, int claim, const struct dtk_
 		for (w = i + 1; w < len && mark[w] == mark[i]; w++)
 			;
 		if (mark[i])
-			fputs(on, f);
-		S_put_span(f, text, i, w, claim);
+			dtk_buf_puts(b, on);
+		S_put_span(b, text, i, w, claim);
 		if (mark[i])
-			fputs(off, f);
+			dtk_buf_puts(b, off);
 	}
 done:
 	free(mark);
@@ -92,13 +91,34 @@ done:
 	free(folded);
 }
 
+/* Appends hit e as the text format shows it to b: id, confidence, freshness
+ * date and title, then the claim, the words of s marked with on and off
+ * (unmarked when on is NULL). Thread-safe. */
+static void S_put_text(struct dtk_buf *b, const struct dtk_entry *e, dtk_date fresh,
+                       const struct dtk_search *s, const char *on, const char *off)
+{
+	char d[11];
+
+	dtk_buf_puts(b, e->id);
+	dtk_buf_puts(b, "  ");
+	dtk_buf_puts(b, dtk_confidence_names[e->confidence]);
+	dtk_buf_puts(b, "  ");
+	dtk_buf_puts(b, dtk_date_format(d, fresh));
+	dtk_buf_puts(b, "  ");
+	S_put_marked(b, e->title, 0, s, on, off);
+	dtk_buf_puts(b, "\n    ");
+	S_put_marked(b, e->claim, 1, s, on, off);
+	dtk_buf_putc(b, '\n');
+}
+
+#define S_ON "\033[1;31m"
+#define S_OFF "\033[0m"
+
 static void S_print(FILE *out, const struct dtk_kb *kb, const struct dtk_search *s,
                     const struct dtk_search_hit *hits, size_t n, const struct opts *o, int color)
 {
-	const char *on = color ? "\033[1;31m" : NULL, *off = "\033[0m";
-	struct dtk_buf b = DTK_BUF_INIT;
+	struct dtk_buf b = DTK_BUF_INIT, t = DTK_BUF_INIT;
 	struct dtk_json j;
-	char d[11];
 	size_t i;
 
 	dtk_json_init(&j, &b);
@@ -109,13 +129,12 @@ static void S_print(FILE *out, const struct dtk_kb *kb, const struct dtk_search 
 		const struct dtk_entry *e = hits[i].e;
 		if (o->fmt == F_IDS) {
 			fprintf(out, "%s\n", e->id);
+		} else if (o->fmt == F_TEXT && hits[i].shown) { /* made while loading */
+			fwrite(hits[i].shown, 1, hits[i].shown_len, out);
 		} else if (o->fmt == F_TEXT) {
-			fprintf(out, "%s  %s  %s  ", e->id, dtk_confidence_names[e->confidence],
-			        dtk_date_format(d, dtk_entry_fresh(e)));
-			S_put_marked(out, e->title, 0, s, on, off);
-			fputs("\n    ", out);
-			S_put_marked(out, e->claim, 1, s, on, off);
-			fputc('\n', out);
+			t.len = 0;
+			S_put_text(&t, e, hits[i].fresh, s, color ? S_ON : NULL, S_OFF);
+			fwrite(t.ptr, 1, t.len, out);
 		} else {
 			dtk_view_entry_json(&j, kb, e);
 		}
@@ -124,6 +143,7 @@ static void S_print(FILE *out, const struct dtk_kb *kb, const struct dtk_search 
 		dtk_json_end(&j, ']');
 	fputs(dtk_buf_cstr(&b), out);
 	dtk_buf_release(&b);
+	dtk_buf_release(&t);
 }
 
 /* ---- options ---- */
@@ -199,6 +219,8 @@ static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct opts *o)
 struct filter {
 	struct dtk_search *s;
 	const char *node;
+	int confidence; /* -1: any */
+	const char *on; /* the highlighting, NULL when none */
 };
 
 static void S_prepare(void *arg, const struct dtk_kb *kb)
@@ -214,6 +236,26 @@ static void S_loaded(void *arg, const struct dtk_kb *kb, struct dtk_node *node,
 	dtk_search_node(f->s, kb, node, arena);
 }
 
+/* The show hook of a text search: the hit as S_print would show it. */
+static void S_show(void *arg, const struct dtk_kb *kb, struct dtk_search_hit *hit,
+                   struct dtk_arena *arena)
+{
+	const struct filter *f = arg;
+	struct dtk_buf b = DTK_BUF_INIT;
+	char *p;
+
+	(void)kb;
+	if (f->confidence >= 0 && (int)hit->e->confidence != f->confidence)
+		return; /* not shown */
+	S_put_text(&b, hit->e, hit->fresh, f->s, f->on, S_OFF);
+	p = dtk_arena_alloc(arena, b.len + 1);
+	memcpy(p, b.ptr, b.len);
+	p[b.len] = '\0';
+	hit->shown = p;
+	hit->shown_len = b.len;
+	dtk_buf_release(&b);
+}
+
 static int S_keep(void *arg, const char *node, const char *buf, size_t len)
 {
 	const struct filter *f = arg;
@@ -226,13 +268,13 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_search_hit *hits = NULL;
-	struct filter f = {NULL, NULL};
+	struct filter f = {NULL, NULL, -1, NULL};
 	/* titles and claims are borrowed: only the hits' are kept */
 	struct dtk_kb_filter kf = {S_prepare, S_keep, S_loaded, &f, 1};
 	struct dtk_kb *kb = NULL;
 	struct opts o;
 	size_t n = 0, i, k;
-	int rc;
+	int rc, color;
 
 	if (S_parse(ctx, argc, argv, &o) < 0)
 		return DTK_EXIT_INVALID;
@@ -247,6 +289,12 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	f.s = dtk_search_new((const char *const *)(argv + optind), (size_t)(argc - optind));
 	if (!f.s)
 		return dtk_cmd_usage_error(ctx, "search", "%s", dtk_error_last());
+	color = dtk_cmd_use_color(ctx, o.color);
+	if (o.fmt == F_TEXT && !o.limit) { /* each hit is shown: made while loading */
+		f.confidence = o.confidence;
+		f.on = color ? S_ON : NULL;
+		dtk_search_set_show(f.s, S_show, &f);
+	}
 	rc = dtk_kb_load_filtered(&kb, ctx->root, &kf, &diags);
 	if (rc == DTK_EINVALID) {
 		rc = dtk_cmd_report_invalid(ctx, &diags);
@@ -262,7 +310,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	n = k;
 	if (o.limit && (size_t)o.limit < n)
 		n = (size_t)o.limit;
-	S_print(ctx->out, kb, f.s, hits, n, &o, dtk_cmd_use_color(ctx, o.color));
+	S_print(ctx->out, kb, f.s, hits, n, &o, color);
 	rc = n ? DTK_EXIT_OK : DTK_EXIT_DRIFT;
 done:
 	dtk_diags_release(&diags);

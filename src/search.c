@@ -96,22 +96,65 @@ static int S_fold_mapped(struct dtk_buf *b, struct dtk_buf *m, const char *s, si
 	return 0;
 }
 
-/* Appends what cp folds to (a character of kind 2) to b. */
+/* Per code point of the BMP of kind 2 whose folding takes 1 to 7 bytes:
+ * those bytes from the second byte up and their count in the first; 0 not
+ * known yet. Filled as S_kinds is. */
+static _Atomic uint64_t S_folded[0x10000];
+
+/* Appends what cp folds to (a character of kind 2) to b, which has room
+ * for 32 more bytes. */
 static void S_put_folded(struct dtk_buf *b, utf8proc_int32_t cp)
 {
 	utf8proc_int32_t d[8];
 	utf8proc_uint8_t enc[4];
 	utf8proc_ssize_t n, i;
+	uint64_t v = cp < 0x10000 ? atomic_load_explicit(&S_folded[cp], memory_order_relaxed) : 0;
+	size_t at = b->len, k;
 	int bound = 0;
 
+	if (v) { /* little-endian or not: the bytes are shifted out in order */
+		for (k = v & 0xff; k > 0; k--) {
+			v >>= 8;
+			b->ptr[b->len++] = (char)(v & 0xff);
+		}
+		return;
+	}
 	n = utf8proc_decompose_char(cp, d, 8, S_FOLD, &bound);
 	for (i = 0; i < n && i < 8; i++)
 		dtk_buf_put(b, (const char *)enc, (size_t)utf8proc_encode_char(d[i], enc));
+	if (cp >= 0x10000 || b->len - at < 1 || b->len - at > 7)
+		return;
+	for (k = b->len; k > at; k--)
+		v = (v << 8) | (unsigned char)b->ptr[k - 1];
+	atomic_store_explicit(&S_folded[cp], (v << 8) | (b->len - at), memory_order_relaxed);
 }
 
 /* Eight bytes each c; the high bit of eight bytes. */
 #define S_BYTES(c) (0x0101010101010101ull * (uint64_t)(c))
 #define S_HIGH S_BYTES(0x80)
+
+/* Returns where the run of characters U+4000..U+9FFF (three bytes each, E4
+ * to E9 then two continuation bytes) that goes on at u[k] ends, at most at
+ * end (a character that crosses end ends it too). */
+static size_t S_cjk_run(const unsigned char *u, size_t k, size_t end)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* two characters at a step: bytes 1, 2, 4 and 5 continuation bytes,
+	 * bytes 0 and 3 E4..E9 */
+	while (k + 8 <= end) {
+		uint64_t x;
+		memcpy(&x, u + k, 8);
+		if ((x & 0x0000c0c000c0c000ull) != 0x0000808000808000ull ||
+		    (unsigned)(x & 0xff) - 0xe4u > 5u || (unsigned)((x >> 24) & 0xff) - 0xe4u > 5u)
+			break;
+		k += 6;
+	}
+#endif
+	while (k + 2 < end && (unsigned)u[k] - 0xe4u <= 5u && (u[k + 1] & 0xc0) == 0x80 &&
+	       (u[k + 2] & 0xc0) == 0x80)
+		k += 3;
+	return k;
+}
 
 /* Folds s[i..) onto b the fast way, character by character, until end (or
  * the end of the character that crosses end) or a character whose folding
@@ -125,23 +168,33 @@ static size_t S_fold_fast(struct dtk_buf *b, const char *s, size_t len, size_t i
 	size_t k;
 	int kind;
 
-	/* room for the ASCII as it is; other characters check for more */
+	/* room for the ASCII as it is (cap - len >= end - i stays true
+	 * below); other characters check for more */
 	dtk_grow((void **)&b->ptr, &b->cap, b->len + (end - i) + 64, 1);
 	while (i < end) {
 		unsigned char c = u[i];
 		if (c < 0x80 && end - i >= 8) { /* eight ASCII bytes at a step */
-			uint64_t x, upper;
+			uint64_t x, upper, low;
 			memcpy(&x, u + i, 8);
+			low = x & ~S_HIGH; /* no byte carries into the next below */
+			/* the high bit of an ASCII byte: at least 'A' and not above 'Z' */
+			upper = (low + S_BYTES(0x80 - 'A')) & ~(low + S_BYTES(0x7f - 'Z')) & ~x &
+			        S_HIGH;
+			x |= upper >> 2; /* 0x80 >> 2: the bit of lowercase */
+			/* the eight bytes written (b has room: see above), as many
+			 * kept as are ASCII from the first on */
+			memcpy(b->ptr + b->len, &x, 8);
 			if (!(x & S_HIGH)) {
-				/* the high bit of a byte: at least 'A' and not above 'Z' */
-				upper = (x + S_BYTES(0x80 - 'A')) & ~(x + S_BYTES(0x7f - 'Z')) &
-				        S_HIGH;
-				x |= upper >> 2; /* 0x80 >> 2: the bit of lowercase */
-				memcpy(b->ptr + b->len, &x, 8);
 				b->len += 8;
 				i += 8;
 				continue;
 			}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			k = (size_t)__builtin_ctzll(x & S_HIGH) / 8; /* c is ASCII: 1 or more */
+			b->len += k;
+			i += k;
+			continue;
+#endif
 		}
 		if (c < 0x80) {
 			b->ptr[b->len++] = (char)((unsigned)c - 'A' < 26u ? c + 32 : c);
@@ -154,10 +207,7 @@ static size_t S_fold_fast(struct dtk_buf *b, const char *s, size_t len, size_t i
 			 * folds to itself and composes with nothing (test_search
 			 * checks every one), so it needs no look-up; a run of them
 			 * at once */
-			for (k = i + 3; k + 2 < end && u[k] >= 0xe4 && u[k] <= 0xe9 &&
-			                (u[k + 1] & 0xc0) == 0x80 && (u[k + 2] & 0xc0) == 0x80;
-			     k += 3)
-				;
+			k = S_cjk_run(u, i + 3, end);
 			memcpy(b->ptr + b->len, s + i, k - i);
 			b->len += k - i;
 			i = k;
@@ -241,6 +291,8 @@ struct dtk_search {
 	unsigned char *in_source; /* words found in some source title */
 	char **sources;           /* folded titles of kb->sources */
 	size_t n_sources;
+	dtk_search_show_fn show; /* the show hook, NULL when none */
+	void *show_arg;
 	pthread_mutex_t lock; /* over the hits, noted from several threads */
 	struct dtk_search_hit *hits;
 	size_t n_hits, cap;
@@ -292,6 +344,12 @@ void dtk_search_free(struct dtk_search *s)
 	free(s->hits);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
+}
+
+void dtk_search_set_show(struct dtk_search *s, dtk_search_show_fn fn, void *arg)
+{
+	s->show = fn;
+	s->show_arg = arg;
 }
 
 const char *const *dtk_search_words(const struct dtk_search *s, size_t *n)
@@ -418,7 +476,7 @@ static int S_in_sources(const struct dtk_search *s, const struct dtk_kb *kb,
 static int S_hit_cmp(const void *pa, const void *pb)
 {
 	const struct dtk_search_hit *a = pa, *b = pb;
-	dtk_date fa = dtk_entry_fresh(a->e), fb = dtk_entry_fresh(b->e);
+	dtk_date fa = a->fresh, fb = b->fresh;
 
 	if (a->title != b->title)
 		return a->title > b->title ? -1 : 1;
@@ -525,11 +583,14 @@ void dtk_search_node(struct dtk_search *s, const struct dtk_kb *kb, struct dtk_n
 			all = t || c || S_in_sources(s, kb, e, w);
 		}
 		if (all) {
+			h.fresh = dtk_entry_fresh(e);
 			dtk_grow((void **)&v, &cap, n + 1, sizeof(*v));
 			v[n++] = h;
 		}
 		if (keep) /* borrowed: what is shown is kept */
 			S_keep(e, all, keep);
+		if (all && keep && s->show) /* shown here, on a loading thread */
+			s->show(s->show_arg, kb, &v[n - 1], keep);
 	}
 	dtk_buf_release(&tb);
 	dtk_buf_release(&cb);

@@ -305,6 +305,44 @@ static int S_control_at(const unsigned char *s, size_t i, int keep_nl, size_t *l
 	return s[i] == 0xc2 && s[i + 1] >= 0x80 && s[i + 1] <= 0x9f;
 }
 
+void dtk_buf_put_esc(struct dtk_buf *b, const char *s, size_t n, int keep_nl)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, from, len;
+
+	while (i < n) {
+		for (from = i; i + 8 <= n; i += 8) { /* eight bytes at a step */
+			uint64_t x, ones = 0x0101010101010101ull, high = ones * 0x80, c2, del;
+			memcpy(&x, u + i, 8);
+			c2 = x ^ (ones * 0xc2);
+			del = x ^ (ones * 0x7f);
+			/* a byte below 0x20, a DEL, or a 0xC2 that may start C1 */
+			if (((x - ones * 0x20) & ~x & high) || ((c2 - ones) & ~c2 & high) ||
+			    ((del - ones) & ~del & high))
+				break;
+		}
+		for (; i < n && !S_control_at(u, i, keep_nl, &len); i++)
+			;
+		dtk_buf_put(b, s + from, i - from);
+		if (i >= n)
+			break;
+		if (len == 2) {
+			dtk_buf_printf(b, "\\u%04x", (unsigned)u[i + 1]);
+			i += 2;
+		} else {
+			const char *name = u[i] == '\n'   ? "\\n"
+			                   : u[i] == '\r' ? "\\r"
+			                   : u[i] == '\t' ? "\\t"
+			                                  : NULL;
+			if (name)
+				dtk_buf_puts(b, name);
+			else
+				dtk_buf_printf(b, "\\x%02x", (unsigned)u[i]);
+			i++;
+		}
+	}
+}
+
 const char *dtk_esc_mode(const char *s, int keep_nl)
 {
 	static _Thread_local struct dtk_buf ring[DTK_ESC_RING];
@@ -322,24 +360,7 @@ const char *dtk_esc_mode(const char *s, int keep_nl)
 	b = &ring[next++ % DTK_ESC_RING];
 	b->len = 0;
 	dtk_buf_put(b, s, i);
-	while (u[i]) {
-		if (!S_control_at(u, i, keep_nl, &len)) {
-			dtk_buf_putc(b, s[i++]);
-		} else if (len == 2) {
-			dtk_buf_printf(b, "\\u%04x", (unsigned)u[i + 1]);
-			i += 2;
-		} else {
-			const char *name = u[i] == '\n'   ? "\\n"
-			                   : u[i] == '\r' ? "\\r"
-			                   : u[i] == '\t' ? "\\t"
-			                                  : NULL;
-			if (name)
-				dtk_buf_puts(b, name);
-			else
-				dtk_buf_printf(b, "\\x%02x", (unsigned)u[i]);
-			i++;
-		}
-	}
+	dtk_buf_put_esc(b, s + i, strlen(s + i), keep_nl);
 	return dtk_buf_cstr(b);
 }
 

@@ -132,6 +132,27 @@ static void test_fold_fast_paths(void **state)
 	S_fold_as_utf8proc("ABCDEFG\xe4\xb8\x80HIJKLMNOPQRSTUVWXYZ\xe4\xb8\x80"
 	                   "abcdefgh\xe3\x81\x8b\xe3\x82\x99",
 	                   0);
+	/* runs of CJK ideographs (taken two at a step) broken at each place
+	 * by a character that is not one: ASCII, a full-width comma (folded
+	 * to ','), kana (E3), Hangul (EA), é, a combining accent, the edges
+	 * of the range (U+3FFF, U+A000) and beside it characters that fold to
+	 * others (U+A640, U+3131) */
+	{
+		static const char *const other[] = {
+		        "A",        "\xef\xbc\x8c", "\xe3\x81\x8b", "\xea\xb0\x80", "\xc3\x89",
+		        "\xcc\x81", "\xe3\xbf\xbf", "\xea\x80\x80", "\xea\x99\x80", "\xe3\x84\xb1"};
+		char run[128];
+		size_t o, at, k;
+		for (o = 0; o < sizeof(other) / sizeof(*other); o++)
+			for (at = 0; at < 12; at++) {
+				run[0] = '\0';
+				for (k = 0; k < 12; k++)
+					strcat(run, k == at ? other[o]
+					            : k % 2 ? "\xe4\xb8\x80"
+					                    : "\xe9\xbf\xbf");
+				S_fold_as_utf8proc(run, 0);
+			}
+	}
 	/* each of U+4000..U+9FFF folds to itself and composes with nothing:
 	 * what lets the fast way copy them without a look-up */
 	for (cp = 0x4000; cp <= 0x9fff; cp++) {
@@ -459,6 +480,34 @@ static void test_search_highlights_folded_text(void **state)
 	t_done(dir);
 }
 
+/* The text of each hit is made while its node loads (on the loading
+ * threads) unless --limit is given (then after the ranking): both ways show
+ * the same bytes, marks, filters and ties in the same order. */
+static void test_search_text_made_while_loading(void **state)
+{
+	static const char *const args[][3] = {{"pipeline", NULL, NULL},
+	                                      {"pipeline", "--confidence", "medium"},
+	                                      {"a", NULL, NULL},
+	                                      {"ＮＣＣＬ", "comm", NULL}};
+	char *dir = S_base();
+	struct t_run r, lim;
+	size_t i;
+	(void)state;
+	for (i = 0; i < sizeof(args) / sizeof(*args); i++) {
+		t_dtk(&r, dir, NULL, "search", "--color", "always", args[i][0], args[i][1],
+		      args[i][2], NULL);
+		t_dtk(&lim, dir, NULL, "search", "--color", "always", "--limit", "1000", args[i][0],
+		      args[i][1], args[i][2], NULL);
+		assert_int_equal(r.status, 0);
+		assert_true(strlen(r.out) > 0);
+		assert_string_equal(r.out, lim.out);
+		assert_int_equal(r.status, lim.status);
+		t_run_free(&r);
+		t_run_free(&lim);
+	}
+	t_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -475,6 +524,7 @@ int main(void)
 	        cmocka_unit_test(test_search_bad_input),
 	        cmocka_unit_test(test_search_escapes_text),
 	        cmocka_unit_test(test_search_highlights_folded_text),
+	        cmocka_unit_test(test_search_text_made_while_loading),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

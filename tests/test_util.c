@@ -169,6 +169,46 @@ static void test_esc(void **state)
 	assert_string_equal(b, "2\\n");
 }
 
+/* dtk_buf_put_esc, which takes eight bytes at a step: a control character
+ * at each place of a text of 30 bytes, its escape where it was; a span that
+ * stops short of the text. */
+static void test_buf_put_esc(void **state)
+{
+	static const char *const ctl[][2] = {
+	        {"\n", "\\n"},           {"\x01", "\\x01"},        {"\x7f", "\\x7f"},
+	        {"\xc2\x85", "\\u0085"}, {"\xc2\xa0", "\xc2\xa0"}, {"\t", "\\t"}};
+	struct dtk_buf b = DTK_BUF_INIT, want = DTK_BUF_INIT;
+	char text[64];
+	size_t k, at;
+	(void)state;
+	for (k = 0; k < sizeof(ctl) / sizeof(*ctl); k++)
+		for (at = 0; at < 29; at++) {
+			snprintf(text, sizeof(text), "%.*s%s%.*s", (int)at,
+			         "abcdefghijklmnopqrstuvwxyzABCD", ctl[k][0], (int)(29 - at),
+			         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcd");
+			b.len = want.len = 0;
+			dtk_buf_put_esc(&b, text, strlen(text), 0);
+			dtk_buf_printf(&want, "%.*s%s%.*s", (int)at,
+			               "abcdefghijklmnopqrstuvwxyzABCD", ctl[k][1], (int)(29 - at),
+			               "ABCDEFGHIJKLMNOPQRSTUVWXYZabcd");
+			assert_int_equal(b.len, want.len);
+			assert_memory_equal(b.ptr, want.ptr, b.len);
+			assert_string_equal(dtk_esc(text), want.ptr);
+			b.len = 0; /* a newline kept */
+			dtk_buf_put_esc(&b, text, strlen(text), 1);
+			assert_int_equal(b.len, k ? want.len : strlen(text));
+		}
+	b.len = 0;
+	dtk_buf_put_esc(&b,
+	                "0123456789\x01"
+	                "bc",
+	                10, 0);
+	dtk_buf_putc(&b, '\0');
+	assert_string_equal(b.ptr, "0123456789");
+	dtk_buf_release(&b);
+	dtk_buf_release(&want);
+}
+
 static void test_error(void **state)
 {
 	(void)state;
@@ -230,6 +270,7 @@ int main(void)
 	        cmocka_unit_test(test_is_name),
 	        cmocka_unit_test(test_error),
 	        cmocka_unit_test(test_esc),
+	        cmocka_unit_test(test_buf_put_esc),
 	        cmocka_unit_test(test_text_linecol),
 	        cmocka_unit_test(test_splice_map_back),
 	};

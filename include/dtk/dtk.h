@@ -183,6 +183,9 @@ size_t dtk_edit_distance(const char *a, const char *b, size_t limit);
 const char *dtk_esc_mode(const char *s, int keep_newlines);
 #define dtk_esc(s) dtk_esc_mode((s), 0)
 #define dtk_esc_text(s) dtk_esc_mode((s), 1)
+/* Appends s[0..n) to b escaped as dtk_esc_mode does (n may end s anywhere
+ * but inside a UTF-8 character). Thread-safe: it keeps nothing. */
+void dtk_buf_put_esc(struct dtk_buf *b, const char *s, size_t n, int keep_newlines);
 /* Returns the candidate closest to word: the same word in other case, else
  * the closest within a distance that makes a typo likely, else the only one
  * that starts with word (of 3 bytes or more); or NULL. The returned pointer

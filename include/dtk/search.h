@@ -52,7 +52,23 @@ struct dtk_search_hit {
 	const struct dtk_entry *e;
 	unsigned title, claim; /* words found in the id or title, in the claim */
 	size_t order;          /* its place in listing order */
+	dtk_date fresh;        /* dtk_entry_fresh(e) */
+	/* the hit as it is shown, made by the show hook (NULL: none) */
+	const char *shown;
+	size_t shown_len;
 };
+
+/*
+ * A show hook: makes what hit shows, on the thread that loads its node, so
+ * that showing the hits is done beside the loading (in parallel) rather than
+ * after it. It may set hit->shown and hit->shown_len to bytes of arena
+ * (which lives as long as kb), and must be thread-safe.
+ */
+typedef void (*dtk_search_show_fn)(void *arg, const struct dtk_kb *kb, struct dtk_search_hit *hit,
+                                   struct dtk_arena *arena);
+/* Sets the show hook of s: dtk_search_node calls fn for each entry it notes
+ * (with its keep arena; never without one), once the entry's text is kept. */
+void dtk_search_set_show(struct dtk_search *s, dtk_search_show_fn fn, void *arg);
 
 /*
  * Returns the count of the entries noted by dtk_search_node and sets *out to

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# split_test.sh: a long _sources.yaml is parsed in two parts at once
+# (docs/design.md, "Loading, threads and memory"); what dtk prints must be
+# what it prints parsing in one part (DTK_THREADS=1), byte for byte: the
+# sources in order, errors from both halves, a quoted scalar across the line
+# where the second part would start.
+#   split_test.sh <dtk binary> <source dir>
+. "$(dirname "$0")/lib.sh"
+t_args "$@"
+t_repo split
+
+# The fixture's sources, then 3,000 more (about 150 KiB); ERR adds errors
+# to both halves; QUOTE puts a quoted scalar across the middle's lines.
+sources() {
+    cat "$SRC/tests/fixtures/base/insights/_sources.yaml"
+    awk -v err="${ERR:-}" -v quote="${QUOTE:-}" 'BEGIN {
+        for (i = 1; i <= 3000; i++) {
+            printf "- id: extra-%04d\n", i
+            if (quote && i % 500 == 0) {
+                print "  title: \"A title over lines"
+                for (k = 0; k < 40; k++) printf "- id: not-an-item-%d\n", k
+                print "  \""
+            } else {
+                printf "  title: Extra source number %d of the list\n", i
+            }
+            if (err && i == 700) print "  read: 2026-02-30"
+            if (err && i == 2300) print "  read: 2026-13-01\n  colour: red"
+            if (err && i == 2900) print "- id: extra-0042\n  title: again"
+        }
+    }'
+}
+
+run_both() { # run_both NAME ARGS...: one part and two give the same
+    local name=$1
+    shift
+    (cd "$repo" && DTK_THREADS=1 "$DTK" "$@" >"$scratch/one.out" 2>&1)
+    echo "exit $?" >>"$scratch/one.out"
+    (cd "$repo" && DTK_THREADS=2 "$DTK" "$@" >"$scratch/two.out" 2>&1)
+    echo "exit $?" >>"$scratch/two.out"
+    if cmp -s "$scratch/one.out" "$scratch/two.out"; then
+        ok "$name: the same bytes in one part and in two"
+    else
+        ko "$name: one part and two differ" "$(diff "$scratch/one.out" "$scratch/two.out" | head -5)"
+    fi
+}
+
+sources >"$repo/insights/_sources.yaml"
+[ "$(wc -c <"$repo/insights/_sources.yaml")" -gt 131072 ] || ko "the list is long enough to split"
+(cd "$repo" && "$DTK" reindex >/dev/null 2>&1)
+run_both "check, valid" check
+run_both "show a node" show alpha
+run_both "show json" show alpha --format json
+run_both "list json" list --format json
+
+ERR=1 sources >"$repo/insights/_sources.yaml"
+run_both "check, errors in both halves" check
+for want in ":1411:9: error: 'read' must be a real calendar date" \
+    ":4612:9: error: 'read' must be a real calendar date" ":4613:3: error: unknown key 'colour'" \
+    "duplicate source id 'extra-0042'"; do
+    if grep -q -- "$want" "$scratch/two.out"; then ok "reported: $want"; else
+        ko "reported: $want" "$(head -5 "$scratch/two.out")"; fi
+done
+grep -q "^exit 2$" "$scratch/two.out" && ok "errors: exit 2" || ko "errors: exit 2"
+
+QUOTE=1 sources >"$repo/insights/_sources.yaml"
+run_both "check, quoted scalars across lines that start with '- '" check
+grep -q "^exit 0$" "$scratch/two.out" && ok "quoted: valid" || ko "quoted: valid" "$(head -3 "$scratch/two.out")"
+t_done
