@@ -21,6 +21,22 @@ struct entry {
 	int flag_verified, flag_relates; /* the flags replace the file's lists */
 };
 
+/* Returns 1 when v can be an id: a string, or a number written as digits
+ * (as the schema takes ids). */
+static int S_idlike(const struct dtk_yval *v)
+{
+	return v->kind == DTK_Y_SCALAR &&
+	       (v->type == DTK_YT_STR ||
+	        (v->type == DTK_YT_INT && v->len && strspn(v->str, "0123456789") == v->len));
+}
+
+/* Returns 1 when value v of key k (the index of keys in S_from) has the type
+ * the schema wants: a string; the source may be an id written as digits. */
+static int S_from_typed(size_t k, const struct dtk_yval *v)
+{
+	return v->type == DTK_YT_STR || (k == 2 && S_idlike(v));
+}
+
 /* Reads --from (a file, or "-": standard input) into e; its strings live in
  * arena. Returns 0, or the exit status after printing why. */
 static int S_from(struct dtk_ctx *ctx, struct entry *e, const char *path, struct dtk_arena *arena)
@@ -77,6 +93,12 @@ static int S_from(struct dtk_ctx *ctx, struct entry *e, const char *path, struct
 			              "unknown key '%s' (an entry takes title, claim, source, "
 			              "confidence, created, verified_by, relates)",
 			              kv->str);
+		} else if (k < 5 && v->kind == DTK_Y_SCALAR && v->type != DTK_YT_NULL &&
+		           !S_from_typed(k, v)) {
+			dtk_diags_add(&diags, shown, v->line, v->col,
+			              "'%s' must be a string, found %s (quote it to make it a "
+			              "string)",
+			              kv->str, dtk_yval_describe(v));
 		} else if (k < 5 && v->kind == DTK_Y_SCALAR && v->type != DTK_YT_NULL) {
 			dtk_date d;
 			*slot[k] = dtk_arena_strdup(arena, v->str);
@@ -88,7 +110,7 @@ static int S_from(struct dtk_ctx *ctx, struct entry *e, const char *path, struct
 			struct dtk_yscalar *l = k == 5 ? e->relates : e->verified;
 			size_t *n = k == 5 ? &e->n_relates : &e->n_verified, j;
 			for (j = 0; j < v->n; j++) {
-				if (v->items[j]->kind != DTK_Y_SCALAR) {
+				if (!S_idlike(v->items[j])) {
 					dtk_diags_add(&diags, shown, v->items[j]->line,
 					              v->items[j]->col,
 					              "'%s' must be a list of ids", kv->str);

@@ -127,6 +127,42 @@ static void test_from_bad_created(void **state)
 	t_done(dir);
 }
 
+/* A JSON number or boolean where --from wants a string is an error, as in a
+ * node file (jansson keeps no positions of values: 1:1 and the key); an id
+ * written as digits is one. */
+static void test_from_wrong_types(void **state)
+{
+	char *dir = t_base(), *before, *after;
+	struct t_run r;
+	(void)state;
+	before = t_read(dir, "insights/gamma.yaml", NULL);
+	t_write_str(dir, "in.json",
+	            "{\"title\": 42,\n \"claim\": true, \"source\": \"paper-a\",\n"
+	            " \"confidence\": 1.5, \"relates\": [\"alpha-001\", false]}\n");
+	RUN(r, dir, 2, "add", "gamma", "--from", "in.json");
+	assert_string_equal(r.err, "in.json:1:1: error: 'title' must be a string, found an "
+	                           "integer (quote it to make it a string)\n"
+	                           "in.json:1:1: error: 'claim' must be a string, found a "
+	                           "boolean (quote it to make it a string)\n"
+	                           "in.json:1:1: error: 'confidence' must be a string, found a "
+	                           "number (quote it to make it a string)\n"
+	                           "in.json:1:1: error: 'relates' must be a list of ids\n"
+	                           "dtk: 4 errors; nothing was written\n");
+	t_run_free(&r);
+	after = t_read(dir, "insights/gamma.yaml", NULL);
+	assert_string_equal(before, after);
+	free(after);
+	/* YAML's plain 42 is a number too; a source id of digits is an id */
+	t_write_str(dir, "in.yaml", "title: 42\nclaim: c\nsource: 2026\nconfidence: low\n");
+	RUN(r, dir, 2, "add", "gamma", "--from", "in.yaml");
+	assert_string_equal(r.err, "in.yaml:1:8: error: 'title' must be a string, found an "
+	                           "integer (quote it to make it a string)\n"
+	                           "dtk: 1 error; nothing was written\n");
+	t_run_free(&r);
+	free(before);
+	t_done(dir);
+}
+
 /* An entry after one written "- {...}" is written so too. */
 static void test_add_after_flow_entry(void **state)
 {
@@ -254,6 +290,7 @@ int main(void)
 	        cmocka_unit_test(test_tagged_values_replaced_whole),
 	        cmocka_unit_test(test_from_stdin_too_big),
 	        cmocka_unit_test(test_from_bad_created),
+	        cmocka_unit_test(test_from_wrong_types),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
