@@ -59,7 +59,11 @@
 	X(config_open_level)                                                                       \
 	X(config_parse_bool)                                                                       \
 	X(config_set_string)                                                                       \
+	X(diff_free)                                                                               \
+	X(diff_get_delta)                                                                          \
+	X(diff_num_deltas)                                                                         \
 	X(diff_options_init)                                                                       \
+	X(diff_tree_to_tree)                                                                       \
 	X(error_last)                                                                              \
 	X(filter_list_apply_to_buffer)                                                             \
 	X(filter_list_free)                                                                        \
@@ -203,7 +207,11 @@ int dtk_gitlib_load(void);
 #define git_config_open_level (dtk_git.config_open_level)
 #define git_config_parse_bool (dtk_git.config_parse_bool)
 #define git_config_set_string (dtk_git.config_set_string)
+#define git_diff_free (dtk_git.diff_free)
+#define git_diff_get_delta (dtk_git.diff_get_delta)
+#define git_diff_num_deltas (dtk_git.diff_num_deltas)
 #define git_diff_options_init (dtk_git.diff_options_init)
+#define git_diff_tree_to_tree (dtk_git.diff_tree_to_tree)
 #define git_error_last (dtk_git.error_last)
 #define git_filter_list_apply_to_buffer (dtk_git.filter_list_apply_to_buffer)
 #define git_filter_list_free (dtk_git.filter_list_free)

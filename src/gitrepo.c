@@ -1308,88 +1308,42 @@ done:
 }
 
 /* Appends to out a line per path of the base (and INDEX.md) that differs
- * between the trees base (NULL: none) and tree, unsorted (S_taken sorts
- * them). */
-static void S_taken_unsorted(const struct dtk_repo *r, git_tree *base, git_tree *tree,
-                             struct dtk_buf *out)
-{
-	char *dir = S_path(r, "insights"), *index_md = S_path(r, "INDEX.md");
-	git_tree *side[2] = {tree, base};
-	int k;
-
-	for (k = 0; k < 2; k++) {
-		git_tree_entry *te = NULL;
-		git_tree *sub = NULL;
-		size_t i, n;
-		if (!side[k] || git_tree_entry_bypath(&te, side[k], dir) < 0 ||
-		    git_tree_lookup(&sub, r->git, git_tree_entry_id(te)) < 0) {
-			git_tree_entry_free(te);
-			continue;
-		}
-		n = git_tree_entrycount(sub);
-		for (i = 0; i <= n; i++) {
-			struct dtk_buf path = DTK_BUF_INIT;
-			git_tree_entry *other = NULL, *top = NULL;
-			const git_tree_entry *e = NULL;
-			if (i < n) {
-				e = git_tree_entry_byindex(sub, i);
-				dtk_buf_printf(&path, "%s/%s", dir, git_tree_entry_name(e));
-			} else if (k == 0 && git_tree_entry_bypath(&top, tree, index_md) == 0) {
-				e = top;
-				dtk_buf_puts(&path, index_md);
-			}
-			if (e && (i == n || S_base_file(r, path.ptr))) {
-				int there = side[!k] &&
-				            git_tree_entry_bypath(&other, side[!k], path.ptr) == 0;
-				if (!there)
-					dtk_buf_printf(out, "%c  %s\n", k == 0 ? 'A' : 'D',
-					               path.ptr);
-				else if (k == 0 && git_tree_entry_filemode(other) !=
-				                           git_tree_entry_filemode(e))
-					dtk_buf_printf(out, "T  %s\n", path.ptr);
-				else if (k == 0 && !git_oid_equal(git_tree_entry_id(other),
-				                                  git_tree_entry_id(e)))
-					dtk_buf_printf(out, "M  %s\n", path.ptr);
-			}
-			git_tree_entry_free(other);
-			git_tree_entry_free(top);
-			dtk_buf_release(&path);
-		}
-		git_tree_free(sub);
-		git_tree_entry_free(te);
-	}
-	free(dir);
-	free(index_md);
-}
-
-static int S_cmp_line(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a + 3, *(char *const *)b + 3);
-}
-
-/* Appends to out a line per path of the base (and INDEX.md) that differs
- * between the trees base (NULL: none) and tree, sorted by path as git
- * sorts: "A  path", "M  path", "T  path" (a mode change), "D  path". */
+ * between the trees base (NULL: none) and tree, in git's order of paths:
+ * "A  path", "M  path", "T  path" (its mode changed), "D  path". libgit2's
+ * diff of the two trees, limited to insights/ and INDEX.md; a failure
+ * leaves out as it was (the list only informs). */
 static void S_taken(const struct dtk_repo *r, git_tree *base, git_tree *tree, struct dtk_buf *out)
 {
-	struct dtk_buf all = DTK_BUF_INIT;
-	char **lines = NULL, *p;
-	size_t n = 0, cap = 0, i;
+	char *dir = S_path(r, "insights"), *index_md = S_path(r, "INDEX.md");
+	char *paths[] = {dir, index_md};
+	git_diff_options opts;
+	git_diff *diff = NULL;
+	size_t i, n;
 
-	S_taken_unsorted(r, base, tree, &all);
-	for (p = all.ptr; p && *p;) {
-		char *nl = strchr(p, '\n');
-		*nl = '\0';
-		dtk_grow((void **)&lines, &cap, n + 1, sizeof(*lines));
-		lines[n++] = p;
-		p = nl + 1;
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE | GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+	opts.pathspec.strings = paths;
+	opts.pathspec.count = 2;
+	if (git_diff_tree_to_tree(&diff, r->git, base, tree, &opts) < 0)
+		goto done;
+	n = git_diff_num_deltas(diff);
+	for (i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		const char *path =
+		        d->status == GIT_DELTA_DELETED ? d->old_file.path : d->new_file.path;
+		int is_index = !strcmp(path, index_md);
+		char c = d->status == GIT_DELTA_ADDED     ? 'A'
+		         : d->status == GIT_DELTA_DELETED ? 'D'
+		         : d->old_file.mode != d->new_file.mode || d->status == GIT_DELTA_TYPECHANGE
+		                 ? 'T'
+		                 : 'M';
+		if (is_index ? c != 'D' : S_base_file(r, path))
+			dtk_buf_printf(out, "%c  %s\n", c, path);
 	}
-	if (n)
-		qsort(lines, n, sizeof(*lines), S_cmp_line);
-	for (i = 0; i < n; i++)
-		dtk_buf_printf(out, "%s\n", lines[i]);
-	free(lines);
-	dtk_buf_release(&all);
+done:
+	git_diff_free(diff);
+	free(dir);
+	free(index_md);
 }
 
 int dtk_repo_commit(struct dtk_repo *r, const struct dtk_commit_req *req, char commit_hex[41])

@@ -122,6 +122,21 @@ static json_t *S_resource(const char *uri, const char *name, const char *title, 
 	                 mime);
 }
 
+/* Returns 1 when insights/<node>.yaml of the base at root is a regular file
+ * that resources/read can open (inside the base), else 0. */
+static int S_node_readable(const char *root, const char *node)
+{
+	struct dtk_buf p = DTK_BUF_INIT;
+	int fd = -1, rc;
+
+	dtk_buf_printf(&p, "%s/insights/%s.yaml", root, node);
+	rc = dtk_file_open_within(&fd, root, p.ptr) == 0;
+	if (fd >= 0)
+		close(fd);
+	dtk_buf_release(&p);
+	return rc;
+}
+
 static json_t *S_resources_list(char *err, size_t size)
 {
 	json_t *list = json_array();
@@ -137,6 +152,8 @@ static json_t *S_resources_list(char *err, size_t size)
 	                                       "INDEX.md: the base's index", "text/markdown"));
 	n = dtk_kb_list_nodes(&names, root);
 	for (i = 0; i < n; i++) {
+		if (!S_node_readable(root, names[i]))
+			continue; /* a directory named <node>.yaml, a link out of the base */
 		snprintf(uri, sizeof(uri), "dtk://node/%s", names[i]);
 		snprintf(title, sizeof(title), "insights/%s.yaml", names[i]);
 		json_array_append_new(list, S_resource(uri, names[i], title, "application/yaml"));
@@ -348,9 +365,14 @@ int dtk_mcp_serve(FILE *in, FILE *out, FILE *err)
 		} else {
 			resp = dtk_mcp_handle(m, line.ptr, line.len);
 		}
+		errno = 0;
 		if (resp && (fputs(resp, out) < 0 || putc('\n', out) < 0 || fflush(out))) {
 			free(resp);
-			rc = dtk_error("cannot write standard output: %s", strerror(errno));
+			/* the client closed its end: it has gone, as at the end of
+			 * the input */
+			rc = errno == EPIPE ? 0
+			                    : dtk_error("cannot write standard output: %s",
+			                                strerror(errno));
 			break;
 		}
 		free(resp);

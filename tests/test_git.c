@@ -174,6 +174,37 @@ static void S_month_one(const char *dir)
 	            "note: 待下月复核\n");
 }
 
+/* The files a crystallization takes, as libgit2's diff of the trees says:
+ * a node added, one removed, one whose mode alone changed, in git's order. */
+static void test_taken_files(void **state)
+{
+	char *dir = S_repo(1);
+	struct t_run r;
+	(void)state;
+	assert_int_equal(t_sh(dir,
+	                      "sed -i 's/nodes: \\[beta, gamma\\]/nodes: [beta, delta]/; "
+	                      "/gamma 尚无条目/s/gamma/delta/' insights/_domain.yaml && "
+	                      "git rm -q insights/gamma.yaml && chmod +x insights/beta.yaml && "
+	                      "printf 'node: delta\\nbloom: remember\\ninsights: []\\n' "
+	                      ">insights/delta.yaml"),
+	                 0);
+	t_write_str(dir, "review.yaml", "cross_pairs: []\nverdict: v\n");
+	t_dtk(&r, dir, S_env, "crystallize", "--date", "2026-08-15", "--eval",
+	      "scenario-004=acceptable", "--review", "review.yaml", NULL);
+	if (r.status)
+		print_error("%s", r.err);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "files in the commit:\n"
+	                              "  M  INDEX.md\n"
+	                              "  M  insights/_crystallizations.yaml\n"
+	                              "  M  insights/_domain.yaml\n"
+	                              "  T  insights/beta.yaml\n"
+	                              "  A  insights/delta.yaml\n"
+	                              "  D  insights/gamma.yaml\n"));
+	t_run_free(&r);
+	t_done(dir);
+}
+
 static void test_two_runs(void **state)
 {
 	char *dir = S_repo(1), *msg, *rec, before[41], parent[41];
@@ -1269,6 +1300,7 @@ int main(void)
 	        cmocka_unit_test(test_future_dates),
 	        cmocka_unit_test(test_interrupted_then_branch_moved),
 	        cmocka_unit_test(test_shallow_clone_without_previous_run),
+	        cmocka_unit_test(test_taken_files),
 	};
 	char *home = t_mkdtemp();
 	int rc;

@@ -1,12 +1,16 @@
 /* test_mcp.c: the MCP server's message reader and JSON-RPC layer, in-process. */
 #define _GNU_SOURCE /* fmemopen */
+#include "dtk/fs.h"
 #include "dtk/mcp.h"
 #include "support.h"
 
+#include <fcntl.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void test_read_lines(void **state)
@@ -260,6 +264,77 @@ static void test_serve(void **state)
 	free(out);
 }
 
+/* A client that closes its end of the server's output (the read end of the
+ * pipe) before the server answers: the answer cannot be written, and the
+ * server ends as at the end of its input, exit 0, rather than die of
+ * SIGPIPE. */
+static void test_serve_client_gone(void **state)
+{
+	static const char msgs[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n"
+	                           "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n";
+	char *dir = t_mkdtemp(), *err;
+	int out[2], st = 0, in;
+	size_t len;
+	pid_t pid;
+	(void)state;
+	t_write_str(dir, "in", msgs);
+	assert_int_equal(pipe(out), 0);
+	close(out[0]); /* the client has gone */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char *in_path = dtk_path_join(dir, "in"), *err_path = dtk_path_join(dir, "err");
+		int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		in = open(in_path, O_RDONLY);
+		signal(SIGPIPE, SIG_DFL); /* as a shell starts it */
+		if (in < 0 || e < 0 || dup2(in, 0) < 0 || dup2(out[1], 1) < 0 || dup2(e, 2) < 0 ||
+		    chdir(dir) < 0)
+			_exit(99);
+		execl(t_dtk_bin, "dtk", "mcp", (char *)NULL);
+		_exit(98);
+	}
+	close(out[1]);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_false(WIFSIGNALED(st)); /* not killed by SIGPIPE */
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	err = t_read(dir, "err", &len);
+	assert_string_equal(err, "");
+	free(err);
+	t_done(dir);
+}
+
+/* resources/list names the node files that resources/read can read:
+ * regular files, not a directory named like one nor a link out of the base. */
+static void test_resources_list_files(void **state)
+{
+	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base"), *cwd = getcwd(NULL, 0);
+	struct dtk_mcp *m = dtk_mcp_new(0);
+	json_t *j, *list;
+	size_t i;
+	struct dtk_buf names = DTK_BUF_INIT;
+	(void)state;
+	t_copytree(base, dir);
+	assert_int_equal(t_sh(dir, "mkdir insights/x.yaml && ln -s /etc/passwd insights/y.yaml"),
+	                 0);
+	assert_int_equal(chdir(dir), 0);
+	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/list\"}");
+	list = json_object_get(json_object_get(j, "result"), "resources");
+	for (i = 0; i < json_array_size(list); i++)
+		dtk_buf_printf(&names, "%s ",
+		               json_string_value(json_object_get(json_array_get(list, i), "uri")));
+	assert_string_equal(names.ptr,
+	                    "dtk://index dtk://node/alpha dtk://node/beta dtk://node/gamma ");
+	json_decref(j);
+	assert_int_equal(chdir(cwd), 0);
+	dtk_buf_release(&names);
+	dtk_mcp_free(m);
+	t_rmtree(dir);
+	free(dir);
+	free(base);
+	free(cwd);
+}
+
 /* Returns the raw response to msg (malloc'd; NULL when none is due). */
 static char *S_raw(struct dtk_mcp *m, const char *msg)
 {
@@ -305,10 +380,16 @@ static void test_batches(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	        cmocka_unit_test(test_read_lines),     cmocka_unit_test(test_read_too_big),
-	        cmocka_unit_test(test_jsonrpc_errors), cmocka_unit_test(test_initialize_and_ping),
-	        cmocka_unit_test(test_tools_list),     cmocka_unit_test(test_tools_call),
-	        cmocka_unit_test(test_serve),          cmocka_unit_test(test_batches),
+	        cmocka_unit_test(test_read_lines),
+	        cmocka_unit_test(test_read_too_big),
+	        cmocka_unit_test(test_jsonrpc_errors),
+	        cmocka_unit_test(test_initialize_and_ping),
+	        cmocka_unit_test(test_tools_list),
+	        cmocka_unit_test(test_tools_call),
+	        cmocka_unit_test(test_serve),
+	        cmocka_unit_test(test_batches),
+	        cmocka_unit_test(test_serve_client_gone),
+	        cmocka_unit_test(test_resources_list_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

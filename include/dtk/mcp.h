@@ -47,8 +47,10 @@ char *dtk_mcp_handle(struct dtk_mcp *m, const char *msg, size_t len);
 
 /*
  * Serves messages from in until its end, writing responses to out (nothing
- * else goes there) and diagnostics to err. Returns 0 at the end of input, or
- * -1 with the error set when in or out fail.
+ * else goes there) and diagnostics to err. Returns 0 at the end of input or
+ * when out is a pipe the client closed (EPIPE: out then has its error set,
+ * and what was not written is lost), or -1 with the error set when in or out
+ * fail otherwise. The caller ignores SIGPIPE, else a closed pipe kills it.
  */
 int dtk_mcp_serve(FILE *in, FILE *out, FILE *err);
 
