@@ -551,3 +551,25 @@ char *dtk_path_join(const char *a, const char *b)
 	dtk_buf_puts(&p, b);
 	return dtk_buf_detach(&p);
 }
+
+char *dtk_path_search(const char *dirs, const char *name)
+{
+	const char *p, *end;
+	char *found = NULL;
+
+	for (p = dirs; p && !found; p = *end ? end + 1 : NULL) {
+		struct stat st;
+		char *dir, *full;
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		dir = end > p ? dtk_xstrndup(p, (size_t)(end - p)) : dtk_xstrdup(".");
+		full = dtk_path_join(dir, name);
+		free(dir);
+		if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && access(full, X_OK) == 0)
+			found = full;
+		else
+			free(full);
+	}
+	return found;
+}

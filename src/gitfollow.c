@@ -23,7 +23,7 @@ struct S_sides {
 	git_tree *t[3]; /* base, ours, theirs */
 };
 
-/* A renumbered entry, and the file it is in. */
+/* The entries of theirs renumbered in the merge (malloc'd). */
 struct S_renamed {
 	struct dtk_merge_rename *r;
 	size_t n, cap;
@@ -202,9 +202,13 @@ struct S_run {
 	struct dtk_buf *changed, *notes;
 };
 
-/* Reads the three versions of insights/name (NULL: absent) and the merged
- * one (NULL: absent). Returns 0, 1 when ours and theirs are the same blob
- * (nothing of theirs to follow), -1 with the error set. */
+/* Reads the three versions of insights/name into text[0..2] (base, ours,
+ * theirs; NULL: absent) and the merged one into text[3] (malloc'd; free with
+ * S_versions_free in any case). Returns 0; 1 when there is nothing to read
+ * the file for: theirs has none, or the same blob as ours, or (with driver)
+ * it is not a file git merged with dtk's driver (both sides changed it, its
+ * attribute is merge=dtk-insights), or the merged base has no such file;
+ * -1 with the error set. */
 static int S_versions(struct S_run *run, const char *name, char *text[4], size_t len[4], int driver)
 {
 	struct dtk_buf path = DTK_BUF_INIT;

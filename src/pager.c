@@ -3,13 +3,13 @@
 #include "dtk/pager.h"
 
 #include "dtk/dtk.h"
+#include "dtk/fs.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,20 +18,11 @@ static pid_t S_pid = -1;
 /* Returns 1 when name is an executable file in a directory of PATH. */
 static int S_in_path(const char *name)
 {
-	const char *path = getenv("PATH"), *p, *end;
-	struct stat st;
-	char buf[4096];
+	const char *path = getenv("PATH");
+	char *full = dtk_path_search(path ? path : "/usr/bin:/bin", name);
 
-	for (p = path ? path : "/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
-		end = strchr(p, ':');
-		if (!end)
-			end = p + strlen(p);
-		if (snprintf(buf, sizeof(buf), "%.*s/%s", (int)(end - p), end > p ? p : ".", name) <
-		            (int)sizeof(buf) &&
-		    stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
-			return 1;
-	}
-	return 0;
+	free(full);
+	return full != NULL;
 }
 
 /* Returns the pager command to run, or NULL for none. */

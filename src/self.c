@@ -63,24 +63,10 @@ static int S_executable(const char *path)
 /* Searches PATH for name as a shell does; returns its real path or NULL. */
 static char *S_search_path(const char *name)
 {
-	const char *path = getenv("PATH"), *p, *end;
-	char *found = NULL;
+	char *full = dtk_path_search(getenv("PATH"), name), *found;
 
-	for (p = path; p && !found; p = *end ? end + 1 : NULL) {
-		char *cand;
-		end = strchr(p, ':');
-		if (!end)
-			end = p + strlen(p);
-		/* an empty entry is the current directory */
-		cand = end > p ? dtk_xstrndup(p, (size_t)(end - p)) : dtk_xstrdup(".");
-		{
-			char *full = dtk_path_join(cand, name);
-			if (S_executable(full))
-				found = S_absolute(full);
-			free(full);
-		}
-		free(cand);
-	}
+	found = full ? S_absolute(full) : NULL;
+	free(full);
 	return found;
 }
 

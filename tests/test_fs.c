@@ -256,9 +256,33 @@ static void test_mkdirs(void **state)
 	free(dir);
 }
 
+/* The PATH search: the first executable regular file, in the list's order;
+ * a file that is not executable, or a directory, is passed over. */
+static void test_path_search(void **state)
+{
+	char *dir = t_mkdtemp(), *got, *want;
+	struct dtk_buf list = DTK_BUF_INIT;
+	(void)state;
+	assert_int_equal(t_sh(dir,
+	                      "mkdir -p a b c c/x d && touch a/x && printf '#!/bin/sh\\n' >b/x "
+	                      "&& chmod +x b/x && cp b/x d/x"),
+	                 0);
+	dtk_buf_printf(&list, "%s/a:%s/c:%s/b:%s/d", dir, dir, dir, dir);
+	got = dtk_path_search(list.ptr, "x");
+	want = dtk_path_join(dir, "b/x");
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	assert_null(dtk_path_search(list.ptr, "y"));
+	assert_null(dtk_path_search(NULL, "x"));
+	dtk_buf_release(&list);
+	t_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_path_search),
 	        cmocka_unit_test(test_cmp),
 	        cmocka_unit_test(test_cmp_unreadable),
 	        cmocka_unit_test(test_cmp_regular_files_only),

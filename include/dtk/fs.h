@@ -100,5 +100,10 @@ void dtk_file_cmp_release(struct dtk_file_cmp *c);
 
 /* Returns a malloc'd "a/b" (the caller frees). */
 char *dtk_path_join(const char *a, const char *b);
+/* Returns the path (malloc'd, the caller frees) of the first executable
+ * regular file name in the directories of the colon-separated list dirs (an
+ * empty entry is the current directory), as a shell searches PATH; NULL
+ * when there is none or dirs is NULL. */
+char *dtk_path_search(const char *dirs, const char *name);
 
 #endif
