@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* What folding is: NFKC with case folding, default-ignorables dropped. */
 #define S_FOLD                                                                                     \
@@ -288,6 +291,7 @@ struct dtk_search {
 	char **words;
 	size_t *lens, n;
 	int careful;              /* a word a file's bytes may not show as they are */
+	int alnum;                /* every word is ASCII letters and digits only */
 	unsigned char *in_source; /* words found in some source title */
 	char **sources;           /* folded titles of kb->sources */
 	size_t n_sources;
@@ -322,6 +326,9 @@ struct dtk_search *dtk_search_new(const char *const *words, size_t n)
 		if (strpbrk(s->words[i], "'\"\\ \t\n\r#"))
 			s->careful = 1;
 	}
+	for (i = 0, s->alnum = 1; i < n; i++)
+		if (strspn(s->words[i], "abcdefghijklmnopqrstuvwxyz0123456789") != s->lens[i])
+			s->alnum = 0;
 	return s;
 fail:
 	dtk_search_free(s);
@@ -507,6 +514,98 @@ static size_t S_node_rank(const struct dtk_kb *kb, const struct dtk_node *node)
 	return before + j; /* kb->nodes are in name order */
 }
 
+/* Per code point of the BMP: 0 not known yet, 1 when it cannot take part
+ * in a run of ASCII letters and digits of the folded text (it folds to
+ * itself, or alone to no ASCII letter or digit), 2 when it may. Filled as
+ * S_kinds is. */
+static _Atomic unsigned char S_apart[0x10000];
+
+/* Returns 1 when cp's folding is of kind 1, or of kind 2 without an ASCII
+ * letter or digit; else 0. */
+static int S_apart_from_alnum(utf8proc_int32_t cp)
+{
+	utf8proc_int32_t d[8];
+	utf8proc_ssize_t n, i;
+	unsigned char v =
+	        cp < 0x10000 ? atomic_load_explicit(&S_apart[cp], memory_order_relaxed) : 0;
+	int bound = 0, kind;
+
+	if (v)
+		return v == 1;
+	kind = S_kind(cp);
+	v = kind == 1 ? 1 : 2;
+	if (kind == 2) {
+		n = utf8proc_decompose_char(cp, d, 8, S_FOLD, &bound);
+		for (i = 0, v = 1; i < n && i < 8; i++)
+			if (d[i] < 0x80 &&
+			    (((unsigned)d[i] | 0x20u) - 'a' < 26u || (unsigned)d[i] - '0' < 10u))
+				v = 2;
+	}
+	if (cp < 0x10000)
+		atomic_store_explicit(&S_apart[cp], v, memory_order_relaxed);
+	return v == 1;
+}
+
+/* Checks the character that starts at u[i] (not ASCII, not U+4000..U+9FFF).
+ * Returns 1 when it is apart from ASCII letters and digits, 0 when not or
+ * when it is not UTF-8. */
+static int S_char_apart(const unsigned char *u, size_t len, size_t i)
+{
+	utf8proc_int32_t cp;
+	return utf8proc_iterate(u + i, (utf8proc_ssize_t)(len - i), &cp) > 0 &&
+	       S_apart_from_alnum(cp);
+}
+
+/* Returns 1 when byte c starts a character other than ASCII and U+4000..U+9FFF. */
+#define S_OTHER_LEAD(c) ((c) >= 0xc0 && ((c) < 0xe4 || (c) > 0xe9))
+
+/*
+ * Sets b (reset first) to s (of the parser: UTF-8) with ASCII capitals made
+ * small and every other byte as it is, when no character of s may fold into
+ * or out of a run of ASCII letters and digits (each is ASCII, U+4000..U+9FFF,
+ * or apart: S_apart_from_alnum). Then a word of ASCII letters and digits
+ * occurs in b exactly when it occurs in s folded: such runs of the folded
+ * text are the runs of ASCII of s made small, and other characters give
+ * other bytes. Returns b's text, or NULL when a character may (b is then
+ * undefined): the caller folds s.
+ */
+static const char *S_lower_apart(struct dtk_buf *b, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len = strlen(s), i = 0;
+
+	b->len = 0;
+	dtk_grow((void **)&b->ptr, &b->cap, len + 17, 1);
+#ifdef __SSE2__
+	for (; i + 16 <= len; i += 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(u + i)), upper, lead, cjk;
+		unsigned m;
+		/* signed bytes: 0x80..0xff are below 0 */
+		upper = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('A' - 1)),
+		                      _mm_cmplt_epi8(x, _mm_set1_epi8('Z' + 1)));
+		_mm_storeu_si128((__m128i *)(b->ptr + i),
+		                 _mm_or_si128(x, _mm_and_si128(upper, _mm_set1_epi8(0x20))));
+		/* 0xc0..0xff, but 0xe4..0xe9 */
+		lead = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8((char)0xbf)),
+		                     _mm_cmplt_epi8(x, _mm_setzero_si128()));
+		cjk = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8((char)0xe3)),
+		                    _mm_cmplt_epi8(x, _mm_set1_epi8((char)0xea)));
+		m = (unsigned)_mm_movemask_epi8(_mm_andnot_si128(cjk, lead));
+		for (; m; m &= m - 1)
+			if (!S_char_apart(u, len, i + (size_t)__builtin_ctz(m)))
+				return NULL;
+	}
+#endif
+	for (; i < len; i++) {
+		b->ptr[i] = (char)((unsigned)u[i] - 'A' < 26u ? u[i] + 32 : u[i]);
+		if (S_OTHER_LEAD(u[i]) && !S_char_apart(u, len, i))
+			return NULL;
+	}
+	b->len = len;
+	b->ptr[len] = '\0';
+	return b->ptr;
+}
+
 /* Folds s into b (reset first); returns b's text, or NULL on bad UTF-8. */
 static const char *S_fold_into(struct dtk_buf *b, const char *s)
 {
@@ -569,8 +668,12 @@ void dtk_search_node(struct dtk_search *s, const struct dtk_kb *kb, struct dtk_n
 		struct dtk_entry *e = &node->entries[k];
 		/* an entry without a title or claim is an error the load reports */
 		int all = e->title && e->claim;
-		title = all ? S_fold_into(&tb, e->title) : NULL;
-		claim = all ? S_fold_into(&cb, e->claim) : NULL;
+		/* words of ASCII letters and digits: the text folded only where
+		 * it must be */
+		title = all && s->alnum ? S_lower_apart(&tb, e->title) : NULL;
+		title = all && !title ? S_fold_into(&tb, e->title) : title;
+		claim = all && s->alnum ? S_lower_apart(&cb, e->claim) : NULL;
+		claim = all && !claim ? S_fold_into(&cb, e->claim) : claim;
 		all = title && claim;
 		memset(&h, 0, sizeof(h));
 		h.e = e;

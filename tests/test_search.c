@@ -508,6 +508,76 @@ static void test_search_text_made_while_loading(void **state)
 	t_done(dir);
 }
 
+/* Words of ASCII letters and digits are looked for in the text made small
+ * where no character may fold into or out of them: each character here
+ * folds to ASCII letters or digits, or joins or parts them, at each place of
+ * 40 bytes of text (a run of 16 bytes at a step). */
+static void test_search_alnum_words(void **state)
+{
+	/* a text, and the word it holds folded ("" none) and one it does not */
+	static const char *const texts[][3] = {
+	        {"\xef\xac\x81le", "file", "fle"}, /* ﬁ ligature */
+	        {"fi\xef\xbc\x8cle", "", "file"},  /* full-width comma */
+	        {"x\xef\xbd\x99z", "xyz", "xz"},   /* full-width y */
+	        {"cafe\xcc\x81", "caf", "cafe"},   /* e and an accent: é */
+	        {"x\xc2\xb2", "x2", "x3"},         /* superscript two */
+	        {"a\xc2\xad"
+	         "b",
+	         "ab", "ba"},                  /* soft hyphen, ignored */
+	        {"\xe2\x85\xab", "xii", "x1"}, /* Roman numeral twelve */
+	        {"\xe2\x84\xaa"
+	         "elvin",
+	         "kelvin", "elvinx"},                       /* Kelvin sign */
+	        {"\xc4\xb0stanbul", "stanbul", "istanbul"}, /* İ: i and a dot */
+	        {"ab\xe4\xb8\x80"
+	         "cd",
+	         "ab", "abcd"}, /* an ideograph parts */
+	        {"ab\xe3\x80\x81"
+	         "cd",
+	         "cd", "abcd"}, /* 、 parts */
+	};
+	struct dtk_buf yaml = DTK_BUF_INIT, want = DTK_BUF_INIT;
+	char *dir = S_base();
+	struct t_run r;
+	size_t t, at, k;
+	(void)state;
+	for (t = 0; t < sizeof(texts) / sizeof(*texts); t++) {
+		yaml.len = want.len = 0;
+		dtk_buf_puts(&yaml, "node: gamma\nbloom: remember\ninsights:\n");
+		for (at = 0; at < 80 && *texts[t][1]; at++) /* the title hits first */
+			if ((at < 40) == (at % 40 % 3 != 0))
+				dtk_buf_printf(&want, "gamma-%03zu\n", at % 40 + 1);
+		for (at = 0; at < 40; at++) {
+			dtk_buf_printf(&yaml, "  - id: gamma-%03zu\n    title: \"", at + 1);
+			for (k = 0; k < at; k++)
+				dtk_buf_putc(&yaml, at % 2 ? 'Q' : '.');
+			dtk_buf_printf(&yaml,
+			               "%s\"\n    claim: \"%s%s\"\n    confidence: low\n    "
+			               "source: paper-a\n    created: 2026-01-01\n",
+			               at % 3 ? texts[t][0] : "-", at % 3 ? "-" : texts[t][0],
+			               at % 5 ? "" : " tail of the claim");
+		}
+		t_write_str(dir, "insights/gamma.yaml", yaml.ptr);
+		if (*texts[t][1])
+			S_ids(dir, want.ptr, texts[t][1], "--node", "gamma", NULL);
+		S_ids(dir, "", texts[t][2], "--node", "gamma", NULL);
+	}
+	/* a word of letters and digits found in one place, counted in the
+	 * title and in the claim as the folded text has it */
+	t_write_str(dir, "insights/gamma.yaml",
+	            "node: gamma\nbloom: remember\ninsights:\n"
+	            "  - id: gamma-001\n    title: \"a \xef\xac\x81le\"\n    claim: x\n"
+	            "    confidence: low\n    source: paper-a\n    created: 2026-01-01\n"
+	            "  - id: gamma-002\n    title: x\n    claim: \"FILE\"\n"
+	            "    confidence: low\n    source: paper-a\n    created: 2026-01-01\n");
+	t_dtk(&r, dir, NULL, "search", "--format", "ids", "file", "--node", "gamma", NULL);
+	assert_string_equal(r.out, "gamma-001\ngamma-002\n"); /* the title hit first */
+	t_run_free(&r);
+	dtk_buf_release(&yaml);
+	dtk_buf_release(&want);
+	t_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -525,6 +595,7 @@ int main(void)
 	        cmocka_unit_test(test_search_escapes_text),
 	        cmocka_unit_test(test_search_highlights_folded_text),
 	        cmocka_unit_test(test_search_text_made_while_loading),
+	        cmocka_unit_test(test_search_alnum_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
