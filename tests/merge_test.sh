@@ -658,6 +658,19 @@ mkdir "$scratch/sub" && cp -R "$SRC/tests/fixtures/base" "$scratch/sub/kb" && cd
     git worktree add -q -b w "$scratch/sub-wt" main && cd "$scratch/sub-wt/kb" || ko "renumbered, worktree: branches made"
 git merge -q --no-edit t >"$scratch/merge.out" 2>&1 || ko "renumbered, worktree: merged" "$(cat "$scratch/merge.out")"
 rn_done "renumbered entry, a base in a subdirectory merged in a linked worktree: the references follow"
+# two bases in one repository: the hooks serve one; setup-git in the second
+# says the first is served no more
+mkdir -p "$scratch/two/kb1" && cp -R "$SRC/tests/fixtures/base/." "$scratch/two/kb1" &&
+    cp -R "$SRC/tests/fixtures/base" "$scratch/two/kb2" && git init -q "$scratch/two" || ko "two bases: made"
+if "$DTK" -C "$scratch/two/kb1" setup-git >/dev/null 2>"$scratch/err1" && [ ! -s "$scratch/err1" ] &&
+    "$DTK" -C "$scratch/two/kb2" setup-git >/dev/null 2>"$scratch/err2" &&
+    grep -qF "the hooks served the base at 'kb1/' in this repository; they now serve this one only" "$scratch/err2" &&
+    "$DTK" -C "$scratch/two/kb2" setup-git >/dev/null 2>"$scratch/err3" && [ ! -s "$scratch/err3" ]; then
+    ok "two bases in one repository: setup-git in the second says the hooks leave the first"
+else
+    ko "two bases in one repository: setup-git in the second says the hooks leave the first" \
+        "$(cat "$scratch/err1" "$scratch/err2" "$scratch/err3" 2>/dev/null)"
+fi
 # -- failures, with dtk-crash's fault points (DTK_FAULT_AT; ctest sets
 # DTK_CRASH)
 if [ -n "${DTK_CRASH:-}" ]; then
