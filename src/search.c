@@ -422,8 +422,10 @@ int dtk_search_file_may_match(const struct dtk_search *s, const char *buf, size_
 	char *f;
 	int ok = 1;
 
-	if (s->careful || memchr(buf, '\\', len))
-		return 1;
+	for (i = 0; i < s->n && s->in_source[i]; i++)
+		;
+	if (i == s->n || s->careful || memchr(buf, '\\', len))
+		return 1; /* every word in a source title: any entry may hold them */
 	found = dtk_xcalloc(s->n + 1, 1);
 	for (i = 0; i < s->n; i++) {
 		found[i] = s->in_source[i];
