@@ -692,10 +692,10 @@ void dtk_search_node(struct dtk_search *s, const struct dtk_kb *kb, struct dtk_n
 			dtk_grow((void **)&v, &cap, n + 1, sizeof(*v));
 			v[n++] = h;
 		}
-		if (keep) /* borrowed: what is shown is kept */
-			S_keep(e, all, keep);
 		if (all && keep && s->show) /* shown here, on a loading thread */
 			s->show(s->show_arg, kb, &v[n - 1], keep);
+		if (keep) /* borrowed: what is to be shown is kept */
+			S_keep(e, all && !v[n - 1].shown, keep);
 	}
 	dtk_buf_release(&tb);
 	dtk_buf_release(&cb);
