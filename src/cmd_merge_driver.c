@@ -101,13 +101,7 @@ static int S_merge_file(struct dtk_ctx *ctx, char **argv, int argc, const char *
 			rc = dtk_cmd_fail(ctx, "merge-driver", 1);
 			goto done;
 		}
-	in.name = name;
-	in.base = text[0];
-	in.base_len = len[0];
-	in.ours = text[1];
-	in.ours_len = len[1];
-	in.theirs = text[2];
-	in.theirs_len = len[2];
+	dtk_merge_in_init(&in, name, text, len);
 	in.label_ours = argc > 5 ? argv[5] : NULL;
 	in.label_theirs = argc > 6 ? argv[6] : NULL;
 	rc = dtk_merge_file(&out, &in);

@@ -72,14 +72,6 @@ static int S_githead(const git_oid *ours, git_oid *out)
 	return n == 1;
 }
 
-static int S_tree(git_repository *g, const git_oid *commit, git_tree **out)
-{
-	git_commit *c = NULL;
-	int rc = git_commit_lookup(&c, g, commit) < 0 || git_commit_tree(out, c) < 0 ? -1 : 0;
-	git_commit_free(c);
-	return rc;
-}
-
 /*
  * Finds the merge under way: ours is HEAD; theirs is MERGE_HEAD (a merge
  * that stopped, concluded by 'git commit'), else the one GITHEAD_<id>
@@ -89,6 +81,7 @@ static int S_tree(git_repository *g, const git_oid *commit, git_tree **out)
  */
 static int S_find_sides(git_repository *g, struct S_sides *s)
 {
+	const git_oid *commits[3] = {&s->base, &s->ours, &s->theirs};
 	git_commit *c = NULL;
 	int i;
 
@@ -108,36 +101,10 @@ static int S_find_sides(git_repository *g, struct S_sides *s)
 		return 1;
 	}
 	for (i = 0; i < 3; i++)
-		if (S_tree(g, i == 0 ? &s->base : i == 1 ? &s->ours : &s->theirs, &s->t[i]) < 0)
+		if (dtk_repo_commit_tree(g, commits[i], &s->t[i]) < 0)
 			return dtk_error("cannot read the merge's commits: %s",
 			                 git_error_last() ? git_error_last()->message
 			                                  : "libgit2 error");
-	return 0;
-}
-
-/* Sets *id to the blob at path in tree; returns 1, or 0 when there is none. */
-static int S_blob_at(git_tree *tree, const char *path, git_oid *id)
-{
-	git_tree_entry *e = NULL;
-	int found = git_tree_entry_bypath(&e, tree, path) == 0 &&
-	            git_tree_entry_type(e) == GIT_OBJECT_BLOB;
-
-	if (found)
-		git_oid_cpy(id, git_tree_entry_id(e));
-	git_tree_entry_free(e);
-	return found;
-}
-
-/* Reads blob id into *data (malloc'd) and *len; returns 0 or -1. */
-static int S_read_blob(git_repository *g, const git_oid *id, char **data, size_t *len)
-{
-	git_blob *blob = NULL;
-	if (git_blob_lookup(&blob, g, id) < 0)
-		return dtk_error("cannot read a file of the merge: %s",
-		                 git_error_last() ? git_error_last()->message : "libgit2 error");
-	*len = (size_t)git_blob_rawsize(blob);
-	*data = dtk_xstrndup(git_blob_rawcontent(blob), *len);
-	git_blob_free(blob);
 	return 0;
 }
 
@@ -219,7 +186,7 @@ static int S_versions(struct S_run *run, const char *name, char *text[4], size_t
 
 	dtk_buf_printf(&path, "%sinsights/%s", dtk_repo_prefix(run->repo), name);
 	for (i = 0; i < 3; i++)
-		has[i] = S_blob_at(run->s.t[i], dtk_buf_cstr(&path), &id[i]);
+		has[i] = dtk_repo_blob_at(run->s.t[i], dtk_buf_cstr(&path), &id[i]);
 	if (!has[2] || (has[1] && git_oid_equal(&id[1], &id[2])))
 		rc = 1;
 	/* a file git merges with dtk's driver: both sides changed it */
@@ -230,7 +197,8 @@ static int S_versions(struct S_run *run, const char *name, char *text[4], size_t
 	          strcmp(attr, "dtk-insights")))
 		rc = 1;
 	for (i = 0; rc == 0 && i < 3; i++)
-		if (has[i] && S_read_blob(run->g, &id[i], &text[i], &len[i]) < 0)
+		if (has[i] && dtk_repo_blob_read(run->g, &id[i], "cannot read a file of the merge",
+		                                 &text[i], &len[i]) < 0)
 			rc = -1;
 	if (rc == 0) {
 		merged = dtk_path_join(run->dir, "insights");
@@ -264,14 +232,7 @@ static int S_renames_of(void *arg, const char *name)
 
 	if (rc != 0)
 		goto done;
-	memset(&in, 0, sizeof(in));
-	in.name = name;
-	in.base = text[0];
-	in.base_len = len[0];
-	in.ours = text[1];
-	in.ours_len = len[1];
-	in.theirs = text[2];
-	in.theirs_len = len[2];
+	dtk_merge_in_init(&in, name, text, len);
 	dtk_merge_file(&out, &in);
 	for (i = 0; i < out.n_renames; i++) {
 		if (!S_has_entry(name, text[3], len[3], out.renames[i].to))

@@ -19,6 +19,16 @@
 struct dtk_repo;
 /* Returns repo's libgit2 repository (owned by repo). */
 git_repository *dtk_repo_git(struct dtk_repo *repo);
+/* Sets *out to the tree of commit (git_tree_free); returns 0, or -1 (the
+ * error not set). */
+int dtk_repo_commit_tree(git_repository *g, const git_oid *commit, git_tree **out);
+/* Sets *id to the blob at path in tree; returns 1, or 0 when there is none
+ * (or it is not a blob). */
+int dtk_repo_blob_at(git_tree *tree, const char *path, git_oid *id);
+/* Reads blob id into *data (malloc'd, NUL-terminated; the caller frees) and
+ * *len; returns 0, or -1 with the error set to "<what>: <libgit2's reason>". */
+int dtk_repo_blob_read(git_repository *g, const git_oid *id, const char *what, char **data,
+                       size_t *len);
 
 /* ---- gitenv.c ---- */
 

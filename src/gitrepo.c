@@ -31,6 +31,9 @@ static int S_gerr(const char *what)
 	return dtk_error("%s: %s", what, e && e->message ? e->message : "libgit2 error");
 }
 
+/* What dtk_repo_blob_read says when a file of a merge cannot be read. */
+#define S_MERGED "cannot read a merged file"
+
 /* Returns prefix + rel, malloc'd. */
 static char *S_path(const struct dtk_repo *r, const char *rel)
 {
@@ -1651,16 +1654,15 @@ static int S_sides(const struct dtk_repo *r, const char *const files[3], struct 
 	return S_hinted_sides(r, want, s) || S_searched_sides(r, want, s) ? 0 : 1;
 }
 
-static int S_tree_of(const struct dtk_repo *r, const git_oid *commit, git_tree **out)
+int dtk_repo_commit_tree(git_repository *g, const git_oid *commit, git_tree **out)
 {
 	git_commit *c = NULL;
-	int rc = git_commit_lookup(&c, r->git, commit) < 0 || git_commit_tree(out, c) < 0 ? -1 : 0;
+	int rc = git_commit_lookup(&c, g, commit) < 0 || git_commit_tree(out, c) < 0 ? -1 : 0;
 	git_commit_free(c);
 	return rc;
 }
 
-/* Sets *id to the blob at path in tree; returns 1, or 0 when there is none. */
-static int S_blob_at(git_tree *tree, const char *path, git_oid *id)
+int dtk_repo_blob_at(git_tree *tree, const char *path, git_oid *id)
 {
 	git_tree_entry *e = NULL;
 	int found = git_tree_entry_bypath(&e, tree, path) == 0 &&
@@ -1672,12 +1674,12 @@ static int S_blob_at(git_tree *tree, const char *path, git_oid *id)
 	return found;
 }
 
-/* Reads blob id into *data (malloc'd) and *len; returns 0 or -1. */
-static int S_read_blob(const struct dtk_repo *r, const git_oid *id, char **data, size_t *len)
+int dtk_repo_blob_read(git_repository *g, const git_oid *id, const char *what, char **data,
+                       size_t *len)
 {
 	git_blob *blob = NULL;
-	if (git_blob_lookup(&blob, r->git, id) < 0)
-		return S_gerr("cannot read a merged file");
+	if (git_blob_lookup(&blob, g, id) < 0)
+		return S_gerr(what);
 	*len = (size_t)git_blob_rawsize(blob);
 	*data = dtk_xstrndup(git_blob_rawcontent(blob), *len);
 	git_blob_free(blob);
@@ -1703,23 +1705,16 @@ static int S_driver_merge(const struct dtk_repo *r, git_tree *const t[3], const 
 	int has[3], i, rc = -1;
 
 	for (i = 0; i < 3; i++)
-		has[i] = S_blob_at(t[i], path, &id[i]);
+		has[i] = dtk_repo_blob_at(t[i], path, &id[i]);
 	if (!has[1] || !has[2] || git_oid_equal(&id[1], &id[2]) ||
 	    (has[0] && (git_oid_equal(&id[0], &id[1]) || git_oid_equal(&id[0], &id[2]))) ||
 	    git_attr_get(&attr, r->git, 0, path, "merge") < 0 || !attr ||
 	    strcmp(attr, "dtk-insights"))
 		return 2;
 	for (i = 0; i < 3; i++)
-		if (has[i] && S_read_blob(r, &id[i], &text[i], &tlen[i]) < 0)
+		if (has[i] && dtk_repo_blob_read(r->git, &id[i], S_MERGED, &text[i], &tlen[i]) < 0)
 			goto done;
-	memset(&in, 0, sizeof(in));
-	in.name = strrchr(path, '/') + 1;
-	in.base = text[0];
-	in.base_len = tlen[0];
-	in.ours = text[1];
-	in.ours_len = tlen[1];
-	in.theirs = text[2];
-	in.theirs_len = tlen[2];
+	dtk_merge_in_init(&in, strrchr(path, '/') + 1, text, tlen);
 	rc = dtk_merge_file(&mo, &in);
 	*len = mo.len;
 	*data = mo.text;
@@ -1755,7 +1750,7 @@ static int S_collect(const struct dtk_repo *r, git_index *idx, git_tree *const t
 		if (rc == 2 && git_index_entry_is_conflict(e))
 			return 1;
 		if (rc == 2)
-			rc = S_read_blob(r, &e->id, &data, &len);
+			rc = dtk_repo_blob_read(r->git, &e->id, S_MERGED, &data, &len);
 		if (rc != 0)
 			return rc;
 		dtk_grow((void **)out, &cap, *n + 1, sizeof(**out));
@@ -1781,8 +1776,9 @@ int dtk_repo_merged_insights(struct dtk_repo *r, const char *const files[3],
 	if ((rc = S_sides(r, files, &s)) != 0)
 		return rc;
 	git_merge_options_init(&opts, GIT_MERGE_OPTIONS_VERSION);
-	if (S_tree_of(r, &s.ours, &t_head) < 0 || S_tree_of(r, &s.theirs, &t_other) < 0 ||
-	    S_tree_of(r, &s.base, &t_base) < 0 ||
+	if (dtk_repo_commit_tree(r->git, &s.ours, &t_head) < 0 ||
+	    dtk_repo_commit_tree(r->git, &s.theirs, &t_other) < 0 ||
+	    dtk_repo_commit_tree(r->git, &s.base, &t_base) < 0 ||
 	    git_merge_trees(&idx, r->git, t_base, t_head, t_other, &opts) < 0) {
 		rc = S_gerr("cannot merge insights/");
 		goto done;

@@ -413,6 +413,19 @@ done:
 	return out->conflicts ? 1 : 0;
 }
 
+void dtk_merge_in_init(struct dtk_merge_in *in, const char *name, char *const text[3],
+                       const size_t len[3])
+{
+	memset(in, 0, sizeof(*in));
+	in->name = name;
+	in->base = text[0];
+	in->base_len = len[0];
+	in->ours = text[1];
+	in->ours_len = len[1];
+	in->theirs = text[2];
+	in->theirs_len = len[2];
+}
+
 void dtk_merge_out_release(struct dtk_merge_out *out)
 {
 	if (!out)

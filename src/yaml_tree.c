@@ -635,6 +635,13 @@ static int S_step(struct builder *b, yaml_event_t *ev)
 	if (!b->part)
 		return S_event(b, ev);
 	switch (ev->type) {
+	case YAML_DOCUMENT_START_EVENT:
+		/* a %TAG directive holds for the whole document, and the part's
+		 * text has none: parsed in one part */
+		if (ev->data.document_start.tag_directives.start !=
+		    ev->data.document_start.tag_directives.end)
+			b->part = NULL;
+		break;
 	case YAML_SCALAR_EVENT:
 	case YAML_ALIAS_EVENT: node = flow = 1; break;
 	case YAML_SEQUENCE_START_EVENT:

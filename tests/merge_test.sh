@@ -515,7 +515,13 @@ renum()
 {
     local name=$1 dom=$2
     shift 2
-    fresh "$name" "$@" && git checkout -q -b t &&
+    fresh "$name" "$@" && renum_sides "$dom"
+}
+# renum_sides DOMAIN: renum's branches, in the base at the current directory
+renum_sides()
+{
+    local dom=$1
+    git checkout -q -b t &&
         rn_entry alpha-004 "theirs four" >>insights/alpha.yaml &&
         rn_theirs_beta alpha-004 >>insights/beta.yaml &&
         sed -i 's/^  - text: gamma 尚无条目$/&\n  - text: theirs gap\n    flagged_by: alpha-004/' insights/_domain.yaml &&
@@ -534,9 +540,9 @@ renum()
 rn_expect()
 {
     rm -rf "$scratch/want" && mkdir "$scratch/want" &&
-        { git show HEAD^1:insights/alpha.yaml && rn_entry alpha-005 "theirs four"; } >"$scratch/want/alpha.yaml" &&
-        { git show HEAD^1:insights/beta.yaml && rn_theirs_beta alpha-005; } >"$scratch/want/beta.yaml" &&
-        git show HEAD^1:insights/_domain.yaml |
+        { git show HEAD^1:./insights/alpha.yaml && rn_entry alpha-005 "theirs four"; } >"$scratch/want/alpha.yaml" &&
+        { git show HEAD^1:./insights/beta.yaml && rn_theirs_beta alpha-005; } >"$scratch/want/beta.yaml" &&
+        git show HEAD^1:./insights/_domain.yaml |
         sed 's/^  - text: gamma 尚无条目$/&\n  - text: theirs gap\n    flagged_by: alpha-005/' >"$scratch/want/_domain.yaml"
 }
 # rn_same WHERE: the three files in the work tree and in the commit HEAD
@@ -546,7 +552,7 @@ rn_same()
     local f bad=
     for f in alpha beta _domain; do
         cmp -s "insights/$f.yaml" "$scratch/want/$f.yaml" || bad="$bad work-tree:$f"
-        git show "HEAD:insights/$f.yaml" | cmp -s - "$scratch/want/$f.yaml" || bad="$bad HEAD:$f"
+        git show "HEAD:./insights/$f.yaml" | cmp -s - "$scratch/want/$f.yaml" || bad="$bad HEAD:$f"
     done
     [ -z "$bad" ] || { echo "differ:$bad"; diff -r "$scratch/want" insights; return 1; }
 }
@@ -643,6 +649,15 @@ if git rebase main >"$scratch/merge.out" 2>&1 && [ "$(sed -n 's/^  - id: //p' in
 else
     ko "renumbered entry, rebase: references in other files unchanged, the driver says so, dtk check exits 0" "$(cat "$scratch/merge.out")"
 fi
+# a base below the top of the repository, merged in a linked worktree (git
+# names the worktree's git directory to the hooks in GIT_DIR, whose work
+# tree is then the current directory): the references follow all the same
+mkdir "$scratch/sub" && cp -R "$SRC/tests/fixtures/base" "$scratch/sub/kb" && cd "$scratch/sub" &&
+    git init -q && git symbolic-ref HEAD refs/heads/main && git config merge.conflictStyle merge &&
+    cd kb && "$DTK" setup-git >/dev/null && git add -A && git commit -qm base && renum_sides 0 &&
+    git worktree add -q -b w "$scratch/sub-wt" main && cd "$scratch/sub-wt/kb" || ko "renumbered, worktree: branches made"
+git merge -q --no-edit t >"$scratch/merge.out" 2>&1 || ko "renumbered, worktree: merged" "$(cat "$scratch/merge.out")"
+rn_done "renumbered entry, a base in a subdirectory merged in a linked worktree: the references follow"
 # -- failures, with dtk-crash's fault points (DTK_FAULT_AT; ctest sets
 # DTK_CRASH)
 if [ -n "${DTK_CRASH:-}" ]; then

@@ -12,14 +12,17 @@ t_repo split
 # The fixture's sources, then 3,000 more (about 150 KiB); ERR adds errors
 # to both halves; QUOTE puts a quoted scalar across the middle's lines.
 sources() {
+    [ -z "${TAG:-}" ] || printf '%%TAG !! tag:example.com,2000:\n---\n'
     cat "$SRC/tests/fixtures/base/insights/_sources.yaml"
-    awk -v err="${ERR:-}" -v quote="${QUOTE:-}" 'BEGIN {
+    awk -v err="${ERR:-}" -v quote="${QUOTE:-}" -v tag="${TAG:-}" 'BEGIN {
         for (i = 1; i <= 3000; i++) {
             printf "- id: extra-%04d\n", i
             if (quote && i % 500 == 0) {
                 print "  title: \"A title over lines"
                 for (k = 0; k < 40; k++) printf "- id: not-an-item-%d\n", k
                 print "  \""
+            } else if (tag && i == 2500) {
+                print "  title: !!str A tag whose handle the directive names"
             } else {
                 printf "  title: Extra source number %d of the list\n", i
             }
@@ -65,4 +68,14 @@ grep -q "^exit 2$" "$scratch/two.out" && ok "errors: exit 2" || ko "errors: exit
 QUOTE=1 sources >"$repo/insights/_sources.yaml"
 run_both "check, quoted scalars across lines that start with '- '" check
 grep -q "^exit 0$" "$scratch/two.out" && ok "quoted: valid" || ko "quoted: valid" "$(head -3 "$scratch/two.out")"
+# a %TAG directive gives '!!' another prefix: it holds in the second half
+# too ('!!str' there is not YAML's core str)
+TAG=1 sources >"$repo/insights/_sources.yaml"
+run_both "check, a %TAG directive naming !!" check
+if grep -q ":5012:10: error: tag 'tag:example.com,2000:str' is not allowed" "$scratch/two.out" &&
+    grep -q "^exit 2$" "$scratch/two.out"; then
+    ok "%TAG: the tag in the second half is refused"
+else
+    ko "%TAG: the tag in the second half is refused" "$(head -3 "$scratch/two.out")"
+fi
 t_done
