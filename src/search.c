@@ -422,8 +422,10 @@ int dtk_search_file_may_match(const struct dtk_search *s, const char *buf, size_
 	char *f;
 	int ok = 1;
 
-	if (s->careful || memchr(buf, '\\', len))
-		return 1;
+	for (i = 0; i < s->n && s->in_source[i]; i++)
+		;
+	if (i == s->n || s->careful || memchr(buf, '\\', len))
+		return 1; /* every word in a source title: any entry may hold them */
 	found = dtk_xcalloc(s->n + 1, 1);
 	for (i = 0; i < s->n; i++) {
 		found[i] = s->in_source[i];
@@ -690,10 +692,10 @@ void dtk_search_node(struct dtk_search *s, const struct dtk_kb *kb, struct dtk_n
 			dtk_grow((void **)&v, &cap, n + 1, sizeof(*v));
 			v[n++] = h;
 		}
-		if (keep) /* borrowed: what is shown is kept */
-			S_keep(e, all, keep);
 		if (all && keep && s->show) /* shown here, on a loading thread */
 			s->show(s->show_arg, kb, &v[n - 1], keep);
+		if (keep) /* borrowed: what is to be shown is kept */
+			S_keep(e, all && !v[n - 1].shown, keep);
 	}
 	dtk_buf_release(&tb);
 	dtk_buf_release(&cb);

@@ -44,7 +44,8 @@ int dtk_search_file_may_match(const struct dtk_search *s, const char *buf, size_
 /* Notes the entries of node (of kb) that hold every word. Thread-safe. With
  * keep (not NULL), the titles, claims, verified_by and relates of node's
  * entries are borrowed (they go when this returns): those of the entries
- * noted are copied into keep; the others' are set to "" and emptied. */
+ * noted are copied into keep, unless the show hook made the entry's text
+ * (hit->shown); the others' are set to "" and emptied. */
 void dtk_search_node(struct dtk_search *s, const struct dtk_kb *kb, struct dtk_node *node,
                      struct dtk_arena *keep);
 
