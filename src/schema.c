@@ -568,7 +568,8 @@ int dtk_schema_source(const struct dtk_kb *kb, struct dtk_arena *arena, const st
 	if (flags & DTK_SCHEMA_LEAN) { /* INDEX.md shows no source: checked only */
 		s->title = "";
 	} else {
-		s->title = title ? dtk_arena_strndup(c.arena, title->str, title->len) : NULL;
+		/* "" when missing or not a string (an error): a source has a title */
+		s->title = title ? dtk_arena_strndup(c.arena, title->str, title->len) : "";
 		s->url = url ? dtk_arena_strndup(c.arena, url->str, url->len) : NULL;
 	}
 	s->read = S_date(&c, v, "read");

@@ -138,6 +138,37 @@ static void test_invalid_input_writes_nothing(void **state)
 	t_done(dir);
 }
 
+/* A source whose title is missing or not a string: every command that reads
+ * the base says so and exits 2 (a search too: it reads the titles while the
+ * base loads). */
+static void test_source_without_title(void **state)
+{
+	static const char *const cmds[][3] = {{"search", "paper", NULL},
+	                                      {"search", "paper", "--format=json"},
+	                                      {"show", "alpha", NULL},
+	                                      {"list", NULL, NULL},
+	                                      {"check", NULL, NULL}};
+	char *dir = t_base();
+	struct t_run r;
+	size_t i;
+	(void)state;
+	t_write_str(dir, "insights/_sources.yaml",
+	            "- id: paper-a\n- id: paper-b\n  title: [B]\n- id: paper-c\n  title: C\n"
+	            "- id: docs-d\n  title: D\n");
+	for (i = 0; i < sizeof(cmds) / sizeof(*cmds); i++) {
+		t_dtk(&r, dir, NULL, cmds[i][0], cmds[i][1], cmds[i][2], NULL);
+		if (r.status != 2)
+			print_error("dtk %s: status %d\n%s", cmds[i][0], r.status, r.err);
+		assert_int_equal(r.status, 2);
+		assert_non_null(strstr(r.err,
+		                       "insights/_sources.yaml:1:3: error: source is missing "
+		                       "required key 'title'"));
+		assert_non_null(strstr(r.err, "insights/_sources.yaml:3:10: error: "));
+		t_run_free(&r);
+	}
+	t_done(dir);
+}
+
 static void test_deterministic(void **state)
 {
 	char *a = t_base(), *b = t_base(), *ia, *ib;
@@ -860,6 +891,7 @@ int main(void)
 	        cmocka_unit_test(test_writers_wait_for_the_lock),
 	        cmocka_unit_test(test_east_asian_line_breaks),
 	        cmocka_unit_test(test_text_is_plain),
+	        cmocka_unit_test(test_source_without_title),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
