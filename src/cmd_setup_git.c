@@ -368,9 +368,25 @@ enum { HOOK_NEW, HOOK_SAME, HOOK_OURS, HOOK_CALLS, HOOK_FOREIGN };
 struct hook {
 	const char *name;
 	char *path;
-	char *text; /* what setup-git writes */
-	int state;  /* HOOK_... */
+	char *text;  /* what setup-git writes */
+	int state;   /* HOOK_... */
+	char *other; /* the helper replaced served another base: its line (malloc'd) */
 };
+
+/* Returns the line of text that starts with "base=", without its newline
+ * (malloc'd), or NULL. */
+static char *S_base_line(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p)), *stop = eol ? eol : end;
+		if (stop - p >= 5 && !memcmp(p, "base=", 5))
+			return dtk_xstrndup(p, (size_t)(stop - p));
+		p = eol ? eol + 1 : end;
+	}
+	return NULL;
+}
 
 /* Sets h->state from the file at h->path: HOOK_NEW (none), HOOK_SAME (dtk's,
  * as it would be written, executable), HOOK_OURS (dtk's, to replace), or
@@ -406,6 +422,13 @@ static int S_hook_state(struct hook *h)
 		h->state = HOOK_SAME;
 	else
 		h->state = HOOK_OURS;
+	if (h->state == HOOK_OURS && !strcmp(h->name, HOOK_HELPER)) {
+		char *was = S_base_line(old, len), *now = S_base_line(h->text, strlen(h->text));
+		if (was && now && strcmp(was, now))
+			h->other = dtk_xstrdup(was + 5);
+		free(was);
+		free(now);
+	}
 	free(old);
 	return 0;
 }
@@ -494,6 +517,12 @@ static void S_hooks_report(const struct hook hooks[N_HOOKS], FILE *out, FILE *er
 		        hooks[0].path);
 		return;
 	}
+	if (hooks[0].other)
+		fprintf(err,
+		        "dtk setup-git: the hooks served the base at %s in this repository; they "
+		        "now serve this one only (one base a repository): after a merge of that "
+		        "base, run 'dtk check' there\n",
+		        !strcmp(hooks[0].other, "''") ? "its top" : hooks[0].other);
 	for (i = 0; i < N_HOOKS; i++) {
 		if (hooks[i].state != HOOK_FOREIGN) {
 			fprintf(out, "%s: %s\n", said[hooks[i].state], hooks[i].path);
@@ -585,6 +614,7 @@ done:
 	for (i = 0; i < N_HOOKS; i++) {
 		free(hooks[i].path);
 		free(hooks[i].text);
+		free(hooks[i].other);
 	}
 	dtk_buf_release(&b);
 	free(quoted);

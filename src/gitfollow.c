@@ -108,25 +108,62 @@ static int S_find_sides(git_repository *g, struct S_sides *s)
 	return 0;
 }
 
-/* Returns 1 when text (a node file) has an entry with id. */
-static int S_has_entry(const char *name, const char *text, size_t len, const char *id)
+/* Returns the entries of text (a node file), parsed into a, or NULL. */
+static const struct dtk_yval *S_entries(struct dtk_arena *a, const char *name, const char *text,
+                                        size_t len)
 {
-	struct dtk_arena *a = dtk_arena_new();
 	struct dtk_diags d = DTK_DIAGS_INIT;
 	struct dtk_yval *root = NULL;
-	const struct dtk_yval *l;
-	size_t i;
-	int found = 0;
+	const struct dtk_yval *l = NULL;
 
-	if (dtk_yaml_parse(&root, a, name, text, len, &d) == 0 &&
-	    (l = dtk_yval_get(root, "insights")) && l->kind == DTK_Y_SEQ)
-		for (i = 0; !found && i < l->n; i++) {
-			const struct dtk_yval *v = dtk_yval_get(l->items[i], "id");
-			found = v && v->kind == DTK_Y_SCALAR && !strcmp(v->str, id);
-		}
+	if (text && dtk_yaml_parse(&root, a, name, text, len, &d) == 0)
+		l = dtk_yval_get(root, "insights");
 	dtk_diags_release(&d);
-	dtk_arena_free(a);
-	return found;
+	return l && l->kind == DTK_Y_SEQ ? l : NULL;
+}
+
+/* Returns the scalar at key of the entry with id in the entries l, or NULL
+ * (no such entry, or no such scalar). */
+static const char *S_entry_value(const struct dtk_yval *l, const char *id, const char *key)
+{
+	size_t i;
+	for (i = 0; l && i < l->n; i++) {
+		const struct dtk_yval *v = dtk_yval_get(l->items[i], "id");
+		if (v && v->kind == DTK_Y_SCALAR && !strcmp(v->str, id)) {
+			v = dtk_yval_get(l->items[i], key);
+			return v && v->kind == DTK_Y_SCALAR ? v->str : NULL;
+		}
+	}
+	return NULL;
+}
+
+/* Returns 1 when the entry id1 of l1 has the title or the claim of the entry
+ * id2 of l2. */
+static int S_same_entry(const struct dtk_yval *l1, const char *id1, const struct dtk_yval *l2,
+                        const char *id2)
+{
+	static const char *const keys[] = {"title", "claim"};
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		const char *v1 = S_entry_value(l1, id1, keys[i]),
+		           *v2 = S_entry_value(l2, id2, keys[i]);
+		if (v1 && v2 && *v1 && !strcmp(v1, v2))
+			return 1;
+	}
+	return 0;
+}
+
+/* Returns 1 when the rename r holds in the merged entries m (of theirs' t
+ * and ours' o): the entry r->to is theirs' r->from, or at least r->from is
+ * still ours'; not when the conflict was resolved otherwise (theirs' entry
+ * dropped, or kept at its id and ours' renumbered). */
+static int S_still_renamed(const struct dtk_yval *m, const struct dtk_yval *t,
+                           const struct dtk_yval *o, const struct dtk_merge_rename *r)
+{
+	return S_same_entry(m, r->to, t, r->from) ||
+	       (S_entry_value(m, r->to, "id") && S_same_entry(m, r->from, o, r->from) &&
+	        !S_same_entry(m, r->from, t, r->from));
 }
 
 /* The node files of theirs' tree at dir, insights/ (names ending in .yaml,
@@ -226,6 +263,8 @@ static int S_renames_of(void *arg, const char *name)
 	struct S_run *run = arg;
 	struct dtk_merge_in in;
 	struct dtk_merge_out out;
+	struct dtk_arena *a;
+	const struct dtk_yval *m, *t, *o;
 	char *text[4] = {NULL, NULL, NULL, NULL};
 	size_t len[4] = {0, 0, 0, 0}, i;
 	int rc = S_versions(run, name, text, len, 1);
@@ -234,14 +273,19 @@ static int S_renames_of(void *arg, const char *name)
 		goto done;
 	dtk_merge_in_init(&in, name, text, len);
 	dtk_merge_file(&out, &in);
+	a = dtk_arena_new();
+	m = out.n_renames ? S_entries(a, name, text[3], len[3]) : NULL;
+	t = m ? S_entries(a, name, text[2], len[2]) : NULL;
+	o = m ? S_entries(a, name, text[1], len[1]) : NULL;
 	for (i = 0; i < out.n_renames; i++) {
-		if (!S_has_entry(name, text[3], len[3], out.renames[i].to))
+		if (!S_still_renamed(m, t, o, &out.renames[i]))
 			continue; /* resolved otherwise */
 		dtk_grow((void **)&run->renamed.r, &run->renamed.cap, run->renamed.n + 1,
 		         sizeof(*run->renamed.r));
 		run->renamed.r[run->renamed.n++] = out.renames[i];
 	}
 	dtk_merge_out_release(&out);
+	dtk_arena_free(a);
 done:
 	S_versions_free(text);
 	return rc < 0 ? -1 : 0;

@@ -31,11 +31,27 @@ static const struct dtk_merge_rename *S_renamed(const struct S_follow *f, const 
 	return NULL;
 }
 
-/* Returns the item of list l whose mapping has key == s, or NULL. */
+/* Returns the id theirs gives the merged entry id: the old one of an entry
+ * of theirs renumbered; NULL (none of theirs) for an id theirs' renumbered
+ * entry gave up; else id. */
+static const char *S_theirs_id(const struct S_follow *f, const char *id)
+{
+	size_t i;
+	for (i = 0; i < f->nr; i++) {
+		if (!strcmp(id, f->r[i].to))
+			return f->r[i].from;
+		if (!strcmp(id, f->r[i].from))
+			return NULL;
+	}
+	return id;
+}
+
+/* Returns the item of list l whose mapping has key == s, or NULL (also when
+ * s is NULL). */
 static const struct dtk_yval *S_find(const struct dtk_yval *l, const char *key, const char *s)
 {
 	size_t i;
-	for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
+	for (i = 0; s && l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
 		const struct dtk_yval *v = dtk_yval_get(l->items[i], key);
 		if (v && v->kind == DTK_Y_SCALAR && !strcmp(v->str, s))
 			return l->items[i];
@@ -174,7 +190,8 @@ int dtk_merge_follow(struct dtk_merge_out *out, const char *name, const char *me
 		for (i = 0; ml && ml->kind == DTK_Y_SEQ && i < ml->n; i++) {
 			const struct dtk_yval *id = dtk_yval_get(ml->items[i], "id");
 			if (id && id->kind == DTK_Y_SCALAR)
-				S_entry(&f, &what, ml->items[i], S_find(tl, "id", id->str),
+				S_entry(&f, &what, ml->items[i],
+				        S_find(tl, "id", S_theirs_id(&f, id->str)),
 				        S_find(ol, "id", id->str));
 		}
 	}

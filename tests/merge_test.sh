@@ -604,6 +604,28 @@ else
     ko "renumbered entry, a conflict resolved and committed with git commit: the references follow" \
         "$(cat "$scratch/merge.out")" "$(git status --short)"
 fi
+# the same conflict, resolved by keeping theirs' entry at alpha-004 and
+# giving ours' alpha-005 (beta-001's reference with it): theirs' references
+# name theirs' entry already and stay
+renum renum8 0 && sed -i 's/^bloom: remember$/bloom: apply/' insights/gamma.yaml && "$DTK" reindex -q >/dev/null &&
+    git commit -qam 'ours bloom' && git checkout -q t && sed -i 's/^bloom: remember$/bloom: analyze/' insights/gamma.yaml &&
+    "$DTK" reindex -q >/dev/null && git commit -qam 'theirs bloom' && git checkout -q main || ko "renumbered, swapped: branches made"
+if ! git merge -q --no-edit t >"$scratch/merge.out" 2>&1 &&
+    sed -i '/^<<<<<<< /,/^=======$/d; /^>>>>>>> /d' insights/gamma.yaml &&
+    sed -i 's/^  - id: alpha-004$/  - id: alpha-XXX/; s/^  - id: alpha-005$/  - id: alpha-004/; s/^  - id: alpha-XXX$/  - id: alpha-005/' insights/alpha.yaml &&
+    sed -i 's/^    relates: \[alpha-004\]$/    relates: [alpha-005]/' insights/beta.yaml && "$DTK" reindex -q >/dev/null &&
+    cp insights/beta.yaml "$scratch/beta.want" && cp insights/_domain.yaml "$scratch/domain.want" &&
+    git add insights INDEX.md && git commit -q --no-edit >>"$scratch/merge.out" 2>&1 &&
+    cmp -s insights/beta.yaml "$scratch/beta.want" && cmp -s insights/_domain.yaml "$scratch/domain.want" &&
+    git show HEAD:insights/beta.yaml | cmp -s - "$scratch/beta.want" &&
+    grep -q '^    relates: \[alpha-004, beta-001\]$' insights/beta.yaml &&
+    ! grep -q "theirs' reference to" "$scratch/merge.out" && "$DTK" check >/dev/null 2>&1 &&
+    [ -z "$(git status --porcelain)" ]; then
+    ok "renumbered entry, conflict resolved by renumbering ours' instead: theirs' references stay"
+else
+    ko "renumbered entry, conflict resolved by renumbering ours' instead: theirs' references stay" \
+        "$(cat "$scratch/merge.out")" "$(git status --short)" "$(diff "$scratch/beta.want" insights/beta.yaml)"
+fi
 # a cherry-pick of theirs' commit that stops (gamma's bloom changed two
 # ways), resolved, then --continue: the pre-commit hook makes the
 # references follow, theirs being the commit picked
@@ -658,6 +680,19 @@ mkdir "$scratch/sub" && cp -R "$SRC/tests/fixtures/base" "$scratch/sub/kb" && cd
     git worktree add -q -b w "$scratch/sub-wt" main && cd "$scratch/sub-wt/kb" || ko "renumbered, worktree: branches made"
 git merge -q --no-edit t >"$scratch/merge.out" 2>&1 || ko "renumbered, worktree: merged" "$(cat "$scratch/merge.out")"
 rn_done "renumbered entry, a base in a subdirectory merged in a linked worktree: the references follow"
+# two bases in one repository: the hooks serve one; setup-git in the second
+# says the first is served no more
+mkdir -p "$scratch/two/kb1" && cp -R "$SRC/tests/fixtures/base/." "$scratch/two/kb1" &&
+    cp -R "$SRC/tests/fixtures/base" "$scratch/two/kb2" && git init -q "$scratch/two" || ko "two bases: made"
+if "$DTK" -C "$scratch/two/kb1" setup-git >/dev/null 2>"$scratch/err1" && [ ! -s "$scratch/err1" ] &&
+    "$DTK" -C "$scratch/two/kb2" setup-git >/dev/null 2>"$scratch/err2" &&
+    grep -qF "the hooks served the base at 'kb1/' in this repository; they now serve this one only" "$scratch/err2" &&
+    "$DTK" -C "$scratch/two/kb2" setup-git >/dev/null 2>"$scratch/err3" && [ ! -s "$scratch/err3" ]; then
+    ok "two bases in one repository: setup-git in the second says the hooks leave the first"
+else
+    ko "two bases in one repository: setup-git in the second says the hooks leave the first" \
+        "$(cat "$scratch/err1" "$scratch/err2" "$scratch/err3" 2>/dev/null)"
+fi
 # -- failures, with dtk-crash's fault points (DTK_FAULT_AT; ctest sets
 # DTK_CRASH)
 if [ -n "${DTK_CRASH:-}" ]; then

@@ -77,6 +77,39 @@ static void test_ours_references_stay(void **state)
 	        B_HEAD B1 B2("[alpha-006, other:alpha-004]"), 0, NULL, NULL);
 }
 
+/* theirs' entry renumbered too (ours added a beta-002 of its own): its
+ * references follow, found by its id in theirs (the rename's from) */
+static void test_renumbered_entry_references_follow(void **state)
+{
+	static const struct dtk_merge_rename r[] = {{"alpha-004", "alpha-009"},
+	                                            {"beta-002", "beta-007"}};
+	const char *ours = B_HEAD B1 "  - id: beta-002\n    title: ours two\n";
+	const char *theirs = B_HEAD B1 B2("[alpha-004, beta-001]") "    contradicts:\n"
+	                                                           "      - id: alpha-004\n"
+	                                                           "        status: open\n";
+	const char *merged = B_HEAD B1 "  - id: beta-002\n    title: ours two\n"
+	                               "  - id: beta-007\n    title: two # kept\n"
+	                               "    relates: [alpha-004, beta-001]\n    contradicts:\n"
+	                               "      - id: alpha-004\n        status: open\n";
+	const char *want = B_HEAD B1 "  - id: beta-002\n    title: ours two\n"
+	                             "  - id: beta-007\n    title: two # kept\n"
+	                             "    relates: [alpha-009, beta-001]\n    contradicts:\n"
+	                             "      - id: alpha-009\n        status: open\n";
+	struct dtk_merge_out out;
+	int got;
+	(void)state;
+
+	got = dtk_merge_follow(&out, "beta.yaml", merged, strlen(merged), ours, strlen(ours),
+	                       theirs, strlen(theirs), r, 2);
+	assert_int_equal(got, 2);
+	assert_non_null(out.text);
+	assert_string_equal(out.text, want);
+	assert_non_null(strstr(dtk_buf_cstr(&out.notes), "beta.yaml: theirs' reference to "
+	                                                 "alpha-004 (beta-007's relates) is now "
+	                                                 "alpha-009"));
+	dtk_merge_out_release(&out);
+}
+
 static void test_contradicts_follow(void **state)
 {
 	const char *t = B_HEAD "  - id: beta-002\n    contradicts:\n      - id: alpha-004\n"
@@ -147,6 +180,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_relates_added_by_theirs_follows),
 	        cmocka_unit_test(test_ours_references_stay),
+	        cmocka_unit_test(test_renumbered_entry_references_follow),
 	        cmocka_unit_test(test_contradicts_follow),
 	        cmocka_unit_test(test_gaps_follow),
 	        cmocka_unit_test(test_nothing_to_follow),

@@ -69,7 +69,8 @@ void dtk_merge_out_release(struct dtk_merge_out *out);
  * name of insights/ whose merged text is merged (ours' and theirs' versions:
  * NULL when absent). A reference is an entry's relates item, an entry's
  * contradicts id, or a gap's flagged_by (_domain.yaml); it is theirs' when
- * theirs' version of the same item (the entry by id, the gap by text) has
+ * theirs' version of the same item (the entry by id, by its old id when
+ * theirs' entry was renumbered too; the gap by text) has
  * it and ours' does not. Each such reference to a renamed id becomes the
  * new id (its scalar's text only: every other byte is kept), unless the
  * list holds the new id already. Sets out->text (malloc'd; NULL when
