@@ -47,6 +47,26 @@ static int S_merge_head(git_repository *g, git_oid *out)
 	return found;
 }
 
+/* The commit 'git merge --squash' merged, which 'git commit' concludes: the
+ * first commit the file SQUASH_MSG of the git directory lists ("commit
+ * <id>" lines, theirs' tip first). Returns 1 when found. */
+static int S_squash_head(git_repository *g, git_oid *out)
+{
+	char *path = dtk_path_join(git_repository_path(g), "SQUASH_MSG"), *text = NULL, *p;
+	size_t len = 0;
+	int found = 0;
+
+	if (dtk_file_read(&text, &len, path, 1u << 20) == 0 && (p = strstr(text, "\ncommit ")) &&
+	    strspn(p + 8, "0123456789abcdef") == GIT_OID_HEXSZ &&
+	    (p[8 + GIT_OID_HEXSZ] == '\n' || p[8 + GIT_OID_HEXSZ] == '\0')) {
+		p[8 + GIT_OID_HEXSZ] = '\0';
+		found = git_oid_fromstr(out, p + 8) == 0;
+	}
+	free(text);
+	free(path);
+	return found;
+}
+
 /* The commit 'git merge' merges, as it names it to its hooks: one
  * GITHEAD_<id> in the environment (several: an octopus). Returns 1 when
  * found. */
@@ -75,8 +95,9 @@ static int S_githead(const git_oid *ours, git_oid *out)
 /*
  * Finds the merge under way: ours is HEAD; theirs is MERGE_HEAD (a merge
  * that stopped, concluded by 'git commit'), else the one GITHEAD_<id>
- * ('git merge' running its pre-merge-commit hook), with their merge base;
- * else CHERRY_PICK_HEAD, with its parent. Returns 0 and fills s; 1 when no
+ * ('git merge' running its pre-merge-commit hook), else the first commit
+ * SQUASH_MSG lists ('git merge --squash', concluded by 'git commit'), with
+ * their merge base; else CHERRY_PICK_HEAD, with its parent. Returns 0 and fills s; 1 when no
  * such merge is under way; -1 with the error set.
  */
 static int S_find_sides(git_repository *g, struct S_sides *s)
@@ -87,7 +108,8 @@ static int S_find_sides(git_repository *g, struct S_sides *s)
 
 	if (git_reference_name_to_id(&s->ours, g, "HEAD") < 0)
 		return 1;
-	if (S_merge_head(g, &s->theirs) || S_githead(&s->ours, &s->theirs)) {
+	if (S_merge_head(g, &s->theirs) || S_githead(&s->ours, &s->theirs) ||
+	    S_squash_head(g, &s->theirs)) {
 		if (git_merge_base(&s->base, g, &s->ours, &s->theirs) < 0)
 			return 1;
 	} else if (git_reference_name_to_id(&s->theirs, g, "CHERRY_PICK_HEAD") == 0) {

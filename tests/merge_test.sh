@@ -645,6 +645,19 @@ else
     ko "renumbered entry, a cherry-pick stopped on a conflict, then --continue: the references follow" \
         "$(cat "$scratch/merge.out" "$scratch/same" "$scratch/check" 2>/dev/null)" "$(git status --short)"
 fi
+# git merge --squash, concluded by git commit: the pre-commit hook makes the
+# references follow, theirs being the commit SQUASH_MSG names
+renum renum9 0 || ko "renumbered, squash: branches made"
+if git merge -q --squash t >"$scratch/merge.out" 2>&1 && git commit -q --no-edit >>"$scratch/merge.out" 2>&1 &&
+    grep -qxF "pre-commit: theirs' references to renumbered entries rewritten and staged" "$scratch/merge.out" &&
+    rn_expect && rn_same >"$scratch/same" 2>&1 && "$DTK" check >"$scratch/check" 2>&1 &&
+    [ -z "$(git status --porcelain)" ] && ! git rev-parse -q --verify HEAD^2 >/dev/null &&
+    grep -qxF "beta.yaml: theirs' reference to alpha-004 (beta-003's relates) is now alpha-005" "$scratch/merge.out"; then
+    ok "renumbered entry, a squash merge then git commit: the references follow"
+else
+    ko "renumbered entry, a squash merge then git commit: the references follow" \
+        "$(cat "$scratch/merge.out" "$scratch/same" "$scratch/check" 2>/dev/null)" "$(git status --short)"
+fi
 # (4) without the hooks: the driver renumbers theirs' entry in alpha.yaml
 # (and its references there), references in other files keep naming
 # alpha-004, which is now ours' entry: dtk check cannot tell
