@@ -522,7 +522,8 @@ static void S_hooks_report(const struct hook hooks[N_HOOKS], FILE *out, FILE *er
 		        "dtk setup-git: the hooks served the base at %s in this repository; they "
 		        "now serve this one only (one base a repository): after a merge of that "
 		        "base, run 'dtk check' there\n",
-		        !strcmp(hooks[0].other, "''") ? "its top" : hooks[0].other);
+		        !strcmp(hooks[0].other, "''") ? "the top of the work tree"
+		                                      : hooks[0].other);
 	for (i = 0; i < N_HOOKS; i++) {
 		if (hooks[i].state != HOOK_FOREIGN) {
 			fprintf(out, "%s: %s\n", said[hooks[i].state], hooks[i].path);
