@@ -110,11 +110,11 @@ static int S_from(struct dtk_ctx *ctx, struct entry *e, const char *path, struct
 			struct dtk_yscalar *l = k == 5 ? e->relates : e->verified;
 			size_t *n = k == 5 ? &e->n_relates : &e->n_verified, j;
 			for (j = 0; j < v->n; j++) {
-				if (!S_idlike(v->items[j])) {
+				if (!S_idlike(v->items[j])) { /* each one said */
 					dtk_diags_add(&diags, shown, v->items[j]->line,
 					              v->items[j]->col,
 					              "'%s' must be a list of ids", kv->str);
-					break;
+					continue;
 				}
 				l[(*n)++] = (struct dtk_yscalar){v->items[j]->str, 0};
 			}

@@ -159,6 +159,19 @@ static void test_from_wrong_types(void **state)
 	                           "integer (quote it to make it a string)\n"
 	                           "dtk: 1 error; nothing was written\n");
 	t_run_free(&r);
+	/* every item of a list that is not an id is said */
+	t_write_str(dir, "in.yaml",
+	            "title: t\nclaim: c\nsource: paper-a\nconfidence: low\n"
+	            "relates: [alpha-001, 1.5, {a: b}]\nverified_by: [true]\n");
+	RUN(r, dir, 2, "add", "gamma", "--from", "in.yaml");
+	assert_string_equal(r.err, "in.yaml:5:22: error: 'relates' must be a list of ids\n"
+	                           "in.yaml:5:27: error: 'relates' must be a list of ids\n"
+	                           "in.yaml:6:15: error: 'verified_by' must be a list of ids\n"
+	                           "dtk: 3 errors; nothing was written\n");
+	t_run_free(&r);
+	after = t_read(dir, "insights/gamma.yaml", NULL);
+	assert_string_equal(before, after);
+	free(after);
 	free(before);
 	t_done(dir);
 }
