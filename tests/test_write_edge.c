@@ -106,24 +106,34 @@ static void test_from_stdin_too_big(void **state)
 	t_done(dir);
 }
 
-/* A date in --from that is not one is an error at its place in the file,
- * not one about the --created flag, which was not given. */
-static void test_from_bad_created(void **state)
+/* Writes text to file (in.yaml, in.json) in the base dir, runs 'dtk add gamma
+ * --from file' and checks it exits 2 with exactly err, gamma.yaml unchanged. */
+static void S_from_refused(const char *dir, const char *file, const char *text, const char *err)
 {
-	char *dir = t_base(), *before, *after;
+	char *before = t_read(dir, "insights/gamma.yaml", NULL), *after;
 	struct t_run r;
-	(void)state;
-	before = t_read(dir, "insights/gamma.yaml", NULL);
-	t_write_str(dir, "in.yaml",
-	            "title: t\nclaim: c\nsource: paper-a\nconfidence: low\ncreated: 2026-02-30\n");
-	RUN(r, dir, 2, "add", "gamma", "--from", "in.yaml");
-	assert_string_equal(r.err, "in.yaml:5:10: error: 'created' must be a date YYYY-MM-DD, "
-	                           "found '2026-02-30'\ndtk: 1 error; nothing was written\n");
+
+	t_write_str(dir, file, text);
+	RUN(r, dir, 2, "add", "gamma", "--from", file);
+	assert_string_equal(r.err, err);
 	t_run_free(&r);
 	after = t_read(dir, "insights/gamma.yaml", NULL);
 	assert_string_equal(before, after);
 	free(after);
 	free(before);
+}
+
+/* A date in --from that is not one is an error at its place in the file,
+ * not one about the --created flag, which was not given. */
+static void test_from_bad_created(void **state)
+{
+	char *dir = t_base();
+	(void)state;
+	S_from_refused(
+	        dir, "in.yaml",
+	        "title: t\nclaim: c\nsource: paper-a\nconfidence: low\ncreated: 2026-02-30\n",
+	        "in.yaml:5:10: error: 'created' must be a date YYYY-MM-DD, found "
+	        "'2026-02-30'\ndtk: 1 error; nothing was written\n");
 	t_done(dir);
 }
 
@@ -132,47 +142,32 @@ static void test_from_bad_created(void **state)
  * written as digits is one. */
 static void test_from_wrong_types(void **state)
 {
-	char *dir = t_base(), *before, *after;
-	struct t_run r;
+	char *dir = t_base();
 	(void)state;
-	before = t_read(dir, "insights/gamma.yaml", NULL);
-	t_write_str(dir, "in.json",
-	            "{\"title\": 42,\n \"claim\": true, \"source\": \"paper-a\",\n"
-	            " \"confidence\": 1.5, \"relates\": [\"alpha-001\", false]}\n");
-	RUN(r, dir, 2, "add", "gamma", "--from", "in.json");
-	assert_string_equal(r.err, "in.json:1:1: error: 'title' must be a string, found an "
-	                           "integer (quote it to make it a string)\n"
-	                           "in.json:1:1: error: 'claim' must be a string, found a "
-	                           "boolean (quote it to make it a string)\n"
-	                           "in.json:1:1: error: 'confidence' must be a string, found a "
-	                           "number (quote it to make it a string)\n"
-	                           "in.json:1:1: error: 'relates' must be a list of ids\n"
-	                           "dtk: 4 errors; nothing was written\n");
-	t_run_free(&r);
-	after = t_read(dir, "insights/gamma.yaml", NULL);
-	assert_string_equal(before, after);
-	free(after);
+	S_from_refused(dir, "in.json",
+	               "{\"title\": 42,\n \"claim\": true, \"source\": \"paper-a\",\n"
+	               " \"confidence\": 1.5, \"relates\": [\"alpha-001\", false]}\n",
+	               "in.json:1:1: error: 'title' must be a string, found an integer (quote it "
+	               "to make it a string)\n"
+	               "in.json:1:1: error: 'claim' must be a string, found a boolean (quote it "
+	               "to make it a string)\n"
+	               "in.json:1:1: error: 'confidence' must be a string, found a number (quote "
+	               "it to make it a string)\n"
+	               "in.json:1:1: error: 'relates' must be a list of ids\n"
+	               "dtk: 4 errors; nothing was written\n");
 	/* YAML's plain 42 is a number too; a source id of digits is an id */
-	t_write_str(dir, "in.yaml", "title: 42\nclaim: c\nsource: 2026\nconfidence: low\n");
-	RUN(r, dir, 2, "add", "gamma", "--from", "in.yaml");
-	assert_string_equal(r.err, "in.yaml:1:8: error: 'title' must be a string, found an "
-	                           "integer (quote it to make it a string)\n"
-	                           "dtk: 1 error; nothing was written\n");
-	t_run_free(&r);
+	S_from_refused(dir, "in.yaml", "title: 42\nclaim: c\nsource: 2026\nconfidence: low\n",
+	               "in.yaml:1:8: error: 'title' must be a string, found an integer (quote it "
+	               "to make it a string)\n"
+	               "dtk: 1 error; nothing was written\n");
 	/* every item of a list that is not an id is said */
-	t_write_str(dir, "in.yaml",
-	            "title: t\nclaim: c\nsource: paper-a\nconfidence: low\n"
-	            "relates: [alpha-001, 1.5, {a: b}]\nverified_by: [true]\n");
-	RUN(r, dir, 2, "add", "gamma", "--from", "in.yaml");
-	assert_string_equal(r.err, "in.yaml:5:22: error: 'relates' must be a list of ids\n"
-	                           "in.yaml:5:27: error: 'relates' must be a list of ids\n"
-	                           "in.yaml:6:15: error: 'verified_by' must be a list of ids\n"
-	                           "dtk: 3 errors; nothing was written\n");
-	t_run_free(&r);
-	after = t_read(dir, "insights/gamma.yaml", NULL);
-	assert_string_equal(before, after);
-	free(after);
-	free(before);
+	S_from_refused(dir, "in.yaml",
+	               "title: t\nclaim: c\nsource: paper-a\nconfidence: low\n"
+	               "relates: [alpha-001, 1.5, {a: b}]\nverified_by: [true]\n",
+	               "in.yaml:5:22: error: 'relates' must be a list of ids\n"
+	               "in.yaml:5:27: error: 'relates' must be a list of ids\n"
+	               "in.yaml:6:15: error: 'verified_by' must be a list of ids\n"
+	               "dtk: 3 errors; nothing was written\n");
 	t_done(dir);
 }
 
