@@ -108,11 +108,14 @@ static int S_merge_file(struct dtk_ctx *ctx, char **argv, int argc, const char *
 	if (out.notes.len)
 		fprintf(ctx->err, "%s", out.notes.ptr);
 	/* in a merge, dtk's hooks make theirs' references in other files
-	 * follow; git runs none that could in a rebase, cherry-pick or revert */
+	 * follow, in a rebase when it completes (post-rewrite); git runs none
+	 * that could in a cherry-pick or revert */
 	for (i = 0; !S_in_merge() && i < (int)out.n_renames; i++)
 		fprintf(ctx->err,
-		        "%s: not a merge (a rebase, cherry-pick or revert): theirs' references "
-		        "to %s in other files still name it; check them (docs/merging.md)\n",
+		        "%s: not a merge: theirs' references to %s in other files still name it; "
+		        "dtk's post-rewrite hook makes them follow when a rebase completes, after "
+		        "a "
+		        "cherry-pick or revert check them (docs/merging.md)\n",
 		        name, out.renames[i].from);
 	if (dtk_file_write_atomic(argv[2], out.text, out.len) < 0)
 		rc = dtk_cmd_fail(ctx, "merge-driver", 1);
@@ -159,6 +162,33 @@ static int S_follow(struct dtk_ctx *ctx, const char *dir)
 	return rc;
 }
 
+/* --follow-rebased THEIRS OURS DIR: the same after a rebase of THEIRS
+ * onto OURS, in its result at DIR. */
+static int S_follow_rebased(struct dtk_ctx *ctx, char **argv)
+{
+	struct dtk_repo *repo = NULL;
+	struct dtk_buf changed = DTK_BUF_INIT, notes = DTK_BUF_INIT;
+	char cwd[4096];
+	int rc;
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		return dtk_error("cannot read the current directory"),
+		       dtk_cmd_fail(ctx, "merge-driver", 1);
+	if (dtk_repo_open(&repo, cwd) < 0)
+		return dtk_cmd_fail(ctx, "merge-driver", 1);
+	rc = dtk_repo_follow_rebased(repo, argv[0], argv[1], argv[2], &changed, &notes);
+	if (rc < 0) {
+		rc = dtk_cmd_fail(ctx, "merge-driver", 1);
+	} else {
+		fputs(dtk_buf_cstr(&notes), ctx->err);
+		fputs(dtk_buf_cstr(&changed), ctx->out);
+	}
+	dtk_buf_release(&changed);
+	dtk_buf_release(&notes);
+	dtk_repo_free(repo);
+	return rc;
+}
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct dtk_repo *repo = NULL;
@@ -175,6 +205,15 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 			return dtk_cmd_usage_error(ctx, "merge-driver", "unexpected argument '%s'",
 			                           argv[3]);
 		return S_follow(ctx, argv[2]);
+	}
+	if (argc > 1 && !strcmp(argv[1], "--follow-rebased")) {
+		if (argc < 5)
+			return dtk_cmd_usage_error(ctx, "merge-driver",
+			                           "--follow-rebased needs <theirs> <ours> <dir>");
+		if (argc > 5)
+			return dtk_cmd_usage_error(ctx, "merge-driver", "unexpected argument '%s'",
+			                           argv[5]);
+		return S_follow_rebased(ctx, argv + 2);
 	}
 	if (argc < 5)
 		return dtk_cmd_usage_error(ctx, "merge-driver",
@@ -209,7 +248,8 @@ const struct dtk_cmd dtk_cmd_merge_driver = {
         .name = "merge-driver",
         .usage = "dtk merge-driver <ancestor> <ours> <theirs> <path> [<ours-label> "
                  "<theirs-label>]\n"
-                 "       dtk merge-driver --follow-renumbered <dir>",
+                 "       dtk merge-driver --follow-renumbered <dir>\n"
+                 "       dtk merge-driver --follow-rebased <theirs> <ours> <dir>",
         .summary = "git's merge driver for INDEX.md and insights/*.yaml (set up by dtk "
                    "setup-git)",
         .help = "\nRun by git, not by hand (%O %A %B %P). For insights/<file>.yaml: merges\n"
@@ -224,7 +264,10 @@ const struct dtk_cmd dtk_cmd_merge_driver = {
                 "tree, while a merge (or a cherry-pick) is under way: in the merged base at\n"
                 "<dir>, theirs' references (relates, contradicts, a gap's flagged_by) to\n"
                 "entries the driver renumbered take the new ids. Prints the files rewritten\n"
-                "on standard output and each reference on standard error.\n",
+                "on standard output and each reference on standard error.\n\n"
+                "--follow-rebased <theirs> <ours> <dir>: the same, run by the post-rewrite\n"
+                "hook after a rebase of <theirs> (the branch before it) onto <ours>, in its\n"
+                "result at <dir>; the entries renumbered are found by their title and claim.\n",
         .flags = 0,
         .exec = S_exec,
 };

@@ -151,8 +151,9 @@ static int S_check_dtk(struct dtk_ctx *ctx, const char *dtk)
  * for the shell. */
 static const char helper_text[] =
         "#!/bin/sh\n" HOOK_MARK "\n"
-        "# (docs/merging.md). git's pre-merge-commit, post-merge and pre-commit hooks\n"
-        "# run it as 'dtk-merge-index HOOK'. git merges each file of insights/ on its\n"
+        "# (docs/merging.md). git's pre-merge-commit, post-merge, pre-commit and\n"
+        "# post-rewrite hooks run it as 'dtk-merge-index HOOK [ARGS]'. git merges\n"
+        "# each file of insights/ on its\n"
         "# own: in a merge's result, this makes theirs' references to the entries\n"
         "# dtk's merge driver renumbered follow. And git keeps INDEX.md without\n"
         "# running its merge driver when both sides' INDEX.md are the same bytes,\n"
@@ -165,6 +166,8 @@ static const char helper_text[] =
         "#   pre-commit        in a commit that concludes a merge, a squash merge, or\n"
         "#                     a cherry-pick or revert of one commit: does both and\n"
         "#                     stages the files\n"
+        "#   post-rewrite      after a rebase: does both in the rebased HEAD and\n"
+        "#                     writes it again ('amend': nothing)\n"
         "dtk=%1$s\n"
         "base=%2$s\n"
         "hook=$1\n"
@@ -174,6 +177,33 @@ static const char helper_text[] =
         "if [ -n \"${GIT_DIR:-}\" ] && [ -z \"${GIT_WORK_TREE:-}\" ]; then\n"
         "\tGIT_WORK_TREE=$(pwd) && export GIT_WORK_TREE\n"
         "fi\n"
+        "# recommit HEAD TREE MESSAGE: writes the commit HEAD again with TREE (its\n"
+        "# parents, author and message; signed when it was) and moves HEAD there,\n"
+        "# its reflog saying MESSAGE; fails (nothing moved) when it cannot\n"
+        "recommit()\n"
+        "{\n"
+        "\trc_head=$1\n"
+        "\trc_tree=$2\n"
+        "\trc_msg=$3\n"
+        "\tset --\n"
+        "\tn=1\n"
+        "\twhile git rev-parse -q --verify \"$rc_head^$n\" >/dev/null; do\n"
+        "\t\tset -- \"$@\" -p \"$rc_head^$n\"\n"
+        "\t\tn=$((n + 1))\n"
+        "\tdone\n"
+        "\theaders=$(git cat-file commit \"$rc_head\" | sed '/^$/q')\n"
+        "\tcase $headers in *\"\n"
+        "gpgsig \"*) set -- \"$@\" -S ;; esac\n"
+        "\t# a header commit-tree does not write (mergetag, encoding): leave it\n"
+        "\t! printf '%%s\\n' \"$headers\" | grep -qv -e '^tree ' -e '^parent ' \\\n"
+        "\t\t-e '^author ' -e '^committer ' -e '^gpgsig ' -e '^ ' -e '^$' &&\n"
+        "\t\tcommit=$(git cat-file commit \"$rc_head\" | sed '1,/^$/d' |\n"
+        "\t\t\tGIT_AUTHOR_NAME=$(git log -1 --format=%%an \"$rc_head\") \\\n"
+        "\t\t\tGIT_AUTHOR_EMAIL=$(git log -1 --format=%%ae \"$rc_head\") \\\n"
+        "\t\t\tGIT_AUTHOR_DATE=$(git log -1 --format=%%ad --date=raw \"$rc_head\") \\\n"
+        "\t\t\tgit commit-tree \"$rc_tree\" \"$@\") &&\n"
+        "\t\tgit update-ref -m \"$rc_msg\" HEAD \"$commit\" \"$rc_head\"\n"
+        "}\n"
         "several=\n"
         "note=$(git rev-parse --git-path dtk-merge-index) || exit 0\n"
         "case $hook in\n"
@@ -191,27 +221,10 @@ static const char helper_text[] =
         "\trefs=\n"
         "\t! printf '%%s\\n' \"$files\" | grep -qxF \"${base}INDEX.md\" || idx=1\n"
         "\t! printf '%%s\\n' \"$files\" | grep -qvxF \"${base}INDEX.md\" || refs=1\n"
-        "\t# the merge commit again, with that tree: its parents, author and\n"
-        "\t# message (git has not removed MERGE_HEAD yet: no 'git commit --amend')\n"
-        "\tset -- -p \"$head^1\" -p \"$head^2\"\n"
-        "\tn=3\n"
-        "\twhile git rev-parse -q --verify \"$head^$n\" >/dev/null; do\n"
-        "\t\tset -- \"$@\" -p \"$head^$n\"\n"
-        "\t\tn=$((n + 1))\n"
-        "\tdone\n"
-        "\theaders=$(git cat-file commit \"$head\" | sed '/^$/q')\n"
-        "\tcase $headers in *\"\n"
-        "gpgsig \"*) set -- \"$@\" -S ;; esac\n"
-        "\t# a header commit-tree does not write (mergetag, encoding): leave it\n"
-        "\tif ! printf '%%s\\n' \"$headers\" | grep -qv -e '^tree ' -e '^parent ' \\\n"
-        "\t\t-e '^author ' -e '^committer ' -e '^gpgsig ' -e '^ ' -e '^$' &&\n"
-        "\t\tcommit=$(git cat-file commit \"$head\" | sed '1,/^$/d' |\n"
-        "\t\t\tGIT_AUTHOR_NAME=$(git log -1 --format=%%an \"$head\") \\\n"
-        "\t\t\tGIT_AUTHOR_EMAIL=$(git log -1 --format=%%ae \"$head\") \\\n"
-        "\t\t\tGIT_AUTHOR_DATE=$(git log -1 --format=%%ad --date=raw \"$head\") \\\n"
-        "\t\t\tgit commit-tree \"$tree\" \"$@\") &&\n"
-        "\t\tgit update-ref -m \"merge: insights/ and INDEX.md completed by dtk's hooks\" \\\n"
-        "\t\t\tHEAD \"$commit\" \"$head\"; then\n"
+        "\t# the merge commit again, with that tree (git has not removed\n"
+        "\t# MERGE_HEAD yet: no 'git commit --amend')\n"
+        "\tif recommit \"$head\" \"$tree\" \\\n"
+        "\t\t\"merge: insights/ and INDEX.md completed by dtk's hooks\"; then\n"
         "\t\t[ -z \"$idx\" ] ||\n"
         "\t\t\techo \"$hook: INDEX.md rebuilt from the merged insights/ in the merge commit\" >&2\n"
         "\t\t[ -z \"$refs\" ] || echo \"$hook: theirs' references to renumbered entries\" \\\n"
@@ -243,6 +256,25 @@ static const char helper_text[] =
         "\tfi\n"
         "\trm -f \"$note\"\n"
         "\t;;\n"
+        "post-rewrite)\n"
+        "\t# after a rebase (not an amend): theirs is the branch before it, ours\n"
+        "\t# the commit the replay started on (stdin: '<old> <new>' lines)\n"
+        "\t[ \"${2:-}\" = rebase ] || exit 0\n"
+        "\tfirst=\n"
+        "\tlast=\n"
+        "\twhile read -r o n rest; do\n"
+        "\t\t[ -n \"$first\" ] || first=$n\n"
+        "\t\tlast=$o\n"
+        "\tdone\n"
+        "\t[ -n \"$first\" ] || exit 0\n"
+        "\ttheirs=$(git rev-parse -q --verify ORIG_HEAD) || theirs=$last\n"
+        "\tours=$(git rev-parse -q --verify \"$first^1\") || exit 0\n"
+        "\thead=$(git rev-parse -q --verify HEAD) || exit 0\n"
+        "\t# the index must hold HEAD's tree: nothing else staged\n"
+        "\t[ \"$(git write-tree 2>/dev/null)\" = \"$(git rev-parse -q --verify \"HEAD^{tree}\")\" "
+        "] ||\n"
+        "\t\texit 0\n"
+        "\t;;\n"
         "*)\n"
         "\texit 0\n"
         "\t;;\n"
@@ -265,9 +297,13 @@ static const char helper_text[] =
         "# $tmp rewritten, their names on standard output\n"
         "changed=\n"
         "refs=\n"
+        "if [ \"$hook\" = post-rewrite ]; then\n"
+        "\tset -- --follow-rebased \"$theirs\" \"$ours\"\n"
+        "else\n"
+        "\tset -- --follow-renumbered\n"
+        "fi\n"
         "if [ -z \"$several\" ] &&\n"
-        "\t! changed=$(\"$dtk\" -C \"./$base\" merge-driver --follow-renumbered \"$tmp/$base\"); "
-        "then\n"
+        "\t! changed=$(\"$dtk\" -C \"./$base\" merge-driver \"$@\" \"$tmp/$base\"); then\n"
         "\techo \"$hook: theirs' references to renumbered entries not followed: check them\" >&2\n"
         "\texit 0\n"
         "fi\n"
@@ -282,6 +318,8 @@ static const char helper_text[] =
         "fi\n"
         "[ -z \"$changed\" ] || refs=1\n"
         "[ -n \"$new$changed\" ] || exit 0\n"
+        "# a rebase: only when references followed\n"
+        "[ \"$hook\" != post-rewrite ] || [ -n \"$changed\" ] || exit 0\n"
         "if [ -n \"$several\" ]; then\n"
         "\techo \"$hook: INDEX.md does not match the merged insights/; not rebuilt while\" \\\n"
         "\t\t\"several commits are picked: run 'dtk check' after them\" >&2\n"
@@ -318,6 +356,20 @@ static const char helper_text[] =
         "done <<END\n"
         "$changed\n"
         "END\n"
+        "if [ \"$hook\" = post-rewrite ]; then\n"
+        "\t# the rebased HEAD again with the new tree (made in a copy of the\n"
+        "\t# index), before the index and the work tree take it\n"
+        "\tif ! cp \"$(git rev-parse --git-path index)\" \"$tmp/.index\" ||\n"
+        "\t\t! printf '%%s' \"$info\" | GIT_INDEX_FILE=\"$tmp/.index\" git update-index "
+        "--index-info ||\n"
+        "\t\t! tree=$(GIT_INDEX_FILE=\"$tmp/.index\" git write-tree) ||\n"
+        "\t\t! recommit \"$head\" \"$tree\" \"rebase: insights/ and INDEX.md completed by dtk's "
+        "hooks\"; then\n"
+        "\t\techo \"$hook: theirs' references to renumbered entries not followed: check them\" "
+        ">&2\n"
+        "\t\texit 0\n"
+        "\tfi\n"
+        "fi\n"
         "printf '%%s' \"$info\" | git update-index --index-info || exit 0\n"
         "while IFS= read -r p; do\n"
         "\t[ -z \"$p\" ] || git checkout-index -f -- \"$p\"\n"
@@ -327,6 +379,12 @@ static const char helper_text[] =
         "if [ \"$hook\" = pre-merge-commit ]; then\n"
         "\tgit write-tree >\"$note\" 2>/dev/null || rm -f \"$note\"\n"
         "\texit 0\n"
+        "fi\n"
+        "if [ \"$hook\" = post-rewrite ]; then\n"
+        "\techo \"$hook: theirs' references to renumbered entries follow in the rebased\" \\\n"
+        "\t\t\"commit\" >&2\n"
+        "\tnew=\n"
+        "\trefs=\n"
         "fi\n"
         "if [ -n \"$new\" ]; then\n"
         "\tif printf '%%s' \"$dirty\" | grep -qxF \"${base}INDEX.md\"; then\n"
@@ -351,19 +409,19 @@ static const char hook_text[] =
         "# that no longer matches insights/. It never fails.\n"
         "h=$(dirname \"$0\")/" HOOK_HELPER "\n"
         "if [ -x \"$h\" ]; then\n"
-        "\t\"$h\" %1$s\n"
+        "\t\"$h\" %1$s \"$@\"\n"
         "else\n"
         "\techo \"%1$s: $h is missing: INDEX.md not checked; run 'dtk setup-git' again\" >&2\n"
         "fi\n"
         "exit 0\n";
 
 /* The line a hook that is not dtk's needs, for the hook name. */
-#define HOOK_LINE "\"$(dirname \"$0\")/" HOOK_HELPER "\" %s"
+#define HOOK_LINE "\"$(dirname \"$0\")/" HOOK_HELPER "\" %s%s"
 
 enum { HOOK_NEW, HOOK_SAME, HOOK_OURS, HOOK_CALLS, HOOK_FOREIGN };
 
-/* The helper and the three hooks that run it. */
-#define N_HOOKS 4
+/* The helper and the four hooks that run it. */
+#define N_HOOKS 5
 
 struct hook {
 	const char *name;
@@ -459,6 +517,7 @@ static int S_hooks_plan(struct hook hooks[N_HOOKS], struct dtk_repo *repo, const
 	hooks[1].name = "pre-merge-commit";
 	hooks[2].name = "post-merge";
 	hooks[3].name = "pre-commit";
+	hooks[4].name = "post-rewrite";
 	for (i = 0; i < N_HOOKS; i++) {
 		hooks[i].path = dtk_repo_hook_path(repo, hooks[i].name);
 		b.len = 0;
@@ -484,7 +543,7 @@ static int S_hooks_plan(struct hook hooks[N_HOOKS], struct dtk_repo *repo, const
  */
 static int S_hooks_write(struct hook hooks[N_HOOKS])
 {
-	static const size_t order[N_HOOKS] = {0, 2, 3, 1};
+	static const size_t order[N_HOOKS] = {0, 2, 3, 4, 1};
 	char *dir;
 	size_t i;
 	int rc;
@@ -533,7 +592,8 @@ static void S_hooks_report(const struct hook hooks[N_HOOKS], FILE *out, FILE *er
 		        "dtk setup-git: %s is not dtk's: left as it is; for INDEX.md to be "
 		        "rebuilt in merge commits, add this line to it, before anything that "
 		        "checks INDEX.md:\n  " HOOK_LINE "\n",
-		        hooks[i].path, hooks[i].name);
+		        hooks[i].path, hooks[i].name,
+		        !strcmp(hooks[i].name, "post-rewrite") ? " \"$@\"" : "");
 	}
 }
 
@@ -637,7 +697,8 @@ const struct dtk_cmd dtk_cmd_setup_git = {
                 "merge.dtk-insights.driver: this dtk's merge-driver. Branches that each\n"
                 "added entries and reindexed then merge without a conflict (see\n"
                 "docs/merging.md). Run it once per clone; commit .gitattributes.\n\n"
-                "It also installs git's pre-merge-commit, post-merge and pre-commit hooks\n"
+                "It also installs git's pre-merge-commit, post-merge, pre-commit and\n"
+                "post-rewrite hooks\n"
                 "(in core.hooksPath, else the git directory's hooks/, with the script\n"
                 "they run, " HOOK_HELPER "): a merge commit gets INDEX.md rebuilt when git\n"
                 "kept one that no longer matches the merged insights/, and theirs'\n"

@@ -343,6 +343,113 @@ done:
 	return rc < 0 ? -1 : 0;
 }
 
+/* Returns the id of the entry of l (other than not) whose title and claim
+ * are those of the entry id of t, when exactly one has them; else NULL. */
+static const char *S_moved_to(const struct dtk_yval *l, const struct dtk_yval *t, const char *id)
+{
+	const char *title = S_entry_value(t, id, "title"), *claim = S_entry_value(t, id, "claim"),
+	           *found = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; title && claim && l && i < l->n; i++) {
+		const struct dtk_yval *v = dtk_yval_get(l->items[i], "id");
+		const char *x = v && v->kind == DTK_Y_SCALAR ? v->str : NULL;
+		const char *tt = x ? S_entry_value(l, x, "title") : NULL,
+		           *tc = x ? S_entry_value(l, x, "claim") : NULL;
+		if (x && strcmp(x, id) && tt && tc && !strcmp(tt, title) && !strcmp(tc, claim)) {
+			found = x;
+			n++;
+		}
+	}
+	return n == 1 ? found : NULL;
+}
+
+/* A node file after a rebase: the entries theirs added (not in base) whose
+ * id the result gives another entry, found in the result under another id
+ * with the same title and claim (an id theirs may have had too, for
+ * another entry: the renumbering cascades, one commit at a time). */
+static int S_rebased_of(void *arg, const char *name)
+{
+	struct S_run *run = arg;
+	struct dtk_arena *a = NULL;
+	const struct dtk_yval *m, *t, *b;
+	char *text[4] = {NULL, NULL, NULL, NULL};
+	size_t len[4] = {0, 0, 0, 0}, i;
+	int rc = S_versions(run, name, text, len, 0);
+
+	if (rc != 0)
+		goto done;
+	a = dtk_arena_new();
+	m = S_entries(a, name, text[3], len[3]);
+	t = S_entries(a, name, text[2], len[2]);
+	b = S_entries(a, name, text[0], len[0]);
+	for (i = 0; m && t && i < t->n; i++) {
+		const struct dtk_yval *v = dtk_yval_get(t->items[i], "id");
+		const char *to;
+		if (!v || v->kind != DTK_Y_SCALAR || strlen(v->str) >= DTK_MERGE_ID_MAX ||
+		    S_entry_value(b, v->str, "id") || !S_entry_value(m, v->str, "id") ||
+		    S_same_entry(m, v->str, t, v->str) || !(to = S_moved_to(m, t, v->str)) ||
+		    S_same_entry(m, to, t, to) || strlen(to) >= DTK_MERGE_ID_MAX)
+			continue;
+		dtk_grow((void **)&run->renamed.r, &run->renamed.cap, run->renamed.n + 1,
+		         sizeof(*run->renamed.r));
+		strcpy(run->renamed.r[run->renamed.n].from, v->str);
+		strcpy(run->renamed.r[run->renamed.n].to, to);
+		run->renamed.n++;
+	}
+done:
+	dtk_arena_free(a);
+	S_versions_free(text);
+	return rc < 0 ? -1 : 0;
+}
+
+int dtk_repo_follow_rebased(struct dtk_repo *repo, const char *theirs, const char *ours,
+                            const char *dir, struct dtk_buf *changed, struct dtk_buf *notes)
+{
+	struct S_run run;
+	const git_oid *commits[3] = {&run.s.base, &run.s.ours, &run.s.theirs};
+	char *insights = dtk_path_join(dtk_repo_prefix(repo), "insights");
+	git_object *o = NULL;
+	int rc = 0, i;
+
+	memset(&run, 0, sizeof(run));
+	run.repo = repo;
+	run.g = dtk_repo_git(repo);
+	run.dir = dir;
+	run.changed = changed;
+	run.notes = notes;
+	for (i = 0; rc == 0 && i < 2; i++) {
+		const char *rev = i ? ours : theirs;
+		struct dtk_buf spec = DTK_BUF_INIT;
+		dtk_buf_printf(&spec, "%s^{commit}", rev);
+		if (git_revparse_single(&o, run.g, dtk_buf_cstr(&spec)) < 0)
+			rc = dtk_error("cannot read the commit %s: %s", rev,
+			               git_error_last() ? git_error_last()->message
+			                                : "libgit2 error");
+		else
+			git_oid_cpy(i ? &run.s.ours : &run.s.theirs, git_object_id(o));
+		git_object_free(o);
+		o = NULL;
+		dtk_buf_release(&spec);
+	}
+	if (rc == 0 && git_merge_base(&run.s.base, run.g, &run.s.ours, &run.s.theirs) < 0)
+		rc = dtk_error("%s and %s have no merge base", theirs, ours);
+	for (i = 0; rc == 0 && i < 3; i++)
+		if (dtk_repo_commit_tree(run.g, commits[i], &run.s.t[i]) < 0)
+			rc = dtk_error("cannot read the rebase's commits: %s",
+			               git_error_last() ? git_error_last()->message
+			                                : "libgit2 error");
+	if (rc == 0)
+		rc = S_each_file(run.g, run.s.t[2], insights, 0, S_rebased_of, &run);
+	if (rc == 0 && run.renamed.n)
+		rc = S_each_file(run.g, run.s.t[2], insights, 1, S_follow_in, &run);
+	for (i = 0; i < 3; i++)
+		git_tree_free(run.s.t[i]);
+	free(run.renamed.r);
+	free(insights);
+	return rc;
+}
+
 int dtk_repo_follow_renumbered(struct dtk_repo *repo, const char *dir, struct dtk_buf *changed,
                                struct dtk_buf *notes)
 {

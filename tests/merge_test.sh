@@ -357,7 +357,7 @@ fi
 tar -C .git -cf "$scratch/hooks1.tar" hooks config && cp .gitattributes "$scratch/attr1"
 if "$DTK" setup-git >"$scratch/out" 2>/dev/null && tar -C .git -cf "$scratch/hooks2.tar" hooks config &&
     cmp -s "$scratch/hooks1.tar" "$scratch/hooks2.tar" && cmp -s .gitattributes "$scratch/attr1" &&
-    [ "$(grep -c '^hook up to date: ' "$scratch/out")" -eq 3 ]; then
+    [ "$(grep -c '^hook up to date: ' "$scratch/out")" -eq 4 ]; then
     ok "setup-git run again: hooks, config and .gitattributes unchanged"
 else
     ko "setup-git run again: hooks, config and .gitattributes unchanged" "$(cat "$scratch/out")"
@@ -459,15 +459,16 @@ else
 fi
 
 # setup-git with another dtk: the helper (dtk's, out of date) replaced,
-# still executable; the three hooks, up to date, left byte for byte
+# still executable; the four hooks, up to date, left byte for byte
 h=$(git rev-parse --git-path hooks)
-cp "$h/pre-merge-commit" "$h/post-merge" "$h/pre-commit" "$scratch/" &&
+cp "$h/pre-merge-commit" "$h/post-merge" "$h/pre-commit" "$h/post-rewrite" "$scratch/" &&
     cp "$h/dtk-merge-index" "$scratch/helper.old" || ko "replaced: copied"
 if "$DTK" setup-git >"$scratch/out" 2>"$scratch/err" && [ ! -s "$scratch/err" ] &&
     grep -qxF "hook replaced: $PWD/$h/dtk-merge-index" "$scratch/out" &&
-    [ "$(grep -c '^hook up to date: ' "$scratch/out")" -eq 3 ] &&
+    [ "$(grep -c '^hook up to date: ' "$scratch/out")" -eq 4 ] &&
     cmp -s "$h/pre-merge-commit" "$scratch/pre-merge-commit" && cmp -s "$h/post-merge" "$scratch/post-merge" &&
-    cmp -s "$h/pre-commit" "$scratch/pre-commit" && [ -x "$h/dtk-merge-index" ] &&
+    cmp -s "$h/pre-commit" "$scratch/pre-commit" && cmp -s "$h/post-rewrite" "$scratch/post-rewrite" &&
+    [ -x "$h/dtk-merge-index" ] &&
     ! cmp -s "$h/dtk-merge-index" "$scratch/helper.old" && ! grep -qF dtk-gone "$h/dtk-merge-index" &&
     diff "$scratch/helper.old" "$h/dtk-merge-index" | grep -q '^> dtk='; then
     ok "setup-git with another dtk: the helper replaced, the hooks left byte for byte"
@@ -673,16 +674,82 @@ if rn_expect && cmp -s insights/alpha.yaml "$scratch/want/alpha.yaml" &&
 else
     ko "renumbered entry, --no-hooks: references in other files unchanged (dtk check exits 0)" "$(cat "$scratch/merge.out")"
 fi
-# rebase: git runs no hook that could change the commits: the driver says
-# the references in other files still name the old id; dtk check exits 0
-renum renum5 0 && git checkout -q t || ko "renumbered, rebase: branches made"
-if git rebase main >"$scratch/merge.out" 2>&1 && [ "$(sed -n 's/^  - id: //p' insights/alpha.yaml | tail -2 | tr '\n' ' ')" = "alpha-004 alpha-005 " ] &&
-    grep -q '^    relates: \[alpha-004, beta-001\]$' insights/beta.yaml &&
-    grep -qxF "alpha.yaml: not a merge (a rebase, cherry-pick or revert): theirs' references to alpha-004 in other files still name it; check them (docs/merging.md)" "$scratch/merge.out" &&
-    "$DTK" check >/dev/null 2>&1; then
-    ok "renumbered entry, rebase: references in other files unchanged, the driver says so, dtk check exits 0"
+# -- rebase: the post-rewrite hook makes the references follow in the
+# rebased HEAD
+# rb_sides: branch t adds, in two commits, alpha-004 with a gap flagged by
+# it, then alpha-005 with beta-003 relating to it; main adds its own
+# alpha-004; on t
+rb_sides()
+{
+    git checkout -q -b t &&
+        rn_entry alpha-004 "theirs four" >>insights/alpha.yaml &&
+        sed -i 's/^  - text: gamma 尚无条目$/&\n  - text: theirs gap\n    flagged_by: alpha-004/' insights/_domain.yaml &&
+        "$DTK" reindex -q >/dev/null && git commit -qam 'theirs four' &&
+        rn_entry alpha-005 "theirs five" >>insights/alpha.yaml &&
+        { rn_entry beta-003 "theirs three" && printf '    relates: [alpha-005]\n'; } >>insights/beta.yaml &&
+        "$DTK" reindex -q >/dev/null && git commit -qam 'theirs five' && git checkout -q main &&
+        rn_entry alpha-004 "ours four" >>insights/alpha.yaml &&
+        "$DTK" reindex -q >/dev/null && git commit -qam ours && git checkout -q t
+}
+# rb_expect: the rebase's files into $scratch/want/: main's alpha, then
+# theirs' entries as alpha-005 and alpha-006; the gap flagged by alpha-005,
+# beta-003 relating to alpha-006
+rb_expect()
+{
+    rm -rf "$scratch/want" && mkdir "$scratch/want" &&
+        { git show "${onto:-main}:./insights/alpha.yaml" && rn_entry alpha-005 "theirs four" &&
+            rn_entry alpha-006 "theirs five"; } >"$scratch/want/alpha.yaml" &&
+        { git show "${onto:-main}:./insights/beta.yaml" && rn_entry beta-003 "theirs three" &&
+            printf '    relates: [alpha-006]\n'; } >"$scratch/want/beta.yaml" &&
+        git show "${onto:-main}:./insights/_domain.yaml" |
+        sed 's/^  - text: gamma 尚无条目$/&\n  - text: theirs gap\n    flagged_by: alpha-005/' >"$scratch/want/_domain.yaml"
+}
+# rb_done NAME: after the rebase: the bytes, dtk check, git status, the
+# commits' parents and messages, the references said on stderr
+rb_done()
+{
+    if rb_expect && rn_same >"$scratch/same" 2>&1 && "$DTK" check >"$scratch/check" 2>&1 &&
+        [ -z "$(git status --porcelain)" ] && [ "$(git rev-parse HEAD~2)" = "$(git rev-parse "${onto:-main}")" ] &&
+        [ "$(git log -2 --format=%s | tr '\n' ' ')" = "theirs five theirs four " ] &&
+        [ "$(git log -1 --format='%an %ae %ad')" = "$(git log -1 --format='%an %ae %ad' ORIG_HEAD)" ] &&
+        grep -qxF "beta.yaml: theirs' reference to alpha-005 (beta-003's relates) is now alpha-006" "$scratch/merge.out" &&
+        grep -qxF "_domain.yaml: theirs' reference to alpha-004 (flagged_by of the gap 'theirs gap') is now alpha-005" "$scratch/merge.out" &&
+        grep -qxF "post-rewrite: theirs' references to renumbered entries follow in the rebased commit" "$scratch/merge.out"; then
+        ok "$1"
+    else
+        ko "$1" "$(cat "$scratch/same" "$scratch/check" 2>/dev/null)" "$(git status --short)" "$(cat "$scratch/merge.out")"
+    fi
+}
+fresh rebase1 && rb_sides || ko "renumbered, rebase: branches made"
+git rebase main >"$scratch/merge.out" 2>&1 || ko "renumbered, rebase: rebased" "$(cat "$scratch/merge.out")"
+rb_done "renumbered entries, rebase of two commits: theirs' references follow the cascade, in the work tree and HEAD"
+# git commit --amend runs post-rewrite amend: nothing more
+head=$(git rev-parse HEAD)
+if git commit -q --amend --no-edit >"$scratch/merge.out" 2>&1 && [ ! -s "$scratch/merge.out" ] &&
+    [ "$(git rev-parse HEAD^{tree})" = "$(git rev-parse "$head^{tree}")" ] &&
+    [ "$(git rev-parse HEAD^)" = "$(git rev-parse "$head^")" ] && [ -z "$(git status --porcelain)" ] &&
+    [ "$(git reflog -1 --format=%gs)" = "commit (amend): theirs five" ]; then
+    ok "git commit --amend: the post-rewrite hook does nothing"
 else
-    ko "renumbered entry, rebase: references in other files unchanged, the driver says so, dtk check exits 0" "$(cat "$scratch/merge.out")"
+    ko "git commit --amend: the post-rewrite hook does nothing" "$(cat "$scratch/merge.out")" "$(git reflog -3)"
+fi
+# git pull --rebase in a clone of t (set up there): the same
+fresh rebase2 && rb_sides && git clone -q -b t . "$scratch/rebase2-clone" && cd "$scratch/rebase2-clone" &&
+    "$DTK" setup-git >/dev/null 2>&1 && [ -z "$(git status --porcelain)" ] || ko "renumbered, pull --rebase: clone made"
+git pull -q --rebase origin main >"$scratch/merge.out" 2>&1 || ko "renumbered, pull --rebase: pulled" "$(cat "$scratch/merge.out")"
+onto=origin/main rb_done "renumbered entries, git pull --rebase: theirs' references follow, in the work tree and HEAD"
+# --no-hooks: no post-rewrite hook; the references keep the old ids (now
+# ours' alpha-004 and theirs' first entry), the driver says so
+fresh rebase3 --no-hooks && rb_sides || ko "renumbered, rebase, --no-hooks: branches made"
+if git rebase main >"$scratch/merge.out" 2>&1 && ! [ -e .git/hooks/post-rewrite ] &&
+    [ "$(sed -n 's/^  - id: //p' insights/alpha.yaml | tail -3 | tr '\n' ' ')" = "alpha-004 alpha-005 alpha-006 " ] &&
+    git show t~1:./insights/_domain.yaml | cmp -s - insights/_domain.yaml &&
+    grep -q '^    relates: \[alpha-005\]$' insights/beta.yaml &&
+    grep -qF "alpha.yaml: not a merge: theirs' references to alpha-004 in other files still name it" "$scratch/merge.out" &&
+    ! grep -q "^post-rewrite:" "$scratch/merge.out" && "$DTK" check >/dev/null 2>&1 && [ -z "$(git status --porcelain)" ]; then
+    ok "renumbered entries, rebase with --no-hooks: references in other files unchanged, the driver says so"
+else
+    ko "renumbered entries, rebase with --no-hooks: references in other files unchanged, the driver says so" "$(cat "$scratch/merge.out")"
 fi
 # a base below the top of the repository, merged in a linked worktree (git
 # names the worktree's git directory to the hooks in GIT_DIR, whose work
@@ -725,8 +792,24 @@ if [ -n "${DTK_CRASH:-}" ]; then
             "$(cat "$scratch/merge.out")" "$(git status --short)" "$(git reflog -3)"
     fi
 
+    # the same after a rebase: HEAD, the index and the work tree as git
+    # made them, the hook says so
+    fresh rebase4 --dtk "$DTK_CRASH" && git config merge.dtk-insights.driver "'$DTK' merge-driver %O %A %B %P" &&
+        git config merge.dtk-index.driver "'$DTK' merge-driver %O %A %B %P" && rb_sides || ko "follow fails, rebase: branches made"
+    if DTK_FAULT_AT=rename git rebase main >"$scratch/merge.out" 2>&1 &&
+        [ "$(git reflog -1 --format=%gs)" = "rebase (finish): returning to refs/heads/t" ] &&
+        git show HEAD:insights/beta.yaml | grep -q '^    relates: \[alpha-005\]$' &&
+        grep -q '^    relates: \[alpha-005\]$' insights/beta.yaml && [ -z "$(git status --porcelain)" ] &&
+        grep -qxF "post-rewrite: theirs' references to renumbered entries not followed: check them" "$scratch/merge.out"; then
+        ok "the hook's dtk fails after a rebase: HEAD as git made it, nothing staged, said on stderr"
+    else
+        ko "the hook's dtk fails after a rebase: HEAD as git made it, nothing staged, said on stderr" \
+            "$(cat "$scratch/merge.out")" "$(git status --short)" "$(git reflog -3)"
+    fi
+
     # setup-git fails writing pre-merge-commit: the hooks before it are
-    # whole and executable (the helper, post-merge, pre-commit: usable
+    # whole and executable (the helper, post-merge, pre-commit,
+    # post-rewrite: usable
     # without it), no temporary file left, the configuration and
     # .gitattributes as they were; run again, it completes
     cp -R "$SRC/tests/fixtures/base" "$scratch/setup-fault" && cd "$scratch/setup-fault" && git init -q || exit 2
@@ -735,7 +818,8 @@ if [ -n "${DTK_CRASH:-}" ]; then
     DTK_FAULT_AT="rename=$h/pre-merge-commit" "$DTK_CRASH" setup-git >"$scratch/out" 2>&1
     rc=$?
     if [ $rc -eq 2 ] && [ -x "$h/dtk-merge-index" ] && [ -x "$h/post-merge" ] && [ -x "$h/pre-commit" ] &&
-        ! [ -e "$h/pre-merge-commit" ] && [ -z "$(ls "$h" | grep -v '\.sample$' | grep -v -x -e dtk-merge-index -e post-merge -e pre-commit)" ] &&
+        [ -x "$h/post-rewrite" ] && ! [ -e "$h/pre-merge-commit" ] &&
+        [ -z "$(ls "$h" | grep -v '\.sample$' | grep -v -x -e dtk-merge-index -e post-merge -e pre-commit -e post-rewrite)" ] &&
         cmp -s .git/config "$scratch/config.orig" && ! [ -e .gitattributes ] && grep -q 'pre-merge-commit' "$scratch/out"; then
         ok "setup-git fails writing a hook: those written are whole and executable, the rest as it was"
     else
@@ -744,7 +828,7 @@ if [ -n "${DTK_CRASH:-}" ]; then
     fi
     if "$DTK" setup-git >"$scratch/out" 2>&1 && [ -x "$h/pre-merge-commit" ] && [ -s .gitattributes ] &&
         grep -qxF "hook written: $h/pre-merge-commit" "$scratch/out" &&
-        [ "$(grep -c '^hook up to date: ' "$scratch/out")" -eq 2 ] && [ -n "$(git config merge.dtk-insights.driver)" ]; then
+        [ "$(grep -c '^hook up to date: ' "$scratch/out")" -eq 3 ] && [ -n "$(git config merge.dtk-insights.driver)" ]; then
         ok "setup-git run again after the failure completes"
     else
         ko "setup-git run again after the failure completes" "$(cat "$scratch/out")"

@@ -150,6 +150,20 @@ void dtk_memfiles_free(struct dtk_memfile *files, size_t n);
 int dtk_repo_follow_renumbered(struct dtk_repo *repo, const char *dir, struct dtk_buf *changed,
                                struct dtk_buf *notes);
 
+/*
+ * After a rebase of theirs (the branch's tip before it, a revision) onto
+ * ours (the commit the replay started on), in which dtk's merge driver
+ * renumbered theirs' entries (one commit at a time, so it may cascade):
+ * makes theirs' references to them follow as dtk_repo_follow_renumbered
+ * does, in the rebase's result checked out at dir. The renumbering is
+ * found by content: an entry theirs added (not in the merge base) whose id
+ * the result gives another entry, and that the result's same file holds
+ * under one other id with the same title and claim. Appends to changed and
+ * notes as dtk_repo_follow_renumbered. Returns 0, or -1 with the error set.
+ */
+int dtk_repo_follow_rebased(struct dtk_repo *repo, const char *theirs, const char *ours,
+                            const char *dir, struct dtk_buf *changed, struct dtk_buf *notes);
+
 /* Sets key to value in the repository's own configuration (.git/config). */
 int dtk_repo_config_set(struct dtk_repo *repo, const char *key, const char *value);
 
