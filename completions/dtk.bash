@@ -30,7 +30,7 @@ _dtk_options()
     crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --gpg-sign --no-gpg-sign --no-verify --allow-future --allow-shallow --continue --abort --help" ;;
     log) echo "-f --format --no-pager --help" ;;
     setup-git) echo "--dtk --no-hooks --help" ;;
-    merge-driver) echo "--help --follow-renumbered" ;;
+    merge-driver) echo "--help --follow-renumbered --follow-rebased" ;;
     export) echo "--help" ;;
     add) echo "--title --claim --source --confidence --verified-by --relates --created --from $_dtk_wopts" ;;
     add-node) echo "--category --bloom $_dtk_wopts" ;;
