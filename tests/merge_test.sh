@@ -733,6 +733,21 @@ if git commit -q --amend --no-edit >"$scratch/merge.out" 2>&1 && [ ! -s "$scratc
 else
     ko "git commit --amend: the post-rewrite hook does nothing" "$(cat "$scratch/merge.out")" "$(git reflog -3)"
 fi
+# git rebase --autostash with a comment added to _domain.yaml, not
+# committed: git applies the stash after post-rewrite, merging the files it
+# rewrote with dtk's driver, which would drop the comment: the hook leaves
+# HEAD as git made it and says so; the work tree keeps the change
+fresh rebase5 && rb_sides && sed -i '1s/^/# my note\n/' insights/_domain.yaml &&
+    cp insights/_domain.yaml "$scratch/domain.dirty" || ko "renumbered, rebase --autostash: branches made"
+if git rebase --autostash main >"$scratch/merge.out" 2>&1 && cmp -s insights/_domain.yaml "$scratch/domain.dirty" &&
+    git show HEAD:insights/beta.yaml | grep -q '^    relates: \[alpha-005\]$' &&
+    [ "$(git status --porcelain)" = " M insights/_domain.yaml" ] && [ -z "$(git stash list)" ] &&
+    ! grep -q "theirs' reference to" "$scratch/merge.out" &&
+    grep -qxF "post-rewrite: theirs' references to renumbered entries not followed: the rebase stashed changes of the work tree (--autostash); check them" "$scratch/merge.out"; then
+    ok "rebase --autostash: HEAD as git made it, the stashed change kept, said on stderr"
+else
+    ko "rebase --autostash: HEAD as git made it, the stashed change kept, said on stderr" "$(cat "$scratch/merge.out")" "$(git status --short)"
+fi
 # git pull --rebase in a clone of t (set up there): the same
 fresh rebase2 && rb_sides && git clone -q -b t . "$scratch/rebase2-clone" && cd "$scratch/rebase2-clone" &&
     "$DTK" setup-git >/dev/null 2>&1 && [ -z "$(git status --porcelain)" ] || ko "renumbered, pull --rebase: clone made"
