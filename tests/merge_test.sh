@@ -775,6 +775,13 @@ mkdir "$scratch/sub" && cp -R "$SRC/tests/fixtures/base" "$scratch/sub/kb" && cd
     git worktree add -q -b w "$scratch/sub-wt" main && cd "$scratch/sub-wt/kb" || ko "renumbered, worktree: branches made"
 git merge -q --no-edit t >"$scratch/merge.out" 2>&1 || ko "renumbered, worktree: merged" "$(cat "$scratch/merge.out")"
 rn_done "renumbered entry, a base in a subdirectory merged in a linked worktree: the references follow"
+# the same base rebased in a linked worktree: post-rewrite follows there too
+mkdir "$scratch/rsub" && cp -R "$SRC/tests/fixtures/base" "$scratch/rsub/kb" && cd "$scratch/rsub" &&
+    git init -q && git symbolic-ref HEAD refs/heads/main && git config merge.conflictStyle merge &&
+    cd kb && "$DTK" setup-git >/dev/null && git add -A && git commit -qm base && rb_sides && git checkout -q main &&
+    git worktree add -q "$scratch/rsub-wt" t && cd "$scratch/rsub-wt/kb" || ko "renumbered, rebase in a worktree: branches made"
+git rebase main >"$scratch/merge.out" 2>&1 || ko "renumbered, rebase in a worktree: rebased" "$(cat "$scratch/merge.out")"
+rb_done "renumbered entries, a base in a subdirectory rebased in a linked worktree: the references follow"
 # two bases in one repository: the hooks serve one; setup-git in the second
 # says the first is served no more
 mkdir -p "$scratch/two/kb1" && cp -R "$SRC/tests/fixtures/base/." "$scratch/two/kb1" &&
