@@ -775,6 +775,24 @@ mkdir "$scratch/sub" && cp -R "$SRC/tests/fixtures/base" "$scratch/sub/kb" && cd
     git worktree add -q -b w "$scratch/sub-wt" main && cd "$scratch/sub-wt/kb" || ko "renumbered, worktree: branches made"
 git merge -q --no-edit t >"$scratch/merge.out" 2>&1 || ko "renumbered, worktree: merged" "$(cat "$scratch/merge.out")"
 rn_done "renumbered entry, a base in a subdirectory merged in a linked worktree: the references follow"
+# merge-driver --follow-rebased by hand: usage errors exit 2, a commit that
+# does not exist exits 1; the directory's files untouched either way
+cd "$scratch/rebase1" && rm -rf "$scratch/fr" && mkdir "$scratch/fr" && cp -R insights "$scratch/fr/" &&
+    cp -R insights "$scratch/fr.orig" || ko "follow-rebased by hand: made"
+"$DTK" merge-driver --follow-rebased main "$scratch/fr" >"$scratch/out" 2>&1
+rc1=$?
+"$DTK" merge-driver --follow-rebased ORIG_HEAD main "$scratch/fr" x >>"$scratch/out" 2>&1
+rc2=$?
+"$DTK" merge-driver --follow-rebased no-such-commit main "$scratch/fr" >>"$scratch/out" 2>&1
+rc3=$?
+if [ $rc1 -eq 2 ] && [ $rc2 -eq 2 ] && [ $rc3 -eq 1 ] && diff -r "$scratch/fr/insights" "$scratch/fr.orig" >/dev/null &&
+    grep -qxF "dtk merge-driver: error: --follow-rebased needs <theirs> <ours> <dir>" "$scratch/out" &&
+    grep -qxF "dtk merge-driver: error: unexpected argument 'x'" "$scratch/out" &&
+    grep -q "^dtk merge-driver: error: cannot read the commit no-such-commit" "$scratch/out"; then
+    ok "merge-driver --follow-rebased: usage errors exit 2, an unknown commit 1, nothing written"
+else
+    ko "merge-driver --follow-rebased: usage errors exit 2, an unknown commit 1, nothing written" "$rc1 $rc2 $rc3" "$(cat "$scratch/out")"
+fi
 # the same base rebased in a linked worktree: post-rewrite follows there too
 mkdir "$scratch/rsub" && cp -R "$SRC/tests/fixtures/base" "$scratch/rsub/kb" && cd "$scratch/rsub" &&
     git init -q && git symbolic-ref HEAD refs/heads/main && git config merge.conflictStyle merge &&
