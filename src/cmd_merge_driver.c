@@ -131,12 +131,13 @@ done:
 	return rc;
 }
 
-/* --follow-renumbered DIR: theirs' references to the entries the driver
- * renumbered follow in the merged base at DIR; prints on stdout the files
- * rewritten, on stderr each reference. Returns 0 (also when no merge is
- * under way), or 1 on an error (the files of DIR then may be rewritten in
- * part: the hooks drop them). */
-static int S_follow(struct dtk_ctx *ctx, const char *dir)
+/* --follow-renumbered DIR (theirs NULL): theirs' references to the entries
+ * the driver renumbered follow in the merged base at DIR; --follow-rebased
+ * THEIRS OURS DIR: the same after a rebase of THEIRS onto OURS, in its
+ * result at DIR. Prints on stdout the files rewritten, on stderr each
+ * reference. Returns 0 (also when no merge is under way), or 1 on an error
+ * (the files of DIR then may be rewritten in part: the hooks drop them). */
+static int S_follow(struct dtk_ctx *ctx, const char *theirs, const char *ours, const char *dir)
 {
 	struct dtk_repo *repo = NULL;
 	struct dtk_buf changed = DTK_BUF_INIT, notes = DTK_BUF_INIT;
@@ -148,38 +149,12 @@ static int S_follow(struct dtk_ctx *ctx, const char *dir)
 		       dtk_cmd_fail(ctx, "merge-driver", 1);
 	if (dtk_repo_open(&repo, cwd) < 0)
 		return dtk_cmd_fail(ctx, "merge-driver", 1);
-	rc = dtk_repo_follow_renumbered(repo, dir, &changed, &notes);
+	rc = theirs ? dtk_repo_follow_rebased(repo, theirs, ours, dir, &changed, &notes)
+	            : dtk_repo_follow_renumbered(repo, dir, &changed, &notes);
 	if (rc < 0) {
 		rc = dtk_cmd_fail(ctx, "merge-driver", 1);
 	} else {
 		rc = 0;
-		fputs(dtk_buf_cstr(&notes), ctx->err);
-		fputs(dtk_buf_cstr(&changed), ctx->out);
-	}
-	dtk_buf_release(&changed);
-	dtk_buf_release(&notes);
-	dtk_repo_free(repo);
-	return rc;
-}
-
-/* --follow-rebased THEIRS OURS DIR: the same after a rebase of THEIRS
- * onto OURS, in its result at DIR. */
-static int S_follow_rebased(struct dtk_ctx *ctx, char **argv)
-{
-	struct dtk_repo *repo = NULL;
-	struct dtk_buf changed = DTK_BUF_INIT, notes = DTK_BUF_INIT;
-	char cwd[4096];
-	int rc;
-
-	if (!getcwd(cwd, sizeof(cwd)))
-		return dtk_error("cannot read the current directory"),
-		       dtk_cmd_fail(ctx, "merge-driver", 1);
-	if (dtk_repo_open(&repo, cwd) < 0)
-		return dtk_cmd_fail(ctx, "merge-driver", 1);
-	rc = dtk_repo_follow_rebased(repo, argv[0], argv[1], argv[2], &changed, &notes);
-	if (rc < 0) {
-		rc = dtk_cmd_fail(ctx, "merge-driver", 1);
-	} else {
 		fputs(dtk_buf_cstr(&notes), ctx->err);
 		fputs(dtk_buf_cstr(&changed), ctx->out);
 	}
@@ -204,7 +179,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		if (argc > 3)
 			return dtk_cmd_usage_error(ctx, "merge-driver", "unexpected argument '%s'",
 			                           argv[3]);
-		return S_follow(ctx, argv[2]);
+		return S_follow(ctx, NULL, NULL, argv[2]);
 	}
 	if (argc > 1 && !strcmp(argv[1], "--follow-rebased")) {
 		if (argc < 5)
@@ -213,7 +188,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		if (argc > 5)
 			return dtk_cmd_usage_error(ctx, "merge-driver", "unexpected argument '%s'",
 			                           argv[5]);
-		return S_follow_rebased(ctx, argv + 2);
+		return S_follow(ctx, argv[2], argv[3], argv[4]);
 	}
 	if (argc < 5)
 		return dtk_cmd_usage_error(ctx, "merge-driver",

@@ -403,21 +403,47 @@ done:
 	return rc < 0 ? -1 : 0;
 }
 
+/* Starts run for the merged base at dir, its output going to changed and
+ * notes. */
+static void S_run_init(struct S_run *run, struct dtk_repo *repo, const char *dir,
+                       struct dtk_buf *changed, struct dtk_buf *notes)
+{
+	memset(run, 0, sizeof(*run));
+	run->repo = repo;
+	run->g = dtk_repo_git(repo);
+	run->dir = dir;
+	run->changed = changed;
+	run->notes = notes;
+}
+
+/* When rc is 0 (run's three trees read): finds the renamed entries with
+ * find, for each node file, then makes theirs' references to them follow
+ * in every file. Frees what run holds. Returns rc, or -1 on an error. */
+static int S_run_finish(struct S_run *run, int rc, S_file_fn find)
+{
+	char *insights = dtk_path_join(dtk_repo_prefix(run->repo), "insights");
+	int i;
+
+	if (rc == 0)
+		rc = S_each_file(run->g, run->s.t[2], insights, 0, find, run);
+	if (rc == 0 && run->renamed.n)
+		rc = S_each_file(run->g, run->s.t[2], insights, 1, S_follow_in, run);
+	for (i = 0; i < 3; i++)
+		git_tree_free(run->s.t[i]);
+	free(run->renamed.r);
+	free(insights);
+	return rc;
+}
+
 int dtk_repo_follow_rebased(struct dtk_repo *repo, const char *theirs, const char *ours,
                             const char *dir, struct dtk_buf *changed, struct dtk_buf *notes)
 {
 	struct S_run run;
 	const git_oid *commits[3] = {&run.s.base, &run.s.ours, &run.s.theirs};
-	char *insights = dtk_path_join(dtk_repo_prefix(repo), "insights");
 	git_object *o = NULL;
 	int rc = 0, i;
 
-	memset(&run, 0, sizeof(run));
-	run.repo = repo;
-	run.g = dtk_repo_git(repo);
-	run.dir = dir;
-	run.changed = changed;
-	run.notes = notes;
+	S_run_init(&run, repo, dir, changed, notes);
 	for (i = 0; rc == 0 && i < 2; i++) {
 		const char *rev = i ? ours : theirs;
 		struct dtk_buf spec = DTK_BUF_INIT;
@@ -439,38 +465,14 @@ int dtk_repo_follow_rebased(struct dtk_repo *repo, const char *theirs, const cha
 			rc = dtk_error("cannot read the rebase's commits: %s",
 			               git_error_last() ? git_error_last()->message
 			                                : "libgit2 error");
-	if (rc == 0)
-		rc = S_each_file(run.g, run.s.t[2], insights, 0, S_rebased_of, &run);
-	if (rc == 0 && run.renamed.n)
-		rc = S_each_file(run.g, run.s.t[2], insights, 1, S_follow_in, &run);
-	for (i = 0; i < 3; i++)
-		git_tree_free(run.s.t[i]);
-	free(run.renamed.r);
-	free(insights);
-	return rc;
+	return S_run_finish(&run, rc, S_rebased_of);
 }
 
 int dtk_repo_follow_renumbered(struct dtk_repo *repo, const char *dir, struct dtk_buf *changed,
                                struct dtk_buf *notes)
 {
 	struct S_run run;
-	char *insights = dtk_path_join(dtk_repo_prefix(repo), "insights");
-	int rc, i;
 
-	memset(&run, 0, sizeof(run));
-	run.repo = repo;
-	run.g = dtk_repo_git(repo);
-	run.dir = dir;
-	run.changed = changed;
-	run.notes = notes;
-	rc = S_find_sides(run.g, &run.s);
-	if (rc == 0)
-		rc = S_each_file(run.g, run.s.t[2], insights, 0, S_renames_of, &run);
-	if (rc == 0 && run.renamed.n)
-		rc = S_each_file(run.g, run.s.t[2], insights, 1, S_follow_in, &run);
-	for (i = 0; i < 3; i++)
-		git_tree_free(run.s.t[i]);
-	free(run.renamed.r);
-	free(insights);
-	return rc;
+	S_run_init(&run, repo, dir, changed, notes);
+	return S_run_finish(&run, S_find_sides(run.g, &run.s), S_renames_of);
 }
