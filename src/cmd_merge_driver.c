@@ -172,23 +172,18 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	size_t n = 0;
 	int rc;
 
-	if (argc > 1 && !strcmp(argv[1], "--follow-renumbered")) {
-		if (argc < 3)
-			return dtk_cmd_usage_error(ctx, "merge-driver",
-			                           "--follow-renumbered needs a directory");
-		if (argc > 3)
+	if (argc > 1 &&
+	    (!strcmp(argv[1], "--follow-renumbered") || !strcmp(argv[1], "--follow-rebased"))) {
+		int rebased = !strcmp(argv[1], "--follow-rebased"), want = rebased ? 5 : 3;
+		if (argc < want)
+			return dtk_cmd_usage_error(ctx, "merge-driver", "%s needs %s", argv[1],
+			                           rebased ? "<theirs> <ours> <dir>"
+			                                   : "a directory");
+		if (argc > want)
 			return dtk_cmd_usage_error(ctx, "merge-driver", "unexpected argument '%s'",
-			                           argv[3]);
-		return S_follow(ctx, NULL, NULL, argv[2]);
-	}
-	if (argc > 1 && !strcmp(argv[1], "--follow-rebased")) {
-		if (argc < 5)
-			return dtk_cmd_usage_error(ctx, "merge-driver",
-			                           "--follow-rebased needs <theirs> <ours> <dir>");
-		if (argc > 5)
-			return dtk_cmd_usage_error(ctx, "merge-driver", "unexpected argument '%s'",
-			                           argv[5]);
-		return S_follow(ctx, argv[2], argv[3], argv[4]);
+			                           argv[want]);
+		return S_follow(ctx, rebased ? argv[2] : NULL, rebased ? argv[3] : NULL,
+		                argv[want - 1]);
 	}
 	if (argc < 5)
 		return dtk_cmd_usage_error(ctx, "merge-driver",
