@@ -261,7 +261,7 @@ static int S_keep(void *arg, const char *node, const char *buf, size_t len)
 	const struct filter *f = arg;
 	if (f->node && strcmp(node, f->node))
 		return 0;
-	return dtk_search_file_may_match(f->s, buf, len);
+	return !buf || dtk_search_file_may_match(f->s, buf, len); /* NULL: from the cache */
 }
 
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)

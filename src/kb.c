@@ -2,8 +2,10 @@
 #define _GNU_SOURCE /* memmem */
 #include "dtk/kb.h"
 
+#include "dtk/cache.h"
 #include "dtk/fs.h"
 #include "dtk/linkcache.h"
+#include "dtk/nodecache.h"
 #include "dtk/ytree.h"
 #include "schema.h"
 
@@ -221,6 +223,7 @@ struct loader {
 	char shown_key[9];        /* its key in the links cache's lists */
 	char *cache_path;         /* where the links cache is, NULL when none */
 	const struct dtk_kb_filter *filter; /* node files parsed only when it keeps them */
+	struct dtk_nodecache *nc; /* a search's node cache, NULL when none */
 };
 
 /* What one thread loads with: its own arena and diagnostics. */
@@ -243,7 +246,7 @@ static int S_is_broken(const struct loader *l, const char *name, size_t len)
 /* Reads file f's bytes into *buf (malloc'd, or pointing into memory files
  * when *owned is 0). Returns 0, 1 when absent, -1 after a diagnostic. */
 static int S_read(const struct loader *l, struct dtk_diags *d, const struct kfile *f, char **buf,
-                  size_t *len, int *owned)
+                  size_t *len, int *owned, struct stat *st)
 {
 	char *full;
 	size_t i;
@@ -266,6 +269,8 @@ static int S_read(const struct loader *l, struct dtk_diags *d, const struct kfil
 	/* a regular file, the whole path inside the base, opened once */
 	rc = dtk_file_open_within(&fd, l->root_real, full);
 	if (rc == 0) {
+		if (st && fstat(fd, st) < 0) /* before the read: a later change shows */
+			st->st_nlink = 0;
 		rc = dtk_file_read_fd(buf, len, fd, full, DTK_MAX_FILE_BYTES);
 		*owned = 1;
 		close(fd);
@@ -418,7 +423,7 @@ static void S_prefetch_files(struct prefetch *p)
 		    !(p->mine && dtk_linkcache_has(p->mine, p->mine_len, key)))
 			continue;
 		f->tree_arena = dtk_arena_new();
-		if (S_read(l, &d, f, &f->tree_buf, &len, &owned) != 0 || !owned ||
+		if (S_read(l, &d, f, &f->tree_buf, &len, &owned, NULL) != 0 || !owned ||
 		    dtk_yaml_parse(&f->tree, f->tree_arena, f->rel, f->tree_buf, len, &d) < 0 ||
 		    d.n || !f->tree) {
 			f->tree = NULL;
@@ -553,15 +558,69 @@ static int S_parse_sources(struct loader *l, const struct kfile *f, struct dtk_y
 	return rc;
 }
 
+/* The node cache (search): sets *st to node file f's stat data, not
+ * following a link. When the cache holds f's node as it is, the node is
+ * unpacked, handed to the filter and f->out set: returns 1. Else returns 0
+ * (*st's st_nlink is 0 when f is not a regular file). */
+static int S_from_cache(struct worker *w, struct kfile *f, struct stat *st)
+{
+	struct loader *l = w->l;
+	struct dtk_arena *scratch;
+	char *full = dtk_path_join(l->kb->root, f->rel), *blob;
+	size_t len;
+	int rc;
+
+	rc = lstat(full, st) == 0 && S_ISREG(st->st_mode);
+	free(full);
+	if (!rc) {
+		st->st_nlink = 0;
+		return 0;
+	}
+	if (l->filter->keep && !l->filter->keep(l->filter->arg, f->node, NULL, 0)) {
+		/* not wanted: its record stays when it can be trusted */
+		dtk_nodecache_get(l->nc, f->name, st, NULL, NULL);
+		return 1;
+	}
+	if (dtk_nodecache_get(l->nc, f->name, st, &blob, &len) < 0)
+		return 0;
+	scratch = dtk_arena_new();
+	rc = dtk_nodecache_unpack(&f->out, l->kb, w->arena, scratch, blob, len, f->node, f->rel,
+	                          (l->schema_flags & DTK_SCHEMA_BORROW) != 0, w->named) == 0;
+	f->ok = rc;
+	if (rc && l->filter->loaded)
+		l->filter->loaded(l->filter->arg, l->kb, f->out, w->arena);
+	dtk_arena_free(scratch);
+	free(blob);
+	return rc;
+}
+
+/* Adds node file f's node, which loaded with no error, to the node cache,
+ * when the file read was the regular file looked at before (st, fst). */
+static void S_to_cache(struct loader *l, const struct kfile *f, const struct stat *st,
+                       const struct stat *fst)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+
+	if (!st->st_nlink || !fst->st_nlink || st->st_dev != fst->st_dev ||
+	    st->st_ino != fst->st_ino)
+		return;
+	dtk_nodecache_pack(&b, f->out);
+	dtk_nodecache_put(l->nc, f->name, fst, b.ptr, b.len);
+	dtk_buf_release(&b);
+}
+
 /* Reads, parses and checks file f with w's arena and diagnostics. */
 static void S_load_file(struct worker *w, struct kfile *f)
 {
 	struct loader *l = w->l;
 	struct dtk_arena *tmp = NULL;
 	struct dtk_yval *root = NULL;
+	struct stat st, fst; /* the node cache's: before the look-up, the read */
 	char *buf = NULL;
 	size_t len = 0, had = w->d.n;
 	int owned = 0, rc;
+
+	st.st_nlink = fst.st_nlink = 0; /* none */
 
 	if (f->tree) { /* read and parsed ahead */
 		root = f->tree;
@@ -575,7 +634,9 @@ static void S_load_file(struct worker *w, struct kfile *f)
 	}
 	if (f->linked && !S_links(l, f))
 		return;
-	rc = S_read(l, &w->d, f, &buf, &len, &owned);
+	if (f->t == F_NODE && l->nc && S_from_cache(w, f, &st))
+		return;
+	rc = S_read(l, &w->d, f, &buf, &len, &owned, l->nc ? &fst : NULL);
 	if (rc == 0 && f->t == F_NODE && l->filter &&
 	    !l->filter->keep(l->filter->arg, f->node, buf, len))
 		goto done;
@@ -606,6 +667,8 @@ schema:
 		f->out = dtk_schema_node(l->kb, w->arena, tmp, root, f->rel, f->node,
 		                         l->schema_flags, w->named, &w->d);
 		f->ok = f->out != NULL;
+		if (f->out && l->nc && w->d.n == had)
+			S_to_cache(l, f, &st, &fst);
 		if (f->out && l->filter && l->filter->loaded)
 			l->filter->loaded(l->filter->arg, l->kb, f->out, w->arena);
 		break;
@@ -854,6 +917,11 @@ static int S_load_files(struct loader *l, int what, const char *only)
 		if (!pf && S_list_nodes(l, &cap, DTK_KB_LINKED, only) < 0)
 			return -1;
 	}
+	if (l->filter && l->filter->borrow && !l->mem) { /* a search's node cache */
+		char *path = dtk_cache_path(l->root_real, "nodes");
+		l->nc = path ? dtk_nodecache_open(path, l->root_real) : NULL;
+		free(path);
+	}
 	S_load_file(&w, &l->files[0]);
 	S_load_file(&w, &l->files[1]);
 #ifdef __GLIBC__
@@ -891,6 +959,8 @@ static int S_load_files(struct loader *l, int what, const char *only)
 	S_load_parallel(l, first, pf != NULL);
 	if (l->lc && l->needle && l->dir_fd >= 0)
 		S_cache_save(l);
+	if (l->nc)
+		dtk_nodecache_save(l->nc);
 	if (l->dir_fd >= 0)
 		close(l->dir_fd);
 	l->dir_fd = -1;
@@ -1087,6 +1157,7 @@ done:
 	dtk_strv_free(l->named, l->n_named);
 	free(l->needle);
 	dtk_linkcache_free(l->lc);
+	dtk_nodecache_free(l->nc);
 	free(l->cache_path);
 	for (i = 0; i < l->n_files; i++) {
 		free(l->files[i].name);

@@ -1,6 +1,8 @@
 /* linkcache.c: the links cache of dtk show (what each node file may name). */
 #include "dtk/linkcache.h"
 
+#include "dtk/cache.h"
+
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
 
@@ -16,7 +18,7 @@
 
 #define S_MAGIC "dtk links cache 1\n"
 #define S_MAX_BYTES (64u << 20)
-#define S_NS ((int64_t)1000000000)
+#define S_NS DTK_CACHE_NS
 
 struct dtk_linkcache {
 	char *path;
@@ -30,41 +32,12 @@ struct dtk_linkcache {
 	atomic_int missed; /* a look-up found no trusted entry: the cache is rewritten */
 };
 
-/* Returns the FNV-1a hash of buf[0..len). */
-static uint64_t S_hash(const char *buf, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t i;
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)buf[i]) * 0x100000001b3ULL;
-	return h;
-}
-
-/* Returns a checksum of buf[0..len), eight bytes at a step (what catches a
- * torn or corrupt cache: any change of its bytes changes it). */
-static uint64_t S_sum(const char *buf, size_t len)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
-	size_t i;
-
-	for (i = 0; i + 8 <= len; i += 8) {
-		memcpy(&w, buf + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
-	}
-	for (; i < len; i++) {
-		h = (h ^ (unsigned char)buf[i]) * 0xc4ceb9fe1a85ec53ULL;
-		h ^= h >> 29;
-	}
-	return h;
-}
-
 /* Writes the 32-bit key of a node name as lists hold it: 8 hex digits and
  * a NUL. */
 static void S_key(char out[9], const char *name, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
-	uint32_t k = (uint32_t)(S_hash(name, len) >> 16);
+	uint32_t k = (uint32_t)(dtk_cache_hash(name, len) >> 16);
 	int i;
 
 	for (i = 7; i >= 0; i--, k >>= 4)
@@ -77,88 +50,9 @@ void dtk_linkcache_key(char key[9], const char *node)
 	S_key(key, node, strlen(node));
 }
 
-static const char *S_env(const char *name)
-{
-	const char *v = getenv(name);
-	return v && *v ? v : NULL;
-}
-
-static int S_is_dir(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* Returns the git directory a ".git" file at dot names (malloc'd), or NULL. */
-static char *S_gitdir_file(const char *dot, const char *dir)
-{
-	char *text = NULL, *out = NULL, *p;
-	size_t len;
-
-	if (dtk_file_read(&text, &len, dot, 4096) != 0 || strncmp(text, "gitdir: ", 8))
-		goto done;
-	p = text + 8;
-	p[strcspn(p, "\r\n")] = '\0';
-	out = p[0] == '/' ? dtk_xstrdup(p) : dtk_path_join(dir, p);
-	if (!S_is_dir(out)) {
-		free(out);
-		out = NULL;
-	}
-done:
-	free(text);
-	return out;
-}
-
-/* Returns the git directory of the repository holding root (malloc'd), as
- * git finds it (GIT_DIR, else the nearest .git up from root), or NULL. */
-static char *S_git_dir(const char *root)
-{
-	const char *env = S_env("GIT_DIR");
-	char *dir, *dot, *out = NULL, *slash;
-	struct stat st;
-
-	if (env)
-		return S_is_dir(env) ? realpath(env, NULL) : NULL;
-	dir = dtk_xstrdup(root);
-	for (;;) {
-		dot = dtk_path_join(dir, ".git");
-		if (lstat(dot, &st) == 0 && S_ISDIR(st.st_mode))
-			out = dtk_xstrdup(dot);
-		else if (lstat(dot, &st) == 0 && S_ISREG(st.st_mode))
-			out = S_gitdir_file(dot, dir);
-		free(dot);
-		slash = strrchr(dir, '/');
-		if (out || !slash || slash == dir)
-			break;
-		*slash = '\0';
-	}
-	free(dir);
-	return out;
-}
-
 char *dtk_linkcache_path(const char *root)
 {
-	const char *off = S_env("DTK_NO_CACHE"), *xdg = S_env("XDG_CACHE_HOME");
-	const char *home = S_env("HOME");
-	char *git, *out = NULL;
-	struct dtk_buf b = DTK_BUF_INIT;
-
-	if (off && strcmp(off, "0"))
-		return NULL;
-	git = S_git_dir(root);
-	if (git)
-		dtk_buf_printf(&b, "%s/dtk", git);
-	else if (xdg && xdg[0] == '/')
-		dtk_buf_printf(&b, "%s/dtk", xdg);
-	else if (home && home[0] == '/')
-		dtk_buf_printf(&b, "%s/.cache/dtk", home);
-	if (b.len) {
-		dtk_buf_printf(&b, "/links-%016" PRIx64, S_hash(root, strlen(root)));
-		out = dtk_xstrdup(b.ptr);
-	}
-	dtk_buf_release(&b);
-	free(git);
-	return out;
+	return dtk_cache_path(root, "links");
 }
 
 /* Reads a decimal number ending at a space from *p; returns 0 or -1. */
@@ -251,7 +145,7 @@ static void S_load(struct dtk_linkcache *c)
 	if (!tail || tail + 1 < c->buf + head.len ||
 	    sscanf(tail + 1, "end %zu %" SCNx64, &n, &hash) != 2)
 		goto done;
-	hash = S_sum(c->buf, (size_t)(tail + 1 - c->buf));
+	hash = dtk_cache_sum(c->buf, (size_t)(tail + 1 - c->buf));
 	snprintf(line, sizeof(line), "end %zu %016" PRIx64, n, hash);
 	if (strcmp(tail + 1, line)) /* exactly as written */
 		goto done;
@@ -281,10 +175,8 @@ done:
 struct dtk_linkcache *dtk_linkcache_open(const char *path, const char *root)
 {
 	struct dtk_linkcache *c = dtk_xcalloc(1, sizeof(*c));
-	struct timespec ts;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	c->now = (int64_t)ts.tv_sec * S_NS + ts.tv_nsec;
+	c->now = dtk_cache_now();
 	c->path = dtk_xstrdup(path);
 	c->root = dtk_xstrdup(root);
 	atomic_init(&c->missed, 0);
@@ -310,22 +202,22 @@ size_t dtk_linkcache_count(const struct dtk_linkcache *c)
 
 void dtk_linkcache_stat(struct dtk_linkcache_rec *r, const struct stat *st)
 {
-	r->dev = (uint64_t)st->st_dev;
-	r->ino = (uint64_t)st->st_ino;
-	r->size = (uint64_t)st->st_size;
-	r->mtime_ns = (int64_t)st->st_mtim.tv_sec * S_NS + st->st_mtim.tv_nsec;
-	r->ctime_ns = (int64_t)st->st_ctim.tv_sec * S_NS + st->st_ctim.tv_nsec;
+	struct dtk_cache_stat cs;
+
+	dtk_cache_stat_of(&cs, st);
+	r->dev = cs.dev;
+	r->ino = cs.ino;
+	r->size = cs.size;
+	r->mtime_ns = cs.mtime_ns;
+	r->ctime_ns = cs.ctime_ns;
 }
 
 const char *dtk_linkcache_get(const struct dtk_linkcache *c, const char *name,
                               const struct stat *st, size_t *len)
 {
-	struct dtk_linkcache_rec now;
 	size_t lo = 0, hi = c->n, mid;
-	int64_t limit = c->stamp - DTK_LINKCACHE_GRAIN_S * S_NS;
 	int cmp;
 
-	dtk_linkcache_stat(&now, st);
 	while (lo < hi) {
 		const struct dtk_linkcache_rec *r;
 		mid = lo + (hi - lo) / 2;
@@ -336,9 +228,9 @@ const char *dtk_linkcache_get(const struct dtk_linkcache *c, const char *name,
 		} else if (cmp > 0) {
 			lo = mid + 1;
 		} else {
-			if (r->dev == now.dev && r->ino == now.ino && r->size == now.size &&
-			    r->mtime_ns == now.mtime_ns && r->ctime_ns == now.ctime_ns &&
-			    r->mtime_ns < limit && r->ctime_ns < limit) {
+			struct dtk_cache_stat rs = {r->dev, r->ino, r->size, r->mtime_ns,
+			                            r->ctime_ns};
+			if (dtk_cache_trusted(&rs, st, c->stamp)) {
 				*len = r->list_len;
 				return r->list;
 			}
@@ -397,7 +289,7 @@ char *dtk_linkcache_scan(const char *buf, size_t len)
 		if (q + i != e)
 			continue;
 		/* the prefix s..q, once: an open-addressed set of spans */
-		uint64_t h = S_hash(s, (size_t)(q - s));
+		uint64_t h = dtk_cache_hash(s, (size_t)(q - s));
 		for (i = (size_t)h & (cap - 1); set[i].p; i = (i + 1) & (cap - 1))
 			if (set[i].len == (size_t)(q - s) && !memcmp(set[i].p, s, set[i].len))
 				break;
@@ -412,7 +304,7 @@ char *dtk_linkcache_scan(const char *buf, size_t len)
 			for (k = 0; k < oc; k++) {
 				if (!old[k].p)
 					continue;
-				for (i = (size_t)S_hash(old[k].p, old[k].len) & (cap - 1); set[i].p;
+				for (i = (size_t)dtk_cache_hash(old[k].p, old[k].len) & (cap - 1); set[i].p;
 				     i = (i + 1) & (cap - 1))
 					;
 				set[i] = old[k];
@@ -487,9 +379,9 @@ static int S_same(const struct dtk_linkcache *c, const struct dtk_linkcache_rec 
 int dtk_linkcache_save(struct dtk_linkcache *c, const struct dtk_linkcache_rec *recs, size_t n)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
-	char *tmp = NULL, *slash;
-	size_t i, off = 0;
-	int fd = -1, rc = -1, made = 0;
+	char *tmp;
+	size_t i;
+	int fd, rc;
 
 	if (!atomic_load(&c->missed) && S_same(c, recs, n))
 		return 0;
@@ -500,41 +392,9 @@ int dtk_linkcache_save(struct dtk_linkcache *c, const struct dtk_linkcache_rec *
 		        &b, "%s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRId64 " %" PRId64 " %s\n",
 		        recs[i].name, recs[i].dev, recs[i].ino, recs[i].size, recs[i].mtime_ns,
 		        recs[i].ctime_ns, recs[i].list);
-	dtk_buf_printf(&b, "end %zu %016" PRIx64 "\n", n, S_sum(b.ptr, b.len));
-	tmp = dtk_xmalloc(strlen(c->path) + 16);
-	strcpy(tmp, c->path);
-	slash = strrchr(tmp, '/');
-	if (slash && slash != tmp) {
-		*slash = '\0';
-		if (dtk_file_mkdirs(tmp, 0700) < 0)
-			goto done;
-		*slash = '/';
-	}
-	strcat(tmp, ".XXXXXX");
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		goto done;
-	made = 1;
-	while (off < b.len) {
-		ssize_t w = write(fd, b.ptr + off, b.len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			goto done;
-		off += (size_t)w;
-	}
-	if (close(fd) < 0) {
-		fd = -1;
-		goto done;
-	}
-	fd = -1;
-	rc = rename(tmp, c->path);
-done:
-	if (fd >= 0)
-		close(fd);
-	if (rc < 0 && made)
-		unlink(tmp);
-	free(tmp);
+	dtk_buf_printf(&b, "end %zu %016" PRIx64 "\n", n, dtk_cache_sum(b.ptr, b.len));
+	fd = dtk_cache_create(c->path, &tmp);
+	rc = fd < 0 ? -1 : dtk_cache_commit(fd, tmp, c->path, dtk_cache_write(fd, b.ptr, b.len) == 0);
 	dtk_buf_release(&b);
-	return rc < 0 ? -1 : 0;
+	return rc;
 }

@@ -1041,6 +1041,19 @@ static void S_index_linking(struct ctx *c, struct dtk_node *node)
 			node->linking[node->n_linking++] = &node->entries[i];
 }
 
+int dtk_schema_index_node(struct dtk_arena *arena, struct dtk_node *node)
+{
+	struct dtk_diags d = DTK_DIAGS_INIT;
+	struct ctx c = {.arena = arena, .path = node->path, .d = &d};
+	int rc;
+
+	S_index_entries(&c, node);
+	S_index_linking(&c, node);
+	rc = d.n ? -1 : 0;
+	dtk_diags_release(&d);
+	return rc;
+}
+
 struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *arena,
                                  struct dtk_arena *scratch, const struct dtk_yval *root,
                                  const char *path, const char *name, unsigned flags,

@@ -56,4 +56,8 @@ struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *aren
                                  const char *path, const char *name, unsigned flags,
                                  unsigned char *named, struct dtk_diags *diags);
 
+/* Fills node->by_id and node->linking (in arena) from its entries, as
+ * dtk_schema_node does. Returns 0, or -1 when two entries share an id. */
+int dtk_schema_index_node(struct dtk_arena *arena, struct dtk_node *node);
+
 #endif

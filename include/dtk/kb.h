@@ -51,7 +51,9 @@ struct dtk_kb_filter {
 	/* Called once, when _domain.yaml and _sources.yaml are read (may be NULL). */
 	void (*prepare)(void *arg, const struct dtk_kb *kb);
 	/* Returns 1 to parse the node file of node whose bytes are buf[0..len);
-	 * called from several threads at once. */
+	 * called from several threads at once. buf is NULL when the node comes
+	 * from the node cache of a borrowing filter (nodecache.h), unread:
+	 * returns 1 to take it. */
 	int (*keep)(void *arg, const char *node, const char *buf, size_t len);
 	/* Called with each node parsed (may be NULL), from several threads at
 	 * once; node->category is not set yet. With borrow, the titles,

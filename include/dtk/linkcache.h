@@ -15,15 +15,15 @@
 #ifndef DTK_LINKCACHE_H
 #define DTK_LINKCACHE_H
 
+#include "dtk/cache.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
 
 /* An entry is trusted only when its file's mtime and ctime are older than
- * the cache's write time by more than this many seconds: a rewrite within
- * one timestamp tick (2 s on FAT, 1 s on many others) keeps them as they
- * were ("racily clean" in git's words). */
-#define DTK_LINKCACHE_GRAIN_S 2
+ * the cache's write time by more than this many seconds (cache.h). */
+#define DTK_LINKCACHE_GRAIN_S DTK_CACHE_GRAIN_S
 
 /* One node file as the cache holds it. */
 struct dtk_linkcache_rec {

@@ -1,0 +1,70 @@
+/*
+ * cache.h: what dtk's caches share (the links cache of show, the node cache
+ * of search): where a base's cache lives, the hash and checksum they use,
+ * the stat data that says a file is as it was, and the write of a whole
+ * cache file by rename. A cache is only an aid: nothing here reports an
+ * error, and a cache that cannot be read or written is passed over.
+ */
+#ifndef DTK_CACHE_H
+#define DTK_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+/* A file is trusted only when its mtime and ctime are older than the
+ * cache's write time by more than this many seconds: a rewrite within one
+ * timestamp tick (2 s on FAT, 1 s on many others) keeps them as they were
+ * ("racily clean" in git's words). */
+#define DTK_CACHE_GRAIN_S 2
+
+#define DTK_CACHE_NS ((int64_t)1000000000)
+
+/* The stat data a cache keeps of a file. */
+struct dtk_cache_stat {
+	uint64_t dev, ino, size;
+	int64_t mtime_ns, ctime_ns;
+};
+
+/*
+ * Returns the malloc'd path of the cache named kind ("links", "nodes") of
+ * the base whose real root path is root (the caller frees), or NULL when
+ * there is none: DTK_NO_CACHE is set (not empty, not "0"), or there is no
+ * place for it. The place: dtk/ in the git directory of the repository
+ * holding root (GIT_DIR when set; a .git file's gitdir, as in a worktree),
+ * else $XDG_CACHE_HOME/dtk (~/.cache/dtk); the name: kind-<hash of root>.
+ */
+char *dtk_cache_path(const char *root, const char *kind);
+
+/* Returns the FNV-1a hash of buf[0..len). */
+uint64_t dtk_cache_hash(const char *buf, size_t len);
+
+/* Returns a checksum of buf[0..len), eight bytes at a step (what catches a
+ * torn or corrupt cache: any change of its bytes changes it). */
+uint64_t dtk_cache_sum(const char *buf, size_t len);
+
+/* Sets *out from st. */
+void dtk_cache_stat_of(struct dtk_cache_stat *out, const struct stat *st);
+
+/* Returns 1 when st is the stat data r recorded and both of its times are
+ * older than stamp (ns since the epoch) by more than DTK_CACHE_GRAIN_S. */
+int dtk_cache_trusted(const struct dtk_cache_stat *r, const struct stat *st, int64_t stamp);
+
+/* Returns the time now, ns since the epoch. */
+int64_t dtk_cache_now(void);
+
+/*
+ * Opens a new temporary file beside path (making path's directory when
+ * missing) for a cache to be written. Returns its descriptor and sets *tmp
+ * to its malloc'd name, or returns -1 (*tmp NULL).
+ */
+int dtk_cache_create(const char *path, char **tmp);
+
+/* Writes buf[0..len) to fd whole. Returns 0 or -1. */
+int dtk_cache_write(int fd, const void *buf, size_t len);
+
+/* Closes fd and, when ok, renames tmp over path; else, or when that fails,
+ * removes tmp. Frees tmp. Returns 0 when path was replaced, else -1. */
+int dtk_cache_commit(int fd, char *tmp, const char *path, int ok);
+
+#endif

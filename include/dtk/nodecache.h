@@ -1,0 +1,81 @@
+/*
+ * nodecache.h: the node cache of dtk search. For each node file that loaded
+ * with no error it keeps the file's stat data and the node as the schema
+ * made it (entries, their texts, references and positions), packed, so that
+ * a search reads the packed node of a file that has not changed instead of
+ * parsing the file again. docs/design.md, "The node cache", says why each
+ * rule is there.
+ *
+ * The file: a head of 64 bytes ("dtk node cache 2\n", "index <offset>
+ * <length>", padded), the packed nodes, then the index: root, build, time,
+ * one line per node file (name, stat data, offset, length and checksum of
+ * its packed node), and "end <count> <checksum of the index>".
+ */
+#ifndef DTK_NODECACHE_H
+#define DTK_NODECACHE_H
+
+#include "dtk/dtk.h"
+#include "dtk/model.h"
+
+#include <stddef.h>
+#include <sys/stat.h>
+
+struct dtk_nodecache;
+
+/*
+ * Opens the cache at path (dtk_cache_path(root, "nodes")) for the base at
+ * root, noting the time now (before any file of the base is looked at). A
+ * cache that cannot be read, or is of another version, build or base,
+ * truncated or corrupt, is left unused without an error. Returns the handle
+ * (dtk_nodecache_free); never NULL.
+ */
+struct dtk_nodecache *dtk_nodecache_open(const char *path, const char *root);
+void dtk_nodecache_free(struct dtk_nodecache *c);
+
+/*
+ * Looks up node file name (its stat data st, not following a link): when
+ * the cache holds it, st is what it recorded and both times are older than
+ * the cache by more than DTK_CACHE_GRAIN_S, the record is kept for the next
+ * save and, when blob is not NULL, its packed node is read into *blob
+ * (malloc'd, NUL-terminated; the caller frees) and *len. Returns 0 then,
+ * else -1 (a record that cannot be read whole and as written is dropped).
+ * Safe from several threads at once.
+ */
+int dtk_nodecache_get(struct dtk_nodecache *c, const char *name, const struct stat *st,
+                      char **blob, size_t *len);
+
+/* Adds the record of node file name: st, its stat data taken before it was
+ * read, and blob[0..len), its packed node (written to the new cache file at
+ * once, not kept in memory). Safe from several threads at once. */
+void dtk_nodecache_put(struct dtk_nodecache *c, const char *name, const struct stat *st,
+                       const char *blob, size_t len);
+
+/*
+ * Writes the cache (the records kept by dtk_nodecache_get and those added)
+ * and renames it over the old one, unless nothing changed. Returns 0 when
+ * written or unchanged, -1 when not written (nothing is reported: the cache
+ * is only an aid). Called once, after every look-up.
+ */
+int dtk_nodecache_save(struct dtk_nodecache *c);
+
+/* Appends node, as the schema made it, packed, to b. */
+void dtk_nodecache_pack(struct dtk_buf *b, const struct dtk_node *node);
+
+/*
+ * Unpacks blob[0..len) (followed by a NUL) into *out: the node and its
+ * entries in arena, the strings copied into arena, except, when borrow is
+ * set, the titles, claims and relates ids, which point into blob, and the
+ * verified_by and relates lists, which are in scratch (as DTK_SCHEMA_BORROW
+ * leaves them). name and path are the node's; kb gives the sources the ids
+ * name (their own strings), and named, when not NULL, gets their bits as
+ * dtk_schema_node sets them. The checks of a node file that read other files
+ * are made again: every source named is in kb (when its sources loaded),
+ * and a high entry has the verifications kb's policy asks. Returns 0, or -1
+ * when blob is not a packed node or fails those checks (*out NULL).
+ */
+int dtk_nodecache_unpack(struct dtk_node **out, const struct dtk_kb *kb, struct dtk_arena *arena,
+                         struct dtk_arena *scratch, const char *blob, size_t len,
+                         const char *name, const char *path, int borrow,
+                         unsigned char *named);
+
+#endif

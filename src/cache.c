@@ -1,0 +1,206 @@
+/* cache.c: what the links cache and the node cache share. */
+#include "dtk/cache.h"
+
+#include "dtk/dtk.h"
+#include "dtk/fs.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+uint64_t dtk_cache_hash(const char *buf, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)buf[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+uint64_t dtk_cache_sum(const char *buf, size_t len)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
+	size_t i;
+
+	for (i = 0; i + 8 <= len; i += 8) {
+		memcpy(&w, buf + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	for (; i < len; i++) {
+		h = (h ^ (unsigned char)buf[i]) * 0xc4ceb9fe1a85ec53ULL;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+static const char *S_env(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
+
+static int S_is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Returns the git directory a ".git" file at dot names (malloc'd), or NULL. */
+static char *S_gitdir_file(const char *dot, const char *dir)
+{
+	char *text = NULL, *out = NULL, *p;
+	size_t len;
+
+	if (dtk_file_read(&text, &len, dot, 4096) != 0 || strncmp(text, "gitdir: ", 8))
+		goto done;
+	p = text + 8;
+	p[strcspn(p, "\r\n")] = '\0';
+	out = p[0] == '/' ? dtk_xstrdup(p) : dtk_path_join(dir, p);
+	if (!S_is_dir(out)) {
+		free(out);
+		out = NULL;
+	}
+done:
+	free(text);
+	return out;
+}
+
+/* Returns the git directory of the repository holding root (malloc'd), as
+ * git finds it (GIT_DIR, else the nearest .git up from root), or NULL. */
+static char *S_git_dir(const char *root)
+{
+	const char *env = S_env("GIT_DIR");
+	char *dir, *dot, *out = NULL, *slash;
+	struct stat st;
+
+	if (env)
+		return S_is_dir(env) ? realpath(env, NULL) : NULL;
+	dir = dtk_xstrdup(root);
+	for (;;) {
+		dot = dtk_path_join(dir, ".git");
+		if (lstat(dot, &st) == 0 && S_ISDIR(st.st_mode))
+			out = dtk_xstrdup(dot);
+		else if (lstat(dot, &st) == 0 && S_ISREG(st.st_mode))
+			out = S_gitdir_file(dot, dir);
+		free(dot);
+		slash = strrchr(dir, '/');
+		if (out || !slash || slash == dir)
+			break;
+		*slash = '\0';
+	}
+	free(dir);
+	return out;
+}
+
+char *dtk_cache_path(const char *root, const char *kind)
+{
+	const char *off = S_env("DTK_NO_CACHE"), *xdg = S_env("XDG_CACHE_HOME");
+	const char *home = S_env("HOME");
+	char *git, *out = NULL;
+	struct dtk_buf b = DTK_BUF_INIT;
+
+	if (off && strcmp(off, "0"))
+		return NULL;
+	git = S_git_dir(root);
+	if (git)
+		dtk_buf_printf(&b, "%s/dtk", git);
+	else if (xdg && xdg[0] == '/')
+		dtk_buf_printf(&b, "%s/dtk", xdg);
+	else if (home && home[0] == '/')
+		dtk_buf_printf(&b, "%s/.cache/dtk", home);
+	if (b.len) {
+		dtk_buf_printf(&b, "/%s-%016" PRIx64, kind, dtk_cache_hash(root, strlen(root)));
+		out = dtk_xstrdup(b.ptr);
+	}
+	dtk_buf_release(&b);
+	free(git);
+	return out;
+}
+
+void dtk_cache_stat_of(struct dtk_cache_stat *out, const struct stat *st)
+{
+	out->dev = (uint64_t)st->st_dev;
+	out->ino = (uint64_t)st->st_ino;
+	out->size = (uint64_t)st->st_size;
+	out->mtime_ns = (int64_t)st->st_mtim.tv_sec * DTK_CACHE_NS + st->st_mtim.tv_nsec;
+	out->ctime_ns = (int64_t)st->st_ctim.tv_sec * DTK_CACHE_NS + st->st_ctim.tv_nsec;
+}
+
+int dtk_cache_trusted(const struct dtk_cache_stat *r, const struct stat *st, int64_t stamp)
+{
+	struct dtk_cache_stat now;
+	int64_t limit = stamp - DTK_CACHE_GRAIN_S * DTK_CACHE_NS;
+
+	dtk_cache_stat_of(&now, st);
+	return r->dev == now.dev && r->ino == now.ino && r->size == now.size &&
+	       r->mtime_ns == now.mtime_ns && r->ctime_ns == now.ctime_ns &&
+	       r->mtime_ns < limit && r->ctime_ns < limit;
+}
+
+int64_t dtk_cache_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * DTK_CACHE_NS + ts.tv_nsec;
+}
+
+int dtk_cache_create(const char *path, char **tmp)
+{
+	char *t = dtk_xmalloc(strlen(path) + 16), *slash;
+	int fd;
+
+	strcpy(t, path);
+	slash = strrchr(t, '/');
+	if (slash && slash != t) {
+		*slash = '\0';
+		if (dtk_file_mkdirs(t, 0700) < 0) {
+			dtk_error_clear();
+			free(t);
+			*tmp = NULL;
+			return -1;
+		}
+		*slash = '/';
+	}
+	strcat(t, ".XXXXXX");
+	fd = mkstemp(t);
+	if (fd < 0) {
+		free(t);
+		t = NULL;
+	}
+	*tmp = t;
+	return fd;
+}
+
+int dtk_cache_write(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	size_t off = 0;
+
+	while (off < len) {
+		ssize_t w = write(fd, p + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		off += (size_t)w;
+	}
+	return 0;
+}
+
+int dtk_cache_commit(int fd, char *tmp, const char *path, int ok)
+{
+	int rc = -1;
+
+	if (close(fd) < 0)
+		ok = 0;
+	if (ok)
+		rc = rename(tmp, path);
+	if (rc < 0)
+		unlink(tmp);
+	free(tmp);
+	return rc < 0 ? -1 : 0;
+}

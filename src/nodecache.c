@@ -1,0 +1,633 @@
+/* nodecache.c: the node cache of dtk search (each node file's node, packed). */
+#define _GNU_SOURCE /* copy_file_range */
+#include "dtk/nodecache.h"
+
+#include "dtk/cache.h"
+#include "schema.h"
+
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define S_MAGIC "dtk node cache 2\n"
+/* the build the packed nodes are of: the schema may change between them */
+#define S_BUILD "build " DTK_VERSION " 2"
+#define S_HEAD 64 /* the head: the magic and where the index is, padded */
+#define S_MAX_INDEX (16u << 20)
+#define S_NONE UINT32_MAX /* a NULL string */
+
+/* ---- packing ---- */
+
+static void S_u32(struct dtk_buf *b, uint32_t v)
+{
+	dtk_buf_put(b, (const char *)&v, sizeof(v));
+}
+
+static void S_i64(struct dtk_buf *b, int64_t v)
+{
+	dtk_buf_put(b, (const char *)&v, sizeof(v));
+}
+
+static void S_str(struct dtk_buf *b, const char *s)
+{
+	size_t len = s ? strlen(s) : 0;
+	S_u32(b, s ? (uint32_t)len : S_NONE);
+	if (s) {
+		dtk_buf_put(b, s, len);
+		dtk_buf_putc(b, '\0');
+	}
+}
+
+static void S_pos(struct dtk_buf *b, struct dtk_pos p)
+{
+	S_u32(b, (uint32_t)p.line);
+	S_u32(b, (uint32_t)p.col);
+}
+
+static void S_refs(struct dtk_buf *b, const struct dtk_ref *v, unsigned n)
+{
+	unsigned i;
+	S_u32(b, n);
+	for (i = 0; i < n; i++) {
+		S_str(b, v[i].id);
+		S_pos(b, v[i].pos);
+	}
+}
+
+void dtk_nodecache_pack(struct dtk_buf *b, const struct dtk_node *node)
+{
+	size_t i;
+	unsigned k;
+
+	S_str(b, node->stance);
+	S_u32(b, (uint32_t)node->bloom);
+	S_pos(b, node->name_pos);
+	S_u32(b, (uint32_t)node->n_entries);
+	for (i = 0; i < node->n_entries; i++) {
+		const struct dtk_entry *e = &node->entries[i];
+		S_str(b, e->id);
+		S_str(b, e->title);
+		S_str(b, e->claim);
+		S_str(b, e->source.id);
+		S_pos(b, e->source.pos);
+		S_pos(b, e->pos);
+		S_i64(b, e->used);
+		S_i64(b, e->cited);
+		S_u32(b, (uint32_t)e->created);
+		S_u32(b, (uint32_t)e->reviewed);
+		S_u32(b, e->confidence);
+		S_u32(b, e->closed);
+		S_refs(b, e->verified_by, e->n_verified_by);
+		S_refs(b, e->relates, e->n_relates);
+		S_u32(b, e->n_contradicts);
+		for (k = 0; k < e->n_contradicts; k++) {
+			S_str(b, e->contradicts[k].ref.id);
+			S_pos(b, e->contradicts[k].ref.pos);
+			S_u32(b, (uint32_t)e->contradicts[k].open);
+			S_str(b, e->contradicts[k].note);
+		}
+	}
+}
+
+/* ---- unpacking: every read is checked against the end ---- */
+
+struct rd {
+	const char *p, *end;
+	int bad;
+};
+
+static uint32_t S_get_u32(struct rd *r)
+{
+	uint32_t v = 0;
+	if ((size_t)(r->end - r->p) < sizeof(v)) {
+		r->bad = 1;
+		return 0;
+	}
+	memcpy(&v, r->p, sizeof(v));
+	r->p += sizeof(v);
+	return v;
+}
+
+static int64_t S_get_i64(struct rd *r)
+{
+	int64_t v = 0;
+	if ((size_t)(r->end - r->p) < sizeof(v)) {
+		r->bad = 1;
+		return 0;
+	}
+	memcpy(&v, r->p, sizeof(v));
+	r->p += sizeof(v);
+	return v;
+}
+
+/* Returns the next string: in blob, or copied into copy when not NULL. */
+static const char *S_get_str(struct rd *r, struct dtk_arena *copy)
+{
+	uint32_t len = S_get_u32(r);
+	const char *s = r->p;
+
+	if (r->bad || len == S_NONE)
+		return NULL;
+	if ((size_t)(r->end - r->p) <= len || s[len] != '\0' || memchr(s, '\0', len)) {
+		r->bad = 1;
+		return NULL;
+	}
+	r->p += len + 1;
+	return copy ? dtk_arena_strndup(copy, s, len) : s;
+}
+
+static struct dtk_pos S_get_pos(struct rd *r)
+{
+	struct dtk_pos p;
+	p.line = (int)S_get_u32(r);
+	p.col = (int)S_get_u32(r);
+	return p;
+}
+
+/* Returns a count read from r, -1 when more than the bytes left could hold
+ * (each item takes at least min bytes). */
+static long S_get_count(struct rd *r, size_t min)
+{
+	uint32_t n = S_get_u32(r);
+	if (r->bad || n > (size_t)(r->end - r->p) / min) {
+		r->bad = 1;
+		return -1;
+	}
+	return (long)n;
+}
+
+/* Returns the id of a source the entry names: the source's own string when
+ * kb has it (its bit set in named), else s copied into arena. A source
+ * _sources.yaml does not hold is an error of the node file (schema.c's
+ * S_id): r is then bad, and the file is parsed to say so. */
+static const char *S_source_id(struct rd *r, const struct dtk_kb *kb, struct dtk_arena *arena,
+                               const char *s, unsigned char *named)
+{
+	const struct dtk_source *src = s ? dtk_kb_source(kb, s) : NULL;
+
+	if (s && !src && kb->sources_ok)
+		r->bad = 1;
+	if (src && named) {
+		size_t i = (size_t)(src - kb->sources);
+		named[i / 8] |= (unsigned char)(1u << (i % 8));
+	}
+	return src ? src->id : s ? dtk_arena_strdup(arena, s) : NULL;
+}
+
+/* Reads a list of references into *out (in arena); ids that name sources
+ * are looked up, the others copied into copy (or left in blob). Returns the
+ * count. */
+static unsigned S_get_refs(struct rd *r, struct dtk_ref **out, struct dtk_arena *arena,
+                           struct dtk_arena *copy, const struct dtk_kb *kb,
+                           unsigned char *named)
+{
+	long n = S_get_count(r, 12), i;
+	struct dtk_ref *v;
+
+	*out = NULL;
+	if (n <= 0)
+		return 0;
+	v = dtk_arena_alloc(arena, (size_t)n * sizeof(*v));
+	for (i = 0; i < n && !r->bad; i++) {
+		const char *id = S_get_str(r, kb ? NULL : copy);
+		v[i].id = kb ? S_source_id(r, kb, copy, id, named) : id;
+		v[i].pos = S_get_pos(r);
+		if (!v[i].id)
+			r->bad = 1;
+	}
+	*out = v;
+	return (unsigned)n;
+}
+
+static void S_get_entry(struct rd *r, struct dtk_entry *e, const struct dtk_kb *kb,
+                        struct dtk_arena *arena, struct dtk_arena *scratch, int borrow,
+                        unsigned char *named)
+{
+	struct dtk_arena *text = borrow ? NULL : arena, *lists = borrow ? scratch : arena;
+	long n, k;
+	uint32_t v;
+
+	e->id = S_get_str(r, arena);
+	e->title = S_get_str(r, text);
+	e->claim = S_get_str(r, text);
+	e->source.id = S_source_id(r, kb, arena, S_get_str(r, NULL), named);
+	e->source.pos = S_get_pos(r);
+	e->pos = S_get_pos(r);
+	e->used = S_get_i64(r);
+	e->cited = S_get_i64(r);
+	e->created = (dtk_date)S_get_u32(r);
+	e->reviewed = (dtk_date)S_get_u32(r);
+	v = S_get_u32(r);
+	e->confidence = (unsigned char)v;
+	r->bad |= v >= DTK_CONF_COUNT;
+	v = S_get_u32(r);
+	e->closed = (unsigned char)v;
+	r->bad |= v > 1 || !e->id;
+	e->n_verified_by = S_get_refs(r, &e->verified_by, lists, arena, kb, named);
+	/* the policy's check (schema.c's S_entry), which reads _domain.yaml */
+	r->bad |= e->confidence == DTK_CONF_HIGH &&
+	          e->n_verified_by < (unsigned)kb->high_min_verified;
+	e->n_relates = S_get_refs(r, &e->relates, lists, text, NULL, NULL);
+	n = S_get_count(r, 24);
+	if (n > 0)
+		e->contradicts = dtk_arena_alloc(arena, (size_t)n * sizeof(*e->contradicts));
+	for (k = 0; k < n && !r->bad; k++) {
+		struct dtk_contradiction *c = &e->contradicts[k];
+		c->ref.id = S_get_str(r, arena);
+		c->ref.pos = S_get_pos(r);
+		v = S_get_u32(r);
+		c->open = (int)v;
+		c->note = S_get_str(r, arena);
+		r->bad |= v > 1 || !c->ref.id;
+	}
+	e->n_contradicts = n > 0 ? (unsigned)n : 0;
+}
+
+int dtk_nodecache_unpack(struct dtk_node **out, const struct dtk_kb *kb, struct dtk_arena *arena,
+                         struct dtk_arena *scratch, const char *blob, size_t len,
+                         const char *name, const char *path, int borrow,
+                         unsigned char *named)
+{
+	struct rd r = {blob, blob + len, 0};
+	struct dtk_node *node = dtk_arena_alloc(arena, sizeof(*node));
+	uint32_t bloom;
+	long n, i;
+
+	*out = NULL;
+	memset(node, 0, sizeof(*node));
+	node->name = dtk_arena_strdup(arena, name);
+	node->path = dtk_arena_strdup(arena, path);
+	node->category = -1;
+	node->stance = S_get_str(&r, arena);
+	bloom = S_get_u32(&r);
+	node->bloom = (enum dtk_bloom)bloom;
+	node->name_pos = S_get_pos(&r);
+	n = S_get_count(&r, 64);
+	if (r.bad || bloom >= DTK_BLOOM_COUNT)
+		return -1;
+	node->entries = dtk_arena_alloc(arena, (size_t)(n ? n : 1) * sizeof(*node->entries));
+	for (i = 0; i < n && !r.bad; i++) {
+		struct dtk_entry *e = &node->entries[i];
+		memset(e, 0, sizeof(*e));
+		S_get_entry(&r, e, kb, arena, scratch, borrow, named);
+		e->node = node;
+	}
+	node->n_entries = (size_t)n;
+	if (r.bad || r.p != r.end || dtk_schema_index_node(arena, node) < 0)
+		return -1;
+	*out = node;
+	return 0;
+}
+
+/* ---- the cache file ---- */
+
+struct rec {
+	char *name;
+	struct dtk_cache_stat st;
+	uint64_t off, len, sum; /* where its packed node is, in the file read or written */
+	atomic_int kept;        /* looked up and trusted: written again */
+};
+
+struct dtk_nodecache {
+	char *path, *root;
+	int64_t now, stamp;
+	int fd;        /* the cache read, open for its packed nodes; -1: none */
+	char *index;   /* its index, the names of v cut into it */
+	struct rec *v; /* the records read, sorted by name */
+	size_t n;
+	pthread_mutex_t lock; /* the fields below */
+	int out;              /* the cache being written, -1: not yet */
+	char *tmp;            /* its temporary name */
+	uint64_t end;         /* its length so far */
+	int failed;           /* a write to it failed: it is not used */
+	struct rec *add;      /* the records added, their nodes in out */
+	size_t n_add, cap_add;
+	atomic_int changed; /* a record was dropped or added */
+};
+
+/* Reads decimal numbers "a b c ..." (n of them, each followed by a space or
+ * the end) from *p. Returns 0, or -1. */
+static int S_nums(char **p, uint64_t *out, int n)
+{
+	int k;
+	for (k = 0; k < n; k++) {
+		char *end;
+		if (**p < '0' || **p > '9')
+			return -1;
+		out[k] = strtoull(*p, &end, 10);
+		if (end == *p || (*end != ' ' && *end != '\0') || out[k] == UINT64_MAX)
+			return -1;
+		*p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* Parses the records of the index at p (NUL-terminated, the end line cut
+ * off): n lines "name dev ino size mtime ctime off len sum", sorted by
+ * name, each node within [S_HEAD, data). Returns 0 or -1. */
+static int S_parse_recs(struct dtk_nodecache *c, char *p, size_t n, uint64_t data)
+{
+	size_t i;
+
+	c->v = dtk_xcalloc(n + 1, sizeof(*c->v));
+	for (i = 0; i < n; i++) {
+		struct rec *r = &c->v[i];
+		char *eol = strchr(p, '\n'), *sp = eol ? memchr(p, ' ', (size_t)(eol - p)) : NULL;
+		uint64_t v[8];
+		if (!sp || sp == p)
+			return -1;
+		*eol = *sp = '\0';
+		r->name = p;
+		p = sp + 1;
+		if (S_nums(&p, v, 8) < 0 || *p || v[3] > INT64_MAX || v[4] > INT64_MAX ||
+		    v[5] < S_HEAD || v[5] > data || v[6] > data - v[5])
+			return -1;
+		r->st = (struct dtk_cache_stat){v[0], v[1], v[2], (int64_t)v[3], (int64_t)v[4]};
+		r->off = v[5];
+		r->len = v[6];
+		r->sum = v[7];
+		if (i && strcmp(c->v[i - 1].name, r->name) >= 0)
+			return -1;
+		p = eol + 1;
+	}
+	return *p ? -1 : 0;
+}
+
+/* Reads the cache file's index into c when it is whole and of this base
+ * and build. */
+static void S_load(struct dtk_nodecache *c)
+{
+	struct dtk_buf want = DTK_BUF_INIT;
+	struct stat st;
+	char head[S_HEAD + 1], *p, *tail, *end, line[64];
+	uint64_t ioff, ilen, n, sum;
+	int64_t sec, nsec, at;
+	int used;
+
+	c->fd = open(c->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (c->fd < 0 || fstat(c->fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    pread(c->fd, head, S_HEAD, 0) != S_HEAD)
+		goto fail;
+	head[S_HEAD] = '\0';
+	if (strncmp(head, S_MAGIC, strlen(S_MAGIC)) ||
+	    sscanf(head + strlen(S_MAGIC), "index %" SCNu64 " %" SCNu64, &ioff, &ilen) != 2 ||
+	    ioff < S_HEAD || ilen < 2 || ilen > S_MAX_INDEX ||
+	    (uint64_t)st.st_size != ioff + ilen)
+		goto fail;
+	c->index = dtk_xmalloc((size_t)ilen + 1);
+	if (pread(c->fd, c->index, (size_t)ilen, (off_t)ioff) != (ssize_t)ilen)
+		goto fail;
+	c->index[ilen] = '\0';
+	if (c->index[ilen - 1] != '\n' || memchr(c->index, '\0', (size_t)ilen))
+		goto fail;
+	/* the last line: "end <n> <checksum of everything before it>" */
+	c->index[ilen - 1] = '\0';
+	tail = strrchr(c->index, '\n');
+	if (!tail || sscanf(tail + 1, "end %" SCNu64 " %" SCNx64, &n, &sum) != 2)
+		goto fail;
+	snprintf(line, sizeof(line), "end %" PRIu64 " %016" PRIx64, n,
+	         dtk_cache_sum(c->index, (size_t)(tail + 1 - c->index)));
+	if (strcmp(tail + 1, line) || n > ilen / 16)
+		goto fail;
+	tail[1] = '\0';
+	dtk_buf_printf(&want, "root %s\n" S_BUILD "\n", c->root);
+	if (strncmp(c->index, want.ptr, want.len))
+		goto fail;
+	p = c->index + want.len;
+	end = strchr(p, '\n');
+	if (!end || sscanf(p, "time %" SCNd64 " %" SCNd64 "%n", &sec, &nsec, &used) != 2 ||
+	    p + used != end || sec < 0 || nsec < 0 || nsec >= DTK_CACHE_NS ||
+	    S_parse_recs(c, end + 1, (size_t)n, ioff) < 0)
+		goto fail;
+	/* the earlier of the time it says it was made and its mtime */
+	at = (int64_t)st.st_mtim.tv_sec * DTK_CACHE_NS + st.st_mtim.tv_nsec;
+	c->stamp = sec * DTK_CACHE_NS + nsec < at ? sec * DTK_CACHE_NS + nsec : at;
+	c->n = (size_t)n;
+	dtk_buf_release(&want);
+	return;
+fail:
+	dtk_buf_release(&want);
+	free(c->v);
+	c->v = NULL;
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	atomic_store(&c->changed, 1);
+}
+
+struct dtk_nodecache *dtk_nodecache_open(const char *path, const char *root)
+{
+	struct dtk_nodecache *c = dtk_xcalloc(1, sizeof(*c));
+
+	c->now = dtk_cache_now();
+	c->path = dtk_xstrdup(path);
+	c->root = dtk_xstrdup(root);
+	c->fd = c->out = -1;
+	pthread_mutex_init(&c->lock, NULL);
+	atomic_init(&c->changed, 0);
+	S_load(c);
+	return c;
+}
+
+void dtk_nodecache_free(struct dtk_nodecache *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	if (c->fd >= 0)
+		close(c->fd);
+	if (c->out >= 0) /* not saved */
+		dtk_cache_commit(c->out, c->tmp, c->path, 0);
+	for (i = 0; i < c->n_add; i++)
+		free(c->add[i].name);
+	free(c->add);
+	free(c->v);
+	free(c->index);
+	free(c->path);
+	free(c->root);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+static struct rec *S_find(struct dtk_nodecache *c, const char *name)
+{
+	size_t lo = 0, hi = c->n, mid;
+
+	while (lo < hi) {
+		int cmp;
+		mid = lo + (hi - lo) / 2;
+		cmp = strcmp(name, c->v[mid].name);
+		if (!cmp)
+			return &c->v[mid];
+		if (cmp < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+int dtk_nodecache_get(struct dtk_nodecache *c, const char *name, const struct stat *st,
+                      char **blob, size_t *len)
+{
+	struct rec *r = S_find(c, name);
+	char *b = NULL;
+
+	if (blob)
+		*blob = NULL;
+	if (!r || !dtk_cache_trusted(&r->st, st, c->stamp))
+		goto miss;
+	if (blob) {
+		b = dtk_xmalloc((size_t)r->len + 1);
+		if (pread(c->fd, b, (size_t)r->len, (off_t)r->off) != (ssize_t)r->len ||
+		    dtk_cache_sum(b, (size_t)r->len) != r->sum) {
+			free(b);
+			goto miss;
+		}
+		b[r->len] = '\0';
+		*blob = b;
+		*len = (size_t)r->len;
+	}
+	atomic_store(&r->kept, 1);
+	return 0;
+miss:
+	if (r)
+		atomic_store(&c->changed, 1);
+	return -1;
+}
+
+/* Writes buf[0..len) at c->end of the cache being written (made with room
+ * for its head first). Returns its offset, or 0 when it cannot be written.
+ * c->lock is held. */
+static uint64_t S_append(struct dtk_nodecache *c, const char *buf, size_t len)
+{
+	static const char room[S_HEAD];
+	uint64_t at;
+
+	if (c->failed)
+		return 0;
+	if (c->out < 0) {
+		c->out = dtk_cache_create(c->path, &c->tmp);
+		c->failed = c->out < 0 || dtk_cache_write(c->out, room, S_HEAD) < 0;
+		c->end = S_HEAD;
+	}
+	at = c->end;
+	c->failed = c->failed || dtk_cache_write(c->out, buf, len) < 0;
+	c->end += len;
+	return c->failed ? 0 : at;
+}
+
+void dtk_nodecache_put(struct dtk_nodecache *c, const char *name, const struct stat *st,
+                       const char *blob, size_t len)
+{
+	struct rec *r;
+
+	pthread_mutex_lock(&c->lock);
+	dtk_grow((void **)&c->add, &c->cap_add, c->n_add + 1, sizeof(*c->add));
+	r = &c->add[c->n_add];
+	memset(r, 0, sizeof(*r));
+	r->off = S_append(c, blob, len);
+	if (r->off) {
+		r->name = dtk_xstrdup(name);
+		dtk_cache_stat_of(&r->st, st);
+		r->len = len;
+		r->sum = dtk_cache_sum(blob, len);
+		c->n_add++;
+	}
+	pthread_mutex_unlock(&c->lock);
+	atomic_store(&c->changed, 1);
+}
+
+static int S_rec_cmp(const void *a, const void *b)
+{
+	return strcmp((*(const struct rec *const *)a)->name, (*(const struct rec *const *)b)->name);
+}
+
+/* Copies the packed node of r, a record kept from the cache read, to the
+ * end of the cache being written (in the kernel when it can: the bytes are
+ * checked when a look-up reads them) and sets r->off to its place there.
+ * Returns 0 or -1. c->lock is not needed: the load is over. */
+static int S_copy_old(struct dtk_nodecache *c, struct rec *r)
+{
+	loff_t from = (loff_t)r->off;
+	size_t left = (size_t)r->len;
+	uint64_t at;
+	char *b;
+
+	if (!c->failed && c->out >= 0 && r->len) {
+		at = c->end;
+		while (left) {
+			ssize_t k = copy_file_range(c->fd, &from, c->out, NULL, left, 0);
+			if (k <= 0)
+				break;
+			left -= (size_t)k;
+		}
+		if (!left) {
+			c->end += r->len;
+			r->off = at;
+			return 0;
+		}
+		if (left != (size_t)r->len) /* part copied: the file is off */
+			c->failed = 1;
+	}
+	b = dtk_xmalloc((size_t)r->len + 1);
+	r->off = pread(c->fd, b, (size_t)r->len, (off_t)r->off) == (ssize_t)r->len
+	                 ? S_append(c, b, (size_t)r->len)
+	                 : 0;
+	free(b);
+	return r->off ? 0 : -1;
+}
+
+int dtk_nodecache_save(struct dtk_nodecache *c)
+{
+	struct dtk_buf idx = DTK_BUF_INIT;
+	char head[S_HEAD];
+	struct rec **v = NULL;
+	size_t i, n = 0;
+	uint64_t ioff;
+	int ok = 1;
+
+	for (i = 0; i < c->n; i++) /* one not looked up is gone, or was not trusted */
+		if (!atomic_load(&c->v[i].kept))
+			atomic_store(&c->changed, 1);
+	if (!atomic_load(&c->changed))
+		return 0;
+	v = dtk_xmalloc((c->n + c->n_add + 1) * sizeof(*v));
+	for (i = 0; i < c->n && ok; i++)
+		if (atomic_load(&c->v[i].kept)) {
+			ok = S_copy_old(c, &c->v[i]) == 0;
+			v[n++] = &c->v[i];
+		}
+	for (i = 0; i < c->n_add; i++)
+		v[n++] = &c->add[i];
+	qsort(v, n, sizeof(*v), S_rec_cmp);
+	dtk_buf_printf(&idx, "root %s\n" S_BUILD "\ntime %" PRId64 " %" PRId64 "\n", c->root,
+	               c->now / DTK_CACHE_NS, c->now % DTK_CACHE_NS);
+	for (i = 0; i < n; i++)
+		dtk_buf_printf(&idx,
+		               "%s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRId64 " %" PRId64
+		               " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+		               v[i]->name, v[i]->st.dev, v[i]->st.ino, v[i]->st.size,
+		               v[i]->st.mtime_ns, v[i]->st.ctime_ns, v[i]->off, v[i]->len, v[i]->sum);
+	dtk_buf_printf(&idx, "end %zu %016" PRIx64 "\n", n, dtk_cache_sum(idx.ptr, idx.len));
+	ioff = S_append(c, idx.ptr, idx.len);
+	memset(head, ' ', sizeof(head));
+	head[S_HEAD - 1] = '\n';
+	i = (size_t)snprintf(head, sizeof(head), S_MAGIC "index %" PRIu64 " %zu", ioff, idx.len);
+	head[i] = '\n';
+	ok = ok && ioff && !c->failed && pwrite(c->out, head, S_HEAD, 0) == S_HEAD;
+	free(v);
+	dtk_buf_release(&idx);
+	if (c->out < 0)
+		return -1;
+	ok = dtk_cache_commit(c->out, c->tmp, c->path, ok);
+	c->out = -1;
+	c->tmp = NULL;
+	return ok;
+}

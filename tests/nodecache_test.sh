@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# nodecache_test.sh DTK SOURCE_DIR: dtk search's node cache (docs/design.md,
+# "The node cache"): search prints the same bytes, on stdout and stderr, with
+# the same status, with the cache cold, warm and without it (DTK_NO_CACHE=1),
+# on the shipped base and after every kind of change a cached node depends
+# on: its file rewritten (same size and mtime too), a source it names gone,
+# the policy changed, the file made invalid or a link; a damaged cache is
+# passed over; the cache lives in the git directory, never in the tree.
+set -u
+
+. "$(dirname "$0")/lib.sh"
+t_args "$@"
+t_repo nodecache
+export XDG_CACHE_HOME=$scratch/xdg
+unset DTK_NO_CACHE
+
+# run DIR OUT ARGS...: search's stdout, then stderr and status, in OUT.out/.err
+run() {
+    local dir=$1 out=$2
+    shift 2
+    (cd "$dir" && dtk search "$@" >"$out.out" 2>"$out.err"; echo "status $?" >>"$out.err")
+}
+
+# same NAME DIR ARGS...: with the cache as it is, and without any, search
+# prints the same bytes with the same status
+same() {
+    local name=$1 dir=$2
+    shift 2
+    run "$dir" "$scratch/c" "$@"
+    DTK_NO_CACHE=1 run "$dir" "$scratch/n" "$@"
+    if cmp -s "$scratch/c.out" "$scratch/n.out" && cmp -s "$scratch/c.err" "$scratch/n.err"; then
+        ok "$name"
+    else
+        ko "$name" "$(diff "$scratch/n.out" "$scratch/c.out" | head -5)" \
+            "$(diff "$scratch/n.err" "$scratch/c.err" | head -5)"
+    fi
+}
+
+# old DIR: the base's files older than the cache's grain (their ctimes too)
+old() {
+    touch -d '2020-01-01 00:00:00' "$1"/insights/*.yaml
+    sleep 3
+}
+
+# ---- the shipped base, outside git: the cache in $XDG_CACHE_HOME/dtk ----
+shipped=$scratch/shipped
+mkdir -p "$shipped" && cp -R "$SRC/insights" "$SRC/INDEX.md" "$shipped/"
+old "$shipped"
+queries=("nccl" "通信" "rank 通信" "ＮＣＣＬ" "checkpoint" "a" "zzznothing" "--node=collective-communication 通信"
+    "--confidence=high a" "--limit=3 a" "--format=json a" "--format=jsonl 通信" "--format=ids e"
+    "--node=nosuch a" "--color=always nccl")
+bad=0
+for round in cold warm again; do
+    for q in "${queries[@]}"; do
+        # shellcheck disable=SC2086 # each query is words and options
+        run "$shipped" "$scratch/c" $q
+        # shellcheck disable=SC2086
+        DTK_NO_CACHE=1 run "$shipped" "$scratch/n" $q
+        cmp -s "$scratch/c.out" "$scratch/n.out" && cmp -s "$scratch/c.err" "$scratch/n.err" ||
+            { bad=$((bad + 1)); echo "differs: $round: search $q"; }
+    done
+    [ "$round" = cold ] && sleep 3 # the cache's own grain
+done
+[ "$bad" -eq 0 ] && ok "shipped base: ${#queries[@]} searches (every format, filters, CJK, none found), cold, warm and again: same bytes and status" ||
+    ko "shipped base: $bad searches differ with the cache"
+cache=$(ls "$XDG_CACHE_HOME"/dtk/nodes-* 2>/dev/null)
+[ -n "$cache" ] && ok "outside git: the cache is in \$XDG_CACHE_HOME/dtk" ||
+    ko "outside git: no node cache in $XDG_CACHE_HOME/dtk"
+n=$(ls "$shipped"/insights/[a-z]*.yaml | wc -l)
+recs=$(grep -ac '^[a-z0-9-]*\.yaml [0-9]' "$cache" 2>/dev/null || true)
+[ "$recs" = "$n" ] && ok "every node file of the shipped base has a record ($n)" ||
+    ko "the cache holds $recs records for $n node files"
+before=$(stat -c %Y.%Z "$cache")
+run "$shipped" "$scratch/c" 通信
+[ "$(stat -c %Y.%Z "$cache")" = "$before" ] && ok "a warm search leaves the cache as it is" ||
+    ko "a warm search wrote the cache again"
+[ -z "$(cd "$shipped" && find . -newer INDEX.md -print | grep -v '^\.$')" ] &&
+    ok "outside git: nothing written in the base" || ko "outside git: files written in the base"
+rm -rf "$XDG_CACHE_HOME"
+(cd "$shipped" && DTK_NO_CACHE=1 dtk search nccl >/dev/null)
+[ ! -e "$XDG_CACHE_HOME" ] && ok "DTK_NO_CACHE=1: no cache made" || ko "DTK_NO_CACHE=1 made a cache"
+
+# ---- a base in git: every change a cached node depends on ----
+old "$repo"
+(cd "$repo" && dtk search a >/dev/null)
+sleep 3
+ls "$repo"/.git/dtk/nodes-* >/dev/null 2>&1 && ok "in git: the cache is in .git/dtk" ||
+    ko "in git: no node cache in .git/dtk"
+[ -z "$(cd "$repo" && git status --porcelain --ignored | grep -v '^??')" ] &&
+    ok "in git: the work tree is untouched" || ko "in git: the work tree changed"
+same "warm, in git" "$repo" a --format json
+
+# alpha.yaml rewritten to other bytes of the same size, its mtime put back
+a=$repo/insights/alpha.yaml
+m=$(stat -c %y "$a")
+sed -i 's/Communicators fix rank/COMMUNICATORS fix rank/' "$a" && touch -d "$m" "$a"
+same "a file rewritten, same size and mtime: read again" "$repo" communicators --format json
+grep -q 'COMMUNICATORS' "$scratch/c.out" && ok "  ... and the new bytes are what search shows" ||
+    ko "  ... search shows the old bytes" "$(head -3 "$scratch/c.out")"
+old "$repo"
+(cd "$repo" && dtk search a >/dev/null)
+sleep 3
+
+# a source a cached node names is gone from _sources.yaml
+cp "$repo/insights/_sources.yaml" "$scratch/sources"
+sed -i '/^- id: paper-a$/,/^  read:/d' "$repo/insights/_sources.yaml"
+same "a source a cached node names is gone: the error is reported" "$repo" a
+grep -q "unknown source 'paper-a'" "$scratch/c.err" && ok "  ... as an unknown source, exit 2" ||
+    ko "  ... not reported" "$(cat "$scratch/c.err")"
+cp "$scratch/sources" "$repo/insights/_sources.yaml"
+same "the source back: no error" "$repo" a
+
+# the policy asks more verifications of a high entry
+sed -i 's/high_min_verified: 2/high_min_verified: 3/' "$repo/insights/_domain.yaml"
+same "the policy changed: a cached high entry is checked again" "$repo" a
+grep -q "needs at least 3" "$scratch/c.err" && ok "  ... and reported" ||
+    ko "  ... not reported" "$(cat "$scratch/c.err")"
+sed -i 's/high_min_verified: 3/high_min_verified: 2/' "$repo/insights/_domain.yaml"
+
+# a cached file made invalid, then a link to another file
+cp "$a" "$scratch/alpha"
+printf '  - id: broken\n' >>"$a"
+same "a cached file made invalid: its errors are reported" "$repo" a
+grep -q "status 2" "$scratch/c.err" && ok "  ... exit 2" || ko "  ... not exit 2"
+cp "$scratch/alpha" "$a"
+(cd "$repo/insights" && cp beta.yaml beta2.yaml && rm beta.yaml && ln -s beta2.yaml beta.yaml)
+same "a node file made a link: as without the cache" "$repo" a --format json
+(cd "$repo/insights" && rm beta.yaml && mv beta2.yaml beta.yaml)
+(cd "$repo/insights" && mv gamma.yaml "$scratch/gamma")
+same "a cached node file removed" "$repo" a --format jsonl
+mv "$scratch/gamma" "$repo/insights/gamma.yaml"
+
+# ---- damage: the cache passed over, the output the same ----
+old "$repo"
+(cd "$repo" && dtk search a >/dev/null)
+sleep 3
+cache=$(ls "$repo"/.git/dtk/nodes-*)
+cp "$cache" "$scratch/good"
+size=$(stat -c %s "$cache")
+for at in 1 30 70 $((size / 2)) $((size - 20)) $((size - 1)); do
+    cp "$scratch/good" "$cache"
+    printf '\x01' | dd of="$cache" bs=1 seek="$at" conv=notrunc 2>/dev/null
+    same "a byte changed at $at of $size" "$repo" a --format json
+done
+cp "$scratch/good" "$cache" && truncate -s $((size - 7)) "$cache"
+same "truncated" "$repo" a
+printf 'garbage\n' >"$cache"
+same "garbage" "$repo" a
+rm -f "$cache" && mkdir "$cache"
+same "a directory in its place" "$repo" a
+rmdir "$cache"
+chmod 500 "$repo/.git/dtk"
+same "its directory read-only" "$repo" a
+chmod 700 "$repo/.git/dtk"
+
+# ---- several searches at once, the cache being written ----
+rm -f "$repo"/.git/dtk/nodes-*
+DTK_NO_CACHE=1 run "$repo" "$scratch/n" a --format json
+pids=()
+for i in 1 2 3 4 5 6; do
+    run "$repo" "$scratch/p$i" a --format json &
+    pids+=($!)
+done
+wait "${pids[@]}"
+bad=0
+for i in 1 2 3 4 5 6; do
+    cmp -s "$scratch/p$i.out" "$scratch/n.out" && cmp -s "$scratch/p$i.err" "$scratch/n.err" ||
+        bad=$((bad + 1))
+done
+[ "$bad" -eq 0 ] && ok "six searches at once: the same bytes" || ko "$bad of six searches at once differ"
+sleep 3
+same "after them: the cache they left" "$repo" a --format json
+[ -z "$(ls "$repo"/.git/dtk/ | grep -v '^nodes-[0-9a-f]*$')" ] &&
+    ok "no temporary file left beside the cache" || ko "left: $(ls "$repo"/.git/dtk/)"
+
+t_done

@@ -1,0 +1,407 @@
+/* test_nodecache.c: the node cache of dtk search: a packed node unpacks to
+ * what the schema made, damage of any byte is caught, the checks that read
+ * other files are made again, and the cache is used when, and only when, a
+ * file is as it was recorded (docs/design.md, "The node cache"). */
+#define _GNU_SOURCE /* asprintf, memmem */
+#include "support.h"
+
+#include "dtk/cache.h"
+#include "dtk/dtk.h"
+#include "dtk/fs.h"
+#include "dtk/kb.h"
+#include "dtk/nodecache.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Returns the packed node of node (malloc'd) and its length. */
+static char *S_pack(const struct dtk_node *node, size_t *len)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	dtk_nodecache_pack(&b, node);
+	*len = b.len;
+	return dtk_buf_detach(&b);
+}
+
+static struct dtk_kb *S_fixture(void)
+{
+	struct dtk_diags d = DTK_DIAGS_INIT;
+	struct dtk_kb *kb = NULL;
+	char *root = t_src("tests/fixtures/base");
+
+	assert_int_equal(dtk_kb_load(&kb, root, DTK_KB_ALL, NULL, &d), 0);
+	dtk_diags_release(&d);
+	free(root);
+	return kb;
+}
+
+/* Every node of the fixture packs, unpacks and packs again to the same
+ * bytes, borrowed or copied; its fields are the schema's. */
+static void test_round_trip(void **state)
+{
+	struct dtk_kb *kb = S_fixture();
+	size_t i, k, len, len2;
+	int borrow, contradicts = 0, relates = 0;
+
+	(void)state;
+	for (i = 0; i < kb->n_nodes; i++) {
+		const struct dtk_node *node = kb->nodes[i];
+		char *blob = S_pack(node, &len), *again;
+		for (borrow = 0; borrow < 2; borrow++) {
+			struct dtk_arena *a = dtk_arena_new(), *s = dtk_arena_new();
+			struct dtk_node *out;
+			assert_int_equal(dtk_nodecache_unpack(&out, kb, a, s, blob, len, node->name,
+			                                      node->path, borrow, NULL),
+			                 0);
+			again = S_pack(out, &len2);
+			assert_int_equal(len, len2);
+			assert_memory_equal(blob, again, len);
+			free(again);
+			assert_string_equal(out->name, node->name);
+			assert_string_equal(out->path, node->path);
+			assert_int_equal(out->n_entries, node->n_entries);
+			assert_int_equal(out->n_by_id, node->n_by_id);
+			assert_int_equal(out->n_linking, node->n_linking);
+			for (k = 0; k < out->n_entries; k++) {
+				const struct dtk_entry *e = &out->entries[k], *o = &node->entries[k];
+				assert_ptr_equal(e->node, out);
+				assert_string_equal(e->title, o->title);
+				assert_int_equal(e->pos.line, o->pos.line);
+				assert_int_equal(e->used, o->used);
+				/* borrowed: the title points into the blob */
+				assert_int_equal(e->title >= blob && e->title < blob + len, borrow);
+				if (e->source.id) /* the source's own string */
+					assert_ptr_equal(e->source.id, dtk_kb_source(kb, e->source.id)->id);
+				contradicts += (int)e->n_contradicts;
+				relates += (int)e->n_relates;
+			}
+			if (out->n_entries)
+				assert_ptr_equal(dtk_node_entry(out, out->entries[0].id),
+				                 &out->entries[0]);
+			dtk_arena_free(a);
+			dtk_arena_free(s);
+		}
+		free(blob);
+	}
+	assert_true(contradicts > 0 && relates > 0); /* the fixture has both */
+	dtk_kb_free(kb);
+}
+
+/* Every shorter blob is refused; a blob with any byte changed is refused or
+ * unpacks (under the sanitizers: without reading outside it). */
+static void test_damage(void **state)
+{
+	struct dtk_kb *kb = S_fixture();
+	const struct dtk_node *node = kb->nodes[0];
+	size_t len, cut, i;
+	char *blob = S_pack(node, &len), *copy;
+
+	(void)state;
+	for (cut = 0; cut < len; cut++) {
+		struct dtk_arena *a = dtk_arena_new();
+		struct dtk_node *out = (struct dtk_node *)1;
+		copy = dtk_xmalloc(cut + 1);
+		memcpy(copy, blob, cut);
+		copy[cut] = '\0';
+		assert_int_equal(
+		        dtk_nodecache_unpack(&out, kb, a, a, copy, cut, "n", "n.yaml", 1, NULL), -1);
+		assert_null(out);
+		free(copy);
+		dtk_arena_free(a);
+	}
+	for (i = 0; i < len; i++) {
+		struct dtk_arena *a = dtk_arena_new();
+		struct dtk_node *out;
+		copy = dtk_xmalloc(len + 1);
+		memcpy(copy, blob, len);
+		copy[len] = '\0';
+		copy[i] ^= (char)0xa5;
+		(void)dtk_nodecache_unpack(&out, kb, a, a, copy, len, "n", "n.yaml", 1, NULL);
+		free(copy);
+		dtk_arena_free(a);
+	}
+	free(blob);
+	dtk_kb_free(kb);
+}
+
+/* The checks of a node file that read other files are made again: a source
+ * no longer in _sources.yaml, a policy that asks more verifications. */
+static void test_checks_again(void **state)
+{
+	struct dtk_kb *kb = S_fixture();
+	struct dtk_arena *a = dtk_arena_new();
+	struct dtk_node *out;
+	size_t i, len, k;
+	int refused = 0, high = 0;
+
+	(void)state;
+	for (i = 0; i < kb->n_nodes; i++) {
+		char *blob = S_pack(kb->nodes[i], &len);
+		for (k = 0; k < kb->nodes[i]->n_entries; k++)
+			high += kb->nodes[i]->entries[k].confidence == DTK_CONF_HIGH;
+		kb->high_min_verified += 100;
+		refused += dtk_nodecache_unpack(&out, kb, a, a, blob, len, "n", "n.yaml", 0,
+		                                NULL) < 0;
+		kb->high_min_verified -= 100;
+		assert_int_equal(
+		        dtk_nodecache_unpack(&out, kb, a, a, blob, len, "n", "n.yaml", 0, NULL), 0);
+		free(blob);
+	}
+	assert_true(high > 0);
+	assert_true(refused > 0);
+	/* no sources: every entry names one */
+	{
+		struct dtk_slot *slots = kb->source_slots;
+		char *blob = S_pack(kb->nodes[0], &len);
+		kb->source_slots = NULL;
+		assert_int_equal(
+		        dtk_nodecache_unpack(&out, kb, a, a, blob, len, "n", "n.yaml", 0, NULL), -1);
+		kb->sources_ok = 0; /* _sources.yaml's own errors said it all */
+		assert_int_equal(
+		        dtk_nodecache_unpack(&out, kb, a, a, blob, len, "n", "n.yaml", 0, NULL), 0);
+		kb->source_slots = slots;
+		free(blob);
+	}
+	dtk_arena_free(a);
+	dtk_kb_free(kb);
+}
+
+/* A stat of a file as old as age seconds, with size size. */
+static struct stat S_st(time_t age, off_t size)
+{
+	struct stat st;
+	memset(&st, 0, sizeof(st));
+	st.st_dev = 2049;
+	st.st_ino = 77;
+	st.st_size = size;
+	st.st_mtim.tv_sec = st.st_ctim.tv_sec = time(NULL) - age;
+	st.st_mode = S_IFREG | 0644;
+	return st;
+}
+
+/* Records put, saved and read back; trusted only as they were and old
+ * enough; any byte of the file changed leaves every look-up refused or
+ * exact. */
+static void test_file(void **state)
+{
+	char *dir = t_mkdtemp(), *path = dtk_path_join(dir, "nodes-x"), *blob, *file;
+	static const char a[] = "packed alpha", b[] = "packed beta, longer";
+	struct stat old = S_st(100, 5), fresh = S_st(0, 5), other = S_st(100, 6);
+	struct dtk_nodecache *c;
+	size_t len, flen, i;
+	int used = 0;
+
+	(void)state;
+	c = dtk_nodecache_open(path, "/base");
+	assert_int_equal(dtk_nodecache_get(c, "alpha.yaml", &old, &blob, &len), -1);
+	dtk_nodecache_put(c, "beta.yaml", &old, b, sizeof(b));
+	dtk_nodecache_put(c, "alpha.yaml", &old, a, sizeof(a));
+	dtk_nodecache_put(c, "gamma.yaml", &fresh, a, sizeof(a));
+	assert_int_equal(dtk_nodecache_save(c), 0);
+	dtk_nodecache_free(c);
+	/* written as of before the puts: wait out the grain for alpha's sake? no:
+	 * its times are 100 s old, older than the cache's time less 2 s */
+	c = dtk_nodecache_open(path, "/base");
+	assert_int_equal(dtk_nodecache_get(c, "alpha.yaml", &old, &blob, &len), 0);
+	assert_int_equal(len, sizeof(a));
+	assert_memory_equal(blob, a, len);
+	free(blob);
+	assert_int_equal(dtk_nodecache_get(c, "beta.yaml", &old, &blob, &len), 0);
+	assert_memory_equal(blob, b, len);
+	free(blob);
+	assert_int_equal(dtk_nodecache_get(c, "alpha.yaml", &other, &blob, &len), -1);
+	assert_int_equal(dtk_nodecache_get(c, "gamma.yaml", &fresh, &blob, &len), -1); /* racy */
+	assert_int_equal(dtk_nodecache_get(c, "delta.yaml", &old, &blob, &len), -1);
+	dtk_nodecache_free(c);
+	/* another base: nothing */
+	c = dtk_nodecache_open(path, "/other");
+	assert_int_equal(dtk_nodecache_get(c, "alpha.yaml", &old, &blob, &len), -1);
+	dtk_nodecache_free(c);
+	/* each byte changed in turn */
+	file = t_read(dir, "nodes-x", &flen);
+	for (i = 0; i < flen; i++) {
+		char *bad = dtk_xmalloc(flen);
+		memcpy(bad, file, flen);
+		bad[i] ^= 0x21;
+		t_write(dir, "nodes-x", bad, flen);
+		c = dtk_nodecache_open(path, "/base");
+		if (dtk_nodecache_get(c, "alpha.yaml", &old, &blob, &len) == 0) {
+			assert_int_equal(len, sizeof(a));
+			assert_memory_equal(blob, a, len);
+			free(blob);
+			used++;
+		}
+		if (dtk_nodecache_get(c, "beta.yaml", &old, &blob, &len) == 0) {
+			assert_int_equal(len, sizeof(b));
+			assert_memory_equal(blob, b, len);
+			free(blob);
+		}
+		dtk_nodecache_free(c);
+		free(bad);
+	}
+	/* a change in beta's bytes leaves alpha's usable: some were */
+	assert_true(used > 0 && used < (int)flen);
+	/* truncated */
+	t_write(dir, "nodes-x", file, flen - 1);
+	c = dtk_nodecache_open(path, "/base");
+	assert_int_equal(dtk_nodecache_get(c, "alpha.yaml", &old, &blob, &len), -1);
+	dtk_nodecache_free(c);
+	free(file);
+	free(path);
+	t_rmtree(dir);
+	free(dir);
+}
+
+/* Reads the whole cache file at path. */
+static char *S_cache_file(const char *dir, size_t *len)
+{
+	char *cmd = NULL, *name;
+	struct t_run r;
+	FILE *p;
+	char line[4096];
+
+	(void)r;
+	if (asprintf(&cmd, "ls %s/xdg/dtk/nodes-* 2>/dev/null", dir) < 0)
+		fail();
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	name = fgets(line, sizeof(line), p) ? dtk_xstrdup(line) : NULL;
+	pclose(p);
+	free(cmd);
+	assert_non_null(name);
+	name[strcspn(name, "\n")] = '\0';
+	{
+		char *slash = strrchr(name, '/'), *text;
+		*slash = '\0';
+		text = t_read(name, slash + 1, len);
+		*slash = '/';
+		free(name);
+		return text;
+	}
+}
+
+/* Rewrites the cache file of dir with every "from" in alpha's packed node
+ * made "to" (as long), its checksums made again: a cache that dtk trusts. */
+static void S_forge(const char *dir, const char *from, const char *to)
+{
+	size_t len, ilen, n, fl = strlen(from);
+	unsigned long long ioff;
+	char *file = S_cache_file(dir, &len), *idx, *line, *p, *tail;
+	char name[300], *slash;
+	unsigned long long v[8];
+
+	assert_int_equal(sscanf(file, "dtk node cache 2\nindex %llu %zu", &ioff, &ilen), 2);
+	idx = file + ioff;
+	line = strstr(idx, "\nalpha.yaml ");
+	assert_non_null(line);
+	assert_int_equal(sscanf(line + 12, "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
+	                        &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]),
+	                 8);
+	n = 0;
+	for (p = file + v[5]; (p = memmem(p, file + v[5] + v[6] - p, from, fl)); p += fl, n++)
+		memcpy(p, to, fl);
+	assert_true(n > 0);
+	/* the record's checksum, then the index's */
+	{
+		char num[64], *end = strchr(line + 1, '\n'), *sum = end;
+		while (sum[-1] != ' ')
+			sum--;
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)dtk_cache_sum(file + v[5], v[6]));
+		/* the sum is printed in decimal: rebuild the line */
+		{
+			struct dtk_buf b = DTK_BUF_INIT;
+			dtk_buf_put(&b, file, (size_t)(sum - file));
+			dtk_buf_puts(&b, num);
+			dtk_buf_put(&b, end, len - (size_t)(end - file));
+			free(file);
+			len = b.len;
+			file = dtk_buf_detach(&b);
+		}
+	}
+	idx = file + ioff;
+	ilen = len - ioff;
+	idx[ilen - 1] = '\0';
+	tail = strrchr(idx, '\n');
+	{
+		struct dtk_buf b = DTK_BUF_INIT;
+		size_t count = (size_t)strtoull(tail + 5, NULL, 10);
+		dtk_buf_put(&b, file, (size_t)(tail + 1 - file));
+		dtk_buf_printf(&b, "end %zu %016llx\n", count,
+		               (unsigned long long)dtk_cache_sum(idx, (size_t)(tail + 1 - idx)));
+		free(file);
+		len = b.len;
+		file = dtk_buf_detach(&b);
+	}
+	ilen = len - ioff;
+	/* the head: where the index is */
+	memset(file, ' ', 64);
+	file[63] = '\n';
+	p = file + snprintf(file, 64, "dtk node cache 2\nindex %llu %zu", ioff, ilen);
+	*p = '\n';
+	{
+		char *cmd = NULL;
+		FILE *f;
+		if (asprintf(&cmd, "ls %s/xdg/dtk/nodes-*", dir) < 0)
+			fail();
+		f = popen(cmd, "r");
+		assert_non_null(fgets(name, sizeof(name), f));
+		pclose(f);
+		free(cmd);
+	}
+	name[strcspn(name, "\n")] = '\0';
+	slash = strrchr(name, '/');
+	*slash = '\0';
+	t_write(name, slash + 1, file, len);
+	free(file);
+}
+
+/* With the dtk binary: a search reads a node from the cache when its file
+ * is as it was (a forged cache shows), and from the file once it changed,
+ * even to the same size and mtime. */
+static void test_used_and_stale(void **state)
+{
+	char *dir = t_mkdtemp(), *base = dtk_path_join(dir, "base"), *env = NULL, *src;
+	struct t_run r;
+
+	(void)state;
+	src = t_src("tests/fixtures/base");
+	t_copytree(src, base);
+	free(src);
+	if (asprintf(&env, "XDG_CACHE_HOME=%s/xdg", dir) < 0)
+		fail();
+	assert_int_equal(t_sh(base, "touch -d '2020-01-01 00:00:00' insights/*.yaml"), 0);
+	sleep(3); /* the files' ctimes older than the cache by more than its grain */
+	t_dtk(&r, base, env, "search", "alpha", "--format", "ids", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	S_forge(dir, "alpha-00", "qqqqq-00");
+	t_dtk(&r, base, env, "search", "qqqqq", "--format", "ids", NULL);
+	assert_int_equal(r.status, 0); /* the forged cache was read */
+	assert_non_null(strstr(r.out, "qqqqq-"));
+	t_run_free(&r);
+	/* the same bytes, size and mtime, but the file was written: its ctime */
+	assert_int_equal(t_sh(base, "cp insights/alpha.yaml a && cat a > insights/alpha.yaml && "
+	                            "touch -d '2020-01-01 00:00:00' insights/alpha.yaml"),
+	                 0);
+	t_dtk(&r, base, env, "search", "qqqqq", "--format", "ids", NULL);
+	assert_null(strstr(r.out, "qqqqq-"));
+	t_run_free(&r);
+	free(env);
+	free(base);
+	t_rmtree(dir);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_round_trip),   cmocka_unit_test(test_damage),
+	        cmocka_unit_test(test_checks_again), cmocka_unit_test(test_file),
+	        cmocka_unit_test(test_used_and_stale),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
