@@ -2,10 +2,14 @@
  * fuzz_node.c: libFuzzer target for one node file. The input is the text of
  * insights/gamma.yaml in a small valid base held in memory; the whole loader
  * runs on it (YAML, schema, references) and, when it is valid, INDEX.md is
- * rendered. Any crash, leak, hang or sanitizer report is a bug.
+ * rendered and each node goes through the node cache's packing: packed,
+ * unpacked (borrowed and copied) and packed again, it must be the same
+ * bytes, else the target aborts. Any crash, leak, hang or sanitizer report
+ * is a bug.
  */
 #include "dtk/index.h"
 #include "dtk/kb.h"
+#include "dtk/nodecache.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,6 +32,33 @@ static const char S_records[] =
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Packs each node of kb, unpacks it and packs it again: aborts unless the
+ * bytes are the same. */
+static void S_round_trip(const struct dtk_kb *kb)
+{
+	size_t i;
+	int borrow;
+
+	for (i = 0; i < kb->n_nodes; i++)
+		for (borrow = 0; borrow < 2; borrow++) {
+			struct dtk_buf one = DTK_BUF_INIT, two = DTK_BUF_INIT;
+			struct dtk_arena *a = dtk_arena_new(), *s = dtk_arena_new();
+			struct dtk_node *out;
+			dtk_nodecache_pack(&one, kb->nodes[i]);
+			if (dtk_nodecache_unpack(&out, kb, a, s, one.ptr, one.len,
+			                         kb->nodes[i]->name, kb->nodes[i]->path, borrow,
+			                         NULL) < 0)
+				abort();
+			dtk_nodecache_pack(&two, out);
+			if (one.len != two.len || memcmp(one.ptr, two.ptr, one.len))
+				abort();
+			dtk_buf_release(&one);
+			dtk_buf_release(&two);
+			dtk_arena_free(a);
+			dtk_arena_free(s);
+		}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct dtk_memfile files[] = {
@@ -42,6 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (dtk_kb_load_mem(&kb, files, sizeof(files) / sizeof(*files), DTK_KB_ALL, &d) == 0) {
 		free(dtk_index_render(kb));
+		S_round_trip(kb);
 		dtk_kb_free(kb);
 	}
 	dtk_diags_release(&d);

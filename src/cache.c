@@ -137,8 +137,8 @@ int dtk_cache_trusted(const struct dtk_cache_stat *r, const struct stat *st, int
 
 	dtk_cache_stat_of(&now, st);
 	return r->dev == now.dev && r->ino == now.ino && r->size == now.size &&
-	       r->mtime_ns == now.mtime_ns && r->ctime_ns == now.ctime_ns &&
-	       r->mtime_ns < limit && r->ctime_ns < limit;
+	       r->mtime_ns == now.mtime_ns && r->ctime_ns == now.ctime_ns && r->mtime_ns < limit &&
+	       r->ctime_ns < limit;
 }
 
 int64_t dtk_cache_now(void)

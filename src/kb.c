@@ -223,7 +223,7 @@ struct loader {
 	char shown_key[9];        /* its key in the links cache's lists */
 	char *cache_path;         /* where the links cache is, NULL when none */
 	const struct dtk_kb_filter *filter; /* node files parsed only when it keeps them */
-	struct dtk_nodecache *nc; /* a search's node cache, NULL when none */
+	struct dtk_nodecache *nc;           /* a search's node cache, NULL when none */
 };
 
 /* What one thread loads with: its own arena and diagnostics. */

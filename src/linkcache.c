@@ -304,8 +304,8 @@ char *dtk_linkcache_scan(const char *buf, size_t len)
 			for (k = 0; k < oc; k++) {
 				if (!old[k].p)
 					continue;
-				for (i = (size_t)dtk_cache_hash(old[k].p, old[k].len) & (cap - 1); set[i].p;
-				     i = (i + 1) & (cap - 1))
+				for (i = (size_t)dtk_cache_hash(old[k].p, old[k].len) & (cap - 1);
+				     set[i].p; i = (i + 1) & (cap - 1))
 					;
 				set[i] = old[k];
 			}
@@ -394,7 +394,8 @@ int dtk_linkcache_save(struct dtk_linkcache *c, const struct dtk_linkcache_rec *
 		        recs[i].ctime_ns, recs[i].list);
 	dtk_buf_printf(&b, "end %zu %016" PRIx64 "\n", n, dtk_cache_sum(b.ptr, b.len));
 	fd = dtk_cache_create(c->path, &tmp);
-	rc = fd < 0 ? -1 : dtk_cache_commit(fd, tmp, c->path, dtk_cache_write(fd, b.ptr, b.len) == 0);
+	rc = fd < 0 ? -1
+	            : dtk_cache_commit(fd, tmp, c->path, dtk_cache_write(fd, b.ptr, b.len) == 0);
 	dtk_buf_release(&b);
 	return rc;
 }

@@ -183,8 +183,7 @@ static const char *S_source_id(struct rd *r, const struct dtk_kb *kb, struct dtk
  * are looked up, the others copied into copy (or left in blob). Returns the
  * count. */
 static unsigned S_get_refs(struct rd *r, struct dtk_ref **out, struct dtk_arena *arena,
-                           struct dtk_arena *copy, const struct dtk_kb *kb,
-                           unsigned char *named)
+                           struct dtk_arena *copy, const struct dtk_kb *kb, unsigned char *named)
 {
 	long n = S_get_count(r, 12), i;
 	struct dtk_ref *v;
@@ -249,9 +248,8 @@ static void S_get_entry(struct rd *r, struct dtk_entry *e, const struct dtk_kb *
 }
 
 int dtk_nodecache_unpack(struct dtk_node **out, const struct dtk_kb *kb, struct dtk_arena *arena,
-                         struct dtk_arena *scratch, const char *blob, size_t len,
-                         const char *name, const char *path, int borrow,
-                         unsigned char *named)
+                         struct dtk_arena *scratch, const char *blob, size_t len, const char *name,
+                         const char *path, int borrow, unsigned char *named)
 {
 	struct rd r = {blob, blob + len, 0};
 	struct dtk_node *node = dtk_arena_alloc(arena, sizeof(*node));
@@ -376,8 +374,7 @@ static void S_load(struct dtk_nodecache *c)
 	head[S_HEAD] = '\0';
 	if (strncmp(head, S_MAGIC, strlen(S_MAGIC)) ||
 	    sscanf(head + strlen(S_MAGIC), "index %" SCNu64 " %" SCNu64, &ioff, &ilen) != 2 ||
-	    ioff < S_HEAD || ilen < 2 || ilen > S_MAX_INDEX ||
-	    (uint64_t)st.st_size != ioff + ilen)
+	    ioff < S_HEAD || ilen < 2 || ilen > S_MAX_INDEX || (uint64_t)st.st_size != ioff + ilen)
 		goto fail;
 	c->index = dtk_xmalloc((size_t)ilen + 1);
 	if (pread(c->fd, c->index, (size_t)ilen, (off_t)ioff) != (ssize_t)ilen)
@@ -473,8 +470,8 @@ static struct rec *S_find(struct dtk_nodecache *c, const char *name)
 	return NULL;
 }
 
-int dtk_nodecache_get(struct dtk_nodecache *c, const char *name, const struct stat *st,
-                      char **blob, size_t *len)
+int dtk_nodecache_get(struct dtk_nodecache *c, const char *name, const struct stat *st, char **blob,
+                      size_t *len)
 {
 	struct rec *r = S_find(c, name);
 	char *b = NULL;
@@ -614,7 +611,8 @@ int dtk_nodecache_save(struct dtk_nodecache *c)
 		               "%s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRId64 " %" PRId64
 		               " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
 		               v[i]->name, v[i]->st.dev, v[i]->st.ino, v[i]->st.size,
-		               v[i]->st.mtime_ns, v[i]->st.ctime_ns, v[i]->off, v[i]->len, v[i]->sum);
+		               v[i]->st.mtime_ns, v[i]->st.ctime_ns, v[i]->off, v[i]->len,
+		               v[i]->sum);
 	dtk_buf_printf(&idx, "end %zu %016" PRIx64 "\n", n, dtk_cache_sum(idx.ptr, idx.len));
 	ioff = S_append(c, idx.ptr, idx.len);
 	memset(head, ' ', sizeof(head));

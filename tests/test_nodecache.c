@@ -67,7 +67,8 @@ static void test_round_trip(void **state)
 			assert_int_equal(out->n_by_id, node->n_by_id);
 			assert_int_equal(out->n_linking, node->n_linking);
 			for (k = 0; k < out->n_entries; k++) {
-				const struct dtk_entry *e = &out->entries[k], *o = &node->entries[k];
+				const struct dtk_entry *e = &out->entries[k],
+				                       *o = &node->entries[k];
 				assert_ptr_equal(e->node, out);
 				assert_string_equal(e->title, o->title);
 				assert_int_equal(e->pos.line, o->pos.line);
@@ -75,7 +76,8 @@ static void test_round_trip(void **state)
 				/* borrowed: the title points into the blob */
 				assert_int_equal(e->title >= blob && e->title < blob + len, borrow);
 				if (e->source.id) /* the source's own string */
-					assert_ptr_equal(e->source.id, dtk_kb_source(kb, e->source.id)->id);
+					assert_ptr_equal(e->source.id,
+					                 dtk_kb_source(kb, e->source.id)->id);
 				contradicts += (int)e->n_contradicts;
 				relates += (int)e->n_relates;
 			}
@@ -108,7 +110,8 @@ static void test_damage(void **state)
 		memcpy(copy, blob, cut);
 		copy[cut] = '\0';
 		assert_int_equal(
-		        dtk_nodecache_unpack(&out, kb, a, a, copy, cut, "n", "n.yaml", 1, NULL), -1);
+		        dtk_nodecache_unpack(&out, kb, a, a, copy, cut, "n", "n.yaml", 1, NULL),
+		        -1);
 		assert_null(out);
 		free(copy);
 		dtk_arena_free(a);
@@ -144,8 +147,8 @@ static void test_checks_again(void **state)
 		for (k = 0; k < kb->nodes[i]->n_entries; k++)
 			high += kb->nodes[i]->entries[k].confidence == DTK_CONF_HIGH;
 		kb->high_min_verified += 100;
-		refused += dtk_nodecache_unpack(&out, kb, a, a, blob, len, "n", "n.yaml", 0,
-		                                NULL) < 0;
+		refused +=
+		        dtk_nodecache_unpack(&out, kb, a, a, blob, len, "n", "n.yaml", 0, NULL) < 0;
 		kb->high_min_verified -= 100;
 		assert_int_equal(
 		        dtk_nodecache_unpack(&out, kb, a, a, blob, len, "n", "n.yaml", 0, NULL), 0);
@@ -159,7 +162,8 @@ static void test_checks_again(void **state)
 		char *blob = S_pack(kb->nodes[0], &len);
 		kb->source_slots = NULL;
 		assert_int_equal(
-		        dtk_nodecache_unpack(&out, kb, a, a, blob, len, "n", "n.yaml", 0, NULL), -1);
+		        dtk_nodecache_unpack(&out, kb, a, a, blob, len, "n", "n.yaml", 0, NULL),
+		        -1);
 		kb->sources_ok = 0; /* _sources.yaml's own errors said it all */
 		assert_int_equal(
 		        dtk_nodecache_unpack(&out, kb, a, a, blob, len, "n", "n.yaml", 0, NULL), 0);
@@ -310,7 +314,8 @@ static void S_forge(const char *dir, const char *from, const char *to)
 		char num[64], *end = strchr(line + 1, '\n'), *sum = end;
 		while (sum[-1] != ' ')
 			sum--;
-		snprintf(num, sizeof(num), "%llu", (unsigned long long)dtk_cache_sum(file + v[5], v[6]));
+		snprintf(num, sizeof(num), "%llu",
+		         (unsigned long long)dtk_cache_sum(file + v[5], v[6]));
 		/* the sum is printed in decimal: rebuild the line */
 		{
 			struct dtk_buf b = DTK_BUF_INIT;
@@ -399,8 +404,8 @@ static void test_used_and_stale(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	        cmocka_unit_test(test_round_trip),   cmocka_unit_test(test_damage),
-	        cmocka_unit_test(test_checks_again), cmocka_unit_test(test_file),
+	        cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_damage),
+	        cmocka_unit_test(test_checks_again),   cmocka_unit_test(test_file),
 	        cmocka_unit_test(test_used_and_stale),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

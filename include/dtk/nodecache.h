@@ -41,8 +41,8 @@ void dtk_nodecache_free(struct dtk_nodecache *c);
  * else -1 (a record that cannot be read whole and as written is dropped).
  * Safe from several threads at once.
  */
-int dtk_nodecache_get(struct dtk_nodecache *c, const char *name, const struct stat *st,
-                      char **blob, size_t *len);
+int dtk_nodecache_get(struct dtk_nodecache *c, const char *name, const struct stat *st, char **blob,
+                      size_t *len);
 
 /* Adds the record of node file name: st, its stat data taken before it was
  * read, and blob[0..len), its packed node (written to the new cache file at
@@ -74,8 +74,7 @@ void dtk_nodecache_pack(struct dtk_buf *b, const struct dtk_node *node);
  * when blob is not a packed node or fails those checks (*out NULL).
  */
 int dtk_nodecache_unpack(struct dtk_node **out, const struct dtk_kb *kb, struct dtk_arena *arena,
-                         struct dtk_arena *scratch, const char *blob, size_t len,
-                         const char *name, const char *path, int borrow,
-                         unsigned char *named);
+                         struct dtk_arena *scratch, const char *blob, size_t len, const char *name,
+                         const char *path, int borrow, unsigned char *named);
 
 #endif
