@@ -101,27 +101,29 @@ struct rd {
 	int bad;
 };
 
+/* Copies the next n bytes into v (zeros past the end: r is then bad). */
+static void S_get(struct rd *r, void *v, size_t n)
+{
+	memset(v, 0, n);
+	if ((size_t)(r->end - r->p) < n) {
+		r->bad = 1;
+		return;
+	}
+	memcpy(v, r->p, n);
+	r->p += n;
+}
+
 static uint32_t S_get_u32(struct rd *r)
 {
-	uint32_t v = 0;
-	if ((size_t)(r->end - r->p) < sizeof(v)) {
-		r->bad = 1;
-		return 0;
-	}
-	memcpy(&v, r->p, sizeof(v));
-	r->p += sizeof(v);
+	uint32_t v;
+	S_get(r, &v, sizeof(v));
 	return v;
 }
 
 static int64_t S_get_i64(struct rd *r)
 {
-	int64_t v = 0;
-	if ((size_t)(r->end - r->p) < sizeof(v)) {
-		r->bad = 1;
-		return 0;
-	}
-	memcpy(&v, r->p, sizeof(v));
-	r->p += sizeof(v);
+	int64_t v;
+	S_get(r, &v, sizeof(v));
 	return v;
 }
 
