@@ -559,14 +559,16 @@ static int S_parse_sources(struct loader *l, const struct kfile *f, struct dtk_y
 }
 
 /* The node cache (search): sets *st to node file f's stat data, not
- * following a link. When the cache holds f's node as it is, the node is
- * unpacked, handed to the filter and f->out set: returns 1. Else returns 0
+ * following a link (the real root and insights/, not a link, hold no link).
+ * When the cache holds f's node as it is, the node is unpacked, handed to
+ * the filter and f->out set, or, when the filter does not want f, nothing
+ * is done: returns 1 (f read as it is would give no error). Else returns 0
  * (*st's st_nlink is 0 when f is not a regular file). */
 static int S_from_cache(struct worker *w, struct kfile *f, struct stat *st)
 {
 	struct loader *l = w->l;
 	struct dtk_arena *scratch;
-	char *full = dtk_path_join(l->kb->root, f->rel), *blob;
+	char *full = dtk_path_join(l->root_real, f->rel), *blob;
 	size_t len;
 	int rc;
 
@@ -576,11 +578,10 @@ static int S_from_cache(struct worker *w, struct kfile *f, struct stat *st)
 		st->st_nlink = 0;
 		return 0;
 	}
-	if (l->filter->keep && !l->filter->keep(l->filter->arg, f->node, NULL, 0)) {
-		/* not wanted: its record stays when it can be trusted */
-		dtk_nodecache_get(l->nc, f->name, st, NULL, NULL);
-		return 1;
-	}
+	if (l->filter->keep && !l->filter->keep(l->filter->arg, f->node, NULL, 0))
+		/* not wanted: its record stays when it can be trusted; else it
+		 * is read, for the errors reading it may give */
+		return dtk_nodecache_get(l->nc, f->name, st, NULL, NULL) == 0;
 	if (dtk_nodecache_get(l->nc, f->name, st, &blob, &len) < 0)
 		return 0;
 	scratch = dtk_arena_new();
@@ -870,6 +871,19 @@ static void S_set_links(struct loader *l, const struct dtk_node *node)
 	}
 }
 
+/* Returns 1 when insights/ of the real root is a directory, not a link:
+ * then a node file that is not a link is inside the base (the node cache's
+ * look-ups need no more to trust a file). */
+static int S_insights_plain(const struct loader *l)
+{
+	char *dir = dtk_path_join(l->root_real, "insights");
+	struct stat st;
+	int rc = lstat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+
+	free(dir);
+	return rc;
+}
+
 /* Loads every file: _domain.yaml and _sources.yaml first (node files need
  * the policy), then the records and the nodes in parallel. what is
  * DTK_KB_ALL or DTK_KB_ONE_NODE, with DTK_KB_LINKED or not. */
@@ -917,7 +931,8 @@ static int S_load_files(struct loader *l, int what, const char *only)
 		if (!pf && S_list_nodes(l, &cap, DTK_KB_LINKED, only) < 0)
 			return -1;
 	}
-	if (l->filter && l->filter->borrow && !l->mem) { /* a search's node cache */
+	if (l->filter && l->filter->borrow && !l->mem && S_insights_plain(l)) {
+		/* a search's node cache */
 		char *path = dtk_cache_path(l->root_real, "nodes");
 		l->nc = path ? dtk_nodecache_open(path, l->root_real) : NULL;
 		free(path);

@@ -125,7 +125,8 @@ static void S_load(struct dtk_linkcache *c)
 	int64_t sec, nsec, at;
 	uint64_t hash;
 	char line[64];
-	int fd = open(c->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), used;
+	/* O_NONBLOCK: a FIFO in its place does not wait for a writer */
+	int fd = open(c->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK), used;
 
 	if (fd < 0)
 		return;

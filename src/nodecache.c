@@ -369,7 +369,8 @@ static void S_load(struct dtk_nodecache *c)
 	int64_t sec, nsec, at;
 	int used;
 
-	c->fd = open(c->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* O_NONBLOCK: a FIFO in its place does not wait for a writer */
+	c->fd = open(c->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (c->fd < 0 || fstat(c->fd, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    pread(c->fd, head, S_HEAD, 0) != S_HEAD)
 		goto fail;

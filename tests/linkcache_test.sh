@@ -124,6 +124,15 @@ same "cache of another version: same output" "$repo" --format json alpha
 rm -f "$cache" && mkdir "$cache"
 same "a directory in the cache's place: same output" "$repo" alpha
 [ -d "$cache" ] && ok "a directory in the cache's place: left alone" || ko "the directory was replaced"
+rm -rf "$cache" && mkfifo "$cache"
+(cd "$repo" && timeout 20 dtk show alpha >"$scratch/f.out" 2>&1)
+if [ $? -ne 124 ]; then
+    ok "a FIFO in the cache's place: show does not wait on it"
+    same "a FIFO in the cache's place: same output" "$repo" alpha
+else
+    ko "a FIFO in the cache's place: show hangs"
+fi
+rm -f "$cache"
 rm -rf "$repo/.git/dtk" && echo x >"$repo/.git/dtk"
 same "no place for the cache (a file where its folder goes): same output" "$repo" beta-001
 [ "$(cat "$repo/.git/dtk")" = x ] && ok "unwritable place: left alone" || ko "unwritable place changed"

@@ -130,6 +130,25 @@ same "a node file made a link: as without the cache" "$repo" a --format json
 same "a cached node file removed" "$repo" a --format jsonl
 mv "$scratch/gamma" "$repo/insights/gamma.yaml"
 
+# insights/ made a link leading out of the base, its files (the same inodes)
+# moved with it: the node files are outside, as without the cache
+old "$repo"
+(cd "$repo" && dtk search a >/dev/null)
+sleep 3
+mkdir "$scratch/away" && mv "$repo/insights" "$scratch/away/" && ln -s ../away/insights "$repo/insights"
+same "insights/ a link leading out: the node files are reported" "$repo" a
+grep -q "insights/alpha.yaml:1:1: error" "$scratch/c.err" && ok "  ... alpha.yaml among them" ||
+    ko "  ... alpha.yaml not reported" "$(cat "$scratch/c.err")"
+rm "$repo/insights" && mv "$scratch/away/insights" "$repo/"
+
+# --node: another node file that cannot be read is reported, cache or not
+cp "$repo/insights/beta.yaml" "$scratch/beta"
+head -c 17000000 /dev/zero | tr '\0' '#' >>"$repo/insights/beta.yaml"
+same "--node: another node file over the size limit is reported" "$repo" a --node alpha
+grep -q "insights/beta.yaml:1:1: error: file is larger" "$scratch/c.err" && ok "  ... exit 2" ||
+    ko "  ... not reported" "$(cat "$scratch/c.err")"
+cp "$scratch/beta" "$repo/insights/beta.yaml"
+
 # ---- damage: the cache passed over, the output the same ----
 old "$repo"
 (cd "$repo" && dtk search a >/dev/null)
@@ -149,6 +168,15 @@ same "garbage" "$repo" a
 rm -f "$cache" && mkdir "$cache"
 same "a directory in its place" "$repo" a
 rmdir "$cache"
+mkfifo "$cache"
+(cd "$repo" && timeout 20 dtk search a >/dev/null 2>&1)
+if [ $? -ne 124 ]; then
+    ok "a FIFO in its place: search does not wait on it"
+    same "a FIFO in its place" "$repo" a
+else
+    ko "a FIFO in its place: search hangs"
+fi
+rm -f "$cache"
 chmod 500 "$repo/.git/dtk"
 same "its directory read-only" "$repo" a
 chmod 700 "$repo/.git/dtk"
