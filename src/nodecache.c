@@ -291,6 +291,7 @@ struct rec {
 	struct dtk_cache_stat st;
 	uint64_t off, len, sum; /* where its packed node is, in the file read or written */
 	atomic_int kept;        /* looked up and trusted: written again */
+	int added;              /* added now (dtk_nodecache_put) */
 };
 
 struct dtk_nodecache {
@@ -538,6 +539,7 @@ void dtk_nodecache_put(struct dtk_nodecache *c, const char *name, const struct s
 		dtk_cache_stat_of(&r->st, st);
 		r->len = len;
 		r->sum = dtk_cache_sum(blob, len);
+		r->added = 1;
 		c->n_add++;
 	}
 	pthread_mutex_unlock(&c->lock);
@@ -584,6 +586,24 @@ static int S_copy_old(struct dtk_nodecache *c, struct rec *r)
 	return r->off ? 0 : -1;
 }
 
+/* Drops from v (n records sorted by name) a record read whose file also
+ * has a record added now (its node was unpacked but failed a check, then
+ * parsed): the added one is what the file holds. Returns the count left. */
+static size_t S_unique(struct rec **v, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (k && !strcmp(v[k - 1]->name, v[i]->name)) {
+			if (v[i]->added)
+				v[k - 1] = v[i];
+			continue;
+		}
+		v[k++] = v[i];
+	}
+	return k;
+}
+
 int dtk_nodecache_save(struct dtk_nodecache *c)
 {
 	struct dtk_buf idx = DTK_BUF_INIT;
@@ -607,6 +627,7 @@ int dtk_nodecache_save(struct dtk_nodecache *c)
 	for (i = 0; i < c->n_add; i++)
 		v[n++] = &c->add[i];
 	qsort(v, n, sizeof(*v), S_rec_cmp);
+	n = S_unique(v, n);
 	dtk_buf_printf(&idx, "root %s\n" S_BUILD "\ntime %" PRId64 " %" PRId64 "\n", c->root,
 	               c->now / DTK_CACHE_NS, c->now % DTK_CACHE_NS);
 	for (i = 0; i < n; i++)

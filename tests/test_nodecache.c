@@ -221,6 +221,28 @@ static void test_file(void **state)
 	assert_int_equal(dtk_nodecache_get(c, "gamma.yaml", &fresh, &blob, &len), -1); /* racy */
 	assert_int_equal(dtk_nodecache_get(c, "delta.yaml", &old, &blob, &len), -1);
 	dtk_nodecache_free(c);
+	/* a record read and kept, then added again (its node failed a check
+	 * and was parsed): the one added wins, and the cache stays readable */
+	c = dtk_nodecache_open(path, "/base");
+	assert_int_equal(dtk_nodecache_get(c, "beta.yaml", &old, NULL, NULL), 0);
+	assert_int_equal(dtk_nodecache_get(c, "alpha.yaml", &old, &blob, &len), 0);
+	free(blob);
+	dtk_nodecache_put(c, "alpha.yaml", &old, b, sizeof(b));
+	assert_int_equal(dtk_nodecache_save(c), 0);
+	dtk_nodecache_free(c);
+	c = dtk_nodecache_open(path, "/base");
+	assert_int_equal(dtk_nodecache_get(c, "alpha.yaml", &old, &blob, &len), 0);
+	assert_int_equal(len, sizeof(b));
+	assert_memory_equal(blob, b, len);
+	free(blob);
+	assert_int_equal(dtk_nodecache_get(c, "beta.yaml", &old, &blob, &len), 0);
+	assert_memory_equal(blob, b, len);
+	free(blob);
+	dtk_nodecache_free(c);
+	dtk_nodecache_put(c = dtk_nodecache_open(path, "/base"), "alpha.yaml", &old, a, sizeof(a));
+	dtk_nodecache_get(c, "beta.yaml", &old, NULL, NULL);
+	assert_int_equal(dtk_nodecache_save(c), 0);
+	dtk_nodecache_free(c);
 	/* another base: nothing */
 	c = dtk_nodecache_open(path, "/other");
 	assert_int_equal(dtk_nodecache_get(c, "alpha.yaml", &old, &blob, &len), -1);
