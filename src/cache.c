@@ -4,7 +4,9 @@
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +150,33 @@ int64_t dtk_cache_now(void)
 	return (int64_t)ts.tv_sec * DTK_CACHE_NS + ts.tv_nsec;
 }
 
+/* Removes the temporary files of the cache base (its name) in dir that a
+ * writer killed before its rename left (base.XXXXXX, unchanged for
+ * DTK_CACHE_STALE_S): each may be as large as the cache. A live writer's
+ * file, were it taken, only makes its rename fail. */
+static void S_sweep(const char *dir, const char *base)
+{
+	static const char mkstemp_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	                                    "abcdefghijklmnopqrstuvwxyz0123456789";
+	size_t n = strlen(base);
+	int64_t old = dtk_cache_now() - (int64_t)DTK_CACHE_STALE_S * DTK_CACHE_NS;
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	struct stat st;
+
+	while (d && (de = readdir(d))) {
+		const char *s = de->d_name;
+		if (strlen(s) != n + 7 || strncmp(s, base, n) || s[n] != '.' ||
+		    strspn(s + n + 1, mkstemp_chars) != 6 ||
+		    fstatat(dirfd(d), s, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode) ||
+		    (int64_t)st.st_mtim.tv_sec * DTK_CACHE_NS + st.st_mtim.tv_nsec >= old)
+			continue;
+		unlinkat(dirfd(d), s, 0);
+	}
+	if (d)
+		closedir(d);
+}
+
 int dtk_cache_create(const char *path, char **tmp)
 {
 	char *t = dtk_xmalloc(strlen(path) + 16), *slash;
@@ -163,6 +192,7 @@ int dtk_cache_create(const char *path, char **tmp)
 			*tmp = NULL;
 			return -1;
 		}
+		S_sweep(t, slash + 1);
 		*slash = '/';
 	}
 	strcat(t, ".XXXXXX");

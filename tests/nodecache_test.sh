@@ -201,4 +201,16 @@ same "after them: the cache they left" "$repo" a --format json
 [ -z "$(ls "$repo"/.git/dtk/ | grep -v '^nodes-[0-9a-f]*$')" ] &&
     ok "no temporary file left beside the cache" || ko "left: $(ls "$repo"/.git/dtk/)"
 
+# a writer killed before its rename left its temporary file (as large as the
+# cache): the next writer removes those unchanged for 10 minutes, no other
+name=$(basename "$(ls "$repo"/.git/dtk/nodes-*)")
+touch -d '2020-01-01' "$repo/.git/dtk/$name.Kil1ed" "$repo/.git/dtk/other.Abc123"
+touch "$repo/.git/dtk/$name.Live01"
+rm "$repo/.git/dtk/$name"
+run "$repo" "$scratch/c" a
+[ ! -e "$repo/.git/dtk/$name.Kil1ed" ] && ok "a killed writer's temporary file: removed" ||
+    ko "a killed writer's temporary file is left"
+[ -e "$repo/.git/dtk/$name.Live01" ] && [ -e "$repo/.git/dtk/other.Abc123" ] &&
+    ok "  ... a recent one and another file: left" || ko "  ... a recent one or another file removed"
+
 t_done

@@ -20,6 +20,10 @@
 
 #define DTK_CACHE_NS ((int64_t)1000000000)
 
+/* A temporary cache file unchanged for this many seconds was left by a
+ * writer that was killed: the next writer removes it. */
+#define DTK_CACHE_STALE_S 600
+
 /* The stat data a cache keeps of a file. */
 struct dtk_cache_stat {
 	uint64_t dev, ino, size;
@@ -55,8 +59,9 @@ int64_t dtk_cache_now(void);
 
 /*
  * Opens a new temporary file beside path (making path's directory when
- * missing) for a cache to be written. Returns its descriptor and sets *tmp
- * to its malloc'd name, or returns -1 (*tmp NULL).
+ * missing, removing the temporary files of path left for
+ * DTK_CACHE_STALE_S) for a cache to be written. Returns its descriptor and
+ * sets *tmp to its malloc'd name (the caller frees), or returns -1 (*tmp NULL).
  */
 int dtk_cache_create(const char *path, char **tmp);
 
