@@ -5,8 +5,10 @@
 #include "dtk/cache.h"
 #include "schema.h"
 
+#include <elf.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -15,7 +17,8 @@
 #include <unistd.h>
 
 #define S_MAGIC "dtk node cache 2\n"
-/* the build the packed nodes are of: the schema may change between them */
+/* the build the packed nodes are of: the schema may change between them
+ * (S_build adds the program's own identity: builds of one version differ) */
 #define S_BUILD "build " DTK_VERSION " 2"
 #define S_HEAD 64 /* the head: the magic and where the index is, padded */
 #define S_MAX_INDEX (16u << 20)
@@ -286,6 +289,54 @@ int dtk_nodecache_unpack(struct dtk_node **out, const struct dtk_kb *kb, struct 
 
 /* ---- the cache file ---- */
 
+/* dl_iterate_phdr's callback: appends the GNU build id of the first object
+ * (the program) to the buffer arg, when it has one; stops there. */
+static int S_build_id(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct dtk_buf *b = arg;
+	int i;
+
+	(void)size;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr), *end;
+		if (ph->p_type != PT_NOTE)
+			continue;
+		for (end = p + ph->p_memsz; p + sizeof(ElfW(Nhdr)) <= end;) {
+			const ElfW(Nhdr) *n = (const void *)p;
+			const unsigned char *desc =
+			        (const unsigned char *)p + sizeof(*n) + ((n->n_namesz + 3) & ~3u);
+			if (desc + n->n_descsz > (const unsigned char *)end)
+				break;
+			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+			    !memcmp(p + sizeof(*n), "GNU", 4)) {
+				for (uint32_t k = 0; k < n->n_descsz; k++)
+					dtk_buf_printf(b, "%02x", desc[k]);
+				return 1;
+			}
+			p = (const char *)desc + ((n->n_descsz + 3) & ~3u);
+		}
+	}
+	return 1;
+}
+
+/* Appends the build line of the index to b: S_BUILD and the program's GNU
+ * build id, or, without one, the stat data of its file. */
+static void S_build(struct dtk_buf *b)
+{
+	size_t at;
+	struct stat st;
+
+	dtk_buf_puts(b, S_BUILD " ");
+	at = b->len;
+	dl_iterate_phdr(S_build_id, b);
+	if (b->len == at && stat("/proc/self/exe", &st) == 0)
+		dtk_buf_printf(b, "exe-%ju-%ju-%jd-%jd", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino,
+		               (intmax_t)st.st_size,
+		               (intmax_t)st.st_mtim.tv_sec * DTK_CACHE_NS + st.st_mtim.tv_nsec);
+	dtk_buf_putc(b, '\n');
+}
+
 struct rec {
 	char *name;
 	struct dtk_cache_stat st;
@@ -396,7 +447,8 @@ static void S_load(struct dtk_nodecache *c)
 	if (strcmp(tail + 1, line) || n > ilen / 16)
 		goto fail;
 	tail[1] = '\0';
-	dtk_buf_printf(&want, "root %s\n" S_BUILD "\n", c->root);
+	dtk_buf_printf(&want, "root %s\n", c->root);
+	S_build(&want);
 	if (strncmp(c->index, want.ptr, want.len))
 		goto fail;
 	p = c->index + want.len;
@@ -628,8 +680,10 @@ int dtk_nodecache_save(struct dtk_nodecache *c)
 		v[n++] = &c->add[i];
 	qsort(v, n, sizeof(*v), S_rec_cmp);
 	n = S_unique(v, n);
-	dtk_buf_printf(&idx, "root %s\n" S_BUILD "\ntime %" PRId64 " %" PRId64 "\n", c->root,
-	               c->now / DTK_CACHE_NS, c->now % DTK_CACHE_NS);
+	dtk_buf_printf(&idx, "root %s\n", c->root);
+	S_build(&idx);
+	dtk_buf_printf(&idx, "time %" PRId64 " %" PRId64 "\n", c->now / DTK_CACHE_NS,
+	               c->now % DTK_CACHE_NS);
 	for (i = 0; i < n; i++)
 		dtk_buf_printf(&idx,
 		               "%s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRId64 " %" PRId64

@@ -66,6 +66,16 @@ done
 cache=$(ls "$XDG_CACHE_HOME"/dtk/nodes-* 2>/dev/null)
 [ -n "$cache" ] && ok "outside git: the cache is in \$XDG_CACHE_HOME/dtk" ||
     ko "outside git: no node cache in $XDG_CACHE_HOME/dtk"
+# builds of one version may make other nodes (a new check): the cache names
+# the program's build id, so that another build's cache is not read
+id=$(readelf -n "$DTK" 2>/dev/null | sed -n 's/^ *Build ID: *//p')
+if [ -n "$id" ]; then
+    grep -aqx "build [^ ]* [0-9]* $id" "$cache" && ok "the cache names the program's build id" ||
+        ko "the cache does not name the build id $id" "$(grep -a '^build' "$cache")"
+else
+    grep -aqx "build [^ ]* [0-9]* exe-[0-9-]*" "$cache" && ok "the cache names the program's file" ||
+        ko "the cache names neither a build id nor the program" "$(grep -a '^build' "$cache")"
+fi
 n=$(ls "$shipped"/insights/[a-z]*.yaml | wc -l)
 recs=$(grep -ac '^[a-z0-9-]*\.yaml [0-9]' "$cache" 2>/dev/null || true)
 [ "$recs" = "$n" ] && ok "every node file of the shipped base has a record ($n)" ||
