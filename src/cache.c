@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -132,15 +133,106 @@ void dtk_cache_stat_of(struct dtk_cache_stat *out, const struct stat *st)
 	out->ctime_ns = (int64_t)st->st_ctim.tv_sec * DTK_CACHE_NS + st->st_ctim.tv_nsec;
 }
 
+int dtk_cache_stat_same(const struct dtk_cache_stat *a, const struct dtk_cache_stat *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+	       a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns;
+}
+
 int dtk_cache_trusted(const struct dtk_cache_stat *r, const struct stat *st, int64_t stamp)
 {
 	struct dtk_cache_stat now;
 	int64_t limit = stamp - DTK_CACHE_GRAIN_S * DTK_CACHE_NS;
 
 	dtk_cache_stat_of(&now, st);
-	return r->dev == now.dev && r->ino == now.ino && r->size == now.size &&
-	       r->mtime_ns == now.mtime_ns && r->ctime_ns == now.ctime_ns && r->mtime_ns < limit &&
-	       r->ctime_ns < limit;
+	return dtk_cache_stat_same(r, &now) && r->mtime_ns < limit && r->ctime_ns < limit;
+}
+
+/* ---- the text of a cache file ---- */
+
+int dtk_cache_num(const char **p, uint64_t *out)
+{
+	const char *s = *p;
+	uint64_t v = 0;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		uint64_t d = (uint64_t)(*s - '0');
+		if (v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && d > UINT64_MAX % 10))
+			return -1;
+		v = v * 10 + d;
+	}
+	*p = s;
+	*out = v;
+	return 0;
+}
+
+void dtk_cache_stat_put(struct dtk_buf *b, const struct dtk_cache_stat *s)
+{
+	dtk_buf_printf(b, "%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRId64 " %" PRId64, s->dev,
+	               s->ino, s->size, s->mtime_ns, s->ctime_ns);
+}
+
+int dtk_cache_stat_read(const char **p, struct dtk_cache_stat *s)
+{
+	uint64_t v[5];
+	int k;
+
+	for (k = 0; k < 5; k++) {
+		if (dtk_cache_num(p, &v[k]) < 0 || **p != ' ')
+			return -1;
+		++*p;
+	}
+	if (v[3] > INT64_MAX || v[4] > INT64_MAX)
+		return -1;
+	*s = (struct dtk_cache_stat){v[0], v[1], v[2], (int64_t)v[3], (int64_t)v[4]};
+	return 0;
+}
+
+void dtk_cache_time_put(struct dtk_buf *b, int64_t now)
+{
+	dtk_buf_printf(b, "time %" PRId64 " %" PRId64 "\n", now / DTK_CACHE_NS, now % DTK_CACHE_NS);
+}
+
+char *dtk_cache_time_read(char *p, const struct stat *st, int64_t *stamp)
+{
+	char *end = strchr(p, '\n');
+	int64_t sec, nsec, at;
+	int used;
+
+	if (!end || sscanf(p, "time %" SCNd64 " %" SCNd64 "%n", &sec, &nsec, &used) != 2 ||
+	    p + used != end || sec < 0 || nsec < 0 || nsec >= DTK_CACHE_NS)
+		return NULL;
+	/* the earlier of the time it says it was made and its mtime */
+	at = (int64_t)st->st_mtim.tv_sec * DTK_CACHE_NS + st->st_mtim.tv_nsec;
+	*stamp = sec * DTK_CACHE_NS + nsec < at ? sec * DTK_CACHE_NS + nsec : at;
+	return end + 1;
+}
+
+void dtk_cache_end_put(struct dtk_buf *b, uint64_t n)
+{
+	dtk_buf_printf(b, "end %" PRIu64 " %016" PRIx64 "\n", n, dtk_cache_sum(b->ptr, b->len));
+}
+
+char *dtk_cache_end_check(char *text, size_t len, uint64_t *n)
+{
+	char *tail, line[64];
+	uint64_t sum;
+
+	if (len < 2 || text[len - 1] != '\n' || memchr(text, '\0', len))
+		return NULL;
+	text[len - 1] = '\0';
+	tail = strrchr(text, '\n');
+	tail = tail ? tail + 1 : text;
+	if (sscanf(tail, "end %" SCNu64 " %" SCNx64, n, &sum) != 2)
+		return NULL;
+	snprintf(line, sizeof(line), "end %" PRIu64 " %016" PRIx64, *n,
+	         dtk_cache_sum(text, (size_t)(tail - text)));
+	if (strcmp(tail, line)) /* exactly as written */
+		return NULL;
+	*tail = '\0';
+	return tail;
 }
 
 int64_t dtk_cache_now(void)

@@ -332,7 +332,7 @@ static int S_cache_rec(const struct loader *l, struct kfile *f)
 		free(buf);
 	}
 	f->rec.name = f->name;
-	dtk_linkcache_stat(&f->rec, &st);
+	dtk_cache_stat_of(&f->rec.st, &st);
 	f->rec.list = list;
 	f->has_rec = 1;
 	return dtk_linkcache_has(list, f->rec.list_len, l->shown_key);

@@ -18,7 +18,6 @@
 
 #define S_MAGIC "dtk links cache 1\n"
 #define S_MAX_BYTES (64u << 20)
-#define S_NS DTK_CACHE_NS
 
 struct dtk_linkcache {
 	char *path;
@@ -55,64 +54,32 @@ char *dtk_linkcache_path(const char *root)
 	return dtk_cache_path(root, "links");
 }
 
-/* Reads a decimal number ending at a space from *p; returns 0 or -1. */
-static int S_num(const char **p, const char *end, uint64_t *out)
-{
-	const char *s = *p;
-	uint64_t v = 0;
-
-	if (s >= end || *s < '0' || *s > '9')
-		return -1;
-	for (; s < end && *s >= '0' && *s <= '9'; s++) {
-		if (v > (UINT64_MAX - 9) / 10)
-			return -1;
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	if (s >= end || *s != ' ')
-		return -1;
-	*p = s + 1;
-	*out = v;
-	return 0;
-}
-
-/* Parses the entries of c->buf[from..to): "name dev ino size mtime ctime
- * list\n" each, sorted by name. Returns 0, or -1 when they do not read so. */
-static int S_parse(struct dtk_linkcache *c, char *from, char *to, size_t n)
+/* Parses the entries of the text at p (c->buf, NUL-terminated at the end
+ * line): "name dev ino size mtime ctime list\n" each, sorted by name.
+ * Returns 0, or -1 when they do not read so. */
+static int S_parse(struct dtk_linkcache *c, char *p, size_t n)
 {
 	size_t i;
-	char *p = from, *eol, *sp;
-	uint64_t num[5];
 
 	c->v = dtk_xcalloc(n + 1, sizeof(*c->v));
 	for (i = 0; i < n; i++) {
 		struct dtk_linkcache_rec *r = &c->v[i];
+		char *eol = strchr(p, '\n'), *sp = eol ? memchr(p, ' ', (size_t)(eol - p)) : NULL;
 		const char *q;
-		int k;
-		eol = memchr(p, '\n', (size_t)(to - p));
-		sp = eol ? memchr(p, ' ', (size_t)(eol - p)) : NULL;
 		if (!sp || sp == p)
 			return -1;
-		*sp = '\0';
+		*sp = *eol = '\0';
 		r->name = p;
 		q = sp + 1;
-		for (k = 0; k < 5; k++)
-			if (S_num(&q, eol + 1, &num[k]) < 0)
-				return -1;
-		if (num[3] > INT64_MAX || num[4] > INT64_MAX)
+		if (dtk_cache_stat_read(&q, &r->st) < 0)
 			return -1;
-		r->dev = num[0];
-		r->ino = num[1];
-		r->size = num[2];
-		r->mtime_ns = (int64_t)num[3];
-		r->ctime_ns = (int64_t)num[4];
-		*eol = '\0';
 		r->list = q;
 		r->list_len = (size_t)(eol - q);
 		if (i && strcmp(c->v[i - 1].name, r->name) >= 0)
 			return -1;
 		p = eol + 1;
 	}
-	return p == to ? 0 : -1;
+	return *p ? -1 : 0;
 }
 
 /* Reads the cache file into c when it is whole and of this base. */
@@ -120,13 +87,11 @@ static void S_load(struct dtk_linkcache *c)
 {
 	struct dtk_buf head = DTK_BUF_INIT;
 	struct stat st;
-	char *end, *tail;
-	size_t len = 0, n = 0;
-	int64_t sec, nsec, at;
-	uint64_t hash;
-	char line[64];
+	char *tail, *p;
+	size_t len = 0;
+	uint64_t n = 0;
 	/* O_NONBLOCK: a FIFO in its place does not wait for a writer */
-	int fd = open(c->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK), used;
+	int fd = open(c->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 
 	if (fd < 0)
 		return;
@@ -138,32 +103,16 @@ static void S_load(struct dtk_linkcache *c)
 	dtk_buf_printf(&head, S_MAGIC "root %s\n", c->root);
 	if (len < head.len || memcmp(c->buf, head.ptr, head.len))
 		goto done;
-	/* the last line: "end <n> <hash of everything before it>" */
-	if (len < 2 || c->buf[len - 1] != '\n')
+	tail = dtk_cache_end_check(c->buf, len, &n);
+	if (!tail || tail < c->buf + head.len || n > len / 12)
 		goto done;
-	c->buf[len - 1] = '\0';
-	tail = strrchr(c->buf, '\n');
-	if (!tail || tail + 1 < c->buf + head.len ||
-	    sscanf(tail + 1, "end %zu %" SCNx64, &n, &hash) != 2)
-		goto done;
-	hash = dtk_cache_sum(c->buf, (size_t)(tail + 1 - c->buf));
-	snprintf(line, sizeof(line), "end %zu %016" PRIx64, n, hash);
-	if (strcmp(tail + 1, line)) /* exactly as written */
-		goto done;
-	end = memchr(c->buf + head.len, '\n', (size_t)(tail + 1 - c->buf) - head.len);
-	if (!end ||
-	    sscanf(c->buf + head.len, "time %" SCNd64 " %" SCNd64 "%n", &sec, &nsec, &used) != 2 ||
-	    c->buf + head.len + used != end || sec < 0 || nsec < 0 || nsec >= S_NS || n > len / 12)
-		goto done;
-	if (S_parse(c, end + 1, tail + 1, n) < 0) {
+	p = dtk_cache_time_read(c->buf + head.len, &st, &c->stamp);
+	if (!p || S_parse(c, p, (size_t)n) < 0) {
 		free(c->v);
 		c->v = NULL;
 		goto done;
 	}
-	c->n = n;
-	/* the earlier of the time it says it was made and its mtime */
-	at = (int64_t)st.st_mtim.tv_sec * S_NS + st.st_mtim.tv_nsec;
-	c->stamp = sec * S_NS + nsec < at ? sec * S_NS + nsec : at;
+	c->n = (size_t)n;
 done:
 	if (!c->n) {
 		free(c->buf);
@@ -201,18 +150,6 @@ size_t dtk_linkcache_count(const struct dtk_linkcache *c)
 	return c ? c->n : 0;
 }
 
-void dtk_linkcache_stat(struct dtk_linkcache_rec *r, const struct stat *st)
-{
-	struct dtk_cache_stat cs;
-
-	dtk_cache_stat_of(&cs, st);
-	r->dev = cs.dev;
-	r->ino = cs.ino;
-	r->size = cs.size;
-	r->mtime_ns = cs.mtime_ns;
-	r->ctime_ns = cs.ctime_ns;
-}
-
 const char *dtk_linkcache_get(const struct dtk_linkcache *c, const char *name,
                               const struct stat *st, size_t *len)
 {
@@ -229,9 +166,7 @@ const char *dtk_linkcache_get(const struct dtk_linkcache *c, const char *name,
 		} else if (cmp > 0) {
 			lo = mid + 1;
 		} else {
-			struct dtk_cache_stat rs = {r->dev, r->ino, r->size, r->mtime_ns,
-			                            r->ctime_ns};
-			if (dtk_cache_trusted(&rs, st, c->stamp)) {
+			if (dtk_cache_trusted(&r->st, st, c->stamp)) {
 				*len = r->list_len;
 				return r->list;
 			}
@@ -369,9 +304,8 @@ static int S_same(const struct dtk_linkcache *c, const struct dtk_linkcache_rec 
 		return 0;
 	for (i = 0; i < n; i++) {
 		const struct dtk_linkcache_rec *a = &recs[i], *b = &c->v[i];
-		if (strcmp(a->name, b->name) || a->dev != b->dev || a->ino != b->ino ||
-		    a->size != b->size || a->mtime_ns != b->mtime_ns ||
-		    a->ctime_ns != b->ctime_ns || strcmp(a->list, b->list))
+		if (strcmp(a->name, b->name) || !dtk_cache_stat_same(&a->st, &b->st) ||
+		    strcmp(a->list, b->list))
 			return 0;
 	}
 	return 1;
@@ -386,14 +320,14 @@ int dtk_linkcache_save(struct dtk_linkcache *c, const struct dtk_linkcache_rec *
 
 	if (!atomic_load(&c->missed) && S_same(c, recs, n))
 		return 0;
-	dtk_buf_printf(&b, S_MAGIC "root %s\ntime %" PRId64 " %" PRId64 "\n", c->root,
-	               c->now / S_NS, c->now % S_NS);
-	for (i = 0; i < n; i++)
-		dtk_buf_printf(
-		        &b, "%s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRId64 " %" PRId64 " %s\n",
-		        recs[i].name, recs[i].dev, recs[i].ino, recs[i].size, recs[i].mtime_ns,
-		        recs[i].ctime_ns, recs[i].list);
-	dtk_buf_printf(&b, "end %zu %016" PRIx64 "\n", n, dtk_cache_sum(b.ptr, b.len));
+	dtk_buf_printf(&b, S_MAGIC "root %s\n", c->root);
+	dtk_cache_time_put(&b, c->now);
+	for (i = 0; i < n; i++) {
+		dtk_buf_printf(&b, "%s ", recs[i].name);
+		dtk_cache_stat_put(&b, &recs[i].st);
+		dtk_buf_printf(&b, " %s\n", recs[i].list);
+	}
+	dtk_cache_end_put(&b, n);
 	fd = dtk_cache_create(c->path, &tmp);
 	rc = fd < 0 ? -1
 	            : dtk_cache_commit(fd, tmp, c->path, dtk_cache_write(fd, b.ptr, b.len) == 0);

@@ -320,10 +320,11 @@ static int S_build_id(struct dl_phdr_info *info, size_t size, void *arg)
 	return 1;
 }
 
-/* Appends the build line of the index to b: S_BUILD and the program's GNU
- * build id, or, without one, the stat data of its file. */
-static void S_build(struct dtk_buf *b)
+/* Returns the build line of the index (malloc'd): S_BUILD and the
+ * program's GNU build id, or, without one, the stat data of its file. */
+static char *S_build(void)
 {
+	struct dtk_buf buf = DTK_BUF_INIT, *b = &buf;
 	size_t at;
 	struct stat st;
 
@@ -335,6 +336,7 @@ static void S_build(struct dtk_buf *b)
 		               (intmax_t)st.st_size,
 		               (intmax_t)st.st_mtim.tv_sec * DTK_CACHE_NS + st.st_mtim.tv_nsec);
 	dtk_buf_putc(b, '\n');
+	return dtk_buf_detach(b);
 }
 
 struct rec {
@@ -347,6 +349,7 @@ struct rec {
 
 struct dtk_nodecache {
 	char *path, *root;
+	char *build; /* the index's build line (S_build) */
 	int64_t now, stamp;
 	int fd;        /* the cache read, open for its packed nodes; -1: none */
 	char *index;   /* its index, the names of v cut into it */
@@ -362,23 +365,6 @@ struct dtk_nodecache {
 	atomic_int changed; /* a record was dropped or added */
 };
 
-/* Reads decimal numbers "a b c ..." (n of them, each followed by a space or
- * the end) from *p. Returns 0, or -1. */
-static int S_nums(char **p, uint64_t *out, int n)
-{
-	int k;
-	for (k = 0; k < n; k++) {
-		char *end;
-		if (**p < '0' || **p > '9')
-			return -1;
-		out[k] = strtoull(*p, &end, 10);
-		if (end == *p || (*end != ' ' && *end != '\0') || out[k] == UINT64_MAX)
-			return -1;
-		*p = *end ? end + 1 : end;
-	}
-	return 0;
-}
-
 /* Parses the records of the index at p (NUL-terminated, the end line cut
  * off): n lines "name dev ino size mtime ctime off len sum", sorted by
  * name, each node within [S_HEAD, data). Returns 0 or -1. */
@@ -390,19 +376,17 @@ static int S_parse_recs(struct dtk_nodecache *c, char *p, size_t n, uint64_t dat
 	for (i = 0; i < n; i++) {
 		struct rec *r = &c->v[i];
 		char *eol = strchr(p, '\n'), *sp = eol ? memchr(p, ' ', (size_t)(eol - p)) : NULL;
-		uint64_t v[8];
+		const char *q;
 		if (!sp || sp == p)
 			return -1;
 		*eol = *sp = '\0';
 		r->name = p;
-		p = sp + 1;
-		if (S_nums(&p, v, 8) < 0 || *p || v[3] > INT64_MAX || v[4] > INT64_MAX ||
-		    v[5] < S_HEAD || v[5] > data || v[6] > data - v[5])
+		q = sp + 1;
+		if (dtk_cache_stat_read(&q, &r->st) < 0 || dtk_cache_num(&q, &r->off) < 0 ||
+		    *q++ != ' ' || dtk_cache_num(&q, &r->len) < 0 || *q++ != ' ' ||
+		    dtk_cache_num(&q, &r->sum) < 0 || *q || r->off < S_HEAD || r->off > data ||
+		    r->len > data - r->off)
 			return -1;
-		r->st = (struct dtk_cache_stat){v[0], v[1], v[2], (int64_t)v[3], (int64_t)v[4]};
-		r->off = v[5];
-		r->len = v[6];
-		r->sum = v[7];
 		if (i && strcmp(c->v[i - 1].name, r->name) >= 0)
 			return -1;
 		p = eol + 1;
@@ -416,10 +400,8 @@ static void S_load(struct dtk_nodecache *c)
 {
 	struct dtk_buf want = DTK_BUF_INIT;
 	struct stat st;
-	char head[S_HEAD + 1], *p, *tail, *end, line[64];
-	uint64_t ioff, ilen, n, sum;
-	int64_t sec, nsec, at;
-	int used;
+	char head[S_HEAD + 1], *p;
+	uint64_t ioff, ilen, n;
 
 	/* O_NONBLOCK: a FIFO in its place does not wait for a writer */
 	c->fd = open(c->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
@@ -435,31 +417,14 @@ static void S_load(struct dtk_nodecache *c)
 	if (pread(c->fd, c->index, (size_t)ilen, (off_t)ioff) != (ssize_t)ilen)
 		goto fail;
 	c->index[ilen] = '\0';
-	if (c->index[ilen - 1] != '\n' || memchr(c->index, '\0', (size_t)ilen))
+	if (!dtk_cache_end_check(c->index, (size_t)ilen, &n) || n > ilen / 16)
 		goto fail;
-	/* the last line: "end <n> <checksum of everything before it>" */
-	c->index[ilen - 1] = '\0';
-	tail = strrchr(c->index, '\n');
-	if (!tail || sscanf(tail + 1, "end %" SCNu64 " %" SCNx64, &n, &sum) != 2)
-		goto fail;
-	snprintf(line, sizeof(line), "end %" PRIu64 " %016" PRIx64, n,
-	         dtk_cache_sum(c->index, (size_t)(tail + 1 - c->index)));
-	if (strcmp(tail + 1, line) || n > ilen / 16)
-		goto fail;
-	tail[1] = '\0';
-	dtk_buf_printf(&want, "root %s\n", c->root);
-	S_build(&want);
+	dtk_buf_printf(&want, "root %s\n%s", c->root, c->build);
 	if (strncmp(c->index, want.ptr, want.len))
 		goto fail;
-	p = c->index + want.len;
-	end = strchr(p, '\n');
-	if (!end || sscanf(p, "time %" SCNd64 " %" SCNd64 "%n", &sec, &nsec, &used) != 2 ||
-	    p + used != end || sec < 0 || nsec < 0 || nsec >= DTK_CACHE_NS ||
-	    S_parse_recs(c, end + 1, (size_t)n, ioff) < 0)
+	p = dtk_cache_time_read(c->index + want.len, &st, &c->stamp);
+	if (!p || S_parse_recs(c, p, (size_t)n, ioff) < 0)
 		goto fail;
-	/* the earlier of the time it says it was made and its mtime */
-	at = (int64_t)st.st_mtim.tv_sec * DTK_CACHE_NS + st.st_mtim.tv_nsec;
-	c->stamp = sec * DTK_CACHE_NS + nsec < at ? sec * DTK_CACHE_NS + nsec : at;
 	c->n = (size_t)n;
 	dtk_buf_release(&want);
 	return;
@@ -480,6 +445,7 @@ struct dtk_nodecache *dtk_nodecache_open(const char *path, const char *root)
 	c->now = dtk_cache_now();
 	c->path = dtk_xstrdup(path);
 	c->root = dtk_xstrdup(root);
+	c->build = S_build();
 	c->fd = c->out = -1;
 	pthread_mutex_init(&c->lock, NULL);
 	atomic_init(&c->changed, 0);
@@ -504,6 +470,7 @@ void dtk_nodecache_free(struct dtk_nodecache *c)
 	free(c->index);
 	free(c->path);
 	free(c->root);
+	free(c->build);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
@@ -680,18 +647,15 @@ int dtk_nodecache_save(struct dtk_nodecache *c)
 		v[n++] = &c->add[i];
 	qsort(v, n, sizeof(*v), S_rec_cmp);
 	n = S_unique(v, n);
-	dtk_buf_printf(&idx, "root %s\n", c->root);
-	S_build(&idx);
-	dtk_buf_printf(&idx, "time %" PRId64 " %" PRId64 "\n", c->now / DTK_CACHE_NS,
-	               c->now % DTK_CACHE_NS);
-	for (i = 0; i < n; i++)
-		dtk_buf_printf(&idx,
-		               "%s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRId64 " %" PRId64
-		               " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
-		               v[i]->name, v[i]->st.dev, v[i]->st.ino, v[i]->st.size,
-		               v[i]->st.mtime_ns, v[i]->st.ctime_ns, v[i]->off, v[i]->len,
+	dtk_buf_printf(&idx, "root %s\n%s", c->root, c->build);
+	dtk_cache_time_put(&idx, c->now);
+	for (i = 0; i < n; i++) {
+		dtk_buf_printf(&idx, "%s ", v[i]->name);
+		dtk_cache_stat_put(&idx, &v[i]->st);
+		dtk_buf_printf(&idx, " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", v[i]->off, v[i]->len,
 		               v[i]->sum);
-	dtk_buf_printf(&idx, "end %zu %016" PRIx64 "\n", n, dtk_cache_sum(idx.ptr, idx.len));
+	}
+	dtk_cache_end_put(&idx, n);
 	ioff = S_append(c, idx.ptr, idx.len);
 	memset(head, ' ', sizeof(head));
 	head[S_HEAD - 1] = '\n';

@@ -68,9 +68,9 @@ static void test_scan_escapes(void **state)
 static struct dtk_linkcache_rec S_rec(const char *name, const char *list, int64_t age)
 {
 	struct timespec ts;
-	struct dtk_linkcache_rec r = {name, 2049, 77, 1234, 0, 0, list, 0};
+	struct dtk_linkcache_rec r = {name, {2049, 77, 1234, 0, 0}, list, 0};
 	clock_gettime(CLOCK_REALTIME, &ts);
-	r.mtime_ns = r.ctime_ns = ((int64_t)ts.tv_sec - age) * NS + ts.tv_nsec;
+	r.st.mtime_ns = r.st.ctime_ns = ((int64_t)ts.tv_sec - age) * NS + ts.tv_nsec;
 	return r;
 }
 
@@ -79,13 +79,13 @@ static struct stat S_st(const struct dtk_linkcache_rec *r)
 {
 	struct stat st;
 	memset(&st, 0, sizeof(st));
-	st.st_dev = (dev_t)r->dev;
-	st.st_ino = (ino_t)r->ino;
-	st.st_size = (off_t)r->size;
-	st.st_mtim.tv_sec = (time_t)(r->mtime_ns / NS);
-	st.st_mtim.tv_nsec = (long)(r->mtime_ns % NS);
-	st.st_ctim.tv_sec = (time_t)(r->ctime_ns / NS);
-	st.st_ctim.tv_nsec = (long)(r->ctime_ns % NS);
+	st.st_dev = (dev_t)r->st.dev;
+	st.st_ino = (ino_t)r->st.ino;
+	st.st_size = (off_t)r->st.size;
+	st.st_mtim.tv_sec = (time_t)(r->st.mtime_ns / NS);
+	st.st_mtim.tv_nsec = (long)(r->st.mtime_ns % NS);
+	st.st_ctim.tv_sec = (time_t)(r->st.ctime_ns / NS);
+	st.st_ctim.tv_nsec = (long)(r->st.ctime_ns % NS);
 	return st;
 }
 

@@ -423,12 +423,63 @@ static void test_used_and_stale(void **state)
 	free(dir);
 }
 
+/* The text both caches write (cache.c): numbers to the last one that
+ * fits, stat data, the time line and the end line read back as written. */
+static void test_cache_text(void **state)
+{
+	struct dtk_cache_stat st = {2049, 77, 1234, 5000000001LL, 6000000002LL}, back;
+	struct dtk_buf b = DTK_BUF_INIT;
+	struct stat fst;
+	const char *p;
+	char *text, *tail;
+	uint64_t v, n;
+	int64_t stamp;
+	size_t i;
+
+	(void)state;
+	p = "18446744073709551615 ";
+	assert_int_equal(dtk_cache_num(&p, &v), 0);
+	assert_true(v == UINT64_MAX && *p == ' ');
+	p = "18446744073709551616";
+	assert_int_equal(dtk_cache_num(&p, &v), -1);
+	p = "x1";
+	assert_int_equal(dtk_cache_num(&p, &v), -1);
+	dtk_buf_puts(&b, "head\n");
+	dtk_cache_time_put(&b, 7 * DTK_CACHE_NS + 5);
+	dtk_cache_stat_put(&b, &st);
+	dtk_buf_puts(&b, " rest\n");
+	dtk_cache_end_put(&b, 1);
+	text = dtk_xstrdup(b.ptr);
+	tail = dtk_cache_end_check(text, b.len, &n);
+	assert_non_null(tail);
+	assert_int_equal(n, 1);
+	memset(&fst, 0, sizeof(fst));
+	fst.st_mtim.tv_sec = 9; /* later than the time line: the line's time */
+	p = dtk_cache_time_read(text + 5, &fst, &stamp);
+	assert_non_null(p);
+	assert_true(stamp == 7 * DTK_CACHE_NS + 5);
+	assert_int_equal(dtk_cache_stat_read(&p, &back), 0);
+	assert_true(dtk_cache_stat_same(&st, &back));
+	assert_string_equal(p, "rest\n");
+	free(text);
+	/* any byte changed: the end line refuses the text, but for its count,
+	 * which the caches check by reading that many records to the end line */
+	for (i = 0; i < b.len; i++) {
+		text = dtk_xstrdup(b.ptr);
+		text[i] ^= 0x02;
+		tail = dtk_cache_end_check(text, b.len, &n);
+		assert_true(!tail || (i == b.len - 19 && n == 3));
+		free(text);
+	}
+	dtk_buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_damage),
 	        cmocka_unit_test(test_checks_again),   cmocka_unit_test(test_file),
-	        cmocka_unit_test(test_used_and_stale),
+	        cmocka_unit_test(test_used_and_stale), cmocka_unit_test(test_cache_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

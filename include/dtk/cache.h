@@ -8,6 +8,8 @@
 #ifndef DTK_CACHE_H
 #define DTK_CACHE_H
 
+#include "dtk/dtk.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -50,9 +52,40 @@ uint64_t dtk_cache_sum(const char *buf, size_t len);
 /* Sets *out from st. */
 void dtk_cache_stat_of(struct dtk_cache_stat *out, const struct stat *st);
 
+/* Returns 1 when a and b are the same stat data. */
+int dtk_cache_stat_same(const struct dtk_cache_stat *a, const struct dtk_cache_stat *b);
+
 /* Returns 1 when st is the stat data r recorded and both of its times are
  * older than stamp (ns since the epoch) by more than DTK_CACHE_GRAIN_S. */
 int dtk_cache_trusted(const struct dtk_cache_stat *r, const struct stat *st, int64_t stamp);
+
+/*
+ * The text of a cache file, as both caches write it: a line "time <s> <ns>"
+ * (when it was made), records of a node file each (its name, its stat data
+ * as "dev ino size mtime ctime" and what the cache keeps of it), and a last
+ * line "end <count> <checksum of every byte before it>".
+ */
+/* Reads a decimal number at *p and advances *p past its digits. Returns 0,
+ * or -1 when *p holds no digit or the number overflows. */
+int dtk_cache_num(const char **p, uint64_t *out);
+/* Appends s as "dev ino size mtime ctime" to b. */
+void dtk_cache_stat_put(struct dtk_buf *b, const struct dtk_cache_stat *s);
+/* Reads stat data as dtk_cache_stat_put writes it, and the space after it,
+ * at *p, advancing *p past them. Returns 0, or -1 when they do not read so. */
+int dtk_cache_stat_read(const char **p, struct dtk_cache_stat *s);
+/* Appends the line "time <s> <ns>" of now (ns since the epoch) to b. */
+void dtk_cache_time_put(struct dtk_buf *b, int64_t now);
+/* Reads the time line at p, and sets *stamp to the cache's write time: the
+ * earlier of that time and st's mtime (st: the cache file's). Returns the
+ * start of the next line, or NULL when p does not hold one. */
+char *dtk_cache_time_read(char *p, const struct stat *st, int64_t *stamp);
+/* Appends the end line, for n records, to b (its checksum: of b's bytes). */
+void dtk_cache_end_put(struct dtk_buf *b, uint64_t n);
+/* Checks that text[0..len) ends with the end line as dtk_cache_end_put
+ * writes it, and holds no NUL. Returns the start of that line, cut from
+ * text by NULs (text is a string of what comes before it), and sets *n;
+ * returns NULL when it does not end so. */
+char *dtk_cache_end_check(char *text, size_t len, uint64_t *n);
 
 /* Returns the time now, ns since the epoch. */
 int64_t dtk_cache_now(void);

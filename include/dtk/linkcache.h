@@ -28,8 +28,7 @@
 /* One node file as the cache holds it. */
 struct dtk_linkcache_rec {
 	const char *name; /* "<node>.yaml" */
-	uint64_t dev, ino, size;
-	int64_t mtime_ns, ctime_ns;
+	struct dtk_cache_stat st;
 	const char *list; /* keys "k1 k2 ...", "" or "*" */
 	size_t list_len;  /* strlen(list), when read from the cache */
 };
@@ -65,9 +64,6 @@ size_t dtk_linkcache_count(const struct dtk_linkcache *c);
  */
 const char *dtk_linkcache_get(const struct dtk_linkcache *c, const char *name,
                               const struct stat *st, size_t *len);
-
-/* Sets r's stat fields from st. */
-void dtk_linkcache_stat(struct dtk_linkcache_rec *r, const struct stat *st);
 
 /* Returns the list of the bytes buf[0..len), malloc'd (the caller frees). */
 char *dtk_linkcache_scan(const char *buf, size_t len);
