@@ -162,6 +162,60 @@ static int S_bad_long(struct dtk_ctx *ctx, const char *cmd, const char *arg, int
 	return '?';
 }
 
+static int S_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* Returns 1 when arg has the shape of an option ("-x", "--name[=value]"),
+ * 0 when it can only be an operand that starts with '-' ("- item", "-5%"). */
+static int S_option_shaped(const char *arg)
+{
+	const char *p = arg + 2;
+
+	if (arg[1] != '-') { /* a cluster of letters */
+		for (p = arg + 1; S_alnum(*p) && !(*p >= '0' && *p <= '9'); p++)
+			;
+		return p > arg + 1 && !*p;
+	}
+	if (!S_alnum(*p))
+		return 0;
+	while (S_alnum(*p) || *p == '-')
+		p++;
+	return !*p || *p == '=';
+}
+
+/* Returns the argument of argv (before a "--") whose cluster of short
+ * options holds the letter c, unknown to shortopts, or "". */
+static const char *S_short_arg(int argc, char **argv, const char *shortopts, int c)
+{
+	const char *p, *o;
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (argv[i][0] != '-' || argv[i][1] == '-' || !argv[i][1])
+			continue;
+		for (p = argv[i] + 1; *p; p++) {
+			o = *p == ':' ? NULL : strchr(shortopts, *p);
+			if (!o && *p == (char)c)
+				return argv[i];
+			if (!o || o[1] == ':') /* another error, or the rest is a value */
+				break;
+		}
+	}
+	return "";
+}
+
+/* Prints the error for arg, an argument that starts with '-' and that no
+ * option has the shape of: an operand, which must follow "--". */
+static void S_dash_operand(struct dtk_ctx *ctx, const char *cmd, const char *arg)
+{
+	dtk_cmd_usage_error(ctx, cmd,
+	                    "'%s' is not an option: put '--' before an argument that starts "
+	                    "with '-' ('--' ends the options)",
+	                    arg);
+}
+
 int dtk_cmd_getopt(struct dtk_ctx *ctx, int argc, char **argv, const char *shortopts,
                    const struct option *longopts)
 {
@@ -178,10 +232,21 @@ int dtk_cmd_getopt(struct dtk_ctx *ctx, int argc, char **argv, const char *short
 	if (c != '?' && c != ':')
 		return c;
 	arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
-	if (!strncmp(arg, "--", 2))
+	if (!strncmp(arg, "--", 2) && arg[2]) {
+		if (c != ':' && !S_option_shaped(arg)) {
+			S_dash_operand(ctx, argv[0], arg);
+			return '?';
+		}
 		return S_bad_long(ctx, argv[0], arg, c == ':', longopts);
+	}
 	if (c == ':') {
 		dtk_cmd_usage_error(ctx, argv[0], "option '-%c' needs a value", optopt);
+		return '?';
+	}
+	/* the argument the unknown letter is in: getopt may be inside it */
+	arg = S_short_arg(argc, argv, shortopts, optopt);
+	if (*arg && !S_option_shaped(arg)) {
+		S_dash_operand(ctx, argv[0], arg);
 		return '?';
 	}
 	/* an unknown letter: name the long option it may stand for */
@@ -189,10 +254,8 @@ int dtk_cmd_getopt(struct dtk_ctx *ctx, int argc, char **argv, const char *short
 	if (count == 1 && optopt > ' ' && optopt < 127)
 		dtk_cmd_usage_error(ctx, argv[0], "unknown option '-%c'; did you mean '--%s'?",
 		                    optopt, v[0]);
-	else if (optopt > ' ' && optopt < 127)
-		dtk_cmd_usage_error(ctx, argv[0], "unknown option '-%c'", optopt);
 	else
-		dtk_cmd_usage_error(ctx, argv[0], "unknown option '%s'", arg);
+		dtk_cmd_usage_error(ctx, argv[0], "unknown option '-%c'", optopt);
 	free(v);
 	return '?';
 }
