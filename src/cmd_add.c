@@ -19,6 +19,7 @@ struct entry {
 	struct dtk_yscalar verified[MAX_LIST], relates[MAX_LIST];
 	size_t n_verified, n_relates;
 	int flag_verified, flag_relates; /* the flags replace the file's lists */
+	int allow_future;                /* --allow-future */
 };
 
 /* Returns 1 when v can be an id: a string, or a number written as digits
@@ -178,7 +179,7 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 	struct dtk_wfile *file;
 	dtk_date d;
 	size_t n = 0, i;
-	int min, known;
+	int min;
 
 	if (!e->title || !e->claim || !e->source || !e->confidence)
 		return dtk_cmd_usage_error(w->ctx, "add", "missing --%s",
@@ -192,23 +193,29 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 	if (e->created && dtk_date_parse(&d, e->created) < 0)
 		return dtk_cmd_usage_error(
 		        w->ctx, "add", "--created must be a date YYYY-MM-DD, not '%s'", e->created);
+	if (e->created &&
+	    dtk_cmd_not_future(w->ctx, "add", "--created", d, e->allow_future, NULL) < 0)
+		return DTK_EXIT_INVALID;
 	if (!e->created)
 		e->created = dtk_date_format(today, dtk_date_today());
 	file = dtk_write_open_node(w, node);
 	if (!file)
 		return DTK_EXIT_INVALID;
-	if ((known = dtk_write_source_known(w, e->source)) <= 0)
-		return known < 0 ? DTK_EXIT_INVALID
-		                 : dtk_write_refuse(w,
-		                                    "unknown source '%s' (not in "
-		                                    "insights/_sources.yaml; add it with 'dtk "
-		                                    "add-source')",
-		                                    e->source);
-	for (i = 0; i < e->n_verified; i++) {
-		if ((known = dtk_write_source_known(w, e->verified[i].s)) <= 0)
-			return known < 0 ? DTK_EXIT_INVALID
-			                 : dtk_write_refuse(w, "unknown source '%s' in verified_by",
-			                                    e->verified[i].s);
+	/* every value that names nothing, each with the option it came from */
+	{
+		const char *v[MAX_LIST];
+		int a, b, c;
+		for (i = 0; i < e->n_verified; i++)
+			v[i] = e->verified[i].s;
+		a = dtk_write_unknown_sources(w, "--source", &e->source, 1);
+		b = a < 0 ? -1 : dtk_write_unknown_sources(w, "--verified-by", v, e->n_verified);
+		for (i = 0; i < e->n_relates; i++)
+			v[i] = e->relates[i].s;
+		c = b < 0 ? -1 : dtk_write_unknown_entries(w, "--relates", v, e->n_relates);
+		if (c < 0)
+			return DTK_EXIT_INVALID;
+		if (a + b + c)
+			return dtk_cmd_usage_see(w->ctx, "add");
 	}
 	if (!strcmp(e->confidence, "high")) {
 		if ((min = dtk_write_high_min(w)) < 0)
@@ -255,6 +262,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	                                     {"relates", required_argument, NULL, 'r'},
 	                                     {"created", required_argument, NULL, 'd'},
 	                                     {"from", required_argument, NULL, 'f'},
+	                                     {"allow-future", no_argument, NULL, 'F'},
 	                                     DTK_WRITE_LONGOPTS,
 	                                     {NULL, 0, NULL, 0}};
 	struct dtk_arena *arena = dtk_arena_new();
@@ -274,6 +282,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		case 'C': flags.confidence = optarg; break;
 		case 'd': flags.created = optarg; break;
 		case 'f': from = optarg; break;
+		case 'F': flags.allow_future = 1; break;
 		case 'v':
 			if (S_list_opt(ctx, flags.verified, &flags.n_verified, &flags.flag_verified,
 			               optarg) < 0)
@@ -303,6 +312,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	OVER(confidence);
 	OVER(created);
 #undef OVER
+	e->allow_future = flags.allow_future;
 	if (flags.flag_verified) {
 		memcpy(e->verified, flags.verified, sizeof(e->verified));
 		e->n_verified = flags.n_verified;
@@ -321,9 +331,11 @@ done:
 
 const struct dtk_cmd dtk_cmd_add = {
         .name = "add",
-        .usage = "dtk add [--title T --claim C --source S --confidence high|medium|low] "
-                 "[--verified-by S]... [--relates ID]... [--created DATE] [--from FILE|-] "
-                 "[--dry-run] [--format text|json] [--no-reindex] <node>",
+        .usage = "dtk add --title T --claim C --source S --confidence high|medium|low\n"
+                 "               [--verified-by S]... [--relates ID]... [--created DATE]\n"
+                 "               [--allow-future] [--dry-run] [--format text|json]\n"
+                 "               [--no-reindex] <node>\n"
+                 "       dtk add --from FILE|- [the options above, which override it] <node>",
         .summary = "add an entry to a node, with the node's next id",
         .help = "\nAppends a new entry to insights/<node>.yaml, after its last entry and in\n"
                 "its style. The id is the node's next id (as 'dtk next-id' prints it);\n"
@@ -335,6 +347,7 @@ const struct dtk_cmd dtk_cmd_add = {
                 "  --title T, --claim C, --source S, --confidence LEVEL, --created DATE\n"
                 "  --verified-by S  a corroborating source (repeat for more)\n"
                 "  --relates ID     a related entry (repeat for more)\n"
+                "  --allow-future   accept a --created date after today\n"
                 "  --from FILE|-    a YAML or JSON mapping with the same keys (title, claim,\n"
                 "                   source, confidence, created, verified_by, relates);\n"
                 "                   flags given as well override it\n" DTK_WRITE_HELP "\n"
@@ -343,6 +356,6 @@ const struct dtk_cmd dtk_cmd_add = {
                 "      --source paper-a --confidence low\n"
                 "  echo '{\"title\": \"t\", \"claim\": \"c\", \"source\": \"paper-a\",\n"
                 "        \"confidence\": \"medium\"}' | dtk add beta --from - --format json\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

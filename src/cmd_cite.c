@@ -20,6 +20,6 @@ const struct dtk_cmd dtk_cmd_cite = {
                 "examples:\n"
                 "  dtk cite alpha-001 beta-002\n"
                 "  dtk cite alpha-001 --dry-run\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

@@ -45,6 +45,6 @@ const struct dtk_cmd dtk_cmd_close = {
                 "options:\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
                 "  dtk close alpha-001\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

@@ -57,7 +57,9 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		goto done;
 	}
 	con.other = argv[optind + 1];
-	rc = dtk_write_each(&w, optind + 1, argv, optind, S_contradict, &con);
+	rc = dtk_write_known_pair(&w, argv[optind], "<other-id>", con.other, 0);
+	if (rc == DTK_EXIT_OK)
+		rc = dtk_write_each(&w, optind + 1, argv, optind, S_contradict, &con);
 done:
 	dtk_write_release(&w);
 	return rc;
@@ -65,8 +67,8 @@ done:
 
 const struct dtk_cmd dtk_cmd_contradict = {
         .name = "contradict",
-        .usage = "dtk contradict --note TEXT [--dry-run] [--format text|json] [--no-reindex] "
-                 "<entry-id> <other-id>",
+        .usage = "dtk contradict --note TEXT [--dry-run] [--format text|json]\n"
+                 "                      [--no-reindex] <entry-id> <other-id>",
         .summary = "record an open contradiction between two entries",
         .help = "\nAppends {id: <other-id>, status: open, note: TEXT} to the entry's\n"
                 "contradicts. Refused: the entry itself, a contradiction with <other-id>\n"
@@ -75,6 +77,6 @@ const struct dtk_cmd dtk_cmd_contradict = {
                 "  --note TEXT      what conflicts (required)\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
                 "  dtk contradict alpha-003 beta-001 --note 'TP across nodes is fine here'\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

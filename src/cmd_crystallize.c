@@ -4,6 +4,7 @@
 #include "dtk/crystal.h"
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
+#include "dtk/git.h"
 #include "dtk/index.h"
 #include "dtk/kb.h"
 #include "dtk/repo.h"
@@ -402,7 +403,7 @@ static int S_write(const struct dtk_kb *kb, const char *records, const char *ind
 	if (had < 0 || dtk_file_check_regular(a) < 0)
 		goto done;
 	had = had == 0;
-	rc = dtk_file_write_atomic(b, index, strlen(index));
+	rc = dtk_git_write_checkout(b, index, strlen(index));
 
 	dtk_crash_point("no-commit-between");
 	/* records replaced but not synced (DTK_ENOSYNC): both files are the
@@ -501,18 +502,15 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 		        dtk_date_format(d2, kb->records[kb->n_records - 1].date));
 		return DTK_EXIT_INVALID;
 	}
-	if (!o->plan && o->date > dtk_date_today() && !o->allow_future) {
-		fprintf(ctx->err,
-		        "dtk crystallize: error: the date %s is after today (%s); every later run "
-		        "must be after it: pass --allow-future if you mean it\n",
-		        dtk_date_format(d1, o->date), dtk_date_format(d2, dtk_date_today()));
+	if (!o->plan && dtk_cmd_not_future(ctx, "crystallize", NULL, o->date, o->allow_future,
+	                                   "every later run must be after it") < 0)
 		return DTK_EXIT_INVALID;
-	}
 	if (kb->n_records && S_prev(ctx, repo, kb->records[kb->n_records - 1].date,
 	                            !o->plan && !o->allow_shallow, &prev) < 0)
 		return DTK_EXIT_INVALID;
 	dtk_crystal_compute(&c, kb, prev, o->date);
 	if (o->plan) {
+		dtk_cmd_pager(ctx);
 		if (o->json) {
 			dtk_crystal_plan_json(&out, &c);
 			fputs(out.ptr, ctx->out);
@@ -671,8 +669,8 @@ const struct dtk_cmd dtk_cmd_crystallize = {
                 "  --abort           drop a crystallization that was interrupted\n\n"
                 "examples:\n"
                 "  dtk crystallize --plan --date 2026-10-15\n"
-                "  dtk crystallize --date 2026-10-15 --eval scenario-004=acceptable --review "
-                "r.yaml\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+                "  dtk crystallize --date 2026-10-15 --eval scenario-004=acceptable \\\n"
+                "      --review r.yaml\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

@@ -137,7 +137,6 @@ static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct filter *f,
 	                                   {"candidates", no_argument, NULL, 'C'},
 	                                   {"format", required_argument, NULL, 'f'},
 	                                   {"nodes", no_argument, NULL, 'N'},
-	                                   {"no-pager", no_argument, NULL, 'P'},
 	                                   {NULL, 0, NULL, 0}};
 	static const char *const formats[] = {"text", "json", "jsonl", "ids"};
 	static const char *const why = "--nodes lists nodes, not entries";
@@ -152,7 +151,6 @@ static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct filter *f,
 		switch (c) {
 		case 'n': f->nodes[f->n_nodes++] = optarg; break;
 		case 'N': f->list_nodes = 1; break;
-		case 'P': ctx->no_pager = 1; break;
 		case 'C': f->candidates = 1; break;
 		case 's':
 			if (S_date_opt(ctx, "--since", optarg, &f->since) < 0)
@@ -242,8 +240,7 @@ const struct dtk_cmd dtk_cmd_list = {
         .usage =
                 "dtk list [--node N]... [--confidence high|medium|low] [--since D]\n"
                 "                [--stale-at D] [--candidates] [--format text|json|jsonl|ids]\n"
-                "                [--no-pager]\n"
-                "       dtk list --nodes [--node N]... [--format text|json|jsonl|ids] [--no-pager]",
+                "       dtk list --nodes [--node N]... [--format text|json|jsonl|ids]",
         .summary = "list the entries that match every filter given, or the nodes",
         .help = "\nEntries in listing order (nodes in category order, entries in file order).\n"
                 "text: id, confidence, freshness date and title, tab-separated; json: an\n"
@@ -260,14 +257,12 @@ const struct dtk_cmd dtk_cmd_list = {
                 "  --since D             entries created on or after D\n"
                 "  --stale-at D          entries stale at D (freshness + policy < D)\n"
                 "  --candidates          entries one verification short of high\n"
-                "  -f, --format F        text, json, jsonl or ids\n"
-                "  --no-pager            on a terminal, print without a pager (DTK_PAGER,\n"
-                "                        PAGER, else less)\n\n"
+                "  -f, --format F        text, json, jsonl or ids\n\n"
                 "examples:\n"
                 "  dtk list --candidates\n"
                 "  dtk list --node training-parallelism --format jsonl | jq -r .title\n"
                 "  dtk list --stale-at 2026-12-01 --format ids\n"
                 "  dtk list --nodes\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY | DTK_CMD_PAGES,
         .exec = S_exec,
 };

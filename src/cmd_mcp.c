@@ -22,6 +22,12 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	/* a client that closes its end is a write that fails (EPIPE), not a
 	 * signal that kills the server */
 	old = signal(SIGPIPE, SIG_IGN);
+	/* -q: the protocol is not a report; it stays on standard output */
+	if (ctx->loud) {
+		fclose(ctx->out);
+		ctx->out = ctx->loud;
+		ctx->loud = NULL;
+	}
 	rc = dtk_mcp_serve(stdin, ctx->out, ctx->err);
 	if (rc == 0 && ferror(ctx->out) && (fd = open("/dev/null", O_WRONLY | O_CLOEXEC)) >= 0) {
 		/* the client has gone: what was not written goes nowhere */

@@ -216,8 +216,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 const struct dtk_cmd dtk_cmd_merge_driver = {
         .name = "merge-driver",
-        .usage = "dtk merge-driver <ancestor> <ours> <theirs> <path> [<ours-label> "
-                 "<theirs-label>]\n"
+        .usage = "dtk merge-driver <ancestor> <ours> <theirs> <path>\n"
+                 "                        [<ours-label> <theirs-label>]\n"
                  "       dtk merge-driver --follow-renumbered <dir>\n"
                  "       dtk merge-driver --follow-rebased <theirs> <ours> <dir>",
         .summary = "git's merge driver for INDEX.md and insights/*.yaml (set up by dtk "
@@ -238,6 +238,6 @@ const struct dtk_cmd dtk_cmd_merge_driver = {
                 "--follow-rebased <theirs> <ours> <dir>: the same, run by the post-rewrite\n"
                 "hook after a rebase of <theirs> (the branch before it) onto <ours>, in its\n"
                 "result at <dir>; the entries renumbered are found by their title and claim.\n",
-        .flags = 0,
+        .flags = DTK_CMD_GIT_ARGS,
         .exec = S_exec,
 };

@@ -50,7 +50,9 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	if (dtk_cmd_operands(ctx, "resolve", argc, argv, 2, 2, "<entry-id> <other-id>") < 0)
 		goto done;
 	res.other = argv[optind + 1];
-	rc = dtk_write_each(&w, optind + 1, argv, optind, S_resolve, &res);
+	rc = dtk_write_known_pair(&w, argv[optind], "<other-id>", res.other, 0);
+	if (rc == DTK_EXIT_OK)
+		rc = dtk_write_each(&w, optind + 1, argv, optind, S_resolve, &res);
 done:
 	dtk_write_release(&w);
 	return rc;
@@ -58,8 +60,8 @@ done:
 
 const struct dtk_cmd dtk_cmd_resolve = {
         .name = "resolve",
-        .usage = "dtk resolve [--note TEXT] [--dry-run] [--format text|json] [--no-reindex] "
-                 "<entry-id> <other-id>",
+        .usage = "dtk resolve [--note TEXT] [--dry-run] [--format text|json] [--no-reindex]\n"
+                 "                   <entry-id> <other-id>",
         .summary = "mark the contradiction of an entry with another resolved",
         .help = "\nSets status: resolved on the entry's contradiction with <other-id>, and\n"
                 "its note to TEXT when given. Refused when there is no such contradiction.\n\n"
@@ -67,6 +69,6 @@ const struct dtk_cmd dtk_cmd_resolve = {
                 "  --note TEXT      how it was resolved\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
                 "  dtk resolve alpha-003 alpha-001 --note 'both hold, at different scales'\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

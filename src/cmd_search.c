@@ -290,6 +290,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	if (!f.s)
 		return dtk_cmd_usage_error(ctx, "search", "%s", dtk_error_last());
 	color = dtk_cmd_use_color(ctx, o.color);
+	dtk_cmd_pager(ctx);
 	if (o.fmt == F_TEXT && !o.limit) { /* each hit is shown: made while loading */
 		f.confidence = o.confidence;
 		f.on = color ? S_ON : NULL;
@@ -346,6 +347,6 @@ const struct dtk_cmd dtk_cmd_search = {
                 "  dtk search ncclcommsplit\n"
                 "  dtk search 通信 rank --node collective-communication --format ids\n"
                 "  dtk search checkpoint --confidence high --limit 5 --format jsonl\n",
-        .flags = DTK_CMD_NEEDS_KB,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_PAGES,
         .exec = S_exec,
 };

@@ -234,7 +234,6 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
 	                                     {"color", required_argument, NULL, 'c'},
-	                                     {"no-pager", no_argument, NULL, 'P'},
 	                                     {NULL, 0, NULL, 0}};
 	struct dtk_kb *kb = NULL;
 	static const char *const formats[] = {"text", "json"};
@@ -248,9 +247,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		if (c == 'f' &&
 		    (json = dtk_cmd_choice(ctx, "show", "--format", optarg, formats, 2)) >= 0)
 			continue;
-		if (c == 'P')
-			ctx->no_pager = 1;
-		else if (c == 'c' &&
+		if (c == 'c' &&
 		         (k = dtk_cmd_choice(ctx, "show", "--color", optarg, colors, 3)) >= 0)
 			color = colors[k];
 		else
@@ -277,8 +274,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 const struct dtk_cmd dtk_cmd_show = {
         .name = "show",
-        .usage = "dtk show [--format text|json] [--color auto|always|never] [--no-pager]\n"
-                 "                <node|entry-id>",
+        .usage = "dtk show [--format text|json] [--color auto|always|never] <node|entry-id>",
         .summary = "print one node or one entry",
         .help = "\nPrints a node (stance, bloom, every entry) or one entry (claim, confidence,\n"
                 "dates, sources by title, verified_by, relations with titles) and what\n"
@@ -290,13 +286,12 @@ const struct dtk_cmd dtk_cmd_show = {
                 "terminal: in colour unless NO_COLOR is set, through a pager (DTK_PAGER,\n"
                 "PAGER, else less with LESS=FRX).\n\n"
                 "options:\n"
-                "  -f, --format text|json   json is the stable shape for agents "
-                "(docs/commands.md)\n"
-                "  --color auto|always|never\n"
-                "  --no-pager               print straight to the terminal\n\n"
+                "  -f, --format text|json   json is the stable shape for agents\n"
+                "                           (docs/commands.md)\n"
+                "  --color auto|always|never\n\n"
                 "examples:\n"
                 "  dtk show collective-communication\n"
                 "  dtk show training-parallelism-008 --format json\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY | DTK_CMD_PAGES,
         .exec = S_exec,
 };

@@ -38,6 +38,6 @@ const struct dtk_cmd dtk_cmd_stance = {
                 "options:\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
                 "  dtk stance beta '按带宽分层'\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

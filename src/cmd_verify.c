@@ -80,7 +80,9 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	if (dtk_cmd_operands(ctx, "verify", argc, argv, 2, 2, "<entry-id> <source-id>") < 0)
 		goto done;
 	v.source = argv[optind + 1];
-	rc = dtk_write_each(&w, optind + 1, argv, optind, S_verify, &v);
+	rc = dtk_write_known_pair(&w, argv[optind], "<source-id>", v.source, 1);
+	if (rc == DTK_EXIT_OK)
+		rc = dtk_write_each(&w, optind + 1, argv, optind, S_verify, &v);
 done:
 	dtk_write_release(&w);
 	return rc;
@@ -88,8 +90,8 @@ done:
 
 const struct dtk_cmd dtk_cmd_verify = {
         .name = "verify",
-        .usage = "dtk verify [--promote] [--dry-run] [--format text|json] [--no-reindex] "
-                 "<entry-id> <source-id>",
+        .usage = "dtk verify [--promote] [--dry-run] [--format text|json] [--no-reindex]\n"
+                 "                  <entry-id> <source-id>",
         .summary = "add an independent source that corroborates an entry",
         .help = "\nAppends the source to the entry's verified_by. Refused (exit 2, nothing\n"
                 "written): the entry's own source, a source already there, a source not in\n"
@@ -100,6 +102,6 @@ const struct dtk_cmd dtk_cmd_verify = {
                 "                   still have too few sources)\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
                 "  dtk verify alpha-002 paper-c --promote\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

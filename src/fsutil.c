@@ -304,6 +304,22 @@ static int S_create_temp(struct dtk_buf *tmp, const char *path)
 	return fd;
 }
 
+/* How many files below S_count_root dtk_file_write_atomic_mode replaced
+ * (dtk_file_replaced). */
+static unsigned long S_replaced;
+static char *S_count_root;
+
+void dtk_file_count_below(const char *root)
+{
+	free(S_count_root);
+	S_count_root = root ? dtk_xstrdup(root) : NULL;
+}
+
+unsigned long dtk_file_replaced(void)
+{
+	return S_replaced;
+}
+
 int dtk_file_write_atomic(const char *path, const char *data, size_t len)
 {
 	return dtk_file_write_atomic_mode(path, data, len, -1);
@@ -341,6 +357,8 @@ int dtk_file_write_atomic_mode(const char *path, const char *data, size_t len, i
 		unlink(tmp.ptr);
 		goto done;
 	}
+	if (!S_count_root || !strncmp(path, S_count_root, strlen(S_count_root)))
+		S_replaced++;
 	if (S_fsync_dir(path) < 0) {
 		rc = DTK_ENOSYNC;
 		goto done;

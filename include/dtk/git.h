@@ -31,4 +31,12 @@ int dtk_git_diff_buffers(char **out, const char *old, size_t old_len, const char
 int dtk_git_checkout_form(char **out, size_t *out_len, const char *path, const char *text,
                           size_t len);
 
+/*
+ * The one rule for a file dtk renders whole (INDEX.md): replaces path
+ * (absolute) atomically with text as git would check it out
+ * (dtk_git_checkout_form: CRLF with core.autocrlf=true, as reindex writes
+ * it). Returns what dtk_file_write_atomic returns, or -1 with the error set.
+ */
+int dtk_git_write_checkout(const char *path, const char *text, size_t len);
+
 #endif
