@@ -100,7 +100,8 @@ static int S_report_drift(struct dtk_ctx *ctx, const char *old, size_t old_len, 
 	shown = dtk_path_shown(DTK_INDEX_FILE);
 	if (diff)
 		dtk_diff_print(ctx->out, diff, how);
-	fprintf(ctx->err, "dtk check: %s %s; %s\n", shown, what, fix);
+	/* with -q, exit 1 says it */
+	dtk_cmd_note(ctx, "dtk check: %s %s; %s\n", shown, what, fix);
 	free(diff);
 	free(shown);
 	return DTK_EXIT_DRIFT;
