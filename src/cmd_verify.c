@@ -50,8 +50,13 @@ static int S_verify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 	     dtk_yedit_set_key(&f->doc, e, "confidence", (struct dtk_yscalar){"high", 1},
 	                       dtk_yedit_entry_keys) < 0))
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
-	dtk_buf_printf(lines, "%s: verified by %s (%zu of %d for high)", id, v->source, v->count,
-	               v->min);
+	/* never "3 of 2": past the count high needs, both are said */
+	if (v->count <= (size_t)v->min)
+		dtk_buf_printf(lines, "%s: verified by %s (%zu of %d for high)", id, v->source,
+		               v->count, v->min);
+	else
+		dtk_buf_printf(lines, "%s: verified by %s (%zu sources; high needs %d)", id,
+		               v->source, v->count, v->min);
 	if (v->promote)
 		dtk_buf_puts(lines, "; confidence high\n");
 	else if (v->count >= (size_t)v->min && strcmp(dtk_write_str(e, "confidence") ?: "", "high"))

@@ -294,6 +294,12 @@ static void test_messages(void **state)
 	assert_string_equal(r.err, "dtk verify: error: 'paper-b' is the own source of alpha-002; "
 	                           "verified_by names other sources\n");
 	t_run_free(&r);
+	/* past the count high needs: never "3 of 2" */
+	RUN(r, dir, 0, "verify", "alpha-001", "docs-d", "--dry-run");
+	t_run_free(&r);
+	RUN(r, dir, 0, "verify", "alpha-001", "docs-d", "--no-reindex");
+	assert_string_equal(r.out, "alpha-001: verified by docs-d (3 sources; high needs 2)\n");
+	t_run_free(&r);
 	RUN(r, dir, 2, "verify", "alpha-003", "paper-a", "--promote");
 	assert_string_equal(r.err, "dtk verify: error: --promote: alpha-003 would have 1 "
 	                           "verified_by source; high needs 2 (policy.high_min_verified)\n");
