@@ -219,7 +219,8 @@ static void S_link_parts(struct dtk_buf *b, const struct dtk_hotspot *h, int par
 	}
 }
 
-static void S_hotspots(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L)
+static void S_hotspots(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
+                       int links)
 {
 	size_t i;
 	int part;
@@ -238,7 +239,7 @@ static void S_hotspots(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 	for (i = 0; i < kb->n_hotspots; i++) {
 		const struct dtk_hotspot *h = &kb->hotspots[i];
 		dtk_md_row(md, 0);
-		S_cell_text(md, h->node.id);
+		S_node_name(md, h->node.id, links);
 		for (part = 0; part < 2; part++) {
 			struct dtk_buf b = DTK_BUF_INIT;
 			S_link_parts(&b, h, part);
@@ -482,7 +483,7 @@ static void S_build(struct dtk_md *md, const struct dtk_kb *kb, int links)
 	dtk_md_close(md);
 	S_status(md, kb, L, &st);
 	S_nodes(md, kb, L, links);
-	S_hotspots(md, kb, L);
+	S_hotspots(md, kb, L, links);
 	S_contradictions(md, kb, L);
 	S_gaps(md, kb, L);
 	S_last_run(md, kb, L);

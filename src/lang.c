@@ -66,6 +66,10 @@ const struct dtk_lang dtk_lang_zh = {
         .x_relates = "关联：",
         .x_contradicts_open = "矛盾（未解决）：",
         .x_contradicts_resolved = "矛盾（已解决）：",
+        .x_related_by = "被关联：",
+        .x_contradicted_by_open = "被指矛盾（未解决）：",
+        .x_contradicted_by_resolved = "被指矛盾（已解决）：",
+        .x_flags_gap = "标记缺口：",
         .x_search = "搜索标题与 claim",
         .x_search_none = "没有匹配的条目。",
 };
@@ -135,6 +139,10 @@ const struct dtk_lang dtk_lang_en = {
         .x_relates = "relates to: ",
         .x_contradicts_open = "contradicts (open): ",
         .x_contradicts_resolved = "contradicts (resolved): ",
+        .x_related_by = "related by: ",
+        .x_contradicted_by_open = "contradicted by (open): ",
+        .x_contradicted_by_resolved = "contradicted by (resolved): ",
+        .x_flags_gap = "flags a gap: ",
         .x_search = "Search titles and claims",
         .x_search_none = "No matching insight.",
 };
