@@ -103,7 +103,8 @@ static void S_print_nodes(FILE *out, const struct dtk_kb *kb, const struct filte
 			dtk_json_kstring(&j, "category",
 			                 n->category >= 0 ? kb->categories[n->category].name
 			                                  : NULL);
-			dtk_json_kint(&j, "entries", (long)n->n_entries);
+			/* a count: "entries" is an array wherever else it is */
+			dtk_json_kint(&j, "n_entries", (long)n->n_entries);
 			dtk_json_kstring(&j, "bloom", dtk_bloom_names[n->bloom]);
 			dtk_json_kstring(&j, "stance", n->stance);
 			dtk_json_key(&j, "tentative");
@@ -248,7 +249,7 @@ const struct dtk_cmd dtk_cmd_list = {
                 "ids: the ids alone.\n\n"
                 "With --nodes, the nodes instead. text: name, number of entries, bloom,\n"
                 "firm, tentative (no high entry) or - (no stance), and the stance (- for\n"
-                "none), tab-separated; json and jsonl: node, category, entries, bloom,\n"
+                "none), tab-separated; json and jsonl: node, category, n_entries, bloom,\n"
                 "stance and tentative; ids: the names alone.\n\n"
                 "options:\n"
                 "  -n, --node N          entries of node N; repeated, of any node given\n"

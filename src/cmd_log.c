@@ -46,8 +46,7 @@ static void S_json(FILE *f, const struct dtk_run_list *l)
 		            {"high_changes", r->high_changes},
 		            {"stale", r->stale},
 		            {"stance_rewrites", r->stance_rewrites},
-		            {"contradictions_new", r->contradictions_new},
-		            {"bloom_changes", (long)r->n_bloom_changes}};
+		            {"contradictions_new", r->contradictions_new}};
 		size_t k;
 		dtk_json_object(&j);
 		dtk_json_kstring(&j, "date", dtk_date_format(d, r->date));
@@ -57,6 +56,17 @@ static void S_json(FILE *f, const struct dtk_run_list *l)
 		for (k = 0; k < sizeof(figs) / sizeof(*figs); k++) {
 			dtk_json_kint(&j, figs[k].key, figs[k].v);
 		}
+		/* as the record holds them, node by node: the name means one thing */
+		dtk_json_key(&j, "bloom_changes");
+		dtk_json_object(&j);
+		for (k = 0; k < r->n_bloom_changes; k++) {
+			dtk_json_key(&j, r->bloom_changes[k].node);
+			dtk_json_object(&j);
+			dtk_json_kstring(&j, "from", dtk_bloom_names[r->bloom_changes[k].from]);
+			dtk_json_kstring(&j, "to", dtk_bloom_names[r->bloom_changes[k].to]);
+			dtk_json_end(&j, '}');
+		}
+		dtk_json_end(&j, '}');
 		dtk_json_key(&j, "eval");
 		dtk_json_object(&j);
 		dtk_json_kstring(&j, "scenario", r->eval_scenario);

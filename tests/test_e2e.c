@@ -235,6 +235,11 @@ static void test_show_multiline_aligned(void **state)
 	assert_non_null(strstr(r.out, "  related by:      "));
 	assert_non_null(strstr(r.out, "\n                   gamma-001 T\n"));
 	t_run_free(&r);
+	/* JSON says where the entry is written */
+	t_dtk(&r, dir, NULL, "show", "gamma-001", "--format", "json", NULL);
+	assert_non_null(strstr(r.out, "\"node\": \"gamma\",\n  \"file\": \"insights/gamma.yaml\",\n"
+	                              "  \"line\": 7,\n"));
+	t_run_free(&r);
 	t_done(dir);
 }
 
@@ -488,13 +493,13 @@ static void test_list_nodes(void **state)
 	t_dtk(&r, dir, NULL, "list", "--nodes", "--format", "jsonl", NULL);
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out,
-	                    "{\"node\": \"alpha\", \"category\": \"通信\", \"entries\": 3, "
+	                    "{\"node\": \"alpha\", \"category\": \"通信\", \"n_entries\": 3, "
 	                    "\"bloom\": \"apply\", \"stance\": \"通信图在初始化时固化\", "
 	                    "\"tentative\": false}\n"
-	                    "{\"node\": \"beta\", \"category\": \"策略\", \"entries\": 2, "
+	                    "{\"node\": \"beta\", \"category\": \"策略\", \"n_entries\": 2, "
 	                    "\"bloom\": \"evaluate\", \"stance\": \"按延迟分层\", "
 	                    "\"tentative\": true}\n"
-	                    "{\"node\": \"gamma\", \"category\": \"策略\", \"entries\": 0, "
+	                    "{\"node\": \"gamma\", \"category\": \"策略\", \"n_entries\": 0, "
 	                    "\"bloom\": \"remember\", \"stance\": null, \"tentative\": null}\n");
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "list", "--nodes", "--node", "gamma", "--node", "beta", "-f", "json",
