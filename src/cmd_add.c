@@ -352,10 +352,12 @@ const struct dtk_cmd dtk_cmd_add = {
                 "                   source, confidence, created, verified_by, relates);\n"
                 "                   flags given as well override it\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk add beta --title 'PP across pods' --claim 'Pipeline stages ...' \\\n"
-                "      --source paper-a --confidence low\n"
-                "  echo '{\"title\": \"t\", \"claim\": \"c\", \"source\": \"paper-a\",\n"
-                "        \"confidence\": \"medium\"}' | dtk add beta --from - --format json\n",
+                "  dtk add weight-management --title 'RDMA 写无需推理端参与' \\\n"
+                "      --claim '单边 RDMA WRITE 直接写入推理端显存。' \\\n"
+                "      --source perplexity-weight-transfer-2025 --confidence low\n"
+                "  echo '{\"title\": \"t\", \"claim\": \"c\", \"source\": \"metis-2024\",\n"
+                "        \"confidence\": \"medium\"}' |\n"
+                "      dtk add training-parallelism --from - --format json\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

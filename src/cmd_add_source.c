@@ -119,8 +119,8 @@ const struct dtk_cmd dtk_cmd_add_source = {
                 "  --read DATE      when it was read (YYYY-MM-DD; not after today)\n"
                 "  --allow-future   accept a --read date after today\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk add-source diloco-2023 --title 'DiLoCo' \\\n"
-                "      --url https://arxiv.org/abs/2311.08105\n",
+                "  dtk add-source zero-2020 --title 'ZeRO: Memory Optimizations' \\\n"
+                "      --url https://arxiv.org/abs/1910.02054\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

@@ -76,7 +76,8 @@ const struct dtk_cmd dtk_cmd_contradict = {
                 "options:\n"
                 "  --note TEXT      what conflicts (required)\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk contradict alpha-003 beta-001 --note 'TP across nodes is fine here'\n",
+                "  dtk contradict weight-management-004 weight-management-001 \\\n"
+                "      --note 'P2P pays off only at scale'\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

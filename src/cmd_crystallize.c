@@ -669,8 +669,7 @@ const struct dtk_cmd dtk_cmd_crystallize = {
                 "  --abort           drop a crystallization that was interrupted\n\n"
                 "examples:\n"
                 "  dtk crystallize --plan --date 2026-10-15\n"
-                "  dtk crystallize --date 2026-10-15 --eval scenario-004=acceptable \\\n"
-                "      --review r.yaml\n",
+                "  dtk crystallize --date 2026-10-15 --eval scenario-004=acceptable\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

@@ -54,7 +54,7 @@ const struct dtk_cmd dtk_cmd_export = {
                 "export owns <dir>: it must be new, empty or an earlier export (marked by\n"
                 ".dtk-export); pages of nodes that no longer exist are removed.\n\n"
                 "examples:\n"
-                "  dtk export html site && xdg-open site/index.html\n",
+                "  dtk export html site     # then open site/index.html\n",
         .flags = DTK_CMD_NEEDS_KB,
         .exec = S_exec,
 };

@@ -112,7 +112,7 @@ const struct dtk_cmd dtk_cmd_reindex = {
                 "  --stdout     print INDEX.md instead of writing it\n\n"
                 "examples:\n"
                 "  dtk reindex\n"
-                "  dtk -C path/to/base reindex --stdout | less\n",
+                "  dtk reindex --stdout | diff - INDEX.md\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

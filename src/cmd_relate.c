@@ -53,8 +53,8 @@ const struct dtk_cmd dtk_cmd_relate = {
                 "itself, an id already there.\n\n"
                 "options:\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk relate alpha-002 beta-001\n"
-                "  dtk relate alpha-002 cluster-infra:scale-up-interconnect-055\n",
+                "  dtk relate weight-management-002 weight-management-004\n"
+                "  dtk relate weight-management-002 inference-system:engine-architecture-001\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

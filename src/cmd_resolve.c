@@ -68,7 +68,8 @@ const struct dtk_cmd dtk_cmd_resolve = {
                 "options:\n"
                 "  --note TEXT      how it was resolved\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk resolve alpha-003 alpha-001 --note 'both hold, at different scales'\n",
+                "  dtk resolve large-scale-training-004 large-scale-training-003 \\\n"
+                "      --note 'both hold, at different bandwidths'\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

@@ -68,7 +68,7 @@ const struct dtk_cmd dtk_cmd_review = {
                 "  --date YYYY-MM-DD  the date of the review (default: today; not after it)\n"
                 "  --allow-future   accept a --date after today\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk review alpha-001 alpha-002 --date 2026-08-01\n",
+                "  dtk review weight-management-001 weight-management-002 --date 2026-11-01\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

@@ -346,7 +346,7 @@ const struct dtk_cmd dtk_cmd_search = {
                 "examples:\n"
                 "  dtk search ncclcommsplit\n"
                 "  dtk search 通信 rank --node collective-communication --format ids\n"
-                "  dtk search checkpoint --confidence high --limit 5 --format jsonl\n",
+                "  dtk search checkpoint --confidence medium --limit 5 --format jsonl\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_PAGES,
         .exec = S_exec,
 };

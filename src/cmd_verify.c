@@ -106,7 +106,7 @@ const struct dtk_cmd dtk_cmd_verify = {
                 "  --promote        also set confidence: high (refused when the entry would\n"
                 "                   still have too few sources)\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk verify alpha-002 paper-c --promote\n",
+                "  dtk verify training-parallelism-008 megatron-lm-repo --promote\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };
