@@ -21,6 +21,7 @@ struct filter {
 	dtk_date since, stale_at;
 	int candidates;
 	int list_nodes; /* --nodes */
+	int retired;    /* --include-retired: superseded and retracted too */
 };
 
 /* Returns 1 when no --node was given or node is one of them. */
@@ -35,7 +36,7 @@ static int S_node_wanted(const struct filter *f, const struct dtk_node *node)
 
 static int S_match(const struct dtk_kb *kb, const struct dtk_entry *e, const struct filter *f)
 {
-	return S_node_wanted(f, e->node) &&
+	return S_node_wanted(f, e->node) && (f->retired || !dtk_entry_retired(e)) &&
 	       (f->confidence < 0 || (int)e->confidence == f->confidence) &&
 	       (!f->since || e->created >= f->since) &&
 	       (!f->stale_at || dtk_entry_is_stale(kb, e, f->stale_at)) &&
@@ -138,6 +139,8 @@ static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct filter *f,
 	                                   {"format", required_argument, NULL, 'f'},
 	                                   {"nodes", no_argument, NULL, 'N'},
 	                                   {"no-pager", no_argument, NULL, 'P'},
+	                                   {"include-retired", no_argument, NULL, 'R'},
+	                                   {"all", no_argument, NULL, 'R'},
 	                                   {NULL, 0, NULL, 0}};
 	static const char *const formats[] = {"text", "json", "jsonl", "ids"};
 	static const char *const why = "--nodes lists nodes, not entries";
@@ -154,6 +157,7 @@ static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct filter *f,
 		case 'N': f->list_nodes = 1; break;
 		case 'P': ctx->no_pager = 1; break;
 		case 'C': f->candidates = 1; break;
+		case 'R': f->retired = 1; break;
 		case 's':
 			if (S_date_opt(ctx, "--since", optarg, &f->since) < 0)
 				return -1;
@@ -241,8 +245,8 @@ const struct dtk_cmd dtk_cmd_list = {
         .name = "list",
         .usage =
                 "dtk list [--node N]... [--confidence high|medium|low] [--since D]\n"
-                "                [--stale-at D] [--candidates] [--format text|json|jsonl|ids]\n"
-                "                [--no-pager]\n"
+                "                [--stale-at D] [--candidates] [--include-retired]\n"
+                "                [--format text|json|jsonl|ids] [--no-pager]\n"
                 "       dtk list --nodes [--node N]... [--format text|json|jsonl|ids] [--no-pager]",
         .summary = "list the entries that match every filter given, or the nodes",
         .help = "\nEntries in listing order (nodes in category order, entries in file order).\n"
@@ -260,6 +264,9 @@ const struct dtk_cmd dtk_cmd_list = {
                 "  --since D             entries created on or after D\n"
                 "  --stale-at D          entries stale at D (freshness + policy < D)\n"
                 "  --candidates          entries one verification short of high\n"
+                "  --include-retired, --all\n"
+                "                        superseded and retracted entries too (left out\n"
+                "                        otherwise)\n"
                 "  -f, --format F        text, json, jsonl or ids\n"
                 "  --no-pager            on a terminal, print without a pager (DTK_PAGER,\n"
                 "                        PAGER, else less)\n\n"

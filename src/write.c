@@ -585,3 +585,43 @@ int dtk_write_node_key(struct dtk_write *w, const char *name, const char *key, s
 		dtk_write_print_node(w, name, line);
 	return rc;
 }
+
+/* ---- what the lifecycle commands share ---- */
+
+const struct dtk_yval *dtk_write_find(struct dtk_write *w, const char *id, struct dtk_wfile **fp)
+{
+	const struct dtk_yval *l;
+	struct dtk_wfile *f;
+	char node[256], name[300];
+	size_t plen, i;
+
+	*fp = NULL;
+	if (strchr(id, ':') || !dtk_entry_id_split(id, &plen) || plen > 250)
+		return NULL;
+	snprintf(node, sizeof(node), "%.*s", (int)plen, id);
+	if (!dtk_kb_has_node(w->ctx->root, node))
+		return NULL;
+	snprintf(name, sizeof(name), "%s.yaml", node);
+	if (!(f = dtk_write_open(w, name)))
+		return NULL;
+	l = dtk_yval_get(f->doc.root, "insights");
+	for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
+		const char *e = dtk_write_str(l->items[i], "id");
+		if (e && !strcmp(e, id)) {
+			*fp = f;
+			return l->items[i];
+		}
+	}
+	return NULL;
+}
+
+int dtk_write_date(struct dtk_write *w, const char *opt, const char *arg, char *buf)
+{
+	dtk_date d = dtk_date_today();
+	if (arg && dtk_date_parse(&d, arg) < 0)
+		return dtk_cmd_usage_error(w->ctx, w->cmd, "%s must be a date YYYY-MM-DD, not '%s'",
+		                           opt, arg),
+		       -1;
+	dtk_date_format(buf, d);
+	return 0;
+}
