@@ -948,7 +948,7 @@ static void S_entry_life(struct ctx *c, const struct dtk_yval *v, const struct d
 	}
 	if (!by != !S_present(f[E_SUPERSEDED]))
 		S_err(c, v, "'superseded_by' and 'superseded' (the date) go together");
-	if (!why != !S_present(f[E_RETRACTED]))
+	if (!S_present(f[E_RETRACTED_REASON]) != !S_present(f[E_RETRACTED]))
 		S_err(c, v, "'retracted' (the date) and 'retracted_reason' go together");
 	if (by && S_present(f[E_RETRACTED]))
 		S_err(c, v, "an entry is superseded or retracted, not both");
