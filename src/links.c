@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-const char *const dtk_link_how_names[4] = {"relates", "contradicts", "gap", "supersedes"};
+const char *const dtk_link_how_names[4] = {"relates", "contradicts", "gap", "superseded_by"};
 
 /* Returns 1 when ref names what is asked: the entry id, or an entry of node. */
 static int S_names(const char *ref, const char *id, const char *node, size_t nlen)

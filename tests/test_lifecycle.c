@@ -410,6 +410,11 @@ static void test_supersede_and_retract(void **state)
 	RUN(r, dir, 0, "show", "alpha-004");
 	assert_non_null(strstr(r.out, "  supersedes:      alpha-002 小消息瓶颈在同步\n"));
 	t_run_free(&r);
+	RUN(r, dir, 0, "show", "alpha-004", "--format", "json");
+	assert_non_null(strstr(r.out,
+	                       "  \"referenced_by\": [\n    {\n      \"id\": \"alpha-002\",\n"
+	                       "      \"how\": \"superseded_by\",\n"));
+	t_run_free(&r);
 	RUN(r, dir, 0, "show", "alpha-001");
 	assert_non_null(strstr(r.out, "  RETRACTED on 2026-07-04: membership can change: shrink\n"));
 	t_run_free(&r);

@@ -8,8 +8,8 @@
 #include "dtk/model.h"
 
 enum dtk_link_how { DTK_LINK_RELATES, DTK_LINK_CONTRADICTS, DTK_LINK_GAP, DTK_LINK_SUPERSEDES };
-/* "relates", "contradicts", "gap", "supersedes" (the naming entry is
- * superseded by the one named) */
+/* "relates", "contradicts", "gap", "superseded_by" (the naming entry is
+ * superseded by the one named): the key of the naming entry */
 extern const char *const dtk_link_how_names[4];
 
 struct dtk_link {
