@@ -122,10 +122,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 			dtk_json_kstring(&j, "url", url);
 			dtk_json_kstring(&j, "read", read);
 			dtk_json_end(&j, '}');
-			fputs(dtk_buf_cstr(&b), ctx->out);
-			if (b.len && b.ptr[b.len - 1] != '\n')
-				fputc('\n', ctx->out);
-			dtk_buf_release(&b);
+			dtk_write_put_json(&w, &b);
 		} else {
 			fprintf(ctx->out, "%s\n", id);
 		}

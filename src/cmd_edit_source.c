@@ -42,10 +42,7 @@ static void S_print(struct dtk_write *w, const char *id, const char *what, const
 	dtk_json_kstring(&j, "read", s->read ? dtk_date_format(r, s->read) : NULL);
 	dtk_json_kstring(&j, "revised", s->revised ? dtk_date_format(v, s->revised) : NULL);
 	dtk_json_end(&j, '}');
-	fputs(dtk_buf_cstr(&b), w->ctx->out);
-	if (b.len && b.ptr[b.len - 1] != '\n')
-		fputc('\n', w->ctx->out);
-	dtk_buf_release(&b);
+	dtk_write_put_json(w, &b);
 }
 
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)

@@ -105,10 +105,7 @@ static void S_print(struct dtk_write *w, const char *domain, int en)
 		dtk_json_string(&j, "INDEX.md");
 	dtk_json_end(&j, ']');
 	dtk_json_end(&j, '}');
-	fputs(dtk_buf_cstr(&b), w->ctx->out);
-	if (b.len && b.ptr[b.len - 1] != '\n')
-		fputc('\n', w->ctx->out);
-	dtk_buf_release(&b);
+	dtk_write_put_json(w, &b);
 }
 
 /* Refuses a directory inside a base, or one whose insights/ or INDEX.md is

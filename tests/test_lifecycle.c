@@ -12,51 +12,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* The files of the fixture base: every one compared after a refusal. */
-static const char *const S_files[] = {"INDEX.md",
-                                      "insights/_domain.yaml",
-                                      "insights/_sources.yaml",
-                                      "insights/_crystallizations.yaml",
-                                      "insights/alpha.yaml",
-                                      "insights/beta.yaml",
-                                      "insights/gamma.yaml",
-                                      NULL};
-#define N_FILES 7
-
-struct snap {
-	char *data[N_FILES];
-	size_t len[N_FILES];
-};
-
-static void S_snap(struct snap *s, const char *dir)
-{
-	int i;
-	for (i = 0; i < N_FILES; i++)
-		s->data[i] = t_read(dir, S_files[i], &s->len[i]);
-}
-
-static void S_snap_free(struct snap *s)
-{
-	int i;
-	for (i = 0; i < N_FILES; i++)
-		free(s->data[i]);
-}
-
-/* Fails unless every file of dir is byte for byte as in s. */
-static void S_same(const struct snap *s, const char *dir, const char *what)
-{
-	struct snap now;
-	int i;
-	S_snap(&now, dir);
-	for (i = 0; i < N_FILES; i++) {
-		int same = now.len[i] == s->len[i] && !memcmp(now.data[i], s->data[i], s->len[i]);
-		if (!same)
-			print_error("%s changed %s\n", what, S_files[i]);
-		assert_true(same);
-	}
-	S_snap_free(&now);
-}
-
 /* Returns text with its one occurrence of old replaced by new_ (malloc'd;
  * text is freed). Fails when old is not there exactly once. */
 static char *S_sub(char *text, const char *old, const char *new_)
@@ -228,8 +183,8 @@ static void test_confidence(void **state)
 
 	/* none left: said, exit 0, nothing written */
 	{
-		struct snap s;
-		S_snap(&s, dir);
+		struct t_snap s;
+		t_snap(&s, dir);
 		RUN(r, dir, 0, "confidence", "high", "--qualified");
 		assert_string_equal(r.out, "");
 		assert_string_equal(r.err, "dtk confidence: no entry meets the high rule without "
@@ -238,8 +193,8 @@ static void test_confidence(void **state)
 		RUN(r, dir, 0, "confidence", "high", "--qualified", "--format", "json");
 		assert_string_equal(r.out, "[]\n");
 		t_run_free(&r);
-		S_same(&s, dir, "confidence --qualified with none");
-		S_snap_free(&s);
+		t_snap_same(&s, dir, "confidence --qualified with none");
+		t_snap_free(&s);
 	}
 	/* several at once, in one transaction */
 	RUN(r, dir, 0, "confidence", "low", "alpha-002", "beta-001");
@@ -458,11 +413,11 @@ static void test_supersede_and_retract(void **state)
 static void test_contradictions_either_side(void **state)
 {
 	char *dir = t_base(), *want;
-	struct snap s;
+	struct t_snap s;
 	struct t_run r;
 	(void)state;
 
-	S_snap(&s, dir);
+	t_snap(&s, dir);
 	/* alpha-003 declares both: asked from the other side, refused */
 	RUN(r, dir, 2, "contradict", "alpha-001", "alpha-003", "--note", "again");
 	assert_string_equal(r.err, "dtk contradict: error: alpha-003 already has a contradiction "
@@ -477,8 +432,8 @@ static void test_contradictions_either_side(void **state)
 	assert_string_equal(r.err, "dtk resolve: error: alpha-001 and beta-001 have no "
 	                           "contradiction (on either entry)\n");
 	t_run_free(&r);
-	S_same(&s, dir, "refused contradictions");
-	S_snap_free(&s);
+	t_snap_same(&s, dir, "refused contradictions");
+	t_snap_free(&s);
 
 	/* resolved from the side that did not declare it */
 	RUN(r, dir, 0, "resolve", "alpha-001", "alpha-003", "--note", "两者在不同规模成立");
@@ -552,10 +507,10 @@ static void test_refusals_write_nothing(void **state)
 	        {"init", NULL}, /* inside a base */
 	};
 	char *dir = t_base();
-	struct snap s;
+	struct t_snap s;
 	size_t i;
 	(void)state;
-	S_snap(&s, dir);
+	t_snap(&s, dir);
 	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
 		const char *const *a = cases[i];
 		struct t_run r;
@@ -568,9 +523,9 @@ static void test_refusals_write_nothing(void **state)
 		assert_non_null(strstr(r.err, "error"));
 		assert_string_equal(r.out, "");
 		t_run_free(&r);
-		S_same(&s, dir, a[0]);
+		t_snap_same(&s, dir, a[0]);
 	}
-	S_snap_free(&s);
+	t_snap_free(&s);
 	t_done(dir);
 }
 
@@ -578,7 +533,7 @@ static void test_refusals_write_nothing(void **state)
 static void test_retired_refusals(void **state)
 {
 	char *dir = t_base();
-	struct snap s;
+	struct t_snap s;
 	struct t_run r;
 	(void)state;
 
@@ -586,7 +541,7 @@ static void test_retired_refusals(void **state)
 	t_run_free(&r);
 	RUN(r, dir, 0, "retract", "beta-001", "--reason", "r", "--date", "2026-07-01");
 	t_run_free(&r);
-	S_snap(&s, dir);
+	t_snap(&s, dir);
 	RUN(r, dir, 2, "supersede", "alpha-003", "alpha-001");
 	assert_string_equal(r.err, "dtk supersede: error: alpha-003 is superseded by alpha-002 "
 	                           "already\n");
@@ -610,8 +565,8 @@ static void test_retired_refusals(void **state)
 	RUN(r, dir, 0, "confidence", "high", "--qualified");
 	assert_string_equal(r.out, "");
 	t_run_free(&r);
-	S_same(&s, dir, "retired refusals");
-	S_snap_free(&s);
+	t_snap_same(&s, dir, "retired refusals");
+	t_snap_free(&s);
 	t_done(dir);
 }
 
@@ -628,11 +583,11 @@ static void test_dry_run_and_json(void **state)
 	        {"resolve", "alpha-001", "alpha-003", NULL},
 	};
 	char *dir = t_base();
-	struct snap s;
+	struct t_snap s;
 	size_t i;
 	(void)state;
 
-	S_snap(&s, dir);
+	t_snap(&s, dir);
 	for (i = 0; i < sizeof(cmds) / sizeof(*cmds); i++) {
 		const char *const *a = cmds[i];
 		struct t_run r;
@@ -645,9 +600,9 @@ static void test_dry_run_and_json(void **state)
 		assert_int_equal(r.status, 0);
 		assert_non_null(strstr(r.out, "{\n  \"dry_run\": true,\n  \"diff\": \"diff --git"));
 		t_run_free(&r);
-		S_same(&s, dir, a[0]);
+		t_snap_same(&s, dir, a[0]);
 	}
-	S_snap_free(&s);
+	t_snap_free(&s);
 	/* json: the entries as show prints them */
 	for (i = 0; i < sizeof(cmds) / sizeof(*cmds); i++) {
 		const char *const *a = cmds[i];
