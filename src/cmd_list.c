@@ -93,7 +93,8 @@ static void S_print_nodes(FILE *out, const struct dtk_kb *kb, const struct filte
 		if (!S_node_wanted(f, n))
 			continue;
 		if (fmt == F_TEXT) {
-			fprintf(out, "%s\t%zu\t%s\t%s\t%s\n", n->name, n->n_entries,
+			fprintf(out, "%s\t%zu\t%s\t%s\t%s\n", n->name,
+			        f->retired ? n->n_entries : dtk_node_live(n),
 			        dtk_bloom_names[n->bloom], state,
 			        n->stance ? dtk_esc(n->stance) : "-");
 		} else if (fmt == F_IDS) {
@@ -104,7 +105,8 @@ static void S_print_nodes(FILE *out, const struct dtk_kb *kb, const struct filte
 			dtk_json_kstring(&j, "category",
 			                 n->category >= 0 ? kb->categories[n->category].name
 			                                  : NULL);
-			dtk_json_kint(&j, "entries", (long)n->n_entries);
+			dtk_json_kint(&j, "entries",
+			              (long)(f->retired ? n->n_entries : dtk_node_live(n)));
 			dtk_json_kstring(&j, "bloom", dtk_bloom_names[n->bloom]);
 			dtk_json_kstring(&j, "stance", n->stance);
 			dtk_json_key(&j, "tentative");
@@ -253,10 +255,11 @@ const struct dtk_cmd dtk_cmd_list = {
                 "text: id, confidence, freshness date and title, tab-separated; json: an\n"
                 "array of entries as 'dtk show' prints them; jsonl: one entry per line;\n"
                 "ids: the ids alone.\n\n"
-                "With --nodes, the nodes instead. text: name, number of entries, bloom,\n"
-                "firm, tentative (no high entry) or - (no stance), and the stance (- for\n"
-                "none), tab-separated; json and jsonl: node, category, entries, bloom,\n"
-                "stance and tentative; ids: the names alone.\n\n"
+                "With --nodes, the nodes instead. text: name, number of entries (live\n"
+                "ones; all with --include-retired), bloom, firm, tentative (no high\n"
+                "entry) or - (no stance), and the stance (- for none), tab-separated;\n"
+                "json and jsonl: node, category, entries, bloom, stance and tentative;\n"
+                "ids: the names alone.\n\n"
                 "options:\n"
                 "  -n, --node N          entries of node N; repeated, of any node given\n"
                 "  --nodes               list the nodes, not their entries\n"

@@ -387,6 +387,12 @@ static void test_supersede_and_retract(void **state)
 	assert_string_equal(r.out,
 	                    "alpha-001\nalpha-002\nalpha-003\nalpha-004\nbeta-001\nbeta-002\n");
 	t_run_free(&r);
+	RUN(r, dir, 0, "list", "--nodes");
+	assert_non_null(strstr(r.out, "alpha\t2\tapply\ttentative\t"));
+	t_run_free(&r);
+	RUN(r, dir, 0, "list", "--nodes", "--include-retired");
+	assert_non_null(strstr(r.out, "alpha\t4\tapply\ttentative\t"));
+	t_run_free(&r);
 	RUN(r, dir, 0, "search", "small", "--format", "ids");
 	assert_string_equal(r.out, "alpha-004\n");
 	t_run_free(&r);
