@@ -85,7 +85,7 @@ const struct dtk_cmd dtk_cmd_resolve = {
         .name = "resolve",
         .usage = "dtk resolve [--note TEXT] [--dry-run] [--format text|json] [--no-reindex] "
                  "<entry-id> <other-id>",
-        .summary = "mark the contradiction of an entry with another resolved",
+        .summary = "mark the contradiction of two entries resolved, declared on either",
         .help = "\nSets status: resolved on the contradiction of the two entries, declared\n"
                 "on either (on both, when both declare it), and its note to TEXT when\n"
                 "given. Refused when neither entry has the contradiction.\n\n"
