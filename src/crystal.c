@@ -39,8 +39,9 @@ static void S_changes(struct dtk_crystal *c, const struct dtk_kb *now, const str
 		for (j = 0; j < now->nodes[i]->n_entries; j++) {
 			const struct dtk_entry *e = &now->nodes[i]->entries[j];
 			const struct dtk_entry *p = prev ? dtk_kb_entry(prev, e->id) : NULL;
-			int high = e->confidence == DTK_CONF_HIGH;
-			int was = p && p->confidence == DTK_CONF_HIGH;
+			/* a retired high entry is out of the high list: a change */
+			int high = e->confidence == DTK_CONF_HIGH && !dtk_entry_retired(e);
+			int was = p && p->confidence == DTK_CONF_HIGH && !dtk_entry_retired(p);
 			int is_new = c->since == 0 || e->created > c->since;
 			if (prev ? high != was : (high && is_new))
 				c->high_changes++;
@@ -52,7 +53,8 @@ static void S_changes(struct dtk_crystal *c, const struct dtk_kb *now, const str
 	for (i = 0; prev && i < prev->n_nodes; i++)
 		for (j = 0; j < prev->nodes[i]->n_entries; j++) {
 			const struct dtk_entry *p = &prev->nodes[i]->entries[j];
-			if (p->confidence == DTK_CONF_HIGH && !dtk_kb_entry(now, p->id))
+			if (p->confidence == DTK_CONF_HIGH && !dtk_entry_retired(p) &&
+			    !dtk_kb_entry(now, p->id))
 				c->high_changes++;
 		}
 }

@@ -5,8 +5,11 @@
  * file byte-identical. */
 #include "support.h"
 
+#include "dtk/crystal.h"
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
+#include "dtk/index.h"
+#include "dtk/kb.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -751,6 +754,75 @@ static void test_add_source_creates_the_file(void **state)
 	t_done(dir);
 }
 
+/* The crystallization's figures and lists (crystal.c) with retired and
+ * revised entries, on bases held in memory: the previous run's and now. */
+static struct dtk_kb *S_mem_base(const char *node)
+{
+	static const char domain[] = "domain: d\ntitle: T\ndescription: d\npositioning: p\n"
+	                             "categories: [{name: c, nodes: [a]}]\n";
+	static const char sources[] = "- {id: s1, title: S1, revised: 2026-05-02}\n"
+	                              "- {id: s2, title: S2}\n- {id: s3, title: S3}\n";
+	static const char records[] = "- {date: 2026-05-01, new_entries: 3, high_changes: 1, "
+	                              "stale: 0, earliest: 2026-01-01, stance_rewrites: 0, "
+	                              "contradictions_new: 0, eval: {scenario: s, verdict: v}}\n";
+	struct dtk_memfile files[] = {{"_domain.yaml", domain, sizeof(domain) - 1},
+	                              {"_sources.yaml", sources, sizeof(sources) - 1},
+	                              {"_crystallizations.yaml", records, sizeof(records) - 1},
+	                              {"a.yaml", node, strlen(node)}};
+	struct dtk_diags d = DTK_DIAGS_INIT;
+	struct dtk_kb *kb = NULL;
+	if (dtk_kb_load_mem(&kb, files, 4, DTK_KB_ALL, &d) != 0)
+		dtk_diags_print(&d, stderr);
+	assert_int_equal(d.n, 0);
+	dtk_diags_release(&d);
+	return kb;
+}
+
+static void test_crystal_lists(void **state)
+{
+#define E(n, conf, vb, extra)                                                                      \
+	"  - {id: a-00" n ", title: t" n ", claim: c, confidence: " conf ", source: s1, "          \
+	"verified_by: [" vb "], created: 2026-01-01" extra "}\n"
+	static const char before[] =
+	        "node: a\nbloom: apply\ninsights:\n" E("1", "high", "s2, s3", "")
+	                E("2", "medium", "s2, s3", "") E("3", "low", "s2", "")
+	                        E("4", "low", "", "");
+	static const char after[] = "node: a\nbloom: apply\ninsights:\n" E(
+	        "1", "high", "s2, s3", ", retracted: 2026-05-03, retracted_reason: r")
+	        E("2", "medium", "s2, s3", ", superseded_by: a-004, superseded: 2026-05-03")
+	                E("3", "low", "s2", ", superseded_by: a-004, superseded: 2026-05-03")
+	                        E("4", "low", "", ", revised: 2026-05-02");
+#undef E
+	struct dtk_kb *prev = S_mem_base(before), *now = S_mem_base(after);
+	struct dtk_crystal c;
+	struct dtk_stats st;
+	(void)state;
+
+	dtk_crystal_compute(&c, now, prev, 20261201);
+	assert_int_equal(c.high_changes, 1); /* a-001 is no longer high */
+	assert_int_equal(c.n_promotable, 0); /* a-002 would be, but is retired */
+	assert_int_equal(c.n_candidates, 0); /* a-003 would be */
+	assert_int_equal(c.n_stale, 1);      /* a-004 alone */
+	assert_string_equal(c.stale[0]->id, "a-004");
+	assert_int_equal(c.n_revised, 1);
+	assert_string_equal(c.revised[0]->id, "a-004");
+	assert_int_equal(c.n_revised_sources, 1);
+	assert_string_equal(c.revised_sources[0]->id, "s1");
+	dtk_crystal_release(&c);
+	dtk_crystal_compute(&c, prev, NULL, 20261201);
+	assert_int_equal(c.n_promotable, 1);
+	assert_int_equal(c.n_candidates, 1);
+	assert_int_equal(c.n_stale, 4);
+	dtk_crystal_release(&c);
+	dtk_stats_compute(&st, now);
+	assert_int_equal(st.entries, 1);
+	assert_int_equal(st.high, 0);
+	assert_int_equal(st.nodes_with_entries, 1);
+	assert_int_equal(st.articles, 3);
+	dtk_kb_free(prev);
+	dtk_kb_free(now);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -766,6 +838,7 @@ int main(void)
 	        cmocka_unit_test(test_dry_run_and_json),
 	        cmocka_unit_test(test_init_then_fill),
 	        cmocka_unit_test(test_add_source_creates_the_file),
+	        cmocka_unit_test(test_crystal_lists),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
