@@ -280,40 +280,38 @@ static void S_unknown(struct dtk_write *w, const char *what, const char *id, int
 	dtk_diags_release(&diags);
 }
 
-int dtk_write_unknown_entries(struct dtk_write *w, const char *what, const char *const *ids,
-                              size_t n)
+/* Prints the error for each of ids[0..n) that names no entry (sources: no
+ * source); returns how many, or -1 after printing why a file is unreadable. */
+static int S_unknown_list(struct dtk_write *w, const char *what, const char *const *ids,
+                          size_t n, int sources)
 {
 	size_t i;
 	int bad = 0, k;
 
 	for (i = 0; i < n; i++) {
-		if (strchr(ids[i], ':')) /* another domain's */
+		if (!sources && strchr(ids[i], ':')) /* another domain's */
 			continue;
-		if ((k = S_entry_known(w, ids[i])) < 0)
+		k = sources ? dtk_write_source_known(w, ids[i]) : S_entry_known(w, ids[i]);
+		if (k < 0)
 			return -1;
 		if (!k) {
-			S_unknown(w, what, ids[i], 0);
+			S_unknown(w, what, ids[i], sources);
 			bad++;
 		}
 	}
 	return bad;
 }
 
+int dtk_write_unknown_entries(struct dtk_write *w, const char *what, const char *const *ids,
+                              size_t n)
+{
+	return S_unknown_list(w, what, ids, n, 0);
+}
+
 int dtk_write_unknown_sources(struct dtk_write *w, const char *what, const char *const *ids,
                               size_t n)
 {
-	size_t i;
-	int bad = 0, k;
-
-	for (i = 0; i < n; i++) {
-		if ((k = dtk_write_source_known(w, ids[i])) < 0)
-			return -1;
-		if (!k) {
-			S_unknown(w, what, ids[i], 1);
-			bad++;
-		}
-	}
-	return bad;
+	return S_unknown_list(w, what, ids, n, 1);
 }
 
 int dtk_write_known_pair(struct dtk_write *w, const char *id, const char *what, const char *other,
