@@ -37,7 +37,8 @@ struct dtk_cache_stat {
  * the base whose real root path is root (the caller frees), or NULL when
  * there is none: DTK_NO_CACHE is set (not empty, not "0"), or there is no
  * place for it. The place: dtk/ in the git directory of the repository
- * holding root (GIT_DIR when set; a .git file's gitdir, as in a worktree),
+ * holding root (GIT_DIR when set; a .git file's gitdir when that names
+ * this work tree back: a linked worktree, a submodule, core.worktree),
  * else $XDG_CACHE_HOME/dtk (~/.cache/dtk); the name: kind-<hash of root>.
  */
 char *dtk_cache_path(const char *root, const char *kind);
