@@ -543,11 +543,45 @@ static int S_add(git_index *idx, const char *path, const git_oid *oid, unsigned 
 	return git_index_add(idx, &e) < 0 ? S_gerr("cannot update the index") : 0;
 }
 
+/* Returns the mode 'git add' gives the regular file path (relative to the
+ * work tree; st its lstat, NULL when it is missing), as git's
+ * ce_mode_from_stat: with core.fileMode on (the default) its executable
+ * bit; off, the mode the index idx has for it (100644 when none). */
+static unsigned S_file_mode(const struct dtk_repo *r, git_index *idx, const char *path,
+                            const struct stat *st)
+{
+	const git_index_entry *e = idx ? git_index_get_bypath(idx, path, 0) : NULL;
+	char *v = dtk_gitenv_get(r->git, "core.filemode");
+	int trust = 1;
+
+	if (v && git_config_parse_bool(&trust, v) < 0)
+		trust = 1;
+	free(v);
+	if (st && trust)
+		return (st->st_mode & S_IXUSR) ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+	if (e && (e->mode == GIT_FILEMODE_BLOB || e->mode == GIT_FILEMODE_BLOB_EXECUTABLE))
+		return e->mode;
+	return GIT_FILEMODE_BLOB;
+}
+
+/* Returns the mode 'git add' gives path (relative to the work tree) once
+ * dtk has written it: see S_file_mode (dtk keeps a replaced file's mode). */
+static unsigned S_written_mode(const struct dtk_repo *r, git_index *idx, const char *path)
+{
+	char *full = dtk_path_join(r->workdir, path);
+	struct stat st;
+	int has = lstat(full, &st) == 0 && S_ISREG(st.st_mode);
+
+	free(full);
+	return S_file_mode(r, idx, path, has ? &st : NULL);
+}
+
 /* Stores the work tree's file path (relative to the work tree) as a blob, as
  * git add does: a symbolic link as its target's path with the link's mode,
- * an executable file with the executable mode. Sets *oid and *mode. */
-static int S_blob_from_workdir(const struct dtk_repo *r, const char *path, git_oid *oid,
-                               unsigned *mode)
+ * a file with the mode S_file_mode gives it (idx: the repository's index).
+ * Sets *oid and *mode. */
+static int S_blob_from_workdir(const struct dtk_repo *r, git_index *idx, const char *path,
+                               git_oid *oid, unsigned *mode)
 {
 	char *full = dtk_path_join(r->workdir, path), target[4096];
 	struct stat st;
@@ -569,7 +603,7 @@ static int S_blob_from_workdir(const struct dtk_repo *r, const char *path, git_o
 	} else if (git_blob_create_from_workdir(oid, r->git, path) < 0) {
 		S_gerr("cannot store a file of insights/");
 	} else {
-		*mode = (st.st_mode & S_IXUSR) ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+		*mode = S_file_mode(r, idx, path, &st);
 		rc = 0;
 	}
 	free(full);
@@ -604,7 +638,7 @@ static int S_blob(const struct dtk_repo *r, const char *path, const char *data, 
 static int S_build_tree(const struct dtk_repo *r, git_tree *base, const struct dtk_commit_req *req,
                         git_oid *tree_oid)
 {
-	git_index *idx = NULL;
+	git_index *idx = NULL, *repo_idx = NULL;
 	git_oid oid;
 	char *path = NULL;
 	size_t i;
@@ -614,13 +648,18 @@ static int S_build_tree(const struct dtk_repo *r, git_tree *base, const struct d
 		S_gerr("cannot build the commit's tree");
 		goto done;
 	}
+	/* the modes the index has (with core.fileMode off, git keeps them) */
+	if (git_repository_index(&repo_idx, r->git) < 0 || git_index_read(repo_idx, 0) < 0) {
+		S_index_error();
+		goto done;
+	}
 	if (S_remove_base(r, idx) < 0)
 		goto done;
 	for (i = 0; i < req->n_files; i++) {
 		struct dtk_buf rel = DTK_BUF_INIT;
 		unsigned mode = GIT_FILEMODE_BLOB;
 		dtk_buf_printf(&rel, "%sinsights/%s", r->prefix, req->files[i]);
-		rc = S_blob_from_workdir(r, rel.ptr, &oid, &mode);
+		rc = S_blob_from_workdir(r, repo_idx, rel.ptr, &oid, &mode);
 		if (rc == 0)
 			rc = S_add(idx, rel.ptr, &oid, mode);
 		dtk_buf_release(&rel);
@@ -630,12 +669,12 @@ static int S_build_tree(const struct dtk_repo *r, git_tree *base, const struct d
 	rc = -1;
 	path = S_path(r, RECORDS);
 	if (S_blob(r, path, req->records, req->records_len, &oid) < 0 ||
-	    S_add(idx, path, &oid, GIT_FILEMODE_BLOB) < 0)
+	    S_add(idx, path, &oid, S_written_mode(r, repo_idx, path)) < 0)
 		goto done;
 	free(path);
 	path = S_path(r, "INDEX.md");
 	if (S_blob(r, path, req->index, req->index_len, &oid) < 0 ||
-	    S_add(idx, path, &oid, GIT_FILEMODE_BLOB) < 0)
+	    S_add(idx, path, &oid, S_written_mode(r, repo_idx, path)) < 0)
 		goto done;
 	if (git_index_write_tree_to(tree_oid, idx, r->git) < 0) {
 		S_gerr("cannot write the commit's tree");
@@ -644,6 +683,7 @@ static int S_build_tree(const struct dtk_repo *r, git_tree *base, const struct d
 	rc = 0;
 done:
 	free(path);
+	git_index_free(repo_idx);
 	git_index_free(idx);
 	return rc;
 }
@@ -925,6 +965,7 @@ static int S_new_index(const struct dtk_repo *r, git_tree *tree, char **out, siz
 				break;
 			}
 			want = git_tree_entry_id(top);
+			mode = (unsigned)git_tree_entry_filemode(top);
 		}
 		if (git_index_add_bypath(idx, path.ptr) < 0 ||
 		    !(ie = git_index_get_bypath(idx, path.ptr, 0)) || !git_oid_equal(&ie->id, want))

@@ -10,7 +10,14 @@ t_repo faults
 export XDG_CACHE_HOME=$scratch/xdg
 cd "$repo" || exit 2
 git add -A && git commit -qm base || exit 2
-date=$(date -u +%Y-%m-%d)
+git tag base
+date=2026-08-15
+# Puts the repository back at its first commit, nothing else in it.
+fresh() {
+    git -C "$repo" reset -q --hard base && git -C "$repo" clean -qfdx &&
+        git -C "$repo" config --unset core.fileMode
+    rm -f "$repo/.git/hooks/"*
+}
 
 # Every file of the repository (work tree and git dir but the caches), with
 # its mode: a byte or mode changed anywhere shows.
@@ -51,5 +58,29 @@ git --git-dir="$scratch/sep.git" config core.worktree "$scratch/sep"
 ls "$scratch/sep.git/dtk"/links-* >/dev/null 2>&1 &&
     ok "a .git file whose git dir's core.worktree is this work tree: the cache there" ||
     ko "a .git file whose git dir's core.worktree is this work tree: the cache there"
+
+# ---- 4. the modes git keeps ----
+cd "$repo" || exit 2
+chmod +x INDEX.md && git add INDEX.md && git commit -qm exec
+out=$("$DTK" crystallize --date $date --eval s=ok 2>&1)
+mode=$(git ls-tree HEAD INDEX.md | cut -d' ' -f1)
+if [ "$mode" = 100755 ] && [ -z "$(git status --porcelain)" ] && ! grep -q "T  INDEX.md" <<<"$out"; then
+    ok "an executable INDEX.md stays 100755 in the commit, git status clean"
+else
+    ko "an executable INDEX.md stays 100755 in the commit, git status clean" "mode $mode" "$out" \
+        "$(git status --porcelain)"
+fi
+fresh
+git config core.fileMode false
+chmod +x INDEX.md insights/_crystallizations.yaml insights/alpha.yaml
+out=$("$DTK" crystallize --date $date --eval s=ok 2>&1)
+modes=$(git ls-tree HEAD INDEX.md insights/ | cut -d' ' -f1 | sort -u)
+if [ "$modes" = 100644 ] && [ -z "$(git status --porcelain)" ]; then
+    ok "core.fileMode=false: no mode change committed, git status clean"
+else
+    ko "core.fileMode=false: no mode change committed, git status clean" "$modes" "$out" \
+        "$(git status --porcelain)"
+fi
+fresh
 
 t_done
