@@ -59,6 +59,53 @@ ls "$scratch/sep.git/dtk"/links-* >/dev/null 2>&1 &&
     ok "a .git file whose git dir's core.worktree is this work tree: the cache there" ||
     ko "a .git file whose git dir's core.worktree is this work tree: the cache there"
 
+# ---- 1. a hook that runs dtk during crystallize: no wait on itself ----
+cd "$repo" || exit 2
+hooks=$repo/.git/hooks
+printf '#!/bin/sh\ndtk reindex >/dev/null && git add INDEX.md\n' >"$hooks/pre-commit"
+printf '#!/bin/sh\ndtk use alpha-001\n' >"$hooks/post-commit"
+chmod +x "$hooks/pre-commit" "$hooks/post-commit"
+rc=0
+timeout 60 "$DTK" crystallize --date $date --eval s=ok >"$scratch/out" 2>&1 || rc=$?
+if [ $rc -eq 0 ] && [ ! -e .git/index.lock ] && grep -q "^alpha-001: used" "$scratch/out" &&
+    git log -1 --format=%s | grep -q "^crystallize $date" && "$DTK" check >/dev/null 2>&1 &&
+    [ "$(git status --porcelain)" = " M INDEX.md
+ M insights/alpha.yaml" ]; then
+    ok "crystallize: pre-commit running dtk reindex and post-commit running dtk use work"
+else
+    ko "crystallize: pre-commit running dtk reindex and post-commit running dtk use work" \
+        "exit $rc" "$(cat "$scratch/out")" "$(git status --porcelain)" "$(ls .git)"
+fi
+fresh
+# a program between the hook and dtk that closes the lock's descriptor:
+# refused with a message, not a wait
+printf '#!/bin/sh\nexec python3 -c "import subprocess,sys; sys.exit(subprocess.run([\\"dtk\\", \\"reindex\\"]).returncode)"\n' \
+    >"$hooks/pre-commit"
+chmod +x "$hooks/pre-commit"
+before=$(state)
+rc=0
+timeout 60 "$DTK" crystallize --date $date --eval s=ok >"$scratch/out" 2>&1 || rc=$?
+if [ $rc -eq 2 ] && grep -q "it would wait on itself" "$scratch/out" &&
+    grep -q "pre-commit hook refused" "$scratch/out" && [ "$(state)" = "$before" ]; then
+    ok "crystallize: a hook's dtk without the lock's descriptor is refused, nothing written"
+else
+    ko "crystallize: a hook's dtk without the lock's descriptor is refused, nothing written" \
+        "exit $rc" "$(cat "$scratch/out")" "$(diff <(echo "$before") <(state))"
+fi
+fresh
+# a hook that crystallizes again: refused (git's index is locked), no wait
+printf '#!/bin/sh\ndtk crystallize --date 2026-08-16 --eval s=ok\n' >"$hooks/pre-commit"
+chmod +x "$hooks/pre-commit"
+rc=0
+timeout 60 "$DTK" crystallize --date $date --eval s=ok >"$scratch/out" 2>&1 || rc=$?
+if [ $rc -eq 2 ] && grep -q "index is locked" "$scratch/out" && [ ! -e .git/index.lock ]; then
+    ok "crystallize: a hook crystallizing again is refused, no lock left"
+else
+    ko "crystallize: a hook crystallizing again is refused, no lock left" "exit $rc" \
+        "$(cat "$scratch/out")"
+fi
+fresh
+
 # ---- 4. the modes git keeps ----
 cd "$repo" || exit 2
 chmod +x INDEX.md && git add INDEX.md && git commit -qm exec
