@@ -311,10 +311,24 @@ int dtk_file_write_atomic(const char *path, const char *data, size_t len)
 
 int dtk_file_write_atomic_mode(const char *path, const char *data, size_t len, int mode)
 {
+	struct dtk_file_staged s;
+	int rc = dtk_file_stage(&s, path, data, len, mode);
+
+	if (rc == 0)
+		rc = dtk_file_stage_commit(&s);
+	dtk_file_stage_release(&s);
+	return rc;
+}
+
+int dtk_file_stage(struct dtk_file_staged *s, const char *path, const char *data, size_t len,
+                   int mode)
+{
 	struct dtk_buf tmp = DTK_BUF_INIT;
 	struct stat st;
-	int fd, rc = -1, keep_mode;
+	int fd, keep_mode;
 
+	s->path = dtk_xstrdup(path);
+	s->tmp = NULL;
 	keep_mode = lstat(path, &st) == 0 && S_ISREG(st.st_mode);
 	if (mode >= 0) {
 		keep_mode = 1;
@@ -324,31 +338,48 @@ int dtk_file_write_atomic_mode(const char *path, const char *data, size_t len, i
 	if (fd < 0) {
 		dtk_error("cannot create a temporary file beside %s: %s", S_shown(path),
 		          strerror(errno));
-		goto done;
+		dtk_buf_release(&tmp);
+		return -1;
 	}
 	/* a file replaced keeps its mode; a new one has the umask's (unless
 	 * the caller gives one) */
-	if (S_write_all(fd, data, len) < 0 || (keep_mode && fchmod(fd, st.st_mode & 07777) < 0) ||
-	    fsync(fd) < 0) {
+	if (dtk_fault_point("write", path) < 0 || S_write_all(fd, data, len) < 0 ||
+	    (keep_mode && fchmod(fd, st.st_mode & 07777) < 0) || fsync(fd) < 0) {
 		dtk_error("cannot write %s: %s", S_shown(tmp.ptr), strerror(errno));
 		close(fd);
 		unlink(tmp.ptr);
-		goto done;
+		dtk_buf_release(&tmp);
+		return -1;
 	}
-	dtk_crash_point("before-rename");
-	if (close(fd) < 0 || dtk_fault_point("rename", path) < 0 || rename(tmp.ptr, path) < 0) {
-		dtk_error("cannot replace %s: %s", S_shown(path), strerror(errno));
+	if (close(fd) < 0) {
+		dtk_error("cannot write %s: %s", S_shown(tmp.ptr), strerror(errno));
 		unlink(tmp.ptr);
-		goto done;
+		dtk_buf_release(&tmp);
+		return -1;
 	}
-	if (S_fsync_dir(path) < 0) {
-		rc = DTK_ENOSYNC;
-		goto done;
+	s->tmp = dtk_buf_detach(&tmp);
+	return 0;
+}
+
+int dtk_file_stage_commit(struct dtk_file_staged *s)
+{
+	dtk_crash_point("before-rename");
+	if (dtk_fault_point("rename", s->path) < 0 || rename(s->tmp, s->path) < 0) {
+		dtk_error("cannot replace %s: %s", S_shown(s->path), strerror(errno));
+		return -1;
 	}
-	rc = 0;
-done:
-	dtk_buf_release(&tmp);
-	return rc;
+	free(s->tmp);
+	s->tmp = NULL;
+	return S_fsync_dir(s->path) < 0 ? DTK_ENOSYNC : 0;
+}
+
+void dtk_file_stage_release(struct dtk_file_staged *s)
+{
+	if (s->tmp)
+		unlink(s->tmp);
+	free(s->tmp);
+	free(s->path);
+	s->tmp = s->path = NULL;
 }
 
 int dtk_file_open_regular(int *fd, const char *path, size_t max)

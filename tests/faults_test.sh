@@ -106,6 +106,76 @@ else
 fi
 fresh
 
+# ---- 2. a write that fails midway writes nothing, or says what it wrote ----
+cd "$repo" || exit 2
+add="add alpha --title T --claim C --source paper-a --confidence low"
+# Runs dtk-crash with DTK_FAULT_AT=$1 and the rest; checks exit 2, the
+# message, and every byte of the repository as it was.
+refused() {
+    local fault=$1 name=$2
+    shift 2
+    local before rc=0
+    before=$(state)
+    DTK_FAULT_AT=$fault "$DTK_CRASH" "$@" >"$scratch/out" 2>&1 || rc=$?
+    if [ $rc -eq 2 ] && grep -q "nothing was written" "$scratch/out" &&
+        [ "$(state)" = "$before" ] && ! ls insights | grep -q tmp; then
+        ok "$name: exit 2, nothing was written, every byte as it was"
+    else
+        ko "$name: exit 2, nothing was written, every byte as it was" "exit $rc" \
+            "$(cat "$scratch/out")" "$(diff <(echo "$before") <(state))"
+    fi
+    fresh
+}
+if [ -n "${DTK_CRASH:-}" ]; then
+    refused "rename=$PWD/INDEX.md" "add, INDEX.md not replaced" $add
+    refused "write=$PWD/INDEX.md" "add, the disk full at INDEX.md's temporary file" $add
+    refused "rename=$PWD/insights/beta.yaml" "cite of two nodes, the second not replaced" cite alpha-001 beta-001
+    refused "rename=$PWD/insights/beta.yaml" "use of two nodes, the second not replaced" \
+        use alpha-001 beta-001
+    refused "rename=$PWD/INDEX.md" "add-node, INDEX.md not replaced" \
+        add-node delta --category 策略
+    # MCP add: an error result, and nothing written
+    before=$(state)
+    printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' \
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{"node":"alpha","title":"T","claim":"C","source":"paper-a","confidence":"low"}}}' |
+        DTK_FAULT_AT="rename=$PWD/INDEX.md" "$DTK_CRASH" mcp >"$scratch/out" 2>&1
+    if grep '"id":2' "$scratch/out" | grep -q '"isError":true' &&
+        grep '"id":2' "$scratch/out" | grep -q 'nothing was written' && [ "$(state)" = "$before" ]; then
+        ok "mcp add, INDEX.md not replaced: an error, nothing written"
+    else
+        ko "mcp add, INDEX.md not replaced: an error, nothing written" "$(cat "$scratch/out")" \
+            "$(diff <(echo "$before") <(state))"
+    fi
+    fresh
+    # written but its directory not synced: exit 1, the message says what
+    DTK_FAULT_AT="fsync-dir=$PWD/INDEX.md" "$DTK_CRASH" $add >"$scratch/out" 2>&1
+    rc=$?
+    if [ $rc -eq 1 ] && grep -q "wrote INDEX.md, but cannot sync" "$scratch/out" &&
+        grep -q "^  - id: alpha-004" insights/alpha.yaml && "$DTK" check >/dev/null 2>&1; then
+        ok "add, INDEX.md written but not synced: exit 1, said so, both files written"
+    else
+        ko "add, INDEX.md written but not synced: exit 1, said so" "exit $rc" "$(cat "$scratch/out")"
+    fi
+    fresh
+fi
+# an immutable INDEX.md (chattr +i; root on a file system that has it)
+if chattr +i INDEX.md 2>/dev/null; then
+    before=$(state)
+    rc=0
+    "$DTK" $add >"$scratch/out" 2>&1 || rc=$?
+    after=$(state)
+    chattr -i INDEX.md
+    if [ $rc -eq 2 ] && grep -q "nothing was written" "$scratch/out" && [ "$after" = "$before" ]; then
+        ok "add, an immutable INDEX.md: exit 2, nothing written"
+    else
+        ko "add, an immutable INDEX.md: exit 2, nothing written" "exit $rc" "$(cat "$scratch/out")"
+    fi
+    fresh
+else
+    skip "add, an immutable INDEX.md" "chattr +i does not work here"
+fi
+
 # ---- 4. the modes git keeps ----
 cd "$repo" || exit 2
 chmod +x INDEX.md && git add INDEX.md && git commit -qm exec
