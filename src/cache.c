@@ -152,7 +152,7 @@ done:
 
 /* Returns the git directory of the repository holding root (malloc'd), as
  * git finds it (GIT_DIR, else the nearest .git up from root), or NULL. */
-static char *S_git_dir(const char *root)
+char *dtk_cache_git_dir(const char *root)
 {
 	const char *env = S_env("GIT_DIR");
 	char *dir, *dot, *out = NULL, *slash;
@@ -190,7 +190,7 @@ char *dtk_cache_path(const char *root, const char *kind)
 
 	if (off && strcmp(off, "0"))
 		return NULL;
-	git = S_git_dir(root);
+	git = dtk_cache_git_dir(root);
 	if (git)
 		dtk_buf_printf(&b, "%s/dtk", git);
 	else if (xdg && xdg[0] == '/')

@@ -356,7 +356,8 @@ int dtk_cmd_run(struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char *
 		ctx->root = root;
 		S_show_paths_from(root);
 	}
-	if ((cmd->flags & DTK_CMD_LOCKS) && ctx->root && (lock = dtk_lock_take(ctx->root)) < 0) {
+	if ((cmd->flags & DTK_CMD_LOCKS) && ctx->root &&
+	    (lock = dtk_lock_take_base(ctx->root, !!(cmd->flags & DTK_CMD_RESUMES))) < 0) {
 		rc = dtk_cmd_fail(ctx, cmd->name, DTK_EXIT_INVALID);
 		goto done;
 	}

@@ -10,6 +10,8 @@
 #include "dtk/ytree.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -45,6 +47,32 @@ static void S_rm_scratch(const char *dir)
 	free(ins);
 }
 
+/* Removes from tmp the scratch bases runs killed meanwhile left
+ * (dtk-prev-<pid>-XXXXXX of a pid that no longer exists, this user's): each
+ * is a copy of a whole base. */
+static void S_sweep_scratch(const char *tmp)
+{
+	DIR *d = opendir(tmp);
+	struct dirent *de;
+	struct stat st;
+	size_t n;
+
+	while (d && (de = readdir(d))) {
+		const char *s = de->d_name;
+		char *dir;
+		if (strncmp(s, "dtk-prev-", 9) || !dtk_file_dead_pid(s + 9, &n) ||
+		    s[9 + n] != '-' || strlen(s + 10 + n) != 6 ||
+		    fstatat(dirfd(d), s, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) ||
+		    st.st_uid != getuid())
+			continue;
+		dir = dtk_path_join(tmp, s);
+		S_rm_scratch(dir);
+		free(dir);
+	}
+	if (d)
+		closedir(d);
+}
+
 /* Loads the base as it was at the run of since, from git, into *out; NULL
  * when history does not hold it (a warning says what that means). A shallow
  * clone cut before that run is refused when refuse_shallow is set: its
@@ -56,8 +84,16 @@ static int S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since, in
 	struct dtk_diags d = DTK_DIAGS_INIT;
 	struct dtk_kb *kb = NULL;
 	const char *tmp = getenv("TMPDIR");
-	char *dir = dtk_path_join(tmp && *tmp ? tmp : P_tmpdir, "dtk-prev-XXXXXX"), hex[41], s[11];
+	char *dir, hex[41], s[11], name[64];
 	int rc = 0, shallow = repo && dtk_repo_is_shallow(repo);
+
+	/* the pid in the name: a run killed before it removed its copy is
+	 * told by it, and the next run removes that copy */
+	tmp = tmp && *tmp ? tmp : P_tmpdir;
+	snprintf(name, sizeof(name), "dtk-prev-%ld-XXXXXX", (long)getpid());
+	dir = dtk_path_join(tmp, name);
+	if (repo)
+		S_sweep_scratch(tmp);
 
 	if (repo && !mkdtemp(dir)) {
 		fprintf(ctx->err,
@@ -688,6 +724,6 @@ const struct dtk_cmd dtk_cmd_crystallize = {
                 "  dtk crystallize --plan --date 2026-10-15\n"
                 "  dtk crystallize --date 2026-10-15 --eval scenario-004=acceptable --review "
                 "r.yaml\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_RESUMES,
         .exec = S_exec,
 };

@@ -3,7 +3,9 @@
 
 #include "dtk/dtk.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <fcntl.h>
@@ -282,8 +284,10 @@ static int S_fsync_dir(const char *path)
 }
 
 /* Creates a new temporary file beside path with the mode a new file gets
- * (0666 less the umask, as any tool creates files). Returns its descriptor
- * and its name in tmp, or -1 with errno set. */
+ * (0666 less the umask, as any tool creates files), named
+ * <path>.tmp-<pid>-XXXXXX: the pid tells one a killed run left
+ * (dtk_file_sweep). Returns its descriptor and its name in tmp, or -1 with
+ * errno set. */
 static int S_create_temp(struct dtk_buf *tmp, const char *path)
 {
 	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
@@ -292,7 +296,7 @@ static int S_create_temp(struct dtk_buf *tmp, const char *path)
 
 	for (attempt = 0; attempt < 100 && fd < 0; attempt++) {
 		tmp->len = 0;
-		dtk_buf_printf(tmp, "%s.tmp-", path);
+		dtk_buf_printf(tmp, "%s.tmp-%ld-", path, (long)getpid());
 		for (i = 0; i < 6; i++) {
 			seed = seed * 6364136223846793005u + 1442695040888963407u;
 			dtk_buf_putc(tmp, digits[(seed >> 33) % 36]);
@@ -302,6 +306,41 @@ static int S_create_temp(struct dtk_buf *tmp, const char *path)
 			return -1;
 	}
 	return fd;
+}
+
+int dtk_file_dead_pid(const char *s, size_t *len)
+{
+	char *end;
+	long pid;
+
+	if (*s < '1' || *s > '9')
+		return 0;
+	errno = 0;
+	pid = strtol(s, &end, 10);
+	if (errno || pid <= 0 || (pid_t)pid != pid)
+		return 0;
+	*len = (size_t)(end - s);
+	return pid != (long)getpid() && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+void dtk_file_sweep(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	struct stat st;
+
+	while (d && (de = readdir(d))) {
+		const char *t = strstr(de->d_name, ".tmp-");
+		size_t n;
+		if (!t || t == de->d_name || !dtk_file_dead_pid(t + 5, &n) || t[5 + n] != '-' ||
+		    strlen(t + 6 + n) != 6 || strchr(t + 6 + n, '.') ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		unlinkat(dirfd(d), de->d_name, 0);
+	}
+	if (d)
+		closedir(d);
 }
 
 int dtk_file_write_atomic(const char *path, const char *data, size_t len)

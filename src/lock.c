@@ -3,7 +3,9 @@
 #define _DEFAULT_SOURCE /* flock */
 #include "dtk/lock.h"
 
+#include "dtk/cache.h"
 #include "dtk/dtk.h"
+#include "dtk/fs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -94,4 +96,30 @@ void dtk_lock_handed(int *fd, char *env, size_t size)
 	*fd = S_held;
 	snprintf(env, size, "DTK_LOCK=%d:%llu:%llu", S_held, (unsigned long long)st.st_dev,
 	         (unsigned long long)st.st_ino);
+}
+
+int dtk_lock_take_base(const char *root, int resumes)
+{
+	int fd = dtk_lock_take(root);
+	char *git, *journal, *ins;
+
+	if (fd < 0)
+		return -1;
+	ins = dtk_path_join(root, "insights");
+	dtk_file_sweep(root);
+	dtk_file_sweep(ins);
+	free(ins);
+	git = resumes ? NULL : dtk_cache_git_dir(root);
+	journal = git ? dtk_path_join(git, "dtk-crystallize") : NULL;
+	if (journal && access(journal, F_OK) == 0) {
+		dtk_error("a crystallization was interrupted (%s exists): finish it with 'dtk "
+		          "crystallize --continue', or drop it with 'dtk crystallize --abort', "
+		          "before writing",
+		          journal);
+		dtk_lock_release(fd);
+		fd = -1;
+	}
+	free(journal);
+	free(git);
+	return fd;
 }

@@ -14,8 +14,8 @@ git tag base
 date=2026-08-15
 # Puts the repository back at its first commit, nothing else in it.
 fresh() {
-    git -C "$repo" reset -q --hard base && git -C "$repo" clean -qfdx &&
-        git -C "$repo" config --unset core.fileMode
+    git -C "$repo" reset -q --hard base && git -C "$repo" clean -qfdx
+    git -C "$repo" config --unset core.fileMode
     rm -f "$repo/.git/hooks/"*
 }
 
@@ -175,6 +175,102 @@ if chattr +i INDEX.md 2>/dev/null; then
 else
     skip "add, an immutable INDEX.md" "chattr +i does not work here"
 fi
+
+# ---- 3. what a killed dtk leaves, the next one removes ----
+cd "$repo" || exit 2
+export TMPDIR=$scratch/tmp
+mkdir -p "$TMPDIR"
+# Lists what a dtk killed may have left: temporary files, locks, scratch
+# bases (an index.lock is expected only beside a pending journal).
+leftovers() {
+    ls -a insights . .git .git/hooks | grep -e '\.tmp-'
+    ls .git | grep -e '\.dtk-' -e '^next-index-' -e '^config.lock$' -e '^dtk-config-'
+    [ -e .git/dtk-crystallize ] || ls .git | grep -e '^index.lock$'
+    ls .git/refs/heads | grep -e '\.lock$'
+    ls "$TMPDIR" | grep -e '^dtk-prev-'
+}
+# a pid that no longer exists
+sh -c 'exit 0' & wait $!; dead=$!
+if [ -n "${DTK_CRASH:-}" ]; then
+    DTK_CRASH_AT=before-rename "$DTK_CRASH" use alpha-001 beta-001 >/dev/null 2>&1
+    ls insights | grep -q '\.tmp-' || ko "a kill before the rename leaves temporary files (the test's premise)"
+    "$DTK" use alpha-001 >/dev/null 2>&1
+    [ -z "$(leftovers)" ] && ok "a writer killed before its renames: the next writer removes its temporary files" ||
+        ko "a writer killed before its renames: the next writer removes its temporary files" "$(leftovers)"
+    fresh
+fi
+# kill -9 at random moments (bounded): every write command, crystallize,
+# setup-git; then one run of each: nothing left behind, the base valid
+for i in $(seq 1 25); do
+    for cmd in "use alpha-001" "add alpha --title T$i --claim C --source paper-a --confidence low" \
+        "crystallize --date $date --eval s=ok" "setup-git"; do
+        "$DTK" $cmd >/dev/null 2>&1 &
+        pid=$!
+        sleep "0.0$((RANDOM % 10))$((RANDOM % 10))"
+        kill -9 $pid 2>/dev/null
+        wait $pid 2>/dev/null
+    done
+    if [ -e .git/dtk-crystallize ]; then
+        "$DTK" crystallize --abort >/dev/null 2>&1 || "$DTK" crystallize --continue >/dev/null 2>&1
+    fi
+    git log -1 --format=%s | grep -q '^crystallize' && git reset -q --hard HEAD~1
+done
+rc=0
+out=$("$DTK" use alpha-001 2>&1 && "$DTK" setup-git 2>&1 && "$DTK" crystallize --date $date --eval s=ok 2>&1) || rc=$?
+if [ $rc -eq 0 ] && [ -z "$(leftovers)" ] && "$DTK" check >/dev/null 2>&1; then
+    ok "100 kills at random moments: the next runs work and leave nothing behind"
+else
+    ko "100 kills at random moments: the next runs work and leave nothing behind" "exit $rc" "$out" \
+        "$(leftovers)"
+fi
+fresh
+# a killed dtk's marked locks and scratch files, made by hand with a dead pid
+: >".git/next-index-$dead.lock"
+printf 'x' >".git/index.lock.dtk-$dead"
+mkdir -p "$TMPDIR/dtk-prev-$dead-AbC123/insights" && cp insights/alpha.yaml "$TMPDIR/dtk-prev-$dead-AbC123/insights/"
+mkdir -p "$TMPDIR/dtk-prev-1-AbC123" # pid 1 lives: not removed
+: >".git/dtk-config-$dead" && : >.git/config.lock
+out=$("$DTK" setup-git 2>&1 && "$DTK" crystallize --date $date --eval s=ok 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && [ -z "$(leftovers | grep -v dtk-prev-1-)" ] && [ -d "$TMPDIR/dtk-prev-1-AbC123" ]; then
+    ok "a dead dtk's next-index, lock content, scratch base and config.lock: removed by the next run"
+else
+    ko "a dead dtk's next-index, lock content, scratch base and config.lock: removed by the next run" \
+        "exit $rc" "$out" "$(leftovers)"
+fi
+rm -rf "$TMPDIR/dtk-prev-1-AbC123"
+fresh
+# a config.lock that no dtk left: refused with the reason, the lock kept
+git config --remove-section merge.dtk-index
+: >.git/config.lock
+rc=0
+"$DTK" setup-git >"$scratch/out" 2>&1 || rc=$?
+if [ $rc -eq 2 ] && grep -q "config.lock exists: another git process" "$scratch/out" && [ -e .git/config.lock ]; then
+    ok "setup-git: another's config.lock is refused with its reason, and kept"
+else
+    ko "setup-git: another's config.lock is refused with its reason, and kept" "exit $rc" "$(cat "$scratch/out")"
+fi
+rm -f .git/config.lock
+fresh
+# a write under a pending crystallization journal: refused, said so
+if [ -n "${DTK_CRASH:-}" ]; then
+    DTK_CRASH_AT=after-journal "$DTK_CRASH" crystallize --date $date --eval s=ok >/dev/null 2>&1
+    before=$(state)
+    rc=0
+    "$DTK" reindex >"$scratch/out" 2>&1 || rc=$?
+    rc2=0
+    "$DTK" use alpha-001 >>"$scratch/out" 2>&1 || rc2=$?
+    if [ -e .git/dtk-crystallize ] && [ $rc -eq 2 ] && [ $rc2 -eq 2 ] &&
+        [ "$(grep -c "crystallization was interrupted" "$scratch/out")" = 2 ] && [ "$(state)" = "$before" ] &&
+        "$DTK" crystallize --continue >/dev/null 2>&1 && "$DTK" check >/dev/null 2>&1; then
+        ok "reindex and use under a pending crystallization: refused, said so; --continue finishes it"
+    else
+        ko "reindex and use under a pending crystallization: refused, said so" "exit $rc $rc2" \
+            "$(cat "$scratch/out")"
+    fi
+    fresh
+fi
+unset TMPDIR
 
 # ---- 4. the modes git keeps ----
 cd "$repo" || exit 2

@@ -43,6 +43,10 @@ struct dtk_cache_stat {
  */
 char *dtk_cache_path(const char *root, const char *kind);
 
+/* Returns the git directory of the repository holding root (malloc'd; the
+ * caller frees) as dtk_cache_path takes it, or NULL when there is none. */
+char *dtk_cache_git_dir(const char *root);
+
 /* Returns the FNV-1a hash of buf[0..len). */
 uint64_t dtk_cache_hash(const char *buf, size_t len);
 

@@ -21,6 +21,12 @@
  * while another dtk run holds it. Returns the descriptor to give to
  * dtk_lock_release, or -1 with the error set. */
 int dtk_lock_take(const char *root);
+/* Takes the lock as dtk_lock_take does, then removes what a dtk run killed
+ * while holding it left (dtk_file_sweep of the root and insights/), and,
+ * unless resumes is set, refuses when a crystallization cut short is
+ * pending (its journal, dtk-crystallize in the git directory): a write then
+ * would be overwritten by its --continue. Returns as dtk_lock_take. */
+int dtk_lock_take_base(const char *root, int resumes);
 /* Gives the lock up (closes fd); -1 is accepted. */
 void dtk_lock_release(int fd);
 
