@@ -131,17 +131,87 @@ test('a refused call is a tool error with the messages', async () => {
     fs.rmSync(broken, { recursive: true, force: true });
 });
 
-test('unknown tool and bad arguments are JSON-RPC errors', async () => {
+test('an unknown tool and a bad cursor are JSON-RPC errors; bad arguments are tool errors', async () => {
     let e = await rpcError(client.callTool({ name: 'nope', arguments: {} }));
     assert.equal(e.code, ErrorCode.InvalidParams);
-    e = await rpcError(client.callTool({ name: 'show', arguments: {} }));
+    e = await rpcError(client.callTool({ name: 'list', arguments: { cursor: 'bogus' } }));
     assert.equal(e.code, ErrorCode.InvalidParams);
-    e = await rpcError(client.callTool({ name: 'search', arguments: { query: 'x', limit: 0 } }));
-    assert.equal(e.code, ErrorCode.InvalidParams);
-    e = await rpcError(client.callTool({ name: 'list', arguments: { confidence: 'HIGH' } }));
-    assert.equal(e.code, ErrorCode.InvalidParams);
-    e = await rpcError(client.callTool({ name: 'list', arguments: { bogus: 1 } }));
-    assert.equal(e.code, ErrorCode.InvalidParams);
+    const bad = async (name, args, text) => {
+        const r = await client.callTool({ name, arguments: args });
+        assert.equal(r.isError, true, `${name} ${JSON.stringify(args)}`);
+        assert.equal(r.content[0].text, text);
+    };
+    await bad('show', {}, "tool 'show' needs the argument 'target' (a node name, or an entry " +
+              "id (<node>-NNN)): a string");
+    await bad('list', { limit: 0 }, "tool 'list': argument 'limit' got 0; it accepts an " +
+              'integer from 1 to 100');
+    await bad('list', { confidence: 'HIGH' }, "tool 'list': argument 'confidence' got " +
+              '"HIGH"; it accepts one of "high", "medium", "low"');
+    await bad('list', { since: '2026-02-30' }, "tool 'list': argument 'since' got " +
+              '"2026-02-30"; it accepts a date, YYYY-MM-DD, as a string');
+    await bad('list', { bogus: 1 }, "tool 'list' has no argument 'bogus'; its arguments are " +
+              "'node', 'confidence', 'since', 'stale_at', 'candidates', 'limit', 'cursor'");
+    await bad('bloom', { node: 'beta', level: 'expert' }, "tool 'bloom': argument 'level' got " +
+              '"expert"; it accepts one of "remember", "understand", "apply", "analyze", ' +
+              '"evaluate", "create"');
+    // an integral number is an integer, whatever its spelling
+    const r = await client.callTool({ name: 'list', arguments: { limit: 2.0 } });
+    assert.equal(r.structuredContent.entries.length, 2);
+});
+
+test('messages name tools and arguments, not CLI commands and options', async () => {
+    const r = await client.callTool({ name: 'add', arguments: {
+        node: 'beta', title: 't', claim: 'c', source: 'nope', confidence: 'low' } });
+    assert.equal(r.isError, true);
+    const text = r.content.map((c) => c.text).join('\n');
+    assert.match(text, /the tool 'add_source'/);
+    assert.doesNotMatch(text, /'dtk |--[a-z]|dtk add:/);
+});
+
+test('list and search: short entries, a page at a time, a cursor to the next', async () => {
+    const seen = [];
+    let page = await call('list', { limit: 2 });
+    assert.equal(page.total, 5);
+    for (;;) {
+        for (const e of page.entries) {
+            assert.deepEqual(Object.keys(e), ['id', 'title', 'confidence', 'fresh', 'claim']);
+            seen.push(e.id);
+        }
+        if (!page.nextCursor)
+            break;
+        page = await call('list', { limit: 2, cursor: page.nextCursor });
+    }
+    assert.deepEqual(seen, (await call('list', {})).entries.map((e) => e.id));
+    assert.equal(seen.length, 5);
+    const s = await call('search', { query: 'a', limit: 1 });
+    assert.equal(s.entries.length, 1);
+    assert.ok(s.nextCursor);
+    const s2 = await call('search', { query: 'a', limit: 1, cursor: s.nextCursor });
+    assert.notEqual(s2.entries[0].id, s.entries[0].id);
+});
+
+test('resources/templates/list offers the node template', async () => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    assert.deepEqual(resourceTemplates.map((t) => [t.uriTemplate, t.mimeType]),
+                     [['dtk://node/{name}', 'application/yaml']]);
+});
+
+test('tool annotations say what each tool does to the base', async () => {
+    const { tools } = await client.listTools();
+    const a = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
+    for (const n of ['show', 'list', 'search', 'next_id', 'check', 'crystallize_plan'])
+        assert.deepEqual([a[n].readOnlyHint, a[n].idempotentHint, a[n].destructiveHint],
+                         [true, true, false], n);
+    for (const n of ['use', 'cite', 'add'])
+        assert.deepEqual([a[n].readOnlyHint, a[n].idempotentHint], [false, false], n);
+    for (const n of ['stance', 'bloom', 'resolve'])
+        assert.deepEqual([a[n].readOnlyHint, a[n].destructiveHint], [false, true], n);
+    for (const n of ['contradict', 'relate', 'close', 'add_node'])
+        assert.deepEqual([a[n].readOnlyHint, a[n].idempotentHint, a[n].destructiveHint],
+                         [false, true, false], n);
+    assert.match(tools.find((t) => t.name === 'cite').description, /use is for relying/);
+    for (const t of tools)
+        assert.doesNotMatch(t.description, /'dtk |--format/, t.name);
 });
 
 test('resources: INDEX.md and every node file, read-only', async () => {
@@ -189,7 +259,8 @@ function sameBytes(a, b) {
 test('write tools: each one, refusals and dry runs leave every byte', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    for (const n of ['add', 'add_source', 'use', 'cite', 'close', 'verify', 'review', 'relate'])
+    for (const n of ['add', 'add_source', 'use', 'cite', 'close', 'verify', 'review', 'relate',
+                     'contradict', 'resolve', 'stance', 'bloom', 'add_node'])
         assert.ok(names.includes(n), `write tool ${n} listed`);
     assert.equal(tools.find((t) => t.name === 'add').annotations.readOnlyHint, false);
 
@@ -216,8 +287,7 @@ test('write tools: each one, refusals and dry runs leave every byte', async () =
 
     const e = await w('add', { node: 'beta', title: 'PP across pods', claim: 'Pipeline stages.',
                                source: 'paper-a', confidence: 'low', relates: ['alpha-002'] });
-    assert.equal(e.id, 'beta-003');
-    assert.deepEqual(e.relates, ['alpha-002']);
+    assert.deepEqual(e, { id: 'beta-003', node: 'beta', title: 'PP across pods' });
     assert.match(fs.readFileSync(path.join(dir, 'insights/beta.yaml'), 'utf8'), /id: beta-003/);
     await refused('add', { node: 'beta', title: 't', claim: 'c', source: 'paper-a',
                            confidence: 'high' }, /high/);
@@ -236,6 +306,19 @@ test('write tools: each one, refusals and dry runs leave every byte', async () =
                      ['alpha-002']);
     await refused('relate', { id: 'beta-001', other: 'beta-001' }, /relate to itself/);
     await refused('use', { ids: 'zeta-001' }, /zeta-001/);
+    r = await w('contradict', { id: 'beta-002', other: 'alpha-001', note: 'scale differs' });
+    assert.deepEqual(r.entries, [{ id: 'beta-002',
+        contradicts: [{ id: 'alpha-001', status: 'open', note: 'scale differs' }] }]);
+    await refused('contradict', { id: 'beta-002', other: 'alpha-001', note: 'again' }, /resolve/);
+    r = await w('resolve', { id: 'beta-002', other: 'alpha-001', note: 'both hold' });
+    assert.equal(r.entries[0].contradicts[0].status, 'resolved');
+    assert.deepEqual(await w('stance', { node: 'beta', text: 'Keep TP local.' }),
+                     { node: 'beta', stance: 'Keep TP local.' });
+    assert.deepEqual(await w('bloom', { node: 'beta', level: 'analyze' }),
+                     { node: 'beta', bloom: 'analyze' });
+    assert.deepEqual(await w('add_node', { node: 'delta', category: 'New', bloom: 'apply' }),
+                     { node: 'delta', category: 'New', bloom: 'apply' });
+    assert.ok(fs.existsSync(path.join(dir, 'insights/delta.yaml')));
     // every write left a valid base and INDEX.md rebuilt
     assert.deepEqual(await w('check', {}), { valid: true, index_current: true });
     await c.close();
