@@ -39,7 +39,7 @@ _dtk_options()
     verify) echo "--promote $_dtk_wopts" ;;
     contradict | resolve) echo "--note $_dtk_wopts" ;;
     use | cite | close | relate | stance | bloom) echo "$_dtk_wopts" ;;
-    mcp) echo "--help" ;;
+    mcp) echo "--prefix --help" ;;
     help) echo "" ;;
     esac
 }

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *const dtk_mcp_versions[DTK_MCP_N_VERSIONS] = {
-        "2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
+const char *const dtk_mcp_versions[DTK_MCP_N_VERSIONS] = {"2026-07-28", "2025-11-25", "2025-06-18",
+                                                          "2025-03-26", "2024-11-05"};
 
 /* The version without a handshake: each request names it in its _meta. */
 #define MODERN "2026-07-28"
@@ -233,8 +233,7 @@ static json_t *S_cacheable(struct req *q, json_t *r, int ttl_ms)
 static json_t *S_templates(void)
 {
 	return json_pack("{s:[{s:s,s:s,s:s,s:s,s:s}]}", "resourceTemplates", "uriTemplate",
-	                 "dtk://node/{name}", "name", "node", "title", "A node file",
-	                 "description",
+	                 "dtk://node/{name}", "name", "node", "title", "A node file", "description",
 	                 "insights/<name>.yaml: one node (a topic), its stance and every entry, "
 	                 "as YAML; name is a node's name as list, search and show give it",
 	                 "mimeType", "application/yaml");
@@ -367,10 +366,10 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
 	     !strcmp(method, "resources/templates/list")))
 		return S_qerror(q, E_PARAMS, "Invalid cursor: this list has a single page");
 	if (!strcmp(method, "tools/list"))
-		return S_result(q, S_cacheable(q,
-		                               json_pack("{s:o}", "tools",
-		                                         dtk_mcp_tools_list(m->prefix)),
-		                               3600000));
+		return S_result(
+		        q,
+		        S_cacheable(q, json_pack("{s:o}", "tools", dtk_mcp_tools_list(m->prefix)),
+		                    3600000));
 	if (!strcmp(method, "resources/templates/list"))
 		return S_result(q, S_cacheable(q, S_templates(), 3600000));
 	if (!strcmp(method, "tools/call")) {
@@ -614,9 +613,10 @@ static int S_handle(struct dtk_mcp *m, const char *msg, size_t len, FILE *out)
 	if (!j)
 		return S_put(out, 0,
 		             S_error(NULL, code,
-		                     code == E_PARSE ? "Parse error"
-		                                     : "message nests deeper than "
-		                                       "64 levels or holds more than 100000 values"));
+		                     code == E_PARSE
+		                             ? "Parse error"
+		                             : "message nests deeper than "
+		                               "64 levels or holds more than 100000 values"));
 	/* batches exist in 2025-03-26 only (2025-06-18 removed them) */
 	if (json_is_array(j) && json_array_size(j) && m->version &&
 	    !strcmp(m->version, "2025-03-26"))

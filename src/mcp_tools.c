@@ -96,7 +96,9 @@ static const char *const S_bloom[] = {"remember", "understand", "apply", "analyz
 
 static const struct tool S_tools[] = {
         /* reading */
-        {"show", "show", "Show an entry or a node in full",
+        {"show",
+         "show",
+         "Show an entry or a node in full",
          "Reads one entry in full (claim, confidence, dates, sources, relations, "
          "contradictions) or one node (stance, Bloom level, every entry), with what names it "
          "(referenced_by: entries relating to or contradicting it). Call it before relying on "
@@ -104,8 +106,13 @@ static const struct tool S_tools[] = {
          "contradiction it shows.",
          {"--format", "json"},
          {{"target", 's', 1, NULL, "a node name, or an entry id (<node>-NNN)", NULL}},
-         O_OBJECT, READ, -1, NULL},
-        {"list", "list", "List entries",
+         O_OBJECT,
+         READ,
+         -1,
+         NULL},
+        {"list",
+         "list",
+         "List entries",
          "Browses the entries that match every filter given, in the index's order, a page at "
          "a time in short form (id, title, confidence, freshness date, the claim's first 160 "
          "characters); pass the result's nextCursor as cursor for the next page, and call show "
@@ -118,8 +125,13 @@ static const struct tool S_tools[] = {
           {"candidates", 'b', 0, "--candidates",
            "entries one verification short of high confidence", NULL},
           PAGE},
-         O_PAGE, READ, -1, NULL},
-        {"search", "search", "Search entries",
+         O_PAGE,
+         READ,
+         -1,
+         NULL},
+        {"search",
+         "search",
+         "Search entries",
          "Finds the entries on a topic: every word of the query must occur in the entry's id, "
          "title, claim or a source's title (compared without case or width; substrings, so "
          "Chinese or Japanese need no spaces). Best first, a page at a time in short form, as "
@@ -130,29 +142,49 @@ static const struct tool S_tools[] = {
           {"node", 's', 0, "--node", "entries of this node only", NULL},
           {"confidence", 'e', 0, "--confidence", "entries of this confidence", S_conf},
           PAGE},
-         O_PAGE, READ, 1, NULL},
-        {"next_id", "next-id", "Next entry id",
+         O_PAGE,
+         READ,
+         1,
+         NULL},
+        {"next_id",
+         "next-id",
+         "Next entry id",
          "The id the node's next entry will take. add picks it on its own: this is for "
          "naming an entry before it is added.",
          {NULL},
          {{"node", 's', 1, NULL, "a node name", NULL}},
-         O_ID, READ, -1, NULL},
-        {"check", "check", "Check the base",
+         O_ID,
+         READ,
+         -1,
+         NULL},
+        {"check",
+         "check",
+         "Check the base",
          "Validates every file of the base and compares INDEX.md with what it should be. "
          "Call it after files were edited by hand; the write tools validate on their own. "
          "Invalid data is an error result holding every path:line:col message.",
          {NULL},
          {NONE},
-         O_CHECK, READ, 1, NULL},
-        {"crystallize_plan", "crystallize", "Crystallization worklist",
+         O_CHECK,
+         READ,
+         1,
+         NULL},
+        {"crystallize_plan",
+         "crystallize",
+         "Crystallization worklist",
          "What a crystallization (the periodic review of the base) would work through: new "
          "and changed entries, pairs of entries to review together, stale entries, candidates "
          "for high confidence. Writes nothing.",
          {"--plan", "--format", "json"},
          {{"date", 'd', 0, "--date", "the run's date (" DATE "; default today)", NULL}},
-         O_OBJECT, READ, -1, NULL},
+         O_OBJECT,
+         READ,
+         -1,
+         NULL},
         /* writing: each is listed when dtk has its command */
-        {"add", "add", "Add an entry",
+        {"add",
+         "add",
+         "Add an entry",
          "Records a new insight: an entry of a node with its claim, its source and a "
          "confidence; it takes the node's next id. Search first: to dispute an entry call "
          "contradict, to corroborate one call verify. The base is validated with the entry "
@@ -161,16 +193,20 @@ static const struct tool S_tools[] = {
          {{"node", 's', 1, NULL, "the node to add to (add_node makes a new one)", NULL},
           {"title", 's', 1, "--title", "a short title", NULL},
           {"claim", 's', 1, "--claim", "the claim, in full", NULL},
-          {"source", 's', 1, "--source", "the id of its source (add_source registers one)",
-           NULL},
+          {"source", 's', 1, "--source", "the id of its source (add_source registers one)", NULL},
           {"confidence", 'e', 1, "--confidence",
            "high needs the policy's number of corroborating sources (verified_by)", S_conf},
           {"verified_by", 'l', 0, "--verified-by", "ids of corroborating sources", NULL},
           {"relates", 'l', 0, "--relates", "ids of related entries", NULL},
           {"created", 'd', 0, "--created", "its date (" DATE "; default today)", NULL},
           DRY_RUN},
-         O_WRITE, 0, -1, "node title"},
-        {"add_source", "add-source", "Add a source",
+         O_WRITE,
+         0,
+         -1,
+         "node title"},
+        {"add_source",
+         "add-source",
+         "Add a source",
          "Registers a source (a paper, a document, a page) so that entries can name it as "
          "their source or in verified_by. Returns its id.",
          {"--format", "json"},
@@ -179,8 +215,13 @@ static const struct tool S_tools[] = {
           {"url", 's', 0, "--url", "its URL (absolute)", NULL},
           {"read", 'd', 0, "--read", "when it was read (" DATE ")", NULL},
           DRY_RUN},
-         O_WRITE, H_IDEMPOTENT, -1, "title"},
-        {"add_node", "add-node", "Add a node",
+         O_WRITE,
+         H_IDEMPOTENT,
+         -1,
+         "title"},
+        {"add_node",
+         "add-node",
+         "Add a node",
          "Creates a node (a topic that holds entries) in a category of the domain; add needs "
          "the node to exist. Returns its name.",
          {"--format", "json"},
@@ -189,26 +230,46 @@ static const struct tool S_tools[] = {
            "the category it belongs to (added when the domain has none of that name)", NULL},
           {"bloom", 'e', 0, "--bloom", "its Bloom level (default remember)", S_bloom},
           DRY_RUN},
-         O_WRITE, H_IDEMPOTENT, -1, "node category bloom"},
-        {"use", "use", "Record a use",
+         O_WRITE,
+         H_IDEMPOTENT,
+         -1,
+         "node category bloom"},
+        {"use",
+         "use",
+         "Record a use",
          "Records that entries were relied on in your work (each one's used count + 1): call "
          "it for the entries an answer or a change of yours rests on. Every call counts.",
          {"--format", "json"},
          {IDS("entry ids (one or a list)"), DRY_RUN},
-         O_WRITE, 0, -1, "used"},
-        {"cite", "cite", "Record a citation",
+         O_WRITE,
+         0,
+         -1,
+         "used"},
+        {"cite",
+         "cite",
+         "Record a citation",
          "Records that entries were cited as evidence to a user or in a document (cited + 1). "
          "use is for relying on an entry, cite for quoting it. Every call counts.",
          {"--format", "json"},
          {IDS("entry ids (one or a list)"), DRY_RUN},
-         O_WRITE, 0, -1, "cited"},
-        {"close", "close", "Close entries",
+         O_WRITE,
+         0,
+         -1,
+         "cited"},
+        {"close",
+         "close",
+         "Close entries",
          "Marks entries closed: the outcome of acting on them was fed back into the base, and "
          "their loop is done.",
          {"--format", "json"},
          {IDS("entry ids (one or a list)"), DRY_RUN},
-         O_WRITE, H_IDEMPOTENT, -1, "closed"},
-        {"verify", "verify", "Verify an entry",
+         O_WRITE,
+         H_IDEMPOTENT,
+         -1,
+         "closed"},
+        {"verify",
+         "verify",
+         "Verify an entry",
          "Records an independent source that corroborates an entry (verified_by); with "
          "promote, also raises its confidence to high (refused unless the base's policy then "
          "holds).",
@@ -217,23 +278,38 @@ static const struct tool S_tools[] = {
           {"source", 's', 1, NULL, "the corroborating source's id", NULL},
           {"promote", 'b', 0, "--promote", "also set its confidence to high", NULL},
           DRY_RUN},
-         O_WRITE, H_IDEMPOTENT, -1, "confidence verified_by"},
-        {"review", "review", "Review entries",
+         O_WRITE,
+         H_IDEMPOTENT,
+         -1,
+         "confidence verified_by"},
+        {"review",
+         "review",
+         "Review entries",
          "Records that entries were checked and still hold (reviewed: the date), which makes "
          "them fresh again.",
          {"--format", "json"},
          {IDS("entry ids (one or a list)"),
           {"date", 'd', 0, "--date", "the review's date (" DATE "; default today)", NULL},
           DRY_RUN},
-         O_WRITE, H_IDEMPOTENT, -1, "reviewed fresh"},
-        {"relate", "relate", "Relate two entries",
+         O_WRITE,
+         H_IDEMPOTENT,
+         -1,
+         "reviewed fresh"},
+        {"relate",
+         "relate",
+         "Relate two entries",
          "Records that an entry relates to another (its relates list).",
          {"--format", "json"},
          {{"id", 's', 1, NULL, "the entry that relates", NULL},
           {"other", 's', 1, NULL, "the entry it relates to", NULL},
           DRY_RUN},
-         O_WRITE, H_IDEMPOTENT, -1, "relates"},
-        {"contradict", "contradict", "Record a contradiction",
+         O_WRITE,
+         H_IDEMPOTENT,
+         -1,
+         "relates"},
+        {"contradict",
+         "contradict",
+         "Record a contradiction",
          "Records an open contradiction: an entry conflicts with another, with a note saying "
          "how. Call it instead of rewriting a claim you doubt; show lists it on both entries "
          "until resolve closes it.",
@@ -242,8 +318,13 @@ static const struct tool S_tools[] = {
           {"other", 's', 1, NULL, "the entry that contradicts it", NULL},
           {"note", 's', 1, "--note", "what conflicts", NULL},
           DRY_RUN},
-         O_WRITE, H_IDEMPOTENT, -1, "contradicts"},
-        {"resolve", "resolve", "Resolve a contradiction",
+         O_WRITE,
+         H_IDEMPOTENT,
+         -1,
+         "contradicts"},
+        {"resolve",
+         "resolve",
+         "Resolve a contradiction",
          "Marks an entry's contradiction with another resolved, its note replaced by note "
          "when given.",
          {"--format", "json"},
@@ -251,23 +332,36 @@ static const struct tool S_tools[] = {
           {"other", 's', 1, NULL, "the entry it contradicts", NULL},
           {"note", 's', 0, "--note", "how it was resolved", NULL},
           DRY_RUN},
-         O_WRITE, H_IDEMPOTENT | H_DESTRUCTIVE, -1, "contradicts"},
-        {"stance", "stance", "Set a node's stance",
+         O_WRITE,
+         H_IDEMPOTENT | H_DESTRUCTIVE,
+         -1,
+         "contradicts"},
+        {"stance",
+         "stance",
+         "Set a node's stance",
          "Sets a node's stance: the base's current core position on the topic, in a sentence, "
          "replacing the one before.",
          {"--format", "json"},
          {{"node", 's', 1, NULL, "the node", NULL},
           {"text", 's', 1, NULL, "the stance, plain text", NULL},
           DRY_RUN},
-         O_WRITE, H_IDEMPOTENT | H_DESTRUCTIVE, -1, "node stance"},
-        {"bloom", "bloom", "Set a node's Bloom level",
+         O_WRITE,
+         H_IDEMPOTENT | H_DESTRUCTIVE,
+         -1,
+         "node stance"},
+        {"bloom",
+         "bloom",
+         "Set a node's Bloom level",
          "Sets a node's Bloom level: how deep the base's understanding of the topic goes, "
          "from remember (facts) to create (new designs), replacing the one before.",
          {"--format", "json"},
          {{"node", 's', 1, NULL, "the node", NULL},
           {"level", 'e', 1, NULL, "the level", S_bloom},
           DRY_RUN},
-         O_WRITE, H_IDEMPOTENT | H_DESTRUCTIVE, -1, "node bloom"},
+         O_WRITE,
+         H_IDEMPOTENT | H_DESTRUCTIVE,
+         -1,
+         "node bloom"},
 };
 #define N_TOOLS (sizeof(S_tools) / sizeof(*S_tools))
 
@@ -313,7 +407,8 @@ static json_t *S_param_schema(const struct param *a)
 		              PAGE_MAX, "default", PAGE_DEFAULT);
 		break;
 	case 'd':
-		p = json_pack("{s:s,s:s}", "type", "string", "pattern", "^[0-9]{4}-[0-9]{2}-[0-9]{2}$");
+		p = json_pack("{s:s,s:s}", "type", "string", "pattern",
+		              "^[0-9]{4}-[0-9]{2}-[0-9]{2}$");
 		break;
 	default: p = json_pack("{s:s}", "type", "string");
 	}
@@ -346,9 +441,9 @@ static json_t *S_output_schema(const struct tool *t)
 	switch (t->shape) {
 	case O_PAGE:
 		return json_pack("{s:s,s:{s:{s:s,s:{s:s}},s:{s:s},s:{s:s}},s:[s,s]}", "type",
-		                 "object", "properties", "entries", "type", "array", "items", "type",
-		                 "object", "total", "type", "integer", "nextCursor", "type", "string",
-		                 "required", "entries", "total");
+		                 "object", "properties", "entries", "type", "array", "items",
+		                 "type", "object", "total", "type", "integer", "nextCursor", "type",
+		                 "string", "required", "entries", "total");
 	case O_ID:
 		return json_pack("{s:s,s:{s:{s:s}},s:[s]}", "type", "object", "properties", "id",
 		                 "type", "string", "required", "id");
@@ -373,14 +468,14 @@ json_t *dtk_mcp_tools_list(const char *prefix)
 		if (!dtk_cmd_find(t->cmd))
 			continue;
 		snprintf(name, sizeof(name), "%s%s", prefix, t->name);
-		json_array_append_new(
-		        list, json_pack("{s:s,s:s,s:s,s:o,s:o,s:{s:b,s:b,s:b,s:b}}", "name", name,
-		                        "title", t->title, "description", t->desc, "inputSchema",
-		                        S_input_schema(t), "outputSchema", S_output_schema(t),
-		                        "annotations", "readOnlyHint", !!(t->hints & H_READ_ONLY),
-		                        "destructiveHint", !!(t->hints & H_DESTRUCTIVE),
-		                        "idempotentHint", !!(t->hints & H_IDEMPOTENT),
-		                        "openWorldHint", 0));
+		json_array_append_new(list,
+		                      json_pack("{s:s,s:s,s:s,s:o,s:o,s:{s:b,s:b,s:b,s:b}}", "name",
+		                                name, "title", t->title, "description", t->desc,
+		                                "inputSchema", S_input_schema(t), "outputSchema",
+		                                S_output_schema(t), "annotations", "readOnlyHint",
+		                                !!(t->hints & H_READ_ONLY), "destructiveHint",
+		                                !!(t->hints & H_DESTRUCTIVE), "idempotentHint",
+		                                !!(t->hints & H_IDEMPOTENT), "openWorldHint", 0));
 	}
 	return list;
 }
@@ -505,7 +600,9 @@ static int S_fits(const struct param *p, json_t *v)
 			if (!strcmp(p->choices[i], json_string_value(v)))
 				return 1;
 		return 0;
-	case 'w': return json_is_string(v) && json_string_value(v)[strspn(json_string_value(v), " \t\r\n")];
+	case 'w':
+		return json_is_string(v) &&
+		       json_string_value(v)[strspn(json_string_value(v), " \t\r\n")];
 	default: return json_is_string(v);
 	}
 }
@@ -861,8 +958,8 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 	if (rc != 0 && rc != t->ok_status) {
 		r = S_error_result(prefix, t, out, err, rc);
 	} else if (!(sc = S_shape(t, out, rc, offset, (size_t)size))) {
-		r = S_error_result(prefix, t, out, "the command's output is not what the tool promises",
-		                   rc);
+		r = S_error_result(prefix, t, out,
+		                   "the command's output is not what the tool promises", rc);
 	} else {
 		text = json_dumps(sc, JSON_COMPACT);
 		r = json_pack("{s:[{s:s,s:s}],s:o,s:b}", "content", "type", "text", "text", text,
@@ -905,8 +1002,8 @@ int dtk_mcp_tools_call(const char *prefix, const char *name, json_t *args, json_
 	}
 	if (t->shape == O_PAGE && S_cursor(json_object_get(args, "cursor"), &offset) < 0) {
 		snprintf(msgbuf, msgsize,
-		         "Invalid cursor: tool '%s%s' takes the nextCursor of a page it gave", prefix,
-		         t->name);
+		         "Invalid cursor: tool '%s%s' takes the nextCursor of a page it gave",
+		         prefix, t->name);
 		return -1;
 	}
 	if (!args) {

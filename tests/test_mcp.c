@@ -79,11 +79,12 @@ static json_t *S_ask(struct dtk_mcp *m, const char *msg)
 /* Initializes m's session (2025-11-25). */
 static void S_init(struct dtk_mcp *m)
 {
-	char *r = dtk_mcp_handle(m,
-	                         "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":"
-	                         "{\"protocolVersion\":\"2025-11-25\"}}",
-	                         strlen("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\","
-	                                "\"params\":{\"protocolVersion\":\"2025-11-25\"}}"));
+	char *r =
+	        dtk_mcp_handle(m,
+	                       "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":"
+	                       "{\"protocolVersion\":\"2025-11-25\"}}",
+	                       strlen("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\","
+	                              "\"params\":{\"protocolVersion\":\"2025-11-25\"}}"));
 	assert_non_null(strstr(r, "\"protocolVersion\":\"2025-11-25\""));
 	free(r);
 }
@@ -120,7 +121,8 @@ static void test_jsonrpc_errors(void **state)
 	(void)state;
 	/* before initialize, only ping */
 	S_expect_error(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}", -32600, 0);
-	S_expect_error(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{}}",
+	S_expect_error(m,
+	               "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{}}",
 	               -32600, 0);
 	S_init(m);
 	S_expect_error(m, "{", -32700, 1);
@@ -260,16 +262,18 @@ static void test_tools_call(void **state)
 	                    "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{"
 	                    "\"name\":\"show\",\"arguments\":{\"target\":3}}}",
 	                    "tool 'show': argument 'target' got 3; it accepts a string");
-	S_expect_tool_error(m,
-	                    "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{"
-	                    "\"name\":\"search\",\"arguments\":{\"query\":\"  \"}}}",
-	                    "tool 'search': argument 'query' got \"  \"; it accepts a string of one "
-	                    "or more words");
-	S_expect_tool_error(m,
-	                    "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{"
-	                    "\"name\":\"list\",\"arguments\":{\"limit\":1.5}}}",
-	                    "tool 'list': argument 'limit' got 1.5; it accepts an integer from 1 to "
-	                    "100");
+	S_expect_tool_error(
+	        m,
+	        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{"
+	        "\"name\":\"search\",\"arguments\":{\"query\":\"  \"}}}",
+	        "tool 'search': argument 'query' got \"  \"; it accepts a string of one "
+	        "or more words");
+	S_expect_tool_error(
+	        m,
+	        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{"
+	        "\"name\":\"list\",\"arguments\":{\"limit\":1.5}}}",
+	        "tool 'list': argument 'limit' got 1.5; it accepts an integer from 1 to "
+	        "100");
 	S_expect_error(
 	        m,
 	        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":"
@@ -448,9 +452,9 @@ static void test_bounds(void **state)
 	assert_string_equal(dtk_buf_cstr(&b) + 0, b.ptr);
 	assert_int_equal(S_code(j), -32600); /* 66 deep: refused unparsed, id unread */
 	assert_true(json_is_null(json_object_get(j, "id")));
-	assert_non_null(strstr(json_string_value(json_object_get(json_object_get(j, "error"),
-	                                                         "message")),
-	                       "64 levels"));
+	assert_non_null(
+	        strstr(json_string_value(json_object_get(json_object_get(j, "error"), "message")),
+	               "64 levels"));
 	json_decref(j);
 	/* values */
 	b.len = 0;
@@ -483,8 +487,9 @@ static void test_modern(void **state)
 	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":"
 	             "{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}}}");
 	r = json_object_get(j, "result");
-	assert_string_equal(json_string_value(json_array_get(json_object_get(r, "supportedVersions"), 0)),
-	                    "2026-07-28");
+	assert_string_equal(
+	        json_string_value(json_array_get(json_object_get(r, "supportedVersions"), 0)),
+	        "2026-07-28");
 	assert_string_equal(json_string_value(json_object_get(r, "resultType")), "complete");
 	assert_non_null(json_object_get(json_object_get(r, "capabilities"), "tools"));
 	assert_non_null(json_object_get(r, "instructions"));

@@ -383,3 +383,89 @@ test('raw: a message over 16 MiB is refused, and the server goes on', async () =
     assert.deepEqual(msgs[1], { jsonrpc: '2.0', id: 1, result: {} });
     assert.match(r.err, /refused/);
 });
+
+test('a queued request whose notifications/cancelled is waiting never runs', async () => {
+    const dir = copyBase();
+    const transport = new StdioClientTransport({ command: DTK, args: ['-C', dir, 'mcp'],
+        env: { ...getDefaultEnvironment(), XDG_CACHE_HOME: dir + '.cache' } });
+    const ac = new AbortController();
+    const sent = [];
+    const send = transport.send.bind(transport);
+    transport.send = async (msg, opts) => {
+        await send(msg, opts);
+        sent.push(msg);
+        // cancel the cite as soon as it is on its way: the writes before it
+        // are still running, so it waits in the server's queue
+        if (msg.method === 'tools/call' && msg.params.name === 'cite')
+            ac.abort('not needed');
+    };
+    const c = new Client({ name: 'dtk-test', version: '1.0.0' });
+    await c.connect(transport);
+    const uses = [1, 2, 3].map(() => c.callTool({ name: 'use', arguments: { ids: 'alpha-001' } }));
+    const cite = c.callTool({ name: 'cite', arguments: { ids: 'beta-001' } }, undefined,
+                            { signal: ac.signal });
+    await assert.rejects(cite);
+    for (const u of uses)
+        assert.equal((await u).isError, false);
+    const citeMsg = sent.find((m) => m.params && m.params.name === 'cite');
+    assert.ok(citeMsg, 'the cite was sent');
+    assert.ok(sent.some((m) => m.method === 'notifications/cancelled' &&
+                               m.params.requestId === citeMsg.id), 'and cancelled');
+    await c.ping(); // the server goes on
+    const e = (await c.callTool({ name: 'show', arguments: { target: 'beta-001' } }))
+        .structuredContent;
+    assert.equal(e.cited, 1, 'the cancelled cite did not run');
+    assert.equal((await c.callTool({ name: 'show', arguments: { target: 'alpha-001' } }))
+        .structuredContent.used, 6, 'the three uses did');
+    await c.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+});
+
+// Sends lines to a server, waits for `answers` response lines, then reads
+// its peak resident memory (VmHWM, KiB) before ending its input.
+function peakRss(lines, answers) {
+    return new Promise((resolve, reject) => {
+        const p = spawn(DTK, ['-C', base, 'mcp']);
+        let out = '', n = 0, done = false;
+        p.stdout.on('data', (d) => {
+            out += d;
+            n = out.split('\n').length - 1;
+            if (n >= answers && !done) {
+                done = true;
+                const st = fs.readFileSync(`/proc/${p.pid}/status`, 'utf8');
+                const kib = Number(/VmHWM:\s+(\d+) kB/.exec(st)[1]);
+                p.stdin.end();
+                p.on('close', () => resolve({ kib, out }));
+            }
+        });
+        p.on('error', reject);
+        (async () => {
+            for (const l of lines)
+                if (!p.stdin.write(l + '\n'))
+                    await new Promise((r) => p.stdin.once('drain', r));
+        })();
+    });
+}
+
+test('memory: bounded by the message limit, whatever the message or the batch', async () => {
+    const init = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26"}}';
+    const idle = await peakRss([init], 1);
+    // one line just under 16 MiB of empty objects: refused before parsing
+    const objs = '[' + '{},'.repeat(((16 << 20) - 8) / 3) + '{}]';
+    const big = await peakRss([init, objs], 2);
+    assert.match(big.out.split('\n')[1], /"code":-32600/);
+    // a batch of 3,000 show calls: the answers are written as they are made
+    const batch = '[' + Array.from({ length: 3000 }, (_, i) =>
+        `{"jsonrpc":"2.0","id":${i + 1},"method":"tools/call","params":{"name":"show",` +
+        '"arguments":{"target":"beta"}}}').join(',') + ']';
+    const shows = await peakRss([init, batch], 2);
+    const reply = shows.out.split('\n')[1];
+    assert.equal(JSON.parse(reply).length, 3000);
+    assert.ok(reply.length > 8 << 20, `the batch's answer is ${reply.length} bytes`);
+    const mib = (k) => (k / 1024).toFixed(1);
+    console.log(`peak RSS: idle ${mib(idle.kib)} MiB, 16 MiB of {} ${mib(big.kib)} MiB, ` +
+                `3000 shows (${(reply.length / 1048576).toFixed(0)} MiB answer) ${mib(shows.kib)} MiB`);
+    // the limit's two copies (the input and the line) and no more
+    assert.ok(big.kib - idle.kib < 48 * 1024, `16 MiB line: ${big.kib} KiB`);
+    assert.ok(shows.kib - idle.kib < 24 * 1024, `3000 shows: ${shows.kib} KiB`);
+});
