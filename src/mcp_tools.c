@@ -18,7 +18,6 @@
 #include "dtk/dtk.h"
 #include "dtk/model.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -568,7 +567,7 @@ static int S_integral(json_t *v, long long *out)
 	if (!json_is_real(v))
 		return 0;
 	d = json_real_value(v);
-	if (d != floor(d) || d < -1e15 || d > 1e15)
+	if (d < -1e15 || d > 1e15 || d != (double)(long long)d)
 		return 0;
 	*out = (long long)d;
 	return 1;
@@ -692,6 +691,40 @@ done:
 
 /* ---- messages ---- */
 
+/* When s begins with a command line's words (after b's text), puts the
+ * tool's words for them into b: "dtk <cmd>:" at a line's start becomes
+ * "<tool>:", "'dtk <cmd> ...'" and "dtk <cmd>" within a sentence "the tool
+ * '<tool>'". Returns how many bytes of s it replaced, or 0. */
+static size_t S_tool_words(struct dtk_buf *b, const char *prefix, const char *s, int line_start)
+{
+	int quoted = *s == '\'';
+	const char *c = s + quoted + 4;
+	const struct tool *o;
+	size_t n;
+
+	if (strncmp(s + quoted, "dtk ", 4))
+		return 0;
+	if (!quoted && !line_start && strchr(" (", b->ptr[b->len - 1]) == NULL)
+		return 0; /* inside a word */
+	n = strspn(c, "abcdefghijklmnopqrstuvwxyz-");
+	if (!n || !(o = S_for_cmd(c, n)))
+		return 0;
+	if (!quoted && line_start && c[n] == ':') {
+		dtk_buf_printf(b, "%s%s", prefix, o->name);
+		return (size_t)(c + n - s);
+	}
+	if (quoted) {
+		n += strcspn(c + n, "'\n");
+		if (c[n] != '\'')
+			return 0;
+		n++;
+	} else if ((c[n] >= 'a' && c[n] <= 'z') || c[n] == '-') {
+		return 0;
+	}
+	dtk_buf_printf(b, "the tool '%s%s'", prefix, o->name);
+	return (size_t)(c + n - s);
+}
+
 /*
  * Returns the command's messages s as a model reads them inside MCP
  * (malloc'd): "dtk <cmd>: " becomes the tool's name, "'dtk <cmd>'" the tool
@@ -701,7 +734,6 @@ done:
 static char *S_mcp_text(const char *prefix, const struct tool *t, const char *s)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
-	const struct tool *o;
 	const struct param *p;
 	size_t n;
 
@@ -712,23 +744,9 @@ static char *S_mcp_text(const char *prefix, const struct tool *t, const char *s)
 			s += *s == '\n';
 			continue;
 		}
-		if ((line_start && !strncmp(s, "dtk ", 4)) || !strncmp(s, "'dtk ", 5)) {
-			const char *c = s + (*s == '\'' ? 5 : 4);
-			n = strspn(c, "abcdefghijklmnopqrstuvwxyz-");
-			o = S_for_cmd(c, n);
-			if (o && *s != '\'' && c[n] == ':') {
-				dtk_buf_printf(&b, "%s%s", prefix, o->name);
-				s = c + n;
-				continue;
-			}
-			if (o && *s == '\'') {
-				n += strcspn(c + n, "'\n");
-				if (c[n] == '\'') {
-					dtk_buf_printf(&b, "the tool '%s%s'", prefix, o->name);
-					s = c + n + 1;
-					continue;
-				}
-			}
+		if ((n = S_tool_words(&b, prefix, s, line_start))) {
+			s += n;
+			continue;
 		}
 		if (s[0] == '-' && s[1] == '-' && (s[2] >= 'a' && s[2] <= 'z')) {
 			n = 2 + strspn(s + 2, "abcdefghijklmnopqrstuvwxyz-");

@@ -309,7 +309,8 @@ test('write tools: each one, refusals and dry runs leave every byte', async () =
     r = await w('contradict', { id: 'beta-002', other: 'alpha-001', note: 'scale differs' });
     assert.deepEqual(r.entries, [{ id: 'beta-002',
         contradicts: [{ id: 'alpha-001', status: 'open', note: 'scale differs' }] }]);
-    await refused('contradict', { id: 'beta-002', other: 'alpha-001', note: 'again' }, /resolve/);
+    await refused('contradict', { id: 'beta-002', other: 'alpha-001', note: 'again' },
+                  /^contradict: error: (?!.*dtk )(?!.*--).*resolve/);
     r = await w('resolve', { id: 'beta-002', other: 'alpha-001', note: 'both hold' });
     assert.equal(r.entries[0].contradicts[0].status, 'resolved');
     assert.deepEqual(await w('stance', { node: 'beta', text: 'Keep TP local.' }),
