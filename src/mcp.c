@@ -70,7 +70,7 @@ int dtk_mcp_read_line(FILE *in, size_t max, struct dtk_buf *line)
 	if (ferror(in))
 		return dtk_error("cannot read standard input: %s", strerror(errno));
 	if (over)
-		return DTK_MCP_ETOOBIG;
+		return DTK_ETOOBIG;
 	if (line->len && line->ptr[line->len - 1] == '\r')
 		line->len--;
 	dtk_buf_putc(line, '\0');
@@ -713,7 +713,7 @@ static int S_next_line(struct reader *r, size_t max, struct dtk_buf *line)
 			return rc;
 	}
 	if (over)
-		return DTK_MCP_ETOOBIG;
+		return DTK_ETOOBIG;
 	if (line->len && line->ptr[line->len - 1] == '\r')
 		line->len--;
 	dtk_buf_putc(line, '\0');
@@ -728,10 +728,10 @@ int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err)
 	int rc, any;
 
 	while ((rc = S_next_line(&r, DTK_MCP_MAX_MESSAGE, &line)) != 0) {
-		if (rc < 0 && rc != DTK_MCP_ETOOBIG)
+		if (rc < 0 && rc != DTK_ETOOBIG)
 			break;
 		errno = 0;
-		if (rc == DTK_MCP_ETOOBIG) {
+		if (rc == DTK_ETOOBIG) {
 			fprintf(err, "dtk mcp: a message over %u bytes was refused\n",
 			        DTK_MCP_MAX_MESSAGE);
 			any = S_put(out, 0, S_error(NULL, E_REQUEST, "message larger than 16 MiB"));
