@@ -150,7 +150,8 @@ test('an unknown tool and a bad cursor are JSON-RPC errors; bad arguments are to
     await bad('list', { since: '2026-02-30' }, "tool 'list': argument 'since' got " +
               '"2026-02-30"; it accepts a date, YYYY-MM-DD, as a string');
     await bad('list', { bogus: 1 }, "tool 'list' has no argument 'bogus'; its arguments are " +
-              "'node', 'confidence', 'since', 'stale_at', 'candidates', 'limit', 'cursor'");
+              "'node', 'confidence', 'since', 'stale_at', 'candidates', 'include_retired', 'limit', " +
+              "'cursor'");
     await bad('bloom', { node: 'beta', level: 'expert' }, "tool 'bloom': argument 'level' got " +
               '"expert"; it accepts one of "remember", "understand", "apply", "analyze", ' +
               '"evaluate", "create"');
