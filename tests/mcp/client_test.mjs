@@ -458,6 +458,7 @@ test('raw: parse errors, invalid requests, notifications, EOF', async () => {
         '{"jsonrpc":"2.0","method":"notifications/initialized"}',
         '{"jsonrpc":"2.0","method":"nope"}',
         '{"jsonrpc":"2.0","id":3,"method":"ping"}',
+        '{"jsonrpc":"2.0","id":"early","method":"tools/list"}',
         '{"jsonrpc":"2.0","id":"x","method":"initialize","params":{"protocolVersion":"1999-01-01"}}',
         '{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2024-11-05"}}',
         '{"jsonrpc":"2.0","id":5,"method":"nope/nope"}',
@@ -466,10 +467,14 @@ test('raw: parse errors, invalid requests, notifications, EOF', async () => {
     assert.equal(r.code, 0);
     const msgs = r.out.trimEnd().split('\n').map((l) => JSON.parse(l));
     assert.deepEqual(msgs.map((m) => m.error ? m.error.code : 'ok'),
-                     [-32700, -32600, -32600, -32600, 'ok', 'ok', 'ok', -32601, -32602]);
+                     [-32700, -32600, -32600, -32600, 'ok', -32600, 'ok', 'ok', -32601,
+                      -32602]);
     assert.deepEqual(msgs[4], { jsonrpc: '2.0', id: 3, result: {} });
-    assert.equal(msgs[5].result.protocolVersion, '2025-11-25');
-    assert.equal(msgs[6].result.protocolVersion, '2024-11-05');
+    // before initialize, only ping is answered
+    assert.equal(msgs[5].id, 'early');
+    assert.match(msgs[5].error.message, /send initialize first/);
+    assert.equal(msgs[6].result.protocolVersion, '2025-11-25');
+    assert.equal(msgs[7].result.protocolVersion, '2024-11-05');
 });
 
 test('raw: a message over 16 MiB is refused, and the server goes on', async () => {
