@@ -49,6 +49,19 @@ struct req {
 
 /* ---- reading messages ---- */
 
+/* Ends line as the readers return it: DTK_ETOOBIG when it was over the
+ * limit, else 1 with a '\r' before its end dropped and a NUL after it. */
+static int S_line_end(struct dtk_buf *line, int over)
+{
+	if (over)
+		return DTK_ETOOBIG;
+	if (line->len && line->ptr[line->len - 1] == '\r')
+		line->len--;
+	dtk_buf_putc(line, '\0');
+	line->len--;
+	return 1;
+}
+
 int dtk_mcp_read_line(FILE *in, size_t max, struct dtk_buf *line)
 {
 	int c, over = 0, any = 0;
@@ -69,13 +82,9 @@ int dtk_mcp_read_line(FILE *in, size_t max, struct dtk_buf *line)
 	}
 	if (ferror(in))
 		return dtk_error("cannot read standard input: %s", strerror(errno));
-	if (over)
-		return DTK_ETOOBIG;
-	if (line->len && line->ptr[line->len - 1] == '\r')
-		line->len--;
-	dtk_buf_putc(line, '\0');
-	line->len--;
-	return any ? 1 : 0;
+	if (!any)
+		return 0;
+	return S_line_end(line, over);
 }
 
 /* ---- the server ---- */
@@ -712,13 +721,7 @@ static int S_next_line(struct reader *r, size_t max, struct dtk_buf *line)
 		if ((rc = S_fill(r, 1)) < 0)
 			return rc;
 	}
-	if (over)
-		return DTK_ETOOBIG;
-	if (line->len && line->ptr[line->len - 1] == '\r')
-		line->len--;
-	dtk_buf_putc(line, '\0');
-	line->len--;
-	return 1;
+	return S_line_end(line, over);
 }
 
 int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err)

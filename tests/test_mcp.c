@@ -291,20 +291,31 @@ static void test_tools_call(void **state)
 	free(cwd);
 }
 
+/* Returns what server m (NULL: a new one) writes serving input in from a
+ * file (malloc'd). */
+static char *S_serve(struct dtk_mcp *m, const char *in, size_t n)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *fin = tmpfile(), *fout = open_memstream(&out, &len);
+	assert_int_equal(fwrite(in, 1, n, fin), n);
+	rewind(fin);
+	if (m)
+		assert_int_equal(dtk_mcp_serve_fd(m, fileno(fin), fout, stderr), 0);
+	else
+		assert_int_equal(dtk_mcp_serve(fin, fout, stderr), 0);
+	fclose(fout);
+	fclose(fin);
+	return out;
+}
+
 static void test_serve(void **state)
 {
 	static const char in[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n\n  \n"
 	                         "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}\n"
 	                         "nope\n";
-	char *out = NULL;
-	size_t len = 0;
-	FILE *fin = tmpfile(), *fout = open_memstream(&out, &len);
+	char *out = S_serve(NULL, in, sizeof(in) - 1);
 	(void)state;
-	assert_int_equal(fwrite(in, 1, sizeof(in) - 1, fin), sizeof(in) - 1);
-	rewind(fin);
-	assert_int_equal(dtk_mcp_serve(fin, fout, stderr), 0);
-	fclose(fout);
-	fclose(fin);
 	assert_string_equal(out, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n"
 	                         "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,"
 	                         "\"message\":\"Parse error\"}}\n");
@@ -536,15 +547,8 @@ static void test_cancel_queued(void **state)
 	        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":"
 	        "{\"requestId\":1}}\n";
 	struct dtk_mcp *m = dtk_mcp_new(DTK_MCP_NO_CALLS);
-	char *out = NULL;
-	size_t len = 0;
-	FILE *fin = tmpfile(), *fout = open_memstream(&out, &len);
+	char *out = S_serve(m, in, sizeof(in) - 1);
 	(void)state;
-	assert_int_equal(fwrite(in, 1, sizeof(in) - 1, fin), sizeof(in) - 1);
-	rewind(fin);
-	assert_int_equal(dtk_mcp_serve_fd(m, fileno(fin), fout, stderr), 0);
-	fclose(fout);
-	fclose(fin);
 	/* 1 and two were both queued with their cancels: neither ran */
 	assert_null(strstr(out, "\"id\":1,"));
 	assert_null(strstr(out, "\"two\""));
