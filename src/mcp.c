@@ -698,7 +698,7 @@ static int S_next_line(struct reader *r, size_t max, struct dtk_buf *line)
 
 	line->len = 0;
 	for (;;) {
-		nl = memchr(r->buf + scanned, '\n', r->len - scanned);
+		nl = r->len > scanned ? memchr(r->buf + scanned, '\n', r->len - scanned) : NULL;
 		n = nl ? (size_t)(nl - r->buf) : r->len;
 		if (n > max && !over) /* drop it, skip the rest */
 			over = 1;
