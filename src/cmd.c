@@ -466,5 +466,5 @@ int dtk_main(int argc, char **argv)
 
 int dtk_cmd_lock(const char *dir)
 {
-	return S_lock(dir);
+	return dtk_lock_take(dir);
 }
