@@ -1,9 +1,9 @@
 /* cmd.c: the table of commands and the dispatcher. */
-#define _DEFAULT_SOURCE /* flock */
 #include "dtk/cmd.h"
 
 #include "dtk/dtk.h"
 #include "dtk/kb.h"
+#include "dtk/lock.h"
 #include "dtk/pager.h"
 #include "dtk/self.h"
 
@@ -13,7 +13,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 static const struct dtk_cmd *const S_cmds[] = {
@@ -317,26 +316,6 @@ static int S_unknown(struct dtk_ctx *ctx, const char *name)
 	return dtk_cmd_usage_error(ctx, NULL, "'%s' is not a dtk command", name);
 }
 
-/* Takes the base's lock (flock on its root directory), waiting when another
- * dtk run holds it. Returns the descriptor to close, or -1. */
-static int S_lock(const char *root)
-{
-	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		if (errno == EWOULDBLOCK) {
-			fprintf(stderr, "dtk: another dtk run holds the lock on %s; waiting\n",
-			        root);
-			if (flock(fd, LOCK_EX) == 0)
-				return fd;
-		}
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 /* Flushes standard output and reports a failed write or flush of it (as git
  * and coreutils do: "dtk list > /dev/full" must not pass for a success).
  * Returns rc, or DTK_EXIT_INVALID when standard output could not be written. */
@@ -386,8 +365,8 @@ int dtk_cmd_run(struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char *
 		ctx->root = root;
 		S_show_paths_from(root);
 	}
-	if ((cmd->flags & DTK_CMD_LOCKS) && ctx->root && (lock = S_lock(ctx->root)) < 0) {
-		dtk_error("cannot lock %s: %s", ctx->root, strerror(errno));
+	if ((cmd->flags & DTK_CMD_LOCKS) && ctx->root &&
+	    (lock = dtk_lock_take_base(ctx->root, !!(cmd->flags & DTK_CMD_RESUMES))) < 0) {
 		rc = dtk_cmd_fail(ctx, cmd->name, DTK_EXIT_INVALID);
 		goto done;
 	}
@@ -396,8 +375,7 @@ int dtk_cmd_run(struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char *
 		rc = dtk_cmd_fail(ctx, cmd->name, DTK_EXIT_INVALID);
 	dtk_path_show_from(NULL);
 	dtk_path_show_root(NULL);
-	if (lock >= 0)
-		close(lock);
+	dtk_lock_release(lock);
 done:
 	if (root)
 		ctx->root = NULL;
@@ -488,5 +466,5 @@ int dtk_main(int argc, char **argv)
 
 int dtk_cmd_lock(const char *dir)
 {
-	return S_lock(dir);
+	return dtk_lock_take(dir);
 }

@@ -178,7 +178,7 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 	struct dtk_wfile *file;
 	dtk_date d;
 	size_t n = 0, i;
-	int min, known;
+	int min, known, rc;
 
 	if (!e->title || !e->claim || !e->source || !e->confidence)
 		return dtk_cmd_usage_error(w->ctx, "add", "missing --%s",
@@ -234,15 +234,16 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 	l = dtk_yval_get(file->doc.root, "insights");
 	if (dtk_yedit_append_map(&file->doc, file->doc.root, "insights", l, f, n) < 0)
 		return dtk_cmd_fail(w->ctx, "add", DTK_EXIT_INVALID);
-	if (dtk_write_commit(w) != DTK_EXIT_OK)
-		return DTK_EXIT_INVALID;
+	rc = dtk_write_commit(w);
+	if (rc == DTK_EXIT_INVALID) /* nothing written */
+		return rc;
 	{
 		const char *ids[1] = {id};
 		char line[320];
 		snprintf(line, sizeof(line), "%s\n", id);
 		dtk_write_print_entries(w, ids, 1, 0, line);
 	}
-	return DTK_EXIT_OK;
+	return rc;
 }
 
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)

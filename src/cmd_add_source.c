@@ -111,7 +111,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		}
 	}
 	rc = dtk_write_commit(&w);
-	if (rc == DTK_EXIT_OK && !w.opts.dry_run) {
+	if (rc != DTK_EXIT_INVALID && !w.opts.dry_run) { /* written (1: not all) */
 		if (w.opts.json) {
 			struct dtk_buf b = DTK_BUF_INIT;
 			struct dtk_json j;

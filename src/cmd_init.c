@@ -4,6 +4,7 @@
 #include "dtk/fs.h"
 #include "dtk/json.h"
 #include "dtk/kb.h"
+#include "dtk/lock.h"
 #include "dtk/write.h"
 #include "dtk/yemit.h"
 
@@ -208,8 +209,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 done:
 	if (made && (rc != DTK_EXIT_OK || w.opts.dry_run))
 		rmdir(insights);
-	if (lock >= 0)
-		close(lock);
+	dtk_lock_release(lock);
 	dtk_write_release(&w);
 	dtk_buf_release(&name);
 	free(insights);

@@ -16,7 +16,11 @@ enum {
 	DTK_CMD_NEEDS_KB = 1 << 0, /* find the base root (ctx->root) */
 	DTK_CMD_LOCKS = 1 << 1,    /* hold the base's lock while running */
 	/* never writes: errors in the data do not add "nothing was written" */
-	DTK_CMD_READ_ONLY = 1 << 2
+	DTK_CMD_READ_ONLY = 1 << 2,
+	/* runs with a crystallization's journal pending (crystallize: it
+	 * finishes or refuses it); any other command with DTK_CMD_LOCKS is
+	 * refused then, so that it never writes under a run cut short */
+	DTK_CMD_RESUMES = 1 << 3
 };
 
 struct dtk_ctx {
