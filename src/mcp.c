@@ -3,6 +3,7 @@
 
 #include "dtk/fs.h"
 #include "dtk/index.h"
+#include "dtk/json.h"
 #include "dtk/kb.h"
 #include "dtk/ytree.h"
 #include "mcp_tools.h"
@@ -78,7 +79,7 @@ void dtk_mcp_free(struct dtk_mcp *m)
 static char *S_result(json_t *id, json_t *result)
 {
 	json_t *r = json_pack("{s:s,s:o,s:o}", "jsonrpc", "2.0", "id", id, "result", result);
-	char *s = json_dumps(r, JSON_COMPACT);
+	char *s = dtk_json_escape_separators(json_dumps(r, JSON_COMPACT));
 	json_decref(r);
 	return s;
 }
@@ -88,7 +89,7 @@ static char *S_error(json_t *id, int code, const char *msg)
 {
 	json_t *r = json_pack("{s:s,s:o,s:{s:i,s:s}}", "jsonrpc", "2.0", "id",
 	                      id ? id : json_null(), "error", "code", code, "message", msg);
-	char *s = json_dumps(r, JSON_COMPACT);
+	char *s = dtk_json_escape_separators(json_dumps(r, JSON_COMPACT));
 	json_decref(r);
 	return s;
 }

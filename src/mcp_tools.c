@@ -5,6 +5,7 @@
 
 #include "dtk/cmd.h"
 #include "dtk/dtk.h"
+#include "dtk/json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -551,7 +552,7 @@ int dtk_mcp_tools_call(const char *name, json_t *args, json_t **result, const ch
 		                         "tool promises\n",
 		                         rc);
 	} else {
-		text = json_dumps(sc, JSON_COMPACT);
+		text = dtk_json_escape_separators(json_dumps(sc, JSON_COMPACT));
 		*result = json_pack("{s:[{s:s,s:s}],s:o,s:b}", "content", "type", "text", "text",
 		                    text, "structuredContent", sc, "isError", 0);
 		free(text);
