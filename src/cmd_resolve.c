@@ -49,6 +49,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	}
 	if (dtk_cmd_operands(ctx, "resolve", argc, argv, 2, 2, "<entry-id> <other-id>") < 0)
 		goto done;
+	if (dtk_write_check_text(&w, "--note", "note", res.note))
+		goto done;
 	res.other = argv[optind + 1];
 	rc = dtk_write_each(&w, optind + 1, argv, optind, S_resolve, &res);
 done:
