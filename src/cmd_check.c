@@ -219,13 +219,10 @@ static void S_warn_invisible_file(struct dtk_ctx *ctx, const char *rel)
 		free(full);
 		return; /* absent (_crystallizations.yaml): the loader said all else */
 	}
-	for (i = 0; i < len; i++)
-		if ((unsigned char)buf[i] >= 0xC2 &&
-		    (k = dtk_invisible_at(buf + i, len - i, &cp))) {
-			dtk_text_linecol(buf, len, i, &line, &col);
-			S_warn_cp(ctx, rel, line, col, cp, "");
-			i += k - 1;
-		}
+	for (i = 0; (i += dtk_invisible_find(buf + i, len - i, &k, &cp)) < len; i += k) {
+		dtk_text_linecol(buf, len, i, &line, &col);
+		S_warn_cp(ctx, rel, line, col, cp, "");
+	}
 	/* an escape spells one only in a double-quoted scalar */
 	if (memchr(buf, '\\', len)) {
 		arena = dtk_arena_new();

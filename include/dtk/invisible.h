@@ -26,6 +26,9 @@ size_t dtk_invisible_at(const char *s, size_t n, int32_t *cp);
 int dtk_invisible_cp(int32_t cp);
 /* Returns 1 when cp is a bidirectional control. */
 int dtk_invisible_is_bidi(int32_t cp);
+/* Returns the offset of the first invisible character of s[0..n) (its
+ * length in *len, its code point in *cp), or n when there is none. */
+size_t dtk_invisible_find(const char *s, size_t n, size_t *len, int32_t *cp);
 /* Returns 1 when s[0..n) holds an invisible character. */
 int dtk_invisible_has(const char *s, size_t n);
 /* Appends s[0..n) to b with each invisible character as the text
