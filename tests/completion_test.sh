@@ -228,10 +228,10 @@ if command -v zsh >/dev/null 2>&1; then
             fi
         done
     else
-        echo "skip - zsh has no zsh/zpty module: completions/_dtk checked for syntax only"
+        skip "zsh: completion of every command" "zsh has no zsh/zpty module"
     fi
 else
-    echo "skip - zsh is not installed: completions/_dtk not checked"
+    skip "zsh: completions/_dtk" "zsh is not installed"
 fi
 
 t_done

@@ -491,13 +491,6 @@ git -C "$r" commit -q -m "CRLF work trees"
 src=$r
 crlf_case attributes
 
-# the plain LF case does not load libgit2 for check or reindex
-fresh lf-nogit
-(cd "$r" && DTK_LIBGIT2=/nonexistent/libgit2.so "$DTK" check && 
-    DTK_LIBGIT2=/nonexistent/libgit2.so "$DTK" reindex) >"$out" 2>&1 &&
-    ok "LF: check and reindex do not load libgit2" ||
-    ko "LF: check and reindex do not load libgit2" "$(cat "$out")"
-
 # ---- 5. the INDEX.md merge driver under every git operation that merges ----
 
 # A base set up for the driver, and two changes that each move INDEX.md
