@@ -36,6 +36,9 @@ enum {
 	C_CONTRADICT,
 	C_RESOLVE,
 	C_STANCE,
+	C_EDIT,        /* edit --title a --claim b of alpha-001 */
+	C_EDIT_SOURCE, /* edit-source --title a of s1 */
+	C_RETRACT,     /* retract --reason a of alpha-001 */
 	C_USE,
 	C_CITE,
 	C_CLOSE,
@@ -43,6 +46,10 @@ enum {
 	C_VERIFY,
 	C_RELATE,
 	C_BLOOM,
+	C_CONFIDENCE,
+	C_UNRELATE,
+	C_UNVERIFY,
+	C_SUPERSEDE,
 	C_COUNT
 };
 
@@ -62,8 +69,6 @@ static void S_text(struct dtk_buf *b, int i, int crlf, int block)
 	                                 "  - id: alpha-001\n    title: t\n    claim: c\n"
 	                                 "    confidence: low\n    source: s1\n"
 	                                 "    verified_by: [s2]\n    created: 2026-01-01\n"
-	                                 "    contradicts:\n      - id: alpha-002\n"
-	                                 "        status: open\n        note: n\n"
 	                                 "  - id: alpha-002\n    title: t2\n    claim: c2\n"
 	                                 "    confidence: low\n    source: s2\n"
 	                                 "    created: 2026-01-02\n    relates: [alpha-001]\n";
@@ -71,8 +76,6 @@ static void S_text(struct dtk_buf *b, int i, int crlf, int block)
 	                                  "  - id: alpha-001\n    title: t\n    claim: c\n"
 	                                  "    confidence: low\n    source: s1\n"
 	                                  "    verified_by:\n      - s2\n    created: 2026-01-01\n"
-	                                  "    contradicts:\n      - id: alpha-002\n"
-	                                  "        status: open\n        note: n\n"
 	                                  "  - id: alpha-002\n    title: t2\n    claim: c2\n"
 	                                  "    confidence: low\n    source: s2\n"
 	                                  "    created: 2026-01-02\n    relates:\n"
@@ -215,8 +218,10 @@ static int S_must_take(unsigned c, const char *a, const char *b)
 	switch (c) {
 	case C_SOURCE: return S_takes(a, DTK_MAX_TITLE_CHARS);
 	case C_NODE: return S_takes(a, (size_t)-1);
+	case C_EDIT_SOURCE: return S_takes(a, DTK_MAX_TITLE_CHARS);
 	case C_CONTRADICT:
 	case C_RESOLVE:
+	case C_RETRACT:
 	case C_STANCE: return S_takes(a, DTK_MAX_PROSE_CHARS);
 	default: return S_takes(a, DTK_MAX_TITLE_CHARS) && S_takes(b, DTK_MAX_PROSE_CHARS);
 	}
@@ -242,6 +247,16 @@ static void S_one(unsigned c, const char *a, const char *b)
 	const char *args[16];
 	int n = 0, rc, i, added = 0;
 
+	/* resolve closes a contradiction recorded first */
+	if (c == C_RESOLVE) {
+		const char *con[] = {"contradict", "--note", "n", "alpha-001", "alpha-002"};
+		if (S_run(5, con, &err) != 0) {
+			fprintf(stderr, "contradict refused: %s", err);
+			abort();
+		}
+		free(err);
+		err = NULL;
+	}
 	/* the text-less commands edit an entry added with the strings first */
 	if (c >= C_USE) {
 		const char *add[] = {"add",      "alpha", "--title",      a,    "--claim", b,
@@ -316,6 +331,33 @@ static void S_one(unsigned c, const char *a, const char *b)
 		args[n++] = "--";
 		args[n++] = a;
 		break;
+	case C_EDIT:
+		args[n++] = "edit";
+		args[n++] = "--title";
+		args[n++] = a;
+		args[n++] = "--claim";
+		args[n++] = b;
+		args[n++] = "alpha-001";
+		break;
+	case C_EDIT_SOURCE:
+		args[n++] = "edit-source";
+		args[n++] = "--title";
+		args[n++] = a;
+		args[n++] = "s1";
+		break;
+	case C_RETRACT:
+		args[n++] = "retract";
+		args[n++] = "--reason";
+		args[n++] = a;
+		args[n++] = "alpha-001";
+		break;
+	case C_CONFIDENCE:
+		args[n++] = "confidence";
+		args[n++] = "medium";
+		break;
+	case C_UNRELATE: /* the relation just added is removed */ args[n++] = "unrelate"; break;
+	case C_UNVERIFY: args[n++] = "unverify"; break;
+	case C_SUPERSEDE: args[n++] = "supersede"; break;
 	case C_USE: args[n++] = "use"; break;
 	case C_CITE: args[n++] = "cite"; break;
 	case C_CLOSE: args[n++] = "close"; break;
@@ -325,11 +367,15 @@ static void S_one(unsigned c, const char *a, const char *b)
 	default: args[n++] = "bloom"; break;
 	}
 	if (c >= C_USE && c != C_BLOOM)
-		args[n++] = "alpha-003";
-	if (c == C_VERIFY)
+		args[n++] = c == C_UNRELATE   ? "alpha-002"
+		            : c == C_UNVERIFY ? "alpha-001"
+		                              : "alpha-003";
+	if (c == C_VERIFY || c == C_UNVERIFY)
 		args[n++] = "s2";
-	if (c == C_RELATE)
+	if (c == C_RELATE || c == C_SUPERSEDE)
 		args[n++] = "alpha-002";
+	if (c == C_UNRELATE)
+		args[n++] = "alpha-001";
 	if (c == C_BLOOM) {
 		args[n++] = "alpha";
 		args[n++] = "analyze";
@@ -383,13 +429,27 @@ static void S_one(unsigned c, const char *a, const char *b)
 		        dtk_kb_entry(kb, c == C_CONTRADICT ? "alpha-002" : "alpha-001");
 		S_same(x && x->n_contradicts ? x->contradicts[x->n_contradicts - 1].note : NULL, a,
 		       "note");
+	} else if (c == C_EDIT) {
+		const struct dtk_entry *x = dtk_kb_entry(kb, "alpha-001");
+		S_same(x ? x->title : NULL, a, "edited title");
+		S_same(x ? x->claim : NULL, b, "edited claim");
+	} else if (c == C_EDIT_SOURCE) {
+		S_same(kb->n_sources ? kb->sources[0].title : NULL, a, "edited source title");
+	} else if (c == C_RETRACT) {
+		const struct dtk_entry *x = dtk_kb_entry(kb, "alpha-001");
+		S_same(x ? x->retracted_reason : NULL, a, "retraction's reason");
 	} else if (c == C_STANCE) {
 		S_same(dtk_kb_node(kb, "alpha") ? dtk_kb_node(kb, "alpha")->stance : NULL, a,
 		       "stance");
 	} else if ((c == C_USE && e->used != 1) || (c == C_CITE && e->cited != 1) ||
 	           (c == C_CLOSE && !e->closed) || (c == C_REVIEW && !e->reviewed) ||
 	           (c == C_VERIFY && e->n_verified_by != 1) ||
-	           (c == C_RELATE && e->n_relates != 1)) {
+	           (c == C_RELATE && e->n_relates != 1) ||
+	           (c == C_CONFIDENCE && e->confidence != DTK_CONF_MEDIUM) ||
+	           (c == C_SUPERSEDE &&
+	            (!e->superseded_by.id || strcmp(e->superseded_by.id, "alpha-002"))) ||
+	           (c == C_UNRELATE && dtk_kb_entry(kb, "alpha-002")->n_relates != 0) ||
+	           (c == C_UNVERIFY && dtk_kb_entry(kb, "alpha-001")->n_verified_by != 0)) {
 		fprintf(stderr, "%s did not write what it says\n", args[0]);
 		abort();
 	}

@@ -264,6 +264,14 @@ static void test_limits(void **state)
 	          "--note", c4001, "beta-001", "alpha-002", NULL, NULL);
 	S_refused(dir, "dtk resolve: error: --note is 4001 characters long", "resolve", "--note",
 	          c4001, "alpha-003", "alpha-001", NULL, NULL);
+	S_refused(dir, "dtk edit: error: --title is 201 characters long; the limit is 200", "edit",
+	          "--title", t201, "beta-001", NULL, NULL, NULL);
+	S_refused(dir, "dtk edit: error: --claim is 4001 characters long", "edit", "--claim", c4001,
+	          "beta-001", NULL, NULL, NULL);
+	S_refused(dir, "dtk edit-source: error: --title is 201 characters long", "edit-source",
+	          "--title", t201, "paper-a", NULL, NULL, NULL);
+	S_refused(dir, "dtk retract: error: --reason is 4001 characters long", "retract",
+	          "--reason", c4001, "beta-001", NULL, NULL, NULL);
 	free(from);
 	free(t200);
 	free(t201);
