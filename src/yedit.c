@@ -754,6 +754,7 @@ int dtk_yedit_remove_item(struct dtk_ydoc *d, const struct dtk_yval *map, const 
 	const struct dtk_yval *l = k >= 0 ? map->items[2 * k + 1] : NULL;
 	size_t start, end;
 
+	S_forget(d);
 	if (!l || l->kind != DTK_Y_SEQ || i >= l->n)
 		return dtk_error("%s: '%s' has no item %zu", d->path, key, i + 1);
 	if (l->style == DTK_YS_FLOW) {
