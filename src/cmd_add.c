@@ -187,6 +187,9 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 		                           : !e->source ? "source"
 		                                        : "confidence (high, medium or low: no "
 		                                          "default)");
+	if (dtk_write_check_text(w, "the title", "title", e->title) ||
+	    dtk_write_check_text(w, "the claim", "claim", e->claim))
+		return DTK_EXIT_INVALID;
 	if (dtk_cmd_choice(w->ctx, "add", "--confidence", e->confidence, confs, 3) < 0)
 		return DTK_EXIT_INVALID;
 	if (e->created && dtk_date_parse(&d, e->created) < 0)

@@ -78,6 +78,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		dtk_cmd_usage_error(ctx, "add-source", "missing --title");
 		goto done;
 	}
+	if (dtk_write_check_text(&w, "--title", "title", title))
+		goto done;
 	if (read && dtk_date_parse(&d, read) < 0) {
 		dtk_cmd_usage_error(ctx, "add-source", "--read must be a date YYYY-MM-DD, not '%s'",
 		                    read);

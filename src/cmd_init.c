@@ -180,6 +180,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		dtk_cmd_usage_error(ctx, "init", "--title must not be blank");
 		goto done;
 	}
+	if (dtk_write_check_text(&w, "--title", "title", title))
+		goto done;
 	if (!domain)
 		S_domain_of(&name, dir);
 	if ((lock = dtk_cmd_lock(dir)) < 0) {

@@ -75,6 +75,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	}
 	if (dtk_cmd_operands(ctx, "resolve", argc, argv, 2, 2, "<entry-id> <other-id>") < 0)
 		goto done;
+	if (dtk_write_check_text(&w, "--note", "note", note))
+		goto done;
 	rc = S_resolve(&w, argv[optind], argv[optind + 1], note);
 done:
 	dtk_write_release(&w);

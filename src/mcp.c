@@ -4,6 +4,7 @@
 
 #include "dtk/fs.h"
 #include "dtk/index.h"
+#include "dtk/json.h"
 #include "dtk/kb.h"
 #include "dtk/ytree.h"
 #include "mcp_tools.h"
@@ -128,7 +129,7 @@ static char *S_result(struct req *q, json_t *result)
 	}
 	r = json_pack("{s:s,s:o,s:o}", "jsonrpc", "2.0", "id", q->id, "result", result);
 	q->id = NULL;
-	s = json_dumps(r, JSON_COMPACT);
+	s = dtk_json_escape_separators(json_dumps(r, JSON_COMPACT));
 	json_decref(r);
 	return s;
 }
@@ -143,7 +144,7 @@ static char *S_error_data(json_t *id, int code, const char *msg, json_t *data)
 
 	if (data)
 		json_object_set_new(json_object_get(r, "error"), "data", data);
-	s = json_dumps(r, JSON_COMPACT);
+	s = dtk_json_escape_separators(json_dumps(r, JSON_COMPACT));
 	json_decref(r);
 	return s;
 }

@@ -16,6 +16,7 @@
 
 #include "dtk/cmd.h"
 #include "dtk/dtk.h"
+#include "dtk/json.h"
 #include "dtk/model.h"
 
 #include <stdio.h>
@@ -1102,7 +1103,7 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 		r = S_error_result(prefix, t, out,
 		                   "the command's output is not what the tool promises", rc);
 	} else {
-		text = json_dumps(sc, JSON_COMPACT);
+		text = dtk_json_escape_separators(json_dumps(sc, JSON_COMPACT));
 		r = json_pack("{s:[{s:s,s:s}],s:o,s:b}", "content", "type", "text", "text", text,
 		              "structuredContent", sc, "isError", 0);
 		free(text);

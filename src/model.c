@@ -205,3 +205,21 @@ struct dtk_entry *dtk_kb_entry(const struct dtk_kb *kb, const char *id)
 	node = dtk_kb_node(kb, name);
 	return node ? dtk_node_entry(node, id) : NULL;
 }
+
+size_t dtk_text_limit(const char *key)
+{
+	if (!strcmp(key, "title"))
+		return DTK_MAX_TITLE_CHARS;
+	if (!strcmp(key, "claim") || !strcmp(key, "stance") || !strcmp(key, "note") ||
+	    !strcmp(key, "retracted_reason"))
+		return DTK_MAX_PROSE_CHARS;
+	return 0;
+}
+
+size_t dtk_utf8_chars(const char *s, size_t len)
+{
+	size_t i, n = 0;
+	for (i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return n;
+}

@@ -71,6 +71,16 @@ int dtk_write_refuse(struct dtk_write *w, const char *fmt, ...)
 	return DTK_EXIT_INVALID;
 }
 
+int dtk_write_check_text(struct dtk_write *w, const char *what, const char *key, const char *s)
+{
+	size_t max = dtk_text_limit(key), len = s ? strlen(s) : 0, n;
+
+	if (!max || len <= max || (n = dtk_utf8_chars(s, len)) <= max)
+		return 0;
+	return dtk_cmd_usage_error(w->ctx, w->cmd, "%s is %zu characters long; the limit is %zu",
+	                           what, n, max);
+}
+
 static struct dtk_wfile *S_find(struct dtk_write *w, const char *name)
 {
 	size_t i;

@@ -400,6 +400,29 @@ static char *S_raw(struct dtk_mcp *m, const char *msg)
 	return dtk_mcp_handle(m, msg, strlen(msg));
 }
 
+/* U+2028 and U+2029 leave dtk mcp escaped: an id holding them is echoed
+ * as \u2028 and \u2029, so a reader that splits on Unicode line breaks
+ * still reads one message. */
+static void test_line_separators_escaped(void **state)
+{
+	struct dtk_mcp *m = dtk_mcp_new(0);
+	char *r;
+	json_t *j;
+	(void)state;
+	r = S_raw(m, "{\"jsonrpc\":\"2.0\",\"id\":\"a\xE2\x80\xA8\x62\xE2\x80\xA9\",\"method\":"
+	             "\"ping\"}");
+	assert_non_null(r);
+	assert_null(strstr(r, "\xE2\x80\xA8"));
+	assert_null(strstr(r, "\xE2\x80\xA9"));
+	assert_non_null(strstr(r, "\"a\\u2028b\\u2029\""));
+	j = json_loads(r, 0, NULL);
+	assert_string_equal(json_string_value(json_object_get(j, "id")), "a\xE2\x80\xA8"
+	                                                                 "b\xE2\x80\xA9");
+	json_decref(j);
+	free(r);
+	dtk_mcp_free(m);
+}
+
 /* Batches: only in a session that agreed on 2025-03-26, whose spec has them
  * (and keeps initialize out of them); later versions removed them. */
 static void test_batches(void **state)
@@ -561,6 +584,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_read_lines),
+	        cmocka_unit_test(test_line_separators_escaped),
 	        cmocka_unit_test(test_read_too_big),
 	        cmocka_unit_test(test_jsonrpc_errors),
 	        cmocka_unit_test(test_initialize_and_ping),

@@ -24,6 +24,17 @@ dtk_date dtk_date_add_months(dtk_date d, int months);
 /* Returns today's date in local time. */
 dtk_date dtk_date_today(void);
 
+/* The most characters (code points) a text field may hold (docs/schema.md):
+ * a title (of an entry, a source, the domain), shown wherever it is listed;
+ * prose (a claim, a node's stance, a note, a retraction's reason). The loader reports a longer one
+ * and the write commands refuse it. */
+#define DTK_MAX_TITLE_CHARS 200
+#define DTK_MAX_PROSE_CHARS 4000
+/* Returns the limit of text key ("title", "claim", ...), or 0: none. */
+size_t dtk_text_limit(const char *key);
+/* Returns the number of characters (code points) of UTF-8 s[0..len). */
+size_t dtk_utf8_chars(const char *s, size_t len);
+
 /* Where a value stands in its file: 1-based line and column. */
 struct dtk_pos {
 	int line, col;

@@ -139,6 +139,11 @@ struct dtk_wfile *dtk_write_open_node(struct dtk_write *w, const char *name);
 int dtk_write_node_key(struct dtk_write *w, const char *name, const char *key, struct dtk_yscalar v,
                        const char *line);
 
+/* Returns 0 when text s (NULL: none) of key ("title", "claim", ...) is
+ * within its limit (dtk_text_limit); else DTK_EXIT_INVALID after printing a
+ * usage error naming what (an option, or the key) and both lengths. */
+int dtk_write_check_text(struct dtk_write *w, const char *what, const char *key, const char *s);
+
 /* Returns the mapping of entry id of this base in its node file (*fp), or
  * NULL, saying nothing, when there is none (a cross-domain id, no such node
  * or entry; a node file that cannot be read is reported). */
