@@ -62,7 +62,7 @@ static const struct tool S_tools[] = {
          "One node (stance, bloom, every entry) or one entry (claim, confidence, dates, "
          "sources, relations) with what names it (referenced_by). As 'dtk show --format json'.",
          {"--format", "json"},
-         {{"target", 's', 1, NULL, "a node name or an entry id (<node>-NNN)", NULL}},
+         {{"target", 's', 1, NULL, "a node name or an entry id (<node>-<suffix>)", NULL}},
          O_OBJECT,
          1,
          -1},
@@ -95,8 +95,9 @@ static const struct tool S_tools[] = {
          1},
         {"next_id",
          "next-id",
-         "Next entry id",
-         "The id the node's next entry should take. As 'dtk next-id'.",
+         "Fresh entry id",
+         "A fresh id for an entry of the node written by hand (random; not a sequence "
+         "number). As 'dtk next-id'.",
          {NULL},
          {{"node", 's', 1, NULL, "a node name", NULL}},
          O_ID,
@@ -128,7 +129,7 @@ static const struct tool S_tools[] = {
         {"add",
          "add",
          "Add an entry",
-         "Appends an entry to a node with the node's next id; the whole base is validated "
+         "Appends an entry to a node with a fresh id; the whole base is validated "
          "with it before anything is written, INDEX.md rebuilt. Returns the new entry. As "
          "'dtk add --format json'.",
          {"--format", "json"},
