@@ -58,7 +58,7 @@ expect()
 
 B=$scratch/base
 S=$scratch/shipped
-all_commands="add add-node add-source bloom check cite close contradict crystallize export help list log mcp merge-driver next-id reindex relate resolve review search setup-git show stance use verify"
+all_commands="add add-node add-source bloom check cite close confidence contradict crystallize edit edit-source export help init list log mcp merge-driver next-id reindex relate resolve retract review search setup-git show stance supersede unrelate unverify use verify"
 
 expect "$B" "show" sh
 expect "$B" "$all_commands" ""
@@ -228,10 +228,10 @@ if command -v zsh >/dev/null 2>&1; then
             fi
         done
     else
-        echo "skip - zsh has no zsh/zpty module: completions/_dtk checked for syntax only"
+        skip "zsh: completion of every command" "zsh has no zsh/zpty module"
     fi
 else
-    echo "skip - zsh is not installed: completions/_dtk not checked"
+    skip "zsh: completions/_dtk" "zsh is not installed"
 fi
 
 t_done

@@ -6,10 +6,7 @@
 set -u
 [ $# -eq 1 ] || { echo "usage: $0 <source dir>" >&2; exit 2; }
 SRC=$(cd "$1" && pwd)
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   - $1"; }
-ko() { fail=$((fail + 1)); echo "FAIL - $1"; shift; printf '       %s\n' "$@"; }
+. "$(dirname "$0")/lib.sh"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/dtk-configure.XXXXXX") || exit 2
 trap 'rm -rf "$scratch"' EXIT
 
@@ -70,8 +67,7 @@ if [ -n "$libdir" ] && [ -f "$libdir/libgit2.a" ]; then
         fi
     fi
 else
-    echo "skip - no static libgit2.a next to the shared one: the static build is not tested"
+    skip "static: dtk builds linked with libgit2.a" "no static libgit2.a next to the shared one"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+t_done

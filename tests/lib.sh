@@ -2,7 +2,12 @@
 #   t_args DTK SOURCE_DIR  sets DTK (absolute), SRC, and puts DTK's folder
 #                          first on PATH (NO_COLOR set)
 #   ok NAME / ko NAME [DETAIL...]  count a check that passed / failed
-#   t_done                 prints "N passed, M failed"; the script's status
+#   skip NAME WHY          a check that could not run here (a tool missing);
+#                          under CI (CI set) it counts as failed: CI installs
+#                          every tool (scripts/deps --ci)
+#   t_done                 prints "N passed, M failed, K skipped"; the script's
+#                          status: 0, 1 when a check failed, 77 (CTest's
+#                          SKIP_RETURN_CODE) when every check was skipped
 #   t_repo NAME            makes $scratch (removed on exit) and in it $repo,
 #                          a git repository holding tests/fixtures/base and
 #                          no commit, with git's settings isolated from the
@@ -24,9 +29,17 @@ fail=0
 ok() { pass=$((pass + 1)); echo "ok   - $1"; }
 ko() { fail=$((fail + 1)); echo "FAIL - $1"; shift; printf '       %s\n' "$@"; }
 
+skipped=0
+skip() {
+    if [ -n "${CI:-}" ]; then ko "$1" "not run under CI: $2"; return; fi
+    skipped=$((skipped + 1)); echo "skip - $1: $2"
+}
+
 t_done() {
-    echo "$pass passed, $fail failed"
-    [ "$fail" -eq 0 ]
+    echo "$pass passed, $fail failed, $skipped skipped"
+    [ "$fail" -eq 0 ] || exit 1
+    [ "$pass" -gt 0 ] || [ "$skipped" -eq 0 ] || exit 77
+    exit 0
 }
 
 t_repo() {

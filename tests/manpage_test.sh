@@ -104,7 +104,7 @@ if command -v groff >/dev/null 2>&1; then
     if [ -z "$out" ]; then ok "groff -man -Tutf8 -ww: no warning"
     else ko "groff -man -Tutf8 -ww: no warning" "$out"; fi
 else
-    echo "skip - groff is not installed"
+    skip "groff -man -Tutf8 -ww: no warning" "groff is not installed"
 fi
 if command -v man >/dev/null 2>&1 && command -v groff >/dev/null 2>&1; then
     out=$(MANWIDTH=80 man --warnings -l "$PAGE" 2>&1 >/dev/null)
@@ -112,7 +112,7 @@ if command -v man >/dev/null 2>&1 && command -v groff >/dev/null 2>&1; then
     if [ -z "$out" ] && [ "$rendered" -gt 100 ]; then ok "man -l renders it ($rendered lines)"
     else ko "man -l renders it" "$out" "lines: $rendered"; fi
 else
-    echo "skip - man is not installed"
+    skip "man -l renders it" "man or groff is not installed"
 fi
 
 t_done

@@ -154,7 +154,7 @@ if [ -n "${DTK_CRASH:-}" ]; then
     fi
     git reset -q --hard HEAD~1
 else
-    echo "skip - crystallize --continue (DTK_CRASH not set)"
+    skip "crystallize --continue" "DTK_CRASH is not set"
 fi
 
 # a write command through a node file that is a link inside the base

@@ -106,7 +106,7 @@ rm "$repo/insights/delta.yaml"
 
 # 7. dtk not on PATH: refused, saying so.
 if PATH=$SYSPATH command -v dtk >/dev/null 2>&1; then
-    echo "skip - dtk is installed on the system PATH: the 'not on PATH' case is not testable"
+    skip "the 'not on PATH' case" "dtk is installed on the system PATH"
 else
     echo "still more" >>"$repo/NOTES.txt"
     PATH=$SYSPATH commit "dtk not on PATH" refused -a

@@ -51,6 +51,20 @@ sources >"$repo/insights/_sources.yaml"
 [ "$(wc -c <"$repo/insights/_sources.yaml")" -gt 131072 ] || ko "the list is long enough to split"
 (cd "$repo" && "$DTK" reindex >/dev/null 2>&1)
 run_both "check, valid" check
+# the split happened: parsing in two parts starts a thread that one part
+# does not (the fixture's three node files are read by one thread)
+clones() {
+    (cd "$repo" && DTK_THREADS=$1 strace -f -qq -e trace=clone,clone3 -o "$scratch/trace" \
+        "$DTK" check >/dev/null 2>&1)
+    grep -c 'clone' "$scratch/trace"
+}
+if ! command -v strace >/dev/null; then
+    skip "the list is parsed in two parts" "strace is not installed"
+elif [ "$(clones 2)" -gt "$(clones 1)" ]; then
+    ok "the list is parsed in two parts (a thread more than in one)"
+else
+    ko "the list is parsed in two parts" "DTK_THREADS=2: $(clones 2) clones, 1: $(clones 1)"
+fi
 run_both "show a node" show alpha
 run_both "show json" show alpha --format json
 run_both "list json" list --format json

@@ -41,7 +41,7 @@ out=$(cd "$base" && NO_COLOR=1 dtk check --color=always 2>/dev/null)
 has "check --color=always beats NO_COLOR" "$out" "$ESC[31m"
 
 if ! command -v script >/dev/null 2>&1; then
-    echo "skip - script(1) is not installed: no pseudo-terminal"
+    skip "the pseudo-terminal checks" "script(1) is not installed"
     t_done
     exit
 fi
