@@ -145,7 +145,7 @@ test('an unknown tool and a bad cursor are JSON-RPC errors; bad arguments are to
         assert.equal(r.content[0].text, text);
     };
     await bad('show', {}, "tool 'show' needs the argument 'target' (a node name, or an entry " +
-              "id (<node>-NNN)): a string");
+              "id (<node>-<suffix>)): a string");
     await bad('list', { limit: 0 }, "tool 'list': argument 'limit' got 0; it accepts an " +
               'integer from 1 to 100');
     await bad('list', { confidence: 'HIGH' }, "tool 'list': argument 'confidence' got " +
