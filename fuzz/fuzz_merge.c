@@ -3,7 +3,7 @@
  *
  * The first byte chooses the mode. Even: three related valid node files,
  * each side the base with edits the input chooses (entries added with the
- * next id, titles, stance and bloom rewritten, counters bumped, sources and
+ * fresh ids, titles, stance and bloom rewritten, counters bumped, sources and
  * references added), written in a layout the input chooses (indentation,
  * CRLF, flow or block lists). A clean merge must load as a valid base with
  * the other files (dtk_kb_load_mem); a conflicted one must hold conflict
