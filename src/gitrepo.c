@@ -1680,161 +1680,126 @@ void dtk_memfiles_free(struct dtk_memfile *files, size_t n)
 }
 
 /*
- * Finding the merge git runs the driver in. git 2.39 hands a merge driver
- * only the three versions of INDEX.md (%O %A %B), and names the other commit
- * only in 'git merge' (GITHEAD_<id>); a cherry-pick, revert or rebase picks
- * its commit before anything on disk names it. So the sides are found by
- * what git gave: ours is HEAD; theirs and the ancestor are a commit X and its
- * parent P whose INDEX.md blobs are %B and %O (X applied: a cherry-pick, a
- * rebase's pick) or %O and %B (X reverted).
+ * Finding the merge git runs the driver in, by one rule (docs/git.md): ours
+ * is HEAD; theirs and the ancestor are, for the first commit X that git
+ * names for the operation under way (GITHEAD_<id> in 'git merge' and
+ * MERGE_HEAD, then CHERRY_PICK_HEAD, REVERT_HEAD, REBASE_HEAD, the current line of
+ * rebase-merge/done and of sequencer/todo), the pair whose INDEX.md blobs are
+ * %B and %O: X and its merge base with HEAD (a merge), X and its parent (X
+ * applied), or X's parent and X (X reverted). Nothing else is searched.
  */
 struct sides {
 	git_oid ours, theirs, base;
 };
 
-/* Sets *out to the id of INDEX.md in commit id; returns 0, or -1. */
-static int S_index_md_of(const struct dtk_repo *r, const git_oid *id, git_oid *out)
+/* Returns 1 when commit id's INDEX.md has the blob id want. */
+static int S_index_is(const struct dtk_repo *r, const git_oid *id, const git_oid *want)
 {
 	git_commit *c = NULL;
-	int rc = git_commit_lookup(&c, r->git, id) < 0 ? -1 : S_lookup(r, c, "INDEX.md", out);
+	git_oid blob;
+	int is = git_commit_lookup(&c, r->git, id) == 0 && S_lookup(r, c, "INDEX.md", &blob) == 0 &&
+	         git_oid_equal(&blob, want);
 	git_commit_free(c);
-	return rc;
+	return is;
 }
 
-/* Returns 1 and fills s->theirs and s->base when commit x is the one git
- * applies or reverts, by the ids of the driver's files (want: O, B). */
-static int S_fits(const struct dtk_repo *r, const git_oid *x, const git_oid want[2],
+/* Returns 1 and fills s->theirs and s->base when theirs t and ancestor b
+ * carry the driver's files (want: O, B). */
+static int S_pair(const struct dtk_repo *r, const git_oid *t, const git_oid *b,
+                  const git_oid want[2], struct sides *s)
+{
+	if (!S_index_is(r, t, &want[1]) || !S_index_is(r, b, &want[0]))
+		return 0;
+	git_oid_cpy(&s->theirs, t);
+	git_oid_cpy(&s->base, b);
+	return 1;
+}
+
+/* Returns 1 when commit x, named by git, is theirs: in a merge (merge set),
+ * with its merge base with HEAD; else applied or reverted (S_pair). */
+static int S_fits(const struct dtk_repo *r, const git_oid *x, int merge, const git_oid want[2],
                   struct sides *s)
 {
 	git_commit *c = NULL;
-	git_oid mine, parent;
+	git_oid mb;
 	int fit = 0;
 
-	if (git_commit_lookup(&c, r->git, x) < 0 || git_commit_parentcount(c) == 0 ||
-	    S_index_md_of(r, x, &mine) < 0 ||
-	    S_index_md_of(r, git_commit_parent_id(c, 0), &parent) < 0)
+	if (git_commit_lookup(&c, r->git, x) < 0 || git_oid_equal(x, &s->ours))
 		goto done;
-	if (git_oid_equal(&mine, &want[1]) && git_oid_equal(&parent, &want[0])) {
-		git_oid_cpy(&s->theirs, x); /* applied */
-		git_oid_cpy(&s->base, git_commit_parent_id(c, 0));
-		fit = 1;
-	} else if (git_oid_equal(&mine, &want[0]) && git_oid_equal(&parent, &want[1])) {
-		git_oid_cpy(&s->theirs, git_commit_parent_id(c, 0)); /* reverted */
-		git_oid_cpy(&s->base, x);
-		fit = 1;
-	}
+	if (merge)
+		fit = git_merge_base(&mb, r->git, &s->ours, x) == 0 && S_pair(r, x, &mb, want, s);
+	else if (git_commit_parentcount(c) > 0)
+		fit = S_pair(r, x, git_commit_parent_id(c, 0), want, s) ||
+		      S_pair(r, git_commit_parent_id(c, 0), x, want, s);
 done:
 	git_commit_free(c);
 	return fit;
 }
 
-/* The commit 'git merge' names in GITHEAD_<id> (or MERGE_HEAD): theirs, with
- * the merge base as ancestor. Returns 1 when found. */
-static int S_merge_sides(const struct dtk_repo *r, struct sides *s)
+/* Appends to ids the commit named by the current line of git's state file
+ * rel (the last line of rebase-merge/done, the first of sequencer/todo). */
+static void S_line_commit(const struct dtk_repo *r, const char *rel, int last, git_oid *ids,
+                          size_t *n)
 {
-	extern char **environ;
-	char **e;
+	char *path = dtk_path_join(git_repository_path(r->git), rel), *text = NULL;
+	char *line, *save = NULL, *cur = NULL, word[64], oid[64];
+	size_t len;
 
-	for (e = environ; *e; e++) {
-		char hex[GIT_OID_HEXSZ + 1];
-		const char *eq;
-		git_commit *c = NULL;
-		if (strncmp(*e, "GITHEAD_", 8) || !(eq = strchr(*e, '=')) ||
-		    eq - *e - 8 != GIT_OID_HEXSZ)
-			continue;
-		memcpy(hex, *e + 8, GIT_OID_HEXSZ);
-		hex[GIT_OID_HEXSZ] = '\0';
-		if (git_oid_fromstr(&s->theirs, hex) < 0 || git_oid_equal(&s->theirs, &s->ours) ||
-		    git_commit_lookup(&c, r->git, &s->theirs) < 0)
-			continue;
-		git_commit_free(c);
-		return git_merge_base(&s->base, r->git, &s->ours, &s->theirs) == 0;
-	}
-	return git_reference_name_to_id(&s->theirs, r->git, "MERGE_HEAD") == 0 &&
-	       git_merge_base(&s->base, r->git, &s->ours, &s->theirs) == 0;
-}
-
-/* Commits git's state files may name: the pseudo-refs, the line of the
- * current pick in a rebase's 'done' or a cherry-pick sequence's 'todo'.
- * Returns 1 when one fits (S_fits). */
-static int S_hinted_sides(const struct dtk_repo *r, const git_oid want[2], struct sides *s)
-{
-	static const char *const refs[] = {"CHERRY_PICK_HEAD", "REVERT_HEAD", "REBASE_HEAD"};
-	static const char *const files[] = {"rebase-merge/done", "sequencer/todo"};
-	git_oid id;
-	size_t i;
-
-	for (i = 0; i < 3; i++)
-		if (git_reference_name_to_id(&id, r->git, refs[i]) == 0 && S_fits(r, &id, want, s))
-			return 1;
-	for (i = 0; i < 2; i++) {
-		char *path = dtk_path_join(git_repository_path(r->git), files[i]), *text = NULL;
-		char *line, *save = NULL, *last = NULL, word[64], oid[64];
-		size_t len;
-		int found = 0;
-		if (dtk_file_read(&text, &len, path, 1u << 24) == 0) {
-			/* done: its last line is the current pick; todo: its first */
-			for (line = strtok_r(text, "\n", &save); line;
-			     line = strtok_r(NULL, "\n", &save))
-				if (line[0] != '#' && (!last || i == 0))
-					last = line;
-			if (last && sscanf(last, "%63s %63s", word, oid) == 2) {
-				git_object *o = NULL;
-				if (git_revparse_single(&o, r->git, oid) == 0)
-					found = S_fits(r, git_object_id(o), want, s);
-				git_object_free(o);
-			}
+	if (dtk_file_read(&text, &len, path, 1u << 24) == 0) {
+		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			if (line[0] != '#' && (!cur || last))
+				cur = line;
+		if (cur && sscanf(cur, "%63s %63s", word, oid) == 2) {
+			git_object *o = NULL;
+			if (git_revparse_single(&o, r->git, oid) == 0)
+				git_oid_cpy(&ids[(*n)++], git_object_id(o));
+			git_object_free(o);
 		}
-		free(text);
-		free(path);
-		if (found)
-			return 1;
 	}
-	return 0;
-}
-
-/* Looks for the commit among all commits reachable from the refs, HEAD and
- * ORIG_HEAD (a single cherry-pick or revert names it nowhere). Returns 1
- * when one fits (S_fits). */
-static int S_searched_sides(const struct dtk_repo *r, const git_oid want[2], struct sides *s)
-{
-	git_revwalk *walk = NULL;
-	git_oid id;
-	int found = 0;
-
-	if (git_revwalk_new(&walk, r->git) < 0 || git_revwalk_push_glob(walk, "*") < 0)
-		goto done;
-	git_revwalk_push_ref(walk, "HEAD");
-	git_revwalk_push_ref(walk, "ORIG_HEAD");
-	while (!found && git_revwalk_next(&id, walk) == 0)
-		found = S_fits(r, &id, want, s);
-done:
-	git_revwalk_free(walk);
-	return found;
+	free(text);
+	free(path);
 }
 
 /* Finds the three sides of the merge from the driver's files (O, A, B).
- * Returns 0 and fills s, 1 when they cannot be found, -1 with the error set. */
+ * Returns 0 and fills s, 2 when they cannot be found, -1 with the error set. */
 static int S_sides(const struct dtk_repo *r, const char *const files[3], struct sides *s)
 {
-	git_oid want[2];
-	size_t i;
+	static const char *const refs[] = {"MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD",
+	                                   "REBASE_HEAD"};
+	extern char **environ;
+	git_oid want[2], ids[16];
+	size_t i, n = 0, merges;
+	char **e;
 
 	if (git_reference_name_to_id(&s->ours, r->git, "HEAD") < 0)
-		return 1;
-	if (S_merge_sides(r, s))
-		return 0;
+		return 2;
 	for (i = 0; i < 2; i++) {
 		char *text = NULL;
 		size_t len = 0;
+		int bad;
 		if (dtk_file_read(&text, &len, files[i ? 2 : 0], DTK_MAX_INDEX_BYTES) < 0)
 			return -1;
-		i = git_odb_hash(&want[i], text, len, GIT_OBJECT_BLOB) < 0 ? 3 : i;
+		bad = git_odb_hash(&want[i], text, len, GIT_OBJECT_BLOB) < 0;
 		free(text);
-		if (i == 3)
+		if (bad)
 			return S_gerr("cannot hash a version of INDEX.md");
 	}
-	return S_hinted_sides(r, want, s) || S_searched_sides(r, want, s) ? 0 : 1;
+	for (e = environ; *e && n < 8; e++)
+		if (!strncmp(*e, "GITHEAD_", 8) && strchr(*e, '=') - *e - 8 == GIT_OID_HEXSZ &&
+		    git_oid_fromstrn(&ids[n], *e + 8, GIT_OID_HEXSZ) == 0)
+			n++;
+	for (i = 0; i < 4; i++) {
+		if (git_reference_name_to_id(&ids[n], r->git, refs[i]) == 0)
+			n++;
+		if (i == 0)
+			merges = n;
+	}
+	S_line_commit(r, "rebase-merge/done", 1, ids, &n);
+	S_line_commit(r, "sequencer/todo", 0, ids, &n);
+	for (i = 0; i < n; i++)
+		if (S_fits(r, &ids[i], i < merges, want, s))
+			return 0;
+	return 2;
 }
 
 int dtk_repo_commit_tree(git_repository *g, const git_oid *commit, git_tree **out)

@@ -106,7 +106,7 @@ static const struct tool S_tools[] = {
          "or citing an entry that list or search returned in short form, and read any open "
          "contradiction it shows.",
          {"--format", "json"},
-         {{"target", 's', 1, NULL, "a node name, or an entry id (<node>-NNN)", NULL}},
+         {{"target", 's', 1, NULL, "a node name, or an entry id (<node>-<suffix>)", NULL}},
          O_OBJECT,
          READ,
          -1,
@@ -153,9 +153,9 @@ static const struct tool S_tools[] = {
          NULL},
         {"next_id",
          "next-id",
-         "Next entry id",
-         "The id the node's next entry will take. add picks it on its own: this is for "
-         "naming an entry before it is added.",
+         "Fresh entry id",
+         "A fresh id for an entry written by hand (random; not a sequence number). add "
+         "gives its entry one on its own: this is for naming an entry before it is added.",
          {NULL},
          {{"node", 's', 1, NULL, "a node name", NULL}},
          O_ID,
@@ -191,7 +191,7 @@ static const struct tool S_tools[] = {
          "add",
          "Add an entry",
          "Records a new insight: an entry of a node with its claim, its source and a "
-         "confidence; it takes the node's next id. Search first: to dispute an entry call "
+         "confidence; it gets a fresh id. Search first: to dispute an entry call "
          "contradict, to corroborate one call verify. The base is validated with the entry "
          "before anything is written. Returns its id and title.",
          {"--format", "json"},

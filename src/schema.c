@@ -503,7 +503,7 @@ static void S_gaps(struct ctx *c, const struct dtk_yval *dom)
 			g->flagged_by.pos = S_pos(fb);
 		} else if (fb) {
 			char found[96];
-			S_err(c, fb, "'flagged_by' must be an entry id (<node>-NNN), found %s",
+			S_err(c, fb, "'flagged_by' must be an entry id (<node>-<suffix>), found %s",
 			      S_found(found, sizeof(found), fb));
 		}
 		if (g->text)
@@ -917,7 +917,10 @@ static void S_entry_id(struct ctx *c, const struct dtk_yval *id, struct dtk_entr
 		return;
 	if (!S_nameish(id) || !dtk_entry_id_split(id->str, &plen) || strlen(node) != plen ||
 	    strncmp(id->str, node, plen)) {
-		S_err(c, id, "entry id must be '%s-NNN' (three to nine digits), found %s", node,
+		S_err(c, id,
+		      "entry id must be '%s-' and three to nine digits or a fresh suffix "
+		      "(docs/schema.md), found %s",
+		      node,
 		      S_found(found, sizeof(found), id));
 		return;
 	}

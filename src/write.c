@@ -205,7 +205,7 @@ const struct dtk_yval *dtk_write_entry(struct dtk_write *w, const char *id, stru
 	size_t plen;
 
 	if (!dtk_entry_id_split(id, &plen)) {
-		dtk_cmd_usage_error(w->ctx, w->cmd, "'%s' is not an entry id (<node>-NNN)", id);
+		dtk_cmd_usage_error(w->ctx, w->cmd, "'%s' is not an entry id (<node>-<suffix>)", id);
 		return NULL;
 	}
 	snprintf(name, sizeof(name), "%.*s.yaml", (int)(plen > 250 ? 250 : plen), id);

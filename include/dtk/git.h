@@ -31,4 +31,14 @@ int dtk_git_diff_buffers(char **out, const char *old, size_t old_len, const char
 int dtk_git_checkout_form(char **out, size_t *out_len, const char *path, const char *text,
                           size_t len);
 
+/*
+ * git's own three-way text merge of the buffers text[0] (the ancestor),
+ * text[1] (ours) and text[2] (theirs) of len[] bytes, conflicts between
+ * standard markers labelled label_ours and label_theirs (NULL: ours,
+ * theirs). Returns 0 (clean) or 1 (conflicts) and sets *out, *out_len
+ * (malloc'd, the caller frees), or -1 with the error set.
+ */
+int dtk_git_merge_text(char **out, size_t *out_len, char *const text[3], const size_t len[3],
+                       const char *label_ours, const char *label_theirs);
+
 #endif

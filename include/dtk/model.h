@@ -228,9 +228,21 @@ void dtk_model_index_nodes(struct dtk_kb *kb);
 /* Return the entry id of the base or of node, or NULL. */
 struct dtk_entry *dtk_kb_entry(const struct dtk_kb *kb, const char *id);
 struct dtk_entry *dtk_node_entry(const struct dtk_node *node, const char *id);
-/* Returns 1 when id has the form <node>-NNN; sets *node_len (when not NULL)
- * to the prefix length. */
+/* Returns 1 when id is an entry id, <node>-<suffix> (docs/schema.md): the
+ * suffix three to nine digits (an id of old) or DTK_ID_SUFFIX_LEN characters
+ * of DTK_ID_ALPHABET with a digit and a letter among them (a fresh id); sets
+ * *node_len (when not NULL) to the prefix length. */
 int dtk_entry_id_split(const char *id, size_t *node_len);
+/* The fresh ids' suffixes: lowercase Crockford base32 (no i, l, o, u). */
+#define DTK_ID_ALPHABET "0123456789abcdefghjkmnpqrstvwxyz"
+#define DTK_ID_SUFFIX_LEN 7
+/* Writes to buf (size at least strlen(node) + DTK_ID_SUFFIX_LEN + 2) the
+ * fresh id of an entry of node born with title, claim and source, at try
+ * nonce (0, then 1, ... while the id is taken): a hash of them all, so the
+ * same entry born on two branches gets one id and different entries get
+ * different ones but by chance (docs/schema.md). Returns buf. */
+char *dtk_entry_id_birth(char *buf, size_t size, const char *node, const char *title,
+                         const char *claim, const char *source, unsigned nonce);
 /* Returns 1 when e is a candidate: not high, and exactly one verification short. */
 int dtk_entry_is_candidate(const struct dtk_kb *kb, const struct dtk_entry *e);
 

@@ -111,7 +111,10 @@ test('search: words, limit, no hit', async () => {
 });
 
 test('next_id, check, crystallize_plan', async () => {
-    assert.deepEqual(await call('next_id', { node: 'alpha' }), { id: 'alpha-004' });
+    // a fresh id: random, seven letters and digits, never a sequence number
+    const fresh = (await call('next_id', { node: 'alpha' })).id;
+    assert.match(fresh, /^alpha-[0-9a-hjkmnp-tv-z]{7}$/);
+    assert.notEqual((await call('next_id', { node: 'alpha' })).id, fresh);
     assert.deepEqual(await call('check', {}), { valid: true, index_current: true });
     const p = await call('crystallize_plan', { date: '2026-08-01' });
     assert.equal(p.date, '2026-08-01');
@@ -142,7 +145,7 @@ test('an unknown tool and a bad cursor are JSON-RPC errors; bad arguments are to
         assert.equal(r.content[0].text, text);
     };
     await bad('show', {}, "tool 'show' needs the argument 'target' (a node name, or an entry " +
-              "id (<node>-NNN)): a string");
+              "id (<node>-<suffix>)): a string");
     await bad('list', { limit: 0 }, "tool 'list': argument 'limit' got 0; it accepts an " +
               'integer from 1 to 100');
     await bad('list', { confidence: 'HIGH' }, "tool 'list': argument 'confidence' got " +
@@ -236,9 +239,9 @@ test('each request sees the base as it is on disk', async () => {
     fs.writeFileSync(f, 'node: gamma\nbloom: remember\ninsights:\n' +
         '  - {id: gamma-007, title: new, claim: c, confidence: low, source: paper-a,\n' +
         '     created: 2026-01-01}\n');
-    assert.deepEqual(await call('next_id', { node: 'gamma' }), { id: 'gamma-008' });
+    assert.match(JSON.stringify(await call('show', { target: 'gamma' })), /gamma-007/);
     fs.writeFileSync(f, before);
-    assert.deepEqual(await call('next_id', { node: 'gamma' }), { id: 'gamma-001' });
+    assert.doesNotMatch(JSON.stringify(await call('show', { target: 'gamma' })), /gamma-007/);
 });
 
 // ---- the write tools, on a base of their own ----
@@ -288,8 +291,8 @@ test('write tools: each one, refusals and dry runs leave every byte', async () =
 
     const e = await w('add', { node: 'beta', title: 'PP across pods', claim: 'Pipeline stages.',
                                source: 'paper-a', confidence: 'low', relates: ['alpha-002'] });
-    assert.deepEqual(e, { id: 'beta-003', node: 'beta', title: 'PP across pods' });
-    assert.match(fs.readFileSync(path.join(dir, 'insights/beta.yaml'), 'utf8'), /id: beta-003/);
+    assert.deepEqual(e, { id: 'beta-35cgkqa', node: 'beta', title: 'PP across pods' });
+    assert.match(fs.readFileSync(path.join(dir, 'insights/beta.yaml'), 'utf8'), /id: beta-35cgkqa/);
     await refused('add', { node: 'beta', title: 't', claim: 'c', source: 'paper-a',
                            confidence: 'high' }, /high/);
     await refused('add', { node: 'beta', title: 't', claim: 'c', source: 'nope',
