@@ -558,16 +558,51 @@ static int S_parse_sources(struct loader *l, const struct kfile *f, struct dtk_y
 	return rc;
 }
 
-/* The node cache (search): sets *st to node file f's stat data, not
- * following a link (the real root and insights/, not a link, hold no link).
- * When the cache holds f's node as it is, the node is unpacked, handed to
- * the filter and f->out set, or, when the filter does not want f, nothing
- * is done: returns 1 (f read as it is would give no error). Else returns 0
- * (*st's st_nlink is 0 when f is not a regular file). */
+/* Returns the flags the node cache unpacks a node of l's load with. */
+static unsigned S_unpack_flags(const struct loader *l)
+{
+	return (l->schema_flags & DTK_SCHEMA_LEAN)     ? DTK_NODECACHE_LEAN
+	       : (l->schema_flags & DTK_SCHEMA_BORROW) ? DTK_NODECACHE_BORROW
+	                                               : 0;
+}
+
+/* Unpacks blob[0..len) as node file f's node into f->out, handing it to the
+ * filter. Returns 1, or 0 when it is not a packed node that passes the
+ * checks of the base as it is now (f->out NULL). */
+static int S_unpack(struct worker *w, struct kfile *f, const char *blob, size_t len)
+{
+	struct loader *l = w->l;
+	struct dtk_arena *scratch = dtk_arena_new();
+	int rc = dtk_nodecache_unpack(&f->out, l->kb, w->arena, scratch, blob, len, f->node,
+	                              f->rel, S_unpack_flags(l), w->named) == 0;
+
+	f->ok = rc;
+	if (rc && l->filter && l->filter->loaded)
+		l->filter->loaded(l->filter->arg, l->kb, f->out, w->arena);
+	dtk_arena_free(scratch);
+	return rc;
+}
+
+/* Returns 1 when l's memory files hold node file f (it stands in for the
+ * disk's: the cache does not know it). */
+static int S_in_mem(const struct loader *l, const struct kfile *f)
+{
+	size_t i;
+	for (i = 0; l->mem && i < l->n_mem; i++)
+		if (!strcmp(l->mem[i].name, f->name))
+			return 1;
+	return 0;
+}
+
+/* The node cache: sets *st to node file f's stat data, not following a
+ * link (the real root and insights/, not a link, hold no link). When the
+ * cache holds f's node as it is, the node is unpacked into f->out, or, when
+ * the filter does not want f, nothing is done: returns 1 (f read as it is
+ * would give no error). Else returns 0 (*st's st_nlink is 0 when f is not a
+ * regular file). */
 static int S_from_cache(struct worker *w, struct kfile *f, struct stat *st)
 {
 	struct loader *l = w->l;
-	struct dtk_arena *scratch;
 	char *full = dtk_path_join(l->root_real, f->rel), *blob;
 	size_t len;
 	int rc;
@@ -578,36 +613,44 @@ static int S_from_cache(struct worker *w, struct kfile *f, struct stat *st)
 		st->st_nlink = 0;
 		return 0;
 	}
-	if (l->filter->keep && !l->filter->keep(l->filter->arg, f->node, NULL, 0))
+	if (l->filter && l->filter->keep && !l->filter->keep(l->filter->arg, f->node, NULL, 0))
 		/* not wanted: its record stays when it can be trusted; else it
 		 * is read, for the errors reading it may give */
 		return dtk_nodecache_get(l->nc, f->name, st, NULL, NULL) == 0;
 	if (dtk_nodecache_get(l->nc, f->name, st, &blob, &len) < 0)
 		return 0;
-	scratch = dtk_arena_new();
-	rc = dtk_nodecache_unpack(&f->out, l->kb, w->arena, scratch, blob, len, f->node, f->rel,
-	                          (l->schema_flags & DTK_SCHEMA_BORROW) != 0, w->named) == 0;
-	f->ok = rc;
-	if (rc && l->filter->loaded)
-		l->filter->loaded(l->filter->arg, l->kb, f->out, w->arena);
-	dtk_arena_free(scratch);
+	rc = S_unpack(w, f, blob, len);
 	free(blob);
 	return rc;
 }
 
-/* Adds node file f's node, which loaded with no error, to the node cache,
- * when the file read was the regular file looked at before (st, fst). */
-static void S_to_cache(struct loader *l, const struct kfile *f, const struct stat *st,
-                       const struct stat *fst)
+/* The node of node file f (the tree root, of tmp) with the node cache: the
+ * schema's node, with its strings in the tree, packed and, when the file
+ * read was the regular file looked at before (st, fst), added to the cache;
+ * then unpacked as the load wants it, so that a node comes from its packed
+ * form, cached or not. Returns 1 when f->out is set so; 0 when the file
+ * gives an error (nothing kept: the caller parses it as without the cache,
+ * for the same diagnostics). */
+static int S_via_cache(struct worker *w, struct kfile *f, const struct dtk_yval *root,
+                       struct dtk_arena *tmp, const struct stat *st, const struct stat *fst)
 {
+	struct loader *l = w->l;
+	struct dtk_diags d = DTK_DIAGS_INIT;
 	struct dtk_buf b = DTK_BUF_INIT;
+	struct dtk_node *node = dtk_schema_node(l->kb, tmp, tmp, root, f->rel, f->node,
+	                                        DTK_SCHEMA_BORROW, NULL, &d);
+	int rc = node && !d.n;
 
-	if (!st->st_nlink || !fst->st_nlink || st->st_dev != fst->st_dev ||
-	    st->st_ino != fst->st_ino)
-		return;
-	dtk_nodecache_pack(&b, f->out);
-	dtk_nodecache_put(l->nc, f->name, fst, b.ptr, b.len);
+	dtk_diags_release(&d);
+	if (!rc)
+		return 0;
+	dtk_nodecache_pack(&b, node);
+	if (st->st_nlink && fst->st_nlink && st->st_dev == fst->st_dev &&
+	    st->st_ino == fst->st_ino)
+		dtk_nodecache_put(l->nc, f->name, fst, b.ptr, b.len);
+	rc = S_unpack(w, f, b.ptr, b.len);
 	dtk_buf_release(&b);
+	return rc;
 }
 
 /* Reads, parses and checks file f with w's arena and diagnostics. */
@@ -635,7 +678,7 @@ static void S_load_file(struct worker *w, struct kfile *f)
 	}
 	if (f->linked && !S_links(l, f))
 		return;
-	if (f->t == F_NODE && l->nc && S_from_cache(w, f, &st))
+	if (f->t == F_NODE && l->nc && !S_in_mem(l, f) && S_from_cache(w, f, &st))
 		return;
 	rc = S_read(l, &w->d, f, &buf, &len, &owned, l->nc ? &fst : NULL);
 	if (rc == 0 && f->t == F_NODE && l->filter &&
@@ -665,11 +708,11 @@ schema:
 		break;
 	case F_RECORDS: dtk_schema_records(l->kb, w->arena, root, f->rel, &w->d); break;
 	case F_NODE:
+		if (l->nc && owned && S_via_cache(w, f, root, tmp, &st, &fst))
+			break;
 		f->out = dtk_schema_node(l->kb, w->arena, tmp, root, f->rel, f->node,
 		                         l->schema_flags, w->named, &w->d);
 		f->ok = f->out != NULL;
-		if (f->out && l->nc && w->d.n == had)
-			S_to_cache(l, f, &st, &fst);
 		if (f->out && l->filter && l->filter->loaded)
 			l->filter->loaded(l->filter->arg, l->kb, f->out, w->arena);
 		break;
@@ -933,8 +976,8 @@ static int S_load_files(struct loader *l, int what, const char *only)
 		if (!pf && S_list_nodes(l, &cap, DTK_KB_LINKED, only) < 0)
 			return -1;
 	}
-	if (l->filter && l->filter->borrow && !l->mem && S_insights_plain(l)) {
-		/* a search's node cache */
+	if (!(what & DTK_KB_ONE_NODE) && l->root_real && S_insights_plain(l)) {
+		/* the node cache: every node file of the base is looked up */
 		char *path = dtk_cache_path(l->root_real, "nodes");
 		l->nc = path ? dtk_nodecache_open(path, l->root_real) : NULL;
 		free(path);
