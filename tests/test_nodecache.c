@@ -500,12 +500,69 @@ static void test_cache_text(void **state)
 	dtk_buf_release(&b);
 }
 
+/* A held base (dtk_kb_hold): the same base while no file changes; loaded
+ * again, with what another process wrote, once one does; not held while a
+ * file is within the stat grain. */
+static void test_hold(void **state)
+{
+	char *dir = t_mkdtemp(), *base = dtk_path_join(dir, "base"), *src, *xdg;
+	struct dtk_diags d = DTK_DIAGS_INIT;
+	const struct dtk_kb *kb, *again;
+	struct dtk_kb_hold *h;
+
+	(void)state;
+	src = t_src("tests/fixtures/base");
+	t_copytree(src, base);
+	free(src);
+	xdg = dtk_path_join(dir, "xdg");
+	setenv("XDG_CACHE_HOME", xdg, 1);
+	setenv("DTK_TEST_CACHE_GRAIN_NS", "0", 1);
+	h = dtk_kb_hold_new(base, DTK_KB_ALL);
+	assert_int_equal(dtk_kb_hold_get(h, &kb, &d), 0);
+	assert_non_null(dtk_kb_entry(kb, "alpha-001"));
+	assert_int_equal(dtk_kb_hold_get(h, &again, &d), 0);
+	assert_ptr_equal(kb, again); /* nothing changed: held */
+	/* another process writes a node file: the next request sees it */
+	assert_int_equal(t_sh(base, "sed -i 's/^  - id: alpha-001$/  - id: alpha-009/' "
+	                            "insights/alpha.yaml && sed -i 's/alpha-001/alpha-009/g' "
+	                            "insights/*.yaml"),
+	                 0);
+	assert_int_equal(dtk_kb_hold_get(h, &kb, &d), 0);
+	assert_null(dtk_kb_entry(kb, "alpha-001"));
+	assert_non_null(dtk_kb_entry(kb, "alpha-009"));
+	/* a file added, then made invalid: reported, and loaded again after */
+	assert_int_equal(t_sh(base, "printf 'node: zeta\n' > insights/zeta.yaml"), 0);
+	assert_int_equal(dtk_kb_hold_get(h, &kb, &d), DTK_EINVALID);
+	assert_null(kb);
+	assert_true(d.n > 0);
+	dtk_diags_release(&d);
+	assert_int_equal(t_sh(base, "rm insights/zeta.yaml"), 0);
+	assert_int_equal(dtk_kb_hold_get(h, &kb, &d), 0);
+	assert_non_null(dtk_kb_entry(kb, "alpha-009"));
+	/* with the grain as shipped, a file just written is never trusted:
+	 * each request loads again */
+	unsetenv("DTK_TEST_CACHE_GRAIN_NS");
+	assert_int_equal(t_sh(base, "touch insights/beta.yaml"), 0);
+	assert_int_equal(dtk_kb_hold_get(h, &kb, &d), 0);
+	assert_int_equal(dtk_kb_hold_get(h, &again, &d), 0);
+	assert_non_null(again);
+	assert_ptr_not_equal(kb, NULL);
+	dtk_kb_hold_free(h);
+	dtk_kb_hold_free(NULL);
+	unsetenv("XDG_CACHE_HOME");
+	free(xdg);
+	free(base);
+	t_rmtree(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_damage),
 	        cmocka_unit_test(test_checks_again),   cmocka_unit_test(test_file),
 	        cmocka_unit_test(test_used_and_stale), cmocka_unit_test(test_cache_text),
+	        cmocka_unit_test(test_hold),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

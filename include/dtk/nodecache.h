@@ -74,12 +74,12 @@ enum {
 
 /*
  * Unpacks blob[0..len) (followed by a NUL) into *out: the node and its
- * entries in arena, the strings copied into arena, except as flags say. name and path are the node's; kb gives the sources the ids
- * name (their own strings), and named, when not NULL, gets their bits as
- * dtk_schema_node sets them. The checks of a node file that read other files
- * are made again: every source named is in kb (when its sources loaded),
- * and a high entry has the verifications kb's policy asks. Returns 0, or -1
- * when blob is not a packed node or fails those checks (*out NULL).
+ * entries in arena, the strings copied into arena, except as flags say. name and path are the
+ * node's; kb gives the sources the ids name (their own strings), and named, when not NULL, gets
+ * their bits as dtk_schema_node sets them. The checks of a node file that read other files are made
+ * again: every source named is in kb (when its sources loaded), and a high entry has the
+ * verifications kb's policy asks. Returns 0, or -1 when blob is not a packed node or fails those
+ * checks (*out NULL).
  */
 int dtk_nodecache_unpack(struct dtk_node **out, const struct dtk_kb *kb, struct dtk_arena *arena,
                          struct dtk_arena *scratch, const char *blob, size_t len, const char *name,
