@@ -167,8 +167,9 @@ cmd_args() {
 	# with no node cache (run_row removes it): every file parsed, the cache made
 	reindex-cold) args=("$dtk" -C "$2" reindex --stdout) ;;
 	# after one node file changed (change_one), on the copy of the base
-	check-1) args=("$dtk" -C "$work/use-base" check -q) ;;
-	reindex-1) args=("$dtk" -C "$work/use-base" reindex --stdout) ;;
+	# (the copy's cache in a folder of its own: the cold rows remove theirs)
+	check-1) args=(env XDG_CACHE_HOME="$work/cache-copy" "$dtk" -C "$work/use-base" check -q) ;;
+	reindex-1) args=(env XDG_CACHE_HOME="$work/cache-copy" "$dtk" -C "$work/use-base" reindex --stdout) ;;
 	check) args=("$dtk" -C "$2" check -q) ;;
 	show-floor) args=("$scan" -f "$ins/_domain.yaml" "$ins/_sources.yaml" "$ins/$3.yaml") ;;
 	show) args=("$dtk" -C "$2" show "$3") ;;
@@ -179,7 +180,7 @@ cmd_args() {
 	startup) args=("$dtk" --version) ;; # what any dtk run costs before reading
 	# a write: used + 1 of the node's first entry, validated with the whole
 	# base, the node file and INDEX.md replaced; on a copy of the base
-	use) args=("$dtk" -C "$work/use-base" use "$(first_id "$work/use-base" "$3")") ;;
+	use) args=(env XDG_CACHE_HOME="$work/cache-copy" "$dtk" -C "$work/use-base" use "$(first_id "$work/use-base" "$3")") ;;
 	# a search of two words of the generator's vocabulary: every node file
 	# holds them, so every one is parsed (the most a search does)
 	search) args=("$dtk" -C "$2" search infiniband rdma) ;;
