@@ -36,7 +36,7 @@ _dtk_options()
     crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --gpg-sign --no-gpg-sign --no-verify --allow-future --allow-shallow --continue --abort $_dtk_paged" ;;
     log) echo "-f --format $_dtk_paged" ;;
     setup-git) echo "--dtk --no-hooks $_dtk_all" ;;
-    merge-driver) echo "--help --follow-renumbered --follow-rebased" ;;
+    merge-driver) echo "--help" ;;
     export) echo "$_dtk_all" ;;
     add) echo "--title --claim --source --confidence --verified-by --relates --created --allow-future --from $_dtk_wopts" ;;
     add-node) echo "--category --bloom $_dtk_wopts" ;;
@@ -52,7 +52,7 @@ _dtk_options()
     supersede) echo "--date $_dtk_wopts" ;;
     retract) echo "--reason --date $_dtk_wopts" ;;
     init) echo "--lang --domain --title $_dtk_wopts" ;;
-    mcp) echo "$_dtk_all" ;;
+    mcp) echo "--prefix $_dtk_all" ;;
     help) echo "" ;;
     esac
 }
@@ -68,7 +68,6 @@ _dtk_takes_value()
     search:-f | search:--format | search:--color) return 0 ;;
     crystallize:--date | crystallize:--format | crystallize:--eval) return 0 ;;
     crystallize:--review | crystallize:--author | setup-git:--dtk) return 0 ;;
-    merge-driver:--follow-renumbered) return 0 ;;
     add:--title | add:--claim | add:--source | add:--confidence | add:--verified-by) return 0 ;;
     add:--relates | add:--created | add:--from | add-node:--category | add-node:--bloom) return 0 ;;
     add-source:--title | add-source:--url | add-source:--read | review:--date) return 0 ;;
@@ -296,7 +295,6 @@ _dtk()
     list:-n | list:--node | search:-n | search:--node)
         _dtk_reply "$(_dtk_nodes "$(_dtk_root "$dir")")"; return 0 ;;
     crystallize:--review | setup-git:--dtk) _dtk_files -f; return 0 ;;
-    merge-driver:--follow-renumbered) _dtk_files -d; return 0 ;;
     *:?*) COMPREPLY=(); return 0 ;; # a date, a scenario, an author: free text
     esac
 

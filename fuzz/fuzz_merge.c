@@ -3,7 +3,7 @@
  *
  * The first byte chooses the mode. Even: three related valid node files,
  * each side the base with edits the input chooses (entries added with the
- * next id, titles, stance and bloom rewritten, counters bumped, sources and
+ * fresh ids, titles, stance and bloom rewritten, counters bumped, sources and
  * references added), written in a layout the input chooses (indentation,
  * CRLF, flow or block lists). A clean merge must load as a valid base with
  * the other files (dtk_kb_load_mem); a conflicted one must hold conflict
@@ -230,30 +230,6 @@ static const char *S_sep(const char *p, size_t n)
 	return NULL;
 }
 
-/* Theirs' references to renumbered ids followed in the merged text out (as
- * a node file or _domain.yaml): what it rewrites must parse still. */
-static void S_follow(const char *name, const struct dtk_merge_out *out,
-                     const struct dtk_merge_in *mi)
-{
-	static const struct dtk_merge_rename r[] = {{"alpha-001", "alpha-009"},
-	                                            {"alpha-002", "alpha-010"}};
-	struct dtk_merge_out fo;
-	struct dtk_diags d = DTK_DIAGS_INIT;
-	struct dtk_yval *root = NULL;
-	struct dtk_arena *a;
-
-	if (dtk_merge_follow(&fo, name, out->text, out->len, mi->ours, mi->ours_len, mi->theirs,
-	                     mi->theirs_len, out->n_renames ? out->renames : r,
-	                     out->n_renames ? out->n_renames : 2) > 0) {
-		a = dtk_arena_new();
-		if (!fo.text || dtk_yaml_parse(&root, a, "followed", fo.text, fo.len, &d) < 0)
-			abort();
-		dtk_arena_free(a);
-		dtk_diags_release(&d);
-	}
-	dtk_merge_out_release(&fo);
-}
-
 static void S_raw(const uint8_t *data, size_t size)
 {
 	static const char *const names[] = {"alpha.yaml", "_sources.yaml", "_domain.yaml",
@@ -287,7 +263,6 @@ static void S_raw(const uint8_t *data, size_t size)
 			abort();
 		dtk_arena_free(a);
 		dtk_diags_release(&d);
-		S_follow(mi.name, &out, &mi);
 	} else if (!S_has_markers(&out)) {
 		abort();
 	}

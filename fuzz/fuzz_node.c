@@ -4,7 +4,7 @@
  * runs on it (YAML, schema, references) and, when it is valid, INDEX.md is
  * rendered and each node goes through the node cache's packing: packed,
  * unpacked (borrowed and copied) and packed again, it must be the same
- * bytes, else the target aborts. Any crash, leak, hang or sanitizer report
+ * bytes, and unpacked lean, else the target aborts. Any crash, leak, hang or sanitizer report
  * is a bug.
  */
 #include "dtk/index.h"
@@ -51,6 +51,11 @@ static void S_round_trip(const struct dtk_kb *kb)
 				abort();
 			dtk_nodecache_pack(&two, out);
 			if (one.len != two.len || memcmp(one.ptr, two.ptr, one.len))
+				abort();
+			/* as a lean load unpacks it (check, reindex) */
+			if (dtk_nodecache_unpack(&out, kb, a, s, one.ptr, one.len,
+			                         kb->nodes[i]->name, kb->nodes[i]->path,
+			                         DTK_NODECACHE_LEAN, NULL) < 0)
 				abort();
 			dtk_buf_release(&one);
 			dtk_buf_release(&two);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -52,10 +53,84 @@ static int S_is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Returns the git directory a ".git" file at dot names (malloc'd), or NULL. */
+/* Returns 1 when text names target: the path of its first line, relative
+ * to base when not absolute, is target (a real path) once resolved. */
+static int S_names(char *text, const char *base, const char *target)
+{
+	char *p, *real;
+	int same;
+
+	text[strcspn(text, "\r\n")] = '\0';
+	if (!*text)
+		return 0;
+	p = text[0] == '/' ? dtk_xstrdup(text) : dtk_path_join(base, text);
+	real = realpath(p, NULL);
+	same = real && !strcmp(real, target);
+	free(real);
+	free(p);
+	return same;
+}
+
+/* Returns core.worktree of the git config text (malloc'd), or NULL: the
+ * plain form git writes ("[core]" then "\tworktree = PATH"). */
+static char *S_core_worktree(const char *text)
+{
+	const char *line, *nl, *v;
+	int core = 0;
+
+	for (line = text; *line; line = *nl ? nl + 1 : nl) {
+		nl = line + strcspn(line, "\n");
+		line += strspn(line, " \t");
+		if (*line == '[')
+			core = !strncasecmp(line, "[core]", 6);
+		else if (core && !strncasecmp(line, "worktree", 8)) {
+			v = line + 8 + strspn(line + 8, " \t");
+			if (*v++ != '=')
+				continue;
+			v += strspn(v, " \t");
+			return dtk_xstrndup(v, strcspn(v, "\r\n"));
+		}
+	}
+	return NULL;
+}
+
+/* Returns 1 when the git directory git (a real path) is one of the work
+ * tree at dir whose ".git" file is dot: its own "gitdir" file names dot
+ * (a linked worktree), or its core.worktree is dir (a submodule, a
+ * separate git directory made so). A ".git" file naming any other
+ * directory (an archive's "gitdir: ../../../../root") is not followed. */
+static int S_gitdir_is_ours(const char *git, const char *dot, const char *dir)
+{
+	char *rdot = realpath(dot, NULL), *rdir = realpath(dir, NULL), *text = NULL, *wt = NULL;
+	char *back = dtk_path_join(git, "gitdir"), *config = dtk_path_join(git, "config");
+	size_t len;
+	int ours = 0;
+
+	if (!rdot || !rdir)
+		goto done;
+	if (dtk_file_read(&text, &len, back, 4096) == 0)
+		ours = S_names(text, git, rdot);
+	free(text);
+	text = NULL;
+	if (!ours && dtk_file_read(&text, &len, config, 1 << 20) == 0 &&
+	    (wt = S_core_worktree(text)))
+		ours = S_names(wt, git, rdir);
+done:
+	dtk_error_clear();
+	free(text);
+	free(wt);
+	free(back);
+	free(config);
+	free(rdot);
+	free(rdir);
+	return ours;
+}
+
+/* Returns the git directory a ".git" file at dot names (malloc'd, a real
+ * path), or NULL when it names none of this work tree's. */
 static char *S_gitdir_file(const char *dot, const char *dir)
 {
-	char *text = NULL, *out = NULL, *p;
+	char *text = NULL, *out = NULL, *p, *real = NULL;
 	size_t len;
 
 	if (dtk_file_read(&text, &len, dot, 4096) != 0 || strncmp(text, "gitdir: ", 8))
@@ -63,35 +138,42 @@ static char *S_gitdir_file(const char *dot, const char *dir)
 	p = text + 8;
 	p[strcspn(p, "\r\n")] = '\0';
 	out = p[0] == '/' ? dtk_xstrdup(p) : dtk_path_join(dir, p);
-	if (!S_is_dir(out)) {
-		free(out);
-		out = NULL;
+	real = S_is_dir(out) ? realpath(out, NULL) : NULL;
+	if (real && !S_gitdir_is_ours(real, dot, dir)) {
+		free(real);
+		real = NULL;
 	}
 done:
+	dtk_error_clear();
+	free(out);
 	free(text);
-	return out;
+	return real;
 }
 
 /* Returns the git directory of the repository holding root (malloc'd), as
  * git finds it (GIT_DIR, else the nearest .git up from root), or NULL. */
-static char *S_git_dir(const char *root)
+char *dtk_cache_git_dir(const char *root)
 {
 	const char *env = S_env("GIT_DIR");
 	char *dir, *dot, *out = NULL, *slash;
 	struct stat st;
+	int found;
 
 	if (env)
 		return S_is_dir(env) ? realpath(env, NULL) : NULL;
 	dir = dtk_xstrdup(root);
 	for (;;) {
 		dot = dtk_path_join(dir, ".git");
-		if (lstat(dot, &st) == 0 && S_ISDIR(st.st_mode))
+		found = lstat(dot, &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode));
+		if (found && S_ISDIR(st.st_mode))
 			out = dtk_xstrdup(dot);
-		else if (lstat(dot, &st) == 0 && S_ISREG(st.st_mode))
+		else if (found)
 			out = S_gitdir_file(dot, dir);
 		free(dot);
 		slash = strrchr(dir, '/');
-		if (out || !slash || slash == dir)
+		/* the nearest .git decides, as for git: one that is not this
+		 * work tree's sends the cache to the user's cache directory */
+		if (found || !slash || slash == dir)
 			break;
 		*slash = '\0';
 	}
@@ -108,7 +190,7 @@ char *dtk_cache_path(const char *root, const char *kind)
 
 	if (off && strcmp(off, "0"))
 		return NULL;
-	git = S_git_dir(root);
+	git = dtk_cache_git_dir(root);
 	if (git)
 		dtk_buf_printf(&b, "%s/dtk", git);
 	else if (xdg && xdg[0] == '/')
@@ -139,10 +221,23 @@ int dtk_cache_stat_same(const struct dtk_cache_stat *a, const struct dtk_cache_s
 	       a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns;
 }
 
+/* Returns the grain in ns: DTK_CACHE_GRAIN_S, or in a build with
+ * DTK_TEST_HOOKS (the test suite's) DTK_TEST_CACHE_GRAIN_NS when set, so
+ * that the tests need not wait for the clock. */
+static int64_t S_grain(void)
+{
+#ifdef DTK_TEST_HOOKS
+	const char *env = S_env("DTK_TEST_CACHE_GRAIN_NS");
+	if (env)
+		return strtoll(env, NULL, 10);
+#endif
+	return DTK_CACHE_GRAIN_S * DTK_CACHE_NS;
+}
+
 int dtk_cache_trusted(const struct dtk_cache_stat *r, const struct stat *st, int64_t stamp)
 {
 	struct dtk_cache_stat now;
-	int64_t limit = stamp - DTK_CACHE_GRAIN_S * DTK_CACHE_NS;
+	int64_t limit = stamp - S_grain();
 
 	dtk_cache_stat_of(&now, st);
 	return dtk_cache_stat_same(r, &now) && r->mtime_ns < limit && r->ctime_ns < limit;

@@ -1,10 +1,10 @@
 /* cmd.c: the table of commands and the dispatcher. */
-#define _DEFAULT_SOURCE /* flock */
 #include "dtk/cmd.h"
 
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
 #include "dtk/kb.h"
+#include "dtk/lock.h"
 #include "dtk/model.h"
 #include "dtk/pager.h"
 #include "dtk/self.h"
@@ -15,7 +15,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 static const struct dtk_cmd *const S_cmds[] = {
@@ -483,26 +482,6 @@ static int S_unknown(struct dtk_ctx *ctx, const char *name)
 	return dtk_cmd_usage_error(ctx, NULL, "'%s' is not a dtk command", name);
 }
 
-/* Takes the base's lock (flock on its root directory), waiting when another
- * dtk run holds it. Returns the descriptor to close, or -1. */
-static int S_lock(const char *root)
-{
-	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		if (errno == EWOULDBLOCK) {
-			fprintf(stderr, "dtk: another dtk run holds the lock on %s; waiting\n",
-			        root);
-			if (flock(fd, LOCK_EX) == 0)
-				return fd;
-		}
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 /* The exit status for output that could not be written after the command
  * returned rc: DTK_EXIT_WRITTEN when files were written (never 2: an agent
  * that retries on 2 would make the change twice), else DTK_EXIT_INVALID. */
@@ -531,7 +510,10 @@ static int S_flush_stdout(int rc)
 	e = errno;
 	fprintf(stderr, "dtk: error: cannot write to standard output%s%s\n", e ? ": " : "",
 	        e ? strerror(e) : "");
-	return S_output_lost(rc == DTK_EXIT_DRIFT ? DTK_EXIT_INVALID : rc);
+	/* 1 after a write that failed part way says what was written: it stays */
+	if (rc == DTK_EXIT_DRIFT)
+		return dtk_file_replaced() ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID;
+	return S_output_lost(rc);
 }
 
 /* Has the base's paths shown relative to the working directory, which is
@@ -569,8 +551,8 @@ int dtk_cmd_run(struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char *
 	}
 	if (ctx->root && !dtk_file_replaced())
 		dtk_file_count_below(ctx->root);
-	if ((cmd->flags & DTK_CMD_LOCKS) && ctx->root && (lock = S_lock(ctx->root)) < 0) {
-		dtk_error("cannot lock %s: %s", ctx->root, strerror(errno));
+	if ((cmd->flags & DTK_CMD_LOCKS) && ctx->root &&
+	    (lock = dtk_lock_take_base(ctx->root, !!(cmd->flags & DTK_CMD_RESUMES))) < 0) {
 		rc = dtk_cmd_fail(ctx, cmd->name, DTK_EXIT_INVALID);
 		goto done;
 	}
@@ -586,8 +568,7 @@ int dtk_cmd_run(struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char *
 	dtk_path_show_from(NULL);
 	dtk_path_show_root(NULL);
 	dtk_file_count_below(NULL);
-	if (lock >= 0)
-		close(lock);
+	dtk_lock_release(lock);
 done:
 	if (root)
 		ctx->root = NULL;
@@ -678,5 +659,5 @@ int dtk_main(int argc, char **argv)
 
 int dtk_cmd_lock(const char *dir)
 {
-	return S_lock(dir);
+	return dtk_lock_take(dir);
 }

@@ -1,4 +1,4 @@
-/* cmd_add.c: dtk add: a new entry in a node, with the node's next id. */
+/* cmd_add.c: dtk add: a new entry in a node, with a fresh id. */
 #include "dtk/cmd.h"
 
 #include "dtk/fs.h"
@@ -133,28 +133,23 @@ static int S_from(struct dtk_ctx *ctx, struct entry *e, const char *path, struct
 	return rc;
 }
 
-/* Returns the node file's next entry id (the rule of dtk next-id) in buf. */
-static int S_next_id(const struct dtk_wfile *f, const char *node, char *buf, size_t size)
+/* Writes to buf the fresh id of entry e in the node file f: its birth id
+ * (dtk_entry_id_birth), at the first nonce no entry of f has taken. */
+static void S_fresh_id(const struct dtk_wfile *f, const char *node, const struct entry *e,
+                       char *buf, size_t size)
 {
 	const struct dtk_yval *l = dtk_yval_get(f->doc.root, "insights");
-	size_t i, plen, nlen = strlen(node);
-	long max = 0;
-	int width = 3; /* at most 9: ids have 3 to 9 digits */
+	unsigned nonce = 0;
+	size_t i;
 
-	for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
-		const char *id = dtk_write_str(l->items[i], "id");
-		if (!id || !dtk_entry_id_split(id, &plen) || plen != nlen ||
-		    strncmp(id, node, nlen))
-			continue;
-		if (atol(id + plen + 1) > max)
-			max = atol(id + plen + 1);
-		if ((int)strlen(id + plen + 1) > width && strlen(id + plen + 1) <= 9)
-			width = (int)strlen(id + plen + 1);
-	}
-	if (max >= 999999999L)
-		return dtk_error("node '%s' has used the last entry number", node);
-	snprintf(buf, size, "%.255s-%0*ld", node, width & 15, max + 1);
-	return 0;
+	do {
+		dtk_entry_id_birth(buf, size, node, e->title, e->claim, e->source, nonce++);
+		for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
+			const char *id = dtk_write_str(l->items[i], "id");
+			if (id && !strcmp(id, buf))
+				break;
+		}
+	} while (l && l->kind == DTK_Y_SEQ && i < l->n);
 }
 
 static int S_list_opt(struct dtk_ctx *ctx, struct dtk_yscalar *l, size_t *n, int *flag,
@@ -179,7 +174,7 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 	struct dtk_wfile *file;
 	dtk_date d;
 	size_t n = 0, i;
-	int min;
+	int min, rc;
 
 	if (!e->title || !e->claim || !e->source || !e->confidence)
 		return dtk_cmd_usage_error(w->ctx, "add", "missing --%s",
@@ -188,6 +183,9 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 		                           : !e->source ? "source"
 		                                        : "confidence (high, medium or low: no "
 		                                          "default)");
+	if (dtk_write_check_text(w, "the title", "title", e->title) ||
+	    dtk_write_check_text(w, "the claim", "claim", e->claim))
+		return DTK_EXIT_INVALID;
 	if (dtk_cmd_choice(w->ctx, "add", "--confidence", e->confidence, confs, 3) < 0)
 		return DTK_EXIT_INVALID;
 	if (e->created && dtk_date_parse(&d, e->created) < 0)
@@ -226,8 +224,7 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 			                        "sources (policy.high_min_verified); %zu given",
 			                        min, e->n_verified);
 	}
-	if (S_next_id(file, node, id, sizeof(id)) < 0)
-		return dtk_cmd_fail(w->ctx, "add", DTK_EXIT_INVALID);
+	S_fresh_id(file, node, e, id, sizeof(id));
 	f[n++] = (struct dtk_yfield){"id", {id, 1}, NULL, 0};
 	f[n++] = (struct dtk_yfield){"title", {e->title, 0}, NULL, 0};
 	f[n++] = (struct dtk_yfield){"claim", {e->claim, 0}, NULL, 0};
@@ -241,15 +238,16 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 	l = dtk_yval_get(file->doc.root, "insights");
 	if (dtk_yedit_append_map(&file->doc, file->doc.root, "insights", l, f, n) < 0)
 		return dtk_cmd_fail(w->ctx, "add", DTK_EXIT_INVALID);
-	if (dtk_write_commit(w) != DTK_EXIT_OK)
-		return DTK_EXIT_INVALID;
+	rc = dtk_write_commit(w);
+	if (rc == DTK_EXIT_INVALID) /* nothing written */
+		return rc;
 	{
 		const char *ids[1] = {id};
 		char line[320];
 		snprintf(line, sizeof(line), "%s\n", id);
 		dtk_write_print_entries(w, ids, 1, 0, line);
 	}
-	return DTK_EXIT_OK;
+	return rc;
 }
 
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
@@ -336,9 +334,10 @@ const struct dtk_cmd dtk_cmd_add = {
                  "               [--allow-future] [--dry-run] [--format text|json]\n"
                  "               [--no-reindex] <node>\n"
                  "       dtk add --from FILE|- [the options above, which override it] <node>",
-        .summary = "add an entry to a node, with the node's next id",
+        .summary = "add an entry to a node, with a fresh id",
         .help = "\nAppends a new entry to insights/<node>.yaml, after its last entry and in\n"
-                "its style. The id is the node's next id (as 'dtk next-id' prints it);\n"
+                "its style. The id is fresh, <node>-<7 letters and digits>, a hash of the\n"
+                "node, title, claim and source (docs/schema.md): it never needs renumbering;\n"
                 "created defaults to today. --confidence is required: there is no default.\n"
                 "high is refused unless the entry has policy.high_min_verified sources in\n"
                 "verified_by. The whole base is validated with the new entry before\n"

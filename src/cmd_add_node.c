@@ -97,7 +97,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	text.ptr = NULL; /* adopted */
 	rc = dtk_write_commit(&w);
 	dtk_buf_printf(&line, "%s\n", node);
-	if (rc == DTK_EXIT_OK)
+	if (rc != DTK_EXIT_INVALID) /* written (1: in part, or not synced) */
 		dtk_write_print_node(&w, node, line.ptr);
 done:
 	dtk_buf_release(&text);

@@ -87,6 +87,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		                    dtk_esc(url));
 		goto done;
 	}
+	if (dtk_write_check_text(&w, "--title", "title", title))
+		goto done;
 	if (read && dtk_date_parse(&d, read) < 0) {
 		dtk_cmd_usage_error(ctx, "add-source", "--read must be a date YYYY-MM-DD, not '%s'",
 		                    read);
@@ -122,7 +124,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		}
 	}
 	rc = dtk_write_commit(&w);
-	if (rc == DTK_EXIT_OK && !w.opts.dry_run) {
+	if (rc != DTK_EXIT_INVALID && !w.opts.dry_run) { /* written (1: not all) */
 		if (w.opts.json) {
 			struct dtk_buf b = DTK_BUF_INIT;
 			struct dtk_json j;

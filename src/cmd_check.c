@@ -6,8 +6,10 @@
 #include "dtk/fs.h"
 #include "dtk/git.h"
 #include "dtk/index.h"
+#include "dtk/invisible.h"
 #include "dtk/kb.h"
 #include "dtk/repo.h"
+#include "dtk/ytree.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -133,6 +135,118 @@ static void S_warn_future(struct dtk_ctx *ctx, const struct dtk_kb *kb)
 		}
 }
 
+/* Prints the warning about invisible character cp at rel:line:col. */
+static void S_warn_cp(struct dtk_ctx *ctx, const char *rel, int line, int col, int32_t cp,
+                      const char *how)
+{
+	fprintf(ctx->err, "%s:%d:%d: warning: %s U+%04X%s: the text may show other than it holds\n",
+	        rel, line, col,
+	        dtk_invisible_is_bidi(cp) ? "bidirectional control" : "invisible format character",
+	        (unsigned)cp, how);
+}
+
+/* Returns the code point escape esc[0..n) spells ("\\u202e", "\\U000e0001",
+ * "\\xad": YAML's escapes of a double-quoted scalar), or -1. */
+static int32_t S_escape_cp(const char *esc, size_t n)
+{
+	size_t digits = n >= 2 ? (esc[1] == 'x'   ? 2
+	                          : esc[1] == 'u' ? 4
+	                          : esc[1] == 'U' ? 8
+	                                          : 0)
+	                       : 0;
+	int32_t cp = 0;
+	size_t i;
+
+	if (!digits || n < 2 + digits)
+		return -1;
+	for (i = 2; i < 2 + digits; i++) {
+		char c = esc[i];
+		int d = c >= '0' && c <= '9'   ? c - '0'
+		        : c >= 'a' && c <= 'f' ? c - 'a' + 10
+		        : c >= 'A' && c <= 'F' ? c - 'A' + 10
+		                               : -1;
+		if (d < 0 || cp > 0x10FFFF)
+			return -1;
+		cp = cp * 16 + d;
+	}
+	return cp;
+}
+
+/* Warns of the invisible characters the double-quoted scalars of v spell
+ * as escapes ("\\u202e"), each where its escape is in buf[0..len). */
+static void S_warn_escaped(struct dtk_ctx *ctx, const char *rel, const char *buf, size_t len,
+                           const struct dtk_yval *v, int depth)
+{
+	size_t i;
+	int32_t cp;
+	int line, col;
+
+	if (!v || depth > DTK_MAX_DEPTH + 1)
+		return;
+	if (v->kind != DTK_Y_SCALAR) {
+		for (i = 0; i < v->n; i++)
+			S_warn_escaped(ctx, rel, buf, len, v->items[i], depth + 1);
+		return;
+	}
+	if (v->style != DTK_YS_DOUBLE)
+		return;
+	for (i = v->start; i + 1 < v->end; i++) {
+		if (buf[i] != '\\')
+			continue;
+		cp = S_escape_cp(buf + i, v->end - i);
+		if (cp >= 0 && dtk_invisible_cp(cp)) {
+			dtk_text_linecol(buf, len, i, &line, &col);
+			S_warn_cp(ctx, rel, line, col, cp, " (an escape)");
+		}
+		i++; /* past the escaped character: "\\\\u202e" is no escape of one */
+	}
+}
+
+/* Warns (to stderr; the exit status stays) of each invisible character of
+ * invisible.h in file rel of the base, in any text, comments too: a
+ * bidirectional control or a zero width space makes what a reviewer sees
+ * differ from what the file says. */
+static void S_warn_invisible_file(struct dtk_ctx *ctx, const char *rel)
+{
+	char *full = dtk_path_join(ctx->root, rel), *buf = NULL;
+	struct dtk_diags diags = DTK_DIAGS_INIT;
+	struct dtk_arena *arena;
+	struct dtk_yval *root = NULL;
+	size_t len = 0, i, k;
+	int32_t cp;
+	int line, col;
+
+	if (dtk_file_read_regular(&buf, &len, full, DTK_MAX_FILE_BYTES) != 0) {
+		free(full);
+		return; /* absent (_crystallizations.yaml): the loader said all else */
+	}
+	for (i = 0; (i += dtk_invisible_find(buf + i, len - i, &k, &cp)) < len; i += k) {
+		dtk_text_linecol(buf, len, i, &line, &col);
+		S_warn_cp(ctx, rel, line, col, cp, "");
+	}
+	/* an escape spells one only in a double-quoted scalar */
+	if (memchr(buf, '\\', len)) {
+		arena = dtk_arena_new();
+		if (dtk_yaml_parse(&root, arena, rel, buf, len, &diags) == 0)
+			S_warn_escaped(ctx, rel, buf, len, root, 0);
+		dtk_arena_free(arena);
+		dtk_diags_release(&diags);
+	}
+	free(buf);
+	free(full);
+}
+
+static void S_warn_invisible(struct dtk_ctx *ctx, const struct dtk_kb *kb)
+{
+	static const char *const meta[] = {"insights/_domain.yaml", "insights/_sources.yaml",
+	                                   "insights/_crystallizations.yaml"};
+	size_t i;
+	for (i = 0; i < 3; i++)
+		S_warn_invisible_file(ctx, meta[i]);
+	for (i = 0; i < kb->n_nodes; i++)
+		S_warn_invisible_file(ctx, kb->nodes[i]->path);
+}
+
 /* Warns of entries that relate to a superseded or retracted entry (and are
  * not retired themselves): a link to knowledge withdrawn. */
 static void S_warn_retired(struct dtk_ctx *ctx, const struct dtk_kb *kb)
@@ -171,6 +285,7 @@ static int S_compare(struct dtk_ctx *ctx, const char *path, struct dtk_file_cmp 
 		rc = dtk_kb_load(&kb, ctx->root, DTK_KB_ALL | DTK_KB_LEAN, NULL, diags);
 	if (rc == 0) {
 		S_warn_future(ctx, kb);
+		S_warn_invisible(ctx, kb);
 		S_warn_retired(ctx, kb);
 		rc = dtk_index_write(kb, dtk_file_cmp_write, cmp);
 	}
@@ -261,7 +376,9 @@ const struct dtk_cmd dtk_cmd_check = {
         .help = "\nValidates insights/ and compares INDEX.md with what 'dtk reindex' would\n"
                 "write. Never writes anything. Exit status: 0 when all is well; 1 when\n"
                 "INDEX.md differs (a unified diff goes to standard output); 2 when the\n"
-                "data is invalid (every error goes to standard error).\n\n"
+                "data is invalid (every error goes to standard error). Warnings (a date\n"
+                "after today, an invisible character such as a bidirectional control)\n"
+                "go to standard error and do not change the exit status.\n\n"
                 "options:\n"
                 "  -f, --format F   text (the default), or github: also print GitHub Actions\n"
                 "                   annotations (::error file=...) on standard output, for\n"

@@ -71,6 +71,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		dtk_cmd_usage_error(ctx, "contradict", "--note is required: say what conflicts");
 		goto done;
 	}
+	if (dtk_write_check_text(&w, "--note", "note", con.note))
+		goto done;
 	con.other = argv[optind + 1];
 	rc = dtk_write_known_pair(&w, argv[optind], "<other-id>", con.other, 0);
 	if (rc == DTK_EXIT_OK)

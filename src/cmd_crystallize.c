@@ -11,6 +11,8 @@
 #include "dtk/ytree.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -46,6 +48,32 @@ static void S_rm_scratch(const char *dir)
 	free(ins);
 }
 
+/* Removes from tmp the scratch bases runs killed meanwhile left
+ * (dtk-prev-<pid>-XXXXXX of a pid that no longer exists, this user's): each
+ * is a copy of a whole base. */
+static void S_sweep_scratch(const char *tmp)
+{
+	DIR *d = opendir(tmp);
+	struct dirent *de;
+	struct stat st;
+	size_t n;
+
+	while (d && (de = readdir(d))) {
+		const char *s = de->d_name;
+		char *dir;
+		if (strncmp(s, "dtk-prev-", 9) || !dtk_file_dead_pid(s + 9, &n) ||
+		    s[9 + n] != '-' || strlen(s + 10 + n) != 6 ||
+		    fstatat(dirfd(d), s, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) ||
+		    st.st_uid != getuid())
+			continue;
+		dir = dtk_path_join(tmp, s);
+		S_rm_scratch(dir);
+		free(dir);
+	}
+	if (d)
+		closedir(d);
+}
+
 /* Loads the base as it was at the run of since, from git, into *out; NULL
  * when history does not hold it (a warning says what that means). A shallow
  * clone cut before that run is refused when refuse_shallow is set: its
@@ -57,8 +85,16 @@ static int S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since, in
 	struct dtk_diags d = DTK_DIAGS_INIT;
 	struct dtk_kb *kb = NULL;
 	const char *tmp = getenv("TMPDIR");
-	char *dir = dtk_path_join(tmp && *tmp ? tmp : P_tmpdir, "dtk-prev-XXXXXX"), hex[41], s[11];
+	char *dir, hex[41], s[11], name[64];
 	int rc = 0, shallow = repo && dtk_repo_is_shallow(repo);
+
+	/* the pid in the name: a run killed before it removed its copy is
+	 * told by it, and the next run removes that copy */
+	tmp = tmp && *tmp ? tmp : P_tmpdir;
+	snprintf(name, sizeof(name), "dtk-prev-%ld-XXXXXX", (long)getpid());
+	dir = dtk_path_join(tmp, name);
+	if (repo)
+		S_sweep_scratch(tmp);
 
 	if (repo && !mkdtemp(dir)) {
 		fprintf(ctx->err,
@@ -389,37 +425,50 @@ static void S_message(struct dtk_buf *m, const struct dtk_record *r)
 	dtk_buf_release(&y);
 }
 
-/* Writes the two files without git (--no-commit): INDEX.md first, then the
- * records, so that a failure (or a kill) between them leaves the records as
- * they were and the same run can be made again; when the records cannot be
- * written, INDEX.md is put back. Returns 0, or -1 with the error set. */
+/* Writes the two files without git (--no-commit), all or nothing: both are
+ * first written beside their files (a full disk fails there, nothing
+ * changed); then INDEX.md is renamed into place, then the records, so that a
+ * kill between them leaves the records as they were and the same run can be
+ * made again; when the records cannot be replaced, INDEX.md is put back.
+ * Returns 0; -1 with the error set when nothing was changed; DTK_ENOSYNC
+ * with the error saying what was written when something was (a directory
+ * not synced, INDEX.md not put back). */
 static int S_write(const struct dtk_kb *kb, const char *records, const char *index)
 {
 	char *a = dtk_path_join(kb->root, "insights/_crystallizations.yaml");
 	char *b = dtk_path_join(kb->root, DTK_INDEX_FILE), *old = NULL;
+	struct dtk_file_staged sa = {NULL, NULL}, sb = {NULL, NULL};
 	size_t old_len = 0;
-	int had = dtk_file_read_regular(&old, &old_len, b, DTK_MAX_INDEX_BYTES), rc = -1;
+	int had = dtk_file_read_regular(&old, &old_len, b, DTK_MAX_INDEX_BYTES), rc = -1, rb;
 
-	if (had < 0 || dtk_file_check_regular(a) < 0)
+	if (had < 0 || dtk_file_check_regular(a) < 0 ||
+	    dtk_git_stage_checkout(&sb, b, index, strlen(index)) < 0 ||
+	    dtk_file_stage(&sa, a, records, strlen(records), -1) < 0)
 		goto done;
 	had = had == 0;
-	rc = dtk_git_write_checkout(b, index, strlen(index));
-
+	rb = dtk_file_stage_commit(&sb);
+	if (rb == -1)
+		goto done;
 	dtk_crash_point("no-commit-between");
-	/* records replaced but not synced (DTK_ENOSYNC): both files are the
-	 * run's; only a records file left as it was puts INDEX.md back */
-	if (rc == 0 && (rc = dtk_file_write_atomic(a, records, strlen(records))) < 0 &&
-	    rc != DTK_ENOSYNC) {
+	rc = dtk_file_stage_commit(&sa);
+	if (rc == -1) {
 		char *why = dtk_xstrdup(dtk_error_last());
-		if (had ? dtk_file_write_atomic(b, old, old_len) < 0 : unlink(b) < 0)
+		int back = had ? dtk_file_write_atomic(b, old, old_len) : unlink(b);
+		if (back < 0 && back != DTK_ENOSYNC) {
 			dtk_error("%s; and INDEX.md, already written, could not be put back: run "
 			          "dtk reindex",
 			          why);
-		else
+			rc = DTK_ENOSYNC;
+		} else {
 			dtk_error("%s (INDEX.md was put back as it was)", why);
+		}
 		free(why);
+	} else if (rb == DTK_ENOSYNC && rc == 0) {
+		rc = DTK_ENOSYNC; /* INDEX.md's error, still the last one set */
 	}
 done:
+	dtk_file_stage_release(&sa);
+	dtk_file_stage_release(&sb);
 	free(old);
 	free(a);
 	free(b);
@@ -536,9 +585,11 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 		fputs(out.ptr, ctx->out);
 		rc = DTK_EXIT_OK;
 	} else if (o->no_commit) {
-		rc = S_write(kb, records, index) == 0
-		             ? DTK_EXIT_OK
-		             : dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+		int w = S_write(kb, records, index);
+		/* written but not synced: 1, never 2 after a byte changed */
+		rc = w == 0 ? DTK_EXIT_OK
+		            : dtk_cmd_fail(ctx, "crystallize",
+		                           w == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
 		if (rc == DTK_EXIT_OK) {
 			(void)dtk_record_summary(&out, &rec);
 			char *a = dtk_path_shown("insights/_crystallizations.yaml"),
@@ -670,6 +721,7 @@ const struct dtk_cmd dtk_cmd_crystallize = {
                 "examples:\n"
                 "  dtk crystallize --plan --date 2026-10-15\n"
                 "  dtk crystallize --date 2026-10-15 --eval scenario-004=acceptable\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES |
+                 DTK_CMD_RESUMES,
         .exec = S_exec,
 };

@@ -99,6 +99,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 			dtk_cmd_usage_error(ctx, "edit", "--%s must not be blank", keys[k]);
 			goto done;
 		}
+		if (dtk_write_check_text(&w, k == 0 ? "--title" : "--claim", keys[k], vals[k]))
+			goto done;
 		ed.key[ed.n] = keys[k];
 		ed.val[ed.n++] = vals[k];
 	}

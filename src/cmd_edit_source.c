@@ -83,6 +83,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		dtk_cmd_usage_error(ctx, "edit-source", "--title must not be blank");
 		goto done;
 	}
+	if (dtk_write_check_text(&w, "--title", "title", vals[0]))
+		goto done;
 	if (!(f = dtk_write_open(&w, "_sources.yaml")))
 		goto done;
 	if (!(src = S_source(f, id))) {

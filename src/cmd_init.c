@@ -4,6 +4,7 @@
 #include "dtk/fs.h"
 #include "dtk/json.h"
 #include "dtk/kb.h"
+#include "dtk/lock.h"
 #include "dtk/write.h"
 #include "dtk/yemit.h"
 
@@ -179,6 +180,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		dtk_cmd_usage_error(ctx, "init", "--title must not be blank");
 		goto done;
 	}
+	if (dtk_write_check_text(&w, "--title", "title", title))
+		goto done;
 	if (!domain)
 		S_domain_of(&name, dir);
 	if ((lock = dtk_cmd_lock(dir)) < 0) {
@@ -208,8 +211,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 done:
 	if (made && (rc != DTK_EXIT_OK || w.opts.dry_run))
 		rmdir(insights);
-	if (lock >= 0)
-		close(lock);
+	dtk_lock_release(lock);
 	dtk_write_release(&w);
 	dtk_buf_release(&name);
 	free(insights);

@@ -4,6 +4,7 @@
 
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
+#include "dtk/git.h"
 #include "dtk/index.h"
 #include "dtk/kb.h"
 #include "dtk/merge.h"
@@ -72,19 +73,6 @@ static const char *S_insights_file(const char *path)
 	return name;
 }
 
-/* Returns 1 when git runs the driver in 'git merge' (which names the commit
- * it merges in GITHEAD_<id>, for its hooks too); 0 in a rebase, a
- * cherry-pick or a revert. */
-static int S_in_merge(void)
-{
-	extern char **environ;
-	char **e;
-	for (e = environ; *e; e++)
-		if (!strncmp(*e, "GITHEAD_", 8))
-			return 1;
-	return 0;
-}
-
 /* Merges one file of insights/ as data (see docs/merging.md) and writes
  * the result over ours; returns 0, or 1 when it conflicts (git then marks
  * the file conflicted; a file that cannot be read is left as ours). */
@@ -107,16 +95,6 @@ static int S_merge_file(struct dtk_ctx *ctx, char **argv, int argc, const char *
 	rc = dtk_merge_file(&out, &in);
 	if (out.notes.len)
 		fprintf(ctx->err, "%s", out.notes.ptr);
-	/* in a merge, dtk's hooks make theirs' references in other files
-	 * follow, in a rebase when it completes (post-rewrite); git runs none
-	 * that could in a cherry-pick or revert */
-	for (i = 0; !S_in_merge() && i < (int)out.n_renames; i++)
-		fprintf(ctx->err,
-		        "%s: not a merge: theirs' references to %s in other files still name it; "
-		        "dtk's post-rewrite hook makes them follow when a rebase completes, after "
-		        "a "
-		        "cherry-pick or revert check them (docs/merging.md)\n",
-		        name, out.renames[i].from);
 	if (dtk_file_write_atomic(argv[2], out.text, out.len) < 0)
 		rc = dtk_cmd_fail(ctx, "merge-driver", 1);
 	else if (rc)
@@ -131,37 +109,40 @@ done:
 	return rc;
 }
 
-/* --follow-renumbered DIR (theirs NULL): theirs' references to the entries
- * the driver renumbered follow in the merged base at DIR; --follow-rebased
- * THEIRS OURS DIR: the same after a rebase of THEIRS onto OURS, in its
- * result at DIR. Prints on stdout the files rewritten, on stderr each
- * reference. Returns 0 (also when no merge is under way), or 1 on an error
- * (the files of DIR then may be rewritten in part: the hooks drop them). */
-static int S_follow(struct dtk_ctx *ctx, const char *theirs, const char *ours, const char *dir)
+/* A file dtk has no rule for (a .gitattributes line that names a dtk
+ * driver for it): git's own text merge of the three versions, written over
+ * ours. Returns 0, or 1 when it conflicts. */
+static int S_merge_text(struct dtk_ctx *ctx, char **argv, int argc)
 {
-	struct dtk_repo *repo = NULL;
-	struct dtk_buf changed = DTK_BUF_INIT, notes = DTK_BUF_INIT;
-	char cwd[4096];
-	int rc;
+	char *text[3] = {NULL, NULL, NULL}, *out = NULL;
+	size_t len[3] = {0, 0, 0}, olen = 0;
+	int i, rc = 1;
 
-	if (!getcwd(cwd, sizeof(cwd)))
-		return dtk_error("cannot read the current directory"),
-		       dtk_cmd_fail(ctx, "merge-driver", 1);
-	if (dtk_repo_open(&repo, cwd) < 0)
-		return dtk_cmd_fail(ctx, "merge-driver", 1);
-	rc = theirs ? dtk_repo_follow_rebased(repo, theirs, ours, dir, &changed, &notes)
-	            : dtk_repo_follow_renumbered(repo, dir, &changed, &notes);
-	if (rc < 0) {
+	for (i = 0; i < 3; i++)
+		if (dtk_file_read(&text[i], &len[i], argv[1 + i], DTK_MAX_FILE_BYTES) < 0) {
+			rc = dtk_cmd_fail(ctx, "merge-driver", 1);
+			goto done;
+		}
+	fprintf(ctx->err,
+	        "dtk merge-driver: %s is neither INDEX.md nor a file of insights/: merged as "
+	        "git merges text\n",
+	        argv[4]);
+	rc = dtk_git_merge_text(&out, &olen, text, len, argc > 5 ? argv[5] : NULL,
+	                        argc > 6 ? argv[6] : NULL);
+	if (rc < 0 || dtk_file_write_atomic(argv[2], out, olen) < 0)
 		rc = dtk_cmd_fail(ctx, "merge-driver", 1);
-	} else {
-		rc = 0;
-		fputs(dtk_buf_cstr(&notes), ctx->err);
-		fputs(dtk_buf_cstr(&changed), ctx->out);
-	}
-	dtk_buf_release(&changed);
-	dtk_buf_release(&notes);
-	dtk_repo_free(repo);
+done:
+	for (i = 0; i < 3; i++)
+		free(text[i]);
+	free(out);
 	return rc;
+}
+
+/* Returns 1 when path names a file INDEX.md. */
+static int S_index_file(const char *path)
+{
+	const char *name = strrchr(path, '/');
+	return !strcmp(name ? name + 1 : path, "INDEX.md");
 }
 
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
@@ -172,19 +153,6 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	size_t n = 0;
 	int rc;
 
-	if (argc > 1 &&
-	    (!strcmp(argv[1], "--follow-renumbered") || !strcmp(argv[1], "--follow-rebased"))) {
-		int rebased = !strcmp(argv[1], "--follow-rebased"), want = rebased ? 5 : 3;
-		if (argc < want)
-			return dtk_cmd_usage_error(ctx, "merge-driver", "%s needs %s", argv[1],
-			                           rebased ? "<theirs> <ours> <dir>"
-			                                   : "a directory");
-		if (argc > want)
-			return dtk_cmd_usage_error(ctx, "merge-driver", "unexpected argument '%s'",
-			                           argv[want]);
-		return S_follow(ctx, rebased ? argv[2] : NULL, rebased ? argv[3] : NULL,
-		                argv[want - 1]);
-	}
 	if (argc < 5)
 		return dtk_cmd_usage_error(ctx, "merge-driver",
 		                           "missing %s (git passes %%O %%A %%B %%P)",
@@ -195,6 +163,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		                           argv[7]);
 	if (S_insights_file(argv[4]))
 		return S_merge_file(ctx, argv, argc, S_insights_file(argv[4]));
+	if (!S_index_file(argv[4]))
+		return S_merge_text(ctx, argv, argc);
 	root = S_root(argv[4]);
 	if (!root || dtk_repo_open(&repo, root) < 0) {
 		free(root);
@@ -202,12 +172,21 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	}
 	rc = dtk_repo_merged_insights(repo, (const char *const *)argv + 1, &files, &n);
 	if (rc == 1)
-		fprintf(ctx->err, "dtk merge-driver: insights/ do not merge cleanly (or the other "
-		                  "side is unknown); resolve them, then run 'dtk reindex'\n");
+		fprintf(ctx->err, "dtk merge-driver: %s left in conflict: insights/ do not merge "
+		                  "cleanly; resolve them, then run 'dtk reindex'\n",
+		        argv[4]);
+	else if (rc == 2)
+		/* INDEX.md is derived: kept as ours had it, stale, said */
+		fprintf(ctx->err, "dtk merge-driver: %s: git names no commit it is merging (a "
+		                  "cherry-pick or revert that does not stop; docs/git.md): ours' "
+		                  "INDEX.md kept, not rebuilt; after it, in the base run: dtk reindex "
+		                  "&& git commit --amend --no-edit INDEX.md\n",
+		        argv[4]);
 	else if (rc < 0)
 		rc = dtk_cmd_fail(ctx, "merge-driver", 1);
 	else
 		rc = S_render(ctx, files, n, argv[2]);
+	rc = rc == 2 ? 0 : rc;
 	dtk_memfiles_free(files, n);
 	dtk_repo_free(repo);
 	free(root);
@@ -217,9 +196,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 const struct dtk_cmd dtk_cmd_merge_driver = {
         .name = "merge-driver",
         .usage = "dtk merge-driver <ancestor> <ours> <theirs> <path>\n"
-                 "                        [<ours-label> <theirs-label>]\n"
-                 "       dtk merge-driver --follow-renumbered <dir>\n"
-                 "       dtk merge-driver --follow-rebased <theirs> <ours> <dir>",
+                 "                        [<ours-label> <theirs-label>]",
         .summary = "git's merge driver for INDEX.md and insights/*.yaml (set up by dtk "
                    "setup-git)",
         .help = "\nRun by git, not by hand (%O %A %B %P). For insights/<file>.yaml: merges\n"
@@ -229,15 +206,8 @@ const struct dtk_cmd dtk_cmd_merge_driver = {
                 "merges insights/ of both sides the same way and writes INDEX.md rebuilt\n"
                 "from the result over <ours>. Exits 1, leaving the file in conflict, when\n"
                 "the data conflicts or the merged data is invalid: resolve it, then run\n"
-                "'dtk reindex'.\n\n"
-                "--follow-renumbered <dir>: run by the hooks of dtk setup-git, in the work\n"
-                "tree, while a merge (or a cherry-pick) is under way: in the merged base at\n"
-                "<dir>, theirs' references (relates, contradicts, a gap's flagged_by) to\n"
-                "entries the driver renumbered take the new ids. Prints the files rewritten\n"
-                "on standard output and each reference on standard error.\n\n"
-                "--follow-rebased <theirs> <ours> <dir>: the same, run by the post-rewrite\n"
-                "hook after a rebase of <theirs> (the branch before it) onto <ours>, in its\n"
-                "result at <dir>; the entries renumbered are found by their title and claim.\n",
+                "'dtk reindex'. Any other file (a .gitattributes line naming a dtk driver\n"
+                "for it) is merged as git merges text.\n",
         .flags = DTK_CMD_GIT_ARGS,
         .exec = S_exec,
 };

@@ -1,12 +1,17 @@
-/* cmd_next_id.c: dtk next-id: the id the next entry of a node should take. */
+/* cmd_next_id.c: dtk next-id: a fresh id for an entry of a node written by
+ * hand. */
 #include "dtk/cmd.h"
 
 #include "dtk/dtk.h"
 #include "dtk/kb.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Refuses arg, which is not a node name; names the node a path stands for
  * ("insights/x.yaml": 'x'). */
@@ -25,17 +30,40 @@ static int S_not_a_name(struct dtk_ctx *ctx, const char *arg)
 	return DTK_EXIT_INVALID;
 }
 
-/* The highest number an entry id can have: nine digits (docs/schema.md). */
-#define DTK_MAX_ENTRY_NUMBER 999999999L
+/* Writes to buf a fresh id of node that none of its entries has: the birth
+ * id of an entry nobody else can describe (128 random bits for its source).
+ * Returns 0, or -1 with the error set when there is no randomness. */
+static int S_fresh(const struct dtk_node *node, char *buf, size_t size)
+{
+	unsigned char r[16];
+	char hex[33];
+	unsigned nonce = 0;
+	size_t i;
+
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	ssize_t got = fd < 0 ? -1 : read(fd, r, sizeof(r));
+
+	if (fd >= 0)
+		close(fd);
+	if (got != (ssize_t)sizeof(r))
+		return dtk_error("cannot read /dev/urandom: %s",
+		                 got < 0 ? strerror(errno) : "short read");
+	for (i = 0; i < sizeof(r); i++)
+		snprintf(hex + 2 * i, 3, "%02x", r[i]);
+	do {
+		dtk_entry_id_birth(buf, size, node->name, "", "", hex, nonce++);
+		for (i = 0; i < node->n_entries && strcmp(node->entries[i].id, buf); i++)
+			;
+	} while (i < node->n_entries);
+	return 0;
+}
 
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct dtk_kb *kb = NULL;
-	const struct dtk_node *node;
-	long max = 0;
 	const char *name;
-	int width = 3, rc;
-	size_t i, plen;
+	char id[300];
+	int rc;
 
 	optind = 0;
 	if (dtk_cmd_getopt(ctx, argc, argv, "", NULL) != -1 ||
@@ -53,28 +81,10 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	}
 	rc = dtk_cmd_load(ctx, "next-id", &kb, DTK_KB_ONE_NODE | DTK_KB_LEAN, name);
 	if (rc == DTK_EXIT_OK) {
-		node = kb->nodes[0];
-		for (i = 0; i < node->n_entries; i++) {
-			const char *id = node->entries[i].id;
-			long n;
-			dtk_entry_id_split(id, &plen);
-			n = atol(id + plen + 1);
-			if (n > max)
-				max = n;
-			if ((int)strlen(id + plen + 1) > width)
-				width = (int)strlen(id + plen + 1);
-		}
-		if (max >= DTK_MAX_ENTRY_NUMBER) {
-			/* the schema allows at most nine digits */
-			fprintf(ctx->err,
-			        "dtk next-id: error: node '%s' has used the last entry number "
-			        "(%s-%ld); ids have at most 9 digits\n",
-			        node->name, node->name, max);
-			rc = DTK_EXIT_INVALID;
-		} else {
-			fprintf(ctx->out, "%s-%0*ld\n", node->name, width, max + 1);
-			rc = DTK_EXIT_OK;
-		}
+		if (S_fresh(kb->nodes[0], id, sizeof(id)) < 0)
+			rc = dtk_cmd_fail(ctx, "next-id", DTK_EXIT_INVALID);
+		else
+			fprintf(ctx->out, "%s\n", id);
 	}
 	dtk_kb_free(kb);
 	return rc;
@@ -83,11 +93,14 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 const struct dtk_cmd dtk_cmd_next_id = {
         .name = "next-id",
         .usage = "dtk next-id <node>",
-        .summary = "print the id the node's next entry should take",
-        .help = "\nOne more than the highest number among the node's entry ids, written\n"
-                "with as many digits as its ids use (at least three).\n\n"
+        .summary = "print a fresh id for an entry of the node written by hand",
+        .help = "\nA fresh id, <node>-<7 letters and digits>, random (a different one at each\n"
+                "run) and taken by no entry of the node: two writers who never see each\n"
+                "other's work practically never take the same one (docs/schema.md). It is\n"
+                "not a sequence number: there is no next one. 'dtk add' gives its entry\n"
+                "such an id itself.\n\n"
                 "examples:\n"
-                "  dtk next-id collective-communication     # collective-communication-014\n",
+                "  dtk next-id collective-communication     # a random id of the node\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY,
         .exec = S_exec,
 };

@@ -81,9 +81,12 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		rc = DTK_EXIT_OK;
 		goto done;
 	}
-	if (dtk_file_write_atomic(path, conv ? crlf : dtk_buf_cstr(&cmp.text),
-	                          conv ? crlf_len : cmp.text.len) < 0) {
-		rc = dtk_cmd_fail(ctx, "reindex", DTK_EXIT_INVALID);
+	rc = dtk_file_write_atomic(path, conv ? crlf : dtk_buf_cstr(&cmp.text),
+	                           conv ? crlf_len : cmp.text.len);
+	if (rc < 0) {
+		/* written but not synced: 1, never 2 after a byte changed */
+		rc = dtk_cmd_fail(ctx, "reindex",
+		                  rc == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
 		goto done;
 	}
 	{

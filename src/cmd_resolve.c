@@ -75,6 +75,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	}
 	if (dtk_cmd_operands(ctx, "resolve", argc, argv, 2, 2, "<entry-id> <other-id>") < 0)
 		goto done;
+	if (dtk_write_check_text(&w, "--note", "note", note))
+		goto done;
 	rc = dtk_write_known_pair(&w, argv[optind], "<other-id>", argv[optind + 1], 0);
 	if (rc == DTK_EXIT_OK)
 		rc = S_resolve(&w, argv[optind], argv[optind + 1], note);

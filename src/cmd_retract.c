@@ -60,6 +60,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		                    "--reason is required: say why it is withdrawn");
 		goto done;
 	}
+	if (dtk_write_check_text(&w, "--reason", "retracted_reason", r.reason))
+		goto done;
 	rc = dtk_write_each(&w, argc, argv, optind, S_retract, &r);
 done:
 	dtk_write_release(&w);

@@ -146,297 +146,47 @@ static int S_check_dtk(struct dtk_ctx *ctx, const char *dtk)
 #define HOOK_MARK "# written by 'dtk setup-git', which replaces this file when it runs again"
 #define MAX_HOOK_BYTES (1u << 20)
 
-/* The script the hooks run (see its comment). %1$s is dtk's path, %2$s the
- * base's folder below the top of the work tree ("" or "dir/"), both quoted
- * for the shell. */
-static const char helper_text[] =
-        "#!/bin/sh\n" HOOK_MARK "\n"
-        "# (docs/merging.md). git's pre-merge-commit, post-merge, pre-commit and\n"
-        "# post-rewrite hooks run it as 'dtk-merge-index HOOK [ARGS]'. git merges\n"
-        "# each file of insights/ on its\n"
-        "# own: in a merge's result, this makes theirs' references to the entries\n"
-        "# dtk's merge driver renumbered follow. And git keeps INDEX.md without\n"
-        "# running its merge driver when both sides' INDEX.md are the same bytes,\n"
-        "# although insights/ merged into more: this rebuilds it. It never fails a\n"
-        "# git command: 'dtk check' still tells.\n"
-        "#   pre-merge-commit  does both in the staged files, stages them and notes\n"
-        "#                     the tree in the git directory (git has written the\n"
-        "#                     merge's tree already)\n"
-        "#   post-merge        writes the merge commit just made again with that tree\n"
-        "#   pre-commit        in a commit that concludes a merge, a squash merge, or\n"
-        "#                     a cherry-pick or revert of one commit: does both and\n"
-        "#                     stages the files\n"
-        "#   post-rewrite      after a rebase: does both in the rebased HEAD and\n"
-        "#                     writes it again ('amend': nothing)\n"
-        "dtk=%1$s\n"
-        "base=%2$s\n"
-        "hook=$1\n"
-        "# in a linked worktree git names the git directory to its hooks in\n"
-        "# GIT_DIR, the current directory (the top) being the work tree: said for\n"
-        "# dtk, which runs in the base's folder\n"
-        "if [ -n \"${GIT_DIR:-}\" ] && [ -z \"${GIT_WORK_TREE:-}\" ]; then\n"
-        "\tGIT_WORK_TREE=$(pwd) && export GIT_WORK_TREE\n"
-        "fi\n"
-        "# recommit HEAD TREE MESSAGE: writes the commit HEAD again with TREE (its\n"
-        "# parents, author and message; signed when it was) and moves HEAD there,\n"
-        "# its reflog saying MESSAGE; fails (nothing moved) when it cannot\n"
-        "recommit()\n"
-        "{\n"
-        "\trc_head=$1\n"
-        "\trc_tree=$2\n"
-        "\trc_msg=$3\n"
-        "\tset --\n"
-        "\tn=1\n"
-        "\twhile git rev-parse -q --verify \"$rc_head^$n\" >/dev/null; do\n"
-        "\t\tset -- \"$@\" -p \"$rc_head^$n\"\n"
-        "\t\tn=$((n + 1))\n"
-        "\tdone\n"
-        "\theaders=$(git cat-file commit \"$rc_head\" | sed '/^$/q')\n"
-        "\tcase $headers in *\"\n"
-        "gpgsig \"*) set -- \"$@\" -S ;; esac\n"
-        "\t# a header commit-tree does not write (mergetag, encoding): leave it\n"
-        "\t! printf '%%s\\n' \"$headers\" | grep -qv -e '^tree ' -e '^parent ' \\\n"
-        "\t\t-e '^author ' -e '^committer ' -e '^gpgsig ' -e '^ ' -e '^$' &&\n"
-        "\t\tcommit=$(git cat-file commit \"$rc_head\" | sed '1,/^$/d' |\n"
-        "\t\t\tGIT_AUTHOR_NAME=$(git log -1 --format=%%an \"$rc_head\") \\\n"
-        "\t\t\tGIT_AUTHOR_EMAIL=$(git log -1 --format=%%ae \"$rc_head\") \\\n"
-        "\t\t\tGIT_AUTHOR_DATE=$(git log -1 --format=%%ad --date=raw \"$rc_head\") \\\n"
-        "\t\t\tgit commit-tree \"$rc_tree\" \"$@\") &&\n"
-        "\t\tgit update-ref -m \"$rc_msg\" HEAD \"$commit\" \"$rc_head\"\n"
-        "}\n"
-        "several=\n"
-        "note=$(git rev-parse --git-path dtk-merge-index) || exit 0\n"
-        "case $hook in\n"
-        "post-merge)\n"
-        "\t[ -f \"$note\" ] || exit 0\n"
-        "\twant=$(cat \"$note\")\n"
-        "\trm -f \"$note\"\n"
-        "\ttree=$(git write-tree 2>/dev/null) || exit 0\n"
-        "\t[ \"$tree\" = \"$want\" ] || exit 0\n"
-        "\thead=$(git rev-parse -q --verify HEAD) || exit 0\n"
-        "\t[ \"$(git rev-parse -q --verify \"HEAD^{tree}\")\" != \"$tree\" ] || exit 0\n"
-        "\tgit rev-parse -q --verify HEAD^2 >/dev/null || exit 0\n"
-        "\tfiles=$(git diff-tree -r --name-only \"$head\" \"$tree\") || exit 0\n"
-        "\tidx=\n"
-        "\trefs=\n"
-        "\t! printf '%%s\\n' \"$files\" | grep -qxF \"${base}INDEX.md\" || idx=1\n"
-        "\t! printf '%%s\\n' \"$files\" | grep -qvxF \"${base}INDEX.md\" || refs=1\n"
-        "\t# the merge commit again, with that tree (git has not removed\n"
-        "\t# MERGE_HEAD yet: no 'git commit --amend')\n"
-        "\tif recommit \"$head\" \"$tree\" \\\n"
-        "\t\t\"merge: insights/ and INDEX.md completed by dtk's hooks\"; then\n"
-        "\t\t[ -z \"$idx\" ] ||\n"
-        "\t\t\techo \"$hook: INDEX.md rebuilt from the merged insights/ in the merge commit\" >&2\n"
-        "\t\t[ -z \"$refs\" ] || echo \"$hook: theirs' references to renumbered entries\" \\\n"
-        "\t\t\t\"follow in the merge commit\" >&2\n"
-        "\telse\n"
-        "\t\twhat=\"INDEX.md is rebuilt\"\n"
-        "\t\t[ -z \"$refs\" ] ||\n"
-        "\t\t\twhat=\"theirs' references to renumbered entries are rewritten\"\n"
-        "\t\t[ -z \"$refs\" ] || [ -z \"$idx\" ] || what=\"INDEX.md is rebuilt, $what,\"\n"
-        "\t\techo \"$hook: $what and staged but not committed: run\" \\\n"
-        "\t\t\t\"'git commit --amend --no-edit'\" >&2\n"
-        "\tfi\n"
-        "\texit 0\n"
-        "\t;;\n"
-        "pre-merge-commit)\n"
-        "\trm -f \"$note\"\n"
-        "\t;;\n"
-        "pre-commit)\n"
-        "\tif git rev-parse -q --verify MERGE_HEAD >/dev/null ||\n"
-        "\t\t[ -f \"$(git rev-parse --git-path SQUASH_MSG)\" ]; then\n"
-        "\t\t:\n"
-        "\telif git rev-parse -q --verify CHERRY_PICK_HEAD >/dev/null ||\n"
-        "\t\tgit rev-parse -q --verify REVERT_HEAD >/dev/null; then\n"
-        "\t\t# picking several commits, git compares the index it holds with\n"
-        "\t\t# the commit 'git commit' made, and stops on what this stages\n"
-        "\t\t[ -d \"$(git rev-parse --git-path sequencer)\" ] && several=1\n"
-        "\telse\n"
-        "\t\texit 0\n"
-        "\tfi\n"
-        "\trm -f \"$note\"\n"
-        "\t;;\n"
-        "post-rewrite)\n"
-        "\t# after a rebase (not an amend): theirs is the branch before it, ours\n"
-        "\t# the commit the replay started on (stdin: '<old> <new>' lines)\n"
-        "\t[ \"${2:-}\" = rebase ] || exit 0\n"
-        "\tfirst=\n"
-        "\tlast=\n"
-        "\twhile read -r o n rest; do\n"
-        "\t\t[ -n \"$first\" ] || first=$n\n"
-        "\t\tlast=$o\n"
-        "\tdone\n"
-        "\t[ -n \"$first\" ] || exit 0\n"
-        "\ttheirs=$(git rev-parse -q --verify ORIG_HEAD) || theirs=$last\n"
-        "\tours=$(git rev-parse -q --verify \"$first^1\") || exit 0\n"
-        "\thead=$(git rev-parse -q --verify HEAD) || exit 0\n"
-        "\t# the index must hold HEAD's tree: nothing else staged\n"
-        "\t[ \"$(git write-tree 2>/dev/null)\" = \"$(git rev-parse -q --verify \"HEAD^{tree}\")\" "
-        "] ||\n"
-        "\t\texit 0\n"
-        "\t;;\n"
-        "*)\n"
-        "\texit 0\n"
-        "\t;;\n"
-        "esac\n"
-        "if ! [ -x \"$dtk\" ]; then\n"
-        "\techo \"$hook: $dtk is missing: INDEX.md not rebuilt for this commit; run\" \\\n"
-        "\t\t\"'dtk check' after it (and 'dtk setup-git' with the dtk you use)\" >&2\n"
-        "\texit 0\n"
-        "fi\n"
-        "entry=$(git ls-files -s -- \"${base}INDEX.md\")\n"
-        "[ -n \"$entry\" ] || exit 0\n"
-        "mode=${entry%%%% *}\n"
-        "old=${entry#* }\n"
-        "old=${old%%%% *}\n"
-        "tmp=$(mktemp -d \"${TMPDIR:-/tmp}/dtk-merge-index.XXXXXX\") || exit 0\n"
-        "trap 'rm -rf \"$tmp\"' EXIT\n"
-        "git ls-files -z -- \"${base}insights\" |\n"
-        "\tgit checkout-index -z --stdin --prefix=\"$tmp/\" || exit 0\n"
-        "# theirs' references to the entries dtk's driver renumbered: the files of\n"
-        "# $tmp rewritten, their names on standard output\n"
-        "changed=\n"
-        "refs=\n"
-        "if [ \"$hook\" = post-rewrite ]; then\n"
-        "\tset -- --follow-rebased \"$theirs\" \"$ours\"\n"
-        "else\n"
-        "\tset -- --follow-renumbered\n"
-        "fi\n"
-        "if [ -z \"$several\" ] &&\n"
-        "\t! changed=$(\"$dtk\" -C \"./$base\" merge-driver \"$@\" \"$tmp/$base\" "
-        "2>\"$tmp/.notes\"); then\n"
-        "\tcat \"$tmp/.notes\" >&2\n"
-        "\techo \"$hook: theirs' references to renumbered entries not followed: check them\" >&2\n"
-        "\texit 0\n"
-        "fi\n"
-        "# each reference said (after a rebase, once HEAD takes them)\n"
-        "[ \"$hook\" = post-rewrite ] || cat \"$tmp/.notes\" >&2 2>/dev/null\n"
-        "new=\n"
-        "if \"$dtk\" -C \"$tmp/$base\" reindex -q >/dev/null 2>&1; then\n"
-        "\tnew=$(git hash-object -w --path=\"${base}INDEX.md\" \"$tmp/${base}INDEX.md\") || exit "
-        "0\n"
-        "\t[ \"$new\" != \"$old\" ] || new=\n"
-        "else\n"
-        "\techo \"$hook: dtk cannot rebuild INDEX.md from the staged insights/:\" \\\n"
-        "\t\t\"run 'dtk check'\" >&2\n"
-        "fi\n"
-        "[ -z \"$changed\" ] || refs=1\n"
-        "[ -n \"$new$changed\" ] || exit 0\n"
-        "# a rebase: only when references followed\n"
-        "[ \"$hook\" != post-rewrite ] || [ -n \"$changed\" ] || exit 0\n"
-        "if [ -n \"$several\" ]; then\n"
-        "\techo \"$hook: INDEX.md does not match the merged insights/; not rebuilt while\" \\\n"
-        "\t\t\"several commits are picked: run 'dtk check' after them\" >&2\n"
-        "\texit 0\n"
-        "fi\n"
-        "[ -z \"$new\" ] || changed=\"$changed\n"
-        "INDEX.md\"\n"
-        "# every file staged at once (one index written), then the work tree's\n"
-        "# copies that had no changes of their own\n"
-        "info=\n"
-        "clean=\n"
-        "dirty=\n"
-        "while IFS= read -r f; do\n"
-        "\t[ -n \"$f\" ] || continue\n"
-        "\tp=$base$f\n"
-        "\tif [ \"$f\" = INDEX.md ]; then\n"
-        "\t\th=$new\n"
-        "\t\tm=$mode\n"
-        "\telse\n"
-        "\t\te=$(git ls-files -s -- \"$p\")\n"
-        "\t\t[ -n \"$e\" ] || exit 0\n"
-        "\t\tm=${e%%%% *}\n"
-        "\t\th=$(git hash-object -w --path=\"$p\" \"$tmp/$p\") || exit 0\n"
-        "\tfi\n"
-        "\tinfo=\"$info$m $h\t$p\n"
-        "\"\n"
-        "\tif git diff --quiet -- \"$p\"; then\n"
-        "\t\tclean=\"$clean$p\n"
-        "\"\n"
-        "\telse\n"
-        "\t\tdirty=\"$dirty$p\n"
-        "\"\n"
-        "\tfi\n"
-        "done <<END\n"
-        "$changed\n"
-        "END\n"
-        "# changes of the work tree stashed for the rebase (--autostash): git\n"
-        "# applies them after this hook, merging the files it rewrites with dtk's\n"
-        "# driver, which keeps data, not comments: left to the user\n"
-        "if [ \"$hook\" = post-rewrite ] &&\n"
-        "\t{ [ -f \"$(git rev-parse --git-path rebase-merge/autostash)\" ] ||\n"
-        "\t\t[ -f \"$(git rev-parse --git-path rebase-apply/autostash)\" ]; }; then\n"
-        "\techo \"$hook: theirs' references to renumbered entries not followed: the\" \\\n"
-        "\t\t\"rebase stashed changes of the work tree (--autostash); check them\" >&2\n"
-        "\texit 0\n"
-        "fi\n"
-        "if [ \"$hook\" = post-rewrite ]; then\n"
-        "\t# the rebased HEAD again with the new tree (made in a copy of the\n"
-        "\t# index), before the index and the work tree take it\n"
-        "\tif ! cp \"$(git rev-parse --git-path index)\" \"$tmp/.index\" ||\n"
-        "\t\t! printf '%%s' \"$info\" | GIT_INDEX_FILE=\"$tmp/.index\" git update-index "
-        "--index-info ||\n"
-        "\t\t! tree=$(GIT_INDEX_FILE=\"$tmp/.index\" git write-tree) ||\n"
-        "\t\t! recommit \"$head\" \"$tree\" \"rebase: insights/ and INDEX.md completed by dtk's "
-        "hooks\"; then\n"
-        "\t\techo \"$hook: theirs' references to renumbered entries not followed: check them\" "
-        ">&2\n"
-        "\t\texit 0\n"
-        "\tfi\n"
-        "fi\n"
-        "printf '%%s' \"$info\" | git update-index --index-info || exit 0\n"
-        "while IFS= read -r p; do\n"
-        "\t[ -z \"$p\" ] || git checkout-index -f -- \"$p\"\n"
-        "done <<END\n"
-        "$clean\n"
-        "END\n"
-        "if [ \"$hook\" = pre-merge-commit ]; then\n"
-        "\tgit write-tree >\"$note\" 2>/dev/null || rm -f \"$note\"\n"
-        "\texit 0\n"
-        "fi\n"
-        "if [ \"$hook\" = post-rewrite ]; then\n"
-        "\tcat \"$tmp/.notes\" >&2\n"
-        "\techo \"$hook: theirs' references to renumbered entries follow in the rebased\" \\\n"
-        "\t\t\"commit\" >&2\n"
-        "\tnew=\n"
-        "\trefs=\n"
-        "fi\n"
-        "if [ -n \"$new\" ]; then\n"
-        "\tif printf '%%s' \"$dirty\" | grep -qxF \"${base}INDEX.md\"; then\n"
-        "\t\techo \"$hook: INDEX.md rebuilt from the merged insights/ and staged; the\" \\\n"
-        "\t\t\t\"work tree's INDEX.md has changes of its own, left as they are\" >&2\n"
-        "\telse\n"
-        "\t\techo \"$hook: INDEX.md rebuilt from the merged insights/ and staged\" >&2\n"
-        "\tfi\n"
-        "fi\n"
-        "if [ -n \"$refs\" ]; then\n"
-        "\techo \"$hook: theirs' references to renumbered entries rewritten and staged\" >&2\n"
-        "fi\n"
-        "printf '%%s' \"$dirty\" | grep -vxF \"${base}INDEX.md\" | while IFS= read -r p; do\n"
-        "\techo \"$hook: the work tree's $p has changes of its own, left as they are\" >&2\n"
-        "done\n"
-        "exit 0\n";
+/* The scripts (src/hooks/): the one the hooks run, where @DTK@ and @BASE@
+ * stand for dtk's path and the base's folder below the top of the work
+ * tree ("" or "dir/"), both quoted for the shell; and a hook, where @HOOK@
+ * stands for its name. */
+#include "dtk_hooks.h"
 
-/* A hook: %1$s is its name. */
-static const char hook_text[] =
-        "#!/bin/sh\n" HOOK_MARK "\n"
-        "# (docs/merging.md): in a merge commit, rebuilds INDEX.md when git kept one\n"
-        "# that no longer matches insights/. It never fails.\n"
-        "h=$(dirname \"$0\")/" HOOK_HELPER "\n"
-        "if [ -x \"$h\" ]; then\n"
-        "\t\"$h\" %1$s \"$@\"\n"
-        "else\n"
-        "\techo \"%1$s: $h is missing: INDEX.md not checked; run 'dtk setup-git' again\" >&2\n"
-        "fi\n"
-        "exit 0\n";
+/* Returns text (a NUL-terminated script) with each "@<name>@" of the
+ * names[0..n) replaced by values[i] (malloc'd). */
+static char *S_fill(const char *text, const char *const *names, const char *const *values,
+                    size_t n)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	const char *p = text, *at;
+	size_t i;
+
+	while ((at = strchr(p, '@'))) {
+		dtk_buf_put(&b, p, (size_t)(at - p));
+		for (i = 0; i < n; i++) {
+			size_t len = strlen(names[i]);
+			if (!strncmp(at + 1, names[i], len) && at[1 + len] == '@')
+				break;
+		}
+		if (i < n) {
+			dtk_buf_puts(&b, values[i]);
+			p = at + strlen(names[i]) + 2;
+		} else {
+			dtk_buf_putc(&b, '@');
+			p = at + 1;
+		}
+	}
+	dtk_buf_puts(&b, p);
+	return dtk_buf_detach(&b);
+}
 
 /* The line a hook that is not dtk's needs, for the hook name. */
 #define HOOK_LINE "\"$(dirname \"$0\")/" HOOK_HELPER "\" %s%s"
 
 enum { HOOK_NEW, HOOK_SAME, HOOK_OURS, HOOK_CALLS, HOOK_FOREIGN };
 
-/* The helper and the four hooks that run it. */
-#define N_HOOKS 5
+/* The helper and the three hooks that run it. */
+#define N_HOOKS 4
 
 struct hook {
 	const char *name;
@@ -523,42 +273,38 @@ static int S_write_hook(const struct hook *h)
  * with the error set. */
 static int S_hooks_plan(struct hook hooks[N_HOOKS], struct dtk_repo *repo, const char *dtk)
 {
-	struct dtk_buf b = DTK_BUF_INIT, base = DTK_BUF_INIT;
+	struct dtk_buf base = DTK_BUF_INIT;
 	size_t i;
 	int rc = 0;
 
 	S_put_quoted(&base, dtk_repo_prefix(repo));
 	hooks[0].name = HOOK_HELPER;
-	hooks[1].name = "pre-merge-commit";
-	hooks[2].name = "post-merge";
-	hooks[3].name = "pre-commit";
-	hooks[4].name = "post-rewrite";
+	hooks[1].name = "post-merge";
+	hooks[2].name = "pre-commit";
+	hooks[3].name = "post-rewrite";
 	for (i = 0; i < N_HOOKS; i++) {
 		hooks[i].path = dtk_repo_hook_path(repo, hooks[i].name);
-		b.len = 0;
 		if (i == 0)
-			dtk_buf_printf(&b, helper_text, dtk, dtk_buf_cstr(&base));
+			hooks[i].text =
+			        S_fill(hook_dtk_merge_index_sh, (const char *const[]){"DTK", "BASE"},
+			               (const char *const[]){dtk, dtk_buf_cstr(&base)}, 2);
 		else
-			dtk_buf_printf(&b, hook_text, hooks[i].name);
-		hooks[i].text = dtk_xstrdup(dtk_buf_cstr(&b));
+			hooks[i].text = S_fill(hook_hook_sh, (const char *const[]){"HOOK"},
+			                       (const char *const[]){hooks[i].name}, 1);
 		if (rc == 0 && S_hook_state(&hooks[i]) < 0)
 			rc = -1;
 	}
-	dtk_buf_release(&b);
 	dtk_buf_release(&base);
 	return rc;
 }
 
 /*
  * Writes the hooks that are missing or dtk's and out of date (none when the
- * helper's name is taken by a file that is not dtk's), in an order where
- * stopping after any of them leaves hooks that work: the helper the others
- * run first; pre-merge-commit, which stages what post-merge commits, after
- * post-merge. Returns 0 or -1 with the error set.
+ * helper's name is taken by a file that is not dtk's), the helper the others
+ * run first. Returns 0 or -1 with the error set.
  */
 static int S_hooks_write(struct hook hooks[N_HOOKS])
 {
-	static const size_t order[N_HOOKS] = {0, 2, 3, 4, 1};
 	char *dir;
 	size_t i;
 	int rc;
@@ -570,8 +316,30 @@ static int S_hooks_write(struct hook hooks[N_HOOKS])
 	rc = dtk_file_mkdirs(dir, 0777);
 	free(dir);
 	for (i = 0; i < N_HOOKS && rc == 0; i++)
-		if (hooks[order[i]].state == HOOK_NEW || hooks[order[i]].state == HOOK_OURS)
-			rc = S_write_hook(&hooks[order[i]]);
+		if (hooks[i].state == HOOK_NEW || hooks[i].state == HOOK_OURS)
+			rc = S_write_hook(&hooks[i]);
+	return rc;
+}
+
+/* Removes the pre-merge-commit hook an older dtk installed (a file with
+ * HOOK_MARK); says so on out. Returns 0 or -1 with the error set. */
+static int S_old_hook_remove(struct dtk_repo *repo, FILE *out)
+{
+	struct hook h = {"pre-merge-commit", dtk_repo_hook_path(repo, "pre-merge-commit"), NULL,
+	                 0, NULL};
+	int rc;
+
+	h.text = dtk_xstrdup("");
+	rc = S_hook_state(&h);
+
+	if (rc == 0 && h.state == HOOK_OURS) {
+		if (unlink(h.path) < 0 && errno != ENOENT)
+			rc = dtk_error("cannot remove %s: %s", h.path, strerror(errno));
+		else
+			fprintf(out, "hook removed (dtk no longer uses it): %s\n", h.path);
+	}
+	free(h.path);
+	free(h.text);
 	return rc;
 }
 
@@ -586,7 +354,7 @@ static void S_hooks_report(const struct hook hooks[N_HOOKS], FILE *out, FILE *er
 	if (hooks[0].state == HOOK_FOREIGN) {
 		fprintf(err,
 		        "dtk setup-git: %s is not dtk's: no hook installed; INDEX.md is not "
-		        "rebuilt in merge commits: run 'dtk check' after a merge (see "
+		        "checked after merges: run 'dtk check' after a merge (see "
 		        "docs/merging.md)\n",
 		        hooks[0].path);
 		return;
@@ -605,7 +373,7 @@ static void S_hooks_report(const struct hook hooks[N_HOOKS], FILE *out, FILE *er
 		}
 		fprintf(err,
 		        "dtk setup-git: %s is not dtk's: left as it is; for INDEX.md to be "
-		        "rebuilt in merge commits, add this line to it, before anything that "
+		        "checked after merges, add this line to it, before anything that "
 		        "checks INDEX.md:\n  " HOOK_LINE "\n",
 		        hooks[i].path, hooks[i].name,
 		        !strcmp(hooks[i].name, "post-rewrite") ? " \"$@\"" : "");
@@ -661,7 +429,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	 * need no driver); each driver's command before its name (a name
 	 * without a command makes git refuse to merge); .gitattributes, which
 	 * makes git use the drivers, last. */
-	if ((!no_hooks && S_hooks_write(hooks) < 0) ||
+	if ((!no_hooks && (S_hooks_write(hooks) < 0 ||
+	                   (hooks[0].state != HOOK_FOREIGN && S_old_hook_remove(repo, ctx->out) < 0))) ||
 	    dtk_repo_config_set(repo, "merge.dtk-index.driver", driver) < 0 ||
 	    dtk_repo_config_set(repo, "merge.dtk-index.name",
 	                        "dtk: rebuild INDEX.md from the merged insights/") < 0 ||
@@ -712,12 +481,12 @@ const struct dtk_cmd dtk_cmd_setup_git = {
                 "merge.dtk-insights.driver: this dtk's merge-driver. Branches that each\n"
                 "added entries and reindexed then merge without a conflict (see\n"
                 "docs/merging.md). Run it once per clone; commit .gitattributes.\n\n"
-                "It also installs git's pre-merge-commit, post-merge, pre-commit and\n"
-                "post-rewrite hooks (in core.hooksPath, else the git directory's hooks/,\n"
-                "with the script they run, " HOOK_HELPER "): a merge commit gets INDEX.md\n"
-                "rebuilt when git kept one that no longer matches the merged insights/,\n"
-                "and theirs' references in other files to an entry the driver renumbered\n"
-                "follow it (after a rebase too, in its last commit).\n"
+                "It also installs git's pre-commit, post-merge and post-rewrite hooks (in\n"
+                "core.hooksPath, else the git directory's hooks/, with the script they\n"
+                "run, " HOOK_HELPER "): a commit that concludes a merge gets INDEX.md\n"
+                "rebuilt from the staged insights/; after a merge or a rebase git made,\n"
+                "they say the line to run when INDEX.md does not match insights/. No hook\n"
+                "makes, rewrites or amends a commit, or moves a ref.\n"
                 "A hook that is not dtk's is left as it is: the line to add to it is\n"
                 "printed.\n\n"
                 "options:\n"

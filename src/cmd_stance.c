@@ -20,6 +20,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 			goto done;
 	if (dtk_cmd_operands(ctx, "stance", argc, argv, 2, 2, "<node> <text>") < 0)
 		goto done;
+	if (dtk_write_check_text(&w, "the stance", "stance", argv[optind + 1]))
+		goto done;
 	dtk_buf_printf(&line, "%s: stance set\n", argv[optind]);
 	rc = dtk_write_node_key(&w, argv[optind], "stance",
 	                        (struct dtk_yscalar){argv[optind + 1], 0}, line.ptr);

@@ -4,6 +4,7 @@
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
 #include "dtk/index.h"
+#include "dtk/invisible.h"
 #include "dtk/json.h"
 #include "dtk/kb.h"
 #include "dtk/links.h"
@@ -81,10 +82,11 @@ static const char S_search_js[] =
         "  if (m) { q.value = decodeURIComponent(m[1].replace(/\\+/g, ' ')); run(); }\n"
         "})();\n</script>\n";
 
-/* Appends s to b escaped for HTML text and attributes. */
+/* Appends s to b escaped for HTML text and attributes, an invisible
+ * character (invisible.h) as the text "<U+202E>". */
 static void S_escape(struct dtk_buf *b, const char *s)
 {
-	for (; *s; s++) {
+	for (s = dtk_invisible_marked(s); *s; s++) {
 		switch (*s) {
 		case '&': dtk_buf_puts(b, "&amp;"); break;
 		case '<': dtk_buf_puts(b, "&lt;"); break;
@@ -411,8 +413,9 @@ static int S_search_index(const struct dtk_kb *kb, const char *dir)
 			dtk_json_object(&j);
 			dtk_json_kstring(&j, "id", e->id);
 			dtk_json_kstring(&j, "node", e->node->name);
-			dtk_json_kstring(&j, "title", e->title);
-			dtk_json_kstring(&j, "claim", e->claim);
+			/* shown by the search box as the pages show them */
+			dtk_json_kstring(&j, "title", dtk_invisible_marked(e->title));
+			dtk_json_kstring(&j, "claim", dtk_invisible_marked(e->claim));
 			dtk_json_end(&j, '}');
 		}
 	dtk_json_end(&j, ']');

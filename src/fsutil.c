@@ -3,7 +3,9 @@
 
 #include "dtk/dtk.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <fcntl.h>
@@ -282,8 +284,10 @@ static int S_fsync_dir(const char *path)
 }
 
 /* Creates a new temporary file beside path with the mode a new file gets
- * (0666 less the umask, as any tool creates files). Returns its descriptor
- * and its name in tmp, or -1 with errno set. */
+ * (0666 less the umask, as any tool creates files), named
+ * <path>.tmp-<pid>-XXXXXX: the pid tells one a killed run left
+ * (dtk_file_sweep). Returns its descriptor and its name in tmp, or -1 with
+ * errno set. */
 static int S_create_temp(struct dtk_buf *tmp, const char *path)
 {
 	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
@@ -292,7 +296,7 @@ static int S_create_temp(struct dtk_buf *tmp, const char *path)
 
 	for (attempt = 0; attempt < 100 && fd < 0; attempt++) {
 		tmp->len = 0;
-		dtk_buf_printf(tmp, "%s.tmp-", path);
+		dtk_buf_printf(tmp, "%s.tmp-%ld-", path, (long)getpid());
 		for (i = 0; i < 6; i++) {
 			seed = seed * 6364136223846793005u + 1442695040888963407u;
 			dtk_buf_putc(tmp, digits[(seed >> 33) % 36]);
@@ -304,7 +308,7 @@ static int S_create_temp(struct dtk_buf *tmp, const char *path)
 	return fd;
 }
 
-/* How many files below S_count_root dtk_file_write_atomic_mode replaced
+/* How many files below S_count_root dtk_file_stage_commit replaced
  * (dtk_file_replaced). */
 static unsigned long S_replaced;
 static char *S_count_root;
@@ -320,6 +324,41 @@ unsigned long dtk_file_replaced(void)
 	return S_replaced;
 }
 
+int dtk_file_dead_pid(const char *s, size_t *len)
+{
+	char *end;
+	long pid;
+
+	if (*s < '1' || *s > '9')
+		return 0;
+	errno = 0;
+	pid = strtol(s, &end, 10);
+	if (errno || pid <= 0 || (pid_t)pid != pid)
+		return 0;
+	*len = (size_t)(end - s);
+	return pid != (long)getpid() && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+void dtk_file_sweep(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	struct stat st;
+
+	while (d && (de = readdir(d))) {
+		const char *t = strstr(de->d_name, ".tmp-");
+		size_t n;
+		if (!t || t == de->d_name || !dtk_file_dead_pid(t + 5, &n) || t[5 + n] != '-' ||
+		    strlen(t + 6 + n) != 6 || strchr(t + 6 + n, '.') ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		unlinkat(dirfd(d), de->d_name, 0);
+	}
+	if (d)
+		closedir(d);
+}
+
 int dtk_file_write_atomic(const char *path, const char *data, size_t len)
 {
 	return dtk_file_write_atomic_mode(path, data, len, -1);
@@ -327,10 +366,24 @@ int dtk_file_write_atomic(const char *path, const char *data, size_t len)
 
 int dtk_file_write_atomic_mode(const char *path, const char *data, size_t len, int mode)
 {
+	struct dtk_file_staged s;
+	int rc = dtk_file_stage(&s, path, data, len, mode);
+
+	if (rc == 0)
+		rc = dtk_file_stage_commit(&s);
+	dtk_file_stage_release(&s);
+	return rc;
+}
+
+int dtk_file_stage(struct dtk_file_staged *s, const char *path, const char *data, size_t len,
+                   int mode)
+{
 	struct dtk_buf tmp = DTK_BUF_INIT;
 	struct stat st;
-	int fd, rc = -1, keep_mode;
+	int fd, keep_mode;
 
+	s->path = dtk_xstrdup(path);
+	s->tmp = NULL;
 	keep_mode = lstat(path, &st) == 0 && S_ISREG(st.st_mode);
 	if (mode >= 0) {
 		keep_mode = 1;
@@ -340,33 +393,50 @@ int dtk_file_write_atomic_mode(const char *path, const char *data, size_t len, i
 	if (fd < 0) {
 		dtk_error("cannot create a temporary file beside %s: %s", S_shown(path),
 		          strerror(errno));
-		goto done;
+		dtk_buf_release(&tmp);
+		return -1;
 	}
 	/* a file replaced keeps its mode; a new one has the umask's (unless
 	 * the caller gives one) */
-	if (S_write_all(fd, data, len) < 0 || (keep_mode && fchmod(fd, st.st_mode & 07777) < 0) ||
-	    fsync(fd) < 0) {
+	if (dtk_fault_point("write", path) < 0 || S_write_all(fd, data, len) < 0 ||
+	    (keep_mode && fchmod(fd, st.st_mode & 07777) < 0) || fsync(fd) < 0) {
 		dtk_error("cannot write %s: %s", S_shown(tmp.ptr), strerror(errno));
 		close(fd);
 		unlink(tmp.ptr);
-		goto done;
+		dtk_buf_release(&tmp);
+		return -1;
 	}
-	dtk_crash_point("before-rename");
-	if (close(fd) < 0 || dtk_fault_point("rename", path) < 0 || rename(tmp.ptr, path) < 0) {
-		dtk_error("cannot replace %s: %s", S_shown(path), strerror(errno));
+	if (close(fd) < 0) {
+		dtk_error("cannot write %s: %s", S_shown(tmp.ptr), strerror(errno));
 		unlink(tmp.ptr);
-		goto done;
+		dtk_buf_release(&tmp);
+		return -1;
 	}
-	if (!S_count_root || !strncmp(path, S_count_root, strlen(S_count_root)))
+	s->tmp = dtk_buf_detach(&tmp);
+	return 0;
+}
+
+int dtk_file_stage_commit(struct dtk_file_staged *s)
+{
+	dtk_crash_point("before-rename");
+	if (dtk_fault_point("rename", s->path) < 0 || rename(s->tmp, s->path) < 0) {
+		dtk_error("cannot replace %s: %s", S_shown(s->path), strerror(errno));
+		return -1;
+	}
+	if (!S_count_root || !strncmp(s->path, S_count_root, strlen(S_count_root)))
 		S_replaced++;
-	if (S_fsync_dir(path) < 0) {
-		rc = DTK_ENOSYNC;
-		goto done;
-	}
-	rc = 0;
-done:
-	dtk_buf_release(&tmp);
-	return rc;
+	free(s->tmp);
+	s->tmp = NULL;
+	return S_fsync_dir(s->path) < 0 ? DTK_ENOSYNC : 0;
+}
+
+void dtk_file_stage_release(struct dtk_file_staged *s)
+{
+	if (s->tmp)
+		unlink(s->tmp);
+	free(s->tmp);
+	free(s->path);
+	s->tmp = s->path = NULL;
 }
 
 int dtk_file_open_regular(int *fd, const char *path, size_t max)

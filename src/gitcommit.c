@@ -4,6 +4,7 @@
 
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
+#include "dtk/lock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -34,11 +35,12 @@ static char *S_slurp(FILE *f, size_t *len)
  * Runs argv (found on PATH, not through a shell, as git runs gpg) with stdin
  * from in (NULL: /dev/null), stdout into out (NULL: to stderr) and stderr
  * into err (NULL: dtk's), in dir (NULL: here), with env ("NAME=value", NULL
- * ended; may be NULL) added. Returns the exit status (128 + the signal when
+ * ended; may be NULL) added and the descriptor keep (-1: none) kept open.
+ * Returns the exit status (128 + the signal when
  * killed), or -1 with the error set when it could not be started.
  */
 static int S_spawn(const char *const argv[], FILE *in, FILE *out, FILE *err, const char *dir,
-                   char *const env[])
+                   char *const env[], int keep)
 {
 	int status, errpipe[2];
 	ssize_t n;
@@ -57,7 +59,8 @@ static int S_spawn(const char *const argv[], FILE *in, FILE *out, FILE *err, con
 		int e, null = open("/dev/null", O_RDONLY);
 		close(errpipe[0]);
 		if (dup2(in ? fileno(in) : null, 0) < 0 || dup2(out ? fileno(out) : 2, 1) < 0 ||
-		    (err && dup2(fileno(err), 2) < 0) || (dir && chdir(dir) < 0))
+		    (err && dup2(fileno(err), 2) < 0) || (dir && chdir(dir) < 0) ||
+		    (keep >= 0 && fcntl(keep, F_SETFD, 0) < 0))
 			goto fail;
 		for (; env && *env; env++)
 			putenv(*env);
@@ -114,10 +117,10 @@ int dtk_gitcommit_hook(git_repository *repo, const char *name, const char *index
 	const char *wd = git_repository_workdir(repo);
 	struct dtk_buf env[6] = {DTK_BUF_INIT, DTK_BUF_INIT, DTK_BUF_INIT,
 	                         DTK_BUF_INIT, DTK_BUF_INIT, DTK_BUF_INIT};
-	char *envp[7] = {NULL};
+	char *envp[8] = {NULL}, lock_env[96];
 	const char *argv[4] = {path, arg1, arg2, NULL};
 	size_t i, wl = strlen(wd);
-	int rc = 0;
+	int rc = 0, lock;
 
 	if (access(path, X_OK) < 0) {
 		if (errno != ENOENT)
@@ -139,9 +142,14 @@ int dtk_gitcommit_hook(git_repository *repo, const char *name, const char *index
 		dtk_buf_printf(&env[5], "%s/", cwd + wl);
 	for (i = 0; i < 6; i++)
 		envp[i] = (char *)dtk_buf_cstr(&env[i]);
+	/* the base's lock handed down: a dtk the hook runs takes it from dtk
+	 * (lock.h) instead of waiting for dtk, which waits for the hook */
+	dtk_lock_handed(&lock, lock_env, sizeof(lock_env));
+	if (lock >= 0)
+		envp[6] = lock_env;
 	if (!arg1)
 		argv[1] = NULL;
-	rc = S_spawn(argv, NULL, NULL, NULL, wd, envp);
+	rc = S_spawn(argv, NULL, NULL, NULL, wd, envp, lock);
 	if (rc > 0)
 		rc = 1;
 done:
@@ -201,7 +209,7 @@ static int S_sign_gpg(char **out, const char *prog, const char *key, const char 
 		goto done;
 	}
 	rewind(in);
-	rc = S_spawn(argv, in, o, e, NULL, NULL);
+	rc = S_spawn(argv, in, o, e, NULL, NULL, -1);
 	if (rc < 0)
 		goto done;
 	sig = S_slurp(o, &n);
@@ -292,7 +300,7 @@ static int S_sign_ssh(char **out, const char *prog, const char *key, const char 
 		                      literal ? "-U" : data,
 		                      literal ? data : NULL,
 		                      NULL};
-		rc = S_spawn(argv, NULL, e, e, NULL, NULL);
+		rc = S_spawn(argv, NULL, e, e, NULL, NULL, -1);
 	}
 	if (rc < 0)
 		goto done;
@@ -349,7 +357,7 @@ static char *S_default_ssh_key(git_repository *repo)
 	argv[n] = NULL;
 	if (!n || !(o = tmpfile()))
 		goto done;
-	rc = S_spawn(argv, NULL, o, NULL, NULL, NULL);
+	rc = S_spawn(argv, NULL, o, NULL, NULL, NULL, -1);
 	text = S_slurp(o, NULL);
 	if ((nl = strchr(text, '\n')))
 		*nl = '\0';

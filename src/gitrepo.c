@@ -8,6 +8,7 @@
 #include "dtk/merge.h"
 #include "gitint.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -543,11 +544,45 @@ static int S_add(git_index *idx, const char *path, const git_oid *oid, unsigned 
 	return git_index_add(idx, &e) < 0 ? S_gerr("cannot update the index") : 0;
 }
 
+/* Returns the mode 'git add' gives the regular file path (relative to the
+ * work tree; st its lstat, NULL when it is missing), as git's
+ * ce_mode_from_stat: with core.fileMode on (the default) its executable
+ * bit; off, the mode the index idx has for it (100644 when none). */
+static unsigned S_file_mode(const struct dtk_repo *r, git_index *idx, const char *path,
+                            const struct stat *st)
+{
+	const git_index_entry *e = idx ? git_index_get_bypath(idx, path, 0) : NULL;
+	char *v = dtk_gitenv_get(r->git, "core.filemode");
+	int trust = 1;
+
+	if (v && git_config_parse_bool(&trust, v) < 0)
+		trust = 1;
+	free(v);
+	if (st && trust)
+		return (st->st_mode & S_IXUSR) ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+	if (e && (e->mode == GIT_FILEMODE_BLOB || e->mode == GIT_FILEMODE_BLOB_EXECUTABLE))
+		return e->mode;
+	return GIT_FILEMODE_BLOB;
+}
+
+/* Returns the mode 'git add' gives path (relative to the work tree) once
+ * dtk has written it: see S_file_mode (dtk keeps a replaced file's mode). */
+static unsigned S_written_mode(const struct dtk_repo *r, git_index *idx, const char *path)
+{
+	char *full = dtk_path_join(r->workdir, path);
+	struct stat st;
+	int has = lstat(full, &st) == 0 && S_ISREG(st.st_mode);
+
+	free(full);
+	return S_file_mode(r, idx, path, has ? &st : NULL);
+}
+
 /* Stores the work tree's file path (relative to the work tree) as a blob, as
  * git add does: a symbolic link as its target's path with the link's mode,
- * an executable file with the executable mode. Sets *oid and *mode. */
-static int S_blob_from_workdir(const struct dtk_repo *r, const char *path, git_oid *oid,
-                               unsigned *mode)
+ * a file with the mode S_file_mode gives it (idx: the repository's index).
+ * Sets *oid and *mode. */
+static int S_blob_from_workdir(const struct dtk_repo *r, git_index *idx, const char *path,
+                               git_oid *oid, unsigned *mode)
 {
 	char *full = dtk_path_join(r->workdir, path), target[4096];
 	struct stat st;
@@ -569,7 +604,7 @@ static int S_blob_from_workdir(const struct dtk_repo *r, const char *path, git_o
 	} else if (git_blob_create_from_workdir(oid, r->git, path) < 0) {
 		S_gerr("cannot store a file of insights/");
 	} else {
-		*mode = (st.st_mode & S_IXUSR) ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+		*mode = S_file_mode(r, idx, path, &st);
 		rc = 0;
 	}
 	free(full);
@@ -604,7 +639,7 @@ static int S_blob(const struct dtk_repo *r, const char *path, const char *data, 
 static int S_build_tree(const struct dtk_repo *r, git_tree *base, const struct dtk_commit_req *req,
                         git_oid *tree_oid)
 {
-	git_index *idx = NULL;
+	git_index *idx = NULL, *repo_idx = NULL;
 	git_oid oid;
 	char *path = NULL;
 	size_t i;
@@ -614,13 +649,18 @@ static int S_build_tree(const struct dtk_repo *r, git_tree *base, const struct d
 		S_gerr("cannot build the commit's tree");
 		goto done;
 	}
+	/* the modes the index has (with core.fileMode off, git keeps them) */
+	if (git_repository_index(&repo_idx, r->git) < 0 || git_index_read(repo_idx, 0) < 0) {
+		S_index_error();
+		goto done;
+	}
 	if (S_remove_base(r, idx) < 0)
 		goto done;
 	for (i = 0; i < req->n_files; i++) {
 		struct dtk_buf rel = DTK_BUF_INIT;
 		unsigned mode = GIT_FILEMODE_BLOB;
 		dtk_buf_printf(&rel, "%sinsights/%s", r->prefix, req->files[i]);
-		rc = S_blob_from_workdir(r, rel.ptr, &oid, &mode);
+		rc = S_blob_from_workdir(r, repo_idx, rel.ptr, &oid, &mode);
 		if (rc == 0)
 			rc = S_add(idx, rel.ptr, &oid, mode);
 		dtk_buf_release(&rel);
@@ -630,12 +670,12 @@ static int S_build_tree(const struct dtk_repo *r, git_tree *base, const struct d
 	rc = -1;
 	path = S_path(r, RECORDS);
 	if (S_blob(r, path, req->records, req->records_len, &oid) < 0 ||
-	    S_add(idx, path, &oid, GIT_FILEMODE_BLOB) < 0)
+	    S_add(idx, path, &oid, S_written_mode(r, repo_idx, path)) < 0)
 		goto done;
 	free(path);
 	path = S_path(r, "INDEX.md");
 	if (S_blob(r, path, req->index, req->index_len, &oid) < 0 ||
-	    S_add(idx, path, &oid, GIT_FILEMODE_BLOB) < 0)
+	    S_add(idx, path, &oid, S_written_mode(r, repo_idx, path)) < 0)
 		goto done;
 	if (git_index_write_tree_to(tree_oid, idx, r->git) < 0) {
 		S_gerr("cannot write the commit's tree");
@@ -644,6 +684,7 @@ static int S_build_tree(const struct dtk_repo *r, git_tree *base, const struct d
 	rc = 0;
 done:
 	free(path);
+	git_index_free(repo_idx);
 	git_index_free(idx);
 	return rc;
 }
@@ -710,6 +751,64 @@ static int S_stale_mark(const struct dtk_repo *r, const char *path)
 	return stale;
 }
 
+/* Removes from the git directory what a dtk run killed there left: the
+ * files named with the pid of a process that no longer exists, which no
+ * live process can hold: <lock>.dtk-<pid> (a lock's content before it is
+ * linked in place), the pre-commit hooks' next-index-<pid>.lock, and the
+ * temporary files of dtk_file_write_atomic (the journal's, the message's). */
+static void S_sweep_gitdir(const struct dtk_repo *r)
+{
+	DIR *d = opendir(git_repository_path(r->git));
+	struct dirent *de;
+	size_t n;
+
+	dtk_file_sweep(git_repository_path(r->git));
+	while (d && (de = readdir(d))) {
+		const char *s = de->d_name, *t = strstr(s, ".dtk-");
+		if ((t && dtk_file_dead_pid(t + 5, &n) && !t[5 + n]) ||
+		    (!strncmp(s, "next-index-", 11) && dtk_file_dead_pid(s + 11, &n) &&
+		     !strcmp(s + 11 + n, ".lock")))
+			unlinkat(dirfd(d), s, 0);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* Creates path exclusively, already holding mark: written to
+ * <path>.dtk-<pid> first, then linked in place (link fails when path
+ * exists), so that a kill never leaves path empty. Returns a descriptor
+ * open for writing on it, or -1 with errno set (EEXIST: it exists). */
+static int S_create_marked(const char *path, const char *mark)
+{
+	struct dtk_buf tmp = DTK_BUF_INIT;
+	struct stat a, b;
+	int fd, e;
+
+	dtk_buf_printf(&tmp, "%s.dtk-%ld", path, (long)getpid());
+	unlink(tmp.ptr); /* this process's own */
+	fd = open(tmp.ptr, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd >= 0 && (write(fd, mark, strlen(mark)) != (ssize_t)strlen(mark) ||
+	                fstat(fd, &a) < 0 || link(tmp.ptr, path) < 0)) {
+		e = errno;
+		close(fd);
+		fd = -1;
+		errno = e;
+	}
+	e = errno;
+	unlink(tmp.ptr);
+	dtk_buf_release(&tmp);
+	if (fd < 0) {
+		errno = e;
+		return -1;
+	}
+	if (fstat(fd, &b) < 0 || a.st_ino != b.st_ino) {
+		close(fd);
+		errno = EIO;
+		return -1;
+	}
+	return fd;
+}
+
 /* Takes the index lock; reuses it when it is the one of the journal j (the
  * same file, left by the interrupted run). Returns 0, or -1 with the error
  * set (naming the lock's real path). */
@@ -721,12 +820,14 @@ static int S_lock_take(const struct dtk_repo *r, struct ilock *l, const struct j
 
 	l->path = S_index_lock(r);
 	l->fd = -1;
+	S_sweep_gitdir(r);
+	snprintf(mark, sizeof(mark), "%s%ld\n", LOCK_MARK, (long)getpid());
 	if (j && j->lock_ino && lstat(l->path, &st) == 0 &&
 	    (unsigned long long)st.st_dev == j->lock_dev &&
 	    (unsigned long long)st.st_ino == j->lock_ino)
 		l->fd = open(l->path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 	for (tries = 0; l->fd < 0 && tries < 2; tries++) {
-		l->fd = open(l->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		l->fd = S_create_marked(l->path, mark);
 		if (l->fd >= 0 || errno != EEXIST || tries || !S_stale_mark(r, l->path))
 			break;
 		unlink(l->path); /* a killed dtk run's, which decided nothing */
@@ -735,9 +836,9 @@ static int S_lock_take(const struct dtk_repo *r, struct ilock *l, const struct j
 		return errno == EEXIST
 		               ? S_locked_error(l->path)
 		               : dtk_error("cannot create %s: %s", l->path, strerror(errno));
-	snprintf(mark, sizeof(mark), "%s%ld\n", LOCK_MARK, (long)getpid());
-	if (ftruncate(l->fd, 0) < 0 || write(l->fd, mark, strlen(mark)) < 0 ||
-	    fstat(l->fd, &st) < 0)
+	/* the mark (a lock reused from a journal gets this run's) */
+	if (ftruncate(l->fd, 0) < 0 || pwrite(l->fd, mark, strlen(mark), 0) < 0 ||
+	    lseek(l->fd, 0, SEEK_END) < 0 || fstat(l->fd, &st) < 0)
 		return dtk_error("cannot write %s: %s", l->path, strerror(errno));
 	l->dev = (unsigned long long)st.st_dev;
 	l->ino = (unsigned long long)st.st_ino;
@@ -925,6 +1026,7 @@ static int S_new_index(const struct dtk_repo *r, git_tree *tree, char **out, siz
 				break;
 			}
 			want = git_tree_entry_id(top);
+			mode = (unsigned)git_tree_entry_filemode(top);
 		}
 		if (git_index_add_bypath(idx, path.ptr) < 0 ||
 		    !(ie = git_index_get_bypath(idx, path.ptr, 0)) || !git_oid_equal(&ie->id, want))
@@ -968,11 +1070,39 @@ done:
 	return rc;
 }
 
+/* Removes the branch's lock (refs/heads/<b>.lock) that the run of the
+ * journal j left when it was killed moving the branch: with the base's lock
+ * and the journal's index lock held, a lock made since the journal
+ * (libgit2's, empty until it is renamed, or holding the journal's commit).
+ * Any other is left, for git to report. */
+static void S_ref_lock_stale(const struct dtk_repo *r, const struct journal *j)
+{
+	char *lock = dtk_path_join(git_repository_path(r->git), j->ref),
+	     *journal = S_journal_path(r);
+	char *text = NULL, hex[GIT_OID_HEXSZ + 2];
+	struct stat ls, js;
+	size_t len = 0;
+
+	lock = dtk_xrealloc(lock, strlen(lock) + 6);
+	strcat(lock, ".lock");
+	git_oid_tostr(hex, sizeof(hex), &j->new_id);
+	strcat(hex, "\n");
+	if (lstat(lock, &ls) == 0 && S_ISREG(ls.st_mode) && stat(journal, &js) == 0 &&
+	    ls.st_mtime >= js.st_mtime && dtk_file_read_regular(&text, &len, lock, 64) == 0 &&
+	    (!len || (len == strlen(hex) && !memcmp(text, hex, len))))
+		unlink(lock);
+	dtk_error_clear();
+	free(text);
+	free(lock);
+	free(journal);
+}
+
 /* Carries out a decided commit with the index lock l held: work-tree
  * files, the new index into the lock, the branch, the index, the journal.
  * Every step can be done again, so a run cut short is finished by
- * dtk crystallize --continue. */
-static int S_finish(const struct dtk_repo *r, const struct journal *j, struct ilock *l)
+ * dtk crystallize --continue (resumed: the branch's lock a killed run left
+ * is removed, S_ref_lock_stale). */
+static int S_finish(const struct dtk_repo *r, const struct journal *j, struct ilock *l, int resumed)
 {
 	git_commit *c = NULL;
 	git_tree *tree = NULL;
@@ -997,6 +1127,8 @@ static int S_finish(const struct dtk_repo *r, const struct journal *j, struct il
 		goto done;
 	if (git_reference_name_to_id(&cur, r->git, j->ref) < 0 ||
 	    !git_oid_equal(&cur, &j->new_id)) {
+		if (resumed)
+			S_ref_lock_stale(r, j);
 		if (git_reference_create_matching(&ref, r->git, j->ref, &j->new_id, 1,
 		                                  j->has_old ? &j->old_id : NULL,
 		                                  "commit: dtk crystallize") < 0) {
@@ -1077,7 +1209,7 @@ int dtk_repo_continue(struct dtk_repo *r, char commit_hex[41])
 		          j.ref + 11);
 		goto done;
 	}
-	if (S_lock_take(r, &l, &j) < 0 || S_finish(r, &j, &l) < 0)
+	if (S_lock_take(r, &l, &j) < 0 || S_finish(r, &j, &l, 1) < 0)
 		goto done;
 	git_oid_tostr(commit_hex, 41, &j.new_id);
 	rc = 1;
@@ -1153,6 +1285,7 @@ int dtk_repo_abort(struct dtk_repo *r)
 		if (S_restore(r, nt, ot, records) < 0 || S_restore(r, nt, ot, index_md) < 0)
 			goto done;
 	}
+	S_ref_lock_stale(r, &j); /* the branch's lock the run left, if any */
 	if (j.lock_ino && lstat(lock, &st) == 0 && (unsigned long long)st.st_dev == j.lock_dev &&
 	    (unsigned long long)st.st_ino == j.lock_ino && unlink(lock) < 0) {
 		dtk_error("cannot remove %s: %s", lock, strerror(errno));
@@ -1400,7 +1533,7 @@ int dtk_repo_commit(struct dtk_repo *r, const struct dtk_commit_req *req, char c
 		goto done;
 	decided = 1;
 	dtk_crash_point("after-journal");
-	if (S_finish(r, &j, &l) < 0)
+	if (S_finish(r, &j, &l, 0) < 0)
 		goto done;
 	git_oid_tostr(commit_hex, 41, &j.new_id);
 	if (req->taken) {
@@ -1470,17 +1603,67 @@ char *dtk_repo_hook_path(struct dtk_repo *r, const char *name)
 	return dtk_gitcommit_hook_path(r->git, name);
 }
 
+/* Removes config.lock (lock) when a dtk run killed while writing the
+ * configuration left it: a mark dtk-config-<pid> of a process that no longer
+ * exists, made at most 2 s before the lock (a run makes its mark, then at
+ * once libgit2's lock). Marks of dead runs go in any case. */
+static void S_config_stale(const char *common, const char *lock)
+{
+	DIR *d = opendir(common);
+	struct dirent *de;
+	struct stat ls, ms;
+	int has = lstat(lock, &ls) == 0;
+	char *hooks = dtk_path_join(common, "hooks");
+	size_t n;
+
+	/* and what a killed setup-git left beside the files it writes */
+	dtk_file_sweep(common);
+	dtk_file_sweep(hooks);
+	free(hooks);
+	while (d && (de = readdir(d))) {
+		const char *s = de->d_name;
+		if (strncmp(s, "dtk-config-", 11) || !dtk_file_dead_pid(s + 11, &n) || s[11 + n] ||
+		    fstatat(dirfd(d), s, &ms, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (has && S_ISREG(ls.st_mode) && ls.st_mtime >= ms.st_mtime &&
+		    ls.st_mtime - ms.st_mtime <= 2 && unlink(lock) == 0)
+			has = 0;
+		unlinkat(dirfd(d), s, 0);
+	}
+	if (d)
+		closedir(d);
+}
+
 int dtk_repo_config_set(struct dtk_repo *r, const char *key, const char *value)
 {
 	git_config *cfg = NULL, *local = NULL;
-	int rc = -1;
+	const char *common = git_repository_commondir(r->git);
+	char *lock = dtk_path_join(common, "config.lock");
+	struct dtk_buf mark = DTK_BUF_INIT;
+	int rc = -1, fd;
 
+	S_config_stale(common, lock);
+	dtk_file_sweep(r->workdir);
+	dtk_buf_printf(&mark, "%sdtk-config-%ld", common, (long)getpid());
+	fd = open(mark.ptr, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd >= 0)
+		close(fd);
 	if (git_repository_config(&cfg, r->git) < 0 ||
 	    git_config_open_level(&local, cfg, GIT_CONFIG_LEVEL_LOCAL) < 0 ||
-	    git_config_set_string(local, key, value) < 0)
-		S_gerr("cannot write the repository's configuration");
-	else
+	    git_config_set_string(local, key, value) < 0) {
+		if (access(lock, F_OK) == 0)
+			dtk_error("cannot write the repository's configuration: %s exists: another "
+			          "git process is writing it, or one crashed; remove the file if "
+			          "none runs",
+			          lock);
+		else
+			S_gerr("cannot write the repository's configuration");
+	} else {
 		rc = 0;
+	}
+	unlink(mark.ptr);
+	dtk_buf_release(&mark);
+	free(lock);
 	git_config_free(local);
 	git_config_free(cfg);
 	return rc;
@@ -1497,161 +1680,126 @@ void dtk_memfiles_free(struct dtk_memfile *files, size_t n)
 }
 
 /*
- * Finding the merge git runs the driver in. git 2.39 hands a merge driver
- * only the three versions of INDEX.md (%O %A %B), and names the other commit
- * only in 'git merge' (GITHEAD_<id>); a cherry-pick, revert or rebase picks
- * its commit before anything on disk names it. So the sides are found by
- * what git gave: ours is HEAD; theirs and the ancestor are a commit X and its
- * parent P whose INDEX.md blobs are %B and %O (X applied: a cherry-pick, a
- * rebase's pick) or %O and %B (X reverted).
+ * Finding the merge git runs the driver in, by one rule (docs/git.md): ours
+ * is HEAD; theirs and the ancestor are, for the first commit X that git
+ * names for the operation under way (GITHEAD_<id> in 'git merge' and
+ * MERGE_HEAD, then CHERRY_PICK_HEAD, REVERT_HEAD, REBASE_HEAD, the current line of
+ * rebase-merge/done and of sequencer/todo), the pair whose INDEX.md blobs are
+ * %B and %O: X and its merge base with HEAD (a merge), X and its parent (X
+ * applied), or X's parent and X (X reverted). Nothing else is searched.
  */
 struct sides {
 	git_oid ours, theirs, base;
 };
 
-/* Sets *out to the id of INDEX.md in commit id; returns 0, or -1. */
-static int S_index_md_of(const struct dtk_repo *r, const git_oid *id, git_oid *out)
+/* Returns 1 when commit id's INDEX.md has the blob id want. */
+static int S_index_is(const struct dtk_repo *r, const git_oid *id, const git_oid *want)
 {
 	git_commit *c = NULL;
-	int rc = git_commit_lookup(&c, r->git, id) < 0 ? -1 : S_lookup(r, c, "INDEX.md", out);
+	git_oid blob;
+	int is = git_commit_lookup(&c, r->git, id) == 0 && S_lookup(r, c, "INDEX.md", &blob) == 0 &&
+	         git_oid_equal(&blob, want);
 	git_commit_free(c);
-	return rc;
+	return is;
 }
 
-/* Returns 1 and fills s->theirs and s->base when commit x is the one git
- * applies or reverts, by the ids of the driver's files (want: O, B). */
-static int S_fits(const struct dtk_repo *r, const git_oid *x, const git_oid want[2],
+/* Returns 1 and fills s->theirs and s->base when theirs t and ancestor b
+ * carry the driver's files (want: O, B). */
+static int S_pair(const struct dtk_repo *r, const git_oid *t, const git_oid *b,
+                  const git_oid want[2], struct sides *s)
+{
+	if (!S_index_is(r, t, &want[1]) || !S_index_is(r, b, &want[0]))
+		return 0;
+	git_oid_cpy(&s->theirs, t);
+	git_oid_cpy(&s->base, b);
+	return 1;
+}
+
+/* Returns 1 when commit x, named by git, is theirs: in a merge (merge set),
+ * with its merge base with HEAD; else applied or reverted (S_pair). */
+static int S_fits(const struct dtk_repo *r, const git_oid *x, int merge, const git_oid want[2],
                   struct sides *s)
 {
 	git_commit *c = NULL;
-	git_oid mine, parent;
+	git_oid mb;
 	int fit = 0;
 
-	if (git_commit_lookup(&c, r->git, x) < 0 || git_commit_parentcount(c) == 0 ||
-	    S_index_md_of(r, x, &mine) < 0 ||
-	    S_index_md_of(r, git_commit_parent_id(c, 0), &parent) < 0)
+	if (git_commit_lookup(&c, r->git, x) < 0 || git_oid_equal(x, &s->ours))
 		goto done;
-	if (git_oid_equal(&mine, &want[1]) && git_oid_equal(&parent, &want[0])) {
-		git_oid_cpy(&s->theirs, x); /* applied */
-		git_oid_cpy(&s->base, git_commit_parent_id(c, 0));
-		fit = 1;
-	} else if (git_oid_equal(&mine, &want[0]) && git_oid_equal(&parent, &want[1])) {
-		git_oid_cpy(&s->theirs, git_commit_parent_id(c, 0)); /* reverted */
-		git_oid_cpy(&s->base, x);
-		fit = 1;
-	}
+	if (merge)
+		fit = git_merge_base(&mb, r->git, &s->ours, x) == 0 && S_pair(r, x, &mb, want, s);
+	else if (git_commit_parentcount(c) > 0)
+		fit = S_pair(r, x, git_commit_parent_id(c, 0), want, s) ||
+		      S_pair(r, git_commit_parent_id(c, 0), x, want, s);
 done:
 	git_commit_free(c);
 	return fit;
 }
 
-/* The commit 'git merge' names in GITHEAD_<id> (or MERGE_HEAD): theirs, with
- * the merge base as ancestor. Returns 1 when found. */
-static int S_merge_sides(const struct dtk_repo *r, struct sides *s)
+/* Appends to ids the commit named by the current line of git's state file
+ * rel (the last line of rebase-merge/done, the first of sequencer/todo). */
+static void S_line_commit(const struct dtk_repo *r, const char *rel, int last, git_oid *ids,
+                          size_t *n)
 {
-	extern char **environ;
-	char **e;
+	char *path = dtk_path_join(git_repository_path(r->git), rel), *text = NULL;
+	char *line, *save = NULL, *cur = NULL, word[64], oid[64];
+	size_t len;
 
-	for (e = environ; *e; e++) {
-		char hex[GIT_OID_HEXSZ + 1];
-		const char *eq;
-		git_commit *c = NULL;
-		if (strncmp(*e, "GITHEAD_", 8) || !(eq = strchr(*e, '=')) ||
-		    eq - *e - 8 != GIT_OID_HEXSZ)
-			continue;
-		memcpy(hex, *e + 8, GIT_OID_HEXSZ);
-		hex[GIT_OID_HEXSZ] = '\0';
-		if (git_oid_fromstr(&s->theirs, hex) < 0 || git_oid_equal(&s->theirs, &s->ours) ||
-		    git_commit_lookup(&c, r->git, &s->theirs) < 0)
-			continue;
-		git_commit_free(c);
-		return git_merge_base(&s->base, r->git, &s->ours, &s->theirs) == 0;
-	}
-	return git_reference_name_to_id(&s->theirs, r->git, "MERGE_HEAD") == 0 &&
-	       git_merge_base(&s->base, r->git, &s->ours, &s->theirs) == 0;
-}
-
-/* Commits git's state files may name: the pseudo-refs, the line of the
- * current pick in a rebase's 'done' or a cherry-pick sequence's 'todo'.
- * Returns 1 when one fits (S_fits). */
-static int S_hinted_sides(const struct dtk_repo *r, const git_oid want[2], struct sides *s)
-{
-	static const char *const refs[] = {"CHERRY_PICK_HEAD", "REVERT_HEAD", "REBASE_HEAD"};
-	static const char *const files[] = {"rebase-merge/done", "sequencer/todo"};
-	git_oid id;
-	size_t i;
-
-	for (i = 0; i < 3; i++)
-		if (git_reference_name_to_id(&id, r->git, refs[i]) == 0 && S_fits(r, &id, want, s))
-			return 1;
-	for (i = 0; i < 2; i++) {
-		char *path = dtk_path_join(git_repository_path(r->git), files[i]), *text = NULL;
-		char *line, *save = NULL, *last = NULL, word[64], oid[64];
-		size_t len;
-		int found = 0;
-		if (dtk_file_read(&text, &len, path, 1u << 24) == 0) {
-			/* done: its last line is the current pick; todo: its first */
-			for (line = strtok_r(text, "\n", &save); line;
-			     line = strtok_r(NULL, "\n", &save))
-				if (line[0] != '#' && (!last || i == 0))
-					last = line;
-			if (last && sscanf(last, "%63s %63s", word, oid) == 2) {
-				git_object *o = NULL;
-				if (git_revparse_single(&o, r->git, oid) == 0)
-					found = S_fits(r, git_object_id(o), want, s);
-				git_object_free(o);
-			}
+	if (dtk_file_read(&text, &len, path, 1u << 24) == 0) {
+		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			if (line[0] != '#' && (!cur || last))
+				cur = line;
+		if (cur && sscanf(cur, "%63s %63s", word, oid) == 2) {
+			git_object *o = NULL;
+			if (git_revparse_single(&o, r->git, oid) == 0)
+				git_oid_cpy(&ids[(*n)++], git_object_id(o));
+			git_object_free(o);
 		}
-		free(text);
-		free(path);
-		if (found)
-			return 1;
 	}
-	return 0;
-}
-
-/* Looks for the commit among all commits reachable from the refs, HEAD and
- * ORIG_HEAD (a single cherry-pick or revert names it nowhere). Returns 1
- * when one fits (S_fits). */
-static int S_searched_sides(const struct dtk_repo *r, const git_oid want[2], struct sides *s)
-{
-	git_revwalk *walk = NULL;
-	git_oid id;
-	int found = 0;
-
-	if (git_revwalk_new(&walk, r->git) < 0 || git_revwalk_push_glob(walk, "*") < 0)
-		goto done;
-	git_revwalk_push_ref(walk, "HEAD");
-	git_revwalk_push_ref(walk, "ORIG_HEAD");
-	while (!found && git_revwalk_next(&id, walk) == 0)
-		found = S_fits(r, &id, want, s);
-done:
-	git_revwalk_free(walk);
-	return found;
+	free(text);
+	free(path);
 }
 
 /* Finds the three sides of the merge from the driver's files (O, A, B).
- * Returns 0 and fills s, 1 when they cannot be found, -1 with the error set. */
+ * Returns 0 and fills s, 2 when they cannot be found, -1 with the error set. */
 static int S_sides(const struct dtk_repo *r, const char *const files[3], struct sides *s)
 {
-	git_oid want[2];
-	size_t i;
+	static const char *const refs[] = {"MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD",
+	                                   "REBASE_HEAD"};
+	extern char **environ;
+	git_oid want[2], ids[16];
+	size_t i, n = 0, merges;
+	char **e;
 
 	if (git_reference_name_to_id(&s->ours, r->git, "HEAD") < 0)
-		return 1;
-	if (S_merge_sides(r, s))
-		return 0;
+		return 2;
 	for (i = 0; i < 2; i++) {
 		char *text = NULL;
 		size_t len = 0;
+		int bad;
 		if (dtk_file_read(&text, &len, files[i ? 2 : 0], DTK_MAX_INDEX_BYTES) < 0)
 			return -1;
-		i = git_odb_hash(&want[i], text, len, GIT_OBJECT_BLOB) < 0 ? 3 : i;
+		bad = git_odb_hash(&want[i], text, len, GIT_OBJECT_BLOB) < 0;
 		free(text);
-		if (i == 3)
+		if (bad)
 			return S_gerr("cannot hash a version of INDEX.md");
 	}
-	return S_hinted_sides(r, want, s) || S_searched_sides(r, want, s) ? 0 : 1;
+	for (e = environ; *e && n < 8; e++)
+		if (!strncmp(*e, "GITHEAD_", 8) && strchr(*e, '=') - *e - 8 == GIT_OID_HEXSZ &&
+		    git_oid_fromstrn(&ids[n], *e + 8, GIT_OID_HEXSZ) == 0)
+			n++;
+	for (i = 0; i < 4; i++) {
+		if (git_reference_name_to_id(&ids[n], r->git, refs[i]) == 0)
+			n++;
+		if (i == 0)
+			merges = n;
+	}
+	S_line_commit(r, "rebase-merge/done", 1, ids, &n);
+	S_line_commit(r, "sequencer/todo", 0, ids, &n);
+	for (i = 0; i < n; i++)
+		if (S_fits(r, &ids[i], i < merges, want, s))
+			return 0;
+	return 2;
 }
 
 int dtk_repo_commit_tree(git_repository *g, const git_oid *commit, git_tree **out)

@@ -44,14 +44,15 @@ done:
 	return rc;
 }
 
-int dtk_git_write_checkout(const char *path, const char *text, size_t len)
+int dtk_git_stage_checkout(struct dtk_file_staged *st, const char *path, const char *text,
+                           size_t len)
 {
 	char *conv = NULL;
 	size_t conv_len = 0;
 	int rc = dtk_git_checkout_form(&conv, &conv_len, path, text, len);
 
 	if (rc >= 0)
-		rc = dtk_file_write_atomic(path, rc ? conv : text, rc ? conv_len : len);
+		rc = dtk_file_stage(st, path, rc ? conv : text, rc ? conv_len : len, -1);
 	free(conv);
 	return rc;
 }
@@ -95,5 +96,34 @@ done:
 	git_filter_list_free(fl);
 	git_repository_free(repo);
 	free(dir);
+	return rc;
+}
+
+int dtk_git_merge_text(char **out, size_t *out_len, char *const text[3], const size_t len[3],
+                       const char *label_ours, const char *label_theirs)
+{
+	git_merge_file_input in[3];
+	git_merge_file_options opts;
+	git_merge_file_result res = {0};
+	int i, rc;
+
+	*out = NULL;
+	*out_len = 0;
+	if (dtk_gitlib_load() < 0)
+		return -1;
+	for (i = 0; i < 3; i++) {
+		git_merge_file_input_init(&in[i], GIT_MERGE_FILE_INPUT_VERSION);
+		in[i].ptr = text[i] ? text[i] : "";
+		in[i].size = text[i] ? len[i] : 0;
+	}
+	git_merge_file_options_init(&opts, GIT_MERGE_FILE_OPTIONS_VERSION);
+	opts.our_label = label_ours ? label_ours : "ours";
+	opts.their_label = label_theirs ? label_theirs : "theirs";
+	if (git_merge_file(&res, &in[0], &in[1], &in[2], &opts) < 0)
+		return S_git_error("cannot merge");
+	*out = dtk_xstrndup(res.ptr ? res.ptr : "", res.len);
+	*out_len = res.len;
+	rc = res.automergeable ? 0 : 1;
+	git_merge_file_result_free(&res);
 	return rc;
 }

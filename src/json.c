@@ -1,6 +1,9 @@
 /* json.c: a small JSON writer. */
 #include "dtk/json.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 void dtk_json_init(struct dtk_json *j, struct dtk_buf *out)
 {
 	j->out = out;
@@ -64,6 +67,32 @@ void dtk_json_end(struct dtk_json *j, char close)
 		dtk_buf_putc(j->out, '\n');
 }
 
+/* Returns 1 when s starts with U+2028 (line separator) or U+2029
+ * (paragraph separator). */
+static int S_separator(const char *s)
+{
+	return s[0] == '\xE2' && s[1] == '\x80' && (s[2] == '\xA8' || s[2] == '\xA9');
+}
+
+char *dtk_json_escape_separators(char *json)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	const char *p;
+
+	if (!json || !strstr(json, "\xE2\x80"))
+		return json;
+	for (p = json; *p; p++) {
+		if (!S_separator(p)) {
+			dtk_buf_putc(&b, *p);
+			continue;
+		}
+		dtk_buf_puts(&b, p[2] == '\xA8' ? "\\u2028" : "\\u2029");
+		p += 2;
+	}
+	free(json);
+	return dtk_buf_detach(&b);
+}
+
 static void S_quoted(struct dtk_buf *b, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -79,6 +108,11 @@ static void S_quoted(struct dtk_buf *b, const char *s)
 			dtk_buf_puts(b, "\\t");
 		} else if (c == '\r') {
 			dtk_buf_puts(b, "\\r");
+		} else if (S_separator(s)) {
+			/* valid JSON raw, but a line break to JavaScript before
+			 * ES2019 and to readers that split on Unicode lines */
+			dtk_buf_puts(b, s[2] == '\xA8' ? "\\u2028" : "\\u2029");
+			s += 2;
 		} else if (c < 0x20 || c == 0x7f) {
 			char esc[7] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0};
 			dtk_buf_puts(b, esc);

@@ -558,16 +558,51 @@ static int S_parse_sources(struct loader *l, const struct kfile *f, struct dtk_y
 	return rc;
 }
 
-/* The node cache (search): sets *st to node file f's stat data, not
- * following a link (the real root and insights/, not a link, hold no link).
- * When the cache holds f's node as it is, the node is unpacked, handed to
- * the filter and f->out set, or, when the filter does not want f, nothing
- * is done: returns 1 (f read as it is would give no error). Else returns 0
- * (*st's st_nlink is 0 when f is not a regular file). */
+/* Returns the flags the node cache unpacks a node of l's load with. */
+static unsigned S_unpack_flags(const struct loader *l)
+{
+	return (l->schema_flags & DTK_SCHEMA_LEAN)     ? DTK_NODECACHE_LEAN
+	       : (l->schema_flags & DTK_SCHEMA_BORROW) ? DTK_NODECACHE_BORROW
+	                                               : 0;
+}
+
+/* Unpacks blob[0..len) as node file f's node into f->out, handing it to the
+ * filter. Returns 1, or 0 when it is not a packed node that passes the
+ * checks of the base as it is now (f->out NULL). */
+static int S_unpack(struct worker *w, struct kfile *f, const char *blob, size_t len)
+{
+	struct loader *l = w->l;
+	struct dtk_arena *scratch = dtk_arena_new();
+	int rc = dtk_nodecache_unpack(&f->out, l->kb, w->arena, scratch, blob, len, f->node, f->rel,
+	                              S_unpack_flags(l), w->named) == 0;
+
+	f->ok = rc;
+	if (rc && l->filter && l->filter->loaded)
+		l->filter->loaded(l->filter->arg, l->kb, f->out, w->arena);
+	dtk_arena_free(scratch);
+	return rc;
+}
+
+/* Returns 1 when l's memory files hold node file f (it stands in for the
+ * disk's: the cache does not know it). */
+static int S_in_mem(const struct loader *l, const struct kfile *f)
+{
+	size_t i;
+	for (i = 0; l->mem && i < l->n_mem; i++)
+		if (!strcmp(l->mem[i].name, f->name))
+			return 1;
+	return 0;
+}
+
+/* The node cache: sets *st to node file f's stat data, not following a
+ * link (the real root and insights/, not a link, hold no link). When the
+ * cache holds f's node as it is, the node is unpacked into f->out, or, when
+ * the filter does not want f, nothing is done: returns 1 (f read as it is
+ * would give no error). Else returns 0 (*st's st_nlink is 0 when f is not a
+ * regular file). */
 static int S_from_cache(struct worker *w, struct kfile *f, struct stat *st)
 {
 	struct loader *l = w->l;
-	struct dtk_arena *scratch;
 	char *full = dtk_path_join(l->root_real, f->rel), *blob;
 	size_t len;
 	int rc;
@@ -578,36 +613,43 @@ static int S_from_cache(struct worker *w, struct kfile *f, struct stat *st)
 		st->st_nlink = 0;
 		return 0;
 	}
-	if (l->filter->keep && !l->filter->keep(l->filter->arg, f->node, NULL, 0))
+	if (l->filter && l->filter->keep && !l->filter->keep(l->filter->arg, f->node, NULL, 0))
 		/* not wanted: its record stays when it can be trusted; else it
 		 * is read, for the errors reading it may give */
 		return dtk_nodecache_get(l->nc, f->name, st, NULL, NULL) == 0;
 	if (dtk_nodecache_get(l->nc, f->name, st, &blob, &len) < 0)
 		return 0;
-	scratch = dtk_arena_new();
-	rc = dtk_nodecache_unpack(&f->out, l->kb, w->arena, scratch, blob, len, f->node, f->rel,
-	                          (l->schema_flags & DTK_SCHEMA_BORROW) != 0, w->named) == 0;
-	f->ok = rc;
-	if (rc && l->filter->loaded)
-		l->filter->loaded(l->filter->arg, l->kb, f->out, w->arena);
-	dtk_arena_free(scratch);
+	rc = S_unpack(w, f, blob, len);
 	free(blob);
 	return rc;
 }
 
-/* Adds node file f's node, which loaded with no error, to the node cache,
- * when the file read was the regular file looked at before (st, fst). */
-static void S_to_cache(struct loader *l, const struct kfile *f, const struct stat *st,
-                       const struct stat *fst)
+/* The node of node file f (the tree root, of tmp) with the node cache: the
+ * schema's node, with its strings in the tree, packed and, when the file
+ * read was the regular file looked at before (st, fst), added to the cache;
+ * then unpacked as the load wants it, so that a node comes from its packed
+ * form, cached or not. Returns 1 when f->out is set so; 0 when the file
+ * gives an error (nothing kept: the caller parses it as without the cache,
+ * for the same diagnostics). */
+static int S_via_cache(struct worker *w, struct kfile *f, const struct dtk_yval *root,
+                       struct dtk_arena *tmp, const struct stat *st, const struct stat *fst)
 {
+	struct loader *l = w->l;
+	struct dtk_diags d = DTK_DIAGS_INIT;
 	struct dtk_buf b = DTK_BUF_INIT;
+	struct dtk_node *node = dtk_schema_node(l->kb, tmp, tmp, root, f->rel, f->node,
+	                                        DTK_SCHEMA_BORROW, NULL, &d);
+	int rc = node && !d.n;
 
-	if (!st->st_nlink || !fst->st_nlink || st->st_dev != fst->st_dev ||
-	    st->st_ino != fst->st_ino)
-		return;
-	dtk_nodecache_pack(&b, f->out);
-	dtk_nodecache_put(l->nc, f->name, fst, b.ptr, b.len);
+	dtk_diags_release(&d);
+	if (!rc)
+		return 0;
+	dtk_nodecache_pack(&b, node);
+	if (st->st_nlink && fst->st_nlink && st->st_dev == fst->st_dev && st->st_ino == fst->st_ino)
+		dtk_nodecache_put(l->nc, f->name, fst, b.ptr, b.len);
+	rc = S_unpack(w, f, b.ptr, b.len);
 	dtk_buf_release(&b);
+	return rc;
 }
 
 /* Reads, parses and checks file f with w's arena and diagnostics. */
@@ -635,7 +677,7 @@ static void S_load_file(struct worker *w, struct kfile *f)
 	}
 	if (f->linked && !S_links(l, f))
 		return;
-	if (f->t == F_NODE && l->nc && S_from_cache(w, f, &st))
+	if (f->t == F_NODE && l->nc && !S_in_mem(l, f) && S_from_cache(w, f, &st))
 		return;
 	rc = S_read(l, &w->d, f, &buf, &len, &owned, l->nc ? &fst : NULL);
 	if (rc == 0 && f->t == F_NODE && l->filter &&
@@ -665,11 +707,11 @@ schema:
 		break;
 	case F_RECORDS: dtk_schema_records(l->kb, w->arena, root, f->rel, &w->d); break;
 	case F_NODE:
+		if (l->nc && owned && S_via_cache(w, f, root, tmp, &st, &fst))
+			break;
 		f->out = dtk_schema_node(l->kb, w->arena, tmp, root, f->rel, f->node,
 		                         l->schema_flags, w->named, &w->d);
 		f->ok = f->out != NULL;
-		if (f->out && l->nc && w->d.n == had)
-			S_to_cache(l, f, &st, &fst);
 		if (f->out && l->filter && l->filter->loaded)
 			l->filter->loaded(l->filter->arg, l->kb, f->out, w->arena);
 		break;
@@ -933,8 +975,8 @@ static int S_load_files(struct loader *l, int what, const char *only)
 		if (!pf && S_list_nodes(l, &cap, DTK_KB_LINKED, only) < 0)
 			return -1;
 	}
-	if (l->filter && l->filter->borrow && !l->mem && S_insights_plain(l)) {
-		/* a search's node cache */
+	if (!(what & DTK_KB_ONE_NODE) && l->root_real && S_insights_plain(l)) {
+		/* the node cache: every node file of the base is looked up */
 		char *path = dtk_cache_path(l->root_real, "nodes");
 		l->nc = path ? dtk_nodecache_open(path, l->root_real) : NULL;
 		free(path);
@@ -1312,4 +1354,117 @@ done:
 	free(buf);
 	dtk_arena_free(tmp);
 	return rc;
+}
+
+/* ---- a base held between requests ---- */
+
+struct dtk_kb_hold {
+	char *root;
+	int what;
+	struct dtk_kb *kb;         /* NULL: none held */
+	struct dtk_cache_stat *st; /* the stat data of insights/ and its files, at the load */
+	char **names;              /* those files */
+	size_t n;
+	int64_t stamp; /* when they were taken */
+};
+
+/* Takes the stat data of insights/ (first) and of its files into the
+ * malloc'd *st and *names. Returns the count, or -1. */
+static int S_snapshot(const char *root, char ***names, struct dtk_cache_stat **st)
+{
+	char *dir = dtk_path_join(root, "insights");
+	int n = S_list_dir(names, dir, 0), i,
+	    fd = n < 0 ? -1 : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct stat s;
+
+	free(dir);
+	*st = NULL;
+	if (fd < 0 || fstat(fd, &s) < 0) {
+		if (fd >= 0)
+			close(fd);
+		dtk_strv_free(*names, n > 0 ? (size_t)n : 0);
+		*names = NULL;
+		return -1;
+	}
+	*st = dtk_xcalloc((size_t)n + 1, sizeof(**st));
+	dtk_cache_stat_of(&(*st)[0], &s);
+	for (i = 0; i < n; i++)
+		if (fstatat(fd, (*names)[i], &s, AT_SYMLINK_NOFOLLOW) == 0)
+			dtk_cache_stat_of(&(*st)[i + 1], &s);
+	close(fd);
+	return n;
+}
+
+struct dtk_kb_hold *dtk_kb_hold_new(const char *root, int what)
+{
+	struct dtk_kb_hold *h = dtk_xcalloc(1, sizeof(*h));
+	h->root = dtk_xstrdup(root);
+	h->what = what & ~(DTK_KB_ONE_NODE | DTK_KB_LINKED);
+	return h;
+}
+
+/* Returns 1 when insights/ and its files are as h's snapshot says, each
+ * older than it by more than the grain (a file changed within it is never
+ * trusted: a load follows). */
+static int S_hold_same(const struct dtk_kb_hold *h)
+{
+	struct dtk_cache_stat *st = NULL;
+	char **names = NULL;
+	int n = S_snapshot(h->root, &names, &st), same = n >= 0 && (size_t)n == h->n, i;
+	struct stat s;
+
+	for (i = 0; same && i <= n; i++) {
+		memset(&s, 0, sizeof(s)); /* the stat data back, for dtk_cache_trusted */
+		s.st_dev = (dev_t)st[i].dev;
+		s.st_ino = (ino_t)st[i].ino;
+		s.st_size = (off_t)st[i].size;
+		s.st_mtim.tv_sec = (time_t)(st[i].mtime_ns / DTK_CACHE_NS);
+		s.st_mtim.tv_nsec = (long)(st[i].mtime_ns % DTK_CACHE_NS);
+		s.st_ctim.tv_sec = (time_t)(st[i].ctime_ns / DTK_CACHE_NS);
+		s.st_ctim.tv_nsec = (long)(st[i].ctime_ns % DTK_CACHE_NS);
+		same = (i == 0 || !strcmp(names[i - 1], h->names[i - 1])) &&
+		       dtk_cache_trusted(&h->st[i], &s, h->stamp);
+	}
+	dtk_strv_free(names, n > 0 ? (size_t)n : 0);
+	free(st);
+	return same;
+}
+
+int dtk_kb_hold_get(struct dtk_kb_hold *h, const struct dtk_kb **kb, struct dtk_diags *diags)
+{
+	int n, rc;
+
+	*kb = NULL;
+	if (h->kb && S_hold_same(h)) {
+		*kb = h->kb;
+		return 0;
+	}
+	dtk_kb_free(h->kb);
+	h->kb = NULL;
+	dtk_strv_free(h->names, h->n);
+	free(h->st);
+	h->names = NULL;
+	h->st = NULL;
+	h->n = 0;
+	h->stamp = dtk_cache_now(); /* before the files are looked at */
+	n = S_snapshot(h->root, &h->names, &h->st);
+	h->n = n > 0 ? (size_t)n : 0;
+	rc = dtk_kb_load(&h->kb, h->root, h->what, NULL, diags);
+	if (rc == 0 && n < 0) { /* loaded, but its files not looked at: not held */
+		*kb = h->kb;
+		return 0;
+	}
+	*kb = h->kb;
+	return rc;
+}
+
+void dtk_kb_hold_free(struct dtk_kb_hold *h)
+{
+	if (!h)
+		return;
+	dtk_kb_free(h->kb);
+	dtk_strv_free(h->names, h->n);
+	free(h->st);
+	free(h->root);
+	free(h);
 }

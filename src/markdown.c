@@ -2,6 +2,7 @@
 #include "dtk/markdown.h"
 
 #include "dtk/cjkfold.h"
+#include "dtk/invisible.h"
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
@@ -392,7 +393,25 @@ void dtk_md_text(struct dtk_md *md, const char *text)
 	dtk_md_textn(md, text, strlen(text));
 }
 
+static void S_textn(struct dtk_md *md, const char *text, size_t n);
+
 void dtk_md_textn(struct dtk_md *md, const char *text, size_t n)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+
+	if (!dtk_invisible_has(text, n)) {
+		S_textn(md, text, n);
+		return;
+	}
+	/* a bidirectional control or another invisible character is seen:
+	 * "<U+202E>" */
+	dtk_invisible_mark(&b, text, n);
+	S_textn(md, b.ptr, b.len);
+	dtk_buf_release(&b);
+}
+
+/* Adds text[0..n) as it is (dtk_md_textn). */
+static void S_textn(struct dtk_md *md, const char *text, size_t n)
 {
 	size_t len, at, lo;
 	char c;
@@ -479,7 +498,7 @@ void dtk_md_link(struct dtk_md *md, const char *url, const char *text)
 	cmark_node *link = cmark_node_new(CMARK_NODE_LINK);
 	cmark_node *t = cmark_node_new(CMARK_NODE_TEXT);
 	cmark_node_set_url(link, url);
-	cmark_node_set_literal(t, text);
+	cmark_node_set_literal(t, dtk_invisible_marked(text));
 	cmark_node_append_child(link, t);
 	S_add(md, link, NULL);
 }
@@ -537,6 +556,7 @@ void dtk_md_inline(struct dtk_md *md, const char *markdown)
 {
 	cmark_node *doc, *p, *child, *next;
 
+	markdown = dtk_invisible_marked(markdown); /* "<U+202E>": text to cmark */
 	if (S_plain(markdown) && strspn(markdown, "#0123456789-+=|>~") == 0) {
 		dtk_md_text(md, markdown); /* the common case, without a parse */
 		return;

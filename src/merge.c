@@ -1,8 +1,7 @@
 /*
  * merge.c: dtk_merge_file: a three-way merge of one file of insights/:
- * parsing the three versions, renumbering theirs' entries whose ids ours
- * took, the text of edits and conflicts, and reading the result back before
- * it is trusted. The rules themselves are in merge_tree.c.
+ * parsing the three versions, the text of edits and conflicts, and reading
+ * the result back before it is trusted. The rules themselves are in merge_tree.c.
  */
 #include "merge_int.h"
 
@@ -144,131 +143,114 @@ void dtk_m_note(struct dtk_mctx *m, const char *fmt, ...)
 	dtk_buf_putc(m->notes, '\n');
 }
 
-/* ---- renumbering theirs' entries ---- */
+/* ---- comments, which the data does not hold ---- */
 
-struct S_rename {
-	const char *from;
-	char to[DTK_MERGE_ID_MAX];
+/* One comment: its text, from '#' to the end of its line (no line break). */
+struct S_comment {
+	const char *s;
+	size_t len;
 };
 
-/* Returns the number of an entry id of the node prefix pre[0..plen), or -1. */
-static long S_id_number(const char *id, const char *pre, size_t plen)
-{
-	size_t nl;
-	if (!id || !dtk_entry_id_split(id, &nl) || nl != plen || memcmp(id, pre, plen))
-		return -1;
-	return strtol(id + nl + 1, NULL, 10);
-}
-
-/* Returns the highest number of an entry of prefix pre in list l. */
-static long S_max_number(const struct dtk_yval *l, const char *pre, size_t plen, long max)
+/* Marks in mask the bytes of every scalar of v. */
+static void S_mask(const struct dtk_yval *v, unsigned char *mask)
 {
 	size_t i;
-	for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
-		const struct dtk_yval *v = dtk_yval_get(l->items[i], "id");
-		long k = v && v->kind == DTK_Y_SCALAR ? S_id_number(v->str, pre, plen) : -1;
-		if (k > max)
-			max = k;
-	}
-	return max;
-}
-
-static const struct S_rename *S_renamed(const struct S_rename *r, size_t n,
-                                        const struct dtk_yval *v)
-{
-	size_t i;
-	for (i = 0; v && v->kind == DTK_Y_SCALAR && i < n; i++)
-		if (!strcmp(v->str, r[i].from))
-			return &r[i];
-	return NULL;
-}
-
-/* Adds an edit of theirs' text when v is a renamed id. */
-static void S_rename_at(struct dtk_edit **e, size_t *n, size_t *cap, const struct S_rename *r,
-                        size_t nr, const struct dtk_yval *v)
-{
-	const struct S_rename *x = S_renamed(r, nr, v);
-	if (!x)
+	if (!v)
 		return;
-	dtk_grow((void **)e, cap, *n + 1, sizeof(**e));
-	(*e)[*n].start = v->start;
-	(*e)[*n].end = v->end;
-	(*e)[*n].text = x->to;
-	(*e)[*n].len = strlen(x->to);
-	(*n)++;
+	if (v->kind == DTK_Y_SCALAR) {
+		memset(mask + v->start, 1, v->end - v->start);
+		return;
+	}
+	for (i = 0; i < v->n; i++)
+		S_mask(v->items[i], mask);
+}
+
+static int S_comment_cmp(const void *pa, const void *pb)
+{
+	const struct S_comment *a = pa, *b = pb;
+	int c = memcmp(a->s, b->s, a->len < b->len ? a->len : b->len);
+	return c ? c : (a->len > b->len) - (a->len < b->len);
+}
+
+/* Returns the comments of buf[0..len) parsed as root (a '#' outside every
+ * scalar, at a line's start or after a space or tab), sorted (malloc'd;
+ * *n of them). */
+static struct S_comment *S_comments(const char *buf, size_t len, const struct dtk_yval *root,
+                                    size_t *n)
+{
+	unsigned char *mask = dtk_xcalloc(len + 1, 1);
+	struct S_comment *c = NULL;
+	size_t p, cap = 0;
+
+	*n = 0;
+	S_mask(root, mask);
+	for (p = 0; p < len; p++) {
+		size_t e = p;
+		if (buf[p] != '#' || mask[p] ||
+		    (p > 0 && buf[p - 1] != ' ' && buf[p - 1] != '\t' && buf[p - 1] != '\n' &&
+		     buf[p - 1] != '\r'))
+			continue;
+		while (e < len && buf[e] != '\n' && buf[e] != '\r')
+			e++;
+		dtk_grow((void **)&c, &cap, *n + 1, sizeof(*c));
+		c[(*n)++] = (struct S_comment){buf + p, e - p};
+		p = e;
+	}
+	free(mask);
+	if (*n)
+		qsort(c, *n, sizeof(*c), S_comment_cmp);
+	return c;
+}
+
+/* Returns how many times comments l[0..n) (sorted) hold x. */
+static long S_count(const struct S_comment *l, size_t n, const struct S_comment *x)
+{
+	long k = 0;
+	size_t i;
+	for (i = 0; i < n; i++)
+		k += !S_comment_cmp(&l[i], x);
+	return k;
 }
 
 /*
- * An entry id added on both sides with different content: theirs' takes the
- * node's next free number, and theirs' references to it (relates,
- * contradicts, superseded_by) follow; each is added to out->renames. Returns theirs'
- * renumbered text (malloc'd, *len), or NULL when nothing is renumbered.
+ * Returns 1 when the merged text (parsed as r) carries both sides' changes
+ * to the comments of the base (b, o, t: the three versions parsed): for
+ * each comment, the merge holds it as often as the base plus ours' and
+ * theirs' changes (when both sides added, or both removed, the same one,
+ * once or twice). Else sets *lost to a comment that is not carried.
  */
-static char *S_renumber(struct dtk_mctx *m, struct dtk_merge_out *out, const struct dtk_yval *b,
-                        const struct dtk_yval *o, const struct dtk_yval *t, size_t *len)
+static int S_comments_carried(const struct dtk_merge_in *in, const struct dtk_yval *b,
+                              const struct dtk_yval *o, const struct dtk_yval *t,
+                              const struct dtk_merge_out *out, const struct dtk_yval *r,
+                              struct S_comment *lost)
 {
-	const struct dtk_yval *bl = dtk_yval_get(b, "insights"), *ol = dtk_yval_get(o, "insights");
-	const struct dtk_yval *tl = dtk_yval_get(t, "insights");
-	struct S_rename *r = NULL;
-	struct dtk_edit *e = NULL;
-	size_t i, j, nr = 0, ne = 0, cap = 0, cap_r = 0, nl;
-	char *text = NULL;
+	size_t n[4], i, k;
+	struct S_comment *c[4];
+	int ok = 1;
 
-	for (i = 0; tl && tl->kind == DTK_Y_SEQ && i < tl->n; i++) {
-		const struct dtk_yval *v = dtk_yval_get(tl->items[i], "id"), *oi;
-		long max;
-		if (!v || v->kind != DTK_Y_SCALAR || !dtk_entry_id_split(v->str, &nl) ||
-		    dtk_m_find(bl, "id", v->str) || !(oi = dtk_m_find(ol, "id", v->str)) ||
-		    dtk_m_equal(oi, tl->items[i]))
-			continue;
-		max = S_max_number(bl, v->str, nl, -1);
-		max = S_max_number(ol, v->str, nl, max);
-		max = S_max_number(tl, v->str, nl, max);
-		for (j = 0; j < nr; j++)
-			if (S_id_number(r[j].to, v->str, nl) > max)
-				max = S_id_number(r[j].to, v->str, nl);
-		if (max >= 999999999 || v->len + 12 > DTK_MERGE_ID_MAX)
-			continue; /* no number (or room) left: the entries conflict */
-		dtk_grow((void **)&r, &cap_r, nr + 1, sizeof(*r));
-		r[nr].from = v->str;
-		snprintf(r[nr].to, sizeof(r[nr].to), "%.*s-%0*ld", (int)nl, v->str,
-		         (int)(v->len - nl - 1), max + 1);
-		dtk_m_note(m, "theirs' %s is now %s (ours added a different %s)", r[nr].from,
-		           r[nr].to, r[nr].from);
-		nr++;
-	}
-	if (nr) {
-		out->renames = dtk_xcalloc(nr, sizeof(*out->renames));
-		out->n_renames = nr;
-		for (i = 0; i < nr; i++) {
-			snprintf(out->renames[i].from, sizeof(out->renames[i].from), "%s",
-			         r[i].from);
-			memcpy(out->renames[i].to, r[i].to, sizeof(r[i].to));
-		}
-	}
-	for (i = 0; nr && i < tl->n; i++) {
-		const struct dtk_yval *item = tl->items[i], *rel = dtk_yval_get(item, "relates");
-		const struct dtk_yval *con = dtk_yval_get(item, "contradicts");
-		S_rename_at(&e, &ne, &cap, r, nr, dtk_yval_get(item, "id"));
-		for (j = 0; rel && rel->kind == DTK_Y_SEQ && j < rel->n; j++)
-			S_rename_at(&e, &ne, &cap, r, nr, rel->items[j]);
-		for (j = 0; con && con->kind == DTK_Y_SEQ && j < con->n; j++)
-			S_rename_at(&e, &ne, &cap, r, nr, dtk_yval_get(con->items[j], "id"));
-		S_rename_at(&e, &ne, &cap, r, nr, dtk_yval_get(item, "superseded_by"));
-	}
-	if (ne) {
-		/* in the order of the text: items, then relates and contradicts */
-		for (i = 1; i < ne; i++)
-			for (j = i; j > 0 && e[j - 1].start > e[j].start; j--) {
-				struct dtk_edit x = e[j];
-				e[j] = e[j - 1];
-				e[j - 1] = x;
+	c[0] = S_comments(in->base ? in->base : "", in->base ? in->base_len : 0, b, &n[0]);
+	c[1] = S_comments(in->ours ? in->ours : "", in->ours ? in->ours_len : 0, o, &n[1]);
+	c[2] = S_comments(in->theirs ? in->theirs : "", in->theirs ? in->theirs_len : 0, t, &n[2]);
+	c[3] = S_comments(out->text, out->len, r, &n[3]);
+	for (k = 0; k < 4 && ok; k++)
+		for (i = 0; i < n[k] && ok; i++) {
+			long nb = S_count(c[0], n[0], &c[k][i]);
+			long dO = S_count(c[1], n[1], &c[k][i]) - nb;
+			long dT = S_count(c[2], n[2], &c[k][i]) - nb;
+			long got = S_count(c[3], n[3], &c[k][i]), lo = nb + dO + dT, hi = lo;
+			if ((dO > 0 && dT > 0) || (dO < 0 && dT < 0)) {
+				long one = dO > 0 ? (dO > dT ? dO : dT) : (dO < dT ? dO : dT);
+				lo = dO > 0 ? nb + one : lo;
+				hi = dO > 0 ? hi : nb + one;
 			}
-		text = dtk_splice(m->tb, m->tlen, e, ne, len);
-	}
-	free(e);
-	free(r);
-	return text;
+			if (got < (lo < 0 ? 0 : lo) || got > (hi < 0 ? 0 : hi)) {
+				*lost = c[k][i];
+				ok = 0;
+			}
+		}
+	for (k = 0; k < 4; k++)
+		free(c[k]);
+	return ok;
 }
 
 /* ---- the file ---- */
@@ -311,9 +293,6 @@ static void S_whole(struct dtk_merge_out *out, const struct dtk_merge_in *in, co
 	struct dtk_buf b = DTK_BUF_INIT, t = DTK_BUF_INIT;
 
 	free(out->text);
-	free(out->renames);
-	out->renames = NULL;
-	out->n_renames = 0;
 	S_put_moved(&t, in->theirs ? in->theirs : "", 0, in->theirs ? in->theirs_len : 0, 0, 0,
 	            eol);
 	S_conflict_text(&b, in->label_ours ? in->label_ours : "ours",
@@ -338,9 +317,7 @@ int dtk_merge_file(struct dtk_merge_out *out, const struct dtk_merge_in *in)
 	struct dtk_mctx m;
 	struct dtk_yval *b = NULL, *o = NULL, *t = NULL, *back = NULL;
 	const struct dtk_yval *merged;
-	char *renamed = NULL;
-	size_t rlen = 0;
-	int node = in->name[0] != '_';
+	struct S_comment lost;
 
 	memset(out, 0, sizeof(*out));
 	memset(&m, 0, sizeof(m));
@@ -379,14 +356,6 @@ int dtk_merge_file(struct dtk_merge_out *out, const struct dtk_merge_in *in)
 		m.unsupported = 1;
 		goto check;
 	}
-	if (node && (renamed = S_renumber(&m, out, b, o, t, &rlen))) {
-		m.tb = renamed;
-		m.tlen = rlen;
-		if (S_parse(&t, m.a, in->name, m.tb, m.tlen) < 0 || !t) {
-			m.unsupported = 1;
-			goto check;
-		}
-	}
 	merged = dtk_m_merge_root(&m, b, o, t);
 check:
 	if (m.unsupported) {
@@ -406,9 +375,14 @@ check:
 		           "conflict: the merged text does not read back as the merge; the whole "
 		           "file conflicts");
 		S_whole(out, in, m.eol);
+	} else if (!S_comments_carried(in, b, o, t, out, back, &lost)) {
+		dtk_m_note(&m,
+		           "conflict: a comment changed on one side cannot be carried into the "
+		           "merge ('%.*s'); the whole file conflicts",
+		           (int)(lost.len > 60 ? 60 : lost.len), lost.s);
+		S_whole(out, in, m.eol);
 	}
 done:
-	free(renamed);
 	free(m.edits);
 	dtk_arena_free(m.a);
 	return out->conflicts ? 1 : 0;
@@ -433,8 +407,5 @@ void dtk_merge_out_release(struct dtk_merge_out *out)
 		return;
 	free(out->text);
 	out->text = NULL;
-	free(out->renames);
-	out->renames = NULL;
-	out->n_renames = 0;
 	dtk_buf_release(&out->notes);
 }

@@ -1,5 +1,5 @@
 /*
- * merge_int.h: what merge.c (the file: parsing, renumbering, text, checks)
+ * merge_int.h: what merge.c (the file: parsing, text, comments, checks)
  * and merge_tree.c (the rules: mappings, keyed lists, counters, unions)
  * share. Private to those two files.
  */

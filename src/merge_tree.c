@@ -486,8 +486,7 @@ static const struct dtk_yval *S_merge_list(struct dtk_mctx *m, const char *key, 
 {
 	struct dtk_yval *r = S_new(m, DTK_Y_SEQ, o->n + t->n);
 	size_t i, s, e, ts, te, at, save, o_new = o->n, t_new = t->n;
-	int ind;
-	(void)ok;
+	int ind, entries = ok && !strcmp(ok->str, "insights");
 
 	if (o->style != DTK_YS_BLOCK || !o->n)
 		return m->unsupported = 1, NULL;
@@ -515,7 +514,9 @@ static const struct dtk_yval *S_merge_list(struct dtk_mctx *m, const char *key, 
 		} else if ((bi && dtk_m_equal(bi, ti)) ||
 		           (dtk_m_equal(oi, ti) && (!bi || !by_keys))) {
 			mv = oi;
-		} else if (by_keys) {
+		} else if (by_keys && (bi || !entries)) {
+			/* an entry added on both sides (an id both took) with
+			 * different content is a conflict, never merged */
 			mv = S_merge_map(m, 1, bi, oi, ti);
 		} else if (bi && dtk_m_equal(bi, oi) && S_item_lines(m, 1, ti, &ts, &te) == 0) {
 			struct dtk_buf text = DTK_BUF_INIT;
@@ -533,7 +534,9 @@ static const struct dtk_yval *S_merge_list(struct dtk_mctx *m, const char *key, 
 				return NULL;
 			dtk_m_conflict(m, s, e, ts, te, ind - dtk_ytext_indent(m->tb, ti->start),
 			               NULL);
-			dtk_m_note(m, "conflict: %s changed two ways", id);
+			dtk_m_note(m, bi ? "conflict: %s changed two ways"
+			                 : "conflict: %s added on both sides with different content",
+			           id);
 			continue;
 		}
 		S_push(r, mv);

@@ -6,6 +6,7 @@
 #include "dtk/dtk.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Returns a hash of the string s, eight bytes at a time (a byte at a time,
@@ -137,18 +138,34 @@ int dtk_entry_is_candidate(const struct dtk_kb *kb, const struct dtk_entry *e)
 	       e->n_verified_by == (size_t)(kb->high_min_verified - 1) && kb->high_min_verified > 1;
 }
 
+/* Returns 1 when s[0..n) is a fresh id's suffix (dtk_entry_id_birth). */
+static int S_fresh_suffix(const char *s, size_t n)
+{
+	size_t i, digits = 0;
+
+	if (n != DTK_ID_SUFFIX_LEN)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (!s[i] || !strchr(DTK_ID_ALPHABET, s[i]))
+			return 0;
+		digits += s[i] >= '0' && s[i] <= '9';
+	}
+	return digits > 0 && digits < n;
+}
+
 int dtk_entry_id_split(const char *id, size_t *node_len)
 {
 	const char *dash = strrchr(id, '-');
-	size_t digits, plen;
+	size_t n, plen;
 	char node[256];
 
 	if (!dash || dash == id)
 		return 0;
-	digits = strlen(dash + 1);
+	n = strlen(dash + 1);
 	plen = (size_t)(dash - id);
-	if (digits < 3 || digits > 9 || strspn(dash + 1, "0123456789") != digits ||
-	    plen >= sizeof(node))
+	if (plen >= sizeof(node) ||
+	    !((n >= 3 && n <= 9 && strspn(dash + 1, "0123456789") == n) ||
+	      S_fresh_suffix(dash + 1, n)))
 		return 0;
 	memcpy(node, id, plen);
 	node[plen] = '\0';
@@ -157,6 +174,41 @@ int dtk_entry_id_split(const char *id, size_t *node_len)
 	if (node_len)
 		*node_len = plen;
 	return 1;
+}
+
+/* FNV-1a over s and its NUL, from h. */
+static uint64_t S_fnv(uint64_t h, const char *s)
+{
+	do {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	} while (*s++);
+	return h;
+}
+
+char *dtk_entry_id_birth(char *buf, size_t size, const char *node, const char *title,
+                         const char *claim, const char *source, unsigned nonce)
+{
+	char suffix[DTK_ID_SUFFIX_LEN + 1];
+	uint64_t h;
+	int i;
+
+	do {
+		char n[16];
+		snprintf(n, sizeof(n), "%u", nonce++);
+		h = S_fnv(S_fnv(S_fnv(S_fnv(S_fnv(0xcbf29ce484222325ULL, node), title), claim),
+		                source),
+		          n);
+		/* splitmix64's finish: every bit of h depends on every input bit */
+		h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+		h ^= h >> 31;
+		for (i = 0; i < DTK_ID_SUFFIX_LEN; i++, h >>= 5)
+			suffix[i] = DTK_ID_ALPHABET[h & 31];
+		suffix[i] = '\0';
+	} while (!S_fresh_suffix(suffix, DTK_ID_SUFFIX_LEN));
+	snprintf(buf, size, "%s-%s", node, suffix);
+	return buf;
 }
 
 /* Binary search of v (n pointers to structs whose first member is their id,
@@ -204,4 +256,22 @@ struct dtk_entry *dtk_kb_entry(const struct dtk_kb *kb, const char *id)
 	name[plen] = '\0';
 	node = dtk_kb_node(kb, name);
 	return node ? dtk_node_entry(node, id) : NULL;
+}
+
+size_t dtk_text_limit(const char *key)
+{
+	if (!strcmp(key, "title"))
+		return DTK_MAX_TITLE_CHARS;
+	if (!strcmp(key, "claim") || !strcmp(key, "stance") || !strcmp(key, "note") ||
+	    !strcmp(key, "retracted_reason"))
+		return DTK_MAX_PROSE_CHARS;
+	return 0;
+}
+
+size_t dtk_utf8_chars(const char *s, size_t len)
+{
+	size_t i, n = 0;
+	for (i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return n;
 }

@@ -144,7 +144,9 @@ static const char *S_get_str(struct rd *r, struct dtk_arena *copy)
 
 	if (r->bad || len == S_NONE)
 		return NULL;
-	if ((size_t)(r->end - r->p) <= len || s[len] != '\0' || memchr(s, '\0', len)) {
+	/* no NUL is looked for within: the packer writes none, and the
+	 * checksum of the blob catches a changed byte */
+	if ((size_t)(r->end - r->p) <= len || s[len] != '\0') {
 		r->bad = 1;
 		return NULL;
 	}
@@ -264,10 +266,56 @@ static void S_get_entry(struct rd *r, struct dtk_entry *e, const struct dtk_kb *
 	e->retracted_reason = S_get_str(r, text);
 }
 
+/* Makes node, unpacked borrowing, what a lean parse (DTK_SCHEMA_LEAN) makes
+ * of its file: claims and texts not kept (titles only of candidates,
+ * resolved contradictions' notes dropped), verifications counted, only the
+ * relations that leave the node or name a retired entry kept, copied into
+ * arena; then its linking entries again. */
+static void S_lean(const struct dtk_kb *kb, struct dtk_arena *arena, struct dtk_node *node)
+{
+	size_t i, k, n;
+
+	for (i = 0; i < node->n_entries; i++) {
+		struct dtk_entry *e = &node->entries[i];
+		struct dtk_ref *kept = NULL;
+		if (e->claim)
+			e->claim = "";
+		if (e->title)
+			e->title = dtk_entry_is_candidate(kb, e) ? dtk_arena_strdup(arena, e->title)
+			                                         : "";
+		if (e->retracted_reason)
+			e->retracted_reason = "";
+		e->verified_by = NULL;
+		for (k = 0; k < e->n_contradicts; k++)
+			if (!e->contradicts[k].open)
+				e->contradicts[k].note = NULL;
+		for (k = 0, n = 0; k < e->n_relates; k++) {
+			const struct dtk_entry *o = dtk_node_entry(node, e->relates[k].id);
+			if (!o || dtk_entry_retired(o))
+				e->relates[n++] = e->relates[k];
+		}
+		if (n)
+			kept = dtk_arena_alloc(arena, n * sizeof(*kept));
+		for (k = 0; k < n; k++) {
+			kept[k].id = dtk_arena_strdup(arena, e->relates[k].id);
+			kept[k].pos = e->relates[k].pos;
+		}
+		e->relates = kept;
+		e->n_relates = (unsigned)n;
+	}
+	node->n_linking = 0;
+	for (i = 0; i < node->n_entries; i++) {
+		const struct dtk_entry *e = &node->entries[i];
+		if (e->n_relates || e->n_contradicts || e->superseded_by.id)
+			node->linking[node->n_linking++] = &node->entries[i];
+	}
+}
+
 int dtk_nodecache_unpack(struct dtk_node **out, const struct dtk_kb *kb, struct dtk_arena *arena,
                          struct dtk_arena *scratch, const char *blob, size_t len, const char *name,
-                         const char *path, int borrow, unsigned char *named)
+                         const char *path, unsigned flags, unsigned char *named)
 {
+	int borrow = (flags & (DTK_NODECACHE_BORROW | DTK_NODECACHE_LEAN)) != 0;
 	struct rd r = {blob, blob + len, 0};
 	struct dtk_node *node = dtk_arena_alloc(arena, sizeof(*node));
 	uint32_t bloom;
@@ -295,6 +343,8 @@ int dtk_nodecache_unpack(struct dtk_node **out, const struct dtk_kb *kb, struct 
 	node->n_entries = (size_t)n;
 	if (r.bad || r.p != r.end || dtk_schema_index_node(arena, node) < 0)
 		return -1;
+	if (flags & DTK_NODECACHE_LEAN)
+		S_lean(kb, arena, node);
 	*out = node;
 	return 0;
 }

@@ -136,10 +136,12 @@ static const struct dtk_yval *S_present(const struct dtk_yval *v)
 	return v && !(v->kind == DTK_Y_SCALAR && v->type == DTK_YT_NULL) ? v : NULL;
 }
 
-/* Returns v (key's value) when it is a string that is not blank; NULL when
- * absent or after an error. */
+/* Returns v (key's value) when it is a string that is not blank nor longer
+ * than key's limit (dtk_text_limit); NULL when absent or after an error. */
 static const struct dtk_yval *S_string_v(struct ctx *c, const struct dtk_yval *v, const char *key)
 {
+	size_t max, n;
+
 	v = S_present(v);
 	if (!v)
 		return NULL;
@@ -150,6 +152,12 @@ static const struct dtk_yval *S_string_v(struct ctx *c, const struct dtk_yval *v
 	}
 	if (v->len == 0 || strspn(v->str, " \t\r\n") == v->len) {
 		S_err(c, v, "'%s' must not be blank", key);
+		return NULL;
+	}
+	/* a character is at least a byte: only a long value is counted */
+	if (v->len > DTK_MAX_TITLE_CHARS && (max = dtk_text_limit(key)) &&
+	    (n = dtk_utf8_chars(v->str, v->len)) > max) {
+		S_err(c, v, "'%s' is %zu characters long; the limit is %zu", key, n, max);
 		return NULL;
 	}
 	return v;
@@ -495,7 +503,7 @@ static void S_gaps(struct ctx *c, const struct dtk_yval *dom)
 			g->flagged_by.pos = S_pos(fb);
 		} else if (fb) {
 			char found[96];
-			S_err(c, fb, "'flagged_by' must be an entry id (<node>-NNN), found %s",
+			S_err(c, fb, "'flagged_by' must be an entry id (<node>-<suffix>), found %s",
 			      S_found(found, sizeof(found), fb));
 		}
 		if (g->text)
@@ -902,7 +910,10 @@ static void S_entry_id(struct ctx *c, const struct dtk_yval *id, struct dtk_entr
 		return;
 	if (!S_nameish(id) || !dtk_entry_id_split(id->str, &plen) || strlen(node) != plen ||
 	    strncmp(id->str, node, plen)) {
-		S_err(c, id, "entry id must be '%s-NNN' (three to nine digits), found %s", node,
+		S_err(c, id,
+		      "entry id must be '%s-' and three to nine digits or a fresh suffix "
+		      "(docs/schema.md), found %s",
+		      node,
 		      S_found(found, sizeof(found), id));
 		return;
 	}

@@ -1,6 +1,8 @@
 /* util.c: memory, buffers, the arena, the last error and small text helpers. */
 #include "dtk/dtk.h"
 
+#include "dtk/invisible.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -319,43 +321,55 @@ void dtk_error_clear(void)
 
 /* ---- text ---- */
 
-/* Returns 1 when s[i] starts a control character: C0 (but '\n' when
- * keep_nl), DEL, or C1 in UTF-8 (0xC2 0x80..0x9F); sets *len to its bytes. */
-static int S_control_at(const unsigned char *s, size_t i, int keep_nl, size_t *len)
+/* Returns 1 when s[i] (of s[0..n)) starts a control character: C0 (but
+ * '\n' when keep_nl), DEL, C1 in UTF-8 (0xC2 0x80..0x9F), or an invisible
+ * format character (invisible.h: a bidirectional control, U+200B, ...);
+ * sets *len to its bytes and *cp to it. */
+static int S_control_at(const unsigned char *s, size_t i, size_t n, int keep_nl, size_t *len,
+                        int32_t *cp)
 {
 	*len = 1;
+	*cp = s[i];
 	if (s[i] < 0x20)
 		return !(keep_nl && s[i] == '\n');
 	if (s[i] == 0x7f)
 		return 1;
-	*len = 2;
-	return s[i] == 0xc2 && s[i + 1] >= 0x80 && s[i + 1] <= 0x9f;
+	if (s[i] < 0xc2)
+		return 0;
+	if (s[i] == 0xc2 && i + 1 < n && s[i + 1] >= 0x80 && s[i + 1] <= 0x9f) {
+		*len = 2;
+		*cp = s[i + 1];
+		return 1;
+	}
+	*len = dtk_invisible_at((const char *)s + i, n - i, cp);
+	return *len > 0;
 }
 
 void dtk_buf_put_esc(struct dtk_buf *b, const char *s, size_t n, int keep_nl)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0, from, len;
+	int32_t cp;
 
 	while (i < n) {
 		for (from = i; i + 8 <= n; i += 8) { /* eight bytes at a step */
-			uint64_t x, ones = 0x0101010101010101ull, high = ones * 0x80, c2, del;
+			uint64_t x, ones = 0x0101010101010101ull, high = ones * 0x80, del;
 			memcpy(&x, u + i, 8);
-			c2 = x ^ (ones * 0xc2);
 			del = x ^ (ones * 0x7f);
-			/* a byte below 0x20, a DEL, or a 0xC2 that may start C1 */
-			if (((x - ones * 0x20) & ~x & high) || ((c2 - ones) & ~c2 & high) ||
+			/* a byte below 0x20, a DEL, or one above 0x7F (C1 or an
+			 * invisible character may start there) */
+			if (((x - ones * 0x20) & ~x & high) || (x & high) ||
 			    ((del - ones) & ~del & high))
 				break;
 		}
-		for (; i < n && !S_control_at(u, i, keep_nl, &len); i++)
+		for (; i < n && !S_control_at(u, i, n, keep_nl, &len, &cp); i++)
 			;
 		dtk_buf_put(b, s + from, i - from);
 		if (i >= n)
 			break;
-		if (len == 2) {
-			dtk_buf_printf(b, "\\u%04x", (unsigned)u[i + 1]);
-			i += 2;
+		if (len > 1) {
+			dtk_buf_printf(b, cp > 0xffff ? "\\U%08x" : "\\u%04x", (unsigned)cp);
+			i += len;
 		} else {
 			const char *name = u[i] == '\n'   ? "\\n"
 			                   : u[i] == '\r' ? "\\r"
@@ -376,13 +390,14 @@ const char *dtk_esc_mode(const char *s, int keep_nl)
 	static _Thread_local unsigned next;
 	const unsigned char *u = (const unsigned char *)s;
 	struct dtk_buf *b;
-	size_t i, len;
+	size_t i, len, n;
+	int32_t cp;
 
 	if (!s)
 		return s;
-	for (i = 0; u[i] && !S_control_at(u, i, keep_nl, &len); i++)
+	for (i = 0, n = strlen(s); i < n && !S_control_at(u, i, n, keep_nl, &len, &cp); i++)
 		;
-	if (!u[i])
+	if (i == n)
 		return s; /* nothing to escape: s itself */
 	b = &ring[next++ % DTK_ESC_RING];
 	b->len = 0;

@@ -71,6 +71,16 @@ int dtk_write_refuse(struct dtk_write *w, const char *fmt, ...)
 	return DTK_EXIT_INVALID;
 }
 
+int dtk_write_check_text(struct dtk_write *w, const char *what, const char *key, const char *s)
+{
+	size_t max = dtk_text_limit(key), len = s ? strlen(s) : 0, n;
+
+	if (!max || len <= max || (n = dtk_utf8_chars(s, len)) <= max)
+		return 0;
+	return dtk_cmd_usage_error(w->ctx, w->cmd, "%s is %zu characters long; the limit is %zu",
+	                           what, n, max);
+}
+
 static struct dtk_wfile *S_find(struct dtk_write *w, const char *name)
 {
 	size_t i;
@@ -195,7 +205,7 @@ const struct dtk_yval *dtk_write_entry(struct dtk_write *w, const char *id, stru
 	size_t plen;
 
 	if (!dtk_entry_id_split(id, &plen)) {
-		dtk_cmd_usage_error(w->ctx, w->cmd, "'%s' is not an entry id (<node>-NNN)", id);
+		dtk_cmd_usage_error(w->ctx, w->cmd, "'%s' is not an entry id (<node>-<suffix>)", id);
 		return NULL;
 	}
 	snprintf(name, sizeof(name), "%.*s.yaml", (int)(plen > 250 ? 250 : plen), id);
@@ -407,12 +417,115 @@ static void S_map_diags(struct dtk_write *w, struct dtk_diags *diags)
 	}
 }
 
+/* Returns 1 when f's new text differs from its bytes on disk. */
+static int S_changed(const struct dtk_wfile *f)
+{
+	return !f->old || f->len != f->old_len || memcmp(f->text, f->old, f->len);
+}
+
+/* Puts the first n changed files of w back as they were (removes those it
+ * created), after a failure to replace a later one. Appends to left the
+ * files that could not be put back ("insights/a.yaml (why)"). */
+static void S_put_back(struct dtk_write *w, size_t n, struct dtk_buf *left)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct dtk_wfile *f = w->files[i];
+		char *full;
+		int rc;
+		if (!S_changed(f))
+			continue;
+		full = f->real ? dtk_xstrdup(f->real) : dtk_path_join(w->ctx->root, f->rel);
+		rc = f->old ? dtk_file_write_atomic(full, f->old, f->old_len)
+		            : (unlink(full) < 0 ? dtk_error("%s", strerror(errno)) : 0);
+		/* put back but not synced: as it was, for all but a crash */
+		if (rc < 0 && rc != DTK_ENOSYNC)
+			dtk_buf_printf(left, "%s%s (%s)", left->len ? ", " : "", f->rel,
+			               dtk_error_last());
+		free(full);
+	}
+}
+
+/*
+ * Writes the changed files of w, then INDEX.md (idx: its text, NULL when
+ * unchanged), all or nothing: every new text is first written beside its
+ * file (a full disk fails here, with nothing changed), then each is renamed
+ * into place; when a rename fails, the files already replaced are put back.
+ * Returns DTK_EXIT_OK; DTK_EXIT_INVALID after an error when nothing was
+ * changed; DTK_EXIT_DRIFT after an error saying what was written when
+ * something was (a file that could not be put back, or a directory that
+ * could not be synced).
+ */
+static int S_write(struct dtk_write *w, const struct dtk_buf *idx, const char *idx_path)
+{
+	struct dtk_file_staged *st = dtk_xcalloc(w->n_files + 1, sizeof(*st));
+	struct dtk_buf left = DTK_BUF_INIT, unsynced = DTK_BUF_INIT;
+	size_t i, n = w->n_files + (idx ? 1 : 0);
+	int rc = DTK_EXIT_OK, r;
+
+	for (i = 0; i < n && rc == DTK_EXIT_OK; i++) {
+		struct dtk_wfile *f = i < w->n_files ? w->files[i] : NULL;
+		char *full;
+		if (f && !S_changed(f))
+			continue;
+		full = !f        ? dtk_xstrdup(idx_path)
+		       : f->real ? dtk_xstrdup(f->real)
+		                 : dtk_path_join(w->ctx->root, f->rel);
+		if (f ? dtk_file_stage(&st[i], full, f->text, f->len, -1) < 0
+		      : dtk_git_stage_checkout(&st[i], full, idx->ptr ? idx->ptr : "",
+	                               idx->len) < 0) {
+			char *why = dtk_xstrdup(dtk_error_last());
+			dtk_error("%s: nothing was written", why);
+			free(why);
+			rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		}
+		free(full);
+	}
+	for (i = 0; i < n && rc == DTK_EXIT_OK; i++) {
+		if (!st[i].tmp)
+			continue;
+		r = dtk_file_stage_commit(&st[i]);
+		if (r == DTK_ENOSYNC) {
+			dtk_buf_printf(&unsynced, "%s%s", unsynced.len ? "; " : "",
+			               dtk_error_last());
+			continue;
+		}
+		if (r < 0) {
+			char *why = dtk_xstrdup(dtk_error_last());
+			S_put_back(w, i, &left);
+			if (!left.len)
+				dtk_error("%s: nothing was written%s", why,
+				          i ? " (the files already replaced were put back)" : "");
+			else
+				dtk_error("%s; %s could not be put back: %s written, the rest "
+				          "not%s",
+				          why, left.ptr, left.ptr,
+				          i < w->n_files ? "" : " (run dtk reindex)");
+			free(why);
+			rc = dtk_cmd_fail(w->ctx, w->cmd,
+			                  left.len ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
+		}
+		dtk_crash_point("after-file");
+	}
+	if (rc == DTK_EXIT_OK && unsynced.len) {
+		dtk_error("%s", unsynced.ptr);
+		rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_DRIFT);
+	}
+	for (i = 0; i < n; i++)
+		dtk_file_stage_release(&st[i]);
+	free(st);
+	dtk_buf_release(&left);
+	dtk_buf_release(&unsynced);
+	return rc;
+}
+
 int dtk_write_commit(struct dtk_write *w)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_memfile *mem = dtk_xcalloc(w->n_files + 1, sizeof(*mem));
 	struct dtk_file_cmp cmp = {.fd = -1};
-	char *idx_path = dtk_path_join(w->ctx->root, DTK_INDEX_FILE), *full;
+	char *idx_path = dtk_path_join(w->ctx->root, DTK_INDEX_FILE);
 	size_t i;
 	int rc, idx_differs = 0;
 
@@ -452,24 +565,8 @@ int dtk_write_commit(struct dtk_write *w)
 		rc = S_dry_run(w, idx_differs ? &cmp.text : NULL, idx_path);
 		goto done;
 	}
-	for (i = 0; i < w->n_files; i++) {
-		struct dtk_wfile *f = w->files[i];
-		if (f->old && f->len == f->old_len && !memcmp(f->text, f->old, f->len))
-			continue;
-		full = f->real ? dtk_xstrdup(f->real) : dtk_path_join(w->ctx->root, f->rel);
-		rc = dtk_file_write_atomic(full, f->text, f->len);
-		free(full);
-		if (rc < 0) {
-			rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
-			goto done;
-		}
-		dtk_crash_point("after-file");
-	}
-	if (idx_differs &&
-	    dtk_git_write_checkout(idx_path, dtk_buf_cstr(&cmp.text), cmp.text.len) < 0) {
-		rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
-		goto done;
-	}
+	rc = S_write(w, idx_differs ? &cmp.text : NULL, idx_path);
+	goto done;
 	rc = DTK_EXIT_OK;
 done:
 	dtk_file_cmp_release(&cmp);
@@ -544,7 +641,7 @@ int dtk_write_each(struct dtk_write *w, int argc, char **argv, int first, dtk_wr
 	}
 	if (rc == DTK_EXIT_OK)
 		rc = dtk_write_commit(w);
-	if (rc == DTK_EXIT_OK)
+	if (rc == DTK_EXIT_OK || (rc == DTK_EXIT_DRIFT && !w->opts.dry_run))
 		dtk_write_print_entries(w, ids, n, 1, dtk_buf_cstr(&lines));
 	dtk_buf_release(&lines);
 	free(ids);
@@ -701,7 +798,7 @@ int dtk_write_node_key(struct dtk_write *w, const char *name, const char *key, s
 	if (dtk_yedit_set_key(&f->doc, f->doc.root, key, v, dtk_yedit_node_keys) < 0)
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 	rc = dtk_write_commit(w);
-	if (rc == DTK_EXIT_OK)
+	if (rc != DTK_EXIT_INVALID) /* written (1: in part, or not synced) */
 		dtk_write_print_node(w, name, line);
 	return rc;
 }

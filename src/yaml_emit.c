@@ -81,7 +81,7 @@ static int S_emit_doc(struct dtk_buf *doc, const char *s, size_t len, int where,
 		ok &= yaml_mapping_end_event_initialize(&ev[n++]);
 	else if (ok)
 		ok &= yaml_sequence_end_event_initialize(&ev[n++]);
-	ok &= yaml_document_end_event_initialize(&ev[n++], 1);
+	ok &= yaml_document_end_event_initialize(&ev[n++], 0);
 	ok &= yaml_stream_end_event_initialize(&ev[n++]);
 	if (!ok) {
 		for (i = 0; i < n; i++)
@@ -103,9 +103,42 @@ static int S_emit_doc(struct dtk_buf *doc, const char *s, size_t len, int where,
 	return ok ? 0 : -1;
 }
 
+/* Returns 0 when text[0..n), written where (owned by a key at column
+ * indent), reads back by dtk's loader as s[0..len); else -1 with the error
+ * set. */
+static int S_read_back(const char *text, size_t n, const char *s, size_t len, int where, int indent)
+{
+	struct dtk_buf doc = DTK_BUF_INIT;
+	struct dtk_diags diags = DTK_DIAGS_INIT;
+	struct dtk_arena *arena = dtk_arena_new();
+	struct dtk_yval *root = NULL;
+	const struct dtk_yval *v = NULL;
+	int rc = -1;
+
+	if (where == DTK_YEMIT_BLOCK)
+		dtk_buf_printf(&doc, "%*s", indent, "");
+	dtk_buf_puts(&doc, where == DTK_YEMIT_BLOCK ? "k: " : "[");
+	dtk_buf_put(&doc, text, n);
+	dtk_buf_puts(&doc, where == DTK_YEMIT_BLOCK ? "\n" : "]\n");
+	if (dtk_yaml_parse(&root, arena, "", doc.ptr, doc.len, &diags) == 0 && root)
+		v = where == DTK_YEMIT_BLOCK                  ? dtk_yval_get(root, "k")
+		    : root->kind == DTK_Y_SEQ && root->n == 1 ? root->items[0]
+		                                              : NULL;
+	if (v && v->kind == DTK_Y_SCALAR && v->len == len && !memcmp(v->str, s, len))
+		rc = 0;
+	else
+		dtk_error("'%s' would not read back as itself once written; nothing is written",
+		          dtk_esc(s));
+	dtk_diags_release(&diags);
+	dtk_arena_free(arena);
+	dtk_buf_release(&doc);
+	return rc;
+}
+
 int dtk_yemit_scalar(struct dtk_buf *out, const char *s, size_t len, int where, int indent,
                      const char *eol)
 {
+	size_t from = out->len;
 	struct dtk_buf doc = DTK_BUF_INIT;
 	const char *p, *end;
 	int rc = -1;
@@ -114,9 +147,12 @@ int dtk_yemit_scalar(struct dtk_buf *out, const char *s, size_t len, int where, 
 		goto done;
 	p = dtk_buf_cstr(&doc);
 	end = p + doc.len;
-	/* "k: <value>\n" or "[<value>]\n", perhaps with "...\n" after it */
-	if (end - p >= 4 && !memcmp(end - 4, "...\n", 4))
-		end -= 4;
+	/* "k: <value>\n...\n" or "[<value>]\n...\n": the document's end is
+	 * explicit, so that "..." is the marker on its own line and never a
+	 * value's last three characters */
+	if (end - p < 5 || memcmp(end - 5, "\n...\n", 5))
+		goto done;
+	end -= 4;
 	if (where == DTK_YEMIT_BLOCK) {
 		if (strncmp(p, "k:", 2))
 			goto done;
@@ -152,5 +188,10 @@ done:
 	dtk_buf_release(&doc);
 	if (rc < 0)
 		return dtk_error("cannot write this text as YAML (it is not valid UTF-8)");
+	/* what is written is read back, so that it cannot say otherwise */
+	if (S_read_back(out->ptr + from, out->len - from, s, len, where, indent) < 0) {
+		out->len = from;
+		return -1;
+	}
 	return rc;
 }

@@ -81,30 +81,159 @@ void dtk_ydoc_release(struct dtk_ydoc *d)
 		return;
 	dtk_arena_free(d->arena);
 	free(d->edits);
+	free(d->written);
 	memset(d, 0, sizeof(*d));
 }
 
-/* Returns d's edits sorted by start, stably: insertions at one place stay
- * in the order made (malloc'd, the caller frees). */
-static struct dtk_edit *S_sorted(const struct dtk_ydoc *d)
+/* Returns the indexes of d's edits sorted by their start, stably:
+ * insertions at one place stay in the order made (malloc'd, the caller
+ * frees). */
+static size_t *S_order(const struct dtk_ydoc *d)
 {
-	struct dtk_edit *e = dtk_xmalloc((d->n_edits + 1) * sizeof(*e));
+	size_t *o = dtk_xmalloc((d->n_edits + 1) * sizeof(*o));
 	size_t i, j;
 
 	for (i = 0; i < d->n_edits; i++) {
-		struct dtk_edit t = d->edits[i];
-		for (j = i; j > 0 && e[j - 1].start > t.start; j--)
-			e[j] = e[j - 1];
-		e[j] = t;
+		for (j = i; j > 0 && d->edits[o[j - 1]].start > d->edits[i].start; j--)
+			o[j] = o[j - 1];
+		o[j] = i;
 	}
+	return o;
+}
+
+/* Returns d's edits sorted as S_order sorts them (malloc'd, the caller
+ * frees). */
+static struct dtk_edit *S_sorted(const struct dtk_ydoc *d)
+{
+	struct dtk_edit *e = dtk_xmalloc((d->n_edits + 1) * sizeof(*e));
+	size_t *o = S_order(d), i;
+
+	for (i = 0; i < d->n_edits; i++)
+		e[i] = d->edits[o[i]];
+	free(o);
 	return e;
+}
+
+/* The read-back of the scalars written: the text each edit put in (in the
+ * new text, in order), and the scalars found starting there. */
+struct S_back {
+	size_t *from, *to, n;
+	const struct dtk_yval **found;
+	size_t n_found, cap;
+};
+
+/* Collects the scalars of v (keys too, in the order written) that start
+ * in a text an edit put in. */
+static void S_collect(struct S_back *r, const struct dtk_yval *v, int depth)
+{
+	size_t i, lo = 0, hi = r->n;
+
+	if (!v || depth > DTK_MAX_DEPTH + 1)
+		return;
+	if (v->kind != DTK_Y_SCALAR) {
+		for (i = 0; i < v->n; i++)
+			S_collect(r, v->items[i], depth + 1);
+		return;
+	}
+	while (lo < hi) { /* the first text that ends past v's start */
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->to[mid] <= v->start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == r->n || r->from[lo] > v->start)
+		return;
+	dtk_grow((void **)&r->found, &r->cap, r->n_found + 1, sizeof(*r->found));
+	r->found[r->n_found++] = v;
+}
+
+/* Returns 0 when the k-th scalar found in the new text out[0..len) is the
+ * string asked w; else -1 with the error set. */
+static int S_compare(const struct dtk_ydoc *d, const struct S_back *r, size_t k,
+                     const struct dtk_ywritten *w, const char *out, size_t len)
+{
+	const struct dtk_yval *v = k < r->n_found ? r->found[k] : NULL;
+	int line = 1, col = 1;
+
+	if (v && v->len == w->len && !memcmp(v->str, w->s, w->len))
+		return 0;
+	if (v) {
+		line = v->line;
+		col = v->col;
+		dtk_ydoc_map_back(d, out, len, &line, &col);
+		return dtk_error("%s:%d:%d: '%s' would read back as '%s'; nothing is written",
+		                 d->path, line, col, dtk_esc(w->s), dtk_esc(v->str));
+	}
+	return dtk_error("%s: '%s' would not read back as a value of its own; nothing is written",
+	                 d->path, dtk_esc(w->s));
+}
+
+/* Reads the scalars the edits wrote back from out[0..len), d's text with
+ * its edits applied (order: S_order). Returns 0 when each reads back as
+ * asked (or out does not parse), else -1 with the error set. */
+static int S_read_back(const struct dtk_ydoc *d, const size_t *order, const char *out, size_t len)
+{
+	struct S_back r = {0};
+	struct dtk_diags diags = DTK_DIAGS_INIT;
+	struct dtk_arena *arena;
+	struct dtk_yval *root = NULL;
+	size_t i, j, k = 0, at = 0;
+	long shift = 0;
+	int rc = 0;
+
+	if (!d->n_written)
+		return 0;
+	r.from = dtk_xmalloc(d->n_edits * sizeof(*r.from));
+	r.to = dtk_xmalloc(d->n_edits * sizeof(*r.to));
+	for (i = 0; i < d->n_edits; i++) {
+		const struct dtk_edit *e = &d->edits[order[i]];
+		at = (size_t)((long)e->start + shift);
+		if (e->len) {
+			r.from[r.n] = at;
+			r.to[r.n++] = at + e->len;
+		}
+		shift += (long)e->len - (long)(e->end - e->start);
+	}
+	arena = dtk_arena_new();
+	if (dtk_yaml_parse(&root, arena, d->path, out, len, &diags) == 0)
+		S_collect(&r, root, 0);
+	else
+		goto done; /* the loader reports why */
+	/* the scalars asked, edit by edit in the text's order, each edit's in
+	 * the order written: as they stand in the new text */
+	for (i = 0; i < d->n_edits && rc == 0; i++)
+		for (j = 0; j < d->n_written && rc == 0; j++)
+			if (d->written[j].edit == order[i])
+				rc = S_compare(d, &r, k++, &d->written[j], out, len);
+	if (rc == 0 && k != r.n_found)
+		rc = dtk_error("%s:%d:%d: the edit would write a value that was not asked; nothing "
+		               "is written",
+		               d->path, r.found[k]->line, r.found[k]->col);
+done:
+	dtk_diags_release(&diags);
+	dtk_arena_free(arena);
+	free(r.from);
+	free(r.to);
+	free(r.found);
+	return rc;
 }
 
 char *dtk_ydoc_apply(const struct dtk_ydoc *d, size_t *out_len)
 {
-	struct dtk_edit *e = S_sorted(d);
-	char *out = dtk_splice(d->buf, d->len, e, d->n_edits, out_len);
+	size_t *o = S_order(d), i;
+	struct dtk_edit *e = dtk_xmalloc((d->n_edits + 1) * sizeof(*e));
+	char *out;
+
+	for (i = 0; i < d->n_edits; i++)
+		e[i] = d->edits[o[i]];
+	out = dtk_splice(d->buf, d->len, e, d->n_edits, out_len);
+	if (out && S_read_back(d, o, out, *out_len) < 0) {
+		free(out);
+		out = NULL;
+	}
 	free(e);
+	free(o);
 	return out;
 }
 
@@ -125,12 +254,16 @@ int dtk_ydoc_map_back(const struct dtk_ydoc *d, const char *out, size_t out_len,
 static void S_edit(struct dtk_ydoc *d, size_t start, size_t end, const char *text, size_t len)
 {
 	struct dtk_edit *e;
+	size_t i;
 	dtk_grow((void **)&d->edits, &d->cap, d->n_edits + 1, sizeof(*d->edits));
 	e = &d->edits[d->n_edits++];
 	e->start = start;
 	e->end = end;
 	e->text = dtk_arena_strndup(d->arena, text, len);
 	e->len = len;
+	/* the scalars just written are in this text (a removal has none) */
+	for (i = d->n_written; len && i > 0 && d->written[i - 1].edit == (size_t)-1; i--)
+		d->written[i - 1].edit = d->n_edits - 1;
 }
 
 /* ---- spans ---- */
@@ -201,18 +334,34 @@ int dtk_yedit_find(const struct dtk_yval *map, const char *key)
 /* ---- writing new text ---- */
 
 /* Appends scalar v; where and indent as for dtk_yemit_scalar. */
-static int S_scalar(const struct dtk_ydoc *d, struct dtk_buf *b, struct dtk_yscalar v, int where,
+static int S_scalar(struct dtk_ydoc *d, struct dtk_buf *b, struct dtk_yscalar v, int where,
                     int indent)
 {
-	if (v.raw) {
-		dtk_buf_puts(b, v.s);
-		return 0;
-	}
-	return dtk_yemit_scalar(b, v.s, strlen(v.s), where, indent, d->eol);
+	size_t len = strlen(v.s);
+	struct dtk_ywritten *w;
+
+	if (v.raw)
+		dtk_buf_put(b, v.s, len);
+	else if (dtk_yemit_scalar(b, v.s, len, where, indent, d->eol) < 0)
+		return -1;
+	/* to be read back (dtk_ydoc_apply) once its edit is recorded */
+	dtk_grow((void **)&d->written, &d->cap_written, d->n_written + 1, sizeof(*d->written));
+	w = &d->written[d->n_written++];
+	w->edit = (size_t)-1;
+	w->s = dtk_arena_strndup(d->arena, v.s, len);
+	w->len = len;
+	return 0;
 }
 
-static int S_flow_list(const struct dtk_ydoc *d, struct dtk_buf *b, const struct dtk_yscalar *l,
-                       size_t n)
+/* Forgets the scalars written for an edit that was never recorded (an
+ * operation that failed half way). */
+static void S_forget(struct dtk_ydoc *d)
+{
+	while (d->n_written && d->written[d->n_written - 1].edit == (size_t)-1)
+		d->n_written--;
+}
+
+static int S_flow_list(struct dtk_ydoc *d, struct dtk_buf *b, const struct dtk_yscalar *l, size_t n)
 {
 	size_t i;
 	dtk_buf_putc(b, '[');
@@ -227,7 +376,7 @@ static int S_flow_list(const struct dtk_ydoc *d, struct dtk_buf *b, const struct
 }
 
 /* Appends the items of a block list, each on a new line at column col. */
-static int S_block_items(const struct dtk_ydoc *d, struct dtk_buf *b, const struct dtk_yscalar *l,
+static int S_block_items(struct dtk_ydoc *d, struct dtk_buf *b, const struct dtk_yscalar *l,
                          size_t n, int col)
 {
 	size_t i;
@@ -243,7 +392,7 @@ static int S_block_items(const struct dtk_ydoc *d, struct dtk_buf *b, const stru
 
 /* Appends "key: value" of a block mapping whose keys stand at column kcol
  * (no line break after it). */
-static int S_block_field(const struct dtk_ydoc *d, struct dtk_buf *b, const struct dtk_yfield *f,
+static int S_block_field(struct dtk_ydoc *d, struct dtk_buf *b, const struct dtk_yfield *f,
                          int kcol)
 {
 	if (S_scalar(d, b, (struct dtk_yscalar){f->key, 0}, DTK_YEMIT_BLOCK, kcol) < 0)
@@ -260,8 +409,7 @@ static int S_block_field(const struct dtk_ydoc *d, struct dtk_buf *b, const stru
 	return S_block_items(d, b, f->list, f->n, kcol + d->list_indent);
 }
 
-static int S_flow_map(const struct dtk_ydoc *d, struct dtk_buf *b, const struct dtk_yfield *f,
-                      size_t n)
+static int S_flow_map(struct dtk_ydoc *d, struct dtk_buf *b, const struct dtk_yfield *f, size_t n)
 {
 	size_t i;
 	dtk_buf_putc(b, '{');
@@ -326,6 +474,7 @@ static int S_add_field(struct dtk_ydoc *d, const struct dtk_yval *map, const str
 	size_t at;
 	int kcol, rc = -1;
 
+	S_forget(d);
 	if (!map || map->kind != DTK_Y_MAP)
 		return dtk_error("%s: not a mapping", d->path);
 	if (map->n == 0 && map->style != DTK_YS_FLOW)
@@ -383,6 +532,7 @@ int dtk_yedit_set_pair(struct dtk_ydoc *d, const struct dtk_yval *map, size_t i,
 	int flow = map->style == DTK_YS_FLOW, kcol = dtk_yedit_col(d, k->start);
 	size_t at;
 
+	S_forget(d);
 	if (old->kind != DTK_Y_SCALAR)
 		return dtk_error_at(d->path, old->line, old->col, "'%s' holds %s, not a scalar",
 		                    k->str, dtk_yval_describe(old));
@@ -431,6 +581,7 @@ int dtk_yedit_append(struct dtk_ydoc *d, const struct dtk_yval *map, const char 
 	size_t at;
 	int col, rc = -1;
 
+	S_forget(d);
 	if (i < 0)
 		return dtk_yedit_add_list(d, map, key, &v, 1, order);
 	k = map->items[2 * i];
@@ -475,8 +626,8 @@ done:
 
 /* Appends to b a block mapping item: "- " at column dcol, keys at kcol;
  * no line break after its last line. */
-static int S_block_map(const struct dtk_ydoc *d, struct dtk_buf *b, const struct dtk_yfield *f,
-                       size_t n, int dcol, int kcol)
+static int S_block_map(struct dtk_ydoc *d, struct dtk_buf *b, const struct dtk_yfield *f, size_t n,
+                       int dcol, int kcol)
 {
 	size_t i;
 	dtk_ytext_spaces(b, dcol);
@@ -503,9 +654,9 @@ static int S_add_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const 
 
 	if (map->style == DTK_YS_FLOW) {
 		dtk_buf_puts(&b, ", ");
-		dtk_buf_puts(&b, key);
+		rc = S_scalar(d, &b, (struct dtk_yscalar){key, 0}, DTK_YEMIT_FLOW, 0);
 		dtk_buf_puts(&b, ": [");
-		rc = S_flow_map(d, &b, fields, n);
+		rc = rc < 0 ? rc : S_flow_map(d, &b, fields, n);
 		dtk_buf_putc(&b, ']');
 		at = S_pair_end(map, map->n / 2 - 1);
 		if (rc == 0)
@@ -515,7 +666,10 @@ static int S_add_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const 
 	}
 	kcol = dtk_yedit_col(d, map->items[0]->start);
 	dtk_ytext_spaces(&b, kcol);
-	dtk_buf_puts(&b, key);
+	if (S_scalar(d, &b, (struct dtk_yscalar){key, 0}, DTK_YEMIT_BLOCK, kcol) < 0) {
+		dtk_buf_release(&b);
+		return -1;
+	}
 	dtk_buf_putc(&b, ':');
 	if (d->flow_lists) {
 		dtk_buf_puts(&b, " [");
@@ -540,6 +694,7 @@ int dtk_yedit_append_map(struct dtk_ydoc *d, const struct dtk_yval *map, const c
 	int dcol, kcol, rc = -1;
 	size_t at;
 
+	S_forget(d);
 	if (!seq && map && key && map->kind == DTK_Y_MAP && map->n)
 		return S_add_map_list(d, map, key, fields, n);
 	if (!seq || seq->kind != DTK_Y_SEQ)
@@ -599,6 +754,7 @@ int dtk_yedit_remove_item(struct dtk_ydoc *d, const struct dtk_yval *map, const 
 	const struct dtk_yval *l = k >= 0 ? map->items[2 * k + 1] : NULL;
 	size_t start, end;
 
+	S_forget(d);
 	if (!l || l->kind != DTK_Y_SEQ || i >= l->n)
 		return dtk_error("%s: '%s' has no item %zu", d->path, key, i + 1);
 	if (l->style == DTK_YS_FLOW) {

@@ -363,11 +363,15 @@ fresh drv-revert "$drv"
     entry 005 >>insights/alpha.yaml && "$DTK" reindex -q && git commit -qam "add 005") ||
     ko "revert: the two commits"
 rc=0
-(cd "$r" && git revert --no-edit HEAD~1) >"$out" 2>&1 || rc=$?
+# (git names INDEX.md's driver no commit in a revert: it keeps ours' and says
+# the line that rebuilds it)
+(cd "$r" && git revert --no-edit HEAD~1 && "$DTK" reindex -q &&
+    git commit -q --amend --no-edit INDEX.md) >"$out" 2>&1 || rc=$?
 if [ $rc -eq 0 ] && ! grep -q alpha-004 "$r/insights/alpha.yaml" &&
     grep -q alpha-005 "$r/insights/alpha.yaml" && [ -z "$(git -C "$r" status --porcelain)" ] &&
+    grep -qF "ours' INDEX.md kept, not rebuilt; after it, in the base run: dtk reindex && git commit --amend --no-edit INDEX.md" "$out" &&
     (cd "$r" && "$DTK" check -q); then
-    ok "node-file driver, git revert: the entry reverted, the later one kept, INDEX.md rebuilt"
+    ok "node-file driver, git revert: the entry reverted, the later one kept, INDEX.md rebuilt by the line said"
 else
     ko "node-file driver, git revert" "exit $rc" "$(head -n 20 "$out")" "$(git -C "$r" status --short)"
 fi

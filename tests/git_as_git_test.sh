@@ -566,15 +566,24 @@ op()
     rc=$?
     merged "$name" "$scratch/md-$name"
 }
+# fix_after CMD...: CMD (a cherry-pick or revert of one commit, where git
+# names the driver no commit), which says INDEX.md was kept, then the line
+# it says
+fix_after()
+{
+    "$@" 2>"$scratch/said" &&
+        grep -qF "ours' INDEX.md kept, not rebuilt; after it, in the base run: dtk reindex && git commit --amend --no-edit INDEX.md" "$scratch/said" &&
+        ! "$DTK" check -q >/dev/null 2>&1 && "$DTK" reindex -q && git commit -q --amend --no-edit INDEX.md
+}
 op merge git merge -q --no-edit side
 op rebase git rebase -q side
-op cherry-pick git cherry-pick side~1
+op cherry-pick fix_after git cherry-pick side~1
 op "cherry-pick of two commits" git cherry-pick HEAD..side
 op "rebase -i (merge backend)" env GIT_SEQUENCE_EDITOR=: git rebase -q -i side
 # revert: a and b in one line of history, a reverted on top of b
 rm -rf "$scratch/md-revert"
 cp -R "$md" "$scratch/md-revert"
-(cd "$scratch/md-revert" && git merge -q --no-edit side && git revert --no-edit HEAD^1) \
+(cd "$scratch/md-revert" && git merge -q --no-edit side && fix_after git revert --no-edit HEAD^1) \
     >"$out" 2>&1
 rc=$?
 if [ $rc -eq 0 ] && [ -z "$(git -C "$scratch/md-revert" status --porcelain)" ] &&
@@ -633,6 +642,6 @@ both()
 }
 both merge git merge -q --no-edit side
 both rebase git rebase -q side
-both cherry-pick git cherry-pick side
+both cherry-pick fix_after git cherry-pick side
 
 t_done

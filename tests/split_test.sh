@@ -19,7 +19,9 @@ sources() {
             printf "- id: extra-%04d\n", i
             if (quote && i % 500 == 0) {
                 print "  title: \"A title over lines"
-                for (k = 0; k < 40; k++) printf "- id: not-an-item-%d\n", k
+                # 40 lines that start as items do (short: a title holds
+                # at most 200 characters)
+                for (k = 0; k < 40; k++) printf "- %c\n", 97 + k % 26
                 print "  \""
             } else if (tag && i == 2500) {
                 print "  title: !!str A tag whose handle the directive names"

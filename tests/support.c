@@ -133,8 +133,13 @@ void t_dtk(struct t_run *r, const char *dir, const char *env, ...)
 	dtk_buf_printf(&cmd, "cd '%s' && %s%s%s%s'%s'", dir, env ? env : "", env ? " " : "",
 	               wrap ? wrap : "", wrap ? " " : "", t_dtk_bin);
 	va_start(ap, env);
-	while ((arg = va_arg(ap, const char *)))
-		dtk_buf_printf(&cmd, " '%s'", arg);
+	while ((arg = va_arg(ap, const char *))) {
+		/* each argument single-quoted, a quote in it as '\'' */
+		dtk_buf_puts(&cmd, " '");
+		for (; *arg; arg++)
+			dtk_buf_puts(&cmd, *arg == '\'' ? "'\\''" : (char[2]){*arg, 0});
+		dtk_buf_putc(&cmd, '\'');
+	}
 	va_end(ap);
 	dtk_buf_printf(&cmd, " >'%s' 2>'%s' </dev/null", out, err);
 	rc = system(cmd.ptr);

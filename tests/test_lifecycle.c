@@ -321,8 +321,8 @@ static void test_supersede_and_retract(void **state)
 	t_run_free(&r);
 	RUN(r, dir, 0, "relate", "beta-002", "alpha-002");
 	t_run_free(&r);
-	RUN(r, dir, 0, "supersede", "alpha-002", "alpha-004", "--date", "2026-07-03");
-	assert_string_equal(r.out, "alpha-002: superseded by alpha-004 on 2026-07-03\n");
+	RUN(r, dir, 0, "supersede", "alpha-002", "alpha-s37vbe1", "--date", "2026-07-03");
+	assert_string_equal(r.out, "alpha-002: superseded by alpha-s37vbe1 on 2026-07-03\n");
 	t_run_free(&r);
 	RUN(r, dir, 0, "retract", "alpha-001", "--reason", "membership can change: shrink",
 	    "--date", "2026-07-04");
@@ -334,10 +334,10 @@ static void test_supersede_and_retract(void **state)
 	             "    retracted_reason: 'membership can change: shrink'\n");
 	want = S_sub(want, "    relates: [alpha-001, cluster-infra:scale-up-interconnect-055]\n",
 	             "    relates: [alpha-001, cluster-infra:scale-up-interconnect-055]\n"
-	             "    superseded_by: alpha-004\n    superseded: 2026-07-03\n");
+	             "    superseded_by: alpha-s37vbe1\n    superseded: 2026-07-03\n");
 	want = S_sub(want, "        status: resolved\n",
 	             "        status: resolved\n"
-	             "  - id: alpha-004\n"
+	             "  - id: alpha-s37vbe1\n"
 	             "    title: 小消息受延迟所限\n"
 	             "    claim: Small messages are latency-bound.\n"
 	             "    confidence: low\n"
@@ -363,12 +363,12 @@ static void test_supersede_and_retract(void **state)
 	RUN(r, dir, 0, "show", "alpha-002");
 	/* (no longer a candidate: retired) */
 	assert_non_null(strstr(r.out, "alpha-002  medium  created 2026-02-01\n"
-	                              "  SUPERSEDED by alpha-004 on 2026-07-03: 小消息受延迟所限\n"));
+	                              "  SUPERSEDED by alpha-s37vbe1 on 2026-07-03: 小消息受延迟所限\n"));
 	t_run_free(&r);
-	RUN(r, dir, 0, "show", "alpha-004");
+	RUN(r, dir, 0, "show", "alpha-s37vbe1");
 	assert_non_null(strstr(r.out, "  supersedes:      alpha-002 小消息瓶颈在同步\n"));
 	t_run_free(&r);
-	RUN(r, dir, 0, "show", "alpha-004", "--format", "json");
+	RUN(r, dir, 0, "show", "alpha-s37vbe1", "--format", "json");
 	assert_non_null(strstr(r.out,
 	                       "  \"referenced_by\": [\n    {\n      \"id\": \"alpha-002\",\n"
 	                       "      \"how\": \"superseded_by\",\n"));
@@ -384,11 +384,11 @@ static void test_supersede_and_retract(void **state)
 	                              "  \"retracted_reason\": \"membership can change: shrink\",\n"));
 	t_run_free(&r);
 	RUN(r, dir, 0, "list", "--format", "ids");
-	assert_string_equal(r.out, "alpha-003\nalpha-004\nbeta-001\nbeta-002\n");
+	assert_string_equal(r.out, "alpha-003\nalpha-s37vbe1\nbeta-001\nbeta-002\n");
 	t_run_free(&r);
 	RUN(r, dir, 0, "list", "--format", "ids", "--include-retired");
 	assert_string_equal(r.out,
-	                    "alpha-001\nalpha-002\nalpha-003\nalpha-004\nbeta-001\nbeta-002\n");
+	                    "alpha-001\nalpha-002\nalpha-003\nalpha-s37vbe1\nbeta-001\nbeta-002\n");
 	t_run_free(&r);
 	RUN(r, dir, 0, "list", "--nodes");
 	assert_non_null(strstr(r.out, "alpha\t2\tapply\ttentative\t"));
@@ -397,10 +397,10 @@ static void test_supersede_and_retract(void **state)
 	assert_non_null(strstr(r.out, "alpha\t4\tapply\ttentative\t"));
 	t_run_free(&r);
 	RUN(r, dir, 0, "search", "small", "--format", "ids");
-	assert_string_equal(r.out, "alpha-004\n");
+	assert_string_equal(r.out, "alpha-s37vbe1\n");
 	t_run_free(&r);
 	RUN(r, dir, 0, "search", "small", "--format", "ids", "--all");
-	assert_string_equal(r.out, "alpha-002\nalpha-004\n"); /* medium first */
+	assert_string_equal(r.out, "alpha-002\nalpha-s37vbe1\n"); /* medium first */
 	t_run_free(&r);
 	RUN(r, dir, 1, "search", "communicators");
 	t_run_free(&r);
@@ -408,7 +408,7 @@ static void test_supersede_and_retract(void **state)
 	/* check: valid, and a warning for the live entry that relates to one */
 	RUN(r, dir, 0, "check");
 	assert_string_equal(r.err, "insights/beta.yaml:20:15: warning: beta-002 relates to "
-	                           "alpha-002, which is superseded by alpha-004 (dtk unrelate "
+	                           "alpha-002, which is superseded by alpha-s37vbe1 (dtk unrelate "
 	                           "beta-002 alpha-002)\n"
 	                           "dtk check: insights/ is valid and INDEX.md is up to date\n");
 	t_run_free(&r);
@@ -701,7 +701,7 @@ static void test_init_then_fill(void **state)
 	RUN(r, sub, 0, "add", "basics", "--title", "First", "--claim", "The first claim.",
 	    "--source", "paper-a", "--verified-by", "paper-b", "--confidence", "medium",
 	    "--created", "2026-07-01");
-	assert_string_equal(r.out, "basics-001\n");
+	assert_string_equal(r.out, "basics-ar8wmbw\n");
 	t_run_free(&r);
 	S_file_is(sub, "insights/_domain.yaml",
 	          "domain: my-base\n"

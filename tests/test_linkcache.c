@@ -279,13 +279,23 @@ static void test_path(void **state)
 	assert_true(!strncmp(p, want, strlen(want)));
 	free(p);
 	free(want);
-	/* a worktree: the git directory its .git file names */
+	/* a worktree: the git directory its .git file names, only when that
+	 * names it back (its gitdir file); else the user's cache */
 	t_write_str(dir, "wt/.git", "gitdir: ../repo/.git/worktrees/wt\n");
 	t_write_str(dir, "repo/.git/worktrees/wt/HEAD", "x\n");
 	free(real);
 	real = dtk_path_join(dir, "wt");
 	p = dtk_linkcache_path(real);
-	want = dtk_path_join(dir, "wt/../repo/.git/worktrees/wt/dtk/links-");
+	assert_true(!strncmp(p, "/home/u/.cache/dtk/links-", 25));
+	free(p);
+	{
+		char *top = realpath(dir, NULL), *back = dtk_path_join(top, "wt/.git");
+		t_write_str(dir, "repo/.git/worktrees/wt/gitdir", back);
+		want = dtk_path_join(top, "repo/.git/worktrees/wt/dtk/links-");
+		free(back);
+		free(top);
+	}
+	p = dtk_linkcache_path(real);
 	assert_true(!strncmp(p, want, strlen(want)));
 	free(p);
 	free(want);

@@ -64,37 +64,37 @@ static void test_added_on_both_sides_ours_first(void **state)
 	S_check("alpha.yaml", BASE, BASE E3, BASE E3, 0, BASE E3, NULL);
 }
 
-static void test_same_id_renumbered(void **state)
+static void test_same_id_conflicts(void **state)
 {
 	(void)state;
-	/* theirs' alpha-003 becomes alpha-005 (004 is taken by theirs too);
-	 * its reference to itself follows, ours' entry keeps the id */
-	S_check("alpha.yaml", BASE, BASE E3,
-	        BASE "  - id: alpha-003\n    title: tres\n    claim: c3\n    confidence: low\n"
-	             "    source: s2\n    created: 2026-02-02\n    relates: [alpha-001]\n" E4
-	             "  - id: alpha-009x\n    title: x\n    claim: c\n    confidence: low\n"
-	             "    source: s1\n    created: 2026-02-01\n    relates: [alpha-003]\n",
-	        0,
-	        BASE E3 "  - id: alpha-005\n    title: tres\n    claim: c3\n    confidence: low\n"
-	                "    source: s2\n    created: 2026-02-02\n    relates: [alpha-001]\n" E4
-	                "  - id: alpha-009x\n    title: x\n    claim: c\n    confidence: low\n"
-	                "    source: s1\n    created: 2026-02-01\n    relates: [alpha-005]\n",
-	        "theirs' alpha-003 is now alpha-005");
+	/* the same id added on both sides with different content: a conflict
+	 * around that entry only, nothing renumbered; theirs' other entry
+	 * merged */
+	S_check("alpha.yaml", BASE, BASE E3, BASE T3 E4, 1,
+	        BASE "<<<<<<< ours\n" E3 "=======\n" T3 ">>>>>>> theirs\n" E4,
+	        "alpha-003 added on both sides with different content");
 }
 
-/* theirs' reference from superseded_by follows the renumbering too */
-static void test_renumbered_superseded_by_follows(void **state)
+/* A comment theirs adds or changes where the data merge cannot carry it is
+ * a conflict of the whole file, both sides' text kept; one inside an entry
+ * theirs adds travels with it. */
+static void test_comments_never_dropped(void **state)
 {
-#define SUP "    superseded_by: alpha-003\n    superseded: 2026-02-03\n"
-#define SUP4 "    superseded_by: alpha-004\n    superseded: 2026-02-03\n"
 	(void)state;
-	S_check("alpha.yaml", BASE, BASE E3, HEAD E1 E2 SUP T3, 0,
-	        HEAD E1 E2 SUP4 E3
-	        "  - id: alpha-004\n    title: tres\n    claim: c3\n    confidence: low\n"
-	        "    source: s2\n    created: 2026-02-02\n    relates: [alpha-003x, alpha-001]\n",
-	        "theirs' alpha-003 is now alpha-004");
-#undef SUP
-#undef SUP4
+	S_check("alpha.yaml", BASE, BASE E3, HEAD "# theirs' note\n" E1 E2, 1,
+	        "<<<<<<< ours\n" BASE E3 "=======\n" HEAD "# theirs' note\n" E1 E2
+	        ">>>>>>> theirs\n",
+	        "a comment changed on one side cannot be carried into the merge ('# theirs' note')");
+	S_check("alpha.yaml", BASE "    # old\n", BASE "    # old\n" E3, BASE "    # new\n", 1,
+	        "<<<<<<< ours\n" BASE "    # old\n" E3 "=======\n" BASE "    # new\n"
+	        ">>>>>>> theirs\n",
+	        "a comment changed on one side cannot be carried");
+	/* carried: in theirs' new entry; the same comment added on both sides */
+	S_check("alpha.yaml", BASE, BASE E3, BASE "  - id: alpha-004 # mine\n    title: four\n", 0,
+	        BASE E3 "  - id: alpha-004 # mine\n    title: four\n", NULL);
+	S_check("alpha.yaml", BASE, BASE "  - id: alpha-004 # same\n    title: four\n",
+	        BASE "  - id: alpha-004 # same\n    title: four\n", 0,
+	        BASE "  - id: alpha-004 # same\n    title: four\n", NULL);
 }
 
 static void test_changed_on_one_side(void **state)
@@ -298,7 +298,7 @@ static void test_sources(void **state)
 	        "- id: s1\n  title: S1\n- id: s2\n  title: B\n", 1,
 	        "- id: s1\n  title: S1\n<<<<<<< ours\n- id: s2\n  title: A\n=======\n- id: s2\n"
 	        "  title: B\n>>>>>>> theirs\n",
-	        "s2 changed two ways");
+	        "s2 added on both sides with different content");
 }
 
 #define DOM "domain: d\ntitle: T\n"
@@ -366,8 +366,9 @@ static void test_layout_dtk_cannot_write_is_a_whole_conflict(void **state)
 static void test_file_added_on_both_sides(void **state)
 {
 	(void)state;
-	S_check("alpha.yaml", NULL, HEAD E1, HEAD "  - id: alpha-001\n    title: t\n", 0,
-	        HEAD E1 "  - id: alpha-002\n    title: t\n", "theirs' alpha-001 is now alpha-002");
+	S_check("alpha.yaml", NULL, HEAD E1, HEAD "  - id: alpha-001\n    title: t\n", 1,
+	        HEAD "<<<<<<< ours\n" E1 "=======\n  - id: alpha-001\n    title: t\n>>>>>>> theirs\n",
+	        "alpha-001 added on both sides with different content");
 	S_check("alpha.yaml", "", "node: alpha\nbloom: apply\ninsights: []\n",
 	        "node: alpha\nbloom: create\ninsights: []\n", 1,
 	        "node: alpha\n<<<<<<< ours\nbloom: apply\n=======\nbloom: create\n>>>>>>> theirs\n"
@@ -415,8 +416,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_added_on_one_side),
 	        cmocka_unit_test(test_added_on_both_sides_ours_first),
-	        cmocka_unit_test(test_same_id_renumbered),
-	        cmocka_unit_test(test_renumbered_superseded_by_follows),
+	        cmocka_unit_test(test_same_id_conflicts),
 	        cmocka_unit_test(test_changed_on_one_side),
 	        cmocka_unit_test(test_changed_in_different_keys),
 	        cmocka_unit_test(test_counters_add_up),
@@ -427,6 +427,7 @@ int main(void)
 	        cmocka_unit_test(test_deleted),
 	        cmocka_unit_test(test_reindented_and_line_ends),
 	        cmocka_unit_test(test_lone_cr_is_a_whole_conflict),
+	        cmocka_unit_test(test_comments_never_dropped),
 	        cmocka_unit_test(test_sources),
 	        cmocka_unit_test(test_domain),
 	        cmocka_unit_test(test_records),

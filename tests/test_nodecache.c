@@ -311,8 +311,9 @@ static char *S_cache_file(const char *dir, size_t *len)
 }
 
 /* Rewrites the cache file of dir with every "from" in alpha's packed node
- * made "to" (as long), its checksums made again: a cache that dtk trusts. */
-static void S_forge(const char *dir, const char *from, const char *to)
+ * made "to" (as long), its checksums made again: a cache that dtk trusts,
+ * unless other_build, which makes its build line another build's. */
+static void S_forge(const char *dir, const char *from, const char *to, int other_build)
 {
 	size_t len, ilen, n, fl = strlen(from);
 	unsigned long long ioff;
@@ -351,6 +352,12 @@ static void S_forge(const char *dir, const char *from, const char *to)
 	}
 	idx = file + ioff;
 	ilen = len - ioff;
+	if (other_build) { /* the build line's last character changed */
+		char *b = strstr(idx, "\nbuild ");
+		assert_non_null(b);
+		b = strchr(b + 1, '\n');
+		b[-1] = b[-1] == '0' ? '1' : '0';
+	}
 	idx[ilen - 1] = '\0';
 	tail = strrchr(idx, '\n');
 	{
@@ -398,18 +405,37 @@ static void test_used_and_stale(void **state)
 	src = t_src("tests/fixtures/base");
 	t_copytree(src, base);
 	free(src);
-	if (asprintf(&env, "XDG_CACHE_HOME=%s/xdg", dir) < 0)
+	/* no stat grain (a test build's DTK_TEST_CACHE_GRAIN_NS): the files,
+	 * older than the cache, are trusted without waiting for the clock */
+	if (asprintf(&env, "XDG_CACHE_HOME=%s/xdg DTK_TEST_CACHE_GRAIN_NS=0", dir) < 0)
 		fail();
-	assert_int_equal(t_sh(base, "touch -d '2020-01-01 00:00:00' insights/*.yaml"), 0);
-	sleep(3); /* the files' ctimes older than the cache by more than its grain */
 	t_dtk(&r, base, env, "search", "alpha", "--format", "ids", NULL);
 	assert_int_equal(r.status, 0);
 	t_run_free(&r);
-	S_forge(dir, "alpha-00", "qqqqq-00");
+	assert_int_equal(t_sh(dir, "cp xdg/dtk/nodes-* good"), 0);
+	S_forge(dir, "alpha-00", "qqqqq-00", 0);
 	t_dtk(&r, base, env, "search", "qqqqq", "--format", "ids", NULL);
 	assert_int_equal(r.status, 0); /* the forged cache was read */
 	assert_non_null(strstr(r.out, "qqqqq-"));
 	t_run_free(&r);
+	/* list and check read it too, and check the references across files
+	 * on the packed nodes: alpha's references to its own entries, renamed
+	 * there only, name unknown entries (a lean check keeps no relation
+	 * within a node: its contradiction) */
+	t_dtk(&r, base, env, "list", "--format", "json", NULL);
+	assert_non_null(strstr(r.err, "'relates' names unknown entry 'qqqqq-001'"));
+	t_run_free(&r);
+	t_dtk(&r, base, env, "check", NULL);
+	assert_non_null(strstr(r.err, "'contradicts' names unknown entry 'qqqqq-001'"));
+	t_run_free(&r);
+	/* the same cache, said to be another build's: not read */
+	assert_int_equal(t_sh(dir, "cp good xdg/dtk/nodes-*"), 0);
+	S_forge(dir, "alpha-00", "qqqqq-00", 1);
+	t_dtk(&r, base, env, "search", "qqqqq", "--format", "ids", NULL);
+	assert_null(strstr(r.out, "qqqqq-"));
+	t_run_free(&r);
+	assert_int_equal(t_sh(dir, "cp good xdg/dtk/nodes-*"), 0);
+	S_forge(dir, "alpha-00", "qqqqq-00", 0);
 	/* the same bytes, size and mtime, but the file was written: its ctime */
 	assert_int_equal(t_sh(base, "cp insights/alpha.yaml a && cat a > insights/alpha.yaml && "
 	                            "touch -d '2020-01-01 00:00:00' insights/alpha.yaml"),
@@ -474,12 +500,69 @@ static void test_cache_text(void **state)
 	dtk_buf_release(&b);
 }
 
+/* A held base (dtk_kb_hold): the same base while no file changes; loaded
+ * again, with what another process wrote, once one does; not held while a
+ * file is within the stat grain. */
+static void test_hold(void **state)
+{
+	char *dir = t_mkdtemp(), *base = dtk_path_join(dir, "base"), *src, *xdg;
+	struct dtk_diags d = DTK_DIAGS_INIT;
+	const struct dtk_kb *kb, *again;
+	struct dtk_kb_hold *h;
+
+	(void)state;
+	src = t_src("tests/fixtures/base");
+	t_copytree(src, base);
+	free(src);
+	xdg = dtk_path_join(dir, "xdg");
+	setenv("XDG_CACHE_HOME", xdg, 1);
+	setenv("DTK_TEST_CACHE_GRAIN_NS", "0", 1);
+	h = dtk_kb_hold_new(base, DTK_KB_ALL);
+	assert_int_equal(dtk_kb_hold_get(h, &kb, &d), 0);
+	assert_non_null(dtk_kb_entry(kb, "alpha-001"));
+	assert_int_equal(dtk_kb_hold_get(h, &again, &d), 0);
+	assert_ptr_equal(kb, again); /* nothing changed: held */
+	/* another process writes a node file: the next request sees it */
+	assert_int_equal(t_sh(base, "sed -i 's/^  - id: alpha-001$/  - id: alpha-009/' "
+	                            "insights/alpha.yaml && sed -i 's/alpha-001/alpha-009/g' "
+	                            "insights/*.yaml"),
+	                 0);
+	assert_int_equal(dtk_kb_hold_get(h, &kb, &d), 0);
+	assert_null(dtk_kb_entry(kb, "alpha-001"));
+	assert_non_null(dtk_kb_entry(kb, "alpha-009"));
+	/* a file added, then made invalid: reported, and loaded again after */
+	assert_int_equal(t_sh(base, "printf 'node: zeta\n' > insights/zeta.yaml"), 0);
+	assert_int_equal(dtk_kb_hold_get(h, &kb, &d), DTK_EINVALID);
+	assert_null(kb);
+	assert_true(d.n > 0);
+	dtk_diags_release(&d);
+	assert_int_equal(t_sh(base, "rm insights/zeta.yaml"), 0);
+	assert_int_equal(dtk_kb_hold_get(h, &kb, &d), 0);
+	assert_non_null(dtk_kb_entry(kb, "alpha-009"));
+	/* with the grain as shipped, a file just written is never trusted:
+	 * each request loads again */
+	unsetenv("DTK_TEST_CACHE_GRAIN_NS");
+	assert_int_equal(t_sh(base, "touch insights/beta.yaml"), 0);
+	assert_int_equal(dtk_kb_hold_get(h, &kb, &d), 0);
+	assert_int_equal(dtk_kb_hold_get(h, &again, &d), 0);
+	assert_non_null(again);
+	assert_ptr_not_equal(kb, NULL);
+	dtk_kb_hold_free(h);
+	dtk_kb_hold_free(NULL);
+	unsetenv("XDG_CACHE_HOME");
+	free(xdg);
+	free(base);
+	t_rmtree(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_damage),
 	        cmocka_unit_test(test_checks_again),   cmocka_unit_test(test_file),
 	        cmocka_unit_test(test_used_and_stale), cmocka_unit_test(test_cache_text),
+	        cmocka_unit_test(test_hold),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -101,29 +101,55 @@ static void test_check_unknown_format(void **state)
 	t_done(dir);
 }
 
-/* After an entry numbered 999999999 there is no next id the schema takes. */
-static void test_next_id_after_the_last_number(void **state)
+/* Ids need no numbers: after an entry numbered 999999999 (the highest an
+ * id of old may have), next-id and add still give fresh ids; add's is the
+ * entry's birth hash, the same for the same entry in another base, another
+ * for another entry; a suffix that is not a fresh one is refused. */
+static void test_fresh_ids_after_the_last_number(void **state)
 {
-	char *dir = t_base();
-	struct t_run r;
+	char *dir = t_base(), *other = t_base();
+	struct t_run r, s;
 	(void)state;
 	assert_int_equal(t_sh(dir, "sed -i 's/id: alpha-003/id: alpha-999999999/' "
 	                           "insights/alpha.yaml"),
 	                 0);
 	t_dtk(&r, dir, NULL, "next-id", "alpha", NULL);
-	assert_int_equal(r.status, 2);
-	assert_string_equal(r.out, "");
-	assert_string_equal(r.err, "dtk next-id: error: node 'alpha' has used the last entry "
-	                           "number (alpha-999999999); ids have at most 9 digits\n");
-	t_run_free(&r);
-	assert_int_equal(t_sh(dir, "sed -i 's/id: alpha-999999999/id: alpha-999999998/' "
-	                           "insights/alpha.yaml"),
-	                 0);
-	t_dtk(&r, dir, NULL, "next-id", "alpha", NULL);
 	assert_int_equal(r.status, 0);
-	assert_string_equal(r.out, "alpha-999999999\n");
+	assert_int_equal(strlen(r.out), strlen("alpha-k3x9q2m\n"));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "add", "alpha", "--title", "T", "--claim", "C", "--source",
+	      "paper-a", "--confidence", "low", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "alpha-v8wms80\n");
+	t_dtk(&s, other, NULL, "add", "alpha", "--title", "T", "--claim", "C", "--source",
+	      "paper-a", "--confidence", "low", "--created", "2020-01-01", NULL);
+	assert_string_equal(s.out, r.out);
+	t_run_free(&s);
+	/* the same entry again in one node: the next nonce */
+	t_dtk(&s, dir, NULL, "add", "alpha", "--title", "T", "--claim", "C", "--source",
+	      "paper-a", "--confidence", "low", NULL);
+	assert_int_equal(s.status, 0);
+	assert_string_not_equal(s.out, r.out);
+	t_run_free(&s);
+	t_dtk(&s, other, NULL, "add", "alpha", "--title", "T2", "--claim", "C", "--source",
+	      "paper-a", "--confidence", "low", NULL);
+	assert_string_not_equal(s.out, r.out);
+	t_run_free(&s);
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "check", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	/* all letters (a word) or all digits beyond nine: not an id */
+	assert_int_equal(t_sh(other, "sed -i 's/id: alpha-003/id: alpha-scatter/' "
+	                             "insights/alpha.yaml"),
+	                 0);
+	t_dtk(&r, other, NULL, "check", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "entry id must be 'alpha-' and three to nine digits or a "
+	                              "fresh suffix"));
 	t_run_free(&r);
 	t_done(dir);
+	t_done(other);
 }
 
 /* A new file gets 0666 less the umask; a replaced one keeps its mode. */
@@ -522,7 +548,7 @@ int main(void)
 	        cmocka_unit_test(test_stdout_write_error),
 	        cmocka_unit_test(test_stdout_error_after_writing),
 	        cmocka_unit_test(test_check_unknown_format),
-	        cmocka_unit_test(test_next_id_after_the_last_number),
+	        cmocka_unit_test(test_fresh_ids_after_the_last_number),
 	        cmocka_unit_test(test_new_files_follow_the_umask),
 	        cmocka_unit_test(test_log_reports_invalid_records),
 	        cmocka_unit_test(test_index_must_be_a_regular_file),

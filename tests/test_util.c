@@ -162,6 +162,14 @@ static void test_esc(void **state)
 	                    "x\\u009by \xc2\xa0"); /* CSI; NBSP kept */
 	assert_string_equal(dtk_esc_text("line 1\nline\t2\033"), "line 1\nline\\t2\\x1b");
 	assert_string_equal(dtk_esc("\xc2"), "\xc2"); /* a lone lead byte at the end */
+	/* invisible format characters (invisible.h); the joiners and CJK kept */
+	assert_string_equal(dtk_esc("a\xe2\x80\xae" "b\xe2\x81\xa6" "c\xd8\x9c"),
+	                    "a\\u202eb\\u2066c\\u061c");
+	assert_string_equal(dtk_esc_text("x\xe2\x80\x8b\n\xef\xbb\xbf\xc2\xad"),
+	                    "x\\u200b\n\\ufeff\\u00ad");
+	assert_string_equal(dtk_esc("\xf3\xa0\x80\x81" "t"), "\\U000e0001t");
+	plain = "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9 \xd9\x85\xe2\x80\x8c\xd9\x86 中文";
+	assert_ptr_equal(dtk_esc(plain), plain);
 	/* several in one call, each its own buffer */
 	a = dtk_esc("1\n");
 	b = dtk_esc("2\n");
@@ -174,9 +182,14 @@ static void test_esc(void **state)
  * stops short of the text. */
 static void test_buf_put_esc(void **state)
 {
-	static const char *const ctl[][2] = {
-	        {"\n", "\\n"},           {"\x01", "\\x01"},        {"\x7f", "\\x7f"},
-	        {"\xc2\x85", "\\u0085"}, {"\xc2\xa0", "\xc2\xa0"}, {"\t", "\\t"}};
+	static const char *const ctl[][2] = {{"\n", "\\n"},
+	                                     {"\x01", "\\x01"},
+	                                     {"\x7f", "\\x7f"},
+	                                     {"\xc2\x85", "\\u0085"},
+	                                     {"\xc2\xa0", "\xc2\xa0"},
+	                                     {"\t", "\\t"},
+	                                     {"\xe2\x80\xae", "\\u202e"},
+	                                     {"\xe4\xb8\xad", "\xe4\xb8\xad"}};
 	struct dtk_buf b = DTK_BUF_INIT, want = DTK_BUF_INIT;
 	char text[64];
 	size_t k, at;

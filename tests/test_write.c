@@ -77,7 +77,7 @@ static void test_no_reindex_and_dry_run(void **state)
 	RUN(r, dir, 0, "add", "gamma", "--title", "T", "--claim", "C", "--source", "paper-a",
 	    "--confidence", "low", "--created", "2026-07-01", "--dry-run", "--format", "json");
 	assert_non_null(strstr(r.out, "\"dry_run\": true"));
-	assert_non_null(strstr(r.out, "+  - id: gamma-001\\n"));
+	assert_non_null(strstr(r.out, "+  - id: gamma-6yk09f8\\n"));
 	t_run_free(&r);
 	t_snap_same(&s, dir, "add --dry-run");
 	RUN(r, dir, 0, "cite", "beta-002", "--no-reindex");
@@ -107,32 +107,32 @@ static void test_every_command(void **state)
 	RUN(r, dir, 0, "add", "delta", "--title", "第一条: 标题", "--claim", "多行\n第二行",
 	    "--source", "paper-e", "--confidence", "medium", "--verified-by", "paper-a",
 	    "--relates", "alpha-001", "--created", "2026-07-03");
-	assert_string_equal(r.out, "delta-001\n");
+	assert_string_equal(r.out, "delta-4b4m6pf\n");
 	t_run_free(&r);
 	RUN(r, dir, 0, "add", "delta", "--title", "two", "--claim", "Two.", "--source", "paper-a",
 	    "--confidence", "low", "--created", "2026-07-03");
-	assert_string_equal(r.out, "delta-002\n");
+	assert_string_equal(r.out, "delta-xyg9w6v\n");
 	t_run_free(&r);
-	RUN(r, dir, 0, "verify", "delta-001", "paper-b", "--promote");
+	RUN(r, dir, 0, "verify", "delta-4b4m6pf", "paper-b", "--promote");
 	assert_string_equal(r.out,
-	                    "delta-001: verified by paper-b (2 of 2 for high); confidence high\n");
+	                    "delta-4b4m6pf: verified by paper-b (2 of 2 for high); confidence high\n");
 	t_run_free(&r);
-	RUN(r, dir, 0, "verify", "delta-002", "paper-b");
-	assert_string_equal(r.out, "delta-002: verified by paper-b (1 of 2 for high)\n");
+	RUN(r, dir, 0, "verify", "delta-xyg9w6v", "paper-b");
+	assert_string_equal(r.out, "delta-xyg9w6v: verified by paper-b (1 of 2 for high)\n");
 	t_run_free(&r);
-	RUN(r, dir, 0, "relate", "delta-002", "delta-001");
+	RUN(r, dir, 0, "relate", "delta-xyg9w6v", "delta-4b4m6pf");
 	t_run_free(&r);
-	RUN(r, dir, 0, "contradict", "delta-002", "beta-001", "--note", "不同规模");
+	RUN(r, dir, 0, "contradict", "delta-xyg9w6v", "beta-001", "--note", "不同规模");
 	t_run_free(&r);
-	RUN(r, dir, 0, "resolve", "delta-002", "beta-001", "--note", "both hold");
+	RUN(r, dir, 0, "resolve", "delta-xyg9w6v", "beta-001", "--note", "both hold");
 	t_run_free(&r);
-	RUN(r, dir, 0, "use", "delta-001", "delta-001");
+	RUN(r, dir, 0, "use", "delta-4b4m6pf", "delta-4b4m6pf");
 	t_run_free(&r);
-	RUN(r, dir, 0, "cite", "delta-001");
+	RUN(r, dir, 0, "cite", "delta-4b4m6pf");
 	t_run_free(&r);
-	RUN(r, dir, 0, "close", "delta-001");
+	RUN(r, dir, 0, "close", "delta-4b4m6pf");
 	t_run_free(&r);
-	RUN(r, dir, 0, "review", "delta-001", "--date", "2026-08-01");
+	RUN(r, dir, 0, "review", "delta-4b4m6pf", "--date", "2026-08-01");
 	t_run_free(&r);
 	RUN(r, dir, 0, "stance", "delta", "先试: 再定");
 	t_run_free(&r);
@@ -143,7 +143,7 @@ static void test_every_command(void **state)
 	                         "bloom: apply\n"
 	                         "stance: '先试: 再定'\n"
 	                         "insights:\n"
-	                         "  - id: delta-001\n"
+	                         "  - id: delta-4b4m6pf\n"
 	                         "    title: '第一条: 标题'\n"
 	                         "    claim: |-\n"
 	                         "      多行\n"
@@ -157,14 +157,14 @@ static void test_every_command(void **state)
 	                         "    cited: 1\n"
 	                         "    closed: true\n"
 	                         "    relates: [alpha-001]\n"
-	                         "  - id: delta-002\n"
+	                         "  - id: delta-xyg9w6v\n"
 	                         "    title: two\n"
 	                         "    claim: Two.\n"
 	                         "    confidence: low\n"
 	                         "    source: paper-a\n"
 	                         "    verified_by: [paper-b]\n"
 	                         "    created: 2026-07-03\n"
-	                         "    relates: [delta-001]\n"
+	                         "    relates: [delta-4b4m6pf]\n"
 	                         "    contradicts: [{id: beta-001, status: resolved, note: both "
 	                         "hold}]\n");
 	free(got);
@@ -335,7 +335,7 @@ static void test_crlf_commented_file(void **state)
 	RUN(r, dir, 0, "add", "gamma", "--title", "T", "--claim", "C", "--source", "paper-a",
 	    "--confidence", "low", "--created", "2026-07-01");
 	t_run_free(&r);
-	RUN(r, dir, 0, "use", "gamma-001");
+	RUN(r, dir, 0, "use", "gamma-6yk09f8");
 	t_run_free(&r);
 	RUN(r, dir, 0, "stance", "gamma", "S");
 	t_run_free(&r);
@@ -346,7 +346,7 @@ static void test_crlf_commented_file(void **state)
 	                           "stance: S\r\n"
 	                           "\r\n"
 	                           "insights: # empty\r\n"
-	                           "  - id: gamma-001\r\n"
+	                           "  - id: gamma-6yk09f8\r\n"
 	                           "    title: T\r\n"
 	                           "    claim: C\r\n"
 	                           "    confidence: low\r\n"
@@ -497,15 +497,15 @@ static void test_json_is_show(void **state)
 	            "\"confidence\": \"medium\", \"verified_by\": [\"docs-d\"]}");
 	RUN(r, dir, 0, "add", "gamma", "--from", "entry.json", "--created", "2026-07-02",
 	    "--format", "json");
-	RUN(show, dir, 0, "show", "gamma-001", "--format", "json");
+	RUN(show, dir, 0, "show", "gamma-zys89t6", "--format", "json");
 	assert_string_equal(r.out, show.out);
 	t_run_free(&r);
 	t_run_free(&show);
 	t_write_str(dir, "entry.yaml", "title: Y\nclaim: yaml\nsource: paper-c\nconfidence: low\n");
 	RUN(r, dir, 0, "add", "gamma", "--from", "entry.yaml", "--title", "over");
-	assert_string_equal(r.out, "gamma-002\n");
+	assert_string_equal(r.out, "gamma-96gt53x\n");
 	t_run_free(&r);
-	RUN(r, dir, 0, "use", "gamma-001", "gamma-002", "--format", "json");
+	RUN(r, dir, 0, "use", "gamma-zys89t6", "gamma-96gt53x", "--format", "json");
 	assert_true(r.out[0] == '[');
 	assert_non_null(strstr(r.out, "\"title\": \"over\""));
 	t_run_free(&r);
@@ -531,7 +531,7 @@ static void test_from_stdin_and_json_shapes(void **state)
 	             getenv("DTK_TEST_WRAPPER") ? " " : "", DTK_BIN),
 	        0);
 	got = t_read(dir, "out", NULL);
-	assert_string_equal(got, "gamma-001\n");
+	assert_string_equal(got, "gamma-wrg91aw\n");
 	free(got);
 	got = t_read(dir, "insights/gamma.yaml", NULL);
 	assert_non_null(strstr(got, "    claim: from stdin\n"));

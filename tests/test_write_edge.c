@@ -65,9 +65,9 @@ static void test_add_to_empty_list_with_comment(void **state)
 {
 	(void)state;
 	S_add_to("node: gamma\nbloom: remember\ninsights: [] # none yet\nstance: s\n",
-	         "gamma-001\n",
+	         "gamma-htsx23s\n",
 	         "node: gamma\nbloom: remember\ninsights: # none yet\n"
-	         "  - id: gamma-001\n    title: T\n    claim: |-\n      a\n      b\n"
+	         "  - id: gamma-htsx23s\n    title: T\n    claim: |-\n      a\n      b\n"
 	         "    confidence: low\n    source: paper-a\n    created: 2026-05-01\n"
 	         "stance: s\n");
 }
@@ -76,8 +76,8 @@ static void test_add_to_empty_list_with_comment(void **state)
 static void test_add_to_flow_mapping_file(void **state)
 {
 	(void)state;
-	S_add_to("{node: gamma, bloom: remember, insights: []}\n", "gamma-001\n",
-	         "{node: gamma, bloom: remember, insights: [{id: gamma-001, title: T, "
+	S_add_to("{node: gamma, bloom: remember, insights: []}\n", "gamma-htsx23s\n",
+	         "{node: gamma, bloom: remember, insights: [{id: gamma-htsx23s, title: T, "
 	         "claim: \"a\\nb\", confidence: low, source: paper-a, created: 2026-05-01}]}\n");
 }
 
@@ -179,11 +179,11 @@ static void test_add_after_flow_entry(void **state)
 	        "node: gamma\nbloom: remember\ninsights:\n"
 	        "  - {id: gamma-001, title: a, claim: b, confidence: low, source: paper-a, "
 	        "created: 2026-01-01} # one\n",
-	        "gamma-002\n",
+	        "gamma-htsx23s\n",
 	        "node: gamma\nbloom: remember\ninsights:\n"
 	        "  - {id: gamma-001, title: a, claim: b, confidence: low, source: paper-a, "
 	        "created: 2026-01-01} # one\n"
-	        "  - {id: gamma-002, title: T, claim: \"a\\nb\", confidence: low, source: paper-a, "
+	        "  - {id: gamma-htsx23s, title: T, claim: \"a\\nb\", confidence: low, source: paper-a, "
 	        "created: 2026-05-01}\n");
 }
 
@@ -217,11 +217,11 @@ static void test_add_after_kept_block_scalar(void **state)
 	S_add_to("node: gamma\nbloom: remember\ninsights:\n  - id: gamma-001\n    title: a\n"
 	         "    confidence: low\n    source: paper-a\n    created: 2026-01-01\n"
 	         "    claim: |+\n      keep\n\n\n# c\n",
-	         "gamma-002\n",
+	         "gamma-htsx23s\n",
 	         "node: gamma\nbloom: remember\ninsights:\n  - id: gamma-001\n    title: a\n"
 	         "    confidence: low\n    source: paper-a\n    created: 2026-01-01\n"
 	         "    claim: |+\n      keep\n\n\n"
-	         "  - id: gamma-002\n    title: T\n    claim: |-\n      a\n      b\n"
+	         "  - id: gamma-htsx23s\n    title: T\n    claim: |-\n      a\n      b\n"
 	         "    confidence: low\n    source: paper-a\n    created: 2026-05-01\n# c\n");
 }
 

@@ -37,10 +37,15 @@ struct dtk_cache_stat {
  * the base whose real root path is root (the caller frees), or NULL when
  * there is none: DTK_NO_CACHE is set (not empty, not "0"), or there is no
  * place for it. The place: dtk/ in the git directory of the repository
- * holding root (GIT_DIR when set; a .git file's gitdir, as in a worktree),
+ * holding root (GIT_DIR when set; a .git file's gitdir when that names
+ * this work tree back: a linked worktree, a submodule, core.worktree),
  * else $XDG_CACHE_HOME/dtk (~/.cache/dtk); the name: kind-<hash of root>.
  */
 char *dtk_cache_path(const char *root, const char *kind);
+
+/* Returns the git directory of the repository holding root (malloc'd; the
+ * caller frees) as dtk_cache_path takes it, or NULL when there is none. */
+char *dtk_cache_git_dir(const char *root);
 
 /* Returns the FNV-1a hash of buf[0..len). */
 uint64_t dtk_cache_hash(const char *buf, size_t len);

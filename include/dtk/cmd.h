@@ -20,7 +20,11 @@ enum {
 	/* can print more than a screen: pages on a terminal, takes --no-pager */
 	DTK_CMD_PAGES = 1 << 3,
 	/* run by git with the arguments git gives: none of every command's */
-	DTK_CMD_GIT_ARGS = 1 << 4
+	DTK_CMD_GIT_ARGS = 1 << 4,
+	/* runs with a crystallization's journal pending (crystallize: it
+	 * finishes or refuses it); any other command with DTK_CMD_LOCKS is
+	 * refused then, so that it never writes under a run cut short */
+	DTK_CMD_RESUMES = 1 << 5
 };
 
 struct dtk_ctx {

@@ -198,8 +198,10 @@ size_t dtk_edit_distance(const char *a, const char *b, size_t limit);
 /*
  * Text from the data shown on a terminal or in a diagnostic: returns s with
  * its control characters escaped (C0 as \n \r \t or \xNN, DEL as \x7f, C1
- * as \u0080..\u009f), so that data cannot move the cursor, clear the screen,
- * set the window title or forge a line; as git's quote_path and ripgrep do.
+ * as \u0080..\u009f, an invisible format character of invisible.h, such as
+ * a bidirectional control, as \u202e or \U000e0001), so that data cannot
+ * move the cursor, clear the screen, set the window title, forge a line or
+ * show text other than it holds; as git's quote_path and ripgrep do.
  * dtk_esc escapes newlines too (one line: a title, a diagnostic);
  * dtk_esc_text keeps them (multi-line text: a claim). Returns s itself when it
  * has none, else a buffer of this thread's valid until DTK_ESC_RING more

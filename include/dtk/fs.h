@@ -72,6 +72,30 @@ int dtk_file_write_atomic_mode(const char *path, const char *data, size_t len, i
 unsigned long dtk_file_replaced(void);
 void dtk_file_count_below(const char *root);
 
+/* Returns 1 when s starts with the decimal pid of a process that no longer
+ * exists (not this one), and sets *len to its digits' length; else 0. */
+int dtk_file_dead_pid(const char *s, size_t *len);
+/* Removes from dir the temporary files of dtk_file_write_atomic that a run
+ * killed before its rename left: <name>.tmp-<pid>-XXXXXX of a pid that no
+ * longer exists. For a directory whose writers hold a lock taken now. */
+void dtk_file_sweep(const char *dir);
+
+/*
+ * The same in two steps, so that several files are replaced together or not
+ * at all: dtk_file_stage writes data (mode as above) to a temporary file
+ * beside path and syncs it, changing nothing that exists (returns 0, or -1
+ * with the error set and nothing left); dtk_file_stage_commit renames it over
+ * path (returns as dtk_file_write_atomic); dtk_file_stage_release removes a
+ * temporary file not renamed, in any case.
+ */
+struct dtk_file_staged {
+	char *path, *tmp; /* malloc'd; tmp NULL once renamed */
+};
+int dtk_file_stage(struct dtk_file_staged *s, const char *path, const char *data, size_t len,
+                   int mode);
+int dtk_file_stage_commit(struct dtk_file_staged *s);
+void dtk_file_stage_release(struct dtk_file_staged *s);
+
 /*
  * Compares text, as it is produced, with the file at path, holding neither
  * whole while they agree. Once they differ it keeps the new text whole, in

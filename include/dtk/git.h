@@ -32,11 +32,24 @@ int dtk_git_checkout_form(char **out, size_t *out_len, const char *path, const c
                           size_t len);
 
 /*
- * The one rule for a file dtk renders whole (INDEX.md): replaces path
- * (absolute) atomically with text as git would check it out
- * (dtk_git_checkout_form: CRLF with core.autocrlf=true, as reindex writes
- * it). Returns what dtk_file_write_atomic returns, or -1 with the error set.
+ * The one rule for a file dtk renders whole (INDEX.md): stages text for
+ * path (absolute) as git would check it out (dtk_git_checkout_form: CRLF
+ * with core.autocrlf=true, as reindex writes it), for dtk_file_stage_commit
+ * to put in place. Returns what dtk_file_stage returns, or -1 with the
+ * error set.
  */
-int dtk_git_write_checkout(const char *path, const char *text, size_t len);
+struct dtk_file_staged;
+int dtk_git_stage_checkout(struct dtk_file_staged *st, const char *path, const char *text,
+                           size_t len);
+
+/*
+ * git's own three-way text merge of the buffers text[0] (the ancestor),
+ * text[1] (ours) and text[2] (theirs) of len[] bytes, conflicts between
+ * standard markers labelled label_ours and label_theirs (NULL: ours,
+ * theirs). Returns 0 (clean) or 1 (conflicts) and sets *out, *out_len
+ * (malloc'd, the caller frees), or -1 with the error set.
+ */
+int dtk_git_merge_text(char **out, size_t *out_len, char *const text[3], const size_t len[3],
+                       const char *label_ours, const char *label_theirs);
 
 #endif

@@ -1,6 +1,9 @@
 /*
  * json.h: writing JSON (RFC 8259) into a buffer, indented by two spaces.
- * Strings are taken as UTF-8 and escaped as JSON requires.
+ * Strings are taken as UTF-8 and escaped as JSON requires, and U+2028 and
+ * U+2029 as \u2028 and \u2029: every JSON dtk writes (--format json and
+ * jsonl, dtk export, dtk mcp) holds no Unicode line separator raw, so that
+ * no reader splitting lines on them cuts a message in two.
  */
 #ifndef DTK_JSON_H
 #define DTK_JSON_H
@@ -34,5 +37,10 @@ void dtk_json_null(struct dtk_json *j);
 void dtk_json_kstring(struct dtk_json *j, const char *key, const char *s);
 void dtk_json_kint(struct dtk_json *j, const char *key, long v);
 void dtk_json_kbool(struct dtk_json *j, const char *key, int v);
+
+/* Returns JSON text json (malloc'd, adopted; NULL passes through) with each
+ * U+2028 and U+2029 in it escaped as dtk_json_string escapes them: for JSON
+ * made by another writer (jansson's json_dumps). The caller frees. */
+char *dtk_json_escape_separators(char *json);
 
 #endif

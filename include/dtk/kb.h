@@ -89,6 +89,28 @@ int dtk_kb_load_mem(struct dtk_kb **out, const struct dtk_memfile *files, size_t
 int dtk_kb_load_over(struct dtk_kb **out, const char *root, int what,
                      const struct dtk_memfile *files, size_t n, struct dtk_diags *diags);
 
+/*
+ * A base held by a long-lived process (dtk mcp) between its requests, and
+ * loaded again only when a file of insights/ changed: its listing and every
+ * file's stat data (dev, inode, size, mtime, ctime) are taken before each
+ * load and compared at the next request; a file changed within the caches'
+ * stat grain of the load is never trusted (cache.h). A load again reads the
+ * node files that did not change from the node cache (nodecache.h), so it
+ * parses only those that changed, also when another process wrote them.
+ *
+ * dtk_kb_hold_new: for the base at root, loaded as dtk_kb_load does with
+ * what (DTK_KB_ALL or DTK_KB_LEAN). Returns the handle (dtk_kb_hold_free);
+ * loads nothing yet.
+ * dtk_kb_hold_get: sets *kb to the base as its files are now, owned by h and
+ * valid until the next call (or dtk_kb_hold_free). Returns as dtk_kb_load
+ * does; after DTK_EINVALID (diags filled) *kb is NULL and the next call
+ * loads again.
+ */
+struct dtk_kb_hold;
+struct dtk_kb_hold *dtk_kb_hold_new(const char *root, int what);
+int dtk_kb_hold_get(struct dtk_kb_hold *h, const struct dtk_kb **kb, struct dtk_diags *diags);
+void dtk_kb_hold_free(struct dtk_kb_hold *h);
+
 /* The look-ups (dtk_kb_node, dtk_kb_entry, dtk_kb_source, ...) are in
  * model.h: the schema uses them too, and kb.c uses the schema. */
 

@@ -24,6 +24,17 @@ dtk_date dtk_date_add_months(dtk_date d, int months);
 /* Returns today's date in local time. */
 dtk_date dtk_date_today(void);
 
+/* The most characters (code points) a text field may hold (docs/schema.md):
+ * a title (of an entry, a source, the domain), shown wherever it is listed;
+ * prose (a claim, a node's stance, a note, a retraction's reason). The loader reports a longer one
+ * and the write commands refuse it. */
+#define DTK_MAX_TITLE_CHARS 200
+#define DTK_MAX_PROSE_CHARS 4000
+/* Returns the limit of text key ("title", "claim", ...), or 0: none. */
+size_t dtk_text_limit(const char *key);
+/* Returns the number of characters (code points) of UTF-8 s[0..len). */
+size_t dtk_utf8_chars(const char *s, size_t len);
+
 /* Where a value stands in its file: 1-based line and column. */
 struct dtk_pos {
 	int line, col;
@@ -217,9 +228,21 @@ void dtk_model_index_nodes(struct dtk_kb *kb);
 /* Return the entry id of the base or of node, or NULL. */
 struct dtk_entry *dtk_kb_entry(const struct dtk_kb *kb, const char *id);
 struct dtk_entry *dtk_node_entry(const struct dtk_node *node, const char *id);
-/* Returns 1 when id has the form <node>-NNN; sets *node_len (when not NULL)
- * to the prefix length. */
+/* Returns 1 when id is an entry id, <node>-<suffix> (docs/schema.md): the
+ * suffix three to nine digits (an id of old) or DTK_ID_SUFFIX_LEN characters
+ * of DTK_ID_ALPHABET with a digit and a letter among them (a fresh id); sets
+ * *node_len (when not NULL) to the prefix length. */
 int dtk_entry_id_split(const char *id, size_t *node_len);
+/* The fresh ids' suffixes: lowercase Crockford base32 (no i, l, o, u). */
+#define DTK_ID_ALPHABET "0123456789abcdefghjkmnpqrstvwxyz"
+#define DTK_ID_SUFFIX_LEN 7
+/* Writes to buf (size at least strlen(node) + DTK_ID_SUFFIX_LEN + 2) the
+ * fresh id of an entry of node born with title, claim and source, at try
+ * nonce (0, then 1, ... while the id is taken): a hash of them all, so the
+ * same entry born on two branches gets one id and different entries get
+ * different ones but by chance (docs/schema.md). Returns buf. */
+char *dtk_entry_id_birth(char *buf, size_t size, const char *node, const char *title,
+                         const char *claim, const char *source, unsigned nonce);
 /* Returns 1 when e is a candidate: not high, and exactly one verification short. */
 int dtk_entry_is_candidate(const struct dtk_kb *kb, const struct dtk_entry *e);
 

@@ -61,20 +61,28 @@ int dtk_nodecache_save(struct dtk_nodecache *c);
 /* Appends node, as the schema made it, packed, to b. */
 void dtk_nodecache_pack(struct dtk_buf *b, const struct dtk_node *node);
 
+/* Flags of dtk_nodecache_unpack. */
+enum {
+	/* the titles, claims and relates ids point into the blob, the
+	 * verified_by and relates lists are in scratch (as DTK_SCHEMA_BORROW
+	 * leaves them) */
+	DTK_NODECACHE_BORROW = 1,
+	/* the node as a lean parse makes it (DTK_SCHEMA_LEAN): nothing points
+	 * into the blob or scratch */
+	DTK_NODECACHE_LEAN = 2
+};
+
 /*
  * Unpacks blob[0..len) (followed by a NUL) into *out: the node and its
- * entries in arena, the strings copied into arena, except, when borrow is
- * set, the titles, claims and relates ids, which point into blob, and the
- * verified_by and relates lists, which are in scratch (as DTK_SCHEMA_BORROW
- * leaves them). name and path are the node's; kb gives the sources the ids
- * name (their own strings), and named, when not NULL, gets their bits as
- * dtk_schema_node sets them. The checks of a node file that read other files
- * are made again: every source named is in kb (when its sources loaded),
- * and a high entry has the verifications kb's policy asks. Returns 0, or -1
- * when blob is not a packed node or fails those checks (*out NULL).
+ * entries in arena, the strings copied into arena, except as flags say. name and path are the
+ * node's; kb gives the sources the ids name (their own strings), and named, when not NULL, gets
+ * their bits as dtk_schema_node sets them. The checks of a node file that read other files are made
+ * again: every source named is in kb (when its sources loaded), and a high entry has the
+ * verifications kb's policy asks. Returns 0, or -1 when blob is not a packed node or fails those
+ * checks (*out NULL).
  */
 int dtk_nodecache_unpack(struct dtk_node **out, const struct dtk_kb *kb, struct dtk_arena *arena,
                          struct dtk_arena *scratch, const char *blob, size_t len, const char *name,
-                         const char *path, int borrow, unsigned char *named);
+                         const char *path, unsigned flags, unsigned char *named);
 
 #endif

@@ -117,48 +117,17 @@ struct dtk_memfile;
 /*
  * For a merge driver run by git (merge, rebase, cherry-pick, revert, pull
  * --rebase): files are the driver's %O %A %B (the ancestor's, ours and
- * theirs INDEX.md). Finds the merge's three commits (ours is HEAD; the other
- * is named by GITHEAD_<id> in a merge, else found as the commit, and its
- * parent, whose INDEX.md blobs are %B and %O, or %O and %B for a revert),
- * merges the base's insights/ of the three with libgit2, and returns the
- * merged files. Returns 0 and sets *out and *n (free with
- * dtk_memfiles_free); 1 when the files conflict or the sides cannot be
- * found; -1 with the error set.
+ * theirs INDEX.md). Finds the merge's three commits by one rule (ours is
+ * HEAD; theirs and the ancestor among the commits git names for the
+ * operation under way, by their INDEX.md blobs: docs/git.md), merges the
+ * base's insights/ of the three with libgit2, and returns the merged files.
+ * Returns 0 and sets *out and *n (free with dtk_memfiles_free); 1 when the
+ * files conflict; 2 when git names no commit that fits; -1 with the error
+ * set.
  */
 int dtk_repo_merged_insights(struct dtk_repo *repo, const char *const files[3],
                              struct dtk_memfile **out, size_t *n);
 void dtk_memfiles_free(struct dtk_memfile *files, size_t n);
-
-/*
- * After a merge in which dtk's merge driver renumbered theirs' entries
- * (dtk_merge_file's renames), makes theirs' references to them in the other
- * files of insights/ follow (dtk_merge_follow), in the merged base at dir
- * (the merge's result checked out; its files are rewritten in place, each
- * atomically). The merge is the one under way in repo: ours HEAD, theirs
- * MERGE_HEAD or else the one GITHEAD_<id> git merge sets for its hooks
- * (base: their merge base), or else CHERRY_PICK_HEAD (base: its parent). The
- * renumbering is computed again from the three commits, as the driver made
- * it, and kept only when the merged file holds the new id. Appends to
- * changed each file rewritten ("insights/<name>\n") and to notes one line
- * per reference. Returns 0; 1 when no merge is under way; -1 with the error
- * set (files rewritten before it stay so).
- */
-int dtk_repo_follow_renumbered(struct dtk_repo *repo, const char *dir, struct dtk_buf *changed,
-                               struct dtk_buf *notes);
-
-/*
- * After a rebase of theirs (the branch's tip before it, a revision) onto
- * ours (the commit the replay started on), in which dtk's merge driver
- * renumbered theirs' entries (one commit at a time, so it may cascade):
- * makes theirs' references to them follow as dtk_repo_follow_renumbered
- * does, in the rebase's result checked out at dir. The renumbering is
- * found by content: an entry theirs added (not in the merge base) whose id
- * the result gives another entry, and that the result's same file holds
- * under one other id with the same title and claim. Appends to changed and
- * notes as dtk_repo_follow_renumbered. Returns 0, or -1 with the error set.
- */
-int dtk_repo_follow_rebased(struct dtk_repo *repo, const char *theirs, const char *ours,
-                            const char *dir, struct dtk_buf *changed, struct dtk_buf *notes);
 
 /* Sets key to value in the repository's own configuration (.git/config). */
 int dtk_repo_config_set(struct dtk_repo *repo, const char *key, const char *value);

@@ -6,7 +6,10 @@
  * is loaded and validated with the new texts in place of the old ones
  * (dtk_kb_load_over) before any byte is written; then each changed file and
  * INDEX.md (rebuilt from the base already loaded, as reindex would) are
- * replaced atomically. On any error every file is left as it was. The
+ * replaced atomically, all or nothing (those replaced are put back when a
+ * later one cannot be). On any error every file is left as it was (exit 2),
+ * or the message names what was written (exit 1: not put back, not
+ * synced). The
  * dispatcher holds the base's lock for the whole command (DTK_CMD_LOCKS), so
  * that read, validation and write are one step for other dtk runs.
  */
@@ -86,7 +89,8 @@ const char *dtk_write_str(const struct dtk_yval *m, const char *key);
 /*
  * Applies the edits, validates the base with them and writes every changed
  * file and INDEX.md (or prints the diffs with --dry-run). Returns the exit
- * status after printing every error: nothing is written then.
+ * status after printing every error: DTK_EXIT_INVALID when nothing was
+ * written, DTK_EXIT_DRIFT when something was (the message says what).
  */
 int dtk_write_commit(struct dtk_write *w);
 
@@ -152,6 +156,11 @@ int dtk_write_unknown_sources(struct dtk_write *w, const char *what, const char 
  * the errors about each that does not. */
 int dtk_write_known_pair(struct dtk_write *w, const char *id, const char *what, const char *other,
                          int source);
+
+/* Returns 0 when text s (NULL: none) of key ("title", "claim", ...) is
+ * within its limit (dtk_text_limit); else DTK_EXIT_INVALID after printing a
+ * usage error naming what (an option, or the key) and both lengths. */
+int dtk_write_check_text(struct dtk_write *w, const char *what, const char *key, const char *s);
 
 /* Returns the mapping of entry id of this base in its node file (*fp), or
  * NULL, saying nothing, when there is none (a cross-domain id, no such node

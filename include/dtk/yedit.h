@@ -33,6 +33,13 @@ struct dtk_yfield {
 	size_t n;
 };
 
+/* A scalar an edit writes, kept to be read back (dtk_ydoc_apply). */
+struct dtk_ywritten {
+	size_t edit;   /* index in edits; (size_t)-1 while its edit is being made */
+	const char *s; /* what was asked (in the arena) */
+	size_t len;
+};
+
 /* A file being edited. */
 struct dtk_ydoc {
 	const char *path; /* for diagnostics, as shown */
@@ -45,6 +52,8 @@ struct dtk_ydoc {
 	int list_indent; /* block lists: the '-' column minus the key's (default 2) */
 	struct dtk_edit *edits;
 	size_t n_edits, cap;
+	struct dtk_ywritten *written; /* every scalar the edits write, in order */
+	size_t n_written, cap_written;
 };
 
 /* Parses buf[0..len) (not copied: it must outlive d). Returns 0, or
@@ -53,8 +62,16 @@ struct dtk_ydoc {
 int dtk_ydoc_parse(struct dtk_ydoc *d, const char *path, const char *buf, size_t len,
                    struct dtk_diags *diags);
 void dtk_ydoc_release(struct dtk_ydoc *d);
-/* Returns the text with every edit applied (malloc'd, the caller frees;
- * length in *out_len), or NULL with the error set (overlapping edits). */
+/*
+ * Returns the text with every edit applied (malloc'd, the caller frees;
+ * length in *out_len), or NULL with the error set: overlapping edits, or a
+ * scalar an edit wrote that does not read back as what was asked. Every
+ * scalar the edits wrote is read back from the new text by dtk's YAML loader
+ * (ytree.h), in its place in the file, and compared byte for byte with the
+ * string asked (a raw scalar: with its text); so no write can say other than
+ * what it was given. A new text that does not parse is returned as it is
+ * (the loader that validates it reports why).
+ */
 char *dtk_ydoc_apply(const struct dtk_ydoc *d, size_t *out_len);
 /* Maps *line:*col of out[0..out_len) (what dtk_ydoc_apply returned) to the
  * text as parsed, so that a diagnostic about the edited text points into the

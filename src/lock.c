@@ -1,0 +1,125 @@
+/* lock.c: the base's lock, handed down to the programs a command runs (see
+ * lock.h). */
+#define _DEFAULT_SOURCE /* flock */
+#include "dtk/lock.h"
+
+#include "dtk/cache.h"
+#include "dtk/dtk.h"
+#include "dtk/fs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The lock held by this process (the last taken), -1 when none. */
+static int S_held = -1;
+
+/* Takes the lock through the descriptor a parent handed down, when DTK_LOCK
+ * names root (st: its stat data). Returns the descriptor (a duplicate, so
+ * that releasing it leaves the handed one open for the next command), -2
+ * when DTK_LOCK does not name this base, or -1 with the error set. */
+static int S_inherited(const char *root, const struct stat *st)
+{
+	const char *env = getenv("DTK_LOCK");
+	unsigned long long dev, ino;
+	struct stat fst;
+	int fd, n = 0;
+
+	if (!env || sscanf(env, "%d:%llu:%llu%n", &fd, &dev, &ino, &n) != 3 || env[n] ||
+	    dev != (unsigned long long)st->st_dev || ino != (unsigned long long)st->st_ino)
+		return -2;
+	if (fd < 0 || fstat(fd, &fst) < 0 || fst.st_dev != st->st_dev || fst.st_ino != st->st_ino ||
+	    flock(fd, LOCK_EX | LOCK_NB) < 0 || (fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
+		return dtk_error("this dtk runs under a dtk command that holds the lock on %s "
+		                 "(DTK_LOCK is set: a hook of it), but does not have that lock "
+		                 "(a program between closed it); it would wait on itself",
+		                 root);
+	return fd;
+}
+
+int dtk_lock_take(const char *root)
+{
+	struct stat st;
+	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC), got;
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		dtk_error("cannot lock %s: %s", root, strerror(errno));
+		goto fail;
+	}
+	got = S_inherited(root, &st);
+	if (got != -2) {
+		close(fd);
+		fd = got;
+		if (fd < 0)
+			return -1;
+		return S_held = fd;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno != EWOULDBLOCK) {
+			dtk_error("cannot lock %s: %s", root, strerror(errno));
+			goto fail;
+		}
+		fprintf(stderr, "dtk: another dtk run holds the lock on %s; waiting\n", root);
+		if (flock(fd, LOCK_EX) < 0) {
+			dtk_error("cannot lock %s: %s", root, strerror(errno));
+			goto fail;
+		}
+	}
+	return S_held = fd;
+fail:
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+void dtk_lock_release(int fd)
+{
+	if (fd < 0)
+		return;
+	if (fd == S_held)
+		S_held = -1;
+	close(fd);
+}
+
+void dtk_lock_handed(int *fd, char *env, size_t size)
+{
+	struct stat st;
+
+	*fd = -1;
+	if (S_held < 0 || fstat(S_held, &st) < 0)
+		return;
+	*fd = S_held;
+	snprintf(env, size, "DTK_LOCK=%d:%llu:%llu", S_held, (unsigned long long)st.st_dev,
+	         (unsigned long long)st.st_ino);
+}
+
+int dtk_lock_take_base(const char *root, int resumes)
+{
+	int fd = dtk_lock_take(root);
+	char *git, *journal, *ins;
+
+	if (fd < 0)
+		return -1;
+	ins = dtk_path_join(root, "insights");
+	dtk_file_sweep(root);
+	dtk_file_sweep(ins);
+	free(ins);
+	git = resumes ? NULL : dtk_cache_git_dir(root);
+	journal = git ? dtk_path_join(git, "dtk-crystallize") : NULL;
+	if (journal && access(journal, F_OK) == 0) {
+		dtk_error("a crystallization was interrupted (%s exists): finish it with 'dtk "
+		          "crystallize --continue', or drop it with 'dtk crystallize --abort', "
+		          "before writing",
+		          journal);
+		dtk_lock_release(fd);
+		fd = -1;
+	}
+	free(journal);
+	free(git);
+	return fd;
+}
