@@ -590,8 +590,7 @@ int dtk_similar_check(struct dtk_buf *msg, const struct dtk_kb *kb, const char *
 	const struct dtk_entry *e = dtk_kb_entry(kb, id);
 	struct dtk_similar_query q = {0};
 	struct dtk_similar_hit *hits;
-	size_t n, i, j, shown = 0;
-	int refused = 0;
+	size_t n, i, j, near = 0;
 
 	if (!e)
 		return 0;
@@ -601,23 +600,20 @@ int dtk_similar_check(struct dtk_buf *msg, const struct dtk_kb *kb, const char *
 	q.min_score = DTK_SIMILAR_NEAR;
 	if (dtk_similar_rank(&hits, &n, kb, &q) < 0)
 		return -1;
-	for (i = 0; i < n; i++) {
-		int named = 0;
-		for (j = 0; j < n_distinct && !named; j++)
-			named = !strcmp(distinct[j], hits[i].entry->id);
-		if (hits[i].same) {
-			if (!refused)
-				dtk_buf_printf(msg, "the same claim as %s (%s)\n",
-				               hits[i].entry->id, hits[i].entry->title);
-			refused = 2;
-		} else if (!named && refused != 2 && shown < 10) {
-			if (!shown++)
-				dtk_buf_puts(msg, "near-duplicates, most alike first:\n");
-			dtk_buf_printf(msg, "  %s  %.2f  %s\n", hits[i].entry->id, hits[i].score,
-			               hits[i].entry->title);
-			refused = 1;
-		}
+	if (n && hits[0].same) { /* same claims come first */
+		dtk_buf_printf(msg, "the same claim is in the base already: %s (%s)",
+		               hits[0].entry->id, dtk_esc(hits[0].entry->title));
+		free(hits);
+		return 2;
+	}
+	for (i = 0; i < n && near < 10; i++) {
+		for (j = 0; j < n_distinct && strcmp(distinct[j], hits[i].entry->id); j++)
+			;
+		if (j < n_distinct)
+			continue;
+		dtk_buf_printf(msg, "%s  %s  %.2f  %s", near++ ? "\n" : "", hits[i].entry->id,
+		               hits[i].score, dtk_esc(hits[i].entry->title));
 	}
 	free(hits);
-	return refused ? 1 : 0;
+	return near ? 1 : 0;
 }

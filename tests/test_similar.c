@@ -240,12 +240,146 @@ static void test_labelled(void **state)
 	dtk_kb_free(kb);
 }
 
+/* ---- through the binary ---- */
+
+/* Returns a scratch copy of the shipped base (t_done removes it). */
+static char *S_copy(void)
+{
+	char *dir = t_mkdtemp(), *ins = t_src("insights"), *to = dtk_path_join(dir, "insights"),
+	     *index;
+	size_t len;
+	t_copytree(ins, to);
+	index = t_read(DTK_SOURCE_DIR, "INDEX.md", &len);
+	t_write(dir, "INDEX.md", index, len);
+	free(index);
+	free(to);
+	free(ins);
+	return dir;
+}
+
+static const char S_para[] =
+        "1F1B 的 bubble 比例是 (p−1)/m。Megatron 的 interleaved 调度让每个设备放 v "
+        "个不相邻的模型块（virtual stage），bubble 变为 1/v，但 stage 之间的通信增加到 v "
+        "倍，还要求 micro-batch 数整除 pipeline 并行度。链路越慢，v 越不能取大。";
+
+/* Runs dtk add of title and claim to training-parallelism in dir with the
+ * extra arguments a and b (NULL: none), expecting status want; when it is 2,
+ * checks that no byte of the node file and INDEX.md changed. */
+static void S_add(struct t_run *r, const char *dir, const char *env, const char *claim,
+                  const char *a, const char *b, int want)
+{
+	size_t l1, l2, l3, l4;
+	char *node = t_read(dir, "insights/training-parallelism.yaml", &l1),
+	     *index = t_read(dir, "INDEX.md", &l2), *node2, *index2;
+	t_dtk(r, dir, env, "add", "training-parallelism", "--title", "interleaved 调度", "--claim",
+	      claim, "--source", "megatron-2021", "--confidence", "low", a, b, NULL);
+	if (r->status != want)
+		print_error("exit %d: %s%s\n", r->status, r->out, r->err);
+	assert_int_equal(r->status, want);
+	node2 = t_read(dir, "insights/training-parallelism.yaml", &l3);
+	index2 = t_read(dir, "INDEX.md", &l4);
+	if (want == 2 || (a && !strcmp(a, "--dry-run"))) { /* byte for byte as before */
+		assert_true(l1 == l3 && !memcmp(node, node2, l1));
+		assert_true(l2 == l4 && !memcmp(index, index2, l2));
+	} else {
+		assert_true(l3 > l1);
+	}
+	free(node);
+	free(node2);
+	free(index);
+	free(index2);
+}
+
+static void test_add_refuses(void **state)
+{
+	char *dir = S_copy(), *copy;
+	struct t_run r;
+	struct dtk_kb *kb = S_shipped();
+	(void)state;
+	/* the claim of training-parallelism-002, disguised */
+	copy = S_disguise(dtk_kb_entry(kb, "training-parallelism-002")->claim);
+	S_add(&r, dir, NULL, copy, NULL, NULL, 2);
+	assert_non_null(strstr(r.err, "the same claim is in the base already: "
+	                              "training-parallelism-002"));
+	t_run_free(&r);
+	/* named distinct, still the same claim */
+	S_add(&r, dir, NULL, copy, "--distinct-from", "training-parallelism-002", 2);
+	assert_non_null(strstr(r.err, "same claim"));
+	t_run_free(&r);
+	/* a paraphrase: listed with its score, refused */
+	S_add(&r, dir, NULL, S_para, NULL, NULL, 2);
+	assert_non_null(strstr(r.err, "may restate these entries"));
+	assert_non_null(strstr(r.err, "\n  training-parallelism-002  0."));
+	assert_non_null(strstr(r.err, "--distinct-from"));
+	t_run_free(&r);
+	/* --dry-run is refused alike */
+	S_add(&r, dir, NULL, S_para, "--dry-run", NULL, 2);
+	t_run_free(&r);
+	/* an id that is no entry */
+	S_add(&r, dir, NULL, S_para, "--distinct-from", "training-parallelism-404", 2);
+	assert_non_null(strstr(r.err, "--distinct-from names no entry 'training-parallelism-404'"));
+	t_run_free(&r);
+	/* the check off (for measuring it) */
+	S_add(&r, dir, "DTK_NO_DUPLICATE_CHECK=1", S_para, "--dry-run", NULL, 0);
+	t_run_free(&r);
+	/* said distinct: written */
+	S_add(&r, dir, NULL, S_para, "--distinct-from", "training-parallelism-002", 0);
+	assert_string_equal(r.out, "training-parallelism-012\n");
+	t_run_free(&r);
+	/* and now the copy of it is refused, naming it */
+	S_add(&r, dir, NULL, S_para, "--distinct-from", "training-parallelism-002", 2);
+	assert_non_null(strstr(r.err, "training-parallelism-012"));
+	t_run_free(&r);
+	/* a new claim goes in */
+	S_add(&r, dir, NULL,
+	      "ZeRO-1 只把优化器状态按 DP rank 分片，ZeRO-2 再分片梯度，ZeRO-3 连参数也分片。",
+	      NULL, NULL, 0);
+	t_run_free(&r);
+	RUN(r, dir, 0, "check");
+	t_run_free(&r);
+	free(copy);
+	dtk_kb_free(kb);
+	t_done(dir);
+}
+
+static void test_similar_cmd(void **state)
+{
+	char *dir = S_copy();
+	struct t_run r;
+	(void)state;
+	RUN(r, dir, 0, "similar", "DiLoCo", "外层同步", "--limit", "2");
+	assert_non_null(strstr(r.out, "async-distributed-"));
+	assert_int_equal(strchr(strchr(r.out, '\n') + 1, '\n')[1], '\0'); /* two lines */
+	t_run_free(&r);
+	RUN(r, dir, 0, "similar", S_para, "--limit", "1", "--format", "ids");
+	assert_string_equal(r.out, "training-parallelism-002\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "similar", S_para, "--limit", "1", "--format", "json");
+	assert_non_null(strstr(r.out, "\"id\": \"training-parallelism-002\""));
+	assert_non_null(strstr(r.out, "\"score\": 0."));
+	assert_non_null(strstr(r.out, "\"same_claim\": false"));
+	t_run_free(&r);
+	RUN(r, dir, 0, "similar", S_para, "--node", "async-distributed", "--format", "ids");
+	assert_null(strstr(r.out, "training-parallelism"));
+	t_run_free(&r);
+	RUN(r, dir, 1, "similar", "zzqx");
+	assert_string_equal(r.out, "");
+	t_run_free(&r);
+	RUN(r, dir, 2, "similar", "x", "--node", "nope");
+	t_run_free(&r);
+	RUN(r, dir, 2, "similar", "x", "--limit", "0");
+	t_run_free(&r);
+	RUN(r, dir, 2, "similar");
+	t_run_free(&r);
+	t_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	        cmocka_unit_test(test_same_claim),
-	        cmocka_unit_test(test_scores),
-	        cmocka_unit_test(test_labelled),
+	        cmocka_unit_test(test_same_claim),  cmocka_unit_test(test_scores),
+	        cmocka_unit_test(test_labelled),    cmocka_unit_test(test_add_refuses),
+	        cmocka_unit_test(test_similar_cmd),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -57,11 +57,12 @@ int dtk_similar_rank(struct dtk_similar_hit **out, size_t *n, const struct dtk_k
 
 /*
  * The duplicate check of dtk add: compares entry id of kb (the base as it
- * will be written) with every other live entry. Returns 1 when it must be
- * refused, with why appended to msg (lines: the entries, best first, with
- * their scores): an entry with the same claim, or entries scoring at least
- * DTK_SIMILAR_NEAR that distinct[0..n_distinct) does not name. Returns 0
- * when it may be written, -1 with the error set.
+ * will be written) with every other live entry. Returns 2 when an entry has
+ * the same claim (appended to msg: "the same claim is in the base already:
+ * ID (title)"); 1 when entries that distinct[0..n_distinct) does not name
+ * score at least DTK_SIMILAR_NEAR (appended to msg: a line "  ID  score
+ * title" for each, at most 10, most alike first, no line break after the
+ * last); 0 when none; -1 with the error set.
  */
 int dtk_similar_check(struct dtk_buf *msg, const struct dtk_kb *kb, const char *id,
                       const char *const *distinct, size_t n_distinct);
