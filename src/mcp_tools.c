@@ -31,10 +31,12 @@ struct param {
 	const char *const *choices; /* NULL-terminated, or NULL */
 };
 
+#define S_MAX_PARAMS 10 /* the most a tool takes */
+
 struct tool {
 	const char *name, *cmd, *title, *desc;
 	const char *fixed[5]; /* arguments after the command's name */
-	struct param params[9];
+	struct param params[S_MAX_PARAMS];
 	enum shape shape;
 	int read_only;
 	int ok_status; /* an exit status besides 0 that is not an error (-1: none) */
@@ -93,6 +95,22 @@ static const struct tool S_tools[] = {
          O_ENTRIES,
          1,
          1},
+        /* ---- similar: the ranking of the duplicate check ---- */
+        {"similar",
+         "similar",
+         "Entries alike a text",
+         "The live entries most alike a text (words and Chinese character pairs after "
+         "folding, weighed by rarity: BM25), best first, each with a score from 0 to 1 and "
+         "same_claim; add refuses a new entry scoring 0.15 or more against one unless "
+         "distinct_from names it. As 'dtk similar --format json'.",
+         {"--format", "json"},
+         {{"text", 's', 1, NULL, "the text to compare: a claim, or a title and claim", NULL},
+          {"node", 's', 0, "--node", "entries of this node only", NULL},
+          {"limit", 'i', 0, "--limit", "at most this many (default 10)", NULL}},
+         O_ENTRIES,
+         1,
+         1},
+        /* ---- end of similar ---- */
         {"next_id",
          "next-id",
          "Next entry id",
@@ -129,7 +147,9 @@ static const struct tool S_tools[] = {
          "add",
          "Add an entry",
          "Appends an entry to a node with the node's next id; the whole base is validated "
-         "with it before anything is written, INDEX.md rebuilt. Returns the new entry. As "
+         "with it before anything is written, INDEX.md rebuilt. Refused when a live entry "
+         "has the same claim, or when entries are near-duplicates (listed with their "
+         "scores) that distinct_from does not name. Returns the new entry. As "
          "'dtk add --format json'.",
          {"--format", "json"},
          {{"node", 's', 1, NULL, "the node to add to", NULL},
@@ -141,6 +161,12 @@ static const struct tool S_tools[] = {
           {"verified_by", 'l', 0, "--verified-by", "ids of corroborating sources", NULL},
           {"relates", 'l', 0, "--relates", "ids of related entries", NULL},
           {"created", 's', 0, "--created", "its date (" DATE "; default today)", NULL},
+          /* ---- the duplicate check ---- */
+          {"distinct_from", 'l', 0, "--distinct-from",
+           "ids of entries the new one says something else than: not refused as their "
+           "near-duplicate (an entry with the same claim always is)",
+           NULL},
+          /* ---- end of the duplicate check ---- */
           DRY_RUN},
          O_WRITE,
          0,
@@ -234,7 +260,7 @@ static json_t *S_input_schema(const struct tool *t)
 	const struct param *a;
 	size_t i;
 
-	for (a = t->params; a < t->params + 9 && a->name; a++) {
+	for (a = t->params; a < t->params + S_MAX_PARAMS && a->name; a++) {
 		if (a->type == 'l') {
 			p = json_pack("{s:[{s:s},{s:s,s:{s:s}}]}", "anyOf", "type", "string",
 			              "type", "array", "items", "type", "string");
@@ -359,14 +385,14 @@ static int S_build(const struct tool *t, json_t *args, struct argv *a, char *buf
 		S_push(a, t->fixed[i]);
 	json_object_foreach(args, key, v)
 	{
-		for (p = t->params; p < t->params + 9 && p->name && strcmp(p->name, key); p++)
+		for (p = t->params; p < t->params + S_MAX_PARAMS && p->name && strcmp(p->name, key); p++)
 			;
-		if (p == t->params + 9 || !p->name) {
+		if (p == t->params + S_MAX_PARAMS || !p->name) {
 			snprintf(buf, size, "tool '%s' has no argument '%s'", t->name, key);
 			goto done;
 		}
 	}
-	for (p = t->params; p < t->params + 9 && p->name; p++) {
+	for (p = t->params; p < t->params + S_MAX_PARAMS && p->name; p++) {
 		v = json_object_get(args, p->name);
 		if (!v || json_is_null(v)) {
 			if (p->required) {

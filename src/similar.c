@@ -520,31 +520,27 @@ static void S_score(struct dtk_similar_hit **out, size_t *n, const struct query 
 	free(idf);
 }
 
-int dtk_similar_rank(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *kb,
-                     const struct dtk_similar_query *q)
+int dtk_similar_rank_in(struct dtk_similar_hit **out, size_t *n,
+                        const struct dtk_entry *const *docs, size_t n_docs,
+                        const struct dtk_similar_query *q)
 {
 	struct terms t = {NULL, 0, 0};
 	struct query qq;
 	struct part *parts;
-	const struct dtk_entry **docs;
-	size_t n_docs;
 	pthread_t tid[8];
+	uint64_t same = 0;
 	int n_parts, started[8] = {0}, rc = 0, p;
 
 	*out = NULL;
 	*n = 0;
 	if ((q->title && S_terms(&t, q->title, NULL) < 0) ||
-	    S_terms(&t, q->claim ? q->claim : "", &qq.same) < 0) {
+	    S_terms(&t, q->claim ? q->claim : "", &same) < 0) {
 		free(t.v);
 		return -1;
 	}
-	{
-		uint64_t same = qq.same;
-		S_query_init(&qq, &t);
-		qq.same = same;
-	}
+	S_query_init(&qq, &t);
+	qq.same = same;
 	free(t.v);
-	docs = S_docs(kb, q, &n_docs);
 	n_parts = S_threads(n_docs);
 	parts = dtk_xcalloc((size_t)n_parts, sizeof(*parts));
 	for (p = 0; p < n_parts; p++) {
@@ -577,8 +573,17 @@ int dtk_similar_rank(struct dtk_similar_hit **out, size_t *n, const struct dtk_k
 		free(parts[p].df);
 	}
 	free(parts);
-	free(docs);
 	S_query_release(&qq);
+	return rc;
+}
+
+int dtk_similar_rank(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *kb,
+                     const struct dtk_similar_query *q)
+{
+	size_t n_docs;
+	const struct dtk_entry **docs = S_docs(kb, q, &n_docs);
+	int rc = dtk_similar_rank_in(out, n, docs, n_docs, q);
+	free(docs);
 	return rc;
 }
 

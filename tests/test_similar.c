@@ -374,12 +374,40 @@ static void test_similar_cmd(void **state)
 	t_done(dir);
 }
 
+/* crystallize --plan lists the review pairs most alike first */
+static void test_plan_ranks_pairs(void **state)
+{
+	char *dir = S_copy();
+	struct t_run r;
+	const char *p;
+	(void)state;
+	RUN(r, dir, 0, "add", "training-parallelism", "--title", "interleaved 调度", "--claim",
+	    S_para, "--source", "megatron-2021", "--confidence", "low", "--created", "2026-10-01",
+	    "--distinct-from", "training-parallelism-002");
+	t_run_free(&r);
+	RUN(r, dir, 0, "crystallize", "--plan", "--date", "2026-12-20");
+	p = strstr(r.out, "  training-parallelism: 1 new × 11 older + 0 among the new = 11\n"
+	                  "    training-parallelism-012 ↔ training-parallelism-002  0.");
+	assert_non_null(p);
+	t_run_free(&r);
+	RUN(r, dir, 0, "crystallize", "--plan", "--date", "2026-12-20", "--format", "json");
+	p = strstr(r.out,
+	           "\"pairs\": [\n        {\n          \"new\": \"training-parallelism-012\"");
+	assert_non_null(p);
+	p = strstr(p, "\"old\": \"training-parallelism-");
+	assert_non_null(p);
+	assert_memory_equal(p, "\"old\": \"training-parallelism-002\"", 33);
+	assert_non_null(strstr(p, "\"score\": 0."));
+	t_run_free(&r);
+	t_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_same_claim),  cmocka_unit_test(test_scores),
 	        cmocka_unit_test(test_labelled),    cmocka_unit_test(test_add_refuses),
-	        cmocka_unit_test(test_similar_cmd),
+	        cmocka_unit_test(test_similar_cmd), cmocka_unit_test(test_plan_ranks_pairs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

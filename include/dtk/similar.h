@@ -55,6 +55,13 @@ int dtk_similar_live(const struct dtk_entry *e);
 int dtk_similar_rank(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *kb,
                      const struct dtk_similar_query *q);
 
+/* Ranks as dtk_similar_rank does, over the entries docs[0..n_docs) (q->node
+ * and q->skip aside, the rarity of terms counted over them); hits' order is
+ * the index in docs. */
+int dtk_similar_rank_in(struct dtk_similar_hit **out, size_t *n,
+                        const struct dtk_entry *const *docs, size_t n_docs,
+                        const struct dtk_similar_query *q);
+
 /*
  * The duplicate check of dtk add: compares entry id of kb (the base as it
  * will be written) with every other live entry. Returns 2 when an entry has
