@@ -37,21 +37,27 @@ if [ ! -f "$base/.done" ]; then
 	touch "$base/.done"
 fi
 cp -R "$base" "$work/b"
-node=$(cd "$work/b/insights" && LC_ALL=C ls -- *.yaml | grep -v '^_' | head -1)
-node=${node%.yaml}
-source=$(sed -n 's/^- id: \(.*\)$/\1/p' "$work/b/insights/_sources.yaml" | head -1)
+for f in "$work/b/insights"/[!_]*.yaml; do # the first node file
+	node=$(basename "$f" .yaml)
+	break
+done
+source=$(sed -n 's/^- id: \(.*\)$/\1/p;T;q' "$work/b/insights/_sources.yaml")
 
-# claim N: words of the base's vocabulary and words no entry holds
+# A claim of words of the base's vocabulary (six of these, at random) and
+# words no entry holds: alike no other entry.
+vocab=(checkpoint RDMA pipeline tensor expert rollout straggler topology NVLink FSDP barrier
+	cache 训练 吞吐 通信 显存 调度 故障)
 claim() {
-	printf 'checkpoint 恢复 RDMA 训练 吞吐 pipeline 第%s轮 ' "$1"
-	for w in $(seq 1 24); do printf 'w%sx%s%s ' "$1" "$w" "$RANDOM"; done
+	local w
+	for w in 1 2 3 4 5 6; do printf '%s ' "${vocab[RANDOM % ${#vocab[@]}]}"; done
+	for w in $(seq 1 24); do printf 'w%sx%s ' "$RANDOM" "$RANDOM"; done
 }
 
 # run ENV: one add; appends its wall time to $work/t.ENV
 run() {
 	local i=$1 mode=$2 st
 	env ${mode:+DTK_NO_DUPLICATE_CHECK=1} "$rusage" -o "$work/ru" "$dtk" -C "$work/b" add "$node" \
-		--title "round $i ${mode:-check}" --claim "$(claim "$i${mode:-c}")" --source "$source" \
+		--title "t$RANDOM$RANDOM" --claim "$(claim)" --source "$source" \
 		--confidence low >/dev/null 2>"$work/err" || {
 		cat "$work/err" >&2
 		exit 1

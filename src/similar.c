@@ -188,11 +188,13 @@ static size_t S_stem(const uint32_t *w, size_t n)
 	size_t i;
 	static const char *const ends[] = {"ations", "ation", "ings", "ing", "isms", "ism", "ies",
 	                                   "ers",    "er",    "ed",   "ly",  "es",   "s"};
+	if (n < 4 || n > S_WORD_MAX)
+		return n;
 	for (i = 0; i < n; i++)
 		if (w[i] < 'a' || w[i] > 'z')
 			return n;
-	if (n < 4)
-		return n;
+	if (n <= 7 && !strchr("sgmdyr", (int)w[n - 1]))
+		return n; /* no ending to cut, nothing to shorten */
 	for (i = 0; i < sizeof(ends) / sizeof(*ends); i++) {
 		size_t k = strlen(ends[i]);
 		if (n >= k + 3 && S_ends(w, n, ends[i]) && !(k == 1 && S_ends(w, n, "ss"))) {
