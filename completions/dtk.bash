@@ -12,7 +12,8 @@
 
 # The commands, as 'dtk --help' lists them.
 _dtk_commands="reindex check show list search similar next-id crystallize log setup-git merge-driver export
-add add-node add-source use cite close review verify relate contradict resolve stance bloom mcp help"
+add add-node add-source use cite close review verify relate contradict resolve stance bloom
+edit edit-source confidence unrelate unverify supersede retract init mcp help"
 
 # The options of every write command.
 _dtk_wopts="--dry-run --format --no-reindex --help"
@@ -24,8 +25,8 @@ _dtk_options()
     reindex) echo "--stdout -q --quiet --help" ;;
     check) echo "-q --quiet -f --format --color --word-diff --help" ;;
     show) echo "-f --format --color --no-pager --help" ;;
-    list) echo "--no-pager -n --node --nodes --confidence --since --stale-at --candidates -f --format --help" ;;
-    search) echo "-n --node --confidence -l --limit -f --format --color --help" ;;
+    list) echo "--no-pager -n --node --nodes --confidence --since --stale-at --candidates --include-retired --all -f --format --help" ;;
+    search) echo "-n --node --confidence -l --limit --include-retired --all -f --format --color --help" ;;
     similar) echo "-n --node -l --limit -f --format --help" ;;
     next-id) echo "--help" ;;
     crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --gpg-sign --no-gpg-sign --no-verify --allow-future --allow-shallow --continue --abort --help" ;;
@@ -39,7 +40,14 @@ _dtk_options()
     review) echo "--date $_dtk_wopts" ;;
     verify) echo "--promote $_dtk_wopts" ;;
     contradict | resolve) echo "--note $_dtk_wopts" ;;
-    use | cite | close | relate | stance | bloom) echo "$_dtk_wopts" ;;
+    use | cite | close | relate | stance | bloom | unrelate) echo "$_dtk_wopts" ;;
+    edit) echo "--title --claim --source --date $_dtk_wopts" ;;
+    edit-source) echo "--title --url --date $_dtk_wopts" ;;
+    confidence) echo "--qualified $_dtk_wopts" ;;
+    unverify) echo "--confidence $_dtk_wopts" ;;
+    supersede) echo "--date $_dtk_wopts" ;;
+    retract) echo "--reason --date $_dtk_wopts" ;;
+    init) echo "--lang --domain --title $_dtk_wopts" ;;
     mcp) echo "--help" ;;
     help) echo "" ;;
     esac
@@ -66,6 +74,11 @@ _dtk_takes_value()
     add:--format | add-node:--format | add-source:--format | use:--format | cite:--format) return 0 ;;
     close:--format | review:--format | verify:--format | relate:--format) return 0 ;;
     contradict:--format | resolve:--format | stance:--format | bloom:--format) return 0 ;;
+    edit:--title | edit:--claim | edit:--source | edit:--date | edit:--format) return 0 ;;
+    edit-source:--title | edit-source:--url | edit-source:--date | edit-source:--format) return 0 ;;
+    confidence:--format | unrelate:--format | unverify:--format | unverify:--confidence) return 0 ;;
+    supersede:--date | supersede:--format | retract:--reason | retract:--date) return 0 ;;
+    retract:--format | init:--lang | init:--domain | init:--title | init:--format) return 0 ;;
     esac
     return 1
 }
@@ -97,6 +110,14 @@ _dtk_nodes()
         n=${n%.yaml}
         [[ $n == [a-z0-9]* ]] && printf '%s\n' "$n"
     done
+}
+
+# Prints the source ids of the base root $1 (the "- id:" lines of
+# insights/_sources.yaml), one per line.
+_dtk_sources()
+{
+    [[ -n $1 && -f $1/insights/_sources.yaml ]] || return 0
+    sed -n 's/^- *id: *["'\'']\{0,1\}\([a-z0-9][a-z0-9-]*\).*/\1/p' "$1/insights/_sources.yaml"
 }
 
 # Completes with the words of $1 that start with $cur (and $pfx before each).
@@ -242,8 +263,13 @@ _dtk()
         _dtk_reply "text json"; return 0 ;;
     add:--format | add-node:--format | add-source:--format | use:--format | cite:--format | \
         close:--format | review:--format | verify:--format | relate:--format | \
-        contradict:--format | resolve:--format | stance:--format | bloom:--format)
+        contradict:--format | resolve:--format | stance:--format | bloom:--format | \
+        edit:--format | edit-source:--format | confidence:--format | unrelate:--format | \
+        unverify:--format | supersede:--format | retract:--format | init:--format)
         _dtk_reply "text json"; return 0 ;;
+    unverify:--confidence) _dtk_reply "high medium low"; return 0 ;;
+    init:--lang) _dtk_reply "zh en"; return 0 ;;
+    edit:--source) _dtk_reply "$(_dtk_sources "$(_dtk_root "$dir")")"; return 0 ;;
     add:--confidence) _dtk_reply "high medium low"; return 0 ;;
     add-node:--bloom) _dtk_reply "remember understand apply analyze evaluate create"; return 0 ;;
     add:--from) _dtk_files -f; return 0 ;;
@@ -291,8 +317,24 @@ _dtk()
     verify)
         ((npos == 0)) && _dtk_ids
         ;;
-    relate | contradict | resolve)
+    relate | contradict | resolve | unrelate | supersede)
         ((npos < 2)) && _dtk_ids
+        ;;
+    edit | unverify)
+        ((npos == 0)) && _dtk_ids
+        ;;
+    retract)
+        _dtk_ids
+        ;;
+    confidence)
+        if ((npos == 0)); then
+            _dtk_reply "high medium low"
+        else
+            _dtk_ids
+        fi
+        ;;
+    edit-source)
+        ((npos == 0)) && _dtk_reply "$(_dtk_sources "$(_dtk_root "$dir")")"
         ;;
     merge-driver)
         ((npos < 4)) && _dtk_files -f

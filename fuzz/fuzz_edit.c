@@ -2,7 +2,8 @@
  * fuzz_edit.c: libFuzzer target for the YAML editor. The input is the text
  * of insights/gamma.yaml in a small valid base held in memory; when that base
  * is valid, an edit chosen from the input's bytes is made to one of its
- * entries (a counter, a date, closed, a list appended to, a string), each
+ * entries (a counter, a date, closed, a list appended to or shortened, a
+ * string), each
  * edit in turn, as the write commands make them. The result must parse, validate, and differ
  * from the input only inside the edited entry's lines. Any
  * crash, sanitizer report or abort is a bug.
@@ -47,7 +48,7 @@ static int S_edit(struct dtk_ydoc *doc, const struct dtk_yval *e, unsigned op)
 	const char *src, *id;
 	size_t i;
 
-	switch (op % 7) {
+	switch (op % 9) {
 	case 0:
 		return dtk_yedit_set_key(doc, e, "used", (struct dtk_yscalar){"7", 1},
 		                         dtk_yedit_entry_keys) == 0;
@@ -79,6 +80,15 @@ static int S_edit(struct dtk_ydoc *doc, const struct dtk_yval *e, unsigned op)
 			return 0;
 		return dtk_yedit_append(doc, e, "relates", (struct dtk_yscalar){"alpha-001", 0},
 		                        dtk_yedit_entry_keys) == 0;
+	case 6: /* the first relation goes */
+		l = dtk_yval_get(e, "relates");
+		return l && l->kind == DTK_Y_SEQ && l->n &&
+		       dtk_yedit_remove_item(doc, e, "relates", 0) == 0;
+	case 7: /* the last verification goes, unless high needs it */
+		l = dtk_yval_get(e, "verified_by");
+		src = dtk_yval_get(e, "confidence") ? dtk_yval_get(e, "confidence")->str : "";
+		return l && l->kind == DTK_Y_SEQ && l->n && (strcmp(src, "high") || l->n > 2) &&
+		       dtk_yedit_remove_item(doc, e, "verified_by", l->n - 1) == 0;
 	default: /* an odd title */
 		id = "a: b # c\n第二行 ' \" \\ end";
 		return dtk_yedit_set_key(doc, e, "title", (struct dtk_yscalar){id, 0},

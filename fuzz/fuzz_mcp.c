@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	m = dtk_mcp_new(DTK_MCP_NO_CALLS);
 	while ((rc = dtk_mcp_read_line(in, 4096, &line)) != 0) {
 		if (rc < 0) {
-			if (rc != DTK_MCP_ETOOBIG)
+			if (rc != DTK_ETOOBIG)
 				break;
 			continue;
 		}

@@ -44,6 +44,15 @@ static const struct dtk_cmd *const S_cmds[] = {
         &dtk_cmd_resolve,
         &dtk_cmd_stance,
         &dtk_cmd_bloom,
+        /* the rest of an entry's life, and a new base */
+        &dtk_cmd_edit,
+        &dtk_cmd_edit_source,
+        &dtk_cmd_confidence,
+        &dtk_cmd_unrelate,
+        &dtk_cmd_unverify,
+        &dtk_cmd_supersede,
+        &dtk_cmd_retract,
+        &dtk_cmd_init,
 };
 #define N_CMDS (sizeof(S_cmds) / sizeof(*S_cmds))
 
@@ -476,4 +485,9 @@ int dtk_main(int argc, char **argv)
 {
 	dtk_self_init(argc > 0 ? argv[0] : NULL); /* before -C changes directory */
 	return S_flush_stdout(S_main(argc, argv));
+}
+
+int dtk_cmd_lock(const char *dir)
+{
+	return S_lock(dir);
 }

@@ -4,8 +4,39 @@
 #include "dtk/json.h"
 #include "dtk/write.h"
 
+#include "dtk/fs.h"
+
+#include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+/* Returns 1 when the base has no insights/_sources.yaml (nothing there). */
+static int S_missing(const char *root)
+{
+	char *p = dtk_path_join(root, "insights/_sources.yaml");
+	struct stat st;
+	int missing = lstat(p, &st) < 0 && errno == ENOENT;
+	free(p);
+	return missing;
+}
+
+/* Adds insights/_sources.yaml, new, to w: its doc an empty list to append
+ * to (its text is made from it). Returns the file, or NULL after printing why. */
+static struct dtk_wfile *S_create(struct dtk_write *w)
+{
+	static const char empty[] = "[]\n";
+	struct dtk_diags diags = DTK_DIAGS_INIT;
+	struct dtk_wfile *f = dtk_write_create(w, "_sources.yaml", dtk_xstrdup(empty), 3);
+
+	if (f && dtk_ydoc_parse(&f->doc, f->rel, empty, 3, &diags) < 0) {
+		dtk_cmd_report_invalid(w->ctx, &diags);
+		f = NULL;
+	}
+	dtk_diags_release(&diags);
+	return f;
+}
 
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
@@ -20,7 +51,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	struct dtk_write w;
 	dtk_date d;
 	size_t n = 0;
-	int c, known, rc = DTK_EXIT_INVALID;
+	int c, known, missing, rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx, "add-source");
 	optind = 0;
@@ -52,12 +83,16 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		                    read);
 		goto done;
 	}
-	if ((known = dtk_write_source_known(&w, id)) != 0) {
+	missing = S_missing(ctx->root);
+	if (!missing && (known = dtk_write_source_known(&w, id)) != 0) {
 		if (known > 0)
 			dtk_write_refuse(&w, "source '%s' already exists", id);
 		goto done;
 	}
-	file = dtk_write_open(&w, "_sources.yaml");
+	/* a base without the file gets it, holding this source */
+	file = missing ? S_create(&w) : dtk_write_open(&w, "_sources.yaml");
+	if (!file)
+		goto done;
 	f[n++] = (struct dtk_yfield){"id", {id, 0}, NULL, 0};
 	f[n++] = (struct dtk_yfield){"title", {title, 0}, NULL, 0};
 	if (url)
@@ -67,6 +102,13 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	if (dtk_yedit_append_map(&file->doc, NULL, NULL, file->doc.root, f, n) < 0) {
 		rc = dtk_cmd_fail(ctx, "add-source", DTK_EXIT_INVALID);
 		goto done;
+	}
+	if (missing) { /* a new file: its text is the list of one source */
+		free(file->text);
+		if (!(file->text = dtk_ydoc_apply(&file->doc, &file->len))) {
+			rc = dtk_cmd_fail(ctx, "add-source", DTK_EXIT_INVALID);
+			goto done;
+		}
 	}
 	rc = dtk_write_commit(&w);
 	if (rc == DTK_EXIT_OK && !w.opts.dry_run) {
@@ -80,10 +122,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 			dtk_json_kstring(&j, "url", url);
 			dtk_json_kstring(&j, "read", read);
 			dtk_json_end(&j, '}');
-			fputs(dtk_buf_cstr(&b), ctx->out);
-			if (b.len && b.ptr[b.len - 1] != '\n')
-				fputc('\n', ctx->out);
-			dtk_buf_release(&b);
+			dtk_write_put_json(&w, &b);
 		} else {
 			fprintf(ctx->out, "%s\n", id);
 		}
@@ -99,8 +138,8 @@ const struct dtk_cmd dtk_cmd_add_source = {
                  "[--format text|json] [--no-reindex] <source-id>",
         .summary = "add a source to insights/_sources.yaml",
         .help = "\nAppends a source (the article knowledge is distilled from) to\n"
-                "insights/_sources.yaml. Refused when the id exists. Prints the id\n"
-                "(json: {id, title, url, read}).\n\n"
+                "insights/_sources.yaml (created when the base has none). Refused when the\n"
+                "id exists. Prints the id (json: {id, title, url, read}).\n\n"
                 "options:\n"
                 "  --title T        its title (required)\n"
                 "  --url U          an absolute URL\n"

@@ -132,6 +132,33 @@ static void S_warn_future(struct dtk_ctx *ctx, const struct dtk_kb *kb)
 		}
 }
 
+/* Warns of entries that relate to a superseded or retracted entry (and are
+ * not retired themselves): a link to knowledge withdrawn. */
+static void S_warn_retired(struct dtk_ctx *ctx, const struct dtk_kb *kb)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < kb->n_nodes; i++)
+		for (j = 0; j < kb->nodes[i]->n_linking; j++) {
+			const struct dtk_entry *e = kb->nodes[i]->linking[j];
+			for (k = 0; k < e->n_relates && !dtk_entry_retired(e); k++) {
+				const struct dtk_entry *o =
+				        strchr(e->relates[k].id, ':')
+				                ? NULL
+				                : dtk_kb_entry(kb, e->relates[k].id);
+				if (!o || !dtk_entry_retired(o))
+					continue;
+				fprintf(ctx->err,
+				        "%s:%d:%d: warning: %s relates to %s, which is %s%s "
+				        "(dtk unrelate %s %s)\n",
+				        kb->nodes[i]->path, e->relates[k].pos.line,
+				        e->relates[k].pos.col, e->id, o->id,
+				        o->retracted ? "retracted" : "superseded by ",
+				        o->retracted ? "" : o->superseded_by.id, e->id, o->id);
+			}
+		}
+}
+
 /* dtk_index_compare, with S_warn_future on the loaded base. */
 static int S_compare(struct dtk_ctx *ctx, const char *path, struct dtk_file_cmp *cmp,
                      struct dtk_diags *diags)
@@ -143,6 +170,7 @@ static int S_compare(struct dtk_ctx *ctx, const char *path, struct dtk_file_cmp 
 		rc = dtk_kb_load(&kb, ctx->root, DTK_KB_ALL | DTK_KB_LEAN, NULL, diags);
 	if (rc == 0) {
 		S_warn_future(ctx, kb);
+		S_warn_retired(ctx, kb);
 		rc = dtk_index_write(kb, dtk_file_cmp_write, cmp);
 	}
 	dtk_kb_free(kb);

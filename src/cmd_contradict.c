@@ -26,6 +26,21 @@ static int S_contradict(struct dtk_write *w, struct dtk_wfile *f, const struct d
 		                        "%s already has a contradiction with %s (dtk resolve "
 		                        "closes it)",
 		                        id, c->other);
+	{ /* declared from the other side: one contradiction, named once */
+		struct dtk_wfile *of = NULL;
+		const struct dtk_yval *o = dtk_write_find(w, c->other, &of);
+		int k = o ? dtk_write_list_has(o, "contradicts", id, "id") : -1;
+		if (k >= 0) {
+			const struct dtk_yval *x = dtk_yval_get(o, "contradicts")->items[k];
+			const char *st = dtk_write_str(x, "status"),
+			           *note = dtk_write_str(x, "note");
+			int open = st && !strcmp(st, "open");
+			return dtk_write_refuse(
+			        w, "%s already has a contradiction with %s (%s%s%s)%s", c->other,
+			        id, st ? st : "?", note ? ": " : "", note ? note : "",
+			        open ? "; dtk resolve closes it" : "");
+		}
+	}
 	if (l && l->kind == DTK_Y_SCALAR && l->start == l->end)
 		return dtk_write_refuse(w, "%s: 'contradicts' is empty; remove it first", f->rel);
 	if (dtk_yedit_append_map(&f->doc, e, "contradicts", l, fields, 3) < 0)
@@ -69,8 +84,8 @@ const struct dtk_cmd dtk_cmd_contradict = {
                  "<entry-id> <other-id>",
         .summary = "record an open contradiction between two entries",
         .help = "\nAppends {id: <other-id>, status: open, note: TEXT} to the entry's\n"
-                "contradicts. Refused: the entry itself, a contradiction with <other-id>\n"
-                "already recorded (resolve it with 'dtk resolve').\n\n"
+                "contradicts. Refused: the entry itself, a contradiction between the two\n"
+                "already recorded, on either entry (resolve it with 'dtk resolve').\n\n"
                 "options:\n"
                 "  --note TEXT      what conflicts (required)\n" DTK_WRITE_HELP "\n"
                 "examples:\n"

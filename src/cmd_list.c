@@ -21,6 +21,7 @@ struct filter {
 	dtk_date since, stale_at;
 	int candidates;
 	int list_nodes; /* --nodes */
+	int retired;    /* --include-retired: superseded and retracted too */
 };
 
 /* Returns 1 when no --node was given or node is one of them. */
@@ -35,7 +36,7 @@ static int S_node_wanted(const struct filter *f, const struct dtk_node *node)
 
 static int S_match(const struct dtk_kb *kb, const struct dtk_entry *e, const struct filter *f)
 {
-	return S_node_wanted(f, e->node) &&
+	return S_node_wanted(f, e->node) && (f->retired || !dtk_entry_retired(e)) &&
 	       (f->confidence < 0 || (int)e->confidence == f->confidence) &&
 	       (!f->since || e->created >= f->since) &&
 	       (!f->stale_at || dtk_entry_is_stale(kb, e, f->stale_at)) &&
@@ -92,7 +93,8 @@ static void S_print_nodes(FILE *out, const struct dtk_kb *kb, const struct filte
 		if (!S_node_wanted(f, n))
 			continue;
 		if (fmt == F_TEXT) {
-			fprintf(out, "%s\t%zu\t%s\t%s\t%s\n", n->name, n->n_entries,
+			fprintf(out, "%s\t%zu\t%s\t%s\t%s\n", n->name,
+			        f->retired ? n->n_entries : dtk_node_live(n),
 			        dtk_bloom_names[n->bloom], state,
 			        n->stance ? dtk_esc(n->stance) : "-");
 		} else if (fmt == F_IDS) {
@@ -103,7 +105,8 @@ static void S_print_nodes(FILE *out, const struct dtk_kb *kb, const struct filte
 			dtk_json_kstring(&j, "category",
 			                 n->category >= 0 ? kb->categories[n->category].name
 			                                  : NULL);
-			dtk_json_kint(&j, "entries", (long)n->n_entries);
+			dtk_json_kint(&j, "entries",
+			              (long)(f->retired ? n->n_entries : dtk_node_live(n)));
 			dtk_json_kstring(&j, "bloom", dtk_bloom_names[n->bloom]);
 			dtk_json_kstring(&j, "stance", n->stance);
 			dtk_json_key(&j, "tentative");
@@ -138,6 +141,8 @@ static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct filter *f,
 	                                   {"format", required_argument, NULL, 'f'},
 	                                   {"nodes", no_argument, NULL, 'N'},
 	                                   {"no-pager", no_argument, NULL, 'P'},
+	                                   {"include-retired", no_argument, NULL, 'R'},
+	                                   {"all", no_argument, NULL, 'R'},
 	                                   {NULL, 0, NULL, 0}};
 	static const char *const formats[] = {"text", "json", "jsonl", "ids"};
 	static const char *const why = "--nodes lists nodes, not entries";
@@ -154,6 +159,7 @@ static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct filter *f,
 		case 'N': f->list_nodes = 1; break;
 		case 'P': ctx->no_pager = 1; break;
 		case 'C': f->candidates = 1; break;
+		case 'R': f->retired = 1; break;
 		case 's':
 			if (S_date_opt(ctx, "--since", optarg, &f->since) < 0)
 				return -1;
@@ -241,18 +247,19 @@ const struct dtk_cmd dtk_cmd_list = {
         .name = "list",
         .usage =
                 "dtk list [--node N]... [--confidence high|medium|low] [--since D]\n"
-                "                [--stale-at D] [--candidates] [--format text|json|jsonl|ids]\n"
-                "                [--no-pager]\n"
+                "                [--stale-at D] [--candidates] [--include-retired]\n"
+                "                [--format text|json|jsonl|ids] [--no-pager]\n"
                 "       dtk list --nodes [--node N]... [--format text|json|jsonl|ids] [--no-pager]",
         .summary = "list the entries that match every filter given, or the nodes",
         .help = "\nEntries in listing order (nodes in category order, entries in file order).\n"
                 "text: id, confidence, freshness date and title, tab-separated; json: an\n"
                 "array of entries as 'dtk show' prints them; jsonl: one entry per line;\n"
                 "ids: the ids alone.\n\n"
-                "With --nodes, the nodes instead. text: name, number of entries, bloom,\n"
-                "firm, tentative (no high entry) or - (no stance), and the stance (- for\n"
-                "none), tab-separated; json and jsonl: node, category, entries, bloom,\n"
-                "stance and tentative; ids: the names alone.\n\n"
+                "With --nodes, the nodes instead. text: name, number of entries (live\n"
+                "ones; all with --include-retired), bloom, firm, tentative (no high\n"
+                "entry) or - (no stance), and the stance (- for none), tab-separated;\n"
+                "json and jsonl: node, category, entries, bloom, stance and tentative;\n"
+                "ids: the names alone.\n\n"
                 "options:\n"
                 "  -n, --node N          entries of node N; repeated, of any node given\n"
                 "  --nodes               list the nodes, not their entries\n"
@@ -260,6 +267,9 @@ const struct dtk_cmd dtk_cmd_list = {
                 "  --since D             entries created on or after D\n"
                 "  --stale-at D          entries stale at D (freshness + policy < D)\n"
                 "  --candidates          entries one verification short of high\n"
+                "  --include-retired, --all\n"
+                "                        superseded and retracted entries too (left out\n"
+                "                        otherwise)\n"
                 "  -f, --format F        text, json, jsonl or ids\n"
                 "  --no-pager            on a terminal, print without a pager (DTK_PAGER,\n"
                 "                        PAGER, else less)\n\n"

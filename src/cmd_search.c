@@ -20,6 +20,7 @@ struct opts {
 	int confidence; /* -1: any */
 	long limit;     /* 0: no limit */
 	enum format fmt;
+	int retired; /* --include-retired: superseded and retracted too */
 };
 
 /* ---- highlighting ---- */
@@ -155,6 +156,8 @@ static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct opts *o)
 	                                   {"limit", required_argument, NULL, 'l'},
 	                                   {"format", required_argument, NULL, 'f'},
 	                                   {"color", required_argument, NULL, 'C'},
+	                                   {"include-retired", no_argument, NULL, 'R'},
+	                                   {"all", no_argument, NULL, 'R'},
 	                                   {NULL, 0, NULL, 0}};
 	static const char *const formats[] = {"text", "json", "jsonl", "ids"};
 	char *end;
@@ -198,6 +201,7 @@ static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct opts *o)
 				return -1;
 			o->fmt = (enum format)i;
 			break;
+		case 'R': o->retired = 1; break;
 		case 'C':
 			o->color = dtk_cmd_choice(ctx, "search", "--color", optarg, dtk_color_names,
 			                          3);
@@ -221,6 +225,7 @@ struct filter {
 	const char *node;
 	int confidence; /* -1: any */
 	const char *on; /* the highlighting, NULL when none */
+	int retired;    /* retired entries shown too */
 };
 
 static void S_prepare(void *arg, const struct dtk_kb *kb)
@@ -245,7 +250,8 @@ static void S_show(void *arg, const struct dtk_kb *kb, struct dtk_search_hit *hi
 	char *p;
 
 	(void)kb;
-	if (f->confidence >= 0 && (int)hit->e->confidence != f->confidence)
+	if ((f->confidence >= 0 && (int)hit->e->confidence != f->confidence) ||
+	    (!f->retired && dtk_entry_retired(hit->e)))
 		return; /* not shown */
 	S_put_text(&b, hit->e, hit->fresh, f->s, f->on, S_OFF);
 	p = dtk_arena_alloc(arena, b.len + 1);
@@ -268,7 +274,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_search_hit *hits = NULL;
-	struct filter f = {NULL, NULL, -1, NULL};
+	struct filter f = {NULL, NULL, -1, NULL, 0};
 	/* titles and claims are borrowed: only the hits' are kept */
 	struct dtk_kb_filter kf = {S_prepare, S_keep, S_loaded, &f, 1};
 	struct dtk_kb *kb = NULL;
@@ -292,6 +298,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	color = dtk_cmd_use_color(ctx, o.color);
 	if (o.fmt == F_TEXT && !o.limit) { /* each hit is shown: made while loading */
 		f.confidence = o.confidence;
+		f.retired = o.retired;
 		f.on = color ? S_ON : NULL;
 		dtk_search_set_show(f.s, S_show, &f);
 	}
@@ -305,7 +312,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	}
 	n = dtk_search_hits(&hits, f.s, kb);
 	for (i = k = 0; i < n; i++)
-		if (o.confidence < 0 || (int)hits[i].e->confidence == o.confidence)
+		if ((o.confidence < 0 || (int)hits[i].e->confidence == o.confidence) &&
+		    (o.retired || !dtk_entry_retired(hits[i].e)))
 			hits[k++] = hits[i];
 	n = k;
 	if (o.limit && (size_t)o.limit < n)
@@ -323,7 +331,8 @@ done:
 const struct dtk_cmd dtk_cmd_search = {
         .name = "search",
         .usage = "dtk search <word>... [--node N] [--confidence C] [--limit K]\n"
-                 "                  [--format text|json|jsonl|ids] [--color auto|always|never]",
+                 "                  [--include-retired] [--format text|json|jsonl|ids]\n"
+                 "                  [--color auto|always|never]",
         .summary = "find the entries that hold every word",
         .help = "\nEntries whose id, title, claim or source titles hold every word, compared\n"
                 "after Unicode normalization (NFKC) and case folding: 'ncclcommsplit' finds\n"
@@ -340,6 +349,9 @@ const struct dtk_cmd dtk_cmd_search = {
                 "  -n, --node N          entries of node N only\n"
                 "  --confidence C        entries of confidence C (high, medium, low)\n"
                 "  -l, --limit K         the first K hits\n"
+                "  --include-retired, --all\n"
+                "                        superseded and retracted entries too (left out\n"
+                "                        otherwise)\n"
                 "  -f, --format F        text, json, jsonl or ids\n"
                 "  --color auto|always|never\n\n"
                 "examples:\n"

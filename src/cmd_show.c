@@ -43,16 +43,24 @@ static const char *S_title(const struct dtk_kb *kb, const char *id)
 	return e ? dtk_esc(e->title) : "";
 }
 
+/* Returns " (superseded)" or " (retracted)" when kb holds the entry id and
+ * it is retired, else "". */
+static const char *S_retired(const struct dtk_kb *kb, const char *id)
+{
+	const struct dtk_entry *e = strchr(id, ':') ? NULL : dtk_kb_entry(kb, id);
+	return !e || !dtk_entry_retired(e) ? "" : e->retracted ? " (retracted)" : " (superseded)";
+}
+
 /* Prints the backlinks of entry id, one line each, grouped by kind. */
 static void S_text_backlinks(FILE *f, const struct dtk_kb *kb, const char *id)
 {
-	static const char *const label[3] = {
-	        "related by:     ", "contradicted by:", "flags gap:      "};
+	static const char *const label[4] = {
+	        "related by:     ", "contradicted by:", "flags gap:      ", "supersedes:     "};
 	struct dtk_link *links;
 	size_t i, n = dtk_links_to(&links, kb, id, NULL);
 	int how, first;
 
-	for (how = 0; how < 3; how++)
+	for (how = 0; how < 4; how++)
 		for (i = 0, first = 1; i < n; i++) {
 			const struct dtk_link *l = &links[i];
 			if ((int)l->how != how)
@@ -61,7 +69,7 @@ static void S_text_backlinks(FILE *f, const struct dtk_kb *kb, const char *id)
 			first = 0;
 			if (l->how == DTK_LINK_GAP)
 				fprintf(f, "%s\n", dtk_esc(l->gap->text));
-			else if (l->how == DTK_LINK_RELATES)
+			else if (l->how == DTK_LINK_RELATES || l->how == DTK_LINK_SUPERSEDES)
 				fprintf(f, "%s %s\n", l->from->id, dtk_esc(l->from->title));
 			else
 				fprintf(f, "%s (%s) %s%s%s\n", l->from->id,
@@ -87,14 +95,26 @@ static void S_text_entry(FILE *f, const struct dtk_kb *kb, const struct dtk_entr
 	        dtk_date_format(c, e->created));
 	if (e->reviewed)
 		fprintf(f, "  reviewed %s", dtk_date_format(r, e->reviewed));
-	fprintf(f, "\n  %s%s%s\n  %s\n", st->bold, dtk_esc(e->title), st->reset,
+	if (e->revised)
+		fprintf(f, "  revised %s", dtk_date_format(r, e->revised));
+	fputc('\n', f);
+	if (e->superseded_by.id)
+		fprintf(f, "  %sSUPERSEDED%s by %s on %s%s%s\n", st->bold, st->reset,
+		        e->superseded_by.id, dtk_date_format(r, e->superseded),
+		        *S_title(kb, e->superseded_by.id) ? ": " : "",
+		        S_title(kb, e->superseded_by.id));
+	if (e->retracted)
+		fprintf(f, "  %sRETRACTED%s on %s: %s\n", st->bold, st->reset,
+		        dtk_date_format(r, e->retracted), dtk_esc(e->retracted_reason));
+	fprintf(f, "  %s%s%s\n  %s\n", st->bold, dtk_esc(e->title), st->reset,
 	        dtk_esc_text(e->claim));
 	S_text_sources(f, kb, e);
 	fprintf(f, "  %sused %ld · cited %ld%s%s\n", st->dim, e->used, e->cited,
 	        e->closed ? " · closed" : "", st->reset);
 	for (i = 0; i < e->n_relates; i++)
-		fprintf(f, "  %s %s%s%s\n", i ? "        " : "relates:", e->relates[i].id,
-		        *S_title(kb, e->relates[i].id) ? " " : "", S_title(kb, e->relates[i].id));
+		fprintf(f, "  %s %s%s%s%s\n", i ? "        " : "relates:", e->relates[i].id,
+		        S_retired(kb, e->relates[i].id), *S_title(kb, e->relates[i].id) ? " " : "",
+		        S_title(kb, e->relates[i].id));
 	for (i = 0; i < e->n_contradicts; i++) {
 		const struct dtk_contradiction *k = &e->contradicts[i];
 		fprintf(f, "  contradicts: %s (%s)%s%s%s%s\n", k->ref.id,

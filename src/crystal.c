@@ -39,8 +39,9 @@ static void S_changes(struct dtk_crystal *c, const struct dtk_kb *now, const str
 		for (j = 0; j < now->nodes[i]->n_entries; j++) {
 			const struct dtk_entry *e = &now->nodes[i]->entries[j];
 			const struct dtk_entry *p = prev ? dtk_kb_entry(prev, e->id) : NULL;
-			int high = e->confidence == DTK_CONF_HIGH;
-			int was = p && p->confidence == DTK_CONF_HIGH;
+			/* a retired high entry is out of the high list: a change */
+			int high = e->confidence == DTK_CONF_HIGH && !dtk_entry_retired(e);
+			int was = p && p->confidence == DTK_CONF_HIGH && !dtk_entry_retired(p);
 			int is_new = c->since == 0 || e->created > c->since;
 			if (prev ? high != was : (high && is_new))
 				c->high_changes++;
@@ -52,7 +53,8 @@ static void S_changes(struct dtk_crystal *c, const struct dtk_kb *now, const str
 	for (i = 0; prev && i < prev->n_nodes; i++)
 		for (j = 0; j < prev->nodes[i]->n_entries; j++) {
 			const struct dtk_entry *p = &prev->nodes[i]->entries[j];
-			if (p->confidence == DTK_CONF_HIGH && !dtk_kb_entry(now, p->id))
+			if (p->confidence == DTK_CONF_HIGH && !dtk_entry_retired(p) &&
+			    !dtk_kb_entry(now, p->id))
 				c->high_changes++;
 		}
 }
@@ -83,7 +85,11 @@ static void S_nodes(struct dtk_crystal *c, const struct dtk_kb *now, const struc
 static void S_entries(struct dtk_crystal *c, const struct dtk_kb *kb)
 {
 	size_t i, j, k, cap_new = 0, cap_rev = 0, cap_st = 0, cap_pr = 0, cap_ca = 0, cap_x = 0,
-	                cap_pc = 0;
+	                cap_pc = 0, cap_rv = 0, cap_rs = 0;
+
+	for (i = 0; i < kb->n_sources; i++)
+		if (kb->sources[i].revised > c->since)
+			PUSH(c->revised_sources, c->n_revised_sources, cap_rs, &kb->sources[i]);
 
 	for (i = 0; i < kb->n_nodes; i++) {
 		const struct dtk_node *n = kb->nodes[i];
@@ -95,6 +101,10 @@ static void S_entries(struct dtk_crystal *c, const struct dtk_kb *kb)
 				PUSH(c->new_entries, c->n_new, cap_new, e);
 				r.new_entries++;
 			}
+			if (e->revised > c->since)
+				PUSH(c->revised, c->n_revised, cap_rv, e);
+			if (dtk_entry_retired(e)) /* kept as history: no work left on it */
+				continue;
 			if (dtk_entry_is_stale(kb, e, c->date))
 				PUSH(c->stale, c->n_stale, cap_st, e);
 			if (e->confidence != DTK_CONF_HIGH &&
@@ -147,6 +157,8 @@ void dtk_crystal_release(struct dtk_crystal *c)
 	free(c->stale);
 	free(c->promotable);
 	free(c->candidates);
+	free(c->revised);
+	free(c->revised_sources);
 	free(c->stance_unchanged);
 	free(c->cross_refs);
 	free(c->bloom_changes);

@@ -122,6 +122,11 @@ void dtk_crystal_plan_text(FILE *f, const struct dtk_crystal *c)
 	S_list(f, "candidates, one verification short of high", c->candidates, c->n_candidates);
 	S_list(f, "entries that meet the high rule but are not high", c->promotable,
 	       c->n_promotable);
+	S_list(f, "entries revised since the last run", c->revised, c->n_revised);
+	fprintf(f, "\nsources revised since the last run (%zu):\n", c->n_revised_sources);
+	for (i = 0; i < c->n_revised_sources; i++)
+		fprintf(f, "  %s  %s\n", c->revised_sources[i]->id,
+		        dtk_esc(c->revised_sources[i]->title));
 	fprintf(f, "\nnodes with new entries whose stance has not changed (%zu):\n",
 	        c->n_stance_unchanged);
 	for (i = 0; i < c->n_stance_unchanged; i++)
@@ -197,6 +202,16 @@ void dtk_crystal_plan_json(struct dtk_buf *out, const struct dtk_crystal *c)
 	S_json_ids(&j, "stale", c->stale, c->n_stale);
 	S_json_ids(&j, "candidates", c->candidates, c->n_candidates);
 	S_json_ids(&j, "meet_high_rule", c->promotable, c->n_promotable);
+	S_json_ids(&j, "revised", c->revised, c->n_revised);
+	dtk_json_key(&j, "revised_sources");
+	dtk_json_array(&j);
+	for (i = 0; i < c->n_revised_sources; i++) {
+		dtk_json_object(&j);
+		dtk_json_kstring(&j, "id", c->revised_sources[i]->id);
+		dtk_json_kstring(&j, "title", c->revised_sources[i]->title);
+		dtk_json_end(&j, '}');
+	}
+	dtk_json_end(&j, ']');
 	dtk_json_key(&j, "stance_unchanged");
 	dtk_json_array(&j);
 	for (i = 0; i < c->n_stance_unchanged; i++)

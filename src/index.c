@@ -98,7 +98,7 @@ static void S_status(struct dtk_md *md, const struct dtk_kb *kb, const struct dt
 	S_item_n(md, L->st_with, (long)st->nodes_with_entries, NULL);
 	S_item_n(md, L->st_entries, (long)st->entries, NULL);
 	FOR_EACH_ENTRY (kb, e)
-		if (e->confidence == DTK_CONF_HIGH)
+		if (e->confidence == DTK_CONF_HIGH && !dtk_entry_retired(e))
 			dtk_buf_printf(&high, "%s%s", n++ ? L->sep : L->lpar, e->id);
 	if (n)
 		dtk_buf_puts(&high, L->rpar);
@@ -178,7 +178,7 @@ static void S_nodes(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk
 			dtk_md_row(md, 0);
 			S_node_name(md, node->name, links);
 			S_cell_text(md, dtk_bloom_names[node->bloom]);
-			S_cell_text(md, S_num(count, (long)node->n_entries));
+			S_cell_text(md, S_num(count, (long)dtk_node_live(node)));
 			dtk_md_cell(md);
 			if (!node->stance) {
 				dtk_md_text(md, "—");
@@ -362,7 +362,7 @@ static void S_gaps(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_
 
 	S_heading(md, 2, L->gaps);
 	for (i = 0; i < kb->n_nodes; i++)
-		if (kb->nodes[i]->bloom <= DTK_BLOOM_REMEMBER && !kb->nodes[i]->n_entries)
+		if (kb->nodes[i]->bloom <= DTK_BLOOM_REMEMBER && !dtk_node_live(kb->nodes[i]))
 			dtk_buf_printf(&names, "%s%s", n++ ? L->sep : L->gaps_names,
 			               kb->nodes[i]->name);
 	{

@@ -853,9 +853,11 @@ static void S_set_links(struct loader *l, const struct dtk_node *node)
 	sprintf(l->needle, "%s-", node->name);
 	for (i = 0; i < node->n_linking; i++) {
 		const struct dtk_entry *e = node->linking[i];
-		for (k = 0; k < e->n_relates + e->n_contradicts; k++) {
+		size_t n = e->n_relates + e->n_contradicts;
+		for (k = 0; k < n + (e->superseded_by.id != NULL); k++) {
 			const char *id = k < e->n_relates ? e->relates[k].id
-			                                  : e->contradicts[k - e->n_relates].ref.id;
+			                 : k < n          ? e->contradicts[k - e->n_relates].ref.id
+			                                  : e->superseded_by.id;
 			size_t j;
 			if (!dtk_entry_id_split(id, &plen))
 				continue;
@@ -1080,6 +1082,9 @@ static void S_check_node_refs(struct loader *l, const struct dtk_node *node)
 		for (k = 0; k < e->n_contradicts; k++)
 			S_check_entry_ref(l, node->path, &e->contradicts[k].ref,
 			                  "'contradicts' names");
+		if (e->superseded_by.id)
+			S_check_entry_ref(l, node->path, &e->superseded_by,
+			                  "'superseded_by' names");
 	}
 }
 

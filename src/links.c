@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-const char *const dtk_link_how_names[3] = {"relates", "contradicts", "gap"};
+const char *const dtk_link_how_names[4] = {"relates", "contradicts", "gap", "superseded_by"};
 
 /* Returns 1 when ref names what is asked: the entry id, or an entry of node. */
 static int S_names(const char *ref, const char *id, const char *node, size_t nlen)
@@ -47,6 +47,11 @@ size_t dtk_links_to(struct dtk_link **out, const struct dtk_kb *kb, const char *
 					                      e->contradicts[m].ref.id};
 					S_add(&v, &n, &cap, &l);
 				}
+			if (e->superseded_by.id && S_names(e->superseded_by.id, id, node, nlen)) {
+				l = (struct dtk_link){DTK_LINK_SUPERSEDES, e, NULL, NULL,
+				                      e->superseded_by.id};
+				S_add(&v, &n, &cap, &l);
+			}
 		}
 	}
 	for (i = 0; i < kb->n_gaps; i++) {

@@ -52,7 +52,7 @@ int dtk_mcp_read_line(FILE *in, size_t max, struct dtk_buf *line)
 	if (ferror(in))
 		return dtk_error("cannot read standard input: %s", strerror(errno));
 	if (over)
-		return DTK_MCP_ETOOBIG;
+		return DTK_ETOOBIG;
 	if (line->len && line->ptr[line->len - 1] == '\r')
 		line->len--;
 	dtk_buf_putc(line, '\0');
@@ -354,9 +354,9 @@ int dtk_mcp_serve(FILE *in, FILE *out, FILE *err)
 	int rc;
 
 	while ((rc = dtk_mcp_read_line(in, DTK_MCP_MAX_MESSAGE, &line)) != 0) {
-		if (rc < 0 && rc != DTK_MCP_ETOOBIG)
+		if (rc < 0 && rc != DTK_ETOOBIG)
 			break;
-		if (rc == DTK_MCP_ETOOBIG) {
+		if (rc == DTK_ETOOBIG) {
 			fprintf(err, "dtk mcp: a message over %u bytes was refused\n",
 			        DTK_MCP_MAX_MESSAGE);
 			resp = S_error(NULL, E_REQUEST, "message larger than 16 MiB");

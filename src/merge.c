@@ -201,7 +201,7 @@ static void S_rename_at(struct dtk_edit **e, size_t *n, size_t *cap, const struc
 /*
  * An entry id added on both sides with different content: theirs' takes the
  * node's next free number, and theirs' references to it (relates,
- * contradicts) follow; each is added to out->renames. Returns theirs'
+ * contradicts, superseded_by) follow; each is added to out->renames. Returns theirs'
  * renumbered text (malloc'd, *len), or NULL when nothing is renumbered.
  */
 static char *S_renumber(struct dtk_mctx *m, struct dtk_merge_out *out, const struct dtk_yval *b,
@@ -254,6 +254,7 @@ static char *S_renumber(struct dtk_mctx *m, struct dtk_merge_out *out, const str
 			S_rename_at(&e, &ne, &cap, r, nr, rel->items[j]);
 		for (j = 0; con && con->kind == DTK_Y_SEQ && j < con->n; j++)
 			S_rename_at(&e, &ne, &cap, r, nr, dtk_yval_get(con->items[j], "id"));
+		S_rename_at(&e, &ne, &cap, r, nr, dtk_yval_get(item, "superseded_by"));
 	}
 	if (ne) {
 		/* in the order of the text: items, then relates and contradicts */

@@ -104,14 +104,15 @@ static void S_ref(struct S_follow *f, const char *what, const struct dtk_yval *r
 	               x->from, what, x->to);
 }
 
-/* The references of one entry e of the merged node file: relates and
- * contradicts, against theirs' entry te and ours' oe (NULL: absent). */
+/* The references of one entry e of the merged node file: relates,
+ * contradicts and superseded_by, against theirs' entry te and ours' oe (NULL: absent). */
 static void S_entry(struct S_follow *f, struct dtk_buf *what, const struct dtk_yval *e,
                     const struct dtk_yval *te, const struct dtk_yval *oe)
 {
 	const struct dtk_yval *id = dtk_yval_get(e, "id");
 	const struct dtk_yval *rel = dtk_yval_get(e, "relates"),
-	                      *con = dtk_yval_get(e, "contradicts");
+	                      *con = dtk_yval_get(e, "contradicts"),
+	                      *sup = dtk_yval_get(e, "superseded_by");
 	size_t i;
 
 	if (!id || id->kind != DTK_Y_SCALAR)
@@ -126,6 +127,12 @@ static void S_entry(struct S_follow *f, struct dtk_buf *what, const struct dtk_y
 	for (i = 0; con && con->kind == DTK_Y_SEQ && i < con->n; i++)
 		S_ref(f, dtk_buf_cstr(what), dtk_yval_get(con->items[i], "id"), con, "id",
 		      dtk_yval_get(te, "contradicts"), dtk_yval_get(oe, "contradicts"));
+	if (sup && sup->kind == DTK_Y_SCALAR) {
+		what->len = 0;
+		dtk_buf_printf(what, "%s's superseded_by", id->str);
+		S_ref(f, dtk_buf_cstr(what), sup, sup, NULL, dtk_yval_get(te, "superseded_by"),
+		      dtk_yval_get(oe, "superseded_by"));
+	}
 }
 
 /* The gaps' flagged_by of the merged _domain.yaml (a gap is matched by its

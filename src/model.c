@@ -118,9 +118,22 @@ struct dtk_node *dtk_kb_node(const struct dtk_kb *kb, const char *name)
 	return (struct dtk_node *)slot->item; /* the kb's own, as kb->nodes */
 }
 
+int dtk_entry_retired(const struct dtk_entry *e)
+{
+	return e->superseded_by.id || e->retracted;
+}
+
+size_t dtk_node_live(const struct dtk_node *node)
+{
+	size_t i, n = 0;
+	for (i = 0; i < node->n_entries; i++)
+		n += !dtk_entry_retired(&node->entries[i]);
+	return n;
+}
+
 int dtk_entry_is_candidate(const struct dtk_kb *kb, const struct dtk_entry *e)
 {
-	return e->confidence != DTK_CONF_HIGH &&
+	return !dtk_entry_retired(e) && e->confidence != DTK_CONF_HIGH &&
 	       e->n_verified_by == (size_t)(kb->high_min_verified - 1) && kb->high_min_verified > 1;
 }
 

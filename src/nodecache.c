@@ -94,6 +94,12 @@ void dtk_nodecache_pack(struct dtk_buf *b, const struct dtk_node *node)
 			S_u32(b, (uint32_t)e->contradicts[k].open);
 			S_str(b, e->contradicts[k].note);
 		}
+		S_u32(b, (uint32_t)e->revised);
+		S_u32(b, (uint32_t)e->superseded);
+		S_u32(b, (uint32_t)e->retracted);
+		S_str(b, e->superseded_by.id);
+		S_pos(b, e->superseded_by.pos);
+		S_str(b, e->retracted_reason);
 	}
 }
 
@@ -250,6 +256,12 @@ static void S_get_entry(struct rd *r, struct dtk_entry *e, const struct dtk_kb *
 		r->bad |= v > 1 || !c->ref.id;
 	}
 	e->n_contradicts = n > 0 ? (unsigned)n : 0;
+	e->revised = (dtk_date)S_get_u32(r);
+	e->superseded = (dtk_date)S_get_u32(r);
+	e->retracted = (dtk_date)S_get_u32(r);
+	e->superseded_by.id = S_get_str(r, arena);
+	e->superseded_by.pos = S_get_pos(r);
+	e->retracted_reason = S_get_str(r, text);
 }
 
 int dtk_nodecache_unpack(struct dtk_node **out, const struct dtk_kb *kb, struct dtk_arena *arena,

@@ -552,7 +552,7 @@ int dtk_schema_source(const struct dtk_kb *kb, struct dtk_arena *arena, const st
                       const char *path, unsigned flags, struct dtk_source *s,
                       struct dtk_diags *diags)
 {
-	static const char *const keys[] = {"*id", "*title", "url", "read", NULL};
+	static const char *const keys[] = {"*id", "*title", "url", "read", "revised", NULL};
 	struct ctx c = {.kb = (struct dtk_kb *)kb, .arena = arena, .path = path, .d = diags};
 	const struct dtk_yval *id, *title, *url;
 
@@ -573,6 +573,7 @@ int dtk_schema_source(const struct dtk_kb *kb, struct dtk_arena *arena, const st
 		s->url = url ? dtk_arena_strndup(c.arena, url->str, url->len) : NULL;
 	}
 	s->read = S_date(&c, v, "read");
+	s->revised = S_date(&c, v, "revised");
 	if (!s->id)
 		return 0;
 	s->pos = S_pos(id);
@@ -821,12 +822,19 @@ enum {
 	E_CLOSED,
 	E_RELATES,
 	E_CONTRADICTS,
+	E_REVISED,
+	E_SUPERSEDED_BY,
+	E_SUPERSEDED,
+	E_RETRACTED,
+	E_RETRACTED_REASON,
 	E_KEYS
 };
 
 static const char *const S_entry_keys[E_KEYS + 1] = {
-        "*id",      "*title", "*claim", "*confidence", "*source", "verified_by", "*created",
-        "reviewed", "used",   "cited",  "closed",      "relates", "contradicts", NULL};
+        "*id",         "*title",    "*claim",           "*confidence", "*source",
+        "verified_by", "*created",  "reviewed",         "used",        "cited",
+        "closed",      "relates",   "contradicts",      "revised",     "superseded_by",
+        "superseded",  "retracted", "retracted_reason", NULL};
 
 static void S_contradicts(struct ctx *c, const struct dtk_yval *cv, struct dtk_entry *e)
 {
@@ -908,6 +916,48 @@ static void S_entry_id(struct ctx *c, const struct dtk_yval *id, struct dtk_entr
 	e->id = dtk_arena_strndup(c->arena, id->str, id->len);
 }
 
+/* Reads the keys of the entry's life after it was added (revised,
+ * superseded_by with superseded, retracted with retracted_reason): each pair
+ * together or not at all, not both, none before created. */
+static void S_entry_life(struct ctx *c, const struct dtk_yval *v, const struct dtk_yval *const *f,
+                         struct dtk_entry *e)
+{
+	const struct dtk_yval *by = S_present(f[E_SUPERSEDED_BY]), *why;
+	const dtk_date *dates[] = {&e->revised, &e->superseded, &e->retracted};
+	static const char *const names[] = {"revised", "superseded", "retracted"};
+	static const int keys[] = {E_REVISED, E_SUPERSEDED, E_RETRACTED};
+	char a[11], b[11], found[96];
+	size_t i;
+
+	e->revised = S_date_v(c, f[E_REVISED], "revised");
+	e->superseded = S_date_v(c, f[E_SUPERSEDED], "superseded");
+	e->retracted = S_date_v(c, f[E_RETRACTED], "retracted");
+	why = S_string_v(c, f[E_RETRACTED_REASON], "retracted_reason");
+	for (i = 0; i < 3; i++)
+		if (e->created && *dates[i] && *dates[i] < e->created)
+			S_err(c, f[keys[i]], "'%s' %s is before 'created' %s", names[i],
+			      dtk_date_format(a, *dates[i]), dtk_date_format(b, e->created));
+	if (by && (!S_nameish(by) || !dtk_entry_id_split(by->str, NULL)))
+		S_err(c, by, "'superseded_by' must be an entry id of this domain, found %s",
+		      S_found(found, sizeof(found), by));
+	else if (by && e->id && !strcmp(by->str, e->id))
+		S_err(c, by, "entry '%s' is superseded by itself", e->id);
+	else if (by) {
+		e->superseded_by.id = dtk_arena_strndup(c->arena, by->str, by->len);
+		e->superseded_by.pos = S_pos(by);
+	}
+	if (!by != !S_present(f[E_SUPERSEDED]))
+		S_err(c, v, "'superseded_by' and 'superseded' (the date) go together");
+	if (!S_present(f[E_RETRACTED_REASON]) != !S_present(f[E_RETRACTED]))
+		S_err(c, v, "'retracted' (the date) and 'retracted_reason' go together");
+	if (by && S_present(f[E_RETRACTED]))
+		S_err(c, v, "an entry is superseded or retracted, not both");
+	if (why)
+		e->retracted_reason = (c->flags & DTK_SCHEMA_LEAN)
+		                              ? ""
+		                              : dtk_arena_strndup(c->arena, why->str, why->len);
+}
+
 static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e, const char *node)
 {
 	const struct dtk_yval *f[E_KEYS], *conf, *src, *closed, *title, *claim;
@@ -951,6 +1001,7 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 	else if (closed)
 		e->closed = closed->str[0] == 't' || closed->str[0] == 'T';
 	S_entry_refs(c, f, e);
+	S_entry_life(c, v, f, e);
 	/* lean: INDEX.md shows the titles of candidates only */
 	if (title && (c->flags & DTK_SCHEMA_BORROW))
 		e->title = title->str;
@@ -1013,9 +1064,12 @@ static void S_lean_relates(struct ctx *c, struct dtk_node *node)
 	for (i = 0; i < node->n_entries; i++) {
 		struct dtk_entry *e = &node->entries[i];
 		struct dtk_ref *kept = NULL;
-		for (k = 0, n = 0; k < e->n_relates; k++)
-			if (!dtk_node_entry(node, e->relates[k].id))
+		/* kept: those naming a retired entry too (check warns of them) */
+		for (k = 0, n = 0; k < e->n_relates; k++) {
+			const struct dtk_entry *o = dtk_node_entry(node, e->relates[k].id);
+			if (!o || dtk_entry_retired(o))
 				e->relates[n++] = e->relates[k];
+		}
 		if (n)
 			kept = dtk_arena_alloc(c->arena, n * sizeof(*kept));
 		for (k = 0; k < n; k++) {
@@ -1027,6 +1081,12 @@ static void S_lean_relates(struct ctx *c, struct dtk_node *node)
 	}
 }
 
+/* Returns 1 when e names other entries (relates, contradicts, superseded_by). */
+static int S_links(const struct dtk_entry *e)
+{
+	return e->n_relates || e->n_contradicts || e->superseded_by.id;
+}
+
 /* Fills node->linking: the loader then checks references to other entries
  * without a walk over every entry of the base. */
 static void S_index_linking(struct ctx *c, struct dtk_node *node)
@@ -1034,10 +1094,10 @@ static void S_index_linking(struct ctx *c, struct dtk_node *node)
 	size_t i, n = 0;
 
 	for (i = 0; i < node->n_entries; i++)
-		n += node->entries[i].n_relates || node->entries[i].n_contradicts;
+		n += S_links(&node->entries[i]);
 	node->linking = dtk_arena_alloc(c->arena, (n ? n : 1) * sizeof(*node->linking));
 	for (i = 0; i < node->n_entries; i++)
-		if (node->entries[i].n_relates || node->entries[i].n_contradicts)
+		if (S_links(&node->entries[i]))
 			node->linking[node->n_linking++] = &node->entries[i];
 }
 

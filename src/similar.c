@@ -22,8 +22,7 @@
 
 int dtk_similar_live(const struct dtk_entry *e)
 {
-	(void)e; /* superseded and retracted entries will not be */
-	return 1;
+	return !dtk_entry_retired(e); /* superseded and retracted entries are not */
 }
 
 /* ---- terms ---- */

@@ -27,7 +27,8 @@ int dtk_node_has_high(const struct dtk_node *node)
 {
 	size_t i;
 	for (i = 0; i < node->n_entries; i++)
-		if (node->entries[i].confidence == DTK_CONF_HIGH)
+		if (node->entries[i].confidence == DTK_CONF_HIGH &&
+		    !dtk_entry_retired(&node->entries[i]))
 			return 1;
 	return 0;
 }
@@ -50,11 +51,14 @@ void dtk_stats_compute(struct dtk_stats *out, const struct dtk_kb *kb)
 	out->nodes = kb->n_nodes;
 	for (i = 0; i < kb->n_nodes; i++) {
 		const struct dtk_node *node = kb->nodes[i];
-		out->nodes_with_entries += node->n_entries > 0;
-		out->entries += node->n_entries;
+		size_t live = dtk_node_live(node);
+		out->nodes_with_entries += live > 0;
+		out->entries += live;
 		for (j = 0; j < node->n_entries; j++) {
 			const struct dtk_entry *e = &node->entries[j];
 			dtk_date f = dtk_entry_fresh(e);
+			if (dtk_entry_retired(e)) /* retired: out of every figure */
+				continue;
 			out->high += e->confidence == DTK_CONF_HIGH;
 			out->used += e->used > 0;
 			out->cited += e->cited > 0;

@@ -93,6 +93,17 @@ static void S_entry(struct dtk_json *j, const struct dtk_kb *kb, const struct dt
 		dtk_json_end(j, '}');
 	}
 	dtk_json_end(j, ']');
+	/* the keys of its later life, only when set */
+	if (e->revised)
+		S_json_date(j, "revised", e->revised);
+	if (e->superseded_by.id) {
+		dtk_json_kstring(j, "superseded_by", e->superseded_by.id);
+		S_json_date(j, "superseded", e->superseded);
+	}
+	if (e->retracted) {
+		S_json_date(j, "retracted", e->retracted);
+		dtk_json_kstring(j, "retracted_reason", e->retracted_reason);
+	}
 	if (with_links)
 		S_json_links(j, links, n_links, 0);
 	dtk_json_end(j, '}');

@@ -174,12 +174,25 @@ const char *dtk_write_str(const struct dtk_yval *m, const char *key)
 	return v && v->kind == DTK_Y_SCALAR ? v->str : NULL;
 }
 
+/* Returns the mapping of entry id in node file f, or NULL. */
+static const struct dtk_yval *S_entry_in(const struct dtk_wfile *f, const char *id)
+{
+	const struct dtk_yval *l = dtk_yval_get(f->doc.root, "insights");
+	size_t i;
+	for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
+		const char *e = dtk_write_str(l->items[i], "id");
+		if (e && !strcmp(e, id))
+			return l->items[i];
+	}
+	return NULL;
+}
+
 const struct dtk_yval *dtk_write_entry(struct dtk_write *w, const char *id, struct dtk_wfile **fp)
 {
-	const struct dtk_yval *l;
+	const struct dtk_yval *e;
 	struct dtk_wfile *f;
 	char name[300];
-	size_t plen, i;
+	size_t plen;
 
 	if (!dtk_entry_id_split(id, &plen)) {
 		dtk_cmd_usage_error(w->ctx, w->cmd, "'%s' is not an entry id (<node>-NNN)", id);
@@ -197,13 +210,9 @@ const struct dtk_yval *dtk_write_entry(struct dtk_write *w, const char *id, stru
 	f = dtk_write_open(w, name);
 	if (!f)
 		return NULL;
-	l = dtk_yval_get(f->doc.root, "insights");
-	for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
-		const char *e = dtk_write_str(l->items[i], "id");
-		if (e && !strcmp(e, id)) {
-			*fp = f;
-			return l->items[i];
-		}
+	if ((e = S_entry_in(f, id))) {
+		*fp = f;
+		return e;
 	}
 	dtk_write_refuse(w, "no entry '%s' in %s", id, f->rel);
 	return NULL;
@@ -391,10 +400,7 @@ void dtk_write_print_entries(struct dtk_write *w, const char *const *ids, size_t
 	}
 	if (array)
 		dtk_json_end(&j, ']');
-	fputs(dtk_buf_cstr(&b), w->ctx->out);
-	if (b.len && b.ptr[b.len - 1] != '\n')
-		fputc('\n', w->ctx->out);
-	dtk_buf_release(&b);
+	dtk_write_put_json(w, &b);
 }
 
 int dtk_write_each(struct dtk_write *w, int argc, char **argv, int first, dtk_write_edit_fn fn,
@@ -549,10 +555,7 @@ void dtk_write_print_node(struct dtk_write *w, const char *name, const char *lin
 		return;
 	dtk_json_init(&j, &b);
 	dtk_view_node_json(&j, w->kb, node);
-	fputs(dtk_buf_cstr(&b), w->ctx->out);
-	if (b.len && b.ptr[b.len - 1] != '\n')
-		fputc('\n', w->ctx->out);
-	dtk_buf_release(&b);
+	dtk_write_put_json(w, &b);
 }
 
 struct dtk_wfile *dtk_write_open_node(struct dtk_write *w, const char *name)
@@ -587,4 +590,46 @@ int dtk_write_node_key(struct dtk_write *w, const char *name, const char *key, s
 	if (rc == DTK_EXIT_OK)
 		dtk_write_print_node(w, name, line);
 	return rc;
+}
+
+/* ---- what the lifecycle commands share ---- */
+
+const struct dtk_yval *dtk_write_find(struct dtk_write *w, const char *id, struct dtk_wfile **fp)
+{
+	const struct dtk_yval *e;
+	struct dtk_wfile *f;
+	char node[256], name[300];
+	size_t plen;
+
+	*fp = NULL;
+	if (strchr(id, ':') || !dtk_entry_id_split(id, &plen) || plen > 250)
+		return NULL;
+	snprintf(node, sizeof(node), "%.*s", (int)plen, id);
+	if (!dtk_kb_has_node(w->ctx->root, node))
+		return NULL;
+	snprintf(name, sizeof(name), "%s.yaml", node);
+	if (!(f = dtk_write_open(w, name)))
+		return NULL;
+	if ((e = S_entry_in(f, id)))
+		*fp = f;
+	return e;
+}
+
+int dtk_write_date(struct dtk_write *w, const char *opt, const char *arg, char *buf)
+{
+	dtk_date d = dtk_date_today();
+	if (arg && dtk_date_parse(&d, arg) < 0)
+		return dtk_cmd_usage_error(w->ctx, w->cmd, "%s must be a date YYYY-MM-DD, not '%s'",
+		                           opt, arg),
+		       -1;
+	dtk_date_format(buf, d);
+	return 0;
+}
+
+void dtk_write_put_json(struct dtk_write *w, struct dtk_buf *b)
+{
+	fputs(dtk_buf_cstr(b), w->ctx->out);
+	if (b->len && b->ptr[b->len - 1] != '\n')
+		fputc('\n', w->ctx->out);
+	dtk_buf_release(b);
 }

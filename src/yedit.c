@@ -8,10 +8,12 @@
 #include <string.h>
 
 const char *const dtk_yedit_entry_keys[] = {
-        "id",       "title", "claim", "confidence", "source",  "verified_by", "created",
-        "reviewed", "used",  "cited", "closed",     "relates", "contradicts", NULL};
+        "id",      "title",       "claim",         "confidence", "source",    "verified_by",
+        "created", "reviewed",    "revised",       "used",       "cited",     "closed",
+        "relates", "contradicts", "superseded_by", "superseded", "retracted", "retracted_reason",
+        NULL};
 const char *const dtk_yedit_node_keys[] = {"node", "bloom", "stance", "insights", NULL};
-const char *const dtk_yedit_source_keys[] = {"id", "title", "url", "read", NULL};
+const char *const dtk_yedit_source_keys[] = {"id", "title", "url", "read", "revised", NULL};
 
 /* ---- the document ---- */
 
@@ -589,4 +591,36 @@ int dtk_yedit_append_map(struct dtk_ydoc *d, const struct dtk_yval *map, const c
 	}
 	dtk_buf_release(&b);
 	return rc;
+}
+
+int dtk_yedit_remove_item(struct dtk_ydoc *d, const struct dtk_yval *map, const char *key, size_t i)
+{
+	int k = dtk_yedit_find(map, key);
+	const struct dtk_yval *l = k >= 0 ? map->items[2 * k + 1] : NULL;
+	size_t start, end;
+
+	if (!l || l->kind != DTK_Y_SEQ || i >= l->n)
+		return dtk_error("%s: '%s' has no item %zu", d->path, key, i + 1);
+	if (l->style == DTK_YS_FLOW) {
+		if (l->n == 1) { /* "[x]" becomes "[]" */
+			start = l->start + 1;
+			end = l->end - 1;
+		} else if (i + 1 < l->n) { /* "x, " */
+			start = l->items[i]->start;
+			end = l->items[i + 1]->start;
+		} else { /* ", x" */
+			start = l->items[i - 1]->end;
+			end = l->items[i]->end;
+		}
+		S_edit(d, start, end, "", 0);
+		return 0;
+	}
+	if (l->n == 1) { /* the only item: "key: []" */
+		S_edit(d, S_colon(d, map->items[2 * k]->end), l->end, " []", 3);
+		return 0;
+	}
+	if (dtk_yedit_item_span(d, l, i, &start, &end) < 0)
+		return -1;
+	S_edit(d, start, end, "", 0);
+	return 0;
 }

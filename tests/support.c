@@ -154,3 +154,41 @@ void t_run_free(struct t_run *r)
 	free(r->err);
 	r->out = r->err = NULL;
 }
+
+/* The files t_snap reads, in its order. */
+static const char *const S_snap_files[T_SNAP_FILES] = {"INDEX.md",
+                                                       "insights/_domain.yaml",
+                                                       "insights/_sources.yaml",
+                                                       "insights/_crystallizations.yaml",
+                                                       "insights/alpha.yaml",
+                                                       "insights/beta.yaml",
+                                                       "insights/gamma.yaml"};
+
+void t_snap(struct t_snap *s, const char *dir)
+{
+	int i;
+	for (i = 0; i < T_SNAP_FILES; i++)
+		s->data[i] = t_read(dir, S_snap_files[i], &s->len[i]);
+}
+
+void t_snap_free(struct t_snap *s)
+{
+	int i;
+	for (i = 0; i < T_SNAP_FILES; i++)
+		free(s->data[i]);
+}
+
+void t_snap_same(const struct t_snap *s, const char *dir, const char *what)
+{
+	struct t_snap now;
+	int i;
+	t_snap(&now, dir);
+	for (i = 0; i < T_SNAP_FILES; i++) {
+		int same = now.len[i] == s->len[i] && !memcmp(now.data[i], s->data[i], s->len[i]);
+		if (!same)
+			print_error("%s changed %s\n", what, S_snap_files[i]);
+		assert_true(same);
+	}
+	t_snap_free(&now);
+	assert_int_equal(t_sh(dir, "ls -a insights | grep -q tmp"), 1);
+}

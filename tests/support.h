@@ -43,6 +43,19 @@ int t_sh(const char *dir, const char *fmt, ...) __attribute__((format(printf, 2,
 char *t_base(void);
 /* Removes directory dir and frees the string. */
 void t_done(char *dir);
+/* The files of the fixture base (t_base), each as read; see t_snap_same. */
+#define T_SNAP_FILES 7
+struct t_snap {
+	char *data[T_SNAP_FILES];
+	size_t len[T_SNAP_FILES];
+};
+/* Reads the files of the fixture base in dir into s (t_snap_free frees). */
+void t_snap(struct t_snap *s, const char *dir);
+void t_snap_free(struct t_snap *s);
+/* Fails unless every file of the fixture base in dir is byte for byte as in
+ * s and no temporary file is left in insights/ (what: for the message). */
+void t_snap_same(const struct t_snap *s, const char *dir, const char *what);
+
 /* Runs dtk in dir and checks its exit status; the run is left in r (free
  * it with t_run_free). */
 #define RUN(r, dir, want, ...)                                                                     \

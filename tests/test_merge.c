@@ -82,6 +82,21 @@ static void test_same_id_renumbered(void **state)
 	        "theirs' alpha-003 is now alpha-005");
 }
 
+/* theirs' reference from superseded_by follows the renumbering too */
+static void test_renumbered_superseded_by_follows(void **state)
+{
+#define SUP "    superseded_by: alpha-003\n    superseded: 2026-02-03\n"
+#define SUP4 "    superseded_by: alpha-004\n    superseded: 2026-02-03\n"
+	(void)state;
+	S_check("alpha.yaml", BASE, BASE E3, HEAD E1 E2 SUP T3, 0,
+	        HEAD E1 E2 SUP4 E3
+	        "  - id: alpha-004\n    title: tres\n    claim: c3\n    confidence: low\n"
+	        "    source: s2\n    created: 2026-02-02\n    relates: [alpha-003x, alpha-001]\n",
+	        "theirs' alpha-003 is now alpha-004");
+#undef SUP
+#undef SUP4
+}
+
 static void test_changed_on_one_side(void **state)
 {
 	(void)state;
@@ -401,6 +416,7 @@ int main(void)
 	        cmocka_unit_test(test_added_on_one_side),
 	        cmocka_unit_test(test_added_on_both_sides_ours_first),
 	        cmocka_unit_test(test_same_id_renumbered),
+	        cmocka_unit_test(test_renumbered_superseded_by_follows),
 	        cmocka_unit_test(test_changed_on_one_side),
 	        cmocka_unit_test(test_changed_in_different_keys),
 	        cmocka_unit_test(test_counters_add_up),

@@ -60,6 +60,20 @@ static void test_relates_added_by_theirs_follows(void **state)
 	        NULL);
 }
 
+static void test_superseded_by_added_by_theirs_follows(void **state)
+{
+#define S2(id) "  - id: beta-002\n    superseded_by: " id " # newer\n    superseded: 2026-03-01\n"
+	(void)state;
+	S_check("beta.yaml", B_HEAD B1 S2("alpha-004"), B_HEAD B1 "  - id: beta-002\n",
+	        B_HEAD B1 S2("alpha-004"), 1, B_HEAD B1 S2("alpha-009"),
+	        "beta.yaml: theirs' reference to alpha-004 (beta-002's superseded_by) is now "
+	        "alpha-009");
+	/* ours' own reference stays */
+	S_check("beta.yaml", B_HEAD B1 S2("alpha-004"), B_HEAD B1 S2("alpha-004"),
+	        B_HEAD B1 S2("alpha-004"), 0, NULL, NULL);
+#undef S2
+}
+
 static void test_ours_references_stay(void **state)
 {
 	(void)state;
@@ -179,6 +193,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_relates_added_by_theirs_follows),
+	        cmocka_unit_test(test_superseded_by_added_by_theirs_follows),
 	        cmocka_unit_test(test_ours_references_stay),
 	        cmocka_unit_test(test_renumbered_entry_references_follow),
 	        cmocka_unit_test(test_contradicts_follow),

@@ -10,52 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The files of the fixture base: every one compared after a refusal. */
-static const char *const S_files[] = {"INDEX.md",
-                                      "insights/_domain.yaml",
-                                      "insights/_sources.yaml",
-                                      "insights/_crystallizations.yaml",
-                                      "insights/alpha.yaml",
-                                      "insights/beta.yaml",
-                                      "insights/gamma.yaml",
-                                      NULL};
-#define N_FILES 7
-
-struct snap {
-	char *data[N_FILES];
-	size_t len[N_FILES];
-};
-
-static void S_snap(struct snap *s, const char *dir)
-{
-	int i;
-	for (i = 0; i < N_FILES; i++)
-		s->data[i] = t_read(dir, S_files[i], &s->len[i]);
-}
-
-static void S_snap_free(struct snap *s)
-{
-	int i;
-	for (i = 0; i < N_FILES; i++)
-		free(s->data[i]);
-}
-
-/* Fails unless every file of dir is byte for byte as in s. */
-static void S_same(const struct snap *s, const char *dir, const char *what)
-{
-	struct snap now;
-	int i;
-	S_snap(&now, dir);
-	for (i = 0; i < N_FILES; i++) {
-		int same = now.len[i] == s->len[i] && !memcmp(now.data[i], s->data[i], s->len[i]);
-		if (!same)
-			print_error("%s changed %s\n", what, S_files[i]);
-		assert_true(same);
-	}
-	S_snap_free(&now);
-	assert_int_equal(t_sh(dir, "ls -a insights | grep -q tmp"), 1);
-}
-
 static void S_check_ok(const char *dir)
 {
 	struct t_run r;
@@ -109,23 +63,23 @@ static void test_use_edits_only_the_counter(void **state)
 static void test_no_reindex_and_dry_run(void **state)
 {
 	char *dir = t_base(), *idx;
-	struct snap s;
+	struct t_snap s;
 	struct t_run r;
 	(void)state;
-	S_snap(&s, dir);
+	t_snap(&s, dir);
 	RUN(r, dir, 0, "cite", "beta-002", "--dry-run");
 	assert_non_null(strstr(r.out, "--- a/insights/beta.yaml\n+++ b/insights/beta.yaml\n"));
 	assert_non_null(strstr(r.out, "\n+    cited: 1\n"));
 	assert_non_null(strstr(r.out, "--- a/INDEX.md\n+++ b/INDEX.md\n"));
 	assert_non_null(strstr(r.out, "引用率 60%"));
 	t_run_free(&r);
-	S_same(&s, dir, "cite --dry-run");
+	t_snap_same(&s, dir, "cite --dry-run");
 	RUN(r, dir, 0, "add", "gamma", "--title", "T", "--claim", "C", "--source", "paper-a",
 	    "--confidence", "low", "--created", "2026-07-01", "--dry-run", "--format", "json");
 	assert_non_null(strstr(r.out, "\"dry_run\": true"));
 	assert_non_null(strstr(r.out, "+  - id: gamma-001\\n"));
 	t_run_free(&r);
-	S_same(&s, dir, "add --dry-run");
+	t_snap_same(&s, dir, "add --dry-run");
 	RUN(r, dir, 0, "cite", "beta-002", "--no-reindex");
 	t_run_free(&r);
 	idx = t_read(dir, "INDEX.md", NULL);
@@ -133,7 +87,7 @@ static void test_no_reindex_and_dry_run(void **state)
 	free(idx);
 	RUN(r, dir, 1, "check");
 	t_run_free(&r);
-	S_snap_free(&s);
+	t_snap_free(&s);
 	t_done(dir);
 }
 
@@ -263,10 +217,10 @@ static void test_refusals_write_nothing(void **state)
 	        {"cite", "alpha-001", "--format", "yaml", NULL},
 	};
 	char *dir = t_base();
-	struct snap s;
+	struct t_snap s;
 	size_t i;
 	(void)state;
-	S_snap(&s, dir);
+	t_snap(&s, dir);
 	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
 		const char *const *a = cases[i];
 		struct t_run r;
@@ -279,9 +233,9 @@ static void test_refusals_write_nothing(void **state)
 		assert_true(strstr(r.err, "error") != NULL);
 		assert_string_equal(r.out, "");
 		t_run_free(&r);
-		S_same(&s, dir, a[0]);
+		t_snap_same(&s, dir, a[0]);
 	}
-	S_snap_free(&s);
+	t_snap_free(&s);
 	t_done(dir);
 }
 
@@ -381,13 +335,13 @@ static void test_kill_at_each_step(void **state)
 {
 	static const char *const points[] = {"before-rename", "after-file"};
 	char *dir, *node, *idx, env[64];
-	struct snap s;
+	struct t_snap s;
 	struct t_run r;
 	size_t i;
 	(void)state;
 	for (i = 0; i < 2; i++) {
 		dir = t_base();
-		S_snap(&s, dir);
+		t_snap(&s, dir);
 		snprintf(env, sizeof(env), "DTK_CRASH_AT=%s", points[i]);
 		t_dtk_bin = DTK_CRASH_BIN; /* crash points live only there */
 		t_dtk(&r, dir, env, "use", "beta-002", NULL);
@@ -409,7 +363,7 @@ static void test_kill_at_each_step(void **state)
 		RUN(r, dir, 0, "reindex", "-q");
 		t_run_free(&r);
 		S_check_ok(dir);
-		S_snap_free(&s);
+		t_snap_free(&s);
 		t_done(dir);
 	}
 }
@@ -420,13 +374,13 @@ static void test_kill_between_files(void **state)
 {
 	static const char *const points[] = {"after-file:1", "before-rename:3"};
 	char *dir, *alpha, *beta, *idx, env[64];
-	struct snap s;
+	struct t_snap s;
 	struct t_run r;
 	size_t i;
 	(void)state;
 	for (i = 0; i < 2; i++) {
 		dir = t_base();
-		S_snap(&s, dir);
+		t_snap(&s, dir);
 		snprintf(env, sizeof(env), "DTK_CRASH_AT=%s", points[i]);
 		t_dtk_bin = DTK_CRASH_BIN;
 		t_dtk(&r, dir, env, "use", "alpha-003", "beta-002", NULL);
@@ -448,7 +402,7 @@ static void test_kill_between_files(void **state)
 		RUN(r, dir, 0, "reindex", "-q");
 		t_run_free(&r);
 		S_check_ok(dir);
-		S_snap_free(&s);
+		t_snap_free(&s);
 		t_done(dir);
 	}
 }

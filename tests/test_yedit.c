@@ -421,6 +421,67 @@ static void test_map_back(void **state)
 	dtk_ydoc_release(&S_doc);
 }
 
+/* Removing list items: flow lists keep their commas right, a block list
+ * loses the item's lines (its comment too), the only item leaves "[]", the
+ * rest of the file stays, CRLF included. */
+static void test_remove_item(void **state)
+{
+	static const char text[] = "- id: a-001 # keep\r\n"
+	                           "  relates: [a-002, \"a-003\", a-004]\r\n"
+	                           "  verified_by:\r\n"
+	                           "    - s1 # first\r\n"
+	                           "    - s2\r\n"
+	                           "    - s3\r\n"
+	                           "  cited: 1\r\n"
+	                           "- id: a-002\r\n"
+	                           "  relates: [a-001]\r\n"
+	                           "  verified_by:\r\n"
+	                           "    - s1\r\n"
+	                           "  used: 2\r\n";
+	const struct dtk_yval *e0, *e1;
+	(void)state;
+
+	S_open(text);
+	e0 = S_doc.root->items[0];
+	e1 = S_doc.root->items[1];
+	assert_int_equal(dtk_yedit_remove_item(&S_doc, e0, "relates", 1), 0);
+	assert_int_equal(dtk_yedit_remove_item(&S_doc, e0, "verified_by", 0), 0);
+	assert_int_equal(dtk_yedit_remove_item(&S_doc, e1, "relates", 0), 0);
+	assert_int_equal(dtk_yedit_remove_item(&S_doc, e1, "verified_by", 0), 0);
+	S_expect("- id: a-001 # keep\r\n"
+	         "  relates: [a-002, a-004]\r\n"
+	         "  verified_by:\r\n"
+	         "    - s2\r\n"
+	         "    - s3\r\n"
+	         "  cited: 1\r\n"
+	         "- id: a-002\r\n"
+	         "  relates: []\r\n"
+	         "  verified_by: []\r\n"
+	         "  used: 2\r\n");
+
+	S_open(text);
+	e0 = S_doc.root->items[0];
+	assert_int_equal(dtk_yedit_remove_item(&S_doc, e0, "relates", 0), 0);
+	assert_int_equal(dtk_yedit_remove_item(&S_doc, e0, "verified_by", 2), 0);
+	assert_int_equal(dtk_yedit_remove_item(&S_doc, e0, "cited", 0), -1); /* not a list */
+	assert_int_equal(dtk_yedit_remove_item(&S_doc, e0, "relates", 3), -1);
+	S_expect("- id: a-001 # keep\r\n"
+	         "  relates: [\"a-003\", a-004]\r\n"
+	         "  verified_by:\r\n"
+	         "    - s1 # first\r\n"
+	         "    - s2\r\n"
+	         "  cited: 1\r\n"
+	         "- id: a-002\r\n"
+	         "  relates: [a-001]\r\n"
+	         "  verified_by:\r\n"
+	         "    - s1\r\n"
+	         "  used: 2\r\n");
+
+	S_open("- {id: a-001, relates: [a-002, a-003]}\n");
+	assert_int_equal(dtk_yedit_remove_item(&S_doc, S_doc.root->items[0], "relates", 1), 0);
+	S_expect("- {id: a-001, relates: [a-002]}\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -435,6 +496,7 @@ int main(void)
 	        cmocka_unit_test(test_set_list_value_refused),
 	        cmocka_unit_test(test_cjk_before_edit),
 	        cmocka_unit_test(test_map_back),
+	        cmocka_unit_test(test_remove_item),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

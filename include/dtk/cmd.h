@@ -59,6 +59,14 @@ extern const struct dtk_cmd dtk_cmd_relate;
 extern const struct dtk_cmd dtk_cmd_contradict;
 extern const struct dtk_cmd dtk_cmd_resolve;
 extern const struct dtk_cmd dtk_cmd_stance;
+extern const struct dtk_cmd dtk_cmd_edit;
+extern const struct dtk_cmd dtk_cmd_edit_source;
+extern const struct dtk_cmd dtk_cmd_confidence;
+extern const struct dtk_cmd dtk_cmd_unrelate;
+extern const struct dtk_cmd dtk_cmd_unverify;
+extern const struct dtk_cmd dtk_cmd_supersede;
+extern const struct dtk_cmd dtk_cmd_retract;
+extern const struct dtk_cmd dtk_cmd_init;
 extern const struct dtk_cmd dtk_cmd_bloom;
 extern const struct dtk_cmd dtk_cmd_add;
 extern const struct dtk_cmd dtk_cmd_add_source;
@@ -143,5 +151,9 @@ void dtk_cmd_pager(struct dtk_ctx *ctx);
 struct dtk_kb;
 int dtk_cmd_load(struct dtk_ctx *ctx, const char *cmd, struct dtk_kb **kb, int what,
                  const char *node);
+
+/* Takes the lock the dispatcher takes for DTK_CMD_LOCKS, on directory dir
+ * (dtk init: a base not there yet). Returns the descriptor to close, or -1. */
+int dtk_cmd_lock(const char *dir);
 
 #endif

@@ -30,6 +30,10 @@ struct dtk_crystal {
 	size_t n_promotable;
 	const struct dtk_entry **candidates;
 	size_t n_candidates;
+	const struct dtk_entry **revised; /* revised after since (any, before a run) */
+	size_t n_revised;
+	const struct dtk_source **revised_sources; /* likewise */
+	size_t n_revised_sources;
 	const struct dtk_node **stance_unchanged; /* new entries, same stance as before */
 	size_t n_stance_unchanged;
 	const struct dtk_ref **cross_refs; /* references into other domains */

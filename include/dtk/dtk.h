@@ -19,6 +19,23 @@
 /* Exit statuses of the dtk program. */
 enum { DTK_EXIT_OK = 0, DTK_EXIT_DRIFT = 1, DTK_EXIT_INVALID = 2 };
 
+/*
+ * What functions return on failure, the one list of dtk's error codes (no
+ * two alike). Every code but DTK_OK comes with the error set (dtk_error_last)
+ * or, for DTK_EINVALID, diagnostics that say why.
+ */
+enum dtk_error_code {
+	DTK_OK = 0,
+	DTK_EFAIL = -1,    /* any other failure */
+	DTK_EINVALID = -2, /* the input is invalid (dtk_kb_load) */
+	DTK_ENOGIT = -3,   /* libgit2 cannot be initialized (dtk_repo_open): unlike
+	                    * there being no repository, a caller cannot go on */
+	DTK_ETOOBIG = -4,  /* a file or message over its limit (dtk_file_read,
+	                    * dtk_mcp_read_line) */
+	DTK_ENOSYNC = -5   /* replaced, but its directory not synced
+	                    * (dtk_file_write_atomic) */
+};
+
 /* ---- memory: these never return NULL; they abort when memory runs out ---- */
 void *dtk_xmalloc(size_t n);
 void *dtk_xcalloc(size_t n, size_t size);

@@ -9,9 +9,6 @@
 
 #include <stddef.h>
 
-/* Returned by dtk_file_read when the file is larger than the limit. */
-#define DTK_ETOOBIG (-3)
-
 /*
  * Reads the whole file at path, refusing files over max bytes. Returns 0 and
  * sets *out (malloc'd, NUL-terminated; the caller frees) and *len; -1 with the
@@ -64,7 +61,6 @@ int dtk_file_mkdirs(const char *dir, unsigned mode);
  * DTK_ENOSYNC with the error set when path was replaced but its directory
  * could not be synced (the change may not last a crash).
  */
-#define DTK_ENOSYNC (-4)
 int dtk_file_write_atomic(const char *path, const char *data, size_t len);
 /* The same, the file given mode (permission bits) before it replaces path;
  * mode -1: as dtk_file_write_atomic. */

@@ -7,9 +7,6 @@
 #include "dtk/dtk.h"
 #include "dtk/model.h"
 
-/* Returned by dtk_kb_load when the input is invalid (diagnostics say why). */
-#define DTK_EINVALID (-2)
-
 /* What dtk_kb_load reads (flags). */
 enum {
 	DTK_KB_ALL = 0,      /* every file, with every cross-file check */

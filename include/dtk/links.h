@@ -1,14 +1,16 @@
 /*
  * links.h: what names an entry or a node (backlinks): entries whose relates
- * or contradicts name it, and gaps of _domain.yaml flagged by it.
+ * contradicts or superseded_by name it, and gaps of _domain.yaml flagged by it.
  */
 #ifndef DTK_LINKS_H
 #define DTK_LINKS_H
 
 #include "dtk/model.h"
 
-enum dtk_link_how { DTK_LINK_RELATES, DTK_LINK_CONTRADICTS, DTK_LINK_GAP };
-extern const char *const dtk_link_how_names[3]; /* "relates", "contradicts", "gap" */
+enum dtk_link_how { DTK_LINK_RELATES, DTK_LINK_CONTRADICTS, DTK_LINK_GAP, DTK_LINK_SUPERSEDES };
+/* "relates", "contradicts", "gap", "superseded_by" (the naming entry is
+ * superseded by the one named): the key of the naming entry */
+extern const char *const dtk_link_how_names[4];
 
 struct dtk_link {
 	enum dtk_link_how how;
@@ -21,7 +23,8 @@ struct dtk_link {
 /*
  * Lists what in kb names the entry id (node NULL), or an entry of the node
  * called node from another node or from a gap (id NULL). Order: the entries
- * of kb->nodes in order (relates, then contradicts, of each), then the gaps.
+ * of kb->nodes in order (relates, then contradicts, then superseded_by, of
+ * each), then the gaps.
  * Returns the count and sets *out to a malloc'd array the caller frees (NULL
  * when the count is 0).
  */

@@ -14,13 +14,10 @@
 /* The largest message read: a longer line is refused, never held whole. */
 #define DTK_MCP_MAX_MESSAGE (16u << 20)
 
-/* Returned by dtk_mcp_read_line for a line longer than the limit. */
-#define DTK_MCP_ETOOBIG (-3)
-
 /*
  * Reads one line from in into line (reset first; without its '\n' or a '\r'
  * before it; NUL-terminated). Returns 1 for a line, 0 at the end of input
- * with nothing read, DTK_MCP_ETOOBIG when the line was longer than max bytes
+ * with nothing read, DTK_ETOOBIG when the line was longer than max bytes
  * (what it held is dropped and the rest of the line skipped: at most max
  * bytes are ever kept), or -1 with the error set when in cannot be read.
  */

@@ -67,6 +67,12 @@ struct dtk_entry {
 	struct dtk_pos pos; /* of the "- " item */
 	long used, cited;
 	dtk_date created, reviewed; /* reviewed: 0 when absent */
+	/* The entry's life after it was added (0 or NULL when absent):
+	 * revised: when dtk edit last changed its text or source; an entry
+	 * superseded by another, or retracted with a reason, is retired. */
+	dtk_date revised, superseded, retracted;
+	struct dtk_ref superseded_by;
+	const char *retracted_reason;
 	unsigned n_verified_by, n_relates, n_contradicts;
 	unsigned char confidence; /* enum dtk_confidence */
 	unsigned char closed;
@@ -74,6 +80,11 @@ struct dtk_entry {
 
 /* Returns the freshness date: reviewed when present, else created. */
 dtk_date dtk_entry_fresh(const struct dtk_entry *e);
+/* Returns 1 when e is retired (superseded or retracted): it stays in its
+ * file, out of counts, lists and search. */
+int dtk_entry_retired(const struct dtk_entry *e);
+/* Returns the live (not retired) entries of node. */
+size_t dtk_node_live(const struct dtk_node *node);
 
 struct dtk_node {
 	const char *name;
@@ -95,7 +106,7 @@ struct dtk_node {
 
 struct dtk_source {
 	const char *id, *title, *url; /* url may be NULL */
-	dtk_date read;
+	dtk_date read, revised;       /* revised: when dtk edit-source last changed it */
 	struct dtk_pos pos;
 };
 

@@ -15,14 +15,10 @@
 
 struct dtk_repo;
 
-/* dtk_repo_open's failure when libgit2 itself cannot be loaded, as opposed
- * to there being no repository: a caller that goes on outside a repository
- * must still fail then, since it cannot tell whether there is one. */
-#define DTK_ENOGIT (-3)
-
-/* Opens the repository whose work tree holds the base at root, loading
- * libgit2 on first use. Returns 0 and sets *out (dtk_repo_free); DTK_ENOGIT
- * with the error set when libgit2 cannot be loaded; -1 with the error set
+/* Opens the repository whose work tree holds the base at root. Returns 0
+ * and sets *out (dtk_repo_free); DTK_ENOGIT with the error set when libgit2
+ * cannot be initialized (a caller that goes on outside a repository must
+ * still fail then: it cannot tell whether there is one); -1 with the error set
  * when there is no usable repository. */
 int dtk_repo_open(struct dtk_repo **out, const char *root);
 void dtk_repo_free(struct dtk_repo *repo);

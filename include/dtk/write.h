@@ -141,6 +141,17 @@ struct dtk_wfile *dtk_write_open_node(struct dtk_write *w, const char *name);
 int dtk_write_node_key(struct dtk_write *w, const char *name, const char *key, struct dtk_yscalar v,
                        const char *line);
 
+/* Returns the mapping of entry id of this base in its node file (*fp), or
+ * NULL, saying nothing, when there is none (a cross-domain id, no such node
+ * or entry; a node file that cannot be read is reported). */
+const struct dtk_yval *dtk_write_find(struct dtk_write *w, const char *id, struct dtk_wfile **fp);
+/* Formats into buf (11 bytes) the date arg of option opt, today when arg is
+ * NULL. Returns 0, or -1 after a usage error (not a date). */
+int dtk_write_date(struct dtk_write *w, const char *opt, const char *arg, char *buf);
+
+/* Prints the JSON text b holds, ending in a line break, and releases b. */
+void dtk_write_put_json(struct dtk_write *w, struct dtk_buf *b);
+
 /* Prints "dtk <cmd>: error: <fmt...>" and returns DTK_EXIT_INVALID: a refusal
  * of what the command was asked (nothing is written). */
 int dtk_write_refuse(struct dtk_write *w, const char *fmt, ...) DTK_PRINTF(2, 3);

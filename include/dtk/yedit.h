@@ -115,6 +115,11 @@ int dtk_yedit_append(struct dtk_ydoc *d, const struct dtk_yval *map, const char 
 int dtk_yedit_append_map(struct dtk_ydoc *d, const struct dtk_yval *map, const char *key,
                          const struct dtk_yval *seq, const struct dtk_yfield *fields, size_t n);
 
+/* Removes item i of the list under key in map: "[a, b]" becomes "[b]", a
+ * block list loses the item's lines; the only item leaves "key: []". */
+int dtk_yedit_remove_item(struct dtk_ydoc *d, const struct dtk_yval *map, const char *key,
+                          size_t i);
+
 /* The keys of an entry, a node file and a source, in schema order. */
 extern const char *const dtk_yedit_entry_keys[];
 extern const char *const dtk_yedit_node_keys[];

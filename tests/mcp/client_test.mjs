@@ -242,6 +242,102 @@ test('write tools: each one, refusals and dry runs leave every byte', async () =
     fs.rmSync(dir, { recursive: true, force: true });
 });
 
+// ---- the lifecycle tools (edit ... retract, contradict, resolve, init) ----
+
+test('lifecycle tools: each one changes what its command does, refusals leave every byte',
+     async () => {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    for (const n of ['edit', 'edit_source', 'confidence', 'unrelate', 'unverify', 'supersede',
+                     'retract', 'contradict', 'resolve', 'init'])
+        assert.ok(names.includes(n), `lifecycle tool ${n} listed`);
+
+    const dir = copyBase();
+    const c = await connect(dir);
+    const w = async (name, args) => {
+        const r = await c.callTool({ name, arguments: args });
+        assert.equal(r.isError, false, `${name}: ${JSON.stringify(r.content)}`);
+        return r.structuredContent;
+    };
+    const refused = async (name, args, re) => {
+        const before = snapshot(dir);
+        const r = await c.callTool({ name, arguments: args });
+        assert.equal(r.isError, true, `${name} refused`);
+        assert.match(r.content[0].text, re);
+        sameBytes(before, snapshot(dir));
+    };
+    const file = (rel) => fs.readFileSync(path.join(dir, rel), 'utf8');
+    const alpha0 = file('insights/alpha.yaml');
+
+    let r = await w('edit', { id: 'alpha-002', claim: 'Small messages are latency-bound.',
+                              date: '2026-07-05' });
+    assert.equal(r.entries[0].claim, 'Small messages are latency-bound.');
+    assert.equal(r.entries[0].revised, '2026-07-05');
+    assert.equal(file('insights/alpha.yaml'), alpha0.replace(
+        '    claim: Small messages are bound by synchronization steps, not bandwidth.\n',
+        '    claim: Small messages are latency-bound.\n').replace(
+        '    created: 2026-02-01\n', '    created: 2026-02-01\n    revised: 2026-07-05\n'));
+    await refused('edit', { id: 'alpha-002', claim: 'Small messages are latency-bound.' },
+                  /nothing to change/);
+    r = await w('edit_source', { id: 'paper-b', url: 'https://example.org/b', date: '2026-07-05' });
+    assert.deepEqual(r, { id: 'paper-b', title: 'Paper B', url: 'https://example.org/b',
+                          read: null, revised: '2026-07-05' });
+    const plan = await w('crystallize_plan', { date: '2026-07-10' });
+    assert.deepEqual(plan.revised.map((e) => e.id), ['alpha-002']);
+    assert.deepEqual(plan.revised_sources.map((e) => e.id), ['paper-b']);
+
+    await refused('confidence', { level: 'high', ids: 'alpha-002' }, /high needs 2/);
+    r = await w('confidence', { level: 'high', qualified: true });
+    assert.deepEqual(r.entries.map((e) => [e.id, e.confidence]), [['beta-001', 'high']]);
+    r = await w('confidence', { level: 'low', ids: ['alpha-002'] });
+    assert.equal(r.entries[0].confidence, 'low');
+
+    await refused('unverify', { id: 'beta-001', source: 'docs-d' }, /lower it/);
+    r = await w('unverify', { id: 'beta-001', source: 'docs-d', confidence: 'medium' });
+    assert.deepEqual([r.entries[0].confidence, r.entries[0].verified_by.map((s) => s.id)],
+                     ['medium', ['paper-b']]);
+    r = await w('unrelate', { id: 'alpha-002', other: 'alpha-001' });
+    assert.deepEqual(r.entries[0].relates, ['cluster-infra:scale-up-interconnect-055']);
+
+    await refused('contradict', { id: 'alpha-001', other: 'alpha-003', note: 'again' },
+                  /alpha-003 already has a contradiction with alpha-001/);
+    r = await w('resolve', { id: 'alpha-001', other: 'alpha-003', note: 'fixed' });
+    assert.equal(r.entries[0].id, 'alpha-003');
+    assert.equal(r.entries[0].contradicts[0].status, 'resolved');
+
+    r = await w('supersede', { old: 'alpha-003', new: 'alpha-002', date: '2026-07-06' });
+    assert.deepEqual([r.entries[0].superseded_by, r.entries[0].superseded],
+                     ['alpha-002', '2026-07-06']);
+    r = await w('retract', { ids: 'beta-002', reason: 'measured again', date: '2026-07-06' });
+    assert.deepEqual([r.entries[0].retracted, r.entries[0].retracted_reason],
+                     ['2026-07-06', 'measured again']);
+    const listed = await w('list', {});
+    assert.deepEqual(listed.entries.map((e) => e.id), ['alpha-001', 'alpha-002', 'beta-001']);
+    const all = await w('list', { include_retired: true });
+    assert.equal(all.entries.length, 5);
+    await refused('init', {}, /holds a knowledge base already/);
+    assert.deepEqual(await w('check', {}), { valid: true, index_current: true });
+    await c.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+
+    // init where there is no base: a base the other tools then fill
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'dtk-mcp-init-'));
+    const c2 = await connect(empty);
+    const w2 = async (name, args) => {
+        const x = await c2.callTool({ name, arguments: args });
+        assert.equal(x.isError, false, `${name}: ${JSON.stringify(x.content)}`);
+        return x.structuredContent;
+    };
+    r = await w2('init', { lang: 'en', domain: 'fresh' });
+    assert.deepEqual(r, { domain: 'fresh', lang: 'en',
+                          files: ['insights/_domain.yaml', 'insights/_sources.yaml',
+                                  'insights/_crystallizations.yaml', 'INDEX.md'] });
+    await w2('add_source', { id: 's1', title: 'One' });
+    assert.deepEqual(await w2('check', {}), { valid: true, index_current: true });
+    await c2.close();
+    fs.rmSync(empty, { recursive: true, force: true });
+});
+
 // ---- raw protocol, below the SDK ----
 
 function raw(lines, { bigLine = 0 } = {}) {

@@ -1,0 +1,141 @@
+/* cmd_edit_source.c: dtk edit-source: correct a source's title or url. */
+#include "dtk/cmd.h"
+
+#include "dtk/json.h"
+#include "dtk/write.h"
+
+#include <getopt.h>
+#include <string.h>
+
+/* Returns the source id of _sources.yaml (f), or NULL. */
+static const struct dtk_yval *S_source(const struct dtk_wfile *f, const char *id)
+{
+	const struct dtk_yval *root = f->doc.root;
+	size_t i;
+	for (i = 0; root->kind == DTK_Y_SEQ && i < root->n; i++) {
+		const char *s = dtk_write_str(root->items[i], "id");
+		if (s && !strcmp(s, id))
+			return root->items[i];
+	}
+	return NULL;
+}
+
+/* Prints the source id as the base now holds it. */
+static void S_print(struct dtk_write *w, const char *id, const char *what, const char *date)
+{
+	const struct dtk_source *s = dtk_kb_source(w->kb, id);
+	struct dtk_buf b = DTK_BUF_INIT;
+	struct dtk_json j;
+	char r[11], v[11];
+
+	if (w->opts.dry_run)
+		return;
+	if (!w->opts.json || !s) {
+		fprintf(w->ctx->out, "%s: %s revised %s\n", id, what, date);
+		return;
+	}
+	dtk_json_init(&j, &b);
+	dtk_json_object(&j);
+	dtk_json_kstring(&j, "id", s->id);
+	dtk_json_kstring(&j, "title", s->title);
+	dtk_json_kstring(&j, "url", s->url);
+	dtk_json_kstring(&j, "read", s->read ? dtk_date_format(r, s->read) : NULL);
+	dtk_json_kstring(&j, "revised", s->revised ? dtk_date_format(v, s->revised) : NULL);
+	dtk_json_end(&j, '}');
+	dtk_write_put_json(w, &b);
+}
+
+static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {{"title", required_argument, NULL, 't'},
+	                                     {"url", required_argument, NULL, 'u'},
+	                                     {"date", required_argument, NULL, 'd'},
+	                                     DTK_WRITE_LONGOPTS,
+	                                     {NULL, 0, NULL, 0}};
+	static const char *const keys[] = {"title", "url"};
+	const char *vals[2] = {NULL, NULL}, *date = NULL, *id;
+	struct dtk_buf what = DTK_BUF_INIT;
+	const struct dtk_yval *src;
+	struct dtk_wfile *f;
+	struct dtk_write w;
+	char day[11];
+	int c, k, rc = DTK_EXIT_INVALID;
+
+	dtk_write_init(&w, ctx, "edit-source");
+	optind = 0;
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+		if (c == 't' || c == 'u')
+			vals[c == 'u'] = optarg;
+		else if (c == 'd')
+			date = optarg;
+		else if (dtk_write_option(&w, c, optarg) != 1)
+			goto done;
+	}
+	if (dtk_cmd_operands(ctx, "edit-source", argc, argv, 1, 1, "<source-id>") < 0 ||
+	    dtk_write_date(&w, "--date", date, day) < 0)
+		goto done;
+	id = argv[optind];
+	if (!vals[0] && !vals[1]) {
+		dtk_cmd_usage_error(ctx, "edit-source", "nothing to change: give --title or --url");
+		goto done;
+	}
+	if (vals[0] && strspn(vals[0], " \t\r\n") == strlen(vals[0])) {
+		dtk_cmd_usage_error(ctx, "edit-source", "--title must not be blank");
+		goto done;
+	}
+	if (!(f = dtk_write_open(&w, "_sources.yaml")))
+		goto done;
+	if (!(src = S_source(f, id))) {
+		dtk_write_refuse(&w, "no source '%s' in insights/_sources.yaml", id);
+		goto done;
+	}
+	for (k = 0; k < 2; k++) {
+		const char *old = dtk_write_str(src, keys[k]);
+		if (!vals[k] || (old && !strcmp(old, vals[k])))
+			continue;
+		if (dtk_yedit_set_key(&f->doc, src, keys[k], (struct dtk_yscalar){vals[k], 0},
+		                      dtk_yedit_source_keys) < 0) {
+			rc = dtk_cmd_fail(ctx, "edit-source", DTK_EXIT_INVALID);
+			goto done;
+		}
+		dtk_buf_printf(&what, "%s%s", what.len ? ", " : "", keys[k]);
+	}
+	if (!what.len) {
+		dtk_write_refuse(&w, "source '%s' already reads so: nothing to change", id);
+		goto done;
+	}
+	if (dtk_yedit_set_key(&f->doc, src, "revised", (struct dtk_yscalar){day, 1},
+	                      dtk_yedit_source_keys) < 0) {
+		rc = dtk_cmd_fail(ctx, "edit-source", DTK_EXIT_INVALID);
+		goto done;
+	}
+	rc = dtk_write_commit(&w);
+	if (rc == DTK_EXIT_OK)
+		S_print(&w, id, what.ptr, day);
+done:
+	dtk_buf_release(&what);
+	dtk_write_release(&w);
+	return rc;
+}
+
+const struct dtk_cmd dtk_cmd_edit_source = {
+        .name = "edit-source",
+        .usage = "dtk edit-source [--title T] [--url U] [--date YYYY-MM-DD] [--dry-run]\n"
+                 "                       [--format text|json] [--no-reindex] <source-id>",
+        .summary = "correct a source's title or url in place",
+        .help = "\nReplaces the values given in the source's mapping of\n"
+                "insights/_sources.yaml; the id and every other byte stay. Sets the\n"
+                "source's 'revised' to today (or --date): 'dtk crystallize --plan' lists\n"
+                "it among the sources revised since the last run. Refused: nothing given,\n"
+                "a blank title, values as they are, an unknown source, a url that is not\n"
+                "absolute. Prints '<id>: <keys> revised <date>' (json: {id, title, url,\n"
+                "read, revised}).\n\n"
+                "options:\n"
+                "  --title T        the new title\n"
+                "  --url U          the new url (absolute)\n"
+                "  --date D         the revision's date (default today)\n" DTK_WRITE_HELP "\n"
+                "examples:\n"
+                "  dtk edit-source paper-b --url https://arxiv.org/abs/2311.08105\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .exec = S_exec,
+};

@@ -1,0 +1,243 @@
+/* cmd_init.c: dtk init: a new, empty knowledge base. */
+#include "dtk/cmd.h"
+
+#include "dtk/fs.h"
+#include "dtk/json.h"
+#include "dtk/kb.h"
+#include "dtk/write.h"
+#include "dtk/yemit.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The texts of a new base, per language: the title after the domain's
+ * name, description, positioning. */
+static const char *const S_text[2][3] = {
+        {" 知识索引", "本域的知识条目与结晶记录，由 dtk 维护。", "知识飞轮"},
+        {" knowledge index",
+         "The knowledge entries and crystallization records of this "
+         "domain, kept by dtk.",
+         "knowledge flywheel"}};
+
+/* Sets b to a domain name made of the last part of dir: lowercase letters,
+ * digits and '-' (anything else becomes '-'), "knowledge" when nothing is
+ * left. */
+static void S_domain_of(struct dtk_buf *b, const char *dir)
+{
+	const char *base = strrchr(dir, '/');
+
+	base = base ? base + 1 : dir;
+	for (; *base; base++) {
+		char ch = *base >= 'A' && *base <= 'Z' ? (char)(*base - 'A' + 'a') : *base;
+		int ok = (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
+		if (ok || (b->len && b->ptr[b->len - 1] != '-'))
+			dtk_buf_putc(b, ok ? ch : '-');
+	}
+	while (b->len && b->ptr[b->len - 1] == '-')
+		b->ptr[--b->len] = '\0';
+	if (!b->len)
+		dtk_buf_puts(b, "knowledge");
+}
+
+/* Appends "key: value" and a line break to b, value quoted as needed. */
+static int S_field(struct dtk_buf *b, const char *key, const char *value)
+{
+	dtk_buf_printf(b, "%s: ", key);
+	if (dtk_yemit_scalar(b, value, strlen(value), DTK_YEMIT_BLOCK, 0, "\n") < 0)
+		return -1;
+	dtk_buf_putc(b, '\n');
+	return 0;
+}
+
+/* Adds the three files of a new base to w: domain, title (NULL: made from
+ * the domain), in English (en) or Chinese. Returns the exit status. */
+static int S_files(struct dtk_write *w, const char *domain, const char *title, int en)
+{
+	struct dtk_buf d = DTK_BUF_INIT, t = DTK_BUF_INIT;
+	int rc = DTK_EXIT_INVALID;
+
+	if (!title)
+		dtk_buf_printf(&t, "%s%s", domain, S_text[en][0]);
+	if (S_field(&d, "domain", domain) < 0 || S_field(&d, "title", title ? title : t.ptr) < 0 ||
+	    S_field(&d, "description", S_text[en][1]) < 0 ||
+	    S_field(&d, "positioning", S_text[en][2]) < 0) {
+		dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		goto done;
+	}
+	dtk_buf_printf(&d, "categories: []\nlang: %s\n", en ? "en" : "zh");
+	if (dtk_write_create(w, "_domain.yaml", d.ptr, d.len) &&
+	    dtk_write_create(w, "_sources.yaml", dtk_xstrdup("[]\n"), 3) &&
+	    dtk_write_create(w, "_crystallizations.yaml", dtk_xstrdup("[]\n"), 3))
+		rc = DTK_EXIT_OK;
+	d.ptr = NULL; /* adopted */
+done:
+	dtk_buf_release(&d);
+	dtk_buf_release(&t);
+	return rc;
+}
+
+/* Prints what was made: the domain, or with --format json its files. */
+static void S_print(struct dtk_write *w, const char *domain, int en)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	struct dtk_json j;
+	size_t i;
+
+	if (w->opts.dry_run)
+		return;
+	if (!w->opts.json) {
+		fprintf(w->ctx->out, "%s\n", domain);
+		return;
+	}
+	dtk_json_init(&j, &b);
+	dtk_json_object(&j);
+	dtk_json_kstring(&j, "domain", domain);
+	dtk_json_kstring(&j, "lang", en ? "en" : "zh");
+	dtk_json_key(&j, "files");
+	dtk_json_array(&j);
+	for (i = 0; i < w->n_files; i++)
+		dtk_json_string(&j, w->files[i]->rel);
+	if (!w->opts.no_reindex)
+		dtk_json_string(&j, "INDEX.md");
+	dtk_json_end(&j, ']');
+	dtk_json_end(&j, '}');
+	dtk_write_put_json(w, &b);
+}
+
+/* Refuses a directory inside a base, or one whose insights/ or INDEX.md is
+ * there already. Returns 0 or the exit status. */
+static int S_refuse_existing(struct dtk_write *w, const char *dir)
+{
+	char *root = dtk_kb_find_root(dir), *p;
+	struct stat st;
+	int rc = 0;
+
+	if (root) {
+		rc = strcmp(root, dir)
+		             ? dtk_write_refuse(w, "%s is inside the knowledge base at %s", dir,
+		                                root)
+		             : dtk_write_refuse(w, "%s holds a knowledge base already", dir);
+		free(root);
+		return rc;
+	}
+	p = dtk_path_join(dir, "INDEX.md");
+	if (lstat(p, &st) == 0)
+		rc = dtk_write_refuse(w, "%s exists: not a new base", p);
+	free(p);
+	p = dtk_path_join(dir, "insights");
+	if (!rc && lstat(p, &st) == 0 && !S_ISDIR(st.st_mode))
+		rc = dtk_write_refuse(w, "%s exists and is not a directory", p);
+	free(p);
+	return rc;
+}
+
+static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {{"lang", required_argument, NULL, 'l'},
+	                                     {"domain", required_argument, NULL, 'd'},
+	                                     {"title", required_argument, NULL, 't'},
+	                                     DTK_WRITE_LONGOPTS,
+	                                     {NULL, 0, NULL, 0}};
+	static const char *const langs[] = {"zh", "en"};
+	const char *title = NULL, *domain = NULL;
+	struct dtk_buf name = DTK_BUF_INIT;
+	char *dir = realpath(".", NULL), *insights = NULL;
+	struct dtk_write w;
+	int c, en = 0, made = 0, lock = -1, rc = DTK_EXIT_INVALID;
+
+	dtk_write_init(&w, ctx, "init");
+	optind = 0;
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+		if (c == 'l' && (en = dtk_cmd_choice(ctx, "init", "--lang", optarg, langs, 2)) < 0)
+			goto done;
+		else if (c == 'd')
+			domain = optarg;
+		else if (c == 't')
+			title = optarg;
+		else if (c != 'l' && dtk_write_option(&w, c, optarg) != 1)
+			goto done;
+	}
+	if (dtk_cmd_operands(ctx, "init", argc, argv, 0, 0, NULL) < 0)
+		goto done;
+	if (!dir) {
+		dtk_error("cannot resolve the working directory: %s", strerror(errno));
+		rc = dtk_cmd_fail(ctx, "init", DTK_EXIT_INVALID);
+		goto done;
+	}
+	if (domain && !dtk_is_name(domain)) {
+		dtk_cmd_usage_error(ctx, "init",
+		                    "--domain: '%s' is not a name (lowercase letters, digits and "
+		                    "'-')",
+		                    domain);
+		goto done;
+	}
+	if (title && strspn(title, " \t\r\n") == strlen(title)) {
+		dtk_cmd_usage_error(ctx, "init", "--title must not be blank");
+		goto done;
+	}
+	if (!domain)
+		S_domain_of(&name, dir);
+	if ((lock = dtk_cmd_lock(dir)) < 0) {
+		dtk_error("cannot lock %s: %s", dir, strerror(errno));
+		rc = dtk_cmd_fail(ctx, "init", DTK_EXIT_INVALID);
+		goto done;
+	}
+	if ((rc = S_refuse_existing(&w, dir)) != 0)
+		goto done;
+	/* the files are made in insights/, which the commit needs; a run that
+	 * writes nothing removes it again */
+	insights = dtk_path_join(dir, "insights");
+	if (mkdir(insights, 0777) == 0) {
+		made = 1;
+	} else if (errno != EEXIST) {
+		dtk_error("cannot create %s: %s", insights, strerror(errno));
+		rc = dtk_cmd_fail(ctx, "init", DTK_EXIT_INVALID);
+		goto done;
+	}
+	ctx->root = dir;
+	rc = S_files(&w, domain ? domain : name.ptr, title, en);
+	if (rc == DTK_EXIT_OK)
+		rc = dtk_write_commit(&w);
+	if (rc == DTK_EXIT_OK)
+		S_print(&w, domain ? domain : name.ptr, en);
+	ctx->root = NULL;
+done:
+	if (made && (rc != DTK_EXIT_OK || w.opts.dry_run))
+		rmdir(insights);
+	if (lock >= 0)
+		close(lock);
+	dtk_write_release(&w);
+	dtk_buf_release(&name);
+	free(insights);
+	free(dir);
+	return rc;
+}
+
+const struct dtk_cmd dtk_cmd_init = {
+        .name = "init",
+        .usage = "dtk init [--lang zh|en] [--domain NAME] [--title T] [--dry-run]\n"
+                 "                [--format text|json] [--no-reindex]",
+        .summary = "start a new knowledge base in the working directory",
+        .help = "\nWrites a minimal valid base in the working directory (or -C DIR):\n"
+                "insights/_domain.yaml (domain, title, description, positioning, no\n"
+                "categories yet, lang), empty insights/_sources.yaml and\n"
+                "insights/_crystallizations.yaml, and INDEX.md, every text in the language\n"
+                "asked. Then 'dtk add-node', 'dtk add-source' and 'dtk add' fill it.\n"
+                "Refused inside an existing base, and where INDEX.md or an insights/ that\n"
+                "is not a directory exists. Prints the domain's name.\n\n"
+                "options:\n"
+                "  --lang zh|en     the language of INDEX.md and of the texts (default zh)\n"
+                "  --domain NAME    the domain's name (default: the directory's name, as a\n"
+                "                   name: lowercase letters, digits and '-')\n"
+                "  --title T        INDEX.md's title (default '<domain> 知识索引', or\n"
+                "                   '<domain> knowledge index' in English)\n" DTK_WRITE_HELP "\n"
+                "examples:\n"
+                "  mkdir kb && cd kb && git init && dtk init --lang en\n"
+                "  dtk add-node basics --category Basics\n",
+        .flags = 0,
+        .exec = S_exec,
+};

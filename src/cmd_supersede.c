@@ -1,0 +1,100 @@
+/* cmd_supersede.c: dtk supersede: a newer entry replaces an older one. */
+#include "dtk/cmd.h"
+
+#include "dtk/write.h"
+
+#include <getopt.h>
+#include <string.h>
+
+struct sup {
+	const char *by;
+	char date[11];
+};
+
+/* Returns "superseded by <id>" or "retracted" when entry e is retired, else
+ * NULL (buf holds the text). */
+static const char *S_retired(const struct dtk_yval *e, char *buf, size_t size)
+{
+	const char *by = dtk_write_str(e, "superseded_by");
+	if (by)
+		snprintf(buf, size, "superseded by %s", by);
+	else if (dtk_write_str(e, "retracted"))
+		snprintf(buf, size, "retracted");
+	else
+		return NULL;
+	return buf;
+}
+
+static int S_supersede(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval *e,
+                       const char *id, size_t times, struct dtk_buf *lines, void *arg)
+{
+	struct sup *s = arg;
+	const struct dtk_yval *n;
+	struct dtk_wfile *nf = NULL;
+	char why[300];
+
+	(void)times;
+	if (!strcmp(s->by, id))
+		return dtk_write_refuse(w, "an entry does not supersede itself");
+	if (S_retired(e, why, sizeof(why)))
+		return dtk_write_refuse(w, "%s is %s already", id, why);
+	if (!(n = dtk_write_entry(w, s->by, &nf)))
+		return DTK_EXIT_INVALID;
+	if (S_retired(n, why, sizeof(why)))
+		return dtk_write_refuse(w, "%s is %s: the entry that replaces another must be live",
+		                        s->by, why);
+	if (dtk_yedit_set_key(&f->doc, e, "superseded_by", (struct dtk_yscalar){s->by, 0},
+	                      dtk_yedit_entry_keys) < 0 ||
+	    dtk_yedit_set_key(&f->doc, e, "superseded", (struct dtk_yscalar){s->date, 1},
+	                      dtk_yedit_entry_keys) < 0)
+		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+	dtk_buf_printf(lines, "%s: superseded by %s on %s\n", id, s->by, s->date);
+	return DTK_EXIT_OK;
+}
+
+static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+	        {"date", required_argument, NULL, 'd'}, DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+	struct sup s = {NULL, ""};
+	const char *date = NULL;
+	struct dtk_write w;
+	int c, rc = DTK_EXIT_INVALID;
+
+	dtk_write_init(&w, ctx, "supersede");
+	optind = 0;
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+		if (c == 'd')
+			date = optarg;
+		else if (dtk_write_option(&w, c, optarg) != 1)
+			goto done;
+	}
+	if (dtk_cmd_operands(ctx, "supersede", argc, argv, 2, 2, "<old-id> <new-id>") < 0 ||
+	    dtk_write_date(&w, "--date", date, s.date) < 0)
+		goto done;
+	s.by = argv[optind + 1];
+	rc = dtk_write_each(&w, optind + 1, argv, optind, S_supersede, &s);
+done:
+	dtk_write_release(&w);
+	return rc;
+}
+
+const struct dtk_cmd dtk_cmd_supersede = {
+        .name = "supersede",
+        .usage = "dtk supersede [--date YYYY-MM-DD] [--dry-run] [--format text|json] "
+                 "[--no-reindex]\n"
+                 "                     <old-id> <new-id>",
+        .summary = "mark an entry replaced by a newer one (kept as history)",
+        .help = "\nSets superseded_by: <new-id> and superseded: today (or --date) on the\n"
+                "older entry, which stays in its file: references to it still resolve, and\n"
+                "'dtk show' of either says so. A superseded entry is left out of INDEX.md's\n"
+                "counts, high list and candidates, and out of 'dtk search' and 'dtk list'\n"
+                "(unless --include-retired). Refused: the entry itself, an entry retired\n"
+                "already, a <new-id> that is not a live entry of this base.\n\n"
+                "options:\n"
+                "  --date D         the date (default today)\n" DTK_WRITE_HELP "\n"
+                "examples:\n"
+                "  dtk supersede alpha-002 alpha-004\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .exec = S_exec,
+};

@@ -1,0 +1,93 @@
+/* cmd_unverify.c: dtk unverify: remove one corroboration of an entry. */
+#include "dtk/cmd.h"
+
+#include "dtk/write.h"
+
+#include <getopt.h>
+#include <string.h>
+
+struct unverify {
+	const char *source;
+	int level; /* --confidence, -1 when not given */
+};
+
+static int S_unverify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval *e,
+                      const char *id, size_t times, struct dtk_buf *lines, void *arg)
+{
+	const struct unverify *u = arg;
+	const char *conf = dtk_write_str(e, "confidence");
+	int i = dtk_write_list_has(e, "verified_by", u->source, NULL), min;
+	size_t left = dtk_write_list_len(e, "verified_by") - (i >= 0);
+	int high = u->level >= 0 ? u->level == DTK_CONF_HIGH : conf && !strcmp(conf, "high");
+
+	(void)times;
+	if (i < 0)
+		return dtk_write_refuse(w, "%s is not verified by '%s'", id, u->source);
+	if ((min = dtk_write_high_min(w)) < 0)
+		return DTK_EXIT_INVALID;
+	if (high && left < (size_t)min)
+		return dtk_write_refuse(w,
+		                        "%s is high and would keep %zu verified_by source%s; "
+		                        "high needs %d (policy.high_min_verified): lower it in "
+		                        "the same command (--confidence medium)",
+		                        id, left, left == 1 ? "" : "s", min);
+	if (dtk_yedit_remove_item(&f->doc, e, "verified_by", (size_t)i) < 0 ||
+	    (u->level >= 0 &&
+	     dtk_yedit_set_key(&f->doc, e, "confidence",
+	                       (struct dtk_yscalar){dtk_confidence_names[u->level], 1},
+	                       dtk_yedit_entry_keys) < 0))
+		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+	dtk_buf_printf(lines, "%s: no longer verified by %s (%zu left)", id, u->source, left);
+	if (u->level >= 0)
+		dtk_buf_printf(lines, "; confidence %s", dtk_confidence_names[u->level]);
+	dtk_buf_putc(lines, '\n');
+	return DTK_EXIT_OK;
+}
+
+static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {{"confidence", required_argument, NULL, 'c'},
+	                                     DTK_WRITE_LONGOPTS,
+	                                     {NULL, 0, NULL, 0}};
+	struct unverify u = {NULL, -1};
+	struct dtk_write w;
+	int c, rc = DTK_EXIT_INVALID;
+
+	dtk_write_init(&w, ctx, "unverify");
+	optind = 0;
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+		if (c == 'c') {
+			u.level = dtk_cmd_choice(ctx, "unverify", "--confidence", optarg,
+			                         dtk_confidence_names, DTK_CONF_COUNT);
+			if (u.level < 0)
+				goto done;
+		} else if (dtk_write_option(&w, c, optarg) != 1) {
+			goto done;
+		}
+	}
+	if (dtk_cmd_operands(ctx, "unverify", argc, argv, 2, 2, "<entry-id> <source-id>") < 0)
+		goto done;
+	u.source = argv[optind + 1];
+	rc = dtk_write_each(&w, optind + 1, argv, optind, S_unverify, &u);
+done:
+	dtk_write_release(&w);
+	return rc;
+}
+
+const struct dtk_cmd dtk_cmd_unverify = {
+        .name = "unverify",
+        .usage = "dtk unverify [--confidence high|medium|low] [--dry-run] [--format text|json]\n"
+                 "                    [--no-reindex] <entry-id> <source-id>",
+        .summary = "remove one corroborating source of an entry",
+        .help = "\nRemoves <source-id> from the entry's verified_by. Refused when the entry\n"
+                "is not verified by it, and when a high entry would keep fewer than\n"
+                "policy.high_min_verified sources: lower it in the same command.\n"
+                "Prints '<id>: no longer verified by <source> (<n> left)'.\n\n"
+                "options:\n"
+                "  --confidence C   also set the confidence (high, medium or low)\n" DTK_WRITE_HELP
+                "\n"
+                "examples:\n"
+                "  dtk unverify alpha-001 paper-c --confidence medium\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .exec = S_exec,
+};
