@@ -242,6 +242,15 @@ static int S_terms(struct terms *t, const char *s, uint64_t *same)
 		if (i < len && (unsigned char)f[i] < 0x80) {
 			cp = (unsigned char)f[i++];
 			c = S_class(cp);
+		} else if (i + 2 < len && ((unsigned char)f[i] & 0xF0) == 0xE0 &&
+		           ((unsigned char)f[i + 1] & 0xC0) == 0x80 &&
+		           ((unsigned char)f[i + 2] & 0xC0) == 0x80) {
+			/* three bytes (most of CJK): folded text is UTF-8 already */
+			cp = (((unsigned char)f[i] & 0x0F) << 12) |
+			     (((unsigned char)f[i + 1] & 0x3F) << 6) |
+			     ((unsigned char)f[i + 2] & 0x3F);
+			i += 3;
+			c = S_class(cp);
 		} else if (i < len) {
 			utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)f + i,
 			                                      (utf8proc_ssize_t)(len - i), &cp);
