@@ -573,7 +573,8 @@ int dtk_similar_rank_in(struct dtk_similar_hit **out, size_t *n,
 			rc = -1;
 	if (rc == 0) {
 		S_score(out, n, &qq, q, parts, n_parts, docs, n_docs);
-		qsort(*out, *n, sizeof(**out), S_hit_cmp);
+		if (*n > 1)
+			qsort(*out, *n, sizeof(**out), S_hit_cmp);
 		if (q->limit && *n > q->limit)
 			*n = q->limit;
 	}
