@@ -48,7 +48,7 @@ _dtk_options()
     supersede) echo "--date $_dtk_wopts" ;;
     retract) echo "--reason --date $_dtk_wopts" ;;
     init) echo "--lang --domain --title $_dtk_wopts" ;;
-    mcp) echo "--help" ;;
+    mcp) echo "--prefix --help" ;;
     help) echo "" ;;
     esac
 }

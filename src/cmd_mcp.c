@@ -8,21 +8,51 @@
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
+
+/* The longest prefix: a tool's name stays within 64 characters (the
+ * OpenAI API's limit), the longest dtk's being 16. */
+#define MAX_PREFIX 40
+
+/* Returns 1 when prefix can begin a tool's name in every client: letters,
+ * digits, '_' and '-' (OpenAI's ^[a-zA-Z0-9_-]{1,64}$ within MCP's). */
+static int S_prefix_ok(const char *p)
+{
+	return strlen(p) <= MAX_PREFIX &&
+	       strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
+	               strlen(p);
+}
 
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
+	static const struct option opts[] = {{"prefix", required_argument, NULL, 'p'},
+	                                     {NULL, 0, NULL, 0}};
+	const char *prefix = "";
+	struct dtk_mcp *m;
 	void (*old)(int);
-	int rc, fd;
+	int rc, fd, c;
 
 	optind = 0;
-	if (dtk_cmd_getopt(ctx, argc, argv, "", NULL) != -1 ||
-	    dtk_cmd_operands(ctx, "mcp", argc, argv, 0, 0, NULL) < 0)
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+		if (c != 'p')
+			return DTK_EXIT_INVALID;
+		prefix = optarg;
+	}
+	if (dtk_cmd_operands(ctx, "mcp", argc, argv, 0, 0, NULL) < 0)
 		return DTK_EXIT_INVALID;
+	if (!S_prefix_ok(prefix))
+		return dtk_cmd_usage_error(ctx, "mcp",
+		                           "--prefix must be at most %d letters, digits, '_' or "
+		                           "'-', not '%s'",
+		                           MAX_PREFIX, prefix);
 	/* a client that closes its end is a write that fails (EPIPE), not a
 	 * signal that kills the server */
 	old = signal(SIGPIPE, SIG_IGN);
-	rc = dtk_mcp_serve(stdin, ctx->out, ctx->err);
+	m = dtk_mcp_new(0);
+	dtk_mcp_set_prefix(m, prefix);
+	rc = dtk_mcp_serve_fd(m, fileno(stdin), ctx->out, ctx->err);
+	dtk_mcp_free(m);
 	if (rc == 0 && ferror(ctx->out) && (fd = open("/dev/null", O_WRONLY | O_CLOEXEC)) >= 0) {
 		/* the client has gone: what was not written goes nowhere */
 		if (fileno(ctx->out) >= 0)
@@ -38,19 +68,23 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 const struct dtk_cmd dtk_cmd_mcp = {
         .name = "mcp",
-        .usage = "dtk mcp",
+        .usage = "dtk mcp [--prefix P]",
         .summary = "serve the base to agents over MCP (stdio)",
         .help = "\nAn MCP (Model Context Protocol) server: JSON-RPC 2.0, one message per line\n"
                 "on standard input and output (nothing else is written there; diagnostics\n"
                 "go to standard error), until the input ends or the client closes the\n"
-                "output (exit 0 either way). Tools run dtk's own commands (show, list,\n"
-                "search, next_id, check, crystallize_plan; add, add_source, use, cite,\n"
-                "close, verify, review, relate); resources are INDEX.md (dtk://index) and\n"
-                "each node file (dtk://node/<name>), read-only. Each request reads the\n"
-                "base as it is on disk then. Protocol versions 2025-11-25, 2025-06-18,\n"
+                "output (exit 0 either way). Tools run dtk's own commands: the reading\n"
+                "ones (show, list, search, next_id, check, crystallize_plan) and every\n"
+                "write command; resources are INDEX.md (dtk://index) and each node file\n"
+                "(dtk://node/<name>), read-only. Each request reads the base as it is on\n"
+                "disk then. Protocol versions 2026-07-28, 2025-11-25, 2025-06-18,\n"
                 "2025-03-26 and 2024-11-05. See docs/agents.md.\n\n"
+                "options:\n"
+                "  --prefix P       name every tool P<name> (letters, digits, _ and -; at\n"
+                "                   most 40): two bases' servers in one agent\n\n"
                 "examples:\n"
-                "  claude mcp add dtk -- dtk -C /path/to/base mcp\n",
+                "  claude mcp add dtk -- dtk -C /path/to/base mcp\n"
+                "  claude mcp add infra -- dtk -C /path/to/infra mcp --prefix infra_\n",
         .flags = 0,
         .exec = S_exec,
 };

@@ -1,4 +1,5 @@
 /* mcp.c: the MCP server: messages, JSON-RPC, the lifecycle, resources. */
+#define _GNU_SOURCE /* open_memstream */
 #include "dtk/mcp.h"
 
 #include "dtk/fs.h"
@@ -8,28 +9,58 @@
 #include "mcp_tools.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-const char *const dtk_mcp_versions[4] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
+const char *const dtk_mcp_versions[DTK_MCP_N_VERSIONS] = {"2026-07-28", "2025-11-25", "2025-06-18",
+                                                          "2025-03-26", "2024-11-05"};
 
-/* JSON-RPC's error codes, and MCP's for an unknown resource. */
+/* The version without a handshake: each request names it in its _meta. */
+#define MODERN "2026-07-28"
+#define META_VERSION "io.modelcontextprotocol/protocolVersion"
+
+/* JSON-RPC's error codes, MCP's for an unknown resource (before 2026-07-28)
+ * and for a protocol version it does not speak. */
 enum {
 	E_PARSE = -32700,
 	E_REQUEST = -32600,
 	E_METHOD = -32601,
 	E_PARAMS = -32602,
-	E_RESOURCE = -32002
+	E_RESOURCE = -32002,
+	E_VERSION = -32022
 };
 
 struct dtk_mcp {
 	unsigned flags;
 	const char *version; /* the version initialize agreed on, or NULL */
+	char *prefix;        /* of every tool's name */
+	const char *pending; /* input read but not handled yet (dtk_mcp_serve's) */
+	size_t pending_len;
+};
+
+/* What a request is answered in: a session's version, or 2026-07-28's. */
+struct req {
+	int modern;
+	json_t *id;
 };
 
 /* ---- reading messages ---- */
+
+/* Ends line as the readers return it: DTK_ETOOBIG when it was over the
+ * limit, else 1 with a '\r' before its end dropped and a NUL after it. */
+static int S_line_end(struct dtk_buf *line, int over)
+{
+	if (over)
+		return DTK_ETOOBIG;
+	if (line->len && line->ptr[line->len - 1] == '\r')
+		line->len--;
+	dtk_buf_putc(line, '\0');
+	line->len--;
+	return 1;
+}
 
 int dtk_mcp_read_line(FILE *in, size_t max, struct dtk_buf *line)
 {
@@ -51,69 +82,170 @@ int dtk_mcp_read_line(FILE *in, size_t max, struct dtk_buf *line)
 	}
 	if (ferror(in))
 		return dtk_error("cannot read standard input: %s", strerror(errno));
-	if (over)
-		return DTK_ETOOBIG;
-	if (line->len && line->ptr[line->len - 1] == '\r')
-		line->len--;
-	dtk_buf_putc(line, '\0');
-	line->len--;
-	return any ? 1 : 0;
+	if (!any)
+		return 0;
+	return S_line_end(line, over);
 }
 
-/* ---- responses ---- */
+/* ---- the server ---- */
 
 struct dtk_mcp *dtk_mcp_new(unsigned flags)
 {
 	struct dtk_mcp *m = dtk_xcalloc(1, sizeof(*m));
 	m->flags = flags;
+	m->prefix = dtk_xstrdup("");
 	return m;
+}
+
+void dtk_mcp_set_prefix(struct dtk_mcp *m, const char *prefix)
+{
+	free(m->prefix);
+	m->prefix = dtk_xstrdup(prefix);
 }
 
 void dtk_mcp_free(struct dtk_mcp *m)
 {
+	if (!m)
+		return;
+	free(m->prefix);
 	free(m);
 }
 
-/* Returns the response line for id (stolen) and result (stolen). */
-static char *S_result(json_t *id, json_t *result)
+/* ---- responses ---- */
+
+/* Returns the response line for id (stolen) and result (stolen); in
+ * 2026-07-28 every result says it is complete and who answers. */
+static char *S_result(struct req *q, json_t *result)
 {
-	json_t *r = json_pack("{s:s,s:o,s:o}", "jsonrpc", "2.0", "id", id, "result", result);
-	char *s = json_dumps(r, JSON_COMPACT);
+	json_t *r;
+	char *s;
+
+	if (q->modern) {
+		json_object_set_new(result, "resultType", json_string("complete"));
+		json_object_set_new(result, "_meta",
+		                    json_pack("{s:{s:s,s:s}}", "io.modelcontextprotocol/serverInfo",
+		                              "name", "dtk", "version", DTK_VERSION));
+	}
+	r = json_pack("{s:s,s:o,s:o}", "jsonrpc", "2.0", "id", q->id, "result", result);
+	q->id = NULL;
+	s = json_dumps(r, JSON_COMPACT);
 	json_decref(r);
 	return s;
 }
 
-/* Returns the error response line for id (stolen; NULL: null). */
-static char *S_error(json_t *id, int code, const char *msg)
+/* Returns the error response line for id (stolen; NULL: null), with data
+ * (stolen) when not NULL. */
+static char *S_error_data(json_t *id, int code, const char *msg, json_t *data)
 {
 	json_t *r = json_pack("{s:s,s:o,s:{s:i,s:s}}", "jsonrpc", "2.0", "id",
 	                      id ? id : json_null(), "error", "code", code, "message", msg);
-	char *s = json_dumps(r, JSON_COMPACT);
+	char *s;
+
+	if (data)
+		json_object_set_new(json_object_get(r, "error"), "data", data);
+	s = json_dumps(r, JSON_COMPACT);
 	json_decref(r);
 	return s;
+}
+
+static char *S_error(json_t *id, int code, const char *msg)
+{
+	return S_error_data(id, code, msg, NULL);
+}
+
+/* The error response to request q (its id stolen). */
+static char *S_qerror(struct req *q, int code, const char *msg)
+{
+	json_t *id = q->id;
+	q->id = NULL;
+	return S_error(id, code, msg);
 }
 
 /* ---- methods ---- */
 
+/* What an agent reads first: its working loop on the base. Each '@' stands
+ * for the tools' prefix. */
+static const char S_instructions[] =
+        "This server is one knowledge base of insights: entries, each a claim with its "
+        "sources, a confidence (high, medium, low) and dates, grouped in nodes (topics). "
+        "Work on it in this loop. 1. Orient: read the resource dtk://index (INDEX.md) for "
+        "the nodes and what they hold. 2. Before relying on the base, call @search on the "
+        "topic (@list browses by node or date); results are short, a page at a time: call "
+        "@show on an entry before relying on it, and read any open contradiction it lists. "
+        "3. Record what you did: @use for the entries your work relied on, @cite for those "
+        "you quoted as evidence, @close when the outcome of acting on them is known. 4. "
+        "Before @add, @search so as not to add what is there; name a registered source "
+        "(@add_source adds one). 5. When a claim looks wrong, do not overwrite it: "
+        "@contradict it with another entry and a note (@resolve once settled); @verify an "
+        "entry another source corroborates; @review one you checked still holds. Every "
+        "write is validated and refused whole, with its reasons, when it would break the "
+        "base; dry_run shows the diff first. Each call reads the base as it is on disk.";
+
+/* Returns the instructions with m's prefix in each tool's name (a new
+ * reference). */
+static json_t *S_instructions_for(struct dtk_mcp *m)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	const char *s;
+	json_t *r;
+
+	for (s = S_instructions; *s; s++) {
+		if (*s == '@')
+			dtk_buf_puts(&b, m->prefix);
+		else
+			dtk_buf_putc(&b, *s);
+	}
+	r = json_string(dtk_buf_cstr(&b));
+	dtk_buf_release(&b);
+	return r;
+}
+
+static json_t *S_capabilities(void)
+{
+	return json_pack("{s:{s:b},s:{s:b,s:b}}", "tools", "listChanged", 0, "resources",
+	                 "listChanged", 0, "subscribe", 0);
+}
+
 static json_t *S_initialize(struct dtk_mcp *m, json_t *params)
 {
 	const char *asked = json_string_value(json_object_get(params, "protocolVersion"));
-	const char *v = dtk_mcp_versions[0];
+	const char *v = dtk_mcp_versions[1];
 	size_t i;
 
-	for (i = 0; asked && i < 4; i++)
+	for (i = 1; asked && i < DTK_MCP_N_VERSIONS; i++)
 		if (!strcmp(asked, dtk_mcp_versions[i]))
 			v = dtk_mcp_versions[i];
 	m->version = v;
-	return json_pack(
-	        "{s:s,s:{s:{s:b},s:{s:b,s:b}},s:{s:s,s:s,s:s},s:s}", "protocolVersion", v,
-	        "capabilities", "tools", "listChanged", 0, "resources", "listChanged", 0,
-	        "subscribe", 0, "serverInfo", "name", "dtk", "title", "dtk knowledge base",
-	        "version", DTK_VERSION, "instructions",
-	        "dtk keeps a knowledge base of insights (insights/<node>.yaml, one entry per "
-	        "claim with its sources and confidence) and its INDEX.md. Search or list "
-	        "entries, show one with what names it; each call reads the base as it is on "
-	        "disk.");
+	return json_pack("{s:s,s:o,s:{s:s,s:s,s:s},s:o}", "protocolVersion", v, "capabilities",
+	                 S_capabilities(), "serverInfo", "name", "dtk", "title",
+	                 "dtk knowledge base", "version", DTK_VERSION, "instructions",
+	                 S_instructions_for(m));
+}
+
+/* server/discover (2026-07-28): what initialize tells, without a session. */
+static json_t *S_discover(struct dtk_mcp *m)
+{
+	return json_pack("{s:[s],s:o,s:o}", "supportedVersions", MODERN, "capabilities",
+	                 S_capabilities(), "instructions", S_instructions_for(m));
+}
+
+/* A list result in 2026-07-28 says how long it may be kept, and by whom. */
+static json_t *S_cacheable(struct req *q, json_t *r, int ttl_ms)
+{
+	if (q->modern) {
+		json_object_set_new(r, "ttlMs", json_integer(ttl_ms));
+		json_object_set_new(r, "cacheScope", json_string("private"));
+	}
+	return r;
+}
+
+static json_t *S_templates(void)
+{
+	return json_pack("{s:[{s:s,s:s,s:s,s:s,s:s}]}", "resourceTemplates", "uriTemplate",
+	                 "dtk://node/{name}", "name", "node", "title", "A node file", "description",
+	                 "insights/<name>.yaml: one node (a topic), its stance and every entry, "
+	                 "as YAML; name is a node's name as list, search and show give it",
+	                 "mimeType", "application/yaml");
 }
 
 static json_t *S_resource(const char *uri, const char *name, const char *title, const char *mime)
@@ -219,53 +351,196 @@ done:
 	return r;
 }
 
-/* Runs method with params; returns the response line. */
-static char *S_method(struct dtk_mcp *m, json_t *id, const char *method, json_t *params)
+/* Runs method with params for request q; returns the response line. */
+static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json_t *params)
 {
 	char err[512];
-	const char *msg = NULL;
 	json_t *r = NULL;
 	int code = E_PARAMS;
 
 	if (params && !json_is_object(params))
-		return S_error(id, E_PARAMS, "params must be an object");
-	if (!strcmp(method, "initialize"))
-		return S_result(id, S_initialize(m, params));
-	if (!strcmp(method, "ping"))
-		return S_result(id, json_object());
+		return S_qerror(q, E_PARAMS, "params must be an object");
+	if (!strcmp(method, "server/discover"))
+		return S_result(q, S_discover(m));
+	if (!q->modern && !strcmp(method, "initialize"))
+		return S_result(q, S_initialize(m, params));
+	if (!q->modern && !strcmp(method, "ping"))
+		return S_result(q, json_object());
+	if (!q->modern && !m->version && strcmp(method, "initialize"))
+		return S_qerror(q, E_REQUEST,
+		                "the session has not been initialized: send initialize first (or "
+		                "name protocol version " MODERN " in each request's _meta)");
+	if (json_object_get(params, "cursor") && !json_is_null(json_object_get(params, "cursor")) &&
+	    (!strcmp(method, "tools/list") || !strcmp(method, "resources/list") ||
+	     !strcmp(method, "resources/templates/list")))
+		return S_qerror(q, E_PARAMS, "Invalid cursor: this list has a single page");
 	if (!strcmp(method, "tools/list"))
-		return S_result(id, json_pack("{s:o}", "tools", dtk_mcp_tools_list()));
+		return S_result(
+		        q,
+		        S_cacheable(q, json_pack("{s:o}", "tools", dtk_mcp_tools_list(m->prefix)),
+		                    3600000));
 	if (!strcmp(method, "resources/templates/list"))
-		return S_result(id, json_pack("{s:[]}", "resourceTemplates"));
+		return S_result(q, S_cacheable(q, S_templates(), 3600000));
 	if (!strcmp(method, "tools/call")) {
 		json_t *name = json_object_get(params, "name");
 		if (!json_is_string(name))
-			return S_error(id, E_PARAMS, "tools/call needs the tool's name");
+			return S_qerror(q, E_PARAMS, "tools/call needs the tool's name");
 		if (m->flags & DTK_MCP_NO_CALLS)
-			return S_error(id, E_PARAMS, "tool calls are off");
-		if (dtk_mcp_tools_call(json_string_value(name),
-		                       json_object_get(params, "arguments"), &r, &msg, err,
+			return S_qerror(q, E_PARAMS, "tool calls are off");
+		if (dtk_mcp_tools_call(m->prefix, json_string_value(name),
+		                       json_object_get(params, "arguments"), &r, err,
 		                       sizeof(err)) < 0)
-			return S_error(id, E_PARAMS, msg);
-		return S_result(id, r);
+			return S_qerror(q, E_PARAMS, err);
+		return S_result(q, r);
 	}
 	if (!strcmp(method, "resources/list")) {
 		if (!(r = S_resources_list(err, sizeof(err))))
-			return S_error(id, E_PARAMS, err);
-		return S_result(id, r);
+			return S_qerror(q, E_PARAMS, err);
+		return S_result(q, S_cacheable(q, r, 0));
 	}
 	if (!strcmp(method, "resources/read")) {
 		json_t *uri = json_object_get(params, "uri");
 		if (!json_is_string(uri))
-			return S_error(id, E_PARAMS, "resources/read needs a uri");
+			return S_qerror(q, E_PARAMS, "resources/read needs a uri");
 		if (m->flags & DTK_MCP_NO_CALLS)
-			return S_error(id, E_PARAMS, "reads are off");
+			return S_qerror(q, E_PARAMS, "reads are off");
 		if (!(r = S_resources_read(json_string_value(uri), &code, err, sizeof(err))))
-			return S_error(id, code, err);
-		return S_result(id, r);
+			/* 2026-07-28 answers an unknown resource as invalid params */
+			return S_qerror(q, q->modern ? E_PARAMS : code, err);
+		return S_result(q, S_cacheable(q, r, 0));
 	}
 	snprintf(err, sizeof(err), "Method not found: %s", method);
-	return S_error(id, E_METHOD, err);
+	return S_qerror(q, E_METHOD, err);
+}
+
+/* ---- bounds ---- */
+
+/*
+ * Returns 0 when the JSON text msg nests at most DTK_MCP_MAX_DEPTH deep and
+ * holds at most DTK_MCP_MAX_VALUES values, else -1: what jansson would
+ * build of it is then bounded (a few hundred bytes a value) before it
+ * builds anything. A count of brackets, commas and colons outside strings
+ * bounds the values from above; malformed text is left to the parser.
+ */
+static int S_bounded(const char *msg, size_t len)
+{
+	size_t i, values = 1, depth = 0;
+	int in_string = 0;
+
+	for (i = 0; i < len; i++) {
+		char c = msg[i];
+		if (in_string) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_string = 0;
+			continue;
+		}
+		switch (c) {
+		case '"': in_string = 1; break;
+		case '[':
+		case '{':
+			if (++depth > DTK_MCP_MAX_DEPTH)
+				return -1;
+			/* fall through */
+		case ',':
+		case ':':
+			if (++values > DTK_MCP_MAX_VALUES)
+				return -1;
+			break;
+		case ']':
+		case '}': depth -= depth > 0; break;
+		default: break;
+		}
+	}
+	return 0;
+}
+
+/* Parses msg within the bounds. Returns the JSON (a new reference), or
+ * NULL with *code set. */
+static json_t *S_parse(const char *msg, size_t len, int *code)
+{
+	json_error_t je;
+	json_t *j;
+
+	*code = E_REQUEST;
+	if (S_bounded(msg, len) < 0)
+		return NULL;
+	*code = E_PARSE;
+	j = json_loadb(msg, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+	return j;
+}
+
+/* ---- cancellation ---- */
+
+/* Returns 1 when the input read but not handled yet holds a
+ * notifications/cancelled for request id: the request is not run. */
+static int S_cancelled(struct dtk_mcp *m, json_t *id)
+{
+	const char *p = m->pending, *end = m->pending + m->pending_len, *nl;
+	json_t *j;
+	int code, found = 0;
+
+	for (; p && p < end && !found; p = nl + 1) {
+		if (!(nl = memchr(p, '\n', (size_t)(end - p))))
+			break; /* a line not read whole yet */
+		if (!memmem(p, (size_t)(nl - p), "notifications/cancelled", 23))
+			continue;
+		if (!(j = S_parse(p, (size_t)(nl - p), &code)))
+			continue;
+		found = json_is_string(json_object_get(j, "method")) &&
+		        !strcmp(json_string_value(json_object_get(j, "method")),
+		                "notifications/cancelled") &&
+		        !json_object_get(j, "id") &&
+		        json_equal(json_object_get(json_object_get(j, "params"), "requestId"), id);
+		json_decref(j);
+	}
+	return found;
+}
+
+/* ---- messages ---- */
+
+/* Returns the protocol version request j names in its params' _meta (the
+ * 2026-07-28 way), or NULL when it names none; -1 in *bad when _meta's
+ * version is not a string. */
+static const char *S_claim(json_t *j, int *bad)
+{
+	json_t *v = json_object_get(json_object_get(json_object_get(j, "params"), "_meta"),
+	                            META_VERSION);
+	*bad = v && !json_is_string(v);
+	return json_string_value(v);
+}
+
+/* Answers request j with method and id: returns the response line, or
+ * NULL when it was cancelled before it ran. */
+static char *S_request(struct dtk_mcp *m, json_t *j, json_t *id, const char *method)
+{
+	struct req q = {0, json_incref(id)};
+	const char *claim;
+	json_t *data;
+	char *out;
+	int bad;
+	size_t i;
+
+	if (S_cancelled(m, id)) {
+		json_decref(q.id);
+		return NULL;
+	}
+	claim = S_claim(j, &bad);
+	if (bad)
+		return S_qerror(&q, E_PARAMS, "_meta's " META_VERSION " must be a string");
+	if (claim && strcmp(claim, MODERN)) {
+		data = json_pack("{s:[],s:s}", "supported", "requested", claim);
+		for (i = 0; i < DTK_MCP_N_VERSIONS; i++)
+			json_array_append_new(json_object_get(data, "supported"),
+			                      json_string(dtk_mcp_versions[i]));
+		out = S_error_data(q.id, E_VERSION, "Unsupported protocol version", data);
+		return out;
+	}
+	q.modern = claim != NULL;
+	out = S_method(m, &q, method, json_object_get(j, "params"));
+	json_decref(q.id);
+	return out;
 }
 
 /* Answers one message j (not stolen); returns the response line, or NULL
@@ -291,20 +566,34 @@ static char *S_message(struct dtk_mcp *m, json_t *j)
 	} else if (!json_is_string(method)) {
 		out = S_error(id ? json_incref(id) : NULL, E_REQUEST, "Invalid Request");
 	} else if (id) {
-		out = S_method(m, json_incref(id), json_string_value(method),
-		               json_object_get(j, "params"));
+		out = S_request(m, j, id, json_string_value(method));
 	} /* else a notification: nothing is answered */
 	return out;
 }
 
-/* Answers a batch (a non-empty array) as protocol 2025-03-26 has them: an
- * array of the responses due, in order, or NULL when none is (notifications
- * only). An initialize in a batch is refused, as that version says. */
-static char *S_batch(struct dtk_mcp *m, json_t *batch)
+/* Writes response r (freed) to out after sep when it is not NULL; returns
+ * 1 when it wrote. */
+static int S_put(FILE *out, char sep, char *r)
 {
-	struct dtk_buf b = DTK_BUF_INIT;
+	if (!r)
+		return 0;
+	if (sep)
+		putc(sep, out);
+	fputs(r, out);
+	free(r);
+	return 1;
+}
+
+/* Answers a batch (a non-empty array) as protocol 2025-03-26 has them: an
+ * array of the responses due, in order, written to out as each is made (so
+ * that only one is held at a time), or nothing when none is due
+ * (notifications only). An initialize in a batch is refused, as that
+ * version says. Returns 1 when it wrote. */
+static int S_batch(struct dtk_mcp *m, json_t *batch, FILE *out)
+{
 	json_t *item;
 	size_t i;
+	int any = 0;
 	char *r;
 
 	json_array_foreach(batch, i, item)
@@ -316,58 +605,152 @@ static char *S_batch(struct dtk_mcp *m, json_t *batch)
 			            "initialize must not be part of a batch");
 		else
 			r = S_message(m, item);
-		if (!r)
-			continue;
-		dtk_buf_putc(&b, b.len ? ',' : '[');
-		dtk_buf_puts(&b, r);
-		free(r);
+		any |= S_put(out, any ? ',' : '[', r);
 	}
-	if (!b.len)
-		return NULL;
-	dtk_buf_putc(&b, ']');
-	return dtk_buf_detach(&b);
+	if (any)
+		putc(']', out);
+	return any;
+}
+
+/* Handles message msg, writing its response (without '\n') to out.
+ * Returns 1 when it wrote one, 0 when none is due. */
+static int S_handle(struct dtk_mcp *m, const char *msg, size_t len, FILE *out)
+{
+	int code, rc;
+	json_t *j = S_parse(msg, len, &code);
+
+	if (!j)
+		return S_put(out, 0,
+		             S_error(NULL, code,
+		                     code == E_PARSE
+		                             ? "Parse error"
+		                             : "message nests deeper than "
+		                               "64 levels or holds more than 100000 values"));
+	/* batches exist in 2025-03-26 only (2025-06-18 removed them) */
+	if (json_is_array(j) && json_array_size(j) && m->version &&
+	    !strcmp(m->version, "2025-03-26"))
+		rc = S_batch(m, j, out);
+	else
+		rc = S_put(out, 0, S_message(m, j));
+	json_decref(j);
+	return rc;
 }
 
 char *dtk_mcp_handle(struct dtk_mcp *m, const char *msg, size_t len)
 {
-	json_error_t je;
-	json_t *j = json_loadb(msg, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
-	char *out;
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&buf, &size);
+	int any;
 
-	if (!j)
-		return S_error(NULL, E_PARSE, "Parse error");
-	/* batches exist in 2025-03-26 only (2025-06-18 removed them) */
-	if (json_is_array(j) && json_array_size(j) && m->version &&
-	    !strcmp(m->version, "2025-03-26"))
-		out = S_batch(m, j);
-	else
-		out = S_message(m, j);
-	json_decref(j);
-	return out;
+	if (!out)
+		abort(); /* out of memory */
+	any = S_handle(m, msg, len, out);
+	fclose(out);
+	if (!any) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }
 
-int dtk_mcp_serve(FILE *in, FILE *out, FILE *err)
+/* ---- serving ---- */
+
+/* Input read from a file descriptor ahead of what was handled. */
+struct reader {
+	int fd, eof;
+	char *buf;
+	size_t len, cap;
+};
+
+/* How much input is read ahead (to see cancellations of queued requests). */
+#define LOOKAHEAD (1u << 20)
+
+/* Reads once into r: waits for input when block, else reads only what is
+ * there. Returns 1 when it read, 0 when nothing (at the end, or nothing
+ * waiting), -1 with the error set when the input fails. */
+static int S_fill(struct reader *r, int block)
+{
+	struct pollfd p = {r->fd, POLLIN, 0};
+	ssize_t n;
+
+	if (r->eof || (!block && poll(&p, 1, 0) <= 0))
+		return 0;
+	dtk_grow((void **)&r->buf, &r->cap, r->len + 65536, 1);
+	do
+		n = read(r->fd, r->buf + r->len, 65536);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return dtk_error("cannot read standard input: %s", strerror(errno));
+	if (n == 0)
+		r->eof = 1;
+	r->len += (size_t)n;
+	return n > 0;
+}
+
+/* Moves the first line of r (without its '\n' or a '\r' before it) into
+ * line, waiting for it. Returns as dtk_mcp_read_line does. */
+static int S_next_line(struct reader *r, size_t max, struct dtk_buf *line)
+{
+	size_t scanned = 0, n;
+	char *nl;
+	int rc, over = 0;
+
+	line->len = 0;
+	for (;;) {
+		nl = r->len > scanned ? memchr(r->buf + scanned, '\n', r->len - scanned) : NULL;
+		n = nl ? (size_t)(nl - r->buf) : r->len;
+		if (n > max && !over) /* drop it, skip the rest */
+			over = 1;
+		if (nl || (r->eof && r->len)) {
+			if (!over)
+				dtk_buf_put(line, r->buf, n);
+			n += nl != NULL;
+			memmove(r->buf, r->buf + n, r->len - n);
+			r->len -= n;
+			break;
+		}
+		if (r->eof)
+			return 0;
+		if (over) {
+			r->len = 0;
+			scanned = 0;
+		} else {
+			scanned = r->len;
+		}
+		if ((rc = S_fill(r, 1)) < 0)
+			return rc;
+	}
+	return S_line_end(line, over);
+}
+
+int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err)
 {
 	struct dtk_buf line = DTK_BUF_INIT;
-	struct dtk_mcp *m = dtk_mcp_new(0);
-	char *resp;
-	int rc;
+	struct reader r = {in, 0, NULL, 0, 0};
+	int rc, any;
 
-	while ((rc = dtk_mcp_read_line(in, DTK_MCP_MAX_MESSAGE, &line)) != 0) {
+	while ((rc = S_next_line(&r, DTK_MCP_MAX_MESSAGE, &line)) != 0) {
 		if (rc < 0 && rc != DTK_ETOOBIG)
 			break;
+		errno = 0;
 		if (rc == DTK_ETOOBIG) {
 			fprintf(err, "dtk mcp: a message over %u bytes was refused\n",
 			        DTK_MCP_MAX_MESSAGE);
-			resp = S_error(NULL, E_REQUEST, "message larger than 16 MiB");
+			any = S_put(out, 0, S_error(NULL, E_REQUEST, "message larger than 16 MiB"));
 		} else if (line.len == strspn(line.ptr, " \t")) {
 			continue; /* a blank line */
 		} else {
-			resp = dtk_mcp_handle(m, line.ptr, line.len);
+			/* what is waiting already: a cancellation of a queued request */
+			while (r.len < LOOKAHEAD && S_fill(&r, 0) > 0)
+				;
+			m->pending = r.buf;
+			m->pending_len = r.len;
+			any = S_handle(m, line.ptr, line.len, out);
+			m->pending = NULL;
+			m->pending_len = 0;
 		}
-		errno = 0;
-		if (resp && (fputs(resp, out) < 0 || putc('\n', out) < 0 || fflush(out))) {
-			free(resp);
+		if (any && (putc('\n', out) < 0 || fflush(out) || ferror(out))) {
 			/* the client closed its end: it has gone, as at the end of
 			 * the input */
 			rc = errno == EPIPE ? 0
@@ -375,9 +758,16 @@ int dtk_mcp_serve(FILE *in, FILE *out, FILE *err)
 			                                strerror(errno));
 			break;
 		}
-		free(resp);
 	}
 	dtk_buf_release(&line);
-	dtk_mcp_free(m);
+	free(r.buf);
 	return rc < 0 ? -1 : 0;
+}
+
+int dtk_mcp_serve(FILE *in, FILE *out, FILE *err)
+{
+	struct dtk_mcp *m = dtk_mcp_new(0);
+	int rc = dtk_mcp_serve_fd(m, fileno(in), out, err);
+	dtk_mcp_free(m);
+	return rc;
 }

@@ -1,10 +1,22 @@
-/* mcp_tools.c: dtk's MCP tools, each a dtk command run in-process with its
- * arguments built from the tool's, its JSON output parsed back. */
+/*
+ * mcp_tools.c: dtk's MCP tools, each a dtk command run in-process with its
+ * arguments built from the tool's, its JSON output read back.
+ *
+ * Adding a tool for a write command is one entry of S_tools below: its name,
+ * the command, a title and a description saying what it is for and when to
+ * call it, its arguments (each the option it becomes, or an operand in
+ * order when flag is NULL), shape O_WRITE, its hints (H_IDEMPOTENT when a
+ * second identical call changes nothing more, H_DESTRUCTIVE when it replaces
+ * or removes what was there) and `keep`, the fields of each written entry or
+ * object the short result holds besides "id". tools/list lists it from then
+ * on whenever dtk has the command; docs/agents.md lists it in its table.
+ */
 #define _GNU_SOURCE /* open_memstream */
 #include "mcp_tools.h"
 
 #include "dtk/cmd.h"
 #include "dtk/dtk.h"
+#include "dtk/model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,38 +24,51 @@
 
 /* How a tool's output becomes structuredContent. */
 enum shape {
-	O_OBJECT,  /* the command's JSON object */
-	O_ENTRIES, /* the command's JSON array, as {"entries": [...]} */
-	O_ID,      /* the command's one line, as {"id": "..."} */
-	O_CHECK,   /* {"valid": bool, "index_current": bool} from the exit status */
-	O_WRITE,   /* a write's JSON: an object as it is, an array as {"entries": [...]} */
+	O_OBJECT, /* the command's JSON object */
+	O_PAGE,   /* the command's JSON array, a page of it in short form */
+	O_ID,     /* the command's one line, as {"id": "..."} */
+	O_CHECK,  /* {"valid": bool, "index_current": bool} from the exit status */
+	O_WRITE,  /* a write's JSON, cut to the fields it changed (keep) */
 };
 
-/* One argument of a tool: its JSON type ('s' string, 'i' integer >= 1, 'b'
- * boolean, 'l' string or list of strings, 'w' words: a string split at
- * spaces), the option it becomes (NULL: operands after "--"). */
+/* What a tool does to the base (its annotations). */
+enum { H_READ_ONLY = 1, H_IDEMPOTENT = 2, H_DESTRUCTIVE = 4 };
+
+/* One argument of a tool: its JSON type ('s' string, 'e' one of choices,
+ * 'd' date, 'b' boolean, 'l' string or list of strings, 'w' words: a string
+ * split at spaces, 'p' page size, 'c' cursor: the last two the server's
+ * own), the option it becomes (NULL: an operand, in order). */
 struct param {
 	const char *name;
 	char type;
 	int required;
 	const char *flag;
 	const char *desc;
-	const char *const *choices; /* NULL-terminated, or NULL */
+	const char *const *choices; /* NULL-terminated, for 'e' */
 };
 
-#define S_MAX_PARAMS 10 /* the most a tool takes */
+#define MAX_PARAMS 10 /* the most a tool takes (add) */
 
 struct tool {
 	const char *name, *cmd, *title, *desc;
 	const char *fixed[5]; /* arguments after the command's name */
-	struct param params[S_MAX_PARAMS];
+	struct param params[MAX_PARAMS];
 	enum shape shape;
-	int read_only;
-	int ok_status; /* an exit status besides 0 that is not an error (-1: none) */
+	unsigned hints;
+	int ok_status;    /* an exit status besides 0 that is not an error (-1: none) */
+	const char *keep; /* O_WRITE: the fields kept besides id, space-separated */
 };
 
 static const char *const S_conf[] = {"high", "medium", "low", NULL};
 static const char *const S_lang[] = {"zh", "en", NULL};
+static const char *const S_bloom[] = {"remember", "understand", "apply", "analyze",
+                                      "evaluate", "create",     NULL};
+
+/* A page of list or search: its default and largest size, how much of a
+ * claim the short form holds. */
+#define PAGE_DEFAULT 20
+#define PAGE_MAX 100
+#define CLAIM_CHARS 160
 
 #define DATE "a date, YYYY-MM-DD"
 #define DRY_RUN                                                                                    \
@@ -57,115 +82,146 @@ static const char *const S_lang[] = {"zh", "en", NULL};
 	{                                                                                          \
 		"ids", 'l', 1, NULL, what, NULL                                                    \
 	}
+#define PAGE                                                                                       \
+	{"limit", 'p', 0, NULL, "entries per page (1 to 100; default 20)", NULL},                  \
+	{                                                                                          \
+		"cursor", 'c', 0, NULL,                                                            \
+		        "the nextCursor of the previous page, to get the next one", NULL           \
+	}
+#define NONE                                                                                       \
+	{                                                                                          \
+		NULL, 0, 0, NULL, NULL, NULL                                                       \
+	}
+#define READ (H_READ_ONLY | H_IDEMPOTENT)
 
 static const struct tool S_tools[] = {
+        /* reading */
         {"show",
          "show",
-         "Show a node or an entry",
-         "One node (stance, bloom, every entry) or one entry (claim, confidence, dates, "
-         "sources, relations) with what names it (referenced_by). As 'dtk show --format json'.",
+         "Show an entry or a node in full",
+         "Reads one entry in full (claim, confidence, dates, sources, relations, "
+         "contradictions) or one node (stance, Bloom level, every entry), with what names it "
+         "(referenced_by: entries relating to or contradicting it). Call it before relying on "
+         "or citing an entry that list or search returned in short form, and read any open "
+         "contradiction it shows.",
          {"--format", "json"},
-         {{"target", 's', 1, NULL, "a node name or an entry id (<node>-NNN)", NULL}},
+         {{"target", 's', 1, NULL, "a node name, or an entry id (<node>-NNN)", NULL}},
          O_OBJECT,
-         1,
-         -1},
+         READ,
+         -1,
+         NULL},
         {"list",
          "list",
          "List entries",
-         "The entries that match every filter, in listing order. As 'dtk list --format json'.",
+         "Browses the entries that match every filter given, in the index's order, a page at "
+         "a time in short form (id, title, confidence, freshness date, the claim's first 160 "
+         "characters); pass the result's nextCursor as cursor for the next page, and call show "
+         "for an entry's whole text. To find entries on a topic, search is better.",
          {"--format", "json"},
          {{"node", 'l', 0, "--node", "entries of this node (or of any of these nodes)", NULL},
-          {"confidence", 's', 0, "--confidence", "entries of this confidence", S_conf},
-          {"since", 's', 0, "--since", "entries created on or after this date (" DATE ")", NULL},
-          {"stale_at", 's', 0, "--stale-at", "entries stale at this date (" DATE ")", NULL},
-          {"candidates", 'b', 0, "--candidates", "entries one verification short of high", NULL},
+          {"confidence", 'e', 0, "--confidence", "entries of this confidence", S_conf},
+          {"since", 'd', 0, "--since", "entries created on or after this date (" DATE ")", NULL},
+          {"stale_at", 'd', 0, "--stale-at", "entries stale at this date (" DATE ")", NULL},
+          {"candidates", 'b', 0, "--candidates",
+           "entries one verification short of high confidence", NULL},
           {"include_retired", 'b', 0, "--include-retired", "superseded and retracted entries too",
-           NULL}},
-         O_ENTRIES,
-         1,
-         -1},
+           NULL},
+          PAGE},
+         O_PAGE,
+         READ,
+         -1,
+         NULL},
         {"search",
          "search",
          "Search entries",
-         "Entries whose id, title, claim or source titles hold every word of the query "
-         "(NFKC and case folded; substrings, so CJK needs no spaces), best first. As "
-         "'dtk search --format json'.",
+         "Finds the entries on a topic: every word of the query must occur in the entry's id, "
+         "title, claim or a source's title (compared without case or width; substrings, so "
+         "Chinese or Japanese need no spaces). Best first, a page at a time in short form, as "
+         "list gives them. Search before adding an entry, so as not to add what the base "
+         "holds.",
          {"--format", "json"},
-         {{"query", 'w', 1, NULL, "words, separated by spaces; every one must match", NULL},
+         {{"query", 'w', 1, NULL, "words separated by spaces; every one must match", NULL},
           {"node", 's', 0, "--node", "entries of this node only", NULL},
-          {"confidence", 's', 0, "--confidence", "entries of this confidence", S_conf},
-          {"limit", 'i', 0, "--limit", "at most this many hits", NULL},
+          {"confidence", 'e', 0, "--confidence", "entries of this confidence", S_conf},
           {"include_retired", 'b', 0, "--include-retired", "superseded and retracted entries too",
-           NULL}},
-         O_ENTRIES,
+           NULL},
+          PAGE},
+         O_PAGE,
+         READ,
          1,
-         1},
+         NULL},
         /* ---- similar: the ranking of the duplicate check ---- */
         {"similar",
          "similar",
          "Entries alike a text",
          "The live entries most alike a text (words and Chinese character pairs after "
-         "folding, weighed by rarity: BM25), best first, each with a score from 0 to 1 and "
-         "same_claim; add refuses a new entry scoring 0.15 or more against one unless "
-         "distinct_from names it. As 'dtk similar --format json'.",
-         {"--format", "json"},
+         "folding, weighed by rarity: BM25), best first, a page at a time, each with a score "
+         "from 0 to 1 and same_claim. add refuses a new entry scoring 0.15 or more against "
+         "one unless distinct_from names it: call this before adding.",
+         {"--format", "json", "--limit", "100"},
          {{"text", 's', 1, NULL, "the text to compare: a claim, or a title and claim", NULL},
           {"node", 's', 0, "--node", "entries of this node only", NULL},
-          {"limit", 'i', 0, "--limit", "at most this many (default 10)", NULL}},
-         O_ENTRIES,
+          PAGE},
+         O_PAGE,
+         READ,
          1,
-         1},
+         NULL},
         /* ---- end of similar ---- */
         {"next_id",
          "next-id",
          "Next entry id",
-         "The id the node's next entry should take. As 'dtk next-id'.",
+         "The id the node's next entry will take. add picks it on its own: this is for "
+         "naming an entry before it is added.",
          {NULL},
          {{"node", 's', 1, NULL, "a node name", NULL}},
          O_ID,
-         1,
-         -1},
+         READ,
+         -1,
+         NULL},
         {"check",
          "check",
          "Check the base",
-         "Validates every file of insights/ and compares INDEX.md with what reindex would "
-         "write. Invalid data is an error result holding every path:line:col message. As "
-         "'dtk check'.",
+         "Validates every file of the base and compares INDEX.md with what it should be. "
+         "Call it after files were edited by hand; the write tools validate on their own. "
+         "Invalid data is an error result holding every path:line:col message.",
          {NULL},
-         {{NULL, 0, 0, NULL, NULL, NULL}},
+         {NONE},
          O_CHECK,
+         READ,
          1,
-         1},
+         NULL},
         {"crystallize_plan",
          "crystallize",
          "Crystallization worklist",
-         "What a crystallization run would review: new and changed entries, review pairs, "
-         "stale entries, candidates. Writes nothing. As 'dtk crystallize --plan --format "
-         "json'.",
+         "What a crystallization (the periodic review of the base) would work through: new "
+         "and changed entries, pairs of entries to review together, stale entries, candidates "
+         "for high confidence. Writes nothing.",
          {"--plan", "--format", "json"},
-         {{"date", 's', 0, "--date", "the run's date (" DATE "; default today)", NULL}},
+         {{"date", 'd', 0, "--date", "the run's date (" DATE "; default today)", NULL}},
          O_OBJECT,
-         1,
-         -1},
-        /* the write tools: each is listed when dtk has its command */
+         READ,
+         -1,
+         NULL},
+        /* writing: each is listed when dtk has its command */
         {"add",
          "add",
          "Add an entry",
-         "Appends an entry to a node with the node's next id; the whole base is validated "
-         "with it before anything is written, INDEX.md rebuilt. Refused when a live entry "
-         "has the same claim, or when entries are near-duplicates (listed with their "
-         "scores) that distinct_from does not name. Returns the new entry. As "
-         "'dtk add --format json'.",
+         "Records a new insight: an entry of a node with its claim, its source and a "
+         "confidence; it takes the node's next id. Search first: to dispute an entry call "
+         "contradict, to corroborate one call verify. The base is validated with the entry "
+         "before anything is written. Refused when a live entry has the same claim, or when "
+         "entries are near-duplicates (listed with their scores; see similar) that "
+         "distinct_from does not name. Returns its id and title.",
          {"--format", "json"},
-         {{"node", 's', 1, NULL, "the node to add to", NULL},
-          {"title", 's', 1, "--title", "the entry's title", NULL},
+         {{"node", 's', 1, NULL, "the node to add to (add_node makes a new one)", NULL},
+          {"title", 's', 1, "--title", "a short title", NULL},
           {"claim", 's', 1, "--claim", "the claim, in full", NULL},
-          {"source", 's', 1, "--source", "the id of its source (in _sources.yaml)", NULL},
-          {"confidence", 's', 1, "--confidence",
-           "high needs the policy's number of verified_by sources", S_conf},
+          {"source", 's', 1, "--source", "the id of its source (add_source registers one)", NULL},
+          {"confidence", 'e', 1, "--confidence",
+           "high needs the policy's number of corroborating sources (verified_by)", S_conf},
           {"verified_by", 'l', 0, "--verified-by", "ids of corroborating sources", NULL},
           {"relates", 'l', 0, "--relates", "ids of related entries", NULL},
-          {"created", 's', 0, "--created", "its date (" DATE "; default today)", NULL},
+          {"created", 'd', 0, "--created", "its date (" DATE "; default today)", NULL},
           /* ---- the duplicate check ---- */
           {"distinct_from", 'l', 0, "--distinct-from",
            "ids of entries the new one says something else than: not refused as their "
@@ -175,256 +231,351 @@ static const struct tool S_tools[] = {
           DRY_RUN},
          O_WRITE,
          0,
-         -1},
+         -1,
+         "node title"},
         {"add_source",
          "add-source",
          "Add a source",
-         "Adds a source to insights/_sources.yaml. As 'dtk add-source --format json'.",
+         "Registers a source (a paper, a document, a page) so that entries can name it as "
+         "their source or in verified_by. Returns its id.",
          {"--format", "json"},
-         {{"id", 's', 1, NULL, "the new source's id", NULL},
+         {{"id", 's', 1, NULL, "the new source's id (a name: letters, digits, -)", NULL},
           {"title", 's', 1, "--title", "its title", NULL},
           {"url", 's', 0, "--url", "its URL (absolute)", NULL},
-          {"read", 's', 0, "--read", "when it was read (" DATE ")", NULL},
+          {"read", 'd', 0, "--read", "when it was read (" DATE ")", NULL},
           DRY_RUN},
          O_WRITE,
-         0,
-         -1},
+         H_IDEMPOTENT,
+         -1,
+         "title"},
+        {"add_node",
+         "add-node",
+         "Add a node",
+         "Creates a node (a topic that holds entries) in a category of the domain; add needs "
+         "the node to exist. Returns its name.",
+         {"--format", "json"},
+         {{"node", 's', 1, NULL, "the new node's name (letters, digits, -)", NULL},
+          {"category", 's', 1, "--category",
+           "the category it belongs to (added when the domain has none of that name)", NULL},
+          {"bloom", 'e', 0, "--bloom", "its Bloom level (default remember)", S_bloom},
+          DRY_RUN},
+         O_WRITE,
+         H_IDEMPOTENT,
+         -1,
+         "node category bloom"},
         {"use",
          "use",
-         "Count a use",
-         "Counts a use of each entry (used + 1). As 'dtk use --format json'.",
+         "Record a use",
+         "Records that entries were relied on in your work (each one's used count + 1): call "
+         "it for the entries an answer or a change of yours rests on. Every call counts.",
          {"--format", "json"},
          {IDS("entry ids (one or a list)"), DRY_RUN},
          O_WRITE,
          0,
-         -1},
+         -1,
+         "used"},
         {"cite",
          "cite",
-         "Count a citation",
-         "Counts a citation of each entry (cited + 1). As 'dtk cite --format json'.",
+         "Record a citation",
+         "Records that entries were cited as evidence to a user or in a document (cited + 1). "
+         "use is for relying on an entry, cite for quoting it. Every call counts.",
          {"--format", "json"},
          {IDS("entry ids (one or a list)"), DRY_RUN},
          O_WRITE,
          0,
-         -1},
+         -1,
+         "cited"},
         {"close",
          "close",
          "Close entries",
-         "Marks entries closed: an outcome was fed back. As 'dtk close --format json'.",
+         "Marks entries closed: the outcome of acting on them was fed back into the base, and "
+         "their loop is done.",
          {"--format", "json"},
          {IDS("entry ids (one or a list)"), DRY_RUN},
          O_WRITE,
-         0,
-         -1},
+         H_IDEMPOTENT,
+         -1,
+         "closed"},
         {"verify",
          "verify",
          "Verify an entry",
-         "Adds an independent source that corroborates the entry (verified_by); with "
-         "promote, also sets confidence high (refused unless it then meets the policy). As "
-         "'dtk verify --format json'.",
+         "Records an independent source that corroborates an entry (verified_by); with "
+         "promote, also raises its confidence to high (refused unless the base's policy then "
+         "holds).",
          {"--format", "json"},
-         {{"id", 's', 1, NULL, "the entry id", NULL},
+         {{"id", 's', 1, NULL, "the entry's id", NULL},
           {"source", 's', 1, NULL, "the corroborating source's id", NULL},
-          {"promote", 'b', 0, "--promote", "also set confidence: high", NULL},
+          {"promote", 'b', 0, "--promote", "also set its confidence to high", NULL},
           DRY_RUN},
          O_WRITE,
-         0,
-         -1},
+         H_IDEMPOTENT,
+         -1,
+         "confidence verified_by"},
         {"review",
          "review",
          "Review entries",
-         "Records that entries were confirmed still true (reviewed: the date). As 'dtk "
-         "review --format json'.",
+         "Records that entries were checked and still hold (reviewed: the date), which makes "
+         "them fresh again.",
          {"--format", "json"},
          {IDS("entry ids (one or a list)"),
-          {"date", 's', 0, "--date", "the review's date (" DATE "; default today)", NULL},
+          {"date", 'd', 0, "--date", "the review's date (" DATE "; default today)", NULL},
           DRY_RUN},
          O_WRITE,
-         0,
-         -1},
+         H_IDEMPOTENT,
+         -1,
+         "reviewed fresh"},
         {"relate",
          "relate",
          "Relate two entries",
-         "Records that an entry relates to another (relates). As 'dtk relate --format "
-         "json'.",
+         "Records that an entry relates to another (its relates list).",
          {"--format", "json"},
          {{"id", 's', 1, NULL, "the entry that relates", NULL},
           {"other", 's', 1, NULL, "the entry it relates to", NULL},
           DRY_RUN},
          O_WRITE,
-         0,
-         -1},
-        /* ---- the rest of an entry's life (edit ... retract), contradictions,
-         * and a new base: one tool per command, as those above ---- */
-        {"edit",
-         "edit",
-         "Correct an entry",
-         "Changes an entry's title, claim or source in place (the id stays) and sets its "
-         "revised date, so that the next crystallization plan lists it. As 'dtk edit "
-         "--format json'.",
-         {"--format", "json"},
-         {{"id", 's', 1, NULL, "the entry id", NULL},
-          {"title", 's', 0, "--title", "the new title", NULL},
-          {"claim", 's', 0, "--claim", "the new claim, in full", NULL},
-          {"source", 's', 0, "--source", "the new source's id (in _sources.yaml)", NULL},
-          {"date", 's', 0, "--date", "the revision's date (" DATE "; default today)", NULL},
-          DRY_RUN},
-         O_WRITE,
-         0,
-         -1},
-        {"edit_source",
-         "edit-source",
-         "Correct a source",
-         "Changes a source's title or url in place (the id stays) and sets its revised "
-         "date. As 'dtk edit-source --format json'.",
-         {"--format", "json"},
-         {{"id", 's', 1, NULL, "the source id", NULL},
-          {"title", 's', 0, "--title", "the new title", NULL},
-          {"url", 's', 0, "--url", "the new URL (absolute)", NULL},
-          {"date", 's', 0, "--date", "the revision's date (" DATE "; default today)", NULL},
-          DRY_RUN},
-         O_WRITE,
-         0,
-         -1},
-        {"confidence",
-         "confidence",
-         "Re-rate entries",
-         "Sets the confidence of entries: lowering always, high only for entries with the "
-         "policy's number of verified_by sources. With qualified (and level high), every "
-         "entry that meets the high rule and is not high. As 'dtk confidence --format "
-         "json'.",
-         {"--format", "json"},
-         {{"level", 's', 1, NULL, "the confidence to set", S_conf},
-          {"ids", 'l', 0, NULL, "entry ids (one or a list); none with qualified", NULL},
-          {"qualified", 'b', 0, "--qualified", "raise every qualifying entry to high", NULL},
-          DRY_RUN},
-         O_WRITE,
-         0,
-         -1},
-        {"unrelate",
-         "unrelate",
-         "Unrelate two entries",
-         "Removes one item of an entry's relates. As 'dtk unrelate --format json'.",
-         {"--format", "json"},
-         {{"id", 's', 1, NULL, "the entry that relates", NULL},
-          {"other", 's', 1, NULL, "the entry it no longer relates to", NULL},
-          DRY_RUN},
-         O_WRITE,
-         0,
-         -1},
-        {"unverify",
-         "unverify",
-         "Unverify an entry",
-         "Removes one source of an entry's verified_by; refused when a high entry would "
-         "break the policy, unless confidence lowers it in the same call. As 'dtk unverify "
-         "--format json'.",
-         {"--format", "json"},
-         {{"id", 's', 1, NULL, "the entry id", NULL},
-          {"source", 's', 1, NULL, "the source to remove", NULL},
-          {"confidence", 's', 0, "--confidence", "also set the confidence", S_conf},
-          DRY_RUN},
-         O_WRITE,
-         0,
-         -1},
-        {"supersede",
-         "supersede",
-         "Supersede an entry",
-         "Marks an older entry replaced by a newer one (superseded_by, superseded); it stays "
-         "in its file as history, out of counts, lists and search. As 'dtk supersede "
-         "--format json'.",
-         {"--format", "json"},
-         {{"old", 's', 1, NULL, "the entry replaced", NULL},
-          {"new", 's', 1, NULL, "the live entry that replaces it", NULL},
-          {"date", 's', 0, "--date", "the date (" DATE "; default today)", NULL},
-          DRY_RUN},
-         O_WRITE,
-         0,
-         -1},
-        {"retract",
-         "retract",
-         "Retract entries",
-         "Withdraws entries with a reason and a date (retracted, retracted_reason), kept in "
-         "their files as tombstones. As 'dtk retract --format json'.",
-         {"--format", "json"},
-         {IDS("entry ids (one or a list)"),
-          {"reason", 's', 1, "--reason", "why they are withdrawn", NULL},
-          {"date", 's', 0, "--date", "the date (" DATE "; default today)", NULL},
-          DRY_RUN},
-         O_WRITE,
-         0,
-         -1},
+         H_IDEMPOTENT,
+         -1,
+         "relates"},
         {"contradict",
          "contradict",
          "Record a contradiction",
-         "Records an open contradiction between two entries; refused when the pair has one "
-         "already, declared from either side. As 'dtk contradict --format json'.",
+         "Records an open contradiction: an entry conflicts with another, with a note saying "
+         "how. Call it instead of rewriting a claim you doubt; show lists it on both entries "
+         "until resolve closes it. Refused when the pair has one already, from either side.",
          {"--format", "json"},
          {{"id", 's', 1, NULL, "the entry that contradicts", NULL},
           {"other", 's', 1, NULL, "the entry it contradicts", NULL},
           {"note", 's', 1, "--note", "what conflicts", NULL},
           DRY_RUN},
          O_WRITE,
-         0,
-         -1},
+         H_IDEMPOTENT,
+         -1,
+         "contradicts"},
         {"resolve",
          "resolve",
          "Resolve a contradiction",
-         "Marks the contradiction of two entries resolved, whichever of them declares it. "
-         "As 'dtk resolve --format json'.",
+         "Marks the contradiction of two entries resolved, whichever of them declares it, its "
+         "note replaced by note when given.",
          {"--format", "json"},
          {{"id", 's', 1, NULL, "one entry of the pair", NULL},
           {"other", 's', 1, NULL, "the other", NULL},
           {"note", 's', 0, "--note", "how it was resolved", NULL},
           DRY_RUN},
          O_WRITE,
-         0,
-         -1},
+         H_IDEMPOTENT | H_DESTRUCTIVE,
+         -1,
+         "contradicts"},
+        {"stance",
+         "stance",
+         "Set a node's stance",
+         "Sets a node's stance: the base's current core position on the topic, in a sentence, "
+         "replacing the one before.",
+         {"--format", "json"},
+         {{"node", 's', 1, NULL, "the node", NULL},
+          {"text", 's', 1, NULL, "the stance, plain text", NULL},
+          DRY_RUN},
+         O_WRITE,
+         H_IDEMPOTENT | H_DESTRUCTIVE,
+         -1,
+         "node stance"},
+        {"bloom",
+         "bloom",
+         "Set a node's Bloom level",
+         "Sets a node's Bloom level: how deep the base's understanding of the topic goes, "
+         "from remember (facts) to create (new designs), replacing the one before.",
+         {"--format", "json"},
+         {{"node", 's', 1, NULL, "the node", NULL},
+          {"level", 'e', 1, NULL, "the level", S_bloom},
+          DRY_RUN},
+         O_WRITE,
+         H_IDEMPOTENT | H_DESTRUCTIVE,
+         -1,
+         "node bloom"},
+        /* the rest of an entry's life, and a new base */
+        {"edit",
+         "edit",
+         "Correct an entry",
+         "Corrects an entry's title, claim or source in place (its id stays) and dates the "
+         "revision, so that the next crystallization reviews it. For a claim that no longer "
+         "holds, supersede or retract it instead; for one you doubt, contradict it.",
+         {"--format", "json"},
+         {{"id", 's', 1, NULL, "the entry's id", NULL},
+          {"title", 's', 0, "--title", "the new title", NULL},
+          {"claim", 's', 0, "--claim", "the new claim, in full", NULL},
+          {"source", 's', 0, "--source", "the new source's id", NULL},
+          {"date", 'd', 0, "--date", "the revision's date (" DATE "; default today)", NULL},
+          DRY_RUN},
+         O_WRITE,
+         H_IDEMPOTENT | H_DESTRUCTIVE,
+         -1,
+         "title claim source revised"},
+        {"edit_source",
+         "edit-source",
+         "Correct a source",
+         "Corrects a source's title or URL in place (its id stays) and dates the revision.",
+         {"--format", "json"},
+         {{"id", 's', 1, NULL, "the source's id", NULL},
+          {"title", 's', 0, "--title", "the new title", NULL},
+          {"url", 's', 0, "--url", "the new URL (absolute)", NULL},
+          {"date", 'd', 0, "--date", "the revision's date (" DATE "; default today)", NULL},
+          DRY_RUN},
+         O_WRITE,
+         H_IDEMPOTENT | H_DESTRUCTIVE,
+         -1,
+         "title url read revised"},
+        {"confidence",
+         "confidence",
+         "Re-rate entries",
+         "Sets the confidence of entries: lowering always works, high only for an entry with "
+         "the policy's number of corroborating sources. With qualified (and level high), "
+         "raises every entry that meets the rule.",
+         {"--format", "json"},
+         {{"level", 'e', 1, NULL, "the confidence to set", S_conf},
+          {"ids", 'l', 0, NULL, "entry ids (one or a list); none with qualified", NULL},
+          {"qualified", 'b', 0, "--qualified", "raise every qualifying entry to high", NULL},
+          DRY_RUN},
+         O_WRITE,
+         H_IDEMPOTENT | H_DESTRUCTIVE,
+         -1,
+         "confidence"},
+        {"unrelate",
+         "unrelate",
+         "Unrelate two entries",
+         "Removes one entry from another's relates: the relation was recorded by mistake.",
+         {"--format", "json"},
+         {{"id", 's', 1, NULL, "the entry that relates", NULL},
+          {"other", 's', 1, NULL, "the entry it no longer relates to", NULL},
+          DRY_RUN},
+         O_WRITE,
+         H_IDEMPOTENT | H_DESTRUCTIVE,
+         -1,
+         "relates"},
+        {"unverify",
+         "unverify",
+         "Unverify an entry",
+         "Removes a source from an entry's verified_by (it does not corroborate it after "
+         "all); refused when a high entry would break the policy, unless confidence lowers "
+         "it in the same call.",
+         {"--format", "json"},
+         {{"id", 's', 1, NULL, "the entry's id", NULL},
+          {"source", 's', 1, NULL, "the source to remove", NULL},
+          {"confidence", 'e', 0, "--confidence", "also set the confidence", S_conf},
+          DRY_RUN},
+         O_WRITE,
+         H_IDEMPOTENT | H_DESTRUCTIVE,
+         -1,
+         "confidence verified_by"},
+        {"supersede",
+         "supersede",
+         "Supersede an entry",
+         "Marks an older entry replaced by a newer one that says better what it said: the old "
+         "one stays in its file as history, out of counts, lists and search. Add the new "
+         "entry first.",
+         {"--format", "json"},
+         {{"old", 's', 1, NULL, "the entry replaced", NULL},
+          {"new", 's', 1, NULL, "the live entry that replaces it", NULL},
+          {"date", 'd', 0, "--date", "the date (" DATE "; default today)", NULL},
+          DRY_RUN},
+         O_WRITE,
+         H_IDEMPOTENT | H_DESTRUCTIVE,
+         -1,
+         "superseded_by superseded"},
+        {"retract",
+         "retract",
+         "Retract entries",
+         "Withdraws entries found wrong, with the reason: they stay in their files as "
+         "tombstones, out of counts, lists and search. For a claim in dispute, contradict "
+         "it instead.",
+         {"--format", "json"},
+         {IDS("entry ids (one or a list)"),
+          {"reason", 's', 1, "--reason", "why they are withdrawn", NULL},
+          {"date", 'd', 0, "--date", "the date (" DATE "; default today)", NULL},
+          DRY_RUN},
+         O_WRITE,
+         H_IDEMPOTENT | H_DESTRUCTIVE,
+         -1,
+         "retracted retracted_reason"},
         {"init",
          "init",
          "Start a new base",
          "Writes a minimal valid base (_domain.yaml, _sources.yaml, _crystallizations.yaml, "
-         "INDEX.md) in the server's working directory; refused inside a base. As 'dtk init "
-         "--format json'.",
+         "INDEX.md) in the server's working directory, when it is not inside a base yet.",
          {"--format", "json"},
-         {{"lang", 's', 0, "--lang", "the language of INDEX.md (default zh)", S_lang},
+         {{"lang", 'e', 0, "--lang", "the language of INDEX.md (default zh)", S_lang},
           {"domain", 's', 0, "--domain", "the domain's name (default: the directory's)", NULL},
           {"title", 's', 0, "--title", "INDEX.md's title", NULL},
           DRY_RUN},
          O_WRITE,
-         0,
-         -1},
-        /* ---- end of the lifecycle tools ---- */
+         H_IDEMPOTENT,
+         -1,
+         "domain lang files"},
 };
 #define N_TOOLS (sizeof(S_tools) / sizeof(*S_tools))
 
 /* ---- tools/list ---- */
 
-static json_t *S_input_schema(const struct tool *t)
+static const struct tool *S_find(const char *prefix, const char *name)
 {
-	json_t *props = json_object(), *req = json_array(), *p;
-	const struct param *a;
+	size_t i, n = strlen(prefix);
+
+	if (strncmp(name, prefix, n))
+		return NULL;
+	for (i = 0; i < N_TOOLS; i++)
+		if (!strcmp(S_tools[i].name, name + n) && dtk_cmd_find(S_tools[i].cmd))
+			return &S_tools[i];
+	return NULL;
+}
+
+/* Returns the tool that runs command cmd, or NULL. */
+static const struct tool *S_for_cmd(const char *cmd, size_t len)
+{
 	size_t i;
 
-	for (a = t->params; a < t->params + S_MAX_PARAMS && a->name; a++) {
-		if (a->type == 'l') {
-			p = json_pack("{s:[{s:s},{s:s,s:{s:s}}]}", "anyOf", "type", "string",
-			              "type", "array", "items", "type", "string");
-		} else {
-			p = json_pack("{s:s}", "type",
-			              a->type == 'i'   ? "integer"
-			              : a->type == 'b' ? "boolean"
-			                               : "string");
-			if (a->type == 'i')
-				json_object_set_new(p, "minimum", json_integer(1));
-		}
-		json_object_set_new(p, "description", json_string(a->desc));
-		if (a->choices) {
-			json_t *e = json_array();
-			for (i = 0; a->choices[i]; i++)
-				json_array_append_new(e, json_string(a->choices[i]));
-			json_object_set_new(p, "enum", e);
-		}
-		json_object_set_new(props, a->name, p);
+	for (i = 0; i < N_TOOLS; i++)
+		if (strlen(S_tools[i].cmd) == len && !strncmp(S_tools[i].cmd, cmd, len) &&
+		    (!S_tools[i].fixed[0] || !strcmp(S_tools[i].fixed[0], "--format")))
+			return &S_tools[i]; /* not crystallize_plan for crystallize */
+	return NULL;
+}
+
+static json_t *S_param_schema(const struct param *a)
+{
+	json_t *p, *e;
+	size_t i;
+
+	switch (a->type) {
+	case 'l':
+		p = json_pack("{s:[{s:s},{s:s,s:{s:s}}]}", "anyOf", "type", "string", "type",
+		              "array", "items", "type", "string");
+		break;
+	case 'b': p = json_pack("{s:s}", "type", "boolean"); break;
+	case 'p':
+		p = json_pack("{s:s,s:i,s:i,s:i}", "type", "integer", "minimum", 1, "maximum",
+		              PAGE_MAX, "default", PAGE_DEFAULT);
+		break;
+	case 'd':
+		p = json_pack("{s:s,s:s}", "type", "string", "pattern",
+		              "^[0-9]{4}-[0-9]{2}-[0-9]{2}$");
+		break;
+	default: p = json_pack("{s:s}", "type", "string");
+	}
+	json_object_set_new(p, "description", json_string(a->desc));
+	if (a->choices) {
+		e = json_array();
+		for (i = 0; a->choices[i]; i++)
+			json_array_append_new(e, json_string(a->choices[i]));
+		json_object_set_new(p, "enum", e);
+	}
+	return p;
+}
+
+static json_t *S_input_schema(const struct tool *t)
+{
+	json_t *props = json_object(), *req = json_array();
+	const struct param *a;
+
+	for (a = t->params; a < t->params + MAX_PARAMS && a->name; a++) {
+		json_object_set_new(props, a->name, S_param_schema(a));
 		if (a->required)
 			json_array_append_new(req, json_string(a->name));
 	}
@@ -435,10 +586,11 @@ static json_t *S_input_schema(const struct tool *t)
 static json_t *S_output_schema(const struct tool *t)
 {
 	switch (t->shape) {
-	case O_ENTRIES:
-		return json_pack("{s:s,s:{s:{s:s,s:{s:s}}},s:[s]}", "type", "object", "properties",
-		                 "entries", "type", "array", "items", "type", "object", "required",
-		                 "entries");
+	case O_PAGE:
+		return json_pack("{s:s,s:{s:{s:s,s:{s:s}},s:{s:s},s:{s:s}},s:[s,s]}", "type",
+		                 "object", "properties", "entries", "type", "array", "items",
+		                 "type", "object", "total", "type", "integer", "nextCursor", "type",
+		                 "string", "required", "entries", "total");
 	case O_ID:
 		return json_pack("{s:s,s:{s:{s:s}},s:[s]}", "type", "object", "properties", "id",
 		                 "type", "string", "required", "id");
@@ -452,27 +604,30 @@ static json_t *S_output_schema(const struct tool *t)
 	return json_pack("{s:s}", "type", "object");
 }
 
-json_t *dtk_mcp_tools_list(void)
+json_t *dtk_mcp_tools_list(const char *prefix)
 {
 	json_t *list = json_array();
+	char name[200];
 	size_t i;
 
 	for (i = 0; i < N_TOOLS; i++) {
 		const struct tool *t = &S_tools[i];
 		if (!dtk_cmd_find(t->cmd))
 			continue;
-		json_array_append_new(
-		        list,
-		        json_pack("{s:s,s:s,s:s,s:o,s:o,s:{s:b,s:b,s:b,s:b}}", "name", t->name,
-		                  "title", t->title, "description", t->desc, "inputSchema",
-		                  S_input_schema(t), "outputSchema", S_output_schema(t),
-		                  "annotations", "readOnlyHint", t->read_only, "destructiveHint", 0,
-		                  "idempotentHint", t->read_only, "openWorldHint", 0));
+		snprintf(name, sizeof(name), "%s%s", prefix, t->name);
+		json_array_append_new(list,
+		                      json_pack("{s:s,s:s,s:s,s:o,s:o,s:{s:b,s:b,s:b,s:b}}", "name",
+		                                name, "title", t->title, "description", t->desc,
+		                                "inputSchema", S_input_schema(t), "outputSchema",
+		                                S_output_schema(t), "annotations", "readOnlyHint",
+		                                !!(t->hints & H_READ_ONLY), "destructiveHint",
+		                                !!(t->hints & H_DESTRUCTIVE), "idempotentHint",
+		                                !!(t->hints & H_IDEMPOTENT), "openWorldHint", 0));
 	}
 	return list;
 }
 
-/* ---- tools/call ---- */
+/* ---- arguments ---- */
 
 struct argv {
 	char **v;
@@ -514,14 +669,128 @@ static size_t S_push_words(struct argv *a, const char *s)
 	return n;
 }
 
+/* What an argument of a tool accepts, in words, into b. */
+static void S_accepts(struct dtk_buf *b, const struct param *p)
+{
+	size_t i;
+
+	switch (p->type) {
+	case 'e':
+		dtk_buf_puts(b, "one of");
+		for (i = 0; p->choices[i]; i++)
+			dtk_buf_printf(b, "%s\"%s\"", i ? ", " : " ", p->choices[i]);
+		break;
+	case 'd': dtk_buf_puts(b, "a date, YYYY-MM-DD, as a string"); break;
+	case 'b': dtk_buf_puts(b, "true or false"); break;
+	case 'p': dtk_buf_printf(b, "an integer from 1 to %d", PAGE_MAX); break;
+	case 'l': dtk_buf_puts(b, "a string or a list of strings"); break;
+	case 'w': dtk_buf_puts(b, "a string of one or more words"); break;
+	case 'c': dtk_buf_puts(b, "the nextCursor of a page, as given"); break;
+	default: dtk_buf_puts(b, "a string");
+	}
+}
+
+/* Sets b to "tool T: argument A got G; it accepts ...". */
+static void S_bad_arg(struct dtk_buf *b, const char *prefix, const struct tool *t,
+                      const struct param *p, json_t *got)
+{
+	char *g = json_dumps(got, JSON_COMPACT | JSON_ENCODE_ANY);
+	size_t n = g ? strlen(g) : 0;
+
+	dtk_buf_printf(b, "tool '%s%s': argument '%s' got %.*s%s; it accepts ", prefix, t->name,
+	               p->name, (int)(n > 80 ? 77 : n), g ? g : "?", n > 80 ? "..." : "");
+	S_accepts(b, p);
+	free(g);
+}
+
+/* Returns 1 when v is an integral number (1 and 1.0 alike) and sets *out. */
+static int S_integral(json_t *v, long long *out)
+{
+	double d;
+
+	if (json_is_integer(v)) {
+		*out = json_integer_value(v);
+		return 1;
+	}
+	if (!json_is_real(v))
+		return 0;
+	d = json_real_value(v);
+	if (d < -1e15 || d > 1e15 || d != (double)(long long)d)
+		return 0;
+	*out = (long long)d;
+	return 1;
+}
+
+/* Returns 1 when v fits parameter p's type, else 0. */
+static int S_fits(const struct param *p, json_t *v)
+{
+	long long n;
+	dtk_date d;
+	size_t i;
+	json_t *item;
+
+	switch (p->type) {
+	case 'b': return json_is_boolean(v);
+	case 'p': return S_integral(v, &n) && n >= 1 && n <= PAGE_MAX;
+	case 'l':
+		if (json_is_string(v))
+			return 1;
+		if (!json_is_array(v) || !json_array_size(v))
+			return 0;
+		json_array_foreach(v, i, item) if (!json_is_string(item)) return 0;
+		return 1;
+	case 'd': return json_is_string(v) && dtk_date_parse(&d, json_string_value(v)) == 0;
+	case 'e':
+		if (!json_is_string(v))
+			return 0;
+		for (i = 0; p->choices[i]; i++)
+			if (!strcmp(p->choices[i], json_string_value(v)))
+				return 1;
+		return 0;
+	case 'w':
+		return json_is_string(v) &&
+		       json_string_value(v)[strspn(json_string_value(v), " \t\r\n")];
+	default: return json_is_string(v);
+	}
+}
+
+/* Adds argument p's value v (it fits) to the options a or the operands ops. */
+static void S_add_arg(const struct param *p, json_t *v, struct argv *a, struct argv *ops)
+{
+	json_t *item;
+	size_t i;
+
+	if (p->type == 'p' || p->type == 'c')
+		return; /* the server's own */
+	if (p->type == 'b') {
+		if (json_is_true(v))
+			S_push(a, p->flag);
+	} else if (p->type == 'w') {
+		S_push_words(ops, json_string_value(v));
+	} else if (p->type == 'l' && json_is_array(v)) {
+		json_array_foreach(v, i, item)
+		{
+			if (p->flag)
+				S_push(a, p->flag);
+			S_push(p->flag ? a : ops, json_string_value(item));
+		}
+	} else if (p->flag) {
+		S_push(a, p->flag);
+		S_push(a, json_string_value(v));
+	} else {
+		S_push(ops, json_string_value(v));
+	}
+}
+
 /* Builds the command line of tool t from args into a. Returns 0, or -1 with
- * the reason in buf. */
-static int S_build(const struct tool *t, json_t *args, struct argv *a, char *buf, size_t size)
+ * what is wrong with the arguments in msg. */
+static int S_build(const char *prefix, const struct tool *t, json_t *args, struct argv *a,
+                   struct dtk_buf *msg)
 {
 	struct argv ops = {NULL, 0, 0};
 	const struct param *p;
 	const char *key;
-	json_t *v, *item;
+	json_t *v;
 	size_t i;
 	int rc = -1;
 
@@ -530,90 +799,135 @@ static int S_build(const struct tool *t, json_t *args, struct argv *a, char *buf
 		S_push(a, t->fixed[i]);
 	json_object_foreach(args, key, v)
 	{
-		for (p = t->params; p < t->params + S_MAX_PARAMS && p->name && strcmp(p->name, key); p++)
+		for (p = t->params; p < t->params + MAX_PARAMS && p->name && strcmp(p->name, key);
+		     p++)
 			;
-		if (p == t->params + S_MAX_PARAMS || !p->name) {
-			snprintf(buf, size, "tool '%s' has no argument '%s'", t->name, key);
-			goto done;
-		}
+		if (p < t->params + MAX_PARAMS && p->name)
+			continue;
+		dtk_buf_printf(msg, "tool '%s%s' has no argument '%s'; its arguments are", prefix,
+		               t->name, key);
+		for (p = t->params; p < t->params + MAX_PARAMS && p->name; p++)
+			dtk_buf_printf(msg, "%s'%s'", p == t->params ? " " : ", ", p->name);
+		if (!t->params[0].name)
+			dtk_buf_puts(msg, " none");
+		goto done;
 	}
-	for (p = t->params; p < t->params + S_MAX_PARAMS && p->name; p++) {
+	for (p = t->params; p < t->params + MAX_PARAMS && p->name; p++) {
 		v = json_object_get(args, p->name);
 		if (!v || json_is_null(v)) {
-			if (p->required) {
-				snprintf(buf, size, "tool '%s' needs the argument '%s'", t->name,
-				         p->name);
-				goto done;
-			}
-			continue;
+			if (!p->required)
+				continue;
+			dtk_buf_printf(msg, "tool '%s%s' needs the argument '%s' (%s): ", prefix,
+			               t->name, p->name, p->desc);
+			S_accepts(msg, p);
+			goto done;
 		}
-		if ((p->type == 's' || p->type == 'w') && !json_is_string(v))
-			goto type;
-		if (p->type == 'i' && (!json_is_integer(v) || json_integer_value(v) < 1))
-			goto type;
-		if (p->type == 'b' && !json_is_boolean(v))
-			goto type;
-		if (p->type == 'l' && !json_is_string(v) && !json_is_array(v))
-			goto type;
-		if (p->choices) {
-			for (i = 0; p->choices[i] && strcmp(p->choices[i], json_string_value(v));
-			     i++)
-				;
-			if (!p->choices[i])
-				goto type;
+		if (!S_fits(p, v)) {
+			S_bad_arg(msg, prefix, t, p, v);
+			goto done;
 		}
-		if (p->type == 'b') {
-			if (json_is_true(v))
-				S_push(a, p->flag);
-		} else if (p->type == 'i') {
-			char num[32];
-			snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(v));
-			S_push(a, p->flag);
-			S_push(a, num);
-		} else if (p->type == 'w') {
-			if (!S_push_words(&ops, json_string_value(v))) {
-				snprintf(buf, size, "argument '%s' of tool '%s' holds no word",
-				         p->name, t->name);
-				goto done;
-			}
-		} else if (p->type == 'l' && json_is_array(v)) {
-			json_array_foreach(v, i, item)
-			{
-				if (!json_is_string(item))
-					goto type;
-				S_push(p->flag ? a : &ops,
-				       p->flag ? p->flag : json_string_value(item));
-				if (p->flag)
-					S_push(a, json_string_value(item));
-			}
-		} else if (p->flag) {
-			S_push(a, p->flag);
-			S_push(a, json_string_value(v));
-		} else {
-			S_push(&ops, json_string_value(v));
-		}
+		S_add_arg(p, v, a, &ops);
 	}
 	S_push(a, "--");
 	for (i = 0; i < ops.n; i++)
 		S_push(a, ops.v[i]);
 	rc = 0;
-	goto done;
-type:
-	snprintf(buf, size, "argument '%s' of tool '%s' must be %s", p->name, t->name,
-	         p->choices       ? "one of the values its schema lists"
-	         : p->type == 'i' ? "an integer of 1 or more"
-	         : p->type == 'b' ? "true or false"
-	         : p->type == 'l' ? "a string or a list of strings"
-	                          : "a string");
 done:
 	S_argv_free(&ops);
 	return rc;
 }
 
-/* Returns the CallToolResult of a command that refused: its messages. */
-static json_t *S_error_result(const char *out, const char *err, int status)
+/* ---- messages ---- */
+
+/* When s begins with a command line's words (after b's text), puts the
+ * tool's words for them into b: "dtk <cmd>:" at a line's start becomes
+ * "<tool>:", "'dtk <cmd> ...'" and "dtk <cmd>" within a sentence "the tool
+ * '<tool>'". Returns how many bytes of s it replaced, or 0. */
+static size_t S_tool_words(struct dtk_buf *b, const char *prefix, const char *s, int line_start)
+{
+	int quoted = *s == '\'';
+	const char *c = s + quoted + 4;
+	const struct tool *o;
+	size_t n;
+
+	if (strncmp(s + quoted, "dtk ", 4))
+		return 0;
+	if (!quoted && !line_start && strchr(" (", b->ptr[b->len - 1]) == NULL)
+		return 0; /* inside a word */
+	n = strspn(c, "abcdefghijklmnopqrstuvwxyz-");
+	if (!n || !(o = S_for_cmd(c, n)))
+		return 0;
+	if (!quoted && line_start && c[n] == ':') {
+		dtk_buf_printf(b, "%s%s", prefix, o->name);
+		return (size_t)(c + n - s);
+	}
+	if (quoted) {
+		n += strcspn(c + n, "'\n");
+		if (c[n] != '\'')
+			return 0;
+		n++;
+	} else if ((c[n] >= 'a' && c[n] <= 'z') || c[n] == '-') {
+		return 0;
+	}
+	dtk_buf_printf(b, "the tool '%s%s'", prefix, o->name);
+	return (size_t)(c + n - s);
+}
+
+/*
+ * Returns the command's messages s as a model reads them inside MCP
+ * (malloc'd): "dtk <cmd>: " becomes the tool's name, "'dtk <cmd>'" the tool
+ * that runs it, an option of tool t its argument's name, and the lines that
+ * send the reader to --help go.
+ */
+static char *S_mcp_text(const char *prefix, const struct tool *t, const char *s)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
+	const struct param *p;
+	size_t n;
+
+	while (*s) {
+		int line_start = !b.len || b.ptr[b.len - 1] == '\n';
+		if (line_start && !strncmp(s, "see 'dtk ", 9)) {
+			s += strcspn(s, "\n");
+			s += *s == '\n';
+			continue;
+		}
+		if ((n = S_tool_words(&b, prefix, s, line_start))) {
+			s += n;
+			continue;
+		}
+		if (s[0] == '-' && s[1] == '-' && (s[2] >= 'a' && s[2] <= 'z')) {
+			n = 2 + strspn(s + 2, "abcdefghijklmnopqrstuvwxyz-");
+			for (p = t->params; p < t->params + MAX_PARAMS && p->name; p++)
+				if (p->flag && strlen(p->flag) == n && !strncmp(p->flag, s, n))
+					break;
+			if (p < t->params + MAX_PARAMS && p->name) {
+				dtk_buf_printf(&b, "argument '%s'", p->name);
+				s += n;
+				continue;
+			}
+		}
+		dtk_buf_putc(&b, *s++);
+	}
+	while (b.len && b.ptr[b.len - 1] == '\n')
+		b.len--;
+	dtk_buf_putc(&b, '\0');
+	return dtk_buf_detach(&b);
+}
+
+/* Returns an error CallToolResult of text (not stolen). */
+static json_t *S_error_text(const char *text)
+{
+	return json_pack("{s:[{s:s,s:s}],s:b}", "content", "type", "text", "text", text, "isError",
+	                 1);
+}
+
+/* Returns the CallToolResult of a command that refused: its messages. */
+static json_t *S_error_result(const char *prefix, const struct tool *t, const char *out,
+                              const char *err, int status)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	char *text;
 	json_t *r;
 
 	dtk_buf_puts(&b, err);
@@ -621,15 +935,129 @@ static json_t *S_error_result(const char *out, const char *err, int status)
 		dtk_buf_printf(&b, "%s%s", *err ? "\n" : "", out);
 	if (!b.len)
 		dtk_buf_printf(&b, "the command exited with status %d", status);
-	r = json_pack("{s:[{s:s,s:s}],s:b}", "content", "type", "text", "text", dtk_buf_cstr(&b),
-	              "isError", 1);
+	text = S_mcp_text(prefix, t, dtk_buf_cstr(&b));
+	r = S_error_text(text);
+	free(text);
 	dtk_buf_release(&b);
+	return r;
+}
+
+/* ---- results ---- */
+
+/* Returns the short form of entry e (a new reference): id, title,
+ * confidence, freshness date and the claim's first CLAIM_CHARS characters. */
+static json_t *S_short_entry(json_t *e)
+{
+	const char *claim = json_string_value(json_object_get(e, "claim"));
+	size_t i = 0, chars = 0;
+	json_t *r = json_object();
+
+	json_object_set(r, "id", json_object_get(e, "id"));
+	json_object_set(r, "title", json_object_get(e, "title"));
+	json_object_set(r, "confidence", json_object_get(e, "confidence"));
+	json_object_set(r, "fresh", json_object_get(e, "fresh"));
+	if (json_object_get(e, "score")) { /* similar's */
+		json_object_set(r, "score", json_object_get(e, "score"));
+		json_object_set(r, "same_claim", json_object_get(e, "same_claim"));
+	}
+	if (claim) {
+		for (; claim[i] && chars <= CLAIM_CHARS; i++)
+			chars += ((unsigned char)claim[i] & 0xC0) != 0x80;
+		if (!claim[i] && chars <= CLAIM_CHARS)
+			json_object_set_new(r, "claim", json_string(claim));
+		else { /* i is past the first byte of character CLAIM_CHARS + 1 */
+			struct dtk_buf b = DTK_BUF_INIT;
+			dtk_buf_put(&b, claim, i - 1);
+			dtk_buf_puts(&b, "…");
+			json_object_set_new(r, "claim", json_string(dtk_buf_cstr(&b)));
+			dtk_buf_release(&b);
+		}
+	}
+	return r;
+}
+
+/* Parses cursor (NULL: the first page) into *offset. Returns 0, or -1 when
+ * it is not one this server gives. */
+static int S_cursor(json_t *cursor, size_t *offset)
+{
+	const char *s = json_string_value(cursor);
+	char *end;
+	unsigned long long n;
+
+	*offset = 0;
+	if (!cursor || json_is_null(cursor))
+		return 0;
+	if (!s || s[0] != 'o' || s[1] < '1' || s[1] > '9')
+		return -1;
+	n = strtoull(s + 1, &end, 10);
+	if (*end || n > 100000000)
+		return -1;
+	*offset = (size_t)n;
+	return 0;
+}
+
+/* Returns the page of entries (stolen) from offset, of size entries, as
+ * {entries, total, nextCursor?}. */
+static json_t *S_page(json_t *entries, size_t offset, size_t size)
+{
+	json_t *page = json_array(), *r;
+	size_t i, total = json_array_size(entries);
+	char next[32];
+
+	for (i = offset; i < total && i < offset + size; i++)
+		json_array_append_new(page, S_short_entry(json_array_get(entries, i)));
+	r = json_pack("{s:o,s:I}", "entries", page, "total", (json_int_t)total);
+	if (offset + size < total) {
+		snprintf(next, sizeof(next), "o%zu", offset + size);
+		json_object_set_new(r, "nextCursor", json_string(next));
+	}
+	json_decref(entries);
+	return r;
+}
+
+/* Returns object o cut to "id" and the fields of keep (a new reference). */
+static json_t *S_keep(json_t *o, const char *keep)
+{
+	json_t *r = json_object(), *v;
+	size_t n;
+
+	if ((v = json_object_get(o, "id")))
+		json_object_set(r, "id", v);
+	while (*keep) {
+		char key[64];
+		n = strcspn(keep, " ");
+		snprintf(key, sizeof(key), "%.*s", (int)n, keep);
+		if ((v = json_object_get(o, key)))
+			json_object_set(r, key, v);
+		keep += n + (keep[n] == ' ');
+	}
+	return r;
+}
+
+/* Returns the short result of a write's JSON j (stolen): a dry run as it
+ * is, an object cut to its kept fields, an array as {"entries": [...]}. */
+static json_t *S_write_result(const struct tool *t, json_t *j)
+{
+	json_t *r, *e;
+	size_t i;
+
+	if (json_is_object(j) && json_object_get(j, "dry_run"))
+		return j;
+	if (json_is_object(j)) {
+		r = S_keep(j, t->keep);
+	} else {
+		r = json_array();
+		json_array_foreach(j, i, e) json_array_append_new(r, S_keep(e, t->keep));
+		r = json_pack("{s:o}", "entries", r);
+	}
+	json_decref(j);
 	return r;
 }
 
 /* Returns the structured content of tool t's output (a new reference), or
  * NULL when it is not what the command promises. */
-static json_t *S_shape(const struct tool *t, const char *out, int status)
+static json_t *S_shape(const struct tool *t, const char *out, int status, size_t offset,
+                       size_t size)
 {
 	json_t *j = NULL;
 	size_t len;
@@ -639,11 +1067,11 @@ static json_t *S_shape(const struct tool *t, const char *out, int status)
 	case O_ID:
 		len = strcspn(out, "\n");
 		return len ? json_pack("{s:s%}", "id", out, len) : NULL;
-	case O_ENTRIES:
-		j = json_loads(out, 0, NULL);
-		if (!json_is_array(j))
-			break;
-		return json_pack("{s:o}", "entries", j);
+	case O_PAGE:
+		j = json_loads(status ? "[]" : out, 0, NULL);
+		if (json_is_array(j))
+			return S_page(j, offset, size);
+		break;
 	case O_OBJECT:
 		j = json_loads(out, 0, NULL);
 		if (json_is_object(j))
@@ -651,10 +1079,8 @@ static json_t *S_shape(const struct tool *t, const char *out, int status)
 		break;
 	case O_WRITE:
 		j = json_loads(out, 0, NULL);
-		if (json_is_object(j))
-			return j;
-		if (json_is_array(j))
-			return json_pack("{s:o}", "entries", j);
+		if (json_is_object(j) || json_is_array(j))
+			return S_write_result(t, j);
 		break;
 	}
 	json_decref(j);
@@ -682,57 +1108,80 @@ static int S_run(struct argv *a, char **out, char **err)
 	return rc;
 }
 
-int dtk_mcp_tools_call(const char *name, json_t *args, json_t **result, const char **message,
-                       char *msgbuf, size_t msgsize)
+/* Runs tool t with args (an object); returns the CallToolResult. */
+static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, size_t offset)
 {
-	const struct tool *t = NULL;
 	struct argv a = {NULL, 0, 0};
-	json_t *sc, *empty = NULL;
+	struct dtk_buf msg = DTK_BUF_INIT;
+	json_t *sc, *r, *limit = json_object_get(args, "limit");
 	char *out = NULL, *err = NULL, *text;
-	size_t i;
+	long long size = PAGE_DEFAULT;
 	int rc;
 
-	*result = NULL;
-	for (i = 0; i < N_TOOLS && !t; i++)
-		if (!strcmp(S_tools[i].name, name) && dtk_cmd_find(S_tools[i].cmd))
-			t = &S_tools[i];
-	if (!t) {
-		snprintf(msgbuf, msgsize, "unknown tool '%s'", name);
-		*message = msgbuf;
-		return -1;
+	if (S_build(prefix, t, args, &a, &msg) < 0) {
+		r = S_error_text(dtk_buf_cstr(&msg));
+		goto done;
 	}
-	if (!args)
-		args = empty = json_object();
-	if (!json_is_object(args)) {
-		*message = "arguments must be an object";
-		return -1;
-	}
-	if (S_build(t, args, &a, msgbuf, msgsize) < 0) {
-		json_decref(empty);
-		S_argv_free(&a);
-		*message = msgbuf;
-		return -1;
-	}
+	if (t->shape == O_PAGE && limit && !json_is_null(limit))
+		S_integral(limit, &size);
 	rc = S_run(&a, &out, &err);
 	if (rc != 0 && rc != t->ok_status) {
-		*result = S_error_result(out, err, rc);
-	} else if (!(sc = S_shape(t, rc && t->shape == O_ENTRIES ? "[]" : out, rc))) {
-		*result = S_error_result(out,
-		                         "dtk: error: the command's output is not what the "
-		                         "tool promises\n",
-		                         rc);
+		r = S_error_result(prefix, t, out, err, rc);
+	} else if (!(sc = S_shape(t, out, rc, offset, (size_t)size))) {
+		r = S_error_result(prefix, t, out,
+		                   "the command's output is not what the tool promises", rc);
 	} else {
 		text = json_dumps(sc, JSON_COMPACT);
-		*result = json_pack("{s:[{s:s,s:s}],s:o,s:b}", "content", "type", "text", "text",
-		                    text, "structuredContent", sc, "isError", 0);
+		r = json_pack("{s:[{s:s,s:s}],s:o,s:b}", "content", "type", "text", "text", text,
+		              "structuredContent", sc, "isError", 0);
 		free(text);
-		if (*err) /* warnings beside a result */
-			json_array_append_new(json_object_get(*result, "content"),
-			                      json_pack("{s:s,s:s}", "type", "text", "text", err));
+		if (*err) { /* warnings beside a result */
+			text = S_mcp_text(prefix, t, err);
+			json_array_append_new(json_object_get(r, "content"),
+			                      json_pack("{s:s,s:s}", "type", "text", "text", text));
+			free(text);
+		}
 	}
+done:
 	free(out);
 	free(err);
 	S_argv_free(&a);
-	json_decref(empty);
+	dtk_buf_release(&msg);
+	return r;
+}
+
+int dtk_mcp_tools_call(const char *prefix, const char *name, json_t *args, json_t **result,
+                       char *msgbuf, size_t msgsize)
+{
+	const struct tool *t = S_find(prefix, name);
+	char *text;
+	size_t offset = 0;
+
+	*result = NULL;
+	if (!t) {
+		snprintf(msgbuf, msgsize, "Unknown tool: '%s'", name);
+		return -1;
+	}
+	if (args && !json_is_object(args)) {
+		text = json_dumps(args, JSON_COMPACT | JSON_ENCODE_ANY);
+		snprintf(msgbuf, msgsize, "tool '%s%s': its arguments must be an object, not %.60s",
+		         prefix, t->name, text ? text : "?");
+		free(text);
+		*result = S_error_text(msgbuf);
+		return 0;
+	}
+	if (t->shape == O_PAGE && S_cursor(json_object_get(args, "cursor"), &offset) < 0) {
+		snprintf(msgbuf, msgsize,
+		         "Invalid cursor: tool '%s%s' takes the nextCursor of a page it gave",
+		         prefix, t->name);
+		return -1;
+	}
+	if (!args) {
+		json_t *empty = json_object();
+		*result = S_call(prefix, t, empty, offset);
+		json_decref(empty);
+	} else {
+		*result = S_call(prefix, t, args, offset);
+	}
 	return 0;
 }

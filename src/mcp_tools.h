@@ -3,19 +3,22 @@
 #define DTK_MCP_TOOLS_H
 
 #include <jansson.h>
+#include <stddef.h>
 
 /* Returns the array of the tools' descriptions for tools/list (a new
- * reference): only tools whose command dtk has. */
-json_t *dtk_mcp_tools_list(void);
+ * reference), each named prefix + its name: only tools whose command dtk
+ * has. */
+json_t *dtk_mcp_tools_list(const char *prefix);
 
 /*
- * Calls tool name with args (an object, or NULL). Returns 0 and sets *result
- * to the CallToolResult (a new reference; isError set when the command
- * refused); or -1 with *message set (a static string or one in msgbuf) when
- * the tool is unknown or the arguments do not fit its input schema: a
- * JSON-RPC error -32602 is due.
+ * Calls tool name (prefix + a tool's name) with args (an object, or NULL).
+ * Returns 0 and sets *result to the CallToolResult (a new reference;
+ * isError set when the arguments do not fit the tool, naming the argument,
+ * what it got and what it accepts, or when the command refused, with its
+ * messages); or -1 with the message in msgbuf when the tool is unknown or
+ * the cursor is not one it gave: a JSON-RPC error -32602 is due.
  */
-int dtk_mcp_tools_call(const char *name, json_t *args, json_t **result, const char **message,
+int dtk_mcp_tools_call(const char *prefix, const char *name, json_t *args, json_t **result,
                        char *msgbuf, size_t msgsize);
 
 #endif

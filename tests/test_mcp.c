@@ -76,6 +76,19 @@ static json_t *S_ask(struct dtk_mcp *m, const char *msg)
 	return j;
 }
 
+/* Initializes m's session (2025-11-25). */
+static void S_init(struct dtk_mcp *m)
+{
+	char *r =
+	        dtk_mcp_handle(m,
+	                       "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":"
+	                       "{\"protocolVersion\":\"2025-11-25\"}}",
+	                       strlen("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\","
+	                              "\"params\":{\"protocolVersion\":\"2025-11-25\"}}"));
+	assert_non_null(strstr(r, "\"protocolVersion\":\"2025-11-25\""));
+	free(r);
+}
+
 static int S_code(json_t *j)
 {
 	return (int)json_integer_value(json_object_get(json_object_get(j, "error"), "code"));
@@ -106,6 +119,12 @@ static void test_jsonrpc_errors(void **state)
 {
 	struct dtk_mcp *m = dtk_mcp_new(DTK_MCP_NO_CALLS);
 	(void)state;
+	/* before initialize, only ping */
+	S_expect_error(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}", -32600, 0);
+	S_expect_error(m,
+	               "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{}}",
+	               -32600, 0);
+	S_init(m);
 	S_expect_error(m, "{", -32700, 1);
 	S_expect_error(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"ping\"}", -32700, 1);
 	S_expect_error(m, "[]", -32600, 1);
@@ -178,6 +197,9 @@ static void test_tools_list(void **state)
 	       *t;
 	size_t i, k, found = 0;
 	(void)state;
+	S_init(m);
+	json_decref(j);
+	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}");
 	tools = json_object_get(json_object_get(j, "result"), "tools");
 	assert_true(json_array_size(tools) >= 6);
 	json_array_foreach(tools, i, t)
@@ -194,6 +216,17 @@ static void test_tools_list(void **state)
 	dtk_mcp_free(m);
 }
 
+/* A tools/call answered with an isError result whose text is want. */
+static void S_expect_tool_error(struct dtk_mcp *m, const char *msg, const char *want)
+{
+	json_t *j = S_ask(m, msg), *r = json_object_get(j, "result");
+	assert_true(json_is_true(json_object_get(r, "isError")));
+	assert_string_equal(json_string_value(json_object_get(
+	                            json_array_get(json_object_get(r, "content"), 0), "text")),
+	                    want);
+	json_decref(j);
+}
+
 /* Tool calls in a copy of the fixture base (the working directory moves). */
 static void test_tools_call(void **state)
 {
@@ -203,6 +236,7 @@ static void test_tools_call(void **state)
 	(void)state;
 	t_copytree(base, dir);
 	assert_int_equal(chdir(dir), 0);
+	S_init(m);
 	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":"
 	             "\"show\",\"arguments\":{\"target\":\"beta-001\"}}}");
 	r = json_object_get(j, "result");
@@ -224,15 +258,26 @@ static void test_tools_call(void **state)
 	        "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":"
 	        "\"nope\",\"arguments\":{}}}",
 	        -32602, 0);
-	S_expect_error(
+	S_expect_tool_error(m,
+	                    "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{"
+	                    "\"name\":\"show\",\"arguments\":{\"target\":3}}}",
+	                    "tool 'show': argument 'target' got 3; it accepts a string");
+	S_expect_tool_error(
 	        m,
-	        "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":"
-	        "\"show\",\"arguments\":{\"target\":3}}}",
-	        -32602, 0);
+	        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{"
+	        "\"name\":\"search\",\"arguments\":{\"query\":\"  \"}}}",
+	        "tool 'search': argument 'query' got \"  \"; it accepts a string of one "
+	        "or more words");
+	S_expect_tool_error(
+	        m,
+	        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{"
+	        "\"name\":\"list\",\"arguments\":{\"limit\":1.5}}}",
+	        "tool 'list': argument 'limit' got 1.5; it accepts an integer from 1 to "
+	        "100");
 	S_expect_error(
 	        m,
 	        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":"
-	        "\"search\",\"arguments\":{\"query\":\"  \"}}}",
+	        "\"list\",\"arguments\":{\"cursor\":\"o0\"}}}",
 	        -32602, 0);
 	S_expect_error(m,
 	               "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"resources/read\",\"params\":"
@@ -246,18 +291,31 @@ static void test_tools_call(void **state)
 	free(cwd);
 }
 
+/* Returns what server m (NULL: a new one) writes serving input in from a
+ * file (malloc'd). */
+static char *S_serve(struct dtk_mcp *m, const char *in, size_t n)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *fin = tmpfile(), *fout = open_memstream(&out, &len);
+	assert_int_equal(fwrite(in, 1, n, fin), n);
+	rewind(fin);
+	if (m)
+		assert_int_equal(dtk_mcp_serve_fd(m, fileno(fin), fout, stderr), 0);
+	else
+		assert_int_equal(dtk_mcp_serve(fin, fout, stderr), 0);
+	fclose(fout);
+	fclose(fin);
+	return out;
+}
+
 static void test_serve(void **state)
 {
 	static const char in[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n\n  \n"
 	                         "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}\n"
 	                         "nope\n";
-	char *out = NULL;
-	size_t len = 0;
-	FILE *fin = fmemopen((void *)in, sizeof(in) - 1, "r"), *fout = open_memstream(&out, &len);
+	char *out = S_serve(NULL, in, sizeof(in) - 1);
 	(void)state;
-	assert_int_equal(dtk_mcp_serve(fin, fout, stderr), 0);
-	fclose(fout);
-	fclose(fin);
 	assert_string_equal(out, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n"
 	                         "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,"
 	                         "\"message\":\"Parse error\"}}\n");
@@ -318,6 +376,7 @@ static void test_resources_list_files(void **state)
 	assert_int_equal(t_sh(dir, "mkdir insights/x.yaml && ln -s /etc/passwd insights/y.yaml"),
 	                 0);
 	assert_int_equal(chdir(dir), 0);
+	S_init(m);
 	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/list\"}");
 	list = json_object_get(json_object_get(j, "result"), "resources");
 	for (i = 0; i < json_array_size(list); i++)
@@ -377,6 +436,127 @@ static void test_batches(void **state)
 	dtk_mcp_free(m);
 }
 
+/* A message nesting deeper than DTK_MCP_MAX_DEPTH, or holding more than
+ * DTK_MCP_MAX_VALUES values, is refused before it is parsed; within the
+ * bounds it is answered. Brackets inside strings do not count. */
+static void test_bounds(void **state)
+{
+	struct dtk_mcp *m = dtk_mcp_new(DTK_MCP_NO_CALLS);
+	struct dtk_buf b = DTK_BUF_INIT;
+	size_t i;
+	json_t *j;
+	(void)state;
+	S_init(m);
+	for (i = 0; i < DTK_MCP_MAX_DEPTH; i++)
+		dtk_buf_putc(&b, '[');
+	for (i = 0; i < DTK_MCP_MAX_DEPTH; i++)
+		dtk_buf_putc(&b, ']');
+	S_expect_error(m, b.ptr, -32600, 1); /* 64 deep: an invalid request, parsed */
+	b.len = 0;
+	dtk_buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":");
+	for (i = 0; i < DTK_MCP_MAX_DEPTH; i++)
+		dtk_buf_putc(&b, '[');
+	for (i = 0; i < DTK_MCP_MAX_DEPTH; i++)
+		dtk_buf_putc(&b, ']');
+	dtk_buf_puts(&b, "}}");
+	j = S_ask(m, b.ptr);
+	assert_string_equal(dtk_buf_cstr(&b) + 0, b.ptr);
+	assert_int_equal(S_code(j), -32600); /* 66 deep: refused unparsed, id unread */
+	assert_true(json_is_null(json_object_get(j, "id")));
+	assert_non_null(
+	        strstr(json_string_value(json_object_get(json_object_get(j, "error"), "message")),
+	               "64 levels"));
+	json_decref(j);
+	/* values */
+	b.len = 0;
+	dtk_buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\",\"params\":{\"x\":[");
+	for (i = 0; i < DTK_MCP_MAX_VALUES; i++)
+		dtk_buf_puts(&b, i ? ",{}" : "{}");
+	dtk_buf_puts(&b, "]}}");
+	S_expect_error(m, b.ptr, -32600, 1);
+	b.len = 0;
+	dtk_buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\",\"params\":{\"x\":\"");
+	for (i = 0; i < 2 * DTK_MCP_MAX_VALUES; i++)
+		dtk_buf_puts(&b, "[{,:\\\"");
+	dtk_buf_puts(&b, "\"}}");
+	j = S_ask(m, b.ptr);
+	assert_int_equal(json_integer_value(json_object_get(j, "id")), 3);
+	assert_non_null(json_object_get(j, "result"));
+	json_decref(j);
+	dtk_buf_release(&b);
+	dtk_mcp_free(m);
+}
+
+/* 2026-07-28: no handshake; each request names its version in _meta, one
+ * dtk does not speak gets -32022 with the versions it does; results say
+ * they are complete; ping and initialize are gone from it. */
+static void test_modern(void **state)
+{
+	struct dtk_mcp *m = dtk_mcp_new(DTK_MCP_NO_CALLS);
+	json_t *j, *r, *data;
+	(void)state;
+	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":"
+	             "{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}}}");
+	r = json_object_get(j, "result");
+	assert_string_equal(
+	        json_string_value(json_array_get(json_object_get(r, "supportedVersions"), 0)),
+	        "2026-07-28");
+	assert_string_equal(json_string_value(json_object_get(r, "resultType")), "complete");
+	assert_non_null(json_object_get(json_object_get(r, "capabilities"), "tools"));
+	assert_non_null(json_object_get(r, "instructions"));
+	json_decref(j);
+	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"params\":"
+	             "{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}}}");
+	r = json_object_get(j, "result");
+	assert_true(json_array_size(json_object_get(r, "tools")) >= 6);
+	assert_string_equal(json_string_value(json_object_get(r, "cacheScope")), "private");
+	assert_true(json_is_integer(json_object_get(r, "ttlMs")));
+	json_decref(j);
+	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\",\"params\":"
+	             "{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2099-01-01\"}}}");
+	assert_int_equal(S_code(j), -32022);
+	data = json_object_get(json_object_get(j, "error"), "data");
+	assert_string_equal(json_string_value(json_object_get(data, "requested")), "2099-01-01");
+	assert_int_equal(json_array_size(json_object_get(data, "supported")), DTK_MCP_N_VERSIONS);
+	json_decref(j);
+	S_expect_error(m,
+	               "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\",\"params\":"
+	               "{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}}}",
+	               -32601, 0);
+	S_expect_error(m,
+	               "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/list\",\"params\":"
+	               "{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":5}}}",
+	               -32602, 0);
+	/* the legacy session was never initialized: refused there */
+	S_expect_error(m, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/list\"}", -32600, 0);
+	dtk_mcp_free(m);
+}
+
+/* A request whose notifications/cancelled is already waiting when its turn
+ * comes is not run, and gets no answer; one answered before its cancel
+ * came is answered. */
+static void test_cancel_queued(void **state)
+{
+	static const char in[] =
+	        "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{}}\n"
+	        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n"
+	        "{\"jsonrpc\":\"2.0\",\"id\":\"two\",\"method\":\"ping\"}\n"
+	        "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n"
+	        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":"
+	        "{\"requestId\":\"two\"}}\n"
+	        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":"
+	        "{\"requestId\":1}}\n";
+	struct dtk_mcp *m = dtk_mcp_new(DTK_MCP_NO_CALLS);
+	char *out = S_serve(m, in, sizeof(in) - 1);
+	(void)state;
+	/* 1 and two were both queued with their cancels: neither ran */
+	assert_null(strstr(out, "\"id\":1,"));
+	assert_null(strstr(out, "\"two\""));
+	assert_non_null(strstr(out, "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\n"));
+	free(out);
+	dtk_mcp_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -390,6 +570,9 @@ int main(void)
 	        cmocka_unit_test(test_batches),
 	        cmocka_unit_test(test_serve_client_gone),
 	        cmocka_unit_test(test_resources_list_files),
+	        cmocka_unit_test(test_bounds),
+	        cmocka_unit_test(test_modern),
+	        cmocka_unit_test(test_cancel_queued),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,12 @@
 /* The largest message read: a longer line is refused, never held whole. */
 #define DTK_MCP_MAX_MESSAGE (16u << 20)
 
+/* The deepest nesting and the most values a message may hold: one beyond
+ * either is refused before it is parsed (docs/agents.md: the memory that
+ * bounds). */
+#define DTK_MCP_MAX_DEPTH 64
+#define DTK_MCP_MAX_VALUES 100000
+
 /*
  * Reads one line from in into line (reset first; without its '\n' or a '\r'
  * before it; NUL-terminated). Returns 1 for a line, 0 at the end of input
@@ -23,8 +29,10 @@
  */
 int dtk_mcp_read_line(FILE *in, size_t max, struct dtk_buf *line);
 
-/* The protocol versions dtk speaks, newest first. */
-extern const char *const dtk_mcp_versions[4];
+/* The protocol versions dtk speaks, newest first: 2026-07-28 (each request
+ * names it, no handshake), then those that initialize agrees on. */
+#define DTK_MCP_N_VERSIONS 5
+extern const char *const dtk_mcp_versions[DTK_MCP_N_VERSIONS];
 
 struct dtk_mcp;
 
@@ -34,6 +42,9 @@ enum { DTK_MCP_NO_CALLS = 1 /* refuse tools/call and resources/read (fuzzing) */
 /* Returns a server; free with dtk_mcp_free. */
 struct dtk_mcp *dtk_mcp_new(unsigned flags);
 void dtk_mcp_free(struct dtk_mcp *m);
+
+/* Names every tool prefix + its name (dtk mcp --prefix). */
+void dtk_mcp_set_prefix(struct dtk_mcp *m, const char *prefix);
 
 /*
  * Handles one message (a line of len bytes). Returns the response (one line
@@ -50,5 +61,13 @@ char *dtk_mcp_handle(struct dtk_mcp *m, const char *msg, size_t len);
  * fail otherwise. The caller ignores SIGPIPE, else a closed pipe kills it.
  */
 int dtk_mcp_serve(FILE *in, FILE *out, FILE *err);
+
+/*
+ * As dtk_mcp_serve, with server m, reading file descriptor in (nothing
+ * else may read it): input already waiting is read ahead (up to 1 MiB), so
+ * that a request cancelled (notifications/cancelled) before its turn is
+ * never run.
+ */
+int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err);
 
 #endif

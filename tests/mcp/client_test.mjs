@@ -131,17 +131,88 @@ test('a refused call is a tool error with the messages', async () => {
     fs.rmSync(broken, { recursive: true, force: true });
 });
 
-test('unknown tool and bad arguments are JSON-RPC errors', async () => {
+test('an unknown tool and a bad cursor are JSON-RPC errors; bad arguments are tool errors', async () => {
     let e = await rpcError(client.callTool({ name: 'nope', arguments: {} }));
     assert.equal(e.code, ErrorCode.InvalidParams);
-    e = await rpcError(client.callTool({ name: 'show', arguments: {} }));
+    e = await rpcError(client.callTool({ name: 'list', arguments: { cursor: 'bogus' } }));
     assert.equal(e.code, ErrorCode.InvalidParams);
-    e = await rpcError(client.callTool({ name: 'search', arguments: { query: 'x', limit: 0 } }));
-    assert.equal(e.code, ErrorCode.InvalidParams);
-    e = await rpcError(client.callTool({ name: 'list', arguments: { confidence: 'HIGH' } }));
-    assert.equal(e.code, ErrorCode.InvalidParams);
-    e = await rpcError(client.callTool({ name: 'list', arguments: { bogus: 1 } }));
-    assert.equal(e.code, ErrorCode.InvalidParams);
+    const bad = async (name, args, text) => {
+        const r = await client.callTool({ name, arguments: args });
+        assert.equal(r.isError, true, `${name} ${JSON.stringify(args)}`);
+        assert.equal(r.content[0].text, text);
+    };
+    await bad('show', {}, "tool 'show' needs the argument 'target' (a node name, or an entry " +
+              "id (<node>-NNN)): a string");
+    await bad('list', { limit: 0 }, "tool 'list': argument 'limit' got 0; it accepts an " +
+              'integer from 1 to 100');
+    await bad('list', { confidence: 'HIGH' }, "tool 'list': argument 'confidence' got " +
+              '"HIGH"; it accepts one of "high", "medium", "low"');
+    await bad('list', { since: '2026-02-30' }, "tool 'list': argument 'since' got " +
+              '"2026-02-30"; it accepts a date, YYYY-MM-DD, as a string');
+    await bad('list', { bogus: 1 }, "tool 'list' has no argument 'bogus'; its arguments are " +
+              "'node', 'confidence', 'since', 'stale_at', 'candidates', 'include_retired', 'limit', " +
+              "'cursor'");
+    await bad('bloom', { node: 'beta', level: 'expert' }, "tool 'bloom': argument 'level' got " +
+              '"expert"; it accepts one of "remember", "understand", "apply", "analyze", ' +
+              '"evaluate", "create"');
+    // an integral number is an integer, whatever its spelling
+    const r = await client.callTool({ name: 'list', arguments: { limit: 2.0 } });
+    assert.equal(r.structuredContent.entries.length, 2);
+});
+
+test('messages name tools and arguments, not CLI commands and options', async () => {
+    const r = await client.callTool({ name: 'add', arguments: {
+        node: 'beta', title: 't', claim: 'c', source: 'nope', confidence: 'low' } });
+    assert.equal(r.isError, true);
+    const text = r.content.map((c) => c.text).join('\n');
+    assert.match(text, /the tool 'add_source'/);
+    assert.doesNotMatch(text, /'dtk |--[a-z]|dtk add:/);
+});
+
+test('list and search: short entries, a page at a time, a cursor to the next', async () => {
+    const seen = [];
+    let page = await call('list', { limit: 2 });
+    assert.equal(page.total, 5);
+    for (;;) {
+        for (const e of page.entries) {
+            assert.deepEqual(Object.keys(e), ['id', 'title', 'confidence', 'fresh', 'claim']);
+            seen.push(e.id);
+        }
+        if (!page.nextCursor)
+            break;
+        page = await call('list', { limit: 2, cursor: page.nextCursor });
+    }
+    assert.deepEqual(seen, (await call('list', {})).entries.map((e) => e.id));
+    assert.equal(seen.length, 5);
+    const s = await call('search', { query: 'a', limit: 1 });
+    assert.equal(s.entries.length, 1);
+    assert.ok(s.nextCursor);
+    const s2 = await call('search', { query: 'a', limit: 1, cursor: s.nextCursor });
+    assert.notEqual(s2.entries[0].id, s.entries[0].id);
+});
+
+test('resources/templates/list offers the node template', async () => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    assert.deepEqual(resourceTemplates.map((t) => [t.uriTemplate, t.mimeType]),
+                     [['dtk://node/{name}', 'application/yaml']]);
+});
+
+test('tool annotations say what each tool does to the base', async () => {
+    const { tools } = await client.listTools();
+    const a = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
+    for (const n of ['show', 'list', 'search', 'next_id', 'check', 'crystallize_plan'])
+        assert.deepEqual([a[n].readOnlyHint, a[n].idempotentHint, a[n].destructiveHint],
+                         [true, true, false], n);
+    for (const n of ['use', 'cite', 'add'])
+        assert.deepEqual([a[n].readOnlyHint, a[n].idempotentHint], [false, false], n);
+    for (const n of ['stance', 'bloom', 'resolve'])
+        assert.deepEqual([a[n].readOnlyHint, a[n].destructiveHint], [false, true], n);
+    for (const n of ['contradict', 'relate', 'close', 'add_node'])
+        assert.deepEqual([a[n].readOnlyHint, a[n].idempotentHint, a[n].destructiveHint],
+                         [false, true, false], n);
+    assert.match(tools.find((t) => t.name === 'cite').description, /use is for relying/);
+    for (const t of tools)
+        assert.doesNotMatch(t.description, /'dtk |--format/, t.name);
 });
 
 test('resources: INDEX.md and every node file, read-only', async () => {
@@ -189,7 +260,8 @@ function sameBytes(a, b) {
 test('write tools: each one, refusals and dry runs leave every byte', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    for (const n of ['add', 'add_source', 'use', 'cite', 'close', 'verify', 'review', 'relate'])
+    for (const n of ['add', 'add_source', 'use', 'cite', 'close', 'verify', 'review', 'relate',
+                     'contradict', 'resolve', 'stance', 'bloom', 'add_node'])
         assert.ok(names.includes(n), `write tool ${n} listed`);
     assert.equal(tools.find((t) => t.name === 'add').annotations.readOnlyHint, false);
 
@@ -216,8 +288,7 @@ test('write tools: each one, refusals and dry runs leave every byte', async () =
 
     const e = await w('add', { node: 'beta', title: 'PP across pods', claim: 'Pipeline stages.',
                                source: 'paper-a', confidence: 'low', relates: ['alpha-002'] });
-    assert.equal(e.id, 'beta-003');
-    assert.deepEqual(e.relates, ['alpha-002']);
+    assert.deepEqual(e, { id: 'beta-003', node: 'beta', title: 'PP across pods' });
     assert.match(fs.readFileSync(path.join(dir, 'insights/beta.yaml'), 'utf8'), /id: beta-003/);
     await refused('add', { node: 'beta', title: 't', claim: 'c', source: 'paper-a',
                            confidence: 'high' }, /high/);
@@ -236,6 +307,20 @@ test('write tools: each one, refusals and dry runs leave every byte', async () =
                      ['alpha-002']);
     await refused('relate', { id: 'beta-001', other: 'beta-001' }, /relate to itself/);
     await refused('use', { ids: 'zeta-001' }, /zeta-001/);
+    r = await w('contradict', { id: 'beta-002', other: 'alpha-001', note: 'scale differs' });
+    assert.deepEqual(r.entries, [{ id: 'beta-002',
+        contradicts: [{ id: 'alpha-001', status: 'open', note: 'scale differs' }] }]);
+    await refused('contradict', { id: 'beta-002', other: 'alpha-001', note: 'again' },
+                  /^contradict: error: (?!.*dtk )(?!.*--).*resolve/);
+    r = await w('resolve', { id: 'beta-002', other: 'alpha-001', note: 'both hold' });
+    assert.equal(r.entries[0].contradicts[0].status, 'resolved');
+    assert.deepEqual(await w('stance', { node: 'beta', text: 'Keep TP local.' }),
+                     { node: 'beta', stance: 'Keep TP local.' });
+    assert.deepEqual(await w('bloom', { node: 'beta', level: 'analyze' }),
+                     { node: 'beta', bloom: 'analyze' });
+    assert.deepEqual(await w('add_node', { node: 'delta', category: 'New', bloom: 'apply' }),
+                     { node: 'delta', category: 'New', bloom: 'apply' });
+    assert.ok(fs.existsSync(path.join(dir, 'insights/delta.yaml')));
     // every write left a valid base and INDEX.md rebuilt
     assert.deepEqual(await w('check', {}), { valid: true, index_current: true });
     await c.close();
@@ -373,6 +458,7 @@ test('raw: parse errors, invalid requests, notifications, EOF', async () => {
         '{"jsonrpc":"2.0","method":"notifications/initialized"}',
         '{"jsonrpc":"2.0","method":"nope"}',
         '{"jsonrpc":"2.0","id":3,"method":"ping"}',
+        '{"jsonrpc":"2.0","id":"early","method":"tools/list"}',
         '{"jsonrpc":"2.0","id":"x","method":"initialize","params":{"protocolVersion":"1999-01-01"}}',
         '{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2024-11-05"}}',
         '{"jsonrpc":"2.0","id":5,"method":"nope/nope"}',
@@ -381,10 +467,14 @@ test('raw: parse errors, invalid requests, notifications, EOF', async () => {
     assert.equal(r.code, 0);
     const msgs = r.out.trimEnd().split('\n').map((l) => JSON.parse(l));
     assert.deepEqual(msgs.map((m) => m.error ? m.error.code : 'ok'),
-                     [-32700, -32600, -32600, -32600, 'ok', 'ok', 'ok', -32601, -32602]);
+                     [-32700, -32600, -32600, -32600, 'ok', -32600, 'ok', 'ok', -32601,
+                      -32602]);
     assert.deepEqual(msgs[4], { jsonrpc: '2.0', id: 3, result: {} });
-    assert.equal(msgs[5].result.protocolVersion, '2025-11-25');
-    assert.equal(msgs[6].result.protocolVersion, '2024-11-05');
+    // before initialize, only ping is answered
+    assert.equal(msgs[5].id, 'early');
+    assert.match(msgs[5].error.message, /send initialize first/);
+    assert.equal(msgs[6].result.protocolVersion, '2025-11-25');
+    assert.equal(msgs[7].result.protocolVersion, '2024-11-05');
 });
 
 test('raw: a message over 16 MiB is refused, and the server goes on', async () => {
@@ -395,4 +485,94 @@ test('raw: a message over 16 MiB is refused, and the server goes on', async () =
     assert.equal(msgs[0].error.code, -32600);
     assert.deepEqual(msgs[1], { jsonrpc: '2.0', id: 1, result: {} });
     assert.match(r.err, /refused/);
+});
+
+test('a queued request whose notifications/cancelled is waiting never runs', async () => {
+    const dir = copyBase();
+    const transport = new StdioClientTransport({ command: DTK, args: ['-C', dir, 'mcp'],
+        env: { ...getDefaultEnvironment(), XDG_CACHE_HOME: dir + '.cache' } });
+    const ac = new AbortController();
+    const sent = [];
+    const send = transport.send.bind(transport);
+    transport.send = async (msg, opts) => {
+        await send(msg, opts);
+        sent.push(msg);
+        // cancel the cite as soon as it is on its way: the writes before it
+        // are still running, so it waits in the server's queue
+        if (msg.method === 'tools/call' && msg.params.name === 'cite')
+            ac.abort('not needed');
+    };
+    const c = new Client({ name: 'dtk-test', version: '1.0.0' });
+    await c.connect(transport);
+    const uses = [1, 2, 3].map(() => c.callTool({ name: 'use', arguments: { ids: 'alpha-001' } }));
+    const cite = c.callTool({ name: 'cite', arguments: { ids: 'beta-001' } }, undefined,
+                            { signal: ac.signal });
+    await assert.rejects(cite);
+    for (const u of uses)
+        assert.equal((await u).isError, false);
+    const citeMsg = sent.find((m) => m.params && m.params.name === 'cite');
+    assert.ok(citeMsg, 'the cite was sent');
+    assert.ok(sent.some((m) => m.method === 'notifications/cancelled' &&
+                               m.params.requestId === citeMsg.id), 'and cancelled');
+    await c.ping(); // the server goes on
+    const e = (await c.callTool({ name: 'show', arguments: { target: 'beta-001' } }))
+        .structuredContent;
+    assert.equal(e.cited, 1, 'the cancelled cite did not run');
+    assert.equal((await c.callTool({ name: 'show', arguments: { target: 'alpha-001' } }))
+        .structuredContent.used, 6, 'the three uses did');
+    await c.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+});
+
+// Sends lines to a server, waits for `answers` response lines, then reads
+// its peak resident memory (VmHWM, KiB) before ending its input.
+function peakRss(lines, answers) {
+    return new Promise((resolve, reject) => {
+        // under AddressSanitizer, freed memory is held in quarantine: the
+        // allocator measured is the one of a build without it
+        const env = { ...process.env, ASAN_OPTIONS: [process.env.ASAN_OPTIONS,
+                      'quarantine_size_mb=0'].filter(Boolean).join(':') };
+        const p = spawn(DTK, ['-C', base, 'mcp'], { env });
+        let out = '', n = 0, done = false;
+        p.stdout.on('data', (d) => {
+            out += d;
+            n = out.split('\n').length - 1;
+            if (n >= answers && !done) {
+                done = true;
+                const st = fs.readFileSync(`/proc/${p.pid}/status`, 'utf8');
+                const kib = Number(/VmHWM:\s+(\d+) kB/.exec(st)[1]);
+                p.stdin.end();
+                p.on('close', () => resolve({ kib, out }));
+            }
+        });
+        p.on('error', reject);
+        (async () => {
+            for (const l of lines)
+                if (!p.stdin.write(l + '\n'))
+                    await new Promise((r) => p.stdin.once('drain', r));
+        })();
+    });
+}
+
+test('memory: bounded by the message limit, whatever the message or the batch', async () => {
+    const init = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26"}}';
+    const idle = await peakRss([init], 1);
+    // one line just under 16 MiB of empty objects: refused before parsing
+    const objs = '[' + '{},'.repeat(((16 << 20) - 8) / 3) + '{}]';
+    const big = await peakRss([init, objs], 2);
+    assert.match(big.out.split('\n')[1], /"code":-32600/);
+    // a batch of 3,000 show calls: the answers are written as they are made
+    const batch = '[' + Array.from({ length: 3000 }, (_, i) =>
+        `{"jsonrpc":"2.0","id":${i + 1},"method":"tools/call","params":{"name":"show",` +
+        '"arguments":{"target":"beta"}}}').join(',') + ']';
+    const shows = await peakRss([init, batch], 2);
+    const reply = shows.out.split('\n')[1];
+    assert.equal(JSON.parse(reply).length, 3000);
+    assert.ok(reply.length > 8 << 20, `the batch's answer is ${reply.length} bytes`);
+    const mib = (k) => (k / 1024).toFixed(1);
+    console.log(`peak RSS: idle ${mib(idle.kib)} MiB, 16 MiB of {} ${mib(big.kib)} MiB, ` +
+                `3000 shows (${(reply.length / 1048576).toFixed(0)} MiB answer) ${mib(shows.kib)} MiB`);
+    // the limit's two copies (the input and the line) and no more
+    assert.ok(big.kib - idle.kib < 48 * 1024, `16 MiB line: ${big.kib} KiB`);
+    assert.ok(shows.kib - idle.kib < 24 * 1024, `3000 shows: ${shows.kib} KiB`);
 });
