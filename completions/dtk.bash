@@ -11,7 +11,7 @@
 # format and directory of export.
 
 # The commands, as 'dtk --help' lists them.
-_dtk_commands="reindex check show list search next-id crystallize log setup-git merge-driver export
+_dtk_commands="reindex check show list search similar next-id crystallize log setup-git merge-driver export
 add add-node add-source use cite close review verify relate contradict resolve stance bloom
 edit edit-source confidence unrelate unverify supersede retract init mcp help"
 
@@ -27,13 +27,14 @@ _dtk_options()
     show) echo "-f --format --color --no-pager --help" ;;
     list) echo "--no-pager -n --node --nodes --confidence --since --stale-at --candidates --include-retired --all -f --format --help" ;;
     search) echo "-n --node --confidence -l --limit --include-retired --all -f --format --color --help" ;;
+    similar) echo "-n --node -l --limit -f --format --help" ;;
     next-id) echo "--help" ;;
     crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --gpg-sign --no-gpg-sign --no-verify --allow-future --allow-shallow --continue --abort --help" ;;
     log) echo "-f --format --no-pager --help" ;;
     setup-git) echo "--dtk --no-hooks --help" ;;
     merge-driver) echo "--help" ;;
     export) echo "--help" ;;
-    add) echo "--title --claim --source --confidence --verified-by --relates --created --from $_dtk_wopts" ;;
+    add) echo "--title --claim --source --confidence --verified-by --relates --created --from --distinct-from $_dtk_wopts" ;;
     add-node) echo "--category --bloom $_dtk_wopts" ;;
     add-source) echo "--title --url --read $_dtk_wopts" ;;
     review) echo "--date $_dtk_wopts" ;;
@@ -61,10 +62,12 @@ _dtk_takes_value()
     list:-f | list:--format | log:-f | log:--format) return 0 ;;
     search:-n | search:--node | search:--confidence | search:-l | search:--limit) return 0 ;;
     search:-f | search:--format | search:--color) return 0 ;;
+    similar:-n | similar:--node | similar:-l | similar:--limit | similar:-f | similar:--format) return 0 ;;
     crystallize:--date | crystallize:--format | crystallize:--eval) return 0 ;;
     crystallize:--review | crystallize:--author | setup-git:--dtk) return 0 ;;
     add:--title | add:--claim | add:--source | add:--confidence | add:--verified-by) return 0 ;;
     add:--relates | add:--created | add:--from | add-node:--category | add-node:--bloom) return 0 ;;
+    add:--distinct-from) return 0 ;;
     add-source:--title | add-source:--url | add-source:--read | review:--date) return 0 ;;
     contradict:--note | resolve:--note) return 0 ;;
     add:--format | add-node:--format | add-source:--format | use:--format | cite:--format) return 0 ;;
@@ -271,9 +274,10 @@ _dtk()
     add:--from) _dtk_files -f; return 0 ;;
     list:-f | list:--format | search:-f | search:--format)
         _dtk_reply "text json jsonl ids"; return 0 ;;
+    similar:-f | similar:--format) _dtk_reply "text json ids"; return 0 ;;
     show:--color | check:--color | search:--color) _dtk_reply "auto always never"; return 0 ;;
     list:--confidence | search:--confidence) _dtk_reply "high medium low"; return 0 ;;
-    list:-n | list:--node | search:-n | search:--node)
+    list:-n | list:--node | search:-n | search:--node | similar:-n | similar:--node)
         _dtk_reply "$(_dtk_nodes "$(_dtk_root "$dir")")"; return 0 ;;
     crystallize:--review | setup-git:--dtk) _dtk_files -f; return 0 ;;
     *:?*) COMPREPLY=(); return 0 ;; # a date, a scenario, an author: free text
