@@ -13,7 +13,7 @@
 # --category, and the format and directory of export.
 
 # The commands, as 'dtk --help' lists them.
-_dtk_commands="reindex check show list search next-id crystallize log setup-git merge-driver export
+_dtk_commands="reindex check show list search similar next-id crystallize log setup-git merge-driver export
 add add-node add-source use cite close review verify relate contradict resolve stance bloom
 edit edit-source confidence unrelate unverify supersede retract init mcp help"
 
@@ -32,13 +32,14 @@ _dtk_options()
     show) echo "-f --format --color $_dtk_paged" ;;
     list) echo "-n --node --nodes --confidence --since --stale-at --candidates --include-retired --all -f --format $_dtk_paged" ;;
     search) echo "-n --node --confidence -l --limit --include-retired --all -f --format --color $_dtk_paged" ;;
+    similar) echo "-n --node -l --limit -f --format $_dtk_all" ;;
     next-id) echo "$_dtk_all" ;;
     crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --gpg-sign --no-gpg-sign --no-verify --allow-future --allow-shallow --continue --abort $_dtk_paged" ;;
     log) echo "-f --format $_dtk_paged" ;;
     setup-git) echo "--dtk --no-hooks $_dtk_all" ;;
     merge-driver) echo "--help" ;;
     export) echo "$_dtk_all" ;;
-    add) echo "--title --claim --source --confidence --verified-by --relates --created --allow-future --from $_dtk_wopts" ;;
+    add) echo "--title --claim --source --confidence --verified-by --relates --created --allow-future --from --distinct-from $_dtk_wopts" ;;
     add-node) echo "--category --bloom $_dtk_wopts" ;;
     add-source) echo "--title --url --read --allow-future $_dtk_wopts" ;;
     review) echo "--date --allow-future $_dtk_wopts" ;;
@@ -66,10 +67,12 @@ _dtk_takes_value()
     list:-f | list:--format | log:-f | log:--format) return 0 ;;
     search:-n | search:--node | search:--confidence | search:-l | search:--limit) return 0 ;;
     search:-f | search:--format | search:--color) return 0 ;;
+    similar:-n | similar:--node | similar:-l | similar:--limit | similar:-f | similar:--format) return 0 ;;
     crystallize:--date | crystallize:--format | crystallize:--eval) return 0 ;;
     crystallize:--review | crystallize:--author | setup-git:--dtk) return 0 ;;
     add:--title | add:--claim | add:--source | add:--confidence | add:--verified-by) return 0 ;;
     add:--relates | add:--created | add:--from | add-node:--category | add-node:--bloom) return 0 ;;
+    add:--distinct-from) return 0 ;;
     add-source:--title | add-source:--url | add-source:--read | review:--date) return 0 ;;
     contradict:--note | resolve:--note) return 0 ;;
     add:--format | add-node:--format | add-source:--format | use:--format | cite:--format) return 0 ;;
@@ -290,9 +293,10 @@ _dtk()
     add:--from) _dtk_files -f; return 0 ;;
     list:-f | list:--format | search:-f | search:--format)
         _dtk_reply "text json jsonl ids"; return 0 ;;
+    similar:-f | similar:--format) _dtk_reply "text json ids"; return 0 ;;
     show:--color | check:--color | search:--color) _dtk_reply "auto always never"; return 0 ;;
     list:--confidence | search:--confidence) _dtk_reply "high medium low"; return 0 ;;
-    list:-n | list:--node | search:-n | search:--node)
+    list:-n | list:--node | search:-n | search:--node | similar:-n | similar:--node)
         _dtk_reply "$(_dtk_nodes "$(_dtk_root "$dir")")"; return 0 ;;
     crystallize:--review | setup-git:--dtk) _dtk_files -f; return 0 ;;
     *:?*) COMPREPLY=(); return 0 ;; # a date, a scenario, an author: free text

@@ -23,6 +23,7 @@ static const struct dtk_cmd *const S_cmds[] = {
         &dtk_cmd_show,
         &dtk_cmd_list,
         &dtk_cmd_search,
+        &dtk_cmd_similar,
         &dtk_cmd_next_id,
         &dtk_cmd_export,
         &dtk_cmd_crystallize,

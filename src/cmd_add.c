@@ -4,6 +4,7 @@
 #include "dtk/fs.h"
 #include "dtk/jsonread.h"
 #include "dtk/kb.h"
+#include "dtk/similar.h"
 #include "dtk/write.h"
 
 #include <getopt.h>
@@ -18,6 +19,8 @@ struct entry {
 	const char *title, *claim, *source, *confidence, *created;
 	struct dtk_yscalar verified[MAX_LIST], relates[MAX_LIST];
 	size_t n_verified, n_relates;
+	const char *distinct[MAX_LIST]; /* --distinct-from */
+	size_t n_distinct;
 	int flag_verified, flag_relates; /* the flags replace the file's lists */
 	int allow_future;                /* --allow-future */
 };
@@ -165,8 +168,45 @@ static int S_list_opt(struct dtk_ctx *ctx, struct dtk_yscalar *l, size_t *n, int
 	return 0;
 }
 
+/* The duplicate check (similar.h), run by the commit on the base as it
+ * will be written: arg is the struct dup of the new entry. Returns
+ * DTK_EXIT_OK, or the status after refusing. */
+struct dup {
+	const struct entry *e;
+	const char *id;
+};
+
+static int S_check_duplicate(struct dtk_write *w, void *arg)
+{
+	const struct dup *d = arg;
+	struct dtk_buf msg = DTK_BUF_INIT;
+	size_t i;
+	int rc = DTK_EXIT_OK;
+
+	for (i = 0; i < d->e->n_distinct; i++)
+		if (!dtk_kb_entry(w->kb, d->e->distinct[i]) || !strcmp(d->e->distinct[i], d->id))
+			return dtk_write_refuse(w, "--distinct-from names no entry '%s'",
+			                        d->e->distinct[i]);
+	switch (dtk_similar_check(&msg, w->kb, d->id, d->e->distinct, d->e->n_distinct)) {
+	case 0: break;
+	case 2: rc = dtk_write_refuse(w, "%s", msg.ptr); break;
+	case 1:
+		rc = dtk_write_refuse(w,
+		                      "the new entry may restate these entries (score, most alike "
+		                      "first):\n%s\nif it says something they do not, add it again "
+		                      "with --distinct-from ID for each",
+		                      msg.ptr);
+		break;
+	default: rc = dtk_cmd_fail(w->ctx, "add", DTK_EXIT_INVALID);
+	}
+	dtk_buf_release(&msg);
+	return rc;
+}
+
 static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 {
+	struct dup dup = {e, NULL};
+	const char *off;
 	static const char *const confs[] = {"high", "medium", "low"};
 	char id[300], today[16];
 	struct dtk_yfield f[8];
@@ -238,6 +278,12 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 	l = dtk_yval_get(file->doc.root, "insights");
 	if (dtk_yedit_append_map(&file->doc, file->doc.root, "insights", l, f, n) < 0)
 		return dtk_cmd_fail(w->ctx, "add", DTK_EXIT_INVALID);
+	dup.id = id;
+	off = getenv("DTK_NO_DUPLICATE_CHECK"); /* for measuring the check's cost only */
+	if (!off || !*off || !strcmp(off, "0")) {
+		w->check = S_check_duplicate;
+		w->check_arg = &dup;
+	}
 	rc = dtk_write_commit(w);
 	if (rc == DTK_EXIT_INVALID) /* nothing written */
 		return rc;
@@ -261,6 +307,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	                                     {"created", required_argument, NULL, 'd'},
 	                                     {"from", required_argument, NULL, 'f'},
 	                                     {"allow-future", no_argument, NULL, 'F'},
+	                                     {"distinct-from", required_argument, NULL, 'D'},
 	                                     DTK_WRITE_LONGOPTS,
 	                                     {NULL, 0, NULL, 0}};
 	struct dtk_arena *arena = dtk_arena_new();
@@ -281,6 +328,14 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		case 'd': flags.created = optarg; break;
 		case 'f': from = optarg; break;
 		case 'F': flags.allow_future = 1; break;
+		case 'D':
+			if (flags.n_distinct >= MAX_LIST) {
+				dtk_cmd_usage_error(ctx, "add", "at most %d ids in a list",
+				                    MAX_LIST);
+				goto done;
+			}
+			flags.distinct[flags.n_distinct++] = optarg;
+			break;
 		case 'v':
 			if (S_list_opt(ctx, flags.verified, &flags.n_verified, &flags.flag_verified,
 			               optarg) < 0)
@@ -315,6 +370,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		memcpy(e->verified, flags.verified, sizeof(e->verified));
 		e->n_verified = flags.n_verified;
 	}
+	memcpy(e->distinct, flags.distinct, sizeof(e->distinct));
+	e->n_distinct = flags.n_distinct;
 	if (flags.flag_relates) {
 		memcpy(e->relates, flags.relates, sizeof(e->relates));
 		e->n_relates = flags.n_relates;
@@ -331,8 +388,8 @@ const struct dtk_cmd dtk_cmd_add = {
         .name = "add",
         .usage = "dtk add --title T --claim C --source S --confidence high|medium|low\n"
                  "               [--verified-by S]... [--relates ID]... [--created DATE]\n"
-                 "               [--allow-future] [--dry-run] [--format text|json]\n"
-                 "               [--no-reindex] <node>\n"
+                 "               [--allow-future] [--distinct-from ID]... [--dry-run]\n"
+                 "               [--format text|json] [--no-reindex] <node>\n"
                  "       dtk add --from FILE|- [the options above, which override it] <node>",
         .summary = "add an entry to a node, with a fresh id",
         .help = "\nAppends a new entry to insights/<node>.yaml, after its last entry and in\n"
@@ -342,6 +399,11 @@ const struct dtk_cmd dtk_cmd_add = {
                 "high is refused unless the entry has policy.high_min_verified sources in\n"
                 "verified_by. The whole base is validated with the new entry before\n"
                 "anything is written. Prints the new id.\n\n"
+                "No duplicate is born: an entry whose claim folds to the claim of a live\n"
+                "entry (case, width, spaces, punctuation, line breaks aside) is refused,\n"
+                "naming it; so is one that scores at least 0.15 against live entries (as\n"
+                "'dtk similar' scores them, title and claim), listing them, unless each is\n"
+                "named with --distinct-from.\n\n"
                 "options:\n"
                 "  --title T, --claim C, --source S, --confidence LEVEL, --created DATE\n"
                 "  --verified-by S  a corroborating source (repeat for more)\n"
@@ -349,11 +411,16 @@ const struct dtk_cmd dtk_cmd_add = {
                 "  --allow-future   accept a --created date after today\n"
                 "  --from FILE|-    a YAML or JSON mapping with the same keys (title, claim,\n"
                 "                   source, confidence, created, verified_by, relates);\n"
-                "                   flags given as well override it\n" DTK_WRITE_HELP "\n"
+                "                   flags given as well override it\n"
+                "  --distinct-from ID\n"
+                "                   the new entry says something entry ID does not: not\n"
+                "                   refused as its near-duplicate (repeat for "
+                "more)\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
                 "  dtk add weight-management --title 'RDMA 写无需推理端参与' \\\n"
                 "      --claim '单边 RDMA WRITE 直接写入推理端显存。' \\\n"
-                "      --source perplexity-weight-transfer-2025 --confidence low\n"
+                "      --source perplexity-weight-transfer-2025 --confidence low \\\n"
+                "      --distinct-from weight-management-001\n"
                 "  echo '{\"title\": \"t\", \"claim\": \"c\", \"source\": \"metis-2024\",\n"
                 "        \"confidence\": \"medium\"}' |\n"
                 "      dtk add training-parallelism --from - --format json\n",

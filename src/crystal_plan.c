@@ -2,38 +2,92 @@
 #include "dtk/crystal.h"
 
 #include "dtk/json.h"
+#include "dtk/similar.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+/* A review pair and how alike its two entries are (similar.h). */
+struct pair {
+	const struct dtk_entry *e, *o;
+	double score;
+	size_t order;
+};
+
+static int S_pair_cmp(const void *pa, const void *pb)
+{
+	const struct pair *a = pa, *b = pb;
+	if (a->score != b->score)
+		return a->score < b->score ? 1 : -1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* Returns how alike o is to e among the entries docs[0..n) of their node:
+ * e's score of o as dtk similar gives it (0 when they share no term). */
+static double S_score(const struct dtk_entry *e, const struct dtk_entry *o,
+                      const struct dtk_similar_hit *hits, size_t n_hits)
+{
+	size_t i;
+	(void)e;
+	for (i = 0; i < n_hits; i++)
+		if (hits[i].entry == o)
+			return hits[i].same ? 1 : hits[i].score;
+	return 0;
+}
+
 /* Calls fn on every review pair of node review rv: each new entry beside
- * every entry of its node created before it (older entries, then the new
- * entries before it in file order). */
+ * every live entry of its node created before it (older entries, and the new
+ * entries before it in file order), the most alike first (likeliest
+ * duplicates or contradictions), ties in that order. */
 static void S_pairs(const struct dtk_crystal *c, const struct dtk_node_review *rv,
-                    void (*fn)(void *, const struct dtk_entry *, const struct dtk_entry *),
-                    void *ctx)
+                    void (*fn)(void *, const struct pair *), void *ctx)
 {
 	const struct dtk_node *n = rv->node;
-	size_t i, j;
+	const struct dtk_entry **docs = dtk_xcalloc(n->n_entries + 1, sizeof(*docs));
+	struct pair *v = NULL;
+	size_t i, j, n_docs = 0, n_pairs = 0, cap = 0;
 
+	for (i = 0; i < n->n_entries; i++)
+		if (dtk_similar_live(&n->entries[i]))
+			docs[n_docs++] = &n->entries[i];
 	for (i = 0; i < n->n_entries; i++) {
 		const struct dtk_entry *e = &n->entries[i];
+		struct dtk_similar_query q = {0};
+		struct dtk_similar_hit *hits = NULL;
+		size_t n_hits = 0;
 		if (c->since && e->created <= c->since)
 			continue;
+		q.title = e->title;
+		q.claim = e->claim;
+		q.skip = e->id;
+		if (dtk_similar_rank_in(&hits, &n_hits, docs, n_docs, &q) < 0)
+			n_hits = 0; /* not UTF-8: the loader let no such text in */
 		for (j = 0; j < n->n_entries; j++) {
 			const struct dtk_entry *o = &n->entries[j];
 			int o_new = !c->since || o->created > c->since;
 			if (o == e || (o_new && j > i))
 				continue;
-			fn(ctx, e, o);
+			if (n_pairs == cap)
+				dtk_grow((void **)&v, &cap, n_pairs + 1, sizeof(*v));
+			v[n_pairs] = (struct pair){e, o, S_score(e, o, hits, n_hits), n_pairs};
+			n_pairs++;
 		}
+		free(hits);
 	}
+	if (n_pairs)
+		qsort(v, n_pairs, sizeof(*v), S_pair_cmp);
+	for (i = 0; i < n_pairs; i++)
+		fn(ctx, &v[i]);
+	free(v);
+	free(docs);
 }
 
-static void S_text_pair(void *ctx, const struct dtk_entry *e, const struct dtk_entry *o)
+static void S_text_pair(void *ctx, const struct pair *p)
 {
 	FILE *f = ctx;
-	fprintf(f, "    %s ↔ %s\n      new: %s\n      old: %s\n", e->id, o->id, dtk_esc(e->claim),
-	        dtk_esc(o->claim));
+	fprintf(f, "    %s ↔ %s  %.2f\n", p->e->id, p->o->id, p->score);
+	fprintf(f, "      new: %s\n", dtk_esc(p->e->claim));
+	fprintf(f, "      old: %s\n", dtk_esc(p->o->claim));
 }
 
 static void S_list(FILE *f, const char *what, const struct dtk_entry *const *v, size_t n)
@@ -97,14 +151,16 @@ static void S_json_ids(struct dtk_json *j, const char *key, const struct dtk_ent
 	dtk_json_end(j, ']');
 }
 
-static void S_json_pair(void *ctx, const struct dtk_entry *e, const struct dtk_entry *o)
+static void S_json_pair(void *ctx, const struct pair *p)
 {
 	struct dtk_json *j = ctx;
 	dtk_json_object(j);
-	dtk_json_kstring(j, "new", e->id);
-	dtk_json_kstring(j, "new_claim", e->claim);
-	dtk_json_kstring(j, "old", o->id);
-	dtk_json_kstring(j, "old_claim", o->claim);
+	dtk_json_kstring(j, "new", p->e->id);
+	dtk_json_kstring(j, "new_claim", p->e->claim);
+	dtk_json_kstring(j, "old", p->o->id);
+	dtk_json_kstring(j, "old_claim", p->o->claim);
+	dtk_json_key(j, "score");
+	dtk_json_fixed(j, p->score, 4);
 	dtk_json_end(j, '}');
 }
 

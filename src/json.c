@@ -147,6 +147,12 @@ void dtk_json_int(struct dtk_json *j, long v)
 	dtk_buf_printf(j->out, "%ld", v);
 }
 
+void dtk_json_fixed(struct dtk_json *j, double v, int decimals)
+{
+	S_before(j);
+	dtk_buf_printf(j->out, "%.*f", decimals, v);
+}
+
 void dtk_json_bool(struct dtk_json *j, int v)
 {
 	S_before(j);

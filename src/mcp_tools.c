@@ -48,7 +48,7 @@ struct param {
 	const char *const *choices; /* NULL-terminated, for 'e' */
 };
 
-#define MAX_PARAMS 9
+#define MAX_PARAMS 10 /* the most a tool takes (add) */
 
 struct tool {
 	const char *name, *cmd, *title, *desc;
@@ -151,6 +151,23 @@ static const struct tool S_tools[] = {
          READ,
          1,
          NULL},
+        /* ---- similar: the ranking of the duplicate check ---- */
+        {"similar",
+         "similar",
+         "Entries alike a text",
+         "The live entries most alike a text (words and Chinese character pairs after "
+         "folding, weighed by rarity: BM25), best first, a page at a time, each with a score "
+         "from 0 to 1 and same_claim. add refuses a new entry scoring 0.15 or more against "
+         "one unless distinct_from names it: call this before adding.",
+         {"--format", "json", "--limit", "100"},
+         {{"text", 's', 1, NULL, "the text to compare: a claim, or a title and claim", NULL},
+          {"node", 's', 0, "--node", "entries of this node only", NULL},
+          PAGE},
+         O_PAGE,
+         READ,
+         1,
+         NULL},
+        /* ---- end of similar ---- */
         {"next_id",
          "next-id",
          "Fresh entry id",
@@ -193,7 +210,9 @@ static const struct tool S_tools[] = {
          "Records a new insight: an entry of a node with its claim, its source and a "
          "confidence; it gets a fresh id. Search first: to dispute an entry call "
          "contradict, to corroborate one call verify. The base is validated with the entry "
-         "before anything is written. Returns its id and title.",
+         "before anything is written. Refused when a live entry has the same claim, or when "
+         "entries are near-duplicates (listed with their scores; see similar) that "
+         "distinct_from does not name. Returns its id and title.",
          {"--format", "json"},
          {{"node", 's', 1, NULL, "the node to add to (add_node makes a new one)", NULL},
           {"title", 's', 1, "--title", "a short title", NULL},
@@ -204,6 +223,12 @@ static const struct tool S_tools[] = {
           {"verified_by", 'l', 0, "--verified-by", "ids of corroborating sources", NULL},
           {"relates", 'l', 0, "--relates", "ids of related entries", NULL},
           {"created", 'd', 0, "--created", "its date (" DATE "; default today)", NULL},
+          /* ---- the duplicate check ---- */
+          {"distinct_from", 'l', 0, "--distinct-from",
+           "ids of entries the new one says something else than: not refused as their "
+           "near-duplicate (an entry with the same claim always is)",
+           NULL},
+          /* ---- end of the duplicate check ---- */
           DRY_RUN},
          O_WRITE,
          0,
@@ -932,6 +957,10 @@ static json_t *S_short_entry(json_t *e)
 	json_object_set(r, "title", json_object_get(e, "title"));
 	json_object_set(r, "confidence", json_object_get(e, "confidence"));
 	json_object_set(r, "fresh", json_object_get(e, "fresh"));
+	if (json_object_get(e, "score")) { /* similar's */
+		json_object_set(r, "score", json_object_get(e, "score"));
+		json_object_set(r, "same_claim", json_object_get(e, "same_claim"));
+	}
 	if (claim) {
 		for (; claim[i] && chars <= CLAIM_CHARS; i++)
 			chars += ((unsigned char)claim[i] & 0xC0) != 0x80;

@@ -541,8 +541,9 @@ int dtk_write_commit(struct dtk_write *w)
 		}
 		mem[i] = (struct dtk_memfile){f->name, f->text, f->len};
 	}
-	rc = dtk_kb_load_over(&w->kb, w->ctx->root, DTK_KB_ALL | (w->opts.json ? 0 : DTK_KB_LEAN),
-	                      mem, w->n_files, &diags);
+	rc = dtk_kb_load_over(&w->kb, w->ctx->root,
+	                      DTK_KB_ALL | (w->opts.json || w->check ? 0 : DTK_KB_LEAN), mem,
+	                      w->n_files, &diags);
 	if (rc == DTK_EINVALID) {
 		S_map_diags(w, &diags);
 		rc = dtk_cmd_report_invalid(w->ctx, &diags);
@@ -552,6 +553,8 @@ int dtk_write_commit(struct dtk_write *w)
 		rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 		goto done;
 	}
+	if (w->check && (rc = w->check(w, w->check_arg)) != DTK_EXIT_OK)
+		goto done;
 	if (!w->opts.no_reindex) {
 		/* INDEX.md from the base just validated: no second load */
 		if (dtk_file_cmp_open(&cmp, idx_path, DTK_MAX_INDEX_BYTES) < 0 ||

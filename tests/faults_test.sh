@@ -152,7 +152,7 @@ if [ -n "${DTK_CRASH:-}" ]; then
     DTK_FAULT_AT="fsync-dir=$PWD/INDEX.md" "$DTK_CRASH" $add >"$scratch/out" 2>&1
     rc=$?
     if [ $rc -eq 1 ] && grep -q "wrote INDEX.md, but cannot sync" "$scratch/out" &&
-        grep -q "^  - id: alpha-004" insights/alpha.yaml && "$DTK" check >/dev/null 2>&1; then
+        grep -q "^  - id: $(tail -n 1 "$scratch/out")$" insights/alpha.yaml && "$DTK" check >/dev/null 2>&1; then
         ok "add, INDEX.md written but not synced: exit 1, said so, both files written"
     else
         ko "add, INDEX.md written but not synced: exit 1, said so" "exit $rc" "$(cat "$scratch/out")"

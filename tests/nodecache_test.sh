@@ -34,7 +34,7 @@ runc() {
 # The other commands that read the base through the cache (each compared
 # as search is): the checks across files, INDEX.md, the lists, the plan.
 others=("check" "reindex --stdout" "list --format json" "list --nodes --format jsonl"
-    "crystallize --plan --date 2026-04-01" "next-id alpha")
+    "crystallize --plan --date 2026-04-01")
 # prep: a command run before each run with the cache (the damage tests
 # damage it again: a run mends it)
 prep=:

@@ -505,8 +505,8 @@ static void test_plan_and_dry_run_write_nothing(void **state)
 	t_dtk(&r, dir, S_env, "crystallize", "--plan", "--date", "2026-08-15", NULL);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "review pairs: 7 in all\n  alpha: 2 new × 3 older + 1 among "
-	                              "the new = 7\n    alpha-004 ↔ alpha-001\n"));
-	assert_non_null(strstr(r.out, "    alpha-005 ↔ alpha-004\n"));
+	                              "the new = 7\n    alpha-004 ↔ alpha-001  0.00\n"));
+	assert_non_null(strstr(r.out, "    alpha-005 ↔ alpha-004  0.00\n"));
 	assert_non_null(strstr(r.out, "stale entries (2):\n  alpha-002  "));
 	t_run_free(&r);
 	t_dtk(&r, dir, S_env, "crystallize", "--plan", "--date", "2026-08-15", "--format", "json",

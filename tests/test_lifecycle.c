@@ -315,9 +315,10 @@ static void test_supersede_and_retract(void **state)
 	struct t_run r;
 	(void)state;
 
+	/* the newer entry restates the one it supersedes: said distinct */
 	RUN(r, dir, 0, "add", "alpha", "--title", "小消息受延迟所限", "--claim",
 	    "Small messages are latency-bound.", "--source", "paper-a", "--confidence", "low",
-	    "--created", "2026-07-02");
+	    "--created", "2026-07-02", "--distinct-from", "alpha-002");
 	t_run_free(&r);
 	RUN(r, dir, 0, "relate", "beta-002", "alpha-002");
 	t_run_free(&r);

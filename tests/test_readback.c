@@ -312,7 +312,7 @@ static void test_markers_in_the_file_are_kept(void **state)
 	static const char *const want[][2] = {
 	        {"beta-001", "wait ..."}, {"beta-002", "x ---"}, {"beta-003", "a ..."}};
 	static const char *const claims[] = {"Pipeline stages ...", "a\n...\n---", "... b"};
-	char *dir = t_base(), *now;
+	char *dir = t_base(), *now, id[64];
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_kb *kb = NULL;
 	struct t_run r;
@@ -324,6 +324,7 @@ static void test_markers_in_the_file_are_kept(void **state)
 	t_run_free(&r);
 	RUN(r, dir, 0, "add", "beta", "--title", "after ...", "--claim", "...", "--source",
 	    "paper-a", "--confidence", "low");
+	snprintf(id, sizeof(id), "%.*s", (int)strcspn(r.out, "\n"), r.out);
 	t_run_free(&r);
 	now = t_read(dir, "insights/beta.yaml", &len);
 	/* the old lines are all there, in order, each untouched */
@@ -349,8 +350,8 @@ static void test_markers_in_the_file_are_kept(void **state)
 		assert_string_equal(e->claim, claims[i]);
 		assert_int_equal(e->used, 1);
 	}
-	assert_string_equal(dtk_kb_entry(kb, "beta-004")->title, "after ...");
-	assert_string_equal(dtk_kb_entry(kb, "beta-004")->claim, "...");
+	assert_string_equal(dtk_kb_entry(kb, id)->title, "after ...");
+	assert_string_equal(dtk_kb_entry(kb, id)->claim, "...");
 	dtk_kb_free(kb);
 	dtk_diags_release(&diags);
 	free(now);
@@ -361,18 +362,20 @@ static void test_markers_in_the_file_are_kept(void **state)
  * are written plain, whole. */
 static void test_trailing_dots_bytes(void **state)
 {
-	char *dir = t_base(), *now;
+	char *dir = t_base(), *now, id[64];
 	struct t_run r;
 	(void)state;
 
 	RUN(r, dir, 0, "add", "beta", "--title", "wait ...", "--claim", "Pipeline stages ...",
 	    "--source", "paper-a", "--confidence", "low");
-	assert_string_equal(r.out, "beta-003\n");
+	assert_int_equal(strlen(r.out), strlen("beta-") + 7 + 1);
+	assert_memory_equal(r.out, "beta-", 5);
+	snprintf(id, sizeof(id), "%.*s", (int)strcspn(r.out, "\n"), r.out);
 	t_run_free(&r);
 	now = t_read(dir, "insights/beta.yaml", NULL);
 	assert_non_null(strstr(now, "    title: wait ...\n    claim: Pipeline stages ...\n"));
 	free(now);
-	RUN(r, dir, 0, "show", "beta-003");
+	RUN(r, dir, 0, "show", id);
 	assert_non_null(strstr(r.out, "wait ..."));
 	assert_non_null(strstr(r.out, "Pipeline stages ..."));
 	t_run_free(&r);
@@ -431,5 +434,8 @@ int main(void)
 	        cmocka_unit_test(test_names_of_several_lines),
 	        cmocka_unit_test(test_markers_in_the_file_are_kept),
 	};
+	/* the same short texts are written many times over: add's duplicate
+	 * check (tests/test_similar.c) would refuse them */
+	setenv("DTK_NO_DUPLICATE_CHECK", "1", 1);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

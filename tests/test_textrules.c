@@ -38,6 +38,8 @@ static void S_lacks(const char *s, const char *sub, const char *what)
 
 /* A base with invisible characters in a title, a claim, a stance, a
  * source's title and a note (written by the write commands). */
+static char S_id[64]; /* the id the hostile entry was given */
+
 static char *S_hostile_base(void)
 {
 	char *dir = t_base();
@@ -45,12 +47,13 @@ static char *S_hostile_base(void)
 	RUN(r, dir, 0, "add", "beta", "--title", "evil " RLO "cba", "--claim",
 	    "zero" ZWSP "width " BOM "end " ALM "x " LRI "y" ZWJ "z", "--source", "paper-a",
 	    "--confidence", "low");
+	snprintf(S_id, sizeof(S_id), "%.*s", (int)strcspn(r.out, "\n"), r.out);
 	t_run_free(&r);
 	RUN(r, dir, 0, "stance", "beta", "--", "stance " RLO "x");
 	t_run_free(&r);
 	RUN(r, dir, 0, "add-source", "--title", "Paper " RLO "E", "paper-e");
 	t_run_free(&r);
-	RUN(r, dir, 0, "contradict", "--note", "note " RLO "n", "beta-003", "alpha-002");
+	RUN(r, dir, 0, "contradict", "--note", "note " RLO "n", S_id, "alpha-002");
 	t_run_free(&r);
 	return dir;
 }
@@ -61,7 +64,7 @@ static void test_terminal_output_escapes(void **state)
 	struct t_run r;
 	(void)state;
 
-	RUN(r, dir, 0, "show", "beta-003");
+	RUN(r, dir, 0, "show", S_id);
 	S_has(r.out, "evil \\u202ecba", "show");
 	S_has(r.out, "zero\\u200bwidth \\ufeffend \\u061cx \\u2066y" ZWJ "z", "show");
 	S_has(r.out, "note \\u202en", "show");
@@ -85,7 +88,7 @@ static void test_terminal_output_escapes(void **state)
 	S_lacks(r.out, RLO, "list");
 	t_run_free(&r);
 	/* JSON holds the text as it is (escaped as JSON is, not marked) */
-	RUN(r, dir, 0, "show", "beta-003", "--format", "json");
+	RUN(r, dir, 0, "show", S_id, "--format", "json");
 	S_has(r.out, "\"evil " RLO "cba\"", "show --format json");
 	t_run_free(&r);
 	t_done(dir);
@@ -189,7 +192,7 @@ static void test_json_escapes_line_separators(void **state)
 	S_has(r.out, "sep\\u2028title", "list jsonl");
 	S_lacks(r.out, LS, "list jsonl");
 	t_run_free(&r);
-	RUN(r, dir, 0, "show", "beta-003", "--format", "json");
+	RUN(r, dir, 0, "show", "beta", "--format", "json");
 	S_has(r.out, "sep\\u2029claim", "show json");
 	S_lacks(r.out, PS, "show json");
 	t_run_free(&r);
@@ -240,7 +243,7 @@ static void test_limits(void **state)
 	RUN(r, dir, 0, "add", "beta", "--title", t200, "--claim", c4000, "--source", "paper-a",
 	    "--confidence", "low");
 	t_run_free(&r);
-	RUN(r, dir, 0, "show", "beta-003");
+	RUN(r, dir, 0, "show", "beta");
 	S_has(r.out, t200, "show");
 	t_run_free(&r);
 	/* one over: refused, nothing written */

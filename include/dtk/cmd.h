@@ -59,6 +59,7 @@ extern const struct dtk_cmd dtk_cmd_setup_git;
 extern const struct dtk_cmd dtk_cmd_merge_driver;
 extern const struct dtk_cmd dtk_cmd_export;
 extern const struct dtk_cmd dtk_cmd_search;
+extern const struct dtk_cmd dtk_cmd_similar;
 extern const struct dtk_cmd dtk_cmd_use;
 extern const struct dtk_cmd dtk_cmd_cite;
 extern const struct dtk_cmd dtk_cmd_close;

@@ -31,6 +31,8 @@ void dtk_json_key(struct dtk_json *j, const char *key);
 void dtk_json_string(struct dtk_json *j, const char *s); /* NULL writes null */
 void dtk_json_int(struct dtk_json *j, long v);
 void dtk_json_bool(struct dtk_json *j, int v);
+/* A finite number v with that many decimals (a score: 0.8312). */
+void dtk_json_fixed(struct dtk_json *j, double v, int decimals);
 void dtk_json_null(struct dtk_json *j);
 
 /* A key and its value, as dtk_json_key followed by the value's writer. */

@@ -63,6 +63,12 @@ struct dtk_write {
 	struct dtk_wfile **files;
 	size_t n_files, cap;
 	struct dtk_kb *kb; /* after a commit: the base as written (full with json) */
+	/* Called by the commit once the base with the edits is loaded (full:
+	 * claims and titles kept) and valid, in w->kb, before anything is
+	 * written; a status other than DTK_EXIT_OK stops the commit, nothing
+	 * written. NULL: none. */
+	int (*check)(struct dtk_write *w, void *arg);
+	void *check_arg;
 };
 
 void dtk_write_init(struct dtk_write *w, struct dtk_ctx *ctx, const char *cmd);

@@ -1,0 +1,77 @@
+/*
+ * similar.h: how alike a text is to the entries of a base, for the
+ * duplicate check of dtk add, dtk similar and the review pairs of
+ * crystallize --plan (docs/commands.md, "dtk similar").
+ *
+ * Texts are folded as search folds them (NFKC, case folding), then cut into
+ * terms: each run of letters and digits outside East Asian scripts is a
+ * word; a run of wide characters (Chinese, Japanese) gives its character
+ * bigrams (a lone character: itself); punctuation and spaces only separate.
+ * An entry is its title and claim. The score of an entry is its BM25 score
+ * for the query's terms, the rarity of each term counted over the entries
+ * compared, divided by the score the query would give itself (1 for the
+ * same terms, 0 for none shared), and, for an entry longer than the query,
+ * times the square root of the ratio of their lengths in terms. A small
+ * glossary (similar_terms.c) makes the common words of the field one term in
+ * Chinese and in English, and English words count as their stems as well.
+ */
+#ifndef DTK_SIMILAR_H
+#define DTK_SIMILAR_H
+
+#include "dtk/dtk.h"
+#include "dtk/model.h"
+
+/* At or above this score, dtk add refuses a new entry as a near-duplicate
+ * of an existing one (tuned on tests/similar/labelled.tsv: docs/similar.md). */
+#define DTK_SIMILAR_NEAR 0.15
+
+struct dtk_similar_hit {
+	const struct dtk_entry *entry;
+	double score; /* 0..1 */
+	int same;     /* the same claim as the query's after folding, with
+	               * punctuation and spaces left out */
+	size_t order; /* the entry's place in listing order among those compared */
+};
+
+struct dtk_similar_query {
+	const char *title; /* may be NULL */
+	const char *claim; /* the text compared */
+	const char *node;  /* only the entries of this node; NULL: all */
+	const char *skip;  /* an entry id left out (NULL: none) */
+	size_t limit;      /* at most this many hits; 0: no limit */
+	double min_score;  /* hits scoring less left out (same claims never) */
+};
+
+/* Returns 1 when entry e takes part in comparisons (a live entry). */
+int dtk_similar_live(const struct dtk_entry *e);
+
+/*
+ * Ranks the live entries of kb (full load: claims and titles kept) by their
+ * score for q, best first (same claims first; ties in listing order); only
+ * entries sharing a term with q. Sets *out to a malloc'd array the caller
+ * frees and *n to its length. Returns 0, or -1 with the error set when q's
+ * text is not UTF-8.
+ */
+int dtk_similar_rank(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *kb,
+                     const struct dtk_similar_query *q);
+
+/* Ranks as dtk_similar_rank does, over the entries docs[0..n_docs) (q->node
+ * and q->skip aside, the rarity of terms counted over them); hits' order is
+ * the index in docs. */
+int dtk_similar_rank_in(struct dtk_similar_hit **out, size_t *n,
+                        const struct dtk_entry *const *docs, size_t n_docs,
+                        const struct dtk_similar_query *q);
+
+/*
+ * The duplicate check of dtk add: compares entry id of kb (the base as it
+ * will be written) with every other live entry. Returns 2 when an entry has
+ * the same claim (appended to msg: "the same claim is in the base already:
+ * ID (title)"); 1 when entries that distinct[0..n_distinct) does not name
+ * score at least DTK_SIMILAR_NEAR (appended to msg: a line "  ID  score
+ * title" for each, at most 10, most alike first, no line break after the
+ * last); 0 when none; -1 with the error set.
+ */
+int dtk_similar_check(struct dtk_buf *msg, const struct dtk_kb *kb, const char *id,
+                      const char *const *distinct, size_t n_distinct);
+
+#endif

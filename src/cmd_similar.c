@@ -1,0 +1,130 @@
+/* cmd_similar.c: dtk similar: the entries most alike a text, best first. */
+#include "dtk/cmd.h"
+
+#include "dtk/json.h"
+#include "dtk/kb.h"
+#include "dtk/similar.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum format { F_TEXT, F_JSON, F_IDS };
+
+static void S_print(FILE *out, const struct dtk_similar_hit *hits, size_t n, enum format fmt)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	struct dtk_json j;
+	size_t i;
+
+	dtk_json_init(&j, &b);
+	if (fmt == F_JSON)
+		dtk_json_array(&j);
+	for (i = 0; i < n; i++) {
+		const struct dtk_entry *e = hits[i].entry;
+		if (fmt == F_IDS) {
+			dtk_buf_printf(&b, "%s\n", e->id);
+		} else if (fmt == F_TEXT) {
+			dtk_buf_printf(&b, "%s  %.2f%s  %s\n", e->id, hits[i].score,
+			               hits[i].same ? "  same claim" : "", dtk_esc(e->title));
+		} else {
+			dtk_json_object(&j);
+			dtk_json_kstring(&j, "id", e->id);
+			dtk_json_kstring(&j, "node", e->node->name);
+			dtk_json_kstring(&j, "title", e->title);
+			dtk_json_key(&j, "score");
+			dtk_json_fixed(&j, hits[i].score, 4);
+			dtk_json_kbool(&j, "same_claim", hits[i].same);
+			dtk_json_end(&j, '}');
+		}
+	}
+	if (fmt == F_JSON)
+		dtk_json_end(&j, ']');
+	fputs(dtk_buf_cstr(&b), out);
+	dtk_buf_release(&b);
+}
+
+static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+{
+	static const struct option lo[] = {{"node", required_argument, NULL, 'n'},
+	                                   {"limit", required_argument, NULL, 'l'},
+	                                   {"format", required_argument, NULL, 'f'},
+	                                   {NULL, 0, NULL, 0}};
+	static const char *const formats[] = {"text", "json", "ids"};
+	struct dtk_similar_query q = {0};
+	struct dtk_similar_hit *hits = NULL;
+	struct dtk_buf text = DTK_BUF_INIT;
+	struct dtk_kb *kb = NULL;
+	enum format fmt = F_TEXT;
+	size_t n = 0;
+	char *end;
+	int c, rc = DTK_EXIT_INVALID;
+
+	q.limit = 10;
+	optind = 0;
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "n:l:f:", lo)) != -1) {
+		switch (c) {
+		case 'n': q.node = optarg; break;
+		case 'l':
+			q.limit = (size_t)strtoul(optarg, &end, 10);
+			if (!*optarg || *end || *optarg == '-' || !q.limit)
+				return dtk_cmd_usage_error(ctx, "similar",
+				                           "--limit must be a positive number, not "
+				                           "'%s'",
+				                           optarg);
+			break;
+		case 'f':
+			if ((c = dtk_cmd_choice(ctx, "similar", "--format", optarg, formats, 3)) <
+			    0)
+				return DTK_EXIT_INVALID;
+			fmt = (enum format)c;
+			break;
+		default: return DTK_EXIT_INVALID;
+		}
+	}
+	if (dtk_cmd_operands(ctx, "similar", argc, argv, 1, 1000, "<text>") < 0)
+		return DTK_EXIT_INVALID;
+	for (c = optind; c < argc; c++)
+		dtk_buf_printf(&text, "%s%s", c > optind ? " " : "", argv[c]);
+	if ((rc = dtk_cmd_load(ctx, "similar", &kb, DTK_KB_ALL, NULL)) != DTK_EXIT_OK)
+		goto done;
+	if (q.node && !dtk_kb_node(kb, q.node)) {
+		rc = dtk_cmd_usage_error(ctx, "similar", "no node '%s'", q.node);
+		goto done;
+	}
+	q.claim = dtk_buf_cstr(&text);
+	if (dtk_similar_rank(&hits, &n, kb, &q) < 0) {
+		rc = dtk_cmd_usage_error(ctx, "similar", "%s", dtk_error_last());
+		goto done;
+	}
+	S_print(ctx->out, hits, n, fmt);
+	rc = n ? DTK_EXIT_OK : DTK_EXIT_DRIFT;
+done:
+	free(hits);
+	dtk_kb_free(kb);
+	dtk_buf_release(&text);
+	return rc;
+}
+
+const struct dtk_cmd dtk_cmd_similar = {
+        .name = "similar",
+        .usage = "dtk similar <text>... [--node N] [--limit K] [--format text|json|ids]",
+        .summary = "list the entries most alike a text, best first",
+        .help = "\nRanks the live entries by how alike they are to the text (the words given,\n"
+                "joined by spaces), as dtk add's duplicate check does: words and Chinese\n"
+                "character pairs after folding (NFKC, case), each weighed by its rarity in\n"
+                "the base (BM25), the score divided by the text's own (1: the same terms).\n"
+                "Entries sharing no term are not listed. Exits 1 when none is.\n\n"
+                "options:\n"
+                "  -n, --node N     entries of node N only\n"
+                "  -l, --limit K    at most K entries (default 10)\n"
+                "  -f, --format text|json|ids\n"
+                "                   text: id, score (two decimals), 'same claim' when the\n"
+                "                   claims fold alike, title; json: an array of {id, node,\n"
+                "                   title, score, same_claim}; ids: the ids alone\n\n"
+                "examples:\n"
+                "  dtk similar 'TP stays inside the node; PP crosses nodes'\n"
+                "  dtk similar -n training-parallelism -l 3 --format json 流水线气泡\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY,
+        .exec = S_exec,
+};

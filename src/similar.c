@@ -1,0 +1,635 @@
+/* similar.c: BM25 over folded words and character bigrams (similar.h). */
+#include "dtk/similar.h"
+
+#include "dtk/cjkfold.h"
+#include "dtk/search.h"
+#include "similar_int.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <utf8proc.h>
+
+/* BM25's constants, as Lucene and most engines take them. */
+#define S_K1 1.2
+#define S_B 0.75
+/* Entries a thread takes at the least: fewer are compared on one. */
+#define S_PER_THREAD 4096
+
+int dtk_similar_live(const struct dtk_entry *e)
+{
+	return !dtk_entry_retired(e); /* superseded and retracted entries are not */
+}
+
+/* ---- terms ---- */
+
+enum { C_SEP = 1, C_WORD, C_MARK, C_WIDE };
+
+/* The class of each code point of the BMP plus one; 0 not known yet. Filled
+ * as code points are met, from several threads: each writes the same value. */
+static _Atomic unsigned char S_classes[0x10000];
+
+static int S_compute_class(int32_t cp)
+{
+	switch (utf8proc_category(cp)) {
+	case UTF8PROC_CATEGORY_MN:
+	case UTF8PROC_CATEGORY_MC:
+	case UTF8PROC_CATEGORY_ME: return C_MARK;
+	case UTF8PROC_CATEGORY_LU:
+	case UTF8PROC_CATEGORY_LL:
+	case UTF8PROC_CATEGORY_LT:
+	case UTF8PROC_CATEGORY_LM:
+	case UTF8PROC_CATEGORY_LO:
+	case UTF8PROC_CATEGORY_ND:
+	case UTF8PROC_CATEGORY_NL:
+	case UTF8PROC_CATEGORY_NO: return dtk_cjkfold_is_wide(cp) ? C_WIDE : C_WORD;
+	default: return C_SEP;
+	}
+}
+
+static int S_class(int32_t cp)
+{
+	unsigned char v;
+	if (cp < 0x80)
+		return (cp >= 'a' && cp <= 'z') || (cp >= '0' && cp <= '9') ||
+		                       (cp >= 'A' && cp <= 'Z')
+		               ? C_WORD
+		               : C_SEP;
+	if (cp >= 0x4E00 && cp <= 0x9FFF)
+		return C_WIDE;
+	if (cp >= 0x10000)
+		return S_compute_class(cp);
+	v = atomic_load_explicit(&S_classes[cp], memory_order_relaxed);
+	if (!v) {
+		v = (unsigned char)S_compute_class(cp);
+		atomic_store_explicit(&S_classes[cp], v, memory_order_relaxed);
+	}
+	return v;
+}
+
+/* A step of FNV-1a over code points, and the final mix (splitmix64). */
+static uint64_t S_mix(uint64_t h, uint32_t cp)
+{
+	return (h ^ cp) * 0x100000001b3ull;
+}
+
+static uint64_t S_final(uint64_t h)
+{
+	h ^= h >> 30;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebull;
+	h ^= h >> 31;
+	return h ? h : 1; /* 0 marks an empty slot */
+}
+
+#define S_SEED 0xcbf29ce484222325ull
+
+struct terms {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+/* ---- the glossary: terms that stand for another (similar_terms.c) ---- */
+
+#define S_GLOSS_SLOTS 1024 /* a power of two, over twice the glossary's terms */
+static uint64_t S_gloss_key[S_GLOSS_SLOTS], S_gloss_val[S_GLOSS_SLOTS];
+static pthread_once_t S_gloss_once = PTHREAD_ONCE_INIT;
+
+static uint64_t S_word_hash(const uint32_t *w, size_t n);
+static size_t S_stem(const uint32_t *w, size_t n);
+
+static void S_gloss_add(uint64_t key, uint64_t val)
+{
+	size_t i = (size_t)key & (S_GLOSS_SLOTS - 1);
+	while (S_gloss_key[i] && S_gloss_key[i] != key)
+		i = (i + 1) & (S_GLOSS_SLOTS - 1);
+	if (!S_gloss_key[i]) { /* the first row naming a word decides */
+		S_gloss_key[i] = key;
+		S_gloss_val[i] = val;
+	}
+}
+
+static void S_gloss_build(void)
+{
+	size_t r, k, n;
+	for (r = 0; dtk_similar_glossary[r][0]; r++) {
+		const char *zh = dtk_similar_glossary[r][0];
+		utf8proc_int32_t a = 0, b = 0;
+		utf8proc_ssize_t la = utf8proc_iterate((const utf8proc_uint8_t *)zh, -1, &a);
+		uint64_t val = S_final(S_mix(S_SEED, (uint32_t)r) ^ 'g');
+		uint32_t w[64];
+		if (la > 0)
+			utf8proc_iterate((const utf8proc_uint8_t *)zh + la, -1, &b);
+		S_gloss_add(S_final(S_mix(S_mix(S_SEED, (uint32_t)a), (uint32_t)b) ^ 'b'), val);
+		for (k = 1; k < 4 && dtk_similar_glossary[r][k]; k++) {
+			const char *en = dtk_similar_glossary[r][k];
+			for (n = 0; en[n] && n < 64; n++)
+				w[n] = (unsigned char)en[n];
+			S_gloss_add(S_final(S_word_hash(w, S_stem(w, n)) ^ 'w'), val);
+		}
+	}
+}
+
+/* Returns what term h (mixed) stands for: h, or its glossary row's term. */
+static uint64_t S_gloss(uint64_t h)
+{
+	size_t i = (size_t)h & (S_GLOSS_SLOTS - 1);
+	while (S_gloss_key[i]) {
+		if (S_gloss_key[i] == h)
+			return S_gloss_val[i];
+		i = (i + 1) & (S_GLOSS_SLOTS - 1);
+	}
+	return h;
+}
+
+static void S_put(struct terms *t, uint64_t h)
+{
+	if (t->n == t->cap)
+		dtk_grow((void **)&t->v, &t->cap, t->n + 1, sizeof(*t->v));
+	t->v[t->n++] = S_gloss(S_final(h));
+}
+
+/* ---- words ---- */
+
+#define S_WORD_MAX 64 /* longer words are not stemmed */
+
+static uint64_t S_word_hash(const uint32_t *w, size_t n)
+{
+	uint64_t h = S_SEED;
+	size_t i;
+	for (i = 0; i < n; i++)
+		h = S_mix(h, w[i]);
+	return h;
+}
+
+static int S_ends(const uint32_t *w, size_t n, const char *suf)
+{
+	size_t k = strlen(suf), i;
+	if (n < k)
+		return 0;
+	for (i = 0; i < k; i++)
+		if (w[n - k + i] != (unsigned char)suf[i])
+			return 0;
+	return 1;
+}
+
+/* Returns the length of the stem of the word w[0..n) of lowercase ASCII
+ * letters (n itself for other words): a few English endings cut (plurals,
+ * -ing, -ed, -ly, -ation, -ism), then at most 7 letters, so that "trains",
+ * "training" and "trained" are one term. */
+static size_t S_stem(const uint32_t *w, size_t n)
+{
+	size_t i;
+	static const char *const ends[] = {"ations", "ation", "ings", "ing", "isms", "ism", "ies",
+	                                   "ers",    "er",    "ed",   "ly",  "es",   "s"};
+	if (n < 4 || n > S_WORD_MAX)
+		return n;
+	for (i = 0; i < n; i++)
+		if (w[i] < 'a' || w[i] > 'z')
+			return n;
+	if (n <= 7 && !strchr("sgmdyr", (int)w[n - 1]))
+		return n; /* no ending to cut, nothing to shorten */
+	for (i = 0; i < sizeof(ends) / sizeof(*ends); i++) {
+		size_t k = strlen(ends[i]);
+		if (n >= k + 3 && S_ends(w, n, ends[i]) && !(k == 1 && S_ends(w, n, "ss"))) {
+			n -= k;
+			break;
+		}
+	}
+	return n > 7 ? 7 : n;
+}
+
+/* Appends the terms of word w[0..n) (hash h when it is longer than
+ * S_WORD_MAX): the word, and its stem when that is shorter. */
+static void S_put_word(struct terms *t, const uint32_t *w, size_t n, uint64_t h)
+{
+	size_t k;
+	if (n > S_WORD_MAX) {
+		S_put(t, h ^ 'w');
+		return;
+	}
+	S_put(t, S_word_hash(w, n) ^ 'w');
+	if ((k = S_stem(w, n)) < n)
+		S_put(t, S_word_hash(w, k) ^ 'w');
+}
+
+/*
+ * Appends the terms of s[0..len) to t: its words, and the bigrams of its
+ * runs of wide characters (a run of one: the character). Sets *same (when
+ * not NULL) to a hash of its folded letters, digits and marks in order.
+ * Returns 0, or -1 with the error set when s is not UTF-8.
+ */
+static int S_terms(struct terms *t, const char *s, uint64_t *same)
+{
+	size_t len, i = 0, run = 0;
+	char *f = dtk_fold(s, strlen(s), &len, NULL);
+	uint64_t word = S_SEED, ex = S_SEED;
+	uint32_t prev = 0, w[S_WORD_MAX];
+	size_t wn = 0;
+	int in_word = 0;
+
+	if (!f)
+		return -1;
+	pthread_once(&S_gloss_once, S_gloss_build);
+	while (i <= len) {
+		utf8proc_int32_t cp = 0;
+		int c = C_SEP;
+		if (i < len && (unsigned char)f[i] < 0x80) {
+			cp = (unsigned char)f[i++];
+			c = S_class(cp);
+		} else if (i + 2 < len && ((unsigned char)f[i] & 0xF0) == 0xE0 &&
+		           ((unsigned char)f[i + 1] & 0xC0) == 0x80 &&
+		           ((unsigned char)f[i + 2] & 0xC0) == 0x80) {
+			/* three bytes (most of CJK): folded text is UTF-8 already */
+			cp = (((unsigned char)f[i] & 0x0F) << 12) |
+			     (((unsigned char)f[i + 1] & 0x3F) << 6) |
+			     ((unsigned char)f[i + 2] & 0x3F);
+			i += 3;
+			c = S_class(cp);
+		} else if (i < len) {
+			utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)f + i,
+			                                      (utf8proc_ssize_t)(len - i), &cp);
+			i += k > 0 ? (size_t)k : 1;
+			c = k > 0 ? S_class(cp) : C_SEP;
+		} else {
+			i++; /* the end: closes what is open */
+		}
+		if (c == C_MARK && !in_word && !run)
+			c = C_SEP; /* a mark on nothing */
+		if (c != C_SEP)
+			ex = S_mix(ex, (uint32_t)cp);
+		if (c == C_MARK) {
+			if (in_word) {
+				word = S_mix(word, (uint32_t)cp);
+				if (wn++ < S_WORD_MAX)
+					w[wn - 1] = (uint32_t)cp;
+			} else
+				prev = (uint32_t)S_mix(prev, (uint32_t)cp);
+			continue;
+		}
+		if (in_word && c != C_WORD) {
+			S_put_word(t, w, wn, word);
+			in_word = 0;
+			word = S_SEED;
+			wn = 0;
+		}
+		if (run && c != C_WIDE) {
+			if (run == 1)
+				S_put(t, S_mix(S_SEED, prev) ^ 'u');
+			run = 0;
+		}
+		if (c == C_WORD) {
+			in_word = 1;
+			word = S_mix(word, (uint32_t)cp);
+			if (wn++ < S_WORD_MAX)
+				w[wn - 1] = (uint32_t)cp;
+		} else if (c == C_WIDE) {
+			if (run)
+				S_put(t, S_mix(S_mix(S_SEED, prev), (uint32_t)cp) ^ 'b');
+			prev = (uint32_t)cp;
+			run++;
+		}
+	}
+	if (same)
+		*same = ex;
+	free(f);
+	return 0;
+}
+
+/* ---- the query ---- */
+
+struct query {
+	uint64_t *keys; /* open addressing: mask + 1 slots, 0 empty */
+	uint32_t *slot_term;
+	size_t mask;
+	uint32_t *qtf; /* per distinct term */
+	size_t n;      /* distinct terms */
+	size_t len;    /* terms in all */
+	uint64_t same;
+};
+
+/* Returns the index of term h in q, or -1. */
+static long S_find(const struct query *q, uint64_t h)
+{
+	size_t i = (size_t)h & q->mask;
+	while (q->keys[i]) {
+		if (q->keys[i] == h)
+			return q->slot_term[i];
+		i = (i + 1) & q->mask;
+	}
+	return -1;
+}
+
+static void S_query_init(struct query *q, const struct terms *t)
+{
+	size_t i, k;
+
+	memset(q, 0, sizeof(*q));
+	for (q->mask = 15; q->mask + 1 < 2 * t->n; q->mask = q->mask * 2 + 1)
+		;
+	q->keys = dtk_xcalloc(q->mask + 1, sizeof(*q->keys));
+	q->slot_term = dtk_xcalloc(q->mask + 1, sizeof(*q->slot_term));
+	q->qtf = dtk_xcalloc(t->n + 1, sizeof(*q->qtf));
+	q->len = t->n;
+	for (i = 0; i < t->n; i++) {
+		long at = S_find(q, t->v[i]);
+		if (at >= 0) {
+			q->qtf[at]++;
+			continue;
+		}
+		for (k = (size_t)t->v[i] & q->mask; q->keys[k]; k = (k + 1) & q->mask)
+			;
+		q->keys[k] = t->v[i];
+		q->slot_term[k] = (uint32_t)q->n;
+		q->qtf[q->n++] = 1;
+	}
+}
+
+static void S_query_release(struct query *q)
+{
+	free(q->keys);
+	free(q->slot_term);
+	free(q->qtf);
+}
+
+/* ---- the pass over the entries ---- */
+
+/* An entry sharing a term with the query: where its counts are. */
+struct rec {
+	uint32_t doc, len, off, cnt;
+	int same;
+};
+
+/* What one thread gathers over docs [from, to). */
+struct part {
+	const struct query *q;
+	const struct dtk_entry *const *docs;
+	size_t from, to;
+	struct rec *recs;
+	size_t n_recs, cap_recs;
+	uint32_t *pairs; /* (term, tf) */
+	size_t n_pairs, cap_pairs;
+	uint32_t *df;
+	uint64_t total_len;
+	int rc;
+};
+
+static void *S_scan(void *arg)
+{
+	struct part *p = arg;
+	const struct query *q = p->q;
+	struct terms t = {NULL, 0, 0};
+	uint32_t *tf = dtk_xcalloc(q->n + 1, sizeof(*tf)), *touched;
+	size_t d, i, nt;
+	uint64_t same;
+
+	touched = dtk_xcalloc(q->n + 1, sizeof(*touched));
+	p->df = dtk_xcalloc(q->n + 1, sizeof(*p->df));
+	for (d = p->from; d < p->to; d++) {
+		const struct dtk_entry *e = p->docs[d];
+		t.n = 0;
+		if ((e->title && S_terms(&t, e->title, NULL) < 0) ||
+		    S_terms(&t, e->claim ? e->claim : "", &same) < 0) {
+			p->rc = -1;
+			break;
+		}
+		p->total_len += t.n;
+		for (i = 0, nt = 0; i < t.n; i++) {
+			long at = S_find(q, t.v[i]);
+			if (at < 0)
+				continue;
+			if (!tf[at]++)
+				touched[nt++] = (uint32_t)at;
+		}
+		if (!nt && same != q->same)
+			continue;
+		if (p->n_recs == p->cap_recs)
+			dtk_grow((void **)&p->recs, &p->cap_recs, p->n_recs + 1, sizeof(*p->recs));
+		if (p->n_pairs + 2 * nt > p->cap_pairs)
+			dtk_grow((void **)&p->pairs, &p->cap_pairs, p->n_pairs + 2 * nt,
+			         sizeof(*p->pairs));
+		p->recs[p->n_recs++] =
+		        (struct rec){(uint32_t)d, (uint32_t)t.n, (uint32_t)p->n_pairs, (uint32_t)nt,
+		                     same == q->same};
+		for (i = 0; i < nt; i++) {
+			p->pairs[p->n_pairs++] = touched[i];
+			p->pairs[p->n_pairs++] = tf[touched[i]];
+			p->df[touched[i]]++;
+			tf[touched[i]] = 0;
+		}
+	}
+	free(t.v);
+	free(tf);
+	free(touched);
+	return NULL;
+}
+
+static int S_threads(size_t docs)
+{
+	const char *env = getenv("DTK_THREADS");
+	long n = env && *env ? atol(env) : sysconf(_SC_NPROCESSORS_ONLN);
+	if (n > 8)
+		n = 8;
+	if ((size_t)n > docs / S_PER_THREAD)
+		n = (long)(docs / S_PER_THREAD);
+	return n < 1 ? 1 : (int)n;
+}
+
+/* Returns BM25's weight of a term met tf times in a text of len terms. */
+static double S_tfw(double tf, double len, double avg)
+{
+	return tf * (S_K1 + 1) / (tf + S_K1 * (1 - S_B + S_B * len / avg));
+}
+
+/* Orders hits best first: same claims, then by score, then listing order. */
+static int S_hit_cmp(const void *pa, const void *pb)
+{
+	const struct dtk_similar_hit *a = pa, *b = pb;
+	if (a->same != b->same)
+		return b->same - a->same;
+	if (a->score != b->score)
+		return a->score < b->score ? 1 : -1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* Collects the live entries q compares (every node, or q->node). Returns the
+ * malloc'd array, *n its length. */
+static const struct dtk_entry **S_docs(const struct dtk_kb *kb, const struct dtk_similar_query *q,
+                                       size_t *n)
+{
+	const struct dtk_entry **v = NULL;
+	size_t i, j, cap = 0;
+
+	*n = 0;
+	for (i = 0; i < kb->n_nodes; i++) {
+		const struct dtk_node *node = kb->nodes[i];
+		if (q->node && strcmp(node->name, q->node))
+			continue;
+		for (j = 0; j < node->n_entries; j++) {
+			const struct dtk_entry *e = &node->entries[j];
+			if (!dtk_similar_live(e) || (q->skip && !strcmp(e->id, q->skip)))
+				continue;
+			if (*n == cap)
+				dtk_grow((void **)&v, &cap, *n + 1, sizeof(*v));
+			v[(*n)++] = e;
+		}
+	}
+	return v;
+}
+
+/* Scores the records of parts into hits (of docs), keeping those q wants. */
+static void S_score(struct dtk_similar_hit **out, size_t *n, const struct query *qq,
+                    const struct dtk_similar_query *q, struct part *parts, int n_parts,
+                    const struct dtk_entry *const *docs, size_t n_docs)
+{
+	double *idf = dtk_xcalloc(qq->n + 1, sizeof(*idf)), avg, self = 0;
+	uint64_t total = 0;
+	size_t i, k, cap = 0;
+	int p;
+
+	for (p = 0; p < n_parts; p++)
+		total += parts[p].total_len;
+	avg = n_docs && total ? (double)total / (double)n_docs : (double)(qq->len ? qq->len : 1);
+	for (i = 0; i < qq->n; i++) {
+		double df = 0;
+		for (p = 0; p < n_parts; p++)
+			df += parts[p].df[i];
+		idf[i] = log(1 + ((double)n_docs - df + 0.5) / (df + 0.5));
+		self += idf[i] * S_tfw(qq->qtf[i], (double)qq->len, avg) *
+		        S_tfw(qq->qtf[i], (double)qq->len, avg);
+	}
+	*out = NULL;
+	*n = 0;
+	for (p = 0; p < n_parts; p++) {
+		for (k = 0; k < parts[p].n_recs; k++) {
+			const struct rec *r = &parts[p].recs[k];
+			const uint32_t *pr = parts[p].pairs + r->off;
+			double s = 0;
+			for (i = 0; i < r->cnt; i++)
+				s += idf[pr[2 * i]] * S_tfw(pr[2 * i + 1], r->len, avg) *
+				     S_tfw(qq->qtf[pr[2 * i]], (double)qq->len, avg);
+			s = self > 0 ? s / self : 0;
+			/* a longer entry says more than the query: by the square
+			 * root of the ratio of their lengths, less alike */
+			if (r->len > qq->len)
+				s *= sqrt((double)qq->len / r->len);
+			if (s > 1)
+				s = 1;
+			if (!r->same && (s <= 0 || s < q->min_score))
+				continue;
+			if (*n == cap)
+				dtk_grow((void **)out, &cap, *n + 1, sizeof(**out));
+			(*out)[(*n)++] = (struct dtk_similar_hit){docs[r->doc], s, r->same, r->doc};
+		}
+	}
+	free(idf);
+}
+
+int dtk_similar_rank_in(struct dtk_similar_hit **out, size_t *n,
+                        const struct dtk_entry *const *docs, size_t n_docs,
+                        const struct dtk_similar_query *q)
+{
+	struct terms t = {NULL, 0, 0};
+	struct query qq;
+	struct part *parts;
+	pthread_t tid[8];
+	uint64_t same = 0;
+	int n_parts, started[8] = {0}, rc = 0, p;
+
+	*out = NULL;
+	*n = 0;
+	if ((q->title && S_terms(&t, q->title, NULL) < 0) ||
+	    S_terms(&t, q->claim ? q->claim : "", &same) < 0) {
+		free(t.v);
+		return -1;
+	}
+	S_query_init(&qq, &t);
+	qq.same = same;
+	free(t.v);
+	n_parts = S_threads(n_docs);
+	parts = dtk_xcalloc((size_t)n_parts, sizeof(*parts));
+	for (p = 0; p < n_parts; p++) {
+		parts[p].q = &qq;
+		parts[p].docs = docs;
+		parts[p].from = n_docs * (size_t)p / (size_t)n_parts;
+		parts[p].to = n_docs * (size_t)(p + 1) / (size_t)n_parts;
+		if (p > 0)
+			started[p] = pthread_create(&tid[p], NULL, S_scan, &parts[p]) == 0;
+	}
+	S_scan(&parts[0]);
+	for (p = 1; p < n_parts; p++) {
+		if (started[p])
+			pthread_join(tid[p], NULL);
+		else
+			S_scan(&parts[p]);
+	}
+	for (p = 0; p < n_parts; p++)
+		if (parts[p].rc < 0)
+			rc = -1;
+	if (rc == 0) {
+		S_score(out, n, &qq, q, parts, n_parts, docs, n_docs);
+		if (*n > 1)
+			qsort(*out, *n, sizeof(**out), S_hit_cmp);
+		if (q->limit && *n > q->limit)
+			*n = q->limit;
+	}
+	for (p = 0; p < n_parts; p++) {
+		free(parts[p].recs);
+		free(parts[p].pairs);
+		free(parts[p].df);
+	}
+	free(parts);
+	S_query_release(&qq);
+	return rc;
+}
+
+int dtk_similar_rank(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *kb,
+                     const struct dtk_similar_query *q)
+{
+	size_t n_docs;
+	const struct dtk_entry **docs = S_docs(kb, q, &n_docs);
+	int rc = dtk_similar_rank_in(out, n, docs, n_docs, q);
+	free(docs);
+	return rc;
+}
+
+/* ---- the check of dtk add ---- */
+
+int dtk_similar_check(struct dtk_buf *msg, const struct dtk_kb *kb, const char *id,
+                      const char *const *distinct, size_t n_distinct)
+{
+	const struct dtk_entry *e = dtk_kb_entry(kb, id);
+	struct dtk_similar_query q = {0};
+	struct dtk_similar_hit *hits;
+	size_t n, i, j, near = 0;
+
+	if (!e)
+		return 0;
+	q.title = e->title;
+	q.claim = e->claim;
+	q.skip = id;
+	q.min_score = DTK_SIMILAR_NEAR;
+	if (dtk_similar_rank(&hits, &n, kb, &q) < 0)
+		return -1;
+	if (n && hits[0].same) { /* same claims come first */
+		dtk_buf_printf(msg, "the same claim is in the base already: %s (%s)",
+		               hits[0].entry->id, dtk_esc(hits[0].entry->title));
+		free(hits);
+		return 2;
+	}
+	for (i = 0; i < n && near < 10; i++) {
+		for (j = 0; j < n_distinct && strcmp(distinct[j], hits[i].entry->id); j++)
+			;
+		if (j < n_distinct)
+			continue;
+		dtk_buf_printf(msg, "%s  %s  %.2f  %s", near++ ? "\n" : "", hits[i].entry->id,
+		               hits[i].score, dtk_esc(hits[i].entry->title));
+	}
+	free(hits);
+	return near ? 1 : 0;
+}
