@@ -7,37 +7,42 @@
 # Completes dtk's commands, each command's options and their values, node
 # names (the files insights/*.yaml of the base found from the current
 # directory, or from the -C directories given, upward) for show, next-id and
-# list --node, entry ids for show (from 'dtk list --format ids'), and the
-# format and directory of export.
+# list --node, entry ids for show (from 'dtk list --format ids'), source ids
+# (the "- id:" lines of insights/_sources.yaml) for verify, add --source and
+# --verified-by, categories (those of insights/_domain.yaml) for add-node
+# --category, and the format and directory of export.
 
 # The commands, as 'dtk --help' lists them.
 _dtk_commands="reindex check show list search similar next-id crystallize log setup-git merge-driver export
 add add-node add-source use cite close review verify relate contradict resolve stance bloom
 edit edit-source confidence unrelate unverify supersede retract init mcp help"
 
-# The options of every write command.
-_dtk_wopts="--dry-run --format --no-reindex --help"
+# The options every command takes (merge-driver, run by git, none), and
+# those that can print more than a screen; then those of every write command.
+_dtk_all="-q --quiet -h --help"
+_dtk_paged="$_dtk_all --no-pager"
+_dtk_wopts="--dry-run --format --no-reindex $_dtk_paged"
 
 # Prints the options of command $1, one line, space-separated.
 _dtk_options()
 {
     case $1 in
-    reindex) echo "--stdout -q --quiet --help" ;;
-    check) echo "-q --quiet -f --format --color --word-diff --help" ;;
-    show) echo "-f --format --color --no-pager --help" ;;
-    list) echo "--no-pager -n --node --nodes --confidence --since --stale-at --candidates --include-retired --all -f --format --help" ;;
-    search) echo "-n --node --confidence -l --limit --include-retired --all -f --format --color --help" ;;
-    similar) echo "-n --node -l --limit -f --format --help" ;;
-    next-id) echo "--help" ;;
-    crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --gpg-sign --no-gpg-sign --no-verify --allow-future --allow-shallow --continue --abort --help" ;;
-    log) echo "-f --format --no-pager --help" ;;
-    setup-git) echo "--dtk --no-hooks --help" ;;
+    reindex) echo "--stdout $_dtk_paged" ;;
+    check) echo "-f --format --color --word-diff $_dtk_all" ;;
+    show) echo "-f --format --color $_dtk_paged" ;;
+    list) echo "-n --node --nodes --confidence --since --stale-at --candidates --include-retired --all -f --format $_dtk_paged" ;;
+    search) echo "-n --node --confidence -l --limit --include-retired --all -f --format --color $_dtk_paged" ;;
+    similar) echo "-n --node -l --limit -f --format $_dtk_all" ;;
+    next-id) echo "$_dtk_all" ;;
+    crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --gpg-sign --no-gpg-sign --no-verify --allow-future --allow-shallow --continue --abort $_dtk_paged" ;;
+    log) echo "-f --format $_dtk_paged" ;;
+    setup-git) echo "--dtk --no-hooks $_dtk_all" ;;
     merge-driver) echo "--help" ;;
-    export) echo "--help" ;;
-    add) echo "--title --claim --source --confidence --verified-by --relates --created --from --distinct-from $_dtk_wopts" ;;
+    export) echo "$_dtk_all" ;;
+    add) echo "--title --claim --source --confidence --verified-by --relates --created --allow-future --from --distinct-from $_dtk_wopts" ;;
     add-node) echo "--category --bloom $_dtk_wopts" ;;
-    add-source) echo "--title --url --read $_dtk_wopts" ;;
-    review) echo "--date $_dtk_wopts" ;;
+    add-source) echo "--title --url --read --allow-future $_dtk_wopts" ;;
+    review) echo "--date --allow-future $_dtk_wopts" ;;
     verify) echo "--promote $_dtk_wopts" ;;
     contradict | resolve) echo "--note $_dtk_wopts" ;;
     use | cite | close | relate | stance | bloom | unrelate) echo "$_dtk_wopts" ;;
@@ -48,7 +53,7 @@ _dtk_options()
     supersede) echo "--date $_dtk_wopts" ;;
     retract) echo "--reason --date $_dtk_wopts" ;;
     init) echo "--lang --domain --title $_dtk_wopts" ;;
-    mcp) echo "--prefix --help" ;;
+    mcp) echo "--prefix $_dtk_all" ;;
     help) echo "" ;;
     esac
 }
@@ -111,12 +116,22 @@ _dtk_nodes()
     done
 }
 
-# Prints the source ids of the base root $1 (the "- id:" lines of
-# insights/_sources.yaml), one per line.
+# Prints the source ids of the base root $1: the "- id:" lines of its
+# _sources.yaml (quotes dropped), one per line.
 _dtk_sources()
 {
     [[ -n $1 && -f $1/insights/_sources.yaml ]] || return 0
-    sed -n 's/^- *id: *["'\'']\{0,1\}\([a-z0-9][a-z0-9-]*\).*/\1/p' "$1/insights/_sources.yaml"
+    sed -n -E "s/^-[[:space:]]+id:[[:space:]]*['\"]?([^'\" #]+).*/\1/p" "$1/insights/_sources.yaml"
+}
+
+# Prints the category names of the base root $1 (the "- name:" lines under
+# categories: in its _domain.yaml), one per line.
+_dtk_categories()
+{
+    [[ -n $1 && -f $1/insights/_domain.yaml ]] || return 0
+    awk '/^categories:/ { on = 1; next } /^[^ #-]/ { on = 0 }
+        on && /^ *- *name:/ { sub(/^ *- *name: */, ""); sub(/ +#.*$/, "")
+            gsub(/^["\047]|["\047]$/, ""); print }' "$1/insights/_domain.yaml"
 }
 
 # Completes with the words of $1 that start with $cur (and $pfx before each).
@@ -270,6 +285,10 @@ _dtk()
     init:--lang) _dtk_reply "zh en"; return 0 ;;
     edit:--source) _dtk_reply "$(_dtk_sources "$(_dtk_root "$dir")")"; return 0 ;;
     add:--confidence) _dtk_reply "high medium low"; return 0 ;;
+    add:--source | add:--verified-by)
+        _dtk_reply "$(_dtk_sources "$(_dtk_root "$dir")")"; return 0 ;;
+    add:--relates) _dtk_ids; return 0 ;;
+    add-node:--category) _dtk_reply "$(_dtk_categories "$(_dtk_root "$dir")")"; return 0 ;;
     add-node:--bloom) _dtk_reply "remember understand apply analyze evaluate create"; return 0 ;;
     add:--from) _dtk_files -f; return 0 ;;
     list:-f | list:--format | search:-f | search:--format)
@@ -313,7 +332,11 @@ _dtk()
         _dtk_ids
         ;;
     verify)
-        ((npos == 0)) && _dtk_ids
+        if ((npos == 0)); then
+            _dtk_ids
+        elif ((npos == 1)); then
+            _dtk_reply "$(_dtk_sources "$(_dtk_root "$dir")")"
+        fi
         ;;
     relate | contradict | resolve | unrelate | supersede)
         ((npos < 2)) && _dtk_ids

@@ -2,8 +2,10 @@
 #include "dtk/cmd.h"
 
 #include "dtk/dtk.h"
+#include "dtk/fs.h"
 #include "dtk/kb.h"
 #include "dtk/lock.h"
+#include "dtk/model.h"
 #include "dtk/pager.h"
 #include "dtk/self.h"
 
@@ -74,7 +76,18 @@ int dtk_cmd_report_invalid(struct dtk_ctx *ctx, struct dtk_diags *diags)
 
 int dtk_cmd_fail(struct dtk_ctx *ctx, const char *cmd, int status)
 {
-	fprintf(ctx->err, "dtk %s: error: %s\n", cmd, dtk_error_last());
+	struct dtk_diags diags = DTK_DIAGS_INIT;
+	const char *path;
+	int line, col;
+
+	if (!dtk_error_pos(&path, &line, &col)) {
+		fprintf(ctx->err, "dtk %s: error: %s\n", cmd, dtk_error_last());
+		return status;
+	}
+	/* about the data: as check prints it */
+	dtk_diags_add(&diags, path, line, col, "%s", dtk_error_last());
+	dtk_cmd_report_invalid(ctx, &diags);
+	dtk_diags_release(&diags);
 	return status;
 }
 
@@ -90,10 +103,9 @@ int dtk_cmd_use_color(const struct dtk_ctx *ctx, int when)
 	return ctx->tty && !(no && *no);
 }
 
-void dtk_cmd_pager(struct dtk_ctx *ctx)
+int dtk_cmd_pager(struct dtk_ctx *ctx)
 {
-	if (!ctx->no_pager && ctx->out == stdout)
-		dtk_pager_start();
+	return !ctx->no_pager && ctx->out == stdout && dtk_pager_start() == 1;
 }
 
 /* ---- argument errors ---- */
@@ -106,7 +118,13 @@ int dtk_cmd_usage_error(struct dtk_ctx *ctx, const char *cmd, const char *fmt, .
 	va_start(ap, fmt);
 	vfprintf(ctx->err, fmt, ap);
 	va_end(ap);
-	fprintf(ctx->err, "\nsee 'dtk%s%s --help'\n", cmd ? " " : "", cmd ? cmd : "");
+	fputc('\n', ctx->err);
+	return dtk_cmd_usage_see(ctx, cmd);
+}
+
+int dtk_cmd_usage_see(struct dtk_ctx *ctx, const char *cmd)
+{
+	fprintf(ctx->err, "see 'dtk%s%s --help'\n", cmd ? " " : "", cmd ? cmd : "");
 	return DTK_EXIT_INVALID;
 }
 
@@ -171,26 +189,150 @@ static int S_bad_long(struct dtk_ctx *ctx, const char *cmd, const char *arg, int
 	return '?';
 }
 
+static int S_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* Returns 1 when arg has the shape of an option ("-x", "--name[=value]"),
+ * 0 when it can only be an operand that starts with '-' ("- item", "-5%"). */
+static int S_option_shaped(const char *arg)
+{
+	const char *p = arg + 2;
+
+	if (arg[1] != '-') { /* a cluster of letters */
+		for (p = arg + 1; S_alnum(*p) && !(*p >= '0' && *p <= '9'); p++)
+			;
+		return p > arg + 1 && !*p;
+	}
+	if (!S_alnum(*p))
+		return 0;
+	while (S_alnum(*p) || *p == '-')
+		p++;
+	return !*p || *p == '=';
+}
+
+/* Returns the argument of argv (before a "--") whose cluster of short
+ * options holds the letter c, unknown to shortopts, or "". */
+static const char *S_short_arg(int argc, char **argv, const char *shortopts, int c)
+{
+	const char *p, *o;
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (argv[i][0] != '-' || argv[i][1] == '-' || !argv[i][1])
+			continue;
+		for (p = argv[i] + 1; *p; p++) {
+			o = *p == ':' ? NULL : strchr(shortopts, *p);
+			if (!o && *p == (char)c)
+				return argv[i];
+			if (!o || o[1] == ':') /* another error, or the rest is a value */
+				break;
+		}
+	}
+	return "";
+}
+
+/* Prints the error for arg, an argument that starts with '-' and that no
+ * option has the shape of: an operand, which must follow "--". */
+static void S_dash_operand(struct dtk_ctx *ctx, const char *cmd, const char *arg)
+{
+	dtk_cmd_usage_error(ctx, cmd,
+	                    "'%s' is not an option: put '--' before an argument that starts "
+	                    "with '-' ('--' ends the options)",
+	                    arg);
+}
+
+void dtk_cmd_note(struct dtk_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ctx->quiet)
+		return;
+	va_start(ap, fmt);
+	vfprintf(ctx->err, fmt, ap);
+	va_end(ap);
+}
+
+/* The codes of the options every command takes. */
+enum { S_OPT_QUIET = 0x7f00, S_OPT_NO_PAGER };
+
+/* Makes ctx quiet: its output goes to a null stream (dtk_cmd_run puts the
+ * command's own back). */
+static void S_quiet(struct dtk_ctx *ctx)
+{
+	FILE *null;
+
+	if (ctx->quiet)
+		return;
+	ctx->quiet = 1;
+	if ((null = fopen("/dev/null", "w"))) {
+		ctx->loud = ctx->out;
+		ctx->out = null;
+	}
+}
+
+/* Sets all to the command's long options and those every command takes
+ * (all has room for n). Returns all, or NULL when it has no room. */
+static const struct option *S_all_options(const struct dtk_ctx *ctx, const struct option *lo,
+                                          struct option *all, size_t n)
+{
+	size_t k = 0;
+
+	for (; lo && lo[k].name; k++)
+		if (k + 3 >= n)
+			return NULL;
+	if (k)
+		memcpy(all, lo, k * sizeof(*all));
+	all[k++] = (struct option){"quiet", no_argument, NULL, S_OPT_QUIET};
+	if (ctx->flags & DTK_CMD_PAGES)
+		all[k++] = (struct option){"no-pager", no_argument, NULL, S_OPT_NO_PAGER};
+	all[k] = (struct option){NULL, 0, NULL, 0};
+	return all;
+}
+
 int dtk_cmd_getopt(struct dtk_ctx *ctx, int argc, char **argv, const char *shortopts,
                    const struct option *longopts)
 {
-	static const struct option none[] = {{NULL, 0, NULL, 0}};
+	struct option all[64];
 	char opts[64];
 	const char *arg, *exact;
 	const char **v;
 	size_t count;
 	int c;
 
-	snprintf(opts, sizeof(opts), ":%s", shortopts);
+	snprintf(opts, sizeof(opts), ":q%s", shortopts);
+	longopts = S_all_options(ctx, longopts, all, sizeof(all) / sizeof(*all));
+	if (!longopts)
+		abort(); /* a command with more options than room: a bug */
 	opterr = 0;
-	c = getopt_long(argc, argv, opts, longopts ? longopts : none, NULL);
+	for (;;) {
+		c = getopt_long(argc, argv, opts, longopts, NULL);
+		if (c == 'q' || c == S_OPT_QUIET)
+			S_quiet(ctx);
+		else if (c == S_OPT_NO_PAGER)
+			ctx->no_pager = 1;
+		else
+			break;
+	}
 	if (c != '?' && c != ':')
 		return c;
 	arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
-	if (!strncmp(arg, "--", 2))
+	if (!strncmp(arg, "--", 2) && arg[2]) {
+		if (c != ':' && !S_option_shaped(arg)) {
+			S_dash_operand(ctx, argv[0], arg);
+			return '?';
+		}
 		return S_bad_long(ctx, argv[0], arg, c == ':', longopts);
+	}
 	if (c == ':') {
 		dtk_cmd_usage_error(ctx, argv[0], "option '-%c' needs a value", optopt);
+		return '?';
+	}
+	/* the argument the unknown letter is in: getopt may be inside it */
+	arg = S_short_arg(argc, argv, shortopts, optopt);
+	if (*arg && !S_option_shaped(arg)) {
+		S_dash_operand(ctx, argv[0], arg);
 		return '?';
 	}
 	/* an unknown letter: name the long option it may stand for */
@@ -198,10 +340,8 @@ int dtk_cmd_getopt(struct dtk_ctx *ctx, int argc, char **argv, const char *short
 	if (count == 1 && optopt > ' ' && optopt < 127)
 		dtk_cmd_usage_error(ctx, argv[0], "unknown option '-%c'; did you mean '--%s'?",
 		                    optopt, v[0]);
-	else if (optopt > ' ' && optopt < 127)
-		dtk_cmd_usage_error(ctx, argv[0], "unknown option '-%c'", optopt);
 	else
-		dtk_cmd_usage_error(ctx, argv[0], "unknown option '%s'", arg);
+		dtk_cmd_usage_error(ctx, argv[0], "unknown option '-%c'", optopt);
 	free(v);
 	return '?';
 }
@@ -240,6 +380,21 @@ int dtk_cmd_operands(struct dtk_ctx *ctx, const char *cmd, int argc, char **argv
 		                           argv[optind + max]),
 		       -1;
 	return 0;
+}
+
+int dtk_cmd_not_future(struct dtk_ctx *ctx, const char *cmd, const char *opt, int date, int allow,
+                       const char *why)
+{
+	char d[16], t[16];
+
+	if (allow || date <= dtk_date_today())
+		return 0;
+	fprintf(ctx->err,
+	        "dtk %s: error: %s%sthe date %s is after today (%s)%s%s: pass --allow-future if "
+	        "you mean it\n",
+	        cmd, opt ? opt : "", opt ? ": " : "", dtk_date_format(d, date),
+	        dtk_date_format(t, dtk_date_today()), why ? "; " : "", why ? why : "");
+	return -1;
 }
 
 int dtk_cmd_conflict(struct dtk_ctx *ctx, const char *cmd, int has_a, const char *a, int has_b,
@@ -292,6 +447,17 @@ static void S_usage(FILE *f)
 static void S_cmd_help(const struct dtk_cmd *cmd, FILE *f)
 {
 	fprintf(f, "usage: %s\n\n%s\n%s", cmd->usage, cmd->summary, cmd->help);
+	if (cmd->flags & DTK_CMD_GIT_ARGS)
+		return;
+	fputs("\noptions of every command:\n"
+	      "  -q, --quiet  print nothing but errors and warnings: nothing on standard\n"
+	      "               output, no note of what was done (the exit status tells)\n",
+	      f);
+	if (cmd->flags & DTK_CMD_PAGES)
+		fputs("  --no-pager   on a terminal, print without a pager (DTK_PAGER, PAGER,\n"
+		      "               else less)\n",
+		      f);
+	fputs("  -h, --help   print this help\n", f);
 }
 
 /* Returns 1 when argv holds -h or --help before a "--". */
@@ -317,9 +483,24 @@ static int S_unknown(struct dtk_ctx *ctx, const char *name)
 	return dtk_cmd_usage_error(ctx, NULL, "'%s' is not a dtk command", name);
 }
 
+/* The exit status for output that could not be written after the command
+ * returned rc: DTK_EXIT_WRITTEN when files were written (never 2: an agent
+ * that retries on 2 would make the change twice), else DTK_EXIT_INVALID. */
+static int S_output_lost(int rc)
+{
+	if (rc == DTK_EXIT_WRITTEN || (rc == DTK_EXIT_OK && dtk_file_replaced())) {
+		fputs("dtk: the files were written, but not the report of what was written "
+		      "(exit 3)\n",
+		      stderr);
+		return DTK_EXIT_WRITTEN;
+	}
+	return rc == DTK_EXIT_OK ? DTK_EXIT_INVALID : rc;
+}
+
 /* Flushes standard output and reports a failed write or flush of it (as git
  * and coreutils do: "dtk list > /dev/full" must not pass for a success).
- * Returns rc, or DTK_EXIT_INVALID when standard output could not be written. */
+ * Returns rc, or what S_output_lost says when standard output could not be
+ * written. */
 static int S_flush_stdout(int rc)
 {
 	int e;
@@ -330,7 +511,10 @@ static int S_flush_stdout(int rc)
 	e = errno;
 	fprintf(stderr, "dtk: error: cannot write to standard output%s%s\n", e ? ": " : "",
 	        e ? strerror(e) : "");
-	return DTK_EXIT_INVALID;
+	/* 1 after a write that failed part way says what was written: it stays */
+	if (rc == DTK_EXIT_DRIFT)
+		return dtk_file_replaced() ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID;
+	return S_output_lost(rc);
 }
 
 /* Has the base's paths shown relative to the working directory, which is
@@ -366,16 +550,25 @@ int dtk_cmd_run(struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char *
 		ctx->root = root;
 		S_show_paths_from(root);
 	}
+	if (ctx->root && !dtk_file_replaced())
+		dtk_file_count_below(ctx->root);
 	if ((cmd->flags & DTK_CMD_LOCKS) && ctx->root &&
 	    (lock = dtk_lock_take_base(ctx->root, !!(cmd->flags & DTK_CMD_RESUMES))) < 0) {
 		rc = dtk_cmd_fail(ctx, cmd->name, DTK_EXIT_INVALID);
 		goto done;
 	}
 	rc = cmd->exec(ctx, argc, argv);
+	if (ctx->loud) { /* -q: the null stream goes */
+		fclose(ctx->out);
+		ctx->out = ctx->loud;
+		ctx->loud = NULL;
+	}
+	ctx->quiet = 0;
 	if (dtk_pager_finish() < 0 && rc == DTK_EXIT_OK)
-		rc = dtk_cmd_fail(ctx, cmd->name, DTK_EXIT_INVALID);
+		rc = S_output_lost(dtk_cmd_fail(ctx, cmd->name, DTK_EXIT_OK));
 	dtk_path_show_from(NULL);
 	dtk_path_show_root(NULL);
+	dtk_file_count_below(NULL);
 	dtk_lock_release(lock);
 done:
 	if (root)
@@ -387,7 +580,7 @@ done:
 /* Runs cmd with its arguments on the standard streams. */
 static int S_run(const struct dtk_cmd *cmd, int argc, char **argv, int no_pager)
 {
-	struct dtk_ctx ctx = {NULL, stdout, stderr, cmd->flags, isatty(STDOUT_FILENO), no_pager};
+	struct dtk_ctx ctx = {NULL, stdout, stderr, cmd->flags, isatty(STDOUT_FILENO), no_pager, 0, NULL};
 	return dtk_cmd_run(&ctx, cmd, argc, argv);
 }
 
@@ -419,7 +612,7 @@ static int S_help(struct dtk_ctx *ctx, int argc, char **argv)
 
 static int S_main(int argc, char **argv)
 {
-	struct dtk_ctx ctx = {NULL, stdout, stderr, 0, 0, 0};
+	struct dtk_ctx ctx = {NULL, stdout, stderr, 0, 0, 0, 0, NULL};
 	const struct dtk_cmd *cmd;
 	const char *dir;
 	int i = 1, no_pager = 0;

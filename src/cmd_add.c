@@ -22,6 +22,7 @@ struct entry {
 	const char *distinct[MAX_LIST]; /* --distinct-from */
 	size_t n_distinct;
 	int flag_verified, flag_relates; /* the flags replace the file's lists */
+	int allow_future;                /* --allow-future */
 };
 
 /* Returns 1 when v can be an id: a string, or a number written as digits
@@ -213,7 +214,7 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 	struct dtk_wfile *file;
 	dtk_date d;
 	size_t n = 0, i;
-	int min, known, rc;
+	int min, rc;
 
 	if (!e->title || !e->claim || !e->source || !e->confidence)
 		return dtk_cmd_usage_error(w->ctx, "add", "missing --%s",
@@ -230,23 +231,29 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 	if (e->created && dtk_date_parse(&d, e->created) < 0)
 		return dtk_cmd_usage_error(
 		        w->ctx, "add", "--created must be a date YYYY-MM-DD, not '%s'", e->created);
+	if (e->created &&
+	    dtk_cmd_not_future(w->ctx, "add", "--created", d, e->allow_future, NULL) < 0)
+		return DTK_EXIT_INVALID;
 	if (!e->created)
 		e->created = dtk_date_format(today, dtk_date_today());
 	file = dtk_write_open_node(w, node);
 	if (!file)
 		return DTK_EXIT_INVALID;
-	if ((known = dtk_write_source_known(w, e->source)) <= 0)
-		return known < 0 ? DTK_EXIT_INVALID
-		                 : dtk_write_refuse(w,
-		                                    "unknown source '%s' (not in "
-		                                    "insights/_sources.yaml; add it with 'dtk "
-		                                    "add-source')",
-		                                    e->source);
-	for (i = 0; i < e->n_verified; i++) {
-		if ((known = dtk_write_source_known(w, e->verified[i].s)) <= 0)
-			return known < 0 ? DTK_EXIT_INVALID
-			                 : dtk_write_refuse(w, "unknown source '%s' in verified_by",
-			                                    e->verified[i].s);
+	/* every value that names nothing, each with the option it came from */
+	{
+		const char *v[MAX_LIST];
+		int a, b, c;
+		for (i = 0; i < e->n_verified; i++)
+			v[i] = e->verified[i].s;
+		a = dtk_write_unknown_sources(w, "--source", &e->source, 1);
+		b = a < 0 ? -1 : dtk_write_unknown_sources(w, "--verified-by", v, e->n_verified);
+		for (i = 0; i < e->n_relates; i++)
+			v[i] = e->relates[i].s;
+		c = b < 0 ? -1 : dtk_write_unknown_entries(w, "--relates", v, e->n_relates);
+		if (c < 0)
+			return DTK_EXIT_INVALID;
+		if (a + b + c)
+			return dtk_cmd_usage_see(w->ctx, "add");
 	}
 	if (!strcmp(e->confidence, "high")) {
 		if ((min = dtk_write_high_min(w)) < 0)
@@ -299,6 +306,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	                                     {"relates", required_argument, NULL, 'r'},
 	                                     {"created", required_argument, NULL, 'd'},
 	                                     {"from", required_argument, NULL, 'f'},
+	                                     {"allow-future", no_argument, NULL, 'F'},
 	                                     {"distinct-from", required_argument, NULL, 'D'},
 	                                     DTK_WRITE_LONGOPTS,
 	                                     {NULL, 0, NULL, 0}};
@@ -319,6 +327,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		case 'C': flags.confidence = optarg; break;
 		case 'd': flags.created = optarg; break;
 		case 'f': from = optarg; break;
+		case 'F': flags.allow_future = 1; break;
 		case 'D':
 			if (flags.n_distinct >= MAX_LIST) {
 				dtk_cmd_usage_error(ctx, "add", "at most %d ids in a list",
@@ -356,6 +365,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	OVER(confidence);
 	OVER(created);
 #undef OVER
+	e->allow_future = flags.allow_future;
 	if (flags.flag_verified) {
 		memcpy(e->verified, flags.verified, sizeof(e->verified));
 		e->n_verified = flags.n_verified;
@@ -376,10 +386,11 @@ done:
 
 const struct dtk_cmd dtk_cmd_add = {
         .name = "add",
-        .usage = "dtk add [--title T --claim C --source S --confidence high|medium|low] "
-                 "[--verified-by S]... [--relates ID]... [--created DATE] [--from FILE|-] "
-                 "[--distinct-from ID]... "
-                 "[--dry-run] [--format text|json] [--no-reindex] <node>",
+        .usage = "dtk add --title T --claim C --source S --confidence high|medium|low\n"
+                 "               [--verified-by S]... [--relates ID]... [--created DATE]\n"
+                 "               [--allow-future] [--distinct-from ID]... [--dry-run]\n"
+                 "               [--format text|json] [--no-reindex] <node>\n"
+                 "       dtk add --from FILE|- [the options above, which override it] <node>",
         .summary = "add an entry to a node, with a fresh id",
         .help = "\nAppends a new entry to insights/<node>.yaml, after its last entry and in\n"
                 "its style. The id is fresh, <node>-<7 letters and digits>, a hash of the\n"
@@ -397,6 +408,7 @@ const struct dtk_cmd dtk_cmd_add = {
                 "  --title T, --claim C, --source S, --confidence LEVEL, --created DATE\n"
                 "  --verified-by S  a corroborating source (repeat for more)\n"
                 "  --relates ID     a related entry (repeat for more)\n"
+                "  --allow-future   accept a --created date after today\n"
                 "  --from FILE|-    a YAML or JSON mapping with the same keys (title, claim,\n"
                 "                   source, confidence, created, verified_by, relates);\n"
                 "                   flags given as well override it\n"
@@ -405,10 +417,13 @@ const struct dtk_cmd dtk_cmd_add = {
                 "                   refused as its near-duplicate (repeat for "
                 "more)\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk add beta --title 'PP across pods' --claim 'Pipeline stages ...' \\\n"
-                "      --source paper-a --confidence low\n"
-                "  echo '{\"title\": \"t\", \"claim\": \"c\", \"source\": \"paper-a\",\n"
-                "        \"confidence\": \"medium\"}' | dtk add beta --from - --format json\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+                "  dtk add weight-management --title 'RDMA 写无需推理端参与' \\\n"
+                "      --claim '单边 RDMA WRITE 直接写入推理端显存。' \\\n"
+                "      --source perplexity-weight-transfer-2025 --confidence low \\\n"
+                "      --distinct-from weight-management-001\n"
+                "  echo '{\"title\": \"t\", \"claim\": \"c\", \"source\": \"metis-2024\",\n"
+                "        \"confidence\": \"medium\"}' |\n"
+                "      dtk add training-parallelism --from - --format json\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

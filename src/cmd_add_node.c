@@ -108,8 +108,8 @@ done:
 
 const struct dtk_cmd dtk_cmd_add_node = {
         .name = "add-node",
-        .usage = "dtk add-node --category NAME [--bloom LEVEL] [--dry-run] [--format text|json] "
-                 "[--no-reindex] <node>",
+        .usage = "dtk add-node --category NAME [--bloom LEVEL] [--dry-run]\n"
+                 "                    [--format text|json] [--no-reindex] <node>",
         .summary = "add a node: its file and its place in a category",
         .help = "\nCreates insights/<node>.yaml (node, bloom, insights: []) and appends the\n"
                 "node to the category's nodes in _domain.yaml (a category not there yet is\n"
@@ -121,6 +121,6 @@ const struct dtk_cmd dtk_cmd_add_node = {
                 "  --bloom LEVEL    its Bloom level (default remember)\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
                 "  dtk add-node pipeline-schedules --category 分布式策略\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

@@ -43,6 +43,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	static const struct option opts[] = {{"title", required_argument, NULL, 't'},
 	                                     {"url", required_argument, NULL, 'u'},
 	                                     {"read", required_argument, NULL, 'r'},
+	                                     {"allow-future", no_argument, NULL, 'F'},
 	                                     DTK_WRITE_LONGOPTS,
 	                                     {NULL, 0, NULL, 0}};
 	const char *title = NULL, *url = NULL, *read = NULL, *id;
@@ -51,7 +52,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	struct dtk_write w;
 	dtk_date d;
 	size_t n = 0;
-	int c, known, missing, rc = DTK_EXIT_INVALID;
+	int c, known, missing, rc = DTK_EXIT_INVALID, allow_future = 0;
 
 	dtk_write_init(&w, ctx, "add-source");
 	optind = 0;
@@ -62,6 +63,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 			url = optarg;
 		else if (c == 'r')
 			read = optarg;
+		else if (c == 'F')
+			allow_future = 1;
 		else if (dtk_write_option(&w, c, optarg) != 1)
 			goto done;
 	}
@@ -78,6 +81,12 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		dtk_cmd_usage_error(ctx, "add-source", "missing --title");
 		goto done;
 	}
+	if (url && !dtk_is_url(url)) {
+		dtk_cmd_usage_error(ctx, "add-source",
+		                    "--url must be an absolute URL (https://...), not '%s'",
+		                    dtk_esc(url));
+		goto done;
+	}
 	if (dtk_write_check_text(&w, "--title", "title", title))
 		goto done;
 	if (read && dtk_date_parse(&d, read) < 0) {
@@ -85,6 +94,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		                    read);
 		goto done;
 	}
+	if (read && dtk_cmd_not_future(ctx, "add-source", "--read", d, allow_future, NULL) < 0)
+		goto done;
 	missing = S_missing(ctx->root);
 	if (!missing && (known = dtk_write_source_known(&w, id)) != 0) {
 		if (known > 0)
@@ -136,8 +147,9 @@ done:
 
 const struct dtk_cmd dtk_cmd_add_source = {
         .name = "add-source",
-        .usage = "dtk add-source --title T [--url U] [--read DATE] [--dry-run] "
-                 "[--format text|json] [--no-reindex] <source-id>",
+        .usage = "dtk add-source --title T [--url U] [--read DATE [--allow-future]]\n"
+                 "                      [--dry-run] [--format text|json] [--no-reindex]\n"
+                 "                      <source-id>",
         .summary = "add a source to insights/_sources.yaml",
         .help = "\nAppends a source (the article knowledge is distilled from) to\n"
                 "insights/_sources.yaml (created when the base has none). Refused when the\n"
@@ -145,10 +157,11 @@ const struct dtk_cmd dtk_cmd_add_source = {
                 "options:\n"
                 "  --title T        its title (required)\n"
                 "  --url U          an absolute URL\n"
-                "  --read DATE      when it was read (YYYY-MM-DD)\n" DTK_WRITE_HELP "\n"
+                "  --read DATE      when it was read (YYYY-MM-DD; not after today)\n"
+                "  --allow-future   accept a --read date after today\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk add-source diloco-2023 --title 'DiLoCo' --url "
-                "https://arxiv.org/abs/2311.08105\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+                "  dtk add-source zero-2020 --title 'ZeRO: Memory Optimizations' \\\n"
+                "      --url https://arxiv.org/abs/1910.02054\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

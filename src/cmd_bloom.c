@@ -41,7 +41,7 @@ const struct dtk_cmd dtk_cmd_bloom = {
                 "create.\n\n"
                 "options:\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk bloom gamma understand\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+                "  dtk bloom weight-management analyze\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

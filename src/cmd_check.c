@@ -99,11 +99,12 @@ static int S_report_drift(struct dtk_ctx *ctx, const char *old, size_t old_len, 
 		S_gh_error(ctx->out, prefix, DTK_INDEX_FILE, 0, 0, msg);
 		free(prefix);
 	}
+	shown = dtk_path_shown(DTK_INDEX_FILE);
 	if (diff)
 		dtk_diff_print(ctx->out, diff, how);
+	/* with -q, exit 1 says it */
+	dtk_cmd_note(ctx, "dtk check: %s %s; %s\n", shown, what, fix);
 	free(diff);
-	shown = dtk_path_shown(DTK_INDEX_FILE);
-	fprintf(ctx->err, "dtk check: %s %s; %s\n", shown, what, fix);
 	free(shown);
 	return DTK_EXIT_DRIFT;
 }
@@ -294,8 +295,7 @@ static int S_compare(struct dtk_ctx *ctx, const char *path, struct dtk_file_cmp 
 
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {{"quiet", no_argument, NULL, 'q'},
-	                                     {"format", required_argument, NULL, 'f'},
+	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
 	                                     {"color", required_argument, NULL, 'c'},
 	                                     {"word-diff", no_argument, NULL, 'w'},
 	                                     {NULL, 0, NULL, 0}};
@@ -303,16 +303,14 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	struct dtk_file_cmp cmp = {.fd = -1};
 	char *old = NULL, *path = NULL, *crlf = NULL;
 	size_t old_len = 0, crlf_len = 0;
-	int quiet = 0, github = 0, c, rc, conv = 0, color = DTK_COLOR_AUTO;
+	int github = 0, c, rc, conv = 0, color = DTK_COLOR_AUTO;
 	unsigned how = 0;
 
 	static const char *const formats[] = {"text", "github"};
 
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "qf:", opts)) != -1) {
-		if (c == 'q')
-			quiet = 1;
-		else if (c == 'w')
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "f:", opts)) != -1) {
+		if (c == 'w')
 			how |= DTK_DIFF_WORDS;
 		else if (c == 'c' && (color = dtk_cmd_choice(ctx, "check", "--color", optarg,
 		                                             dtk_color_names, 3)) >= 0)
@@ -354,9 +352,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	}
 	if (rc == 0 || (conv == 1 && old && old_len == crlf_len && !memcmp(old, crlf, old_len))) {
 		char *index = dtk_path_shown(DTK_INDEX_FILE);
-		if (!quiet)
-			fprintf(ctx->err, "dtk check: insights/ is valid and %s is up to date\n",
-			        index);
+		dtk_cmd_note(ctx, "dtk check: insights/ is valid and %s is up to date\n", index);
 		free(index);
 		rc = DTK_EXIT_OK;
 		goto done;
@@ -374,7 +370,7 @@ done:
 
 const struct dtk_cmd dtk_cmd_check = {
         .name = "check",
-        .usage = "dtk check [-q] [--format text|github] [--color auto|always|never]\n"
+        .usage = "dtk check [--format text|github] [--color auto|always|never]\n"
                  "                 [--word-diff]",
         .summary = "fail when insights/ is invalid or INDEX.md is out of date",
         .help = "\nValidates insights/ and compares INDEX.md with what 'dtk reindex' would\n"
@@ -384,7 +380,6 @@ const struct dtk_cmd dtk_cmd_check = {
                 "after today, an invisible character such as a bidirectional control)\n"
                 "go to standard error and do not change the exit status.\n\n"
                 "options:\n"
-                "  -q, --quiet      print nothing when all is well\n"
                 "  -f, --format F   text (the default), or github: also print GitHub Actions\n"
                 "                   annotations (::error file=...) on standard output, for\n"
                 "                   each error and for drift\n"

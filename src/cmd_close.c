@@ -44,7 +44,7 @@ const struct dtk_cmd dtk_cmd_close = {
                 "whole base before anything is written. Prints '<id>: closed' per entry.\n\n"
                 "options:\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk close alpha-001\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+                "  dtk close training-parallelism-008\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

@@ -77,7 +77,7 @@ static long S_qualified(struct dtk_ctx *ctx, struct dtk_kb **kb, char ***ids)
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
-	        {"qualified", no_argument, NULL, 'q'}, DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+	        {"qualified", no_argument, NULL, 'Q'}, DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
 	struct conf conf = {0};
 	struct dtk_kb *kb = NULL;
 	struct dtk_write w;
@@ -88,7 +88,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	dtk_write_init(&w, ctx, "confidence");
 	optind = 0;
 	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
-		if (c == 'q')
+		if (c == 'Q')
 			qualified = 1;
 		else if (dtk_write_option(&w, c, optarg) != 1)
 			goto done;
@@ -128,10 +128,10 @@ done:
 
 const struct dtk_cmd dtk_cmd_confidence = {
         .name = "confidence",
-        .usage = "dtk confidence [--dry-run] [--format text|json] [--no-reindex] <level> "
-                 "<entry-id>...\n"
-                 "       dtk confidence [--dry-run] [--format text|json] [--no-reindex] "
-                 "--qualified high",
+        .usage = "dtk confidence [--dry-run] [--format text|json] [--no-reindex]\n"
+                 "                      <level> <entry-id>...\n"
+                 "       dtk confidence [--dry-run] [--format text|json] [--no-reindex]\n"
+                 "                      --qualified high",
         .summary = "set entries' confidence (high only where the policy's rule holds)",
         .help = "\nSets the confidence of each entry to <level> (high, medium or low).\n"
                 "Lowering is always allowed; high is refused for an entry with fewer than\n"
@@ -144,8 +144,8 @@ const struct dtk_cmd dtk_cmd_confidence = {
                 "  --qualified      every entry that qualifies for high (with "
                 "high)\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk confidence low alpha-003\n"
+                "  dtk confidence low weight-management-001\n"
                 "  dtk confidence high --qualified\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

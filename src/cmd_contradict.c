@@ -74,7 +74,9 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	if (dtk_write_check_text(&w, "--note", "note", con.note))
 		goto done;
 	con.other = argv[optind + 1];
-	rc = dtk_write_each(&w, optind + 1, argv, optind, S_contradict, &con);
+	rc = dtk_write_known_pair(&w, argv[optind], "<other-id>", con.other, 0);
+	if (rc == DTK_EXIT_OK)
+		rc = dtk_write_each(&w, optind + 1, argv, optind, S_contradict, &con);
 done:
 	dtk_write_release(&w);
 	return rc;
@@ -82,8 +84,8 @@ done:
 
 const struct dtk_cmd dtk_cmd_contradict = {
         .name = "contradict",
-        .usage = "dtk contradict --note TEXT [--dry-run] [--format text|json] [--no-reindex] "
-                 "<entry-id> <other-id>",
+        .usage = "dtk contradict --note TEXT [--dry-run] [--format text|json]\n"
+                 "                      [--no-reindex] <entry-id> <other-id>",
         .summary = "record an open contradiction between two entries",
         .help = "\nAppends {id: <other-id>, status: open, note: TEXT} to the entry's\n"
                 "contradicts. Refused: the entry itself, a contradiction between the two\n"
@@ -91,7 +93,8 @@ const struct dtk_cmd dtk_cmd_contradict = {
                 "options:\n"
                 "  --note TEXT      what conflicts (required)\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk contradict alpha-003 beta-001 --note 'TP across nodes is fine here'\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+                "  dtk contradict weight-management-004 weight-management-001 \\\n"
+                "      --note 'P2P pays off only at scale'\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

@@ -4,6 +4,7 @@
 #include "dtk/crystal.h"
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
+#include "dtk/git.h"
 #include "dtk/index.h"
 #include "dtk/kb.h"
 #include "dtk/repo.h"
@@ -441,7 +442,7 @@ static int S_write(const struct dtk_kb *kb, const char *records, const char *ind
 	int had = dtk_file_read_regular(&old, &old_len, b, DTK_MAX_INDEX_BYTES), rc = -1, rb;
 
 	if (had < 0 || dtk_file_check_regular(a) < 0 ||
-	    dtk_file_stage(&sb, b, index, strlen(index), -1) < 0 ||
+	    dtk_git_stage_checkout(&sb, b, index, strlen(index)) < 0 ||
 	    dtk_file_stage(&sa, a, records, strlen(records), -1) < 0)
 		goto done;
 	had = had == 0;
@@ -550,18 +551,15 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 		        dtk_date_format(d2, kb->records[kb->n_records - 1].date));
 		return DTK_EXIT_INVALID;
 	}
-	if (!o->plan && o->date > dtk_date_today() && !o->allow_future) {
-		fprintf(ctx->err,
-		        "dtk crystallize: error: the date %s is after today (%s); every later run "
-		        "must be after it: pass --allow-future if you mean it\n",
-		        dtk_date_format(d1, o->date), dtk_date_format(d2, dtk_date_today()));
+	if (!o->plan && dtk_cmd_not_future(ctx, "crystallize", NULL, o->date, o->allow_future,
+	                                   "every later run must be after it") < 0)
 		return DTK_EXIT_INVALID;
-	}
 	if (kb->n_records && S_prev(ctx, repo, kb->records[kb->n_records - 1].date,
 	                            !o->plan && !o->allow_shallow, &prev) < 0)
 		return DTK_EXIT_INVALID;
 	dtk_crystal_compute(&c, kb, prev, o->date);
 	if (o->plan) {
+		dtk_cmd_pager(ctx);
 		if (o->json) {
 			dtk_crystal_plan_json(&out, &c);
 			fputs(out.ptr, ctx->out);
@@ -722,8 +720,8 @@ const struct dtk_cmd dtk_cmd_crystallize = {
                 "  --abort           drop a crystallization that was interrupted\n\n"
                 "examples:\n"
                 "  dtk crystallize --plan --date 2026-10-15\n"
-                "  dtk crystallize --date 2026-10-15 --eval scenario-004=acceptable --review "
-                "r.yaml\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_RESUMES,
+                "  dtk crystallize --date 2026-10-15 --eval scenario-004=acceptable\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES |
+                 DTK_CMD_RESUMES,
         .exec = S_exec,
 };

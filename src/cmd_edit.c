@@ -118,8 +118,8 @@ done:
 
 const struct dtk_cmd dtk_cmd_edit = {
         .name = "edit",
-        .usage = "dtk edit [--title T] [--claim C] [--source S] [--date YYYY-MM-DD] [--dry-run]\n"
-                 "                [--format text|json] [--no-reindex] <entry-id>",
+        .usage = "dtk edit [--title T] [--claim C] [--source S] [--date YYYY-MM-DD]\n"
+                 "                [--dry-run] [--format text|json] [--no-reindex] <entry-id>",
         .summary = "correct an entry's title, claim or source in place",
         .help = "\nReplaces the values given, in place: the id, the other keys and every\n"
                 "other byte of the file stay. Sets 'revised' to today (or --date), so\n"
@@ -133,7 +133,7 @@ const struct dtk_cmd dtk_cmd_edit = {
                 "  --source S       the new source (a source id)\n"
                 "  --date D         the revision's date (default today)\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk edit alpha-002 --claim 'Small messages are latency-bound.'\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+                "  dtk edit weight-management-002 --claim '瓶颈在发送端编排。'\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

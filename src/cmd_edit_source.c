@@ -137,7 +137,7 @@ const struct dtk_cmd dtk_cmd_edit_source = {
                 "  --url U          the new url (absolute)\n"
                 "  --date D         the revision's date (default today)\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk edit-source paper-b --url https://arxiv.org/abs/2311.08105\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+                "  dtk edit-source diloco-2023 --url https://arxiv.org/abs/2311.08105v3\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

@@ -28,10 +28,15 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	} else if ((rc = dtk_export_html(kb, dir, &removed)) < 0) {
 		rc = dtk_cmd_fail(ctx, "export", DTK_EXIT_INVALID);
 	} else {
+		/* "site/" and "site" both say site/index.html */
+		size_t n = strlen(dir);
+		while (n > 1 && dir[n - 1] == '/')
+			n--;
 		if (removed)
-			fprintf(ctx->err, "removed %d page%s of nodes that no longer exist\n",
-			        removed, removed == 1 ? "" : "s");
-		fprintf(ctx->err, "wrote %d pages to %s; open %s/index.html\n", rc, dir, dir);
+			dtk_cmd_note(ctx, "removed %d page%s of nodes that no longer exist\n",
+			             removed, removed == 1 ? "" : "s");
+		dtk_cmd_note(ctx, "wrote %d pages to %.*s; open %.*s%sindex.html\n", rc, (int)n, dir,
+		             (int)n, dir, dir[n - 1] == '/' ? "" : "/");
 		rc = DTK_EXIT_OK;
 	}
 	dtk_kb_free(kb);
@@ -49,7 +54,7 @@ const struct dtk_cmd dtk_cmd_export = {
                 "export owns <dir>: it must be new, empty or an earlier export (marked by\n"
                 ".dtk-export); pages of nodes that no longer exist are removed.\n\n"
                 "examples:\n"
-                "  dtk export html site && xdg-open site/index.html\n",
+                "  dtk export html site     # then open site/index.html\n",
         .flags = DTK_CMD_NEEDS_KB,
         .exec = S_exec,
 };

@@ -238,8 +238,8 @@ const struct dtk_cmd dtk_cmd_init = {
                 "  --title T        INDEX.md's title (default '<domain> 知识索引', or\n"
                 "                   '<domain> knowledge index' in English)\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  mkdir kb && cd kb && git init && dtk init --lang en\n"
-                "  dtk add-node basics --category Basics\n",
-        .flags = 0,
+                "  cd \"$(mktemp -d)\" && git init -q && dtk init --lang en &&\n"
+                "      dtk add-node basics --category Basics\n",
+        .flags = DTK_CMD_PAGES,
         .exec = S_exec,
 };

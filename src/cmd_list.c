@@ -105,7 +105,8 @@ static void S_print_nodes(FILE *out, const struct dtk_kb *kb, const struct filte
 			dtk_json_kstring(&j, "category",
 			                 n->category >= 0 ? kb->categories[n->category].name
 			                                  : NULL);
-			dtk_json_kint(&j, "entries",
+			/* a count: "entries" is an array wherever else it is */
+			dtk_json_kint(&j, "n_entries",
 			              (long)(f->retired ? n->n_entries : dtk_node_live(n)));
 			dtk_json_kstring(&j, "bloom", dtk_bloom_names[n->bloom]);
 			dtk_json_kstring(&j, "stance", n->stance);
@@ -140,7 +141,6 @@ static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct filter *f,
 	                                   {"candidates", no_argument, NULL, 'C'},
 	                                   {"format", required_argument, NULL, 'f'},
 	                                   {"nodes", no_argument, NULL, 'N'},
-	                                   {"no-pager", no_argument, NULL, 'P'},
 	                                   {"include-retired", no_argument, NULL, 'R'},
 	                                   {"all", no_argument, NULL, 'R'},
 	                                   {NULL, 0, NULL, 0}};
@@ -157,7 +157,6 @@ static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct filter *f,
 		switch (c) {
 		case 'n': f->nodes[f->n_nodes++] = optarg; break;
 		case 'N': f->list_nodes = 1; break;
-		case 'P': ctx->no_pager = 1; break;
 		case 'C': f->candidates = 1; break;
 		case 'R': f->retired = 1; break;
 		case 's':
@@ -248,8 +247,8 @@ const struct dtk_cmd dtk_cmd_list = {
         .usage =
                 "dtk list [--node N]... [--confidence high|medium|low] [--since D]\n"
                 "                [--stale-at D] [--candidates] [--include-retired]\n"
-                "                [--format text|json|jsonl|ids] [--no-pager]\n"
-                "       dtk list --nodes [--node N]... [--format text|json|jsonl|ids] [--no-pager]",
+                "                [--format text|json|jsonl|ids]\n"
+                "       dtk list --nodes [--node N]... [--format text|json|jsonl|ids]",
         .summary = "list the entries that match every filter given, or the nodes",
         .help = "\nEntries in listing order (nodes in category order, entries in file order).\n"
                 "text: id, confidence, freshness date and title, tab-separated; json: an\n"
@@ -258,7 +257,7 @@ const struct dtk_cmd dtk_cmd_list = {
                 "With --nodes, the nodes instead. text: name, number of entries (live\n"
                 "ones; all with --include-retired), bloom, firm, tentative (no high\n"
                 "entry) or - (no stance), and the stance (- for none), tab-separated;\n"
-                "json and jsonl: node, category, entries, bloom, stance and tentative;\n"
+                "json and jsonl: node, category, n_entries, bloom, stance and tentative;\n"
                 "ids: the names alone.\n\n"
                 "options:\n"
                 "  -n, --node N          entries of node N; repeated, of any node given\n"
@@ -270,14 +269,12 @@ const struct dtk_cmd dtk_cmd_list = {
                 "  --include-retired, --all\n"
                 "                        superseded and retracted entries too (left out\n"
                 "                        otherwise)\n"
-                "  -f, --format F        text, json, jsonl or ids\n"
-                "  --no-pager            on a terminal, print without a pager (DTK_PAGER,\n"
-                "                        PAGER, else less)\n\n"
+                "  -f, --format F        text, json, jsonl or ids\n\n"
                 "examples:\n"
                 "  dtk list --candidates\n"
                 "  dtk list --node training-parallelism --format jsonl | jq -r .title\n"
                 "  dtk list --stale-at 2026-12-01 --format ids\n"
                 "  dtk list --nodes\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY | DTK_CMD_PAGES,
         .exec = S_exec,
 };

@@ -46,8 +46,7 @@ static void S_json(FILE *f, const struct dtk_run_list *l)
 		            {"high_changes", r->high_changes},
 		            {"stale", r->stale},
 		            {"stance_rewrites", r->stance_rewrites},
-		            {"contradictions_new", r->contradictions_new},
-		            {"bloom_changes", (long)r->n_bloom_changes}};
+		            {"contradictions_new", r->contradictions_new}};
 		size_t k;
 		dtk_json_object(&j);
 		dtk_json_kstring(&j, "date", dtk_date_format(d, r->date));
@@ -57,6 +56,17 @@ static void S_json(FILE *f, const struct dtk_run_list *l)
 		for (k = 0; k < sizeof(figs) / sizeof(*figs); k++) {
 			dtk_json_kint(&j, figs[k].key, figs[k].v);
 		}
+		/* as the record holds them, node by node: the name means one thing */
+		dtk_json_key(&j, "bloom_changes");
+		dtk_json_object(&j);
+		for (k = 0; k < r->n_bloom_changes; k++) {
+			dtk_json_key(&j, r->bloom_changes[k].node);
+			dtk_json_object(&j);
+			dtk_json_kstring(&j, "from", dtk_bloom_names[r->bloom_changes[k].from]);
+			dtk_json_kstring(&j, "to", dtk_bloom_names[r->bloom_changes[k].to]);
+			dtk_json_end(&j, '}');
+		}
+		dtk_json_end(&j, '}');
 		dtk_json_key(&j, "eval");
 		dtk_json_object(&j);
 		dtk_json_kstring(&j, "scenario", r->eval_scenario);
@@ -72,7 +82,6 @@ static void S_json(FILE *f, const struct dtk_run_list *l)
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
-	                                     {"no-pager", no_argument, NULL, 'P'},
 	                                     {NULL, 0, NULL, 0}};
 	struct dtk_repo *repo = NULL;
 	struct dtk_diags diags = DTK_DIAGS_INIT;
@@ -82,9 +91,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 	optind = 0;
 	while ((c = dtk_cmd_getopt(ctx, argc, argv, "f:", opts)) != -1) {
-		if (c == 'P')
-			ctx->no_pager = 1;
-		else if (c != 'f' ||
+		if (c != 'f' ||
 		         (json = dtk_cmd_choice(ctx, "log", "--format", optarg, formats, 2)) < 0)
 			return DTK_EXIT_INVALID;
 	}
@@ -108,10 +115,10 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		else if (runs.n)
 			S_text(ctx->out, &runs);
 		else /* said on standard error: standard output stays a list */
-			fprintf(ctx->err, "dtk log: no crystallization runs: %s\n",
-			        runs.unborn
-			                ? "the branch has no commit yet"
-			                : "HEAD's insights/_crystallizations.yaml records none");
+			dtk_cmd_note(ctx, "dtk log: no crystallization runs: %s\n",
+			             runs.unborn
+			                     ? "the branch has no commit yet"
+			                     : "HEAD's insights/_crystallizations.yaml records none");
 		rc = DTK_EXIT_OK;
 	}
 	dtk_run_list_release(&runs);
@@ -122,19 +129,17 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 const struct dtk_cmd dtk_cmd_log = {
         .name = "log",
-        .usage = "dtk log [--format text|json] [--no-pager]",
+        .usage = "dtk log [--format text|json]",
         .summary = "list the crystallization runs recorded in git, newest first",
         .help = "\nReads the records of insights/_crystallizations.yaml at HEAD and finds the\n"
                 "commit that added each (a Dtk-Crystallization trailer, or for runs recorded\n"
                 "before dtk, the commit that added the record; - when the history does not\n"
                 "hold it). Without runs, says so on standard error.\n\n"
                 "options:\n"
-                "  -f, --format text|json\n"
-                "  --no-pager    on a terminal, print without a pager (DTK_PAGER, PAGER,\n"
-                "                else less)\n\n"
+                "  -f, --format text|json\n\n"
                 "examples:\n"
                 "  dtk log\n"
                 "  dtk log --format json | jq '.[0]'\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY | DTK_CMD_PAGES,
         .exec = S_exec,
 };

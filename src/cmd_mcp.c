@@ -49,6 +49,12 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	/* a client that closes its end is a write that fails (EPIPE), not a
 	 * signal that kills the server */
 	old = signal(SIGPIPE, SIG_IGN);
+	/* -q: the protocol is not a report; it stays on standard output */
+	if (ctx->loud) {
+		fclose(ctx->out);
+		ctx->out = ctx->loud;
+		ctx->loud = NULL;
+	}
 	m = dtk_mcp_new(0);
 	dtk_mcp_set_prefix(m, prefix);
 	rc = dtk_mcp_serve_fd(m, fileno(stdin), ctx->out, ctx->err);

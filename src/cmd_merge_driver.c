@@ -195,8 +195,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 const struct dtk_cmd dtk_cmd_merge_driver = {
         .name = "merge-driver",
-        .usage = "dtk merge-driver <ancestor> <ours> <theirs> <path> [<ours-label> "
-                 "<theirs-label>]",
+        .usage = "dtk merge-driver <ancestor> <ours> <theirs> <path>\n"
+                 "                        [<ours-label> <theirs-label>]",
         .summary = "git's merge driver for INDEX.md and insights/*.yaml (set up by dtk "
                    "setup-git)",
         .help = "\nRun by git, not by hand (%O %A %B %P). For insights/<file>.yaml: merges\n"
@@ -208,6 +208,6 @@ const struct dtk_cmd dtk_cmd_merge_driver = {
                 "the data conflicts or the merged data is invalid: resolve it, then run\n"
                 "'dtk reindex'. Any other file (a .gitattributes line naming a dtk driver\n"
                 "for it) is merged as git merges text.\n",
-        .flags = 0,
+        .flags = DTK_CMD_GIT_ARGS,
         .exec = S_exec,
 };

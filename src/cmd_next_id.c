@@ -100,7 +100,7 @@ const struct dtk_cmd dtk_cmd_next_id = {
                 "not a sequence number: there is no next one. 'dtk add' gives its entry\n"
                 "such an id itself.\n\n"
                 "examples:\n"
-                "  dtk next-id collective-communication     # collective-communication-k3x9q2m\n",
+                "  dtk next-id collective-communication     # a random id of the node\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY,
         .exec = S_exec,
 };

@@ -25,30 +25,29 @@ static int S_write_file(void *arg, const char *s, size_t len)
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {{"stdout", no_argument, NULL, 's'},
-	                                     {"quiet", no_argument, NULL, 'q'},
 	                                     {NULL, 0, NULL, 0}};
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_file_cmp cmp = {.fd = -1};
 	char *path = NULL, *crlf = NULL, *old = NULL;
 	size_t crlf_len = 0, old_len = 0;
-	int to_stdout = 0, quiet = 0, c, rc, conv = 0;
+	int to_stdout = 0, c, rc, conv = 0;
 
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "q", opts)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
 		if (c == 's')
 			to_stdout = 1;
-		else if (c == 'q')
-			quiet = 1;
 		else
 			return DTK_EXIT_INVALID;
 	}
 	if (dtk_cmd_operands(ctx, "reindex", argc, argv, 0, 0, NULL) < 0)
 		return DTK_EXIT_INVALID;
 	path = dtk_path_join(ctx->root, DTK_INDEX_FILE);
-	if (to_stdout)
+	if (to_stdout) {
+		dtk_cmd_pager(ctx);
 		rc = dtk_index_build(ctx->root, &diags, S_write_file, ctx->out);
-	else
+	} else {
 		rc = dtk_index_compare(ctx->root, path, &cmp, &diags);
+	}
 	if (rc == DTK_EINVALID) {
 		rc = dtk_cmd_report_invalid(ctx, &diags);
 		goto done;
@@ -77,8 +76,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	}
 	if (rc == 0 || (conv == 1 && old && old_len == crlf_len && !memcmp(old, crlf, old_len))) {
 		char *shown = dtk_path_shown(DTK_INDEX_FILE);
-		if (!quiet)
-			fprintf(ctx->err, "%s is up to date\n", shown);
+		dtk_cmd_note(ctx, "%s is up to date\n", shown);
 		free(shown);
 		rc = DTK_EXIT_OK;
 		goto done;
@@ -91,9 +89,9 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		                  rc == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
 		goto done;
 	}
-	if (!quiet) {
+	{
 		char *shown = dtk_path_shown(DTK_INDEX_FILE);
-		fprintf(ctx->err, "wrote %s\n", shown);
+		dtk_cmd_note(ctx, "wrote %s\n", shown);
 		free(shown);
 	}
 	rc = DTK_EXIT_OK;
@@ -108,17 +106,16 @@ done:
 
 const struct dtk_cmd dtk_cmd_reindex = {
         .name = "reindex",
-        .usage = "dtk reindex [--stdout] [-q]",
+        .usage = "dtk reindex [--stdout]",
         .summary = "validate insights/ and rebuild INDEX.md",
         .help = "\nReads every file in insights/, validates it, and writes INDEX.md when its\n"
                 "bytes change (atomically: readers see the old file or the new one). When\n"
                 "any input is invalid, every error is printed and nothing is written.\n\n"
                 "options:\n"
-                "  --stdout     print INDEX.md instead of writing it\n"
-                "  -q, --quiet  print nothing on success\n\n"
+                "  --stdout     print INDEX.md instead of writing it\n\n"
                 "examples:\n"
                 "  dtk reindex\n"
-                "  dtk -C path/to/base reindex --stdout | less\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+                "  dtk reindex --stdout | diff - INDEX.md\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

@@ -35,7 +35,9 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 			goto done;
 	if (dtk_cmd_operands(ctx, "relate", argc, argv, 2, 2, "<entry-id> <other-id>") < 0)
 		goto done;
-	rc = dtk_write_each(&w, optind + 1, argv, optind, S_relate, argv[optind + 1]);
+	rc = dtk_write_known_pair(&w, argv[optind], "<other-id>", argv[optind + 1], 0);
+	if (rc == DTK_EXIT_OK)
+		rc = dtk_write_each(&w, optind + 1, argv, optind, S_relate, argv[optind + 1]);
 done:
 	dtk_write_release(&w);
 	return rc;
@@ -43,16 +45,16 @@ done:
 
 const struct dtk_cmd dtk_cmd_relate = {
         .name = "relate",
-        .usage = "dtk relate [--dry-run] [--format text|json] [--no-reindex] <entry-id> "
-                 "<other-id>",
+        .usage = "dtk relate [--dry-run] [--format text|json] [--no-reindex]\n"
+                 "                  <entry-id> <other-id>",
         .summary = "record that an entry relates to another",
         .help = "\nAppends <other-id> to the entry's relates: an entry of this base (it must\n"
                 "exist) or <domain>:<entry-id> in another domain. Refused: the entry\n"
                 "itself, an id already there.\n\n"
                 "options:\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk relate alpha-002 beta-001\n"
-                "  dtk relate alpha-002 cluster-infra:scale-up-interconnect-055\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+                "  dtk relate weight-management-002 weight-management-004\n"
+                "  dtk relate weight-management-002 inference-system:engine-architecture-001\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

@@ -77,7 +77,9 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		goto done;
 	if (dtk_write_check_text(&w, "--note", "note", note))
 		goto done;
-	rc = S_resolve(&w, argv[optind], argv[optind + 1], note);
+	rc = dtk_write_known_pair(&w, argv[optind], "<other-id>", argv[optind + 1], 0);
+	if (rc == DTK_EXIT_OK)
+		rc = S_resolve(&w, argv[optind], argv[optind + 1], note);
 done:
 	dtk_write_release(&w);
 	return rc;
@@ -85,8 +87,8 @@ done:
 
 const struct dtk_cmd dtk_cmd_resolve = {
         .name = "resolve",
-        .usage = "dtk resolve [--note TEXT] [--dry-run] [--format text|json] [--no-reindex] "
-                 "<entry-id> <other-id>",
+        .usage = "dtk resolve [--note TEXT] [--dry-run] [--format text|json] [--no-reindex]\n"
+                 "                   <entry-id> <other-id>",
         .summary = "mark the contradiction of two entries resolved, declared on either",
         .help = "\nSets status: resolved on the contradiction of the two entries, declared\n"
                 "on either (on both, when both declare it), and its note to TEXT when\n"
@@ -94,7 +96,8 @@ const struct dtk_cmd dtk_cmd_resolve = {
                 "options:\n"
                 "  --note TEXT      how it was resolved\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk resolve alpha-003 alpha-001 --note 'both hold, at different scales'\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+                "  dtk resolve large-scale-training-004 large-scale-training-003 \\\n"
+                "      --note 'both hold, at different bandwidths'\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

@@ -70,8 +70,8 @@ done:
 
 const struct dtk_cmd dtk_cmd_retract = {
         .name = "retract",
-        .usage = "dtk retract --reason R [--date YYYY-MM-DD] [--dry-run] [--format text|json]\n"
-                 "                   [--no-reindex] <entry-id>...",
+        .usage = "dtk retract --reason R [--date YYYY-MM-DD] [--dry-run]\n"
+                 "                   [--format text|json] [--no-reindex] <entry-id>...",
         .summary = "withdraw entries with a reason (kept as tombstones)",
         .help = "\nSets retracted: today (or --date) and retracted_reason: R on each entry,\n"
                 "which stays in its file: references to it still resolve, 'dtk show' says\n"
@@ -83,7 +83,7 @@ const struct dtk_cmd dtk_cmd_retract = {
                 "  --reason R       why it is withdrawn (required)\n"
                 "  --date D         the date (default today)\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk retract alpha-003 --reason 'the benchmark was misconfigured'\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+                "  dtk retract weight-management-003 --reason 'the benchmark was misconfigured'\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

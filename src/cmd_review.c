@@ -20,12 +20,14 @@ static int S_review(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-	        {"date", required_argument, NULL, 'd'}, DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {{"date", required_argument, NULL, 'd'},
+	                                     {"allow-future", no_argument, NULL, 'F'},
+	                                     DTK_WRITE_LONGOPTS,
+	                                     {NULL, 0, NULL, 0}};
 	struct dtk_write w;
 	char date[16];
 	dtk_date d = dtk_date_today();
-	int c, rc = DTK_EXIT_INVALID;
+	int c, rc = DTK_EXIT_INVALID, allow_future = 0;
 
 	dtk_write_init(&w, ctx, "review");
 	optind = 0;
@@ -37,11 +39,15 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 				                    optarg);
 				goto done;
 			}
+		} else if (c == 'F') {
+			allow_future = 1;
 		} else if (dtk_write_option(&w, c, optarg) != 1) {
 			goto done;
 		}
 	}
 	if (dtk_cmd_operands(ctx, "review", argc, argv, 1, 1 << 20, "<entry-id>") < 0)
+		goto done;
+	if (dtk_cmd_not_future(ctx, "review", "--date", d, allow_future, NULL) < 0)
 		goto done;
 	dtk_date_format(date, d);
 	rc = dtk_write_each(&w, argc, argv, optind, S_review, date);
@@ -52,16 +58,17 @@ done:
 
 const struct dtk_cmd dtk_cmd_review = {
         .name = "review",
-        .usage = "dtk review [--date YYYY-MM-DD] [--dry-run] [--format text|json] "
-                 "[--no-reindex] <entry-id>...",
+        .usage = "dtk review [--date YYYY-MM-DD [--allow-future]] [--dry-run]\n"
+                 "                  [--format text|json] [--no-reindex] <entry-id>...",
         .summary = "record that entries were confirmed still true (reviewed)",
         .help = "\nSets 'reviewed' of each entry to today, or to --date (it must not be before\n"
                 "the entry's 'created': the edit is validated with the whole base first).\n"
                 "Prints '<id>: reviewed <date>' per entry.\n\n"
                 "options:\n"
-                "  --date YYYY-MM-DD  the date of the review (default: today)\n" DTK_WRITE_HELP "\n"
+                "  --date YYYY-MM-DD  the date of the review (default: today; not after it)\n"
+                "  --allow-future   accept a --date after today\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk review alpha-001 alpha-002 --date 2026-08-01\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+                "  dtk review weight-management-001 weight-management-002 --date 2026-11-01\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

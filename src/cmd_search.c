@@ -296,6 +296,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	if (!f.s)
 		return dtk_cmd_usage_error(ctx, "search", "%s", dtk_error_last());
 	color = dtk_cmd_use_color(ctx, o.color);
+	dtk_cmd_pager(ctx);
 	if (o.fmt == F_TEXT && !o.limit) { /* each hit is shown: made while loading */
 		f.confidence = o.confidence;
 		f.retired = o.retired;
@@ -357,7 +358,7 @@ const struct dtk_cmd dtk_cmd_search = {
                 "examples:\n"
                 "  dtk search ncclcommsplit\n"
                 "  dtk search 通信 rank --node collective-communication --format ids\n"
-                "  dtk search checkpoint --confidence high --limit 5 --format jsonl\n",
-        .flags = DTK_CMD_NEEDS_KB,
+                "  dtk search checkpoint --confidence medium --limit 5 --format jsonl\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_PAGES,
         .exec = S_exec,
 };

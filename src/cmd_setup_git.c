@@ -495,8 +495,8 @@ const struct dtk_cmd dtk_cmd_setup_git = {
                 "  --no-hooks   install no hook (after a merge, 'dtk check' tells when\n"
                 "               INDEX.md must be rebuilt)\n\n"
                 "examples:\n"
-                "  dtk setup-git && git add .gitattributes && git commit -m 'merge INDEX.md with "
-                "dtk'\n",
+                "  dtk setup-git && git add .gitattributes &&\n"
+                "      git commit -m 'merge INDEX.md with dtk'\n",
         .flags = DTK_CMD_NEEDS_KB,
         .exec = S_exec,
 };

@@ -22,17 +22,37 @@ static const struct style S_color = {"\033[1m", "\033[2m", "\033[32m", "\033[33m
 
 /* ---- text ---- */
 
+/* Starts a line of an entry's labelled list: the label (first of its
+ * lines) or blanks, in one column for every label. */
+static void S_label(FILE *f, const char *label, int first)
+{
+	fprintf(f, "  %-*s ", 16, first ? label : "");
+}
+
+/* Prints text (newlines kept, control characters escaped), each line after
+ * the first indented by indent spaces, then a newline. */
+static void S_text_lines(FILE *f, const char *text, int indent)
+{
+	const char *p = dtk_esc_text(text), *nl;
+
+	while ((nl = strchr(p, '\n'))) {
+		fprintf(f, "%.*s\n%*s", (int)(nl - p), p, indent, "");
+		p = nl + 1;
+	}
+	fprintf(f, "%s\n", p);
+}
+
 static void S_text_sources(FILE *f, const struct dtk_kb *kb, const struct dtk_entry *e)
 {
 	const struct dtk_source *s = dtk_kb_source(kb, e->source.id);
 	size_t i;
 
-	fprintf(f, "  source:      %s (%s)\n", s ? dtk_esc(s->title) : "?", e->source.id);
+	S_label(f, "source:", 1);
+	fprintf(f, "%s (%s)\n", s ? dtk_esc(s->title) : "?", e->source.id);
 	for (i = 0; i < e->n_verified_by; i++) {
 		s = dtk_kb_source(kb, e->verified_by[i].id);
-		fprintf(f, "  %s %s (%s)\n",
-		        i ? "            " : "verified by:", s ? dtk_esc(s->title) : "?",
-		        e->verified_by[i].id);
+		S_label(f, "verified by:", i == 0);
+		fprintf(f, "%s (%s)\n", s ? dtk_esc(s->title) : "?", e->verified_by[i].id);
 	}
 }
 
@@ -54,8 +74,8 @@ static const char *S_retired(const struct dtk_kb *kb, const char *id)
 /* Prints the backlinks of entry id, one line each, grouped by kind. */
 static void S_text_backlinks(FILE *f, const struct dtk_kb *kb, const char *id)
 {
-	static const char *const label[4] = {
-	        "related by:     ", "contradicted by:", "flags gap:      ", "supersedes:     "};
+	static const char *const label[4] = {"related by:", "contradicted by:", "flags gap:",
+	                                     "supersedes:"};
 	struct dtk_link *links;
 	size_t i, n = dtk_links_to(&links, kb, id, NULL);
 	int how, first;
@@ -65,7 +85,7 @@ static void S_text_backlinks(FILE *f, const struct dtk_kb *kb, const char *id)
 			const struct dtk_link *l = &links[i];
 			if ((int)l->how != how)
 				continue;
-			fprintf(f, "  %s ", first ? label[how] : "                ");
+			S_label(f, label[how], first);
 			first = 0;
 			if (l->how == DTK_LINK_GAP)
 				fprintf(f, "%s\n", dtk_esc(l->gap->text));
@@ -106,21 +126,22 @@ static void S_text_entry(FILE *f, const struct dtk_kb *kb, const struct dtk_entr
 	if (e->retracted)
 		fprintf(f, "  %sRETRACTED%s on %s: %s\n", st->bold, st->reset,
 		        dtk_date_format(r, e->retracted), dtk_esc(e->retracted_reason));
-	fprintf(f, "  %s%s%s\n  %s\n", st->bold, dtk_esc(e->title), st->reset,
-	        dtk_esc_text(e->claim));
+	fprintf(f, "  %s%s%s\n  ", st->bold, dtk_esc(e->title), st->reset);
+	S_text_lines(f, e->claim, 2);
 	S_text_sources(f, kb, e);
 	fprintf(f, "  %sused %ld · cited %ld%s%s\n", st->dim, e->used, e->cited,
 	        e->closed ? " · closed" : "", st->reset);
-	for (i = 0; i < e->n_relates; i++)
-		fprintf(f, "  %s %s%s%s%s\n", i ? "        " : "relates:", e->relates[i].id,
-		        S_retired(kb, e->relates[i].id), *S_title(kb, e->relates[i].id) ? " " : "",
-		        S_title(kb, e->relates[i].id));
+	for (i = 0; i < e->n_relates; i++) {
+		S_label(f, "relates:", i == 0);
+		fprintf(f, "%s%s%s%s\n", e->relates[i].id, S_retired(kb, e->relates[i].id),
+		        *S_title(kb, e->relates[i].id) ? " " : "", S_title(kb, e->relates[i].id));
+	}
 	for (i = 0; i < e->n_contradicts; i++) {
 		const struct dtk_contradiction *k = &e->contradicts[i];
-		fprintf(f, "  contradicts: %s (%s)%s%s%s%s\n", k->ref.id,
-		        k->open ? "open" : "resolved", *S_title(kb, k->ref.id) ? " " : "",
-		        S_title(kb, k->ref.id), k->note ? ": " : "",
-		        k->note ? dtk_esc(k->note) : "");
+		S_label(f, "contradicts:", i == 0);
+		fprintf(f, "%s (%s)%s%s%s%s\n", k->ref.id, k->open ? "open" : "resolved",
+		        *S_title(kb, k->ref.id) ? " " : "", S_title(kb, k->ref.id),
+		        k->note ? ": " : "", k->note ? dtk_esc(k->note) : "");
 	}
 	S_text_backlinks(f, kb, e->id);
 }
@@ -154,10 +175,10 @@ static void S_text_node(FILE *f, const struct dtk_kb *kb, const struct dtk_node 
 		fprintf(f, "  [%s]", dtk_esc(kb->categories[node->category].name));
 	fprintf(f, "  bloom %s  %zu entr%s\n", dtk_bloom_names[node->bloom], node->n_entries,
 	        node->n_entries == 1 ? "y" : "ies");
-	if (node->stance)
-		fprintf(f, "stance%s: %s\n", dtk_node_has_high(node) ? "" : " (tentative)",
-		        dtk_esc_text(node->stance));
-	else
+	if (node->stance) {
+		fprintf(f, "stance%s: ", dtk_node_has_high(node) ? "" : " (tentative)");
+		S_text_lines(f, node->stance, 2);
+	} else
 		fprintf(f, "stance: —\n");
 	for (i = 0; i < node->n_entries; i++) {
 		fputc('\n', f);
@@ -254,7 +275,6 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
 	                                     {"color", required_argument, NULL, 'c'},
-	                                     {"no-pager", no_argument, NULL, 'P'},
 	                                     {NULL, 0, NULL, 0}};
 	struct dtk_kb *kb = NULL;
 	static const char *const formats[] = {"text", "json"};
@@ -268,10 +288,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		if (c == 'f' &&
 		    (json = dtk_cmd_choice(ctx, "show", "--format", optarg, formats, 2)) >= 0)
 			continue;
-		if (c == 'P')
-			ctx->no_pager = 1;
-		else if (c == 'c' &&
-		         (k = dtk_cmd_choice(ctx, "show", "--color", optarg, colors, 3)) >= 0)
+		if (c == 'c' &&
+		    (k = dtk_cmd_choice(ctx, "show", "--color", optarg, colors, 3)) >= 0)
 			color = colors[k];
 		else
 			return DTK_EXIT_INVALID;
@@ -297,8 +315,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 const struct dtk_cmd dtk_cmd_show = {
         .name = "show",
-        .usage = "dtk show [--format text|json] [--color auto|always|never] [--no-pager]\n"
-                 "                <node|entry-id>",
+        .usage = "dtk show [--format text|json] [--color auto|always|never] <node|entry-id>",
         .summary = "print one node or one entry",
         .help = "\nPrints a node (stance, bloom, every entry) or one entry (claim, confidence,\n"
                 "dates, sources by title, verified_by, relations with titles) and what\n"
@@ -310,13 +327,12 @@ const struct dtk_cmd dtk_cmd_show = {
                 "terminal: in colour unless NO_COLOR is set, through a pager (DTK_PAGER,\n"
                 "PAGER, else less with LESS=FRX).\n\n"
                 "options:\n"
-                "  -f, --format text|json   json is the stable shape for agents "
-                "(docs/commands.md)\n"
-                "  --color auto|always|never\n"
-                "  --no-pager               print straight to the terminal\n\n"
+                "  -f, --format text|json   json is the stable shape for agents\n"
+                "                           (docs/commands.md)\n"
+                "  --color auto|always|never\n\n"
                 "examples:\n"
                 "  dtk show collective-communication\n"
                 "  dtk show training-parallelism-008 --format json\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY | DTK_CMD_PAGES,
         .exec = S_exec,
 };

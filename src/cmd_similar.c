@@ -124,7 +124,7 @@ const struct dtk_cmd dtk_cmd_similar = {
                 "                   title, score, same_claim}; ids: the ids alone\n\n"
                 "examples:\n"
                 "  dtk similar 'TP stays inside the node; PP crosses nodes'\n"
-                "  dtk similar --node training-parallelism --limit 3 --format json 流水线气泡\n",
+                "  dtk similar -n training-parallelism -l 3 --format json 流水线气泡\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY,
         .exec = S_exec,
 };

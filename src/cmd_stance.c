@@ -39,7 +39,7 @@ const struct dtk_cmd dtk_cmd_stance = {
                 "libyaml's emitter so that it reads back as given.\n\n"
                 "options:\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk stance beta '按带宽分层'\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+                "  dtk stance weight-management '权重同步是数据路径编排问题'\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

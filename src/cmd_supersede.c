@@ -81,9 +81,8 @@ done:
 
 const struct dtk_cmd dtk_cmd_supersede = {
         .name = "supersede",
-        .usage = "dtk supersede [--date YYYY-MM-DD] [--dry-run] [--format text|json] "
-                 "[--no-reindex]\n"
-                 "                     <old-id> <new-id>",
+        .usage = "dtk supersede [--date YYYY-MM-DD] [--dry-run] [--format text|json]\n"
+                 "                     [--no-reindex] <old-id> <new-id>",
         .summary = "mark an entry replaced by a newer one (kept as history)",
         .help = "\nSets superseded_by: <new-id> and superseded: today (or --date) on the\n"
                 "older entry, which stays in its file: references to it still resolve, and\n"
@@ -94,7 +93,7 @@ const struct dtk_cmd dtk_cmd_supersede = {
                 "options:\n"
                 "  --date D         the date (default today)\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk supersede alpha-002 alpha-004\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+                "  dtk supersede weight-management-002 weight-management-005\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

@@ -42,15 +42,15 @@ done:
 
 const struct dtk_cmd dtk_cmd_unrelate = {
         .name = "unrelate",
-        .usage = "dtk unrelate [--dry-run] [--format text|json] [--no-reindex] <entry-id> "
-                 "<other-id>",
+        .usage = "dtk unrelate [--dry-run] [--format text|json] [--no-reindex]\n"
+                 "                    <entry-id> <other-id>",
         .summary = "remove one relation of an entry",
         .help = "\nRemoves <other-id> from the entry's relates ([a, b] becomes [a]; a block\n"
                 "list loses the item's line; the last one leaves 'relates: []'). Refused\n"
                 "when the entry does not relate to <other-id>.\n\n"
                 "options:\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk unrelate alpha-002 alpha-001\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+                "  dtk unrelate weight-management-002 weight-management-001\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

@@ -76,8 +76,8 @@ done:
 
 const struct dtk_cmd dtk_cmd_unverify = {
         .name = "unverify",
-        .usage = "dtk unverify [--confidence high|medium|low] [--dry-run] [--format text|json]\n"
-                 "                    [--no-reindex] <entry-id> <source-id>",
+        .usage = "dtk unverify [--confidence high|medium|low] [--dry-run]\n"
+                 "                    [--format text|json] [--no-reindex] <entry-id> <source-id>",
         .summary = "remove one corroborating source of an entry",
         .help = "\nRemoves <source-id> from the entry's verified_by. Refused when the entry\n"
                 "is not verified by it, and when a high entry would keep fewer than\n"
@@ -87,7 +87,7 @@ const struct dtk_cmd dtk_cmd_unverify = {
                 "  --confidence C   also set the confidence (high, medium or low)\n" DTK_WRITE_HELP
                 "\n"
                 "examples:\n"
-                "  dtk unverify alpha-001 paper-c --confidence medium\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+                "  dtk unverify training-parallelism-008 megatron-2021 --confidence low\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

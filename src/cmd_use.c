@@ -18,8 +18,8 @@ const struct dtk_cmd dtk_cmd_use = {
                 "atomically. Prints '<id>: used <n>' per entry.\n\n"
                 "options:\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk use alpha-001 beta-002\n"
-                "  dtk use alpha-001 --dry-run\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+                "  dtk use weight-management-001 training-parallelism-008\n"
+                "  dtk use weight-management-001 --dry-run\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

@@ -50,8 +50,13 @@ static int S_verify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 	     dtk_yedit_set_key(&f->doc, e, "confidence", (struct dtk_yscalar){"high", 1},
 	                       dtk_yedit_entry_keys) < 0))
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
-	dtk_buf_printf(lines, "%s: verified by %s (%zu of %d for high)", id, v->source, v->count,
-	               v->min);
+	/* never "3 of 2": past the count high needs, both are said */
+	if (v->count <= (size_t)v->min)
+		dtk_buf_printf(lines, "%s: verified by %s (%zu of %d for high)", id, v->source,
+		               v->count, v->min);
+	else
+		dtk_buf_printf(lines, "%s: verified by %s (%zu sources; high needs %d)", id,
+		               v->source, v->count, v->min);
 	if (v->promote)
 		dtk_buf_puts(lines, "; confidence high\n");
 	else if (v->count >= (size_t)v->min && strcmp(dtk_write_str(e, "confidence") ?: "", "high"))
@@ -80,7 +85,9 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	if (dtk_cmd_operands(ctx, "verify", argc, argv, 2, 2, "<entry-id> <source-id>") < 0)
 		goto done;
 	v.source = argv[optind + 1];
-	rc = dtk_write_each(&w, optind + 1, argv, optind, S_verify, &v);
+	rc = dtk_write_known_pair(&w, argv[optind], "<source-id>", v.source, 1);
+	if (rc == DTK_EXIT_OK)
+		rc = dtk_write_each(&w, optind + 1, argv, optind, S_verify, &v);
 done:
 	dtk_write_release(&w);
 	return rc;
@@ -88,8 +95,8 @@ done:
 
 const struct dtk_cmd dtk_cmd_verify = {
         .name = "verify",
-        .usage = "dtk verify [--promote] [--dry-run] [--format text|json] [--no-reindex] "
-                 "<entry-id> <source-id>",
+        .usage = "dtk verify [--promote] [--dry-run] [--format text|json] [--no-reindex]\n"
+                 "                  <entry-id> <source-id>",
         .summary = "add an independent source that corroborates an entry",
         .help = "\nAppends the source to the entry's verified_by. Refused (exit 2, nothing\n"
                 "written): the entry's own source, a source already there, a source not in\n"
@@ -99,7 +106,7 @@ const struct dtk_cmd dtk_cmd_verify = {
                 "  --promote        also set confidence: high (refused when the entry would\n"
                 "                   still have too few sources)\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
-                "  dtk verify alpha-002 paper-c --promote\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS,
+                "  dtk verify training-parallelism-008 megatron-lm-repo --promote\n",
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .exec = S_exec,
 };

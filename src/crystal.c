@@ -274,16 +274,29 @@ int dtk_records_append(char **out, const char *old, size_t old_len, size_t old_r
 {
 	struct dtk_buf b = DTK_BUF_INIT;
 
+	struct dtk_buf rec = DTK_BUF_INIT;
+	const char *nl = old ? memchr(old, '\n', old_len) : NULL;
+	/* the lines added end as the file's first line does (CRLF or LF) */
+	int crlf = nl && nl > old && nl[-1] == '\r';
+	size_t i;
+
 	*out = NULL;
 	if (old && (old_records > 0 || S_only_comments(old, old_len))) {
 		dtk_buf_put(&b, old, old_len);
 		if (old_len && old[old_len - 1] != '\n')
-			dtk_buf_putc(&b, '\n');
+			dtk_buf_puts(&b, crlf ? "\r\n" : "\n");
 	}
-	if (dtk_record_to_yaml(&b, r) < 0) {
+	if (dtk_record_to_yaml(&rec, r) < 0) {
+		dtk_buf_release(&rec);
 		dtk_buf_release(&b);
 		return -1;
 	}
+	for (i = 0; i < rec.len; i++) {
+		if (crlf && rec.ptr[i] == '\n')
+			dtk_buf_putc(&b, '\r');
+		dtk_buf_putc(&b, rec.ptr[i]);
+	}
+	dtk_buf_release(&rec);
 	*out = dtk_buf_detach(&b);
 	return 0;
 }

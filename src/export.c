@@ -7,6 +7,7 @@
 #include "dtk/invisible.h"
 #include "dtk/json.h"
 #include "dtk/kb.h"
+#include "dtk/links.h"
 #include "dtk/markdown.h"
 #include "lang.h"
 
@@ -212,8 +213,8 @@ static void S_item_source(struct dtk_md *md, const struct dtk_kb *kb, const char
 	dtk_md_textf(md, " (%s)", id);
 }
 
-/* Adds an entry reference: a link to the entry on its node's page when it is
- * local. */
+/* Adds an entry reference: a link to the entry on its node's page, and its
+ * title, when it is local. */
 static void S_ref(struct dtk_md *md, const struct dtk_kb *kb, const char *id)
 {
 	const struct dtk_entry *e = strchr(id, ':') ? NULL : dtk_kb_entry(kb, id);
@@ -221,10 +222,43 @@ static void S_ref(struct dtk_md *md, const struct dtk_kb *kb, const char *id)
 	if (e) {
 		dtk_buf_printf(&url, "%s.html#%s", e->node->name, e->id);
 		dtk_md_link(md, url.ptr, id);
+		dtk_md_text(md, " ");
+		dtk_md_plain(md, e->title);
 	} else {
 		dtk_md_text(md, id);
 	}
 	dtk_buf_release(&url);
+}
+
+/* Adds an item per entry or gap that names e: related by, contradicted by
+ * (with the contradiction's status and note), flags a gap. */
+static void S_backlinks(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
+                        const struct dtk_entry *e)
+{
+	struct dtk_link *links;
+	size_t i, n = dtk_links_to(&links, kb, e->id, NULL);
+
+	for (i = 0; i < n; i++) {
+		const struct dtk_link *l = &links[i];
+		dtk_md_item(md);
+		if (l->how == DTK_LINK_GAP) {
+			dtk_md_text(md, L->x_flags_gap);
+			dtk_md_plain(md, l->gap->text);
+		} else if (l->how == DTK_LINK_RELATES) {
+			dtk_md_text(md, L->x_related_by);
+			S_ref(md, kb, l->from->id);
+		} else {
+			dtk_md_text(md, l->con->open ? L->x_contradicted_by_open
+			                             : L->x_contradicted_by_resolved);
+			S_ref(md, kb, l->from->id);
+			if (l->con->note) {
+				dtk_md_text(md, " — ");
+				dtk_md_plain(md, l->con->note);
+			}
+		}
+		dtk_md_close(md);
+	}
+	free(links);
 }
 
 /* Adds the template tpl with x filled in, after " · " unless first. */
@@ -293,6 +327,7 @@ static void S_entry(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk
 		}
 		dtk_md_close(md);
 	}
+	S_backlinks(md, kb, L, e);
 	dtk_md_close(md);
 	dtk_buf_release(&conf);
 }

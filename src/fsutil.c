@@ -308,6 +308,22 @@ static int S_create_temp(struct dtk_buf *tmp, const char *path)
 	return fd;
 }
 
+/* How many files below S_count_root dtk_file_stage_commit replaced
+ * (dtk_file_replaced). */
+static unsigned long S_replaced;
+static char *S_count_root;
+
+void dtk_file_count_below(const char *root)
+{
+	free(S_count_root);
+	S_count_root = root ? dtk_xstrdup(root) : NULL;
+}
+
+unsigned long dtk_file_replaced(void)
+{
+	return S_replaced;
+}
+
 int dtk_file_dead_pid(const char *s, size_t *len)
 {
 	char *end;
@@ -407,6 +423,8 @@ int dtk_file_stage_commit(struct dtk_file_staged *s)
 		dtk_error("cannot replace %s: %s", S_shown(s->path), strerror(errno));
 		return -1;
 	}
+	if (!S_count_root || !strncmp(s->path, S_count_root, strlen(S_count_root)))
+		S_replaced++;
 	free(s->tmp);
 	s->tmp = NULL;
 	return S_fsync_dir(s->path) < 0 ? DTK_ENOSYNC : 0;

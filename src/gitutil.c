@@ -2,6 +2,7 @@
 #include "dtk/git.h"
 
 #include "dtk/dtk.h"
+#include "dtk/fs.h"
 #include "gitint.h"
 
 #include <stdlib.h>
@@ -40,6 +41,19 @@ int dtk_git_diff_buffers(char **out, const char *old, size_t old_len, const char
 done:
 	git_buf_dispose(&buf);
 	git_patch_free(patch);
+	return rc;
+}
+
+int dtk_git_stage_checkout(struct dtk_file_staged *st, const char *path, const char *text,
+                           size_t len)
+{
+	char *conv = NULL;
+	size_t conv_len = 0;
+	int rc = dtk_git_checkout_form(&conv, &conv_len, path, text, len);
+
+	if (rc >= 0)
+		rc = dtk_file_stage(st, path, rc ? conv : text, rc ? conv_len : len, -1);
+	free(conv);
 	return rc;
 }
 

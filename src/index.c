@@ -170,6 +170,12 @@ static void S_nodes(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk
 	S_heading(md, 2, L->node_index);
 	for (c = 0; c < kb->n_categories; c++) {
 		S_heading(md, 3, kb->categories[c].name);
+		if (!kb->categories[c].n_nodes) { /* no table of no rows */
+			dtk_md_paragraph(md);
+			dtk_md_text(md, L->nodes_none);
+			dtk_md_close(md);
+			continue;
+		}
 		S_table_head(md, L->node_cols);
 		for (i = 0; i < kb->n_nodes; i++) {
 			const struct dtk_node *node = kb->nodes[i];
@@ -213,7 +219,8 @@ static void S_link_parts(struct dtk_buf *b, const struct dtk_hotspot *h, int par
 	}
 }
 
-static void S_hotspots(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L)
+static void S_hotspots(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
+                       int links)
 {
 	size_t i;
 	int part;
@@ -222,11 +229,17 @@ static void S_hotspots(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 	dtk_md_paragraph(md);
 	dtk_md_text(md, L->hotspots_intro);
 	dtk_md_close(md);
+	if (!kb->n_hotspots) { /* no table of no rows */
+		dtk_md_paragraph(md);
+		dtk_md_text(md, L->hotspots_none);
+		dtk_md_close(md);
+		return;
+	}
 	S_table_head(md, L->hot_cols);
 	for (i = 0; i < kb->n_hotspots; i++) {
 		const struct dtk_hotspot *h = &kb->hotspots[i];
 		dtk_md_row(md, 0);
-		S_cell_text(md, h->node.id);
+		S_node_name(md, h->node.id, links);
 		for (part = 0; part < 2; part++) {
 			struct dtk_buf b = DTK_BUF_INIT;
 			S_link_parts(&b, h, part);
@@ -369,7 +382,8 @@ static void S_gaps(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_
 		struct slot s[] = {{"n", S_num(num, (long)n), 0},
 		                   {"names", dtk_buf_cstr(&names), 0}};
 		dtk_md_paragraph(md);
-		S_fill(md, L->gaps_intro, s, N_SLOTS(s));
+		/* "below:" only when a list follows */
+		S_fill(md, kb->n_gaps ? L->gaps_intro : L->gaps_intro_none, s, N_SLOTS(s));
 		dtk_md_close(md);
 	}
 	dtk_buf_release(&names);
@@ -469,7 +483,7 @@ static void S_build(struct dtk_md *md, const struct dtk_kb *kb, int links)
 	dtk_md_close(md);
 	S_status(md, kb, L, &st);
 	S_nodes(md, kb, L, links);
-	S_hotspots(md, kb, L);
+	S_hotspots(md, kb, L, links);
 	S_contradictions(md, kb, L);
 	S_gaps(md, kb, L);
 	S_last_run(md, kb, L);

@@ -19,8 +19,10 @@ const struct dtk_lang dtk_lang_zh = {
         .node_index = "节点索引",
         .node_cols = {"节点", "Bloom", "Insights", "当前核心立场"},
         .tentative = "暂定：",
+        .nodes_none = "尚无节点。",
         .hotspots = "跨域热点",
         .hotspots_intro = "本域节点与其他域的已知交叉连接。",
+        .hotspots_none = "尚无已知的交叉连接。",
         .hot_cols = {"本域节点", "交叉域", "交叉节点", "连接说明"},
         .contradictions = "活跃矛盾",
         .review = "{date} 比对范围：新增 {new} 条逐条与所在节点既有 claim 比对约 {pairs} "
@@ -34,6 +36,8 @@ const struct dtk_lang dtk_lang_zh = {
         .gaps = "知识缺口",
         .gaps_intro = "Bloom ≤ remember 且 Insights 为 0 的节点（{n} 个{names}）；"
                       "下列为已识别但尚未沉淀成条目的主题空白。",
+        .gaps_intro_none = "Bloom ≤ remember 且 Insights 为 0 的节点（{n} 个{names}）；"
+                           "尚无已识别的主题空白。",
         .gaps_names = "：",
         .gap_flag = "（{id} 标记）",
         .candidates = "待验证候选（verified_by 仅 {k} 篇，再补 1 篇独立来源即可升 high）：",
@@ -62,6 +66,10 @@ const struct dtk_lang dtk_lang_zh = {
         .x_relates = "关联：",
         .x_contradicts_open = "矛盾（未解决）：",
         .x_contradicts_resolved = "矛盾（已解决）：",
+        .x_related_by = "被关联：",
+        .x_contradicted_by_open = "被指矛盾（未解决）：",
+        .x_contradicted_by_resolved = "被指矛盾（已解决）：",
+        .x_flags_gap = "标记缺口：",
         .x_search = "搜索标题与 claim",
         .x_search_none = "没有匹配的条目。",
 };
@@ -83,8 +91,10 @@ const struct dtk_lang dtk_lang_en = {
         .node_index = "Nodes",
         .node_cols = {"Node", "Bloom", "Insights", "Current stance"},
         .tentative = "Tentative: ",
+        .nodes_none = "No nodes yet.",
         .hotspots = "Cross-domain hotspots",
         .hotspots_intro = "Known links between this domain's nodes and other domains.",
+        .hotspots_none = "None known yet.",
         .hot_cols = {"Node", "Domains", "Linked nodes", "Note"},
         .contradictions = "Active contradictions",
         .review = "{date} review: each of the {new} new insights was compared with the earlier "
@@ -98,6 +108,8 @@ const struct dtk_lang dtk_lang_en = {
         .gaps = "Knowledge gaps",
         .gaps_intro = "Nodes at Bloom ≤ remember with no insights: {n}{names}. Below: topic gaps "
                       "identified but not yet written up as insights.",
+        .gaps_intro_none = "Nodes at Bloom ≤ remember with no insights: {n}{names}. No topic "
+                           "gaps identified yet.",
         .gaps_names = " — ",
         .gap_flag = " (flagged by {id})",
         .candidates = "Candidates (only {k} verified_by; one more independent source makes them "
@@ -127,6 +139,10 @@ const struct dtk_lang dtk_lang_en = {
         .x_relates = "relates to: ",
         .x_contradicts_open = "contradicts (open): ",
         .x_contradicts_resolved = "contradicts (resolved): ",
+        .x_related_by = "related by: ",
+        .x_contradicted_by_open = "contradicted by (open): ",
+        .x_contradicted_by_resolved = "contradicted by (resolved): ",
+        .x_flags_gap = "flags a gap: ",
         .x_search = "Search titles and claims",
         .x_search_none = "No matching insight.",
 };

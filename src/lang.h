@@ -11,16 +11,18 @@ struct dtk_lang {
 	const char *lpar, *sep, *rpar, *stop;
 	const char *status, *st_nodes, *st_with, *st_entries, *st_high, *st_last, *st_articles,
 	        *st_positioning;
-	const char *node_index, *node_cols[4], *tentative;
-	const char *hotspots, *hotspots_intro, *hot_cols[4];
+	const char *node_index, *node_cols[4], *tentative, *nodes_none;
+	/* *_none: in place of a table or a list that would be empty */
+	const char *hotspots, *hotspots_intro, *hot_cols[4], *hotspots_none;
 	const char *contradictions, *review, *review_note, *open_count, *open_item, *open_note;
-	const char *gaps, *gaps_intro, *gaps_names, *gap_flag, *candidates, *candidate,
-	        *candidates_none;
+	const char *gaps, *gaps_intro, *gaps_intro_none, *gaps_names, *gap_flag, *candidates,
+	        *candidate, *candidates_none;
 	const char *last, *last_line, *bloom_same, *bloom_changed, *no_record;
 	/* the HTML export's pages; {x}: the one placeholder of a template */
 	const char *x_entries, *x_stance, *x_tentative, *x_no_stance, *x_confidence, *x_candidate,
 	        *x_created, *x_reviewed, *x_used, *x_cited, *x_closed, *x_source, *x_verified_by,
-	        *x_relates, *x_contradicts_open, *x_contradicts_resolved, *x_search, *x_search_none;
+	        *x_relates, *x_contradicts_open, *x_contradicts_resolved, *x_search, *x_search_none,
+	        *x_related_by, *x_contradicted_by_open, *x_contradicted_by_resolved, *x_flags_gap;
 };
 
 extern const struct dtk_lang dtk_lang_zh, dtk_lang_en;

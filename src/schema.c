@@ -549,13 +549,6 @@ void dtk_schema_domain(struct dtk_kb *kb, const struct dtk_yval *root, const cha
 
 /* ---- _sources.yaml ---- */
 
-static int S_is_url(const char *s)
-{
-	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789+.-");
-	return n > 0 && s[0] >= 'a' && s[0] <= 'z' && s[n] == ':' && s[n + 1] &&
-	       !strpbrk(s, " \t\r\n");
-}
-
 int dtk_schema_source(const struct dtk_kb *kb, struct dtk_arena *arena, const struct dtk_yval *v,
                       const char *path, unsigned flags, struct dtk_source *s,
                       struct dtk_diags *diags)
@@ -571,7 +564,7 @@ int dtk_schema_source(const struct dtk_kb *kb, struct dtk_arena *arena, const st
 	s->id = S_name(&c, v, "id");
 	title = S_string_val(&c, v, "title");
 	url = S_string_val(&c, v, "url");
-	if (url && !S_is_url(url->str))
+	if (url && !dtk_is_url(url->str))
 		S_err(&c, url, "'url' must be an absolute URL, found '%s'", url->str);
 	if (flags & DTK_SCHEMA_LEAN) { /* INDEX.md shows no source: checked only */
 		s->title = "";

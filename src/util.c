@@ -273,13 +273,39 @@ void dtk_arena_free(struct dtk_arena *a)
 
 static _Thread_local char S_error[1024];
 
+static _Thread_local char S_error_path[512];
+static _Thread_local int S_error_line, S_error_col;
+
 int dtk_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(S_error, sizeof(S_error), fmt, ap);
 	va_end(ap);
+	S_error_path[0] = '\0';
 	return -1;
+}
+
+int dtk_error_at(const char *path, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(S_error, sizeof(S_error), fmt, ap);
+	va_end(ap);
+	snprintf(S_error_path, sizeof(S_error_path), "%s", path);
+	S_error_line = line;
+	S_error_col = col;
+	return -1;
+}
+
+int dtk_error_pos(const char **path, int *line, int *col)
+{
+	if (!S_error_path[0])
+		return 0;
+	*path = S_error_path;
+	*line = S_error_line;
+	*col = S_error_col;
+	return 1;
 }
 
 const char *dtk_error_last(void)
@@ -290,6 +316,7 @@ const char *dtk_error_last(void)
 void dtk_error_clear(void)
 {
 	S_error[0] = '\0';
+	S_error_path[0] = '\0';
 }
 
 /* ---- text ---- */
@@ -450,6 +477,13 @@ static const unsigned char S_name_chars[256] = {
         ['n'] = 3, ['o'] = 3, ['p'] = 3, ['q'] = 3, ['r'] = 3, ['s'] = 3, ['t'] = 3, ['u'] = 3,
         ['v'] = 3, ['w'] = 3, ['x'] = 3, ['y'] = 3, ['z'] = 3,
 };
+
+int dtk_is_url(const char *s)
+{
+	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789+.-");
+	return n > 0 && s[0] >= 'a' && s[0] <= 'z' && s[n] == ':' && s[n + 1] &&
+	       !strpbrk(s, " \t\r\n");
+}
 
 int dtk_is_name(const char *s)
 {

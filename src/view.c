@@ -61,6 +61,13 @@ static void S_entry(struct dtk_json *j, const struct dtk_kb *kb, const struct dt
 	dtk_json_object(j);
 	dtk_json_kstring(j, "id", e->id);
 	dtk_json_kstring(j, "node", e->node->name);
+	{ /* where it is written: an editor or an agent can go there */
+		struct dtk_buf file = DTK_BUF_INIT;
+		dtk_buf_printf(&file, "insights/%s.yaml", e->node->name);
+		dtk_json_kstring(j, "file", file.ptr);
+		dtk_json_kint(j, "line", e->pos.line);
+		dtk_buf_release(&file);
+	}
 	dtk_json_kstring(j, "title", e->title);
 	dtk_json_kstring(j, "claim", e->claim);
 	dtk_json_kstring(j, "confidence", dtk_confidence_names[e->confidence]);

@@ -228,6 +228,116 @@ const struct dtk_yval *dtk_write_entry(struct dtk_write *w, const char *id, stru
 	return NULL;
 }
 
+/* ---- command-line values that name nothing ---- */
+
+/* Returns 1 when the node file of entry id holds it, 0 when there is no
+ * such node or entry, -1 after printing why the file cannot be read. */
+static int S_entry_known(struct dtk_write *w, const char *id)
+{
+	const struct dtk_yval *l;
+	struct dtk_wfile *f;
+	char name[300];
+	size_t plen, i;
+
+	if (!dtk_entry_id_split(id, &plen) || plen > 250)
+		return 0;
+	snprintf(name, sizeof(name), "%.*s", (int)plen, id);
+	if (!dtk_kb_has_node(w->ctx->root, name))
+		return 0;
+	snprintf(name, sizeof(name), "%.*s.yaml", (int)plen, id);
+	if (!(f = dtk_write_open(w, name)))
+		return -1;
+	l = dtk_yval_get(f->doc.root, "insights");
+	for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
+		const char *e = dtk_write_str(l->items[i], "id");
+		if (e && !strcmp(e, id))
+			return 1;
+	}
+	return 0;
+}
+
+/* Prints the error about id, which names no entry (sources: no source),
+ * with the nearest one of the base, when it loads. */
+static void S_unknown(struct dtk_write *w, const char *what, const char *id, int sources)
+{
+	struct dtk_diags diags = DTK_DIAGS_INIT;
+	struct dtk_kb *kb = NULL;
+	const char **v = NULL, *hint = NULL;
+	size_t n = 0, i, k;
+
+	if (dtk_kb_load(&kb, w->ctx->root, DTK_KB_ALL | DTK_KB_LEAN, NULL, &diags) == 0) {
+		if (sources) {
+			v = dtk_xcalloc(kb->n_sources + 1, sizeof(*v));
+			for (i = 0; i < kb->n_sources; i++)
+				v[n++] = kb->sources[i].id;
+		} else {
+			for (i = 0; i < kb->n_nodes; i++)
+				n += kb->nodes[i]->n_entries;
+			v = dtk_xcalloc(n + 1, sizeof(*v));
+			for (n = 0, i = 0; i < kb->n_nodes; i++)
+				for (k = 0; k < kb->nodes[i]->n_entries; k++)
+					v[n++] = kb->nodes[i]->entries[k].id;
+		}
+		hint = dtk_suggest(id, v, n);
+	}
+	fprintf(w->ctx->err, "dtk %s: error: %s '%s': no such %s", w->cmd, what, dtk_esc(id),
+	        sources ? "source (add it with 'dtk add-source')" : "entry");
+	if (hint)
+		fprintf(w->ctx->err, "; did you mean '%s'?", hint);
+	fputc('\n', w->ctx->err);
+	free(v);
+	dtk_kb_free(kb);
+	dtk_diags_release(&diags);
+}
+
+/* Prints the error for each of ids[0..n) that names no entry (sources: no
+ * source); returns how many, or -1 after printing why a file is unreadable. */
+static int S_unknown_list(struct dtk_write *w, const char *what, const char *const *ids,
+                          size_t n, int sources)
+{
+	size_t i;
+	int bad = 0, k;
+
+	for (i = 0; i < n; i++) {
+		if (!sources && strchr(ids[i], ':')) /* another domain's */
+			continue;
+		k = sources ? dtk_write_source_known(w, ids[i]) : S_entry_known(w, ids[i]);
+		if (k < 0)
+			return -1;
+		if (!k) {
+			S_unknown(w, what, ids[i], sources);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+int dtk_write_unknown_entries(struct dtk_write *w, const char *what, const char *const *ids,
+                              size_t n)
+{
+	return S_unknown_list(w, what, ids, n, 0);
+}
+
+int dtk_write_unknown_sources(struct dtk_write *w, const char *what, const char *const *ids,
+                              size_t n)
+{
+	return S_unknown_list(w, what, ids, n, 1);
+}
+
+int dtk_write_known_pair(struct dtk_write *w, const char *id, const char *what, const char *other,
+                         int source)
+{
+	int a = dtk_write_unknown_entries(w, "<entry-id>", &id, 1), b;
+
+	if (a < 0)
+		return DTK_EXIT_INVALID;
+	b = source ? dtk_write_unknown_sources(w, what, &other, 1)
+	           : dtk_write_unknown_entries(w, what, &other, 1);
+	if (b < 0)
+		return DTK_EXIT_INVALID;
+	return a + b ? dtk_cmd_usage_see(w->ctx, w->cmd) : DTK_EXIT_OK;
+}
+
 /* ---- commit ---- */
 
 /* Prints the unified diff of old to new, shown as path. */
@@ -276,6 +386,7 @@ static int S_dry_run(struct dtk_write *w, const struct dtk_buf *idx, const char 
 		fputs(dtk_buf_cstr(&b), w->ctx->out);
 		dtk_buf_release(&b);
 	} else if (rc == DTK_EXIT_OK) {
+		dtk_cmd_pager(w->ctx);
 		fputs(dtk_buf_cstr(&out), w->ctx->out);
 	}
 	dtk_buf_release(&out);
@@ -362,7 +473,8 @@ static int S_write(struct dtk_write *w, const struct dtk_buf *idx, const char *i
 		       : f->real ? dtk_xstrdup(f->real)
 		                 : dtk_path_join(w->ctx->root, f->rel);
 		if (f ? dtk_file_stage(&st[i], full, f->text, f->len, -1) < 0
-		      : dtk_file_stage(&st[i], full, idx->ptr ? idx->ptr : "", idx->len, -1) < 0) {
+		      : dtk_git_stage_checkout(&st[i], full, idx->ptr ? idx->ptr : "",
+	                               idx->len) < 0) {
 			char *why = dtk_xstrdup(dtk_error_last());
 			dtk_error("%s: nothing was written", why);
 			free(why);
@@ -513,6 +625,12 @@ int dtk_write_each(struct dtk_write *w, int argc, char **argv, int first, dtk_wr
 		if (i == n)
 			ids[n++] = argv[k];
 	}
+	/* every id that names no entry, not the first only */
+	for (i = 0; i < n; i++)
+		if (!dtk_entry_id_split(ids[i], &times))
+			break;
+	if (i == n && (k = dtk_write_unknown_entries(w, "<entry-id>", ids, n)) != 0)
+		rc = k < 0 ? DTK_EXIT_INVALID : dtk_cmd_usage_see(w->ctx, w->cmd);
 	for (i = 0; i < n && rc == DTK_EXIT_OK; i++) {
 		struct dtk_wfile *f = NULL;
 		const struct dtk_yval *e = dtk_write_entry(w, ids[i], &f);
@@ -553,13 +671,13 @@ static int S_bump(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 		if (scalar && v->type == DTK_YT_INT && v->style == DTK_YS_PLAIN)
 			n = strtol(v->str, &end, 10);
 		if (!end || *end || errno || n < 0 || n > 999999999L - (long)times)
-			return dtk_write_refuse(
-			        w,
-			        "%s:%d:%d: '%s' is %s%s%s%s, not a count from 0 to "
-			        "999999999 that can take %zu more; correct it first",
-			        f->rel, v->line, v->col, key, dtk_yval_describe(v),
-			        scalar ? " '" : "", scalar ? dtk_esc(v->str) : "",
-			        scalar ? "'" : "", times);
+			return dtk_error_at(f->rel, v->line, v->col,
+			                    "'%s' is %s%s%s%s, not a count from 0 to 999999999 "
+			                    "that can take %zu more; correct it first",
+			                    key, dtk_yval_describe(v), scalar ? " '" : "",
+			                    scalar ? dtk_esc(v->str) : "", scalar ? "'" : "",
+			                    times),
+			       dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 	}
 	snprintf(num, sizeof(num), "%ld", n + (long)times);
 	if (dtk_yedit_set_key(&f->doc, e, key, (struct dtk_yscalar){num, 1}, dtk_yedit_entry_keys) <

@@ -702,9 +702,26 @@ static int S_unclosed_error(struct builder *b, const yaml_parser_t *p, int line,
 	return 1;
 }
 
+/* Returns the column (1-based) of the first tab in the indentation (the
+ * spaces and tabs that start it) of the line that holds byte off of the
+ * buffer, or 0 when there is none. */
+static int S_indent_tab(const struct builder *b, size_t off)
+{
+	size_t start = off > b->len ? b->len : off, i;
+
+	while (start > 0 && b->buf[start - 1] != '\n')
+		start--;
+	for (i = start; i < b->len && (b->buf[i] == ' ' || b->buf[i] == '\t'); i++)
+		if (b->buf[i] == '\t')
+			return (int)(i - start) + 1;
+	return 0;
+}
+
 /* Reports a libyaml error, with positions computed where libyaml has none. */
 static void S_parser_error(struct builder *b, const yaml_parser_t *p)
 {
+	int tab;
+
 	int line, col;
 	const char *problem = p->problem ? p->problem : "malformed YAML";
 
@@ -725,6 +742,12 @@ static void S_parser_error(struct builder *b, const yaml_parser_t *p)
 	}
 	line = (int)p->problem_mark.line + 1;
 	col = S_col(p->problem_mark);
+	/* libyaml says "found character that cannot start any token" */
+	if (p->error == YAML_SCANNER_ERROR &&
+	    (tab = S_indent_tab(b, S_mark_byte(b, p->problem_mark.index)))) {
+		S_error(b, line, tab, "a tab in the indentation: YAML indents with spaces only");
+		return;
+	}
 	if (S_unclosed_error(b, p, line, col))
 		return;
 	if (p->context)

@@ -534,8 +534,8 @@ int dtk_yedit_set_pair(struct dtk_ydoc *d, const struct dtk_yval *map, size_t i,
 
 	S_forget(d);
 	if (old->kind != DTK_Y_SCALAR)
-		return dtk_error("%s:%d:%d: '%s' holds %s, not a scalar", d->path, old->line,
-		                 old->col, k->str, dtk_yval_describe(old));
+		return dtk_error_at(d->path, old->line, old->col, "'%s' holds %s, not a scalar",
+		                    k->str, dtk_yval_describe(old));
 	if (!S_empty(old)) {
 		if (S_scalar(d, &b, v, flow ? DTK_YEMIT_FLOW : DTK_YEMIT_BLOCK, kcol) < 0)
 			goto fail;
@@ -600,8 +600,8 @@ int dtk_yedit_append(struct dtk_ydoc *d, const struct dtk_yval *map, const char 
 		goto done;
 	}
 	if (l->kind != DTK_Y_SEQ) {
-		rc = dtk_error("%s:%d:%d: '%s' is %s, not a list", d->path, l->line, l->col, key,
-		               dtk_yval_describe(l));
+		rc = dtk_error_at(d->path, l->line, l->col, "'%s' is %s, not a list", key,
+		                  dtk_yval_describe(l));
 		goto done;
 	}
 	if (l->style == DTK_YS_FLOW) {
@@ -698,8 +698,8 @@ int dtk_yedit_append_map(struct dtk_ydoc *d, const struct dtk_yval *map, const c
 	if (!seq && map && key && map->kind == DTK_Y_MAP && map->n)
 		return S_add_map_list(d, map, key, fields, n);
 	if (!seq || seq->kind != DTK_Y_SEQ)
-		return seq ? dtk_error("%s:%d:%d: '%s' is %s, not a list", d->path, seq->line,
-		                       seq->col, key ? key : "the file", dtk_yval_describe(seq))
+		return seq ? dtk_error_at(d->path, seq->line, seq->col, "'%s' is %s, not a list",
+		                          key ? key : "the file", dtk_yval_describe(seq))
 		           : dtk_error("%s: '%s' is not a list", d->path, key ? key : "the file");
 	if (seq->style == DTK_YS_BLOCK && seq->n) {
 		const struct dtk_yval *last = seq->items[seq->n - 1];

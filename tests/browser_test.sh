@@ -66,6 +66,17 @@ check grep -q '<li><a href="nodes/alpha.html#alpha-001">alpha-001</a> 初始化�
 hits=$(chrome --dump-dom "file://$tmp/site-$(basename "$src")/index.html?q=%E9%80%9A%E4%BF%A1" |
   grep -o '<ol id="hits">.*</ol>')
 check [ "$(grep -o '<li><a href="nodes/' <<<"$hits" | wc -l)" -gt 3 ]
+# relations with the title of the entry named; what names an entry, on its
+# page: related by, contradicted by (with the status), as rendered
+alpha_dom=$(chrome --dump-dom "file://$tmp/site-base/nodes/alpha.html")
+check grep -q '<li>关联：<a href="alpha.html#alpha-001">alpha-001</a> 初始化即固化</li>' <<<"$alpha_dom"
+check grep -q '<li>被关联：<a href="alpha.html#alpha-002">alpha-002</a> 小消息瓶颈在同步</li>' <<<"$alpha_dom"
+check grep -q '<li>被指矛盾（未解决）：<a href="alpha.html#alpha-003">alpha-003</a> A low one — ' <<<"$alpha_dom"
+# the hotspots' nodes link to their pages
+index_dom=$(chrome --dump-dom "file://$tmp/site-base/index.html")
+hot=$(sed -n '/<h2>跨域热点<\/h2>/,/<\/table>/p' <<<"$index_dom")
+check grep -q '<td><a href="nodes/alpha.html">alpha</a></td>' <<<"$hot"
+check grep -q '<td><a href="nodes/beta.html">beta</a></td>' <<<"$hot"
 # a zh base's pages carry no English labels
 check [ "$(grep -lE 'stance|entries|confidence:|source:|verified by' "$tmp/site-base"/nodes/*.html | wc -l)" -eq 0 ]
 echo "$pass passed, $fail failed"

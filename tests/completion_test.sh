@@ -74,7 +74,7 @@ expect "$B" "" show alpha ""
 expect "$B" "json text" show --format ""
 expect "$B" "json text" show -f ""
 expect "$B" "always auto" show --color a
-expect "$B" "--color --format --help --no-pager" show --
+expect "$B" "--color --format --help --no-pager --quiet" show --
 expect "$B" "--format" list --for
 expect "$B" "json jsonl" list --format j
 expect "$B" "json jsonl" list --format = j
@@ -86,6 +86,13 @@ expect "$B" "" list --since ""
 expect "$B" "--candidates --confidence" list --c
 expect "$B" "github text" check --format ""
 expect "$B" "--quiet" check --qu
+# source ids and categories, from the base's files
+expect "$B" "docs-d paper-a paper-b paper-c" verify alpha-001 ""
+expect "$B" "paper-a paper-b paper-c" add beta --source pa
+expect "$B" "paper-a paper-b paper-c" add beta --verified-by=pa
+expect "$B" "策略 通信" add-node delta --category ""
+expect "$B" "alpha-001 alpha-002 alpha-003" add beta --relates alpha-00
+expect "$S" "$(sed -n 's/^- id: //p' "$S/insights/_sources.yaml" | grep '^nccl' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')" verify collective-communication-001 nccl
 expect "$B" "json text" log --format ""
 expect "$B" "json text" crystallize --plan --format ""
 expect "$B" "--date --dry-run" crystallize --d
@@ -127,7 +134,7 @@ for cmd in ${listed% }; do
     (cd "$B" && complete_words "$cmd" - && echo "$got") >"$scratch/out"
     offered=" $(cat "$scratch/out") "
     missing=""
-    for o in $("$DTK" help "$cmd" | sed -n '1,/^$/p; /^options:/,/^$/p' |
+    for o in $("$DTK" help "$cmd" | sed -n '1,/^$/p; /^options/,/^$/p' |
         grep -oE '(^|[ [|,])--?[a-zA-Z][a-z-]*' |
         sed 's/^[ [|,]//' | LC_ALL=C sort -u); do
         case $offered in *" $o "*) ;; *) missing="$missing $o" ;; esac
@@ -206,6 +213,10 @@ if command -v zsh >/dev/null 2>&1; then
         zexpect "$B" "gamma" "dtk next-id g"
         zexpect "$B" "crystallize" "dtk help cr"
         zexpect "$B" "html" "dtk export "
+        zexpect "$B" "docs-d paper-a paper-b paper-c" "dtk verify alpha-001 "
+        zexpect "$B" "paper-a paper-b paper-c" "dtk add beta --source=pa"
+        zexpect "$B" "paper-a paper-b paper-c" "dtk add beta --verified-by=pa"
+        zexpect "$B" "策略 通信" "dtk add-node delta --category="
         zexpect "$B/insights" "alpha beta gamma" "dtk show "
         zexpect "$scratch/nobase" "alpha beta gamma" "dtk -C ../base show "
         zexpect "$scratch/broken" "" "dtk show alpha-0"
@@ -217,7 +228,7 @@ if command -v zsh >/dev/null 2>&1; then
             zcomplete "$B" "dtk $cmd -"
             offered=" $got "
             missing=""
-            for o in $("$DTK" help "$cmd" | sed -n '1,/^$/p; /^options:/,/^$/p' |
+            for o in $("$DTK" help "$cmd" | sed -n '1,/^$/p; /^options/,/^$/p' |
                 grep -oE '(^|[ [|,])--?[a-zA-Z][a-z-]*' | sed 's/^[ [|,]//' | LC_ALL=C sort -u); do
                 case $offered in *" $o "*) ;; *) missing="$missing $o" ;; esac
             done

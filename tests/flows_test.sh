@@ -60,7 +60,8 @@ expect_alpha()
 settle()
 {
     local line
-    "$DTK" check -q >/dev/null 2>"$scratch/said" && return 0
+    # not -q: check -q says nothing, its exit status tells
+    "$DTK" check >/dev/null 2>"$scratch/said" && return 0
     line=$(sed -n 's/^post-[a-z]*: INDEX.md does not match insights\/ .*; to fix it, run: //p' "$scratch/out" | tail -1)
     if [ -z "$line" ] && grep -qxF "dtk check: INDEX.md is out of date; run 'dtk reindex' and commit it" "$scratch/said"; then
         line="dtk reindex && git commit -m 'INDEX.md rebuilt' INDEX.md"

@@ -481,6 +481,14 @@ i/lf w/crlf insights/_crystallizations.yaml"
     same "$name: dtk reindex writes INDEX.md as git checks it out" \
         "$(git -C "$c" status --porcelain; git -C "$c" ls-files --eol INDEX.md | awk '{print $2}')" \
         "w/crlf"
+    # a write command rebuilds INDEX.md by the same rule: every line CRLF
+    (cd "$c" && "$DTK" use -q alpha-001 && "$DTK" add-node -q lf-check --category 策略) \
+        >"$out" 2>&1 || ko "$name: dtk use and add-node" "$(cat "$out")"
+    same "$name: a write command writes INDEX.md as reindex does (CRLF)" \
+        "$(awk '!/\r$/' "$c/INDEX.md" | wc -l) $(git -C "$c" ls-files --eol INDEX.md | awk '{print $2}')" \
+        "0 w/crlf"
+    (cd "$c" && "$DTK" check -q) && ok "$name: dtk check after a write command" ||
+        ko "$name: dtk check after a write command"
 }
 src=$pristine
 crlf_case autocrlf -c core.autocrlf=true
@@ -490,6 +498,20 @@ git -C "$r" add .gitattributes 2>/dev/null
 git -C "$r" commit -q -m "CRLF work trees"
 src=$r
 crlf_case attributes
+
+# records stored with CRLF (no conversion): the record crystallize appends
+# ends its lines CRLF too, as an edit of a user's file keeps its endings
+fresh crlf-records
+sed -i 's/$/\r/' "$r/insights/_crystallizations.yaml"
+printf 'insights/_crystallizations.yaml -text\n' >"$r/.gitattributes"
+git -C "$r" add -A && git -C "$r" commit -q -m "CRLF records"
+sed -i 's/^bloom: apply$/bloom: analyze/' "$r/insights/alpha.yaml"
+cryst "$r" 2026-08-15
+made "CRLF records: crystallize"
+same "CRLF records: every line of the records ends CRLF after the run" \
+    "$(awk '!/\r$/' "$r/insights/_crystallizations.yaml" | wc -l)" "0"
+same "CRLF records: the run only added lines" \
+    "$(git -C "$r" show --numstat --format= HEAD -- insights/_crystallizations.yaml | cut -f2)" "0"
 
 # ---- 5. the INDEX.md merge driver under every git operation that merges ----
 

@@ -58,7 +58,7 @@ done
 MD=$SRC/docs/commands.md
 opts() { grep -oE '(^|[ [|,(`])--?[a-zA-Z][a-z-]*' | sed 's/^[ [|,(`]//' | LC_ALL=C sort -u; }
 longs() { opts | grep -- '^--'; }
-global=$(printf '%s\n' -C --help --version -h -P --no-pager | LC_ALL=C sort -u)
+global=$(printf '%s\n' -C --help --version -h -P --no-pager -q --quiet | LC_ALL=C sort -u)
 md_section() {
     # from the heading naming dtk $1 to the next heading, with the heading
     awk -v c="$1" 'index($0, "## ") == 1 {

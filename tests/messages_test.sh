@@ -101,4 +101,78 @@ expect "dtk --help: one column of summaries" "1" "$(printf '%s\n' "$col" | grep 
 dtk check --help | grep -q -- '^  -f, --format' && ok "dtk check --help names -f" ||
     ko "dtk check --help names -f" "$(dtk check --help)"
 
+# a write command's refusal about the data has check's shape: the path from
+# the working directory, then line, column and "error:"
+cp "$repo/insights/alpha.yaml" "$scratch/alpha.keep"
+sed -i '0,/^    relates: .*/s//    relates: beta-001/' "$repo/insights/alpha.yaml"
+line=$(grep -n '^    relates: beta-001$' "$repo/insights/alpha.yaml" | head -n 1 | cut -d: -f1)
+(cd "$repo/insights" && dtk relate alpha-002 beta-002 2>"$scratch/err" >/dev/null)
+(cd "$repo/insights" && dtk check 2>"$scratch/err2" >/dev/null)
+expect "a write's refusal about the data, from insights/: as check prints errors" \
+    "alpha.yaml:$line:14: error: 'relates' is a string, not a list
+dtk: 1 error; nothing was written" "$(cat "$scratch/err")"
+cp "$scratch/alpha.keep" "$repo/insights/alpha.yaml"
+
+# every command's help: no line over 80 columns; add's required options
+# outside brackets; the options every command takes, in every help
+for c in $(dtk --help | awk '/^commands:/ { on = 1; next } /^$/ { on = 0 } on { print $1 }'); do
+    long=$(dtk "$c" --help | awk 'length($0) > 80')
+    expect "dtk $c --help: no line over 80 columns" "" "$long"
+    [ "$c" = merge-driver ] && continue
+    dtk "$c" --help | grep -q '^  -q, --quiet ' && ok "dtk $c --help names -q" ||
+        ko "dtk $c --help names -q"
+done
+case $(dtk add --help | head -n 1) in
+*"[--title"* | *"[--confidence"*) ko "dtk add's usage: required options not in brackets" ;;
+*) ok "dtk add's usage: required options not in brackets" ;;
+esac
+
+# -q has one meaning everywhere: nothing on standard output, no note on
+# standard error, the exit status as without it; --no-pager is taken by
+# every command that can print more than a screen
+q=$scratch/q
+rm -rf "$q" && cp -R "$repo" "$q"
+quiet() {
+    local want=$1 out err rc
+    shift
+    out=$(cd "$q" && dtk "$@" 2>"$scratch/qerr"); rc=$?
+    err=$(cat "$scratch/qerr")
+    expect "dtk $*: exit $want, nothing printed" "$want::" "$rc:$out:$err"
+}
+quiet 0 reindex -q
+quiet 0 check -q
+quiet 0 show -q alpha
+quiet 0 list -q --no-pager
+quiet 0 search -q --no-pager alpha
+quiet 1 search -q zzzqqqxxx
+quiet 0 next-id -q alpha
+quiet 0 log -q --no-pager
+quiet 0 crystallize -q --no-pager --plan --date 2026-08-15
+quiet 0 export html -q "$scratch/site"
+quiet 0 use -q --no-pager alpha-001
+quiet 0 cite --quiet alpha-001
+quiet 0 close -q alpha-001
+quiet 0 review -q alpha-001 --date 2026-08-01
+quiet 0 verify -q alpha-003 paper-c
+quiet 0 relate -q alpha-003 beta-002
+quiet 0 contradict -q alpha-003 beta-002 --note n
+quiet 0 resolve -q alpha-003 beta-002
+quiet 0 stance -q beta s
+quiet 0 bloom -q beta apply
+quiet 0 add -q beta --title t --claim c --source paper-a --confidence low
+quiet 0 add-node -q delta --category 策略
+quiet 0 add-source -q paper-q --title q
+quiet 0 use -q alpha-001 --dry-run
+echo "a line by hand" >>"$q/INDEX.md"
+quiet 1 check -q
+out=$(cd "$q" && dtk mcp -q </dev/null 2>&1); rc=$?
+expect "dtk mcp -q: exit 0" "0:" "$rc:$out"
+for c in next-id export setup-git mcp; do
+    err=$(cd "$q" && dtk "$c" --no-pager 2>&1 >/dev/null)
+    case $err in
+    *"unknown option '--no-pager'"*) ok "dtk $c (one screen at most) takes no --no-pager" ;;
+    *) ko "dtk $c (one screen at most) takes no --no-pager" "$err" ;;
+    esac
+done
+
 t_done

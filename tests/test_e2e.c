@@ -209,6 +209,40 @@ static void test_root_discovery_and_C(void **state)
 	t_done(dir);
 }
 
+/* A claim or stance of several lines: each line after the first indented
+ * as the first is, so the entry reads as one block; every labelled list
+ * (source, relates, related by, contradicts ...) in one column. */
+static void test_show_multiline_aligned(void **state)
+{
+	char *dir = t_base();
+	struct t_run r;
+	(void)state;
+	t_write_str(dir, "insights/gamma.yaml",
+	            "node: gamma\nbloom: remember\nstance: |-\n  one\n  two\ninsights:\n"
+	            "  - id: gamma-001\n    title: T\n    claim: |-\n      first line\n"
+	            "      second line\n    confidence: low\n    source: paper-a\n"
+	            "    created: 2026-02-01\n    relates: [alpha-001]\n");
+	t_dtk(&r, dir, NULL, "reindex", "-q", NULL);
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "show", "gamma", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "stance (tentative): one\n  two\n"));
+	assert_non_null(strstr(r.out, "  T\n  first line\n  second line\n"
+	                              "  source:          Paper A (paper-a)\n"));
+	assert_non_null(strstr(r.out, "  relates:         alpha-001 "));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "show", "alpha-001", NULL);
+	assert_non_null(strstr(r.out, "  related by:      "));
+	assert_non_null(strstr(r.out, "\n                   gamma-001 T\n"));
+	t_run_free(&r);
+	/* JSON says where the entry is written */
+	t_dtk(&r, dir, NULL, "show", "gamma-001", "--format", "json", NULL);
+	assert_non_null(strstr(r.out, "\"node\": \"gamma\",\n  \"file\": \"insights/gamma.yaml\",\n"
+	                              "  \"line\": 7,\n"));
+	t_run_free(&r);
+	t_done(dir);
+}
+
 static void test_show_node_text(void **state)
 {
 	char *dir = t_base();
@@ -220,14 +254,14 @@ static void test_show_node_text(void **state)
 	assert_non_null(strstr(r.out, "stance: 通信图在初始化时固化\n"));
 	assert_non_null(
 	        strstr(r.out, "alpha-001  high  created 2026-01-15  reviewed 2026-05-01\n"));
-	assert_non_null(strstr(r.out, "  source:      Paper A (paper-a)\n"));
-	assert_non_null(strstr(r.out, "  verified by: Paper B (paper-b)\n"));
+	assert_non_null(strstr(r.out, "  source:          Paper A (paper-a)\n"));
+	assert_non_null(strstr(r.out, "  verified by:     Paper B (paper-b)\n"));
 	assert_non_null(strstr(r.out, "alpha-002  medium (candidate)"));
 	assert_non_null(strstr(
-	        r.out, "  contradicts: alpha-001 (open) 初始化即固化: 与 alpha-001 的前提冲突\n"));
-	assert_non_null(strstr(r.out, "  contradicts: beta-001 (resolved) TP 留在低延迟域\n"));
-	assert_non_null(strstr(r.out, "  relates: alpha-001 初始化即固化\n"
-	                              "           cluster-infra:scale-up-interconnect-055\n"));
+	        r.out, "  contradicts:     alpha-001 (open) 初始化即固化: 与 alpha-001 的前提冲突\n"));
+	assert_non_null(strstr(r.out, "                   beta-001 (resolved) TP 留在低延迟域\n"));
+	assert_non_null(strstr(r.out, "  relates:         alpha-001 初始化即固化\n"
+	                              "                   cluster-infra:scale-up-interconnect-055\n"));
 	assert_null(strchr(r.out, '\033')); /* not a terminal: no colour */
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "show", "--color", "always", "alpha", NULL);
@@ -459,13 +493,13 @@ static void test_list_nodes(void **state)
 	t_dtk(&r, dir, NULL, "list", "--nodes", "--format", "jsonl", NULL);
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out,
-	                    "{\"node\": \"alpha\", \"category\": \"通信\", \"entries\": 3, "
+	                    "{\"node\": \"alpha\", \"category\": \"通信\", \"n_entries\": 3, "
 	                    "\"bloom\": \"apply\", \"stance\": \"通信图在初始化时固化\", "
 	                    "\"tentative\": false}\n"
-	                    "{\"node\": \"beta\", \"category\": \"策略\", \"entries\": 2, "
+	                    "{\"node\": \"beta\", \"category\": \"策略\", \"n_entries\": 2, "
 	                    "\"bloom\": \"evaluate\", \"stance\": \"按延迟分层\", "
 	                    "\"tentative\": true}\n"
-	                    "{\"node\": \"gamma\", \"category\": \"策略\", \"entries\": 0, "
+	                    "{\"node\": \"gamma\", \"category\": \"策略\", \"n_entries\": 0, "
 	                    "\"bloom\": \"remember\", \"stance\": null, \"tentative\": null}\n");
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "list", "--nodes", "--node", "gamma", "--node", "beta", "-f", "json",
@@ -907,6 +941,7 @@ int main(void)
 	        cmocka_unit_test(test_deterministic),
 	        cmocka_unit_test(test_root_discovery_and_C),
 	        cmocka_unit_test(test_show_node_text),
+	        cmocka_unit_test(test_show_multiline_aligned),
 	        cmocka_unit_test(test_show_entry_json),
 	        cmocka_unit_test(test_show_backlinks),
 	        cmocka_unit_test(test_show_refuses_and_suggests),

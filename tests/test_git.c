@@ -304,6 +304,9 @@ static void test_two_runs(void **state)
 	                              "    \"commit\": \""));
 	assert_non_null(strstr(r.out, "\"by_dtk\": true"));
 	assert_non_null(strstr(r.out, "\"by_dtk\": false"));
+	/* bloom_changes as the record holds it (a mapping), never a count */
+	assert_non_null(strstr(r.out, "\"bloom_changes\": {"));
+	assert_null(strstr(r.out, "\"bloom_changes\": 0"));
 	t_run_free(&r);
 	t_done(dir);
 }

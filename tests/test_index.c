@@ -101,6 +101,24 @@ static void test_sparse_base(void **state)
 	assert_non_null(strstr(out, "## 上次结晶记录\n\n尚无结晶记录。\n"));
 	assert_non_null(strstr(out, "（1 个：gamma）；"));
 	assert_null(strstr(out, "比对范围"));
+	/* no table without rows, no "below:" with nothing below */
+	assert_non_null(strstr(out, "## 跨域热点\n\n本域节点与其他域的已知交叉连接。\n\n"
+	                            "尚无已知的交叉连接。\n\n## 活跃矛盾"));
+	assert_null(strstr(out, "| 本域节点 |"));
+	assert_non_null(strstr(out, "（1 个：gamma）；尚无已识别的主题空白。\n"));
+	assert_null(strstr(out, "下列为"));
+	free(out);
+	dtk_kb_free(kb);
+	/* a category without a node: no empty table */
+	t_write_str(dir, "insights/_domain.yaml",
+	            "domain: d\ntitle: T\ndescription: D\npositioning: P\nlang: en\n"
+	            "categories:\n  - {name: E, nodes: []}\n  - {name: C, nodes: [alpha, beta, gamma]}\n");
+	kb = S_load(dir);
+	out = dtk_index_render(kb);
+	assert_non_null(strstr(out, "### E\n\nNo nodes yet.\n\n### C\n\n| Node |"));
+	assert_non_null(strstr(out, "\n\nNone known yet.\n"));
+	assert_non_null(strstr(out, "No topic gaps identified yet.\n"));
+	assert_null(strstr(out, "Below:"));
 	free(out);
 	dtk_kb_free(kb);
 	t_rmtree(dir);

@@ -378,7 +378,7 @@ static void test_supersede_and_retract(void **state)
 	assert_non_null(strstr(r.out, "  RETRACTED on 2026-07-04: membership can change: shrink\n"));
 	t_run_free(&r);
 	RUN(r, dir, 0, "show", "beta-002");
-	assert_non_null(strstr(r.out, "  relates: alpha-002 (superseded) 小消息瓶颈在同步\n"));
+	assert_non_null(strstr(r.out, "  relates:         alpha-002 (superseded) 小消息瓶颈在同步\n"));
 	t_run_free(&r);
 	RUN(r, dir, 0, "show", "alpha-001", "--format", "json");
 	assert_non_null(strstr(r.out, "  \"retracted\": \"2026-07-04\",\n"

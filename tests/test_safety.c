@@ -56,6 +56,38 @@ static void test_stdout_write_error(void **state)
 	t_done(dir);
 }
 
+/* A write command whose report cannot be printed after it wrote the files
+ * exits 3, never 2 ("nothing was written"): the files are written, the
+ * counter counted once; --dry-run, which writes nothing, exits 2. */
+static void test_stdout_error_after_writing(void **state)
+{
+	static const char *const cmds[] = {
+	        "use alpha-001",
+	        "cite alpha-001 --format json",
+	        "add beta --title T --claim C --source paper-a --confidence low",
+	        "add-source paper-z --title Z",
+	};
+	char *dir = t_base(), *text;
+	size_t i;
+	int rc;
+	(void)state;
+	S_commit(dir);
+	for (i = 0; i < sizeof(cmds) / sizeof(*cmds); i++) {
+		rc = t_sh(dir, "'%s' %s >/dev/full 2>err", DTK_BIN, cmds[i]);
+		text = S_read(dir, "err", NULL);
+		if (rc != 3 || !strstr(text, "dtk: the files were written, but not the report"))
+			fail_msg("dtk %s >/dev/full: exit %d, %s", cmds[i], rc, text);
+		free(text);
+	}
+	text = S_read(dir, "insights/alpha.yaml", NULL);
+	assert_non_null(strstr(text, "    used: 4\n")); /* 3, counted once */
+	free(text);
+	assert_int_equal(t_sh(dir, "'%s' check -q", DTK_BIN), 0);
+	assert_int_equal(t_sh(dir, "'%s' use alpha-001 --dry-run >/dev/full 2>/dev/null", DTK_BIN),
+	                 2);
+	t_done(dir);
+}
+
 static void test_check_unknown_format(void **state)
 {
 	char *dir = t_base();
@@ -515,6 +547,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_stdout_write_error),
+	        cmocka_unit_test(test_stdout_error_after_writing),
 	        cmocka_unit_test(test_check_unknown_format),
 	        cmocka_unit_test(test_fresh_ids_after_the_last_number),
 	        cmocka_unit_test(test_new_files_follow_the_umask),

@@ -248,15 +248,66 @@ static void test_messages(void **state)
 	assert_string_equal(r.err, "dtk verify: error: 'paper-b' is the own source of alpha-002; "
 	                           "verified_by names other sources\n");
 	t_run_free(&r);
+	/* past the count high needs: never "3 of 2" */
+	RUN(r, dir, 0, "verify", "alpha-001", "docs-d", "--dry-run");
+	t_run_free(&r);
+	RUN(r, dir, 0, "verify", "alpha-001", "docs-d", "--no-reindex");
+	assert_string_equal(r.out, "alpha-001: verified by docs-d (3 sources; high needs 2)\n");
+	t_run_free(&r);
 	RUN(r, dir, 2, "verify", "alpha-003", "paper-a", "--promote");
 	assert_string_equal(r.err, "dtk verify: error: --promote: alpha-003 would have 1 "
 	                           "verified_by source; high needs 2 (policy.high_min_verified)\n");
 	t_run_free(&r);
+	/* a value of the command line that names nothing is an argument error,
+	 * with the nearest id, every one of a list */
 	RUN(r, dir, 2, "relate", "alpha-001", "beta-009");
-	/* the position is in the file as it is: where the new line would go */
-	assert_string_equal(r.err, "insights/alpha.yaml:18:1: error: 'relates' names unknown "
-	                           "entry 'beta-009' (in the text the edit would add here)\n"
-	                           "dtk: 1 error; nothing was written\n");
+	assert_string_equal(r.err, "dtk relate: error: <other-id> 'beta-009': no such entry; did "
+	                           "you mean 'beta-001'?\nsee 'dtk relate --help'\n");
+	t_run_free(&r);
+	RUN(r, dir, 2, "use", "alpha-009", "alpha-001", "nonode-001", "alpah-002");
+	assert_string_equal(r.err, "dtk use: error: <entry-id> 'alpha-009': no such entry; did "
+	                           "you mean 'alpha-001'?\n"
+	                           "dtk use: error: <entry-id> 'nonode-001': no such entry\n"
+	                           "dtk use: error: <entry-id> 'alpah-002': no such entry; did "
+	                           "you mean 'alpha-002'?\nsee 'dtk use --help'\n");
+	t_run_free(&r);
+	RUN(r, dir, 2, "add", "beta", "--title", "t", "--claim", "c", "--source", "paper-x",
+	    "--confidence", "low", "--verified-by", "paper-c", "--verified-by", "papr-b",
+	    "--relates", "alpha-001", "--relates", "beta-077", "--relates", "other:x-001");
+	assert_string_equal(r.err, "dtk add: error: --source 'paper-x': no such source (add it "
+	                           "with 'dtk add-source'); did you mean 'paper-a'?\n"
+	                           "dtk add: error: --verified-by 'papr-b': no such source (add "
+	                           "it with 'dtk add-source'); did you mean 'paper-b'?\n"
+	                           "dtk add: error: --relates 'beta-077': no such entry; did you "
+	                           "mean 'beta-001'?\nsee 'dtk add --help'\n");
+	t_run_free(&r);
+	RUN(r, dir, 2, "verify", "alpha-001", "paper-q");
+	assert_string_equal(r.err, "dtk verify: error: <source-id> 'paper-q': no such source (add "
+	                           "it with 'dtk add-source'); did you mean 'paper-a'?\n"
+	                           "see 'dtk verify --help'\n");
+	t_run_free(&r);
+	RUN(r, dir, 2, "add-source", "paper-z", "--title", "t", "--url", "example.org/x");
+	assert_string_equal(r.err, "dtk add-source: error: --url must be an absolute URL "
+	                           "(https://...), not 'example.org/x'\n"
+	                           "see 'dtk add-source --help'\n");
+	t_run_free(&r);
+	/* one rule for a date of what happened: not after today */
+	RUN(r, dir, 2, "review", "alpha-001", "--date", "2999-01-01");
+	assert_non_null(strstr(r.err, "dtk review: error: --date: the date 2999-01-01 is after "
+	                              "today ("));
+	assert_non_null(strstr(r.err, "): pass --allow-future if you mean it\n"));
+	t_run_free(&r);
+	RUN(r, dir, 2, "add", "beta", "--title", "t", "--claim", "c", "--source", "paper-a",
+	    "--confidence", "low", "--created", "2999-01-01");
+	assert_non_null(strstr(r.err, "dtk add: error: --created: the date 2999-01-01 is after "
+	                              "today ("));
+	t_run_free(&r);
+	RUN(r, dir, 2, "add-source", "paper-z", "--title", "t", "--read", "2999-01-01");
+	assert_non_null(strstr(r.err, "dtk add-source: error: --read: the date 2999-01-01 is "
+	                              "after today ("));
+	t_run_free(&r);
+	RUN(r, dir, 0, "review", "alpha-001", "--date", "2999-01-01", "--allow-future",
+	    "--dry-run");
 	t_run_free(&r);
 	RUN(r, dir, 2, "add", "beta", "--title", "t", "--claim", "c", "--source", "paper-a");
 	assert_string_equal(r.err, "dtk add: error: missing --confidence (high, medium or low: no "

@@ -87,6 +87,13 @@ t "$(see crystallize "unexpected argument 'now'")" crystallize --plan now
 t "$(see setup-git "unexpected argument 'now'")" setup-git now
 t "$(see merge-driver "missing <theirs> (git passes %O %A %B %P)")" merge-driver a b
 
+# an operand that starts with '-': named whole, with '--', which ends the options
+dash="is not an option: put '--' before an argument that starts with '-' ('--' ends the options)"
+t "$(see stance "'- item' $dash")" stance beta "- item"
+t "$(see stance "'-5 %' $dash")" stance beta "-5 %"
+t "$(see stance "'--- rule' $dash")" stance beta "--- rule"
+t "$(see search "'-通信' $dash")" search -通信
+
 # values that name nothing in the base: the error and the closest name
 t "dtk list: error: no node 'alph'; did you mean 'alpha'?" list --node alph
 t "dtk list: error: no node 'bet'; did you mean 'beta'?" list --node bet

@@ -17,10 +17,14 @@ enum {
 	DTK_CMD_LOCKS = 1 << 1,    /* hold the base's lock while running */
 	/* never writes: errors in the data do not add "nothing was written" */
 	DTK_CMD_READ_ONLY = 1 << 2,
+	/* can print more than a screen: pages on a terminal, takes --no-pager */
+	DTK_CMD_PAGES = 1 << 3,
+	/* run by git with the arguments git gives: none of every command's */
+	DTK_CMD_GIT_ARGS = 1 << 4,
 	/* runs with a crystallization's journal pending (crystallize: it
 	 * finishes or refuses it); any other command with DTK_CMD_LOCKS is
 	 * refused then, so that it never writes under a run cut short */
-	DTK_CMD_RESUMES = 1 << 3
+	DTK_CMD_RESUMES = 1 << 5
 };
 
 struct dtk_ctx {
@@ -29,6 +33,8 @@ struct dtk_ctx {
 	unsigned flags; /* the command's DTK_CMD_ flags */
 	int tty;        /* standard output is a terminal (or a pager on one) */
 	int no_pager;   /* -P, --no-pager given */
+	int quiet;      /* -q, --quiet given: out is a null stream, no notes */
+	FILE *loud;     /* with quiet: the out the command was given */
 };
 
 struct dtk_cmd {
@@ -106,6 +112,14 @@ int dtk_cmd_fail(struct dtk_ctx *ctx, const char *cmd, int status);
  * the callers then return DTK_EXIT_INVALID. cmd NULL means dtk itself
  * ("dtk: error: ...", "see 'dtk --help'"). */
 
+/* Prints a note (what was done: "wrote INDEX.md") to ctx->err, unless
+ * ctx->quiet. */
+void dtk_cmd_note(struct dtk_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Prints "see 'dtk <cmd> --help'", the line that ends argument errors
+ * printed one by one; returns DTK_EXIT_INVALID. */
+int dtk_cmd_usage_see(struct dtk_ctx *ctx, const char *cmd);
+
 /* Prints the usage error; returns DTK_EXIT_INVALID. */
 int dtk_cmd_usage_error(struct dtk_ctx *ctx, const char *cmd, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
@@ -113,7 +127,11 @@ int dtk_cmd_usage_error(struct dtk_ctx *ctx, const char *cmd, const char *fmt, .
 /* getopt_long for a command (argv[0] is its name) with dtk's own messages:
  * returns the option as getopt_long does, -1 after the last option, or '?'
  * after printing the usage error for an unknown, ambiguous or misused option
- * or one missing its value. Starts over when optind is 0. */
+ * or one missing its value. Starts over when optind is 0. Handles itself the
+ * options every command takes, with one meaning everywhere: -q, --quiet
+ * (ctx->quiet: standard output goes nowhere, dtk_cmd_note prints nothing;
+ * errors and warnings still go to standard error) and, for DTK_CMD_PAGES,
+ * --no-pager (ctx->no_pager). */
 struct option;
 int dtk_cmd_getopt(struct dtk_ctx *ctx, int argc, char **argv, const char *shortopts,
                    const struct option *longopts);
@@ -128,6 +146,14 @@ int dtk_cmd_choice(struct dtk_ctx *ctx, const char *cmd, const char *opt, const 
  * in "missing <what>"); returns 0, or -1 after printing the usage error. */
 int dtk_cmd_operands(struct dtk_ctx *ctx, const char *cmd, int argc, char **argv, int min, int max,
                      const char *what);
+
+/* The one rule for a date of something that happened (add --created,
+ * review --date, add-source --read, a crystallization's --date): returns 0
+ * when date (a dtk_date) is not after today or allow (--allow-future) is
+ * set; else prints "dtk <cmd>: error: [<opt> ]the date D is after today (T)
+ * [; why]: pass --allow-future if you mean it" and returns -1. */
+int dtk_cmd_not_future(struct dtk_ctx *ctx, const char *cmd, const char *opt, int date, int allow,
+                       const char *why);
 
 /* Refuses two options given together when both are set: prints "<a> and <b>
  * cannot be used together[: why]"; returns -1, or 0 when not both are set. */
@@ -146,8 +172,9 @@ int dtk_cmd_use_color(const struct dtk_ctx *ctx, int when);
 
 /* Sends the rest of standard output through the pager (pager.h) unless
  * ctx->no_pager; the dispatcher waits for it when the command returns. A
- * command calls it once its arguments are checked, before long output. */
-void dtk_cmd_pager(struct dtk_ctx *ctx);
+ * command calls it once its arguments are checked, before long output.
+ * Returns 1 when a pager runs, else 0. */
+int dtk_cmd_pager(struct dtk_ctx *ctx);
 
 /* Loads the base at ctx->root for command cmd (what and node as for
  * dtk_kb_load). Returns DTK_EXIT_OK and sets *kb (dtk_kb_free), or the exit

@@ -17,7 +17,10 @@
 #define DTK_PRINTF(f, a) __attribute__((format(printf, f, a)))
 
 /* Exit statuses of the dtk program. */
-enum { DTK_EXIT_OK = 0, DTK_EXIT_DRIFT = 1, DTK_EXIT_INVALID = 2 };
+/* DTK_EXIT_WRITTEN: the files were written, but standard output (the
+ * report of what was written) could not be: never 2, which says that
+ * nothing was written. */
+enum { DTK_EXIT_OK = 0, DTK_EXIT_DRIFT = 1, DTK_EXIT_INVALID = 2, DTK_EXIT_WRITTEN = 3 };
 
 /*
  * What functions return on failure, the one list of dtk's error codes (no
@@ -167,6 +170,12 @@ int dtk_error(const char *fmt, ...) DTK_PRINTF(1, 2);
 /* Returns the message set last, or "unknown error"; owned by dtk. */
 const char *dtk_error_last(void);
 void dtk_error_clear(void);
+/* Sets the error as dtk_error does, about the data at path (as diagnostics
+ * name it: "insights/x.yaml"), line and col: reported as a diagnostic. */
+int dtk_error_at(const char *path, int line, int col, const char *fmt, ...) DTK_PRINTF(4, 5);
+/* Returns 1 and sets *path (owned by dtk), *line and *col when the last
+ * error was set by dtk_error_at; else 0. */
+int dtk_error_pos(const char **path, int *line, int *col);
 
 /* ---- crash testing ---- */
 /* In the test build of dtk (dtk-crash, src/crash.c compiled with
@@ -212,5 +221,8 @@ void dtk_buf_put_esc(struct dtk_buf *b, const char *s, size_t n, int keep_newlin
 const char *dtk_suggest(const char *word, const char *const *cands, size_t n);
 /* Returns 1 when s matches [a-z0-9][a-z0-9-]* (a node or source name). */
 int dtk_is_name(const char *s);
+/* Returns 1 when s is an absolute URL (a scheme, ':', no white space): what
+ * a source's url must be. */
+int dtk_is_url(const char *s);
 
 #endif

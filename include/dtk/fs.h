@@ -65,6 +65,12 @@ int dtk_file_write_atomic(const char *path, const char *data, size_t len);
 /* The same, the file given mode (permission bits) before it replaces path;
  * mode -1: as dtk_file_write_atomic. */
 int dtk_file_write_atomic_mode(const char *path, const char *data, size_t len, int mode);
+/* Returns how many files the two have replaced (or created) in this
+ * process below the directory set by dtk_file_count_below (any, when none
+ * is set: the base's root, not a scratch copy): none means nothing was
+ * written. */
+unsigned long dtk_file_replaced(void);
+void dtk_file_count_below(const char *root);
 
 /* Returns 1 when s starts with the decimal pid of a process that no longer
  * exists (not this one), and sets *len to its digits' length; else 0. */

@@ -32,6 +32,17 @@ int dtk_git_checkout_form(char **out, size_t *out_len, const char *path, const c
                           size_t len);
 
 /*
+ * The one rule for a file dtk renders whole (INDEX.md): stages text for
+ * path (absolute) as git would check it out (dtk_git_checkout_form: CRLF
+ * with core.autocrlf=true, as reindex writes it), for dtk_file_stage_commit
+ * to put in place. Returns what dtk_file_stage returns, or -1 with the
+ * error set.
+ */
+struct dtk_file_staged;
+int dtk_git_stage_checkout(struct dtk_file_staged *st, const char *path, const char *text,
+                           size_t len);
+
+/*
  * git's own three-way text merge of the buffers text[0] (the ancestor),
  * text[1] (ours) and text[2] (theirs) of len[] bytes, conflicts between
  * standard markers labelled label_ours and label_theirs (NULL: ours,

@@ -145,6 +145,24 @@ struct dtk_wfile *dtk_write_open_node(struct dtk_write *w, const char *name);
 int dtk_write_node_key(struct dtk_write *w, const char *name, const char *key, struct dtk_yscalar v,
                        const char *line);
 
+/* ---- command-line values that name what the base does not have ----
+ * Each prints "dtk <cmd>: error: <what> '<id>': no such entry[; did you mean
+ * '<id>'?]" (an entry id of the base) or the same of a source, for each of
+ * ids[0..n) that names none, and returns how many did (-1 after printing why
+ * a file cannot be read). An id of another domain (<domain>:<id>) is not
+ * checked. The caller ends the list with dtk_cmd_usage_see. */
+int dtk_write_unknown_entries(struct dtk_write *w, const char *what, const char *const *ids,
+                              size_t n);
+int dtk_write_unknown_sources(struct dtk_write *w, const char *what, const char *const *ids,
+                              size_t n);
+
+/* The operands <entry-id> and <what> (an entry id, or a source id when
+ * source is set) of relate, contradict, resolve and verify: returns
+ * DTK_EXIT_OK when both name what the base has, else the exit status after
+ * the errors about each that does not. */
+int dtk_write_known_pair(struct dtk_write *w, const char *id, const char *what, const char *other,
+                         int source);
+
 /* Returns 0 when text s (NULL: none) of key ("title", "claim", ...) is
  * within its limit (dtk_text_limit); else DTK_EXIT_INVALID after printing a
  * usage error naming what (an option, or the key) and both lengths. */
