@@ -215,6 +215,17 @@ for i in $(seq 1 25); do
     fi
     git log -1 --format=%s | grep -q '^crystallize' && git reset -q --hard HEAD~1
 done
+# a killed dtk's children (git, the hooks setup-git installed) may still
+# run, in the repository: they are not dtk's leftovers; wait for them (10 s)
+for i in $(seq 1 50); do
+    busy=
+    for p in /proc/[0-9]*; do
+        [ "${p#/proc/}" = $$ ] && continue
+        case $(readlink "$p/cwd" 2>/dev/null) in "$repo" | "$repo"/*) busy=1; break ;; esac
+    done
+    [ -z "$busy" ] && break
+    sleep 0.2
+done
 rc=0
 out=$("$DTK" use alpha-001 2>&1 && "$DTK" setup-git 2>&1 && "$DTK" crystallize --date $date --eval s=ok 2>&1) || rc=$?
 if [ $rc -eq 0 ] && [ -z "$(leftovers)" ] && "$DTK" check >/dev/null 2>&1; then
