@@ -32,7 +32,7 @@ _dtk_options()
     show) echo "-f --format --color $_dtk_paged" ;;
     list) echo "-n --node --nodes --confidence --since --stale-at --candidates --include-retired --all -f --format $_dtk_paged" ;;
     search) echo "-n --node --confidence -l --limit --include-retired --all -f --format --color $_dtk_paged" ;;
-    similar) echo "-n --node -l --limit -f --format $_dtk_all" ;;
+    similar) echo "-n --node -l --limit -f --format $_dtk_paged" ;;
     next-id) echo "$_dtk_all" ;;
     crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --gpg-sign --no-gpg-sign --no-verify --allow-future --allow-shallow --continue --abort $_dtk_paged" ;;
     log) echo "-f --format $_dtk_paged" ;;

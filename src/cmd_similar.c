@@ -97,6 +97,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		rc = dtk_cmd_usage_error(ctx, "similar", "%s", dtk_error_last());
 		goto done;
 	}
+	dtk_cmd_pager(ctx);
 	S_print(ctx->out, hits, n, fmt);
 	rc = n ? DTK_EXIT_OK : DTK_EXIT_DRIFT;
 done:
@@ -125,6 +126,6 @@ const struct dtk_cmd dtk_cmd_similar = {
                 "examples:\n"
                 "  dtk similar 'TP stays inside the node; PP crosses nodes'\n"
                 "  dtk similar -n training-parallelism -l 3 --format json 流水线气泡\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY | DTK_CMD_PAGES,
         .exec = S_exec,
 };
