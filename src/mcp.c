@@ -478,11 +478,14 @@ static json_t *S_parse(const char *msg, size_t len, int *code)
  * notifications/cancelled for request id: the request is not run. */
 static int S_cancelled(struct dtk_mcp *m, json_t *id)
 {
-	const char *p = m->pending, *end = m->pending + m->pending_len, *nl;
+	const char *p = m->pending, *end, *nl;
 	json_t *j;
 	int code, found = 0;
 
-	for (; p && p < end && !found; p = nl + 1) {
+	if (!p)
+		return 0;
+	end = p + m->pending_len;
+	for (; p < end && !found; p = nl + 1) {
 		if (!(nl = memchr(p, '\n', (size_t)(end - p))))
 			break; /* a line not read whole yet */
 		if (!memmem(p, (size_t)(nl - p), "notifications/cancelled", 23))
