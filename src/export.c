@@ -82,6 +82,11 @@ static const char S_search_js[] =
         "  if (m) { q.value = decodeURIComponent(m[1].replace(/\\+/g, ' ')); run(); }\n"
         "})();\n</script>\n";
 
+static const struct dtk_lang *S_lang(const struct dtk_kb *kb)
+{
+	return kb->lang_en ? &dtk_lang_en : &dtk_lang_zh;
+}
+
 /* Appends s to b escaped for HTML text and attributes, an invisible
  * character (invisible.h) as the text "<U+202E>". */
 static void S_escape(struct dtk_buf *b, const char *s)
@@ -163,7 +168,7 @@ static void S_link_ids(struct dtk_buf *b, const struct dtk_kb *kb, const char *h
 static int S_page(const char *dir, const char *name, const struct dtk_kb *kb, const char *title,
                   const char *body, const char *up, int search)
 {
-	const struct dtk_lang *L = kb->lang_en ? &dtk_lang_en : &dtk_lang_zh;
+	const struct dtk_lang *L = S_lang(kb);
 	struct dtk_buf p = DTK_BUF_INIT;
 	char *path = dtk_path_join(dir, name);
 	int rc;
@@ -214,7 +219,7 @@ static void S_item_source(struct dtk_md *md, const struct dtk_kb *kb, const char
 }
 
 /* Adds an entry reference: a link to the entry on its node's page, and its
- * title, when it is local. */
+ * title (marked when the entry is retired), when it is local. */
 static void S_ref(struct dtk_md *md, const struct dtk_kb *kb, const char *id)
 {
 	const struct dtk_entry *e = strchr(id, ':') ? NULL : dtk_kb_entry(kb, id);
@@ -224,6 +229,8 @@ static void S_ref(struct dtk_md *md, const struct dtk_kb *kb, const char *id)
 		dtk_md_link(md, url.ptr, id);
 		dtk_md_text(md, " ");
 		dtk_md_plain(md, e->title);
+		if (dtk_entry_retired(e))
+			dtk_md_text(md, S_lang(kb)->x_retired);
 	} else {
 		dtk_md_text(md, id);
 	}
@@ -246,6 +253,9 @@ static void S_backlinks(struct dtk_md *md, const struct dtk_kb *kb, const struct
 			dtk_md_plain(md, l->gap->text);
 		} else if (l->how == DTK_LINK_RELATES) {
 			dtk_md_text(md, L->x_related_by);
+			S_ref(md, kb, l->from->id);
+		} else if (l->how == DTK_LINK_SUPERSEDES) {
+			dtk_md_text(md, L->x_supersedes);
 			S_ref(md, kb, l->from->id);
 		} else {
 			dtk_md_text(md, l->con->open ? L->x_contradicted_by_open
@@ -272,6 +282,30 @@ static void S_meta(struct dtk_md *md, const char *tpl, const char *x, int first)
 	dtk_buf_release(&b);
 }
 
+/* Adds the item that says e is retired: superseded (by whom, when) or
+ * retracted (when, why); nothing for a live entry. */
+static void S_retirement(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
+                         const struct dtk_entry *e)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	char date[11];
+
+	if (!dtk_entry_retired(e))
+		return;
+	dtk_md_item(md);
+	if (e->superseded_by.id) {
+		S_fill(&b, L->x_superseded_by, dtk_date_format(date, e->superseded));
+		dtk_md_text(md, b.ptr);
+		S_ref(md, kb, e->superseded_by.id);
+	} else {
+		S_fill(&b, L->x_retracted, dtk_date_format(date, e->retracted));
+		dtk_md_text(md, b.ptr);
+		dtk_md_plain(md, e->retracted_reason);
+	}
+	dtk_md_close(md);
+	dtk_buf_release(&b);
+}
+
 static void S_entry(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
                     const struct dtk_entry *e)
 {
@@ -282,11 +316,14 @@ static void S_entry(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk
 	dtk_md_heading(md, 2); /* given id="<entry id>" by S_heading_ids */
 	dtk_md_textf(md, "%s ", e->id);
 	dtk_md_plain(md, e->title);
+	if (dtk_entry_retired(e))
+		dtk_md_text(md, L->x_retired);
 	dtk_md_close(md);
 	dtk_md_paragraph(md);
 	dtk_md_plain(md, e->claim);
 	dtk_md_close(md);
 	dtk_md_list(md);
+	S_retirement(md, kb, L, e);
 	dtk_md_item(md);
 	dtk_buf_puts(&conf, dtk_confidence_names[e->confidence]);
 	if (dtk_entry_is_candidate(kb, e))
@@ -348,7 +385,7 @@ static void S_heading_ids(struct dtk_buf *b, const struct dtk_node *n, const cha
 
 static int S_node_page(const struct dtk_kb *kb, const struct dtk_node *n, const char *nodes_dir)
 {
-	const struct dtk_lang *L = kb->lang_en ? &dtk_lang_en : &dtk_lang_zh;
+	const struct dtk_lang *L = S_lang(kb);
 	struct dtk_md *md = dtk_md_new();
 	struct dtk_buf name = DTK_BUF_INIT, meta = DTK_BUF_INIT, ids = DTK_BUF_INIT,
 	               linked = DTK_BUF_INIT;
@@ -365,8 +402,12 @@ static int S_node_page(const struct dtk_kb *kb, const struct dtk_node *n, const 
 		dtk_buf_puts(&meta, " · ");
 	}
 	dtk_buf_printf(&meta, "Bloom %s · ", dtk_bloom_names[n->bloom]);
-	snprintf(num, sizeof(num), "%zu", n->n_entries);
+	snprintf(num, sizeof(num), "%zu", dtk_node_live(n));
 	S_fill(&meta, L->x_entries, num);
+	if (dtk_node_live(n) < n->n_entries) {
+		snprintf(num, sizeof(num), "%zu", n->n_entries - dtk_node_live(n));
+		S_fill(&meta, L->x_retired_note, num);
+	}
 	dtk_md_text(md, meta.ptr);
 	dtk_md_close(md);
 	dtk_md_paragraph(md);
@@ -410,6 +451,8 @@ static int S_search_index(const struct dtk_kb *kb, const char *dir)
 	for (i = 0; i < kb->n_nodes; i++)
 		for (k = 0; k < kb->nodes[i]->n_entries; k++) {
 			const struct dtk_entry *e = &kb->nodes[i]->entries[k];
+			if (dtk_entry_retired(e)) /* out of search, as dtk search */
+				continue;
 			dtk_json_object(&j);
 			dtk_json_kstring(&j, "id", e->id);
 			dtk_json_kstring(&j, "node", e->node->name);

@@ -70,6 +70,11 @@ const struct dtk_lang dtk_lang_zh = {
         .x_contradicted_by_open = "被指矛盾（未解决）：",
         .x_contradicted_by_resolved = "被指矛盾（已解决）：",
         .x_flags_gap = "标记缺口：",
+        .x_superseded_by = "已被取代（{x}）：",
+        .x_retracted = "已撤回（{x}）：",
+        .x_retired_note = "（已停用 {x} 条）",
+        .x_retired = "（已停用）",
+        .x_supersedes = "取代：",
         .x_search = "搜索标题与 claim",
         .x_search_none = "没有匹配的条目。",
 };
@@ -143,6 +148,11 @@ const struct dtk_lang dtk_lang_en = {
         .x_contradicted_by_open = "contradicted by (open): ",
         .x_contradicted_by_resolved = "contradicted by (resolved): ",
         .x_flags_gap = "flags a gap: ",
+        .x_superseded_by = "superseded on {x} by: ",
+        .x_retracted = "retracted on {x}: ",
+        .x_retired_note = " ({x} retired)",
+        .x_retired = " (retired)",
+        .x_supersedes = "supersedes: ",
         .x_search = "Search titles and claims",
         .x_search_none = "No matching insight.",
 };

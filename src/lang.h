@@ -22,7 +22,8 @@ struct dtk_lang {
 	const char *x_entries, *x_stance, *x_tentative, *x_no_stance, *x_confidence, *x_candidate,
 	        *x_created, *x_reviewed, *x_used, *x_cited, *x_closed, *x_source, *x_verified_by,
 	        *x_relates, *x_contradicts_open, *x_contradicts_resolved, *x_search, *x_search_none,
-	        *x_related_by, *x_contradicted_by_open, *x_contradicted_by_resolved, *x_flags_gap;
+	        *x_related_by, *x_contradicted_by_open, *x_contradicted_by_resolved, *x_flags_gap,
+	        *x_superseded_by, *x_retracted, *x_retired_note, *x_retired, *x_supersedes;
 };
 
 extern const struct dtk_lang dtk_lang_zh, dtk_lang_en;

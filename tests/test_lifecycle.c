@@ -309,6 +309,38 @@ static void test_unlink_block_list(void **state)
 	t_done(dir);
 }
 
+/* The site marks dir's retired entries (alpha-002 superseded, alpha-001
+ * retracted) on their node's page, counts the live only and leaves them out
+ * of the search box, as INDEX.md and dtk search do. */
+static void S_export_marks_retired(const char *dir)
+{
+	struct t_run r;
+	char *page, *js;
+
+	RUN(r, dir, 0, "export", "html", "site");
+	t_run_free(&r);
+	page = t_read(dir, "site/nodes/alpha.html", NULL);
+	js = t_read(dir, "site/search.js", NULL);
+	assert_non_null(strstr(page, "Insight 条目: 2（已停用 2 条）"));
+	assert_non_null(strstr(page, "<h2 id=\"alpha-002\"><a href=\"alpha.html#alpha-002\">alpha-002</a> "
+	                             "小消息瓶颈在同步（已停用）</h2>"));
+	assert_non_null(strstr(page, "<li>已被取代（2026-07-03）：<a href=\"alpha.html#alpha-s37vbe1\">"
+	                             "alpha-s37vbe1</a> 小消息受延迟所限</li>"));
+	assert_non_null(strstr(page, "<li>已撤回（2026-07-04）：membership can change: shrink</li>"));
+	assert_null(strstr(page, "alpha-s37vbe1</a> 小消息受延迟所限（已停用）</h2>"));
+	/* the newer names the one it supersedes (a page with one crashed) */
+	assert_non_null(strstr(page, "<li>取代：<a href=\"alpha.html#alpha-002\">alpha-002</a> "
+	                             "小消息瓶颈在同步（已停用）</li>"));
+	assert_null(strstr(js, "\"alpha-002\""));
+	assert_null(strstr(js, "\"alpha-001\""));
+	assert_non_null(strstr(js, "\"alpha-s37vbe1\""));
+	free(page);
+	free(js);
+	page = t_read(dir, "site/nodes/beta.html", NULL);
+	assert_non_null(strstr(page, "alpha-002</a> 小消息瓶颈在同步（已停用）"));
+	free(page);
+}
+
 static void test_supersede_and_retract(void **state)
 {
 	char *dir = t_base(), *want, *idx;
@@ -417,6 +449,7 @@ static void test_supersede_and_retract(void **state)
 	RUN(r, dir, 0, "crystallize", "--plan", "--date", "2026-07-10");
 	assert_non_null(strstr(r.out, "\ncandidates, one verification short of high (0):\n"));
 	t_run_free(&r);
+	S_export_marks_retired(dir);
 	t_done(dir);
 }
 
