@@ -46,12 +46,12 @@ _dtk_options()
     verify) echo "--promote $_dtk_wopts" ;;
     contradict | resolve) echo "--note $_dtk_wopts" ;;
     use | cite | close | relate | stance | bloom | unrelate) echo "$_dtk_wopts" ;;
-    edit) echo "--title --claim --source --date $_dtk_wopts" ;;
-    edit-source) echo "--title --url --date $_dtk_wopts" ;;
+    edit) echo "--title --claim --source --date --allow-future $_dtk_wopts" ;;
+    edit-source) echo "--title --url --date --allow-future $_dtk_wopts" ;;
     confidence) echo "--qualified $_dtk_wopts" ;;
     unverify) echo "--confidence $_dtk_wopts" ;;
-    supersede) echo "--date $_dtk_wopts" ;;
-    retract) echo "--reason --date $_dtk_wopts" ;;
+    supersede) echo "--date --allow-future $_dtk_wopts" ;;
+    retract) echo "--reason --date --allow-future $_dtk_wopts" ;;
     init) echo "--lang --domain --title $_dtk_wopts" ;;
     mcp) echo "--prefix $_dtk_all" ;;
     help) echo "" ;;

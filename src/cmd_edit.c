@@ -71,13 +71,14 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	                                     {"claim", required_argument, NULL, 'c'},
 	                                     {"source", required_argument, NULL, 's'},
 	                                     {"date", required_argument, NULL, 'd'},
+	                                     {"allow-future", no_argument, NULL, 'F'},
 	                                     DTK_WRITE_LONGOPTS,
 	                                     {NULL, 0, NULL, 0}};
 	static const char *const keys[] = {"title", "claim", "source"};
 	const char *vals[3] = {NULL, NULL, NULL}, *date = NULL;
 	struct edit ed = {{NULL}, {NULL}, 0, ""};
 	struct dtk_write w;
-	int c, k, rc = DTK_EXIT_INVALID;
+	int c, k, rc = DTK_EXIT_INVALID, allow_future = 0;
 
 	dtk_write_init(&w, ctx, "edit");
 	optind = 0;
@@ -86,11 +87,13 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 			vals[c == 't' ? 0 : c == 'c' ? 1 : 2] = optarg;
 		else if (c == 'd')
 			date = optarg;
+		else if (c == 'F')
+			allow_future = 1;
 		else if (dtk_write_option(&w, c, optarg) != 1)
 			goto done;
 	}
 	if (dtk_cmd_operands(ctx, "edit", argc, argv, 1, 1, "<entry-id>") < 0 ||
-	    dtk_write_date(&w, "--date", date, ed.date) < 0)
+	    dtk_write_date(&w, "--date", date, allow_future, ed.date) < 0)
 		goto done;
 	for (k = 0; k < 3; k++) {
 		if (!vals[k])
@@ -118,8 +121,9 @@ done:
 
 const struct dtk_cmd dtk_cmd_edit = {
         .name = "edit",
-        .usage = "dtk edit [--title T] [--claim C] [--source S] [--date YYYY-MM-DD]\n"
-                 "                [--dry-run] [--format text|json] [--no-reindex] <entry-id>",
+        .usage = "dtk edit [--title T] [--claim C] [--source S]\n"
+                 "                [--date YYYY-MM-DD [--allow-future]] [--dry-run]\n"
+                 "                [--format text|json] [--no-reindex] <entry-id>",
         .summary = "correct an entry's title, claim or source in place",
         .help = "\nReplaces the values given, in place: the id, the other keys and every\n"
                 "other byte of the file stay. Sets 'revised' to today (or --date), so\n"
@@ -131,7 +135,8 @@ const struct dtk_cmd dtk_cmd_edit = {
                 "  --title T        the new title\n"
                 "  --claim C        the new claim\n"
                 "  --source S       the new source (a source id)\n"
-                "  --date D         the revision's date (default today)\n" DTK_WRITE_HELP "\n"
+                "  --date D         the revision's date (default today; not after it)\n"
+                "  --allow-future   accept a --date after today\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
                 "  dtk edit weight-management-002 --claim '瓶颈在发送端编排。'\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,

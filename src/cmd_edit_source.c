@@ -50,6 +50,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	static const struct option opts[] = {{"title", required_argument, NULL, 't'},
 	                                     {"url", required_argument, NULL, 'u'},
 	                                     {"date", required_argument, NULL, 'd'},
+	                                     {"allow-future", no_argument, NULL, 'F'},
 	                                     DTK_WRITE_LONGOPTS,
 	                                     {NULL, 0, NULL, 0}};
 	static const char *const keys[] = {"title", "url"};
@@ -59,7 +60,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	struct dtk_wfile *f;
 	struct dtk_write w;
 	char day[11];
-	int c, k, rc = DTK_EXIT_INVALID;
+	int c, k, rc = DTK_EXIT_INVALID, allow_future = 0;
 
 	dtk_write_init(&w, ctx, "edit-source");
 	optind = 0;
@@ -68,11 +69,13 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 			vals[c == 'u'] = optarg;
 		else if (c == 'd')
 			date = optarg;
+		else if (c == 'F')
+			allow_future = 1;
 		else if (dtk_write_option(&w, c, optarg) != 1)
 			goto done;
 	}
 	if (dtk_cmd_operands(ctx, "edit-source", argc, argv, 1, 1, "<source-id>") < 0 ||
-	    dtk_write_date(&w, "--date", date, day) < 0)
+	    dtk_write_date(&w, "--date", date, allow_future, day) < 0)
 		goto done;
 	id = argv[optind];
 	if (!vals[0] && !vals[1]) {
@@ -122,8 +125,9 @@ done:
 
 const struct dtk_cmd dtk_cmd_edit_source = {
         .name = "edit-source",
-        .usage = "dtk edit-source [--title T] [--url U] [--date YYYY-MM-DD] [--dry-run]\n"
-                 "                       [--format text|json] [--no-reindex] <source-id>",
+        .usage = "dtk edit-source [--title T] [--url U] [--date YYYY-MM-DD\n"
+                 "                       [--allow-future]] [--dry-run] [--format text|json]\n"
+                 "                       [--no-reindex] <source-id>",
         .summary = "correct a source's title or url in place",
         .help = "\nReplaces the values given in the source's mapping of\n"
                 "insights/_sources.yaml; the id and every other byte stay. Sets the\n"
@@ -135,7 +139,8 @@ const struct dtk_cmd dtk_cmd_edit_source = {
                 "options:\n"
                 "  --title T        the new title\n"
                 "  --url U          the new url (absolute)\n"
-                "  --date D         the revision's date (default today)\n" DTK_WRITE_HELP "\n"
+                "  --date D         the revision's date (default today; not after it)\n"
+                "  --allow-future   accept a --date after today\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
                 "  dtk edit-source diloco-2023 --url https://arxiv.org/abs/2311.08105v3\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,

@@ -35,12 +35,13 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {{"reason", required_argument, NULL, 'r'},
 	                                     {"date", required_argument, NULL, 'd'},
+	                                     {"allow-future", no_argument, NULL, 'F'},
 	                                     DTK_WRITE_LONGOPTS,
 	                                     {NULL, 0, NULL, 0}};
 	struct retract r = {NULL, ""};
 	const char *date = NULL;
 	struct dtk_write w;
-	int c, rc = DTK_EXIT_INVALID;
+	int c, rc = DTK_EXIT_INVALID, allow_future = 0;
 
 	dtk_write_init(&w, ctx, "retract");
 	optind = 0;
@@ -49,11 +50,13 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 			r.reason = optarg;
 		else if (c == 'd')
 			date = optarg;
+		else if (c == 'F')
+			allow_future = 1;
 		else if (dtk_write_option(&w, c, optarg) != 1)
 			goto done;
 	}
 	if (dtk_cmd_operands(ctx, "retract", argc, argv, 1, 1 << 20, "<entry-id>") < 0 ||
-	    dtk_write_date(&w, "--date", date, r.date) < 0)
+	    dtk_write_date(&w, "--date", date, allow_future, r.date) < 0)
 		goto done;
 	if (!r.reason || strspn(r.reason, " \t\r\n") == strlen(r.reason)) {
 		dtk_cmd_usage_error(ctx, "retract",
@@ -70,8 +73,9 @@ done:
 
 const struct dtk_cmd dtk_cmd_retract = {
         .name = "retract",
-        .usage = "dtk retract --reason R [--date YYYY-MM-DD] [--dry-run]\n"
-                 "                   [--format text|json] [--no-reindex] <entry-id>...",
+        .usage = "dtk retract --reason R [--date YYYY-MM-DD [--allow-future]]\n"
+                 "                   [--dry-run] [--format text|json] [--no-reindex]\n"
+                 "                   <entry-id>...",
         .summary = "withdraw entries with a reason (kept as tombstones)",
         .help = "\nSets retracted: today (or --date) and retracted_reason: R on each entry,\n"
                 "which stays in its file: references to it still resolve, 'dtk show' says\n"
@@ -81,7 +85,8 @@ const struct dtk_cmd dtk_cmd_retract = {
                 "to it. Refused: an entry retracted or superseded already.\n\n"
                 "options:\n"
                 "  --reason R       why it is withdrawn (required)\n"
-                "  --date D         the date (default today)\n" DTK_WRITE_HELP "\n"
+                "  --date D         the date (default today; not after it)\n"
+                "  --allow-future   accept a --date after today\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
                 "  dtk retract weight-management-003 --reason 'the benchmark was misconfigured'\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,

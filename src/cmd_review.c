@@ -25,31 +25,23 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	                                     DTK_WRITE_LONGOPTS,
 	                                     {NULL, 0, NULL, 0}};
 	struct dtk_write w;
-	char date[16];
-	dtk_date d = dtk_date_today();
+	const char *arg = NULL;
+	char date[11];
 	int c, rc = DTK_EXIT_INVALID, allow_future = 0;
 
 	dtk_write_init(&w, ctx, "review");
 	optind = 0;
 	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
-		if (c == 'd') {
-			if (dtk_date_parse(&d, optarg) < 0) {
-				dtk_cmd_usage_error(ctx, "review",
-				                    "--date must be a date YYYY-MM-DD, not '%s'",
-				                    optarg);
-				goto done;
-			}
-		} else if (c == 'F') {
+		if (c == 'd')
+			arg = optarg;
+		else if (c == 'F')
 			allow_future = 1;
-		} else if (dtk_write_option(&w, c, optarg) != 1) {
+		else if (dtk_write_option(&w, c, optarg) != 1)
 			goto done;
-		}
 	}
-	if (dtk_cmd_operands(ctx, "review", argc, argv, 1, 1 << 20, "<entry-id>") < 0)
+	if (dtk_cmd_operands(ctx, "review", argc, argv, 1, 1 << 20, "<entry-id>") < 0 ||
+	    dtk_write_date(&w, "--date", arg, allow_future, date) < 0)
 		goto done;
-	if (dtk_cmd_not_future(ctx, "review", "--date", d, allow_future, NULL) < 0)
-		goto done;
-	dtk_date_format(date, d);
 	rc = dtk_write_each(&w, argc, argv, optind, S_review, date);
 done:
 	dtk_write_release(&w);

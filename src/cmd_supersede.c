@@ -54,23 +54,27 @@ static int S_supersede(struct dtk_write *w, struct dtk_wfile *f, const struct dt
 
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-	        {"date", required_argument, NULL, 'd'}, DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {{"date", required_argument, NULL, 'd'},
+	                                     {"allow-future", no_argument, NULL, 'F'},
+	                                     DTK_WRITE_LONGOPTS,
+	                                     {NULL, 0, NULL, 0}};
 	struct sup s = {NULL, ""};
 	const char *date = NULL;
 	struct dtk_write w;
-	int c, rc = DTK_EXIT_INVALID;
+	int c, rc = DTK_EXIT_INVALID, allow_future = 0;
 
 	dtk_write_init(&w, ctx, "supersede");
 	optind = 0;
 	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
 		if (c == 'd')
 			date = optarg;
+		else if (c == 'F')
+			allow_future = 1;
 		else if (dtk_write_option(&w, c, optarg) != 1)
 			goto done;
 	}
 	if (dtk_cmd_operands(ctx, "supersede", argc, argv, 2, 2, "<old-id> <new-id>") < 0 ||
-	    dtk_write_date(&w, "--date", date, s.date) < 0)
+	    dtk_write_date(&w, "--date", date, allow_future, s.date) < 0)
 		goto done;
 	s.by = argv[optind + 1];
 	rc = dtk_write_each(&w, optind + 1, argv, optind, S_supersede, &s);
@@ -81,8 +85,8 @@ done:
 
 const struct dtk_cmd dtk_cmd_supersede = {
         .name = "supersede",
-        .usage = "dtk supersede [--date YYYY-MM-DD] [--dry-run] [--format text|json]\n"
-                 "                     [--no-reindex] <old-id> <new-id>",
+        .usage = "dtk supersede [--date YYYY-MM-DD [--allow-future]] [--dry-run]\n"
+                 "                     [--format text|json] [--no-reindex] <old-id> <new-id>",
         .summary = "mark an entry replaced by a newer one (kept as history)",
         .help = "\nSets superseded_by: <new-id> and superseded: today (or --date) on the\n"
                 "older entry, which stays in its file: references to it still resolve, and\n"
@@ -91,7 +95,8 @@ const struct dtk_cmd dtk_cmd_supersede = {
                 "(unless --include-retired). Refused: the entry itself, an entry retired\n"
                 "already, a <new-id> that is not a live entry of this base.\n\n"
                 "options:\n"
-                "  --date D         the date (default today)\n" DTK_WRITE_HELP "\n"
+                "  --date D         the date (default today; not after it)\n"
+                "  --allow-future   accept a --date after today\n" DTK_WRITE_HELP "\n"
                 "examples:\n"
                 "  dtk supersede weight-management-002 weight-management-005\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,

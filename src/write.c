@@ -205,7 +205,8 @@ const struct dtk_yval *dtk_write_entry(struct dtk_write *w, const char *id, stru
 	size_t plen;
 
 	if (!dtk_entry_id_split(id, &plen)) {
-		dtk_cmd_usage_error(w->ctx, w->cmd, "'%s' is not an entry id (<node>-<suffix>)", id);
+		dtk_cmd_usage_error(w->ctx, w->cmd, "'%s' is not an entry id (<node>-<suffix>)",
+		                    id);
 		return NULL;
 	}
 	snprintf(name, sizeof(name), "%.*s.yaml", (int)(plen > 250 ? 250 : plen), id);
@@ -292,8 +293,8 @@ static void S_unknown(struct dtk_write *w, const char *what, const char *id, int
 
 /* Prints the error for each of ids[0..n) that names no entry (sources: no
  * source); returns how many, or -1 after printing why a file is unreadable. */
-static int S_unknown_list(struct dtk_write *w, const char *what, const char *const *ids,
-                          size_t n, int sources)
+static int S_unknown_list(struct dtk_write *w, const char *what, const char *const *ids, size_t n,
+                          int sources)
 {
 	size_t i;
 	int bad = 0, k;
@@ -473,8 +474,8 @@ static int S_write(struct dtk_write *w, const struct dtk_buf *idx, const char *i
 		       : f->real ? dtk_xstrdup(f->real)
 		                 : dtk_path_join(w->ctx->root, f->rel);
 		if (f ? dtk_file_stage(&st[i], full, f->text, f->len, -1) < 0
-		      : dtk_git_stage_checkout(&st[i], full, idx->ptr ? idx->ptr : "",
-	                               idx->len) < 0) {
+		      : dtk_git_stage_checkout(&st[i], full, idx->ptr ? idx->ptr : "", idx->len) <
+		                    0) {
 			char *why = dtk_xstrdup(dtk_error_last());
 			dtk_error("%s: nothing was written", why);
 			free(why);
@@ -829,13 +830,16 @@ const struct dtk_yval *dtk_write_find(struct dtk_write *w, const char *id, struc
 	return e;
 }
 
-int dtk_write_date(struct dtk_write *w, const char *opt, const char *arg, char *buf)
+int dtk_write_date(struct dtk_write *w, const char *opt, const char *arg, int allow_future,
+                   char *buf)
 {
 	dtk_date d = dtk_date_today();
 	if (arg && dtk_date_parse(&d, arg) < 0)
 		return dtk_cmd_usage_error(w->ctx, w->cmd, "%s must be a date YYYY-MM-DD, not '%s'",
 		                           opt, arg),
 		       -1;
+	if (dtk_cmd_not_future(w->ctx, w->cmd, opt, d, allow_future, NULL) < 0)
+		return -1;
 	dtk_date_format(buf, d);
 	return 0;
 }

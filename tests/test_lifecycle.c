@@ -73,13 +73,14 @@ static void test_edit(void **state)
 	assert_string_equal(r.err, "");
 	t_run_free(&r);
 	want = S_fixture("insights/alpha.yaml");
-	want = S_sub(want,
-	             "    title: 小消息瓶颈在同步\n"
-	             "    claim: Small messages are bound by synchronization steps, not bandwidth.\n",
-	             "    title: 小消息受延迟所限\n"
-	             "    claim: |-\n"
-	             "      Small messages are latency-bound:\n"
-	             "      the steps, not the bytes.\n");
+	want = S_sub(
+	        want,
+	        "    title: 小消息瓶颈在同步\n"
+	        "    claim: Small messages are bound by synchronization steps, not bandwidth.\n",
+	        "    title: 小消息受延迟所限\n"
+	        "    claim: |-\n"
+	        "      Small messages are latency-bound:\n"
+	        "      the steps, not the bytes.\n");
 	want = S_sub(want, "    created: 2026-02-01\n",
 	             "    created: 2026-02-01\n    revised: 2026-07-05\n");
 	S_file_is(dir, "insights/alpha.yaml", want);
@@ -217,8 +218,8 @@ static void test_unlink(void **state)
 	assert_string_equal(r.out, "alpha-002: no longer relates to alpha-001\n");
 	t_run_free(&r);
 	RUN(r, dir, 0, "unverify", "alpha-001", "paper-b", "--confidence", "medium");
-	assert_string_equal(r.out,
-	                    "alpha-001: no longer verified by paper-b (1 left); confidence medium\n");
+	assert_string_equal(
+	        r.out, "alpha-001: no longer verified by paper-b (1 left); confidence medium\n");
 	t_run_free(&r);
 	want = S_fixture("insights/alpha.yaml");
 	want = S_sub(want, "    relates: [alpha-001, cluster-infra:scale-up-interconnect-055]\n",
@@ -322,11 +323,14 @@ static void S_export_marks_retired(const char *dir)
 	page = t_read(dir, "site/nodes/alpha.html", NULL);
 	js = t_read(dir, "site/search.js", NULL);
 	assert_non_null(strstr(page, "Insight 条目: 2（已停用 2 条）"));
-	assert_non_null(strstr(page, "<h2 id=\"alpha-002\"><a href=\"alpha.html#alpha-002\">alpha-002</a> "
-	                             "小消息瓶颈在同步（已停用）</h2>"));
-	assert_non_null(strstr(page, "<li>已被取代（2026-07-03）：<a href=\"alpha.html#alpha-s37vbe1\">"
-	                             "alpha-s37vbe1</a> 小消息受延迟所限</li>"));
-	assert_non_null(strstr(page, "<li>已撤回（2026-07-04）：membership can change: shrink</li>"));
+	assert_non_null(
+	        strstr(page, "<h2 id=\"alpha-002\"><a href=\"alpha.html#alpha-002\">alpha-002</a> "
+	                     "小消息瓶颈在同步（已停用）</h2>"));
+	assert_non_null(strstr(page,
+	                       "<li>已被取代（2026-07-03）：<a href=\"alpha.html#alpha-s37vbe1\">"
+	                       "alpha-s37vbe1</a> 小消息受延迟所限</li>"));
+	assert_non_null(
+	        strstr(page, "<li>已撤回（2026-07-04）：membership can change: shrink</li>"));
 	assert_null(strstr(page, "alpha-s37vbe1</a> 小消息受延迟所限（已停用）</h2>"));
 	/* the newer names the one it supersedes (a page with one crashed) */
 	assert_non_null(strstr(page, "<li>取代：<a href=\"alpha.html#alpha-002\">alpha-002</a> "
@@ -395,8 +399,9 @@ static void test_supersede_and_retract(void **state)
 	/* show says so, of either; list and search leave them out */
 	RUN(r, dir, 0, "show", "alpha-002");
 	/* (no longer a candidate: retired) */
-	assert_non_null(strstr(r.out, "alpha-002  medium  created 2026-02-01\n"
-	                              "  SUPERSEDED by alpha-s37vbe1 on 2026-07-03: 小消息受延迟所限\n"));
+	assert_non_null(strstr(r.out,
+	                       "alpha-002  medium  created 2026-02-01\n"
+	                       "  SUPERSEDED by alpha-s37vbe1 on 2026-07-03: 小消息受延迟所限\n"));
 	t_run_free(&r);
 	RUN(r, dir, 0, "show", "alpha-s37vbe1");
 	assert_non_null(strstr(r.out, "  supersedes:      alpha-002 小消息瓶颈在同步\n"));
@@ -407,14 +412,17 @@ static void test_supersede_and_retract(void **state)
 	                       "      \"how\": \"superseded_by\",\n"));
 	t_run_free(&r);
 	RUN(r, dir, 0, "show", "alpha-001");
-	assert_non_null(strstr(r.out, "  RETRACTED on 2026-07-04: membership can change: shrink\n"));
+	assert_non_null(
+	        strstr(r.out, "  RETRACTED on 2026-07-04: membership can change: shrink\n"));
 	t_run_free(&r);
 	RUN(r, dir, 0, "show", "beta-002");
-	assert_non_null(strstr(r.out, "  relates:         alpha-002 (superseded) 小消息瓶颈在同步\n"));
+	assert_non_null(
+	        strstr(r.out, "  relates:         alpha-002 (superseded) 小消息瓶颈在同步\n"));
 	t_run_free(&r);
 	RUN(r, dir, 0, "show", "alpha-001", "--format", "json");
-	assert_non_null(strstr(r.out, "  \"retracted\": \"2026-07-04\",\n"
-	                              "  \"retracted_reason\": \"membership can change: shrink\",\n"));
+	assert_non_null(strstr(r.out,
+	                       "  \"retracted\": \"2026-07-04\",\n"
+	                       "  \"retracted_reason\": \"membership can change: shrink\",\n"));
 	t_run_free(&r);
 	RUN(r, dir, 0, "list", "--format", "ids");
 	assert_string_equal(r.out, "alpha-003\nalpha-s37vbe1\nbeta-001\nbeta-002\n");
@@ -508,7 +516,8 @@ static void test_contradictions_either_side(void **state)
 	assert_non_null(strstr(want, "    contradicts: [{id: beta-002, status: resolved}]\n"));
 	free(want);
 	want = t_read(dir, "insights/beta.yaml", NULL);
-	assert_non_null(strstr(want, "    contradicts: [{id: alpha-002, status: resolved, note: differs}]\n"));
+	assert_non_null(strstr(
+	        want, "    contradicts: [{id: alpha-002, status: resolved, note: differs}]\n"));
 	free(want);
 	t_done(dir);
 }
@@ -654,7 +663,8 @@ static void test_dry_run_and_json(void **state)
 		t_dtk(&r, dir2, NULL, a[0], "--format", "json", a[1], a[2], a[3], a[4], NULL);
 		assert_int_equal(r.status, 0);
 		if (!strcmp(a[0], "edit-source")) {
-			static const char head[] = "{\n  \"id\": \"paper-b\",\n  \"title\": \"B2\",";
+			static const char head[] =
+			        "{\n  \"id\": \"paper-b\",\n  \"title\": \"B2\",";
 			assert_true(!strncmp(r.out, head, sizeof(head) - 1));
 		} else {
 			const char *id = !strcmp(a[0], "confidence") ? a[2]
@@ -711,7 +721,8 @@ static void test_init_then_fill(void **state)
 	S_file_is(sub, "insights/_crystallizations.yaml", "[]\n");
 	{
 		char *idx = t_read(sub, "INDEX.md", NULL);
-		assert_true(!strncmp(idx, "# my-base knowledge index\n\nThe knowledge entries", 48));
+		assert_true(
+		        !strncmp(idx, "# my-base knowledge index\n\nThe knowledge entries", 48));
 		assert_non_null(strstr(idx, "## Status\n\n  - Nodes: 0\n"));
 		free(idx);
 	}

@@ -114,8 +114,8 @@ static void test_every_command(void **state)
 	assert_string_equal(r.out, "delta-xyg9w6v\n");
 	t_run_free(&r);
 	RUN(r, dir, 0, "verify", "delta-4b4m6pf", "paper-b", "--promote");
-	assert_string_equal(r.out,
-	                    "delta-4b4m6pf: verified by paper-b (2 of 2 for high); confidence high\n");
+	assert_string_equal(
+	        r.out, "delta-4b4m6pf: verified by paper-b (2 of 2 for high); confidence high\n");
 	t_run_free(&r);
 	RUN(r, dir, 0, "verify", "delta-xyg9w6v", "paper-b");
 	assert_string_equal(r.out, "delta-xyg9w6v: verified by paper-b (1 of 2 for high)\n");
@@ -239,9 +239,29 @@ static void test_refusals_write_nothing(void **state)
 	t_done(dir);
 }
 
+/* Runs dtk cmd a b [c] --date 2999-01-01 in dir: refused, exit 2, with the
+ * one message for a date after today. */
+static void S_future(const char *dir, const char *cmd, const char *a, const char *b, const char *c)
+{
+	struct t_run r;
+	char want[128];
+
+	if (c)
+		t_dtk(&r, dir, NULL, cmd, a, b, c, "--date", "2999-01-01", NULL);
+	else
+		t_dtk(&r, dir, NULL, cmd, a, b, "--date", "2999-01-01", NULL);
+	assert_int_equal(r.status, 2);
+	snprintf(want, sizeof(want), "dtk %s: error: --date: the date 2999-01-01 is after today (",
+	         cmd);
+	assert_non_null(strstr(r.err, want));
+	assert_non_null(strstr(r.err, "): pass --allow-future if you mean it\n"));
+	t_run_free(&r);
+}
+
 static void test_messages(void **state)
 {
 	char *dir = t_base();
+	struct t_snap s;
 	struct t_run r;
 	(void)state;
 	RUN(r, dir, 2, "verify", "alpha-002", "paper-b");
@@ -308,6 +328,17 @@ static void test_messages(void **state)
 	t_run_free(&r);
 	RUN(r, dir, 0, "review", "alpha-001", "--date", "2999-01-01", "--allow-future",
 	    "--dry-run");
+	t_run_free(&r);
+	/* the same rule for the dates of the rest of an entry's life */
+	t_snap(&s, dir);
+	S_future(dir, "edit", "alpha-001", "--claim", "c2");
+	S_future(dir, "supersede", "alpha-002", "alpha-001", NULL);
+	S_future(dir, "retract", "alpha-002", "--reason", "r");
+	S_future(dir, "edit-source", "paper-a", "--title", "t2");
+	t_snap_same(&s, dir, "future dates refused");
+	RUN(r, dir, 0, "retract", "alpha-002", "--reason", "r", "--date", "2999-01-01",
+	    "--allow-future");
+	assert_string_equal(r.out, "alpha-002: retracted on 2999-01-01\n");
 	t_run_free(&r);
 	RUN(r, dir, 2, "add", "beta", "--title", "t", "--claim", "c", "--source", "paper-a");
 	assert_string_equal(r.err, "dtk add: error: missing --confidence (high, medium or low: no "

@@ -173,8 +173,11 @@ int dtk_write_check_text(struct dtk_write *w, const char *what, const char *key,
  * or entry; a node file that cannot be read is reported). */
 const struct dtk_yval *dtk_write_find(struct dtk_write *w, const char *id, struct dtk_wfile **fp);
 /* Formats into buf (11 bytes) the date arg of option opt, today when arg is
- * NULL. Returns 0, or -1 after a usage error (not a date). */
-int dtk_write_date(struct dtk_write *w, const char *opt, const char *arg, char *buf);
+ * NULL: the date of something that happened, so not after today unless
+ * allow_future (--allow-future; dtk_cmd_not_future). Returns 0, or -1 after
+ * a usage error (not a date, or after today). */
+int dtk_write_date(struct dtk_write *w, const char *opt, const char *arg, int allow_future,
+                   char *buf);
 
 /* Prints the JSON text b holds, ending in a line break, and releases b. */
 void dtk_write_put_json(struct dtk_write *w, struct dtk_buf *b);
