@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # examples_test.sh DTK SOURCE_DIR: every example of every command's --help,
-# of the manual page's EXAMPLES and of README.md's sessions runs on a copy of
+# of the manual page's EXAMPLES and of README.md's and docs/*.md's ```sh
+# blocks runs on a copy of
 # the shipped base (a git repository with one commit) and does what the text
 # says: exit 0 (or the "# exit N" its comment names), the output a "# word"
 # comment or the lines after a "$ command" give. Examples that are not dtk's
@@ -93,42 +94,54 @@ while IFS= read -r line; do
     fi
 done <"$scratch/man"
 
-# ---- README.md: each ```sh block with "$ " prompts is one session; a
-# command's output is the lines that follow it, when there are any
-awk '/^```sh$/ { on = 1; print "%%"; next } /^```$/ { on = 0 } on' "$SRC/README.md" >"$scratch/readme"
+# ---- README.md and docs/*.md: each ```sh block is an example. One with
+# "$ " prompts is a session on one copy of the base: each command runs in
+# turn, and the lines that follow a command, when there are any, are its
+# output (standard output and error); one without prompts is a script, run
+# as the --help examples are when it is dtk's (its first word dtk, echo or
+# cd), else skipped and counted
 session=$scratch/session
-mkdir -p "$session"
-: >"$scratch/blocks"
-in_prompt=0
-check_readme_cmd() { # the last command and the output it should give
+check_session_cmd() { # the last command and the output it should give
     [ -n "$rcmd" ] || return 0
     local want=0 got rc
     case $rcmd in *"# exit "[0-9]*) want=$(sed -n 's/.*# exit \([0-9]\).*/\1/p' <<<"$rcmd") ;; esac
     got=$(cd "$session" && PATH=$(dirname "$DTK"):$PATH bash -o pipefail -c "${rcmd//build\/dtk/dtk}" 2>&1)
     rc=$?
     n=$((n + 1))
-    if [ "$rc" -ne "$want" ]; then ko "README.md: $rcmd" "exit $rc, want $want" "$(head -n 15 <<<"$got")"
-    elif [ -n "$rwant" ] && [ "$got" != "$rwant" ]; then ko "README.md: $rcmd" "got: $got" "want: $rwant"
-    else ok "README.md: $rcmd"; fi
+    if [ "$rc" -ne "$want" ]; then ko "$doc: $rcmd" "exit $rc, want $want" "$(head -n 15 <<<"$got")"
+    elif [ -n "$rwant" ] && [ "$got" != "$rwant" ]; then ko "$doc: $rcmd" "got: $got" "want: $rwant"
+    else ok "$doc: $rcmd"; fi
     rcmd="" rwant=""
 }
-rcmd="" rwant=""
-while IFS= read -r line; do
-    case $line in
-    %%)
-        check_readme_cmd
-        rm -rf "$session" && cp -R "$pristine" "$session" ;;
-    '$ '*)
-        check_readme_cmd
-        rcmd=${line#\$ } ;;
-    "")
-        check_readme_cmd ;;
-    *)
-        # a block without prompts (scripts/setup ...) is not a session
-        [ -n "$rcmd" ] && rwant+=${rwant:+$'\n'}$line ;;
-    esac
-done <"$scratch/readme"
-check_readme_cmd
+# run_session FILE: the session in FILE, one block's lines
+run_session() {
+    rm -rf "$session" && cp -R "$pristine" "$session"
+    rcmd="" rwant=""
+    while IFS= read -r line; do
+        case $line in
+        '$ '*) check_session_cmd; rcmd=${line#\$ } ;;
+        "") check_session_cmd ;;
+        *) [ -n "$rcmd" ] && rwant+=${rwant:+$'\n'}$line ;;
+        esac
+    done <"$1"
+    check_session_cmd
+}
+for f in "$SRC"/README.md "$SRC"/docs/*.md; do
+    doc=${f#"$SRC"/}
+    rm -rf "$scratch/blocks" && mkdir "$scratch/blocks"
+    awk -v d="$scratch/blocks" '/^```sh$/ { on = 1; k++; next } /^```$/ { on = 0 }
+        on { print > (d "/" k) }' "$f"
+    for b in $(ls "$scratch/blocks" | sort -n); do
+        b=$scratch/blocks/$b
+        if grep -q '^\$ ' "$b"; then
+            run_session "$b"
+        elif dtk_example "$(head -n 1 "$b")"; then
+            run "$doc: $(head -n 1 "$b") ..." "$(cat "$b")"
+        else
+            skipped=$((skipped + 1))
+        fi
+    done
+done
 
 echo "skipped (not dtk's): $skipped"
 t_done
