@@ -246,27 +246,6 @@ static void S_no_refusal(unsigned c, const char *a, const char *b, const char *e
 }
 
 /* Runs the command c with strings a and b; checks the outcome. */
-/* "opt=v" (kept until S_eq_free): a value given attached, so that one
- * starting with '-' (say "-h") is the option's value, never an option. */
-static char *S_eqs[8];
-static int S_n_eqs;
-
-static const char *S_eq(const char *opt, const char *v)
-{
-	size_t n = strlen(opt) + strlen(v) + 2;
-	char *s = dtk_xmalloc(n);
-	if (S_n_eqs == 8)
-		abort();
-	snprintf(s, n, "%s=%s", opt, v);
-	return S_eqs[S_n_eqs++] = s;
-}
-
-static void S_eq_free(void)
-{
-	while (S_n_eqs)
-		free(S_eqs[--S_n_eqs]);
-}
-
 static void S_one(unsigned c, const char *a, const char *b)
 {
 	char *before[N_FILES], *after[N_FILES], *err = NULL, *from = NULL;
@@ -274,7 +253,7 @@ static void S_one(unsigned c, const char *a, const char *b)
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_kb *kb = NULL;
 	const struct dtk_entry *e;
-	const char *args[16];
+	const char *args[24];
 	int n = 0, rc, i, added = 0;
 	char id[96] = "";
 
@@ -290,9 +269,10 @@ static void S_one(unsigned c, const char *a, const char *b)
 	}
 	/* the text-less commands edit an entry added with the strings first */
 	if (c >= C_USE) {
-		const char *add[] = {"add",          "alpha", S_eq("--title", a), S_eq("--claim", b),
-		                     "--source",     "s1",    "--confidence",     "low"};
-		rc = S_run(8, add, &err);
+		/* a value that starts with '-' (say "-h") is the option's */
+		const char *add[] = {"add",      "alpha", "--title",      a,    "--claim", b,
+		                     "--source", "s1",    "--confidence", "low"};
+		rc = S_run(10, add, &err);
 		if (rc != 0) {
 			if (S_must_take(C_ADD, a, b))
 				S_not_read_back(err, a, b);
@@ -301,7 +281,6 @@ static void S_one(unsigned c, const char *a, const char *b)
 		free(err);
 		err = NULL;
 		if (rc != 0) {
-			S_eq_free();
 			return;
 		}
 		added = 1;
@@ -314,8 +293,10 @@ static void S_one(unsigned c, const char *a, const char *b)
 		args[n++] = "add";
 		args[n++] = "alpha";
 		if (c == C_ADD) {
-			args[n++] = S_eq("--title", a);
-			args[n++] = S_eq("--claim", b);
+			args[n++] = "--title";
+			args[n++] = a;
+			args[n++] = "--claim";
+			args[n++] = b;
 			args[n++] = "--source";
 			args[n++] = "s1";
 			args[n++] = "--confidence";
@@ -340,18 +321,21 @@ static void S_one(unsigned c, const char *a, const char *b)
 		break;
 	case C_SOURCE:
 		args[n++] = "add-source";
-		args[n++] = S_eq("--title", a);
+		args[n++] = "--title";
+		args[n++] = a;
 		args[n++] = "s9";
 		break;
 	case C_NODE:
 		args[n++] = "add-node";
-		args[n++] = S_eq("--category", a);
+		args[n++] = "--category";
+		args[n++] = a;
 		args[n++] = "zz-fuzz";
 		break;
 	case C_CONTRADICT:
 	case C_RESOLVE:
 		args[n++] = c == C_CONTRADICT ? "contradict" : "resolve";
-		args[n++] = S_eq("--note", a);
+		args[n++] = "--note";
+		args[n++] = a;
 		args[n++] = c == C_CONTRADICT ? "alpha-002" : "alpha-001";
 		args[n++] = c == C_CONTRADICT ? "alpha-001" : "alpha-002";
 		break;
@@ -363,18 +347,22 @@ static void S_one(unsigned c, const char *a, const char *b)
 		break;
 	case C_EDIT:
 		args[n++] = "edit";
-		args[n++] = S_eq("--title", a);
-		args[n++] = S_eq("--claim", b);
+		args[n++] = "--title";
+		args[n++] = a;
+		args[n++] = "--claim";
+		args[n++] = b;
 		args[n++] = "alpha-001";
 		break;
 	case C_EDIT_SOURCE:
 		args[n++] = "edit-source";
-		args[n++] = S_eq("--title", a);
+		args[n++] = "--title";
+		args[n++] = a;
 		args[n++] = "s1";
 		break;
 	case C_RETRACT:
 		args[n++] = "retract";
-		args[n++] = S_eq("--reason", a);
+		args[n++] = "--reason";
+		args[n++] = a;
 		args[n++] = "alpha-001";
 		break;
 	case C_CONFIDENCE:
@@ -393,9 +381,7 @@ static void S_one(unsigned c, const char *a, const char *b)
 	default: args[n++] = "bloom"; break;
 	}
 	if (c >= C_USE && c != C_BLOOM)
-		args[n++] = c == C_UNRELATE   ? "alpha-002"
-		            : c == C_UNVERIFY ? "alpha-001"
-		                              : id;
+		args[n++] = c == C_UNRELATE ? "alpha-002" : c == C_UNVERIFY ? "alpha-001" : id;
 	if (c == C_VERIFY || c == C_UNVERIFY)
 		args[n++] = "s2";
 	if (c == C_RELATE || c == C_SUPERSEDE)
@@ -483,7 +469,6 @@ static void S_one(unsigned c, const char *a, const char *b)
 		abort();
 	}
 done:
-	S_eq_free();
 	dtk_kb_free(kb);
 	dtk_diags_release(&diags);
 	for (i = 0; i < N_FILES; i++) {

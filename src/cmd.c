@@ -291,9 +291,10 @@ static const struct option *S_all_options(const struct dtk_ctx *ctx, const struc
 	return all;
 }
 
-int dtk_cmd_getopt(struct dtk_ctx *ctx, int argc, char **argv, const char *shortopts,
-                   const struct option *longopts)
+int dtk_cmd_getopt(struct dtk_ctx *ctx, int argc, char **argv)
 {
+	const struct option *longopts = ctx->cmd->options;
+	const char *shortopts = ctx->cmd->shortopts ? ctx->cmd->shortopts : "";
 	struct option all[64];
 	char opts[64];
 	const char *arg, *exact;
@@ -460,14 +461,32 @@ static void S_cmd_help(const struct dtk_cmd *cmd, FILE *f)
 	fputs("  -h, --help   print this help\n", f);
 }
 
-/* Returns 1 when argv holds -h or --help before a "--". */
-static int S_wants_help(int argc, char **argv)
+/* Returns 1 when argv, parsed with the options cmd declares, holds -h or
+ * --help as an option (before a "--"; not as an option's value: in 'add
+ * --title -h' it is the title). Unknown options are passed over here: the
+ * command reports them. */
+static int S_wants_help(const struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char **argv)
 {
-	int i;
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return 1;
-	return 0;
+	struct option all[66];
+	char opts[64], **copy = dtk_xcalloc((size_t)argc + 1, sizeof(*copy));
+	size_t k;
+	int c, help = 0;
+
+	if (!S_all_options(ctx, cmd->options, all, sizeof(all) / sizeof(*all) - 1))
+		abort(); /* a command with more options than room: a bug */
+	for (k = 0; all[k].name; k++)
+		;
+	all[k] = (struct option){"help", no_argument, NULL, 'h'};
+	all[k + 1] = (struct option){NULL, 0, NULL, 0};
+	snprintf(opts, sizeof(opts), ":hq%s", cmd->shortopts ? cmd->shortopts : "");
+	memcpy(copy, argv, (size_t)argc * sizeof(*copy)); /* getopt permutes it */
+	opterr = 0;
+	optind = 0;
+	while (!help && (c = getopt_long(argc, copy, opts, all, NULL)) != -1)
+		help = c == 'h';
+	optind = 0;
+	free(copy);
+	return help;
 }
 
 static int S_unknown(struct dtk_ctx *ctx, const char *name)
@@ -539,7 +558,8 @@ int dtk_cmd_run(struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char *
 	int lock = -1, rc;
 
 	ctx->flags = cmd->flags;
-	if (S_wants_help(argc, argv)) {
+	ctx->cmd = cmd;
+	if (S_wants_help(ctx, cmd, argc, argv)) {
 		S_cmd_help(cmd, ctx->out);
 		return DTK_EXIT_OK;
 	}
@@ -580,7 +600,8 @@ done:
 /* Runs cmd with its arguments on the standard streams. */
 static int S_run(const struct dtk_cmd *cmd, int argc, char **argv, int no_pager)
 {
-	struct dtk_ctx ctx = {NULL, stdout, stderr, cmd->flags, isatty(STDOUT_FILENO), no_pager, 0, NULL};
+	struct dtk_ctx ctx = {NULL,     stdout, stderr, cmd->flags, isatty(STDOUT_FILENO),
+	                      no_pager, 0,      NULL,   cmd};
 	return dtk_cmd_run(&ctx, cmd, argc, argv);
 }
 
@@ -612,7 +633,7 @@ static int S_help(struct dtk_ctx *ctx, int argc, char **argv)
 
 static int S_main(int argc, char **argv)
 {
-	struct dtk_ctx ctx = {NULL, stdout, stderr, 0, 0, 0, 0, NULL};
+	struct dtk_ctx ctx = {NULL, stdout, stderr, 0, 0, 0, 0, NULL, NULL};
 	const struct dtk_cmd *cmd;
 	const char *dir;
 	int i = 1, no_pager = 0;

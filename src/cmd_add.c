@@ -296,20 +296,22 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 	return rc;
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {{"title", required_argument, NULL, 't'},
+                                          {"claim", required_argument, NULL, 'c'},
+                                          {"source", required_argument, NULL, 's'},
+                                          {"confidence", required_argument, NULL, 'C'},
+                                          {"verified-by", required_argument, NULL, 'v'},
+                                          {"relates", required_argument, NULL, 'r'},
+                                          {"created", required_argument, NULL, 'd'},
+                                          {"from", required_argument, NULL, 'f'},
+                                          {"allow-future", no_argument, NULL, 'F'},
+                                          {"distinct-from", required_argument, NULL, 'D'},
+                                          DTK_WRITE_LONGOPTS,
+                                          {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {{"title", required_argument, NULL, 't'},
-	                                     {"claim", required_argument, NULL, 'c'},
-	                                     {"source", required_argument, NULL, 's'},
-	                                     {"confidence", required_argument, NULL, 'C'},
-	                                     {"verified-by", required_argument, NULL, 'v'},
-	                                     {"relates", required_argument, NULL, 'r'},
-	                                     {"created", required_argument, NULL, 'd'},
-	                                     {"from", required_argument, NULL, 'f'},
-	                                     {"allow-future", no_argument, NULL, 'F'},
-	                                     {"distinct-from", required_argument, NULL, 'D'},
-	                                     DTK_WRITE_LONGOPTS,
-	                                     {NULL, 0, NULL, 0}};
 	struct dtk_arena *arena = dtk_arena_new();
 	struct entry *e = dtk_xcalloc(1, sizeof(*e)), flags;
 	const char *from = NULL;
@@ -319,7 +321,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	memset(&flags, 0, sizeof(flags));
 	dtk_write_init(&w, ctx, "add");
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		switch (c) {
 		case 't': flags.title = optarg; break;
 		case 'c': flags.claim = optarg; break;
@@ -425,5 +427,6 @@ const struct dtk_cmd dtk_cmd_add = {
                 "        \"confidence\": \"medium\"}' |\n"
                 "      dtk add training-parallelism --from - --format json\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
+        .options = S_options,
         .exec = S_exec,
 };

@@ -20,12 +20,14 @@ static const struct dtk_yval *S_category(const struct dtk_yval *cats, const char
 	return NULL;
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {{"category", required_argument, NULL, 'c'},
+                                          {"bloom", required_argument, NULL, 'b'},
+                                          DTK_WRITE_LONGOPTS,
+                                          {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {{"category", required_argument, NULL, 'c'},
-	                                     {"bloom", required_argument, NULL, 'b'},
-	                                     DTK_WRITE_LONGOPTS,
-	                                     {NULL, 0, NULL, 0}};
 	const char *category = NULL, *node;
 	const struct dtk_yval *cats, *cat;
 	struct dtk_buf text = DTK_BUF_INIT, line = DTK_BUF_INIT;
@@ -36,7 +38,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 	dtk_write_init(&w, ctx, "add-node");
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		if (c == 'c') {
 			category = optarg;
 		} else if (c == 'b') {
@@ -122,5 +124,6 @@ const struct dtk_cmd dtk_cmd_add_node = {
                 "examples:\n"
                 "  dtk add-node pipeline-schedules --category 分布式策略\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
+        .options = S_options,
         .exec = S_exec,
 };

@@ -38,14 +38,16 @@ static struct dtk_wfile *S_create(struct dtk_write *w)
 	return f;
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {{"title", required_argument, NULL, 't'},
+                                          {"url", required_argument, NULL, 'u'},
+                                          {"read", required_argument, NULL, 'r'},
+                                          {"allow-future", no_argument, NULL, 'F'},
+                                          DTK_WRITE_LONGOPTS,
+                                          {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {{"title", required_argument, NULL, 't'},
-	                                     {"url", required_argument, NULL, 'u'},
-	                                     {"read", required_argument, NULL, 'r'},
-	                                     {"allow-future", no_argument, NULL, 'F'},
-	                                     DTK_WRITE_LONGOPTS,
-	                                     {NULL, 0, NULL, 0}};
 	const char *title = NULL, *url = NULL, *read = NULL, *id;
 	struct dtk_yfield f[4];
 	struct dtk_wfile *file;
@@ -56,7 +58,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 	dtk_write_init(&w, ctx, "add-source");
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		if (c == 't')
 			title = optarg;
 		else if (c == 'u')
@@ -163,5 +165,6 @@ const struct dtk_cmd dtk_cmd_add_source = {
                 "  dtk add-source zero-2020 --title 'ZeRO: Memory Optimizations' \\\n"
                 "      --url https://arxiv.org/abs/1910.02054\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
+        .options = S_options,
         .exec = S_exec,
 };

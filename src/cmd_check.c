@@ -293,12 +293,14 @@ static int S_compare(struct dtk_ctx *ctx, const char *path, struct dtk_file_cmp 
 	return rc == 0 ? dtk_file_cmp_finish(cmp) : rc;
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {{"format", required_argument, NULL, 'f'},
+                                          {"color", required_argument, NULL, 'c'},
+                                          {"word-diff", no_argument, NULL, 'w'},
+                                          {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
-	                                     {"color", required_argument, NULL, 'c'},
-	                                     {"word-diff", no_argument, NULL, 'w'},
-	                                     {NULL, 0, NULL, 0}};
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_file_cmp cmp = {.fd = -1};
 	char *old = NULL, *path = NULL, *crlf = NULL;
@@ -309,7 +311,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	static const char *const formats[] = {"text", "github"};
 
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "f:", opts)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		if (c == 'w')
 			how |= DTK_DIFF_WORDS;
 		else if (c == 'c' && (color = dtk_cmd_choice(ctx, "check", "--color", optarg,
@@ -392,5 +394,7 @@ const struct dtk_cmd dtk_cmd_check = {
                 "  dtk check\n"
                 "  dtk check || dtk reindex\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY,
+        .options = S_options,
+        .shortopts = "f:",
         .exec = S_exec,
 };

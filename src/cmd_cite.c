@@ -21,5 +21,6 @@ const struct dtk_cmd dtk_cmd_cite = {
                 "  dtk cite weight-management-001 training-parallelism-008\n"
                 "  dtk cite weight-management-001 --dry-run\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
+        .options = dtk_write_options,
         .exec = S_exec,
 };

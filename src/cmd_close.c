@@ -17,15 +17,17 @@ static int S_close(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yv
 	return DTK_EXIT_OK;
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
 	struct dtk_write w;
 	int c, rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx, "close");
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1)
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1)
 		if (dtk_write_option(&w, c, optarg) != 1)
 			goto done;
 	if (dtk_cmd_operands(ctx, "close", argc, argv, 1, 1 << 20, "<entry-id>") < 0)
@@ -46,5 +48,6 @@ const struct dtk_cmd dtk_cmd_close = {
                 "examples:\n"
                 "  dtk close training-parallelism-008\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
+        .options = S_options,
         .exec = S_exec,
 };

@@ -74,10 +74,12 @@ static long S_qualified(struct dtk_ctx *ctx, struct dtk_kb **kb, char ***ids)
 	return n;
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {
+        {"qualified", no_argument, NULL, 'Q'}, DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-	        {"qualified", no_argument, NULL, 'Q'}, DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
 	struct conf conf = {0};
 	struct dtk_kb *kb = NULL;
 	struct dtk_write w;
@@ -87,7 +89,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 	dtk_write_init(&w, ctx, "confidence");
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		if (c == 'Q')
 			qualified = 1;
 		else if (dtk_write_option(&w, c, optarg) != 1)
@@ -147,5 +149,6 @@ const struct dtk_cmd dtk_cmd_confidence = {
                 "  dtk confidence low weight-management-001\n"
                 "  dtk confidence high --qualified\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
+        .options = S_options,
         .exec = S_exec,
 };

@@ -49,17 +49,19 @@ static int S_contradict(struct dtk_write *w, struct dtk_wfile *f, const struct d
 	return DTK_EXIT_OK;
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {
+        {"note", required_argument, NULL, 'n'}, DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-	        {"note", required_argument, NULL, 'n'}, DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
 	struct con con = {NULL, NULL};
 	struct dtk_write w;
 	int c, rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx, "contradict");
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		if (c == 'n')
 			con.note = optarg;
 		else if (dtk_write_option(&w, c, optarg) != 1)
@@ -96,5 +98,6 @@ const struct dtk_cmd dtk_cmd_contradict = {
                 "  dtk contradict weight-management-004 weight-management-001 \\\n"
                 "      --note 'P2P pays off only at scale'\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
+        .options = S_options,
         .exec = S_exec,
 };

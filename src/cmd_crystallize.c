@@ -205,22 +205,6 @@ static int S_check_opts(struct dtk_ctx *ctx, const struct opts *o, int format_se
 
 static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, int argc, char **argv)
 {
-	static const struct option lo[] = {{"plan", no_argument, NULL, 'p'},
-	                                   {"date", required_argument, NULL, 'd'},
-	                                   {"format", required_argument, NULL, 'f'},
-	                                   {"eval", required_argument, NULL, 'e'},
-	                                   {"review", required_argument, NULL, 'r'},
-	                                   {"author", required_argument, NULL, 'a'},
-	                                   {"dry-run", no_argument, NULL, 'n'},
-	                                   {"no-commit", no_argument, NULL, 'N'},
-	                                   {"gpg-sign", optional_argument, NULL, 'S'},
-	                                   {"no-gpg-sign", no_argument, NULL, 'G'},
-	                                   {"no-verify", no_argument, NULL, 'V'},
-	                                   {"continue", no_argument, NULL, 'C'},
-	                                   {"abort", no_argument, NULL, 'A'},
-	                                   {"allow-future", no_argument, NULL, 'F'},
-	                                   {"allow-shallow", no_argument, NULL, 'W'},
-	                                   {NULL, 0, NULL, 0}};
 	static const char *const formats[] = {"text", "json"};
 	int c, format_set = 0;
 
@@ -228,7 +212,7 @@ static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, int argc, char **ar
 	o->date = dtk_date_today();
 	o->sign = -1;
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", lo)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		switch (c) {
 		case 'p': o->plan = 1; break;
 		case 'n': o->dry_run = 1; break;
@@ -637,6 +621,17 @@ static int S_resume(struct dtk_ctx *ctx, struct dtk_repo *repo, int cont)
 	return DTK_EXIT_OK;
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {
+        {"plan", no_argument, NULL, 'p'},           {"date", required_argument, NULL, 'd'},
+        {"format", required_argument, NULL, 'f'},   {"eval", required_argument, NULL, 'e'},
+        {"review", required_argument, NULL, 'r'},   {"author", required_argument, NULL, 'a'},
+        {"dry-run", no_argument, NULL, 'n'},        {"no-commit", no_argument, NULL, 'N'},
+        {"gpg-sign", optional_argument, NULL, 'S'}, {"no-gpg-sign", no_argument, NULL, 'G'},
+        {"no-verify", no_argument, NULL, 'V'},      {"continue", no_argument, NULL, 'C'},
+        {"abort", no_argument, NULL, 'A'},          {"allow-future", no_argument, NULL, 'F'},
+        {"allow-shallow", no_argument, NULL, 'W'},  {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct dtk_repo *repo = NULL;
@@ -721,7 +716,7 @@ const struct dtk_cmd dtk_cmd_crystallize = {
                 "examples:\n"
                 "  dtk crystallize --plan --date 2026-10-15\n"
                 "  dtk crystallize --date 2026-10-15 --eval scenario-004=acceptable\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES |
-                 DTK_CMD_RESUMES,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES | DTK_CMD_RESUMES,
+        .options = S_options,
         .exec = S_exec,
 };

@@ -65,15 +65,17 @@ done:
 	return rc;
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {{"title", required_argument, NULL, 't'},
+                                          {"claim", required_argument, NULL, 'c'},
+                                          {"source", required_argument, NULL, 's'},
+                                          {"date", required_argument, NULL, 'd'},
+                                          {"allow-future", no_argument, NULL, 'F'},
+                                          DTK_WRITE_LONGOPTS,
+                                          {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {{"title", required_argument, NULL, 't'},
-	                                     {"claim", required_argument, NULL, 'c'},
-	                                     {"source", required_argument, NULL, 's'},
-	                                     {"date", required_argument, NULL, 'd'},
-	                                     {"allow-future", no_argument, NULL, 'F'},
-	                                     DTK_WRITE_LONGOPTS,
-	                                     {NULL, 0, NULL, 0}};
 	static const char *const keys[] = {"title", "claim", "source"};
 	const char *vals[3] = {NULL, NULL, NULL}, *date = NULL;
 	struct edit ed = {{NULL}, {NULL}, 0, ""};
@@ -82,7 +84,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 	dtk_write_init(&w, ctx, "edit");
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		if (c == 't' || c == 'c' || c == 's')
 			vals[c == 't' ? 0 : c == 'c' ? 1 : 2] = optarg;
 		else if (c == 'd')
@@ -140,5 +142,6 @@ const struct dtk_cmd dtk_cmd_edit = {
                 "examples:\n"
                 "  dtk edit weight-management-002 --claim '瓶颈在发送端编排。'\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
+        .options = S_options,
         .exec = S_exec,
 };

@@ -45,14 +45,16 @@ static void S_print(struct dtk_write *w, const char *id, const char *what, const
 	dtk_write_put_json(w, &b);
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {{"title", required_argument, NULL, 't'},
+                                          {"url", required_argument, NULL, 'u'},
+                                          {"date", required_argument, NULL, 'd'},
+                                          {"allow-future", no_argument, NULL, 'F'},
+                                          DTK_WRITE_LONGOPTS,
+                                          {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {{"title", required_argument, NULL, 't'},
-	                                     {"url", required_argument, NULL, 'u'},
-	                                     {"date", required_argument, NULL, 'd'},
-	                                     {"allow-future", no_argument, NULL, 'F'},
-	                                     DTK_WRITE_LONGOPTS,
-	                                     {NULL, 0, NULL, 0}};
 	static const char *const keys[] = {"title", "url"};
 	const char *vals[2] = {NULL, NULL}, *date = NULL, *id;
 	struct dtk_buf what = DTK_BUF_INIT;
@@ -64,7 +66,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 	dtk_write_init(&w, ctx, "edit-source");
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		if (c == 't' || c == 'u')
 			vals[c == 'u'] = optarg;
 		else if (c == 'd')
@@ -144,5 +146,6 @@ const struct dtk_cmd dtk_cmd_edit_source = {
                 "examples:\n"
                 "  dtk edit-source diloco-2023 --url https://arxiv.org/abs/2311.08105v3\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
+        .options = S_options,
         .exec = S_exec,
 };

@@ -17,7 +17,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	const char *dir;
 
 	optind = 0;
-	if (dtk_cmd_getopt(ctx, argc, argv, "", NULL) != -1 ||
+	if (dtk_cmd_getopt(ctx, argc, argv) != -1 ||
 	    dtk_cmd_operands(ctx, "export", argc, argv, 1, 2, "the format (html) and <dir>") < 0 ||
 	    dtk_cmd_choice(ctx, "export", "the format", argv[optind], formats, 1) < 0 ||
 	    dtk_cmd_operands(ctx, "export", argc, argv, 2, 2, "<dir>") < 0)
@@ -35,8 +35,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		if (removed)
 			dtk_cmd_note(ctx, "removed %d page%s of nodes that no longer exist\n",
 			             removed, removed == 1 ? "" : "s");
-		dtk_cmd_note(ctx, "wrote %d pages to %.*s; open %.*s%sindex.html\n", rc, (int)n, dir,
-		             (int)n, dir, dir[n - 1] == '/' ? "" : "/");
+		dtk_cmd_note(ctx, "wrote %d pages to %.*s; open %.*s%sindex.html\n", rc, (int)n,
+		             dir, (int)n, dir, dir[n - 1] == '/' ? "" : "/");
 		rc = DTK_EXIT_OK;
 	}
 	dtk_kb_free(kb);

@@ -136,13 +136,15 @@ static int S_refuse_existing(struct dtk_write *w, const char *dir)
 	return rc;
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {{"lang", required_argument, NULL, 'l'},
+                                          {"domain", required_argument, NULL, 'd'},
+                                          {"title", required_argument, NULL, 't'},
+                                          DTK_WRITE_LONGOPTS,
+                                          {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {{"lang", required_argument, NULL, 'l'},
-	                                     {"domain", required_argument, NULL, 'd'},
-	                                     {"title", required_argument, NULL, 't'},
-	                                     DTK_WRITE_LONGOPTS,
-	                                     {NULL, 0, NULL, 0}};
 	static const char *const langs[] = {"zh", "en"};
 	const char *title = NULL, *domain = NULL;
 	struct dtk_buf name = DTK_BUF_INIT;
@@ -152,7 +154,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 	dtk_write_init(&w, ctx, "init");
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		if (c == 'l' && (en = dtk_cmd_choice(ctx, "init", "--lang", optarg, langs, 2)) < 0)
 			goto done;
 		else if (c == 'd')
@@ -241,5 +243,6 @@ const struct dtk_cmd dtk_cmd_init = {
                 "  cd \"$(mktemp -d)\" && git init -q && dtk init --lang en &&\n"
                 "      dtk add-node basics --category Basics\n",
         .flags = DTK_CMD_PAGES,
+        .options = S_options,
         .exec = S_exec,
 };

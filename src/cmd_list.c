@@ -134,16 +134,6 @@ static int S_date_opt(struct dtk_ctx *ctx, const char *opt, const char *v, dtk_d
 
 static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct filter *f, enum format *fmt)
 {
-	static const struct option lo[] = {{"node", required_argument, NULL, 'n'},
-	                                   {"confidence", required_argument, NULL, 'c'},
-	                                   {"since", required_argument, NULL, 's'},
-	                                   {"stale-at", required_argument, NULL, 'S'},
-	                                   {"candidates", no_argument, NULL, 'C'},
-	                                   {"format", required_argument, NULL, 'f'},
-	                                   {"nodes", no_argument, NULL, 'N'},
-	                                   {"include-retired", no_argument, NULL, 'R'},
-	                                   {"all", no_argument, NULL, 'R'},
-	                                   {NULL, 0, NULL, 0}};
 	static const char *const formats[] = {"text", "json", "jsonl", "ids"};
 	static const char *const why = "--nodes lists nodes, not entries";
 	int c, i;
@@ -153,7 +143,7 @@ static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct filter *f,
 	f->confidence = -1;
 	*fmt = F_TEXT;
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "n:f:", lo)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		switch (c) {
 		case 'n': f->nodes[f->n_nodes++] = optarg; break;
 		case 'N': f->list_nodes = 1; break;
@@ -210,6 +200,14 @@ static void S_no_node(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *
 	free(names);
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {
+        {"node", required_argument, NULL, 'n'},  {"confidence", required_argument, NULL, 'c'},
+        {"since", required_argument, NULL, 's'}, {"stale-at", required_argument, NULL, 'S'},
+        {"candidates", no_argument, NULL, 'C'},  {"format", required_argument, NULL, 'f'},
+        {"nodes", no_argument, NULL, 'N'},       {"include-retired", no_argument, NULL, 'R'},
+        {"all", no_argument, NULL, 'R'},         {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct dtk_kb *kb = NULL;
@@ -244,11 +242,10 @@ done:
 
 const struct dtk_cmd dtk_cmd_list = {
         .name = "list",
-        .usage =
-                "dtk list [--node N]... [--confidence high|medium|low] [--since D]\n"
-                "                [--stale-at D] [--candidates] [--include-retired]\n"
-                "                [--format text|json|jsonl|ids]\n"
-                "       dtk list --nodes [--node N]... [--format text|json|jsonl|ids]",
+        .usage = "dtk list [--node N]... [--confidence high|medium|low] [--since D]\n"
+                 "                [--stale-at D] [--candidates] [--include-retired]\n"
+                 "                [--format text|json|jsonl|ids]\n"
+                 "       dtk list --nodes [--node N]... [--format text|json|jsonl|ids]",
         .summary = "list the entries that match every filter given, or the nodes",
         .help = "\nEntries in listing order (nodes in category order, entries in file order).\n"
                 "text: id, confidence, freshness date and title, tab-separated; json: an\n"
@@ -276,5 +273,7 @@ const struct dtk_cmd dtk_cmd_list = {
                 "  dtk list --stale-at 2026-12-01 --format ids\n"
                 "  dtk list --nodes\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY | DTK_CMD_PAGES,
+        .options = S_options,
+        .shortopts = "n:f:",
         .exec = S_exec,
 };

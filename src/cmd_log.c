@@ -79,10 +79,12 @@ static void S_json(FILE *f, const struct dtk_run_list *l)
 	dtk_buf_release(&b);
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {{"format", required_argument, NULL, 'f'},
+                                          {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
-	                                     {NULL, 0, NULL, 0}};
 	struct dtk_repo *repo = NULL;
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_run_list runs;
@@ -90,9 +92,9 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	int c, rc, json = 0;
 
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "f:", opts)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		if (c != 'f' ||
-		         (json = dtk_cmd_choice(ctx, "log", "--format", optarg, formats, 2)) < 0)
+		    (json = dtk_cmd_choice(ctx, "log", "--format", optarg, formats, 2)) < 0)
 			return DTK_EXIT_INVALID;
 	}
 	if (dtk_cmd_operands(ctx, "log", argc, argv, 0, 0, NULL) < 0)
@@ -115,10 +117,11 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		else if (runs.n)
 			S_text(ctx->out, &runs);
 		else /* said on standard error: standard output stays a list */
-			dtk_cmd_note(ctx, "dtk log: no crystallization runs: %s\n",
-			             runs.unborn
-			                     ? "the branch has no commit yet"
-			                     : "HEAD's insights/_crystallizations.yaml records none");
+			dtk_cmd_note(
+			        ctx, "dtk log: no crystallization runs: %s\n",
+			        runs.unborn
+			                ? "the branch has no commit yet"
+			                : "HEAD's insights/_crystallizations.yaml records none");
 		rc = DTK_EXIT_OK;
 	}
 	dtk_run_list_release(&runs);
@@ -141,5 +144,7 @@ const struct dtk_cmd dtk_cmd_log = {
                 "  dtk log\n"
                 "  dtk log --format json | jq '.[0]'\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY | DTK_CMD_PAGES,
+        .options = S_options,
+        .shortopts = "f:",
         .exec = S_exec,
 };

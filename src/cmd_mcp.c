@@ -24,17 +24,19 @@ static int S_prefix_ok(const char *p)
 	               strlen(p);
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {{"prefix", required_argument, NULL, 'p'},
+                                          {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {{"prefix", required_argument, NULL, 'p'},
-	                                     {NULL, 0, NULL, 0}};
 	const char *prefix = "";
 	struct dtk_mcp *m;
 	void (*old)(int);
 	int rc, fd, c;
 
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		if (c != 'p')
 			return DTK_EXIT_INVALID;
 		prefix = optarg;
@@ -92,5 +94,6 @@ const struct dtk_cmd dtk_cmd_mcp = {
                 "  claude mcp add dtk -- dtk -C /path/to/base mcp\n"
                 "  claude mcp add infra -- dtk -C /path/to/infra mcp --prefix infra_\n",
         .flags = 0,
+        .options = S_options,
         .exec = S_exec,
 };

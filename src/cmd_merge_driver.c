@@ -172,15 +172,17 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	}
 	rc = dtk_repo_merged_insights(repo, (const char *const *)argv + 1, &files, &n);
 	if (rc == 1)
-		fprintf(ctx->err, "dtk merge-driver: %s left in conflict: insights/ do not merge "
-		                  "cleanly; resolve them, then run 'dtk reindex'\n",
+		fprintf(ctx->err,
+		        "dtk merge-driver: %s left in conflict: insights/ do not merge "
+		        "cleanly; resolve them, then run 'dtk reindex'\n",
 		        argv[4]);
 	else if (rc == 2)
 		/* INDEX.md is derived: kept as ours had it, stale, said */
-		fprintf(ctx->err, "dtk merge-driver: %s: git names no commit it is merging (a "
-		                  "cherry-pick or revert that does not stop; docs/git.md): ours' "
-		                  "INDEX.md kept, not rebuilt; after it, in the base run: dtk reindex "
-		                  "&& git commit --amend --no-edit INDEX.md\n",
+		fprintf(ctx->err,
+		        "dtk merge-driver: %s: git names no commit it is merging (a "
+		        "cherry-pick or revert that does not stop; docs/git.md): ours' "
+		        "INDEX.md kept, not rebuilt; after it, in the base run: dtk reindex "
+		        "&& git commit --amend --no-edit INDEX.md\n",
 		        argv[4]);
 	else if (rc < 0)
 		rc = dtk_cmd_fail(ctx, "merge-driver", 1);

@@ -66,7 +66,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	int rc;
 
 	optind = 0;
-	if (dtk_cmd_getopt(ctx, argc, argv, "", NULL) != -1 ||
+	if (dtk_cmd_getopt(ctx, argc, argv) != -1 ||
 	    dtk_cmd_operands(ctx, "next-id", argc, argv, 1, 1, "<node>") < 0)
 		return DTK_EXIT_INVALID;
 	name = argv[optind];

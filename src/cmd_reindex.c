@@ -22,10 +22,11 @@ static int S_write_file(void *arg, const char *s, size_t len)
 	return -1;
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {{"stdout", no_argument, NULL, 's'}, {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {{"stdout", no_argument, NULL, 's'},
-	                                     {NULL, 0, NULL, 0}};
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_file_cmp cmp = {.fd = -1};
 	char *path = NULL, *crlf = NULL, *old = NULL;
@@ -33,7 +34,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	int to_stdout = 0, c, rc, conv = 0;
 
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		if (c == 's')
 			to_stdout = 1;
 		else
@@ -117,5 +118,6 @@ const struct dtk_cmd dtk_cmd_reindex = {
                 "  dtk reindex\n"
                 "  dtk reindex --stdout | diff - INDEX.md\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
+        .options = S_options,
         .exec = S_exec,
 };

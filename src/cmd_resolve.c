@@ -57,17 +57,19 @@ static int S_resolve(struct dtk_write *w, const char *a, const char *b, const ch
 	return rc;
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {
+        {"note", required_argument, NULL, 'n'}, DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-	        {"note", required_argument, NULL, 'n'}, DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
 	const char *note = NULL;
 	struct dtk_write w;
 	int c, rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx, "resolve");
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		if (c == 'n')
 			note = optarg;
 		else if (dtk_write_option(&w, c, optarg) != 1)
@@ -99,5 +101,6 @@ const struct dtk_cmd dtk_cmd_resolve = {
                 "  dtk resolve large-scale-training-004 large-scale-training-003 \\\n"
                 "      --note 'both hold, at different bandwidths'\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
+        .options = S_options,
         .exec = S_exec,
 };

@@ -31,13 +31,15 @@ static int S_retract(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_
 	return DTK_EXIT_OK;
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {{"reason", required_argument, NULL, 'r'},
+                                          {"date", required_argument, NULL, 'd'},
+                                          {"allow-future", no_argument, NULL, 'F'},
+                                          DTK_WRITE_LONGOPTS,
+                                          {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {{"reason", required_argument, NULL, 'r'},
-	                                     {"date", required_argument, NULL, 'd'},
-	                                     {"allow-future", no_argument, NULL, 'F'},
-	                                     DTK_WRITE_LONGOPTS,
-	                                     {NULL, 0, NULL, 0}};
 	struct retract r = {NULL, ""};
 	const char *date = NULL;
 	struct dtk_write w;
@@ -45,7 +47,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 	dtk_write_init(&w, ctx, "retract");
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		if (c == 'r')
 			r.reason = optarg;
 		else if (c == 'd')
@@ -90,5 +92,6 @@ const struct dtk_cmd dtk_cmd_retract = {
                 "examples:\n"
                 "  dtk retract weight-management-003 --reason 'the benchmark was misconfigured'\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
+        .options = S_options,
         .exec = S_exec,
 };

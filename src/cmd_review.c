@@ -18,12 +18,14 @@ static int S_review(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 	return DTK_EXIT_OK;
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {{"date", required_argument, NULL, 'd'},
+                                          {"allow-future", no_argument, NULL, 'F'},
+                                          DTK_WRITE_LONGOPTS,
+                                          {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {{"date", required_argument, NULL, 'd'},
-	                                     {"allow-future", no_argument, NULL, 'F'},
-	                                     DTK_WRITE_LONGOPTS,
-	                                     {NULL, 0, NULL, 0}};
 	struct dtk_write w;
 	const char *arg = NULL;
 	char date[11];
@@ -31,7 +33,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 	dtk_write_init(&w, ctx, "review");
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		if (c == 'd')
 			arg = optarg;
 		else if (c == 'F')
@@ -62,5 +64,6 @@ const struct dtk_cmd dtk_cmd_review = {
                 "examples:\n"
                 "  dtk review weight-management-001 weight-management-002 --date 2026-11-01\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
+        .options = S_options,
         .exec = S_exec,
 };

@@ -151,14 +151,6 @@ static void S_print(FILE *out, const struct dtk_kb *kb, const struct dtk_search 
 
 static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct opts *o)
 {
-	static const struct option lo[] = {{"node", required_argument, NULL, 'n'},
-	                                   {"confidence", required_argument, NULL, 'c'},
-	                                   {"limit", required_argument, NULL, 'l'},
-	                                   {"format", required_argument, NULL, 'f'},
-	                                   {"color", required_argument, NULL, 'C'},
-	                                   {"include-retired", no_argument, NULL, 'R'},
-	                                   {"all", no_argument, NULL, 'R'},
-	                                   {NULL, 0, NULL, 0}};
 	static const char *const formats[] = {"text", "json", "jsonl", "ids"};
 	char *end;
 	int c, i;
@@ -167,7 +159,7 @@ static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct opts *o)
 	o->confidence = -1;
 	o->color = DTK_COLOR_AUTO;
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "n:l:f:", lo)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		switch (c) {
 		case 'n':
 			if (o->node)
@@ -270,6 +262,13 @@ static int S_keep(void *arg, const char *node, const char *buf, size_t len)
 	return !buf || dtk_search_file_may_match(f->s, buf, len); /* NULL: from the cache */
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {
+        {"node", required_argument, NULL, 'n'},  {"confidence", required_argument, NULL, 'c'},
+        {"limit", required_argument, NULL, 'l'}, {"format", required_argument, NULL, 'f'},
+        {"color", required_argument, NULL, 'C'}, {"include-retired", no_argument, NULL, 'R'},
+        {"all", no_argument, NULL, 'R'},         {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
@@ -360,5 +359,7 @@ const struct dtk_cmd dtk_cmd_search = {
                 "  dtk search 通信 rank --node collective-communication --format ids\n"
                 "  dtk search checkpoint --confidence medium --limit 5 --format jsonl\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_PAGES,
+        .options = S_options,
+        .shortopts = "n:l:f:",
         .exec = S_exec,
 };

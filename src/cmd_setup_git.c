@@ -154,8 +154,7 @@ static int S_check_dtk(struct dtk_ctx *ctx, const char *dtk)
 
 /* Returns text (a NUL-terminated script) with each "@<name>@" of the
  * names[0..n) replaced by values[i] (malloc'd). */
-static char *S_fill(const char *text, const char *const *names, const char *const *values,
-                    size_t n)
+static char *S_fill(const char *text, const char *const *names, const char *const *values, size_t n)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
 	const char *p = text, *at;
@@ -285,9 +284,9 @@ static int S_hooks_plan(struct hook hooks[N_HOOKS], struct dtk_repo *repo, const
 	for (i = 0; i < N_HOOKS; i++) {
 		hooks[i].path = dtk_repo_hook_path(repo, hooks[i].name);
 		if (i == 0)
-			hooks[i].text =
-			        S_fill(hook_dtk_merge_index_sh, (const char *const[]){"DTK", "BASE"},
-			               (const char *const[]){dtk, dtk_buf_cstr(&base)}, 2);
+			hooks[i].text = S_fill(hook_dtk_merge_index_sh,
+			                       (const char *const[]){"DTK", "BASE"},
+			                       (const char *const[]){dtk, dtk_buf_cstr(&base)}, 2);
 		else
 			hooks[i].text = S_fill(hook_hook_sh, (const char *const[]){"HOOK"},
 			                       (const char *const[]){hooks[i].name}, 1);
@@ -325,8 +324,8 @@ static int S_hooks_write(struct hook hooks[N_HOOKS])
  * HOOK_MARK); says so on out. Returns 0 or -1 with the error set. */
 static int S_old_hook_remove(struct dtk_repo *repo, FILE *out)
 {
-	struct hook h = {"pre-merge-commit", dtk_repo_hook_path(repo, "pre-merge-commit"), NULL,
-	                 0, NULL};
+	struct hook h = {"pre-merge-commit", dtk_repo_hook_path(repo, "pre-merge-commit"), NULL, 0,
+	                 NULL};
 	int rc;
 
 	h.text = dtk_xstrdup("");
@@ -380,6 +379,11 @@ static void S_hooks_report(const struct hook hooks[N_HOOKS], FILE *out, FILE *er
 	}
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {{"dtk", required_argument, NULL, 'd'},
+                                          {"no-hooks", no_argument, NULL, 'n'},
+                                          {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct dtk_repo *repo = NULL;
@@ -390,13 +394,10 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	size_t len = 0, i;
 	int rc = DTK_EXIT_INVALID, added = 0, no_hooks = 0;
 
-	static const struct option opts[] = {{"dtk", required_argument, NULL, 'd'},
-	                                     {"no-hooks", no_argument, NULL, 'n'},
-	                                     {NULL, 0, NULL, 0}};
 	int c;
 
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		if (c == 'n') {
 			no_hooks = 1;
 			continue;
@@ -429,8 +430,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	 * need no driver); each driver's command before its name (a name
 	 * without a command makes git refuse to merge); .gitattributes, which
 	 * makes git use the drivers, last. */
-	if ((!no_hooks && (S_hooks_write(hooks) < 0 ||
-	                   (hooks[0].state != HOOK_FOREIGN && S_old_hook_remove(repo, ctx->out) < 0))) ||
+	if ((!no_hooks && (S_hooks_write(hooks) < 0 || (hooks[0].state != HOOK_FOREIGN &&
+	                                                S_old_hook_remove(repo, ctx->out) < 0))) ||
 	    dtk_repo_config_set(repo, "merge.dtk-index.driver", driver) < 0 ||
 	    dtk_repo_config_set(repo, "merge.dtk-index.name",
 	                        "dtk: rebuild INDEX.md from the merged insights/") < 0 ||
@@ -498,5 +499,6 @@ const struct dtk_cmd dtk_cmd_setup_git = {
                 "  dtk setup-git && git add .gitattributes &&\n"
                 "      git commit -m 'merge INDEX.md with dtk'\n",
         .flags = DTK_CMD_NEEDS_KB,
+        .options = S_options,
         .exec = S_exec,
 };

@@ -74,8 +74,8 @@ static const char *S_retired(const struct dtk_kb *kb, const char *id)
 /* Prints the backlinks of entry id, one line each, grouped by kind. */
 static void S_text_backlinks(FILE *f, const struct dtk_kb *kb, const char *id)
 {
-	static const char *const label[4] = {"related by:", "contradicted by:", "flags gap:",
-	                                     "supersedes:"};
+	static const char *const label[4] = {
+	        "related by:", "contradicted by:", "flags gap:", "supersedes:"};
 	struct dtk_link *links;
 	size_t i, n = dtk_links_to(&links, kb, id, NULL);
 	int how, first;
@@ -271,11 +271,13 @@ static int S_print(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *nod
 	return DTK_EXIT_OK;
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {{"format", required_argument, NULL, 'f'},
+                                          {"color", required_argument, NULL, 'c'},
+                                          {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
-	                                     {"color", required_argument, NULL, 'c'},
-	                                     {NULL, 0, NULL, 0}};
 	struct dtk_kb *kb = NULL;
 	static const char *const formats[] = {"text", "json"};
 	static const char *const colors[] = {"auto", "always", "never"};
@@ -284,7 +286,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	int c, rc, is_entry, json = 0, k;
 
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "f:", opts)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		if (c == 'f' &&
 		    (json = dtk_cmd_choice(ctx, "show", "--format", optarg, formats, 2)) >= 0)
 			continue;
@@ -334,5 +336,7 @@ const struct dtk_cmd dtk_cmd_show = {
                 "  dtk show collective-communication\n"
                 "  dtk show training-parallelism-008 --format json\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY | DTK_CMD_PAGES,
+        .options = S_options,
+        .shortopts = "f:",
         .exec = S_exec,
 };

@@ -44,12 +44,14 @@ static void S_print(FILE *out, const struct dtk_similar_hit *hits, size_t n, enu
 	dtk_buf_release(&b);
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {{"node", required_argument, NULL, 'n'},
+                                          {"limit", required_argument, NULL, 'l'},
+                                          {"format", required_argument, NULL, 'f'},
+                                          {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option lo[] = {{"node", required_argument, NULL, 'n'},
-	                                   {"limit", required_argument, NULL, 'l'},
-	                                   {"format", required_argument, NULL, 'f'},
-	                                   {NULL, 0, NULL, 0}};
 	static const char *const formats[] = {"text", "json", "ids"};
 	struct dtk_similar_query q = {0};
 	struct dtk_similar_hit *hits = NULL;
@@ -62,7 +64,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 	q.limit = 10;
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "n:l:f:", lo)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		switch (c) {
 		case 'n': q.node = optarg; break;
 		case 'l':
@@ -127,5 +129,7 @@ const struct dtk_cmd dtk_cmd_similar = {
                 "  dtk similar 'TP stays inside the node; PP crosses nodes'\n"
                 "  dtk similar -n training-parallelism -l 3 --format json 流水线气泡\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY | DTK_CMD_PAGES,
+        .options = S_options,
+        .shortopts = "n:l:f:",
         .exec = S_exec,
 };

@@ -6,16 +6,18 @@
 #include <getopt.h>
 #include <stdlib.h>
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
 	struct dtk_buf line = DTK_BUF_INIT;
 	struct dtk_write w;
 	int c, rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx, "stance");
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1)
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1)
 		if (dtk_write_option(&w, c, optarg) != 1)
 			goto done;
 	if (dtk_cmd_operands(ctx, "stance", argc, argv, 2, 2, "<node> <text>") < 0)
@@ -41,5 +43,6 @@ const struct dtk_cmd dtk_cmd_stance = {
                 "examples:\n"
                 "  dtk stance weight-management '权重同步是数据路径编排问题'\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
+        .options = S_options,
         .exec = S_exec,
 };

@@ -52,12 +52,14 @@ static int S_supersede(struct dtk_write *w, struct dtk_wfile *f, const struct dt
 	return DTK_EXIT_OK;
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {{"date", required_argument, NULL, 'd'},
+                                          {"allow-future", no_argument, NULL, 'F'},
+                                          DTK_WRITE_LONGOPTS,
+                                          {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {{"date", required_argument, NULL, 'd'},
-	                                     {"allow-future", no_argument, NULL, 'F'},
-	                                     DTK_WRITE_LONGOPTS,
-	                                     {NULL, 0, NULL, 0}};
 	struct sup s = {NULL, ""};
 	const char *date = NULL;
 	struct dtk_write w;
@@ -65,7 +67,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 	dtk_write_init(&w, ctx, "supersede");
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		if (c == 'd')
 			date = optarg;
 		else if (c == 'F')
@@ -100,5 +102,6 @@ const struct dtk_cmd dtk_cmd_supersede = {
                 "examples:\n"
                 "  dtk supersede weight-management-002 weight-management-005\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
+        .options = S_options,
         .exec = S_exec,
 };

@@ -44,18 +44,19 @@ static int S_unverify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk
 	return DTK_EXIT_OK;
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {
+        {"confidence", required_argument, NULL, 'c'}, DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {{"confidence", required_argument, NULL, 'c'},
-	                                     DTK_WRITE_LONGOPTS,
-	                                     {NULL, 0, NULL, 0}};
 	struct unverify u = {NULL, -1};
 	struct dtk_write w;
 	int c, rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx, "unverify");
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		if (c == 'c') {
 			u.level = dtk_cmd_choice(ctx, "unverify", "--confidence", optarg,
 			                         dtk_confidence_names, DTK_CONF_COUNT);
@@ -89,5 +90,6 @@ const struct dtk_cmd dtk_cmd_unverify = {
                 "examples:\n"
                 "  dtk unverify training-parallelism-008 megatron-2021 --confidence low\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
+        .options = S_options,
         .exec = S_exec,
 };

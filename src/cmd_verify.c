@@ -66,17 +66,19 @@ static int S_verify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 	return DTK_EXIT_OK;
 }
 
+/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
+static const struct option S_options[] = {
+        {"promote", no_argument, NULL, 'p'}, DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-	        {"promote", no_argument, NULL, 'p'}, DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
 	struct verify v = {NULL, 0, 0, 0};
 	struct dtk_write w;
 	int c, rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx, "verify");
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1) {
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		if (c == 'p')
 			v.promote = 1;
 		else if (dtk_write_option(&w, c, optarg) != 1)
@@ -108,5 +110,6 @@ const struct dtk_cmd dtk_cmd_verify = {
                 "examples:\n"
                 "  dtk verify training-parallelism-008 megatron-lm-repo --promote\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
+        .options = S_options,
         .exec = S_exec,
 };

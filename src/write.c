@@ -688,16 +688,17 @@ static int S_bump(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 	return DTK_EXIT_OK;
 }
 
+const struct option dtk_write_options[] = {DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+
 /* The whole of dtk use and dtk cite: add to key of each entry named. */
 int dtk_write_counter(struct dtk_ctx *ctx, const char *cmd, const char *key, int argc, char **argv)
 {
-	static const struct option opts[] = {DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
 	struct dtk_write w;
 	int c, rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx, cmd);
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv, "", opts)) != -1)
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1)
 		if (dtk_write_option(&w, c, optarg) != 1)
 			goto done;
 	if (dtk_cmd_operands(ctx, cmd, argc, argv, 1, 1 << 20, "<entry-id>") < 0)

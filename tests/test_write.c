@@ -329,6 +329,19 @@ static void test_messages(void **state)
 	RUN(r, dir, 0, "review", "alpha-001", "--date", "2999-01-01", "--allow-future",
 	    "--dry-run");
 	t_run_free(&r);
+	/* -h as an option's value is the value, never a call for help; as an
+	 * option it is help, wherever it stands */
+	RUN(r, dir, 0, "add", "beta", "--title", "-h", "--claim", "qzx wvy", "--source", "paper-a",
+	    "--confidence", "low", "--dry-run");
+	assert_non_null(strstr(r.out, "\n+    title: -h\n"));
+	t_run_free(&r);
+	RUN(r, dir, 2, "show", "--format", "-h");
+	assert_string_equal(r.err, "dtk show: error: --format must be text or json, not '-h'\n"
+	                           "see 'dtk show --help'\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "retract", "alpha-002", "--reason", "r", "-h");
+	assert_non_null(strstr(r.out, "usage: dtk retract --reason R"));
+	t_run_free(&r);
 	/* the same rule for the dates of the rest of an entry's life */
 	t_snap(&s, dir);
 	S_future(dir, "edit", "alpha-001", "--claim", "c2");

@@ -2,14 +2,17 @@
  * cmd.h: dtk's commands. Each src/cmd_<name>.c exports one const struct
  * dtk_cmd; src/cmd.c holds the one table of them and the dispatcher.
  *
- * Adding a command: write src/cmd_<name>.c with a static exec function and
- * the exported struct, declare it below, list it in cmd.c's table, add it to
+ * Adding a command: write src/cmd_<name>.c with a static exec function, its
+ * options (a static struct option table) and the exported struct naming
+ * both, declare it below, list it in cmd.c's table, add it to
  * CMakeLists.txt, docs/commands.md and a test.
  */
 #ifndef DTK_CMD_H
 #define DTK_CMD_H
 
 #include <stdio.h>
+
+struct option; /* <getopt.h> */
 
 /* What the dispatcher prepares before a command runs. */
 enum {
@@ -30,11 +33,12 @@ enum {
 struct dtk_ctx {
 	const char *root; /* the knowledge base root, when NEEDS_KB */
 	FILE *out, *err;
-	unsigned flags; /* the command's DTK_CMD_ flags */
-	int tty;        /* standard output is a terminal (or a pager on one) */
-	int no_pager;   /* -P, --no-pager given */
-	int quiet;      /* -q, --quiet given: out is a null stream, no notes */
-	FILE *loud;     /* with quiet: the out the command was given */
+	unsigned flags;            /* the command's DTK_CMD_ flags */
+	int tty;                   /* standard output is a terminal (or a pager on one) */
+	int no_pager;              /* -P, --no-pager given */
+	int quiet;                 /* -q, --quiet given: out is a null stream, no notes */
+	FILE *loud;                /* with quiet: the out the command was given */
+	const struct dtk_cmd *cmd; /* the command running (set by dtk_cmd_run) */
 };
 
 struct dtk_cmd {
@@ -43,6 +47,12 @@ struct dtk_cmd {
 	const char *summary; /* one line for dtk --help */
 	const char *help;    /* the rest of dtk <cmd> --help: options, examples */
 	unsigned flags;
+	/* The command's options, as getopt_long takes them: long options
+	 * (NULL: none) and short ones ("f:"; NULL: none). The dispatcher reads
+	 * them to find -h/--help (never an option's value: 'add --title -h' is a
+	 * title), dtk_cmd_getopt to parse them. */
+	const struct option *options;
+	const char *shortopts;
 	/* Runs the command with its own arguments (argv[0] is its name); returns
 	 * the exit status. */
 	int (*exec)(struct dtk_ctx *ctx, int argc, char **argv);
@@ -124,7 +134,8 @@ int dtk_cmd_usage_see(struct dtk_ctx *ctx, const char *cmd);
 int dtk_cmd_usage_error(struct dtk_ctx *ctx, const char *cmd, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
 
-/* getopt_long for a command (argv[0] is its name) with dtk's own messages:
+/* getopt_long over the options ctx->cmd declares, for a command (argv[0] is
+ * its name), with dtk's own messages:
  * returns the option as getopt_long does, -1 after the last option, or '?'
  * after printing the usage error for an unknown, ambiguous or misused option
  * or one missing its value. Starts over when optind is 0. Handles itself the
@@ -132,9 +143,7 @@ int dtk_cmd_usage_error(struct dtk_ctx *ctx, const char *cmd, const char *fmt, .
  * (ctx->quiet: standard output goes nowhere, dtk_cmd_note prints nothing;
  * errors and warnings still go to standard error) and, for DTK_CMD_PAGES,
  * --no-pager (ctx->no_pager). */
-struct option;
-int dtk_cmd_getopt(struct dtk_ctx *ctx, int argc, char **argv, const char *shortopts,
-                   const struct option *longopts);
+int dtk_cmd_getopt(struct dtk_ctx *ctx, int argc, char **argv);
 
 /* Returns the index of value among the n choices; or prints "<opt> must be
  * a, b or c, not 'value'" (with a did-you-mean when one is close) and

@@ -20,6 +20,8 @@
 #include "dtk/model.h"
 #include "dtk/yedit.h"
 
+#include <getopt.h>
+
 /* The options every write command takes (see DTK_WRITE_LONGOPTS). */
 struct dtk_write_opts {
 	int dry_run;    /* print the diff of every file, write nothing */
@@ -35,6 +37,9 @@ enum { DTK_WOPT_DRY_RUN = 0x100, DTK_WOPT_FORMAT, DTK_WOPT_NO_REINDEX };
 	{"format", required_argument, NULL, DTK_WOPT_FORMAT}, \
 	{"no-reindex", no_argument, NULL, DTK_WOPT_NO_REINDEX}
 /* clang-format on */
+
+/* The options of a write command that takes only those (use, cite). */
+extern const struct option dtk_write_options[];
 
 /* The help text of the common options. */
 #define DTK_WRITE_HELP                                                                             \
