@@ -148,7 +148,7 @@ static void S_fresh_id(const struct dtk_wfile *f, const char *node, const struct
 	do {
 		dtk_entry_id_birth(buf, size, node, e->title, e->claim, e->source, nonce++);
 		for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
-			const char *id = dtk_write_str(l->items[i], "id");
+			const char *id = dtk_yval_str(l->items[i], "id");
 			if (id && !strcmp(id, buf))
 				break;
 		}

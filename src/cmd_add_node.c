@@ -13,7 +13,7 @@ static const struct dtk_yval *S_category(const struct dtk_yval *cats, const char
 {
 	size_t i;
 	for (i = 0; cats && cats->kind == DTK_Y_SEQ && i < cats->n; i++) {
-		const char *s = dtk_write_str(cats->items[i], "name");
+		const char *s = dtk_yval_str(cats->items[i], "name");
 		if (s && !strcmp(s, name))
 			return cats->items[i];
 	}
@@ -72,7 +72,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		goto done;
 	cats = dtk_yval_get(dom->doc.root, "categories");
 	cat = S_category(cats, category);
-	if (cat && dtk_write_list_has(cat, "nodes", node, NULL) >= 0) {
+	if (cat && dtk_yval_list_find(cat, "nodes", node, NULL) >= 0) {
 		/* listed already: a run killed after writing _domain.yaml (which
 		 * is written first) is finished by running it again */
 		rc = 0;

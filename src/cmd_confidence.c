@@ -16,8 +16,8 @@ static int S_rate(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
                   const char *id, size_t times, struct dtk_buf *lines, void *arg)
 {
 	const struct conf *c = arg;
-	const char *want = dtk_confidence_names[c->level], *old = dtk_write_str(e, "confidence");
-	size_t n = dtk_write_list_len(e, "verified_by");
+	const char *want = dtk_confidence_names[c->level], *old = dtk_yval_str(e, "confidence");
+	size_t n = dtk_yval_list_len(e, "verified_by");
 	int min;
 
 	(void)times;
@@ -26,9 +26,9 @@ static int S_rate(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 	if (c->level == DTK_CONF_HIGH) {
 		if ((min = dtk_write_high_min(w)) < 0)
 			return DTK_EXIT_INVALID;
-		if (dtk_write_str(e, "superseded_by") || dtk_write_str(e, "retracted"))
+		if (dtk_yval_str(e, "superseded_by") || dtk_yval_str(e, "retracted"))
 			return dtk_write_refuse(w, "%s is %s: high is for live entries", id,
-			                        dtk_write_str(e, "retracted") ? "retracted"
+			                        dtk_yval_str(e, "retracted") ? "retracted"
 			                                                      : "superseded");
 		if (n < (size_t)min)
 			return dtk_write_refuse(w,

@@ -21,7 +21,7 @@ static int S_contradict(struct dtk_write *w, struct dtk_wfile *f, const struct d
 	(void)times;
 	if (!strcmp(c->other, id))
 		return dtk_write_refuse(w, "an entry does not contradict itself");
-	if (dtk_write_list_has(e, "contradicts", c->other, "id") >= 0)
+	if (dtk_yval_list_find(e, "contradicts", c->other, "id") >= 0)
 		return dtk_write_refuse(w,
 		                        "%s already has a contradiction with %s (dtk resolve "
 		                        "closes it)",
@@ -29,11 +29,11 @@ static int S_contradict(struct dtk_write *w, struct dtk_wfile *f, const struct d
 	{ /* declared from the other side: one contradiction, named once */
 		struct dtk_wfile *of = NULL;
 		const struct dtk_yval *o = dtk_write_find(w, c->other, &of);
-		int k = o ? dtk_write_list_has(o, "contradicts", id, "id") : -1;
+		int k = o ? dtk_yval_list_find(o, "contradicts", id, "id") : -1;
 		if (k >= 0) {
 			const struct dtk_yval *x = dtk_yval_get(o, "contradicts")->items[k];
-			const char *st = dtk_write_str(x, "status"),
-			           *note = dtk_write_str(x, "note");
+			const char *st = dtk_yval_str(x, "status"),
+			           *note = dtk_yval_str(x, "note");
 			int open = st && !strcmp(st, "open");
 			return dtk_write_refuse(
 			        w, "%s already has a contradiction with %s (%s%s%s)%s", c->other,

@@ -22,7 +22,7 @@ static int S_edit(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 
 	(void)times;
 	for (i = 0; i < ed->n; i++) {
-		const char *old = dtk_write_str(e, ed->key[i]);
+		const char *old = dtk_yval_str(e, ed->key[i]);
 		if (old && !strcmp(old, ed->val[i]))
 			continue; /* as it is: not an edit */
 		if (!strcmp(ed->key[i], "source")) {
@@ -38,7 +38,7 @@ static int S_edit(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 				                      ed->val[i]);
 				goto done;
 			}
-			if (dtk_write_list_has(e, "verified_by", ed->val[i], NULL) >= 0) {
+			if (dtk_yval_list_find(e, "verified_by", ed->val[i], NULL) >= 0) {
 				rc = dtk_write_refuse(w,
 				                      "'%s' verifies %s; its own source must be "
 				                      "another (dtk unverify %s %s first)",

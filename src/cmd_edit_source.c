@@ -13,7 +13,7 @@ static const struct dtk_yval *S_source(const struct dtk_wfile *f, const char *id
 	const struct dtk_yval *root = f->doc.root;
 	size_t i;
 	for (i = 0; root->kind == DTK_Y_SEQ && i < root->n; i++) {
-		const char *s = dtk_write_str(root->items[i], "id");
+		const char *s = dtk_yval_str(root->items[i], "id");
 		if (s && !strcmp(s, id))
 			return root->items[i];
 	}
@@ -97,7 +97,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		goto done;
 	}
 	for (k = 0; k < 2; k++) {
-		const char *old = dtk_write_str(src, keys[k]);
+		const char *old = dtk_yval_str(src, keys[k]);
 		if (!vals[k] || (old && !strcmp(old, vals[k])))
 			continue;
 		if (dtk_yedit_set_key(&f->doc, src, keys[k], (struct dtk_yscalar){vals[k], 0},

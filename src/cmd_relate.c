@@ -13,7 +13,7 @@ static int S_relate(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 	(void)times;
 	if (!strcmp(other, id))
 		return dtk_write_refuse(w, "an entry does not relate to itself");
-	if (dtk_write_list_has(e, "relates", other, NULL) >= 0)
+	if (dtk_yval_list_find(e, "relates", other, NULL) >= 0)
 		return dtk_write_refuse(w, "%s already relates to %s", id, other);
 	if (dtk_yedit_append(&f->doc, e, "relates", (struct dtk_yscalar){other, 0},
 	                     dtk_yedit_entry_keys) < 0)

@@ -33,8 +33,8 @@ static int S_resolve(struct dtk_write *w, const char *a, const char *b, const ch
 	if (!ea)
 		return DTK_EXIT_INVALID;
 	eb = strcmp(a, b) ? dtk_write_find(w, b, &fb) : NULL;
-	i = dtk_write_list_has(ea, "contradicts", b, "id");
-	k = eb ? dtk_write_list_has(eb, "contradicts", a, "id") : -1;
+	i = dtk_yval_list_find(ea, "contradicts", b, "id");
+	k = eb ? dtk_yval_list_find(eb, "contradicts", a, "id") : -1;
 	if (i < 0 && k < 0)
 		return dtk_write_refuse(w, "%s and %s have no contradiction (on either entry)", a,
 		                        b);

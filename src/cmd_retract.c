@@ -15,10 +15,10 @@ static int S_retract(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_
                      const char *id, size_t times, struct dtk_buf *lines, void *arg)
 {
 	struct retract *r = arg;
-	const char *by = dtk_write_str(e, "superseded_by");
+	const char *by = dtk_yval_str(e, "superseded_by");
 
 	(void)times;
-	if (dtk_write_str(e, "retracted"))
+	if (dtk_yval_str(e, "retracted"))
 		return dtk_write_refuse(w, "%s is retracted already", id);
 	if (by)
 		return dtk_write_refuse(w, "%s is superseded by %s: it is retired already", id, by);

@@ -15,10 +15,10 @@ struct sup {
  * NULL (buf holds the text). */
 static const char *S_retired(const struct dtk_yval *e, char *buf, size_t size)
 {
-	const char *by = dtk_write_str(e, "superseded_by");
+	const char *by = dtk_yval_str(e, "superseded_by");
 	if (by)
 		snprintf(buf, size, "superseded by %s", by);
-	else if (dtk_write_str(e, "retracted"))
+	else if (dtk_yval_str(e, "retracted"))
 		snprintf(buf, size, "retracted");
 	else
 		return NULL;

@@ -10,7 +10,7 @@ static int S_unrelate(struct dtk_write *w, struct dtk_wfile *f, const struct dtk
                       const char *id, size_t times, struct dtk_buf *lines, void *arg)
 {
 	const char *other = arg;
-	int i = dtk_write_list_has(e, "relates", other, NULL);
+	int i = dtk_yval_list_find(e, "relates", other, NULL);
 
 	(void)times;
 	if (i < 0)

@@ -15,9 +15,9 @@ static int S_unverify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk
                       const char *id, size_t times, struct dtk_buf *lines, void *arg)
 {
 	const struct unverify *u = arg;
-	const char *conf = dtk_write_str(e, "confidence");
-	int i = dtk_write_list_has(e, "verified_by", u->source, NULL), min;
-	size_t left = dtk_write_list_len(e, "verified_by") - (i >= 0);
+	const char *conf = dtk_yval_str(e, "confidence");
+	int i = dtk_yval_list_find(e, "verified_by", u->source, NULL), min;
+	size_t left = dtk_yval_list_len(e, "verified_by") - (i >= 0);
 	int high = u->level >= 0 ? u->level == DTK_CONF_HIGH : conf && !strcmp(conf, "high");
 
 	(void)times;

@@ -16,7 +16,7 @@ static int S_verify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
                     const char *id, size_t times, struct dtk_buf *lines, void *arg)
 {
 	struct verify *v = arg;
-	const char *own = dtk_write_str(e, "source");
+	const char *own = dtk_yval_str(e, "source");
 	int known;
 
 	(void)times;
@@ -25,7 +25,7 @@ static int S_verify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 		                        "'%s' is the own source of %s; verified_by names other "
 		                        "sources",
 		                        v->source, id);
-	if (dtk_write_list_has(e, "verified_by", v->source, NULL) >= 0)
+	if (dtk_yval_list_find(e, "verified_by", v->source, NULL) >= 0)
 		return dtk_write_refuse(w, "%s is already verified by '%s'", id, v->source);
 	known = dtk_write_source_known(w, v->source);
 	if (known < 0)
@@ -38,7 +38,7 @@ static int S_verify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 	v->min = dtk_write_high_min(w);
 	if (v->min < 0)
 		return DTK_EXIT_INVALID;
-	v->count = dtk_write_list_len(e, "verified_by") + 1;
+	v->count = dtk_yval_list_len(e, "verified_by") + 1;
 	if (v->promote && v->count < (size_t)v->min)
 		return dtk_write_refuse(w,
 		                        "--promote: %s would have %zu verified_by source%s; high "
@@ -59,7 +59,7 @@ static int S_verify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 		               v->source, v->count, v->min);
 	if (v->promote)
 		dtk_buf_puts(lines, "; confidence high\n");
-	else if (v->count >= (size_t)v->min && strcmp(dtk_write_str(e, "confidence") ?: "", "high"))
+	else if (v->count >= (size_t)v->min && strcmp(dtk_yval_str(e, "confidence") ?: "", "high"))
 		dtk_buf_puts(lines, "; qualifies for high (--promote sets it)\n");
 	else
 		dtk_buf_putc(lines, '\n');

@@ -1,6 +1,7 @@
 /* gitcommit.c: what 'git commit' does around the commit object: its hooks
  * and its signature (git 2.39's builtin/commit.c and gpg-interface.c). */
-#include "gitint.h"
+#include "gitcommit.h"
+#include "gitenv.h"
 
 #include "dtk/dtk.h"
 #include "dtk/fs.h"

@@ -1,7 +1,7 @@
 /* gitenv.c: the repository, its configuration and the commit's identities,
  * resolved as git resolves them (libgit2 1.5 reads few of git's variables). */
 #define _GNU_SOURCE /* memfd_create */
-#include "gitint.h"
+#include "gitenv.h"
 
 #include "dtk/dtk.h"
 #include "dtk/fs.h"

@@ -1,7 +1,7 @@
 /* markdown.c: the document builder over cmark-gfm. */
 #include "dtk/markdown.h"
 
-#include "dtk/cjkfold.h"
+#include "dtk/linebreak.h"
 #include "dtk/invisible.h"
 
 #include <cmark-gfm-core-extensions.h>
@@ -478,8 +478,8 @@ void dtk_md_plain(struct dtk_md *md, const char *text)
 		/* a break between two East Asian wide characters is no space
 		 * (docs/schema.md, "Text"); others are one */
 		if (!(brk > text && *next &&
-		      dtk_cjkfold_is_wide(S_cp_before(text, (size_t)(brk - text))) &&
-		      dtk_cjkfold_is_wide(S_cp_at(next))))
+		      dtk_linebreak_is_wide(S_cp_before(text, (size_t)(brk - text))) &&
+		      dtk_linebreak_is_wide(S_cp_at(next))))
 			dtk_md_textn(md, " ", 1);
 		p = next;
 	}

@@ -1,7 +1,7 @@
 /* similar.c: BM25 over folded words and character bigrams (similar.h). */
 #include "dtk/similar.h"
 
-#include "dtk/cjkfold.h"
+#include "dtk/linebreak.h"
 #include "dtk/search.h"
 #include "similar_int.h"
 
@@ -46,7 +46,7 @@ static int S_compute_class(int32_t cp)
 	case UTF8PROC_CATEGORY_LO:
 	case UTF8PROC_CATEGORY_ND:
 	case UTF8PROC_CATEGORY_NL:
-	case UTF8PROC_CATEGORY_NO: return dtk_cjkfold_is_wide(cp) ? C_WIDE : C_WORD;
+	case UTF8PROC_CATEGORY_NO: return dtk_linebreak_is_wide(cp) ? C_WIDE : C_WORD;
 	default: return C_SEP;
 	}
 }

@@ -178,19 +178,13 @@ struct dtk_wfile *dtk_write_create(struct dtk_write *w, const char *name, char *
 	return f;
 }
 
-const char *dtk_write_str(const struct dtk_yval *m, const char *key)
-{
-	const struct dtk_yval *v = m && m->kind == DTK_Y_MAP ? dtk_yval_get(m, key) : NULL;
-	return v && v->kind == DTK_Y_SCALAR ? v->str : NULL;
-}
-
 /* Returns the mapping of entry id in node file f, or NULL. */
 static const struct dtk_yval *S_entry_in(const struct dtk_wfile *f, const char *id)
 {
 	const struct dtk_yval *l = dtk_yval_get(f->doc.root, "insights");
 	size_t i;
 	for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
-		const char *e = dtk_write_str(l->items[i], "id");
+		const char *e = dtk_yval_str(l->items[i], "id");
 		if (e && !strcmp(e, id))
 			return l->items[i];
 	}
@@ -250,7 +244,7 @@ static int S_entry_known(struct dtk_write *w, const char *id)
 		return -1;
 	l = dtk_yval_get(f->doc.root, "insights");
 	for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
-		const char *e = dtk_write_str(l->items[i], "id");
+		const char *e = dtk_yval_str(l->items[i], "id");
 		if (e && !strcmp(e, id))
 			return 1;
 	}
@@ -711,30 +705,11 @@ done:
 
 /* ---- what the commands check before they edit ---- */
 
-int dtk_write_list_has(const struct dtk_yval *m, const char *key, const char *s, const char *sub)
-{
-	const struct dtk_yval *l = m && m->kind == DTK_Y_MAP ? dtk_yval_get(m, key) : NULL;
-	size_t i;
-	for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
-		const char *v = sub ? dtk_write_str(l->items[i], sub)
-		                    : (l->items[i]->kind == DTK_Y_SCALAR ? l->items[i]->str : NULL);
-		if (v && !strcmp(v, s))
-			return (int)i;
-	}
-	return -1;
-}
-
-size_t dtk_write_list_len(const struct dtk_yval *m, const char *key)
-{
-	const struct dtk_yval *l = m && m->kind == DTK_Y_MAP ? dtk_yval_get(m, key) : NULL;
-	return l && l->kind == DTK_Y_SEQ ? l->n : 0;
-}
-
 int dtk_write_high_min(struct dtk_write *w)
 {
 	struct dtk_wfile *f = dtk_write_open(w, "_domain.yaml");
 	const struct dtk_yval *p = f ? dtk_yval_get(f->doc.root, "policy") : NULL;
-	const char *v = dtk_write_str(p, "high_min_verified");
+	const char *v = dtk_yval_str(p, "high_min_verified");
 	if (!f)
 		return -1;
 	return v && atoi(v) > 0 ? atoi(v) : 2;
@@ -747,7 +722,7 @@ int dtk_write_source_known(struct dtk_write *w, const char *id)
 	if (!f)
 		return -1;
 	for (i = 0; f->doc.root->kind == DTK_Y_SEQ && i < f->doc.root->n; i++) {
-		const char *s = dtk_write_str(f->doc.root->items[i], "id");
+		const char *s = dtk_yval_str(f->doc.root->items[i], "id");
 		if (s && !strcmp(s, id))
 			return 1;
 	}

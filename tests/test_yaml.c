@@ -1,7 +1,7 @@
 /* test_yaml.c: libyaml events to a strict tree. */
 #include "support.h"
 
-#include "dtk/cjkfold.h"
+#include "dtk/linebreak.h"
 #include "dtk/ytree.h"
 
 #include <stdlib.h>
@@ -523,21 +523,21 @@ static void test_east_asian_line_breaks(void **state)
 	dtk_arena_free(a);
 }
 
-/* dtk_cjkfold_join leaves a value whose source does not match it as it was. */
+/* dtk_linebreak_join leaves a value whose source does not match it as it was. */
 static void test_east_asian_join_mismatch(void **state)
 {
 	char v[] = "中文 均分 线程";
 	size_t n = strlen(v); /* before the calls: v changes, and the order in
 	                       * which a macro's arguments are evaluated is not set */
 	(void)state;
-	assert_int_equal(dtk_cjkfold_join(v, n, "中文\n均分\nxx", strlen("中文\n均分\nxx"), 0), n);
+	assert_int_equal(dtk_linebreak_join(v, n, "中文\n均分\nxx", strlen("中文\n均分\nxx"), 0), n);
 	assert_string_equal(v, "中文 均分 线程");
-	assert_int_equal(dtk_cjkfold_join(v, n, "中文\n均分 线程", strlen("中文\n均分 线程"), 0),
+	assert_int_equal(dtk_linebreak_join(v, n, "中文\n均分 线程", strlen("中文\n均分 线程"), 0),
 	                 n - 1);
 	assert_string_equal(v, "中文均分 线程");
-	assert_true(dtk_cjkfold_is_wide(0x4E2D));
-	assert_false(dtk_cjkfold_is_wide(0xAC00));
-	assert_false(dtk_cjkfold_is_wide(0x201C));
+	assert_true(dtk_linebreak_is_wide(0x4E2D));
+	assert_false(dtk_linebreak_is_wide(0xAC00));
+	assert_false(dtk_linebreak_is_wide(0x201C));
 }
 
 int main(void)

@@ -7,7 +7,7 @@
  * joiner), U+00AD (soft hyphen) and U+FEFF (a byte order mark inside text).
  * U+200C and U+200D (zero width non-joiner and joiner) are not counted: Arabic,
  * Persian and Indic scripts and emoji sequences need them to be written
- * right. invisible.c is, with cjkfold.c and search.c, an includer of
+ * right. invisible.c is, with linebreak.c and search.c, an includer of
  * utf8proc.h (for categories).
  */
 #ifndef DTK_INVISIBLE_H

@@ -93,9 +93,6 @@ struct dtk_wfile *dtk_write_create(struct dtk_write *w, const char *name, char *
 /* Returns the mapping of entry id in the node file f, or NULL after printing
  * "no entry" (opening the node file of the id). */
 const struct dtk_yval *dtk_write_entry(struct dtk_write *w, const char *id, struct dtk_wfile **f);
-/* Returns the string of key in mapping m, or NULL when absent or not a
- * scalar. */
-const char *dtk_write_str(const struct dtk_yval *m, const char *key);
 
 /*
  * Applies the edits, validates the base with them and writes every changed
@@ -126,11 +123,6 @@ int dtk_write_each(struct dtk_write *w, int argc, char **argv, int first, dtk_wr
  * named. Returns the exit status. */
 int dtk_write_counter(struct dtk_ctx *ctx, const char *cmd, const char *key, int argc, char **argv);
 
-/* Returns the index of the item of m's list key that is s (sub NULL), or
- * whose key sub is s (a list of mappings); -1 when none. */
-int dtk_write_list_has(const struct dtk_yval *m, const char *key, const char *s, const char *sub);
-/* Returns the length of m's list key (0 when absent). */
-size_t dtk_write_list_len(const struct dtk_yval *m, const char *key);
 /* Returns policy.high_min_verified of _domain.yaml (2 by default), or -1
  * after printing why the file cannot be read. */
 int dtk_write_high_min(struct dtk_write *w);

@@ -119,6 +119,15 @@ static inline const struct dtk_yval *dtk_yval_get(const struct dtk_yval *m, cons
 	return dtk_yval_getn(m, key, strlen(key));
 }
 
+/* Returns the string of key in mapping m (m may be NULL or no mapping), or
+ * NULL when absent or not a scalar. */
+const char *dtk_yval_str(const struct dtk_yval *m, const char *key);
+/* Returns the index of the item of m's list key that is s (sub NULL), or
+ * whose key sub is s (a list of mappings); -1 when none. */
+int dtk_yval_list_find(const struct dtk_yval *m, const char *key, const char *s, const char *sub);
+/* Returns the length of m's list key (0 when absent or no list). */
+size_t dtk_yval_list_len(const struct dtk_yval *m, const char *key);
+
 /* Appends v and what it holds to b, each value with its kind, position,
  * span, type and style: what tests compare two trees with. */
 void dtk_yval_dump(struct dtk_buf *b, const struct dtk_yval *v);

@@ -1,4 +1,4 @@
-/* gitrepo.c: the knowledge base's git repository, through libgit2 1.5 (loaded
+/* repo.c: the knowledge base's git repository, through libgit2 1.5 (loaded
  * by dtk_repo_open on first use, see gitlib.h). */
 #include "dtk/repo.h"
 
@@ -6,7 +6,8 @@
 #include "dtk/fs.h"
 #include "dtk/kb.h"
 #include "dtk/merge.h"
-#include "gitint.h"
+#include "gitcommit.h"
+#include "gitenv.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -32,7 +33,7 @@ static int S_gerr(const char *what)
 	return dtk_error("%s: %s", what, e && e->message ? e->message : "libgit2 error");
 }
 
-/* What dtk_repo_blob_read says when a file of a merge cannot be read. */
+/* What S_blob_read says when a file of a merge cannot be read. */
 #define S_MERGED "cannot read a merged file"
 
 /* Returns prefix + rel, malloc'd. */
@@ -1588,10 +1589,6 @@ const char *dtk_repo_workdir(const struct dtk_repo *r)
 	return r->workdir;
 }
 
-git_repository *dtk_repo_git(struct dtk_repo *r)
-{
-	return r->git;
-}
 
 const char *dtk_repo_prefix(const struct dtk_repo *r)
 {
@@ -1802,7 +1799,9 @@ static int S_sides(const struct dtk_repo *r, const char *const files[3], struct 
 	return 2;
 }
 
-int dtk_repo_commit_tree(git_repository *g, const git_oid *commit, git_tree **out)
+/* Sets *out to the tree of commit (git_tree_free); returns 0, or -1 (the
+ * error not set). */
+static int S_commit_tree(git_repository *g, const git_oid *commit, git_tree **out)
 {
 	git_commit *c = NULL;
 	int rc = git_commit_lookup(&c, g, commit) < 0 || git_commit_tree(out, c) < 0 ? -1 : 0;
@@ -1810,7 +1809,9 @@ int dtk_repo_commit_tree(git_repository *g, const git_oid *commit, git_tree **ou
 	return rc;
 }
 
-int dtk_repo_blob_at(git_tree *tree, const char *path, git_oid *id)
+/* Sets *id to the blob at path in tree; returns 1, or 0 when there is none
+ * (or it is not a blob). */
+static int S_blob_at(git_tree *tree, const char *path, git_oid *id)
 {
 	git_tree_entry *e = NULL;
 	int found = git_tree_entry_bypath(&e, tree, path) == 0 &&
@@ -1822,7 +1823,9 @@ int dtk_repo_blob_at(git_tree *tree, const char *path, git_oid *id)
 	return found;
 }
 
-int dtk_repo_blob_read(git_repository *g, const git_oid *id, const char *what, char **data,
+/* Reads blob id into *data (malloc'd, NUL-terminated; the caller frees) and
+ * *len; returns 0, or -1 with the error set to "<what>: <libgit2's reason>". */
+static int S_blob_read(git_repository *g, const git_oid *id, const char *what, char **data,
                        size_t *len)
 {
 	git_blob *blob = NULL;
@@ -1853,14 +1856,14 @@ static int S_driver_merge(const struct dtk_repo *r, git_tree *const t[3], const 
 	int has[3], i, rc = -1;
 
 	for (i = 0; i < 3; i++)
-		has[i] = dtk_repo_blob_at(t[i], path, &id[i]);
+		has[i] = S_blob_at(t[i], path, &id[i]);
 	if (!has[1] || !has[2] || git_oid_equal(&id[1], &id[2]) ||
 	    (has[0] && (git_oid_equal(&id[0], &id[1]) || git_oid_equal(&id[0], &id[2]))) ||
 	    git_attr_get(&attr, r->git, 0, path, "merge") < 0 || !attr ||
 	    strcmp(attr, "dtk-insights"))
 		return 2;
 	for (i = 0; i < 3; i++)
-		if (has[i] && dtk_repo_blob_read(r->git, &id[i], S_MERGED, &text[i], &tlen[i]) < 0)
+		if (has[i] && S_blob_read(r->git, &id[i], S_MERGED, &text[i], &tlen[i]) < 0)
 			goto done;
 	dtk_merge_in_init(&in, strrchr(path, '/') + 1, text, tlen);
 	rc = dtk_merge_file(&mo, &in);
@@ -1898,7 +1901,7 @@ static int S_collect(const struct dtk_repo *r, git_index *idx, git_tree *const t
 		if (rc == 2 && git_index_entry_is_conflict(e))
 			return 1;
 		if (rc == 2)
-			rc = dtk_repo_blob_read(r->git, &e->id, S_MERGED, &data, &len);
+			rc = S_blob_read(r->git, &e->id, S_MERGED, &data, &len);
 		if (rc != 0)
 			return rc;
 		dtk_grow((void **)out, &cap, *n + 1, sizeof(**out));
@@ -1924,9 +1927,9 @@ int dtk_repo_merged_insights(struct dtk_repo *r, const char *const files[3],
 	if ((rc = S_sides(r, files, &s)) != 0)
 		return rc;
 	git_merge_options_init(&opts, GIT_MERGE_OPTIONS_VERSION);
-	if (dtk_repo_commit_tree(r->git, &s.ours, &t_head) < 0 ||
-	    dtk_repo_commit_tree(r->git, &s.theirs, &t_other) < 0 ||
-	    dtk_repo_commit_tree(r->git, &s.base, &t_base) < 0 ||
+	if (S_commit_tree(r->git, &s.ours, &t_head) < 0 ||
+	    S_commit_tree(r->git, &s.theirs, &t_other) < 0 ||
+	    S_commit_tree(r->git, &s.base, &t_base) < 0 ||
 	    git_merge_trees(&idx, r->git, t_base, t_head, t_other, &opts) < 0) {
 		rc = S_gerr("cannot merge insights/");
 		goto done;

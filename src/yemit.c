@@ -1,4 +1,4 @@
-/* yaml_emit.c: scalars quoted by libyaml's emitter (see yemit.h). */
+/* yemit.c: scalars quoted by libyaml's emitter (see yemit.h). */
 #include "dtk/yemit.h"
 
 #include "dtk/ytree.h"

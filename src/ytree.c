@@ -1,7 +1,7 @@
-/* yaml_tree.c: libyaml's event stream to a dtk_yval tree, strictly. */
+/* ytree.c: libyaml's event stream to a dtk_yval tree, strictly. */
 #include "dtk/ytree.h"
 
-#include "dtk/cjkfold.h"
+#include "dtk/linebreak.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -360,7 +360,7 @@ static struct dtk_yval *S_new_scalar(struct builder *b, yaml_mark_t m, const cha
 	return v;
 }
 
-/* Applies the East Asian line-break rule (cjkfold.h) to scalar v of event ev:
+/* Applies the East Asian line-break rule (linebreak.h) to scalar v of event ev:
  * only folded and multi-line plain scalars fold line breaks to spaces. */
 static void S_join_wide(struct builder *b, struct dtk_yval *v, const yaml_event_t *ev)
 {
@@ -371,7 +371,8 @@ static void S_join_wide(struct builder *b, struct dtk_yval *v, const yaml_event_
 	               ev->start_mark.line == ev->end_mark.line))
 		return;
 	from = v->start - b->off; /* S_scalar_span has set the span */
-	v->len = dtk_cjkfold_join((char *)v->str, v->len, b->buf + from, v->end - v->start, block);
+	v->len =
+	        dtk_linebreak_join((char *)v->str, v->len, b->buf + from, v->end - v->start, block);
 }
 
 /* Adds v to the collection on top of the stack, or makes it the root. */
@@ -1042,6 +1043,31 @@ const struct dtk_yval *dtk_yval_getn(const struct dtk_yval *m, const char *key, 
 			return m->items[i + 1];
 	}
 	return NULL;
+}
+
+const char *dtk_yval_str(const struct dtk_yval *m, const char *key)
+{
+	const struct dtk_yval *v = m && m->kind == DTK_Y_MAP ? dtk_yval_get(m, key) : NULL;
+	return v && v->kind == DTK_Y_SCALAR ? v->str : NULL;
+}
+
+int dtk_yval_list_find(const struct dtk_yval *m, const char *key, const char *s, const char *sub)
+{
+	const struct dtk_yval *l = m && m->kind == DTK_Y_MAP ? dtk_yval_get(m, key) : NULL;
+	size_t i;
+	for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
+		const char *v = sub ? dtk_yval_str(l->items[i], sub)
+		                    : (l->items[i]->kind == DTK_Y_SCALAR ? l->items[i]->str : NULL);
+		if (v && !strcmp(v, s))
+			return (int)i;
+	}
+	return -1;
+}
+
+size_t dtk_yval_list_len(const struct dtk_yval *m, const char *key)
+{
+	const struct dtk_yval *l = m && m->kind == DTK_Y_MAP ? dtk_yval_get(m, key) : NULL;
+	return l && l->kind == DTK_Y_SEQ ? l->n : 0;
 }
 
 void dtk_yval_dump(struct dtk_buf *b, const struct dtk_yval *v)

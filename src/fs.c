@@ -1,4 +1,4 @@
-/* fsutil.c: whole-file reads, streamed comparison, atomic replacement, paths. */
+/* fs.c: whole-file reads, streamed comparison, atomic replacement, paths. */
 #include "dtk/fs.h"
 
 #include "dtk/dtk.h"

@@ -1,9 +1,9 @@
-/* gitutil.c: libgit2 for buffer diffs (loaded on first use, see gitlib.h). */
+/* git.c: libgit2 for buffer diffs (loaded on first use, see gitlib.h). */
 #include "dtk/git.h"
 
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
-#include "gitint.h"
+#include "gitenv.h"
 
 #include <stdlib.h>
 #include <string.h>

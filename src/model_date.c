@@ -1,4 +1,4 @@
-/* date.c: calendar dates as YYYYMMDD integers. */
+/* model_date.c: calendar dates as YYYYMMDD integers. */
 #include "dtk/model.h"
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* stats.c: the figures computed from a knowledge base. */
+/* index_stats.c: the figures computed from a knowledge base. */
 #include "dtk/index.h"
 
 #include "dtk/dtk.h"

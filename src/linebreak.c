@@ -1,6 +1,6 @@
-/* cjkfold.c: the East Asian line-break rule (the only includer of utf8proc.h
+/* linebreak.c: the East Asian line-break rule (the only includer of utf8proc.h
  * for widths). */
-#include "dtk/cjkfold.h"
+#include "dtk/linebreak.h"
 
 #include <string.h>
 #include <utf8proc.h>
@@ -9,7 +9,7 @@
  * compacted. */
 #define DROP ((char)0xFF)
 
-int dtk_cjkfold_is_wide(int32_t cp)
+int dtk_linebreak_is_wide(int32_t cp)
 {
 	/* Hangul: Korean separates words with spaces (CSS Text 3 leaves its
 	 * breaks as spaces too) */
@@ -54,7 +54,7 @@ static int S_between_wide(const char *val, size_t len, size_t i)
 	if (i == 0 || i + 1 >= len || ((unsigned char)val[i - 1] & 0xC0) != 0x80 ||
 	    (unsigned char)val[i + 1] < 0xE1)
 		return 0;
-	return dtk_cjkfold_is_wide(S_before(val, i)) && dtk_cjkfold_is_wide(S_at(val, len, i + 1));
+	return dtk_linebreak_is_wide(S_before(val, i)) && dtk_linebreak_is_wide(S_at(val, len, i + 1));
 }
 
 static int S_is_space(char c)
@@ -72,7 +72,7 @@ static size_t S_header(const char *src, size_t srclen)
 	return s;
 }
 
-int dtk_cjkfold_may_join(const char *src, size_t srclen, int block)
+int dtk_linebreak_may_join(const char *src, size_t srclen, int block)
 {
 	const char *p = src + (block ? S_header(src, srclen) : 0), *end = src + srclen;
 
@@ -87,19 +87,19 @@ int dtk_cjkfold_may_join(const char *src, size_t srclen, int block)
 		if (a == src || z == end || *z == '\n' || *z == '\r' ||
 		    ((unsigned char)a[-1] & 0xC0) != 0x80 || (unsigned char)*z < 0xE1)
 			continue;
-		if (dtk_cjkfold_is_wide(S_before(src, (size_t)(a - src))) &&
-		    dtk_cjkfold_is_wide(S_at(src, srclen, (size_t)(z - src))))
+		if (dtk_linebreak_is_wide(S_before(src, (size_t)(a - src))) &&
+		    dtk_linebreak_is_wide(S_at(src, srclen, (size_t)(z - src))))
 			return 1;
 	}
 	return 0;
 }
 
-size_t dtk_cjkfold_join(char *val, size_t len, const char *src, size_t srclen, int block)
+size_t dtk_linebreak_join(char *val, size_t len, const char *src, size_t srclen, int block)
 {
 	size_t i, s = 0, out = 0;
 	int dropped = 0;
 
-	if (!dtk_cjkfold_may_join(src, srclen, block))
+	if (!dtk_linebreak_may_join(src, srclen, block))
 		return len;
 	if (block)
 		s = S_header(src, srclen);

@@ -1,25 +1,25 @@
 /*
- * cjkfold.h: the East Asian line-break rule for folded YAML text. YAML folds
+ * linebreak.h: the East Asian line-break rule for folded YAML text. YAML folds
  * a line break inside a folded (>) or multi-line plain scalar to a space;
  * between two East Asian wide characters (Chinese, Japanese) that space is
  * one no writer typed. As CSS Text 3 and Pandoc's east_asian_line_breaks do,
  * such a break is dropped instead (docs/schema.md, "Text").
  */
-#ifndef DTK_CJKFOLD_H
-#define DTK_CJKFOLD_H
+#ifndef DTK_LINEBREAK_H
+#define DTK_LINEBREAK_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 /* Returns 1 when code point cp takes part in the rule: its East Asian Width
  * is W or F (utf8proc_charwidth 2) and it is not Hangul, else 0. */
-int dtk_cjkfold_is_wide(int32_t cp);
+int dtk_linebreak_is_wide(int32_t cp);
 
 /* Returns 1 when the source text src[0..srclen) of a scalar (block: a block
  * scalar, from its header) has a line break between two wide characters (the
- * only scalars dtk_cjkfold_join can change), else 0. Cheap: it looks at the
+ * only scalars dtk_linebreak_join can change), else 0. Cheap: it looks at the
  * line breaks only. */
-int dtk_cjkfold_may_join(const char *src, size_t srclen, int block);
+int dtk_linebreak_may_join(const char *src, size_t srclen, int block);
 
 /*
  * Drops, in place, each space of the scalar value val[0..len) that YAML
@@ -31,6 +31,6 @@ int dtk_cjkfold_may_join(const char *src, size_t srclen, int block);
  * NUL-terminated when it was); when the source does not match the value, val
  * is left as it was.
  */
-size_t dtk_cjkfold_join(char *val, size_t len, const char *src, size_t srclen, int block);
+size_t dtk_linebreak_join(char *val, size_t len, const char *src, size_t srclen, int block);
 
 #endif
