@@ -105,7 +105,7 @@ static int S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since, in
 		return -1;
 	}
 	if (repo)
-		rc = dtk_repo_checkout_run(repo, since, dir, hex);
+		rc = dtk_crystal_checkout_run(repo, since, dir, hex);
 	/* a failure to read it is an error, not a run missing from history
 	 * (whose figures would silently differ) */
 	if (rc < 0) {

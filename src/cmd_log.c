@@ -101,7 +101,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		return DTK_EXIT_INVALID;
 	if (dtk_repo_open(&repo, ctx->root) < 0)
 		return dtk_cmd_fail(ctx, "log", DTK_EXIT_INVALID);
-	rc = dtk_repo_runs(repo, &runs, &diags);
+	rc = dtk_crystal_runs(repo, &runs, &diags);
 	if (rc == DTK_EINVALID) {
 		dtk_diags_print(&diags, ctx->err);
 		fprintf(ctx->err, "dtk log: error: the records at HEAD are invalid (%zu error%s)\n",

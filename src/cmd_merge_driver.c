@@ -145,6 +145,24 @@ static int S_index_file(const char *path)
 	return !strcmp(name ? name + 1 : path, "INDEX.md");
 }
 
+/* dtk_repo_merge_fn: a node file both sides changed, merged by merge.c as
+ * the driver for insights/ merges it. */
+static int S_merge_node(const char *name, char *const text[3], const size_t len[3], char **data,
+                        size_t *out_len)
+{
+	struct dtk_merge_in in;
+	struct dtk_merge_out mo;
+	int rc;
+
+	dtk_merge_in_init(&in, name, text, len);
+	rc = dtk_merge_file(&mo, &in);
+	*out_len = mo.len;
+	*data = mo.text;
+	mo.text = NULL;
+	dtk_merge_out_release(&mo);
+	return rc;
+}
+
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct dtk_repo *repo = NULL;
@@ -170,7 +188,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		free(root);
 		return dtk_cmd_fail(ctx, "merge-driver", 1);
 	}
-	rc = dtk_repo_merged_insights(repo, (const char *const *)argv + 1, &files, &n);
+	rc = dtk_repo_merged_insights(repo, (const char *const *)argv + 1, S_merge_node, &files,
+	                              &n);
 	if (rc == 1)
 		fprintf(ctx->err,
 		        "dtk merge-driver: %s left in conflict: insights/ do not merge "

@@ -661,3 +661,13 @@ char *dtk_path_search(const char *dirs, const char *name)
 	}
 	return found;
 }
+
+void dtk_memfiles_free(struct dtk_memfile *files, size_t n)
+{
+	size_t i;
+	for (i = 0; files && i < n; i++) {
+		free((char *)files[i].name);
+		free((char *)files[i].data);
+	}
+	free(files);
+}

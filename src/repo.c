@@ -4,8 +4,6 @@
 
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
-#include "dtk/kb.h"
-#include "dtk/merge.h"
 #include "gitcommit.h"
 #include "gitenv.h"
 
@@ -193,56 +191,60 @@ static int S_lookup(const struct dtk_repo *r, git_commit *c, const char *rel, gi
 	return rc;
 }
 
-/* Parses the records blob oid; returns a base holding them, or NULL. */
-static struct dtk_kb *S_records(const struct dtk_repo *r, const git_oid *oid)
+/* Reads blob oid into *text (malloc'd) and *len; returns 0, or -1 (the
+ * error not set). */
+static int S_read_blob(const struct dtk_repo *r, const git_oid *oid, char **text, size_t *len)
 {
-	struct dtk_diags d = DTK_DIAGS_INIT;
-	struct dtk_kb *kb = NULL;
 	git_blob *blob = NULL;
 
-	if (git_blob_lookup(&blob, r->git, oid) == 0)
-		dtk_kb_parse_records(&kb, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob),
-		                     RECORDS, &d);
+	if (git_blob_lookup(&blob, r->git, oid) < 0)
+		return -1;
+	*len = (size_t)git_blob_rawsize(blob);
+	*text = dtk_xstrndup(git_blob_rawcontent(blob), *len);
 	git_blob_free(blob);
-	dtk_diags_release(&d);
-	return kb;
-}
-
-static int S_has_date(const struct dtk_kb *kb, dtk_date date)
-{
-	size_t i;
-	for (i = 0; kb && i < kb->n_records; i++)
-		if (kb->records[i].date == date)
-			return 1;
 	return 0;
 }
 
-/* Returns 1 when message carries "Dtk-Crystallization: <date>" (date 0: any). */
-static int S_trailer(const char *message, dtk_date date)
+int dtk_repo_trailer(const char *message, const char *key, const char *value)
 {
 	git_message_trailer_array arr = {0};
-	char want[11];
 	size_t i;
 	int found = 0;
 
 	if (git_message_trailers(&arr, message) < 0)
 		return 0;
-	dtk_date_format(want, date);
 	for (i = 0; i < arr.count && !found; i++)
-		found = !strcmp(arr.trailers[i].key, "Dtk-Crystallization") &&
-		        (date == 0 || !strcmp(arr.trailers[i].value, want));
+		found = !strcmp(arr.trailers[i].key, key) &&
+		        (!value || !strcmp(arr.trailers[i].value, value));
 	git_message_trailer_array_free(&arr);
 	return found;
 }
 
-/* Calls fn for every commit on the first-parent line from HEAD whose records
- * file differs from its parent's, with both record sets (prev may be NULL).
- * Stops where history ends or is cut off (a shallow clone), or when fn
- * returns non-zero; returns that value, 0, or -1 with the error set. */
-typedef int (*S_visit)(void *ctx, git_commit *c, const struct dtk_kb *now,
-                       const struct dtk_kb *prev);
+/* Calls fn with commit c as a step of the walk: rel's text at c (blob, when
+ * not NULL) and at its first parent (pblob, when not NULL). */
+static int S_step(const struct dtk_repo *r, git_commit *c, const git_oid *blob,
+                  const git_oid *pblob, dtk_repo_walk_fn fn, void *arg)
+{
+	struct dtk_repo_step st;
+	char *now = NULL, *prev = NULL;
+	int rc;
 
-static int S_walk(const struct dtk_repo *r, S_visit fn, void *ctx)
+	memset(&st, 0, sizeof(st));
+	git_oid_tostr(st.commit, sizeof(st.commit), git_commit_id(c));
+	st.time = (long long)git_commit_time(c);
+	st.message = git_commit_message(c);
+	if (blob && S_read_blob(r, blob, &now, &st.now_len) == 0)
+		st.now = now;
+	if (pblob && S_read_blob(r, pblob, &prev, &st.prev_len) == 0)
+		st.prev = prev;
+	rc = fn(arg, &st);
+	free(now);
+	free(prev);
+	return rc;
+}
+
+int dtk_repo_walk(struct dtk_repo *r, const char *rel, const char *trailer, dtk_repo_walk_fn fn,
+                  void *arg)
 {
 	git_commit *c = NULL, *p = NULL;
 	git_oid oid, blob, pblob;
@@ -254,24 +256,15 @@ static int S_walk(const struct dtk_repo *r, S_visit fn, void *ctx)
 	    git_commit_lookup(&c, r->git, &oid) < 0)
 		return 0; /* an unborn branch: no history */
 	while (rc == 0 && c) {
-		struct dtk_kb *now = NULL, *prev = NULL;
-		int has = S_lookup(r, c, RECORDS, &blob) == 0;
+		int has = S_lookup(r, c, rel, &blob) == 0;
 		/* a parent that cannot be read: history is cut off here */
 		int cut = git_commit_parentcount(c) > 0 && git_commit_parent(&p, c, 0) < 0;
-		int phas = p && S_lookup(r, p, RECORDS, &pblob) == 0;
+		int phas = p && S_lookup(r, p, rel, &pblob) == 0;
 
-		if (cut) {
-			if (S_trailer(git_commit_message(c), 0))
-				rc = fn(ctx, c, NULL, NULL);
-		} else if (has && (!phas || !git_oid_equal(&blob, &pblob))) {
-			now = S_records(r, &blob);
-			prev = phas ? S_records(r, &pblob) : NULL;
-			rc = fn(ctx, c, now, prev);
-		} else if (S_trailer(git_commit_message(c), 0)) {
-			rc = fn(ctx, c, NULL, NULL);
-		}
-		dtk_kb_free(now);
-		dtk_kb_free(prev);
+		if (!cut && has && (!phas || !git_oid_equal(&blob, &pblob)))
+			rc = S_step(r, c, &blob, phas ? &pblob : NULL, fn, arg);
+		else if (dtk_repo_trailer(git_commit_message(c), trailer, NULL))
+			rc = S_step(r, c, NULL, NULL, fn, arg);
 		git_commit_free(c);
 		c = p;
 		p = NULL;
@@ -280,21 +273,23 @@ static int S_walk(const struct dtk_repo *r, S_visit fn, void *ctx)
 	return rc;
 }
 
-struct find_ctx {
-	dtk_date date;
-	git_oid found;
-};
-
-static int S_find_visit(void *ctx, git_commit *c, const struct dtk_kb *now,
-                        const struct dtk_kb *prev)
+int dtk_repo_read_head(struct dtk_repo *r, const char *rel, char **data, size_t *len)
 {
-	struct find_ctx *f = ctx;
-	if (S_trailer(git_commit_message(c), f->date) ||
-	    (S_has_date(now, f->date) && !S_has_date(prev, f->date))) {
-		git_oid_cpy(&f->found, git_commit_id(c));
-		return 1;
-	}
-	return 0;
+	git_reference *head = NULL;
+	git_commit *c = NULL;
+	git_oid oid;
+	int rc = 0;
+
+	*data = NULL;
+	*len = 0;
+	if (git_repository_head(&head, r->git) < 0)
+		return 2; /* no commit yet */
+	if (git_commit_lookup(&c, r->git, git_reference_target(head)) == 0 &&
+	    S_lookup(r, c, rel, &oid) == 0)
+		rc = S_read_blob(r, &oid, data, len) < 0 ? S_gerr("cannot read a file at HEAD") : 1;
+	git_commit_free(c);
+	git_reference_free(head);
+	return rc;
 }
 
 /* Finds the blob a symbolic link of tree at dir/<name> leads to, as a
@@ -372,17 +367,21 @@ static int S_follow_link(const struct dtk_repo *r, git_tree *tree, const char *d
 	return rc;
 }
 
-/* Writes the base files of commit c's insights/ into dir/insights (a
- * symbolic link as the file it leads to in c). */
-static int S_extract(const struct dtk_repo *r, git_commit *c, const char *dir)
+int dtk_repo_extract(struct dtk_repo *r, const char *commit_hex, const char *rel, const char *dir)
 {
+	git_commit *c = NULL;
 	git_tree *tree = NULL, *sub = NULL;
 	git_tree_entry *te = NULL;
-	char *path = S_path(r, "insights"), *out = dtk_path_join(dir, "insights");
+	char *path = S_path(r, rel), *out = dtk_path_join(dir, rel);
+	git_oid id;
 	size_t i;
 	int rc = -1;
 
 	mkdir(out, 0755);
+	if (git_oid_fromstr(&id, commit_hex) < 0 || git_commit_lookup(&c, r->git, &id) < 0) {
+		S_gerr("cannot read the previous run's commit");
+		goto done;
+	}
 	if (git_commit_tree(&tree, c) < 0 || git_tree_entry_bypath(&te, tree, path) < 0 ||
 	    git_tree_lookup(&sub, r->git, git_tree_entry_id(te)) < 0) {
 		S_gerr("cannot read insights/ of the previous run's commit");
@@ -417,94 +416,10 @@ done:
 	git_tree_free(sub);
 	git_tree_entry_free(te);
 	git_tree_free(tree);
+	git_commit_free(c);
 	free(path);
 	free(out);
 	return rc;
-}
-
-int dtk_repo_checkout_run(struct dtk_repo *r, dtk_date date, const char *dir, char commit_hex[41])
-{
-	struct find_ctx f = {.date = date}; /* git_oid's members differ across versions */
-	git_commit *c = NULL;
-	int rc = S_walk(r, S_find_visit, &f);
-
-	commit_hex[0] = '\0';
-	if (rc <= 0)
-		return rc;
-	if (git_commit_lookup(&c, r->git, &f.found) < 0)
-		return S_gerr("cannot read the previous run's commit");
-	rc = S_extract(r, c, dir);
-	git_commit_free(c);
-	if (rc < 0)
-		return -1;
-	git_oid_tostr(commit_hex, 41, &f.found);
-	return 1;
-}
-
-struct runs_ctx {
-	struct dtk_run_list *list;
-};
-
-static int S_runs_visit(void *ctx, git_commit *c, const struct dtk_kb *now,
-                        const struct dtk_kb *prev)
-{
-	struct dtk_run_list *l = ((struct runs_ctx *)ctx)->list;
-	size_t i;
-
-	for (i = 0; i < l->n; i++) {
-		struct dtk_run *run = &l->v[i];
-		int here = S_has_date(now, run->record.date) && !S_has_date(prev, run->record.date);
-		int trailer = S_trailer(git_commit_message(c), run->record.date);
-		if (run->commit[0] || !(here || trailer))
-			continue;
-		git_oid_tostr(run->commit, sizeof(run->commit), git_commit_id(c));
-		run->time = (long long)git_commit_time(c);
-		run->trailer = trailer;
-	}
-	return 0;
-}
-
-int dtk_repo_runs(struct dtk_repo *r, struct dtk_run_list *out, struct dtk_diags *diags)
-{
-	git_reference *head = NULL;
-	git_commit *c = NULL;
-	git_blob *blob = NULL;
-	git_oid oid;
-	struct runs_ctx ctx = {out};
-	size_t i;
-	int rc = 0;
-
-	memset(out, 0, sizeof(*out));
-	if (git_repository_head(&head, r->git) < 0) {
-		out->unborn = 1; /* no commit yet */
-		return 0;
-	}
-	/* HEAD's records, invalid ones reported (not taken for no runs) */
-	if (git_commit_lookup(&c, r->git, git_reference_target(head)) == 0 &&
-	    S_lookup(r, c, RECORDS, &oid) == 0) {
-		if (git_blob_lookup(&blob, r->git, &oid) < 0)
-			rc = S_gerr("cannot read " RECORDS " at HEAD");
-		else
-			rc = dtk_kb_parse_records(&out->kb, git_blob_rawcontent(blob),
-			                          (size_t)git_blob_rawsize(blob), RECORDS, diags);
-	}
-	git_blob_free(blob);
-	git_commit_free(c);
-	git_reference_free(head);
-	if (rc < 0 || !out->kb)
-		return rc;
-	out->n = out->kb->n_records;
-	out->v = dtk_xcalloc(out->n + 1, sizeof(*out->v));
-	for (i = 0; i < out->n; i++)
-		out->v[i].record = out->kb->records[out->n - 1 - i];
-	return S_walk(r, S_runs_visit, &ctx) < 0 ? -1 : 0;
-}
-
-void dtk_run_list_release(struct dtk_run_list *l)
-{
-	free(l->v);
-	dtk_kb_free(l->kb);
-	memset(l, 0, sizeof(*l));
 }
 
 /* ---- committing ---- */
@@ -1589,7 +1504,6 @@ const char *dtk_repo_workdir(const struct dtk_repo *r)
 	return r->workdir;
 }
 
-
 const char *dtk_repo_prefix(const struct dtk_repo *r)
 {
 	return r->prefix;
@@ -1664,16 +1578,6 @@ int dtk_repo_config_set(struct dtk_repo *r, const char *key, const char *value)
 	git_config_free(local);
 	git_config_free(cfg);
 	return rc;
-}
-
-void dtk_memfiles_free(struct dtk_memfile *files, size_t n)
-{
-	size_t i;
-	for (i = 0; files && i < n; i++) {
-		free((char *)files[i].name);
-		free((char *)files[i].data);
-	}
-	free(files);
 }
 
 /*
@@ -1839,16 +1743,14 @@ static int S_blob_read(git_repository *g, const git_oid *id, const char *what, c
 
 /*
  * A file both sides changed, which git merges with dtk's driver (attribute
- * merge=dtk-insights): merged by dtk_merge_file, as the driver will, from
- * the trees t[0] base, t[1] ours, t[2] theirs. Returns 0 and sets *data
- * (malloc'd) and *len; 1 when it conflicts; 2 when the file is not such a
- * file (git's own merge stands); -1 with the error set.
+ * merge=dtk-insights): merged by merge, as the driver will, from the trees
+ * t[0] base, t[1] ours, t[2] theirs. Returns 0 and sets *data (malloc'd)
+ * and *len; 1 when it conflicts; 2 when the file is not such a file (git's
+ * own merge stands); -1 with the error set.
  */
 static int S_driver_merge(const struct dtk_repo *r, git_tree *const t[3], const char *path,
-                          char **data, size_t *len)
+                          dtk_repo_merge_fn merge, char **data, size_t *len)
 {
-	struct dtk_merge_in in;
-	struct dtk_merge_out mo;
 	const char *attr = NULL;
 	char *text[3] = {NULL, NULL, NULL};
 	size_t tlen[3] = {0, 0, 0};
@@ -1865,13 +1767,10 @@ static int S_driver_merge(const struct dtk_repo *r, git_tree *const t[3], const 
 	for (i = 0; i < 3; i++)
 		if (has[i] && S_blob_read(r->git, &id[i], S_MERGED, &text[i], &tlen[i]) < 0)
 			goto done;
-	dtk_merge_in_init(&in, strrchr(path, '/') + 1, text, tlen);
-	rc = dtk_merge_file(&mo, &in);
-	*len = mo.len;
-	*data = mo.text;
-	mo.text = NULL;
-	dtk_merge_out_release(&mo);
-	if (rc == 1) {
+	*data = NULL;
+	*len = 0;
+	rc = merge(strrchr(path, '/') + 1, text, tlen, data, len);
+	if (rc != 0) {
 		free(*data);
 		*data = NULL;
 	}
@@ -1885,7 +1784,7 @@ done:
  * ours, theirs), each file both sides changed merged as dtk's driver merges
  * it; returns 1 on a conflict among them. */
 static int S_collect(const struct dtk_repo *r, git_index *idx, git_tree *const t[3],
-                     struct dtk_memfile **out, size_t *n)
+                     dtk_repo_merge_fn merge, struct dtk_memfile **out, size_t *n)
 {
 	size_t i, cap = 0, plen = strlen(r->prefix) + 9, len = 0;
 	const char *prev = NULL;
@@ -1897,7 +1796,7 @@ static int S_collect(const struct dtk_repo *r, git_index *idx, git_tree *const t
 		if (!S_base_file(r, e->path) || (prev && !strcmp(prev, e->path)))
 			continue; /* a conflict's other stages */
 		prev = e->path;
-		rc = S_driver_merge(r, t, e->path, &data, &len);
+		rc = S_driver_merge(r, t, e->path, merge, &data, &len);
 		if (rc == 2 && git_index_entry_is_conflict(e))
 			return 1;
 		if (rc == 2)
@@ -1914,7 +1813,7 @@ static int S_collect(const struct dtk_repo *r, git_index *idx, git_tree *const t
 }
 
 int dtk_repo_merged_insights(struct dtk_repo *r, const char *const files[3],
-                             struct dtk_memfile **out, size_t *n)
+                             dtk_repo_merge_fn merge, struct dtk_memfile **out, size_t *n)
 {
 	struct sides s;
 	git_tree *t_head = NULL, *t_other = NULL, *t_base = NULL;
@@ -1934,7 +1833,7 @@ int dtk_repo_merged_insights(struct dtk_repo *r, const char *const files[3],
 		rc = S_gerr("cannot merge insights/");
 		goto done;
 	}
-	rc = S_collect(r, idx, (git_tree *const[3]){t_base, t_head, t_other}, out, n);
+	rc = S_collect(r, idx, (git_tree *const[3]){t_base, t_head, t_other}, merge, out, n);
 done:
 	if (rc != 0) {
 		dtk_memfiles_free(*out, *n);

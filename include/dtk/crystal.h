@@ -94,4 +94,41 @@ void dtk_crystal_plan_text(FILE *out, const struct dtk_crystal *c);
 /* Appends the worklist as JSON (docs/commands.md gives the shape). */
 void dtk_crystal_plan_json(struct dtk_buf *out, const struct dtk_crystal *c);
 
+/* ---- the runs git's history holds (crystal_runs.c) ---- */
+
+struct dtk_repo;
+struct dtk_diags;
+
+/* A run found in history. */
+struct dtk_run {
+	struct dtk_record record; /* as committed (strings owned by the list) */
+	char commit[41];          /* "" when no commit of history added it */
+	long long time;           /* the commit's time, seconds since the epoch */
+	int trailer;              /* the commit carries a Dtk-Crystallization trailer */
+};
+
+struct dtk_run_list {
+	struct dtk_run *v;
+	size_t n;
+	struct dtk_kb *kb; /* owns the records' strings */
+	int unborn;        /* HEAD has no commit yet */
+};
+
+/* Lists the runs recorded in HEAD's _crystallizations.yaml, newest first,
+ * each with the commit that added it. Returns 0; DTK_EINVALID when HEAD's
+ * records are invalid (the errors added to diags); or -1 with the error set.
+ * Release *out with dtk_run_list_release. */
+int dtk_crystal_runs(struct dtk_repo *repo, struct dtk_run_list *out, struct dtk_diags *diags);
+void dtk_run_list_release(struct dtk_run_list *l);
+
+/*
+ * Finds the commit that recorded the run of date (a "Dtk-Crystallization:"
+ * trailer, or the commit that added that record to _crystallizations.yaml)
+ * and writes its insights/ files into dir/insights. Returns 1 and fills
+ * commit_hex (41 bytes) when found; 0 when history does not hold it (a
+ * shallow clone, a base copied in); -1 with the error set.
+ */
+int dtk_crystal_checkout_run(struct dtk_repo *repo, dtk_date date, const char *dir,
+                             char commit_hex[41]);
+
 #endif

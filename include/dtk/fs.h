@@ -132,4 +132,14 @@ char *dtk_path_join(const char *a, const char *b);
  * when there is none or dirs is NULL. */
 char *dtk_path_search(const char *dirs, const char *name);
 
+/* A file held in memory (a file of insights/: name "alpha.yaml"). */
+struct dtk_memfile {
+	const char *name;
+	const char *data;
+	size_t len;
+};
+
+/* Frees files[0..n) whose names and data are malloc'd, and the array. */
+void dtk_memfiles_free(struct dtk_memfile *files, size_t n);
+
 #endif

@@ -1,7 +1,7 @@
 /*
- * git.h: what dtk asks of libgit2. Only gitutil.c (and the git modules that
- * come after it) include <git2.h>, through src/gitlib.h, which loads libgit2
- * at run time on first use.
+ * git.h: what dtk asks of libgit2 for buffers and files. Only the git
+ * modules (git.c, gitenv.c, gitcommit.c, repo.c) include <git2.h>, through
+ * src/gitlib.h, which initializes libgit2 on first use.
  */
 #ifndef DTK_GIT_H
 #define DTK_GIT_H

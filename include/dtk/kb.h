@@ -5,6 +5,7 @@
 #define DTK_KB_H
 
 #include "dtk/dtk.h"
+#include "dtk/fs.h"
 #include "dtk/model.h"
 
 /* What dtk_kb_load reads (flags). */
@@ -19,12 +20,6 @@ enum {
 	DTK_KB_LINKED = 4
 };
 
-/* A file of insights/ held in memory. */
-struct dtk_memfile {
-	const char *name; /* e.g. "alpha.yaml" */
-	const char *data;
-	size_t len;
-};
 
 /*
  * Finds the knowledge base root: start_dir or the nearest parent of it that

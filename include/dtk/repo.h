@@ -1,15 +1,15 @@
 /*
  * repo.h: the git repository a knowledge base lives in, through libgit2:
- * finding the commit of a past run, committing a crystallization, and the
- * history of runs. Only gitrepo.c includes <git2.h> for this (through
- * src/gitlib.h: libgit2 is loaded at run time, when dtk_repo_open is first
- * called).
+ * the history of a file, a past commit's files, committing a
+ * crystallization, the three sides of a merge. It knows git, not what the
+ * files mean: the crystallization module reads the records it finds, the
+ * merge driver merges what it collects. Only the git modules include
+ * <git2.h> (through src/gitlib.h).
  */
 #ifndef DTK_REPO_H
 #define DTK_REPO_H
 
 #include "dtk/dtk.h"
-#include "dtk/model.h"
 
 #include <stddef.h>
 
@@ -52,15 +52,47 @@ int dtk_repo_abort(struct dtk_repo *repo);
  * locked. dtk_repo_commit checks the same again with the lock held. */
 int dtk_repo_check_ready(struct dtk_repo *repo);
 
+/* A commit met by dtk_repo_walk. */
+struct dtk_repo_step {
+	char commit[41];     /* its id, in hex */
+	long long time;      /* its time, seconds since the epoch */
+	const char *message; /* its message */
+	/* the walked file's text in the commit and in its first parent (NULL
+	 * when absent, or when the commit is met for its trailer only) */
+	const char *now, *prev;
+	size_t now_len, prev_len;
+};
+
+/* Called for each step of a walk; a value not 0 stops it. */
+typedef int (*dtk_repo_walk_fn)(void *arg, const struct dtk_repo_step *step);
+
 /*
- * Finds the commit that recorded the run of date (a "Dtk-Crystallization:"
- * trailer, or the commit that added that record to _crystallizations.yaml)
- * and writes its insights/ files into dir/insights. Returns 1 and fills
- * commit_hex (41 bytes) when found; 0 when history does not hold it (a
- * shallow clone, a base copied in); -1 with the error set.
+ * Walks the first-parent line from HEAD, newest first, calling fn for each
+ * commit where the file rel (below the base root) differs from its first
+ * parent's (with both texts), and for each other commit whose message
+ * carries the trailer key trailer (without them). Ends where history ends
+ * or is cut off (a shallow clone), or when fn returns non-zero. Returns
+ * that value, 0, or -1 with the error set.
  */
-int dtk_repo_checkout_run(struct dtk_repo *repo, dtk_date date, const char *dir,
-                          char commit_hex[41]);
+int dtk_repo_walk(struct dtk_repo *repo, const char *rel, const char *trailer, dtk_repo_walk_fn fn,
+                  void *arg);
+
+/* Returns 1 when message carries the trailer "key: value" (value NULL:
+ * any value), else 0. */
+int dtk_repo_trailer(const char *message, const char *key, const char *value);
+
+/* Reads the file rel (below the base root) as HEAD has it. Returns 1 and
+ * sets *data (malloc'd, NUL-terminated; the caller frees) and *len; 0 when
+ * HEAD has no such file; 2 when there is no commit yet; -1 with the error
+ * set. */
+int dtk_repo_read_head(struct dtk_repo *repo, const char *rel, char **data, size_t *len);
+
+/* Writes the .yaml files of the directory rel (below the base root) of the
+ * commit commit_hex into dir/rel, a symbolic link as the file it leads to in
+ * the commit (one that leads out of it is left out). Returns 0, or -1 with
+ * the error set. */
+int dtk_repo_extract(struct dtk_repo *repo, const char *commit_hex, const char *rel,
+                     const char *dir);
 
 struct dtk_commit_req {
 	const char *records; /* the new _crystallizations.yaml */
@@ -90,29 +122,14 @@ struct dtk_commit_req {
  */
 int dtk_repo_commit(struct dtk_repo *repo, const struct dtk_commit_req *req, char commit_hex[41]);
 
-/* A run found in history. */
-struct dtk_run {
-	struct dtk_record record; /* as committed (strings owned by the list) */
-	char commit[41];          /* "" when no commit of history added it */
-	long long time;           /* the commit's time, seconds since the epoch */
-	int trailer;              /* the commit carries a Dtk-Crystallization trailer */
-};
-
-struct dtk_run_list {
-	struct dtk_run *v;
-	size_t n;
-	struct dtk_kb *kb; /* owns the records' strings */
-	int unborn;        /* HEAD has no commit yet */
-};
-
-/* Lists the runs recorded in HEAD's _crystallizations.yaml, newest first,
- * each with the commit that added it. Returns 0; DTK_EINVALID when HEAD's
- * records are invalid (the errors added to diags); or -1 with the error set. */
-struct dtk_diags;
-int dtk_repo_runs(struct dtk_repo *repo, struct dtk_run_list *out, struct dtk_diags *diags);
-void dtk_run_list_release(struct dtk_run_list *l);
-
 struct dtk_memfile;
+
+/* Merges a node file both sides of a merge changed, as dtk's driver for
+ * insights/ does: name is its file name, text[0..3) and tlen[0..3) the
+ * ancestor's (NULL when it has none), ours and theirs. Returns 0 and sets
+ * *data (malloc'd) and *len; 1 when they conflict; -1 with the error set. */
+typedef int (*dtk_repo_merge_fn)(const char *name, char *const text[3], const size_t tlen[3],
+                                 char **data, size_t *len);
 
 /*
  * For a merge driver run by git (merge, rebase, cherry-pick, revert, pull
@@ -120,14 +137,15 @@ struct dtk_memfile;
  * theirs INDEX.md). Finds the merge's three commits by one rule (ours is
  * HEAD; theirs and the ancestor among the commits git names for the
  * operation under way, by their INDEX.md blobs: docs/git.md), merges the
- * base's insights/ of the three with libgit2, and returns the merged files.
+ * base's insights/ of the three with libgit2 (a file both sides changed
+ * with merge, when git's attributes give it dtk's driver), and returns the
+ * merged files.
  * Returns 0 and sets *out and *n (free with dtk_memfiles_free); 1 when the
  * files conflict; 2 when git names no commit that fits; -1 with the error
  * set.
  */
 int dtk_repo_merged_insights(struct dtk_repo *repo, const char *const files[3],
-                             struct dtk_memfile **out, size_t *n);
-void dtk_memfiles_free(struct dtk_memfile *files, size_t n);
+                             dtk_repo_merge_fn merge, struct dtk_memfile **out, size_t *n);
 
 /* Sets key to value in the repository's own configuration (.git/config). */
 int dtk_repo_config_set(struct dtk_repo *repo, const char *key, const char *value);

@@ -1,6 +1,6 @@
 /*
  * yemit.h: YAML text for values dtk writes into a user's files, made by
- * libyaml's emitter (yaml_emit.c is, with yaml_tree.c, the only module that
+ * libyaml's emitter (yemit.c is, with ytree.c, the only module that
  * includes <yaml.h>), so that what dtk writes reads back as what was meant.
  */
 #ifndef DTK_YEMIT_H

@@ -1,6 +1,6 @@
 /*
  * ytree.h: a YAML file as a small tree of values that remember where they were
- * written. Built from libyaml's event stream (yaml_tree.c is the only module
+ * written. Built from libyaml's event stream (ytree.c is the only module
  * that includes <yaml.h>); everything YAML allows but a knowledge base must not
  * hold (aliases, anchors, foreign tags, complex or duplicate keys, several
  * documents, excessive nesting or size) is reported as an error.

@@ -1,4 +1,4 @@
-/* util.c: memory, buffers, the arena, the last error and small text helpers. */
+/* dtk.c: memory, buffers, the arena, the last error and small text helpers. */
 #include "dtk/dtk.h"
 
 #include "dtk/invisible.h"

@@ -1,4 +1,4 @@
-/* diag.c: diagnostics about input files, collected and printed sorted. */
+/* dtk_diag.c: diagnostics about input files, collected and printed sorted. */
 #include "dtk/dtk.h"
 
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * crash.c: crash points for the crash-safety tests. dtk_core and so the dtk
+ * dtk_crash.c: crash points for the crash-safety tests. dtk_core and so the dtk
  * binary get the version that does nothing; the tests' binary dtk-crash
  * (tests/CMakeLists.txt) links this file again, compiled with
  * DTK_CRASH_POINTS, whose definition the linker then takes instead of the

@@ -1,0 +1,129 @@
+/* crystal_runs.c: the crystallization runs git's history holds (crystal.h),
+ * found with repo.c's walk of the records file. */
+#include "dtk/crystal.h"
+
+#include "dtk/kb.h"
+#include "dtk/repo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define RECORDS "insights/_crystallizations.yaml"
+#define TRAILER "Dtk-Crystallization"
+
+/* Parses records text[0..len) (NULL: none); returns a base holding them, or
+ * NULL (none, or invalid). */
+static struct dtk_kb *S_records(const char *text, size_t len)
+{
+	struct dtk_diags d = DTK_DIAGS_INIT;
+	struct dtk_kb *kb = NULL;
+
+	if (text)
+		dtk_kb_parse_records(&kb, text, len, RECORDS, &d);
+	dtk_diags_release(&d);
+	return kb;
+}
+
+static int S_has_date(const struct dtk_kb *kb, dtk_date date)
+{
+	size_t i;
+	for (i = 0; kb && i < kb->n_records; i++)
+		if (kb->records[i].date == date)
+			return 1;
+	return 0;
+}
+
+/* Returns 1 when step's commit recorded the run of date: its trailer names
+ * the date, or it added that record (now has it, its parent did not). */
+static int S_recorded(const struct dtk_repo_step *step, const struct dtk_kb *now,
+                      const struct dtk_kb *prev, dtk_date date, int *trailer)
+{
+	char want[11];
+
+	*trailer = dtk_repo_trailer(step->message, TRAILER, dtk_date_format(want, date));
+	return *trailer || (S_has_date(now, date) && !S_has_date(prev, date));
+}
+
+struct find {
+	dtk_date date;
+	char commit[41];
+};
+
+static int S_find_step(void *arg, const struct dtk_repo_step *step)
+{
+	struct find *f = arg;
+	struct dtk_kb *now = S_records(step->now, step->now_len),
+	              *prev = S_records(step->prev, step->prev_len);
+	int trailer, found = S_recorded(step, now, prev, f->date, &trailer);
+
+	if (found)
+		memcpy(f->commit, step->commit, sizeof(f->commit));
+	dtk_kb_free(now);
+	dtk_kb_free(prev);
+	return found;
+}
+
+int dtk_crystal_checkout_run(struct dtk_repo *repo, dtk_date date, const char *dir,
+                             char commit_hex[41])
+{
+	struct find f = {date, ""};
+	int rc = dtk_repo_walk(repo, RECORDS, TRAILER, S_find_step, &f);
+
+	commit_hex[0] = '\0';
+	if (rc <= 0)
+		return rc;
+	if (dtk_repo_extract(repo, f.commit, "insights", dir) < 0)
+		return -1;
+	memcpy(commit_hex, f.commit, 41);
+	return 1;
+}
+
+static int S_runs_step(void *arg, const struct dtk_repo_step *step)
+{
+	struct dtk_run_list *l = arg;
+	struct dtk_kb *now = S_records(step->now, step->now_len),
+	              *prev = S_records(step->prev, step->prev_len);
+	size_t i;
+	int trailer;
+
+	for (i = 0; i < l->n; i++) {
+		struct dtk_run *run = &l->v[i];
+		if (run->commit[0] || !S_recorded(step, now, prev, run->record.date, &trailer))
+			continue;
+		memcpy(run->commit, step->commit, sizeof(run->commit));
+		run->time = step->time;
+		run->trailer = trailer;
+	}
+	dtk_kb_free(now);
+	dtk_kb_free(prev);
+	return 0;
+}
+
+int dtk_crystal_runs(struct dtk_repo *repo, struct dtk_run_list *out, struct dtk_diags *diags)
+{
+	char *text = NULL;
+	size_t len = 0, i;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = dtk_repo_read_head(repo, RECORDS, &text, &len);
+	out->unborn = rc == 2;
+	/* HEAD's records, invalid ones reported (not taken for no runs) */
+	if (rc == 1)
+		rc = dtk_kb_parse_records(&out->kb, text, len, RECORDS, diags);
+	free(text);
+	if (rc < 0 || !out->kb)
+		return rc < 0 ? rc : 0;
+	out->n = out->kb->n_records;
+	out->v = dtk_xcalloc(out->n + 1, sizeof(*out->v));
+	for (i = 0; i < out->n; i++)
+		out->v[i].record = out->kb->records[out->n - 1 - i];
+	return dtk_repo_walk(repo, RECORDS, TRAILER, S_runs_step, out) < 0 ? -1 : 0;
+}
+
+void dtk_run_list_release(struct dtk_run_list *l)
+{
+	free(l->v);
+	dtk_kb_free(l->kb);
+	memset(l, 0, sizeof(*l));
+}
