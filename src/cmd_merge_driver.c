@@ -190,12 +190,12 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	}
 	rc = dtk_repo_merged_insights(repo, (const char *const *)argv + 1, S_merge_node, &files,
 	                              &n);
-	if (rc == 1)
+	if (rc == DTK_REPO_CONFLICT)
 		fprintf(ctx->err,
 		        "dtk merge-driver: %s left in conflict: insights/ do not merge "
 		        "cleanly; resolve them, then run 'dtk reindex'\n",
 		        argv[4]);
-	else if (rc == 2)
+	else if (rc == DTK_REPO_NO_SIDES)
 		/* INDEX.md is derived: kept as ours had it, stale, said */
 		fprintf(ctx->err,
 		        "dtk merge-driver: %s: git names no commit it is merging (a "
@@ -207,7 +207,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		rc = dtk_cmd_fail(ctx, "merge-driver", 1);
 	else
 		rc = S_render(ctx, files, n, argv[2]);
-	rc = rc == 2 ? 0 : rc;
+	rc = rc == DTK_REPO_NO_SIDES ? 0 : rc;
 	dtk_memfiles_free(files, n);
 	dtk_repo_free(repo);
 	free(root);

@@ -107,9 +107,9 @@ int dtk_crystal_runs(struct dtk_repo *repo, struct dtk_run_list *out, struct dtk
 
 	memset(out, 0, sizeof(*out));
 	rc = dtk_repo_read_head(repo, RECORDS, &text, &len);
-	out->unborn = rc == 2;
+	out->unborn = rc == DTK_REPO_UNBORN;
 	/* HEAD's records, invalid ones reported (not taken for no runs) */
-	if (rc == 1)
+	if (rc == DTK_REPO_FOUND)
 		rc = dtk_kb_parse_records(&out->kb, text, len, RECORDS, diags);
 	free(text);
 	if (rc < 0 || !out->kb)

@@ -283,10 +283,11 @@ int dtk_repo_read_head(struct dtk_repo *r, const char *rel, char **data, size_t 
 	*data = NULL;
 	*len = 0;
 	if (git_repository_head(&head, r->git) < 0)
-		return 2; /* no commit yet */
+		return DTK_REPO_UNBORN;
 	if (git_commit_lookup(&c, r->git, git_reference_target(head)) == 0 &&
 	    S_lookup(r, c, rel, &oid) == 0)
-		rc = S_read_blob(r, &oid, data, len) < 0 ? S_gerr("cannot read a file at HEAD") : 1;
+		rc = S_read_blob(r, &oid, data, len) < 0 ? S_gerr("cannot read a file at HEAD")
+		                                         : DTK_REPO_FOUND;
 	git_commit_free(c);
 	git_reference_free(head);
 	return rc;
@@ -1662,7 +1663,8 @@ static void S_line_commit(const struct dtk_repo *r, const char *rel, int last, g
 }
 
 /* Finds the three sides of the merge from the driver's files (O, A, B).
- * Returns 0 and fills s, 2 when they cannot be found, -1 with the error set. */
+ * Returns 0 and fills s, DTK_REPO_NO_SIDES when they cannot be found, -1 with
+ * the error set. */
 static int S_sides(const struct dtk_repo *r, const char *const files[3], struct sides *s)
 {
 	static const char *const refs[] = {"MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD",
@@ -1673,7 +1675,7 @@ static int S_sides(const struct dtk_repo *r, const char *const files[3], struct 
 	char **e;
 
 	if (git_reference_name_to_id(&s->ours, r->git, "HEAD") < 0)
-		return 2;
+		return DTK_REPO_NO_SIDES;
 	for (i = 0; i < 2; i++) {
 		char *text = NULL;
 		size_t len = 0;
@@ -1700,7 +1702,7 @@ static int S_sides(const struct dtk_repo *r, const char *const files[3], struct 
 	for (i = 0; i < n; i++)
 		if (S_fits(r, &ids[i], i < merges, want, s))
 			return 0;
-	return 2;
+	return DTK_REPO_NO_SIDES;
 }
 
 /* Sets *out to the tree of commit (git_tree_free); returns 0, or -1 (the
@@ -1782,7 +1784,7 @@ done:
 
 /* Collects the base's files of the merged index idx of the trees t (base,
  * ours, theirs), each file both sides changed merged as dtk's driver merges
- * it; returns 1 on a conflict among them. */
+ * it; returns DTK_REPO_CONFLICT on a conflict among them. */
 static int S_collect(const struct dtk_repo *r, git_index *idx, git_tree *const t[3],
                      dtk_repo_merge_fn merge, struct dtk_memfile **out, size_t *n)
 {
@@ -1798,7 +1800,7 @@ static int S_collect(const struct dtk_repo *r, git_index *idx, git_tree *const t
 		prev = e->path;
 		rc = S_driver_merge(r, t, e->path, merge, &data, &len);
 		if (rc == 2 && git_index_entry_is_conflict(e))
-			return 1;
+			return DTK_REPO_CONFLICT;
 		if (rc == 2)
 			rc = S_blob_read(r->git, &e->id, S_MERGED, &data, &len);
 		if (rc != 0)

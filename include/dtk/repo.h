@@ -15,6 +15,14 @@
 
 struct dtk_repo;
 
+/* What the functions below return besides 0 and a negative error. */
+enum dtk_repo_status {
+	DTK_REPO_FOUND = 1,    /* dtk_repo_read_head: the file is there */
+	DTK_REPO_UNBORN = 2,   /* dtk_repo_read_head: no commit yet */
+	DTK_REPO_CONFLICT = 1, /* dtk_repo_merged_insights: the files conflict */
+	DTK_REPO_NO_SIDES = 2  /* dtk_repo_merged_insights: git names no commit that fits */
+};
+
 /* Opens the repository whose work tree holds the base at root. Returns 0
  * and sets *out (dtk_repo_free); DTK_ENOGIT with the error set when libgit2
  * cannot be initialized (a caller that goes on outside a repository must
@@ -81,10 +89,10 @@ int dtk_repo_walk(struct dtk_repo *repo, const char *rel, const char *trailer, d
  * any value), else 0. */
 int dtk_repo_trailer(const char *message, const char *key, const char *value);
 
-/* Reads the file rel (below the base root) as HEAD has it. Returns 1 and
- * sets *data (malloc'd, NUL-terminated; the caller frees) and *len; 0 when
- * HEAD has no such file; 2 when there is no commit yet; -1 with the error
- * set. */
+/* Reads the file rel (below the base root) as HEAD has it. Returns
+ * DTK_REPO_FOUND and sets *data (malloc'd, NUL-terminated; the caller frees)
+ * and *len; 0 when HEAD has no such file; DTK_REPO_UNBORN when there is no
+ * commit yet; -1 with the error set. */
 int dtk_repo_read_head(struct dtk_repo *repo, const char *rel, char **data, size_t *len);
 
 /* Writes the .yaml files of the directory rel (below the base root) of the
@@ -140,9 +148,9 @@ typedef int (*dtk_repo_merge_fn)(const char *name, char *const text[3], const si
  * base's insights/ of the three with libgit2 (a file both sides changed
  * with merge, when git's attributes give it dtk's driver), and returns the
  * merged files.
- * Returns 0 and sets *out and *n (free with dtk_memfiles_free); 1 when the
- * files conflict; 2 when git names no commit that fits; -1 with the error
- * set.
+ * Returns 0 and sets *out and *n (free with dtk_memfiles_free);
+ * DTK_REPO_CONFLICT when the files conflict; DTK_REPO_NO_SIDES when git
+ * names no commit that fits; -1 with the error set.
  */
 int dtk_repo_merged_insights(struct dtk_repo *repo, const char *const files[3],
                              dtk_repo_merge_fn merge, struct dtk_memfile **out, size_t *n);
