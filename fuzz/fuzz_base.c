@@ -58,7 +58,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dtk_kb *kb = NULL;
 	size_t n = S_split((const char *)data, (const char *)data + size, files, names);
 
-	if (dtk_kb_load_mem(&kb, files, n, DTK_KB_ALL, &d) == 0) {
+	if (dtk_kb_load(
+	            &kb,
+	            &(struct dtk_kb_load_opts){.what = DTK_KB_ALL, .files = files, .n_files = n},
+	            &d) == 0) {
 		free(dtk_index_render(kb));
 		dtk_kb_free(kb);
 	}

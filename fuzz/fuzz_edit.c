@@ -34,7 +34,10 @@ static int S_valid(const char *text, size_t len)
 	};
 	struct dtk_diags d = DTK_DIAGS_INIT;
 	struct dtk_kb *kb = NULL;
-	int ok = dtk_kb_load_mem(&kb, files, 4, DTK_KB_ALL, &d) == 0;
+	int ok = dtk_kb_load(&kb,
+	                     &(struct dtk_kb_load_opts){
+	                             .what = DTK_KB_ALL, .files = files, .n_files = 4},
+	                     &d) == 0;
 	dtk_kb_free(kb);
 	dtk_diags_release(&d);
 	return ok;

@@ -6,7 +6,7 @@
  * fresh ids, titles, stance and bloom rewritten, counters bumped, sources and
  * references added), written in a layout the input chooses (indentation,
  * CRLF, flow or block lists). A clean merge must load as a valid base with
- * the other files (dtk_kb_load_mem); a conflicted one must hold conflict
+ * the other files (dtk_kb_load of files in memory); a conflicted one must hold conflict
  * markers. Odd: three arbitrary texts ("\n=====\n" between them) as one of
  * the four kinds of file: a clean merge must parse as YAML, a conflicted one
  * must hold markers. A failed expectation aborts; so does any crash, leak or
@@ -205,7 +205,10 @@ static void S_structured(struct input *in)
 		};
 		struct dtk_diags d = DTK_DIAGS_INIT;
 		struct dtk_kb *kb = NULL;
-		if (dtk_kb_load_mem(&kb, files, 3, DTK_KB_ALL, &d) != 0) {
+		if (dtk_kb_load(&kb,
+		                &(struct dtk_kb_load_opts){
+		                        .what = DTK_KB_ALL, .files = files, .n_files = 3},
+		                &d) != 0) {
 			fprintf(stderr, "clean merge is invalid:\n%s", out.text);
 			dtk_diags_print(&d, stderr);
 			abort();

@@ -76,7 +76,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dtk_diags d = DTK_DIAGS_INIT;
 	struct dtk_kb *kb = NULL;
 
-	if (dtk_kb_load_mem(&kb, files, sizeof(files) / sizeof(*files), DTK_KB_ALL, &d) == 0) {
+	if (dtk_kb_load(&kb,
+	                &(struct dtk_kb_load_opts){.what = DTK_KB_ALL,
+	                                           .files = files,
+	                                           .n_files = sizeof(files) / sizeof(*files)},
+	                &d) == 0) {
 		free(dtk_index_render(kb));
 		S_round_trip(kb);
 		dtk_kb_free(kb);

@@ -413,7 +413,8 @@ static void S_one(unsigned c, const char *a, const char *b)
 		goto done;
 	}
 	/* written: the base loads, and says what was asked */
-	if (dtk_kb_load(&kb, S_dir, DTK_KB_ALL, NULL, &diags) != 0) {
+	if (dtk_kb_load(&kb, &(struct dtk_kb_load_opts){.root = S_dir, .what = DTK_KB_ALL},
+	                &diags) != 0) {
 		fprintf(stderr, "%s wrote an invalid base\n", args[0]);
 		abort();
 	}

@@ -412,7 +412,9 @@ int dtk_cmd_load(struct dtk_ctx *ctx, const char *cmd, struct dtk_kb **kb, int w
                  const char *node)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
-	int rc = dtk_kb_load(kb, ctx->root, what, node, &diags);
+	int rc = dtk_kb_load(
+	        kb, &(struct dtk_kb_load_opts){.root = ctx->root, .what = what, .node = node},
+	        &diags);
 
 	if (rc == DTK_EINVALID)
 		rc = dtk_cmd_report_invalid(ctx, &diags);

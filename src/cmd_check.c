@@ -282,7 +282,10 @@ static int S_compare(struct dtk_ctx *ctx, const char *path, struct dtk_file_cmp 
 	int rc = dtk_file_cmp_open(cmp, path, DTK_MAX_INDEX_BYTES);
 
 	if (rc == 0)
-		rc = dtk_kb_load(&kb, ctx->root, DTK_KB_ALL | DTK_KB_LEAN, NULL, diags);
+		rc = dtk_kb_load(&kb,
+		                 &(struct dtk_kb_load_opts){.root = ctx->root,
+		                                            .what = DTK_KB_ALL | DTK_KB_LEAN},
+		                 diags);
 	if (rc == 0) {
 		S_warn_future(ctx, kb);
 		S_warn_invisible(ctx, kb);

@@ -29,7 +29,7 @@ static int S_rate(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 		if (dtk_yval_str(e, "superseded_by") || dtk_yval_str(e, "retracted"))
 			return dtk_write_refuse(w, "%s is %s: high is for live entries", id,
 			                        dtk_yval_str(e, "retracted") ? "retracted"
-			                                                      : "superseded");
+			                                                     : "superseded");
 		if (n < (size_t)min)
 			return dtk_write_refuse(w,
 			                        "%s has %zu verified_by source%s; high needs %d "
@@ -52,7 +52,9 @@ static long S_qualified(struct dtk_ctx *ctx, struct dtk_kb **kb, char ***ids)
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	size_t i, j;
 	long n = 0;
-	int rc = dtk_kb_load(kb, ctx->root, DTK_KB_ALL | DTK_KB_LEAN, NULL, &diags);
+	int rc = dtk_kb_load(
+	        kb, &(struct dtk_kb_load_opts){.root = ctx->root, .what = DTK_KB_ALL | DTK_KB_LEAN},
+	        &diags);
 
 	if (rc == DTK_EINVALID)
 		dtk_cmd_report_invalid(ctx, &diags);

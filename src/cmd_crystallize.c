@@ -118,7 +118,10 @@ static int S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since, in
 	}
 	/* lean: the previous base is asked only for confidences, contradictions,
 	 * blooms and stances, never for a claim */
-	if (rc == 1 && dtk_kb_load(&kb, dir, DTK_KB_ALL | DTK_KB_LEAN, NULL, &d) != 0)
+	if (rc == 1 &&
+	    dtk_kb_load(&kb,
+	                &(struct dtk_kb_load_opts){.root = dir, .what = DTK_KB_ALL | DTK_KB_LEAN},
+	                &d) != 0)
 		kb = NULL;
 	dtk_date_format(s, since);
 	if (!kb && rc != 1 && shallow && refuse_shallow) {
@@ -300,7 +303,10 @@ static int S_validate(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *
 		files[n].data = data;
 		files[n++].len = len;
 	}
-	if (dtk_kb_load_mem(&check, files, n, DTK_KB_LEAN, &d) != 0) {
+	if (dtk_kb_load(
+	            &check,
+	            &(struct dtk_kb_load_opts){.what = DTK_KB_LEAN, .files = files, .n_files = n},
+	            &d) != 0) {
 		if (d.n)
 			dtk_diags_print(&d, ctx->err);
 		else

@@ -40,7 +40,9 @@ static int S_render(struct dtk_ctx *ctx, const struct dtk_memfile *files, size_t
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_kb *kb = NULL;
 	char *index;
-	int rc = dtk_kb_load_mem(&kb, files, n, DTK_KB_LEAN, &diags);
+	int rc = dtk_kb_load(
+	        &kb, &(struct dtk_kb_load_opts){.what = DTK_KB_LEAN, .files = files, .n_files = n},
+	        &diags);
 
 	if (rc != 0) {
 		fprintf(ctx->err, "dtk merge-driver: the merged insights/ are not valid; "

@@ -302,7 +302,10 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		f.on = color ? S_ON : NULL;
 		dtk_search_set_show(f.s, S_show, &f);
 	}
-	rc = dtk_kb_load_filtered(&kb, ctx->root, &kf, &diags);
+	rc = dtk_kb_load(
+	        &kb,
+	        &(struct dtk_kb_load_opts){.root = ctx->root, .what = DTK_KB_ALL, .filter = &kf},
+	        &diags);
 	if (rc == DTK_EINVALID) {
 		rc = dtk_cmd_report_invalid(ctx, &diags);
 		goto done;

@@ -521,7 +521,9 @@ char *dtk_index_render_html(const struct dtk_kb *kb)
 int dtk_index_build(const char *root, struct dtk_diags *diags, dtk_write_fn write, void *arg)
 {
 	struct dtk_kb *kb = NULL;
-	int rc = dtk_kb_load(&kb, root, DTK_KB_ALL | DTK_KB_LEAN, NULL, diags);
+	int rc = dtk_kb_load(
+	        &kb, &(struct dtk_kb_load_opts){.root = root, .what = DTK_KB_ALL | DTK_KB_LEAN},
+	        diags);
 
 	if (rc < 0)
 		return rc;

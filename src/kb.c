@@ -1244,66 +1244,22 @@ static struct dtk_kb *S_new_kb(const char *root)
 	return kb;
 }
 
-int dtk_kb_load(struct dtk_kb **out, const char *root, int what, const char *node,
-                struct dtk_diags *diags)
+int dtk_kb_load(struct dtk_kb **out, const struct dtk_kb_load_opts *o, struct dtk_diags *diags)
 {
 	struct loader l;
 
 	memset(&l, 0, sizeof(l));
 	l.dir_fd = -1;
+	l.filter = o->filter;
+	l.mem = o->files;
+	l.n_mem = o->n_files;
+	l.over = o->root && o->files;
 	*out = NULL;
-	l.root_real = realpath(root, NULL);
-	if (!l.root_real)
-		return dtk_error("cannot use %s: %s", root, strerror(errno));
-	l.kb = S_new_kb(root);
-	return S_load(&l, what, node, out, diags);
-}
-
-int dtk_kb_load_over(struct dtk_kb **out, const char *root, int what,
-                     const struct dtk_memfile *files, size_t n, struct dtk_diags *diags)
-{
-	struct loader l;
-
-	memset(&l, 0, sizeof(l));
-	l.dir_fd = -1;
-	*out = NULL;
-	l.root_real = realpath(root, NULL);
-	if (!l.root_real)
-		return dtk_error("cannot use %s: %s", root, strerror(errno));
-	l.mem = files;
-	l.n_mem = n;
-	l.over = 1;
-	l.kb = S_new_kb(root);
-	return S_load(&l, what & ~DTK_KB_ONE_NODE, NULL, out, diags);
-}
-
-int dtk_kb_load_filtered(struct dtk_kb **out, const char *root, const struct dtk_kb_filter *filter,
-                         struct dtk_diags *diags)
-{
-	struct loader l;
-
-	memset(&l, 0, sizeof(l));
-	l.dir_fd = -1;
-	l.filter = filter;
-	*out = NULL;
-	l.root_real = realpath(root, NULL);
-	if (!l.root_real)
-		return dtk_error("cannot use %s: %s", root, strerror(errno));
-	l.kb = S_new_kb(root);
-	return S_load(&l, DTK_KB_ALL, NULL, out, diags);
-}
-
-int dtk_kb_load_mem(struct dtk_kb **out, const struct dtk_memfile *files, size_t n, int what,
-                    struct dtk_diags *diags)
-{
-	struct loader l;
-
-	memset(&l, 0, sizeof(l));
-	l.dir_fd = -1;
-	l.mem = files;
-	l.n_mem = n;
-	l.kb = S_new_kb("");
-	return S_load(&l, what & ~DTK_KB_ONE_NODE, NULL, out, diags);
+	if (o->root && !(l.root_real = realpath(o->root, NULL)))
+		return dtk_error("cannot use %s: %s", o->root, strerror(errno));
+	l.kb = S_new_kb(o->root ? o->root : "");
+	return S_load(&l, o->files || o->filter ? o->what & ~DTK_KB_ONE_NODE : o->what,
+	              o->files || o->filter ? NULL : o->node, out, diags);
 }
 
 /* ---- look-ups ---- */
@@ -1449,7 +1405,8 @@ int dtk_kb_hold_get(struct dtk_kb_hold *h, const struct dtk_kb **kb, struct dtk_
 	h->stamp = dtk_cache_now(); /* before the files are looked at */
 	n = S_snapshot(h->root, &h->names, &h->st);
 	h->n = n > 0 ? (size_t)n : 0;
-	rc = dtk_kb_load(&h->kb, h->root, h->what, NULL, diags);
+	rc = dtk_kb_load(&h->kb, &(struct dtk_kb_load_opts){.root = h->root, .what = h->what},
+	                 diags);
 	if (rc == 0 && n < 0) { /* loaded, but its files not looked at: not held */
 		*kb = h->kb;
 		return 0;

@@ -260,7 +260,10 @@ static void S_unknown(struct dtk_write *w, const char *what, const char *id, int
 	const char **v = NULL, *hint = NULL;
 	size_t n = 0, i, k;
 
-	if (dtk_kb_load(&kb, w->ctx->root, DTK_KB_ALL | DTK_KB_LEAN, NULL, &diags) == 0) {
+	if (dtk_kb_load(&kb,
+	                &(struct dtk_kb_load_opts){.root = w->ctx->root,
+	                                           .what = DTK_KB_ALL | DTK_KB_LEAN},
+	                &diags) == 0) {
 		if (sources) {
 			v = dtk_xcalloc(kb->n_sources + 1, sizeof(*v));
 			for (i = 0; i < kb->n_sources; i++)
@@ -536,9 +539,13 @@ int dtk_write_commit(struct dtk_write *w)
 		}
 		mem[i] = (struct dtk_memfile){f->name, f->text, f->len};
 	}
-	rc = dtk_kb_load_over(&w->kb, w->ctx->root,
-	                      DTK_KB_ALL | (w->opts.json || w->check ? 0 : DTK_KB_LEAN), mem,
-	                      w->n_files, &diags);
+	rc = dtk_kb_load(&w->kb,
+	                 &(struct dtk_kb_load_opts){
+	                         .root = w->ctx->root,
+	                         .what = DTK_KB_ALL | (w->opts.json || w->check ? 0 : DTK_KB_LEAN),
+	                         .files = mem,
+	                         .n_files = w->n_files},
+	                 &diags);
 	if (rc == DTK_EINVALID) {
 		S_map_diags(w, &diags);
 		rc = dtk_cmd_report_invalid(w->ctx, &diags);

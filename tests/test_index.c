@@ -11,7 +11,7 @@ static struct dtk_kb *S_load(const char *root)
 {
 	struct dtk_diags d = DTK_DIAGS_INIT;
 	struct dtk_kb *kb = NULL;
-	int rc = dtk_kb_load(&kb, root, DTK_KB_ALL, NULL, &d);
+	int rc = dtk_kb_load(&kb, &(struct dtk_kb_load_opts){.root = root, .what = DTK_KB_ALL}, &d);
 	if (rc)
 		dtk_diags_print(&d, stderr);
 	assert_int_equal(rc, 0);
@@ -112,7 +112,8 @@ static void test_sparse_base(void **state)
 	/* a category without a node: no empty table */
 	t_write_str(dir, "insights/_domain.yaml",
 	            "domain: d\ntitle: T\ndescription: D\npositioning: P\nlang: en\n"
-	            "categories:\n  - {name: E, nodes: []}\n  - {name: C, nodes: [alpha, beta, gamma]}\n");
+	            "categories:\n  - {name: E, nodes: []}\n  - {name: C, nodes: [alpha, beta, "
+	            "gamma]}\n");
 	kb = S_load(dir);
 	out = dtk_index_render(kb);
 	assert_non_null(strstr(out, "### E\n\nNo nodes yet.\n\n### C\n\n| Node |"));

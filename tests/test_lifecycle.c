@@ -816,7 +816,10 @@ static struct dtk_kb *S_mem_base(const char *node)
 	                              {"a.yaml", node, strlen(node)}};
 	struct dtk_diags d = DTK_DIAGS_INIT;
 	struct dtk_kb *kb = NULL;
-	if (dtk_kb_load_mem(&kb, files, 4, DTK_KB_ALL, &d) != 0)
+	if (dtk_kb_load(
+	            &kb,
+	            &(struct dtk_kb_load_opts){.what = DTK_KB_ALL, .files = files, .n_files = 4},
+	            &d) != 0)
 		dtk_diags_print(&d, stderr);
 	assert_int_equal(d.n, 0);
 	dtk_diags_release(&d);

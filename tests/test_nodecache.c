@@ -33,7 +33,9 @@ static struct dtk_kb *S_fixture(void)
 	struct dtk_kb *kb = NULL;
 	char *root = t_src("tests/fixtures/base");
 
-	assert_int_equal(dtk_kb_load(&kb, root, DTK_KB_ALL, NULL, &d), 0);
+	assert_int_equal(
+	        dtk_kb_load(&kb, &(struct dtk_kb_load_opts){.root = root, .what = DTK_KB_ALL}, &d),
+	        0);
 	dtk_diags_release(&d);
 	free(root);
 	return kb;

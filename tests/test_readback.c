@@ -218,7 +218,11 @@ static void S_one(enum field f, const char *v, int crlf)
 		         crlf ? " (CRLF)" : "");
 		if (f != F_RESOLVE_NOTE && f != F_STANCE && f < F_EDIT_TITLE)
 			S_kept(old, ol, new_, nl, what);
-		assert_int_equal(dtk_kb_load(&kb, dir, DTK_KB_ALL, NULL, &diags), 0);
+		assert_int_equal(
+		        dtk_kb_load(&kb,
+		                    &(struct dtk_kb_load_opts){.root = dir, .what = DTK_KB_ALL},
+		                    &diags),
+		        0);
 		for (k = 0; k < (f == F_FROM ? 2 : 1); k++) {
 			const char *got = S_read(kb, f, id, k);
 			if (!got || strcmp(got, v))
@@ -342,7 +346,10 @@ static void test_markers_in_the_file_are_kept(void **state)
 			line = nl + 1;
 		}
 	}
-	assert_int_equal(dtk_kb_load(&kb, dir, DTK_KB_ALL, NULL, &diags), 0);
+	assert_int_equal(dtk_kb_load(&kb,
+	                             &(struct dtk_kb_load_opts){.root = dir, .what = DTK_KB_ALL},
+	                             &diags),
+	                 0);
 	for (i = 0; i < 3; i++) {
 		const struct dtk_entry *e = dtk_kb_entry(kb, want[i][0]);
 		assert_non_null(e);

@@ -11,7 +11,8 @@ static struct dtk_kb *S_load(int what, const char *node)
 	struct dtk_diags d = DTK_DIAGS_INIT;
 	struct dtk_kb *kb = NULL;
 	char *root = t_src("tests/fixtures/base");
-	int rc = dtk_kb_load(&kb, root, what, node, &d);
+	int rc = dtk_kb_load(
+	        &kb, &(struct dtk_kb_load_opts){.root = root, .what = what, .node = node}, &d);
 	if (rc != 0)
 		dtk_diags_print(&d, stderr);
 	assert_int_equal(rc, 0);
@@ -184,7 +185,11 @@ static void test_load_mem_matches_directory(void **state)
 		files[i].name = names[i];
 		files[i].data = bufs[i];
 	}
-	assert_int_equal(dtk_kb_load_mem(&mem, files, 6, DTK_KB_ALL, &d), 0);
+	assert_int_equal(dtk_kb_load(&mem,
+	                             &(struct dtk_kb_load_opts){
+	                                     .what = DTK_KB_ALL, .files = files, .n_files = 6},
+	                             &d),
+	                 0);
 	assert_int_equal(mem->n_nodes, disk->n_nodes);
 	for (i = 0; i < disk->n_nodes; i++) {
 		assert_string_equal(mem->nodes[i]->name, disk->nodes[i]->name);
@@ -193,7 +198,11 @@ static void test_load_mem_matches_directory(void **state)
 	assert_int_equal(mem->n_records, disk->n_records);
 	dtk_kb_free(mem);
 	/* a missing file is reported as it is on disk */
-	assert_int_equal(dtk_kb_load_mem(&mem, files + 1, 5, DTK_KB_ALL, &d), DTK_EINVALID);
+	assert_int_equal(dtk_kb_load(&mem,
+	                             &(struct dtk_kb_load_opts){
+	                                     .what = DTK_KB_ALL, .files = files + 1, .n_files = 5},
+	                             &d),
+	                 DTK_EINVALID);
 	assert_int_equal(d.n, 1);
 	assert_string_equal(d.v[0].path, "insights/_domain.yaml");
 	assert_string_equal(d.v[0].msg, "required file is missing");
@@ -225,7 +234,11 @@ static void test_threads_do_not_change_the_result(void **state)
 		char buf[65536] = "";
 		FILE *f = fmemopen(buf, sizeof(buf), "w");
 		setenv("DTK_THREADS", threads[i], 1);
-		assert_int_equal(dtk_kb_load(&kb, dir, DTK_KB_ALL, NULL, &d), DTK_EINVALID);
+		assert_int_equal(
+		        dtk_kb_load(&kb,
+		                    &(struct dtk_kb_load_opts){.root = dir, .what = DTK_KB_ALL},
+		                    &d),
+		        DTK_EINVALID);
 		dtk_diags_print(&d, f);
 		fclose(f);
 		out[i] = strdup(buf);

@@ -14,7 +14,11 @@ static struct dtk_kb *S_shipped(void)
 {
 	struct dtk_diags d = DTK_DIAGS_INIT;
 	struct dtk_kb *kb = NULL;
-	assert_int_equal(dtk_kb_load(&kb, DTK_SOURCE_DIR, DTK_KB_ALL, NULL, &d), 0);
+	assert_int_equal(
+	        dtk_kb_load(&kb,
+	                    &(struct dtk_kb_load_opts){.root = DTK_SOURCE_DIR, .what = DTK_KB_ALL},
+	                    &d),
+	        0);
 	dtk_diags_release(&d);
 	return kb;
 }

@@ -20,7 +20,6 @@ enum {
 	DTK_KB_LINKED = 4
 };
 
-
 /*
  * Finds the knowledge base root: start_dir or the nearest parent of it that
  * holds insights/_domain.yaml. Returns a malloc'd absolute path the caller
@@ -28,17 +27,9 @@ enum {
  */
 char *dtk_kb_find_root(const char *start_dir);
 
-/*
- * Loads the base at root. With DTK_KB_ONE_NODE, node names the one node file
- * to read. Returns 0 and sets *out (free with dtk_kb_free); DTK_EINVALID after
- * adding every error of the input to diags (sorted); or -1 with the error set
- * when the base cannot be read at all.
- */
-int dtk_kb_load(struct dtk_kb **out, const char *root, int what, const char *node,
-                struct dtk_diags *diags);
 void dtk_kb_free(struct dtk_kb *kb);
 
-/* Which node files dtk_kb_load_filtered parses. */
+/* Which node files a filtered load (dtk_kb_load_opts.filter) parses. */
 struct dtk_kb_filter {
 	/* Called once, when _domain.yaml and _sources.yaml are read (may be NULL). */
 	void (*prepare)(void *arg, const struct dtk_kb *kb);
@@ -59,30 +50,30 @@ struct dtk_kb_filter {
 	int borrow;
 };
 
-/*
- * Loads _domain.yaml, _sources.yaml and the node files that filter keeps,
- * with the checks of each file but none across files (node->category is set;
- * kb->nodes are sorted by name). Returns as dtk_kb_load does.
- */
-int dtk_kb_load_filtered(struct dtk_kb **out, const char *root, const struct dtk_kb_filter *filter,
-                         struct dtk_diags *diags);
+/* What dtk_kb_load loads. */
+struct dtk_kb_load_opts {
+	const char *root; /* the base's root; NULL: files are the whole of insights/ */
+	int what;         /* DTK_KB_ flags */
+	const char *node; /* with DTK_KB_ONE_NODE: the node file to read */
+	/* Files held in memory (they must outlive the call only): with root,
+	 * they stand in for the files of insights/ of the same names, or are
+	 * added when there is none (the base as it will be once they are
+	 * written); without, they are insights/. Either way DTK_KB_ONE_NODE is
+	 * ignored: every file, every check. */
+	const struct dtk_memfile *files;
+	size_t n_files;
+	/* When set, only _domain.yaml, _sources.yaml and the node files it
+	 * keeps, with the checks of each file but none across files
+	 * (node->category is set; kb->nodes are sorted by name). */
+	const struct dtk_kb_filter *filter;
+};
 
 /*
- * Loads a base from files held in memory (the contents of insights/), as
- * dtk_kb_load does from a directory: every check, the same diagnostics.
- * what takes DTK_KB_LEAN. The files must outlive the call only.
+ * Loads the base o describes. Returns 0 and sets *out (free with
+ * dtk_kb_free); DTK_EINVALID after adding every error of the input to diags
+ * (sorted); or -1 with the error set when the base cannot be read at all.
  */
-int dtk_kb_load_mem(struct dtk_kb **out, const struct dtk_memfile *files, size_t n, int what,
-                    struct dtk_diags *diags);
-
-/*
- * Loads the base at root as dtk_kb_load does (every file, every check, what
- * takes DTK_KB_LEAN), except that the files given stand in for the files of
- * insights/ of the same names, or are added when there is none: the base as
- * it will be once they are written. The files must outlive the call only.
- */
-int dtk_kb_load_over(struct dtk_kb **out, const char *root, int what,
-                     const struct dtk_memfile *files, size_t n, struct dtk_diags *diags);
+int dtk_kb_load(struct dtk_kb **out, const struct dtk_kb_load_opts *o, struct dtk_diags *diags);
 
 /*
  * A base held by a long-lived process (dtk mcp) between its requests, and

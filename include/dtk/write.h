@@ -4,7 +4,7 @@
  * A command opens the files it changes (read and parsed once: yedit.h),
  * records its edits, and commits: the edits are spliced in, the WHOLE base
  * is loaded and validated with the new texts in place of the old ones
- * (dtk_kb_load_over) before any byte is written; then each changed file and
+ * (dtk_kb_load with files over the base) before any byte is written; then each changed file and
  * INDEX.md (rebuilt from the base already loaded, as reindex would) are
  * replaced atomically, all or nothing (those replaced are put back when a
  * later one cannot be). On any error every file is left as it was (exit 2),
