@@ -1,0 +1,146 @@
+/* kb_check.c: the checks across the files of a base. */
+#include "kb_int.h"
+
+#include "schema.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int dtk_kb_node_cmp(const void *a, const void *b)
+{
+	return strcmp((*(struct dtk_node *const *)a)->name, (*(struct dtk_node *const *)b)->name);
+}
+
+/* Sorts nodes into category order, reporting unknown, repeated and missing ones. */
+static void S_order_nodes(struct loader *l)
+{
+	struct dtk_kb *kb = l->kb;
+	struct dtk_node **ordered = dtk_xmalloc((kb->n_nodes + 1) * sizeof(*ordered));
+	const char **names = dtk_xmalloc((kb->n_nodes + 1) * sizeof(*names));
+	size_t i, j, n = 0;
+
+	for (i = 0; i < kb->n_nodes; i++)
+		names[i] = kb->nodes[i]->name; /* still sorted by name */
+	for (i = 0; i < kb->n_categories; i++) {
+		const struct dtk_category *cat = &kb->categories[i];
+		for (j = 0; j < cat->n_nodes; j++) {
+			const struct dtk_ref *r = &cat->nodes[j];
+			struct dtk_node *node = dtk_kb_node(kb, r->id);
+			const char *hint;
+			if (!node && dtk_kb_is_broken(l, r->id, strlen(r->id))) {
+				continue;
+			} else if (!node) {
+				hint = dtk_suggest(r->id, names, kb->n_nodes);
+				dtk_diags_add(l->d, "insights/_domain.yaml", r->pos.line,
+				              r->pos.col,
+				              "category '%s' names unknown node '%s'%s%s%s",
+				              cat->name, r->id, hint ? " (did you mean '" : "",
+				              hint ? hint : "", hint ? "'?)" : "");
+			} else if (node->category >= 0) {
+				dtk_diags_add(l->d, "insights/_domain.yaml", r->pos.line,
+				              r->pos.col, "node '%s' is already in category '%s'",
+				              r->id, kb->categories[node->category].name);
+			} else {
+				node->category = (int)i;
+				ordered[n++] = node;
+			}
+		}
+	}
+	for (i = 0; i < kb->n_nodes; i++) {
+		struct dtk_node *node = kb->nodes[i];
+		if (node->category >= 0)
+			continue;
+		if (!l->domain_ok) {
+			ordered[n++] = node;
+			continue;
+		}
+		dtk_diags_add(l->d, node->path, node->name_pos.line, node->name_pos.col,
+		              "node '%s' is in no category of insights/_domain.yaml", node->name);
+		ordered[n++] = node;
+	}
+	if (n)
+		memcpy(kb->nodes, ordered, n * sizeof(*ordered));
+	for (i = 0; i < kb->n_nodes; i++)
+		kb->nodes[i]->order = i;
+	free(ordered);
+	free(names);
+}
+
+static void S_check_entry_ref(struct loader *l, const char *path, const struct dtk_ref *r,
+                              const char *what)
+{
+	size_t plen = 0;
+	if (!strchr(r->id, ':') && !dtk_kb_entry(l->kb, r->id) &&
+	    !(dtk_entry_id_split(r->id, &plen) && dtk_kb_is_broken(l, r->id, plen)))
+		dtk_diags_add(l->d, path, r->pos.line, r->pos.col, "%s unknown entry '%s'", what,
+		              r->id);
+}
+
+/* Checks the references of node's entries to other entries (the schema
+ * checked its sources as it read them). */
+static void S_check_node_refs(struct loader *l, const struct dtk_node *node)
+{
+	size_t i, k;
+
+	for (i = 0; i < node->n_linking; i++) {
+		const struct dtk_entry *e = node->linking[i];
+		for (k = 0; k < e->n_relates; k++)
+			S_check_entry_ref(l, node->path, &e->relates[k], "'relates' names");
+		for (k = 0; k < e->n_contradicts; k++)
+			S_check_entry_ref(l, node->path, &e->contradicts[k].ref,
+			                  "'contradicts' names");
+		if (e->superseded_by.id)
+			S_check_entry_ref(l, node->path, &e->superseded_by,
+			                  "'superseded_by' names");
+	}
+}
+
+/* Reports node names that read as an entry id of another node ("x-001"
+ * beside "x"): dtk show could not tell them apart. */
+static void S_check_node_names(struct loader *l)
+{
+	struct dtk_kb *kb = l->kb;
+	size_t i, plen;
+	char node[256];
+
+	for (i = 0; i < kb->n_nodes; i++) {
+		const struct dtk_node *n = kb->nodes[i];
+		if (!dtk_entry_id_split(n->name, &plen) || plen >= sizeof(node))
+			continue;
+		memcpy(node, n->name, plen);
+		node[plen] = '\0';
+		if (dtk_kb_node(kb, node))
+			dtk_diags_add(
+			        l->d, n->path, n->name_pos.line, n->name_pos.col,
+			        "node name '%s' reads as an entry id of node '%s'; rename the node",
+			        n->name, node);
+	}
+}
+
+static void S_check_domain_refs(struct loader *l)
+{
+	struct dtk_kb *kb = l->kb;
+	size_t i;
+
+	for (i = 0; i < kb->n_hotspots; i++) {
+		const struct dtk_ref *r = &kb->hotspots[i].node;
+		if (!dtk_kb_node(kb, r->id) && !dtk_kb_is_broken(l, r->id, strlen(r->id)))
+			dtk_diags_add(l->d, "insights/_domain.yaml", r->pos.line, r->pos.col,
+			              "hotspot names unknown node '%s'", r->id);
+	}
+	for (i = 0; i < kb->n_gaps; i++)
+		if (kb->gaps[i].flagged_by.id)
+			S_check_entry_ref(l, "insights/_domain.yaml", &kb->gaps[i].flagged_by,
+			                  "gap is flagged_by");
+}
+
+void dtk_kb_check_across(struct loader *l)
+{
+	size_t i;
+
+	S_order_nodes(l);
+	S_check_node_names(l);
+	S_check_domain_refs(l);
+	for (i = 0; i < l->kb->n_nodes; i++)
+		S_check_node_refs(l, l->kb->nodes[i]);
+}

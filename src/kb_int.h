@@ -1,0 +1,101 @@
+/*
+ * kb_int.h: what the files of the kb module share (kb.c finds and loads the
+ * base, kb_read.c reads its files, kb_check.c checks across them, kb_hold.c
+ * holds it between requests). Internal to them.
+ */
+#ifndef DTK_KB_INT_H
+#define DTK_KB_INT_H
+
+#include "dtk/kb.h"
+#include "dtk/linkcache.h"
+#include "dtk/nodecache.h"
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+enum ftype { F_DOMAIN, F_SOURCES, F_RECORDS, F_NODE };
+
+struct loader;
+
+/* One file to load, and what loading it gave. */
+struct kfile {
+	char *name; /* in insights/ */
+	char *rel;  /* "insights/<name>", as shown */
+	enum ftype t;
+	char node[256];       /* F_NODE: the node's name */
+	struct dtk_node *out; /* F_NODE: the node, NULL when unusable */
+	int ok;               /* the file gave the kind of value it must hold */
+	/* F_NODE of a DTK_KB_LINKED load other than the node shown: loaded only
+	 * when it may link to it (S_links), its errors ignored */
+	int linked;
+	/* DTK_KB_LINKED with the links cache: the file's record (has_rec), its
+	 * list scanned now (list, malloc'd) or the cache's */
+	struct dtk_linkcache_rec rec;
+	char *list;
+	int has_rec;
+	/* read and parsed ahead (S_prefetch): the tree, its arena and bytes */
+	struct dtk_yval *tree;
+	struct dtk_arena *tree_arena;
+	char *tree_buf;
+};
+
+struct loader {
+	struct dtk_kb *kb;
+	struct dtk_diags *d;
+	char *root_real; /* NULL when loading from memory */
+	const struct dtk_memfile *mem;
+	int over; /* mem holds files that stand in for (or add to) the disk's */
+	size_t n_mem;
+	unsigned schema_flags;
+	struct kfile *files;
+	size_t n_files;
+	atomic_size_t next; /* the next file a worker takes */
+	/* _domain.yaml gave a mapping: the checks that need it are skipped
+	 * otherwise, its file's errors said it all (kb->sources_ok, likewise) */
+	int domain_ok;
+	/* node files that exist but could not be read: references to them are
+	 * not reported again as unknown */
+	char **broken;
+	size_t n_broken;
+	/* DTK_KB_LINKED: what a node file holds when it may name an entry of
+	 * the node shown ("<node>-"), and the nodes that node's entries name */
+	char *needle;
+	char **named;
+	size_t n_named;
+	int dir_fd;               /* insights/, open while the other node files are scanned */
+	struct dtk_linkcache *lc; /* NULL: no links cache (DTK_NO_CACHE, no place) */
+	const char *shown;        /* DTK_KB_LINKED: the node shown */
+	char shown_key[9];        /* its key in the links cache's lists */
+	char *cache_path;         /* where the links cache is, NULL when none */
+	const struct dtk_kb_filter *filter; /* node files parsed only when it keeps them */
+	struct dtk_nodecache *nc;           /* a search's node cache, NULL when none */
+};
+
+/* qsort's comparison of two strings (char *) and of two nodes (struct
+ * dtk_node *, by name). */
+int dtk_kb_name_cmp(const void *a, const void *b);
+int dtk_kb_node_cmp(const void *a, const void *b);
+
+/* Lists the file names in dir (not "." nor ".."), sorted unless unsorted,
+ * into *out (dtk_strv_free). Returns their count, or -1 with the error set. */
+int dtk_kb_list_dir(char ***out, const char *dir, int unsorted);
+
+/* Returns 1 when name is "<node>.yaml" for a valid node name (copied into
+ * node, of size bytes), else 0. */
+int dtk_kb_node_file(const char *name, char *node, size_t size);
+
+/* Returns 1 when the node file name (len bytes) exists but could not be
+ * read, else 0. */
+int dtk_kb_is_broken(const struct loader *l, const char *name, size_t len);
+
+/* Reads and parses the files of l's base (what: DTK_KB_ONE_NODE and
+ * DTK_KB_LINKED; only: the node of DTK_KB_ONE_NODE) into l->kb, from the
+ * node cache where it can, on several threads; errors go to l->d. Returns
+ * 0, or -1 with the error set when the base cannot be read at all. */
+int dtk_kb_read_files(struct loader *l, int what, const char *only);
+
+/* The checks across the files of l->kb (node order, names, references),
+ * their errors added to l->d. */
+void dtk_kb_check_across(struct loader *l);
+
+#endif

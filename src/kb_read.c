@@ -1,0 +1,839 @@
+/* kb_read.c: reading the base's files, on several threads, from the node
+ * cache where it can, and for dtk show the links cache. */
+#define _GNU_SOURCE /* memmem */
+#include "kb_int.h"
+
+#include "dtk/cache.h"
+#include "dtk/fs.h"
+#include "dtk/ytree.h"
+#include "schema.h"
+
+#include <dirent.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <errno.h>
+#include <limits.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- reading files ---- */
+
+/* What one thread loads with: its own arena and diagnostics. */
+struct worker {
+	struct loader *l;
+	struct dtk_arena *arena;
+	struct dtk_diags d;
+	unsigned char *named; /* a bit per source the entries name (malloc'd) */
+};
+
+int dtk_kb_is_broken(const struct loader *l, const char *name, size_t len)
+{
+	size_t i;
+	for (i = 0; i < l->n_broken; i++)
+		if (strlen(l->broken[i]) == len && !strncmp(l->broken[i], name, len))
+			return 1;
+	return 0;
+}
+
+/* Reads file f's bytes into *buf (malloc'd, or pointing into memory files
+ * when *owned is 0). Returns 0, 1 when absent, -1 after a diagnostic. */
+static int S_read(const struct loader *l, struct dtk_diags *d, const struct kfile *f, char **buf,
+                  size_t *len, int *owned, struct stat *st)
+{
+	char *full;
+	size_t i;
+	int rc, fd;
+
+	*buf = NULL;
+	*owned = 0;
+	if (l->mem) {
+		for (i = 0; i < l->n_mem; i++)
+			if (!strcmp(l->mem[i].name, f->name)) {
+				*buf = (char *)l->mem[i].data;
+				*len = l->mem[i].len;
+				rc = *len > DTK_MAX_FILE_BYTES ? DTK_ETOOBIG : 0;
+				goto check;
+			}
+		if (!l->over)
+			return 1;
+	}
+	full = dtk_path_join(l->kb->root, f->rel);
+	/* a regular file, the whole path inside the base, opened once */
+	rc = dtk_file_open_within(&fd, l->root_real, full);
+	if (rc == 0) {
+		if (st && fstat(fd, st) < 0) /* before the read: a later change shows */
+			st->st_nlink = 0;
+		rc = dtk_file_read_fd(buf, len, fd, full, DTK_MAX_FILE_BYTES);
+		*owned = 1;
+		close(fd);
+	}
+	if (rc < 0 && rc != DTK_ETOOBIG)
+		dtk_diags_add(d, f->rel, 1, 1, "%s", dtk_error_last());
+	free(full);
+	if (rc == 1 || (rc < 0 && rc != DTK_ETOOBIG))
+		return rc == 1 ? 1 : -1;
+check:
+	if (rc == DTK_ETOOBIG) {
+		dtk_diags_add(d, f->rel, 1, 1, "file is larger than the limit of %u bytes",
+		              DTK_MAX_FILE_BYTES);
+		return -1;
+	}
+	return 0;
+}
+
+/* Reads node file name of insights/ (a link not followed) whole into *buf
+ * (malloc'd, the caller frees) and its stat data into *st. Returns 0, or -1
+ * when it cannot be read so (*buf NULL). */
+static int S_read_at(const struct loader *l, const char *name, struct stat *st, char **buf)
+{
+	int fd = openat(l->dir_fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), ok;
+
+	*buf = NULL;
+	if (fd < 0)
+		return -1;
+	ok = fstat(fd, st) == 0 && S_ISREG(st->st_mode) &&
+	     (size_t)st->st_size <= DTK_MAX_FILE_BYTES;
+	*buf = ok ? dtk_xmalloc((size_t)st->st_size + 1) : NULL;
+	ok = ok && pread(fd, *buf, (size_t)st->st_size, 0) == st->st_size;
+	close(fd);
+	if (!ok) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return ok ? 0 : -1;
+}
+
+/* Sets f's links-cache record: the cache's when it holds one it can trust,
+ * else the list of the file's bytes, read now. Returns 1 when the list names
+ * the node shown, or when the file cannot be read so (loading it says why;
+ * it gets no record). */
+static int S_cache_rec(const struct loader *l, struct kfile *f)
+{
+	struct stat st;
+	const char *list;
+	char *buf;
+
+	if (fstatat(l->dir_fd, f->name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+		return 1;
+	list = dtk_linkcache_get(l->lc, f->name, &st, &f->rec.list_len);
+	if (!list) { /* the stat before the read: a later change shows in it */
+		if (S_read_at(l, f->name, &st, &buf) < 0)
+			return 1;
+		list = f->list = dtk_linkcache_scan(buf, (size_t)st.st_size);
+		f->rec.list_len = strlen(list);
+		free(buf);
+	}
+	f->rec.name = f->name;
+	dtk_cache_stat_of(&f->rec.st, &st);
+	f->rec.list = list;
+	f->has_rec = 1;
+	return dtk_linkcache_has(list, f->rec.list_len, l->shown_key);
+}
+
+static int S_rec_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct dtk_linkcache_rec *)a)->name,
+	              ((const struct dtk_linkcache_rec *)b)->name);
+}
+
+/* Writes the links cache from the records of this load, when they changed. */
+static void S_cache_save(struct loader *l)
+{
+	struct dtk_linkcache_rec *v = dtk_xmalloc((l->n_files + 1) * sizeof(*v));
+	size_t i, n = 0;
+
+	for (i = 2; i < l->n_files; i++)
+		if (l->files[i].has_rec)
+			v[n++] = l->files[i].rec;
+	qsort(v, n, sizeof(*v), S_rec_cmp);
+	dtk_linkcache_save(l->lc, v, n);
+	free(v);
+}
+
+/* Returns 1 when node file f may link to the node of a DTK_KB_LINKED load:
+ * that node's entries name it, or its bytes hold the needle (read whole and
+ * searched: the scan touches every node file of the base; a read costs less
+ * than a mapping here, whose unmapping stops the other threads). A file that
+ * cannot be read so is kept: loading it says why. */
+static int S_links(const struct loader *l, struct kfile *f)
+{
+	struct stat st;
+	size_t i;
+	char *buf;
+	int hit = 1, named = 0;
+
+	for (i = 0; i < l->n_named && !named; i++)
+		named = !strcmp(l->named[i], f->node);
+	if (l->mem || !l->needle || (named && !l->lc))
+		return 1;
+	if (l->lc) /* the links cache: the list of f's bytes */
+		return (f->has_rec ? dtk_linkcache_has(f->rec.list, f->rec.list_len, l->shown_key)
+		                   : S_cache_rec(l, f)) ||
+		       named;
+	if (S_read_at(l, f->name, &st, &buf) == 0 && st.st_size > 0)
+		hit = memmem(buf, (size_t)st.st_size, l->needle, strlen(l->needle)) != NULL;
+	free(buf);
+	return hit;
+}
+
+static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *only);
+
+/* The work of S_prefetch: a copy of the loader whose files, diagnostics and
+ * links cache are its own until the calling thread takes them. */
+struct prefetch {
+	struct loader l;
+	struct kfile shown; /* the record of the node shown */
+	struct dtk_diags d;
+	size_t cap;
+	int rc;
+	const char *mine; /* the list of the node shown, NULL when unknown or "*" */
+	size_t mine_len;
+	atomic_size_t next;    /* the next of l.files to take */
+	pthread_mutex_t mutex; /* guards ready (and orders what it publishes) */
+	int ready;             /* l.files and mine are set: others may help */
+};
+
+/* Makes the records of p's files, taking them one at a time (from several
+ * threads at once), and reads and parses (no checks: they need the
+ * sources) those that name the node shown and those its list says it may
+ * name. A file that gives an error here is left to S_load_file, which says
+ * it again. */
+static void S_prefetch_files(struct prefetch *p)
+{
+	struct loader *l = &p->l;
+	size_t i;
+	char key[9];
+
+	while ((i = atomic_fetch_add(&p->next, 1)) < l->n_files) {
+		struct kfile *f = &l->files[i];
+		struct dtk_diags d = DTK_DIAGS_INIT;
+		size_t len = 0;
+		int owned = 0;
+		if (p->mine)
+			dtk_linkcache_key(key, f->node);
+		if (!S_cache_rec(l, f) &&
+		    !(p->mine && dtk_linkcache_has(p->mine, p->mine_len, key)))
+			continue;
+		f->tree_arena = dtk_arena_new();
+		if (S_read(l, &d, f, &f->tree_buf, &len, &owned, NULL) != 0 || !owned ||
+		    dtk_yaml_parse(&f->tree, f->tree_arena, f->rel, f->tree_buf, len, &d) < 0 ||
+		    d.n || !f->tree) {
+			f->tree = NULL;
+			dtk_arena_free(f->tree_arena);
+			f->tree_arena = NULL;
+			if (owned)
+				free(f->tree_buf);
+			f->tree_buf = NULL;
+		}
+		dtk_diags_release(&d);
+	}
+}
+
+/* With the links cache, a thread of its own while the calling thread reads
+ * _domain.yaml, _sources.yaml and the node shown: opens the cache, lists the
+ * other node files, makes the record of the node shown, then goes through
+ * the files (S_prefetch_files; the calling thread joins in when done). */
+static void *S_prefetch(void *arg)
+{
+	struct prefetch *p = arg;
+	struct loader *l = &p->l;
+
+	l->lc = dtk_linkcache_open(l->cache_path, l->root_real);
+	p->rc = S_list_nodes(l, &p->cap, DTK_KB_LINKED, l->shown);
+	if (p->rc < 0 || l->dir_fd < 0)
+		return NULL;
+	S_cache_rec(l, &p->shown);
+	if (p->shown.has_rec && strcmp(p->shown.rec.list, "*")) {
+		p->mine = p->shown.rec.list; /* "*": those it names are read later */
+		p->mine_len = p->shown.rec.list_len;
+	}
+	pthread_mutex_lock(&p->mutex);
+	p->ready = 1;
+	pthread_mutex_unlock(&p->mutex);
+	S_prefetch_files(p);
+	return NULL;
+}
+
+/* Takes what S_prefetch made (joined) into l: the files, the record of the
+ * node shown, the diagnostics and the cache. Returns S_list_nodes's result. */
+static int S_prefetched(struct loader *l, struct prefetch *p, size_t *cap)
+{
+	struct kfile *shown;
+	int rc = p->rc;
+
+	dtk_grow((void **)&l->files, cap, l->n_files + p->l.n_files + 1, sizeof(*l->files));
+	if (p->l.n_files)
+		memcpy(l->files + l->n_files, p->l.files, p->l.n_files * sizeof(*l->files));
+	l->n_files += p->l.n_files;
+	free(p->l.files);
+	shown = &l->files[2];
+	shown->rec = p->shown.rec;
+	shown->rec.name = shown->name;
+	shown->list = p->shown.list;
+	shown->has_rec = p->shown.has_rec;
+	dtk_diags_move(l->d, &p->d);
+	l->lc = p->l.lc;
+	free(p);
+	return rc;
+}
+
+/* Returns how many threads to load with: DTK_THREADS, else the processors
+ * online, at most 8 and at most one for every 4 files. */
+static int S_threads(size_t files)
+{
+	const char *env = getenv("DTK_THREADS");
+	long n = env && *env ? atol(env) : sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		n = 1;
+	if (n > 8)
+		n = 8;
+	if ((size_t)n > files / 4 + 1)
+		n = (long)(files / 4 + 1);
+	return (int)n;
+}
+
+/* _sources.yaml read item by item: its tree (about 8 times the file) is
+ * never whole. The sources grow in v (malloc'd), their strings in arena, and
+ * the schema's diagnostics wait in d: all are dropped when the file turns
+ * out not to parse, as they would not have been made from a whole tree. A
+ * long file is read in two parts at once (dtk_yaml_parse_split), each with
+ * a stream of its own. */
+struct source_stream {
+	struct loader *l;
+	const char *rel;
+	struct dtk_arena *arena;
+	struct dtk_source *v;
+	size_t n, cap;
+	struct dtk_diags d;
+};
+
+static void S_source_item(void *arg, const struct dtk_yval *item)
+{
+	struct source_stream *st = arg;
+
+	dtk_grow((void **)&st->v, &st->cap, st->n + 1, sizeof(*st->v));
+	st->n += (size_t)dtk_schema_source(st->l->kb, st->arena, item, st->rel, st->l->schema_flags,
+	                                   &st->v[st->n], &st->d);
+}
+
+/* Parses _sources.yaml (f, bytes buf[0..len)) into l->kb->sources, its
+ * errors into d. Returns the root (of tmp) as dtk_yaml_parse_items does. */
+static int S_parse_sources(struct loader *l, const struct kfile *f, struct dtk_yval **root,
+                           struct dtk_arena *tmp, const char *buf, size_t len, struct dtk_diags *d)
+{
+	struct dtk_kb *kb = l->kb;
+	struct source_stream st[2] = {{l, f->rel, kb->arena, NULL, 0, 0, DTK_DIAGS_INIT},
+	                              {l, f->rel, dtk_arena_new(), NULL, 0, 0, DTK_DIAGS_INIT}};
+	int split = 0, rc, i;
+
+	rc = dtk_yaml_parse_split(root, tmp, f->rel, buf, len, d, S_source_item, &st[0], &st[1],
+	                          S_threads(4) > 1 ? 0 : SIZE_MAX, &split);
+	if (rc == 0 && *root && (*root)->kind == DTK_Y_SEQ) {
+		size_t n = st[0].n + (split ? st[1].n : 0);
+		kb->sources = dtk_arena_alloc(kb->arena, (n ? n : 1) * sizeof(*kb->sources));
+		for (i = 0, n = 0; i < 1 + split; n += st[i].n, i++)
+			if (st[i].n)
+				memcpy(kb->sources + n, st[i].v, st[i].n * sizeof(*kb->sources));
+		kb->n_sources = n;
+		for (i = 0; i < 1 + split; i++)
+			dtk_diags_move(d, &st[i].d);
+		if (split) {
+			dtk_arena_adopt(kb->arena, st[1].arena);
+			st[1].arena = NULL;
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		dtk_diags_release(&st[i].d);
+		free(st[i].v);
+	}
+	dtk_arena_free(st[1].arena);
+	return rc;
+}
+
+/* Returns the flags the node cache unpacks a node of l's load with. */
+static unsigned S_unpack_flags(const struct loader *l)
+{
+	return (l->schema_flags & DTK_SCHEMA_LEAN)     ? DTK_NODECACHE_LEAN
+	       : (l->schema_flags & DTK_SCHEMA_BORROW) ? DTK_NODECACHE_BORROW
+	                                               : 0;
+}
+
+/* Unpacks blob[0..len) as node file f's node into f->out, handing it to the
+ * filter. Returns 1, or 0 when it is not a packed node that passes the
+ * checks of the base as it is now (f->out NULL). */
+static int S_unpack(struct worker *w, struct kfile *f, const char *blob, size_t len)
+{
+	struct loader *l = w->l;
+	struct dtk_arena *scratch = dtk_arena_new();
+	int rc = dtk_nodecache_unpack(&f->out, l->kb, w->arena, scratch, blob, len, f->node, f->rel,
+	                              S_unpack_flags(l), w->named) == 0;
+
+	f->ok = rc;
+	if (rc && l->filter && l->filter->loaded)
+		l->filter->loaded(l->filter->arg, l->kb, f->out, w->arena);
+	dtk_arena_free(scratch);
+	return rc;
+}
+
+/* Returns 1 when l's memory files hold node file f (it stands in for the
+ * disk's: the cache does not know it). */
+static int S_in_mem(const struct loader *l, const struct kfile *f)
+{
+	size_t i;
+	for (i = 0; l->mem && i < l->n_mem; i++)
+		if (!strcmp(l->mem[i].name, f->name))
+			return 1;
+	return 0;
+}
+
+/* The node cache: sets *st to node file f's stat data, not following a
+ * link (the real root and insights/, not a link, hold no link). When the
+ * cache holds f's node as it is, the node is unpacked into f->out, or, when
+ * the filter does not want f, nothing is done: returns 1 (f read as it is
+ * would give no error). Else returns 0 (*st's st_nlink is 0 when f is not a
+ * regular file). */
+static int S_from_cache(struct worker *w, struct kfile *f, struct stat *st)
+{
+	struct loader *l = w->l;
+	char *full = dtk_path_join(l->root_real, f->rel), *blob;
+	size_t len;
+	int rc;
+
+	rc = lstat(full, st) == 0 && S_ISREG(st->st_mode);
+	free(full);
+	if (!rc) {
+		st->st_nlink = 0;
+		return 0;
+	}
+	if (l->filter && l->filter->keep && !l->filter->keep(l->filter->arg, f->node, NULL, 0))
+		/* not wanted: its record stays when it can be trusted; else it
+		 * is read, for the errors reading it may give */
+		return dtk_nodecache_get(l->nc, f->name, st, NULL, NULL) == 0;
+	if (dtk_nodecache_get(l->nc, f->name, st, &blob, &len) < 0)
+		return 0;
+	rc = S_unpack(w, f, blob, len);
+	free(blob);
+	return rc;
+}
+
+/* The node of node file f (the tree root, of tmp) with the node cache: the
+ * schema's node, with its strings in the tree, packed and, when the file
+ * read was the regular file looked at before (st, fst), added to the cache;
+ * then unpacked as the load wants it, so that a node comes from its packed
+ * form, cached or not. Returns 1 when f->out is set so; 0 when the file
+ * gives an error (nothing kept: the caller parses it as without the cache,
+ * for the same diagnostics). */
+static int S_via_cache(struct worker *w, struct kfile *f, const struct dtk_yval *root,
+                       struct dtk_arena *tmp, const struct stat *st, const struct stat *fst)
+{
+	struct loader *l = w->l;
+	struct dtk_diags d = DTK_DIAGS_INIT;
+	struct dtk_buf b = DTK_BUF_INIT;
+	struct dtk_node *node = dtk_schema_node(l->kb, tmp, tmp, root, f->rel, f->node,
+	                                        DTK_SCHEMA_BORROW, NULL, &d);
+	int rc = node && !d.n;
+
+	dtk_diags_release(&d);
+	if (!rc)
+		return 0;
+	dtk_nodecache_pack(&b, node);
+	if (st->st_nlink && fst->st_nlink && st->st_dev == fst->st_dev && st->st_ino == fst->st_ino)
+		dtk_nodecache_put(l->nc, f->name, fst, b.ptr, b.len);
+	rc = S_unpack(w, f, b.ptr, b.len);
+	dtk_buf_release(&b);
+	return rc;
+}
+
+/* Reads, parses and checks file f with w's arena and diagnostics. */
+static void S_load_file(struct worker *w, struct kfile *f)
+{
+	struct loader *l = w->l;
+	struct dtk_arena *tmp = NULL;
+	struct dtk_yval *root = NULL;
+	struct stat st, fst; /* the node cache's: before the look-up, the read */
+	char *buf = NULL;
+	size_t len = 0, had = w->d.n;
+	int owned = 0, rc;
+
+	st.st_nlink = fst.st_nlink = 0; /* none */
+
+	if (f->tree) { /* read and parsed ahead */
+		root = f->tree;
+		tmp = f->tree_arena;
+		buf = f->tree_buf;
+		owned = 1;
+		f->tree = NULL;
+		f->tree_arena = NULL;
+		f->tree_buf = NULL;
+		goto schema;
+	}
+	if (f->linked && !S_links(l, f))
+		return;
+	if (f->t == F_NODE && l->nc && !S_in_mem(l, f) && S_from_cache(w, f, &st))
+		return;
+	rc = S_read(l, &w->d, f, &buf, &len, &owned, l->nc ? &fst : NULL);
+	if (rc == 0 && f->t == F_NODE && l->filter &&
+	    !l->filter->keep(l->filter->arg, f->node, buf, len))
+		goto done;
+	if (rc == 1 && f->t != F_RECORDS)
+		dtk_diags_add(&w->d, f->rel, 1, 1, "required file is missing");
+	if (rc != 0)
+		goto done;
+	tmp = dtk_arena_new();
+	if (f->t == F_SOURCES ? S_parse_sources(l, f, &root, tmp, buf, len, &w->d) < 0
+	                      : dtk_yaml_parse(&root, tmp, f->rel, buf, len, &w->d) < 0)
+		goto done;
+	if (!root) {
+		if (f->t != F_RECORDS)
+			dtk_diags_add(&w->d, f->rel, 1, 1, "file is empty");
+		goto done;
+	}
+schema:
+	switch (f->t) {
+	case F_DOMAIN:
+		f->ok = root->kind == DTK_Y_MAP;
+		dtk_schema_domain(l->kb, root, f->rel, &w->d);
+		break;
+	case F_SOURCES: /* its items were checked as they were parsed */
+		f->ok = dtk_schema_sources(l->kb, root, f->rel, &w->d);
+		break;
+	case F_RECORDS: dtk_schema_records(l->kb, w->arena, root, f->rel, &w->d); break;
+	case F_NODE:
+		if (l->nc && owned && S_via_cache(w, f, root, tmp, &st, &fst))
+			break;
+		f->out = dtk_schema_node(l->kb, w->arena, tmp, root, f->rel, f->node,
+		                         l->schema_flags, w->named, &w->d);
+		f->ok = f->out != NULL;
+		if (f->out && l->filter && l->filter->loaded)
+			l->filter->loaded(l->filter->arg, l->kb, f->out, w->arena);
+		break;
+	}
+done:
+	if (f->linked && w->d.n > had) { /* not the node shown: left out */
+		while (w->d.n > had) {
+			w->d.n--;
+			free(w->d.v[w->d.n].path);
+			free(w->d.v[w->d.n].msg);
+		}
+		f->out = NULL;
+	}
+	dtk_arena_free(tmp);
+	if (owned)
+		free(buf);
+}
+
+static void *S_work(void *arg)
+{
+	struct worker *w = arg;
+	struct loader *l = w->l;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&l->next, 1)) < l->n_files)
+		S_load_file(w, &l->files[i]);
+	return NULL;
+}
+
+/* Loads files [from, n_files) on a pool of threads (one when one is set);
+ * the model's memory and the diagnostics of each thread are merged into the
+ * loader's. */
+static void S_load_parallel(struct loader *l, size_t from, int one)
+{
+	int n = one ? 1 : S_threads(l->n_files - from), i, started = 0;
+	struct worker *w = dtk_xcalloc((size_t)n, sizeof(*w));
+	pthread_t *tid = dtk_xcalloc((size_t)n, sizeof(*tid));
+
+	size_t bytes = (l->kb->n_sources + 7) / 8, k;
+	unsigned char *named = (unsigned char *)l->kb->sources_named;
+
+	if (bytes && !named)
+		l->kb->sources_named = named = dtk_arena_alloc(l->kb->arena, bytes);
+	atomic_store(&l->next, from);
+	for (i = 0; i < n; i++) {
+		w[i].l = l;
+		w[i].arena = dtk_arena_new();
+		w[i].named = bytes ? dtk_xcalloc(bytes, 1) : NULL;
+	}
+	for (i = 1; i < n; i++)
+		if (pthread_create(&tid[i], NULL, S_work, &w[i]) == 0)
+			started |= 1 << i;
+	S_work(&w[0]);
+	for (i = 0; i < n; i++) {
+		if (started & (1 << i))
+			pthread_join(tid[i], NULL);
+		dtk_arena_adopt(l->kb->arena, w[i].arena);
+		dtk_diags_move(l->d, &w[i].d);
+		for (k = 0; k < bytes; k++)
+			named[k] |= w[i].named[k];
+		free(w[i].named);
+	}
+	free(tid);
+	free(w);
+}
+
+static void S_add_file(struct loader *l, size_t *cap, const char *name, enum ftype t,
+                       const char *node)
+{
+	struct kfile *f;
+	dtk_grow((void **)&l->files, cap, l->n_files + 1, sizeof(*l->files));
+	f = &l->files[l->n_files++];
+	memset(f, 0, sizeof(*f));
+	f->name = dtk_xstrdup(name);
+	f->rel = dtk_path_join("insights", name);
+	f->t = t;
+	if (node)
+		snprintf(f->node, sizeof(f->node), "%s", node);
+}
+
+/* Lists the names in insights/ (from disk or memory), sorted unless
+ * unsorted (then only those on disk: the files' order is the directory's). */
+static int S_names(const struct loader *l, char ***out, int unsorted)
+{
+	char *dir;
+	size_t i;
+	int n;
+
+	if (l->mem && !l->over) {
+		*out = dtk_xcalloc(l->n_mem + 1, sizeof(**out));
+		for (i = 0; i < l->n_mem; i++)
+			(*out)[i] = dtk_xstrdup(l->mem[i].name);
+		qsort(*out, l->n_mem, sizeof(**out), dtk_kb_name_cmp);
+		return (int)l->n_mem;
+	}
+	dir = dtk_path_join(l->kb->root, "insights");
+	n = dtk_kb_list_dir(out, dir, unsorted && !l->over);
+	free(dir);
+	if (n >= 0 && l->over) { /* files that exist only in memory, as yet */
+		size_t k = (size_t)n, cap = k;
+		for (i = 0; i < l->n_mem; i++) {
+			size_t j;
+			for (j = 0; j < (size_t)n && strcmp((*out)[j], l->mem[i].name); j++)
+				;
+			if (j < (size_t)n)
+				continue;
+			dtk_grow((void **)out, &cap, k + 2, sizeof(**out));
+			(*out)[k++] = dtk_xstrdup(l->mem[i].name);
+			(*out)[k] = NULL;
+		}
+		qsort(*out, k, sizeof(**out), dtk_kb_name_cmp);
+		n = (int)k;
+	}
+	return n;
+}
+
+/* Classifies the files of insights/ and lists the node files wanted. */
+static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *only)
+{
+	static const char *const meta[] = {"_domain.yaml", "_sources.yaml",
+	                                   "_crystallizations.yaml"};
+	char **names = NULL, node[256];
+	/* a show lists the other node files only to scan them: in any order */
+	int n = S_names(l, &names, what == DTK_KB_LINKED), i;
+
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		const char *name = names[i];
+		size_t len = strlen(name);
+		char shown[300];
+		int is_node; /* a node file: <name>.yaml, a valid node name */
+		if (name[0] == '.')
+			continue;
+		/* the path shown is needed only by a diagnostic */
+		is_node = name[0] != '_' && dtk_kb_node_file(name, node, sizeof(node));
+		if (!is_node)
+			snprintf(shown, sizeof(shown), "insights/%.255s", name);
+		if (len > 4 && !strcmp(name + len - 4, ".yml")) {
+			dtk_diags_add(l->d, shown, 1, 1,
+			              "files of the base end in .yaml, not .yml");
+			continue;
+		}
+		if (name[0] == '_') {
+			size_t k;
+			for (k = 0; k < 3 && strcmp(name, meta[k]); k++)
+				;
+			if (k == 3 && len > 5 && !strcmp(name + len - 5, ".yaml"))
+				dtk_diags_add(l->d, shown, 1, 1,
+				              "unknown file: only _domain.yaml, _sources.yaml and "
+				              "_crystallizations.yaml may start with '_'");
+			continue;
+		}
+		if (len <= 5 || strcmp(name + len - 5, ".yaml"))
+			continue;
+		if (!is_node) {
+			dtk_diags_add(l->d, shown, 1, 1,
+			              "'%.*s' is not a valid node name (lowercase letters, digits "
+			              "and '-', starting with a letter or digit)",
+			              (int)(len - 5), name);
+			continue;
+		}
+		if (what == DTK_KB_ALL) {
+			S_add_file(l, cap, name, F_NODE, node);
+		} else if (strcmp(node, only)) { /* DTK_KB_LINKED */
+			S_add_file(l, cap, name, F_NODE, node);
+			l->files[l->n_files - 1].linked = 1;
+		}
+	}
+	dtk_strv_free(names, (size_t)n);
+	return 0;
+}
+
+/* Sets what a DTK_KB_LINKED load looks for in the other node files: the
+ * prefix of the shown node's entry ids, and the nodes its entries name. */
+static void S_set_links(struct loader *l, const struct dtk_node *node)
+{
+	size_t i, k, cap = 0, plen;
+
+	l->needle = dtk_xmalloc(strlen(node->name) + 2);
+	sprintf(l->needle, "%s-", node->name);
+	for (i = 0; i < node->n_linking; i++) {
+		const struct dtk_entry *e = node->linking[i];
+		size_t n = e->n_relates + e->n_contradicts;
+		for (k = 0; k < n + (e->superseded_by.id != NULL); k++) {
+			const char *id = k < e->n_relates ? e->relates[k].id
+			                 : k < n          ? e->contradicts[k - e->n_relates].ref.id
+			                                  : e->superseded_by.id;
+			size_t j;
+			if (!dtk_entry_id_split(id, &plen))
+				continue;
+			for (j = 0; j < l->n_named &&
+			            (strlen(l->named[j]) != plen || strncmp(l->named[j], id, plen));
+			     j++)
+				;
+			if (j < l->n_named) /* once each */
+				continue;
+			dtk_grow((void **)&l->named, &cap, l->n_named + 1, sizeof(*l->named));
+			l->named[l->n_named++] = dtk_xstrndup(id, plen);
+		}
+	}
+}
+
+/* Returns 1 when insights/ of the real root is a directory, not a link:
+ * then a node file that is not a link is inside the base (the node cache's
+ * look-ups need no more to trust a file). */
+static int S_insights_plain(const struct loader *l)
+{
+	char *dir = dtk_path_join(l->root_real, "insights");
+	struct stat st;
+	int rc = lstat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+
+	free(dir);
+	return rc;
+}
+
+/* Loads every file: _domain.yaml and _sources.yaml first (node files need
+ * the policy), then the records and the nodes in parallel. what is
+ * DTK_KB_ALL or DTK_KB_ONE_NODE, with DTK_KB_LINKED or not. */
+int dtk_kb_read_files(struct loader *l, int what, const char *only)
+{
+	struct worker w = {l, l->kb->arena, DTK_DIAGS_INIT, NULL}; /* no articles: one node */
+	size_t cap = 0, i, ncap = 0, bcap = 0, first = 2;
+	pthread_t pre;
+	struct prefetch *pf = NULL;
+	int k;
+
+	S_add_file(l, &cap, "_domain.yaml", F_DOMAIN, NULL);
+	S_add_file(l, &cap, "_sources.yaml", F_SOURCES, NULL);
+	if (!(what & DTK_KB_ONE_NODE)) {
+		S_add_file(l, &cap, "_crystallizations.yaml", F_RECORDS, NULL);
+		if (S_list_nodes(l, &cap, DTK_KB_ALL, NULL) < 0)
+			return -1;
+	} else { /* the one file, and the others only to look for links */
+		char name[300];
+		snprintf(name, sizeof(name), "%.255s.yaml", only);
+		S_add_file(l, &cap, name, F_NODE, only);
+	}
+	if (what & DTK_KB_LINKED) {
+		char *dir = l->mem ? NULL : dtk_path_join(l->kb->root, "insights");
+		l->dir_fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+		free(dir);
+		l->shown = only;
+		dtk_linkcache_key(l->shown_key, only);
+		l->cache_path = l->mem ? NULL : dtk_linkcache_path(l->root_real);
+		if (l->cache_path) { /* the cache's work beside the reading below */
+			pf = dtk_xcalloc(1, sizeof(*pf));
+			memcpy(&pf->l, l, sizeof(*l));
+			pf->l.files = NULL;
+			pf->l.n_files = 0;
+			pf->l.d = &pf->d;
+			pf->shown.name = l->files[2].name;
+			atomic_init(&pf->next, 0);
+			pthread_mutex_init(&pf->mutex, NULL);
+			if (pthread_create(&pre, NULL, S_prefetch, pf) != 0) {
+				pthread_mutex_destroy(&pf->mutex);
+				free(pf);
+				pf = NULL;
+			}
+		}
+		if (!pf && S_list_nodes(l, &cap, DTK_KB_LINKED, only) < 0)
+			return -1;
+	}
+	if (!(what & DTK_KB_ONE_NODE) && l->root_real && S_insights_plain(l)) {
+		/* the node cache: every node file of the base is looked up */
+		char *path = dtk_cache_path(l->root_real, "nodes");
+		l->nc = path ? dtk_nodecache_open(path, l->root_real) : NULL;
+		free(path);
+	}
+	S_load_file(&w, &l->files[0]);
+	S_load_file(&w, &l->files[1]);
+#ifdef __GLIBC__
+	/* _sources.yaml's items were built and freed one by one and its
+	 * sources grown in a malloc'd array, but glibc keeps the pages freed
+	 * for the main thread while the loading threads take pages of their
+	 * own: give them back */
+	malloc_trim(0);
+#endif
+	l->domain_ok = l->files[0].ok;
+	l->kb->sources_ok = l->files[1].ok; /* node files report unknown sources */
+	dtk_model_index_sources(l->kb, !(l->schema_flags & DTK_SCHEMA_LEAN), l->d);
+	if (l->filter && l->filter->prepare)
+		l->filter->prepare(l->filter->arg, l->kb);
+	if (what & DTK_KB_LINKED) { /* the node first: what it names is wanted */
+		S_load_file(&w, &l->files[2]);
+		if (l->files[2].out)
+			S_set_links(l, l->files[2].out);
+		first = 3;
+	}
+	dtk_diags_move(l->d, &w.d);
+	if (pf) {
+		pthread_mutex_lock(&pf->mutex);
+		k = pf->ready;
+		pthread_mutex_unlock(&pf->mutex);
+		if (k) /* help with what is left */
+			S_prefetch_files(pf);
+		pthread_join(pre, NULL);
+		pthread_mutex_destroy(&pf->mutex);
+		if (S_prefetched(l, pf, &cap) < 0)
+			return -1;
+	}
+	/* after S_prefetch, what is left is the checks of a few trees: on this
+	 * thread (another would have to be scheduled and waited for) */
+	S_load_parallel(l, first, pf != NULL);
+	if (l->lc && l->needle && l->dir_fd >= 0)
+		S_cache_save(l);
+	if (l->nc)
+		dtk_nodecache_save(l->nc);
+	if (l->dir_fd >= 0)
+		close(l->dir_fd);
+	l->dir_fd = -1;
+	for (i = 2; i < l->n_files; i++) {
+		struct kfile *f = &l->files[i];
+		if (f->t != F_NODE || ((f->linked || l->filter) && !f->out))
+			continue;
+		if (f->out) {
+			dtk_grow((void **)&l->kb->nodes, &ncap, l->kb->n_nodes + 1,
+			         sizeof(*l->kb->nodes));
+			l->kb->nodes[l->kb->n_nodes++] = f->out;
+		} else {
+			dtk_grow((void **)&l->broken, &bcap, l->n_broken + 1, sizeof(*l->broken));
+			l->broken[l->n_broken++] = dtk_xstrdup(f->node);
+		}
+	}
+	return 0;
+}
