@@ -6,6 +6,7 @@
 #include "dtk/fs.h"
 #include "dtk/linkcache.h"
 #include "dtk/nodecache.h"
+#include "dtk/similar.h"
 #include "dtk/ytree.h"
 #include "schema.h"
 
@@ -162,8 +163,64 @@ void dtk_kb_free(struct dtk_kb *kb)
 	free(kb->nodes);
 	free(kb->source_slots);
 	free(kb->node_slots);
+	dtk_nodecache_free(kb->nodecache);
 	dtk_arena_free(kb->arena);
 	free(kb);
+}
+
+/* Where the terms of a node's entries are (dtk_kb_node_terms). */
+struct dtk_node_terms {
+	const char *mem; /* in memory, len bytes; NULL: in the node cache */
+	size_t len;
+	struct dtk_nodecache_ref at;   /* where the node cache has them */
+	struct dtk_nodecache_ref node; /* and the node they were cut from */
+};
+
+/* Cuts the terms of node again, into b, from the packed node t says the
+ * node cache has (read as it was when the base was loaded: its checksum
+ * says so). Returns 0, or -1 with the error set. */
+static int S_terms_again(const struct dtk_kb *kb, const struct dtk_node *node,
+                         const struct dtk_node_terms *t, struct dtk_buf *b)
+{
+	struct dtk_buf blob = DTK_BUF_INIT;
+	struct dtk_arena *arena = dtk_arena_new(), *scratch = dtk_arena_new();
+	struct dtk_node *again = NULL;
+	int rc = -1;
+
+	if (!kb->nodecache || dtk_nodecache_read(kb->nodecache, &t->node, &blob) < 0 ||
+	    dtk_nodecache_unpack(&again, kb, arena, scratch, blob.ptr, blob.len, node->name,
+	                         node->path, DTK_NODECACHE_BORROW, NULL) < 0) {
+		dtk_error("the node cache changed while node '%s' was read: run the command again",
+		          node->name);
+		goto done;
+	}
+	b->len = 0;
+	rc = dtk_similar_pack(b, again);
+done:
+	dtk_buf_release(&blob);
+	dtk_arena_free(arena);
+	dtk_arena_free(scratch);
+	return rc;
+}
+
+int dtk_kb_node_terms(const struct dtk_kb *kb, const struct dtk_node *node, struct dtk_buf *b,
+                      const char **p, size_t *len)
+{
+	const struct dtk_node_terms *t = node->terms;
+
+	if (!t)
+		return dtk_error("the base was loaded without the terms of node '%s'", node->name);
+	if (t->mem) {
+		*p = t->mem;
+		*len = t->len;
+		return 0;
+	}
+	if ((!kb->nodecache || dtk_nodecache_read(kb->nodecache, &t->at, b) < 0) &&
+	    S_terms_again(kb, node, t, b) < 0)
+		return -1;
+	*p = b->ptr ? b->ptr : "";
+	*len = b->len;
+	return 0;
 }
 
 /* ---- reading files ---- */
@@ -224,6 +281,7 @@ struct loader {
 	char *cache_path;         /* where the links cache is, NULL when none */
 	const struct dtk_kb_filter *filter; /* node files parsed only when it keeps them */
 	struct dtk_nodecache *nc;           /* a search's node cache, NULL when none */
+	int terms;                          /* DTK_KB_TERMS */
 };
 
 /* What one thread loads with: its own arena and diagnostics. */
@@ -561,21 +619,65 @@ static int S_parse_sources(struct loader *l, const struct kfile *f, struct dtk_y
 /* Returns the flags the node cache unpacks a node of l's load with. */
 static unsigned S_unpack_flags(const struct loader *l)
 {
-	return (l->schema_flags & DTK_SCHEMA_LEAN)     ? DTK_NODECACHE_LEAN
+	return (l->schema_flags & DTK_SCHEMA_LEAN)
+	               ? DTK_NODECACHE_LEAN | (l->terms ? DTK_NODECACHE_TITLES : 0)
 	       : (l->schema_flags & DTK_SCHEMA_BORROW) ? DTK_NODECACHE_BORROW
 	                                               : 0;
 }
 
+/* Gives node file f's node (unpacked, its texts still there) its terms:
+ * cut, when not NULL (cut from the file just parsed), else at, where the
+ * node cache has them (at->len 0: none), else cut from the node now and
+ * added to its record (when cached). */
+static void S_set_terms(struct worker *w, struct kfile *f, const struct dtk_buf *cut, int cached,
+                        const struct dtk_nodecache_ref *node, const struct dtk_nodecache_ref *at)
+{
+	struct loader *l = w->l;
+	struct dtk_node_terms *t = dtk_arena_alloc(w->arena, sizeof(*t));
+	struct dtk_buf b = DTK_BUF_INIT;
+
+	memset(t, 0, sizeof(*t));
+	if (!cut && at->len) {
+		t->at = *at;
+		t->node = *node;
+		f->out->terms = t;
+		return;
+	}
+	if (!cut && dtk_similar_pack(&b, f->out) == 0 && cached)
+		dtk_nodecache_put_terms(l->nc, f->name, b.ptr, b.len);
+	if (!cut)
+		cut = &b;
+	t->len = cut->len;
+	t->mem = dtk_arena_alloc(w->arena, t->len + 1);
+	memcpy((char *)t->mem, cut->ptr ? cut->ptr : "", t->len);
+	f->out->terms = t;
+	dtk_buf_release(&b);
+}
+
 /* Unpacks blob[0..len) as node file f's node into f->out, handing it to the
- * filter. Returns 1, or 0 when it is not a packed node that passes the
- * checks of the base as it is now (f->out NULL). */
-static int S_unpack(struct worker *w, struct kfile *f, const char *blob, size_t len)
+ * filter; with DTK_KB_TERMS, gives it its terms (S_set_terms: cut, or
+ * cached's record's). Returns 1, or 0 when it is not a packed node that
+ * passes the checks of the base as it is now (f->out NULL). */
+static int S_unpack(struct worker *w, struct kfile *f, const char *blob, size_t len, int cached,
+                    const struct dtk_buf *cut)
 {
 	struct loader *l = w->l;
 	struct dtk_arena *scratch = dtk_arena_new();
-	int rc = dtk_nodecache_unpack(&f->out, l->kb, w->arena, scratch, blob, len, f->node, f->rel,
-	                              S_unpack_flags(l), w->named) == 0;
+	struct dtk_nodecache_ref node = {0, 0, 0}, at = {0, 0, 0};
+	unsigned flags = S_unpack_flags(l);
+	int rc;
 
+	if (l->terms && cached)
+		dtk_nodecache_refs(l->nc, f->name, &node, &at);
+	if (l->terms && !cut && !at.len && (flags & DTK_NODECACHE_LEAN))
+		flags = DTK_NODECACHE_BORROW; /* lean once the terms are cut */
+	rc = dtk_nodecache_unpack(&f->out, l->kb, w->arena, scratch, blob, len, f->node, f->rel,
+	                          flags, w->named) == 0;
+	if (rc && l->terms) {
+		S_set_terms(w, f, cut, cached, &node, &at);
+		if (flags != S_unpack_flags(l))
+			dtk_nodecache_lean(l->kb, w->arena, f->out, S_unpack_flags(l));
+	}
 	f->ok = rc;
 	if (rc && l->filter && l->filter->loaded)
 		l->filter->loaded(l->filter->arg, l->kb, f->out, w->arena);
@@ -619,36 +721,42 @@ static int S_from_cache(struct worker *w, struct kfile *f, struct stat *st)
 		return dtk_nodecache_get(l->nc, f->name, st, NULL, NULL) == 0;
 	if (dtk_nodecache_get(l->nc, f->name, st, &blob, &len) < 0)
 		return 0;
-	rc = S_unpack(w, f, blob, len);
+	rc = S_unpack(w, f, blob, len, 1, NULL);
 	free(blob);
 	return rc;
 }
 
-/* The node of node file f (the tree root, of tmp) with the node cache: the
- * schema's node, with its strings in the tree, packed and, when the file
- * read was the regular file looked at before (st, fst), added to the cache;
- * then unpacked as the load wants it, so that a node comes from its packed
- * form, cached or not. Returns 1 when f->out is set so; 0 when the file
- * gives an error (nothing kept: the caller parses it as without the cache,
- * for the same diagnostics). */
+/* The node of node file f (the tree root, of tmp) with the node cache, or
+ * for its terms (DTK_KB_TERMS): the schema's node, with its strings in the
+ * tree, packed (and its terms cut) and, when the file read was the regular
+ * file looked at before (st, fst) and owned, added to the cache; then
+ * unpacked as the load wants it, so that a node comes from its packed form,
+ * cached or not. Returns 1 when f->out is set so; 0 when the file gives an
+ * error (nothing kept: the caller parses it as without the cache, for the
+ * same diagnostics). */
 static int S_via_cache(struct worker *w, struct kfile *f, const struct dtk_yval *root,
-                       struct dtk_arena *tmp, const struct stat *st, const struct stat *fst)
+                       struct dtk_arena *tmp, const struct stat *st, const struct stat *fst,
+                       int owned)
 {
 	struct loader *l = w->l;
 	struct dtk_diags d = DTK_DIAGS_INIT;
-	struct dtk_buf b = DTK_BUF_INIT;
+	struct dtk_buf b = DTK_BUF_INIT, t = DTK_BUF_INIT;
 	struct dtk_node *node = dtk_schema_node(l->kb, tmp, tmp, root, f->rel, f->node,
 	                                        DTK_SCHEMA_BORROW, NULL, &d);
-	int rc = node && !d.n;
+	int rc = node && !d.n && (!l->terms || dtk_similar_pack(&t, node) == 0);
 
 	dtk_diags_release(&d);
 	if (!rc)
-		return 0;
+		goto done;
 	dtk_nodecache_pack(&b, node);
-	if (st->st_nlink && fst->st_nlink && st->st_dev == fst->st_dev && st->st_ino == fst->st_ino)
-		dtk_nodecache_put(l->nc, f->name, fst, b.ptr, b.len);
-	rc = S_unpack(w, f, b.ptr, b.len);
+	if (l->nc && owned && st->st_nlink && fst->st_nlink && st->st_dev == fst->st_dev &&
+	    st->st_ino == fst->st_ino)
+		dtk_nodecache_put(l->nc, f->name, fst, b.ptr, b.len, l->terms ? t.ptr : NULL,
+		                  t.len);
+	rc = S_unpack(w, f, b.ptr, b.len, 0, l->terms ? &t : NULL);
+done:
 	dtk_buf_release(&b);
+	dtk_buf_release(&t);
 	return rc;
 }
 
@@ -707,7 +815,8 @@ schema:
 		break;
 	case F_RECORDS: dtk_schema_records(l->kb, w->arena, root, f->rel, &w->d); break;
 	case F_NODE:
-		if (l->nc && owned && S_via_cache(w, f, root, tmp, &st, &fst))
+		if (((l->nc && owned) || l->terms) &&
+		    S_via_cache(w, f, root, tmp, &st, &fst, owned))
 			break;
 		f->out = dtk_schema_node(l->kb, w->arena, tmp, root, f->rel, f->node,
 		                         l->schema_flags, w->named, &w->d);
@@ -1184,6 +1293,7 @@ static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **
 	*out = NULL;
 	l->d = &d;
 	l->schema_flags = (what & DTK_KB_LEAN) ? DTK_SCHEMA_LEAN : 0;
+	l->terms = (what & DTK_KB_TERMS) && !l->filter;
 	if (l->filter && l->filter->borrow && l->filter->loaded)
 		l->schema_flags |= DTK_SCHEMA_BORROW;
 	if (S_load_files(l, what & (DTK_KB_ONE_NODE | DTK_KB_LINKED), node) < 0)
@@ -1209,6 +1319,10 @@ static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **
 		dtk_diags_sort(&d);
 		rc = DTK_EINVALID;
 		goto done;
+	}
+	if (l->terms) { /* the terms it holds are read from it */
+		kb->nodecache = l->nc;
+		l->nc = NULL;
 	}
 	*out = kb;
 	l->kb = NULL;

@@ -537,8 +537,9 @@ int dtk_write_commit(struct dtk_write *w)
 		mem[i] = (struct dtk_memfile){f->name, f->text, f->len};
 	}
 	rc = dtk_kb_load_over(&w->kb, w->ctx->root,
-	                      DTK_KB_ALL | (w->opts.json || w->check ? 0 : DTK_KB_LEAN), mem,
-	                      w->n_files, &diags);
+	                      DTK_KB_ALL | (w->opts.json ? 0 : DTK_KB_LEAN) |
+	                              (w->check ? DTK_KB_TERMS : 0),
+	                      mem, w->n_files, &diags);
 	if (rc == DTK_EINVALID) {
 		S_map_diags(w, &diags);
 		rc = dtk_cmd_report_invalid(w->ctx, &diags);

@@ -202,9 +202,9 @@ static void test_file(void **state)
 	(void)state;
 	c = dtk_nodecache_open(path, "/base");
 	assert_int_equal(dtk_nodecache_get(c, "alpha.yaml", &old, &blob, &len), -1);
-	dtk_nodecache_put(c, "beta.yaml", &old, b, sizeof(b));
-	dtk_nodecache_put(c, "alpha.yaml", &old, a, sizeof(a));
-	dtk_nodecache_put(c, "gamma.yaml", &fresh, a, sizeof(a));
+	dtk_nodecache_put(c, "beta.yaml", &old, b, sizeof(b), NULL, 0);
+	dtk_nodecache_put(c, "alpha.yaml", &old, a, sizeof(a), NULL, 0);
+	dtk_nodecache_put(c, "gamma.yaml", &fresh, a, sizeof(a), NULL, 0);
 	assert_int_equal(dtk_nodecache_save(c), 0);
 	dtk_nodecache_free(c);
 	/* written as of before the puts: wait out the grain for alpha's sake? no:
@@ -227,7 +227,7 @@ static void test_file(void **state)
 	assert_int_equal(dtk_nodecache_get(c, "beta.yaml", &old, NULL, NULL), 0);
 	assert_int_equal(dtk_nodecache_get(c, "alpha.yaml", &old, &blob, &len), 0);
 	free(blob);
-	dtk_nodecache_put(c, "alpha.yaml", &old, b, sizeof(b));
+	dtk_nodecache_put(c, "alpha.yaml", &old, b, sizeof(b), NULL, 0);
 	assert_int_equal(dtk_nodecache_save(c), 0);
 	dtk_nodecache_free(c);
 	c = dtk_nodecache_open(path, "/base");
@@ -239,7 +239,8 @@ static void test_file(void **state)
 	assert_memory_equal(blob, b, len);
 	free(blob);
 	dtk_nodecache_free(c);
-	dtk_nodecache_put(c = dtk_nodecache_open(path, "/base"), "alpha.yaml", &old, a, sizeof(a));
+	dtk_nodecache_put(c = dtk_nodecache_open(path, "/base"), "alpha.yaml", &old, a, sizeof(a),
+	                  NULL, 0);
 	dtk_nodecache_get(c, "beta.yaml", &old, NULL, NULL);
 	assert_int_equal(dtk_nodecache_save(c), 0);
 	dtk_nodecache_free(c);
@@ -321,7 +322,7 @@ static void S_forge(const char *dir, const char *from, const char *to, int other
 	char name[300], *slash;
 	unsigned long long v[8];
 
-	assert_int_equal(sscanf(file, "dtk node cache 2\nindex %llu %zu", &ioff, &ilen), 2);
+	assert_int_equal(sscanf(file, "dtk node cache 3\nindex %llu %zu", &ioff, &ilen), 2);
 	idx = file + ioff;
 	line = strstr(idx, "\nalpha.yaml ");
 	assert_non_null(line);
@@ -334,9 +335,12 @@ static void S_forge(const char *dir, const char *from, const char *to, int other
 	assert_true(n > 0);
 	/* the record's checksum, then the index's */
 	{
-		char num[64], *end = strchr(line + 1, '\n'), *sum = end;
-		while (sum[-1] != ' ')
-			sum--;
+		/* the packed node's checksum, the 8th number (the terms' follow) */
+		char num[64], *sum = line + 12, *end;
+		int k;
+		for (k = 0; k < 7; k++)
+			sum = strchr(sum, ' ') + 1;
+		end = strchr(sum, ' ');
 		snprintf(num, sizeof(num), "%llu",
 		         (unsigned long long)dtk_cache_sum(file + v[5], v[6]));
 		/* the sum is printed in decimal: rebuild the line */
@@ -374,7 +378,7 @@ static void S_forge(const char *dir, const char *from, const char *to, int other
 	/* the head: where the index is */
 	memset(file, ' ', 64);
 	file[63] = '\n';
-	p = file + snprintf(file, 64, "dtk node cache 2\nindex %llu %zu", ioff, ilen);
+	p = file + snprintf(file, 64, "dtk node cache 3\nindex %llu %zu", ioff, ilen);
 	*p = '\n';
 	{
 		char *cmd = NULL;
