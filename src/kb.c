@@ -4,6 +4,7 @@
 
 #include "dtk/cache.h"
 #include "dtk/fs.h"
+#include "dtk/similar.h"
 #include "dtk/ytree.h"
 #include "schema.h"
 
@@ -153,8 +154,56 @@ void dtk_kb_free(struct dtk_kb *kb)
 	free(kb->nodes);
 	free(kb->source_slots);
 	free(kb->node_slots);
+	dtk_nodecache_free(kb->nodecache);
 	dtk_arena_free(kb->arena);
 	free(kb);
+}
+
+/* Cuts the terms of node again, into b, from the packed node t says the
+ * node cache has (read as it was when the base was loaded: its checksum
+ * says so). Returns 0, or -1 with the error set. */
+static int S_terms_again(const struct dtk_kb *kb, const struct dtk_node *node,
+                         const struct dtk_node_terms *t, struct dtk_buf *b)
+{
+	struct dtk_buf blob = DTK_BUF_INIT;
+	struct dtk_arena *arena = dtk_arena_new(), *scratch = dtk_arena_new();
+	struct dtk_node *again = NULL;
+	int rc = -1;
+
+	if (!kb->nodecache || dtk_nodecache_read(kb->nodecache, &t->node, &blob) < 0 ||
+	    dtk_nodecache_unpack(&again, kb, arena, scratch, blob.ptr, blob.len, node->name,
+	                         node->path, DTK_NODECACHE_BORROW, NULL) < 0) {
+		dtk_error("the node cache changed while node '%s' was read: run the command again",
+		          node->name);
+		goto done;
+	}
+	b->len = 0;
+	rc = dtk_similar_pack(b, again);
+done:
+	dtk_buf_release(&blob);
+	dtk_arena_free(arena);
+	dtk_arena_free(scratch);
+	return rc;
+}
+
+int dtk_kb_node_terms(const struct dtk_kb *kb, const struct dtk_node *node, struct dtk_buf *b,
+                      const char **p, size_t *len)
+{
+	const struct dtk_node_terms *t = node->terms;
+
+	if (!t)
+		return dtk_error("the base was loaded without the terms of node '%s'", node->name);
+	if (t->mem) {
+		*p = t->mem;
+		*len = t->len;
+		return 0;
+	}
+	if ((!kb->nodecache || dtk_nodecache_read(kb->nodecache, &t->at, b) < 0) &&
+	    S_terms_again(kb, node, t, b) < 0)
+		return -1;
+	*p = b->ptr ? b->ptr : "";
+	*len = b->len;
+	return 0;
 }
 
 /* ---- loading ---- */
@@ -172,6 +221,7 @@ static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **
 	*out = NULL;
 	l->d = &d;
 	l->schema_flags = (what & DTK_KB_LEAN) ? DTK_SCHEMA_LEAN : 0;
+	l->terms = (what & DTK_KB_TERMS) && !l->filter;
 	if (l->filter && l->filter->borrow && l->filter->loaded)
 		l->schema_flags |= DTK_SCHEMA_BORROW;
 	if (dtk_kb_read_files(l, what & (DTK_KB_ONE_NODE | DTK_KB_LINKED), node) < 0)
@@ -193,6 +243,10 @@ static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **
 		dtk_diags_sort(&d);
 		rc = DTK_EINVALID;
 		goto done;
+	}
+	if (l->terms) { /* the terms it holds are read from it */
+		kb->nodecache = l->nc;
+		l->nc = NULL;
 	}
 	*out = kb;
 	l->kb = NULL;

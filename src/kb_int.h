@@ -69,6 +69,15 @@ struct loader {
 	char *cache_path;         /* where the links cache is, NULL when none */
 	const struct dtk_kb_filter *filter; /* node files parsed only when it keeps them */
 	struct dtk_nodecache *nc;           /* a search's node cache, NULL when none */
+	int terms;                          /* DTK_KB_TERMS */
+};
+
+/* Where the terms of a node's entries are (dtk_kb_node_terms). */
+struct dtk_node_terms {
+	const char *mem; /* in memory, len bytes; NULL: in the node cache */
+	size_t len;
+	struct dtk_nodecache_ref at;   /* where the node cache has them */
+	struct dtk_nodecache_ref node; /* and the node they were cut from */
 };
 
 /* qsort's comparison of two strings (char *) and of two nodes (struct

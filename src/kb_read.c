@@ -5,6 +5,7 @@
 
 #include "dtk/cache.h"
 #include "dtk/fs.h"
+#include "dtk/similar.h"
 #include "dtk/ytree.h"
 #include "schema.h"
 
@@ -360,21 +361,65 @@ static int S_parse_sources(struct loader *l, const struct kfile *f, struct dtk_y
 /* Returns the flags the node cache unpacks a node of l's load with. */
 static unsigned S_unpack_flags(const struct loader *l)
 {
-	return (l->schema_flags & DTK_SCHEMA_LEAN)     ? DTK_NODECACHE_LEAN
+	return (l->schema_flags & DTK_SCHEMA_LEAN)
+	               ? DTK_NODECACHE_LEAN | (l->terms ? DTK_NODECACHE_TITLES : 0)
 	       : (l->schema_flags & DTK_SCHEMA_BORROW) ? DTK_NODECACHE_BORROW
 	                                               : 0;
 }
 
+/* Gives node file f's node (unpacked, its texts still there) its terms:
+ * cut, when not NULL (cut from the file just parsed), else at, where the
+ * node cache has them (at->len 0: none), else cut from the node now and
+ * added to its record (when cached). */
+static void S_set_terms(struct worker *w, struct kfile *f, const struct dtk_buf *cut, int cached,
+                        const struct dtk_nodecache_ref *node, const struct dtk_nodecache_ref *at)
+{
+	struct loader *l = w->l;
+	struct dtk_node_terms *t = dtk_arena_alloc(w->arena, sizeof(*t));
+	struct dtk_buf b = DTK_BUF_INIT;
+
+	memset(t, 0, sizeof(*t));
+	if (!cut && at->len) {
+		t->at = *at;
+		t->node = *node;
+		f->out->terms = t;
+		return;
+	}
+	if (!cut && dtk_similar_pack(&b, f->out) == 0 && cached)
+		dtk_nodecache_put_terms(l->nc, f->name, b.ptr, b.len);
+	if (!cut)
+		cut = &b;
+	t->len = cut->len;
+	t->mem = dtk_arena_alloc(w->arena, t->len + 1);
+	memcpy((char *)t->mem, cut->ptr ? cut->ptr : "", t->len);
+	f->out->terms = t;
+	dtk_buf_release(&b);
+}
+
 /* Unpacks blob[0..len) as node file f's node into f->out, handing it to the
- * filter. Returns 1, or 0 when it is not a packed node that passes the
- * checks of the base as it is now (f->out NULL). */
-static int S_unpack(struct worker *w, struct kfile *f, const char *blob, size_t len)
+ * filter; with DTK_KB_TERMS, gives it its terms (S_set_terms: cut, or
+ * cached's record's). Returns 1, or 0 when it is not a packed node that
+ * passes the checks of the base as it is now (f->out NULL). */
+static int S_unpack(struct worker *w, struct kfile *f, const char *blob, size_t len, int cached,
+                    const struct dtk_buf *cut)
 {
 	struct loader *l = w->l;
 	struct dtk_arena *scratch = dtk_arena_new();
-	int rc = dtk_nodecache_unpack(&f->out, l->kb, w->arena, scratch, blob, len, f->node, f->rel,
-	                              S_unpack_flags(l), w->named) == 0;
+	struct dtk_nodecache_ref node = {0, 0, 0}, at = {0, 0, 0};
+	unsigned flags = S_unpack_flags(l);
+	int rc;
 
+	if (l->terms && cached)
+		dtk_nodecache_refs(l->nc, f->name, &node, &at);
+	if (l->terms && !cut && !at.len && (flags & DTK_NODECACHE_LEAN))
+		flags = DTK_NODECACHE_BORROW; /* lean once the terms are cut */
+	rc = dtk_nodecache_unpack(&f->out, l->kb, w->arena, scratch, blob, len, f->node, f->rel,
+	                          flags, w->named) == 0;
+	if (rc && l->terms) {
+		S_set_terms(w, f, cut, cached, &node, &at);
+		if (flags != S_unpack_flags(l))
+			dtk_nodecache_lean(l->kb, w->arena, f->out, S_unpack_flags(l));
+	}
 	f->ok = rc;
 	if (rc && l->filter && l->filter->loaded)
 		l->filter->loaded(l->filter->arg, l->kb, f->out, w->arena);
@@ -418,36 +463,42 @@ static int S_from_cache(struct worker *w, struct kfile *f, struct stat *st)
 		return dtk_nodecache_get(l->nc, f->name, st, NULL, NULL) == 0;
 	if (dtk_nodecache_get(l->nc, f->name, st, &blob, &len) < 0)
 		return 0;
-	rc = S_unpack(w, f, blob, len);
+	rc = S_unpack(w, f, blob, len, 1, NULL);
 	free(blob);
 	return rc;
 }
 
-/* The node of node file f (the tree root, of tmp) with the node cache: the
- * schema's node, with its strings in the tree, packed and, when the file
- * read was the regular file looked at before (st, fst), added to the cache;
- * then unpacked as the load wants it, so that a node comes from its packed
- * form, cached or not. Returns 1 when f->out is set so; 0 when the file
- * gives an error (nothing kept: the caller parses it as without the cache,
- * for the same diagnostics). */
+/* The node of node file f (the tree root, of tmp) with the node cache, or
+ * for its terms (DTK_KB_TERMS): the schema's node, with its strings in the
+ * tree, packed (and its terms cut) and, when the file read was the regular
+ * file looked at before (st, fst) and owned, added to the cache; then
+ * unpacked as the load wants it, so that a node comes from its packed form,
+ * cached or not. Returns 1 when f->out is set so; 0 when the file gives an
+ * error (nothing kept: the caller parses it as without the cache, for the
+ * same diagnostics). */
 static int S_via_cache(struct worker *w, struct kfile *f, const struct dtk_yval *root,
-                       struct dtk_arena *tmp, const struct stat *st, const struct stat *fst)
+                       struct dtk_arena *tmp, const struct stat *st, const struct stat *fst,
+                       int owned)
 {
 	struct loader *l = w->l;
 	struct dtk_diags d = DTK_DIAGS_INIT;
-	struct dtk_buf b = DTK_BUF_INIT;
+	struct dtk_buf b = DTK_BUF_INIT, t = DTK_BUF_INIT;
 	struct dtk_node *node = dtk_schema_node(l->kb, tmp, tmp, root, f->rel, f->node,
 	                                        DTK_SCHEMA_BORROW, NULL, &d);
-	int rc = node && !d.n;
+	int rc = node && !d.n && (!l->terms || dtk_similar_pack(&t, node) == 0);
 
 	dtk_diags_release(&d);
 	if (!rc)
-		return 0;
+		goto done;
 	dtk_nodecache_pack(&b, node);
-	if (st->st_nlink && fst->st_nlink && st->st_dev == fst->st_dev && st->st_ino == fst->st_ino)
-		dtk_nodecache_put(l->nc, f->name, fst, b.ptr, b.len);
-	rc = S_unpack(w, f, b.ptr, b.len);
+	if (l->nc && owned && st->st_nlink && fst->st_nlink && st->st_dev == fst->st_dev &&
+	    st->st_ino == fst->st_ino)
+		dtk_nodecache_put(l->nc, f->name, fst, b.ptr, b.len, l->terms ? t.ptr : NULL,
+		                  t.len);
+	rc = S_unpack(w, f, b.ptr, b.len, 0, l->terms ? &t : NULL);
+done:
 	dtk_buf_release(&b);
+	dtk_buf_release(&t);
 	return rc;
 }
 
@@ -506,7 +557,8 @@ schema:
 		break;
 	case F_RECORDS: dtk_schema_records(l->kb, w->arena, root, f->rel, &w->d); break;
 	case F_NODE:
-		if (l->nc && owned && S_via_cache(w, f, root, tmp, &st, &fst))
+		if (((l->nc && owned) || l->terms) &&
+		    S_via_cache(w, f, root, tmp, &st, &fst, owned))
 			break;
 		f->out = dtk_schema_node(l->kb, w->arena, tmp, root, f->rel, f->node,
 		                         l->schema_flags, w->named, &w->d);

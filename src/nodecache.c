@@ -16,10 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#define S_MAGIC "dtk node cache 2\n"
+#define S_MAGIC "dtk node cache 3\n"
 /* the build the packed nodes are of: the schema may change between them
  * (S_build adds the program's own identity: builds of one version differ) */
-#define S_BUILD "build " DTK_VERSION " 2"
+#define S_BUILD "build " DTK_VERSION " 3"
 #define S_HEAD 64 /* the head: the magic and where the index is, padded */
 #define S_MAX_INDEX (16u << 20)
 #define S_NONE UINT32_MAX /* a NULL string */
@@ -266,12 +266,8 @@ static void S_get_entry(struct rd *r, struct dtk_entry *e, const struct dtk_kb *
 	e->retracted_reason = S_get_str(r, text);
 }
 
-/* Makes node, unpacked borrowing, what a lean parse (DTK_SCHEMA_LEAN) makes
- * of its file: claims and texts not kept (titles only of candidates,
- * resolved contradictions' notes dropped), verifications counted, only the
- * relations that leave the node or name a retired entry kept, copied into
- * arena; then its linking entries again. */
-static void S_lean(const struct dtk_kb *kb, struct dtk_arena *arena, struct dtk_node *node)
+void dtk_nodecache_lean(const struct dtk_kb *kb, struct dtk_arena *arena, struct dtk_node *node,
+                        unsigned flags)
 {
 	size_t i, k, n;
 
@@ -281,8 +277,9 @@ static void S_lean(const struct dtk_kb *kb, struct dtk_arena *arena, struct dtk_
 		if (e->claim)
 			e->claim = "";
 		if (e->title)
-			e->title = dtk_entry_is_candidate(kb, e) ? dtk_arena_strdup(arena, e->title)
-			                                         : "";
+			e->title = (flags & DTK_NODECACHE_TITLES) || dtk_entry_is_candidate(kb, e)
+			                   ? dtk_arena_strdup(arena, e->title)
+			                   : "";
 		if (e->retracted_reason)
 			e->retracted_reason = "";
 		e->verified_by = NULL;
@@ -344,7 +341,7 @@ int dtk_nodecache_unpack(struct dtk_node **out, const struct dtk_kb *kb, struct 
 	if (r.bad || r.p != r.end || dtk_schema_index_node(arena, node) < 0)
 		return -1;
 	if (flags & DTK_NODECACHE_LEAN)
-		S_lean(kb, arena, node);
+		dtk_nodecache_lean(kb, arena, node, flags);
 	*out = node;
 	return 0;
 }
@@ -405,8 +402,11 @@ struct rec {
 	char *name;
 	struct dtk_cache_stat st;
 	uint64_t off, len, sum; /* where its packed node is, in the file read or written */
-	atomic_int kept;        /* looked up and trusted: written again */
-	int added;              /* added now (dtk_nodecache_put) */
+	/* where the terms of its entries are (len 0: none), likewise */
+	struct dtk_nodecache_ref terms;
+	int terms_new;   /* the terms are in the file written already */
+	atomic_int kept; /* looked up and trusted: written again */
+	int added;       /* added now (dtk_nodecache_put) */
 };
 
 struct dtk_nodecache {
@@ -427,9 +427,22 @@ struct dtk_nodecache {
 	atomic_int changed; /* a record was dropped or added */
 };
 
+/* Reads "off len sum" at *q into ref, within [S_HEAD, data) (or all 0
+ * when allow_none). Returns 0 or -1. */
+static int S_parse_ref(const char **q, struct dtk_nodecache_ref *ref, uint64_t data, int allow_none)
+{
+	if (dtk_cache_num(q, &ref->off) < 0 || *(*q)++ != ' ' || dtk_cache_num(q, &ref->len) < 0 ||
+	    *(*q)++ != ' ' || dtk_cache_num(q, &ref->sum) < 0)
+		return -1;
+	if (allow_none && !ref->off && !ref->len && !ref->sum)
+		return 0;
+	return ref->off < S_HEAD || ref->off > data || ref->len > data - ref->off ? -1 : 0;
+}
+
 /* Parses the records of the index at p (NUL-terminated, the end line cut
- * off): n lines "name dev ino size mtime ctime off len sum", sorted by
- * name, each node within [S_HEAD, data). Returns 0 or -1. */
+ * off): n lines "name dev ino size mtime ctime off len sum toff tlen tsum"
+ * (the packed node, then the terms or 0 0 0), sorted by name, each within
+ * [S_HEAD, data). Returns 0 or -1. */
 static int S_parse_recs(struct dtk_nodecache *c, char *p, size_t n, uint64_t data)
 {
 	size_t i;
@@ -437,6 +450,7 @@ static int S_parse_recs(struct dtk_nodecache *c, char *p, size_t n, uint64_t dat
 	c->v = dtk_xcalloc(n + 1, sizeof(*c->v));
 	for (i = 0; i < n; i++) {
 		struct rec *r = &c->v[i];
+		struct dtk_nodecache_ref node;
 		char *eol = strchr(p, '\n'), *sp = eol ? memchr(p, ' ', (size_t)(eol - p)) : NULL;
 		const char *q;
 		if (!sp || sp == p)
@@ -444,11 +458,12 @@ static int S_parse_recs(struct dtk_nodecache *c, char *p, size_t n, uint64_t dat
 		*eol = *sp = '\0';
 		r->name = p;
 		q = sp + 1;
-		if (dtk_cache_stat_read(&q, &r->st) < 0 || dtk_cache_num(&q, &r->off) < 0 ||
-		    *q++ != ' ' || dtk_cache_num(&q, &r->len) < 0 || *q++ != ' ' ||
-		    dtk_cache_num(&q, &r->sum) < 0 || *q || r->off < S_HEAD || r->off > data ||
-		    r->len > data - r->off)
+		if (dtk_cache_stat_read(&q, &r->st) < 0 || S_parse_ref(&q, &node, data, 0) < 0 ||
+		    *q++ != ' ' || S_parse_ref(&q, &r->terms, data, 1) < 0 || *q)
 			return -1;
+		r->off = node.off;
+		r->len = node.len;
+		r->sum = node.sum;
 		if (i && strcmp(c->v[i - 1].name, r->name) >= 0)
 			return -1;
 		p = eol + 1;
@@ -584,6 +599,33 @@ miss:
 	return -1;
 }
 
+int dtk_nodecache_refs(struct dtk_nodecache *c, const char *name, struct dtk_nodecache_ref *node,
+                       struct dtk_nodecache_ref *terms)
+{
+	struct rec *r = S_find(c, name);
+
+	if (!r || !atomic_load(&r->kept))
+		return -1;
+	*node = (struct dtk_nodecache_ref){r->off, r->len, r->sum};
+	*terms = r->terms;
+	return 0;
+}
+
+int dtk_nodecache_read(struct dtk_nodecache *c, const struct dtk_nodecache_ref *ref,
+                       struct dtk_buf *b)
+{
+	b->len = 0;
+	if (c->fd < 0 || !ref->len)
+		return -1;
+	dtk_grow((void **)&b->ptr, &b->cap, (size_t)ref->len + 1, 1);
+	if (pread(c->fd, b->ptr, (size_t)ref->len, (off_t)ref->off) != (ssize_t)ref->len ||
+	    dtk_cache_sum(b->ptr, (size_t)ref->len) != ref->sum)
+		return -1;
+	b->len = (size_t)ref->len;
+	b->ptr[b->len] = '\0';
+	return 0;
+}
+
 /* Writes buf[0..len) at c->end of the cache being written (made with room
  * for its head first). Returns its offset, or 0 when it cannot be written.
  * c->lock is held. */
@@ -605,8 +647,24 @@ static uint64_t S_append(struct dtk_nodecache *c, const char *buf, size_t len)
 	return c->failed ? 0 : at;
 }
 
+/* Sets r's terms to terms[0..len), written to the cache being written.
+ * c->lock is held. Returns 0, or -1 when it cannot be written. */
+static int S_put_terms(struct dtk_nodecache *c, struct rec *r, const char *terms, size_t len)
+{
+	r->terms = (struct dtk_nodecache_ref){0, 0, 0};
+	if (!terms || !len)
+		return 0;
+	r->terms.off = S_append(c, terms, len);
+	if (!r->terms.off)
+		return -1;
+	r->terms.len = len;
+	r->terms.sum = dtk_cache_sum(terms, len);
+	r->terms_new = 1;
+	return 0;
+}
+
 void dtk_nodecache_put(struct dtk_nodecache *c, const char *name, const struct stat *st,
-                       const char *blob, size_t len)
+                       const char *blob, size_t len, const char *terms, size_t terms_len)
 {
 	struct rec *r;
 
@@ -615,7 +673,7 @@ void dtk_nodecache_put(struct dtk_nodecache *c, const char *name, const struct s
 	r = &c->add[c->n_add];
 	memset(r, 0, sizeof(*r));
 	r->off = S_append(c, blob, len);
-	if (r->off) {
+	if (r->off && S_put_terms(c, r, terms, terms_len) == 0) {
 		r->name = dtk_xstrdup(name);
 		dtk_cache_stat_of(&r->st, st);
 		r->len = len;
@@ -627,23 +685,37 @@ void dtk_nodecache_put(struct dtk_nodecache *c, const char *name, const struct s
 	atomic_store(&c->changed, 1);
 }
 
+void dtk_nodecache_put_terms(struct dtk_nodecache *c, const char *name, const char *terms,
+                             size_t len)
+{
+	struct rec *r = S_find(c, name);
+
+	if (!r || !atomic_load(&r->kept))
+		return;
+	pthread_mutex_lock(&c->lock);
+	if (S_put_terms(c, r, terms, len) < 0)
+		atomic_store(&r->kept, 0); /* written again without: dropped */
+	pthread_mutex_unlock(&c->lock);
+	atomic_store(&c->changed, 1);
+}
+
 static int S_rec_cmp(const void *a, const void *b)
 {
 	return strcmp((*(const struct rec *const *)a)->name, (*(const struct rec *const *)b)->name);
 }
 
-/* Copies the packed node of r, a record kept from the cache read, to the
- * end of the cache being written (in the kernel when it can: the bytes are
- * checked when a look-up reads them) and sets r->off to its place there.
- * Returns 0 or -1. c->lock is not needed: the load is over. */
-static int S_copy_old(struct dtk_nodecache *c, struct rec *r)
+/* Copies the bytes at *off, len of them, of the cache read to the end of
+ * the cache being written (in the kernel when it can: the bytes are checked
+ * when a look-up reads them) and sets *off to their place there. Returns 0
+ * or -1. c->lock is not needed: the load is over. */
+static int S_copy_range(struct dtk_nodecache *c, uint64_t *off, uint64_t len)
 {
-	loff_t from = (loff_t)r->off;
-	size_t left = (size_t)r->len;
+	loff_t from = (loff_t)*off;
+	size_t left = (size_t)len;
 	uint64_t at;
 	char *b;
 
-	if (!c->failed && c->out >= 0 && r->len) {
+	if (!c->failed && c->out >= 0 && len) {
 		at = c->end;
 		while (left) {
 			ssize_t k = copy_file_range(c->fd, &from, c->out, NULL, left, 0);
@@ -652,19 +724,31 @@ static int S_copy_old(struct dtk_nodecache *c, struct rec *r)
 			left -= (size_t)k;
 		}
 		if (!left) {
-			c->end += r->len;
-			r->off = at;
+			c->end += len;
+			*off = at;
 			return 0;
 		}
-		if (left != (size_t)r->len) /* part copied: the file is off */
+		if (left != (size_t)len) /* part copied: the file is off */
 			c->failed = 1;
 	}
-	b = dtk_xmalloc((size_t)r->len + 1);
-	r->off = pread(c->fd, b, (size_t)r->len, (off_t)r->off) == (ssize_t)r->len
-	                 ? S_append(c, b, (size_t)r->len)
-	                 : 0;
+	b = dtk_xmalloc((size_t)len + 1);
+	*off = pread(c->fd, b, (size_t)len, (off_t)*off) == (ssize_t)len
+	               ? S_append(c, b, (size_t)len)
+	               : 0;
 	free(b);
-	return r->off ? 0 : -1;
+	return *off ? 0 : -1;
+}
+
+/* Copies the packed node of r, a record kept from the cache read, and its
+ * terms when they are there only, to the cache being written. Returns 0 or
+ * -1. */
+static int S_copy_old(struct dtk_nodecache *c, struct rec *r)
+{
+	if (S_copy_range(c, &r->off, r->len) < 0)
+		return -1;
+	if (r->terms.len && !r->terms_new)
+		return S_copy_range(c, &r->terms.off, r->terms.len);
+	return 0;
 }
 
 /* Drops from v (n records sorted by name) a record read whose file also
@@ -714,8 +798,11 @@ int dtk_nodecache_save(struct dtk_nodecache *c)
 	for (i = 0; i < n; i++) {
 		dtk_buf_printf(&idx, "%s ", v[i]->name);
 		dtk_cache_stat_put(&idx, &v[i]->st);
-		dtk_buf_printf(&idx, " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", v[i]->off, v[i]->len,
-		               v[i]->sum);
+		dtk_buf_printf(&idx,
+		               " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+		               " %" PRIu64 "\n",
+		               v[i]->off, v[i]->len, v[i]->sum, v[i]->terms.off, v[i]->terms.len,
+		               v[i]->terms.sum);
 	}
 	dtk_cache_end_put(&idx, n);
 	ioff = S_append(c, idx.ptr, idx.len);

@@ -1,6 +1,7 @@
 /* similar.c: BM25 over folded words and character bigrams (similar.h). */
 #include "dtk/similar.h"
 
+#include "dtk/kb.h"
 #include "dtk/linebreak.h"
 #include "dtk/search.h"
 #include "similar_int.h"
@@ -89,8 +90,10 @@ static uint64_t S_final(uint64_t h)
 
 #define S_SEED 0xcbf29ce484222325ull
 
+/* Terms are compared by 32 bits of their hash (the node cache keeps them so):
+ * never 0, which marks an empty slot. */
 struct terms {
-	uint64_t *v;
+	uint32_t *v;
 	size_t n, cap;
 };
 
@@ -151,7 +154,8 @@ static void S_put(struct terms *t, uint64_t h)
 {
 	if (t->n == t->cap)
 		dtk_grow((void **)&t->v, &t->cap, t->n + 1, sizeof(*t->v));
-	t->v[t->n++] = S_gloss(S_final(h));
+	h = S_gloss(S_final(h));
+	t->v[t->n++] = (uint32_t)h ? (uint32_t)h : 1;
 }
 
 /* ---- words ---- */
@@ -301,20 +305,87 @@ static int S_terms(struct terms *t, const char *s, uint64_t *same)
 	return 0;
 }
 
+/* ---- the terms of a node's entries, as the node cache keeps them ---- */
+
+/* Returns the 32 bits at p (any alignment). */
+static uint32_t S_u32_at(const char *p)
+{
+	uint32_t v;
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* Appends an entry's terms t and claim hash same to b: the count of terms
+ * (32 bits), same (64 bits), then each term (32 bits). */
+static void S_pack_entry(struct dtk_buf *b, const struct terms *t, uint64_t same)
+{
+	uint32_t n = (uint32_t)t->n;
+	dtk_buf_put(b, (const char *)&n, sizeof(n));
+	dtk_buf_put(b, (const char *)&same, sizeof(same));
+	dtk_buf_put(b, (const char *)t->v, t->n * sizeof(*t->v));
+}
+
+/* Cuts entry e's title and claim into t (emptied first), its claim's hash
+ * into *same. Returns 0, or -1 with the error set when a text is not UTF-8. */
+static int S_entry_terms(struct terms *t, const struct dtk_entry *e, uint64_t *same)
+{
+	t->n = 0;
+	if (e->title && S_terms(t, e->title, NULL) < 0)
+		return -1;
+	return S_terms(t, e->claim ? e->claim : "", same);
+}
+
+int dtk_similar_pack(struct dtk_buf *b, const struct dtk_node *node)
+{
+	struct terms t = {NULL, 0, 0};
+	uint64_t same = 0;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < node->n_entries && rc == 0; i++) {
+		rc = S_entry_terms(&t, &node->entries[i], &same);
+		if (rc == 0)
+			S_pack_entry(b, &t, same);
+	}
+	free(t.v);
+	return rc;
+}
+
+/* Reads the next entry of the packed terms s[0..len) at *at: sets *v to
+ * its terms (*n of them, 32 bits each, in s) and *same. Returns 0, or -1
+ * when s ends first. */
+static int S_unpack_entry(const char *s, size_t len, size_t *at, const char **v, size_t *n,
+                          uint64_t *same)
+{
+	if (len - *at < 12)
+		return -1;
+	*n = S_u32_at(s + *at);
+	memcpy(same, s + *at + 4, sizeof(*same));
+	*at += 12;
+	if ((len - *at) / 4 < *n)
+		return -1;
+	*v = s + *at;
+	*at += *n * 4;
+	return 0;
+}
+
 /* ---- the query ---- */
 
+#define S_BITS 4096 /* the query's filter: a power of two */
+
 struct query {
-	uint64_t *keys; /* open addressing: mask + 1 slots, 0 empty */
+	uint32_t *keys; /* open addressing: mask + 1 slots, 0 empty */
 	uint32_t *slot_term;
 	size_t mask;
 	uint32_t *qtf; /* per distinct term */
 	size_t n;      /* distinct terms */
 	size_t len;    /* terms in all */
 	uint64_t same;
+	uint64_t bits[S_BITS / 64]; /* a bit per term, by its top bits: most terms miss */
 };
 
 /* Returns the index of term h in q, or -1. */
-static long S_find(const struct query *q, uint64_t h)
+static long S_find(const struct query *q, uint32_t h)
 {
 	size_t i = (size_t)h & q->mask;
 	while (q->keys[i]) {
@@ -325,7 +396,7 @@ static long S_find(const struct query *q, uint64_t h)
 	return -1;
 }
 
-static void S_query_init(struct query *q, const struct terms *t)
+static void S_query_init(struct query *q, const struct terms *t, uint64_t same)
 {
 	size_t i, k;
 
@@ -336,6 +407,7 @@ static void S_query_init(struct query *q, const struct terms *t)
 	q->slot_term = dtk_xcalloc(q->mask + 1, sizeof(*q->slot_term));
 	q->qtf = dtk_xcalloc(t->n + 1, sizeof(*q->qtf));
 	q->len = t->n;
+	q->same = same;
 	for (i = 0; i < t->n; i++) {
 		long at = S_find(q, t->v[i]);
 		if (at >= 0) {
@@ -345,6 +417,7 @@ static void S_query_init(struct query *q, const struct terms *t)
 		for (k = (size_t)t->v[i] & q->mask; q->keys[k]; k = (k + 1) & q->mask)
 			;
 		q->keys[k] = t->v[i];
+		q->bits[(t->v[i] >> 20) / 64] |= 1ull << ((t->v[i] >> 20) % 64);
 		q->slot_term[k] = (uint32_t)q->n;
 		q->qtf[q->n++] = 1;
 	}
@@ -365,11 +438,16 @@ struct rec {
 	int same;
 };
 
-/* What one thread gathers over docs [from, to). */
+/* What one thread gathers over docs [from, to), or, with kb set, over the
+ * entries of kb's nodes [from, to) that first (by node) numbers. */
 struct part {
 	const struct query *q;
 	const struct dtk_entry *const *docs;
+	size_t n_docs;
+	const struct dtk_kb *kb;
+	const size_t *first; /* the number of a node's first doc; SIZE_MAX: none */
 	size_t from, to;
+	uint32_t *tf, *touched; /* per distinct term of q */
 	struct rec *recs;
 	size_t n_recs, cap_recs;
 	uint32_t *pairs; /* (term, tf) */
@@ -379,53 +457,108 @@ struct part {
 	int rc;
 };
 
+/* Counts doc d into p: its terms v[0..n) (32 bits each) and its claim's
+ * hash same. */
+static void S_count(struct part *p, size_t d, const char *v, size_t n, uint64_t same)
+{
+	const struct query *q = p->q;
+	size_t i, nt = 0;
+
+	p->total_len += n;
+	for (i = 0; i < n; i++) {
+		uint32_t h = S_u32_at(v + 4 * i);
+		long at;
+		if (!(q->bits[(h >> 20) / 64] & (1ull << ((h >> 20) % 64))))
+			continue;
+		at = S_find(q, h);
+		if (at >= 0 && !p->tf[at]++)
+			p->touched[nt++] = (uint32_t)at;
+	}
+	if (!nt && same != q->same)
+		return;
+	if (p->n_recs == p->cap_recs)
+		dtk_grow((void **)&p->recs, &p->cap_recs, p->n_recs + 1, sizeof(*p->recs));
+	if (p->n_pairs + 2 * nt > p->cap_pairs)
+		dtk_grow((void **)&p->pairs, &p->cap_pairs, p->n_pairs + 2 * nt, sizeof(*p->pairs));
+	p->recs[p->n_recs++] = (struct rec){(uint32_t)d, (uint32_t)n, (uint32_t)p->n_pairs,
+	                                    (uint32_t)nt, same == q->same};
+	for (i = 0; i < nt; i++) {
+		p->pairs[p->n_pairs++] = p->touched[i];
+		p->pairs[p->n_pairs++] = p->tf[p->touched[i]];
+		p->df[p->touched[i]]++;
+		p->tf[p->touched[i]] = 0;
+	}
+}
+
+/* Counts the docs of p, each cut into terms now. */
+static void S_scan_docs(struct part *p)
+{
+	struct terms t = {NULL, 0, 0};
+	uint64_t same = 0;
+	size_t d;
+
+	for (d = p->from; d < p->to; d++) {
+		if (S_entry_terms(&t, p->docs[d], &same) < 0) {
+			p->rc = -1;
+			break;
+		}
+		S_count(p, d, (const char *)t.v, t.n, same);
+	}
+	free(t.v);
+}
+
+/* Counts the entries of node (packed terms s[0..len)) that p compares. Returns 0,
+ * or -1 with the error set when s does not hold node's entries. */
+static int S_scan_node(struct part *p, const struct dtk_node *node, size_t d, const char *s,
+                       size_t len)
+{
+	size_t i, at = 0, n;
+	const char *v;
+	uint64_t same;
+
+	for (i = 0; i < node->n_entries; i++) {
+		if (S_unpack_entry(s, len, &at, &v, &n, &same) < 0)
+			break;
+		if (d < p->n_docs && p->docs[d] == &node->entries[i])
+			S_count(p, d++, v, n, same);
+	}
+	if (i < node->n_entries || at != len)
+		return dtk_error("the terms of node '%s' do not match its entries", node->name);
+	return 0;
+}
+
+/* Counts the entries of p's nodes, their terms as the base holds them. */
+static void S_scan_nodes(struct part *p)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	const char *s;
+	size_t i, len;
+
+	for (i = p->from; i < p->to && p->rc == 0; i++) {
+		const struct dtk_node *node = p->kb->nodes[i];
+		if (p->first[i] == SIZE_MAX)
+			continue;
+		if (dtk_kb_node_terms(p->kb, node, &b, &s, &len) < 0 ||
+		    S_scan_node(p, node, p->first[i], s, len) < 0)
+			p->rc = -1;
+	}
+	dtk_buf_release(&b);
+}
+
 static void *S_scan(void *arg)
 {
 	struct part *p = arg;
 	const struct query *q = p->q;
-	struct terms t = {NULL, 0, 0};
-	uint32_t *tf = dtk_xcalloc(q->n + 1, sizeof(*tf)), *touched;
-	size_t d, i, nt;
-	uint64_t same;
 
-	touched = dtk_xcalloc(q->n + 1, sizeof(*touched));
+	p->tf = dtk_xcalloc(q->n + 1, sizeof(*p->tf));
+	p->touched = dtk_xcalloc(q->n + 1, sizeof(*p->touched));
 	p->df = dtk_xcalloc(q->n + 1, sizeof(*p->df));
-	for (d = p->from; d < p->to; d++) {
-		const struct dtk_entry *e = p->docs[d];
-		t.n = 0;
-		if ((e->title && S_terms(&t, e->title, NULL) < 0) ||
-		    S_terms(&t, e->claim ? e->claim : "", &same) < 0) {
-			p->rc = -1;
-			break;
-		}
-		p->total_len += t.n;
-		for (i = 0, nt = 0; i < t.n; i++) {
-			long at = S_find(q, t.v[i]);
-			if (at < 0)
-				continue;
-			if (!tf[at]++)
-				touched[nt++] = (uint32_t)at;
-		}
-		if (!nt && same != q->same)
-			continue;
-		if (p->n_recs == p->cap_recs)
-			dtk_grow((void **)&p->recs, &p->cap_recs, p->n_recs + 1, sizeof(*p->recs));
-		if (p->n_pairs + 2 * nt > p->cap_pairs)
-			dtk_grow((void **)&p->pairs, &p->cap_pairs, p->n_pairs + 2 * nt,
-			         sizeof(*p->pairs));
-		p->recs[p->n_recs++] =
-		        (struct rec){(uint32_t)d, (uint32_t)t.n, (uint32_t)p->n_pairs, (uint32_t)nt,
-		                     same == q->same};
-		for (i = 0; i < nt; i++) {
-			p->pairs[p->n_pairs++] = touched[i];
-			p->pairs[p->n_pairs++] = tf[touched[i]];
-			p->df[touched[i]]++;
-			tf[touched[i]] = 0;
-		}
-	}
-	free(t.v);
-	free(tf);
-	free(touched);
+	if (p->kb)
+		S_scan_nodes(p);
+	else
+		S_scan_docs(p);
+	free(p->tf);
+	free(p->touched);
 	return NULL;
 }
 
@@ -458,9 +591,10 @@ static int S_hit_cmp(const void *pa, const void *pb)
 }
 
 /* Collects the live entries q compares (every node, or q->node). Returns the
- * malloc'd array, *n its length. */
+ * malloc'd array, *n its length; sets first[i], when first is not NULL, to
+ * the index in it of node i's first entry (SIZE_MAX: none). */
 static const struct dtk_entry **S_docs(const struct dtk_kb *kb, const struct dtk_similar_query *q,
-                                       size_t *n)
+                                       size_t *n, size_t *first)
 {
 	const struct dtk_entry **v = NULL;
 	size_t i, j, cap = 0;
@@ -468,6 +602,9 @@ static const struct dtk_entry **S_docs(const struct dtk_kb *kb, const struct dtk
 	*n = 0;
 	for (i = 0; i < kb->n_nodes; i++) {
 		const struct dtk_node *node = kb->nodes[i];
+		size_t had = *n;
+		if (first)
+			first[i] = SIZE_MAX;
 		if (q->node && strcmp(node->name, q->node))
 			continue;
 		for (j = 0; j < node->n_entries; j++) {
@@ -478,6 +615,8 @@ static const struct dtk_entry **S_docs(const struct dtk_kb *kb, const struct dtk
 				dtk_grow((void **)&v, &cap, *n + 1, sizeof(*v));
 			v[(*n)++] = e;
 		}
+		if (first && *n > had)
+			first[i] = had;
 	}
 	return v;
 }
@@ -530,34 +669,23 @@ static void S_score(struct dtk_similar_hit **out, size_t *n, const struct query 
 	free(idf);
 }
 
-int dtk_similar_rank_in(struct dtk_similar_hit **out, size_t *n,
-                        const struct dtk_entry *const *docs, size_t n_docs,
-                        const struct dtk_similar_query *q)
+/* The pass of query qq over docs[0..n_docs), or, with kb, over those of
+ * kb's nodes (first as S_docs sets it), on parts of it in parallel, then
+ * the scores. Returns 0 or -1 with the error set. */
+static int S_pass(struct dtk_similar_hit **out, size_t *n, const struct query *qq,
+                  const struct dtk_similar_query *q, const struct dtk_entry *const *docs,
+                  size_t n_docs, const struct dtk_kb *kb, const size_t *first)
 {
-	struct terms t = {NULL, 0, 0};
-	struct query qq;
-	struct part *parts;
+	size_t units = kb ? kb->n_nodes : n_docs;
+	int n_parts = S_threads(n_docs), started[8] = {0}, rc = 0, p;
+	struct part *parts = dtk_xcalloc((size_t)n_parts, sizeof(*parts));
 	pthread_t tid[8];
-	uint64_t same = 0;
-	int n_parts, started[8] = {0}, rc = 0, p;
 
-	*out = NULL;
-	*n = 0;
-	if ((q->title && S_terms(&t, q->title, NULL) < 0) ||
-	    S_terms(&t, q->claim ? q->claim : "", &same) < 0) {
-		free(t.v);
-		return -1;
-	}
-	S_query_init(&qq, &t);
-	qq.same = same;
-	free(t.v);
-	n_parts = S_threads(n_docs);
-	parts = dtk_xcalloc((size_t)n_parts, sizeof(*parts));
 	for (p = 0; p < n_parts; p++) {
-		parts[p].q = &qq;
-		parts[p].docs = docs;
-		parts[p].from = n_docs * (size_t)p / (size_t)n_parts;
-		parts[p].to = n_docs * (size_t)(p + 1) / (size_t)n_parts;
+		parts[p] = (struct part){
+		        .q = qq, .docs = docs, .n_docs = n_docs, .kb = kb, .first = first};
+		parts[p].from = units * (size_t)p / (size_t)n_parts;
+		parts[p].to = units * (size_t)(p + 1) / (size_t)n_parts;
 		if (p > 0)
 			started[p] = pthread_create(&tid[p], NULL, S_scan, &parts[p]) == 0;
 	}
@@ -572,7 +700,7 @@ int dtk_similar_rank_in(struct dtk_similar_hit **out, size_t *n,
 		if (parts[p].rc < 0)
 			rc = -1;
 	if (rc == 0) {
-		S_score(out, n, &qq, q, parts, n_parts, docs, n_docs);
+		S_score(out, n, qq, q, parts, n_parts, docs, n_docs);
 		if (*n > 1)
 			qsort(*out, *n, sizeof(**out), S_hit_cmp);
 		if (q->limit && *n > q->limit)
@@ -584,17 +712,108 @@ int dtk_similar_rank_in(struct dtk_similar_hit **out, size_t *n,
 		free(parts[p].df);
 	}
 	free(parts);
+	return rc;
+}
+
+/* Sets qq to the terms of q's title and claim. Returns 0, or -1 with the
+ * error set when they are not UTF-8. */
+static int S_query_text(struct query *qq, const struct dtk_similar_query *q)
+{
+	struct terms t = {NULL, 0, 0};
+	uint64_t same = 0;
+
+	if ((q->title && S_terms(&t, q->title, NULL) < 0) ||
+	    S_terms(&t, q->claim ? q->claim : "", &same) < 0) {
+		free(t.v);
+		return -1;
+	}
+	S_query_init(qq, &t, same);
+	free(t.v);
+	return 0;
+}
+
+int dtk_similar_rank_in(struct dtk_similar_hit **out, size_t *n,
+                        const struct dtk_entry *const *docs, size_t n_docs,
+                        const struct dtk_similar_query *q)
+{
+	struct query qq;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (S_query_text(&qq, q) < 0)
+		return -1;
+	rc = S_pass(out, n, &qq, q, docs, n_docs, NULL, NULL);
 	S_query_release(&qq);
+	return rc;
+}
+
+/* Returns 1 when kb holds the terms of its nodes' entries (DTK_KB_TERMS). */
+static int S_has_terms(const struct dtk_kb *kb)
+{
+	return kb->n_nodes && kb->nodes[0]->terms;
+}
+
+/* Ranks as dtk_similar_rank does, the query qq. */
+static int S_rank(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *kb,
+                  const struct query *qq, const struct dtk_similar_query *q)
+{
+	size_t n_docs,
+	        *first = S_has_terms(kb) ? dtk_xmalloc((kb->n_nodes + 1) * sizeof(*first)) : NULL;
+	const struct dtk_entry **docs = S_docs(kb, q, &n_docs, first);
+	int rc = S_pass(out, n, qq, q, docs, n_docs, first ? kb : NULL, first);
+
+	free(docs);
+	free(first);
 	return rc;
 }
 
 int dtk_similar_rank(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *kb,
                      const struct dtk_similar_query *q)
 {
-	size_t n_docs;
-	const struct dtk_entry **docs = S_docs(kb, q, &n_docs);
-	int rc = dtk_similar_rank_in(out, n, docs, n_docs, q);
-	free(docs);
+	struct query qq;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (S_query_text(&qq, q) < 0)
+		return -1;
+	rc = S_rank(out, n, kb, &qq, q);
+	S_query_release(&qq);
+	return rc;
+}
+
+/* Sets qq to the terms of entry e of kb, as kb holds them. Returns 0 or -1
+ * with the error set. */
+static int S_query_entry(struct query *qq, const struct dtk_kb *kb, const struct dtk_entry *e)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	struct terms t = {NULL, 0, 0};
+	const char *s, *v = NULL;
+	size_t len, at = 0, i, k = 0;
+	uint64_t same = 0;
+	int rc = -1;
+
+	if (!S_has_terms(kb)) {
+		rc = S_entry_terms(&t, e, &same);
+		goto done;
+	}
+	if (dtk_kb_node_terms(kb, e->node, &b, &s, &len) < 0)
+		goto done;
+	for (i = 0; i <= (size_t)(e - e->node->entries); i++)
+		if (S_unpack_entry(s, len, &at, &v, &k, &same) < 0) {
+			dtk_error("the terms of node '%s' do not match its entries", e->node->name);
+			goto done;
+		}
+	dtk_grow((void **)&t.v, &t.cap, k + 1, sizeof(*t.v));
+	memcpy(t.v, v, k * sizeof(*t.v));
+	t.n = k;
+	rc = 0;
+done:
+	if (rc == 0)
+		S_query_init(qq, &t, same);
+	free(t.v);
+	dtk_buf_release(&b);
 	return rc;
 }
 
@@ -606,7 +825,9 @@ int dtk_similar_check(struct dtk_buf *msg, const struct dtk_kb *kb, const char *
 	const struct dtk_entry *e = dtk_kb_entry(kb, id);
 	struct dtk_similar_query q = {0};
 	struct dtk_similar_hit *hits;
+	struct query qq;
 	size_t n, i, j, near = 0;
+	int rc;
 
 	if (!e)
 		return 0;
@@ -614,7 +835,11 @@ int dtk_similar_check(struct dtk_buf *msg, const struct dtk_kb *kb, const char *
 	q.claim = e->claim;
 	q.skip = id;
 	q.min_score = DTK_SIMILAR_NEAR;
-	if (dtk_similar_rank(&hits, &n, kb, &q) < 0)
+	if (S_query_entry(&qq, kb, e) < 0)
+		return -1;
+	rc = S_rank(&hits, &n, kb, &qq, &q);
+	S_query_release(&qq);
+	if (rc < 0)
 		return -1;
 	if (n && hits[0].same) { /* same claims come first */
 		dtk_buf_printf(msg, "the same claim is in the base already: %s (%s)",

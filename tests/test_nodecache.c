@@ -10,6 +10,7 @@
 #include "dtk/fs.h"
 #include "dtk/kb.h"
 #include "dtk/nodecache.h"
+#include "dtk/similar.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,9 +205,9 @@ static void test_file(void **state)
 	(void)state;
 	c = dtk_nodecache_open(path, "/base");
 	assert_int_equal(dtk_nodecache_get(c, "alpha.yaml", &old, &blob, &len), -1);
-	dtk_nodecache_put(c, "beta.yaml", &old, b, sizeof(b));
-	dtk_nodecache_put(c, "alpha.yaml", &old, a, sizeof(a));
-	dtk_nodecache_put(c, "gamma.yaml", &fresh, a, sizeof(a));
+	dtk_nodecache_put(c, "beta.yaml", &old, b, sizeof(b), NULL, 0);
+	dtk_nodecache_put(c, "alpha.yaml", &old, a, sizeof(a), NULL, 0);
+	dtk_nodecache_put(c, "gamma.yaml", &fresh, a, sizeof(a), NULL, 0);
 	assert_int_equal(dtk_nodecache_save(c), 0);
 	dtk_nodecache_free(c);
 	/* written as of before the puts: wait out the grain for alpha's sake? no:
@@ -229,7 +230,7 @@ static void test_file(void **state)
 	assert_int_equal(dtk_nodecache_get(c, "beta.yaml", &old, NULL, NULL), 0);
 	assert_int_equal(dtk_nodecache_get(c, "alpha.yaml", &old, &blob, &len), 0);
 	free(blob);
-	dtk_nodecache_put(c, "alpha.yaml", &old, b, sizeof(b));
+	dtk_nodecache_put(c, "alpha.yaml", &old, b, sizeof(b), NULL, 0);
 	assert_int_equal(dtk_nodecache_save(c), 0);
 	dtk_nodecache_free(c);
 	c = dtk_nodecache_open(path, "/base");
@@ -241,7 +242,8 @@ static void test_file(void **state)
 	assert_memory_equal(blob, b, len);
 	free(blob);
 	dtk_nodecache_free(c);
-	dtk_nodecache_put(c = dtk_nodecache_open(path, "/base"), "alpha.yaml", &old, a, sizeof(a));
+	dtk_nodecache_put(c = dtk_nodecache_open(path, "/base"), "alpha.yaml", &old, a, sizeof(a),
+	                  NULL, 0);
 	dtk_nodecache_get(c, "beta.yaml", &old, NULL, NULL);
 	assert_int_equal(dtk_nodecache_save(c), 0);
 	dtk_nodecache_free(c);
@@ -323,7 +325,7 @@ static void S_forge(const char *dir, const char *from, const char *to, int other
 	char name[300], *slash;
 	unsigned long long v[8];
 
-	assert_int_equal(sscanf(file, "dtk node cache 2\nindex %llu %zu", &ioff, &ilen), 2);
+	assert_int_equal(sscanf(file, "dtk node cache 3\nindex %llu %zu", &ioff, &ilen), 2);
 	idx = file + ioff;
 	line = strstr(idx, "\nalpha.yaml ");
 	assert_non_null(line);
@@ -336,9 +338,12 @@ static void S_forge(const char *dir, const char *from, const char *to, int other
 	assert_true(n > 0);
 	/* the record's checksum, then the index's */
 	{
-		char num[64], *end = strchr(line + 1, '\n'), *sum = end;
-		while (sum[-1] != ' ')
-			sum--;
+		/* the packed node's checksum, the 8th number (the terms' follow) */
+		char num[64], *sum = line + 12, *end;
+		int k;
+		for (k = 0; k < 7; k++)
+			sum = strchr(sum, ' ') + 1;
+		end = strchr(sum, ' ');
 		snprintf(num, sizeof(num), "%llu",
 		         (unsigned long long)dtk_cache_sum(file + v[5], v[6]));
 		/* the sum is printed in decimal: rebuild the line */
@@ -376,7 +381,7 @@ static void S_forge(const char *dir, const char *from, const char *to, int other
 	/* the head: where the index is */
 	memset(file, ' ', 64);
 	file[63] = '\n';
-	p = file + snprintf(file, 64, "dtk node cache 2\nindex %llu %zu", ioff, ilen);
+	p = file + snprintf(file, 64, "dtk node cache 3\nindex %llu %zu", ioff, ilen);
 	*p = '\n';
 	{
 		char *cmd = NULL;
@@ -446,6 +451,119 @@ static void test_used_and_stale(void **state)
 	assert_null(strstr(r.out, "qqqqq-"));
 	t_run_free(&r);
 	free(env);
+	free(base);
+	t_rmtree(dir);
+	free(dir);
+}
+
+/* Ranks claim over the base at root loaded with what; returns "id score"
+ * lines of the hits (malloc'd). */
+static char *S_ranked(const char *root, int what, const char *claim)
+{
+	struct dtk_diags d = DTK_DIAGS_INIT;
+	struct dtk_kb *kb = NULL;
+	struct dtk_similar_query q = {0};
+	struct dtk_similar_hit *hits = NULL;
+	struct dtk_buf b = DTK_BUF_INIT;
+	size_t n = 0, i;
+
+	assert_int_equal(
+	        dtk_kb_load(&kb, &(struct dtk_kb_load_opts){.root = root, .what = what}, &d), 0);
+	q.claim = claim;
+	assert_int_equal(dtk_similar_rank(&hits, &n, kb, &q), 0);
+	assert_true(n > 0);
+	for (i = 0; i < n; i++)
+		dtk_buf_printf(&b, "%s %.17g %d\n", hits[i].entry->id, hits[i].score, hits[i].same);
+	free(hits);
+	dtk_kb_free(kb);
+	dtk_diags_release(&d);
+	return dtk_buf_detach(&b);
+}
+
+/* The terms a load with DTK_KB_TERMS keeps in the node cache give the
+ * ranking a full load gives, cold and warm; a node file changed gets fresh
+ * terms; damaged terms are cut again. */
+static void test_terms(void **state)
+{
+	char *dir = t_mkdtemp(), *base = dtk_path_join(dir, "base"), *xdg, *src, *want, *got;
+	const int terms = DTK_KB_ALL | DTK_KB_LEAN | DTK_KB_TERMS;
+	const char *claim = "small messages bound by bandwidth and synchronization";
+	size_t len, i;
+
+	(void)state;
+	src = t_src("tests/fixtures/base");
+	t_copytree(src, base);
+	free(src);
+	xdg = dtk_path_join(dir, "xdg");
+	setenv("XDG_CACHE_HOME", xdg, 1);
+	setenv("DTK_TEST_CACHE_GRAIN_NS", "0", 1);
+	want = S_ranked(base, DTK_KB_ALL, claim);
+	for (i = 0; i < 2; i++) { /* cut and saved, then read from the cache */
+		got = S_ranked(base, terms, claim);
+		assert_string_equal(got, want);
+		free(got);
+	}
+	/* a node file changed: an entry's claim is now the query's */
+	{
+		static const char old[] = "Small messages are bound by synchronization steps, not "
+		                          "bandwidth.";
+		char *text = t_read(base, "insights/alpha.yaml", &len), *at = strstr(text, old);
+		struct dtk_buf b = DTK_BUF_INIT;
+		assert_non_null(at);
+		dtk_buf_put(&b, text, (size_t)(at - text));
+		dtk_buf_puts(&b, claim);
+		dtk_buf_puts(&b, at + strlen(old));
+		t_write(base, "insights/alpha.yaml", b.ptr, b.len);
+		free(text);
+		dtk_buf_release(&b);
+	}
+	free(want);
+	want = S_ranked(base, DTK_KB_ALL, claim);
+	assert_non_null(strstr(want, " 1\n")); /* the same claim */
+	for (i = 0; i < 2; i++) {
+		got = S_ranked(base, terms, claim);
+		assert_string_equal(got, want);
+		free(got);
+	}
+	/* every term of the cache file changed: cut again, the same ranking */
+	{
+		char *cache = S_cache_file(dir, &len), *name = NULL, *p, *slash;
+		unsigned long long ioff, v[11];
+		size_t ilen, k, damaged = 0;
+		assert_int_equal(sscanf(cache, "dtk node cache 3\nindex %llu %zu", &ioff, &ilen),
+		                 2);
+		for (p = strstr(cache + ioff, "\n") + 1; (p = strstr(p, ".yaml ")); p++) {
+			assert_int_equal(sscanf(p + 6,
+			                        "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+			                        &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+			                        &v[7], &v[8], &v[9]),
+			                 10);
+			for (k = 0; k < v[9]; k += 4, damaged++)
+				cache[v[8] + k] ^= 0x5a;
+		}
+		assert_true(damaged > 0);
+		if (asprintf(&name, "ls %s/xdg/dtk/nodes-*", dir) < 0)
+			fail();
+		{
+			FILE *f = popen(name, "r");
+			char line[4096];
+			assert_non_null(fgets(line, sizeof(line), f));
+			pclose(f);
+			line[strcspn(line, "\n")] = '\0';
+			slash = strrchr(line, '/');
+			*slash = '\0';
+			t_write(line, slash + 1, cache, len);
+		}
+		free(name);
+		free(cache);
+	}
+	got = S_ranked(base, terms, claim);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	unsetenv("XDG_CACHE_HOME");
+	unsetenv("DTK_TEST_CACHE_GRAIN_NS");
+	free(xdg);
 	free(base);
 	t_rmtree(dir);
 	free(dir);
@@ -563,8 +681,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_damage),
 	        cmocka_unit_test(test_checks_again),   cmocka_unit_test(test_file),
-	        cmocka_unit_test(test_used_and_stale), cmocka_unit_test(test_cache_text),
-	        cmocka_unit_test(test_hold),
+	        cmocka_unit_test(test_used_and_stale), cmocka_unit_test(test_terms),
+	        cmocka_unit_test(test_cache_text),     cmocka_unit_test(test_hold),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

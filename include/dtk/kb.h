@@ -17,7 +17,12 @@ enum {
 	 * of the node (found by a scan of their bytes for "<node>-") and those
 	 * its entries name: for backlinks and titles. Errors in those files
 	 * leave them out and are not reported. */
-	DTK_KB_LINKED = 4
+	DTK_KB_LINKED = 4,
+	/* also the terms of each node's entries (similar.h, dtk_kb_node_terms),
+	 * for the duplicate check: the node cache's when its record has them,
+	 * else cut from the texts and added to the record; with DTK_KB_LEAN,
+	 * every title kept */
+	DTK_KB_TERMS = 8
 };
 
 /*
@@ -28,6 +33,16 @@ enum {
 char *dtk_kb_find_root(const char *start_dir);
 
 void dtk_kb_free(struct dtk_kb *kb);
+
+/*
+ * The terms of node's entries (dtk_similar_pack's form) in a base loaded
+ * with DTK_KB_TERMS: sets *p to them, len bytes, in memory of the base or
+ * read into b (the caller's, released by it). Terms the node cache cannot
+ * give whole and as written are cut again from the node it packed. Returns
+ * 0, or -1 with the error set (node has no terms, or neither can be read).
+ */
+int dtk_kb_node_terms(const struct dtk_kb *kb, const struct dtk_node *node, struct dtk_buf *b,
+                      const char **p, size_t *len);
 
 /* Which node files a filtered load (dtk_kb_load_opts.filter) parses. */
 struct dtk_kb_filter {

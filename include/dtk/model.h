@@ -113,6 +113,9 @@ struct dtk_node {
 	 * order: those the loader checks once every node is read. */
 	struct dtk_entry **linking;
 	size_t n_linking;
+	/* a base loaded with DTK_KB_TERMS: where the terms of its entries are
+	 * (dtk_kb_node_terms reads them); else NULL */
+	const struct dtk_node_terms *terms;
 };
 
 struct dtk_source {
@@ -173,6 +176,8 @@ struct dtk_record {
 };
 
 struct dtk_arena;
+struct dtk_nodecache;
+struct dtk_node_terms;
 
 struct dtk_kb {
 	struct dtk_arena *arena;
@@ -212,6 +217,10 @@ struct dtk_kb {
 	 * source ids the slots point to are packed in one block. */
 	struct dtk_slot *source_slots, *node_slots;
 	size_t source_mask, node_mask;
+
+	/* DTK_KB_TERMS: the node cache the nodes' terms are read from (owned;
+	 * NULL when none) */
+	struct dtk_nodecache *nodecache;
 };
 
 /* ---- look-ups and derived notions (model.c): below both the loader

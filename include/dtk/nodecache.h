@@ -6,10 +6,15 @@
  * parsing the file again. docs/design.md, "The node cache", says why each
  * rule is there.
  *
- * The file: a head of 64 bytes ("dtk node cache 2\n", "index <offset>
- * <length>", padded), the packed nodes, then the index: root, build, time,
- * one line per node file (name, stat data, offset, length and checksum of
- * its packed node), and "end <count> <checksum of the index>".
+ * A record may also hold the terms of the node's entries (similar.h's
+ * dtk_similar_pack): added by a load that needs them (the duplicate check of
+ * dtk add), kept while the file does not change.
+ *
+ * The file: a head of 64 bytes ("dtk node cache 3\n", "index <offset>
+ * <length>", padded), the packed nodes and terms, then the index: root,
+ * build, time, one line per node file (name, stat data, offset, length and
+ * checksum of its packed node, then of its terms or "0 0 0"), and "end
+ * <count> <checksum of the index>".
  */
 #ifndef DTK_NODECACHE_H
 #define DTK_NODECACHE_H
@@ -18,6 +23,7 @@
 #include "dtk/model.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
 
 struct dtk_nodecache;
@@ -44,11 +50,38 @@ void dtk_nodecache_free(struct dtk_nodecache *c);
 int dtk_nodecache_get(struct dtk_nodecache *c, const char *name, const struct stat *st, char **blob,
                       size_t *len);
 
+/* Where bytes of the cache file read are: offset, length, checksum. */
+struct dtk_nodecache_ref {
+	uint64_t off, len, sum;
+};
+
+/*
+ * After dtk_nodecache_get found node file name: sets *node to where its
+ * packed node is in the cache file read, and *terms to where its terms are
+ * (terms->len 0: the record has none). Returns 0, or -1 when name was not
+ * found so.
+ */
+int dtk_nodecache_refs(struct dtk_nodecache *c, const char *name, struct dtk_nodecache_ref *node,
+                       struct dtk_nodecache_ref *terms);
+
+/* Reads the bytes ref names, from the cache file read (it stays open until
+ * dtk_nodecache_free, also after a save), into b (its contents replaced,
+ * NUL-terminated). Returns 0, or -1 when they cannot be read whole and as
+ * written. Safe from several threads at once. */
+int dtk_nodecache_read(struct dtk_nodecache *c, const struct dtk_nodecache_ref *ref,
+                       struct dtk_buf *b);
+
 /* Adds the record of node file name: st, its stat data taken before it was
- * read, and blob[0..len), its packed node (written to the new cache file at
- * once, not kept in memory). Safe from several threads at once. */
+ * read, blob[0..len), its packed node, and terms[0..terms_len), the terms
+ * of its entries (NULL: none), written to the new cache file at once, not
+ * kept in memory. Safe from several threads at once. */
 void dtk_nodecache_put(struct dtk_nodecache *c, const char *name, const struct stat *st,
-                       const char *blob, size_t len);
+                       const char *blob, size_t len, const char *terms, size_t terms_len);
+
+/* Adds terms[0..len), the terms of its entries, to the record of node file
+ * name that dtk_nodecache_get found. Safe from several threads at once. */
+void dtk_nodecache_put_terms(struct dtk_nodecache *c, const char *name, const char *terms,
+                             size_t len);
 
 /*
  * Writes the cache (the records kept by dtk_nodecache_get and those added)
@@ -69,7 +102,9 @@ enum {
 	DTK_NODECACHE_BORROW = 1,
 	/* the node as a lean parse makes it (DTK_SCHEMA_LEAN): nothing points
 	 * into the blob or scratch */
-	DTK_NODECACHE_LEAN = 2
+	DTK_NODECACHE_LEAN = 2,
+	/* with DTK_NODECACHE_LEAN: every title kept (not only candidates') */
+	DTK_NODECACHE_TITLES = 4
 };
 
 /*
@@ -81,6 +116,14 @@ enum {
  * verifications kb's policy asks. Returns 0, or -1 when blob is not a packed node or fails those
  * checks (*out NULL).
  */
+/* Makes node, unpacked with DTK_NODECACHE_BORROW, what DTK_NODECACHE_LEAN
+ * makes of it (flags: DTK_NODECACHE_TITLES or 0): claims and texts not kept
+ * (titles only of candidates, resolved contradictions' notes dropped),
+ * verifications counted, only the relations that leave the node or name a
+ * retired entry kept, copied into arena; then its linking entries again. */
+void dtk_nodecache_lean(const struct dtk_kb *kb, struct dtk_arena *arena, struct dtk_node *node,
+                        unsigned flags);
+
 int dtk_nodecache_unpack(struct dtk_node **out, const struct dtk_kb *kb, struct dtk_arena *arena,
                          struct dtk_arena *scratch, const char *blob, size_t len, const char *name,
                          const char *path, unsigned flags, unsigned char *named);

@@ -42,11 +42,21 @@ struct dtk_similar_query {
 	double min_score;  /* hits scoring less left out (same claims never) */
 };
 
+/*
+ * Appends the terms of node's entries to b, as the node cache keeps them
+ * (a base loaded with DTK_KB_TERMS holds them: kb.h): for each entry, in
+ * order, the count of its terms (32 bits), the hash of its claim as
+ * compared for "same" (64 bits), then each term, 32 bits of its hash.
+ * Returns 0, or -1 with the error set when a text is not UTF-8.
+ */
+int dtk_similar_pack(struct dtk_buf *b, const struct dtk_node *node);
+
 /* Returns 1 when entry e takes part in comparisons (a live entry). */
 int dtk_similar_live(const struct dtk_entry *e);
 
 /*
- * Ranks the live entries of kb (full load: claims and titles kept) by their
+ * Ranks the live entries of kb (full load: claims and titles kept; or loaded
+ * with DTK_KB_TERMS, their terms then read from the node cache) by their
  * score for q, best first (same claims first; ties in listing order); only
  * entries sharing a term with q. Sets *out to a malloc'd array the caller
  * frees and *n to its length. Returns 0, or -1 with the error set when q's
