@@ -28,6 +28,9 @@ rusage=$build/bench/rusage
 scratch=${TMPDIR:-/tmp}/dtk-bench
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# the caches of its copy of the base go with it (outside git they would go
+# to the user cache directory, one per run)
+export XDG_CACHE_HOME=$work/cache
 base=$scratch/add-check-${nodes}x100
 if [ ! -f "$base/.done" ]; then
 	rm -rf "$base"
