@@ -88,7 +88,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		return DTK_EXIT_INVALID;
 	for (c = optind; c < argc; c++)
 		dtk_buf_printf(&text, "%s%s", c > optind ? " " : "", argv[c]);
-	if ((rc = dtk_cmd_load(ctx, "similar", &kb, DTK_KB_ALL, NULL)) != DTK_EXIT_OK)
+	if ((rc = dtk_cmd_load(ctx, "similar", &kb, DTK_KB_ALL | DTK_KB_TERMS, NULL)) !=
+	    DTK_EXIT_OK)
 		goto done;
 	if (q.node && !dtk_kb_node(kb, q.node)) {
 		rc = dtk_cmd_usage_error(ctx, "similar", "no node '%s'", q.node);
