@@ -480,23 +480,32 @@ static char *S_ranked(const char *root, int what, const char *claim)
 	return dtk_buf_detach(&b);
 }
 
+/* Copies the fixture base to base (in dir) for a load in this process, with
+ * the caches in dir/xdg and no stat grain (a test build's
+ * DTK_TEST_CACHE_GRAIN_NS). */
+static void S_in_process(const char *dir, const char *base)
+{
+	char *src = t_src("tests/fixtures/base"), *xdg = dtk_path_join(dir, "xdg");
+
+	t_copytree(src, base);
+	setenv("XDG_CACHE_HOME", xdg, 1);
+	setenv("DTK_TEST_CACHE_GRAIN_NS", "0", 1);
+	free(src);
+	free(xdg);
+}
+
 /* The terms a load with DTK_KB_TERMS keeps in the node cache give the
  * ranking a full load gives, cold and warm; a node file changed gets fresh
  * terms; damaged terms are cut again. */
 static void test_terms(void **state)
 {
-	char *dir = t_mkdtemp(), *base = dtk_path_join(dir, "base"), *xdg, *src, *want, *got;
+	char *dir = t_mkdtemp(), *base = dtk_path_join(dir, "base"), *want, *got;
 	const int terms = DTK_KB_ALL | DTK_KB_LEAN | DTK_KB_TERMS;
 	const char *claim = "small messages bound by bandwidth and synchronization";
 	size_t len, i;
 
 	(void)state;
-	src = t_src("tests/fixtures/base");
-	t_copytree(src, base);
-	free(src);
-	xdg = dtk_path_join(dir, "xdg");
-	setenv("XDG_CACHE_HOME", xdg, 1);
-	setenv("DTK_TEST_CACHE_GRAIN_NS", "0", 1);
+	S_in_process(dir, base);
 	want = S_ranked(base, DTK_KB_ALL, claim);
 	for (i = 0; i < 2; i++) { /* cut and saved, then read from the cache */
 		got = S_ranked(base, terms, claim);
@@ -563,7 +572,6 @@ static void test_terms(void **state)
 	free(want);
 	unsetenv("XDG_CACHE_HOME");
 	unsetenv("DTK_TEST_CACHE_GRAIN_NS");
-	free(xdg);
 	free(base);
 	t_rmtree(dir);
 	free(dir);
@@ -625,18 +633,13 @@ static void test_cache_text(void **state)
  * file is within the stat grain. */
 static void test_hold(void **state)
 {
-	char *dir = t_mkdtemp(), *base = dtk_path_join(dir, "base"), *src, *xdg;
+	char *dir = t_mkdtemp(), *base = dtk_path_join(dir, "base");
 	struct dtk_diags d = DTK_DIAGS_INIT;
 	const struct dtk_kb *kb, *again;
 	struct dtk_kb_hold *h;
 
 	(void)state;
-	src = t_src("tests/fixtures/base");
-	t_copytree(src, base);
-	free(src);
-	xdg = dtk_path_join(dir, "xdg");
-	setenv("XDG_CACHE_HOME", xdg, 1);
-	setenv("DTK_TEST_CACHE_GRAIN_NS", "0", 1);
+	S_in_process(dir, base);
 	h = dtk_kb_hold_new(base, DTK_KB_ALL);
 	assert_int_equal(dtk_kb_hold_get(h, &kb, &d), 0);
 	assert_non_null(dtk_kb_entry(kb, "alpha-001"));
@@ -670,7 +673,6 @@ static void test_hold(void **state)
 	dtk_kb_hold_free(h);
 	dtk_kb_hold_free(NULL);
 	unsetenv("XDG_CACHE_HOME");
-	free(xdg);
 	free(base);
 	t_rmtree(dir);
 	free(dir);
