@@ -272,40 +272,44 @@ static void S_quiet(struct dtk_ctx *ctx)
 	}
 }
 
-/* Sets all to the command's long options and those every command takes
- * (all has room for n). Returns all, or NULL when it has no room. */
-static const struct option *S_all_options(const struct dtk_ctx *ctx, const struct option *lo,
-                                          struct option *all, size_t n)
+/* Room for the options of one command and those every command takes. */
+#define S_MAX_OPTIONS 64
+
+/* Sets all (S_MAX_OPTIONS) to the long options ctx->cmd declares and those
+ * every command takes, and opts (S_MAX_OPTIONS bytes) to the short ones as
+ * getopt_long takes them; with help, -h and --help too. Returns all. */
+static const struct option *S_options(const struct dtk_ctx *ctx, int help, struct option *all,
+                                      char *opts)
 {
+	const struct option *lo = ctx->cmd->options;
 	size_t k = 0;
 
 	for (; lo && lo[k].name; k++)
-		if (k + 3 >= n)
-			return NULL;
+		if (k + 4 >= S_MAX_OPTIONS)
+			abort(); /* a command with more options than room: a bug */
 	if (k)
 		memcpy(all, lo, k * sizeof(*all));
 	all[k++] = (struct option){"quiet", no_argument, NULL, S_OPT_QUIET};
 	if (ctx->flags & DTK_CMD_PAGES)
 		all[k++] = (struct option){"no-pager", no_argument, NULL, S_OPT_NO_PAGER};
+	if (help)
+		all[k++] = (struct option){"help", no_argument, NULL, 'h'};
 	all[k] = (struct option){NULL, 0, NULL, 0};
+	snprintf(opts, S_MAX_OPTIONS, ":q%s%s", help ? "h" : "",
+	         ctx->cmd->shortopts ? ctx->cmd->shortopts : "");
 	return all;
 }
 
 int dtk_cmd_getopt(struct dtk_ctx *ctx, int argc, char **argv)
 {
-	const struct option *longopts = ctx->cmd->options;
-	const char *shortopts = ctx->cmd->shortopts ? ctx->cmd->shortopts : "";
-	struct option all[64];
-	char opts[64];
-	const char *arg, *exact;
+	struct option all[S_MAX_OPTIONS];
+	char opts[S_MAX_OPTIONS];
+	const struct option *longopts = S_options(ctx, 0, all, opts);
+	const char *shortopts = opts + 2, *arg, *exact;
 	const char **v;
 	size_t count;
 	int c;
 
-	snprintf(opts, sizeof(opts), ":q%s", shortopts);
-	longopts = S_all_options(ctx, longopts, all, sizeof(all) / sizeof(*all));
-	if (!longopts)
-		abort(); /* a command with more options than room: a bug */
 	opterr = 0;
 	for (;;) {
 		c = getopt_long(argc, argv, opts, longopts, NULL);
@@ -463,24 +467,17 @@ static void S_cmd_help(const struct dtk_cmd *cmd, FILE *f)
 	fputs("  -h, --help   print this help\n", f);
 }
 
-/* Returns 1 when argv, parsed with the options cmd declares, holds -h or
- * --help as an option (before a "--"; not as an option's value: in 'add
+/* Returns 1 when argv, parsed with the options ctx->cmd declares, holds -h
+ * or --help as an option (before a "--"; not as an option's value: in 'add
  * --title -h' it is the title). Unknown options are passed over here: the
  * command reports them. */
-static int S_wants_help(const struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char **argv)
+static int S_wants_help(const struct dtk_ctx *ctx, int argc, char **argv)
 {
-	struct option all[66];
-	char opts[64], **copy = dtk_xcalloc((size_t)argc + 1, sizeof(*copy));
-	size_t k;
+	struct option all[S_MAX_OPTIONS];
+	char opts[S_MAX_OPTIONS], **copy = dtk_xcalloc((size_t)argc + 1, sizeof(*copy));
 	int c, help = 0;
 
-	if (!S_all_options(ctx, cmd->options, all, sizeof(all) / sizeof(*all) - 1))
-		abort(); /* a command with more options than room: a bug */
-	for (k = 0; all[k].name; k++)
-		;
-	all[k] = (struct option){"help", no_argument, NULL, 'h'};
-	all[k + 1] = (struct option){NULL, 0, NULL, 0};
-	snprintf(opts, sizeof(opts), ":hq%s", cmd->shortopts ? cmd->shortopts : "");
+	S_options(ctx, 1, all, opts);
 	memcpy(copy, argv, (size_t)argc * sizeof(*copy)); /* getopt permutes it */
 	opterr = 0;
 	optind = 0;
@@ -561,7 +558,7 @@ int dtk_cmd_run(struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char *
 
 	ctx->flags = cmd->flags;
 	ctx->cmd = cmd;
-	if (S_wants_help(ctx, cmd, argc, argv)) {
+	if (S_wants_help(ctx, argc, argv)) {
 		S_cmd_help(cmd, ctx->out);
 		return DTK_EXIT_OK;
 	}
