@@ -412,13 +412,34 @@ int dtk_cmd_conflict(struct dtk_ctx *ctx, const char *cmd, int has_a, const char
 	return -1;
 }
 
+/* Sets *kb to the base ctx holds (making the hold at the first call), as
+ * its files are now; returns 0, or -1 when it does not load whole (nothing
+ * said: the command loads as it asks, and says why). */
+static int S_held(struct dtk_ctx *ctx, struct dtk_kb **kb)
+{
+	struct dtk_diags diags = DTK_DIAGS_INIT;
+	const struct dtk_kb *held = NULL;
+	int rc;
+
+	if (!*ctx->hold)
+		*ctx->hold = dtk_kb_hold_new(ctx->root, DTK_KB_ALL | DTK_KB_TERMS);
+	rc = dtk_kb_hold_get(*ctx->hold, &held, &diags);
+	dtk_diags_release(&diags);
+	*kb = rc == 0 ? (struct dtk_kb *)held : NULL; /* read-only commands only */
+	return rc == 0 && held ? 0 : -1;
+}
+
 int dtk_cmd_load(struct dtk_ctx *ctx, const char *cmd, struct dtk_kb **kb, int what,
                  const char *node)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
-	int rc = dtk_kb_load(
-	        kb, &(struct dtk_kb_load_opts){.root = ctx->root, .what = what, .node = node},
-	        &diags);
+	int rc;
+
+	if (ctx->hold && (ctx->flags & DTK_CMD_READ_ONLY) && S_held(ctx, kb) == 0)
+		return DTK_EXIT_OK;
+	rc = dtk_kb_load(kb,
+	                 &(struct dtk_kb_load_opts){.root = ctx->root, .what = what, .node = node},
+	                 &diags);
 
 	if (rc == DTK_EINVALID)
 		rc = dtk_cmd_report_invalid(ctx, &diags);
@@ -426,6 +447,15 @@ int dtk_cmd_load(struct dtk_ctx *ctx, const char *cmd, struct dtk_kb **kb, int w
 		rc = dtk_cmd_fail(ctx, cmd, DTK_EXIT_INVALID);
 	dtk_diags_release(&diags);
 	return rc;
+}
+
+void dtk_cmd_unload(struct dtk_ctx *ctx, struct dtk_kb *kb)
+{
+	const struct dtk_kb *held = NULL;
+
+	if (kb && ctx->hold && *ctx->hold && dtk_kb_hold_peek(*ctx->hold, &held) && held == kb)
+		return;
+	dtk_kb_free(kb);
 }
 
 static void S_usage(FILE *f)
@@ -599,8 +629,12 @@ done:
 /* Runs cmd with its arguments on the standard streams. */
 static int S_run(const struct dtk_cmd *cmd, int argc, char **argv, int no_pager)
 {
-	struct dtk_ctx ctx = {NULL,     stdout, stderr, cmd->flags, isatty(STDOUT_FILENO),
-	                      no_pager, 0,      NULL,   cmd};
+	struct dtk_ctx ctx = {.out = stdout,
+	                      .err = stderr,
+	                      .flags = cmd->flags,
+	                      .tty = isatty(STDOUT_FILENO),
+	                      .no_pager = no_pager,
+	                      .cmd = cmd};
 	return dtk_cmd_run(&ctx, cmd, argc, argv);
 }
 
@@ -632,7 +666,7 @@ static int S_help(struct dtk_ctx *ctx, int argc, char **argv)
 
 static int S_main(int argc, char **argv)
 {
-	struct dtk_ctx ctx = {NULL, stdout, stderr, 0, 0, 0, 0, NULL, NULL};
+	struct dtk_ctx ctx = {.out = stdout, .err = stderr};
 	const struct dtk_cmd *cmd;
 	const char *dir;
 	int i = 1, no_pager = 0;

@@ -235,7 +235,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	else
 		S_print(ctx->out, kb, &f, fmt);
 done:
-	dtk_kb_free(kb);
+	dtk_cmd_unload(ctx, kb);
 	free(f.nodes);
 	return rc;
 }

@@ -86,7 +86,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		else
 			fprintf(ctx->out, "%s\n", id);
 	}
-	dtk_kb_free(kb);
+	dtk_cmd_unload(ctx, kb);
 	return rc;
 }
 

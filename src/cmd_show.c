@@ -310,7 +310,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		dtk_cmd_pager(ctx);
 		rc = S_print(ctx, kb, node, name, is_entry, json, color);
 	}
-	dtk_kb_free(kb);
+	dtk_cmd_unload(ctx, kb);
 	free(node);
 	return rc;
 }

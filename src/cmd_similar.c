@@ -105,7 +105,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	rc = n ? DTK_EXIT_OK : DTK_EXIT_DRIFT;
 done:
 	free(hits);
-	dtk_kb_free(kb);
+	dtk_cmd_unload(ctx, kb);
 	dtk_buf_release(&text);
 	return rc;
 }

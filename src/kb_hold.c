@@ -19,7 +19,8 @@ struct dtk_kb_hold {
 	struct dtk_cache_stat *st; /* the stat data of insights/ and its files, at the load */
 	char **names;              /* those files */
 	size_t n;
-	int64_t stamp; /* when they were taken */
+	int64_t stamp;  /* when they were taken */
+	unsigned loads; /* how many loads it made */
 };
 
 /* Takes the stat data of insights/ (first) and of its files into the
@@ -103,6 +104,7 @@ int dtk_kb_hold_get(struct dtk_kb_hold *h, const struct dtk_kb **kb, struct dtk_
 	h->stamp = dtk_cache_now(); /* before the files are looked at */
 	n = S_snapshot(h->root, &h->names, &h->st);
 	h->n = n > 0 ? (size_t)n : 0;
+	h->loads++;
 	rc = dtk_kb_load(&h->kb, &(struct dtk_kb_load_opts){.root = h->root, .what = h->what},
 	                 diags);
 	if (rc == 0 && n < 0) { /* loaded, but its files not looked at: not held */
@@ -122,4 +124,10 @@ void dtk_kb_hold_free(struct dtk_kb_hold *h)
 	free(h->st);
 	free(h->root);
 	free(h);
+}
+
+unsigned dtk_kb_hold_peek(const struct dtk_kb_hold *h, const struct dtk_kb **kb)
+{
+	*kb = h->kb;
+	return h->loads;
 }

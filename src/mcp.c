@@ -40,6 +40,7 @@ struct dtk_mcp {
 	char *prefix;        /* of every tool's name */
 	const char *pending; /* input read but not handled yet (dtk_mcp_serve's) */
 	size_t pending_len;
+	struct dtk_kb_hold *hold; /* the base the read-only tools share (cmd.h) */
 };
 
 /* What a request is answered in: a session's version, or 2026-07-28's. */
@@ -104,11 +105,18 @@ void dtk_mcp_set_prefix(struct dtk_mcp *m, const char *prefix)
 	m->prefix = dtk_xstrdup(prefix);
 }
 
+unsigned dtk_mcp_base_loads(const struct dtk_mcp *m)
+{
+	const struct dtk_kb *kb;
+	return m->hold ? dtk_kb_hold_peek(m->hold, &kb) : 0;
+}
+
 void dtk_mcp_free(struct dtk_mcp *m)
 {
 	if (!m)
 		return;
 	free(m->prefix);
+	dtk_kb_hold_free(m->hold);
 	free(m);
 }
 
@@ -389,7 +397,7 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
 		if (m->flags & DTK_MCP_NO_CALLS)
 			return S_qerror(q, E_PARAMS, "tool calls are off");
 		if (dtk_mcp_tools_call(m->prefix, json_string_value(name),
-		                       json_object_get(params, "arguments"), &r, err,
+		                       json_object_get(params, "arguments"), &m->hold, &r, err,
 		                       sizeof(err)) < 0)
 			return S_qerror(q, E_PARAMS, err);
 		return S_result(q, r);

@@ -1091,8 +1091,9 @@ static json_t *S_shape(const struct tool *t, const char *out, int status, size_t
 	return NULL;
 }
 
-/* Runs the command line a; sets *out and *err (malloc'd) to what it wrote. */
-static int S_run(struct argv *a, char **out, char **err)
+/* Runs the command line a, with the base held in *hold; sets *out and *err
+ * (malloc'd) to what it wrote. */
+static int S_run(struct argv *a, struct dtk_kb_hold **hold, char **out, char **err)
 {
 	const struct dtk_cmd *cmd = dtk_cmd_find(a->v[0]);
 	size_t olen = 0, elen = 0;
@@ -1103,6 +1104,7 @@ static int S_run(struct argv *a, char **out, char **err)
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.out = open_memstream(out, &olen);
 	ctx.err = open_memstream(err, &elen);
+	ctx.hold = hold;
 	if (!ctx.out || !ctx.err)
 		abort(); /* out of memory */
 	dtk_error_clear();
@@ -1113,7 +1115,8 @@ static int S_run(struct argv *a, char **out, char **err)
 }
 
 /* Runs tool t with args (an object); returns the CallToolResult. */
-static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, size_t offset)
+static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, size_t offset,
+                      struct dtk_kb_hold **hold)
 {
 	struct argv a = {NULL, 0, 0};
 	struct dtk_buf msg = DTK_BUF_INIT;
@@ -1128,7 +1131,7 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 	}
 	if (t->shape == O_PAGE && limit && !json_is_null(limit))
 		S_integral(limit, &size);
-	rc = S_run(&a, &out, &err);
+	rc = S_run(&a, hold, &out, &err);
 	if (rc != 0 && rc != t->ok_status) {
 		r = S_error_result(prefix, t, out, err, rc);
 	} else if (!(sc = S_shape(t, out, rc, offset, (size_t)size))) {
@@ -1154,8 +1157,8 @@ done:
 	return r;
 }
 
-int dtk_mcp_tools_call(const char *prefix, const char *name, json_t *args, json_t **result,
-                       char *msgbuf, size_t msgsize)
+int dtk_mcp_tools_call(const char *prefix, const char *name, json_t *args,
+                       struct dtk_kb_hold **hold, json_t **result, char *msgbuf, size_t msgsize)
 {
 	const struct tool *t = S_find(prefix, name);
 	char *text;
@@ -1182,10 +1185,10 @@ int dtk_mcp_tools_call(const char *prefix, const char *name, json_t *args, json_
 	}
 	if (!args) {
 		json_t *empty = json_object();
-		*result = S_call(prefix, t, empty, offset);
+		*result = S_call(prefix, t, empty, offset, hold);
 		json_decref(empty);
 	} else {
-		*result = S_call(prefix, t, args, offset);
+		*result = S_call(prefix, t, args, offset, hold);
 	}
 	return 0;
 }

@@ -11,14 +11,17 @@
 json_t *dtk_mcp_tools_list(const char *prefix);
 
 /*
- * Calls tool name (prefix + a tool's name) with args (an object, or NULL).
+ * Calls tool name (prefix + a tool's name) with args (an object, or NULL);
+ * hold is where the base the read-only tools share is kept between calls
+ * (struct dtk_ctx's hold).
  * Returns 0 and sets *result to the CallToolResult (a new reference;
  * isError set when the arguments do not fit the tool, naming the argument,
  * what it got and what it accepts, or when the command refused, with its
  * messages); or -1 with the message in msgbuf when the tool is unknown or
  * the cursor is not one it gave: a JSON-RPC error -32602 is due.
  */
-int dtk_mcp_tools_call(const char *prefix, const char *name, json_t *args, json_t **result,
-                       char *msgbuf, size_t msgsize);
+struct dtk_kb_hold;
+int dtk_mcp_tools_call(const char *prefix, const char *name, json_t *args,
+                       struct dtk_kb_hold **hold, json_t **result, char *msgbuf, size_t msgsize);
 
 #endif

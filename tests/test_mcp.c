@@ -291,6 +291,70 @@ static void test_tools_call(void **state)
 	free(cwd);
 }
 
+/* Returns the structuredContent of tool name's result with args (JSON). */
+static json_t *S_tool(struct dtk_mcp *m, const char *name, const char *args)
+{
+	char msg[512];
+	json_t *j, *sc;
+
+	snprintf(msg, sizeof(msg),
+	         "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{"
+	         "\"name\":\"%s\",\"arguments\":%s}}",
+	         name, args);
+	j = S_ask(m, msg);
+	assert_true(json_is_false(json_object_get(json_object_get(j, "result"), "isError")));
+	sc = json_incref(json_object_get(json_object_get(j, "result"), "structuredContent"));
+	json_decref(j);
+	return sc;
+}
+
+/* The read-only tools share one base between calls, loaded again only when
+ * a file changed: also when another process writes it (here a dtk use run
+ * beside the session), whose change the next call shows. */
+static void test_held_base(void **state)
+{
+	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base"), *cwd = getcwd(NULL, 0);
+	struct dtk_mcp *m = dtk_mcp_new(0);
+	struct t_run r;
+	json_int_t used;
+	json_t *sc;
+	(void)state;
+
+	t_copytree(base, dir);
+	setenv("DTK_TEST_CACHE_GRAIN_NS", "0", 1); /* files trusted at once */
+	assert_int_equal(chdir(dir), 0);
+	S_init(m);
+	sc = S_tool(m, "show", "{\"target\":\"beta-001\"}");
+	used = json_integer_value(json_object_get(sc, "used"));
+	json_decref(sc);
+	sc = S_tool(m, "list", "{}");
+	json_decref(sc);
+	sc = S_tool(m, "show", "{\"target\":\"alpha\"}");
+	json_decref(sc);
+	assert_int_equal(dtk_mcp_base_loads(m), 1);
+	t_dtk(&r, dir, NULL, "use", "beta-001", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	sc = S_tool(m, "show", "{\"target\":\"beta-001\"}");
+	assert_int_equal(json_integer_value(json_object_get(sc, "used")), used + 1);
+	json_decref(sc);
+	assert_int_equal(dtk_mcp_base_loads(m), 2);
+	/* a write through the session itself, likewise */
+	sc = S_tool(m, "use", "{\"ids\":[\"beta-001\"]}");
+	json_decref(sc);
+	sc = S_tool(m, "show", "{\"target\":\"beta-001\"}");
+	assert_int_equal(json_integer_value(json_object_get(sc, "used")), used + 2);
+	json_decref(sc);
+	assert_int_equal(dtk_mcp_base_loads(m), 3);
+	unsetenv("DTK_TEST_CACHE_GRAIN_NS");
+	assert_int_equal(chdir(cwd), 0);
+	dtk_mcp_free(m);
+	t_rmtree(dir);
+	free(dir);
+	free(base);
+	free(cwd);
+}
+
 /* Returns what server m (NULL: a new one) writes serving input in from a
  * file (malloc'd). */
 static char *S_serve(struct dtk_mcp *m, const char *in, size_t n)
@@ -590,6 +654,7 @@ int main(void)
 	        cmocka_unit_test(test_initialize_and_ping),
 	        cmocka_unit_test(test_tools_list),
 	        cmocka_unit_test(test_tools_call),
+	        cmocka_unit_test(test_held_base),
 	        cmocka_unit_test(test_serve),
 	        cmocka_unit_test(test_batches),
 	        cmocka_unit_test(test_serve_client_gone),

@@ -39,6 +39,10 @@ struct dtk_ctx {
 	int quiet;                 /* -q, --quiet given: out is a null stream, no notes */
 	FILE *loud;                /* with quiet: the out the command was given */
 	const struct dtk_cmd *cmd; /* the command running (set by dtk_cmd_run) */
+	/* NULL, or where a long-lived process (dtk mcp) keeps a base held
+	 * between commands (kb.h, dtk_kb_hold): dtk_cmd_load serves the
+	 * DTK_CMD_READ_ONLY commands from it, made at the first load */
+	struct dtk_kb_hold **hold;
 };
 
 struct dtk_cmd {
@@ -186,11 +190,16 @@ int dtk_cmd_use_color(const struct dtk_ctx *ctx, int when);
 int dtk_cmd_pager(struct dtk_ctx *ctx);
 
 /* Loads the base at ctx->root for command cmd (what and node as for
- * dtk_kb_load). Returns DTK_EXIT_OK and sets *kb (dtk_kb_free), or the exit
+ * dtk_kb_load): for a DTK_CMD_READ_ONLY command with ctx->hold, the held
+ * base, whole, as its files are now (one that does not load whole is loaded
+ * as asked). Returns DTK_EXIT_OK and sets *kb (dtk_cmd_unload), or the exit
  * status after printing every error of the data, or why it cannot be read. */
 struct dtk_kb;
+struct dtk_kb_hold;
 int dtk_cmd_load(struct dtk_ctx *ctx, const char *cmd, struct dtk_kb **kb, int what,
                  const char *node);
+/* Frees kb of dtk_cmd_load (NULL: nothing), unless it is the held base. */
+void dtk_cmd_unload(struct dtk_ctx *ctx, struct dtk_kb *kb);
 
 /* Takes the lock the dispatcher takes for DTK_CMD_LOCKS, on directory dir
  * (dtk init: a base not there yet). Returns the descriptor to close, or -1. */

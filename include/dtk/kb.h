@@ -111,6 +111,9 @@ struct dtk_kb_hold;
 struct dtk_kb_hold *dtk_kb_hold_new(const char *root, int what);
 int dtk_kb_hold_get(struct dtk_kb_hold *h, const struct dtk_kb **kb, struct dtk_diags *diags);
 void dtk_kb_hold_free(struct dtk_kb_hold *h);
+/* Sets *kb to the base h holds now, without looking at the files (NULL:
+ * none); returns how many times h has loaded it. */
+unsigned dtk_kb_hold_peek(const struct dtk_kb_hold *h, const struct dtk_kb **kb);
 
 /* The look-ups (dtk_kb_node, dtk_kb_entry, dtk_kb_source, ...) are in
  * model.h: the schema uses them too, and kb.c uses the schema. */

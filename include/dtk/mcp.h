@@ -43,6 +43,10 @@ enum { DTK_MCP_NO_CALLS = 1 /* refuse tools/call and resources/read (fuzzing) */
 struct dtk_mcp *dtk_mcp_new(unsigned flags);
 void dtk_mcp_free(struct dtk_mcp *m);
 
+/* Returns how many times m loaded the base its read-only tools share
+ * between calls (loaded again only when a file of insights/ changed). */
+unsigned dtk_mcp_base_loads(const struct dtk_mcp *m);
+
 /* Names every tool prefix + its name (dtk mcp --prefix). */
 void dtk_mcp_set_prefix(struct dtk_mcp *m, const char *prefix);
 
