@@ -26,7 +26,7 @@
 /* How a tool's output becomes structuredContent. */
 enum shape {
 	O_OBJECT, /* the command's JSON object */
-	O_PAGE,   /* the command's JSON array, a page of it in short form */
+	O_PAGE,   /* the command's JSON array or lines, a page of it in short form */
 	O_ID,     /* the command's one line, as {"id": "..."} */
 	O_CHECK,  /* {"valid": bool, "index_current": bool} from the exit status */
 	O_WRITE,  /* a write's JSON, cut to the fields it changed (keep) */
@@ -118,7 +118,7 @@ static const struct tool S_tools[] = {
          "a time in short form (id, title, confidence, freshness date, the claim's first 160 "
          "characters); pass the result's nextCursor as cursor for the next page, and call show "
          "for an entry's whole text. To find entries on a topic, search is better.",
-         {"--format", "json"},
+         {"--format", "jsonl"},
          {{"node", 'l', 0, "--node", "entries of this node (or of any of these nodes)", NULL},
           {"confidence", 'e', 0, "--confidence", "entries of this confidence", S_conf},
           {"since", 'd', 0, "--since", "entries created on or after this date (" DATE ")", NULL},
@@ -140,7 +140,7 @@ static const struct tool S_tools[] = {
          "Chinese or Japanese need no spaces). Best first, a page at a time in short form, as "
          "list gives them. Search before adding an entry, so as not to add what the base "
          "holds.",
-         {"--format", "json"},
+         {"--format", "jsonl"},
          {{"query", 'w', 1, NULL, "words separated by spaces; every one must match", NULL},
           {"node", 's', 0, "--node", "entries of this node only", NULL},
           {"confidence", 'e', 0, "--confidence", "entries of this confidence", S_conf},
@@ -1002,21 +1002,53 @@ static int S_cursor(json_t *cursor, size_t *offset)
 
 /* Returns the page of entries (stolen) from offset, of size entries, as
  * {entries, total, nextCursor?}. */
-static json_t *S_page(json_t *entries, size_t offset, size_t size)
+/* Returns the page result: page (stolen), the total and, when entries are
+ * left after it, the cursor of the next page. */
+static json_t *S_page_result(json_t *page, size_t offset, size_t size, size_t total)
 {
-	json_t *page = json_array(), *r;
-	size_t i, total = json_array_size(entries);
+	json_t *r = json_pack("{s:o,s:I}", "entries", page, "total", (json_int_t)total);
 	char next[32];
 
-	for (i = offset; i < total && i < offset + size; i++)
-		json_array_append_new(page, S_short_entry(json_array_get(entries, i)));
-	r = json_pack("{s:o,s:I}", "entries", page, "total", (json_int_t)total);
 	if (offset + size < total) {
 		snprintf(next, sizeof(next), "o%zu", offset + size);
 		json_object_set_new(r, "nextCursor", json_string(next));
 	}
-	json_decref(entries);
 	return r;
+}
+
+static json_t *S_page(json_t *entries, size_t offset, size_t size)
+{
+	json_t *page = json_array();
+	size_t i, total = json_array_size(entries);
+
+	for (i = offset; i < total && i < offset + size; i++)
+		json_array_append_new(page, S_short_entry(json_array_get(entries, i)));
+	json_decref(entries);
+	return S_page_result(page, offset, size, total);
+}
+
+/* S_page of the command's JSON lines out (an entry a line): only the lines
+ * of the page are parsed, the others counted. Returns NULL when one of the
+ * page's is not an object. */
+static json_t *S_page_lines(const char *out, size_t offset, size_t size)
+{
+	json_t *page = json_array(), *e;
+	size_t total, n;
+	const char *p;
+
+	for (p = out, total = 0; *p; p += n + (p[n] == '\n'), total++) {
+		n = strcspn(p, "\n");
+		if (total < offset || total >= offset + size)
+			continue;
+		if (!(e = json_loadb(p, n, 0, NULL)) || !json_is_object(e)) {
+			json_decref(e);
+			json_decref(page);
+			return NULL;
+		}
+		json_array_append_new(page, S_short_entry(e));
+		json_decref(e);
+	}
+	return S_page_result(page, offset, size, total);
 }
 
 /* Returns object o cut to "id" and the fields of keep (a new reference). */
@@ -1072,6 +1104,8 @@ static json_t *S_shape(const struct tool *t, const char *out, int status, size_t
 		len = strcspn(out, "\n");
 		return len ? json_pack("{s:s%}", "id", out, len) : NULL;
 	case O_PAGE:
+		if (!status && *out != '[') /* --format jsonl */
+			return S_page_lines(out, offset, size);
 		j = json_loads(status ? "[]" : out, 0, NULL);
 		if (json_is_array(j))
 			return S_page(j, offset, size);
