@@ -349,6 +349,7 @@ static void test_messages(void **state)
 	S_future(dir, "retract", "alpha-002", "--reason", "r");
 	S_future(dir, "edit-source", "paper-a", "--title", "t2");
 	t_snap_same(&s, dir, "future dates refused");
+	t_snap_free(&s);
 	RUN(r, dir, 0, "retract", "alpha-002", "--reason", "r", "--date", "2999-01-01",
 	    "--allow-future");
 	assert_string_equal(r.out, "alpha-002: retracted on 2999-01-01\n");
