@@ -435,7 +435,9 @@ int dtk_cmd_load(struct dtk_ctx *ctx, const char *cmd, struct dtk_kb **kb, int w
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	int rc;
 
-	if (ctx->hold && (ctx->flags & DTK_CMD_READ_ONLY) && S_held(ctx, kb) == 0)
+	/* not for one node's load: show orders its links by the nodes' names */
+	if (ctx->hold && (ctx->flags & DTK_CMD_READ_ONLY) && !(what & DTK_KB_ONE_NODE) &&
+	    S_held(ctx, kb) == 0)
 		return DTK_EXIT_OK;
 	rc = dtk_kb_load(kb,
 	                 &(struct dtk_kb_load_opts){.root = ctx->root, .what = what, .node = node},

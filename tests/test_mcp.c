@@ -308,15 +308,30 @@ static json_t *S_tool(struct dtk_mcp *m, const char *name, const char *args)
 	return sc;
 }
 
-/* The read-only tools share one base between calls, loaded again only when
- * a file changed: also when another process writes it (here a dtk use run
- * beside the session), whose change the next call shows. */
+/* Returns the freshness date of entry id in a page of list's (sc). */
+static const char *S_fresh(json_t *sc, const char *id)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(sc, "entries"), i, e)
+	{
+		if (!strcmp(json_string_value(json_object_get(e, "id")), id))
+			return json_string_value(json_object_get(e, "fresh"));
+	}
+	fail_msg("%s is not in the page", id);
+	return NULL;
+}
+
+/* The read-only tools that load the whole base share one between calls,
+ * loaded again only when a file changed: also when another process writes
+ * it (here a dtk review run beside the session), whose change the next
+ * call shows. */
 static void test_held_base(void **state)
 {
 	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base"), *cwd = getcwd(NULL, 0);
 	struct dtk_mcp *m = dtk_mcp_new(0);
 	struct t_run r;
-	json_int_t used;
 	json_t *sc;
 	(void)state;
 
@@ -324,26 +339,23 @@ static void test_held_base(void **state)
 	setenv("DTK_TEST_CACHE_GRAIN_NS", "0", 1); /* files trusted at once */
 	assert_int_equal(chdir(dir), 0);
 	S_init(m);
-	sc = S_tool(m, "show", "{\"target\":\"beta-001\"}");
-	used = json_integer_value(json_object_get(sc, "used"));
-	json_decref(sc);
-	sc = S_tool(m, "list", "{}");
-	json_decref(sc);
-	sc = S_tool(m, "show", "{\"target\":\"alpha\"}");
+	json_decref(S_tool(m, "list", "{}"));
+	json_decref(S_tool(m, "similar", "{\"text\":\"small messages\"}"));
+	sc = S_tool(m, "list", "{\"node\":\"beta\"}");
+	assert_string_not_equal(S_fresh(sc, "beta-001"), "2026-11-30");
 	json_decref(sc);
 	assert_int_equal(dtk_mcp_base_loads(m), 1);
-	t_dtk(&r, dir, NULL, "use", "beta-001", NULL);
+	t_dtk(&r, dir, NULL, "review", "beta-001", "--date", "2026-11-30", NULL);
 	assert_int_equal(r.status, 0);
 	t_run_free(&r);
-	sc = S_tool(m, "show", "{\"target\":\"beta-001\"}");
-	assert_int_equal(json_integer_value(json_object_get(sc, "used")), used + 1);
+	sc = S_tool(m, "list", "{\"node\":\"beta\"}");
+	assert_string_equal(S_fresh(sc, "beta-001"), "2026-11-30");
 	json_decref(sc);
 	assert_int_equal(dtk_mcp_base_loads(m), 2);
 	/* a write through the session itself, likewise */
-	sc = S_tool(m, "use", "{\"ids\":[\"beta-001\"]}");
-	json_decref(sc);
-	sc = S_tool(m, "show", "{\"target\":\"beta-001\"}");
-	assert_int_equal(json_integer_value(json_object_get(sc, "used")), used + 2);
+	json_decref(S_tool(m, "review", "{\"ids\":[\"beta-001\"],\"date\":\"2026-12-01\"}"));
+	sc = S_tool(m, "list", "{\"node\":\"beta\"}");
+	assert_string_equal(S_fresh(sc, "beta-001"), "2026-12-01");
 	json_decref(sc);
 	assert_int_equal(dtk_mcp_base_loads(m), 3);
 	unsetenv("DTK_TEST_CACHE_GRAIN_NS");

@@ -41,7 +41,8 @@ struct dtk_ctx {
 	const struct dtk_cmd *cmd; /* the command running (set by dtk_cmd_run) */
 	/* NULL, or where a long-lived process (dtk mcp) keeps a base held
 	 * between commands (kb.h, dtk_kb_hold): dtk_cmd_load serves the
-	 * DTK_CMD_READ_ONLY commands from it, made at the first load */
+	 * DTK_CMD_READ_ONLY commands' loads of the whole base from it, made at
+	 * the first */
 	struct dtk_kb_hold **hold;
 };
 
@@ -190,9 +191,9 @@ int dtk_cmd_use_color(const struct dtk_ctx *ctx, int when);
 int dtk_cmd_pager(struct dtk_ctx *ctx);
 
 /* Loads the base at ctx->root for command cmd (what and node as for
- * dtk_kb_load): for a DTK_CMD_READ_ONLY command with ctx->hold, the held
- * base, whole, as its files are now (one that does not load whole is loaded
- * as asked). Returns DTK_EXIT_OK and sets *kb (dtk_cmd_unload), or the exit
+ * dtk_kb_load): for a DTK_CMD_READ_ONLY command's load of the whole base
+ * with ctx->hold, the held base, as its files are now (one that does not
+ * load whole is loaded as asked). Returns DTK_EXIT_OK and sets *kb (dtk_cmd_unload), or the exit
  * status after printing every error of the data, or why it cannot be read. */
 struct dtk_kb;
 struct dtk_kb_hold;
