@@ -671,8 +671,9 @@ static int S_stale_mark(const struct dtk_repo *r, const char *path)
 /* Removes from the git directory what a dtk run killed there left: the
  * files named with the pid of a process that no longer exists, which no
  * live process can hold: <lock>.dtk-<pid> (a lock's content before it is
- * linked in place), the pre-commit hooks' next-index-<pid>.lock, and the
- * temporary files of dtk_file_write_atomic (the journal's, the message's). */
+ * linked in place), the pre-commit hooks' next-index-<pid>.lock and the
+ * next-index-<pid>.lock.lock libgit2 writes it through, and the temporary
+ * files of dtk_file_write_atomic (the journal's, the message's). */
 static void S_sweep_gitdir(const struct dtk_repo *r)
 {
 	DIR *d = opendir(git_repository_path(r->git));
@@ -684,7 +685,7 @@ static void S_sweep_gitdir(const struct dtk_repo *r)
 		const char *s = de->d_name, *t = strstr(s, ".dtk-");
 		if ((t && dtk_file_dead_pid(t + 5, &n) && !t[5 + n]) ||
 		    (!strncmp(s, "next-index-", 11) && dtk_file_dead_pid(s + 11, &n) &&
-		     !strcmp(s + 11 + n, ".lock")))
+		     (!strcmp(s + 11 + n, ".lock") || !strcmp(s + 11 + n, ".lock.lock"))))
 			unlinkat(dirfd(d), s, 0);
 	}
 	if (d)

@@ -237,6 +237,7 @@ fi
 fresh
 # a killed dtk's marked locks and scratch files, made by hand with a dead pid
 : >".git/next-index-$dead.lock"
+: >".git/next-index-$dead.lock.lock" # libgit2's lock of it, killed while writing
 printf 'x' >".git/index.lock.dtk-$dead"
 mkdir -p "$TMPDIR/dtk-prev-$dead-AbC123/insights" && cp insights/alpha.yaml "$TMPDIR/dtk-prev-$dead-AbC123/insights/"
 mkdir -p "$TMPDIR/dtk-prev-1-AbC123" # pid 1 lives: not removed
