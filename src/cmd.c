@@ -455,9 +455,10 @@ void dtk_cmd_unload(struct dtk_ctx *ctx, struct dtk_kb *kb)
 {
 	const struct dtk_kb *held = NULL;
 
-	if (kb && ctx->hold && *ctx->hold && dtk_kb_hold_peek(*ctx->hold, &held) && held == kb)
-		return;
-	dtk_kb_free(kb);
+	if (ctx->hold && *ctx->hold)
+		dtk_kb_hold_peek(*ctx->hold, &held);
+	if (kb != held)
+		dtk_kb_free(kb);
 }
 
 static void S_usage(FILE *f)
