@@ -285,9 +285,11 @@ int dtk_repo_read_head(struct dtk_repo *r, const char *rel, char **data, size_t 
 	if (git_repository_head(&head, r->git) < 0)
 		return DTK_REPO_UNBORN;
 	if (git_commit_lookup(&c, r->git, git_reference_target(head)) == 0 &&
-	    S_lookup(r, c, rel, &oid) == 0)
-		rc = S_read_blob(r, &oid, data, len) < 0 ? S_gerr("cannot read a file at HEAD")
-		                                         : DTK_REPO_FOUND;
+	    S_lookup(r, c, rel, &oid) == 0) {
+		char what[320];
+		snprintf(what, sizeof(what), "cannot read %s at HEAD", rel);
+		rc = S_read_blob(r, &oid, data, len) < 0 ? S_gerr(what) : DTK_REPO_FOUND;
+	}
 	git_commit_free(c);
 	git_reference_free(head);
 	return rc;
