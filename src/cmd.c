@@ -282,6 +282,8 @@ static const struct option *S_options(const struct dtk_ctx *ctx, int help, struc
                                       char *opts)
 {
 	const struct option *lo = ctx->cmd->options;
+	const struct dtk_opt *d = ctx->cmd->opts;
+	char shorts[S_MAX_OPTIONS] = "", *s = shorts;
 	size_t k = 0;
 
 	for (; lo && lo[k].name; k++)
@@ -289,14 +291,25 @@ static const struct option *S_options(const struct dtk_ctx *ctx, int help, struc
 			abort(); /* a command with more options than room: a bug */
 	if (k)
 		memcpy(all, lo, k * sizeof(*all));
+	for (; d && d->name; d++) { /* declared: as getopt_long takes them */
+		if (k + 4 >= S_MAX_OPTIONS || s + 3 >= shorts + S_MAX_OPTIONS)
+			abort();
+		all[k++] = (struct option){d->name, d->type ? required_argument : no_argument, NULL,
+		                           d->key};
+		if (d->flags & DTK_OPT_SHORT) {
+			*s++ = (char)d->key;
+			if (d->type)
+				*s++ = ':';
+		}
+	}
 	all[k++] = (struct option){"quiet", no_argument, NULL, S_OPT_QUIET};
 	if (ctx->flags & DTK_CMD_PAGES)
 		all[k++] = (struct option){"no-pager", no_argument, NULL, S_OPT_NO_PAGER};
 	if (help)
 		all[k++] = (struct option){"help", no_argument, NULL, 'h'};
 	all[k] = (struct option){NULL, 0, NULL, 0};
-	snprintf(opts, S_MAX_OPTIONS, ":q%s%s", help ? "h" : "",
-	         ctx->cmd->shortopts ? ctx->cmd->shortopts : "");
+	snprintf(opts, S_MAX_OPTIONS, ":q%s%s%s", help ? "h" : "",
+	         ctx->cmd->shortopts ? ctx->cmd->shortopts : "", shorts);
 	return all;
 }
 
@@ -486,7 +499,16 @@ static void S_usage(FILE *f)
 
 static void S_cmd_help(const struct dtk_cmd *cmd, FILE *f)
 {
-	fprintf(f, "usage: %s\n\n%s\n%s", cmd->usage, cmd->summary, cmd->help);
+	fputs("usage: ", f);
+	dtk_args_usage(cmd, f);
+	fprintf(f, "\n\n%s\n%s", cmd->summary, cmd->help);
+	if (cmd->opts) {
+		fputs("\noptions:\n", f);
+		dtk_args_help(cmd, f);
+		fputs("\n", f);
+	}
+	if (cmd->examples)
+		fputs(cmd->examples, f);
 	if (cmd->flags & DTK_CMD_GIT_ARGS)
 		return;
 	fputs("\noptions of every command:\n"
@@ -584,6 +606,23 @@ static void S_show_paths_from(const char *root)
 	free(cwd);
 }
 
+/* Runs ctx->cmd, which declares its options, with the arguments parsed by
+ * them; returns the exit status. */
+static int S_run_declared(struct dtk_ctx *ctx, int argc, char **argv)
+{
+	const struct dtk_args *outer = ctx->args;
+	struct dtk_args args;
+	int rc;
+
+	if (dtk_args_parse(ctx, argc, argv, &args) < 0)
+		return DTK_EXIT_INVALID;
+	ctx->args = &args;
+	rc = ctx->cmd->run(ctx, &args);
+	ctx->args = outer;
+	dtk_args_release(&args);
+	return rc;
+}
+
 int dtk_cmd_run(struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char **argv)
 {
 	char *root = NULL;
@@ -609,7 +648,7 @@ int dtk_cmd_run(struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char *
 		rc = dtk_cmd_fail(ctx, cmd->name, DTK_EXIT_INVALID);
 		goto done;
 	}
-	rc = cmd->exec(ctx, argc, argv);
+	rc = cmd->run ? S_run_declared(ctx, argc, argv) : cmd->exec(ctx, argc, argv);
 	if (ctx->loud) { /* -q: the null stream goes */
 		fclose(ctx->out);
 		ctx->out = ctx->loud;

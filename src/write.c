@@ -22,7 +22,14 @@ void dtk_write_init(struct dtk_write *w, struct dtk_ctx *ctx, const char *cmd)
 	memset(w, 0, sizeof(*w));
 	w->ctx = ctx;
 	w->cmd = cmd;
+	if (ctx->args) {
+		w->opts.dry_run = dtk_args_has(ctx->args, DTK_WOPT_DRY_RUN) > 0;
+		w->opts.no_reindex = dtk_args_has(ctx->args, DTK_WOPT_NO_REINDEX) > 0;
+		w->opts.json = dtk_args_int(ctx->args, DTK_WOPT_FORMAT, 0) == 1;
+	}
 }
+
+const char *const dtk_write_formats[] = {"text", "json", NULL};
 
 void dtk_write_release(struct dtk_write *w)
 {

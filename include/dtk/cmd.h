@@ -44,22 +44,112 @@ struct dtk_ctx {
 	 * DTK_CMD_READ_ONLY commands' loads of the whole base from it, made at
 	 * the first */
 	struct dtk_kb_hold **hold;
+	/* while a command with declared options runs: what the dispatcher
+	 * parsed (the .run's args; dtk_write_init reads the write options) */
+	const struct dtk_args *args;
+};
+
+/* ---- declared options ----
+ * A command declares its options in its struct dtk_cmd (.opts, .conflicts,
+ * .operands, .run); the dispatcher parses and checks them once, before the
+ * command runs, and hands the result to .run as a struct dtk_args:
+ *
+ *   static const struct dtk_opt S_opts[] = {
+ *           {"limit", 'l', DTK_OPT_INT, .arg = "N", .help = "at most N results"},
+ *           {"format", 'f', DTK_OPT_CHOICE, DTK_OPT_SHORT, .choices = S_formats,
+ *            .help = "text or json"},
+ *           {NULL}};
+ *   ...
+ *   static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
+ *   {
+ *           long limit = dtk_args_int(a, 'l', 10);
+ *           int json = dtk_args_int(a, 'f', 0) == 1;
+ *           if (dtk_args_operands(ctx, a, 1, 1, "<node>") < 0)
+ *                   return DTK_EXIT_INVALID;
+ *           ... a->argv[0] ...
+ *
+ * The parser's messages are dtk's usual ones ("dtk <cmd>: error: ..." then
+ * "see 'dtk <cmd> --help'"): those of dtk_cmd_getopt (unknown, ambiguous,
+ * misused options, a missing value), of dtk_cmd_choice, dtk_cmd_conflict,
+ * "<--opt> must be a positive number, not 'x'", "<--opt> must be a date
+ * (YYYY-MM-DD), not 'x'" and "missing <--opt>". The usage line (unless
+ * .usage is set) and the options part of --help are made from the same
+ * declaration. */
+
+/* What an option's value is, and what the dtk_args_ accessors give. */
+enum dtk_opt_type {
+	DTK_OPT_FLAG,   /* no value: dtk_args_has (how many times given) */
+	DTK_OPT_STRING, /* a value: dtk_args_str (the last one given) */
+	DTK_OPT_LIST,   /* a value, repeatable: dtk_args_list (each, in order) */
+	DTK_OPT_INT,    /* a positive number: dtk_args_int */
+	DTK_OPT_CHOICE, /* one of .choices: dtk_args_int is its index */
+	DTK_OPT_DATE    /* YYYY-MM-DD: dtk_args_int is the dtk_date */
+};
+
+/* dtk_opt.flags */
+enum {
+	DTK_OPT_REQUIRED = 1 << 0, /* "missing --name" when not given */
+	DTK_OPT_SHORT = 1 << 1     /* -<key> too (key a letter) */
+};
+
+/* One option of a command. An entry with the key of the one before it and
+ * no help is another name of it ("--all" for "--include-retired"): one
+ * value for both, shown on its line in --help, not in the usage line. */
+struct dtk_opt {
+	const char *name; /* the long name, without "--"; NULL ends the table */
+	int key;          /* what the accessors name it by: a letter, or >= 0x100
+	                   * (not 'h', 'q', ':' or '?') */
+	enum dtk_opt_type type;
+	unsigned flags;             /* DTK_OPT_ */
+	const char *arg;            /* the value's name in usage and help ("N");
+	                             * NULL for a choice: "a|b|c" */
+	const char *const *choices; /* DTK_OPT_CHOICE: NULL-terminated */
+	const char *help;           /* its line(s) in --help ('\n' between) */
+};
+
+/* Two options that cannot be given together: "--a and --b cannot be used
+ * together[: why]" (dtk_cmd_conflict). */
+struct dtk_opt_conflict {
+	int a, b; /* keys */
+	const char *why;
+};
+
+/* What the dispatcher parsed (dtk_args_parse): read it with the accessors. */
+struct dtk_args_val;
+struct dtk_args {
+	const struct dtk_cmd *cmd;
+	int argc;               /* the operands: argv[0..argc), options taken out */
+	char **argv;            /* (the command's name is not one) */
+	struct dtk_args_val *v; /* one per option of cmd->opts (internal) */
 };
 
 struct dtk_cmd {
 	const char *name;
-	const char *usage;   /* "dtk show [--format text|json] <node|entry-id>" */
+	/* "dtk show [--format text|json] <node|entry-id>"; with .opts, NULL
+	 * makes it from them and .operands */
+	const char *usage;
 	const char *summary; /* one line for dtk --help */
-	const char *help;    /* the rest of dtk <cmd> --help: options, examples */
+	/* the rest of dtk <cmd> --help: options, examples; with .opts, the
+	 * prose before the options, which are made from .opts, then .examples */
+	const char *help;
 	unsigned flags;
-	/* The command's options, as getopt_long takes them: long options
+	/* Declared options (NULL-name terminated; NULL: none but those of
+	 * every command) and pairs that conflict (terminated by a 0 key).
+	 * With them the dispatcher parses the arguments and calls .run. */
+	const struct dtk_opt *opts;
+	const struct dtk_opt_conflict *conflicts;
+	const char *operands; /* "<entry-id>...": the end of the usage made */
+	const char *examples; /* "examples:\n  dtk ...\n", after the options */
+	int (*run)(struct dtk_ctx *ctx, const struct dtk_args *args);
+	/* Without .opts: the command's options, as getopt_long takes them: long options
 	 * (NULL: none) and short ones ("f:"; NULL: none). The dispatcher reads
 	 * them to find -h/--help (never an option's value: 'add --title -h' is a
 	 * title), dtk_cmd_getopt to parse them. */
 	const struct option *options;
 	const char *shortopts;
-	/* Runs the command with its own arguments (argv[0] is its name); returns
-	 * the exit status. */
+	/* Without .opts and .run: runs the command with its own arguments
+	 * (argv[0] is its name), parsed with dtk_cmd_getopt; returns the exit
+	 * status. With .run the dispatcher calls .run instead. */
 	int (*exec)(struct dtk_ctx *ctx, int argc, char **argv);
 };
 
@@ -149,6 +239,39 @@ int dtk_cmd_usage_error(struct dtk_ctx *ctx, const char *cmd, const char *fmt, .
  * errors and warnings still go to standard error) and, for DTK_CMD_PAGES,
  * --no-pager (ctx->no_pager). */
 int dtk_cmd_getopt(struct dtk_ctx *ctx, int argc, char **argv);
+
+/* ---- the declared options' parser (struct dtk_opt) ----
+ * dtk_cmd_run calls it for a command with .opts or .run; a command calls
+ * only the accessors. */
+
+/* Parses argv (argv[0] is the command's name) by ctx->cmd's declaration
+ * into *a: each value converted, then the required ones and the conflicts
+ * checked. "--" ends the options; -q and --no-pager are handled as by
+ * dtk_cmd_getopt. Returns 0, or -1 after printing the usage error (*a is
+ * then released). Release *a with dtk_args_release. */
+int dtk_args_parse(struct dtk_ctx *ctx, int argc, char **argv, struct dtk_args *a);
+void dtk_args_release(struct dtk_args *a);
+
+/* Returns how many times option key was given (0: not given). */
+int dtk_args_has(const struct dtk_args *a, int key);
+/* Returns the last value of option key, or NULL when not given. The
+ * strings are argv's. */
+const char *dtk_args_str(const struct dtk_args *a, int key);
+/* Returns the value of an INT, CHOICE (its index) or DATE option key, or
+ * def when not given. */
+long dtk_args_int(const struct dtk_args *a, int key, long def);
+/* Returns every value of option key in order (argv's strings; the array
+ * belongs to a), and sets *n to their count (0 and NULL: none). */
+const char *const *dtk_args_list(const struct dtk_args *a, int key, size_t *n);
+/* Checks that there are min to max operands (what names them in "missing
+ * <what>"); returns 0, or -1 after printing the usage error. */
+int dtk_args_operands(struct dtk_ctx *ctx, const struct dtk_args *a, int min, int max,
+                      const char *what);
+
+/* Writes the usage line of cmd (its .usage, or made from .opts) to f. */
+void dtk_args_usage(const struct dtk_cmd *cmd, FILE *f);
+/* Writes the lines of cmd's .opts for --help to f, one column for the help. */
+void dtk_args_help(const struct dtk_cmd *cmd, FILE *f);
 
 /* Returns the index of value among the n choices; or prints "<opt> must be
  * a, b or c, not 'value'" (with a did-you-mean when one is close) and

@@ -38,6 +38,20 @@ enum { DTK_WOPT_DRY_RUN = 0x100, DTK_WOPT_FORMAT, DTK_WOPT_NO_REINDEX };
 	{"no-reindex", no_argument, NULL, DTK_WOPT_NO_REINDEX}
 /* clang-format on */
 
+/* The values of --format, NULL-terminated. */
+extern const char *const dtk_write_formats[];
+
+/* The declared options (struct dtk_opt) every write command takes, at the
+ * end of its .opts; dtk_write_init reads them from ctx->args. */
+/* clang-format off */
+#define DTK_WRITE_OPTS \
+	{"dry-run", DTK_WOPT_DRY_RUN, DTK_OPT_FLAG, \
+	 .help = "print the diff of every file it would change; write nothing"}, \
+	{"format", DTK_WOPT_FORMAT, DTK_OPT_CHOICE, .choices = dtk_write_formats, \
+	 .help = "json: what was written, as 'dtk show --format json' shows it"}, \
+	{"no-reindex", DTK_WOPT_NO_REINDEX, DTK_OPT_FLAG, .help = "do not rebuild INDEX.md"}
+/* clang-format on */
+
 /* The options of a write command that takes only those (use, cite). */
 extern const struct option dtk_write_options[];
 
@@ -76,6 +90,8 @@ struct dtk_write {
 	void *check_arg;
 };
 
+/* Starts w for command cmd; with ctx->args (a command that declares
+ * DTK_WRITE_OPTS), w->opts as they were given. */
 void dtk_write_init(struct dtk_write *w, struct dtk_ctx *ctx, const char *cmd);
 void dtk_write_release(struct dtk_write *w);
 

@@ -1,0 +1,314 @@
+/* cmd_args.c: not a command but the dispatcher's parser of the options a
+ * command declares (struct dtk_opt, cmd.h), and the usage line and the
+ * options of --help made from them. */
+#include "dtk/cmd.h"
+
+#include "dtk/dtk.h"
+#include "dtk/model.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The value of one declared option (its first entry: aliases share it). */
+struct dtk_args_val {
+	int count;         /* times given */
+	const char *str;   /* the last value */
+	long num;          /* INT, CHOICE (index), DATE */
+	const char **list; /* LIST: every value */
+	size_t n, cap;
+};
+
+/* Returns the index in cmd->opts of the first option with key, or -1. */
+static int S_index(const struct dtk_cmd *cmd, int key)
+{
+	int i;
+
+	for (i = 0; cmd->opts && cmd->opts[i].name; i++)
+		if (cmd->opts[i].key == key)
+			return i;
+	return -1;
+}
+
+/* Returns how many choices o has. */
+static size_t S_n_choices(const struct dtk_opt *o)
+{
+	size_t n = 0;
+
+	while (o->choices && o->choices[n])
+		n++;
+	return n;
+}
+
+/* Stores and converts v, the value of option i; returns 0, or -1 after
+ * printing the usage error. */
+static int S_value(struct dtk_ctx *ctx, struct dtk_args *a, int i, const char *v)
+{
+	const struct dtk_opt *o = &a->cmd->opts[i];
+	const char *cmd = a->cmd->name;
+	struct dtk_args_val *x = &a->v[i];
+	dtk_date d;
+	char opt[80], *end;
+	long n;
+
+	snprintf(opt, sizeof(opt), "--%s", o->name);
+	x->count++;
+	x->str = v;
+	switch (o->type) {
+	case DTK_OPT_FLAG:
+	case DTK_OPT_STRING: return 0;
+	case DTK_OPT_LIST:
+		dtk_grow((void **)&x->list, &x->cap, x->n + 2, sizeof(*x->list));
+		x->list[x->n++] = v;
+		x->list[x->n] = NULL;
+		return 0;
+	case DTK_OPT_INT:
+		errno = 0;
+		n = strtol(v, &end, 10);
+		if (errno || *end || end == v || n < 1)
+			return dtk_cmd_usage_error(
+			               ctx, cmd, "%s must be a positive number, not '%s'", opt, v),
+			       -1;
+		x->num = n;
+		return 0;
+	case DTK_OPT_CHOICE:
+		x->num = dtk_cmd_choice(ctx, cmd, opt, v, o->choices, S_n_choices(o));
+		return x->num < 0 ? -1 : 0;
+	case DTK_OPT_DATE:
+		if (dtk_date_parse(&d, v) < 0)
+			return dtk_cmd_usage_error(ctx, cmd,
+			                           "%s must be a date (YYYY-MM-DD), not '%s'", opt,
+			                           v),
+			       -1;
+		x->num = d;
+		return 0;
+	}
+	return 0;
+}
+
+/* Checks the required options and the conflicts of a; returns 0, or -1
+ * after printing the usage error. */
+static int S_check(struct dtk_ctx *ctx, const struct dtk_args *a)
+{
+	const struct dtk_cmd *cmd = a->cmd;
+	const struct dtk_opt_conflict *c;
+	char x[80], y[80];
+	int i;
+
+	for (i = 0; cmd->opts && cmd->opts[i].name; i++)
+		if ((cmd->opts[i].flags & DTK_OPT_REQUIRED) && !a->v[i].count)
+			return dtk_cmd_usage_error(ctx, cmd->name, "missing --%s",
+			                           cmd->opts[i].name),
+			       -1;
+	for (c = cmd->conflicts; c && c->a; c++) {
+		snprintf(x, sizeof(x), "--%s", cmd->opts[S_index(cmd, c->a)].name);
+		snprintf(y, sizeof(y), "--%s", cmd->opts[S_index(cmd, c->b)].name);
+		if (dtk_cmd_conflict(ctx, cmd->name, dtk_args_has(a, c->a), x,
+		                     dtk_args_has(a, c->b), y, c->why) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int dtk_args_parse(struct dtk_ctx *ctx, int argc, char **argv, struct dtk_args *a)
+{
+	size_t n = 0;
+	int c, i;
+
+	while (ctx->cmd->opts && ctx->cmd->opts[n].name)
+		n++;
+	memset(a, 0, sizeof(*a));
+	a->cmd = ctx->cmd;
+	a->v = dtk_xcalloc(n + 1, sizeof(*a->v));
+	optind = 0;
+	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
+		i = S_index(a->cmd, c);
+		if (c == '?' || i < 0 || S_value(ctx, a, i, optarg) < 0)
+			goto fail;
+	}
+	if (S_check(ctx, a) < 0)
+		goto fail;
+	a->argc = argc - optind;
+	a->argv = argv + optind;
+	return 0;
+fail:
+	dtk_args_release(a);
+	return -1;
+}
+
+void dtk_args_release(struct dtk_args *a)
+{
+	size_t i;
+
+	if (!a || !a->v)
+		return;
+	for (i = 0; a->cmd->opts && a->cmd->opts[i].name; i++)
+		free(a->v[i].list);
+	free(a->v);
+	a->v = NULL;
+}
+
+/* Returns the value of option key in a, or NULL when a has none. */
+static const struct dtk_args_val *S_val(const struct dtk_args *a, int key)
+{
+	int i = a && a->v ? S_index(a->cmd, key) : -1;
+	return i < 0 ? NULL : &a->v[i];
+}
+
+int dtk_args_has(const struct dtk_args *a, int key)
+{
+	const struct dtk_args_val *x = S_val(a, key);
+	return x ? x->count : 0;
+}
+
+const char *dtk_args_str(const struct dtk_args *a, int key)
+{
+	const struct dtk_args_val *x = S_val(a, key);
+	return x ? x->str : NULL;
+}
+
+long dtk_args_int(const struct dtk_args *a, int key, long def)
+{
+	const struct dtk_args_val *x = S_val(a, key);
+	return x && x->count ? x->num : def;
+}
+
+const char *const *dtk_args_list(const struct dtk_args *a, int key, size_t *n)
+{
+	const struct dtk_args_val *x = S_val(a, key);
+	*n = x ? x->n : 0;
+	return x ? x->list : NULL;
+}
+
+int dtk_args_operands(struct dtk_ctx *ctx, const struct dtk_args *a, int min, int max,
+                      const char *what)
+{
+	if (a->argc < min)
+		return dtk_cmd_usage_error(ctx, a->cmd->name, "missing %s", what), -1;
+	if (a->argc > max)
+		return dtk_cmd_usage_error(ctx, a->cmd->name, "unexpected argument '%s'",
+		                           a->argv[max]),
+		       -1;
+	return 0;
+}
+
+/* ---- usage and help ---- */
+
+/* Empties b (its memory kept). */
+static void S_reset(struct dtk_buf *b)
+{
+	b->len = 0;
+	if (b->ptr)
+		b->ptr[0] = '\0';
+}
+
+/* Appends the value of o as usage and help show it ("N", "a|b|c"). */
+static void S_arg(struct dtk_buf *b, const struct dtk_opt *o)
+{
+	size_t i;
+
+	if (o->type == DTK_OPT_FLAG)
+		return;
+	dtk_buf_puts(b, " ");
+	if (o->arg || !o->choices) {
+		dtk_buf_puts(b, o->arg ? o->arg : "V");
+		return;
+	}
+	for (i = 0; o->choices[i]; i++)
+		dtk_buf_printf(b, "%s%s", i ? "|" : "", o->choices[i]);
+}
+
+/* Returns 1 when o is another name of the option before it. */
+static int S_alias(const struct dtk_opt *opts, size_t i)
+{
+	return i > 0 && !opts[i].help && opts[i].key == opts[i - 1].key;
+}
+
+/* The widest line of usage (without its break). */
+#define S_WIDTH 79
+
+void dtk_args_usage(const struct dtk_cmd *cmd, FILE *f)
+{
+	const struct dtk_opt *o = cmd->opts;
+	struct dtk_buf w = DTK_BUF_INIT;
+	size_t i, indent = strlen("usage: dtk  ") + strlen(cmd->name), col;
+
+	if (cmd->usage || !o) {
+		fputs(cmd->usage ? cmd->usage : "", f);
+		return;
+	}
+	fprintf(f, "dtk %s", cmd->name);
+	col = indent - 1;
+	for (i = 0;; i++) {
+		S_reset(&w);
+		if (o[i].name && S_alias(o, i))
+			continue;
+		if (o[i].name) {
+			int req = o[i].flags & DTK_OPT_REQUIRED;
+			dtk_buf_printf(&w, "%s--%s", req ? "" : "[", o[i].name);
+			S_arg(&w, &o[i]);
+			dtk_buf_printf(&w, "%s%s", req ? "" : "]",
+			               o[i].type == DTK_OPT_LIST ? "..." : "");
+		} else if (cmd->operands) {
+			dtk_buf_puts(&w, cmd->operands);
+		}
+		if (w.len && col + 1 + w.len > S_WIDTH) {
+			fprintf(f, "\n%*s%s", (int)indent, "", w.ptr);
+			col = indent + w.len;
+		} else if (w.len) {
+			fprintf(f, " %s", w.ptr);
+			col += 1 + w.len;
+		}
+		if (!o[i].name)
+			break;
+	}
+	dtk_buf_release(&w);
+}
+
+/* The widest option that has its help beside it, and the help's column
+ * at the least (that of every write command's options). */
+#define S_LABEL 18
+#define S_COLUMN 19
+
+/* Sets b to the left column of option i ("-n, --node N, --alias"). */
+static void S_label(struct dtk_buf *b, const struct dtk_opt *o, size_t i)
+{
+	S_reset(b);
+	if (o[i].flags & DTK_OPT_SHORT)
+		dtk_buf_printf(b, "-%c, ", o[i].key);
+	dtk_buf_printf(b, "--%s", o[i].name);
+	S_arg(b, &o[i]);
+	for (i++; o[i].name && S_alias(o, i); i++)
+		dtk_buf_printf(b, ", --%s", o[i].name);
+}
+
+void dtk_args_help(const struct dtk_cmd *cmd, FILE *f)
+{
+	const struct dtk_opt *o = cmd->opts;
+	struct dtk_buf b = DTK_BUF_INIT;
+	size_t i, w = 0, col;
+	const char *p, *nl;
+
+	for (i = 0; o && o[i].name; i++) {
+		if (S_alias(o, i) || !o[i].help)
+			continue;
+		S_label(&b, o, i);
+		if (b.len <= S_LABEL && b.len > w)
+			w = b.len;
+	}
+	col = 2 + w + 2 < S_COLUMN ? S_COLUMN : 2 + w + 2;
+	for (i = 0; o && o[i].name; i++) {
+		if (S_alias(o, i) || !o[i].help)
+			continue;
+		S_label(&b, o, i);
+		if (b.len > S_LABEL)
+			fprintf(f, "  %s\n%*s", b.ptr, (int)col, "");
+		else
+			fprintf(f, "  %-*s", (int)(col - 2), b.ptr);
+		for (p = o[i].help; (nl = strchr(p, '\n')); p = nl + 1)
+			fprintf(f, "%.*s\n%*s", (int)(nl - p), p, (int)col, "");
+		fprintf(f, "%s\n", p);
+	}
+	dtk_buf_release(&b);
+}
