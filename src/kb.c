@@ -256,15 +256,10 @@ done:
 	dtk_strv_free(l->broken, l->n_broken);
 	dtk_strv_free(l->named, l->n_named);
 	free(l->needle);
-	dtk_linkcache_free(l->lc);
 	dtk_nodecache_free(l->nc);
-	free(l->cache_path);
 	for (i = 0; i < l->n_files; i++) {
 		free(l->files[i].name);
 		free(l->files[i].rel);
-		free(l->files[i].list);
-		dtk_arena_free(l->files[i].tree_arena);
-		free(l->files[i].tree_buf);
 	}
 	free(l->files);
 	free(l->root_real);

@@ -7,7 +7,6 @@
 #define DTK_KB_INT_H
 
 #include "dtk/kb.h"
-#include "dtk/linkcache.h"
 #include "dtk/nodecache.h"
 
 #include <stdatomic.h>
@@ -26,17 +25,8 @@ struct kfile {
 	struct dtk_node *out; /* F_NODE: the node, NULL when unusable */
 	int ok;               /* the file gave the kind of value it must hold */
 	/* F_NODE of a DTK_KB_LINKED load other than the node shown: loaded only
-	 * when it may link to it (S_links), its errors ignored */
+	 * when it links to it or the node shown names it, its errors ignored */
 	int linked;
-	/* DTK_KB_LINKED with the links cache: the file's record (has_rec), its
-	 * list scanned now (list, malloc'd) or the cache's */
-	struct dtk_linkcache_rec rec;
-	char *list;
-	int has_rec;
-	/* read and parsed ahead (S_prefetch): the tree, its arena and bytes */
-	struct dtk_yval *tree;
-	struct dtk_arena *tree_arena;
-	char *tree_buf;
 };
 
 struct loader {
@@ -62,13 +52,10 @@ struct loader {
 	char *needle;
 	char **named;
 	size_t n_named;
-	int dir_fd;               /* insights/, open while the other node files are scanned */
-	struct dtk_linkcache *lc; /* NULL: no links cache (DTK_NO_CACHE, no place) */
-	const char *shown;        /* DTK_KB_LINKED: the node shown */
-	char shown_key[9];        /* its key in the links cache's lists */
-	char *cache_path;         /* where the links cache is, NULL when none */
+	int dir_fd;        /* insights/, open while the other node files are scanned */
+	const char *shown; /* DTK_KB_LINKED: the node shown */
 	const struct dtk_kb_filter *filter; /* node files parsed only when it keeps them */
-	struct dtk_nodecache *nc;           /* a search's node cache, NULL when none */
+	struct dtk_nodecache *nc;           /* the node cache, NULL when none */
 	int terms;                          /* DTK_KB_TERMS */
 };
 

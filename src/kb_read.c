@@ -1,5 +1,5 @@
 /* kb_read.c: reading the base's files, on several threads, from the node
- * cache where it can, and for dtk show the links cache. */
+ * cache where it can. */
 #define _GNU_SOURCE /* memmem */
 #include "kb_int.h"
 
@@ -111,178 +111,42 @@ static int S_read_at(const struct loader *l, const char *name, struct stat *st, 
 	return ok ? 0 : -1;
 }
 
-/* Sets f's links-cache record: the cache's when it holds one it can trust,
- * else the list of the file's bytes, read now. Returns 1 when the list names
- * the node shown, or when the file cannot be read so (loading it says why;
- * it gets no record). */
-static int S_cache_rec(const struct loader *l, struct kfile *f)
+/* Returns 1 when the node shown by a DTK_KB_LINKED load names node file
+ * f's node: its entries name an entry of it. */
+static int S_named(const struct loader *l, const struct kfile *f)
 {
-	struct stat st;
-	const char *list;
-	char *buf;
+	size_t i;
 
-	if (fstatat(l->dir_fd, f->name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
-		return 1;
-	list = dtk_linkcache_get(l->lc, f->name, &st, &f->rec.list_len);
-	if (!list) { /* the stat before the read: a later change shows in it */
-		if (S_read_at(l, f->name, &st, &buf) < 0)
+	for (i = 0; i < l->n_named; i++)
+		if (!strcmp(l->named[i], f->node))
 			return 1;
-		list = f->list = dtk_linkcache_scan(buf, (size_t)st.st_size);
-		f->rec.list_len = strlen(list);
-		free(buf);
-	}
-	f->rec.name = f->name;
-	dtk_cache_stat_of(&f->rec.st, &st);
-	f->rec.list = list;
-	f->has_rec = 1;
-	return dtk_linkcache_has(list, f->rec.list_len, l->shown_key);
+	return 0;
 }
 
-static int S_rec_cmp(const void *a, const void *b)
+/* Returns 1 when node file f is wanted by a DTK_KB_LINKED load: the node
+ * shown names it, or links (the nodes f's entries name, as the node cache
+ * keeps them) name the node shown. */
+static int S_wanted(const struct loader *l, const struct kfile *f, const char *links)
 {
-	return strcmp(((const struct dtk_linkcache_rec *)a)->name,
-	              ((const struct dtk_linkcache_rec *)b)->name);
+	return S_named(l, f) || dtk_nodecache_links_has(links, l->shown);
 }
 
-/* Writes the links cache from the records of this load, when they changed. */
-static void S_cache_save(struct loader *l)
-{
-	struct dtk_linkcache_rec *v = dtk_xmalloc((l->n_files + 1) * sizeof(*v));
-	size_t i, n = 0;
-
-	for (i = 2; i < l->n_files; i++)
-		if (l->files[i].has_rec)
-			v[n++] = l->files[i].rec;
-	qsort(v, n, sizeof(*v), S_rec_cmp);
-	dtk_linkcache_save(l->lc, v, n);
-	free(v);
-}
-
-/* Returns 1 when node file f may link to the node of a DTK_KB_LINKED load:
- * that node's entries name it, or its bytes hold the needle (read whole and
- * searched: the scan touches every node file of the base; a read costs less
- * than a mapping here, whose unmapping stops the other threads). A file that
- * cannot be read so is kept: loading it says why. */
+/* Without the node cache: returns 1 when node file f may link to the node
+ * of a DTK_KB_LINKED load: that node's entries name it, or its bytes hold
+ * the needle (read whole and searched). A file that cannot be read so is
+ * kept: loading it says why. */
 static int S_links(const struct loader *l, struct kfile *f)
 {
 	struct stat st;
-	size_t i;
 	char *buf;
-	int hit = 1, named = 0;
+	int hit = 1;
 
-	for (i = 0; i < l->n_named && !named; i++)
-		named = !strcmp(l->named[i], f->node);
-	if (l->mem || !l->needle || (named && !l->lc))
+	if (l->mem || !l->needle || S_named(l, f))
 		return 1;
-	if (l->lc) /* the links cache: the list of f's bytes */
-		return (f->has_rec ? dtk_linkcache_has(f->rec.list, f->rec.list_len, l->shown_key)
-		                   : S_cache_rec(l, f)) ||
-		       named;
 	if (S_read_at(l, f->name, &st, &buf) == 0 && st.st_size > 0)
 		hit = memmem(buf, (size_t)st.st_size, l->needle, strlen(l->needle)) != NULL;
 	free(buf);
 	return hit;
-}
-
-static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *only);
-
-/* The work of S_prefetch: a copy of the loader whose files, diagnostics and
- * links cache are its own until the calling thread takes them. */
-struct prefetch {
-	struct loader l;
-	struct kfile shown; /* the record of the node shown */
-	struct dtk_diags d;
-	size_t cap;
-	int rc;
-	const char *mine; /* the list of the node shown, NULL when unknown or "*" */
-	size_t mine_len;
-	atomic_size_t next;    /* the next of l.files to take */
-	pthread_mutex_t mutex; /* guards ready (and orders what it publishes) */
-	int ready;             /* l.files and mine are set: others may help */
-};
-
-/* Makes the records of p's files, taking them one at a time (from several
- * threads at once), and reads and parses (no checks: they need the
- * sources) those that name the node shown and those its list says it may
- * name. A file that gives an error here is left to S_load_file, which says
- * it again. */
-static void S_prefetch_files(struct prefetch *p)
-{
-	struct loader *l = &p->l;
-	size_t i;
-	char key[9];
-
-	while ((i = atomic_fetch_add(&p->next, 1)) < l->n_files) {
-		struct kfile *f = &l->files[i];
-		struct dtk_diags d = DTK_DIAGS_INIT;
-		size_t len = 0;
-		int owned = 0;
-		if (p->mine)
-			dtk_linkcache_key(key, f->node);
-		if (!S_cache_rec(l, f) &&
-		    !(p->mine && dtk_linkcache_has(p->mine, p->mine_len, key)))
-			continue;
-		f->tree_arena = dtk_arena_new();
-		if (S_read(l, &d, f, &f->tree_buf, &len, &owned, NULL) != 0 || !owned ||
-		    dtk_yaml_parse(&f->tree, f->tree_arena, f->rel, f->tree_buf, len, &d) < 0 ||
-		    d.n || !f->tree) {
-			f->tree = NULL;
-			dtk_arena_free(f->tree_arena);
-			f->tree_arena = NULL;
-			if (owned)
-				free(f->tree_buf);
-			f->tree_buf = NULL;
-		}
-		dtk_diags_release(&d);
-	}
-}
-
-/* With the links cache, a thread of its own while the calling thread reads
- * _domain.yaml, _sources.yaml and the node shown: opens the cache, lists the
- * other node files, makes the record of the node shown, then goes through
- * the files (S_prefetch_files; the calling thread joins in when done). */
-static void *S_prefetch(void *arg)
-{
-	struct prefetch *p = arg;
-	struct loader *l = &p->l;
-
-	l->lc = dtk_linkcache_open(l->cache_path, l->root_real);
-	p->rc = S_list_nodes(l, &p->cap, DTK_KB_LINKED, l->shown);
-	if (p->rc < 0 || l->dir_fd < 0)
-		return NULL;
-	S_cache_rec(l, &p->shown);
-	if (p->shown.has_rec && strcmp(p->shown.rec.list, "*")) {
-		p->mine = p->shown.rec.list; /* "*": those it names are read later */
-		p->mine_len = p->shown.rec.list_len;
-	}
-	pthread_mutex_lock(&p->mutex);
-	p->ready = 1;
-	pthread_mutex_unlock(&p->mutex);
-	S_prefetch_files(p);
-	return NULL;
-}
-
-/* Takes what S_prefetch made (joined) into l: the files, the record of the
- * node shown, the diagnostics and the cache. Returns S_list_nodes's result. */
-static int S_prefetched(struct loader *l, struct prefetch *p, size_t *cap)
-{
-	struct kfile *shown;
-	int rc = p->rc;
-
-	dtk_grow((void **)&l->files, cap, l->n_files + p->l.n_files + 1, sizeof(*l->files));
-	if (p->l.n_files)
-		memcpy(l->files + l->n_files, p->l.files, p->l.n_files * sizeof(*l->files));
-	l->n_files += p->l.n_files;
-	free(p->l.files);
-	shown = &l->files[2];
-	shown->rec = p->shown.rec;
-	shown->rec.name = shown->name;
-	shown->list = p->shown.list;
-	shown->has_rec = p->shown.has_rec;
-	dtk_diags_move(l->d, &p->d);
-	l->lc = p->l.lc;
-	free(p);
-	return rc;
 }
 
 /* Returns how many threads to load with: DTK_THREADS, else the processors
@@ -461,6 +325,12 @@ static int S_from_cache(struct worker *w, struct kfile *f, struct stat *st)
 		/* not wanted: its record stays when it can be trusted; else it
 		 * is read, for the errors reading it may give */
 		return dtk_nodecache_get(l->nc, f->name, st, NULL, NULL) == 0;
+	if (f->linked) { /* another node than the one shown: wanted when linked */
+		if (dtk_nodecache_get(l->nc, f->name, st, NULL, NULL) < 0)
+			return 0;
+		if (!S_wanted(l, f, dtk_nodecache_links(l->nc, f->name)))
+			return 1;
+	}
 	if (dtk_nodecache_get(l->nc, f->name, st, &blob, &len) < 0)
 		return 0;
 	rc = S_unpack(w, f, blob, len, 1, NULL);
@@ -482,7 +352,7 @@ static int S_via_cache(struct worker *w, struct kfile *f, const struct dtk_yval 
 {
 	struct loader *l = w->l;
 	struct dtk_diags d = DTK_DIAGS_INIT;
-	struct dtk_buf b = DTK_BUF_INIT, t = DTK_BUF_INIT;
+	struct dtk_buf b = DTK_BUF_INIT, t = DTK_BUF_INIT, links = DTK_BUF_INIT;
 	struct dtk_node *node = dtk_schema_node(l->kb, tmp, tmp, root, f->rel, f->node,
 	                                        DTK_SCHEMA_BORROW, NULL, &d);
 	int rc = node && !d.n && (!l->terms || dtk_similar_pack(&t, node) == 0);
@@ -491,14 +361,19 @@ static int S_via_cache(struct worker *w, struct kfile *f, const struct dtk_yval 
 	if (!rc)
 		goto done;
 	dtk_nodecache_pack(&b, node);
+	dtk_nodecache_links_of(&links, node);
+	dtk_buf_putc(&links, '\0');
 	if (l->nc && owned && st->st_nlink && fst->st_nlink && st->st_dev == fst->st_dev &&
 	    st->st_ino == fst->st_ino)
-		dtk_nodecache_put(l->nc, f->name, fst, b.ptr, b.len, l->terms ? t.ptr : NULL,
-		                  t.len);
+		dtk_nodecache_put(l->nc, f->name, fst, b.ptr, b.len, l->terms ? t.ptr : NULL, t.len,
+		                  links.ptr);
+	if (f->linked && !S_wanted(l, f, links.ptr))
+		goto done; /* read for its record only: rc 1, f->out NULL */
 	rc = S_unpack(w, f, b.ptr, b.len, 0, l->terms ? &t : NULL);
 done:
 	dtk_buf_release(&b);
 	dtk_buf_release(&t);
+	dtk_buf_release(&links);
 	return rc;
 }
 
@@ -515,17 +390,7 @@ static void S_load_file(struct worker *w, struct kfile *f)
 
 	st.st_nlink = fst.st_nlink = 0; /* none */
 
-	if (f->tree) { /* read and parsed ahead */
-		root = f->tree;
-		tmp = f->tree_arena;
-		buf = f->tree_buf;
-		owned = 1;
-		f->tree = NULL;
-		f->tree_arena = NULL;
-		f->tree_buf = NULL;
-		goto schema;
-	}
-	if (f->linked && !S_links(l, f))
+	if (f->linked && !l->nc && !S_links(l, f))
 		return;
 	if (f->t == F_NODE && l->nc && !S_in_mem(l, f) && S_from_cache(w, f, &st))
 		return;
@@ -546,7 +411,6 @@ static void S_load_file(struct worker *w, struct kfile *f)
 			dtk_diags_add(&w->d, f->rel, 1, 1, "file is empty");
 		goto done;
 	}
-schema:
 	switch (f->t) {
 	case F_DOMAIN:
 		f->ok = root->kind == DTK_Y_MAP;
@@ -786,9 +650,6 @@ int dtk_kb_read_files(struct loader *l, int what, const char *only)
 {
 	struct worker w = {l, l->kb->arena, DTK_DIAGS_INIT, NULL}; /* no articles: one node */
 	size_t cap = 0, i, ncap = 0, bcap = 0, first = 2;
-	pthread_t pre;
-	struct prefetch *pf = NULL;
-	int k;
 
 	S_add_file(l, &cap, "_domain.yaml", F_DOMAIN, NULL);
 	S_add_file(l, &cap, "_sources.yaml", F_SOURCES, NULL);
@@ -806,28 +667,12 @@ int dtk_kb_read_files(struct loader *l, int what, const char *only)
 		l->dir_fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 		free(dir);
 		l->shown = only;
-		dtk_linkcache_key(l->shown_key, only);
-		l->cache_path = l->mem ? NULL : dtk_linkcache_path(l->root_real);
-		if (l->cache_path) { /* the cache's work beside the reading below */
-			pf = dtk_xcalloc(1, sizeof(*pf));
-			memcpy(&pf->l, l, sizeof(*l));
-			pf->l.files = NULL;
-			pf->l.n_files = 0;
-			pf->l.d = &pf->d;
-			pf->shown.name = l->files[2].name;
-			atomic_init(&pf->next, 0);
-			pthread_mutex_init(&pf->mutex, NULL);
-			if (pthread_create(&pre, NULL, S_prefetch, pf) != 0) {
-				pthread_mutex_destroy(&pf->mutex);
-				free(pf);
-				pf = NULL;
-			}
-		}
-		if (!pf && S_list_nodes(l, &cap, DTK_KB_LINKED, only) < 0)
+		if (S_list_nodes(l, &cap, DTK_KB_LINKED, only) < 0)
 			return -1;
 	}
-	if (!(what & DTK_KB_ONE_NODE) && l->root_real && S_insights_plain(l)) {
-		/* the node cache: every node file of the base is looked up */
+	/* the node cache: every node file of the base is looked up */
+	if ((!(what & DTK_KB_ONE_NODE) || (what & DTK_KB_LINKED)) && l->root_real &&
+	    S_insights_plain(l)) {
 		char *path = dtk_cache_path(l->root_real, "nodes");
 		l->nc = path ? dtk_nodecache_open(path, l->root_real) : NULL;
 		free(path);
@@ -853,22 +698,7 @@ int dtk_kb_read_files(struct loader *l, int what, const char *only)
 		first = 3;
 	}
 	dtk_diags_move(l->d, &w.d);
-	if (pf) {
-		pthread_mutex_lock(&pf->mutex);
-		k = pf->ready;
-		pthread_mutex_unlock(&pf->mutex);
-		if (k) /* help with what is left */
-			S_prefetch_files(pf);
-		pthread_join(pre, NULL);
-		pthread_mutex_destroy(&pf->mutex);
-		if (S_prefetched(l, pf, &cap) < 0)
-			return -1;
-	}
-	/* after S_prefetch, what is left is the checks of a few trees: on this
-	 * thread (another would have to be scheduled and waited for) */
-	S_load_parallel(l, first, pf != NULL);
-	if (l->lc && l->needle && l->dir_fd >= 0)
-		S_cache_save(l);
+	S_load_parallel(l, first, 0);
 	if (l->nc)
 		dtk_nodecache_save(l->nc);
 	if (l->dir_fd >= 0)

@@ -16,10 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#define S_MAGIC "dtk node cache 3\n"
+#define S_MAGIC "dtk node cache 4\n"
 /* the build the packed nodes are of: the schema may change between them
  * (S_build adds the program's own identity: builds of one version differ) */
-#define S_BUILD "build " DTK_VERSION " 3"
+#define S_BUILD "build " DTK_VERSION " 4"
 #define S_HEAD 64 /* the head: the magic and where the index is, padded */
 #define S_MAX_INDEX (16u << 20)
 #define S_NONE UINT32_MAX /* a NULL string */
@@ -404,6 +404,9 @@ struct rec {
 	uint64_t off, len, sum; /* where its packed node is, in the file read or written */
 	/* where the terms of its entries are (len 0: none), likewise */
 	struct dtk_nodecache_ref terms;
+	/* the nodes its entries name (dtk_nodecache_links_of): in the index
+	 * read, or malloc'd for one added */
+	char *links;
 	int terms_new;   /* the terms are in the file written already */
 	atomic_int kept; /* looked up and trusted: written again */
 	int added;       /* added now (dtk_nodecache_put) */
@@ -439,10 +442,23 @@ static int S_parse_ref(const char **q, struct dtk_nodecache_ref *ref, uint64_t d
 	return ref->off < S_HEAD || ref->off > data || ref->len > data - ref->off ? -1 : 0;
 }
 
+/* Returns 1 when s is a list of links as dtk_nodecache_links_of makes it:
+ * node names joined by ',', or "-" for none (cut to "" then). */
+static int S_links_ok(char *s)
+{
+	if (!strcmp(s, "-")) {
+		*s = '\0';
+		return 1;
+	}
+	return *s && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789-,") == strlen(s) &&
+	       s[0] != ',' && s[strlen(s) - 1] != ',' && !strstr(s, ",,");
+}
+
 /* Parses the records of the index at p (NUL-terminated, the end line cut
- * off): n lines "name dev ino size mtime ctime off len sum toff tlen tsum"
- * (the packed node, then the terms or 0 0 0), sorted by name, each within
- * [S_HEAD, data). Returns 0 or -1. */
+ * off): n lines "name dev ino size mtime ctime off len sum toff tlen tsum
+ * links" (the packed node, then the terms or 0 0 0, then the nodes its
+ * entries name), sorted by name, each within [S_HEAD, data). Returns 0 or
+ * -1. */
 static int S_parse_recs(struct dtk_nodecache *c, char *p, size_t n, uint64_t data)
 {
 	size_t i;
@@ -459,7 +475,10 @@ static int S_parse_recs(struct dtk_nodecache *c, char *p, size_t n, uint64_t dat
 		r->name = p;
 		q = sp + 1;
 		if (dtk_cache_stat_read(&q, &r->st) < 0 || S_parse_ref(&q, &node, data, 0) < 0 ||
-		    *q++ != ' ' || S_parse_ref(&q, &r->terms, data, 1) < 0 || *q)
+		    *q++ != ' ' || S_parse_ref(&q, &r->terms, data, 1) < 0 || *q++ != ' ')
+			return -1;
+		r->links = (char *)q;
+		if (!S_links_ok(r->links))
 			return -1;
 		r->off = node.off;
 		r->len = node.len;
@@ -540,8 +559,10 @@ void dtk_nodecache_free(struct dtk_nodecache *c)
 		close(c->fd);
 	if (c->out >= 0) /* not saved */
 		dtk_cache_commit(c->out, c->tmp, c->path, 0);
-	for (i = 0; i < c->n_add; i++)
+	for (i = 0; i < c->n_add; i++) {
 		free(c->add[i].name);
+		free(c->add[i].links);
+	}
 	free(c->add);
 	free(c->v);
 	free(c->index);
@@ -597,6 +618,63 @@ miss:
 	if (r)
 		atomic_store(&c->changed, 1);
 	return -1;
+}
+
+const char *dtk_nodecache_links(struct dtk_nodecache *c, const char *name)
+{
+	struct rec *r = S_find(c, name);
+
+	return r && atomic_load(&r->kept) ? r->links : NULL;
+}
+
+/* qsort's comparison of two strings (const char *). */
+static int S_str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void dtk_nodecache_links_of(struct dtk_buf *b, const struct dtk_node *node)
+{
+	char **v = NULL;
+	size_t i, k, n = 0, cap = 0, plen, at = b->len;
+
+	for (i = 0; i < node->n_linking; i++) {
+		const struct dtk_entry *e = node->linking[i];
+		size_t m = e->n_relates + e->n_contradicts;
+		for (k = 0; k < m + (e->superseded_by.id != NULL); k++) {
+			const char *id = k < e->n_relates ? e->relates[k].id
+			                 : k < m          ? e->contradicts[k - e->n_relates].ref.id
+			                                  : e->superseded_by.id;
+			if (!id || !dtk_entry_id_split(id, &plen) ||
+			    (plen == strlen(node->name) && !strncmp(id, node->name, plen)))
+				continue;
+			dtk_grow((void **)&v, &cap, n + 1, sizeof(*v));
+			v[n++] = dtk_xstrndup(id, plen);
+		}
+	}
+	qsort(v, n, sizeof(*v), S_str_cmp);
+	for (i = 0; i < n; i++) {
+		if (!i || strcmp(v[i - 1], v[i]))
+			dtk_buf_printf(b, "%s%s", b->len > at ? "," : "", v[i]);
+	}
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+int dtk_nodecache_links_has(const char *links, const char *node)
+{
+	size_t len = strlen(node);
+	const char *p = links;
+
+	while (p && *p) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		if (n == len && !strncmp(p, node, len))
+			return 1;
+		p = end ? end + 1 : NULL;
+	}
+	return 0;
 }
 
 int dtk_nodecache_refs(struct dtk_nodecache *c, const char *name, struct dtk_nodecache_ref *node,
@@ -664,7 +742,8 @@ static int S_put_terms(struct dtk_nodecache *c, struct rec *r, const char *terms
 }
 
 void dtk_nodecache_put(struct dtk_nodecache *c, const char *name, const struct stat *st,
-                       const char *blob, size_t len, const char *terms, size_t terms_len)
+                       const char *blob, size_t len, const char *terms, size_t terms_len,
+                       const char *links)
 {
 	struct rec *r;
 
@@ -675,6 +754,7 @@ void dtk_nodecache_put(struct dtk_nodecache *c, const char *name, const struct s
 	r->off = S_append(c, blob, len);
 	if (r->off && S_put_terms(c, r, terms, terms_len) == 0) {
 		r->name = dtk_xstrdup(name);
+		r->links = dtk_xstrdup(links);
 		dtk_cache_stat_of(&r->st, st);
 		r->len = len;
 		r->sum = dtk_cache_sum(blob, len);
@@ -800,9 +880,9 @@ int dtk_nodecache_save(struct dtk_nodecache *c)
 		dtk_cache_stat_put(&idx, &v[i]->st);
 		dtk_buf_printf(&idx,
 		               " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-		               " %" PRIu64 "\n",
+		               " %" PRIu64 " %s\n",
 		               v[i]->off, v[i]->len, v[i]->sum, v[i]->terms.off, v[i]->terms.len,
-		               v[i]->terms.sum);
+		               v[i]->terms.sum, *v[i]->links ? v[i]->links : "-");
 	}
 	dtk_cache_end_put(&idx, n);
 	ioff = S_append(c, idx.ptr, idx.len);

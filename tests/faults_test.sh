@@ -32,7 +32,7 @@ cp -R "$SRC/tests/fixtures/base" "$scratch/arch/a/b/base"
 echo "gitdir: ../../../../victim" >"$scratch/arch/a/b/base/.git"
 (cd "$scratch/arch/a/b/base" && "$DTK" show alpha >/dev/null 2>&1 &&
     "$DTK" search alpha >/dev/null 2>&1)
-if [ -z "$(ls -A "$scratch/victim")" ] && ls "$XDG_CACHE_HOME"/dtk/links-* >/dev/null 2>&1; then
+if [ -z "$(ls -A "$scratch/victim")" ] && ls "$XDG_CACHE_HOME"/dtk/nodes-* >/dev/null 2>&1; then
     ok "a .git file naming a directory not this work tree's: no cache there, the user's cache used"
 else
     ko "a .git file naming a directory not this work tree's: no cache there" \
@@ -48,14 +48,14 @@ rm -f "$scratch/arch/a/b/base/.git"
 # a linked worktree's and core.worktree's git dirs are this work tree's
 git worktree add -q "$scratch/linked" -b linked 2>/dev/null
 (cd "$scratch/linked" && "$DTK" show alpha >/dev/null 2>&1)
-ls "$repo/.git/worktrees/linked/dtk"/links-* >/dev/null 2>&1 &&
+ls "$repo/.git/worktrees/linked/dtk"/nodes-* >/dev/null 2>&1 &&
     ok "a linked worktree: its cache in its own git dir" ||
     ko "a linked worktree: its cache in its own git dir" "$(ls -R "$repo/.git/worktrees/linked")"
 git init -q --separate-git-dir "$scratch/sep.git" "$scratch/sep"
 cp -R "$SRC/tests/fixtures/base/." "$scratch/sep/"
 git --git-dir="$scratch/sep.git" config core.worktree "$scratch/sep"
 (cd "$scratch/sep" && "$DTK" show alpha >/dev/null 2>&1)
-ls "$scratch/sep.git/dtk"/links-* >/dev/null 2>&1 &&
+ls "$scratch/sep.git/dtk"/nodes-* >/dev/null 2>&1 &&
     ok "a .git file whose git dir's core.worktree is this work tree: the cache there" ||
     ko "a .git file whose git dir's core.worktree is this work tree: the cache there"
 

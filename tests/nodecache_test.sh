@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# nodecache_test.sh DTK SOURCE_DIR: dtk search's node cache (docs/design.md,
-# "The node cache"): search prints the same bytes, on stdout and stderr, with
-# the same status, with the cache cold, warm and without it (DTK_NO_CACHE=1),
-# on the shipped base and after every kind of change a cached node depends
-# on: its file rewritten (same size and mtime too), a source it names gone,
-# the policy changed, the file made invalid or a link; a damaged cache is
-# passed over; the cache lives in the git directory, never in the tree.
+# nodecache_test.sh DTK SOURCE_DIR: the node cache (docs/design.md, "The node
+# cache"): search, show and the other commands print the same bytes, on
+# stdout and stderr, with the same status, with the cache cold, warm and
+# without it (DTK_NO_CACHE=1), on the shipped base and after every kind of
+# change a cached node depends on: its file rewritten (same size and mtime
+# too), a source it names gone, the policy changed, the file made invalid or
+# a link, a link to another node added; a damaged cache is passed over; the
+# cache lives in the git directory (a worktree's own), never in the tree.
 set -u
 
 . "$(dirname "$0")/lib.sh"
@@ -50,7 +51,12 @@ same() {
     cmp -s "$scratch/c.out" "$scratch/n.out" && cmp -s "$scratch/c.err" "$scratch/n.err" ||
         bad="search $*: $(diff "$scratch/n.out" "$scratch/c.out" | head -5) $(diff "$scratch/n.err" "$scratch/c.err" | head -5)"
     cp "$scratch/c.out" "$scratch/s.out" && cp "$scratch/c.err" "$scratch/s.err"
-    for c in "${others[@]}"; do
+    local shows=() t
+    for t in "$dir"/insights/[a-z]*.yaml; do
+        t=${t##*/}
+        shows+=("show --format json ${t%.yaml}")
+    done
+    for c in "${others[@]}" "${shows[@]}"; do
         $prep
         # shellcheck disable=SC2086 # each is words
         runc "$dir" "$scratch/o" $c
@@ -296,5 +302,135 @@ run "$repo" "$scratch/c" a
     ko "a killed writer's temporary file is left"
 [ -e "$repo/.git/dtk/$name.Live01" ] && [ -e "$repo/.git/dtk/other.Abc123" ] &&
     ok "  ... a recent one and another file: left" || ko "  ... a recent one or another file removed"
+
+# ---- show: it reads only the node files that name the node shown, by the
+# links each record keeps ----
+# show_same NAME DIR ARGS...: show's stdout, stderr and status, with the
+# cache as it is and then without any cache, are the same bytes
+show_same() {
+    local name=$1 dir=$2
+    shift 2
+    (cd "$dir" && dtk show "$@" >"$scratch/c.out" 2>"$scratch/c.err"; echo $? >>"$scratch/c.err")
+    (cd "$dir" && DTK_NO_CACHE=1 dtk show "$@" >"$scratch/n.out" 2>"$scratch/n.err"
+        echo $? >>"$scratch/n.err")
+    if cmp -s "$scratch/c.out" "$scratch/n.out" && cmp -s "$scratch/c.err" "$scratch/n.err"; then
+        ok "$name"
+    else
+        ko "$name" "$(diff "$scratch/n.out" "$scratch/c.out" | head -5)" \
+            "$(diff "$scratch/n.err" "$scratch/c.err" | head -5)"
+    fi
+}
+shipped_ids=$(sed -n 's/^  - id: \([a-z0-9-]*\)$/\1/p' "$shipped"/insights/[a-z]*.yaml)
+shipped_nodes=$(cd "$shipped/insights" && ls [a-z]*.yaml | sed 's/\.yaml$//')
+bad=0
+for round in cold warm; do
+    [ $round = cold ] && rm -rf "$XDG_CACHE_HOME"
+    for t in $shipped_nodes $shipped_ids; do
+        for fmt in text json; do
+            (cd "$shipped" && dtk show --format $fmt "$t" >"$scratch/c.out" 2>&1)
+            (cd "$shipped" && DTK_NO_CACHE=1 dtk show --format $fmt "$t" >"$scratch/n.out" 2>&1)
+            cmp -s "$scratch/c.out" "$scratch/n.out" || { bad=$((bad + 1)); echo "differs: $round $fmt $t"; }
+        done
+    done
+done
+n=$(echo $shipped_nodes $shipped_ids | wc -w)
+[ "$bad" -eq 0 ] && ok "shipped base: show of its $n nodes and entries, text and json, cold and warm: same bytes" ||
+    ko "shipped base: $bad shows differ with the cache"
+repo=$scratch/showrepo
+git init -q "$repo" && cp -R "$SRC/tests/fixtures/base/." "$repo/" &&
+    (cd "$repo" && git add -A && git commit -qm fixture) || ko "make the show base"
+# ---- a base in git with links across nodes ----
+# delta names alpha; alpha names beta (it contradicts beta-001)
+(cd "$repo" && dtk add-node --category 策略 delta >/dev/null &&
+    printf '%s\n' 'node: delta' 'bloom: remember' 'insights:' '  - id: delta-001' \
+        '    title: D' '    claim: d.' '    confidence: low' '    source: paper-a' \
+        '    created: 2026-02-10' '    relates: [alpha-002]' >insights/delta.yaml &&
+    dtk relate beta-002 alpha-001 >/dev/null && dtk reindex -q && git add -A &&
+    git commit -qm base) || ko "make a base with links across nodes"
+for t in alpha beta gamma delta alpha-001 alpha-002 alpha-003 beta-001 beta-002 delta-001; do
+    show_same "git base: show $t" "$repo" "$t"
+    show_same "git base: show $t --format json" "$repo" --format json "$t"
+done
+grep -q '"referenced_by"' "$scratch/c.out" && ok "json: referenced_by is there" ||
+    ko "json: no referenced_by" "$(head -c 300 "$scratch/c.out")"
+[ -z "$(cd "$repo" && git status --porcelain --ignored)" ] && ok "in git: the work tree is untouched" ||
+    ko "in git: the work tree changed" "$(cd "$repo" && git status --porcelain --ignored)"
+
+# ---- never stale: a same-size rewrite, its mtime set back (same inode) ----
+# delta names alpha, not beta; rewritten to name beta, beta's show must see
+# it (a stale entry would say delta does not name beta, and skip it)
+b=$repo/insights/delta.yaml
+touch -d '2020-01-01 00:00:00' "$b"
+(cd "$repo" && dtk show beta >/dev/null && dtk show beta >"$scratch/before")
+grep -q 'delta-001' "$scratch/before" && ko "stale: beta named by delta before the change" ||
+    ok "stale: beta not named by delta, cached"
+size0=$(stat -c %s "$b")
+sed 's/\[alpha-002\]$/[beta-002] /' "$b" >"$scratch/b.new"
+cat "$scratch/b.new" >"$b" # the same inode, rewritten
+touch -d '2020-01-01 00:00:00' "$b"
+[ "$(stat -c %s "$b")" = "$size0" ] && grep -q 'beta-002' "$b" &&
+    [ "$(stat -c %Y "$b")" = "$(date -d '2020-01-01 00:00:00' +%s)" ] &&
+    ok "stale: rewritten with the same size and mtime" ||
+    ko "stale: the rewrite did not keep size and mtime"
+show_same "stale: show beta after the rewrite" "$repo" beta
+grep -q 'delta-001 relates beta-002' "$scratch/c.out" &&
+    ok "stale: a same-size rewrite with the same mtime is read again" ||
+    ko "stale: show beta misses the new link" "$(cat "$scratch/c.out")"
+show_same "stale: show beta-002 after the rewrite" "$repo" beta-002
+grep -q 'related by: *delta-001' "$scratch/c.out" && ok "stale: beta-002's new link found" ||
+    ko "stale: beta-002's new link missing" "$(cat "$scratch/c.out")"
+# within the same second as the cache: written, shown, rewritten at once
+git -C "$repo" checkout -q -- insights/delta.yaml
+cat "$b" >"$scratch/b.old" && cat "$scratch/b.old" >"$b"
+(cd "$repo" && dtk show beta >/dev/null)
+m=$(stat -c %y "$b")
+sed 's/\[alpha-002\]$/[beta-002] /' "$b" >"$scratch/b.new"
+cat "$scratch/b.new" >"$b"
+touch -d "$m" "$b"
+show_same "racy: a rewrite within the cache's second, mtime kept" "$repo" beta
+grep -q 'delta-001 relates beta-002' "$scratch/c.out" && ok "racy: the new link is there" ||
+    ko "racy: the new link is missing"
+git -C "$repo" checkout -q -- insights/delta.yaml
+
+# a fresh id (not digits) named from another node: the node's show lists it
+fresh=$(cd "$repo" && dtk add --title "Fresh" --claim "fresh." --source paper-a \
+    --confidence low beta 2>/dev/null | sed -n 's/^\(beta-[0-9a-z]*\).*/\1/p' | head -1)
+(cd "$repo" && dtk relate delta-001 "$fresh" >/dev/null) || ko "relate delta-001 to a fresh id"
+show_same "a fresh id named from another node: show beta" "$repo" beta
+grep -q "delta-001 relates $fresh" "$scratch/c.out" && ok "  ... the node's show lists the link to $fresh" ||
+    ko "  ... the link to the fresh id $fresh is missing" "$(cat "$scratch/c.out")"
+show_same "  ... and the entry's show, json" "$repo" --format json "$fresh"
+git -C "$repo" checkout -q -- . && git -C "$repo" clean -qfd insights
+
+# ---- concurrent shows: each right, the cache whole afterwards ----
+for i in 1 2 3 4 5 6; do
+    (cd "$repo" && dtk show --format json alpha >"$scratch/p$i.out" 2>&1) &
+done
+wait
+(cd "$repo" && DTK_NO_CACHE=1 dtk show --format json alpha >"$scratch/ref.out")
+k=0
+for i in 1 2 3 4 5 6; do cmp -s "$scratch/p$i.out" "$scratch/ref.out" || k=$((k + 1)); done
+[ "$k" -eq 0 ] && ok "six shows at once: all right" || ko "six shows at once: $k differ"
+[ "$(ls "$repo/.git/dtk" | wc -l)" = 1 ] && ok "six shows at once: one cache file, no temporary left" ||
+    ko "six shows at once: $(ls "$repo/.git/dtk")"
+show_same "after six shows at once: the cache is whole" "$repo" --format json alpha
+
+# ---- shows while writes change the base: then what the files say ----
+(cd "$repo" && dtk show alpha >/dev/null)
+(cd "$repo" && for t in alpha-002 alpha-003; do dtk relate beta-002 $t >/dev/null || exit 1; done) &
+w=$!
+for i in 1 2 3 4 5 6; do (cd "$repo" && dtk show alpha >/dev/null 2>&1) & done
+wait $w && ok "writes during shows: done" || ko "writes during shows failed"
+wait
+show_same "after writes during shows: show alpha" "$repo" alpha
+grep -q 'beta-002 relates alpha-003' "$scratch/c.out" && ok "after writes during shows: the new link is there" ||
+    ko "after writes during shows: the new link is missing" "$(cat "$scratch/c.out")"
+show_same "after writes during shows: show alpha-003 --format json" "$repo" --format json alpha-003
+
+# ---- a worktree: its own git directory ----
+git -C "$repo" worktree add -q "$scratch/wt" 2>/dev/null || ko "git worktree add"
+show_same "worktree: show alpha" "$scratch/wt" alpha
+ls "$repo"/.git/worktrees/wt/dtk/nodes-* >/dev/null 2>&1 &&
+    ok "worktree: the cache is in the worktree's git directory" || ko "worktree: no cache in .git/worktrees/wt/dtk"
 
 t_done

@@ -123,7 +123,7 @@ void t_dtk(struct t_run *r, const char *dir, const char *env, ...)
 	int rc;
 
 	const char *wrap = getenv("DTK_TEST_WRAPPER"); /* e.g. valgrind */
-	/* dtk show's links cache: never the user's ~/.cache (ctest sets one) */
+	/* the node cache: never the user's ~/.cache (ctest sets one) */
 	if (!getenv("XDG_CACHE_HOME")) {
 		char *tmpdir = getenv("TMPDIR");
 		char *cache = dtk_path_join(tmpdir && *tmpdir ? tmpdir : "/tmp", "dtk-test-cache");

@@ -205,9 +205,9 @@ static void test_file(void **state)
 	(void)state;
 	c = dtk_nodecache_open(path, "/base");
 	assert_int_equal(dtk_nodecache_get(c, "alpha.yaml", &old, &blob, &len), -1);
-	dtk_nodecache_put(c, "beta.yaml", &old, b, sizeof(b), NULL, 0);
-	dtk_nodecache_put(c, "alpha.yaml", &old, a, sizeof(a), NULL, 0);
-	dtk_nodecache_put(c, "gamma.yaml", &fresh, a, sizeof(a), NULL, 0);
+	dtk_nodecache_put(c, "beta.yaml", &old, b, sizeof(b), NULL, 0, "");
+	dtk_nodecache_put(c, "alpha.yaml", &old, a, sizeof(a), NULL, 0, "");
+	dtk_nodecache_put(c, "gamma.yaml", &fresh, a, sizeof(a), NULL, 0, "");
 	assert_int_equal(dtk_nodecache_save(c), 0);
 	dtk_nodecache_free(c);
 	/* written as of before the puts: wait out the grain for alpha's sake? no:
@@ -230,7 +230,7 @@ static void test_file(void **state)
 	assert_int_equal(dtk_nodecache_get(c, "beta.yaml", &old, NULL, NULL), 0);
 	assert_int_equal(dtk_nodecache_get(c, "alpha.yaml", &old, &blob, &len), 0);
 	free(blob);
-	dtk_nodecache_put(c, "alpha.yaml", &old, b, sizeof(b), NULL, 0);
+	dtk_nodecache_put(c, "alpha.yaml", &old, b, sizeof(b), NULL, 0, "");
 	assert_int_equal(dtk_nodecache_save(c), 0);
 	dtk_nodecache_free(c);
 	c = dtk_nodecache_open(path, "/base");
@@ -243,7 +243,7 @@ static void test_file(void **state)
 	free(blob);
 	dtk_nodecache_free(c);
 	dtk_nodecache_put(c = dtk_nodecache_open(path, "/base"), "alpha.yaml", &old, a, sizeof(a),
-	                  NULL, 0);
+	                  NULL, 0, "");
 	dtk_nodecache_get(c, "beta.yaml", &old, NULL, NULL);
 	assert_int_equal(dtk_nodecache_save(c), 0);
 	dtk_nodecache_free(c);
@@ -325,7 +325,7 @@ static void S_forge(const char *dir, const char *from, const char *to, int other
 	char name[300], *slash;
 	unsigned long long v[8];
 
-	assert_int_equal(sscanf(file, "dtk node cache 3\nindex %llu %zu", &ioff, &ilen), 2);
+	assert_int_equal(sscanf(file, "dtk node cache 4\nindex %llu %zu", &ioff, &ilen), 2);
 	idx = file + ioff;
 	line = strstr(idx, "\nalpha.yaml ");
 	assert_non_null(line);
@@ -381,7 +381,7 @@ static void S_forge(const char *dir, const char *from, const char *to, int other
 	/* the head: where the index is */
 	memset(file, ' ', 64);
 	file[63] = '\n';
-	p = file + snprintf(file, 64, "dtk node cache 3\nindex %llu %zu", ioff, ilen);
+	p = file + snprintf(file, 64, "dtk node cache 4\nindex %llu %zu", ioff, ilen);
 	*p = '\n';
 	{
 		char *cmd = NULL;
@@ -539,7 +539,7 @@ static void test_terms(void **state)
 		char *cache = S_cache_file(dir, &len), *name = NULL, *p, *slash;
 		unsigned long long ioff, v[11];
 		size_t ilen, k, damaged = 0;
-		assert_int_equal(sscanf(cache, "dtk node cache 3\nindex %llu %zu", &ioff, &ilen),
+		assert_int_equal(sscanf(cache, "dtk node cache 4\nindex %llu %zu", &ioff, &ilen),
 		                 2);
 		for (p = strstr(cache + ioff, "\n") + 1; (p = strstr(p, ".yaml ")); p++) {
 			assert_int_equal(sscanf(p + 6,

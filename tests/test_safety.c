@@ -117,8 +117,8 @@ static void test_fresh_ids_after_the_last_number(void **state)
 	assert_int_equal(r.status, 0);
 	assert_int_equal(strlen(r.out), strlen("alpha-k3x9q2m\n"));
 	t_run_free(&r);
-	t_dtk(&r, dir, NULL, "add", "alpha", "--title", "T", "--claim", "C", "--source",
-	      "paper-a", "--confidence", "low", NULL);
+	t_dtk(&r, dir, NULL, "add", "alpha", "--title", "T", "--claim", "C", "--source", "paper-a",
+	      "--confidence", "low", NULL);
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out, "alpha-v8wms80\n");
 	t_dtk(&s, other, NULL, "add", "alpha", "--title", "T", "--claim", "C", "--source",
@@ -127,8 +127,8 @@ static void test_fresh_ids_after_the_last_number(void **state)
 	t_run_free(&s);
 	/* the same entry again in one node (the duplicate check, which refuses
 	 * it, off): the next nonce */
-	t_dtk(&s, dir, "DTK_NO_DUPLICATE_CHECK=1", "add", "alpha", "--title", "T", "--claim", "C", "--source",
-	      "paper-a", "--confidence", "low", NULL);
+	t_dtk(&s, dir, "DTK_NO_DUPLICATE_CHECK=1", "add", "alpha", "--title", "T", "--claim", "C",
+	      "--source", "paper-a", "--confidence", "low", NULL);
 	assert_int_equal(s.status, 0);
 	assert_string_not_equal(s.out, r.out);
 	t_run_free(&s);
@@ -216,8 +216,9 @@ static void test_index_must_be_a_regular_file(void **state)
 		assert_null(strstr(r.out, "TOP-SECRET"));
 		assert_null(strstr(r.err, "TOP-SECRET"));
 		/* the path as the user sees it, relative to where dtk runs */
-		assert_non_null(strstr(r.err, ": error: cannot read INDEX.md: it is a symbolic link "
-		                              "(it must be a regular file)\n"));
+		assert_non_null(strstr(r.err,
+		                       ": error: cannot read INDEX.md: it is a symbolic link "
+		                       "(it must be a regular file)\n"));
 		t_run_free(&r);
 	}
 	assert_int_equal(
@@ -482,7 +483,7 @@ static void test_control_characters_escaped(void **state)
 }
 
 /* Snapshots dir (every name, mode, size and time, every file's checksum;
- * not "..", where the snapshot goes, nor .git/dtk/, show's links cache)
+ * not "..", where the snapshot goes, nor .git/dtk/, the node cache)
  * into the file snap beside it. */
 static void S_snapshot(const char *dir, const char *snap)
 {
@@ -499,8 +500,8 @@ static void S_snapshot(const char *dir, const char *snap)
 /* The commands docs/ say never write (check, show, list, next-id, log,
  * crystallize --plan) leave every byte and every time stamp of the base and
  * its repository as they were: on a base in sync, with drift, and invalid.
- * Only show's links cache, in the git directory (.git/dtk/), may change:
- * made by a show first, it is left out of the comparison. */
+ * Only the node cache, in the git directory (.git/dtk/), may change: made
+ * by a show first, it is left out of the comparison. */
 static void test_read_only_commands_write_nothing(void **state)
 {
 	static const char *const cmds[] = {
@@ -524,7 +525,7 @@ static void test_read_only_commands_write_nothing(void **state)
 	free(base);
 	S_commit(dir);
 	t_sh(dir, "HOME=\"$PWD\" '%s' show alpha >/dev/null 2>&1", DTK_BIN);
-	assert_int_equal(t_sh(dir, "ls .git/dtk/links-* >/dev/null"), 0);
+	assert_int_equal(t_sh(dir, "ls .git/dtk/nodes-* >/dev/null"), 0);
 	for (k = 0; k < 3; k++) {
 		if (k == 1) /* drift */
 			assert_int_equal(t_sh(dir, "echo stale >>INDEX.md"), 0);

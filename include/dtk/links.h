@@ -22,9 +22,10 @@ struct dtk_link {
 
 /*
  * Lists what in kb names the entry id (node NULL), or an entry of the node
- * called node from another node or from a gap (id NULL). Order: the entries
- * of kb->nodes in order (relates, then contradicts, then superseded_by, of
- * each), then the gaps.
+ * called node from another node or from a gap (id NULL). Order, the same
+ * whatever the order of kb->nodes (a whole base's or one node's load): by
+ * the naming entry's node name, then the entries in their node's order
+ * (relates, then contradicts, then superseded_by, of each), then the gaps.
  * Returns the count and sets *out to a malloc'd array the caller frees (NULL
  * when the count is 0).
  */

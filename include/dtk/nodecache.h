@@ -10,11 +10,14 @@
  * dtk_similar_pack): added by a load that needs them (the duplicate check of
  * dtk add), kept while the file does not change.
  *
- * The file: a head of 64 bytes ("dtk node cache 3\n", "index <offset>
+ * A record also names the nodes the node's entries name (its links), so
+ * that dtk show reads only the node files that name the node it shows.
+ *
+ * The file: a head of 64 bytes ("dtk node cache 4\n", "index <offset>
  * <length>", padded), the packed nodes and terms, then the index: root,
  * build, time, one line per node file (name, stat data, offset, length and
- * checksum of its packed node, then of its terms or "0 0 0"), and "end
- * <count> <checksum of the index>".
+ * checksum of its packed node, then of its terms or "0 0 0", then its links
+ * or "-"), and "end <count> <checksum of the index>".
  */
 #ifndef DTK_NODECACHE_H
 #define DTK_NODECACHE_H
@@ -72,11 +75,26 @@ int dtk_nodecache_read(struct dtk_nodecache *c, const struct dtk_nodecache_ref *
                        struct dtk_buf *b);
 
 /* Adds the record of node file name: st, its stat data taken before it was
- * read, blob[0..len), its packed node, and terms[0..terms_len), the terms
- * of its entries (NULL: none), written to the new cache file at once, not
- * kept in memory. Safe from several threads at once. */
+ * read, blob[0..len), its packed node, terms[0..terms_len), the terms of
+ * its entries (NULL: none), written to the new cache file at once, not kept
+ * in memory, and links, the nodes its entries name (dtk_nodecache_links_of).
+ * Safe from several threads at once. */
 void dtk_nodecache_put(struct dtk_nodecache *c, const char *name, const struct stat *st,
-                       const char *blob, size_t len, const char *terms, size_t terms_len);
+                       const char *blob, size_t len, const char *terms, size_t terms_len,
+                       const char *links);
+
+/* Appends to b the links of node: the names of the other nodes whose
+ * entries its entries name (relates, contradicts, superseded_by), sorted,
+ * each once, joined by ','; nothing when none. */
+void dtk_nodecache_links_of(struct dtk_buf *b, const struct dtk_node *node);
+
+/* After dtk_nodecache_get found node file name: returns its links (as
+ * dtk_nodecache_links_of makes them, owned by c), or NULL when name was not
+ * found so. */
+const char *dtk_nodecache_links(struct dtk_nodecache *c, const char *name);
+
+/* Returns 1 when links (dtk_nodecache_links_of's) name node, else 0. */
+int dtk_nodecache_links_has(const char *links, const char *node);
 
 /* Adds terms[0..len), the terms of its entries, to the record of node file
  * name that dtk_nodecache_get found. Safe from several threads at once. */

@@ -26,7 +26,7 @@ function copyBase() {
 }
 
 async function connect(dir) {
-    // dtk show's links cache outside the user's ~/.cache (docs/design.md)
+    // the node cache outside the user's ~/.cache (docs/design.md)
     const env = { ...getDefaultEnvironment(),
                   XDG_CACHE_HOME: process.env.XDG_CACHE_HOME || path.join(dir + '.cache') };
     const transport = new StdioClientTransport({ command: DTK, args: ['-C', dir, 'mcp'],
