@@ -7,7 +7,6 @@
 #include "dtk/similar.h"
 #include "dtk/write.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -155,16 +154,44 @@ static void S_fresh_id(const struct dtk_wfile *f, const char *node, const struct
 	} while (l && l->kind == DTK_Y_SEQ && i < l->n);
 }
 
-static int S_list_opt(struct dtk_ctx *ctx, struct dtk_yscalar *l, size_t *n, int *flag,
-                      const char *v)
+/* Sets l (*n ids) to the values of the option key of a, and *flag when it
+ * was given: they replace the file's list. Returns 0, or -1 after the usage
+ * error. */
+static int S_list_arg(struct dtk_ctx *ctx, const struct dtk_args *a, int key, struct dtk_yscalar *l,
+                      size_t *n, int *flag)
 {
-	if (!*flag) {
-		*flag = 1;
-		*n = 0;
-	}
-	if (*n >= MAX_LIST)
+	const char *const *v = dtk_args_list(a, key, n);
+	size_t i;
+
+	if (*n > MAX_LIST)
 		return dtk_cmd_usage_error(ctx, "add", "at most %d ids in a list", MAX_LIST);
-	l[(*n)++] = (struct dtk_yscalar){v, 0};
+	for (i = 0; i < *n; i++)
+		l[i] = (struct dtk_yscalar){v[i], 0};
+	*flag = *n > 0;
+	return 0;
+}
+
+/* Sets the entry f to the options of a (NULL: not given); returns 0, or -1
+ * after the usage error. */
+static int S_args(struct dtk_ctx *ctx, const struct dtk_args *a, struct entry *f)
+{
+	const char *const *v;
+
+	memset(f, 0, sizeof(*f));
+	f->title = dtk_args_str(a, 't');
+	f->claim = dtk_args_str(a, 'c');
+	f->source = dtk_args_str(a, 's');
+	f->confidence = dtk_args_str(a, 'C');
+	f->created = dtk_args_str(a, 'd');
+	f->allow_future = dtk_args_has(a, 'F') > 0;
+	v = dtk_args_list(a, 'D', &f->n_distinct);
+	if (f->n_distinct > MAX_LIST)
+		return dtk_cmd_usage_error(ctx, "add", "at most %d ids in a list", MAX_LIST);
+	if (f->n_distinct)
+		memcpy(f->distinct, v, f->n_distinct * sizeof(*v));
+	if (S_list_arg(ctx, a, 'v', f->verified, &f->n_verified, &f->flag_verified) < 0 ||
+	    S_list_arg(ctx, a, 'r', f->relates, &f->n_relates, &f->flag_relates) < 0)
+		return -1;
 	return 0;
 }
 
@@ -296,64 +323,40 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 	return rc;
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {{"title", required_argument, NULL, 't'},
-                                          {"claim", required_argument, NULL, 'c'},
-                                          {"source", required_argument, NULL, 's'},
-                                          {"confidence", required_argument, NULL, 'C'},
-                                          {"verified-by", required_argument, NULL, 'v'},
-                                          {"relates", required_argument, NULL, 'r'},
-                                          {"created", required_argument, NULL, 'd'},
-                                          {"from", required_argument, NULL, 'f'},
-                                          {"allow-future", no_argument, NULL, 'F'},
-                                          {"distinct-from", required_argument, NULL, 'D'},
-                                          DTK_WRITE_LONGOPTS,
-                                          {NULL, 0, NULL, 0}};
+/* The options of the command (the dispatcher parses them). */
+static const struct dtk_opt S_opts[] = {
+        {"title", 't', DTK_OPT_STRING, DTK_OPT_NEEDED, .arg = "T", .help = "its title"},
+        {"claim", 'c', DTK_OPT_STRING, DTK_OPT_NEEDED, .arg = "C", .help = "its claim"},
+        {"source", 's', DTK_OPT_STRING, DTK_OPT_NEEDED, .arg = "S",
+         .help = "its source (a source id)"},
+        {"confidence", 'C', DTK_OPT_STRING, DTK_OPT_NEEDED, .arg = "LEVEL",
+         .help = "high, medium or low: there is no default"},
+        {"verified-by", 'v', DTK_OPT_LIST, .arg = "S",
+         .help = "a corroborating source (repeat for more)"},
+        {"relates", 'r', DTK_OPT_LIST, .arg = "ID", .help = "a related entry (repeat for more)"},
+        {"created", 'd', DTK_OPT_STRING, .arg = "DATE",
+         .help = "its date (default today; not after it)"},
+        {"from", 'f', DTK_OPT_STRING, .arg = "FILE|-",
+         .help = "a YAML or JSON mapping with the same keys (title, claim,\n"
+                 "source, confidence, created, verified_by, relates);\n"
+                 "flags given as well override it"},
+        {"allow-future", 'F', DTK_OPT_FLAG, .help = "accept a --created date after today"},
+        {"distinct-from", 'D', DTK_OPT_LIST, .arg = "ID",
+         .help = "the new entry says something entry ID does not: not\n"
+                 "refused as its near-duplicate (repeat for more)"},
+        DTK_WRITE_OPTS,
+        {NULL}};
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_arena *arena = dtk_arena_new();
 	struct entry *e = dtk_xcalloc(1, sizeof(*e)), flags;
-	const char *from = NULL;
+	const char *from = dtk_args_str(a, 'f');
 	struct dtk_write w;
-	int c, rc = DTK_EXIT_INVALID;
+	int rc = DTK_EXIT_INVALID;
 
-	memset(&flags, 0, sizeof(flags));
 	dtk_write_init(&w, ctx, "add");
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		switch (c) {
-		case 't': flags.title = optarg; break;
-		case 'c': flags.claim = optarg; break;
-		case 's': flags.source = optarg; break;
-		case 'C': flags.confidence = optarg; break;
-		case 'd': flags.created = optarg; break;
-		case 'f': from = optarg; break;
-		case 'F': flags.allow_future = 1; break;
-		case 'D':
-			if (flags.n_distinct >= MAX_LIST) {
-				dtk_cmd_usage_error(ctx, "add", "at most %d ids in a list",
-				                    MAX_LIST);
-				goto done;
-			}
-			flags.distinct[flags.n_distinct++] = optarg;
-			break;
-		case 'v':
-			if (S_list_opt(ctx, flags.verified, &flags.n_verified, &flags.flag_verified,
-			               optarg) < 0)
-				goto done;
-			break;
-		case 'r':
-			if (S_list_opt(ctx, flags.relates, &flags.n_relates, &flags.flag_relates,
-			               optarg) < 0)
-				goto done;
-			break;
-		default:
-			if (dtk_write_option(&w, c, optarg) != 1)
-				goto done;
-		}
-	}
-	if (dtk_cmd_operands(ctx, "add", argc, argv, 1, 1, "<node>") < 0)
+	if (S_args(ctx, a, &flags) < 0 || dtk_args_operands(ctx, a, 1, 1, "<node>") < 0)
 		goto done;
 	if (from && (rc = S_from(ctx, e, from, arena)) != 0)
 		goto done;
@@ -378,7 +381,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		memcpy(e->relates, flags.relates, sizeof(e->relates));
 		e->n_relates = flags.n_relates;
 	}
-	rc = S_add(&w, e, argv[optind]);
+	rc = S_add(&w, e, a->argv[0]);
 done:
 	dtk_write_release(&w);
 	dtk_arena_free(arena);
@@ -405,28 +408,17 @@ const struct dtk_cmd dtk_cmd_add = {
                 "entry (case, width, spaces, punctuation, line breaks aside) is refused,\n"
                 "naming it; so is one that scores at least 0.15 against live entries (as\n"
                 "'dtk similar' scores them, title and claim), listing them, unless each is\n"
-                "named with --distinct-from.\n\n"
-                "options:\n"
-                "  --title T, --claim C, --source S, --confidence LEVEL, --created DATE\n"
-                "  --verified-by S  a corroborating source (repeat for more)\n"
-                "  --relates ID     a related entry (repeat for more)\n"
-                "  --allow-future   accept a --created date after today\n"
-                "  --from FILE|-    a YAML or JSON mapping with the same keys (title, claim,\n"
-                "                   source, confidence, created, verified_by, relates);\n"
-                "                   flags given as well override it\n"
-                "  --distinct-from ID\n"
-                "                   the new entry says something entry ID does not: not\n"
-                "                   refused as its near-duplicate (repeat for "
-                "more)\n" DTK_WRITE_HELP "\n"
-                "examples:\n"
-                "  dtk add weight-management --title 'RDMA 写无需推理端参与' \\\n"
-                "      --claim '单边 RDMA WRITE 直接写入推理端显存。' \\\n"
-                "      --source perplexity-weight-transfer-2025 --confidence low \\\n"
-                "      --distinct-from weight-management-001\n"
-                "  echo '{\"title\": \"t\", \"claim\": \"c\", \"source\": \"metis-2024\",\n"
-                "        \"confidence\": \"medium\"}' |\n"
-                "      dtk add training-parallelism --from - --format json\n",
+                "named with --distinct-from.\n",
+        .examples = "examples:\n"
+                    "  dtk add weight-management --title 'RDMA 写无需推理端参与' \\\n"
+                    "      --claim '单边 RDMA WRITE 直接写入推理端显存。' \\\n"
+                    "      --source perplexity-weight-transfer-2025 --confidence low \\\n"
+                    "      --distinct-from weight-management-001\n"
+                    "  echo '{\"title\": \"t\", \"claim\": \"c\", \"source\": \"metis-2024\",\n"
+                    "        \"confidence\": \"medium\"}' |\n"
+                    "      dtk add training-parallelism --from - --format json\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
-        .options = S_options,
-        .exec = S_exec,
+        .opts = S_opts,
+        .operands = "<node>",
+        .run = S_run,
 };

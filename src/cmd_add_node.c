@@ -5,7 +5,6 @@
 #include "dtk/model.h"
 #include "dtk/write.h"
 
-#include <getopt.h>
 #include <string.h>
 
 /* Returns the category called name in _domain.yaml's categories, or NULL. */
@@ -20,39 +19,31 @@ static const struct dtk_yval *S_category(const struct dtk_yval *cats, const char
 	return NULL;
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {{"category", required_argument, NULL, 'c'},
-                                          {"bloom", required_argument, NULL, 'b'},
-                                          DTK_WRITE_LONGOPTS,
-                                          {NULL, 0, NULL, 0}};
+/* The options of the command (the dispatcher parses them). */
+static const struct dtk_opt S_opts[] = {
+        {"category", 'c', DTK_OPT_STRING, DTK_OPT_NEEDED, .arg = "NAME",
+         .help = "the category it belongs to (required)"},
+        {"bloom", 'b', DTK_OPT_CHOICE, .arg = "LEVEL", .choices = dtk_bloom_names,
+         .n_choices = DTK_BLOOM_COUNT, .help = "its Bloom level (default remember)"},
+        DTK_WRITE_OPTS,
+        {NULL}};
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
-	const char *category = NULL, *node;
+	const char *category, *node;
 	const struct dtk_yval *cats, *cat;
 	struct dtk_buf text = DTK_BUF_INIT, line = DTK_BUF_INIT;
 	struct dtk_wfile *dom;
 	struct dtk_write w;
 	char file[300];
-	int c, bloom = DTK_BLOOM_REMEMBER, rc = DTK_EXIT_INVALID;
+	int bloom, rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx, "add-node");
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		if (c == 'c') {
-			category = optarg;
-		} else if (c == 'b') {
-			bloom = dtk_cmd_choice(ctx, "add-node", "--bloom", optarg, dtk_bloom_names,
-			                       DTK_BLOOM_COUNT);
-			if (bloom < 0)
-				goto done;
-		} else if (dtk_write_option(&w, c, optarg) != 1) {
-			goto done;
-		}
-	}
-	if (dtk_cmd_operands(ctx, "add-node", argc, argv, 1, 1, "<node>") < 0)
+	category = dtk_args_str(a, 'c');
+	bloom = (int)dtk_args_int(a, 'b', DTK_BLOOM_REMEMBER);
+	if (dtk_args_operands(ctx, a, 1, 1, "<node>") < 0)
 		goto done;
-	node = argv[optind];
+	node = a->argv[0];
 	if (!dtk_is_name(node)) {
 		dtk_cmd_usage_error(ctx, "add-node",
 		                    "'%s' is not a node name (lowercase letters, digits and '-')",
@@ -110,20 +101,16 @@ done:
 
 const struct dtk_cmd dtk_cmd_add_node = {
         .name = "add-node",
-        .usage = "dtk add-node --category NAME [--bloom LEVEL] [--dry-run]\n"
-                 "                    [--format text|json] [--no-reindex] <node>",
         .summary = "add a node: its file and its place in a category",
         .help = "\nCreates insights/<node>.yaml (node, bloom, insights: []) and appends the\n"
                 "node to the category's nodes in _domain.yaml (a category not there yet is\n"
                 "added at the end). Refused when the node exists. Prints the node's name.\n"
                 "_domain.yaml is written first: when a run was killed before the node\n"
-                "file, running it again finishes it.\n\n"
-                "options:\n"
-                "  --category NAME  the category it belongs to (required)\n"
-                "  --bloom LEVEL    its Bloom level (default remember)\n" DTK_WRITE_HELP "\n"
-                "examples:\n"
-                "  dtk add-node pipeline-schedules --category 分布式策略\n",
+                "file, running it again finishes it.\n",
+        .examples = "examples:\n"
+                    "  dtk add-node pipeline-schedules --category 分布式策略\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
-        .options = S_options,
-        .exec = S_exec,
+        .opts = S_opts,
+        .operands = "<node>",
+        .run = S_run,
 };

@@ -7,7 +7,6 @@
 #include "dtk/fs.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -38,41 +37,34 @@ static struct dtk_wfile *S_create(struct dtk_write *w)
 	return f;
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {{"title", required_argument, NULL, 't'},
-                                          {"url", required_argument, NULL, 'u'},
-                                          {"read", required_argument, NULL, 'r'},
-                                          {"allow-future", no_argument, NULL, 'F'},
-                                          DTK_WRITE_LONGOPTS,
-                                          {NULL, 0, NULL, 0}};
+/* The options of the command (the dispatcher parses them). */
+static const struct dtk_opt S_opts[] = {
+        {"title", 't', DTK_OPT_STRING, DTK_OPT_NEEDED, .arg = "T", .help = "its title (required)"},
+        {"url", 'u', DTK_OPT_STRING, .arg = "U", .help = "an absolute URL"},
+        {"read", 'r', DTK_OPT_STRING, .arg = "DATE",
+         .help = "when it was read (YYYY-MM-DD; not after today)"},
+        {"allow-future", 'F', DTK_OPT_FLAG, .help = "accept a --read date after today"},
+        DTK_WRITE_OPTS,
+        {NULL}};
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
-	const char *title = NULL, *url = NULL, *read = NULL, *id;
+	const char *title, *url, *read, *id;
 	struct dtk_yfield f[4];
 	struct dtk_wfile *file;
 	struct dtk_write w;
 	dtk_date d;
 	size_t n = 0;
-	int c, known, missing, rc = DTK_EXIT_INVALID, allow_future = 0;
+	int known, missing, rc = DTK_EXIT_INVALID, allow_future;
 
 	dtk_write_init(&w, ctx, "add-source");
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		if (c == 't')
-			title = optarg;
-		else if (c == 'u')
-			url = optarg;
-		else if (c == 'r')
-			read = optarg;
-		else if (c == 'F')
-			allow_future = 1;
-		else if (dtk_write_option(&w, c, optarg) != 1)
-			goto done;
-	}
-	if (dtk_cmd_operands(ctx, "add-source", argc, argv, 1, 1, "<source-id>") < 0)
+	title = dtk_args_str(a, 't');
+	url = dtk_args_str(a, 'u');
+	read = dtk_args_str(a, 'r');
+	allow_future = dtk_args_has(a, 'F');
+	if (dtk_args_operands(ctx, a, 1, 1, "<source-id>") < 0)
 		goto done;
-	id = argv[optind];
+	id = a->argv[0];
 	if (!dtk_is_name(id)) {
 		dtk_cmd_usage_error(ctx, "add-source",
 		                    "'%s' is not a source id (lowercase letters, digits and '-')",
@@ -149,22 +141,15 @@ done:
 
 const struct dtk_cmd dtk_cmd_add_source = {
         .name = "add-source",
-        .usage = "dtk add-source --title T [--url U] [--read DATE [--allow-future]]\n"
-                 "                      [--dry-run] [--format text|json] [--no-reindex]\n"
-                 "                      <source-id>",
         .summary = "add a source to insights/_sources.yaml",
         .help = "\nAppends a source (the article knowledge is distilled from) to\n"
                 "insights/_sources.yaml (created when the base has none). Refused when the\n"
-                "id exists. Prints the id (json: {id, title, url, read}).\n\n"
-                "options:\n"
-                "  --title T        its title (required)\n"
-                "  --url U          an absolute URL\n"
-                "  --read DATE      when it was read (YYYY-MM-DD; not after today)\n"
-                "  --allow-future   accept a --read date after today\n" DTK_WRITE_HELP "\n"
-                "examples:\n"
-                "  dtk add-source zero-2020 --title 'ZeRO: Memory Optimizations' \\\n"
-                "      --url https://arxiv.org/abs/1910.02054\n",
+                "id exists. Prints the id (json: {id, title, url, read}).\n",
+        .examples = "examples:\n"
+                    "  dtk add-source zero-2020 --title 'ZeRO: Memory Optimizations' \\\n"
+                    "      --url https://arxiv.org/abs/1910.02054\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
-        .options = S_options,
-        .exec = S_exec,
+        .opts = S_opts,
+        .operands = "<source-id>",
+        .run = S_run,
 };

@@ -36,6 +36,8 @@ static size_t S_n_choices(const struct dtk_opt *o)
 {
 	size_t n = 0;
 
+	if (o->n_choices)
+		return o->n_choices;
 	while (o->choices && o->choices[n])
 		n++;
 	return n;
@@ -215,7 +217,7 @@ static void S_arg(struct dtk_buf *b, const struct dtk_opt *o)
 		dtk_buf_puts(b, o->arg ? o->arg : "V");
 		return;
 	}
-	for (i = 0; o->choices[i]; i++)
+	for (i = 0; i < S_n_choices(o); i++)
 		dtk_buf_printf(b, "%s%s", i ? "|" : "", o->choices[i]);
 }
 
@@ -226,7 +228,7 @@ static int S_alias(const struct dtk_opt *opts, size_t i)
 }
 
 /* The widest line of usage (without its break). */
-#define S_WIDTH 79
+#define S_WIDTH 80
 
 void dtk_args_usage(const struct dtk_cmd *cmd, FILE *f)
 {
@@ -245,7 +247,7 @@ void dtk_args_usage(const struct dtk_cmd *cmd, FILE *f)
 		if (o[i].name && S_alias(o, i))
 			continue;
 		if (o[i].name) {
-			int req = o[i].flags & DTK_OPT_REQUIRED;
+			int req = o[i].flags & (DTK_OPT_REQUIRED | DTK_OPT_NEEDED);
 			dtk_buf_printf(&w, "%s--%s", req ? "" : "[", o[i].name);
 			S_arg(&w, &o[i]);
 			dtk_buf_printf(&w, "%s%s", req ? "" : "]",
@@ -268,7 +270,7 @@ void dtk_args_usage(const struct dtk_cmd *cmd, FILE *f)
 
 /* The widest option that has its help beside it, and the help's column
  * at the least (that of every write command's options). */
-#define S_LABEL 18
+#define S_LABEL 16
 #define S_COLUMN 19
 
 /* Sets b to the left column of option i ("-n, --node N, --alias"). */

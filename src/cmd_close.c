@@ -3,8 +3,6 @@
 
 #include "dtk/write.h"
 
-#include <getopt.h>
-
 static int S_close(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval *e,
                    const char *id, size_t times, struct dtk_buf *lines, void *arg)
 {
@@ -17,22 +15,15 @@ static int S_close(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yv
 	return DTK_EXIT_OK;
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
-
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_write w;
-	int c, rc = DTK_EXIT_INVALID;
+	int rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx, "close");
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1)
-		if (dtk_write_option(&w, c, optarg) != 1)
-			goto done;
-	if (dtk_cmd_operands(ctx, "close", argc, argv, 1, 1 << 20, "<entry-id>") < 0)
+	if (dtk_args_operands(ctx, a, 1, 1 << 20, "<entry-id>") < 0)
 		goto done;
-	rc = dtk_write_each(&w, argc, argv, optind, S_close, NULL);
+	rc = dtk_write_each(&w, a->argc, a->argv, 0, S_close, NULL);
 done:
 	dtk_write_release(&w);
 	return rc;
@@ -40,14 +31,13 @@ done:
 
 const struct dtk_cmd dtk_cmd_close = {
         .name = "close",
-        .usage = "dtk close [--dry-run] [--format text|json] [--no-reindex] <entry-id>...",
         .summary = "mark entries closed: an outcome was fed back",
         .help = "\nSets 'closed: true' on each entry (added when absent). Validated with the\n"
-                "whole base before anything is written. Prints '<id>: closed' per entry.\n\n"
-                "options:\n" DTK_WRITE_HELP "\n"
-                "examples:\n"
-                "  dtk close training-parallelism-008\n",
+                "whole base before anything is written. Prints '<id>: closed' per entry.\n",
+        .examples = "examples:\n"
+                    "  dtk close training-parallelism-008\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
-        .options = S_options,
-        .exec = S_exec,
+        .opts = dtk_write_opts,
+        .operands = "<entry-id>...",
+        .run = S_run,
 };

@@ -4,7 +4,6 @@
 #include "dtk/kb.h"
 #include "dtk/write.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,36 +75,32 @@ static long S_qualified(struct dtk_ctx *ctx, struct dtk_kb **kb, char ***ids)
 	return n;
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {
-        {"qualified", no_argument, NULL, 'Q'}, DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+/* The options of the command (the dispatcher parses them). */
+static const struct dtk_opt S_opts[] = {
+        {"qualified", 'Q', DTK_OPT_FLAG, .help = "every entry that qualifies for high (with high)"},
+        DTK_WRITE_OPTS,
+        {NULL}};
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct conf conf = {0};
 	struct dtk_kb *kb = NULL;
 	struct dtk_write w;
 	char **ids = NULL;
-	int c, qualified = 0, rc = DTK_EXIT_INVALID;
+	int qualified, rc = DTK_EXIT_INVALID;
 	long n;
 
 	dtk_write_init(&w, ctx, "confidence");
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		if (c == 'Q')
-			qualified = 1;
-		else if (dtk_write_option(&w, c, optarg) != 1)
-			goto done;
-	}
-	if (dtk_cmd_operands(ctx, "confidence", argc, argv, qualified ? 1 : 2,
-	                     qualified ? 1 : 1 << 20, "<level> <entry-id>...") < 0)
+	qualified = dtk_args_has(a, 'Q') > 0;
+	if (dtk_args_operands(ctx, a, qualified ? 1 : 2, qualified ? 1 : 1 << 20,
+	                      "<level> <entry-id>...") < 0)
 		goto done;
-	conf.level = dtk_cmd_choice(ctx, "confidence", "<level>", argv[optind],
-	                            dtk_confidence_names, DTK_CONF_COUNT);
+	conf.level = dtk_cmd_choice(ctx, "confidence", "<level>", a->argv[0], dtk_confidence_names,
+	                            DTK_CONF_COUNT);
 	if (conf.level < 0)
 		goto done;
 	if (!qualified) {
-		rc = dtk_write_each(&w, argc, argv, optind + 1, S_rate, &conf);
+		rc = dtk_write_each(&w, a->argc, a->argv, 1, S_rate, &conf);
 		goto done;
 	}
 	if (conf.level != DTK_CONF_HIGH) {
@@ -143,14 +138,12 @@ const struct dtk_cmd dtk_cmd_confidence = {
                 "retracted one. An entry at <level> already is refused. With --qualified,\n"
                 "every live entry that meets the high rule and is not high is raised (the\n"
                 "list 'dtk crystallize --plan' shows); none is not an error. Prints\n"
-                "'<id>: confidence <level> (was <old>)' per entry.\n\n"
-                "options:\n"
-                "  --qualified      every entry that qualifies for high (with "
-                "high)\n" DTK_WRITE_HELP "\n"
-                "examples:\n"
-                "  dtk confidence low weight-management-001\n"
-                "  dtk confidence high --qualified\n",
+                "'<id>: confidence <level> (was <old>)' per entry.\n",
+        .examples = "examples:\n"
+                    "  dtk confidence low weight-management-001\n"
+                    "  dtk confidence high --qualified\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
-        .options = S_options,
-        .exec = S_exec,
+        .opts = S_opts,
+        .operands = "<level> <entry-id>...",
+        .run = S_run,
 };

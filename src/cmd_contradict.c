@@ -3,7 +3,6 @@
 
 #include "dtk/write.h"
 
-#include <getopt.h>
 #include <string.h>
 
 struct con {
@@ -32,8 +31,7 @@ static int S_contradict(struct dtk_write *w, struct dtk_wfile *f, const struct d
 		int k = o ? dtk_yval_list_find(o, "contradicts", id, "id") : -1;
 		if (k >= 0) {
 			const struct dtk_yval *x = dtk_yval_get(o, "contradicts")->items[k];
-			const char *st = dtk_yval_str(x, "status"),
-			           *note = dtk_yval_str(x, "note");
+			const char *st = dtk_yval_str(x, "status"), *note = dtk_yval_str(x, "note");
 			int open = st && !strcmp(st, "open");
 			return dtk_write_refuse(
 			        w, "%s already has a contradiction with %s (%s%s%s)%s", c->other,
@@ -49,25 +47,21 @@ static int S_contradict(struct dtk_write *w, struct dtk_wfile *f, const struct d
 	return DTK_EXIT_OK;
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {
-        {"note", required_argument, NULL, 'n'}, DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+/* The options of the command (the dispatcher parses them). */
+static const struct dtk_opt S_opts[] = {{"note", 'n', DTK_OPT_STRING, DTK_OPT_NEEDED, .arg = "TEXT",
+                                         .help = "what conflicts (required)"},
+                                        DTK_WRITE_OPTS,
+                                        {NULL}};
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct con con = {NULL, NULL};
 	struct dtk_write w;
-	int c, rc = DTK_EXIT_INVALID;
+	int rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx, "contradict");
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		if (c == 'n')
-			con.note = optarg;
-		else if (dtk_write_option(&w, c, optarg) != 1)
-			goto done;
-	}
-	if (dtk_cmd_operands(ctx, "contradict", argc, argv, 2, 2, "<entry-id> <other-id>") < 0)
+	con.note = dtk_args_str(a, 'n');
+	if (dtk_args_operands(ctx, a, 2, 2, "<entry-id> <other-id>") < 0)
 		goto done;
 	if (!con.note || !*con.note) {
 		dtk_cmd_usage_error(ctx, "contradict", "--note is required: say what conflicts");
@@ -75,10 +69,10 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	}
 	if (dtk_write_check_text(&w, "--note", "note", con.note))
 		goto done;
-	con.other = argv[optind + 1];
-	rc = dtk_write_known_pair(&w, argv[optind], "<other-id>", con.other, 0);
+	con.other = a->argv[1];
+	rc = dtk_write_known_pair(&w, a->argv[0], "<other-id>", con.other, 0);
 	if (rc == DTK_EXIT_OK)
-		rc = dtk_write_each(&w, optind + 1, argv, optind, S_contradict, &con);
+		rc = dtk_write_each(&w, 1, a->argv, 0, S_contradict, &con);
 done:
 	dtk_write_release(&w);
 	return rc;
@@ -86,18 +80,15 @@ done:
 
 const struct dtk_cmd dtk_cmd_contradict = {
         .name = "contradict",
-        .usage = "dtk contradict --note TEXT [--dry-run] [--format text|json]\n"
-                 "                      [--no-reindex] <entry-id> <other-id>",
         .summary = "record an open contradiction between two entries",
         .help = "\nAppends {id: <other-id>, status: open, note: TEXT} to the entry's\n"
                 "contradicts. Refused: the entry itself, a contradiction between the two\n"
-                "already recorded, on either entry (resolve it with 'dtk resolve').\n\n"
-                "options:\n"
-                "  --note TEXT      what conflicts (required)\n" DTK_WRITE_HELP "\n"
-                "examples:\n"
-                "  dtk contradict weight-management-004 weight-management-001 \\\n"
-                "      --note 'P2P pays off only at scale'\n",
+                "already recorded, on either entry (resolve it with 'dtk resolve').\n",
+        .examples = "examples:\n"
+                    "  dtk contradict weight-management-004 weight-management-001 \\\n"
+                    "      --note 'P2P pays off only at scale'\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
-        .options = S_options,
-        .exec = S_exec,
+        .opts = S_opts,
+        .operands = "<entry-id> <other-id>",
+        .run = S_run,
 };

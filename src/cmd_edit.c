@@ -3,7 +3,6 @@
 
 #include "dtk/write.h"
 
-#include <getopt.h>
 #include <string.h>
 
 struct edit {
@@ -65,36 +64,32 @@ done:
 	return rc;
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {{"title", required_argument, NULL, 't'},
-                                          {"claim", required_argument, NULL, 'c'},
-                                          {"source", required_argument, NULL, 's'},
-                                          {"date", required_argument, NULL, 'd'},
-                                          {"allow-future", no_argument, NULL, 'F'},
-                                          DTK_WRITE_LONGOPTS,
-                                          {NULL, 0, NULL, 0}};
+/* The options of the command (the dispatcher parses them). */
+static const struct dtk_opt S_opts[] = {
+        {"title", 't', DTK_OPT_STRING, .arg = "T", .help = "the new title"},
+        {"claim", 'c', DTK_OPT_STRING, .arg = "C", .help = "the new claim"},
+        {"source", 's', DTK_OPT_STRING, .arg = "S", .help = "the new source (a source id)"},
+        {"date", 'd', DTK_OPT_STRING, .arg = "D",
+         .help = "the revision's date (default today; not after it)"},
+        {"allow-future", 'F', DTK_OPT_FLAG, .help = "accept a --date after today"},
+        DTK_WRITE_OPTS,
+        {NULL}};
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	static const char *const keys[] = {"title", "claim", "source"};
-	const char *vals[3] = {NULL, NULL, NULL}, *date = NULL;
+	const char *vals[3], *date;
 	struct edit ed = {{NULL}, {NULL}, 0, ""};
 	struct dtk_write w;
-	int c, k, rc = DTK_EXIT_INVALID, allow_future = 0;
+	int k, rc = DTK_EXIT_INVALID, allow_future;
 
 	dtk_write_init(&w, ctx, "edit");
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		if (c == 't' || c == 'c' || c == 's')
-			vals[c == 't' ? 0 : c == 'c' ? 1 : 2] = optarg;
-		else if (c == 'd')
-			date = optarg;
-		else if (c == 'F')
-			allow_future = 1;
-		else if (dtk_write_option(&w, c, optarg) != 1)
-			goto done;
-	}
-	if (dtk_cmd_operands(ctx, "edit", argc, argv, 1, 1, "<entry-id>") < 0 ||
+	vals[0] = dtk_args_str(a, 't');
+	vals[1] = dtk_args_str(a, 'c');
+	vals[2] = dtk_args_str(a, 's');
+	date = dtk_args_str(a, 'd');
+	allow_future = dtk_args_has(a, 'F');
+	if (dtk_args_operands(ctx, a, 1, 1, "<entry-id>") < 0 ||
 	    dtk_write_date(&w, "--date", date, allow_future, ed.date) < 0)
 		goto done;
 	for (k = 0; k < 3; k++) {
@@ -115,7 +110,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		                    "--source");
 		goto done;
 	}
-	rc = dtk_write_each(&w, optind + 1, argv, optind, S_edit, &ed);
+	rc = dtk_write_each(&w, 1, a->argv, 0, S_edit, &ed);
 done:
 	dtk_write_release(&w);
 	return rc;
@@ -123,25 +118,17 @@ done:
 
 const struct dtk_cmd dtk_cmd_edit = {
         .name = "edit",
-        .usage = "dtk edit [--title T] [--claim C] [--source S]\n"
-                 "                [--date YYYY-MM-DD [--allow-future]] [--dry-run]\n"
-                 "                [--format text|json] [--no-reindex] <entry-id>",
         .summary = "correct an entry's title, claim or source in place",
         .help = "\nReplaces the values given, in place: the id, the other keys and every\n"
                 "other byte of the file stay. Sets 'revised' to today (or --date), so\n"
                 "that 'dtk crystallize --plan' lists the entry among those revised since\n"
                 "the last run. Refused: nothing given, a blank value, values as they are,\n"
                 "a source not in insights/_sources.yaml or one that verifies the entry.\n"
-                "Prints '<id>: <keys> revised <date>'.\n\n"
-                "options:\n"
-                "  --title T        the new title\n"
-                "  --claim C        the new claim\n"
-                "  --source S       the new source (a source id)\n"
-                "  --date D         the revision's date (default today; not after it)\n"
-                "  --allow-future   accept a --date after today\n" DTK_WRITE_HELP "\n"
-                "examples:\n"
-                "  dtk edit weight-management-002 --claim '瓶颈在发送端编排。'\n",
+                "Prints '<id>: <keys> revised <date>'.\n",
+        .examples = "examples:\n"
+                    "  dtk edit weight-management-002 --claim '瓶颈在发送端编排。'\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
-        .options = S_options,
-        .exec = S_exec,
+        .opts = S_opts,
+        .operands = "<entry-id>",
+        .run = S_run,
 };

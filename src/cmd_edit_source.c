@@ -4,7 +4,6 @@
 #include "dtk/json.h"
 #include "dtk/write.h"
 
-#include <getopt.h>
 #include <string.h>
 
 /* Returns the source id of _sources.yaml (f), or NULL. */
@@ -45,41 +44,36 @@ static void S_print(struct dtk_write *w, const char *id, const char *what, const
 	dtk_write_put_json(w, &b);
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {{"title", required_argument, NULL, 't'},
-                                          {"url", required_argument, NULL, 'u'},
-                                          {"date", required_argument, NULL, 'd'},
-                                          {"allow-future", no_argument, NULL, 'F'},
-                                          DTK_WRITE_LONGOPTS,
-                                          {NULL, 0, NULL, 0}};
+/* The options of the command (the dispatcher parses them). */
+static const struct dtk_opt S_opts[] = {
+        {"title", 't', DTK_OPT_STRING, .arg = "T", .help = "the new title"},
+        {"url", 'u', DTK_OPT_STRING, .arg = "U", .help = "the new url (absolute)"},
+        {"date", 'd', DTK_OPT_STRING, .arg = "D",
+         .help = "the revision's date (default today; not after it)"},
+        {"allow-future", 'F', DTK_OPT_FLAG, .help = "accept a --date after today"},
+        DTK_WRITE_OPTS,
+        {NULL}};
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	static const char *const keys[] = {"title", "url"};
-	const char *vals[2] = {NULL, NULL}, *date = NULL, *id;
+	const char *vals[2], *date, *id;
 	struct dtk_buf what = DTK_BUF_INIT;
 	const struct dtk_yval *src;
 	struct dtk_wfile *f;
 	struct dtk_write w;
 	char day[11];
-	int c, k, rc = DTK_EXIT_INVALID, allow_future = 0;
+	int k, rc = DTK_EXIT_INVALID, allow_future;
 
 	dtk_write_init(&w, ctx, "edit-source");
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		if (c == 't' || c == 'u')
-			vals[c == 'u'] = optarg;
-		else if (c == 'd')
-			date = optarg;
-		else if (c == 'F')
-			allow_future = 1;
-		else if (dtk_write_option(&w, c, optarg) != 1)
-			goto done;
-	}
-	if (dtk_cmd_operands(ctx, "edit-source", argc, argv, 1, 1, "<source-id>") < 0 ||
+	vals[0] = dtk_args_str(a, 't');
+	vals[1] = dtk_args_str(a, 'u');
+	date = dtk_args_str(a, 'd');
+	allow_future = dtk_args_has(a, 'F');
+	if (dtk_args_operands(ctx, a, 1, 1, "<source-id>") < 0 ||
 	    dtk_write_date(&w, "--date", date, allow_future, day) < 0)
 		goto done;
-	id = argv[optind];
+	id = a->argv[0];
 	if (!vals[0] && !vals[1]) {
 		dtk_cmd_usage_error(ctx, "edit-source", "nothing to change: give --title or --url");
 		goto done;
@@ -127,9 +121,6 @@ done:
 
 const struct dtk_cmd dtk_cmd_edit_source = {
         .name = "edit-source",
-        .usage = "dtk edit-source [--title T] [--url U] [--date YYYY-MM-DD\n"
-                 "                       [--allow-future]] [--dry-run] [--format text|json]\n"
-                 "                       [--no-reindex] <source-id>",
         .summary = "correct a source's title or url in place",
         .help = "\nReplaces the values given in the source's mapping of\n"
                 "insights/_sources.yaml; the id and every other byte stay. Sets the\n"
@@ -137,15 +128,11 @@ const struct dtk_cmd dtk_cmd_edit_source = {
                 "it among the sources revised since the last run. Refused: nothing given,\n"
                 "a blank title, values as they are, an unknown source, a url that is not\n"
                 "absolute. Prints '<id>: <keys> revised <date>' (json: {id, title, url,\n"
-                "read, revised}).\n\n"
-                "options:\n"
-                "  --title T        the new title\n"
-                "  --url U          the new url (absolute)\n"
-                "  --date D         the revision's date (default today; not after it)\n"
-                "  --allow-future   accept a --date after today\n" DTK_WRITE_HELP "\n"
-                "examples:\n"
-                "  dtk edit-source diloco-2023 --url https://arxiv.org/abs/2311.08105v3\n",
+                "read, revised}).\n",
+        .examples = "examples:\n"
+                    "  dtk edit-source diloco-2023 --url https://arxiv.org/abs/2311.08105v3\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
-        .options = S_options,
-        .exec = S_exec,
+        .opts = S_opts,
+        .operands = "<source-id>",
+        .run = S_run,
 };

@@ -9,7 +9,6 @@
 #include "dtk/yemit.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -136,35 +135,35 @@ static int S_refuse_existing(struct dtk_write *w, const char *dir)
 	return rc;
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {{"lang", required_argument, NULL, 'l'},
-                                          {"domain", required_argument, NULL, 'd'},
-                                          {"title", required_argument, NULL, 't'},
-                                          DTK_WRITE_LONGOPTS,
-                                          {NULL, 0, NULL, 0}};
+/* The values of --lang. */
+static const char *const S_langs[] = {"zh", "en", NULL};
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+/* The options of the command (the dispatcher parses them). */
+static const struct dtk_opt S_opts[] = {
+        {"lang", 'l', DTK_OPT_CHOICE, .choices = S_langs,
+         .help = "the language of INDEX.md and of the texts (default zh)"},
+        {"domain", 'd', DTK_OPT_STRING, .arg = "NAME",
+         .help = "the domain's name (default: the directory's name, as a\n"
+                 "name: lowercase letters, digits and '-')"},
+        {"title", 't', DTK_OPT_STRING, .arg = "T",
+         .help = "INDEX.md's title (default '<domain> 知识索引', or\n"
+                 "'<domain> knowledge index' in English)"},
+        DTK_WRITE_OPTS,
+        {NULL}};
+
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
-	static const char *const langs[] = {"zh", "en"};
-	const char *title = NULL, *domain = NULL;
+	const char *title, *domain;
 	struct dtk_buf name = DTK_BUF_INIT;
 	char *dir = realpath(".", NULL), *insights = NULL;
 	struct dtk_write w;
-	int c, en = 0, made = 0, lock = -1, rc = DTK_EXIT_INVALID;
+	int en, made = 0, lock = -1, rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx, "init");
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		if (c == 'l' && (en = dtk_cmd_choice(ctx, "init", "--lang", optarg, langs, 2)) < 0)
-			goto done;
-		else if (c == 'd')
-			domain = optarg;
-		else if (c == 't')
-			title = optarg;
-		else if (c != 'l' && dtk_write_option(&w, c, optarg) != 1)
-			goto done;
-	}
-	if (dtk_cmd_operands(ctx, "init", argc, argv, 0, 0, NULL) < 0)
+	en = (int)dtk_args_int(a, 'l', 0);
+	domain = dtk_args_str(a, 'd');
+	title = dtk_args_str(a, 't');
+	if (dtk_args_operands(ctx, a, 0, 0, NULL) < 0)
 		goto done;
 	if (!dir) {
 		dtk_error("cannot resolve the working directory: %s", strerror(errno));
@@ -223,8 +222,6 @@ done:
 
 const struct dtk_cmd dtk_cmd_init = {
         .name = "init",
-        .usage = "dtk init [--lang zh|en] [--domain NAME] [--title T] [--dry-run]\n"
-                 "                [--format text|json] [--no-reindex]",
         .summary = "start a new knowledge base in the working directory",
         .help = "\nWrites a minimal valid base in the working directory (or -C DIR):\n"
                 "insights/_domain.yaml (domain, title, description, positioning, no\n"
@@ -232,17 +229,11 @@ const struct dtk_cmd dtk_cmd_init = {
                 "insights/_crystallizations.yaml, and INDEX.md, every text in the language\n"
                 "asked. Then 'dtk add-node', 'dtk add-source' and 'dtk add' fill it.\n"
                 "Refused inside an existing base, and where INDEX.md or an insights/ that\n"
-                "is not a directory exists. Prints the domain's name.\n\n"
-                "options:\n"
-                "  --lang zh|en     the language of INDEX.md and of the texts (default zh)\n"
-                "  --domain NAME    the domain's name (default: the directory's name, as a\n"
-                "                   name: lowercase letters, digits and '-')\n"
-                "  --title T        INDEX.md's title (default '<domain> 知识索引', or\n"
-                "                   '<domain> knowledge index' in English)\n" DTK_WRITE_HELP "\n"
-                "examples:\n"
-                "  cd \"$(mktemp -d)\" && git init -q && dtk init --lang en &&\n"
-                "      dtk add-node basics --category Basics\n",
+                "is not a directory exists. Prints the domain's name.\n",
+        .examples = "examples:\n"
+                    "  cd \"$(mktemp -d)\" && git init -q && dtk init --lang en &&\n"
+                    "      dtk add-node basics --category Basics\n",
         .flags = DTK_CMD_PAGES,
-        .options = S_options,
-        .exec = S_exec,
+        .opts = S_opts,
+        .run = S_run,
 };

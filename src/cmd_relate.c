@@ -3,7 +3,6 @@
 
 #include "dtk/write.h"
 
-#include <getopt.h>
 #include <string.h>
 
 static int S_relate(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval *e,
@@ -22,24 +21,17 @@ static int S_relate(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 	return DTK_EXIT_OK;
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
-
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_write w;
-	int c, rc = DTK_EXIT_INVALID;
+	int rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx, "relate");
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1)
-		if (dtk_write_option(&w, c, optarg) != 1)
-			goto done;
-	if (dtk_cmd_operands(ctx, "relate", argc, argv, 2, 2, "<entry-id> <other-id>") < 0)
+	if (dtk_args_operands(ctx, a, 2, 2, "<entry-id> <other-id>") < 0)
 		goto done;
-	rc = dtk_write_known_pair(&w, argv[optind], "<other-id>", argv[optind + 1], 0);
+	rc = dtk_write_known_pair(&w, a->argv[0], "<other-id>", a->argv[1], 0);
 	if (rc == DTK_EXIT_OK)
-		rc = dtk_write_each(&w, optind + 1, argv, optind, S_relate, argv[optind + 1]);
+		rc = dtk_write_each(&w, 1, a->argv, 0, S_relate, a->argv[1]);
 done:
 	dtk_write_release(&w);
 	return rc;
@@ -47,17 +39,15 @@ done:
 
 const struct dtk_cmd dtk_cmd_relate = {
         .name = "relate",
-        .usage = "dtk relate [--dry-run] [--format text|json] [--no-reindex]\n"
-                 "                  <entry-id> <other-id>",
         .summary = "record that an entry relates to another",
         .help = "\nAppends <other-id> to the entry's relates: an entry of this base (it must\n"
                 "exist) or <domain>:<entry-id> in another domain. Refused: the entry\n"
-                "itself, an id already there.\n\n"
-                "options:\n" DTK_WRITE_HELP "\n"
-                "examples:\n"
-                "  dtk relate weight-management-002 weight-management-004\n"
-                "  dtk relate weight-management-002 inference-system:engine-architecture-001\n",
+                "itself, an id already there.\n",
+        .examples = "examples:\n"
+                    "  dtk relate weight-management-002 weight-management-004\n"
+                    "  dtk relate weight-management-002 inference-system:engine-architecture-001\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
-        .options = S_options,
-        .exec = S_exec,
+        .opts = dtk_write_opts,
+        .operands = "<entry-id> <other-id>",
+        .run = S_run,
 };

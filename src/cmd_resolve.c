@@ -3,7 +3,6 @@
 
 #include "dtk/write.h"
 
-#include <getopt.h>
 #include <string.h>
 
 /* Sets status: resolved (and note) on contradiction i of entry e in f. */
@@ -57,31 +56,27 @@ static int S_resolve(struct dtk_write *w, const char *a, const char *b, const ch
 	return rc;
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {
-        {"note", required_argument, NULL, 'n'}, DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+/* The options of the command (the dispatcher parses them). */
+static const struct dtk_opt S_opts[] = {
+        {"note", 'n', DTK_OPT_STRING, .arg = "TEXT", .help = "how it was resolved"},
+        DTK_WRITE_OPTS,
+        {NULL}};
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
-	const char *note = NULL;
+	const char *note;
 	struct dtk_write w;
-	int c, rc = DTK_EXIT_INVALID;
+	int rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx, "resolve");
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		if (c == 'n')
-			note = optarg;
-		else if (dtk_write_option(&w, c, optarg) != 1)
-			goto done;
-	}
-	if (dtk_cmd_operands(ctx, "resolve", argc, argv, 2, 2, "<entry-id> <other-id>") < 0)
+	note = dtk_args_str(a, 'n');
+	if (dtk_args_operands(ctx, a, 2, 2, "<entry-id> <other-id>") < 0)
 		goto done;
 	if (dtk_write_check_text(&w, "--note", "note", note))
 		goto done;
-	rc = dtk_write_known_pair(&w, argv[optind], "<other-id>", argv[optind + 1], 0);
+	rc = dtk_write_known_pair(&w, a->argv[0], "<other-id>", a->argv[1], 0);
 	if (rc == DTK_EXIT_OK)
-		rc = S_resolve(&w, argv[optind], argv[optind + 1], note);
+		rc = S_resolve(&w, a->argv[0], a->argv[1], note);
 done:
 	dtk_write_release(&w);
 	return rc;
@@ -89,18 +84,15 @@ done:
 
 const struct dtk_cmd dtk_cmd_resolve = {
         .name = "resolve",
-        .usage = "dtk resolve [--note TEXT] [--dry-run] [--format text|json] [--no-reindex]\n"
-                 "                   <entry-id> <other-id>",
         .summary = "mark the contradiction of two entries resolved, declared on either",
         .help = "\nSets status: resolved on the contradiction of the two entries, declared\n"
                 "on either (on both, when both declare it), and its note to TEXT when\n"
-                "given. Refused when neither entry has the contradiction.\n\n"
-                "options:\n"
-                "  --note TEXT      how it was resolved\n" DTK_WRITE_HELP "\n"
-                "examples:\n"
-                "  dtk resolve large-scale-training-004 large-scale-training-003 \\\n"
-                "      --note 'both hold, at different bandwidths'\n",
+                "given. Refused when neither entry has the contradiction.\n",
+        .examples = "examples:\n"
+                    "  dtk resolve large-scale-training-004 large-scale-training-003 \\\n"
+                    "      --note 'both hold, at different bandwidths'\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
-        .options = S_options,
-        .exec = S_exec,
+        .opts = S_opts,
+        .operands = "<entry-id> <other-id>",
+        .run = S_run,
 };

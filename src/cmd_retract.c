@@ -3,7 +3,6 @@
 
 #include "dtk/write.h"
 
-#include <getopt.h>
 #include <string.h>
 
 struct retract {
@@ -31,33 +30,27 @@ static int S_retract(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_
 	return DTK_EXIT_OK;
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {{"reason", required_argument, NULL, 'r'},
-                                          {"date", required_argument, NULL, 'd'},
-                                          {"allow-future", no_argument, NULL, 'F'},
-                                          DTK_WRITE_LONGOPTS,
-                                          {NULL, 0, NULL, 0}};
+/* The options of the command (the dispatcher parses them). */
+static const struct dtk_opt S_opts[] = {
+        {"reason", 'r', DTK_OPT_STRING, DTK_OPT_NEEDED, .arg = "R",
+         .help = "why it is withdrawn (required)"},
+        {"date", 'd', DTK_OPT_STRING, .arg = "D", .help = "the date (default today; not after it)"},
+        {"allow-future", 'F', DTK_OPT_FLAG, .help = "accept a --date after today"},
+        DTK_WRITE_OPTS,
+        {NULL}};
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct retract r = {NULL, ""};
-	const char *date = NULL;
+	const char *date;
 	struct dtk_write w;
-	int c, rc = DTK_EXIT_INVALID, allow_future = 0;
+	int rc = DTK_EXIT_INVALID, allow_future;
 
 	dtk_write_init(&w, ctx, "retract");
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		if (c == 'r')
-			r.reason = optarg;
-		else if (c == 'd')
-			date = optarg;
-		else if (c == 'F')
-			allow_future = 1;
-		else if (dtk_write_option(&w, c, optarg) != 1)
-			goto done;
-	}
-	if (dtk_cmd_operands(ctx, "retract", argc, argv, 1, 1 << 20, "<entry-id>") < 0 ||
+	r.reason = dtk_args_str(a, 'r');
+	date = dtk_args_str(a, 'd');
+	allow_future = dtk_args_has(a, 'F');
+	if (dtk_args_operands(ctx, a, 1, 1 << 20, "<entry-id>") < 0 ||
 	    dtk_write_date(&w, "--date", date, allow_future, r.date) < 0)
 		goto done;
 	if (!r.reason || strspn(r.reason, " \t\r\n") == strlen(r.reason)) {
@@ -67,7 +60,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	}
 	if (dtk_write_check_text(&w, "--reason", "retracted_reason", r.reason))
 		goto done;
-	rc = dtk_write_each(&w, argc, argv, optind, S_retract, &r);
+	rc = dtk_write_each(&w, a->argc, a->argv, 0, S_retract, &r);
 done:
 	dtk_write_release(&w);
 	return rc;
@@ -75,23 +68,18 @@ done:
 
 const struct dtk_cmd dtk_cmd_retract = {
         .name = "retract",
-        .usage = "dtk retract --reason R [--date YYYY-MM-DD [--allow-future]]\n"
-                 "                   [--dry-run] [--format text|json] [--no-reindex]\n"
-                 "                   <entry-id>...",
         .summary = "withdraw entries with a reason (kept as tombstones)",
         .help = "\nSets retracted: today (or --date) and retracted_reason: R on each entry,\n"
                 "which stays in its file: references to it still resolve, 'dtk show' says\n"
                 "it is retracted and why. A retracted entry is left out of INDEX.md's\n"
                 "counts, high list and candidates, and out of 'dtk search' and 'dtk list'\n"
                 "(unless --include-retired); 'dtk check' warns of entries that still relate\n"
-                "to it. Refused: an entry retracted or superseded already.\n\n"
-                "options:\n"
-                "  --reason R       why it is withdrawn (required)\n"
-                "  --date D         the date (default today; not after it)\n"
-                "  --allow-future   accept a --date after today\n" DTK_WRITE_HELP "\n"
+                "to it. Refused: an entry retracted or superseded already.\n",
+        .examples =
                 "examples:\n"
                 "  dtk retract weight-management-003 --reason 'the benchmark was misconfigured'\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
-        .options = S_options,
-        .exec = S_exec,
+        .opts = S_opts,
+        .operands = "<entry-id>...",
+        .run = S_run,
 };

@@ -3,7 +3,6 @@
 
 #include "dtk/write.h"
 
-#include <getopt.h>
 #include <string.h>
 
 static int S_review(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval *e,
@@ -18,33 +17,28 @@ static int S_review(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 	return DTK_EXIT_OK;
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {{"date", required_argument, NULL, 'd'},
-                                          {"allow-future", no_argument, NULL, 'F'},
-                                          DTK_WRITE_LONGOPTS,
-                                          {NULL, 0, NULL, 0}};
+/* The options of the command (the dispatcher parses them). */
+static const struct dtk_opt S_opts[] = {
+        {"date", 'd', DTK_OPT_STRING, .arg = "D",
+         .help = "the date of the review (default: today; not after it)"},
+        {"allow-future", 'F', DTK_OPT_FLAG, .help = "accept a --date after today"},
+        DTK_WRITE_OPTS,
+        {NULL}};
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_write w;
-	const char *arg = NULL;
+	const char *arg;
 	char date[11];
-	int c, rc = DTK_EXIT_INVALID, allow_future = 0;
+	int rc = DTK_EXIT_INVALID, allow_future;
 
 	dtk_write_init(&w, ctx, "review");
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		if (c == 'd')
-			arg = optarg;
-		else if (c == 'F')
-			allow_future = 1;
-		else if (dtk_write_option(&w, c, optarg) != 1)
-			goto done;
-	}
-	if (dtk_cmd_operands(ctx, "review", argc, argv, 1, 1 << 20, "<entry-id>") < 0 ||
+	arg = dtk_args_str(a, 'd');
+	allow_future = dtk_args_has(a, 'F');
+	if (dtk_args_operands(ctx, a, 1, 1 << 20, "<entry-id>") < 0 ||
 	    dtk_write_date(&w, "--date", arg, allow_future, date) < 0)
 		goto done;
-	rc = dtk_write_each(&w, argc, argv, optind, S_review, date);
+	rc = dtk_write_each(&w, a->argc, a->argv, 0, S_review, date);
 done:
 	dtk_write_release(&w);
 	return rc;
@@ -52,18 +46,14 @@ done:
 
 const struct dtk_cmd dtk_cmd_review = {
         .name = "review",
-        .usage = "dtk review [--date YYYY-MM-DD [--allow-future]] [--dry-run]\n"
-                 "                  [--format text|json] [--no-reindex] <entry-id>...",
         .summary = "record that entries were confirmed still true (reviewed)",
         .help = "\nSets 'reviewed' of each entry to today, or to --date (it must not be before\n"
                 "the entry's 'created': the edit is validated with the whole base first).\n"
-                "Prints '<id>: reviewed <date>' per entry.\n\n"
-                "options:\n"
-                "  --date YYYY-MM-DD  the date of the review (default: today; not after it)\n"
-                "  --allow-future   accept a --date after today\n" DTK_WRITE_HELP "\n"
-                "examples:\n"
-                "  dtk review weight-management-001 weight-management-002 --date 2026-11-01\n",
+                "Prints '<id>: reviewed <date>' per entry.\n",
+        .examples = "examples:\n"
+                    "  dtk review weight-management-001 weight-management-002 --date 2026-11-01\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
-        .options = S_options,
-        .exec = S_exec,
+        .opts = S_opts,
+        .operands = "<entry-id>...",
+        .run = S_run,
 };

@@ -3,7 +3,6 @@
 
 #include "dtk/write.h"
 
-#include <getopt.h>
 #include <string.h>
 
 struct sup {
@@ -52,34 +51,28 @@ static int S_supersede(struct dtk_write *w, struct dtk_wfile *f, const struct dt
 	return DTK_EXIT_OK;
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {{"date", required_argument, NULL, 'd'},
-                                          {"allow-future", no_argument, NULL, 'F'},
-                                          DTK_WRITE_LONGOPTS,
-                                          {NULL, 0, NULL, 0}};
+/* The options of the command (the dispatcher parses them). */
+static const struct dtk_opt S_opts[] = {
+        {"date", 'd', DTK_OPT_STRING, .arg = "D", .help = "the date (default today; not after it)"},
+        {"allow-future", 'F', DTK_OPT_FLAG, .help = "accept a --date after today"},
+        DTK_WRITE_OPTS,
+        {NULL}};
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct sup s = {NULL, ""};
-	const char *date = NULL;
+	const char *date;
 	struct dtk_write w;
-	int c, rc = DTK_EXIT_INVALID, allow_future = 0;
+	int rc = DTK_EXIT_INVALID, allow_future;
 
 	dtk_write_init(&w, ctx, "supersede");
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		if (c == 'd')
-			date = optarg;
-		else if (c == 'F')
-			allow_future = 1;
-		else if (dtk_write_option(&w, c, optarg) != 1)
-			goto done;
-	}
-	if (dtk_cmd_operands(ctx, "supersede", argc, argv, 2, 2, "<old-id> <new-id>") < 0 ||
+	date = dtk_args_str(a, 'd');
+	allow_future = dtk_args_has(a, 'F');
+	if (dtk_args_operands(ctx, a, 2, 2, "<old-id> <new-id>") < 0 ||
 	    dtk_write_date(&w, "--date", date, allow_future, s.date) < 0)
 		goto done;
-	s.by = argv[optind + 1];
-	rc = dtk_write_each(&w, optind + 1, argv, optind, S_supersede, &s);
+	s.by = a->argv[1];
+	rc = dtk_write_each(&w, 1, a->argv, 0, S_supersede, &s);
 done:
 	dtk_write_release(&w);
 	return rc;
@@ -87,21 +80,17 @@ done:
 
 const struct dtk_cmd dtk_cmd_supersede = {
         .name = "supersede",
-        .usage = "dtk supersede [--date YYYY-MM-DD [--allow-future]] [--dry-run]\n"
-                 "                     [--format text|json] [--no-reindex] <old-id> <new-id>",
         .summary = "mark an entry replaced by a newer one (kept as history)",
         .help = "\nSets superseded_by: <new-id> and superseded: today (or --date) on the\n"
                 "older entry, which stays in its file: references to it still resolve, and\n"
                 "'dtk show' of either says so. A superseded entry is left out of INDEX.md's\n"
                 "counts, high list and candidates, and out of 'dtk search' and 'dtk list'\n"
                 "(unless --include-retired). Refused: the entry itself, an entry retired\n"
-                "already, a <new-id> that is not a live entry of this base.\n\n"
-                "options:\n"
-                "  --date D         the date (default today; not after it)\n"
-                "  --allow-future   accept a --date after today\n" DTK_WRITE_HELP "\n"
-                "examples:\n"
-                "  dtk supersede weight-management-002 weight-management-005\n",
+                "already, a <new-id> that is not a live entry of this base.\n",
+        .examples = "examples:\n"
+                    "  dtk supersede weight-management-002 weight-management-005\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
-        .options = S_options,
-        .exec = S_exec,
+        .opts = S_opts,
+        .operands = "<old-id> <new-id>",
+        .run = S_run,
 };

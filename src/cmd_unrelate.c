@@ -3,7 +3,6 @@
 
 #include "dtk/write.h"
 
-#include <getopt.h>
 #include <string.h>
 
 static int S_unrelate(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval *e,
@@ -21,22 +20,15 @@ static int S_unrelate(struct dtk_write *w, struct dtk_wfile *f, const struct dtk
 	return DTK_EXIT_OK;
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
-
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_write w;
-	int c, rc = DTK_EXIT_INVALID;
+	int rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx, "unrelate");
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1)
-		if (dtk_write_option(&w, c, optarg) != 1)
-			goto done;
-	if (dtk_cmd_operands(ctx, "unrelate", argc, argv, 2, 2, "<entry-id> <other-id>") < 0)
+	if (dtk_args_operands(ctx, a, 2, 2, "<entry-id> <other-id>") < 0)
 		goto done;
-	rc = dtk_write_each(&w, optind + 1, argv, optind, S_unrelate, argv[optind + 1]);
+	rc = dtk_write_each(&w, 1, a->argv, 0, S_unrelate, a->argv[1]);
 done:
 	dtk_write_release(&w);
 	return rc;
@@ -44,16 +36,14 @@ done:
 
 const struct dtk_cmd dtk_cmd_unrelate = {
         .name = "unrelate",
-        .usage = "dtk unrelate [--dry-run] [--format text|json] [--no-reindex]\n"
-                 "                    <entry-id> <other-id>",
         .summary = "remove one relation of an entry",
         .help = "\nRemoves <other-id> from the entry's relates ([a, b] becomes [a]; a block\n"
                 "list loses the item's line; the last one leaves 'relates: []'). Refused\n"
-                "when the entry does not relate to <other-id>.\n\n"
-                "options:\n" DTK_WRITE_HELP "\n"
-                "examples:\n"
-                "  dtk unrelate weight-management-002 weight-management-001\n",
+                "when the entry does not relate to <other-id>.\n",
+        .examples = "examples:\n"
+                    "  dtk unrelate weight-management-002 weight-management-001\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
-        .options = S_options,
-        .exec = S_exec,
+        .opts = dtk_write_opts,
+        .operands = "<entry-id> <other-id>",
+        .run = S_run,
 };

@@ -3,7 +3,6 @@
 
 #include "dtk/write.h"
 
-#include <getopt.h>
 #include <string.h>
 
 struct unverify {
@@ -44,32 +43,25 @@ static int S_unverify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk
 	return DTK_EXIT_OK;
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {
-        {"confidence", required_argument, NULL, 'c'}, DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+/* The options of the command (the dispatcher parses them). */
+static const struct dtk_opt S_opts[] = {
+        {"confidence", 'c', DTK_OPT_CHOICE, .choices = dtk_confidence_names,
+         .n_choices = DTK_CONF_COUNT, .help = "also set the confidence (high, medium or low)"},
+        DTK_WRITE_OPTS,
+        {NULL}};
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct unverify u = {NULL, -1};
 	struct dtk_write w;
-	int c, rc = DTK_EXIT_INVALID;
+	int rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx, "unverify");
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		if (c == 'c') {
-			u.level = dtk_cmd_choice(ctx, "unverify", "--confidence", optarg,
-			                         dtk_confidence_names, DTK_CONF_COUNT);
-			if (u.level < 0)
-				goto done;
-		} else if (dtk_write_option(&w, c, optarg) != 1) {
-			goto done;
-		}
-	}
-	if (dtk_cmd_operands(ctx, "unverify", argc, argv, 2, 2, "<entry-id> <source-id>") < 0)
+	u.level = (int)dtk_args_int(a, 'c', -1);
+	if (dtk_args_operands(ctx, a, 2, 2, "<entry-id> <source-id>") < 0)
 		goto done;
-	u.source = argv[optind + 1];
-	rc = dtk_write_each(&w, optind + 1, argv, optind, S_unverify, &u);
+	u.source = a->argv[1];
+	rc = dtk_write_each(&w, 1, a->argv, 0, S_unverify, &u);
 done:
 	dtk_write_release(&w);
 	return rc;
@@ -77,19 +69,15 @@ done:
 
 const struct dtk_cmd dtk_cmd_unverify = {
         .name = "unverify",
-        .usage = "dtk unverify [--confidence high|medium|low] [--dry-run]\n"
-                 "                    [--format text|json] [--no-reindex] <entry-id> <source-id>",
         .summary = "remove one corroborating source of an entry",
         .help = "\nRemoves <source-id> from the entry's verified_by. Refused when the entry\n"
                 "is not verified by it, and when a high entry would keep fewer than\n"
                 "policy.high_min_verified sources: lower it in the same command.\n"
-                "Prints '<id>: no longer verified by <source> (<n> left)'.\n\n"
-                "options:\n"
-                "  --confidence C   also set the confidence (high, medium or low)\n" DTK_WRITE_HELP
-                "\n"
-                "examples:\n"
-                "  dtk unverify training-parallelism-008 megatron-2021 --confidence low\n",
+                "Prints '<id>: no longer verified by <source> (<n> left)'.\n",
+        .examples = "examples:\n"
+                    "  dtk unverify training-parallelism-008 megatron-2021 --confidence low\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
-        .options = S_options,
-        .exec = S_exec,
+        .opts = S_opts,
+        .operands = "<entry-id> <source-id>",
+        .run = S_run,
 };

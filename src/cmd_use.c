@@ -3,24 +3,23 @@
 
 #include "dtk/write.h"
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
-	return dtk_write_counter(ctx, "use", "used", argc, argv);
+	return dtk_write_counter(ctx, "use", "used", a);
 }
 
 const struct dtk_cmd dtk_cmd_use = {
         .name = "use",
-        .usage = "dtk use [--dry-run] [--format text|json] [--no-reindex] <entry-id>...",
         .summary = "count a use of entries (used + 1)",
         .help = "\nAdds 1 to 'used' of each entry (the key is added when absent; an id named\n"
                 "twice counts twice). The whole base is validated with the edit in place\n"
                 "before anything is written; then the node files and INDEX.md are replaced\n"
-                "atomically. Prints '<id>: used <n>' per entry.\n\n"
-                "options:\n" DTK_WRITE_HELP "\n"
-                "examples:\n"
+                "atomically. Prints '<id>: used <n>' per entry.\n",
+        .examples = "examples:\n"
                 "  dtk use weight-management-001 training-parallelism-008\n"
                 "  dtk use weight-management-001 --dry-run\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
-        .options = dtk_write_options,
-        .exec = S_exec,
+        .opts = dtk_write_opts,
+        .operands = "<entry-id>...",
+        .run = S_run,
 };

@@ -3,7 +3,6 @@
 
 #include "dtk/write.h"
 
-#include <getopt.h>
 #include <string.h>
 
 struct verify {
@@ -66,30 +65,28 @@ static int S_verify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 	return DTK_EXIT_OK;
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {
-        {"promote", no_argument, NULL, 'p'}, DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+/* The options of the command (the dispatcher parses them). */
+static const struct dtk_opt S_opts[] = {
+        {"promote", 'p', DTK_OPT_FLAG,
+         .help = "also set confidence: high (refused when the entry would\n"
+                 "still have too few sources)"},
+        DTK_WRITE_OPTS,
+        {NULL}};
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct verify v = {NULL, 0, 0, 0};
 	struct dtk_write w;
-	int c, rc = DTK_EXIT_INVALID;
+	int rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx, "verify");
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		if (c == 'p')
-			v.promote = 1;
-		else if (dtk_write_option(&w, c, optarg) != 1)
-			goto done;
-	}
-	if (dtk_cmd_operands(ctx, "verify", argc, argv, 2, 2, "<entry-id> <source-id>") < 0)
+	v.promote = dtk_args_has(a, 'p') > 0;
+	if (dtk_args_operands(ctx, a, 2, 2, "<entry-id> <source-id>") < 0)
 		goto done;
-	v.source = argv[optind + 1];
-	rc = dtk_write_known_pair(&w, argv[optind], "<source-id>", v.source, 1);
+	v.source = a->argv[1];
+	rc = dtk_write_known_pair(&w, a->argv[0], "<source-id>", v.source, 1);
 	if (rc == DTK_EXIT_OK)
-		rc = dtk_write_each(&w, optind + 1, argv, optind, S_verify, &v);
+		rc = dtk_write_each(&w, 1, a->argv, 0, S_verify, &v);
 done:
 	dtk_write_release(&w);
 	return rc;
@@ -97,19 +94,15 @@ done:
 
 const struct dtk_cmd dtk_cmd_verify = {
         .name = "verify",
-        .usage = "dtk verify [--promote] [--dry-run] [--format text|json] [--no-reindex]\n"
-                 "                  <entry-id> <source-id>",
         .summary = "add an independent source that corroborates an entry",
         .help = "\nAppends the source to the entry's verified_by. Refused (exit 2, nothing\n"
                 "written): the entry's own source, a source already there, a source not in\n"
                 "insights/_sources.yaml. Says how many sources the entry now has of the\n"
-                "policy.high_min_verified that high needs, and whether it qualifies.\n\n"
-                "options:\n"
-                "  --promote        also set confidence: high (refused when the entry would\n"
-                "                   still have too few sources)\n" DTK_WRITE_HELP "\n"
-                "examples:\n"
-                "  dtk verify training-parallelism-008 megatron-lm-repo --promote\n",
+                "policy.high_min_verified that high needs, and whether it qualifies.\n",
+        .examples = "examples:\n"
+                    "  dtk verify training-parallelism-008 megatron-lm-repo --promote\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
-        .options = S_options,
-        .exec = S_exec,
+        .opts = S_opts,
+        .operands = "<entry-id> <source-id>",
+        .run = S_run,
 };

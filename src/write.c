@@ -10,7 +10,6 @@
 #include "dtk/view.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,24 +46,6 @@ void dtk_write_release(struct dtk_write *w)
 	free(w->files);
 	dtk_kb_free(w->kb);
 	memset(w, 0, sizeof(*w));
-}
-
-int dtk_write_option(struct dtk_write *w, int c, const char *arg)
-{
-	static const char *const formats[] = {"text", "json"};
-	int k;
-
-	switch (c) {
-	case DTK_WOPT_DRY_RUN: w->opts.dry_run = 1; return 1;
-	case DTK_WOPT_NO_REINDEX: w->opts.no_reindex = 1; return 1;
-	case DTK_WOPT_FORMAT:
-		k = dtk_cmd_choice(w->ctx, w->cmd, "--format", arg, formats, 2);
-		if (k < 0)
-			return -1;
-		w->opts.json = k == 1;
-		return 1;
-	default: return 0;
-	}
 }
 
 int dtk_write_refuse(struct dtk_write *w, const char *fmt, ...)
@@ -697,22 +678,19 @@ static int S_bump(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 	return DTK_EXIT_OK;
 }
 
-const struct option dtk_write_options[] = {DTK_WRITE_LONGOPTS, {NULL, 0, NULL, 0}};
+const struct dtk_opt dtk_write_opts[] = {DTK_WRITE_OPTS, {NULL}};
 
 /* The whole of dtk use and dtk cite: add to key of each entry named. */
-int dtk_write_counter(struct dtk_ctx *ctx, const char *cmd, const char *key, int argc, char **argv)
+int dtk_write_counter(struct dtk_ctx *ctx, const char *cmd, const char *key,
+                      const struct dtk_args *a)
 {
 	struct dtk_write w;
-	int c, rc = DTK_EXIT_INVALID;
+	int rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx, cmd);
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1)
-		if (dtk_write_option(&w, c, optarg) != 1)
-			goto done;
-	if (dtk_cmd_operands(ctx, cmd, argc, argv, 1, 1 << 20, "<entry-id>") < 0)
+	if (dtk_args_operands(ctx, a, 1, 1 << 20, "<entry-id>") < 0)
 		goto done;
-	rc = dtk_write_each(&w, argc, argv, optind, S_bump, (void *)key);
+	rc = dtk_write_each(&w, a->argc, a->argv, 0, S_bump, (void *)key);
 done:
 	dtk_write_release(&w);
 	return rc;

@@ -89,7 +89,10 @@ enum dtk_opt_type {
 /* dtk_opt.flags */
 enum {
 	DTK_OPT_REQUIRED = 1 << 0, /* "missing --name" when not given */
-	DTK_OPT_SHORT = 1 << 1     /* -<key> too (key a letter) */
+	DTK_OPT_SHORT = 1 << 1,    /* -<key> too (key a letter) */
+	/* required, but the command checks it (its message or the order of
+	 * its checks is its own): shown as required in the usage */
+	DTK_OPT_NEEDED = 1 << 2
 };
 
 /* One option of a command. An entry with the key of the one before it and
@@ -103,7 +106,8 @@ struct dtk_opt {
 	unsigned flags;             /* DTK_OPT_ */
 	const char *arg;            /* the value's name in usage and help ("N");
 	                             * NULL for a choice: "a|b|c" */
-	const char *const *choices; /* DTK_OPT_CHOICE: NULL-terminated */
+	const char *const *choices; /* DTK_OPT_CHOICE: the values */
+	size_t n_choices;           /* how many (0: up to the NULL that ends .choices) */
 	const char *help;           /* its line(s) in --help ('\n' between) */
 };
 

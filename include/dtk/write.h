@@ -20,23 +20,15 @@
 #include "dtk/model.h"
 #include "dtk/yedit.h"
 
-#include <getopt.h>
-
-/* The options every write command takes (see DTK_WRITE_LONGOPTS). */
+/* The options every write command takes (see DTK_WRITE_OPTS). */
 struct dtk_write_opts {
 	int dry_run;    /* print the diff of every file, write nothing */
 	int json;       /* --format json */
 	int no_reindex; /* leave INDEX.md alone */
 };
 
-/* getopt_long entries of the common options, and their codes. */
+/* The keys of the common options (DTK_WRITE_OPTS). */
 enum { DTK_WOPT_DRY_RUN = 0x100, DTK_WOPT_FORMAT, DTK_WOPT_NO_REINDEX };
-/* clang-format off */
-#define DTK_WRITE_LONGOPTS \
-	{"dry-run", no_argument, NULL, DTK_WOPT_DRY_RUN}, \
-	{"format", required_argument, NULL, DTK_WOPT_FORMAT}, \
-	{"no-reindex", no_argument, NULL, DTK_WOPT_NO_REINDEX}
-/* clang-format on */
 
 /* The values of --format, NULL-terminated. */
 extern const char *const dtk_write_formats[];
@@ -53,14 +45,7 @@ extern const char *const dtk_write_formats[];
 /* clang-format on */
 
 /* The options of a write command that takes only those (use, cite). */
-extern const struct option dtk_write_options[];
-
-/* The help text of the common options. */
-#define DTK_WRITE_HELP                                                                             \
-	"  --dry-run        print the diff of every file it would change; write nothing\n"         \
-	"  --format text|json\n"                                                                   \
-	"                   json: what was written, as 'dtk show --format json' shows it\n"        \
-	"  --no-reindex     do not rebuild INDEX.md\n"
+extern const struct dtk_opt dtk_write_opts[];
 
 /* A file of insights/ the transaction changes. */
 struct dtk_wfile {
@@ -94,10 +79,6 @@ struct dtk_write {
  * DTK_WRITE_OPTS), w->opts as they were given. */
 void dtk_write_init(struct dtk_write *w, struct dtk_ctx *ctx, const char *cmd);
 void dtk_write_release(struct dtk_write *w);
-
-/* Handles option c (from DTK_WRITE_LONGOPTS) with its argument. Returns 1
- * when c was one of them, 0 when not, -1 after printing a usage error. */
-int dtk_write_option(struct dtk_write *w, int c, const char *arg);
 
 /* Returns insights/name read and parsed (once per transaction), or NULL
  * after printing why (a missing file: "no node"). */
@@ -136,8 +117,9 @@ int dtk_write_each(struct dtk_write *w, int argc, char **argv, int first, dtk_wr
                    void *arg);
 
 /* The whole of dtk use and dtk cite: adds to the counter key of each entry
- * named. Returns the exit status. */
-int dtk_write_counter(struct dtk_ctx *ctx, const char *cmd, const char *key, int argc, char **argv);
+ * named by the operands of a. Returns the exit status. */
+int dtk_write_counter(struct dtk_ctx *ctx, const char *cmd, const char *key,
+                      const struct dtk_args *a);
 
 /* Returns policy.high_min_verified of _domain.yaml (2 by default), or -1
  * after printing why the file cannot be read. */
