@@ -425,15 +425,15 @@ int dtk_cmd_conflict(struct dtk_ctx *ctx, const char *cmd, int has_a, const char
 	return -1;
 }
 
-/* Sets *kb to the base ctx holds (making the hold at the first call), as
- * its files are now; returns 0, or -1 when it does not load whole (nothing
- * said: the command loads as it asks, and says why). */
-static int S_held(struct dtk_ctx *ctx, struct dtk_kb **kb)
+int dtk_cmd_held(struct dtk_ctx *ctx, struct dtk_kb **kb)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	const struct dtk_kb *held = NULL;
 	int rc;
 
+	*kb = NULL;
+	if (!ctx->hold)
+		return -1;
 	if (!*ctx->hold)
 		*ctx->hold = dtk_kb_hold_new(ctx->root, DTK_KB_ALL | DTK_KB_TERMS);
 	rc = dtk_kb_hold_get(*ctx->hold, &held, &diags);
@@ -448,10 +448,12 @@ int dtk_cmd_load(struct dtk_ctx *ctx, const char *cmd, struct dtk_kb **kb, int w
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	int rc;
 
-	/* not for one node's load: show orders its links by the nodes' names */
-	if (ctx->hold && (ctx->flags & DTK_CMD_READ_ONLY) && !(what & DTK_KB_ONE_NODE) &&
-	    S_held(ctx, kb) == 0)
-		return DTK_EXIT_OK;
+	/* one node's load: when the held base has it (else the load says why) */
+	if ((ctx->flags & DTK_CMD_READ_ONLY) && dtk_cmd_held(ctx, kb) == 0) {
+		if (!(what & DTK_KB_ONE_NODE) || dtk_kb_node(*kb, node))
+			return DTK_EXIT_OK;
+		*kb = NULL;
+	}
 	rc = dtk_kb_load(kb,
 	                 &(struct dtk_kb_load_opts){.root = ctx->root, .what = what, .node = node},
 	                 &diags);

@@ -302,10 +302,15 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		f.on = color ? S_ON : NULL;
 		dtk_search_set_show(f.s, S_show, &f);
 	}
-	rc = dtk_kb_load(
-	        &kb,
-	        &(struct dtk_kb_load_opts){.root = ctx->root, .what = DTK_KB_ALL, .filter = &kf},
-	        &diags);
+	if (dtk_cmd_held(ctx, &kb) == 0) { /* dtk mcp: the base it holds */
+		dtk_search_base(f.s, kb, o.node);
+		rc = 0;
+	} else {
+		rc = dtk_kb_load(&kb,
+		                 &(struct dtk_kb_load_opts){
+		                         .root = ctx->root, .what = DTK_KB_ALL, .filter = &kf},
+		                 &diags);
+	}
 	if (rc == DTK_EINVALID) {
 		rc = dtk_cmd_report_invalid(ctx, &diags);
 		goto done;
@@ -326,7 +331,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 done:
 	dtk_diags_release(&diags);
 	free(hits);
-	dtk_kb_free(kb);
+	dtk_cmd_unload(ctx, kb);
 	dtk_search_free(f.s);
 	return rc;
 }

@@ -149,9 +149,7 @@ static int S_links(const struct loader *l, struct kfile *f)
 	return hit;
 }
 
-/* Returns how many threads to load with: DTK_THREADS, else the processors
- * online, at most 8 and at most one for every 4 files. */
-static int S_threads(size_t files)
+int dtk_kb_threads(size_t files)
 {
 	const char *env = getenv("DTK_THREADS");
 	long n = env && *env ? atol(env) : sysconf(_SC_NPROCESSORS_ONLN);
@@ -199,7 +197,7 @@ static int S_parse_sources(struct loader *l, const struct kfile *f, struct dtk_y
 	int split = 0, rc, i;
 
 	rc = dtk_yaml_parse_split(root, tmp, f->rel, buf, len, d, S_source_item, &st[0], &st[1],
-	                          S_threads(4) > 1 ? 0 : SIZE_MAX, &split);
+	                          dtk_kb_threads(4) > 1 ? 0 : SIZE_MAX, &split);
 	if (rc == 0 && *root && (*root)->kind == DTK_Y_SEQ) {
 		size_t n = st[0].n + (split ? st[1].n : 0);
 		kb->sources = dtk_arena_alloc(kb->arena, (n ? n : 1) * sizeof(*kb->sources));
@@ -461,7 +459,7 @@ static void *S_work(void *arg)
  * loader's. */
 static void S_load_parallel(struct loader *l, size_t from, int one)
 {
-	int n = one ? 1 : S_threads(l->n_files - from), i, started = 0;
+	int n = one ? 1 : dtk_kb_threads(l->n_files - from), i, started = 0;
 	struct worker *w = dtk_xcalloc((size_t)n, sizeof(*w));
 	pthread_t *tid = dtk_xcalloc((size_t)n, sizeof(*tid));
 

@@ -1,12 +1,15 @@
 /* test_mcp.c: the MCP server's message reader and JSON-RPC layer, in-process. */
 #define _GNU_SOURCE /* fmemopen */
+#include "dtk/cmd.h"
 #include "dtk/fs.h"
+#include "dtk/kb.h"
 #include "dtk/mcp.h"
 #include "support.h"
 
 #include <fcntl.h>
 #include <jansson.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -656,6 +659,113 @@ static void test_cancel_queued(void **state)
 	dtk_mcp_free(m);
 }
 
+/* Runs dtk cmd args... (NULL-ended) on the base at root in-process, with
+ * hold (NULL: none); returns its stdout, stderr and status in one string
+ * (malloc'd). */
+static char *S_run_cmd(const char *root, struct dtk_kb_hold **hold, const char *cmd, ...)
+{
+	char *argv[16], *out = NULL, *err = NULL, *all = NULL;
+	size_t n_out = 0, n_err = 0;
+	struct dtk_ctx ctx;
+	va_list ap;
+	int argc = 0, rc;
+
+	argv[argc++] = (char *)cmd;
+	va_start(ap, cmd);
+	while (argc < 15 && (argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	argv[argc] = NULL;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.root = root;
+	ctx.out = open_memstream(&out, &n_out);
+	ctx.err = open_memstream(&err, &n_err);
+	ctx.hold = hold;
+	rc = dtk_cmd_run(&ctx, dtk_cmd_find(cmd), argc, argv);
+	fclose(ctx.out);
+	fclose(ctx.err);
+	if (asprintf(&all, "%s\n--\n%s\n-- %d\n", out, err, rc) < 0)
+		fail();
+	free(out);
+	free(err);
+	return all;
+}
+
+/* show and search from the base held print the bytes a process of their own
+ * prints: every node and entry of the shipped base shown, text and json,
+ * and searches of every format and filter; one load for all of them. */
+static void test_held_same_bytes(void **state)
+{
+	static const char *const queries[][4] = {
+	        {"nccl", NULL},
+	        {"通信", "--format", "json", NULL},
+	        {"rank", "--format", "jsonl", NULL},
+	        {"a", "--format", "ids", NULL},
+	        {"checkpoint", "--limit", "3", NULL},
+	        {"a", "--node", "collective-communication", NULL},
+	        {"a", "--confidence", "high", NULL},
+	        {"zzznothing", NULL},
+	        {"a", "--include-retired", NULL},
+	};
+	char *dir = t_mkdtemp(), *ins = t_src("insights"), path[4096];
+	struct dtk_kb_hold *hold = NULL;
+	struct dtk_kb *kb = NULL;
+	struct dtk_diags d = DTK_DIAGS_INIT;
+	size_t i, k, n_targets = 0;
+	const char *targets[2000];
+	(void)state;
+
+	snprintf(path, sizeof(path), "%s/insights", dir);
+	t_copytree(ins, path);
+	setenv("DTK_TEST_CACHE_GRAIN_NS", "0", 1); /* files trusted at once */
+	assert_int_equal(dtk_kb_load(&kb, &(struct dtk_kb_load_opts){.root = dir}, &d), 0);
+	for (i = 0; i < kb->n_nodes; i++) {
+		targets[n_targets++] = kb->nodes[i]->name;
+		for (k = 0; k < kb->nodes[i]->n_entries && n_targets < 2000; k++)
+			targets[n_targets++] = kb->nodes[i]->entries[k].id;
+	}
+	assert_true(n_targets > 50);
+	for (i = 0; i < n_targets; i++) {
+		for (k = 0; k < 2; k++) {
+			const char *fmt = k ? "json" : "text";
+			char *want =
+			        S_run_cmd(dir, NULL, "show", "--format", fmt, targets[i], NULL);
+			char *got =
+			        S_run_cmd(dir, &hold, "show", "--format", fmt, targets[i], NULL);
+			assert_string_equal(got, want);
+			free(want);
+			free(got);
+		}
+	}
+	for (i = 0; i < sizeof(queries) / sizeof(*queries); i++) {
+		const char *const *q = queries[i];
+		char *want = S_run_cmd(dir, NULL, "search", q[0], q[1], q[2], q[3], NULL);
+		char *got = S_run_cmd(dir, &hold, "search", q[0], q[1], q[2], q[3], NULL);
+		assert_string_equal(got, want);
+		free(want);
+		free(got);
+	}
+	/* a node the base does not hold: the command's own load says so */
+	{
+		char *want = S_run_cmd(dir, NULL, "show", "nosuch-node", NULL);
+		char *got = S_run_cmd(dir, &hold, "show", "nosuch-node", NULL);
+		assert_string_equal(got, want);
+		free(want);
+		free(got);
+	}
+	{
+		const struct dtk_kb *held;
+		assert_int_equal(dtk_kb_hold_peek(hold, &held), 1);
+	}
+	unsetenv("DTK_TEST_CACHE_GRAIN_NS");
+	dtk_kb_hold_free(hold);
+	dtk_kb_free(kb);
+	dtk_diags_release(&d);
+	t_rmtree(dir);
+	free(dir);
+	free(ins);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -667,6 +777,7 @@ int main(void)
 	        cmocka_unit_test(test_tools_list),
 	        cmocka_unit_test(test_tools_call),
 	        cmocka_unit_test(test_held_base),
+	        cmocka_unit_test(test_held_same_bytes),
 	        cmocka_unit_test(test_serve),
 	        cmocka_unit_test(test_batches),
 	        cmocka_unit_test(test_serve_client_gone),

@@ -318,14 +318,20 @@ int dtk_cmd_use_color(const struct dtk_ctx *ctx, int when);
 int dtk_cmd_pager(struct dtk_ctx *ctx);
 
 /* Loads the base at ctx->root for command cmd (what and node as for
- * dtk_kb_load): for a DTK_CMD_READ_ONLY command's load of the whole base
- * with ctx->hold, the held base, as its files are now (one that does not
- * load whole is loaded as asked). Returns DTK_EXIT_OK and sets *kb (dtk_cmd_unload), or the exit
+ * dtk_kb_load): for a DTK_CMD_READ_ONLY command with ctx->hold, the held
+ * base, as its files are now (one that does not load whole, or lacks the
+ * node of DTK_KB_ONE_NODE, is loaded as asked). Returns DTK_EXIT_OK and sets *kb (dtk_cmd_unload), or the exit
  * status after printing every error of the data, or why it cannot be read. */
 struct dtk_kb;
 struct dtk_kb_hold;
 int dtk_cmd_load(struct dtk_ctx *ctx, const char *cmd, struct dtk_kb **kb, int what,
                  const char *node);
+/* With ctx->hold (dtk mcp): sets *kb to the held base (made at the first
+ * call), as its files are now, and returns 0; returns -1 (*kb NULL) without
+ * a hold or when the base does not load whole (nothing said: the command
+ * loads as it asks, and says why). The base is not to be changed;
+ * dtk_cmd_unload leaves it. */
+int dtk_cmd_held(struct dtk_ctx *ctx, struct dtk_kb **kb);
 /* Frees kb of dtk_cmd_load (NULL: nothing), unless it is the held base. */
 void dtk_cmd_unload(struct dtk_ctx *ctx, struct dtk_kb *kb);
 

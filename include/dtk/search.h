@@ -59,6 +59,11 @@ struct dtk_search_hit {
 	size_t shown_len;
 };
 
+/* Notes the entries of kb, a base loaded whole and kept (its nodes are not
+ * changed), that hold every word: of node only when not NULL, else of every
+ * node, on several threads. Calls dtk_search_prepare first. */
+void dtk_search_base(struct dtk_search *s, const struct dtk_kb *kb, const char *node);
+
 /*
  * A show hook: makes what hit shows, on the thread that loads its node, so
  * that showing the hits is done beside the loading (in parallel) rather than
