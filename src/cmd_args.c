@@ -304,13 +304,16 @@ void dtk_args_help(const struct dtk_cmd *cmd, FILE *f)
 		if (S_alias(o, i) || !o[i].help)
 			continue;
 		S_label(&b, o, i);
-		if (b.len > S_LABEL)
+		if (!*o[i].help) /* the label says it all */
+			fprintf(f, "  %s\n", b.ptr);
+		else if (b.len > S_LABEL)
 			fprintf(f, "  %s\n%*s", b.ptr, (int)col, "");
 		else
 			fprintf(f, "  %-*s", (int)(col - 2), b.ptr);
-		for (p = o[i].help; (nl = strchr(p, '\n')); p = nl + 1)
+		for (p = o[i].help; *p && (nl = strchr(p, '\n')); p = nl + 1)
 			fprintf(f, "%.*s\n%*s", (int)(nl - p), p, (int)col, "");
-		fprintf(f, "%s\n", p);
+		if (*o[i].help)
+			fprintf(f, "%s\n", p);
 	}
 	dtk_buf_release(&b);
 }

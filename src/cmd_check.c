@@ -11,7 +11,6 @@
 #include "dtk/repo.h"
 #include "dtk/ytree.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -296,39 +295,36 @@ static int S_compare(struct dtk_ctx *ctx, const char *path, struct dtk_file_cmp 
 	return rc == 0 ? dtk_file_cmp_finish(cmp) : rc;
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {{"format", required_argument, NULL, 'f'},
-                                          {"color", required_argument, NULL, 'c'},
-                                          {"word-diff", no_argument, NULL, 'w'},
-                                          {NULL, 0, NULL, 0}};
+/* The values of --format. */
+static const char *const S_formats[] = {"text", "github", NULL};
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+/* The options of the command (the dispatcher parses them). */
+static const struct dtk_opt S_opts[] = {
+        {"format", 'f', DTK_OPT_CHOICE, DTK_OPT_SHORT, .arg = "F", .choices = S_formats,
+         .help = "text (the default), or github: also print GitHub Actions\n"
+                 "annotations (::error file=...) on standard output, for\n"
+                 "each error and for drift"},
+        {"color", 'c', DTK_OPT_CHOICE, .arg = "WHEN", .choices = dtk_color_names, .n_choices = 3,
+         .help = "colour the diff: auto (the default: on a terminal,\n"
+                 "unless NO_COLOR is set), always or never; the part\n"
+                 "of a changed line that changed in reverse video"},
+        {"word-diff", 'w', DTK_OPT_FLAG,
+         .help = "show each changed line once, the removed part in [- -]\n"
+                 "and the added part in {+ +} (git's --word-diff=plain)"},
+        {NULL}};
+
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_file_cmp cmp = {.fd = -1};
 	char *old = NULL, *path = NULL, *crlf = NULL;
 	size_t old_len = 0, crlf_len = 0;
-	int github = 0, c, rc, conv = 0, color = DTK_COLOR_AUTO;
-	unsigned how = 0;
+	int github = (int)dtk_args_int(a, 'f', 0), rc, conv = 0;
+	unsigned how = dtk_args_has(a, 'w') ? DTK_DIFF_WORDS : 0;
 
-	static const char *const formats[] = {"text", "github"};
-
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		if (c == 'w')
-			how |= DTK_DIFF_WORDS;
-		else if (c == 'c' && (color = dtk_cmd_choice(ctx, "check", "--color", optarg,
-		                                             dtk_color_names, 3)) >= 0)
-			continue;
-		else if (c == 'f' && (github = dtk_cmd_choice(ctx, "check", "--format", optarg,
-		                                              formats, 2)) >= 0)
-			continue;
-		else
-			return DTK_EXIT_INVALID;
-	}
-	if (dtk_cmd_use_color(ctx, color))
+	if (dtk_cmd_use_color(ctx, (int)dtk_args_int(a, 'c', DTK_COLOR_AUTO)))
 		how |= DTK_DIFF_COLOR;
-	if (dtk_cmd_operands(ctx, "check", argc, argv, 0, 0, NULL) < 0)
+	if (dtk_args_operands(ctx, a, 0, 0, NULL) < 0)
 		return DTK_EXIT_INVALID;
 	path = dtk_path_join(ctx->root, DTK_INDEX_FILE);
 	/* compared as it is rendered: neither page is held whole unless they differ */
@@ -383,21 +379,11 @@ const struct dtk_cmd dtk_cmd_check = {
                 "INDEX.md differs (a unified diff goes to standard output); 2 when the\n"
                 "data is invalid (every error goes to standard error). Warnings (a date\n"
                 "after today, an invisible character such as a bidirectional control)\n"
-                "go to standard error and do not change the exit status.\n\n"
-                "options:\n"
-                "  -f, --format F   text (the default), or github: also print GitHub Actions\n"
-                "                   annotations (::error file=...) on standard output, for\n"
-                "                   each error and for drift\n"
-                "  --color WHEN     colour the diff: auto (the default: on a terminal,\n"
-                "                   unless NO_COLOR is set), always or never; the part\n"
-                "                   of a changed line that changed in reverse video\n"
-                "  --word-diff      show each changed line once, the removed part in [- -]\n"
-                "                   and the added part in {+ +} (git's --word-diff=plain)\n\n"
-                "examples:\n"
-                "  dtk check\n"
-                "  dtk check || dtk reindex\n",
+                "go to standard error and do not change the exit status.\n",
+        .examples = "examples:\n"
+                    "  dtk check\n"
+                    "  dtk check || dtk reindex\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY,
-        .options = S_options,
-        .shortopts = "f:",
-        .exec = S_exec,
+        .opts = S_opts,
+        .run = S_run,
 };

@@ -5,10 +5,9 @@
 #include "dtk/export.h"
 #include "dtk/kb.h"
 
-#include <getopt.h>
 #include <string.h>
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_kb *kb = NULL;
 	int rc, removed = 0;
@@ -16,13 +15,11 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	static const char *const formats[] = {"html"};
 	const char *dir;
 
-	optind = 0;
-	if (dtk_cmd_getopt(ctx, argc, argv) != -1 ||
-	    dtk_cmd_operands(ctx, "export", argc, argv, 1, 2, "the format (html) and <dir>") < 0 ||
-	    dtk_cmd_choice(ctx, "export", "the format", argv[optind], formats, 1) < 0 ||
-	    dtk_cmd_operands(ctx, "export", argc, argv, 2, 2, "<dir>") < 0)
+	if (dtk_args_operands(ctx, a, 1, 2, "the format (html) and <dir>") < 0 ||
+	    dtk_cmd_choice(ctx, "export", "the format", a->argv[0], formats, 1) < 0 ||
+	    dtk_args_operands(ctx, a, 2, 2, "<dir>") < 0)
 		return DTK_EXIT_INVALID;
-	dir = argv[optind + 1];
+	dir = a->argv[1];
 	if ((rc = dtk_cmd_load(ctx, "export", &kb, DTK_KB_ALL, NULL)) != DTK_EXIT_OK) {
 		/* said why */
 	} else if ((rc = dtk_export_html(kb, dir, &removed)) < 0) {
@@ -56,5 +53,5 @@ const struct dtk_cmd dtk_cmd_export = {
                 "examples:\n"
                 "  dtk export html site     # then open site/index.html\n",
         .flags = DTK_CMD_NEEDS_KB,
-        .exec = S_exec,
+        .run = S_run,
 };

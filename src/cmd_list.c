@@ -8,14 +8,13 @@
 #include "dtk/kb.h"
 #include "dtk/view.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum format { F_TEXT, F_JSON, F_JSONL, F_IDS };
 
 struct filter {
-	const char **nodes; /* --node, each given (any of them matches) */
+	const char *const *nodes; /* --node, each given (any of them matches) */
 	size_t n_nodes;
 	int confidence; /* -1: any */
 	dtk_date since, stale_at;
@@ -124,64 +123,49 @@ static void S_print_nodes(FILE *out, const struct dtk_kb *kb, const struct filte
 	dtk_buf_release(&b);
 }
 
-static int S_date_opt(struct dtk_ctx *ctx, const char *opt, const char *v, dtk_date *out)
-{
-	if (dtk_date_parse(out, v) == 0)
-		return 0;
-	dtk_cmd_usage_error(ctx, "list", "%s must be a date (YYYY-MM-DD), not '%s'", opt, v);
-	return -1;
-}
+/* The values of --format, and why --nodes takes no filter of entries. */
+static const char *const S_formats[] = {"text", "json", "jsonl", "ids", NULL};
+static const char S_nodes_why[] = "--nodes lists nodes, not entries";
 
-static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct filter *f, enum format *fmt)
-{
-	static const char *const formats[] = {"text", "json", "jsonl", "ids"};
-	static const char *const why = "--nodes lists nodes, not entries";
-	int c, i;
+/* The options of the command (the dispatcher parses them). */
+static const struct dtk_opt S_opts[] = {
+        {"node", 'n', DTK_OPT_LIST, DTK_OPT_SHORT, .arg = "N",
+         .help = "entries of node N; repeated, of any node given"},
+        {"nodes", 'N', DTK_OPT_FLAG, .help = "list the nodes, not their entries"},
+        {"confidence", 'c', DTK_OPT_CHOICE, .arg = "C", .choices = dtk_confidence_names,
+         .n_choices = DTK_CONF_COUNT, .help = "entries of confidence C"},
+        {"since", 's', DTK_OPT_DATE, .arg = "D", .help = "entries created on or after D"},
+        {"stale-at", 'S', DTK_OPT_DATE, .arg = "D",
+         .help = "entries stale at D (freshness + policy < D)"},
+        {"candidates", 'C', DTK_OPT_FLAG, .help = "entries one verification short of high"},
+        {"include-retired", 'R', DTK_OPT_FLAG,
+         .help = "superseded and retracted entries too (left out\notherwise)"},
+        {"all", 'R', DTK_OPT_FLAG, .help = NULL}, /* another name */
+        {"format", 'f', DTK_OPT_CHOICE, DTK_OPT_SHORT, .arg = "F", .choices = S_formats,
+         .help = "text, json, jsonl or ids"},
+        {NULL}};
 
+static const struct dtk_opt_conflict S_conflicts[] = {{'N', 'c', S_nodes_why},
+                                                      {'N', 's', S_nodes_why},
+                                                      {'N', 'S', S_nodes_why},
+                                                      {'N', 'C', S_nodes_why},
+                                                      {0}};
+
+/* Sets f and *fmt to the options of a (f->nodes are a's); returns 0, or -1
+ * after the usage error. */
+static int S_parse(struct dtk_ctx *ctx, const struct dtk_args *a, struct filter *f,
+                   enum format *fmt)
+{
 	memset(f, 0, sizeof(*f));
-	f->nodes = dtk_xcalloc((size_t)argc, sizeof(*f->nodes));
-	f->confidence = -1;
-	*fmt = F_TEXT;
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		switch (c) {
-		case 'n': f->nodes[f->n_nodes++] = optarg; break;
-		case 'N': f->list_nodes = 1; break;
-		case 'C': f->candidates = 1; break;
-		case 'R': f->retired = 1; break;
-		case 's':
-			if (S_date_opt(ctx, "--since", optarg, &f->since) < 0)
-				return -1;
-			break;
-		case 'S':
-			if (S_date_opt(ctx, "--stale-at", optarg, &f->stale_at) < 0)
-				return -1;
-			break;
-		case 'c':
-			i = dtk_cmd_choice(ctx, "list", "--confidence", optarg,
-			                   dtk_confidence_names, DTK_CONF_COUNT);
-			if (i < 0)
-				return -1;
-			f->confidence = i;
-			break;
-		case 'f':
-			if ((i = dtk_cmd_choice(ctx, "list", "--format", optarg, formats, 4)) < 0)
-				return -1;
-			*fmt = (enum format)i;
-			break;
-		default: return -1;
-		}
-	}
-	if (dtk_cmd_conflict(ctx, "list", f->list_nodes, "--nodes", f->confidence >= 0,
-	                     "--confidence", why) < 0 ||
-	    dtk_cmd_conflict(ctx, "list", f->list_nodes, "--nodes", !!f->since, "--since", why) <
-	            0 ||
-	    dtk_cmd_conflict(ctx, "list", f->list_nodes, "--nodes", !!f->stale_at, "--stale-at",
-	                     why) < 0 ||
-	    dtk_cmd_conflict(ctx, "list", f->list_nodes, "--nodes", f->candidates, "--candidates",
-	                     why) < 0)
-		return -1;
-	return dtk_cmd_operands(ctx, "list", argc, argv, 0, 0, NULL);
+	f->nodes = dtk_args_list(a, 'n', &f->n_nodes);
+	f->confidence = (int)dtk_args_int(a, 'c', -1);
+	f->since = (dtk_date)dtk_args_int(a, 's', 0);
+	f->stale_at = (dtk_date)dtk_args_int(a, 'S', 0);
+	f->candidates = dtk_args_has(a, 'C') > 0;
+	f->list_nodes = dtk_args_has(a, 'N') > 0;
+	f->retired = dtk_args_has(a, 'R') > 0;
+	*fmt = (enum format)dtk_args_int(a, 'f', F_TEXT);
+	return dtk_args_operands(ctx, a, 0, 0, NULL);
 }
 
 /* Says that the base has no node name (with the closest name). */
@@ -200,15 +184,7 @@ static void S_no_node(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *
 	free(names);
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {
-        {"node", required_argument, NULL, 'n'},  {"confidence", required_argument, NULL, 'c'},
-        {"since", required_argument, NULL, 's'}, {"stale-at", required_argument, NULL, 'S'},
-        {"candidates", no_argument, NULL, 'C'},  {"format", required_argument, NULL, 'f'},
-        {"nodes", no_argument, NULL, 'N'},       {"include-retired", no_argument, NULL, 'R'},
-        {"all", no_argument, NULL, 'R'},         {NULL, 0, NULL, 0}};
-
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_kb *kb = NULL;
 	struct filter f;
@@ -216,10 +192,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	size_t i;
 	int rc;
 
-	if (S_parse(ctx, argc, argv, &f, &fmt) < 0) {
-		free(f.nodes);
+	if (S_parse(ctx, a, &f, &fmt) < 0)
 		return DTK_EXIT_INVALID;
-	}
 	if ((rc = dtk_cmd_load(ctx, "list", &kb, DTK_KB_ALL, NULL)) != DTK_EXIT_OK)
 		goto done; /* said why */
 	for (i = 0; i < f.n_nodes; i++)
@@ -236,7 +210,6 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		S_print(ctx->out, kb, &f, fmt);
 done:
 	dtk_cmd_unload(ctx, kb);
-	free(f.nodes);
 	return rc;
 }
 
@@ -255,25 +228,14 @@ const struct dtk_cmd dtk_cmd_list = {
                 "ones; all with --include-retired), bloom, firm, tentative (no high\n"
                 "entry) or - (no stance), and the stance (- for none), tab-separated;\n"
                 "json and jsonl: node, category, n_entries, bloom, stance and tentative;\n"
-                "ids: the names alone.\n\n"
-                "options:\n"
-                "  -n, --node N          entries of node N; repeated, of any node given\n"
-                "  --nodes               list the nodes, not their entries\n"
-                "  --confidence C        entries of confidence C\n"
-                "  --since D             entries created on or after D\n"
-                "  --stale-at D          entries stale at D (freshness + policy < D)\n"
-                "  --candidates          entries one verification short of high\n"
-                "  --include-retired, --all\n"
-                "                        superseded and retracted entries too (left out\n"
-                "                        otherwise)\n"
-                "  -f, --format F        text, json, jsonl or ids\n\n"
-                "examples:\n"
-                "  dtk list --candidates\n"
-                "  dtk list --node training-parallelism --format jsonl | jq -r .title\n"
-                "  dtk list --stale-at 2026-12-01 --format ids\n"
-                "  dtk list --nodes\n",
+                "ids: the names alone.\n",
+        .examples = "examples:\n"
+                    "  dtk list --candidates\n"
+                    "  dtk list --node training-parallelism --format jsonl | jq -r .title\n"
+                    "  dtk list --stale-at 2026-12-01 --format ids\n"
+                    "  dtk list --nodes\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY | DTK_CMD_PAGES,
-        .options = S_options,
-        .shortopts = "n:f:",
-        .exec = S_exec,
+        .opts = S_opts,
+        .conflicts = S_conflicts,
+        .run = S_run,
 };

@@ -7,7 +7,6 @@
 #include "dtk/kb.h"
 #include "dtk/repo.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,25 +78,21 @@ static void S_json(FILE *f, const struct dtk_run_list *l)
 	dtk_buf_release(&b);
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {{"format", required_argument, NULL, 'f'},
-                                          {NULL, 0, NULL, 0}};
+/* The values of --format. */
+static const char *const S_formats[] = {"text", "json", NULL};
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+/* The options of the command (the dispatcher parses them). */
+static const struct dtk_opt S_opts[] = {
+        {"format", 'f', DTK_OPT_CHOICE, DTK_OPT_SHORT, .choices = S_formats, .help = ""}, {NULL}};
+
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_repo *repo = NULL;
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_run_list runs;
-	static const char *const formats[] = {"text", "json"};
-	int c, rc, json = 0;
+	int rc, json = dtk_args_int(a, 'f', 0) == 1;
 
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		if (c != 'f' ||
-		    (json = dtk_cmd_choice(ctx, "log", "--format", optarg, formats, 2)) < 0)
-			return DTK_EXIT_INVALID;
-	}
-	if (dtk_cmd_operands(ctx, "log", argc, argv, 0, 0, NULL) < 0)
+	if (dtk_args_operands(ctx, a, 0, 0, NULL) < 0)
 		return DTK_EXIT_INVALID;
 	if (dtk_repo_open(&repo, ctx->root) < 0)
 		return dtk_cmd_fail(ctx, "log", DTK_EXIT_INVALID);
@@ -132,19 +127,15 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 const struct dtk_cmd dtk_cmd_log = {
         .name = "log",
-        .usage = "dtk log [--format text|json]",
         .summary = "list the crystallization runs recorded in git, newest first",
         .help = "\nReads the records of insights/_crystallizations.yaml at HEAD and finds the\n"
                 "commit that added each (a Dtk-Crystallization trailer, or for runs recorded\n"
                 "before dtk, the commit that added the record; - when the history does not\n"
-                "hold it). Without runs, says so on standard error.\n\n"
-                "options:\n"
-                "  -f, --format text|json\n\n"
-                "examples:\n"
-                "  dtk log\n"
-                "  dtk log --format json | jq '.[0]'\n",
+                "hold it). Without runs, says so on standard error.\n",
+        .examples = "examples:\n"
+                    "  dtk log\n"
+                    "  dtk log --format json | jq '.[0]'\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY | DTK_CMD_PAGES,
-        .options = S_options,
-        .shortopts = "f:",
-        .exec = S_exec,
+        .opts = S_opts,
+        .run = S_run,
 };

@@ -5,7 +5,6 @@
 #include "dtk/mcp.h"
 
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,24 +23,21 @@ static int S_prefix_ok(const char *p)
 	               strlen(p);
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {{"prefix", required_argument, NULL, 'p'},
-                                          {NULL, 0, NULL, 0}};
+/* The options of the command (the dispatcher parses them). */
+static const struct dtk_opt S_opts[] = {
+        {"prefix", 'p', DTK_OPT_STRING, .arg = "P",
+         .help = "name every tool P<name> (letters, digits, _ and -; at\n"
+                 "most 40): two bases' servers in one agent"},
+        {NULL}};
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
-	const char *prefix = "";
+	const char *prefix = dtk_args_str(a, 'p') ? dtk_args_str(a, 'p') : "";
 	struct dtk_mcp *m;
 	void (*old)(int);
-	int rc, fd, c;
+	int rc, fd;
 
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		if (c != 'p')
-			return DTK_EXIT_INVALID;
-		prefix = optarg;
-	}
-	if (dtk_cmd_operands(ctx, "mcp", argc, argv, 0, 0, NULL) < 0)
+	if (dtk_args_operands(ctx, a, 0, 0, NULL) < 0)
 		return DTK_EXIT_INVALID;
 	if (!S_prefix_ok(prefix))
 		return dtk_cmd_usage_error(ctx, "mcp",
@@ -76,7 +72,6 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 
 const struct dtk_cmd dtk_cmd_mcp = {
         .name = "mcp",
-        .usage = "dtk mcp [--prefix P]",
         .summary = "serve the base to agents over MCP (stdio)",
         .help = "\nAn MCP (Model Context Protocol) server: JSON-RPC 2.0, one message per line\n"
                 "on standard input and output (nothing else is written there; diagnostics\n"
@@ -86,14 +81,11 @@ const struct dtk_cmd dtk_cmd_mcp = {
                 "write command; resources are INDEX.md (dtk://index) and each node file\n"
                 "(dtk://node/<name>), read-only. Each request reads the base as it is on\n"
                 "disk then. Protocol versions 2026-07-28, 2025-11-25, 2025-06-18,\n"
-                "2025-03-26 and 2024-11-05. See docs/agents.md.\n\n"
-                "options:\n"
-                "  --prefix P       name every tool P<name> (letters, digits, _ and -; at\n"
-                "                   most 40): two bases' servers in one agent\n\n"
-                "examples:\n"
-                "  claude mcp add dtk -- dtk -C /path/to/base mcp\n"
-                "  claude mcp add infra -- dtk -C /path/to/infra mcp --prefix infra_\n",
+                "2025-03-26 and 2024-11-05. See docs/agents.md.\n",
+        .examples = "examples:\n"
+                    "  claude mcp add dtk -- dtk -C /path/to/base mcp\n"
+                    "  claude mcp add infra -- dtk -C /path/to/infra mcp --prefix infra_\n",
         .flags = 0,
-        .options = S_options,
-        .exec = S_exec,
+        .opts = S_opts,
+        .run = S_run,
 };

@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,18 +57,16 @@ static int S_fresh(const struct dtk_node *node, char *buf, size_t size)
 	return 0;
 }
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_kb *kb = NULL;
 	const char *name;
 	char id[300];
 	int rc;
 
-	optind = 0;
-	if (dtk_cmd_getopt(ctx, argc, argv) != -1 ||
-	    dtk_cmd_operands(ctx, "next-id", argc, argv, 1, 1, "<node>") < 0)
+	if (dtk_args_operands(ctx, a, 1, 1, "<node>") < 0)
 		return DTK_EXIT_INVALID;
-	name = argv[optind];
+	name = a->argv[0];
 	if (!dtk_is_name(name))
 		return S_not_a_name(ctx, name);
 	if (!dtk_kb_has_node(ctx->root, name)) {
@@ -102,5 +99,5 @@ const struct dtk_cmd dtk_cmd_next_id = {
                 "examples:\n"
                 "  dtk next-id collective-communication     # a random id of the node\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY,
-        .exec = S_exec,
+        .run = S_run,
 };

@@ -8,7 +8,6 @@
 #include "dtk/kb.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,25 +21,19 @@ static int S_write_file(void *arg, const char *s, size_t len)
 	return -1;
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {{"stdout", no_argument, NULL, 's'}, {NULL, 0, NULL, 0}};
+/* The options of the command (the dispatcher parses them). */
+static const struct dtk_opt S_opts[] = {
+        {"stdout", 's', DTK_OPT_FLAG, .help = "print INDEX.md instead of writing it"}, {NULL}};
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_file_cmp cmp = {.fd = -1};
 	char *path = NULL, *crlf = NULL, *old = NULL;
 	size_t crlf_len = 0, old_len = 0;
-	int to_stdout = 0, c, rc, conv = 0;
+	int to_stdout = dtk_args_has(a, 's') > 0, rc, conv = 0;
 
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		if (c == 's')
-			to_stdout = 1;
-		else
-			return DTK_EXIT_INVALID;
-	}
-	if (dtk_cmd_operands(ctx, "reindex", argc, argv, 0, 0, NULL) < 0)
+	if (dtk_args_operands(ctx, a, 0, 0, NULL) < 0)
 		return DTK_EXIT_INVALID;
 	path = dtk_path_join(ctx->root, DTK_INDEX_FILE);
 	if (to_stdout) {
@@ -107,17 +100,14 @@ done:
 
 const struct dtk_cmd dtk_cmd_reindex = {
         .name = "reindex",
-        .usage = "dtk reindex [--stdout]",
         .summary = "validate insights/ and rebuild INDEX.md",
         .help = "\nReads every file in insights/, validates it, and writes INDEX.md when its\n"
                 "bytes change (atomically: readers see the old file or the new one). When\n"
-                "any input is invalid, every error is printed and nothing is written.\n\n"
-                "options:\n"
-                "  --stdout     print INDEX.md instead of writing it\n\n"
-                "examples:\n"
-                "  dtk reindex\n"
-                "  dtk reindex --stdout | diff - INDEX.md\n",
+                "any input is invalid, every error is printed and nothing is written.\n",
+        .examples = "examples:\n"
+                    "  dtk reindex\n"
+                    "  dtk reindex --stdout | diff - INDEX.md\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
-        .options = S_options,
-        .exec = S_exec,
+        .opts = S_opts,
+        .run = S_run,
 };

@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -379,37 +378,30 @@ static void S_hooks_report(const struct hook hooks[N_HOOKS], FILE *out, FILE *er
 	}
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {{"dtk", required_argument, NULL, 'd'},
-                                          {"no-hooks", no_argument, NULL, 'n'},
-                                          {NULL, 0, NULL, 0}};
+/* The options of the command (the dispatcher parses them). */
+static const struct dtk_opt S_opts[] = {
+        {"dtk", 'd', DTK_OPT_STRING, .arg = "PATH",
+         .help = "the dtk git should run (default: this one, by absolute path;\n"
+                 "the output says which path and how it was found)"},
+        {"no-hooks", 'n', DTK_OPT_FLAG,
+         .help = "install no hook (after a merge, 'dtk check' tells when\n"
+                 "INDEX.md must be rebuilt)"},
+        {NULL}};
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_repo *repo = NULL;
 	struct hook hooks[N_HOOKS] = {{0}};
 	struct dtk_buf b = DTK_BUF_INIT;
-	const char *dtk = NULL, *how = NULL;
+	const char *dtk, *how = NULL;
 	char *quoted = NULL, *driver = NULL, *path = NULL, *old = NULL, *text = NULL;
 	size_t len = 0, i;
-	int rc = DTK_EXIT_INVALID, added = 0, no_hooks = 0;
+	int rc = DTK_EXIT_INVALID, added = 0, no_hooks = dtk_args_has(a, 'n') > 0;
 
-	int c;
-
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		if (c == 'n') {
-			no_hooks = 1;
-			continue;
-		}
-		if (c != 'd')
-			return DTK_EXIT_INVALID;
-		if (dtk)
-			return dtk_cmd_usage_error(ctx, "setup-git", "--dtk given twice");
-		dtk = optarg;
-	}
-	if (dtk_cmd_operands(ctx, "setup-git", argc, argv, 0, 0, NULL) < 0 ||
-	    (dtk && S_check_dtk(ctx, dtk) < 0))
+	if (dtk_args_has(a, 'd') > 1)
+		return dtk_cmd_usage_error(ctx, "setup-git", "--dtk given twice");
+	dtk = dtk_args_str(a, 'd');
+	if (dtk_args_operands(ctx, a, 0, 0, NULL) < 0 || (dtk && S_check_dtk(ctx, dtk) < 0))
 		return DTK_EXIT_INVALID;
 	if (dtk_repo_open(&repo, ctx->root) < 0) {
 		rc = dtk_cmd_fail(ctx, "setup-git", DTK_EXIT_INVALID);
@@ -474,7 +466,6 @@ done:
 
 const struct dtk_cmd dtk_cmd_setup_git = {
         .name = "setup-git",
-        .usage = "dtk setup-git [--dtk PATH] [--no-hooks]",
         .summary = "make git merge insights/ as data and INDEX.md by rebuilding it",
         .help = "\nAdds '" ATTR_LINE "' and '" ATTR_INSIGHTS "'\n"
                 "to the base's .gitattributes (when missing; every other byte is kept) and\n"
@@ -489,16 +480,11 @@ const struct dtk_cmd dtk_cmd_setup_git = {
                 "they say the line to run when INDEX.md does not match insights/. No hook\n"
                 "makes, rewrites or amends a commit, or moves a ref.\n"
                 "A hook that is not dtk's is left as it is: the line to add to it is\n"
-                "printed.\n\n"
-                "options:\n"
-                "  --dtk PATH   the dtk git should run (default: this one, by absolute path;\n"
-                "               the output says which path and how it was found)\n"
-                "  --no-hooks   install no hook (after a merge, 'dtk check' tells when\n"
-                "               INDEX.md must be rebuilt)\n\n"
-                "examples:\n"
-                "  dtk setup-git && git add .gitattributes &&\n"
-                "      git commit -m 'merge INDEX.md with dtk'\n",
+                "printed.\n",
+        .examples = "examples:\n"
+                    "  dtk setup-git && git add .gitattributes &&\n"
+                    "      git commit -m 'merge INDEX.md with dtk'\n",
         .flags = DTK_CMD_NEEDS_KB,
-        .options = S_options,
-        .exec = S_exec,
+        .opts = S_opts,
+        .run = S_run,
 };

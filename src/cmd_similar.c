@@ -5,7 +5,6 @@
 #include "dtk/kb.h"
 #include "dtk/similar.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,50 +43,36 @@ static void S_print(FILE *out, const struct dtk_similar_hit *hits, size_t n, enu
 	dtk_buf_release(&b);
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {{"node", required_argument, NULL, 'n'},
-                                          {"limit", required_argument, NULL, 'l'},
-                                          {"format", required_argument, NULL, 'f'},
-                                          {NULL, 0, NULL, 0}};
+/* The values of --format. */
+static const char *const S_formats[] = {"text", "json", "ids", NULL};
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+/* The options of the command (the dispatcher parses them). */
+static const struct dtk_opt S_opts[] = {
+        {"node", 'n', DTK_OPT_STRING, DTK_OPT_SHORT, .arg = "N", .help = "entries of node N only"},
+        {"limit", 'l', DTK_OPT_INT, DTK_OPT_SHORT, .arg = "K",
+         .help = "at most K entries (default 10)"},
+        {"format", 'f', DTK_OPT_CHOICE, DTK_OPT_SHORT, .choices = S_formats,
+         .help = "text: id, score (two decimals), 'same claim' when the\n"
+                 "claims fold alike, title; json: an array of {id, node,\n"
+                 "title, score, same_claim}; ids: the ids alone"},
+        {NULL}};
+
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
-	static const char *const formats[] = {"text", "json", "ids"};
 	struct dtk_similar_query q = {0};
 	struct dtk_similar_hit *hits = NULL;
 	struct dtk_buf text = DTK_BUF_INIT;
 	struct dtk_kb *kb = NULL;
-	enum format fmt = F_TEXT;
+	enum format fmt = (enum format)dtk_args_int(a, 'f', F_TEXT);
 	size_t n = 0;
-	char *end;
 	int c, rc = DTK_EXIT_INVALID;
 
-	q.limit = 10;
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		switch (c) {
-		case 'n': q.node = optarg; break;
-		case 'l':
-			q.limit = (size_t)strtoul(optarg, &end, 10);
-			if (!*optarg || *end || *optarg == '-' || !q.limit)
-				return dtk_cmd_usage_error(ctx, "similar",
-				                           "--limit must be a positive number, not "
-				                           "'%s'",
-				                           optarg);
-			break;
-		case 'f':
-			if ((c = dtk_cmd_choice(ctx, "similar", "--format", optarg, formats, 3)) <
-			    0)
-				return DTK_EXIT_INVALID;
-			fmt = (enum format)c;
-			break;
-		default: return DTK_EXIT_INVALID;
-		}
-	}
-	if (dtk_cmd_operands(ctx, "similar", argc, argv, 1, 1000, "<text>") < 0)
+	q.node = dtk_args_str(a, 'n');
+	q.limit = (size_t)dtk_args_int(a, 'l', 10);
+	if (dtk_args_operands(ctx, a, 1, 1000, "<text>") < 0)
 		return DTK_EXIT_INVALID;
-	for (c = optind; c < argc; c++)
-		dtk_buf_printf(&text, "%s%s", c > optind ? " " : "", argv[c]);
+	for (c = 0; c < a->argc; c++)
+		dtk_buf_printf(&text, "%s%s", c > 0 ? " " : "", a->argv[c]);
 	if ((rc = dtk_cmd_load(ctx, "similar", &kb, DTK_KB_ALL | DTK_KB_TERMS, NULL)) !=
 	    DTK_EXIT_OK)
 		goto done;
@@ -118,19 +103,11 @@ const struct dtk_cmd dtk_cmd_similar = {
                 "joined by spaces), as dtk add's duplicate check does: words and Chinese\n"
                 "character pairs after folding (NFKC, case), each weighed by its rarity in\n"
                 "the base (BM25), the score divided by the text's own (1: the same terms).\n"
-                "Entries sharing no term are not listed. Exits 1 when none is.\n\n"
-                "options:\n"
-                "  -n, --node N     entries of node N only\n"
-                "  -l, --limit K    at most K entries (default 10)\n"
-                "  -f, --format text|json|ids\n"
-                "                   text: id, score (two decimals), 'same claim' when the\n"
-                "                   claims fold alike, title; json: an array of {id, node,\n"
-                "                   title, score, same_claim}; ids: the ids alone\n\n"
-                "examples:\n"
-                "  dtk similar 'TP stays inside the node; PP crosses nodes'\n"
-                "  dtk similar -n training-parallelism -l 3 --format json 流水线气泡\n",
+                "Entries sharing no term are not listed. Exits 1 when none is.\n",
+        .examples = "examples:\n"
+                    "  dtk similar 'TP stays inside the node; PP crosses nodes'\n"
+                    "  dtk similar -n training-parallelism -l 3 --format json 流水线气泡\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY | DTK_CMD_PAGES,
-        .options = S_options,
-        .shortopts = "n:l:f:",
-        .exec = S_exec,
+        .opts = S_opts,
+        .run = S_run,
 };
