@@ -292,13 +292,18 @@ static const struct option *S_options(const struct dtk_ctx *ctx, int help, struc
 	if (k)
 		memcpy(all, lo, k * sizeof(*all));
 	for (; d && d->name; d++) { /* declared: as getopt_long takes them */
-		if (k + 4 >= S_MAX_OPTIONS || s + 3 >= shorts + S_MAX_OPTIONS)
+		if (k + 4 >= S_MAX_OPTIONS || s + 4 >= shorts + S_MAX_OPTIONS)
 			abort();
-		all[k++] = (struct option){d->name, d->type ? required_argument : no_argument, NULL,
-		                           d->key};
+		all[k++] = (struct option){d->name,
+		                           d->type == DTK_OPT_FLAG       ? no_argument
+		                           : d->type == DTK_OPT_OPTIONAL ? optional_argument
+		                                                         : required_argument,
+		                           NULL, d->key};
 		if (d->flags & DTK_OPT_SHORT) {
 			*s++ = (char)d->key;
 			if (d->type)
+				*s++ = ':';
+			if (d->type == DTK_OPT_OPTIONAL)
 				*s++ = ':';
 		}
 	}

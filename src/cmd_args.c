@@ -14,6 +14,7 @@
 /* The value of one declared option (its first entry: aliases share it). */
 struct dtk_args_val {
 	int count;         /* times given */
+	int pos;           /* where the last was among the options given */
 	const char *str;   /* the last value */
 	long num;          /* INT, CHOICE (index), DATE */
 	const char **list; /* LIST: every value */
@@ -45,7 +46,7 @@ static size_t S_n_choices(const struct dtk_opt *o)
 
 /* Stores and converts v, the value of option i; returns 0, or -1 after
  * printing the usage error. */
-static int S_value(struct dtk_ctx *ctx, struct dtk_args *a, int i, const char *v)
+static int S_value(struct dtk_ctx *ctx, struct dtk_args *a, int i, const char *v, int pos)
 {
 	const struct dtk_opt *o = &a->cmd->opts[i];
 	const char *cmd = a->cmd->name;
@@ -56,10 +57,12 @@ static int S_value(struct dtk_ctx *ctx, struct dtk_args *a, int i, const char *v
 
 	snprintf(opt, sizeof(opt), "--%s", o->name);
 	x->count++;
+	x->pos = pos;
 	x->str = v;
 	switch (o->type) {
 	case DTK_OPT_FLAG:
-	case DTK_OPT_STRING: return 0;
+	case DTK_OPT_STRING:
+	case DTK_OPT_OPTIONAL: return 0;
 	case DTK_OPT_LIST:
 		dtk_grow((void **)&x->list, &x->cap, x->n + 2, sizeof(*x->list));
 		x->list[x->n++] = v;
@@ -116,7 +119,7 @@ static int S_check(struct dtk_ctx *ctx, const struct dtk_args *a)
 int dtk_args_parse(struct dtk_ctx *ctx, int argc, char **argv, struct dtk_args *a)
 {
 	size_t n = 0;
-	int c, i;
+	int c, i, pos = 0;
 
 	while (ctx->cmd->opts && ctx->cmd->opts[n].name)
 		n++;
@@ -126,11 +129,12 @@ int dtk_args_parse(struct dtk_ctx *ctx, int argc, char **argv, struct dtk_args *
 	optind = 0;
 	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
 		i = S_index(a->cmd, c);
-		if (c == '?' || i < 0 || S_value(ctx, a, i, optarg) < 0)
+		if (c == '?' || i < 0 || S_value(ctx, a, i, optarg, ++pos) < 0)
 			goto fail;
 	}
 	if (S_check(ctx, a) < 0)
 		goto fail;
+	a->nargs = argc - 1;
 	a->argc = argc - optind;
 	a->argv = argv + optind;
 	return 0;
@@ -176,6 +180,12 @@ long dtk_args_int(const struct dtk_args *a, int key, long def)
 	return x && x->count ? x->num : def;
 }
 
+int dtk_args_pos(const struct dtk_args *a, int key)
+{
+	const struct dtk_args_val *x = S_val(a, key);
+	return x ? x->pos : 0;
+}
+
 const char *const *dtk_args_list(const struct dtk_args *a, int key, size_t *n)
 {
 	const struct dtk_args_val *x = S_val(a, key);
@@ -212,6 +222,10 @@ static void S_arg(struct dtk_buf *b, const struct dtk_opt *o)
 
 	if (o->type == DTK_OPT_FLAG)
 		return;
+	if (o->type == DTK_OPT_OPTIONAL) {
+		dtk_buf_printf(b, "[=%s]", o->arg ? o->arg : "V");
+		return;
+	}
 	dtk_buf_puts(b, " ");
 	if (o->arg || !o->choices) {
 		dtk_buf_puts(b, o->arg ? o->arg : "V");

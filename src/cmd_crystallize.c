@@ -14,7 +14,6 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -206,54 +205,31 @@ static int S_check_opts(struct dtk_ctx *ctx, const struct opts *o, int format_se
 	return 0;
 }
 
-static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, int argc, char **argv)
+/* Sets o to the options of a; returns 0, or -1 after the usage error. */
+static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, const struct dtk_args *a)
 {
-	static const char *const formats[] = {"text", "json"};
-	int c, format_set = 0;
+	int format_set = dtk_args_has(a, 'f') > 0;
 
 	memset(o, 0, sizeof(*o));
-	o->date = dtk_date_today();
-	o->sign = -1;
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		switch (c) {
-		case 'p': o->plan = 1; break;
-		case 'n': o->dry_run = 1; break;
-		case 'N': o->no_commit = 1; break;
-		case 'C': o->cont = 1; break;
-		case 'A': o->abort = 1; break;
-		case 'F': o->allow_future = 1; break;
-		case 'W': o->allow_shallow = 1; break;
-		case 'e': o->eval = optarg; break;
-		case 'r': o->review = optarg; break;
-		case 'a': o->author = optarg; break;
-		case 'S':
-			o->sign = 1;
-			o->sign_key = optarg;
-			break;
-		case 'G':
-			o->sign = 0;
-			o->sign_key = NULL;
-			break;
-		case 'V': o->no_verify = 1; break;
-		case 'f':
-			if ((o->json = dtk_cmd_choice(ctx, "crystallize", "--format", optarg,
-			                              formats, 2)) < 0)
-				return -1;
-			format_set = 1;
-			break;
-		case 'd':
-			if (dtk_date_parse(&o->date, optarg) < 0) {
-				dtk_cmd_usage_error(ctx, "crystallize",
-				                    "--date must be a date (YYYY-MM-DD), not '%s'",
-				                    optarg);
-				return -1;
-			}
-			break;
-		default: return -1;
-		}
-	}
-	if (dtk_cmd_operands(ctx, "crystallize", argc, argv, 0, 0, NULL) < 0)
+	o->date = (dtk_date)dtk_args_int(a, 'd', dtk_date_today());
+	o->plan = dtk_args_has(a, 'p') > 0;
+	o->dry_run = dtk_args_has(a, 'n') > 0;
+	o->no_commit = dtk_args_has(a, 'N') > 0;
+	o->cont = dtk_args_has(a, 'C') > 0;
+	o->abort = dtk_args_has(a, 'A') > 0;
+	o->allow_future = dtk_args_has(a, 'F') > 0;
+	o->allow_shallow = dtk_args_has(a, 'W') > 0;
+	o->no_verify = dtk_args_has(a, 'V') > 0;
+	o->eval = dtk_args_str(a, 'e');
+	o->review = dtk_args_str(a, 'r');
+	o->author = dtk_args_str(a, 'a');
+	o->json = dtk_args_int(a, 'f', 0) == 1;
+	/* the last of --gpg-sign and --no-gpg-sign wins */
+	o->sign = !dtk_args_pos(a, 'S') && !dtk_args_pos(a, 'G')
+	                  ? -1
+	                  : dtk_args_pos(a, 'S') > dtk_args_pos(a, 'G');
+	o->sign_key = o->sign == 1 ? dtk_args_str(a, 'S') : NULL;
+	if (dtk_args_operands(ctx, a, 0, 0, NULL) < 0)
 		return -1;
 	if (o->cont || o->abort) {
 		if (o->cont && o->abort) {
@@ -261,7 +237,7 @@ static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, int argc, char **ar
 			                    "--continue and --abort exclude each other");
 			return -1;
 		}
-		if (argc != 2) {
+		if (a->nargs != 1) {
 			dtk_cmd_usage_error(ctx, "crystallize", "%s takes no other option",
 			                    o->cont ? "--continue" : "--abort");
 			return -1;
@@ -627,25 +603,48 @@ static int S_resume(struct dtk_ctx *ctx, struct dtk_repo *repo, int cont)
 	return DTK_EXIT_OK;
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {
-        {"plan", no_argument, NULL, 'p'},           {"date", required_argument, NULL, 'd'},
-        {"format", required_argument, NULL, 'f'},   {"eval", required_argument, NULL, 'e'},
-        {"review", required_argument, NULL, 'r'},   {"author", required_argument, NULL, 'a'},
-        {"dry-run", no_argument, NULL, 'n'},        {"no-commit", no_argument, NULL, 'N'},
-        {"gpg-sign", optional_argument, NULL, 'S'}, {"no-gpg-sign", no_argument, NULL, 'G'},
-        {"no-verify", no_argument, NULL, 'V'},      {"continue", no_argument, NULL, 'C'},
-        {"abort", no_argument, NULL, 'A'},          {"allow-future", no_argument, NULL, 'F'},
-        {"allow-shallow", no_argument, NULL, 'W'},  {NULL, 0, NULL, 0}};
+/* The values of --format. */
+static const char *const S_formats[] = {"text", "json", NULL};
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+/* The options of the command: the dispatcher parses them; S_check_opts
+ * refuses those that conflict, after the operands (--continue and --abort
+ * come first). Their order is that of the messages about an ambiguous
+ * option ("'--a' ... could be '--author', '--abort', ..."). */
+static const struct dtk_opt S_opts[] = {
+        {"plan", 'p', DTK_OPT_FLAG, .help = "print the reviewer's worklist; write nothing"},
+        {"date", 'd', DTK_OPT_DATE, .arg = "D",
+         .help = "the run's date (default today); after the last run"},
+        {"format", 'f', DTK_OPT_CHOICE, .arg = "F", .choices = S_formats,
+         .help = "text or json (with --plan)"},
+        {"eval", 'e', DTK_OPT_STRING, .arg = "S=V",
+         .help = "the eval scenario and its verdict (required for a run)"},
+        {"review", 'r', DTK_OPT_STRING, .arg = "FILE",
+         .help = "YAML with cross_pairs, verdict and note of the review"},
+        {"author", 'a', DTK_OPT_STRING, .arg = "A",
+         .help = "'Name <email>' (default: user.name and user.email)"},
+        {"dry-run", 'n', DTK_OPT_FLAG, .help = "print the record; write nothing"},
+        {"no-commit", 'N', DTK_OPT_FLAG, .help = "write the files but do not commit"},
+        {"gpg-sign", 'S', DTK_OPT_OPTIONAL, .arg = "KEYID",
+         .help = "sign the commit as git does (default:\n"
+                 "commit.gpgsign, key user.signingkey)"},
+        {"no-gpg-sign", 'G', DTK_OPT_FLAG, .help = "do not sign, whatever commit.gpgsign says"},
+        {"no-verify", 'V', DTK_OPT_FLAG, .help = "skip the pre-commit and commit-msg hooks"},
+        {"continue", 'C', DTK_OPT_FLAG, .help = "finish a crystallization that was interrupted"},
+        {"abort", 'A', DTK_OPT_FLAG, .help = "drop a crystallization that was interrupted"},
+        {"allow-future", 'F', DTK_OPT_FLAG, .help = "accept a run date after today"},
+        {"allow-shallow", 'W', DTK_OPT_FLAG,
+         .help = "in a shallow clone that lacks the previous run, count\n"
+                 "only what the files show"},
+        {NULL}};
+
+static int S_exec(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_repo *repo = NULL;
 	struct dtk_kb *kb = NULL;
 	struct opts o;
 	int rc, commits;
 
-	if (S_parse_opts(ctx, &o, argc, argv) < 0)
+	if (S_parse_opts(ctx, &o, a) < 0)
 		return DTK_EXIT_INVALID;
 	commits = !o.plan && !o.dry_run && !o.no_commit;
 	/* outside a repository only committing needs one; without libgit2 the
@@ -700,29 +699,11 @@ const struct dtk_cmd dtk_cmd_crystallize = {
                 "INDEX.md and commits insights/ and INDEX.md as one commit on the current\n"
                 "branch. Other changes in the work tree and the index are left alone.\n"
                 "The commit is made as 'git commit' makes it: identity, signing and hooks\n"
-                "(pre-commit, prepare-commit-msg, commit-msg, post-commit); see docs/git.md.\n\n"
-                "options:\n"
-                "  --plan            print the reviewer's worklist; write nothing\n"
-                "  --date D          the run's date (default today); after the last run\n"
-                "  --format F        text or json (with --plan)\n"
-                "  --eval S=V        the eval scenario and its verdict (required for a run)\n"
-                "  --review FILE     YAML with cross_pairs, verdict and note of the review\n"
-                "  --author A        'Name <email>' (default: user.name and user.email)\n"
-                "  --allow-future    accept a run date after today\n"
-                "  --allow-shallow   in a shallow clone that lacks the previous run, count\n"
-                "                    only what the files show\n"
-                "  --dry-run         print the record; write nothing\n"
-                "  --no-commit       write the files but do not commit\n"
-                "  --gpg-sign[=KEYID]  sign the commit as git does (default:\n"
-                "                    commit.gpgsign, key user.signingkey)\n"
-                "  --no-gpg-sign     do not sign, whatever commit.gpgsign says\n"
-                "  --no-verify       skip the pre-commit and commit-msg hooks\n"
-                "  --continue        finish a crystallization that was interrupted\n"
-                "  --abort           drop a crystallization that was interrupted\n\n"
-                "examples:\n"
-                "  dtk crystallize --plan --date 2026-10-15\n"
-                "  dtk crystallize --date 2026-10-15 --eval scenario-004=acceptable\n",
+                "(pre-commit, prepare-commit-msg, commit-msg, post-commit); see docs/git.md.\n",
+        .examples = "examples:\n"
+                    "  dtk crystallize --plan --date 2026-10-15\n"
+                    "  dtk crystallize --date 2026-10-15 --eval scenario-004=acceptable\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES | DTK_CMD_RESUMES,
-        .options = S_options,
-        .exec = S_exec,
+        .opts = S_opts,
+        .run = S_exec,
 };

@@ -81,6 +81,37 @@ static const struct dtk_cmd S_req = {
         .run = S_record,
 };
 
+static const struct dtk_opt S_sign_opts[] = {
+        {"sign", 'S', DTK_OPT_OPTIONAL, .arg = "KEYID", .help = "sign"},
+        {"no-sign", 'G', DTK_OPT_FLAG, .help = "do not sign"},
+        {NULL}};
+
+/* What the last run of S_sign was given. */
+static struct {
+	int ran, nargs, pos_sign, pos_no;
+	char key[64];
+} S_sign_got;
+
+static int S_sign_record(struct dtk_ctx *ctx, const struct dtk_args *a)
+{
+	(void)ctx;
+	S_sign_got.ran = 1;
+	S_sign_got.nargs = a->nargs;
+	S_sign_got.pos_sign = dtk_args_pos(a, 'S');
+	S_sign_got.pos_no = dtk_args_pos(a, 'G');
+	snprintf(S_sign_got.key, sizeof(S_sign_got.key), "%s",
+	         dtk_args_str(a, 'S') ? dtk_args_str(a, 'S') : "(null)");
+	return DTK_EXIT_OK;
+}
+
+static const struct dtk_cmd S_sign = {
+        .name = "sign",
+        .summary = "a command with an optional value",
+        .help = "\n",
+        .opts = S_sign_opts,
+        .run = S_sign_record,
+};
+
 /* The outcome of one run. */
 struct out {
 	int rc;
@@ -320,13 +351,42 @@ static void test_help(void **state)
 	S_free(&o);
 }
 
+static void test_optional_and_order(void **state)
+{
+	struct out o;
+
+	(void)state;
+	memset(&S_sign_got, 0, sizeof(S_sign_got));
+	S_run(&o, &S_sign, "--sign=K", "--no-sign", "x", NULL);
+	assert_int_equal(o.rc, DTK_EXIT_OK);
+	assert_string_equal(S_sign_got.key, "K");
+	assert_int_equal(S_sign_got.pos_sign, 1);
+	assert_int_equal(S_sign_got.pos_no, 2);
+	assert_int_equal(S_sign_got.nargs, 3);
+	S_free(&o);
+	/* without '=' the next argument is not its value */
+	S_run(&o, &S_sign, "--no-sign", "--sign", "x", NULL);
+	assert_string_equal(S_sign_got.key, "(null)");
+	assert_int_equal(S_sign_got.pos_sign, 2);
+	assert_int_equal(S_sign_got.pos_no, 1);
+	S_free(&o);
+	S_run(&o, &S_sign, NULL);
+	assert_int_equal(S_sign_got.pos_sign, 0);
+	assert_int_equal(S_sign_got.nargs, 0);
+	S_free(&o);
+	S_run(&o, &S_sign, "--help", NULL);
+	assert_non_null(strstr(o.out, "usage: dtk sign [--sign[=KEYID]] [--no-sign]\n"));
+	assert_non_null(strstr(o.out, "  --sign[=KEYID]   sign\n"));
+	S_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_types),         cmocka_unit_test(test_equals_and_aliases),
 	        cmocka_unit_test(test_help_as_value), cmocka_unit_test(test_operands),
 	        cmocka_unit_test(test_errors),        cmocka_unit_test(test_conflicts_and_required),
-	        cmocka_unit_test(test_help),
+	        cmocka_unit_test(test_help),          cmocka_unit_test(test_optional_and_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

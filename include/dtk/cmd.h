@@ -2,10 +2,24 @@
  * cmd.h: dtk's commands. Each src/cmd_<name>.c exports one const struct
  * dtk_cmd; src/cmd.c holds the one table of them and the dispatcher.
  *
- * Adding a command: write src/cmd_<name>.c with a static exec function, its
- * options (a static struct option table) and the exported struct naming
- * both, declare it below, list it in cmd.c's table, add it to
+ * (src/cmd_args.c is no command: it parses the options commands declare.)
+ *
+ * Adding a command: write src/cmd_<name>.c with a static run function, its
+ * options (a static struct dtk_opt table, below) and the exported struct
+ * naming both, declare it below, list it in cmd.c's table, add it to
  * CMakeLists.txt, docs/commands.md and a test.
+ *
+ * Converting a command from its own getopt loop (.options, .exec; show and
+ * search still have one): turn each struct option into a struct dtk_opt
+ * with the same name and the code as its key (keep the table's order: the
+ * message about an ambiguous option lists them in it), a letter of
+ * .shortopts into DTK_OPT_SHORT, strtol/dtk_cmd_choice/date parsing into
+ * the type, dtk_cmd_conflict calls made right after the loop into
+ * .conflicts; read the values with dtk_args_*, the operands from
+ * args->argv (args->argv[0] is argv[optind]) with dtk_args_operands for
+ * dtk_cmd_operands; move the "options:" lines of .help into each option's
+ * .help and the examples into .examples; drop .usage unless it shows more
+ * than one form.
  */
 #ifndef DTK_CMD_H
 #define DTK_CMD_H
@@ -83,7 +97,9 @@ enum dtk_opt_type {
 	DTK_OPT_LIST,   /* a value, repeatable: dtk_args_list (each, in order) */
 	DTK_OPT_INT,    /* a positive number: dtk_args_int */
 	DTK_OPT_CHOICE, /* one of .choices: dtk_args_int is its index */
-	DTK_OPT_DATE    /* YYYY-MM-DD: dtk_args_int is the dtk_date */
+	DTK_OPT_DATE,   /* YYYY-MM-DD: dtk_args_int is the dtk_date */
+	/* a value or none, --name[=value]: dtk_args_str (NULL: none) */
+	DTK_OPT_OPTIONAL
 };
 
 /* dtk_opt.flags */
@@ -122,6 +138,7 @@ struct dtk_opt_conflict {
 struct dtk_args_val;
 struct dtk_args {
 	const struct dtk_cmd *cmd;
+	int nargs;              /* how many arguments followed the command's name */
 	int argc;               /* the operands: argv[0..argc), options taken out */
 	char **argv;            /* (the command's name is not one) */
 	struct dtk_args_val *v; /* one per option of cmd->opts (internal) */
@@ -264,6 +281,9 @@ const char *dtk_args_str(const struct dtk_args *a, int key);
 /* Returns the value of an INT, CHOICE (its index) or DATE option key, or
  * def when not given. */
 long dtk_args_int(const struct dtk_args *a, int key, long def);
+/* Returns where the last of option key was among the options given (1:
+ * the first), or 0 when not given: which of two came last. */
+int dtk_args_pos(const struct dtk_args *a, int key);
 /* Returns every value of option key in order (argv's strings; the array
  * belongs to a), and sets *n to their count (0 and NULL: none). */
 const char *const *dtk_args_list(const struct dtk_args *a, int key, size_t *n);
@@ -320,8 +340,8 @@ int dtk_cmd_pager(struct dtk_ctx *ctx);
 /* Loads the base at ctx->root for command cmd (what and node as for
  * dtk_kb_load): for a DTK_CMD_READ_ONLY command with ctx->hold, the held
  * base, as its files are now (one that does not load whole, or lacks the
- * node of DTK_KB_ONE_NODE, is loaded as asked). Returns DTK_EXIT_OK and sets *kb (dtk_cmd_unload), or the exit
- * status after printing every error of the data, or why it cannot be read. */
+ * node of DTK_KB_ONE_NODE, is loaded as asked). Returns DTK_EXIT_OK and sets *kb (dtk_cmd_unload),
+ * or the exit status after printing every error of the data, or why it cannot be read. */
 struct dtk_kb;
 struct dtk_kb_hold;
 int dtk_cmd_load(struct dtk_ctx *ctx, const char *cmd, struct dtk_kb **kb, int what,
