@@ -71,13 +71,14 @@ static const char *S_retired(const struct dtk_kb *kb, const char *id)
 	return !e || !dtk_entry_retired(e) ? "" : e->retracted ? " (retracted)" : " (superseded)";
 }
 
-/* Prints the backlinks of entry id, one line each, grouped by kind. */
-static void S_text_backlinks(FILE *f, const struct dtk_kb *kb, const char *id)
+/* Prints the backlinks of entry id, of all[0..n_all) (dtk_links_into's of
+ * its node), one line each, grouped by kind. */
+static void S_text_backlinks(FILE *f, const struct dtk_link *all, size_t n_all, const char *id)
 {
 	static const char *const label[4] = {
 	        "related by:", "contradicted by:", "flags gap:", "supersedes:"};
 	struct dtk_link *links;
-	size_t i, n = dtk_links_to(&links, kb, id, NULL);
+	size_t i, n = dtk_links_pick(&links, all, n_all, id, NULL);
 	int how, first;
 
 	for (how = 0; how < 4; how++)
@@ -100,8 +101,9 @@ static void S_text_backlinks(FILE *f, const struct dtk_kb *kb, const char *id)
 	free(links);
 }
 
+/* Prints entry e; all[0..n_all): dtk_links_into's of its node. */
 static void S_text_entry(FILE *f, const struct dtk_kb *kb, const struct dtk_entry *e,
-                         const struct style *st)
+                         const struct dtk_link *all, size_t n_all, const struct style *st)
 {
 	const char *conf = dtk_confidence_names[e->confidence];
 	const char *cc = e->confidence == DTK_CONF_HIGH     ? st->green
@@ -143,14 +145,16 @@ static void S_text_entry(FILE *f, const struct dtk_kb *kb, const struct dtk_entr
 		        *S_title(kb, k->ref.id) ? " " : "", S_title(kb, k->ref.id),
 		        k->note ? ": " : "", k->note ? dtk_esc(k->note) : "");
 	}
-	S_text_backlinks(f, kb, e->id);
+	S_text_backlinks(f, all, n_all, e->id);
 }
 
-/* Prints the links to node's entries from other nodes and from gaps. */
-static void S_text_inbound(FILE *f, const struct dtk_kb *kb, const struct dtk_node *node)
+/* Prints the links to node's entries from other nodes and from gaps, of
+ * all[0..n_all) (dtk_links_into's of node). */
+static void S_text_inbound(FILE *f, const struct dtk_link *all, size_t n_all,
+                           const struct dtk_node *node)
 {
 	struct dtk_link *links;
-	size_t i, n = dtk_links_to(&links, kb, NULL, node->name);
+	size_t i, n = dtk_links_pick(&links, all, n_all, NULL, node->name);
 
 	fprintf(f, "\nlinks from other nodes:%s\n", n ? "" : " none");
 	for (i = 0; i < n; i++) {
@@ -168,7 +172,8 @@ static void S_text_inbound(FILE *f, const struct dtk_kb *kb, const struct dtk_no
 static void S_text_node(FILE *f, const struct dtk_kb *kb, const struct dtk_node *node,
                         const struct style *st)
 {
-	size_t i;
+	struct dtk_link *all;
+	size_t i, n_all = dtk_links_into(&all, kb, node->name);
 
 	fprintf(f, "%s%s%s", st->bold, node->name, st->reset);
 	if (node->category >= 0)
@@ -182,9 +187,10 @@ static void S_text_node(FILE *f, const struct dtk_kb *kb, const struct dtk_node 
 		fprintf(f, "stance: —\n");
 	for (i = 0; i < node->n_entries; i++) {
 		fputc('\n', f);
-		S_text_entry(f, kb, &node->entries[i], st);
+		S_text_entry(f, kb, &node->entries[i], all, n_all, st);
 	}
-	S_text_inbound(f, kb, node);
+	S_text_inbound(f, all, n_all, node);
+	free(all);
 }
 
 /* ---- resolving the name ---- */
@@ -264,7 +270,9 @@ static int S_print(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *nod
 		fputs(dtk_buf_cstr(&b), ctx->out);
 		dtk_buf_release(&b);
 	} else if (e) {
-		S_text_entry(ctx->out, kb, e, S_pick_style(ctx, color));
+		n = dtk_links_to(&links, kb, e->id, NULL);
+		S_text_entry(ctx->out, kb, e, links, n, S_pick_style(ctx, color));
+		free(links);
 	} else {
 		S_text_node(ctx->out, kb, node, S_pick_style(ctx, color));
 	}

@@ -3,6 +3,7 @@
 
 #include "dtk/cache.h"
 #include "dtk/fs.h"
+#include "dtk/links.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -107,7 +108,9 @@ int dtk_kb_hold_get(struct dtk_kb_hold *h, const struct dtk_kb **kb, struct dtk_
 	h->loads++;
 	rc = dtk_kb_load(&h->kb, &(struct dtk_kb_load_opts){.root = h->root, .what = h->what},
 	                 diags);
-	if (rc == 0 && n < 0) { /* loaded, but its files not looked at: not held */
+	if (rc == 0)
+		dtk_links_index(h->kb); /* every show served from it takes its links so */
+	if (rc == 0 && n < 0) {         /* loaded, but its files not looked at: not held */
 		*kb = h->kb;
 		return 0;
 	}

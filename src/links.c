@@ -66,15 +66,16 @@ static void S_add(struct dtk_link **v, size_t *n, size_t *cap, const struct dtk_
 	(*v)[(*n)++] = *l;
 }
 
-size_t dtk_links_to(struct dtk_link **out, const struct dtk_kb *kb, const char *id,
-                    const char *node)
+/* dtk_links_to, with self: a node's links to itself too (id NULL). */
+static size_t S_links(struct dtk_link **out, const struct dtk_kb *kb, const char *id,
+                      const char *node, int self)
 {
 	struct dtk_link *v = NULL, l;
 	size_t n = 0, cap = 0, i, k, m, nlen = node ? strlen(node) : 0;
 
 	for (i = 0; i < kb->n_nodes; i++) {
 		const struct dtk_node *nd = kb->nodes[i];
-		if (!id && !strcmp(nd->name, node))
+		if (!id && !self && !strcmp(nd->name, node))
 			continue; /* a node's links to itself are not inbound */
 		for (k = 0; k < nd->n_linking; k++) {
 			const struct dtk_entry *e = nd->linking[k];
@@ -108,4 +109,140 @@ size_t dtk_links_to(struct dtk_link **out, const struct dtk_kb *kb, const char *
 	S_sort(v, n);
 	*out = v;
 	return n;
+}
+
+size_t dtk_links_to(struct dtk_link **out, const struct dtk_kb *kb, const char *id,
+                    const char *node)
+{
+	return S_links(out, kb, id, node, 0);
+}
+
+/* The links of a base by the node they name: groups sorted by node name,
+ * each group's links in the one order. */
+struct group {
+	const char *node; /* in the base's arena */
+	struct dtk_link *v;
+	size_t n;
+};
+
+struct dtk_links_index {
+	struct group *g;
+	size_t n;
+};
+
+/* A link and the node it names, while the index is made. */
+struct named {
+	struct ranked r;
+	const char *node;
+	size_t len;
+};
+
+static int S_named_cmp(const void *pa, const void *pb)
+{
+	const struct named *a = pa, *b = pb;
+	int c = strncmp(a->node, b->node, a->len < b->len ? a->len : b->len);
+
+	if (c || a->len != b->len)
+		return c ? c : a->len < b->len ? -1 : 1;
+	return S_link_cmp(&a->r, &b->r);
+}
+
+/* Adds link l to v (grown) when its id names an entry id. */
+static void S_index_add(struct named **v, size_t *n, size_t *cap, const struct dtk_link *l)
+{
+	size_t plen;
+
+	if (!l->to || !dtk_entry_id_split(l->to, &plen))
+		return;
+	dtk_grow((void **)v, cap, *n + 1, sizeof(**v));
+	(*v)[*n] = (struct named){{*l, *n}, l->to, plen};
+	(*n)++;
+}
+
+void dtk_links_index(struct dtk_kb *kb)
+{
+	struct named *v = NULL;
+	struct dtk_links_index *x = dtk_arena_alloc(kb->arena, sizeof(*x));
+	size_t n = 0, cap = 0, i, k, m, start;
+
+	for (i = 0; i < kb->n_nodes; i++)
+		for (k = 0; k < kb->nodes[i]->n_linking; k++) {
+			const struct dtk_entry *e = kb->nodes[i]->linking[k];
+			for (m = 0; m < e->n_relates; m++)
+				S_index_add(&v, &n, &cap,
+				            &(struct dtk_link){DTK_LINK_RELATES, e, NULL, NULL,
+				                               e->relates[m].id});
+			for (m = 0; m < e->n_contradicts; m++)
+				S_index_add(&v, &n, &cap,
+				            &(struct dtk_link){DTK_LINK_CONTRADICTS, e, NULL,
+				                               &e->contradicts[m],
+				                               e->contradicts[m].ref.id});
+			if (e->superseded_by.id)
+				S_index_add(&v, &n, &cap,
+				            &(struct dtk_link){DTK_LINK_SUPERSEDES, e, NULL, NULL,
+				                               e->superseded_by.id});
+		}
+	for (i = 0; i < kb->n_gaps; i++)
+		S_index_add(&v, &n, &cap,
+		            &(struct dtk_link){DTK_LINK_GAP, NULL, &kb->gaps[i], NULL,
+		                               kb->gaps[i].flagged_by.id});
+	if (n)
+		qsort(v, n, sizeof(*v), S_named_cmp);
+	x->g = dtk_arena_alloc(kb->arena, (n ? n : 1) * sizeof(*x->g));
+	x->n = 0;
+	for (i = 0; i < n; i = k) {
+		struct group *g = &x->g[x->n++];
+		for (k = i + 1;
+		     k < n && v[k].len == v[i].len && !strncmp(v[k].node, v[i].node, v[i].len); k++)
+			;
+		g->node = dtk_arena_strndup(kb->arena, v[i].node, v[i].len);
+		g->n = k - i;
+		g->v = dtk_arena_alloc(kb->arena, g->n * sizeof(*g->v));
+		for (start = i; start < k; start++)
+			g->v[start - i] = v[start].r.l;
+	}
+	kb->links_index = x;
+	free(v);
+}
+
+size_t dtk_links_into(struct dtk_link **out, const struct dtk_kb *kb, const char *node)
+{
+	const struct dtk_links_index *x = kb->links_index;
+	size_t lo = 0, hi = x ? x->n : 0, mid;
+
+	if (!x)
+		return S_links(out, kb, NULL, node, 1);
+	*out = NULL;
+	while (lo < hi) {
+		int c;
+		mid = lo + (hi - lo) / 2;
+		c = strcmp(node, x->g[mid].node);
+		if (!c) {
+			*out = dtk_xmalloc(x->g[mid].n * sizeof(**out));
+			memcpy(*out, x->g[mid].v, x->g[mid].n * sizeof(**out));
+			return x->g[mid].n;
+		}
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return 0;
+}
+
+size_t dtk_links_pick(struct dtk_link **out, const struct dtk_link *all, size_t n, const char *id,
+                      const char *node)
+{
+	struct dtk_link *v = NULL;
+	size_t i, k = 0, cap = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct dtk_link *l = &all[i];
+		if (id ? strcmp(l->to, id) : l->from && !strcmp(l->from->node->name, node))
+			continue;
+		dtk_grow((void **)&v, &cap, k + 1, sizeof(*v));
+		v[k++] = *l;
+	}
+	*out = v;
+	return k;
 }

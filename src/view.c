@@ -130,8 +130,8 @@ void dtk_view_entry_json_links(struct dtk_json *j, const struct dtk_kb *kb,
 
 void dtk_view_node_json(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_node *node)
 {
-	struct dtk_link *links;
-	size_t i, n;
+	struct dtk_link *all, *links;
+	size_t i, n, n_all = dtk_links_into(&all, kb, node->name);
 
 	dtk_json_object(j);
 	dtk_json_kstring(j, "node", node->name);
@@ -147,13 +147,14 @@ void dtk_view_node_json(struct dtk_json *j, const struct dtk_kb *kb, const struc
 	dtk_json_key(j, "entries");
 	dtk_json_array(j);
 	for (i = 0; i < node->n_entries; i++) {
-		n = dtk_links_to(&links, kb, node->entries[i].id, NULL);
+		n = dtk_links_pick(&links, all, n_all, node->entries[i].id, NULL);
 		dtk_view_entry_json_links(j, kb, &node->entries[i], links, n);
 		free(links);
 	}
 	dtk_json_end(j, ']');
-	n = dtk_links_to(&links, kb, NULL, node->name);
+	n = dtk_links_pick(&links, all, n_all, NULL, node->name);
 	S_json_links(j, links, n, 1);
 	free(links);
+	free(all);
 	dtk_json_end(j, '}');
 }

@@ -32,4 +32,23 @@ struct dtk_link {
 size_t dtk_links_to(struct dtk_link **out, const struct dtk_kb *kb, const char *id,
                     const char *node);
 
+/*
+ * Lists, in one pass over kb, every link into an entry of the node called
+ * node: from any node, itself too, and from gaps, in dtk_links_to's order;
+ * dtk_links_pick then takes from it what dtk_links_to would list for one of
+ * its entries or for the node, without going over kb again (a node's show
+ * on a whole base). Each returns the count and sets *out to a malloc'd
+ * array the caller frees (NULL when the count is 0).
+ */
+size_t dtk_links_into(struct dtk_link **out, const struct dtk_kb *kb, const char *node);
+
+/* Makes kb->links_index, in kb's arena: every link of kb by the node it
+ * names, so that dtk_links_into takes a node's links without going over kb
+ * (a base held for many shows: dtk mcp). kb must not change after. */
+void dtk_links_index(struct dtk_kb *kb);
+/* From all[0..n) (dtk_links_into's of node): the links to entry id, or, id
+ * NULL, those from other nodes and gaps. */
+size_t dtk_links_pick(struct dtk_link **out, const struct dtk_link *all, size_t n, const char *id,
+                      const char *node);
+
 #endif

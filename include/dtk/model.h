@@ -221,6 +221,10 @@ struct dtk_kb {
 	/* DTK_KB_TERMS: the node cache the nodes' terms are read from (owned;
 	 * NULL when none) */
 	struct dtk_nodecache *nodecache;
+
+	/* the links by the node they name (links.h, dtk_links_index), in
+	 * arena; NULL when not made */
+	const struct dtk_links_index *links_index;
 };
 
 /* ---- look-ups and derived notions (model.c): below both the loader
