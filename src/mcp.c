@@ -122,24 +122,56 @@ void dtk_mcp_free(struct dtk_mcp *m)
 
 /* ---- responses ---- */
 
-/* Returns the response line for id (stolen) and result (stolen); in
- * 2026-07-28 every result says it is complete and who answers. */
-static char *S_result(struct req *q, json_t *result)
+/* In 2026-07-28 every result says it is complete and who answers. */
+static void S_result_meta(const struct req *q, json_t *result)
 {
-	json_t *r;
-	char *s;
-
 	if (q->modern) {
 		json_object_set_new(result, "resultType", json_string("complete"));
 		json_object_set_new(result, "_meta",
 		                    json_pack("{s:{s:s,s:s}}", "io.modelcontextprotocol/serverInfo",
 		                              "name", "dtk", "version", DTK_VERSION));
 	}
+}
+
+/* Returns the response line for id (stolen) and result (stolen). */
+static char *S_result(struct req *q, json_t *result)
+{
+	json_t *r;
+	char *s;
+
+	S_result_meta(q, result);
 	r = json_pack("{s:s,s:o,s:o}", "jsonrpc", "2.0", "id", q->id, "result", result);
 	q->id = NULL;
 	s = dtk_json_escape_separators(json_dumps(r, JSON_COMPACT));
 	json_decref(r);
 	return s;
+}
+
+/* Returns the response line for id (stolen) and a tool's result (stolen)
+ * whose structuredContent and first text are raw (mcp_tools.h): the JSON
+ * object is written as the command wrote it, never parsed; the text is it
+ * as a string. */
+static char *S_result_raw(struct req *q, json_t *result, const char *raw)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	char *id, *rest;
+
+	S_result_meta(q, result);
+	json_object_set_new(json_array_get(json_object_get(result, "content"), 0), "text",
+	                    json_string(raw));
+	id = json_dumps(q->id, JSON_COMPACT | JSON_ENCODE_ANY);
+	rest = json_dumps(result, JSON_COMPACT | JSON_EMBED);
+	if (!id || !rest)
+		abort(); /* out of memory */
+	dtk_buf_printf(&b,
+	               "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"structuredContent\":%s,%s}}",
+	               id, raw, rest);
+	free(id);
+	free(rest);
+	json_decref(q->id);
+	q->id = NULL;
+	json_decref(result);
+	return dtk_json_escape_separators(dtk_buf_detach(&b));
 }
 
 /* Returns the error response line for id (stolen; NULL: null), with data
@@ -363,7 +395,7 @@ done:
 /* Runs method with params for request q; returns the response line. */
 static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json_t *params)
 {
-	char err[512];
+	char err[512], *raw = NULL, *line;
 	json_t *r = NULL;
 	int code = E_PARAMS;
 
@@ -397,10 +429,12 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
 		if (m->flags & DTK_MCP_NO_CALLS)
 			return S_qerror(q, E_PARAMS, "tool calls are off");
 		if (dtk_mcp_tools_call(m->prefix, json_string_value(name),
-		                       json_object_get(params, "arguments"), &m->hold, &r, err,
-		                       sizeof(err)) < 0)
+		                       json_object_get(params, "arguments"), &m->hold, &r, &raw,
+		                       err, sizeof(err)) < 0)
 			return S_qerror(q, E_PARAMS, err);
-		return S_result(q, r);
+		line = raw ? S_result_raw(q, r, raw) : S_result(q, r);
+		free(raw);
+		return line;
 	}
 	if (!strcmp(method, "resources/list")) {
 		if (!(r = S_resources_list(err, sizeof(err))))

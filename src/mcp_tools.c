@@ -1125,6 +1125,44 @@ static json_t *S_shape(const struct tool *t, const char *out, int status, size_t
 	return NULL;
 }
 
+/* Adds err, a command's warnings beside a result, to r's content. */
+static void S_warnings(const char *prefix, const struct tool *t, json_t *r, const char *err)
+{
+	char *text;
+
+	if (!*err)
+		return;
+	text = S_mcp_text(prefix, t, err);
+	json_array_append_new(json_object_get(r, "content"),
+	                      json_pack("{s:s,s:s}", "type", "text", "text", text));
+	free(text);
+}
+
+/* Cuts the whitespace between the tokens of JSON text s (a command's, as
+ * its writer made it: valid, strings escaped) in place, so that it is one
+ * line; returns 1 when s is then an object, else 0. One pass, no parse. */
+static int S_compact(char *s)
+{
+	char *w = s, *r;
+	int in = 0;
+
+	for (r = s; *r; r++) {
+		if (in) {
+			if (*r == '\\' && r[1])
+				*w++ = *r++;
+			else if (*r == '"')
+				in = 0;
+		} else if (*r == ' ' || *r == '\n' || *r == '\t' || *r == '\r') {
+			continue;
+		} else if (*r == '"') {
+			in = 1;
+		}
+		*w++ = *r;
+	}
+	*w = '\0';
+	return !in && *s == '{' && w[-1] == '}';
+}
+
 /* Runs the command line a, with the base held in *hold; sets *out and *err
  * (malloc'd) to what it wrote. */
 static int S_run(struct argv *a, struct dtk_kb_hold **hold, char **out, char **err)
@@ -1148,9 +1186,12 @@ static int S_run(struct argv *a, struct dtk_kb_hold **hold, char **out, char **e
 	return rc;
 }
 
-/* Runs tool t with args (an object); returns the CallToolResult. */
+/* Runs tool t with args (an object); returns the CallToolResult. For a
+ * tool whose result is the command's JSON object, *raw is set to it as the
+ * command wrote it (one line; malloc'd) and the result leaves out its
+ * structuredContent and text: dtk_mcp_tools_call says how they are put. */
 static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, size_t offset,
-                      struct dtk_kb_hold **hold)
+                      struct dtk_kb_hold **hold, char **raw)
 {
 	struct argv a = {NULL, 0, 0};
 	struct dtk_buf msg = DTK_BUF_INIT;
@@ -1168,6 +1209,11 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 	rc = S_run(&a, hold, &out, &err);
 	if (rc != 0 && rc != t->ok_status) {
 		r = S_error_result(prefix, t, out, err, rc);
+	} else if (t->shape == O_OBJECT && S_compact(out)) { /* produced once */
+		r = json_pack("{s:[{s:s}],s:b}", "content", "type", "text", "isError", 0);
+		*raw = out;
+		out = NULL;
+		S_warnings(prefix, t, r, err);
 	} else if (!(sc = S_shape(t, out, rc, offset, (size_t)size))) {
 		r = S_error_result(prefix, t, out,
 		                   "the command's output is not what the tool promises", rc);
@@ -1176,12 +1222,7 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 		r = json_pack("{s:[{s:s,s:s}],s:o,s:b}", "content", "type", "text", "text", text,
 		              "structuredContent", sc, "isError", 0);
 		free(text);
-		if (*err) { /* warnings beside a result */
-			text = S_mcp_text(prefix, t, err);
-			json_array_append_new(json_object_get(r, "content"),
-			                      json_pack("{s:s,s:s}", "type", "text", "text", text));
-			free(text);
-		}
+		S_warnings(prefix, t, r, err);
 	}
 done:
 	free(out);
@@ -1192,13 +1233,15 @@ done:
 }
 
 int dtk_mcp_tools_call(const char *prefix, const char *name, json_t *args,
-                       struct dtk_kb_hold **hold, json_t **result, char *msgbuf, size_t msgsize)
+                       struct dtk_kb_hold **hold, json_t **result, char **raw, char *msgbuf,
+                       size_t msgsize)
 {
 	const struct tool *t = S_find(prefix, name);
 	char *text;
 	size_t offset = 0;
 
 	*result = NULL;
+	*raw = NULL;
 	if (!t) {
 		snprintf(msgbuf, msgsize, "Unknown tool: '%s'", name);
 		return -1;
@@ -1219,10 +1262,10 @@ int dtk_mcp_tools_call(const char *prefix, const char *name, json_t *args,
 	}
 	if (!args) {
 		json_t *empty = json_object();
-		*result = S_call(prefix, t, empty, offset, hold);
+		*result = S_call(prefix, t, empty, offset, hold, raw);
 		json_decref(empty);
 	} else {
-		*result = S_call(prefix, t, args, offset, hold);
+		*result = S_call(prefix, t, args, offset, hold, raw);
 	}
 	return 0;
 }

@@ -19,9 +19,16 @@ json_t *dtk_mcp_tools_list(const char *prefix);
  * what it got and what it accepts, or when the command refused, with its
  * messages); or -1 with the message in msgbuf when the tool is unknown or
  * the cursor is not one it gave: a JSON-RPC error -32602 is due.
+ *
+ * A tool's result is produced once, as its command writes it: when *raw
+ * is set (malloc'd, the caller frees), it is the command's JSON object, on
+ * one line, which is both the result's structuredContent and the text of
+ * its first content item (left out of *result, whose first item has only
+ * its type): the server writes them (mcp.c).
  */
 struct dtk_kb_hold;
 int dtk_mcp_tools_call(const char *prefix, const char *name, json_t *args,
-                       struct dtk_kb_hold **hold, json_t **result, char *msgbuf, size_t msgsize);
+                       struct dtk_kb_hold **hold, json_t **result, char **raw, char *msgbuf,
+                       size_t msgsize);
 
 #endif
