@@ -243,7 +243,8 @@ static void S_warn_invisible(struct dtk_ctx *ctx, const struct dtk_kb *kb)
 	for (i = 0; i < 3; i++)
 		S_warn_invisible_file(ctx, meta[i]);
 	for (i = 0; i < kb->n_nodes; i++)
-		S_warn_invisible_file(ctx, kb->nodes[i]->path);
+		if (!kb->nodes[i]->clean) /* else its bytes were read clean */
+			S_warn_invisible_file(ctx, kb->nodes[i]->path);
 }
 
 /* Warns of entries that relate to a superseded or retracted entry (and are

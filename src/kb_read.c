@@ -5,6 +5,7 @@
 
 #include "dtk/cache.h"
 #include "dtk/fs.h"
+#include "dtk/invisible.h"
 #include "dtk/similar.h"
 #include "dtk/ytree.h"
 #include "schema.h"
@@ -332,6 +333,8 @@ static int S_from_cache(struct worker *w, struct kfile *f, struct stat *st)
 	if (dtk_nodecache_get(l->nc, f->name, st, &blob, &len) < 0)
 		return 0;
 	rc = S_unpack(w, f, blob, len, 1, NULL);
+	if (rc && f->out)
+		f->out->clean = dtk_nodecache_clean(l->nc, f->name);
 	free(blob);
 	return rc;
 }
@@ -346,7 +349,7 @@ static int S_from_cache(struct worker *w, struct kfile *f, struct stat *st)
  * same diagnostics). */
 static int S_via_cache(struct worker *w, struct kfile *f, const struct dtk_yval *root,
                        struct dtk_arena *tmp, const struct stat *st, const struct stat *fst,
-                       int owned)
+                       int owned, int clean)
 {
 	struct loader *l = w->l;
 	struct dtk_diags d = DTK_DIAGS_INIT;
@@ -364,15 +367,26 @@ static int S_via_cache(struct worker *w, struct kfile *f, const struct dtk_yval 
 	if (l->nc && owned && st->st_nlink && fst->st_nlink && st->st_dev == fst->st_dev &&
 	    st->st_ino == fst->st_ino)
 		dtk_nodecache_put(l->nc, f->name, fst, b.ptr, b.len, l->terms ? t.ptr : NULL, t.len,
-		                  links.ptr);
+		                  links.ptr, clean);
 	if (f->linked && !S_wanted(l, f, links.ptr))
 		goto done; /* read for its record only: rc 1, f->out NULL */
 	rc = S_unpack(w, f, b.ptr, b.len, 0, l->terms ? &t : NULL);
+	if (rc && f->out)
+		f->out->clean = clean;
 done:
 	dtk_buf_release(&b);
 	dtk_buf_release(&t);
 	dtk_buf_release(&links);
 	return rc;
+}
+
+/* Returns 1 when buf[0..len) is clean (struct dtk_node's clean). */
+static int S_clean(const char *buf, size_t len)
+{
+	size_t k;
+	int32_t cp;
+
+	return !memchr(buf, '\\', len) && dtk_invisible_find(buf, len, &k, &cp) == len;
 }
 
 /* Reads, parses and checks file f with w's arena and diagnostics. */
@@ -420,7 +434,7 @@ static void S_load_file(struct worker *w, struct kfile *f)
 	case F_RECORDS: dtk_schema_records(l->kb, w->arena, root, f->rel, &w->d); break;
 	case F_NODE:
 		if (((l->nc && owned) || l->terms) &&
-		    S_via_cache(w, f, root, tmp, &st, &fst, owned))
+		    S_via_cache(w, f, root, tmp, &st, &fst, owned, S_clean(buf, len)))
 			break;
 		f->out = dtk_schema_node(l->kb, w->arena, tmp, root, f->rel, f->node,
 		                         l->schema_flags, w->named, &w->d);

@@ -407,6 +407,7 @@ struct rec {
 	/* the nodes its entries name (dtk_nodecache_links_of): in the index
 	 * read, or malloc'd for one added */
 	char *links;
+	uint64_t clean;  /* its file's bytes are clean (struct dtk_node's) */
 	int terms_new;   /* the terms are in the file written already */
 	atomic_int kept; /* looked up and trusted: written again */
 	int added;       /* added now (dtk_nodecache_put) */
@@ -456,9 +457,9 @@ static int S_links_ok(char *s)
 
 /* Parses the records of the index at p (NUL-terminated, the end line cut
  * off): n lines "name dev ino size mtime ctime off len sum toff tlen tsum
- * links" (the packed node, then the terms or 0 0 0, then the nodes its
- * entries name), sorted by name, each within [S_HEAD, data). Returns 0 or
- * -1. */
+ * clean links" (the packed node, then the terms or 0 0 0, then 1 when the
+ * file's bytes are clean, then the nodes its entries name), sorted by name,
+ * each within [S_HEAD, data). Returns 0 or -1. */
 static int S_parse_recs(struct dtk_nodecache *c, char *p, size_t n, uint64_t data)
 {
 	size_t i;
@@ -475,7 +476,8 @@ static int S_parse_recs(struct dtk_nodecache *c, char *p, size_t n, uint64_t dat
 		r->name = p;
 		q = sp + 1;
 		if (dtk_cache_stat_read(&q, &r->st) < 0 || S_parse_ref(&q, &node, data, 0) < 0 ||
-		    *q++ != ' ' || S_parse_ref(&q, &r->terms, data, 1) < 0 || *q++ != ' ')
+		    *q++ != ' ' || S_parse_ref(&q, &r->terms, data, 1) < 0 || *q++ != ' ' ||
+		    dtk_cache_num(&q, &r->clean) < 0 || r->clean > 1 || *q++ != ' ')
 			return -1;
 		r->links = (char *)q;
 		if (!S_links_ok(r->links))
@@ -627,6 +629,13 @@ const char *dtk_nodecache_links(struct dtk_nodecache *c, const char *name)
 	return r && atomic_load(&r->kept) ? r->links : NULL;
 }
 
+int dtk_nodecache_clean(struct dtk_nodecache *c, const char *name)
+{
+	struct rec *r = S_find(c, name);
+
+	return r && atomic_load(&r->kept) && r->clean;
+}
+
 /* qsort's comparison of two strings (const char *). */
 static int S_str_cmp(const void *a, const void *b)
 {
@@ -743,7 +752,7 @@ static int S_put_terms(struct dtk_nodecache *c, struct rec *r, const char *terms
 
 void dtk_nodecache_put(struct dtk_nodecache *c, const char *name, const struct stat *st,
                        const char *blob, size_t len, const char *terms, size_t terms_len,
-                       const char *links)
+                       const char *links, int clean)
 {
 	struct rec *r;
 
@@ -755,6 +764,7 @@ void dtk_nodecache_put(struct dtk_nodecache *c, const char *name, const struct s
 	if (r->off && S_put_terms(c, r, terms, terms_len) == 0) {
 		r->name = dtk_xstrdup(name);
 		r->links = dtk_xstrdup(links);
+		r->clean = clean != 0;
 		dtk_cache_stat_of(&r->st, st);
 		r->len = len;
 		r->sum = dtk_cache_sum(blob, len);
@@ -880,9 +890,9 @@ int dtk_nodecache_save(struct dtk_nodecache *c)
 		dtk_cache_stat_put(&idx, &v[i]->st);
 		dtk_buf_printf(&idx,
 		               " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-		               " %" PRIu64 " %s\n",
+		               " %" PRIu64 " %" PRIu64 " %s\n",
 		               v[i]->off, v[i]->len, v[i]->sum, v[i]->terms.off, v[i]->terms.len,
-		               v[i]->terms.sum, *v[i]->links ? v[i]->links : "-");
+		               v[i]->terms.sum, v[i]->clean, *v[i]->links ? v[i]->links : "-");
 	}
 	dtk_cache_end_put(&idx, n);
 	ioff = S_append(c, idx.ptr, idx.len);

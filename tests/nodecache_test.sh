@@ -160,6 +160,22 @@ grep -q "needs at least 3" "$scratch/c.err" && ok "  ... and reported" ||
     ko "  ... not reported" "$(cat "$scratch/c.err")"
 sed -i 's/high_min_verified: 3/high_min_verified: 2/' "$repo/insights/_domain.yaml"
 
+# check warns of invisible characters in every node file: a cached record
+# says whether its bytes hold one (or a backslash), so that a warm check
+# reads again only those that do; the warning stays, cache or not
+cp "$a" "$scratch/alpha"
+printf '# a zero width space: \xe2\x80\x8b\n' >>"$a"
+old "$repo"
+(cd "$repo" && dtk check >/dev/null 2>&1)
+same "an invisible character in a comment: check warns with the cache warm" "$repo" a
+(cd "$repo" && dtk check >/dev/null 2>"$scratch/w.err")
+grep -q "U+200B" "$scratch/w.err" && ok "  ... warned of, warm" || ko "  ... no warning when warm" "$(cat "$scratch/w.err")"
+cp "$scratch/alpha" "$a"
+old "$repo"
+(cd "$repo" && dtk check >/dev/null 2>&1)
+(cd "$repo" && dtk check >/dev/null 2>"$scratch/w.err")
+grep -q "U+200B" "$scratch/w.err" && ko "  ... warned of after it was removed" || ok "  ... gone once removed"
+
 # a cached file made invalid, then a link to another file
 cp "$a" "$scratch/alpha"
 printf '  - id: broken\n' >>"$a"

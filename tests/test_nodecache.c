@@ -205,9 +205,9 @@ static void test_file(void **state)
 	(void)state;
 	c = dtk_nodecache_open(path, "/base");
 	assert_int_equal(dtk_nodecache_get(c, "alpha.yaml", &old, &blob, &len), -1);
-	dtk_nodecache_put(c, "beta.yaml", &old, b, sizeof(b), NULL, 0, "");
-	dtk_nodecache_put(c, "alpha.yaml", &old, a, sizeof(a), NULL, 0, "");
-	dtk_nodecache_put(c, "gamma.yaml", &fresh, a, sizeof(a), NULL, 0, "");
+	dtk_nodecache_put(c, "beta.yaml", &old, b, sizeof(b), NULL, 0, "", 0);
+	dtk_nodecache_put(c, "alpha.yaml", &old, a, sizeof(a), NULL, 0, "", 0);
+	dtk_nodecache_put(c, "gamma.yaml", &fresh, a, sizeof(a), NULL, 0, "", 0);
 	assert_int_equal(dtk_nodecache_save(c), 0);
 	dtk_nodecache_free(c);
 	/* written as of before the puts: wait out the grain for alpha's sake? no:
@@ -230,7 +230,7 @@ static void test_file(void **state)
 	assert_int_equal(dtk_nodecache_get(c, "beta.yaml", &old, NULL, NULL), 0);
 	assert_int_equal(dtk_nodecache_get(c, "alpha.yaml", &old, &blob, &len), 0);
 	free(blob);
-	dtk_nodecache_put(c, "alpha.yaml", &old, b, sizeof(b), NULL, 0, "");
+	dtk_nodecache_put(c, "alpha.yaml", &old, b, sizeof(b), NULL, 0, "", 0);
 	assert_int_equal(dtk_nodecache_save(c), 0);
 	dtk_nodecache_free(c);
 	c = dtk_nodecache_open(path, "/base");
@@ -243,7 +243,7 @@ static void test_file(void **state)
 	free(blob);
 	dtk_nodecache_free(c);
 	dtk_nodecache_put(c = dtk_nodecache_open(path, "/base"), "alpha.yaml", &old, a, sizeof(a),
-	                  NULL, 0, "");
+	                  NULL, 0, "", 0);
 	dtk_nodecache_get(c, "beta.yaml", &old, NULL, NULL);
 	assert_int_equal(dtk_nodecache_save(c), 0);
 	dtk_nodecache_free(c);

@@ -16,8 +16,9 @@
  * The file: a head of 64 bytes ("dtk node cache 4\n", "index <offset>
  * <length>", padded), the packed nodes and terms, then the index: root,
  * build, time, one line per node file (name, stat data, offset, length and
- * checksum of its packed node, then of its terms or "0 0 0", then its links
- * or "-"), and "end <count> <checksum of the index>".
+ * checksum of its packed node, then of its terms or "0 0 0", then 1 when
+ * its bytes are clean (struct dtk_node's clean) else 0, then its links or
+ * "-"), and "end <count> <checksum of the index>".
  */
 #ifndef DTK_NODECACHE_H
 #define DTK_NODECACHE_H
@@ -77,11 +78,16 @@ int dtk_nodecache_read(struct dtk_nodecache *c, const struct dtk_nodecache_ref *
 /* Adds the record of node file name: st, its stat data taken before it was
  * read, blob[0..len), its packed node, terms[0..terms_len), the terms of
  * its entries (NULL: none), written to the new cache file at once, not kept
- * in memory, and links, the nodes its entries name (dtk_nodecache_links_of).
- * Safe from several threads at once. */
+ * in memory, links, the nodes its entries name (dtk_nodecache_links_of),
+ * and clean, 1 when its bytes are clean (struct dtk_node's clean). Safe
+ * from several threads at once. */
 void dtk_nodecache_put(struct dtk_nodecache *c, const char *name, const struct stat *st,
                        const char *blob, size_t len, const char *terms, size_t terms_len,
-                       const char *links);
+                       const char *links, int clean);
+
+/* After dtk_nodecache_get found node file name: returns 1 when its record
+ * says its bytes are clean, else 0. */
+int dtk_nodecache_clean(struct dtk_nodecache *c, const char *name);
 
 /* Appends to b the links of node: the names of the other nodes whose
  * entries its entries name (relates, contradicts, superseded_by), sorted,
