@@ -42,13 +42,17 @@ static int S_match(const struct dtk_kb *kb, const struct dtk_entry *e, const str
 	       (!f->candidates || dtk_entry_is_candidate(kb, e));
 }
 
-static void S_print(FILE *out, const struct dtk_kb *kb, const struct filter *f, enum format fmt)
+/* Prints the entries f wants; page: the page of jsonl wanted (NULL: all). */
+static void S_print(FILE *out, const struct dtk_kb *kb, const struct filter *f, enum format fmt,
+                    struct dtk_page *page)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
 	struct dtk_json j;
 	char d[11];
-	size_t i, k;
+	size_t i, k, n = 0;
 
+	if (page)
+		page->total = 0;
 	dtk_json_init(&j, &b);
 	j.compact = fmt == F_JSONL;
 	if (fmt == F_JSON)
@@ -64,7 +68,7 @@ static void S_print(FILE *out, const struct dtk_kb *kb, const struct filter *f, 
 				        dtk_date_format(d, dtk_entry_fresh(e)), dtk_esc(e->title));
 			else if (fmt == F_IDS)
 				fprintf(out, "%s\n", e->id);
-			else
+			else if (fmt == F_JSON || dtk_cmd_page_item(page, n++))
 				dtk_view_entry_json(&j, kb, e);
 		}
 	if (fmt == F_JSON)
@@ -207,7 +211,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	if (f.list_nodes)
 		S_print_nodes(ctx->out, kb, &f, fmt);
 	else
-		S_print(ctx->out, kb, &f, fmt);
+		S_print(ctx->out, kb, &f, fmt, ctx->page);
 done:
 	dtk_cmd_unload(ctx, kb);
 	return rc;

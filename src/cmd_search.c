@@ -115,8 +115,10 @@ static void S_put_text(struct dtk_buf *b, const struct dtk_entry *e, dtk_date fr
 #define S_ON "\033[1;31m"
 #define S_OFF "\033[0m"
 
+/* Prints the n hits; page: the page of jsonl wanted (NULL: all). */
 static void S_print(FILE *out, const struct dtk_kb *kb, const struct dtk_search *s,
-                    const struct dtk_search_hit *hits, size_t n, const struct opts *o, int color)
+                    const struct dtk_search_hit *hits, size_t n, const struct opts *o, int color,
+                    struct dtk_page *page)
 {
 	struct dtk_buf b = DTK_BUF_INIT, t = DTK_BUF_INIT;
 	struct dtk_json j;
@@ -136,7 +138,7 @@ static void S_print(FILE *out, const struct dtk_kb *kb, const struct dtk_search 
 			t.len = 0;
 			S_put_text(&t, e, hits[i].fresh, s, color ? S_ON : NULL, S_OFF);
 			fwrite(t.ptr, 1, t.len, out);
-		} else {
+		} else if (o->fmt == F_JSON || dtk_cmd_page_item(page, i)) {
 			dtk_view_entry_json(&j, kb, e);
 		}
 	}
@@ -326,7 +328,9 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	n = k;
 	if (o.limit && (size_t)o.limit < n)
 		n = (size_t)o.limit;
-	S_print(ctx->out, kb, f.s, hits, n, &o, color);
+	if (ctx->page)
+		ctx->page->total = 0;
+	S_print(ctx->out, kb, f.s, hits, n, &o, color, ctx->page);
 	rc = n ? DTK_EXIT_OK : DTK_EXIT_DRIFT;
 done:
 	dtk_diags_release(&diags);

@@ -19,6 +19,7 @@
 #include "dtk/json.h"
 #include "dtk/model.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1027,18 +1028,19 @@ static json_t *S_page(json_t *entries, size_t offset, size_t size)
 	return S_page_result(page, offset, size, total);
 }
 
-/* S_page of the command's JSON lines out (an entry a line): only the lines
- * of the page are parsed, the others counted. Returns NULL when one of the
- * page's is not an object. */
-static json_t *S_page_lines(const char *out, size_t offset, size_t size)
+/* S_page of the command's JSON lines out (an entry a line): the lines of
+ * the page, of total (SIZE_MAX: the command printed every line, the others
+ * are counted, only the page's parsed). Returns NULL when one of the page's
+ * is not an object. */
+static json_t *S_page_lines(const char *out, size_t offset, size_t size, size_t total)
 {
 	json_t *page = json_array(), *e;
-	size_t total, n;
+	size_t i, n, skip = total == SIZE_MAX ? offset : 0;
 	const char *p;
 
-	for (p = out, total = 0; *p; p += n + (p[n] == '\n'), total++) {
+	for (p = out, i = 0; *p; p += n + (p[n] == '\n'), i++) {
 		n = strcspn(p, "\n");
-		if (total < offset || total >= offset + size)
+		if (i < skip || i >= skip + size)
 			continue;
 		if (!(e = json_loadb(p, n, 0, NULL)) || !json_is_object(e)) {
 			json_decref(e);
@@ -1048,7 +1050,7 @@ static json_t *S_page_lines(const char *out, size_t offset, size_t size)
 		json_array_append_new(page, S_short_entry(e));
 		json_decref(e);
 	}
-	return S_page_result(page, offset, size, total);
+	return S_page_result(page, offset, size, total == SIZE_MAX ? i : total);
 }
 
 /* Returns object o cut to "id" and the fields of keep (a new reference). */
@@ -1092,9 +1094,9 @@ static json_t *S_write_result(const struct tool *t, json_t *j)
 
 /* Returns the structured content of tool t's output (a new reference), or
  * NULL when it is not what the command promises. */
-static json_t *S_shape(const struct tool *t, const char *out, int status, size_t offset,
-                       size_t size)
+static json_t *S_shape(const struct tool *t, const char *out, int status, const struct dtk_page *pg)
 {
+	size_t offset = pg->offset, size = pg->size;
 	json_t *j = NULL;
 	size_t len;
 
@@ -1105,7 +1107,7 @@ static json_t *S_shape(const struct tool *t, const char *out, int status, size_t
 		return len ? json_pack("{s:s%}", "id", out, len) : NULL;
 	case O_PAGE:
 		if (!status && *out != '[') /* --format jsonl */
-			return S_page_lines(out, offset, size);
+			return S_page_lines(out, offset, size, pg->total);
 		j = json_loads(status ? "[]" : out, 0, NULL);
 		if (json_is_array(j))
 			return S_page(j, offset, size);
@@ -1163,9 +1165,11 @@ static int S_compact(char *s)
 	return !in && *s == '{' && w[-1] == '}';
 }
 
-/* Runs the command line a, with the base held in *hold; sets *out and *err
+/* Runs the command line a, with the base held in *hold and the page wanted
+ * of a list (NULL: all; ctx.page); sets *out and *err
  * (malloc'd) to what it wrote. */
-static int S_run(struct argv *a, struct dtk_kb_hold **hold, char **out, char **err)
+static int S_run(struct argv *a, struct dtk_kb_hold **hold, struct dtk_page *page, char **out,
+                 char **err)
 {
 	const struct dtk_cmd *cmd = dtk_cmd_find(a->v[0]);
 	size_t olen = 0, elen = 0;
@@ -1177,6 +1181,7 @@ static int S_run(struct argv *a, struct dtk_kb_hold **hold, char **out, char **e
 	ctx.out = open_memstream(out, &olen);
 	ctx.err = open_memstream(err, &elen);
 	ctx.hold = hold;
+	ctx.page = page;
 	if (!ctx.out || !ctx.err)
 		abort(); /* out of memory */
 	dtk_error_clear();
@@ -1196,6 +1201,7 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 	struct argv a = {NULL, 0, 0};
 	struct dtk_buf msg = DTK_BUF_INIT;
 	json_t *sc, *r, *limit = json_object_get(args, "limit");
+	struct dtk_page page;
 	char *out = NULL, *err = NULL, *text;
 	long long size = PAGE_DEFAULT;
 	int rc;
@@ -1206,7 +1212,8 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 	}
 	if (t->shape == O_PAGE && limit && !json_is_null(limit))
 		S_integral(limit, &size);
-	rc = S_run(&a, hold, &out, &err);
+	page = (struct dtk_page){offset, (size_t)size, SIZE_MAX};
+	rc = S_run(&a, hold, t->shape == O_PAGE ? &page : NULL, &out, &err);
 	if (rc != 0 && rc != t->ok_status) {
 		r = S_error_result(prefix, t, out, err, rc);
 	} else if (t->shape == O_OBJECT && S_compact(out)) { /* produced once */
@@ -1214,7 +1221,7 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 		*raw = out;
 		out = NULL;
 		S_warnings(prefix, t, r, err);
-	} else if (!(sc = S_shape(t, out, rc, offset, (size_t)size))) {
+	} else if (!(sc = S_shape(t, out, rc, &page))) {
 		r = S_error_result(prefix, t, out,
 		                   "the command's output is not what the tool promises", rc);
 	} else {
