@@ -281,16 +281,10 @@ static void S_quiet(struct dtk_ctx *ctx)
 static const struct option *S_options(const struct dtk_ctx *ctx, int help, struct option *all,
                                       char *opts)
 {
-	const struct option *lo = ctx->cmd->options;
 	const struct dtk_opt *d = ctx->cmd->opts;
 	char shorts[S_MAX_OPTIONS] = "", *s = shorts;
 	size_t k = 0;
 
-	for (; lo && lo[k].name; k++)
-		if (k + 4 >= S_MAX_OPTIONS)
-			abort(); /* a command with more options than room: a bug */
-	if (k)
-		memcpy(all, lo, k * sizeof(*all));
 	for (; d && d->name; d++) { /* declared: as getopt_long takes them */
 		if (k + 4 >= S_MAX_OPTIONS || s + 4 >= shorts + S_MAX_OPTIONS)
 			abort();
@@ -313,8 +307,7 @@ static const struct option *S_options(const struct dtk_ctx *ctx, int help, struc
 	if (help)
 		all[k++] = (struct option){"help", no_argument, NULL, 'h'};
 	all[k] = (struct option){NULL, 0, NULL, 0};
-	snprintf(opts, S_MAX_OPTIONS, ":q%s%s%s", help ? "h" : "",
-	         ctx->cmd->shortopts ? ctx->cmd->shortopts : "", shorts);
+	snprintf(opts, S_MAX_OPTIONS, ":q%s%s", help ? "h" : "", shorts);
 	return all;
 }
 
@@ -389,20 +382,6 @@ int dtk_cmd_choice(struct dtk_ctx *ctx, const char *cmd, const char *opt, const 
 	dtk_cmd_usage_error(ctx, cmd, "%s", b.ptr);
 	dtk_buf_release(&b);
 	return -1;
-}
-
-int dtk_cmd_operands(struct dtk_ctx *ctx, const char *cmd, int argc, char **argv, int min, int max,
-                     const char *what)
-{
-	int n = argc - optind;
-
-	if (n < min)
-		return dtk_cmd_usage_error(ctx, cmd, "missing %s", what), -1;
-	if (n > max)
-		return dtk_cmd_usage_error(ctx, cmd, "unexpected argument '%s'",
-		                           argv[optind + max]),
-		       -1;
-	return 0;
 }
 
 int dtk_cmd_not_future(struct dtk_ctx *ctx, const char *cmd, const char *opt, int date, int allow,

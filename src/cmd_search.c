@@ -7,8 +7,6 @@
 #include "dtk/search.h"
 #include "dtk/view.h"
 
-#include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,61 +149,44 @@ static void S_print(FILE *out, const struct dtk_kb *kb, const struct dtk_search 
 
 /* ---- options ---- */
 
-static int S_parse(struct dtk_ctx *ctx, int argc, char **argv, struct opts *o)
+/* The values of --format, and the options of the command (the dispatcher
+ * parses them). */
+static const char *const S_formats[] = {"text", "json", "jsonl", "ids", NULL};
+static const struct dtk_opt S_opts[] = {
+        {"node", 'n', DTK_OPT_LIST, DTK_OPT_SHORT, .arg = "N", .help = "entries of node N only"},
+        {"confidence", 'c', DTK_OPT_CHOICE, .arg = "C", .choices = dtk_confidence_names,
+         .n_choices = DTK_CONF_COUNT, .help = "entries of confidence C (high, medium, low)"},
+        {"limit", 'l', DTK_OPT_INT, DTK_OPT_SHORT, .arg = "K", .help = "the first K hits"},
+        {"include-retired", 'R', DTK_OPT_FLAG,
+         .help = "superseded and retracted entries too (left out\notherwise)"},
+        {"all", 'R', DTK_OPT_FLAG, .help = NULL}, /* another name */
+        {"format", 'f', DTK_OPT_CHOICE, DTK_OPT_SHORT, .arg = "F", .choices = S_formats,
+         .help = "text, json, jsonl or ids"},
+        {"color", 'C', DTK_OPT_CHOICE, .choices = dtk_color_names, .n_choices = 3,
+         .help = "highlight the words on a terminal unless NO_COLOR\nis set (auto), always or "
+                 "never"},
+        {NULL}};
+
+/* Sets o from a; returns 0, or -1 after the usage error. */
+static int S_parse(struct dtk_ctx *ctx, const struct dtk_args *a, struct opts *o)
 {
-	static const char *const formats[] = {"text", "json", "jsonl", "ids"};
-	char *end;
-	int c, i;
+	size_t n_nodes;
+	const char *const *nodes = dtk_args_list(a, 'n', &n_nodes);
 
 	memset(o, 0, sizeof(*o));
-	o->confidence = -1;
-	o->color = DTK_COLOR_AUTO;
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		switch (c) {
-		case 'n':
-			if (o->node)
-				return dtk_cmd_usage_error(ctx, "search", "--node is given twice"),
-				       -1;
-			if (!dtk_is_name(optarg))
-				return dtk_cmd_usage_error(ctx, "search",
-				                           "--node: '%s' is not a node name",
-				                           optarg),
-				       -1;
-			o->node = optarg;
-			break;
-		case 'c':
-			o->confidence = dtk_cmd_choice(ctx, "search", "--confidence", optarg,
-			                               dtk_confidence_names, DTK_CONF_COUNT);
-			if (o->confidence < 0)
-				return -1;
-			break;
-		case 'l':
-			errno = 0;
-			o->limit = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || o->limit < 1)
-				return dtk_cmd_usage_error(
-				               ctx, "search",
-				               "--limit must be a positive number, not '%s'",
-				               optarg),
-				       -1;
-			break;
-		case 'f':
-			if ((i = dtk_cmd_choice(ctx, "search", "--format", optarg, formats, 4)) < 0)
-				return -1;
-			o->fmt = (enum format)i;
-			break;
-		case 'R': o->retired = 1; break;
-		case 'C':
-			o->color = dtk_cmd_choice(ctx, "search", "--color", optarg, dtk_color_names,
-			                          3);
-			if (o->color < 0)
-				return -1;
-			break;
-		default: return -1;
-		}
-	}
-	if (optind >= argc)
+	o->confidence = (int)dtk_args_int(a, 'c', -1);
+	o->limit = dtk_args_int(a, 'l', 0);
+	o->fmt = (enum format)dtk_args_int(a, 'f', F_TEXT);
+	o->retired = dtk_args_has(a, 'R') > 0;
+	o->color = (int)dtk_args_int(a, 'C', DTK_COLOR_AUTO);
+	if (n_nodes > 1)
+		return dtk_cmd_usage_error(ctx, "search", "--node is given twice"), -1;
+	o->node = n_nodes ? nodes[0] : NULL;
+	if (o->node && !dtk_is_name(o->node))
+		return dtk_cmd_usage_error(ctx, "search", "--node: '%s' is not a node name",
+		                           o->node),
+		       -1;
+	if (a->argc < 1)
 		return dtk_cmd_usage_error(ctx, "search",
 		                           "nothing to search for: give one or more words"),
 		       -1;
@@ -264,14 +245,7 @@ static int S_keep(void *arg, const char *node, const char *buf, size_t len)
 	return !buf || dtk_search_file_may_match(f->s, buf, len); /* NULL: from the cache */
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {
-        {"node", required_argument, NULL, 'n'},  {"confidence", required_argument, NULL, 'c'},
-        {"limit", required_argument, NULL, 'l'}, {"format", required_argument, NULL, 'f'},
-        {"color", required_argument, NULL, 'C'}, {"include-retired", no_argument, NULL, 'R'},
-        {"all", no_argument, NULL, 'R'},         {NULL, 0, NULL, 0}};
-
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_search_hit *hits = NULL;
@@ -283,7 +257,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	size_t n = 0, i, k;
 	int rc, color;
 
-	if (S_parse(ctx, argc, argv, &o) < 0)
+	if (S_parse(ctx, a, &o) < 0)
 		return DTK_EXIT_INVALID;
 	f.node = o.node;
 	if (o.node && !dtk_kb_has_node(ctx->root, o.node)) {
@@ -293,7 +267,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		dtk_buf_release(&what);
 		return DTK_EXIT_INVALID;
 	}
-	f.s = dtk_search_new((const char *const *)(argv + optind), (size_t)(argc - optind));
+	f.s = dtk_search_new((const char *const *)a->argv, (size_t)a->argc);
 	if (!f.s)
 		return dtk_cmd_usage_error(ctx, "search", "%s", dtk_error_last());
 	color = dtk_cmd_use_color(ctx, o.color);
@@ -356,22 +330,13 @@ const struct dtk_cmd dtk_cmd_search = {
                 "NO_COLOR is set); json, jsonl, ids as 'dtk list'. Exit 0 with hits, 1\n"
                 "with none, 2 on bad input. Only node files that hold every word (or whose\n"
                 "sources do) are parsed: 'dtk check' checks the rest. A file unchanged since\n"
-                "a search parsed it is read from the node cache (DTK_NO_CACHE=1: none).\n\n"
-                "options:\n"
-                "  -n, --node N          entries of node N only\n"
-                "  --confidence C        entries of confidence C (high, medium, low)\n"
-                "  -l, --limit K         the first K hits\n"
-                "  --include-retired, --all\n"
-                "                        superseded and retracted entries too (left out\n"
-                "                        otherwise)\n"
-                "  -f, --format F        text, json, jsonl or ids\n"
-                "  --color auto|always|never\n\n"
-                "examples:\n"
-                "  dtk search ncclcommsplit\n"
-                "  dtk search 通信 rank --node collective-communication --format ids\n"
-                "  dtk search checkpoint --confidence medium --limit 5 --format jsonl\n",
+                "dtk last parsed it is read from the node cache (DTK_NO_CACHE=1: none).\n",
+        .examples = "examples:\n"
+                    "  dtk search ncclcommsplit\n"
+                    "  dtk search 通信 rank --node collective-communication --format ids\n"
+                    "  dtk search checkpoint --confidence medium --limit 5 --format jsonl\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_PAGES,
-        .options = S_options,
-        .shortopts = "n:l:f:",
-        .exec = S_exec,
+        .opts = S_opts,
+        .operands = "<word>...",
+        .run = S_run,
 };

@@ -8,7 +8,6 @@
 #include "dtk/links.h"
 #include "dtk/view.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -279,34 +278,26 @@ static int S_print(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *nod
 	return DTK_EXIT_OK;
 }
 
-/* The options of the command (the dispatcher and dtk_cmd_getopt read them). */
-static const struct option S_options[] = {{"format", required_argument, NULL, 'f'},
-                                          {"color", required_argument, NULL, 'c'},
-                                          {NULL, 0, NULL, 0}};
+/* The values of --format and --color, and the options of the command (the
+ * dispatcher parses them). */
+static const char *const S_formats[] = {"text", "json", NULL};
+static const struct dtk_opt S_opts[] = {
+        {"format", 'f', DTK_OPT_CHOICE, DTK_OPT_SHORT, .choices = S_formats,
+         .help = "json is the stable shape for agents\n(docs/commands.md)"},
+        {"color", 'c', DTK_OPT_CHOICE, .choices = dtk_color_names, .n_choices = 3,
+         .help = "colour on a terminal unless NO_COLOR is set (auto),\nalways or never"},
+        {NULL}};
 
-static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
+static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_kb *kb = NULL;
-	static const char *const formats[] = {"text", "json"};
-	static const char *const colors[] = {"auto", "always", "never"};
-	const char *color = "auto", *name;
+	const char *color = dtk_color_names[dtk_args_int(a, 'c', DTK_COLOR_AUTO)], *name;
+	int json = dtk_args_int(a, 'f', 0) == 1, rc, is_entry;
 	char *node = NULL;
-	int c, rc, is_entry, json = 0, k;
 
-	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
-		if (c == 'f' &&
-		    (json = dtk_cmd_choice(ctx, "show", "--format", optarg, formats, 2)) >= 0)
-			continue;
-		if (c == 'c' &&
-		    (k = dtk_cmd_choice(ctx, "show", "--color", optarg, colors, 3)) >= 0)
-			color = colors[k];
-		else
-			return DTK_EXIT_INVALID;
-	}
-	if (dtk_cmd_operands(ctx, "show", argc, argv, 1, 1, "<node|entry-id>") < 0)
+	if (dtk_args_operands(ctx, a, 1, 1, "<node|entry-id>") < 0)
 		return DTK_EXIT_INVALID;
-	name = argv[optind];
+	name = a->argv[0];
 	if (!dtk_is_name(name) || strlen(name) > 200)
 		return dtk_cmd_usage_error(ctx, "show", "'%s' is not a node name or entry id",
 		                           name);
@@ -331,20 +322,16 @@ const struct dtk_cmd dtk_cmd_show = {
                 "dates, sources by title, verified_by, relations with titles) and what\n"
                 "names it: entries that relate to or contradict it, gaps it flags; a\n"
                 "node's links from other nodes. Reads _domain.yaml, _sources.yaml, the\n"
-                "node's file and the node files that name it or that it names (others are\n"
-                "only scanned for its name, then only stat'ed: a links cache in the git\n"
-                "directory or $XDG_CACHE_HOME/dtk; DTK_NO_CACHE=1 turns it off). On a\n"
-                "terminal: in colour unless NO_COLOR is set, through a pager (DTK_PAGER,\n"
-                "PAGER, else less with LESS=FRX).\n\n"
-                "options:\n"
-                "  -f, --format text|json   json is the stable shape for agents\n"
-                "                           (docs/commands.md)\n"
-                "  --color auto|always|never\n\n"
-                "examples:\n"
-                "  dtk show collective-communication\n"
-                "  dtk show training-parallelism-008 --format json\n",
+                "node's file and the node files that name it or that it names; the node\n"
+                "cache (in the git directory or $XDG_CACHE_HOME/dtk; DTK_NO_CACHE=1 turns\n"
+                "it off) says which those are, and only the files changed since it was\n"
+                "written are parsed. On a terminal: in colour unless NO_COLOR is set,\n"
+                "through a pager (DTK_PAGER, PAGER, else less with LESS=FRX).\n",
+        .examples = "examples:\n"
+                    "  dtk show collective-communication\n"
+                    "  dtk show training-parallelism-008 --format json\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY | DTK_CMD_PAGES,
-        .options = S_options,
-        .shortopts = "f:",
-        .exec = S_exec,
+        .opts = S_opts,
+        .operands = "<node|entry-id>",
+        .run = S_run,
 };

@@ -8,25 +8,11 @@
  * options (a static struct dtk_opt table, below) and the exported struct
  * naming both, declare it below, list it in cmd.c's table, add it to
  * CMakeLists.txt, docs/commands.md and a test.
- *
- * Converting a command from its own getopt loop (.options, .exec; show and
- * search still have one): turn each struct option into a struct dtk_opt
- * with the same name and the code as its key (keep the table's order: the
- * message about an ambiguous option lists them in it), a letter of
- * .shortopts into DTK_OPT_SHORT, strtol/dtk_cmd_choice/date parsing into
- * the type, dtk_cmd_conflict calls made right after the loop into
- * .conflicts; read the values with dtk_args_*, the operands from
- * args->argv (args->argv[0] is argv[optind]) with dtk_args_operands for
- * dtk_cmd_operands; move the "options:" lines of .help into each option's
- * .help and the examples into .examples; drop .usage unless it shows more
- * than one form.
  */
 #ifndef DTK_CMD_H
 #define DTK_CMD_H
 
 #include <stdio.h>
-
-struct option; /* <getopt.h> */
 
 /* What the dispatcher prepares before a command runs. */
 enum {
@@ -172,15 +158,9 @@ struct dtk_cmd {
 	const char *operands; /* "<entry-id>...": the end of the usage made */
 	const char *examples; /* "examples:\n  dtk ...\n", after the options */
 	int (*run)(struct dtk_ctx *ctx, const struct dtk_args *args);
-	/* Without .opts: the command's options, as getopt_long takes them: long options
-	 * (NULL: none) and short ones ("f:"; NULL: none). The dispatcher reads
-	 * them to find -h/--help (never an option's value: 'add --title -h' is a
-	 * title), dtk_cmd_getopt to parse them. */
-	const struct option *options;
-	const char *shortopts;
-	/* Without .opts and .run: runs the command with its own arguments
-	 * (argv[0] is its name), parsed with dtk_cmd_getopt; returns the exit
-	 * status. With .run the dispatcher calls .run instead. */
+	/* Without .run (a command run by git with git's arguments, none of
+	 * them options: merge-driver): runs the command with its own
+	 * arguments (argv[0] is its name); returns the exit status. */
 	int (*exec)(struct dtk_ctx *ctx, int argc, char **argv);
 };
 
@@ -260,7 +240,8 @@ int dtk_cmd_usage_see(struct dtk_ctx *ctx, const char *cmd);
 int dtk_cmd_usage_error(struct dtk_ctx *ctx, const char *cmd, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
 
-/* getopt_long over the options ctx->cmd declares, for a command (argv[0] is
+/* The parser's engine (cmd_args.c): getopt_long over the options ctx->cmd
+ * declares (.opts), for a command (argv[0] is
  * its name), with dtk's own messages:
  * returns the option as getopt_long does, -1 after the last option, or '?'
  * after printing the usage error for an unknown, ambiguous or misused option
@@ -312,11 +293,6 @@ void dtk_args_help(const struct dtk_cmd *cmd, FILE *f);
  * returns -1. */
 int dtk_cmd_choice(struct dtk_ctx *ctx, const char *cmd, const char *opt, const char *value,
                    const char *const *choices, size_t n);
-
-/* Checks that argv[optind..argc) holds min to max operands (what names them
- * in "missing <what>"); returns 0, or -1 after printing the usage error. */
-int dtk_cmd_operands(struct dtk_ctx *ctx, const char *cmd, int argc, char **argv, int min, int max,
-                     const char *what);
 
 /* The one rule for a date of something that happened (add --created,
  * review --date, add-source --read, a crystallization's --date): returns 0
