@@ -1,4 +1,4 @@
-/* cache.c: what the links cache and the node cache share. */
+/* cache.c: the node cache's plumbing: place, checksums, trust, the rename. */
 #include "dtk/cache.h"
 
 #include "dtk/dtk.h"

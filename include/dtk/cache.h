@@ -1,8 +1,8 @@
 /*
- * cache.h: what dtk's caches share (the links cache of show, the node cache
- * of search): where a base's cache lives, the hash and checksum they use,
- * the stat data that says a file is as it was, and the write of a whole
- * cache file by rename. A cache is only an aid: nothing here reports an
+ * cache.h: the plumbing of the node cache (nodecache.h) and of a base held
+ * between requests (kb.h): where a base's cache lives, the hash and
+ * checksum, the stat data that says a file is as it was, and the write of
+ * a whole cache file by rename. A cache is only an aid: nothing here reports an
  * error, and a cache that cannot be read or written is passed over.
  */
 #ifndef DTK_CACHE_H
