@@ -5,10 +5,13 @@
 #include "dtk/fs.h"
 #include "dtk/links.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 /* ---- a base held between requests ---- */
@@ -22,6 +25,10 @@ struct dtk_kb_hold {
 	size_t n;
 	int64_t stamp;  /* when they were taken */
 	unsigned loads; /* how many loads it made */
+	/* an inotify descriptor watching insights/ since before the load, or
+	 * -1: none (not made yet, or not to be had: the stat pass then) */
+	int watch;
+	int no_watch; /* 1: inotify is not to be had here */
 };
 
 /* Takes the stat data of insights/ (first) and of its files into the
@@ -56,18 +63,104 @@ struct dtk_kb_hold *dtk_kb_hold_new(const char *root, int what)
 	struct dtk_kb_hold *h = dtk_xcalloc(1, sizeof(*h));
 	h->root = dtk_xstrdup(root);
 	h->what = what & ~(DTK_KB_ONE_NODE | DTK_KB_LINKED);
+	h->watch = -1;
 	return h;
+}
+
+/* Returns 1 when the file system of dir tells a process of changes made by
+ * this machine only (inotify sees no change another host makes on a
+ * network file system, nor all of a FUSE one's). */
+static int S_local(const char *dir)
+{
+	struct statfs fs;
+
+	if (statfs(dir, &fs) < 0)
+		return 0;
+	switch ((unsigned long)fs.f_type) {
+	case 0x6969:     /* NFS */
+	case 0xff534d42: /* CIFS */
+	case 0xfe534d42: /* SMB2 */
+	case 0x517b:     /* SMB */
+	case 0x65735546: /* FUSE */
+	case 0x564c:     /* NCP */
+	case 0x7461636f: /* OCFS2 */
+	case 0x47504653: /* GPFS */
+	case 0x0bd00bd0: /* Lustre */
+	case 0x6b414653: /* AFS */
+	case 0x73757245: /* Coda */
+	case 0x6e667364: /* NFSD */ return 0;
+	default: return 1;
+	}
+}
+
+/* Starts watching insights/ of h (before a load), unless it is not to be
+ * had (then h->no_watch). DTK_TEST_NO_WATCH (test builds) makes the stat
+ * pass the rule, for its tests. */
+static void S_watch(struct dtk_kb_hold *h)
+{
+	char *dir = dtk_path_join(h->root, "insights");
+	int fd;
+
+#ifdef DTK_TEST_HOOKS
+	if (getenv("DTK_TEST_NO_WATCH"))
+		h->no_watch = 1;
+#endif
+	fd = h->no_watch || !S_local(dir) ? -1 : inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (fd >= 0 && inotify_add_watch(fd, dir,
+	                                 IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_CREATE |
+	                                         IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO |
+	                                         IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	h->watch = fd;
+	h->no_watch = fd < 0;
+	free(dir);
+}
+
+/* Reads every event waiting on h's watch; returns how many bytes of them
+ * there were (0: none), or -1 when the watch failed (it is closed: the
+ * stat pass from then on). */
+static long S_drain(struct dtk_kb_hold *h)
+{
+	char buf[4096] __attribute__((aligned(8)));
+	long total = 0;
+	ssize_t n;
+
+	while ((n = read(h->watch, buf, sizeof(buf))) > 0)
+		total += n;
+	if (n < 0 && errno != EAGAIN && errno != EINTR) {
+		close(h->watch);
+		h->watch = -1;
+		h->no_watch = 1;
+		return -1;
+	}
+	return total;
 }
 
 /* Returns 1 when insights/ and its files are as h's snapshot says, each
  * older than it by more than the grain (a file changed within it is never
- * trusted: a load follows). */
-static int S_hold_same(const struct dtk_kb_hold *h)
+ * trusted: a load follows). With the watch: when no event came since the
+ * load and insights/ is the directory watched (not one put in its place). */
+static int S_hold_same(struct dtk_kb_hold *h)
 {
 	struct dtk_cache_stat *st = NULL;
 	char **names = NULL;
-	int n = S_snapshot(h->root, &names, &st), same = n >= 0 && (size_t)n == h->n, i;
+	int n, same, i;
 	struct stat s;
+
+	if (!h->st)
+		return 0;
+	if (h->watch >= 0) {
+		char *dir = dtk_path_join(h->root, "insights");
+		same = stat(dir, &s) == 0 && (uint64_t)s.st_dev == h->st[0].dev &&
+		       (uint64_t)s.st_ino == h->st[0].ino && S_drain(h) == 0;
+		free(dir);
+		if (same || h->watch >= 0)
+			return same;
+	}
+	n = S_snapshot(h->root, &names, &st);
+	same = n >= 0 && (size_t)n == h->n;
 
 	for (i = 0; same && i <= n; i++) {
 		memset(&s, 0, sizeof(s)); /* the stat data back, for dtk_cache_trusted */
@@ -102,6 +195,10 @@ int dtk_kb_hold_get(struct dtk_kb_hold *h, const struct dtk_kb **kb, struct dtk_
 	h->names = NULL;
 	h->st = NULL;
 	h->n = 0;
+	if (h->watch < 0 && !h->no_watch)
+		S_watch(h); /* before the files are looked at: a change shows */
+	else if (h->watch >= 0)
+		S_drain(h);         /* what came is in the load below */
 	h->stamp = dtk_cache_now(); /* before the files are looked at */
 	n = S_snapshot(h->root, &h->names, &h->st);
 	h->n = n > 0 ? (size_t)n : 0;
@@ -126,6 +223,8 @@ void dtk_kb_hold_free(struct dtk_kb_hold *h)
 	dtk_strv_free(h->names, h->n);
 	free(h->st);
 	free(h->root);
+	if (h->watch >= 0)
+		close(h->watch);
 	free(h);
 }
 

@@ -330,13 +330,12 @@ static const char *S_fresh(json_t *sc, const char *id)
  * loaded again only when a file changed: also when another process writes
  * it (here a dtk review run beside the session), whose change the next
  * call shows. */
-static void test_held_base(void **state)
+static void S_held_base(void)
 {
 	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base"), *cwd = getcwd(NULL, 0);
 	struct dtk_mcp *m = dtk_mcp_new(0);
 	struct t_run r;
 	json_t *sc;
-	(void)state;
 
 	t_copytree(base, dir);
 	setenv("DTK_TEST_CACHE_GRAIN_NS", "0", 1); /* files trusted at once */
@@ -361,6 +360,18 @@ static void test_held_base(void **state)
 	assert_string_equal(S_fresh(sc, "beta-001"), "2026-12-01");
 	json_decref(sc);
 	assert_int_equal(dtk_mcp_base_loads(m), 3);
+	/* insights/ replaced by a copy whose beta-001 says otherwise */
+	assert_int_equal(t_sh(dir, "mv insights old && cp -R old insights && rm -r old && "
+	                           "sed -i 's/reviewed: 2026-12-01/reviewed: 2026-12-02/' "
+	                           "insights/beta.yaml"),
+	                 0);
+	sc = S_tool(m, "list", "{\"node\":\"beta\"}");
+	assert_string_equal(S_fresh(sc, "beta-001"), "2026-12-02");
+	json_decref(sc);
+	assert_int_equal(dtk_mcp_base_loads(m), 4);
+	sc = S_tool(m, "list", "{\"node\":\"beta\"}");
+	json_decref(sc);
+	assert_int_equal(dtk_mcp_base_loads(m), 4);
 	unsetenv("DTK_TEST_CACHE_GRAIN_NS");
 	assert_int_equal(chdir(cwd), 0);
 	dtk_mcp_free(m);
@@ -368,6 +379,23 @@ static void test_held_base(void **state)
 	free(dir);
 	free(base);
 	free(cwd);
+}
+
+/* The base held: changes seen by the watch of insights/ (inotify)... */
+static void test_held_base(void **state)
+{
+	(void)state;
+	S_held_base();
+}
+
+/* ... and by the stat pass, where there is no watch (a network file
+ * system) */
+static void test_held_base_unwatched(void **state)
+{
+	(void)state;
+	setenv("DTK_TEST_NO_WATCH", "1", 1);
+	S_held_base();
+	unsetenv("DTK_TEST_NO_WATCH");
 }
 
 /* Returns what server m (NULL: a new one) writes serving input in from a
@@ -777,6 +805,7 @@ int main(void)
 	        cmocka_unit_test(test_tools_list),
 	        cmocka_unit_test(test_tools_call),
 	        cmocka_unit_test(test_held_base),
+	        cmocka_unit_test(test_held_base_unwatched),
 	        cmocka_unit_test(test_held_same_bytes),
 	        cmocka_unit_test(test_serve),
 	        cmocka_unit_test(test_batches),

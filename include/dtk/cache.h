@@ -33,7 +33,7 @@ struct dtk_cache_stat {
 };
 
 /*
- * Returns the malloc'd path of the cache named kind ("links", "nodes") of
+ * Returns the malloc'd path of the cache named kind ("nodes") of
  * the base whose real root path is root (the caller frees), or NULL when
  * there is none: DTK_NO_CACHE is set (not empty, not "0"), or there is no
  * place for it. The place: dtk/ in the git directory of the repository

@@ -96,12 +96,16 @@ int dtk_kb_load(struct dtk_kb **out, const struct dtk_kb_load_opts *o, struct dt
 
 /*
  * A base held by a long-lived process (dtk mcp) between its requests, and
- * loaded again only when a file of insights/ changed: its listing and every
- * file's stat data (dev, inode, size, mtime, ctime) are taken before each
- * load and compared at the next request; a file changed within the caches'
- * stat grain of the load is never trusted (cache.h). A load again reads the
- * node files that did not change from the node cache (nodecache.h), so it
- * parses only those that changed, also when another process wrote them.
+ * loaded again only when a file of insights/ changed. On a local file
+ * system an inotify watch of insights/, made before the first load, says
+ * so: a request finds no event waiting and insights/ the directory watched,
+ * or loads again. Elsewhere (a network file system, no inotify) its listing
+ * and every file's stat data (dev, inode, size, mtime, ctime) are taken
+ * before each load and compared at the next request; a file changed within
+ * the caches' stat grain of the load is never trusted (cache.h). A load
+ * again reads the node files that did not change from the node cache
+ * (nodecache.h), so it parses only those that changed, also when another
+ * process wrote them.
  *
  * dtk_kb_hold_new: for the base at root, loaded as dtk_kb_load does with
  * what (DTK_KB_ALL or DTK_KB_LEAN). Returns the handle (dtk_kb_hold_free);
