@@ -1,4 +1,6 @@
-/* write.c: the transaction of the write commands (see write.h). */
+/* write.c: the transaction of the write commands (see write.h): the files
+ * opened and edited, the whole base validated with the edits, all written
+ * or nothing; write_cmd.c holds what the commands share around it. */
 #include "dtk/write.h"
 
 #include "dtk/fs.h"
@@ -6,11 +8,8 @@
 #include "dtk/index.h"
 #include "dtk/json.h"
 #include "dtk/kb.h"
-#include "dtk/links.h"
-#include "dtk/view.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -209,119 +208,6 @@ const struct dtk_yval *dtk_write_entry(struct dtk_write *w, const char *id, stru
 	}
 	dtk_write_refuse(w, "no entry '%s' in %s", id, f->rel);
 	return NULL;
-}
-
-/* ---- command-line values that name nothing ---- */
-
-/* Returns 1 when the node file of entry id holds it, 0 when there is no
- * such node or entry, -1 after printing why the file cannot be read. */
-static int S_entry_known(struct dtk_write *w, const char *id)
-{
-	const struct dtk_yval *l;
-	struct dtk_wfile *f;
-	char name[300];
-	size_t plen, i;
-
-	if (!dtk_entry_id_split(id, &plen) || plen > 250)
-		return 0;
-	snprintf(name, sizeof(name), "%.*s", (int)plen, id);
-	if (!dtk_kb_has_node(w->ctx->root, name))
-		return 0;
-	snprintf(name, sizeof(name), "%.*s.yaml", (int)plen, id);
-	if (!(f = dtk_write_open(w, name)))
-		return -1;
-	l = dtk_yval_get(f->doc.root, "insights");
-	for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
-		const char *e = dtk_yval_str(l->items[i], "id");
-		if (e && !strcmp(e, id))
-			return 1;
-	}
-	return 0;
-}
-
-/* Prints the error about id, which names no entry (sources: no source),
- * with the nearest one of the base, when it loads. */
-static void S_unknown(struct dtk_write *w, const char *what, const char *id, int sources)
-{
-	struct dtk_diags diags = DTK_DIAGS_INIT;
-	struct dtk_kb *kb = NULL;
-	const char **v = NULL, *hint = NULL;
-	size_t n = 0, i, k;
-
-	if (dtk_kb_load(&kb,
-	                &(struct dtk_kb_load_opts){.root = w->ctx->root,
-	                                           .what = DTK_KB_ALL | DTK_KB_LEAN},
-	                &diags) == 0) {
-		if (sources) {
-			v = dtk_xcalloc(kb->n_sources + 1, sizeof(*v));
-			for (i = 0; i < kb->n_sources; i++)
-				v[n++] = kb->sources[i].id;
-		} else {
-			for (i = 0; i < kb->n_nodes; i++)
-				n += kb->nodes[i]->n_entries;
-			v = dtk_xcalloc(n + 1, sizeof(*v));
-			for (n = 0, i = 0; i < kb->n_nodes; i++)
-				for (k = 0; k < kb->nodes[i]->n_entries; k++)
-					v[n++] = kb->nodes[i]->entries[k].id;
-		}
-		hint = dtk_suggest(id, v, n);
-	}
-	fprintf(w->ctx->err, "dtk %s: error: %s '%s': no such %s", w->cmd, what, dtk_esc(id),
-	        sources ? "source (add it with 'dtk add-source')" : "entry");
-	if (hint)
-		fprintf(w->ctx->err, "; did you mean '%s'?", hint);
-	fputc('\n', w->ctx->err);
-	free(v);
-	dtk_kb_free(kb);
-	dtk_diags_release(&diags);
-}
-
-/* Prints the error for each of ids[0..n) that names no entry (sources: no
- * source); returns how many, or -1 after printing why a file is unreadable. */
-static int S_unknown_list(struct dtk_write *w, const char *what, const char *const *ids, size_t n,
-                          int sources)
-{
-	size_t i;
-	int bad = 0, k;
-
-	for (i = 0; i < n; i++) {
-		if (!sources && strchr(ids[i], ':')) /* another domain's */
-			continue;
-		k = sources ? dtk_write_source_known(w, ids[i]) : S_entry_known(w, ids[i]);
-		if (k < 0)
-			return -1;
-		if (!k) {
-			S_unknown(w, what, ids[i], sources);
-			bad++;
-		}
-	}
-	return bad;
-}
-
-int dtk_write_unknown_entries(struct dtk_write *w, const char *what, const char *const *ids,
-                              size_t n)
-{
-	return S_unknown_list(w, what, ids, n, 0);
-}
-
-int dtk_write_unknown_sources(struct dtk_write *w, const char *what, const char *const *ids,
-                              size_t n)
-{
-	return S_unknown_list(w, what, ids, n, 1);
-}
-
-int dtk_write_known_pair(struct dtk_write *w, const char *id, const char *what, const char *other,
-                         int source)
-{
-	int a = dtk_write_unknown_entries(w, "<entry-id>", &id, 1), b;
-
-	if (a < 0)
-		return DTK_EXIT_INVALID;
-	b = source ? dtk_write_unknown_sources(w, what, &other, 1)
-	           : dtk_write_unknown_entries(w, what, &other, 1);
-	if (b < 0)
-		return DTK_EXIT_INVALID;
-	return a + b ? dtk_cmd_usage_see(w->ctx, w->cmd) : DTK_EXIT_OK;
 }
 
 /* ---- commit ---- */
@@ -560,8 +446,6 @@ int dtk_write_commit(struct dtk_write *w)
 		goto done;
 	}
 	rc = S_write(w, idx_differs ? &cmp.text : NULL, idx_path);
-	goto done;
-	rc = DTK_EXIT_OK;
 done:
 	dtk_file_cmp_release(&cmp);
 	dtk_diags_release(&diags);
@@ -569,214 +453,6 @@ done:
 	free(mem);
 	return rc;
 }
-
-void dtk_write_print_entries(struct dtk_write *w, const char *const *ids, size_t n, int array,
-                             const char *lines)
-{
-	struct dtk_buf b = DTK_BUF_INIT;
-	struct dtk_json j;
-	size_t i;
-
-	if (w->opts.dry_run)
-		return;
-	if (!w->opts.json) {
-		if (lines)
-			fputs(lines, w->ctx->out);
-		return;
-	}
-	dtk_json_init(&j, &b);
-	if (array)
-		dtk_json_array(&j);
-	for (i = 0; i < n; i++) {
-		const struct dtk_entry *e = dtk_kb_entry(w->kb, ids[i]);
-		struct dtk_link *links = NULL;
-		size_t nl;
-		if (!e)
-			continue;
-		nl = dtk_links_to(&links, w->kb, e->id, NULL);
-		dtk_view_entry_json_links(&j, w->kb, e, links, nl);
-		free(links);
-	}
-	if (array)
-		dtk_json_end(&j, ']');
-	dtk_write_put_json(w, &b);
-}
-
-int dtk_write_each(struct dtk_write *w, int argc, char **argv, int first, dtk_write_edit_fn fn,
-                   void *arg)
-{
-	struct dtk_buf lines = DTK_BUF_INIT;
-	const char **ids = dtk_xcalloc((size_t)(argc - first) + 1, sizeof(*ids));
-	size_t n = 0, i, times;
-	int k, rc = DTK_EXIT_OK;
-
-	for (k = first; k < argc; k++) {
-		for (i = 0; i < n && strcmp(ids[i], argv[k]); i++)
-			;
-		if (i == n)
-			ids[n++] = argv[k];
-	}
-	/* every id that names no entry, not the first only */
-	for (i = 0; i < n; i++)
-		if (!dtk_entry_id_split(ids[i], &times))
-			break;
-	if (i == n && (k = dtk_write_unknown_entries(w, "<entry-id>", ids, n)) != 0)
-		rc = k < 0 ? DTK_EXIT_INVALID : dtk_cmd_usage_see(w->ctx, w->cmd);
-	for (i = 0; i < n && rc == DTK_EXIT_OK; i++) {
-		struct dtk_wfile *f = NULL;
-		const struct dtk_yval *e = dtk_write_entry(w, ids[i], &f);
-		if (!e) {
-			rc = DTK_EXIT_INVALID;
-			break;
-		}
-		for (times = 0, k = first; k < argc; k++)
-			times += !strcmp(argv[k], ids[i]);
-		rc = fn(w, f, e, ids[i], times, &lines, arg);
-	}
-	if (rc == DTK_EXIT_OK)
-		rc = dtk_write_commit(w);
-	if (rc == DTK_EXIT_OK || (rc == DTK_EXIT_DRIFT && !w->opts.dry_run))
-		dtk_write_print_entries(w, ids, n, 1, dtk_buf_cstr(&lines));
-	dtk_buf_release(&lines);
-	free(ids);
-	return rc;
-}
-
-/* ---- dtk use and dtk cite ---- */
-
-/* Adds times to the counter named arg (a key of the entry). */
-static int S_bump(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval *e,
-                  const char *id, size_t times, struct dtk_buf *lines, void *arg)
-{
-	const char *key = arg;
-	const struct dtk_yval *v = dtk_yval_get(e, key);
-	char num[32], *end = NULL;
-	long n = 0;
-
-	/* only a count is counted on: any other value (0x10, "3", 10000000000)
-	 * is refused as it is, not read as something else and overwritten */
-	if (v && !(v->kind == DTK_Y_SCALAR && v->style == DTK_YS_PLAIN &&
-	           (v->type == DTK_YT_NULL || !*v->str))) {
-		int scalar = v->kind == DTK_Y_SCALAR;
-		errno = 0;
-		if (scalar && v->type == DTK_YT_INT && v->style == DTK_YS_PLAIN)
-			n = strtol(v->str, &end, 10);
-		if (!end || *end || errno || n < 0 || n > 999999999L - (long)times)
-			return dtk_error_at(f->rel, v->line, v->col,
-			                    "'%s' is %s%s%s%s, not a count from 0 to 999999999 "
-			                    "that can take %zu more; correct it first",
-			                    key, dtk_yval_describe(v), scalar ? " '" : "",
-			                    scalar ? dtk_esc(v->str) : "", scalar ? "'" : "",
-			                    times),
-			       dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
-	}
-	snprintf(num, sizeof(num), "%ld", n + (long)times);
-	if (dtk_yedit_set_key(&f->doc, e, key, (struct dtk_yscalar){num, 1}, dtk_yedit_entry_keys) <
-	    0)
-		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
-	dtk_buf_printf(lines, "%s: %s %s\n", id, key, num);
-	return DTK_EXIT_OK;
-}
-
-const struct dtk_opt dtk_write_opts[] = {DTK_WRITE_OPTS, {NULL}};
-
-/* The whole of dtk use and dtk cite: add to key of each entry named. */
-int dtk_write_counter(struct dtk_ctx *ctx, const char *cmd, const char *key,
-                      const struct dtk_args *a)
-{
-	struct dtk_write w;
-	int rc = DTK_EXIT_INVALID;
-
-	dtk_write_init(&w, ctx, cmd);
-	if (dtk_args_operands(ctx, a, 1, 1 << 20, "<entry-id>") < 0)
-		goto done;
-	rc = dtk_write_each(&w, a->argc, a->argv, 0, S_bump, (void *)key);
-done:
-	dtk_write_release(&w);
-	return rc;
-}
-
-/* ---- what the commands check before they edit ---- */
-
-int dtk_write_high_min(struct dtk_write *w)
-{
-	struct dtk_wfile *f = dtk_write_open(w, "_domain.yaml");
-	const struct dtk_yval *p = f ? dtk_yval_get(f->doc.root, "policy") : NULL;
-	const char *v = dtk_yval_str(p, "high_min_verified");
-	if (!f)
-		return -1;
-	return v && atoi(v) > 0 ? atoi(v) : 2;
-}
-
-int dtk_write_source_known(struct dtk_write *w, const char *id)
-{
-	struct dtk_wfile *f = dtk_write_open(w, "_sources.yaml");
-	size_t i;
-	if (!f)
-		return -1;
-	for (i = 0; f->doc.root->kind == DTK_Y_SEQ && i < f->doc.root->n; i++) {
-		const char *s = dtk_yval_str(f->doc.root->items[i], "id");
-		if (s && !strcmp(s, id))
-			return 1;
-	}
-	return 0;
-}
-
-void dtk_write_print_node(struct dtk_write *w, const char *name, const char *line)
-{
-	struct dtk_buf b = DTK_BUF_INIT;
-	const struct dtk_node *node;
-	struct dtk_json j;
-
-	if (w->opts.dry_run)
-		return;
-	if (!w->opts.json) {
-		fputs(line, w->ctx->out);
-		return;
-	}
-	node = dtk_kb_node(w->kb, name);
-	if (!node)
-		return;
-	dtk_json_init(&j, &b);
-	dtk_view_node_json(&j, w->kb, node);
-	dtk_write_put_json(w, &b);
-}
-
-struct dtk_wfile *dtk_write_open_node(struct dtk_write *w, const char *name)
-{
-	char file[300];
-	if (!dtk_is_name(name)) {
-		dtk_cmd_usage_error(w->ctx, w->cmd, "'%s' is not a node name", name);
-		return NULL;
-	}
-	if (!dtk_kb_has_node(w->ctx->root, name)) {
-		struct dtk_buf what = DTK_BUF_INIT;
-		dtk_buf_printf(&what, "dtk %s: error: no node '%s'", w->cmd, name);
-		dtk_kb_suggest_node(w->ctx->err, w->ctx->root, what.ptr, name);
-		dtk_buf_release(&what);
-		return NULL;
-	}
-	snprintf(file, sizeof(file), "%.255s.yaml", name);
-	return dtk_write_open(w, file);
-}
-
-int dtk_write_node_key(struct dtk_write *w, const char *name, const char *key, struct dtk_yscalar v,
-                       const char *line)
-{
-	struct dtk_wfile *f = dtk_write_open_node(w, name);
-	int rc;
-
-	if (!f)
-		return DTK_EXIT_INVALID;
-	if (dtk_yedit_set_key(&f->doc, f->doc.root, key, v, dtk_yedit_node_keys) < 0)
-		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
-	rc = dtk_write_commit(w);
-	if (rc != DTK_EXIT_INVALID) /* written (1: in part, or not synced) */
-		dtk_write_print_node(w, name, line);
-	return rc;
-}
-
-/* ---- what the lifecycle commands share ---- */
 
 const struct dtk_yval *dtk_write_find(struct dtk_write *w, const char *id, struct dtk_wfile **fp)
 {
@@ -797,26 +473,4 @@ const struct dtk_yval *dtk_write_find(struct dtk_write *w, const char *id, struc
 	if ((e = S_entry_in(f, id)))
 		*fp = f;
 	return e;
-}
-
-int dtk_write_date(struct dtk_write *w, const char *opt, const char *arg, int allow_future,
-                   char *buf)
-{
-	dtk_date d = dtk_date_today();
-	if (arg && dtk_date_parse(&d, arg) < 0)
-		return dtk_cmd_usage_error(w->ctx, w->cmd, "%s must be a date YYYY-MM-DD, not '%s'",
-		                           opt, arg),
-		       -1;
-	if (dtk_cmd_not_future(w->ctx, w->cmd, opt, d, allow_future, NULL) < 0)
-		return -1;
-	dtk_date_format(buf, d);
-	return 0;
-}
-
-void dtk_write_put_json(struct dtk_write *w, struct dtk_buf *b)
-{
-	fputs(dtk_buf_cstr(b), w->ctx->out);
-	if (b->len && b->ptr[b->len - 1] != '\n')
-		fputc('\n', w->ctx->out);
-	dtk_buf_release(b);
 }
