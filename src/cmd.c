@@ -282,11 +282,11 @@ static const struct option *S_options(const struct dtk_ctx *ctx, int help, struc
                                       char *opts)
 {
 	const struct dtk_opt *d = ctx->cmd->opts;
-	char shorts[S_MAX_OPTIONS] = "", *s = shorts;
+	char shorts[S_MAX_OPTIONS - 4] = "" /* room for ":qh" */, *s = shorts;
 	size_t k = 0;
 
 	for (; d && d->name; d++) { /* declared: as getopt_long takes them */
-		if (k + 4 >= S_MAX_OPTIONS || s + 4 >= shorts + S_MAX_OPTIONS)
+		if (k + 4 >= S_MAX_OPTIONS || s + 4 >= shorts + sizeof(shorts))
 			abort();
 		all[k++] = (struct option){d->name,
 		                           d->type == DTK_OPT_FLAG       ? no_argument
