@@ -254,7 +254,7 @@ static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **
 done:
 	dtk_diags_move(diags, &d);
 	dtk_strv_free(l->broken, l->n_broken);
-	dtk_strv_free(l->named, l->n_named);
+	free(l->named);
 	free(l->needle);
 	dtk_nodecache_free(l->nc);
 	for (i = 0; i < l->n_files; i++) {

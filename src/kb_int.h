@@ -50,8 +50,7 @@ struct loader {
 	/* DTK_KB_LINKED: what a node file holds when it may name an entry of
 	 * the node shown ("<node>-"), and the nodes that node's entries name */
 	char *needle;
-	char **named;
-	size_t n_named;
+	char *named;       /* as dtk_nodecache_links_of makes them */
 	int dir_fd;        /* insights/, open while the other node files are scanned */
 	const char *shown; /* DTK_KB_LINKED: the node shown */
 	const struct dtk_kb_filter *filter; /* node files parsed only when it keeps them */

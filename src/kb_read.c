@@ -116,12 +116,7 @@ static int S_read_at(const struct loader *l, const char *name, struct stat *st, 
  * f's node: its entries name an entry of it. */
 static int S_named(const struct loader *l, const struct kfile *f)
 {
-	size_t i;
-
-	for (i = 0; i < l->n_named; i++)
-		if (!strcmp(l->named[i], f->node))
-			return 1;
-	return 0;
+	return dtk_nodecache_links_has(l->named, f->node);
 }
 
 /* Returns 1 when node file f is wanted by a DTK_KB_LINKED load: the node
@@ -616,30 +611,12 @@ static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *onl
  * prefix of the shown node's entry ids, and the nodes its entries name. */
 static void S_set_links(struct loader *l, const struct dtk_node *node)
 {
-	size_t i, k, cap = 0, plen;
+	struct dtk_buf b = DTK_BUF_INIT;
 
 	l->needle = dtk_xmalloc(strlen(node->name) + 2);
 	sprintf(l->needle, "%s-", node->name);
-	for (i = 0; i < node->n_linking; i++) {
-		const struct dtk_entry *e = node->linking[i];
-		size_t n = e->n_relates + e->n_contradicts;
-		for (k = 0; k < n + (e->superseded_by.id != NULL); k++) {
-			const char *id = k < e->n_relates ? e->relates[k].id
-			                 : k < n          ? e->contradicts[k - e->n_relates].ref.id
-			                                  : e->superseded_by.id;
-			size_t j;
-			if (!dtk_entry_id_split(id, &plen))
-				continue;
-			for (j = 0; j < l->n_named &&
-			            (strlen(l->named[j]) != plen || strncmp(l->named[j], id, plen));
-			     j++)
-				;
-			if (j < l->n_named) /* once each */
-				continue;
-			dtk_grow((void **)&l->named, &cap, l->n_named + 1, sizeof(*l->named));
-			l->named[l->n_named++] = dtk_xstrndup(id, plen);
-		}
-	}
+	dtk_nodecache_links_of(&b, node);
+	l->named = dtk_buf_detach(&b);
 }
 
 /* Returns 1 when insights/ of the real root is a directory, not a link:
