@@ -111,12 +111,6 @@ static size_t S_links(struct dtk_link **out, const struct dtk_kb *kb, const char
 	return n;
 }
 
-size_t dtk_links_to(struct dtk_link **out, const struct dtk_kb *kb, const char *id,
-                    const char *node)
-{
-	return S_links(out, kb, id, node, 0);
-}
-
 /* The links of a base by the node they name: groups sorted by node name,
  * each group's links in the one order. */
 struct group {
@@ -245,4 +239,21 @@ size_t dtk_links_pick(struct dtk_link **out, const struct dtk_link *all, size_t 
 	}
 	*out = v;
 	return k;
+}
+
+size_t dtk_links_to(struct dtk_link **out, const struct dtk_kb *kb, const char *id,
+                    const char *node)
+{
+	struct dtk_link *all;
+	size_t n, plen;
+	char *prefix;
+
+	if (!kb->links_index || !id || !dtk_entry_id_split(id, &plen))
+		return S_links(out, kb, id, node, 0);
+	prefix = dtk_xstrndup(id, plen); /* the index: its node's links, then id's */
+	n = dtk_links_into(&all, kb, prefix);
+	n = dtk_links_pick(out, all, n, id, NULL);
+	free(all);
+	free(prefix);
+	return n;
 }
