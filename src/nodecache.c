@@ -661,7 +661,8 @@ void dtk_nodecache_links_of(struct dtk_buf *b, const struct dtk_node *node)
 			v[n++] = dtk_xstrndup(id, plen);
 		}
 	}
-	qsort(v, n, sizeof(*v), S_str_cmp);
+	if (n) /* v is NULL without any */
+		qsort(v, n, sizeof(*v), S_str_cmp);
 	for (i = 0; i < n; i++) {
 		if (!i || strcmp(v[i - 1], v[i]))
 			dtk_buf_printf(b, "%s%s", b->len > at ? "," : "", v[i]);
