@@ -345,7 +345,7 @@ static const struct dtk_opt S_opts[] = {
          .help = "the new entry says something entry ID does not: not\n"
                  "refused as its near-duplicate (repeat for more)"},
         DTK_WRITE_OPTS,
-        {NULL}};
+        {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {

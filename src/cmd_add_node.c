@@ -26,7 +26,7 @@ static const struct dtk_opt S_opts[] = {
         {"bloom", 'b', DTK_OPT_CHOICE, .arg = "LEVEL", .choices = dtk_bloom_names,
          .n_choices = DTK_BLOOM_COUNT, .help = "its Bloom level (default remember)"},
         DTK_WRITE_OPTS,
-        {NULL}};
+        {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {

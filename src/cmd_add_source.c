@@ -45,7 +45,7 @@ static const struct dtk_opt S_opts[] = {
          .help = "when it was read (YYYY-MM-DD; not after today)"},
         {"allow-future", 'F', DTK_OPT_FLAG, .help = "accept a --read date after today"},
         DTK_WRITE_OPTS,
-        {NULL}};
+        {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {

@@ -312,7 +312,7 @@ static const struct dtk_opt S_opts[] = {
         {"word-diff", 'w', DTK_OPT_FLAG,
          .help = "show each changed line once, the removed part in [- -]\n"
                  "and the added part in {+ +} (git's --word-diff=plain)"},
-        {NULL}};
+        {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {

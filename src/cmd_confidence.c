@@ -79,7 +79,7 @@ static long S_qualified(struct dtk_ctx *ctx, struct dtk_kb **kb, char ***ids)
 static const struct dtk_opt S_opts[] = {
         {"qualified", 'Q', DTK_OPT_FLAG, .help = "every entry that qualifies for high (with high)"},
         DTK_WRITE_OPTS,
-        {NULL}};
+        {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {

@@ -51,7 +51,7 @@ static int S_contradict(struct dtk_write *w, struct dtk_wfile *f, const struct d
 static const struct dtk_opt S_opts[] = {{"note", 'n', DTK_OPT_STRING, DTK_OPT_NEEDED, .arg = "TEXT",
                                          .help = "what conflicts (required)"},
                                         DTK_WRITE_OPTS,
-                                        {NULL}};
+                                        {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {

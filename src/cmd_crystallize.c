@@ -635,7 +635,7 @@ static const struct dtk_opt S_opts[] = {
         {"allow-shallow", 'W', DTK_OPT_FLAG,
          .help = "in a shallow clone that lacks the previous run, count\n"
                  "only what the files show"},
-        {NULL}};
+        {0}};
 
 static int S_exec(struct dtk_ctx *ctx, const struct dtk_args *a)
 {

@@ -52,7 +52,7 @@ static const struct dtk_opt S_opts[] = {
          .help = "the revision's date (default today; not after it)"},
         {"allow-future", 'F', DTK_OPT_FLAG, .help = "accept a --date after today"},
         DTK_WRITE_OPTS,
-        {NULL}};
+        {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {

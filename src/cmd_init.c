@@ -149,7 +149,7 @@ static const struct dtk_opt S_opts[] = {
          .help = "INDEX.md's title (default '<domain> 知识索引', or\n"
                  "'<domain> knowledge index' in English)"},
         DTK_WRITE_OPTS,
-        {NULL}};
+        {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {

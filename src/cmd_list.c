@@ -147,7 +147,7 @@ static const struct dtk_opt S_opts[] = {
         {"all", 'R', DTK_OPT_FLAG, .help = NULL}, /* another name */
         {"format", 'f', DTK_OPT_CHOICE, DTK_OPT_SHORT, .arg = "F", .choices = S_formats,
          .help = "text, json, jsonl or ids"},
-        {NULL}};
+        {0}};
 
 static const struct dtk_opt_conflict S_conflicts[] = {{'N', 'c', S_nodes_why},
                                                       {'N', 's', S_nodes_why},

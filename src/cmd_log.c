@@ -83,7 +83,7 @@ static const char *const S_formats[] = {"text", "json", NULL};
 
 /* The options of the command (the dispatcher parses them). */
 static const struct dtk_opt S_opts[] = {
-        {"format", 'f', DTK_OPT_CHOICE, DTK_OPT_SHORT, .choices = S_formats, .help = ""}, {NULL}};
+        {"format", 'f', DTK_OPT_CHOICE, DTK_OPT_SHORT, .choices = S_formats, .help = ""}, {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {

@@ -28,7 +28,7 @@ static const struct dtk_opt S_opts[] = {
         {"prefix", 'p', DTK_OPT_STRING, .arg = "P",
          .help = "name every tool P<name> (letters, digits, _ and -; at\n"
                  "most 40): two bases' servers in one agent"},
-        {NULL}};
+        {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {

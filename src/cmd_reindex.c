@@ -23,7 +23,7 @@ static int S_write_file(void *arg, const char *s, size_t len)
 
 /* The options of the command (the dispatcher parses them). */
 static const struct dtk_opt S_opts[] = {
-        {"stdout", 's', DTK_OPT_FLAG, .help = "print INDEX.md instead of writing it"}, {NULL}};
+        {"stdout", 's', DTK_OPT_FLAG, .help = "print INDEX.md instead of writing it"}, {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {

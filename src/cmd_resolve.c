@@ -60,7 +60,7 @@ static int S_resolve(struct dtk_write *w, const char *a, const char *b, const ch
 static const struct dtk_opt S_opts[] = {
         {"note", 'n', DTK_OPT_STRING, .arg = "TEXT", .help = "how it was resolved"},
         DTK_WRITE_OPTS,
-        {NULL}};
+        {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {

@@ -37,7 +37,7 @@ static const struct dtk_opt S_opts[] = {
         {"date", 'd', DTK_OPT_STRING, .arg = "D", .help = "the date (default today; not after it)"},
         {"allow-future", 'F', DTK_OPT_FLAG, .help = "accept a --date after today"},
         DTK_WRITE_OPTS,
-        {NULL}};
+        {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {

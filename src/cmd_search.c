@@ -165,7 +165,7 @@ static const struct dtk_opt S_opts[] = {
         {"color", 'C', DTK_OPT_CHOICE, .choices = dtk_color_names, .n_choices = 3,
          .help = "highlight the words on a terminal unless NO_COLOR\nis set (auto), always or "
                  "never"},
-        {NULL}};
+        {0}};
 
 /* Sets o from a; returns 0, or -1 after the usage error. */
 static int S_parse(struct dtk_ctx *ctx, const struct dtk_args *a, struct opts *o)

@@ -386,7 +386,7 @@ static const struct dtk_opt S_opts[] = {
         {"no-hooks", 'n', DTK_OPT_FLAG,
          .help = "install no hook (after a merge, 'dtk check' tells when\n"
                  "INDEX.md must be rebuilt)"},
-        {NULL}};
+        {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {

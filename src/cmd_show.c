@@ -286,7 +286,7 @@ static const struct dtk_opt S_opts[] = {
          .help = "json is the stable shape for agents\n(docs/commands.md)"},
         {"color", 'c', DTK_OPT_CHOICE, .choices = dtk_color_names, .n_choices = 3,
          .help = "colour on a terminal unless NO_COLOR is set (auto),\nalways or never"},
-        {NULL}};
+        {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {

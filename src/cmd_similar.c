@@ -55,7 +55,7 @@ static const struct dtk_opt S_opts[] = {
          .help = "text: id, score (two decimals), 'same claim' when the\n"
                  "claims fold alike, title; json: an array of {id, node,\n"
                  "title, score, same_claim}; ids: the ids alone"},
-        {NULL}};
+        {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {

@@ -48,7 +48,7 @@ static const struct dtk_opt S_opts[] = {
         {"confidence", 'c', DTK_OPT_CHOICE, .choices = dtk_confidence_names,
          .n_choices = DTK_CONF_COUNT, .help = "also set the confidence (high, medium or low)"},
         DTK_WRITE_OPTS,
-        {NULL}};
+        {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {

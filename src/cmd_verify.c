@@ -71,7 +71,7 @@ static const struct dtk_opt S_opts[] = {
          .help = "also set confidence: high (refused when the entry would\n"
                  "still have too few sources)"},
         DTK_WRITE_OPTS,
-        {NULL}};
+        {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const struct dtk_opt dtk_write_opts[] = {DTK_WRITE_OPTS, {NULL}};
+const struct dtk_opt dtk_write_opts[] = {DTK_WRITE_OPTS, {0}};
 
 /* ---- command-line values that name nothing ---- */
 

@@ -23,7 +23,7 @@ static const struct dtk_opt S_opts[] = {
         {"nodes", 'N', DTK_OPT_FLAG, .help = "the nodes"},
         {"include-retired", 'R', DTK_OPT_FLAG, .help = "retired ones too"},
         {"all", 'R', DTK_OPT_FLAG, .help = NULL}, /* another name */
-        {NULL}};
+        {0}};
 
 static const struct dtk_opt_conflict S_conflicts[] = {{'N', 'l', "--nodes lists nodes"}, {0}};
 
@@ -70,7 +70,7 @@ static const struct dtk_cmd S_cmd = {
 };
 
 static const struct dtk_opt S_req_opts[] = {
-        {"node", 'n', DTK_OPT_STRING, DTK_OPT_REQUIRED, .arg = "N", .help = "the node"}, {NULL}};
+        {"node", 'n', DTK_OPT_STRING, DTK_OPT_REQUIRED, .arg = "N", .help = "the node"}, {0}};
 
 static const struct dtk_cmd S_req = {
         .name = "req",
@@ -84,7 +84,7 @@ static const struct dtk_cmd S_req = {
 static const struct dtk_opt S_sign_opts[] = {
         {"sign", 'S', DTK_OPT_OPTIONAL, .arg = "KEYID", .help = "sign"},
         {"no-sign", 'G', DTK_OPT_FLAG, .help = "do not sign"},
-        {NULL}};
+        {0}};
 
 /* What the last run of S_sign was given. */
 static struct {

@@ -68,7 +68,7 @@ struct dtk_ctx {
  *           {"limit", 'l', DTK_OPT_INT, .arg = "N", .help = "at most N results"},
  *           {"format", 'f', DTK_OPT_CHOICE, DTK_OPT_SHORT, .choices = S_formats,
  *            .help = "text or json"},
- *           {NULL}};
+ *           {0}};
  *   ...
  *   static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
  *   {
