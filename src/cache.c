@@ -24,21 +24,37 @@ uint64_t dtk_cache_hash(const char *buf, size_t len)
 	return h;
 }
 
+/* One step of a lane of dtk_cache_sum: w mixed into h. */
+static inline uint64_t S_mix(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0xff51afd7ed558ccdULL;
+	return h ^ (h >> 32);
+}
+
 uint64_t dtk_cache_sum(const char *buf, size_t len)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
-	size_t i;
+	/* four lanes of eight bytes, independent of each other, so that the
+	 * multiplications overlap: about four times the speed of one lane */
+	uint64_t h[4] = {0x9e3779b97f4a7c15ULL ^ len, 0xc2b2ae3d27d4eb4fULL, 0x165667b19e3779f9ULL,
+	                 0x27d4eb2f165667c5ULL},
+	         w[4], r;
+	size_t i, k;
 
-	for (i = 0; i + 8 <= len; i += 8) {
-		memcpy(&w, buf + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
+	for (i = 0; i + 32 <= len; i += 32) {
+		memcpy(w, buf + i, 32);
+		for (k = 0; k < 4; k++)
+			h[k] = S_mix(h[k], w[k]);
+	}
+	r = S_mix(S_mix(S_mix(h[0], h[1]), h[2]), h[3]);
+	for (; i + 8 <= len; i += 8) {
+		memcpy(w, buf + i, 8);
+		r = S_mix(r, w[0]);
 	}
 	for (; i < len; i++) {
-		h = (h ^ (unsigned char)buf[i]) * 0xc4ceb9fe1a85ec53ULL;
-		h ^= h >> 29;
+		r = (r ^ (unsigned char)buf[i]) * 0xc4ceb9fe1a85ec53ULL;
+		r ^= r >> 29;
 	}
-	return h;
+	return r;
 }
 
 static const char *S_env(const char *name)

@@ -325,7 +325,10 @@ static int S_from_cache(struct worker *w, struct kfile *f, struct stat *st)
 		if (!S_wanted(l, f, dtk_nodecache_links(l->nc, f->name)))
 			return 1;
 	}
-	if (dtk_nodecache_get(l->nc, f->name, st, &blob, &len) < 0)
+	/* a lean load without terms needs no long text: the head alone */
+	if (((S_unpack_flags(l) & DTK_NODECACHE_LEAN) && !l->terms
+	             ? dtk_nodecache_get_head(l->nc, f->name, st, &blob, &len)
+	             : dtk_nodecache_get(l->nc, f->name, st, &blob, &len)) < 0)
 		return 0;
 	rc = S_unpack(w, f, blob, len, 1, NULL);
 	if (rc && f->out)

@@ -14,15 +14,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
-#define S_MAGIC "dtk node cache 4\n"
+#define S_MAGIC "dtk node cache 5\n"
 /* the build the packed nodes are of: the schema may change between them
  * (S_build adds the program's own identity: builds of one version differ) */
-#define S_BUILD "build " DTK_VERSION " 4"
+#define S_BUILD "build " DTK_VERSION " 5"
 #define S_HEAD 64 /* the head: the magic and where the index is, padded */
 #define S_MAX_INDEX (16u << 20)
 #define S_NONE UINT32_MAX /* a NULL string */
+#define S_TEXT_CLAIM 1    /* the entry has a claim (in the tail) */
+#define S_TEXT_REASON 2   /* it has a reason of retraction (likewise) */
 
 /* ---- packing ---- */
 
@@ -64,9 +67,11 @@ static void S_refs(struct dtk_buf *b, const struct dtk_ref *v, unsigned n)
 
 void dtk_nodecache_pack(struct dtk_buf *b, const struct dtk_node *node)
 {
-	size_t i;
+	size_t i, at = b->len;
 	unsigned k;
+	uint32_t head;
 
+	S_u32(b, 0); /* the head's length, set below */
 	S_str(b, node->stance);
 	S_u32(b, (uint32_t)node->bloom);
 	S_pos(b, node->name_pos);
@@ -75,7 +80,8 @@ void dtk_nodecache_pack(struct dtk_buf *b, const struct dtk_node *node)
 		const struct dtk_entry *e = &node->entries[i];
 		S_str(b, e->id);
 		S_str(b, e->title);
-		S_str(b, e->claim);
+		/* which long texts the tail holds (S_TEXT_*) */
+		S_u32(b, (e->claim ? S_TEXT_CLAIM : 0) | (e->retracted_reason ? S_TEXT_REASON : 0));
 		S_str(b, e->source.id);
 		S_pos(b, e->source.pos);
 		S_pos(b, e->pos);
@@ -99,8 +105,22 @@ void dtk_nodecache_pack(struct dtk_buf *b, const struct dtk_node *node)
 		S_u32(b, (uint32_t)e->retracted);
 		S_str(b, e->superseded_by.id);
 		S_pos(b, e->superseded_by.pos);
-		S_str(b, e->retracted_reason);
 	}
+	head = (uint32_t)(b->len - at);
+	memcpy(b->ptr + at, &head, sizeof(head));
+	for (i = 0; i < node->n_entries; i++) { /* the tail */
+		S_str(b, node->entries[i].claim);
+		S_str(b, node->entries[i].retracted_reason);
+	}
+}
+
+uint32_t dtk_nodecache_head_len(const char *blob, size_t len)
+{
+	uint32_t head = 0;
+
+	if (len >= sizeof(head))
+		memcpy(&head, blob, sizeof(head));
+	return head >= sizeof(head) && head <= len ? head : 0;
 }
 
 /* ---- unpacking: every read is checked against the end ---- */
@@ -216,7 +236,24 @@ static unsigned S_get_refs(struct rd *r, struct dtk_ref **out, struct dtk_arena 
 	return (unsigned)n;
 }
 
-static void S_get_entry(struct rd *r, struct dtk_entry *e, const struct dtk_kb *kb,
+/* Reads e's long texts from the tail t, or, when t is NULL (the head was
+ * read alone, for a lean load), sets those it has to "". r is bad when
+ * the tail does not hold what the head says (has: S_TEXT_*). */
+static void S_get_texts(struct rd *r, struct rd *t, struct dtk_entry *e, uint32_t has,
+                        struct dtk_arena *text)
+{
+	if (!t) {
+		e->claim = has & S_TEXT_CLAIM ? "" : NULL;
+		e->retracted_reason = has & S_TEXT_REASON ? "" : NULL;
+		return;
+	}
+	e->claim = S_get_str(t, text);
+	e->retracted_reason = S_get_str(t, text);
+	r->bad |= t->bad || !e->claim != !(has & S_TEXT_CLAIM) ||
+	          !e->retracted_reason != !(has & S_TEXT_REASON);
+}
+
+static void S_get_entry(struct rd *r, struct rd *t, struct dtk_entry *e, const struct dtk_kb *kb,
                         struct dtk_arena *arena, struct dtk_arena *scratch, int borrow,
                         unsigned char *named)
 {
@@ -226,7 +263,9 @@ static void S_get_entry(struct rd *r, struct dtk_entry *e, const struct dtk_kb *
 
 	e->id = S_get_str(r, arena);
 	e->title = S_get_str(r, text);
-	e->claim = S_get_str(r, text);
+	v = S_get_u32(r);
+	r->bad |= v > (S_TEXT_CLAIM | S_TEXT_REASON);
+	S_get_texts(r, t, e, v, text);
 	e->source.id = S_source_id(r, kb, arena, S_get_str(r, NULL), named);
 	e->source.pos = S_get_pos(r);
 	e->pos = S_get_pos(r);
@@ -263,7 +302,6 @@ static void S_get_entry(struct rd *r, struct dtk_entry *e, const struct dtk_kb *
 	e->retracted = (dtk_date)S_get_u32(r);
 	e->superseded_by.id = S_get_str(r, arena);
 	e->superseded_by.pos = S_get_pos(r);
-	e->retracted_reason = S_get_str(r, text);
 }
 
 void dtk_nodecache_lean(const struct dtk_kb *kb, struct dtk_arena *arena, struct dtk_node *node,
@@ -313,13 +351,15 @@ int dtk_nodecache_unpack(struct dtk_node **out, const struct dtk_kb *kb, struct 
                          const char *path, unsigned flags, unsigned char *named)
 {
 	int borrow = (flags & (DTK_NODECACHE_BORROW | DTK_NODECACHE_LEAN)) != 0;
-	struct rd r = {blob, blob + len, 0};
+	uint32_t head = dtk_nodecache_head_len(blob, len), bloom;
+	/* the head, past its length; the tail, when read */
+	struct rd r = {blob + sizeof(head), blob + head, !head}, t = {blob + head, blob + len, 0};
 	struct dtk_node *node = dtk_arena_alloc(arena, sizeof(*node));
-	uint32_t bloom;
 	long n, i;
 
 	*out = NULL;
-	memset(node, 0, sizeof(*node));
+	if (!head)
+		return -1;
 	node->name = dtk_arena_strdup(arena, name);
 	node->path = dtk_arena_strdup(arena, path);
 	node->category = -1;
@@ -328,17 +368,18 @@ int dtk_nodecache_unpack(struct dtk_node **out, const struct dtk_kb *kb, struct 
 	node->bloom = (enum dtk_bloom)bloom;
 	node->name_pos = S_get_pos(&r);
 	n = S_get_count(&r, 64);
-	if (r.bad || bloom >= DTK_BLOOM_COUNT)
+	/* a head alone (no tail, entries) only for a lean load */
+	if (r.bad || bloom >= DTK_BLOOM_COUNT ||
+	    (head == len && n && !(flags & DTK_NODECACHE_LEAN)))
 		return -1;
 	node->entries = dtk_arena_alloc(arena, (size_t)(n ? n : 1) * sizeof(*node->entries));
 	for (i = 0; i < n && !r.bad; i++) {
 		struct dtk_entry *e = &node->entries[i];
-		memset(e, 0, sizeof(*e));
-		S_get_entry(&r, e, kb, arena, scratch, borrow, named);
+		S_get_entry(&r, head < len ? &t : NULL, e, kb, arena, scratch, borrow, named);
 		e->node = node;
 	}
 	node->n_entries = (size_t)n;
-	if (r.bad || r.p != r.end || dtk_schema_index_node(arena, node) < 0)
+	if (r.bad || r.p != r.end || t.p != t.end || dtk_schema_index_node(arena, node) < 0)
 		return -1;
 	if (flags & DTK_NODECACHE_LEAN)
 		dtk_nodecache_lean(kb, arena, node, flags);
@@ -402,6 +443,7 @@ struct rec {
 	char *name;
 	struct dtk_cache_stat st;
 	uint64_t off, len, sum; /* where its packed node is, in the file read or written */
+	uint64_t hlen, hsum;    /* its head (dtk_nodecache_head_len): length, checksum */
 	/* where the terms of its entries are (len 0: none), likewise */
 	struct dtk_nodecache_ref terms;
 	/* the nodes its entries name (dtk_nodecache_links_of): in the index
@@ -423,7 +465,8 @@ struct dtk_nodecache {
 	size_t n;
 	pthread_mutex_t lock; /* the fields below */
 	int out;              /* the cache being written, -1: not yet */
-	char *tmp;            /* its temporary name */
+	char *tmp;            /* its temporary name; NULL: out is the cache read, appended to */
+	int rewrite;          /* write a new file, not appended to the cache read */
 	uint64_t end;         /* its length so far */
 	int failed;           /* a write to it failed: it is not used */
 	struct rec *add;      /* the records added, their nodes in out */
@@ -456,10 +499,11 @@ static int S_links_ok(char *s)
 }
 
 /* Parses the records of the index at p (NUL-terminated, the end line cut
- * off): n lines "name dev ino size mtime ctime off len sum toff tlen tsum
- * clean links" (the packed node, then the terms or 0 0 0, then 1 when the
- * file's bytes are clean, then the nodes its entries name), sorted by name,
- * each within [S_HEAD, data). Returns 0 or -1. */
+ * off): n lines "name dev ino size mtime ctime off len sum hlen hsum toff
+ * tlen tsum clean links" (the packed node, its head's length and checksum,
+ * then the terms or 0 0 0, then 1 when the file's bytes are clean, then the
+ * nodes its entries name), sorted by name, each within [S_HEAD, data).
+ * Returns 0 or -1. */
 static int S_parse_recs(struct dtk_nodecache *c, char *p, size_t n, uint64_t data)
 {
 	size_t i;
@@ -476,6 +520,8 @@ static int S_parse_recs(struct dtk_nodecache *c, char *p, size_t n, uint64_t dat
 		r->name = p;
 		q = sp + 1;
 		if (dtk_cache_stat_read(&q, &r->st) < 0 || S_parse_ref(&q, &node, data, 0) < 0 ||
+		    *q++ != ' ' || dtk_cache_num(&q, &r->hlen) < 0 || *q++ != ' ' ||
+		    dtk_cache_num(&q, &r->hsum) < 0 || r->hlen < 4 || r->hlen > node.len ||
 		    *q++ != ' ' || S_parse_ref(&q, &r->terms, data, 1) < 0 || *q++ != ' ' ||
 		    dtk_cache_num(&q, &r->clean) < 0 || r->clean > 1 || *q++ != ' ')
 			return -1;
@@ -509,7 +555,7 @@ static void S_load(struct dtk_nodecache *c)
 	head[S_HEAD] = '\0';
 	if (strncmp(head, S_MAGIC, strlen(S_MAGIC)) ||
 	    sscanf(head + strlen(S_MAGIC), "index %" SCNu64 " %" SCNu64, &ioff, &ilen) != 2 ||
-	    ioff < S_HEAD || ilen < 2 || ilen > S_MAX_INDEX || (uint64_t)st.st_size != ioff + ilen)
+	    ioff < S_HEAD || ilen < 2 || ilen > S_MAX_INDEX || (uint64_t)st.st_size < ioff + ilen)
 		goto fail;
 	c->index = dtk_xmalloc((size_t)ilen + 1);
 	if (pread(c->fd, c->index, (size_t)ilen, (off_t)ioff) != (ssize_t)ilen)
@@ -559,8 +605,10 @@ void dtk_nodecache_free(struct dtk_nodecache *c)
 		return;
 	if (c->fd >= 0)
 		close(c->fd);
-	if (c->out >= 0) /* not saved */
+	if (c->out >= 0 && c->tmp) /* not saved */
 		dtk_cache_commit(c->out, c->tmp, c->path, 0);
+	else if (c->out >= 0) /* appended to: the bytes no index names are garbage */
+		close(c->out);
 	for (i = 0; i < c->n_add; i++) {
 		free(c->add[i].name);
 		free(c->add[i].links);
@@ -593,10 +641,17 @@ static struct rec *S_find(struct dtk_nodecache *c, const char *name)
 	return NULL;
 }
 
-int dtk_nodecache_get(struct dtk_nodecache *c, const char *name, const struct stat *st, char **blob,
-                      size_t *len)
+/* dtk_nodecache_get, reading the packed node's head only when head. */
+static int S_lookup(struct dtk_nodecache *c, const char *name, const struct stat *st, char **blob,
+                    size_t *len, int head)
 {
 	struct rec *r = S_find(c, name);
+	uint64_t n = r && head ? r->hlen
+	             : r       ? r->len
+	                       : 0,
+	         sum = r && head ? r->hsum
+	               : r       ? r->sum
+	                         : 0;
 	char *b = NULL;
 
 	if (blob)
@@ -604,15 +659,15 @@ int dtk_nodecache_get(struct dtk_nodecache *c, const char *name, const struct st
 	if (!r || !dtk_cache_trusted(&r->st, st, c->stamp))
 		goto miss;
 	if (blob) {
-		b = dtk_xmalloc((size_t)r->len + 1);
-		if (pread(c->fd, b, (size_t)r->len, (off_t)r->off) != (ssize_t)r->len ||
-		    dtk_cache_sum(b, (size_t)r->len) != r->sum) {
+		b = dtk_xmalloc((size_t)n + 1);
+		if (pread(c->fd, b, (size_t)n, (off_t)r->off) != (ssize_t)n ||
+		    dtk_cache_sum(b, (size_t)n) != sum || dtk_nodecache_head_len(b, n) != r->hlen) {
 			free(b);
 			goto miss;
 		}
-		b[r->len] = '\0';
+		b[n] = '\0';
 		*blob = b;
-		*len = (size_t)r->len;
+		*len = (size_t)n;
 	}
 	atomic_store(&r->kept, 1);
 	return 0;
@@ -620,6 +675,18 @@ miss:
 	if (r)
 		atomic_store(&c->changed, 1);
 	return -1;
+}
+
+int dtk_nodecache_get(struct dtk_nodecache *c, const char *name, const struct stat *st, char **blob,
+                      size_t *len)
+{
+	return S_lookup(c, name, st, blob, len, 0);
+}
+
+int dtk_nodecache_get_head(struct dtk_nodecache *c, const char *name, const struct stat *st,
+                           char **blob, size_t *len)
+{
+	return S_lookup(c, name, st, blob, len, 1);
 }
 
 const char *dtk_nodecache_links(struct dtk_nodecache *c, const char *name)
@@ -714,20 +781,59 @@ int dtk_nodecache_read(struct dtk_nodecache *c, const struct dtk_nodecache_ref *
 	return 0;
 }
 
-/* Writes buf[0..len) at c->end of the cache being written (made with room
- * for its head first). Returns its offset, or 0 when it cannot be written.
- * c->lock is held. */
-static uint64_t S_append(struct dtk_nodecache *c, const char *buf, size_t len)
+/* Opens the cache being written, as c->out: the cache file read, to
+ * append to, when there is one, it is still the file at c->path and no
+ * rewrite is asked; else a new temporary file, with room for its head.
+ * Returns 0 or -1. c->lock is held, or the load is over. */
+static int S_open_out(struct dtk_nodecache *c)
 {
 	static const char room[S_HEAD];
+	struct stat a, b;
+
+	if (c->fd >= 0 && !c->rewrite) {
+		c->out = open(c->path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+		if (c->out >= 0 && fstat(c->out, &a) == 0 && fstat(c->fd, &b) == 0 &&
+		    S_ISREG(a.st_mode) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			return 0;
+		if (c->out >= 0)
+			close(c->out);
+	}
+	c->out = dtk_cache_create(c->path, &c->tmp);
+	c->end = S_HEAD;
+	return c->out < 0 || dtk_cache_write(c->out, room, S_HEAD) < 0 ? -1 : 0;
+}
+
+/* Appends buf[0..len) to the cache file read (c->out, its tmp NULL), at
+ * its end, under an exclusive lock: other processes append to it too.
+ * Returns the offset, or 0. */
+static uint64_t S_append_live(struct dtk_nodecache *c, const char *buf, size_t len)
+{
+	off_t at;
+
+	if (flock(c->out, LOCK_EX) < 0)
+		return 0;
+	at = lseek(c->out, 0, SEEK_END);
+	if (at < S_HEAD || dtk_cache_write(c->out, buf, len) < 0)
+		at = 0;
+	flock(c->out, LOCK_UN);
+	return (uint64_t)at;
+}
+
+/* Writes buf[0..len) at the end of the cache being written (S_open_out
+ * opens it first). Returns its offset, or 0 when it cannot be written.
+ * c->lock is held, or the load is over. */
+static uint64_t S_append(struct dtk_nodecache *c, const char *buf, size_t len)
+{
 	uint64_t at;
 
 	if (c->failed)
 		return 0;
-	if (c->out < 0) {
-		c->out = dtk_cache_create(c->path, &c->tmp);
-		c->failed = c->out < 0 || dtk_cache_write(c->out, room, S_HEAD) < 0;
-		c->end = S_HEAD;
+	if (c->out < 0 && S_open_out(c) < 0)
+		c->failed = 1;
+	if (!c->failed && !c->tmp) {
+		at = S_append_live(c, buf, len);
+		c->failed = !at;
+		return at;
 	}
 	at = c->end;
 	c->failed = c->failed || dtk_cache_write(c->out, buf, len) < 0;
@@ -761,7 +867,7 @@ void dtk_nodecache_put(struct dtk_nodecache *c, const char *name, const struct s
 	dtk_grow((void **)&c->add, &c->cap_add, c->n_add + 1, sizeof(*c->add));
 	r = &c->add[c->n_add];
 	memset(r, 0, sizeof(*r));
-	r->off = S_append(c, blob, len);
+	r->off = dtk_nodecache_head_len(blob, len) ? S_append(c, blob, len) : 0;
 	if (r->off && S_put_terms(c, r, terms, terms_len) == 0) {
 		r->name = dtk_xstrdup(name);
 		r->links = dtk_xstrdup(links);
@@ -769,6 +875,8 @@ void dtk_nodecache_put(struct dtk_nodecache *c, const char *name, const struct s
 		dtk_cache_stat_of(&r->st, st);
 		r->len = len;
 		r->sum = dtk_cache_sum(blob, len);
+		r->hlen = dtk_nodecache_head_len(blob, len);
+		r->hsum = dtk_cache_sum(blob, (size_t)r->hlen);
 		r->added = 1;
 		c->n_add++;
 	}
@@ -860,6 +968,92 @@ static size_t S_unique(struct rec **v, size_t n)
 	return k;
 }
 
+/* Sets head to the cache file's head: the magic and where the index is
+ * (ioff, len), padded with spaces to S_HEAD bytes, the last a newline. */
+static void S_head(char head[S_HEAD], uint64_t ioff, size_t len)
+{
+	int n;
+
+	memset(head, ' ', S_HEAD);
+	head[S_HEAD - 1] = '\n';
+	n = snprintf(head, S_HEAD, S_MAGIC "index %" PRIu64 " %zu", ioff, len);
+	head[n] = '\n';
+}
+
+/* Appends to b the index of the n records v (sorted by name, each once). */
+static void S_index(const struct dtk_nodecache *c, struct dtk_buf *b, struct rec **v, size_t n)
+{
+	size_t i;
+
+	dtk_buf_printf(b, "root %s\n%s", c->root, c->build);
+	dtk_cache_time_put(b, c->now);
+	for (i = 0; i < n; i++) {
+		dtk_buf_printf(b, "%s ", v[i]->name);
+		dtk_cache_stat_put(b, &v[i]->st);
+		dtk_buf_printf(b, " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64,
+		               v[i]->off, v[i]->len, v[i]->sum, v[i]->hlen, v[i]->hsum);
+		dtk_buf_printf(b, " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %s\n",
+		               v[i]->terms.off, v[i]->terms.len, v[i]->terms.sum, v[i]->clean,
+		               *v[i]->links ? v[i]->links : "-");
+	}
+	dtk_cache_end_put(b, n);
+}
+
+/* Returns 1 when the cache read, appended to, would hold more than twice
+ * the bytes the n records v (and an index of idx bytes) name, and 1 MiB
+ * more: time to write it anew. */
+static int S_sparse(struct dtk_nodecache *c, struct rec **v, size_t n, size_t idx)
+{
+	uint64_t live = S_HEAD + idx;
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		live += v[i]->len + v[i]->terms.len;
+	return fstat(c->out, &st) == 0 && (uint64_t)st.st_size > 2 * live + (1u << 20);
+}
+
+/* Writes the cache anew, from the cache read appended to (c->out, closed
+ * here): the n records v, each copied to a new temporary file (S_open_out
+ * with c->rewrite). Returns 0 or -1. */
+static int S_compact(struct dtk_nodecache *c, struct rec **v, size_t n)
+{
+	size_t i;
+
+	close(c->out);
+	c->out = -1;
+	c->rewrite = 1;
+	if (S_open_out(c) < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		v[i]->terms_new = 0; /* every range is in the file read */
+		if (S_copy_old(c, v[i]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Appends the index idx to the cache read (c->out) and points its head at
+ * it, under one exclusive lock; closes c->out. Returns 0 or -1. */
+static int S_save_live(struct dtk_nodecache *c, const struct dtk_buf *idx)
+{
+	char head[S_HEAD];
+	off_t at = -1;
+	int ok = 0;
+
+	if (!c->failed && flock(c->out, LOCK_EX) == 0) {
+		at = lseek(c->out, 0, SEEK_END);
+		ok = at >= S_HEAD && dtk_cache_write(c->out, idx->ptr, idx->len) == 0;
+		S_head(head, (uint64_t)at, idx->len);
+		/* the head last: a reader finds the old index or the new one */
+		ok = ok && pwrite(c->out, head, S_HEAD, 0) == S_HEAD;
+		flock(c->out, LOCK_UN);
+	}
+	close(c->out);
+	c->out = -1;
+	return ok ? 0 : -1;
+}
+
 int dtk_nodecache_save(struct dtk_nodecache *c)
 {
 	struct dtk_buf idx = DTK_BUF_INIT;
@@ -874,33 +1068,34 @@ int dtk_nodecache_save(struct dtk_nodecache *c)
 			atomic_store(&c->changed, 1);
 	if (!atomic_load(&c->changed))
 		return 0;
+	if (c->out < 0 && !c->failed && S_open_out(c) < 0)
+		c->failed = 1;
 	v = dtk_xmalloc((c->n + c->n_add + 1) * sizeof(*v));
-	for (i = 0; i < c->n && ok; i++)
+	for (i = 0; i < c->n; i++)
 		if (atomic_load(&c->v[i].kept)) {
-			ok = S_copy_old(c, &c->v[i]) == 0;
+			if (c->tmp && ok) /* a new file: the records kept are copied */
+				ok = S_copy_old(c, &c->v[i]) == 0;
 			v[n++] = &c->v[i];
 		}
 	for (i = 0; i < c->n_add; i++)
 		v[n++] = &c->add[i];
 	qsort(v, n, sizeof(*v), S_rec_cmp);
 	n = S_unique(v, n);
-	dtk_buf_printf(&idx, "root %s\n%s", c->root, c->build);
-	dtk_cache_time_put(&idx, c->now);
-	for (i = 0; i < n; i++) {
-		dtk_buf_printf(&idx, "%s ", v[i]->name);
-		dtk_cache_stat_put(&idx, &v[i]->st);
-		dtk_buf_printf(&idx,
-		               " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-		               " %" PRIu64 " %" PRIu64 " %s\n",
-		               v[i]->off, v[i]->len, v[i]->sum, v[i]->terms.off, v[i]->terms.len,
-		               v[i]->terms.sum, v[i]->clean, *v[i]->links ? v[i]->links : "-");
+	S_index(c, &idx, v, n);
+	if (!c->failed && !c->tmp && S_sparse(c, v, n, idx.len)) {
+		ok = S_compact(c, v, n) == 0;
+		c->failed |= !ok;
+		idx.len = 0;
+		S_index(c, &idx, v, n);
 	}
-	dtk_cache_end_put(&idx, n);
+	if (!c->failed && !c->tmp) {
+		free(v);
+		ok = S_save_live(c, &idx);
+		dtk_buf_release(&idx);
+		return ok;
+	}
 	ioff = S_append(c, idx.ptr, idx.len);
-	memset(head, ' ', sizeof(head));
-	head[S_HEAD - 1] = '\n';
-	i = (size_t)snprintf(head, sizeof(head), S_MAGIC "index %" PRIu64 " %zu", ioff, idx.len);
-	head[i] = '\n';
+	S_head(head, ioff, idx.len);
 	ok = ok && ioff && !c->failed && pwrite(c->out, head, S_HEAD, 0) == S_HEAD;
 	free(v);
 	dtk_buf_release(&idx);

@@ -212,14 +212,17 @@ cp "$scratch/beta" "$repo/insights/beta.yaml"
 touch "$repo"/insights/*.yaml
 (cd "$repo" && unset DTK_TEST_CACHE_GRAIN_NS && dtk check -q)
 c=$(ls "$repo"/.git/dtk/nodes-*)
-ino=$(stat -c %i "$c")
+# what says the cache was written (appended to, or made anew): its inode,
+# its size and its head (where its index is)
+csig() { echo "$(stat -c '%i %s' "$c") $(head -c 64 "$c" | cksum)"; }
+sig=$(csig)
 (cd "$repo" && unset DTK_TEST_CACHE_GRAIN_NS && dtk check -q)
-[ "$(stat -c %i "$c")" != "$ino" ] &&
+[ "$(csig)" != "$sig" ] &&
     ok "files changed within the grain: not trusted, the cache written again" ||
     ko "files changed within the grain were trusted"
-ino=$(stat -c %i "$c")
+sig=$(csig)
 (cd "$repo" && dtk check -q) # no grain: trusted
-[ "$(stat -c %i "$c")" = "$ino" ] &&
+[ "$(csig)" = "$sig" ] &&
     ok "  ... older than the cache, with no grain: trusted, the cache left as it is" ||
     ko "  ... with no grain, the cache was written again"
 
@@ -237,6 +240,19 @@ cmp -s "$scratch/wc.out" "$scratch/wn.out" && cmp -s "$scratch/wc.err" "$scratch
     ok "use: the same output, node file and INDEX.md with the cache and without" ||
     ko "use differs with the cache"
 same "after a write" "$scratch/wc" used
+
+# ---- one node file changed: its record is appended to the cache file;
+# the other records stay where they are, not written again ----
+c=$(ls -t "$scratch/wc"/.git/dtk/nodes-* | head -1) # the base copied has its own
+ino=$(stat -c %i "$c") size=$(stat -c %s "$c")
+echo "# appended" >>"$scratch/wc/insights/beta.yaml"
+(cd "$scratch/wc" && dtk check -q)
+grown=$(($(stat -c %s "$c") - size))
+[ "$(stat -c %i "$c")" = "$ino" ] && [ "$grown" -gt 0 ] &&
+    [ "$grown" -lt $(($(stat -c %s "$scratch/wc/insights/beta.yaml") * 2 + 4096)) ] &&
+    ok "one file changed: its record appended to the cache ($grown bytes)" ||
+    ko "one file changed: the cache was not appended to" "inode $ino -> $(stat -c %i "$c"), grown $grown"
+same "after a record appended" "$scratch/wc" used
 
 # ---- damage: the cache passed over, the output the same ----
 old "$repo"

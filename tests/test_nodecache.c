@@ -196,7 +196,9 @@ static struct stat S_st(time_t age, off_t size)
 static void test_file(void **state)
 {
 	char *dir = t_mkdtemp(), *path = dtk_path_join(dir, "nodes-x"), *blob, *file;
-	static const char a[] = "packed alpha", b[] = "packed beta, longer";
+	/* packed nodes as far as the cache looks: a head (its length first,
+	 * the whole here: little-endian, as on every machine dtk builds for) */
+	static const char a[] = "\x11\0\0\0packed alpha", b[] = "\x18\0\0\0packed beta, longer";
 	struct stat old = S_st(100, 5), fresh = S_st(0, 5), other = S_st(100, 6);
 	struct dtk_nodecache *c;
 	size_t len, flen, i;
@@ -325,7 +327,7 @@ static void S_forge(const char *dir, const char *from, const char *to, int other
 	char name[300], *slash;
 	unsigned long long v[8];
 
-	assert_int_equal(sscanf(file, "dtk node cache 4\nindex %llu %zu", &ioff, &ilen), 2);
+	assert_int_equal(sscanf(file, "dtk node cache 5\nindex %llu %zu", &ioff, &ilen), 2);
 	idx = file + ioff;
 	line = strstr(idx, "\nalpha.yaml ");
 	assert_non_null(line);
@@ -336,22 +338,24 @@ static void S_forge(const char *dir, const char *from, const char *to, int other
 	for (p = file + v[5]; (p = memmem(p, file + v[5] + v[6] - p, from, fl)); p += fl, n++)
 		memcpy(p, to, fl);
 	assert_true(n > 0);
-	/* the record's checksum, then the index's */
+	/* the record's checksums (the packed node's and its head's: the 8th
+	 * and 10th numbers), then the index's */
 	{
-		/* the packed node's checksum, the 8th number (the terms' follow) */
-		char num[64], *sum = line + 12, *end;
-		int k;
-		for (k = 0; k < 7; k++)
-			sum = strchr(sum, ' ') + 1;
-		end = strchr(sum, ' ');
-		snprintf(num, sizeof(num), "%llu",
-		         (unsigned long long)dtk_cache_sum(file + v[5], v[6]));
-		/* the sum is printed in decimal: rebuild the line */
-		{
+		size_t hlen = dtk_nodecache_head_len(file + v[5], v[6]);
+		unsigned long long sums[2] = {dtk_cache_sum(file + v[5], v[6]),
+		                              dtk_cache_sum(file + v[5], hlen)};
+		int k, at[2] = {7, 9}, j;
+		for (j = 1; j >= 0; j--) { /* the later first: the earlier stays put */
+			char num[64], *sum = line + 12, *end;
 			struct dtk_buf b = DTK_BUF_INIT;
+			for (k = 0; k < at[j]; k++)
+				sum = strchr(sum, ' ') + 1;
+			end = strchr(sum, ' ');
+			snprintf(num, sizeof(num), "%llu", sums[j]);
 			dtk_buf_put(&b, file, (size_t)(sum - file));
 			dtk_buf_puts(&b, num);
 			dtk_buf_put(&b, end, len - (size_t)(end - file));
+			line = b.ptr + (line - file);
 			free(file);
 			len = b.len;
 			file = dtk_buf_detach(&b);
@@ -381,7 +385,7 @@ static void S_forge(const char *dir, const char *from, const char *to, int other
 	/* the head: where the index is */
 	memset(file, ' ', 64);
 	file[63] = '\n';
-	p = file + snprintf(file, 64, "dtk node cache 4\nindex %llu %zu", ioff, ilen);
+	p = file + snprintf(file, 64, "dtk node cache 5\nindex %llu %zu", ioff, ilen);
 	*p = '\n';
 	{
 		char *cmd = NULL;
@@ -537,18 +541,21 @@ static void test_terms(void **state)
 	/* every term of the cache file changed: cut again, the same ranking */
 	{
 		char *cache = S_cache_file(dir, &len), *name = NULL, *p, *slash;
-		unsigned long long ioff, v[11];
+		unsigned long long ioff, v[12];
 		size_t ilen, k, damaged = 0;
-		assert_int_equal(sscanf(cache, "dtk node cache 4\nindex %llu %zu", &ioff, &ilen),
+		assert_int_equal(sscanf(cache, "dtk node cache 5\nindex %llu %zu", &ioff, &ilen),
 		                 2);
+		/* the terms: the 11th and 12th numbers (after the stat data, the
+		 * packed node and its head) */
 		for (p = strstr(cache + ioff, "\n") + 1; (p = strstr(p, ".yaml ")); p++) {
 			assert_int_equal(sscanf(p + 6,
-			                        "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+			                        "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
+			                        "%llu %llu",
 			                        &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
-			                        &v[7], &v[8], &v[9]),
-			                 10);
-			for (k = 0; k < v[9]; k += 4, damaged++)
-				cache[v[8] + k] ^= 0x5a;
+			                        &v[7], &v[8], &v[9], &v[10], &v[11]),
+			                 12);
+			for (k = 0; k < v[11]; k += 4, damaged++)
+				cache[v[10] + k] ^= 0x5a;
 		}
 		assert_true(damaged > 0);
 		if (asprintf(&name, "ls %s/xdg/dtk/nodes-*", dir) < 0)
@@ -678,13 +685,88 @@ static void test_hold(void **state)
 	free(dir);
 }
 
+/* Returns a packed node as far as the cache looks (a head alone) of len
+ * bytes (at least 8), filled with c; malloc'd. */
+static char *S_fake(size_t len, char c)
+{
+	char *b = dtk_xmalloc(len);
+	uint32_t head = (uint32_t)len;
+	memset(b, c, len);
+	memcpy(b, &head, sizeof(head));
+	return b;
+}
+
+/* A save with one record changed appends to the cache (the same file,
+ * grown by about that record and the index), never rewriting the others;
+ * once more than half the file is garbage it is written anew; every
+ * record reads as last put throughout, also when another process's
+ * records were appended in between. */
+static void test_append(void **state)
+{
+	char *dir = t_mkdtemp(), *path = dtk_path_join(dir, "nodes-x"), *big = S_fake(300000, 'b'),
+	     *blob;
+	struct stat old = S_st(100, 5), st, before;
+	struct dtk_nodecache *c, *other;
+	size_t len, i;
+	int appended = 0, anew = 0;
+
+	(void)state;
+	c = dtk_nodecache_open(path, "/base");
+	dtk_nodecache_put(c, "big.yaml", &old, big, 300000, NULL, 0, "", 0);
+	assert_int_equal(dtk_nodecache_save(c), 0);
+	dtk_nodecache_free(c);
+	for (i = 0; i < 24; i++) {
+		char *small = S_fake(100000, (char)('a' + i));
+		assert_int_equal(stat(path, &before), 0);
+		c = dtk_nodecache_open(path, "/base");
+		assert_int_equal(dtk_nodecache_get(c, "big.yaml", &old, NULL, NULL), 0);
+		dtk_nodecache_put(c, "small.yaml", &old, small, 100000, NULL, 0, "", 0);
+		if (i == 5) { /* another process appends and saves meanwhile */
+			other = dtk_nodecache_open(path, "/base");
+			dtk_nodecache_put(other, "x.yaml", &old, big, 300000, NULL, 0, "", 0);
+			assert_int_equal(dtk_nodecache_save(other), 0);
+			dtk_nodecache_free(other);
+		}
+		assert_int_equal(dtk_nodecache_save(c), 0);
+		dtk_nodecache_free(c);
+		assert_int_equal(stat(path, &st), 0);
+		if (st.st_ino == before.st_ino) {
+			appended++;
+			assert_true(st.st_size > before.st_size &&
+			            st.st_size <
+			                    before.st_size + 100000 + 4096 + (i == 5 ? 300000 : 0));
+		} else {
+			anew++;
+		}
+		/* never more than twice what the records need, and 1 MiB */
+		assert_true(st.st_size <= 2 * (400000 + 4096) + (1 << 20) + 100000 + 4096);
+		c = dtk_nodecache_open(path, "/base");
+		assert_int_equal(dtk_nodecache_get(c, "small.yaml", &old, &blob, &len), 0);
+		assert_int_equal(len, 100000);
+		assert_memory_equal(blob, small, len);
+		free(blob);
+		assert_int_equal(dtk_nodecache_get(c, "big.yaml", &old, &blob, &len), 0);
+		assert_memory_equal(blob, big, len);
+		free(blob);
+		dtk_nodecache_free(c);
+		free(small);
+	}
+	assert_true(appended >= 16);
+	assert_true(anew >= 1);
+	free(big);
+	free(path);
+	t_rmtree(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	        cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_damage),
-	        cmocka_unit_test(test_checks_again),   cmocka_unit_test(test_file),
-	        cmocka_unit_test(test_used_and_stale), cmocka_unit_test(test_terms),
-	        cmocka_unit_test(test_cache_text),     cmocka_unit_test(test_hold),
+	        cmocka_unit_test(test_round_trip),   cmocka_unit_test(test_damage),
+	        cmocka_unit_test(test_checks_again), cmocka_unit_test(test_file),
+	        cmocka_unit_test(test_append),       cmocka_unit_test(test_used_and_stale),
+	        cmocka_unit_test(test_terms),        cmocka_unit_test(test_cache_text),
+	        cmocka_unit_test(test_hold),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -50,8 +50,8 @@ char *dtk_cache_git_dir(const char *root);
 /* Returns the FNV-1a hash of buf[0..len). */
 uint64_t dtk_cache_hash(const char *buf, size_t len);
 
-/* Returns a checksum of buf[0..len), eight bytes at a step (what catches a
- * torn or corrupt cache: any change of its bytes changes it). */
+/* Returns a checksum of buf[0..len), 32 bytes at a step in four lanes (what
+ * catches a torn or corrupt cache: any change of its bytes changes it). */
 uint64_t dtk_cache_sum(const char *buf, size_t len);
 
 /* Sets *out from st. */

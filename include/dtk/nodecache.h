@@ -53,6 +53,10 @@ void dtk_nodecache_free(struct dtk_nodecache *c);
  */
 int dtk_nodecache_get(struct dtk_nodecache *c, const char *name, const struct stat *st, char **blob,
                       size_t *len);
+/* dtk_nodecache_get, reading only the head of the packed node (what
+ * DTK_NODECACHE_LEAN unpacks: no claim, no reason of retraction). */
+int dtk_nodecache_get_head(struct dtk_nodecache *c, const char *name, const struct stat *st,
+                           char **blob, size_t *len);
 
 /* Where bytes of the cache file read are: offset, length, checksum. */
 struct dtk_nodecache_ref {
@@ -115,8 +119,16 @@ void dtk_nodecache_put_terms(struct dtk_nodecache *c, const char *name, const ch
  */
 int dtk_nodecache_save(struct dtk_nodecache *c);
 
-/* Appends node, as the schema made it, packed, to b. */
+/* Appends node, as the schema made it, packed, to b: its head (its
+ * length first, as a uint32_t, then all but the entries' long texts), then
+ * its tail (each entry's claim and reason of retraction), which a lean
+ * load does not read. */
 void dtk_nodecache_pack(struct dtk_buf *b, const struct dtk_node *node);
+
+/* Returns the length of the head of the packed node blob[0..len) (its
+ * first four bytes, read as dtk_nodecache_pack wrote them), or 0 when they
+ * cannot be one. */
+uint32_t dtk_nodecache_head_len(const char *blob, size_t len);
 
 /* Flags of dtk_nodecache_unpack. */
 enum {
@@ -132,7 +144,9 @@ enum {
 };
 
 /*
- * Unpacks blob[0..len) (followed by a NUL) into *out: the node and its
+ * Unpacks blob[0..len) (followed by a NUL) into *out (blob may be a head
+ * alone, with DTK_NODECACHE_LEAN: claims and reasons are then "" where the
+ * entries have them): the node and its
  * entries in arena, the strings copied into arena, except as flags say. name and path are the
  * node's; kb gives the sources the ids name (their own strings), and named, when not NULL, gets
  * their bits as dtk_schema_node sets them. The checks of a node file that read other files are made
