@@ -77,31 +77,48 @@ static int S_separator(const char *s)
 char *dtk_json_escape_separators(char *json)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
-	const char *p;
+	const char *p, *from;
 
 	if (!json || !strstr(json, "\xE2\x80"))
 		return json;
-	for (p = json; *p; p++) {
+	for (p = from = json; (p = strstr(p, "\xE2\x80")) != NULL;) {
 		if (!S_separator(p)) {
-			dtk_buf_putc(&b, *p);
+			p += 2;
 			continue;
 		}
+		dtk_buf_put(&b, from, (size_t)(p - from));
 		dtk_buf_puts(&b, p[2] == '\xA8' ? "\\u2028" : "\\u2029");
-		p += 2;
+		from = p += 3;
 	}
+	dtk_buf_puts(&b, from);
 	free(json);
 	return dtk_buf_detach(&b);
+}
+
+/* Returns 1 when the byte at s needs more than itself in a JSON string as
+ * S_quoted writes it. */
+static int S_escaped(const char *s)
+{
+	unsigned char c = (unsigned char)*s;
+	return c == '"' || c == '\\' || c < 0x20 || c == 0x7f || S_separator(s);
 }
 
 static void S_quoted(struct dtk_buf *b, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
+	const char *from;
+
 	dtk_buf_putc(b, '"');
-	for (; *s; s++) {
+	for (;;) {
+		for (from = s; *s && !S_escaped(s); s++)
+			;
+		dtk_buf_put(b, from, (size_t)(s - from)); /* a span as it is */
+		if (!*s)
+			break;
 		unsigned char c = (unsigned char)*s;
 		if (c == '"' || c == '\\') {
-			dtk_buf_putc(b, '\\');
-			dtk_buf_putc(b, (char)c);
+			char esc[3] = {'\\', (char)c, 0};
+			dtk_buf_puts(b, esc);
 		} else if (c == '\n') {
 			dtk_buf_puts(b, "\\n");
 		} else if (c == '\t') {
@@ -113,14 +130,18 @@ static void S_quoted(struct dtk_buf *b, const char *s)
 			 * ES2019 and to readers that split on Unicode lines */
 			dtk_buf_puts(b, s[2] == '\xA8' ? "\\u2028" : "\\u2029");
 			s += 2;
-		} else if (c < 0x20 || c == 0x7f) {
+		} else {
 			char esc[7] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0};
 			dtk_buf_puts(b, esc);
-		} else {
-			dtk_buf_putc(b, (char)c);
 		}
+		s++;
 	}
 	dtk_buf_putc(b, '"');
+}
+
+void dtk_json_quote(struct dtk_buf *b, const char *s)
+{
+	S_quoted(b, s);
 }
 
 void dtk_json_key(struct dtk_json *j, const char *key)

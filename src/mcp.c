@@ -147,27 +147,58 @@ static char *S_result(struct req *q, json_t *result)
 	return s;
 }
 
+/* Appends to b the members of object o, compact, without its braces, each
+ * after a comma. */
+static void S_members(struct dtk_buf *b, json_t *o)
+{
+	char *s = json_dumps(o, JSON_COMPACT);
+	size_t len;
+
+	if (!s)
+		abort(); /* out of memory */
+	len = strlen(s);
+	if (len > 2) {
+		dtk_buf_putc(b, ',');
+		dtk_buf_put(b, s + 1, len - 2);
+	}
+	free(s);
+}
+
 /* Returns the response line for id (stolen) and a tool's result (stolen)
  * whose structuredContent and first text are raw (mcp_tools.h): the JSON
- * object is written as the command wrote it, never parsed; the text is it
- * as a string. */
+ * object is written as the command wrote it, never parsed, and quoted as
+ * the text (dtk_json_quote: not through jansson, which would copy it
+ * twice); then the other items and members of the result. */
 static char *S_result_raw(struct req *q, json_t *result, const char *raw)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
-	char *id, *rest;
+	json_t *content = json_incref(json_object_get(result, "content"));
+	char *id = json_dumps(q->id, JSON_COMPACT | JSON_ENCODE_ANY), *item;
+	size_t i;
 
-	S_result_meta(q, result);
-	json_object_set_new(json_array_get(json_object_get(result, "content"), 0), "text",
-	                    json_string(raw));
-	id = json_dumps(q->id, JSON_COMPACT | JSON_ENCODE_ANY);
-	rest = json_dumps(result, JSON_COMPACT | JSON_EMBED);
-	if (!id || !rest)
+	if (!id)
 		abort(); /* out of memory */
-	dtk_buf_printf(&b,
-	               "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"structuredContent\":%s,%s}}",
-	               id, raw, rest);
+	S_result_meta(q, result);
+	json_object_del(result, "content");
+	/* puts, not a printf: raw is the bulk of the line */
+	dtk_buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
+	dtk_buf_puts(&b, id);
+	dtk_buf_puts(&b, ",\"result\":{\"structuredContent\":");
+	dtk_buf_puts(&b, raw);
+	dtk_buf_puts(&b, ",\"content\":[{\"type\":\"text\",\"text\":");
+	dtk_json_quote(&b, raw);
+	dtk_buf_putc(&b, '}');
+	for (i = 1; i < json_array_size(content); i++) { /* the warnings */
+		item = json_dumps(json_array_get(content, i), JSON_COMPACT);
+		dtk_buf_putc(&b, ',');
+		dtk_buf_puts(&b, item);
+		free(item);
+	}
+	dtk_buf_putc(&b, ']');
+	S_members(&b, result);
+	dtk_buf_puts(&b, "}}");
 	free(id);
-	free(rest);
+	json_decref(content);
 	json_decref(q->id);
 	q->id = NULL;
 	json_decref(result);

@@ -45,4 +45,8 @@ void dtk_json_kbool(struct dtk_json *j, const char *key, int v);
  * made by another writer (jansson's json_dumps). The caller frees. */
 char *dtk_json_escape_separators(char *json);
 
+/* Appends s to b as a JSON string (quoted, escaped as dtk_json_string
+ * escapes it). */
+void dtk_json_quote(struct dtk_buf *b, const char *s);
+
 #endif
