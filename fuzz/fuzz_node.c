@@ -4,7 +4,9 @@
  * runs on it (YAML, schema, references) and, when it is valid, INDEX.md is
  * rendered and each node goes through the node cache's packing: packed,
  * unpacked (borrowed and copied) and packed again, it must be the same
- * bytes, and unpacked lean, else the target aborts. Any crash, leak, hang or sanitizer report
+ * bytes, and unpacked lean, whole and from its head alone, to the same
+ * node, else the target aborts; the input is also unpacked as if it were a
+ * packed node. Any crash, leak, hang or sanitizer report
  * is a bug.
  */
 #include "dtk/index.h"
@@ -32,6 +34,34 @@ static const char S_records[] =
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Aborts unless node packs to the bytes of b. */
+static void S_same_pack(const struct dtk_buf *b, const struct dtk_node *node)
+{
+	struct dtk_buf again = DTK_BUF_INIT;
+
+	dtk_nodecache_pack(&again, node);
+	if (again.len != b->len || memcmp(again.ptr, b->ptr, b->len))
+		abort();
+	dtk_buf_release(&again);
+}
+
+/* Unpacks data, any bytes, as a packed node in every form: it must fail
+ * or give a node, never crash or read outside. */
+static void S_unpack_any(const struct dtk_kb *kb, const uint8_t *data, size_t size)
+{
+	static const unsigned flags[] = {0, DTK_NODECACHE_BORROW, DTK_NODECACHE_LEAN};
+	size_t i;
+
+	for (i = 0; i < sizeof(flags) / sizeof(*flags); i++) {
+		struct dtk_arena *a = dtk_arena_new(), *s = dtk_arena_new();
+		struct dtk_node *out;
+		(void)dtk_nodecache_unpack(&out, kb, a, s, (const char *)data, size, "gamma",
+		                           "insights/gamma.yaml", flags[i], NULL);
+		dtk_arena_free(a);
+		dtk_arena_free(s);
+	}
+}
+
 /* Packs each node of kb, unpacks it and packs it again: aborts unless the
  * bytes are the same. */
 static void S_round_trip(const struct dtk_kb *kb)
@@ -52,11 +82,20 @@ static void S_round_trip(const struct dtk_kb *kb)
 			dtk_nodecache_pack(&two, out);
 			if (one.len != two.len || memcmp(one.ptr, two.ptr, one.len))
 				abort();
-			/* as a lean load unpacks it (check, reindex) */
+			/* as a lean load unpacks it (check, reindex), whole and
+			 * from its head alone (as a lean load reads it): the same */
 			if (dtk_nodecache_unpack(&out, kb, a, s, one.ptr, one.len,
 			                         kb->nodes[i]->name, kb->nodes[i]->path,
 			                         DTK_NODECACHE_LEAN, NULL) < 0)
 				abort();
+			two.len = 0;
+			dtk_nodecache_pack(&two, out);
+			if (dtk_nodecache_unpack(&out, kb, a, s, one.ptr,
+			                         dtk_nodecache_head_len(one.ptr, one.len),
+			                         kb->nodes[i]->name, kb->nodes[i]->path,
+			                         DTK_NODECACHE_LEAN, NULL) < 0)
+				abort();
+			S_same_pack(&two, out);
 			dtk_buf_release(&one);
 			dtk_buf_release(&two);
 			dtk_arena_free(a);
@@ -83,6 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	                &d) == 0) {
 		free(dtk_index_render(kb));
 		S_round_trip(kb);
+		S_unpack_any(kb, data, size);
 		dtk_kb_free(kb);
 	}
 	dtk_diags_release(&d);
