@@ -190,6 +190,20 @@ static struct stat S_st(time_t age, off_t size)
 	return st;
 }
 
+/* Asserts that c holds node file name's record, trusted at st, and that its
+ * packed node is want[0..len). */
+static void S_get_is(struct dtk_nodecache *c, const char *name, const struct stat *st,
+                     const char *want, size_t len)
+{
+	char *blob;
+	size_t got;
+
+	assert_int_equal(dtk_nodecache_get(c, name, st, &blob, &got), 0);
+	assert_int_equal(got, len);
+	assert_memory_equal(blob, want, len);
+	free(blob);
+}
+
 /* Records put, saved and read back; trusted only as they were and old
  * enough; any byte of the file changed leaves every look-up refused or
  * exact. */
@@ -215,13 +229,8 @@ static void test_file(void **state)
 	/* written as of before the puts: wait out the grain for alpha's sake? no:
 	 * its times are 100 s old, older than the cache's time less 2 s */
 	c = dtk_nodecache_open(path, "/base");
-	assert_int_equal(dtk_nodecache_get(c, "alpha.yaml", &old, &blob, &len), 0);
-	assert_int_equal(len, sizeof(a));
-	assert_memory_equal(blob, a, len);
-	free(blob);
-	assert_int_equal(dtk_nodecache_get(c, "beta.yaml", &old, &blob, &len), 0);
-	assert_memory_equal(blob, b, len);
-	free(blob);
+	S_get_is(c, "alpha.yaml", &old, a, sizeof(a));
+	S_get_is(c, "beta.yaml", &old, b, sizeof(b));
 	assert_int_equal(dtk_nodecache_get(c, "alpha.yaml", &other, &blob, &len), -1);
 	assert_int_equal(dtk_nodecache_get(c, "gamma.yaml", &fresh, &blob, &len), -1); /* racy */
 	assert_int_equal(dtk_nodecache_get(c, "delta.yaml", &old, &blob, &len), -1);
@@ -236,13 +245,8 @@ static void test_file(void **state)
 	assert_int_equal(dtk_nodecache_save(c), 0);
 	dtk_nodecache_free(c);
 	c = dtk_nodecache_open(path, "/base");
-	assert_int_equal(dtk_nodecache_get(c, "alpha.yaml", &old, &blob, &len), 0);
-	assert_int_equal(len, sizeof(b));
-	assert_memory_equal(blob, b, len);
-	free(blob);
-	assert_int_equal(dtk_nodecache_get(c, "beta.yaml", &old, &blob, &len), 0);
-	assert_memory_equal(blob, b, len);
-	free(blob);
+	S_get_is(c, "alpha.yaml", &old, b, sizeof(b));
+	S_get_is(c, "beta.yaml", &old, b, sizeof(b));
 	dtk_nodecache_free(c);
 	dtk_nodecache_put(c = dtk_nodecache_open(path, "/base"), "alpha.yaml", &old, a, sizeof(a),
 	                  NULL, 0, "", 0);
@@ -703,11 +707,10 @@ static char *S_fake(size_t len, char c)
  * records were appended in between. */
 static void test_append(void **state)
 {
-	char *dir = t_mkdtemp(), *path = dtk_path_join(dir, "nodes-x"), *big = S_fake(300000, 'b'),
-	     *blob;
+	char *dir = t_mkdtemp(), *path = dtk_path_join(dir, "nodes-x"), *big = S_fake(300000, 'b');
 	struct stat old = S_st(100, 5), st, before;
 	struct dtk_nodecache *c, *other;
-	size_t len, i;
+	size_t i;
 	int appended = 0, anew = 0;
 
 	(void)state;
@@ -741,13 +744,8 @@ static void test_append(void **state)
 		/* never more than twice what the records need, and 1 MiB */
 		assert_true(st.st_size <= 2 * (400000 + 4096) + (1 << 20) + 100000 + 4096);
 		c = dtk_nodecache_open(path, "/base");
-		assert_int_equal(dtk_nodecache_get(c, "small.yaml", &old, &blob, &len), 0);
-		assert_int_equal(len, 100000);
-		assert_memory_equal(blob, small, len);
-		free(blob);
-		assert_int_equal(dtk_nodecache_get(c, "big.yaml", &old, &blob, &len), 0);
-		assert_memory_equal(blob, big, len);
-		free(blob);
+		S_get_is(c, "small.yaml", &old, small, 100000);
+		S_get_is(c, "big.yaml", &old, big, 300000);
 		dtk_nodecache_free(c);
 		free(small);
 	}
