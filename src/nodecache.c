@@ -1088,9 +1088,9 @@ int dtk_nodecache_save(struct dtk_nodecache *c)
 		idx.len = 0;
 		S_index(c, &idx, v, n);
 	}
-	if (!c->failed && !c->tmp) {
+	if (!c->tmp) { /* appended to the file read, or nothing could be opened */
 		free(v);
-		ok = S_save_live(c, &idx);
+		ok = c->out >= 0 ? S_save_live(c, &idx) : -1;
 		dtk_buf_release(&idx);
 		return ok;
 	}
