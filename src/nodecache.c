@@ -6,6 +6,7 @@
 #include "schema.h"
 
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <link.h>
@@ -555,8 +556,11 @@ static void S_load(struct dtk_nodecache *c)
 	head[S_HEAD] = '\0';
 	if (strncmp(head, S_MAGIC, strlen(S_MAGIC)) ||
 	    sscanf(head + strlen(S_MAGIC), "index %" SCNu64 " %" SCNu64, &ioff, &ilen) != 2 ||
-	    ioff < S_HEAD || ilen < 2 || ilen > S_MAX_INDEX || (uint64_t)st.st_size < ioff + ilen)
+	    ioff < S_HEAD || ilen < 2 || ilen > S_MAX_INDEX)
 		goto fail;
+	/* no check of the size read before the head: another process may
+	 * have appended an index and pointed the head at it since; a short
+	 * read says the file is shorter than the head says */
 	c->index = dtk_xmalloc((size_t)ilen + 1);
 	if (pread(c->fd, c->index, (size_t)ilen, (off_t)ioff) != (ssize_t)ilen)
 		goto fail;
@@ -803,6 +807,32 @@ static int S_open_out(struct dtk_nodecache *c)
 	return c->out < 0 || dtk_cache_write(c->out, room, S_HEAD) < 0 ? -1 : 0;
 }
 
+/* Takes the exclusive lock of the cache file fd, waiting at most about two
+ * seconds (a writer stopped with the lock held must not stop every other
+ * command: the cache is only an aid). Returns 0 or -1. */
+static int S_lock(int fd)
+{
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			return 0;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return -1;
+		usleep(10000);
+	}
+	return -1;
+}
+
+/* Returns 1 when the file at c's path is no longer the one c->out has open
+ * (another command wrote the cache anew and renamed it there). */
+static int S_replaced(const struct dtk_nodecache *c)
+{
+	struct stat a, b;
+	return lstat(c->path, &a) < 0 || fstat(c->out, &b) < 0 || a.st_dev != b.st_dev ||
+	       a.st_ino != b.st_ino;
+}
+
 /* Appends buf[0..len) to the cache file read (c->out, its tmp NULL), at
  * its end, under an exclusive lock: other processes append to it too.
  * Returns the offset, or 0. */
@@ -810,7 +840,7 @@ static uint64_t S_append_live(struct dtk_nodecache *c, const char *buf, size_t l
 {
 	off_t at;
 
-	if (flock(c->out, LOCK_EX) < 0)
+	if (S_lock(c->out) < 0)
 		return 0;
 	at = lseek(c->out, 0, SEEK_END);
 	if (at < S_HEAD || dtk_cache_write(c->out, buf, len) < 0)
@@ -1041,7 +1071,7 @@ static int S_save_live(struct dtk_nodecache *c, const struct dtk_buf *idx)
 	off_t at = -1;
 	int ok = 0;
 
-	if (!c->failed && flock(c->out, LOCK_EX) == 0) {
+	if (!c->failed && S_lock(c->out) == 0) {
 		at = lseek(c->out, 0, SEEK_END);
 		ok = at >= S_HEAD && dtk_cache_write(c->out, idx->ptr, idx->len) == 0;
 		S_head(head, (uint64_t)at, idx->len);
@@ -1082,7 +1112,7 @@ int dtk_nodecache_save(struct dtk_nodecache *c)
 	qsort(v, n, sizeof(*v), S_rec_cmp);
 	n = S_unique(v, n);
 	S_index(c, &idx, v, n);
-	if (!c->failed && !c->tmp && S_sparse(c, v, n, idx.len)) {
+	if (!c->failed && !c->tmp && (S_replaced(c) || S_sparse(c, v, n, idx.len))) {
 		ok = S_compact(c, v, n) == 0;
 		c->failed |= !ok;
 		idx.len = 0;

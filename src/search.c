@@ -704,9 +704,10 @@ static void S_entry_sig(uint64_t sig[SIG_WORDS], const struct dtk_entry *e, stru
 	int k;
 
 	memset(sig, 0, SIG_WORDS * sizeof(*sig));
-	S_sign(sig, e->id);
+	if (e->id)
+		S_sign(sig, e->id);
 	for (k = 0; k < 2; k++) {
-		if (!t[k] || !S_lower_apart(b, t[k])) {
+		if (!e->id || !t[k] || !S_lower_apart(b, t[k])) {
 			memset(sig, 0xff, SIG_WORDS * sizeof(*sig));
 			return;
 		}

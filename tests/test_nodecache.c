@@ -751,6 +751,32 @@ static void test_append(void **state)
 	}
 	assert_true(appended >= 16);
 	assert_true(anew >= 1);
+	/* the file replaced by another command (written anew and renamed)
+	 * between the load and the save: this one writes it anew too, not
+	 * into the file no name leads to any more */
+	{
+		char *small = S_fake(100000, 'z'), *file,
+		     *other_path = dtk_path_join(dir, "nodes-y");
+		size_t flen;
+		c = dtk_nodecache_open(path, "/base");
+		assert_int_equal(dtk_nodecache_get(c, "big.yaml", &old, NULL, NULL), 0);
+		dtk_nodecache_put(c, "small.yaml", &old, small, 100000, NULL, 0, "", 0);
+		file = t_read(dir, "nodes-x", &flen);
+		t_write(dir, "nodes-y", file, flen);
+		assert_int_equal(rename(other_path, path), 0);
+		assert_int_equal(stat(path, &before), 0);
+		assert_int_equal(dtk_nodecache_save(c), 0);
+		dtk_nodecache_free(c);
+		assert_int_equal(stat(path, &st), 0);
+		assert_true(st.st_ino != before.st_ino);
+		c = dtk_nodecache_open(path, "/base");
+		S_get_is(c, "small.yaml", &old, small, 100000);
+		S_get_is(c, "big.yaml", &old, big, 300000);
+		dtk_nodecache_free(c);
+		free(file);
+		free(small);
+		free(other_path);
+	}
 	free(big);
 	free(path);
 	t_rmtree(dir);
