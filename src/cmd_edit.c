@@ -69,9 +69,7 @@ static const struct dtk_opt S_opts[] = {
         {"title", 't', DTK_OPT_STRING, .arg = "T", .help = "the new title"},
         {"claim", 'c', DTK_OPT_STRING, .arg = "C", .help = "the new claim"},
         {"source", 's', DTK_OPT_STRING, .arg = "S", .help = "the new source (a source id)"},
-        {"date", 'd', DTK_OPT_STRING, .arg = "D",
-         .help = "the revision's date (default today; not after it)"},
-        {"allow-future", 'F', DTK_OPT_FLAG, .help = "accept a --date after today"},
+        DTK_WRITE_DATE_OPTS("the revision's date (default today; not after it)"),
         DTK_WRITE_OPTS,
         {0}};
 

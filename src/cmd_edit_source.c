@@ -48,9 +48,7 @@ static void S_print(struct dtk_write *w, const char *id, const char *what, const
 static const struct dtk_opt S_opts[] = {
         {"title", 't', DTK_OPT_STRING, .arg = "T", .help = "the new title"},
         {"url", 'u', DTK_OPT_STRING, .arg = "U", .help = "the new url (absolute)"},
-        {"date", 'd', DTK_OPT_STRING, .arg = "D",
-         .help = "the revision's date (default today; not after it)"},
-        {"allow-future", 'F', DTK_OPT_FLAG, .help = "accept a --date after today"},
+        DTK_WRITE_DATE_OPTS("the revision's date (default today; not after it)"),
         DTK_WRITE_OPTS,
         {0}};
 

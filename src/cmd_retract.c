@@ -34,8 +34,7 @@ static int S_retract(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_
 static const struct dtk_opt S_opts[] = {
         {"reason", 'r', DTK_OPT_STRING, DTK_OPT_NEEDED, .arg = "R",
          .help = "why it is withdrawn (required)"},
-        {"date", 'd', DTK_OPT_STRING, .arg = "D", .help = "the date (default today; not after it)"},
-        {"allow-future", 'F', DTK_OPT_FLAG, .help = "accept a --date after today"},
+        DTK_WRITE_DATE_OPTS("the date (default today; not after it)"),
         DTK_WRITE_OPTS,
         {0}};
 

@@ -19,9 +19,7 @@ static int S_review(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 
 /* The options of the command (the dispatcher parses them). */
 static const struct dtk_opt S_opts[] = {
-        {"date", 'd', DTK_OPT_STRING, .arg = "D",
-         .help = "the date of the review (default: today; not after it)"},
-        {"allow-future", 'F', DTK_OPT_FLAG, .help = "accept a --date after today"},
+        DTK_WRITE_DATE_OPTS("the date of the review (default: today; not after it)"),
         DTK_WRITE_OPTS,
         {0}};
 

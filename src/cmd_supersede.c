@@ -53,10 +53,7 @@ static int S_supersede(struct dtk_write *w, struct dtk_wfile *f, const struct dt
 
 /* The options of the command (the dispatcher parses them). */
 static const struct dtk_opt S_opts[] = {
-        {"date", 'd', DTK_OPT_STRING, .arg = "D", .help = "the date (default today; not after it)"},
-        {"allow-future", 'F', DTK_OPT_FLAG, .help = "accept a --date after today"},
-        DTK_WRITE_OPTS,
-        {0}};
+        DTK_WRITE_DATE_OPTS("the date (default today; not after it)"), DTK_WRITE_OPTS, {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {

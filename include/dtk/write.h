@@ -42,6 +42,12 @@ extern const char *const dtk_write_formats[];
 	{"format", DTK_WOPT_FORMAT, DTK_OPT_CHOICE, .choices = dtk_write_formats, \
 	 .help = "json: what was written, as 'dtk show --format json' shows it"}, \
 	{"no-reindex", DTK_WOPT_NO_REINDEX, DTK_OPT_FLAG, .help = "do not rebuild INDEX.md"}
+
+/* The options of a write command that dates what it does: --date D (its
+ * help: text) and --allow-future (dtk_cmd_not_future's allow). */
+#define DTK_WRITE_DATE_OPTS(text) \
+	{"date", 'd', DTK_OPT_STRING, .arg = "D", .help = text}, \
+	{"allow-future", 'F', DTK_OPT_FLAG, .help = "accept a --date after today"}
 /* clang-format on */
 
 /* The options of a write command that takes only those (use, cite). */
