@@ -27,7 +27,7 @@ _dtk_wopts="--dry-run --format --no-reindex $_dtk_paged"
 _dtk_options()
 {
     case $1 in
-    reindex) echo "--stdout $_dtk_paged" ;;
+    reindex) echo "--stdout -f --format $_dtk_paged" ;;
     check) echo "-f --format --color --word-diff $_dtk_all" ;;
     show) echo "-f --format --color $_dtk_paged" ;;
     list) echo "-n --node --nodes --confidence --since --stale-at --candidates --include-retired --all -f --format $_dtk_paged" ;;
@@ -64,7 +64,7 @@ _dtk_takes_value()
     case $1:$2 in
     check:-f | check:--format | check:--color | show:-f | show:--format | show:--color) return 0 ;;
     list:-n | list:--node | list:--confidence | list:--since | list:--stale-at) return 0 ;;
-    list:-f | list:--format | log:-f | log:--format) return 0 ;;
+    list:-f | list:--format | log:-f | log:--format | reindex:-f | reindex:--format) return 0 ;;
     search:-n | search:--node | search:--confidence | search:-l | search:--limit) return 0 ;;
     search:-f | search:--format | search:--color) return 0 ;;
     similar:-n | similar:--node | similar:-l | similar:--limit | similar:-f | similar:--format) return 0 ;;
@@ -273,7 +273,7 @@ _dtk()
 
     case $cmd:$prev in
     check:-f | check:--format) _dtk_reply "text github"; return 0 ;;
-    show:-f | show:--format | log:-f | log:--format | crystallize:--format)
+    show:-f | show:--format | log:-f | log:--format | crystallize:--format | reindex:-f | reindex:--format)
         _dtk_reply "text json"; return 0 ;;
     add:--format | add-node:--format | add-source:--format | use:--format | cite:--format | \
         close:--format | review:--format | verify:--format | relate:--format | \

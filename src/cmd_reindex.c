@@ -21,9 +21,32 @@ static int S_write_file(void *arg, const char *s, size_t len)
 	return -1;
 }
 
+/* Says what became of INDEX.md: written (1) or up to date (0); with json,
+ * as {"index": "INDEX.md", "written": bool} on standard output. */
+static void S_report(struct dtk_ctx *ctx, int json, int written)
+{
+	char *shown;
+
+	if (json) {
+		fprintf(ctx->out, "{\"index\": \"%s\", \"written\": %s}\n", DTK_INDEX_FILE,
+		        written ? "true" : "false");
+		return;
+	}
+	shown = dtk_path_shown(DTK_INDEX_FILE);
+	dtk_cmd_note(ctx, written ? "wrote %s\n" : "%s is up to date\n", shown);
+	free(shown);
+}
+
+/* The values of --format. */
+static const char *const S_formats[] = {"text", "json", NULL};
+
 /* The options of the command (the dispatcher parses them). */
 static const struct dtk_opt S_opts[] = {
-        {"stdout", 's', DTK_OPT_FLAG, .help = "print INDEX.md instead of writing it"}, {0}};
+        {"stdout", 's', DTK_OPT_FLAG, .help = "print INDEX.md instead of writing it"},
+        {"format", 'f', DTK_OPT_CHOICE, DTK_OPT_SHORT, .arg = "F", .choices = S_formats,
+         .help = "text (the default), or json: {\"index\": \"INDEX.md\",\n"
+                 "\"written\": true or false} on standard output"},
+        {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
@@ -32,6 +55,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	char *path = NULL, *crlf = NULL, *old = NULL;
 	size_t crlf_len = 0, old_len = 0;
 	int to_stdout = dtk_args_has(a, 's') > 0, rc, conv = 0;
+	int json = dtk_args_int(a, 'f', 0) == 1;
 
 	if (dtk_args_operands(ctx, a, 0, 0, NULL) < 0)
 		return DTK_EXIT_INVALID;
@@ -69,9 +93,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		goto done;
 	}
 	if (rc == 0 || (conv == 1 && old && old_len == crlf_len && !memcmp(old, crlf, old_len))) {
-		char *shown = dtk_path_shown(DTK_INDEX_FILE);
-		dtk_cmd_note(ctx, "%s is up to date\n", shown);
-		free(shown);
+		S_report(ctx, json, 0);
 		rc = DTK_EXIT_OK;
 		goto done;
 	}
@@ -83,11 +105,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		                  rc == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
 		goto done;
 	}
-	{
-		char *shown = dtk_path_shown(DTK_INDEX_FILE);
-		dtk_cmd_note(ctx, "wrote %s\n", shown);
-		free(shown);
-	}
+	S_report(ctx, json, 1);
 	rc = DTK_EXIT_OK;
 done:
 	dtk_diags_release(&diags);
@@ -106,7 +124,8 @@ const struct dtk_cmd dtk_cmd_reindex = {
                 "any input is invalid, every error is printed and nothing is written.\n",
         .examples = "examples:\n"
                     "  dtk reindex\n"
-                    "  dtk reindex --stdout | diff - INDEX.md\n",
+                    "  dtk reindex --stdout | diff - INDEX.md\n"
+                    "  dtk reindex --format json\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .opts = S_opts,
         .run = S_run,

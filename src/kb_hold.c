@@ -24,6 +24,7 @@ struct dtk_kb_hold {
 	struct dtk_cache_stat *st; /* the stat data of insights/ and its files, at the load */
 	char **names;              /* those files */
 	size_t n;
+	size_t n_links; /* of those, symbolic links: the watch sees no change of their targets */
 	int64_t stamp;  /* when they were taken */
 	unsigned loads; /* how many loads it made */
 	/* an inotify descriptor watching insights/ since before the load, or
@@ -33,8 +34,9 @@ struct dtk_kb_hold {
 };
 
 /* Takes the stat data of insights/ (first) and of its files into the
- * malloc'd *st and *names. Returns the count, or -1. */
-static int S_snapshot(const char *root, char ***names, struct dtk_cache_stat **st)
+ * malloc'd *st and *names; a file that is a symbolic link gives its
+ * target's, and counts in *links. Returns the count, or -1. */
+static int S_snapshot(const char *root, char ***names, struct dtk_cache_stat **st, size_t *links)
 {
 	char *dir = dtk_path_join(root, "insights");
 	int n = dtk_kb_list_dir(names, dir, 0), i,
@@ -43,6 +45,7 @@ static int S_snapshot(const char *root, char ***names, struct dtk_cache_stat **s
 
 	free(dir);
 	*st = NULL;
+	*links = 0;
 	if (fd < 0 || fstat(fd, &s) < 0) {
 		if (fd >= 0)
 			close(fd);
@@ -52,9 +55,16 @@ static int S_snapshot(const char *root, char ***names, struct dtk_cache_stat **s
 	}
 	*st = dtk_xcalloc((size_t)n + 1, sizeof(**st));
 	dtk_cache_stat_of(&(*st)[0], &s);
-	for (i = 0; i < n; i++)
-		if (fstatat(fd, (*names)[i], &s, AT_SYMLINK_NOFOLLOW) == 0)
-			dtk_cache_stat_of(&(*st)[i + 1], &s);
+	for (i = 0; i < n; i++) {
+		if (fstatat(fd, (*names)[i], &s, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (S_ISLNK(s.st_mode)) {
+			++*links;
+			if (fstatat(fd, (*names)[i], &s, 0) < 0)
+				continue;
+		}
+		dtk_cache_stat_of(&(*st)[i + 1], &s);
+	}
 	close(fd);
 	return n;
 }
@@ -142,11 +152,13 @@ static long S_drain(struct dtk_kb_hold *h)
 /* Returns 1 when insights/ and its files are as h's snapshot says, each
  * older than it by more than the grain (a file changed within it is never
  * trusted: a load follows). With the watch: when no event came since the
- * load and insights/ is the directory watched (not one put in its place). */
+ * load and insights/ is the directory watched (not one put in its place),
+ * and, when some files are links, their targets pass the stat pass. */
 static int S_hold_same(struct dtk_kb_hold *h)
 {
 	struct dtk_cache_stat *st = NULL;
 	char **names = NULL;
+	size_t links = 0;
 	int n, same, i;
 	struct stat s;
 
@@ -157,10 +169,10 @@ static int S_hold_same(struct dtk_kb_hold *h)
 		same = stat(dir, &s) == 0 && (uint64_t)s.st_dev == h->st[0].dev &&
 		       (uint64_t)s.st_ino == h->st[0].ino && S_drain(h) == 0;
 		free(dir);
-		if (same || h->watch >= 0)
+		if (h->watch >= 0 && (!same || !h->n_links))
 			return same;
 	}
-	n = S_snapshot(h->root, &names, &st);
+	n = S_snapshot(h->root, &names, &st, &links);
 	same = n >= 0 && (size_t)n == h->n;
 
 	for (i = 0; same && i <= n; i++) {
@@ -196,22 +208,24 @@ int dtk_kb_hold_get(struct dtk_kb_hold *h, const struct dtk_kb **kb, struct dtk_
 	h->names = NULL;
 	h->st = NULL;
 	h->n = 0;
-	if (h->watch < 0 && !h->no_watch)
-		S_watch(h); /* before the files are looked at: a change shows */
-	else if (h->watch >= 0)
-		S_drain(h);         /* what came is in the load below */
+	if (h->watch >= 0) { /* anew: insights/ may be another directory now */
+		close(h->watch);
+		h->watch = -1;
+	}
+	if (!h->no_watch)
+		S_watch(h);         /* before the files are looked at: a change shows */
 	h->stamp = dtk_cache_now(); /* before the files are looked at */
-	n = S_snapshot(h->root, &h->names, &h->st);
+	n = S_snapshot(h->root, &h->names, &h->st, &h->n_links);
 	h->n = n > 0 ? (size_t)n : 0;
 	h->loads++;
 	rc = dtk_kb_load(&h->kb, &(struct dtk_kb_load_opts){.root = h->root, .what = h->what},
 	                 diags);
 	if (rc == 0) {
-		dtk_links_index(h->kb); /* every show served from it takes its links so */
+		dtk_links_index(h->kb);       /* every show served from it takes its links so */
 		if (!(h->what & DTK_KB_LEAN)) /* and every search its signatures */
 			dtk_search_index(h->kb);
 	}
-	if (rc == 0 && n < 0) {         /* loaded, but its files not looked at: not held */
+	if (rc == 0 && n < 0) { /* loaded, but its files not looked at: not held */
 		*kb = h->kb;
 		return 0;
 	}

@@ -18,6 +18,7 @@
 #include "dtk/dtk.h"
 #include "dtk/json.h"
 #include "dtk/model.h"
+#include "dtk/search.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -191,6 +192,19 @@ static const struct tool S_tools[] = {
          O_CHECK,
          READ,
          1,
+         NULL},
+        {"reindex",
+         "reindex",
+         "Rebuild INDEX.md",
+         "Validates the base and writes INDEX.md anew when it differs from what the files "
+         "say: call it when check answers index_current false (after files were edited by "
+         "hand); the write tools keep INDEX.md current on their own. Returns whether it was "
+         "written.",
+         {"--format", "json"},
+         {NONE},
+         O_OBJECT,
+         H_IDEMPOTENT,
+         -1,
          NULL},
         {"crystallize_plan",
          "crystallize",
@@ -654,15 +668,20 @@ static void S_argv_free(struct argv *a)
 	free(a->v);
 }
 
-/* Adds the words of s (split at white space) to a; returns how many. */
+/* Adds the words of s (split at white space: U+3000 and the other Unicode
+ * spaces too) to a; returns how many. */
 static size_t S_push_words(struct argv *a, const char *s)
 {
-	size_t n = 0, len;
+	size_t n = 0, len, sp, end = strlen(s);
+	const char *stop = s + end;
 	char *w;
 
-	while (*s) {
-		s += strspn(s, " \t\r\n");
-		len = strcspn(s, " \t\r\n");
+	while (s < stop) {
+		while ((sp = dtk_fold_space_len(s, (size_t)(stop - s))) > 0)
+			s += sp;
+		for (len = 0;
+		     s + len < stop && !dtk_fold_space_len(s + len, (size_t)(stop - s) - len);)
+			len++;
 		if (!len)
 			break;
 		w = dtk_xstrndup(s, len);

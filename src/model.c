@@ -105,8 +105,9 @@ void dtk_model_index_nodes(struct dtk_kb *kb)
 
 const struct dtk_source *dtk_kb_source(const struct dtk_kb *kb, const char *id)
 {
-	return kb->source_slots ? S_slot(kb->source_slots, kb->source_mask, id, S_hash(id))->item
-	                        : NULL;
+	return kb->source_slots && id
+	               ? S_slot(kb->source_slots, kb->source_mask, id, S_hash(id))->item
+	               : NULL;
 }
 
 struct dtk_node *dtk_kb_node(const struct dtk_kb *kb, const char *name)
@@ -163,9 +164,8 @@ int dtk_entry_id_split(const char *id, size_t *node_len)
 		return 0;
 	n = strlen(dash + 1);
 	plen = (size_t)(dash - id);
-	if (plen >= sizeof(node) ||
-	    !((n >= 3 && n <= 9 && strspn(dash + 1, "0123456789") == n) ||
-	      S_fresh_suffix(dash + 1, n)))
+	if (plen >= sizeof(node) || !((n >= 3 && n <= 9 && strspn(dash + 1, "0123456789") == n) ||
+	                              S_fresh_suffix(dash + 1, n)))
 		return 0;
 	memcpy(node, id, plen);
 	node[plen] = '\0';

@@ -285,6 +285,20 @@ int dtk_fold_is_mark(const char *s, size_t len)
 	return utf8proc_get_property(cp)->combining_class != 0;
 }
 
+size_t dtk_fold_space_len(const char *s, size_t len)
+{
+	utf8proc_int32_t cp;
+	utf8proc_ssize_t n =
+	        len ? utf8proc_iterate((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)len, &cp) : 0;
+
+	if (n < 1)
+		return 0;
+	if ((cp >= 0x09 && cp <= 0x0d) || cp == 0x85 || cp == 0x2028 || cp == 0x2029 ||
+	    utf8proc_category(cp) == UTF8PROC_CATEGORY_ZS)
+		return (size_t)n;
+	return 0;
+}
+
 /* ---- the search ---- */
 
 #define SIG_WORDS 8 /* a signature's 64-bit words: 512 bits */

@@ -326,6 +326,53 @@ static const char *S_fresh(json_t *sc, const char *id)
 	return NULL;
 }
 
+/* INDEX.md made stale by hand: check says so, the reindex tool writes it,
+ * check then says it is current, and reindex again writes nothing. */
+static void test_reindex_tool(void **state)
+{
+	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base"), *cwd = getcwd(NULL, 0);
+	struct dtk_mcp *m = dtk_mcp_new(0);
+	json_t *sc;
+	(void)state;
+	t_copytree(base, dir);
+	assert_int_equal(chdir(dir), 0);
+	S_init(m);
+	assert_int_equal(t_sh(dir, "echo stale >> INDEX.md"), 0);
+	sc = S_tool(m, "check", "{}");
+	assert_true(json_is_false(json_object_get(sc, "index_current")));
+	json_decref(sc);
+	sc = S_tool(m, "reindex", "{}");
+	assert_true(json_is_true(json_object_get(sc, "written")));
+	assert_string_equal(json_string_value(json_object_get(sc, "index")), "INDEX.md");
+	json_decref(sc);
+	sc = S_tool(m, "check", "{}");
+	assert_true(json_is_true(json_object_get(sc, "index_current")));
+	json_decref(sc);
+	sc = S_tool(m, "reindex", "{}");
+	assert_true(json_is_false(json_object_get(sc, "written")));
+	json_decref(sc);
+	/* words split at any white space: U+3000, the ideographic space of
+	 * Chinese and Japanese input, too */
+	sc = S_tool(m, "search", "{\"query\":\"tensor\u3000domain\"}");
+	assert_int_equal(json_integer_value(json_object_get(sc, "total")), 1);
+	json_decref(sc);
+	assert_int_equal(chdir(cwd), 0);
+	dtk_mcp_free(m);
+	t_rmtree(dir);
+	free(dir);
+	free(base);
+	free(cwd);
+}
+
+/* Runs dtk review of beta-001 at date in dir, as another process. */
+static void S_review_beta(const char *dir, const char *date)
+{
+	struct t_run r;
+	t_dtk(&r, dir, NULL, "review", "beta-001", "--date", date, NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+}
+
 /* The read-only tools that load the whole base share one between calls,
  * loaded again only when a file changed: also when another process writes
  * it (here a dtk review run beside the session), whose change the next
@@ -372,6 +419,26 @@ static void S_held_base(void)
 	sc = S_tool(m, "list", "{\"node\":\"beta\"}");
 	json_decref(sc);
 	assert_int_equal(dtk_mcp_base_loads(m), 4);
+	/* the directory put in its place is the one watched from then on */
+	S_review_beta(dir, "2026-12-03");
+	sc = S_tool(m, "list", "{\"node\":\"beta\"}");
+	assert_string_equal(S_fresh(sc, "beta-001"), "2026-12-03");
+	json_decref(sc);
+	assert_int_equal(dtk_mcp_base_loads(m), 5);
+	/* a node file that is a link: a change of its target, which no watch of
+	 * insights/ sees, shows too */
+	assert_int_equal(t_sh(dir, "mkdir data && mv insights/beta.yaml data/ && "
+	                           "ln -s ../data/beta.yaml insights/beta.yaml"),
+	                 0);
+	json_decref(S_tool(m, "list", "{\"node\":\"beta\"}"));
+	assert_int_equal(dtk_mcp_base_loads(m), 6);
+	S_review_beta(dir, "2026-12-02");
+	sc = S_tool(m, "list", "{\"node\":\"beta\"}");
+	assert_string_equal(S_fresh(sc, "beta-001"), "2026-12-02");
+	json_decref(sc);
+	assert_int_equal(dtk_mcp_base_loads(m), 7);
+	json_decref(S_tool(m, "list", "{\"node\":\"beta\"}"));
+	assert_int_equal(dtk_mcp_base_loads(m), 7);
 	unsetenv("DTK_TEST_CACHE_GRAIN_NS");
 	assert_int_equal(chdir(cwd), 0);
 	dtk_mcp_free(m);
@@ -806,6 +873,7 @@ int main(void)
 	        cmocka_unit_test(test_tools_call),
 	        cmocka_unit_test(test_held_base),
 	        cmocka_unit_test(test_held_base_unwatched),
+	        cmocka_unit_test(test_reindex_tool),
 	        cmocka_unit_test(test_held_same_bytes),
 	        cmocka_unit_test(test_serve),
 	        cmocka_unit_test(test_batches),

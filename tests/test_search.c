@@ -305,6 +305,25 @@ static void test_search_ranking(void **state)
 	t_done(dir);
 }
 
+/* An entry whose source is missing or no name: search of a word that a
+ * source's title holds says what is wrong (exit 2), as check does, and
+ * never looks the missing source up. */
+static void test_search_source_missing(void **state)
+{
+	char *dir = S_base();
+	struct t_run r;
+	(void)state;
+	assert_int_equal(t_sh(dir,
+	                      "sed -i '11s/source: paper-a/source: x_y/' insights/alpha.yaml && "
+	                      "sed -i '22d' insights/alpha.yaml"),
+	                 0);
+	t_dtk(&r, dir, NULL, "search", "sequel", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "insights/alpha.yaml:11:"));
+	t_run_free(&r);
+	t_done(dir);
+}
+
 static void test_search_formats(void **state)
 {
 	char *dir = S_base();
@@ -709,6 +728,7 @@ int main(void)
 	        cmocka_unit_test(test_search_text_made_while_loading),
 	        cmocka_unit_test(test_search_alnum_words),
 	        cmocka_unit_test(test_search_index_same),
+	        cmocka_unit_test(test_search_source_missing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

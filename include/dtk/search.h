@@ -23,6 +23,10 @@ char *dtk_fold(const char *s, size_t len, size_t *out_len, size_t **map);
 /* Returns 1 when the UTF-8 character at s[0..len) is a combining mark (one
  * that continues the character before it, as U+0301 after an e), else 0. */
 int dtk_fold_is_mark(const char *s, size_t len);
+/* Returns the length in bytes of the white space character (Unicode
+ * White_Space: ASCII's, U+0085, U+00A0, U+3000 and the other space
+ * separators, U+2028, U+2029) at s[0..len), or 0 when there is none. */
+size_t dtk_fold_space_len(const char *s, size_t len);
 
 struct dtk_search;
 
