@@ -219,7 +219,9 @@ static void S_warn_invisible_file(struct dtk_ctx *ctx, const char *rel)
 		free(full);
 		return; /* absent (_crystallizations.yaml): the loader said all else */
 	}
-	for (i = 0; (i += dtk_invisible_find(buf + i, len - i, &k, &cp)) < len; i += k) {
+	/* a byte order mark that opens the file is no text (docs/schema.md) */
+	i = len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3) ? 3 : 0;
+	for (; (i += dtk_invisible_find(buf + i, len - i, &k, &cp)) < len; i += k) {
 		dtk_text_linecol(buf, len, i, &line, &col);
 		S_warn_cp(ctx, rel, line, col, cp, "");
 	}

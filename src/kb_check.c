@@ -66,11 +66,26 @@ static void S_order_nodes(struct loader *l)
 	free(names);
 }
 
+/* Returns 1 when id[0..len) is the name of the base's own domain. */
+static int S_own_domain(const struct dtk_kb *kb, const char *id, size_t len)
+{
+	return kb->domain && strlen(kb->domain) == len && !strncmp(kb->domain, id, len);
+}
+
 static void S_check_entry_ref(struct loader *l, const char *path, const struct dtk_ref *r,
                               const char *what)
 {
+	const char *colon = strchr(r->id, ':');
 	size_t plen = 0;
-	if (!strchr(r->id, ':') && !dtk_kb_entry(l->kb, r->id) &&
+
+	if (colon) { /* another domain's: its form only, checked as it was read */
+		if (S_own_domain(l->kb, r->id, (size_t)(colon - r->id)))
+			dtk_diags_add(l->d, path, r->pos.line, r->pos.col,
+			              "%s '%s', an entry of this base's own domain: write '%s'",
+			              what, r->id, colon + 1);
+		return;
+	}
+	if (!dtk_kb_entry(l->kb, r->id) &&
 	    !(dtk_entry_id_split(r->id, &plen) && dtk_kb_is_broken(l, r->id, plen)))
 		dtk_diags_add(l->d, path, r->pos.line, r->pos.col, "%s unknown entry '%s'", what,
 		              r->id);
@@ -123,10 +138,22 @@ static void S_check_domain_refs(struct loader *l)
 	size_t i;
 
 	for (i = 0; i < kb->n_hotspots; i++) {
-		const struct dtk_ref *r = &kb->hotspots[i].node;
+		const struct dtk_hotspot *h = &kb->hotspots[i];
+		const struct dtk_ref *r = &h->node;
+		size_t k;
 		if (!dtk_kb_node(kb, r->id) && !dtk_kb_is_broken(l, r->id, strlen(r->id)))
 			dtk_diags_add(l->d, "insights/_domain.yaml", r->pos.line, r->pos.col,
 			              "hotspot names unknown node '%s'", r->id);
+		for (k = 0; k < h->n_links; k++) {
+			const struct dtk_ref *x = &h->links[k];
+			const char *slash = strchr(x->id, '/');
+			if (slash && S_own_domain(kb, x->id, (size_t)(slash - x->id)))
+				dtk_diags_add(l->d, "insights/_domain.yaml", x->pos.line,
+				              x->pos.col,
+				              "hotspot links to '%s', a node of this base's own "
+				              "domain: a hotspot links to other domains",
+				              x->id);
+		}
 	}
 	for (i = 0; i < kb->n_gaps; i++)
 		if (kb->gaps[i].flagged_by.id)

@@ -280,6 +280,29 @@ fresh no-commit && add_entries s1 2 && add_entries s2 2 && git merge -q --no-edi
     git commit -q --no-edit >>"$scratch/merge.out" 2>&1 || ko "no-commit: merged"
 fixed "merge --no-commit, then git commit: the pre-commit hook rebuilds INDEX.md"
 
+# each side valid, the two merged key by key not: alpha-002's source made
+# paper-c on one side, paper-c added to its verified_by on the other; git
+# merges cleanly, and the post-merge hook says the result is not valid
+fresh invalid && git checkout -q -b s1 main &&
+    "$DTK" edit alpha-002 --source paper-c --date 2026-08-01 >/dev/null && git commit -qam s1 &&
+    git checkout -q -b s2 main && "$DTK" verify alpha-002 paper-c >/dev/null &&
+    git commit -qam s2 && git checkout -q s1 || ko "invalid: branches made"
+"$DTK" check >/dev/null 2>&1
+before=$?
+if git merge -q --no-edit s2 >"$scratch/merge.out" 2>&1 && [ "$before" -eq 0 ] &&
+    grep -qxF "post-merge: the merged insights/ are not valid; run 'dtk check' to see where" \
+        "$scratch/merge.out"; then
+    "$DTK" check >"$scratch/check" 2>&1
+    if [ $? -eq 2 ] && grep -q "names the entry.s own source" "$scratch/check"; then
+        ok "a clean merge into data that is not valid: the post-merge hook says so"
+    else
+        ko "a clean merge into data that is not valid: the post-merge hook says so" "$(cat "$scratch/check")"
+    fi
+else
+    ko "a clean merge into data that is not valid: the post-merge hook says so" "before: $before" \
+        "$(cat "$scratch/merge.out")"
+fi
+
 # a merge that stops on a conflict (alpha-002's claim changed two ways, an
 # entry added on each side: INDEX.md the same on both), resolved and
 # committed with git commit

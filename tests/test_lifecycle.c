@@ -613,6 +613,10 @@ static void test_retired_refusals(void **state)
 	assert_string_equal(r.err, "dtk confidence: error: beta-001 is retracted: high is for "
 	                           "live entries\n");
 	t_run_free(&r);
+	RUN(r, dir, 2, "verify", "alpha-003", "paper-c", "--promote");
+	assert_string_equal(r.err, "dtk verify: error: --promote: alpha-003 is superseded: high is "
+	                           "for live entries\n");
+	t_run_free(&r);
 	/* not a qualified one any more */
 	RUN(r, dir, 0, "confidence", "high", "--qualified");
 	assert_string_equal(r.out, "");

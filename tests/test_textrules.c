@@ -150,7 +150,8 @@ static void test_check_warns(void **state)
  * a literal block; every one named with its line and column. */
 static void test_check_warns_anywhere(void **state)
 {
-	static const char text[] = "node: gamma # a comment " ZWSP "\n"
+	static const char text[] = "\xef\xbb\xbf" /* a byte order mark first: no warning */
+	                           "node: gamma # a comment " ZWSP "\n"
 	                           "bloom: remember\n"
 	                           "stance: \"a \\u202E b \\\\u202E c\"\n"
 	                           "insights: []\n";
@@ -167,6 +168,7 @@ static void test_check_warns_anywhere(void **state)
 	      "escape");
 	/* "\\u202E" is a backslash and text, no escape */
 	S_lacks(r.err, "gamma.yaml:3:19", "escaped backslash");
+	S_lacks(r.err, "U+FEFF", "the byte order mark that opens the file");
 	t_run_free(&r);
 	t_done(dir);
 }

@@ -10,7 +10,8 @@
 #                 cherry-pick or revert of one commit: rebuilds INDEX.md from
 #                 the staged insights/ and stages it when it differs
 #   post-merge    after git made a merge or a rebase: when INDEX.md does not
-#   post-rewrite  match insights/, says the line that fixes it
+#   post-rewrite  match insights/, says the line that fixes it; when the
+#                 merged insights/ are not valid, says so
 # It reads git's output only in forms configuration cannot change.
 dtk=@DTK@
 base=@BASE@
@@ -40,9 +41,17 @@ post-merge | post-rewrite)
 		exit 0
 	fi
 	"$dtk" -C "./$base" check -q >/dev/null 2>&1
-	[ $? -eq 1 ] || exit 0
-	echo "$hook: INDEX.md does not match insights/ (git kept one side's INDEX.md);" \
-		"to fix it, run: $fix" >&2
+	case $? in
+	1)
+		echo "$hook: INDEX.md does not match insights/ (git kept one side's" \
+			"INDEX.md); to fix it, run: $fix" >&2
+		;;
+	2)
+		# each side valid, the two merged key by key are not
+		echo "$hook: the merged insights/ are not valid; run 'dtk check' to" \
+			"see where" >&2
+		;;
+	esac
 	exit 0
 	;;
 pre-commit)
