@@ -524,13 +524,57 @@ static int S_empty(const struct dtk_yval *v)
 	return v->kind == DTK_Y_SCALAR && v->start == v->end;
 }
 
+/* Returns where in d the comment ending old's line starts (with the spaces
+ * before it) and sets *eol to its end; or returns 0 when there is none. The
+ * line of a block scalar's is its header's. */
+static size_t S_line_comment(const struct dtk_ydoc *d, const struct dtk_yval *old, size_t *eol)
+{
+	int block = old->style == DTK_YS_LITERAL || old->style == DTK_YS_FOLDED;
+	size_t ws = block ? old->start + strspn(d->buf + old->start, "|>+-0123456789") : old->end,
+	       at = ws + strspn(d->buf + ws, " \t");
+
+	if (at == ws || at >= d->len || d->buf[at] != '#' || (block && at >= old->end))
+		return 0;
+	*eol = at + strcspn(d->buf + at, "\r\n");
+	return ws;
+}
+
+/* Puts the comment that ends old's line into b, the value that replaces
+ * old, where it stays the comment of that line: after the header of a block
+ * scalar, else after the value. Returns the end of the text b replaces:
+ * old's, or past the comment when it moved into b. The comment is the
+ * user's: an edit of the value keeps it. */
+static size_t S_keep_comment(const struct dtk_ydoc *d, const struct dtk_yval *old,
+                             struct dtk_buf *b)
+{
+	int was_block = old->style == DTK_YS_LITERAL || old->style == DTK_YS_FOLDED;
+	int block = b->len && (b->ptr[0] == '|' || b->ptr[0] == '>');
+	size_t eol = 0, ws = S_line_comment(d, old, &eol), head;
+	struct dtk_buf t = DTK_BUF_INIT;
+
+	if (!ws || (!was_block && !block))
+		return old->end; /* none, or it stays where it is */
+	if (!block) {            /* a block's header comment after a value of one line */
+		if (!memchr(b->ptr, '\n', b->len))
+			dtk_buf_put(b, d->buf + ws, eol - ws);
+		return old->end;
+	}
+	head = strcspn(b->ptr, "\r\n");
+	dtk_buf_put(&t, b->ptr, head);
+	dtk_buf_put(&t, d->buf + ws, eol - ws);
+	dtk_buf_put(&t, b->ptr + head, b->len - head);
+	dtk_buf_release(b);
+	*b = t;
+	return was_block ? old->end : eol;
+}
+
 int dtk_yedit_set_pair(struct dtk_ydoc *d, const struct dtk_yval *map, size_t i,
                        struct dtk_yscalar v)
 {
 	const struct dtk_yval *k = map->items[2 * i], *old = map->items[2 * i + 1];
 	struct dtk_buf b = DTK_BUF_INIT;
 	int flow = map->style == DTK_YS_FLOW, kcol = dtk_yedit_col(d, k->start);
-	size_t at;
+	size_t at, end;
 
 	S_forget(d);
 	if (old->kind != DTK_Y_SCALAR)
@@ -539,7 +583,8 @@ int dtk_yedit_set_pair(struct dtk_ydoc *d, const struct dtk_yval *map, size_t i,
 	if (!S_empty(old)) {
 		if (S_scalar(d, &b, v, flow ? DTK_YEMIT_FLOW : DTK_YEMIT_BLOCK, kcol) < 0)
 			goto fail;
-		S_edit(d, old->start, old->end, b.ptr, b.len);
+		end = S_keep_comment(d, old, &b);
+		S_edit(d, old->start, end, b.ptr, b.len);
 		dtk_buf_release(&b);
 		return 0;
 	}
@@ -644,7 +689,9 @@ static int S_block_map(struct dtk_ydoc *d, struct dtk_buf *b, const struct dtk_y
 	return 0;
 }
 
-/* Adds key: a list of one mapping of fields, to map (which lacks key). */
+/* Adds key: a list of one mapping of fields, to map (which lacks key),
+ * after the key before it in an entry's order (dtk_yedit_entry_keys), else
+ * last. */
 static int S_add_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const char *key,
                           const struct dtk_yfield *fields, size_t n)
 {
@@ -658,7 +705,7 @@ static int S_add_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const 
 		dtk_buf_puts(&b, ": [");
 		rc = rc < 0 ? rc : S_flow_map(d, &b, fields, n);
 		dtk_buf_putc(&b, ']');
-		at = S_pair_end(map, map->n / 2 - 1);
+		at = S_pair_end(map, S_after(map, key, dtk_yedit_entry_keys));
 		if (rc == 0)
 			S_edit(d, at, at, b.ptr, b.len);
 		dtk_buf_release(&b);
@@ -681,8 +728,11 @@ static int S_add_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const 
 		                 kcol + d->list_indent + 2);
 	}
 	if (rc == 0)
-		S_insert_lines(
-		        d, dtk_ytext_line_end(d->buf, d->len, S_pair_end(map, map->n / 2 - 1)), &b);
+		S_insert_lines(d,
+		               dtk_ytext_line_end(
+		                       d->buf, d->len,
+		                       S_pair_end(map, S_after(map, key, dtk_yedit_entry_keys))),
+		               &b);
 	dtk_buf_release(&b);
 	return rc;
 }

@@ -112,6 +112,41 @@ static void test_set_count_keeps_comment(void **state)
 	         "    created: 2026-01-02\n");
 }
 
+/* The comment that ends a value's line stays the comment of that line when
+ * the value changes form: a block scalar's header comment after a value of
+ * one line, a value's comment in the header of a block scalar, a block's in
+ * the new block's header; CRLF kept. */
+static void test_set_keeps_line_comment(void **state)
+{
+	(void)state;
+	S_open("a: |  # p.3\n  one\n  two\nb: x  # from y\nc: >-  # keep\n  folded\n");
+	assert_int_equal(dtk_yedit_set_key(&S_doc, S_doc.root, "a", S_str("short"), NULL), 0);
+	assert_int_equal(dtk_yedit_set_key(&S_doc, S_doc.root, "b", S_str("l1\nl2"), NULL), 0);
+	assert_int_equal(dtk_yedit_set_key(&S_doc, S_doc.root, "c", S_str("m1\nm2"), NULL), 0);
+	S_expect("a: short  # p.3\nb: |-  # from y\n  l1\n  l2\nc: |-  # keep\n  m1\n  m2\n");
+	S_open("a: x # c\r\nb: 1\r\n");
+	assert_int_equal(dtk_yedit_set_key(&S_doc, S_doc.root, "a", S_str("l1\nl2"), NULL), 0);
+	S_expect("a: |- # c\r\n  l1\r\n  l2\r\nb: 1\r\n");
+}
+
+/* A list of maps added to an entry (contradicts) goes before the keys the
+ * schema puts after it (superseded_by), in block and in flow entries. */
+static void test_add_map_list_in_schema_order(void **state)
+{
+	static const struct dtk_yfield f[] = {{"id", {"b-1", 0}, NULL, 0},
+	                                      {"status", {"open", 0}, NULL, 0}};
+	(void)state;
+	S_open("- id: a-1\n  used: 1\n  superseded_by: a-2\n  superseded: 2026-01-01\n"
+	       "- {id: a-2, superseded_by: a-3}\n");
+	assert_int_equal(
+	        dtk_yedit_append_map(&S_doc, S_doc.root->items[0], "contradicts", NULL, f, 2), 0);
+	assert_int_equal(
+	        dtk_yedit_append_map(&S_doc, S_doc.root->items[1], "contradicts", NULL, f, 2), 0);
+	S_expect("- id: a-1\n  used: 1\n  contradicts: [{id: b-1, status: open}]\n"
+	         "  superseded_by: a-2\n  superseded: 2026-01-01\n"
+	         "- {id: a-2, contradicts: [{id: b-1, status: open}], superseded_by: a-3}\n");
+}
+
 static void test_add_key_in_schema_order(void **state)
 {
 	(void)state;
@@ -486,6 +521,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_set_count_keeps_comment),
+	        cmocka_unit_test(test_set_keeps_line_comment),
+	        cmocka_unit_test(test_add_map_list_in_schema_order),
 	        cmocka_unit_test(test_add_key_in_schema_order),
 	        cmocka_unit_test(test_set_string_is_quoted_by_emitter),
 	        cmocka_unit_test(test_append_entry_block),

@@ -128,7 +128,8 @@ int dtk_yedit_append(struct dtk_ydoc *d, const struct dtk_yval *map, const char 
  * NULL: seq is the root and key unused): after its last item, at its items'
  * indentation ('-' and keys), or in flow as "{k: v, ...}"; "[]" becomes a
  * block list of one item. seq NULL: map lacks key, which is added (after
- * its last key) holding a list of that one mapping. */
+ * the key before it in an entry's order, else its last key) holding a list
+ * of that one mapping. */
 int dtk_yedit_append_map(struct dtk_ydoc *d, const struct dtk_yval *map, const char *key,
                          const struct dtk_yval *seq, const struct dtk_yfield *fields, size_t n);
 
