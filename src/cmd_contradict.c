@@ -39,8 +39,6 @@ static int S_contradict(struct dtk_write *w, struct dtk_wfile *f, const struct d
 			        open ? "; dtk resolve closes it" : "");
 		}
 	}
-	if (l && l->kind == DTK_Y_SCALAR && l->start == l->end)
-		return dtk_write_refuse(w, "%s: 'contradicts' is empty; remove it first", f->rel);
 	if (dtk_yedit_append_map(&f->doc, e, "contradicts", l, fields, 3) < 0)
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 	dtk_buf_printf(lines, "%s: contradicts %s (open)\n", id, c->other);

@@ -19,6 +19,21 @@ static int S_set(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval
 	return DTK_EXIT_OK;
 }
 
+/* Returns 1 when resolving contradiction i of entry e (-1: none) with note
+ * (NULL: none given) changes it: it is open, or its note is another. */
+static int S_changes(const struct dtk_yval *e, int i, const char *note)
+{
+	const struct dtk_yval *c;
+	const char *status, *old;
+
+	if (i < 0)
+		return 0;
+	c = dtk_yval_get(e, "contradicts")->items[i];
+	status = dtk_yval_str(c, "status");
+	old = dtk_yval_str(c, "note");
+	return !status || strcmp(status, "resolved") || (note && (!old || strcmp(old, note)));
+}
+
 /* Resolves the contradiction of a and b, declared on either (or both). */
 static int S_resolve(struct dtk_write *w, const char *a, const char *b, const char *note)
 {
@@ -37,6 +52,11 @@ static int S_resolve(struct dtk_write *w, const char *a, const char *b, const ch
 	if (i < 0 && k < 0)
 		return dtk_write_refuse(w, "%s and %s have no contradiction (on either entry)", a,
 		                        b);
+	i = S_changes(ea, i, note) ? i : -1; /* only what changes is set and said */
+	k = S_changes(eb, k, note) ? k : -1;
+	if (i < 0 && k < 0)
+		return dtk_write_refuse(w, "the contradiction of %s and %s is resolved already%s",
+		                        a, b, note ? ", with that note" : "");
 	if (i >= 0 && (rc = S_set(w, fa, ea, i, note)) != DTK_EXIT_OK)
 		return rc;
 	if (k >= 0 && (rc = S_set(w, fb, eb, k, note)) != DTK_EXIT_OK)

@@ -737,6 +737,32 @@ static int S_add_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const 
 	return rc;
 }
 
+/* Gives key of map, which has no value ("key:"), a list of one map of
+ * fields: "key: [{...}]" in a flow file, else block lines below the key. */
+static int S_fill_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const char *key,
+                           const struct dtk_yfield *fields, size_t n)
+{
+	const struct dtk_yval *k = map->items[2 * (size_t)dtk_yedit_find(map, key)];
+	struct dtk_buf b = DTK_BUF_INIT;
+	int rc, col = dtk_yedit_col(d, k->start) + d->list_indent;
+	size_t at;
+
+	if (map->style == DTK_YS_FLOW || d->flow_lists) {
+		dtk_buf_puts(&b, " [");
+		rc = S_flow_map(d, &b, fields, n);
+		dtk_buf_putc(&b, ']');
+		at = S_colon(d, k->end);
+		if (rc == 0)
+			S_edit(d, at, at, b.ptr, b.len);
+	} else {
+		rc = S_block_map(d, &b, fields, n, col, col + 2);
+		if (rc == 0)
+			S_insert_lines(d, dtk_ytext_line_end(d->buf, d->len, k->end), &b);
+	}
+	dtk_buf_release(&b);
+	return rc;
+}
+
 int dtk_yedit_append_map(struct dtk_ydoc *d, const struct dtk_yval *map, const char *key,
                          const struct dtk_yval *seq, const struct dtk_yfield *fields, size_t n)
 {
@@ -747,6 +773,8 @@ int dtk_yedit_append_map(struct dtk_ydoc *d, const struct dtk_yval *map, const c
 	S_forget(d);
 	if (!seq && map && key && map->kind == DTK_Y_MAP && map->n)
 		return S_add_map_list(d, map, key, fields, n);
+	if (seq && map && key && S_empty(seq)) /* "key:" with no value */
+		return S_fill_map_list(d, map, key, fields, n);
 	if (!seq || seq->kind != DTK_Y_SEQ)
 		return seq ? dtk_error_at(d->path, seq->line, seq->col, "'%s' is %s, not a list",
 		                          key ? key : "the file", dtk_yval_describe(seq))

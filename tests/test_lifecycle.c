@@ -498,6 +498,14 @@ static void test_contradictions_either_side(void **state)
 	want = t_read(dir, "INDEX.md", NULL);
 	assert_non_null(strstr(want, "当前活跃矛盾 0 处。\n"));
 	free(want);
+	/* again: nothing would change, refused; another note changes it */
+	RUN(r, dir, 2, "resolve", "alpha-003", "alpha-001", "--note", "两者在不同规模成立");
+	assert_string_equal(r.err, "dtk resolve: error: the contradiction of alpha-003 and "
+	                           "alpha-001 is resolved already, with that note\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "resolve", "alpha-003", "alpha-001", "--note", "规模不同");
+	assert_string_equal(r.out, "alpha-003: contradiction with alpha-001 resolved\n");
+	t_run_free(&r);
 	/* a pair declared on both sides is resolved on both */
 	RUN(r, dir, 0, "contradict", "beta-002", "alpha-002", "--note", "differs");
 	t_run_free(&r);

@@ -147,6 +147,35 @@ static void test_add_map_list_in_schema_order(void **state)
 	         "- {id: a-2, contradicts: [{id: b-1, status: open}], superseded_by: a-3}\n");
 }
 
+/* A list of maps added to a key with no value ("contradicts:", which reads
+ * as absent): in the file's form of lists, flow or block lines below it. */
+static void test_append_map_to_empty_key(void **state)
+{
+	static const struct dtk_yfield f[] = {{"id", {"b-1", 0}, NULL, 0},
+	                                      {"status", {"open", 0}, NULL, 0}};
+	const struct dtk_yval *e;
+	(void)state;
+	S_open("- id: a-1\n  contradicts: # none\n  used: 1\n");
+	e = S_doc.root->items[0];
+	assert_int_equal(dtk_yedit_append_map(&S_doc, e, "contradicts",
+	                                      dtk_yval_get(e, "contradicts"), f, 2),
+	                 0);
+	S_expect("- id: a-1\n  contradicts: [{id: b-1, status: open}] # none\n  used: 1\n");
+	S_open("- id: a-1\n  relates:\n    - a-2\n  contradicts:\n  used: 1\n");
+	e = S_doc.root->items[0];
+	assert_int_equal(dtk_yedit_append_map(&S_doc, e, "contradicts",
+	                                      dtk_yval_get(e, "contradicts"), f, 2),
+	                 0);
+	S_expect("- id: a-1\n  relates:\n    - a-2\n  contradicts:\n    - id: b-1\n"
+	         "      status: open\n  used: 1\n");
+	S_open("- {id: a-1, contradicts: , used: 1}\n");
+	e = S_doc.root->items[0];
+	assert_int_equal(dtk_yedit_append_map(&S_doc, e, "contradicts",
+	                                      dtk_yval_get(e, "contradicts"), f, 2),
+	                 0);
+	S_expect("- {id: a-1, contradicts: [{id: b-1, status: open}] , used: 1}\n");
+}
+
 static void test_add_key_in_schema_order(void **state)
 {
 	(void)state;
@@ -523,6 +552,7 @@ int main(void)
 	        cmocka_unit_test(test_set_count_keeps_comment),
 	        cmocka_unit_test(test_set_keeps_line_comment),
 	        cmocka_unit_test(test_add_map_list_in_schema_order),
+	        cmocka_unit_test(test_append_map_to_empty_key),
 	        cmocka_unit_test(test_add_key_in_schema_order),
 	        cmocka_unit_test(test_set_string_is_quoted_by_emitter),
 	        cmocka_unit_test(test_append_entry_block),
