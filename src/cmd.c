@@ -81,7 +81,7 @@ int dtk_cmd_fail(struct dtk_ctx *ctx, const char *cmd, int status)
 	int line, col;
 
 	if (!dtk_error_pos(&path, &line, &col)) {
-		fprintf(ctx->err, "dtk %s: error: %s\n", cmd, dtk_error_last());
+		fprintf(ctx->err, "dtk %s: error: %s\n", cmd, dtk_esc(dtk_error_last()));
 		return status;
 	}
 	/* about the data: as check prints it */
@@ -112,13 +112,16 @@ int dtk_cmd_pager(struct dtk_ctx *ctx)
 
 int dtk_cmd_usage_error(struct dtk_ctx *ctx, const char *cmd, const char *fmt, ...)
 {
+	struct dtk_buf b = DTK_BUF_INIT;
 	va_list ap;
 
-	fprintf(ctx->err, "dtk%s%s: error: ", cmd ? " " : "", cmd ? cmd : "");
 	va_start(ap, fmt);
-	vfprintf(ctx->err, fmt, ap);
+	dtk_buf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	fputc('\n', ctx->err);
+	/* one line: an argument's newline or control byte is escaped */
+	fprintf(ctx->err, "dtk%s%s: error: %s\n", cmd ? " " : "", cmd ? cmd : "",
+	        dtk_esc(dtk_buf_cstr(&b)));
+	dtk_buf_release(&b);
 	return dtk_cmd_usage_see(ctx, cmd);
 }
 

@@ -602,6 +602,25 @@ void dtk_text_linecol(const char *buf, size_t len, size_t off, int *line, int *c
 
 const char *dtk_text_eol(const char *buf, size_t len)
 {
-	const char *nl = memchr(buf, '\n', len);
-	return nl && nl > buf && nl[-1] == '\r' ? "\r\n" : "\n";
+	static const char *const eols[] = {"\n", "\r\n", "\r"};
+	size_t n[3] = {0, 0, 0}, i;
+	int first = -1, k;
+
+	for (i = 0; i < len; i++) {
+		if (buf[i] == '\n')
+			k = 0;
+		else if (buf[i] == '\r')
+			k = i + 1 < len && buf[i + 1] == '\n' ? (i++, 1) : 2;
+		else
+			continue;
+		n[k]++;
+		if (first < 0)
+			first = k;
+	}
+	if (first < 0)
+		return "\n";
+	for (k = 0; k < 3; k++) /* the most lines end so; a tie: the first line's */
+		if (n[k] > n[first])
+			first = k;
+	return eols[first];
 }

@@ -328,6 +328,8 @@ int dtk_merge_file(struct dtk_merge_out *out, const struct dtk_merge_in *in)
 	m.tb = in->theirs ? in->theirs : "";
 	m.tlen = in->theirs ? in->theirs_len : 0;
 	m.eol = dtk_text_eol(m.ob, m.olen);
+	if (!strcmp(m.eol, "\r")) /* lone CRs: a whole conflict, whose markers end in LF */
+		m.eol = "\n";
 	m.lo = in->label_ours ? in->label_ours : "ours";
 	m.lt = in->label_theirs ? in->label_theirs : "theirs";
 	m.notes = &out->notes;

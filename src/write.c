@@ -49,12 +49,15 @@ void dtk_write_release(struct dtk_write *w)
 
 int dtk_write_refuse(struct dtk_write *w, const char *fmt, ...)
 {
+	struct dtk_buf b = DTK_BUF_INIT;
 	va_list ap;
-	fprintf(w->ctx->err, "dtk %s: error: ", w->cmd);
+
 	va_start(ap, fmt);
-	vfprintf(w->ctx->err, fmt, ap);
+	dtk_buf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	fputc('\n', w->ctx->err);
+	/* its own lines kept; control bytes of what it quotes escaped */
+	fprintf(w->ctx->err, "dtk %s: error: %s\n", w->cmd, dtk_esc_mode(dtk_buf_cstr(&b), 1));
+	dtk_buf_release(&b);
 	return DTK_EXIT_INVALID;
 }
 

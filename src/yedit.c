@@ -773,7 +773,7 @@ int dtk_yedit_append_map(struct dtk_ydoc *d, const struct dtk_yval *map, const c
 	S_forget(d);
 	if (!seq && map && key && map->kind == DTK_Y_MAP && map->n)
 		return S_add_map_list(d, map, key, fields, n);
-	if (seq && map && key && S_empty(seq)) /* "key:" with no value */
+	if (seq && map && map != d->root && key && S_empty(seq)) /* an entry's "key:" */
 		return S_fill_map_list(d, map, key, fields, n);
 	if (!seq || seq->kind != DTK_Y_SEQ)
 		return seq ? dtk_error_at(d->path, seq->line, seq->col, "'%s' is %s, not a list",

@@ -182,6 +182,9 @@ static void test_splice(void **state)
 	assert_string_equal(dtk_text_eol(text, strlen(text)), "\r\n");
 	assert_string_equal(dtk_text_eol("a\nb\r\n", 5), "\n");
 	assert_string_equal(dtk_text_eol("a", 1), "\n");
+	assert_string_equal(dtk_text_eol("a\rb\rc\r", 6), "\r");       /* old Mac OS */
+	assert_string_equal(dtk_text_eol("a\nb\r\nc\r\n", 9), "\r\n"); /* most lines */
+	assert_string_equal(dtk_text_eol("a\r", 2), "\r");
 }
 
 int main(void)

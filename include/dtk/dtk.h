@@ -101,8 +101,9 @@ size_t dtk_text_offset(const char *buf, size_t len, int line, int col);
 /* Sets *line and *col (1-based, counted as dtk_text_offset counts them) of
  * byte offset off of buf[0..len). */
 void dtk_text_linecol(const char *buf, size_t len, size_t off, int *line, int *col);
-/* Returns the line break a text uses: "\r\n" when its first line ends so,
- * else "\n" (also for a text of one line). */
+/* Returns the line break a text uses: "\n", "\r\n" or "\r", the one
+ * most of its lines end with (a tie: its first line's); "\n" for a text of
+ * one line. */
 const char *dtk_text_eol(const char *buf, size_t len);
 
 /* ---- arena: many small allocations freed at once ---- */

@@ -129,7 +129,8 @@ int dtk_yedit_append(struct dtk_ydoc *d, const struct dtk_yval *map, const char 
  * indentation ('-' and keys), or in flow as "{k: v, ...}"; "[]" becomes a
  * block list of one item. seq NULL: map lacks key, which is added (after
  * the key before it in an entry's order, else its last key) holding a list
- * of that one mapping; seq an empty value ("key:"): that list becomes it. */
+ * of that one mapping; seq an empty value ("key:") of a map other than
+ * the root (an entry's optional key): that list becomes it. */
 int dtk_yedit_append_map(struct dtk_ydoc *d, const struct dtk_yval *map, const char *key,
                          const struct dtk_yval *seq, const struct dtk_yfield *fields, size_t n);
 
