@@ -285,7 +285,8 @@ static int S_fsync_dir(const char *path)
 
 /* Creates a new temporary file beside path with the mode a new file gets
  * (0666 less the umask, as any tool creates files), named
- * <path>.tmp-<pid>-XXXXXX: the pid tells one a killed run left
+ * <path>.tmp-<pid>-XXXXXX (a long name cut to fit): the pid tells one a
+ * killed run left
  * (dtk_file_sweep). Returns its descriptor and its name in tmp, or -1 with
  * errno set. */
 static int S_create_temp(struct dtk_buf *tmp, const char *path)
@@ -294,9 +295,15 @@ static int S_create_temp(struct dtk_buf *tmp, const char *path)
 	unsigned long seed = (unsigned long)getpid() * 2654435761u ^ (unsigned long)time(NULL);
 	int attempt, fd = -1, i;
 
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	/* the name cut so that its suffix fits in a file name (NAME_MAX):
+	 * ".tmp-", a pid of up to 10 digits, '-' and 6 */
+	size_t blen = strlen(base) < NAME_MAX - 22 ? strlen(base) : NAME_MAX - 22;
+
 	for (attempt = 0; attempt < 100 && fd < 0; attempt++) {
 		tmp->len = 0;
-		dtk_buf_printf(tmp, "%s.tmp-%ld-", path, (long)getpid());
+		dtk_buf_printf(tmp, "%.*s%.*s.tmp-%ld-", (int)(base - path), path, (int)blen, base,
+		               (long)getpid());
 		for (i = 0; i < 6; i++) {
 			seed = seed * 6364136223846793005u + 1442695040888963407u;
 			dtk_buf_putc(tmp, digits[(seed >> 33) % 36]);

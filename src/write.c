@@ -152,14 +152,17 @@ struct dtk_wfile *dtk_write_create(struct dtk_write *w, const char *name, char *
 	char *full = dtk_path_join(w->ctx->root, "insights"), *p = dtk_path_join(full, name);
 	struct stat st;
 	/* anything there, a FIFO or a dangling link too, is not opened */
-	int exists = lstat(p, &st) == 0 || errno != ENOENT;
+	int exists = lstat(p, &st) == 0, err = exists ? 0 : errno;
 	struct dtk_wfile *f;
 
 	free(full);
 	free(p);
-	if (exists || S_find(w, name)) {
+	if (exists || S_find(w, name) || err != ENOENT) {
 		free(text);
-		dtk_write_refuse(w, "insights/%s already exists", name);
+		if (exists || err == ENOENT)
+			dtk_write_refuse(w, "insights/%s already exists", name);
+		else
+			dtk_write_refuse(w, "cannot create insights/%s: %s", name, strerror(err));
 		return NULL;
 	}
 	f = S_add(w, name);

@@ -178,16 +178,54 @@ static void test_from_wrong_types(void **state)
 static void test_add_after_flow_entry(void **state)
 {
 	(void)state;
-	S_add_to(
-	        "node: gamma\nbloom: remember\ninsights:\n"
-	        "  - {id: gamma-001, title: a, claim: b, confidence: low, source: paper-a, "
-	        "created: 2026-01-01} # one\n",
-	        "gamma-htsx23s\n",
-	        "node: gamma\nbloom: remember\ninsights:\n"
-	        "  - {id: gamma-001, title: a, claim: b, confidence: low, source: paper-a, "
-	        "created: 2026-01-01} # one\n"
-	        "  - {id: gamma-htsx23s, title: T, claim: \"a\\nb\", confidence: low, source: paper-a, "
-	        "created: 2026-05-01}\n");
+	S_add_to("node: gamma\nbloom: remember\ninsights:\n"
+	         "  - {id: gamma-001, title: a, claim: b, confidence: low, source: paper-a, "
+	         "created: 2026-01-01} # one\n",
+	         "gamma-htsx23s\n",
+	         "node: gamma\nbloom: remember\ninsights:\n"
+	         "  - {id: gamma-001, title: a, claim: b, confidence: low, source: paper-a, "
+	         "created: 2026-01-01} # one\n"
+	         "  - {id: gamma-htsx23s, title: T, claim: \"a\\nb\", confidence: low, source: "
+	         "paper-a, "
+	         "created: 2026-05-01}\n");
+}
+
+/* A node whose name is as long as a file name allows, less ".yaml": its
+ * file is written (the temporary file's name is cut to fit); a longer one
+ * is refused for what it is, not as a file that exists. */
+static void test_long_node_name(void **state)
+{
+	char *dir = t_base(), name[260];
+	struct t_run r;
+	(void)state;
+	memset(name, 'n', 250);
+	name[250] = '\0';
+	RUN(r, dir, 0, "add-node", name, "--category", "策略", "-q");
+	t_run_free(&r);
+	RUN(r, dir, 0, "stance", name, "a stance", "-q");
+	t_run_free(&r);
+	RUN(r, dir, 0, "check", "-q");
+	t_run_free(&r);
+	memset(name, 'm', 252);
+	name[252] = '\0';
+	RUN(r, dir, 2, "add-node", name, "--category", "策略");
+	assert_non_null(strstr(r.err, ".yaml: File name too long\n"));
+	t_run_free(&r);
+	t_done(dir);
+}
+
+/* An argument's newline or control byte is escaped in the message that
+ * quotes it: it cannot forge a line of output. */
+static void test_messages_escape_arguments(void **state)
+{
+	char *dir = t_base();
+	struct t_run r;
+	(void)state;
+	RUN(r, dir, 2, "use", "alpha-001\ndtk: forged\x1b[2J");
+	assert_string_equal(r.err, "dtk use: error: 'alpha-001\\ndtk: forged\\x1b[2J' is not an "
+	                           "entry id (<node>-<suffix>)\nsee 'dtk use --help'\n");
+	t_run_free(&r);
+	t_done(dir);
 }
 
 /* A node file whose 'insights' is not a list: add says where, and writes
@@ -250,8 +288,7 @@ static void test_counter_on_a_value_not_a_count(void **state)
 		text = dtk_buf_detach(&b);
 		t_write_str(dir, "insights/alpha.yaml", text);
 		RUN(r, dir, 2, "use", "alpha-002");
-		assert_non_null(
-		        strstr(r.err, "insights/alpha.yaml:25:11: error: 'used' is "));
+		assert_non_null(strstr(r.err, "insights/alpha.yaml:25:11: error: 'used' is "));
 		assert_non_null(strstr(r.err, "not a count"));
 		t_run_free(&r);
 		after = t_read(dir, "insights/alpha.yaml", NULL);
@@ -299,6 +336,8 @@ int main(void)
 	        cmocka_unit_test(test_add_after_flow_entry),
 	        cmocka_unit_test(test_add_after_kept_block_scalar),
 	        cmocka_unit_test(test_add_to_insights_not_a_list),
+	        cmocka_unit_test(test_messages_escape_arguments),
+	        cmocka_unit_test(test_long_node_name),
 	        cmocka_unit_test(test_counter_on_a_value_not_a_count),
 	        cmocka_unit_test(test_tagged_values_replaced_whole),
 	        cmocka_unit_test(test_from_stdin_too_big),
