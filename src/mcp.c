@@ -495,11 +495,13 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
  * build of it is then bounded (a few hundred bytes a value) before it
  * builds anything. A count of brackets, commas and colons outside strings
  * bounds the values from above; malformed text is left to the parser.
+ * Returns -2 when only the depth is too great: it is parsed (jansson stops
+ * at 2048 levels), so that its id can be answered.
  */
 static int S_bounded(const char *msg, size_t len)
 {
 	size_t i, values = 1, depth = 0;
-	int in_string = 0;
+	int in_string = 0, deep = 0;
 
 	for (i = 0; i < len; i++) {
 		char c = msg[i];
@@ -514,8 +516,7 @@ static int S_bounded(const char *msg, size_t len)
 		case '"': in_string = 1; break;
 		case '[':
 		case '{':
-			if (++depth > DTK_MCP_MAX_DEPTH)
-				return -1;
+			deep |= ++depth > DTK_MCP_MAX_DEPTH;
 			/* fall through */
 		case ',':
 		case ':':
@@ -527,22 +528,40 @@ static int S_bounded(const char *msg, size_t len)
 		default: break;
 		}
 	}
-	return 0;
+	return deep ? -2 : 0;
 }
 
-/* Parses msg within the bounds. Returns the JSON (a new reference), or
- * NULL with *code set. */
-static json_t *S_parse(const char *msg, size_t len, int *code)
+/* Parses msg within the bounds (strings may hold U+0000: the request is
+ * then refused under its id). Returns the JSON (a new reference), or NULL
+ * with *code set; *deep is 1 when it nests deeper than DTK_MCP_MAX_DEPTH
+ * (to be refused, under its id). */
+static json_t *S_parse(const char *msg, size_t len, int *code, int *deep)
 {
 	json_error_t je;
-	json_t *j;
+	int b = S_bounded(msg, len);
 
 	*code = E_REQUEST;
-	if (S_bounded(msg, len) < 0)
+	*deep = b == -2;
+	if (b == -1)
 		return NULL;
 	*code = E_PARSE;
-	j = json_loadb(msg, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
-	return j;
+	return json_loadb(msg, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+}
+
+/* Returns 1 when a string of j (a key or a value) holds U+0000. */
+static int S_has_nul(json_t *j)
+{
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	if (json_is_string(j))
+		return strlen(json_string_value(j)) != json_string_length(j);
+	json_object_foreach(
+	        j, k, v) if (strlen(k) != json_object_iter_key_len(json_object_key_to_iter(k)) ||
+	                     S_has_nul(v)) return 1;
+	json_array_foreach(j, i, v) if (S_has_nul(v)) return 1;
+	return 0;
 }
 
 /* ---- cancellation ---- */
@@ -553,7 +572,7 @@ static int S_cancelled(struct dtk_mcp *m, json_t *id)
 {
 	const char *p = m->pending, *end, *nl;
 	json_t *j;
-	int code, found = 0;
+	int code, deep, found = 0;
 
 	if (!p)
 		return 0;
@@ -563,7 +582,7 @@ static int S_cancelled(struct dtk_mcp *m, json_t *id)
 			break; /* a line not read whole yet */
 		if (!memmem(p, (size_t)(nl - p), "notifications/cancelled", 23))
 			continue;
-		if (!(j = S_parse(p, (size_t)(nl - p), &code)))
+		if (!(j = S_parse(p, (size_t)(nl - p), &code, &deep)))
 			continue;
 		found = json_is_string(json_object_get(j, "method")) &&
 		        !strcmp(json_string_value(json_object_get(j, "method")),
@@ -607,11 +626,20 @@ static char *S_request(struct dtk_mcp *m, json_t *j, json_t *id, const char *met
 	if (bad)
 		return S_qerror(&q, E_PARAMS, "_meta's " META_VERSION " must be a string");
 	if (claim && strcmp(claim, MODERN)) {
-		data = json_pack("{s:[],s:s}", "supported", "requested", claim);
+		/* a version dtk speaks after initialize is no answer to one named
+		 * in _meta: then only the one that may be named there is listed */
+		int legacy = 0;
 		for (i = 0; i < DTK_MCP_N_VERSIONS; i++)
+			legacy |= !strcmp(claim, dtk_mcp_versions[i]);
+		data = json_pack("{s:[],s:s}", "supported", "requested", claim);
+		for (i = 0; i < (legacy ? 1 : DTK_MCP_N_VERSIONS); i++)
 			json_array_append_new(json_object_get(data, "supported"),
 			                      json_string(dtk_mcp_versions[i]));
-		out = S_error_data(q.id, E_VERSION, "Unsupported protocol version", data);
+		out = S_error_data(q.id, E_VERSION,
+		                   legacy ? "Unsupported protocol version in _meta: this one is "
+		                            "spoken after initialize"
+		                          : "Unsupported protocol version",
+		                   data);
 		return out;
 	}
 	q.modern = claim != NULL;
@@ -642,6 +670,10 @@ static char *S_message(struct dtk_mcp *m, json_t *j)
 			out = S_error(id ? json_incref(id) : NULL, E_REQUEST, "Invalid Request");
 	} else if (!json_is_string(method)) {
 		out = S_error(id ? json_incref(id) : NULL, E_REQUEST, "Invalid Request");
+	} else if (id && S_has_nul(j)) {
+		out = S_error(
+		        json_incref(id), E_PARAMS,
+		        "a string of the request holds U+0000 (NUL), which no argument takes");
 	} else if (id) {
 		out = S_request(m, j, id, json_string_value(method));
 	} /* else a notification: nothing is answered */
@@ -693,8 +725,8 @@ static int S_batch(struct dtk_mcp *m, json_t *batch, FILE *out)
  * Returns 1 when it wrote one, 0 when none is due. */
 static int S_handle(struct dtk_mcp *m, const char *msg, size_t len, FILE *out)
 {
-	int code, rc;
-	json_t *j = S_parse(msg, len, &code);
+	int code, rc, deep;
+	json_t *j = S_parse(msg, len, &code, &deep), *id = json_object_get(j, "id");
 
 	if (!j)
 		return S_put(out, 0,
@@ -703,6 +735,14 @@ static int S_handle(struct dtk_mcp *m, const char *msg, size_t len, FILE *out)
 		                             ? "Parse error"
 		                             : "message nests deeper than "
 		                               "64 levels or holds more than 100000 values"));
+	if (deep) { /* refused, under its id when it can be read */
+		rc = S_put(
+		        out, 0,
+		        S_error(json_is_string(id) || json_is_integer(id) ? json_incref(id) : NULL,
+		                E_REQUEST, "message nests deeper than 64 levels"));
+		json_decref(j);
+		return rc;
+	}
 	/* batches exist in 2025-03-26 only (2025-06-18 removed them) */
 	if (json_is_array(j) && json_array_size(j) && m->version &&
 	    !strcmp(m->version, "2025-03-26"))

@@ -658,8 +658,8 @@ static void test_bounds(void **state)
 	dtk_buf_puts(&b, "}}");
 	j = S_ask(m, b.ptr);
 	assert_string_equal(dtk_buf_cstr(&b) + 0, b.ptr);
-	assert_int_equal(S_code(j), -32600); /* 66 deep: refused unparsed, id unread */
-	assert_true(json_is_null(json_object_get(j, "id")));
+	assert_int_equal(S_code(j), -32600); /* 66 deep: refused, under its id */
+	assert_int_equal(json_integer_value(json_object_get(j, "id")), 1);
 	assert_non_null(
 	        strstr(json_string_value(json_object_get(json_object_get(j, "error"), "message")),
 	               "64 levels"));
@@ -679,6 +679,12 @@ static void test_bounds(void **state)
 	j = S_ask(m, b.ptr);
 	assert_int_equal(json_integer_value(json_object_get(j, "id")), 3);
 	assert_non_null(json_object_get(j, "result"));
+	json_decref(j);
+	/* a string holding U+0000 (valid JSON): refused under its id */
+	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\",\"params\":{\"x\":"
+	             "\"a\\u0000b\"}}");
+	assert_int_equal(S_code(j), -32602);
+	assert_int_equal(json_integer_value(json_object_get(j, "id")), 4);
 	json_decref(j);
 	dtk_buf_release(&b);
 	dtk_mcp_free(m);
@@ -715,6 +721,16 @@ static void test_modern(void **state)
 	data = json_object_get(json_object_get(j, "error"), "data");
 	assert_string_equal(json_string_value(json_object_get(data, "requested")), "2099-01-01");
 	assert_int_equal(json_array_size(json_object_get(data, "supported")), DTK_MCP_N_VERSIONS);
+	json_decref(j);
+	/* a version spoken after initialize, named in _meta: only 2026-07-28 is
+	 * listed, the one a retry may name there */
+	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\",\"params\":"
+	             "{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2025-11-25\"}}}");
+	assert_int_equal(S_code(j), -32022);
+	data = json_object_get(json_object_get(j, "error"), "data");
+	assert_int_equal(json_array_size(json_object_get(data, "supported")), 1);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(data, "supported"), 0)),
+	                    "2026-07-28");
 	json_decref(j);
 	S_expect_error(m,
 	               "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\",\"params\":"
