@@ -50,7 +50,7 @@ struct param {
 	const char *const *choices; /* NULL-terminated, for 'e' */
 };
 
-#define MAX_PARAMS 10 /* the most a tool takes (add) */
+#define MAX_PARAMS 11 /* the most a tool takes (add) */
 
 struct tool {
 	const char *name, *cmd, *title, *desc;
@@ -79,6 +79,13 @@ static const char *const S_bloom[] = {"remember", "understand", "apply", "analyz
 		"dry_run", 'b', 0, "--dry-run",                                                    \
 		        "write nothing: the result is {dry_run, diff}, the diff of every file "    \
 		        "it would change",                                                         \
+		        NULL                                                                       \
+	}
+#define ALLOW_FUTURE                                                                               \
+	{                                                                                          \
+		"allow_future", 'b', 0, "--allow-future",                                          \
+		        "accept a date after today (a typo in a date keeps an entry fresh for "    \
+		        "ever: only when you mean it)",                                            \
 		        NULL                                                                       \
 	}
 #define IDS(what)                                                                                  \
@@ -238,6 +245,7 @@ static const struct tool S_tools[] = {
           {"verified_by", 'l', 0, "--verified-by", "ids of corroborating sources", NULL},
           {"relates", 'l', 0, "--relates", "ids of related entries", NULL},
           {"created", 'd', 0, "--created", "its date (" DATE "; default today)", NULL},
+          ALLOW_FUTURE,
           /* ---- the duplicate check ---- */
           {"distinct_from", 'l', 0, "--distinct-from",
            "ids of entries the new one says something else than: not refused as their "
@@ -334,8 +342,9 @@ static const struct tool S_tools[] = {
          "them fresh again.",
          {"--format", "json"},
          {IDS("entry ids (one or a list)"),
-          {"date", 'd', 0, "--date", "the review's date (" DATE "; default today; not after it)",
-           NULL},
+          {"date", 'd', 0, "--date",
+           "the review's date (" DATE "; default today; not after it unless allow_future)", NULL},
+          ALLOW_FUTURE,
           DRY_RUN},
          O_WRITE,
          H_IDEMPOTENT,
@@ -420,8 +429,9 @@ static const struct tool S_tools[] = {
           {"title", 's', 0, "--title", "the new title", NULL},
           {"claim", 's', 0, "--claim", "the new claim, in full", NULL},
           {"source", 's', 0, "--source", "the new source's id", NULL},
-          {"date", 'd', 0, "--date", "the revision's date (" DATE "; default today; not after it)",
-           NULL},
+          {"date", 'd', 0, "--date",
+           "the revision's date (" DATE "; default today; not after it unless allow_future)", NULL},
+          ALLOW_FUTURE,
           DRY_RUN},
          O_WRITE,
          H_IDEMPOTENT | H_DESTRUCTIVE,
@@ -435,8 +445,9 @@ static const struct tool S_tools[] = {
          {{"id", 's', 1, NULL, "the source's id", NULL},
           {"title", 's', 0, "--title", "the new title", NULL},
           {"url", 's', 0, "--url", "the new URL (absolute)", NULL},
-          {"date", 'd', 0, "--date", "the revision's date (" DATE "; default today; not after it)",
-           NULL},
+          {"date", 'd', 0, "--date",
+           "the revision's date (" DATE "; default today; not after it unless allow_future)", NULL},
+          ALLOW_FUTURE,
           DRY_RUN},
          O_WRITE,
          H_IDEMPOTENT | H_DESTRUCTIVE,
@@ -493,7 +504,9 @@ static const struct tool S_tools[] = {
          {"--format", "json"},
          {{"old", 's', 1, NULL, "the entry replaced", NULL},
           {"new", 's', 1, NULL, "the live entry that replaces it", NULL},
-          {"date", 'd', 0, "--date", "the date (" DATE "; default today; not after it)", NULL},
+          {"date", 'd', 0, "--date",
+           "the date (" DATE "; default today; not after it unless allow_future)", NULL},
+          ALLOW_FUTURE,
           DRY_RUN},
          O_WRITE,
          H_IDEMPOTENT | H_DESTRUCTIVE,
@@ -508,7 +521,9 @@ static const struct tool S_tools[] = {
          {"--format", "json"},
          {IDS("entry ids (one or a list)"),
           {"reason", 's', 1, "--reason", "why they are withdrawn", NULL},
-          {"date", 'd', 0, "--date", "the date (" DATE "; default today; not after it)", NULL},
+          {"date", 'd', 0, "--date",
+           "the date (" DATE "; default today; not after it unless allow_future)", NULL},
+          ALLOW_FUTURE,
           DRY_RUN},
          O_WRITE,
          H_IDEMPOTENT | H_DESTRUCTIVE,
@@ -864,10 +879,12 @@ done:
 /* ---- messages ---- */
 
 /* When s begins with a command line's words (after b's text), puts the
- * tool's words for them into b: "dtk <cmd>:" at a line's start becomes
+ * tool's words for them into b (t's, the tool run, when it runs them): "dtk <cmd>:" at a line's
+ * start becomes
  * "<tool>:", "'dtk <cmd> ...'" and "dtk <cmd>" within a sentence "the tool
  * '<tool>'". Returns how many bytes of s it replaced, or 0. */
-static size_t S_tool_words(struct dtk_buf *b, const char *prefix, const char *s, int line_start)
+static size_t S_tool_words(struct dtk_buf *b, const char *prefix, const struct tool *t,
+                           const char *s, int line_start)
 {
 	int quoted = *s == '\'';
 	const char *c = s + quoted + 4;
@@ -879,7 +896,9 @@ static size_t S_tool_words(struct dtk_buf *b, const char *prefix, const char *s,
 	if (!quoted && !line_start && strchr(" (", b->ptr[b->len - 1]) == NULL)
 		return 0; /* inside a word */
 	n = strspn(c, "abcdefghijklmnopqrstuvwxyz-");
-	if (!n || !(o = S_for_cmd(c, n)))
+	/* the tool run first (crystallize_plan for crystallize) */
+	o = t && strlen(t->cmd) == n && !strncmp(t->cmd, c, n) ? t : S_for_cmd(c, n);
+	if (!n || !o)
 		return 0;
 	if (!quoted && line_start && c[n] == ':') {
 		dtk_buf_printf(b, "%s%s", prefix, o->name);
@@ -916,7 +935,7 @@ static char *S_mcp_text(const char *prefix, const struct tool *t, const char *s)
 			s += *s == '\n';
 			continue;
 		}
-		if ((n = S_tool_words(&b, prefix, s, line_start))) {
+		if ((n = S_tool_words(&b, prefix, t, s, line_start))) {
 			s += n;
 			continue;
 		}

@@ -220,13 +220,17 @@ static void test_tools_list(void **state)
 }
 
 /* A tools/call answered with an isError result whose text is want. */
+/* (want NULL: a text that names the argument allow_future) */
 static void S_expect_tool_error(struct dtk_mcp *m, const char *msg, const char *want)
 {
 	json_t *j = S_ask(m, msg), *r = json_object_get(j, "result");
+	const char *text = json_string_value(
+	        json_object_get(json_array_get(json_object_get(r, "content"), 0), "text"));
 	assert_true(json_is_true(json_object_get(r, "isError")));
-	assert_string_equal(json_string_value(json_object_get(
-	                            json_array_get(json_object_get(r, "content"), 0), "text")),
-	                    want);
+	if (want)
+		assert_string_equal(text, want);
+	else
+		assert_non_null(strstr(text, "argument 'allow_future'"));
 	json_decref(j);
 }
 
@@ -351,6 +355,21 @@ static void test_reindex_tool(void **state)
 	sc = S_tool(m, "reindex", "{}");
 	assert_true(json_is_false(json_object_get(sc, "written")));
 	json_decref(sc);
+	/* a date after today: the refusal names the argument that accepts it */
+	S_expect_tool_error(m,
+	                    "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{"
+	                    "\"name\":\"review\",\"arguments\":{\"ids\":\"beta-001\",\"date\":"
+	                    "\"2999-01-01\"}}}",
+	                    NULL);
+	json_decref(S_tool(m, "review",
+	                   "{\"ids\":\"beta-001\",\"date\":\"2999-01-01\",\"allow_future\":true,"
+	                   "\"dry_run\":true}"));
+	/* crystallize_plan's messages name it, not the command it runs */
+	S_expect_tool_error(m,
+	                    "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{"
+	                    "\"name\":\"crystallize_plan\",\"arguments\":{\"date\":\"2000-01-01\"}}}",
+	                    "crystallize_plan: error: the date 2000-01-01 is not after the last run "
+	                    "2026-07-01");
 	/* words split at any white space: U+3000, the ideographic space of
 	 * Chinese and Japanese input, too */
 	sc = S_tool(m, "search", "{\"query\":\"tensor\u3000domain\"}");
