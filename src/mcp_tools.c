@@ -29,6 +29,7 @@
 enum shape {
 	O_OBJECT, /* the command's JSON object */
 	O_PAGE,   /* the command's JSON array or lines, a page of it in short form */
+	O_PLAN,   /* the command's object of lists: each cut to a page, or one paged */
 	O_ID,     /* the command's one line, as {"id": "..."} */
 	O_CHECK,  /* {"valid": bool, "index_current": bool} from the exit status */
 	O_WRITE,  /* a write's JSON, cut to the fields it changed (keep) */
@@ -39,8 +40,9 @@ enum { H_READ_ONLY = 1, H_IDEMPOTENT = 2, H_DESTRUCTIVE = 4 };
 
 /* One argument of a tool: its JSON type ('s' string, 'e' one of choices,
  * 'd' date, 'b' boolean, 'l' string or list of strings, 'w' words: a string
- * split at spaces, 'p' page size, 'c' cursor: the last two the server's
- * own), the option it becomes (NULL: an operand, in order). */
+ * split at spaces, 'p' page size, 'c' cursor, 'k' one of choices: the last
+ * three the server's own), the option it becomes (NULL: an operand, in
+ * order). */
 struct param {
 	const char *name;
 	char type;
@@ -63,6 +65,11 @@ struct tool {
 };
 
 static const char *const S_conf[] = {"high", "medium", "low", NULL};
+/* The lists of crystallize --plan's object (docs/commands.md). */
+static const char *const S_plan_lists[] = {
+        "new_entries",       "reviews", "stale",           "candidates",
+        "meet_high_rule",    "revised", "revised_sources", "stance_unchanged",
+        "cross_domain_refs", NULL};
 static const char *const S_lang[] = {"zh", "en", NULL};
 static const char *const S_bloom[] = {"remember", "understand", "apply", "analyze",
                                       "evaluate", "create",     NULL};
@@ -218,10 +225,16 @@ static const struct tool S_tools[] = {
          "Crystallization worklist",
          "What a crystallization (the periodic review of the base) would work through: new "
          "and changed entries, pairs of entries to review together, stale entries, candidates "
-         "for high confidence. Writes nothing.",
+         "for high confidence. Writes nothing. Each list holds its first limit items (default "
+         "20) and totals says how long each is; name one in list, with cursor, to page "
+         "through it.",
          {"--plan", "--format", "json"},
-         {{"date", 'd', 0, "--date", "the run's date (" DATE "; default today)", NULL}},
-         O_OBJECT,
+         {{"date", 'd', 0, "--date", "the run's date (" DATE "; default today)", NULL},
+          {"list", 'k', 0, NULL, "one list of the worklist, a page of it as list gives entries",
+           S_plan_lists},
+          {"limit", 'p', 0, NULL, "items per list or page (1 to 100; default 20)", NULL},
+          {"cursor", 'c', 0, NULL, "with list: the nextCursor of its previous page", NULL}},
+         O_PLAN,
          READ,
          -1,
          NULL},
@@ -633,6 +646,7 @@ static json_t *S_output_schema(const struct tool *t)
 		                 "properties", "valid", "type", "boolean", "index_current", "type",
 		                 "boolean", "required", "valid", "index_current");
 	case O_OBJECT:
+	case O_PLAN:
 	case O_WRITE: break;
 	}
 	return json_pack("{s:s}", "type", "object");
@@ -715,6 +729,7 @@ static void S_accepts(struct dtk_buf *b, const struct param *p)
 
 	switch (p->type) {
 	case 'e':
+	case 'k':
 		dtk_buf_puts(b, "one of");
 		for (i = 0; p->choices[i]; i++)
 			dtk_buf_printf(b, "%s\"%s\"", i ? ", " : " ", p->choices[i]);
@@ -780,6 +795,7 @@ static int S_fits(const struct param *p, json_t *v)
 		return 1;
 	case 'd': return json_is_string(v) && dtk_date_parse(&d, json_string_value(v)) == 0;
 	case 'e':
+	case 'k':
 		if (!json_is_string(v))
 			return 0;
 		for (i = 0; p->choices[i]; i++)
@@ -799,7 +815,7 @@ static void S_add_arg(const struct param *p, json_t *v, struct argv *a, struct a
 	json_t *item;
 	size_t i;
 
-	if (p->type == 'p' || p->type == 'c')
+	if (p->type == 'p' || p->type == 'c' || p->type == 'k')
 		return; /* the server's own */
 	if (p->type == 'b') {
 		if (json_is_true(v))
@@ -1039,8 +1055,6 @@ static int S_cursor(json_t *cursor, size_t *offset)
 	return 0;
 }
 
-/* Returns the page of entries (stolen) from offset, of size entries, as
- * {entries, total, nextCursor?}. */
 /* Returns the page result: page (stolen), the total and, when entries are
  * left after it, the cursor of the next page. */
 static json_t *S_page_result(json_t *page, size_t offset, size_t size, size_t total)
@@ -1055,6 +1069,8 @@ static json_t *S_page_result(json_t *page, size_t offset, size_t size, size_t to
 	return r;
 }
 
+/* Returns the page of entries (stolen) from offset, of size entries, as
+ * {entries, total, nextCursor?}. */
 static json_t *S_page(json_t *entries, size_t offset, size_t size)
 {
 	json_t *page = json_array();
@@ -1089,6 +1105,43 @@ static json_t *S_page_lines(const char *out, size_t offset, size_t size, size_t 
 		json_decref(e);
 	}
 	return S_page_result(page, offset, size, total == SIZE_MAX ? i : total);
+}
+
+/* Returns the worklist j (stolen) as the tool gives it: with list, a page of
+ * that list; else j with each list cut to its first size items and
+ * "totals" holding the length of each. NULL when j is not an object. */
+static json_t *S_plan(json_t *j, const char *list, size_t offset, size_t size)
+{
+	json_t *totals = json_object(), *v, *page;
+	const char *k;
+	size_t i, n;
+
+	if (!json_is_object(j)) {
+		json_decref(j);
+		json_decref(totals);
+		return NULL;
+	}
+	if (list) {
+		v = json_object_get(j, list);
+		n = json_array_size(v);
+		page = json_array();
+		for (i = offset; i < n && i < offset + size; i++)
+			json_array_append(page, json_array_get(v, i));
+		json_decref(j);
+		json_decref(totals);
+		return S_page_result(page, offset, size, n);
+	}
+	json_object_foreach(j, k, v)
+	{
+		if (!json_is_array(v))
+			continue;
+		n = json_array_size(v);
+		json_object_set_new(totals, k, json_integer((json_int_t)n));
+		while (json_array_size(v) > size)
+			json_array_remove(v, json_array_size(v) - 1);
+	}
+	json_object_set_new(j, "totals", totals);
+	return j;
 }
 
 /* Returns object o cut to "id" and the fields of keep (a new reference). */
@@ -1132,7 +1185,8 @@ static json_t *S_write_result(const struct tool *t, json_t *j)
 
 /* Returns the structured content of tool t's output (a new reference), or
  * NULL when it is not what the command promises. */
-static json_t *S_shape(const struct tool *t, const char *out, int status, const struct dtk_page *pg)
+static json_t *S_shape(const struct tool *t, const char *out, int status, const struct dtk_page *pg,
+                       json_t *args)
 {
 	size_t offset = pg->offset, size = pg->size;
 	json_t *j = NULL;
@@ -1155,6 +1209,9 @@ static json_t *S_shape(const struct tool *t, const char *out, int status, const 
 		if (json_is_object(j))
 			return j;
 		break;
+	case O_PLAN:
+		return S_plan(json_loads(out, 0, NULL),
+		              json_string_value(json_object_get(args, "list")), offset, size);
 	case O_WRITE:
 		j = json_loads(out, 0, NULL);
 		if (json_is_object(j) || json_is_array(j))
@@ -1248,7 +1305,7 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 		r = S_error_text(dtk_buf_cstr(&msg));
 		goto done;
 	}
-	if (t->shape == O_PAGE && limit && !json_is_null(limit))
+	if ((t->shape == O_PAGE || t->shape == O_PLAN) && limit && !json_is_null(limit))
 		S_integral(limit, &size);
 	page = (struct dtk_page){offset, (size_t)size, SIZE_MAX};
 	rc = S_run(&a, hold, t->shape == O_PAGE ? &page : NULL, &out, &err);
@@ -1259,7 +1316,7 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 		*raw = out;
 		out = NULL;
 		S_warnings(prefix, t, r, err);
-	} else if (!(sc = S_shape(t, out, rc, &page))) {
+	} else if (!(sc = S_shape(t, out, rc, &page, args))) {
 		r = S_error_result(prefix, t, out,
 		                   "the command's output is not what the tool promises", rc);
 	} else {
@@ -1299,7 +1356,8 @@ int dtk_mcp_tools_call(const char *prefix, const char *name, json_t *args,
 		*result = S_error_text(msgbuf);
 		return 0;
 	}
-	if (t->shape == O_PAGE && S_cursor(json_object_get(args, "cursor"), &offset) < 0) {
+	if ((t->shape == O_PAGE || t->shape == O_PLAN) &&
+	    S_cursor(json_object_get(args, "cursor"), &offset) < 0) {
 		snprintf(msgbuf, msgsize,
 		         "Invalid cursor: tool '%s%s' takes the nextCursor of a page it gave",
 		         prefix, t->name);

@@ -364,12 +364,36 @@ static void test_reindex_tool(void **state)
 	json_decref(S_tool(m, "review",
 	                   "{\"ids\":\"beta-001\",\"date\":\"2999-01-01\",\"allow_future\":true,"
 	                   "\"dry_run\":true}"));
+	/* crystallize_plan: each list cut to limit, its length in totals; one
+	 * list paged */
+	{
+		json_t *plan = S_tool(m, "crystallize_plan",
+		                      "{\"date\":\"2026-12-01\",\"limit\":1}"),
+		       *page;
+		json_int_t stale = json_integer_value(
+		        json_object_get(json_object_get(plan, "totals"), "stale"));
+		assert_true(stale >= 2);
+		assert_int_equal(json_array_size(json_object_get(plan, "stale")), 1);
+		page = S_tool(m, "crystallize_plan",
+		              "{\"date\":\"2026-12-01\",\"list\":\"stale\",\"limit\":1,"
+		              "\"cursor\":\"o1\"}");
+		assert_int_equal(json_integer_value(json_object_get(page, "total")), stale);
+		assert_int_equal(json_array_size(json_object_get(page, "entries")), 1);
+		assert_string_not_equal(
+		        json_string_value(json_object_get(
+		                json_array_get(json_object_get(page, "entries"), 0), "id")),
+		        json_string_value(json_object_get(
+		                json_array_get(json_object_get(plan, "stale"), 0), "id")));
+		json_decref(plan);
+		json_decref(page);
+	}
 	/* crystallize_plan's messages name it, not the command it runs */
-	S_expect_tool_error(m,
-	                    "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{"
-	                    "\"name\":\"crystallize_plan\",\"arguments\":{\"date\":\"2000-01-01\"}}}",
-	                    "crystallize_plan: error: the date 2000-01-01 is not after the last run "
-	                    "2026-07-01");
+	S_expect_tool_error(
+	        m,
+	        "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{"
+	        "\"name\":\"crystallize_plan\",\"arguments\":{\"date\":\"2000-01-01\"}}}",
+	        "crystallize_plan: error: the date 2000-01-01 is not after the last run "
+	        "2026-07-01");
 	/* words split at any white space: U+3000, the ideographic space of
 	 * Chinese and Japanese input, too */
 	sc = S_tool(m, "search", "{\"query\":\"tensor\u3000domain\"}");
@@ -748,8 +772,9 @@ static void test_modern(void **state)
 	assert_int_equal(S_code(j), -32022);
 	data = json_object_get(json_object_get(j, "error"), "data");
 	assert_int_equal(json_array_size(json_object_get(data, "supported")), 1);
-	assert_string_equal(json_string_value(json_array_get(json_object_get(data, "supported"), 0)),
-	                    "2026-07-28");
+	assert_string_equal(
+	        json_string_value(json_array_get(json_object_get(data, "supported"), 0)),
+	        "2026-07-28");
 	json_decref(j);
 	S_expect_error(m,
 	               "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\",\"params\":"
