@@ -265,7 +265,8 @@ static int S_print(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *nod
 			dtk_view_entry_json_links(&j, kb, e, links, n);
 			free(links);
 		} else
-			dtk_view_node_json(&j, kb, node);
+			dtk_view_node_json(&j, kb, node, ctx->page ? ctx->page->offset : 0,
+			                   ctx->page ? ctx->page->size : 0);
 		fputs(dtk_buf_cstr(&b), ctx->out);
 		dtk_buf_release(&b);
 	} else if (e) {

@@ -120,9 +120,13 @@ static const struct tool S_tools[] = {
          "contradictions) or one node (stance, Bloom level, every entry), with what names it "
          "(referenced_by: entries relating to or contradicting it). Call it before relying on "
          "or citing an entry that list or search returned in short form, and read any open "
-         "contradiction it shows.",
+         "contradiction it shows. A node's entries come limit at a time (default 20): "
+         "entries_total counts them, and nextCursor, passed as cursor, gives the next ones.",
          {"--format", "json"},
-         {{"target", 's', 1, NULL, "a node name, or an entry id (<node>-<suffix>)", NULL}},
+         {{"target", 's', 1, NULL, "a node name, or an entry id (<node>-<suffix>)", NULL},
+          {"limit", 'p', 0, NULL, "a node's entries per call (1 to 100; default 20)", NULL},
+          {"cursor", 'c', 0, NULL, "the nextCursor of the call before, for a node's next entries",
+           NULL}},
          O_OBJECT,
          READ,
          -1,
@@ -571,6 +575,16 @@ static const struct tool *S_find(const char *prefix, const char *name)
 		if (!strcmp(S_tools[i].name, name + n) && dtk_cmd_find(S_tools[i].cmd))
 			return &S_tools[i];
 	return NULL;
+}
+
+/* Returns 1 when tool t pages what it gives (a page size argument). */
+static int S_pages(const struct tool *t)
+{
+	const struct param *p;
+	for (p = t->params; p < t->params + MAX_PARAMS && p->name; p++)
+		if (p->type == 'p')
+			return 1;
+	return 0;
 }
 
 /* Returns the tool that runs command cmd, or NULL. */
@@ -1305,10 +1319,10 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 		r = S_error_text(dtk_buf_cstr(&msg));
 		goto done;
 	}
-	if ((t->shape == O_PAGE || t->shape == O_PLAN) && limit && !json_is_null(limit))
+	if (S_pages(t) && limit && !json_is_null(limit))
 		S_integral(limit, &size);
 	page = (struct dtk_page){offset, (size_t)size, SIZE_MAX};
-	rc = S_run(&a, hold, t->shape == O_PAGE ? &page : NULL, &out, &err);
+	rc = S_run(&a, hold, t->shape == O_PAGE || t->shape == O_OBJECT ? &page : NULL, &out, &err);
 	if (rc != 0 && rc != t->ok_status) {
 		r = S_error_result(prefix, t, out, err, rc);
 	} else if (t->shape == O_OBJECT && S_compact(out)) { /* produced once */
@@ -1356,8 +1370,7 @@ int dtk_mcp_tools_call(const char *prefix, const char *name, json_t *args,
 		*result = S_error_text(msgbuf);
 		return 0;
 	}
-	if ((t->shape == O_PAGE || t->shape == O_PLAN) &&
-	    S_cursor(json_object_get(args, "cursor"), &offset) < 0) {
+	if (S_pages(t) && S_cursor(json_object_get(args, "cursor"), &offset) < 0) {
 		snprintf(msgbuf, msgsize,
 		         "Invalid cursor: tool '%s%s' takes the nextCursor of a page it gave",
 		         prefix, t->name);

@@ -128,10 +128,13 @@ void dtk_view_entry_json_links(struct dtk_json *j, const struct dtk_kb *kb,
 	S_entry(j, kb, e, 1, links, n_links);
 }
 
-void dtk_view_node_json(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_node *node)
+void dtk_view_node_json(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_node *node,
+                        size_t offset, size_t limit)
 {
 	struct dtk_link *all, *links;
 	size_t i, n, n_all = dtk_links_into(&all, kb, node->name);
+	size_t from = limit ? offset : 0, to = node->n_entries;
+	char next[32];
 
 	dtk_json_object(j);
 	dtk_json_kstring(j, "node", node->name);
@@ -146,12 +149,23 @@ void dtk_view_node_json(struct dtk_json *j, const struct dtk_kb *kb, const struc
 		dtk_json_null(j);
 	dtk_json_key(j, "entries");
 	dtk_json_array(j);
-	for (i = 0; i < node->n_entries; i++) {
+	if (from > to)
+		from = to;
+	if (limit && limit < to - from)
+		to = from + limit;
+	for (i = from; i < to; i++) {
 		n = dtk_links_pick(&links, all, n_all, node->entries[i].id, NULL);
 		dtk_view_entry_json_links(j, kb, &node->entries[i], links, n);
 		free(links);
 	}
 	dtk_json_end(j, ']');
+	if (limit) { /* a page of the entries (dtk mcp) */
+		dtk_json_kint(j, "entries_total", (long)node->n_entries);
+		if (to < node->n_entries) {
+			snprintf(next, sizeof(next), "o%zu", to);
+			dtk_json_kstring(j, "nextCursor", next);
+		}
+	}
 	n = dtk_links_pick(&links, all, n_all, NULL, node->name);
 	S_json_links(j, links, n, 1);
 	free(links);

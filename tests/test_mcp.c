@@ -364,6 +364,21 @@ static void test_reindex_tool(void **state)
 	json_decref(S_tool(m, "review",
 	                   "{\"ids\":\"beta-001\",\"date\":\"2999-01-01\",\"allow_future\":true,"
 	                   "\"dry_run\":true}"));
+	/* show of a node: its entries limit at a time */
+	{
+		json_t *a = S_tool(m, "show", "{\"target\":\"alpha\",\"limit\":1}"),
+		       *b = S_tool(m, "show",
+		                   "{\"target\":\"alpha\",\"limit\":1,\"cursor\":\"o1\"}");
+		assert_int_equal(json_array_size(json_object_get(a, "entries")), 1);
+		assert_true(json_integer_value(json_object_get(a, "entries_total")) >= 3);
+		assert_string_equal(json_string_value(json_object_get(a, "nextCursor")), "o1");
+		assert_string_equal(
+		        json_string_value(json_object_get(
+		                json_array_get(json_object_get(b, "entries"), 0), "id")),
+		        "alpha-002");
+		json_decref(a);
+		json_decref(b);
+	}
 	/* crystallize_plan: each list cut to limit, its length in totals; one
 	 * list paged */
 	{

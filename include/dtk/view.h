@@ -19,7 +19,10 @@ void dtk_view_entry_json_links(struct dtk_json *j, const struct dtk_kb *kb,
                                size_t n_links);
 /* Writes node (with all its entries) as one JSON object, with the backlinks
  * of each entry and of the node (from other nodes and gaps) as kb holds
- * them: load it with DTK_KB_LINKED. */
-void dtk_view_node_json(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_node *node);
+ * them: load it with DTK_KB_LINKED. limit > 0: only limit entries from
+ * offset, then "entries_total" and, when entries are left, "nextCursor"
+ * ("o<offset>", dtk mcp's cursor). */
+void dtk_view_node_json(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_node *node,
+                        size_t offset, size_t limit);
 
 #endif
