@@ -181,7 +181,7 @@ cmd_args() {
 	# cache (run_row removes the cache before each run)
 	show-cold) args=("$dtk" -C "$2" show "$3") ;;
 	# a warm call of a dtk mcp session (the base held): show and search
-	mcp-show) args=("$mcpcall" "$dtk" "$2" show "{\"target\":\"$3\"}") ;;
+	mcp-show) args=("$mcpcall" "$dtk" "$2" show "{\"target\":\"$3\",\"limit\":100}") ;;
 	mcp-search) args=("$mcpcall" "$dtk" "$2" search '{"query":"infiniband rdma"}') ;;
 	plan) args=("$dtk" -C "$2" crystallize --plan --date "$4") ;;
 	startup) args=("$dtk" --version) ;; # what any dtk run costs before reading
