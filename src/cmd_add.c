@@ -281,6 +281,8 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 			return DTK_EXIT_INVALID;
 		if (a + b + c)
 			return dtk_cmd_usage_see(w->ctx, "add");
+		if (dtk_write_retired_links(w, "--relates", v, e->n_relates))
+			return DTK_EXIT_INVALID;
 	}
 	if (!strcmp(e->confidence, "high")) {
 		if ((min = dtk_write_high_min(w)) < 0)

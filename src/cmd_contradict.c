@@ -69,6 +69,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		goto done;
 	con.other = a->argv[1];
 	rc = dtk_write_known_pair(&w, a->argv[0], "<other-id>", con.other, 0);
+	if (rc == DTK_EXIT_OK && dtk_write_retired_links(&w, "<other-id>", &con.other, 1))
+		rc = DTK_EXIT_INVALID;
 	if (rc == DTK_EXIT_OK)
 		rc = dtk_write_each(&w, 1, a->argv, 0, S_contradict, &con);
 done:
@@ -80,8 +82,9 @@ const struct dtk_cmd dtk_cmd_contradict = {
         .name = "contradict",
         .summary = "record an open contradiction between two entries",
         .help = "\nAppends {id: <other-id>, status: open, note: TEXT} to the entry's\n"
-                "contradicts. Refused: the entry itself, a contradiction between the two\n"
-                "already recorded, on either entry (resolve it with 'dtk resolve').\n",
+                "contradicts. Refused: the entry itself, a retired (superseded or\n"
+                "retracted) entry, a contradiction between the two already recorded, on\n"
+                "either entry (resolve it with 'dtk resolve').\n",
         .examples = "examples:\n"
                     "  dtk contradict weight-management-004 weight-management-001 \\\n"
                     "      --note 'P2P pays off only at scale'\n",

@@ -30,6 +30,9 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	if (dtk_args_operands(ctx, a, 2, 2, "<entry-id> <other-id>") < 0)
 		goto done;
 	rc = dtk_write_known_pair(&w, a->argv[0], "<other-id>", a->argv[1], 0);
+	if (rc == DTK_EXIT_OK &&
+	    dtk_write_retired_links(&w, "<other-id>", (const char *const *)&a->argv[1], 1))
+		rc = DTK_EXIT_INVALID;
 	if (rc == DTK_EXIT_OK)
 		rc = dtk_write_each(&w, 1, a->argv, 0, S_relate, a->argv[1]);
 done:
@@ -42,7 +45,7 @@ const struct dtk_cmd dtk_cmd_relate = {
         .summary = "record that an entry relates to another",
         .help = "\nAppends <other-id> to the entry's relates: an entry of this base (it must\n"
                 "exist) or <domain>:<entry-id> in another domain. Refused: the entry\n"
-                "itself, an id already there.\n",
+                "itself, an id already there, a retired (superseded or retracted) entry.\n",
         .examples = "examples:\n"
                     "  dtk relate weight-management-002 weight-management-004\n"
                     "  dtk relate weight-management-002 inference-system:engine-architecture-001\n",

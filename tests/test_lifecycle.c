@@ -621,6 +621,20 @@ static void test_retired_refusals(void **state)
 	assert_string_equal(r.err, "dtk confidence: error: beta-001 is retracted: high is for "
 	                           "live entries\n");
 	t_run_free(&r);
+	/* no new link to knowledge withdrawn (dtk check warns of one) */
+	RUN(r, dir, 2, "relate", "alpha-001", "alpha-003");
+	assert_string_equal(r.err, "dtk relate: error: <other-id> 'alpha-003' is superseded by "
+	                           "alpha-002: a link to knowledge withdrawn; link to alpha-002\n");
+	t_run_free(&r);
+	RUN(r, dir, 2, "contradict", "alpha-001", "beta-001", "--note", "n");
+	assert_string_equal(r.err, "dtk contradict: error: <other-id> 'beta-001' is retracted: a "
+	                           "link to knowledge withdrawn\n");
+	t_run_free(&r);
+	RUN(r, dir, 2, "add", "alpha", "--title", "T", "--claim", "A new claim.", "--source",
+	    "paper-a", "--confidence", "low", "--relates", "beta-001");
+	assert_string_equal(r.err, "dtk add: error: --relates 'beta-001' is retracted: a link to "
+	                           "knowledge withdrawn\n");
+	t_run_free(&r);
 	RUN(r, dir, 2, "verify", "alpha-003", "paper-c", "--promote");
 	assert_string_equal(r.err, "dtk verify: error: --promote: alpha-003 is superseded: high is "
 	                           "for live entries\n");

@@ -157,6 +157,13 @@ int dtk_write_unknown_entries(struct dtk_write *w, const char *what, const char 
 int dtk_write_unknown_sources(struct dtk_write *w, const char *what, const char *const *ids,
                               size_t n);
 
+/* Prints "dtk <cmd>: error: <what> '<id>' is retracted (or superseded by
+ * X): a link to knowledge withdrawn" for each of ids[0..n) that names a
+ * retired entry of the base (what dtk check warns of in a relates), and
+ * returns how many did. */
+int dtk_write_retired_links(struct dtk_write *w, const char *what, const char *const *ids,
+                            size_t n);
+
 /* The operands <entry-id> and <what> (an entry id, or a source id when
  * source is set) of relate, contradict, resolve and verify: returns
  * DTK_EXIT_OK when both name what the base has, else the exit status after
