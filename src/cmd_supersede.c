@@ -30,6 +30,7 @@ static int S_supersede(struct dtk_write *w, struct dtk_wfile *f, const struct dt
 	struct sup *s = arg;
 	const struct dtk_yval *n;
 	struct dtk_wfile *nf = NULL;
+	const char *born;
 	char why[300];
 
 	(void)times;
@@ -42,6 +43,12 @@ static int S_supersede(struct dtk_write *w, struct dtk_wfile *f, const struct dt
 	if (S_retired(n, why, sizeof(why)))
 		return dtk_write_refuse(w, "%s is %s: the entry that replaces another must be live",
 		                        s->by, why);
+	born = dtk_yval_str(n, "created");
+	if (born && strcmp(s->date, born) < 0) /* YYYY-MM-DD: in the order of the days */
+		return dtk_write_refuse(w,
+		                        "the date %s is before %s was created (%s): an entry "
+		                        "replaces another once it exists",
+		                        s->date, s->by, born);
 	if (dtk_yedit_set_key(&f->doc, e, "superseded_by", (struct dtk_yscalar){s->by, 0},
 	                      dtk_yedit_entry_keys) < 0 ||
 	    dtk_yedit_set_key(&f->doc, e, "superseded", (struct dtk_yscalar){s->date, 1},

@@ -621,6 +621,11 @@ static void test_retired_refusals(void **state)
 	assert_string_equal(r.err, "dtk confidence: error: beta-001 is retracted: high is for "
 	                           "live entries\n");
 	t_run_free(&r);
+	RUN(r, dir, 2, "supersede", "alpha-001", "beta-002", "--date", "2026-01-01");
+	assert_string_equal(r.err, "dtk supersede: error: the date 2026-01-01 is before beta-002 "
+	                           "was created (2026-06-25): an entry replaces another once it "
+	                           "exists\n");
+	t_run_free(&r);
 	/* no new link to knowledge withdrawn (dtk check warns of one) */
 	RUN(r, dir, 2, "relate", "alpha-001", "alpha-003");
 	assert_string_equal(r.err, "dtk relate: error: <other-id> 'alpha-003' is superseded by "
