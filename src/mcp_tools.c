@@ -946,11 +946,37 @@ static size_t S_tool_words(struct dtk_buf *b, const char *prefix, const struct t
 	return (size_t)(c + n - s);
 }
 
+/* When s begins with an operand's placeholder of t's command ("<other-id>",
+ * "<entry-id>..."), puts the name of the tool's argument that gives that
+ * operand into b. Returns how many bytes of s it replaced, or 0. */
+static size_t S_operand_words(struct dtk_buf *b, const struct tool *t, const char *s)
+{
+	const struct dtk_cmd *cmd = dtk_cmd_find(t->cmd);
+	const char *ops = cmd ? cmd->operands : NULL, *at;
+	size_t n = 1 + strspn(s + 1, "abcdefghijklmnopqrstuvwxyz-|"), k = 0;
+	const struct param *p;
+
+	if (!ops || s[n] != '>')
+		return 0;
+	n++;
+	for (at = ops; (at = strstr(at, "<")) != NULL && strncmp(at, s, n); at++)
+		k++; /* its place among the operands */
+	if (!at)
+		return 0;
+	for (p = t->params; p < t->params + MAX_PARAMS && p->name; p++)
+		if (!p->flag && !strchr("pck", p->type) && !k--)
+			break;
+	if (p >= t->params + MAX_PARAMS || !p->name)
+		return 0;
+	dtk_buf_printf(b, "argument '%s'", p->name);
+	return n + (strncmp(s + n, "...", 3) ? 0 : 3);
+}
+
 /*
  * Returns the command's messages s as a model reads them inside MCP
  * (malloc'd): "dtk <cmd>: " becomes the tool's name, "'dtk <cmd>'" the tool
- * that runs it, an option of tool t its argument's name, and the lines that
- * send the reader to --help go.
+ * that runs it, an option or an operand's placeholder of tool t its
+ * argument's name, and the lines that send the reader to --help go.
  */
 static char *S_mcp_text(const char *prefix, const struct tool *t, const char *s)
 {
@@ -965,7 +991,8 @@ static char *S_mcp_text(const char *prefix, const struct tool *t, const char *s)
 			s += *s == '\n';
 			continue;
 		}
-		if ((n = S_tool_words(&b, prefix, t, s, line_start))) {
+		if ((n = S_tool_words(&b, prefix, t, s, line_start)) ||
+		    (*s == '<' && (n = S_operand_words(&b, t, s)))) {
 			s += n;
 			continue;
 		}

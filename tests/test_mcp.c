@@ -402,6 +402,12 @@ static void test_reindex_tool(void **state)
 		json_decref(plan);
 		json_decref(page);
 	}
+	/* an operand's placeholder becomes the argument that gives it */
+	S_expect_tool_error(m,
+	                    "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{"
+	                    "\"name\":\"relate\",\"arguments\":{\"id\":\"alpha-001\",\"other\":"
+	                    "\"nope-001\"}}}",
+	                    "relate: error: argument 'other' 'nope-001': no such entry");
 	/* crystallize_plan's messages name it, not the command it runs */
 	S_expect_tool_error(
 	        m,
