@@ -81,7 +81,7 @@ int dtk_cmd_fail(struct dtk_ctx *ctx, const char *cmd, int status)
 	int line, col;
 
 	if (!dtk_error_pos(&path, &line, &col)) {
-		fprintf(ctx->err, "dtk %s: error: %s\n", cmd, dtk_esc(dtk_error_last()));
+		fprintf(ctx->err, "dtk %s: error: %s\n", cmd, dtk_esc_mode(dtk_error_last(), 1));
 		return status;
 	}
 	/* about the data: as check prints it */

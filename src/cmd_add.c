@@ -217,12 +217,15 @@ static int S_check_duplicate(struct dtk_write *w, void *arg)
 	switch (dtk_similar_check(&msg, w->kb, d->id, d->e->distinct, d->e->n_distinct)) {
 	case 0: break;
 	case 2: rc = dtk_write_refuse(w, "%s", msg.ptr); break;
-	case 1:
+	case 1: /* the list's lines, each escaped as it was made */
 		rc = dtk_write_refuse(w,
 		                      "the new entry may restate these entries (score, most alike "
-		                      "first):\n%s\nif it says something they do not, add it again "
-		                      "with --distinct-from ID for each",
-		                      msg.ptr);
+		                      "first):");
+		fprintf(w->ctx->err,
+		        "%s\nif it says something they do not, add it again with --distinct-from "
+		        "ID "
+		        "for each\n",
+		        msg.ptr);
 		break;
 	default: rc = dtk_cmd_fail(w->ctx, "add", DTK_EXIT_INVALID);
 	}

@@ -48,6 +48,10 @@ static const struct dtk_opt S_opts[] = {
                  "\"written\": true or false} on standard output"},
         {0}};
 
+/* --format says what became of the file --stdout does not write. */
+static const struct dtk_opt_conflict S_conflicts[] = {
+        {'s', 'f', "--format says what became of INDEX.md, which --stdout does not write"}, {0}};
+
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
@@ -128,5 +132,6 @@ const struct dtk_cmd dtk_cmd_reindex = {
                     "  dtk reindex --format json\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .opts = S_opts,
+        .conflicts = S_conflicts,
         .run = S_run,
 };

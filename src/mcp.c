@@ -539,16 +539,21 @@ static json_t *S_parse(const char *msg, size_t len, int *code, int *deep)
 {
 	json_error_t je;
 	int b = S_bounded(msg, len);
+	json_t *j;
 
 	*code = E_REQUEST;
 	*deep = b == -2;
 	if (b == -1)
 		return NULL;
 	*code = E_PARSE;
-	return json_loadb(msg, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+	j = json_loadb(msg, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+	if (!j && b == -2) /* deeper than jansson parses: refused as too deep */
+		*code = E_REQUEST;
+	return j;
 }
 
-/* Returns 1 when a string of j (a key or a value) holds U+0000. */
+/* Returns 1 when a string value of j holds U+0000 (jansson refuses one in
+ * a key: a parse error). */
 static int S_has_nul(json_t *j)
 {
 	const char *k;
@@ -557,10 +562,16 @@ static int S_has_nul(json_t *j)
 
 	if (json_is_string(j))
 		return strlen(json_string_value(j)) != json_string_length(j);
-	json_object_foreach(
-	        j, k, v) if (strlen(k) != json_object_iter_key_len(json_object_key_to_iter(k)) ||
-	                     S_has_nul(v)) return 1;
-	json_array_foreach(j, i, v) if (S_has_nul(v)) return 1;
+	json_object_foreach(j, k, v)
+	{
+		if (S_has_nul(v))
+			return 1;
+	}
+	json_array_foreach(j, i, v)
+	{
+		if (S_has_nul(v))
+			return 1;
+	}
 	return 0;
 }
 

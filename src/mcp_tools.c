@@ -796,6 +796,7 @@ static int S_fits(const struct param *p, json_t *v)
 	dtk_date d;
 	size_t i;
 	json_t *item;
+	const char *s;
 
 	switch (p->type) {
 	case 'b': return json_is_boolean(v);
@@ -816,9 +817,13 @@ static int S_fits(const struct param *p, json_t *v)
 			if (!strcmp(p->choices[i], json_string_value(v)))
 				return 1;
 		return 0;
-	case 'w':
-		return json_is_string(v) &&
-		       json_string_value(v)[strspn(json_string_value(v), " \t\r\n")];
+	case 'w': /* a word: more than white space (U+3000 too) */
+		if (!json_is_string(v))
+			return 0;
+		for (s = json_string_value(v);
+		     (n = (long long)dtk_fold_space_len(s, strlen(s))) > 0;)
+			s += n;
+		return *s != '\0';
 	default: return json_is_string(v);
 	}
 }

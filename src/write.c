@@ -55,8 +55,8 @@ int dtk_write_refuse(struct dtk_write *w, const char *fmt, ...)
 	va_start(ap, fmt);
 	dtk_buf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	/* its own lines kept; control bytes of what it quotes escaped */
-	fprintf(w->ctx->err, "dtk %s: error: %s\n", w->cmd, dtk_esc_mode(dtk_buf_cstr(&b), 1));
+	/* one line: a newline or control byte of what it quotes is escaped */
+	fprintf(w->ctx->err, "dtk %s: error: %s\n", w->cmd, dtk_esc(dtk_buf_cstr(&b)));
 	dtk_buf_release(&b);
 	return DTK_EXIT_INVALID;
 }

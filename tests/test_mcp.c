@@ -272,6 +272,12 @@ static void test_tools_call(void **state)
 	S_expect_tool_error(
 	        m,
 	        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{"
+	        "\"name\":\"search\",\"arguments\":{\"query\":\"\\u3000\"}}}",
+	        "tool 'search': argument 'query' got \"\u3000\"; it accepts a string of one "
+	        "or more words");
+	S_expect_tool_error(
+	        m,
+	        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{"
 	        "\"name\":\"search\",\"arguments\":{\"query\":\"  \"}}}",
 	        "tool 'search': argument 'query' got \"  \"; it accepts a string of one "
 	        "or more words");
@@ -744,6 +750,15 @@ static void test_bounds(void **state)
 	assert_int_equal(json_integer_value(json_object_get(j, "id")), 3);
 	assert_non_null(json_object_get(j, "result"));
 	json_decref(j);
+	/* deeper than jansson parses at all: still too deep, not a parse error */
+	b.len = 0;
+	dtk_buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\",\"params\":{\"x\":");
+	for (i = 0; i < 3000; i++)
+		dtk_buf_putc(&b, '[');
+	for (i = 0; i < 3000; i++)
+		dtk_buf_putc(&b, ']');
+	dtk_buf_puts(&b, "}}");
+	S_expect_error(m, b.ptr, -32600, 1);
 	/* a string holding U+0000 (valid JSON): refused under its id */
 	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\",\"params\":{\"x\":"
 	             "\"a\\u0000b\"}}");

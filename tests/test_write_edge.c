@@ -225,6 +225,11 @@ static void test_messages_escape_arguments(void **state)
 	assert_string_equal(r.err, "dtk use: error: 'alpha-001\\ndtk: forged\\x1b[2J' is not an "
 	                           "entry id (<node>-<suffix>)\nsee 'dtk use --help'\n");
 	t_run_free(&r);
+	/* a refusal too: one line */
+	RUN(r, dir, 2, "edit", "alpha-001", "--source", "bad\ndtk edit: forged");
+	assert_string_equal(r.err, "dtk edit: error: unknown source 'bad\\ndtk edit: forged' (not "
+	                           "in insights/_sources.yaml; add it with 'dtk add-source')\n");
+	t_run_free(&r);
 	t_done(dir);
 }
 

@@ -190,8 +190,9 @@ int dtk_write_date(struct dtk_write *w, const char *opt, const char *arg, int al
 /* Prints the JSON text b holds, ending in a line break, and releases b. */
 void dtk_write_put_json(struct dtk_write *w, struct dtk_buf *b);
 
-/* Prints "dtk <cmd>: error: <fmt...>" and returns DTK_EXIT_INVALID: a refusal
- * of what the command was asked (nothing is written). */
+/* Prints "dtk <cmd>: error: <fmt...>" on one line (its newlines and control
+ * bytes escaped) and returns DTK_EXIT_INVALID: a refusal of what the command
+ * was asked (nothing is written). */
 int dtk_write_refuse(struct dtk_write *w, const char *fmt, ...) DTK_PRINTF(2, 3);
 
 #endif

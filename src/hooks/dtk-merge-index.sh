@@ -27,8 +27,10 @@ if [ -n "${GIT_DIR:-}" ] && [ -z "${GIT_WORK_TREE:-}" ]; then
 fi
 if [ -n "$base" ]; then
 	fix="dtk -C '$base' reindex && git commit -m 'INDEX.md rebuilt' -- '${base}INDEX.md'"
+	check="dtk -C '$base' check"
 else
 	fix="dtk reindex && git commit -m 'INDEX.md rebuilt' INDEX.md"
+	check="dtk check"
 fi
 several=
 case $hook in
@@ -48,7 +50,7 @@ post-merge | post-rewrite)
 		;;
 	2)
 		# each side valid, the two merged key by key are not
-		echo "$hook: the merged insights/ are not valid; run 'dtk check' to" \
+		echo "$hook: the merged insights/ are not valid; run '$check' to" \
 			"see where" >&2
 		;;
 	esac
