@@ -234,16 +234,40 @@ static void S_expect_tool_error(struct dtk_mcp *m, const char *msg, const char *
 	json_decref(j);
 }
 
+/* A server in a copy of the fixture base, the working directory until
+ * S_session_end. */
+struct session {
+	struct dtk_mcp *m;
+	char *dir, *cwd;
+};
+
+static struct session S_session(void)
+{
+	struct session s = {dtk_mcp_new(0), t_mkdtemp(), getcwd(NULL, 0)};
+	char *base = t_src("tests/fixtures/base");
+	t_copytree(base, s.dir);
+	free(base);
+	assert_int_equal(chdir(s.dir), 0);
+	S_init(s.m);
+	return s;
+}
+
+static void S_session_end(struct session *s)
+{
+	assert_int_equal(chdir(s->cwd), 0);
+	dtk_mcp_free(s->m);
+	t_rmtree(s->dir);
+	free(s->dir);
+	free(s->cwd);
+}
+
 /* Tool calls in a copy of the fixture base (the working directory moves). */
 static void test_tools_call(void **state)
 {
-	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base"), *cwd = getcwd(NULL, 0);
-	struct dtk_mcp *m = dtk_mcp_new(0);
+	struct session s = S_session();
+	struct dtk_mcp *m = s.m;
 	json_t *j, *r;
 	(void)state;
-	t_copytree(base, dir);
-	assert_int_equal(chdir(dir), 0);
-	S_init(m);
 	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":"
 	             "\"show\",\"arguments\":{\"target\":\"beta-001\"}}}");
 	r = json_object_get(j, "result");
@@ -296,12 +320,7 @@ static void test_tools_call(void **state)
 	               "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"resources/read\",\"params\":"
 	               "{\"uri\":\"dtk://node/../../etc/passwd\"}}",
 	               -32002, 0);
-	assert_int_equal(chdir(cwd), 0);
-	dtk_mcp_free(m);
-	t_rmtree(dir);
-	free(dir);
-	free(base);
-	free(cwd);
+	S_session_end(&s);
 }
 
 /* Returns the structuredContent of tool name's result with args (JSON). */
@@ -340,14 +359,11 @@ static const char *S_fresh(json_t *sc, const char *id)
  * check then says it is current, and reindex again writes nothing. */
 static void test_reindex_tool(void **state)
 {
-	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base"), *cwd = getcwd(NULL, 0);
-	struct dtk_mcp *m = dtk_mcp_new(0);
+	struct session s = S_session();
+	struct dtk_mcp *m = s.m;
 	json_t *sc;
 	(void)state;
-	t_copytree(base, dir);
-	assert_int_equal(chdir(dir), 0);
-	S_init(m);
-	assert_int_equal(t_sh(dir, "echo stale >> INDEX.md"), 0);
+	assert_int_equal(t_sh(s.dir, "echo stale >> INDEX.md"), 0);
 	sc = S_tool(m, "check", "{}");
 	assert_true(json_is_false(json_object_get(sc, "index_current")));
 	json_decref(sc);
@@ -426,12 +442,7 @@ static void test_reindex_tool(void **state)
 	sc = S_tool(m, "search", "{\"query\":\"tensor\u3000domain\"}");
 	assert_int_equal(json_integer_value(json_object_get(sc, "total")), 1);
 	json_decref(sc);
-	assert_int_equal(chdir(cwd), 0);
-	dtk_mcp_free(m);
-	t_rmtree(dir);
-	free(dir);
-	free(base);
-	free(cwd);
+	S_session_end(&s);
 }
 
 /* Runs dtk review of beta-001 at date in dir, as another process. */
