@@ -321,10 +321,33 @@ void dtk_error_clear(void)
 
 /* ---- text ---- */
 
+/* Returns the length of the UTF-8 character s[0..n) starts with (2 to 4;
+ * s[0] >= 0x80), or 0 when it is no character: a stray or missing
+ * continuation byte, an overlong form, a surrogate, past U+10FFFF. */
+static size_t S_utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2, k;
+	uint32_t cp;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4 || n < len)
+		return 0;
+	cp = s[0] & (0x7f >> len);
+	for (k = 1; k < len; k++) {
+		if ((s[k] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[k] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
 /* Returns 1 when s[i] (of s[0..n)) starts a control character: C0 (but
- * '\n' when keep_nl), DEL, C1 in UTF-8 (0xC2 0x80..0x9F), or an invisible
- * format character (invisible.h: a bidirectional control, U+200B, ...);
- * sets *len to its bytes and *cp to it. */
+ * '\n' when keep_nl), DEL, C1 in UTF-8 (0xC2 0x80..0x9F), an invisible
+ * format character (invisible.h: a bidirectional control, U+200B, ...), or
+ * a byte of no UTF-8 character (*len 1); sets *len to its bytes and *cp to
+ * it. Else returns 0, *len the bytes of the character s[i] starts. */
 static int S_control_at(const unsigned char *s, size_t i, size_t n, int keep_nl, size_t *len,
                         int32_t *cp)
 {
@@ -334,15 +357,29 @@ static int S_control_at(const unsigned char *s, size_t i, size_t n, int keep_nl,
 		return !(keep_nl && s[i] == '\n');
 	if (s[i] == 0x7f)
 		return 1;
-	if (s[i] < 0xc2)
+	if (s[i] < 0x80)
 		return 0;
-	if (s[i] == 0xc2 && i + 1 < n && s[i + 1] >= 0x80 && s[i + 1] <= 0x9f) {
-		*len = 2;
+	if (!(*len = S_utf8_len(s + i, n - i))) {
+		/* a character cut by the end of the text stays as it is; any
+		 * other byte of no character is escaped (\xNN) */
+		size_t k = 1, need = s[i] >= 0xf0 ? 4 : s[i] >= 0xe0 ? 3 : 2;
+		while (i + k < n && (s[i + k] & 0xc0) == 0x80)
+			k++;
+		if (i + k == n && k < need && s[i] >= 0xc2 && s[i] <= 0xf4) {
+			*len = k;
+			return 0;
+		}
+		*len = 1;
+		return 1;
+	}
+	if (s[i] == 0xc2 && s[i + 1] <= 0x9f) {
 		*cp = s[i + 1];
 		return 1;
 	}
-	*len = dtk_invisible_at((const char *)s + i, n - i, cp);
-	return *len > 0;
+	if (dtk_invisible_at((const char *)s + i, n - i, cp))
+		return 1;
+	*cp = s[i];
+	return 0;
 }
 
 void dtk_buf_put_esc(struct dtk_buf *b, const char *s, size_t n, int keep_nl)
@@ -362,7 +399,7 @@ void dtk_buf_put_esc(struct dtk_buf *b, const char *s, size_t n, int keep_nl)
 			    ((del - ones) & ~del & high))
 				break;
 		}
-		for (; i < n && !S_control_at(u, i, n, keep_nl, &len, &cp); i++)
+		for (; i < n && !S_control_at(u, i, n, keep_nl, &len, &cp); i += len)
 			;
 		dtk_buf_put(b, s + from, i - from);
 		if (i >= n)
@@ -395,7 +432,7 @@ const char *dtk_esc_mode(const char *s, int keep_nl)
 
 	if (!s)
 		return s;
-	for (i = 0, n = strlen(s); i < n && !S_control_at(u, i, n, keep_nl, &len, &cp); i++)
+	for (i = 0, n = strlen(s); i < n && !S_control_at(u, i, n, keep_nl, &len, &cp); i += len)
 		;
 	if (i == n)
 		return s; /* nothing to escape: s itself */

@@ -161,13 +161,25 @@ static void test_esc(void **state)
 	assert_string_equal(dtk_esc("x\xc2\x9by \xc2\xa0"),
 	                    "x\\u009by \xc2\xa0"); /* CSI; NBSP kept */
 	assert_string_equal(dtk_esc_text("line 1\nline\t2\033"), "line 1\nline\\t2\\x1b");
-	assert_string_equal(dtk_esc("\xc2"), "\xc2"); /* a lone lead byte at the end */
+	assert_string_equal(dtk_esc("\xc2"), "\xc2");           /* a lone lead byte at the end */
+	assert_string_equal(dtk_esc("a\xe4\xb8"), "a\xe4\xb8"); /* a character cut at the end */
+	/* bytes of no character: stray, overlong, a surrogate, past U+10FFFF */
+	assert_string_equal(dtk_esc("a\xff\x80"
+	                            "b"),
+	                    "a\\xff\\x80b");
+	assert_string_equal(dtk_esc("\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80."),
+	                    "\\xc0\\xaf\\xed\\xa0\\x80\\xf4\\x90\\x80\\x80.");
+	assert_string_equal(dtk_esc("\xe4\xb8x\xe4\xb8\xad"), "\\xe4\\xb8x\xe4\xb8\xad");
 	/* invisible format characters (invisible.h); the joiners and CJK kept */
-	assert_string_equal(dtk_esc("a\xe2\x80\xae" "b\xe2\x81\xa6" "c\xd8\x9c"),
+	assert_string_equal(dtk_esc("a\xe2\x80\xae"
+	                            "b\xe2\x81\xa6"
+	                            "c\xd8\x9c"),
 	                    "a\\u202eb\\u2066c\\u061c");
 	assert_string_equal(dtk_esc_text("x\xe2\x80\x8b\n\xef\xbb\xbf\xc2\xad"),
 	                    "x\\u200b\n\\ufeff\\u00ad");
-	assert_string_equal(dtk_esc("\xf3\xa0\x80\x81" "t"), "\\U000e0001t");
+	assert_string_equal(dtk_esc("\xf3\xa0\x80\x81"
+	                            "t"),
+	                    "\\U000e0001t");
 	plain = "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9 \xd9\x85\xe2\x80\x8c\xd9\x86 中文";
 	assert_ptr_equal(dtk_esc(plain), plain);
 	/* several in one call, each its own buffer */
