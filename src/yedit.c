@@ -524,6 +524,12 @@ static int S_empty(const struct dtk_yval *v)
 	return v->kind == DTK_Y_SCALAR && v->start == v->end;
 }
 
+/* Returns 1 when v is a null written as something ("~", "null"). */
+static int S_null(const struct dtk_yval *v)
+{
+	return v->kind == DTK_Y_SCALAR && v->type == DTK_YT_NULL && v->start < v->end;
+}
+
 /* Returns where in d the comment ending old's line starts (with the spaces
  * before it) and sets *eol to its end; or returns 0 when there is none. The
  * line of a block scalar's is its header's. */
@@ -644,6 +650,12 @@ int dtk_yedit_append(struct dtk_ydoc *d, const struct dtk_yval *map, const char 
 			S_edit(d, at, at, b.ptr, b.len);
 		goto done;
 	}
+	if (S_null(l)) { /* "key: ~": the list in its place */
+		rc = S_flow_list(d, &b, &v, 1);
+		if (rc == 0)
+			S_edit(d, l->start, l->end, b.ptr, b.len);
+		goto done;
+	}
 	if (l->kind != DTK_Y_SEQ) {
 		rc = dtk_error_at(d->path, l->line, l->col, "'%s' is %s, not a list", key,
 		                  dtk_yval_describe(l));
@@ -737,23 +749,26 @@ static int S_add_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const 
 	return rc;
 }
 
-/* Gives key of map, which has no value ("key:"), a list of one map of
- * fields: "key: [{...}]" in a flow file, else block lines below the key. */
+/* Gives key of map, which has no value ("key:", "key: ~"), a list of one
+ * map of fields: "key: [{...}]" in a flow file or in place of "~", else
+ * block lines below the key. */
 static int S_fill_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const char *key,
                            const struct dtk_yfield *fields, size_t n)
 {
-	const struct dtk_yval *k = map->items[2 * (size_t)dtk_yedit_find(map, key)];
+	size_t i = (size_t)dtk_yedit_find(map, key);
+	const struct dtk_yval *k = map->items[2 * i], *v = map->items[2 * i + 1];
 	struct dtk_buf b = DTK_BUF_INIT;
 	int rc, col = dtk_yedit_col(d, k->start) + d->list_indent;
 	size_t at;
 
-	if (map->style == DTK_YS_FLOW || d->flow_lists) {
-		dtk_buf_puts(&b, " [");
+	if (map->style == DTK_YS_FLOW || d->flow_lists || S_null(v)) {
+		/* after the colon; in place of "~" */
+		dtk_buf_puts(&b, S_null(v) ? "[" : " [");
 		rc = S_flow_map(d, &b, fields, n);
 		dtk_buf_putc(&b, ']');
-		at = S_colon(d, k->end);
+		at = S_null(v) ? v->start : S_colon(d, k->end);
 		if (rc == 0)
-			S_edit(d, at, at, b.ptr, b.len);
+			S_edit(d, at, S_null(v) ? v->end : at, b.ptr, b.len);
 	} else {
 		rc = S_block_map(d, &b, fields, n, col, col + 2);
 		if (rc == 0)
@@ -773,8 +788,8 @@ int dtk_yedit_append_map(struct dtk_ydoc *d, const struct dtk_yval *map, const c
 	S_forget(d);
 	if (!seq && map && key && map->kind == DTK_Y_MAP && map->n)
 		return S_add_map_list(d, map, key, fields, n);
-	if (seq && map && map != d->root && key && S_empty(seq)) /* an entry's "key:" */
-		return S_fill_map_list(d, map, key, fields, n);
+	if (seq && map && map != d->root && key && (S_empty(seq) || S_null(seq)))
+		return S_fill_map_list(d, map, key, fields, n); /* an entry's "key:" */
 	if (!seq || seq->kind != DTK_Y_SEQ)
 		return seq ? dtk_error_at(d->path, seq->line, seq->col, "'%s' is %s, not a list",
 		                          key ? key : "the file", dtk_yval_describe(seq))

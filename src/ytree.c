@@ -1048,7 +1048,8 @@ const struct dtk_yval *dtk_yval_getn(const struct dtk_yval *m, const char *key, 
 const char *dtk_yval_str(const struct dtk_yval *m, const char *key)
 {
 	const struct dtk_yval *v = m && m->kind == DTK_Y_MAP ? dtk_yval_get(m, key) : NULL;
-	return v && v->kind == DTK_Y_SCALAR ? v->str : NULL;
+	/* an empty value (null: nothing, "~", "null") counts as absent */
+	return v && v->kind == DTK_Y_SCALAR && v->type != DTK_YT_NULL ? v->str : NULL;
 }
 
 int dtk_yval_list_find(const struct dtk_yval *m, const char *key, const char *s, const char *sub)

@@ -650,6 +650,14 @@ static void test_retired_refusals(void **state)
 	t_run_free(&r);
 	t_snap_same(&s, dir, "retired refusals");
 	t_snap_free(&s);
+	/* an empty superseded_by or retracted counts as absent: the entry is
+	 * live to the writes as to check */
+	assert_int_equal(
+	        t_sh(dir, "sed -i 's/^    closed: true$/    closed: true\\n    superseded_by:\\n"
+	                  "    retracted: ~/' insights/alpha.yaml"),
+	        0);
+	RUN(r, dir, 0, "relate", "beta-002", "alpha-001", "-q");
+	t_run_free(&r);
 	t_done(dir);
 }
 

@@ -176,6 +176,24 @@ static void test_append_map_to_empty_key(void **state)
 	S_expect("- {id: a-1, contradicts: [{id: b-1, status: open}] , used: 1}\n");
 }
 
+/* A null written as "~" or "null" reads as absent: a list takes its place. */
+static void test_append_to_null(void **state)
+{
+	static const struct dtk_yfield f[] = {{"id", {"b-1", 0}, NULL, 0},
+	                                      {"status", {"open", 0}, NULL, 0}};
+	const struct dtk_yval *e;
+	(void)state;
+	S_open("- id: a-1\n  relates: ~ # none\n  contradicts: null\n  used: 1\n");
+	e = S_doc.root->items[0];
+	assert_int_equal(dtk_yedit_append(&S_doc, e, "relates", S_str("a-2"), dtk_yedit_entry_keys),
+	                 0);
+	assert_int_equal(dtk_yedit_append_map(&S_doc, e, "contradicts",
+	                                      dtk_yval_get(e, "contradicts"), f, 2),
+	                 0);
+	S_expect("- id: a-1\n  relates: [a-2] # none\n  contradicts: [{id: b-1, status: open}]\n"
+	         "  used: 1\n");
+}
+
 static void test_add_key_in_schema_order(void **state)
 {
 	(void)state;
@@ -553,6 +571,7 @@ int main(void)
 	        cmocka_unit_test(test_set_keeps_line_comment),
 	        cmocka_unit_test(test_add_map_list_in_schema_order),
 	        cmocka_unit_test(test_append_map_to_empty_key),
+	        cmocka_unit_test(test_append_to_null),
 	        cmocka_unit_test(test_add_key_in_schema_order),
 	        cmocka_unit_test(test_set_string_is_quoted_by_emitter),
 	        cmocka_unit_test(test_append_entry_block),
