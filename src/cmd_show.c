@@ -299,7 +299,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	if (dtk_args_operands(ctx, a, 1, 1, "<node|entry-id>") < 0)
 		return DTK_EXIT_INVALID;
 	name = a->argv[0];
-	if (!dtk_is_name(name) || strlen(name) > 200)
+	if (!dtk_is_name(name) || strlen(name) > DTK_MAX_NAME + 10) /* "-" and a suffix */
 		return dtk_cmd_usage_error(ctx, "show", "'%s' is not a node name or entry id",
 		                           name);
 	node = S_resolve(ctx, name, &is_entry);

@@ -391,7 +391,7 @@ static json_t *S_resources_read(const char *uri, int *code, char *err, size_t si
 		snprintf(err, size, "%s", dtk_error_last());
 		return NULL;
 	}
-	if (node && (!dtk_is_name(node) || strlen(node) > 200 || !dtk_kb_has_node(root, node))) {
+	if (node && (!dtk_is_name(node) || strlen(node) > DTK_MAX_NAME || !dtk_kb_has_node(root, node))) {
 		snprintf(err, size, "Resource not found: %s", uri);
 		goto done;
 	}

@@ -206,6 +206,9 @@ static void test_long_node_name(void **state)
 	t_run_free(&r);
 	RUN(r, dir, 0, "check", "-q");
 	t_run_free(&r);
+	RUN(r, dir, 0, "show", name);
+	assert_non_null(strstr(r.out, "a stance"));
+	t_run_free(&r);
 	memset(name, 'm', 252);
 	name[252] = '\0';
 	RUN(r, dir, 2, "add-node", name, "--category", "策略");

@@ -28,6 +28,8 @@ dtk_date dtk_date_today(void);
  * a title (of an entry, a source, the domain), shown wherever it is listed;
  * prose (a claim, a node's stance, a note, a retraction's reason). The loader reports a longer one
  * and the write commands refuse it. */
+/* The longest node name whose file, "<name>.yaml", a file name holds. */
+#define DTK_MAX_NAME 250
 #define DTK_MAX_TITLE_CHARS 200
 #define DTK_MAX_PROSE_CHARS 4000
 /* Returns the limit of text key ("title", "claim", ...), or 0: none. */
