@@ -66,10 +66,17 @@ struct tool {
 
 static const char *const S_conf[] = {"high", "medium", "low", NULL};
 /* The lists of crystallize --plan's object (docs/commands.md). */
-static const char *const S_plan_lists[] = {
-        "new_entries",       "reviews", "stale",           "candidates",
-        "meet_high_rule",    "revised", "revised_sources", "stance_unchanged",
-        "cross_domain_refs", NULL};
+static const char *const S_plan_lists[] = {"new_entries",
+                                           "reviews",
+                                           "stale",
+                                           "candidates",
+                                           "meet_high_rule",
+                                           "revised",
+                                           "revised_sources",
+                                           "stance_unchanged",
+                                           "cross_domain_refs",
+                                           "pairs",
+                                           NULL};
 static const char *const S_lang[] = {"zh", "en", NULL};
 static const char *const S_bloom[] = {"remember", "understand", "apply", "analyze",
                                       "evaluate", "create",     NULL};
@@ -230,8 +237,9 @@ static const struct tool S_tools[] = {
          "What a crystallization (the periodic review of the base) would work through: new "
          "and changed entries, pairs of entries to review together, stale entries, candidates "
          "for high confidence. Writes nothing. Each list holds its first limit items (default "
-         "20) and totals says how long each is; name one in list, with cursor, to page "
-         "through it.",
+         "20; a node's review pairs likewise) and totals says how long each is; name one "
+         "in list, with cursor, to page through it (pairs: the review pairs of every "
+         "node).",
          {"--plan", "--format", "json"},
          {{"date", 'd', 0, "--date", "the run's date (" DATE "; default today)", NULL},
           {"list", 'k', 0, NULL, "one list of the worklist, a page of it as list gives entries",
@@ -284,6 +292,7 @@ static const struct tool S_tools[] = {
           {"title", 's', 1, "--title", "its title", NULL},
           {"url", 's', 0, "--url", "its URL (absolute)", NULL},
           {"read", 'd', 0, "--read", "when it was read (" DATE ")", NULL},
+          ALLOW_FUTURE,
           DRY_RUN},
          O_WRITE,
          H_IDEMPOTENT,
@@ -1153,30 +1162,67 @@ static json_t *S_page_lines(const char *out, size_t offset, size_t size, size_t 
 	return S_page_result(page, offset, size, total == SIZE_MAX ? i : total);
 }
 
+/* Cuts the pairs of each node of reviews (a list of the worklist) to size:
+ * each node's pair_count says how many it has. */
+static void S_cut_pairs(json_t *reviews, size_t size)
+{
+	json_t *r, *pairs;
+	size_t i;
+
+	json_array_foreach(reviews, i, r)
+	{
+		pairs = json_object_get(r, "pairs");
+		while (json_array_size(pairs) > size)
+			json_array_remove(pairs, json_array_size(pairs) - 1);
+	}
+}
+
+/* Returns the review pairs of every node of j's reviews in one list, each
+ * with its node (a new reference). */
+static json_t *S_all_pairs(json_t *j)
+{
+	json_t *all = json_array(), *r, *p, *pair;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(j, "reviews"), i, r)
+	{
+		json_array_foreach(json_object_get(r, "pairs"), k, p)
+		{
+			pair = json_copy(p);
+			json_object_set(pair, "node", json_object_get(r, "node"));
+			json_array_append_new(all, pair);
+		}
+	}
+	return all;
+}
+
 /* Returns the worklist j (stolen) as the tool gives it: with list, a page of
- * that list; else j with each list cut to its first size items and
- * "totals" holding the length of each. NULL when j is not an object. */
+ * that list ("pairs": the review pairs of every node); else j with each list
+ * (and each node's review pairs) cut to its first size items and "totals"
+ * holding the length of each list. NULL when j is not an object. */
 static json_t *S_plan(json_t *j, const char *list, size_t offset, size_t size)
 {
-	json_t *totals = json_object(), *v, *page;
+	json_t *totals, *v, *page;
 	const char *k;
 	size_t i, n;
 
 	if (!json_is_object(j)) {
 		json_decref(j);
-		json_decref(totals);
 		return NULL;
 	}
 	if (list) {
-		v = json_object_get(j, list);
+		v = !strcmp(list, "pairs") ? S_all_pairs(j) : json_incref(json_object_get(j, list));
 		n = json_array_size(v);
 		page = json_array();
 		for (i = offset; i < n && i < offset + size; i++)
 			json_array_append(page, json_array_get(v, i));
+		if (!strcmp(list, "reviews"))
+			S_cut_pairs(page, size);
+		json_decref(v);
 		json_decref(j);
-		json_decref(totals);
 		return S_page_result(page, offset, size, n);
 	}
+	totals = json_object();
 	json_object_foreach(j, k, v)
 	{
 		if (!json_is_array(v))
@@ -1186,6 +1232,7 @@ static json_t *S_plan(json_t *j, const char *list, size_t offset, size_t size)
 		while (json_array_size(v) > size)
 			json_array_remove(v, json_array_size(v) - 1);
 	}
+	S_cut_pairs(json_object_get(j, "reviews"), size);
 	json_object_set_new(j, "totals", totals);
 	return j;
 }

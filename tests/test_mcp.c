@@ -424,6 +424,29 @@ static void test_reindex_tool(void **state)
 		json_decref(plan);
 		json_decref(page);
 	}
+	/* a node's review pairs cut to limit too, all of them paged as pairs */
+	{
+		json_t *plan, *page, *r;
+		json_decref(
+		        S_tool(m, "add",
+		               "{\"node\":\"beta\",\"title\":\"T\",\"claim\":\"Pipeline "
+		               "bubbles shrink with more microbatches per step.\",\"source\":"
+		               "\"paper-a\",\"confidence\":\"low\",\"created\":\"2026-12-01\"}"));
+		plan = S_tool(m, "crystallize_plan", "{\"date\":\"2026-12-02\",\"limit\":1}");
+		r = json_array_get(json_object_get(plan, "reviews"), 0);
+		assert_true(json_integer_value(json_object_get(r, "pair_count")) >= 2);
+		assert_int_equal(json_array_size(json_object_get(r, "pairs")), 1);
+		page = S_tool(m, "crystallize_plan",
+		              "{\"date\":\"2026-12-02\",\"list\":\"pairs\",\"limit\":100}");
+		assert_int_equal(json_integer_value(json_object_get(page, "total")),
+		                 json_integer_value(json_object_get(plan, "review_pairs")));
+		assert_string_equal(
+		        json_string_value(json_object_get(
+		                json_array_get(json_object_get(page, "entries"), 0), "node")),
+		        "beta");
+		json_decref(plan);
+		json_decref(page);
+	}
 	/* an operand's placeholder becomes the argument that gives it */
 	S_expect_tool_error(m,
 	                    "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{"
