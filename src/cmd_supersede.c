@@ -67,7 +67,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	struct sup s = {NULL, ""};
 	const char *date;
 	struct dtk_write w;
-	int rc = DTK_EXIT_INVALID, allow_future;
+	int rc = DTK_EXIT_INVALID, allow_future, unknown, k;
 
 	dtk_write_init(&w, ctx, "supersede");
 	date = dtk_args_str(a, 'd');
@@ -76,6 +76,17 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	    dtk_write_date(&w, "--date", date, allow_future, s.date) < 0)
 		goto done;
 	s.by = a->argv[1];
+	/* each id named by its own operand's name */
+	unknown = dtk_write_unknown_entries(&w, "<old-id>", (const char *const *)&a->argv[0], 1);
+	if (unknown >= 0 && (k = dtk_write_unknown_entries(
+	                             &w, "<new-id>", (const char *const *)&a->argv[1], 1)) >= 0)
+		unknown += k;
+	else
+		unknown = -1;
+	if (unknown != 0) {
+		rc = unknown < 0 ? DTK_EXIT_INVALID : dtk_cmd_usage_see(ctx, "supersede");
+		goto done;
+	}
 	rc = dtk_write_each(&w, 1, a->argv, 0, S_supersede, &s);
 done:
 	dtk_write_release(&w);
@@ -90,7 +101,8 @@ const struct dtk_cmd dtk_cmd_supersede = {
                 "'dtk show' of either says so. A superseded entry is left out of INDEX.md's\n"
                 "counts, high list and candidates, and out of 'dtk search' and 'dtk list'\n"
                 "(unless --include-retired). Refused: the entry itself, an entry retired\n"
-                "already, a <new-id> that is not a live entry of this base.\n",
+                "already, a <new-id> that is not a live entry of this base, a date before\n"
+                "<new-id> was created.\n",
         .examples = "examples:\n"
                     "  dtk supersede weight-management-002 weight-management-005\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
