@@ -10,20 +10,6 @@ struct sup {
 	char date[11];
 };
 
-/* Returns "superseded by <id>" or "retracted" when entry e is retired, else
- * NULL (buf holds the text). */
-static const char *S_retired(const struct dtk_yval *e, char *buf, size_t size)
-{
-	const char *by = dtk_yval_str(e, "superseded_by");
-	if (by)
-		snprintf(buf, size, "superseded by %s", by);
-	else if (dtk_yval_str(e, "retracted"))
-		snprintf(buf, size, "retracted");
-	else
-		return NULL;
-	return buf;
-}
-
 static int S_supersede(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval *e,
                        const char *id, size_t times, struct dtk_buf *lines, void *arg)
 {
@@ -36,11 +22,11 @@ static int S_supersede(struct dtk_write *w, struct dtk_wfile *f, const struct dt
 	(void)times;
 	if (!strcmp(s->by, id))
 		return dtk_write_refuse(w, "an entry does not supersede itself");
-	if (S_retired(e, why, sizeof(why)))
+	if (dtk_write_retired(e, why, sizeof(why)))
 		return dtk_write_refuse(w, "%s is %s already", id, why);
 	if (!(n = dtk_write_entry(w, s->by, &nf)))
 		return DTK_EXIT_INVALID;
-	if (S_retired(n, why, sizeof(why)))
+	if (dtk_write_retired(n, why, sizeof(why)))
 		return dtk_write_refuse(w, "%s is %s: the entry that replaces another must be live",
 		                        s->by, why);
 	born = dtk_yval_str(n, "created");

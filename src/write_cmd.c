@@ -113,23 +113,34 @@ int dtk_write_unknown_sources(struct dtk_write *w, const char *what, const char 
 	return S_unknown_list(w, what, ids, n, 1);
 }
 
+const char *dtk_write_retired(const struct dtk_yval *e, char *buf, size_t size)
+{
+	const char *by = dtk_yval_str(e, "superseded_by");
+	if (by)
+		snprintf(buf, size, "superseded by %s", by);
+	else if (dtk_yval_str(e, "retracted"))
+		snprintf(buf, size, "retracted");
+	else
+		return NULL;
+	return buf;
+}
+
 int dtk_write_retired_links(struct dtk_write *w, const char *what, const char *const *ids, size_t n)
 {
 	struct dtk_wfile *f;
 	const struct dtk_yval *e;
 	const char *by;
+	char why[300];
 	int refused = 0;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (strchr(ids[i], ':') || !(e = dtk_write_find(w, ids[i], &f)))
+		if (strchr(ids[i], ':') || !(e = dtk_write_find(w, ids[i], &f)) ||
+		    !dtk_write_retired(e, why, sizeof(why)))
 			continue;
 		by = dtk_yval_str(e, "superseded_by");
-		if (!by && !dtk_yval_str(e, "retracted"))
-			continue;
-		dtk_write_refuse(w, "%s '%s' is %s%s: a link to knowledge withdrawn%s%s", what,
-		                 ids[i], by ? "superseded by " : "retracted", by ? by : "",
-		                 by ? "; link to " : "", by ? by : "");
+		dtk_write_refuse(w, "%s '%s' is %s: a link to knowledge withdrawn%s%s", what,
+		                 ids[i], why, by ? "; link to " : "", by ? by : "");
 		refused++;
 	}
 	return refused;

@@ -157,6 +157,10 @@ int dtk_write_unknown_entries(struct dtk_write *w, const char *what, const char 
 int dtk_write_unknown_sources(struct dtk_write *w, const char *what, const char *const *ids,
                               size_t n);
 
+/* Returns "superseded by <id>" or "retracted" when entry e (a node file's
+ * item) is retired, else NULL; the text is in buf. */
+const char *dtk_write_retired(const struct dtk_yval *e, char *buf, size_t size);
+
 /* Prints "dtk <cmd>: error: <what> '<id>' is retracted (or superseded by
  * X): a link to knowledge withdrawn" for each of ids[0..n) that names a
  * retired entry of the base (what dtk check warns of in a relates), and
