@@ -1,10 +1,12 @@
 /* dtk.c: memory, buffers, the arena, the last error and small text helpers. */
+#define _GNU_SOURCE /* madvise */
 #include "dtk/dtk.h"
 
 #include "dtk/invisible.h"
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 #include <strings.h>
 
@@ -145,6 +147,7 @@ struct dtk_chunk {
 
 struct dtk_arena {
 	struct dtk_chunk *head;
+	size_t total; /* bytes of the chunks made so far */
 };
 
 _Static_assert(_Alignof(void *) <= 8 && _Alignof(long) <= 8 && _Alignof(double) <= 8,
@@ -156,13 +159,25 @@ struct dtk_arena *dtk_arena_new(void)
 }
 
 #define ARENA_CHUNK 32768
+#define ARENA_HUGE (2u << 20)
 
 /* Returns a new chunk of size bytes, linked in behind the current one when
  * keep_head (so that the current one goes on filling) or else as the new
  * current one. */
 static struct dtk_chunk *S_chunk(struct dtk_arena *a, size_t size, int keep_head)
 {
-	struct dtk_chunk *c = dtk_xmalloc(sizeof(*c) + size);
+	struct dtk_chunk *c;
+	if (!keep_head && a->total >= ARENA_HUGE) /* a big arena: chunks of huge pages */
+		size = ARENA_HUGE - sizeof(*c);
+	if (size + sizeof(*c) == ARENA_HUGE) {
+		c = aligned_alloc(ARENA_HUGE, ARENA_HUGE);
+		if (!c)
+			abort();
+		madvise(c, ARENA_HUGE, MADV_HUGEPAGE);
+	} else {
+		c = dtk_xmalloc(sizeof(*c) + size);
+	}
+	a->total += size;
 	c->used = 0;
 	c->size = size;
 	if (keep_head && a->head) {
