@@ -12,6 +12,7 @@
 #include "dtk/index.h"
 #include "dtk/kb.h"
 #include "dtk/nodecache.h"
+#include "dtk/nodesum.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -55,11 +56,36 @@ static void S_unpack_any(const struct dtk_kb *kb, const uint8_t *data, size_t si
 	for (i = 0; i < sizeof(flags) / sizeof(*flags); i++) {
 		struct dtk_arena *a = dtk_arena_new(), *s = dtk_arena_new();
 		struct dtk_node *out;
+		const struct dtk_node_sum *sum;
+		struct dtk_sum_entry e;
 		(void)dtk_nodecache_unpack(&out, kb, a, s, (const char *)data, size, "gamma",
 		                           "insights/gamma.yaml", flags[i], NULL);
+		/* and as a summary: read, then looked up in */
+		if (i == 0 && (sum = dtk_nodesum_read(a, (const char *)data, size)) != NULL) {
+			(void)dtk_nodesum_find(sum, "001", &e);
+			(void)dtk_nodesum_open(sum, "gamma-001", "alpha-001");
+		}
 		dtk_arena_free(a);
 		dtk_arena_free(s);
 	}
+}
+
+/* Packs node's summary and reads it: aborts unless it reads, with every
+ * entry id of node found in it. */
+static void S_summary(const struct dtk_kb *kb, const struct dtk_node *node, struct dtk_arena *a)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	const struct dtk_node_sum *sum;
+	struct dtk_sum_entry e;
+	size_t k, plen = strlen(node->name) + 1;
+
+	dtk_nodesum_pack(&b, node, kb->high_min_verified, kb->lang_en, 1);
+	if (!(sum = dtk_nodesum_read(a, b.ptr, b.len)))
+		abort();
+	for (k = 0; k < node->n_entries; k++)
+		if (!dtk_nodesum_find(sum, node->entries[k].id + plen, &e))
+			abort();
+	dtk_buf_release(&b);
 }
 
 /* Packs each node of kb, unpacks it and packs it again: aborts unless the
@@ -96,6 +122,7 @@ static void S_round_trip(const struct dtk_kb *kb)
 			                         DTK_NODECACHE_LEAN, NULL) < 0)
 				abort();
 			S_same_pack(&two, out);
+			S_summary(kb, kb->nodes[i], a);
 			dtk_buf_release(&one);
 			dtk_buf_release(&two);
 			dtk_arena_free(a);

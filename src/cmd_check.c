@@ -8,6 +8,7 @@
 #include "dtk/index.h"
 #include "dtk/invisible.h"
 #include "dtk/kb.h"
+#include "dtk/nodesum.h"
 #include "dtk/repo.h"
 #include "dtk/ytree.h"
 
@@ -253,26 +254,21 @@ static void S_warn_invisible(struct dtk_ctx *ctx, const struct dtk_kb *kb)
  * not retired themselves): a link to knowledge withdrawn. */
 static void S_warn_retired(struct dtk_ctx *ctx, const struct dtk_kb *kb)
 {
-	size_t i, j, k;
+	size_t i, k;
 
 	for (i = 0; i < kb->n_nodes; i++)
-		for (j = 0; j < kb->nodes[i]->n_linking; j++) {
-			const struct dtk_entry *e = kb->nodes[i]->linking[j];
-			for (k = 0; k < e->n_relates && !dtk_entry_retired(e); k++) {
-				const struct dtk_entry *o =
-				        strchr(e->relates[k].id, ':')
-				                ? NULL
-				                : dtk_kb_entry(kb, e->relates[k].id);
-				if (!o || !dtk_entry_retired(o))
-					continue;
-				fprintf(ctx->err,
-				        "%s:%d:%d: warning: %s relates to %s, which is %s%s "
-				        "(dtk unrelate %s %s)\n",
-				        kb->nodes[i]->path, e->relates[k].pos.line,
-				        e->relates[k].pos.col, e->id, o->id,
-				        o->retracted ? "retracted" : "superseded by ",
-				        o->retracted ? "" : o->superseded_by.id, e->id, o->id);
-			}
+		for (k = 0; k < kb->nodes[i]->sum->n_refs; k++) {
+			const struct dtk_sum_ref *r = &kb->nodes[i]->sum->refs[k];
+			struct dtk_sum_entry o;
+			if (r->kind != DTK_SUM_RELATES || r->from_retired || strchr(r->id, ':') ||
+			    !dtk_kb_sum_entry(kb, r->id, &o) || (!o.retracted && !o.superseded_by))
+				continue;
+			fprintf(ctx->err,
+			        "%s:%d:%d: warning: %s relates to %s, which is %s%s "
+			        "(dtk unrelate %s %s)\n",
+			        kb->nodes[i]->path, r->pos.line, r->pos.col, r->from, r->id,
+			        o.retracted ? "retracted" : "superseded by ",
+			        o.retracted ? "" : o.superseded_by, r->from, r->id);
 		}
 }
 
@@ -284,10 +280,11 @@ static int S_compare(struct dtk_ctx *ctx, const char *path, struct dtk_file_cmp 
 	int rc = dtk_file_cmp_open(cmp, path, DTK_MAX_INDEX_BYTES);
 
 	if (rc == 0)
-		rc = dtk_kb_load(&kb,
-		                 &(struct dtk_kb_load_opts){.root = ctx->root,
-		                                            .what = DTK_KB_ALL | DTK_KB_LEAN},
-		                 diags);
+		rc = dtk_kb_load(
+		        &kb,
+		        &(struct dtk_kb_load_opts){.root = ctx->root,
+		                                   .what = DTK_KB_ALL | DTK_KB_LEAN | DTK_KB_INDEX},
+		        diags);
 	if (rc == 0) {
 		S_warn_future(ctx, kb);
 		S_warn_invisible(ctx, kb);

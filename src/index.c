@@ -5,62 +5,13 @@
 #include "dtk/fs.h"
 #include "dtk/kb.h"
 #include "dtk/markdown.h"
+#include "dtk/nodesum.h"
 #include "lang.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-/* Calls fn for every entry, nodes in category order, entries in file order. */
-#define FOR_EACH_ENTRY(kb, e)                                                                      \
-	for (size_t ni_ = 0; ni_ < (kb)->n_nodes; ni_++)                                           \
-		for (const struct dtk_entry *e = (kb)->nodes[ni_]->entries;                        \
-		     e < (kb)->nodes[ni_]->entries + (kb)->nodes[ni_]->n_entries; e++)
-
-/* Calls fn for every entry that names other entries (relates, contradicts),
- * in the order of FOR_EACH_ENTRY. */
-#define FOR_EACH_LINKING(kb, e)                                                                    \
-	for (size_t ni_ = 0; ni_ < (kb)->n_nodes; ni_++)                                           \
-		for (size_t li_ = 0; li_ < (kb)->nodes[ni_]->n_linking; li_++)                     \
-			for (const struct dtk_entry *e = (kb)->nodes[ni_]->linking[li_]; e;        \
-			     e = NULL)
-
-/* A value for a {name} placeholder: a label, number or id as it is, or (md)
- * a text field of the data, plain text on one line (dtk_md_plain). */
-struct slot {
-	const char *name, *value;
-	int md;
-};
-
 #define N_SLOTS(a) (sizeof(a) / sizeof(*(a)))
-
-/* Adds tpl at the cursor with its placeholders filled from slots (a '{'
- * that starts no known placeholder is text). */
-static void S_fill(struct dtk_md *md, const char *tpl, const struct slot *slots, size_t n)
-{
-	const char *p = tpl, *open, *close;
-	size_t i, len;
-
-	while ((open = strchr(p, '{')) != NULL) {
-		close = strchr(open, '}');
-		len = close ? (size_t)(close - open - 1) : 0;
-		for (i = 0; close && i < n; i++)
-			if (!strncmp(open + 1, slots[i].name, len) && !slots[i].name[len])
-				break;
-		if (!close || i == n) { /* the '{' is text */
-			dtk_md_textn(md, p, (size_t)(open + 1 - p));
-			p = open + 1;
-			continue;
-		}
-		if (open > p)
-			dtk_md_textn(md, p, (size_t)(open - p));
-		if (slots[i].md)
-			dtk_md_plain(md, slots[i].value);
-		else
-			dtk_md_text(md, slots[i].value);
-		p = close + 1;
-	}
-	if (*p)
-		dtk_md_text(md, p);
-}
 
 /* Formats a number for a slot into buf. */
 static const char *S_num(char buf[32], long n)
@@ -79,9 +30,9 @@ static void S_heading(struct dtk_md *md, int level, const char *text)
 static void S_item_n(struct dtk_md *md, const char *tpl, long n, const char *extra)
 {
 	char num[32];
-	struct slot s[] = {{"n", S_num(num, n), 0}, {"ids", extra ? extra : "", 0}};
+	struct dtk_md_slot s[] = {{"n", S_num(num, n), 0}, {"ids", extra ? extra : "", 0}};
 	dtk_md_item(md);
-	S_fill(md, tpl, s, N_SLOTS(s));
+	dtk_md_fill(md, tpl, s, N_SLOTS(s));
 	dtk_md_close(md);
 }
 
@@ -89,7 +40,8 @@ static void S_status(struct dtk_md *md, const struct dtk_kb *kb, const struct dt
                      const struct dtk_stats *st)
 {
 	struct dtk_buf high = DTK_BUF_INIT;
-	char date[11], u[32], c[32], k[32];
+	char date[11], u[32], c[32], kk[32];
+	size_t i, k;
 	int n = 0;
 
 	S_heading(md, 2, L->status);
@@ -97,30 +49,32 @@ static void S_status(struct dtk_md *md, const struct dtk_kb *kb, const struct dt
 	S_item_n(md, L->st_nodes, (long)st->nodes, NULL);
 	S_item_n(md, L->st_with, (long)st->nodes_with_entries, NULL);
 	S_item_n(md, L->st_entries, (long)st->entries, NULL);
-	FOR_EACH_ENTRY (kb, e)
-		if (e->confidence == DTK_CONF_HIGH && !dtk_entry_retired(e))
-			dtk_buf_printf(&high, "%s%s", n++ ? L->sep : L->lpar, e->id);
+	for (i = 0; i < kb->n_nodes; i++) { /* nodes in category order, entries in file order */
+		const char *p = kb->nodes[i]->sum->highs;
+		for (k = 0; k < kb->nodes[i]->sum->high; k++)
+			dtk_buf_printf(&high, "%s%s", n++ ? L->sep : L->lpar, dtk_nodesum_str(&p));
+	}
 	if (n)
 		dtk_buf_puts(&high, L->rpar);
 	S_item_n(md, L->st_high, (long)st->high, dtk_buf_cstr(&high));
 	{
-		struct slot s[] = {
+		struct dtk_md_slot s[] = {
 		        {"date",
 		         kb->n_records ? dtk_date_format(date, kb->records[kb->n_records - 1].date)
 		                       : "—",
 		         0}};
 		dtk_md_item(md);
-		S_fill(md, L->st_last, s, N_SLOTS(s));
+		dtk_md_fill(md, L->st_last, s, N_SLOTS(s));
 		dtk_md_close(md);
 	}
 	S_item_n(md, L->st_articles, (long)st->articles, NULL);
 	{
-		struct slot s[] = {{"positioning", kb->positioning, 1},
-		                   {"usage", S_num(u, st->usage_pct), 0},
-		                   {"citation", S_num(c, st->citation_pct), 0},
-		                   {"closure", S_num(k, st->closure_pct), 0}};
+		struct dtk_md_slot s[] = {{"positioning", kb->positioning, 1},
+		                          {"usage", S_num(u, st->usage_pct), 0},
+		                          {"citation", S_num(c, st->citation_pct), 0},
+		                          {"closure", S_num(kk, st->closure_pct), 0}};
 		dtk_md_item(md);
-		S_fill(md, L->st_positioning, s, N_SLOTS(s));
+		dtk_md_fill(md, L->st_positioning, s, N_SLOTS(s));
 		dtk_md_close(md);
 	}
 	dtk_md_close(md);
@@ -278,7 +232,7 @@ static void S_review(struct dtk_md *md, const struct dtk_record *r, const struct
 		dtk_buf_puts(&note, r->review_note);
 	}
 	{
-		struct slot s[] = {
+		struct dtk_md_slot s[] = {
 		        {"date", dtk_date_format(date, r->date), 0},
 		        {"new", S_num(nn, r->new_entries), 0},
 		        {"pairs", S_num(np, total), 0},
@@ -291,7 +245,7 @@ static void S_review(struct dtk_md *md, const struct dtk_record *r, const struct
 		        {"c", S_num(nc, r->contradictions_new), 0},
 		};
 		dtk_md_paragraph(md);
-		S_fill(md, L->review, s, N_SLOTS(s));
+		dtk_md_fill(md, L->review, s, N_SLOTS(s));
 		dtk_md_close(md);
 	}
 	dtk_buf_release(&pairs);
@@ -299,75 +253,148 @@ static void S_review(struct dtk_md *md, const struct dtk_record *r, const struct
 	dtk_buf_release(&note);
 }
 
-/* Returns 1 when a is listed before b: category order of nodes, file order. */
-static int S_before(const struct dtk_entry *a, const struct dtk_entry *b)
+/* Returns 1 when the open contradiction c of node is listed already: the
+ * other entry comes first (category order of nodes, file order) and
+ * declares the same pair as open. */
+static int S_listed_before(const struct dtk_kb *kb, const struct dtk_node *node,
+                           const struct dtk_sum_open *c)
 {
-	if (a->node != b->node)
-		return a->node->order < b->node->order;
-	return a < b;
+	const char *suffix;
+	const struct dtk_node *on =
+	        strchr(c->other, ':') ? NULL : dtk_kb_id_node(kb, c->other, &suffix);
+	const struct dtk_sum_open *oc = on ? dtk_nodesum_open(on->sum, c->other, c->id) : NULL;
+
+	return oc && (on != node ? on->order < node->order : oc->index < c->index);
 }
 
-/* Returns 1 when e's open contradiction c is listed already: the other entry
- * comes first and declares the same pair as open. */
-static int S_listed_before(const struct dtk_kb *kb, const struct dtk_entry *e,
-                           const struct dtk_contradiction *c)
+/* Calls item (when not NULL) with each open contradiction to list, in
+ * order; returns how many there are. */
+static size_t S_each_open(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
+                          int items)
 {
-	const struct dtk_entry *o = strchr(c->ref.id, ':') ? NULL : dtk_kb_entry(kb, c->ref.id);
-	size_t k;
+	size_t i, k, n = 0;
 
-	if (!o || !S_before(o, e))
-		return 0;
-	for (k = 0; k < o->n_contradicts; k++)
-		if (o->contradicts[k].open && !strcmp(o->contradicts[k].ref.id, e->id))
-			return 1;
-	return 0;
+	for (i = 0; i < kb->n_nodes; i++)
+		for (k = 0; k < kb->nodes[i]->sum->n_opens; k++) {
+			const struct dtk_sum_open *c = &kb->nodes[i]->sum->opens[k];
+			struct dtk_buf note = DTK_BUF_INIT;
+			if (S_listed_before(kb, kb->nodes[i], c))
+				continue;
+			n++;
+			if (!items)
+				continue;
+			if (c->note) {
+				dtk_buf_puts(&note, L->open_note);
+				dtk_buf_puts(&note, c->note);
+			}
+			{
+				struct dtk_md_slot s[] = {{"id", c->id, 0},
+				                          {"other", c->other, 0},
+				                          {"note", dtk_buf_cstr(&note), 1}};
+				dtk_md_item(md);
+				dtk_md_fill(md, L->open_item, s, N_SLOTS(s));
+				dtk_md_close(md);
+			}
+			dtk_buf_release(&note);
+		}
+	return n;
 }
 
 static void S_contradictions(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L)
 {
 	const struct dtk_record *last = kb->n_records ? &kb->records[kb->n_records - 1] : NULL;
-	size_t open = 0, k;
+	size_t open;
 	char num[32];
 
 	S_heading(md, 2, L->contradictions);
 	if (last && last->has_review)
 		S_review(md, last, L);
-	FOR_EACH_LINKING(kb, e)
-	for (k = 0; k < e->n_contradicts; k++)
-		open += e->contradicts[k].open && !S_listed_before(kb, e, &e->contradicts[k]);
+	open = S_each_open(md, kb, L, 0);
 	{
-		struct slot s[] = {{"n", S_num(num, (long)open), 0}};
+		struct dtk_md_slot s[] = {{"n", S_num(num, (long)open), 0}};
 		dtk_md_paragraph(md);
-		S_fill(md, L->open_count, s, N_SLOTS(s));
+		dtk_md_fill(md, L->open_count, s, N_SLOTS(s));
 		dtk_md_close(md);
 	}
 	if (!open)
 		return;
 	dtk_md_list(md);
-	FOR_EACH_LINKING(kb, e)
-	for (k = 0; k < e->n_contradicts; k++) {
-		const struct dtk_contradiction *c = &e->contradicts[k];
-		struct dtk_buf note = DTK_BUF_INIT;
-		if (!c->open || S_listed_before(kb, e, c))
-			continue;
-		if (c->note) {
-			dtk_buf_puts(&note, L->open_note);
-			dtk_buf_puts(&note, c->note);
-		}
-		{
-			struct slot s[] = {{"id", e->id, 0},
-			                   {"other", c->ref.id, 0},
-			                   {"note", dtk_buf_cstr(&note), 1}};
-			dtk_md_item(md);
-			S_fill(md, L->open_item, s, N_SLOTS(s));
-			dtk_md_close(md);
-		}
-		dtk_buf_release(&note);
-	}
+	S_each_open(md, kb, L, 1);
 	dtk_md_close(md);
 }
 
-static void S_gaps(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L)
+/* Returns the run (markdown.h) of what md holds (md is freed), kept in keep
+ * until the page is finished; *len bytes. */
+static const char *S_keep_run(struct dtk_md *md, struct dtk_arena *keep, size_t *len)
+{
+	char *run = dtk_md_run_render(md, len), *kept;
+
+	if (!run) /* a separator or a candidate ends in no '&': a run */
+		abort();
+	kept = dtk_arena_strndup(keep, run, *len);
+	free(run);
+	dtk_md_free(md);
+	return kept;
+}
+
+/* Adds the candidates of the base as text (the HTML export: its nodes have
+ * their entries); returns how many. */
+static size_t S_candidates_text(struct dtk_md *md, const struct dtk_kb *kb,
+                                const struct dtk_lang *L)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < kb->n_nodes; i++) {
+		if (!kb->nodes[i]->sum->n_cands)
+			continue;
+		if (n)
+			dtk_md_text(md, L->sep);
+		n += kb->nodes[i]->sum->n_cands;
+		dtk_nodesum_candidates(md, kb->nodes[i], kb->high_min_verified, kb->lang_en);
+	}
+	return n;
+}
+
+/* Adds the candidates of the base as runs (markdown.h), rendered once: each
+ * node's as its summary keeps it (a node of a DTK_KB_INDEX load has no
+ * entries: its summary holds them, made for the base as it is) or made from
+ * its entries now, the separator's between them (those made kept in keep).
+ * Returns how many candidates there are. */
+static size_t S_candidates(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
+                           struct dtk_arena *keep)
+{
+	const char *sep = NULL, *run;
+	size_t i, n = 0, sep_len = 0, len;
+
+	for (i = 0; i < kb->n_nodes; i++) {
+		const struct dtk_node *node = kb->nodes[i];
+		struct dtk_md *one;
+		if (!node->sum->n_cands)
+			continue;
+		if (n && !sep) {
+			one = dtk_md_new_run();
+			dtk_md_text(one, L->sep);
+			sep = S_keep_run(one, keep, &sep_len);
+		}
+		if (n)
+			dtk_md_rendered(md, sep, sep_len);
+		n += node->sum->n_cands;
+		if (node->sum->run) {
+			dtk_md_rendered(md, node->sum->run, node->sum->run_len);
+			continue;
+		}
+		one = dtk_md_new_run();
+		dtk_nodesum_candidates(one, node, kb->high_min_verified, kb->lang_en);
+		run = S_keep_run(one, keep, &len);
+		dtk_md_rendered(md, run, len);
+	}
+	return n;
+}
+
+/* keep: where the runs made go until the page is finished; NULL for the
+ * HTML export (whose candidates are text) */
+static void S_gaps(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
+                   struct dtk_arena *keep)
 {
 	struct dtk_buf names = DTK_BUF_INIT;
 	char num[32];
@@ -379,39 +406,32 @@ static void S_gaps(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_
 			dtk_buf_printf(&names, "%s%s", n++ ? L->sep : L->gaps_names,
 			               kb->nodes[i]->name);
 	{
-		struct slot s[] = {{"n", S_num(num, (long)n), 0},
-		                   {"names", dtk_buf_cstr(&names), 0}};
+		struct dtk_md_slot s[] = {{"n", S_num(num, (long)n), 0},
+		                          {"names", dtk_buf_cstr(&names), 0}};
 		dtk_md_paragraph(md);
 		/* "below:" only when a list follows */
-		S_fill(md, kb->n_gaps ? L->gaps_intro : L->gaps_intro_none, s, N_SLOTS(s));
+		dtk_md_fill(md, kb->n_gaps ? L->gaps_intro : L->gaps_intro_none, s, N_SLOTS(s));
 		dtk_md_close(md);
 	}
 	dtk_buf_release(&names);
 	if (kb->n_gaps) {
 		dtk_md_list(md);
 		for (i = 0; i < kb->n_gaps; i++) {
-			struct slot s[] = {{"id", kb->gaps[i].flagged_by.id, 0}};
+			struct dtk_md_slot s[] = {{"id", kb->gaps[i].flagged_by.id, 0}};
 			dtk_md_item(md);
 			dtk_md_plain(md, kb->gaps[i].text);
 			if (kb->gaps[i].flagged_by.id)
-				S_fill(md, L->gap_flag, s, N_SLOTS(s));
+				dtk_md_fill(md, L->gap_flag, s, N_SLOTS(s));
 			dtk_md_close(md);
 		}
 		dtk_md_close(md);
 	}
 	{
-		struct slot s[] = {{"k", S_num(num, kb->high_min_verified - 1), 0}};
+		struct dtk_md_slot s[] = {{"k", S_num(num, kb->high_min_verified - 1), 0}};
 		dtk_md_paragraph(md);
-		S_fill(md, L->candidates, s, N_SLOTS(s));
+		dtk_md_fill(md, L->candidates, s, N_SLOTS(s));
 	}
-	n = 0;
-	FOR_EACH_ENTRY (kb, e)
-		if (dtk_entry_is_candidate(kb, e)) {
-			struct slot s[] = {{"id", e->id, 0}, {"title", e->title, 1}};
-			if (n++)
-				dtk_md_text(md, L->sep);
-			S_fill(md, L->candidate, s, N_SLOTS(s));
-		}
+	n = keep ? S_candidates(md, kb, L, keep) : S_candidates_text(md, kb, L);
 	dtk_md_text(md, n ? L->stop : L->candidates_none);
 	dtk_md_close(md);
 }
@@ -447,7 +467,7 @@ static void S_last_run(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 		               r->bloom_changes[i].node, dtk_bloom_names[r->bloom_changes[i].from],
 		               dtk_bloom_names[r->bloom_changes[i].to]);
 	{
-		struct slot s[] = {
+		struct dtk_md_slot s[] = {
 		        {"date", dtk_date_format(d1, r->date), 0},
 		        {"since", r->since ? S_short_date(d2, r->since, year) : "—", 0},
 		        {"n", S_num(n, r->new_entries), 0},
@@ -464,14 +484,15 @@ static void S_last_run(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 		        {"scenario", r->eval_scenario, 0},
 		        {"verdict", r->eval_verdict, 0},
 		};
-		S_fill(md, L->last_line, s, N_SLOTS(s));
+		dtk_md_fill(md, L->last_line, s, N_SLOTS(s));
 	}
 	dtk_md_close(md);
 	dtk_buf_release(&bloom);
 }
 
-/* Builds INDEX.md's document in md; links: node names link to their pages. */
-static void S_build(struct dtk_md *md, const struct dtk_kb *kb, int links)
+/* Builds INDEX.md's document in md; links: node names link to their pages
+ * (the HTML export); keep: see S_gaps. */
+static void S_build(struct dtk_md *md, const struct dtk_kb *kb, int links, struct dtk_arena *keep)
 {
 	const struct dtk_lang *L = kb->lang_en ? &dtk_lang_en : &dtk_lang_zh;
 	struct dtk_stats st;
@@ -485,18 +506,20 @@ static void S_build(struct dtk_md *md, const struct dtk_kb *kb, int links)
 	S_nodes(md, kb, L, links);
 	S_hotspots(md, kb, L, links);
 	S_contradictions(md, kb, L);
-	S_gaps(md, kb, L);
+	S_gaps(md, kb, L, keep);
 	S_last_run(md, kb, L);
 }
 
 int dtk_index_write(const struct dtk_kb *kb, dtk_write_fn write, void *arg)
 {
 	struct dtk_md *md = dtk_md_new_stream(write, arg);
+	struct dtk_arena *keep = dtk_arena_new();
 	int rc;
 
-	S_build(md, kb, 0);
+	S_build(md, kb, 0, keep);
 	rc = dtk_md_finish(md);
 	dtk_md_free(md);
+	dtk_arena_free(keep);
 	return rc;
 }
 
@@ -512,7 +535,7 @@ char *dtk_index_render_html(const struct dtk_kb *kb)
 	struct dtk_md *md = dtk_md_new();
 	char *out;
 
-	S_build(md, kb, 1);
+	S_build(md, kb, 1, NULL);
 	out = dtk_md_render_html(md);
 	dtk_md_free(md);
 	return out;
@@ -521,9 +544,10 @@ char *dtk_index_render_html(const struct dtk_kb *kb)
 int dtk_index_build(const char *root, struct dtk_diags *diags, dtk_write_fn write, void *arg)
 {
 	struct dtk_kb *kb = NULL;
-	int rc = dtk_kb_load(
-	        &kb, &(struct dtk_kb_load_opts){.root = root, .what = DTK_KB_ALL | DTK_KB_LEAN},
-	        diags);
+	int rc = dtk_kb_load(&kb,
+	                     &(struct dtk_kb_load_opts){
+	                             .root = root, .what = DTK_KB_ALL | DTK_KB_LEAN | DTK_KB_INDEX},
+	                     diags);
 
 	if (rc < 0)
 		return rc;

@@ -2,6 +2,7 @@
 #include "dtk/index.h"
 
 #include "dtk/dtk.h"
+#include "dtk/nodesum.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,9 @@ dtk_date dtk_entry_fresh(const struct dtk_entry *e)
 int dtk_node_has_high(const struct dtk_node *node)
 {
 	size_t i;
+
+	if (node->sum)
+		return node->sum->high > 0;
 	for (i = 0; i < node->n_entries; i++)
 		if (node->entries[i].confidence == DTK_CONF_HIGH &&
 		    !dtk_entry_retired(&node->entries[i]))
@@ -45,27 +49,20 @@ static size_t S_articles(const struct dtk_kb *kb)
 
 void dtk_stats_compute(struct dtk_stats *out, const struct dtk_kb *kb)
 {
-	size_t i, j;
+	size_t i;
 
 	memset(out, 0, sizeof(*out));
 	out->nodes = kb->n_nodes;
-	for (i = 0; i < kb->n_nodes; i++) {
-		const struct dtk_node *node = kb->nodes[i];
-		size_t live = dtk_node_live(node);
-		out->nodes_with_entries += live > 0;
-		out->entries += live;
-		for (j = 0; j < node->n_entries; j++) {
-			const struct dtk_entry *e = &node->entries[j];
-			dtk_date f = dtk_entry_fresh(e);
-			if (dtk_entry_retired(e)) /* retired: out of every figure */
-				continue;
-			out->high += e->confidence == DTK_CONF_HIGH;
-			out->used += e->used > 0;
-			out->cited += e->cited > 0;
-			out->closed += e->closed != 0;
-			if (!out->earliest || f < out->earliest)
-				out->earliest = f;
-		}
+	for (i = 0; i < kb->n_nodes; i++) { /* retired entries: out of every figure */
+		const struct dtk_node_sum *s = kb->nodes[i]->sum;
+		out->nodes_with_entries += s->live > 0;
+		out->entries += s->live;
+		out->high += s->high;
+		out->used += s->used;
+		out->cited += s->cited;
+		out->closed += s->closed;
+		if (s->earliest && (!out->earliest || s->earliest < out->earliest))
+			out->earliest = s->earliest;
 	}
 	out->articles = S_articles(kb);
 	out->usage_pct = dtk_percent(out->used, out->entries);

@@ -222,6 +222,9 @@ static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **
 	l->d = &d;
 	l->schema_flags = (what & DTK_KB_LEAN) ? DTK_SCHEMA_LEAN : 0;
 	l->terms = (what & DTK_KB_TERMS) && !l->filter;
+	l->sums = !one;
+	l->index = (what & DTK_KB_INDEX) && !one && !l->terms;
+	l->today = dtk_date_today();
 	if (l->filter && l->filter->borrow && l->filter->loaded)
 		l->schema_flags |= DTK_SCHEMA_BORROW;
 	if (dtk_kb_read_files(l, what & (DTK_KB_ONE_NODE | DTK_KB_LINKED), node) < 0)

@@ -1,6 +1,7 @@
 /* kb_check.c: the checks across the files of a base. */
 #include "kb_int.h"
 
+#include "dtk/nodesum.h"
 #include "schema.h"
 
 #include <stdlib.h>
@@ -76,6 +77,7 @@ static void S_check_entry_ref(struct loader *l, const char *path, const struct d
                               const char *what)
 {
 	const char *colon = strchr(r->id, ':');
+	struct dtk_sum_entry e;
 	size_t plen = 0;
 
 	if (colon) { /* another domain's: its form only, checked as it was read */
@@ -85,28 +87,24 @@ static void S_check_entry_ref(struct loader *l, const char *path, const struct d
 			              what, r->id, colon + 1);
 		return;
 	}
-	if (!dtk_kb_entry(l->kb, r->id) &&
+	if (!dtk_kb_sum_entry(l->kb, r->id, &e) &&
 	    !(dtk_entry_id_split(r->id, &plen) && dtk_kb_is_broken(l, r->id, plen)))
 		dtk_diags_add(l->d, path, r->pos.line, r->pos.col, "%s unknown entry '%s'", what,
 		              r->id);
 }
 
-/* Checks the references of node's entries to other entries (the schema
- * checked its sources as it read them). */
+/* Checks the references of node's entries to other entries, as its
+ * summary keeps them (the schema checked its sources as it read them). */
 static void S_check_node_refs(struct loader *l, const struct dtk_node *node)
 {
-	size_t i, k;
+	static const char *const what[] = {"'relates' names", "'contradicts' names",
+	                                   "'superseded_by' names"};
+	size_t i;
 
-	for (i = 0; i < node->n_linking; i++) {
-		const struct dtk_entry *e = node->linking[i];
-		for (k = 0; k < e->n_relates; k++)
-			S_check_entry_ref(l, node->path, &e->relates[k], "'relates' names");
-		for (k = 0; k < e->n_contradicts; k++)
-			S_check_entry_ref(l, node->path, &e->contradicts[k].ref,
-			                  "'contradicts' names");
-		if (e->superseded_by.id)
-			S_check_entry_ref(l, node->path, &e->superseded_by,
-			                  "'superseded_by' names");
+	for (i = 0; i < node->sum->n_refs; i++) {
+		const struct dtk_sum_ref *r = &node->sum->refs[i];
+		struct dtk_ref ref = {r->id, r->pos};
+		S_check_entry_ref(l, node->path, &ref, what[r->kind]);
 	}
 }
 

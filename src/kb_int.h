@@ -56,6 +56,9 @@ struct loader {
 	const struct dtk_kb_filter *filter; /* node files parsed only when it keeps them */
 	struct dtk_nodecache *nc;           /* the node cache, NULL when none */
 	int terms;                          /* DTK_KB_TERMS */
+	int sums;       /* a load of the whole base: every node gets its summary */
+	int index;      /* DTK_KB_INDEX: nodes cached come as their summaries */
+	dtk_date today; /* DTK_KB_INDEX: a summary with a later date is unpacked */
 };
 
 /* Where the terms of a node's entries are (dtk_kb_node_terms). */

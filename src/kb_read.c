@@ -6,6 +6,7 @@
 #include "dtk/cache.h"
 #include "dtk/fs.h"
 #include "dtk/invisible.h"
+#include "dtk/nodesum.h"
 #include "dtk/similar.h"
 #include "dtk/ytree.h"
 #include "schema.h"
@@ -31,6 +32,9 @@
 struct worker {
 	struct loader *l;
 	struct dtk_arena *arena;
+	/* DTK_KB_INDEX: where a node parsed goes while its summary is made
+	 * (emptied after each; NULL until used) */
+	struct dtk_arena *scratch;
 	struct dtk_diags d;
 	unsigned char *named; /* a bit per source the entries name (malloc'd) */
 };
@@ -296,6 +300,125 @@ static int S_in_mem(const struct loader *l, const struct kfile *f)
 	return 0;
 }
 
+/* A load of the whole base: gives node (may be NULL) its summary, from
+ * packed (NULL: packed from node now), copied into w's arena. */
+static void S_give_sum(struct worker *w, struct dtk_node *node, const struct dtk_buf *packed)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	char *blob;
+
+	if (!w->l->sums || !node || node->sum)
+		return;
+	if (!packed) {
+		dtk_nodesum_pack(&b, node, w->l->kb->high_min_verified, w->l->kb->lang_en, 0);
+		packed = &b;
+	}
+	blob = dtk_arena_alloc_raw(w->arena, packed->len + 1);
+	memcpy(blob, packed->ptr, packed->len);
+	blob[packed->len] = '\0';
+	node->sum = dtk_nodesum_read(w->arena, blob, packed->len); /* as packed: it reads */
+	dtk_buf_release(&b);
+}
+
+/* Returns 1 when every source summary s names is in the base (when its
+ * sources loaded), their bits then set in w's; else 0, nothing set. */
+static int S_sum_sources(struct worker *w, const struct dtk_node_sum *s)
+{
+	const struct dtk_kb *kb = w->l->kb;
+	const char *p = s->sources;
+	size_t *at = dtk_xmalloc((s->n_sources + 1) * sizeof(*at)), i, n = 0;
+	int ok = 1;
+
+	for (i = 0; i < s->n_sources && ok; i++) {
+		const struct dtk_source *src = dtk_kb_source(kb, dtk_nodesum_str(&p));
+		ok = src || !kb->sources_ok;
+		if (src)
+			at[n++] = (size_t)(src - kb->sources);
+	}
+	for (i = 0; ok && w->named && i < n; i++)
+		w->named[at[i] / 8] |= (unsigned char)(1u << (at[i] % 8));
+	free(at);
+	return ok;
+}
+
+/* Sets f->out to a node of f that is its summary s alone (clean: its
+ * bytes'), in w's arena. */
+static void S_sum_node(struct worker *w, struct kfile *f, const struct dtk_node_sum *s, int clean)
+{
+	struct dtk_node *node = dtk_arena_alloc(w->arena, sizeof(*node));
+
+	node->name = dtk_arena_strdup(w->arena, f->node);
+	node->path = dtk_arena_strdup(w->arena, f->rel);
+	node->category = -1;
+	node->bloom = s->bloom;
+	node->stance = s->stance;
+	node->name_pos = s->name_pos;
+	node->clean = clean;
+	node->sum = s;
+	f->out = node;
+	f->ok = 1;
+}
+
+/* A load for INDEX.md (DTK_KB_INDEX): node file f (its stat data st) as
+ * the summary the node cache keeps, none of its entries read. Returns 1
+ * with f->out set when the record is trusted and its summary holds for the
+ * base as it is now (the same policy, every source it names known, no date
+ * after today, which dtk check warns of entry by entry); else 0. */
+static int S_from_summary(struct worker *w, struct kfile *f, const struct stat *st)
+{
+	struct loader *l = w->l;
+	const struct dtk_node_sum *s;
+	const char *blob;
+	size_t len;
+
+	if (dtk_nodecache_get_summary(l->nc, f->name, st, w->arena, &blob, &len) < 0)
+		return 0;
+	s = dtk_nodesum_read(w->arena, blob, len);
+	if (!s || s->k != l->kb->high_min_verified || s->lang_en != l->kb->lang_en ||
+	    (s->n_cands && !s->run) || s->min_high < (unsigned)l->kb->high_min_verified ||
+	    s->latest > l->today || !S_sum_sources(w, s))
+		return 0;
+	S_sum_node(w, f, s, dtk_nodecache_clean(l->nc, f->name));
+	return 1;
+}
+
+/* DTK_KB_INDEX, node file f just parsed: its node as its summary alone
+ * (packed, with its run; clean: its bytes'), unless a date of it is after
+ * today. With sources, the summary's sources' bits are set (the parse
+ * did not). Returns 1 when f->out is set so, else 0. */
+static int S_sum_only(struct worker *w, struct kfile *f, const struct dtk_buf *packed, int clean,
+                      int sources)
+{
+	char *blob = dtk_arena_alloc_raw(w->arena, packed->len + 1);
+	const struct dtk_node_sum *s;
+
+	memcpy(blob, packed->ptr, packed->len);
+	blob[packed->len] = '\0';
+	s = dtk_nodesum_read(w->arena, blob, packed->len);
+	if (!s || s->latest > w->l->today || (sources && !S_sum_sources(w, s)))
+		return 0;
+	S_sum_node(w, f, s, clean);
+	return 1;
+}
+
+/* DTK_KB_INDEX: node file f, parsed into w's scratch arena, as its
+ * summary alone (S_sum_only), or, when a date of it is after today, as it
+ * was parsed, moved into w's arena. */
+static void S_index_node(struct worker *w, struct kfile *f)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+
+	if (f->out) {
+		dtk_nodesum_pack(&b, f->out, w->l->kb->high_min_verified, w->l->kb->lang_en, 1);
+		if (!S_sum_only(w, f, &b, 0, 0)) {
+			dtk_arena_adopt(w->arena, w->scratch);
+			w->scratch = NULL;
+		}
+	}
+	dtk_arena_reset(w->scratch);
+	dtk_buf_release(&b);
+}
+
 /* The node cache: sets *st to node file f's stat data, not following a
  * link (the real root and insights/, not a link, hold no link). When the
  * cache holds f's node as it is, the node is unpacked into f->out, or, when
@@ -325,6 +448,8 @@ static int S_from_cache(struct worker *w, struct kfile *f, struct stat *st)
 		if (!S_wanted(l, f, dtk_nodecache_links(l->nc, f->name)))
 			return 1;
 	}
+	if (l->index && S_from_summary(w, f, st))
+		return 1;
 	/* a lean load without terms needs no long text: the head alone */
 	if (((S_unpack_flags(l) & DTK_NODECACHE_LEAN) && !l->terms
 	             ? dtk_nodecache_get_head(l->nc, f->name, st, &blob, &len)
@@ -351,7 +476,7 @@ static int S_via_cache(struct worker *w, struct kfile *f, const struct dtk_yval 
 {
 	struct loader *l = w->l;
 	struct dtk_diags d = DTK_DIAGS_INIT;
-	struct dtk_buf b = DTK_BUF_INIT, t = DTK_BUF_INIT, links = DTK_BUF_INIT;
+	struct dtk_buf b = DTK_BUF_INIT, t = DTK_BUF_INIT, links = DTK_BUF_INIT, sum = DTK_BUF_INIT;
 	struct dtk_node *node = dtk_schema_node(l->kb, tmp, tmp, root, f->rel, f->node,
 	                                        DTK_SCHEMA_BORROW, NULL, &d);
 	int rc = node && !d.n && (!l->terms || dtk_similar_pack(&t, node) == 0);
@@ -360,18 +485,23 @@ static int S_via_cache(struct worker *w, struct kfile *f, const struct dtk_yval 
 	if (!rc)
 		goto done;
 	dtk_nodecache_pack(&b, node);
+	dtk_nodesum_pack(&sum, node, l->kb->high_min_verified, l->kb->lang_en, 1);
 	dtk_nodecache_links_of(&links, node);
 	dtk_buf_putc(&links, '\0');
 	if (l->nc && owned && st->st_nlink && fst->st_nlink && st->st_dev == fst->st_dev &&
 	    st->st_ino == fst->st_ino)
-		dtk_nodecache_put(l->nc, f->name, fst, b.ptr, b.len, l->terms ? t.ptr : NULL, t.len,
-		                  links.ptr, clean);
+		dtk_nodecache_put(l->nc, f->name, fst, b.ptr, b.len, &sum, l->terms ? t.ptr : NULL,
+		                  t.len, links.ptr, clean);
 	if (f->linked && !S_wanted(l, f, links.ptr))
 		goto done; /* read for its record only: rc 1, f->out NULL */
+	if (l->index && S_sum_only(w, f, &sum, clean, 1))
+		goto done;
 	rc = S_unpack(w, f, b.ptr, b.len, 0, l->terms ? &t : NULL);
 	if (rc && f->out)
 		f->out->clean = clean;
+	S_give_sum(w, rc ? f->out : NULL, &sum);
 done:
+	dtk_buf_release(&sum);
 	dtk_buf_release(&b);
 	dtk_buf_release(&t);
 	dtk_buf_release(&links);
@@ -402,8 +532,10 @@ static void S_load_file(struct worker *w, struct kfile *f)
 
 	if (f->linked && !l->nc && !S_links(l, f))
 		return;
-	if (f->t == F_NODE && l->nc && !S_in_mem(l, f) && S_from_cache(w, f, &st))
+	if (f->t == F_NODE && l->nc && !S_in_mem(l, f) && S_from_cache(w, f, &st)) {
+		S_give_sum(w, f->out, NULL);
 		return;
+	}
 	rc = S_read(l, &w->d, f, &buf, &len, &owned, l->nc ? &fst : NULL);
 	if (rc == 0 && f->t == F_NODE && l->filter &&
 	    !l->filter->keep(l->filter->arg, f->node, buf, len))
@@ -434,9 +566,14 @@ static void S_load_file(struct worker *w, struct kfile *f)
 		if (((l->nc && owned) || l->terms) &&
 		    S_via_cache(w, f, root, tmp, &st, &fst, owned, S_clean(buf, len)))
 			break;
-		f->out = dtk_schema_node(l->kb, w->arena, tmp, root, f->rel, f->node,
-		                         l->schema_flags, w->named, &w->d);
+		if (l->index && !w->scratch)
+			w->scratch = dtk_arena_new();
+		f->out = dtk_schema_node(l->kb, l->index ? w->scratch : w->arena, tmp, root, f->rel,
+		                         f->node, l->schema_flags, w->named, &w->d);
 		f->ok = f->out != NULL;
+		if (l->index)
+			S_index_node(w, f);
+		S_give_sum(w, f->out, NULL);
 		if (f->out && l->filter && l->filter->loaded)
 			l->filter->loaded(l->filter->arg, l->kb, f->out, w->arena);
 		break;
@@ -494,6 +631,7 @@ static void S_load_parallel(struct loader *l, size_t from, int one)
 		if (started & (1 << i))
 			pthread_join(tid[i], NULL);
 		dtk_arena_adopt(l->kb->arena, w[i].arena);
+		dtk_arena_free(w[i].scratch);
 		dtk_diags_move(l->d, &w[i].d);
 		for (k = 0; k < bytes; k++)
 			named[k] |= w[i].named[k];
@@ -640,7 +778,7 @@ static int S_insights_plain(const struct loader *l)
  * DTK_KB_ALL or DTK_KB_ONE_NODE, with DTK_KB_LINKED or not. */
 int dtk_kb_read_files(struct loader *l, int what, const char *only)
 {
-	struct worker w = {l, l->kb->arena, DTK_DIAGS_INIT, NULL}; /* no articles: one node */
+	struct worker w = {l, l->kb->arena, NULL, DTK_DIAGS_INIT, NULL}; /* no articles: one node */
 	size_t cap = 0, i, ncap = 0, bcap = 0, first = 2;
 
 	S_add_file(l, &cap, "_domain.yaml", F_DOMAIN, NULL);

@@ -42,15 +42,29 @@ struct dtk_md {
 	int done;           /* no more blocks will come */
 	struct group *head; /* closed blocks waiting for a thread */
 	struct group **tail;
+	struct run *runs; /* streamed: runs added, not yet handed over (a group) */
+	size_t n_runs, cap_runs;
+	int in_run;            /* streamed: the open paragraph holds nothing after its runs */
+	int skip_next;         /* streamed: the next group starts with an "a" to drop
+	                          (dtk_md_rendered) */
 	unsigned long queued;  /* groups handed over so far */
 	unsigned long written; /* groups written so far: the next one's turn */
 };
 
 /* Top-level blocks closed together, in a document of their own; partial:
  * the last is the first part of a paragraph still being written. */
+/* A run added to a streamed document (dtk_md_rendered): borrowed bytes. */
+struct run {
+	const char *p;
+	size_t len;
+};
+
 struct group {
-	cmark_node *doc;
+	cmark_node *doc;  /* NULL: runs, written as they are */
+	struct run *runs; /* malloc'd; their bytes borrowed */
+	size_t n_runs;
 	int partial;
+	int skip;          /* the bytes its rendering starts with that are not written */
 	unsigned long seq; /* its place in the page: groups are written in order */
 	struct group *next;
 };
@@ -113,10 +127,11 @@ static void S_out(struct dtk_md *md, const char *s, size_t len)
  * (g->seq): the groups before it, rendered on other threads, go first. */
 static void S_render_group(struct dtk_md *md, struct group *g)
 {
-	char *s = cmark_render_commonmark(g->doc, CMARK_OPT_DEFAULT, 0);
-	size_t len = strlen(s);
+	char *s = g->doc ? cmark_render_commonmark(g->doc, CMARK_OPT_DEFAULT, 0) : NULL;
+	size_t len = s ? strlen(s) : 0, skip = (size_t)g->skip < len ? (size_t)g->skip : len, i;
 
-	cmark_node_free(g->doc);
+	if (g->doc)
+		cmark_node_free(g->doc);
 	if (md->n_renderers) {
 		pthread_mutex_lock(&md->lock);
 		while (md->written != g->seq)
@@ -127,11 +142,15 @@ static void S_render_group(struct dtk_md *md, struct group *g)
 	if (md->written && !md->continued)
 		S_out(md, "\n", 1);
 	/* a paragraph that goes on ends without its newline */
-	if (g->partial)
+	if (g->partial && s)
 		len -= len && s[len - 1] == '\n';
-	S_out(md, s, len);
+	if (s)
+		S_out(md, s + skip, len - skip);
+	for (i = 0; i < g->n_runs; i++)
+		S_out(md, g->runs[i].p, g->runs[i].len);
 	md->continued = g->partial;
 	free(s);
+	free(g->runs);
 	free(g);
 	if (md->n_renderers) {
 		pthread_mutex_lock(&md->lock);
@@ -175,14 +194,27 @@ static int S_start(struct dtk_md *md)
 	return md->n_renderers;
 }
 
-/* Streamed: hands the group doc to the render threads (started on first
- * use; without them the group is rendered here). */
+/* Streamed: hands the group doc (NULL: the runs added since the last
+ * group, partial) to the render threads (started on first use; without
+ * them the group is rendered here). The runs go first. */
 static void S_enqueue(struct dtk_md *md, cmark_node *doc, int partial)
 {
-	struct group *g = dtk_xcalloc(1, sizeof(*g));
+	struct group *g;
 
+	if (doc && md->n_runs)
+		S_enqueue(md, NULL, 1);
+	g = dtk_xcalloc(1, sizeof(*g));
 	g->doc = doc;
 	g->partial = partial;
+	if (doc) {
+		g->skip = md->skip_next;
+		md->skip_next = 0;
+	} else {
+		g->runs = md->runs;
+		g->n_runs = md->n_runs;
+		md->runs = NULL;
+		md->n_runs = md->cap_runs = 0;
+	}
 	g->seq = md->queued++;
 	if (!md->n_renderers && (md->done || !S_start(md))) {
 		S_render_group(md, g);
@@ -294,12 +326,14 @@ void dtk_md_free(struct dtk_md *md)
 	}
 	cmark_node_free(md->doc);
 	dtk_buf_release(&md->text);
+	free(md->runs);
 	free(md);
 }
 
 /* Appends node at the cursor and, when open, moves the cursor into inner. */
 static void S_add(struct dtk_md *md, cmark_node *node, cmark_node *inner)
 {
+	md->in_run = 0;
 	S_flush(md);
 	if (!cmark_node_append_child(md->cur, node)) {
 		fputs("dtk: fatal: invalid Markdown document structure\n", stderr);
@@ -376,6 +410,7 @@ void dtk_md_cell(struct dtk_md *md)
 void dtk_md_close(struct dtk_md *md)
 {
 	cmark_node *node;
+	md->in_run = 0;
 	S_flush(md);
 	if (md->depth == 0)
 		return;
@@ -398,6 +433,8 @@ static void S_textn(struct dtk_md *md, const char *text, size_t n);
 void dtk_md_textn(struct dtk_md *md, const char *text, size_t n)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
+
+	md->in_run = 0;
 
 	if (!dtk_invisible_has(text, n)) {
 		S_textn(md, text, n);
@@ -503,6 +540,34 @@ void dtk_md_link(struct dtk_md *md, const char *url, const char *text)
 	S_add(md, link, NULL);
 }
 
+void dtk_md_fill(struct dtk_md *md, const char *tpl, const struct dtk_md_slot *slots, size_t n)
+{
+	const char *p = tpl, *open, *close;
+	size_t i, len;
+
+	while ((open = strchr(p, '{')) != NULL) {
+		close = strchr(open, '}');
+		len = close ? (size_t)(close - open - 1) : 0;
+		for (i = 0; close && i < n; i++)
+			if (!strncmp(open + 1, slots[i].name, len) && !slots[i].name[len])
+				break;
+		if (!close || i == n) { /* the '{' is text */
+			dtk_md_textn(md, p, (size_t)(open + 1 - p));
+			p = open + 1;
+			continue;
+		}
+		if (open > p)
+			dtk_md_textn(md, p, (size_t)(open - p));
+		if (slots[i].md)
+			dtk_md_plain(md, slots[i].value);
+		else
+			dtk_md_text(md, slots[i].value);
+		p = close + 1;
+	}
+	if (*p)
+		dtk_md_text(md, p);
+}
+
 void dtk_md_textf(struct dtk_md *md, const char *fmt, ...)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
@@ -550,6 +615,105 @@ static void S_unbreak(cmark_node *node)
 			S_unbreak(child);
 		}
 	}
+}
+
+/*
+ * A run's text is rendered after a letter ("a", cut off again), as one text
+ * node: cmark renders a character of a text node by the character alone,
+ * the one after it in the node ('&' before a letter), and, only at the start
+ * of a block, what came before. After a non-digit of the same paragraph
+ * (never at a block's start) and not after '&', the run's text renders the
+ * same in a node of its own as within the text around it.
+ */
+struct dtk_md *dtk_md_new_run(void)
+{
+	struct dtk_md *md = dtk_md_new();
+
+	dtk_md_paragraph(md);
+	dtk_md_text(md, "a");
+	S_flush(md);
+	return md;
+}
+
+char *dtk_md_run_render(struct dtk_md *md, size_t *len)
+{
+	char *s, *run;
+	size_t n;
+
+	S_flush(md);
+	if (cmark_node_last_child(md->open[0]) == cmark_node_first_child(md->open[0]))
+		return NULL; /* no text added */
+	if (cmark_node_get_type(cmark_node_last_child(md->open[0])) != CMARK_NODE_TEXT)
+		return NULL;
+	s = cmark_render_commonmark(md->doc, CMARK_OPT_DEFAULT, 0);
+	n = strlen(s);
+	if (n < 3 || s[0] != 'a' || s[n - 1] != '\n' || memchr(s, '\n', n - 1) || s[n - 2] == '&') {
+		free(s);
+		return NULL;
+	}
+	*len = n - 2;
+	run = dtk_xmalloc(n - 1);
+	memcpy(run, s + 1, n - 2);
+	run[n - 2] = '\0';
+	free(s);
+	return run;
+}
+
+/* Returns 1 when a run may go out as it is after the text md holds: see
+ * dtk_md_new_run. */
+static int S_run_fits(const struct dtk_md *md)
+{
+	const char *t = md->text.ptr;
+	size_t n = md->text.len;
+
+	/* a non-digit before it, and no '&', nor a '.' or ')' after digits
+	 * alone, at the end: those render by what follows them */
+	return md->write && md->depth == 1 &&
+	       cmark_node_get_type(md->open[0]) == CMARK_NODE_PARAGRAPH && n && t[n - 1] != '&' &&
+	       strspn(t, "0123456789") < n &&
+	       !((t[n - 1] == '.' || t[n - 1] == ')') && strspn(t, "0123456789") == n - 1);
+}
+
+void dtk_md_rendered(struct dtk_md *md, const char *run, size_t len)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	cmark_node *doc, *p, *child;
+
+	if (md->in_run || S_run_fits(md)) {
+		/* the paragraph so far goes out, then the runs as they are;
+		 * what follows them goes on after an "a" (not written), as a
+		 * run's text was rendered: the runs' neighbours render as they
+		 * would around their text */
+		if (!md->in_run) {
+			cmark_node *a = cmark_node_new(CMARK_NODE_TEXT);
+			S_flush(md);
+			S_emit_piece(md);
+			cmark_node_set_literal(a, "a");
+			cmark_node_append_child(md->open[0], a);
+			md->skip_next = 1;
+			md->in_run = 1;
+		}
+		dtk_grow((void **)&md->runs, &md->cap_runs, md->n_runs + 1, sizeof(*md->runs));
+		md->runs[md->n_runs++] = (struct run){run, len};
+		return;
+	}
+	/* read back: between two letters, as it was rendered after one (a
+	 * paragraph's spaces at either end would be dropped) */
+	dtk_buf_putc(&b, 'a');
+	dtk_buf_put(&b, run, len);
+	dtk_buf_putc(&b, 'a');
+	doc = cmark_parse_document(b.ptr, b.len, CMARK_OPT_DEFAULT);
+	b.len = 0;
+	p = cmark_node_first_child(doc);
+	for (child = p ? cmark_node_first_child(p) : NULL; child; child = cmark_node_next(child))
+		if (cmark_node_get_type(child) == CMARK_NODE_TEXT)
+			dtk_buf_puts(&b, cmark_node_get_literal(child));
+	if (b.len >= 2) {
+		b.ptr[b.len - 1] = '\0';
+		dtk_md_text(md, b.ptr + 1);
+	}
+	cmark_node_free(doc);
+	dtk_buf_release(&b);
 }
 
 void dtk_md_inline(struct dtk_md *md, const char *markdown)

@@ -4,6 +4,7 @@
 #include "dtk/model.h"
 
 #include "dtk/dtk.h"
+#include "dtk/nodesum.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -128,6 +129,9 @@ int dtk_entry_retired(const struct dtk_entry *e)
 size_t dtk_node_live(const struct dtk_node *node)
 {
 	size_t i, n = 0;
+
+	if (node->sum)
+		return node->sum->live;
 	for (i = 0; i < node->n_entries; i++)
 		n += !dtk_entry_retired(&node->entries[i]);
 	return n;

@@ -3,6 +3,7 @@
 #include "dtk/nodecache.h"
 
 #include "dtk/cache.h"
+#include "dtk/pack.h"
 #include "schema.h"
 
 #include <elf.h>
@@ -18,51 +19,24 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#define S_MAGIC "dtk node cache 5\n"
+#define S_MAGIC "dtk node cache 6\n"
 /* the build the packed nodes are of: the schema may change between them
  * (S_build adds the program's own identity: builds of one version differ) */
-#define S_BUILD "build " DTK_VERSION " 5"
+#define S_BUILD "build " DTK_VERSION " 6"
 #define S_HEAD 64 /* the head: the magic and where the index is, padded */
 #define S_MAX_INDEX (16u << 20)
-#define S_NONE UINT32_MAX /* a NULL string */
-#define S_TEXT_CLAIM 1    /* the entry has a claim (in the tail) */
-#define S_TEXT_REASON 2   /* it has a reason of retraction (likewise) */
+#define S_TEXT_CLAIM 1  /* the entry has a claim (in the tail) */
+#define S_TEXT_REASON 2 /* it has a reason of retraction (likewise) */
 
 /* ---- packing ---- */
-
-static void S_u32(struct dtk_buf *b, uint32_t v)
-{
-	dtk_buf_put(b, (const char *)&v, sizeof(v));
-}
-
-static void S_i64(struct dtk_buf *b, int64_t v)
-{
-	dtk_buf_put(b, (const char *)&v, sizeof(v));
-}
-
-static void S_str(struct dtk_buf *b, const char *s)
-{
-	size_t len = s ? strlen(s) : 0;
-	S_u32(b, s ? (uint32_t)len : S_NONE);
-	if (s) {
-		dtk_buf_put(b, s, len);
-		dtk_buf_putc(b, '\0');
-	}
-}
-
-static void S_pos(struct dtk_buf *b, struct dtk_pos p)
-{
-	S_u32(b, (uint32_t)p.line);
-	S_u32(b, (uint32_t)p.col);
-}
 
 static void S_refs(struct dtk_buf *b, const struct dtk_ref *v, unsigned n)
 {
 	unsigned i;
-	S_u32(b, n);
+	dtk_pack_u32(b, n);
 	for (i = 0; i < n; i++) {
-		S_str(b, v[i].id);
-		S_pos(b, v[i].pos);
+		dtk_pack_str(b, v[i].id);
+		dtk_pack_pos(b, v[i].pos);
 	}
 }
 
@@ -72,46 +46,47 @@ void dtk_nodecache_pack(struct dtk_buf *b, const struct dtk_node *node)
 	unsigned k;
 	uint32_t head;
 
-	S_u32(b, 0); /* the head's length, set below */
-	S_str(b, node->stance);
-	S_u32(b, (uint32_t)node->bloom);
-	S_pos(b, node->name_pos);
-	S_u32(b, (uint32_t)node->n_entries);
+	dtk_pack_u32(b, 0); /* the head's length, set below */
+	dtk_pack_str(b, node->stance);
+	dtk_pack_u32(b, (uint32_t)node->bloom);
+	dtk_pack_pos(b, node->name_pos);
+	dtk_pack_u32(b, (uint32_t)node->n_entries);
 	for (i = 0; i < node->n_entries; i++) {
 		const struct dtk_entry *e = &node->entries[i];
-		S_str(b, e->id);
-		S_str(b, e->title);
+		dtk_pack_str(b, e->id);
+		dtk_pack_str(b, e->title);
 		/* which long texts the tail holds (S_TEXT_*) */
-		S_u32(b, (e->claim ? S_TEXT_CLAIM : 0) | (e->retracted_reason ? S_TEXT_REASON : 0));
-		S_str(b, e->source.id);
-		S_pos(b, e->source.pos);
-		S_pos(b, e->pos);
-		S_i64(b, e->used);
-		S_i64(b, e->cited);
-		S_u32(b, (uint32_t)e->created);
-		S_u32(b, (uint32_t)e->reviewed);
-		S_u32(b, e->confidence);
-		S_u32(b, e->closed);
+		dtk_pack_u32(b, (e->claim ? S_TEXT_CLAIM : 0) |
+		                        (e->retracted_reason ? S_TEXT_REASON : 0));
+		dtk_pack_str(b, e->source.id);
+		dtk_pack_pos(b, e->source.pos);
+		dtk_pack_pos(b, e->pos);
+		dtk_pack_i64(b, e->used);
+		dtk_pack_i64(b, e->cited);
+		dtk_pack_u32(b, (uint32_t)e->created);
+		dtk_pack_u32(b, (uint32_t)e->reviewed);
+		dtk_pack_u32(b, e->confidence);
+		dtk_pack_u32(b, e->closed);
 		S_refs(b, e->verified_by, e->n_verified_by);
 		S_refs(b, e->relates, e->n_relates);
-		S_u32(b, e->n_contradicts);
+		dtk_pack_u32(b, e->n_contradicts);
 		for (k = 0; k < e->n_contradicts; k++) {
-			S_str(b, e->contradicts[k].ref.id);
-			S_pos(b, e->contradicts[k].ref.pos);
-			S_u32(b, (uint32_t)e->contradicts[k].open);
-			S_str(b, e->contradicts[k].note);
+			dtk_pack_str(b, e->contradicts[k].ref.id);
+			dtk_pack_pos(b, e->contradicts[k].ref.pos);
+			dtk_pack_u32(b, (uint32_t)e->contradicts[k].open);
+			dtk_pack_str(b, e->contradicts[k].note);
 		}
-		S_u32(b, (uint32_t)e->revised);
-		S_u32(b, (uint32_t)e->superseded);
-		S_u32(b, (uint32_t)e->retracted);
-		S_str(b, e->superseded_by.id);
-		S_pos(b, e->superseded_by.pos);
+		dtk_pack_u32(b, (uint32_t)e->revised);
+		dtk_pack_u32(b, (uint32_t)e->superseded);
+		dtk_pack_u32(b, (uint32_t)e->retracted);
+		dtk_pack_str(b, e->superseded_by.id);
+		dtk_pack_pos(b, e->superseded_by.pos);
 	}
 	head = (uint32_t)(b->len - at);
 	memcpy(b->ptr + at, &head, sizeof(head));
 	for (i = 0; i < node->n_entries; i++) { /* the tail */
-		S_str(b, node->entries[i].claim);
-		S_str(b, node->entries[i].retracted_reason);
+		dtk_pack_str(b, node->entries[i].claim);
+		dtk_pack_str(b, node->entries[i].retracted_reason);
 	}
 }
 
@@ -126,80 +101,11 @@ uint32_t dtk_nodecache_head_len(const char *blob, size_t len)
 
 /* ---- unpacking: every read is checked against the end ---- */
 
-struct rd {
-	const char *p, *end;
-	int bad;
-};
-
-/* Copies the next n bytes into v (zeros past the end: r is then bad). */
-static void S_get(struct rd *r, void *v, size_t n)
-{
-	memset(v, 0, n);
-	if ((size_t)(r->end - r->p) < n) {
-		r->bad = 1;
-		return;
-	}
-	memcpy(v, r->p, n);
-	r->p += n;
-}
-
-static uint32_t S_get_u32(struct rd *r)
-{
-	uint32_t v;
-	S_get(r, &v, sizeof(v));
-	return v;
-}
-
-static int64_t S_get_i64(struct rd *r)
-{
-	int64_t v;
-	S_get(r, &v, sizeof(v));
-	return v;
-}
-
-/* Returns the next string: in blob, or copied into copy when not NULL. */
-static const char *S_get_str(struct rd *r, struct dtk_arena *copy)
-{
-	uint32_t len = S_get_u32(r);
-	const char *s = r->p;
-
-	if (r->bad || len == S_NONE)
-		return NULL;
-	/* no NUL is looked for within: the packer writes none, and the
-	 * checksum of the blob catches a changed byte */
-	if ((size_t)(r->end - r->p) <= len || s[len] != '\0') {
-		r->bad = 1;
-		return NULL;
-	}
-	r->p += len + 1;
-	return copy ? dtk_arena_strndup(copy, s, len) : s;
-}
-
-static struct dtk_pos S_get_pos(struct rd *r)
-{
-	struct dtk_pos p;
-	p.line = (int)S_get_u32(r);
-	p.col = (int)S_get_u32(r);
-	return p;
-}
-
-/* Returns a count read from r, -1 when more than the bytes left could hold
- * (each item takes at least min bytes). */
-static long S_get_count(struct rd *r, size_t min)
-{
-	uint32_t n = S_get_u32(r);
-	if (r->bad || n > (size_t)(r->end - r->p) / min) {
-		r->bad = 1;
-		return -1;
-	}
-	return (long)n;
-}
-
 /* Returns the id of a source the entry names: the source's own string when
  * kb has it (its bit set in named), else s copied into arena. A source
  * _sources.yaml does not hold is an error of the node file (schema.c's
  * S_id): r is then bad, and the file is parsed to say so. */
-static const char *S_source_id(struct rd *r, const struct dtk_kb *kb, struct dtk_arena *arena,
+static const char *S_source_id(struct dtk_rd *r, const struct dtk_kb *kb, struct dtk_arena *arena,
                                const char *s, unsigned char *named)
 {
 	const struct dtk_source *src = s ? dtk_kb_source(kb, s) : NULL;
@@ -216,10 +122,10 @@ static const char *S_source_id(struct rd *r, const struct dtk_kb *kb, struct dtk
 /* Reads a list of references into *out (in arena); ids that name sources
  * are looked up, the others copied into copy (or left in blob). Returns the
  * count. */
-static unsigned S_get_refs(struct rd *r, struct dtk_ref **out, struct dtk_arena *arena,
+static unsigned S_get_refs(struct dtk_rd *r, struct dtk_ref **out, struct dtk_arena *arena,
                            struct dtk_arena *copy, const struct dtk_kb *kb, unsigned char *named)
 {
-	long n = S_get_count(r, 12), i;
+	long n = dtk_rd_count(r, 12), i;
 	struct dtk_ref *v;
 
 	*out = NULL;
@@ -227,9 +133,9 @@ static unsigned S_get_refs(struct rd *r, struct dtk_ref **out, struct dtk_arena 
 		return 0;
 	v = dtk_arena_alloc(arena, (size_t)n * sizeof(*v));
 	for (i = 0; i < n && !r->bad; i++) {
-		const char *id = S_get_str(r, kb ? NULL : copy);
+		const char *id = dtk_rd_str(r, kb ? NULL : copy);
 		v[i].id = kb ? S_source_id(r, kb, copy, id, named) : id;
-		v[i].pos = S_get_pos(r);
+		v[i].pos = dtk_rd_pos(r);
 		if (!v[i].id)
 			r->bad = 1;
 	}
@@ -240,7 +146,7 @@ static unsigned S_get_refs(struct rd *r, struct dtk_ref **out, struct dtk_arena 
 /* Reads e's long texts from the tail t, or, when t is NULL (the head was
  * read alone, for a lean load), sets those it has to "". r is bad when
  * the tail does not hold what the head says (has: S_TEXT_*). */
-static void S_get_texts(struct rd *r, struct rd *t, struct dtk_entry *e, uint32_t has,
+static void S_get_texts(struct dtk_rd *r, struct dtk_rd *t, struct dtk_entry *e, uint32_t has,
                         struct dtk_arena *text)
 {
 	if (!t) {
@@ -248,36 +154,36 @@ static void S_get_texts(struct rd *r, struct rd *t, struct dtk_entry *e, uint32_
 		e->retracted_reason = has & S_TEXT_REASON ? "" : NULL;
 		return;
 	}
-	e->claim = S_get_str(t, text);
-	e->retracted_reason = S_get_str(t, text);
+	e->claim = dtk_rd_str(t, text);
+	e->retracted_reason = dtk_rd_str(t, text);
 	r->bad |= t->bad || !e->claim != !(has & S_TEXT_CLAIM) ||
 	          !e->retracted_reason != !(has & S_TEXT_REASON);
 }
 
-static void S_get_entry(struct rd *r, struct rd *t, struct dtk_entry *e, const struct dtk_kb *kb,
-                        struct dtk_arena *arena, struct dtk_arena *scratch, int borrow,
-                        unsigned char *named)
+static void S_get_entry(struct dtk_rd *r, struct dtk_rd *t, struct dtk_entry *e,
+                        const struct dtk_kb *kb, struct dtk_arena *arena, struct dtk_arena *scratch,
+                        int borrow, unsigned char *named)
 {
 	struct dtk_arena *text = borrow ? NULL : arena, *lists = borrow ? scratch : arena;
 	long n, k;
 	uint32_t v;
 
-	e->id = S_get_str(r, arena);
-	e->title = S_get_str(r, text);
-	v = S_get_u32(r);
+	e->id = dtk_rd_str(r, arena);
+	e->title = dtk_rd_str(r, text);
+	v = dtk_rd_u32(r);
 	r->bad |= v > (S_TEXT_CLAIM | S_TEXT_REASON);
 	S_get_texts(r, t, e, v, text);
-	e->source.id = S_source_id(r, kb, arena, S_get_str(r, NULL), named);
-	e->source.pos = S_get_pos(r);
-	e->pos = S_get_pos(r);
-	e->used = S_get_i64(r);
-	e->cited = S_get_i64(r);
-	e->created = (dtk_date)S_get_u32(r);
-	e->reviewed = (dtk_date)S_get_u32(r);
-	v = S_get_u32(r);
+	e->source.id = S_source_id(r, kb, arena, dtk_rd_str(r, NULL), named);
+	e->source.pos = dtk_rd_pos(r);
+	e->pos = dtk_rd_pos(r);
+	e->used = dtk_rd_i64(r);
+	e->cited = dtk_rd_i64(r);
+	e->created = (dtk_date)dtk_rd_u32(r);
+	e->reviewed = (dtk_date)dtk_rd_u32(r);
+	v = dtk_rd_u32(r);
 	e->confidence = (unsigned char)v;
 	r->bad |= v >= DTK_CONF_COUNT;
-	v = S_get_u32(r);
+	v = dtk_rd_u32(r);
 	e->closed = (unsigned char)v;
 	r->bad |= v > 1 || !e->id;
 	e->n_verified_by = S_get_refs(r, &e->verified_by, lists, arena, kb, named);
@@ -285,24 +191,24 @@ static void S_get_entry(struct rd *r, struct rd *t, struct dtk_entry *e, const s
 	r->bad |= e->confidence == DTK_CONF_HIGH &&
 	          e->n_verified_by < (unsigned)kb->high_min_verified;
 	e->n_relates = S_get_refs(r, &e->relates, lists, text, NULL, NULL);
-	n = S_get_count(r, 24);
+	n = dtk_rd_count(r, 24);
 	if (n > 0)
 		e->contradicts = dtk_arena_alloc(arena, (size_t)n * sizeof(*e->contradicts));
 	for (k = 0; k < n && !r->bad; k++) {
 		struct dtk_contradiction *c = &e->contradicts[k];
-		c->ref.id = S_get_str(r, arena);
-		c->ref.pos = S_get_pos(r);
-		v = S_get_u32(r);
+		c->ref.id = dtk_rd_str(r, arena);
+		c->ref.pos = dtk_rd_pos(r);
+		v = dtk_rd_u32(r);
 		c->open = (int)v;
-		c->note = S_get_str(r, arena);
+		c->note = dtk_rd_str(r, arena);
 		r->bad |= v > 1 || !c->ref.id;
 	}
 	e->n_contradicts = n > 0 ? (unsigned)n : 0;
-	e->revised = (dtk_date)S_get_u32(r);
-	e->superseded = (dtk_date)S_get_u32(r);
-	e->retracted = (dtk_date)S_get_u32(r);
-	e->superseded_by.id = S_get_str(r, arena);
-	e->superseded_by.pos = S_get_pos(r);
+	e->revised = (dtk_date)dtk_rd_u32(r);
+	e->superseded = (dtk_date)dtk_rd_u32(r);
+	e->retracted = (dtk_date)dtk_rd_u32(r);
+	e->superseded_by.id = dtk_rd_str(r, arena);
+	e->superseded_by.pos = dtk_rd_pos(r);
 }
 
 void dtk_nodecache_lean(const struct dtk_kb *kb, struct dtk_arena *arena, struct dtk_node *node,
@@ -354,7 +260,8 @@ int dtk_nodecache_unpack(struct dtk_node **out, const struct dtk_kb *kb, struct 
 	int borrow = (flags & (DTK_NODECACHE_BORROW | DTK_NODECACHE_LEAN)) != 0;
 	uint32_t head = dtk_nodecache_head_len(blob, len), bloom;
 	/* the head, past its length; the tail, when read */
-	struct rd r = {blob + sizeof(head), blob + head, !head}, t = {blob + head, blob + len, 0};
+	struct dtk_rd r = {blob + sizeof(head), blob + head, !head},
+	              t = {blob + head, blob + len, 0};
 	struct dtk_node *node = dtk_arena_alloc(arena, sizeof(*node));
 	long n, i;
 
@@ -364,11 +271,11 @@ int dtk_nodecache_unpack(struct dtk_node **out, const struct dtk_kb *kb, struct 
 	node->name = dtk_arena_strdup(arena, name);
 	node->path = dtk_arena_strdup(arena, path);
 	node->category = -1;
-	node->stance = S_get_str(&r, arena);
-	bloom = S_get_u32(&r);
+	node->stance = dtk_rd_str(&r, arena);
+	bloom = dtk_rd_u32(&r);
 	node->bloom = (enum dtk_bloom)bloom;
-	node->name_pos = S_get_pos(&r);
-	n = S_get_count(&r, 64);
+	node->name_pos = dtk_rd_pos(&r);
+	n = dtk_rd_count(&r, 64);
 	/* a head alone (no tail, entries) only for a lean load */
 	if (r.bad || bloom >= DTK_BLOOM_COUNT ||
 	    (head == len && n && !(flags & DTK_NODECACHE_LEAN)))
@@ -445,6 +352,7 @@ struct rec {
 	struct dtk_cache_stat st;
 	uint64_t off, len, sum; /* where its packed node is, in the file read or written */
 	uint64_t hlen, hsum;    /* its head (dtk_nodecache_head_len): length, checksum */
+	struct dtk_nodecache_ref summary; /* where its node's summary is (nodesum.h) */
 	/* where the terms of its entries are (len 0: none), likewise */
 	struct dtk_nodecache_ref terms;
 	/* the nodes its entries name (dtk_nodecache_links_of): in the index
@@ -500,11 +408,10 @@ static int S_links_ok(char *s)
 }
 
 /* Parses the records of the index at p (NUL-terminated, the end line cut
- * off): n lines "name dev ino size mtime ctime off len sum hlen hsum toff
- * tlen tsum clean links" (the packed node, its head's length and checksum,
- * then the terms or 0 0 0, then 1 when the file's bytes are clean, then the
- * nodes its entries name), sorted by name, each within [S_HEAD, data).
- * Returns 0 or -1. */
+ * off): n lines "name dev ino size mtime ctime off len sum hlen hsum soff
+ * slen ssum toff tlen tsum clean links" (the packed node, its head's length
+ * and checksum, its summary, then the terms or 0 0 0, then 1 when the file's bytes are clean, then
+ * the nodes its entries name), sorted by name, each within [S_HEAD, data). Returns 0 or -1. */
 static int S_parse_recs(struct dtk_nodecache *c, char *p, size_t n, uint64_t data)
 {
 	size_t i;
@@ -523,7 +430,8 @@ static int S_parse_recs(struct dtk_nodecache *c, char *p, size_t n, uint64_t dat
 		if (dtk_cache_stat_read(&q, &r->st) < 0 || S_parse_ref(&q, &node, data, 0) < 0 ||
 		    *q++ != ' ' || dtk_cache_num(&q, &r->hlen) < 0 || *q++ != ' ' ||
 		    dtk_cache_num(&q, &r->hsum) < 0 || r->hlen < 4 || r->hlen > node.len ||
-		    *q++ != ' ' || S_parse_ref(&q, &r->terms, data, 1) < 0 || *q++ != ' ' ||
+		    *q++ != ' ' || S_parse_ref(&q, &r->summary, data, 0) < 0 || *q++ != ' ' ||
+		    S_parse_ref(&q, &r->terms, data, 1) < 0 || *q++ != ' ' ||
 		    dtk_cache_num(&q, &r->clean) < 0 || r->clean > 1 || *q++ != ' ')
 			return -1;
 		r->links = (char *)q;
@@ -691,6 +599,28 @@ int dtk_nodecache_get_head(struct dtk_nodecache *c, const char *name, const stru
                            char **blob, size_t *len)
 {
 	return S_lookup(c, name, st, blob, len, 1);
+}
+
+int dtk_nodecache_get_summary(struct dtk_nodecache *c, const char *name, const struct stat *st,
+                              struct dtk_arena *arena, const char **blob, size_t *len)
+{
+	struct rec *r = S_find(c, name);
+	char *b = r ? dtk_arena_alloc_raw(arena, (size_t)r->summary.len + 1) : NULL;
+
+	*blob = NULL;
+	if (!r || !dtk_cache_trusted(&r->st, st, c->stamp) || c->fd < 0 ||
+	    pread(c->fd, b, (size_t)r->summary.len, (off_t)r->summary.off) !=
+	            (ssize_t)r->summary.len ||
+	    dtk_cache_sum(b, (size_t)r->summary.len) != r->summary.sum) {
+		if (r)
+			atomic_store(&c->changed, 1);
+		return -1;
+	}
+	b[r->summary.len] = '\0';
+	atomic_store(&r->kept, 1);
+	*len = (size_t)r->summary.len;
+	*blob = b;
+	return 0;
 }
 
 const char *dtk_nodecache_links(struct dtk_nodecache *c, const char *name)
@@ -888,8 +818,8 @@ static int S_put_terms(struct dtk_nodecache *c, struct rec *r, const char *terms
 }
 
 void dtk_nodecache_put(struct dtk_nodecache *c, const char *name, const struct stat *st,
-                       const char *blob, size_t len, const char *terms, size_t terms_len,
-                       const char *links, int clean)
+                       const char *blob, size_t len, const struct dtk_buf *summary,
+                       const char *terms, size_t terms_len, const char *links, int clean)
 {
 	struct rec *r;
 
@@ -898,7 +828,10 @@ void dtk_nodecache_put(struct dtk_nodecache *c, const char *name, const struct s
 	r = &c->add[c->n_add];
 	memset(r, 0, sizeof(*r));
 	r->off = dtk_nodecache_head_len(blob, len) ? S_append(c, blob, len) : 0;
-	if (r->off && S_put_terms(c, r, terms, terms_len) == 0) {
+	r->summary.off = r->off && summary->len ? S_append(c, summary->ptr, summary->len) : 0;
+	r->summary.len = summary->len;
+	r->summary.sum = dtk_cache_sum(summary->ptr, summary->len);
+	if (r->off && r->summary.off && S_put_terms(c, r, terms, terms_len) == 0) {
 		r->name = dtk_xstrdup(name);
 		r->links = dtk_xstrdup(links);
 		r->clean = clean != 0;
@@ -973,7 +906,8 @@ static int S_copy_range(struct dtk_nodecache *c, uint64_t *off, uint64_t len)
  * -1. */
 static int S_copy_old(struct dtk_nodecache *c, struct rec *r)
 {
-	if (S_copy_range(c, &r->off, r->len) < 0)
+	if (S_copy_range(c, &r->off, r->len) < 0 ||
+	    S_copy_range(c, &r->summary.off, r->summary.len) < 0)
 		return -1;
 	if (r->terms.len && !r->terms_new)
 		return S_copy_range(c, &r->terms.off, r->terms.len);
@@ -1022,6 +956,8 @@ static void S_index(const struct dtk_nodecache *c, struct dtk_buf *b, struct rec
 		dtk_cache_stat_put(b, &v[i]->st);
 		dtk_buf_printf(b, " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64,
 		               v[i]->off, v[i]->len, v[i]->sum, v[i]->hlen, v[i]->hsum);
+		dtk_buf_printf(b, " %" PRIu64 " %" PRIu64 " %" PRIu64, v[i]->summary.off,
+		               v[i]->summary.len, v[i]->summary.sum);
 		dtk_buf_printf(b, " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %s\n",
 		               v[i]->terms.off, v[i]->terms.len, v[i]->terms.sum, v[i]->clean,
 		               *v[i]->links ? v[i]->links : "-");
@@ -1039,7 +975,7 @@ static int S_sparse(struct dtk_nodecache *c, struct rec **v, size_t n, size_t id
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		live += v[i]->len + v[i]->terms.len;
+		live += v[i]->len + v[i]->summary.len + v[i]->terms.len;
 	return fstat(c->out, &st) == 0 && (uint64_t)st.st_size > 2 * live + (1u << 20);
 }
 

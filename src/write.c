@@ -419,14 +419,15 @@ int dtk_write_commit(struct dtk_write *w)
 		}
 		mem[i] = (struct dtk_memfile){f->name, f->text, f->len};
 	}
-	rc = dtk_kb_load(&w->kb,
-	                 &(struct dtk_kb_load_opts){.root = w->ctx->root,
-	                                            .what = DTK_KB_ALL |
-	                                                    (w->opts.json ? 0 : DTK_KB_LEAN) |
-	                                                    (w->check ? DTK_KB_TERMS : 0),
-	                                            .files = mem,
-	                                            .n_files = w->n_files},
-	                 &diags);
+	rc = dtk_kb_load(
+	        &w->kb,
+	        &(struct dtk_kb_load_opts){.root = w->ctx->root,
+	                                   .what = DTK_KB_ALL |
+	                                           (w->opts.json ? 0 : DTK_KB_LEAN | DTK_KB_INDEX) |
+	                                           (w->check ? DTK_KB_TERMS : 0),
+	                                   .files = mem,
+	                                   .n_files = w->n_files},
+	        &diags);
 	if (rc == DTK_EINVALID) {
 		S_map_diags(w, &diags);
 		rc = dtk_cmd_report_invalid(w->ctx, &diags);

@@ -20,7 +20,7 @@ layers=(
     "dtk invisible"                            # 0 base: errors, buffers, diagnostics
     "fs lock cache pager self diffview git gitlib gitenv gitcommit repo
      ytree yemit ytext markdown json jsonread linebreak" # 1 the wrappers
-    "model schema links lang"                  # 2 the model and its schema
+    "model schema links lang pack nodesum"     # 2 the model, its schema, its summaries
     "kb nodecache search similar index view" # 3 loading and checking
     "yedit merge crystal export"               # 4 editing, merging, crystallizing
     "cmd write mcp main"                       # 5 the commands and the MCP server

@@ -207,6 +207,52 @@ grep -q "insights/beta.yaml:1:1: error: file is larger" "$scratch/c.err" && ok "
     ko "  ... not reported" "$(cat "$scratch/c.err")"
 cp "$scratch/beta" "$repo/insights/beta.yaml"
 
+# ---- the summaries (docs/design.md, "Node summaries"): check, reindex and
+# the writes read a node file the cache holds as its summary alone; what
+# the summary says across files (open contradictions listed once, links to
+# retired entries, references left dangling, dates after today, the
+# language of INDEX.md) is what the node file says ----
+keep=$scratch/insights.keep
+rm -rf "$keep" && cp -R "$repo/insights" "$keep"
+# warm NAME: the files older than the grain, the cache warm, then compared
+warm() {
+    old "$repo"
+    (cd "$repo" && dtk check >/dev/null 2>&1)
+    same "summaries: $1" "$repo" a
+}
+(cd "$repo" && dtk contradict beta-002 alpha-002 --note x >/dev/null) 2>"$scratch/w.err" ||
+    ko "summaries: contradict" "$(cat "$scratch/w.err")"
+# the other side declares it too (by hand: dtk contradict refuses a pair twice)
+sed -i 's/^    relates: \[alpha-001, cluster-infra:scale-up-interconnect-055\]$/&\n    contradicts: [{id: beta-002, status: open, note: y}]/' \
+    "$repo/insights/alpha.yaml"
+grep -q 'id: beta-002, status: open' "$repo/insights/alpha.yaml" || ko "summaries: alpha-002 contradicts beta-002"
+warm "a contradiction open on both sides, in two nodes"
+[ "$(cd "$repo" && dtk reindex --stdout | grep -c 'beta-002.*alpha-002\|alpha-002.*beta-002')" = 1 ] &&
+    ok "  ... listed once" || ko "  ... not listed once" "$(cd "$repo" && dtk reindex --stdout | grep beta-002)"
+(cd "$repo" && dtk relate beta-001 alpha-001 >/dev/null && dtk retract --reason gone alpha-001 >/dev/null) ||
+    ko "summaries: relate and retract"
+warm "an entry of another node relates to one retracted"
+(cd "$repo" && dtk check >/dev/null 2>"$scratch/w.err")
+grep -q "beta-001 relates to alpha-001, which is retracted" "$scratch/w.err" &&
+    ok "  ... and check warns of it, warm" || ko "  ... no warning" "$(cat "$scratch/w.err")"
+sed -i '/^  - id: beta-002$/,$d' "$repo/insights/beta.yaml"
+warm "an entry another node names removed: the reference dangles"
+(cd "$repo" && dtk check >/dev/null 2>"$scratch/w.err")
+grep -q "alpha.yaml:.*'contradicts' names unknown entry 'beta-002'" "$scratch/w.err" &&
+    ok "  ... reported at the cached node's line" || ko "  ... not reported" "$(cat "$scratch/w.err")"
+rm -rf "$repo/insights" && cp -R "$keep" "$repo/insights"
+sed -i 's/created: 2026-02-01/created: 2099-02-01/' "$repo/insights/alpha.yaml"
+warm "a date after today in a cached node"
+(cd "$repo" && dtk check >/dev/null 2>"$scratch/w.err")
+grep -q "'created' 2099-02-01 is after today" "$scratch/w.err" && ok "  ... warned of, warm" ||
+    ko "  ... no warning" "$(cat "$scratch/w.err")"
+rm -rf "$repo/insights" && cp -R "$keep" "$repo/insights"
+warm "back as it was"
+printf 'lang: en\n' >>"$repo/insights/_domain.yaml"
+same "summaries: INDEX.md in English with the cache made for Chinese" "$repo" a
+warm "INDEX.md in English, warm"
+rm -rf "$repo/insights" && cp -R "$keep" "$repo/insights"
+
 # ---- the racily clean rule: a file changed within the stat grain (2 s,
 # DTK_TEST_CACHE_GRAIN_NS unset) is never trusted: its record is made again ----
 touch "$repo"/insights/*.yaml

@@ -284,6 +284,115 @@ static void test_inline_falls_back_to_text(void **state)
 	dtk_md_free(md);
 }
 
+/* The pieces runs are made of: text that cmark escapes by what surrounds
+ * it (digits before '.' or ')', '-', '+' and '=' at a block's start, '&'
+ * before a letter), an entity, CJK, spaces, an invisible character. (Not a
+ * numeric reference such as "&#123;", which cmark writes as it is: read
+ * back, it is what it names.) */
+static const char *const S_pieces[] = {
+        "abc", "1.",  "2)",  "-x",   "+",      "=",    "&amp;",  "&x",  "a&",  "&",
+        " ",   "x ",  "12",  "3. y", "#",      "*em*", "_u_",    "[l]", "<b>", "`c`",
+        "\\",  "!",   "![",  "~",    "|",      "中文", "（注）", "、",  "。",  "x.",
+        ")",   "a-b", "  2", "9)",   "\u202e", "end",  "0",      "-",   "a.b"};
+#define S_N_PIECES (sizeof(S_pieces) / sizeof(*S_pieces))
+
+/* Appends to text 1 to 4 pieces picked by *seed. */
+static void S_pick(struct dtk_buf *text, unsigned *seed)
+{
+	int i, n = 1 + (int)((*seed = *seed * 1103515245u + 12345u) >> 16) % 4;
+	for (i = 0; i < n; i++) {
+		*seed = *seed * 1103515245u + 12345u;
+		dtk_buf_puts(text, S_pieces[(*seed >> 16) % S_N_PIECES]);
+	}
+}
+
+/* A paragraph of text, runs and text again renders as its text does, for
+ * runs of any text (but one ending in '&', which is no run), after text that
+ * lets them go out as they are or not, in a row or with text between them;
+ * streamed, and read back into a document that is not. */
+static void test_runs(void **state)
+{
+	unsigned seed = 7;
+	int round;
+
+	(void)state;
+	for (round = 0; round < 3000; round++) {
+		struct dtk_buf want = DTK_BUF_INIT, got = DTK_BUF_INIT, before = DTK_BUF_INIT;
+		struct dtk_buf parts[3] = {DTK_BUF_INIT, DTK_BUF_INIT, DTK_BUF_INIT},
+		               after = DTK_BUF_INIT;
+		char *runs[3] = {NULL, NULL, NULL};
+		size_t lens[3] = {0, 0, 0};
+		struct dtk_md *a, *b;
+		int k;
+
+		S_pick(&before, &seed);
+		for (k = 0; k < 3; k++) {
+			struct dtk_md *r = dtk_md_new_run();
+			S_pick(&parts[k], &seed);
+			dtk_md_text(r, parts[k].ptr);
+			runs[k] = dtk_md_run_render(r, &lens[k]);
+			dtk_md_free(r);
+			assert_int_equal(runs[k] == NULL, parts[k].ptr[parts[k].len - 1] == '&');
+		}
+		S_pick(&after, &seed);
+		a = dtk_md_new_stream(dtk_buf_write, &want);
+		b = round % 2 ? dtk_md_new_stream(dtk_buf_write, &got) : dtk_md_new();
+		dtk_md_heading(a, 2);
+		dtk_md_text(a, "h");
+		dtk_md_close(a);
+		dtk_md_heading(b, 2);
+		dtk_md_text(b, "h");
+		dtk_md_close(b);
+		dtk_md_paragraph(a);
+		dtk_md_paragraph(b);
+		dtk_md_text(a, before.ptr);
+		dtk_md_text(b, before.ptr);
+		for (k = 0; k < 3; k++) {
+			if (k && (round / 2) % 3 == k) { /* text between two runs */
+				dtk_md_text(a, S_pieces[round % S_N_PIECES]);
+				dtk_md_text(b, S_pieces[round % S_N_PIECES]);
+			}
+			dtk_md_text(a, parts[k].ptr);
+			if (runs[k])
+				dtk_md_rendered(b, runs[k], lens[k]);
+			else
+				dtk_md_text(b, parts[k].ptr);
+		}
+		dtk_md_text(a, after.ptr);
+		dtk_md_text(b, after.ptr);
+		dtk_md_close(a);
+		dtk_md_close(b);
+		dtk_md_paragraph(a);
+		dtk_md_text(a, "next");
+		dtk_md_close(a);
+		dtk_md_paragraph(b);
+		dtk_md_text(b, "next");
+		dtk_md_close(b);
+		assert_int_equal(dtk_md_finish(a), 0);
+		if (round % 2) {
+			assert_int_equal(dtk_md_finish(b), 0);
+		} else {
+			char *s = dtk_md_render(b);
+			dtk_buf_puts(&got, s);
+			free(s);
+		}
+		if (got.len != want.len || memcmp(got.ptr, want.ptr, want.len))
+			fail_msg("round %d: [%s|%s|%s|%s|%s]\nwant %s\ngot  %s", round, before.ptr,
+			         parts[0].ptr, parts[1].ptr, parts[2].ptr, after.ptr, want.ptr,
+			         got.ptr);
+		dtk_md_free(a);
+		dtk_md_free(b);
+		for (k = 0; k < 3; k++) {
+			free(runs[k]);
+			dtk_buf_release(&parts[k]);
+		}
+		dtk_buf_release(&before);
+		dtk_buf_release(&after);
+		dtk_buf_release(&want);
+		dtk_buf_release(&got);
+	}
+}
+
 static void test_html(void **state)
 {
 	struct dtk_md *md = dtk_md_new();
@@ -308,6 +417,7 @@ int main(void)
 	        cmocka_unit_test(test_long_text_run),
 	        cmocka_unit_test(test_long_paragraph_cut),
 	        cmocka_unit_test(test_html),
+	        cmocka_unit_test(test_runs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

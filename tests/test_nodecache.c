@@ -204,6 +204,10 @@ static void S_get_is(struct dtk_nodecache *c, const char *name, const struct sta
 	free(blob);
 }
 
+/* The summary every record put in these tests has (the cache keeps its
+ * bytes; what they hold is nodesum.c's concern). */
+static const struct dtk_buf S_summary = {(char *)"summary", 7, 0};
+
 /* Records put, saved and read back; trusted only as they were and old
  * enough; any byte of the file changed leaves every look-up refused or
  * exact. */
@@ -221,9 +225,9 @@ static void test_file(void **state)
 	(void)state;
 	c = dtk_nodecache_open(path, "/base");
 	assert_int_equal(dtk_nodecache_get(c, "alpha.yaml", &old, &blob, &len), -1);
-	dtk_nodecache_put(c, "beta.yaml", &old, b, sizeof(b), NULL, 0, "", 0);
-	dtk_nodecache_put(c, "alpha.yaml", &old, a, sizeof(a), NULL, 0, "", 0);
-	dtk_nodecache_put(c, "gamma.yaml", &fresh, a, sizeof(a), NULL, 0, "", 0);
+	dtk_nodecache_put(c, "beta.yaml", &old, b, sizeof(b), &S_summary, NULL, 0, "", 0);
+	dtk_nodecache_put(c, "alpha.yaml", &old, a, sizeof(a), &S_summary, NULL, 0, "", 0);
+	dtk_nodecache_put(c, "gamma.yaml", &fresh, a, sizeof(a), &S_summary, NULL, 0, "", 0);
 	assert_int_equal(dtk_nodecache_save(c), 0);
 	dtk_nodecache_free(c);
 	/* written as of before the puts: wait out the grain for alpha's sake? no:
@@ -241,7 +245,7 @@ static void test_file(void **state)
 	assert_int_equal(dtk_nodecache_get(c, "beta.yaml", &old, NULL, NULL), 0);
 	assert_int_equal(dtk_nodecache_get(c, "alpha.yaml", &old, &blob, &len), 0);
 	free(blob);
-	dtk_nodecache_put(c, "alpha.yaml", &old, b, sizeof(b), NULL, 0, "", 0);
+	dtk_nodecache_put(c, "alpha.yaml", &old, b, sizeof(b), &S_summary, NULL, 0, "", 0);
 	assert_int_equal(dtk_nodecache_save(c), 0);
 	dtk_nodecache_free(c);
 	c = dtk_nodecache_open(path, "/base");
@@ -249,7 +253,7 @@ static void test_file(void **state)
 	S_get_is(c, "beta.yaml", &old, b, sizeof(b));
 	dtk_nodecache_free(c);
 	dtk_nodecache_put(c = dtk_nodecache_open(path, "/base"), "alpha.yaml", &old, a, sizeof(a),
-	                  NULL, 0, "", 0);
+	                  &S_summary, NULL, 0, "", 0);
 	dtk_nodecache_get(c, "beta.yaml", &old, NULL, NULL);
 	assert_int_equal(dtk_nodecache_save(c), 0);
 	dtk_nodecache_free(c);
@@ -329,27 +333,33 @@ static void S_forge(const char *dir, const char *from, const char *to, int other
 	unsigned long long ioff;
 	char *file = S_cache_file(dir, &len), *idx, *line, *p, *tail;
 	char name[300], *slash;
-	unsigned long long v[8];
+	unsigned long long v[13];
 
-	assert_int_equal(sscanf(file, "dtk node cache 5\nindex %llu %zu", &ioff, &ilen), 2);
+	assert_int_equal(sscanf(file, "dtk node cache 6\nindex %llu %zu", &ioff, &ilen), 2);
 	idx = file + ioff;
 	line = strstr(idx, "\nalpha.yaml ");
 	assert_non_null(line);
-	assert_int_equal(sscanf(line + 12, "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
-	                        &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]),
-	                 8);
+	assert_int_equal(sscanf(line + 12,
+	                        "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+	                        &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
+	                        &v[9], &v[10], &v[11], &v[12]),
+	                 13);
+	/* the packed node (the 6th and 7th numbers) and its summary (11th, 12th) */
 	n = 0;
 	for (p = file + v[5]; (p = memmem(p, file + v[5] + v[6] - p, from, fl)); p += fl, n++)
 		memcpy(p, to, fl);
+	for (p = file + v[10]; (p = memmem(p, file + v[10] + v[11] - p, from, fl)); p += fl, n++)
+		memcpy(p, to, fl);
 	assert_true(n > 0);
-	/* the record's checksums (the packed node's and its head's: the 8th
-	 * and 10th numbers), then the index's */
+	/* the record's checksums (the packed node's, its head's and its
+	 * summary's: the 8th, 10th and 13th numbers), then the index's */
 	{
 		size_t hlen = dtk_nodecache_head_len(file + v[5], v[6]);
-		unsigned long long sums[2] = {dtk_cache_sum(file + v[5], v[6]),
-		                              dtk_cache_sum(file + v[5], hlen)};
-		int k, at[2] = {7, 9}, j;
-		for (j = 1; j >= 0; j--) { /* the later first: the earlier stays put */
+		unsigned long long sums[3] = {dtk_cache_sum(file + v[5], v[6]),
+		                              dtk_cache_sum(file + v[5], hlen),
+		                              dtk_cache_sum(file + v[10], v[11])};
+		int k, at[3] = {7, 9, 12}, j;
+		for (j = 2; j >= 0; j--) { /* the later first: the earlier stays put */
 			char num[64], *sum = line + 12, *end;
 			struct dtk_buf b = DTK_BUF_INIT;
 			for (k = 0; k < at[j]; k++)
@@ -389,7 +399,7 @@ static void S_forge(const char *dir, const char *from, const char *to, int other
 	/* the head: where the index is */
 	memset(file, ' ', 64);
 	file[63] = '\n';
-	p = file + snprintf(file, 64, "dtk node cache 5\nindex %llu %zu", ioff, ilen);
+	p = file + snprintf(file, 64, "dtk node cache 6\nindex %llu %zu", ioff, ilen);
 	*p = '\n';
 	{
 		char *cmd = NULL;
@@ -434,14 +444,15 @@ static void test_used_and_stale(void **state)
 	assert_non_null(strstr(r.out, "qqqqq-"));
 	t_run_free(&r);
 	/* list and check read it too, and check the references across files
-	 * on the packed nodes: alpha's references to its own entries, renamed
-	 * there only, name unknown entries (a lean check keeps no relation
-	 * within a node: its contradiction) */
+	 * on the packed node and its summary: alpha's reference to beta-001,
+	 * renamed there only, names an unknown entry */
+	assert_int_equal(t_sh(dir, "cp good xdg/dtk/nodes-*"), 0);
+	S_forge(dir, "beta-00", "qqqq-00", 0);
 	t_dtk(&r, base, env, "list", "--format", "json", NULL);
-	assert_non_null(strstr(r.err, "'relates' names unknown entry 'qqqqq-001'"));
+	assert_non_null(strstr(r.err, "'contradicts' names unknown entry 'qqqq-001'"));
 	t_run_free(&r);
 	t_dtk(&r, base, env, "check", NULL);
-	assert_non_null(strstr(r.err, "'contradicts' names unknown entry 'qqqqq-001'"));
+	assert_non_null(strstr(r.err, "'contradicts' names unknown entry 'qqqq-001'"));
 	t_run_free(&r);
 	/* the same cache, said to be another build's: not read */
 	assert_int_equal(t_sh(dir, "cp good xdg/dtk/nodes-*"), 0);
@@ -545,21 +556,22 @@ static void test_terms(void **state)
 	/* every term of the cache file changed: cut again, the same ranking */
 	{
 		char *cache = S_cache_file(dir, &len), *name = NULL, *p, *slash;
-		unsigned long long ioff, v[12];
+		unsigned long long ioff, v[15];
 		size_t ilen, k, damaged = 0;
-		assert_int_equal(sscanf(cache, "dtk node cache 5\nindex %llu %zu", &ioff, &ilen),
+		assert_int_equal(sscanf(cache, "dtk node cache 6\nindex %llu %zu", &ioff, &ilen),
 		                 2);
-		/* the terms: the 11th and 12th numbers (after the stat data, the
-		 * packed node and its head) */
+		/* the terms: the 14th and 15th numbers (after the stat data, the
+		 * packed node, its head and its summary) */
 		for (p = strstr(cache + ioff, "\n") + 1; (p = strstr(p, ".yaml ")); p++) {
 			assert_int_equal(sscanf(p + 6,
 			                        "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
-			                        "%llu %llu",
+			                        "%llu %llu %llu %llu %llu",
 			                        &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
-			                        &v[7], &v[8], &v[9], &v[10], &v[11]),
-			                 12);
-			for (k = 0; k < v[11]; k += 4, damaged++)
-				cache[v[10] + k] ^= 0x5a;
+			                        &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &v[13],
+			                        &v[14]),
+			                 15);
+			for (k = 0; k < v[14]; k += 4, damaged++)
+				cache[v[13] + k] ^= 0x5a;
 		}
 		assert_true(damaged > 0);
 		if (asprintf(&name, "ls %s/xdg/dtk/nodes-*", dir) < 0)
@@ -715,7 +727,7 @@ static void test_append(void **state)
 
 	(void)state;
 	c = dtk_nodecache_open(path, "/base");
-	dtk_nodecache_put(c, "big.yaml", &old, big, 300000, NULL, 0, "", 0);
+	dtk_nodecache_put(c, "big.yaml", &old, big, 300000, &S_summary, NULL, 0, "", 0);
 	assert_int_equal(dtk_nodecache_save(c), 0);
 	dtk_nodecache_free(c);
 	for (i = 0; i < 24; i++) {
@@ -723,10 +735,11 @@ static void test_append(void **state)
 		assert_int_equal(stat(path, &before), 0);
 		c = dtk_nodecache_open(path, "/base");
 		assert_int_equal(dtk_nodecache_get(c, "big.yaml", &old, NULL, NULL), 0);
-		dtk_nodecache_put(c, "small.yaml", &old, small, 100000, NULL, 0, "", 0);
+		dtk_nodecache_put(c, "small.yaml", &old, small, 100000, &S_summary, NULL, 0, "", 0);
 		if (i == 5) { /* another process appends and saves meanwhile */
 			other = dtk_nodecache_open(path, "/base");
-			dtk_nodecache_put(other, "x.yaml", &old, big, 300000, NULL, 0, "", 0);
+			dtk_nodecache_put(other, "x.yaml", &old, big, 300000, &S_summary, NULL, 0,
+			                  "", 0);
 			assert_int_equal(dtk_nodecache_save(other), 0);
 			dtk_nodecache_free(other);
 		}
@@ -760,7 +773,7 @@ static void test_append(void **state)
 		size_t flen;
 		c = dtk_nodecache_open(path, "/base");
 		assert_int_equal(dtk_nodecache_get(c, "big.yaml", &old, NULL, NULL), 0);
-		dtk_nodecache_put(c, "small.yaml", &old, small, 100000, NULL, 0, "", 0);
+		dtk_nodecache_put(c, "small.yaml", &old, small, 100000, &S_summary, NULL, 0, "", 0);
 		file = t_read(dir, "nodes-x", &flen);
 		t_write(dir, "nodes-y", file, flen);
 		assert_int_equal(rename(other_path, path), 0);

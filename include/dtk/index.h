@@ -14,7 +14,8 @@ struct dtk_stats {
 	dtk_date earliest; /* the oldest freshness date; 0 without entries */
 };
 
-/* Computes the figures of kb's status section into *out. */
+/* Computes the figures of kb's status section into *out. kb: a whole base
+ * (its nodes' summaries are read), as for every function below. */
 void dtk_stats_compute(struct dtk_stats *out, const struct dtk_kb *kb);
 
 /* Returns part/whole as a whole percent rounded half up (0 when whole is 0). */

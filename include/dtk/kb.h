@@ -22,7 +22,13 @@ enum {
 	 * for the duplicate check: the node cache's when its record has them,
 	 * else cut from the texts and added to the record; with DTK_KB_LEAN,
 	 * every title kept */
-	DTK_KB_TERMS = 8
+	DTK_KB_TERMS = 8,
+	/* what INDEX.md and the checks across files need (with DTK_KB_LEAN): a
+	 * node file the node cache holds as it is comes as its summary alone,
+	 * no entry unpacked (node->n_entries 0; node->sum, which every node of
+	 * a whole load has, says what they hold), unless an entry's date is
+	 * after today */
+	DTK_KB_INDEX = 16
 };
 
 /*

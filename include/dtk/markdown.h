@@ -55,6 +55,39 @@ void dtk_md_plain(struct dtk_md *md, const char *text);
  * Text that is more than one paragraph is added as it is. */
 void dtk_md_inline(struct dtk_md *md, const char *markdown);
 
+/* A value for a {name} placeholder of dtk_md_fill: a label, number or id as
+ * it is, or (md) a text field of the data, plain text on one line
+ * (dtk_md_plain). */
+struct dtk_md_slot {
+	const char *name, *value;
+	int md;
+};
+
+/* Adds tpl at the cursor with its placeholders filled from slots[0..n) (a
+ * '{' that starts no known placeholder is text). */
+void dtk_md_fill(struct dtk_md *md, const char *tpl, const struct dtk_md_slot *slots, size_t n);
+
+/*
+ * A run: text rendered once and kept, to be added again without rendering
+ * it again. dtk_md_new_run returns a document whose text (dtk_md_text and
+ * the like, at its cursor) is the run's; dtk_md_run_render returns it
+ * rendered as CommonMark, as that text renders inside a paragraph after
+ * other text (malloc'd, *len bytes; the caller frees), or NULL when it is
+ * empty or ends with '&' (whose rendering depends on what follows).
+ */
+struct dtk_md *dtk_md_new_run(void);
+char *dtk_md_run_render(struct dtk_md *md, size_t *len);
+/* Adds run[0..len), which dtk_md_run_render made, at the cursor: the page
+ * reads as though the run's text were added there. Streamed, it goes out as
+ * it is (not copied: it must stay until dtk_md_finish returns) after another
+ * run, or when the text before it in the paragraph holds a character other
+ * than a digit and does not end with '&'; otherwise (and in a document that
+ * is not streamed) it is read back into text (where a numeric character
+ * reference such as "&#123;", which cmark writes as it is, becomes what it
+ * names). Runs added one after another
+ * read as the run of their texts joined. */
+void dtk_md_rendered(struct dtk_md *md, const char *run, size_t len);
+
 /* Returns the document as CommonMark, malloc'd (the caller frees). */
 char *dtk_md_render(struct dtk_md *md);
 /* Returns the document as HTML, malloc'd (the caller frees). */

@@ -69,6 +69,7 @@ struct dtk_contradiction {
 };
 
 struct dtk_node;
+struct dtk_node_sum;
 
 struct dtk_entry {
 	const char *id, *title, *claim;
@@ -96,7 +97,8 @@ dtk_date dtk_entry_fresh(const struct dtk_entry *e);
 /* Returns 1 when e is retired (superseded or retracted): it stays in its
  * file, out of counts, lists and search. */
 int dtk_entry_retired(const struct dtk_entry *e);
-/* Returns the live (not retired) entries of node. */
+/* Returns the live (not retired) entries of node (its summary's count when
+ * it has one). */
 size_t dtk_node_live(const struct dtk_node *node);
 
 struct dtk_node {
@@ -122,6 +124,10 @@ struct dtk_node {
 	 * backslash (an escape that may spell one), as read: dtk check's
 	 * warnings need not read it again; 0 when not known */
 	int clean;
+	/* a load of the whole base: the node's summary (nodesum.h), which
+	 * INDEX.md and the checks across files read; with DTK_KB_INDEX, the
+	 * node may have it alone (no entries: n_entries 0) */
+	const struct dtk_node_sum *sum;
 };
 
 struct dtk_source {

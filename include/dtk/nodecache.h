@@ -13,10 +13,11 @@
  * A record also names the nodes the node's entries name (its links), so
  * that dtk show reads only the node files that name the node it shows.
  *
- * The file: a head of 64 bytes ("dtk node cache 4\n", "index <offset>
+ * The file: a head of 64 bytes ("dtk node cache 6\n", "index <offset>
  * <length>", padded), the packed nodes and terms, then the index: root,
  * build, time, one line per node file (name, stat data, offset, length and
- * checksum of its packed node, then of its terms or "0 0 0", then 1 when
+ * checksum of its packed node, length and checksum of its head, offset,
+ * length and checksum of its summary, then of its terms or "0 0 0", then 1 when
  * its bytes are clean (struct dtk_node's clean) else 0, then its links or
  * "-"), and "end <count> <checksum of the index>".
  */
@@ -58,6 +59,11 @@ int dtk_nodecache_get(struct dtk_nodecache *c, const char *name, const struct st
 int dtk_nodecache_get_head(struct dtk_nodecache *c, const char *name, const struct stat *st,
                            char **blob, size_t *len);
 
+/* dtk_nodecache_get, reading the summary of the node (nodesum.h) in place
+ * of the packed node, into arena (*blob, NUL-terminated). */
+int dtk_nodecache_get_summary(struct dtk_nodecache *c, const char *name, const struct stat *st,
+                              struct dtk_arena *arena, const char **blob, size_t *len);
+
 /* Where bytes of the cache file read are: offset, length, checksum. */
 struct dtk_nodecache_ref {
 	uint64_t off, len, sum;
@@ -80,14 +86,15 @@ int dtk_nodecache_read(struct dtk_nodecache *c, const struct dtk_nodecache_ref *
                        struct dtk_buf *b);
 
 /* Adds the record of node file name: st, its stat data taken before it was
- * read, blob[0..len), its packed node, terms[0..terms_len), the terms of
+ * read, blob[0..len), its packed node, summary, its summary (nodesum.h;
+ * a record without one is not added), terms[0..terms_len), the terms of
  * its entries (NULL: none), written to the new cache file at once, not kept
  * in memory, links, the nodes its entries name (dtk_nodecache_links_of),
  * and clean, 1 when its bytes are clean (struct dtk_node's clean). Safe
  * from several threads at once. */
 void dtk_nodecache_put(struct dtk_nodecache *c, const char *name, const struct stat *st,
-                       const char *blob, size_t len, const char *terms, size_t terms_len,
-                       const char *links, int clean);
+                       const char *blob, size_t len, const struct dtk_buf *summary,
+                       const char *terms, size_t terms_len, const char *links, int clean);
 
 /* After dtk_nodecache_get found node file name: returns 1 when its record
  * says its bytes are clean, else 0. */
