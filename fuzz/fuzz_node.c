@@ -79,7 +79,7 @@ static void S_summary(const struct dtk_kb *kb, const struct dtk_node *node, stru
 	struct dtk_sum_entry e;
 	size_t k, plen = strlen(node->name) + 1;
 
-	dtk_nodesum_pack(&b, node, kb->high_min_verified, kb->lang_en, 1);
+	dtk_nodesum_pack(&b, node, kb, 1);
 	if (!(sum = dtk_nodesum_read(a, b.ptr, b.len)))
 		abort();
 	for (k = 0; k < node->n_entries; k++)

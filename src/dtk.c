@@ -167,7 +167,7 @@ struct dtk_arena *dtk_arena_new(void)
 static struct dtk_chunk *S_chunk(struct dtk_arena *a, size_t size, int keep_head)
 {
 	struct dtk_chunk *c;
-	if (!keep_head && a->total >= ARENA_HUGE) /* a big arena: chunks of huge pages */
+	if (!keep_head && a->total >= ARENA_HUGE / 4) /* a big arena: chunks of huge pages */
 		size = ARENA_HUGE - sizeof(*c);
 	if (size + sizeof(*c) == ARENA_HUGE) {
 		c = aligned_alloc(ARENA_HUGE, ARENA_HUGE);

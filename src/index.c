@@ -51,8 +51,10 @@ static void S_status(struct dtk_md *md, const struct dtk_kb *kb, const struct dt
 	S_item_n(md, L->st_entries, (long)st->entries, NULL);
 	for (i = 0; i < kb->n_nodes; i++) { /* nodes in category order, entries in file order */
 		const char *p = kb->nodes[i]->sum->highs;
-		for (k = 0; k < kb->nodes[i]->sum->high; k++)
-			dtk_buf_printf(&high, "%s%s", n++ ? L->sep : L->lpar, dtk_nodesum_str(&p));
+		for (k = 0; k < kb->nodes[i]->sum->high; k++) {
+			dtk_buf_puts(&high, n++ ? L->sep : L->lpar);
+			dtk_buf_puts(&high, dtk_nodesum_str(&p));
+		}
 	}
 	if (n)
 		dtk_buf_puts(&high, L->rpar);

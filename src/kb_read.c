@@ -310,7 +310,7 @@ static void S_give_sum(struct worker *w, struct dtk_node *node, const struct dtk
 	if (!w->l->sums || !node || node->sum)
 		return;
 	if (!packed) {
-		dtk_nodesum_pack(&b, node, w->l->kb->high_min_verified, w->l->kb->lang_en, 0);
+		dtk_nodesum_pack(&b, node, w->l->kb, 0);
 		packed = &b;
 	}
 	blob = dtk_arena_alloc_raw(w->arena, packed->len + 1);
@@ -320,25 +320,19 @@ static void S_give_sum(struct worker *w, struct dtk_node *node, const struct dtk
 	dtk_buf_release(&b);
 }
 
-/* Returns 1 when every source summary s names is in the base (when its
- * sources loaded), their bits then set in w's; else 0, nothing set. */
+/* Returns 1 when the sources summary s names are the base's as they were
+ * (dtk_nodesum_sources_hold), their bits then set in w's; else 0. */
 static int S_sum_sources(struct worker *w, const struct dtk_node_sum *s)
 {
-	const struct dtk_kb *kb = w->l->kb;
-	const char *p = s->sources;
-	size_t *at = dtk_xmalloc((s->n_sources + 1) * sizeof(*at)), i, n = 0;
-	int ok = 1;
+	size_t i;
 
-	for (i = 0; i < s->n_sources && ok; i++) {
-		const struct dtk_source *src = dtk_kb_source(kb, dtk_nodesum_str(&p));
-		ok = src || !kb->sources_ok;
-		if (src)
-			at[n++] = (size_t)(src - kb->sources);
+	if (!dtk_nodesum_sources_hold(s, w->l->kb))
+		return 0;
+	for (i = 0; w->named && i < s->n_sources; i++) {
+		uint32_t k = dtk_nodesum_source(s, i);
+		w->named[k / 8] |= (unsigned char)(1u << (k % 8));
 	}
-	for (i = 0; ok && w->named && i < n; i++)
-		w->named[at[i] / 8] |= (unsigned char)(1u << (at[i] % 8));
-	free(at);
-	return ok;
+	return 1;
 }
 
 /* Sets f->out to a node of f that is its summary s alone (clean: its
@@ -362,8 +356,11 @@ static void S_sum_node(struct worker *w, struct kfile *f, const struct dtk_node_
 /* A load for INDEX.md (DTK_KB_INDEX): node file f (its stat data st) as
  * the summary the node cache keeps, none of its entries read. Returns 1
  * with f->out set when the record is trusted and its summary holds for the
- * base as it is now (the same policy, every source it names known, no date
- * after today, which dtk check warns of entry by entry); else 0. */
+ * base as it is now (the same policy and language, the same sources at its
+ * places, no date after today); 0 when there is no such record, or a date
+ * is after today (check warns of it entry by entry: the node is unpacked);
+ * -1 when the summary does not hold (the file is parsed, and its record
+ * made again, with a summary that does). */
 static int S_from_summary(struct worker *w, struct kfile *f, const struct stat *st)
 {
 	struct loader *l = w->l;
@@ -374,10 +371,12 @@ static int S_from_summary(struct worker *w, struct kfile *f, const struct stat *
 	if (dtk_nodecache_get_summary(l->nc, f->name, st, w->arena, &blob, &len) < 0)
 		return 0;
 	s = dtk_nodesum_read(w->arena, blob, len);
+	if (s && s->latest > l->today)
+		return 0;
 	if (!s || s->k != l->kb->high_min_verified || s->lang_en != l->kb->lang_en ||
 	    (s->n_cands && !s->run) || s->min_high < (unsigned)l->kb->high_min_verified ||
-	    s->latest > l->today || !S_sum_sources(w, s))
-		return 0;
+	    !S_sum_sources(w, s))
+		return -1;
 	S_sum_node(w, f, s, dtk_nodecache_clean(l->nc, f->name));
 	return 1;
 }
@@ -409,7 +408,7 @@ static void S_index_node(struct worker *w, struct kfile *f)
 	struct dtk_buf b = DTK_BUF_INIT;
 
 	if (f->out) {
-		dtk_nodesum_pack(&b, f->out, w->l->kb->high_min_verified, w->l->kb->lang_en, 1);
+		dtk_nodesum_pack(&b, f->out, w->l->kb, 1);
 		if (!S_sum_only(w, f, &b, 0, 0)) {
 			dtk_arena_adopt(w->arena, w->scratch);
 			w->scratch = NULL;
@@ -448,8 +447,8 @@ static int S_from_cache(struct worker *w, struct kfile *f, struct stat *st)
 		if (!S_wanted(l, f, dtk_nodecache_links(l->nc, f->name)))
 			return 1;
 	}
-	if (l->index && S_from_summary(w, f, st))
-		return 1;
+	if (l->index && (rc = S_from_summary(w, f, st)) != 0)
+		return rc > 0;
 	/* a lean load without terms needs no long text: the head alone */
 	if (((S_unpack_flags(l) & DTK_NODECACHE_LEAN) && !l->terms
 	             ? dtk_nodecache_get_head(l->nc, f->name, st, &blob, &len)
@@ -485,7 +484,7 @@ static int S_via_cache(struct worker *w, struct kfile *f, const struct dtk_yval 
 	if (!rc)
 		goto done;
 	dtk_nodecache_pack(&b, node);
-	dtk_nodesum_pack(&sum, node, l->kb->high_min_verified, l->kb->lang_en, 1);
+	dtk_nodesum_pack(&sum, node, l->kb, 1);
 	dtk_nodecache_links_of(&links, node);
 	dtk_buf_putc(&links, '\0');
 	if (l->nc && owned && st->st_nlink && fst->st_nlink && st->st_dev == fst->st_dev &&

@@ -63,14 +63,20 @@ void dtk_model_index_sources(struct dtk_kb *kb, int pack, struct dtk_diags *d)
 	size_t i, total = 0;
 	char *ids;
 
+	uint64_t *prefix = dtk_arena_alloc(kb->arena, (kb->n_sources + 1) * sizeof(*prefix));
+
 	kb->source_slots = S_table_new(kb->n_sources, &kb->source_mask);
 	for (i = 0; pack && i < kb->n_sources; i++)
 		total += strlen(kb->sources[i].id) + 1;
 	ids = total ? dtk_arena_alloc(kb->arena, total) : NULL;
+	prefix[0] = 0x9e3779b97f4a7c15ULL;
+	kb->source_prefix = prefix;
 	for (i = 0; i < kb->n_sources; i++) {
 		struct dtk_source *s = &kb->sources[i];
 		size_t n = strlen(s->id) + 1;
 		uint64_t h = S_hash(s->id);
+		prefix[i + 1] = (prefix[i] ^ h) * 0xff51afd7ed558ccdULL;
+		prefix[i + 1] ^= prefix[i + 1] >> 32;
 		struct dtk_slot *slot = S_slot(kb->source_slots, kb->source_mask, s->id, h);
 		const struct dtk_source *first = slot->item;
 

@@ -10,11 +10,6 @@
 
 /* ---- packing ---- */
 
-static int S_cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static int S_candidate(const struct dtk_entry *e, int k)
 {
 	return !dtk_entry_retired(e) && e->confidence != DTK_CONF_HIGH && k > 1 &&
@@ -56,29 +51,46 @@ static void S_pack_counts(struct dtk_buf *b, const struct dtk_node *node)
 	dtk_pack_u32(b, min_high);
 }
 
-/* Appends the distinct sources node's entries name. */
-static void S_pack_sources(struct dtk_buf *b, const struct dtk_node *node)
+static int S_cmp_u32(const void *a, const void *b)
 {
-	const char **v = NULL;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Appends the distinct sources node's entries name, by their places in
+ * kb's sources, and how far into them those places reach, with the hash of
+ * the ids up to there (none that can hold for a lean node, or a source kb
+ * lacks). */
+static void S_pack_sources(struct dtk_buf *b, const struct dtk_node *node, const struct dtk_kb *kb)
+{
+	uint32_t *v = NULL, upto = 0;
 	size_t i, k, n = 0, cap = 0, u = 0;
+	int whole = kb->source_prefix != NULL;
 
 	for (i = 0; i < node->n_entries; i++) {
 		const struct dtk_entry *e = &node->entries[i];
+		whole &= !e->n_verified_by || e->verified_by;
 		dtk_grow((void **)&v, &cap, n + 1 + (e->verified_by ? e->n_verified_by : 0),
 		         sizeof(*v));
-		if (e->source.id)
-			v[n++] = e->source.id;
-		for (k = 0; e->verified_by && k < e->n_verified_by; k++)
-			v[n++] = e->verified_by[k].id;
+		for (k = 0; k <= (e->verified_by ? e->n_verified_by : 0); k++) {
+			const char *id = k ? e->verified_by[k - 1].id : e->source.id;
+			const struct dtk_source *src = id ? dtk_kb_source(kb, id) : NULL;
+			whole &= !id || src;
+			if (src)
+				v[n++] = (uint32_t)(src - kb->sources);
+		}
 	}
 	if (n)
-		qsort(v, n, sizeof(*v), S_cmp_str);
+		qsort(v, n, sizeof(*v), S_cmp_u32);
 	for (i = 0; i < n; i++)
-		if (!u || strcmp(v[u - 1], v[i]))
+		if (!u || v[u - 1] != v[i])
 			v[u++] = v[i];
+	upto = whole ? (u ? v[u - 1] + 1 : 0) : UINT32_MAX;
+	dtk_pack_u32(b, upto);
+	dtk_pack_i64(b, (int64_t)(whole ? kb->source_prefix[upto] : 0));
 	dtk_pack_u32(b, (uint32_t)u);
 	for (i = 0; i < u; i++)
-		dtk_pack_str(b, v[i]);
+		dtk_pack_u32(b, v[i]);
 	free(v);
 }
 
@@ -198,9 +210,11 @@ static void S_pack_candidates(struct dtk_buf *b, const struct dtk_node *node, in
 	dtk_md_free(md);
 }
 
-void dtk_nodesum_pack(struct dtk_buf *b, const struct dtk_node *node, int k, int lang_en, int run)
+void dtk_nodesum_pack(struct dtk_buf *b, const struct dtk_node *node, const struct dtk_kb *kb,
+                      int run)
 {
 	size_t start = b->len, i;
+	int k = kb->high_min_verified, lang_en = kb->lang_en;
 
 	dtk_pack_u32(b, (uint32_t)k);
 	dtk_pack_u32(b, lang_en != 0);
@@ -213,7 +227,7 @@ void dtk_nodesum_pack(struct dtk_buf *b, const struct dtk_node *node, int k, int
 		    !dtk_entry_retired(&node->entries[i]))
 			dtk_pack_str(b, node->entries[i].id);
 	S_pack_candidates(b, node, k, lang_en, run);
-	S_pack_sources(b, node);
+	S_pack_sources(b, node, kb);
 	S_pack_links(b, node, 1);
 	S_pack_links(b, node, 0);
 	S_pack_ids(b, node, start);
@@ -330,6 +344,7 @@ const struct dtk_node_sum *dtk_nodesum_read(struct dtk_arena *arena, const char 
 	struct dtk_node_sum *s = dtk_arena_alloc(arena, sizeof(*s));
 	struct dtk_rd r = {blob, blob + len, 0};
 	uint32_t bloom;
+	size_t i;
 
 	s->blob = blob;
 	s->len = len;
@@ -356,8 +371,15 @@ const struct dtk_node_sum *dtk_nodesum_read(struct dtk_arena *arena, const char 
 	s->run = dtk_rd_str(&r, NULL);
 	s->run_len = s->run ? strlen(s->run) : 0;
 	r.bad |= s->n_cands > s->live || (s->run && !s->n_cands);
-	s->n_sources = (size_t)dtk_rd_count(&r, 5);
-	s->sources = S_skip(&r, s->n_sources);
+	s->sources_upto = dtk_rd_u32(&r);
+	s->sources_hash = (uint64_t)dtk_rd_i64(&r);
+	s->n_sources = (size_t)dtk_rd_count(&r, 4);
+	s->sources = r.p;
+	if (!r.bad)
+		r.p += s->n_sources * sizeof(uint32_t);
+	for (i = 0; i < s->n_sources && !r.bad; i++) /* increasing, within upto */
+		r.bad |= dtk_nodesum_source(s, i) >= s->sources_upto ||
+		         (i && dtk_nodesum_source(s, i) <= dtk_nodesum_source(s, i - 1));
 	S_read_opens(&r, arena, s);
 	S_read_refs(&r, arena, s);
 	S_read_ids(&r, blob, s);
@@ -365,6 +387,19 @@ const struct dtk_node_sum *dtk_nodesum_read(struct dtk_arena *arena, const char 
 }
 
 /* ---- look-ups ---- */
+
+uint32_t dtk_nodesum_source(const struct dtk_node_sum *s, size_t i)
+{
+	uint32_t v;
+	memcpy(&v, s->sources + i * sizeof(v), sizeof(v));
+	return v;
+}
+
+int dtk_nodesum_sources_hold(const struct dtk_node_sum *s, const struct dtk_kb *kb)
+{
+	return kb->sources_ok && kb->source_prefix && s->sources_upto <= kb->n_sources &&
+	       kb->source_prefix[s->sources_upto] == s->sources_hash;
+}
 
 int dtk_nodesum_find(const struct dtk_node_sum *s, const char *suffix, struct dtk_sum_entry *e)
 {

@@ -213,6 +213,9 @@ struct dtk_kb {
 	 * the "articles" figure; NULL when the base has no sources. One bitmap
 	 * for the base: one per node cost 4 KB a node with 33,000 sources. */
 	const unsigned char *sources_named;
+	/* source_prefix[i]: a hash of the ids of sources[0..i), i from 0 to
+	 * n_sources (nodesum.h: a summary names sources by their place) */
+	const uint64_t *source_prefix;
 
 	/* _crystallizations.yaml, oldest first */
 	struct dtk_record *records;

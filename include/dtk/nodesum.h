@@ -57,11 +57,16 @@ struct dtk_node_sum {
 	dtk_date earliest; /* the oldest freshness of a live entry; 0: none */
 	dtk_date latest;   /* the latest created or reviewed of any entry */
 	unsigned min_high; /* the fewest verifications of a high entry */
-	/* packed lists, read with dtk_nodesum_str in order: the live high
-	 * entries' ids (high of them) and the sources the entries name (each
-	 * once) */
-	const char *highs, *sources;
+	/* the live high entries' ids (high of them), packed, read with
+	 * dtk_nodesum_str in order */
+	const char *highs;
+	/* the sources the entries name, each once, by their places in
+	 * _sources.yaml (dtk_nodesum_source), valid while the ids of its first
+	 * sources_upto sources hash to sources_hash (dtk_nodesum_sources_hold) */
+	const char *sources;
 	size_t n_sources;
+	uint32_t sources_upto;
+	uint64_t sources_hash;
 	/* the candidates: how many, and (NULL when not made) their text in
 	 * INDEX.md rendered (dtk_nodesum_candidates; markdown.h's run) */
 	size_t n_cands;
@@ -80,13 +85,21 @@ struct dtk_node_sum {
 	size_t len;
 };
 
-/* Appends the summary of node to b, made for a base whose high entries
- * need k verifications and whose INDEX.md is in English when lang_en (else
- * Chinese); with run, the candidates' text rendered too. node is as the
- * schema or the node cache made it, lean or not (a lean node's
- * verifications are counted only: its sources are then its entries' own),
- * with its entries indexed by id. */
-void dtk_nodesum_pack(struct dtk_buf *b, const struct dtk_node *node, int k, int lang_en, int run);
+/* Appends the summary of node to b, made for kb (its policy, the language
+ * of its INDEX.md and its sources); with run, the candidates' text rendered
+ * too. node is as the schema or the node cache made it, lean or not, with
+ * its entries indexed by id; the sources of a lean node (its verifications
+ * counted only) or one that names a source kb lacks are not kept: the
+ * summary then never holds (dtk_nodesum_sources_hold). */
+void dtk_nodesum_pack(struct dtk_buf *b, const struct dtk_node *node, const struct dtk_kb *kb,
+                      int run);
+
+/* Returns 1 when the sources s names are kb's as they were when it was
+ * made (its places name the same ids), else 0. */
+int dtk_nodesum_sources_hold(const struct dtk_node_sum *s, const struct dtk_kb *kb);
+
+/* Returns the place in _sources.yaml of the ith source s names. */
+uint32_t dtk_nodesum_source(const struct dtk_node_sum *s, size_t i);
 
 struct dtk_md;
 /* Adds the candidates of node (its entries one verification short of k) at
