@@ -254,9 +254,8 @@ struct dtk_entry *dtk_node_entry(const struct dtk_node *node, const char *id)
 	return S_find((void *const *)node->by_id, node->n_by_id, id);
 }
 
-struct dtk_entry *dtk_kb_entry(const struct dtk_kb *kb, const char *id)
+struct dtk_node *dtk_kb_id_node(const struct dtk_kb *kb, const char *id, const char **suffix)
 {
-	const struct dtk_node *node;
 	char name[256];
 	size_t plen;
 
@@ -264,7 +263,15 @@ struct dtk_entry *dtk_kb_entry(const struct dtk_kb *kb, const char *id)
 		return NULL;
 	memcpy(name, id, plen);
 	name[plen] = '\0';
-	node = dtk_kb_node(kb, name);
+	*suffix = id + plen + 1;
+	return dtk_kb_node(kb, name);
+}
+
+struct dtk_entry *dtk_kb_entry(const struct dtk_kb *kb, const char *id)
+{
+	const char *suffix;
+	const struct dtk_node *node = dtk_kb_id_node(kb, id, &suffix);
+
 	return node ? dtk_node_entry(node, id) : NULL;
 }
 

@@ -434,19 +434,6 @@ const struct dtk_sum_open *dtk_nodesum_open(const struct dtk_node_sum *s, const 
 	return NULL;
 }
 
-const struct dtk_node *dtk_kb_id_node(const struct dtk_kb *kb, const char *id, const char **suffix)
-{
-	char name[256];
-	size_t plen;
-
-	if (!dtk_entry_id_split(id, &plen) || plen >= sizeof(name))
-		return NULL;
-	memcpy(name, id, plen);
-	name[plen] = '\0';
-	*suffix = id + plen + 1;
-	return dtk_kb_node(kb, name);
-}
-
 const struct dtk_node *dtk_kb_sum_entry(const struct dtk_kb *kb, const char *id,
                                         struct dtk_sum_entry *e)
 {

@@ -256,6 +256,9 @@ const struct dtk_source *dtk_kb_source(const struct dtk_kb *kb, const char *id);
  * repeated ids are reported to d) and of nodes by name. */
 void dtk_model_index_sources(struct dtk_kb *kb, int pack, struct dtk_diags *d);
 void dtk_model_index_nodes(struct dtk_kb *kb);
+/* Returns the node of kb whose name id's prefix is (dtk_entry_id_split),
+ * or NULL; sets *suffix to what follows it and '-'. */
+struct dtk_node *dtk_kb_id_node(const struct dtk_kb *kb, const char *id, const char **suffix);
 /* Return the entry id of the base or of node, or NULL. */
 struct dtk_entry *dtk_kb_entry(const struct dtk_kb *kb, const char *id);
 struct dtk_entry *dtk_node_entry(const struct dtk_node *node, const char *id);

@@ -119,10 +119,6 @@ const char *dtk_nodesum_str(const char **p);
  * Returns 1 and fills *e, or 0. */
 int dtk_nodesum_find(const struct dtk_node_sum *s, const char *suffix, struct dtk_sum_entry *e);
 
-/* Returns the node of kb whose name id's prefix is (model.h's
- * dtk_entry_id_split), or NULL; sets *suffix to what follows it and '-'. */
-const struct dtk_node *dtk_kb_id_node(const struct dtk_kb *kb, const char *id, const char **suffix);
-
 /* Returns the open contradiction id declares with other, or NULL. */
 const struct dtk_sum_open *dtk_nodesum_open(const struct dtk_node_sum *s, const char *id,
                                             const char *other);
