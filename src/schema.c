@@ -154,8 +154,9 @@ static const struct dtk_yval *S_string_v(struct ctx *c, const struct dtk_yval *v
 		S_err(c, v, "'%s' must not be blank", key);
 		return NULL;
 	}
-	/* a character is at least a byte: only a long value is counted */
-	if (v->len > DTK_MAX_TITLE_CHARS && (max = dtk_text_limit(key)) &&
+	/* a character is at least a byte: only a value longer in bytes than
+	 * its limit is counted */
+	if (v->len > DTK_MAX_TITLE_CHARS && (max = dtk_text_limit(key)) && v->len > max &&
 	    (n = dtk_utf8_chars(v->str, v->len)) > max) {
 		S_err(c, v, "'%s' is %zu characters long; the limit is %zu", key, n, max);
 		return NULL;
@@ -913,8 +914,7 @@ static void S_entry_id(struct ctx *c, const struct dtk_yval *id, struct dtk_entr
 		S_err(c, id,
 		      "entry id must be '%s-' and three to nine digits or a fresh suffix "
 		      "(docs/schema.md), found %s",
-		      node,
-		      S_found(found, sizeof(found), id));
+		      node, S_found(found, sizeof(found), id));
 		return;
 	}
 	e->id = dtk_arena_strndup(c->arena, id->str, id->len);
