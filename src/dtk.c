@@ -139,6 +139,51 @@ void dtk_buf_release(struct dtk_buf *b)
 
 /* ---- arena ---- */
 
+#define S_ROTL(x, b) (((x) << (b)) | ((x) >> (64 - (b))))
+#define S_SIPROUND(v)                                                                              \
+	do {                                                                                       \
+		v[0] += v[1];                                                                      \
+		v[1] = S_ROTL(v[1], 13) ^ v[0];                                                    \
+		v[0] = S_ROTL(v[0], 32);                                                           \
+		v[2] += v[3];                                                                      \
+		v[3] = S_ROTL(v[3], 16) ^ v[2];                                                    \
+		v[0] += v[3];                                                                      \
+		v[3] = S_ROTL(v[3], 21) ^ v[0];                                                    \
+		v[2] += v[1];                                                                      \
+		v[1] = S_ROTL(v[1], 17) ^ v[2];                                                    \
+		v[2] = S_ROTL(v[2], 32);                                                           \
+	} while (0)
+
+/* SipHash-2-4 (Aumasson and Bernstein), its words little-endian. */
+uint64_t dtk_siphash(const uint64_t key[2], const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint64_t v[4] = {key[0] ^ 0x736f6d6570736575ULL, key[1] ^ 0x646f72616e646f6dULL,
+	                 key[0] ^ 0x6c7967656e657261ULL, key[1] ^ 0x7465646279746573ULL},
+	         m, last = (uint64_t)len << 56;
+	size_t i, left = len % 8;
+
+	for (i = 0; i + 8 <= len; i += 8) {
+		m = 0;
+		for (int k = 7; k >= 0; k--)
+			m = (m << 8) | p[i + (size_t)k];
+		v[3] ^= m;
+		S_SIPROUND(v);
+		S_SIPROUND(v);
+		v[0] ^= m;
+	}
+	for (size_t k = 0; k < left; k++)
+		last |= (uint64_t)p[i + k] << (8 * k);
+	v[3] ^= last;
+	S_SIPROUND(v);
+	S_SIPROUND(v);
+	v[0] ^= last;
+	v[2] ^= 0xff;
+	for (i = 0; i < 4; i++)
+		S_SIPROUND(v);
+	return v[0] ^ v[1] ^ v[2] ^ v[3];
+}
+
 struct dtk_chunk {
 	struct dtk_chunk *next;
 	size_t used, size;
@@ -249,6 +294,7 @@ void dtk_arena_adopt(struct dtk_arena *dst, struct dtk_arena *src)
 			dst->head = src->head;
 		}
 	}
+	dst->total += src->total;
 	free(src);
 }
 
@@ -270,6 +316,7 @@ void dtk_arena_reset(struct dtk_arena *a)
 		keep->next = NULL;
 	}
 	a->head = keep;
+	a->total = keep ? keep->size : 0;
 }
 
 void dtk_arena_free(struct dtk_arena *a)

@@ -51,14 +51,14 @@ struct dtk_md {
 	unsigned long written; /* groups written so far: the next one's turn */
 };
 
-/* Top-level blocks closed together, in a document of their own; partial:
- * the last is the first part of a paragraph still being written. */
 /* A run added to a streamed document (dtk_md_rendered): borrowed bytes. */
 struct run {
 	const char *p;
 	size_t len;
 };
 
+/* Top-level blocks closed together, in a document of their own; partial:
+ * the last is the first part of a paragraph still being written. */
 struct group {
 	cmark_node *doc;  /* NULL: runs, written as they are */
 	struct run *runs; /* malloc'd; their bytes borrowed */
@@ -278,10 +278,19 @@ static void S_stop(struct dtk_md *md)
 	md->n_renderers = 0;
 }
 
+/* cmark-gfm registers its extensions in a global list, unlocked: once, for
+ * every thread (the loader's make documents too: nodesum.c's runs). */
+static pthread_once_t S_registered = PTHREAD_ONCE_INIT;
+
+static void S_register(void)
+{
+	cmark_gfm_core_extensions_ensure_registered();
+}
+
 struct dtk_md *dtk_md_new(void)
 {
 	struct dtk_md *md = dtk_xcalloc(1, sizeof(*md));
-	cmark_gfm_core_extensions_ensure_registered();
+	pthread_once(&S_registered, S_register);
 	md->table = cmark_find_syntax_extension("table");
 	if (!md->table) {
 		fputs("dtk: fatal: cmark-gfm has no table extension\n", stderr);

@@ -74,12 +74,12 @@ void dtk_model_index_sources(struct dtk_kb *kb, int pack, struct dtk_diags *d)
 	for (i = 0; i < kb->n_sources; i++) {
 		struct dtk_source *s = &kb->sources[i];
 		size_t n = strlen(s->id) + 1;
-		uint64_t h = S_hash(s->id);
-		prefix[i + 1] = (prefix[i] ^ h) * 0xff51afd7ed558ccdULL;
-		prefix[i + 1] ^= prefix[i + 1] >> 32;
+		uint64_t h = S_hash(s->id),
+		         key[2] = {kb->source_key[0] ^ prefix[i], kb->source_key[1]};
 		struct dtk_slot *slot = S_slot(kb->source_slots, kb->source_mask, s->id, h);
 		const struct dtk_source *first = slot->item;
 
+		prefix[i + 1] = dtk_siphash(key, s->id, n); /* its NUL too: ids apart */
 		if (ids) {
 			s->id = memcpy(ids, s->id, n);
 			ids += n;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #define S_MAGIC "dtk node cache 6\n"
@@ -368,9 +369,10 @@ struct dtk_nodecache {
 	char *path, *root;
 	char *build; /* the index's build line (S_build) */
 	int64_t now, stamp;
-	int fd;        /* the cache read, open for its packed nodes; -1: none */
-	char *index;   /* its index, the names of v cut into it */
-	struct rec *v; /* the records read, sorted by name */
+	uint64_t key[2]; /* what summaries hash their sources under (nodesum.h) */
+	int fd;          /* the cache read, open for its packed nodes; -1: none */
+	char *index;     /* its index, the names of v cut into it */
+	struct rec *v;   /* the records read, sorted by name */
 	size_t n;
 	pthread_mutex_t lock; /* the fields below */
 	int out;              /* the cache being written, -1: not yet */
@@ -447,6 +449,36 @@ static int S_parse_recs(struct dtk_nodecache *c, char *p, size_t n, uint64_t dat
 	return *p ? -1 : 0;
 }
 
+/* Reads the line "key <hex> <hex>" at *p into c->key (*p past it). Returns 0
+ * or -1. */
+static int S_parse_key(struct dtk_nodecache *c, char **p)
+{
+	unsigned long long k0, k1;
+	int n = 0;
+
+	if (sscanf(*p, "key %16llx %16llx\n%n", &k0, &k1, &n) != 2 || !n)
+		return -1;
+	c->key[0] = k0;
+	c->key[1] = k1;
+	*p += n;
+	return 0;
+}
+
+/* Sets c->key to a new random key (a cache of its own). */
+static void S_new_key(struct dtk_nodecache *c)
+{
+	if (getrandom(c->key, sizeof(c->key), GRND_NONBLOCK) != (ssize_t)sizeof(c->key)) {
+		c->key[0] = (uint64_t)dtk_cache_now() ^ ((uint64_t)getpid() << 32);
+		c->key[1] = (uint64_t)(uintptr_t)c ^ 0x9e3779b97f4a7c15ULL;
+	}
+}
+
+void dtk_nodecache_key(const struct dtk_nodecache *c, uint64_t key[2])
+{
+	key[0] = c->key[0];
+	key[1] = c->key[1];
+}
+
 /* Reads the cache file's index into c when it is whole and of this base
  * and build. */
 static void S_load(struct dtk_nodecache *c)
@@ -479,7 +511,7 @@ static void S_load(struct dtk_nodecache *c)
 	if (strncmp(c->index, want.ptr, want.len))
 		goto fail;
 	p = dtk_cache_time_read(c->index + want.len, &st, &c->stamp);
-	if (!p || S_parse_recs(c, p, (size_t)n, ioff) < 0)
+	if (!p || S_parse_key(c, &p) < 0 || S_parse_recs(c, p, (size_t)n, ioff) < 0)
 		goto fail;
 	c->n = (size_t)n;
 	dtk_buf_release(&want);
@@ -491,6 +523,7 @@ fail:
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
+	S_new_key(c);
 	atomic_store(&c->changed, 1);
 }
 
@@ -605,10 +638,12 @@ int dtk_nodecache_get_summary(struct dtk_nodecache *c, const char *name, const s
                               struct dtk_arena *arena, const char **blob, size_t *len)
 {
 	struct rec *r = S_find(c, name);
-	char *b = r ? dtk_arena_alloc_raw(arena, (size_t)r->summary.len + 1) : NULL;
+	char *b = NULL;
 
 	*blob = NULL;
-	if (!r || !dtk_cache_trusted(&r->st, st, c->stamp) || c->fd < 0 ||
+	if (r && dtk_cache_trusted(&r->st, st, c->stamp) && c->fd >= 0)
+		b = dtk_arena_alloc_raw(arena, (size_t)r->summary.len + 1);
+	if (!b ||
 	    pread(c->fd, b, (size_t)r->summary.len, (off_t)r->summary.off) !=
 	            (ssize_t)r->summary.len ||
 	    dtk_cache_sum(b, (size_t)r->summary.len) != r->summary.sum) {
@@ -951,6 +986,7 @@ static void S_index(const struct dtk_nodecache *c, struct dtk_buf *b, struct rec
 
 	dtk_buf_printf(b, "root %s\n%s", c->root, c->build);
 	dtk_cache_time_put(b, c->now);
+	dtk_buf_printf(b, "key %016" PRIx64 " %016" PRIx64 "\n", c->key[0], c->key[1]);
 	for (i = 0; i < n; i++) {
 		dtk_buf_printf(b, "%s ", v[i]->name);
 		dtk_cache_stat_put(b, &v[i]->st);

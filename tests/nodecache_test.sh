@@ -259,6 +259,15 @@ sleep 0.01
 [ "$(stat -c %s.%Y.%Z "$cache")" = "$before" ] && ok "  ... the records made again hold: the cache is left as it is" ||
     ko "  ... the cache is written again at each run"
 rm -rf "$repo/insights" && cp -R "$keep" "$repo/insights"
+# a source renamed in _sources.yaml and in beta, not in alpha: alpha's
+# summary names it by its place, which now holds another id
+sed -i 's/^- id: paper-b$/- id: paper-x/' "$repo/insights/_sources.yaml"
+sed -i 's/paper-b/paper-x/g' "$repo/insights/beta.yaml"
+warm "a source alpha names renamed"
+(cd "$repo" && dtk check >/dev/null 2>"$scratch/w.err")
+grep -q "alpha.yaml:.*unknown source 'paper-b'" "$scratch/w.err" && ok "  ... reported, warm" ||
+    ko "  ... not reported" "$(cat "$scratch/w.err")"
+rm -rf "$repo/insights" && cp -R "$keep" "$repo/insights"
 printf 'lang: en\n' >>"$repo/insights/_domain.yaml"
 same "summaries: INDEX.md in English with the cache made for Chinese" "$repo" a
 warm "INDEX.md in English, warm"

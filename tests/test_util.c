@@ -49,6 +49,25 @@ static void test_arena_reset(void **state)
 	dtk_arena_free(a);
 }
 
+/* SipHash-2-4: the reference vectors (key 00..0f, messages 00, 00 01, ...)
+ * and another key giving another hash. */
+static void test_siphash(void **state)
+{
+	static const uint64_t want[] = {0x726fdb47dd0e0e31ULL, 0x74f839c593dc67fdULL,
+	                                0x0d6c8009d9a94f5aULL, 0x85676696d7fb7e2dULL};
+	uint64_t key[2] = {0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL}, other[2] = {1, 0};
+	unsigned char msg[16];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(msg); i++)
+		msg[i] = (unsigned char)i;
+	for (i = 0; i < 4; i++)
+		assert_true(dtk_siphash(key, msg, i) == want[i]);
+	assert_true(dtk_siphash(key, msg, 15) == 0xa129ca6149be45e5ULL);
+	assert_true(dtk_siphash(other, msg, 15) != dtk_siphash(key, msg, 15));
+}
+
 static void test_arena(void **state)
 {
 	struct dtk_arena *a = dtk_arena_new();
@@ -288,6 +307,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_buf),
 	        cmocka_unit_test(test_arena),
+	        cmocka_unit_test(test_siphash),
 	        cmocka_unit_test(test_arena_reset),
 	        cmocka_unit_test(test_diags_sorted_and_deduplicated),
 	        cmocka_unit_test(test_edit_distance),

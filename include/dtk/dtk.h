@@ -12,6 +12,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define DTK_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -105,6 +106,10 @@ void dtk_text_linecol(const char *buf, size_t len, size_t off, int *line, int *c
  * most of its lines end with (a tie: its first line's); "\n" for a text of
  * one line. */
 const char *dtk_text_eol(const char *buf, size_t len);
+
+/* Returns SipHash-2-4 of data[0..len) under key: a hash no one who does not
+ * know the key can make collide. */
+uint64_t dtk_siphash(const uint64_t key[2], const void *data, size_t len);
 
 /* ---- arena: many small allocations freed at once ---- */
 struct dtk_arena;

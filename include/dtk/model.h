@@ -214,8 +214,11 @@ struct dtk_kb {
 	 * for the base: one per node cost 4 KB a node with 33,000 sources. */
 	const unsigned char *sources_named;
 	/* source_prefix[i]: a hash of the ids of sources[0..i), i from 0 to
-	 * n_sources (nodesum.h: a summary names sources by their place) */
+	 * n_sources (nodesum.h: a summary names sources by their place),
+	 * SipHash under source_key (the node cache's: one who writes
+	 * _sources.yaml cannot make two lists hash alike) */
 	const uint64_t *source_prefix;
+	uint64_t source_key[2];
 
 	/* _crystallizations.yaml, oldest first */
 	struct dtk_record *records;

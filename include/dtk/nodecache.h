@@ -15,10 +15,10 @@
  *
  * The file: a head of 64 bytes ("dtk node cache 6\n", "index <offset>
  * <length>", padded), the packed nodes and terms, then the index: root,
- * build, time, one line per node file (name, stat data, offset, length and
- * checksum of its packed node, length and checksum of its head, offset,
- * length and checksum of its summary, then of its terms or "0 0 0", then 1 when
- * its bytes are clean (struct dtk_node's clean) else 0, then its links or
+ * build, time, "key <hex> <hex>" (dtk_nodecache_key), one line per node file (name, stat data,
+ * offset, length and checksum of its packed node, length and checksum of its head, offset, length
+ * and checksum of its summary, then of its terms or "0 0 0", then 1 when its bytes are clean
+ * (struct dtk_node's clean) else 0, then its links or
  * "-"), and "end <count> <checksum of the index>".
  */
 #ifndef DTK_NODECACHE_H
@@ -84,6 +84,10 @@ int dtk_nodecache_refs(struct dtk_nodecache *c, const char *name, struct dtk_nod
  * written. Safe from several threads at once. */
 int dtk_nodecache_read(struct dtk_nodecache *c, const struct dtk_nodecache_ref *ref,
                        struct dtk_buf *b);
+
+/* Sets key to the cache's key, under which its summaries hash the sources
+ * they name (model.h's source_key): its own, made at random with the file. */
+void dtk_nodecache_key(const struct dtk_nodecache *c, uint64_t key[2]);
 
 /* Adds the record of node file name: st, its stat data taken before it was
  * read, blob[0..len), its packed node, summary, its summary (nodesum.h;

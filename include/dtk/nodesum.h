@@ -112,7 +112,8 @@ void dtk_nodesum_candidates(struct dtk_md *md, const struct dtk_node *node, int 
 const struct dtk_node_sum *dtk_nodesum_read(struct dtk_arena *arena, const char *blob, size_t len);
 
 /* Returns the string at *p in a packed list of a summary and moves *p to
- * the next one. */
+ * the next one. This and the other look-ups check nothing: they read only
+ * a summary dtk_nodesum_read checked whole. */
 const char *dtk_nodesum_str(const char **p);
 
 /* Finds the entry whose id is the node's name, '-' and suffix among s's.
