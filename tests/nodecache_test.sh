@@ -220,6 +220,11 @@ warm() {
     (cd "$repo" && dtk check >/dev/null 2>&1)
     same "summaries: $1" "$repo" a
 }
+# says WHAT PATTERN: warm check's standard error matches PATTERN
+says() {
+    (cd "$repo" && dtk check >/dev/null 2>"$scratch/w.err")
+    grep -q "$2" "$scratch/w.err" && ok "  ... $1" || ko "  ... not $1" "$(cat "$scratch/w.err")"
+}
 (cd "$repo" && dtk contradict beta-002 alpha-002 --note x >/dev/null) 2>"$scratch/w.err" ||
     ko "summaries: contradict" "$(cat "$scratch/w.err")"
 # the other side declares it too (by hand: dtk contradict refuses a pair twice)
@@ -232,20 +237,14 @@ warm "a contradiction open on both sides, in two nodes"
 (cd "$repo" && dtk relate beta-001 alpha-001 >/dev/null && dtk retract --reason gone alpha-001 >/dev/null) ||
     ko "summaries: relate and retract"
 warm "an entry of another node relates to one retracted"
-(cd "$repo" && dtk check >/dev/null 2>"$scratch/w.err")
-grep -q "beta-001 relates to alpha-001, which is retracted" "$scratch/w.err" &&
-    ok "  ... and check warns of it, warm" || ko "  ... no warning" "$(cat "$scratch/w.err")"
+says "warned of, warm" "beta-001 relates to alpha-001, which is retracted"
 sed -i '/^  - id: beta-002$/,$d' "$repo/insights/beta.yaml"
 warm "an entry another node names removed: the reference dangles"
-(cd "$repo" && dtk check >/dev/null 2>"$scratch/w.err")
-grep -q "alpha.yaml:.*'contradicts' names unknown entry 'beta-002'" "$scratch/w.err" &&
-    ok "  ... reported at the cached node's line" || ko "  ... not reported" "$(cat "$scratch/w.err")"
+says "reported at the cached node's line" "alpha.yaml:.*'contradicts' names unknown entry 'beta-002'"
 rm -rf "$repo/insights" && cp -R "$keep" "$repo/insights"
 sed -i 's/created: 2026-02-01/created: 2099-02-01/' "$repo/insights/alpha.yaml"
 warm "a date after today in a cached node"
-(cd "$repo" && dtk check >/dev/null 2>"$scratch/w.err")
-grep -q "'created' 2099-02-01 is after today" "$scratch/w.err" && ok "  ... warned of, warm" ||
-    ko "  ... no warning" "$(cat "$scratch/w.err")"
+says "warned of, warm" "'created' 2099-02-01 is after today"
 rm -rf "$repo/insights" && cp -R "$keep" "$repo/insights"
 warm "back as it was"
 # a source put first: every place a summary names moves, so none holds;
@@ -264,9 +263,7 @@ rm -rf "$repo/insights" && cp -R "$keep" "$repo/insights"
 sed -i 's/^- id: paper-b$/- id: paper-x/' "$repo/insights/_sources.yaml"
 sed -i 's/paper-b/paper-x/g' "$repo/insights/beta.yaml"
 warm "a source alpha names renamed"
-(cd "$repo" && dtk check >/dev/null 2>"$scratch/w.err")
-grep -q "alpha.yaml:.*unknown source 'paper-b'" "$scratch/w.err" && ok "  ... reported, warm" ||
-    ko "  ... not reported" "$(cat "$scratch/w.err")"
+says "reported, warm" "alpha.yaml:.*unknown source 'paper-b'"
 rm -rf "$repo/insights" && cp -R "$keep" "$repo/insights"
 printf 'lang: en\n' >>"$repo/insights/_domain.yaml"
 same "summaries: INDEX.md in English with the cache made for Chinese" "$repo" a
