@@ -79,7 +79,7 @@ static void S_summary(const struct dtk_kb *kb, const struct dtk_node *node, stru
 	struct dtk_sum_entry e;
 	size_t k, plen = strlen(node->name) + 1;
 
-	dtk_nodesum_pack(&b, node, kb, 1);
+	dtk_nodesum_pack(&b, node, kb, DTK_NODESUM_RUN | DTK_NODESUM_SOURCES);
 	if (!(sum = dtk_nodesum_read(a, b.ptr, b.len)))
 		abort();
 	for (k = 0; k < node->n_entries; k++)

@@ -408,7 +408,7 @@ static void S_index_node(struct worker *w, struct kfile *f)
 	struct dtk_buf b = DTK_BUF_INIT;
 
 	if (f->out) {
-		dtk_nodesum_pack(&b, f->out, w->l->kb, 1);
+		dtk_nodesum_pack(&b, f->out, w->l->kb, DTK_NODESUM_RUN);
 		if (!S_sum_only(w, f, &b, 0, 0)) {
 			dtk_arena_adopt(w->arena, w->scratch);
 			w->scratch = NULL;
@@ -484,7 +484,7 @@ static int S_via_cache(struct worker *w, struct kfile *f, const struct dtk_yval 
 	if (!rc)
 		goto done;
 	dtk_nodecache_pack(&b, node);
-	dtk_nodesum_pack(&sum, node, l->kb, 1);
+	dtk_nodesum_pack(&sum, node, l->kb, DTK_NODESUM_RUN | DTK_NODESUM_SOURCES);
 	dtk_nodecache_links_of(&links, node);
 	dtk_buf_putc(&links, '\0');
 	if (l->nc && owned && st->st_nlink && fst->st_nlink && st->st_dev == fst->st_dev &&

@@ -59,15 +59,16 @@ static int S_cmp_u32(const void *a, const void *b)
 
 /* Appends the distinct sources node's entries name, by their places in
  * kb's sources, and how far into them those places reach, with the hash of
- * the ids up to there (none that can hold for a lean node, or a source kb
- * lacks). */
-static void S_pack_sources(struct dtk_buf *b, const struct dtk_node *node, const struct dtk_kb *kb)
+ * the ids up to there; when not wanted, or for a lean node or one naming a
+ * source kb lacks, none and a reach no base has. */
+static void S_pack_sources(struct dtk_buf *b, const struct dtk_node *node, const struct dtk_kb *kb,
+                           int wanted)
 {
 	uint32_t *v = NULL, upto = 0;
 	size_t i, k, n = 0, cap = 0, u = 0;
-	int whole = kb->source_prefix != NULL;
+	int whole = wanted && kb->source_prefix != NULL;
 
-	for (i = 0; i < node->n_entries; i++) {
+	for (i = 0; wanted && i < node->n_entries; i++) {
 		const struct dtk_entry *e = &node->entries[i];
 		whole &= !e->n_verified_by || e->verified_by;
 		dtk_grow((void **)&v, &cap, n + 1 + (e->verified_by ? e->n_verified_by : 0),
@@ -211,7 +212,7 @@ static void S_pack_candidates(struct dtk_buf *b, const struct dtk_node *node, in
 }
 
 void dtk_nodesum_pack(struct dtk_buf *b, const struct dtk_node *node, const struct dtk_kb *kb,
-                      int run)
+                      unsigned flags)
 {
 	size_t start = b->len, i;
 	int k = kb->high_min_verified, lang_en = kb->lang_en;
@@ -226,8 +227,8 @@ void dtk_nodesum_pack(struct dtk_buf *b, const struct dtk_node *node, const stru
 		if (node->entries[i].confidence == DTK_CONF_HIGH &&
 		    !dtk_entry_retired(&node->entries[i]))
 			dtk_pack_str(b, node->entries[i].id);
-	S_pack_candidates(b, node, k, lang_en, run);
-	S_pack_sources(b, node, kb);
+	S_pack_candidates(b, node, k, lang_en, (flags & DTK_NODESUM_RUN) != 0);
+	S_pack_sources(b, node, kb, (flags & DTK_NODESUM_SOURCES) != 0);
 	S_pack_links(b, node, 1);
 	S_pack_links(b, node, 0);
 	S_pack_ids(b, node, start);

@@ -85,14 +85,20 @@ struct dtk_node_sum {
 	size_t len;
 };
 
+/* What dtk_nodesum_pack adds to a summary (flags): the candidates' text
+ * rendered (run), and the sources the entries name, for a summary the node
+ * cache keeps (without, the summary never holds: the loader set their bits
+ * as it read the node). */
+enum { DTK_NODESUM_RUN = 1, DTK_NODESUM_SOURCES = 2 };
+
 /* Appends the summary of node to b, made for kb (its policy, the language
- * of its INDEX.md and its sources); with run, the candidates' text rendered
- * too. node is as the schema or the node cache made it, lean or not, with
- * its entries indexed by id; the sources of a lean node (its verifications
- * counted only) or one that names a source kb lacks are not kept: the
- * summary then never holds (dtk_nodesum_sources_hold). */
+ * of its INDEX.md and its sources), with what flags add. node is as the
+ * schema or the node cache made it, lean or not, with its entries indexed
+ * by id; the sources of a lean node (its verifications counted only) or one
+ * that names a source kb lacks are not kept: the summary then never holds
+ * (dtk_nodesum_sources_hold). */
 void dtk_nodesum_pack(struct dtk_buf *b, const struct dtk_node *node, const struct dtk_kb *kb,
-                      int run);
+                      unsigned flags);
 
 /* Returns 1 when the sources s names are kb's as they were when it was
  * made (its places name the same ids), else 0. */
