@@ -794,11 +794,14 @@ static const char *S_conflict_marker(const char *s, size_t n)
 static void S_check_conflicts(struct builder *b)
 {
 	const char *p = b->buf, *end = b->buf + b->len, *eol, *mark;
-	int line = 1;
+	int cr = memchr(p, '\r', b->len) != NULL, line = 1;
 
 	for (; p < end; line++) {
-		for (eol = p; eol < end && *eol != '\n' && *eol != '\r'; eol++)
-			;
+		if (cr)
+			for (eol = p; eol < end && *eol != '\n' && *eol != '\r'; eol++)
+				;
+		else if (!(eol = memchr(p, '\n', (size_t)(end - p))))
+			eol = end;
 		if ((*p == '<' || *p == '|' || *p == '=' || *p == '>') &&
 		    (mark = S_conflict_marker(p, (size_t)(eol - p))))
 			S_error(b, line, 1,

@@ -406,6 +406,10 @@ static void test_encoding_positions(void **state)
 	      "t.yaml:2:5: error: control characters are not allowed (U+0000)\n");
 	S_err("a: x\xef\xbb\xbf\n", 8,
 	      "t.yaml:1:5: error: byte order mark in the middle of the file\n");
+	/* after full-width punctuation (0xEF too), and two in a row: each */
+	S_err("a: \xef\xbc\x8c\xef\xbb\xbf\xef\xbb\xbf\n", 13,
+	      "t.yaml:1:5: error: byte order mark in the middle of the file\n"
+	      "t.yaml:1:6: error: byte order mark in the middle of the file\n");
 }
 
 static void test_leading_bom_is_fine(void **state)
@@ -438,6 +442,10 @@ static void test_conflict_markers(void **state)
 	      "t.yaml:1:1: error: unresolved merge conflict: marker '|||||||' (resolve the "
 	      "conflict and remove the marker lines)\n"
 	      "t.yaml:2:1: error: unresolved merge conflict: marker '>>>>>>>' (resolve the "
+	      "conflict and remove the marker lines)\n");
+	/* the last line, with no line break after it, and after an empty line */
+	S_err("a: 1\n\n=======", 13,
+	      "t.yaml:3:1: error: unresolved merge conflict: marker '=======' (resolve the "
 	      "conflict and remove the marker lines)\n");
 	r = S_ok(a, "a: |\n  <<<<<<< HEAD\n  =======\n  >>>>>>> x\nb: \"x\n  ======= y\"\n");
 	assert_string_equal(dtk_yval_get(r, "a")->str, "<<<<<<< HEAD\n=======\n>>>>>>> x\n");
