@@ -66,8 +66,10 @@ static void S_pack_sources(struct dtk_buf *b, const struct dtk_node *node, const
 {
 	uint32_t *v = NULL, upto = 0;
 	size_t i, k, n = 0, cap = 0, u = 0;
-	int whole = wanted && kb->source_prefix != NULL;
+	int whole;
 
+	/* a load with no node cache keeps no summary: it hashes no sources */
+	whole = wanted = wanted && kb->source_prefix != NULL;
 	for (i = 0; wanted && i < node->n_entries; i++) {
 		const struct dtk_entry *e = &node->entries[i];
 		whole &= !e->n_verified_by || e->verified_by;

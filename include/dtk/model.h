@@ -216,7 +216,8 @@ struct dtk_kb {
 	/* source_prefix[i]: a hash of the ids of sources[0..i), i from 0 to
 	 * n_sources (nodesum.h: a summary names sources by their place),
 	 * SipHash under source_key (the node cache's: one who writes
-	 * _sources.yaml cannot make two lists hash alike) */
+	 * _sources.yaml cannot make two lists hash alike); NULL in a load
+	 * with no node cache, whose summaries name no sources */
 	const uint64_t *source_prefix;
 	uint64_t source_key[2];
 
@@ -256,8 +257,9 @@ struct dtk_node *dtk_kb_node(const struct dtk_kb *kb, const char *name);
 const struct dtk_source *dtk_kb_source(const struct dtk_kb *kb, const char *id);
 /* Build kb's tables of sources by id (with pack, moving the ids into one
  * block; a lean load keeps no titles or urls, so its ids are packed already;
- * repeated ids are reported to d) and of nodes by name. */
-void dtk_model_index_sources(struct dtk_kb *kb, int pack, struct dtk_diags *d);
+ * repeated ids are reported to d; with hash, kb->source_prefix under
+ * kb->source_key) and of nodes by name. */
+void dtk_model_index_sources(struct dtk_kb *kb, int pack, int hash, struct dtk_diags *d);
 void dtk_model_index_nodes(struct dtk_kb *kb);
 /* Returns the node of kb whose name id's prefix is (dtk_entry_id_split),
  * or NULL; sets *suffix to what follows it and '-'. */
