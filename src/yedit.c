@@ -864,12 +864,12 @@ int dtk_yedit_remove_item(struct dtk_ydoc *d, const struct dtk_yval *map, const 
 		S_edit(d, start, end, "", 0);
 		return 0;
 	}
-	if (l->n == 1) { /* the only item: "key: []" */
-		S_edit(d, S_colon(d, map->items[2 * k]->end), l->end, " []", 3);
-		return 0;
-	}
 	if (dtk_yedit_item_span(d, l, i, &start, &end) < 0)
 		return -1;
+	if (l->n == 1) { /* the only item: "key: []", the comments between kept */
+		size_t colon = S_colon(d, map->items[2 * k]->end);
+		S_edit(d, colon, colon, " []", 3);
+	}
 	S_edit(d, start, end, "", 0);
 	return 0;
 }

@@ -562,6 +562,19 @@ static void test_remove_item(void **state)
 	S_open("- {id: a-001, relates: [a-002, a-003]}\n");
 	assert_int_equal(dtk_yedit_remove_item(&S_doc, S_doc.root->items[0], "relates", 1), 0);
 	S_expect("- {id: a-001, relates: [a-002]}\n");
+
+	/* the only item of a block list: the key's comment and the comment
+	 * lines before the item stay; the item's own comment goes with it */
+	S_open("- id: a-001\n"
+	       "  relates:   # why\n"
+	       "    # a note\n"
+	       "    - a-002   # same paper\n"
+	       "  used: 1\n");
+	assert_int_equal(dtk_yedit_remove_item(&S_doc, S_doc.root->items[0], "relates", 0), 0);
+	S_expect("- id: a-001\n"
+	         "  relates: []   # why\n"
+	         "    # a note\n"
+	         "  used: 1\n");
 }
 
 int main(void)
