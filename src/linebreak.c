@@ -62,6 +62,37 @@ static int S_is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+/* Returns the length of the line break at src[i] of src[0..n) that libyaml
+ * folds (LF, CR LF, CR, NEL; LS and PS it keeps as they are), or 0. */
+static size_t S_break_len(const char *src, size_t n, size_t i)
+{
+	if (src[i] == '\r')
+		return i + 1 < n && src[i + 1] == '\n' ? 2 : 1;
+	if (src[i] == '\n')
+		return 1;
+	return src[i] == '\xC2' && i + 1 < n && src[i + 1] == '\x85' ? 2 : 0;
+}
+
+/* Returns the length of the white space at src[i] of src[0..n) (a space,
+ * a tab or a line break libyaml folds), or 0. */
+static size_t S_space_len(const char *src, size_t n, size_t i)
+{
+	return src[i] == ' ' || src[i] == '\t' ? 1 : S_break_len(src, n, i);
+}
+
+/* Returns the offset of the first line break at or past i in src[0..n), or
+ * n; lf: the text has no CR and no NEL (memchr finds its breaks). */
+static size_t S_next_break(const char *src, size_t n, size_t i, int lf)
+{
+	const char *p;
+
+	if (lf)
+		return (p = memchr(src + i, '\n', n - i)) ? (size_t)(p - src) : n;
+	while (i < n && !S_break_len(src, n, i))
+		i++;
+	return i;
+}
+
 /* Returns the length of a block scalar's header line ('>', indicators, a
  * comment) at the start of src[0..srclen), up to its line break. */
 static size_t S_header(const char *src, size_t srclen)
@@ -74,21 +105,22 @@ static size_t S_header(const char *src, size_t srclen)
 
 int dtk_linebreak_may_join(const char *src, size_t srclen, int block)
 {
-	const char *p = src + (block ? S_header(src, srclen) : 0), *end = src + srclen;
+	size_t i = block ? S_header(src, srclen) : 0, a, z;
+	int lf = !memchr(src, '\r', srclen) && !memchr(src, '\xC2', srclen);
 
 	/* each line break of the source, between two wide characters? */
-	while (p < end && (p = memchr(p, '\n', (size_t)(end - p)))) {
-		const char *a = p, *z = p + 1;
-		while (a > src && S_is_space(a[-1]))
+	while ((i = S_next_break(src, srclen, i, lf)) < srclen) {
+		a = i;
+		z = i + S_break_len(src, srclen, i);
+		i = z;
+		while (a > 0 && S_is_space(src[a - 1]))
 			a--;
-		while (z < end && (*z == ' ' || *z == '\t'))
+		while (z < srclen && (src[z] == ' ' || src[z] == '\t'))
 			z++;
-		p++;
-		if (a == src || z == end || *z == '\n' || *z == '\r' ||
-		    ((unsigned char)a[-1] & 0xC0) != 0x80 || (unsigned char)*z < 0xE1)
+		if (a == 0 || z == srclen || S_break_len(src, srclen, z) ||
+		    ((unsigned char)src[a - 1] & 0xC0) != 0x80 || (unsigned char)src[z] < 0xE1)
 			continue;
-		if (dtk_linebreak_is_wide(S_before(src, (size_t)(a - src))) &&
-		    dtk_linebreak_is_wide(S_at(src, srclen, (size_t)(z - src))))
+		if (dtk_linebreak_is_wide(S_before(src, a)) && dtk_linebreak_is_wide(S_at(src, srclen, z)))
 			return 1;
 	}
 	return 0;
@@ -110,15 +142,15 @@ size_t dtk_linebreak_join(char *val, size_t len, const char *src, size_t srclen,
 		size_t k;
 		if (S_is_space(val[i]) || val[i] == DROP)
 			continue;
-		while (s < srclen && S_is_space(src[s]))
-			s++;
+		while (s < srclen && (k = S_space_len(src, srclen, s)))
+			s += k;
 		if (s >= srclen || src[s] != val[i])
 			goto mismatch;
 		s++;
 		if (i + 2 >= len || val[i + 1] != ' ' || !S_between_wide(val, len, i + 1))
 			continue;
-		for (k = s; k < srclen && S_is_space(src[k]); k++)
-			if (src[k] == '\n' || src[k] == '\r') {
+		for (k = s; k < srclen && S_space_len(src, srclen, k); k++)
+			if (S_break_len(src, srclen, k)) {
 				val[i + 1] = DROP;
 				dropped = 1;
 				break;

@@ -526,6 +526,16 @@ static void test_east_asian_line_breaks(void **state)
 	        S_value(a, "a: 中文 中文 é\nb: >-\n  \xC3\xA9\n  中\nk: 中文\n  均分\n", "k"),
 	        "中文均分");
 	assert_string_equal(S_value(a, "\xEF\xBB\xBFk: 中文\n  均分\n", "k"), "中文均分");
+	/* every break libyaml folds: CR alone, NEL; a blank line of each stays */
+	assert_string_equal(S_value(a, "k: >-\r  中文，\r  均分\r", "k"), "中文，均分");
+	assert_string_equal(S_value(a, "k: 中文\r  均分\rb: 1\r", "k"), "中文均分");
+	assert_string_equal(S_value(a, "k: >-\n  中文\xC2\x85  均分\n", "k"), "中文均分");
+	assert_string_equal(S_value(a, "k: 中文\xC2\x85  均分 é\n", "k"), "中文均分 é");
+	assert_string_equal(S_value(a, "k: >-\r  中文\r\r  均分\r", "k"), "中文\n均分");
+	assert_string_equal(S_value(a, "k: >-\r\n  中文\r\n\r\n  均分\r\n", "k"), "中文\n均分");
+	assert_string_equal(S_value(a, "k: >-\n  中文\xC2\x85\xC2\x85  均分\n", "k"), "中文\n均分");
+	/* LS is kept as it is, not folded */
+	assert_string_equal(S_value(a, "k: 中文\xE2\x80\xA8  均分\n", "k"), "中文\xE2\x80\xA8均分");
 	/* one line: nothing to do, the typed space stays */
 	assert_string_equal(S_value(a, "k: 中文 均分\n", "k"), "中文 均分");
 	dtk_arena_free(a);
