@@ -78,7 +78,8 @@ int dtk_kb_list_dir(char ***out, const char *dir, int unsorted)
 		if (n >= DTK_MAX_FILES) {
 			closedir(d);
 			dtk_strv_free(v, n);
-			return dtk_error("%s holds more than %d files", dir, DTK_MAX_FILES);
+			dtk_error("%s holds more than %d files", dir, DTK_MAX_FILES);
+			return DTK_ETOOBIG;
 		}
 		dtk_grow((void **)&v, &cap, n + 1, sizeof(*v));
 		v[n++] = dtk_xstrdup(de->d_name);
@@ -227,8 +228,11 @@ static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **
 	l->today = dtk_date_today();
 	if (l->filter && l->filter->borrow && l->filter->loaded)
 		l->schema_flags |= DTK_SCHEMA_BORROW;
-	if (dtk_kb_read_files(l, what & (DTK_KB_ONE_NODE | DTK_KB_LINKED), node) < 0)
+	if (dtk_kb_read_files(l, what & (DTK_KB_ONE_NODE | DTK_KB_LINKED), node) < 0) {
+		if (d.n) /* the base is at fault, not the system: told as its errors */
+			rc = DTK_EINVALID;
 		goto done;
+	}
 	if (kb->n_nodes > 1)
 		qsort(kb->nodes, kb->n_nodes, sizeof(*kb->nodes), dtk_kb_node_cmp);
 	dtk_model_index_nodes(kb);

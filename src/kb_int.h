@@ -75,7 +75,8 @@ int dtk_kb_name_cmp(const void *a, const void *b);
 int dtk_kb_node_cmp(const void *a, const void *b);
 
 /* Lists the file names in dir (not "." nor ".."), sorted unless unsorted,
- * into *out (dtk_strv_free). Returns their count, or -1 with the error set. */
+ * into *out (dtk_strv_free). Returns their count, or -1 with the error set
+ * (DTK_ETOOBIG when it holds more than DTK_MAX_FILES). */
 int dtk_kb_list_dir(char ***out, const char *dir, int unsorted);
 
 /* Returns 1 when name is "<node>.yaml" for a valid node name (copied into

@@ -168,6 +168,39 @@ int dtk_kb_threads(size_t files)
  * out not to parse, as they would not have been made from a whole tree. A
  * long file is read in two parts at once (dtk_yaml_parse_split), each with
  * a stream of its own. */
+static int S_place_cmp(const void *pa, const void *pb)
+{
+	const int *a = pa, *b = pb;
+	return a[0] != b[0] ? (a[0] > b[0]) - (a[0] < b[0]) : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* Drops the diagnostics d->v[mid..) at a place where one of d->v[from..mid)
+ * (libyaml's and the tree's, of the same file) is: the schema's word on a
+ * value the tree refused (a tag it does not match) says the same again. */
+static void S_drop_echoes(struct dtk_diags *d, size_t from, size_t mid)
+{
+	size_t i, n = mid, k = mid - from;
+	int *at = dtk_xmalloc((k ? k : 1) * 2 * sizeof(*at)), key[2];
+
+	for (i = 0; i < k; i++) {
+		at[2 * i] = d->v[from + i].line;
+		at[2 * i + 1] = d->v[from + i].col;
+	}
+	qsort(at, k, 2 * sizeof(*at), S_place_cmp);
+	for (i = mid; i < d->n; i++) {
+		key[0] = d->v[i].line;
+		key[1] = d->v[i].col;
+		if (k && bsearch(key, at, k, 2 * sizeof(*at), S_place_cmp)) {
+			free(d->v[i].path);
+			free(d->v[i].msg);
+		} else {
+			d->v[n++] = d->v[i];
+		}
+	}
+	d->n = n;
+	free(at);
+}
+
 struct source_stream {
 	struct loader *l;
 	const char *rel;
@@ -194,24 +227,31 @@ static int S_parse_sources(struct loader *l, const struct kfile *f, struct dtk_y
 	struct dtk_kb *kb = l->kb;
 	struct source_stream st[2] = {{l, f->rel, kb->arena, NULL, 0, 0, DTK_DIAGS_INIT},
 	                              {l, f->rel, dtk_arena_new(), NULL, 0, 0, DTK_DIAGS_INIT}};
+	size_t had = d->n, mid;
 	int split = 0, rc, i;
 
 	rc = dtk_yaml_parse_split(root, tmp, f->rel, buf, len, d, S_source_item, &st[0], &st[1],
 	                          dtk_kb_threads(4) > 1 ? 0 : SIZE_MAX, &split);
-	if (rc == 0 && *root && (*root)->kind == DTK_Y_SEQ) {
+	if (*root && (*root)->kind == DTK_Y_SEQ) { /* read whole, errors or not */
 		size_t n = st[0].n + (split ? st[1].n : 0);
+		mid = d->n;
+		for (i = 0; i < 1 + split; i++)
+			dtk_diags_move(d, &st[i].d);
+		if (rc < 0) { /* the items' errors are told; no sources are kept */
+			S_drop_echoes(d, had, mid);
+			goto done;
+		}
 		kb->sources = dtk_arena_alloc(kb->arena, (n ? n : 1) * sizeof(*kb->sources));
 		for (i = 0, n = 0; i < 1 + split; n += st[i].n, i++)
 			if (st[i].n)
 				memcpy(kb->sources + n, st[i].v, st[i].n * sizeof(*kb->sources));
 		kb->n_sources = n;
-		for (i = 0; i < 1 + split; i++)
-			dtk_diags_move(d, &st[i].d);
 		if (split) {
 			dtk_arena_adopt(kb->arena, st[1].arena);
 			st[1].arena = NULL;
 		}
 	}
+done:
 	for (i = 0; i < 2; i++) {
 		dtk_diags_release(&st[i].d);
 		free(st[i].v);
@@ -524,7 +564,7 @@ static void S_load_file(struct worker *w, struct kfile *f)
 	struct dtk_yval *root = NULL;
 	struct stat st, fst; /* the node cache's: before the look-up, the read */
 	char *buf = NULL;
-	size_t len = 0, had = w->d.n;
+	size_t len = 0, had = w->d.n, mid = SIZE_MAX;
 	int owned = 0, rc;
 
 	st.st_nlink = fst.st_nlink = 0; /* none */
@@ -544,9 +584,20 @@ static void S_load_file(struct worker *w, struct kfile *f)
 	if (rc != 0)
 		goto done;
 	tmp = dtk_arena_new();
-	if (f->t == F_SOURCES ? S_parse_sources(l, f, &root, tmp, buf, len, &w->d) < 0
-	                      : dtk_yaml_parse(&root, tmp, f->rel, buf, len, &w->d) < 0)
+	/* a file with errors that libyaml still read to its end gives its tree
+	 * whole (dtk_yaml_parse): checked too, so every error shows in one
+	 * run, but nothing of it kept */
+	rc = f->t == F_SOURCES ? S_parse_sources(l, f, &root, tmp, buf, len, &w->d)
+	                       : dtk_yaml_parse(&root, tmp, f->rel, buf, len, &w->d);
+	if (rc < 0 && (!root || f->t == F_SOURCES))
 		goto done;
+	if (rc < 0)
+		mid = w->d.n; /* the schema's errors come after */
+	if (rc < 0 && f->t == F_NODE) {
+		dtk_schema_node(l->kb, tmp, tmp, root, f->rel, f->node, l->schema_flags, NULL,
+		                &w->d);
+		goto done;
+	}
 	if (!root) {
 		if (f->t != F_RECORDS)
 			dtk_diags_add(&w->d, f->rel, 1, 1, "file is empty");
@@ -578,6 +629,8 @@ static void S_load_file(struct worker *w, struct kfile *f)
 		break;
 	}
 done:
+	if (mid != SIZE_MAX)
+		S_drop_echoes(&w->d, had, mid);
 	if (f->linked && w->d.n > had) { /* not the node shown: left out */
 		while (w->d.n > had) {
 			w->d.n--;
@@ -699,6 +752,9 @@ static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *onl
 	/* a show lists the other node files only to scan them: in any order */
 	int n = S_names(l, &names, what == DTK_KB_LINKED), i;
 
+	if (n == DTK_ETOOBIG) /* told as the base's other errors are */
+		dtk_diags_add(l->d, "insights", 1, 1, "the folder holds more than %d files",
+		              DTK_MAX_FILES);
 	if (n < 0)
 		return -1;
 	for (i = 0; i < n; i++) {

@@ -30,6 +30,7 @@ struct builder {
 	struct dtk_yval *root;
 	uint32_t off; /* added to libyaml's offsets: the byte order mark skipped */
 	int errors, documents;
+	size_t values; /* held in the tree (not an item handed to each) */
 	/* dtk_yaml_parse_items: each item of a root sequence is built in an
 	 * arena of its own (arena, while keep holds the tree's), handed to
 	 * each and dropped */
@@ -415,7 +416,8 @@ static int S_keycmp(const void *pa, const void *pb)
 	return a->col < b->col ? -1 : a->col > b->col;
 }
 
-/* Reports every repeated key of mapping v, at each repeat. */
+/* Reports every repeated key of mapping v, at each repeat, and sets each
+ * repeat's key to NULL. */
 static void S_check_dup_keys(struct builder *b, struct dtk_yval *v)
 {
 	size_t i, j, k = 0;
@@ -441,32 +443,54 @@ static void S_check_dup_keys(struct builder *b, struct dtk_yval *v)
 			}
 			for (j = 0; j < i; j += 2) {
 				const struct dtk_yval *f = v->items[j];
-				if (f->kind == DTK_Y_SCALAR && f->len == a->len &&
+				if (f && f->kind == DTK_Y_SCALAR && f->len == a->len &&
 				    !memcmp(f->str, a->str, a->len)) {
 					S_error(b, a->line, a->col,
 					        "duplicate key '%s' (first at line %d)", a->str,
 					        f->line);
+					v->items[i] = NULL; /* S_drop_pairs takes it out */
 					break;
 				}
 			}
 		}
 		return;
 	}
-	keys = dtk_xmalloc(v->n / 2 * sizeof(*keys));
+	keys = dtk_xmalloc(v->n * sizeof(*keys)); /* the keys, then the repeats */
 	for (i = 0; i + 1 < v->n; i += 2)
 		if (v->items[i]->kind == DTK_Y_SCALAR)
 			keys[k++] = v->items[i]; /* other keys are reported already */
 	qsort(keys, k, sizeof(*keys), S_keycmp);
-	for (i = 1; i < k; i++) {
+	for (i = 1, j = 0; i < k; i++) {
 		size_t first = i - 1;
 		while (first > 0 && !strcmp(keys[first - 1]->str, keys[i]->str))
 			first--;
-		if (!strcmp(keys[first]->str, keys[i]->str))
+		if (!strcmp(keys[first]->str, keys[i]->str)) {
 			S_error(b, keys[i]->line, keys[i]->col,
 			        "duplicate key '%s' (first at line %d)", keys[i]->str,
 			        keys[first]->line);
+			keys[k + j++] = keys[i]; /* in the keys' order */
+		}
 	}
+	for (i = 0; j && i + 1 < v->n; i += 2) /* S_drop_pairs takes them out */
+		if (v->items[i]->kind == DTK_Y_SCALAR &&
+		    bsearch(&v->items[i], keys + k, j, sizeof(*keys), S_keycmp))
+			v->items[i] = NULL;
 	free(keys);
+}
+
+/* Takes out of mapping v the pairs whose key was reported (a repeat, set to
+ * NULL, or not a scalar), so that a tree with errors is still one the
+ * schema can check: each key once, every key a scalar. */
+static void S_drop_pairs(struct dtk_yval *v)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i + 1 < v->n; i += 2)
+		if (v->items[i] && v->items[i]->kind == DTK_Y_SCALAR) {
+			v->items[n++] = v->items[i];
+			v->items[n++] = v->items[i + 1];
+		}
+	v->n = n;
 }
 
 static void S_push(struct builder *b, struct dtk_yval *v)
@@ -502,8 +526,11 @@ static void S_pop(struct builder *b, yaml_mark_t m)
 		v->end = S_offset(b, m);
 	else if (v->n)
 		v->end = v->items[v->n - 1]->end;
-	if (v->kind == DTK_Y_MAP)
+	if (v->kind == DTK_Y_MAP) {
 		S_check_dup_keys(b, v);
+		if (b->errors) /* a repeat or a key that is no scalar, maybe */
+			S_drop_pairs(v);
+	}
 	S_add(b, v);
 }
 
@@ -514,6 +541,12 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 	yaml_mark_t m = ev->start_mark;
 	const char *anchor = NULL, *tag = NULL;
 
+	if ((ev->type == YAML_SCALAR_EVENT || ev->type == YAML_ALIAS_EVENT ||
+	     ev->type == YAML_SEQUENCE_START_EVENT || ev->type == YAML_MAPPING_START_EVENT) &&
+	    !b->keep && ++b->values > DTK_MAX_VALUES) {
+		S_error(b, (int)m.line + 1, S_col(m), "file holds more than %u values", DTK_MAX_VALUES);
+		return -1;
+	}
 	switch (ev->type) {
 	case YAML_STREAM_END_EVENT: return 1;
 	case YAML_DOCUMENT_START_EVENT:
@@ -1009,10 +1042,10 @@ static int S_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *p
 	S_part_free(p);
 	if (rc == -2)
 		return dtk_error("out of memory");
-	if (b.errors)
+	if (b.errors && rc != 1 && rc != 2)
 		return -1;
-	*out = b.root;
-	return 0;
+	*out = b.root; /* read to the end: whole, whatever was reported */
+	return b.errors ? -1 : 0;
 }
 
 int dtk_yaml_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *path,

@@ -175,4 +175,17 @@ for c in next-id export setup-git mcp; do
     esac
 done
 
+# more files in insights/ than the limit: said as the base's errors are
+many=$scratch/many
+cp -R "$SRC/tests/fixtures/base" "$many"
+(cd "$many/insights" && seq 1 100001 | sed 's/$/.txt/' | xargs touch) ||
+    ko "make 100,001 files"
+for c in check "show alpha"; do
+    # shellcheck disable=SC2086 # the command and its argument
+    err=$(cd "$many" && dtk $c 2>&1 >/dev/null); rc=$?
+    expect "dtk $c, 100,001 files: exit 2, the folder named as the base names it" \
+        "2:insights:1:1: error: the folder holds more than 100000 files" "$rc:${err%%$'\n'*}"
+done
+rm -rf "$many"
+
 t_done

@@ -452,6 +452,82 @@ static void test_conflict_markers(void **state)
 	dtk_arena_free(a);
 }
 
+/* A file with errors that libyaml read to its end still gives its tree:
+ * each repeated key (of a small mapping and of one past 64 keys) and each
+ * key that is no scalar is reported and taken out with its value, so the
+ * tree has every key once. A syntax error gives no tree. */
+static void test_tree_after_errors(void **state)
+{
+	struct dtk_arena *a = dtk_arena_new();
+	struct dtk_diags d = DTK_DIAGS_INIT;
+	struct dtk_yval *root = NULL;
+	struct dtk_buf b = DTK_BUF_INIT;
+	int i;
+	const char *small = "a: 1\nb: 2\na: 3\n[x]: 4\nc: 5\n", *broken = "a: [1\nb: 2\n";
+	(void)state;
+
+	assert_int_equal(dtk_yaml_parse(&root, a, "t.yaml", small, strlen(small), &d), -1);
+	assert_int_equal(d.n, 2);
+	assert_non_null(root);
+	assert_int_equal(root->n, 6); /* a, b, c */
+	assert_string_equal(dtk_yval_get(root, "a")->str, "1");
+	assert_string_equal(root->items[4]->str, "c");
+	dtk_diags_release(&d);
+
+	for (i = 0; i < 70; i++)
+		dtk_buf_printf(&b, "k%d: %d\n", i, i);
+	dtk_buf_puts(&b, "k5: again\nk60: again\nk5: thrice\n");
+	assert_int_equal(dtk_yaml_parse(&root, a, "t.yaml", b.ptr, b.len, &d), -1);
+	dtk_diags_sort(&d);
+	assert_int_equal(d.n, 3);
+	assert_string_equal(d.v[0].msg, "duplicate key 'k5' (first at line 6)");
+	assert_int_equal(d.v[0].line, 71);
+	assert_string_equal(d.v[1].msg, "duplicate key 'k60' (first at line 61)");
+	assert_string_equal(d.v[2].msg, "duplicate key 'k5' (first at line 6)");
+	assert_int_equal(root->n, 140);
+	assert_string_equal(dtk_yval_get(root, "k5")->str, "5");
+	assert_string_equal(dtk_yval_get(root, "k60")->str, "60");
+	assert_string_equal(root->items[138]->str, "k69");
+	dtk_diags_release(&d);
+
+	root = NULL;
+	assert_int_equal(dtk_yaml_parse(&root, a, "t.yaml", broken, strlen(broken), &d), -1);
+	assert_null(root);
+	dtk_diags_release(&d);
+	dtk_buf_release(&b);
+	dtk_arena_free(a);
+}
+
+/* Writes "k: [a,a,...]" of n items to b. */
+static void S_flow_items(struct dtk_buf *b, size_t n)
+{
+	size_t i;
+	b->len = 0;
+	dtk_buf_puts(b, "k: [a");
+	for (i = 1; i < n; i++)
+		dtk_buf_puts(b, ",a");
+	dtk_buf_puts(b, "]\n");
+}
+
+/* A file of more values than DTK_MAX_VALUES stops at the first past it (a
+ * flow list of one-letter items cost about 90 bytes of tree a byte). */
+static void test_values_limit(void **state)
+{
+	struct dtk_arena *a = dtk_arena_new();
+	struct dtk_buf b = DTK_BUF_INIT;
+	char want[128];
+	(void)state;
+
+	S_flow_items(&b, DTK_MAX_VALUES - 3); /* and the map, its key, the list */
+	assert_non_null(S_parse(a, b.ptr, b.len, S_errs, sizeof(S_errs)));
+	S_flow_items(&b, DTK_MAX_VALUES - 2);
+	snprintf(want, sizeof(want), "t.yaml:1:%zu: error: file holds more than %u values\n",
+	         b.len - 2, DTK_MAX_VALUES);
+	S_err(b.ptr, b.len, want);
+	dtk_buf_release(&b);
+	dtk_arena_free(a);
+}
+
 static void test_depth_limit_stops_early(void **state)
 {
 	size_t n = 1000000;
@@ -569,6 +645,8 @@ int main(void)
 	        cmocka_unit_test(test_encoding_positions),
 	        cmocka_unit_test(test_leading_bom_is_fine),
 	        cmocka_unit_test(test_conflict_markers),
+	        cmocka_unit_test(test_tree_after_errors),
+	        cmocka_unit_test(test_values_limit),
 	        cmocka_unit_test(test_depth_limit_stops_early),
 	        cmocka_unit_test(test_scalar_limit),
 	        cmocka_unit_test(test_east_asian_line_breaks),

@@ -17,6 +17,7 @@
 #define DTK_MAX_FILE_BYTES (16u << 20)  /* 16 MiB */
 #define DTK_MAX_DEPTH 32                /* nested collections */
 #define DTK_MAX_SCALAR_BYTES (1u << 20) /* 1 MiB */
+#define DTK_MAX_VALUES (1u << 19)       /* values in one file's tree */
 #define DTK_MAX_FILES 100000            /* files in insights/ */
 
 enum dtk_ykind { DTK_Y_SCALAR, DTK_Y_MAP, DTK_Y_SEQ };
@@ -61,6 +62,10 @@ struct dtk_yval {
  * Parses buf[0..len) as one YAML document, allocating the tree in arena.
  * path is only used in diagnostics. Returns 0 and sets *out (NULL when the
  * file holds no document), or -1 after adding every error found to diags.
+ * After errors that left the document whole (libyaml read it to its end: a
+ * repeated key, a key that is not a scalar, a tag, an anchor or alias, a
+ * NUL escape) *out is still set, so that its other errors can be found: a
+ * repeated key and a key that is no scalar are taken out with their values.
  */
 int dtk_yaml_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *path,
                    const char *buf, size_t len, struct dtk_diags *diags);
