@@ -54,7 +54,8 @@ static int S_between_wide(const char *val, size_t len, size_t i)
 	if (i == 0 || i + 1 >= len || ((unsigned char)val[i - 1] & 0xC0) != 0x80 ||
 	    (unsigned char)val[i + 1] < 0xE1)
 		return 0;
-	return dtk_linebreak_is_wide(S_before(val, i)) && dtk_linebreak_is_wide(S_at(val, len, i + 1));
+	return dtk_linebreak_is_wide(S_before(val, i)) &&
+	       dtk_linebreak_is_wide(S_at(val, len, i + 1));
 }
 
 static int S_is_space(char c)
@@ -120,7 +121,8 @@ int dtk_linebreak_may_join(const char *src, size_t srclen, int block)
 		if (a == 0 || z == srclen || S_break_len(src, srclen, z) ||
 		    ((unsigned char)src[a - 1] & 0xC0) != 0x80 || (unsigned char)src[z] < 0xE1)
 			continue;
-		if (dtk_linebreak_is_wide(S_before(src, a)) && dtk_linebreak_is_wide(S_at(src, srclen, z)))
+		if (dtk_linebreak_is_wide(S_before(src, a)) &&
+		    dtk_linebreak_is_wide(S_at(src, srclen, z)))
 			return 1;
 	}
 	return 0;
