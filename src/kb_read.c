@@ -162,12 +162,7 @@ int dtk_kb_threads(size_t files)
 	return (int)n;
 }
 
-/* _sources.yaml read item by item: its tree (about 8 times the file) is
- * never whole. The sources grow in v (malloc'd), their strings in arena, and
- * the schema's diagnostics wait in d: all are dropped when the file turns
- * out not to parse, as they would not have been made from a whole tree. A
- * long file is read in two parts at once (dtk_yaml_parse_split), each with
- * a stream of its own. */
+/* Orders places, pairs of ints (line, column). */
 static int S_place_cmp(const void *pa, const void *pb)
 {
 	const int *a = pa, *b = pb;
@@ -201,6 +196,13 @@ static void S_drop_echoes(struct dtk_diags *d, size_t from, size_t mid)
 	free(at);
 }
 
+/* _sources.yaml read item by item: its tree (about 8 times the file) is
+ * never whole. The sources grow in v (malloc'd), their strings in arena, and
+ * the schema's diagnostics wait in d: all are dropped when the file turns
+ * out not to parse, as they would not have been made from a whole tree
+ * (after errors that left the tree whole, the diagnostics are told and the
+ * sources dropped). A long file is read in two parts at once (dtk_yaml_parse_split), each with
+ * a stream of its own. */
 struct source_stream {
 	struct loader *l;
 	const char *rel;
