@@ -98,6 +98,27 @@ static int S_within(const char *root, const char *path)
 	return !strncmp(path, root, n) && (path[n] == '/' || path[n] == '\0');
 }
 
+int dtk_file_open_at(int *fd, int dfd, const char *name)
+{
+	struct stat st;
+	int nfd;
+
+	/* a regular file, not a link, checked before it is opened (opening a
+	 * device can do things) */
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 1 : 2;
+	if (!S_ISREG(st.st_mode))
+		return 2;
+	nfd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (nfd >= 0 && fstat(nfd, &st) == 0 && S_ISREG(st.st_mode)) {
+		*fd = nfd;
+		return 0;
+	}
+	if (nfd >= 0)
+		close(nfd);
+	return 2;
+}
+
 /* The common case, cheaply: path is root/<components> with no symbolic link
  * on the way and a regular file at the end, opened from root down with
  * O_NOFOLLOW. Returns 0 and sets *fd; 1 when path does not exist; 2 when the
@@ -106,7 +127,6 @@ static int S_within(const char *root, const char *path)
 static int S_open_plain(int *fd, const char *root, const char *path)
 {
 	size_t n = strlen(root);
-	struct stat st;
 	char *rel, *comp, *slash;
 	int dfd, nfd, rc = 2;
 
@@ -125,21 +145,7 @@ static int S_open_plain(int *fd, const char *root, const char *path)
 		if (!*comp || !strcmp(comp, ".") || !strcmp(comp, ".."))
 			break; /* not a plain path: the careful way */
 		if (!slash) {
-			/* the file: a regular one, not a link, checked before it
-			 * is opened (opening a device can do things) */
-			if (fstatat(dfd, comp, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-				rc = errno == ENOENT ? 1 : 2;
-				break;
-			}
-			if (!S_ISREG(st.st_mode))
-				break;
-			nfd = openat(dfd, comp, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-			if (nfd >= 0 && fstat(nfd, &st) == 0 && S_ISREG(st.st_mode)) {
-				*fd = nfd;
-				rc = 0;
-			} else if (nfd >= 0) {
-				close(nfd);
-			}
+			rc = dtk_file_open_at(fd, dfd, comp);
 			break;
 		}
 		nfd = openat(dfd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

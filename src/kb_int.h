@@ -51,7 +51,7 @@ struct loader {
 	 * the node shown ("<node>-"), and the nodes that node's entries name */
 	char *needle;
 	char *named;       /* as dtk_nodecache_links_of makes them */
-	int dir_fd;        /* insights/, open while the other node files are scanned */
+	int dir_fd;        /* insights/ (not a link), open while the files are read; or -1 */
 	const char *shown; /* DTK_KB_LINKED: the node shown */
 	const struct dtk_kb_filter *filter; /* node files parsed only when it keeps them */
 	struct dtk_nodecache *nc;           /* the node cache, NULL when none */

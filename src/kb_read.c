@@ -71,8 +71,13 @@ static int S_read(const struct loader *l, struct dtk_diags *d, const struct kfil
 			return 1;
 	}
 	full = dtk_path_join(l->kb->root, f->rel);
-	/* a regular file, the whole path inside the base, opened once */
-	rc = dtk_file_open_within(&fd, l->root_real, full);
+	/* a regular file, the whole path inside the base, opened once: from
+	 * insights/ as it was opened when it can be (no link, no special file
+	 * in the way), else the careful way, which says what is wrong */
+	rc = l->dir_fd >= 0 && !strchr(f->name, '/') ? dtk_file_open_at(&fd, l->dir_fd, f->name)
+	                                             : 2;
+	if (rc == 2)
+		rc = dtk_file_open_within(&fd, l->root_real, full);
 	if (rc == 0) {
 		if (st && fstat(fd, st) < 0) /* before the read: a later change shows */
 			st->st_nlink = 0;
@@ -461,7 +466,7 @@ static void S_index_node(struct worker *w, struct kfile *f)
 }
 
 /* The node cache: sets *st to node file f's stat data, not following a
- * link (the real root and insights/, not a link, hold no link). When the
+ * link (l's insights/ is open, not a link). When the
  * cache holds f's node as it is, the node is unpacked into f->out, or, when
  * the filter does not want f, nothing is done: returns 1 (f read as it is
  * would give no error). Else returns 0 (*st's st_nlink is 0 when f is not a
@@ -469,12 +474,11 @@ static void S_index_node(struct worker *w, struct kfile *f)
 static int S_from_cache(struct worker *w, struct kfile *f, struct stat *st)
 {
 	struct loader *l = w->l;
-	char *full = dtk_path_join(l->root_real, f->rel), *blob;
+	char *blob;
 	size_t len;
 	int rc;
 
-	rc = lstat(full, st) == 0 && S_ISREG(st->st_mode);
-	free(full);
+	rc = fstatat(l->dir_fd, f->name, st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st->st_mode);
 	if (!rc) {
 		st->st_nlink = 0;
 		return 0;
@@ -817,17 +821,17 @@ static void S_set_links(struct loader *l, const struct dtk_node *node)
 	l->named = dtk_buf_detach(&b);
 }
 
-/* Returns 1 when insights/ of the real root is a directory, not a link:
- * then a node file that is not a link is inside the base (the node cache's
- * look-ups need no more to trust a file). */
-static int S_insights_plain(const struct loader *l)
+/* Returns a descriptor of l's insights/ when it is a directory, not a
+ * link, in the real root (the caller closes it), else -1. */
+static int S_open_insights(const struct loader *l)
 {
-	char *dir = dtk_path_join(l->root_real, "insights");
-	struct stat st;
-	int rc = lstat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+	int rfd = l->root_real ? open(l->root_real, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1, fd;
 
-	free(dir);
-	return rc;
+	if (rfd < 0)
+		return -1;
+	fd = openat(rfd, "insights", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	close(rfd);
+	return fd;
 }
 
 /* Loads every file: _domain.yaml and _sources.yaml first (node files need
@@ -849,17 +853,15 @@ int dtk_kb_read_files(struct loader *l, int what, const char *only)
 		snprintf(name, sizeof(name), "%.255s.yaml", only);
 		S_add_file(l, &cap, name, F_NODE, only);
 	}
+	l->dir_fd = S_open_insights(l);
 	if (what & DTK_KB_LINKED) {
-		char *dir = l->mem ? NULL : dtk_path_join(l->kb->root, "insights");
-		l->dir_fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-		free(dir);
 		l->shown = only;
 		if (S_list_nodes(l, &cap, DTK_KB_LINKED, only) < 0)
 			return -1;
 	}
-	/* the node cache: every node file of the base is looked up */
-	if ((!(what & DTK_KB_ONE_NODE) || (what & DTK_KB_LINKED)) && l->root_real &&
-	    S_insights_plain(l)) {
+	/* the node cache: every node file of the base is looked up (insights/
+	 * is not a link: a node file that is not one is inside the base) */
+	if ((!(what & DTK_KB_ONE_NODE) || (what & DTK_KB_LINKED)) && l->dir_fd >= 0) {
 		char *path = dtk_cache_path(l->root_real, "nodes");
 		l->nc = path ? dtk_nodecache_open(path, l->root_real) : NULL;
 		free(path);

@@ -30,6 +30,15 @@ int dtk_file_read_fd(char **out, size_t *len, int fd, const char *path, size_t m
 int dtk_file_open_within(int *fd, const char *root, const char *path);
 
 /*
+ * The cheap case of dtk_file_open_within, in one directory: opens name (one
+ * component) of the directory open as dfd when it is a regular file, not a
+ * symbolic link (checked before it is opened: opening a device can do
+ * things). Returns 0 and sets *fd (the caller closes it); 1 when name does
+ * not exist; 2 when dtk_file_open_within must decide (and say why).
+ */
+int dtk_file_open_at(int *fd, int dfd, const char *name);
+
+/*
  * Opens path for reading when it is a regular file of at most max bytes: a
  * symbolic link is not followed, a FIFO not waited on (nor a device read);
  * each is an error saying what path is ("it is a symbolic link (it must be a
