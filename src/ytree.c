@@ -544,7 +544,8 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 	if ((ev->type == YAML_SCALAR_EVENT || ev->type == YAML_ALIAS_EVENT ||
 	     ev->type == YAML_SEQUENCE_START_EVENT || ev->type == YAML_MAPPING_START_EVENT) &&
 	    !b->keep && ++b->values > DTK_MAX_VALUES) {
-		S_error(b, (int)m.line + 1, S_col(m), "file holds more than %u values", DTK_MAX_VALUES);
+		S_error(b, (int)m.line + 1, S_col(m), "file holds more than %u values",
+		        DTK_MAX_VALUES);
 		return -1;
 	}
 	switch (ev->type) {
@@ -822,26 +823,48 @@ static const char *S_conflict_marker(const char *s, size_t n)
 	return NULL;
 }
 
+/* Returns the line of b's text that starts at byte to (a line start past
+ * from, a line start of line *line), counting LF, CR LF and CR as one
+ * break each; sets *line to it. */
+static int S_line_at(const struct builder *b, size_t from, size_t to, int *line)
+{
+	for (; from < to; from++)
+		if (b->buf[from] == '\n' ||
+		    (b->buf[from] == '\r' && (from + 1 >= b->len || b->buf[from + 1] != '\n')))
+			(*line)++;
+	return *line;
+}
+
 /* Reports each line of a merge conflict git left in the file: YAML would
- * report the first as a syntax error that does not say what is wrong. */
+ * report the first as a syntax error that does not say what is wrong. A
+ * marker is a run of seven of one character, so one byte in seven is
+ * looked at: one of them falls in each run; the run's start is then found
+ * and must start a line. */
 static void S_check_conflicts(struct builder *b)
 {
-	const char *p = b->buf, *end = b->buf + b->len, *eol, *mark;
-	int cr = memchr(p, '\r', b->len) != NULL, line = 1;
+	const char *s = b->buf, *mark;
+	size_t i, r, seen = 0, n;
+	int line = 1;
 
-	for (; p < end; line++) {
-		if (cr)
-			for (eol = p; eol < end && *eol != '\n' && *eol != '\r'; eol++)
-				;
-		else if (!(eol = memchr(p, '\n', (size_t)(end - p))))
-			eol = end;
-		if ((*p == '<' || *p == '|' || *p == '=' || *p == '>') &&
-		    (mark = S_conflict_marker(p, (size_t)(eol - p))))
-			S_error(b, line, 1,
-			        "unresolved merge conflict: marker '%s' (resolve the conflict and "
-			        "remove the marker lines)",
-			        mark);
-		p = eol + (eol + 1 < end && eol[0] == '\r' && eol[1] == '\n' ? 2 : 1);
+	for (i = 0; i < b->len; i += 7) {
+		if (s[i] != '<' && s[i] != '|' && s[i] != '=' && s[i] != '>')
+			continue;
+		for (r = i; r > 0 && i - r < 7 && s[r - 1] == s[i]; r--)
+			;
+		if (r > 0 && s[r - 1] != '\n' && s[r - 1] != '\r')
+			continue;
+		/* the line's length as S_conflict_marker needs it: 7 when it
+		 * ends after the run, else more */
+		n = b->len - r < 7                                            ? b->len - r
+		    : r + 7 == b->len || s[r + 7] == '\n' || s[r + 7] == '\r' ? 7
+		                                                              : 8;
+		if (!(mark = S_conflict_marker(s + r, n)))
+			continue;
+		S_error(b, S_line_at(b, seen, r, &line), 1,
+		        "unresolved merge conflict: marker '%s' (resolve the conflict and "
+		        "remove the marker lines)",
+		        mark);
+		seen = r;
 	}
 }
 

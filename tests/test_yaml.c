@@ -452,6 +452,66 @@ static void test_conflict_markers(void **state)
 	dtk_arena_free(a);
 }
 
+/* The errors of the line-by-line rule for text[0..len) (lines end at LF,
+ * CR LF or CR): each line that is seven of '<', '|', '=' or '>', or seven
+ * of '<', '|' or '>' and a space (text[len] is a NUL). */
+static void S_markers_by_line(const char *text, size_t len, char *out, size_t cap)
+{
+	size_t p = 0, eol, n, used = 0;
+	int line = 1;
+
+	out[0] = '\0';
+	for (; p < len; line++) {
+		for (eol = p; eol < len && text[eol] != '\n' && text[eol] != '\r'; eol++)
+			;
+		n = eol - p;
+		if (n >= 7 && strchr("<|=>", text[p]) &&
+		    strspn(text + p, (char[]){text[p], 0}) >= 7 &&
+		    (n == 7 || (text[p + 7] == ' ' && text[p] != '=')))
+			used += (size_t)snprintf(
+			        out + used, cap - used,
+			        "t.yaml:%d:1: error: unresolved merge conflict: marker "
+			        "'%.7s' (resolve the conflict and remove the marker "
+			        "lines)\n",
+			        line, text + p);
+		p = eol + (eol + 1 < len && text[eol] == '\r' && text[eol + 1] == '\n' ? 2 : 1);
+	}
+}
+
+/* The markers are found as the line-by-line rule finds them, in random
+ * texts of runs of the markers' characters, spaces, letters and breaks. */
+static void test_conflict_markers_random(void **state)
+{
+	static const char chars[] = "<|=> a\n\r";
+	char text[80], want[4096];
+	unsigned seed = 7;
+	int k;
+	(void)state;
+	for (k = 0; k < 20000; k++) {
+		size_t len = 0, lim = (seed = seed * 1103515245u + 12345u) >> 16 & 63;
+		while (len < lim) {
+			char c = chars[((seed = seed * 1103515245u + 12345u) >> 16) % 8];
+			size_t run = c == '\n' || c == ' '
+			                     ? 1
+			                     : ((seed = seed * 1103515245u + 12345u) >> 16) % 10;
+			while (run-- > 0 && len < lim)
+				text[len++] = c;
+		}
+		text[len] = '\0';
+		S_markers_by_line(text, len, want, sizeof(want));
+		memset(S_errs, 0, sizeof(S_errs));
+		{
+			struct dtk_arena *a = dtk_arena_new();
+			S_parse(a, text, len, S_errs, sizeof(S_errs));
+			dtk_arena_free(a);
+		}
+		if (*want)
+			assert_string_equal(S_errs, want);
+		else
+			assert_null(strstr(S_errs, "merge conflict"));
+	}
+}
+
 /* A file with errors that libyaml read to its end still gives its tree:
  * each repeated key (of a small mapping and of one past 64 keys) and each
  * key that is no scalar is reported and taken out with its value, so the
@@ -624,7 +684,8 @@ static void test_east_asian_join_mismatch(void **state)
 	size_t n = strlen(v); /* before the calls: v changes, and the order in
 	                       * which a macro's arguments are evaluated is not set */
 	(void)state;
-	assert_int_equal(dtk_linebreak_join(v, n, "中文\n均分\nxx", strlen("中文\n均分\nxx"), 0), n);
+	assert_int_equal(dtk_linebreak_join(v, n, "中文\n均分\nxx", strlen("中文\n均分\nxx"), 0),
+	                 n);
 	assert_string_equal(v, "中文 均分 线程");
 	assert_int_equal(dtk_linebreak_join(v, n, "中文\n均分 线程", strlen("中文\n均分 线程"), 0),
 	                 n - 1);
@@ -645,6 +706,7 @@ int main(void)
 	        cmocka_unit_test(test_encoding_positions),
 	        cmocka_unit_test(test_leading_bom_is_fine),
 	        cmocka_unit_test(test_conflict_markers),
+	        cmocka_unit_test(test_conflict_markers_random),
 	        cmocka_unit_test(test_tree_after_errors),
 	        cmocka_unit_test(test_values_limit),
 	        cmocka_unit_test(test_depth_limit_stops_early),
