@@ -27,14 +27,26 @@ size_t dtk_invisible_at(const char *s, size_t n, int32_t *cp)
 	return (size_t)len;
 }
 
+/* Returns 1 when one of the 8 bytes at u is a lead byte of S_lead: one
+ * branch for 8 bytes (the whole text of a file is looked at). */
+static int S_lead8(const unsigned char *u)
+{
+	return (S_lead[u[0]] | S_lead[u[1]] | S_lead[u[2]] | S_lead[u[3]] | S_lead[u[4]] |
+	        S_lead[u[5]] | S_lead[u[6]] | S_lead[u[7]]) != 0;
+}
+
 size_t dtk_invisible_find(const char *s, size_t n, size_t *len, int32_t *cp)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	size_t i;
+	size_t i = 0, end;
 
-	for (i = 0; i < n; i++)
-		if (S_lead[u[i]] && (*len = dtk_invisible_at(s + i, n - i, cp)))
-			return i;
+	while (i < n) {
+		while (n - i >= 8 && !S_lead8(u + i))
+			i += 8;
+		for (end = n - i > 8 ? i + 8 : n; i < end; i++)
+			if (S_lead[u[i]] && (*len = dtk_invisible_at(s + i, n - i, cp)))
+				return i;
+	}
 	return n;
 }
 

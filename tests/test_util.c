@@ -2,6 +2,7 @@
 #include "support.h"
 
 #include "dtk/dtk.h"
+#include "dtk/invisible.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -302,11 +303,44 @@ static void test_splice_map_back(void **state)
 	assert_int_equal(dtk_splice_map_back(e, 2, 11, &in), 8), assert_int_equal(in, 0);
 }
 
+/* dtk_invisible_find gives the first invisible character at each place of
+ * texts of each length (before, in and past a block of 8 bytes), after
+ * characters of the same lead bytes that are seen (U+2014, U+FF0C), and
+ * none in a character cut at the end. */
+static void test_invisible_find(void **state)
+{
+	char text[64];
+	size_t n, p, len, i;
+	int32_t cp;
+	int seen;
+	(void)state;
+	for (seen = 0; seen < 3; seen++)
+		for (n = 3; n < 40; n++)
+			for (p = 0; p + 3 <= n; p++) {
+				for (i = 0; i < n; i++)
+					text[i] = (char)('a' + i % 26);
+				if (seen > 0 && p >= 3)
+					memcpy(text + p - 3, "\xe2\x80\x94", 3); /* U+2014 */
+				if (seen > 1 && p >= 6)
+					memcpy(text + p - 6, "\xef\xbc\x8c", 3); /* U+FF0C */
+				memcpy(text + p, "\xe2\x80\x8b", 3);             /* U+200B */
+				len = 0;
+				assert_int_equal(dtk_invisible_find(text, n, &len, &cp), p);
+				assert_int_equal(len, 3);
+				assert_int_equal(cp, 0x200B);
+				assert_int_equal(dtk_invisible_find(text, p + 2, &len, &cp), p + 2);
+			}
+	assert_int_equal(dtk_invisible_find("", 0, &len, &cp), 0);
+	assert_int_equal(dtk_invisible_find("\xe4\xb8\xad\xe6\x96\x87\xc2\xad", 8, &len, &cp), 6);
+	assert_int_equal(cp, 0xAD);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_buf),
 	        cmocka_unit_test(test_arena),
+	        cmocka_unit_test(test_invisible_find),
 	        cmocka_unit_test(test_siphash),
 	        cmocka_unit_test(test_arena_reset),
 	        cmocka_unit_test(test_diags_sorted_and_deduplicated),
