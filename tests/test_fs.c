@@ -3,6 +3,7 @@
 
 #include "dtk/fs.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -279,6 +280,34 @@ static void test_path_search(void **state)
 	t_done(dir);
 }
 
+/* dtk_file_open_at opens a regular file of a directory open as a
+ * descriptor; says 1 for a name that is not there; leaves a link (even to a
+ * file beside it), a FIFO and a directory to the careful way (2), unopened. */
+static void test_open_at(void **state)
+{
+	char *dir = t_mkdtemp(), path[4096], buf[8];
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY), fd = -1;
+	(void)state;
+	assert_true(dfd >= 0);
+	t_write(dir, "plain.yaml", "node: a\n", 8);
+	assert_int_equal(dtk_file_open_at(&fd, dfd, "plain.yaml"), 0);
+	assert_int_equal(read(fd, buf, sizeof(buf)), 8);
+	close(fd);
+	fd = -1;
+	assert_int_equal(dtk_file_open_at(&fd, dfd, "absent.yaml"), 1);
+	snprintf(path, sizeof(path), "%s/link.yaml", dir);
+	assert_int_equal(symlink("plain.yaml", path), 0);
+	assert_int_equal(dtk_file_open_at(&fd, dfd, "link.yaml"), 2);
+	snprintf(path, sizeof(path), "%s/fifo.yaml", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(dtk_file_open_at(&fd, dfd, "fifo.yaml"), 2);
+	snprintf(path, sizeof(path), "%s/dir.yaml", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(dtk_file_open_at(&fd, dfd, "dir.yaml"), 2);
+	assert_int_equal(fd, -1);
+	close(dfd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +316,7 @@ int main(void)
 	        cmocka_unit_test(test_cmp_unreadable),
 	        cmocka_unit_test(test_cmp_regular_files_only),
 	        cmocka_unit_test(test_open_within_races),
+	        cmocka_unit_test(test_open_at),
 	        cmocka_unit_test(test_read_and_write_atomic),
 	        cmocka_unit_test(test_mkdirs),
 	};
