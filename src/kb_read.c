@@ -763,6 +763,8 @@ static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *onl
 		              DTK_MAX_FILES);
 	if (n < 0)
 		return -1;
+	/* room for them all at once: a kfile is large, and growing copies */
+	dtk_grow((void **)&l->files, cap, l->n_files + (size_t)n, sizeof(*l->files));
 	for (i = 0; i < n; i++) {
 		const char *name = names[i];
 		size_t len = strlen(name);
