@@ -33,15 +33,44 @@ static int S_has_date(const struct dtk_kb *kb, dtk_date date)
 	return 0;
 }
 
+/* Returns 1 when one of step's parents' records (parsed: prevs) has the
+ * run of date. */
+static int S_parent_has(struct dtk_kb *const *prevs, size_t n, dtk_date date)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (S_has_date(prevs[i], date))
+			return 1;
+	return 0;
+}
+
 /* Returns 1 when step's commit recorded the run of date: its trailer names
- * the date, or it added that record (now has it, its parent did not). */
+ * the date, or it added that record (now has it, no parent did: a merge
+ * that brought it from a branch did not). */
 static int S_recorded(const struct dtk_repo_step *step, const struct dtk_kb *now,
-                      const struct dtk_kb *prev, dtk_date date, int *trailer)
+                      struct dtk_kb *const *prevs, dtk_date date, int *trailer)
 {
 	char want[11];
 
 	*trailer = dtk_repo_trailer(step->message, TRAILER, dtk_date_format(want, date));
-	return *trailer || (S_has_date(now, date) && !S_has_date(prev, date));
+	return *trailer || (S_has_date(now, date) && !S_parent_has(prevs, step->n_prevs, date));
+}
+
+/* Parses the records of step's parents into prevs (each NULL when none);
+ * dtk_kb_free each. */
+static void S_prevs(const struct dtk_repo_step *step, struct dtk_kb **prevs)
+{
+	size_t i;
+	for (i = 0; i < step->n_prevs; i++)
+		prevs[i] = S_records(step->prevs[i], step->prev_lens[i]);
+}
+
+static void S_prevs_free(struct dtk_kb **prevs, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		dtk_kb_free(prevs[i]);
+	free(prevs);
 }
 
 struct find {
@@ -53,13 +82,15 @@ static int S_find_step(void *arg, const struct dtk_repo_step *step)
 {
 	struct find *f = arg;
 	struct dtk_kb *now = S_records(step->now, step->now_len),
-	              *prev = S_records(step->prev, step->prev_len);
-	int trailer, found = S_recorded(step, now, prev, f->date, &trailer);
+	              **prevs = dtk_xcalloc(step->n_prevs + 1, sizeof(*prevs));
+	int trailer, found;
 
+	S_prevs(step, prevs);
+	found = S_recorded(step, now, prevs, f->date, &trailer);
 	if (found)
 		memcpy(f->commit, step->commit, sizeof(f->commit));
 	dtk_kb_free(now);
-	dtk_kb_free(prev);
+	S_prevs_free(prevs, step->n_prevs);
 	return found;
 }
 
@@ -82,20 +113,21 @@ static int S_runs_step(void *arg, const struct dtk_repo_step *step)
 {
 	struct dtk_run_list *l = arg;
 	struct dtk_kb *now = S_records(step->now, step->now_len),
-	              *prev = S_records(step->prev, step->prev_len);
+	              **prevs = dtk_xcalloc(step->n_prevs + 1, sizeof(*prevs));
 	size_t i;
 	int trailer;
 
+	S_prevs(step, prevs);
 	for (i = 0; i < l->n; i++) {
 		struct dtk_run *run = &l->v[i];
-		if (run->commit[0] || !S_recorded(step, now, prev, run->record.date, &trailer))
+		if (run->commit[0] || !S_recorded(step, now, prevs, run->record.date, &trailer))
 			continue;
 		memcpy(run->commit, step->commit, sizeof(run->commit));
 		run->time = step->time;
 		run->trailer = trailer;
 	}
 	dtk_kb_free(now);
-	dtk_kb_free(prev);
+	S_prevs_free(prevs, step->n_prevs);
 	return 0;
 }
 

@@ -222,11 +222,17 @@ int dtk_repo_trailer(const char *message, const char *key, const char *value)
 
 /* Calls fn with commit c as a step of the walk: rel's text at c (blob, when
  * not NULL) and at its first parent (pblob, when not NULL). */
+/* The parents of a commit met by the walk, as far as they can be read. */
+#define WALK_MAX_PARENTS 16
+
+/* Calls fn for commit c with the walked file's blob (NULL: met for its
+ * trailer only) and the blobs of its parents that hold the file (n). */
 static int S_step(const struct dtk_repo *r, git_commit *c, const git_oid *blob,
-                  const git_oid *pblob, dtk_repo_walk_fn fn, void *arg)
+                  const git_oid *pblobs, size_t n, dtk_repo_walk_fn fn, void *arg)
 {
 	struct dtk_repo_step st;
-	char *now = NULL, *prev = NULL;
+	char *now = NULL, *prevs[WALK_MAX_PARENTS] = {NULL};
+	size_t lens[WALK_MAX_PARENTS] = {0}, i, k = 0;
 	int rc;
 
 	memset(&st, 0, sizeof(st));
@@ -235,41 +241,152 @@ static int S_step(const struct dtk_repo *r, git_commit *c, const git_oid *blob,
 	st.message = git_commit_message(c);
 	if (blob && S_read_blob(r, blob, &now, &st.now_len) == 0)
 		st.now = now;
-	if (pblob && S_read_blob(r, pblob, &prev, &st.prev_len) == 0)
-		st.prev = prev;
+	for (i = 0; blob && i < n; i++)
+		if (S_read_blob(r, &pblobs[i], &prevs[k], &lens[k]) == 0)
+			k++;
+	st.prevs = (const char *const *)prevs;
+	st.prev_lens = lens;
+	st.n_prevs = k;
 	rc = fn(arg, &st);
 	free(now);
-	free(prev);
+	for (i = 0; i < k; i++)
+		free(prevs[i]);
+	return rc;
+}
+
+/* The commits a walk is yet to meet, newest first (a binary heap by commit
+ * time, then id), and the ids of every commit put in it (a set: a commit
+ * reached by two paths is met once). */
+struct walk {
+	git_commit **heap;
+	size_t n, cap;
+	git_oid *seen; /* open addressing; a zero id: a free slot */
+	size_t n_seen, cap_seen;
+};
+
+/* Returns 1 when commit a is to be met before b. */
+static int S_before(git_commit *a, git_commit *b)
+{
+	git_time_t ta = git_commit_time(a), tb = git_commit_time(b);
+	return ta != tb ? ta > tb : git_oid_cmp(git_commit_id(a), git_commit_id(b)) < 0;
+}
+
+/* Adds id to w's set; returns 1 when it was not there, else 0. */
+static int S_see(struct walk *w, const git_oid *id)
+{
+	size_t i, mask;
+	uint64_t h;
+
+	if (2 * (w->n_seen + 1) > w->cap_seen) {
+		struct walk old = *w;
+		w->cap_seen = w->cap_seen ? 2 * w->cap_seen : 64;
+		w->seen = dtk_xcalloc(w->cap_seen, sizeof(*w->seen));
+		w->n_seen = 0;
+		for (i = 0; i < old.cap_seen; i++)
+			if (!git_oid_is_zero(&old.seen[i]))
+				S_see(w, &old.seen[i]);
+		free(old.seen);
+	}
+	mask = w->cap_seen - 1;
+	memcpy(&h, id->id, sizeof(h));
+	for (i = (size_t)h & mask; !git_oid_is_zero(&w->seen[i]); i = (i + 1) & mask)
+		if (git_oid_equal(&w->seen[i], id))
+			return 0;
+	git_oid_cpy(&w->seen[i], id);
+	w->n_seen++;
+	return 1;
+}
+
+/* Puts c in w's heap (w owns it then). */
+static void S_push(struct walk *w, git_commit *c)
+{
+	size_t i = w->n++, up;
+
+	dtk_grow((void **)&w->heap, &w->cap, w->n, sizeof(*w->heap));
+	for (; i > 0 && S_before(c, w->heap[up = (i - 1) / 2]); i = up)
+		w->heap[i] = w->heap[up];
+	w->heap[i] = c;
+}
+
+/* Takes the newest commit out of w's heap (the caller frees it), or NULL. */
+static git_commit *S_pop(struct walk *w)
+{
+	git_commit *top, *last;
+	size_t i = 0, k;
+
+	if (!w->n)
+		return NULL;
+	top = w->heap[0];
+	last = w->heap[--w->n];
+	while ((k = 2 * i + 1) < w->n) {
+		if (k + 1 < w->n && S_before(w->heap[k + 1], w->heap[k]))
+			k++;
+		if (!S_before(w->heap[k], last))
+			break;
+		w->heap[i] = w->heap[k];
+		i = k;
+	}
+	if (w->n)
+		w->heap[i] = last;
+	return top;
+}
+
+/* Meets commit c of walk w: calls fn when the file rel differs from every
+ * parent's (a merge that took it from one parent as it was changed
+ * nothing), or for its trailer; puts its parents not met yet in w. */
+static int S_meet(struct dtk_repo *r, struct walk *w, git_commit *c, const char *rel,
+                  const char *trailer, dtk_repo_walk_fn fn, void *arg)
+{
+	git_oid blob, pblobs[WALK_MAX_PARENTS];
+	size_t n = git_commit_parentcount(c), i, k = 0;
+	int has = S_lookup(r, c, rel, &blob) == 0, cut = n > WALK_MAX_PARENTS, changed = has,
+	    rc = 0;
+
+	for (i = 0; i < n && i < WALK_MAX_PARENTS; i++) {
+		git_commit *p = NULL;
+		/* a parent that cannot be read: history is cut off there */
+		if (git_commit_parent(&p, c, (unsigned)i) < 0) {
+			cut = 1;
+			continue;
+		}
+		if (has && S_lookup(r, p, rel, &pblobs[k]) == 0 &&
+		    git_oid_equal(&pblobs[k++], &blob))
+			changed = 0;
+		if (S_see(w, git_commit_id(p)))
+			S_push(w, p);
+		else
+			git_commit_free(p);
+	}
+	if (!cut && changed)
+		rc = S_step(r, c, &blob, pblobs, k, fn, arg);
+	else if (dtk_repo_trailer(git_commit_message(c), trailer, NULL))
+		rc = S_step(r, c, NULL, NULL, 0, fn, arg);
 	return rc;
 }
 
 int dtk_repo_walk(struct dtk_repo *r, const char *rel, const char *trailer, dtk_repo_walk_fn fn,
                   void *arg)
 {
-	git_commit *c = NULL, *p = NULL;
-	git_oid oid, blob, pblob;
+	struct walk w = {0};
+	git_commit *c = NULL;
+	git_oid oid;
 	int rc = 0;
 
 	/* by hand, not with a revwalk: libgit2 1.5 knows no shallow clones and a
-	 * revwalk fails as a whole at a missing parent; here the walk just ends */
+	 * revwalk fails as a whole at a missing parent; here that line ends */
 	if (git_reference_name_to_id(&oid, r->git, "HEAD") < 0 ||
 	    git_commit_lookup(&c, r->git, &oid) < 0)
 		return 0; /* an unborn branch: no history */
-	while (rc == 0 && c) {
-		int has = S_lookup(r, c, rel, &blob) == 0;
-		/* a parent that cannot be read: history is cut off here */
-		int cut = git_commit_parentcount(c) > 0 && git_commit_parent(&p, c, 0) < 0;
-		int phas = p && S_lookup(r, p, rel, &pblob) == 0;
-
-		if (!cut && has && (!phas || !git_oid_equal(&blob, &pblob)))
-			rc = S_step(r, c, &blob, phas ? &pblob : NULL, fn, arg);
-		else if (dtk_repo_trailer(git_commit_message(c), trailer, NULL))
-			rc = S_step(r, c, NULL, NULL, fn, arg);
+	S_see(&w, &oid);
+	S_push(&w, c);
+	while (rc == 0 && (c = S_pop(&w))) {
+		rc = S_meet(r, &w, c, rel, trailer, fn, arg);
 		git_commit_free(c);
-		c = p;
-		p = NULL;
 	}
-	git_commit_free(c);
+	while ((c = S_pop(&w)))
+		git_commit_free(c);
+	free(w.heap);
+	free(w.seen);
 	return rc;
 }
 

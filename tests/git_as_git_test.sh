@@ -513,6 +513,24 @@ same "CRLF records: every line of the records ends CRLF after the run" \
 same "CRLF records: the run only added lines" \
     "$(git -C "$r" show --numstat --format= HEAD -- insights/_crystallizations.yaml | cut -f2)" "0"
 
+# a run made on a branch and merged with a merge commit: dtk log names the
+# run's own commit, and the next run compares with the base as that commit
+# has it, so a change made meanwhile on the other line is counted
+fresh cr-merged
+git -C "$r" checkout -q -b review
+cryst "$r" 2026-08-15
+made "a run on a branch"
+run=$(git -C "$r" rev-parse --short=12 HEAD)
+git -C "$r" checkout -q -
+sed -i 's/^bloom: apply$/bloom: analyze/' "$r/insights/alpha.yaml"
+git -C "$r" commit -q -am "alpha's bloom, beside the run"
+git -C "$r" merge -q --no-edit review
+same "merged with a merge commit: dtk log names the run's commit" \
+    "$(cd "$r" && "$DTK" log | head -n 1 | awk '{print $2}')" "$run"
+cryst "$r" 2026-09-15 --dry-run
+same "merged with a merge commit: the next run counts the change made beside it" \
+    "$(grep -c 'alpha: apply→analyze' "$out")" "1"
+
 # ---- 5. the INDEX.md merge driver under every git operation that merges ----
 
 # A base set up for the driver, and two changes that each move INDEX.md

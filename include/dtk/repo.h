@@ -65,22 +65,27 @@ struct dtk_repo_step {
 	char commit[41];     /* its id, in hex */
 	long long time;      /* its time, seconds since the epoch */
 	const char *message; /* its message */
-	/* the walked file's text in the commit and in its first parent (NULL
-	 * when absent, or when the commit is met for its trailer only) */
-	const char *now, *prev;
-	size_t now_len, prev_len;
+	/* the walked file's text in the commit (NULL when absent, or when the
+	 * commit is met for its trailer only), and in each of its parents that
+	 * has it (n_prevs; none for a trailer only) */
+	const char *now;
+	size_t now_len;
+	const char *const *prevs;
+	const size_t *prev_lens;
+	size_t n_prevs;
 };
 
 /* Called for each step of a walk; a value not 0 stops it. */
 typedef int (*dtk_repo_walk_fn)(void *arg, const struct dtk_repo_step *step);
 
 /*
- * Walks the first-parent line from HEAD, newest first, calling fn for each
- * commit where the file rel (below the base root) differs from its first
- * parent's (with both texts), and for each other commit whose message
- * carries the trailer key trailer (without them). Ends where history ends
- * or is cut off (a shallow clone), or when fn returns non-zero. Returns
- * that value, 0, or -1 with the error set.
+ * Walks every commit reachable from HEAD once, newest first (by commit
+ * time), calling fn for each commit where the file rel (below the base
+ * root) differs from every parent's (with the texts: a merge that took the
+ * file as one parent had it changed nothing), and for each other commit
+ * whose message carries the trailer key trailer (without them). A line of
+ * history ends where it is cut off (a shallow clone); the walk ends when
+ * fn returns non-zero. Returns that value, 0, or -1 with the error set.
  */
 int dtk_repo_walk(struct dtk_repo *repo, const char *rel, const char *trailer, dtk_repo_walk_fn fn,
                   void *arg);
