@@ -391,7 +391,8 @@ static json_t *S_resources_read(const char *uri, int *code, char *err, size_t si
 		snprintf(err, size, "%s", dtk_error_last());
 		return NULL;
 	}
-	if (node && (!dtk_is_name(node) || strlen(node) > DTK_MAX_NAME || !dtk_kb_has_node(root, node))) {
+	if (node &&
+	    (!dtk_is_name(node) || strlen(node) > DTK_MAX_NAME || !dtk_kb_has_node(root, node))) {
 		snprintf(err, size, "Resource not found: %s", uri);
 		goto done;
 	}
@@ -531,12 +532,81 @@ static int S_bounded(const char *msg, size_t len)
 	return deep ? -2 : 0;
 }
 
+/* Appends number token t[0..n) of a message to b as jansson can read it:
+ * an integer beyond 64 bits as a real (".0" added), a real beyond a
+ * double's range as a string of its digits, either as null when it is the
+ * request's id (refused then, as no id can be one); any other as it is. */
+static void S_number(struct dtk_buf *b, const char *t, size_t n, int is_id)
+{
+	char *s = dtk_xstrndup(t, n);
+	int real = strpbrk(s, ".eE") != NULL;
+
+	errno = 0;
+	if (real)
+		(void)strtod(s, NULL);
+	else
+		(void)strtoll(s, NULL, 10);
+	if (errno == ERANGE && is_id) {
+		dtk_buf_puts(b, "null");
+	} else if (errno == ERANGE && real) {
+		dtk_buf_putc(b, '"');
+		dtk_buf_put(b, t, n);
+		dtk_buf_putc(b, '"');
+	} else {
+		dtk_buf_put(b, t, n);
+		if (errno == ERANGE)
+			dtk_buf_puts(b, ".0");
+	}
+	free(s);
+}
+
+/* Copies msg[0..len), valid JSON but for numbers jansson cannot hold, into
+ * b with each such number in a form it can (S_number): so the message is
+ * answered (a tool reads an argument out of range as one, an id beyond 64
+ * bits is refused under null) and a notification is not. */
+static void S_widen_numbers(struct dtk_buf *b, const char *msg, size_t len)
+{
+	size_t i, k, str = 0, key = 0, depth = 0;
+	int in_str = 0, id = 0;
+
+	for (i = 0; i < len; i++) {
+		char c = msg[i];
+		if (in_str) {
+			if (c == '\\' && i + 1 < len) {
+				dtk_buf_putc(b, msg[i++]);
+			} else if (c == '"') {
+				in_str = 0;
+				key = i + 1 - str; /* a key, when ':' follows */
+			}
+			dtk_buf_putc(b, msg[i]);
+			continue;
+		}
+		if (c == '-' || (c >= '0' && c <= '9')) {
+			for (k = i + 1; k < len && msg[k] && strchr("0123456789.eE+-", msg[k]); k++)
+				;
+			S_number(b, msg + i, k - i, depth == 1 && id);
+			i = k - 1;
+			continue;
+		}
+		if (c == '"')
+			in_str = 1, str = i;
+		else if (c == '{' || c == '[')
+			depth++;
+		else if (c == '}' || c == ']')
+			depth--;
+		else if (c == ':' && depth == 1)
+			id = key == 4 && !memcmp(msg + str, "\"id\"", 4);
+		dtk_buf_putc(b, c);
+	}
+}
+
 /* Parses msg within the bounds (strings may hold U+0000: the request is
  * then refused under its id). Returns the JSON (a new reference), or NULL
  * with *code set; *deep is 1 when it nests deeper than DTK_MCP_MAX_DEPTH
  * (to be refused, under its id). */
 static json_t *S_parse(const char *msg, size_t len, int *code, int *deep)
 {
+	const size_t flags = JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL;
 	json_error_t je;
 	int b = S_bounded(msg, len);
 	json_t *j;
@@ -546,7 +616,13 @@ static json_t *S_parse(const char *msg, size_t len, int *code, int *deep)
 	if (b == -1)
 		return NULL;
 	*code = E_PARSE;
-	j = json_loadb(msg, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+	j = json_loadb(msg, len, flags, &je);
+	if (!j && json_error_code(&je) == json_error_numeric_overflow) {
+		struct dtk_buf w = DTK_BUF_INIT;
+		S_widen_numbers(&w, msg, len);
+		j = json_loadb(w.ptr, w.len, flags, &je);
+		dtk_buf_release(&w);
+	}
 	if (!j && b == -2) /* deeper than jansson parses: refused as too deep */
 		*code = E_REQUEST;
 	return j;

@@ -146,6 +146,26 @@ static void test_jsonrpc_errors(void **state)
 	S_expect_error(m,
 	               "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{}}",
 	               -32602, 0);
+	/* numbers beyond what jansson holds, in valid JSON: an id beyond 64
+	 * bits is refused under null, one elsewhere does not stop the request
+	 * (nor a notification from being one); digits inside strings, escaped
+	 * quotes too, are text */
+	S_expect_error(m,
+	               "{\"jsonrpc\":\"2.0\",\"id\":123456789012345678901234567890,"
+	               "\"method\":\"ping\"}",
+	               -32600, 1);
+	S_expect_error(m, "{\"jsonrpc\":\"2.0\",\"id\":-1e999,\"method\":\"ping\"}", -32600, 1);
+	{
+		json_t *j =
+		        S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":\"x\\\"1e999\",\"method\":\"ping\","
+		                 "\"params\":{\"_meta\":{\"a\":\"\\\\\",\"n\":18446744073709551616,"
+		                 "\"r\":1e999}}}");
+		assert_non_null(json_object_get(j, "result"));
+		assert_string_equal(json_string_value(json_object_get(j, "id")), "x\"1e999");
+		json_decref(j);
+	}
+	assert_null(S_ask(m, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
+	                     "\"params\":{\"requestId\":18446744073709551616}}"));
 	/* notifications and responses get no answer */
 	assert_null(S_ask(m, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"));
 	assert_null(S_ask(m, "{\"jsonrpc\":\"2.0\",\"method\":\"nope\"}"));
