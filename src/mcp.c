@@ -14,6 +14,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *const dtk_mcp_versions[DTK_MCP_N_VERSIONS] = {"2026-07-28", "2025-11-25", "2025-06-18",
@@ -41,6 +42,7 @@ struct dtk_mcp {
 	const char *pending; /* input read but not handled yet (dtk_mcp_serve's) */
 	size_t pending_len;
 	struct dtk_kb_hold *hold; /* the base the read-only tools share (cmd.h) */
+	char *home;               /* the directory served (S_home); NULL: not yet */
 };
 
 /* What a request is answered in: a session's version, or 2026-07-28's. */
@@ -116,6 +118,7 @@ void dtk_mcp_free(struct dtk_mcp *m)
 	if (!m)
 		return;
 	free(m->prefix);
+	free(m->home);
 	dtk_kb_hold_free(m->hold);
 	free(m);
 }
@@ -808,13 +811,35 @@ static int S_batch(struct dtk_mcp *m, json_t *batch, FILE *out)
 	return any;
 }
 
+/* The directory a session serves is the working directory at its first
+ * message, by its path: when that directory is replaced (removed and made
+ * again, restored, swapped), the process would stay in the old one, gone,
+ * so each message first goes back to the path when it names another. */
+static void S_home(struct dtk_mcp *m)
+{
+	struct stat here, there;
+
+	if (!m->home) {
+		m->home = getcwd(NULL, 0);
+		return;
+	}
+	if (stat(".", &here) == 0 && stat(m->home, &there) == 0 && here.st_dev == there.st_dev &&
+	    here.st_ino == there.st_ino)
+		return;
+	if (chdir(m->home) < 0)
+		return; /* gone: the request says what it cannot read */
+}
+
 /* Handles message msg, writing its response (without '\n') to out.
  * Returns 1 when it wrote one, 0 when none is due. */
 static int S_handle(struct dtk_mcp *m, const char *msg, size_t len, FILE *out)
 {
 	int code, rc, deep;
-	json_t *j = S_parse(msg, len, &code, &deep), *id = json_object_get(j, "id");
+	json_t *j, *id;
 
+	S_home(m);
+	j = S_parse(msg, len, &code, &deep);
+	id = json_object_get(j, "id");
 	if (!j)
 		return S_put(out, 0,
 		             S_error(NULL, code,

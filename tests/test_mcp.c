@@ -572,6 +572,33 @@ static void S_held_base(void)
 	free(cwd);
 }
 
+/* The directory served replaced at its path (removed and copied back, as a
+ * restore does): the next call reads the new one, not the old one gone. */
+static void test_home_replaced(void **state)
+{
+	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base"), *cwd = getcwd(NULL, 0);
+	struct dtk_mcp *m = dtk_mcp_new(0);
+	json_t *sc;
+	(void)state;
+	t_copytree(base, dir);
+	assert_int_equal(chdir(dir), 0);
+	S_init(m);
+	json_decref(S_tool(m, "list", "{\"node\":\"beta\"}"));
+	t_rmtree(dir);
+	t_copytree(base, dir);
+	t_sh(dir, "sed -i 's/^  - id: beta-001$/  - id: beta-001\\n    reviewed: 2026-11-29/' "
+	          "insights/beta.yaml");
+	sc = S_tool(m, "list", "{\"node\":\"beta\"}");
+	assert_string_equal(S_fresh(sc, "beta-001"), "2026-11-29");
+	json_decref(sc);
+	assert_int_equal(chdir(cwd), 0);
+	dtk_mcp_free(m);
+	t_rmtree(dir);
+	free(dir);
+	free(base);
+	free(cwd);
+}
+
 /* The base held: changes seen by the watch of insights/ (inotify)... */
 static void test_held_base(void **state)
 {
@@ -1022,6 +1049,7 @@ int main(void)
 	        cmocka_unit_test(test_tools_list),
 	        cmocka_unit_test(test_tools_call),
 	        cmocka_unit_test(test_held_base),
+	        cmocka_unit_test(test_home_replaced),
 	        cmocka_unit_test(test_held_base_unwatched),
 	        cmocka_unit_test(test_reindex_tool),
 	        cmocka_unit_test(test_held_same_bytes),
