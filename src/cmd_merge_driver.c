@@ -201,9 +201,11 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		/* INDEX.md is derived: kept as ours had it, stale, said */
 		fprintf(ctx->err,
 		        "dtk merge-driver: %s: git names no commit it is merging (a "
-		        "cherry-pick or revert that does not stop; docs/git.md): ours' "
-		        "INDEX.md kept, not rebuilt; after it, in the base run: dtk reindex "
-		        "&& git commit --amend --no-edit INDEX.md\n",
+		        "cherry-pick or revert that does not stop, a stash applied, a patch; "
+		        "docs/git.md): ours' INDEX.md kept, not rebuilt; after it, in the "
+		        "base run: dtk reindex && git commit --amend --no-edit INDEX.md when "
+		        "git committed the change (a cherry-pick, a revert), else dtk reindex "
+		        "alone before you commit it\n",
 		        argv[4]);
 	else if (rc < 0)
 		rc = dtk_cmd_fail(ctx, "merge-driver", 1);

@@ -662,4 +662,43 @@ both merge git merge -q --no-edit side
 both rebase git rebase -q side
 both cherry-pick fix_after git cherry-pick side
 
+# the hooks around a merge git keeps INDEX.md in (both sides add an entry
+# to alpha: the same INDEX.md bytes, so git runs no driver)
+fresh md3-base
+md3=$r
+(cd "$md3" && "$DTK" setup-git >/dev/null && git add .gitattributes &&
+    git commit -q -m "merge with dtk" && git checkout -q -b side &&
+    entry 004 >>insights/alpha.yaml && "$DTK" reindex -q && git commit -q -am "add 004" &&
+    git checkout -q - && entry 005 >>insights/alpha.yaml && "$DTK" reindex -q &&
+    git commit -q -am "add 005") >"$out" 2>&1 || ko "the two entries, same INDEX.md" "$(cat "$out")"
+d=$scratch/md3-squash
+rm -rf "$d" && cp -R "$md3" "$d"
+(cd "$d" && git merge -q --squash side) >"$out" 2>&1
+same "git merge --squash: post-merge says nothing (nothing is committed yet)" \
+    "$(grep -c '^post-merge' "$out")" "0"
+(cd "$d" && "$DTK" reindex -q && cp INDEX.md "$scratch/rebuilt" &&
+    git commit -q -m "INDEX.md only" INDEX.md) >"$out" 2>&1
+if cmp -s "$d/INDEX.md" "$scratch/rebuilt" && ! grep -q '^pre-commit' "$out"; then
+    ok "a commit of INDEX.md alone in a squash: pre-commit leaves it and the work tree alone"
+else ko "a commit of INDEX.md alone in a squash" "$(cat "$out")" "$(git -C "$d" status --short)"; fi
+rm -rf "$d" && cp -R "$md3" "$d"
+(cd "$d" && git merge -q --squash side && git commit -q -m squashed) >"$out" 2>&1
+if [ -z "$(git -C "$d" status --porcelain)" ] && (cd "$d" && "$DTK" check -q) >/dev/null 2>&1 &&
+    grep -q '^pre-commit: INDEX.md rebuilt' "$out"; then
+    ok "git merge --squash, then git commit: INDEX.md rebuilt by pre-commit"
+else ko "git merge --squash, then git commit" "$(cat "$out")"; fi
+# the line post-merge says works in a base whose folder's name holds a quote
+q=$scratch/quote
+mkdir -p "$q/kb'dir" && cp -R "$pristine/insights" "$pristine/INDEX.md" "$q/kb'dir/"
+(cd "$q" && git init -q && git add -A && git commit -q -m base && cd "kb'dir" &&
+    "$DTK" setup-git >/dev/null && git add -A && git commit -q -m "merge with dtk" &&
+    git checkout -q -b side && entry 004 >>insights/alpha.yaml && "$DTK" reindex -q &&
+    git commit -q -am "add 004" && git checkout -q - && entry 005 >>insights/alpha.yaml &&
+    "$DTK" reindex -q && git commit -q -am "add 005" && git merge -q --no-edit side) >"$out" 2>&1
+line=$(sed -n "s/^post-merge: .*to fix it, run: //p" "$out")
+if [ -n "$line" ] && (cd "$q" && eval "$line") >/dev/null 2>&1 &&
+    (cd "$q/kb'dir" && "$DTK" check -q) >/dev/null 2>&1; then
+    ok "a folder named with a quote: the line post-merge says runs and fixes INDEX.md"
+else ko "a folder named with a quote: the line post-merge says" "$(cat "$out")"; fi
+
 t_done

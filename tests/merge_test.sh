@@ -174,7 +174,7 @@ git checkout -q p1
 # INDEX.md's driver keeps ours', says so and the line that fixes it
 pick_fix="dtk reindex && git commit --amend --no-edit INDEX.md"
 if git cherry-pick p2 >"$scratch/out" 2>&1 && finished &&
-    grep -qF "git names no commit it is merging (a cherry-pick or revert that does not stop; docs/git.md): ours' INDEX.md kept, not rebuilt; after it, in the base run: $pick_fix" "$scratch/out" &&
+    grep -qF "git names no commit it is merging (a cherry-pick or revert that does not stop, a stash applied, a patch; docs/git.md): ours' INDEX.md kept, not rebuilt; after it, in the base run: $pick_fix" "$scratch/out" &&
     ! "$DTK" check >/dev/null 2>&1 && eval "$pick_fix" >/dev/null &&
     [ "$(grep -c 'Found on branch p' insights/alpha.yaml)" -eq 5 ] &&
     "$DTK" check >>"$scratch/out" 2>&1 && [ -z "$(git status --porcelain)" ]; then

@@ -25,9 +25,13 @@ export GIT_LITERAL_PATHSPECS
 if [ -n "${GIT_DIR:-}" ] && [ -z "${GIT_WORK_TREE:-}" ]; then
 	GIT_WORK_TREE=$(pwd) && export GIT_WORK_TREE
 fi
+# q S: S quoted for a shell, a quote in it too
+q() {
+	printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
+}
 if [ -n "$base" ]; then
-	fix="dtk -C '$base' reindex && git commit -m 'INDEX.md rebuilt' -- '${base}INDEX.md'"
-	check="dtk -C '$base' check"
+	fix="dtk -C $(q "$base") reindex && git commit -m 'INDEX.md rebuilt' -- $(q "${base}INDEX.md")"
+	check="dtk -C $(q "$base") check"
 else
 	fix="dtk reindex && git commit -m 'INDEX.md rebuilt' INDEX.md"
 	check="dtk check"
@@ -35,8 +39,11 @@ fi
 several=
 case $hook in
 post-merge | post-rewrite)
-	# post-rewrite: after a rebase, not an amend
+	# post-rewrite: after a rebase, not an amend; post-merge: not after a
+	# squash merge (nothing is committed yet: the commit that concludes it
+	# rebuilds INDEX.md, pre-commit below)
 	[ "$hook" = post-merge ] || [ "${2:-}" = rebase ] || exit 0
+	[ "$hook" != post-merge ] || [ "${2:-0}" = 0 ] || exit 0
 	if ! [ -x "$dtk" ]; then
 		echo "$hook: $dtk is missing: INDEX.md not checked; run 'dtk check'" \
 			"(and 'dtk setup-git' with the dtk you use)" >&2
@@ -57,6 +64,12 @@ post-merge | post-rewrite)
 	exit 0
 	;;
 pre-commit)
+	# a commit of some paths only ('git commit <path>', --only) stages
+	# them over HEAD in an index of its own: its insights/ are not the
+	# merge's, nor is INDEX.md rebuilt from them the commit's to make
+	case ${GIT_INDEX_FILE:-} in
+	*/next-index-*) exit 0 ;;
+	esac
 	if git rev-parse -q --verify MERGE_HEAD >/dev/null ||
 		[ -f "$(git rev-parse --git-path SQUASH_MSG)" ]; then
 		:
