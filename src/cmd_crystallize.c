@@ -493,7 +493,10 @@ static int S_commit(struct dtk_ctx *ctx, struct dtk_repo *repo, const struct dtk
 	dtk_buf_release(&sum);
 	dtk_buf_release(&taken);
 	free(files);
-	return rc == 0 ? DTK_EXIT_OK : dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+	/* interrupted: files were written, not all as asked (1, not 2) */
+	return rc == 0                      ? DTK_EXIT_OK
+	       : rc == DTK_REPO_INTERRUPTED ? dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_DRIFT)
+	                                    : dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
 }
 
 /* Runs (or plans) the crystallization with the base and history loaded. */

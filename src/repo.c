@@ -28,7 +28,13 @@ struct dtk_repo {
 static int S_gerr(const char *what)
 {
 	const git_error *e = git_error_last();
-	return dtk_error("%s: %s", what, e && e->message ? e->message : "libgit2 error");
+	const char *m = e && e->message ? e->message : "libgit2 error";
+	size_t n = strlen(m);
+
+	/* libgit2 ends some messages with ": " and a reason it did not have */
+	while (n && (m[n - 1] == ' ' || m[n - 1] == ':'))
+		n--;
+	return dtk_error("%s: %.*s", what, (int)n, m);
 }
 
 /* What S_blob_read says when a file of a merge cannot be read. */
@@ -1170,6 +1176,13 @@ static int S_finish(const struct dtk_repo *r, const struct journal *j, struct il
 		                                  j->has_old ? &j->old_id : NULL,
 		                                  "commit: dtk crystallize") < 0) {
 			S_gerr("cannot move the branch");
+			if (strstr(dtk_error_last(), ".lock'")) {
+				char *why = dtk_xstrdup(dtk_error_last());
+				dtk_error("%s (a git command holds the lock; if none is running, "
+				          "one that stopped left it: remove that file)",
+				          why);
+				free(why);
+			}
 			goto done;
 		}
 	}
@@ -1594,6 +1607,7 @@ done:
 		          "--continue, or drop it with dtk crystallize --abort",
 		          why);
 		free(why);
+		rc = DTK_REPO_INTERRUPTED;
 	}
 	if (!decided)
 		S_lock_rollback(&l);

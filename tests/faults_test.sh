@@ -282,6 +282,22 @@ if [ -n "${DTK_CRASH:-}" ]; then
     fi
     fresh
 fi
+# the branch's ref locked by another git command: the run is decided and its
+# files written when the branch cannot move: exit 1 (not 2, which says
+# nothing was written), the lock named; --continue finishes it once it goes
+branch=$(git symbolic-ref --short HEAD)
+: >".git/refs/heads/$branch.lock"
+rc=0
+"$DTK" crystallize --date $date --eval s=ok >"$scratch/out" 2>&1 || rc=$?
+rm -f ".git/refs/heads/$branch.lock"
+if [ $rc -eq 1 ] && grep -q "cannot move the branch: failed to lock file '.*$branch.lock' for writing (a git command holds the lock" "$scratch/out" &&
+    [ -e .git/dtk-crystallize ] && "$DTK" crystallize --continue >/dev/null 2>&1 &&
+    "$DTK" check >/dev/null 2>&1; then
+    ok "crystallize with the branch's ref locked: exit 1, the lock named; --continue finishes it"
+else
+    ko "crystallize with the branch's ref locked" "exit $rc" "$(cat "$scratch/out")"
+fi
+fresh
 unset TMPDIR
 
 # ---- 4. the modes git keeps ----

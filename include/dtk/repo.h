@@ -20,7 +20,10 @@ enum dtk_repo_status {
 	DTK_REPO_FOUND = 1,    /* dtk_repo_read_head: the file is there */
 	DTK_REPO_UNBORN = 2,   /* dtk_repo_read_head: no commit yet */
 	DTK_REPO_CONFLICT = 1, /* dtk_repo_merged_insights: the files conflict */
-	DTK_REPO_NO_SIDES = 2  /* dtk_repo_merged_insights: git names no commit that fits */
+	DTK_REPO_NO_SIDES = 2, /* dtk_repo_merged_insights: git names no commit that fits */
+	/* dtk_repo_commit: failed once the commit was decided (the error set):
+	 * files may be written, the journal holds the run */
+	DTK_REPO_INTERRUPTED = 3
 };
 
 /* Opens the repository whose work tree holds the base at root. Returns 0
@@ -129,9 +132,10 @@ struct dtk_commit_req {
  * the work tree or the index are left alone), writes the new records and
  * INDEX.md into the work tree, updates the index for those paths, and moves
  * the branch. git's index lock is taken before anything is written and held
- * until the new index replaces the old. Fills commit_hex. Returns 0, or -1
- * with the error set: nothing changed when it fails before the commit is
- * decided; after that the journal holds the run (dtk_repo_continue).
+ * until the new index replaces the old. Fills commit_hex. Returns 0; -1
+ * with the error set when it failed before the commit was decided (nothing
+ * changed); DTK_REPO_INTERRUPTED with the error set when it failed after
+ * (the journal holds the run: dtk_repo_continue).
  */
 int dtk_repo_commit(struct dtk_repo *repo, const struct dtk_commit_req *req, char commit_hex[41]);
 
