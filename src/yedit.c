@@ -730,7 +730,7 @@ static int S_add_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const 
 		return -1;
 	}
 	dtk_buf_putc(&b, ':');
-	if (d->flow_lists) {
+	if (map->style == DTK_YS_FLOW) {
 		dtk_buf_puts(&b, " [");
 		rc = S_flow_map(d, &b, fields, n);
 		dtk_buf_putc(&b, ']');
@@ -750,8 +750,9 @@ static int S_add_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const 
 }
 
 /* Gives key of map, which has no value ("key:", "key: ~"), a list of one
- * map of fields: "key: [{...}]" in a flow file or in place of "~", else
- * block lines below the key. */
+ * map of fields: "key: [{...}]" in a flow map or in place of "~", else
+ * block lines below the key, whatever form the file's other lists have:
+ * the merge driver merges a block list of maps item by item. */
 static int S_fill_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const char *key,
                            const struct dtk_yfield *fields, size_t n)
 {
@@ -761,7 +762,7 @@ static int S_fill_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const
 	int rc, col = dtk_yedit_col(d, k->start) + d->list_indent;
 	size_t at;
 
-	if (map->style == DTK_YS_FLOW || d->flow_lists || S_null(v)) {
+	if (map->style == DTK_YS_FLOW || S_null(v)) {
 		/* after the colon; in place of "~" */
 		dtk_buf_puts(&b, S_null(v) ? "[" : " [");
 		rc = S_flow_map(d, &b, fields, n);

@@ -701,4 +701,19 @@ if [ -n "$line" ] && (cd "$q" && eval "$line") >/dev/null 2>&1 &&
     ok "a folder named with a quote: the line post-merge says runs and fixes INDEX.md"
 else ko "a folder named with a quote: the line post-merge says" "$(cat "$out")"; fi
 
+# both sides declare a contradiction on one entry of a file whose lists are
+# flow: contradicts is written as block lines, which the driver merges item
+# by item (a flow list of maps it could only conflict on whole)
+d=$scratch/md-contradicts
+rm -rf "$d" && cp -R "$md" "$d"
+(cd "$d" && git checkout -q -b two && "$DTK" contradict -q beta-001 beta-002 --note A &&
+    git commit -q -am "A" && git checkout -q - && "$DTK" contradict -q beta-001 alpha-002 --note M &&
+    git commit -q -am "M" && git merge -q --no-edit two) >"$out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && [ -z "$(git -C "$d" status --porcelain)" ] &&
+    [ "$(grep -cE '^      - id: (beta|alpha)-002$' "$d/insights/beta.yaml")" = 2 ] &&
+    (cd "$d" && "$DTK" check -q) >/dev/null 2>&1; then
+    ok "both sides contradict one entry: merged, both kept, INDEX.md rebuilt"
+else ko "both sides contradict one entry" "exit $rc" "$(cat "$out")" "$(git -C "$d" status --short)"; fi
+
 t_done

@@ -142,13 +142,16 @@ static void test_add_map_list_in_schema_order(void **state)
 	        dtk_yedit_append_map(&S_doc, S_doc.root->items[0], "contradicts", NULL, f, 2), 0);
 	assert_int_equal(
 	        dtk_yedit_append_map(&S_doc, S_doc.root->items[1], "contradicts", NULL, f, 2), 0);
-	S_expect("- id: a-1\n  used: 1\n  contradicts: [{id: b-1, status: open}]\n"
+	/* a list of maps in a block entry is block lines (the merge driver
+	 * merges its items one by one), in a flow entry flow */
+	S_expect("- id: a-1\n  used: 1\n  contradicts:\n    - id: b-1\n      status: open\n"
 	         "  superseded_by: a-2\n  superseded: 2026-01-01\n"
 	         "- {id: a-2, contradicts: [{id: b-1, status: open}], superseded_by: a-3}\n");
 }
 
 /* A list of maps added to a key with no value ("contradicts:", which reads
- * as absent): in the file's form of lists, flow or block lines below it. */
+ * as absent): block lines below it (a comment after the key kept), flow in
+ * a flow entry. */
 static void test_append_map_to_empty_key(void **state)
 {
 	static const struct dtk_yfield f[] = {{"id", {"b-1", 0}, NULL, 0},
@@ -160,7 +163,8 @@ static void test_append_map_to_empty_key(void **state)
 	assert_int_equal(dtk_yedit_append_map(&S_doc, e, "contradicts",
 	                                      dtk_yval_get(e, "contradicts"), f, 2),
 	                 0);
-	S_expect("- id: a-1\n  contradicts: [{id: b-1, status: open}] # none\n  used: 1\n");
+	S_expect(
+	        "- id: a-1\n  contradicts: # none\n    - id: b-1\n      status: open\n  used: 1\n");
 	S_open("- id: a-1\n  relates:\n    - a-2\n  contradicts:\n  used: 1\n");
 	e = S_doc.root->items[0];
 	assert_int_equal(dtk_yedit_append_map(&S_doc, e, "contradicts",
