@@ -165,8 +165,10 @@ static void test_every_command(void **state)
 	                         "    verified_by: [paper-b]\n"
 	                         "    created: 2026-07-03\n"
 	                         "    relates: [delta-4b4m6pf]\n"
-	                         "    contradicts: [{id: beta-001, status: resolved, note: both "
-	                         "hold}]\n");
+	                         "    contradicts:\n"
+	                         "      - id: beta-001\n"
+	                         "        status: resolved\n"
+	                         "        note: both hold\n");
 	free(got);
 	got = t_read(dir, "insights/_sources.yaml", NULL);
 	assert_non_null(strstr(got, "  title: Docs D\n- id: paper-e\n  title: 'Paper E: more'\n"
