@@ -86,6 +86,9 @@ static const char *const S_bloom[] = {"remember", "understand", "apply", "analyz
 #define PAGE_DEFAULT 20
 #define PAGE_MAX 100
 #define CLAIM_CHARS 160
+#define REFS_SHOWN 50        /* backlinks a show lists, each list */
+#define ERROR_LINES 20       /* a refusal's lines a tool result holds, the last kept */
+#define ERROR_LINE_BYTES 400 /* and the bytes of each (a value repeated whole is cut) */
 
 #define DATE "a date, YYYY-MM-DD"
 #define DRY_RUN                                                                                    \
@@ -128,7 +131,8 @@ static const struct tool S_tools[] = {
          "(referenced_by: entries relating to or contradicting it). Call it before relying on "
          "or citing an entry that list or search returned in short form, and read any open "
          "contradiction it shows. A node's entries come limit at a time (default 20): "
-         "entries_total counts them, and nextCursor, passed as cursor, gives the next ones.",
+         "entries_total counts them, and nextCursor, passed as cursor, gives the next ones. "
+         "A referenced_by list holds at most 50; referenced_by_total counts a longer one.",
          {"--format", "json"},
          {{"target", 's', 1, NULL, "a node name, or an entry id (<node>-<suffix>)", NULL},
           {"limit", 'p', 0, NULL, "a node's entries per call (1 to 100; default 20)", NULL},
@@ -1036,12 +1040,52 @@ static json_t *S_error_text(const char *text)
 	                 1);
 }
 
-/* Returns the CallToolResult of a command that refused: its messages. */
+/* Appends line s[0..n) to b, cut to ERROR_LINE_BYTES at a character's
+ * start ("…" then). */
+static void S_error_line(struct dtk_buf *b, const char *s, size_t n)
+{
+	size_t k = n;
+
+	if (n > ERROR_LINE_BYTES)
+		for (k = ERROR_LINE_BYTES; k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80; k--)
+			;
+	dtk_buf_put(b, s, k);
+	if (k < n)
+		dtk_buf_puts(b, "…");
+}
+
+/* Returns text (malloc'd) bounded for a model: its first ERROR_LINES - 1
+ * lines and its last (the count of errors), a line saying how many were
+ * left out between, each line cut to ERROR_LINE_BYTES. */
+static char *S_bounded_text(const char *text)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	size_t lines = 0, i = 0, n;
+	const char *p;
+
+	for (p = text; *p; p += n + (p[n] == '\n'), lines++)
+		n = strcspn(p, "\n");
+	for (p = text; *p; p += n + (p[n] == '\n'), i++) {
+		n = strcspn(p, "\n");
+		if (lines > ERROR_LINES && i >= ERROR_LINES - 1 && i + 1 < lines)
+			continue;
+		if (b.len)
+			dtk_buf_putc(&b, '\n');
+		if (lines > ERROR_LINES && i + 1 == lines)
+			dtk_buf_printf(&b, "(%zu lines more, left out)\n", lines - ERROR_LINES);
+		S_error_line(&b, p, n);
+	}
+	dtk_buf_putc(&b, '\0');
+	return dtk_buf_detach(&b);
+}
+
+/* Returns the CallToolResult of a command that refused: its messages,
+ * bounded (S_bounded_text). */
 static json_t *S_error_result(const char *prefix, const struct tool *t, const char *out,
                               const char *err, int status)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
-	char *text;
+	char *text, *bounded;
 	json_t *r;
 
 	dtk_buf_puts(&b, err);
@@ -1050,7 +1094,9 @@ static json_t *S_error_result(const char *prefix, const struct tool *t, const ch
 	if (!b.len)
 		dtk_buf_printf(&b, "the command exited with status %d", status);
 	text = S_mcp_text(prefix, t, dtk_buf_cstr(&b));
-	r = S_error_text(text);
+	bounded = S_bounded_text(text);
+	r = S_error_text(bounded);
+	free(bounded);
 	free(text);
 	dtk_buf_release(&b);
 	return r;
@@ -1276,6 +1322,22 @@ static json_t *S_write_result(const struct tool *t, json_t *j)
 	return r;
 }
 
+/* Cuts each "referenced_by" list of show's object o (the node's and each
+ * of its entries') to REFS_SHOWN items; a list cut gets
+ * "referenced_by_total" beside it. */
+static void S_cut_refs(json_t *o)
+{
+	json_t *refs = json_object_get(o, "referenced_by"), *e;
+	size_t n = json_array_size(refs), i;
+
+	if (n > REFS_SHOWN) {
+		while (json_array_size(refs) > REFS_SHOWN)
+			json_array_remove(refs, json_array_size(refs) - 1);
+		json_object_set_new(o, "referenced_by_total", json_integer((json_int_t)n));
+	}
+	json_array_foreach(json_object_get(o, "entries"), i, e) S_cut_refs(e);
+}
+
 /* Returns the structured content of tool t's output (a new reference), or
  * NULL when it is not what the command promises. */
 static json_t *S_shape(const struct tool *t, const char *out, int status, const struct dtk_page *pg,
@@ -1299,8 +1361,10 @@ static json_t *S_shape(const struct tool *t, const char *out, int status, const 
 		break;
 	case O_OBJECT:
 		j = json_loads(out, 0, NULL);
-		if (json_is_object(j))
+		if (json_is_object(j)) {
+			S_cut_refs(j);
 			return j;
+		}
 		break;
 	case O_PLAN:
 		return S_plan(json_loads(out, 0, NULL),
@@ -1351,6 +1415,20 @@ static int S_compact(char *s)
 	}
 	*w = '\0';
 	return !in && *s == '{' && w[-1] == '}';
+}
+
+/* Returns 1 when show's JSON s holds at most n backlinks in all (each has
+ * a "how" key, which no other object has; a quote inside a string is
+ * escaped, so the key is never found there), else 0. */
+static int S_links_at_most(const char *s, size_t n)
+{
+	size_t k = 0;
+
+	while ((s = strstr(s, "\"how\":")) && k <= n) {
+		k++;
+		s += 6;
+	}
+	return k <= n;
 }
 
 /* Runs the command line a, with the base held in *hold and the page wanted
@@ -1404,7 +1482,8 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 	rc = S_run(&a, hold, t->shape == O_PAGE || t->shape == O_OBJECT ? &page : NULL, &out, &err);
 	if (rc != 0 && rc != t->ok_status) {
 		r = S_error_result(prefix, t, out, err, rc);
-	} else if (t->shape == O_OBJECT && S_compact(out)) { /* produced once */
+	} else if (t->shape == O_OBJECT && S_links_at_most(out, REFS_SHOWN) &&
+	           S_compact(out)) { /* produced once; else cut (S_cut_refs) */
 		r = json_pack("{s:[{s:s}],s:b}", "content", "type", "text", "isError", 0);
 		*raw = out;
 		out = NULL;

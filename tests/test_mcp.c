@@ -599,6 +599,86 @@ static void test_home_replaced(void **state)
 	free(cwd);
 }
 
+/* Returns the text of tool name's error result for args (malloc'd). */
+static char *S_tool_error(struct dtk_mcp *m, const char *name, const char *args)
+{
+	struct dtk_buf msg = DTK_BUF_INIT;
+	json_t *j, *r;
+	char *text;
+
+	dtk_buf_printf(&msg,
+	               "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{"
+	               "\"name\":\"%s\",\"arguments\":%s}}",
+	               name, args);
+	j = S_ask(m, msg.ptr);
+	r = json_object_get(j, "result");
+	assert_true(json_is_true(json_object_get(r, "isError")));
+	text = dtk_xstrdup(json_string_value(
+	        json_object_get(json_array_get(json_object_get(r, "content"), 0), "text")));
+	json_decref(j);
+	dtk_buf_release(&msg);
+	return text;
+}
+
+/* What a model gets is bounded: a show lists 50 backlinks a list (the
+ * count beside), a refusal 20 lines (the last kept, the others counted)
+ * of at most 400 bytes each. */
+static void test_results_bounded(void **state)
+{
+	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base"), *cwd = getcwd(NULL, 0);
+	struct dtk_mcp *m = dtk_mcp_new(0);
+	struct dtk_buf b = DTK_BUF_INIT, v = DTK_BUF_INIT;
+	size_t i, lines = 0;
+	json_t *sc, *e;
+	char *text, *p;
+	(void)state;
+	t_copytree(base, dir);
+	for (i = 0; i < 60; i++)
+		dtk_buf_printf(&b,
+		               "  - id: alpha-%zu\n    title: link %zu\n    claim: Claim %zu.\n"
+		               "    confidence: low\n    source: paper-c\n    created: 2026-07-20\n"
+		               "    relates: [alpha-001]\n",
+		               100 + i, i, i);
+	t_sh(dir, "cat >>insights/alpha.yaml <<'EOF'\n%sEOF", b.ptr);
+	assert_int_equal(chdir(dir), 0);
+	S_init(m);
+	sc = S_tool(m, "show", "{\"target\":\"alpha-001\"}");
+	assert_int_equal(json_array_size(json_object_get(sc, "referenced_by")), 50);
+	assert_true(json_integer_value(json_object_get(sc, "referenced_by_total")) > 60);
+	json_decref(sc);
+	sc = S_tool(m, "show", "{\"target\":\"alpha\",\"limit\":1}");
+	e = json_array_get(json_object_get(sc, "entries"), 0);
+	assert_int_equal(json_array_size(json_object_get(e, "referenced_by")), 50);
+	assert_non_null(json_object_get(e, "referenced_by_total"));
+	json_decref(sc);
+	/* a value repeated whole in a message is cut */
+	for (i = 0; i < 5000; i++)
+		dtk_buf_putc(&v, 'x');
+	b.len = 0;
+	dtk_buf_printf(&b, "{\"target\":\"%s\"}", v.ptr);
+	text = S_tool_error(m, "show", b.ptr);
+	assert_true(strlen(text) < 600);
+	assert_non_null(strstr(text, "…"));
+	free(text);
+	/* 30 invalid entries: 20 lines, the count of the others, the last */
+	t_sh(dir, "sed -i 's/^    confidence: low$/    confidence: lowx/' insights/alpha.yaml");
+	text = S_tool_error(m, "list", "{}");
+	for (p = text; p; p = strchr(p + 1, '\n'))
+		lines++;
+	assert_int_equal(lines, 21);
+	assert_non_null(strstr(text, " lines more, left out)\n"));
+	assert_non_null(strstr(strrchr(text, '\n'), "errors"));
+	free(text);
+	assert_int_equal(chdir(cwd), 0);
+	dtk_mcp_free(m);
+	t_rmtree(dir);
+	dtk_buf_release(&b);
+	dtk_buf_release(&v);
+	free(dir);
+	free(base);
+	free(cwd);
+}
+
 /* The base held: changes seen by the watch of insights/ (inotify)... */
 static void test_held_base(void **state)
 {
@@ -1050,6 +1130,7 @@ int main(void)
 	        cmocka_unit_test(test_tools_call),
 	        cmocka_unit_test(test_held_base),
 	        cmocka_unit_test(test_home_replaced),
+	        cmocka_unit_test(test_results_bounded),
 	        cmocka_unit_test(test_held_base_unwatched),
 	        cmocka_unit_test(test_reindex_tool),
 	        cmocka_unit_test(test_held_same_bytes),
