@@ -192,6 +192,32 @@ void dtk_write_print_entries(struct dtk_write *w, const char *const *ids, size_t
 	dtk_write_put_json(w, &b);
 }
 
+/* Prints an error for each of ids[0..n) that is no entry id or names no
+ * entry, named by the argument it came from, then one "see" line. Returns
+ * DTK_EXIT_OK when there is none, else DTK_EXIT_INVALID. */
+static int S_bad_ids(struct dtk_write *w, const char **ids, size_t n)
+{
+	const char **ok = dtk_xcalloc(n + 1, sizeof(*ok));
+	size_t i, m = 0, plen;
+	int bad = 0, k;
+
+	for (i = 0; i < n; i++) {
+		if (dtk_entry_id_split(ids[i], &plen)) {
+			ok[m++] = ids[i];
+			continue;
+		}
+		fprintf(w->ctx->err,
+		        "dtk %s: error: <entry-id> '%s' is not an entry id (<node>-<suffix>)\n",
+		        w->cmd, dtk_esc(ids[i]));
+		bad++;
+	}
+	k = dtk_write_unknown_entries(w, "<entry-id>", ok, m);
+	free(ok);
+	if (k < 0)
+		return DTK_EXIT_INVALID;
+	return bad + k ? dtk_cmd_usage_see(w->ctx, w->cmd) : DTK_EXIT_OK;
+}
+
 int dtk_write_each(struct dtk_write *w, int argc, char **argv, int first, dtk_write_edit_fn fn,
                    void *arg)
 {
@@ -206,13 +232,10 @@ int dtk_write_each(struct dtk_write *w, int argc, char **argv, int first, dtk_wr
 		if (i == n)
 			ids[n++] = argv[k];
 	}
-	/* every id that names no entry, not the first only */
-	for (i = 0; i < n; i++)
-		if (!dtk_entry_id_split(ids[i], &times))
-			break;
-	if (i == n && (k = dtk_write_unknown_entries(w, "<entry-id>", ids, n)) != 0)
-		rc = k < 0 ? DTK_EXIT_INVALID : dtk_cmd_usage_see(w->ctx, w->cmd);
-	for (i = 0; i < n && rc == DTK_EXIT_OK; i++) {
+	if ((rc = S_bad_ids(w, ids, n)) != DTK_EXIT_OK)
+		goto done;
+	/* every entry refused, not the first only: nothing is written then */
+	for (i = 0; i < n; i++) {
 		struct dtk_wfile *f = NULL;
 		const struct dtk_yval *e = dtk_write_entry(w, ids[i], &f);
 		if (!e) {
@@ -221,12 +244,15 @@ int dtk_write_each(struct dtk_write *w, int argc, char **argv, int first, dtk_wr
 		}
 		for (times = 0, k = first; k < argc; k++)
 			times += !strcmp(argv[k], ids[i]);
-		rc = fn(w, f, e, ids[i], times, &lines, arg);
+		if ((k = fn(w, f, e, ids[i], times, &lines, arg)) != DTK_EXIT_OK &&
+		    rc == DTK_EXIT_OK)
+			rc = k;
 	}
 	if (rc == DTK_EXIT_OK)
 		rc = dtk_write_commit(w);
 	if (rc == DTK_EXIT_OK || (rc == DTK_EXIT_DRIFT && !w->opts.dry_run))
 		dtk_write_print_entries(w, ids, n, 1, dtk_buf_cstr(&lines));
+done:
 	dtk_buf_release(&lines);
 	free(ids);
 	return rc;

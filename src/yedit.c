@@ -392,6 +392,13 @@ static int S_block_items(struct dtk_ydoc *d, struct dtk_buf *b, const struct dtk
 
 /* Appends "key: value" of a block mapping whose keys stand at column kcol
  * (no line break after it). */
+/* Returns the column of block map's keys: where the map starts, which is
+ * its first key's column, or its '?' when that key is explicit ("- ? id"). */
+static int S_key_col(const struct dtk_ydoc *d, const struct dtk_yval *map)
+{
+	return dtk_yedit_col(d, map->start);
+}
+
 static int S_block_field(struct dtk_ydoc *d, struct dtk_buf *b, const struct dtk_yfield *f,
                          int kcol)
 {
@@ -498,7 +505,7 @@ static int S_add_field(struct dtk_ydoc *d, const struct dtk_yval *map, const str
 		dtk_buf_release(&b);
 		return 0;
 	}
-	kcol = dtk_yedit_col(d, map->items[0]->start);
+	kcol = S_key_col(d, map);
 	dtk_ytext_spaces(&b, kcol);
 	if (S_block_field(d, &b, f, kcol) == 0) {
 		at = dtk_ytext_line_end(d->buf, d->len,
@@ -723,7 +730,7 @@ static int S_add_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const 
 		dtk_buf_release(&b);
 		return rc;
 	}
-	kcol = dtk_yedit_col(d, map->items[0]->start);
+	kcol = S_key_col(d, map);
 	dtk_ytext_spaces(&b, kcol);
 	if (S_scalar(d, &b, (struct dtk_yscalar){key, 0}, DTK_YEMIT_BLOCK, kcol) < 0) {
 		dtk_buf_release(&b);

@@ -1,4 +1,5 @@
 /* yemit.c: scalars quoted by libyaml's emitter (see yemit.h). */
+#define _GNU_SOURCE /* memmem */
 #include "dtk/yemit.h"
 
 #include "dtk/ytree.h"
@@ -50,7 +51,25 @@ static int S_write(void *data, unsigned char *buffer, size_t size)
 
 /* Emits a one-value document: {k: s} in block context, [s] in flow
  * context; returns 0, or -1 when libyaml refuses s. */
-static int S_emit_doc(struct dtk_buf *doc, const char *s, size_t len, int where, int multiline)
+/* How S_emit_doc writes a value of several lines: as a literal block (in
+ * block context), or double-quoted, with its line breaks escaped. */
+enum lines { ONE_LINE, LINES_BLOCK, LINES_QUOTED };
+
+/* Returns the way s[0..len) is written (enum lines): a value holding NEL,
+ * LS or PS beside LF is double-quoted, since a literal block would make
+ * each a line break of its own. */
+static enum lines S_lines(const char *s, size_t len)
+{
+	if (!memchr(s, '\n', len))
+		return ONE_LINE;
+	if (memmem(s, len, "\xC2\x85", 2) || memmem(s, len, "\xE2\x80\xA8", 3) ||
+	    memmem(s, len, "\xE2\x80\xA9", 3))
+		return LINES_QUOTED;
+	return LINES_BLOCK;
+}
+
+static int S_emit_doc(struct dtk_buf *doc, const char *s, size_t len, int where,
+                      enum lines multiline)
 {
 	yaml_emitter_t e;
 	yaml_event_t ev[8];
@@ -58,9 +77,10 @@ static int S_emit_doc(struct dtk_buf *doc, const char *s, size_t len, int where,
 	size_t n = 0, i;
 	int ok = 1, plain = dtk_yemit_plain_safe(s, len);
 
-	if (multiline)
-		style = where == DTK_YEMIT_BLOCK ? YAML_LITERAL_SCALAR_STYLE
-		                                 : YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+	if (multiline != ONE_LINE)
+		style = where == DTK_YEMIT_BLOCK && multiline == LINES_BLOCK
+		                ? YAML_LITERAL_SCALAR_STYLE
+		                : YAML_DOUBLE_QUOTED_SCALAR_STYLE;
 	ok &= yaml_stream_start_event_initialize(&ev[n++], YAML_UTF8_ENCODING);
 	ok &= yaml_document_start_event_initialize(&ev[n++], NULL, NULL, NULL, 1);
 	if (where == DTK_YEMIT_BLOCK) {
@@ -143,7 +163,7 @@ int dtk_yemit_scalar(struct dtk_buf *out, const char *s, size_t len, int where, 
 	const char *p, *end;
 	int rc = -1;
 
-	if (len > (size_t)2147483647 || S_emit_doc(&doc, s, len, where, !!memchr(s, '\n', len)))
+	if (len > (size_t)2147483647 || S_emit_doc(&doc, s, len, where, S_lines(s, len)))
 		goto done;
 	p = dtk_buf_cstr(&doc);
 	end = p + doc.len;

@@ -293,6 +293,18 @@ static void test_messages(void **state)
 	                           "dtk use: error: <entry-id> 'alpah-002': no such entry; did "
 	                           "you mean 'alpha-002'?\nsee 'dtk use --help'\n");
 	t_run_free(&r);
+	/* one that is no id does not hide the others, nor they it */
+	RUN(r, dir, 2, "use", "alpha-009", "nope", "alpha-001");
+	assert_string_equal(r.err, "dtk use: error: <entry-id> 'nope' is not an entry id "
+	                           "(<node>-<suffix>)\n"
+	                           "dtk use: error: <entry-id> 'alpha-009': no such entry; did "
+	                           "you mean 'alpha-001'?\nsee 'dtk use --help'\n");
+	t_run_free(&r);
+	/* every entry refused, not the first only */
+	RUN(r, dir, 2, "confidence", "medium", "alpha-002", "beta-001");
+	assert_string_equal(r.err, "dtk confidence: error: alpha-002 is medium already\n"
+	                           "dtk confidence: error: beta-001 is medium already\n");
+	t_run_free(&r);
 	RUN(r, dir, 2, "add", "beta", "--title", "t", "--claim", "c", "--source", "paper-x",
 	    "--confidence", "low", "--verified-by", "paper-c", "--verified-by", "papr-b",
 	    "--relates", "alpha-001", "--relates", "beta-077", "--relates", "other:x-001");

@@ -149,6 +149,18 @@ static void test_add_map_list_in_schema_order(void **state)
 	         "- {id: a-2, contradicts: [{id: b-1, status: open}], superseded_by: a-3}\n");
 }
 
+/* An entry whose first key is explicit ("- ? id"): a key added goes at the
+ * mapping's column, where "?" is, not at the first key's text. */
+static void test_add_key_after_explicit_key(void **state)
+{
+	(void)state;
+	S_open("- ? id\n  : a-001\n  title: t\n  created: 2026-01-01\n");
+	assert_int_equal(dtk_yedit_set_key(&S_doc, S_doc.root->items[0], "used", S_raw("1"),
+	                                   dtk_yedit_entry_keys),
+	                 0);
+	S_expect("- ? id\n  : a-001\n  title: t\n  created: 2026-01-01\n  used: 1\n");
+}
+
 /* A list of maps added to a key with no value ("contradicts:", which reads
  * as absent): block lines below it (a comment after the key kept), flow in
  * a flow entry. */
@@ -587,6 +599,7 @@ int main(void)
 	        cmocka_unit_test(test_set_count_keeps_comment),
 	        cmocka_unit_test(test_set_keeps_line_comment),
 	        cmocka_unit_test(test_add_map_list_in_schema_order),
+	        cmocka_unit_test(test_add_key_after_explicit_key),
 	        cmocka_unit_test(test_append_map_to_empty_key),
 	        cmocka_unit_test(test_append_to_null),
 	        cmocka_unit_test(test_add_key_in_schema_order),

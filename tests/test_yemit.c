@@ -149,6 +149,20 @@ static void test_styles(void **state)
 	assert_string_equal(S_emit("x, y", DTK_YEMIT_FLOW, 0), "'x, y'");
 	assert_string_equal(S_emit("a\nb", DTK_YEMIT_BLOCK, 4), "|-\n      a\n      b");
 	assert_string_equal(S_emit("a\nb", DTK_YEMIT_FLOW, 4), "\"a\\nb\"");
+	/* NEL, LS or PS beside a line break: a literal block would make each a
+	 * break of its own, so the value is double-quoted, each escaped */
+	assert_string_equal(S_emit("a\xe2\x80\xa8"
+	                           "b\nc",
+	                           DTK_YEMIT_BLOCK, 4),
+	                    "\"a\\Lb\\nc\"");
+	assert_string_equal(S_emit("a\xe2\x80\xa9"
+	                           "b\nc",
+	                           DTK_YEMIT_BLOCK, 4),
+	                    "\"a\\Pb\\nc\"");
+	assert_string_equal(S_emit("a\xc2\x85"
+	                           "b\nc",
+	                           DTK_YEMIT_BLOCK, 4),
+	                    "\"a\\Nb\\nc\"");
 	assert_true(dtk_yemit_plain_safe("collective-communication-001", 28));
 	assert_false(dtk_yemit_plain_safe("yes", 3));
 	assert_false(dtk_yemit_plain_safe("", 0));
