@@ -9,6 +9,22 @@ struct con {
 	const char *other, *note;
 };
 
+/* Refuses the contradiction of id and other, declared already on e (the
+ * entry holder, which names other): its status and note said, and dtk
+ * resolve named while it is open. */
+static int S_declared(struct dtk_write *w, const struct dtk_yval *e, const char *holder,
+                      const char *other)
+{
+	int k = dtk_yval_list_find(e, "contradicts", other, "id");
+	const struct dtk_yval *x = dtk_yval_get(e, "contradicts")->items[k];
+	const char *st = dtk_yval_str(x, "status"), *note = dtk_yval_str(x, "note");
+	int open = st && !strcmp(st, "open");
+
+	return dtk_write_refuse(w, "%s already has a contradiction with %s (%s%s%s)%s", holder,
+	                        other, st ? st : "?", note ? ": " : "", note ? note : "",
+	                        open ? "; dtk resolve closes it" : "");
+}
+
 static int S_contradict(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval *e,
                         const char *id, size_t times, struct dtk_buf *lines, void *arg)
 {
@@ -21,23 +37,12 @@ static int S_contradict(struct dtk_write *w, struct dtk_wfile *f, const struct d
 	if (!strcmp(c->other, id))
 		return dtk_write_refuse(w, "an entry does not contradict itself");
 	if (dtk_yval_list_find(e, "contradicts", c->other, "id") >= 0)
-		return dtk_write_refuse(w,
-		                        "%s already has a contradiction with %s (dtk resolve "
-		                        "closes it)",
-		                        id, c->other);
+		return S_declared(w, e, id, c->other);
 	{ /* declared from the other side: one contradiction, named once */
 		struct dtk_wfile *of = NULL;
 		const struct dtk_yval *o = dtk_write_find(w, c->other, &of);
-		int k = o ? dtk_yval_list_find(o, "contradicts", id, "id") : -1;
-		if (k >= 0) {
-			const struct dtk_yval *x = dtk_yval_get(o, "contradicts")->items[k];
-			const char *st = dtk_yval_str(x, "status"), *note = dtk_yval_str(x, "note");
-			int open = st && !strcmp(st, "open");
-			return dtk_write_refuse(
-			        w, "%s already has a contradiction with %s (%s%s%s)%s", c->other,
-			        id, st ? st : "?", note ? ": " : "", note ? note : "",
-			        open ? "; dtk resolve closes it" : "");
-		}
+		if (o && dtk_yval_list_find(o, "contradicts", id, "id") >= 0)
+			return S_declared(w, o, c->other, id);
 	}
 	if (dtk_yedit_append_map(&f->doc, e, "contradicts", l, fields, 3) < 0)
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);

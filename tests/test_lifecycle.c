@@ -479,6 +479,16 @@ static void test_contradictions_either_side(void **state)
 	assert_string_equal(r.err, "dtk contradict: error: alpha-003 already has a contradiction "
 	                           "with beta-001 (resolved)\n");
 	t_run_free(&r);
+	/* asked from its own side: the same words */
+	RUN(r, dir, 2, "contradict", "alpha-003", "alpha-001", "--note", "again");
+	assert_string_equal(r.err, "dtk contradict: error: alpha-003 already has a contradiction "
+	                           "with alpha-001 (open: 与 alpha-001 的前提冲突); dtk resolve "
+	                           "closes it\n");
+	t_run_free(&r);
+	RUN(r, dir, 2, "contradict", "alpha-003", "beta-001", "--note", "again");
+	assert_string_equal(r.err, "dtk contradict: error: alpha-003 already has a contradiction "
+	                           "with beta-001 (resolved)\n");
+	t_run_free(&r);
 	RUN(r, dir, 2, "resolve", "alpha-001", "beta-001");
 	assert_string_equal(r.err, "dtk resolve: error: alpha-001 and beta-001 have no "
 	                           "contradiction (on either entry)\n");
