@@ -438,6 +438,11 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
 		return S_qerror(q, E_PARAMS, "params must be an object");
 	if (!strcmp(method, "server/discover"))
 		return S_result(q, S_discover(m));
+	/* a protocolVersion that is no string is refused, not taken for the
+	 * newest version (capabilities and clientInfo are not needed here) */
+	if (!q->modern && !strcmp(method, "initialize") &&
+	    !json_is_string(json_object_get(params, "protocolVersion")))
+		return S_qerror(q, E_PARAMS, "initialize needs params.protocolVersion, a string");
 	if (!q->modern && !strcmp(method, "initialize"))
 		return S_result(q, S_initialize(m, params));
 	if (!q->modern && !strcmp(method, "ping"))

@@ -166,6 +166,12 @@ static void test_jsonrpc_errors(void **state)
 	}
 	assert_null(S_ask(m, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
 	                     "\"params\":{\"requestId\":18446744073709551616}}"));
+	/* initialize without a protocolVersion string */
+	S_expect_error(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}", -32602, 0);
+	S_expect_error(m,
+	               "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+	               "{\"protocolVersion\":42}}",
+	               -32602, 0);
 	/* notifications and responses get no answer */
 	assert_null(S_ask(m, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"));
 	assert_null(S_ask(m, "{\"jsonrpc\":\"2.0\",\"method\":\"nope\"}"));
