@@ -53,7 +53,7 @@ static int S_render(struct dtk_ctx *ctx, const struct dtk_memfile *files, size_t
 	}
 	index = dtk_index_render(kb);
 	rc = dtk_file_write_atomic(ours, index, strlen(index)) < 0
-	             ? dtk_cmd_fail(ctx, "merge-driver", 1)
+	             ? dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID)
 	             : 0;
 	free(index);
 	dtk_kb_free(kb);
@@ -88,7 +88,7 @@ static int S_merge_file(struct dtk_ctx *ctx, char **argv, int argc, const char *
 
 	for (i = 0; i < 3; i++)
 		if (dtk_file_read(&text[i], &len[i], argv[1 + i], DTK_MAX_FILE_BYTES) < 0) {
-			rc = dtk_cmd_fail(ctx, "merge-driver", 1);
+			rc = dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
 			goto done;
 		}
 	dtk_merge_in_init(&in, name, text, len);
@@ -98,7 +98,7 @@ static int S_merge_file(struct dtk_ctx *ctx, char **argv, int argc, const char *
 	if (out.notes.len)
 		fprintf(ctx->err, "%s", out.notes.ptr);
 	if (dtk_file_write_atomic(argv[2], out.text, out.len) < 0)
-		rc = dtk_cmd_fail(ctx, "merge-driver", 1);
+		rc = dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
 	else if (rc)
 		fprintf(ctx->err,
 		        "dtk merge-driver: %s: conflicts marked; resolve them, then run 'dtk "
@@ -122,7 +122,7 @@ static int S_merge_text(struct dtk_ctx *ctx, char **argv, int argc)
 
 	for (i = 0; i < 3; i++)
 		if (dtk_file_read(&text[i], &len[i], argv[1 + i], DTK_MAX_FILE_BYTES) < 0) {
-			rc = dtk_cmd_fail(ctx, "merge-driver", 1);
+			rc = dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
 			goto done;
 		}
 	fprintf(ctx->err,
@@ -132,7 +132,7 @@ static int S_merge_text(struct dtk_ctx *ctx, char **argv, int argc)
 	rc = dtk_git_merge_text(&out, &olen, text, len, argc > 5 ? argv[5] : NULL,
 	                        argc > 6 ? argv[6] : NULL);
 	if (rc < 0 || dtk_file_write_atomic(argv[2], out, olen) < 0)
-		rc = dtk_cmd_fail(ctx, "merge-driver", 1);
+		rc = dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
 done:
 	for (i = 0; i < 3; i++)
 		free(text[i]);
@@ -188,7 +188,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	root = S_root(argv[4]);
 	if (!root || dtk_repo_open(&repo, root) < 0) {
 		free(root);
-		return dtk_cmd_fail(ctx, "merge-driver", 1);
+		return dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
 	}
 	rc = dtk_repo_merged_insights(repo, (const char *const *)argv + 1, S_merge_node, &files,
 	                              &n);
@@ -208,7 +208,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		        "alone before you commit it\n",
 		        argv[4]);
 	else if (rc < 0)
-		rc = dtk_cmd_fail(ctx, "merge-driver", 1);
+		rc = dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
 	else
 		rc = S_render(ctx, files, n, argv[2]);
 	rc = rc == DTK_REPO_NO_SIDES ? 0 : rc;

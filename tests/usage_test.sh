@@ -86,6 +86,9 @@ t "$(see crystallize "a run needs --eval SCENARIO=VERDICT (or --plan for the wor
 t "$(see crystallize "unexpected argument 'now'")" crystallize --plan now
 t "$(see setup-git "unexpected argument 'now'")" setup-git now
 t "$(see merge-driver "missing <theirs> (git passes %O %A %B %P)")" merge-driver a b
+# a file it cannot read: an error (2), not a conflict (1)
+t "dtk merge-driver: error: cannot open /nonexistent/a: No such file or directory" \
+    merge-driver /nonexistent/a b c insights/x.yaml
 
 # an operand that starts with '-': named whole, with '--', which ends the options
 dash="is not an option: put '--' before an argument that starts with '-' ('--' ends the options)"
