@@ -788,6 +788,23 @@ static int S_put(FILE *out, char sep, char *r)
 	return 1;
 }
 
+/* Returns 1 when a message of batch after item i is a
+ * notifications/cancelled for request id (the batch is all in the input:
+ * its cancellation is waiting when the request's turn comes). */
+static int S_batch_cancelled(json_t *batch, size_t i, json_t *id)
+{
+	json_t *c;
+
+	for (i++; id && (c = json_array_get(batch, i)); i++)
+		if (json_is_string(json_object_get(c, "method")) &&
+		    !strcmp(json_string_value(json_object_get(c, "method")),
+		            "notifications/cancelled") &&
+		    !json_object_get(c, "id") &&
+		    json_equal(json_object_get(json_object_get(c, "params"), "requestId"), id))
+			return 1;
+	return 0;
+}
+
 /* Answers a batch (a non-empty array) as protocol 2025-03-26 has them: an
  * array of the responses due, in order, written to out as each is made (so
  * that only one is held at a time), or nothing when none is due
@@ -807,6 +824,8 @@ static int S_batch(struct dtk_mcp *m, json_t *batch, FILE *out)
 		    json_is_object(item) && json_object_get(item, "id"))
 			r = S_error(json_incref(json_object_get(item, "id")), E_REQUEST,
 			            "initialize must not be part of a batch");
+		else if (S_batch_cancelled(batch, i, json_object_get(item, "id")))
+			r = NULL; /* cancelled by a later message of the batch: not run */
 		else
 			r = S_message(m, item);
 		any |= S_put(out, any ? ',' : '[', r);

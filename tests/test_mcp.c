@@ -864,6 +864,16 @@ static void test_batches(void **state)
 	json_decref(j);
 	/* notifications only: no answer; an empty batch is one invalid request */
 	assert_null(S_raw(m, "[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}]"));
+	/* a request cancelled by a later message of its batch is not run */
+	r = S_raw(m, "[{\"jsonrpc\":\"2.0\",\"id\":\"w\",\"method\":\"ping\"},"
+	             "{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"method\":\"ping\"},"
+	             "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
+	             "\"params\":{\"requestId\":\"w\"}}]");
+	j = json_loads(r, 0, NULL);
+	free(r);
+	assert_int_equal(json_array_size(j), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(j, 0), "id")), "x");
+	json_decref(j);
 	S_expect_error(m, "[]", -32600, 1);
 	S_expect_version(m, "2025-06-18", "2025-06-18");
 	S_expect_error(m, batch, -32600, 1);
