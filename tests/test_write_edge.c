@@ -225,8 +225,8 @@ static void test_messages_escape_arguments(void **state)
 	struct t_run r;
 	(void)state;
 	RUN(r, dir, 2, "use", "alpha-001\ndtk: forged\x1b[2J");
-	assert_string_equal(r.err, "dtk use: error: 'alpha-001\\ndtk: forged\\x1b[2J' is not an "
-	                           "entry id (<node>-<suffix>)\nsee 'dtk use --help'\n");
+	assert_string_equal(r.err, "dtk use: error: <entry-id> 'alpha-001\\ndtk: forged\\x1b[2J' "
+	                           "is not an entry id (<node>-<suffix>)\nsee 'dtk use --help'\n");
 	t_run_free(&r);
 	/* a refusal too: one line */
 	RUN(r, dir, 2, "edit", "alpha-001", "--source", "bad\ndtk edit: forged");
