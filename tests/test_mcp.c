@@ -503,6 +503,18 @@ static void S_review_beta(const char *dir, const char *date)
 	t_run_free(&r);
 }
 
+/* Ends a test run in a base of its own at dir: back to cwd, m freed, the
+ * base removed, the names freed. */
+static void S_leave(struct dtk_mcp *m, char *dir, char *base, char *cwd)
+{
+	assert_int_equal(chdir(cwd), 0);
+	dtk_mcp_free(m);
+	t_rmtree(dir);
+	free(dir);
+	free(base);
+	free(cwd);
+}
+
 /* The read-only tools that load the whole base share one between calls,
  * loaded again only when a file changed: also when another process writes
  * it (here a dtk review run beside the session), whose change the next
@@ -570,12 +582,7 @@ static void S_held_base(void)
 	json_decref(S_tool(m, "list", "{\"node\":\"beta\"}"));
 	assert_int_equal(dtk_mcp_base_loads(m), 7);
 	unsetenv("DTK_TEST_CACHE_GRAIN_NS");
-	assert_int_equal(chdir(cwd), 0);
-	dtk_mcp_free(m);
-	t_rmtree(dir);
-	free(dir);
-	free(base);
-	free(cwd);
+	S_leave(m, dir, base, cwd);
 }
 
 /* The directory served replaced at its path (removed and copied back, as a
@@ -597,12 +604,7 @@ static void test_home_replaced(void **state)
 	sc = S_tool(m, "list", "{\"node\":\"beta\"}");
 	assert_string_equal(S_fresh(sc, "beta-001"), "2026-11-29");
 	json_decref(sc);
-	assert_int_equal(chdir(cwd), 0);
-	dtk_mcp_free(m);
-	t_rmtree(dir);
-	free(dir);
-	free(base);
-	free(cwd);
+	S_leave(m, dir, base, cwd);
 }
 
 /* Returns the text of tool name's error result for args (malloc'd). */
@@ -675,14 +677,9 @@ static void test_results_bounded(void **state)
 	assert_non_null(strstr(text, " lines more, left out)\n"));
 	assert_non_null(strstr(strrchr(text, '\n'), "errors"));
 	free(text);
-	assert_int_equal(chdir(cwd), 0);
-	dtk_mcp_free(m);
-	t_rmtree(dir);
 	dtk_buf_release(&b);
 	dtk_buf_release(&v);
-	free(dir);
-	free(base);
-	free(cwd);
+	S_leave(m, dir, base, cwd);
 }
 
 /* The base held: changes seen by the watch of insights/ (inotify)... */
