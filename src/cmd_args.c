@@ -193,11 +193,28 @@ const char *const *dtk_args_list(const struct dtk_args *a, int key, size_t *n)
 	return x ? x->list : NULL;
 }
 
+/* Returns what of the operands placeholders what ("<level> <entry-id>...")
+ * is missing when given of them were: the first given skipped, when what
+ * is only placeholders (else what whole). */
+static const char *S_missing(const char *what, int given)
+{
+	const char *p = what, *sp;
+
+	for (sp = what; *sp; sp++)
+		if ((sp == what || sp[-1] == ' ') && *sp != '<')
+			return what;
+	while (given-- > 0 && (sp = strchr(p, ' ')) != NULL)
+		p = sp + 1;
+	return p;
+}
+
 int dtk_args_operands(struct dtk_ctx *ctx, const struct dtk_args *a, int min, int max,
                       const char *what)
 {
 	if (a->argc < min)
-		return dtk_cmd_usage_error(ctx, a->cmd->name, "missing %s", what), -1;
+		return dtk_cmd_usage_error(ctx, a->cmd->name, "missing %s",
+		                           S_missing(what, a->argc)),
+		       -1;
 	if (a->argc > max)
 		return dtk_cmd_usage_error(ctx, a->cmd->name, "unexpected argument '%s'",
 		                           a->argv[max]),

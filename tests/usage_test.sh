@@ -76,6 +76,10 @@ t "$(see show "missing <node|entry-id>")" show
 t "$(see show "unexpected argument 'beta'")" show alpha beta
 t "$(see show "'../INDEX' is not a node name or entry id")" show ../INDEX
 t "$(see next-id "missing <node>")" next-id
+# only what is missing: the operands given are not named again
+t "$(see confidence "missing <level> <entry-id>...")" confidence
+t "$(see confidence "missing <entry-id>...")" confidence high
+t "$(see relate "missing <other-id>")" relate alpha-001
 t "$(see next-id "'insights/alpha.yaml' is not a node name; did you mean 'alpha'?")" \
     next-id insights/alpha.yaml
 t "$(see next-id "unknown option '--width'")" next-id --width 4 alpha
