@@ -306,6 +306,8 @@ static void test_open_at(void **state)
 	assert_int_equal(dtk_file_open_at(&fd, dfd, "dir.yaml"), 2);
 	assert_int_equal(fd, -1);
 	close(dfd);
+	t_rmtree(dir);
+	free(dir);
 }
 
 int main(void)
