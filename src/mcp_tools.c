@@ -1417,18 +1417,33 @@ static int S_compact(char *s)
 	return !in && *s == '{' && w[-1] == '}';
 }
 
-/* Returns 1 when show's JSON s holds at most n backlinks in all (each has
- * a "how" key, which no other object has; a quote inside a string is
- * escaped, so the key is never found there), else 0. */
-static int S_links_at_most(const char *s, size_t n)
+/* Returns 1 when each "referenced_by" list of show's JSON s holds at most
+ * n backlinks, else 0 (then cut: S_cut_refs). A backlink is an object of
+ * strings only, so a list ends at the first ']' outside a string; the key
+ * is never found inside one (a quote there is escaped). */
+static int S_refs_fit(const char *s, size_t n)
 {
-	size_t k = 0;
+	const char *p = s;
+	size_t k;
+	int in;
 
-	while ((s = strstr(s, "\"how\":")) && k <= n) {
-		k++;
-		s += 6;
+	while ((p = strstr(p, "\"referenced_by\":")) != NULL) {
+		p += 16;
+		p += strspn(p, " \t\r\n");
+		if (*p != '[')
+			continue;
+		for (k = 0, in = 0, p++; *p && (in || *p != ']'); p++) {
+			if (in && *p == '\\' && p[1])
+				p++;
+			else if (*p == '"')
+				in = !in;
+			else if (!in && *p == '{')
+				k++;
+		}
+		if (k > n)
+			return 0;
 	}
-	return k <= n;
+	return 1;
 }
 
 /* Runs the command line a, with the base held in *hold and the page wanted
@@ -1482,7 +1497,7 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 	rc = S_run(&a, hold, t->shape == O_PAGE || t->shape == O_OBJECT ? &page : NULL, &out, &err);
 	if (rc != 0 && rc != t->ok_status) {
 		r = S_error_result(prefix, t, out, err, rc);
-	} else if (t->shape == O_OBJECT && S_links_at_most(out, REFS_SHOWN) &&
+	} else if (t->shape == O_OBJECT && S_refs_fit(out, REFS_SHOWN) &&
 	           S_compact(out)) { /* produced once; else cut (S_cut_refs) */
 		r = json_pack("{s:[{s:s}],s:b}", "content", "type", "text", "isError", 0);
 		*raw = out;
