@@ -228,7 +228,8 @@ int dtk_repo_trailer(const char *message, const char *key, const char *value)
 
 /* Calls fn with commit c as a step of the walk: rel's text at c (blob, when
  * not NULL) and at its first parent (pblob, when not NULL). */
-/* The parents of a commit met by the walk, as far as they can be read. */
+/* The parents of a commit whose files the walk compares (every parent is
+ * walked; a commit with more is met for its trailer only). */
 #define WALK_MAX_PARENTS 16
 
 /* Calls fn for commit c with the walked file's blob (NULL: met for its
@@ -348,14 +349,15 @@ static int S_meet(struct dtk_repo *r, struct walk *w, git_commit *c, const char 
 	int has = S_lookup(r, c, rel, &blob) == 0, cut = n > WALK_MAX_PARENTS, changed = has,
 	    rc = 0;
 
-	for (i = 0; i < n && i < WALK_MAX_PARENTS; i++) {
+	for (i = 0; i < n; i++) {
 		git_commit *p = NULL;
 		/* a parent that cannot be read: history is cut off there */
 		if (git_commit_parent(&p, c, (unsigned)i) < 0) {
 			cut = 1;
 			continue;
 		}
-		if (has && S_lookup(r, p, rel, &pblobs[k]) == 0 &&
+		/* past WALK_MAX_PARENTS (an octopus): walked on, not compared */
+		if (has && i < WALK_MAX_PARENTS && S_lookup(r, p, rel, &pblobs[k]) == 0 &&
 		    git_oid_equal(&pblobs[k++], &blob))
 			changed = 0;
 		if (S_see(w, git_commit_id(p)))

@@ -531,6 +531,19 @@ cryst "$r" 2026-09-15 --dry-run
 same "merged with a merge commit: the next run counts the change made beside it" \
     "$(grep -c 'alpha: apply→analyze' "$out")" "1"
 
+# a run on the 17th branch of an octopus merge: every parent is walked
+fresh cr-octopus
+(cd "$r" && for i in $(seq 1 16); do
+    git checkout -q -b "o$i" && echo "$i" >"f$i" && git add "f$i" && git commit -q -m "o$i" &&
+        git checkout -q -
+done && git checkout -q -b o17) >/dev/null 2>&1
+cryst "$r" 2026-08-15
+run=$(git -C "$r" rev-parse --short=12 HEAD)
+git -C "$r" checkout -q -
+git -C "$r" merge -q --no-edit $(seq -f 'o%g' 1 17) >/dev/null 2>&1
+same "an octopus of 17: dtk log names the run made on its last branch" \
+    "$(cd "$r" && "$DTK" log | head -n 1 | awk '{print $2}')" "$run"
+
 # ---- 5. the INDEX.md merge driver under every git operation that merges ----
 
 # A base set up for the driver, and two changes that each move INDEX.md
