@@ -188,8 +188,9 @@ static const struct tool S_tools[] = {
          "Entries alike a text",
          "The live entries most alike a text (words and Chinese character pairs after "
          "folding, weighed by rarity: BM25), best first, a page at a time, each with a score "
-         "from 0 to 1 and same_claim. add refuses a new entry scoring 0.15 or more against "
-         "one unless distinct_from names it: call this before adding.",
+         "from 0 to 1 and same_claim. add refuses a new entry with the same claim as a live "
+         "one, or scoring 0.60 or more against one it does not name in distinct_from or "
+         "relates, and shows the closest: call this before adding.",
          {"--format", "json", "--limit", "100"},
          {{"text", 's', 1, NULL, "the text to compare: a claim, or a title and claim", NULL},
           {"node", 's', 0, "--node", "entries of this node only", NULL},
@@ -261,9 +262,11 @@ static const struct tool S_tools[] = {
          "Records a new insight: an entry of a node with its claim, its source and a "
          "confidence; it gets a fresh id. Search first: to dispute an entry call "
          "contradict, to corroborate one call verify. The base is validated with the entry "
-         "before anything is written. Refused when a live entry has the same claim, or when "
-         "entries are near-duplicates (listed with their scores; see similar) that "
-         "distinct_from does not name. Returns its id and title.",
+         "before anything is written. Refused when a live entry has the same claim, or "
+         "scores 0.60 or more (see similar) and distinct_from or relates does not name it. "
+         "Returns its id and title, and closest: the most alike live entries with their "
+         "scores, likely_restatement marked at 0.10 or more; relate, supersede or retract "
+         "where the new entry restates one.",
          {"--format", "json"},
          {{"node", 's', 1, NULL, "the node to add to (add_node makes a new one)", NULL},
           {"title", 's', 1, "--title", "a short title", NULL},
@@ -277,15 +280,15 @@ static const struct tool S_tools[] = {
           ALLOW_FUTURE,
           /* ---- the duplicate check ---- */
           {"distinct_from", 'l', 0, "--distinct-from",
-           "ids of entries the new one says something else than: not refused as their "
-           "near-duplicate (an entry with the same claim always is)",
+           "ids of entries the new one says something else than: not refused as "
+           "restating them (an entry with the same claim always is)",
            NULL},
           /* ---- end of the duplicate check ---- */
           DRY_RUN},
          O_WRITE,
          0,
          -1,
-         "node title"},
+         "node title closest"},
         {"add_source",
          "add-source",
          "Add a source",

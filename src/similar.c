@@ -819,42 +819,52 @@ done:
 
 /* ---- the check of dtk add ---- */
 
-int dtk_similar_check(struct dtk_buf *msg, const struct dtk_kb *kb, const char *id,
-                      const char *const *distinct, size_t n_distinct)
+/* Returns 1 when id is one of named[0..n). */
+static int S_named(const char *id, const char *const *named, size_t n)
+{
+	while (n--)
+		if (!strcmp(named[n], id))
+			return 1;
+	return 0;
+}
+
+enum dtk_similar_verdict dtk_similar_verdict(const struct dtk_similar_hit *hits, size_t n,
+                                             const char *const *named, size_t n_named)
+{
+	size_t i;
+
+	if (n && hits[0].same) /* same claims come first */
+		return DTK_SIMILAR_REFUSE;
+	for (i = 0; i < n && hits[i].score >= DTK_SIMILAR_SURE; i++)
+		if (!S_named(hits[i].entry->id, named, n_named))
+			return DTK_SIMILAR_REFUSE;
+	return n && hits[0].score >= DTK_SIMILAR_LIKELY ? DTK_SIMILAR_LIKELY_ONE
+	                                                : DTK_SIMILAR_NONE;
+}
+
+int dtk_similar_check(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *kb,
+                      const char *id, const char *const *named, size_t n_named)
 {
 	const struct dtk_entry *e = dtk_kb_entry(kb, id);
 	struct dtk_similar_query q = {0};
-	struct dtk_similar_hit *hits;
 	struct query qq;
-	size_t n, i, j, near = 0;
 	int rc;
 
+	*out = NULL;
+	*n = 0;
 	if (!e)
-		return 0;
+		return DTK_SIMILAR_NONE;
 	q.title = e->title;
 	q.claim = e->claim;
 	q.skip = id;
-	q.min_score = DTK_SIMILAR_NEAR;
 	if (S_query_entry(&qq, kb, e) < 0)
 		return -1;
-	rc = S_rank(&hits, &n, kb, &qq, &q);
+	rc = S_rank(out, n, kb, &qq, &q);
 	S_query_release(&qq);
 	if (rc < 0)
 		return -1;
-	if (n && hits[0].same) { /* same claims come first */
-		dtk_buf_printf(msg, "the same claim is in the base already: %s (%s)",
-		               hits[0].entry->id, dtk_esc(hits[0].entry->title));
-		free(hits);
-		return 2;
-	}
-	for (i = 0; i < n && near < 10; i++) {
-		for (j = 0; j < n_distinct && strcmp(distinct[j], hits[i].entry->id); j++)
-			;
-		if (j < n_distinct)
-			continue;
-		dtk_buf_printf(msg, "%s  %s  %.2f  %s", near++ ? "\n" : "", hits[i].entry->id,
-		               hits[i].score, dtk_esc(hits[i].entry->title));
-	}
-	free(hits);
-	return near ? 1 : 0;
+	rc = dtk_similar_verdict(*out, *n, named, n_named);
+	if (*n > DTK_SIMILAR_SHOWN)
+		*n = DTK_SIMILAR_SHOWN;
+	return rc;
 }

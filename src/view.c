@@ -52,13 +52,13 @@ static void S_json_links(struct dtk_json *j, const struct dtk_link *links, size_
 	dtk_json_end(j, ']');
 }
 
-/* Writes entry e; with with_links, its n_links backlinks too. */
-static void S_entry(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_entry *e,
-                    int with_links, const struct dtk_link *links, size_t n_links)
+/* Writes the keys of entry e into the object open in j; with with_links,
+ * its n_links backlinks too. */
+static void S_keys(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_entry *e,
+                   int with_links, const struct dtk_link *links, size_t n_links)
 {
 	size_t i;
 
-	dtk_json_object(j);
 	dtk_json_kstring(j, "id", e->id);
 	dtk_json_kstring(j, "node", e->node->name);
 	{ /* where it is written: an editor or an agent can go there */
@@ -113,7 +113,22 @@ static void S_entry(struct dtk_json *j, const struct dtk_kb *kb, const struct dt
 	}
 	if (with_links)
 		S_json_links(j, links, n_links, 0);
+}
+
+/* Writes entry e as an object; with with_links, its n_links backlinks too. */
+static void S_entry(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_entry *e,
+                    int with_links, const struct dtk_link *links, size_t n_links)
+{
+	dtk_json_object(j);
+	S_keys(j, kb, e, with_links, links, n_links);
 	dtk_json_end(j, '}');
+}
+
+void dtk_view_entry_json_keys(struct dtk_json *j, const struct dtk_kb *kb,
+                              const struct dtk_entry *e, const struct dtk_link *links,
+                              size_t n_links)
+{
+	S_keys(j, kb, e, 1, links, n_links);
 }
 
 void dtk_view_entry_json(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_entry *e)
