@@ -12,7 +12,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-enum ftype { F_DOMAIN, F_SOURCES, F_RECORDS, F_NODE };
+enum ftype { F_DOMAIN, F_SOURCES, F_RECORDS, F_GLOSSARY, F_NODE };
 
 struct loader;
 

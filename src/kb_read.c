@@ -585,7 +585,7 @@ static void S_load_file(struct worker *w, struct kfile *f)
 	if (rc == 0 && f->t == F_NODE && l->filter &&
 	    !l->filter->keep(l->filter->arg, f->node, buf, len))
 		goto done;
-	if (rc == 1 && f->t != F_RECORDS)
+	if (rc == 1 && f->t != F_RECORDS && f->t != F_GLOSSARY)
 		dtk_diags_add(&w->d, f->rel, 1, 1, "required file is missing");
 	if (rc != 0)
 		goto done;
@@ -605,7 +605,7 @@ static void S_load_file(struct worker *w, struct kfile *f)
 		goto done;
 	}
 	if (!root) {
-		if (f->t != F_RECORDS)
+		if (f->t != F_RECORDS && f->t != F_GLOSSARY)
 			dtk_diags_add(&w->d, f->rel, 1, 1, "file is empty");
 		goto done;
 	}
@@ -618,6 +618,7 @@ static void S_load_file(struct worker *w, struct kfile *f)
 		f->ok = dtk_schema_sources(l->kb, root, f->rel, &w->d);
 		break;
 	case F_RECORDS: dtk_schema_records(l->kb, w->arena, root, f->rel, &w->d); break;
+	case F_GLOSSARY: dtk_schema_glossary(l->kb, w->arena, root, f->rel, &w->d); break;
 	case F_NODE:
 		if (((l->nc && owned) || l->terms) &&
 		    S_via_cache(w, f, root, tmp, &st, &fst, owned, S_clean(buf, len)))
@@ -753,7 +754,7 @@ static int S_names(const struct loader *l, char ***out, int unsorted)
 static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *only)
 {
 	static const char *const meta[] = {"_domain.yaml", "_sources.yaml",
-	                                   "_crystallizations.yaml"};
+	                                   "_crystallizations.yaml", "_glossary.yaml"};
 	char **names = NULL, node[256];
 	/* a show lists the other node files only to scan them: in any order */
 	int n = S_names(l, &names, what == DTK_KB_LINKED), i;
@@ -783,12 +784,15 @@ static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *onl
 		}
 		if (name[0] == '_') {
 			size_t k;
-			for (k = 0; k < 3 && strcmp(name, meta[k]); k++)
+			for (k = 0; k < 4 && strcmp(name, meta[k]); k++)
 				;
-			if (k == 3 && len > 5 && !strcmp(name + len - 5, ".yaml"))
+			if (k == 4 && len > 5 && !strcmp(name + len - 5, ".yaml"))
 				dtk_diags_add(l->d, shown, 1, 1,
-				              "unknown file: only _domain.yaml, _sources.yaml and "
-				              "_crystallizations.yaml may start with '_'");
+				              "unknown file: only _domain.yaml, _sources.yaml, "
+				              "_crystallizations.yaml and _glossary.yaml may start "
+				              "with '_'");
+			if (k == 3 && what == DTK_KB_ALL) /* optional: read when there */
+				S_add_file(l, cap, name, F_GLOSSARY, NULL);
 			continue;
 		}
 		if (len <= 5 || strcmp(name + len - 5, ".yaml"))

@@ -373,7 +373,15 @@ static int S_unpack_entry(const char *s, size_t len, size_t *at, const char **v,
 
 #define S_BITS 4096 /* the query's filter: a power of two */
 
+/* The base's own glossary (_glossary.yaml) as a map of terms: each term of
+ * an item's words to one term of the item (open addressing, 0 empty). */
+struct gmap {
+	uint32_t *keys, *vals;
+	size_t mask;
+};
+
 struct query {
+	struct gmap *gm; /* NULL: the base has no glossary */
 	uint32_t *keys; /* open addressing: mask + 1 slots, 0 empty */
 	uint32_t *slot_term;
 	size_t mask;
@@ -396,11 +404,84 @@ static long S_find(const struct query *q, uint32_t h)
 	return -1;
 }
 
-static void S_query_init(struct query *q, const struct terms *t, uint64_t same)
+/* Returns the term h stands for in gm: h, or its item's. */
+static uint32_t S_gmap(const struct gmap *gm, uint32_t h)
+{
+	size_t i;
+	if (!gm)
+		return h;
+	for (i = h & gm->mask; gm->keys[i]; i = (i + 1) & gm->mask)
+		if (gm->keys[i] == h)
+			return gm->vals[i];
+	return h;
+}
+
+/* Returns the map of kb's glossary (S_gmap_free), or NULL when it has none
+ * (or kb is NULL). Each word of an item is cut into terms as entries are;
+ * every term stands for the item's (a hash of its id); the first item
+ * naming a term decides. */
+static struct gmap *S_gmap_new(const struct dtk_kb *kb)
+{
+	struct gmap *gm;
+	struct terms t = {NULL, 0, 0};
+	size_t i, k, j, n = 0;
+
+	if (!kb || !kb->n_glossary)
+		return NULL;
+	for (i = 0; i < kb->n_glossary; i++)
+		n += kb->glossary[i].n_terms;
+	gm = dtk_xcalloc(1, sizeof(*gm));
+	for (gm->mask = 15; gm->mask + 1 < 8 * n; gm->mask = gm->mask * 2 + 1)
+		;
+	gm->keys = dtk_xcalloc(gm->mask + 1, sizeof(*gm->keys));
+	gm->vals = dtk_xcalloc(gm->mask + 1, sizeof(*gm->vals));
+	for (i = 0; i < kb->n_glossary; i++) {
+		const char *id = kb->glossary[i].id;
+		uint64_t h = S_SEED;
+		uint32_t val;
+		for (k = 0; id[k]; k++)
+			h = S_mix(h, (unsigned char)id[k]);
+		val = (uint32_t)S_final(h ^ 'G');
+		val = val ? val : 1;
+		for (k = 0; k < kb->glossary[i].n_terms; k++) {
+			t.n = 0;
+			if (S_terms(&t, kb->glossary[i].terms[k], NULL) < 0)
+				continue; /* the schema took UTF-8 only */
+			for (j = 0; j < t.n; j++) {
+				size_t s = t.v[j] & gm->mask;
+				while (gm->keys[s] && gm->keys[s] != t.v[j])
+					s = (s + 1) & gm->mask;
+				if (!gm->keys[s]) {
+					gm->keys[s] = t.v[j];
+					gm->vals[s] = val;
+				}
+			}
+		}
+	}
+	free(t.v);
+	return gm;
+}
+
+static void S_gmap_free(struct gmap *gm)
+{
+	if (!gm)
+		return;
+	free(gm->keys);
+	free(gm->vals);
+	free(gm);
+}
+
+/* Sets q to the terms t (mapped by kb's glossary: kb may be NULL) and the
+ * hash same of its claim. */
+static void S_query_init(struct query *q, struct terms *t, uint64_t same,
+                         const struct dtk_kb *kb)
 {
 	size_t i, k;
 
 	memset(q, 0, sizeof(*q));
+	q->gm = S_gmap_new(kb);
+	for (i = 0; q->gm && i < t->n; i++)
+		t->v[i] = S_gmap(q->gm, t->v[i]);
 	for (q->mask = 15; q->mask + 1 < 2 * t->n; q->mask = q->mask * 2 + 1)
 		;
 	q->keys = dtk_xcalloc(q->mask + 1, sizeof(*q->keys));
@@ -425,6 +506,7 @@ static void S_query_init(struct query *q, const struct terms *t, uint64_t same)
 
 static void S_query_release(struct query *q)
 {
+	S_gmap_free(q->gm);
 	free(q->keys);
 	free(q->slot_term);
 	free(q->qtf);
@@ -466,7 +548,7 @@ static void S_count(struct part *p, size_t d, const char *v, size_t n, uint64_t 
 
 	p->total_len += n;
 	for (i = 0; i < n; i++) {
-		uint32_t h = S_u32_at(v + 4 * i);
+		uint32_t h = S_gmap(q->gm, S_u32_at(v + 4 * i));
 		long at;
 		if (!(q->bits[(h >> 20) / 64] & (1ull << ((h >> 20) % 64))))
 			continue;
@@ -717,7 +799,8 @@ static int S_pass(struct dtk_similar_hit **out, size_t *n, const struct query *q
 
 /* Sets qq to the terms of q's title and claim. Returns 0, or -1 with the
  * error set when they are not UTF-8. */
-static int S_query_text(struct query *qq, const struct dtk_similar_query *q)
+static int S_query_text(struct query *qq, const struct dtk_similar_query *q,
+                        const struct dtk_kb *kb)
 {
 	struct terms t = {NULL, 0, 0};
 	uint64_t same = 0;
@@ -727,7 +810,7 @@ static int S_query_text(struct query *qq, const struct dtk_similar_query *q)
 		free(t.v);
 		return -1;
 	}
-	S_query_init(qq, &t, same);
+	S_query_init(qq, &t, same, kb);
 	free(t.v);
 	return 0;
 }
@@ -741,7 +824,7 @@ int dtk_similar_rank_in(struct dtk_similar_hit **out, size_t *n,
 
 	*out = NULL;
 	*n = 0;
-	if (S_query_text(&qq, q) < 0)
+	if (S_query_text(&qq, q, NULL) < 0)
 		return -1;
 	rc = S_pass(out, n, &qq, q, docs, n_docs, NULL, NULL);
 	S_query_release(&qq);
@@ -776,7 +859,7 @@ int dtk_similar_rank(struct dtk_similar_hit **out, size_t *n, const struct dtk_k
 
 	*out = NULL;
 	*n = 0;
-	if (S_query_text(&qq, q) < 0)
+	if (S_query_text(&qq, q, kb) < 0)
 		return -1;
 	rc = S_rank(out, n, kb, &qq, q);
 	S_query_release(&qq);
@@ -811,7 +894,7 @@ static int S_query_entry(struct query *qq, const struct dtk_kb *kb, const struct
 	rc = 0;
 done:
 	if (rc == 0)
-		S_query_init(qq, &t, same);
+		S_query_init(qq, &t, same, kb);
 	free(t.v);
 	dtk_buf_release(&b);
 	return rc;

@@ -286,10 +286,83 @@ static void test_labelled(void **state)
 	assert_true(S_pct(fig[0].diff_refused, fig[0].diff) <= 10);
 }
 
+/* Returns the score of entry id for claim over the base at dir; sets
+ * *rank to its rank (0: not found). */
+static double S_score_of(const char *dir, const char *id, const char *claim, size_t *rank)
+{
+	struct dtk_kb *kb = S_load(dir);
+	size_t n;
+	struct dtk_similar_hit *h = S_rank(kb, NULL, claim, &n);
+	double score;
+	*rank = S_rank_of(h, n, id);
+	score = *rank ? h[*rank - 1].score : 0;
+	free(h);
+	dtk_kb_free(kb);
+	return score;
+}
+
+/* A base teaches its own equivalents: _glossary.yaml, validated. */
+static void test_glossary(void **state)
+{
+	static const char claim[] = "创建或重命名文件改的是目录项；目录没 fsync 前崩溃，新文件名"
+	                            "可能丢失。";
+	char *path = dtk_path_join(DTK_SOURCE_DIR "/tests/similar", "storage.tsv"), *text, *dir;
+	size_t len, rank_before, rank_after;
+	double before, after;
+	struct t_run r;
+	(void)state;
+	assert_int_equal(dtk_file_read(&text, &len, path, 1u << 24), 0);
+	dir = S_make(text, "storage");
+	before = S_score_of(dir, "wal-durability-006", claim, &rank_before);
+	t_write_str(dir, "insights/_glossary.yaml",
+	            "# words of this field, one term each\n"
+	            "- id: directory\n  terms: [目录, directory, dir]\n"
+	            "- id: file\n  terms: [文件, file]\n"
+	            "- id: rename\n  terms:\n    - 重命名\n    - rename\n"
+	            "- id: crash\n  terms: [崩溃, crash]\n"
+	            "- id: create\n  terms: [创建, create, creating]\n"
+	            "- id: lose\n  terms: [丢失, lose, lost]\n");
+	after = S_score_of(dir, "wal-durability-006", claim, &rank_after);
+	printf("glossary: %.2f (rank %zu) without it, %.2f (rank %zu) with it\n", before,
+	       rank_before, after, rank_after);
+	assert_true(before < DTK_SIMILAR_LIKELY);
+	assert_true(after >= DTK_SIMILAR_LIKELY);
+	assert_int_equal(rank_after, 1);
+	RUN(r, dir, 0, "reindex");
+	t_run_free(&r);
+	/* what is wrong, where */
+	t_write_str(dir, "insights/_glossary.yaml",
+	            "- id: directory\n  terms: [目录, directory]\n"
+	            "- id: Directory\n  terms: [folder]\n"
+	            "- id: file\n  terms: [file, 目录, write ahead]\n"
+	            "- id: file\n  terms: [x, y]\n  note: n\n");
+	RUN(r, dir, 2, "check");
+	assert_non_null(strstr(r.err, "insights/_glossary.yaml:3:7: error: id 'Directory' is not "
+	                              "a valid name"));
+	assert_non_null(strstr(r.err, "insights/_glossary.yaml:4:10: error: 'terms' must be a "
+	                              "list of two or more words, found fewer"));
+	assert_non_null(strstr(r.err, "insights/_glossary.yaml:6:17: error: '目录' is a term of "
+	                              "glossary item 'directory' already"));
+	assert_non_null(strstr(r.err, "insights/_glossary.yaml:6:21: error: a term is one word"));
+	assert_non_null(strstr(r.err, "insights/_glossary.yaml:7:7: error: glossary item 'file' is "
+	                              "listed twice"));
+	assert_non_null(strstr(r.err, "insights/_glossary.yaml:9:3: error: unknown key 'note'"));
+	t_run_free(&r);
+	t_write_str(dir, "insights/_glossary.yaml", "terms: [a, b]\n");
+	RUN(r, dir, 2, "check");
+	assert_non_null(strstr(r.err, "insights/_glossary.yaml:1:1: error: _glossary.yaml must be "
+	                              "a list"));
+	t_run_free(&r);
+	t_done(dir);
+	free(text);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_labelled),
+	        cmocka_unit_test(test_glossary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -130,6 +130,15 @@ struct dtk_node {
 	const struct dtk_node_sum *sum;
 };
 
+/* An item of _glossary.yaml: words that mean the same, in any language,
+ * one term for the duplicate gate and search (similar.h). */
+struct dtk_gloss {
+	const char *id;
+	const char **terms;
+	size_t n_terms;
+	struct dtk_pos pos;
+};
+
 struct dtk_source {
 	const char *id, *title, *url; /* url may be NULL */
 	dtk_date read, revised;       /* revised: when dtk edit-source last changed it */
@@ -220,6 +229,10 @@ struct dtk_kb {
 	 * with no node cache, whose summaries name no sources */
 	const uint64_t *source_prefix;
 	uint64_t source_key[2];
+
+	/* _glossary.yaml (optional), in file order */
+	struct dtk_gloss *glossary;
+	size_t n_glossary;
 
 	/* _crystallizations.yaml, oldest first */
 	struct dtk_record *records;
