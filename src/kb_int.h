@@ -43,6 +43,7 @@ struct loader {
 	/* _domain.yaml gave a mapping: the checks that need it are skipped
 	 * otherwise, its file's errors said it all (kb->sources_ok, likewise) */
 	int domain_ok;
+	int glossary; /* insights/ holds _glossary.yaml: files[2] (a full load) */
 	/* node files that exist but could not be read: references to them are
 	 * not reported again as unknown */
 	char **broken;

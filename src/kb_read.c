@@ -792,7 +792,7 @@ static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *onl
 				              "_crystallizations.yaml and _glossary.yaml may start "
 				              "with '_'");
 			if (k == 3 && what == DTK_KB_ALL) /* optional: read when there */
-				S_add_file(l, cap, name, F_GLOSSARY, NULL);
+				l->glossary = 1;
 			continue;
 		}
 		if (len <= 5 || strcmp(name + len - 5, ".yaml"))
@@ -854,6 +854,13 @@ int dtk_kb_read_files(struct loader *l, int what, const char *only)
 		S_add_file(l, &cap, "_crystallizations.yaml", F_RECORDS, NULL);
 		if (S_list_nodes(l, &cap, DTK_KB_ALL, NULL) < 0)
 			return -1;
+		if (l->glossary) { /* third: read before the nodes, as the first two */
+			struct kfile t;
+			S_add_file(l, &cap, "_glossary.yaml", F_GLOSSARY, NULL);
+			t = l->files[l->n_files - 1];
+			l->files[l->n_files - 1] = l->files[2];
+			l->files[2] = t;
+		}
 	} else { /* the one file, and the others only to look for links */
 		char name[300];
 		snprintf(name, sizeof(name), "%.255s.yaml", only);
@@ -881,6 +888,8 @@ int dtk_kb_read_files(struct loader *l, int what, const char *only)
 	 * own: give them back */
 	malloc_trim(0);
 #endif
+	if (l->glossary) /* a filter's prepare may use it (dtk search) */
+		S_load_file(&w, &l->files[first++]);
 	l->domain_ok = l->files[0].ok;
 	l->kb->sources_ok = l->files[1].ok; /* node files report unknown sources */
 	if (l->nc)                          /* the summaries' sources hash under the cache's key */

@@ -900,6 +900,110 @@ done:
 	return rc;
 }
 
+/* ---- equivalent words, for search ---- */
+
+/* A list of words, each once. */
+struct words {
+	char **v;
+	size_t n, cap;
+};
+
+/* Adds s[0..len) folded to l unless it is there or is w. */
+static void S_words_add(struct words *l, const char *w, const char *s, size_t len)
+{
+	size_t flen, i;
+	char *f = dtk_fold(s, len, &flen, NULL);
+
+	if (!f || !flen || !strcmp(f, w)) {
+		free(f);
+		return;
+	}
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], f)) {
+			free(f);
+			return;
+		}
+	dtk_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v));
+	l->v[l->n++] = f;
+}
+
+/* Returns 1 when s is ASCII letters and digits only. */
+static int S_ascii_word(const char *s)
+{
+	return *s && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") ==
+	                     strlen(s);
+}
+
+/* Sets stem (room for S_WORD_MAX + 1) to the stem of ASCII word s, lowercase. */
+static void S_stem_of(char *stem, const char *s)
+{
+	uint32_t w[S_WORD_MAX];
+	size_t n, k;
+
+	for (n = 0; s[n] && n < S_WORD_MAX; n++)
+		w[n] = (uint32_t)(unsigned char)(s[n] | (s[n] >= 'A' && s[n] <= 'Z' ? 0x20 : 0));
+	k = S_stem(w, n);
+	for (n = 0; n < k; n++)
+		stem[n] = (char)w[n];
+	stem[k] = '\0';
+}
+
+/* Returns 1 when word t of a glossary row names folded word w: the same
+ * word or stem (ASCII), or a Chinese word that w holds. */
+static int S_names_word(const char *t, const char *w, const char *wstem)
+{
+	char ts[S_WORD_MAX + 1];
+	size_t len;
+	char *f;
+	int hit;
+
+	if (S_ascii_word(t)) {
+		if (!*wstem || strlen(t) > S_WORD_MAX)
+			return 0;
+		S_stem_of(ts, t);
+		return !strcmp(ts, wstem);
+	}
+	f = dtk_fold(t, strlen(t), &len, NULL);
+	hit = f && len && strstr(w, f) != NULL;
+	free(f);
+	return hit;
+}
+
+size_t dtk_similar_equivalents(char ***out, const struct dtk_kb *kb, const char *w)
+{
+	struct words l = {NULL, 0, 0};
+	char wstem[S_WORD_MAX + 1] = "";
+	size_t r, k, j;
+
+	if (S_ascii_word(w) && strlen(w) <= S_WORD_MAX) {
+		S_stem_of(wstem, w);
+		if (strlen(wstem) < strlen(w))
+			S_words_add(&l, w, wstem, strlen(wstem));
+	}
+	for (r = 0; dtk_similar_glossary[r][0]; r++) {
+		for (k = 0; k < 4 && dtk_similar_glossary[r][k] &&
+		            !S_names_word(dtk_similar_glossary[r][k], w, wstem);
+		     k++)
+			;
+		if (k == 4 || !dtk_similar_glossary[r][k])
+			continue;
+		for (j = 0; j < 4 && dtk_similar_glossary[r][j]; j++)
+			if (j != k)
+				S_words_add(&l, w, dtk_similar_glossary[r][j],
+				            strlen(dtk_similar_glossary[r][j]));
+	}
+	for (r = 0; kb && r < kb->n_glossary; r++) {
+		const struct dtk_gloss *g = &kb->glossary[r];
+		for (k = 0; k < g->n_terms && !S_names_word(g->terms[k], w, wstem); k++)
+			;
+		for (j = 0; k < g->n_terms && j < g->n_terms; j++)
+			if (j != k)
+				S_words_add(&l, w, g->terms[j], strlen(g->terms[j]));
+	}
+	*out = l.v;
+	return l.n;
+}
+
 /* ---- the check of dtk add ---- */
 
 /* Returns 1 when id is one of named[0..n). */

@@ -358,11 +358,74 @@ static void test_glossary(void **state)
 	free(path);
 }
 
+/* Returns the line of out (ids, one a line) that is id, 1-based; 0: none. */
+static size_t S_line_of(const char *out, const char *id)
+{
+	size_t line = 1, len = strlen(id);
+	const char *p;
+	for (p = out; *p; line++) {
+		if (!strncmp(p, id, len) && p[len] == '\n')
+			return line;
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+		p++;
+	}
+	return 0;
+}
+
+/* Search takes the gate's equivalents: a Chinese word finds English entries
+ * and back, stems, a base's own glossary, a node's category; the words as
+ * given rank first. */
+static void test_search_equivalents(void **state)
+{
+	char *dir = t_mkdtemp(), *ins = t_src("insights"), *to = dtk_path_join(dir, "insights"),
+	     *path, *text, *base;
+	struct t_run r;
+	size_t len;
+	(void)state;
+	t_copytree(ins, to);
+	/* 长上下文: as given in two entries, and "context" (上下) in the
+	 * long-context-training node's ids: Ring Attention and Ulysses */
+	RUN(r, dir, 0, "search", "长上下文", "--format", "ids");
+	assert_true(S_line_of(r.out, "large-scale-training-002") <= 2);
+	assert_true(S_line_of(r.out, "long-context-training-003") <= 2);
+	assert_true(S_line_of(r.out, "long-context-training-001") > 2);
+	assert_true(S_line_of(r.out, "long-context-training-002") > 2);
+	t_run_free(&r);
+	/* an English stem: "trained" finds "training" */
+	RUN(r, dir, 0, "search", "ulysses", "trained", "--format", "ids");
+	assert_true(S_line_of(r.out, "long-context-training-002") > 0);
+	t_run_free(&r);
+	/* a category's name */
+	RUN(r, dir, 0, "search", "规模与场景", "--format", "ids");
+	assert_true(S_line_of(r.out, "multimodal-training-001") > 0);
+	assert_int_equal(S_line_of(r.out, "collective-communication-001"), 0);
+	t_run_free(&r);
+	t_done(dir);
+	free(ins);
+	free(to);
+	/* a base's own glossary: 目录 finds the English entry on directories */
+	path = dtk_path_join(DTK_SOURCE_DIR "/tests/similar", "storage.tsv");
+	assert_int_equal(dtk_file_read(&text, &len, path, 1u << 24), 0);
+	base = S_make(text, "storage");
+	RUN(r, base, 1, "search", "目录", "--format", "ids");
+	t_run_free(&r);
+	t_write_str(base, "insights/_glossary.yaml", "- id: directory\n  terms: [目录, directory]\n");
+	RUN(r, base, 0, "search", "目录", "--format", "ids");
+	assert_true(S_line_of(r.out, "wal-durability-006") > 0);
+	t_run_free(&r);
+	t_done(base);
+	free(text);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_labelled),
 	        cmocka_unit_test(test_glossary),
+	        cmocka_unit_test(test_search_equivalents),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -452,12 +452,19 @@ static void test_reindex_tool(void **state)
 	}
 	/* a node's review pairs cut to limit too, all of them paged as pairs */
 	{
-		json_t *plan, *page, *r;
-		json_decref(
-		        S_tool(m, "add",
+		json_t *plan, *page, *r, *added, *near;
+		added = S_tool(m, "add",
 		               "{\"node\":\"beta\",\"title\":\"T\",\"claim\":\"Pipeline "
 		               "bubbles shrink with more microbatches per step.\",\"source\":"
-		               "\"paper-a\",\"confidence\":\"low\",\"created\":\"2026-12-01\"}"));
+		               "\"paper-a\",\"confidence\":\"low\",\"created\":\"2026-12-01\"}");
+		/* the gate's closest live entries come with the result */
+		near = json_object_get(added, "closest");
+		assert_true(json_is_array(near));
+		assert_true(json_array_size(near) >= 1 && json_array_size(near) <= 5);
+		assert_non_null(json_object_get(json_array_get(near, 0), "score"));
+		assert_true(json_is_boolean(
+		        json_object_get(json_array_get(near, 0), "likely_restatement")));
+		json_decref(added);
 		plan = S_tool(m, "crystallize_plan", "{\"date\":\"2026-12-02\",\"limit\":1}");
 		r = json_array_get(json_object_get(plan, "reviews"), 0);
 		assert_true(json_integer_value(json_object_get(r, "pair_count")) >= 2);

@@ -99,4 +99,14 @@ enum dtk_similar_verdict dtk_similar_verdict(const struct dtk_similar_hit *hits,
 int dtk_similar_check(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *kb,
                       const char *id, const char *const *named, size_t n_named);
 
+/*
+ * The words a search for word w (folded as dtk_fold folds) also takes, as
+ * the gate counts them alike: its English stem when shorter ("training":
+ * "train"), and the other words of each glossary row (similar_terms.c, then
+ * kb's _glossary.yaml: kb may be NULL) that names w or its stem, or whose
+ * Chinese word w holds ("长上下文" holds "上下": "context"). Sets *out to
+ * them, folded and malloc'd (dtk_strv_free), and returns their count.
+ */
+size_t dtk_similar_equivalents(char ***out, const struct dtk_kb *kb, const char *w);
+
 #endif
