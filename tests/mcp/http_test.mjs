@@ -432,6 +432,14 @@ test('a bearer token: required when given, needed beyond loopback', async () => 
         assert.equal(r.status, 401);
         r = await request(s.port, { body: INIT, headers: { Authorization: 'Bearer s3cret-token-0123456789abcdef' } });
         assert.equal(r.status, 200);
+        // the SDK's client with the token as a static header (requestInit)
+        const c = new Client({ name: 'dtk-http-test', version: '1.0.0' });
+        await c.connect(new StreamableHTTPClientTransport(new URL(s.url), { requestInit:
+            { headers: { Authorization: 'Bearer s3cret-token-0123456789abcdef' } } }));
+        assert.ok((await c.listTools()).tools.length > 20);
+        await c.close();
+        const bare = new Client({ name: 'dtk-http-test', version: '1.0.0' });
+        await assert.rejects(bare.connect(new StreamableHTTPClientTransport(new URL(s.url))));
         // DNS rebinding is refused before the token is looked at
         r = await request(s.port, { body: INIT, headers: { Host: 'evil.example.com',
             Authorization: 'Bearer s3cret-token-0123456789abcdef' } });
