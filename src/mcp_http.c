@@ -1,7 +1,8 @@
 /* mcp_http.c: dtk mcp --http: MCP's Streamable HTTP transport, by
- * libmicrohttpd (the only includer of <microhttpd.h>). Each POST to /mcp
- * carries one message, handled by mcp.c as a line of stdio is; the answer
- * is JSON (or one SSE event when the client takes only that). */
+ * libmicrohttpd (the only includer of <microhttpd.h>), run from one loop
+ * in the calling thread. Each POST to /mcp carries one message, handled by
+ * mcp.c as a line of stdio is; the answer is JSON (or one SSE event when
+ * the client takes only that). */
 #include "dtk/mcp.h"
 
 #include "dtk/dtk.h"
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/select.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,6 +31,15 @@ struct session {
 	unsigned long long used; /* the server's clock when it was last used */
 };
 
+/* A connection (libmicrohttpd's socket context): when the request it is
+ * receiving began, and whether it was answered. */
+struct conn {
+	struct conn *next;
+	int fd;
+	time_t since;
+	int answered;
+};
+
 struct server {
 	struct dtk_mcp *m;
 	const struct dtk_mcp_http_opts *o;
@@ -38,14 +49,31 @@ struct server {
 	size_t n_sessions;
 	unsigned long long clock; /* counts the messages handled */
 	unsigned long long events; /* the ids of SSE events */
+	struct conn *conns;
 };
 
 /* A request being received. */
 struct request {
 	struct dtk_buf body;
 	int over; /* its body went past DTK_MCP_MAX_MESSAGE: dropped */
-	time_t start;
 };
+
+/* Returns the seconds of a clock that only goes forward. */
+static time_t S_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec;
+}
+
+/* Returns connection c's struct conn. */
+static struct conn *S_conn(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *i =
+	        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	return i ? i->socket_context : NULL;
+}
 
 /* ---- addresses ---- */
 
@@ -201,10 +229,13 @@ static enum MHD_Result S_send(struct MHD_Connection *c, unsigned status, char *b
 {
 	struct MHD_Response *r = MHD_create_response_from_buffer(
 	        len, body, owned ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
+	struct conn *k = S_conn(c);
 	enum MHD_Result rc;
 
 	if (!r)
 		abort(); /* out of memory */
+	if (k)
+		k->answered = 1;
 	if (mime)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, mime);
 	if (name)
@@ -337,8 +368,6 @@ static enum MHD_Result S_access(void *cls, struct MHD_Connection *c, const char 
 	if (q) { /* more of the body, or its end */
 		if (!*size)
 			return S_message(srv, c, q);
-		if (time(NULL) - q->start > (time_t)srv->o->timeout)
-			return MHD_NO; /* too slow: the connection is closed */
 		if (!q->over && q->body.len + *size > DTK_MCP_MAX_MESSAGE) {
 			q->over = 1;
 			dtk_buf_release(&q->body);
@@ -366,7 +395,6 @@ static enum MHD_Result S_access(void *cls, struct MHD_Connection *c, const char 
 		return S_refuse(c, MHD_HTTP_CONTENT_TOO_LARGE, "message larger than 16 MiB", NULL,
 		                NULL);
 	q = dtk_xcalloc(1, sizeof(*q));
-	q->start = time(NULL);
 	*con_cls = q;
 	return MHD_YES;
 }
@@ -375,13 +403,59 @@ static void S_completed(void *cls, struct MHD_Connection *c, void **con_cls,
                         enum MHD_RequestTerminationCode how)
 {
 	struct request *q = *con_cls;
+	struct conn *k = S_conn(c);
 
-	(void)cls, (void)c, (void)how;
+	(void)cls, (void)how;
+	if (k) { /* the next request on the connection begins */
+		k->since = S_now();
+		k->answered = 0;
+	}
 	if (q) {
 		dtk_buf_release(&q->body);
 		free(q);
 		*con_cls = NULL;
 	}
+}
+
+/* Keeps the list of connections, with when each began. */
+static void S_notify(void *cls, struct MHD_Connection *c, void **ctx,
+                     enum MHD_ConnectionNotificationCode what)
+{
+	const union MHD_ConnectionInfo *i =
+	        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	struct server *srv = cls;
+	struct conn *k = *ctx, **p;
+
+	if (what == MHD_CONNECTION_NOTIFY_STARTED) {
+		k = dtk_xcalloc(1, sizeof(*k));
+		k->fd = i ? i->connect_fd : -1;
+		k->since = S_now();
+		k->next = srv->conns;
+		srv->conns = k;
+		*ctx = k;
+	} else if (k) {
+		for (p = &srv->conns; *p != k; p = &(*p)->next)
+			;
+		*p = k->next;
+		free(k);
+		*ctx = NULL;
+	}
+}
+
+/* Cuts off each connection whose request has taken longer than the
+ * timeout to arrive (libmicrohttpd's own timeout is for silence only: a
+ * request trickling in, byte by byte, would hold a connection for ever):
+ * it is shut down, and libmicrohttpd closes it. */
+static void S_cut_slow(struct server *srv)
+{
+	time_t now = S_now();
+	struct conn *k;
+
+	for (k = srv->conns; k; k = k->next)
+		if (!k->answered && k->fd >= 0 && now - k->since > (time_t)srv->o->timeout) {
+			shutdown(k->fd, SHUT_RDWR);
+			k->answered = 1; /* once */
+		}
 }
 
 /* ---- serving ---- */
@@ -402,13 +476,16 @@ static void S_on_signal(int sig)
 
 int dtk_mcp_serve_http(struct dtk_mcp *m, const struct dtk_mcp_http_opts *o, FILE *err)
 {
-	struct server srv = {m, o, err, 0, -1, NULL, 0, 0, 0};
+	struct server srv = {.m = m, .o = o, .err = err, .urandom = -1};
 	struct sigaction sa, old_int, old_term;
 	struct sockaddr_storage ss;
 	const union MHD_DaemonInfo *info;
 	struct MHD_Daemon *d = NULL;
-	int family, rc = -1;
-	char c;
+	MHD_UNSIGNED_LONG_LONG ms;
+	struct timeval tv;
+	fd_set rs, ws, es;
+	MHD_socket max;
+	int family, rc = -1, n;
 
 	family = S_parse_addr(&ss, o->addr);
 	if (!family)
@@ -435,14 +512,13 @@ int dtk_mcp_serve_http(struct dtk_mcp *m, const struct dtk_mcp_http_opts *o, FIL
 	sigaction(SIGTERM, &sa, &old_term);
 	srv.sessions = dtk_xcalloc(MAX_SESSIONS, sizeof(*srv.sessions));
 
-	/* one thread handles every connection: messages one at a time */
-	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
-	                             (family == 6 ? MHD_USE_IPv6 : 0),
-	                     (uint16_t)o->port, NULL, NULL, S_access, &srv, MHD_OPTION_SOCK_ADDR,
-	                     (struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT,
-	                     (unsigned)o->max_connections, MHD_OPTION_CONNECTION_TIMEOUT,
-	                     (unsigned)o->timeout, MHD_OPTION_NOTIFY_COMPLETED, S_completed, &srv,
-	                     MHD_OPTION_END);
+	/* no thread of its own: this loop runs it, messages one at a time */
+	d = MHD_start_daemon(family == 6 ? MHD_USE_IPv6 : 0, (uint16_t)o->port, NULL, NULL,
+	                     S_access, &srv, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+	                     MHD_OPTION_CONNECTION_LIMIT, (unsigned)o->max_connections,
+	                     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)o->timeout,
+	                     MHD_OPTION_NOTIFY_COMPLETED, S_completed, &srv,
+	                     MHD_OPTION_NOTIFY_CONNECTION, S_notify, &srv, MHD_OPTION_END);
 	if (!d) {
 		dtk_error("cannot listen on %s port %u: %s", o->addr, o->port,
 		          errno ? strerror(errno) : "libmicrohttpd refused");
@@ -453,9 +529,28 @@ int dtk_mcp_serve_http(struct dtk_mcp *m, const struct dtk_mcp_http_opts *o, FIL
 	        o->addr, family == 6 ? "]" : "", info ? info->port : o->port,
 	        o->token ? " (bearer token required)" : "");
 	fflush(err);
-	while (read(S_wake[0], &c, 1) < 0 && errno == EINTR)
-		;
-	/* waits for the message being handled: nothing is left half written */
+	for (;;) {
+		FD_ZERO(&rs);
+		FD_ZERO(&ws);
+		FD_ZERO(&es);
+		max = S_wake[0];
+		if (MHD_get_fdset(d, &rs, &ws, &es, &max) != MHD_YES)
+			break;
+		FD_SET(S_wake[0], &rs);
+		tv.tv_sec = 1; /* S_cut_slow's grain */
+		tv.tv_usec = 0;
+		if (MHD_get_timeout(d, &ms) == MHD_YES && ms < 1000)
+			tv.tv_sec = 0, tv.tv_usec = (suseconds_t)(ms * 1000);
+		n = select(max + 1, &rs, &ws, &es, &tv);
+		if (n < 0 && errno == EINTR)
+			continue; /* a signal: its byte is waiting */
+		if (n < 0 || FD_ISSET(S_wake[0], &rs))
+			break;
+		/* a message is handled whole in here: a signal waits for it,
+		 * so nothing is left half written */
+		MHD_run_from_select(d, &rs, &ws, &es);
+		S_cut_slow(&srv);
+	}
 	MHD_stop_daemon(d);
 	fprintf(err, "dtk mcp: stopped\n");
 	rc = 0;

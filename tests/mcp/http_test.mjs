@@ -372,10 +372,15 @@ test('hostile requests are refused, the base untouched and the server serving', 
         });
         assert.ok(chunked === 413 || chunked === 'closed', `chunked: ${chunked}`);
 
-        // slow: headers that never end, a body that trickles
+        // slow: headers that stop, headers that trickle, a body that trickles
         let sock = await connect(s.port);
         sock.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
-        assert.ok(await closedWithin(sock, 10000), 'a request whose headers never end is cut off');
+        assert.ok(await closedWithin(sock, 10000), 'a request whose headers stop is cut off');
+        sock = await connect(s.port);
+        sock.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
+        let drip = setInterval(() => sock.write('a'), 300);
+        assert.ok(await closedWithin(sock, 10000), 'headers that trickle in are cut off');
+        clearInterval(drip);
         sock = await connect(s.port);
         sock.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
                    `Content-Length: 1000\r\n\r\n{`);
@@ -393,7 +398,7 @@ test('hostile requests are refused, the base untouched and the server serving', 
     }
 });
 
-test('at most 64 connections at once: the 65th waits until one ends', async () => {
+test('at most 64 connections at once: a 65th is closed unanswered', async () => {
     const dir = copyBase(true);
     const s = await serve(dir);
     try {
@@ -403,16 +408,23 @@ test('at most 64 connections at once: the 65th waits until one ends', async () =
         const extra = await connect(s.port);
         let answer = '';
         extra.on('data', (d) => { answer += d; });
-        const done = new Promise((r) => extra.on('end', r));
         extra.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${PING.length}\r\n` +
                     `Content-Type: application/json\r\nConnection: close\r\n\r\n${PING}`);
-        await new Promise((r) => setTimeout(r, 1000));
-        assert.equal(answer, '', 'not served while 64 are open');
-        socks.pop().destroy();
+        assert.ok(await closedWithin(extra, 5000), 'the 65th is closed');
+        assert.equal(answer, '');
+        // the 64 were not: each is answered
+        const one = socks.pop();
+        let got = '';
+        one.on('data', (d) => { got += d; });
+        const done = new Promise((r) => one.on('end', r));
+        one.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${PING.length}\r\n` +
+                  `Content-Type: application/json\r\nConnection: close\r\n\r\n${PING}`);
         await done;
-        assert.match(answer, /^HTTP\/1.1 200 OK\r\n[^]*"result":\{\}\}$/);
+        assert.match(got, /^HTTP\/1.1 200 OK\r\n[^]*"result":\{\}\}$/);
         for (const x of socks)
             x.destroy();
+        await new Promise((r) => setTimeout(r, 300));
+        assert.equal((await request(s.port, { body: INIT })).status, 200);
     } finally {
         await stop(s);
         cleanup(dir);
