@@ -91,10 +91,11 @@ static int S_listen(struct dtk_ctx *ctx, const char *spec, char *buf, size_t siz
 	n = strtoul(port, &end, 10);
 	if (!*port || *end || n > 65535 || strspn(port, "0123456789") != strlen(port) ||
 	    dtk_mcp_http_loopback(buf) < 0)
-		return dtk_cmd_usage_error(ctx, "mcp",
-		                           "--http takes [ADDR:]PORT (ADDR a numeric IPv4 or [IPv6] "
-		                           "address, PORT 0 to 65535), not '%s'",
-		                           spec);
+		return dtk_cmd_usage_error(
+		        ctx, "mcp",
+		        "--http takes [ADDR:]PORT (ADDR a numeric IPv4 or [IPv6] "
+		        "address, PORT 0 to 65535), not '%s'",
+		        spec);
 	o->addr = buf;
 	o->port = (unsigned)n;
 	return 0;
@@ -126,10 +127,11 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		if (dtk_args_str(a, 'T') && (rc = S_token(ctx, dtk_args_str(a, 'T'), &token)) != 0)
 			return rc;
 		if (!token && dtk_mcp_http_loopback(ho.addr) != 1)
-			return dtk_cmd_usage_error(ctx, "mcp",
-			                           "--http on %s, beyond loopback, needs --token-file "
-			                           "(docs/agents.md)",
-			                           ho.addr);
+			return dtk_cmd_usage_error(
+			        ctx, "mcp",
+			        "--http on %s, beyond loopback, needs --token-file "
+			        "(docs/agents.md)",
+			        ho.addr);
 		ho.token = token;
 		ho.timeout = (unsigned)dtk_args_int(a, 't', 30);
 	}

@@ -290,8 +290,8 @@ static json_t *S_instructions_for(struct dtk_mcp *m)
 static json_t *S_capabilities(void)
 {
 	return json_pack("{s:{s:b},s:{s:b,s:b},s:{s:b},s:{},s:{}}", "tools", "listChanged", 0,
-	                 "resources", "listChanged", 0, "subscribe", 0, "prompts", "listChanged",
-	                 0, "completions", "logging");
+	                 "resources", "listChanged", 0, "subscribe", 0, "prompts", "listChanged", 0,
+	                 "completions", "logging");
 }
 
 static json_t *S_initialize(struct dtk_mcp *m, json_t *params)

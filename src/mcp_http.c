@@ -47,7 +47,7 @@ struct server {
 	int loopback, urandom;
 	struct session *sessions;
 	size_t n_sessions;
-	unsigned long long clock; /* counts the messages handled */
+	unsigned long long clock;  /* counts the messages handled */
 	unsigned long long events; /* the ids of SSE events */
 	struct conn *conns;
 };
@@ -253,8 +253,10 @@ static enum MHD_Result S_refuse(struct MHD_Connection *c, unsigned status, const
 	struct dtk_buf b = DTK_BUF_INIT;
 	size_t n;
 
-	dtk_buf_printf(&b, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,"
-	                   "\"message\":\"%s\"}}", msg);
+	dtk_buf_printf(&b,
+	               "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,"
+	               "\"message\":\"%s\"}}",
+	               msg);
 	n = b.len;
 	return S_send(c, status, dtk_buf_detach(&b), n, 1, "application/json", name, value);
 }
@@ -327,7 +329,7 @@ static enum MHD_Result S_message(struct server *srv, struct MHD_Connection *c, s
 		free(r);
 		return S_refuse(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "no random bytes for a session",
 		                NULL, NULL);
-	} /* else no session: 2026-07-28's requests, or refusals */
+	}       /* else no session: 2026-07-28's requests, or refusals */
 	if (!r) /* a notification or a response: accepted */
 		return S_send(c, MHD_HTTP_ACCEPTED, (char *)"", 0, 0, NULL,
 		              e ? "Mcp-Session-Id" : NULL, e ? e->id : NULL);

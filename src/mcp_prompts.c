@@ -110,9 +110,10 @@ static json_t *S_list(void)
 		const struct prompt *p = &S_prompts[i];
 		args = json_array();
 		for (k = 0; k < 2 && p->args[k].name; k++)
-			json_array_append_new(args, json_pack("{s:s,s:s,s:b}", "name", p->args[k].name,
-			                                      "description", p->args[k].description,
-			                                      "required", p->args[k].required));
+			json_array_append_new(args,
+			                      json_pack("{s:s,s:s,s:b}", "name", p->args[k].name,
+			                                "description", p->args[k].description,
+			                                "required", p->args[k].required));
 		json_array_append_new(list, json_pack("{s:s,s:s,s:s,s:o}", "name", p->name, "title",
 		                                      p->title, "description", p->description,
 		                                      "arguments", args));
@@ -161,8 +162,10 @@ static json_t *S_get(json_t *params, const char *prefix, char *err, size_t size)
 	size_t k;
 
 	if (!p) {
-		snprintf(err, size, "Unknown prompt: %s (prompts/list lists working_loop and "
-		         "monthly_review)", name ? name : "(no name)");
+		snprintf(err, size,
+		         "Unknown prompt: %s (prompts/list lists working_loop and "
+		         "monthly_review)",
+		         name ? name : "(no name)");
 		return NULL;
 	}
 	if (args && !json_is_null(args) && !json_is_object(args)) {
@@ -287,8 +290,9 @@ static json_t *S_complete(json_t *params, struct dtk_kb_hold **hold, char *err, 
 
 	if (!json_is_object(ref) || !type || !name || !value) {
 		json_decref(values);
-		snprintf(err, size, "completion/complete needs ref (an object with its type) and "
-		                    "argument (its name and value, strings)");
+		snprintf(err, size,
+		         "completion/complete needs ref (an object with its type) and "
+		         "argument (its name and value, strings)");
 		return NULL;
 	}
 	if (!strcmp(type, "ref/prompt") &&
@@ -296,8 +300,7 @@ static json_t *S_complete(json_t *params, struct dtk_kb_hold **hold, char *err, 
 		for (k = 0; k < 2 && p->args[k].name; k++)
 			if (!strcmp(p->args[k].name, name))
 				how = p->args[k].complete;
-	} else if (!strcmp(type, "ref/resource") &&
-	           json_is_string(json_object_get(ref, "uri")) &&
+	} else if (!strcmp(type, "ref/resource") && json_is_string(json_object_get(ref, "uri")) &&
 	           !strcmp(json_string_value(json_object_get(ref, "uri")), "dtk://node/{name}") &&
 	           !strcmp(name, "name")) {
 		how = C_NODE;
@@ -306,7 +309,8 @@ static json_t *S_complete(json_t *params, struct dtk_kb_hold **hold, char *err, 
 		char *t = dtk_date_format(today, dtk_date_today());
 		S_match(values, &total, &t, 1, value);
 	} else if (how != C_NONE && (root = dtk_kb_find_root("."))) {
-		got = how == C_NODE ? dtk_kb_list_nodes(&names, root) : (int)S_dates(&names, hold, root);
+		got = how == C_NODE ? dtk_kb_list_nodes(&names, root)
+		                    : (int)S_dates(&names, hold, root);
 		n = got > 0 ? (size_t)got : 0;
 		S_match(values, &total, names, n, value);
 	}
@@ -317,9 +321,9 @@ static json_t *S_complete(json_t *params, struct dtk_kb_hold **hold, char *err, 
 	                 (json_int_t)total, "hasMore", total > json_array_size(values));
 }
 
-int dtk_mcp_prompts_method(const char *method, json_t *params, const char *prefix,
-                           int *log_level, struct dtk_kb_hold **hold, json_t **result,
-                           int *code, char *err, size_t size)
+int dtk_mcp_prompts_method(const char *method, json_t *params, const char *prefix, int *log_level,
+                           struct dtk_kb_hold **hold, json_t **result, int *code, char *err,
+                           size_t size)
 {
 	const char *level;
 	size_t i;
@@ -346,7 +350,8 @@ int dtk_mcp_prompts_method(const char *method, json_t *params, const char *prefi
 			}
 		if (!*result)
 			snprintf(err, size,
-			         "logging/setLevel needs level: debug, info, notice, warning, error, "
+			         "logging/setLevel needs level: debug, info, notice, warning, "
+			         "error, "
 			         "critical, alert or emergency");
 	} else {
 		return 0;

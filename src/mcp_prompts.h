@@ -17,8 +17,8 @@ struct dtk_kb_hold;
  * *log_level is the session's level, which logging/setLevel sets; hold is
  * the base the read-only tools share (dates are completed from it).
  */
-int dtk_mcp_prompts_method(const char *method, json_t *params, const char *prefix,
-                           int *log_level, struct dtk_kb_hold **hold, json_t **result,
-                           int *code, char *err, size_t size);
+int dtk_mcp_prompts_method(const char *method, json_t *params, const char *prefix, int *log_level,
+                           struct dtk_kb_hold **hold, json_t **result, int *code, char *err,
+                           size_t size);
 
 #endif

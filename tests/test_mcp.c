@@ -1151,7 +1151,7 @@ static char *S_values(json_t *j)
 	return dtk_buf_detach(&b);
 }
 
-#define REQ(method, params)                                                                  \
+#define REQ(method, params)                                                                        \
 	"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"" method "\",\"params\":" params "}"
 
 /* Prompts, their arguments completed from the base, logging/setLevel, and
@@ -1166,25 +1166,27 @@ static void test_prompts(void **state)
 	(void)state;
 
 	j = S_ask(m, REQ("prompts/list", "{}"));
-	assert_string_equal(json_string_value(json_object_get(
-	                            json_array_get(json_object_get(json_object_get(j, "result"),
-	                                                           "prompts"),
-	                                           1),
-	                            "name")),
-	                    "monthly_review");
+	assert_string_equal(
+	        json_string_value(json_object_get(
+	                json_array_get(json_object_get(json_object_get(j, "result"), "prompts"), 1),
+	                "name")),
+	        "monthly_review");
 	json_decref(j);
 	S_expect_error(m, REQ("prompts/list", "{\"cursor\":\"x\"}"), -32602, 0);
 	S_expect_error(m, REQ("prompts/get", "{\"name\":\"nope\"}"), -32602, 0);
 	S_expect_error(m, REQ("prompts/get", "{\"name\":\"working_loop\"}"), -32602, 0);
-	S_expect_error(m, REQ("prompts/get", "{\"name\":\"working_loop\",\"arguments\":{\"topic\":1}}"),
+	S_expect_error(
+	        m, REQ("prompts/get", "{\"name\":\"working_loop\",\"arguments\":{\"topic\":1}}"),
+	        -32602, 0);
+	S_expect_error(m,
+	               REQ("prompts/get",
+	                   "{\"name\":\"working_loop\",\"arguments\":{\"topic\":\"x\","
+	                   "\"depth\":\"x\"}}"),
 	               -32602, 0);
 	S_expect_error(m,
-	               REQ("prompts/get", "{\"name\":\"working_loop\",\"arguments\":{\"topic\":\"x\","
-	                                  "\"depth\":\"x\"}}"),
-	               -32602, 0);
-	S_expect_error(m,
-	               REQ("prompts/get", "{\"name\":\"working_loop\",\"arguments\":{\"topic\":\"x\","
-	                                  "\"node\":\"../beta\"}}"),
+	               REQ("prompts/get",
+	                   "{\"name\":\"working_loop\",\"arguments\":{\"topic\":\"x\","
+	                   "\"node\":\"../beta\"}}"),
 	               -32602, 0);
 	S_expect_error(m,
 	               REQ("prompts/get", "{\"name\":\"monthly_review\",\"arguments\":{\"date\":"
@@ -1196,7 +1198,8 @@ static void test_prompts(void **state)
 	j = S_ask(m, REQ("prompts/get", "{\"name\":\"working_loop\",\"arguments\":{\"topic\":"
 	                                "\"a@b\",\"node\":\"beta\"}}"));
 	assert_non_null(strstr(S_prompt_text(j), "call kb_search"));
-	assert_null(strstr(S_prompt_text(j), "@"  "search"));
+	assert_null(strstr(S_prompt_text(j), "@"
+	                                     "search"));
 	assert_non_null(strstr(S_prompt_text(j), "The topic: a@b."));
 	assert_non_null(strstr(S_prompt_text(j), "The node: beta (kb_show it first"));
 	json_decref(j);
@@ -1228,7 +1231,7 @@ static void test_prompts(void **state)
 	                                        "\"monthly_review\"},\"argument\":{\"name\":"
 	                                        "\"since\",\"value\":\"2\"}}"));
 	v = S_values(j);
-	assert_true(strlen(v) >= 21); /* two dates at least */
+	assert_true(strlen(v) >= 21);            /* two dates at least */
 	assert_true(strncmp(v, v + 11, 10) > 0); /* newest first, each once */
 	free(v);
 	json_decref(j);

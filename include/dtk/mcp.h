@@ -89,11 +89,11 @@ int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err);
 
 /* How dtk mcp --http listens (mcp_http.c). */
 struct dtk_mcp_http_opts {
-	const char *addr;          /* an IPv4 or IPv6 address, numeric */
-	unsigned port;             /* 0: any free port */
-	const char *token;         /* NULL, or the bearer token every request must carry */
-	unsigned max_connections;  /* at once */
-	unsigned timeout;          /* seconds a request may take to arrive */
+	const char *addr;         /* an IPv4 or IPv6 address, numeric */
+	unsigned port;            /* 0: any free port */
+	const char *token;        /* NULL, or the bearer token every request must carry */
+	unsigned max_connections; /* at once */
+	unsigned timeout;         /* seconds a request may take to arrive */
 };
 
 /* Returns 1 when addr (numeric, as dtk_mcp_serve_http takes it) is a
