@@ -104,7 +104,7 @@ int dtk_mcp_http_loopback(const char *addr);
  * Serves server m over Streamable HTTP at http://ADDR:PORT/mcp as o says
  * (docs/agents.md), one message at a time, until SIGTERM or SIGINT: the
  * message being handled is finished first. Writes where it listens to err
- * ("dtk mcp: listening on http://...") and refusals worth a note. Returns
+ * ("dtk mcp: listening on http://...") and, at the end, "dtk mcp: stopped". Returns
  * 0 after a signal, or -1 with the error set when it cannot listen.
  */
 int dtk_mcp_serve_http(struct dtk_mcp *m, const struct dtk_mcp_http_opts *o, FILE *err);
