@@ -256,6 +256,30 @@ test('HTTP details: 202 for a notification, GET 405, 2026-07-28 without a sessio
     }
 });
 
+test('SIGINT amid writes: exit 0, each write whole, the base valid', async () => {
+    const dir = copyBase(true);
+    const s = await serve(dir);
+    const { c } = await sdkClient(s.url);
+    const show = async () => (await c.callTool({ name: 'show', arguments: { target: 'alpha-001' } }))
+        .structuredContent.used;
+    const before = await show();
+    const calls = [];
+    for (let i = 0; i < 20; i++)
+        calls.push(c.callTool({ name: 'use', arguments: { ids: 'alpha-001' } }).then(() => 1, () => 0));
+    await calls[0];
+    s.proc.kill('SIGINT');
+    const answered = (await Promise.all(calls)).reduce((a, b) => a + b, 0);
+    const { code } = await s.exited;
+    assert.equal(code, 0, s.stderr());
+    await c.close().catch(() => {});
+    const check = await new Promise((resolve) => execFile(DTK, ['-C', dir, 'check'], { env: env(dir) },
+        (e, stdout, stderr) => resolve({ code: e ? e.code : 0, text: stdout + stderr })));
+    assert.equal(check.code, 0, check.text);
+    const used = Number(/used: (\d+)/.exec(fs.readFileSync(path.join(dir, 'insights/alpha.yaml'), 'utf8'))[1]);
+    assert.ok(used >= before + answered && used <= before + 20, `used ${used}, ${answered} answered`);
+    cleanup(dir);
+});
+
 // ---- the same bytes on stdio and on HTTP ----
 
 // Sends each of msgs (objects) to dtk mcp on stdio in dir, one line each;
