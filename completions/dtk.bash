@@ -53,7 +53,7 @@ _dtk_options()
     supersede) echo "--date --allow-future $_dtk_wopts" ;;
     retract) echo "--reason --date --allow-future $_dtk_wopts" ;;
     init) echo "--lang --domain --title $_dtk_wopts" ;;
-    mcp) echo "--prefix $_dtk_all" ;;
+    mcp) echo "--prefix --http --token-file --timeout $_dtk_all" ;;
     help) echo "" ;;
     esac
 }
