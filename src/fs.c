@@ -383,13 +383,16 @@ int dtk_file_dead_pid(const char *s, size_t *len)
 	return pid != (long)getpid() && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
 
-void dtk_file_sweep_at(int dfd)
+void dtk_file_sweep_at(int rootfd, const char *rel)
 {
-	int fd = dfd >= 0 ? fcntl(dfd, F_DUPFD_CLOEXEC, 0) : -1;
+	char *x = rel ? dtk_path_join(rel, "x") : NULL;
+	const char *name;
+	int fd = x ? S_open_dir_at(rootfd, x, &name) : fcntl(rootfd, F_DUPFD_CLOEXEC, 0);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *de;
 	struct stat st;
 
+	free(x);
 	if (!d && fd >= 0)
 		close(fd);
 	while (d && (de = readdir(d))) {
@@ -410,9 +413,23 @@ void dtk_file_sweep(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	dtk_file_sweep_at(fd);
-	if (fd >= 0)
+	if (fd >= 0) {
+		dtk_file_sweep_at(fd, NULL);
 		close(fd);
+	}
+}
+
+char *dtk_path_within(const char *root, const char *path)
+{
+	char *r = realpath(root, NULL), *p = r ? realpath(path, NULL) : NULL, *rel = NULL;
+	size_t n = r ? strlen(r) : 0;
+
+	n -= n && r[n - 1] == '/'; /* "/" */
+	if (p && !strncmp(p, r, n) && p[n] == '/')
+		rel = dtk_xstrdup(p + n + 1);
+	free(r);
+	free(p);
+	return rel;
 }
 
 int dtk_file_write_atomic(const char *path, const char *data, size_t len)

@@ -100,8 +100,8 @@ void dtk_lock_handed(int *fd, char *env, size_t size)
 
 int dtk_lock_take_base(const char *root, int resumes)
 {
-	int fd = dtk_lock_take(root), ins, rolled;
-	char *git, *journal, *what = NULL;
+	int fd = dtk_lock_take(root), rolled;
+	char *git, *journal, *what = NULL, *ins, *insr;
 
 	if (fd < 0)
 		return -1;
@@ -117,11 +117,13 @@ int dtk_lock_take_base(const char *root, int resumes)
 		        "dtk: a write was interrupted; put back as they were before it: %s\n",
 		        what);
 	free(what);
-	ins = openat(fd, "insights", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	dtk_file_sweep_at(fd);
-	dtk_file_sweep_at(ins);
-	if (ins >= 0)
-		close(ins);
+	ins = dtk_path_join(root, "insights");
+	insr = dtk_path_within(root, ins);
+	dtk_file_sweep_at(fd, NULL);
+	if (insr)
+		dtk_file_sweep_at(fd, insr);
+	free(insr);
+	free(ins);
 	git = resumes ? NULL : dtk_cache_git_dir(root);
 	journal = git ? dtk_path_join(git, "dtk-crystallize") : NULL;
 	if (journal && access(journal, F_OK) == 0) {

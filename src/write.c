@@ -108,24 +108,18 @@ struct dtk_wfile *dtk_write_open(struct dtk_write *w, const char *name)
 	}
 	/* a regular file inside the base, as the loader reads it */
 	{
-		char *real = realpath(w->ctx->root, NULL), *to;
-		size_t n = real ? strlen(real) : 0;
+		char *real = realpath(w->ctx->root, NULL);
 		rc = real ? dtk_file_open_within(&fd, real, full) : dtk_error("%s", "no base");
-		if (rc == 0) {
-			f = S_add(w, name);
-			rc = dtk_file_read_fd(&f->old, &f->old_len, fd, full, DTK_MAX_FILE_BYTES);
-			close(fd);
-			/* a link (inside the base, as checked) stays a link: its
-			 * file is the one replaced, found from the root again */
-			to = rc == 0 ? realpath(full, NULL) : NULL;
-			n -= n && real[n - 1] == '/';
-			if (to && !strncmp(to, real, n) && to[n] == '/')
-				f->real = dtk_xstrdup(to + n + 1);
-			else if (rc == 0)
-				rc = dtk_error("changed while being read");
-			free(to);
-		}
 		free(real);
+	}
+	if (rc == 0) {
+		f = S_add(w, name);
+		rc = dtk_file_read_fd(&f->old, &f->old_len, fd, full, DTK_MAX_FILE_BYTES);
+		close(fd);
+		/* a link (inside the base, as checked) stays a link: its file
+		 * is the one replaced, reached from the root again */
+		if (rc == 0 && !(f->real = dtk_path_within(w->ctx->root, full)))
+			rc = dtk_error("changed while being read");
 	}
 	free(full);
 	if (rc == 1) {
@@ -157,9 +151,10 @@ struct dtk_wfile *dtk_write_open(struct dtk_write *w, const char *name)
 struct dtk_wfile *dtk_write_create(struct dtk_write *w, const char *name, char *text, size_t len)
 {
 	char *full = dtk_path_join(w->ctx->root, "insights"), *p = dtk_path_join(full, name);
+	char *dir = dtk_path_within(w->ctx->root, full);
 	struct stat st;
 	/* anything there, a FIFO or a dangling link too, is not opened */
-	int exists = lstat(p, &st) == 0, err = exists ? 0 : errno;
+	int exists = lstat(p, &st) == 0, err = exists ? 0 : dir ? errno : ENOTDIR;
 	struct dtk_wfile *f;
 
 	free(full);
@@ -170,9 +165,12 @@ struct dtk_wfile *dtk_write_create(struct dtk_write *w, const char *name, char *
 			dtk_write_refuse(w, "insights/%s already exists", name);
 		else
 			dtk_write_refuse(w, "cannot create insights/%s: %s", name, strerror(err));
+		free(dir);
 		return NULL;
 	}
 	f = S_add(w, name);
+	f->real = dtk_path_join(dir, name); /* insights/ may be a link inside */
+	free(dir);
 	f->text = text;
 	f->len = len;
 	return f;
@@ -343,10 +341,7 @@ static int S_write(struct dtk_write *w, const struct dtk_buf *idx, const char *i
 		}
 		if (rc >= 0)
 			rc = dtk_file_stage_within(&st[i], rootfd, root,
-			                           !f        ? DTK_INDEX_FILE
-			                           : f->real ? f->real
-			                                     : f->rel,
-			                           text, len, -1);
+			                           f ? f->real : DTK_INDEX_FILE, text, len, -1);
 	}
 	if (rc < 0) {
 		char *why = dtk_xstrdup(dtk_error_last());

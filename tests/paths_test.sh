@@ -201,6 +201,17 @@ if [ -n "${DTK_CRASH:-}" ]; then
     fi
 fi
 rm insights/alpha.yaml && git checkout -q insights/alpha.yaml && rm -r data
+# insights/ itself a link inside the base: a new node file is made there
+mkdir -p store && mv insights store/ && ln -s store/insights insights
+rc=0
+"$DTK" add-node delta --category 策略 >/dev/null 2>"$scratch/err" || rc=$?
+if [ $rc -eq 0 ] && [ -L insights ] && [ -f store/insights/delta.yaml ] && "$DTK" check >/dev/null 2>&1; then
+    ok "add-node: insights/ a link inside the base, the new node file made where it leads"
+else
+    ko "add-node: insights/ a link inside the base, the new node file made where it leads" "exit $rc" \
+        "$(cat "$scratch/err")"
+fi
+rm insights && mv store/insights insights && rmdir store && rm insights/delta.yaml && git checkout -q .
 
 # export: the pages are not written through a link in the output directory
 out=$scratch/site

@@ -88,8 +88,12 @@ int dtk_file_dead_pid(const char *s, size_t *len);
  * killed before its rename left: <name>.tmp-<pid>-XXXXXX of a pid that no
  * longer exists. For a directory whose writers hold a lock taken now. */
 void dtk_file_sweep(const char *dir);
-/* The same in the directory open as dfd (left open; -1 is accepted). */
-void dtk_file_sweep_at(int dfd);
+/* The same in directory rel below the directory open as rootfd (NULL:
+ * that one), opened from it with no symbolic link followed. */
+void dtk_file_sweep_at(int rootfd, const char *rel);
+/* Returns the real path (every link resolved) of path relative to root's,
+ * malloc'd, or NULL when it is not below root or cannot be resolved. */
+char *dtk_path_within(const char *root, const char *path);
 
 /*
  * The same in two steps, so that several files are replaced together or not

@@ -57,8 +57,8 @@ extern const struct dtk_opt dtk_write_opts[];
 struct dtk_wfile {
 	char *name; /* in insights/, e.g. "alpha.yaml" */
 	char *rel;  /* "insights/alpha.yaml", as shown */
-	char *real; /* the file written, every link resolved (a link inside
-	             * the base is written through, not replaced); NULL: new */
+	char *real; /* the file written, from the root, every link resolved
+	             * (a link inside the base is written through) */
 	char *old;  /* its bytes; NULL for a file to create */
 	size_t old_len;
 	struct dtk_ydoc doc; /* old parsed; record edits on it */
