@@ -487,13 +487,8 @@ static int S_stage(struct dtk_file_staged *s, const char *data, size_t len, int 
 	} else if (close(fd) < 0)
 		fd = -1;
 	if (fd < 0) {
-		const char *slash = strrchr(s->path, '/');
-		struct dtk_buf tp = DTK_BUF_INIT;
-		int e = errno;
-		dtk_buf_printf(&tp, "%.*s%s", slash ? (int)(slash - s->path + 1) : 0, s->path,
-		               tmp.ptr);
-		dtk_error("cannot write %s: %s", S_shown(tp.ptr), strerror(e));
-		dtk_buf_release(&tp);
+		dtk_error("cannot write a temporary file beside %s: %s", S_shown(s->path),
+		          strerror(errno));
 		unlinkat(s->dfd, tmp.ptr, 0);
 		dtk_buf_release(&tmp);
 		return -1;
@@ -645,9 +640,9 @@ static int S_undo(int dfd, const char *name, const char *keep, const char *tmp, 
 	return fsync(dfd) < 0 && errno != EINVAL ? -1 : 0;
 }
 
-/* Puts back every file the journal text j (len bytes) names. Appends their
- * paths to what (", "-separated) when not NULL. Returns 0, or -1 with the
- * error set. */
+/* Puts back every file the journal text j (len bytes) names (rootfd -1:
+ * none). Appends their paths to what (", "-separated) when not NULL.
+ * Returns 0, or -1 with the error set. */
 static int S_undo_all(int rootfd, const char *j, size_t len, struct dtk_buf *what)
 {
 	const char *p = j + sizeof(S_journal_magic) - 1, *end = j + len, *f[4], *name;
@@ -665,7 +660,7 @@ static int S_undo_all(int rootfd, const char *j, size_t len, struct dtk_buf *wha
 		}
 		if (what)
 			dtk_buf_printf(what, "%s%s", what->len ? ", " : "", f[0]);
-		if (rc < 0)
+		if (rc < 0 || rootfd < 0)
 			continue;
 		dfd = S_open_dir_at(rootfd, f[0], &name);
 		if (dfd < 0 || S_undo(dfd, name, f[1], f[2], f[3]) < 0)
@@ -817,21 +812,17 @@ int dtk_file_rollback(int rootfd, const char *root, char **what)
 char *dtk_file_journal(const char *root)
 {
 	struct dtk_buf w = DTK_BUF_INIT;
-	char *path = dtk_path_join(root, DTK_FILE_JOURNAL), *j = NULL, *p;
-	size_t len = 0, k = 0;
+	char *path = dtk_path_join(root, DTK_FILE_JOURNAL), *j = NULL;
+	size_t len = 0;
 
 	if (dtk_file_read_regular(&j, &len, path, 1u << 20) == 1) {
 		free(path);
 		return NULL;
 	}
-	/* every fourth string after the magic line is a path */
-	for (p = j ? memchr(j, '\n', len) : NULL; p && ++p < j + len; p += strlen(p), k++)
-		if (k % 4 == 0)
-			dtk_buf_printf(&w, "%s%s", w.len ? ", " : "", p);
+	if (!j || S_undo_all(-1, j, len, &w) < 0 || !w.len)
+		dtk_buf_puts(&w, DTK_FILE_JOURNAL);
 	free(j);
 	free(path);
-	if (!w.len)
-		dtk_buf_puts(&w, DTK_FILE_JOURNAL);
 	return dtk_buf_detach(&w);
 }
 
