@@ -691,10 +691,18 @@ static int S_journal_write(int rootfd, const char *root, struct dtk_file_staged 
 	size_t i;
 	int rc = 0;
 
-	for (i = 0; i < n && rc == 0; i++)
-		if (v[i].keep && fsync(v[i].dfd) < 0 && errno != EINVAL)
+	/* each directory of a kept file once (most often all are insights/) */
+	for (i = 0; i < n && rc == 0; i++) {
+		struct stat a, b;
+		size_t k = 0;
+		while (v[i].keep && k < i &&
+		       !(v[k].keep && fstat(v[k].dfd, &a) == 0 && fstat(v[i].dfd, &b) == 0 &&
+		         a.st_ino == b.st_ino && a.st_dev == b.st_dev))
+			k++;
+		if (v[i].keep && k == i && fsync(v[i].dfd) < 0 && errno != EINVAL)
 			rc = dtk_error("cannot sync the directory of %s: %s", S_shown(v[i].path),
 			               strerror(errno));
+	}
 	if (rc == 0 && (rc = dtk_file_stage_within(&js, rootfd, root, DTK_FILE_JOURNAL, j->ptr,
 	                                           j->len, -1)) == 0) {
 		if (renameat(rootfd, js.tmp, rootfd, DTK_FILE_JOURNAL) == 0) {
