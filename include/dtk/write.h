@@ -7,7 +7,9 @@
  * (dtk_kb_load with files over the base) before any byte is written; then each changed file and
  * INDEX.md (rebuilt from the base already loaded, as reindex would) are
  * replaced atomically, all or nothing (those replaced are put back when a
- * later one cannot be). On any error every file is left as it was (exit 2),
+ * later one cannot be, or by the next write after a kill: fs.h's
+ * dtk_file_commit_all), through directories opened from the root with no
+ * link followed. On any error every file is left as it was (exit 2),
  * or the message names what was written (exit 1: not put back, not
  * synced). The
  * dispatcher holds the base's lock for the whole command (DTK_CMD_LOCKS), so
