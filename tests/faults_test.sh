@@ -357,6 +357,22 @@ if [ -n "${DTK_CRASH:-}" ]; then
     killed_between 2 add-node delta --category 策略
     killed_between 3 add-node delta --category 策略
     killed_between 2 use alpha-002 beta-001
+    # a check while a live writer's journal stands waits for the writer, then
+    # judges the files written (the writer lets the check start, and goes on
+    # once it waits)
+    rm -f "$scratch/chk"
+    run="\"$DTK\" check >'$scratch/chk' 2>&1 & for i in \$(seq 200); do grep -q waiting '$scratch/chk' 2>/dev/null && break; sleep 0.05; done; echo \$! >'$scratch/chk.pid'"
+    DTK_CRASH_AT=before-rename:2 DTK_CRASH_RUN=$run "$DTK_CRASH" use alpha-002 beta-001 >/dev/null 2>&1
+    rc=0
+    wait_pid=$(cat "$scratch/chk.pid")
+    while kill -0 "$wait_pid" 2>/dev/null; do sleep 0.05; done
+    if grep -q "waiting" "$scratch/chk" && grep -q "INDEX.md is up to date" "$scratch/chk" &&
+        ! grep -q "interrupted" "$scratch/chk"; then
+        ok "check during a write of two files: waits for the writer's lock, then passes"
+    else
+        ko "check during a write of two files: waits for the writer's lock, then passes" "$(cat "$scratch/chk")"
+    fi
+    fresh
     # the journal's files are reached from the root, no link followed:
     # insights/ swapped for a link before the rollback is refused, the
     # journal kept; put back, the next write rolls back
