@@ -8,6 +8,7 @@
 #include "dtk/index.h"
 #include "dtk/invisible.h"
 #include "dtk/kb.h"
+#include "dtk/lock.h"
 #include "dtk/nodesum.h"
 #include "dtk/repo.h"
 #include "dtk/ytree.h"
@@ -326,6 +327,24 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		how |= DTK_DIFF_COLOR;
 	if (dtk_args_operands(ctx, a, 0, 0, NULL) < 0)
 		return DTK_EXIT_INVALID;
+	/* a write killed between its renames: the files are not the base's
+	 * state, whatever they say (a live writer's journal goes when it is
+	 * done: its lock is awaited) */
+	if ((old = dtk_file_journal(ctx->root))) {
+		int lock = dtk_lock_take(ctx->root);
+		free(old);
+		old = dtk_file_journal(ctx->root);
+		dtk_lock_release(lock);
+	}
+	if (old) {
+		fprintf(ctx->err,
+		        "dtk check: error: a write was interrupted before it finished (%s): %s "
+		        "may be half written; run 'dtk reindex' to put them back as they were "
+		        "before it\n",
+		        DTK_FILE_JOURNAL, dtk_esc(old));
+		free(old);
+		return DTK_EXIT_DRIFT;
+	}
 	path = dtk_path_join(ctx->root, DTK_INDEX_FILE);
 	/* compared as it is rendered: neither page is held whole unless they differ */
 	rc = S_compare(ctx, path, &cmp, &diags);

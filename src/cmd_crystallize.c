@@ -403,7 +403,7 @@ static int S_write(const struct dtk_kb *kb, const char *records, const char *ind
 {
 	char *a = dtk_path_join(kb->root, "insights/_crystallizations.yaml");
 	char *b = dtk_path_join(kb->root, DTK_INDEX_FILE), *old = NULL;
-	struct dtk_file_staged sa = {NULL, NULL}, sb = {NULL, NULL};
+	struct dtk_file_staged sa = {0}, sb = {0};
 	size_t old_len = 0;
 	int had = dtk_file_read_regular(&old, &old_len, b, DTK_MAX_INDEX_BYTES), rc = -1, rb;
 

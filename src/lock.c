@@ -100,14 +100,29 @@ void dtk_lock_handed(int *fd, char *env, size_t size)
 
 int dtk_lock_take_base(const char *root, int resumes)
 {
-	int fd = dtk_lock_take(root);
-	char *git, *journal, *ins;
+	int fd = dtk_lock_take(root), rolled;
+	char *git, *journal, *what = NULL, *ins, *insr;
 
 	if (fd < 0)
 		return -1;
+	/* a write killed between its renames is undone first (its kept files
+	 * are temporary files of a dead pid, which the sweeps remove) */
+	rolled = dtk_file_rollback(fd, root, &what);
+	if (rolled < 0) {
+		dtk_lock_release(fd);
+		return -1;
+	}
+	if (rolled)
+		fprintf(stderr,
+		        "dtk: a write was interrupted; put back as they were before it: %s\n",
+		        what);
+	free(what);
 	ins = dtk_path_join(root, "insights");
-	dtk_file_sweep(root);
-	dtk_file_sweep(ins);
+	insr = dtk_path_within(root, ins);
+	dtk_file_sweep_at(fd, NULL);
+	if (insr)
+		dtk_file_sweep_at(fd, insr);
+	free(insr);
 	free(ins);
 	git = resumes ? NULL : dtk_cache_git_dir(root);
 	journal = git ? dtk_path_join(git, "dtk-crystallize") : NULL;
