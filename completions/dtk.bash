@@ -38,7 +38,7 @@ _dtk_options()
     log) echo "-f --format $_dtk_paged" ;;
     setup-git) echo "--dtk --no-hooks $_dtk_all" ;;
     merge-driver) echo "--help" ;;
-    sync) echo "--dry-run $_dtk_all" ;;
+    sync) echo "--dry-run --no-verify $_dtk_all" ;;
     export) echo "$_dtk_all" ;;
     add) echo "--title --claim --source --confidence --verified-by --relates --created --allow-future --from --distinct-from $_dtk_wopts" ;;
     add-node) echo "--category --bloom $_dtk_wopts" ;;

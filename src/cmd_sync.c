@@ -46,6 +46,9 @@ static void S_lines(FILE *f, const char *prefix, const struct dtk_buf *list)
 static const struct dtk_opt S_opts[] = {
         {"dry-run", 'n', DTK_OPT_FLAG,
          .help = "say what it would do; write nothing"},
+        {"no-verify", 'V', DTK_OPT_FLAG,
+         .help = "skip the pre-merge-commit and commit-msg hooks, as git merge\n"
+                 "--no-verify does"},
         {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
@@ -59,6 +62,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		return DTK_EXIT_INVALID;
 	s.upstream = a->argc ? a->argv[0] : NULL;
 	s.dry_run = dtk_args_has(a, 'n') > 0;
+	s.no_verify = dtk_args_has(a, 'V') > 0;
 	if (dtk_repo_open(&repo, ctx->root) < 0 || dtk_repo_sync(repo, &s) < 0) {
 		rc = dtk_cmd_fail(ctx, "sync", DTK_EXIT_INVALID);
 		goto done;

@@ -2237,7 +2237,7 @@ static int S_sync_move(const struct dtk_repo *r, const struct journal *j, const 
 static int S_sync_commit(const struct dtk_repo *r, const struct journal *j,
                          git_commit *const parents[2], struct dtk_sync *s, const char *message)
 {
-	struct dtk_commit_req req = {.message = message, .sign = -1};
+	struct dtk_commit_req req = {.message = message, .sign = -1, .no_verify = s->no_verify};
 	git_signature *author = NULL, *committer = NULL;
 	git_index *idx = NULL;
 	git_tree *tree = NULL;

@@ -100,6 +100,8 @@ flow()
 flow merge b1 b2
 flow merge b1 b2 b3
 flow squash b1 b2 b3
+flow merge b1 b2 b3 b4 b5
+flow squash b1 b2 b3 b4 b5
 
 # Without dtk sync, the same service merges conflict (what sync is for).
 hub && work n1 && work n2 && button merge n1 &&
@@ -175,6 +177,26 @@ out=$("$DTK" sync 2>&1); rc=$?
 [ $rc = 0 ] && [ "$(git rev-parse HEAD)" = "$(git rev-parse origin/main)" ] &&
     [ -z "$(git status --porcelain)" ] && printf '%s\n' "$out" | grep -q "a fast-forward" &&
     ok "a branch with nothing of its own: a fast-forward" || ko "a fast-forward" "rc=$rc" "$out"
+cd "$scratch" || exit 2
+
+# A pre-merge-commit hook that refuses: the merge left for git commit, as
+# git merge leaves it; --no-verify skips the hook. In a clone that ran dtk
+# setup-git (drivers and hooks): the same merge.
+hub && work h1 && work h2 && button merge h1 && cd "$scratch/w-h2" && git fetch -q || exit 2
+"$DTK" setup-git >/dev/null 2>&1 && git add .gitattributes && git commit -qm attributes
+printf '#!/bin/sh\nexit 1\n' >.git/hooks/pre-merge-commit && chmod +x .git/hooks/pre-merge-commit
+out=$("$DTK" sync 2>&1); rc=$?
+[ $rc = 2 ] && [ -e .git/MERGE_HEAD ] && [ "$(git rev-list --parents -n 1 HEAD | wc -w)" = 2 ] &&
+    printf '%s\n' "$out" | grep -q "the pre-merge-commit hook refused the commit" &&
+    git commit -q --no-verify --no-edit && [ "$(git rev-list --parents -n 1 HEAD | wc -w)" = 3 ] &&
+    "$DTK" check >/dev/null 2>&1 &&
+    ok "pre-merge-commit refuses: the merge left for git commit (MERGE_HEAD), which concludes it" ||
+    ko "pre-merge-commit refuses" "rc=$rc" "$out"
+git reset -q --hard HEAD~1
+out=$("$DTK" sync --no-verify 2>&1); rc=$?
+[ $rc = 0 ] && [ "$(git rev-list --parents -n 1 HEAD | wc -w)" = 3 ] && "$DTK" check >/dev/null 2>&1 &&
+    ok "--no-verify: the hook skipped; with dtk setup-git's drivers and hooks: the same merge, valid" ||
+    ko "--no-verify" "rc=$rc" "$out"
 cd "$scratch" || exit 2
 
 # A key changed two ways: stops as git merge stops, with dtk's message; then

@@ -179,6 +179,7 @@ struct dtk_sync {
 	/* in */
 	const char *upstream;    /* as the user names it; NULL: the remote's default branch */
 	int dry_run;             /* decide, report, write nothing */
+	int no_verify;           /* --no-verify: skip pre-merge-commit and commit-msg */
 	dtk_repo_merge_fn merge; /* a file of insights/ both sides changed */
 	/* INDEX.md from the merged insights/ files[0..n): returns 0 and sets
 	 * *out (malloc'd, NUL-terminated), 1 when they are not valid (why
