@@ -2372,6 +2372,15 @@ int dtk_repo_sync(struct dtk_repo *r, struct dtk_sync *s)
 	for (i = 0; i < n; i++)
 		if (S_sync_put(r, idx, t, &list[i]) < 0)
 			goto done;
+	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
+	co.checkout_strategy = GIT_CHECKOUT_SAFE;
+	co.our_label = "HEAD";
+	co.their_label = s->name;
+	/* first: a file in the way (untracked) stops it before it writes */
+	if (git_checkout_index(r->git, idx, &co) < 0) {
+		S_gerr("cannot write the merge into the work tree");
+		goto done;
+	}
 	/* the merge's state, as git merge writes it */
 	msg = S_merge_msg(r, s);
 	dtk_buf_puts(&mmsg, msg);
@@ -2391,14 +2400,6 @@ int dtk_repo_sync(struct dtk_repo *r, struct dtk_sync *s)
 	if (S_gitdir_write(r, "MERGE_HEAD", hex) < 0 || S_gitdir_write(r, "MERGE_MODE", "") < 0 ||
 	    S_gitdir_write(r, "MERGE_MSG", mmsg.ptr) < 0)
 		goto done;
-	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
-	co.checkout_strategy = GIT_CHECKOUT_SAFE;
-	co.our_label = "HEAD";
-	co.their_label = s->name;
-	if (git_checkout_index(r->git, idx, &co) < 0) {
-		S_gerr("cannot write the merge into the work tree");
-		goto done;
-	}
 	/* dtk's own conflict text (markers around the entry), as its driver
 	 * leaves it */
 	for (i = 0; i < n; i++) {

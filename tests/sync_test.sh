@@ -134,6 +134,14 @@ out=$("$DTK" sync 2>&1); rc=$?
     [ ! -e .git/MERGE_HEAD ] && ok "a work tree with changes: refused (2), nothing done" ||
     ko "a work tree with changes: refused" "rc=$rc" "$out"
 git rm -qf README-local
+echo 'mine' >insights/own-u1.yaml
+head=$(git rev-parse HEAD)
+out=$("$DTK" sync 2>&1); rc=$?
+[ $rc = 2 ] && [ ! -e .git/MERGE_HEAD ] && [ "$(git rev-parse HEAD)" = "$head" ] &&
+    [ "$(cat insights/own-u1.yaml)" = mine ] && [ "$(git status --porcelain)" = "?? insights/own-u1.yaml" ] &&
+    ok "an untracked file where the merge brings one: refused before anything is written" ||
+    ko "an untracked file in the way" "rc=$rc" "$out" "$(git status --short)"
+rm insights/own-u1.yaml
 
 # identity and signing as git's: user.* of the repository, an ssh key
 git config user.name 'Ann Merger' && git config user.email ann@example.org
