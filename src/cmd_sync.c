@@ -44,8 +44,7 @@ static void S_lines(FILE *f, const char *prefix, const struct dtk_buf *list)
 }
 
 static const struct dtk_opt S_opts[] = {
-        {"dry-run", 'n', DTK_OPT_FLAG,
-         .help = "say what it would do; write nothing"},
+        {"dry-run", 'n', DTK_OPT_FLAG, .help = "say what it would do; write nothing"},
         {"no-verify", 'V', DTK_OPT_FLAG,
          .help = "skip the pre-merge-commit and commit-msg hooks, as git merge\n"
                  "--no-verify does"},
@@ -80,8 +79,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		        s.dry_run ? "would move" : "moved", s.name, theirs);
 		break;
 	case DTK_SYNC_MERGED:
-		fprintf(ctx->out, "%s %s (%s) into %s", s.dry_run ? "would merge" : "merged", s.name,
-		        theirs, s.branch);
+		fprintf(ctx->out, "%s %s (%s) into %s", s.dry_run ? "would merge" : "merged",
+		        s.name, theirs, s.branch);
 		if (!s.dry_run)
 			fprintf(ctx->out, ": commit %s", ours);
 		fputc('\n', ctx->out);
@@ -98,9 +97,10 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 			        s.name, theirs, s.branch);
 		else
 			fprintf(ctx->err,
-			        "dtk sync: the merge of %s (%s) into %s stopped on conflicts (as git "
-			        "merge stops: MERGE_HEAD); resolve them, then run 'dtk reindex', "
-			        "'git add' the files and 'git commit' (or 'git merge --abort')\n",
+			        "dtk sync: the merge of %s (%s) into %s stopped on conflicts (as "
+			        "git merge stops: MERGE_HEAD); resolve them, then run 'dtk "
+			        "reindex', 'git add' the files and 'git commit' (or 'git merge "
+			        "--abort')\n",
 			        s.name, theirs, s.branch);
 		rc = DTK_EXIT_DRIFT;
 		break;

@@ -431,16 +431,15 @@ int dtk_merge_blob(const char *name, char *const text[3], const size_t len[3], c
 	return rc;
 }
 
-int dtk_merge_index(char **out, const struct dtk_memfile *files, size_t n,
-                    struct dtk_diags *diags)
+int dtk_merge_index(char **out, const struct dtk_memfile *files, size_t n, struct dtk_diags *diags)
 {
 	struct dtk_kb *kb = NULL;
 
 	*out = NULL;
-	if (dtk_kb_load(&kb,
-	                &(struct dtk_kb_load_opts){
-	                        .what = DTK_KB_LEAN, .files = files, .n_files = n},
-	                diags) != 0)
+	if (dtk_kb_load(
+	            &kb,
+	            &(struct dtk_kb_load_opts){.what = DTK_KB_LEAN, .files = files, .n_files = n},
+	            diags) != 0)
 		return 1;
 	*out = dtk_index_render(kb);
 	dtk_kb_free(kb);

@@ -1417,12 +1417,12 @@ static int S_pre_hooks(const struct dtk_repo *r, const struct dtk_commit_req *re
 		S_gerr("cannot write the index for the hooks");
 		goto done;
 	}
-	hook = req->no_verify
-	               ? 0
-	               : dtk_gitcommit_hook(r->git, h->first, path.ptr, author, NULL, NULL);
+	hook = req->no_verify ? 0
+	                      : dtk_gitcommit_hook(r->git, h->first, path.ptr, author, NULL, NULL);
 	if (hook != 0) {
 		if (hook > 0)
-			dtk_error("the %s hook refused the commit (--no-verify skips it)", h->first);
+			dtk_error("the %s hook refused the commit (--no-verify skips it)",
+			          h->first);
 		goto done;
 	}
 	if (git_index_read(idx, 1) < 0 || git_index_write_tree_to(tree_oid, idx, r->git) < 0) {
@@ -1900,8 +1900,7 @@ static int S_blob_read(git_repository *g, const git_oid *id, const char *what, c
  * -1 with the error set.
  */
 static int S_driver_merge(const struct dtk_repo *r, git_tree *const t[3], const char *path,
-                          dtk_repo_merge_fn merge, struct dtk_buf *notes, char **data,
-                          size_t *len)
+                          dtk_repo_merge_fn merge, struct dtk_buf *notes, char **data, size_t *len)
 {
 	const char *attr = NULL;
 	char *text[3] = {NULL, NULL, NULL};
@@ -2122,7 +2121,7 @@ static int S_sync_merge(const struct dtk_repo *r, git_index *idx, git_tree *cons
 	for (i = 0; i < git_index_entrycount(idx); i++) {
 		const git_index_entry *e = git_index_get_byindex(idx, i);
 		int is_base = S_base_file(r, e->path), m;
-		if ((prev && !strcmp(prev, e->path)))
+		if (prev && !strcmp(prev, e->path))
 			continue; /* a conflict's other stages */
 		prev = e->path;
 		m = is_base ? S_driver_merge(r, t, e->path, s->merge, &s->notes, &data, &len) : 2;
@@ -2154,7 +2153,8 @@ static int S_sync_merge(const struct dtk_repo *r, git_index *idx, git_tree *cons
 		data = NULL;
 	}
 	if (!conflicts && s->render(files, nf, &data, &s->notes) == 0) {
-		S_synced_add(list, n, &cap, (struct synced){dtk_xstrdup(index_md), data, strlen(data), 0});
+		S_synced_add(list, n, &cap,
+		             (struct synced){dtk_xstrdup(index_md), data, strlen(data), 0});
 	} else if (S_blob_at(t[1], index_md, &id)) {
 		if (S_blob_read(r->git, &id, S_MERGED, &data, &len) < 0)
 			goto done;
@@ -2195,7 +2195,9 @@ static int S_sync_put(const struct dtk_repo *r, git_index *idx, git_tree *const 
 	git_index_conflict_remove(idx, f->path);
 	git_index_remove(idx, f->path, 0);
 	if (!f->conflict) {
-		rc = S_blob(r, f->path, f->data, f->len, &oid) < 0 ? -1 : S_add(idx, f->path, &oid, mode);
+		rc = S_blob(r, f->path, f->data, f->len, &oid) < 0
+		             ? -1
+		             : S_add(idx, f->path, &oid, mode);
 	} else if (git_index_conflict_add(idx, te[0] ? &st[0] : NULL, te[1] ? &st[1] : NULL,
 	                                  te[2] ? &st[2] : NULL) < 0) {
 		S_gerr("cannot update the index");

@@ -61,7 +61,6 @@ int dtk_merge_blob(const char *name, char *const text[3], const size_t len[3], c
  * not a valid base (why in diags). */
 struct dtk_memfile;
 struct dtk_diags;
-int dtk_merge_index(char **out, const struct dtk_memfile *files, size_t n,
-                    struct dtk_diags *diags);
+int dtk_merge_index(char **out, const struct dtk_memfile *files, size_t n, struct dtk_diags *diags);
 
 #endif

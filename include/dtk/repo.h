@@ -187,12 +187,12 @@ struct dtk_sync {
 	int (*render)(const struct dtk_memfile *files, size_t n, char **out, struct dtk_buf *notes);
 	/* out */
 	enum dtk_sync_state state;
-	char name[256];           /* the upstream's name ("origin/main") */
-	char branch[256];         /* the current branch's short name */
+	char name[256];              /* the upstream's name ("origin/main") */
+	char branch[256];            /* the current branch's short name */
 	char theirs[41], commit[41]; /* the upstream's commit; the one made */
-	struct dtk_buf merged;    /* the paths dtk merged as data, a line each */
-	struct dtk_buf conflicts; /* the paths left in conflict, a line each */
-	struct dtk_buf notes;     /* dtk's messages about them */
+	struct dtk_buf merged;       /* the paths dtk merged as data, a line each */
+	struct dtk_buf conflicts;    /* the paths left in conflict, a line each */
+	struct dtk_buf notes;        /* dtk's messages about them */
 };
 
 /*
