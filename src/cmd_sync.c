@@ -129,6 +129,6 @@ const struct dtk_cmd dtk_cmd_sync = {
         .opts = S_opts,
         .operands = "[<upstream>]",
         .examples = "examples:\n  git fetch origin && dtk sync && git push\n"
-                    "  dtk sync --dry-run origin/release\n",
+                    "  git fetch origin && dtk sync --dry-run origin/release\n",
         .run = S_run,
 };
