@@ -2022,10 +2022,12 @@ static int S_upstream(const struct dtk_repo *r, struct dtk_sync *s, git_oid *id)
 	if (s->upstream) {
 		snprintf(s->name, sizeof(s->name), "%s", s->upstream);
 		if (git_revparse_single(&o, r->git, s->upstream) < 0 ||
-		    git_object_peel(&c, o, GIT_OBJECT_COMMIT) < 0)
+		    git_object_peel(&c, o, GIT_OBJECT_COMMIT) < 0) {
 			dtk_error("'%s' names no commit", s->upstream);
-		else
-			git_oid_cpy(id, git_object_id(c)), rc = 0;
+		} else {
+			git_oid_cpy(id, git_object_id(c));
+			rc = 0;
+		}
 		git_object_free(c);
 		git_object_free(o);
 		return rc;
