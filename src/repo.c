@@ -2107,7 +2107,7 @@ static void S_synced_add(struct synced **list, size_t *n, size_t *cap, struct sy
 /* Merges the base's files of the merged index idx of the trees t (base,
  * ours, theirs): each both sides changed by s->merge, into *list; then
  * INDEX.md, rendered from the merged files when nothing of insights/
- * conflicts, else ours' left in conflict. Fills s's lists. Returns the
+ * conflicts (other files may), else ours' left in conflict. Fills s's lists. Returns the
  * number of paths in conflict, or -1 with the error set. */
 static int S_sync_merge(const struct dtk_repo *r, git_index *idx, git_tree *const t[3],
                         struct dtk_sync *s, struct synced **list, size_t *n)
@@ -2118,7 +2118,7 @@ static int S_sync_merge(const struct dtk_repo *r, git_index *idx, git_tree *cons
 	const char *prev = NULL;
 	size_t len = 0;
 	git_oid id;
-	int conflicts = 0, rc = -1;
+	int conflicts = 0, in_base = 0, rc = -1;
 
 	for (i = 0; i < git_index_entrycount(idx); i++) {
 		const git_index_entry *e = git_index_get_byindex(idx, i);
@@ -2133,6 +2133,7 @@ static int S_sync_merge(const struct dtk_repo *r, git_index *idx, git_tree *cons
 			if (strcmp(e->path, index_md)) {
 				dtk_buf_printf(&s->conflicts, "%s\n", e->path);
 				conflicts++;
+				in_base += is_base;
 			}
 			continue;
 		}
@@ -2141,6 +2142,7 @@ static int S_sync_merge(const struct dtk_repo *r, git_index *idx, git_tree *cons
 			if (m == 1) {
 				dtk_buf_printf(&s->conflicts, "%s\n", e->path);
 				conflicts++;
+				in_base++;
 			}
 			S_synced_add(list, n, &cap,
 			             (struct synced){dtk_xstrdup(e->path), data, len, m == 1});
@@ -2154,7 +2156,7 @@ static int S_sync_merge(const struct dtk_repo *r, git_index *idx, git_tree *cons
 		}
 		data = NULL;
 	}
-	if (!conflicts && s->render(files, nf, &data, &s->notes) == 0) {
+	if (!in_base && s->render(files, nf, &data, &s->notes) == 0) {
 		S_synced_add(list, n, &cap,
 		             (struct synced){dtk_xstrdup(index_md), data, strlen(data), 0});
 	} else if (S_blob_at(t[1], index_md, &id)) {

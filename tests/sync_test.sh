@@ -207,6 +207,21 @@ out=$("$DTK" sync --no-verify 2>&1); rc=$?
     ko "--no-verify" "rc=$rc" "$out"
 cd "$scratch" || exit 2
 
+# A conflict outside the base (README changed two ways): git's markers
+# there, insights/ merged and INDEX.md rebuilt all the same.
+hub && work r1 && (cd "$scratch/svc" && echo main >README && git add README &&
+    "$DTK" add alpha --title "svcqa svcqb" --claim "svcqc svcqd." --source paper-a \
+        --confidence low --created 2026-07-01 >/dev/null &&
+    git commit -qam readme && git push -q origin main) || exit 2
+cd "$scratch/w-r1" && echo mine >README && git add README && git commit -qm readme && git fetch -q
+out=$("$DTK" sync 2>&1); rc=$?
+[ $rc = 1 ] && [ "$(git status --porcelain | LC_ALL=C sort)" = "$(printf 'AA README\nM  INDEX.md\nM  insights/alpha.yaml')" ] &&
+    grep -qx '<<<<<<< HEAD' README && printf '%s\n' "$out" | grep -qx "CONFLICT: README" &&
+    printf 'mine\n' >README && git add README && git commit -q --no-edit && "$DTK" check >/dev/null 2>&1 &&
+    ok "a conflict outside insights/: git's markers there, INDEX.md rebuilt from the merged insights/" ||
+    ko "a conflict outside insights/" "rc=$rc" "$out" "$(git status --short)"
+cd "$scratch" || exit 2
+
 # A key changed two ways: stops as git merge stops, with dtk's message; then
 # resolved and committed with git.
 hub && work c1 || exit 2
