@@ -13,7 +13,7 @@
 # --category, and the format and directory of export.
 
 # The commands, as 'dtk --help' lists them.
-_dtk_commands="reindex check show list search similar next-id crystallize log setup-git merge-driver export
+_dtk_commands="reindex check show list search similar next-id crystallize log setup-git merge-driver sync export
 add add-node add-source use cite close review verify relate contradict resolve stance bloom
 edit edit-source confidence unrelate unverify supersede retract init mcp help"
 
@@ -38,6 +38,7 @@ _dtk_options()
     log) echo "-f --format $_dtk_paged" ;;
     setup-git) echo "--dtk --no-hooks $_dtk_all" ;;
     merge-driver) echo "--help" ;;
+    sync) echo "--dry-run --no-verify $_dtk_all" ;;
     export) echo "$_dtk_all" ;;
     add) echo "--title --claim --source --confidence --verified-by --relates --created --allow-future --from --distinct-from $_dtk_wopts" ;;
     add-node) echo "--category --bloom $_dtk_wopts" ;;

@@ -5,8 +5,6 @@
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
 #include "dtk/git.h"
-#include "dtk/index.h"
-#include "dtk/kb.h"
 #include "dtk/merge.h"
 #include "dtk/repo.h"
 #include "dtk/ytree.h"
@@ -38,11 +36,8 @@ static int S_render(struct dtk_ctx *ctx, const struct dtk_memfile *files, size_t
                     const char *ours)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
-	struct dtk_kb *kb = NULL;
 	char *index;
-	int rc = dtk_kb_load(
-	        &kb, &(struct dtk_kb_load_opts){.what = DTK_KB_LEAN, .files = files, .n_files = n},
-	        &diags);
+	int rc = dtk_merge_index(&index, files, n, &diags);
 
 	if (rc != 0) {
 		fprintf(ctx->err, "dtk merge-driver: the merged insights/ are not valid; "
@@ -51,12 +46,10 @@ static int S_render(struct dtk_ctx *ctx, const struct dtk_memfile *files, size_t
 		dtk_diags_release(&diags);
 		return 1;
 	}
-	index = dtk_index_render(kb);
 	rc = dtk_file_write_atomic(ours, index, strlen(index)) < 0
 	             ? dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID)
 	             : 0;
 	free(index);
-	dtk_kb_free(kb);
 	return rc;
 }
 
@@ -147,24 +140,6 @@ static int S_index_file(const char *path)
 	return !strcmp(name ? name + 1 : path, "INDEX.md");
 }
 
-/* dtk_repo_merge_fn: a node file both sides changed, merged by merge.c as
- * the driver for insights/ merges it. */
-static int S_merge_node(const char *name, char *const text[3], const size_t len[3], char **data,
-                        size_t *out_len)
-{
-	struct dtk_merge_in in;
-	struct dtk_merge_out mo;
-	int rc;
-
-	dtk_merge_in_init(&in, name, text, len);
-	rc = dtk_merge_file(&mo, &in);
-	*out_len = mo.len;
-	*data = mo.text;
-	mo.text = NULL;
-	dtk_merge_out_release(&mo);
-	return rc;
-}
-
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct dtk_repo *repo = NULL;
@@ -190,7 +165,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		free(root);
 		return dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
 	}
-	rc = dtk_repo_merged_insights(repo, (const char *const *)argv + 1, S_merge_node, &files,
+	rc = dtk_repo_merged_insights(repo, (const char *const *)argv + 1, dtk_merge_blob, &files,
 	                              &n);
 	if (rc == DTK_REPO_CONFLICT)
 		fprintf(ctx->err,
