@@ -8,6 +8,7 @@
 #include "dtk/index.h"
 #include "dtk/invisible.h"
 #include "dtk/kb.h"
+#include "dtk/lock.h"
 #include "dtk/nodesum.h"
 #include "dtk/repo.h"
 #include "dtk/ytree.h"
@@ -335,6 +336,12 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	}
 	if (rc < 0) {
 		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
+		goto done;
+	}
+	/* a crystallization cut short: its --continue writes INDEX.md and the
+	 * records, not reindex (refused meanwhile); git's index stays locked */
+	if (dtk_lock_pending(ctx->root)) {
+		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_DRIFT);
 		goto done;
 	}
 	/* the file compared, read again from its start (not reopened by path) */

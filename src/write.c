@@ -338,8 +338,8 @@ static void S_put_back(struct dtk_write *w, size_t n, struct dtk_buf *left)
 static int S_write(struct dtk_write *w, const struct dtk_buf *idx, const char *idx_path)
 {
 	struct dtk_file_staged *st = dtk_xcalloc(w->n_files + 1, sizeof(*st));
-	struct dtk_buf left = DTK_BUF_INIT, unsynced = DTK_BUF_INIT;
-	size_t i, n = w->n_files + (idx ? 1 : 0);
+	struct dtk_buf left = DTK_BUF_INIT, unsynced = DTK_BUF_INIT, written = DTK_BUF_INIT;
+	size_t i, n = w->n_files + (idx ? 1 : 0), n_written = 0;
 	int rc = DTK_EXIT_OK, r;
 
 	for (i = 0; i < n && rc == DTK_EXIT_OK; i++) {
@@ -364,6 +364,12 @@ static int S_write(struct dtk_write *w, const struct dtk_buf *idx, const char *i
 		if (!st[i].tmp)
 			continue;
 		r = dtk_file_stage_commit(&st[i]);
+		if (r == 0 || r == DTK_ENOSYNC) {
+			char *shown = dtk_path_shown(i < w->n_files ? w->files[i]->rel
+			                                            : DTK_INDEX_FILE);
+			dtk_buf_printf(&written, "%s%s", n_written++ ? ", " : "", shown);
+			free(shown);
+		}
 		if (r == DTK_ENOSYNC) {
 			dtk_buf_printf(&unsynced, "%s%s", unsynced.len ? "; " : "",
 			               dtk_error_last());
@@ -387,6 +393,9 @@ static int S_write(struct dtk_write *w, const struct dtk_buf *idx, const char *i
 		dtk_crash_point("after-file");
 	}
 	if (rc == DTK_EXIT_OK && unsynced.len) {
+		/* every file written named, not only those not synced */
+		if (n_written > 1)
+			dtk_buf_printf(&unsynced, "; written: %s", written.ptr);
 		dtk_error("%s", unsynced.ptr);
 		rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_DRIFT);
 	}
@@ -395,6 +404,7 @@ static int S_write(struct dtk_write *w, const struct dtk_buf *idx, const char *i
 	free(st);
 	dtk_buf_release(&left);
 	dtk_buf_release(&unsynced);
+	dtk_buf_release(&written);
 	return rc;
 }
 
