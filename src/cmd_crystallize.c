@@ -118,11 +118,10 @@ static int S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since, in
 	/* lean: the previous base is asked only for confidences, contradictions,
 	 * blooms and stances, never for a claim; no cache for a copy removed
 	 * below */
-	if (rc == 1 &&
-	    dtk_kb_load(&kb,
-	                &(struct dtk_kb_load_opts){.root = dir,
-	                                           .what = DTK_KB_LEAN | DTK_KB_NO_CACHE},
-	                &d) != 0)
+	if (rc == 1 && dtk_kb_load(&kb,
+	                           &(struct dtk_kb_load_opts){
+	                                   .root = dir, .what = DTK_KB_LEAN | DTK_KB_NO_CACHE},
+	                           &d) != 0)
 		kb = NULL;
 	dtk_date_format(s, since);
 	if (!kb && rc != 1 && shallow && refuse_shallow) {

@@ -1400,8 +1400,7 @@ static void S_entry_id(git_tree *tree, const char *path, git_oid *out)
  * the page of that insights/, is put back in idx and *tree_oid (a hook's
  * 'dtk reindex' reads the work tree, which holds the old records until the
  * commit is made). Returns 0, or -1 with the error set. */
-static int S_hook_tree(const struct dtk_repo *r, git_index *idx, git_tree *ours,
-                       git_oid *tree_oid)
+static int S_hook_tree(const struct dtk_repo *r, git_index *idx, git_tree *ours, git_oid *tree_oid)
 {
 	char *dir = S_path(r, "insights"), *page = S_path(r, "INDEX.md");
 	git_tree *theirs = NULL;
@@ -1442,8 +1441,8 @@ done:
 
 /* Runs the hooks 'git commit' runs before the commit (see docs/git.md):
  * pre-commit on an index holding the commit's tree (the hook may change it:
- * *tree_oid is then its tree, checked by S_hook_tree), prepare-commit-msg and commit-msg on
- * COMMIT_EDITMSG (the message they leave, cleaned up as git does, is set in
+ * *tree_oid is then its tree, checked by S_hook_tree), prepare-commit-msg
+ * and commit-msg on COMMIT_EDITMSG (the message they leave, cleaned up as git does, is set in
  * *msg, malloc'd). Returns 0, or -1 with the error set when a hook refused. */
 static int S_pre_hooks(const struct dtk_repo *r, const struct dtk_commit_req *req,
                        const git_signature *author, git_oid *tree_oid, char **msg)

@@ -301,6 +301,30 @@ static int S_changed(const struct dtk_wfile *f)
 	return !f->old || f->len != f->old_len || memcmp(f->text, f->old, f->len);
 }
 
+/* After a write of every changed file of w and INDEX.md (idx set) whose
+ * error names only the files whose directory was not synced: adds the
+ * files written to the error set, when there are several. */
+static void S_name_written(struct dtk_write *w, const struct dtk_buf *idx)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	size_t i, k = 0;
+
+	for (i = 0; i <= w->n_files; i++) {
+		char *shown;
+		if (i < w->n_files ? !S_changed(w->files[i]) : !idx)
+			continue;
+		shown = dtk_path_shown(i < w->n_files ? w->files[i]->rel : DTK_INDEX_FILE);
+		dtk_buf_printf(&b, "%s%s", k++ ? ", " : "", shown);
+		free(shown);
+	}
+	if (k > 1) {
+		char *why = dtk_xstrdup(dtk_error_last());
+		dtk_error("%s; written: %s", why, b.ptr);
+		free(why);
+	}
+	dtk_buf_release(&b);
+}
+
 /* Puts the first n changed files of w back as they were (removes those it
  * created), after a failure to replace a later one. Appends to left the
  * files that could not be put back ("insights/a.yaml (why)"). */
@@ -338,8 +362,8 @@ static void S_put_back(struct dtk_write *w, size_t n, struct dtk_buf *left)
 static int S_write(struct dtk_write *w, const struct dtk_buf *idx, const char *idx_path)
 {
 	struct dtk_file_staged *st = dtk_xcalloc(w->n_files + 1, sizeof(*st));
-	struct dtk_buf left = DTK_BUF_INIT, unsynced = DTK_BUF_INIT, written = DTK_BUF_INIT;
-	size_t i, n = w->n_files + (idx ? 1 : 0), n_written = 0;
+	struct dtk_buf left = DTK_BUF_INIT, unsynced = DTK_BUF_INIT;
+	size_t i, n = w->n_files + (idx ? 1 : 0);
 	int rc = DTK_EXIT_OK, r;
 
 	for (i = 0; i < n && rc == DTK_EXIT_OK; i++) {
@@ -364,12 +388,6 @@ static int S_write(struct dtk_write *w, const struct dtk_buf *idx, const char *i
 		if (!st[i].tmp)
 			continue;
 		r = dtk_file_stage_commit(&st[i]);
-		if (r == 0 || r == DTK_ENOSYNC) {
-			char *shown = dtk_path_shown(i < w->n_files ? w->files[i]->rel
-			                                            : DTK_INDEX_FILE);
-			dtk_buf_printf(&written, "%s%s", n_written++ ? ", " : "", shown);
-			free(shown);
-		}
 		if (r == DTK_ENOSYNC) {
 			dtk_buf_printf(&unsynced, "%s%s", unsynced.len ? "; " : "",
 			               dtk_error_last());
@@ -393,10 +411,8 @@ static int S_write(struct dtk_write *w, const struct dtk_buf *idx, const char *i
 		dtk_crash_point("after-file");
 	}
 	if (rc == DTK_EXIT_OK && unsynced.len) {
-		/* every file written named, not only those not synced */
-		if (n_written > 1)
-			dtk_buf_printf(&unsynced, "; written: %s", written.ptr);
 		dtk_error("%s", unsynced.ptr);
+		S_name_written(w, idx);
 		rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_DRIFT);
 	}
 	for (i = 0; i < n; i++)
@@ -404,7 +420,6 @@ static int S_write(struct dtk_write *w, const struct dtk_buf *idx, const char *i
 	free(st);
 	dtk_buf_release(&left);
 	dtk_buf_release(&unsynced);
-	dtk_buf_release(&written);
 	return rc;
 }
 
