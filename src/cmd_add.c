@@ -56,24 +56,10 @@ static int S_from(struct dtk_ctx *ctx, struct entry *e, const char *path, struct
 	size_t len = 0, i, k, skip;
 	int rc;
 
-	if (!strcmp(path, "-")) {
-		struct dtk_buf b = DTK_BUF_INIT;
-		char chunk[65536];
-		ssize_t n;
-		while ((n = read(0, chunk, sizeof(chunk))) > 0 && b.len <= DTK_MAX_FILE_BYTES)
-			dtk_buf_put(&b, chunk, (size_t)n);
-		len = b.len;
-		buf = b.len ? dtk_buf_detach(&b) : dtk_xstrdup("");
-		/* never a part of it: the end cut off may be inside a value */
-		rc = n < 0 ? dtk_error("cannot read standard input")
-		     : len > DTK_MAX_FILE_BYTES
-		             ? dtk_error("cannot read standard input: it is larger than the "
-		                         "limit of %u bytes",
-		                         DTK_MAX_FILE_BYTES)
-		             : 0;
-	} else {
-		rc = dtk_file_read(&buf, &len, path, DTK_MAX_FILE_BYTES);
-	}
+	/* never a part of it: the end cut off may be inside a value */
+	rc = strcmp(path, "-")
+	             ? dtk_file_read(&buf, &len, path, DTK_MAX_FILE_BYTES)
+	             : dtk_file_read_fd(&buf, &len, 0, "standard input", DTK_MAX_FILE_BYTES);
 	if (rc < 0) {
 		free(buf);
 		return dtk_cmd_fail(ctx, "add", DTK_EXIT_INVALID);

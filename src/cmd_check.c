@@ -356,6 +356,12 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
 		goto done;
 	}
+	/* a crystallization cut short: its --continue writes INDEX.md and the
+	 * records, not reindex (refused meanwhile); git's index stays locked */
+	if (dtk_lock_pending(ctx->root)) {
+		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_DRIFT);
+		goto done;
+	}
 	/* the file compared, read again from its start (not reopened by path) */
 	if (rc == 1 && cmp.fd >= 0 &&
 	    (lseek(cmp.fd, 0, SEEK_SET) < 0 ||
@@ -395,7 +401,8 @@ const struct dtk_cmd dtk_cmd_check = {
         .summary = "fail when insights/ is invalid or INDEX.md is out of date",
         .help = "\nValidates insights/ and compares INDEX.md with what 'dtk reindex' would\n"
                 "write. Never writes anything. Exit status: 0 when all is well; 1 when\n"
-                "INDEX.md differs (a unified diff goes to standard output); 2 when the\n"
+                "INDEX.md differs (a unified diff goes to standard output) or a\n"
+                "crystallization cut short is pending (it names the way out); 2 when the\n"
                 "data is invalid (every error goes to standard error). Warnings (a date\n"
                 "after today, an invisible character such as a bidirectional control)\n"
                 "go to standard error and do not change the exit status.\n",

@@ -31,6 +31,17 @@ static char *S_root(const char *path)
 	return dtk_buf_detach(&b);
 }
 
+/* Writes len bytes of data over ours (git's %A). Returns 0; 2 after the
+ * error when ours is as it was; 1 when it was replaced but its directory
+ * not synced (2 says nothing was written). */
+static int S_write_ours(struct dtk_ctx *ctx, const char *ours, const char *data, size_t len)
+{
+	int rc = dtk_file_write_atomic(ours, data, len);
+	return rc == 0 ? 0
+	               : dtk_cmd_fail(ctx, "merge-driver",
+	                              rc == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
+}
+
 /* Renders INDEX.md from the merged files into ours; returns the status. */
 static int S_render(struct dtk_ctx *ctx, const struct dtk_memfile *files, size_t n,
                     const char *ours)
@@ -46,9 +57,7 @@ static int S_render(struct dtk_ctx *ctx, const struct dtk_memfile *files, size_t
 		dtk_diags_release(&diags);
 		return 1;
 	}
-	rc = dtk_file_write_atomic(ours, index, strlen(index)) < 0
-	             ? dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID)
-	             : 0;
+	rc = S_write_ours(ctx, ours, index, strlen(index));
 	free(index);
 	return rc;
 }
@@ -77,7 +86,7 @@ static int S_merge_file(struct dtk_ctx *ctx, char **argv, int argc, const char *
 	struct dtk_merge_out out = {0};
 	char *text[3] = {NULL, NULL, NULL};
 	size_t len[3] = {0, 0, 0};
-	int i, rc = 1;
+	int i, rc = 1, w;
 
 	for (i = 0; i < 3; i++)
 		if (dtk_file_read(&text[i], &len[i], argv[1 + i], DTK_MAX_FILE_BYTES) < 0) {
@@ -90,8 +99,8 @@ static int S_merge_file(struct dtk_ctx *ctx, char **argv, int argc, const char *
 	rc = dtk_merge_file(&out, &in);
 	if (out.notes.len)
 		fprintf(ctx->err, "%s", out.notes.ptr);
-	if (dtk_file_write_atomic(argv[2], out.text, out.len) < 0)
-		rc = dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
+	if ((w = S_write_ours(ctx, argv[2], out.text, out.len)) != 0)
+		rc = w;
 	else if (rc)
 		fprintf(ctx->err,
 		        "dtk merge-driver: %s: conflicts marked; resolve them, then run 'dtk "
@@ -111,7 +120,7 @@ static int S_merge_text(struct dtk_ctx *ctx, char **argv, int argc)
 {
 	char *text[3] = {NULL, NULL, NULL}, *out = NULL;
 	size_t len[3] = {0, 0, 0}, olen = 0;
-	int i, rc = 1;
+	int i, rc = 1, w;
 
 	for (i = 0; i < 3; i++)
 		if (dtk_file_read(&text[i], &len[i], argv[1 + i], DTK_MAX_FILE_BYTES) < 0) {
@@ -124,8 +133,10 @@ static int S_merge_text(struct dtk_ctx *ctx, char **argv, int argc)
 	        argv[4]);
 	rc = dtk_git_merge_text(&out, &olen, text, len, argc > 5 ? argv[5] : NULL,
 	                        argc > 6 ? argv[6] : NULL);
-	if (rc < 0 || dtk_file_write_atomic(argv[2], out, olen) < 0)
+	if (rc < 0)
 		rc = dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
+	else if ((w = S_write_ours(ctx, argv[2], out, olen)) != 0)
+		rc = w;
 done:
 	for (i = 0; i < 3; i++)
 		free(text[i]);

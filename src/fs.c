@@ -58,6 +58,8 @@ int dtk_file_read_fd(char **out, size_t *len, int fd, const char *path, size_t m
 		if (n == 0)
 			break;
 		if (b.len + (size_t)n > max) {
+			dtk_error("cannot read %s: it is larger than the limit of %zu bytes",
+			          S_shown(path), max);
 			rc = DTK_ETOOBIG;
 			goto done;
 		}
@@ -877,10 +879,7 @@ int dtk_file_read_regular(char **out, size_t *len, const char *path, size_t max)
 		return rc;
 	rc = dtk_file_read_fd(out, len, fd, path, max);
 	close(fd);
-	if (rc == DTK_ETOOBIG)
-		rc = dtk_error("cannot read %s: it is larger than the limit of %zu bytes",
-		               S_shown(path), max);
-	return rc;
+	return rc == DTK_ETOOBIG ? -1 : rc;
 }
 
 int dtk_file_check_regular(const char *path)

@@ -228,7 +228,8 @@ static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **
 	l->today = dtk_date_today();
 	if (l->filter && l->filter->borrow && l->filter->loaded)
 		l->schema_flags |= DTK_SCHEMA_BORROW;
-	if (dtk_kb_read_files(l, what & (DTK_KB_ONE_NODE | DTK_KB_LINKED), node) < 0) {
+	if (dtk_kb_read_files(l, what & (DTK_KB_ONE_NODE | DTK_KB_LINKED | DTK_KB_NO_CACHE), node) <
+	    0) {
 		if (d.n) /* the base is at fault, not the system: told as its errors */
 			rc = DTK_EINVALID;
 		goto done;

@@ -842,7 +842,8 @@ static int S_open_insights(const struct loader *l)
 
 /* Loads every file: _domain.yaml and _sources.yaml first (node files need
  * the policy), then the records and the nodes in parallel. what is
- * DTK_KB_ALL or DTK_KB_ONE_NODE, with DTK_KB_LINKED or not. */
+ * DTK_KB_ALL or DTK_KB_ONE_NODE, with DTK_KB_LINKED or not, and
+ * DTK_KB_NO_CACHE or not. */
 int dtk_kb_read_files(struct loader *l, int what, const char *only)
 {
 	struct worker w = {l, l->kb->arena, NULL, DTK_DIAGS_INIT, NULL}; /* no articles: one node */
@@ -874,7 +875,8 @@ int dtk_kb_read_files(struct loader *l, int what, const char *only)
 	}
 	/* the node cache: every node file of the base is looked up (insights/
 	 * is not a link: a node file that is not one is inside the base) */
-	if ((!(what & DTK_KB_ONE_NODE) || (what & DTK_KB_LINKED)) && l->dir_fd >= 0) {
+	if ((!(what & DTK_KB_ONE_NODE) || (what & DTK_KB_LINKED)) && l->dir_fd >= 0 &&
+	    !(what & DTK_KB_NO_CACHE)) {
 		char *path = dtk_cache_path(l->root_real, "nodes");
 		l->nc = path ? dtk_nodecache_open(path, l->root_real) : NULL;
 		free(path);

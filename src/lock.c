@@ -98,10 +98,25 @@ void dtk_lock_handed(int *fd, char *env, size_t size)
 	         (unsigned long long)st.st_ino);
 }
 
+int dtk_lock_pending(const char *root)
+{
+	char *git = dtk_cache_git_dir(root);
+	char *journal = git ? dtk_path_join(git, "dtk-crystallize") : NULL;
+	int rc = journal && access(journal, F_OK) == 0;
+
+	if (rc)
+		dtk_error("a crystallization was interrupted (%s exists): finish it with 'dtk "
+		          "crystallize --continue', or drop it with 'dtk crystallize --abort'",
+		          journal);
+	free(journal);
+	free(git);
+	return rc;
+}
+
 int dtk_lock_take_base(const char *root, int resumes)
 {
 	int fd = dtk_lock_take(root), rolled;
-	char *git, *journal, *what = NULL, *ins, *insr;
+	char *what = NULL, *ins, *insr;
 
 	if (fd < 0)
 		return -1;
@@ -124,17 +139,9 @@ int dtk_lock_take_base(const char *root, int resumes)
 		dtk_file_sweep_at(fd, insr);
 	free(insr);
 	free(ins);
-	git = resumes ? NULL : dtk_cache_git_dir(root);
-	journal = git ? dtk_path_join(git, "dtk-crystallize") : NULL;
-	if (journal && access(journal, F_OK) == 0) {
-		dtk_error("a crystallization was interrupted (%s exists): finish it with 'dtk "
-		          "crystallize --continue', or drop it with 'dtk crystallize --abort', "
-		          "before writing",
-		          journal);
+	if (!resumes && dtk_lock_pending(root)) {
 		dtk_lock_release(fd);
 		fd = -1;
 	}
-	free(journal);
-	free(git);
 	return fd;
 }

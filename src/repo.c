@@ -1391,12 +1391,67 @@ struct hooks {
 	const char *source;  /* prepare-commit-msg's: "message", "merge" */
 };
 
+/* Sets *out to the id of path's entry in tree (zero when it has none). */
+static void S_entry_id(git_tree *tree, const char *path, git_oid *out)
+{
+	git_tree_entry *e = NULL;
+	memset(out, 0, sizeof(*out));
+	if (git_tree_entry_bypath(&e, tree, path) == 0)
+		git_oid_cpy(out, git_tree_entry_id(e));
+	git_tree_entry_free(e);
+}
+
+/* Checks the tree the pre-commit hook left in idx (written, its id in
+ * *tree_oid) against ours, the run's: an insights/ changed is refused (the
+ * run counted and checked the base as it was); an INDEX.md other than ours,
+ * the page of that insights/, is put back in idx and *tree_oid (a hook's
+ * 'dtk reindex' reads the work tree, which holds the old records until the
+ * commit is made). Returns 0, or -1 with the error set. */
+static int S_hook_tree(const struct dtk_repo *r, git_index *idx, git_tree *ours, git_oid *tree_oid)
+{
+	char *dir = S_path(r, "insights"), *page = S_path(r, "INDEX.md");
+	git_tree *theirs = NULL;
+	git_tree_entry *e = NULL;
+	git_oid a, b;
+	int rc = -1;
+
+	if (git_tree_lookup(&theirs, r->git, tree_oid) < 0) {
+		S_gerr("cannot read the index the pre-commit hook left");
+		goto done;
+	}
+	S_entry_id(ours, dir, &a);
+	S_entry_id(theirs, dir, &b);
+	if (!git_oid_equal(&a, &b)) {
+		dtk_error("the pre-commit hook changed %s/ in the commit, which would then hold "
+		          "files this run did not check; nothing was written (commit the hook's "
+		          "change first, or skip the hook with --no-verify)",
+		          dir);
+		goto done;
+	}
+	S_entry_id(ours, page, &a);
+	S_entry_id(theirs, page, &b);
+	if (!git_oid_equal(&a, &b) &&
+	    (git_tree_entry_bypath(&e, ours, page) < 0 ||
+	     S_add(idx, page, &a, git_tree_entry_filemode(e)) < 0 || git_index_write(idx) < 0 ||
+	     git_index_write_tree_to(tree_oid, idx, r->git) < 0)) {
+		S_gerr("cannot put INDEX.md back in the index the pre-commit hook left");
+		goto done;
+	}
+	rc = 0;
+done:
+	git_tree_entry_free(e);
+	git_tree_free(theirs);
+	free(dir);
+	free(page);
+	return rc;
+}
+
 /* Runs the hooks 'git commit' (or 'git merge', h) runs before the commit
  * (see docs/git.md): pre-commit on an index holding the commit's tree (the
- * hook may change it: *tree_oid is then its tree), prepare-commit-msg and
- * commit-msg on COMMIT_EDITMSG (the message they leave, cleaned up as git
- * does, is set in *msg, malloc'd). Returns 0, or -1 with the error set when
- * a hook refused. */
+ * hook may change it: *tree_oid is then its tree, checked by S_hook_tree),
+ * prepare-commit-msg and commit-msg on COMMIT_EDITMSG (the message they
+ * leave, cleaned up as git does, is set in *msg, malloc'd). Returns 0, or -1
+ * with the error set when a hook refused. */
 static int S_pre_hooks(const struct dtk_repo *r, const struct dtk_commit_req *req,
                        const struct hooks *h, const git_signature *author, git_oid *tree_oid,
                        char **msg)
@@ -1429,6 +1484,8 @@ static int S_pre_hooks(const struct dtk_repo *r, const struct dtk_commit_req *re
 		S_gerr("cannot read the index the pre-commit hook left");
 		goto done;
 	}
+	if (S_hook_tree(r, idx, tree, tree_oid) < 0)
+		goto done;
 	if (dtk_file_write_atomic(editmsg, req->message, strlen(req->message)) < 0)
 		goto done;
 	/* as git names it to the hooks: from the top of the work tree */
@@ -1592,9 +1649,12 @@ int dtk_repo_commit(struct dtk_repo *r, const struct dtk_commit_req *req, char c
 	 * dtk crystallize --continue (or dropped by --abort) */
 	j.lock_dev = l.dev;
 	j.lock_ino = l.ino;
-	if (S_journal_write(r, &j) < 0)
+	rc = S_journal_write(r, &j);
+	/* written but not synced: there, so decided, and stopped short */
+	decided = rc == 0 || rc == DTK_ENOSYNC;
+	if (rc < 0)
 		goto done;
-	decided = 1;
+	rc = -1;
 	dtk_crash_point("after-journal");
 	if (S_finish(r, &j, &l, 0) < 0)
 		goto done;

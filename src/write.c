@@ -306,6 +306,30 @@ static int S_changed(const struct dtk_wfile *f)
 	return !f->old || f->len != f->old_len || memcmp(f->text, f->old, f->len);
 }
 
+/* After a write of every changed file of w and INDEX.md (idx set) whose
+ * error names only the files whose directory was not synced: adds the
+ * files written to the error set, when there are several. */
+static void S_name_written(struct dtk_write *w, const struct dtk_buf *idx)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	size_t i, k = 0;
+
+	for (i = 0; i <= w->n_files; i++) {
+		char *shown;
+		if (i < w->n_files ? !S_changed(w->files[i]) : !idx)
+			continue;
+		shown = dtk_path_shown(i < w->n_files ? w->files[i]->rel : DTK_INDEX_FILE);
+		dtk_buf_printf(&b, "%s%s", k++ ? ", " : "", shown);
+		free(shown);
+	}
+	if (k > 1) {
+		char *why = dtk_xstrdup(dtk_error_last());
+		dtk_error("%s; written: %s", why, b.ptr);
+		free(why);
+	}
+	dtk_buf_release(&b);
+}
+
 /*
  * Writes the changed files of w, then INDEX.md (idx: its text, NULL when
  * unchanged), all or nothing (dtk_file_commit_all): every new text is first
@@ -355,6 +379,8 @@ static int S_write(struct dtk_write *w, const struct dtk_buf *idx, const char *i
 		close(rootfd);
 	free(st);
 	free(conv);
+	if (rc == DTK_ENOSYNC)
+		S_name_written(w, idx);
 	return rc == 0 ? DTK_EXIT_OK
 	               : dtk_cmd_fail(w->ctx, w->cmd,
 	                              rc == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);

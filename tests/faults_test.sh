@@ -69,8 +69,7 @@ rc=0
 timeout 60 "$DTK" crystallize --date $date --eval s=ok >"$scratch/out" 2>&1 || rc=$?
 if [ $rc -eq 0 ] && [ ! -e .git/index.lock ] && grep -q "^alpha-001: used" "$scratch/out" &&
     git log -1 --format=%s | grep -q "^crystallize $date" && "$DTK" check >/dev/null 2>&1 &&
-    [ "$(git status --porcelain)" = " M INDEX.md
- M insights/alpha.yaml" ]; then
+    [ "$(git status --porcelain)" = " M insights/alpha.yaml" ]; then
     ok "crystallize: pre-commit running dtk reindex and post-commit running dtk use work"
 else
     ko "crystallize: pre-commit running dtk reindex and post-commit running dtk use work" \

@@ -12,7 +12,8 @@
 /*
  * Reads the whole file at path, refusing files over max bytes. Returns 0 and
  * sets *out (malloc'd, NUL-terminated; the caller frees) and *len; -1 with the
- * error set (errno kept); DTK_ETOOBIG when the file is too large.
+ * error set (errno kept); DTK_ETOOBIG, the error set too, when the file is
+ * too large.
  */
 int dtk_file_read(char **out, size_t *len, const char *path, size_t max);
 /* The same from an open descriptor (read from where it is; not closed). */
