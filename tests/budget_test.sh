@@ -173,4 +173,62 @@ out=$(cd "$b/bad" && dtk check 2>&1); rc=$?
 out=$(cd "$SRC" && dtk reindex --stdout | cmp - INDEX.md 2>&1) && [ ! -e "$SRC/index" ] &&
     ok "the shipped base: INDEX.md unchanged" || ko "the shipped base: INDEX.md unchanged" "$out"
 
+# reads an agent can bound: dtk show --limit, --compact
+out=$(cd "$SRC" && dtk show collective-communication --limit 2 --compact)
+[ "$(grep -c '^collective-communication-0' <<<"$out")" -eq 2 ] &&
+    grep -q "^11 more entries not printed (--limit 2 of 13)$" <<<"$out" &&
+    grep -q "^claims not printed: dtk show <entry-id>" <<<"$out" &&
+    ! grep -q "NCCL communicator 的 rank/size 在 init 时固化，成员变化只能重建。" <<<"$out" &&
+    ok "show --limit --compact" || ko "show --limit --compact" "$out"
+out=$(cd "$SRC" && dtk show collective-communication --limit 3 --format json)
+python3 - "$out" <<'PY' && ok "show --limit: JSON counts what it left out" || ko "show --limit: JSON" "$out"
+import json, sys
+d = json.loads(sys.argv[1])
+assert len(d["entries"]) == 3 and d["entries_total"] == 13 and d["entries_not_shown"] == 10
+assert "claim" in d["entries"][0]
+PY
+out=$(cd "$SRC" && dtk show collective-communication --compact --format json)
+python3 - "$out" <<'PY' && ok "show --compact: JSON" || ko "show --compact: JSON" "$out"
+import json, sys
+d = json.loads(sys.argv[1])
+assert len(d["entries"]) == 13 and set(d["entries"][0]) == {"id", "title", "confidence"}
+PY
+
+# MCP: list {} and a node's show within 16 KB a response line, the pages
+# of list covering every entry
+mcp() { # mcp ARGS-OF-TOOLS/CALL...: the response lines, one a call
+    local i=1 call
+    {
+        printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' \
+            '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+        for call in "$@"; do
+            printf '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}\n' $i "$call"
+            i=$((i + 1))
+        done
+    } | (cd "$SRC" && dtk mcp 2>/dev/null) | tail -n +2
+}
+out=$(mcp '{"name":"list","arguments":{}}' '{"name":"show","arguments":{"target":"collective-communication"}}')
+printf '%s\n' "$out" > "$scratch/mcp.out"
+python3 - "$scratch/mcp.out" <<'PY' && ok "mcp: list {} and show within 16 KB" || ko "mcp: list {} and show within 16 KB" "$out"
+import json, sys
+lines = open(sys.argv[1], "rb").read().split(b"\n")
+assert len(lines[0]) + 1 <= 16384, len(lines[0])
+assert len(lines[1]) + 1 <= 16384, len(lines[1])
+r = json.loads(lines[0])["result"]["structuredContent"]
+assert r["total"] == 69 and r["nextCursor"] == "o%d" % len(r["entries"])
+s = json.loads(lines[1])["result"]["structuredContent"]
+assert s["entries_total"] == 13 and s["entries_not_shown"] == 13 - len(s["entries"])
+PY
+out=$(mcp '{"name":"list","arguments":{"limit":100}}' '{"name":"list","arguments":{"limit":100,"cursor":"o20"}}' '{"name":"list","arguments":{"limit":100,"cursor":"o40"}}' '{"name":"list","arguments":{"limit":100,"cursor":"o60"}}')
+printf '%s\n' "$out" > "$scratch/mcp.out"
+python3 - "$scratch/mcp.out" <<'PY' && ok "mcp: list's pages end within 16 KB" || ko "mcp: list's pages end within 16 KB" "$out"
+import json, sys
+lines = [l for l in open(sys.argv[1], "rb").read().split(b"\n") if l]
+assert len(lines) == 4
+for l in lines:
+    assert len(l) + 1 <= 16384, len(l)
+    r = json.loads(l)["result"]["structuredContent"]
+    assert 1 <= len(r["entries"]) < 100 and len(r["entries"]) < r["total"]
+PY
+
 t_done
