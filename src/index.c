@@ -17,8 +17,9 @@
 /* The tiers of a page over its budget (docs/index-format.md, "The budget"),
  * each adding to those before it: lists of ids become a count and the
  * command that lists them; hotspots a count; the open contradictions and
- * the gaps a count; stances are cut; the node tables move to index/. */
-enum { S_FULL, S_IDS, S_HOTSPOTS, S_LISTS, S_STANCES, S_PAGES };
+ * the gaps a count; stances are cut; the node tables move to index/; the
+ * list of those pages becomes one paragraph. */
+enum { S_FULL, S_IDS, S_HOTSPOTS, S_LISTS, S_STANCES, S_PAGES, S_INLINE };
 #define S_STANCE_CHARS 60
 
 /* How INDEX.md is rendered: its tier; at S_PAGES, the pages its node
@@ -206,11 +207,38 @@ static void S_cut_note(struct dtk_md *md, const struct dtk_node *const *nodes, s
 	}
 }
 
-/* Adds the list of the generated pages (S_PAGES). */
+/* Adds an item of the list of pages: a link to rel (NULL: the name of a
+ * category without a page) and the count n; inline: in the paragraph
+ * (S_INLINE), after a separator unless first. */
+static void S_page_item(struct dtk_md *md, const struct dtk_lang *L, const char *rel,
+                        const char *label, size_t n, int inline_, int first)
+{
+	char num[32];
+	struct dtk_md_slot s[] = {{"n", S_num(num, (long)n), 0}};
+
+	if (!inline_)
+		dtk_md_item(md);
+	else if (!first)
+		dtk_md_text(md, L->sep);
+	if (rel)
+		dtk_md_link(md, rel, label);
+	else
+		dtk_md_plain(md, label);
+	if (inline_)
+		dtk_md_textf(md, " %s", num);
+	else
+		dtk_md_fill(md, L->page_item, s, N_SLOTS(s));
+	if (!inline_)
+		dtk_md_close(md);
+}
+
+/* Adds the list of the generated pages (S_PAGES; S_INLINE: as one
+ * paragraph). */
 static void S_page_list(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
                         const struct S_fit *f, size_t moved)
 {
 	const struct dtk_index_pages *p = f->pages;
+	int inline_ = f->tier >= S_INLINE, first = 1;
 	char num[32];
 	size_t c, i = 0;
 
@@ -220,35 +248,33 @@ static void S_page_list(struct dtk_md *md, const struct dtk_kb *kb, const struct
 		dtk_md_fill(md, L->pages_intro, s, N_SLOTS(s));
 		dtk_md_close(md);
 	}
-	dtk_md_list(md);
+	if (inline_)
+		dtk_md_paragraph(md);
+	else
+		dtk_md_list(md);
 	for (c = 0; c < kb->n_categories; c++) {
-		struct dtk_md_slot s[] = {{"n", num, 0}};
 		if (f->kept && f->kept[c]) {
 			while (i < p->n && p->v[i].category == c)
 				i++;
 			continue;
 		}
 		if (i == p->n || p->v[i].category != c) { /* a category without a node */
-			S_num(num, 0);
-			dtk_md_item(md);
-			dtk_md_plain(md, kb->categories[c].name);
-			dtk_md_fill(md, L->page_item, s, N_SLOTS(s));
-			dtk_md_close(md);
-			continue;
+			S_page_item(md, L, NULL, kb->categories[c].name, 0, inline_, first);
+			first = 0;
 		}
 		for (; i < p->n && p->v[i].category == c; i++) {
 			struct dtk_buf label = DTK_BUF_INIT;
 			dtk_buf_puts(&label, kb->categories[c].name);
 			if (p->v[i].first || (i + 1 < p->n && p->v[i + 1].category == c))
 				dtk_buf_printf(&label, " %zu", p->v[i].part);
-			S_num(num, (long)p->v[i].n);
-			dtk_md_item(md);
-			dtk_md_link(md, p->v[i].rel, dtk_buf_cstr(&label));
-			dtk_md_fill(md, L->page_item, s, N_SLOTS(s));
-			dtk_md_close(md);
+			S_page_item(md, L, p->v[i].rel, dtk_buf_cstr(&label), p->v[i].n, inline_,
+			            first);
+			first = 0;
 			dtk_buf_release(&label);
 		}
 	}
+	if (inline_)
+		dtk_md_text(md, L->stop);
 	dtk_md_close(md);
 }
 
@@ -999,19 +1025,24 @@ int dtk_index_write_pages(const struct dtk_kb *kb, dtk_write_fn write, void *arg
 	memset(p, 0, sizeof(*p));
 	while (f.tier < S_PAGES && !S_render_fit(&w, kb, keep, &f))
 		f.tier++;
-	if (f.tier == S_PAGES) { /* node tables go to index/, as few as can */
+	if (f.tier >= S_PAGES) { /* node tables go to index/, as few as can */
 		for (c = 0; c < kb->n_categories; c++)
 			S_category_pages(p, kb, L, c);
 		w.max_bytes = w.max_lines = SIZE_MAX;
 		S_render_fit(&w, kb, keep, &f);
-		S_keep(kept, kb, L, &f, &w);
-		f.kept = kept;
-		w.max_bytes = (size_t)kb->index_max_bytes;
-		w.max_lines = (size_t)kb->index_max_lines;
-		if (!S_render_fit(&w, kb, keep, &f)) { /* not as measured: every table moves */
-			memset(kept, 0, kb->n_categories);
-			w.max_bytes = w.max_lines = SIZE_MAX;
+		if (w.b.len > (size_t)kb->index_max_bytes || w.lines > (size_t)kb->index_max_lines) {
+			f.tier = S_INLINE; /* the list of pages is one paragraph */
 			S_render_fit(&w, kb, keep, &f);
+		} else {
+			S_keep(kept, kb, L, &f, &w);
+			f.kept = kept;
+			w.max_bytes = (size_t)kb->index_max_bytes;
+			w.max_lines = (size_t)kb->index_max_lines;
+			if (!S_render_fit(&w, kb, keep, &f)) { /* not as measured: all move */
+				memset(kept, 0, kb->n_categories);
+				w.max_bytes = w.max_lines = SIZE_MAX;
+				S_render_fit(&w, kb, keep, &f);
+			}
 		}
 		for (i = n = 0; i < p->n; i++) { /* the pages of kept tables go */
 			if (kept[p->v[i].category]) {

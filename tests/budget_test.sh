@@ -121,6 +121,14 @@ MAXB=4096 MAXL=60 fits "$b/small" "a small budget"
 grep -q '^### Category 0 分类$' "$b/small/INDEX.md" && ok "a small budget: a table stays" ||
     ko "a small budget: a table stays" "$(cat "$b/small/INDEX.md")"
 
+# a write command writes the pages it changes with INDEX.md
+last=$(grep -o 'index/[^)]*' "$b/small/INDEX.md" | tail -1)
+node=$(grep -o '^| node-[a-z]-[0-9]*' "$b/small/$last" | tail -1 | cut -c3-)
+(cd "$b/small" && dtk stance -q "$node" "一个新的立场 a new stance") &&
+    grep -q "| $node | apply | 3 | 暂定：一个新的立场 a new stance |" "$b/small/$last" &&
+    (cd "$b/small" && dtk check -q) && ok "a write command writes the pages" ||
+    ko "a write command writes the pages" "$last $node" "$(cat "$b/small/$last")"
+
 # 4: within the budget: no page and no note
 base "$b/fits" 10 2 3 30 2 2 1
 (cd "$b/fits" && dtk reindex -q)
@@ -154,9 +162,18 @@ awk '/^    nodes: \[/ { n = split(substr($0, 13, length($0) - 13), v, ", "); s =
 (cd "$d" && dtk reindex -q) && [ ! -e "$d/index" ] && (cd "$d" && dtk check -q) &&
     ok "no page needed: index/ removed" || ko "no page needed: index/ removed" "$(ls "$d" "$d/index" 2>&1)"
 
-# over the budget with every tier: check and reindex say so, exit 1
+# 5: more categories than lines: the list of pages becomes one paragraph
+base "$b/cats" 600 260 1 20 0 0 0
+fits "$b/cats" "more categories than lines"
+grep -q '^\[Category 0 分类\](index/category-0.md) 3、\[Category 1 分类\](index/category-1.md) 3、' "$b/cats/INDEX.md" &&
+    ok "more categories than lines: one paragraph" ||
+    ko "more categories than lines: one paragraph" "$(head -c 2000 "$b/cats/INDEX.md")"
+
+# over the budget with every tier (a description longer than the budget):
+# check and reindex say so, exit 1
 base "$b/over" 50 45 1 10 0 0 0 0 "  index_max_bytes: 4096
   index_max_lines: 40"
+sed -i "s/^description: .*/description: x$(printf '%04500d' 0)/" "$b/over/insights/_domain.yaml"
 out=$(cd "$b/over" && dtk reindex 2>&1); rc=$?
 out2=$(cd "$b/over" && dtk check 2>&1); rc2=$?
 [ $rc -eq 1 ] && [ $rc2 -eq 1 ] && grep -q "INDEX.md is over its budget with every tier applied" <<<"$out2" &&
