@@ -1030,7 +1030,8 @@ int dtk_index_write_pages(const struct dtk_kb *kb, dtk_write_fn write, void *arg
 			S_category_pages(p, kb, L, c);
 		w.max_bytes = w.max_lines = SIZE_MAX;
 		S_render_fit(&w, kb, keep, &f);
-		if (w.b.len > (size_t)kb->index_max_bytes || w.lines > (size_t)kb->index_max_lines) {
+		if (w.b.len > (size_t)kb->index_max_bytes ||
+		    w.lines > (size_t)kb->index_max_lines) {
 			f.tier = S_INLINE; /* the list of pages is one paragraph */
 			S_render_fit(&w, kb, keep, &f);
 		} else {
