@@ -1023,6 +1023,10 @@ int dtk_index_write_pages(const struct dtk_kb *kb, dtk_write_fn write, void *arg
 	int rc;
 
 	memset(p, 0, sizeof(*p));
+	/* a row a node and a heading a category: more lines than the budget's
+	 * go to pages without a page rendered at each tier */
+	if (kb->n_nodes + kb->n_categories > (size_t)kb->index_max_lines)
+		f.tier = S_PAGES;
 	while (f.tier < S_PAGES && !S_render_fit(&w, kb, keep, &f))
 		f.tier++;
 	if (f.tier >= S_PAGES) { /* node tables go to index/, as few as can */
