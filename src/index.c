@@ -984,7 +984,8 @@ static void S_keep(unsigned char *kept, const struct dtk_kb *kb, const struct dt
 	S_page_list(md, kb, L, f, kb->n_nodes);
 	list = dtk_md_render(md);
 	dtk_md_free(md);
-	line = strchr(strchr(list, '\n') + 1, '\n') + 1; /* past the intro */
+	line = strchr(list, '\n'); /* past the intro and its blank line */
+	line = line && line[1] == '\n' ? line + 2 : list + strlen(list);
 	for (c = 0; c < kb->n_categories; c++) {
 		long bytes = 0, n_lines = 0, items = 0;
 		for (; i < f->pages->n && f->pages->v[i].category == c; i++)
