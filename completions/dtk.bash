@@ -29,7 +29,7 @@ _dtk_options()
     case $1 in
     reindex) echo "--stdout -f --format $_dtk_paged" ;;
     check) echo "-f --format --color --word-diff $_dtk_all" ;;
-    show) echo "-f --format --color $_dtk_paged" ;;
+    show) echo "-f --format --color --limit --compact $_dtk_paged" ;;
     list) echo "-n --node --nodes --confidence --since --stale-at --candidates --include-retired --all -f --format $_dtk_paged" ;;
     search) echo "-n --node --confidence -l --limit --include-retired --all -f --format --color $_dtk_paged" ;;
     similar) echo "-n --node -l --limit -f --format $_dtk_paged" ;;
@@ -64,6 +64,7 @@ _dtk_takes_value()
 {
     case $1:$2 in
     check:-f | check:--format | check:--color | show:-f | show:--format | show:--color) return 0 ;;
+    show:--limit) return 0 ;;
     list:-n | list:--node | list:--confidence | list:--since | list:--stale-at) return 0 ;;
     list:-f | list:--format | log:-f | log:--format | reindex:-f | reindex:--format) return 0 ;;
     search:-n | search:--node | search:--confidence | search:-l | search:--limit) return 0 ;;

@@ -282,6 +282,8 @@ static struct dtk_kb *S_new_kb(const char *root)
 	kb->root = dtk_arena_strdup(kb->arena, root);
 	kb->stale_after_months = 6;
 	kb->high_min_verified = 2;
+	kb->index_max_bytes = DTK_INDEX_MAX_BYTES;
+	kb->index_max_lines = DTK_INDEX_MAX_LINES;
 	return kb;
 }
 

@@ -18,6 +18,10 @@ struct dtk_lang {
 	const char *gaps, *gaps_intro, *gaps_intro_none, *gaps_names, *gap_flag, *candidates,
 	        *candidate, *candidates_none;
 	const char *last, *last_line, *bloom_same, *bloom_changed, *no_record;
+	/* over the budget (docs/index-format.md, "The budget"): what is left out,
+	 * with its count and where to find it; the generated pages */
+	const char *cut_high, *cut_list, *cut_gap_nodes, *cut_cands, *cut_hotspots, *cut_opens,
+	        *cut_gaps, *cut_stances, *pages_intro, *page_item, *page_title, *page_intro;
 	/* the HTML export's pages; {x}: the one placeholder of a template */
 	const char *x_entries, *x_stance, *x_tentative, *x_no_stance, *x_confidence, *x_candidate,
 	        *x_created, *x_reviewed, *x_used, *x_cited, *x_closed, *x_source, *x_verified_by,

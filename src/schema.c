@@ -516,7 +516,8 @@ static void S_gaps(struct ctx *c, const struct dtk_yval *dom)
 
 static void S_policy(struct ctx *c, const struct dtk_yval *dom)
 {
-	static const char *const keys[] = {"stale_after_months", "high_min_verified", NULL};
+	static const char *const keys[] = {"stale_after_months", "high_min_verified",
+	                                   "index_max_bytes", "index_max_lines", NULL};
 	const struct dtk_yval *p = S_present(dtk_yval_get(dom, "policy"));
 	long v;
 
@@ -526,6 +527,10 @@ static void S_policy(struct ctx *c, const struct dtk_yval *dom)
 		c->kb->stale_after_months = (int)v;
 	if (S_int(c, p, "high_min_verified", 1, 100, &v) == 0)
 		c->kb->high_min_verified = (int)v;
+	if (S_int(c, p, "index_max_bytes", 4096, 1L << 24, &v) == 0)
+		c->kb->index_max_bytes = v;
+	if (S_int(c, p, "index_max_lines", 40, 1L << 20, &v) == 0)
+		c->kb->index_max_lines = v;
 }
 
 void dtk_schema_domain(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,

@@ -391,6 +391,7 @@ int dtk_write_commit(struct dtk_write *w)
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_memfile *mem = dtk_xcalloc(w->n_files + 1, sizeof(*mem));
 	struct dtk_file_cmp cmp = {.fd = -1};
+	struct dtk_index_pages pages = {NULL, 0, NULL};
 	char *idx_path = dtk_path_join(w->ctx->root, DTK_INDEX_FILE);
 	size_t i;
 	int rc, idx_differs = 0;
@@ -430,7 +431,7 @@ int dtk_write_commit(struct dtk_write *w)
 	if (!w->opts.no_reindex) {
 		/* INDEX.md from the base just validated: no second load */
 		if (dtk_file_cmp_open(&cmp, idx_path, DTK_MAX_INDEX_BYTES) < 0 ||
-		    dtk_index_write(w->kb, dtk_file_cmp_write, &cmp) < 0 ||
+		    dtk_index_write_pages(w->kb, dtk_file_cmp_write, &cmp, &pages) < 0 ||
 		    (idx_differs = dtk_file_cmp_finish(&cmp)) < 0) {
 			rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 			goto done;
@@ -441,7 +442,13 @@ int dtk_write_commit(struct dtk_write *w)
 		goto done;
 	}
 	rc = S_write(w, idx_differs ? &cmp.text : NULL, idx_path);
+	/* the pages of index/ after (docs/index-format.md): each written
+	 * atomically; one not written is drift that check reports */
+	if (rc == DTK_EXIT_OK && !w->opts.no_reindex &&
+	    dtk_index_pages_sync(w->ctx->root, &pages, 1, NULL, NULL) < 0)
+		rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_DRIFT);
 done:
+	dtk_index_pages_release(&pages);
 	dtk_file_cmp_release(&cmp);
 	dtk_diags_release(&diags);
 	free(idx_path);

@@ -74,7 +74,7 @@ expect "$B" "" show alpha ""
 expect "$B" "json text" show --format ""
 expect "$B" "json text" show -f ""
 expect "$B" "always auto" show --color a
-expect "$B" "--color --format --help --no-pager --quiet" show --
+expect "$B" "--color --compact --format --help --limit --no-pager --quiet" show --
 expect "$B" "--format" list --for
 expect "$B" "json jsonl" list --format j
 expect "$B" "json jsonl" list --format = j
