@@ -147,10 +147,12 @@ fi
 
 # ---- messages after a kill: the command that settles it ----
 if [ -n "${DTK_CRASH:-}" ]; then
+    # a write killed between its renames leaves its journal: check names the
+    # command that puts every file back, after which the add is run again
     DTK_CRASH_AT=after-file "$DTK_CRASH" add-node delta --category 策略 >/dev/null 2>&1
     out=$("$DTK" check 2>&1)
-    if grep -qF "names unknown node 'delta'" <<<"$out" &&
-        grep -qF "if 'dtk add-node delta --category 策略' was cut short, run it again" <<<"$out" &&
+    if grep -qF "run 'dtk reindex' to put them back" <<<"$out" &&
+        "$DTK" reindex >/dev/null 2>&1 && "$DTK" check >/dev/null 2>&1 &&
         "$DTK" add-node delta --category 策略 >/dev/null 2>&1 && "$DTK" check >/dev/null 2>&1; then
         ok "add-node killed between its renames: check says to run it again, and that settles it"
     else
