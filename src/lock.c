@@ -109,6 +109,9 @@ int dtk_lock_take_base(const char *root, int resumes)
 	dtk_file_sweep(root);
 	dtk_file_sweep(ins);
 	free(ins);
+	ins = dtk_path_join(root, "insights/_uses"); /* kb.h's DTK_USES_DIR */
+	dtk_file_sweep(ins);
+	free(ins);
 	git = resumes ? NULL : dtk_cache_git_dir(root);
 	journal = git ? dtk_path_join(git, "dtk-crystallize") : NULL;
 	if (journal && access(journal, F_OK) == 0) {

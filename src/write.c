@@ -350,6 +350,13 @@ static int S_write(struct dtk_write *w, const struct dtk_buf *idx, const char *i
 		full = !f        ? dtk_xstrdup(idx_path)
 		       : f->real ? dtk_xstrdup(f->real)
 		                 : dtk_path_join(w->ctx->root, f->rel);
+		/* a new file of a folder of insights/ (_uses/): the folder made */
+		if (f && !f->old && strchr(f->name, '/')) {
+			char *dir = dtk_xstrdup(full);
+			*strrchr(dir, '/') = '\0';
+			(void)mkdir(dir, 0777); /* else the file's write says why */
+			free(dir);
+		}
 		if (f ? dtk_file_stage(&st[i], full, f->text, f->len, -1) < 0
 		      : dtk_git_stage_checkout(&st[i], full, idx->ptr ? idx->ptr : "", idx->len) <
 		                    0) {

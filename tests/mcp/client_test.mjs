@@ -246,11 +246,15 @@ test('each request sees the base as it is on disk', async () => {
 
 // ---- the write tools, on a base of their own ----
 
-// Returns every file of the base's insights/ and INDEX.md, as bytes.
+// Returns every file of the base's insights/ (and of its folder _uses/)
+// and INDEX.md, as bytes.
 function snapshot(dir) {
     const files = { 'INDEX.md': fs.readFileSync(path.join(dir, 'INDEX.md')) };
-    for (const f of fs.readdirSync(path.join(dir, 'insights')).sort())
-        files[f] = fs.readFileSync(path.join(dir, 'insights', f));
+    for (const f of fs.readdirSync(path.join(dir, 'insights'), { recursive: true }).sort()) {
+        const p = path.join(dir, 'insights', f);
+        if (fs.statSync(p).isFile())
+            files[f] = fs.readFileSync(p);
+    }
     return files;
 }
 
@@ -286,7 +290,7 @@ test('write tools: each one, refusals and dry runs leave every byte', async () =
     let before = snapshot(dir);
     const dry = await w('use', { ids: 'alpha-001', dry_run: true });
     assert.equal(dry.dry_run, true);
-    assert.match(dry.diff, /-    used: 3\n\+    used: 4/);
+    assert.match(dry.diff, /\+\+\+ b\/insights\/_uses\/[-0-9a-z]+\.yaml\n@@ -0,0 \+1,2 @@\n\+used:\n\+- alpha-001\n/);
     sameBytes(before, snapshot(dir));
 
     const e = await w('add', { node: 'beta', title: 'PP across pods', claim: 'Pipeline stages.',
