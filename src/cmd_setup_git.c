@@ -183,8 +183,8 @@ static char *S_fill(const char *text, const char *const *names, const char *cons
 
 enum { HOOK_NEW, HOOK_SAME, HOOK_OURS, HOOK_CALLS, HOOK_FOREIGN };
 
-/* The helper and the four hooks that run it. */
-#define N_HOOKS 5
+/* The helper and the five hooks that run it. */
+#define N_HOOKS 6
 
 struct hook {
 	const char *name;
@@ -281,6 +281,7 @@ static int S_hooks_plan(struct hook hooks[N_HOOKS], struct dtk_repo *repo, const
 	hooks[2].name = "pre-commit";
 	hooks[3].name = "post-rewrite";
 	hooks[4].name = "pre-merge-commit";
+	hooks[5].name = "post-commit";
 	for (i = 0; i < N_HOOKS; i++) {
 		hooks[i].path = dtk_repo_hook_path(repo, hooks[i].name);
 		if (i == 0)
@@ -453,8 +454,9 @@ const struct dtk_cmd dtk_cmd_setup_git = {
                 "merge.dtk-insights.driver: this dtk's merge-driver. Branches that each\n"
                 "added entries and reindexed then merge without a conflict (see\n"
                 "docs/merging.md). Run it once per clone; commit .gitattributes.\n\n"
-                "It also installs git's pre-commit, pre-merge-commit, post-merge and\n"
-                "post-rewrite hooks (in core.hooksPath, else the git directory's hooks/,\n"
+                "It also installs git's pre-commit, pre-merge-commit, post-commit,\n"
+                "post-merge and post-rewrite hooks (in core.hooksPath, else the git\n"
+                "directory's hooks/,\n"
                 "with the script they run, " HOOK_HELPER "): a commit (or a merge) of\n"
                 "insights/ that are not valid is refused with dtk check's messages\n"
                 "(--no-verify commits anyway); when INDEX.md does not match insights/,\n"

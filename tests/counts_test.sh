@@ -212,6 +212,18 @@ git merge -q --no-edit oct2-a >/dev/null 2>&1 && git merge -q --no-edit oct2-b >
     eval "$line" >/dev/null && "$DTK" check >/dev/null 2>&1 &&
     ok "  ... the same merged one branch at a time: both entries; post-merge's line, then dtk check passes" ||
     ko "  ... one branch at a time" "$(cat "$scratch/out")" "$("$DTK" check 2>&1)"
+# a cherry-pick whose INDEX.md is the same on both sides (one entry added
+# to one node each): git runs no driver and keeps it; the post-commit hook
+# says the line that rebuilds it
+git checkout -q -B pick oct2-a
+if git cherry-pick oct2-b >"$scratch/out" 2>&1 &&
+    line=$(sed -n 's/^post-commit: INDEX.md does not match insights\/ .*; to fix it, run: //p' "$scratch/out") &&
+    [ -n "$line" ] && ! "$DTK" check >/dev/null 2>&1 && eval "$line" >/dev/null &&
+    "$DTK" check >/dev/null 2>&1 && [ -z "$(git status --porcelain)" ]; then
+    ok "a cherry-pick whose INDEX.md is the same on both sides: post-commit says the line; run, dtk check passes"
+else
+    ko "a cherry-pick whose INDEX.md is the same on both sides: post-commit says the line" "$(cat "$scratch/out")"
+fi
 # branches that only count touch no common file: the octopus merges them
 git checkout -q -B o main
 for i in a b c; do

@@ -244,9 +244,9 @@ fi
 cd "$scratch/agents2" || exit 2
 h=$(git rev-parse --git-path hooks)
 if [ -x "$h/dtk-merge-index" ] && [ -x "$h/pre-commit" ] && [ -x "$h/post-merge" ] && [ -x "$h/post-rewrite" ] &&
-    [ -x "$h/pre-merge-commit" ] &&
+    [ -x "$h/pre-merge-commit" ] && [ -x "$h/post-commit" ] &&
     ! grep -nE 'commit-tree|update-ref|symbolic-ref|git (commit|merge|rebase|reset|cherry-pick|revert|am|stash|push|branch|tag|notes)\b|replace' \
-        "$h/dtk-merge-index" "$h/pre-commit" "$h/pre-merge-commit" "$h/post-merge" "$h/post-rewrite" | grep -v '^[^:]*:[0-9]*:[[:space:]]*#' | grep -v 'fix="' |
+        "$h/dtk-merge-index" "$h/pre-commit" "$h/pre-merge-commit" "$h/post-commit" "$h/post-merge" "$h/post-rewrite" | grep -v '^[^:]*:[0-9]*:[[:space:]]*#' | grep -v 'fix="' |
         grep -v 'echo ' | grep -q .; then
     ok "the installed hooks hold no command that makes a commit or moves a ref"
 else

@@ -365,19 +365,19 @@ fi
 # s2's commits cherry-picked onto s1 one at a time: the first (an entry)
 # is committed by git itself, no hook runs (INDEX.md left as it was); the
 # second stops on the same conflict; resolved (theirs' claim),
-# git cherry-pick --continue runs git commit: the pre-commit hook says the
+# git cherry-pick --continue runs git commit: the post-commit hook says the
 # line that rebuilds INDEX.md
 git checkout -q -b pick s1
 if git cherry-pick s2~1 >"$scratch/merge.out" 2>&1 && ! git cherry-pick s2 >>"$scratch/merge.out" 2>&1 &&
     [ "$(git diff --name-only --diff-filter=U)" = insights/alpha.yaml ] &&
     sed -i '/^<<<<<<< /,/^=======$/d; /^>>>>>>> /d' insights/alpha.yaml &&
     git add insights/alpha.yaml && GIT_EDITOR=: git cherry-pick --continue >>"$scratch/merge.out" 2>&1 &&
-    line=$(sed -n "s/^pre-commit: INDEX.md does not match the staged insights\/; after the commit, run: //p" "$scratch/merge.out") &&
+    line=$(sed -n "s/^post-commit: INDEX.md does not match insights\/ .*; to fix it, run: //p" "$scratch/merge.out") &&
     eval "$line" >/dev/null && "$DTK" check >"$scratch/check" 2>&1 && [ -z "$(git status --porcelain)" ] &&
     [ "$(grep -c 'Found on branch s' insights/alpha.yaml)" -eq 2 ] && grep -q '^    claim: s2 way.$' insights/alpha.yaml; then
-    ok "a cherry-pick's conflict resolved, then --continue: the pre-commit hook says the line; run, dtk check exits 0"
+    ok "a cherry-pick's conflict resolved, then --continue: the post-commit hook says the line; run, dtk check exits 0"
 else
-    ko "a cherry-pick's conflict resolved, then --continue: the pre-commit hook says the line" \
+    ko "a cherry-pick's conflict resolved, then --continue: the post-commit hook says the line" \
         "$(cat "$scratch/merge.out")" "$(cat "$scratch/check" 2>/dev/null)" "$(git status --short)"
 fi
 # both in one cherry-pick: the hook says INDEX.md is stale; dtk check tells
@@ -385,7 +385,7 @@ git checkout -q -b pick2 s1
 if ! git cherry-pick "$(git merge-base s1 s2)..s2" >"$scratch/merge.out" 2>&1 &&
     sed -i '/^<<<<<<< /,/^=======$/d; /^>>>>>>> /d' insights/alpha.yaml &&
     git add insights/alpha.yaml && GIT_EDITOR=: git cherry-pick --continue >>"$scratch/merge.out" 2>&1 &&
-    grep -q "^pre-commit: INDEX.md does not match the staged insights/; after the commit, run: " "$scratch/merge.out" &&
+    grep -q "^post-commit: INDEX.md does not match insights/ .*; to fix it, run: " "$scratch/merge.out" &&
     ! [ -d .git/sequencer ] && [ -z "$(git status --porcelain)" ] && ! "$DTK" check >/dev/null 2>&1; then
     ok "a cherry-pick of several commits: --continue completes, the hook says INDEX.md is stale, dtk check exits 1"
 else
@@ -432,7 +432,7 @@ fi
 tar -C .git -cf "$scratch/hooks1.tar" hooks config && cp .gitattributes "$scratch/attr1"
 if "$DTK" setup-git >"$scratch/out" 2>/dev/null && tar -C .git -cf "$scratch/hooks2.tar" hooks config &&
     cmp -s "$scratch/hooks1.tar" "$scratch/hooks2.tar" && cmp -s .gitattributes "$scratch/attr1" &&
-    [ "$(grep -c '^hook up to date: ' "$scratch/out")" -eq 4 ]; then
+    [ "$(grep -c '^hook up to date: ' "$scratch/out")" -eq 5 ]; then
     ok "setup-git run again: hooks, config and .gitattributes unchanged"
 else
     ko "setup-git run again: hooks, config and .gitattributes unchanged" "$(cat "$scratch/out")"
@@ -541,13 +541,13 @@ else
 fi
 
 # setup-git with another dtk: the helper (dtk's, out of date) replaced,
-# still executable; the four hooks, up to date, left byte for byte
+# still executable; the five hooks, up to date, left byte for byte
 h=$(git rev-parse --git-path hooks)
 cp "$h/post-merge" "$h/pre-commit" "$h/post-rewrite" "$scratch/" &&
     cp "$h/dtk-merge-index" "$scratch/helper.old" || ko "replaced: copied"
 if "$DTK" setup-git >"$scratch/out" 2>"$scratch/err" && [ ! -s "$scratch/err" ] &&
     grep -qxF "hook replaced: $PWD/$h/dtk-merge-index" "$scratch/out" &&
-    [ "$(grep -c '^hook up to date: ' "$scratch/out")" -eq 4 ] && cmp -s "$h/post-merge" "$scratch/post-merge" &&
+    [ "$(grep -c '^hook up to date: ' "$scratch/out")" -eq 5 ] && cmp -s "$h/post-merge" "$scratch/post-merge" &&
     cmp -s "$h/pre-commit" "$scratch/pre-commit" && cmp -s "$h/post-rewrite" "$scratch/post-rewrite" &&
     [ -x "$h/dtk-merge-index" ] &&
     ! cmp -s "$h/dtk-merge-index" "$scratch/helper.old" && ! grep -qF dtk-gone "$h/dtk-merge-index" &&

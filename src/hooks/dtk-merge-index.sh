@@ -1,7 +1,7 @@
 #!/bin/sh
 # written by 'dtk setup-git', which replaces this file when it runs again
-# (docs/merging.md). git's pre-commit, pre-merge-commit, post-merge and
-# post-rewrite hooks run it as 'dtk-merge-index HOOK [ARGS]'. git keeps
+# (docs/merging.md). git's pre-commit, pre-merge-commit, post-commit,
+# post-merge and post-rewrite hooks run it as 'dtk-merge-index HOOK [ARGS]'. git keeps
 # INDEX.md without running its merge driver when both sides' INDEX.md are
 # the same bytes, although insights/ merged into more. This script checks
 # and refuses; it never makes, rewrites or amends a commit, never stages or
@@ -11,9 +11,11 @@
 #   commit        hand edit), the commit is refused with dtk check's
 #                 messages ('git commit --no-verify' commits anyway); INDEX.md
 #                 not matching them, pre-commit says the line that fixes it
-#   post-merge    after git made a merge or a rebase: when INDEX.md does not
-#   post-rewrite  match insights/, says the line that fixes it; when the
-#                 merged insights/ are not valid, says so
+#   post-merge    after git made a merge, a rebase, or a cherry-pick or
+#   post-rewrite  revert (post-commit while CHERRY_PICK_HEAD or REVERT_HEAD
+#   post-commit   is there): when INDEX.md does not match insights/, says
+#                 the line that fixes it; when the merged insights/ are not
+#                 valid, says so
 # It reads git's output only in forms configuration cannot change.
 dtk=@DTK@
 base=@BASE@
@@ -39,12 +41,17 @@ else
 	check="dtk check"
 fi
 case $hook in
-post-merge | post-rewrite)
+post-merge | post-rewrite | post-commit)
 	# post-rewrite: after a rebase, not an amend; post-merge: not after a
 	# squash merge (nothing is committed yet: pre-commit, below, checks the
-	# commit that concludes it)
-	[ "$hook" = post-merge ] || [ "${2:-}" = rebase ] || exit 0
-	[ "$hook" != post-merge ] || [ "${2:-0}" = 0 ] || exit 0
+	# commit that concludes it); post-commit: a commit of a cherry-pick or
+	# a revert (the sequencer runs no pre-commit), no other
+	case $hook in
+	post-rewrite) [ "${2:-}" = rebase ] || exit 0 ;;
+	post-merge) [ "${2:-0}" = 0 ] || exit 0 ;;
+	*) git rev-parse -q --verify CHERRY_PICK_HEAD >/dev/null ||
+		git rev-parse -q --verify REVERT_HEAD >/dev/null || exit 0 ;;
+	esac
 	if ! [ -x "$dtk" ]; then
 		echo "$hook: $dtk is missing: INDEX.md not checked; run 'dtk check'" \
 			"(and 'dtk setup-git' with the dtk you use)" >&2
@@ -90,13 +97,16 @@ case $? in
 	exit 1
 	;;
 1)
-	# not said of a merge (post-merge will), nor of a commit of some paths
-	# only (git's index of its own: the rest is committed later)
+	# not said of a merge, a cherry-pick or a revert (post-merge and
+	# post-commit will), nor of a commit of some paths only (git's index
+	# of its own: the rest is committed later)
 	case $hook:${GIT_INDEX_FILE:-} in
 	pre-merge-commit:* | *:*/next-index-*) ;;
 	*)
-		echo "$hook: INDEX.md does not match the staged insights/; after the" \
-			"commit, run: $fix" >&2
+		git rev-parse -q --verify CHERRY_PICK_HEAD >/dev/null ||
+			git rev-parse -q --verify REVERT_HEAD >/dev/null ||
+			echo "$hook: INDEX.md does not match the staged insights/; after" \
+				"the commit, run: $fix" >&2
 		;;
 	esac
 	;;
