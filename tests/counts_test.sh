@@ -237,4 +237,26 @@ if git merge -q --no-edit oct-a oct-b oct-c >"$scratch/out" 2>&1 &&
 else
     ko "octopus of three branches that only counted" "$(cat "$scratch/out")" "$("$DTK" check 2>&1)"
 fi
+# records are checked as the rest: every error with its place, exit 2; a
+# record naming a retired entry counts (the rates leave it out)
+cd "$repo" && git checkout -q -B bad main && mkdir -p insights/_uses || exit 2
+printf 'used:\n- nope-001\n- not an id\nusd: [x]\n' >insights/_uses/2026-12-01-aaaaaaaaaa.yaml
+printf 'cited: []\n' >insights/_uses/2026-12-01-bbbbbbbbbb.yaml
+"$DTK" check >/dev/null 2>"$scratch/err"
+rc=$?
+want="insights/_uses/2026-12-01-aaaaaaaaaa.yaml:2:3: error: 'used' names unknown entry 'nope-001'
+insights/_uses/2026-12-01-aaaaaaaaaa.yaml:3:3: error: 'used' must list entry ids (<node>-<suffix>), found 'not an id'
+insights/_uses/2026-12-01-aaaaaaaaaa.yaml:4:1: error: unknown key 'usd' in a record of uses (did you mean 'used'?)
+insights/_uses/2026-12-01-bbbbbbbbbb.yaml:1:1: error: a record of uses names no entry ('used' or 'cited': a list of ids)"
+if [ $rc -eq 2 ] && [ "$(grep -v '^dtk: ' "$scratch/err")" = "$want" ]; then
+    ok "records of uses checked: every error with its path, line and column, exit 2"
+else
+    ko "records of uses checked: every error with its path, line and column, exit 2" "exit $rc" "$(cat "$scratch/err")"
+fi
+rm insights/_uses/2026-12-01-*.yaml
+"$DTK" retract "$shared" --reason "a test" >/dev/null && before=$(count "$shared" used) &&
+    "$DTK" use "$shared" >/dev/null && [ "$(count "$shared" used)" = $((before + 1)) ] &&
+    "$DTK" check >/dev/null 2>&1 && ok "a use of a retired entry: counted, the base valid" ||
+    ko "a use of a retired entry: counted, the base valid" "$("$DTK" check 2>&1)"
+git checkout -q . && git clean -qfd insights && git checkout -q main
 t_done

@@ -242,6 +242,18 @@ test('each request sees the base as it is on disk', async () => {
     assert.match(JSON.stringify(await call('show', { target: 'gamma' })), /gamma-007/);
     fs.writeFileSync(f, before);
     assert.doesNotMatch(JSON.stringify(await call('show', { target: 'gamma' })), /gamma-007/);
+    // a record of uses written into insights/_uses/ (a 'dtk use' elsewhere),
+    // each one seen: the folder is watched too
+    const uses = path.join(base, 'insights/_uses');
+    const used = async () => (await call('show', { target: 'alpha-001' })).used;
+    const n = await used();
+    fs.mkdirSync(uses);
+    fs.writeFileSync(path.join(uses, '2026-01-01-aaaaaaaaaa.yaml'), 'used: [alpha-001]\n');
+    assert.equal(await used(), n + 1);
+    fs.writeFileSync(path.join(uses, '2026-01-01-bbbbbbbbbb.yaml'), 'used: [alpha-001]\n');
+    assert.equal(await used(), n + 2);
+    fs.rmSync(uses, { recursive: true });
+    assert.equal(await used(), n);
 });
 
 // ---- the write tools, on a base of their own ----
