@@ -20,10 +20,13 @@
 #include "dtk/json.h"
 #include "dtk/kb.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const S_names[] = {"_domain.yaml", "_sources.yaml", "alpha.yaml", "INDEX.md"};
 #define N_FILES 4
@@ -112,6 +115,17 @@ static void S_reset(int crlf, int block)
 	{ /* a node another helper's run left */
 		char *p = dtk_path_join(ins, "zz-fuzz.yaml");
 		remove(p);
+		free(p);
+	}
+	{ /* the records of uses of the runs before (use, cite) */
+		char *p = dtk_path_join(ins, "_uses");
+		DIR *d = opendir(p);
+		struct dirent *de;
+		while (d && (de = readdir(d)))
+			if (de->d_name[0] != '.' && unlinkat(dirfd(d), de->d_name, 0) < 0)
+				abort();
+		if (d)
+			closedir(d);
 		free(p);
 	}
 	free(ins);

@@ -183,8 +183,8 @@ static char *S_fill(const char *text, const char *const *names, const char *cons
 
 enum { HOOK_NEW, HOOK_SAME, HOOK_OURS, HOOK_CALLS, HOOK_FOREIGN };
 
-/* The helper and the three hooks that run it. */
-#define N_HOOKS 4
+/* The helper and the five hooks that run it. */
+#define N_HOOKS 6
 
 struct hook {
 	const char *name;
@@ -280,6 +280,8 @@ static int S_hooks_plan(struct hook hooks[N_HOOKS], struct dtk_repo *repo, const
 	hooks[1].name = "post-merge";
 	hooks[2].name = "pre-commit";
 	hooks[3].name = "post-rewrite";
+	hooks[4].name = "pre-merge-commit";
+	hooks[5].name = "post-commit";
 	for (i = 0; i < N_HOOKS; i++) {
 		hooks[i].path = dtk_repo_hook_path(repo, hooks[i].name);
 		if (i == 0)
@@ -319,28 +321,6 @@ static int S_hooks_write(struct hook hooks[N_HOOKS])
 	return rc;
 }
 
-/* Removes the pre-merge-commit hook an older dtk installed (a file with
- * HOOK_MARK); says so on out. Returns 0 or -1 with the error set. */
-static int S_old_hook_remove(struct dtk_repo *repo, FILE *out)
-{
-	struct hook h = {"pre-merge-commit", dtk_repo_hook_path(repo, "pre-merge-commit"), NULL, 0,
-	                 NULL};
-	int rc;
-
-	h.text = dtk_xstrdup("");
-	rc = S_hook_state(&h);
-
-	if (rc == 0 && h.state == HOOK_OURS) {
-		if (unlink(h.path) < 0 && errno != ENOENT)
-			rc = dtk_error("cannot remove %s: %s", h.path, strerror(errno));
-		else
-			fprintf(out, "hook removed (dtk no longer uses it): %s\n", h.path);
-	}
-	free(h.path);
-	free(h.text);
-	return rc;
-}
-
 /* Says what became of each hook: on out what was written or found, on err
  * what the user must do about a hook that is not dtk's. */
 static void S_hooks_report(const struct hook hooks[N_HOOKS], FILE *out, FILE *err)
@@ -374,7 +354,9 @@ static void S_hooks_report(const struct hook hooks[N_HOOKS], FILE *out, FILE *er
 		        "checked after merges, add this line to it, before anything that "
 		        "checks INDEX.md:\n  " HOOK_LINE "\n",
 		        hooks[i].path, hooks[i].name,
-		        !strcmp(hooks[i].name, "post-rewrite") ? " \"$@\"" : "");
+		        !strcmp(hooks[i].name, "post-rewrite") ? " \"$@\""
+		        : !strncmp(hooks[i].name, "pre-", 4)   ? " || exit" /* its refusal */
+		                                               : "");
 	}
 }
 
@@ -422,8 +404,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	 * need no driver); each driver's command before its name (a name
 	 * without a command makes git refuse to merge); .gitattributes, which
 	 * makes git use the drivers, last. */
-	if ((!no_hooks && (S_hooks_write(hooks) < 0 || (hooks[0].state != HOOK_FOREIGN &&
-	                                                S_old_hook_remove(repo, ctx->out) < 0))) ||
+	if ((!no_hooks && S_hooks_write(hooks) < 0) ||
 	    dtk_repo_config_set(repo, "merge.dtk-index.driver", driver) < 0 ||
 	    dtk_repo_config_set(repo, "merge.dtk-index.name",
 	                        "dtk: rebuild INDEX.md from the merged insights/") < 0 ||
@@ -473,12 +454,14 @@ const struct dtk_cmd dtk_cmd_setup_git = {
                 "merge.dtk-insights.driver: this dtk's merge-driver. Branches that each\n"
                 "added entries and reindexed then merge without a conflict (see\n"
                 "docs/merging.md). Run it once per clone; commit .gitattributes.\n\n"
-                "It also installs git's pre-commit, post-merge and post-rewrite hooks (in\n"
-                "core.hooksPath, else the git directory's hooks/, with the script they\n"
-                "run, " HOOK_HELPER "): a commit that concludes a merge gets INDEX.md\n"
-                "rebuilt from the staged insights/; after a merge or a rebase git made,\n"
-                "they say the line to run when INDEX.md does not match insights/. No hook\n"
-                "makes, rewrites or amends a commit, or moves a ref.\n"
+                "It also installs git's pre-commit, pre-merge-commit, post-commit,\n"
+                "post-merge and post-rewrite hooks (in core.hooksPath, else the git\n"
+                "directory's hooks/,\n"
+                "with the script they run, " HOOK_HELPER "): a commit (or a merge) of\n"
+                "insights/ that are not valid is refused with dtk check's messages\n"
+                "(--no-verify commits anyway); when INDEX.md does not match insights/,\n"
+                "they say the line to run. No hook makes, rewrites or amends a commit,\n"
+                "stages a file, or moves a ref.\n"
                 "A hook that is not dtk's is left as it is: the line to add to it is\n"
                 "printed.\n",
         .examples = "examples:\n"

@@ -11,10 +11,11 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 const struct dtk_cmd dtk_cmd_use = {
         .name = "use",
         .summary = "count a use of entries (used + 1)",
-        .help = "\nAdds 1 to 'used' of each entry (the key is added when absent; an id named\n"
-                "twice counts twice). The whole base is validated with the edit in place\n"
-                "before anything is written; then the node files and INDEX.md are replaced\n"
-                "atomically. Prints '<id>: used <n>' per entry.\n",
+        .help = "\nAdds 1 to 'used' of each entry (an id named twice counts twice) by writing\n"
+                "one new file, insights/_uses/<date>-<random>.yaml, that names them: no node\n"
+                "file is touched, so no merge loses the count (docs/schema.md). The whole\n"
+                "base is validated with it before anything is written; then it and INDEX.md\n"
+                "are written atomically. Prints '<id>: used <n>' per entry.\n",
         .examples = "examples:\n"
                 "  dtk use weight-management-001 training-parallelism-008\n"
                 "  dtk use weight-management-001 --dry-run\n",

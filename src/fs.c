@@ -518,6 +518,18 @@ int dtk_file_stage(struct dtk_file_staged *s, const char *path, const char *data
 	return S_stage(s, data, len, mode);
 }
 
+int dtk_file_mkdir_within(int rootfd, const char *rel)
+{
+	const char *name = rel;
+	int dfd = S_open_dir_at(rootfd, rel, &name), rc;
+
+	if (dfd < 0)
+		return -1;
+	rc = mkdirat(dfd, name, 0777) < 0 && errno != EEXIST ? -1 : 0;
+	close(dfd);
+	return rc;
+}
+
 int dtk_file_stage_within(struct dtk_file_staged *s, int rootfd, const char *root, const char *rel,
                           const char *data, size_t len, int mode)
 {

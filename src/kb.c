@@ -153,6 +153,7 @@ void dtk_kb_free(struct dtk_kb *kb)
 	if (!kb)
 		return;
 	free(kb->nodes);
+	free(kb->use_counts);
 	free(kb->source_slots);
 	free(kb->node_slots);
 	dtk_nodecache_free(kb->nodecache);
@@ -237,6 +238,7 @@ static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **
 	if (kb->n_nodes > 1)
 		qsort(kb->nodes, kb->n_nodes, sizeof(*kb->nodes), dtk_kb_node_cmp);
 	dtk_model_index_nodes(kb);
+	dtk_kb_fold_uses(l);
 	if (!one) {
 		dtk_kb_check_across(l);
 	} else {

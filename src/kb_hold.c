@@ -124,6 +124,14 @@ static void S_watch(struct dtk_kb_hold *h)
 		close(fd);
 		fd = -1;
 	}
+	if (fd >= 0) { /* and its records of uses, once there (made: a change of insights/) */
+		char *uses = dtk_path_join(dir, DTK_USES_DIR);
+		(void)inotify_add_watch(fd, uses,
+		                        IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM |
+		                                IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF |
+		                                IN_ONLYDIR | IN_DONT_FOLLOW);
+		free(uses);
+	}
 	h->watch = fd;
 	h->no_watch = fd < 0;
 	free(dir);

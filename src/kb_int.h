@@ -12,9 +12,10 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-enum ftype { F_DOMAIN, F_SOURCES, F_RECORDS, F_GLOSSARY, F_NODE };
+enum ftype { F_DOMAIN, F_SOURCES, F_RECORDS, F_GLOSSARY, F_NODE, F_USES };
 
 struct loader;
+struct dtk_use;
 
 /* One file to load, and what loading it gave. */
 struct kfile {
@@ -27,6 +28,8 @@ struct kfile {
 	/* F_NODE of a DTK_KB_LINKED load other than the node shown: loaded only
 	 * when it links to it or the node shown names it, its errors ignored */
 	int linked;
+	struct dtk_use *uses; /* F_USES: what the record adds (schema.h) */
+	size_t n_uses;
 };
 
 struct loader {
@@ -93,6 +96,12 @@ int dtk_kb_is_broken(const struct loader *l, const char *name, size_t len);
  * node cache where it can, on several threads; errors go to l->d. Returns
  * 0, or -1 with the error set when the base cannot be read at all. */
 int dtk_kb_read_files(struct loader *l, int what, const char *only);
+
+/* Adds the uses the record files of insights/_uses/ hold to the entries'
+ * used and cited (and to their nodes' summaries); a use of an entry the
+ * base lacks is an error in l->d, unless its node could not be read or
+ * was not loaded (a load of one node). */
+void dtk_kb_fold_uses(struct loader *l);
 
 /* The checks across the files of l->kb (node order, names, references),
  * their errors added to l->d. */

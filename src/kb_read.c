@@ -585,7 +585,7 @@ static void S_load_file(struct worker *w, struct kfile *f)
 	if (rc == 0 && f->t == F_NODE && l->filter &&
 	    !l->filter->keep(l->filter->arg, f->node, buf, len))
 		goto done;
-	if (rc == 1 && f->t != F_RECORDS && f->t != F_GLOSSARY)
+	if (rc == 1 && f->t != F_RECORDS && f->t != F_GLOSSARY && f->t != F_USES)
 		dtk_diags_add(&w->d, f->rel, 1, 1, "required file is missing");
 	if (rc != 0)
 		goto done;
@@ -619,6 +619,7 @@ static void S_load_file(struct worker *w, struct kfile *f)
 		break;
 	case F_RECORDS: dtk_schema_records(l->kb, w->arena, root, f->rel, &w->d); break;
 	case F_GLOSSARY: dtk_schema_glossary(l->kb, w->arena, root, f->rel, &w->d); break;
+	case F_USES: f->n_uses = dtk_schema_uses(w->arena, root, f->rel, &f->uses, &w->d); break;
 	case F_NODE:
 		if (((l->nc && owned) || l->terms) &&
 		    S_via_cache(w, f, root, tmp, &st, &fst, owned, S_clean(buf, len)))
@@ -724,10 +725,12 @@ static int S_names(const struct loader *l, char ***out, int unsorted)
 
 	if (l->mem && !l->over) {
 		*out = dtk_xcalloc(l->n_mem + 1, sizeof(**out));
-		for (i = 0; i < l->n_mem; i++)
-			(*out)[i] = dtk_xstrdup(l->mem[i].name);
-		qsort(*out, l->n_mem, sizeof(**out), dtk_kb_name_cmp);
-		return (int)l->n_mem;
+		size_t k = 0;
+		for (i = 0; i < l->n_mem; i++) /* a folder's files are not its */
+			if (!strchr(l->mem[i].name, '/'))
+				(*out)[k++] = dtk_xstrdup(l->mem[i].name);
+		qsort(*out, k, sizeof(**out), dtk_kb_name_cmp);
+		return (int)k;
 	}
 	dir = dtk_path_join(l->kb->root, "insights");
 	n = dtk_kb_list_dir(out, dir, unsorted && !l->over);
@@ -738,7 +741,7 @@ static int S_names(const struct loader *l, char ***out, int unsorted)
 			size_t j;
 			for (j = 0; j < (size_t)n && strcmp((*out)[j], l->mem[i].name); j++)
 				;
-			if (j < (size_t)n)
+			if (j < (size_t)n || strchr(l->mem[i].name, '/'))
 				continue;
 			dtk_grow((void **)out, &cap, k + 2, sizeof(**out));
 			(*out)[k++] = dtk_xstrdup(l->mem[i].name);
@@ -815,6 +818,42 @@ static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *onl
 	return 0;
 }
 
+/* Lists the record files of insights/_uses/ (on disk and in memory): each
+ * "_uses/<name>.yaml" (docs/schema.md, "Counts"). */
+static int S_list_uses(struct loader *l, size_t *cap)
+{
+	char **names = NULL, *dir = dtk_path_join(l->kb->root, "insights/" DTK_USES_DIR);
+	struct stat st;
+	size_t i, plen = strlen(DTK_USES_DIR "/");
+	int n = 0, k;
+
+	if ((!l->mem || l->over) && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+		n = dtk_kb_list_dir(&names, dir, 0);
+	free(dir);
+	if (n == DTK_ETOOBIG)
+		dtk_diags_add(l->d, "insights/" DTK_USES_DIR, 1, 1,
+		              "the folder holds more than %d files", DTK_MAX_FILES);
+	if (n < 0)
+		return -1;
+	for (k = 0; k < n; k++) {
+		char name[300];
+		size_t len = strlen(names[k]);
+		if (names[k][0] == '.' || len <= 5 || strcmp(names[k] + len - 5, ".yaml"))
+			continue;
+		snprintf(name, sizeof(name), DTK_USES_DIR "/%.250s", names[k]);
+		S_add_file(l, cap, name, F_USES, NULL);
+	}
+	for (i = 0; i < l->n_mem; i++) { /* those only in memory, as yet */
+		const char *m = l->mem[i].name;
+		for (k = 0; k < n && strcmp(m + plen, names[k]); k++)
+			;
+		if (!strncmp(m, DTK_USES_DIR "/", plen) && k == n)
+			S_add_file(l, cap, m, F_USES, NULL);
+	}
+	dtk_strv_free(names, n > 0 ? (size_t)n : 0);
+	return 0;
+}
+
 /* Sets what a DTK_KB_LINKED load looks for in the other node files: the
  * prefix of the shown node's entry ids, and the nodes its entries name. */
 static void S_set_links(struct loader *l, const struct dtk_node *node)
@@ -873,6 +912,8 @@ int dtk_kb_read_files(struct loader *l, int what, const char *only)
 		if (S_list_nodes(l, &cap, DTK_KB_LINKED, only) < 0)
 			return -1;
 	}
+	if (S_list_uses(l, &cap) < 0)
+		return -1;
 	/* the node cache: every node file of the base is looked up (insights/
 	 * is not a link: a node file that is not one is inside the base) */
 	if ((!(what & DTK_KB_ONE_NODE) || (what & DTK_KB_LINKED)) && l->dir_fd >= 0 &&
@@ -926,4 +967,71 @@ int dtk_kb_read_files(struct loader *l, int what, const char *only)
 		}
 	}
 	return 0;
+}
+
+/* ---- the uses recorded beside the node files ---- */
+
+/* A use and the file it is in. */
+struct use_at {
+	const struct dtk_use *u;
+	const char *rel;
+};
+
+static int S_use_cmp(const void *pa, const void *pb)
+{
+	const struct dtk_use *a = ((const struct use_at *)pa)->u, *b = ((const struct use_at *)pb)->u;
+	return a->cited != b->cited ? a->cited - b->cited : strcmp(a->id, b->id);
+}
+
+void dtk_kb_fold_uses(struct loader *l)
+{
+	struct use_at *v = NULL;
+	size_t n = 0, cap = 0, ucap = 0, i, j, k;
+
+	for (i = 0; i < l->n_files; i++)
+		for (k = 0; k < l->files[i].n_uses; k++) {
+			dtk_grow((void **)&v, &cap, n + 1, sizeof(*v));
+			v[n++] = (struct use_at){&l->files[i].uses[k], l->files[i].rel};
+		}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), S_use_cmp);
+	for (i = 0; i < n; i = j) {
+		const struct dtk_use *u = v[i].u;
+		struct dtk_entry *e = dtk_kb_entry(l->kb, u->id);
+		struct dtk_sum_entry se = {0};
+		const struct dtk_node *node = e ? e->node : dtk_kb_sum_entry(l->kb, u->id, &se);
+		long *count = e ? (u->cited ? &e->cited : &e->used) : NULL;
+		size_t plen = 0;
+		int had, live;
+
+		for (j = i + 1; j < n && !S_use_cmp(&v[i], &v[j]); j++)
+			;
+		if (!node) { /* a load of one node, or a node file that cannot be read: not told */
+			if (!l->sums ||
+			    (dtk_entry_id_split(u->id, &plen) && dtk_kb_is_broken(l, u->id, plen)))
+				continue;
+			for (k = i; k < j; k++)
+				dtk_diags_add(l->d, v[k].rel, v[k].u->pos.line, v[k].u->pos.col,
+				              "'%s' names unknown entry '%s'",
+				              u->cited ? "cited" : "used", u->id);
+			continue;
+		}
+		dtk_grow((void **)&l->kb->use_counts, &ucap, l->kb->n_use_counts + 1,
+		         sizeof(*l->kb->use_counts));
+		l->kb->use_counts[l->kb->n_use_counts++] =
+		        (struct dtk_use_count){u->id, u->cited, (long)(j - i)};
+		had = count ? *count > 0 : u->cited ? se.cited : se.used;
+		live = e ? !dtk_entry_retired(e) : !se.retracted && !se.superseded_by;
+		if (count)
+			*count += (long)(j - i);
+		/* the summary was read into this load's arena: its own to change */
+		if (node->sum && !had && live) {
+			struct dtk_node_sum *s = (struct dtk_node_sum *)node->sum;
+			if (u->cited)
+				s->cited++;
+			else
+				s->used++;
+		}
+	}
+	free(v);
 }

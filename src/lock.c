@@ -135,8 +135,12 @@ int dtk_lock_take_base(const char *root, int resumes)
 	ins = dtk_path_join(root, "insights");
 	insr = dtk_path_within(root, ins);
 	dtk_file_sweep_at(fd, NULL);
-	if (insr)
+	if (insr) {
+		char *uses = dtk_path_join(insr, "_uses"); /* kb.h's DTK_USES_DIR */
 		dtk_file_sweep_at(fd, insr);
+		dtk_file_sweep_at(fd, uses);
+		free(uses);
+	}
 	free(insr);
 	free(ins);
 	if (!resumes && dtk_lock_pending(root)) {

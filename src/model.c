@@ -270,6 +270,24 @@ struct dtk_node *dtk_kb_id_node(const struct dtk_kb *kb, const char *id, const c
 	return dtk_kb_node(kb, name);
 }
 
+long dtk_kb_uses(const struct dtk_kb *kb, const char *id, int cited)
+{
+	size_t lo = 0, hi = kb->n_use_counts;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct dtk_use_count *u = &kb->use_counts[mid];
+		int cmp = cited != u->cited ? cited - u->cited : strcmp(id, u->id);
+		if (!cmp)
+			return u->n;
+		if (cmp < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return 0;
+}
+
 struct dtk_entry *dtk_kb_entry(const struct dtk_kb *kb, const char *id)
 {
 	const char *suffix;

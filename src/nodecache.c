@@ -23,7 +23,7 @@
 #define S_MAGIC "dtk node cache 6\n"
 /* the build the packed nodes are of: the schema may change between them
  * (S_build adds the program's own identity: builds of one version differ) */
-#define S_BUILD "build " DTK_VERSION " 6"
+#define S_BUILD "build " DTK_VERSION " 7"
 #define S_HEAD 64 /* the head: the magic and where the index is, padded */
 #define S_MAX_INDEX (16u << 20)
 #define S_TEXT_CLAIM 1  /* the entry has a claim (in the tail) */

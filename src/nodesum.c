@@ -148,6 +148,8 @@ static void S_pack_links(struct dtk_buf *b, const struct dtk_node *node, int ope
 
 #define S_RETRACTED 1
 #define S_SUPERSEDED 2
+#define S_USED 4  /* used > 0 in the node file (the baseline) */
+#define S_CITED 8 /* cited > 0 likewise */
 
 /* Appends the entries sorted by id: their offsets from start, then each:
  * its id past the node's name and '-', its flags (S_*) and the id that
@@ -167,7 +169,8 @@ static void S_pack_ids(struct dtk_buf *b, const struct dtk_node *node, size_t st
 		dtk_buf_puts(b, strlen(e->id) > plen ? e->id + plen : e->id);
 		dtk_buf_putc(b, '\0');
 		dtk_buf_putc(b, (char)((e->retracted ? S_RETRACTED : 0) |
-		                       (e->superseded_by.id ? S_SUPERSEDED : 0)));
+		                       (e->superseded_by.id ? S_SUPERSEDED : 0) |
+		                       (e->used > 0 ? S_USED : 0) | (e->cited > 0 ? S_CITED : 0)));
 		if (e->superseded_by.id) {
 			dtk_buf_puts(b, e->superseded_by.id);
 			dtk_buf_putc(b, '\0');
@@ -315,8 +318,10 @@ static const char *S_entry(struct dtk_rd *r, struct dtk_sum_entry *e)
 	unsigned char flags = 0;
 
 	dtk_rd_get(r, &flags, 1);
-	r->bad |= flags > (S_RETRACTED | S_SUPERSEDED);
+	r->bad |= flags > (S_RETRACTED | S_SUPERSEDED | S_USED | S_CITED);
 	e->retracted = (flags & S_RETRACTED) != 0;
+	e->used = (flags & S_USED) != 0;
+	e->cited = (flags & S_CITED) != 0;
 	e->superseded_by = flags & S_SUPERSEDED ? S_cstr(r) : NULL;
 	return r->bad ? NULL : suffix;
 }

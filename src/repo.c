@@ -565,6 +565,18 @@ static int S_base_file(const struct dtk_repo *r, const char *path)
 	return len > 5 && path[0] != '.' && !strchr(path, '/') && !strcmp(path + len - 5, ".yaml");
 }
 
+/* Returns 1 when path (from the top of the repository) is a record of uses
+ * of r's base, insights/_uses/<name>.yaml (kb.h's DTK_USES_DIR). */
+static int S_uses_file(const struct dtk_repo *r, const char *path)
+{
+	size_t n = strlen(r->prefix), len;
+	if (strncmp(path, r->prefix, n) || strncmp(path + n, "insights/_uses/", 15))
+		return 0;
+	path += n + 15;
+	len = strlen(path);
+	return len > 5 && path[0] != '.' && !strchr(path, '/') && !strcmp(path + len - 5, ".yaml");
+}
+
 /* Removes the base's files from idx. */
 static int S_remove_base(const struct dtk_repo *r, git_index *idx)
 {
@@ -2004,7 +2016,8 @@ static int S_collect(const struct dtk_repo *r, git_index *idx, git_tree *const t
 		const git_index_entry *e = git_index_get_byindex(idx, i);
 		char *data = NULL;
 		int rc;
-		if (!S_base_file(r, e->path) || (prev && !strcmp(prev, e->path)))
+		if ((!S_base_file(r, e->path) && !S_uses_file(r, e->path)) ||
+		    (prev && !strcmp(prev, e->path)))
 			continue; /* a conflict's other stages */
 		prev = e->path;
 		rc = S_driver_merge(r, t, e->path, merge, NULL, &data, &len);

@@ -1269,3 +1269,40 @@ struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *aren
 	S_index_linking(&c, node);
 	return node;
 }
+
+/* ---- insights/_uses/ ---- */
+
+size_t dtk_schema_uses(struct dtk_arena *arena, const struct dtk_yval *root, const char *path,
+                       struct dtk_use **out, struct dtk_diags *diags)
+{
+	static const char *const keys[] = {"used", "cited", NULL};
+	const struct dtk_yval *lists[2] = {NULL, NULL};
+	struct ctx c = {.arena = arena, .path = path, .d = diags};
+	size_t i, k, n = 0;
+
+	*out = NULL;
+	if (!S_check_map_vals(&c, root, "a record of uses", keys, lists))
+		return 0;
+	for (k = 0; k < 2; k++)
+		if ((lists[k] = S_list_v(&c, lists[k], keys[k])))
+			n += lists[k]->n;
+	if (!n) {
+		S_err(&c, root, "a record of uses names no entry ('used' or 'cited': a list of ids)");
+		return 0;
+	}
+	ALLOC_N(&c, *out, n);
+	n = 0;
+	for (k = 0; k < 2; k++)
+		for (i = 0; lists[k] && i < lists[k]->n; i++) {
+			const struct dtk_yval *v = lists[k]->items[i];
+			if (!S_nameish(v) || !dtk_entry_id_split(v->str, NULL)) {
+				char buf[64];
+				S_err(&c, v, "'%s' must list entry ids (<node>-<suffix>), found %s",
+				      keys[k], S_found(buf, sizeof(buf), v));
+				continue;
+			}
+			(*out)[n++] = (struct dtk_use){dtk_arena_strndup(arena, v->str, v->len),
+			                               S_pos(v), (int)k};
+		}
+	return n;
+}

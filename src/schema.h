@@ -34,6 +34,18 @@ void dtk_schema_glossary(struct dtk_kb *kb, struct dtk_arena *arena, const struc
 /* Reads a review file (cross_pairs, verdict, note) into r's review fields. */
 void dtk_schema_review_file(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
                             struct dtk_record *r, struct dtk_diags *diags);
+/* One use of an entry recorded in a file of insights/_uses/ (docs/schema.md,
+ * "Counts"): it adds 1 to the entry's used, or cited. */
+struct dtk_use {
+	const char *id;
+	struct dtk_pos pos; /* where the id is written */
+	int cited;          /* 0: used, 1: cited */
+};
+/* Checks root, the tree of a record file of insights/_uses/ (path), and
+ * sets *out to its uses (in arena, in file order). Returns their count (0
+ * after the diagnostics of a file that holds none). */
+size_t dtk_schema_uses(struct dtk_arena *arena, const struct dtk_yval *root, const char *path,
+                       struct dtk_use **out, struct dtk_diags *diags);
 /* Flags of dtk_schema_node. */
 /* Check claims but do not keep their text, nor the relations between
  * entries of the node (only those that leave it, for the loader to check). */

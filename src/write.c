@@ -363,6 +363,13 @@ static int S_write(struct dtk_write *w, const struct dtk_buf *idx, const char *i
 			text = conv;
 			len = conv_len;
 		}
+		/* a new file of a folder of insights/ (_uses/): the folder made */
+		if (f && !f->old && strchr(f->name, '/') && rc >= 0) {
+			char *dir = dtk_xstrdup(f->real);
+			*strrchr(dir, '/') = '\0';
+			(void)dtk_file_mkdir_within(rootfd, dir); /* else the stage says why */
+			free(dir);
+		}
 		if (rc >= 0)
 			rc = dtk_file_stage_within(&st[i], rootfd, root,
 			                           f ? f->real : DTK_INDEX_FILE, text, len, -1);

@@ -9,6 +9,7 @@
 #include "dtk/view.h"
 
 #include <errno.h>
+#include <sys/random.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -260,17 +261,29 @@ done:
 
 /* ---- dtk use and dtk cite ---- */
 
-/* Adds times to the counter named arg (a key of the entry). */
+/* What dtk use and dtk cite keep of each entry they count, in the order
+ * dtk_write_each meets them: its count in the node file. */
+struct counter {
+	const char *key;
+	const char **ids;
+	long *base;
+	size_t n;
+};
+
+/* Takes the count of key (arg: a struct counter) in entry e, refusing a
+ * value that is not one. */
 static int S_bump(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval *e,
                   const char *id, size_t times, struct dtk_buf *lines, void *arg)
 {
-	const char *key = arg;
+	struct counter *c = arg;
+	const char *key = c->key;
 	const struct dtk_yval *v = dtk_yval_get(e, key);
-	char num[32], *end = NULL;
+	char *end = NULL;
 	long n = 0;
 
+	(void)lines;
 	/* only a count is counted on: any other value (0x10, "3", 10000000000)
-	 * is refused as it is, not read as something else and overwritten */
+	 * is refused as it is, not read as something else */
 	if (v && !(v->kind == DTK_Y_SCALAR && v->style == DTK_YS_PLAIN &&
 	           (v->type == DTK_YT_NULL || !*v->str))) {
 		int scalar = v->kind == DTK_Y_SCALAR;
@@ -286,12 +299,29 @@ static int S_bump(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 			                    times),
 			       dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 	}
-	snprintf(num, sizeof(num), "%ld", n + (long)times);
-	if (dtk_yedit_set_key(&f->doc, e, key, (struct dtk_yscalar){num, 1}, dtk_yedit_entry_keys) <
-	    0)
-		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
-	dtk_buf_printf(lines, "%s: %s %s\n", id, key, num);
+	c->ids[c->n] = id;
+	c->base[c->n++] = n;
 	return DTK_EXIT_OK;
+}
+
+/* Writes to buf (at least 32 bytes) the name of a new record of uses,
+ * "_uses/<today>-<10 random letters and digits>.yaml": no two writers
+ * ever make the same. Returns 0, or -1 after printing why. */
+static int S_record_name(struct dtk_write *w, char *buf, size_t size)
+{
+	unsigned char r[10];
+	char date[11];
+	size_t i, n;
+
+	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
+		dtk_error("cannot name a record of uses: %s", strerror(errno));
+		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID), -1;
+	}
+	n = (size_t)snprintf(buf, size, DTK_USES_DIR "/%s-", dtk_date_format(date, dtk_date_today()));
+	for (i = 0; i < sizeof(r) && n + 1 < size; i++)
+		buf[n++] = DTK_ID_ALPHABET[r[i] % 32];
+	snprintf(buf + n, size - n, ".yaml");
+	return 0;
 }
 
 /* ---- what the commands check before they edit ---- */
@@ -398,18 +428,42 @@ void dtk_write_put_json(struct dtk_write *w, struct dtk_buf *b)
 	dtk_buf_release(b);
 }
 
-/* The whole of dtk use and dtk cite: add to key of each entry named. */
+/* The whole of dtk use and dtk cite: a new record of uses (one file of
+ * insights/_uses/) naming each entry as often as the operands do; the node
+ * files are not touched (docs/schema.md, "Counts"). */
 int dtk_write_counter(struct dtk_ctx *ctx, const char *cmd, const char *key,
                       const struct dtk_args *a)
 {
 	struct dtk_write w;
-	int rc = DTK_EXIT_INVALID;
+	struct counter c = {key, NULL, NULL, 0};
+	struct dtk_buf rec = DTK_BUF_INIT, lines = DTK_BUF_INIT;
+	char name[64];
+	size_t i, len;
+	int k, rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx, cmd);
-	if (dtk_args_operands(ctx, a, 1, 1 << 20, "<entry-id>") < 0)
+	if (dtk_args_operands(ctx, a, 1, 1 << 20, "<entry-id>") < 0 ||
+	    S_record_name(&w, name, sizeof(name)) < 0)
 		goto done;
-	rc = dtk_write_each(&w, a->argc, a->argv, 0, S_bump, (void *)key);
+	c.ids = dtk_xcalloc((size_t)a->argc + 1, sizeof(*c.ids));
+	c.base = dtk_xcalloc((size_t)a->argc + 1, sizeof(*c.base));
+	dtk_buf_printf(&rec, "%s:\n", key);
+	for (k = 0; k < a->argc; k++)
+		dtk_buf_printf(&rec, "- %s\n", a->argv[k]);
+	len = rec.len;
+	if (!dtk_write_create(&w, name, dtk_buf_detach(&rec), len))
+		goto done;
+	rc = dtk_write_each(&w, a->argc, a->argv, 0, S_bump, &c);
+	if ((rc == DTK_EXIT_OK || rc == DTK_EXIT_DRIFT) && !w.opts.dry_run && !w.opts.json) {
+		for (i = 0; i < c.n; i++)
+			dtk_buf_printf(&lines, "%s: %s %ld\n", c.ids[i], key,
+			               c.base[i] + dtk_kb_uses(w.kb, c.ids[i], !strcmp(key, "cited")));
+		fputs(dtk_buf_cstr(&lines), ctx->out);
+	}
 done:
+	dtk_buf_release(&lines);
+	free(c.ids);
+	free(c.base);
 	dtk_write_release(&w);
 	return rc;
 }

@@ -69,7 +69,7 @@ rc=0
 timeout 60 "$DTK" crystallize --date $date --eval s=ok >"$scratch/out" 2>&1 || rc=$?
 if [ $rc -eq 0 ] && [ ! -e .git/index.lock ] && grep -q "^alpha-001: used" "$scratch/out" &&
     git log -1 --format=%s | grep -q "^crystallize $date" && "$DTK" check >/dev/null 2>&1 &&
-    [ "$(git status --porcelain)" = " M insights/alpha.yaml" ]; then
+    [ "$(git status --porcelain)" = "?? insights/_uses/" ]; then
     ok "crystallize: pre-commit running dtk reindex and post-commit running dtk use work"
 else
     ko "crystallize: pre-commit running dtk reindex and post-commit running dtk use work" \
@@ -128,9 +128,11 @@ refused() {
 if [ -n "${DTK_CRASH:-}" ]; then
     refused "rename=$PWD/INDEX.md" "add, INDEX.md not replaced" $add
     refused "write=$PWD/INDEX.md" "add, the disk full at INDEX.md's temporary file" $add
-    refused "rename=$PWD/insights/beta.yaml" "cite of two nodes, the second not replaced" cite alpha-001 beta-001
-    refused "rename=$PWD/insights/beta.yaml" "use of two nodes, the second not replaced" \
-        use alpha-001 beta-001
+    # a use's record is written, then INDEX.md (the rates move): the record
+    # is removed when INDEX.md cannot be replaced
+    refused "rename=$PWD/INDEX.md" "cite, INDEX.md not replaced: its record removed" cite alpha-003 beta-002
+    refused "rename=$PWD/INDEX.md" "use, INDEX.md not replaced: its record removed" \
+        use alpha-003 beta-002
     refused "rename=$PWD/INDEX.md" "add-node, INDEX.md not replaced" \
         add-node delta --category 策略
     # MCP add: an error result, and nothing written
@@ -182,7 +184,7 @@ mkdir -p "$TMPDIR"
 # Lists what a dtk killed may have left: temporary files, locks, scratch
 # bases (an index.lock is expected only beside a pending journal).
 leftovers() {
-    ls -a insights . .git .git/hooks | grep -e '\.tmp-'
+    ls -a insights insights/_uses . .git .git/hooks 2>/dev/null | grep -e '\.tmp-'
     ls .git | grep -e '\.dtk-' -e '^next-index-' -e '^config.lock$' -e '^dtk-config-'
     [ -e .git/dtk-crystallize ] || ls .git | grep -e '^index.lock$'
     ls .git/refs/heads | grep -e '\.lock$'
@@ -192,7 +194,7 @@ leftovers() {
 sh -c 'exit 0' & wait $!; dead=$!
 if [ -n "${DTK_CRASH:-}" ]; then
     DTK_CRASH_AT=before-rename "$DTK_CRASH" use alpha-001 beta-001 >/dev/null 2>&1
-    ls insights | grep -q '\.tmp-' || ko "a kill before the rename leaves temporary files (the test's premise)"
+    ls insights/_uses | grep -q '\.tmp-' || ko "a kill before the rename leaves temporary files (the test's premise)"
     "$DTK" use alpha-001 >/dev/null 2>&1
     [ -z "$(leftovers)" ] && ok "a writer killed before its renames: the next writer removes its temporary files" ||
         ko "a writer killed before its renames: the next writer removes its temporary files" "$(leftovers)"

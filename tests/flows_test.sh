@@ -30,29 +30,30 @@ fresh()
 
 # agent BRANCH: on BRANCH off main, dtk add one entry to alpha (its id in
 # $scratch/id.BRANCH, the node file's new lines in $scratch/block.BRANCH)
-# and dtk use alpha-001, committed together (a commit that only bumps the
-# counter, the same change as another agent's, git's rebase would drop as
-# already upstream: docs/merging.md)
+# and dtk use alpha-001 (a new file of insights/_uses/), committed together
 agent()
 {
     git checkout -q -b "$1" main &&
         "$DTK" add alpha --title "from $1" --claim "Found by agent $1." --source paper-a \
             --confidence low --created 2026-07-01 >"$scratch/id.$1" &&
-        "$DTK" use alpha-001 >/dev/null && git commit -qam "$1: add, use" &&
-        git diff main -- insights/alpha.yaml | sed -n 's/^+\(  .*\)$/\1/p' | grep -v '^    used: ' \
-            >"$scratch/block.$1" &&
+        "$DTK" use alpha-001 >/dev/null && git add -A && git commit -qm "$1: add, use" &&
+        git diff main -- insights/alpha.yaml | sed -n 's/^+\(  .*\)$/\1/p' >"$scratch/block.$1" &&
         git checkout -q main
 }
 
 # expect_alpha N BRANCH...: the node file main should hold after merging the
-# branches in that order: the base's with used 3 + N and each block in turn
+# branches in that order: the base's (used 3, as a use leaves it) and each
+# block in turn; alpha-001's count must then be 3 + N
 expect_alpha()
 {
-    local n=$1 b
+    local b
     shift
-    sed "s/^    used: 3\$/    used: $((3 + n))/" "$base/insights/alpha.yaml" >"$scratch/want"
+    cp "$base/insights/alpha.yaml" "$scratch/want"
     for b in "$@"; do cat "$scratch/block.$b" >>"$scratch/want"; done
 }
+
+# used_of ID: entry ID's count, the node file's and its records' (dtk show)
+used_of() { "$DTK" show "$1" --format json | sed -n 's/^ *"used": \([0-9]*\),$/\1/p'; }
 
 # settle: dtk check exits 0; or a hook said in $scratch/out the line that
 # fixes INDEX.md, or dtk check says what to run: that run, dtk check exits 0;
@@ -112,6 +113,7 @@ for n in 2 3 5; do
         # shellcheck disable=SC2086
         expect_alpha "$n" $order
         cmp -s insights/alpha.yaml "$scratch/want" || { bad="$bad [$order: alpha.yaml differs: $(diff "$scratch/want" insights/alpha.yaml)]"; }
+        [ "$(used_of alpha-001)" = $((3 + n)) ] || bad="$bad [$order: used $(used_of alpha-001)]"
         for b in $order; do grep -qx "  - id: $(cat "$scratch/id.$b")" insights/alpha.yaml || bad="$bad [$order: $b's id]"; done
         settle || bad="$bad [$order: dtk check: $(cat "$scratch/out")]"
         [ -z "$(git status --porcelain)" ] || bad="$bad [$order: status]"
@@ -143,7 +145,7 @@ for b in a b c; do
     git_only || bad="$bad [$b reflog: $(git reflog --format=%gs)]"
 done
 for b in a b c; do grep -qx "  - id: $(cat "$scratch/id.$b")" insights/alpha.yaml || bad="$bad [$b's id]"; done
-if [ -z "$bad" ] && grep -qx '    used: 6' insights/alpha.yaml && [ "$(grep -c 'Found by agent' insights/alpha.yaml)" -eq 3 ] &&
+if [ -z "$bad" ] && [ "$(used_of alpha-001)" = 6 ] && [ "$(grep -c 'Found by agent' insights/alpha.yaml)" -eq 3 ] &&
     [ -z "$(git status --porcelain)" ]; then
     ok "git pull --rebase by three agents in turn: every entry with its born id, used 6, dtk check exits 0, git's commits only"
 else
@@ -231,7 +233,7 @@ cd "$scratch/agent-q" || exit 2
 git checkout -q q
 if git pull -q --rebase origin main >"$scratch/out" 2>&1 && settle && git push -q -f origin q 2>/dev/null &&
     cd "$scratch/service" && git fetch -q origin q && git merge -q --no-edit origin/q >"$scratch/out" 2>&1 &&
-    [ "$(grep -c 'Found by agent' insights/alpha.yaml)" -eq 2 ] && grep -qx '    used: 5' insights/alpha.yaml &&
+    [ "$(grep -c 'Found by agent' insights/alpha.yaml)" -eq 2 ] && [ "$(used_of alpha-001)" = 5 ] &&
     "$DTK" check -q >/dev/null 2>&1; then
     ok "git pull --rebase origin main first: the service's text merge is clean, both entries, used 5, dtk check exits 0"
 else
@@ -242,9 +244,9 @@ fi
 cd "$scratch/agents2" || exit 2
 h=$(git rev-parse --git-path hooks)
 if [ -x "$h/dtk-merge-index" ] && [ -x "$h/pre-commit" ] && [ -x "$h/post-merge" ] && [ -x "$h/post-rewrite" ] &&
-    ! [ -e "$h/pre-merge-commit" ] &&
+    [ -x "$h/pre-merge-commit" ] && [ -x "$h/post-commit" ] &&
     ! grep -nE 'commit-tree|update-ref|symbolic-ref|git (commit|merge|rebase|reset|cherry-pick|revert|am|stash|push|branch|tag|notes)\b|replace' \
-        "$h/dtk-merge-index" "$h/pre-commit" "$h/post-merge" "$h/post-rewrite" | grep -v '^[^:]*:[0-9]*:[[:space:]]*#' | grep -v 'fix="' |
+        "$h/dtk-merge-index" "$h/pre-commit" "$h/pre-merge-commit" "$h/post-commit" "$h/post-merge" "$h/post-rewrite" | grep -v '^[^:]*:[0-9]*:[[:space:]]*#' | grep -v 'fix="' |
         grep -v 'echo ' | grep -q .; then
     ok "the installed hooks hold no command that makes a commit or moves a ref"
 else
@@ -295,7 +297,7 @@ git merge --abort
 
 # -- the hooks read git's output as data only: a base folder whose name holds
 # a newline, log.showSignature set; a merge stopped and concluded by git
-# commit gets INDEX.md rebuilt by pre-commit
+# commit: pre-commit checks the staged base and says INDEX.md is stale
 odd=$(printf 'kb\nx')
 mkdir -p "$scratch/odd" && cp -R "$base" "$scratch/odd/$odd" && cd "$scratch/odd" && git init -q &&
     git symbolic-ref HEAD refs/heads/main && git config log.showSignature true && git config core.quotePath true &&
@@ -306,9 +308,10 @@ for b in v w; do
         --confidence low --created 2026-07-01 >/dev/null && git commit -qam $b && git checkout -q main
 done
 if git merge -q --no-edit v >/dev/null 2>&1 && git merge -q --no-commit w >"$scratch/out" 2>&1 &&
-    git commit -q --no-edit >>"$scratch/out" 2>&1 && grep -q '^pre-commit: INDEX.md rebuilt from the merged insights/ and staged$' "$scratch/out" &&
-    "$DTK" check -q >/dev/null 2>&1 && [ -z "$(git status --porcelain)" ] && [ "$(git rev-parse HEAD^2)" = "$(git rev-parse w)" ]; then
-    ok "a base folder with a newline in its name, log.showSignature set: pre-commit rebuilds INDEX.md, dtk check exits 0"
+    git commit -q --no-edit >>"$scratch/out" 2>&1 && grep -q "^pre-commit: INDEX.md does not match the staged insights/; after the commit, run: dtk -C 'kb$" "$scratch/out" &&
+    [ "$(git rev-parse HEAD^2)" = "$(git rev-parse w)" ] && "$DTK" reindex -q && git commit -qm rebuilt INDEX.md &&
+    "$DTK" check -q >/dev/null 2>&1 && [ -z "$(git status --porcelain)" ]; then
+    ok "a base folder with a newline in its name, log.showSignature set: pre-commit says the line, dtk check exits 0 after it"
 else
     ko "a base folder with a newline in its name, log.showSignature set" "$(cat "$scratch/out")" "$(git status --short)"
 fi

@@ -263,6 +263,23 @@ fixed()
     fi
 }
 
+# told_pre NAME: a merge committed by git commit (HEAD^2 is s2), whose
+# pre-commit hook staged nothing but said the line that rebuilds INDEX.md;
+# that line run, dtk check exits 0, git status is clean, 4 entries
+told_pre()
+{
+    local line
+    line=$(sed -n "s/^pre-commit: INDEX.md does not match the staged insights\/; after the commit, run: //p" "$scratch/merge.out")
+    if [ "$(git rev-parse HEAD^2)" = "$(git rev-parse s2)" ] && [ -n "$line" ] &&
+        [ -z "$(git status --porcelain)" ] && ! "$DTK" check >/dev/null 2>&1 && eval "$line" >/dev/null &&
+        "$DTK" check >"$scratch/check" 2>&1 && [ -z "$(git status --porcelain)" ] &&
+        [ "$(grep -c 'Found on branch s' insights/alpha.yaml)" -eq 4 ]; then
+        ok "$1"
+    else
+        ko "$1" "$(cat "$scratch/check" 2>/dev/null)" "$(git status --short)" "$(cat "$scratch/merge.out")"
+    fi
+}
+
 # without the hooks, git keeps INDEX.md as it is: dtk check exits 1
 fresh no-hooks --no-hooks && same_index || ko "no-hooks: merged"
 if [ -z "$(ls "$(git rev-parse --git-path hooks)" | grep -v '\.sample$')" ] &&
@@ -274,33 +291,45 @@ else
 fi
 
 # a merge stopped before its commit (--no-commit), committed by git commit:
-# the pre-commit hook rebuilds INDEX.md
+# the pre-commit hook says the line that rebuilds INDEX.md (a hook stages
+# nothing of its own)
 fresh no-commit && add_entries s1 2 && add_entries s2 2 && git merge -q --no-edit s1 &&
     git merge -q --no-commit s2 >"$scratch/merge.out" 2>&1 &&
     git commit -q --no-edit >>"$scratch/merge.out" 2>&1 || ko "no-commit: merged"
-fixed "merge --no-commit, then git commit: the pre-commit hook rebuilds INDEX.md"
+told_pre "merge --no-commit, then git commit: the pre-commit hook says the line; run, dtk check exits 0"
 
 # each side valid, the two merged key by key not: alpha-002's source made
 # paper-c on one side, paper-c added to its verified_by on the other; git
-# merges cleanly, and the post-merge hook says the result is not valid
+# merges cleanly, and the pre-merge-commit hook refuses the merge commit
+# with dtk check's message (once); git merge --no-verify commits it, and
+# the post-merge hook says the result is not valid
 fresh invalid && git checkout -q -b s1 main &&
     "$DTK" edit alpha-002 --source paper-c --date 2026-08-01 >/dev/null && git commit -qam s1 &&
     git checkout -q -b s2 main && "$DTK" verify alpha-002 paper-c >/dev/null &&
     git commit -qam s2 && git checkout -q s1 || ko "invalid: branches made"
 "$DTK" check >/dev/null 2>&1
 before=$?
-if git merge -q --no-edit s2 >"$scratch/merge.out" 2>&1 && [ "$before" -eq 0 ] &&
+if ! git merge -q --no-edit s2 >"$scratch/merge.out" 2>&1 && [ "$before" -eq 0 ] &&
+    [ "$(git rev-parse HEAD)" = "$(git rev-parse s1)" ] &&
+    [ "$(grep -c "names the entry.s own source 'paper-c'" "$scratch/merge.out")" -eq 1 ] &&
+    grep -q "^pre-merge-commit: the staged insights/ are not valid: commit refused" "$scratch/merge.out"; then
+    ok "a clean merge into data that is not valid: pre-merge-commit refuses it with dtk check's message, once"
+else
+    ko "a clean merge into data that is not valid: pre-merge-commit refuses it" "before: $before" \
+        "$(cat "$scratch/merge.out")"
+fi
+git merge --abort
+if git merge -q --no-edit --no-verify s2 >"$scratch/merge.out" 2>&1 &&
     grep -qxF "post-merge: the merged insights/ are not valid; run 'dtk check' to see where" \
         "$scratch/merge.out"; then
     "$DTK" check >"$scratch/check" 2>&1
     if [ $? -eq 2 ] && grep -q "names the entry.s own source" "$scratch/check"; then
-        ok "a clean merge into data that is not valid: the post-merge hook says so"
+        ok "  ... git merge --no-verify commits it; the post-merge hook says so"
     else
-        ko "a clean merge into data that is not valid: the post-merge hook says so" "$(cat "$scratch/check")"
+        ko "  ... git merge --no-verify commits it; the post-merge hook says so" "$(cat "$scratch/check")"
     fi
 else
-    ko "a clean merge into data that is not valid: the post-merge hook says so" "before: $before" \
-        "$(cat "$scratch/merge.out")"
+    ko "  ... git merge --no-verify commits it; the post-merge hook says so" "$(cat "$scratch/merge.out")"
 fi
 
 # a merge that stops on a conflict (alpha-002's claim changed two ways, an
@@ -313,42 +342,50 @@ fresh conflict && for b in s1 s2; do
 done && git merge -q --no-edit s1 || ko "conflict: branches made"
 if ! git merge -q --no-edit s2 >"$scratch/merge.out" 2>&1 &&
     [ "$(git diff --name-only --diff-filter=U)" = insights/alpha.yaml ] &&
+    cp insights/alpha.yaml "$scratch/conflicted" &&
+    # resolved by keeping both sides: alpha-002 twice, refused by pre-commit
+    sed -i '/^<<<<<<< /d; /^=======$/d; /^>>>>>>> /d' insights/alpha.yaml && git add insights/alpha.yaml &&
+    ! git commit -q --no-edit >"$scratch/both.out" 2>&1 &&
+    [ "$(grep -c "duplicate entry id 'alpha-002'" "$scratch/both.out")" -eq 1 ] &&
+    grep -q '^pre-commit: the staged insights/ are not valid: commit refused' "$scratch/both.out" &&
+    [ -f .git/MERGE_HEAD ] && [ "$(git rev-parse HEAD^2 2>/dev/null)" != "$(git rev-parse s2)" ] &&
+    cp "$scratch/conflicted" insights/alpha.yaml &&
     sed -i '/^=======$/,/^>>>>>>> /d; /^<<<<<<< /d' insights/alpha.yaml &&
     git add insights/alpha.yaml && git commit -q --no-edit >>"$scratch/merge.out" 2>&1 &&
-    grep -q '^pre-commit: INDEX.md rebuilt from the merged insights/ and staged$' "$scratch/merge.out" &&
-    "$DTK" check >"$scratch/check" 2>&1 && [ -z "$(git status --porcelain)" ] &&
-    [ "$(git rev-parse HEAD^2)" = "$(git rev-parse s2)" ]; then
-    ok "a conflict resolved and committed with git commit: the pre-commit hook rebuilds INDEX.md"
+    line=$(sed -n "s/^pre-commit: INDEX.md does not match the staged insights\/; after the commit, run: //p" "$scratch/merge.out") &&
+    [ "$(git rev-parse HEAD^2)" = "$(git rev-parse s2)" ] && eval "$line" >/dev/null &&
+    "$DTK" check >"$scratch/check" 2>&1 && [ -z "$(git status --porcelain)" ]; then
+    ok "a conflict resolved by keeping both sides: pre-commit refuses it (duplicate id, said once); resolved, committed, the line it says run, dtk check exits 0"
 else
-    ko "a conflict resolved and committed with git commit: the pre-commit hook rebuilds INDEX.md" \
+    ko "a conflict resolved by keeping both sides: pre-commit refuses it; resolved, committed" \
+        "$(cat "$scratch/both.out" 2>/dev/null)" \
         "$(cat "$scratch/merge.out")" "$(cat "$scratch/check" 2>/dev/null)" "$(git status --short)"
 fi
 
 # s2's commits cherry-picked onto s1 one at a time: the first (an entry)
 # is committed by git itself, no hook runs (INDEX.md left as it was); the
 # second stops on the same conflict; resolved (theirs' claim),
-# git cherry-pick --continue runs git commit: the pre-commit hook rebuilds
-# INDEX.md
+# git cherry-pick --continue runs git commit: the post-commit hook says the
+# line that rebuilds INDEX.md
 git checkout -q -b pick s1
 if git cherry-pick s2~1 >"$scratch/merge.out" 2>&1 && ! git cherry-pick s2 >>"$scratch/merge.out" 2>&1 &&
     [ "$(git diff --name-only --diff-filter=U)" = insights/alpha.yaml ] &&
     sed -i '/^<<<<<<< /,/^=======$/d; /^>>>>>>> /d' insights/alpha.yaml &&
     git add insights/alpha.yaml && GIT_EDITOR=: git cherry-pick --continue >>"$scratch/merge.out" 2>&1 &&
-    grep -q '^pre-commit: INDEX.md rebuilt from the merged insights/ and staged$' "$scratch/merge.out" &&
-    "$DTK" check >"$scratch/check" 2>&1 && [ -z "$(git status --porcelain)" ] &&
+    line=$(sed -n "s/^post-commit: INDEX.md does not match insights\/ .*; to fix it, run: //p" "$scratch/merge.out") &&
+    eval "$line" >/dev/null && "$DTK" check >"$scratch/check" 2>&1 && [ -z "$(git status --porcelain)" ] &&
     [ "$(grep -c 'Found on branch s' insights/alpha.yaml)" -eq 2 ] && grep -q '^    claim: s2 way.$' insights/alpha.yaml; then
-    ok "a cherry-pick's conflict resolved, then --continue: the pre-commit hook rebuilds INDEX.md"
+    ok "a cherry-pick's conflict resolved, then --continue: the post-commit hook says the line; run, dtk check exits 0"
 else
-    ko "a cherry-pick's conflict resolved, then --continue: the pre-commit hook rebuilds INDEX.md" \
+    ko "a cherry-pick's conflict resolved, then --continue: the post-commit hook says the line" \
         "$(cat "$scratch/merge.out")" "$(cat "$scratch/check" 2>/dev/null)" "$(git status --short)"
 fi
-# both in one cherry-pick: git checks its own index against the commit after
-# --continue, so the hook only says INDEX.md is stale; dtk check tells
+# both in one cherry-pick: the hook says INDEX.md is stale; dtk check tells
 git checkout -q -b pick2 s1
 if ! git cherry-pick "$(git merge-base s1 s2)..s2" >"$scratch/merge.out" 2>&1 &&
     sed -i '/^<<<<<<< /,/^=======$/d; /^>>>>>>> /d' insights/alpha.yaml &&
     git add insights/alpha.yaml && GIT_EDITOR=: git cherry-pick --continue >>"$scratch/merge.out" 2>&1 &&
-    grep -q "^pre-commit: INDEX.md does not match the staged insights/; not rebuilt while several commits are picked" "$scratch/merge.out" &&
+    grep -q "^post-commit: INDEX.md does not match insights/ .*; to fix it, run: " "$scratch/merge.out" &&
     ! [ -d .git/sequencer ] && [ -z "$(git status --porcelain)" ] && ! "$DTK" check >/dev/null 2>&1; then
     ok "a cherry-pick of several commits: --continue completes, the hook says INDEX.md is stale, dtk check exits 1"
 else
@@ -386,7 +423,7 @@ printf '#!/bin/sh\necho mine\n' >.git/hooks/pre-commit && chmod +x .git/hooks/pr
 cp .git/hooks/pre-commit "$scratch/pre-commit.orig"
 if "$DTK" setup-git >"$scratch/out" 2>"$scratch/err" && cmp -s .git/hooks/pre-commit "$scratch/pre-commit.orig" &&
     grep -qxF "dtk setup-git: $PWD/.git/hooks/pre-commit is not dtk's: left as it is; for INDEX.md to be checked after merges, add this line to it, before anything that checks INDEX.md:" "$scratch/err" &&
-    grep -qxF '  "$(dirname "$0")/dtk-merge-index" pre-commit' "$scratch/err" &&
+    grep -qxF '  "$(dirname "$0")/dtk-merge-index" pre-commit || exit' "$scratch/err" &&
     [ -x .git/hooks/post-rewrite ] && [ -x .git/hooks/post-merge ] && [ -x .git/hooks/dtk-merge-index ]; then
     ok "a hook that is not dtk's: left as it is, the line to add said on stderr"
 else
@@ -395,18 +432,18 @@ fi
 tar -C .git -cf "$scratch/hooks1.tar" hooks config && cp .gitattributes "$scratch/attr1"
 if "$DTK" setup-git >"$scratch/out" 2>/dev/null && tar -C .git -cf "$scratch/hooks2.tar" hooks config &&
     cmp -s "$scratch/hooks1.tar" "$scratch/hooks2.tar" && cmp -s .gitattributes "$scratch/attr1" &&
-    [ "$(grep -c '^hook up to date: ' "$scratch/out")" -eq 3 ]; then
+    [ "$(grep -c '^hook up to date: ' "$scratch/out")" -eq 5 ]; then
     ok "setup-git run again: hooks, config and .gitattributes unchanged"
 else
     ko "setup-git run again: hooks, config and .gitattributes unchanged" "$(cat "$scratch/out")"
 fi
 # the line added to that hook: a conflict committed with git commit
-printf '"$(dirname "$0")/dtk-merge-index" pre-commit\n' >>.git/hooks/pre-commit
+printf '"$(dirname "$0")/dtk-merge-index" pre-commit || exit\n' >>.git/hooks/pre-commit
 git symbolic-ref HEAD refs/heads/main && git add -A && git commit -qm base >/dev/null &&
     { add_entries s1 2 && add_entries s2 2; } >/dev/null && git merge -q --no-edit s1 >/dev/null &&
     git merge -q --no-commit s2 >"$scratch/merge.out" 2>&1 &&
     git commit -q --no-edit >>"$scratch/merge.out" 2>&1 || ko "foreign hook: merged" "$(cat "$scratch/merge.out")"
-fixed "that line added to the hook: git commit of a merge rebuilds INDEX.md"
+told_pre "that line added to the hook: git commit of a merge says the line; run, dtk check exits 0"
 if "$DTK" setup-git >"$scratch/out" 2>"$scratch/err" && ! [ -s "$scratch/err" ] &&
     grep -qxF "hook (not dtk's) runs dtk-merge-index: $PWD/.git/hooks/pre-commit" "$scratch/out"; then
     ok "setup-git again: the hook that runs dtk-merge-index is seen, nothing said on stderr"
@@ -426,9 +463,16 @@ else
 fi
 git symbolic-ref HEAD refs/heads/main && git add -A && git commit -qm base 2>/dev/null &&
     { add_entries s1 2 && add_entries s2 2; } >/dev/null 2>&1 && git merge -q --no-edit s1 >/dev/null &&
-    git merge -q --no-commit s2 >"$scratch/merge.out" 2>&1 &&
-    git commit -q --no-edit >>"$scratch/merge.out" 2>&1 || ko "contrib: merged" "$(cat "$scratch/merge.out")"
-fixed "contrib/pre-commit: the merge's INDEX.md rebuilt before its check passes"
+    git merge -q --no-commit s2 >"$scratch/merge.out" 2>&1 || ko "contrib: merged" "$(cat "$scratch/merge.out")"
+# its check refuses the merge's stale INDEX.md (dtk-merge-index stages
+# nothing); rebuilt and staged as it says, the commit passes
+if ! git commit -q --no-edit >>"$scratch/merge.out" 2>&1 &&
+    grep -q "commit refused: INDEX.md is out of date" "$scratch/merge.out" &&
+    "$DTK" reindex -q && git add INDEX.md && git commit -q --no-edit >>"$scratch/merge.out" 2>&1; then
+    fixed "contrib/pre-commit: the merge's stale INDEX.md refused; rebuilt and staged, committed"
+else
+    ko "contrib/pre-commit: the merge's stale INDEX.md refused" "$(cat "$scratch/merge.out")"
+fi
 
 # a helper name taken by a file not dtk's: no hook at all
 cp -R "$SRC/tests/fixtures/base" "$scratch/taken" && cd "$scratch/taken" && git init -q || exit 2
@@ -497,13 +541,13 @@ else
 fi
 
 # setup-git with another dtk: the helper (dtk's, out of date) replaced,
-# still executable; the three hooks, up to date, left byte for byte
+# still executable; the five hooks, up to date, left byte for byte
 h=$(git rev-parse --git-path hooks)
 cp "$h/post-merge" "$h/pre-commit" "$h/post-rewrite" "$scratch/" &&
     cp "$h/dtk-merge-index" "$scratch/helper.old" || ko "replaced: copied"
 if "$DTK" setup-git >"$scratch/out" 2>"$scratch/err" && [ ! -s "$scratch/err" ] &&
     grep -qxF "hook replaced: $PWD/$h/dtk-merge-index" "$scratch/out" &&
-    [ "$(grep -c '^hook up to date: ' "$scratch/out")" -eq 3 ] && cmp -s "$h/post-merge" "$scratch/post-merge" &&
+    [ "$(grep -c '^hook up to date: ' "$scratch/out")" -eq 5 ] && cmp -s "$h/post-merge" "$scratch/post-merge" &&
     cmp -s "$h/pre-commit" "$scratch/pre-commit" && cmp -s "$h/post-rewrite" "$scratch/post-rewrite" &&
     [ -x "$h/dtk-merge-index" ] &&
     ! cmp -s "$h/dtk-merge-index" "$scratch/helper.old" && ! grep -qF dtk-gone "$h/dtk-merge-index" &&

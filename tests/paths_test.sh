@@ -160,14 +160,14 @@ fi
 # a write command through a node file that is a link inside the base
 mkdir -p data && mv insights/alpha.yaml data/ && ln -s ../data/alpha.yaml insights/alpha.yaml
 rc=0
-"$DTK" use alpha-001 >/dev/null 2>"$scratch/err" || rc=$?
+"$DTK" stance alpha 'written through' >/dev/null 2>"$scratch/err" || rc=$?
 if [ $rc -eq 0 ] && [ -L insights/alpha.yaml ] &&
     [ "$(readlink insights/alpha.yaml)" = ../data/alpha.yaml ] &&
     [ "$(diff <(git show HEAD:insights/alpha.yaml) data/alpha.yaml | grep -c '^[<>]')" = 2 ] &&
     "$DTK" check 2>/dev/null; then
-    ok "use: a node file that is a link is written through, the link kept"
+    ok "stance: a node file that is a link is written through, the link kept"
 else
-    ko "use: a node file that is a link is written through, the link kept" "exit $rc" \
+    ko "stance: a node file that is a link is written through, the link kept" "exit $rc" \
         "$(cat "$scratch/err")" "$(ls -l insights/alpha.yaml)"
 fi
 if [ -n "${DTK_CRASH:-}" ]; then
@@ -247,7 +247,7 @@ if [ -n "${DTK_CRASH:-}" ]; then
         git checkout -q . && rm -rf "$scratch/site2"
         echo stale >>INDEX.md
         "$DTK_CRASH" $cmd >/dev/null 2>&1 || ko "$cmd without the fault"
-        git checkout -q .
+        git checkout -q . && git clean -fdq insights # a use's record
     done
     echo stale >>INDEX.md
     DTK_FAULT_AT=fsync-dir "$DTK" reindex >/dev/null 2>&1 && ok "dtk itself has no fault point" ||

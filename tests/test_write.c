@@ -17,9 +17,10 @@ static void S_check_ok(const char *dir)
 	t_run_free(&r);
 }
 
-static void test_use_edits_only_the_counter(void **state)
+/* dtk use writes one new file of insights/_uses/ and no node file. */
+static void test_use_writes_a_record(void **state)
 {
-	char *dir = t_base(), *before, *after, *idx_before, *idx_after, *want;
+	char *dir = t_base(), *before, *after, *idx_before, *idx_after;
 	size_t bl, al;
 	struct t_run r;
 	(void)state;
@@ -30,31 +31,27 @@ static void test_use_edits_only_the_counter(void **state)
 	assert_string_equal(r.err, "");
 	t_run_free(&r);
 	after = t_read(dir, "insights/alpha.yaml", &al);
-	/* the expected file: the old one with two edits, made by hand here */
-	{
-		struct dtk_buf b = DTK_BUF_INIT;
-		const char *p = strstr(before, "    used: 1\n"),
-		           *q = strstr(before, "    created: 2026-06-20\n");
-		assert_non_null(p);
-		assert_non_null(q);
-		dtk_buf_put(&b, before, (size_t)(p - before));
-		dtk_buf_puts(&b, "    used: 3\n");
-		p += strlen("    used: 1\n");
-		q += strlen("    created: 2026-06-20\n");
-		dtk_buf_put(&b, p, (size_t)(q - p));
-		dtk_buf_puts(&b, "    used: 1\n");
-		dtk_buf_puts(&b, q);
-		want = dtk_buf_detach(&b);
-	}
-	assert_int_equal(al, strlen(want));
-	assert_memory_equal(after, want, al);
+	assert_int_equal(al, bl);
+	assert_memory_equal(after, before, al);
+	assert_int_equal(t_sh(dir, "test \"$(cat insights/_uses/*.yaml)\" = '%s'",
+	                      "used:\n- alpha-002\n- alpha-003\n- alpha-002"),
+	                 0);
+	/* named <today>-<10 letters and digits>.yaml */
+	assert_int_equal(t_sh(dir, "ls insights/_uses | grep -qx "
+	                           "'[0-9]\\{4\\}-[0-9][0-9]-[0-9][0-9]-[0-9a-z]\\{10\\}\\.yaml'"),
+	                 0);
 	idx_after = t_read(dir, "INDEX.md", NULL);
 	assert_string_not_equal(idx_before, idx_after); /* the usage rate moved */
 	assert_non_null(strstr(idx_after, "使用率 80%"));
 	S_check_ok(dir);
+	RUN(r, dir, 0, "use", "alpha-002");
+	assert_string_equal(r.out, "alpha-002: used 4\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "show", "alpha-002", "--format", "json");
+	assert_non_null(strstr(r.out, "\"used\": 4,"));
+	t_run_free(&r);
 	free(before);
 	free(after);
-	free(want);
 	free(idx_before);
 	free(idx_after);
 	t_done(dir);
@@ -68,8 +65,8 @@ static void test_no_reindex_and_dry_run(void **state)
 	(void)state;
 	t_snap(&s, dir);
 	RUN(r, dir, 0, "cite", "beta-002", "--dry-run");
-	assert_non_null(strstr(r.out, "--- a/insights/beta.yaml\n+++ b/insights/beta.yaml\n"));
-	assert_non_null(strstr(r.out, "\n+    cited: 1\n"));
+	assert_non_null(strstr(r.out, "--- /dev/null\n+++ b/insights/_uses/"));
+	assert_non_null(strstr(r.out, "\n+cited:\n+- beta-002\n"));
 	assert_non_null(strstr(r.out, "--- a/INDEX.md\n+++ b/INDEX.md\n"));
 	assert_non_null(strstr(r.out, "引用率 60%"));
 	t_run_free(&r);
@@ -153,8 +150,6 @@ static void test_every_command(void **state)
 	                         "    verified_by: [paper-a, paper-b]\n"
 	                         "    created: 2026-07-03\n"
 	                         "    reviewed: 2026-08-01\n"
-	                         "    used: 2\n"
-	                         "    cited: 1\n"
 	                         "    closed: true\n"
 	                         "    relates: [alpha-001]\n"
 	                         "  - id: delta-xyg9w6v\n"
@@ -410,8 +405,7 @@ static void test_crlf_commented_file(void **state)
 	                           "    claim: C\r\n"
 	                           "    confidence: low\r\n"
 	                           "    source: paper-a\r\n"
-	                           "    created: 2026-07-01\r\n"
-	                           "    used: 1\r\n";
+	                           "    created: 2026-07-01\r\n";
 	assert_int_equal(len, sizeof(want) - 1);
 	assert_memory_equal(got, want, len);
 	free(got);
@@ -432,10 +426,12 @@ static void test_parallel_uses(void **state)
 	                      getenv("DTK_TEST_WRAPPER") ? " " : "", DTK_BIN),
 	                 0);
 	got = t_read(dir, "insights/alpha.yaml", NULL);
-	assert_non_null(strstr(got, "    used: 23\n")); /* 3 + 20 */
+	assert_non_null(strstr(got, "    used: 3\n")); /* the node file untouched */
 	free(got);
+	assert_int_equal(t_sh(dir, "test \"$(ls insights/_uses | grep -c 'yaml$')\" = 20"), 0);
 	S_check_ok(dir);
-	RUN(r, dir, 0, "show", "alpha-001");
+	RUN(r, dir, 0, "show", "alpha-001", "--format", "json");
+	assert_non_null(strstr(r.out, "\"used\": 23,")); /* 3 + 20 */
 	t_run_free(&r);
 	t_done(dir);
 }
@@ -461,10 +457,11 @@ static void test_kill_at_each_step(void **state)
 		node = t_read(dir, "insights/beta.yaml", NULL);
 		idx = t_read(dir, "INDEX.md", NULL);
 		assert_string_equal(idx, s.data[0]); /* INDEX.md is written last */
-		if (i == 0)
-			assert_string_equal(node, s.data[5]);
-		else
-			assert_non_null(strstr(node, "    created: 2026-06-25\n    used: 1\n"));
+		assert_string_equal(node, s.data[5]);
+		/* the record is there whole after its rename, else not at all */
+		assert_int_equal(t_sh(dir, "test \"$(cat insights/_uses/*.yaml 2>/dev/null)\" = '%s'",
+		                      i == 0 ? "" : "used:\n- beta-002"),
+		                 0);
 		/* a temporary file a kill leaves behind does not end in .yaml:
 		 * the base ignores it */
 		assert_int_equal(t_sh(dir, "ls -a insights | grep tmp | grep -q 'yaml$'"), 1);
@@ -485,12 +482,13 @@ static void test_kill_at_each_step(void **state)
 	}
 }
 
-/* A write of two node files killed after the first, and before INDEX.md's
- * rename: each file is old or new, whole; check says a write was
- * interrupted, and the next write puts every file back. */
+/* A write of a record and INDEX.md killed after the first, and before
+ * INDEX.md's rename: each file is old or new, whole, no node file changed;
+ * check says a write was interrupted, and the next write puts every file
+ * back. */
 static void test_kill_between_files(void **state)
 {
-	static const char *const points[] = {"after-file:1", "before-rename:3"};
+	static const char *const points[] = {"after-file:1", "before-rename:2"};
 	char *dir, *alpha, *beta, *idx, env[64];
 	struct t_snap s;
 	struct t_run r;
@@ -508,11 +506,11 @@ static void test_kill_between_files(void **state)
 		alpha = t_read(dir, "insights/alpha.yaml", NULL);
 		beta = t_read(dir, "insights/beta.yaml", NULL);
 		idx = t_read(dir, "INDEX.md", NULL);
-		assert_non_null(strstr(alpha, "    created: 2026-06-20\n    used: 1\n"));
-		if (i == 0)
-			assert_string_equal(beta, s.data[5]);
-		else
-			assert_non_null(strstr(beta, "    created: 2026-06-25\n    used: 1\n"));
+		assert_string_equal(alpha, s.data[4]);
+		assert_string_equal(beta, s.data[5]);
+		assert_int_equal(t_sh(dir, "test \"$(cat insights/_uses/*.yaml)\" = '%s'",
+		                      "used:\n- alpha-003\n- beta-002"),
+		                 0);
 		assert_string_equal(idx, s.data[0]);
 		free(alpha);
 		free(beta);
@@ -520,13 +518,15 @@ static void test_kill_between_files(void **state)
 		/* check says so, and which command puts them back */
 		RUN(r, dir, 1, "check");
 		assert_non_null(strstr(r.err, "a write was interrupted"));
-		assert_non_null(strstr(r.err, "insights/alpha.yaml, insights/beta.yaml, INDEX.md"));
+		assert_non_null(strstr(r.err, ": insights/_uses/"));
+		assert_non_null(strstr(r.err, ".yaml, INDEX.md may be half written"));
 		assert_non_null(strstr(r.err, "run 'dtk reindex'"));
 		t_run_free(&r);
 		RUN(r, dir, 0, "reindex", "-q");
 		assert_non_null(strstr(r.err, "put back as they were before it"));
 		t_run_free(&r);
 		t_snap_same(&s, dir, points[i]);
+		assert_int_equal(t_sh(dir, "test -z \"$(ls insights/_uses)\""), 0);
 		S_check_ok(dir);
 		t_snap_free(&s);
 		t_done(dir);
@@ -633,7 +633,7 @@ static void test_from_stdin_and_json_shapes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	        cmocka_unit_test(test_use_edits_only_the_counter),
+	        cmocka_unit_test(test_use_writes_a_record),
 	        cmocka_unit_test(test_no_reindex_and_dry_run),
 	        cmocka_unit_test(test_every_command),
 	        cmocka_unit_test(test_refusals_write_nothing),

@@ -309,7 +309,8 @@ static void test_counter_on_a_value_not_a_count(void **state)
 }
 
 /* A value written with a tag (!!str, !!int) is replaced whole, tag and
- * text: not its first bytes, which left the rest of the old text behind. */
+ * text: not its first bytes, which left the rest of the old text behind; a
+ * count so written is read (a use leaves it, as every count). */
 static void test_tagged_values_replaced_whole(void **state)
 {
 	char *dir = t_base(), *got;
@@ -330,7 +331,7 @@ static void test_tagged_values_replaced_whole(void **state)
 	assert_string_equal(got, "node: gamma\nbloom: remember\nstance: new # c\ninsights:\n"
 	                         "  - id: gamma-001\n    title: a\n    claim: b\n"
 	                         "    confidence: low\n    source: paper-a\n"
-	                         "    created: 2026-01-01\n    used: 6\n");
+	                         "    created: 2026-01-01\n    used: !!int 5\n");
 	free(got);
 	t_done(dir);
 }

@@ -122,6 +122,10 @@ int dtk_file_stage(struct dtk_file_staged *s, const char *path, const char *data
  * never followed, and nothing is written out of rootfd's tree. */
 int dtk_file_stage_within(struct dtk_file_staged *s, int rootfd, const char *root, const char *rel,
                           const char *data, size_t len, int mode);
+/* Makes the folder rel below the directory open as rootfd, its parent
+ * opened from rootfd down with no link followed. Returns 0 (made, or there
+ * already), or -1 with errno set. */
+int dtk_file_mkdir_within(int rootfd, const char *rel);
 int dtk_file_stage_commit(struct dtk_file_staged *s);
 void dtk_file_stage_release(struct dtk_file_staged *s);
 

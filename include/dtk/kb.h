@@ -8,6 +8,10 @@
 #include "dtk/fs.h"
 #include "dtk/model.h"
 
+/* The folder of insights/ that holds the records of uses, one file per
+ * 'dtk use' or 'dtk cite' (docs/schema.md, "Counts"): not a node. */
+#define DTK_USES_DIR "_uses"
+
 /* What dtk_kb_load reads (flags). */
 enum {
 	DTK_KB_ALL = 0,      /* every file, with every cross-file check */

@@ -243,6 +243,11 @@ struct dtk_kb {
 	struct dtk_record *records;
 	size_t n_records;
 
+	/* what the records of insights/_uses/ add to entries' counts, each
+	 * entry and key once, sorted by key (used first) and id (dtk_kb_uses) */
+	struct dtk_use_count *use_counts;
+	size_t n_use_counts;
+
 	/* node files: after a full load, in category order */
 	struct dtk_node **nodes;
 	size_t n_nodes;
@@ -282,6 +287,15 @@ void dtk_model_index_nodes(struct dtk_kb *kb);
 /* Returns the node of kb whose name id's prefix is (dtk_entry_id_split),
  * or NULL; sets *suffix to what follows it and '-'. */
 struct dtk_node *dtk_kb_id_node(const struct dtk_kb *kb, const char *id, const char **suffix);
+/* What the records of insights/_uses/ add to entry id's count. */
+struct dtk_use_count {
+	const char *id;
+	int cited; /* 0: used, 1: cited */
+	long n;
+};
+/* Returns what the records add to entry id's used (cited when cited is
+ * set) in kb: its count is the node file's value plus this. */
+long dtk_kb_uses(const struct dtk_kb *kb, const char *id, int cited);
 /* Return the entry id of the base or of node, or NULL. */
 struct dtk_entry *dtk_kb_entry(const struct dtk_kb *kb, const char *id);
 struct dtk_entry *dtk_node_entry(const struct dtk_node *node, const char *id);

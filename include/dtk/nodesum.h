@@ -41,6 +41,7 @@ struct dtk_sum_ref {
 struct dtk_sum_entry {
 	const char *superseded_by; /* NULL unless superseded */
 	int retracted;
+	int used, cited; /* its used, cited in the node file are > 0 */
 };
 
 struct dtk_node_sum {

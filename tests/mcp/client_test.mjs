@@ -242,15 +242,31 @@ test('each request sees the base as it is on disk', async () => {
     assert.match(JSON.stringify(await call('show', { target: 'gamma' })), /gamma-007/);
     fs.writeFileSync(f, before);
     assert.doesNotMatch(JSON.stringify(await call('show', { target: 'gamma' })), /gamma-007/);
+    // a record of uses written into insights/_uses/ (a 'dtk use' elsewhere),
+    // each one seen: the folder is watched too
+    const uses = path.join(base, 'insights/_uses');
+    const used = async () => (await call('show', { target: 'alpha-001' })).used;
+    const n = await used();
+    fs.mkdirSync(uses);
+    fs.writeFileSync(path.join(uses, '2026-01-01-aaaaaaaaaa.yaml'), 'used: [alpha-001]\n');
+    assert.equal(await used(), n + 1);
+    fs.writeFileSync(path.join(uses, '2026-01-01-bbbbbbbbbb.yaml'), 'used: [alpha-001]\n');
+    assert.equal(await used(), n + 2);
+    fs.rmSync(uses, { recursive: true });
+    assert.equal(await used(), n);
 });
 
 // ---- the write tools, on a base of their own ----
 
-// Returns every file of the base's insights/ and INDEX.md, as bytes.
+// Returns every file of the base's insights/ (and of its folder _uses/)
+// and INDEX.md, as bytes.
 function snapshot(dir) {
     const files = { 'INDEX.md': fs.readFileSync(path.join(dir, 'INDEX.md')) };
-    for (const f of fs.readdirSync(path.join(dir, 'insights')).sort())
-        files[f] = fs.readFileSync(path.join(dir, 'insights', f));
+    for (const f of fs.readdirSync(path.join(dir, 'insights'), { recursive: true }).sort()) {
+        const p = path.join(dir, 'insights', f);
+        if (fs.statSync(p).isFile())
+            files[f] = fs.readFileSync(p);
+    }
     return files;
 }
 
@@ -286,7 +302,7 @@ test('write tools: each one, refusals and dry runs leave every byte', async () =
     let before = snapshot(dir);
     const dry = await w('use', { ids: 'alpha-001', dry_run: true });
     assert.equal(dry.dry_run, true);
-    assert.match(dry.diff, /-    used: 3\n\+    used: 4/);
+    assert.match(dry.diff, /\+\+\+ b\/insights\/_uses\/[-0-9a-z]+\.yaml\n@@ -0,0 \+1,2 @@\n\+used:\n\+- alpha-001\n/);
     sameBytes(before, snapshot(dir));
 
     const e = await w('add', { node: 'beta', title: 'PP across pods', claim: 'Pipeline stages.',
