@@ -357,13 +357,13 @@ if [ -n "${DTK_CRASH:-}" ]; then
     killed_between 2 edit alpha-002 --title Retitled --date $date
     killed_between 2 add-node delta --category 策略
     killed_between 3 add-node delta --category 策略
-    killed_between 2 use alpha-002 beta-001
+    # (use writes a record of its own and INDEX.md: test_write.c kills it)
     # a check while a live writer's journal stands waits for the writer, then
     # judges the files written (the writer lets the check start, and goes on
     # once it waits)
     rm -f "$scratch/chk"
     run="\"$DTK\" check >'$scratch/chk' 2>&1 & for i in \$(seq 200); do grep -q waiting '$scratch/chk' 2>/dev/null && break; sleep 0.05; done; echo \$! >'$scratch/chk.pid'"
-    DTK_CRASH_AT=before-rename:2 DTK_CRASH_RUN=$run "$DTK_CRASH" use alpha-002 beta-001 >/dev/null 2>&1
+    DTK_CRASH_AT=before-rename:2 DTK_CRASH_RUN=$run "$DTK_CRASH" review alpha-002 beta-001 --date $date >/dev/null 2>&1
     rc=0
     wait_pid=$(cat "$scratch/chk.pid")
     while kill -0 "$wait_pid" 2>/dev/null; do sleep 0.05; done
@@ -379,7 +379,7 @@ if [ -n "${DTK_CRASH:-}" ]; then
     # journal kept; put back, the next write rolls back
     mkdir -p "$scratch/outside" && cp -R insights "$scratch/outside/" && cp -R "$scratch/outside" "$scratch/outside.orig"
     before=$(work)
-    DTK_CRASH_AT=before-rename:2 "$DTK_CRASH" use alpha-002 beta-001 >/dev/null 2>&1
+    DTK_CRASH_AT=before-rename:2 "$DTK_CRASH" review alpha-002 beta-001 --date $date >/dev/null 2>&1
     mv insights i.real && ln -s "$scratch/outside/insights" insights
     rc=0
     "$DTK" reindex -q >"$scratch/err" 2>&1 || rc=$?
@@ -411,7 +411,7 @@ if [ -n "${DTK_CRASH:-}" ]; then
     # swapped after the checks, before anything is written: refused
     before=$(state)
     rc=0
-    DTK_CRASH_AT=before-write DTK_CRASH_RUN=$swap "$DTK_CRASH" use alpha-002 beta-001 >"$scratch/err" 2>&1 || rc=$?
+    DTK_CRASH_AT=before-write DTK_CRASH_RUN=$swap "$DTK_CRASH" review alpha-002 beta-001 --date $date >"$scratch/err" 2>&1 || rc=$?
     unswap
     if [ $rc -eq 2 ] && grep -q "nothing was written" "$scratch/err" && outside_same && [ "$(state)" = "$before" ]; then
         ok "insights/ swapped for a link after the checks: exit 2, nothing written here or there"
@@ -424,9 +424,9 @@ if [ -n "${DTK_CRASH:-}" ]; then
     # in the directory it opened
     for at in before-rename:1 before-rename:2; do
         rc=0
-        DTK_CRASH_AT=$at DTK_CRASH_RUN=$swap "$DTK_CRASH" use alpha-002 beta-001 >"$scratch/err" 2>&1 || rc=$?
+        DTK_CRASH_AT=$at DTK_CRASH_RUN=$swap "$DTK_CRASH" review alpha-002 beta-001 --date $date >"$scratch/err" 2>&1 || rc=$?
         unswap
-        if [ $rc -eq 0 ] && outside_same && grep -q "used: 2" insights/alpha.yaml &&
+        if [ $rc -eq 0 ] && outside_same && grep -q "reviewed: $date" insights/alpha.yaml &&
             ! ls -a insights | grep -q tmp && "$DTK" check >/dev/null 2>&1; then
             ok "insights/ swapped for a link at $at: the write ends inside the base, nothing outside"
         else
