@@ -147,8 +147,9 @@ static int S_check_dtk(struct dtk_ctx *ctx, const char *dtk)
 
 /* The scripts (src/hooks/): the one the hooks run, where @DTK@ and @BASE@
  * stand for dtk's path and the base's folder below the top of the work
- * tree ("" or "dir/"), both quoted for the shell; and a hook, where @HOOK@
- * stands for its name. */
+ * tree ("" or "dir/"), both quoted for the shell; a hook, where @HOOK@
+ * stands for its name; and the pre-commit hook (contrib/pre-commit), which
+ * runs the helper, then checks what is being committed. */
 #include "dtk_hooks.h"
 
 /* Returns text (a NUL-terminated script) with each "@<name>@" of the
@@ -286,6 +287,8 @@ static int S_hooks_plan(struct hook hooks[N_HOOKS], struct dtk_repo *repo, const
 			hooks[i].text = S_fill(hook_dtk_merge_index_sh,
 			                       (const char *const[]){"DTK", "BASE"},
 			                       (const char *const[]){dtk, dtk_buf_cstr(&base)}, 2);
+		else if (!strcmp(hooks[i].name, "pre-commit")) /* the check, as it is */
+			hooks[i].text = dtk_xstrdup(hook_pre_commit);
 		else
 			hooks[i].text = S_fill(hook_hook_sh, (const char *const[]){"HOOK"},
 			                       (const char *const[]){hooks[i].name}, 1);
@@ -477,8 +480,10 @@ const struct dtk_cmd dtk_cmd_setup_git = {
                 "core.hooksPath, else the git directory's hooks/, with the script they\n"
                 "run, " HOOK_HELPER "): a commit that concludes a merge gets INDEX.md\n"
                 "rebuilt from the staged insights/; after a merge or a rebase git made,\n"
-                "they say the line to run when INDEX.md does not match insights/. No hook\n"
-                "makes, rewrites or amends a commit, or moves a ref.\n"
+                "they say the line to run when INDEX.md does not match insights/. The\n"
+                "pre-commit hook (contrib/pre-commit) then refuses a commit whose base is\n"
+                "invalid or whose INDEX.md is stale. No hook makes, rewrites or amends a\n"
+                "commit, or moves a ref.\n"
                 "A hook that is not dtk's is left as it is: the line to add to it is\n"
                 "printed.\n",
         .examples = "examples:\n"
