@@ -33,4 +33,26 @@ expect "--format github annotates the warning" \
 (cd "$base/insights" && dtk check -q 2>&1 | cut -d: -f1) >"$scratch/out"
 expect "from insights/, the warning names the file from there" "alpha.yaml" "$(cat "$scratch/out")"
 
+# ---- installable: scripts/setup says how to put dtk on PATH; docs/install.md
+# lists every CMake option of the build
+grep -q 'export PATH="$PWD/build:' "$SRC/scripts/setup" && grep -q 'cpack -G DEB' "$SRC/scripts/setup" &&
+    ok "scripts/setup says how to put dtk on PATH" || ko "scripts/setup says how to put dtk on PATH"
+for o in $(cat "$SRC/CMakeLists.txt" "$SRC"/*/CMakeLists.txt | sed -n 's/^ *option(\([A-Z_]*\) .*/\1/p'); do
+    grep -q "^| \`$o\` |" "$SRC/docs/install.md" && ok "docs/install.md lists $o" ||
+        ko "docs/install.md lists $o"
+done
+
+# ---- README.md's edit example, run as written: the claim is corrected, not replaced
+line=$(grep '^\$ build/dtk edit .* --claim ' "$SRC/README.md" | sed 's/^\$ //; s/build\/dtk/dtk/g')
+rb=$scratch/readme
+mkdir "$rb" && cp -R "$SRC/insights" "$SRC/INDEX.md" "$rb/"
+before=$(cd "$rb" && dtk show training-parallelism-008 --format json | jq -r .claim)
+(cd "$rb" && bash -o pipefail -c "$line" >/dev/null 2>&1)
+after=$(cd "$rb" && dtk show training-parallelism-008 --format json | jq -r .claim)
+if [ -n "$line" ] && [ "$after" != "$before" ] && [ "${after//按层数均分/均分层数}" = "$before" ]; then
+    ok "README.md's dtk edit --claim example corrects one phrase of the claim"
+else
+    ko "README.md's dtk edit --claim example corrects one phrase of the claim" "$line" "$after"
+fi
+
 t_done
