@@ -33,6 +33,34 @@ expect "--format github annotates the warning" \
 (cd "$base/insights" && dtk check -q 2>&1 | cut -d: -f1) >"$scratch/out"
 expect "from insights/, the warning names the file from there" "alpha.yaml" "$(cat "$scratch/out")"
 
+# ---- smaller points
+sh=$scratch/shipped
+mkdir "$sh" && cp -R "$SRC/tests/fixtures/base/." "$sh/"
+out=$(dtk --help add 2>&1 | head -n 1)
+expect "dtk --help add shows add's help" "usage: dtk add --title T --claim C --source S --confidence high|medium|low" "$out"
+out=$(cd "$sh" && dtk search zzqqxx 2>&1 >/dev/null); rc=$?
+expect "search with no hits says so on stderr, exit 1" "1:dtk search: no entry holds every word given" "$rc:$out"
+out=$(cd "$sh" && dtk search zzqqxx --format json 2>&1); rc=$?
+expect "search --format json with no hits: the empty list, exit 1" "1:[]" "$rc:$out"
+mkdir -p "$sh/docs/x"
+expect "check from insights/ names the folders from there" \
+    "dtk check: ./ is valid and ../INDEX.md is up to date" "$(cd "$sh/insights" && dtk check 2>&1)"
+expect "check from a folder beside insights/" \
+    "dtk check: ../../insights/ is valid and ../../INDEX.md is up to date" "$(cd "$sh/docs/x" && dtk check 2>&1)"
+if command -v script >/dev/null 2>&1; then
+    sed -i 's/^bloom: apply$/bloom: analyze/' "$sh/insights/alpha.yaml"
+    out=$(cd "$sh" && unset NO_COLOR && TERM=dumb script -qec "dtk check" /dev/null | tr -d '\r')
+    case $out in *$'\033'*) ko "TERM=dumb on a terminal: no colour" "$out" ;;
+    *"+| alpha | analyze"*) ok "TERM=dumb on a terminal: no colour" ;;
+    *) ko "TERM=dumb on a terminal: no colour" "no diff: $out" ;; esac
+    out=$(cd "$sh" && unset NO_COLOR && TERM=xterm script -qec "dtk check" /dev/null | tr -d '\r')
+    case $out in *$'\033['*) ok "TERM=xterm on a terminal: colour" ;;
+    *) ko "TERM=xterm on a terminal: colour" "$out" ;; esac
+    sed -i 's/^bloom: analyze$/bloom: apply/' "$sh/insights/alpha.yaml"
+else
+    skip "TERM=dumb on a terminal" "script(1) is not installed"
+fi
+
 # ---- installable: scripts/setup says how to put dtk on PATH; docs/install.md
 # lists every CMake option of the build
 grep -q 'export PATH="$PWD/build:' "$SRC/scripts/setup" && grep -q 'cpack -G DEB' "$SRC/scripts/setup" &&
