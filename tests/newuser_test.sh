@@ -42,6 +42,26 @@ out=$(cd "$sh" && dtk search zzqqxx 2>&1 >/dev/null); rc=$?
 expect "search with no hits says so on stderr, exit 1" "1:dtk search: no entry holds every word given" "$rc:$out"
 out=$(cd "$sh" && dtk search zzqqxx --format json 2>&1); rc=$?
 expect "search --format json with no hits: the empty list, exit 1" "1:[]" "$rc:$out"
+expect "a malformed id one character short: a suggestion" \
+    "dtk use: error: <entry-id> 'alpha-00' is not an entry id (<node>-<suffix>); did you mean 'alpha-001'?" \
+    "$(cd "$sh" && dtk use alpha-00 2>&1 | head -n 1)"
+expect "show, a malformed id one character short: a suggestion" \
+    "dtk show: error: node 'alpha' has no entry 'alpha-00'; did you mean 'alpha-001'?" \
+    "$(cd "$sh" && dtk show alpha-00 2>&1)"
+out=$(cd "$sh" && dtk confidence alpha-001 high 2>&1); rc=$?
+expect "confidence with its operands swapped: the order, exit 2" \
+    "2:dtk confidence: error: <level> comes first, then the entries: dtk confidence high alpha-001" \
+    "$rc:$(head -n 1 <<<"$out")"
+out=$(cd "$sh" && dtk add-node disks --category "Storage structures" 2>&1 &&
+    dtk add-node files --category "Storage structure" 2>&1); rc=$?
+expect "add-node, a category spelled like one there: refused, with the one meant" \
+    "2:disks
+dtk add-node: error: no category 'Storage structure'; did you mean 'Storage structures'? (--new-category adds 'Storage structure' as a new one)" \
+    "$rc:$out"
+(cd "$sh" && dtk add-node files --category "Storage structure" --new-category >/dev/null 2>&1) &&
+    grep -q '^  - name: Storage structure$' "$sh/insights/_domain.yaml" &&
+    ok "add-node --new-category adds it" || ko "add-node --new-category adds it"
+(cd "$sh" && rm -f insights/disks.yaml insights/files.yaml; cp "$SRC/tests/fixtures/base/insights/_domain.yaml" insights/ && dtk reindex -q)
 mkdir -p "$sh/docs/x"
 expect "check from insights/ names the folders from there" \
     "dtk check: ./ is valid and ../INDEX.md is up to date" "$(cd "$sh/insights" && dtk check 2>&1)"
