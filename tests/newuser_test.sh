@@ -81,6 +81,23 @@ else
     skip "TERM=dumb on a terminal" "script(1) is not installed"
 fi
 
+# dtk init: English for an English title; what it made and the next step
+ni=$scratch/newbase
+mkdir "$ni"
+out=$(cd "$ni" && dtk init --title "Storage notes" 2>"$scratch/err")
+expect "init with an English title: an English base, the domain printed" "newbase:lang: en" \
+    "$out:$(grep '^lang:' "$ni/insights/_domain.yaml")"
+expect "init says the files made, the language and the next step" \
+    "dtk init: a new base 'newbase' in English (--lang zh for Chinese): insights/_domain.yaml, insights/_sources.yaml, insights/_crystallizations.yaml, INDEX.md
+next: dtk add-node <node> --category <category>, then dtk add-source <source-id> --title <title> and dtk add <node>" \
+    "$(cat "$scratch/err")"
+rm -rf "$ni" && mkdir "$ni"
+(cd "$ni" && dtk init -q --title "存储笔记") && grep -q '^lang: zh$' "$ni/insights/_domain.yaml" &&
+    ok "init with a Chinese title: a Chinese base" || ko "init with a Chinese title: a Chinese base"
+case $(dtk init --help) in
+*'json: the base made, {"domain", "lang", "files"}'*) ok "init --help says what --format json prints" ;;
+*) ko "init --help says what --format json prints" ;; esac
+
 # ---- installable: scripts/setup says how to put dtk on PATH; docs/install.md
 # lists every CMake option of the build
 grep -q 'export PATH="$PWD/build:' "$SRC/scripts/setup" && grep -q 'cpack -G DEB' "$SRC/scripts/setup" &&
