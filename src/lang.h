@@ -18,6 +18,9 @@ struct dtk_lang {
 	const char *gaps, *gaps_intro, *gaps_intro_none, *gaps_names, *gap_flag, *candidates,
 	        *candidate, *candidates_none;
 	const char *last, *last_line, *bloom_same, *bloom_changed, *no_record;
+	/* last_line's {since} when no run came before; the plural ending of its
+	 * counts ({hs}, {rs}, {cs}: "" for one, else this) */
+	const char *since_none, *plural;
 	/* the HTML export's pages; {x}: the one placeholder of a template */
 	const char *x_entries, *x_stance, *x_tentative, *x_no_stance, *x_confidence, *x_candidate,
 	        *x_created, *x_reviewed, *x_used, *x_cited, *x_closed, *x_source, *x_verified_by,

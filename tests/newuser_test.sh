@@ -98,6 +98,16 @@ case $(dtk init --help) in
 *'json: the base made, {"domain", "lang", "files"}'*) ok "init --help says what --format json prints" ;;
 *) ko "init --help says what --format json prints" ;; esac
 
+# English INDEX.md: one of a count is singular; a first run is new "since the start"
+en=$scratch/english
+cp -R "$SRC/tests/fixtures/base" "$en"
+echo 'lang: en' >>"$en/insights/_domain.yaml"
+head -n 8 "$SRC/tests/fixtures/base/insights/_crystallizations.yaml" >"$en/insights/_crystallizations.yaml"
+(cd "$en" && dtk reindex -q)
+expect "English INDEX.md: singular for one, 'since the start' for a first run" \
+    "2026-03-01: 4 new since the start; 1 high promotion or demotion; 0 stale (earliest insight 2026-01-15, expires 07-15); blooms unchanged; 2 stance rewrites; 0 new contradictions; eval scenario-001 self-rated acceptable." \
+    "$(grep '^2026-03-01: ' "$en/INDEX.md")"
+
 # ---- installable: scripts/setup says how to put dtk on PATH; docs/install.md
 # lists every CMake option of the build
 grep -q 'export PATH="$PWD/build:' "$SRC/scripts/setup" && grep -q 'cpack -G DEB' "$SRC/scripts/setup" &&
