@@ -108,6 +108,13 @@ expect "English INDEX.md: singular for one, 'since the start' for a first run" \
     "2026-03-01: 4 new since the start; 1 high promotion or demotion; 0 stale (earliest insight 2026-01-15, expires 07-15); blooms unchanged; 2 stance rewrites; 0 new contradictions; eval scenario-001 self-rated acceptable." \
     "$(grep '^2026-03-01: ' "$en/INDEX.md")"
 
+# crystallize --plan on the day of the last run: the error says --date
+cp -R "$SRC/tests/fixtures/base" "$scratch/plan"
+out=$(cd "$scratch/plan" && dtk crystallize --plan --date 2026-07-01 2>&1 >/dev/null); rc=$?
+expect "crystallize --plan on the last run's day mentions --date" \
+    "2:dtk crystallize: error: the date 2026-07-01 is not after the last run 2026-07-01; pick a later day with --date" \
+    "$rc:$out"
+
 # ---- installable: scripts/setup says how to put dtk on PATH; docs/install.md
 # lists every CMake option of the build
 grep -q 'export PATH="$PWD/build:' "$SRC/scripts/setup" && grep -q 'cpack -G DEB' "$SRC/scripts/setup" &&
