@@ -115,6 +115,10 @@ expect "crystallize --plan on the last run's day mentions --date" \
     "2:dtk crystallize: error: the date 2026-07-01 is not after the last run 2026-07-01; pick a later day with --date" \
     "$rc:$out"
 
+grep -q '^`--eval SCENARIO=VERDICT` is the run.s self-evaluation' "$SRC/docs/commands.md" &&
+    ok "docs/commands.md says what --eval SCENARIO=VERDICT is" ||
+    ko "docs/commands.md says what --eval SCENARIO=VERDICT is"
+
 # ---- installable: scripts/setup says how to put dtk on PATH; docs/install.md
 # lists every CMake option of the build
 grep -q 'export PATH="$PWD/build:' "$SRC/scripts/setup" && grep -q 'cpack -G DEB' "$SRC/scripts/setup" &&
