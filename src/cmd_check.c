@@ -407,8 +407,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	}
 	if (rc == 0 || (conv == 1 && old && old_len == crlf_len && !memcmp(old, crlf, old_len))) {
 		char *index = dtk_path_shown(DTK_INDEX_FILE), *dir = dtk_path_shown("insights/");
-		dtk_cmd_note(ctx, "dtk check: %s is valid and %s is up to date\n", *dir ? dir : "./",
-		             index);
+		dtk_cmd_note(ctx, "dtk check: %s is valid and %s is up to date\n",
+		             *dir ? dir : "./", index);
 		free(index);
 		free(dir);
 		rc = DTK_EXIT_OK;

@@ -221,7 +221,8 @@ static int S_bad_ids(struct dtk_write *w, const char **ids, size_t n)
 		}
 		hint = S_nearest(w, ids[i], 0); /* "alpha-00": one character short */
 		fprintf(w->ctx->err,
-		        "dtk %s: error: <entry-id> '%s' is not an entry id (<node>-<suffix>)%s%s%s\n",
+		        "dtk %s: error: <entry-id> '%s' is not an entry id "
+		        "(<node>-<suffix>)%s%s%s\n",
 		        w->cmd, dtk_esc(ids[i]), hint ? "; did you mean '" : "", hint ? hint : "",
 		        hint ? "'?" : "");
 		free(hint);

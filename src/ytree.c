@@ -763,9 +763,9 @@ static int S_indent_tab(const struct builder *b, size_t off)
  * indentation, and its key (after "- " entries), if it has one. */
 struct yline {
 	const char *s, *e;
-	int no, indent;         /* 1-based line number; spaces before the text */
-	int entry;              /* it opens a list entry ("- ") */
-	const char *key, *val;  /* the key ("key: value"), its value; or NULL */
+	int no, indent;        /* 1-based line number; spaces before the text */
+	int entry;             /* it opens a list entry ("- ") */
+	const char *key, *val; /* the key ("key: value"), its value; or NULL */
 	size_t key_len;
 };
 
@@ -974,8 +974,8 @@ static int S_explain_indent(struct builder *b, const struct yline *l)
 		        "'%.*s' is indented %d space%s, the keys beside it %d ('%.*s', line "
 		        "%d): indent it %d spaces",
 		        (int)l->key_len, l->key, l->indent, l->indent == 1 ? "" : "s",
-		        lv[best].indent, (int)lv[best].at.key_len, lv[best].at.key,
-		        lv[best].at.no, lv[best].indent);
+		        lv[best].indent, (int)lv[best].at.key_len, lv[best].at.key, lv[best].at.no,
+		        lv[best].indent);
 	return 1;
 }
 
@@ -990,7 +990,8 @@ static int S_explain(struct builder *b, const yaml_parser_t *p, int line, int co
 		return 0;
 	if (!strcmp(problem, "mapping values are not allowed in this context") &&
 	    S_yline(b, line, &l))
-		return S_explain_colon(b, &l, l.s + dtk_text_offset(l.s, (size_t)(l.e - l.s), 1, col));
+		return S_explain_colon(b, &l,
+		                       l.s + dtk_text_offset(l.s, (size_t)(l.e - l.s), 1, col));
 	if (!strcmp(problem, "could not find expected ':'") &&
 	    !strcmp(context, "while scanning a simple key") &&
 	    S_yline(b, (int)p->context_mark.line + 1, &l))
