@@ -16,8 +16,8 @@ const struct dtk_cmd dtk_cmd_cite = {
                 "before anything is written; then the node files and INDEX.md are replaced\n"
                 "atomically. Prints '<id>: cited <n>' per entry.\n",
         .examples = "examples:\n"
-                    "  dtk cite weight-management-001 training-parallelism-008\n"
-                    "  dtk cite weight-management-001 --dry-run\n",
+                "  dtk cite weight-management-001 training-parallelism-008\n"
+                "  dtk cite weight-management-001 --dry-run\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .opts = dtk_write_opts,
         .operands = "<entry-id>...",
