@@ -769,18 +769,13 @@ struct yline {
 	size_t key_len;
 };
 
-/* Reads line no of b's text into *l; returns 0 when the text has no such
- * line, else 1. */
-static int S_yline(const struct builder *b, int no, struct yline *l)
+/* Reads into *l line no of b's text, which starts at s. */
+static void S_yline_at(const struct builder *b, const char *s, int no, struct yline *l)
 {
 	const char *end = b->buf + b->len, *p;
 
 	memset(l, 0, sizeof(*l));
-	if (no < 1)
-		return 0;
-	l->s = b->buf + dtk_text_offset(b->buf, b->len, no, 1);
-	if (l->s >= end && no > 1)
-		return 0;
+	l->s = s;
 	for (l->e = l->s; l->e < end && *l->e != '\n' && *l->e != '\r'; l->e++)
 		;
 	l->no = no;
@@ -805,6 +800,17 @@ static int S_yline(const struct builder *b, int no, struct yline *l)
 			l->val = c;
 		}
 	}
+}
+
+/* Reads line no of b's text into *l; returns 0 when the text has no such
+ * line, else 1. */
+static int S_yline(const struct builder *b, int no, struct yline *l)
+{
+	const char *s = b->buf + dtk_text_offset(b->buf, b->len, no, 1);
+
+	if (no < 1 || (s >= b->buf + b->len && no > 1))
+		return 0;
+	S_yline_at(b, s, no, l);
 	return 1;
 }
 
@@ -815,13 +821,21 @@ static int S_yline_empty(const struct yline *l)
 	return p >= l->e || *p == '#' || *p == '\t';
 }
 
-/* Reads into *l the last line before line no that holds something; 0 when
- * there is none. */
-static int S_yline_before(const struct builder *b, int no, struct yline *l)
+/* Reads into *l the last line before line at that holds something (found
+ * going back from at: each line is read once); 0 when there is none. */
+static int S_yline_before(const struct builder *b, const struct yline *at, struct yline *l)
 {
-	while (--no >= 1)
-		if (S_yline(b, no, l) && !S_yline_empty(l))
+	const char *p = at->s;
+	int no = at->no;
+
+	while (p > b->buf) {
+		p -= p[-1] == '\n' && p - 1 > b->buf && p[-2] == '\r' ? 2 : 1;
+		while (p > b->buf && p[-1] != '\n' && p[-1] != '\r')
+			p--;
+		S_yline_at(b, p, --no, l);
+		if (!S_yline_empty(l))
 			return 1;
+	}
 	return 0;
 }
 
@@ -873,7 +887,7 @@ static int S_explain_colon(struct builder *b, const struct yline *l, const char 
 		return 1;
 	}
 	/* the line's own key: YAML reads the line as more of the value above */
-	if (!l->key || colon != l->key + l->key_len || !S_yline_before(b, l->no, &p) ||
+	if (!l->key || colon != l->key + l->key_len || !S_yline_before(b, l, &p) ||
 	    !S_plain_value(&p) || l->indent <= S_key_col(&p))
 		return 0;
 	S_error(b, l->no, l->indent + 1,
@@ -893,7 +907,7 @@ static int S_explain_no_key(struct builder *b, const struct yline *l)
 
 	if (t >= l->e || strchr("'\"[{", *t) || l->entry)
 		return 0;
-	if (S_yline_before(b, l->no, &p) && S_plain_value(&p) && l->indent <= S_key_col(&p)) {
+	if (S_yline_before(b, l, &p) && S_plain_value(&p) && l->indent <= S_key_col(&p)) {
 		S_error(b, l->no, l->indent + 1,
 		        "this line has no 'key:'; if it goes on with the value of '%.*s' "
 		        "(line %d), indent it more than '%.*s' (at least %d space%s), or put "
@@ -916,13 +930,13 @@ static int S_explain_indent(struct builder *b, const struct yline *l)
 		int indent, entry;
 		struct yline at;
 	} lv[DTK_MAX_DEPTH];
-	struct yline p;
-	int n = 0, no = l->no, min = INT32_MAX, i, best = -1, d, bd = 0;
+	struct yline p, at = *l;
+	int n = 0, min = INT32_MAX, i, best = -1, d, bd = 0;
 
 	if (!l->key && !l->entry)
 		return 0;
-	while (n + 2 <= DTK_MAX_DEPTH && S_yline_before(b, no, &p)) {
-		no = p.no;
+	while (n + 2 <= DTK_MAX_DEPTH && S_yline_before(b, &at, &p)) {
+		at = p;
 		if (n == 0 && p.val && p.val < p.e && (*p.val == '|' || *p.val == '>'))
 			return 0; /* the text of a block scalar: its indentation is its own */
 		if ((!p.key && !p.entry) || p.indent >= min)
