@@ -936,9 +936,11 @@ static int S_explain_indent(struct builder *b, const struct yline *l)
 	if (!l->key && !l->entry)
 		return 0;
 	while (n + 2 <= DTK_MAX_DEPTH && S_yline_before(b, &at, &p)) {
+		/* right after a block scalar's header: the scalar's first line,
+		 * whose indentation is its own */
+		if (at.s == l->s && p.val && p.val < p.e && (*p.val == '|' || *p.val == '>'))
+			return 0;
 		at = p;
-		if (n == 0 && p.val && p.val < p.e && (*p.val == '|' || *p.val == '>'))
-			return 0; /* the text of a block scalar: its indentation is its own */
 		if ((!p.key && !p.entry) || p.indent >= min)
 			continue;
 		if (p.entry && p.key && S_key_col(&p) < min) {
