@@ -18,7 +18,12 @@
  * 40% reviewed (not before created), the counters used/cited/closed, half with
  * 1-3 relates to other entries of the node, 4% with a contradiction (85%
  * resolved). One node in ten has 1-3 entries created after the last record, so
- * `crystallize --plan` has review pairs to list. 1000 x 100 is about 75 MB. */
+ * `crystallize --plan` has review pairs to list. 1000 x 100 is about 75 MB.
+ *
+ * --shape seed: the shipped base's proportions instead (the sizes of
+ * INDEX.md in docs/index-format.md): 4% high, 2% candidates (one verified_by;
+ * the other entries none), 0.6 hotspots and 0.4 gaps a node, about
+ * 1.5 sqrt(N) categories, titles of 16-60 characters, stances of 50-100. */
 #define _POSIX_C_SOURCE 200809L
 #include "gentext.h"
 
@@ -35,6 +40,7 @@
 
 struct gen {
 	unsigned nodes, entries, sources;
+	int seed_shape; /* --shape seed */
 	const char *out;
 	struct gen_rng rng;
 	char **node_names, **source_names;
@@ -176,17 +182,19 @@ static void S_entry(struct gen *g, FILE *f, unsigned i, unsigned j, long created
 	char date[11];
 
 	fprintf(f, "  - id: %s-%03u\n", node, j + 1);
-	fprintf(f, "    title: %s\n", S_phrase(g, 10, 40, 0));
+	fprintf(f, "    title: %s\n",
+	        g->seed_shape ? S_phrase(g, 16, 60, 0) : S_phrase(g, 10, 40, 0));
 	gen_buf_clear(&g->tmp);
 	gen_paragraph(r, &g->tmp, S_claim_bytes(r));
 	fputs("    claim: >-\n", f);
 	S_put_folded(f, g->tmp.p, "      ");
 
 	/* confidence, then sources: high needs two or more verifications */
-	conf = conf < 12 ? 0 : conf < 70 ? 1 : 2;
-	nv = conf == 0   ? gen_rng_range(r, 2, 3)
-	     : conf == 1 ? (unsigned[]){0, 0, 0, 0, 1, 1, 1, 2, 2, 3}[gen_rng_range(r, 0, 9)]
-	                 : gen_rng_range(r, 0, 1);
+	conf = conf < (g->seed_shape ? 4 : 12) ? 0 : conf < 70 ? 1 : 2;
+	nv = conf == 0       ? gen_rng_range(r, 2, 3)
+	     : g->seed_shape ? gen_rng_range(r, 0, 95) < 2 /* of all: 2% */
+	     : conf == 1     ? (unsigned[]){0, 0, 0, 0, 1, 1, 1, 2, 2, 3}[gen_rng_range(r, 0, 9)]
+	                     : gen_rng_range(r, 0, 1);
 	fprintf(f, "    confidence: %s\n", (const char *[]){"high", "medium", "low"}[conf]);
 	pick[0] = gen_rng_range(r, 0, g->sources - 1);
 	fprintf(f, "    source: %s\n", g->source_names[pick[0]]);
@@ -261,7 +269,8 @@ static int S_node(struct gen *g, unsigned i, long *created)
 
 	fprintf(f, "node: %s\nbloom: %s\n", g->node_names[i], S_blooms[gen_rng_range(r, 0, 5)]);
 	if (gen_rng_pct(r, 90))
-		fprintf(f, "stance: %s\n", S_phrase(g, 30, 90, 1));
+		fprintf(f, "stance: %s\n",
+		        g->seed_shape ? S_phrase(g, 50, 100, 1) : S_phrase(g, 30, 90, 1));
 	fputs(g->entries ? "insights:\n" : "insights: []\n", f);
 	for (j = 0; j < g->entries; j++)
 		S_entry(g, f, i, j, created[j]);
@@ -286,11 +295,17 @@ static int S_domain(struct gen *g)
 	                                      "agent-system"};
 	struct gen_rng *r = &g->rng;
 	FILE *f = S_open(g, "_domain.yaml");
-	unsigned cats = g->nodes / 25, c, i, k, hot = g->nodes < 5 ? g->nodes : 5;
+	unsigned cats = g->nodes / 25, c, i, k, hot = g->nodes < 5 ? g->nodes : 5, gaps = 3;
 
 	if (!f)
 		return -1;
 	cats = cats < 1 ? 1 : cats > 40 ? 40 : cats;
+	if (g->seed_shape) { /* 1.5 sqrt(N) categories, 0.6 hotspots and 0.4 gaps a node */
+		for (cats = 1; cats * cats * 4 < g->nodes * 9; cats++)
+			;
+		hot = (g->nodes * 6 + 5) / 10;
+		gaps = (g->nodes * 4 + 5) / 10;
+	}
 	fprintf(f, "domain: %s\ntitle: Synthetic Benchmark Knowledge Index\n", DOMAIN);
 	gen_buf_clear(&g->tmp);
 	gen_paragraph(r, &g->tmp, 200);
@@ -307,16 +322,19 @@ static int S_domain(struct gen *g)
 	for (k = 0; k < hot; k++) {
 		unsigned n = gen_rng_range(r, 1, 2);
 		fprintf(f, "  - node: %s\n    links: [", g->node_names[k * g->nodes / hot]);
+		if (g->seed_shape) /* as long as the seed's */
+			n = gen_rng_range(r, 1, 3);
 		for (i = 0; i < n; i++)
 			fprintf(f, "%s%s/%s-%s", i ? ", " : "", domains[(k + i) % 4],
 			        gen_name_word(gen_rng_range(r, 0, 99)),
 			        gen_name_word(gen_rng_range(r, 0, 99)));
-		fprintf(f, "]\n    note: %s\n", S_phrase(g, 15, 60, 1));
+		fprintf(f, "]\n    note: %s\n",
+		        g->seed_shape ? S_phrase(g, 25, 90, 1) : S_phrase(g, 15, 60, 1));
 	}
-	fputs("gaps:\n", f);
-	for (k = 0; k < 3; k++) {
+	fputs(gaps ? "gaps:\n" : "", f);
+	for (k = 0; k < gaps; k++) {
 		fprintf(f, "  - text: %s\n", S_phrase(g, 15, 50, 1));
-		if (k < 2 && g->entries)
+		if ((g->seed_shape ? k % 2 == 0 : k < 2) && g->entries)
 			fprintf(f, "    flagged_by: %s\n", S_some_entry(g));
 	}
 	fputs("policy:\n  stale_after_months: 6\n  high_min_verified: 2\n", f);
@@ -432,7 +450,7 @@ static int S_number(const char *opt, const char *s, unsigned long max, unsigned 
 }
 
 static const char S_usage[] =
-        "usage: gen --nodes N --entries M [--sources K] [--seed S] --out DIR\n"
+        "usage: gen --nodes N --entries M [--sources K] [--seed S] [--shape seed] --out DIR\n"
         "writes a synthetic knowledge base (DIR/insights/*.yaml) that dtk accepts;\n"
         "run `dtk -C DIR reindex` to write its INDEX.md\n";
 
@@ -456,6 +474,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[a], "--sources") &&
 		         !S_number("--sources", v, 1000000, &sources))
 			a++;
+		else if (!strcmp(argv[a], "--shape") && v && !strcmp(v, "seed") && ++a)
+			g.seed_shape = 1;
 		else if (!strcmp(argv[a], "--out") && v)
 			g.out = argv[++a];
 		else if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {

@@ -15,7 +15,7 @@
 # directory of export.
 
 # The commands, as 'dtk --help' lists them.
-_dtk_commands="reindex check show list search similar next-id crystallize log setup-git merge-driver export
+_dtk_commands="reindex check show list search similar next-id crystallize log setup-git merge-driver sync export
 add add-node add-source use cite close review verify relate contradict resolve stance bloom
 edit edit-source confidence unrelate unverify supersede retract init mcp help"
 
@@ -31,7 +31,7 @@ _dtk_options()
     case $1 in
     reindex) echo "--stdout -f --format $_dtk_paged" ;;
     check) echo "-f --format --color --word-diff $_dtk_all" ;;
-    show) echo "-f --format --color $_dtk_paged" ;;
+    show) echo "-f --format --color --limit --compact $_dtk_paged" ;;
     list) echo "-n --node --nodes --confidence --since --stale-at --candidates --include-retired --all -f --format $_dtk_paged" ;;
     search) echo "-n --node --confidence -l --limit --include-retired --all -f --format --color $_dtk_paged" ;;
     similar) echo "-n --node -l --limit -f --format $_dtk_paged" ;;
@@ -40,6 +40,7 @@ _dtk_options()
     log) echo "-f --format $_dtk_paged" ;;
     setup-git) echo "--dtk --no-hooks $_dtk_all" ;;
     merge-driver) echo "--help" ;;
+    sync) echo "--dry-run --no-verify $_dtk_all" ;;
     export) echo "$_dtk_all" ;;
     add) echo "--title --claim --source --confidence --verified-by --relates --created --allow-future --from --distinct-from $_dtk_wopts" ;;
     add-node) echo "--category --new-category --bloom $_dtk_wopts" ;;
@@ -55,7 +56,7 @@ _dtk_options()
     supersede) echo "--date --allow-future $_dtk_wopts" ;;
     retract) echo "--reason --date --allow-future $_dtk_wopts" ;;
     init) echo "--lang --domain --title $_dtk_wopts" ;;
-    mcp) echo "--prefix $_dtk_all" ;;
+    mcp) echo "--prefix --http --token-file --timeout $_dtk_all" ;;
     help) echo "" ;;
     esac
 }
@@ -65,6 +66,7 @@ _dtk_takes_value()
 {
     case $1:$2 in
     check:-f | check:--format | check:--color | show:-f | show:--format | show:--color) return 0 ;;
+    show:--limit) return 0 ;;
     list:-n | list:--node | list:--confidence | list:--since | list:--stale-at) return 0 ;;
     list:-f | list:--format | log:-f | log:--format | reindex:-f | reindex:--format) return 0 ;;
     search:-n | search:--node | search:--confidence | search:-l | search:--limit) return 0 ;;

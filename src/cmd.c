@@ -30,6 +30,7 @@ static const struct dtk_cmd *const S_cmds[] = {
         &dtk_cmd_log,
         &dtk_cmd_setup_git,
         &dtk_cmd_merge_driver,
+        &dtk_cmd_sync,
         &dtk_cmd_mcp,
         /* the write commands */
         &dtk_cmd_add,

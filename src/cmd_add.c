@@ -2,9 +2,12 @@
 #include "dtk/cmd.h"
 
 #include "dtk/fs.h"
+#include "dtk/json.h"
 #include "dtk/jsonread.h"
 #include "dtk/kb.h"
+#include "dtk/links.h"
 #include "dtk/similar.h"
+#include "dtk/view.h"
 #include "dtk/write.h"
 
 #include <stdlib.h>
@@ -53,24 +56,10 @@ static int S_from(struct dtk_ctx *ctx, struct entry *e, const char *path, struct
 	size_t len = 0, i, k, skip;
 	int rc;
 
-	if (!strcmp(path, "-")) {
-		struct dtk_buf b = DTK_BUF_INIT;
-		char chunk[65536];
-		ssize_t n;
-		while ((n = read(0, chunk, sizeof(chunk))) > 0 && b.len <= DTK_MAX_FILE_BYTES)
-			dtk_buf_put(&b, chunk, (size_t)n);
-		len = b.len;
-		buf = b.len ? dtk_buf_detach(&b) : dtk_xstrdup("");
-		/* never a part of it: the end cut off may be inside a value */
-		rc = n < 0 ? dtk_error("cannot read standard input")
-		     : len > DTK_MAX_FILE_BYTES
-		             ? dtk_error("cannot read standard input: it is larger than the "
-		                         "limit of %u bytes",
-		                         DTK_MAX_FILE_BYTES)
-		             : 0;
-	} else {
-		rc = dtk_file_read(&buf, &len, path, DTK_MAX_FILE_BYTES);
-	}
+	/* never a part of it: the end cut off may be inside a value */
+	rc = strcmp(path, "-")
+	             ? dtk_file_read(&buf, &len, path, DTK_MAX_FILE_BYTES)
+	             : dtk_file_read_fd(&buf, &len, 0, "standard input", DTK_MAX_FILE_BYTES);
 	if (rc < 0) {
 		free(buf);
 		return dtk_cmd_fail(ctx, "add", DTK_EXIT_INVALID);
@@ -195,47 +184,110 @@ static int S_args(struct dtk_ctx *ctx, const struct dtk_args *a, struct entry *f
 	return 0;
 }
 
-/* The duplicate check (similar.h), run by the commit on the base as it
- * will be written: arg is the struct dup of the new entry. Returns
- * DTK_EXIT_OK, or the status after refusing. */
+/* The duplicate gate (similar.h), run by the commit on the base as it will
+ * be written: arg is the struct dup of the new entry, whose closest live
+ * entries it keeps for the result. Returns DTK_EXIT_OK, or the status after
+ * refusing. */
 struct dup {
 	const struct entry *e;
 	const char *id;
+	struct dtk_similar_hit *near; /* the closest, malloc'd */
+	size_t n_near;
 };
+
+/* Prints the closest entries of d, one line each ("  ID  score  [likely]
+ * title"), to f. */
+static void S_print_near(FILE *f, const struct dup *d)
+{
+	size_t i;
+	for (i = 0; i < d->n_near; i++)
+		fprintf(f, "  %s  %.2f  %s%s\n", d->near[i].entry->id, d->near[i].score,
+		        d->near[i].same || d->near[i].score >= DTK_SIMILAR_LIKELY ? "likely  "
+		                                                                    : "",
+		        dtk_esc(d->near[i].entry->title));
+}
 
 static int S_check_duplicate(struct dtk_write *w, void *arg)
 {
-	const struct dup *d = arg;
-	struct dtk_buf msg = DTK_BUF_INIT;
-	size_t i;
-	int rc = DTK_EXIT_OK;
+	struct dup *d = arg;
+	const char *named[2 * MAX_LIST];
+	size_t i, n = 0;
+	int v;
 
 	for (i = 0; i < d->e->n_distinct; i++)
 		if (!dtk_kb_entry(w->kb, d->e->distinct[i]) || !strcmp(d->e->distinct[i], d->id))
 			return dtk_write_refuse(w, "--distinct-from names no entry '%s'",
 			                        d->e->distinct[i]);
-	switch (dtk_similar_check(&msg, w->kb, d->id, d->e->distinct, d->e->n_distinct)) {
-	case 0: break;
-	case 2: rc = dtk_write_refuse(w, "%s", msg.ptr); break;
-	case 1: /* the list's lines, each escaped as it was made */
-		rc = dtk_write_refuse(w,
-		                      "the new entry may restate these entries (score, most alike "
-		                      "first):");
-		fprintf(w->ctx->err,
-		        "%s\nif it says something they do not, add it again with --distinct-from "
-		        "ID "
-		        "for each\n",
-		        msg.ptr);
-		break;
-	default: rc = dtk_cmd_fail(w->ctx, "add", DTK_EXIT_INVALID);
+	for (i = 0; i < d->e->n_distinct; i++)
+		named[n++] = d->e->distinct[i];
+	for (i = 0; i < d->e->n_relates; i++) /* related: looked at */
+		named[n++] = d->e->relates[i].s;
+	v = dtk_similar_check(&d->near, &d->n_near, w->kb, d->id, named, n);
+	if (v < 0)
+		return dtk_cmd_fail(w->ctx, "add", DTK_EXIT_INVALID);
+	if (v != DTK_SIMILAR_REFUSE)
+		return DTK_EXIT_OK;
+	if (d->near[0].same)
+		return dtk_write_refuse(w, "the same claim is in the base already: %s (%s)",
+		                        d->near[0].entry->id, dtk_esc(d->near[0].entry->title));
+	v = dtk_write_refuse(w, "the new entry restates a live entry (score %.2f or more, "
+	                        "most alike first; 'likely' at %.2f or more):",
+	                     DTK_SIMILAR_SURE, DTK_SIMILAR_LIKELY);
+	S_print_near(w->ctx->err, d);
+	fprintf(w->ctx->err, "if it says something they do not, add it again with "
+	                     "--distinct-from ID (or --relates ID) for each\n");
+	return v;
+}
+
+/* Prints what add wrote: the id (text; the closest entries as a note on
+ * standard error) or the entry as JSON with its closest entries. */
+static void S_print(struct dtk_write *w, const struct dup *d)
+{
+	const struct dtk_entry *e = dtk_kb_entry(w->kb, d->id);
+	struct dtk_buf b = DTK_BUF_INIT;
+	struct dtk_link *links = NULL;
+	struct dtk_json j;
+	size_t i, nl;
+
+	if (w->opts.dry_run)
+		return;
+	if (!w->opts.json) {
+		fprintf(w->ctx->out, "%s\n", d->id);
+		if (d->n_near && !w->ctx->quiet) {
+			fprintf(w->ctx->err, "note: the closest live entries (score; 'likely': "
+			                     "%.2f or more, a likely restatement):\n",
+			        DTK_SIMILAR_LIKELY);
+			S_print_near(w->ctx->err, d);
+		}
+		return;
 	}
-	dtk_buf_release(&msg);
-	return rc;
+	if (!e)
+		return;
+	dtk_json_init(&j, &b);
+	dtk_json_object(&j);
+	nl = dtk_links_to(&links, w->kb, e->id, NULL);
+	dtk_view_entry_json_keys(&j, w->kb, e, links, nl);
+	free(links);
+	dtk_json_key(&j, "closest");
+	dtk_json_array(&j);
+	for (i = 0; i < d->n_near; i++) {
+		dtk_json_object(&j);
+		dtk_json_kstring(&j, "id", d->near[i].entry->id);
+		dtk_json_kstring(&j, "title", d->near[i].entry->title);
+		dtk_json_key(&j, "score");
+		dtk_json_fixed(&j, d->near[i].score, 2);
+		dtk_json_kbool(&j, "likely_restatement",
+		               d->near[i].same || d->near[i].score >= DTK_SIMILAR_LIKELY);
+		dtk_json_end(&j, '}');
+	}
+	dtk_json_end(&j, ']');
+	dtk_json_end(&j, '}');
+	dtk_write_put_json(w, &b);
 }
 
 static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 {
-	struct dup dup = {e, NULL};
+	struct dup dup = {e, NULL, NULL, 0};
 	const char *off;
 	static const char *const confs[] = {"high", "medium", "low"};
 	char id[300], today[16];
@@ -317,14 +369,9 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 		w->check_arg = &dup;
 	}
 	rc = dtk_write_commit(w);
-	if (rc == DTK_EXIT_INVALID) /* nothing written */
-		return rc;
-	{
-		const char *ids[1] = {id};
-		char line[320];
-		snprintf(line, sizeof(line), "%s\n", id);
-		dtk_write_print_entries(w, ids, 1, 0, line);
-	}
+	if (rc != DTK_EXIT_INVALID) /* written */
+		S_print(w, &dup);
+	free(dup.near);
 	return rc;
 }
 
@@ -348,7 +395,7 @@ static const struct dtk_opt S_opts[] = {
         {"allow-future", 'F', DTK_OPT_FLAG, .help = "accept a --created date after today"},
         {"distinct-from", 'D', DTK_OPT_LIST, .arg = "ID",
          .help = "the new entry says something entry ID does not: not\n"
-                 "refused as its near-duplicate (repeat for more)"},
+                 "refused as restating it (repeat for more)"},
         DTK_WRITE_OPTS,
         {0}};
 
@@ -409,11 +456,13 @@ const struct dtk_cmd dtk_cmd_add = {
                 "high is refused unless the entry has policy.high_min_verified sources in\n"
                 "verified_by. The whole base is validated with the new entry before\n"
                 "anything is written. Prints the new id.\n\n"
-                "No duplicate is born: an entry whose claim folds to the claim of a live\n"
+                "The duplicate gate: an entry whose claim folds to the claim of a live\n"
                 "entry (case, width, spaces, punctuation, line breaks aside) is refused,\n"
-                "naming it; so is one that scores at least 0.15 against live entries (as\n"
-                "'dtk similar' scores them, title and claim), listing them, unless each is\n"
-                "named with --distinct-from.\n",
+                "naming it; so is one that scores 0.60 or more against a live entry (as\n"
+                "'dtk similar' scores them, title and claim) that --distinct-from or\n"
+                "--relates does not name. Any other goes in, and the five closest live\n"
+                "entries are shown (a note on standard error; 'closest' in JSON), those\n"
+                "at 0.10 or more marked as likely restatements.\n",
         .examples = "examples:\n"
                     "  dtk add weight-management --title 'RDMA 写无需推理端参与' \\\n"
                     "      --claim '单边 RDMA WRITE 直接写入推理端显存。' \\\n"

@@ -8,6 +8,7 @@
 #include "dtk/index.h"
 #include "dtk/invisible.h"
 #include "dtk/kb.h"
+#include "dtk/lock.h"
 #include "dtk/nodesum.h"
 #include "dtk/repo.h"
 #include "dtk/ytree.h"
@@ -81,25 +82,28 @@ static int S_report_invalid(struct dtk_ctx *ctx, struct dtk_diags *diags, int gi
 	return dtk_cmd_report_invalid(ctx, diags);
 }
 
-/* Prints the drift of INDEX.md (old) from what reindex writes (want). */
-static int S_report_drift(struct dtk_ctx *ctx, const char *old, size_t old_len, const char *want,
-                          int missing, int github, unsigned how)
+/* Prints the drift of INDEX.md or of page rel (old) from what reindex
+ * writes (want; NULL: a page no longer generated). */
+static int S_report_drift(struct dtk_ctx *ctx, const char *rel, const char *old, size_t old_len,
+                          const char *want, int missing, int github, unsigned how)
 {
 	static const char fix[] = "run 'dtk reindex' and commit it";
-	const char *what = missing ? "is missing" : "is out of date";
+	const char *what = !want     ? "is no longer generated"
+	                   : missing ? "is missing"
+	                             : "is out of date";
 	char *diff = NULL, msg[128], *prefix, *shown;
 
 	/* the diff is libgit2's: without it the drift is still drift (exit 1),
 	 * shown without its lines */
-	if (dtk_git_diff_buffers(&diff, old, old_len, want, strlen(want), DTK_INDEX_FILE) < 0)
+	if (want && dtk_git_diff_buffers(&diff, old, old_len, want, strlen(want), rel) < 0)
 		fprintf(ctx->err, "dtk check: warning: no diff shown: %s\n", dtk_error_last());
 	if (github) {
-		snprintf(msg, sizeof(msg), "%s %s; %s", DTK_INDEX_FILE, what, fix);
+		snprintf(msg, sizeof(msg), "%s %s; %s", rel, what, fix);
 		prefix = S_repo_prefix(ctx);
-		S_gh_note(ctx->out, "error", prefix, DTK_INDEX_FILE, 0, 0, msg);
+		S_gh_note(ctx->out, "error", prefix, rel, 0, 0, msg);
 		free(prefix);
 	}
-	shown = dtk_path_shown(DTK_INDEX_FILE);
+	shown = dtk_path_shown(rel);
 	if (diff)
 		dtk_diff_print(ctx->out, diff, how);
 	/* with -q, exit 1 says it */
@@ -309,9 +313,27 @@ static void S_warn_retired(struct dtk_diags *w, const struct dtk_kb *kb)
 		}
 }
 
+/* What S_page_drift needs. */
+struct page_drift {
+	struct dtk_ctx *ctx;
+	int github;
+	unsigned how;
+};
+
+/* A dtk_page_fn reporting a page's drift (arg: struct page_drift). */
+static void S_page_drift(void *arg, const char *rel, int state, const char *old, size_t old_len,
+                         const char *want, size_t want_len)
+{
+	struct page_drift *d = arg;
+
+	(void)want_len;
+	S_report_drift(d->ctx, rel, old, old_len, want, state == DTK_PAGE_MISSING, d->github,
+	               d->how);
+}
+
 /* dtk_index_compare, with the warnings about the loaded base added to w. */
 static int S_compare(struct dtk_ctx *ctx, const char *path, struct dtk_file_cmp *cmp,
-                     struct dtk_diags *diags, struct dtk_diags *w)
+                     struct dtk_diags *diags, struct dtk_index_pages *pages, struct dtk_diags *w)
 {
 	struct dtk_kb *kb = NULL;
 	int rc = dtk_file_cmp_open(cmp, path, DTK_MAX_INDEX_BYTES);
@@ -326,7 +348,7 @@ static int S_compare(struct dtk_ctx *ctx, const char *path, struct dtk_file_cmp 
 		S_warn_future(w, kb);
 		S_warn_files(ctx, w, kb);
 		S_warn_retired(w, kb);
-		rc = dtk_index_write(kb, dtk_file_cmp_write, cmp);
+		rc = dtk_index_write_pages(kb, dtk_file_cmp_write, cmp, pages);
 	}
 	dtk_kb_free(kb);
 	return rc == 0 ? dtk_file_cmp_finish(cmp) : rc;
@@ -370,18 +392,38 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT, warns = DTK_DIAGS_INIT;
 	struct dtk_file_cmp cmp = {.fd = -1};
+	struct dtk_index_pages pages = {NULL, 0, NULL};
+	struct page_drift pd;
 	char *old = NULL, *path = NULL, *crlf = NULL;
 	size_t old_len = 0, crlf_len = 0;
-	int github = (int)dtk_args_int(a, 'f', 0), rc, conv = 0;
+	int github = (int)dtk_args_int(a, 'f', 0), rc, conv = 0, drift = 0;
 	unsigned how = dtk_args_has(a, 'w') ? DTK_DIFF_WORDS : 0;
 
 	if (dtk_cmd_use_color(ctx, (int)dtk_args_int(a, 'c', DTK_COLOR_AUTO)))
 		how |= DTK_DIFF_COLOR;
 	if (dtk_args_operands(ctx, a, 0, 0, NULL) < 0)
 		return DTK_EXIT_INVALID;
+	/* a write killed between its renames: the files are not the base's
+	 * state, whatever they say (a live writer's journal goes when it is
+	 * done: its lock is awaited) */
+	if ((old = dtk_file_journal(ctx->root))) {
+		int lock = dtk_lock_take(ctx->root);
+		free(old);
+		old = dtk_file_journal(ctx->root);
+		dtk_lock_release(lock);
+	}
+	if (old) {
+		fprintf(ctx->err,
+		        "dtk check: error: a write was interrupted before it finished (%s): %s "
+		        "may be half written; run 'dtk reindex' to put them back as they were "
+		        "before it\n",
+		        DTK_FILE_JOURNAL, dtk_esc(old));
+		free(old);
+		return DTK_EXIT_DRIFT;
+	}
 	path = dtk_path_join(ctx->root, DTK_INDEX_FILE);
 	/* compared as it is rendered: neither page is held whole unless they differ */
-	rc = S_compare(ctx, path, &cmp, &diags, &warns);
+	rc = S_compare(ctx, path, &cmp, &diags, &pages, &warns);
 	S_report_warnings(ctx, &warns, github);
 	if (rc == DTK_EINVALID) {
 		rc = S_report_invalid(ctx, &diags, github);
@@ -389,6 +431,12 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	}
 	if (rc < 0) {
 		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
+		goto done;
+	}
+	/* a crystallization cut short: its --continue writes INDEX.md and the
+	 * records, not reindex (refused meanwhile); git's index stays locked */
+	if (dtk_lock_pending(ctx->root)) {
+		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_DRIFT);
 		goto done;
 	}
 	/* the file compared, read again from its start (not reopened by path) */
@@ -405,18 +453,35 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
 		goto done;
 	}
-	if (rc == 0 || (conv == 1 && old && old_len == crlf_len && !memcmp(old, crlf, old_len))) {
+	if (rc != 0 && !(conv == 1 && old && old_len == crlf_len && !memcmp(old, crlf, old_len)))
+		drift = S_report_drift(ctx, DTK_INDEX_FILE, old ? old : "", old_len,
+		                       conv ? crlf : dtk_buf_cstr(&cmp.text), cmp.fd < 0, github,
+		                       how);
+	/* the generated pages (docs/index-format.md, "The budget") */
+	pd = (struct page_drift){ctx, github, how};
+	rc = dtk_index_pages_sync(ctx->root, &pages, 0, S_page_drift, &pd);
+	if (rc < 0) {
+		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
+		goto done;
+	}
+	if (pages.over) {
+		if (github) {
+			char *prefix = S_repo_prefix(ctx);
+			S_gh_note(ctx->out, "error", prefix, DTK_INDEX_FILE, 0, 0, pages.over);
+			free(prefix);
+		}
+		fprintf(ctx->err, "dtk check: %s\n", pages.over);
+	}
+	if (!drift && !rc && !pages.over) {
 		char *index = dtk_path_shown(DTK_INDEX_FILE), *dir = dtk_path_shown("insights/");
 		dtk_cmd_note(ctx, "dtk check: %s is valid and %s is up to date\n",
 		             *dir ? dir : "./", index);
 		free(index);
 		free(dir);
-		rc = DTK_EXIT_OK;
-		goto done;
 	}
-	rc = S_report_drift(ctx, old ? old : "", old_len, conv ? crlf : dtk_buf_cstr(&cmp.text),
-	                    cmp.fd < 0, github, how);
+	rc = drift || rc || pages.over ? DTK_EXIT_DRIFT : DTK_EXIT_OK;
 done:
+	dtk_index_pages_release(&pages);
 	dtk_diags_release(&diags);
 	dtk_diags_release(&warns);
 	dtk_file_cmp_release(&cmp);
@@ -432,8 +497,11 @@ const struct dtk_cmd dtk_cmd_check = {
                  "                 [--word-diff]",
         .summary = "fail when insights/ is invalid or INDEX.md is out of date",
         .help = "\nValidates insights/ and compares INDEX.md with what 'dtk reindex' would\n"
-                "write. Never writes anything. Exit status: 0 when all is well; 1 when\n"
-                "INDEX.md differs (a unified diff goes to standard output); 2 when the\n"
+                "write, and the pages of index/ likewise. Never writes anything. Exit\n"
+                "status: 0 when all is well; 1 when INDEX.md or a page differs (a unified\n"
+                "diff goes to standard output), is over its budget with every tier\n"
+                "applied (raise policy.index_max_bytes or split the base), or a\n"
+                "crystallization cut short is pending (it names the way out); 2 when the\n"
                 "data is invalid (every error goes to standard error). Warnings (a date\n"
                 "after today, an invisible character such as a bidirectional control, a\n"
                 "title or claim cut short at ' #') go to standard error and do not\n"

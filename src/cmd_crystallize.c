@@ -116,11 +116,12 @@ static int S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since, in
 		return -1;
 	}
 	/* lean: the previous base is asked only for confidences, contradictions,
-	 * blooms and stances, never for a claim */
-	if (rc == 1 &&
-	    dtk_kb_load(&kb,
-	                &(struct dtk_kb_load_opts){.root = dir, .what = DTK_KB_ALL | DTK_KB_LEAN},
-	                &d) != 0)
+	 * blooms and stances, never for a claim; no cache for a copy removed
+	 * below */
+	if (rc == 1 && dtk_kb_load(&kb,
+	                           &(struct dtk_kb_load_opts){
+	                                   .root = dir, .what = DTK_KB_LEAN | DTK_KB_NO_CACHE},
+	                           &d) != 0)
 		kb = NULL;
 	dtk_date_format(s, since);
 	if (!kb && rc != 1 && shallow && refuse_shallow) {
@@ -403,7 +404,7 @@ static int S_write(const struct dtk_kb *kb, const char *records, const char *ind
 {
 	char *a = dtk_path_join(kb->root, "insights/_crystallizations.yaml");
 	char *b = dtk_path_join(kb->root, DTK_INDEX_FILE), *old = NULL;
-	struct dtk_file_staged sa = {NULL, NULL}, sb = {NULL, NULL};
+	struct dtk_file_staged sa = {0}, sb = {0};
 	size_t old_len = 0;
 	int had = dtk_file_read_regular(&old, &old_len, b, DTK_MAX_INDEX_BYTES), rc = -1, rb;
 
@@ -429,8 +430,16 @@ static int S_write(const struct dtk_kb *kb, const char *records, const char *ind
 			dtk_error("%s (INDEX.md was put back as it was)", why);
 		}
 		free(why);
-	} else if (rb == DTK_ENOSYNC && rc == 0) {
-		rc = DTK_ENOSYNC; /* INDEX.md's error, still the last one set */
+	} else if (rb == DTK_ENOSYNC || rc == DTK_ENOSYNC) {
+		/* both written, one not synced (its error the last one set): both named */
+		char *why = dtk_xstrdup(dtk_error_last());
+		char *x = dtk_path_shown(DTK_INDEX_FILE);
+		char *y = dtk_path_shown("insights/_crystallizations.yaml");
+		dtk_error("%s; written: %s, %s", why, x, y);
+		free(why);
+		free(x);
+		free(y);
+		rc = DTK_ENOSYNC;
 	}
 done:
 	dtk_file_stage_release(&sa);

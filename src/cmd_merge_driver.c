@@ -5,8 +5,6 @@
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
 #include "dtk/git.h"
-#include "dtk/index.h"
-#include "dtk/kb.h"
 #include "dtk/merge.h"
 #include "dtk/repo.h"
 #include "dtk/ytree.h"
@@ -33,16 +31,24 @@ static char *S_root(const char *path)
 	return dtk_buf_detach(&b);
 }
 
+/* Writes len bytes of data over ours (git's %A). Returns 0; 2 after the
+ * error when ours is as it was; 1 when it was replaced but its directory
+ * not synced (2 says nothing was written). */
+static int S_write_ours(struct dtk_ctx *ctx, const char *ours, const char *data, size_t len)
+{
+	int rc = dtk_file_write_atomic(ours, data, len);
+	return rc == 0 ? 0
+	               : dtk_cmd_fail(ctx, "merge-driver",
+	                              rc == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
+}
+
 /* Renders INDEX.md from the merged files into ours; returns the status. */
 static int S_render(struct dtk_ctx *ctx, const struct dtk_memfile *files, size_t n,
                     const char *ours)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
-	struct dtk_kb *kb = NULL;
 	char *index;
-	int rc = dtk_kb_load(
-	        &kb, &(struct dtk_kb_load_opts){.what = DTK_KB_LEAN, .files = files, .n_files = n},
-	        &diags);
+	int rc = dtk_merge_index(&index, files, n, &diags);
 
 	if (rc != 0) {
 		fprintf(ctx->err, "dtk merge-driver: the merged insights/ are not valid; "
@@ -51,12 +57,8 @@ static int S_render(struct dtk_ctx *ctx, const struct dtk_memfile *files, size_t
 		dtk_diags_release(&diags);
 		return 1;
 	}
-	index = dtk_index_render(kb);
-	rc = dtk_file_write_atomic(ours, index, strlen(index)) < 0
-	             ? dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID)
-	             : 0;
+	rc = S_write_ours(ctx, ours, index, strlen(index));
 	free(index);
-	dtk_kb_free(kb);
 	return rc;
 }
 
@@ -84,7 +86,7 @@ static int S_merge_file(struct dtk_ctx *ctx, char **argv, int argc, const char *
 	struct dtk_merge_out out = {0};
 	char *text[3] = {NULL, NULL, NULL};
 	size_t len[3] = {0, 0, 0};
-	int i, rc = 1;
+	int i, rc = 1, w;
 
 	for (i = 0; i < 3; i++)
 		if (dtk_file_read(&text[i], &len[i], argv[1 + i], DTK_MAX_FILE_BYTES) < 0) {
@@ -97,8 +99,8 @@ static int S_merge_file(struct dtk_ctx *ctx, char **argv, int argc, const char *
 	rc = dtk_merge_file(&out, &in);
 	if (out.notes.len)
 		fprintf(ctx->err, "%s", out.notes.ptr);
-	if (dtk_file_write_atomic(argv[2], out.text, out.len) < 0)
-		rc = dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
+	if ((w = S_write_ours(ctx, argv[2], out.text, out.len)) != 0)
+		rc = w;
 	else if (rc)
 		fprintf(ctx->err,
 		        "dtk merge-driver: %s: conflicts marked; resolve them, then run 'dtk "
@@ -118,7 +120,7 @@ static int S_merge_text(struct dtk_ctx *ctx, char **argv, int argc)
 {
 	char *text[3] = {NULL, NULL, NULL}, *out = NULL;
 	size_t len[3] = {0, 0, 0}, olen = 0;
-	int i, rc = 1;
+	int i, rc = 1, w;
 
 	for (i = 0; i < 3; i++)
 		if (dtk_file_read(&text[i], &len[i], argv[1 + i], DTK_MAX_FILE_BYTES) < 0) {
@@ -131,8 +133,10 @@ static int S_merge_text(struct dtk_ctx *ctx, char **argv, int argc)
 	        argv[4]);
 	rc = dtk_git_merge_text(&out, &olen, text, len, argc > 5 ? argv[5] : NULL,
 	                        argc > 6 ? argv[6] : NULL);
-	if (rc < 0 || dtk_file_write_atomic(argv[2], out, olen) < 0)
+	if (rc < 0)
 		rc = dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
+	else if ((w = S_write_ours(ctx, argv[2], out, olen)) != 0)
+		rc = w;
 done:
 	for (i = 0; i < 3; i++)
 		free(text[i]);
@@ -145,24 +149,6 @@ static int S_index_file(const char *path)
 {
 	const char *name = strrchr(path, '/');
 	return !strcmp(name ? name + 1 : path, "INDEX.md");
-}
-
-/* dtk_repo_merge_fn: a node file both sides changed, merged by merge.c as
- * the driver for insights/ merges it. */
-static int S_merge_node(const char *name, char *const text[3], const size_t len[3], char **data,
-                        size_t *out_len)
-{
-	struct dtk_merge_in in;
-	struct dtk_merge_out mo;
-	int rc;
-
-	dtk_merge_in_init(&in, name, text, len);
-	rc = dtk_merge_file(&mo, &in);
-	*out_len = mo.len;
-	*data = mo.text;
-	mo.text = NULL;
-	dtk_merge_out_release(&mo);
-	return rc;
 }
 
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
@@ -190,7 +176,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		free(root);
 		return dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
 	}
-	rc = dtk_repo_merged_insights(repo, (const char *const *)argv + 1, S_merge_node, &files,
+	rc = dtk_repo_merged_insights(repo, (const char *const *)argv + 1, dtk_merge_blob, &files,
 	                              &n);
 	if (rc == DTK_REPO_CONFLICT)
 		fprintf(ctx->err,

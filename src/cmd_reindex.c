@@ -37,6 +37,30 @@ static void S_report(struct dtk_ctx *ctx, int json, int written)
 	free(shown);
 }
 
+/* A dtk_page_fn saying what became of a generated page (arg: the context;
+ * nothing with --format json). */
+static void S_page_note(void *arg, const char *rel, int state, const char *old, size_t old_len,
+                        const char *want, size_t want_len)
+{
+	struct dtk_ctx *ctx = arg;
+	char *shown = dtk_path_shown(rel);
+
+	(void)old, (void)old_len, (void)want, (void)want_len;
+	dtk_cmd_note(ctx, state == DTK_PAGE_STALE ? "removed %s\n" : "wrote %s\n", shown);
+	free(shown);
+}
+
+/* Brings the generated pages in line (pages.over: says so, exit 1). */
+static int S_pages(struct dtk_ctx *ctx, int json, const struct dtk_index_pages *pages)
+{
+	if (dtk_index_pages_sync(ctx->root, pages, 1, json ? NULL : S_page_note, ctx) < 0)
+		return dtk_cmd_fail(ctx, "reindex", DTK_EXIT_DRIFT);
+	if (!pages->over)
+		return DTK_EXIT_OK;
+	fprintf(ctx->err, "dtk reindex: %s\n", pages->over);
+	return DTK_EXIT_DRIFT;
+}
+
 /* The values of --format. */
 static const char *const S_formats[] = {"text", "json", NULL};
 
@@ -56,6 +80,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_file_cmp cmp = {.fd = -1};
+	struct dtk_index_pages pages = {NULL, 0, NULL};
 	char *path = NULL, *crlf = NULL, *old = NULL;
 	size_t crlf_len = 0, old_len = 0;
 	int to_stdout = dtk_args_has(a, 's') > 0, rc, conv = 0;
@@ -66,9 +91,9 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	path = dtk_path_join(ctx->root, DTK_INDEX_FILE);
 	if (to_stdout) {
 		dtk_cmd_pager(ctx);
-		rc = dtk_index_build(ctx->root, &diags, S_write_file, ctx->out);
+		rc = dtk_index_build(ctx->root, &diags, S_write_file, ctx->out, NULL);
 	} else {
-		rc = dtk_index_compare(ctx->root, path, &cmp, &diags);
+		rc = dtk_index_compare(ctx->root, path, &cmp, &diags, &pages);
 	}
 	if (rc == DTK_EINVALID) {
 		rc = dtk_cmd_report_invalid(ctx, &diags);
@@ -98,7 +123,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	}
 	if (rc == 0 || (conv == 1 && old && old_len == crlf_len && !memcmp(old, crlf, old_len))) {
 		S_report(ctx, json, 0);
-		rc = DTK_EXIT_OK;
+		rc = S_pages(ctx, json, &pages);
 		goto done;
 	}
 	rc = dtk_file_write_atomic(path, conv ? crlf : dtk_buf_cstr(&cmp.text),
@@ -110,8 +135,9 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		goto done;
 	}
 	S_report(ctx, json, 1);
-	rc = DTK_EXIT_OK;
+	rc = S_pages(ctx, json, &pages);
 done:
+	dtk_index_pages_release(&pages);
 	dtk_diags_release(&diags);
 	dtk_file_cmp_release(&cmp);
 	free(crlf);
@@ -125,7 +151,10 @@ const struct dtk_cmd dtk_cmd_reindex = {
         .summary = "validate insights/ and rebuild INDEX.md",
         .help = "\nReads every file in insights/, validates it, and writes INDEX.md when its\n"
                 "bytes change (atomically: readers see the old file or the new one). When\n"
-                "any input is invalid, every error is printed and nothing is written.\n",
+                "any input is invalid, every error is printed and nothing is written.\n"
+                "Over its budget (policy.index_max_bytes, index_max_lines), INDEX.md\n"
+                "leaves out what it says, and node tables go to pages of index/, written\n"
+                "and removed here too; exit 1 when a page stays over the budget.\n",
         .examples = "examples:\n"
                     "  dtk reindex\n"
                     "  dtk reindex --stdout | diff - INDEX.md\n"

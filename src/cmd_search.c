@@ -5,6 +5,7 @@
 #include "dtk/json.h"
 #include "dtk/kb.h"
 #include "dtk/search.h"
+#include "dtk/similar.h"
 #include "dtk/view.h"
 
 #include <stdlib.h>
@@ -201,11 +202,30 @@ struct filter {
 	int confidence; /* -1: any */
 	const char *on; /* the highlighting, NULL when none */
 	int retired;    /* retired entries shown too */
+	int alts;       /* the words' alternatives are set */
 };
+
+/* Gives each word of s the words it also takes in kb (dtk_similar_equivalents). */
+static void S_alts(struct dtk_search *s, const struct dtk_kb *kb)
+{
+	size_t n, k, na;
+	const char *const *words = dtk_search_words(s, &n);
+	char **alts;
+
+	for (k = 0; k < n; k++) {
+		na = dtk_similar_equivalents(&alts, kb, words[k]);
+		dtk_search_set_alts(s, k, (const char *const *)alts, na);
+		dtk_strv_free(alts, na);
+	}
+}
 
 static void S_prepare(void *arg, const struct dtk_kb *kb)
 {
 	struct filter *f = arg;
+	if (!f->alts) {
+		S_alts(f->s, kb);
+		f->alts = 1;
+	}
 	dtk_search_prepare(f->s, kb);
 }
 
@@ -249,7 +269,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_search_hit *hits = NULL;
-	struct filter f = {NULL, NULL, -1, NULL, 0};
+	struct filter f = {NULL, NULL, -1, NULL, 0, 0};
 	/* titles and claims are borrowed: only the hits' are kept */
 	struct dtk_kb_filter kf = {S_prepare, S_keep, S_loaded, &f, 1};
 	struct dtk_kb *kb = NULL;
@@ -279,6 +299,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		dtk_search_set_show(f.s, S_show, &f);
 	}
 	if (dtk_cmd_held(ctx, &kb) == 0) { /* dtk mcp: the base it holds */
+		S_alts(f.s, kb);
 		dtk_search_base(f.s, kb, o.node);
 		rc = 0;
 	} else {
@@ -325,8 +346,11 @@ const struct dtk_cmd dtk_cmd_search = {
         .help = "\nEntries whose id, title, claim or source titles hold every word, compared\n"
                 "after Unicode normalization (NFKC) and case folding: 'ncclcommsplit' finds\n"
                 "ncclCommSplit, 'ＮＣＣＬ' finds NCCL; each word is a substring, so Chinese\n"
-                "or Japanese need no spaces. Ranked: more words in the title first, then\n"
-                "more in the claim, then confidence (high first), then freshness (newest\n"
+                "or Japanese need no spaces. A word also takes its English stem and the\n"
+                "words the glossary (and insights/_glossary.yaml) makes the same term\n"
+                "('长上下文' finds 'context'), and the name of the entry's category.\n"
+                "Ranked: more words as given first, then more in the title, then more in\n"
+                "the claim, then confidence (high first), then freshness (newest\n"
                 "first), then listing order. text: id, confidence, freshness date and\n"
                 "title, then the claim, the words highlighted on a terminal (unless\n"
                 "NO_COLOR is set); json, jsonl, ids as 'dtk list'. Exit 0 with hits, 1\n"

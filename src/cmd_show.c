@@ -12,6 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The most bytes of entries a page of a node's JSON holds for dtk mcp
+ * (docs/agents.md): a tools/call response line, which holds it twice
+ * (structuredContent and text), stays about 16 KB. */
+#define DTK_SHOW_PAGE_BYTES 6144
+
 struct style {
 	const char *bold, *dim, *green, *yellow, *reset;
 };
@@ -168,11 +173,22 @@ static void S_text_inbound(FILE *f, const struct dtk_link *all, size_t n_all,
 	free(links);
 }
 
+/* Prints entry e on one line: id, confidence, title (--compact). */
+static void S_text_compact(FILE *f, const struct dtk_kb *kb, const struct dtk_entry *e,
+                           const struct style *st)
+{
+	fprintf(f, "%s%s%s  %s%s  %s\n", st->bold, e->id, st->reset,
+	        dtk_confidence_names[e->confidence],
+	        dtk_entry_is_candidate(kb, e) ? " (candidate)" : "", dtk_esc(e->title));
+}
+
+/* limit: the entries printed (0: all); compact: each on one line */
 static void S_text_node(FILE *f, const struct dtk_kb *kb, const struct dtk_node *node,
-                        const struct style *st)
+                        const struct style *st, size_t limit, int compact)
 {
 	struct dtk_link *all;
 	size_t i, n_all = dtk_links_into(&all, kb, node->name);
+	size_t shown = limit && limit < node->n_entries ? limit : node->n_entries;
 
 	fprintf(f, "%s%s%s", st->bold, node->name, st->reset);
 	if (node->category >= 0)
@@ -184,10 +200,21 @@ static void S_text_node(FILE *f, const struct dtk_kb *kb, const struct dtk_node 
 		S_text_lines(f, node->stance, 2);
 	} else
 		fprintf(f, "stance: —\n");
-	for (i = 0; i < node->n_entries; i++) {
-		fputc('\n', f);
-		S_text_entry(f, kb, &node->entries[i], all, n_all, st);
+	for (i = 0; i < shown; i++) {
+		if (!compact || !i)
+			fputc('\n', f);
+		if (compact)
+			S_text_compact(f, kb, &node->entries[i], st);
+		else
+			S_text_entry(f, kb, &node->entries[i], all, n_all, st);
 	}
+	if (shown < node->n_entries)
+		fprintf(f, "\n%zu more entr%s not printed (--limit %zu of %zu)\n",
+		        node->n_entries - shown, node->n_entries - shown == 1 ? "y" : "ies", limit,
+		        node->n_entries);
+	if (compact && shown)
+		fprintf(f, "%sclaims not printed: dtk show <entry-id> prints an entry whole%s\n",
+		        st->dim, st->reset);
 	S_text_inbound(f, all, n_all, node);
 	free(all);
 }
@@ -246,8 +273,10 @@ static const struct style *S_pick_style(const struct dtk_ctx *ctx, const char *w
 	return dtk_cmd_use_color(ctx, k) ? &S_color : &S_plain;
 }
 
+/* limit, compact: a node's entries (--limit, --compact) */
 static int S_print(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *node_name,
-                   const char *name, int is_entry, int json, const char *color)
+                   const char *name, int is_entry, int json, const char *color, size_t limit,
+                   int compact)
 {
 	const struct dtk_node *node = dtk_kb_node(kb, node_name);
 	const struct dtk_entry *e = NULL;
@@ -267,9 +296,10 @@ static int S_print(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *nod
 			n = dtk_links_to(&links, kb, e->id, NULL);
 			dtk_view_entry_json_links(&j, kb, e, links, n);
 			free(links);
-		} else
-			dtk_view_node_json(&j, kb, node, ctx->page ? ctx->page->offset : 0,
-			                   ctx->page ? ctx->page->size : 0);
+		} else /* a page for dtk mcp: at most DTK_SHOW_PAGE_BYTES of entries */
+			dtk_view_node_page(&j, kb, node, ctx->page ? ctx->page->offset : 0,
+			                   ctx->page ? ctx->page->size : limit, compact,
+			                   ctx->page ? DTK_SHOW_PAGE_BYTES : 0);
 		fputs(dtk_buf_cstr(&b), ctx->out);
 		dtk_buf_release(&b);
 	} else if (e) {
@@ -277,7 +307,7 @@ static int S_print(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *nod
 		S_text_entry(ctx->out, kb, e, links, n, S_pick_style(ctx, color));
 		free(links);
 	} else {
-		S_text_node(ctx->out, kb, node, S_pick_style(ctx, color));
+		S_text_node(ctx->out, kb, node, S_pick_style(ctx, color), limit, compact);
 	}
 	return DTK_EXIT_OK;
 }
@@ -290,6 +320,11 @@ static const struct dtk_opt S_opts[] = {
          .help = "json is the stable shape for agents\n(docs/commands.md)"},
         {"color", 'c', DTK_OPT_CHOICE, .choices = dtk_color_names, .n_choices = 3,
          .help = "colour on a terminal unless NO_COLOR is set (auto),\nalways or never"},
+        {"limit", 'l', DTK_OPT_INT, .arg = "N",
+         .help = "a node's first N entries only, saying how many\nare not printed"},
+        {"compact", 'C', DTK_OPT_FLAG,
+         .help = "a node's entries as id, confidence and title only\n(dtk show <entry-id> "
+                 "prints one whole)"},
         {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
@@ -311,7 +346,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	rc = dtk_cmd_load(ctx, "show", &kb, DTK_KB_ONE_NODE | DTK_KB_LINKED, node);
 	if (rc == DTK_EXIT_OK) {
 		dtk_cmd_pager(ctx);
-		rc = S_print(ctx, kb, node, name, is_entry, json, color);
+		rc = S_print(ctx, kb, node, name, is_entry, json, color,
+		             (size_t)dtk_args_int(a, 'l', 0), dtk_args_has(a, 'C') > 0);
 	}
 	dtk_cmd_unload(ctx, kb);
 	free(node);
@@ -320,7 +356,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 
 const struct dtk_cmd dtk_cmd_show = {
         .name = "show",
-        .usage = "dtk show [--format text|json] [--color auto|always|never] <node|entry-id>",
+        .usage = "dtk show [--format text|json] [--color auto|always|never] [--limit N]\n"
+                 "                [--compact] <node|entry-id>",
         .summary = "print one node or one entry",
         .help = "\nPrints a node (stance, bloom, every entry) or one entry (claim, confidence,\n"
                 "dates, sources by title, verified_by, relations with titles) and what\n"

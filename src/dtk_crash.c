@@ -4,7 +4,9 @@
  * (tests/CMakeLists.txt) links this file again, compiled with
  * DTK_CRASH_POINTS, whose definition the linker then takes instead of the
  * library's. The same for dtk_fault_point (DTK_FAULT_AT), which makes a
- * system call that dtk guards with it fail.
+ * system call that dtk guards with it fail. With DTK_CRASH_RUN set, a crash
+ * point runs that shell command there instead of killing dtk (a test that
+ * changes the files under a run, at a known moment).
  */
 #include "dtk/dtk.h"
 
@@ -26,8 +28,14 @@ void dtk_crash_point(const char *name)
 	n = colon ? (size_t)(colon - at) : strlen(at);
 	if (strlen(name) != n || strncmp(at, name, n))
 		return;
-	if (++calls == (colon ? atol(colon + 1) : 1))
-		raise(SIGKILL);
+	if (++calls != (colon ? atol(colon + 1) : 1))
+		return;
+	if (getenv("DTK_CRASH_RUN")) {
+		if (system(getenv("DTK_CRASH_RUN")) != 0)
+			abort();
+		return;
+	}
+	raise(SIGKILL);
 }
 
 int dtk_fault_point(const char *name, const char *path)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -322,6 +323,37 @@ done:
 	return rc;
 }
 
+/* Sets the error as git says it when the nearest .git above root, or the
+ * directory holding it, belongs to another user: libgit2 refuses such a
+ * repository too (GIT_EOWNER, or GIT_ENOTFOUND in 1.5 when no
+ * safe.directory is set at all). Returns 1 when it did, else 0. */
+static int S_dubious(const char *root)
+{
+	char *dir = realpath(root, NULL), *dot, *slash;
+	struct stat st, top;
+	int rc = 0, found = 0;
+
+	while (dir && !found) {
+		dot = dtk_path_join(dir, ".git");
+		found = lstat(dot, &st) == 0;
+		free(dot);
+		if (found && stat(dir, &top) == 0 &&
+		    (st.st_uid != geteuid() || top.st_uid != geteuid())) {
+			dtk_error("detected dubious ownership in repository at '%s' (another user "
+			          "owns it; git refuses it too); if you trust it, run: git config "
+			          "--global --add safe.directory %s",
+			          dir, dir);
+			rc = 1;
+		}
+		slash = strrchr(dir, '/');
+		if (!slash || slash == dir)
+			break;
+		*slash = '\0';
+	}
+	free(dir);
+	return rc;
+}
+
 int dtk_gitenv_open(git_repository **out, const char *root)
 {
 	const char *gitdir = S_env("GIT_DIR"), *wt = S_env("GIT_WORK_TREE");
@@ -339,7 +371,7 @@ int dtk_gitenv_open(git_repository **out, const char *root)
 		free(dir);
 	} else {
 		rc = git_repository_open_ext(&repo, root, 0, getenv("GIT_CEILING_DIRECTORIES"));
-		if (rc < 0)
+		if (rc < 0 && !S_dubious(root))
 			dtk_error("%s is not inside a git work tree", root);
 	}
 	if (rc < 0)

@@ -8,10 +8,27 @@
 #include "dtk/nodesum.h"
 #include "lang.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define N_SLOTS(a) (sizeof(a) / sizeof(*(a)))
+
+/* The tiers of a page over its budget (docs/index-format.md, "The budget"),
+ * each adding to those before it: lists of ids become a count and the
+ * command that lists them; hotspots a count; the open contradictions and
+ * the gaps a count; stances are cut; the node tables move to index/; the
+ * list of those pages becomes one paragraph. */
+enum { S_FULL, S_IDS, S_HOTSPOTS, S_LISTS, S_STANCES, S_PAGES, S_INLINE };
+#define S_STANCE_CHARS 60
+
+/* How INDEX.md is rendered: its tier; at S_PAGES, the pages its node
+ * tables went to. */
+struct S_fit {
+	int tier;
+	const struct dtk_index_pages *pages;
+	const unsigned char *kept; /* S_PAGES: 1 for a category whose table stays */
+};
 
 /* Formats a number for a slot into buf. */
 static const char *S_num(char buf[32], long n)
@@ -37,7 +54,7 @@ static void S_item_n(struct dtk_md *md, const char *tpl, long n, const char *ext
 }
 
 static void S_status(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
-                     const struct dtk_stats *st)
+                     const struct dtk_stats *st, int tier)
 {
 	struct dtk_buf high = DTK_BUF_INIT;
 	char date[11], u[32], c[32], kk[32];
@@ -49,7 +66,7 @@ static void S_status(struct dtk_md *md, const struct dtk_kb *kb, const struct dt
 	S_item_n(md, L->st_nodes, (long)st->nodes, NULL);
 	S_item_n(md, L->st_with, (long)st->nodes_with_entries, NULL);
 	S_item_n(md, L->st_entries, (long)st->entries, NULL);
-	for (i = 0; i < kb->n_nodes; i++) { /* nodes in category order, entries in file order */
+	for (i = 0; i < kb->n_nodes && tier < S_IDS; i++) { /* category order, file order */
 		const char *p = kb->nodes[i]->sum->highs;
 		for (k = 0; k < kb->nodes[i]->sum->high; k++) {
 			dtk_buf_puts(&high, n++ ? L->sep : L->lpar);
@@ -58,6 +75,8 @@ static void S_status(struct dtk_md *md, const struct dtk_kb *kb, const struct dt
 	}
 	if (n)
 		dtk_buf_puts(&high, L->rpar);
+	else if (st->high)
+		dtk_buf_puts(&high, L->cut_high);
 	S_item_n(md, L->st_high, (long)st->high, dtk_buf_cstr(&high));
 	{
 		struct dtk_md_slot s[] = {
@@ -118,42 +137,197 @@ static void S_node_name(struct dtk_md *md, const char *name, int links)
 	dtk_buf_release(&url);
 }
 
-static void S_nodes(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L, int links)
+/* Returns the length of the first k characters of s (UTF-8); all of s when
+ * it has no more than k. */
+static size_t S_chars(const char *s, size_t k)
 {
-	size_t c, i;
+	size_t i = 0;
+
+	for (; s[i] && k; k--)
+		for (i++; ((unsigned char)s[i] & 0xc0) == 0x80; i++)
+			;
+	return i;
+}
+
+/* Returns 1 when the stance of node is cut at tier. */
+static int S_cut(const struct dtk_node *node, int tier)
+{
+	return tier >= S_STANCES && node->stance &&
+	       node->stance[S_chars(node->stance, S_STANCE_CHARS)];
+}
+
+/* Adds the row of node to the table at the cursor; its stance cut at tier. */
+static void S_row(struct dtk_md *md, const struct dtk_node *node, const struct dtk_lang *L,
+                  int links, int tier)
+{
 	char count[32];
 
-	S_heading(md, 2, L->node_index);
-	for (c = 0; c < kb->n_categories; c++) {
-		S_heading(md, 3, kb->categories[c].name);
-		if (!kb->categories[c].n_nodes) { /* no table of no rows */
-			dtk_md_paragraph(md);
-			dtk_md_text(md, L->nodes_none);
-			dtk_md_close(md);
-			continue;
+	dtk_md_row(md, 0);
+	S_node_name(md, node->name, links);
+	S_cell_text(md, dtk_bloom_names[node->bloom]);
+	S_cell_text(md, S_num(count, (long)dtk_node_live(node)));
+	dtk_md_cell(md);
+	if (!node->stance) {
+		dtk_md_text(md, "—");
+	} else {
+		if (!dtk_node_has_high(node))
+			dtk_md_text(md, L->tentative);
+		if (S_cut(node, tier)) {
+			char *cut =
+			        dtk_xstrndup(node->stance, S_chars(node->stance, S_STANCE_CHARS));
+			dtk_md_plain(md, cut);
+			dtk_md_text(md, "…");
+			free(cut);
+		} else {
+			dtk_md_plain(md, node->stance);
 		}
-		S_table_head(md, L->node_cols);
-		for (i = 0; i < kb->n_nodes; i++) {
-			const struct dtk_node *node = kb->nodes[i];
-			if (node->category != (int)c)
-				continue;
-			dtk_md_row(md, 0);
-			S_node_name(md, node->name, links);
-			S_cell_text(md, dtk_bloom_names[node->bloom]);
-			S_cell_text(md, S_num(count, (long)dtk_node_live(node)));
-			dtk_md_cell(md);
-			if (!node->stance) {
-				dtk_md_text(md, "—");
-			} else {
-				if (!dtk_node_has_high(node))
-					dtk_md_text(md, L->tentative);
-				dtk_md_plain(md, node->stance);
-			}
-			dtk_md_close(md);
-			dtk_md_close(md);
-		}
+	}
+	dtk_md_close(md);
+	dtk_md_close(md);
+}
+
+/* Adds the paragraph that says how many stances of nodes[0..n) are cut,
+ * when any is. */
+static void S_cut_note(struct dtk_md *md, const struct dtk_node *const *nodes, size_t n,
+                       const struct dtk_lang *L, int tier)
+{
+	char num[32], k[32];
+	size_t i, cut = 0;
+
+	for (i = 0; i < n; i++)
+		cut += (size_t)S_cut(nodes[i], tier);
+	if (!cut)
+		return;
+	{
+		struct dtk_md_slot s[] = {{"n", S_num(num, (long)cut), 0},
+		                          {"k", S_num(k, S_STANCE_CHARS), 0}};
+		dtk_md_paragraph(md);
+		dtk_md_fill(md, L->cut_stances, s, N_SLOTS(s));
 		dtk_md_close(md);
 	}
+}
+
+/* Adds an item of the list of pages: a link to rel (NULL: the name of a
+ * category without a page) and the count n; inline: in the paragraph
+ * (S_INLINE), after a separator unless first. */
+static void S_page_item(struct dtk_md *md, const struct dtk_lang *L, const char *rel,
+                        const char *label, size_t n, int inline_, int first)
+{
+	char num[32];
+	struct dtk_md_slot s[] = {{"n", S_num(num, (long)n), 0}};
+
+	if (!inline_)
+		dtk_md_item(md);
+	else if (!first)
+		dtk_md_text(md, L->sep);
+	if (rel)
+		dtk_md_link(md, rel, label);
+	else
+		dtk_md_plain(md, label);
+	if (inline_)
+		dtk_md_textf(md, " %s", num);
+	else
+		dtk_md_fill(md, L->page_item, s, N_SLOTS(s));
+	if (!inline_)
+		dtk_md_close(md);
+}
+
+/* Adds the list of the generated pages (S_PAGES; S_INLINE: as one
+ * paragraph). */
+static void S_page_list(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
+                        const struct S_fit *f, size_t moved)
+{
+	const struct dtk_index_pages *p = f->pages;
+	int inline_ = f->tier >= S_INLINE, first = 1;
+	char num[32];
+	size_t c, i = 0;
+
+	{
+		struct dtk_md_slot s[] = {{"n", S_num(num, (long)moved), 0}};
+		dtk_md_paragraph(md);
+		dtk_md_fill(md, L->pages_intro, s, N_SLOTS(s));
+		dtk_md_close(md);
+	}
+	if (inline_)
+		dtk_md_paragraph(md);
+	else
+		dtk_md_list(md);
+	for (c = 0; c < kb->n_categories; c++) {
+		if (f->kept && f->kept[c]) {
+			while (i < p->n && p->v[i].category == c)
+				i++;
+			continue;
+		}
+		if (i == p->n || p->v[i].category != c) { /* a category without a node */
+			S_page_item(md, L, NULL, kb->categories[c].name, 0, inline_, first);
+			first = 0;
+		}
+		for (; i < p->n && p->v[i].category == c; i++) {
+			struct dtk_buf label = DTK_BUF_INIT;
+			dtk_buf_puts(&label, kb->categories[c].name);
+			if (p->v[i].first || (i + 1 < p->n && p->v[i + 1].category == c))
+				dtk_buf_printf(&label, " %zu", p->v[i].part);
+			S_page_item(md, L, p->v[i].rel, dtk_buf_cstr(&label), p->v[i].n, inline_,
+			            first);
+			first = 0;
+			dtk_buf_release(&label);
+		}
+	}
+	if (inline_)
+		dtk_md_text(md, L->stop);
+	dtk_md_close(md);
+}
+
+/* Returns the nodes of category c in order (malloc'd, the caller frees;
+ * *n of them). */
+static const struct dtk_node **S_category_nodes(const struct dtk_kb *kb, size_t c, size_t *n)
+{
+	const struct dtk_node **v = dtk_xcalloc(kb->n_nodes + 1, sizeof(*v));
+	size_t i;
+
+	for (*n = i = 0; i < kb->n_nodes; i++)
+		if (kb->nodes[i]->category == (int)c)
+			v[(*n)++] = kb->nodes[i];
+	return v;
+}
+
+/* Adds the heading and table of category c. */
+static void S_category(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
+                       size_t c, int links, int tier)
+{
+	size_t i;
+
+	S_heading(md, 3, kb->categories[c].name);
+	if (!kb->categories[c].n_nodes) { /* no table of no rows */
+		dtk_md_paragraph(md);
+		dtk_md_text(md, L->nodes_none);
+		dtk_md_close(md);
+		return;
+	}
+	S_table_head(md, L->node_cols);
+	for (i = 0; i < kb->n_nodes; i++)
+		if (kb->nodes[i]->category == (int)c)
+			S_row(md, kb->nodes[i], L, links, tier);
+	dtk_md_close(md);
+}
+
+static void S_nodes(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L, int links,
+                    const struct S_fit *f)
+{
+	const struct dtk_node **shown = dtk_xcalloc(kb->n_nodes + 1, sizeof(*shown));
+	size_t c, i, n = 0;
+
+	S_heading(md, 2, L->node_index);
+	for (c = 0; c < kb->n_categories; c++)
+		if (f->tier < S_PAGES || (f->kept && f->kept[c]))
+			S_category(md, kb, L, c, links, f->tier);
+	for (i = 0; i < kb->n_nodes; i++)
+		if (f->tier < S_PAGES || (f->kept && f->kept[kb->nodes[i]->category]))
+			shown[n++] = kb->nodes[i];
+	S_cut_note(md, shown, n, L, f->tier);
+	if (f->tier >= S_PAGES && n < kb->n_nodes)
+		S_page_list(md, kb, L, f, kb->n_nodes - n);
+	free(shown);
 }
 
 /* Appends the distinct domains (part 0) or the nodes (part 1) of links. */
@@ -176,8 +350,9 @@ static void S_link_parts(struct dtk_buf *b, const struct dtk_hotspot *h, int par
 }
 
 static void S_hotspots(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
-                       int links)
+                       int links, int tier)
 {
+	char num[32];
 	size_t i;
 	int part;
 
@@ -188,6 +363,13 @@ static void S_hotspots(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 	if (!kb->n_hotspots) { /* no table of no rows */
 		dtk_md_paragraph(md);
 		dtk_md_text(md, L->hotspots_none);
+		dtk_md_close(md);
+		return;
+	}
+	if (tier >= S_HOTSPOTS) {
+		struct dtk_md_slot s[] = {{"n", S_num(num, (long)kb->n_hotspots), 0}};
+		dtk_md_paragraph(md);
+		dtk_md_fill(md, L->cut_hotspots, s, N_SLOTS(s));
 		dtk_md_close(md);
 		return;
 	}
@@ -210,8 +392,26 @@ static void S_hotspots(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 	dtk_md_close(md);
 }
 
+/* Puts in b, when n > 0, the count of a list left out (S_IDS). */
+static void S_cut_list(struct dtk_buf *b, const struct dtk_lang *L, size_t n)
+{
+	const char *p;
+
+	b->len = 0;
+	if (!n)
+		return;
+	for (p = L->cut_list; *p; p++)
+		if (!strncmp(p, "{n}", 3)) {
+			dtk_buf_printf(b, "%zu", n);
+			p += 2;
+		} else {
+			dtk_buf_putc(b, *p);
+		}
+}
+
 /* The review paragraph of a record (spec section 5). */
-static void S_review(struct dtk_md *md, const struct dtk_record *r, const struct dtk_lang *L)
+static void S_review(struct dtk_md *md, const struct dtk_record *r, const struct dtk_lang *L,
+                     int tier)
 {
 	struct dtk_buf pairs = DTK_BUF_INIT, cross = DTK_BUF_INIT, note = DTK_BUF_INIT;
 	char date[11], nn[32], np[32], nk[32], nt[32], nc[32];
@@ -229,6 +429,10 @@ static void S_review(struct dtk_md *md, const struct dtk_record *r, const struct
 		dtk_buf_printf(&cross, "%s%s", i ? L->sep : L->lpar, r->cross_pairs[i]);
 	if (r->n_cross_pairs)
 		dtk_buf_puts(&cross, L->rpar);
+	if (tier >= S_IDS) { /* each list a count and where it is */
+		S_cut_list(&pairs, L, r->n_pairs);
+		S_cut_list(&cross, L, r->n_cross_pairs);
+	}
 	if (r->review_note) {
 		dtk_buf_puts(&note, L->review_note);
 		dtk_buf_puts(&note, r->review_note);
@@ -302,7 +506,8 @@ static size_t S_each_open(struct dtk_md *md, const struct dtk_kb *kb, const stru
 	return n;
 }
 
-static void S_contradictions(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L)
+static void S_contradictions(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
+                             int tier)
 {
 	const struct dtk_record *last = kb->n_records ? &kb->records[kb->n_records - 1] : NULL;
 	size_t open;
@@ -310,15 +515,16 @@ static void S_contradictions(struct dtk_md *md, const struct dtk_kb *kb, const s
 
 	S_heading(md, 2, L->contradictions);
 	if (last && last->has_review)
-		S_review(md, last, L);
+		S_review(md, last, L, tier);
 	open = S_each_open(md, kb, L, 0);
 	{
 		struct dtk_md_slot s[] = {{"n", S_num(num, (long)open), 0}};
 		dtk_md_paragraph(md);
-		dtk_md_fill(md, L->open_count, s, N_SLOTS(s));
+		dtk_md_fill(md, open && tier >= S_LISTS ? L->cut_opens : L->open_count, s,
+		            N_SLOTS(s));
 		dtk_md_close(md);
 	}
-	if (!open)
+	if (!open || tier >= S_LISTS)
 		return;
 	dtk_md_list(md);
 	S_each_open(md, kb, L, 1);
@@ -396,10 +602,11 @@ static size_t S_candidates(struct dtk_md *md, const struct dtk_kb *kb, const str
 /* keep: where the runs made go until the page is finished; NULL for the
  * HTML export (whose candidates are text) */
 static void S_gaps(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
-                   struct dtk_arena *keep)
+                   struct dtk_arena *keep, int tier)
 {
 	struct dtk_buf names = DTK_BUF_INIT;
-	char num[32];
+	char num[32], g[32];
+	int lists = tier >= S_LISTS && kb->n_gaps;
 	size_t i, n = 0;
 
 	S_heading(md, 2, L->gaps);
@@ -407,16 +614,25 @@ static void S_gaps(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_
 		if (kb->nodes[i]->bloom <= DTK_BLOOM_REMEMBER && !dtk_node_live(kb->nodes[i]))
 			dtk_buf_printf(&names, "%s%s", n++ ? L->sep : L->gaps_names,
 			               kb->nodes[i]->name);
+	if (n && tier >= S_IDS) {
+		names.len = 0;
+		dtk_buf_puts(&names, L->cut_gap_nodes);
+	}
 	{
 		struct dtk_md_slot s[] = {{"n", S_num(num, (long)n), 0},
-		                          {"names", dtk_buf_cstr(&names), 0}};
+		                          {"names", dtk_buf_cstr(&names), 0},
+		                          {"g", S_num(g, (long)kb->n_gaps), 0}};
 		dtk_md_paragraph(md);
 		/* "below:" only when a list follows */
-		dtk_md_fill(md, kb->n_gaps ? L->gaps_intro : L->gaps_intro_none, s, N_SLOTS(s));
+		dtk_md_fill(md,
+		            lists        ? L->cut_gaps
+		            : kb->n_gaps ? L->gaps_intro
+		                         : L->gaps_intro_none,
+		            s, N_SLOTS(s));
 		dtk_md_close(md);
 	}
 	dtk_buf_release(&names);
-	if (kb->n_gaps) {
+	if (kb->n_gaps && !lists) {
 		dtk_md_list(md);
 		for (i = 0; i < kb->n_gaps; i++) {
 			struct dtk_md_slot s[] = {{"id", kb->gaps[i].flagged_by.id, 0}};
@@ -432,6 +648,18 @@ static void S_gaps(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_
 		struct dtk_md_slot s[] = {{"k", S_num(num, kb->high_min_verified - 1), 0}};
 		dtk_md_paragraph(md);
 		dtk_md_fill(md, L->candidates, s, N_SLOTS(s));
+	}
+	if (tier >= S_IDS) {
+		for (i = n = 0; i < kb->n_nodes; i++)
+			n += kb->nodes[i]->sum->n_cands;
+		if (n) {
+			struct dtk_md_slot s[] = {{"n", S_num(num, (long)n), 0}};
+			dtk_md_fill(md, L->cut_cands, s, N_SLOTS(s));
+		} else {
+			dtk_md_text(md, L->candidates_none);
+		}
+		dtk_md_close(md);
+		return;
 	}
 	n = keep ? S_candidates(md, kb, L, keep) : S_candidates_text(md, kb, L);
 	dtk_md_text(md, n ? L->stop : L->candidates_none);
@@ -496,8 +724,9 @@ static void S_last_run(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 }
 
 /* Builds INDEX.md's document in md; links: node names link to their pages
- * (the HTML export); keep: see S_gaps. */
-static void S_build(struct dtk_md *md, const struct dtk_kb *kb, int links, struct dtk_arena *keep)
+ * (the HTML export); keep: see S_gaps; f: the tier. */
+static void S_build(struct dtk_md *md, const struct dtk_kb *kb, int links, struct dtk_arena *keep,
+                    const struct S_fit *f)
 {
 	const struct dtk_lang *L = kb->lang_en ? &dtk_lang_en : &dtk_lang_zh;
 	struct dtk_stats st;
@@ -507,25 +736,361 @@ static void S_build(struct dtk_md *md, const struct dtk_kb *kb, int links, struc
 	dtk_md_paragraph(md);
 	dtk_md_plain(md, kb->description);
 	dtk_md_close(md);
-	S_status(md, kb, L, &st);
-	S_nodes(md, kb, L, links);
-	S_hotspots(md, kb, L, links);
-	S_contradictions(md, kb, L);
-	S_gaps(md, kb, L, keep);
+	S_status(md, kb, L, &st, f->tier);
+	S_nodes(md, kb, L, links, f);
+	S_hotspots(md, kb, L, links, f->tier);
+	S_contradictions(md, kb, L, f->tier);
+	S_gaps(md, kb, L, keep, f->tier);
 	S_last_run(md, kb, L);
+}
+
+/* Returns how many lines (line feeds) s[0..len) holds. */
+static size_t S_lines(const char *s, size_t len)
+{
+	size_t n = 0;
+	const char *p = s, *end = s + len;
+
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL && ++p)
+		n++;
+	return n;
+}
+
+/* A dtk_write_fn keeping the text, failing once it is over its budget. */
+struct S_bounded {
+	struct dtk_buf b;
+	size_t max_bytes, max_lines, lines;
+};
+
+static int S_bounded_write(void *arg, const char *s, size_t len)
+{
+	struct S_bounded *w = arg;
+
+	dtk_buf_put(&w->b, s, len);
+	w->lines += S_lines(s, len);
+	return w->b.len > w->max_bytes || w->lines > w->max_lines ? -1 : 0;
+}
+
+/* Renders INDEX.md at f into w->b; returns 1 when it is within w's budget. */
+static int S_render_fit(struct S_bounded *w, const struct dtk_kb *kb, struct dtk_arena *keep,
+                        const struct S_fit *f)
+{
+	struct dtk_md *md = dtk_md_new_stream(S_bounded_write, w);
+	int rc;
+
+	w->b.len = w->lines = 0;
+	S_build(md, kb, 0, keep, f);
+	rc = dtk_md_finish(md);
+	dtk_md_free(md);
+	return rc == 0;
+}
+
+/* Puts in b the slug of category c (docs/index-format.md): the ASCII
+ * letters (lowercased) and digits of its name, each run of other bytes one
+ * '-', none at either end, at most 40; a name that gives none, or gives the
+ * slug of another category, adds its FNV-1a hash as 8 hex digits (after a
+ * '-' when there is a slug). */
+static void S_slug(struct dtk_buf *b, const struct dtk_kb *kb, size_t c, int hash)
+{
+	const unsigned char *p = (const unsigned char *)kb->categories[c].name;
+	uint32_t h = 2166136261u;
+	size_t o;
+	int dash = 0;
+
+	b->len = 0;
+	for (; *p; p++) {
+		h = (h ^ *p) * 16777619u;
+		if (((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z') || (*p >= '0' && *p <= '9')) {
+			if (dash && b->len && b->len < 40)
+				dtk_buf_putc(b, '-');
+			if (b->len < 40)
+				dtk_buf_putc(b, (char)(*p >= 'A' && *p <= 'Z' ? *p | 0x20 : *p));
+			dash = 0;
+		} else {
+			dash = 1;
+		}
+	}
+	for (o = 0; hash == 1 && b->len && o < kb->n_categories; o++) {
+		struct dtk_buf other = DTK_BUF_INIT;
+		if (o != c) {
+			S_slug(&other, kb, o, 0);
+			if (other.len == b->len && !memcmp(other.ptr, b->ptr, b->len))
+				hash = 2;
+		}
+		dtk_buf_release(&other);
+	}
+	if (hash && (!b->len || hash == 2))
+		dtk_buf_printf(b, "%s%08x", b->len ? "-" : "", (unsigned)h);
+	dtk_buf_cstr(b);
+}
+
+/* Renders the generated page of nodes[first..first+n) of category c, its
+ * part k of m (of total nodes); returns it malloc'd (the caller frees). */
+static char *S_page_text(const struct dtk_kb *kb, const struct dtk_lang *L, size_t c,
+                         const struct dtk_node **nodes, size_t first, size_t n, size_t total,
+                         size_t k, size_t m)
+{
+	struct dtk_md *md = dtk_md_new();
+	char from[32], to[32], nn[32], kk[32], mm[32], *text;
+	const char *name = kb->categories[c].name;
+	struct dtk_md_slot t[] = {{"title", kb->title, 1}, {"category", name, 1}};
+	struct dtk_md_slot s[] = {{"category", name, 1},
+	                          {"from", S_num(from, (long)first + 1), 0},
+	                          {"to", S_num(to, (long)(first + n)), 0},
+	                          {"n", S_num(nn, (long)total), 0},
+	                          {"k", S_num(kk, (long)k), 0},
+	                          {"m", S_num(mm, (long)m), 0}};
+	size_t i;
+
+	dtk_md_heading(md, 1);
+	dtk_md_fill(md, L->page_title, t, N_SLOTS(t));
+	dtk_md_close(md);
+	dtk_md_paragraph(md);
+	dtk_md_fill(md, L->page_intro, s, N_SLOTS(s));
+	dtk_md_link(md, "../" DTK_INDEX_FILE, DTK_INDEX_FILE);
+	dtk_md_text(md, L->stop);
+	dtk_md_close(md);
+	S_table_head(md, L->node_cols);
+	for (i = first; i < first + n; i++)
+		S_row(md, nodes[i], L, 0, S_PAGES);
+	dtk_md_close(md);
+	S_cut_note(md, nodes + first, n, L, S_PAGES);
+	text = dtk_md_render(md);
+	dtk_md_free(md);
+	return text;
+}
+
+/* Adds a page of p. */
+static void S_page_add(struct dtk_index_pages *p, const struct dtk_buf *slug, size_t c, size_t part,
+                       size_t first, size_t n)
+{
+	struct dtk_index_page *g;
+	struct dtk_buf rel = DTK_BUF_INIT;
+
+	p->v = dtk_xrealloc(p->v, (p->n + 1) * sizeof(*p->v));
+	g = &p->v[p->n++];
+	memset(g, 0, sizeof(*g));
+	dtk_buf_printf(&rel, "%s/%s", DTK_INDEX_PAGES_DIR, slug->ptr);
+	if (part > 1)
+		dtk_buf_printf(&rel, ".%zu", part);
+	dtk_buf_puts(&rel, ".md");
+	g->rel = dtk_buf_detach(&rel);
+	g->category = c;
+	g->part = part;
+	g->first = first;
+	g->n = n;
+}
+
+/* Says in p->over (when nothing did yet) that the page rel of text[0..len)
+ * is over the budget of kb. */
+static void S_over(struct dtk_index_pages *p, const struct dtk_kb *kb, const char *rel,
+                   const char *text, size_t len)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	size_t lines = S_lines(text, len);
+
+	if (p->over || (len <= (size_t)kb->index_max_bytes && lines <= (size_t)kb->index_max_lines))
+		return;
+	dtk_buf_printf(&b,
+	               "%s is over its budget with every tier applied (%zu bytes, %zu lines; "
+	               "policy.index_max_bytes %ld, index_max_lines %ld): raise the budget in "
+	               "insights/_domain.yaml or split the base",
+	               rel, len, lines, kb->index_max_bytes, kb->index_max_lines);
+	p->over = dtk_buf_detach(&b);
+}
+
+/* Splits the node table of category c into pages within kb's budget, adds
+ * them to p and renders them. */
+static void S_category_pages(struct dtk_index_pages *p, const struct dtk_kb *kb,
+                             const struct dtk_lang *L, size_t c)
+{
+	struct dtk_buf slug = DTK_BUF_INIT;
+	size_t n, i, head, head_lines, at, bytes = 0, lines = 0, first = 0, part = 1, from = p->n;
+	const struct dtk_node **nodes = S_category_nodes(kb, c, &n);
+	char *table, *note, *row, *text;
+	struct dtk_md *md, *md_note;
+
+	if (!n) {
+		free(nodes);
+		return;
+	}
+	/* each row is one line of the table rendered whole */
+	md = dtk_md_new();
+	S_table_head(md, L->node_cols);
+	for (i = 0; i < n; i++)
+		S_row(md, nodes[i], L, 0, S_PAGES);
+	dtk_md_close(md);
+	table = dtk_md_render(md);
+	dtk_md_free(md);
+	md_note = dtk_md_new();
+	S_cut_note(md_note, nodes, n, L, S_PAGES); /* the most a page's note can be */
+	note = dtk_md_render(md_note);
+	dtk_md_free(md_note);
+	text = S_page_text(kb, L, c, nodes, 0, 0, n, 1, 1);
+	/* the page without rows, its note, and room for the digits of its numbers */
+	head = strlen(text) + (*note ? strlen(note) + 1 : 0) + 32;
+	head_lines = S_lines(text, strlen(text)) + (*note ? S_lines(note, strlen(note)) + 1 : 0);
+	free(text);
+	free(note);
+	row = strchr(strchr(table, '\n') + 1, '\n') + 1;
+	S_slug(&slug, kb, c, 1);
+	for (i = 0; i < n; i++, row += at + 1) {
+		at = (size_t)(strchr(row, '\n') - row);
+		if (i > first && (head + bytes + at + 1 > (size_t)kb->index_max_bytes ||
+		                  head_lines + lines + 1 > (size_t)kb->index_max_lines)) {
+			S_page_add(p, &slug, c, part++, first, i - first);
+			first = i;
+			bytes = lines = 0;
+		}
+		bytes += at + 1;
+		lines++;
+	}
+	S_page_add(p, &slug, c, part, first, n - first);
+	for (i = from; i < p->n; i++) {
+		p->v[i].text = S_page_text(kb, L, c, nodes, p->v[i].first, p->v[i].n, n,
+		                           p->v[i].part, part);
+		p->v[i].len = strlen(p->v[i].text);
+	}
+	dtk_buf_release(&slug);
+	free(table);
+	free(nodes);
+}
+
+/* Returns the bytes and (in *lines) the lines md renders to, one blank line
+ * more (the separator of a block in a page); frees md. */
+static size_t S_measure(struct dtk_md *md, size_t *lines)
+{
+	char *text = dtk_md_render(md);
+	size_t len = strlen(text);
+
+	*lines = S_lines(text, len) + 1;
+	free(text);
+	dtk_md_free(md);
+	return len + 1;
+}
+
+/*
+ * Sets kept[c] for the categories whose tables INDEX.md can hold at
+ * S_PAGES, in category order, with what w holds (the page with every
+ * table moved): a table kept costs its bytes and lines less those of its
+ * items in the list of pages.
+ */
+static void S_keep(unsigned char *kept, const struct dtk_kb *kb, const struct dtk_lang *L,
+                   const struct S_fit *f, const struct S_bounded *w)
+{
+	/* room for the note of cut stances and the digits of the moved count */
+	long room = kb->index_max_bytes - (long)w->b.len - 256;
+	long room_lines = kb->index_max_lines - (long)w->lines - 2;
+	struct dtk_md *md = dtk_md_new();
+	char *list, *line;
+	size_t c, i = 0, lines;
+
+	S_page_list(md, kb, L, f, kb->n_nodes);
+	list = dtk_md_render(md);
+	dtk_md_free(md);
+	line = strchr(list, '\n'); /* past the intro and its blank line */
+	line = line && line[1] == '\n' ? line + 2 : list + strlen(list);
+	for (c = 0; c < kb->n_categories; c++) {
+		long bytes = 0, n_lines = 0, items = 0;
+		for (; i < f->pages->n && f->pages->v[i].category == c; i++)
+			items++;
+		for (items += !items; items-- && *line; n_lines++) {
+			char *end = strchr(line, '\n');
+			bytes += end - line + 1;
+			line = end + 1;
+		}
+		if (!kb->categories[c].n_nodes)
+			continue;
+		md = dtk_md_new();
+		S_category(md, kb, L, c, 0, S_PAGES);
+		bytes = (long)S_measure(md, &lines) - bytes;
+		n_lines = (long)lines - n_lines;
+		if (bytes <= room && n_lines <= room_lines) {
+			kept[c] = 1;
+			room -= bytes;
+			room_lines -= n_lines;
+		}
+	}
+	free(list);
+}
+
+int dtk_index_write_pages(const struct dtk_kb *kb, dtk_write_fn write, void *arg,
+                          struct dtk_index_pages *pages)
+{
+	const struct dtk_lang *L = kb->lang_en ? &dtk_lang_en : &dtk_lang_zh;
+	struct dtk_index_pages own = {NULL, 0, NULL}, *p = pages ? pages : &own;
+	struct dtk_arena *keep = dtk_arena_new();
+	struct S_bounded w = {DTK_BUF_INIT, (size_t)kb->index_max_bytes,
+	                      (size_t)kb->index_max_lines, 0};
+	unsigned char *kept = dtk_xcalloc(kb->n_categories + 1, 1);
+	struct S_fit f = {S_FULL, p, NULL};
+	size_t c, i, n;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	/* a row a node and a heading a category: more lines than the budget's
+	 * go to pages without a page rendered at each tier */
+	if (kb->n_nodes + kb->n_categories > (size_t)kb->index_max_lines)
+		f.tier = S_PAGES;
+	while (f.tier < S_PAGES && !S_render_fit(&w, kb, keep, &f))
+		f.tier++;
+	if (f.tier >= S_PAGES) { /* node tables go to index/, as few as can */
+		for (c = 0; c < kb->n_categories; c++)
+			S_category_pages(p, kb, L, c);
+		w.max_bytes = w.max_lines = SIZE_MAX;
+		S_render_fit(&w, kb, keep, &f);
+		if (w.b.len > (size_t)kb->index_max_bytes ||
+		    w.lines > (size_t)kb->index_max_lines) {
+			f.tier = S_INLINE; /* the list of pages is one paragraph */
+			S_render_fit(&w, kb, keep, &f);
+		} else {
+			S_keep(kept, kb, L, &f, &w);
+			f.kept = kept;
+			w.max_bytes = (size_t)kb->index_max_bytes;
+			w.max_lines = (size_t)kb->index_max_lines;
+			if (!S_render_fit(&w, kb, keep, &f)) { /* not as measured: all move */
+				memset(kept, 0, kb->n_categories);
+				w.max_bytes = w.max_lines = SIZE_MAX;
+				S_render_fit(&w, kb, keep, &f);
+			}
+		}
+		for (i = n = 0; i < p->n; i++) { /* the pages of kept tables go */
+			if (kept[p->v[i].category]) {
+				free(p->v[i].rel);
+				free(p->v[i].text);
+				continue;
+			}
+			p->v[n++] = p->v[i];
+			S_over(p, kb, p->v[i].rel, p->v[i].text, p->v[i].len);
+		}
+		p->n = n;
+		S_over(p, kb, DTK_INDEX_FILE, w.b.ptr, w.b.len);
+	}
+	rc = write(arg, w.b.ptr ? w.b.ptr : "", w.b.len);
+	dtk_buf_release(&w.b);
+	dtk_arena_free(keep);
+	dtk_index_pages_release(&own);
+	free(kept);
+	return rc;
+}
+
+void dtk_index_pages_release(struct dtk_index_pages *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->n; i++) {
+		free(p->v[i].rel);
+		free(p->v[i].text);
+	}
+	free(p->v);
+	free(p->over);
+	memset(p, 0, sizeof(*p));
 }
 
 int dtk_index_write(const struct dtk_kb *kb, dtk_write_fn write, void *arg)
 {
-	struct dtk_md *md = dtk_md_new_stream(write, arg);
-	struct dtk_arena *keep = dtk_arena_new();
-	int rc;
-
-	S_build(md, kb, 0, keep);
-	rc = dtk_md_finish(md);
-	dtk_md_free(md);
-	dtk_arena_free(keep);
-	return rc;
+	return dtk_index_write_pages(kb, write, arg, NULL);
 }
 
 char *dtk_index_render(const struct dtk_kb *kb)
@@ -540,13 +1105,14 @@ char *dtk_index_render_html(const struct dtk_kb *kb)
 	struct dtk_md *md = dtk_md_new();
 	char *out;
 
-	S_build(md, kb, 1, NULL);
+	S_build(md, kb, 1, NULL, &(struct S_fit){S_FULL, NULL, NULL});
 	out = dtk_md_render_html(md);
 	dtk_md_free(md);
 	return out;
 }
 
-int dtk_index_build(const char *root, struct dtk_diags *diags, dtk_write_fn write, void *arg)
+int dtk_index_build(const char *root, struct dtk_diags *diags, dtk_write_fn write, void *arg,
+                    struct dtk_index_pages *pages)
 {
 	struct dtk_kb *kb = NULL;
 	int rc = dtk_kb_load(&kb,
@@ -556,17 +1122,17 @@ int dtk_index_build(const char *root, struct dtk_diags *diags, dtk_write_fn writ
 
 	if (rc < 0)
 		return rc;
-	rc = dtk_index_write(kb, write, arg);
+	rc = dtk_index_write_pages(kb, write, arg, pages);
 	dtk_kb_free(kb);
 	return rc;
 }
 
 int dtk_index_compare(const char *root, const char *path, struct dtk_file_cmp *c,
-                      struct dtk_diags *diags)
+                      struct dtk_diags *diags, struct dtk_index_pages *pages)
 {
 	int rc = dtk_file_cmp_open(c, path, DTK_MAX_INDEX_BYTES);
 
 	if (rc == 0)
-		rc = dtk_index_build(root, diags, dtk_file_cmp_write, c);
+		rc = dtk_index_build(root, diags, dtk_file_cmp_write, c, pages);
 	return rc == 0 ? dtk_file_cmp_finish(c) : rc;
 }

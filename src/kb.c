@@ -228,7 +228,8 @@ static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **
 	l->today = dtk_date_today();
 	if (l->filter && l->filter->borrow && l->filter->loaded)
 		l->schema_flags |= DTK_SCHEMA_BORROW;
-	if (dtk_kb_read_files(l, what & (DTK_KB_ONE_NODE | DTK_KB_LINKED), node) < 0) {
+	if (dtk_kb_read_files(l, what & (DTK_KB_ONE_NODE | DTK_KB_LINKED | DTK_KB_NO_CACHE), node) <
+	    0) {
 		if (d.n) /* the base is at fault, not the system: told as its errors */
 			rc = DTK_EINVALID;
 		goto done;
@@ -281,6 +282,8 @@ static struct dtk_kb *S_new_kb(const char *root)
 	kb->root = dtk_arena_strdup(kb->arena, root);
 	kb->stale_after_months = 6;
 	kb->high_min_verified = 2;
+	kb->index_max_bytes = DTK_INDEX_MAX_BYTES;
+	kb->index_max_lines = DTK_INDEX_MAX_LINES;
 	return kb;
 }
 

@@ -31,12 +31,23 @@ static void S_order_nodes(struct loader *l)
 			if (!node && dtk_kb_is_broken(l, r->id, strlen(r->id))) {
 				continue;
 			} else if (!node) {
+				struct dtk_buf m = DTK_BUF_INIT;
 				hint = dtk_suggest(r->id, names, kb->n_nodes);
+				dtk_buf_printf(&m, "category '%s' names unknown node '%s'",
+				               cat->name, r->id);
+				if (hint)
+					dtk_buf_printf(&m, " (did you mean '%s'?)", hint);
+				/* what an add-node killed between its renames leaves */
+				if (dtk_is_name(r->id))
+					dtk_buf_printf(
+					        &m,
+					        ", and there is no insights/%s.yaml: if 'dtk "
+					        "add-node %s --category %s' was cut short, run "
+					        "it again",
+					        r->id, r->id, cat->name);
 				dtk_diags_add(l->d, "insights/_domain.yaml", r->pos.line,
-				              r->pos.col,
-				              "category '%s' names unknown node '%s'%s%s%s",
-				              cat->name, r->id, hint ? " (did you mean '" : "",
-				              hint ? hint : "", hint ? "'?)" : "");
+				              r->pos.col, "%s", m.ptr);
+				dtk_buf_release(&m);
 			} else if (node->category >= 0) {
 				dtk_diags_add(l->d, "insights/_domain.yaml", r->pos.line,
 				              r->pos.col, "node '%s' is already in category '%s'",

@@ -12,7 +12,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-enum ftype { F_DOMAIN, F_SOURCES, F_RECORDS, F_NODE };
+enum ftype { F_DOMAIN, F_SOURCES, F_RECORDS, F_GLOSSARY, F_NODE };
 
 struct loader;
 
@@ -43,6 +43,7 @@ struct loader {
 	/* _domain.yaml gave a mapping: the checks that need it are skipped
 	 * otherwise, its file's errors said it all (kb->sources_ok, likewise) */
 	int domain_ok;
+	int glossary; /* insights/ holds _glossary.yaml: files[2] (a full load) */
 	/* node files that exist but could not be read: references to them are
 	 * not reported again as unknown */
 	char **broken;

@@ -594,7 +594,7 @@ static void S_load_file(struct worker *w, struct kfile *f)
 	if (rc == 0 && f->t == F_NODE && l->filter &&
 	    !l->filter->keep(l->filter->arg, f->node, buf, len))
 		goto done;
-	if (rc == 1 && f->t != F_RECORDS)
+	if (rc == 1 && f->t != F_RECORDS && f->t != F_GLOSSARY)
 		dtk_diags_add(&w->d, f->rel, 1, 1, "required file is missing");
 	if (rc != 0)
 		goto done;
@@ -614,7 +614,7 @@ static void S_load_file(struct worker *w, struct kfile *f)
 		goto done;
 	}
 	if (!root) {
-		if (f->t != F_RECORDS)
+		if (f->t != F_RECORDS && f->t != F_GLOSSARY)
 			dtk_diags_add(&w->d, f->rel, 1, 1, "file is empty");
 		goto done;
 	}
@@ -627,6 +627,7 @@ static void S_load_file(struct worker *w, struct kfile *f)
 		f->ok = dtk_schema_sources(l->kb, root, f->rel, &w->d);
 		break;
 	case F_RECORDS: dtk_schema_records(l->kb, w->arena, root, f->rel, &w->d); break;
+	case F_GLOSSARY: dtk_schema_glossary(l->kb, w->arena, root, f->rel, &w->d); break;
 	case F_NODE:
 		if (((l->nc && owned) || l->terms) &&
 		    S_via_cache(w, f, root, tmp, &st, &fst, owned, S_clean(buf, len)))
@@ -762,7 +763,7 @@ static int S_names(const struct loader *l, char ***out, int unsorted)
 static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *only)
 {
 	static const char *const meta[] = {"_domain.yaml", "_sources.yaml",
-	                                   "_crystallizations.yaml"};
+	                                   "_crystallizations.yaml", "_glossary.yaml"};
 	char **names = NULL, node[256];
 	/* a show lists the other node files only to scan them: in any order */
 	int n = S_names(l, &names, what == DTK_KB_LINKED), i;
@@ -792,12 +793,15 @@ static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *onl
 		}
 		if (name[0] == '_') {
 			size_t k;
-			for (k = 0; k < 3 && strcmp(name, meta[k]); k++)
+			for (k = 0; k < 4 && strcmp(name, meta[k]); k++)
 				;
-			if (k == 3 && len > 5 && !strcmp(name + len - 5, ".yaml"))
+			if (k == 4 && len > 5 && !strcmp(name + len - 5, ".yaml"))
 				dtk_diags_add(l->d, shown, 1, 1,
-				              "unknown file: only _domain.yaml, _sources.yaml and "
-				              "_crystallizations.yaml may start with '_'");
+				              "unknown file: only _domain.yaml, _sources.yaml, "
+				              "_crystallizations.yaml and _glossary.yaml may start "
+				              "with '_'");
+			if (k == 3 && what == DTK_KB_ALL) /* optional: read when there */
+				l->glossary = 1;
 			continue;
 		}
 		if (len <= 5 || strcmp(name + len - 5, ".yaml"))
@@ -847,7 +851,8 @@ static int S_open_insights(const struct loader *l)
 
 /* Loads every file: _domain.yaml and _sources.yaml first (node files need
  * the policy), then the records and the nodes in parallel. what is
- * DTK_KB_ALL or DTK_KB_ONE_NODE, with DTK_KB_LINKED or not. */
+ * DTK_KB_ALL or DTK_KB_ONE_NODE, with DTK_KB_LINKED or not, and
+ * DTK_KB_NO_CACHE or not. */
 int dtk_kb_read_files(struct loader *l, int what, const char *only)
 {
 	struct worker w = {l, l->kb->arena, NULL, DTK_DIAGS_INIT, NULL}; /* no articles: one node */
@@ -859,6 +864,13 @@ int dtk_kb_read_files(struct loader *l, int what, const char *only)
 		S_add_file(l, &cap, "_crystallizations.yaml", F_RECORDS, NULL);
 		if (S_list_nodes(l, &cap, DTK_KB_ALL, NULL) < 0)
 			return -1;
+		if (l->glossary) { /* third: read before the nodes, as the first two */
+			struct kfile t;
+			S_add_file(l, &cap, "_glossary.yaml", F_GLOSSARY, NULL);
+			t = l->files[l->n_files - 1];
+			l->files[l->n_files - 1] = l->files[2];
+			l->files[2] = t;
+		}
 	} else { /* the one file, and the others only to look for links */
 		char name[300];
 		snprintf(name, sizeof(name), "%.255s.yaml", only);
@@ -872,7 +884,8 @@ int dtk_kb_read_files(struct loader *l, int what, const char *only)
 	}
 	/* the node cache: every node file of the base is looked up (insights/
 	 * is not a link: a node file that is not one is inside the base) */
-	if ((!(what & DTK_KB_ONE_NODE) || (what & DTK_KB_LINKED)) && l->dir_fd >= 0) {
+	if ((!(what & DTK_KB_ONE_NODE) || (what & DTK_KB_LINKED)) && l->dir_fd >= 0 &&
+	    !(what & DTK_KB_NO_CACHE)) {
 		char *path = dtk_cache_path(l->root_real, "nodes");
 		l->nc = path ? dtk_nodecache_open(path, l->root_real) : NULL;
 		free(path);
@@ -886,6 +899,8 @@ int dtk_kb_read_files(struct loader *l, int what, const char *only)
 	 * own: give them back */
 	malloc_trim(0);
 #endif
+	if (l->glossary) /* a filter's prepare may use it (dtk search) */
+		S_load_file(&w, &l->files[first++]);
 	l->domain_ok = l->files[0].ok;
 	l->kb->sources_ok = l->files[1].ok; /* node files report unknown sources */
 	if (l->nc)                          /* the summaries' sources hash under the cache's key */

@@ -52,6 +52,20 @@ const struct dtk_lang dtk_lang_zh = {
         .bloom_same = "bloom 均维持",
         .bloom_changed = "bloom 变化：",
         .no_record = "尚无结晶记录。",
+        .cut_high = "（列表：dtk list --confidence high）",
+        .cut_list = "（{n} 项，见 insights/_crystallizations.yaml）",
+        .cut_gap_nodes = "，列表：dtk list --nodes",
+        .cut_cands = "{n} 条（列表：dtk list --candidates）。",
+        .cut_hotspots = "共 {n} 条，此处从略：见 insights/_domain.yaml 的 hotspots。",
+        .cut_opens = "当前活跃矛盾 {n} 处（此处从略：dtk show 节点名 列出该节点的矛盾）。",
+        .cut_gaps = "Bloom ≤ remember 且 Insights 为 0 的节点（{n} 个{names}）；"
+                    "已识别但尚未沉淀成条目的主题空白 {g} 条，此处从略：见 insights/_domain.yaml "
+                    "的 gaps。",
+        .cut_stances = "{n} 个节点的立场只列前 {k} 字（以 … 结尾）；全文：dtk show 节点名。",
+        .pages_intro = "{n} 个节点的表按分类移至生成页，每页一次读取：",
+        .page_item = "：{n} 个节点",
+        .page_title = "{title}：{category}",
+        .page_intro = "{category}的第 {from}–{to} 个节点（共 {n} 个，第 {k}/{m} 页）；总索引：",
         .x_entries = "Insight 条目: {x}",
         .x_stance = "核心立场：",
         .x_tentative = "暂定立场：",
@@ -133,6 +147,22 @@ const struct dtk_lang dtk_lang_en = {
         .bloom_same = "blooms unchanged",
         .bloom_changed = "bloom changes: ",
         .no_record = "No crystallization recorded yet.",
+        .cut_high = " (listed by dtk list --confidence high)",
+        .cut_list = " ({n}, listed in insights/_crystallizations.yaml)",
+        .cut_gap_nodes = " (listed by dtk list --nodes)",
+        .cut_cands = "{n} (listed by dtk list --candidates).",
+        .cut_hotspots = "{n} links, not listed here: see hotspots in insights/_domain.yaml.",
+        .cut_opens = "Open contradictions: {n} (not listed here: dtk show NODE lists a node's).",
+        .cut_gaps = "Nodes at Bloom ≤ remember with no insights: {n}{names}. {g} topic gaps "
+                    "identified but not yet written up, not listed here: see gaps in "
+                    "insights/_domain.yaml.",
+        .cut_stances = "{n} stances show only their first {k} characters (ending in …); dtk "
+                       "show NODE prints them whole.",
+        .pages_intro = "The tables of {n} nodes are on generated pages, by category, one read "
+                       "each:",
+        .page_item = ": {n} nodes",
+        .page_title = "{title}: {category}",
+        .page_intro = "Nodes {from}–{to} of the {n} in {category} (page {k} of {m}); the index: ",
         .x_entries = "Insights: {x}",
         .x_stance = "Stance: ",
         .x_tentative = "Tentative stance: ",

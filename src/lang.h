@@ -21,6 +21,10 @@ struct dtk_lang {
 	/* last_line's {since} when no run came before; the plural ending of its
 	 * counts ({hs}, {rs}, {cs}: "" for one, else this) */
 	const char *since_none, *plural;
+	/* over the budget (docs/index-format.md, "The budget"): what is left out,
+	 * with its count and where to find it; the generated pages */
+	const char *cut_high, *cut_list, *cut_gap_nodes, *cut_cands, *cut_hotspots, *cut_opens,
+	        *cut_gaps, *cut_stances, *pages_intro, *page_item, *page_title, *page_intro;
 	/* the HTML export's pages; {x}: the one placeholder of a template */
 	const char *x_entries, *x_stance, *x_tentative, *x_no_stance, *x_confidence, *x_candidate,
 	        *x_created, *x_reviewed, *x_used, *x_cited, *x_closed, *x_source, *x_verified_by,

@@ -98,28 +98,50 @@ void dtk_lock_handed(int *fd, char *env, size_t size)
 	         (unsigned long long)st.st_ino);
 }
 
+int dtk_lock_pending(const char *root)
+{
+	char *git = dtk_cache_git_dir(root);
+	char *journal = git ? dtk_path_join(git, "dtk-crystallize") : NULL;
+	int rc = journal && access(journal, F_OK) == 0;
+
+	if (rc)
+		dtk_error("a crystallization was interrupted (%s exists): finish it with 'dtk "
+		          "crystallize --continue', or drop it with 'dtk crystallize --abort'",
+		          journal);
+	free(journal);
+	free(git);
+	return rc;
+}
+
 int dtk_lock_take_base(const char *root, int resumes)
 {
-	int fd = dtk_lock_take(root);
-	char *git, *journal, *ins;
+	int fd = dtk_lock_take(root), rolled;
+	char *what = NULL, *ins, *insr;
 
 	if (fd < 0)
 		return -1;
+	/* a write killed between its renames is undone first (its kept files
+	 * are temporary files of a dead pid, which the sweeps remove) */
+	rolled = dtk_file_rollback(fd, root, &what);
+	if (rolled < 0) {
+		dtk_lock_release(fd);
+		return -1;
+	}
+	if (rolled)
+		fprintf(stderr,
+		        "dtk: a write was interrupted; put back as they were before it: %s\n",
+		        what);
+	free(what);
 	ins = dtk_path_join(root, "insights");
-	dtk_file_sweep(root);
-	dtk_file_sweep(ins);
+	insr = dtk_path_within(root, ins);
+	dtk_file_sweep_at(fd, NULL);
+	if (insr)
+		dtk_file_sweep_at(fd, insr);
+	free(insr);
 	free(ins);
-	git = resumes ? NULL : dtk_cache_git_dir(root);
-	journal = git ? dtk_path_join(git, "dtk-crystallize") : NULL;
-	if (journal && access(journal, F_OK) == 0) {
-		dtk_error("a crystallization was interrupted (%s exists): finish it with 'dtk "
-		          "crystallize --continue', or drop it with 'dtk crystallize --abort', "
-		          "before writing",
-		          journal);
+	if (!resumes && dtk_lock_pending(root)) {
 		dtk_lock_release(fd);
 		fd = -1;
 	}
-	free(journal);
-	free(git);
 	return fd;
 }

@@ -7,6 +7,7 @@
 #include "dtk/json.h"
 #include "dtk/kb.h"
 #include "dtk/ytree.h"
+#include "mcp_prompts.h"
 #include "mcp_tools.h"
 
 #include <errno.h>
@@ -38,6 +39,7 @@ enum {
 struct dtk_mcp {
 	unsigned flags;
 	const char *version; /* the version initialize agreed on, or NULL */
+	int log_level;       /* logging/setLevel's (mcp_prompts.h) */
 	char *prefix;        /* of every tool's name */
 	const char *pending; /* input read but not handled yet (dtk_mcp_serve's) */
 	size_t pending_len;
@@ -99,6 +101,16 @@ struct dtk_mcp *dtk_mcp_new(unsigned flags)
 	m->flags = flags;
 	m->prefix = dtk_xstrdup("");
 	return m;
+}
+
+void dtk_mcp_swap_session(struct dtk_mcp *m, struct dtk_mcp_session *s)
+{
+	struct dtk_mcp_session t = *s;
+
+	s->version = m->version;
+	s->log_level = m->log_level;
+	m->version = t.version;
+	m->log_level = t.log_level;
 }
 
 void dtk_mcp_set_prefix(struct dtk_mcp *m, const char *prefix)
@@ -277,8 +289,9 @@ static json_t *S_instructions_for(struct dtk_mcp *m)
 
 static json_t *S_capabilities(void)
 {
-	return json_pack("{s:{s:b},s:{s:b,s:b}}", "tools", "listChanged", 0, "resources",
-	                 "listChanged", 0, "subscribe", 0);
+	return json_pack("{s:{s:b},s:{s:b,s:b},s:{s:b},s:{},s:{}}", "tools", "listChanged", 0,
+	                 "resources", "listChanged", 0, "subscribe", 0, "prompts", "listChanged", 0,
+	                 "completions", "logging");
 }
 
 static json_t *S_initialize(struct dtk_mcp *m, json_t *params)
@@ -462,6 +475,12 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
 		                    3600000));
 	if (!strcmp(method, "resources/templates/list"))
 		return S_result(q, S_cacheable(q, S_templates(), 3600000));
+	switch (dtk_mcp_prompts_method(method, params, m->prefix, &m->log_level, &m->hold, &r,
+	                               &code, err, sizeof(err))) {
+	case 1: return S_result(q, r);
+	case -1: return S_qerror(q, code, err);
+	default: break;
+	}
 	if (!strcmp(method, "tools/call")) {
 		json_t *name = json_object_get(params, "name");
 		if (!json_is_string(name))

@@ -86,6 +86,7 @@ static const char *const S_bloom[] = {"remember", "understand", "apply", "analyz
 #define PAGE_DEFAULT 20
 #define PAGE_MAX 100
 #define CLAIM_CHARS 160
+#define PAGE_BYTES 16384     /* the most a page's response line holds (S_page_result) */
 #define REFS_SHOWN 50        /* backlinks a show lists, each list */
 #define ERROR_LINES 20       /* a refusal's lines a tool result holds, the last kept */
 #define ERROR_LINE_BYTES 400 /* and the bytes of each (a value repeated whole is cut) */
@@ -131,7 +132,8 @@ static const struct tool S_tools[] = {
          "(referenced_by: entries relating to or contradicting it). Call it before relying on "
          "or citing an entry that list or search returned in short form, and read any open "
          "contradiction it shows. A node's entries come limit at a time (default 20): "
-         "entries_total counts them, and nextCursor, passed as cursor, gives the next ones. "
+         "entries_total counts them, and nextCursor, passed as cursor, gives the next ones "
+         "(a page also ends after 6 KB of entries). "
          "A referenced_by list holds at most 50; referenced_by_total counts a longer one.",
          {"--format", "json"},
          {{"target", 's', 1, NULL, "a node name, or an entry id (<node>-<suffix>)", NULL},
@@ -147,8 +149,9 @@ static const struct tool S_tools[] = {
          "List entries",
          "Browses the entries that match every filter given, in the index's order, a page at "
          "a time in short form (id, title, confidence, freshness date, the claim's first 160 "
-         "characters); pass the result's nextCursor as cursor for the next page, and call show "
-         "for an entry's whole text. To find entries on a topic, search is better.",
+         "characters; a page ends early rather than pass 16 KB); pass the result's nextCursor "
+         "as cursor for the next page, and call show for an entry's whole text. To find "
+         "entries on a topic, search is better.",
          {"--format", "jsonl"},
          {{"node", 'l', 0, "--node", "entries of this node (or of any of these nodes)", NULL},
           {"confidence", 'e', 0, "--confidence", "entries of this confidence", S_conf},
@@ -188,8 +191,9 @@ static const struct tool S_tools[] = {
          "Entries alike a text",
          "The live entries most alike a text (words and Chinese character pairs after "
          "folding, weighed by rarity: BM25), best first, a page at a time, each with a score "
-         "from 0 to 1 and same_claim. add refuses a new entry scoring 0.15 or more against "
-         "one unless distinct_from names it: call this before adding.",
+         "from 0 to 1 and same_claim. add refuses a new entry with the same claim as a live "
+         "one, or scoring 0.60 or more against one it does not name in distinct_from or "
+         "relates, and shows the closest: call this before adding.",
          {"--format", "json", "--limit", "100"},
          {{"text", 's', 1, NULL, "the text to compare: a claim, or a title and claim", NULL},
           {"node", 's', 0, "--node", "entries of this node only", NULL},
@@ -261,9 +265,11 @@ static const struct tool S_tools[] = {
          "Records a new insight: an entry of a node with its claim, its source and a "
          "confidence; it gets a fresh id. Search first: to dispute an entry call "
          "contradict, to corroborate one call verify. The base is validated with the entry "
-         "before anything is written. Refused when a live entry has the same claim, or when "
-         "entries are near-duplicates (listed with their scores; see similar) that "
-         "distinct_from does not name. Returns its id and title.",
+         "before anything is written. Refused when a live entry has the same claim, or "
+         "scores 0.60 or more (see similar) and distinct_from or relates does not name it. "
+         "Returns its id and title, and closest: the most alike live entries with their "
+         "scores, likely_restatement marked at 0.10 or more; relate, supersede or retract "
+         "where the new entry restates one.",
          {"--format", "json"},
          {{"node", 's', 1, NULL, "the node to add to (add_node makes a new one)", NULL},
           {"title", 's', 1, "--title", "a short title", NULL},
@@ -277,15 +283,15 @@ static const struct tool S_tools[] = {
           ALLOW_FUTURE,
           /* ---- the duplicate check ---- */
           {"distinct_from", 'l', 0, "--distinct-from",
-           "ids of entries the new one says something else than: not refused as their "
-           "near-duplicate (an entry with the same claim always is)",
+           "ids of entries the new one says something else than: not refused as "
+           "restating them (an entry with the same claim always is)",
            NULL},
           /* ---- end of the duplicate check ---- */
           DRY_RUN},
          O_WRITE,
          0,
          -1,
-         "node title"},
+         "node title closest"},
         {"add_source",
          "add-source",
          "Add a source",
@@ -1156,13 +1162,31 @@ static int S_cursor(json_t *cursor, size_t *offset)
 	return 0;
 }
 
+/* Returns the bytes of the response line that carries r: twice its JSON
+ * (structuredContent, and as text, quoted), and room for the rest. */
+static size_t S_line_bytes(const json_t *r)
+{
+	char *s = json_dumps(r, JSON_COMPACT);
+	size_t n = 256, i;
+
+	for (i = 0; s && s[i]; i++)
+		n += s[i] == '"' || s[i] == '\\' ? 3 : (unsigned char)s[i] < 0x20 ? 7 : 2;
+	free(s);
+	return n;
+}
+
 /* Returns the page result: page (stolen), the total and, when entries are
- * left after it, the cursor of the next page. */
+ * left after it, the cursor of the next page. The page ends early (after
+ * one entry at least) when its response line would pass PAGE_BYTES. */
 static json_t *S_page_result(json_t *page, size_t offset, size_t size, size_t total)
 {
 	json_t *r = json_pack("{s:o,s:I}", "entries", page, "total", (json_int_t)total);
 	char next[32];
 
+	while (json_array_size(page) > 1 && S_line_bytes(r) > PAGE_BYTES) {
+		json_array_remove(page, json_array_size(page) - 1);
+		size = json_array_size(page);
+	}
 	if (offset + size < total) {
 		snprintf(next, sizeof(next), "o%zu", offset + size);
 		json_object_set_new(r, "nextCursor", json_string(next));

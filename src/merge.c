@@ -5,6 +5,7 @@
  */
 #include "merge_int.h"
 
+#include "dtk/index.h"
 #include "dtk/kb.h"
 #include "dtk/ytext.h"
 
@@ -410,4 +411,37 @@ void dtk_merge_out_release(struct dtk_merge_out *out)
 	free(out->text);
 	out->text = NULL;
 	dtk_buf_release(&out->notes);
+}
+
+int dtk_merge_blob(const char *name, char *const text[3], const size_t len[3], char **data,
+                   size_t *out_len, struct dtk_buf *notes)
+{
+	struct dtk_merge_in in;
+	struct dtk_merge_out mo;
+	int rc;
+
+	dtk_merge_in_init(&in, name, text, len);
+	rc = dtk_merge_file(&mo, &in);
+	if (notes && mo.notes.len)
+		dtk_buf_put(notes, mo.notes.ptr, mo.notes.len);
+	*out_len = mo.len;
+	*data = mo.text;
+	mo.text = NULL;
+	dtk_merge_out_release(&mo);
+	return rc;
+}
+
+int dtk_merge_index(char **out, const struct dtk_memfile *files, size_t n, struct dtk_diags *diags)
+{
+	struct dtk_kb *kb = NULL;
+
+	*out = NULL;
+	if (dtk_kb_load(
+	            &kb,
+	            &(struct dtk_kb_load_opts){.what = DTK_KB_LEAN, .files = files, .n_files = n},
+	            diags) != 0)
+		return 1;
+	*out = dtk_index_render(kb);
+	dtk_kb_free(kb);
+	return 0;
 }

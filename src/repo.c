@@ -1384,16 +1384,80 @@ static int S_branch(const struct dtk_repo *r, struct journal *j, git_commit **pa
 	return 0;
 }
 
-/* Runs the hooks 'git commit' runs before the commit (see docs/git.md):
- * pre-commit on an index holding the commit's tree (the hook may change it:
- * *tree_oid is then its tree), prepare-commit-msg and commit-msg on
- * COMMIT_EDITMSG (the message they leave, cleaned up as git does, is set in
- * *msg, malloc'd). Returns 0, or -1 with the error set when a hook refused. */
+/* What S_pre_hooks runs: git commit's hooks, or git merge's. */
+struct hooks {
+	const char *first;   /* "pre-commit", "pre-merge-commit" */
+	const char *msgfile; /* in the git directory: "COMMIT_EDITMSG", "MERGE_MSG" */
+	const char *source;  /* prepare-commit-msg's: "message", "merge" */
+};
+
+/* Sets *out to the id of path's entry in tree (zero when it has none). */
+static void S_entry_id(git_tree *tree, const char *path, git_oid *out)
+{
+	git_tree_entry *e = NULL;
+	memset(out, 0, sizeof(*out));
+	if (git_tree_entry_bypath(&e, tree, path) == 0)
+		git_oid_cpy(out, git_tree_entry_id(e));
+	git_tree_entry_free(e);
+}
+
+/* Checks the tree the pre-commit hook left in idx (written, its id in
+ * *tree_oid) against ours, the run's: an insights/ changed is refused (the
+ * run counted and checked the base as it was); an INDEX.md other than ours,
+ * the page of that insights/, is put back in idx and *tree_oid (a hook's
+ * 'dtk reindex' reads the work tree, which holds the old records until the
+ * commit is made). Returns 0, or -1 with the error set. */
+static int S_hook_tree(const struct dtk_repo *r, git_index *idx, git_tree *ours, git_oid *tree_oid)
+{
+	char *dir = S_path(r, "insights"), *page = S_path(r, "INDEX.md");
+	git_tree *theirs = NULL;
+	git_tree_entry *e = NULL;
+	git_oid a, b;
+	int rc = -1;
+
+	if (git_tree_lookup(&theirs, r->git, tree_oid) < 0) {
+		S_gerr("cannot read the index the pre-commit hook left");
+		goto done;
+	}
+	S_entry_id(ours, dir, &a);
+	S_entry_id(theirs, dir, &b);
+	if (!git_oid_equal(&a, &b)) {
+		dtk_error("the pre-commit hook changed %s/ in the commit, which would then hold "
+		          "files this run did not check; nothing was written (commit the hook's "
+		          "change first, or skip the hook with --no-verify)",
+		          dir);
+		goto done;
+	}
+	S_entry_id(ours, page, &a);
+	S_entry_id(theirs, page, &b);
+	if (!git_oid_equal(&a, &b) &&
+	    (git_tree_entry_bypath(&e, ours, page) < 0 ||
+	     S_add(idx, page, &a, git_tree_entry_filemode(e)) < 0 || git_index_write(idx) < 0 ||
+	     git_index_write_tree_to(tree_oid, idx, r->git) < 0)) {
+		S_gerr("cannot put INDEX.md back in the index the pre-commit hook left");
+		goto done;
+	}
+	rc = 0;
+done:
+	git_tree_entry_free(e);
+	git_tree_free(theirs);
+	free(dir);
+	free(page);
+	return rc;
+}
+
+/* Runs the hooks 'git commit' (or 'git merge', h) runs before the commit
+ * (see docs/git.md): pre-commit on an index holding the commit's tree (the
+ * hook may change it: *tree_oid is then its tree, checked by S_hook_tree),
+ * prepare-commit-msg and commit-msg on COMMIT_EDITMSG (the message they
+ * leave, cleaned up as git does, is set in *msg, malloc'd). Returns 0, or -1
+ * with the error set when a hook refused. */
 static int S_pre_hooks(const struct dtk_repo *r, const struct dtk_commit_req *req,
-                       const git_signature *author, git_oid *tree_oid, char **msg)
+                       const struct hooks *h, const git_signature *author, git_oid *tree_oid,
+                       char **msg)
 {
 	struct dtk_buf path = DTK_BUF_INIT;
-	char *editmsg = dtk_path_join(git_repository_path(r->git), "COMMIT_EDITMSG"), *text = NULL;
+	char *editmsg = dtk_path_join(git_repository_path(r->git), h->msgfile), *text = NULL;
 	const char *arg;
 	git_index *idx = NULL;
 	git_tree *tree = NULL;
@@ -1408,24 +1472,26 @@ static int S_pre_hooks(const struct dtk_repo *r, const struct dtk_commit_req *re
 		S_gerr("cannot write the index for the hooks");
 		goto done;
 	}
-	hook = req->no_verify
-	               ? 0
-	               : dtk_gitcommit_hook(r->git, "pre-commit", path.ptr, author, NULL, NULL);
+	hook = req->no_verify ? 0
+	                      : dtk_gitcommit_hook(r->git, h->first, path.ptr, author, NULL, NULL);
 	if (hook != 0) {
 		if (hook > 0)
-			dtk_error("the pre-commit hook refused the commit (--no-verify skips it)");
+			dtk_error("the %s hook refused the commit (--no-verify skips it)",
+			          h->first);
 		goto done;
 	}
 	if (git_index_read(idx, 1) < 0 || git_index_write_tree_to(tree_oid, idx, r->git) < 0) {
 		S_gerr("cannot read the index the pre-commit hook left");
 		goto done;
 	}
+	if (S_hook_tree(r, idx, tree, tree_oid) < 0)
+		goto done;
 	if (dtk_file_write_atomic(editmsg, req->message, strlen(req->message)) < 0)
 		goto done;
 	/* as git names it to the hooks: from the top of the work tree */
 	arg = strncmp(editmsg, r->workdir, strlen(r->workdir)) ? editmsg
 	                                                       : editmsg + strlen(r->workdir);
-	hook = dtk_gitcommit_hook(r->git, "prepare-commit-msg", path.ptr, author, arg, "message");
+	hook = dtk_gitcommit_hook(r->git, "prepare-commit-msg", path.ptr, author, arg, h->source);
 	if (hook == 0 && !req->no_verify)
 		hook = dtk_gitcommit_hook(r->git, "commit-msg", path.ptr, author, arg, NULL);
 	if (hook != 0) {
@@ -1462,9 +1528,9 @@ done:
  * dtk_gitcommit_wants_sign), without moving any reference. */
 static int S_create(const struct dtk_repo *r, const struct dtk_commit_req *req, git_oid *out,
                     const git_signature *author, const git_signature *committer,
-                    const char *message, const git_tree *tree, const git_commit *parent)
+                    const char *message, const git_tree *tree, const git_commit *parents[],
+                    size_t n_parents)
 {
-	const git_commit *parents[1] = {parent};
 	git_buf buf = GIT_BUF_INIT;
 	char *sig = NULL;
 	int sign = dtk_gitcommit_wants_sign(r->git, req->sign), rc = -1;
@@ -1473,12 +1539,12 @@ static int S_create(const struct dtk_repo *r, const struct dtk_commit_req *req, 
 		return -1;
 	if (!sign) {
 		if (git_commit_create(out, r->git, NULL, author, committer, NULL, message, tree,
-		                      parent ? 1 : 0, parents) < 0)
+		                      n_parents, parents) < 0)
 			return S_gerr("cannot create the commit");
 		return 0;
 	}
 	if (git_commit_create_buffer(&buf, r->git, author, committer, NULL, message, tree,
-	                             parent ? 1 : 0, parents) < 0) {
+	                             n_parents, parents) < 0) {
 		S_gerr("cannot create the commit");
 		goto done;
 	}
@@ -1568,22 +1634,27 @@ int dtk_repo_commit(struct dtk_repo *r, const struct dtk_commit_req *req, char c
 	}
 	if (S_build_tree(r, base, req, &tree_oid) < 0 ||
 	    dtk_gitenv_idents(&author, &committer, r->git, req->author) < 0 ||
-	    S_pre_hooks(r, req, author, &tree_oid, &message) < 0)
+	    S_pre_hooks(r, req, &(struct hooks){"pre-commit", "COMMIT_EDITMSG", "message"}, author,
+	                &tree_oid, &message) < 0)
 		goto done;
 	if (git_tree_lookup(&tree, r->git, &tree_oid) < 0) {
 		S_gerr("cannot read the new tree");
 		goto done;
 	}
-	if (S_create(r, req, &j.new_id, author, committer, message, tree, parent) < 0)
+	if (S_create(r, req, &j.new_id, author, committer, message, tree,
+	             (const git_commit *[1]){parent}, parent ? 1 : 0) < 0)
 		goto done;
 	dtk_crash_point("before-journal");
 	/* from here on the commit is decided: a run cut short is finished by
 	 * dtk crystallize --continue (or dropped by --abort) */
 	j.lock_dev = l.dev;
 	j.lock_ino = l.ino;
-	if (S_journal_write(r, &j) < 0)
+	rc = S_journal_write(r, &j);
+	/* written but not synced: there, so decided, and stopped short */
+	decided = rc == 0 || rc == DTK_ENOSYNC;
+	if (rc < 0)
 		goto done;
-	decided = 1;
+	rc = -1;
 	dtk_crash_point("after-journal");
 	if (S_finish(r, &j, &l, 0) < 0)
 		goto done;
@@ -1881,13 +1952,15 @@ static int S_blob_read(git_repository *g, const git_oid *id, const char *what, c
 
 /*
  * A file both sides changed, which git merges with dtk's driver (attribute
- * merge=dtk-insights): merged by merge, as the driver will, from the trees
- * t[0] base, t[1] ours, t[2] theirs. Returns 0 and sets *data (malloc'd)
- * and *len; 1 when it conflicts; 2 when the file is not such a file (git's
- * own merge stands); -1 with the error set.
+ * merge=dtk-insights; with notes, dtk sync's merge, any file of the base):
+ * merged by merge, as the driver will, from the trees t[0] base, t[1] ours,
+ * t[2] theirs (its conflicts said in notes). Returns 0 and sets *data
+ * (malloc'd) and *len; 1 when it conflicts (*data: the text with markers,
+ * with notes); 2 when the file is not such a file (git's own merge stands);
+ * -1 with the error set.
  */
 static int S_driver_merge(const struct dtk_repo *r, git_tree *const t[3], const char *path,
-                          dtk_repo_merge_fn merge, char **data, size_t *len)
+                          dtk_repo_merge_fn merge, struct dtk_buf *notes, char **data, size_t *len)
 {
 	const char *attr = NULL;
 	char *text[3] = {NULL, NULL, NULL};
@@ -1899,16 +1972,16 @@ static int S_driver_merge(const struct dtk_repo *r, git_tree *const t[3], const 
 		has[i] = S_blob_at(t[i], path, &id[i]);
 	if (!has[1] || !has[2] || git_oid_equal(&id[1], &id[2]) ||
 	    (has[0] && (git_oid_equal(&id[0], &id[1]) || git_oid_equal(&id[0], &id[2]))) ||
-	    git_attr_get(&attr, r->git, 0, path, "merge") < 0 || !attr ||
-	    strcmp(attr, "dtk-insights"))
+	    (!notes && (git_attr_get(&attr, r->git, 0, path, "merge") < 0 || !attr ||
+	                strcmp(attr, "dtk-insights"))))
 		return 2;
 	for (i = 0; i < 3; i++)
 		if (has[i] && S_blob_read(r->git, &id[i], S_MERGED, &text[i], &tlen[i]) < 0)
 			goto done;
 	*data = NULL;
 	*len = 0;
-	rc = merge(strrchr(path, '/') + 1, text, tlen, data, len);
-	if (rc != 0) {
+	rc = merge(strrchr(path, '/') + 1, text, tlen, data, len, notes);
+	if (rc < 0 || (rc && !notes)) {
 		free(*data);
 		*data = NULL;
 	}
@@ -1934,7 +2007,7 @@ static int S_collect(const struct dtk_repo *r, git_index *idx, git_tree *const t
 		if (!S_base_file(r, e->path) || (prev && !strcmp(prev, e->path)))
 			continue; /* a conflict's other stages */
 		prev = e->path;
-		rc = S_driver_merge(r, t, e->path, merge, &data, &len);
+		rc = S_driver_merge(r, t, e->path, merge, NULL, &data, &len);
 		if (rc == 2 && git_index_entry_is_conflict(e))
 			return DTK_REPO_CONFLICT;
 		if (rc == 2)
@@ -1983,4 +2056,448 @@ done:
 	git_tree_free(t_other);
 	git_tree_free(t_base);
 	return rc;
+}
+
+/* ---- dtk sync: an upstream merged into the current branch ---- */
+
+/* A file dtk decided in a sync: merged as data, or INDEX.md. */
+struct synced {
+	char *path; /* from the top of the work tree */
+	char *data; /* its text (with markers when conflict) */
+	size_t len;
+	int conflict;
+};
+
+/* Finds the upstream: s->upstream, else the remote's default branch. Sets
+ * s->name and *id; returns 0, or -1 with the error set. */
+static int S_upstream(const struct dtk_repo *r, struct dtk_sync *s, git_oid *id)
+{
+	static const char *const guess[] = {"refs/remotes/origin/HEAD", "refs/remotes/origin/main",
+	                                    "refs/remotes/origin/master"};
+	git_object *o = NULL, *c = NULL;
+	git_reference *ref = NULL, *res = NULL;
+	size_t i;
+	int rc = -1;
+
+	if (s->upstream) {
+		snprintf(s->name, sizeof(s->name), "%s", s->upstream);
+		if (git_revparse_single(&o, r->git, s->upstream) < 0 ||
+		    git_object_peel(&c, o, GIT_OBJECT_COMMIT) < 0) {
+			dtk_error("'%s' names no commit", s->upstream);
+		} else {
+			git_oid_cpy(id, git_object_id(c));
+			rc = 0;
+		}
+		git_object_free(c);
+		git_object_free(o);
+		return rc;
+	}
+	for (i = 0; i < 3 && rc < 0; i++) {
+		if (git_reference_lookup(&ref, r->git, guess[i]) == 0 &&
+		    git_reference_resolve(&res, ref) == 0) {
+			snprintf(s->name, sizeof(s->name), "%s", git_reference_shorthand(res));
+			git_oid_cpy(id, git_reference_target(res));
+			rc = 0;
+		}
+		git_reference_free(res);
+		git_reference_free(ref);
+		res = ref = NULL;
+	}
+	if (rc < 0)
+		dtk_error("no upstream to merge: the remote origin has no default branch here "
+		          "(origin/HEAD, origin/main, origin/master; git fetch origin?); name it: "
+		          "dtk sync <upstream>");
+	return rc;
+}
+
+/* Returns 0 when no tracked file differs from HEAD (in the index or the
+ * work tree), else -1 with the error set. */
+static int S_clean(const struct dtk_repo *r)
+{
+	git_status_options o;
+	git_status_list *l = NULL;
+	size_t n;
+	int rc = 0;
+
+	git_status_options_init(&o, GIT_STATUS_OPTIONS_VERSION);
+	o.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+	o.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+	if (git_status_list_new(&l, r->git, &o) < 0)
+		return S_gerr("cannot read the work tree's status");
+	n = git_status_list_entrycount(l);
+	if (n) {
+		const git_status_entry *e = git_status_byindex(l, 0);
+		const git_diff_delta *d = e->head_to_index ? e->head_to_index : e->index_to_workdir;
+		rc = dtk_error("the work tree has changes not committed (%s%s); commit or stash "
+		               "them first",
+		               d->new_file.path, n > 1 ? " and more" : "");
+	}
+	git_status_list_free(l);
+	return rc;
+}
+
+/* The message git merge gives the merge of s->name into branch. */
+static char *S_merge_msg(const struct dtk_repo *r, const struct dtk_sync *s)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	git_reference *ref = NULL;
+	const char *kind = "commit", *name = s->name;
+
+	if (git_reference_dwim(&ref, r->git, s->name) == 0) {
+		if (!strncmp(git_reference_name(ref), "refs/remotes/", 13))
+			kind = "remote-tracking branch";
+		else if (!strncmp(git_reference_name(ref), "refs/heads/", 11))
+			kind = "branch";
+	}
+	dtk_buf_printf(&b, "Merge %s '%s'", kind, name);
+	if (strcmp(s->branch, "main") && strcmp(s->branch, "master"))
+		dtk_buf_printf(&b, " into %s", s->branch);
+	dtk_buf_putc(&b, '\n');
+	git_reference_free(ref);
+	return dtk_buf_detach(&b);
+}
+
+/* Adds p to *list, taking it. */
+static void S_synced_add(struct synced **list, size_t *n, size_t *cap, struct synced p)
+{
+	dtk_grow((void **)list, cap, *n + 1, sizeof(**list));
+	(*list)[(*n)++] = p;
+}
+
+/* Merges the base's files of the merged index idx of the trees t (base,
+ * ours, theirs): each both sides changed by s->merge, into *list; then
+ * INDEX.md, rendered from the merged files when nothing of insights/
+ * conflicts (other files may), else ours' left in conflict. Fills s's lists. Returns the
+ * number of paths in conflict, or -1 with the error set. */
+static int S_sync_merge(const struct dtk_repo *r, git_index *idx, git_tree *const t[3],
+                        struct dtk_sync *s, struct synced **list, size_t *n)
+{
+	struct dtk_memfile *files = NULL;
+	size_t i, cap = 0, fcap = 0, nf = 0, plen = strlen(r->prefix) + 9;
+	char *index_md = S_path(r, "INDEX.md"), *data = NULL;
+	const char *prev = NULL;
+	size_t len = 0;
+	git_oid id;
+	int conflicts = 0, in_base = 0, rc = -1;
+
+	for (i = 0; i < git_index_entrycount(idx); i++) {
+		const git_index_entry *e = git_index_get_byindex(idx, i);
+		int is_base = S_base_file(r, e->path), m;
+		if (prev && !strcmp(prev, e->path))
+			continue; /* a conflict's other stages */
+		prev = e->path;
+		m = is_base ? S_driver_merge(r, t, e->path, s->merge, &s->notes, &data, &len) : 2;
+		if (m < 0)
+			goto done;
+		if (m == 2 && git_index_entry_is_conflict(e)) {
+			if (strcmp(e->path, index_md)) {
+				dtk_buf_printf(&s->conflicts, "%s\n", e->path);
+				conflicts++;
+				in_base += is_base;
+			}
+			continue;
+		}
+		if (m != 2) {
+			dtk_buf_printf(&s->merged, "%s\n", e->path);
+			if (m == 1) {
+				dtk_buf_printf(&s->conflicts, "%s\n", e->path);
+				conflicts++;
+				in_base++;
+			}
+			S_synced_add(list, n, &cap,
+			             (struct synced){dtk_xstrdup(e->path), data, len, m == 1});
+			data = m == 1 ? NULL : dtk_xstrndup(data, len);
+		} else if (is_base && S_blob_read(r->git, &e->id, S_MERGED, &data, &len) < 0) {
+			goto done;
+		}
+		if (is_base) {
+			dtk_grow((void **)&files, &fcap, nf + 1, sizeof(*files));
+			files[nf++] = (struct dtk_memfile){dtk_xstrdup(e->path + plen), data, len};
+		}
+		data = NULL;
+	}
+	if (!in_base && s->render(files, nf, &data, &s->notes) == 0) {
+		S_synced_add(list, n, &cap,
+		             (struct synced){dtk_xstrdup(index_md), data, strlen(data), 0});
+	} else if (S_blob_at(t[1], index_md, &id)) {
+		if (S_blob_read(r->git, &id, S_MERGED, &data, &len) < 0)
+			goto done;
+		S_synced_add(list, n, &cap, (struct synced){dtk_xstrdup(index_md), data, len, 1});
+		dtk_buf_printf(&s->conflicts, "%s\n", index_md);
+		conflicts++;
+	}
+	data = NULL;
+	rc = conflicts;
+done:
+	free(data);
+	free(index_md);
+	dtk_memfiles_free(files, nf);
+	return rc;
+}
+
+/* Puts f into idx: merged (stage 0), or in conflict with the three trees'
+ * versions as its stages. Returns 0, or -1 with the error set. */
+static int S_sync_put(const struct dtk_repo *r, git_index *idx, git_tree *const t[3],
+                      const struct synced *f)
+{
+	git_index_entry st[3];
+	git_tree_entry *te[3] = {NULL, NULL, NULL};
+	git_oid oid;
+	unsigned mode = GIT_FILEMODE_BLOB;
+	int i, rc = -1;
+
+	for (i = 0; i < 3; i++) {
+		memset(&st[i], 0, sizeof(st[i]));
+		if (git_tree_entry_bypath(&te[i], t[i], f->path) == 0) {
+			st[i].path = f->path;
+			st[i].mode = git_tree_entry_filemode(te[i]);
+			git_oid_cpy(&st[i].id, git_tree_entry_id(te[i]));
+			if (i == 1)
+				mode = st[i].mode;
+		}
+	}
+	git_index_conflict_remove(idx, f->path);
+	git_index_remove(idx, f->path, 0);
+	if (!f->conflict) {
+		rc = S_blob(r, f->path, f->data, f->len, &oid) < 0
+		             ? -1
+		             : S_add(idx, f->path, &oid, mode);
+	} else if (git_index_conflict_add(idx, te[0] ? &st[0] : NULL, te[1] ? &st[1] : NULL,
+	                                  te[2] ? &st[2] : NULL) < 0) {
+		S_gerr("cannot update the index");
+	} else {
+		rc = 0;
+	}
+	for (i = 0; i < 3; i++)
+		git_tree_entry_free(te[i]);
+	return rc;
+}
+
+/* Writes the file name of the git directory. */
+static int S_gitdir_write(const struct dtk_repo *r, const char *name, const char *text)
+{
+	char *path = dtk_path_join(git_repository_path(r->git), name);
+	int rc = dtk_file_write_atomic(path, text, strlen(text));
+	free(path);
+	return rc;
+}
+
+/* Moves the branch of j from its commit to id, as git merge logs it. */
+static int S_sync_move(const struct dtk_repo *r, const struct journal *j, const git_oid *id,
+                       const struct dtk_sync *s, const char *how)
+{
+	struct dtk_buf log = DTK_BUF_INIT;
+	git_reference *ref = NULL;
+	int rc = 0;
+
+	dtk_buf_printf(&log, "merge %s: %s", s->name, how);
+	if (git_reference_create_matching(&ref, r->git, j->ref, id, 1, &j->old_id, log.ptr) < 0)
+		rc = S_gerr("cannot move the branch");
+	git_reference_free(ref);
+	dtk_buf_release(&log);
+	return rc;
+}
+
+/* Commits the merge the index holds, as git merge does (its hooks, git's
+ * identity and signing), moves the branch, ends the merge's state. */
+static int S_sync_commit(const struct dtk_repo *r, const struct journal *j,
+                         git_commit *const parents[2], struct dtk_sync *s, const char *message)
+{
+	struct dtk_commit_req req = {.message = message, .sign = -1, .no_verify = s->no_verify};
+	git_signature *author = NULL, *committer = NULL;
+	git_index *idx = NULL;
+	git_tree *tree = NULL;
+	git_oid tree_oid, id;
+	char *msg = NULL, *index_file = dtk_path_join(git_repository_path(r->git), "index");
+	int rc = -1;
+
+	if (git_repository_index(&idx, r->git) < 0 || git_index_read(idx, 1) < 0 ||
+	    git_index_write_tree(&tree_oid, idx) < 0) {
+		S_gerr("cannot write the merge's tree");
+		goto done;
+	}
+	if (dtk_gitenv_idents(&author, &committer, r->git, NULL) < 0)
+		goto done;
+	if (S_pre_hooks(r, &req, &(struct hooks){"pre-merge-commit", "MERGE_MSG", "merge"}, author,
+	                &tree_oid, &msg) < 0) {
+		char *why = dtk_xstrdup(dtk_error_last());
+		dtk_error("%s; not committing the merge: conclude it with 'git commit' (or 'git "
+		          "merge --abort')",
+		          why);
+		free(why);
+		goto done;
+	}
+	if (git_tree_lookup(&tree, r->git, &tree_oid) < 0) {
+		S_gerr("cannot read the merge's tree");
+		goto done;
+	}
+	if (S_create(r, &req, &id, author, committer, msg, tree,
+	             (const git_commit *[2]){parents[0], parents[1]}, 2) < 0 ||
+	    S_sync_move(r, j, &id, s, "Merge made by dtk sync.") < 0)
+		goto done;
+	git_oid_tostr(s->commit, sizeof(s->commit), &id);
+	git_repository_state_cleanup(r->git);
+	/* as git: post-merge's failure changes nothing */
+	dtk_gitcommit_hook(r->git, "post-merge", index_file, author, "0", NULL);
+	rc = 0;
+done:
+	git_signature_free(author);
+	git_signature_free(committer);
+	git_tree_free(tree);
+	git_index_free(idx);
+	free(index_file);
+	free(msg);
+	return rc;
+}
+
+/* Checks out the tree of commit id over HEAD's (the work tree is clean)
+ * and moves the branch there: a fast-forward. */
+static int S_sync_ff(const struct dtk_repo *r, const struct journal *j, const git_oid *id,
+                     const struct dtk_sync *s)
+{
+	git_checkout_options co;
+	git_commit *c = NULL;
+	git_signature *author = NULL, *committer = NULL;
+	char *index_file = dtk_path_join(git_repository_path(r->git), "index");
+	int rc = -1;
+
+	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
+	co.checkout_strategy = GIT_CHECKOUT_SAFE;
+	if (git_commit_lookup(&c, r->git, id) < 0 ||
+	    git_checkout_tree(r->git, (const git_object *)c, &co) < 0) {
+		S_gerr("cannot check out the upstream");
+		goto done;
+	}
+	if (S_sync_move(r, j, id, s, "Fast-forward") < 0)
+		goto done;
+	if (dtk_gitenv_idents(&author, &committer, r->git, NULL) == 0)
+		dtk_gitcommit_hook(r->git, "post-merge", index_file, author, "0", NULL);
+	rc = 0;
+done:
+	git_signature_free(author);
+	git_signature_free(committer);
+	git_commit_free(c);
+	free(index_file);
+	return rc;
+}
+
+int dtk_repo_sync(struct dtk_repo *r, struct dtk_sync *s)
+{
+	struct journal j;
+	struct synced *list = NULL;
+	git_commit *c[2] = {NULL, NULL};
+	git_tree *t[3] = {NULL, NULL, NULL};
+	git_index *idx = NULL;
+	git_checkout_options co;
+	git_merge_options opts;
+	git_oid up, mb;
+	struct dtk_buf mmsg = DTK_BUF_INIT;
+	char *msg = NULL, hex[42] = {0};
+	size_t i, n = 0;
+	int rc = -1, conflicts = 0;
+
+	memset(&j, 0, sizeof(j));
+	if (S_ready(r) < 0 || S_clean(r) < 0 || S_branch(r, &j, &c[0]) < 0 ||
+	    S_upstream(r, s, &up) < 0)
+		goto done;
+	if (!c[0]) {
+		dtk_error("the branch has no commit yet");
+		goto done;
+	}
+	memcpy(s->branch, j.ref + 11, strnlen(j.ref + 11, sizeof(s->branch) - 1));
+	git_oid_tostr(s->theirs, sizeof(s->theirs), &up);
+	if (git_merge_base(&mb, r->git, &j.old_id, &up) < 0) {
+		S_gerr("refusing to merge unrelated histories");
+		goto done;
+	}
+	if (git_oid_equal(&mb, &up)) {
+		s->state = DTK_SYNC_UP_TO_DATE;
+		rc = 0;
+		goto done;
+	}
+	if (git_oid_equal(&mb, &j.old_id)) {
+		s->state = DTK_SYNC_FAST_FORWARD;
+		rc = s->dry_run ? 0 : S_sync_ff(r, &j, &up, s);
+		goto done;
+	}
+	git_merge_options_init(&opts, GIT_MERGE_OPTIONS_VERSION);
+	if (git_commit_lookup(&c[1], r->git, &up) < 0 || S_commit_tree(r->git, &mb, &t[0]) < 0 ||
+	    git_commit_tree(&t[1], c[0]) < 0 || git_commit_tree(&t[2], c[1]) < 0 ||
+	    git_merge_trees(&idx, r->git, t[0], t[1], t[2], &opts) < 0) {
+		S_gerr("cannot merge");
+		goto done;
+	}
+	conflicts = S_sync_merge(r, idx, t, s, &list, &n);
+	if (conflicts < 0)
+		goto done;
+	s->state = conflicts ? DTK_SYNC_STOPPED : DTK_SYNC_MERGED;
+	if (s->dry_run) {
+		rc = 0;
+		goto done;
+	}
+	for (i = 0; i < n; i++)
+		if (S_sync_put(r, idx, t, &list[i]) < 0)
+			goto done;
+	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
+	co.checkout_strategy = GIT_CHECKOUT_SAFE;
+	co.our_label = "HEAD";
+	co.their_label = s->name;
+	/* first: a file in the way (untracked) stops it before it writes */
+	if (git_checkout_index(r->git, idx, &co) < 0) {
+		S_gerr("cannot write the merge into the work tree");
+		goto done;
+	}
+	/* the merge's state, as git merge writes it */
+	msg = S_merge_msg(r, s);
+	dtk_buf_puts(&mmsg, msg);
+	if (conflicts) {
+		const char *p = s->conflicts.ptr, *nl;
+		dtk_buf_puts(&mmsg, "\n# Conflicts:\n");
+		for (; *p; p = nl + 1) {
+			nl = strchr(p, '\n');
+			dtk_buf_printf(&mmsg, "#\t%.*s\n", (int)(nl - p), p);
+		}
+	}
+	git_oid_tostr(hex, 41, &j.old_id);
+	hex[40] = '\n';
+	if (S_gitdir_write(r, "ORIG_HEAD", hex) < 0)
+		goto done;
+	snprintf(hex, sizeof(hex), "%s\n", s->theirs);
+	if (S_gitdir_write(r, "MERGE_HEAD", hex) < 0 || S_gitdir_write(r, "MERGE_MODE", "") < 0 ||
+	    S_gitdir_write(r, "MERGE_MSG", mmsg.ptr) < 0)
+		goto done;
+	/* dtk's own conflict text (markers around the entry), as its driver
+	 * leaves it */
+	for (i = 0; i < n; i++) {
+		char *full = dtk_path_join(r->workdir, list[i].path);
+		int bad = list[i].conflict &&
+		          dtk_file_write_atomic(full, list[i].data, list[i].len) < 0;
+		free(full);
+		if (bad)
+			goto done;
+	}
+	rc = conflicts ? 0 : S_sync_commit(r, &j, c, s, mmsg.ptr);
+done:
+	for (i = 0; i < n; i++) {
+		free(list[i].path);
+		free(list[i].data);
+	}
+	free(list);
+	free(msg);
+	dtk_buf_release(&mmsg);
+	git_index_free(idx);
+	for (i = 0; i < 3; i++)
+		git_tree_free(t[i]);
+	git_commit_free(c[0]);
+	git_commit_free(c[1]);
+	return rc;
+}
+
+void dtk_sync_release(struct dtk_sync *s)
+{
+	if (!s)
+		return;
+	dtk_buf_release(&s->merged);
+	dtk_buf_release(&s->conflicts);
+	dtk_buf_release(&s->notes);
 }

@@ -1,10 +1,12 @@
 /* schema.c: the schema of each file of a knowledge base (see docs/schema.md). */
 #include "schema.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 const char *const dtk_bloom_names[DTK_BLOOM_COUNT] = {"remember", "understand", "apply",
                                                       "analyze",  "evaluate",   "create"};
@@ -514,7 +516,8 @@ static void S_gaps(struct ctx *c, const struct dtk_yval *dom)
 
 static void S_policy(struct ctx *c, const struct dtk_yval *dom)
 {
-	static const char *const keys[] = {"stale_after_months", "high_min_verified", NULL};
+	static const char *const keys[] = {"stale_after_months", "high_min_verified",
+	                                   "index_max_bytes", "index_max_lines", NULL};
 	const struct dtk_yval *p = S_present(dtk_yval_get(dom, "policy"));
 	long v;
 
@@ -524,6 +527,10 @@ static void S_policy(struct ctx *c, const struct dtk_yval *dom)
 		c->kb->stale_after_months = (int)v;
 	if (S_int(c, p, "high_min_verified", 1, 100, &v) == 0)
 		c->kb->high_min_verified = (int)v;
+	if (S_int(c, p, "index_max_bytes", 4096, 1L << 24, &v) == 0)
+		c->kb->index_max_bytes = v;
+	if (S_int(c, p, "index_max_lines", 40, 1L << 20, &v) == 0)
+		c->kb->index_max_lines = v;
 }
 
 void dtk_schema_domain(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
@@ -592,6 +599,99 @@ int dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const cha
 	S_err(&c, root, "_sources.yaml must be a list of sources, found %s",
 	      dtk_yval_describe(root));
 	return 0;
+}
+
+/* ---- _glossary.yaml ---- */
+
+/* Returns 1 when s is one word: no space, no ASCII punctuation. */
+static int S_word(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x80 && !isalnum((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+/* Returns the item of kb->glossary[0..n) holding term s (ASCII case aside),
+ * or NULL. */
+static const struct dtk_gloss *S_gloss_has(const struct dtk_kb *kb, size_t n, const char *s)
+{
+	size_t i, k;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < kb->glossary[i].n_terms; k++)
+			if (!strcasecmp(kb->glossary[i].terms[k], s))
+				return &kb->glossary[i];
+	return NULL;
+}
+
+/* Checks item v's terms into g: a list of two or more words, each in no
+ * item before. */
+static void S_gloss_terms(struct ctx *c, const struct dtk_yval *v, struct dtk_gloss *g)
+{
+	const struct dtk_yval *l = S_present(dtk_yval_get(v, "terms"));
+	size_t i;
+
+	if (!l)
+		return;
+	if (l->kind != DTK_Y_SEQ || l->n < 2) {
+		S_err(c, l, "'terms' must be a list of two or more words, found %s",
+		      l->kind == DTK_Y_SEQ ? "fewer" : dtk_yval_describe(l));
+		return;
+	}
+	ALLOC_N(c, g->terms, l->n);
+	for (i = 0; i < l->n; i++) {
+		const struct dtk_yval *t = S_string_v(c, l->items[i], "a term");
+		const struct dtk_gloss *had;
+		if (!t)
+			continue;
+		if (!S_word(t->str)) {
+			S_err(c, t, "a term is one word (letters and digits, no spaces or "
+			            "punctuation), found '%s'", t->str);
+			continue;
+		}
+		had = S_gloss_has(c->kb, c->kb->n_glossary + 1, t->str);
+		if (had == g) {
+			S_err(c, t, "term '%s' is listed twice", t->str);
+			continue;
+		}
+		if (had) {
+			S_err(c, t, "'%s' is a term of glossary item '%s' already", t->str, had->id);
+			continue;
+		}
+		g->terms[g->n_terms++] = dtk_arena_strndup(c->arena, t->str, t->len);
+	}
+}
+
+void dtk_schema_glossary(struct dtk_kb *kb, struct dtk_arena *arena, const struct dtk_yval *root,
+                         const char *path, struct dtk_diags *diags)
+{
+	static const char *const keys[] = {"*id", "*terms", NULL};
+	struct ctx c = {.kb = kb, .arena = arena, .path = path, .d = diags};
+	size_t i, k;
+
+	if (root->kind != DTK_Y_SEQ) {
+		S_err(&c, root, "_glossary.yaml must be a list of items (id, terms), found %s",
+		      dtk_yval_describe(root));
+		return;
+	}
+	ALLOC_N(&c, kb->glossary, root->n);
+	for (i = 0; i < root->n; i++) {
+		const struct dtk_yval *v = root->items[i];
+		struct dtk_gloss *g = &kb->glossary[kb->n_glossary];
+		memset(g, 0, sizeof(*g));
+		if (!S_check_map(&c, v, "glossary item", keys))
+			continue;
+		g->id = S_name(&c, v, "id");
+		for (k = 0; g->id && k < kb->n_glossary; k++)
+			if (!strcmp(kb->glossary[k].id, g->id))
+				S_err(&c, dtk_yval_get(v, "id"), "glossary item '%s' is listed twice",
+				      g->id);
+		S_gloss_terms(&c, v, g); /* checked also when the id is not */
+		if (!g->id)
+			continue;
+		g->pos = S_pos(dtk_yval_get(v, "id"));
+		kb->n_glossary++;
+	}
 }
 
 /* ---- _crystallizations.yaml ---- */

@@ -28,6 +28,9 @@ int dtk_schema_source(const struct dtk_kb *kb, struct dtk_arena *arena, const st
 /* Fills kb->records, allocating in arena (so that a worker thread can). */
 void dtk_schema_records(struct dtk_kb *kb, struct dtk_arena *arena, const struct dtk_yval *root,
                         const char *path, struct dtk_diags *diags);
+/* Fills kb->glossary from _glossary.yaml, allocating in arena. */
+void dtk_schema_glossary(struct dtk_kb *kb, struct dtk_arena *arena, const struct dtk_yval *root,
+                         const char *path, struct dtk_diags *diags);
 /* Reads a review file (cross_pairs, verdict, note) into r's review fields. */
 void dtk_schema_review_file(struct dtk_kb *kb, const struct dtk_yval *root, const char *path,
                             struct dtk_record *r, struct dtk_diags *diags);

@@ -308,6 +308,10 @@ static void S_sign(uint64_t sig[SIG_WORDS], const char *s);
 struct dtk_search {
 	char **words;
 	size_t *lens, n;
+	/* the other words each word also takes (dtk_search_set_alts): alts[j]
+	 * of length alt_lens[j] stands for word alt_of[j] */
+	char **alts;
+	size_t *alt_lens, *alt_of, n_alts;
 	int careful;                /* a word a file's bytes may not show as they are */
 	int alnum;                  /* every word is ASCII letters and digits only */
 	uint64_t (*sig)[SIG_WORDS]; /* with alnum: each word's signature (S_sign) */
@@ -364,6 +368,11 @@ void dtk_search_free(struct dtk_search *s)
 		return;
 	for (i = 0; i < s->n; i++)
 		free(s->words[i]);
+	for (i = 0; i < s->n_alts; i++)
+		free(s->alts[i]);
+	free(s->alts);
+	free(s->alt_lens);
+	free(s->alt_of);
 	free(s->words);
 	free(s->lens);
 	free(s->in_source);
@@ -372,6 +381,52 @@ void dtk_search_free(struct dtk_search *s)
 	free(s->hits);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
+}
+
+void dtk_search_set_alts(struct dtk_search *s, size_t k, const char *const *alts, size_t n)
+{
+	size_t i, len;
+	char *f;
+
+	for (i = 0; i < n; i++) {
+		f = dtk_fold(alts[i], strlen(alts[i]), &len, NULL);
+		if (!f || !len || strpbrk(f, "'\"\\ \t\n\r#")) { /* none such: words */
+			free(f);
+			continue;
+		}
+		s->alts = dtk_xrealloc(s->alts, (s->n_alts + 1) * sizeof(*s->alts));
+		s->alt_lens = dtk_xrealloc(s->alt_lens, (s->n_alts + 1) * sizeof(*s->alt_lens));
+		s->alt_of = dtk_xrealloc(s->alt_of, (s->n_alts + 1) * sizeof(*s->alt_of));
+		s->alts[s->n_alts] = f;
+		s->alt_lens[s->n_alts] = len;
+		s->alt_of[s->n_alts++] = k;
+		s->alnum = 0; /* the signatures know the words only */
+	}
+}
+
+/* Returns 2 when text holds word k of s, 1 when it holds another word k
+ * takes (an alternative), else 0. */
+static int S_has(const struct dtk_search *s, size_t k, const char *text)
+{
+	size_t j;
+	if (strstr(text, s->words[k]))
+		return 2;
+	for (j = 0; j < s->n_alts; j++)
+		if (s->alt_of[j] == k && strstr(text, s->alts[j]))
+			return 1;
+	return 0;
+}
+
+/* As S_has, on text[0..len) with no NUL. */
+static int S_has_mem(const struct dtk_search *s, size_t k, const char *text, size_t len)
+{
+	size_t j;
+	if (memmem(text, len, s->words[k], s->lens[k]))
+		return 2;
+	for (j = 0; j < s->n_alts; j++)
+		if (s->alt_of[j] == k && memmem(text, len, s->alts[j], s->alt_lens[j]))
+			return 1;
+	return 0;
 }
 
 void dtk_search_set_show(struct dtk_search *s, dtk_search_show_fn fn, void *arg)
@@ -397,8 +452,16 @@ void dtk_search_prepare(struct dtk_search *s, const struct dtk_kb *kb)
 	for (i = 0; i < kb->n_sources; i++) {
 		t = dtk_fold(kb->sources[i].title, strlen(kb->sources[i].title), &len, NULL);
 		for (k = 0; t && k < s->n; k++) /* the loader refuses bad UTF-8 */
-			if (strstr(t, s->words[k]))
+			if (S_has(s, k, t))
 				s->in_source[k] = s->src_has[k * kb->n_sources + i] = 1;
+		free(t);
+	}
+	/* a word in a category's name may match an entry of any file */
+	for (i = 0; i < kb->n_categories; i++) {
+		t = dtk_fold(kb->categories[i].name, strlen(kb->categories[i].name), &len, NULL);
+		for (k = 0; t && k < s->n; k++)
+			if (S_has(s, k, t))
+				s->in_source[k] = 1;
 		free(t);
 	}
 }
@@ -454,6 +517,9 @@ int dtk_search_file_may_match(const struct dtk_search *s, const char *buf, size_
 		if (s->lens[i] > longest)
 			longest = s->lens[i];
 	}
+	for (i = 0; i < s->n_alts; i++)
+		if (s->alt_lens[i] > longest)
+			longest = s->alt_lens[i];
 	/* fold a part at a time, and stop as soon as every word is seen */
 	while (left && at < len) {
 		st = b.len;
@@ -463,7 +529,7 @@ int dtk_search_file_may_match(const struct dtk_search *s, const char *buf, size_
 			if (f)
 				flen = S_drop_breaks(f, flen, 0, 1);
 			for (i = 0; f && i < s->n && ok; i++)
-				ok = found[i] || memmem(f, flen, s->words[i], s->lens[i]);
+				ok = found[i] || S_has_mem(s, i, f, flen);
 			free(f);
 			goto done;
 		}
@@ -472,8 +538,7 @@ int dtk_search_file_may_match(const struct dtk_search *s, const char *buf, size_
 		b.len = S_drop_breaks(b.ptr, b.len, st, next >= len);
 		from = st >= longest ? st - longest + 1 : 0;
 		for (i = 0; i < s->n; i++)
-			if (!found[i] &&
-			    memmem(b.ptr + from, b.len - from, s->words[i], s->lens[i])) {
+			if (!found[i] && S_has_mem(s, i, b.ptr + from, b.len - from)) {
 				found[i] = 1;
 				left--;
 			}
@@ -508,6 +573,8 @@ static int S_hit_cmp(const void *pa, const void *pb)
 	const struct dtk_search_hit *a = pa, *b = pb;
 	dtk_date fa = a->fresh, fb = b->fresh;
 
+	if (a->exact != b->exact) /* the words as given first */
+		return a->exact > b->exact ? -1 : 1;
 	if (a->title != b->title)
 		return a->title > b->title ? -1 : 1;
 	if (a->claim != b->claim)
@@ -806,8 +873,13 @@ void dtk_search_node(struct dtk_search *s, const struct dtk_kb *kb, struct dtk_n
 {
 	struct dtk_search_hit *v = NULL, h;
 	struct dtk_buf tb = DTK_BUF_INIT, cb = DTK_BUF_INIT;
-	size_t n = 0, cap = 0, k, w;
+	size_t n = 0, cap = 0, k, w, len;
 	const char *title, *claim;
+	/* the node's category, folded: a word may name it */
+	char *cat = node->category >= 0 && (size_t)node->category < kb->n_categories
+	                    ? dtk_fold(kb->categories[node->category].name,
+	                               strlen(kb->categories[node->category].name), &len, NULL)
+	                    : NULL;
 
 	/* a held base's signatures: only for a base loaded whole (node->order
 	 * is then its place) */
@@ -834,11 +906,13 @@ void dtk_search_node(struct dtk_search *s, const struct dtk_kb *kb, struct dtk_n
 		h.e = e;
 		h.order = k;
 		for (w = 0; w < s->n && all; w++) {
-			int t = strstr(e->id, s->words[w]) || strstr(title, s->words[w]);
-			int c = strstr(claim, s->words[w]) != NULL;
-			h.title += (unsigned)t;
-			h.claim += (unsigned)c;
-			all = t || c || S_in_sources(s, kb, e, w);
+			/* 2: the word itself, 1: a word it takes (S_has) */
+			int t = S_has(s, w, e->id), c = S_has(s, w, claim);
+			t = t == 2 ? 2 : S_has(s, w, title) > t ? S_has(s, w, title) : t;
+			h.title += t != 0;
+			h.claim += c != 0;
+			h.exact += t == 2 || c == 2;
+			all = t || c || S_in_sources(s, kb, e, w) || (cat && S_has(s, w, cat));
 		}
 		if (all) {
 			h.fresh = dtk_entry_fresh(e);
@@ -852,6 +926,7 @@ void dtk_search_node(struct dtk_search *s, const struct dtk_kb *kb, struct dtk_n
 	}
 	dtk_buf_release(&tb);
 	dtk_buf_release(&cb);
+	free(cat);
 	if (!n)
 		return;
 	pthread_mutex_lock(&s->lock);

@@ -373,7 +373,15 @@ static int S_unpack_entry(const char *s, size_t len, size_t *at, const char **v,
 
 #define S_BITS 4096 /* the query's filter: a power of two */
 
+/* The base's own glossary (_glossary.yaml) as a map of terms: each term of
+ * an item's words to one term of the item (open addressing, 0 empty). */
+struct gmap {
+	uint32_t *keys, *vals;
+	size_t mask;
+};
+
 struct query {
+	struct gmap *gm; /* NULL: the base has no glossary */
 	uint32_t *keys; /* open addressing: mask + 1 slots, 0 empty */
 	uint32_t *slot_term;
 	size_t mask;
@@ -396,11 +404,84 @@ static long S_find(const struct query *q, uint32_t h)
 	return -1;
 }
 
-static void S_query_init(struct query *q, const struct terms *t, uint64_t same)
+/* Returns the term h stands for in gm: h, or its item's. */
+static uint32_t S_gmap(const struct gmap *gm, uint32_t h)
+{
+	size_t i;
+	if (!gm)
+		return h;
+	for (i = h & gm->mask; gm->keys[i]; i = (i + 1) & gm->mask)
+		if (gm->keys[i] == h)
+			return gm->vals[i];
+	return h;
+}
+
+/* Returns the map of kb's glossary (S_gmap_free), or NULL when it has none
+ * (or kb is NULL). Each word of an item is cut into terms as entries are;
+ * every term stands for the item's (a hash of its id); the first item
+ * naming a term decides. */
+static struct gmap *S_gmap_new(const struct dtk_kb *kb)
+{
+	struct gmap *gm;
+	struct terms t = {NULL, 0, 0};
+	size_t i, k, j, n = 0;
+
+	if (!kb || !kb->n_glossary)
+		return NULL;
+	for (i = 0; i < kb->n_glossary; i++)
+		n += kb->glossary[i].n_terms;
+	gm = dtk_xcalloc(1, sizeof(*gm));
+	for (gm->mask = 15; gm->mask + 1 < 8 * n; gm->mask = gm->mask * 2 + 1)
+		;
+	gm->keys = dtk_xcalloc(gm->mask + 1, sizeof(*gm->keys));
+	gm->vals = dtk_xcalloc(gm->mask + 1, sizeof(*gm->vals));
+	for (i = 0; i < kb->n_glossary; i++) {
+		const char *id = kb->glossary[i].id;
+		uint64_t h = S_SEED;
+		uint32_t val;
+		for (k = 0; id[k]; k++)
+			h = S_mix(h, (unsigned char)id[k]);
+		val = (uint32_t)S_final(h ^ 'G');
+		val = val ? val : 1;
+		for (k = 0; k < kb->glossary[i].n_terms; k++) {
+			t.n = 0;
+			if (S_terms(&t, kb->glossary[i].terms[k], NULL) < 0)
+				continue; /* the schema took UTF-8 only */
+			for (j = 0; j < t.n; j++) {
+				size_t s = t.v[j] & gm->mask;
+				while (gm->keys[s] && gm->keys[s] != t.v[j])
+					s = (s + 1) & gm->mask;
+				if (!gm->keys[s]) {
+					gm->keys[s] = t.v[j];
+					gm->vals[s] = val;
+				}
+			}
+		}
+	}
+	free(t.v);
+	return gm;
+}
+
+static void S_gmap_free(struct gmap *gm)
+{
+	if (!gm)
+		return;
+	free(gm->keys);
+	free(gm->vals);
+	free(gm);
+}
+
+/* Sets q to the terms t (mapped by kb's glossary: kb may be NULL) and the
+ * hash same of its claim. */
+static void S_query_init(struct query *q, struct terms *t, uint64_t same,
+                         const struct dtk_kb *kb)
 {
 	size_t i, k;
 
 	memset(q, 0, sizeof(*q));
+	q->gm = S_gmap_new(kb);
+	for (i = 0; q->gm && i < t->n; i++)
+		t->v[i] = S_gmap(q->gm, t->v[i]);
 	for (q->mask = 15; q->mask + 1 < 2 * t->n; q->mask = q->mask * 2 + 1)
 		;
 	q->keys = dtk_xcalloc(q->mask + 1, sizeof(*q->keys));
@@ -425,6 +506,7 @@ static void S_query_init(struct query *q, const struct terms *t, uint64_t same)
 
 static void S_query_release(struct query *q)
 {
+	S_gmap_free(q->gm);
 	free(q->keys);
 	free(q->slot_term);
 	free(q->qtf);
@@ -466,7 +548,7 @@ static void S_count(struct part *p, size_t d, const char *v, size_t n, uint64_t 
 
 	p->total_len += n;
 	for (i = 0; i < n; i++) {
-		uint32_t h = S_u32_at(v + 4 * i);
+		uint32_t h = S_gmap(q->gm, S_u32_at(v + 4 * i));
 		long at;
 		if (!(q->bits[(h >> 20) / 64] & (1ull << ((h >> 20) % 64))))
 			continue;
@@ -717,7 +799,8 @@ static int S_pass(struct dtk_similar_hit **out, size_t *n, const struct query *q
 
 /* Sets qq to the terms of q's title and claim. Returns 0, or -1 with the
  * error set when they are not UTF-8. */
-static int S_query_text(struct query *qq, const struct dtk_similar_query *q)
+static int S_query_text(struct query *qq, const struct dtk_similar_query *q,
+                        const struct dtk_kb *kb)
 {
 	struct terms t = {NULL, 0, 0};
 	uint64_t same = 0;
@@ -727,7 +810,7 @@ static int S_query_text(struct query *qq, const struct dtk_similar_query *q)
 		free(t.v);
 		return -1;
 	}
-	S_query_init(qq, &t, same);
+	S_query_init(qq, &t, same, kb);
 	free(t.v);
 	return 0;
 }
@@ -741,7 +824,7 @@ int dtk_similar_rank_in(struct dtk_similar_hit **out, size_t *n,
 
 	*out = NULL;
 	*n = 0;
-	if (S_query_text(&qq, q) < 0)
+	if (S_query_text(&qq, q, NULL) < 0)
 		return -1;
 	rc = S_pass(out, n, &qq, q, docs, n_docs, NULL, NULL);
 	S_query_release(&qq);
@@ -776,7 +859,7 @@ int dtk_similar_rank(struct dtk_similar_hit **out, size_t *n, const struct dtk_k
 
 	*out = NULL;
 	*n = 0;
-	if (S_query_text(&qq, q) < 0)
+	if (S_query_text(&qq, q, kb) < 0)
 		return -1;
 	rc = S_rank(out, n, kb, &qq, q);
 	S_query_release(&qq);
@@ -811,50 +894,164 @@ static int S_query_entry(struct query *qq, const struct dtk_kb *kb, const struct
 	rc = 0;
 done:
 	if (rc == 0)
-		S_query_init(qq, &t, same);
+		S_query_init(qq, &t, same, kb);
 	free(t.v);
 	dtk_buf_release(&b);
 	return rc;
 }
 
+/* ---- equivalent words, for search ---- */
+
+/* A list of words, each once. */
+struct words {
+	char **v;
+	size_t n, cap;
+};
+
+/* Adds s[0..len) folded to l unless it is there or is w. */
+static void S_words_add(struct words *l, const char *w, const char *s, size_t len)
+{
+	size_t flen, i;
+	char *f = dtk_fold(s, len, &flen, NULL);
+
+	if (!f || !flen || !strcmp(f, w)) {
+		free(f);
+		return;
+	}
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], f)) {
+			free(f);
+			return;
+		}
+	dtk_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v));
+	l->v[l->n++] = f;
+}
+
+/* Returns 1 when s is ASCII letters and digits only. */
+static int S_ascii_word(const char *s)
+{
+	return *s && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") ==
+	                     strlen(s);
+}
+
+/* Sets stem (room for S_WORD_MAX + 1) to the stem of ASCII word s, lowercase. */
+static void S_stem_of(char *stem, const char *s)
+{
+	uint32_t w[S_WORD_MAX];
+	size_t n, k;
+
+	for (n = 0; s[n] && n < S_WORD_MAX; n++)
+		w[n] = (uint32_t)(unsigned char)(s[n] | (s[n] >= 'A' && s[n] <= 'Z' ? 0x20 : 0));
+	k = S_stem(w, n);
+	for (n = 0; n < k; n++)
+		stem[n] = (char)w[n];
+	stem[k] = '\0';
+}
+
+/* Returns 1 when word t of a glossary row names folded word w: the same
+ * word or stem (ASCII), or a Chinese word that w holds. */
+static int S_names_word(const char *t, const char *w, const char *wstem)
+{
+	char ts[S_WORD_MAX + 1];
+	size_t len;
+	char *f;
+	int hit;
+
+	if (S_ascii_word(t)) {
+		if (!*wstem || strlen(t) > S_WORD_MAX)
+			return 0;
+		S_stem_of(ts, t);
+		return !strcmp(ts, wstem);
+	}
+	f = dtk_fold(t, strlen(t), &len, NULL);
+	hit = f && len && strstr(w, f) != NULL;
+	free(f);
+	return hit;
+}
+
+size_t dtk_similar_equivalents(char ***out, const struct dtk_kb *kb, const char *w)
+{
+	struct words l = {NULL, 0, 0};
+	char wstem[S_WORD_MAX + 1] = "";
+	size_t r, k, j;
+
+	if (S_ascii_word(w) && strlen(w) <= S_WORD_MAX) {
+		S_stem_of(wstem, w);
+		if (strlen(wstem) < strlen(w))
+			S_words_add(&l, w, wstem, strlen(wstem));
+	}
+	for (r = 0; dtk_similar_glossary[r][0]; r++) {
+		for (k = 0; k < 4 && dtk_similar_glossary[r][k] &&
+		            !S_names_word(dtk_similar_glossary[r][k], w, wstem);
+		     k++)
+			;
+		if (k == 4 || !dtk_similar_glossary[r][k])
+			continue;
+		for (j = 0; j < 4 && dtk_similar_glossary[r][j]; j++)
+			if (j != k)
+				S_words_add(&l, w, dtk_similar_glossary[r][j],
+				            strlen(dtk_similar_glossary[r][j]));
+	}
+	for (r = 0; kb && r < kb->n_glossary; r++) {
+		const struct dtk_gloss *g = &kb->glossary[r];
+		for (k = 0; k < g->n_terms && !S_names_word(g->terms[k], w, wstem); k++)
+			;
+		for (j = 0; k < g->n_terms && j < g->n_terms; j++)
+			if (j != k)
+				S_words_add(&l, w, g->terms[j], strlen(g->terms[j]));
+	}
+	*out = l.v;
+	return l.n;
+}
+
 /* ---- the check of dtk add ---- */
 
-int dtk_similar_check(struct dtk_buf *msg, const struct dtk_kb *kb, const char *id,
-                      const char *const *distinct, size_t n_distinct)
+/* Returns 1 when id is one of named[0..n). */
+static int S_named(const char *id, const char *const *named, size_t n)
+{
+	while (n--)
+		if (!strcmp(named[n], id))
+			return 1;
+	return 0;
+}
+
+enum dtk_similar_verdict dtk_similar_verdict(const struct dtk_similar_hit *hits, size_t n,
+                                             const char *const *named, size_t n_named)
+{
+	size_t i;
+
+	if (n && hits[0].same) /* same claims come first */
+		return DTK_SIMILAR_REFUSE;
+	for (i = 0; i < n && hits[i].score >= DTK_SIMILAR_SURE; i++)
+		if (!S_named(hits[i].entry->id, named, n_named))
+			return DTK_SIMILAR_REFUSE;
+	return n && hits[0].score >= DTK_SIMILAR_LIKELY ? DTK_SIMILAR_LIKELY_ONE
+	                                                : DTK_SIMILAR_NONE;
+}
+
+int dtk_similar_check(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *kb,
+                      const char *id, const char *const *named, size_t n_named)
 {
 	const struct dtk_entry *e = dtk_kb_entry(kb, id);
 	struct dtk_similar_query q = {0};
-	struct dtk_similar_hit *hits;
 	struct query qq;
-	size_t n, i, j, near = 0;
 	int rc;
 
+	*out = NULL;
+	*n = 0;
 	if (!e)
-		return 0;
+		return DTK_SIMILAR_NONE;
 	q.title = e->title;
 	q.claim = e->claim;
 	q.skip = id;
-	q.min_score = DTK_SIMILAR_NEAR;
 	if (S_query_entry(&qq, kb, e) < 0)
 		return -1;
-	rc = S_rank(&hits, &n, kb, &qq, &q);
+	rc = S_rank(out, n, kb, &qq, &q);
 	S_query_release(&qq);
 	if (rc < 0)
 		return -1;
-	if (n && hits[0].same) { /* same claims come first */
-		dtk_buf_printf(msg, "the same claim is in the base already: %s (%s)",
-		               hits[0].entry->id, dtk_esc(hits[0].entry->title));
-		free(hits);
-		return 2;
-	}
-	for (i = 0; i < n && near < 10; i++) {
-		for (j = 0; j < n_distinct && strcmp(distinct[j], hits[i].entry->id); j++)
-			;
-		if (j < n_distinct)
-			continue;
-		dtk_buf_printf(msg, "%s  %s  %.2f  %s", near++ ? "\n" : "", hits[i].entry->id,
-		               hits[i].score, dtk_esc(hits[i].entry->title));
-	}
-	free(hits);
-	return near ? 1 : 0;
+	rc = dtk_similar_verdict(*out, *n, named, n_named);
+	if (*n > DTK_SIMILAR_SHOWN)
+		*n = DTK_SIMILAR_SHOWN;
+	return rc;
 }

@@ -52,13 +52,13 @@ static void S_json_links(struct dtk_json *j, const struct dtk_link *links, size_
 	dtk_json_end(j, ']');
 }
 
-/* Writes entry e; with with_links, its n_links backlinks too. */
-static void S_entry(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_entry *e,
-                    int with_links, const struct dtk_link *links, size_t n_links)
+/* Writes the keys of entry e into the object open in j; with with_links,
+ * its n_links backlinks too. */
+static void S_keys(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_entry *e,
+                   int with_links, const struct dtk_link *links, size_t n_links)
 {
 	size_t i;
 
-	dtk_json_object(j);
 	dtk_json_kstring(j, "id", e->id);
 	dtk_json_kstring(j, "node", e->node->name);
 	{ /* where it is written: an editor or an agent can go there */
@@ -113,7 +113,22 @@ static void S_entry(struct dtk_json *j, const struct dtk_kb *kb, const struct dt
 	}
 	if (with_links)
 		S_json_links(j, links, n_links, 0);
+}
+
+/* Writes entry e as an object; with with_links, its n_links backlinks too. */
+static void S_entry(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_entry *e,
+                    int with_links, const struct dtk_link *links, size_t n_links)
+{
+	dtk_json_object(j);
+	S_keys(j, kb, e, with_links, links, n_links);
 	dtk_json_end(j, '}');
+}
+
+void dtk_view_entry_json_keys(struct dtk_json *j, const struct dtk_kb *kb,
+                              const struct dtk_entry *e, const struct dtk_link *links,
+                              size_t n_links)
+{
+	S_keys(j, kb, e, 1, links, n_links);
 }
 
 void dtk_view_entry_json(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_entry *e)
@@ -131,8 +146,14 @@ void dtk_view_entry_json_links(struct dtk_json *j, const struct dtk_kb *kb,
 void dtk_view_node_json(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_node *node,
                         size_t offset, size_t limit)
 {
+	dtk_view_node_page(j, kb, node, offset, limit, 0, 0);
+}
+
+void dtk_view_node_page(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_node *node,
+                        size_t offset, size_t limit, int compact, size_t max_bytes)
+{
 	struct dtk_link *all, *links;
-	size_t i, n, n_all = dtk_links_into(&all, kb, node->name);
+	size_t i, n, n_all = dtk_links_into(&all, kb, node->name), start;
 	size_t from = limit ? offset : 0, to = node->n_entries;
 	char next[32];
 
@@ -153,14 +174,28 @@ void dtk_view_node_json(struct dtk_json *j, const struct dtk_kb *kb, const struc
 		from = to;
 	if (limit && limit < to - from)
 		to = from + limit;
-	for (i = from; i < to; i++) {
-		n = dtk_links_pick(&links, all, n_all, node->entries[i].id, NULL);
-		dtk_view_entry_json_links(j, kb, &node->entries[i], links, n);
+	for (i = from, start = j->out->len; i < to; i++) {
+		const struct dtk_entry *e = &node->entries[i];
+		if (max_bytes && i > from && j->out->len - start >= max_bytes) {
+			to = i; /* the page is full */
+			break;
+		}
+		if (compact) {
+			dtk_json_object(j);
+			dtk_json_kstring(j, "id", e->id);
+			dtk_json_kstring(j, "title", e->title);
+			dtk_json_kstring(j, "confidence", dtk_confidence_names[e->confidence]);
+			dtk_json_end(j, '}');
+			continue;
+		}
+		n = dtk_links_pick(&links, all, n_all, e->id, NULL);
+		dtk_view_entry_json_links(j, kb, e, links, n);
 		free(links);
 	}
 	dtk_json_end(j, ']');
-	if (limit) { /* a page of the entries (dtk mcp) */
+	if (limit) { /* a page of the entries (dtk mcp, show --limit) */
 		dtk_json_kint(j, "entries_total", (long)node->n_entries);
+		dtk_json_kint(j, "entries_not_shown", (long)(node->n_entries - (to - from)));
 		if (to < node->n_entries) {
 			snprintf(next, sizeof(next), "o%zu", to);
 			dtk_json_kstring(j, "nextCursor", next);

@@ -10,6 +10,7 @@
 #include "dtk/kb.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -116,9 +117,9 @@ struct dtk_wfile *dtk_write_open(struct dtk_write *w, const char *name)
 		rc = dtk_file_read_fd(&f->old, &f->old_len, fd, full, DTK_MAX_FILE_BYTES);
 		close(fd);
 		/* a link (inside the base, as checked) stays a link: its file
-		 * is the one replaced */
-		if (rc == 0 && !(f->real = realpath(full, NULL)))
-			rc = dtk_error("cannot resolve: %s", strerror(errno));
+		 * is the one replaced, reached from the root again */
+		if (rc == 0 && !(f->real = dtk_path_within(w->ctx->root, full)))
+			rc = dtk_error("changed while being read");
 	}
 	free(full);
 	if (rc == 1) {
@@ -150,9 +151,10 @@ struct dtk_wfile *dtk_write_open(struct dtk_write *w, const char *name)
 struct dtk_wfile *dtk_write_create(struct dtk_write *w, const char *name, char *text, size_t len)
 {
 	char *full = dtk_path_join(w->ctx->root, "insights"), *p = dtk_path_join(full, name);
+	char *dir = dtk_path_within(w->ctx->root, full);
 	struct stat st;
 	/* anything there, a FIFO or a dangling link too, is not opened */
-	int exists = lstat(p, &st) == 0, err = exists ? 0 : errno;
+	int exists = lstat(p, &st) == 0, err = exists ? 0 : dir ? errno : ENOTDIR;
 	struct dtk_wfile *f;
 
 	free(full);
@@ -163,9 +165,12 @@ struct dtk_wfile *dtk_write_create(struct dtk_write *w, const char *name, char *
 			dtk_write_refuse(w, "insights/%s already exists", name);
 		else
 			dtk_write_refuse(w, "cannot create insights/%s: %s", name, strerror(err));
+		free(dir);
 		return NULL;
 	}
 	f = S_add(w, name);
+	f->real = dtk_path_join(dir, name); /* insights/ may be a link inside */
+	free(dir);
 	f->text = text;
 	f->len = len;
 	return f;
@@ -301,101 +306,84 @@ static int S_changed(const struct dtk_wfile *f)
 	return !f->old || f->len != f->old_len || memcmp(f->text, f->old, f->len);
 }
 
-/* Puts the first n changed files of w back as they were (removes those it
- * created), after a failure to replace a later one. Appends to left the
- * files that could not be put back ("insights/a.yaml (why)"). */
-static void S_put_back(struct dtk_write *w, size_t n, struct dtk_buf *left)
+/* After a write of every changed file of w and INDEX.md (idx set) whose
+ * error names only the files whose directory was not synced: adds the
+ * files written to the error set, when there are several. */
+static void S_name_written(struct dtk_write *w, const struct dtk_buf *idx)
 {
-	size_t i;
+	struct dtk_buf b = DTK_BUF_INIT;
+	size_t i, k = 0;
 
-	for (i = 0; i < n; i++) {
-		struct dtk_wfile *f = w->files[i];
-		char *full;
-		int rc;
-		if (!S_changed(f))
+	for (i = 0; i <= w->n_files; i++) {
+		char *shown;
+		if (i < w->n_files ? !S_changed(w->files[i]) : !idx)
 			continue;
-		full = f->real ? dtk_xstrdup(f->real) : dtk_path_join(w->ctx->root, f->rel);
-		rc = f->old ? dtk_file_write_atomic(full, f->old, f->old_len)
-		            : (unlink(full) < 0 ? dtk_error("%s", strerror(errno)) : 0);
-		/* put back but not synced: as it was, for all but a crash */
-		if (rc < 0 && rc != DTK_ENOSYNC)
-			dtk_buf_printf(left, "%s%s (%s)", left->len ? ", " : "", f->rel,
-			               dtk_error_last());
-		free(full);
+		shown = dtk_path_shown(i < w->n_files ? w->files[i]->rel : DTK_INDEX_FILE);
+		dtk_buf_printf(&b, "%s%s", k++ ? ", " : "", shown);
+		free(shown);
 	}
+	if (k > 1) {
+		char *why = dtk_xstrdup(dtk_error_last());
+		dtk_error("%s; written: %s", why, b.ptr);
+		free(why);
+	}
+	dtk_buf_release(&b);
 }
 
 /*
  * Writes the changed files of w, then INDEX.md (idx: its text, NULL when
- * unchanged), all or nothing: every new text is first written beside its
- * file (a full disk fails here, with nothing changed), then each is renamed
- * into place; when a rename fails, the files already replaced are put back.
- * Returns DTK_EXIT_OK; DTK_EXIT_INVALID after an error when nothing was
- * changed; DTK_EXIT_DRIFT after an error saying what was written when
- * something was (a file that could not be put back, or a directory that
- * could not be synced).
+ * unchanged), all or nothing (dtk_file_commit_all): every new text is first
+ * written beside its file (a full disk fails here, with nothing changed),
+ * each directory opened from the root with no link followed, then each is
+ * renamed into place. Returns DTK_EXIT_OK; DTK_EXIT_INVALID after an error
+ * when nothing was changed; DTK_EXIT_DRIFT after an error saying what was
+ * written when something was (a file that could not be put back, or a
+ * directory that could not be synced).
  */
 static int S_write(struct dtk_write *w, const struct dtk_buf *idx, const char *idx_path)
 {
 	struct dtk_file_staged *st = dtk_xcalloc(w->n_files + 1, sizeof(*st));
-	struct dtk_buf left = DTK_BUF_INIT, unsynced = DTK_BUF_INIT;
-	size_t i, n = w->n_files + (idx ? 1 : 0);
-	int rc = DTK_EXIT_OK, r;
+	const char *root = w->ctx->root;
+	char *conv = NULL;
+	size_t i, n = w->n_files + (idx ? 1 : 0), conv_len = 0;
+	int rootfd, rc = 0;
 
-	for (i = 0; i < n && rc == DTK_EXIT_OK; i++) {
+	dtk_crash_point("before-write");
+	rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		rc = dtk_error("cannot open %s: %s", root, strerror(errno));
+	for (i = 0; i < n && rc >= 0; i++) {
 		struct dtk_wfile *f = i < w->n_files ? w->files[i] : NULL;
-		char *full;
+		const char *text = f ? f->text : idx->ptr ? idx->ptr : "";
+		size_t len = f ? f->len : idx->len;
 		if (f && !S_changed(f))
 			continue;
-		full = !f        ? dtk_xstrdup(idx_path)
-		       : f->real ? dtk_xstrdup(f->real)
-		                 : dtk_path_join(w->ctx->root, f->rel);
-		if (f ? dtk_file_stage(&st[i], full, f->text, f->len, -1) < 0
-		      : dtk_git_stage_checkout(&st[i], full, idx->ptr ? idx->ptr : "", idx->len) <
-		                    0) {
-			char *why = dtk_xstrdup(dtk_error_last());
-			dtk_error("%s: nothing was written", why);
-			free(why);
-			rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		/* INDEX.md as git would check it out (core.autocrlf) */
+		if (!f && (rc = dtk_git_checkout_form(&conv, &conv_len, idx_path, text, len)) > 0) {
+			text = conv;
+			len = conv_len;
 		}
-		free(full);
+		if (rc >= 0)
+			rc = dtk_file_stage_within(&st[i], rootfd, root,
+			                           f ? f->real : DTK_INDEX_FILE, text, len, -1);
 	}
-	for (i = 0; i < n && rc == DTK_EXIT_OK; i++) {
-		if (!st[i].tmp)
-			continue;
-		r = dtk_file_stage_commit(&st[i]);
-		if (r == DTK_ENOSYNC) {
-			dtk_buf_printf(&unsynced, "%s%s", unsynced.len ? "; " : "",
-			               dtk_error_last());
-			continue;
-		}
-		if (r < 0) {
-			char *why = dtk_xstrdup(dtk_error_last());
-			S_put_back(w, i, &left);
-			if (!left.len)
-				dtk_error("%s: nothing was written%s", why,
-				          i ? " (the files already replaced were put back)" : "");
-			else
-				dtk_error("%s; %s could not be put back: %s written, the rest "
-				          "not%s",
-				          why, left.ptr, left.ptr,
-				          i < w->n_files ? "" : " (run dtk reindex)");
-			free(why);
-			rc = dtk_cmd_fail(w->ctx, w->cmd,
-			                  left.len ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
-		}
-		dtk_crash_point("after-file");
-	}
-	if (rc == DTK_EXIT_OK && unsynced.len) {
-		dtk_error("%s", unsynced.ptr);
-		rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_DRIFT);
-	}
+	if (rc < 0) {
+		char *why = dtk_xstrdup(dtk_error_last());
+		dtk_error("%s: nothing was written", why);
+		free(why);
+	} else
+		rc = dtk_file_commit_all(rootfd, root, st, n);
 	for (i = 0; i < n; i++)
 		dtk_file_stage_release(&st[i]);
+	if (rootfd >= 0)
+		close(rootfd);
 	free(st);
-	dtk_buf_release(&left);
-	dtk_buf_release(&unsynced);
-	return rc;
+	free(conv);
+	if (rc == DTK_ENOSYNC)
+		S_name_written(w, idx);
+	return rc == 0 ? DTK_EXIT_OK
+	               : dtk_cmd_fail(w->ctx, w->cmd,
+	                              rc == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
 }
 
 int dtk_write_commit(struct dtk_write *w)
@@ -403,6 +391,7 @@ int dtk_write_commit(struct dtk_write *w)
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_memfile *mem = dtk_xcalloc(w->n_files + 1, sizeof(*mem));
 	struct dtk_file_cmp cmp = {.fd = -1};
+	struct dtk_index_pages pages = {NULL, 0, NULL};
 	char *idx_path = dtk_path_join(w->ctx->root, DTK_INDEX_FILE);
 	size_t i;
 	int rc, idx_differs = 0;
@@ -442,7 +431,7 @@ int dtk_write_commit(struct dtk_write *w)
 	if (!w->opts.no_reindex) {
 		/* INDEX.md from the base just validated: no second load */
 		if (dtk_file_cmp_open(&cmp, idx_path, DTK_MAX_INDEX_BYTES) < 0 ||
-		    dtk_index_write(w->kb, dtk_file_cmp_write, &cmp) < 0 ||
+		    dtk_index_write_pages(w->kb, dtk_file_cmp_write, &cmp, &pages) < 0 ||
 		    (idx_differs = dtk_file_cmp_finish(&cmp)) < 0) {
 			rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 			goto done;
@@ -453,7 +442,13 @@ int dtk_write_commit(struct dtk_write *w)
 		goto done;
 	}
 	rc = S_write(w, idx_differs ? &cmp.text : NULL, idx_path);
+	/* the pages of index/ after (docs/index-format.md): each written
+	 * atomically; one not written is drift that check reports */
+	if (rc == DTK_EXIT_OK && !w->opts.no_reindex &&
+	    dtk_index_pages_sync(w->ctx->root, &pages, 1, NULL, NULL) < 0)
+		rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_DRIFT);
 done:
+	dtk_index_pages_release(&pages);
 	dtk_file_cmp_release(&cmp);
 	dtk_diags_release(&diags);
 	free(idx_path);

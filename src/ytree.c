@@ -30,7 +30,7 @@ struct builder {
 	struct dtk_yval *root;
 	uint32_t off; /* added to libyaml's offsets: the byte order mark skipped */
 	int errors, documents;
-	size_t values; /* held in the tree (not an item handed to each) */
+	size_t values; /* node events so far (items handed to each too) */
 	/* dtk_yaml_parse_items: each item of a root sequence is built in an
 	 * arena of its own (arena, while keep holds the tree's), handed to
 	 * each and dropped */
@@ -543,7 +543,7 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 
 	if ((ev->type == YAML_SCALAR_EVENT || ev->type == YAML_ALIAS_EVENT ||
 	     ev->type == YAML_SEQUENCE_START_EVENT || ev->type == YAML_MAPPING_START_EVENT) &&
-	    !b->keep && ++b->values > DTK_MAX_VALUES) {
+	    ++b->values > DTK_MAX_VALUES) {
 		S_error(b, (int)m.line + 1, S_col(m), "file holds more than %u values",
 		        DTK_MAX_VALUES);
 		return -1;
@@ -654,10 +654,13 @@ static int S_junction(struct builder *b, yaml_mark_t m)
 
 	b->part = NULL; /* looked at once */
 	S_part_join(p);
+	/* the values of both (the part's root sequence is b's) within the
+	 * limit, else b counts on to the value over it */
 	p->taken = !p->b.errors && p->b.handed && S_block_root(p->b.root) && b->keep &&
 	           b->depth == 1 && S_block_root(b->stack[0].val) && b->last_end <= p->at &&
 	           p->b.first_start == S_offset(b, m) &&
-	           p->b.first_line == (int)m.line + 1 + b->line_base;
+	           p->b.first_line == (int)m.line + 1 + b->line_base &&
+	           b->values + p->b.values - 1 <= DTK_MAX_VALUES;
 	return p->taken;
 }
 

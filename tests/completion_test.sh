@@ -58,7 +58,7 @@ expect()
 
 B=$scratch/base
 S=$scratch/shipped
-all_commands="add add-node add-source bloom check cite close confidence contradict crystallize edit edit-source export help init list log mcp merge-driver next-id reindex relate resolve retract review search setup-git show similar stance supersede unrelate unverify use verify"
+all_commands="add add-node add-source bloom check cite close confidence contradict crystallize edit edit-source export help init list log mcp merge-driver next-id reindex relate resolve retract review search setup-git show similar stance supersede sync unrelate unverify use verify"
 
 expect "$B" "show" sh
 expect "$B" "$all_commands" ""
@@ -74,7 +74,7 @@ expect "$B" "" show alpha ""
 expect "$B" "json text" show --format ""
 expect "$B" "json text" show -f ""
 expect "$B" "always auto" show --color a
-expect "$B" "--color --format --help --no-pager --quiet" show --
+expect "$B" "--color --compact --format --help --limit --no-pager --quiet" show --
 expect "$B" "--format" list --for
 expect "$B" "json jsonl" list --format j
 expect "$B" "json jsonl" list --format = j

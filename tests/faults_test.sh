@@ -69,8 +69,7 @@ rc=0
 timeout 60 "$DTK" crystallize --date $date --eval s=ok >"$scratch/out" 2>&1 || rc=$?
 if [ $rc -eq 0 ] && [ ! -e .git/index.lock ] && grep -q "^alpha-001: used" "$scratch/out" &&
     git log -1 --format=%s | grep -q "^crystallize $date" && "$DTK" check >/dev/null 2>&1 &&
-    [ "$(git status --porcelain)" = " M INDEX.md
- M insights/alpha.yaml" ]; then
+    [ "$(git status --porcelain)" = " M insights/alpha.yaml" ]; then
     ok "crystallize: pre-commit running dtk reindex and post-commit running dtk use work"
 else
     ko "crystallize: pre-commit running dtk reindex and post-commit running dtk use work" \
@@ -321,6 +320,141 @@ if [ "$modes" = 100644 ] && [ -z "$(git status --porcelain)" ]; then
 else
     ko "core.fileMode=false: no mode change committed, git status clean" "$modes" "$out" \
         "$(git status --porcelain)"
+fi
+fresh
+
+# ---- 6. a write of several files killed between its renames ----
+# the next write puts every file back as it was, byte for byte; check says
+# so before, naming the command; a retry then applies once
+cd "$repo" || exit 2
+if [ -n "${DTK_CRASH:-}" ]; then
+    # Runs dtk $2... once (what one run gives), then dtk-crash killed before
+    # its rename number $1, then check, reindex and dtk $2... again.
+    # The work tree's files, each with its checksum (leftovers show).
+    work() { find . -path ./.git -prune -o -type f -print0 | sort -z | xargs -0 sha1sum; }
+    killed_between() {
+        local at=$1 before once rc=0 out
+        shift
+        before=$(work)
+        "$DTK" "$@" >/dev/null 2>&1 || ko "$*: runs (the test's premise)"
+        once=$(work)
+        fresh
+        DTK_CRASH_AT=before-rename:$at "$DTK_CRASH" "$@" >/dev/null 2>&1 && ko "$*: killed (the test's premise)"
+        out=$("$DTK" check 2>&1) || rc=$?
+        if [ $rc -eq 1 ] && grep -q "a write was interrupted .*run 'dtk reindex' to put them back" <<<"$out" &&
+            "$DTK" reindex -q 2>/dev/null && [ "$(work)" = "$before" ] &&
+            "$DTK" "$@" >/dev/null 2>&1 && [ "$(work)" = "$once" ]; then
+            ok "$* killed before rename $at: check names reindex, which puts every byte back; a retry applies once"
+        else
+            ko "$* killed before rename $at: check names reindex, which puts every byte back; a retry applies once" \
+                "check: exit $rc $out" "$(diff <(echo "$before") <(work))" "$(diff <(echo "$once") <(work))"
+        fi
+        fresh
+    }
+    killed_between 2 review alpha-003 beta-001 --date $date
+    killed_between 2 edit alpha-002 --title Retitled --date $date
+    killed_between 2 add-node delta --category 策略
+    killed_between 3 add-node delta --category 策略
+    killed_between 2 use alpha-002 beta-001
+    # a check while a live writer's journal stands waits for the writer, then
+    # judges the files written (the writer lets the check start, and goes on
+    # once it waits)
+    rm -f "$scratch/chk"
+    run="\"$DTK\" check >'$scratch/chk' 2>&1 & for i in \$(seq 200); do grep -q waiting '$scratch/chk' 2>/dev/null && break; sleep 0.05; done; echo \$! >'$scratch/chk.pid'"
+    DTK_CRASH_AT=before-rename:2 DTK_CRASH_RUN=$run "$DTK_CRASH" use alpha-002 beta-001 >/dev/null 2>&1
+    rc=0
+    wait_pid=$(cat "$scratch/chk.pid")
+    while kill -0 "$wait_pid" 2>/dev/null; do sleep 0.05; done
+    if grep -q "waiting" "$scratch/chk" && grep -q "INDEX.md is up to date" "$scratch/chk" &&
+        ! grep -q "interrupted" "$scratch/chk"; then
+        ok "check during a write of two files: waits for the writer's lock, then passes"
+    else
+        ko "check during a write of two files: waits for the writer's lock, then passes" "$(cat "$scratch/chk")"
+    fi
+    fresh
+    # the journal's files are reached from the root, no link followed:
+    # insights/ swapped for a link before the rollback is refused, the
+    # journal kept; put back, the next write rolls back
+    mkdir -p "$scratch/outside" && cp -R insights "$scratch/outside/" && cp -R "$scratch/outside" "$scratch/outside.orig"
+    before=$(work)
+    DTK_CRASH_AT=before-rename:2 "$DTK_CRASH" use alpha-002 beta-001 >/dev/null 2>&1
+    mv insights i.real && ln -s "$scratch/outside/insights" insights
+    rc=0
+    "$DTK" reindex -q >"$scratch/err" 2>&1 || rc=$?
+    rm insights && mv i.real insights
+    if [ $rc -eq 2 ] && grep -q "cannot put back insights/alpha.yaml" "$scratch/err" &&
+        diff -r "$scratch/outside" "$scratch/outside.orig" >/dev/null && [ -e .dtk-journal ] &&
+        "$DTK" reindex -q 2>/dev/null && [ "$(work)" = "$before" ]; then
+        ok "a rollback with insights/ swapped for a link: refused, nothing outside touched; the next one puts every byte back"
+    else
+        ko "a rollback with insights/ swapped for a link: refused, nothing outside touched" "exit $rc" \
+            "$(cat "$scratch/err")" "$(diff -r "$scratch/outside" "$scratch/outside.orig")"
+    fi
+    fresh
+fi
+
+# ---- 7. a directory swapped for a link during a write: nothing outside ----
+cd "$repo" || exit 2
+rm -rf "$scratch/outside" "$scratch/outside.orig"
+mkdir -p "$scratch/outside" && cp -R insights "$scratch/outside/"
+sh -c 'exit 0' & wait $!; dead=$!
+: >"$scratch/outside/insights/alpha.yaml.tmp-$dead-abc123" # a dead pid's, not the base's
+cp -R "$scratch/outside" "$scratch/outside.orig"
+swap="mv insights i.real && ln -s '$scratch/outside/insights' insights"
+unswap() { [ -d i.real ] && rm -f insights && mv i.real insights; }
+outside_same() {
+    diff -r "$scratch/outside" "$scratch/outside.orig" >/dev/null
+}
+if [ -n "${DTK_CRASH:-}" ]; then
+    # swapped after the checks, before anything is written: refused
+    before=$(state)
+    rc=0
+    DTK_CRASH_AT=before-write DTK_CRASH_RUN=$swap "$DTK_CRASH" use alpha-002 beta-001 >"$scratch/err" 2>&1 || rc=$?
+    unswap
+    if [ $rc -eq 2 ] && grep -q "nothing was written" "$scratch/err" && outside_same && [ "$(state)" = "$before" ]; then
+        ok "insights/ swapped for a link after the checks: exit 2, nothing written here or there"
+    else
+        ko "insights/ swapped for a link after the checks: exit 2, nothing written here or there" "exit $rc" \
+            "$(cat "$scratch/err")" "$(diff -r "$scratch/outside" "$scratch/outside.orig")"
+    fi
+    fresh
+    # swapped between the temporary files and the renames: the write ends
+    # in the directory it opened
+    for at in before-rename:1 before-rename:2; do
+        rc=0
+        DTK_CRASH_AT=$at DTK_CRASH_RUN=$swap "$DTK_CRASH" use alpha-002 beta-001 >"$scratch/err" 2>&1 || rc=$?
+        unswap
+        if [ $rc -eq 0 ] && outside_same && grep -q "used: 2" insights/alpha.yaml &&
+            ! ls -a insights | grep -q tmp && "$DTK" check >/dev/null 2>&1; then
+            ok "insights/ swapped for a link at $at: the write ends inside the base, nothing outside"
+        else
+            ko "insights/ swapped for a link at $at: the write ends inside the base, nothing outside" "exit $rc" \
+                "$(cat "$scratch/err")" "$(diff -r "$scratch/outside" "$scratch/outside.orig")"
+        fi
+        fresh
+    done
+fi
+# the race as found: insights/ swapped back and forth while uses run (a
+# soak, bounded: 60 uses, DTK_SOAK=n for n; the swapper stops with them)
+rm -f "$scratch/stop"
+(
+    for i in $(seq 1 5000); do
+        [ -e "$scratch/stop" ] && break
+        mv insights i.real 2>/dev/null && ln -s "$scratch/outside/insights" insights &&
+            mv -T insights i.l && mv i.real insights
+    done
+) &
+swapper=$!
+for i in $(seq 1 "${DTK_SOAK:-60}"); do "$DTK" use alpha-002 >/dev/null 2>&1; done
+: >"$scratch/stop"
+wait $swapper
+unswap
+rm -f i.l
+if outside_same && [ -d insights ] && [ ! -L insights ]; then
+    ok "${DTK_SOAK:-60} uses while insights/ is swapped for a link and back: nothing outside the base written or removed"
+else
+    ko "${DTK_SOAK:-60} uses while insights/ is swapped for a link and back: nothing outside the base written or removed" \
+        "$(diff -r "$scratch/outside" "$scratch/outside.orig")"
 fi
 fresh
 

@@ -6,7 +6,8 @@
 #     include/dtk/<m>.h and src/<m>.h (and src/<m>_int.h, internal to m),
 #     and every source file belongs to one;
 #   - only the modules that wrap a library include its header: <yaml.h>
-#     ytree and yemit, <cmark-gfm.h> markdown, <git2.h> gitlib.h.
+#     ytree and yemit, <cmark-gfm.h> markdown, <git2.h> gitlib.h,
+#     <microhttpd.h> mcp_http.c.
 # A file's module is its name, or the longest module name it starts with
 # followed by '_' (cmd_show.c is cmd's, crystal_plan.c crystal's).
 set -u
@@ -88,6 +89,7 @@ check_lib() {
 check_lib yaml.h ytree.c yemit.c
 check_lib cmark-gfm.h markdown.c
 check_lib git2.h gitlib.h
+check_lib microhttpd.h mcp_http.c
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

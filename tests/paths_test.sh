@@ -170,7 +170,48 @@ else
     ko "use: a node file that is a link is written through, the link kept" "exit $rc" \
         "$(cat "$scratch/err")" "$(ls -l insights/alpha.yaml)"
 fi
+if [ -n "${DTK_CRASH:-}" ]; then
+    # its directory swapped for a link out of the base after the checks:
+    # refused, nothing written there
+    mkdir -p "$scratch/away" && cp data/alpha.yaml "$scratch/away/" && cp data/alpha.yaml "$scratch/alpha.orig"
+    cp data/alpha.yaml "$scratch/alpha.before"
+    rc=0
+    DTK_CRASH_AT=before-write DTK_CRASH_RUN="mv data data.real && ln -s '$scratch/away' data" \
+        "$DTK_CRASH" use alpha-001 >/dev/null 2>"$scratch/err" || rc=$?
+    rm data && mv data.real data
+    if [ $rc -eq 2 ] && grep -q "nothing was written" "$scratch/err" &&
+        cmp -s "$scratch/away/alpha.yaml" "$scratch/alpha.orig" && [ "$(ls "$scratch/away")" = alpha.yaml ] &&
+        cmp -s data/alpha.yaml "$scratch/alpha.before"; then
+        ok "use: the directory a node file links into swapped for a link out: exit 2, nothing written"
+    else
+        ko "use: the directory a node file links into swapped for a link out: exit 2, nothing written" \
+            "exit $rc" "$(cat "$scratch/err")" "$(ls "$scratch/away")"
+    fi
+    # a write through the link killed between its renames: put back there
+    cp insights/beta.yaml "$scratch/beta.before"
+    DTK_CRASH_AT=before-rename:2 "$DTK_CRASH" use alpha-001 beta-001 >/dev/null 2>&1
+    rc=0
+    "$DTK" reindex -q 2>"$scratch/err" || rc=$?
+    if [ $rc -eq 0 ] && [ -L insights/alpha.yaml ] && cmp -s data/alpha.yaml "$scratch/alpha.before" &&
+        cmp -s insights/beta.yaml "$scratch/beta.before" && [ "$(ls data)" = alpha.yaml ]; then
+        ok "use through a link killed between its renames: the next write puts the linked file back"
+    else
+        ko "use through a link killed between its renames: the next write puts the linked file back" \
+            "exit $rc" "$(cat "$scratch/err")" "$(ls -la data insights)"
+    fi
+fi
 rm insights/alpha.yaml && git checkout -q insights/alpha.yaml && rm -r data
+# insights/ itself a link inside the base: a new node file is made there
+mkdir -p store && mv insights store/ && ln -s store/insights insights
+rc=0
+"$DTK" add-node delta --category 策略 >/dev/null 2>"$scratch/err" || rc=$?
+if [ $rc -eq 0 ] && [ -L insights ] && [ -f store/insights/delta.yaml ] && "$DTK" check >/dev/null 2>&1; then
+    ok "add-node: insights/ a link inside the base, the new node file made where it leads"
+else
+    ko "add-node: insights/ a link inside the base, the new node file made where it leads" "exit $rc" \
+        "$(cat "$scratch/err")"
+fi
+rm insights && mv store/insights insights && rmdir store && rm insights/delta.yaml && git checkout -q .
 
 # export: the pages are not written through a link in the output directory
 out=$scratch/site

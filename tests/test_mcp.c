@@ -452,12 +452,19 @@ static void test_reindex_tool(void **state)
 	}
 	/* a node's review pairs cut to limit too, all of them paged as pairs */
 	{
-		json_t *plan, *page, *r;
-		json_decref(
-		        S_tool(m, "add",
+		json_t *plan, *page, *r, *added, *near;
+		added = S_tool(m, "add",
 		               "{\"node\":\"beta\",\"title\":\"T\",\"claim\":\"Pipeline "
 		               "bubbles shrink with more microbatches per step.\",\"source\":"
-		               "\"paper-a\",\"confidence\":\"low\",\"created\":\"2026-12-01\"}"));
+		               "\"paper-a\",\"confidence\":\"low\",\"created\":\"2026-12-01\"}");
+		/* the gate's closest live entries come with the result */
+		near = json_object_get(added, "closest");
+		assert_true(json_is_array(near));
+		assert_true(json_array_size(near) >= 1 && json_array_size(near) <= 5);
+		assert_non_null(json_object_get(json_array_get(near, 0), "score"));
+		assert_true(json_is_boolean(
+		        json_object_get(json_array_get(near, 0), "likely_restatement")));
+		json_decref(added);
 		plan = S_tool(m, "crystallize_plan", "{\"date\":\"2026-12-02\",\"limit\":1}");
 		r = json_array_get(json_object_get(plan, "reviews"), 0);
 		assert_true(json_integer_value(json_object_get(r, "pair_count")) >= 2);
@@ -1131,6 +1138,147 @@ static void test_held_same_bytes(void **state)
 	free(ins);
 }
 
+/* The string of the first message's text of prompts/get's result j. */
+static const char *S_prompt_text(json_t *j)
+{
+	json_t *msgs = json_object_get(json_object_get(j, "result"), "messages");
+	return json_string_value(
+	        json_object_get(json_object_get(json_array_get(msgs, 0), "content"), "text"));
+}
+
+/* The values of completion/complete's result j, joined by spaces. */
+static char *S_values(json_t *j)
+{
+	json_t *v = json_object_get(json_object_get(json_object_get(j, "result"), "completion"),
+	                            "values");
+	struct dtk_buf b = DTK_BUF_INIT;
+	size_t i;
+	for (i = 0; i < json_array_size(v); i++)
+		dtk_buf_printf(&b, "%s%s", i ? " " : "", json_string_value(json_array_get(v, i)));
+	return dtk_buf_detach(&b);
+}
+
+#define REQ(method, params)                                                                        \
+	"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"" method "\",\"params\":" params "}"
+
+/* Prompts, their arguments completed from the base, logging/setLevel, and
+ * a session swapped out and in (mcp_http.c's sessions). */
+static void test_prompts(void **state)
+{
+	struct session s = S_session();
+	struct dtk_mcp *m = s.m;
+	struct dtk_mcp_session other = {NULL, 0};
+	char today[16], *v;
+	json_t *j;
+	(void)state;
+
+	j = S_ask(m, REQ("prompts/list", "{}"));
+	assert_string_equal(
+	        json_string_value(json_object_get(
+	                json_array_get(json_object_get(json_object_get(j, "result"), "prompts"), 1),
+	                "name")),
+	        "monthly_review");
+	json_decref(j);
+	S_expect_error(m, REQ("prompts/list", "{\"cursor\":\"x\"}"), -32602, 0);
+	S_expect_error(m, REQ("prompts/get", "{\"name\":\"nope\"}"), -32602, 0);
+	S_expect_error(m, REQ("prompts/get", "{\"name\":\"working_loop\"}"), -32602, 0);
+	S_expect_error(
+	        m, REQ("prompts/get", "{\"name\":\"working_loop\",\"arguments\":{\"topic\":1}}"),
+	        -32602, 0);
+	S_expect_error(m,
+	               REQ("prompts/get",
+	                   "{\"name\":\"working_loop\",\"arguments\":{\"topic\":\"x\","
+	                   "\"depth\":\"x\"}}"),
+	               -32602, 0);
+	S_expect_error(m,
+	               REQ("prompts/get",
+	                   "{\"name\":\"working_loop\",\"arguments\":{\"topic\":\"x\","
+	                   "\"node\":\"../beta\"}}"),
+	               -32602, 0);
+	S_expect_error(m,
+	               REQ("prompts/get", "{\"name\":\"monthly_review\",\"arguments\":{\"date\":"
+	                                  "\"2026-02-30\"}}"),
+	               -32602, 0);
+
+	/* the tools named with the prefix; an '@' of an argument kept */
+	dtk_mcp_set_prefix(m, "kb_");
+	j = S_ask(m, REQ("prompts/get", "{\"name\":\"working_loop\",\"arguments\":{\"topic\":"
+	                                "\"a@b\",\"node\":\"beta\"}}"));
+	assert_non_null(strstr(S_prompt_text(j), "call kb_search"));
+	assert_null(strstr(S_prompt_text(j), "@"
+	                                     "search"));
+	assert_non_null(strstr(S_prompt_text(j), "The topic: a@b."));
+	assert_non_null(strstr(S_prompt_text(j), "The node: beta (kb_show it first"));
+	json_decref(j);
+
+	/* completion: node names (those that begin with the value first), the
+	 * base's dates newest first, today; nothing for what it does not know */
+	j = S_ask(m, REQ("completion/complete", "{\"ref\":{\"type\":\"ref/prompt\",\"name\":"
+	                                        "\"working_loop\"},\"argument\":{\"name\":\"node\","
+	                                        "\"value\":\"a\"}}"));
+	v = S_values(j);
+	assert_string_equal(v, "alpha beta gamma");
+	free(v);
+	json_decref(j);
+	j = S_ask(m, REQ("completion/complete", "{\"ref\":{\"type\":\"ref/resource\",\"uri\":"
+	                                        "\"dtk://node/{name}\"},\"argument\":{\"name\":"
+	                                        "\"name\",\"value\":\"et\"}}"));
+	v = S_values(j);
+	assert_string_equal(v, "beta");
+	free(v);
+	json_decref(j);
+	j = S_ask(m, REQ("completion/complete", "{\"ref\":{\"type\":\"ref/prompt\",\"name\":"
+	                                        "\"monthly_review\"},\"argument\":{\"name\":"
+	                                        "\"date\",\"value\":\"\"}}"));
+	v = S_values(j);
+	assert_string_equal(v, dtk_date_format(today, dtk_date_today()));
+	free(v);
+	json_decref(j);
+	j = S_ask(m, REQ("completion/complete", "{\"ref\":{\"type\":\"ref/prompt\",\"name\":"
+	                                        "\"monthly_review\"},\"argument\":{\"name\":"
+	                                        "\"since\",\"value\":\"2\"}}"));
+	v = S_values(j);
+	assert_true(strlen(v) >= 21);            /* two dates at least */
+	assert_true(strncmp(v, v + 11, 10) > 0); /* newest first, each once */
+	free(v);
+	json_decref(j);
+	j = S_ask(m, REQ("completion/complete", "{\"ref\":{\"type\":\"ref/prompt\",\"name\":"
+	                                        "\"other\"},\"argument\":{\"name\":\"x\","
+	                                        "\"value\":\"\"}}"));
+	v = S_values(j);
+	assert_string_equal(v, "");
+	free(v);
+	json_decref(j);
+	S_expect_error(m, REQ("completion/complete", "{\"ref\":\"x\"}"), -32602, 0);
+
+	j = S_ask(m, REQ("logging/setLevel", "{\"level\":\"error\"}"));
+	assert_int_equal(json_object_size(json_object_get(j, "result")), 0);
+	json_decref(j);
+	S_expect_error(m, REQ("logging/setLevel", "{\"level\":\"loud\"}"), -32602, 0);
+
+	/* another session swapped in knows no initialize; swapped out, the
+	 * first is as it was */
+	dtk_mcp_swap_session(m, &other);
+	assert_string_equal(other.version, "2025-11-25");
+	assert_int_equal(other.log_level, 4);
+	S_expect_error(m, REQ("tools/list", "{}"), -32600, 0);
+	dtk_mcp_swap_session(m, &other);
+	assert_null(other.version);
+	j = S_ask(m, REQ("prompts/list", "{}"));
+	assert_non_null(json_object_get(j, "result"));
+	json_decref(j);
+	S_session_end(&s);
+
+	/* what --http calls loopback */
+	assert_int_equal(dtk_mcp_http_loopback("127.0.0.1"), 1);
+	assert_int_equal(dtk_mcp_http_loopback("127.9.8.7"), 1);
+	assert_int_equal(dtk_mcp_http_loopback("::1"), 1);
+	assert_int_equal(dtk_mcp_http_loopback("0.0.0.0"), 0);
+	assert_int_equal(dtk_mcp_http_loopback("::"), 0);
+	assert_int_equal(dtk_mcp_http_loopback("10.0.0.1"), 0);
+	assert_int_equal(dtk_mcp_http_loopback("localhost"), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1154,6 +1302,7 @@ int main(void)
 	        cmocka_unit_test(test_bounds),
 	        cmocka_unit_test(test_modern),
 	        cmocka_unit_test(test_cancel_queued),
+	        cmocka_unit_test(test_prompts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

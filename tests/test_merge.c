@@ -301,6 +301,18 @@ static void test_sources(void **state)
 	        "s2 added on both sides with different content");
 }
 
+/* _glossary.yaml merges as _sources.yaml does: items by id */
+static void test_glossary(void **state)
+{
+	(void)state;
+	S_check("_glossary.yaml", "- id: wal\n  terms: [预写日志, wal]\n",
+	        "- id: wal\n  terms: [预写日志, wal]\n- id: page\n  terms: [页, page]\n",
+	        "- id: wal\n  terms: [预写日志, wal]\n- id: tree\n  terms: [树, tree]\n", 0,
+	        "- id: wal\n  terms: [预写日志, wal]\n- id: page\n  terms: [页, page]\n"
+	        "- id: tree\n  terms: [树, tree]\n",
+	        NULL);
+}
+
 #define DOM "domain: d\ntitle: T\n"
 static void test_domain(void **state)
 {
@@ -428,7 +440,7 @@ int main(void)
 	        cmocka_unit_test(test_reindented_and_line_ends),
 	        cmocka_unit_test(test_lone_cr_is_a_whole_conflict),
 	        cmocka_unit_test(test_comments_never_dropped),
-	        cmocka_unit_test(test_sources),
+	        cmocka_unit_test(test_sources), cmocka_unit_test(test_glossary),
 	        cmocka_unit_test(test_domain),
 	        cmocka_unit_test(test_records),
 	        cmocka_unit_test(test_unparsable_is_a_whole_conflict),

@@ -470,8 +470,15 @@ static void test_kill_at_each_step(void **state)
 		assert_int_equal(t_sh(dir, "ls -a insights | grep tmp | grep -q 'yaml$'"), 1);
 		free(node);
 		free(idx);
+		/* the next write puts every file back as it was; a retry counts once */
 		RUN(r, dir, 0, "reindex", "-q");
 		t_run_free(&r);
+		t_snap_same(&s, dir, points[i]);
+		RUN(r, dir, 0, "use", "beta-002");
+		t_run_free(&r);
+		node = t_read(dir, "insights/beta.yaml", NULL);
+		assert_non_null(strstr(node, "    created: 2026-06-25\n    used: 1\n"));
+		free(node);
 		S_check_ok(dir);
 		t_snap_free(&s);
 		t_done(dir);
@@ -479,7 +486,8 @@ static void test_kill_at_each_step(void **state)
 }
 
 /* A write of two node files killed after the first, and before INDEX.md's
- * rename: each file is old or new, whole. */
+ * rename: each file is old or new, whole; check says a write was
+ * interrupted, and the next write puts every file back. */
 static void test_kill_between_files(void **state)
 {
 	static const char *const points[] = {"after-file:1", "before-rename:3"};
@@ -509,16 +517,25 @@ static void test_kill_between_files(void **state)
 		free(alpha);
 		free(beta);
 		free(idx);
-		RUN(r, dir, 0, "reindex", "-q");
+		/* check says so, and which command puts them back */
+		RUN(r, dir, 1, "check");
+		assert_non_null(strstr(r.err, "a write was interrupted"));
+		assert_non_null(strstr(r.err, "insights/alpha.yaml, insights/beta.yaml, INDEX.md"));
+		assert_non_null(strstr(r.err, "run 'dtk reindex'"));
 		t_run_free(&r);
+		RUN(r, dir, 0, "reindex", "-q");
+		assert_non_null(strstr(r.err, "put back as they were before it"));
+		t_run_free(&r);
+		t_snap_same(&s, dir, points[i]);
 		S_check_ok(dir);
 		t_snap_free(&s);
 		t_done(dir);
 	}
 }
 
-/* add-node killed between _domain.yaml and the node file: running it again
- * finishes it. */
+/* add-node killed between _domain.yaml and the node file: check names the
+ * command that puts it back; running it again puts it back and adds the
+ * node once. */
 static void test_add_node_killed_then_rerun(void **state)
 {
 	char *dir = t_base(), *dom;
@@ -534,12 +551,14 @@ static void test_add_node_killed_then_rerun(void **state)
 	assert_non_null(strstr(dom, "    nodes: [beta, gamma, delta]\n"));
 	free(dom);
 	assert_null(t_read(dir, "insights/delta.yaml", NULL));
-	RUN(r, dir, 2, "check");
+	RUN(r, dir, 1, "check");
+	assert_non_null(strstr(r.err, "run 'dtk reindex'"));
 	t_run_free(&r);
 	RUN(r, dir, 0, "add-node", "delta", "--category", "策略");
 	t_run_free(&r);
 	dom = t_read(dir, "insights/_domain.yaml", NULL);
 	assert_non_null(strstr(dom, "    nodes: [beta, gamma, delta]\n"));
+	assert_null(strstr(dom, "delta, delta"));
 	free(dom);
 	S_check_ok(dir);
 	t_done(dir);
@@ -557,7 +576,9 @@ static void test_json_is_show(void **state)
 	RUN(r, dir, 0, "add", "gamma", "--from", "entry.json", "--created", "2026-07-02",
 	    "--format", "json");
 	RUN(show, dir, 0, "show", "gamma-zys89t6", "--format", "json");
-	assert_string_equal(r.out, show.out);
+	/* show's object, then the gate's closest entries */
+	assert_true(strlen(show.out) > 3 && !strncmp(r.out, show.out, strlen(show.out) - 3));
+	assert_non_null(strstr(r.out + strlen(show.out) - 3, ",\n  \"closest\": ["));
 	t_run_free(&r);
 	t_run_free(&show);
 	t_write_str(dir, "entry.yaml", "title: Y\nclaim: yaml\nsource: paper-c\nconfidence: low\n");

@@ -173,6 +173,7 @@ extern const struct dtk_cmd dtk_cmd_list;
 extern const struct dtk_cmd dtk_cmd_next_id;
 extern const struct dtk_cmd dtk_cmd_setup_git;
 extern const struct dtk_cmd dtk_cmd_merge_driver;
+extern const struct dtk_cmd dtk_cmd_sync;
 extern const struct dtk_cmd dtk_cmd_export;
 extern const struct dtk_cmd dtk_cmd_search;
 extern const struct dtk_cmd dtk_cmd_similar;

@@ -12,7 +12,8 @@
 /*
  * Reads the whole file at path, refusing files over max bytes. Returns 0 and
  * sets *out (malloc'd, NUL-terminated; the caller frees) and *len; -1 with the
- * error set (errno kept); DTK_ETOOBIG when the file is too large.
+ * error set (errno kept); DTK_ETOOBIG, the error set too, when the file is
+ * too large.
  */
 int dtk_file_read(char **out, size_t *len, const char *path, size_t max);
 /* The same from an open descriptor (read from where it is; not closed). */
@@ -88,6 +89,12 @@ int dtk_file_dead_pid(const char *s, size_t *len);
  * killed before its rename left: <name>.tmp-<pid>-XXXXXX of a pid that no
  * longer exists. For a directory whose writers hold a lock taken now. */
 void dtk_file_sweep(const char *dir);
+/* The same in directory rel below the directory open as rootfd (NULL:
+ * that one), opened from it with no symbolic link followed. */
+void dtk_file_sweep_at(int rootfd, const char *rel);
+/* Returns the real path (every link resolved) of path relative to root's,
+ * malloc'd, or NULL when it is not below root or cannot be resolved. */
+char *dtk_path_within(const char *root, const char *path);
 
 /*
  * The same in two steps, so that several files are replaced together or not
@@ -95,15 +102,50 @@ void dtk_file_sweep(const char *dir);
  * beside path and syncs it, changing nothing that exists (returns 0, or -1
  * with the error set and nothing left); dtk_file_stage_commit renames it over
  * path (returns as dtk_file_write_atomic); dtk_file_stage_release removes a
- * temporary file not renamed, in any case.
+ * temporary file not renamed, in any case. Every step after the first goes
+ * through the directory opened then (openat, renameat, its fsync), never
+ * through its path again.
  */
 struct dtk_file_staged {
-	char *path, *tmp; /* malloc'd; tmp NULL once renamed */
+	char *path;       /* as messages show it */
+	char *rel;        /* dtk_file_stage_within's rel; NULL */
+	char *name, *tmp; /* in the directory; tmp NULL once renamed */
+	char *keep;       /* the previous file kept under a temporary name
+	                   * while a journal names it (dtk_file_commit_all) */
+	int dfd;          /* the directory */
 };
 int dtk_file_stage(struct dtk_file_staged *s, const char *path, const char *data, size_t len,
                    int mode);
+/* dtk_file_stage of rel, a relative path below the directory open as
+ * rootfd (whose path is root), its directory opened from rootfd down with
+ * no symbolic link followed: a link swapped in on the way is an error,
+ * never followed, and nothing is written out of rootfd's tree. */
+int dtk_file_stage_within(struct dtk_file_staged *s, int rootfd, const char *root, const char *rel,
+                          const char *data, size_t len, int mode);
 int dtk_file_stage_commit(struct dtk_file_staged *s);
 void dtk_file_stage_release(struct dtk_file_staged *s);
+
+/*
+ * Renames the files of v[0..n) staged by dtk_file_stage_within (those with
+ * a tmp) into place, all or nothing, across a kill too: with two or more,
+ * each one's previous file is first kept (a hard link beside it) and the
+ * journal DTK_FILE_JOURNAL written in rootfd naming them, then each is
+ * renamed, then the journal removed. A failed rename puts every file back;
+ * a run killed meanwhile leaves the journal, and the next one to take the
+ * base's lock puts the files back (dtk_file_rollback). Returns 0; -1 with
+ * the error set ("...: nothing was written"); DTK_ENOSYNC with the error
+ * saying what was written (a directory not synced, a file not put back).
+ */
+#define DTK_FILE_JOURNAL ".dtk-journal"
+int dtk_file_commit_all(int rootfd, const char *root, struct dtk_file_staged *v, size_t n);
+/* Puts back every file the journal of an interrupted dtk_file_commit_all
+ * in rootfd names, and removes it. Returns 0 when there is none, 1 when
+ * it rolled one back (*what: its files, ", "-separated, malloc'd), -1 with
+ * the error set (the journal kept). */
+int dtk_file_rollback(int rootfd, const char *root, char **what);
+/* Returns the files a journal pending in root names (", "-separated,
+ * malloc'd; the caller frees), or NULL when there is none. */
+char *dtk_file_journal(const char *root);
 
 /*
  * Compares text, as it is produced, with the file at path, holding neither

@@ -27,9 +27,55 @@ int dtk_entry_is_stale(const struct dtk_kb *kb, const struct dtk_entry *e, dtk_d
 /* Returns 1 when node has at least one high entry. */
 int dtk_node_has_high(const struct dtk_node *node);
 
-/* Writes INDEX.md for kb to write as it is rendered, block by block: the
- * page is never held whole. Depends only on kb. Returns 0, or write's -1. */
+/* A page generated beside INDEX.md when its node tables are over its budget
+ * (docs/index-format.md, "The budget"): rows [first, first + n) of the
+ * nodes of a category, its part-th page (from 1). */
+struct dtk_index_page {
+	char *rel;  /* "index/<slug>.md", "index/<slug>.2.md", ...; malloc'd */
+	char *text; /* malloc'd, len bytes */
+	size_t len, category, part, first, n;
+};
+
+struct dtk_index_pages {
+	struct dtk_index_page *v; /* by category, then part */
+	size_t n;
+	char *over; /* says which page is over the budget with every tier; NULL */
+};
+
+/* The folder of the generated pages, relative to the base root. */
+#define DTK_INDEX_PAGES_DIR "index"
+
+/* Writes INDEX.md for kb to write: the whole page when it is within kb's
+ * budget (policy.index_max_bytes and index_max_lines), else with the tiers
+ * of docs/index-format.md applied in turn; the page is held whole (at most
+ * the budget, unless no tier brings it within). Depends only on kb. When
+ * pages is not NULL, *pages gets the generated pages (none when INDEX.md
+ * holds every node table) and says whether a page is over the budget with
+ * every tier applied; release it with dtk_index_pages_release. Returns 0,
+ * or write's -1. */
+int dtk_index_write_pages(const struct dtk_kb *kb, dtk_write_fn write, void *arg,
+                          struct dtk_index_pages *pages);
+/* dtk_index_write_pages without the pages. */
 int dtk_index_write(const struct dtk_kb *kb, dtk_write_fn write, void *arg);
+void dtk_index_pages_release(struct dtk_index_pages *p);
+
+/* What a page of index/ on disk is to the page generated. */
+enum { DTK_PAGE_DIFFERS = 1, DTK_PAGE_MISSING, DTK_PAGE_STALE };
+/* Told of a page not in line: rel ("index/x.md"), state, the file's bytes
+ * (none when missing or stale) and the page's (none when stale). */
+typedef void (*dtk_page_fn)(void *arg, const char *rel, int state, const char *old, size_t old_len,
+                            const char *want, size_t want_len);
+/*
+ * Compares the pages p with the files of index/ under root and calls fn
+ * (when not NULL) for each not in line: a page whose file differs or is
+ * missing (a file that is its page as git checks it out is in line), a
+ * file index/<name>.md for which no page is generated (stale). With write,
+ * first brings each in line: written atomically as git checks it out, a
+ * stale file removed (and index/ when that leaves it empty). Returns how
+ * many were not in line, or -1 with the error set.
+ */
+int dtk_index_pages_sync(const char *root, const struct dtk_index_pages *p, int write,
+                         dtk_page_fn fn, void *arg);
 /* Returns INDEX.md for kb, malloc'd (the caller frees). */
 char *dtk_index_render(const struct dtk_kb *kb);
 
@@ -42,10 +88,12 @@ char *dtk_index_render_html(const struct dtk_kb *kb);
 
 /*
  * Loads the whole base at root, keeping only what INDEX.md shows, and writes
- * its INDEX.md to write. Returns 0; DTK_EINVALID with diags filled (nothing
+ * its INDEX.md to write (and its pages to *pages when not NULL: see
+ * dtk_index_write_pages). Returns 0; DTK_EINVALID with diags filled (nothing
  * was written); or -1 with the error set.
  */
-int dtk_index_build(const char *root, struct dtk_diags *diags, dtk_write_fn write, void *arg);
+int dtk_index_build(const char *root, struct dtk_diags *diags, dtk_write_fn write, void *arg,
+                    struct dtk_index_pages *pages);
 
 struct dtk_file_cmp;
 
@@ -54,10 +102,11 @@ struct dtk_file_cmp;
  * the file at path (opened into c; a missing file differs). Returns 0 when
  * they are the same; 1 when they differ (c->text holds the new page, and
  * c->fd is -1 when the file is missing); DTK_EINVALID with diags filled; or
- * -1 with the error set. The caller releases c (dtk_file_cmp_release) in
+ * -1 with the error set. pages: as for dtk_index_build. The caller
+ * releases c (dtk_file_cmp_release) in
  * every case.
  */
 int dtk_index_compare(const char *root, const char *path, struct dtk_file_cmp *c,
-                      struct dtk_diags *diags);
+                      struct dtk_diags *diags, struct dtk_index_pages *pages);
 
 #endif

@@ -28,7 +28,11 @@ enum {
 	 * no entry unpacked (node->n_entries 0; node->sum, which every node of
 	 * a whole load has, says what they hold), unless an entry's date is
 	 * after today */
-	DTK_KB_INDEX = 16
+	DTK_KB_INDEX = 16,
+	/* no node cache read or written: a scratch base, removed once read
+	 * (crystallize's copy of the previous run's), would leave a cache file
+	 * of its own that nothing reads again */
+	DTK_KB_NO_CACHE = 32
 };
 
 /*

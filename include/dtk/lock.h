@@ -27,6 +27,11 @@ int dtk_lock_take(const char *root);
  * pending (its journal, dtk-crystallize in the git directory): a write then
  * would be overwritten by its --continue. Returns as dtk_lock_take. */
 int dtk_lock_take_base(const char *root, int resumes);
+/* Returns 1, the error set to say so and how to settle it, when a
+ * crystallization of the base at root was interrupted (its journal is in
+ * the git directory: dtk crystallize --continue or --abort settles it);
+ * else 0. */
+int dtk_lock_pending(const char *root);
 /* Gives the lock up (closes fd); -1 is accepted. */
 void dtk_lock_release(int fd);
 

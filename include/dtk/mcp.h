@@ -1,6 +1,7 @@
 /*
  * mcp.h: dtk as an MCP server (Model Context Protocol): JSON-RPC 2.0 over
- * newline-delimited messages on standard input and output. Tools run dtk's
+ * newline-delimited messages on standard input and output, or over
+ * Streamable HTTP (mcp_http.c). Tools run dtk's
  * own commands in-process (dtk_cmd_run), so that the CLI and MCP give the
  * same answers; resources are INDEX.md and the node files, read-only.
  */
@@ -47,6 +48,18 @@ void dtk_mcp_free(struct dtk_mcp *m);
  * between calls (loaded again only when a file of insights/ changed). */
 unsigned dtk_mcp_base_loads(const struct dtk_mcp *m);
 
+/* What one client's session holds between its messages: the version
+ * initialize agreed on (NULL before it) and logging/setLevel's level. A
+ * transport that serves several sessions with one server (mcp_http.c)
+ * keeps one each, zeroed at first, and swaps it in around each message. */
+struct dtk_mcp_session {
+	const char *version;
+	int log_level;
+};
+
+/* Exchanges m's session with *s. */
+void dtk_mcp_swap_session(struct dtk_mcp *m, struct dtk_mcp_session *s);
+
 /* Names every tool prefix + its name (dtk mcp --prefix). */
 void dtk_mcp_set_prefix(struct dtk_mcp *m, const char *prefix);
 
@@ -73,5 +86,27 @@ int dtk_mcp_serve(FILE *in, FILE *out, FILE *err);
  * never run.
  */
 int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err);
+
+/* How dtk mcp --http listens (mcp_http.c). */
+struct dtk_mcp_http_opts {
+	const char *addr;         /* an IPv4 or IPv6 address, numeric */
+	unsigned port;            /* 0: any free port */
+	const char *token;        /* NULL, or the bearer token every request must carry */
+	unsigned max_connections; /* at once */
+	unsigned timeout;         /* seconds a request may take to arrive */
+};
+
+/* Returns 1 when addr (numeric, as dtk_mcp_serve_http takes it) is a
+ * loopback address, 0 when it is another, -1 when it is no address. */
+int dtk_mcp_http_loopback(const char *addr);
+
+/*
+ * Serves server m over Streamable HTTP at http://ADDR:PORT/mcp as o says
+ * (docs/agents.md), one message at a time, until SIGTERM or SIGINT: the
+ * message being handled is finished first. Writes where it listens to err
+ * ("dtk mcp: listening on http://...") and, at the end, "dtk mcp: stopped". Returns
+ * 0 after a signal, or -1 with the error set when it cannot listen.
+ */
+int dtk_mcp_serve_http(struct dtk_mcp *m, const struct dtk_mcp_http_opts *o, FILE *err);
 
 #endif

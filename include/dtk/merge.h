@@ -49,4 +49,18 @@ void dtk_merge_in_init(struct dtk_merge_in *in, const char *name, char *const te
                        const size_t len[3]);
 void dtk_merge_out_release(struct dtk_merge_out *out);
 
+/* dtk_merge_file on the three versions text[0..2] of len[0..2] bytes
+ * (NULL: absent) of the file name, as a dtk_repo_merge_fn: returns 0 or 1
+ * (conflicts) and sets *data (malloc'd, the caller frees) and *out_len;
+ * appends its notes to notes unless NULL. */
+int dtk_merge_blob(const char *name, char *const text[3], const size_t len[3], char **data,
+                   size_t *out_len, struct dtk_buf *notes);
+
+/* Renders INDEX.md from the merged files of insights/ (files[0..n)).
+ * Returns 0 and sets *out (malloc'd, the caller frees), or 1 when they are
+ * not a valid base (why in diags). */
+struct dtk_memfile;
+struct dtk_diags;
+int dtk_merge_index(char **out, const struct dtk_memfile *files, size_t n, struct dtk_diags *diags);
+
 #endif

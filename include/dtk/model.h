@@ -32,6 +32,9 @@ dtk_date dtk_date_today(void);
 #define DTK_MAX_NAME 250
 #define DTK_MAX_TITLE_CHARS 200
 #define DTK_MAX_PROSE_CHARS 4000
+/* the default budget of INDEX.md and of each generated page (wc -c, wc -l) */
+#define DTK_INDEX_MAX_BYTES (24L * 1024)
+#define DTK_INDEX_MAX_LINES 200L
 /* Returns the limit of text key ("title", "claim", ...), or 0: none. */
 size_t dtk_text_limit(const char *key);
 /* Returns the number of characters (code points) of UTF-8 s[0..len). */
@@ -131,6 +134,15 @@ struct dtk_node {
 	const struct dtk_node_sum *sum;
 };
 
+/* An item of _glossary.yaml: words that mean the same, in any language,
+ * one term for the duplicate gate and search (similar.h). */
+struct dtk_gloss {
+	const char *id;
+	const char **terms;
+	size_t n_terms;
+	struct dtk_pos pos;
+};
+
 struct dtk_source {
 	const char *id, *title, *url; /* url may be NULL */
 	dtk_date read, revised;       /* revised: when dtk edit-source last changed it */
@@ -205,6 +217,8 @@ struct dtk_kb {
 	struct dtk_gap *gaps;
 	size_t n_gaps;
 	int stale_after_months, high_min_verified;
+	/* INDEX.md's budget and each generated page's (policy.index_max_*) */
+	long index_max_bytes, index_max_lines;
 	int lang_en; /* lang: en (INDEX.md in English); zh, the default, otherwise */
 
 	/* _sources.yaml */
@@ -221,6 +235,10 @@ struct dtk_kb {
 	 * with no node cache, whose summaries name no sources */
 	const uint64_t *source_prefix;
 	uint64_t source_key[2];
+
+	/* _glossary.yaml (optional), in file order */
+	struct dtk_gloss *glossary;
+	size_t n_glossary;
 
 	/* _crystallizations.yaml, oldest first */
 	struct dtk_record *records;

@@ -144,9 +144,11 @@ struct dtk_memfile;
 /* Merges a node file both sides of a merge changed, as dtk's driver for
  * insights/ does: name is its file name, text[0..3) and tlen[0..3) the
  * ancestor's (NULL when it has none), ours and theirs. Returns 0 and sets
- * *data (malloc'd) and *len; 1 when they conflict; -1 with the error set. */
+ * *data (malloc'd) and *len; 1 when they conflict (*data: the text with
+ * conflict markers; a line per conflict appended to notes, unless NULL);
+ * -1 with the error set. */
 typedef int (*dtk_repo_merge_fn)(const char *name, char *const text[3], const size_t tlen[3],
-                                 char **data, size_t *len);
+                                 char **data, size_t *len, struct dtk_buf *notes);
 
 /*
  * For a merge driver run by git (merge, rebase, cherry-pick, revert, pull
@@ -163,6 +165,51 @@ typedef int (*dtk_repo_merge_fn)(const char *name, char *const text[3], const si
  */
 int dtk_repo_merged_insights(struct dtk_repo *repo, const char *const files[3],
                              dtk_repo_merge_fn merge, struct dtk_memfile **out, size_t *n);
+
+/* What dtk_repo_sync found (struct dtk_sync's state). */
+enum dtk_sync_state {
+	DTK_SYNC_UP_TO_DATE,   /* the upstream is in the branch already */
+	DTK_SYNC_FAST_FORWARD, /* the branch is in the upstream: moved to it */
+	DTK_SYNC_MERGED,       /* a merge commit made */
+	DTK_SYNC_STOPPED       /* conflicts: the merge left as git merge leaves it */
+};
+
+/* dtk sync's merge of an upstream into the current branch. */
+struct dtk_sync {
+	/* in */
+	const char *upstream;    /* as the user names it; NULL: the remote's default branch */
+	int dry_run;             /* decide, report, write nothing */
+	int no_verify;           /* --no-verify: skip pre-merge-commit and commit-msg */
+	dtk_repo_merge_fn merge; /* a file of insights/ both sides changed */
+	/* INDEX.md from the merged insights/ files[0..n): returns 0 and sets
+	 * *out (malloc'd, NUL-terminated), 1 when they are not valid (why
+	 * appended to notes) */
+	int (*render)(const struct dtk_memfile *files, size_t n, char **out, struct dtk_buf *notes);
+	/* out */
+	enum dtk_sync_state state;
+	char name[256];              /* the upstream's name ("origin/main") */
+	char branch[256];            /* the current branch's short name */
+	char theirs[41], commit[41]; /* the upstream's commit; the one made */
+	struct dtk_buf merged;       /* the paths dtk merged as data, a line each */
+	struct dtk_buf conflicts;    /* the paths left in conflict, a line each */
+	struct dtk_buf notes;        /* dtk's messages about them */
+};
+
+/*
+ * Merges the upstream into the current branch as 'git merge' does (hooks,
+ * identity, signing, reflog; a fast-forward when the branch has nothing of
+ * its own), with the files of insights/ both sides changed merged by
+ * s->merge and INDEX.md rendered by s->render from the merged files,
+ * whatever .gitattributes says; other files by libgit2's merge of the
+ * trees. On conflicts, stops as git merge does: MERGE_HEAD and MERGE_MSG
+ * written, the paths conflicted in the index, the work tree's files with
+ * markers (dtk's, around the entry, for insights/), INDEX.md conflicted and
+ * left as ours. Refuses a work tree with changes, an operation under way,
+ * a detached HEAD. Returns 0 with s->state set; -1 with the error set.
+ * Release s with dtk_sync_release.
+ */
+int dtk_repo_sync(struct dtk_repo *repo, struct dtk_sync *s);
+void dtk_sync_release(struct dtk_sync *s);
 
 /* Sets key to value in the repository's own configuration (.git/config). */
 int dtk_repo_config_set(struct dtk_repo *repo, const char *key, const char *value);

@@ -38,7 +38,13 @@ void dtk_search_free(struct dtk_search *s);
 /* Returns the folded words of s, and sets *n to their count; s owns them. */
 const char *const *dtk_search_words(const struct dtk_search *s, size_t *n);
 
-/* Notes kb's source titles (before dtk_search_file_may_match). */
+/* Adds alts[0..n) as words that word k of s also takes (dtk_similar_
+ * equivalents): an entry holding one of them holds the word, ranked after
+ * those holding the words as given. */
+void dtk_search_set_alts(struct dtk_search *s, size_t k, const char *const *alts, size_t n);
+
+/* Notes kb's source titles and category names (before
+ * dtk_search_file_may_match). */
 void dtk_search_prepare(struct dtk_search *s, const struct dtk_kb *kb);
 
 /* Returns 0 when the node file of bytes buf[0..len) cannot hold a match (a
@@ -56,6 +62,7 @@ void dtk_search_node(struct dtk_search *s, const struct dtk_kb *kb, struct dtk_n
 struct dtk_search_hit {
 	const struct dtk_entry *e;
 	unsigned title, claim; /* words found in the id or title, in the claim */
+	unsigned exact;        /* words found as given (not as a word they take) */
 	size_t order;          /* its place in listing order */
 	dtk_date fresh;        /* dtk_entry_fresh(e) */
 	/* the hit as it is shown, made by the show hook (NULL: none) */

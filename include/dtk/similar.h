@@ -21,9 +21,14 @@
 #include "dtk/dtk.h"
 #include "dtk/model.h"
 
-/* At or above this score, dtk add refuses a new entry as a near-duplicate
- * of an existing one (tuned on tests/similar/labelled.tsv: docs/similar.md). */
-#define DTK_SIMILAR_NEAR 0.15
+/* The gate of dtk add (tuned on the tuning bases of tests/similar/ and
+ * measured on the held-out ones: docs/similar.md). At or above SURE a new
+ * entry is refused as a restatement of a live entry it does not name; at or
+ * above LIKELY an entry shown beside a new one is marked a likely
+ * restatement; the SHOWN closest are shown. */
+#define DTK_SIMILAR_SURE 0.60
+#define DTK_SIMILAR_LIKELY 0.10
+#define DTK_SIMILAR_SHOWN 5
 
 struct dtk_similar_hit {
 	const struct dtk_entry *entry;
@@ -72,16 +77,36 @@ int dtk_similar_rank_in(struct dtk_similar_hit **out, size_t *n,
                         const struct dtk_entry *const *docs, size_t n_docs,
                         const struct dtk_similar_query *q);
 
+enum dtk_similar_verdict {
+	DTK_SIMILAR_NONE,   /* nothing scores LIKELY or more */
+	DTK_SIMILAR_LIKELY_ONE, /* a hit scores LIKELY or more: shown, marked */
+	DTK_SIMILAR_REFUSE  /* the same claim, or a hit not named scores SURE */
+};
+
+/* The gate's verdict on hits[0..n) (as dtk_similar_rank orders them): an
+ * entry named in named[0..n_named) (--relates, --distinct-from) was looked at
+ * and counts only for LIKELY; the same claim is refused whatever names it. */
+enum dtk_similar_verdict dtk_similar_verdict(const struct dtk_similar_hit *hits, size_t n,
+                                             const char *const *named, size_t n_named);
+
 /*
- * The duplicate check of dtk add: compares entry id of kb (the base as it
- * will be written) with every other live entry. Returns 2 when an entry has
- * the same claim (appended to msg: "the same claim is in the base already:
- * ID (title)"); 1 when entries that distinct[0..n_distinct) does not name
- * score at least DTK_SIMILAR_NEAR (appended to msg: a line "  ID  score
- * title" for each, at most 10, most alike first, no line break after the
- * last); 0 when none; -1 with the error set.
+ * The duplicate check of dtk add: ranks the live entries of kb (the base as
+ * it will be written) against its entry id. Sets *out to the closest (at
+ * most DTK_SIMILAR_SHOWN, malloc'd, the caller frees) and *n, and returns
+ * their verdict (named as dtk_similar_verdict takes it), or -1 with the
+ * error set.
  */
-int dtk_similar_check(struct dtk_buf *msg, const struct dtk_kb *kb, const char *id,
-                      const char *const *distinct, size_t n_distinct);
+int dtk_similar_check(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *kb,
+                      const char *id, const char *const *named, size_t n_named);
+
+/*
+ * The words a search for word w (folded as dtk_fold folds) also takes, as
+ * the gate counts them alike: its English stem when shorter ("training":
+ * "train"), and the other words of each glossary row (similar_terms.c, then
+ * kb's _glossary.yaml: kb may be NULL) that names w or its stem, or whose
+ * Chinese word w holds ("长上下文" holds "上下": "context"). Sets *out to
+ * them, folded and malloc'd (dtk_strv_free), and returns their count.
+ */
+size_t dtk_similar_equivalents(char ***out, const struct dtk_kb *kb, const char *w);
 
 #endif

@@ -7,7 +7,9 @@
  * (dtk_kb_load with files over the base) before any byte is written; then each changed file and
  * INDEX.md (rebuilt from the base already loaded, as reindex would) are
  * replaced atomically, all or nothing (those replaced are put back when a
- * later one cannot be). On any error every file is left as it was (exit 2),
+ * later one cannot be, or by the next write after a kill: fs.h's
+ * dtk_file_commit_all), through directories opened from the root with no
+ * link followed. On any error every file is left as it was (exit 2),
  * or the message names what was written (exit 1: not put back, not
  * synced). The
  * dispatcher holds the base's lock for the whole command (DTK_CMD_LOCKS), so
@@ -57,8 +59,8 @@ extern const struct dtk_opt dtk_write_opts[];
 struct dtk_wfile {
 	char *name; /* in insights/, e.g. "alpha.yaml" */
 	char *rel;  /* "insights/alpha.yaml", as shown */
-	char *real; /* the file written, every link resolved (a link inside
-	             * the base is written through, not replaced); NULL: new */
+	char *real; /* the file written, from the root, every link resolved
+	             * (a link inside the base is written through) */
 	char *old;  /* its bytes; NULL for a file to create */
 	size_t old_len;
 	struct dtk_ydoc doc; /* old parsed; record edits on it */

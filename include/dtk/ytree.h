@@ -17,7 +17,7 @@
 #define DTK_MAX_FILE_BYTES (16u << 20)  /* 16 MiB */
 #define DTK_MAX_DEPTH 32                /* nested collections */
 #define DTK_MAX_SCALAR_BYTES (1u << 20) /* 1 MiB */
-#define DTK_MAX_VALUES (1u << 19)       /* values in one file's tree */
+#define DTK_MAX_VALUES (1u << 19)       /* values in one file (_sources.yaml too) */
 #define DTK_MAX_FILES 100000            /* files in insights/ */
 
 enum dtk_ykind { DTK_Y_SCALAR, DTK_Y_MAP, DTK_Y_SEQ };

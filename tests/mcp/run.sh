@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# run.sh DTK SOURCE_DIR: runs the real clients' tests of 'dtk mcp' with
-# node's test runner: client_test.mjs (the official MCP TypeScript SDK),
-# agents_test.mjs (the OpenAI Agents SDK and the Vercel AI SDK),
+# run.sh DTK SOURCE_DIR [TEST.mjs...]: runs the real clients' tests of 'dtk
+# mcp' with node's test runner: client_test.mjs (the official MCP TypeScript
+# SDK), agents_test.mjs (the OpenAI Agents SDK and the Vercel AI SDK),
 # inspector_test.mjs (MCP Inspector's CLI, on the Node 22 of the npm package
-# node@22). All come from package-lock.json: 'npm ci' here when node_modules
-# does not match it (scripts/deps does it too).
+# node@22), or the files named; http_test.mjs (--http: the conformance suite,
+# the SDK's HTTP client, hostile requests) runs on its own. All come from
+# package-lock.json: 'npm ci' here when node_modules does not match it
+# (scripts/deps does it too).
 set -euo pipefail
 dtk=$1
 src=$2
@@ -17,4 +19,6 @@ if [ ! -f node_modules/@modelcontextprotocol/sdk/package.json ] ||
     npm ci --no-audit --no-fund --loglevel=error >&2
     cp package-lock.json node_modules/.package-lock.json.dtk
 fi
-DTK=$dtk DTK_SRC=$src exec node --test client_test.mjs agents_test.mjs inspector_test.mjs
+shift 2
+[ $# -gt 0 ] || set -- client_test.mjs agents_test.mjs inspector_test.mjs
+DTK=$dtk DTK_SRC=$src exec node --test "$@"

@@ -1,0 +1,431 @@
+/* test_gate.c: the duplicate gate of dtk add measured on the labelled
+ * bases of tests/similar/ (docs/similar.md): the shipped base
+ * (labelled.tsv) and bases of other fields, each made with dtk init --lang en
+ * from its .tsv. Prints the figures, tuning and held-out bases apart, and
+ * fails when the held-out bases miss the targets docs/similar.md states.
+ * DTK_SIMILAR_SCORES=1 prints every case's scores (for tuning). */
+#include "dtk/fs.h"
+#include "dtk/kb.h"
+#include "dtk/similar.h"
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What a pool of cases gave (a pool: the tuning bases, or the held-out). */
+struct figures {
+	size_t para, first, top3, para_refused, para_caught;
+	size_t xpara, xtop3, xcaught;
+	size_t diff, diff_refused, fresh, fresh_refused;
+	size_t copies, copies_refused;
+};
+
+static double S_pct(size_t a, size_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 100.0;
+}
+
+/* Ranks kb's entries for title and claim as dtk add does; returns the hits
+ * (free), *n. */
+static struct dtk_similar_hit *S_rank(const struct dtk_kb *kb, const char *title,
+                                      const char *claim, size_t *n)
+{
+	struct dtk_similar_query q = {0};
+	struct dtk_similar_hit *hits = NULL;
+	q.title = title;
+	q.claim = claim;
+	assert_int_equal(dtk_similar_rank(&hits, n, kb, &q), 0);
+	return hits;
+}
+
+/* Returns the 1-based rank of entry id among h[0..n), 0 when absent. */
+static size_t S_rank_of(const struct dtk_similar_hit *h, size_t n, const char *id)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (!strcmp(h[i].entry->id, id))
+			return i + 1;
+	return 0;
+}
+
+/* One case: kind (para, xpara, diff, new), target (an entry id; a node for
+ * new), title, claim. */
+static void S_case(const struct dtk_kb *kb, const char *base, char **f, struct figures *fig)
+{
+	size_t n, rank;
+	struct dtk_similar_hit *h = S_rank(kb, f[2], f[3], &n);
+	enum dtk_similar_verdict v = dtk_similar_verdict(h, n, NULL, 0);
+	int refused = v == DTK_SIMILAR_REFUSE;
+
+	rank = S_rank_of(h, n, f[1]);
+	if (!strcmp(f[0], "para") || !strcmp(f[0], "xpara")) {
+		/* caught: refused, or the original shown marked as likely */
+		int caught = refused || (rank && rank <= DTK_SIMILAR_SHOWN &&
+		                         h[rank - 1].score >= DTK_SIMILAR_LIKELY);
+		if (!strcmp(f[0], "para")) {
+			fig->para++;
+			fig->first += rank == 1;
+			fig->top3 += rank && rank <= 3;
+			fig->para_refused += refused;
+			fig->para_caught += caught;
+		} else {
+			fig->xpara++;
+			fig->xtop3 += rank && rank <= 3;
+			fig->xcaught += caught;
+		}
+		if (getenv("DTK_SIMILAR_SHOW") && (rank != 1 || !caught))
+			printf("  %s %s %s ranked %zu (%.2f; first %s %.2f)\n", base, f[0], f[1],
+			       rank, rank ? h[rank - 1].score : 0, n ? h[0].entry->id : "-",
+			       n ? h[0].score : 0);
+	} else if (!strcmp(f[0], "diff")) {
+		fig->diff++;
+		fig->diff_refused += refused;
+	} else {
+		assert_string_equal(f[0], "new");
+		fig->fresh++;
+		fig->fresh_refused += refused;
+	}
+	if (getenv("DTK_SIMILAR_SHOW") && refused && strcmp(f[0], "para"))
+		printf("  %s %s refused: %s %.2f: %s\n", base, f[0], h[0].entry->id, h[0].score,
+		       f[2]);
+	if (getenv("DTK_SIMILAR_SCORES"))
+		printf("score\t%s\t%s\t%zu\t%.4f\t%.4f\n", base, f[0], rank,
+		       rank ? h[rank - 1].score : 0, n ? h[0].score : 0);
+	free(h);
+}
+
+/* Every live entry's claim, as it is, must be refused as the same claim. */
+static void S_copies(const struct dtk_kb *kb, struct figures *fig)
+{
+	size_t i, k, n;
+	for (i = 0; i < kb->n_nodes; i++)
+		for (k = 0; k < kb->nodes[i]->n_entries; k++) {
+			const struct dtk_entry *e = &kb->nodes[i]->entries[k];
+			struct dtk_similar_hit *h;
+			if (!dtk_similar_live(e))
+				continue;
+			h = S_rank(kb, e->title, e->claim, &n);
+			fig->copies++;
+			fig->copies_refused += dtk_similar_verdict(h, n, NULL, 0) ==
+			                               DTK_SIMILAR_REFUSE &&
+			                       h[0].same;
+			free(h);
+		}
+}
+
+/* Splits line at tabs into f[0..max); returns the count. */
+static size_t S_fields(char *line, char **f, size_t max)
+{
+	size_t k = 0;
+	while (k < max) {
+		f[k++] = line;
+		line = strchr(line, '\t');
+		if (!line)
+			break;
+		*line++ = '\0';
+	}
+	return k;
+}
+
+/* Appends s to b as a YAML double-quoted scalar. */
+static void S_quoted(struct dtk_buf *b, const char *s)
+{
+	dtk_buf_puts(b, "\"");
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			dtk_buf_putc(b, '\\');
+		dtk_buf_putc(b, *s);
+	}
+	dtk_buf_puts(b, "\"");
+}
+
+/* Writes the node file held in b (node's rows) into dir and empties b. */
+static void S_flush(const char *dir, const char *node, struct dtk_buf *b)
+{
+	char rel[200];
+	if (!b->len)
+		return;
+	snprintf(rel, sizeof(rel), "insights/%s.yaml", node);
+	t_write(dir, rel, b->ptr, b->len);
+	dtk_buf_release(b);
+}
+
+/* Makes the base of a .tsv in a new directory with dtk init --lang en,
+ * add-source and add-node, and writes its node files from the entry rows
+ * (ids <node>-<suffix>, so that cases can name them). Returns the directory
+ * (t_done). */
+static char *S_make(char *text, const char *name)
+{
+	char *dir = t_mkdtemp(), *line, *next, *f[5], node[128] = "";
+	struct dtk_buf b = DTK_BUF_INIT;
+	struct t_run r;
+
+	t_dtk(&r, dir, NULL, "init", "--lang", "en", "--domain", name, NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "add-source", "ref", "--title", "Reference", NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	for (line = text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (strncmp(line, "entry\t", 6))
+			continue;
+		assert_int_equal(S_fields(line, f, 5), 5);
+		if (strcmp(node, f[1])) {
+			S_flush(dir, node, &b);
+			snprintf(node, sizeof(node), "%s", f[1]);
+			t_dtk(&r, dir, NULL, "add-node", node, "--category", "Topics", NULL);
+			assert_int_equal(r.status, 0);
+			t_run_free(&r);
+			dtk_buf_printf(&b, "node: %s\nbloom: apply\ninsights:\n", node);
+		}
+		dtk_buf_printf(&b, "  - id: %s-%s\n    title: ", f[1], f[2]);
+		S_quoted(&b, f[3]);
+		dtk_buf_puts(&b, "\n    claim: ");
+		S_quoted(&b, f[4]);
+		dtk_buf_puts(&b, "\n    confidence: medium\n    source: ref\n"
+		                 "    created: 2026-01-05\n");
+	}
+	S_flush(dir, node, &b);
+	return dir;
+}
+
+static struct dtk_kb *S_load(const char *root)
+{
+	struct dtk_diags d = DTK_DIAGS_INIT;
+	struct dtk_kb *kb = NULL;
+	if (dtk_kb_load(&kb, &(struct dtk_kb_load_opts){.root = root, .what = DTK_KB_ALL}, &d))
+		dtk_diags_print(&d, stderr);
+	assert_non_null(kb);
+	dtk_diags_release(&d);
+	return kb;
+}
+
+/* Evaluates the cases of one base into fig[0] (tuning) or fig[1] (held
+ * out), as its first line says. labelled.tsv is the shipped base's: its rows
+ * have a split column, its base is the repository's own. */
+static void S_base(const char *file, struct figures *fig)
+{
+	char *path, *text, *copy, *line, *next, *f[6], *dir = NULL, name[64] = "shipped",
+	                                                          split[8] = "";
+	size_t len, k;
+	int held = 0, shipped = !strcmp(file, "labelled.tsv");
+	struct dtk_kb *kb;
+
+	path = dtk_path_join(DTK_SOURCE_DIR "/tests/similar", file);
+	assert_int_equal(dtk_file_read(&text, &len, path, 1u << 24), 0);
+	if (!shipped) {
+		assert_int_equal(sscanf(text, "# base\t%63[^\t]\t%7[^\t]", name, split), 2);
+		held = !strcmp(split, "held");
+		copy = dtk_xstrdup(text);
+		dir = S_make(copy, name);
+		free(copy);
+	}
+	kb = S_load(dir ? dir : DTK_SOURCE_DIR);
+	S_copies(kb, &fig[held]);
+	for (line = text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (*line == '#' || !*line || !strncmp(line, "entry\t", 6))
+			continue;
+		k = S_fields(line, f, 6);
+		if (shipped) { /* kind, target, split, title, claim */
+			assert_int_equal(k, 5);
+			f[2] = f[3];
+			f[3] = f[4];
+		} else {
+			assert_int_equal(k, 4);
+		}
+		S_case(kb, name, f, &fig[held]);
+	}
+	dtk_kb_free(kb);
+	if (dir)
+		t_done(dir);
+	free(text);
+	free(path);
+}
+
+static void S_print(const char *what, const struct figures *f)
+{
+	printf("%s: %zu restatements: first %.1f %%, top 3 %.1f %%, refused %.1f %%, caught "
+	       "%.1f %%; %zu across languages: top 3 %.1f %%, caught %.1f %%; "
+	       "%zu same-topic: refused %.1f %%; %zu novel: refused %.1f %%; "
+	       "%zu exact copies: refused %.1f %%\n",
+	       what, f->para, S_pct(f->first, f->para), S_pct(f->top3, f->para),
+	       S_pct(f->para_refused, f->para), S_pct(f->para_caught, f->para), f->xpara,
+	       S_pct(f->xtop3, f->xpara), S_pct(f->xcaught, f->xpara), f->diff,
+	       S_pct(f->diff_refused, f->diff), f->fresh, S_pct(f->fresh_refused, f->fresh),
+	       f->copies, S_pct(f->copies_refused, f->copies));
+}
+
+static void test_labelled(void **state)
+{
+	static const char *const files[] = {"labelled.tsv", "kubernetes.tsv", "storage.tsv", "webops.tsv"};
+	struct figures fig[2];
+	size_t i;
+	(void)state;
+	memset(fig, 0, sizeof(fig));
+	for (i = 0; i < sizeof(files) / sizeof(*files); i++)
+		S_base(files[i], fig);
+	S_print("tuning bases", &fig[0]);
+	S_print("held-out bases", &fig[1]);
+	/* the targets (docs/similar.md), on the held-out bases */
+	assert_true(S_pct(fig[1].para_caught, fig[1].para) >= 95);
+	assert_true(S_pct(fig[1].first, fig[1].para) >= 95);
+	assert_true(S_pct(fig[1].copies_refused, fig[1].copies) >= 100);
+	assert_true(S_pct(fig[1].fresh_refused, fig[1].fresh) <= 3);
+	assert_true(S_pct(fig[1].diff_refused, fig[1].diff) <= 10);
+	assert_true(S_pct(fig[1].xtop3, fig[1].xpara) >= 90);
+	/* and the tuning bases hold them too */
+	assert_true(S_pct(fig[0].para_caught, fig[0].para) >= 95);
+	assert_true(S_pct(fig[0].fresh_refused, fig[0].fresh) <= 3);
+	assert_true(S_pct(fig[0].diff_refused, fig[0].diff) <= 10);
+}
+
+/* Returns the score of entry id for claim over the base at dir; sets
+ * *rank to its rank (0: not found). */
+static double S_score_of(const char *dir, const char *id, const char *claim, size_t *rank)
+{
+	struct dtk_kb *kb = S_load(dir);
+	size_t n;
+	struct dtk_similar_hit *h = S_rank(kb, NULL, claim, &n);
+	double score;
+	*rank = S_rank_of(h, n, id);
+	score = *rank ? h[*rank - 1].score : 0;
+	free(h);
+	dtk_kb_free(kb);
+	return score;
+}
+
+/* A base teaches its own equivalents: _glossary.yaml, validated. */
+static void test_glossary(void **state)
+{
+	static const char claim[] = "创建或重命名文件改的是目录项；目录没 fsync 前崩溃，新文件名"
+	                            "可能丢失。";
+	char *path = dtk_path_join(DTK_SOURCE_DIR "/tests/similar", "storage.tsv"), *text, *dir;
+	size_t len, rank_before, rank_after;
+	double before, after;
+	struct t_run r;
+	(void)state;
+	assert_int_equal(dtk_file_read(&text, &len, path, 1u << 24), 0);
+	dir = S_make(text, "storage");
+	before = S_score_of(dir, "wal-durability-006", claim, &rank_before);
+	t_write_str(dir, "insights/_glossary.yaml",
+	            "# words of this field, one term each\n"
+	            "- id: directory\n  terms: [目录, directory, dir]\n"
+	            "- id: file\n  terms: [文件, file]\n"
+	            "- id: rename\n  terms:\n    - 重命名\n    - rename\n"
+	            "- id: crash\n  terms: [崩溃, crash]\n"
+	            "- id: create\n  terms: [创建, create, creating]\n"
+	            "- id: lose\n  terms: [丢失, lose, lost]\n");
+	after = S_score_of(dir, "wal-durability-006", claim, &rank_after);
+	printf("glossary: %.2f (rank %zu) without it, %.2f (rank %zu) with it\n", before,
+	       rank_before, after, rank_after);
+	assert_true(before < DTK_SIMILAR_LIKELY);
+	assert_true(after >= DTK_SIMILAR_LIKELY);
+	assert_int_equal(rank_after, 1);
+	RUN(r, dir, 0, "reindex");
+	t_run_free(&r);
+	/* what is wrong, where */
+	t_write_str(dir, "insights/_glossary.yaml",
+	            "- id: directory\n  terms: [目录, directory]\n"
+	            "- id: Directory\n  terms: [folder]\n"
+	            "- id: file\n  terms: [file, 目录, write ahead]\n"
+	            "- id: file\n  terms: [x, y]\n  note: n\n");
+	RUN(r, dir, 2, "check");
+	assert_non_null(strstr(r.err, "insights/_glossary.yaml:3:7: error: id 'Directory' is not "
+	                              "a valid name"));
+	assert_non_null(strstr(r.err, "insights/_glossary.yaml:4:10: error: 'terms' must be a "
+	                              "list of two or more words, found fewer"));
+	assert_non_null(strstr(r.err, "insights/_glossary.yaml:6:17: error: '目录' is a term of "
+	                              "glossary item 'directory' already"));
+	assert_non_null(strstr(r.err, "insights/_glossary.yaml:6:21: error: a term is one word"));
+	assert_non_null(strstr(r.err, "insights/_glossary.yaml:7:7: error: glossary item 'file' is "
+	                              "listed twice"));
+	assert_non_null(strstr(r.err, "insights/_glossary.yaml:9:3: error: unknown key 'note'"));
+	t_run_free(&r);
+	t_write_str(dir, "insights/_glossary.yaml", "terms: [a, b]\n");
+	RUN(r, dir, 2, "check");
+	assert_non_null(strstr(r.err, "insights/_glossary.yaml:1:1: error: _glossary.yaml must be "
+	                              "a list"));
+	t_run_free(&r);
+	t_done(dir);
+	free(text);
+	free(path);
+}
+
+/* Returns the line of out (ids, one a line) that is id, 1-based; 0: none. */
+static size_t S_line_of(const char *out, const char *id)
+{
+	size_t line = 1, len = strlen(id);
+	const char *p;
+	for (p = out; *p; line++) {
+		if (!strncmp(p, id, len) && p[len] == '\n')
+			return line;
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+		p++;
+	}
+	return 0;
+}
+
+/* Search takes the gate's equivalents: a Chinese word finds English entries
+ * and back, stems, a base's own glossary, a node's category; the words as
+ * given rank first. */
+static void test_search_equivalents(void **state)
+{
+	char *dir = t_mkdtemp(), *ins = t_src("insights"), *to = dtk_path_join(dir, "insights"),
+	     *path, *text, *base;
+	struct t_run r;
+	size_t len;
+	(void)state;
+	t_copytree(ins, to);
+	/* 长上下文: as given in two entries, and "context" (上下) in the
+	 * long-context-training node's ids: Ring Attention and Ulysses */
+	RUN(r, dir, 0, "search", "长上下文", "--format", "ids");
+	assert_true(S_line_of(r.out, "large-scale-training-002") <= 2);
+	assert_true(S_line_of(r.out, "long-context-training-003") <= 2);
+	assert_true(S_line_of(r.out, "long-context-training-001") > 2);
+	assert_true(S_line_of(r.out, "long-context-training-002") > 2);
+	t_run_free(&r);
+	/* an English stem: "trained" finds "training" */
+	RUN(r, dir, 0, "search", "ulysses", "trained", "--format", "ids");
+	assert_true(S_line_of(r.out, "long-context-training-002") > 0);
+	t_run_free(&r);
+	/* a category's name */
+	RUN(r, dir, 0, "search", "规模与场景", "--format", "ids");
+	assert_true(S_line_of(r.out, "multimodal-training-001") > 0);
+	assert_int_equal(S_line_of(r.out, "collective-communication-001"), 0);
+	t_run_free(&r);
+	t_done(dir);
+	free(ins);
+	free(to);
+	/* a base's own glossary: 目录 finds the English entry on directories */
+	path = dtk_path_join(DTK_SOURCE_DIR "/tests/similar", "storage.tsv");
+	assert_int_equal(dtk_file_read(&text, &len, path, 1u << 24), 0);
+	base = S_make(text, "storage");
+	RUN(r, base, 1, "search", "目录", "--format", "ids");
+	t_run_free(&r);
+	t_write_str(base, "insights/_glossary.yaml", "- id: directory\n  terms: [目录, directory]\n");
+	RUN(r, base, 0, "search", "目录", "--format", "ids");
+	assert_true(S_line_of(r.out, "wal-durability-006") > 0);
+	t_run_free(&r);
+	t_done(base);
+	free(text);
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_labelled),
+	        cmocka_unit_test(test_glossary),
+	        cmocka_unit_test(test_search_equivalents),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
