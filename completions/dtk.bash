@@ -8,9 +8,11 @@
 # names (the files insights/*.yaml of the base found from the current
 # directory, or from the -C directories given, upward) for show, next-id and
 # list --node, entry ids for show (from 'dtk list --format ids'), source ids
-# (the "- id:" lines of insights/_sources.yaml) for verify, add --source and
-# --verified-by, categories (those of insights/_domain.yaml) for add-node
-# --category, and the format and directory of export.
+# (the "- id:" lines of insights/_sources.yaml) for verify (but the entry's
+# own source and verified_by, which verify refuses), add --source and
+# --verified-by, categories (those of insights/_domain.yaml, each one word
+# however many spaces it holds) for add-node --category, and the format and
+# directory of export.
 
 # The commands, as 'dtk --help' lists them.
 _dtk_commands="reindex check show list search similar next-id crystallize log setup-git merge-driver sync export
@@ -41,7 +43,7 @@ _dtk_options()
     sync) echo "--dry-run --no-verify $_dtk_all" ;;
     export) echo "$_dtk_all" ;;
     add) echo "--title --claim --source --confidence --verified-by --relates --created --allow-future --from --distinct-from $_dtk_wopts" ;;
-    add-node) echo "--category --bloom $_dtk_wopts" ;;
+    add-node) echo "--category --new-category --bloom $_dtk_wopts" ;;
     add-source) echo "--title --url --read --allow-future $_dtk_wopts" ;;
     review) echo "--date --allow-future $_dtk_wopts" ;;
     verify) echo "--promote $_dtk_wopts" ;;
@@ -136,6 +138,27 @@ _dtk_categories()
             gsub(/^["\047]|["\047]$/, ""); print }' "$1/insights/_domain.yaml"
 }
 
+# Prints the sources entry $1 names already (its source, its verified_by),
+# one per line, from 'dtk show --format json': verify refuses them.
+_dtk_entry_sources()
+{
+    "$dtk" -C "$(_dtk_root "$dir")" show "$1" --format json 2>/dev/null |
+        awk '/^  "(source|verified_by)": / { on = 1; next } /^  "/ { on = 0 }
+            on && /^ *"id": "/ { sub(/^ *"id": "/, ""); sub(/".*/, ""); print }'
+}
+
+# Completes with the lines of $1 that start with what is typed, each quoted
+# for the shell: a category name with spaces is one word.
+_dtk_reply_lines()
+{
+    local w typed=${cur//\\/}
+    typed=${typed#[\"\']}
+    COMPREPLY=()
+    while IFS= read -r w; do
+        [[ -n $w && $w == "$typed"* ]] && COMPREPLY+=("$pfx$(printf '%q' "$w")")
+    done <<<"$1"
+}
+
 # Completes with the words of $1 that start with $cur (and $pfx before each).
 _dtk_reply()
 {
@@ -188,7 +211,7 @@ _dtk()
 {
     local cword=$COMP_CWORD cur=${COMP_WORDS[COMP_CWORD]} prev="" pfx=""
     local -a words=("${COMP_WORDS[@]}")
-    local i w cmd="" cmd_at=0 dir="." npos=0 endopts=0 dtk
+    local i w cmd="" cmd_at=0 dir="." npos=0 endopts=0 dtk first=""
 
     # Rejoin "--opt = value", which COMP_WORDBREAKS splits at '=', into one
     # word, so that "--format=j" reads the same whatever COMP_WORDBREAKS is.
@@ -256,6 +279,7 @@ _dtk()
     for ((i = cmd_at + 1; i < cword; i++)); do
         w=${words[i]}
         if ((endopts)); then
+            [[ -n $first ]] || first=$w
             ((npos++))
         elif [[ $w == -- ]]; then
             endopts=1
@@ -264,6 +288,7 @@ _dtk()
                 if ((i + 1 == cword)); then opt=$w; else ((i++)); fi
             fi
         else
+            [[ -n $first ]] || first=$w
             ((npos++))
         fi
     done
@@ -290,7 +315,7 @@ _dtk()
     add:--source | add:--verified-by)
         _dtk_reply "$(_dtk_sources "$(_dtk_root "$dir")")"; return 0 ;;
     add:--relates) _dtk_ids; return 0 ;;
-    add-node:--category) _dtk_reply "$(_dtk_categories "$(_dtk_root "$dir")")"; return 0 ;;
+    add-node:--category) _dtk_reply_lines "$(_dtk_categories "$(_dtk_root "$dir")")"; return 0 ;;
     add-node:--bloom) _dtk_reply "remember understand apply analyze evaluate create"; return 0 ;;
     add:--from) _dtk_files -f; return 0 ;;
     list:-f | list:--format | search:-f | search:--format)
@@ -337,7 +362,8 @@ _dtk()
         if ((npos == 0)); then
             _dtk_ids
         elif ((npos == 1)); then
-            _dtk_reply "$(_dtk_sources "$(_dtk_root "$dir")")"
+            _dtk_reply "$(_dtk_sources "$(_dtk_root "$dir")" |
+                grep -vxF -f <(_dtk_entry_sources "$first"; echo))"
         fi
         ;;
     relate | contradict | resolve | unrelate | supersede)

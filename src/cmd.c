@@ -98,10 +98,11 @@ const char *const dtk_color_names[3] = {"auto", "always", "never"};
 
 int dtk_cmd_use_color(const struct dtk_ctx *ctx, int when)
 {
-	const char *no = getenv("NO_COLOR");
+	const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
 	if (when != DTK_COLOR_AUTO)
 		return when == DTK_COLOR_ALWAYS;
-	return ctx->tty && !(no && *no);
+	/* a terminal that says it has no colour (TERM=dumb, as git reads it) */
+	return ctx->tty && !(no && *no) && !(term && !strcmp(term, "dumb"));
 }
 
 int dtk_cmd_pager(struct dtk_ctx *ctx)
@@ -727,6 +728,9 @@ static int S_main(int argc, char **argv)
 			no_pager = 1;
 			i++;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			/* 'dtk --help add': as 'dtk help add' */
+			if (i + 1 < argc)
+				return S_help(&ctx, argc - i, argv + i);
 			S_usage(stdout);
 			return DTK_EXIT_OK;
 		} else if (!strcmp(argv[i], "--version")) {

@@ -19,10 +19,24 @@ static const struct dtk_yval *S_category(const struct dtk_yval *cats, const char
 	return NULL;
 }
 
+/* Returns the category of cats nearest name (dtk_suggest), or NULL. */
+static const char *S_near_category(const struct dtk_yval *cats, const char *name)
+{
+	const char *names[64];
+	size_t i, n = 0;
+
+	for (i = 0; cats && cats->kind == DTK_Y_SEQ && i < cats->n && n < 64; i++)
+		if (dtk_yval_str(cats->items[i], "name"))
+			names[n++] = dtk_yval_str(cats->items[i], "name");
+	return dtk_suggest(name, names, n);
+}
+
 /* The options of the command (the dispatcher parses them). */
 static const struct dtk_opt S_opts[] = {
         {"category", 'c', DTK_OPT_STRING, DTK_OPT_NEEDED, .arg = "NAME",
          .help = "the category it belongs to (required)"},
+        {"new-category", 'N', DTK_OPT_FLAG,
+         .help = "--category names a new category, though one is\nspelled alike"},
         {"bloom", 'b', DTK_OPT_CHOICE, .arg = "LEVEL", .choices = dtk_bloom_names,
          .n_choices = DTK_BLOOM_COUNT, .help = "its Bloom level (default remember)"},
         DTK_WRITE_OPTS,
@@ -30,7 +44,7 @@ static const struct dtk_opt S_opts[] = {
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
-	const char *category, *node;
+	const char *category, *node, *near;
 	const struct dtk_yval *cats, *cat;
 	struct dtk_buf text = DTK_BUF_INIT, line = DTK_BUF_INIT;
 	struct dtk_wfile *dom;
@@ -63,6 +77,13 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		goto done;
 	cats = dtk_yval_get(dom->doc.root, "categories");
 	cat = S_category(cats, category);
+	if (!cat && !dtk_args_has(a, 'N') && (near = S_near_category(cats, category))) {
+		dtk_write_refuse(&w,
+		                 "no category '%s'; did you mean '%s'? (--new-category adds '%s' "
+		                 "as a new one)",
+		                 category, near, category);
+		goto done;
+	}
 	if (cat && dtk_yval_list_find(cat, "nodes", node, NULL) >= 0) {
 		/* listed already: a run killed after writing _domain.yaml (which
 		 * is written first) is finished by running it again */
@@ -104,7 +125,9 @@ const struct dtk_cmd dtk_cmd_add_node = {
         .summary = "add a node: its file and its place in a category",
         .help = "\nCreates insights/<node>.yaml (node, bloom, insights: []) and appends the\n"
                 "node to the category's nodes in _domain.yaml (a category not there yet is\n"
-                "added at the end). Refused when the node exists. Prints the node's name.\n"
+                "added at the end; one spelled like one there, 'Storage structure' beside\n"
+                "'Storage structures', only with --new-category). Refused when the node\n"
+                "exists. Prints the node's name.\n"
                 "_domain.yaml is written first: when a run was killed before the node\n"
                 "file, running it again finishes it.\n",
         .examples = "examples:\n"

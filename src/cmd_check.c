@@ -36,11 +36,11 @@ static void S_gh_escape(FILE *f, const char *s, int prop)
 	}
 }
 
-/* Prints one GitHub annotation: ::error file=prefix+path[,line=,col=]::msg */
-static void S_gh_error(FILE *f, const char *prefix, const char *path, int line, int col,
-                       const char *msg)
+/* Prints one GitHub annotation: ::KIND file=prefix+path[,line=,col=]::msg */
+static void S_gh_note(FILE *f, const char *kind, const char *prefix, const char *path, int line,
+                      int col, const char *msg)
 {
-	fputs("::error file=", f);
+	fprintf(f, "::%s file=", kind);
 	S_gh_escape(f, dtk_esc(prefix), 1);
 	S_gh_escape(f, dtk_esc(path), 1);
 	if (line > 0)
@@ -76,8 +76,8 @@ static int S_report_invalid(struct dtk_ctx *ctx, struct dtk_diags *diags, int gi
 		return dtk_cmd_report_invalid(ctx, diags);
 	prefix = S_repo_prefix(ctx);
 	for (i = 0; i < diags->n; i++)
-		S_gh_error(ctx->out, prefix, diags->v[i].path, diags->v[i].line, diags->v[i].col,
-		           diags->v[i].msg);
+		S_gh_note(ctx->out, "error", prefix, diags->v[i].path, diags->v[i].line,
+		          diags->v[i].col, diags->v[i].msg);
 	free(prefix);
 	return dtk_cmd_report_invalid(ctx, diags);
 }
@@ -100,7 +100,7 @@ static int S_report_drift(struct dtk_ctx *ctx, const char *rel, const char *old,
 	if (github) {
 		snprintf(msg, sizeof(msg), "%s %s; %s", rel, what, fix);
 		prefix = S_repo_prefix(ctx);
-		S_gh_error(ctx->out, prefix, rel, 0, 0, msg);
+		S_gh_note(ctx->out, "error", prefix, rel, 0, 0, msg);
 		free(prefix);
 	}
 	shown = dtk_path_shown(rel);
@@ -113,9 +113,10 @@ static int S_report_drift(struct dtk_ctx *ctx, const char *rel, const char *old,
 	return DTK_EXIT_DRIFT;
 }
 
-/* Warns (to stderr; the exit status stays) of entries created or reviewed
- * after today: a typo in a date that would keep an entry fresh for ever. */
-static void S_warn_future(struct dtk_ctx *ctx, const struct dtk_kb *kb)
+/* Adds to w (check's warnings: to stderr, the exit status stays) the
+ * entries created or reviewed after today: a typo in a date that would
+ * keep an entry fresh for ever. */
+static void S_warn_future(struct dtk_diags *w, const struct dtk_kb *kb)
 {
 	dtk_date today = dtk_date_today();
 	char d[11], t[11];
@@ -126,27 +127,24 @@ static void S_warn_future(struct dtk_ctx *ctx, const struct dtk_kb *kb)
 		for (j = 0; j < kb->nodes[i]->n_entries; j++) {
 			const struct dtk_entry *e = &kb->nodes[i]->entries[j];
 			if (e->created > today)
-				fprintf(ctx->err,
-				        "%s:%d:%d: warning: %s: 'created' %s is after today (%s)\n",
-				        kb->nodes[i]->path, e->pos.line, e->pos.col, e->id,
-				        dtk_date_format(d, e->created), t);
+				dtk_diags_add(w, kb->nodes[i]->path, e->pos.line, e->pos.col,
+				              "%s: 'created' %s is after today (%s)", e->id,
+				              dtk_date_format(d, e->created), t);
 			if (e->reviewed > today)
-				fprintf(ctx->err,
-				        "%s:%d:%d: warning: %s: 'reviewed' %s is after today "
-				        "(%s)\n",
-				        kb->nodes[i]->path, e->pos.line, e->pos.col, e->id,
-				        dtk_date_format(d, e->reviewed), t);
+				dtk_diags_add(w, kb->nodes[i]->path, e->pos.line, e->pos.col,
+				              "%s: 'reviewed' %s is after today (%s)", e->id,
+				              dtk_date_format(d, e->reviewed), t);
 		}
 }
 
-/* Prints the warning about invisible character cp at rel:line:col. */
-static void S_warn_cp(struct dtk_ctx *ctx, const char *rel, int line, int col, int32_t cp,
+/* Adds to w the warning about invisible character cp at rel:line:col. */
+static void S_warn_cp(struct dtk_diags *w, const char *rel, int line, int col, int32_t cp,
                       const char *how)
 {
-	fprintf(ctx->err, "%s:%d:%d: warning: %s U+%04X%s: the text may show other than it holds\n",
-	        rel, line, col,
-	        dtk_invisible_is_bidi(cp) ? "bidirectional control" : "invisible format character",
-	        (unsigned)cp, how);
+	dtk_diags_add(w, rel, line, col, "%s U+%04X%s: the text may show other than it holds",
+	              dtk_invisible_is_bidi(cp) ? "bidirectional control"
+	                                        : "invisible format character",
+	              (unsigned)cp, how);
 }
 
 /* Returns the code point escape esc[0..n) spells ("\\u202e", "\\U000e0001",
@@ -178,7 +176,7 @@ static int32_t S_escape_cp(const char *esc, size_t n)
 
 /* Warns of the invisible characters the double-quoted scalars of v spell
  * as escapes ("\\u202e"), each where its escape is in buf[0..len). */
-static void S_warn_escaped(struct dtk_ctx *ctx, const char *rel, const char *buf, size_t len,
+static void S_warn_escaped(struct dtk_diags *w, const char *rel, const char *buf, size_t len,
                            const struct dtk_yval *v, int depth)
 {
 	size_t i;
@@ -189,7 +187,7 @@ static void S_warn_escaped(struct dtk_ctx *ctx, const char *rel, const char *buf
 		return;
 	if (v->kind != DTK_Y_SCALAR) {
 		for (i = 0; i < v->n; i++)
-			S_warn_escaped(ctx, rel, buf, len, v->items[i], depth + 1);
+			S_warn_escaped(w, rel, buf, len, v->items[i], depth + 1);
 		return;
 	}
 	if (v->style != DTK_YS_DOUBLE)
@@ -200,17 +198,56 @@ static void S_warn_escaped(struct dtk_ctx *ctx, const char *rel, const char *buf
 		cp = S_escape_cp(buf + i, v->end - i);
 		if (cp >= 0 && dtk_invisible_cp(cp)) {
 			dtk_text_linecol(buf, len, i, &line, &col);
-			S_warn_cp(ctx, rel, line, col, cp, " (an escape)");
+			S_warn_cp(w, rel, line, col, cp, " (an escape)");
 		}
 		i++; /* past the escaped character: "\\\\u202e" is no escape of one */
 	}
 }
 
-/* Warns (to stderr; the exit status stays) of each invisible character of
- * invisible.h in file rel of the base, in any text, comments too: a
- * bidirectional control or a zero width space makes what a reviewer sees
- * differ from what the file says. */
-static void S_warn_invisible_file(struct dtk_ctx *ctx, const char *rel)
+/* The text keys whose plain value a comment can cut short. */
+static const char *const S_text_keys[] = {"title", "claim", "stance", "note", NULL};
+
+/* Adds to w each plain value of a text key (S_text_keys) of v that YAML
+ * ended at a comment (' #') on its line: the rest of the line is not in the
+ * value ("claim: Use 4 KB pages #not always" holds "Use 4 KB pages"). */
+static void S_warn_cut(struct dtk_diags *w, const char *rel, const char *buf, size_t len,
+                       const struct dtk_yval *v, int depth)
+{
+	size_t i, k, e;
+	int line, col;
+
+	if (!v || v->kind == DTK_Y_SCALAR || depth > DTK_MAX_DEPTH + 1)
+		return;
+	for (i = 0; i < v->n; i++) {
+		const struct dtk_yval *x = v->items[i],
+		                      *key = v->kind == DTK_Y_MAP && i % 2 ? v->items[i - 1] : NULL;
+		if (x->kind != DTK_Y_SCALAR) {
+			S_warn_cut(w, rel, buf, len, x, depth + 1);
+			continue;
+		}
+		if (!key || x->style != DTK_YS_PLAIN || x->type == DTK_YT_NULL)
+			continue;
+		for (k = 0; S_text_keys[k] && strcmp(S_text_keys[k], key->str); k++)
+			;
+		for (e = x->end; e < len && (buf[e] == ' ' || buf[e] == '\t'); e++)
+			;
+		if (!S_text_keys[k] || e == x->end || e >= len || buf[e] != '#')
+			continue;
+		dtk_text_linecol(buf, len, e, &line, &col);
+		dtk_diags_add(w, rel, line, col,
+		              "'%s' ends at ' #': YAML reads the rest of the line as a comment, "
+		              "not as text; to keep it, put the value in quotes, or the comment "
+		              "on a line of its own",
+		              key->str);
+	}
+}
+
+/* Adds to w (check's warnings: to stderr, the exit status stays) each
+ * invisible character of invisible.h in file rel of the base, in any text,
+ * comments too: a bidirectional control or a zero width space makes what a
+ * reviewer sees differ from what the file says; and each text value a
+ * comment cut short (S_warn_cut). */
+static void S_warn_file(struct dtk_ctx *ctx, struct dtk_diags *w, const char *rel)
 {
 	char *full = dtk_path_join(ctx->root, rel), *buf = NULL;
 	struct dtk_diags diags = DTK_DIAGS_INIT;
@@ -228,13 +265,15 @@ static void S_warn_invisible_file(struct dtk_ctx *ctx, const char *rel)
 	i = len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3) ? 3 : 0;
 	for (; (i += dtk_invisible_find(buf + i, len - i, &k, &cp)) < len; i += k) {
 		dtk_text_linecol(buf, len, i, &line, &col);
-		S_warn_cp(ctx, rel, line, col, cp, "");
+		S_warn_cp(w, rel, line, col, cp, "");
 	}
 	/* an escape spells one only in a double-quoted scalar */
-	if (memchr(buf, '\\', len)) {
+	if (memchr(buf, '\\', len) || memchr(buf, '#', len)) {
 		arena = dtk_arena_new();
-		if (dtk_yaml_parse(&root, arena, rel, buf, len, &diags) == 0)
-			S_warn_escaped(ctx, rel, buf, len, root, 0);
+		if (dtk_yaml_parse(&root, arena, rel, buf, len, &diags) == 0) {
+			S_warn_escaped(w, rel, buf, len, root, 0);
+			S_warn_cut(w, rel, buf, len, root, 0);
+		}
 		dtk_arena_free(arena);
 		dtk_diags_release(&diags);
 	}
@@ -242,21 +281,21 @@ static void S_warn_invisible_file(struct dtk_ctx *ctx, const char *rel)
 	free(full);
 }
 
-static void S_warn_invisible(struct dtk_ctx *ctx, const struct dtk_kb *kb)
+static void S_warn_files(struct dtk_ctx *ctx, struct dtk_diags *w, const struct dtk_kb *kb)
 {
 	static const char *const meta[] = {"insights/_domain.yaml", "insights/_sources.yaml",
 	                                   "insights/_crystallizations.yaml"};
 	size_t i;
 	for (i = 0; i < 3; i++)
-		S_warn_invisible_file(ctx, meta[i]);
+		S_warn_file(ctx, w, meta[i]);
 	for (i = 0; i < kb->n_nodes; i++)
 		if (!kb->nodes[i]->clean) /* else its bytes were read clean */
-			S_warn_invisible_file(ctx, kb->nodes[i]->path);
+			S_warn_file(ctx, w, kb->nodes[i]->path);
 }
 
-/* Warns of entries that relate to a superseded or retracted entry (and are
- * not retired themselves): a link to knowledge withdrawn. */
-static void S_warn_retired(struct dtk_ctx *ctx, const struct dtk_kb *kb)
+/* Adds to w the entries that relate to a superseded or retracted entry (and
+ * are not retired themselves): a link to knowledge withdrawn. */
+static void S_warn_retired(struct dtk_diags *w, const struct dtk_kb *kb)
 {
 	size_t i, k;
 
@@ -267,12 +306,10 @@ static void S_warn_retired(struct dtk_ctx *ctx, const struct dtk_kb *kb)
 			if (r->kind != DTK_SUM_RELATES || r->from_retired || strchr(r->id, ':') ||
 			    !dtk_kb_sum_entry(kb, r->id, &o) || (!o.retracted && !o.superseded_by))
 				continue;
-			fprintf(ctx->err,
-			        "%s:%d:%d: warning: %s relates to %s, which is %s%s "
-			        "(dtk unrelate %s %s)\n",
-			        kb->nodes[i]->path, r->pos.line, r->pos.col, r->from, r->id,
-			        o.retracted ? "retracted" : "superseded by ",
-			        o.retracted ? "" : o.superseded_by, r->from, r->id);
+			dtk_diags_add(w, kb->nodes[i]->path, r->pos.line, r->pos.col,
+			              "%s relates to %s, which is %s%s (dtk unrelate %s %s)",
+			              r->from, r->id, o.retracted ? "retracted" : "superseded by ",
+			              o.retracted ? "" : o.superseded_by, r->from, r->id);
 		}
 }
 
@@ -294,9 +331,9 @@ static void S_page_drift(void *arg, const char *rel, int state, const char *old,
 	               d->how);
 }
 
-/* dtk_index_compare, with S_warn_future on the loaded base. */
+/* dtk_index_compare, with the warnings about the loaded base added to w. */
 static int S_compare(struct dtk_ctx *ctx, const char *path, struct dtk_file_cmp *cmp,
-                     struct dtk_diags *diags, struct dtk_index_pages *pages)
+                     struct dtk_diags *diags, struct dtk_index_pages *pages, struct dtk_diags *w)
 {
 	struct dtk_kb *kb = NULL;
 	int rc = dtk_file_cmp_open(cmp, path, DTK_MAX_INDEX_BYTES);
@@ -308,9 +345,9 @@ static int S_compare(struct dtk_ctx *ctx, const char *path, struct dtk_file_cmp 
 		                                   .what = DTK_KB_ALL | DTK_KB_LEAN | DTK_KB_INDEX},
 		        diags);
 	if (rc == 0) {
-		S_warn_future(ctx, kb);
-		S_warn_invisible(ctx, kb);
-		S_warn_retired(ctx, kb);
+		S_warn_future(w, kb);
+		S_warn_files(ctx, w, kb);
+		S_warn_retired(w, kb);
 		rc = dtk_index_write_pages(kb, dtk_file_cmp_write, cmp, pages);
 	}
 	dtk_kb_free(kb);
@@ -325,7 +362,7 @@ static const struct dtk_opt S_opts[] = {
         {"format", 'f', DTK_OPT_CHOICE, DTK_OPT_SHORT, .arg = "F", .choices = S_formats,
          .help = "text (the default), or github: also print GitHub Actions\n"
                  "annotations (::error file=...) on standard output, for\n"
-                 "each error and for drift"},
+                 "each error and warning and for drift"},
         {"color", 'c', DTK_OPT_CHOICE, .arg = "WHEN", .choices = dtk_color_names, .n_choices = 3,
          .help = "colour the diff: auto (the default: on a terminal,\n"
                  "unless NO_COLOR is set), always or never; the part\n"
@@ -335,9 +372,25 @@ static const struct dtk_opt S_opts[] = {
                  "and the added part in {+ +} (git's --word-diff=plain)"},
         {0}};
 
+/* Prints the warnings w (and with github their annotations). */
+static void S_report_warnings(struct dtk_ctx *ctx, const struct dtk_diags *w, int github)
+{
+	char *prefix;
+	size_t i;
+
+	dtk_diags_print_as(w, ctx->err, "warning");
+	if (!github || !w->n)
+		return;
+	prefix = S_repo_prefix(ctx);
+	for (i = 0; i < w->n; i++)
+		S_gh_note(ctx->out, "warning", prefix, w->v[i].path, w->v[i].line, w->v[i].col,
+		          w->v[i].msg);
+	free(prefix);
+}
+
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
-	struct dtk_diags diags = DTK_DIAGS_INIT;
+	struct dtk_diags diags = DTK_DIAGS_INIT, warns = DTK_DIAGS_INIT;
 	struct dtk_file_cmp cmp = {.fd = -1};
 	struct dtk_index_pages pages = {NULL, 0, NULL};
 	struct page_drift pd;
@@ -370,7 +423,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	}
 	path = dtk_path_join(ctx->root, DTK_INDEX_FILE);
 	/* compared as it is rendered: neither page is held whole unless they differ */
-	rc = S_compare(ctx, path, &cmp, &diags, &pages);
+	rc = S_compare(ctx, path, &cmp, &diags, &pages, &warns);
+	S_report_warnings(ctx, &warns, github);
 	if (rc == DTK_EINVALID) {
 		rc = S_report_invalid(ctx, &diags, github);
 		goto done;
@@ -413,20 +467,23 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	if (pages.over) {
 		if (github) {
 			char *prefix = S_repo_prefix(ctx);
-			S_gh_error(ctx->out, prefix, DTK_INDEX_FILE, 0, 0, pages.over);
+			S_gh_note(ctx->out, "error", prefix, DTK_INDEX_FILE, 0, 0, pages.over);
 			free(prefix);
 		}
 		fprintf(ctx->err, "dtk check: %s\n", pages.over);
 	}
 	if (!drift && !rc && !pages.over) {
-		char *index = dtk_path_shown(DTK_INDEX_FILE);
-		dtk_cmd_note(ctx, "dtk check: insights/ is valid and %s is up to date\n", index);
+		char *index = dtk_path_shown(DTK_INDEX_FILE), *dir = dtk_path_shown("insights/");
+		dtk_cmd_note(ctx, "dtk check: %s is valid and %s is up to date\n",
+		             *dir ? dir : "./", index);
 		free(index);
+		free(dir);
 	}
 	rc = drift || rc || pages.over ? DTK_EXIT_DRIFT : DTK_EXIT_OK;
 done:
 	dtk_index_pages_release(&pages);
 	dtk_diags_release(&diags);
+	dtk_diags_release(&warns);
 	dtk_file_cmp_release(&cmp);
 	free(old);
 	free(crlf);
@@ -446,8 +503,9 @@ const struct dtk_cmd dtk_cmd_check = {
                 "applied (raise policy.index_max_bytes or split the base), or a\n"
                 "crystallization cut short is pending (it names the way out); 2 when the\n"
                 "data is invalid (every error goes to standard error). Warnings (a date\n"
-                "after today, an invisible character such as a bidirectional control)\n"
-                "go to standard error and do not change the exit status.\n",
+                "after today, an invisible character such as a bidirectional control, a\n"
+                "title or claim cut short at ' #') go to standard error and do not\n"
+                "change the exit status.\n",
         .examples = "examples:\n"
                     "  dtk check\n"
                     "  dtk check || dtk reindex\n",

@@ -75,6 +75,16 @@ static long S_qualified(struct dtk_ctx *ctx, struct dtk_kb **kb, char ***ids)
 	return n;
 }
 
+/* Returns the level s names (enum dtk_confidence), or -1. */
+static int S_level(const char *s)
+{
+	int i;
+	for (i = 0; i < DTK_CONF_COUNT; i++)
+		if (!strcmp(s, dtk_confidence_names[i]))
+			return i;
+	return -1;
+}
+
 /* The options of the command (the dispatcher parses them). */
 static const struct dtk_opt S_opts[] = {
         {"qualified", 'Q', DTK_OPT_FLAG, .help = "every entry that qualifies for high (with high)"},
@@ -95,6 +105,13 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	if (dtk_args_operands(ctx, a, qualified ? 1 : 2, qualified ? 1 : 1 << 20,
 	                      "<level> <entry-id>...") < 0)
 		goto done;
+	/* 'dtk confidence alpha-001 high': the operands swapped */
+	if (!qualified && a->argc == 2 && S_level(a->argv[0]) < 0 && S_level(a->argv[1]) >= 0) {
+		dtk_cmd_usage_error(ctx, "confidence",
+		                    "<level> comes first, then the entries: dtk confidence %s %s",
+		                    a->argv[1], a->argv[0]);
+		goto done;
+	}
 	conf.level = dtk_cmd_choice(ctx, "confidence", "<level>", a->argv[0], dtk_confidence_names,
 	                            DTK_CONF_COUNT);
 	if (conf.level < 0)

@@ -524,7 +524,8 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 	memset(&review, 0, sizeof(review));
 	if (kb->n_records && o->date <= kb->records[kb->n_records - 1].date) {
 		fprintf(ctx->err,
-		        "dtk crystallize: error: the date %s is not after the last run %s\n",
+		        "dtk crystallize: error: the date %s is not after the last run %s; pick "
+		        "a later day with --date\n",
 		        dtk_date_format(d1, o->date),
 		        dtk_date_format(d2, kb->records[kb->n_records - 1].date));
 		return DTK_EXIT_INVALID;

@@ -80,7 +80,21 @@ done:
 	return rc;
 }
 
-/* Prints what was made: the domain, or with --format json its files. */
+/* Returns 1 when s holds a Chinese, Japanese or Korean character (a code
+ * point from U+2E80 on, as UTF-8 spells it: a lead byte of 0xE2 0xBA on),
+ * else 0: a title in English asks for an English base. */
+static int S_has_cjk(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p; p++)
+		if (*p >= 0xE3 || (*p == 0xE2 && p[1] >= 0xBA))
+			return 1;
+	return 0;
+}
+
+/* Prints what was made: the domain on standard output (with --format json
+ * its files), then as a note the files, the language and what comes next. */
 static void S_print(struct dtk_write *w, const char *domain, int en)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
@@ -91,6 +105,14 @@ static void S_print(struct dtk_write *w, const char *domain, int en)
 		return;
 	if (!w->opts.json) {
 		fprintf(w->ctx->out, "%s\n", domain);
+		dtk_cmd_note(w->ctx,
+		             "dtk init: a new base '%s' in %s (--lang %s for %s): "
+		             "insights/_domain.yaml, insights/_sources.yaml, "
+		             "insights/_crystallizations.yaml%s\n"
+		             "next: dtk add-node <node> --category <category>, then dtk add-source "
+		             "<source-id> --title <title> and dtk add <node>\n",
+		             domain, en ? "English" : "Chinese", en ? "zh" : "en",
+		             en ? "Chinese" : "English", w->opts.no_reindex ? "" : ", INDEX.md");
 		return;
 	}
 	dtk_json_init(&j, &b);
@@ -141,14 +163,20 @@ static const char *const S_langs[] = {"zh", "en", NULL};
 /* The options of the command (the dispatcher parses them). */
 static const struct dtk_opt S_opts[] = {
         {"lang", 'l', DTK_OPT_CHOICE, .choices = S_langs,
-         .help = "the language of INDEX.md and of the texts (default zh)"},
+         .help = "the language of INDEX.md and of the texts (default:\n"
+                 "en for a --title in English, else zh)"},
         {"domain", 'd', DTK_OPT_STRING, .arg = "NAME",
          .help = "the domain's name (default: the directory's name, as a\n"
                  "name: lowercase letters, digits and '-')"},
         {"title", 't', DTK_OPT_STRING, .arg = "T",
          .help = "INDEX.md's title (default '<domain> 知识索引', or\n"
                  "'<domain> knowledge index' in English)"},
-        DTK_WRITE_OPTS,
+        /* DTK_WRITE_OPTS, but what --format json prints */
+        {"dry-run", DTK_WOPT_DRY_RUN, DTK_OPT_FLAG,
+         .help = "print the diff of every file it would change; write nothing"},
+        {"format", DTK_WOPT_FORMAT, DTK_OPT_CHOICE, .choices = dtk_write_formats,
+         .help = "json: the base made, {\"domain\", \"lang\", \"files\"}"},
+        {"no-reindex", DTK_WOPT_NO_REINDEX, DTK_OPT_FLAG, .help = "do not rebuild INDEX.md"},
         {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
@@ -160,9 +188,11 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	int en, made = 0, lock = -1, rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx, "init");
-	en = (int)dtk_args_int(a, 'l', 0);
 	domain = dtk_args_str(a, 'd');
 	title = dtk_args_str(a, 't');
+	/* without --lang: English for a title without Chinese, Japanese or
+	 * Korean characters, else Chinese */
+	en = (int)dtk_args_int(a, 'l', title && !S_has_cjk(title));
 	if (dtk_args_operands(ctx, a, 0, 0, NULL) < 0)
 		goto done;
 	if (!dir) {
@@ -229,7 +259,8 @@ const struct dtk_cmd dtk_cmd_init = {
                 "insights/_crystallizations.yaml, and INDEX.md, every text in the language\n"
                 "asked. Then 'dtk add-node', 'dtk add-source' and 'dtk add' fill it.\n"
                 "Refused inside an existing base, and where INDEX.md or an insights/ that\n"
-                "is not a directory exists. Prints the domain's name.\n",
+                "is not a directory exists. Prints the domain's name; on standard error,\n"
+                "the files made, the language and the next step.\n",
         .examples = "examples:\n"
                     "  cd \"$(mktemp -d)\" && git init -q && dtk init --lang en &&\n"
                     "      dtk add-node basics --category Basics\n",

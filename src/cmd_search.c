@@ -326,6 +326,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	if (ctx->page)
 		ctx->page->total = 0;
 	S_print(ctx->out, kb, f.s, hits, n, &o, color, ctx->page);
+	if (!n && o.fmt == F_TEXT) /* else the empty list says it */
+		dtk_cmd_note(ctx, "dtk search: no entry holds every word given\n");
 	rc = n ? DTK_EXIT_OK : DTK_EXIT_DRIFT;
 done:
 	dtk_diags_release(&diags);

@@ -147,8 +147,9 @@ static int S_check_dtk(struct dtk_ctx *ctx, const char *dtk)
 
 /* The scripts (src/hooks/): the one the hooks run, where @DTK@ and @BASE@
  * stand for dtk's path and the base's folder below the top of the work
- * tree ("" or "dir/"), both quoted for the shell; and a hook, where @HOOK@
- * stands for its name. */
+ * tree ("" or "dir/"), both quoted for the shell; a hook, where @HOOK@
+ * stands for its name; and the pre-commit hook (contrib/pre-commit), which
+ * runs the helper, then checks what is being committed. */
 #include "dtk_hooks.h"
 
 /* Returns text (a NUL-terminated script) with each "@<name>@" of the
@@ -288,6 +289,8 @@ static int S_hooks_plan(struct hook hooks[N_HOOKS], struct dtk_repo *repo, const
 			hooks[i].text = S_fill(hook_dtk_merge_index_sh,
 			                       (const char *const[]){"DTK", "BASE"},
 			                       (const char *const[]){dtk, dtk_buf_cstr(&base)}, 2);
+		else if (!strcmp(hooks[i].name, "pre-commit")) /* the check, as it is */
+			hooks[i].text = dtk_xstrdup(hook_pre_commit);
 		else
 			hooks[i].text = S_fill(hook_hook_sh, (const char *const[]){"HOOK"},
 			                       (const char *const[]){hooks[i].name}, 1);
@@ -456,12 +459,13 @@ const struct dtk_cmd dtk_cmd_setup_git = {
                 "docs/merging.md). Run it once per clone; commit .gitattributes.\n\n"
                 "It also installs git's pre-commit, pre-merge-commit, post-commit,\n"
                 "post-merge and post-rewrite hooks (in core.hooksPath, else the git\n"
-                "directory's hooks/,\n"
-                "with the script they run, " HOOK_HELPER "): a commit (or a merge) of\n"
-                "insights/ that are not valid is refused with dtk check's messages\n"
-                "(--no-verify commits anyway); when INDEX.md does not match insights/,\n"
-                "they say the line to run. No hook makes, rewrites or amends a commit,\n"
-                "stages a file, or moves a ref.\n"
+                "directory's hooks/, with the script they run, " HOOK_HELPER "): a\n"
+                "commit (or a merge) of insights/ that are not valid is refused with dtk\n"
+                "check's messages, and the pre-commit hook (contrib/pre-commit) refuses\n"
+                "one whose INDEX.md is stale (--no-verify commits anyway); after a\n"
+                "merge, a rebase or a cherry-pick git made, they say the line to run\n"
+                "when INDEX.md does not match insights/. No hook makes, rewrites or\n"
+                "amends a commit, stages a file, or moves a ref.\n"
                 "A hook that is not dtk's is left as it is: the line to add to it is\n"
                 "printed.\n",
         .examples = "examples:\n"

@@ -232,7 +232,10 @@ static char *S_resolve(struct dtk_ctx *ctx, const char *name, int *is_entry)
 	*is_entry = 0;
 	if (dtk_kb_has_node(ctx->root, name))
 		return dtk_xstrdup(name);
-	if (dtk_entry_id_split(name, &plen)) {
+	/* a well-formed id, or one of a node that is no id ("alpha-00"): the
+	 * node's entries say which was meant */
+	if (dtk_entry_id_split(name, &plen) ||
+	    (strrchr(name, '-') && (plen = (size_t)(strrchr(name, '-') - name)) > 0)) {
 		char *node = dtk_xstrndup(name, plen);
 		if (dtk_kb_has_node(ctx->root, node)) {
 			*is_entry = 1;

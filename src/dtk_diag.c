@@ -135,14 +135,19 @@ char *dtk_path_shown(const char *path)
 
 void dtk_diags_print(const struct dtk_diags *d, FILE *out)
 {
+	dtk_diags_print_as(d, out, "error");
+}
+
+void dtk_diags_print_as(const struct dtk_diags *d, FILE *out, const char *kind)
+{
 	size_t i;
 	for (i = 0; i < d->n; i++) {
 		const struct dtk_diag *g = &d->v[i];
 		char *path = dtk_path_shown(g->path);
 		/* control characters escaped: a key holding a newline or an
 		 * escape sequence cannot forge a line or drive the terminal */
-		fprintf(out, "%s:%d:%d: error: %s\n", dtk_esc(path), g->line > 0 ? g->line : 1,
-		        g->col > 0 ? g->col : 1, dtk_esc(g->msg));
+		fprintf(out, "%s:%d:%d: %s: %s\n", dtk_esc(path), g->line > 0 ? g->line : 1,
+		        g->col > 0 ? g->col : 1, kind, dtk_esc(g->msg));
 		free(path);
 	}
 }

@@ -699,7 +699,7 @@ static void S_last_run(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 	{
 		struct dtk_md_slot s[] = {
 		        {"date", dtk_date_format(d1, r->date), 0},
-		        {"since", r->since ? S_short_date(d2, r->since, year) : "—", 0},
+		        {"since", r->since ? S_short_date(d2, r->since, year) : L->since_none, 0},
 		        {"n", S_num(n, r->new_entries), 0},
 		        {"h", S_num(h, r->high_changes), 0},
 		        {"s", S_num(s_, r->stale), 0},
@@ -713,6 +713,9 @@ static void S_last_run(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 		        {"c", S_num(c, r->contradictions_new), 0},
 		        {"scenario", r->eval_scenario, 0},
 		        {"verdict", r->eval_verdict, 0},
+		        {"hs", r->high_changes == 1 ? "" : L->plural, 0},
+		        {"rs", r->stance_rewrites == 1 ? "" : L->plural, 0},
+		        {"cs", r->contradictions_new == 1 ? "" : L->plural, 0},
 		};
 		dtk_md_fill(md, L->last_line, s, N_SLOTS(s));
 	}

@@ -556,9 +556,18 @@ done:
 /* Returns 1 when buf[0..len) is clean (struct dtk_node's clean). */
 static int S_clean(const char *buf, size_t len)
 {
+	const char *p = buf, *end = buf + len, *s;
 	size_t k;
 	int32_t cp;
 
+	/* a comment after text on its line may cut a value short */
+	while ((p = memchr(p, '#', (size_t)(end - p)))) {
+		for (s = p; s > buf && (s[-1] == ' ' || s[-1] == '\t'); s--)
+			;
+		if (s < p && s > buf && s[-1] != '\n' && s[-1] != '\r')
+			return 0;
+		p++;
+	}
 	return !memchr(buf, '\\', len) && dtk_invisible_find(buf, len, &k, &cp) == len;
 }
 

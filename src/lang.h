@@ -18,6 +18,9 @@ struct dtk_lang {
 	const char *gaps, *gaps_intro, *gaps_intro_none, *gaps_names, *gap_flag, *candidates,
 	        *candidate, *candidates_none;
 	const char *last, *last_line, *bloom_same, *bloom_changed, *no_record;
+	/* last_line's {since} when no run came before; the plural ending of its
+	 * counts ({hs}, {rs}, {cs}: "" for one, else this) */
+	const char *since_none, *plural;
 	/* over the budget (docs/index-format.md, "The budget"): what is left out,
 	 * with its count and where to find it; the generated pages */
 	const char *cut_high, *cut_list, *cut_gap_nodes, *cut_cands, *cut_hotspots, *cut_opens,

@@ -43,13 +43,14 @@ static int S_entry_known(struct dtk_write *w, const char *id)
 	return 0;
 }
 
-/* Prints the error about id, which names no entry (sources: no source),
- * with the nearest one of the base, when it loads. */
-static void S_unknown(struct dtk_write *w, const char *what, const char *id, int sources)
+/* Returns the entry (sources: the source) of the base nearest id, when it
+ * loads and one is near (malloc'd), else NULL. */
+static char *S_nearest(struct dtk_write *w, const char *id, int sources)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_kb *kb = NULL;
 	const char **v = NULL, *hint = NULL;
+	char *out;
 	size_t n = 0, i, k;
 
 	if (dtk_kb_load(&kb,
@@ -70,14 +71,25 @@ static void S_unknown(struct dtk_write *w, const char *what, const char *id, int
 		}
 		hint = dtk_suggest(id, v, n);
 	}
+	out = hint ? dtk_xstrdup(hint) : NULL;
+	free(v);
+	dtk_kb_free(kb);
+	dtk_diags_release(&diags);
+	return out;
+}
+
+/* Prints the error about id, which names no entry (sources: no source),
+ * with the nearest one of the base, when it loads. */
+static void S_unknown(struct dtk_write *w, const char *what, const char *id, int sources)
+{
+	char *hint = S_nearest(w, id, sources);
+
 	fprintf(w->ctx->err, "dtk %s: error: %s '%s': no such %s", w->cmd, what, dtk_esc(id),
 	        sources ? "source (add it with 'dtk add-source')" : "entry");
 	if (hint)
 		fprintf(w->ctx->err, "; did you mean '%s'?", hint);
 	fputc('\n', w->ctx->err);
-	free(v);
-	dtk_kb_free(kb);
-	dtk_diags_release(&diags);
+	free(hint);
 }
 
 /* Prints the error for each of ids[0..n) that names no entry (sources: no
@@ -199,6 +211,7 @@ void dtk_write_print_entries(struct dtk_write *w, const char *const *ids, size_t
 static int S_bad_ids(struct dtk_write *w, const char **ids, size_t n)
 {
 	const char **ok = dtk_xcalloc(n + 1, sizeof(*ok));
+	char *hint;
 	size_t i, m = 0, plen;
 	int bad = 0, k;
 
@@ -207,9 +220,13 @@ static int S_bad_ids(struct dtk_write *w, const char **ids, size_t n)
 			ok[m++] = ids[i];
 			continue;
 		}
+		hint = S_nearest(w, ids[i], 0); /* "alpha-00": one character short */
 		fprintf(w->ctx->err,
-		        "dtk %s: error: <entry-id> '%s' is not an entry id (<node>-<suffix>)\n",
-		        w->cmd, dtk_esc(ids[i]));
+		        "dtk %s: error: <entry-id> '%s' is not an entry id "
+		        "(<node>-<suffix>)%s%s%s\n",
+		        w->cmd, dtk_esc(ids[i]), hint ? "; did you mean '" : "", hint ? hint : "",
+		        hint ? "'?" : "");
+		free(hint);
 		bad++;
 	}
 	k = dtk_write_unknown_entries(w, "<entry-id>", ok, m);

@@ -92,8 +92,8 @@ ci c1 && gh pull_request -- check && ok "check: a valid base passes" ||
 "$DTK" add beta --title "future zz" --claim "Written ahead zz." --source paper-a --confidence low \
     --created 2099-01-01 --allow-future >/dev/null 2>&1
 gh pull_request -- check
-grep -qE "^::warning file=insights/beta.yaml,line=[0-9]+,col=[0-9]+::.*after today" "$scratch/out" &&
-    ok "check: a warning of dtk check is a ::warning annotation on its line" ||
+[ "$(grep -cE "^::warning file=insights/beta.yaml,line=[0-9]+,col=[0-9]+::.*after today" "$scratch/out")" = 1 ] &&
+    ok "check: a warning of dtk check is one ::warning annotation on its line" ||
     ko "check: a warning is annotated" "$(cat "$scratch/out")"
 git checkout -q -- . && echo "stale" >>INDEX.md
 gh pull_request -- check; rc=$?

@@ -87,12 +87,21 @@ expect "$B" "--candidates --confidence" list --c
 expect "$B" "github text" check --format ""
 expect "$B" "--quiet" check --qu
 # source ids and categories, from the base's files
-expect "$B" "docs-d paper-a paper-b paper-c" verify alpha-001 ""
+# verify: not the entry's own source nor its verified_by (verify refuses them)
+expect "$B" "docs-d" verify alpha-001 ""
+expect "$B" "paper-a paper-c" verify alpha-002 pa
 expect "$B" "paper-a paper-b paper-c" add beta --source pa
 expect "$B" "paper-a paper-b paper-c" add beta --verified-by=pa
 expect "$B" "策略 通信" add-node delta --category ""
+# a category name with spaces: one word, quoted for the shell
+SP=$scratch/spaces
+cp -R "$B" "$SP"
+(cd "$SP" && dtk add-node disks --category "Storage structures" >/dev/null)
+expect "$SP" 'Storage\ structures' add-node delta --category St
+expect "$SP" 'Storage\ structures' add-node delta --category 'Storage\ s'
 expect "$B" "alpha-001 alpha-002 alpha-003" add beta --relates alpha-00
-expect "$S" "$(sed -n 's/^- id: //p' "$S/insights/_sources.yaml" | grep '^nccl' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')" verify collective-communication-001 nccl
+own=$(cd "$S" && dtk show collective-communication-001 --format json | jq -r '.source.id, .verified_by[].id')
+expect "$S" "$(sed -n 's/^- id: //p' "$S/insights/_sources.yaml" | grep '^nccl' | grep -vxF "$own" | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')" verify collective-communication-001 nccl
 expect "$B" "json text" log --format ""
 expect "$B" "json text" crystallize --plan --format ""
 expect "$B" "--date --dry-run" crystallize --d

@@ -689,10 +689,14 @@ rm -rf "$d" && cp -R "$md3" "$d"
 (cd "$d" && git merge -q --squash side) >"$out" 2>&1
 same "git merge --squash: post-merge says nothing (nothing is committed yet)" \
     "$(grep -c '^post-merge' "$out")" "0"
-(cd "$d" && "$DTK" reindex -q && cp INDEX.md "$scratch/rebuilt" &&
-    git commit -q -m "INDEX.md only" INDEX.md) >"$out" 2>&1
-if cmp -s "$d/INDEX.md" "$scratch/rebuilt" && ! grep -q '^pre-commit' "$out"; then
-    ok "a commit of INDEX.md alone in a squash: pre-commit leaves it and the work tree alone"
+# (that commit's INDEX.md does not match the insights/ it holds, HEAD's: the
+# check of contrib/pre-commit, the hook setup-git installs, refuses it)
+(cd "$d" && "$DTK" reindex -q && cp INDEX.md "$scratch/rebuilt" && git rev-parse HEAD >"$scratch/head" &&
+    ! git commit -q -m "INDEX.md only" INDEX.md) >"$out" 2>&1
+if cmp -s "$d/INDEX.md" "$scratch/rebuilt" && ! grep -q '^pre-commit: INDEX.md rebuilt' "$out" &&
+    grep -q '^pre-commit: commit refused: INDEX.md is out of date' "$out" &&
+    [ "$(git -C "$d" rev-parse HEAD)" = "$(cat "$scratch/head")" ]; then
+    ok "a commit of INDEX.md alone in a squash: pre-commit leaves it and the work tree alone, and refuses the stale commit"
 else ko "a commit of INDEX.md alone in a squash" "$(cat "$out")" "$(git -C "$d" status --short)"; fi
 rm -rf "$d" && cp -R "$md3" "$d"
 (cd "$d" && git merge -q --squash side && git commit -q -m squashed) >"$out" 2>&1

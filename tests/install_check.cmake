@@ -28,7 +28,8 @@ endif()
 foreach(pair
     "${MANDIR}/man1/dtk.1=docs/dtk.1"
     "${DATADIR}/bash-completion/completions/dtk=completions/dtk.bash"
-    "${DATADIR}/zsh/site-functions/_dtk=completions/_dtk")
+    "${DATADIR}/zsh/site-functions/_dtk=completions/_dtk"
+    "${BINDIR}/dtk-pre-commit=contrib/pre-commit")
   string(REPLACE "=" ";" pair "${pair}")
   list(GET pair 0 installed)
   list(GET pair 1 source)

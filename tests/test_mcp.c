@@ -492,7 +492,7 @@ static void test_reindex_tool(void **state)
 	        "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{"
 	        "\"name\":\"crystallize_plan\",\"arguments\":{\"date\":\"2000-01-01\"}}}",
 	        "crystallize_plan: error: the date 2000-01-01 is not after the last run "
-	        "2026-07-01");
+	        "2026-07-01; pick a later day with argument 'date'");
 	/* words split at any white space: U+3000, the ideographic space of
 	 * Chinese and Japanese input, too */
 	sc = S_tool(m, "search", "{\"query\":\"tensor\u3000domain\"}");

@@ -155,6 +155,8 @@ void dtk_diags_sort(struct dtk_diags *d);
 /* Prints one "path:line:col: error: msg" line per diagnostic, each path of
  * the base's files as dtk_path_shown gives it. */
 void dtk_diags_print(const struct dtk_diags *d, FILE *out);
+/* The same, "warning" or another kind in place of "error". */
+void dtk_diags_print_as(const struct dtk_diags *d, FILE *out, const char *kind);
 /* Sets the directory the user stands in, as a path inside the base root
  * ("insights", "a/b"; "" or NULL: the root), for dtk_path_shown. */
 void dtk_path_show_from(const char *dir_in_root);

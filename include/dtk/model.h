@@ -123,8 +123,9 @@ struct dtk_node {
 	/* a base loaded with DTK_KB_TERMS: where the terms of its entries are
 	 * (dtk_kb_node_terms reads them); else NULL */
 	const struct dtk_node_terms *terms;
-	/* its file's bytes hold no invisible character (invisible.h) and no
-	 * backslash (an escape that may spell one), as read: dtk check's
+	/* its file's bytes hold no invisible character (invisible.h), no
+	 * backslash (an escape that may spell one) and no comment after text
+	 * on its line (one that may cut a value short), as read: dtk check's
 	 * warnings need not read it again; 0 when not known */
 	int clean;
 	/* a load of the whole base: the node's summary (nodesum.h), which

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # run.sh COMMAND: what action.yml runs after installing dtk, from the base's
 # directory (docs/ci.md). COMMAND is
-#   check    dtk check --format github: errors annotated by dtk, warnings
-#            turned into ::warning annotations here; exits as dtk check does
+#   check    dtk check --format github: errors and warnings annotated by dtk;
+#            exits as dtk check does
 #   sync     on a pull request: when its base branch moved, checks out the
 #            request's branch, runs dtk sync origin/<base> and pushes the
 #            merge to the branch; a request from a fork is skipped (the
@@ -65,17 +65,9 @@ push() {
 }
 
 do_check() {
-  local rc=0 prefix line msg re='^(.+):([0-9]+):([0-9]+): warning: (.*)$'
-  prefix=$(git rev-parse --show-prefix 2>/dev/null || true)
-  "$dtk" check --format github 2>"$tmp/err" || rc=$?
-  cat "$tmp/err" >&2
-  while IFS= read -r line; do
-    if [[ $line =~ $re ]]; then
-      msg=${BASH_REMATCH[4]//%/%25}
-      printf '::warning file=%s%s,line=%s,col=%s::%s\n' "$prefix" "${BASH_REMATCH[1]}" \
-        "${BASH_REMATCH[2]}" "${BASH_REMATCH[3]}" "$msg"
-    fi
-  done <"$tmp/err"
+  local rc=0
+  # dtk check --format github annotates its errors and its warnings itself
+  "$dtk" check --format github || rc=$?
   exit "$rc"
 }
 
