@@ -307,7 +307,8 @@ test('write tools: each one, refusals and dry runs leave every byte', async () =
 
     const e = await w('add', { node: 'beta', title: 'PP across pods', claim: 'Pipeline stages.',
                                source: 'paper-a', confidence: 'low', relates: ['alpha-002'] });
-    assert.deepEqual(e, { id: 'beta-35cgkqa', node: 'beta', title: 'PP across pods' });
+    // the gate's closest live entries come with it (none alike here)
+    assert.deepEqual(e, { id: 'beta-35cgkqa', node: 'beta', title: 'PP across pods', closest: [] });
     assert.match(fs.readFileSync(path.join(dir, 'insights/beta.yaml'), 'utf8'), /id: beta-35cgkqa/);
     await refused('add', { node: 'beta', title: 't', claim: 'c', source: 'paper-a',
                            confidence: 'high' }, /high/);
