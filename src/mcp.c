@@ -39,8 +39,9 @@ struct dtk_mcp {
 	unsigned flags;
 	const char *version; /* the version initialize agreed on, or NULL */
 	char *prefix;        /* of every tool's name */
-	const char *pending; /* input read but not handled yet (dtk_mcp_serve's) */
-	size_t pending_len;
+	/* the cancellations in the input read ahead (dtk_mcp_serve_fd's): the
+	 * compact JSON of each requestId -> how many; NULL: none read ahead */
+	json_t *cancels;
 	struct dtk_kb_hold *hold; /* the base the read-only tools share (cmd.h) */
 	char *home;               /* the directory served (S_home); NULL: not yet */
 };
@@ -661,31 +662,18 @@ static int S_has_nul(json_t *j)
 
 /* ---- cancellation ---- */
 
-/* Returns 1 when the input read but not handled yet holds a
+/* Returns 1 when the input read ahead but not handled yet holds a
  * notifications/cancelled for request id: the request is not run. */
 static int S_cancelled(struct dtk_mcp *m, json_t *id)
 {
-	const char *p = m->pending, *end, *nl;
-	json_t *j;
-	int code, deep, found = 0;
+	char *key;
+	int found;
 
-	if (!p)
+	if (!m->cancels || !json_object_size(m->cancels))
 		return 0;
-	end = p + m->pending_len;
-	for (; p < end && !found; p = nl + 1) {
-		if (!(nl = memchr(p, '\n', (size_t)(end - p))))
-			break; /* a line not read whole yet */
-		if (!memmem(p, (size_t)(nl - p), "notifications/cancelled", 23))
-			continue;
-		if (!(j = S_parse(p, (size_t)(nl - p), &code, &deep)))
-			continue;
-		found = json_is_string(json_object_get(j, "method")) &&
-		        !strcmp(json_string_value(json_object_get(j, "method")),
-		                "notifications/cancelled") &&
-		        !json_object_get(j, "id") &&
-		        json_equal(json_object_get(json_object_get(j, "params"), "requestId"), id);
-		json_decref(j);
-	}
+	key = json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY);
+	found = key && json_object_get(m->cancels, key);
+	free(key);
 	return found;
 }
 
@@ -909,11 +897,26 @@ char *dtk_mcp_handle(struct dtk_mcp *m, const char *msg, size_t len)
 
 /* ---- serving ---- */
 
-/* Input read from a file descriptor ahead of what was handled. */
+/* A notifications/cancelled read ahead: where its line ends in the input
+ * (a byte offset from the start) and its requestId's compact JSON. */
+struct cancel {
+	unsigned long long end;
+	char *key;
+};
+
+/* Input read from a file descriptor ahead of what was handled: buf[start,
+ * len) is not handled yet; its complete lines before scanned were looked
+ * through for cancellations (queued, oldest first, from head, and counted
+ * by key in cancels). Every byte is copied and looked through once, so a
+ * message costs the same however much input waits behind it. */
 struct reader {
 	int fd, eof;
 	char *buf;
-	size_t len, cap;
+	size_t start, len, cap, scanned;
+	unsigned long long pos; /* the offset in the input of buf[0] */
+	struct cancel *queue;
+	size_t head, n_queue, cap_queue;
+	json_t *cancels;
 };
 
 /* How much input is read ahead (to see cancellations of queued requests). */
@@ -929,6 +932,13 @@ static int S_fill(struct reader *r, int block)
 
 	if (r->eof || (!block && poll(&p, 1, 0) <= 0))
 		return 0;
+	if (r->start >= 65536 && r->start >= r->len - r->start) { /* drop what was handled */
+		memmove(r->buf, r->buf + r->start, r->len - r->start);
+		r->pos += r->start;
+		r->len -= r->start;
+		r->scanned -= r->scanned > r->start ? r->start : r->scanned;
+		r->start = 0;
+	}
 	dtk_grow((void **)&r->buf, &r->cap, r->len + 65536, 1);
 	do
 		n = read(r->fd, r->buf + r->len, 65536);
@@ -941,48 +951,106 @@ static int S_fill(struct reader *r, int block)
 	return n > 0;
 }
 
+/* Looks through the complete lines of r not looked through yet for
+ * notifications/cancelled (lines of at most max bytes), queueing each. */
+static void S_scan(struct reader *r, size_t max)
+{
+	char *p, *nl, *end = r->buf + r->len, *key;
+	json_t *j, *id;
+	int code, deep;
+
+	if (r->scanned < r->start) /* lines handled already: not looked through */
+		r->scanned = r->start;
+	for (p = r->buf + r->scanned; p < end && (nl = memchr(p, '\n', (size_t)(end - p)));
+	     p = nl + 1) {
+		if ((size_t)(nl - p) > max ||
+		    !memmem(p, (size_t)(nl - p), "notifications/cancelled", 23) ||
+		    !(j = S_parse(p, (size_t)(nl - p), &code, &deep)))
+			continue;
+		id = json_object_get(json_object_get(j, "params"), "requestId");
+		if (json_is_string(json_object_get(j, "method")) &&
+		    !strcmp(json_string_value(json_object_get(j, "method")),
+		            "notifications/cancelled") &&
+		    !json_object_get(j, "id") && (json_is_string(id) || json_is_integer(id))) {
+			key = json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY);
+			dtk_grow((void **)&r->queue, &r->cap_queue, r->n_queue + 1,
+			         sizeof(*r->queue));
+			r->queue[r->n_queue++] =
+			        (struct cancel){r->pos + (size_t)(nl + 1 - r->buf), key};
+			json_object_set_new(
+			        r->cancels, key,
+			        json_integer(json_integer_value(json_object_get(r->cancels, key)) +
+			                     1));
+		}
+		json_decref(j);
+	}
+	r->scanned = (size_t)(p - r->buf);
+}
+
+/* Forgets the cancellations queued in r up to its start (handled by now). */
+static void S_forget(struct reader *r)
+{
+	unsigned long long at = r->pos + r->start;
+	struct cancel *c;
+	json_t *n;
+
+	for (; r->head < r->n_queue && (c = &r->queue[r->head])->end <= at; r->head++) {
+		n = json_object_get(r->cancels, c->key);
+		if (json_integer_value(n) > 1)
+			json_object_set_new(r->cancels, c->key,
+			                    json_integer(json_integer_value(n) - 1));
+		else
+			json_object_del(r->cancels, c->key);
+		free(c->key);
+	}
+	if (r->head == r->n_queue)
+		r->head = r->n_queue = 0;
+}
+
 /* Moves the first line of r (without its '\n' or a '\r' before it) into
  * line, waiting for it. Returns as dtk_mcp_read_line does. */
 static int S_next_line(struct reader *r, size_t max, struct dtk_buf *line)
 {
-	size_t scanned = 0, n;
+	size_t from = r->start, n;
 	char *nl;
 	int rc, over = 0;
 
 	line->len = 0;
 	for (;;) {
-		nl = r->len > scanned ? memchr(r->buf + scanned, '\n', r->len - scanned) : NULL;
-		n = nl ? (size_t)(nl - r->buf) : r->len;
-		if (n > max && !over) /* drop it, skip the rest */
+		nl = r->len > from ? memchr(r->buf + from, '\n', r->len - from) : NULL;
+		n = (nl ? (size_t)(nl - r->buf) : r->len) - r->start;
+		if (n > max) /* drop it, skip the rest */
 			over = 1;
-		if (nl || (r->eof && r->len)) {
+		if (nl || (r->eof && r->len > r->start)) {
 			if (!over)
-				dtk_buf_put(line, r->buf, n);
-			n += nl != NULL;
-			memmove(r->buf, r->buf + n, r->len - n);
-			r->len -= n;
+				dtk_buf_put(line, r->buf + r->start, n);
+			r->start += n + (nl != NULL);
 			break;
 		}
 		if (r->eof)
 			return 0;
-		if (over) {
-			r->len = 0;
-			scanned = 0;
-		} else {
-			scanned = r->len;
+		if (over) { /* not kept: its rest is skipped as it comes (a line
+			     * over max is never looked through: S_scan) */
+			r->pos += r->len;
+			r->start = r->len = r->scanned = 0;
 		}
+		from = r->len;
 		if ((rc = S_fill(r, 1)) < 0)
 			return rc;
 	}
+	S_forget(r);
 	return S_line_end(line, over);
 }
 
 int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err)
 {
 	struct dtk_buf line = DTK_BUF_INIT;
-	struct reader r = {in, 0, NULL, 0, 0};
+	struct reader r;
 	int rc, any;
 
+	memset(&r, 0, sizeof(r));
+	r.fd = in;
+	r.cancels = json_object();
 	while ((rc = S_next_line(&r, DTK_MCP_MAX_MESSAGE, &line)) != 0) {
 		if (rc < 0 && rc != DTK_ETOOBIG)
 			break;
@@ -995,13 +1063,12 @@ int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err)
 			continue; /* a blank line */
 		} else {
 			/* what is waiting already: a cancellation of a queued request */
-			while (r.len < LOOKAHEAD && S_fill(&r, 0) > 0)
+			while (r.len - r.start < LOOKAHEAD && S_fill(&r, 0) > 0)
 				;
-			m->pending = r.buf;
-			m->pending_len = r.len;
+			S_scan(&r, DTK_MCP_MAX_MESSAGE);
+			m->cancels = r.cancels;
 			any = S_handle(m, line.ptr, line.len, out);
-			m->pending = NULL;
-			m->pending_len = 0;
+			m->cancels = NULL;
 		}
 		if (any && (putc('\n', out) < 0 || fflush(out) || ferror(out))) {
 			/* the client closed its end: it has gone, as at the end of
@@ -1013,6 +1080,10 @@ int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err)
 		}
 	}
 	dtk_buf_release(&line);
+	for (; r.head < r.n_queue; r.head++)
+		free(r.queue[r.head].key);
+	free(r.queue);
+	json_decref(r.cancels);
 	free(r.buf);
 	return rc < 0 ? -1 : 0;
 }

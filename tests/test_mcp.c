@@ -1024,6 +1024,46 @@ static void test_cancel_queued(void **state)
 	dtk_mcp_free(m);
 }
 
+/* 50,000 pipelined requests, all in the input at once: each is answered in
+ * order, but those cancelled by a notification later in the input (read
+ * ahead across reads); a cancellation before its request cancels nothing,
+ * nor does the tail of a line over the limit that looks like one. */
+static void test_pipeline_large(void **state)
+{
+	struct dtk_buf in = DTK_BUF_INIT, want = DTK_BUF_INIT;
+	struct dtk_mcp *m = dtk_mcp_new(DTK_MCP_NO_CALLS);
+	static const char cancel[] = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/"
+	                             "cancelled\",\"params\":{\"requestId\":%d}}\n";
+	char *out;
+	int i;
+	(void)state;
+	dtk_buf_puts(&in, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":"
+	                  "{\"protocolVersion\":\"2025-11-25\"}}\n");
+	for (i = 1; i <= 50000; i++) {
+		if (i % 100 == 10)
+			dtk_buf_printf(&in, cancel, i + 5); /* before its request */
+		dtk_buf_printf(&in, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"ping\"}\n", i);
+		if (i % 100 == 50)
+			dtk_buf_printf(&in, cancel, i - 40);
+		if (i % 100 != 10)
+			dtk_buf_printf(&want, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"result\":{}}\n", i);
+	}
+	for (i = 0; i < (int)DTK_MCP_MAX_MESSAGE; i += 4)
+		dtk_buf_puts(&in, "    "); /* its tail alone would parse */
+	dtk_buf_printf(&in, cancel, 50001);
+	dtk_buf_printf(&want, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,"
+	                      "\"message\":\"message larger than 16 MiB\"}}\n");
+	dtk_buf_printf(&in, "{\"jsonrpc\":\"2.0\",\"id\":50001,\"method\":\"ping\"}\n");
+	dtk_buf_printf(&want, "{\"jsonrpc\":\"2.0\",\"id\":50001,\"result\":{}}\n");
+	out = S_serve(m, in.ptr, in.len);
+	assert_non_null(strchr(out, '\n'));
+	assert_string_equal(strchr(out, '\n') + 1, want.ptr);
+	free(out);
+	dtk_buf_release(&in);
+	dtk_buf_release(&want);
+	dtk_mcp_free(m);
+}
+
 /* Runs dtk cmd args... (NULL-ended) on the base at root in-process, with
  * hold (NULL: none); returns its stdout, stderr and status in one string
  * (malloc'd). */
@@ -1154,6 +1194,7 @@ int main(void)
 	        cmocka_unit_test(test_bounds),
 	        cmocka_unit_test(test_modern),
 	        cmocka_unit_test(test_cancel_queued),
+	        cmocka_unit_test(test_pipeline_large),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
