@@ -1024,6 +1024,28 @@ static void test_cancel_queued(void **state)
 	dtk_mcp_free(m);
 }
 
+/* next_id in a session gives an id of the node asked for, whichever it is
+ * (not the first node of the base held). */
+static void test_next_id_node(void **state)
+{
+	struct session s = S_session();
+	static const char *const nodes[] = {"gamma", "beta", "alpha"};
+	char args[100], prefix[100];
+	json_t *r;
+	size_t i;
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		snprintf(args, sizeof(args), "{\"node\":\"%s\"}", nodes[i]);
+		snprintf(prefix, sizeof(prefix), "%s-", nodes[i]);
+		r = S_tool(s.m, "next_id", args);
+		assert_int_equal(strncmp(json_string_value(json_object_get(r, "id")), prefix,
+		                         strlen(prefix)),
+		                 0);
+		json_decref(r);
+	}
+	S_session_end(&s);
+}
+
 /* 50,000 pipelined requests, all in the input at once: each is answered in
  * order, but those cancelled by a notification later in the input (read
  * ahead across reads); a cancellation before its request cancels nothing,
@@ -1195,6 +1217,7 @@ int main(void)
 	        cmocka_unit_test(test_modern),
 	        cmocka_unit_test(test_cancel_queued),
 	        cmocka_unit_test(test_pipeline_large),
+	        cmocka_unit_test(test_next_id_node),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
