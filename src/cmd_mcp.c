@@ -77,7 +77,7 @@ const struct dtk_cmd dtk_cmd_mcp = {
                 "on standard input and output (nothing else is written there; diagnostics\n"
                 "go to standard error), until the input ends or the client closes the\n"
                 "output (exit 0 either way). Tools run dtk's own commands: the reading\n"
-                "ones (show, list, search, next_id, check, crystallize_plan) and every\n"
+                "ones (show, list, search, similar, next_id, check, crystallize_plan) and every\n"
                 "write command; resources are INDEX.md (dtk://index) and each node file\n"
                 "(dtk://node/<name>), read-only. Each request reads the base as it is on\n"
                 "disk then. Protocol versions 2026-07-28, 2025-11-25, 2025-06-18,\n"

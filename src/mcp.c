@@ -257,25 +257,6 @@ static const char S_instructions[] =
         "write is validated and refused whole, with its reasons, when it would break the "
         "base; dry_run shows the diff first. Each call reads the base as it is on disk.";
 
-/* Returns the instructions with m's prefix in each tool's name (a new
- * reference). */
-static json_t *S_instructions_for(struct dtk_mcp *m)
-{
-	struct dtk_buf b = DTK_BUF_INIT;
-	const char *s;
-	json_t *r;
-
-	for (s = S_instructions; *s; s++) {
-		if (*s == '@')
-			dtk_buf_puts(&b, m->prefix);
-		else
-			dtk_buf_putc(&b, *s);
-	}
-	r = json_string(dtk_buf_cstr(&b));
-	dtk_buf_release(&b);
-	return r;
-}
-
 static json_t *S_capabilities(void)
 {
 	return json_pack("{s:{s:b},s:{s:b,s:b}}", "tools", "listChanged", 0, "resources",
@@ -295,14 +276,14 @@ static json_t *S_initialize(struct dtk_mcp *m, json_t *params)
 	return json_pack("{s:s,s:o,s:{s:s,s:s,s:s},s:o}", "protocolVersion", v, "capabilities",
 	                 S_capabilities(), "serverInfo", "name", "dtk", "title",
 	                 "dtk knowledge base", "version", DTK_VERSION, "instructions",
-	                 S_instructions_for(m));
+	                 dtk_mcp_prefixed(m->prefix, S_instructions));
 }
 
 /* server/discover (2026-07-28): what initialize tells, without a session. */
 static json_t *S_discover(struct dtk_mcp *m)
 {
 	return json_pack("{s:[s],s:o,s:o}", "supportedVersions", MODERN, "capabilities",
-	                 S_capabilities(), "instructions", S_instructions_for(m));
+	                 S_capabilities(), "instructions", dtk_mcp_prefixed(m->prefix, S_instructions));
 }
 
 /* A list result in 2026-07-28 says how long it may be kept, and by whom. */
@@ -444,6 +425,10 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
 	if (!q->modern && !strcmp(method, "initialize") &&
 	    !json_is_string(json_object_get(params, "protocolVersion")))
 		return S_qerror(q, E_PARAMS, "initialize needs params.protocolVersion, a string");
+	if (!q->modern && !strcmp(method, "initialize") && m->version)
+		return S_qerror(q, E_REQUEST,
+		                "the session is initialized already: a second initialize is "
+		                "refused (start a new session to agree on another version)");
 	if (!q->modern && !strcmp(method, "initialize"))
 		return S_result(q, S_initialize(m, params));
 	if (!q->modern && !strcmp(method, "ping"))
@@ -506,11 +491,12 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
  * builds anything. A count of brackets, commas and colons outside strings
  * bounds the values from above; malformed text is left to the parser.
  * Returns -2 when only the depth is too great: it is parsed (jansson stops
- * at 2048 levels), so that its id can be answered.
+ * at 2048 levels), so that its id can be answered; -3 when a string is over
+ * DTK_MCP_MAX_STRING bytes as written (never parsed: S_id).
  */
 static int S_bounded(const char *msg, size_t len)
 {
-	size_t i, values = 1, depth = 0;
+	size_t i, values = 1, depth = 0, from = 0;
 	int in_string = 0, deep = 0;
 
 	for (i = 0; i < len; i++) {
@@ -520,10 +506,15 @@ static int S_bounded(const char *msg, size_t len)
 				i++;
 			else if (c == '"')
 				in_string = 0;
+			if (i - from > DTK_MCP_MAX_STRING)
+				return -3;
 			continue;
 		}
 		switch (c) {
-		case '"': in_string = 1; break;
+		case '"':
+			in_string = 1;
+			from = i;
+			break;
 		case '[':
 		case '{':
 			deep |= ++depth > DTK_MCP_MAX_DEPTH;
@@ -609,6 +600,56 @@ static void S_widen_numbers(struct dtk_buf *b, const char *msg, size_t len)
 	}
 }
 
+/* Returns the id of message msg, a string or an integer as the member "id"
+ * of its top object is written, without parsing the rest (a new reference),
+ * or NULL. */
+static json_t *S_id(const char *msg, size_t len)
+{
+	size_t i, depth = 0, k, from = 0;
+	int in_str = 0;
+	json_t *id;
+
+	for (i = 0; i < len; i++) {
+		char c = msg[i];
+		if (in_str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_str = 0;
+			if (in_str || depth != 1 || i - from != 3 || memcmp(msg + from, "\"id\"", 4))
+				continue;
+			for (k = i + 1; k < len && memchr(" \t\r\n", msg[k], 4); k++)
+				;
+			if (k >= len || msg[k] != ':')
+				continue;
+			for (k++; k < len && memchr(" \t\r\n", msg[k], 4); k++)
+				;
+			from = k; /* the value: a string to its closing quote, or a number */
+			if (msg[k] == '"')
+				for (k++; k < len && msg[k] != '"'; k += 1 + (msg[k] == '\\'))
+					;
+			else
+				for (; k < len && !memchr(",} \t\r\n", msg[k], 6); k++)
+					;
+			k += msg[from] == '"';
+			if (k > len || k - from > 200)
+				return NULL;
+			id = json_loadb(msg + from, k - from, JSON_DECODE_ANY, NULL);
+			if (json_is_string(id) || json_is_integer(id))
+				return id;
+			json_decref(id);
+			return NULL;
+		}
+		if (c == '"')
+			in_str = 1, from = i;
+		else if (c == '{' || c == '[')
+			depth++;
+		else if (c == '}' || c == ']')
+			depth--;
+	}
+	return NULL;
+}
+
 /* Parses msg within the bounds (strings may hold U+0000: the request is
  * then refused under its id). Returns the JSON (a new reference), or NULL
  * with *code set; *deep is 1 when it nests deeper than DTK_MCP_MAX_DEPTH
@@ -620,9 +661,9 @@ static json_t *S_parse(const char *msg, size_t len, int *code, int *deep)
 	int b = S_bounded(msg, len);
 	json_t *j;
 
-	*code = E_REQUEST;
+	*code = b == -3 ? E_PARAMS : E_REQUEST;
 	*deep = b == -2;
-	if (b == -1)
+	if (b == -1 || b == -3)
 		return NULL;
 	*code = E_PARSE;
 	j = json_loadb(msg, len, flags, &je);
@@ -852,6 +893,11 @@ static int S_handle(struct dtk_mcp *m, const char *msg, size_t len, FILE *out)
 	S_home(m);
 	j = S_parse(msg, len, &code, &deep);
 	id = json_object_get(j, "id");
+	if (!j && code == E_PARAMS) /* a string too long: refused under its id */
+		return S_put(out, 0,
+		             S_error(S_id(msg, len), code,
+		                     "a string of the message is over 2 MiB as written: no "
+		                     "argument takes more than 1 MiB"));
 	if (!j)
 		return S_put(out, 0,
 		             S_error(NULL, code,
@@ -897,6 +943,14 @@ char *dtk_mcp_handle(struct dtk_mcp *m, const char *msg, size_t len)
 
 /* ---- serving ---- */
 
+/* Returns 1 when s[0..n) holds only spaces and tabs (a blank line). */
+static int S_blank(const char *s, size_t n)
+{
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	return n == 0;
+}
+
 /* A notifications/cancelled read ahead: where its line ends in the input
  * (a byte offset from the start) and its requestId's compact JSON. */
 struct cancel {
@@ -913,6 +967,7 @@ struct reader {
 	int fd, eof;
 	char *buf;
 	size_t start, len, cap, scanned;
+	size_t keep; /* the bytes before it may be dropped (up to start) */
 	unsigned long long pos; /* the offset in the input of buf[0] */
 	struct cancel *queue;
 	size_t head, n_queue, cap_queue;
@@ -932,12 +987,13 @@ static int S_fill(struct reader *r, int block)
 
 	if (r->eof || (!block && poll(&p, 1, 0) <= 0))
 		return 0;
-	if (r->start >= 65536 && r->start >= r->len - r->start) { /* drop what was handled */
-		memmove(r->buf, r->buf + r->start, r->len - r->start);
-		r->pos += r->start;
-		r->len -= r->start;
-		r->scanned -= r->scanned > r->start ? r->start : r->scanned;
-		r->start = 0;
+	if (r->keep >= 65536 && r->keep >= r->len - r->keep) { /* drop what was handled */
+		memmove(r->buf, r->buf + r->keep, r->len - r->keep);
+		r->pos += r->keep;
+		r->len -= r->keep;
+		r->start -= r->keep;
+		r->scanned -= r->scanned > r->keep ? r->keep : r->scanned;
+		r->keep = 0;
 	}
 	dtk_grow((void **)&r->buf, &r->cap, r->len + 65536, 1);
 	do
@@ -1007,24 +1063,26 @@ static void S_forget(struct reader *r)
 		r->head = r->n_queue = 0;
 }
 
-/* Moves the first line of r (without its '\n' or a '\r' before it) into
- * line, waiting for it. Returns as dtk_mcp_read_line does. */
-static int S_next_line(struct reader *r, size_t max, struct dtk_buf *line)
+/* Takes the first line of r, waiting for it: sets *at to where it starts in
+ * r->buf and *n to its length (without its '\n' or a '\r' before it); it
+ * stays there until the next call. Returns 1, 0 at the end of the input,
+ * DTK_ETOOBIG for a line over max bytes (skipped, never held whole), or -1
+ * with the error set when the input fails. */
+static int S_next_line(struct reader *r, size_t max, size_t *at, size_t *n)
 {
-	size_t from = r->start, n;
+	size_t from = r->start;
 	char *nl;
 	int rc, over = 0;
 
-	line->len = 0;
+	r->keep = r->start;
 	for (;;) {
 		nl = r->len > from ? memchr(r->buf + from, '\n', r->len - from) : NULL;
-		n = (nl ? (size_t)(nl - r->buf) : r->len) - r->start;
-		if (n > max) /* drop it, skip the rest */
+		*n = (nl ? (size_t)(nl - r->buf) : r->len) - r->start;
+		if (*n > max) /* drop it, skip the rest */
 			over = 1;
 		if (nl || (r->eof && r->len > r->start)) {
-			if (!over)
-				dtk_buf_put(line, r->buf + r->start, n);
-			r->start += n + (nl != NULL);
+			*at = r->keep = r->start;
+			r->start += *n + (nl != NULL);
 			break;
 		}
 		if (r->eof)
@@ -1032,26 +1090,30 @@ static int S_next_line(struct reader *r, size_t max, struct dtk_buf *line)
 		if (over) { /* not kept: its rest is skipped as it comes (a line
 			     * over max is never looked through: S_scan) */
 			r->pos += r->len;
-			r->start = r->len = r->scanned = 0;
+			r->start = r->len = r->scanned = r->keep = 0;
 		}
 		from = r->len;
 		if ((rc = S_fill(r, 1)) < 0)
 			return rc;
 	}
 	S_forget(r);
-	return S_line_end(line, over);
+	if (over)
+		return DTK_ETOOBIG;
+	if (*n && r->buf[*at + *n - 1] == '\r')
+		(*n)--;
+	return 1;
 }
 
 int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err)
 {
-	struct dtk_buf line = DTK_BUF_INIT;
 	struct reader r;
+	size_t at, n;
 	int rc, any;
 
 	memset(&r, 0, sizeof(r));
 	r.fd = in;
 	r.cancels = json_object();
-	while ((rc = S_next_line(&r, DTK_MCP_MAX_MESSAGE, &line)) != 0) {
+	while ((rc = S_next_line(&r, DTK_MCP_MAX_MESSAGE, &at, &n)) != 0) {
 		if (rc < 0 && rc != DTK_ETOOBIG)
 			break;
 		errno = 0;
@@ -1059,15 +1121,15 @@ int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err)
 			fprintf(err, "dtk mcp: a message over %u bytes was refused\n",
 			        DTK_MCP_MAX_MESSAGE);
 			any = S_put(out, 0, S_error(NULL, E_REQUEST, "message larger than 16 MiB"));
-		} else if (line.len == strspn(line.ptr, " \t")) {
-			continue; /* a blank line */
+		} else if (S_blank(r.buf + at, n)) {
+			continue;
 		} else {
 			/* what is waiting already: a cancellation of a queued request */
 			while (r.len - r.start < LOOKAHEAD && S_fill(&r, 0) > 0)
 				;
 			S_scan(&r, DTK_MCP_MAX_MESSAGE);
 			m->cancels = r.cancels;
-			any = S_handle(m, line.ptr, line.len, out);
+			any = S_handle(m, r.buf + r.keep, n, out); /* in place: kept */
 			m->cancels = NULL;
 		}
 		if (any && (putc('\n', out) < 0 || fflush(out) || ferror(out))) {
@@ -1079,7 +1141,6 @@ int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err)
 			break;
 		}
 	}
-	dtk_buf_release(&line);
 	for (; r.head < r.n_queue; r.head++)
 		free(r.queue[r.head].key);
 	free(r.queue);

@@ -10,6 +10,10 @@
  * has. */
 json_t *dtk_mcp_tools_list(const char *prefix);
 
+/* Returns s as a JSON string (a new reference) with each '@' in it (where
+ * a tool is named) replaced by prefix. */
+json_t *dtk_mcp_prefixed(const char *prefix, const char *s);
+
 /*
  * Calls tool name (prefix + a tool's name) with args (an object, or NULL);
  * hold is where the base the read-only tools share is kept between calls

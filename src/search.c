@@ -323,9 +323,17 @@ struct dtk_search {
 
 struct dtk_search *dtk_search_new(const char *const *words, size_t n)
 {
-	struct dtk_search *s = dtk_xcalloc(1, sizeof(*s));
-	size_t i;
+	struct dtk_search *s;
+	size_t i, bytes = 0;
 
+	for (i = 0; i < n; i++)
+		bytes += strlen(words[i]);
+	if (n > DTK_SEARCH_MAX_WORDS || bytes > DTK_SEARCH_MAX_BYTES) {
+		dtk_error("a search takes at most %d words of %d bytes in all, not %zu of %zu",
+		          DTK_SEARCH_MAX_WORDS, DTK_SEARCH_MAX_BYTES, n, bytes);
+		return NULL;
+	}
+	s = dtk_xcalloc(1, sizeof(*s));
 	s->words = dtk_xcalloc(n + 1, sizeof(*s->words));
 	s->lens = dtk_xcalloc(n + 1, sizeof(*s->lens));
 	s->in_source = dtk_xcalloc(n + 1, 1);

@@ -19,6 +19,10 @@
  * bounds). */
 #define DTK_MCP_MAX_DEPTH 64
 #define DTK_MCP_MAX_VALUES 100000
+/* The longest string of a message as written (escapes and all): a message
+ * holding a longer one is refused, under its id, before it is parsed (no
+ * tool's argument takes more than 1 MiB). */
+#define DTK_MCP_MAX_STRING (2u << 20)
 
 /*
  * Reads one line from in into line (reset first; without its '\n' or a '\r'

@@ -470,14 +470,15 @@ test('raw: parse errors, invalid requests, notifications, EOF', async () => {
     assert.equal(r.code, 0);
     const msgs = r.out.trimEnd().split('\n').map((l) => JSON.parse(l));
     assert.deepEqual(msgs.map((m) => m.error ? m.error.code : 'ok'),
-                     [-32700, -32600, -32600, -32600, 'ok', -32600, 'ok', 'ok', -32601,
+                     [-32700, -32600, -32600, -32600, 'ok', -32600, 'ok', -32600, -32601,
                       -32602]);
     assert.deepEqual(msgs[4], { jsonrpc: '2.0', id: 3, result: {} });
     // before initialize, only ping is answered
     assert.equal(msgs[5].id, 'early');
     assert.match(msgs[5].error.message, /send initialize first/);
     assert.equal(msgs[6].result.protocolVersion, '2025-11-25');
-    assert.equal(msgs[7].result.protocolVersion, '2024-11-05');
+    // a second initialize is refused: the session keeps its version
+    assert.match(msgs[7].error.message, /initialized already/);
 });
 
 test('raw: a message over 16 MiB is refused, and the server goes on', async () => {
