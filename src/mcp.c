@@ -39,6 +39,7 @@ struct dtk_mcp {
 	unsigned flags;
 	const char *version; /* the version initialize agreed on, or NULL */
 	char *prefix;        /* of every tool's name */
+	uint64_t tools;      /* the tools it has (mcp_tools.h) */
 	/* the cancellations in the input read ahead (dtk_mcp_serve_fd's): the
 	 * compact JSON of each requestId -> how many; NULL: none read ahead */
 	json_t *cancels;
@@ -99,7 +100,17 @@ struct dtk_mcp *dtk_mcp_new(unsigned flags)
 	struct dtk_mcp *m = dtk_xcalloc(1, sizeof(*m));
 	m->flags = flags;
 	m->prefix = dtk_xstrdup("");
+	m->tools = DTK_MCP_TOOLS_ALL;
 	return m;
+}
+
+int dtk_mcp_set_tools(struct dtk_mcp *m, const char *names, int read_only)
+{
+	char msg[1024];
+
+	if (dtk_mcp_tools_select(&m->tools, names, read_only, msg, sizeof(msg)) < 0)
+		return dtk_error("%s", msg);
+	return 0;
 }
 
 void dtk_mcp_set_prefix(struct dtk_mcp *m, const char *prefix)
@@ -247,15 +258,32 @@ static const char S_instructions[] =
         "Work on it in this loop. 1. Orient: read the resource dtk://index (INDEX.md) for "
         "the nodes and what they hold. 2. Before relying on the base, call @search on the "
         "topic (@list browses by node or date); results are short, a page at a time: call "
-        "@show on an entry before relying on it, and read any open contradiction it lists. "
+        "@show on an entry before relying on it, and read any open contradiction it lists. ";
+/* ... and what it writes (with the tools that write) */
+static const char S_instructions_write[] =
         "3. Record what you did: @use for the entries your work relied on, @cite for those "
         "you quoted as evidence, @close when the outcome of acting on them is known. 4. "
         "Before @add, @search so as not to add what is there; name a registered source "
-        "(@add_source adds one). 5. When a claim looks wrong, do not overwrite it: "
-        "@contradict it with another entry and a note (@resolve once settled); @verify an "
-        "entry another source corroborates; @review one you checked still holds. Every "
-        "write is validated and refused whole, with its reasons, when it would break the "
-        "base; dry_run shows the diff first. Each call reads the base as it is on disk.";
+        "(@sources finds one, @add_source adds one). 5. When a claim looks wrong, do not "
+        "overwrite it: @contradict it with another entry and a note (@resolve once "
+        "settled); @verify an entry another source corroborates; @review one you checked "
+        "still holds. Every write is validated and refused whole, with its reasons, when it "
+        "would break the base; dry_run shows the diff first. ";
+
+/* Returns m's instructions, each tool named with its prefix (a new
+ * reference). */
+static json_t *S_instructions_for(struct dtk_mcp *m)
+{
+	char *s = NULL;
+	json_t *r;
+
+	if (asprintf(&s, "%s%sEach call reads the base as it is on disk.", S_instructions,
+	             dtk_mcp_tools_write(m->tools) ? S_instructions_write : "") < 0)
+		abort(); /* out of memory */
+	r = dtk_mcp_prefixed(m->prefix, s);
+	free(s);
+	return r;
+}
 
 static json_t *S_capabilities(void)
 {
@@ -276,14 +304,14 @@ static json_t *S_initialize(struct dtk_mcp *m, json_t *params)
 	return json_pack("{s:s,s:o,s:{s:s,s:s,s:s},s:o}", "protocolVersion", v, "capabilities",
 	                 S_capabilities(), "serverInfo", "name", "dtk", "title",
 	                 "dtk knowledge base", "version", DTK_VERSION, "instructions",
-	                 dtk_mcp_prefixed(m->prefix, S_instructions));
+	                 S_instructions_for(m));
 }
 
 /* server/discover (2026-07-28): what initialize tells, without a session. */
 static json_t *S_discover(struct dtk_mcp *m)
 {
 	return json_pack("{s:[s],s:o,s:o}", "supportedVersions", MODERN, "capabilities",
-	                 S_capabilities(), "instructions", dtk_mcp_prefixed(m->prefix, S_instructions));
+	                 S_capabilities(), "instructions", S_instructions_for(m));
 }
 
 /* A list result in 2026-07-28 says how long it may be kept, and by whom. */
@@ -339,6 +367,10 @@ static json_t *S_resources_list(char *err, size_t size)
 	}
 	json_array_append_new(list, S_resource("dtk://index", DTK_INDEX_FILE,
 	                                       "INDEX.md: the base's index", "text/markdown"));
+	if (S_node_readable(root, "_sources"))
+		json_array_append_new(list, S_resource("dtk://sources", "sources",
+		                                       "insights/_sources.yaml: the sources",
+		                                       "application/yaml"));
 	n = dtk_kb_list_nodes(&names, root);
 	for (i = 0; i < n; i++) {
 		if (!S_node_readable(root, names[i]))
@@ -361,11 +393,11 @@ static json_t *S_resources_read(const char *uri, int *code, char *err, size_t si
 	char *root = NULL, *rel = NULL, *full = NULL, *buf = NULL;
 	json_t *r = NULL;
 	size_t len = 0;
-	int fd = -1, rc;
+	int fd = -1, rc, is_node = !strncmp(uri, "dtk://node/", 11);
 
 	*code = E_RESOURCE;
-	if (!strncmp(uri, "dtk://node/", 11)) {
-		node = uri + 11;
+	if (is_node || !strcmp(uri, "dtk://sources")) {
+		node = is_node ? uri + 11 : "_sources";
 		mime = "application/yaml";
 	} else if (strcmp(uri, "dtk://index")) {
 		snprintf(err, size, "Resource not found: %s", uri);
@@ -376,7 +408,7 @@ static json_t *S_resources_read(const char *uri, int *code, char *err, size_t si
 		snprintf(err, size, "%s", dtk_error_last());
 		return NULL;
 	}
-	if (node &&
+	if (is_node &&
 	    (!dtk_is_name(node) || strlen(node) > DTK_MAX_NAME || !dtk_kb_has_node(root, node))) {
 		snprintf(err, size, "Resource not found: %s", uri);
 		goto done;
@@ -442,10 +474,10 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
 	     !strcmp(method, "resources/templates/list")))
 		return S_qerror(q, E_PARAMS, "Invalid cursor: this list has a single page");
 	if (!strcmp(method, "tools/list"))
-		return S_result(
-		        q,
-		        S_cacheable(q, json_pack("{s:o}", "tools", dtk_mcp_tools_list(m->prefix)),
-		                    3600000));
+		return S_result(q, S_cacheable(q,
+		                               json_pack("{s:o}", "tools",
+		                                         dtk_mcp_tools_list(m->prefix, m->tools)),
+		                               3600000));
 	if (!strcmp(method, "resources/templates/list"))
 		return S_result(q, S_cacheable(q, S_templates(), 3600000));
 	if (!strcmp(method, "tools/call")) {
@@ -454,7 +486,7 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
 			return S_qerror(q, E_PARAMS, "tools/call needs the tool's name");
 		if (m->flags & DTK_MCP_NO_CALLS)
 			return S_qerror(q, E_PARAMS, "tool calls are off");
-		if (dtk_mcp_tools_call(m->prefix, json_string_value(name),
+		if (dtk_mcp_tools_call(m->prefix, m->tools, json_string_value(name),
 		                       json_object_get(params, "arguments"), &m->hold, &r, &raw,
 		                       err, sizeof(err)) < 0)
 			return S_qerror(q, E_PARAMS, err);
@@ -616,7 +648,8 @@ static json_t *S_id(const char *msg, size_t len)
 				i++;
 			else if (c == '"')
 				in_str = 0;
-			if (in_str || depth != 1 || i - from != 3 || memcmp(msg + from, "\"id\"", 4))
+			if (in_str || depth != 1 || i - from != 3 ||
+			    memcmp(msg + from, "\"id\"", 4))
 				continue;
 			for (k = i + 1; k < len && memchr(" \t\r\n", msg[k], 4); k++)
 				;
@@ -967,7 +1000,7 @@ struct reader {
 	int fd, eof;
 	char *buf;
 	size_t start, len, cap, scanned;
-	size_t keep; /* the bytes before it may be dropped (up to start) */
+	size_t keep;            /* the bytes before it may be dropped (up to start) */
 	unsigned long long pos; /* the offset in the input of buf[0] */
 	struct cancel *queue;
 	size_t head, n_queue, cap_queue;

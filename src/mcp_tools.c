@@ -4,9 +4,9 @@
  *
  * Adding a tool for a write command is one entry of S_tools below: its name,
  * the command, a title and a description saying what it is for and when to
- * call it (each other tool named @<name>: '@' stands for the tools' prefix), its arguments (each the option it becomes, or an operand in
- * order when flag is NULL), shape O_WRITE, its hints (H_IDEMPOTENT when a
- * second identical call changes nothing more, H_DESTRUCTIVE when it replaces
+ * call it (each other tool named @<name>: '@' stands for the tools' prefix), its arguments (each
+ * the option it becomes, or an operand in order when flag is NULL), shape O_WRITE, its hints
+ * (H_IDEMPOTENT when a second identical call changes nothing more, H_DESTRUCTIVE when it replaces
  * or removes what was there) and `keep`, the fields of each written entry or
  * object the short result holds besides "id". tools/list lists it from then
  * on whenever dtk has the command; docs/agents.md lists it in its table.
@@ -87,10 +87,10 @@ static const char *const S_bloom[] = {"remember", "understand", "apply", "analyz
 #define PAGE_DEFAULT 20
 #define PAGE_MAX 100
 #define CLAIM_CHARS 160
-#define REFS_SHOWN 50        /* backlinks a show lists, each list */
-#define ERROR_LINES 20       /* a refusal's lines a tool result holds, the last kept */
+#define REFS_SHOWN 50                  /* backlinks a show lists, each list */
+#define ERROR_LINES 20                 /* a refusal's lines a tool result holds, the last kept */
 #define ARG_BYTES DTK_MAX_SCALAR_BYTES /* a string argument, as any value of a base */
-#define ERROR_LINE_BYTES 400 /* and the bytes of each (a value repeated whole is cut) */
+#define ERROR_LINE_BYTES 400           /* and the bytes of each (a value repeated whole is cut) */
 
 #define DATE "a date, YYYY-MM-DD"
 #define DRY_RUN                                                                                    \
@@ -134,9 +134,11 @@ static const struct tool S_tools[] = {
          "or citing an entry that @list or @search returned in short form, and read any open "
          "contradiction it shows. A node's entries come limit at a time (default 20): "
          "entries_total counts them, and nextCursor, passed as cursor, gives the next ones. "
-         "A referenced_by list holds at most 50; referenced_by_total counts a longer one.",
+         "A referenced_by list holds at most 50; referenced_by_total counts a longer one. "
+         "A source id gives the source: {id, title, url, read, revised}.",
          {"--format", "json"},
-         {{"target", 's', 1, NULL, "a node name, or an entry id (<node>-<suffix>)", NULL},
+         {{"target", 's', 1, NULL,
+           "a node name, an entry id (<node>-<suffix>) or a source id (@sources finds one)", NULL},
           {"limit", 'p', 0, NULL, "a node's entries per call (1 to 100; default 20)", NULL},
           {"cursor", 'c', 0, NULL, "the nextCursor of the call before, for a node's next entries",
            NULL}},
@@ -180,6 +182,20 @@ static const struct tool S_tools[] = {
           {"include_retired", 'b', 0, "--include-retired", "superseded and retracted entries too",
            NULL},
           PAGE},
+         O_PAGE,
+         READ,
+         1,
+         NULL},
+        {"sources",
+         "search",
+         "Find sources",
+         "Finds the registered sources (papers, documents, pages) whose id, title or url "
+         "hold every word of query (compared as @search compares), in the order of "
+         "_sources.yaml, a page at a time (id, title, url); without query, every source. Call "
+         "it before @add_source, so as not to register a source twice, and for the id @add "
+         "needs; @show gives a source's dates.",
+         {"--sources", "--format", "jsonl"},
+         {{"query", 'w', 0, NULL, "words separated by spaces; every one must match", NULL}, PAGE},
          O_PAGE,
          READ,
          1,
@@ -292,7 +308,8 @@ static const struct tool S_tools[] = {
          "add-source",
          "Add a source",
          "Registers a source (a paper, a document, a page) so that entries can name it as "
-         "their source or in verified_by. Returns its id.",
+         "their source or in verified_by (call @sources first: it may be there). Returns "
+         "its id.",
          {"--format", "json"},
          {{"id", 's', 1, NULL, "the new source's id (a name: letters, digits, -)", NULL},
           {"title", 's', 1, "--title", "its title", NULL},
@@ -602,16 +619,74 @@ json_t *dtk_mcp_prefixed(const char *prefix, const char *s)
 	return r;
 }
 
-static const struct tool *S_find(const char *prefix, const char *name)
+_Static_assert(N_TOOLS <= 64, "a set of tools is 64 bits");
+
+/* Returns 1 when tool i is in set and dtk has its command. */
+static int S_in(uint64_t set, size_t i)
+{
+	return (set >> i & 1) && dtk_cmd_find(S_tools[i].cmd);
+}
+
+static const struct tool *S_find(const char *prefix, uint64_t set, const char *name)
 {
 	size_t i, n = strlen(prefix);
 
 	if (strncmp(name, prefix, n))
 		return NULL;
 	for (i = 0; i < N_TOOLS; i++)
-		if (!strcmp(S_tools[i].name, name + n) && dtk_cmd_find(S_tools[i].cmd))
+		if (!strcmp(S_tools[i].name, name + n) && S_in(set, i))
 			return &S_tools[i];
 	return NULL;
+}
+
+int dtk_mcp_tools_write(uint64_t set)
+{
+	size_t i;
+	for (i = 0; i < N_TOOLS; i++)
+		if (S_in(set, i) && !(S_tools[i].hints & H_READ_ONLY))
+			return 1;
+	return 0;
+}
+
+int dtk_mcp_tools_select(uint64_t *out, const char *names, int read_only, char *msgbuf,
+                         size_t msgsize)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	const char *p = names;
+	size_t i, n, k;
+	int rc = 0;
+
+	*out = 0;
+	for (i = 0; !names && i < N_TOOLS; i++)
+		if (!read_only || (S_tools[i].hints & H_READ_ONLY))
+			*out |= 1ull << i;
+	while (names && !rc) {
+		n = strcspn(p, ",");
+		for (i = 0; i < N_TOOLS && !(strlen(S_tools[i].name) == n &&
+		                             !strncmp(S_tools[i].name, p, n) && S_in(~0ull, i));
+		     i++)
+			;
+		if (i == N_TOOLS || (read_only && !(S_tools[i].hints & H_READ_ONLY))) {
+			dtk_buf_printf(&b, "'%.*s' is %s; the %stools are", (int)n, p,
+			               i == N_TOOLS ? "no tool"
+			                            : "a tool that writes (--read-only)",
+			               read_only ? "read " : "");
+			for (i = 0, k = 0; i < N_TOOLS; i++)
+				if (S_in(~0ull, i) &&
+				    (!read_only || (S_tools[i].hints & H_READ_ONLY)))
+					dtk_buf_printf(&b, "%s %s", k++ ? "," : "",
+					               S_tools[i].name);
+			snprintf(msgbuf, msgsize, "%s", b.ptr);
+			rc = -1;
+		} else {
+			*out |= 1ull << i;
+		}
+		if (rc || !p[n])
+			break;
+		p += n + 1;
+	}
+	dtk_buf_release(&b);
+	return rc;
 }
 
 /* Returns 1 when tool t pages what it gives (a page size argument). */
@@ -703,7 +778,7 @@ static json_t *S_output_schema(const struct tool *t)
 	return json_pack("{s:s}", "type", "object");
 }
 
-json_t *dtk_mcp_tools_list(const char *prefix)
+json_t *dtk_mcp_tools_list(const char *prefix, uint64_t set)
 {
 	json_t *list = json_array();
 	char name[200];
@@ -711,7 +786,7 @@ json_t *dtk_mcp_tools_list(const char *prefix)
 
 	for (i = 0; i < N_TOOLS; i++) {
 		const struct tool *t = &S_tools[i];
-		if (!dtk_cmd_find(t->cmd))
+		if (!S_in(set, i))
 			continue;
 		snprintf(name, sizeof(name), "%s%s", prefix, t->name);
 		json_array_append_new(list,
@@ -1180,6 +1255,8 @@ static json_t *S_short_entry(json_t *e)
 	json_object_set(r, "title", json_object_get(e, "title"));
 	json_object_set(r, "confidence", json_object_get(e, "confidence"));
 	json_object_set(r, "fresh", json_object_get(e, "fresh"));
+	if (json_object_get(e, "url")) /* a source's */
+		json_object_set(r, "url", json_object_get(e, "url"));
 	if (json_object_get(e, "score")) { /* similar's */
 		json_object_set(r, "score", json_object_get(e, "score"));
 		json_object_set(r, "same_claim", json_object_get(e, "same_claim"));
@@ -1585,11 +1662,11 @@ done:
 	return r;
 }
 
-int dtk_mcp_tools_call(const char *prefix, const char *name, json_t *args,
+int dtk_mcp_tools_call(const char *prefix, uint64_t set, const char *name, json_t *args,
                        struct dtk_kb_hold **hold, json_t **result, char **raw, char *msgbuf,
                        size_t msgsize)
 {
-	const struct tool *t = S_find(prefix, name);
+	const struct tool *t = S_find(prefix, set, name);
 	char *text;
 	size_t offset = 0;
 

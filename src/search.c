@@ -394,6 +394,25 @@ const char *const *dtk_search_words(const struct dtk_search *s, size_t *n)
 	return (const char *const *)s->words;
 }
 
+int dtk_search_source(const struct dtk_search *s, const struct dtk_source *src)
+{
+	const char *text[3] = {src->id, src->title, src->url ? src->url : ""};
+	unsigned char found[DTK_SEARCH_MAX_WORDS] = {0};
+	size_t i, k, len, left = s->n;
+	char *t;
+
+	for (i = 0; i < 3 && left; i++) {
+		t = dtk_fold(text[i], strlen(text[i]), &len, NULL);
+		for (k = 0; t && k < s->n; k++)
+			if (!found[k] && memmem(t, len, s->words[k], s->lens[k])) {
+				found[k] = 1;
+				left--;
+			}
+		free(t);
+	}
+	return left == 0;
+}
+
 void dtk_search_prepare(struct dtk_search *s, const struct dtk_kb *kb)
 {
 	size_t i, k, len;

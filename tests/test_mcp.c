@@ -337,12 +337,11 @@ static void test_tools_call(void **state)
 	        "\"name\":\"search\",\"arguments\":{\"query\":\"\\u3000\"}}}",
 	        "tool 'search': argument 'query' got \"\u3000\"; it accepts a string of 1 "
 	        "to 64 words");
-	S_expect_tool_error(
-	        m,
-	        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{"
-	        "\"name\":\"search\",\"arguments\":{\"query\":\"  \"}}}",
-	        "tool 'search': argument 'query' got \"  \"; it accepts a string of 1 "
-	        "to 64 words");
+	S_expect_tool_error(m,
+	                    "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{"
+	                    "\"name\":\"search\",\"arguments\":{\"query\":\"  \"}}}",
+	                    "tool 'search': argument 'query' got \"  \"; it accepts a string of 1 "
+	                    "to 64 words");
 	S_expect_tool_error(
 	        m,
 	        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{"
@@ -802,8 +801,24 @@ static void test_resources_list_files(void **state)
 	for (i = 0; i < json_array_size(list); i++)
 		dtk_buf_printf(&names, "%s ",
 		               json_string_value(json_object_get(json_array_get(list, i), "uri")));
-	assert_string_equal(names.ptr,
-	                    "dtk://index dtk://node/alpha dtk://node/beta dtk://node/gamma ");
+	assert_string_equal(names.ptr, "dtk://index dtk://sources dtk://node/alpha "
+	                               "dtk://node/beta dtk://node/gamma ");
+	json_decref(j);
+	/* the sources' resource is _sources.yaml as it is */
+	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\",\"params\":"
+	             "{\"uri\":\"dtk://sources\"}}");
+	{
+		size_t len;
+		char *want = t_read(dir, "insights/_sources.yaml", &len);
+		assert_string_equal(
+		        json_string_value(json_object_get(
+		                json_array_get(
+		                        json_object_get(json_object_get(j, "result"), "contents"),
+		                        0),
+		                "text")),
+		        want);
+		free(want);
+	}
 	json_decref(j);
 	assert_int_equal(chdir(cwd), 0);
 	dtk_buf_release(&names);
@@ -1089,11 +1104,13 @@ static void test_help_read_tools(void **state)
 	(void)state;
 	json_array_foreach(json_object_get(r, "tools"), i, t)
 	{
-		if (!json_is_true(json_object_get(json_object_get(t, "annotations"), "readOnlyHint")))
+		if (!json_is_true(
+		            json_object_get(json_object_get(t, "annotations"), "readOnlyHint")))
 			continue;
 		snprintf(word, sizeof(word), "%s,", json_string_value(json_object_get(t, "name")));
 		if (!strstr(help, word)) /* the last, or a name at a line's end */
-			snprintf(word, sizeof(word), "%s", json_string_value(json_object_get(t, "name")));
+			snprintf(word, sizeof(word), "%s",
+			         json_string_value(json_object_get(t, "name")));
 		assert_non_null(strstr(help, word));
 		n++;
 	}
@@ -1141,7 +1158,8 @@ static void test_message_work_bounded(void **state)
 	static const char head[] =
 	        "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{"
 	        "\"protocolVersion\":\"2025-11-25\"}}\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
-	        "\"tools/call\",\"params\":{\"name\":\"search\",\"arguments\":{\"query\":\"alpha\"}}}\n";
+	        "\"tools/"
+	        "call\",\"params\":{\"name\":\"search\",\"arguments\":{\"query\":\"alpha\"}}}\n";
 	long idle, big;
 	json_t *j;
 	size_t i;
@@ -1154,12 +1172,11 @@ static void test_message_work_bounded(void **state)
 	               words.ptr);
 	j = S_ask(s.m, b.ptr);
 	assert_true(json_is_true(json_object_get(json_object_get(j, "result"), "isError")));
-	assert_non_null(strstr(json_string_value(json_object_get(
-	                               json_array_get(json_object_get(json_object_get(j, "result"),
-	                                                              "content"),
-	                                              0),
-	                               "text")),
-	                       "a string of 1 to 64 words"));
+	assert_non_null(strstr(
+	        json_string_value(json_object_get(
+	                json_array_get(json_object_get(json_object_get(j, "result"), "content"), 0),
+	                "text")),
+	        "a string of 1 to 64 words"));
 	json_decref(j);
 	words.len -= 3; /* 64: searched */
 	b.len = 0;
@@ -1179,12 +1196,11 @@ static void test_message_work_bounded(void **state)
 	dtk_buf_puts(&b, "\"}}}");
 	j = S_ask(s.m, b.ptr);
 	assert_true(json_is_true(json_object_get(json_object_get(j, "result"), "isError")));
-	assert_non_null(strstr(json_string_value(json_object_get(
-	                               json_array_get(json_object_get(json_object_get(j, "result"),
-	                                                              "content"),
-	                                              0),
-	                               "text")),
-	                       "of at most 1048576 bytes (not 1048577)"));
+	assert_non_null(strstr(
+	        json_string_value(json_object_get(
+	                json_array_get(json_object_get(json_object_get(j, "result"), "content"), 0),
+	                "text")),
+	        "of at most 1048576 bytes (not 1048577)"));
 	json_decref(j);
 	b.len -= 4;
 	for (i = 0; i <= (1u << 20); i++)
@@ -1202,7 +1218,8 @@ static void test_message_work_bounded(void **state)
 	dtk_buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{"
 	                 "\"name\":\"search\",\"arguments\":{\"query\":\"");
 	for (i = 0; i < 5000000; i++)
-		dtk_buf_printf(&b, "%s%c%c", i ? " " : "", 'a' + (int)(i % 26), 'a' + (int)(i / 26 % 26));
+		dtk_buf_printf(&b, "%s%c%c", i ? " " : "", 'a' + (int)(i % 26),
+		               'a' + (int)(i / 26 % 26));
 	dtk_buf_puts(&b, "\"}}}\n");
 	assert_true(b.len < DTK_MCP_MAX_MESSAGE);
 	big = S_peak_kib(&b);
@@ -1307,6 +1324,118 @@ static char *S_run_cmd(const char *root, struct dtk_kb_hold **hold, const char *
 	return all;
 }
 
+/* Sources for agents: the tool sources finds them by id, title or url, a
+ * page at a time; show (tool and command, held base or not) shows one. */
+static void test_sources(void **state)
+{
+	struct session s = S_session();
+	struct dtk_kb_hold *hold = NULL;
+	json_t *r;
+	char *out;
+	(void)state;
+	r = S_tool(s.m, "sources", "{\"query\":\"SEQUEL paper\"}");
+	assert_int_equal(json_integer_value(json_object_get(r, "total")), 1);
+	assert_string_equal(json_string_value(json_object_get(
+	                            json_array_get(json_object_get(r, "entries"), 0), "id")),
+	                    "paper-c");
+	json_decref(r);
+	r = S_tool(s.m, "sources", "{\"query\":\"example.org\"}"); /* the url */
+	assert_string_equal(json_string_value(json_object_get(
+	                            json_array_get(json_object_get(r, "entries"), 0), "url")),
+	                    "https://example.org/a");
+	json_decref(r);
+	r = S_tool(s.m, "sources", "{\"limit\":3}"); /* every one, a page at a time */
+	assert_int_equal(json_integer_value(json_object_get(r, "total")), 4);
+	assert_int_equal(json_array_size(json_object_get(r, "entries")), 3);
+	assert_string_equal(json_string_value(json_object_get(r, "nextCursor")), "o3");
+	json_decref(r);
+	r = S_tool(s.m, "show", "{\"target\":\"paper-a\"}");
+	assert_string_equal(json_string_value(json_object_get(r, "read")), "2026-01-10");
+	assert_string_equal(json_string_value(json_object_get(r, "title")), "Paper A");
+	json_decref(r);
+	/* the command, with a held base and without */
+	out = S_run_cmd(s.dir, &hold, "show", "paper-c", NULL);
+	assert_string_equal(out, "paper-c  (source)\n  Paper C: the sequel\n\n--\n\n-- 0\n");
+	free(out);
+	out = S_run_cmd(s.dir, NULL, "show", "paper-c", NULL);
+	assert_string_equal(out, "paper-c  (source)\n  Paper C: the sequel\n\n--\n\n-- 0\n");
+	free(out);
+	out = S_run_cmd(s.dir, NULL, "show", "paper-z", NULL);
+	assert_non_null(strstr(out, "no node, entry or source 'paper-z'"));
+	assert_non_null(strstr(out, "-- 2\n"));
+	free(out);
+	out = S_run_cmd(s.dir, NULL, "search", "--sources", "--format", "ids", "d", NULL);
+	assert_string_equal(out, "docs-d\n\n--\n\n-- 0\n");
+	free(out);
+	dtk_kb_hold_free(hold);
+	S_session_end(&s);
+}
+
+/* Returns the names of the tools m lists, each followed by a space
+ * (malloc'd). */
+static char *S_tool_names(struct dtk_mcp *m)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	json_t *j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}"), *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(j, "result"), "tools"), i, t)
+	        dtk_buf_printf(&b, "%s ", json_string_value(json_object_get(t, "name")));
+	json_decref(j);
+	dtk_buf_putc(&b, '\0');
+	return dtk_buf_detach(&b);
+}
+
+/* Tool subsets (--read-only, --tools): the others are neither listed nor
+ * called, and the instructions leave out the loop's writes. */
+static void test_tool_subsets(void **state)
+{
+	struct dtk_mcp *m = dtk_mcp_new(0);
+	char *names, *out, *dir = t_mkdtemp();
+	json_t *j;
+	(void)state;
+	assert_int_equal(dtk_mcp_set_tools(m, NULL, 1), 0);
+	dtk_mcp_set_prefix(m, "kb_");
+	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":"
+	             "{\"protocolVersion\":\"2025-11-25\"}}");
+	assert_null(strstr(
+	        json_string_value(json_object_get(json_object_get(j, "result"), "instructions")),
+	        "kb_use"));
+	json_decref(j);
+	names = S_tool_names(m);
+	assert_string_equal(names, "kb_show kb_list kb_search kb_sources kb_similar kb_next_id "
+	                           "kb_check kb_crystallize_plan ");
+	free(names);
+	S_expect_error(m,
+	               "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{"
+	               "\"name\":\"kb_add\",\"arguments\":{}}}",
+	               -32602, 0);
+	S_expect_error(m,
+	               "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{"
+	               "\"name\":\"kb_reindex\",\"arguments\":{}}}",
+	               -32602, 0);
+	dtk_mcp_free(m);
+	m = dtk_mcp_new(0);
+	assert_int_equal(dtk_mcp_set_tools(m, "use,search", 0), 0);
+	S_init(m);
+	names = S_tool_names(m);
+	assert_string_equal(names, "search use ");
+	free(names);
+	/* unknown names, writes under --read-only: refused, naming the tools */
+	assert_int_equal(dtk_mcp_set_tools(m, "show,nope", 0), -1);
+	assert_non_null(strstr(dtk_error_last(), "'nope' is no tool; the tools are show, list,"));
+	assert_int_equal(dtk_mcp_set_tools(m, "show,", 0), -1);
+	assert_int_equal(dtk_mcp_set_tools(m, "show,add", 1), -1);
+	assert_non_null(strstr(dtk_error_last(), "'add' is a tool that writes (--read-only)"));
+	dtk_mcp_free(m);
+	out = S_run_cmd(dir, NULL, "mcp", "--read-only", "--tools", "add", NULL);
+	assert_non_null(strstr(out, "dtk mcp: error: --tools: 'add' is a tool that writes"));
+	assert_non_null(strstr(out, "-- 2\n"));
+	free(out);
+	t_rmtree(dir);
+	free(dir);
+}
+
 /* show and search from the base held print the bytes a process of their own
  * prints: every node and entry of the shipped base shown, text and json,
  * and searches of every format and filter; one load for all of them. */
@@ -1407,6 +1536,8 @@ int main(void)
 	        cmocka_unit_test(test_cancel_queued),
 	        cmocka_unit_test(test_pipeline_large),
 	        cmocka_unit_test(test_next_id_node),
+	        cmocka_unit_test(test_sources),
+	        cmocka_unit_test(test_tool_subsets),
 	        cmocka_unit_test(test_message_work_bounded),
 	        cmocka_unit_test(test_prefix_descriptions),
 	        cmocka_unit_test(test_help_read_tools),

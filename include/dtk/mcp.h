@@ -54,6 +54,12 @@ unsigned dtk_mcp_base_loads(const struct dtk_mcp *m);
 /* Names every tool prefix + its name (dtk mcp --prefix). */
 void dtk_mcp_set_prefix(struct dtk_mcp *m, const char *prefix);
 
+/* Gives m only the tools named in names (comma-separated, without the
+ * prefix; NULL: every one), only the read tools with read_only (dtk mcp
+ * --tools, --read-only): the others are neither listed nor called. Returns
+ * 0, or -1 with the error set naming the tools there are. */
+int dtk_mcp_set_tools(struct dtk_mcp *m, const char *names, int read_only);
+
 /*
  * Handles one message (a line of len bytes). Returns the response (one line
  * of JSON without its '\n', malloc'd, the caller frees), or NULL when none is

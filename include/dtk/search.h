@@ -44,6 +44,10 @@ void dtk_search_free(struct dtk_search *s);
 /* Returns the folded words of s, and sets *n to their count; s owns them. */
 const char *const *dtk_search_words(const struct dtk_search *s, size_t *n);
 
+/* Returns 1 when every word of s occurs in source src's id, title or url
+ * (folded), else 0. */
+int dtk_search_source(const struct dtk_search *s, const struct dtk_source *src);
+
 /* Notes kb's source titles (before dtk_search_file_may_match). */
 void dtk_search_prepare(struct dtk_search *s, const struct dtk_kb *kb);
 

@@ -123,7 +123,7 @@ test('next_id, check, crystallize_plan', async () => {
 test('a refused call is a tool error with the messages', async () => {
     let r = await client.callTool({ name: 'show', arguments: { target: 'alpah' } });
     assert.equal(r.isError, true);
-    assert.match(r.content[0].text, /no node or entry 'alpah'; did you mean 'alpha'\?/);
+    assert.match(r.content[0].text, /no node, entry or source 'alpah'; did you mean 'alpha'\?/);
     const broken = copyBase();
     fs.writeFileSync(path.join(broken, 'insights/gamma.yaml'), 'node: gamma\nbloom: [\n');
     const c2 = await connect(broken);
@@ -144,8 +144,8 @@ test('an unknown tool and a bad cursor are JSON-RPC errors; bad arguments are to
         assert.equal(r.isError, true, `${name} ${JSON.stringify(args)}`);
         assert.equal(r.content[0].text, text);
     };
-    await bad('show', {}, "tool 'show' needs the argument 'target' (a node name, or an entry " +
-              "id (<node>-<suffix>)): a string");
+    await bad('show', {}, "tool 'show' needs the argument 'target' (a node name, an entry " +
+              "id (<node>-<suffix>) or a source id (sources finds one)): a string");
     await bad('list', { limit: 0 }, "tool 'list': argument 'limit' got 0; it accepts an " +
               'integer from 1 to 100');
     await bad('list', { confidence: 'HIGH' }, "tool 'list': argument 'confidence' got " +
@@ -221,7 +221,8 @@ test('tool annotations say what each tool does to the base', async () => {
 test('resources: INDEX.md and every node file, read-only', async () => {
     const { resources } = await client.listResources();
     assert.deepEqual(resources.map((r) => r.uri),
-                     ['dtk://index', 'dtk://node/alpha', 'dtk://node/beta', 'dtk://node/gamma']);
+                     ['dtk://index', 'dtk://sources', 'dtk://node/alpha', 'dtk://node/beta',
+                      'dtk://node/gamma']);
     let r = await client.readResource({ uri: 'dtk://node/alpha' });
     assert.equal(r.contents[0].mimeType, 'application/yaml');
     assert.equal(r.contents[0].text, fs.readFileSync(path.join(base, 'insights/alpha.yaml'), 'utf8'));
