@@ -25,11 +25,11 @@ function copyBase() {
     return dir;
 }
 
-async function connect(dir) {
+async function connect(dir, args = []) {
     // the node cache outside the user's ~/.cache (docs/design.md)
     const env = { ...getDefaultEnvironment(),
                   XDG_CACHE_HOME: process.env.XDG_CACHE_HOME || path.join(dir + '.cache') };
-    const transport = new StdioClientTransport({ command: DTK, args: ['-C', dir, 'mcp'],
+    const transport = new StdioClientTransport({ command: DTK, args: ['-C', dir, 'mcp', ...args],
                                                  env, stderr: 'pipe' });
     transport.stderr.on('data', (d) => { stderr += d; });
     const c = new Client({ name: 'dtk-test', version: '1.0.0' });
@@ -84,6 +84,29 @@ async function call(name, args) {
     assert.equal(JSON.stringify(r.structuredContent), r.content[0].text);
     return r.structuredContent;
 }
+
+test('sources, and a read-only server: the SDK lists, calls and validates them', async () => {
+    const ro = await connect(base, ['--read-only']);
+    try {
+        const { tools } = await ro.listTools();
+        assert.deepEqual(tools.map((t) => t.name), ['show', 'list', 'search', 'sources', 'similar',
+                                                    'next_id', 'check', 'crystallize_plan']);
+        assert.ok(tools.every((t) => t.annotations.readOnlyHint));
+        // the SDK checks structuredContent against the outputSchema
+        const r = await ro.callTool({ name: 'sources', arguments: { query: 'paper', limit: 2 } });
+        assert.deepEqual(r.structuredContent.entries.map((e) => e.id), ['paper-a', 'paper-b']);
+        assert.equal(r.structuredContent.total, 3);
+        const s = await ro.callTool({ name: 'show', arguments: { target: 'docs-d' } });
+        assert.equal(s.structuredContent.title, 'Docs D');
+        const e = await rpcError(ro.callTool({ name: 'add', arguments: {} }));
+        assert.equal(e.code, -32602);
+        const { contents } = await ro.readResource({ uri: 'dtk://sources' });
+        assert.equal(contents[0].text,
+                     fs.readFileSync(path.join(base, 'insights/_sources.yaml'), 'utf8'));
+    } finally {
+        await ro.close();
+    }
+});
 
 test('show: a node and an entry with what names it', async () => {
     const e = await call('show', { target: 'alpha-001' });
