@@ -33,7 +33,7 @@ _dtk_options()
     check) echo "-f --format --color --word-diff $_dtk_all" ;;
     show) echo "-f --format --color --limit --compact $_dtk_paged" ;;
     list) echo "-n --node --nodes --confidence --since --stale-at --candidates --include-retired --all -f --format $_dtk_paged" ;;
-    search) echo "-n --node --confidence -l --limit --include-retired --all -f --format --color $_dtk_paged" ;;
+    search) echo "-n --node --confidence -l --limit --include-retired --all -f --format --color --sources $_dtk_paged" ;;
     similar) echo "-n --node -l --limit -f --format $_dtk_paged" ;;
     next-id) echo "$_dtk_all" ;;
     crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --gpg-sign --no-gpg-sign --no-verify --allow-future --allow-shallow --continue --abort $_dtk_paged" ;;
@@ -56,7 +56,7 @@ _dtk_options()
     supersede) echo "--date --allow-future $_dtk_wopts" ;;
     retract) echo "--reason --date --allow-future $_dtk_wopts" ;;
     init) echo "--lang --domain --title $_dtk_wopts" ;;
-    mcp) echo "--prefix --http --token-file --timeout $_dtk_all" ;;
+    mcp) echo "--prefix --http --token-file --timeout --read-only --tools $_dtk_all" ;;
     help) echo "" ;;
     esac
 }

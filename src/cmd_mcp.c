@@ -39,6 +39,9 @@ static const struct dtk_opt S_opts[] = {
                  "Bearer <the token FILE holds>' (needed beyond loopback)"},
         {"timeout", 't', DTK_OPT_INT, .arg = "S",
          .help = "with --http: seconds a request may take to arrive (30)"},
+        {"read-only", 'r', DTK_OPT_FLAG, .help = "only the tools that read"},
+        {"tools", 'n', DTK_OPT_STRING, .arg = "NAMES",
+         .help = "only these tools, comma-separated (their names\nwithout the prefix)"},
         {0}};
 
 /* The fewest characters of a bearer token. */
@@ -146,6 +149,10 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	}
 	m = dtk_mcp_new(0);
 	dtk_mcp_set_prefix(m, prefix);
+	if (dtk_mcp_set_tools(m, dtk_args_str(a, 'n'), dtk_args_has(a, 'r') > 0) < 0) {
+		dtk_mcp_free(m);
+		return dtk_cmd_usage_error(ctx, "mcp", "--tools: %s", dtk_error_last());
+	}
 	rc = http ? dtk_mcp_serve_http(m, &ho, ctx->err)
 	          : dtk_mcp_serve_fd(m, fileno(stdin), ctx->out, ctx->err);
 	dtk_mcp_free(m);
@@ -169,9 +176,11 @@ const struct dtk_cmd dtk_cmd_mcp = {
         .help = "\nAn MCP (Model Context Protocol) server: JSON-RPC 2.0, one message per line\n"
                 "on standard input and output (nothing else is written there; diagnostics\n"
                 "go to standard error), until the input ends or the client closes the\n"
-                "output (exit 0 either way). Tools run dtk's own commands: the reading\n"
-                "ones (show, list, search, next_id, check, crystallize_plan) and every\n"
-                "write command; resources are INDEX.md (dtk://index) and each node file\n"
+                "output (exit 0 either way). Tools run dtk's own commands: those that\n"
+                "read (show, list, search, sources, similar, next_id, check,\n"
+                "crystallize_plan) and every write command (reindex and the others);\n"
+                "--read-only or --tools give an agent fewer. Resources are INDEX.md\n"
+                "(dtk://index), _sources.yaml (dtk://sources) and each node file\n"
                 "(dtk://node/<name>), read-only; prompts are the working loop and the\n"
                 "monthly review. Each request reads the base as it is on disk then.\n"
                 "Protocol versions 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26 and\n"
@@ -182,7 +191,8 @@ const struct dtk_cmd dtk_cmd_mcp = {
                 "connections at once. See docs/agents.md.\n",
         .examples = "examples:\n"
                     "  claude mcp add dtk -- dtk -C /path/to/base mcp\n"
-                    "  claude mcp add infra -- dtk -C /path/to/infra mcp --prefix infra_\n",
+                    "  claude mcp add infra -- dtk -C /path/to/infra mcp --prefix infra_\n"
+                    "  claude mcp add kb -- dtk -C /path/to/base mcp --read-only\n",
         .flags = 0,
         .opts = S_opts,
         .run = S_run,

@@ -78,7 +78,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	}
 	rc = dtk_cmd_load(ctx, "next-id", &kb, DTK_KB_ONE_NODE | DTK_KB_LEAN, name);
 	if (rc == DTK_EXIT_OK) {
-		if (S_fresh(kb->nodes[0], id, sizeof(id)) < 0)
+		if (S_fresh(dtk_kb_node(kb, name), id, sizeof(id)) < 0)
 			rc = dtk_cmd_fail(ctx, "next-id", DTK_EXIT_INVALID);
 		else
 			fprintf(ctx->out, "%s\n", id);

@@ -20,6 +20,7 @@ struct opts {
 	long limit;     /* 0: no limit */
 	enum format fmt;
 	int retired; /* --include-retired: superseded and retracted too */
+	int sources; /* --sources: the sources, not the entries */
 };
 
 /* ---- highlighting ---- */
@@ -166,6 +167,9 @@ static const struct dtk_opt S_opts[] = {
         {"color", 'C', DTK_OPT_CHOICE, .choices = dtk_color_names, .n_choices = 3,
          .help = "highlight the words on a terminal unless NO_COLOR\nis set (auto), always or "
                  "never"},
+        {"sources", 's', DTK_OPT_FLAG,
+         .help = "the sources of _sources.yaml whose id, title or url\nhold every word (every "
+                 "source without a word)"},
         {0}};
 
 /* Sets o from a; returns 0, or -1 after the usage error. */
@@ -180,6 +184,12 @@ static int S_parse(struct dtk_ctx *ctx, const struct dtk_args *a, struct opts *o
 	o->fmt = (enum format)dtk_args_int(a, 'f', F_TEXT);
 	o->retired = dtk_args_has(a, 'R') > 0;
 	o->color = (int)dtk_args_int(a, 'C', DTK_COLOR_AUTO);
+	o->sources = dtk_args_has(a, 's') > 0;
+	if (o->sources && (dtk_args_has(a, 'n') > 0 || o->confidence >= 0 || o->retired))
+		return dtk_cmd_usage_error(ctx, "search",
+		                           "--sources takes no --node, --confidence or "
+		                           "--include-retired: those are of entries"),
+		       -1;
 	if (n_nodes > 1)
 		return dtk_cmd_usage_error(ctx, "search", "--node is given twice"), -1;
 	o->node = n_nodes ? nodes[0] : NULL;
@@ -187,7 +197,7 @@ static int S_parse(struct dtk_ctx *ctx, const struct dtk_args *a, struct opts *o
 		return dtk_cmd_usage_error(ctx, "search", "--node: '%s' is not a node name",
 		                           o->node),
 		       -1;
-	if (a->argc < 1)
+	if (a->argc < 1 && !o->sources)
 		return dtk_cmd_usage_error(ctx, "search",
 		                           "nothing to search for: give one or more words"),
 		       -1;
@@ -265,6 +275,64 @@ static int S_keep(void *arg, const char *node, const char *buf, size_t len)
 	return !buf || dtk_search_file_may_match(f->s, buf, len); /* NULL: from the cache */
 }
 
+static int S_keep_none(void *arg, const char *node, const char *buf, size_t len)
+{
+	(void)arg, (void)node, (void)buf, (void)len;
+	return 0;
+}
+
+/* Prints the sources of the base that s (NULL: none) finds, in the order of
+ * _sources.yaml, as o's format says; returns the exit status. */
+static int S_sources(struct dtk_ctx *ctx, const struct opts *o, const struct dtk_search *s)
+{
+	struct dtk_kb_filter none = {NULL, S_keep_none, NULL, NULL, 1};
+	struct dtk_diags diags = DTK_DIAGS_INIT;
+	struct dtk_buf b = DTK_BUF_INIT;
+	struct dtk_kb *kb = NULL;
+	struct dtk_json j;
+	size_t i, n = 0;
+	int rc = 0;
+
+	if (dtk_cmd_held(ctx, &kb) != 0) /* _domain.yaml and _sources.yaml only */
+		rc = dtk_kb_load(&kb,
+		                 &(struct dtk_kb_load_opts){.root = ctx->root, .filter = &none},
+		                 &diags);
+	if (rc == DTK_EINVALID)
+		rc = dtk_cmd_report_invalid(ctx, &diags);
+	else if (rc < 0)
+		rc = dtk_cmd_fail(ctx, "search", DTK_EXIT_INVALID);
+	if (rc)
+		goto done;
+	if (ctx->page)
+		ctx->page->total = 0;
+	dtk_json_init(&j, &b);
+	j.compact = o->fmt == F_JSONL;
+	if (o->fmt == F_JSON)
+		dtk_json_array(&j);
+	for (i = 0; i < kb->n_sources && (!o->limit || n < (size_t)o->limit); i++) {
+		const struct dtk_source *src = &kb->sources[i];
+		if (s && !dtk_search_source(s, src))
+			continue;
+		if (o->fmt == F_IDS)
+			dtk_buf_printf(&b, "%s\n", src->id);
+		else if (o->fmt == F_TEXT)
+			dtk_buf_printf(&b, "%s  %s%s%s\n", dtk_esc(src->id), dtk_esc(src->title),
+			               src->url ? "  " : "", src->url ? dtk_esc(src->url) : "");
+		else if (o->fmt == F_JSON || dtk_cmd_page_item(ctx->page, n))
+			dtk_view_source_json(&j, src);
+		n++;
+	}
+	if (o->fmt == F_JSON)
+		dtk_json_end(&j, ']');
+	fputs(dtk_buf_cstr(&b), ctx->out);
+	rc = n ? DTK_EXIT_OK : DTK_EXIT_DRIFT;
+done:
+	dtk_buf_release(&b);
+	dtk_diags_release(&diags);
+	dtk_cmd_unload(ctx, kb);
+	return rc;
+}
+
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
@@ -287,9 +355,16 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		dtk_buf_release(&what);
 		return DTK_EXIT_INVALID;
 	}
-	f.s = dtk_search_new((const char *const *)a->argv, (size_t)a->argc);
-	if (!f.s)
+	f.s = a->argc || !o.sources ? dtk_search_new((const char *const *)a->argv, (size_t)a->argc)
+	                            : NULL;
+	if (!f.s && (a->argc || !o.sources))
 		return dtk_cmd_usage_error(ctx, "search", "%s", dtk_error_last());
+	if (o.sources) {
+		dtk_cmd_pager(ctx);
+		rc = S_sources(ctx, &o, f.s);
+		dtk_search_free(f.s);
+		return rc;
+	}
 	color = dtk_cmd_use_color(ctx, o.color);
 	dtk_cmd_pager(ctx);
 	if (o.fmt == F_TEXT && !o.limit) { /* each hit is shown: made while loading */
@@ -341,7 +416,8 @@ const struct dtk_cmd dtk_cmd_search = {
         .name = "search",
         .usage = "dtk search <word>... [--node N] [--confidence C] [--limit K]\n"
                  "                  [--include-retired] [--format text|json|jsonl|ids]\n"
-                 "                  [--color auto|always|never]",
+                 "                  [--color auto|always|never]\n"
+                 "       dtk search --sources [<word>...] [--limit K] [--format F]",
         .summary = "find the entries that hold every word",
         .help = "\nEntries whose id, title, claim or source titles hold every word, compared\n"
                 "after Unicode normalization (NFKC) and case folding: 'ncclcommsplit' finds\n"
@@ -356,11 +432,15 @@ const struct dtk_cmd dtk_cmd_search = {
                 "NO_COLOR is set); json, jsonl, ids as 'dtk list'. Exit 0 with hits, 1\n"
                 "with none, 2 on bad input. Only node files that hold every word (or whose\n"
                 "sources do) are parsed: 'dtk check' checks the rest. A file unchanged since\n"
-                "dtk last parsed it is read from the node cache (DTK_NO_CACHE=1: none).\n",
+                "dtk last parsed it is read from the node cache (DTK_NO_CACHE=1: none).\n"
+                "With --sources, the sources of _sources.yaml whose id, title or url hold\n"
+                "every word, in its order (text: id, title, url; json: {id, title, url,\n"
+                "read, revised}); only _domain.yaml and _sources.yaml are read.\n",
         .examples = "examples:\n"
                     "  dtk search ncclcommsplit\n"
                     "  dtk search 通信 rank --node collective-communication --format ids\n"
-                    "  dtk search checkpoint --confidence medium --limit 5 --format jsonl\n",
+                    "  dtk search checkpoint --confidence medium --limit 5 --format jsonl\n"
+                    "  dtk search --sources nccl\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_PAGES,
         .opts = S_opts,
         .operands = "<word>...",

@@ -222,11 +222,10 @@ static void S_text_node(FILE *f, const struct dtk_kb *kb, const struct dtk_node 
 /* ---- resolving the name ---- */
 
 /* Finds which node file holds name (a node, or an entry by its id prefix).
- * Returns the node name (malloc'd) and sets *is_entry, or NULL after an
- * error message. */
+ * Returns the node name (malloc'd) and sets *is_entry, or NULL when none
+ * does (a source, or nothing: S_show_source). */
 static char *S_resolve(struct dtk_ctx *ctx, const char *name, int *is_entry)
 {
-	struct dtk_buf what = DTK_BUF_INIT;
 	size_t plen;
 
 	*is_entry = 0;
@@ -243,10 +242,70 @@ static char *S_resolve(struct dtk_ctx *ctx, const char *name, int *is_entry)
 		}
 		free(node);
 	}
-	dtk_buf_printf(&what, "dtk show: error: no node or entry '%s'", name);
-	dtk_kb_suggest_node(ctx->err, ctx->root, what.ptr, name);
-	dtk_buf_release(&what);
 	return NULL;
+}
+
+static int S_keep_none(void *arg, const char *node, const char *buf, size_t len)
+{
+	(void)arg, (void)node, (void)buf, (void)len;
+	return 0;
+}
+
+/* Prints source src: id, title, url, read and revised dates. */
+static void S_print_source(struct dtk_ctx *ctx, const struct dtk_source *src, int json)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	struct dtk_json j;
+	char d[11];
+
+	if (json) {
+		dtk_json_init(&j, &b);
+		dtk_view_source_json(&j, src);
+	} else {
+		dtk_buf_printf(&b, "%s  (source)\n  %s\n", dtk_esc(src->id), dtk_esc(src->title));
+		if (src->url)
+			dtk_buf_printf(&b, "  url: %s\n", dtk_esc(src->url));
+		if (src->read)
+			dtk_buf_printf(&b, "  read: %s\n", dtk_date_format(d, src->read));
+		if (src->revised)
+			dtk_buf_printf(&b, "  revised: %s\n", dtk_date_format(d, src->revised));
+	}
+	fputs(dtk_buf_cstr(&b), ctx->out);
+	dtk_buf_release(&b);
+}
+
+/* Shows the source name names, when no node or entry does: reads only
+ * _domain.yaml and _sources.yaml (the base held in dtk mcp). Returns the
+ * exit status, after a message naming the nearest node when there is no
+ * such source either. */
+static int S_show_source(struct dtk_ctx *ctx, const char *name, int json)
+{
+	struct dtk_kb_filter none = {NULL, S_keep_none, NULL, NULL, 1};
+	struct dtk_diags diags = DTK_DIAGS_INIT;
+	struct dtk_buf what = DTK_BUF_INIT;
+	const struct dtk_source *src;
+	struct dtk_kb *kb = NULL;
+	int rc = 0;
+
+	if (dtk_cmd_held(ctx, &kb) != 0)
+		rc = dtk_kb_load(&kb,
+		                 &(struct dtk_kb_load_opts){.root = ctx->root, .filter = &none},
+		                 &diags);
+	if (rc == DTK_EINVALID) {
+		rc = dtk_cmd_report_invalid(ctx, &diags);
+	} else if (rc < 0) {
+		rc = dtk_cmd_fail(ctx, "show", DTK_EXIT_INVALID);
+	} else if ((src = dtk_kb_source(kb, name)) != NULL) {
+		S_print_source(ctx, src, json);
+	} else {
+		dtk_buf_printf(&what, "dtk show: error: no node, entry or source '%s'", name);
+		dtk_kb_suggest_node(ctx->err, ctx->root, what.ptr, name);
+		rc = DTK_EXIT_INVALID;
+	}
+	dtk_buf_release(&what);
+	dtk_diags_release(&diags);
+	dtk_cmd_unload(ctx, kb);
+	return rc;
 }
 
 static int S_missing_entry(struct dtk_ctx *ctx, const struct dtk_node *node, const char *id)
@@ -288,6 +347,10 @@ static int S_print(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *nod
 	for (i = 0; is_entry && i < node->n_entries && !e; i++)
 		if (!strcmp(node->entries[i].id, name))
 			e = &node->entries[i];
+	if (is_entry && !e && dtk_kb_source(kb, name)) { /* a source id like an entry's */
+		S_print_source(ctx, dtk_kb_source(kb, name), json);
+		return DTK_EXIT_OK;
+	}
 	if (is_entry && !e)
 		return S_missing_entry(ctx, node, name);
 	if (json) {
@@ -341,8 +404,10 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		return dtk_cmd_usage_error(ctx, "show", "'%s' is not a node name or entry id",
 		                           name);
 	node = S_resolve(ctx, name, &is_entry);
-	if (!node)
-		return DTK_EXIT_INVALID;
+	if (!node) {
+		dtk_cmd_pager(ctx);
+		return S_show_source(ctx, name, json);
+	}
 	rc = dtk_cmd_load(ctx, "show", &kb, DTK_KB_ONE_NODE | DTK_KB_LINKED, node);
 	if (rc == DTK_EXIT_OK) {
 		dtk_cmd_pager(ctx);
@@ -362,7 +427,8 @@ const struct dtk_cmd dtk_cmd_show = {
         .help = "\nPrints a node (stance, bloom, every entry) or one entry (claim, confidence,\n"
                 "dates, sources by title, verified_by, relations with titles) and what\n"
                 "names it: entries that relate to or contradict it, gaps it flags; a\n"
-                "node's links from other nodes. Reads _domain.yaml, _sources.yaml, the\n"
+                "node's links from other nodes; else a source of _sources.yaml (title,\n"
+                "url, read and revised dates). Reads _domain.yaml, _sources.yaml, the\n"
                 "node's file and the node files that name it or that it names; the node\n"
                 "cache (in the git directory or $XDG_CACHE_HOME/dtk; DTK_NO_CACHE=1 turns\n"
                 "it off) says which those are, and only the files changed since it was\n"

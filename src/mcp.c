@@ -41,8 +41,10 @@ struct dtk_mcp {
 	const char *version; /* the version initialize agreed on, or NULL */
 	int log_level;       /* logging/setLevel's (mcp_prompts.h) */
 	char *prefix;        /* of every tool's name */
-	const char *pending; /* input read but not handled yet (dtk_mcp_serve's) */
-	size_t pending_len;
+	uint64_t tools;      /* the tools it has (mcp_tools.h) */
+	/* the cancellations in the input read ahead (dtk_mcp_serve_fd's): the
+	 * compact JSON of each requestId -> how many; NULL: none read ahead */
+	json_t *cancels;
 	struct dtk_kb_hold *hold; /* the base the read-only tools share (cmd.h) */
 	char *home;               /* the directory served (S_home); NULL: not yet */
 };
@@ -100,6 +102,7 @@ struct dtk_mcp *dtk_mcp_new(unsigned flags)
 	struct dtk_mcp *m = dtk_xcalloc(1, sizeof(*m));
 	m->flags = flags;
 	m->prefix = dtk_xstrdup("");
+	m->tools = DTK_MCP_TOOLS_ALL;
 	return m;
 }
 
@@ -111,6 +114,15 @@ void dtk_mcp_swap_session(struct dtk_mcp *m, struct dtk_mcp_session *s)
 	s->log_level = m->log_level;
 	m->version = t.version;
 	m->log_level = t.log_level;
+}
+
+int dtk_mcp_set_tools(struct dtk_mcp *m, const char *names, int read_only)
+{
+	char msg[1024];
+
+	if (dtk_mcp_tools_select(&m->tools, names, read_only, msg, sizeof(msg)) < 0)
+		return dtk_error("%s", msg);
+	return 0;
 }
 
 void dtk_mcp_set_prefix(struct dtk_mcp *m, const char *prefix)
@@ -258,32 +270,30 @@ static const char S_instructions[] =
         "Work on it in this loop. 1. Orient: read the resource dtk://index (INDEX.md) for "
         "the nodes and what they hold. 2. Before relying on the base, call @search on the "
         "topic (@list browses by node or date); results are short, a page at a time: call "
-        "@show on an entry before relying on it, and read any open contradiction it lists. "
+        "@show on an entry before relying on it, and read any open contradiction it lists. ";
+/* ... and what it writes (with the tools that write) */
+static const char S_instructions_write[] =
         "3. Record what you did: @use for the entries your work relied on, @cite for those "
         "you quoted as evidence, @close when the outcome of acting on them is known. 4. "
         "Before @add, @search so as not to add what is there; name a registered source "
-        "(@add_source adds one). 5. When a claim looks wrong, do not overwrite it: "
-        "@contradict it with another entry and a note (@resolve once settled); @verify an "
-        "entry another source corroborates; @review one you checked still holds. Every "
-        "write is validated and refused whole, with its reasons, when it would break the "
-        "base; dry_run shows the diff first. Each call reads the base as it is on disk.";
+        "(@sources finds one, @add_source adds one). 5. When a claim looks wrong, do not "
+        "overwrite it: @contradict it with another entry and a note (@resolve once "
+        "settled); @verify an entry another source corroborates; @review one you checked "
+        "still holds. Every write is validated and refused whole, with its reasons, when it "
+        "would break the base; dry_run shows the diff first. ";
 
-/* Returns the instructions with m's prefix in each tool's name (a new
+/* Returns m's instructions, each tool named with its prefix (a new
  * reference). */
 static json_t *S_instructions_for(struct dtk_mcp *m)
 {
-	struct dtk_buf b = DTK_BUF_INIT;
-	const char *s;
+	char *s = NULL;
 	json_t *r;
 
-	for (s = S_instructions; *s; s++) {
-		if (*s == '@')
-			dtk_buf_puts(&b, m->prefix);
-		else
-			dtk_buf_putc(&b, *s);
-	}
-	r = json_string(dtk_buf_cstr(&b));
-	dtk_buf_release(&b);
+	if (asprintf(&s, "%s%sEach call reads the base as it is on disk.", S_instructions,
+	             dtk_mcp_tools_write(m->tools) ? S_instructions_write : "") < 0)
+		abort(); /* out of memory */
+	r = dtk_mcp_prefixed(m->prefix, s);
+	free(s);
 	return r;
 }
 
@@ -370,6 +380,10 @@ static json_t *S_resources_list(char *err, size_t size)
 	}
 	json_array_append_new(list, S_resource("dtk://index", DTK_INDEX_FILE,
 	                                       "INDEX.md: the base's index", "text/markdown"));
+	if (S_node_readable(root, "_sources"))
+		json_array_append_new(list, S_resource("dtk://sources", "sources",
+		                                       "insights/_sources.yaml: the sources",
+		                                       "application/yaml"));
 	n = dtk_kb_list_nodes(&names, root);
 	for (i = 0; i < n; i++) {
 		if (!S_node_readable(root, names[i]))
@@ -392,11 +406,11 @@ static json_t *S_resources_read(const char *uri, int *code, char *err, size_t si
 	char *root = NULL, *rel = NULL, *full = NULL, *buf = NULL;
 	json_t *r = NULL;
 	size_t len = 0;
-	int fd = -1, rc;
+	int fd = -1, rc, is_node = !strncmp(uri, "dtk://node/", 11);
 
 	*code = E_RESOURCE;
-	if (!strncmp(uri, "dtk://node/", 11)) {
-		node = uri + 11;
+	if (is_node || !strcmp(uri, "dtk://sources")) {
+		node = is_node ? uri + 11 : "_sources";
 		mime = "application/yaml";
 	} else if (strcmp(uri, "dtk://index")) {
 		snprintf(err, size, "Resource not found: %s", uri);
@@ -407,7 +421,7 @@ static json_t *S_resources_read(const char *uri, int *code, char *err, size_t si
 		snprintf(err, size, "%s", dtk_error_last());
 		return NULL;
 	}
-	if (node &&
+	if (is_node &&
 	    (!dtk_is_name(node) || strlen(node) > DTK_MAX_NAME || !dtk_kb_has_node(root, node))) {
 		snprintf(err, size, "Resource not found: %s", uri);
 		goto done;
@@ -456,6 +470,10 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
 	if (!q->modern && !strcmp(method, "initialize") &&
 	    !json_is_string(json_object_get(params, "protocolVersion")))
 		return S_qerror(q, E_PARAMS, "initialize needs params.protocolVersion, a string");
+	if (!q->modern && !strcmp(method, "initialize") && m->version)
+		return S_qerror(q, E_REQUEST,
+		                "the session is initialized already: a second initialize is "
+		                "refused (start a new session to agree on another version)");
 	if (!q->modern && !strcmp(method, "initialize"))
 		return S_result(q, S_initialize(m, params));
 	if (!q->modern && !strcmp(method, "ping"))
@@ -469,10 +487,10 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
 	     !strcmp(method, "resources/templates/list")))
 		return S_qerror(q, E_PARAMS, "Invalid cursor: this list has a single page");
 	if (!strcmp(method, "tools/list"))
-		return S_result(
-		        q,
-		        S_cacheable(q, json_pack("{s:o}", "tools", dtk_mcp_tools_list(m->prefix)),
-		                    3600000));
+		return S_result(q, S_cacheable(q,
+		                               json_pack("{s:o}", "tools",
+		                                         dtk_mcp_tools_list(m->prefix, m->tools)),
+		                               3600000));
 	if (!strcmp(method, "resources/templates/list"))
 		return S_result(q, S_cacheable(q, S_templates(), 3600000));
 	switch (dtk_mcp_prompts_method(method, params, m->prefix, &m->log_level, &m->hold, &r,
@@ -487,7 +505,7 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
 			return S_qerror(q, E_PARAMS, "tools/call needs the tool's name");
 		if (m->flags & DTK_MCP_NO_CALLS)
 			return S_qerror(q, E_PARAMS, "tool calls are off");
-		if (dtk_mcp_tools_call(m->prefix, json_string_value(name),
+		if (dtk_mcp_tools_call(m->prefix, m->tools, json_string_value(name),
 		                       json_object_get(params, "arguments"), &m->hold, &r, &raw,
 		                       err, sizeof(err)) < 0)
 			return S_qerror(q, E_PARAMS, err);
@@ -524,11 +542,12 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
  * builds anything. A count of brackets, commas and colons outside strings
  * bounds the values from above; malformed text is left to the parser.
  * Returns -2 when only the depth is too great: it is parsed (jansson stops
- * at 2048 levels), so that its id can be answered.
+ * at 2048 levels), so that its id can be answered; -3 when a string is over
+ * DTK_MCP_MAX_STRING bytes as written (never parsed: S_id).
  */
 static int S_bounded(const char *msg, size_t len)
 {
-	size_t i, values = 1, depth = 0;
+	size_t i, values = 1, depth = 0, from = 0;
 	int in_string = 0, deep = 0;
 
 	for (i = 0; i < len; i++) {
@@ -538,10 +557,15 @@ static int S_bounded(const char *msg, size_t len)
 				i++;
 			else if (c == '"')
 				in_string = 0;
+			if (i - from > DTK_MCP_MAX_STRING)
+				return -3;
 			continue;
 		}
 		switch (c) {
-		case '"': in_string = 1; break;
+		case '"':
+			in_string = 1;
+			from = i;
+			break;
 		case '[':
 		case '{':
 			deep |= ++depth > DTK_MCP_MAX_DEPTH;
@@ -627,6 +651,57 @@ static void S_widen_numbers(struct dtk_buf *b, const char *msg, size_t len)
 	}
 }
 
+/* Returns the id of message msg, a string or an integer as the member "id"
+ * of its top object is written, without parsing the rest (a new reference),
+ * or NULL. */
+static json_t *S_id(const char *msg, size_t len)
+{
+	size_t i, depth = 0, k, from = 0;
+	int in_str = 0;
+	json_t *id;
+
+	for (i = 0; i < len; i++) {
+		char c = msg[i];
+		if (in_str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_str = 0;
+			if (in_str || depth != 1 || i - from != 3 ||
+			    memcmp(msg + from, "\"id\"", 4))
+				continue;
+			for (k = i + 1; k < len && memchr(" \t\r\n", msg[k], 4); k++)
+				;
+			if (k >= len || msg[k] != ':')
+				continue;
+			for (k++; k < len && memchr(" \t\r\n", msg[k], 4); k++)
+				;
+			from = k; /* the value: a string to its closing quote, or a number */
+			if (msg[k] == '"')
+				for (k++; k < len && msg[k] != '"'; k += 1 + (msg[k] == '\\'))
+					;
+			else
+				for (; k < len && !memchr(",} \t\r\n", msg[k], 6); k++)
+					;
+			k += msg[from] == '"';
+			if (k > len || k - from > 200)
+				return NULL;
+			id = json_loadb(msg + from, k - from, JSON_DECODE_ANY, NULL);
+			if (json_is_string(id) || json_is_integer(id))
+				return id;
+			json_decref(id);
+			return NULL;
+		}
+		if (c == '"')
+			in_str = 1, from = i;
+		else if (c == '{' || c == '[')
+			depth++;
+		else if (c == '}' || c == ']')
+			depth--;
+	}
+	return NULL;
+}
+
 /* Parses msg within the bounds (strings may hold U+0000: the request is
  * then refused under its id). Returns the JSON (a new reference), or NULL
  * with *code set; *deep is 1 when it nests deeper than DTK_MCP_MAX_DEPTH
@@ -638,9 +713,9 @@ static json_t *S_parse(const char *msg, size_t len, int *code, int *deep)
 	int b = S_bounded(msg, len);
 	json_t *j;
 
-	*code = E_REQUEST;
+	*code = b == -3 ? E_PARAMS : E_REQUEST;
 	*deep = b == -2;
-	if (b == -1)
+	if (b == -1 || b == -3)
 		return NULL;
 	*code = E_PARSE;
 	j = json_loadb(msg, len, flags, &je);
@@ -680,31 +755,18 @@ static int S_has_nul(json_t *j)
 
 /* ---- cancellation ---- */
 
-/* Returns 1 when the input read but not handled yet holds a
+/* Returns 1 when the input read ahead but not handled yet holds a
  * notifications/cancelled for request id: the request is not run. */
 static int S_cancelled(struct dtk_mcp *m, json_t *id)
 {
-	const char *p = m->pending, *end, *nl;
-	json_t *j;
-	int code, deep, found = 0;
+	char *key;
+	int found;
 
-	if (!p)
+	if (!m->cancels || !json_object_size(m->cancels))
 		return 0;
-	end = p + m->pending_len;
-	for (; p < end && !found; p = nl + 1) {
-		if (!(nl = memchr(p, '\n', (size_t)(end - p))))
-			break; /* a line not read whole yet */
-		if (!memmem(p, (size_t)(nl - p), "notifications/cancelled", 23))
-			continue;
-		if (!(j = S_parse(p, (size_t)(nl - p), &code, &deep)))
-			continue;
-		found = json_is_string(json_object_get(j, "method")) &&
-		        !strcmp(json_string_value(json_object_get(j, "method")),
-		                "notifications/cancelled") &&
-		        !json_object_get(j, "id") &&
-		        json_equal(json_object_get(json_object_get(j, "params"), "requestId"), id);
-		json_decref(j);
-	}
+	key = json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY);
+	found = key && json_object_get(m->cancels, key);
+	free(key);
 	return found;
 }
 
@@ -883,6 +945,11 @@ static int S_handle(struct dtk_mcp *m, const char *msg, size_t len, FILE *out)
 	S_home(m);
 	j = S_parse(msg, len, &code, &deep);
 	id = json_object_get(j, "id");
+	if (!j && code == E_PARAMS) /* a string too long: refused under its id */
+		return S_put(out, 0,
+		             S_error(S_id(msg, len), code,
+		                     "a string of the message is over 2 MiB as written: no "
+		                     "argument takes more than 1 MiB"));
 	if (!j)
 		return S_put(out, 0,
 		             S_error(NULL, code,
@@ -928,11 +995,35 @@ char *dtk_mcp_handle(struct dtk_mcp *m, const char *msg, size_t len)
 
 /* ---- serving ---- */
 
-/* Input read from a file descriptor ahead of what was handled. */
+/* Returns 1 when s[0..n) holds only spaces and tabs (a blank line). */
+static int S_blank(const char *s, size_t n)
+{
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	return n == 0;
+}
+
+/* A notifications/cancelled read ahead: where its line ends in the input
+ * (a byte offset from the start) and its requestId's compact JSON. */
+struct cancel {
+	unsigned long long end;
+	char *key;
+};
+
+/* Input read from a file descriptor ahead of what was handled: buf[start,
+ * len) is not handled yet; its complete lines before scanned were looked
+ * through for cancellations (queued, oldest first, from head, and counted
+ * by key in cancels). Every byte is copied and looked through once, so a
+ * message costs the same however much input waits behind it. */
 struct reader {
 	int fd, eof;
 	char *buf;
-	size_t len, cap;
+	size_t start, len, cap, scanned;
+	size_t keep;            /* the bytes before it may be dropped (up to start) */
+	unsigned long long pos; /* the offset in the input of buf[0] */
+	struct cancel *queue;
+	size_t head, n_queue, cap_queue;
+	json_t *cancels;
 };
 
 /* How much input is read ahead (to see cancellations of queued requests). */
@@ -948,6 +1039,14 @@ static int S_fill(struct reader *r, int block)
 
 	if (r->eof || (!block && poll(&p, 1, 0) <= 0))
 		return 0;
+	if (r->keep >= 65536 && r->keep >= r->len - r->keep) { /* drop what was handled */
+		memmove(r->buf, r->buf + r->keep, r->len - r->keep);
+		r->pos += r->keep;
+		r->len -= r->keep;
+		r->start -= r->keep;
+		r->scanned -= r->scanned > r->keep ? r->keep : r->scanned;
+		r->keep = 0;
+	}
 	dtk_grow((void **)&r->buf, &r->cap, r->len + 65536, 1);
 	do
 		n = read(r->fd, r->buf + r->len, 65536);
@@ -960,49 +1059,113 @@ static int S_fill(struct reader *r, int block)
 	return n > 0;
 }
 
-/* Moves the first line of r (without its '\n' or a '\r' before it) into
- * line, waiting for it. Returns as dtk_mcp_read_line does. */
-static int S_next_line(struct reader *r, size_t max, struct dtk_buf *line)
+/* Looks through the complete lines of r not looked through yet for
+ * notifications/cancelled (lines of at most max bytes), queueing each. */
+static void S_scan(struct reader *r, size_t max)
 {
-	size_t scanned = 0, n;
+	char *p, *nl, *end = r->buf + r->len, *key;
+	json_t *j, *id;
+	int code, deep;
+
+	if (r->scanned < r->start) /* lines handled already: not looked through */
+		r->scanned = r->start;
+	for (p = r->buf + r->scanned; p < end && (nl = memchr(p, '\n', (size_t)(end - p)));
+	     p = nl + 1) {
+		if ((size_t)(nl - p) > max ||
+		    !memmem(p, (size_t)(nl - p), "notifications/cancelled", 23) ||
+		    !(j = S_parse(p, (size_t)(nl - p), &code, &deep)))
+			continue;
+		id = json_object_get(json_object_get(j, "params"), "requestId");
+		if (json_is_string(json_object_get(j, "method")) &&
+		    !strcmp(json_string_value(json_object_get(j, "method")),
+		            "notifications/cancelled") &&
+		    !json_object_get(j, "id") && (json_is_string(id) || json_is_integer(id))) {
+			key = json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY);
+			dtk_grow((void **)&r->queue, &r->cap_queue, r->n_queue + 1,
+			         sizeof(*r->queue));
+			r->queue[r->n_queue++] =
+			        (struct cancel){r->pos + (size_t)(nl + 1 - r->buf), key};
+			json_object_set_new(
+			        r->cancels, key,
+			        json_integer(json_integer_value(json_object_get(r->cancels, key)) +
+			                     1));
+		}
+		json_decref(j);
+	}
+	r->scanned = (size_t)(p - r->buf);
+}
+
+/* Forgets the cancellations queued in r up to its start (handled by now). */
+static void S_forget(struct reader *r)
+{
+	unsigned long long at = r->pos + r->start;
+	struct cancel *c;
+	json_t *n;
+
+	for (; r->head < r->n_queue && (c = &r->queue[r->head])->end <= at; r->head++) {
+		n = json_object_get(r->cancels, c->key);
+		if (json_integer_value(n) > 1)
+			json_object_set_new(r->cancels, c->key,
+			                    json_integer(json_integer_value(n) - 1));
+		else
+			json_object_del(r->cancels, c->key);
+		free(c->key);
+	}
+	if (r->head == r->n_queue)
+		r->head = r->n_queue = 0;
+}
+
+/* Takes the first line of r, waiting for it: sets *at to where it starts in
+ * r->buf and *n to its length (without its '\n' or a '\r' before it); it
+ * stays there until the next call. Returns 1, 0 at the end of the input,
+ * DTK_ETOOBIG for a line over max bytes (skipped, never held whole), or -1
+ * with the error set when the input fails. */
+static int S_next_line(struct reader *r, size_t max, size_t *at, size_t *n)
+{
+	size_t from = r->start;
 	char *nl;
 	int rc, over = 0;
 
-	line->len = 0;
+	r->keep = r->start;
 	for (;;) {
-		nl = r->len > scanned ? memchr(r->buf + scanned, '\n', r->len - scanned) : NULL;
-		n = nl ? (size_t)(nl - r->buf) : r->len;
-		if (n > max && !over) /* drop it, skip the rest */
+		nl = r->len > from ? memchr(r->buf + from, '\n', r->len - from) : NULL;
+		*n = (nl ? (size_t)(nl - r->buf) : r->len) - r->start;
+		if (*n > max) /* drop it, skip the rest */
 			over = 1;
-		if (nl || (r->eof && r->len)) {
-			if (!over)
-				dtk_buf_put(line, r->buf, n);
-			n += nl != NULL;
-			memmove(r->buf, r->buf + n, r->len - n);
-			r->len -= n;
+		if (nl || (r->eof && r->len > r->start)) {
+			*at = r->keep = r->start;
+			r->start += *n + (nl != NULL);
 			break;
 		}
 		if (r->eof)
 			return 0;
-		if (over) {
-			r->len = 0;
-			scanned = 0;
-		} else {
-			scanned = r->len;
+		if (over) { /* not kept: its rest is skipped as it comes (a line
+			     * over max is never looked through: S_scan) */
+			r->pos += r->len;
+			r->start = r->len = r->scanned = r->keep = 0;
 		}
+		from = r->len;
 		if ((rc = S_fill(r, 1)) < 0)
 			return rc;
 	}
-	return S_line_end(line, over);
+	S_forget(r);
+	if (over)
+		return DTK_ETOOBIG;
+	if (*n && r->buf[*at + *n - 1] == '\r')
+		(*n)--;
+	return 1;
 }
 
 int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err)
 {
-	struct dtk_buf line = DTK_BUF_INIT;
-	struct reader r = {in, 0, NULL, 0, 0};
+	struct reader r;
+	size_t at, n;
 	int rc, any;
 
-	while ((rc = S_next_line(&r, DTK_MCP_MAX_MESSAGE, &line)) != 0) {
+	memset(&r, 0, sizeof(r));
+	r.fd = in;
+	r.cancels = json_object();
+	while ((rc = S_next_line(&r, DTK_MCP_MAX_MESSAGE, &at, &n)) != 0) {
 		if (rc < 0 && rc != DTK_ETOOBIG)
 			break;
 		errno = 0;
@@ -1010,17 +1173,16 @@ int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err)
 			fprintf(err, "dtk mcp: a message over %u bytes was refused\n",
 			        DTK_MCP_MAX_MESSAGE);
 			any = S_put(out, 0, S_error(NULL, E_REQUEST, "message larger than 16 MiB"));
-		} else if (line.len == strspn(line.ptr, " \t")) {
-			continue; /* a blank line */
+		} else if (S_blank(r.buf + at, n)) {
+			continue;
 		} else {
 			/* what is waiting already: a cancellation of a queued request */
-			while (r.len < LOOKAHEAD && S_fill(&r, 0) > 0)
+			while (r.len - r.start < LOOKAHEAD && S_fill(&r, 0) > 0)
 				;
-			m->pending = r.buf;
-			m->pending_len = r.len;
-			any = S_handle(m, line.ptr, line.len, out);
-			m->pending = NULL;
-			m->pending_len = 0;
+			S_scan(&r, DTK_MCP_MAX_MESSAGE);
+			m->cancels = r.cancels;
+			any = S_handle(m, r.buf + r.keep, n, out); /* in place: kept */
+			m->cancels = NULL;
 		}
 		if (any && (putc('\n', out) < 0 || fflush(out) || ferror(out))) {
 			/* the client closed its end: it has gone, as at the end of
@@ -1031,7 +1193,10 @@ int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err)
 			break;
 		}
 	}
-	dtk_buf_release(&line);
+	for (; r.head < r.n_queue; r.head++)
+		free(r.queue[r.head].key);
+	free(r.queue);
+	json_decref(r.cancels);
 	free(r.buf);
 	return rc < 0 ? -1 : 0;
 }

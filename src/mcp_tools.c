@@ -4,9 +4,9 @@
  *
  * Adding a tool for a write command is one entry of S_tools below: its name,
  * the command, a title and a description saying what it is for and when to
- * call it, its arguments (each the option it becomes, or an operand in
- * order when flag is NULL), shape O_WRITE, its hints (H_IDEMPOTENT when a
- * second identical call changes nothing more, H_DESTRUCTIVE when it replaces
+ * call it (each other tool named @<name>: '@' stands for the tools' prefix), its arguments (each
+ * the option it becomes, or an operand in order when flag is NULL), shape O_WRITE, its hints
+ * (H_IDEMPOTENT when a second identical call changes nothing more, H_DESTRUCTIVE when it replaces
  * or removes what was there) and `keep`, the fields of each written entry or
  * object the short result holds besides "id". tools/list lists it from then
  * on whenever dtk has the command; docs/agents.md lists it in its table.
@@ -19,6 +19,7 @@
 #include "dtk/json.h"
 #include "dtk/model.h"
 #include "dtk/search.h"
+#include "dtk/ytree.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -86,10 +87,11 @@ static const char *const S_bloom[] = {"remember", "understand", "apply", "analyz
 #define PAGE_DEFAULT 20
 #define PAGE_MAX 100
 #define CLAIM_CHARS 160
-#define PAGE_BYTES 16384     /* the most a page's response line holds (S_page_result) */
-#define REFS_SHOWN 50        /* backlinks a show lists, each list */
-#define ERROR_LINES 20       /* a refusal's lines a tool result holds, the last kept */
-#define ERROR_LINE_BYTES 400 /* and the bytes of each (a value repeated whole is cut) */
+#define PAGE_BYTES 16384               /* the most a page's response line holds (S_page_result) */
+#define REFS_SHOWN 50                  /* backlinks a show lists, each list */
+#define ERROR_LINES 20                 /* a refusal's lines a tool result holds, the last kept */
+#define ARG_BYTES DTK_MAX_SCALAR_BYTES /* a string argument, as any value of a base */
+#define ERROR_LINE_BYTES 400           /* and the bytes of each (a value repeated whole is cut) */
 
 #define DATE "a date, YYYY-MM-DD"
 #define DRY_RUN                                                                                    \
@@ -130,13 +132,15 @@ static const struct tool S_tools[] = {
          "Reads one entry in full (claim, confidence, dates, sources, relations, "
          "contradictions) or one node (stance, Bloom level, every entry), with what names it "
          "(referenced_by: entries relating to or contradicting it). Call it before relying on "
-         "or citing an entry that list or search returned in short form, and read any open "
+         "or citing an entry that @list or @search returned in short form, and read any open "
          "contradiction it shows. A node's entries come limit at a time (default 20): "
          "entries_total counts them, and nextCursor, passed as cursor, gives the next ones "
          "(a page also ends after 6 KB of entries). "
-         "A referenced_by list holds at most 50; referenced_by_total counts a longer one.",
+         "A referenced_by list holds at most 50; referenced_by_total counts a longer one. "
+         "A source id gives the source: {id, title, url, read, revised}.",
          {"--format", "json"},
-         {{"target", 's', 1, NULL, "a node name, or an entry id (<node>-<suffix>)", NULL},
+         {{"target", 's', 1, NULL,
+           "a node name, an entry id (<node>-<suffix>) or a source id (@sources finds one)", NULL},
           {"limit", 'p', 0, NULL, "a node's entries per call (1 to 100; default 20)", NULL},
           {"cursor", 'c', 0, NULL, "the nextCursor of the call before, for a node's next entries",
            NULL}},
@@ -150,8 +154,8 @@ static const struct tool S_tools[] = {
          "Browses the entries that match every filter given, in the index's order, a page at "
          "a time in short form (id, title, confidence, freshness date, the claim's first 160 "
          "characters; a page ends early rather than pass 16 KB); pass the result's nextCursor "
-         "as cursor for the next page, and call show for an entry's whole text. To find "
-         "entries on a topic, search is better.",
+         "as cursor for the next page, and call @show for an entry's whole text. To find "
+         "entries on a topic, @search is better.",
          {"--format", "jsonl"},
          {{"node", 'l', 0, "--node", "entries of this node (or of any of these nodes)", NULL},
           {"confidence", 'e', 0, "--confidence", "entries of this confidence", S_conf},
@@ -172,7 +176,7 @@ static const struct tool S_tools[] = {
          "Finds the entries on a topic: every word of the query must occur in the entry's id, "
          "title, claim or a source's title (compared without case or width; substrings, so "
          "Chinese or Japanese need no spaces). Best first, a page at a time in short form, as "
-         "list gives them. Search before adding an entry, so as not to add what the base "
+         "@list gives them. Search before adding an entry, so as not to add what the base "
          "holds.",
          {"--format", "jsonl"},
          {{"query", 'w', 1, NULL, "words separated by spaces; every one must match", NULL},
@@ -185,13 +189,27 @@ static const struct tool S_tools[] = {
          READ,
          1,
          NULL},
+        {"sources",
+         "search",
+         "Find sources",
+         "Finds the registered sources (papers, documents, pages) whose id, title or url "
+         "hold every word of query (compared as @search compares), in the order of "
+         "_sources.yaml, a page at a time (id, title, url); without query, every source. Call "
+         "it before @add_source, so as not to register a source twice, and for the id @add "
+         "needs; @show gives a source's dates.",
+         {"--sources", "--format", "jsonl"},
+         {{"query", 'w', 0, NULL, "words separated by spaces; every one must match", NULL}, PAGE},
+         O_PAGE,
+         READ,
+         1,
+         NULL},
         /* ---- similar: the ranking of the duplicate check ---- */
         {"similar",
          "similar",
          "Entries alike a text",
          "The live entries most alike a text (words and Chinese character pairs after "
          "folding, weighed by rarity: BM25), best first, a page at a time, each with a score "
-         "from 0 to 1 and same_claim. add refuses a new entry with the same claim as a live "
+         "from 0 to 1 and same_claim. @add refuses a new entry with the same claim as a live "
          "one, or scoring 0.60 or more against one it does not name in distinct_from or "
          "relates, and shows the closest: call this before adding.",
          {"--format", "json", "--limit", "100"},
@@ -206,7 +224,7 @@ static const struct tool S_tools[] = {
         {"next_id",
          "next-id",
          "Fresh entry id",
-         "A fresh id for an entry written by hand (random; not a sequence number). add "
+         "A fresh id for an entry written by hand (random; not a sequence number). @add "
          "gives its entry one on its own: this is for naming an entry before it is added.",
          {NULL},
          {{"node", 's', 1, NULL, "a node name", NULL}},
@@ -230,7 +248,7 @@ static const struct tool S_tools[] = {
          "reindex",
          "Rebuild INDEX.md",
          "Validates the base and writes INDEX.md anew when it differs from what the files "
-         "say: call it when check answers index_current false (after files were edited by "
+         "say: call it when @check answers index_current false (after files were edited by "
          "hand); the write tools keep INDEX.md current on their own. Returns whether it was "
          "written.",
          {"--format", "json"},
@@ -264,17 +282,17 @@ static const struct tool S_tools[] = {
          "Add an entry",
          "Records a new insight: an entry of a node with its claim, its source and a "
          "confidence; it gets a fresh id. Search first: to dispute an entry call "
-         "contradict, to corroborate one call verify. The base is validated with the entry "
+         "@contradict, to corroborate one call @verify. The base is validated with the entry "
          "before anything is written. Refused when a live entry has the same claim, or "
-         "scores 0.60 or more (see similar) and distinct_from or relates does not name it. "
+         "scores 0.60 or more (see @similar) and distinct_from or relates does not name it. "
          "Returns its id and title, and closest: the most alike live entries with their "
-         "scores, likely_restatement marked at 0.10 or more; relate, supersede or retract "
+         "scores, likely_restatement marked at 0.10 or more; @relate, @supersede or @retract "
          "where the new entry restates one.",
          {"--format", "json"},
-         {{"node", 's', 1, NULL, "the node to add to (add_node makes a new one)", NULL},
+         {{"node", 's', 1, NULL, "the node to add to (@add_node makes a new one)", NULL},
           {"title", 's', 1, "--title", "a short title", NULL},
           {"claim", 's', 1, "--claim", "the claim, in full", NULL},
-          {"source", 's', 1, "--source", "the id of its source (add_source registers one)", NULL},
+          {"source", 's', 1, "--source", "the id of its source (@add_source registers one)", NULL},
           {"confidence", 'e', 1, "--confidence",
            "high needs the policy's number of corroborating sources (verified_by)", S_conf},
           {"verified_by", 'l', 0, "--verified-by", "ids of corroborating sources", NULL},
@@ -296,7 +314,8 @@ static const struct tool S_tools[] = {
          "add-source",
          "Add a source",
          "Registers a source (a paper, a document, a page) so that entries can name it as "
-         "their source or in verified_by. Returns its id.",
+         "their source or in verified_by (call @sources first: it may be there). Returns "
+         "its id.",
          {"--format", "json"},
          {{"id", 's', 1, NULL, "the new source's id (a name: letters, digits, -)", NULL},
           {"title", 's', 1, "--title", "its title", NULL},
@@ -311,7 +330,7 @@ static const struct tool S_tools[] = {
         {"add_node",
          "add-node",
          "Add a node",
-         "Creates a node (a topic that holds entries) in a category of the domain; add needs "
+         "Creates a node (a topic that holds entries) in a category of the domain; @add needs "
          "the node to exist. Returns its name.",
          {"--format", "json"},
          {{"node", 's', 1, NULL, "the new node's name (letters, digits, -)", NULL},
@@ -338,7 +357,7 @@ static const struct tool S_tools[] = {
          "cite",
          "Record a citation",
          "Records that entries were cited as evidence to a user or in a document (cited + 1). "
-         "use is for relying on an entry, cite for quoting it. Every call counts.",
+         "@use is for relying on an entry, @cite for quoting it. Every call counts.",
          {"--format", "json"},
          {IDS("entry ids (one or a list)"), DRY_RUN},
          O_WRITE,
@@ -402,8 +421,8 @@ static const struct tool S_tools[] = {
          "contradict",
          "Record a contradiction",
          "Records an open contradiction: an entry conflicts with another, with a note saying "
-         "how. Call it instead of rewriting a claim you doubt; show lists it on both entries "
-         "until resolve closes it. Refused when the pair has one already, from either side.",
+         "how. Call it instead of rewriting a claim you doubt; @show lists it on both entries "
+         "until @resolve closes it. Refused when the pair has one already, from either side.",
          {"--format", "json"},
          {{"id", 's', 1, NULL, "the entry that contradicts", NULL},
           {"other", 's', 1, NULL, "the entry it contradicts", NULL},
@@ -459,7 +478,7 @@ static const struct tool S_tools[] = {
          "Correct an entry",
          "Corrects an entry's title, claim or source in place (its id stays) and dates the "
          "revision, so that the next crystallization reviews it. For a claim that no longer "
-         "holds, supersede or retract it instead; for one you doubt, contradict it.",
+         "holds, @supersede or @retract it instead; for one you doubt, @contradict it.",
          {"--format", "json"},
          {{"id", 's', 1, NULL, "the entry's id", NULL},
           {"title", 's', 0, "--title", "the new title", NULL},
@@ -552,7 +571,7 @@ static const struct tool S_tools[] = {
          "retract",
          "Retract entries",
          "Withdraws entries found wrong, with the reason: they stay in their files as "
-         "tombstones, out of counts, lists and search. For a claim in dispute, contradict "
+         "tombstones, out of counts, lists and search. For a claim in dispute, @contradict "
          "it instead.",
          {"--format", "json"},
          {IDS("entry ids (one or a list)"),
@@ -584,16 +603,96 @@ static const struct tool S_tools[] = {
 
 /* ---- tools/list ---- */
 
-static const struct tool *S_find(const char *prefix, const char *name)
+/* Appends s to b with each '@' replaced by prefix. */
+static void S_put_prefixed(struct dtk_buf *b, const char *prefix, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '@')
+			dtk_buf_puts(b, prefix);
+		else
+			dtk_buf_putc(b, *s);
+	}
+}
+
+json_t *dtk_mcp_prefixed(const char *prefix, const char *s)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	json_t *r;
+
+	S_put_prefixed(&b, prefix, s);
+	r = json_string(dtk_buf_cstr(&b));
+	dtk_buf_release(&b);
+	return r;
+}
+
+_Static_assert(N_TOOLS <= 64, "a set of tools is 64 bits");
+
+/* Returns 1 when tool i is in set and dtk has its command. */
+static int S_in(uint64_t set, size_t i)
+{
+	return (set >> i & 1) && dtk_cmd_find(S_tools[i].cmd);
+}
+
+static const struct tool *S_find(const char *prefix, uint64_t set, const char *name)
 {
 	size_t i, n = strlen(prefix);
 
 	if (strncmp(name, prefix, n))
 		return NULL;
 	for (i = 0; i < N_TOOLS; i++)
-		if (!strcmp(S_tools[i].name, name + n) && dtk_cmd_find(S_tools[i].cmd))
+		if (!strcmp(S_tools[i].name, name + n) && S_in(set, i))
 			return &S_tools[i];
 	return NULL;
+}
+
+int dtk_mcp_tools_write(uint64_t set)
+{
+	size_t i;
+	for (i = 0; i < N_TOOLS; i++)
+		if (S_in(set, i) && !(S_tools[i].hints & H_READ_ONLY))
+			return 1;
+	return 0;
+}
+
+int dtk_mcp_tools_select(uint64_t *out, const char *names, int read_only, char *msgbuf,
+                         size_t msgsize)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	const char *p = names;
+	size_t i, n, k;
+	int rc = 0;
+
+	*out = 0;
+	for (i = 0; !names && i < N_TOOLS; i++)
+		if (!read_only || (S_tools[i].hints & H_READ_ONLY))
+			*out |= 1ull << i;
+	while (names && !rc) {
+		n = strcspn(p, ",");
+		for (i = 0; i < N_TOOLS && !(strlen(S_tools[i].name) == n &&
+		                             !strncmp(S_tools[i].name, p, n) && S_in(~0ull, i));
+		     i++)
+			;
+		if (i == N_TOOLS || (read_only && !(S_tools[i].hints & H_READ_ONLY))) {
+			dtk_buf_printf(&b, "'%.*s' is %s; the %stools are", (int)n, p,
+			               i == N_TOOLS ? "no tool"
+			                            : "a tool that writes (--read-only)",
+			               read_only ? "read " : "");
+			for (i = 0, k = 0; i < N_TOOLS; i++)
+				if (S_in(~0ull, i) &&
+				    (!read_only || (S_tools[i].hints & H_READ_ONLY)))
+					dtk_buf_printf(&b, "%s %s", k++ ? "," : "",
+					               S_tools[i].name);
+			snprintf(msgbuf, msgsize, "%s", b.ptr);
+			rc = -1;
+		} else {
+			*out |= 1ull << i;
+		}
+		if (rc || !p[n])
+			break;
+		p += n + 1;
+	}
+	dtk_buf_release(&b);
+	return rc;
 }
 
 /* Returns 1 when tool t pages what it gives (a page size argument). */
@@ -618,7 +717,7 @@ static const struct tool *S_for_cmd(const char *cmd, size_t len)
 	return NULL;
 }
 
-static json_t *S_param_schema(const struct param *a)
+static json_t *S_param_schema(const char *prefix, const struct param *a)
 {
 	json_t *p, *e;
 	size_t i;
@@ -639,7 +738,7 @@ static json_t *S_param_schema(const struct param *a)
 		break;
 	default: p = json_pack("{s:s}", "type", "string");
 	}
-	json_object_set_new(p, "description", json_string(a->desc));
+	json_object_set_new(p, "description", dtk_mcp_prefixed(prefix, a->desc));
 	if (a->choices) {
 		e = json_array();
 		for (i = 0; a->choices[i]; i++)
@@ -649,13 +748,13 @@ static json_t *S_param_schema(const struct param *a)
 	return p;
 }
 
-static json_t *S_input_schema(const struct tool *t)
+static json_t *S_input_schema(const char *prefix, const struct tool *t)
 {
 	json_t *props = json_object(), *req = json_array();
 	const struct param *a;
 
 	for (a = t->params; a < t->params + MAX_PARAMS && a->name; a++) {
-		json_object_set_new(props, a->name, S_param_schema(a));
+		json_object_set_new(props, a->name, S_param_schema(prefix, a));
 		if (a->required)
 			json_array_append_new(req, json_string(a->name));
 	}
@@ -685,7 +784,7 @@ static json_t *S_output_schema(const struct tool *t)
 	return json_pack("{s:s}", "type", "object");
 }
 
-json_t *dtk_mcp_tools_list(const char *prefix)
+json_t *dtk_mcp_tools_list(const char *prefix, uint64_t set)
 {
 	json_t *list = json_array();
 	char name[200];
@@ -693,13 +792,14 @@ json_t *dtk_mcp_tools_list(const char *prefix)
 
 	for (i = 0; i < N_TOOLS; i++) {
 		const struct tool *t = &S_tools[i];
-		if (!dtk_cmd_find(t->cmd))
+		if (!S_in(set, i))
 			continue;
 		snprintf(name, sizeof(name), "%s%s", prefix, t->name);
 		json_array_append_new(list,
-		                      json_pack("{s:s,s:s,s:s,s:o,s:o,s:{s:b,s:b,s:b,s:b}}", "name",
-		                                name, "title", t->title, "description", t->desc,
-		                                "inputSchema", S_input_schema(t), "outputSchema",
+		                      json_pack("{s:s,s:s,s:o,s:o,s:o,s:{s:b,s:b,s:b,s:b}}", "name",
+		                                name, "title", t->title, "description",
+		                                dtk_mcp_prefixed(prefix, t->desc), "inputSchema",
+		                                S_input_schema(prefix, t), "outputSchema",
 		                                S_output_schema(t), "annotations", "readOnlyHint",
 		                                !!(t->hints & H_READ_ONLY), "destructiveHint",
 		                                !!(t->hints & H_DESTRUCTIVE), "idempotentHint",
@@ -710,49 +810,50 @@ json_t *dtk_mcp_tools_list(const char *prefix)
 
 /* ---- arguments ---- */
 
+/* A command line: its words borrowed (from the tool's arguments, which
+ * outlive it, or the table), never copied, but those of a words argument,
+ * cut out of a copy of it. */
 struct argv {
-	char **v;
+	const char **v;
 	size_t n, cap;
+	char *words; /* the copy of a words argument (one a tool at most) */
 };
 
 static void S_push(struct argv *a, const char *s)
 {
 	dtk_grow((void **)&a->v, &a->cap, a->n + 2, sizeof(*a->v));
-	a->v[a->n++] = dtk_xstrdup(s);
+	a->v[a->n++] = s;
 	a->v[a->n] = NULL;
 }
 
 static void S_argv_free(struct argv *a)
 {
-	size_t i;
-	for (i = 0; i < a->n; i++)
-		free(a->v[i]);
 	free(a->v);
+	free(a->words);
 }
 
 /* Adds the words of s (split at white space: U+3000 and the other Unicode
- * spaces too) to a; returns how many. */
-static size_t S_push_words(struct argv *a, const char *s)
+ * spaces too) to ops, each cut out of a copy of s that a keeps. */
+static void S_push_words(struct argv *a, struct argv *ops, const char *s)
 {
-	size_t n = 0, len, sp, end = strlen(s);
-	const char *stop = s + end;
-	char *w;
+	size_t len, sp, end = strlen(s);
+	char *w = a->words = dtk_xstrdup(s), *stop = w + end;
 
-	while (s < stop) {
-		while ((sp = dtk_fold_space_len(s, (size_t)(stop - s))) > 0)
-			s += sp;
-		for (len = 0;
-		     s + len < stop && !dtk_fold_space_len(s + len, (size_t)(stop - s) - len);)
+	while (w < stop) {
+		while ((sp = dtk_fold_space_len(w, (size_t)(stop - w))) > 0)
+			w += sp;
+		for (len = 0; w + len < stop &&
+		              !(sp = dtk_fold_space_len(w + len, (size_t)(stop - w) - len));)
 			len++;
 		if (!len)
 			break;
-		w = dtk_xstrndup(s, len);
-		S_push(a, w);
-		free(w);
-		s += len;
-		n++;
+		S_push(ops, w);
+		w += len;
+		if (w < stop) { /* the space after it (sp bytes) ends it */
+			*w = '\0';
+			w += sp;
+		}
 	}
-	return n;
 }
 
 /* What an argument of a tool accepts, in words, into b. */
@@ -771,23 +872,39 @@ static void S_accepts(struct dtk_buf *b, const struct param *p)
 	case 'b': dtk_buf_puts(b, "true or false"); break;
 	case 'p': dtk_buf_printf(b, "an integer from 1 to %d", PAGE_MAX); break;
 	case 'l': dtk_buf_puts(b, "a string or a list of strings"); break;
-	case 'w': dtk_buf_puts(b, "a string of one or more words"); break;
+	case 'w': dtk_buf_printf(b, "a string of 1 to %d words", DTK_SEARCH_MAX_WORDS); break;
 	case 'c': dtk_buf_puts(b, "the nextCursor of a page, as given"); break;
 	default: dtk_buf_puts(b, "a string");
 	}
 }
 
-/* Sets b to "tool T: argument A got G; it accepts ...". */
+/* A dump callback that keeps the first 81 bytes (then stops the dump). */
+static int S_dump_head(const char *buf, size_t size, void *data)
+{
+	struct dtk_buf *b = data;
+	size_t room = b->len < 81 ? 81 - b->len : 0;
+
+	dtk_buf_put(b, buf, size < room ? size : room);
+	return size < room ? 0 : -1;
+}
+
+/* Sets b to "tool T: argument A got G; it accepts ...", G at most 80 bytes
+ * of the value (never dumped whole). */
 static void S_bad_arg(struct dtk_buf *b, const char *prefix, const struct tool *t,
                       const struct param *p, json_t *got)
 {
-	char *g = json_dumps(got, JSON_COMPACT | JSON_ENCODE_ANY);
-	size_t n = g ? strlen(g) : 0;
+	struct dtk_buf g = DTK_BUF_INIT;
+	size_t n;
 
+	json_dump_callback(got, S_dump_head, &g, JSON_COMPACT | JSON_ENCODE_ANY);
+	n = g.len;
 	dtk_buf_printf(b, "tool '%s%s': argument '%s' got %.*s%s; it accepts ", prefix, t->name,
-	               p->name, (int)(n > 80 ? 77 : n), g ? g : "?", n > 80 ? "..." : "");
+	               p->name, (int)(n > 80 ? 77 : n), n ? g.ptr : "?", n > 80 ? "..." : "");
 	S_accepts(b, p);
-	free(g);
+	if (json_string_length(got) > ARG_BYTES)
+		dtk_buf_printf(b, " of at most %u bytes (not %zu)", ARG_BYTES,
+		               json_string_length(got));
+	dtk_buf_release(&g);
 }
 
 /* Returns 1 when v is an integral number (1 and 1.0 alike) and sets *out. */
@@ -808,15 +925,36 @@ static int S_integral(json_t *v, long long *out)
 	return 1;
 }
 
+/* Returns how many words s[0..len) holds (split at white space), counting
+ * no further than DTK_SEARCH_MAX_WORDS + 1. */
+static size_t S_count_words(const char *s, size_t len)
+{
+	size_t n = 0, sp, i = 0;
+	int in = 0;
+
+	while (i < len && n <= DTK_SEARCH_MAX_WORDS) {
+		if ((sp = dtk_fold_space_len(s + i, len - i)) > 0) {
+			in = 0;
+			i += sp;
+		} else {
+			n += !in;
+			in = 1;
+			i++;
+		}
+	}
+	return n;
+}
+
 /* Returns 1 when v fits parameter p's type, else 0. */
 static int S_fits(const struct param *p, json_t *v)
 {
 	long long n;
 	dtk_date d;
-	size_t i;
+	size_t i, k;
 	json_t *item;
-	const char *s;
 
+	if (json_string_length(v) > ARG_BYTES) /* 0 for what is no string */
+		return 0;
 	switch (p->type) {
 	case 'b': return json_is_boolean(v);
 	case 'p': return S_integral(v, &n) && n >= 1 && n <= PAGE_MAX;
@@ -825,7 +963,8 @@ static int S_fits(const struct param *p, json_t *v)
 			return 1;
 		if (!json_is_array(v) || !json_array_size(v))
 			return 0;
-		json_array_foreach(v, i, item) if (!json_is_string(item)) return 0;
+		json_array_foreach(v, i, item) if (!json_is_string(item) ||
+		                                   json_string_length(item) > ARG_BYTES) return 0;
 		return 1;
 	case 'd': return json_is_string(v) && dtk_date_parse(&d, json_string_value(v)) == 0;
 	case 'e':
@@ -836,13 +975,11 @@ static int S_fits(const struct param *p, json_t *v)
 			if (!strcmp(p->choices[i], json_string_value(v)))
 				return 1;
 		return 0;
-	case 'w': /* a word: more than white space (U+3000 too) */
+	case 'w': /* 1 to DTK_SEARCH_MAX_WORDS words (white space: U+3000 too) */
 		if (!json_is_string(v))
 			return 0;
-		for (s = json_string_value(v);
-		     (n = (long long)dtk_fold_space_len(s, strlen(s))) > 0;)
-			s += n;
-		return *s != '\0';
+		k = S_count_words(json_string_value(v), json_string_length(v));
+		return k >= 1 && k <= DTK_SEARCH_MAX_WORDS;
 	default: return json_is_string(v);
 	}
 }
@@ -859,7 +996,7 @@ static void S_add_arg(const struct param *p, json_t *v, struct argv *a, struct a
 		if (json_is_true(v))
 			S_push(a, p->flag);
 	} else if (p->type == 'w') {
-		S_push_words(ops, json_string_value(v));
+		S_push_words(a, ops, json_string_value(v));
 	} else if (p->type == 'l' && json_is_array(v)) {
 		json_array_foreach(v, i, item)
 		{
@@ -880,7 +1017,7 @@ static void S_add_arg(const struct param *p, json_t *v, struct argv *a, struct a
 static int S_build(const char *prefix, const struct tool *t, json_t *args, struct argv *a,
                    struct dtk_buf *msg)
 {
-	struct argv ops = {NULL, 0, 0};
+	struct argv ops = {NULL, 0, 0, NULL};
 	const struct param *p;
 	const char *key;
 	json_t *v;
@@ -910,8 +1047,10 @@ static int S_build(const char *prefix, const struct tool *t, json_t *args, struc
 		if (!v || json_is_null(v)) {
 			if (!p->required)
 				continue;
-			dtk_buf_printf(msg, "tool '%s%s' needs the argument '%s' (%s): ", prefix,
-			               t->name, p->name, p->desc);
+			dtk_buf_printf(msg, "tool '%s%s' needs the argument '%s' (", prefix,
+			               t->name, p->name);
+			S_put_prefixed(msg, prefix, p->desc);
+			dtk_buf_puts(msg, "): ");
 			S_accepts(msg, p);
 			goto done;
 		}
@@ -1122,6 +1261,8 @@ static json_t *S_short_entry(json_t *e)
 	json_object_set(r, "title", json_object_get(e, "title"));
 	json_object_set(r, "confidence", json_object_get(e, "confidence"));
 	json_object_set(r, "fresh", json_object_get(e, "fresh"));
+	if (json_object_get(e, "url")) /* a source's */
+		json_object_set(r, "url", json_object_get(e, "url"));
 	if (json_object_get(e, "score")) { /* similar's */
 		json_object_set(r, "score", json_object_get(e, "score"));
 		json_object_set(r, "same_claim", json_object_get(e, "same_claim"));
@@ -1490,7 +1631,7 @@ static int S_run(struct argv *a, struct dtk_kb_hold **hold, struct dtk_page *pag
 	if (!ctx.out || !ctx.err)
 		abort(); /* out of memory */
 	dtk_error_clear();
-	rc = dtk_cmd_run(&ctx, cmd, (int)a->n, a->v);
+	rc = dtk_cmd_run(&ctx, cmd, (int)a->n, (char **)a->v); /* not written to */
 	fclose(ctx.out);
 	fclose(ctx.err);
 	return rc;
@@ -1503,7 +1644,7 @@ static int S_run(struct argv *a, struct dtk_kb_hold **hold, struct dtk_page *pag
 static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, size_t offset,
                       struct dtk_kb_hold **hold, char **raw)
 {
-	struct argv a = {NULL, 0, 0};
+	struct argv a = {NULL, 0, 0, NULL};
 	struct dtk_buf msg = DTK_BUF_INIT;
 	json_t *sc, *r, *limit = json_object_get(args, "limit");
 	struct dtk_page page;
@@ -1545,11 +1686,11 @@ done:
 	return r;
 }
 
-int dtk_mcp_tools_call(const char *prefix, const char *name, json_t *args,
+int dtk_mcp_tools_call(const char *prefix, uint64_t set, const char *name, json_t *args,
                        struct dtk_kb_hold **hold, json_t **result, char **raw, char *msgbuf,
                        size_t msgsize)
 {
-	const struct tool *t = S_find(prefix, name);
+	const struct tool *t = S_find(prefix, set, name);
 	char *text;
 	size_t offset = 0;
 

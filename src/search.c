@@ -327,9 +327,17 @@ struct dtk_search {
 
 struct dtk_search *dtk_search_new(const char *const *words, size_t n)
 {
-	struct dtk_search *s = dtk_xcalloc(1, sizeof(*s));
-	size_t i;
+	struct dtk_search *s;
+	size_t i, bytes = 0;
 
+	for (i = 0; i < n; i++)
+		bytes += strlen(words[i]);
+	if (n > DTK_SEARCH_MAX_WORDS || bytes > DTK_SEARCH_MAX_BYTES) {
+		dtk_error("a search takes at most %d words of %d bytes in all, not %zu of %zu",
+		          DTK_SEARCH_MAX_WORDS, DTK_SEARCH_MAX_BYTES, n, bytes);
+		return NULL;
+	}
+	s = dtk_xcalloc(1, sizeof(*s));
 	s->words = dtk_xcalloc(n + 1, sizeof(*s->words));
 	s->lens = dtk_xcalloc(n + 1, sizeof(*s->lens));
 	s->in_source = dtk_xcalloc(n + 1, 1);
@@ -439,6 +447,25 @@ const char *const *dtk_search_words(const struct dtk_search *s, size_t *n)
 {
 	*n = s->n;
 	return (const char *const *)s->words;
+}
+
+int dtk_search_source(const struct dtk_search *s, const struct dtk_source *src)
+{
+	const char *text[3] = {src->id, src->title, src->url ? src->url : ""};
+	unsigned char found[DTK_SEARCH_MAX_WORDS] = {0};
+	size_t i, k, len, left = s->n;
+	char *t;
+
+	for (i = 0; i < 3 && left; i++) {
+		t = dtk_fold(text[i], strlen(text[i]), &len, NULL);
+		for (k = 0; t && k < s->n; k++)
+			if (!found[k] && memmem(t, len, s->words[k], s->lens[k])) {
+				found[k] = 1;
+				left--;
+			}
+		free(t);
+	}
+	return left == 0;
 }
 
 void dtk_search_prepare(struct dtk_search *s, const struct dtk_kb *kb)

@@ -23,6 +23,17 @@ static void S_json_date(struct dtk_json *j, const char *key, dtk_date d)
 	dtk_json_kstring(j, key, d ? dtk_date_format(buf, d) : NULL);
 }
 
+void dtk_view_source_json(struct dtk_json *j, const struct dtk_source *s)
+{
+	dtk_json_object(j);
+	dtk_json_kstring(j, "id", s->id);
+	dtk_json_kstring(j, "title", s->title);
+	dtk_json_kstring(j, "url", s->url);
+	S_json_date(j, "read", s->read);
+	S_json_date(j, "revised", s->revised);
+	dtk_json_end(j, '}');
+}
+
 /* Writes one backlink as an object; with to, the id it names too. */
 static void S_json_link(struct dtk_json *j, const struct dtk_link *l, int to)
 {

@@ -359,7 +359,7 @@ static void test_show_refuses_and_suggests(void **state)
 	t_dtk(&r, dir, NULL, "show", "alpah", NULL);
 	assert_int_equal(r.status, 2);
 	assert_string_equal(r.err,
-	                    "dtk show: error: no node or entry 'alpah'; did you mean 'alpha'?\n");
+	                    "dtk show: error: no node, entry or source 'alpah'; did you mean 'alpha'?\n");
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "show", "alpha-009", NULL);
 	assert_int_equal(r.status, 2);

@@ -6,6 +6,7 @@
 #include "dtk/mcp.h"
 #include "support.h"
 
+#include <ctype.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <signal.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -179,6 +181,8 @@ static void test_jsonrpc_errors(void **state)
 	dtk_mcp_free(m);
 }
 
+/* Initializes m asking for version asked: it agrees on got; a second
+ * initialize is refused, the session keeping its version. */
 static void S_expect_version(struct dtk_mcp *m, const char *asked, const char *got)
 {
 	char msg[300];
@@ -198,18 +202,26 @@ static void S_expect_version(struct dtk_mcp *m, const char *asked, const char *g
 	assert_non_null(json_object_get(json_object_get(r, "capabilities"), "tools"));
 	assert_non_null(json_object_get(json_object_get(r, "capabilities"), "resources"));
 	json_decref(j);
+	S_expect_error(m, msg, -32600, 0);
 }
 
 static void test_initialize_and_ping(void **state)
 {
 	struct dtk_mcp *m = dtk_mcp_new(DTK_MCP_NO_CALLS);
 	json_t *j;
+	static const char *const v[][2] = {{"2025-11-25", "2025-11-25"},
+	                                   {"2025-06-18", "2025-06-18"},
+	                                   {"2025-03-26", "2025-03-26"},
+	                                   {"2024-11-05", "2024-11-05"},
+	                                   {"2023-01-01", "2025-11-25"}}; /* unknown: the latest */
+	size_t i;
 	(void)state;
-	S_expect_version(m, "2025-11-25", "2025-11-25");
-	S_expect_version(m, "2025-06-18", "2025-06-18");
-	S_expect_version(m, "2025-03-26", "2025-03-26");
-	S_expect_version(m, "2024-11-05", "2024-11-05");
-	S_expect_version(m, "2023-01-01", "2025-11-25"); /* unknown: the latest */
+	for (i = 0; i < 5; i++) {
+		struct dtk_mcp *one = dtk_mcp_new(DTK_MCP_NO_CALLS);
+		S_expect_version(one, v[i][0], v[i][1]);
+		dtk_mcp_free(one);
+	}
+	S_init(m);
 	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}");
 	assert_int_equal(json_integer_value(json_object_get(j, "id")), 7);
 	assert_int_equal(json_object_size(json_object_get(j, "result")), 0);
@@ -323,14 +335,13 @@ static void test_tools_call(void **state)
 	        m,
 	        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{"
 	        "\"name\":\"search\",\"arguments\":{\"query\":\"\\u3000\"}}}",
-	        "tool 'search': argument 'query' got \"\u3000\"; it accepts a string of one "
-	        "or more words");
-	S_expect_tool_error(
-	        m,
-	        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{"
-	        "\"name\":\"search\",\"arguments\":{\"query\":\"  \"}}}",
-	        "tool 'search': argument 'query' got \"  \"; it accepts a string of one "
-	        "or more words");
+	        "tool 'search': argument 'query' got \"\u3000\"; it accepts a string of 1 "
+	        "to 64 words");
+	S_expect_tool_error(m,
+	                    "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{"
+	                    "\"name\":\"search\",\"arguments\":{\"query\":\"  \"}}}",
+	                    "tool 'search': argument 'query' got \"  \"; it accepts a string of 1 "
+	                    "to 64 words");
 	S_expect_tool_error(
 	        m,
 	        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{"
@@ -797,8 +808,24 @@ static void test_resources_list_files(void **state)
 	for (i = 0; i < json_array_size(list); i++)
 		dtk_buf_printf(&names, "%s ",
 		               json_string_value(json_object_get(json_array_get(list, i), "uri")));
-	assert_string_equal(names.ptr,
-	                    "dtk://index dtk://node/alpha dtk://node/beta dtk://node/gamma ");
+	assert_string_equal(names.ptr, "dtk://index dtk://sources dtk://node/alpha "
+	                               "dtk://node/beta dtk://node/gamma ");
+	json_decref(j);
+	/* the sources' resource is _sources.yaml as it is */
+	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\",\"params\":"
+	             "{\"uri\":\"dtk://sources\"}}");
+	{
+		size_t len;
+		char *want = t_read(dir, "insights/_sources.yaml", &len);
+		assert_string_equal(
+		        json_string_value(json_object_get(
+		                json_array_get(
+		                        json_object_get(json_object_get(j, "result"), "contents"),
+		                        0),
+		                "text")),
+		        want);
+		free(want);
+	}
 	json_decref(j);
 	assert_int_equal(chdir(cwd), 0);
 	dtk_buf_release(&names);
@@ -879,6 +906,8 @@ static void test_batches(void **state)
 	assert_string_equal(json_string_value(json_object_get(json_array_get(j, 0), "id")), "x");
 	json_decref(j);
 	S_expect_error(m, "[]", -32600, 1);
+	dtk_mcp_free(m);
+	m = dtk_mcp_new(DTK_MCP_NO_CALLS);
 	S_expect_version(m, "2025-06-18", "2025-06-18");
 	S_expect_error(m, batch, -32600, 1);
 	dtk_mcp_free(m);
@@ -1031,6 +1060,245 @@ static void test_cancel_queued(void **state)
 	dtk_mcp_free(m);
 }
 
+/* Returns the result of tools/list of a new server named with prefix (a
+ * new reference). */
+static json_t *S_tools_of(const char *prefix)
+{
+	struct dtk_mcp *m = dtk_mcp_new(0);
+	json_t *j, *r;
+	dtk_mcp_set_prefix(m, prefix);
+	S_init(m);
+	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}");
+	r = json_incref(json_object_get(j, "result"));
+	json_decref(j);
+	dtk_mcp_free(m);
+	return r;
+}
+
+/* With --prefix, the descriptions name the other tools with it (and the
+ * '@' that marks them is never shown). */
+static void test_prefix_descriptions(void **state)
+{
+	static const char *const compound[] = {"add_node", "add_source", "similar", "contradict"};
+	json_t *r = S_tools_of("kb_");
+	char *all = json_dumps(r, JSON_COMPACT), *p;
+	size_t i;
+	(void)state;
+	assert_null(strchr(all, '@'));
+	assert_non_null(strstr(all, "and call kb_show for an entry"));
+	assert_non_null(strstr(all, "(kb_add_source registers one)"));
+	for (i = 0; i < 4; i++)
+		for (p = all; (p = strstr(p + 1, compound[i])) != NULL;)
+			if (p[-1] != '"' && !isalpha((unsigned char)p[strlen(compound[i])]))
+				assert_memory_equal(p - 3, "kb_", 3); /* not its name, a word */
+	free(all);
+	json_decref(r);
+	r = S_tools_of("");
+	all = json_dumps(r, JSON_COMPACT);
+	assert_null(strchr(all, '@'));
+	assert_non_null(strstr(all, "and call show for an entry"));
+	free(all);
+	json_decref(r);
+}
+
+/* dtk mcp --help names every read tool. */
+static void test_help_read_tools(void **state)
+{
+	const char *help = dtk_cmd_find("mcp")->help;
+	json_t *r = S_tools_of(""), *t;
+	size_t i, n = 0;
+	char word[100];
+	(void)state;
+	json_array_foreach(json_object_get(r, "tools"), i, t)
+	{
+		if (!json_is_true(
+		            json_object_get(json_object_get(t, "annotations"), "readOnlyHint")))
+			continue;
+		snprintf(word, sizeof(word), "%s,", json_string_value(json_object_get(t, "name")));
+		if (!strstr(help, word)) /* the last, or a name at a line's end */
+			snprintf(word, sizeof(word), "%s",
+			         json_string_value(json_object_get(t, "name")));
+		assert_non_null(strstr(help, word));
+		n++;
+	}
+	assert_true(n >= 7);
+	json_decref(r);
+}
+
+/* Returns the peak resident memory (KiB) of a child process serving
+ * input in (b's bytes, released first: the child's pages are its own) with
+ * a new server in the working directory. */
+static long S_peak_kib(struct dtk_buf *b)
+{
+	struct rusage ru;
+	FILE *f = tmpfile();
+	int st = 0;
+	pid_t pid;
+
+	assert_int_equal(fwrite(b->ptr, 1, b->len, f), b->len);
+	fflush(f);
+	rewind(f);
+	dtk_buf_release(b);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct dtk_mcp *m = dtk_mcp_new(0);
+		FILE *out = fopen("/dev/null", "w");
+		_exit(out && dtk_mcp_serve_fd(m, fileno(f), out, out) == 0 ? 0 : 1);
+	}
+	assert_int_equal(wait4(pid, &st, 0, &ru), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	fclose(f);
+	return ru.ru_maxrss;
+}
+
+/* The work of one message is bounded: a search of 5 million two-letter
+ * words (15 MiB, under the message limit) is refused (a query takes at
+ * most 64 words), a string argument over 1 MiB too, a message holding a
+ * string over 2 MiB is refused under its id before it is parsed; and the
+ * 15 MiB search costs less than twice the message limit beyond a session
+ * that served one small search of the same base (it took 1.5 GB). */
+static void test_message_work_bounded(void **state)
+{
+	struct session s = S_session();
+	struct dtk_buf b = DTK_BUF_INIT, words = DTK_BUF_INIT;
+	static const char head[] =
+	        "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{"
+	        "\"protocolVersion\":\"2025-11-25\"}}\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
+	        "\"tools/"
+	        "call\",\"params\":{\"name\":\"search\",\"arguments\":{\"query\":\"alpha\"}}}\n";
+	long idle, big;
+	json_t *j;
+	size_t i;
+	(void)state;
+	for (i = 0; i < 65; i++)
+		dtk_buf_puts(&words, i ? " ab" : "ab");
+	dtk_buf_printf(&b,
+	               "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{"
+	               "\"name\":\"search\",\"arguments\":{\"query\":\"%s\"}}}",
+	               words.ptr);
+	j = S_ask(s.m, b.ptr);
+	assert_true(json_is_true(json_object_get(json_object_get(j, "result"), "isError")));
+	assert_non_null(strstr(
+	        json_string_value(json_object_get(
+	                json_array_get(json_object_get(json_object_get(j, "result"), "content"), 0),
+	                "text")),
+	        "a string of 1 to 64 words"));
+	json_decref(j);
+	words.len -= 3; /* 64: searched */
+	b.len = 0;
+	dtk_buf_printf(&b,
+	               "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{"
+	               "\"name\":\"search\",\"arguments\":{\"query\":\"%.*s\"}}}",
+	               (int)words.len, words.ptr);
+	j = S_ask(s.m, b.ptr);
+	assert_true(json_is_false(json_object_get(json_object_get(j, "result"), "isError")));
+	json_decref(j);
+	/* a string over 1 MiB, and one over 2 MiB as written */
+	b.len = 0;
+	dtk_buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"id\":\"big\",\"method\":\"tools/call\",\"params\":"
+	                 "{\"name\":\"show\",\"arguments\":{\"target\":\"");
+	for (i = 0; i <= (1u << 20); i++)
+		dtk_buf_putc(&b, 'x');
+	dtk_buf_puts(&b, "\"}}}");
+	j = S_ask(s.m, b.ptr);
+	assert_true(json_is_true(json_object_get(json_object_get(j, "result"), "isError")));
+	assert_non_null(strstr(
+	        json_string_value(json_object_get(
+	                json_array_get(json_object_get(json_object_get(j, "result"), "content"), 0),
+	                "text")),
+	        "of at most 1048576 bytes (not 1048577)"));
+	json_decref(j);
+	b.len -= 4;
+	for (i = 0; i <= (1u << 20); i++)
+		dtk_buf_putc(&b, 'x');
+	dtk_buf_puts(&b, "\"}}}");
+	j = S_ask(s.m, b.ptr);
+	assert_int_equal(S_code(j), -32602);
+	assert_string_equal(json_string_value(json_object_get(j, "id")), "big");
+	json_decref(j);
+	/* the peak of the 15 MiB search */
+	b.len = 0;
+	dtk_buf_puts(&b, head);
+	idle = S_peak_kib(&b);
+	dtk_buf_puts(&b, head);
+	dtk_buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{"
+	                 "\"name\":\"search\",\"arguments\":{\"query\":\"");
+	for (i = 0; i < 5000000; i++)
+		dtk_buf_printf(&b, "%s%c%c", i ? " " : "", 'a' + (int)(i % 26),
+		               'a' + (int)(i / 26 % 26));
+	dtk_buf_puts(&b, "\"}}}\n");
+	assert_true(b.len < DTK_MCP_MAX_MESSAGE);
+	big = S_peak_kib(&b);
+	print_message("peak: %ld KiB, %ld KiB after a 15 MiB search\n", idle, big);
+	assert_true(big - idle < 2 * (long)(DTK_MCP_MAX_MESSAGE / 1024));
+	dtk_buf_release(&b);
+	dtk_buf_release(&words);
+	S_session_end(&s);
+}
+
+/* next_id in a session gives an id of the node asked for, whichever it is
+ * (not the first node of the base held). */
+static void test_next_id_node(void **state)
+{
+	struct session s = S_session();
+	static const char *const nodes[] = {"gamma", "beta", "alpha"};
+	char args[100], prefix[100];
+	json_t *r;
+	size_t i;
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		snprintf(args, sizeof(args), "{\"node\":\"%s\"}", nodes[i]);
+		snprintf(prefix, sizeof(prefix), "%s-", nodes[i]);
+		r = S_tool(s.m, "next_id", args);
+		assert_int_equal(strncmp(json_string_value(json_object_get(r, "id")), prefix,
+		                         strlen(prefix)),
+		                 0);
+		json_decref(r);
+	}
+	S_session_end(&s);
+}
+
+/* 50,000 pipelined requests, all in the input at once: each is answered in
+ * order, but those cancelled by a notification later in the input (read
+ * ahead across reads); a cancellation before its request cancels nothing,
+ * nor does the tail of a line over the limit that looks like one. */
+static void test_pipeline_large(void **state)
+{
+	struct dtk_buf in = DTK_BUF_INIT, want = DTK_BUF_INIT;
+	struct dtk_mcp *m = dtk_mcp_new(DTK_MCP_NO_CALLS);
+	static const char cancel[] = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/"
+	                             "cancelled\",\"params\":{\"requestId\":%d}}\n";
+	char *out;
+	int i;
+	(void)state;
+	dtk_buf_puts(&in, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":"
+	                  "{\"protocolVersion\":\"2025-11-25\"}}\n");
+	for (i = 1; i <= 50000; i++) {
+		if (i % 100 == 10)
+			dtk_buf_printf(&in, cancel, i + 5); /* before its request */
+		dtk_buf_printf(&in, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"ping\"}\n", i);
+		if (i % 100 == 50)
+			dtk_buf_printf(&in, cancel, i - 40);
+		if (i % 100 != 10)
+			dtk_buf_printf(&want, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"result\":{}}\n", i);
+	}
+	for (i = 0; i < (int)DTK_MCP_MAX_MESSAGE; i += 4)
+		dtk_buf_puts(&in, "    "); /* its tail alone would parse */
+	dtk_buf_printf(&in, cancel, 50001);
+	dtk_buf_printf(&want, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,"
+	                      "\"message\":\"message larger than 16 MiB\"}}\n");
+	dtk_buf_printf(&in, "{\"jsonrpc\":\"2.0\",\"id\":50001,\"method\":\"ping\"}\n");
+	dtk_buf_printf(&want, "{\"jsonrpc\":\"2.0\",\"id\":50001,\"result\":{}}\n");
+	out = S_serve(m, in.ptr, in.len);
+	assert_non_null(strchr(out, '\n'));
+	assert_string_equal(strchr(out, '\n') + 1, want.ptr);
+	free(out);
+	dtk_buf_release(&in);
+	dtk_buf_release(&want);
+	dtk_mcp_free(m);
+}
+
 /* Runs dtk cmd args... (NULL-ended) on the base at root in-process, with
  * hold (NULL: none); returns its stdout, stderr and status in one string
  * (malloc'd). */
@@ -1061,6 +1329,118 @@ static char *S_run_cmd(const char *root, struct dtk_kb_hold **hold, const char *
 	free(out);
 	free(err);
 	return all;
+}
+
+/* Sources for agents: the tool sources finds them by id, title or url, a
+ * page at a time; show (tool and command, held base or not) shows one. */
+static void test_sources(void **state)
+{
+	struct session s = S_session();
+	struct dtk_kb_hold *hold = NULL;
+	json_t *r;
+	char *out;
+	(void)state;
+	r = S_tool(s.m, "sources", "{\"query\":\"SEQUEL paper\"}");
+	assert_int_equal(json_integer_value(json_object_get(r, "total")), 1);
+	assert_string_equal(json_string_value(json_object_get(
+	                            json_array_get(json_object_get(r, "entries"), 0), "id")),
+	                    "paper-c");
+	json_decref(r);
+	r = S_tool(s.m, "sources", "{\"query\":\"example.org\"}"); /* the url */
+	assert_string_equal(json_string_value(json_object_get(
+	                            json_array_get(json_object_get(r, "entries"), 0), "url")),
+	                    "https://example.org/a");
+	json_decref(r);
+	r = S_tool(s.m, "sources", "{\"limit\":3}"); /* every one, a page at a time */
+	assert_int_equal(json_integer_value(json_object_get(r, "total")), 4);
+	assert_int_equal(json_array_size(json_object_get(r, "entries")), 3);
+	assert_string_equal(json_string_value(json_object_get(r, "nextCursor")), "o3");
+	json_decref(r);
+	r = S_tool(s.m, "show", "{\"target\":\"paper-a\"}");
+	assert_string_equal(json_string_value(json_object_get(r, "read")), "2026-01-10");
+	assert_string_equal(json_string_value(json_object_get(r, "title")), "Paper A");
+	json_decref(r);
+	/* the command, with a held base and without */
+	out = S_run_cmd(s.dir, &hold, "show", "paper-c", NULL);
+	assert_string_equal(out, "paper-c  (source)\n  Paper C: the sequel\n\n--\n\n-- 0\n");
+	free(out);
+	out = S_run_cmd(s.dir, NULL, "show", "paper-c", NULL);
+	assert_string_equal(out, "paper-c  (source)\n  Paper C: the sequel\n\n--\n\n-- 0\n");
+	free(out);
+	out = S_run_cmd(s.dir, NULL, "show", "paper-z", NULL);
+	assert_non_null(strstr(out, "no node, entry or source 'paper-z'"));
+	assert_non_null(strstr(out, "-- 2\n"));
+	free(out);
+	out = S_run_cmd(s.dir, NULL, "search", "--sources", "--format", "ids", "d", NULL);
+	assert_string_equal(out, "docs-d\n\n--\n\n-- 0\n");
+	free(out);
+	dtk_kb_hold_free(hold);
+	S_session_end(&s);
+}
+
+/* Returns the names of the tools m lists, each followed by a space
+ * (malloc'd). */
+static char *S_tool_names(struct dtk_mcp *m)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	json_t *j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}"), *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(j, "result"), "tools"), i, t)
+	        dtk_buf_printf(&b, "%s ", json_string_value(json_object_get(t, "name")));
+	json_decref(j);
+	dtk_buf_putc(&b, '\0');
+	return dtk_buf_detach(&b);
+}
+
+/* Tool subsets (--read-only, --tools): the others are neither listed nor
+ * called, and the instructions leave out the loop's writes. */
+static void test_tool_subsets(void **state)
+{
+	struct dtk_mcp *m = dtk_mcp_new(0);
+	char *names, *out, *dir = t_mkdtemp();
+	json_t *j;
+	(void)state;
+	assert_int_equal(dtk_mcp_set_tools(m, NULL, 1), 0);
+	dtk_mcp_set_prefix(m, "kb_");
+	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":"
+	             "{\"protocolVersion\":\"2025-11-25\"}}");
+	assert_null(strstr(
+	        json_string_value(json_object_get(json_object_get(j, "result"), "instructions")),
+	        "kb_use"));
+	json_decref(j);
+	names = S_tool_names(m);
+	assert_string_equal(names, "kb_show kb_list kb_search kb_sources kb_similar kb_next_id "
+	                           "kb_check kb_crystallize_plan ");
+	free(names);
+	S_expect_error(m,
+	               "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{"
+	               "\"name\":\"kb_add\",\"arguments\":{}}}",
+	               -32602, 0);
+	S_expect_error(m,
+	               "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{"
+	               "\"name\":\"kb_reindex\",\"arguments\":{}}}",
+	               -32602, 0);
+	dtk_mcp_free(m);
+	m = dtk_mcp_new(0);
+	assert_int_equal(dtk_mcp_set_tools(m, "use,search", 0), 0);
+	S_init(m);
+	names = S_tool_names(m);
+	assert_string_equal(names, "search use ");
+	free(names);
+	/* unknown names, writes under --read-only: refused, naming the tools */
+	assert_int_equal(dtk_mcp_set_tools(m, "show,nope", 0), -1);
+	assert_non_null(strstr(dtk_error_last(), "'nope' is no tool; the tools are show, list,"));
+	assert_int_equal(dtk_mcp_set_tools(m, "show,", 0), -1);
+	assert_int_equal(dtk_mcp_set_tools(m, "show,add", 1), -1);
+	assert_non_null(strstr(dtk_error_last(), "'add' is a tool that writes (--read-only)"));
+	dtk_mcp_free(m);
+	out = S_run_cmd(dir, NULL, "mcp", "--read-only", "--tools", "add", NULL);
+	assert_non_null(strstr(out, "dtk mcp: error: --tools: 'add' is a tool that writes"));
+	assert_non_null(strstr(out, "-- 2\n"));
+	free(out);
+	t_rmtree(dir);
+	free(dir);
 }
 
 /* show and search from the base held print the bytes a process of their own
@@ -1303,6 +1683,13 @@ int main(void)
 	        cmocka_unit_test(test_modern),
 	        cmocka_unit_test(test_cancel_queued),
 	        cmocka_unit_test(test_prompts),
+	        cmocka_unit_test(test_pipeline_large),
+	        cmocka_unit_test(test_next_id_node),
+	        cmocka_unit_test(test_sources),
+	        cmocka_unit_test(test_tool_subsets),
+	        cmocka_unit_test(test_message_work_bounded),
+	        cmocka_unit_test(test_prefix_descriptions),
+	        cmocka_unit_test(test_help_read_tools),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -41,6 +41,32 @@ static void test_fold(void **state)
 	S_folds_to("", "");
 }
 
+/* A search takes at most DTK_SEARCH_MAX_WORDS words of
+ * DTK_SEARCH_MAX_BYTES in all: what it holds per source and does per
+ * entry is bounded. */
+static void test_search_bounded(void **state)
+{
+	const char *w[DTK_SEARCH_MAX_WORDS + 1];
+	static char big[DTK_SEARCH_MAX_BYTES + 2];
+	struct dtk_search *s;
+	size_t i;
+	(void)state;
+	for (i = 0; i <= DTK_SEARCH_MAX_WORDS; i++)
+		w[i] = "ab";
+	s = dtk_search_new(w, DTK_SEARCH_MAX_WORDS);
+	assert_non_null(s);
+	dtk_search_free(s);
+	assert_null(dtk_search_new(w, DTK_SEARCH_MAX_WORDS + 1));
+	assert_non_null(strstr(dtk_error_last(), "at most 64 words"));
+	memset(big, 'x', DTK_SEARCH_MAX_BYTES);
+	w[0] = big;
+	s = dtk_search_new(w, 1);
+	assert_non_null(s);
+	dtk_search_free(s);
+	big[DTK_SEARCH_MAX_BYTES] = 'x';
+	assert_null(dtk_search_new(w, 1));
+}
+
 static void test_fold_bad_utf8(void **state)
 {
 	size_t n;
@@ -714,6 +740,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_fold),
 	        cmocka_unit_test(test_fold_bad_utf8),
+	        cmocka_unit_test(test_search_bounded),
 	        cmocka_unit_test(test_fold_map),
 	        cmocka_unit_test(test_fold_fast_paths),
 	        cmocka_unit_test(test_words),

@@ -20,6 +20,10 @@
  * bounds). */
 #define DTK_MCP_MAX_DEPTH 64
 #define DTK_MCP_MAX_VALUES 100000
+/* The longest string of a message as written (escapes and all): a message
+ * holding a longer one is refused, under its id, before it is parsed (no
+ * tool's argument takes more than 1 MiB). */
+#define DTK_MCP_MAX_STRING (2u << 20)
 
 /*
  * Reads one line from in into line (reset first; without its '\n' or a '\r'
@@ -62,6 +66,12 @@ void dtk_mcp_swap_session(struct dtk_mcp *m, struct dtk_mcp_session *s);
 
 /* Names every tool prefix + its name (dtk mcp --prefix). */
 void dtk_mcp_set_prefix(struct dtk_mcp *m, const char *prefix);
+
+/* Gives m only the tools named in names (comma-separated, without the
+ * prefix; NULL: every one), only the read tools with read_only (dtk mcp
+ * --tools, --read-only): the others are neither listed nor called. Returns
+ * 0, or -1 with the error set naming the tools there are. */
+int dtk_mcp_set_tools(struct dtk_mcp *m, const char *names, int read_only);
 
 /*
  * Handles one message (a line of len bytes). Returns the response (one line

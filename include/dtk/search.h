@@ -30,8 +30,14 @@ size_t dtk_fold_space_len(const char *s, size_t len);
 
 struct dtk_search;
 
-/* Returns a search for the n words (each folded; none may fold to nothing),
- * or NULL with the error set. Free with dtk_search_free. */
+/* The most words a search takes, and their bytes in all: what a search
+ * holds and does per entry and source is bounded by them. */
+#define DTK_SEARCH_MAX_WORDS 64
+#define DTK_SEARCH_MAX_BYTES 4096
+
+/* Returns a search for the n words (each folded; none may fold to nothing;
+ * at most DTK_SEARCH_MAX_WORDS of DTK_SEARCH_MAX_BYTES in all), or NULL
+ * with the error set. Free with dtk_search_free. */
 struct dtk_search *dtk_search_new(const char *const *words, size_t n);
 void dtk_search_free(struct dtk_search *s);
 
@@ -42,6 +48,10 @@ const char *const *dtk_search_words(const struct dtk_search *s, size_t *n);
  * equivalents): an entry holding one of them holds the word, ranked after
  * those holding the words as given. */
 void dtk_search_set_alts(struct dtk_search *s, size_t k, const char *const *alts, size_t n);
+
+/* Returns 1 when every word of s occurs in source src's id, title or url
+ * (folded), else 0. */
+int dtk_search_source(const struct dtk_search *s, const struct dtk_source *src);
 
 /* Notes kb's source titles and category names (before
  * dtk_search_file_may_match). */

@@ -10,6 +10,10 @@
 
 struct dtk_link;
 
+/* Writes source s as one JSON object: id, title, url, read, revised (the
+ * last three null when absent). */
+void dtk_view_source_json(struct dtk_json *j, const struct dtk_source *s);
+
 /* Writes entry e of kb as one JSON object. */
 void dtk_view_entry_json(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_entry *e);
 /* Writes entry e with "referenced_by": the n_links links (dtk_links_to) that

@@ -25,11 +25,11 @@ function copyBase() {
     return dir;
 }
 
-async function connect(dir) {
+async function connect(dir, args = []) {
     // the node cache outside the user's ~/.cache (docs/design.md)
     const env = { ...getDefaultEnvironment(),
                   XDG_CACHE_HOME: process.env.XDG_CACHE_HOME || path.join(dir + '.cache') };
-    const transport = new StdioClientTransport({ command: DTK, args: ['-C', dir, 'mcp'],
+    const transport = new StdioClientTransport({ command: DTK, args: ['-C', dir, 'mcp', ...args],
                                                  env, stderr: 'pipe' });
     transport.stderr.on('data', (d) => { stderr += d; });
     const c = new Client({ name: 'dtk-test', version: '1.0.0' });
@@ -85,6 +85,29 @@ async function call(name, args) {
     return r.structuredContent;
 }
 
+test('sources, and a read-only server: the SDK lists, calls and validates them', async () => {
+    const ro = await connect(base, ['--read-only']);
+    try {
+        const { tools } = await ro.listTools();
+        assert.deepEqual(tools.map((t) => t.name), ['show', 'list', 'search', 'sources', 'similar',
+                                                    'next_id', 'check', 'crystallize_plan']);
+        assert.ok(tools.every((t) => t.annotations.readOnlyHint));
+        // the SDK checks structuredContent against the outputSchema
+        const r = await ro.callTool({ name: 'sources', arguments: { query: 'paper', limit: 2 } });
+        assert.deepEqual(r.structuredContent.entries.map((e) => e.id), ['paper-a', 'paper-b']);
+        assert.equal(r.structuredContent.total, 3);
+        const s = await ro.callTool({ name: 'show', arguments: { target: 'docs-d' } });
+        assert.equal(s.structuredContent.title, 'Docs D');
+        const e = await rpcError(ro.callTool({ name: 'add', arguments: {} }));
+        assert.equal(e.code, -32602);
+        const { contents } = await ro.readResource({ uri: 'dtk://sources' });
+        assert.equal(contents[0].text,
+                     fs.readFileSync(path.join(base, 'insights/_sources.yaml'), 'utf8'));
+    } finally {
+        await ro.close();
+    }
+});
+
 test('show: a node and an entry with what names it', async () => {
     const e = await call('show', { target: 'alpha-001' });
     assert.equal(e.id, 'alpha-001');
@@ -123,7 +146,7 @@ test('next_id, check, crystallize_plan', async () => {
 test('a refused call is a tool error with the messages', async () => {
     let r = await client.callTool({ name: 'show', arguments: { target: 'alpah' } });
     assert.equal(r.isError, true);
-    assert.match(r.content[0].text, /no node or entry 'alpah'; did you mean 'alpha'\?/);
+    assert.match(r.content[0].text, /no node, entry or source 'alpah'; did you mean 'alpha'\?/);
     const broken = copyBase();
     fs.writeFileSync(path.join(broken, 'insights/gamma.yaml'), 'node: gamma\nbloom: [\n');
     const c2 = await connect(broken);
@@ -144,8 +167,8 @@ test('an unknown tool and a bad cursor are JSON-RPC errors; bad arguments are to
         assert.equal(r.isError, true, `${name} ${JSON.stringify(args)}`);
         assert.equal(r.content[0].text, text);
     };
-    await bad('show', {}, "tool 'show' needs the argument 'target' (a node name, or an entry " +
-              "id (<node>-<suffix>)): a string");
+    await bad('show', {}, "tool 'show' needs the argument 'target' (a node name, an entry " +
+              "id (<node>-<suffix>) or a source id (sources finds one)): a string");
     await bad('list', { limit: 0 }, "tool 'list': argument 'limit' got 0; it accepts an " +
               'integer from 1 to 100');
     await bad('list', { confidence: 'HIGH' }, "tool 'list': argument 'confidence' got " +
@@ -221,7 +244,8 @@ test('tool annotations say what each tool does to the base', async () => {
 test('resources: INDEX.md and every node file, read-only', async () => {
     const { resources } = await client.listResources();
     assert.deepEqual(resources.map((r) => r.uri),
-                     ['dtk://index', 'dtk://node/alpha', 'dtk://node/beta', 'dtk://node/gamma']);
+                     ['dtk://index', 'dtk://sources', 'dtk://node/alpha', 'dtk://node/beta',
+                      'dtk://node/gamma']);
     let r = await client.readResource({ uri: 'dtk://node/alpha' });
     assert.equal(r.contents[0].mimeType, 'application/yaml');
     assert.equal(r.contents[0].text, fs.readFileSync(path.join(base, 'insights/alpha.yaml'), 'utf8'));
@@ -487,14 +511,15 @@ test('raw: parse errors, invalid requests, notifications, EOF', async () => {
     assert.equal(r.code, 0);
     const msgs = r.out.trimEnd().split('\n').map((l) => JSON.parse(l));
     assert.deepEqual(msgs.map((m) => m.error ? m.error.code : 'ok'),
-                     [-32700, -32600, -32600, -32600, 'ok', -32600, 'ok', 'ok', -32601,
+                     [-32700, -32600, -32600, -32600, 'ok', -32600, 'ok', -32600, -32601,
                       -32602]);
     assert.deepEqual(msgs[4], { jsonrpc: '2.0', id: 3, result: {} });
     // before initialize, only ping is answered
     assert.equal(msgs[5].id, 'early');
     assert.match(msgs[5].error.message, /send initialize first/);
     assert.equal(msgs[6].result.protocolVersion, '2025-11-25');
-    assert.equal(msgs[7].result.protocolVersion, '2024-11-05');
+    // a second initialize is refused: the session keeps its version
+    assert.match(msgs[7].error.message, /initialized already/);
 });
 
 test('raw: a message over 16 MiB is refused, and the server goes on', async () => {
