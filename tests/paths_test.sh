@@ -177,26 +177,26 @@ if [ -n "${DTK_CRASH:-}" ]; then
     cp data/alpha.yaml "$scratch/alpha.before"
     rc=0
     DTK_CRASH_AT=before-write DTK_CRASH_RUN="mv data data.real && ln -s '$scratch/away' data" \
-        "$DTK_CRASH" use alpha-001 >/dev/null 2>"$scratch/err" || rc=$?
+        "$DTK_CRASH" review alpha-001 --date 2026-08-01 >/dev/null 2>"$scratch/err" || rc=$?
     rm data && mv data.real data
     if [ $rc -eq 2 ] && grep -q "nothing was written" "$scratch/err" &&
         cmp -s "$scratch/away/alpha.yaml" "$scratch/alpha.orig" && [ "$(ls "$scratch/away")" = alpha.yaml ] &&
         cmp -s data/alpha.yaml "$scratch/alpha.before"; then
-        ok "use: the directory a node file links into swapped for a link out: exit 2, nothing written"
+        ok "review: the directory a node file links into swapped for a link out: exit 2, nothing written"
     else
-        ko "use: the directory a node file links into swapped for a link out: exit 2, nothing written" \
+        ko "review: the directory a node file links into swapped for a link out: exit 2, nothing written" \
             "exit $rc" "$(cat "$scratch/err")" "$(ls "$scratch/away")"
     fi
     # a write through the link killed between its renames: put back there
     cp insights/beta.yaml "$scratch/beta.before"
-    DTK_CRASH_AT=before-rename:2 "$DTK_CRASH" use alpha-001 beta-001 >/dev/null 2>&1
+    DTK_CRASH_AT=before-rename:2 "$DTK_CRASH" review alpha-001 beta-001 --date 2026-08-01 >/dev/null 2>&1
     rc=0
     "$DTK" reindex -q 2>"$scratch/err" || rc=$?
     if [ $rc -eq 0 ] && [ -L insights/alpha.yaml ] && cmp -s data/alpha.yaml "$scratch/alpha.before" &&
         cmp -s insights/beta.yaml "$scratch/beta.before" && [ "$(ls data)" = alpha.yaml ]; then
-        ok "use through a link killed between its renames: the next write puts the linked file back"
+        ok "review through a link killed between its renames: the next write puts the linked file back"
     else
-        ko "use through a link killed between its renames: the next write puts the linked file back" \
+        ko "review through a link killed between its renames: the next write puts the linked file back" \
             "exit $rc" "$(cat "$scratch/err")" "$(ls -la data insights)"
     fi
 fi
