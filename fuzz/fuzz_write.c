@@ -341,6 +341,7 @@ static void S_one(unsigned c, const char *a, const char *b)
 		break;
 	case C_NODE:
 		args[n++] = "add-node";
+		args[n++] = "--new-category"; /* a text close to a category's name */
 		args[n++] = "--category";
 		args[n++] = a;
 		args[n++] = "zz-fuzz";
