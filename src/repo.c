@@ -552,29 +552,30 @@ done:
 
 /* ---- committing ---- */
 
-/* Returns 1 when path (relative to the work tree) is a file of the base:
- * <prefix>insights/<name>.yaml directly in insights/, not a dotfile (the
- * loader ignores those: they are the user's, like every other file). */
-static int S_base_file(const struct dtk_repo *r, const char *path)
+/* Returns 1 when path (relative to the work tree) is <prefix><dir><name>.yaml
+ * directly in dir, not a dotfile (the loader ignores those: they are the
+ * user's, like every other file). */
+static int S_yaml_in(const struct dtk_repo *r, const char *path, const char *dir)
 {
-	size_t n = strlen(r->prefix), len;
-	if (strncmp(path, r->prefix, n) || strncmp(path + n, "insights/", 9))
+	size_t n = strlen(r->prefix), d = strlen(dir), len;
+	if (strncmp(path, r->prefix, n) || strncmp(path + n, dir, d))
 		return 0;
-	path += n + 9;
+	path += n + d;
 	len = strlen(path);
 	return len > 5 && path[0] != '.' && !strchr(path, '/') && !strcmp(path + len - 5, ".yaml");
 }
 
-/* Returns 1 when path (from the top of the repository) is a record of uses
- * of r's base, insights/_uses/<name>.yaml (kb.h's DTK_USES_DIR). */
+/* Returns 1 when path is a file of the base, directly in insights/. */
+static int S_base_file(const struct dtk_repo *r, const char *path)
+{
+	return S_yaml_in(r, path, "insights/");
+}
+
+/* Returns 1 when path is a record of uses of r's base,
+ * insights/_uses/<name>.yaml (kb.h's DTK_USES_DIR). */
 static int S_uses_file(const struct dtk_repo *r, const char *path)
 {
-	size_t n = strlen(r->prefix), len;
-	if (strncmp(path, r->prefix, n) || strncmp(path + n, "insights/_uses/", 15))
-		return 0;
-	path += n + 15;
-	len = strlen(path);
-	return len > 5 && path[0] != '.' && !strchr(path, '/') && !strcmp(path + len - 5, ".yaml");
+	return S_yaml_in(r, path, "insights/_uses/");
 }
 
 /* Removes the base's files from idx. */
