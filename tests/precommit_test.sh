@@ -104,16 +104,23 @@ echo "more notes" >>"$repo/NOTES.txt"
 commit "an untracked invalid node file, not committed" allowed -a
 rm "$repo/insights/delta.yaml"
 
-# 7. dtk not on PATH: refused, saying so.
-if PATH=$SYSPATH command -v dtk >/dev/null 2>&1; then
-    skip "the 'not on PATH' case" "dtk is installed on the system PATH"
-else
-    echo "still more" >>"$repo/NOTES.txt"
-    PATH=$SYSPATH commit "dtk not on PATH" refused -a
-    if grep -q "dtk is not on PATH" "$scratch/out"; then ok "the refusal says dtk is not on PATH"
-    else ko "the refusal says dtk is not on PATH" "$(cat "$scratch/out")"; fi
-    git -C "$repo" checkout -q -- NOTES.txt
-fi
+# 7. dtk not on PATH: refused, saying so. The PATH is a directory of links
+#    to every command on the system PATH but dtk, so the case runs even
+#    where dtk is installed.
+nodtk=$scratch/nodtk
+mkdir -p "$nodtk"
+IFS=: read -ra dirs <<<"$SYSPATH"
+for d in "${dirs[@]}"; do
+    for f in "$d"/*; do
+        b=${f##*/}
+        [ "$b" != dtk ] && [ -x "$f" ] && [ ! -e "$nodtk/$b" ] && ln -s "$f" "$nodtk/$b"
+    done
+done
+echo "still more" >>"$repo/NOTES.txt"
+PATH=$nodtk commit "dtk not on PATH" refused -a
+if grep -q "dtk is not on PATH" "$scratch/out"; then ok "the refusal says dtk is not on PATH"
+else ko "the refusal says dtk is not on PATH" "$(cat "$scratch/out")"; fi
+git -C "$repo" checkout -q -- NOTES.txt
 
 # 8. docs/ci.md shows the two files of contrib/ exactly: the fenced block
 #    after the line "<!-- contrib/FILE -->".
