@@ -92,6 +92,7 @@ static const char *const S_bloom[] = {"remember", "understand", "apply", "analyz
 #define ERROR_LINES 20                 /* a refusal's lines a tool result holds, the last kept */
 #define ARG_BYTES DTK_MAX_SCALAR_BYTES /* a string argument, as any value of a base */
 #define ERROR_LINE_BYTES 400           /* and the bytes of each (a value repeated whole is cut) */
+#define LIST_MAX 1000                  /* strings in a list argument (each looked up) */
 
 #define DATE "a date, YYYY-MM-DD"
 #define DRY_RUN                                                                                    \
@@ -724,8 +725,8 @@ static json_t *S_param_schema(const char *prefix, const struct param *a)
 
 	switch (a->type) {
 	case 'l':
-		p = json_pack("{s:[{s:s},{s:s,s:{s:s}}]}", "anyOf", "type", "string", "type",
-		              "array", "items", "type", "string");
+		p = json_pack("{s:[{s:s},{s:s,s:{s:s},s:i}]}", "anyOf", "type", "string", "type",
+		              "array", "items", "type", "string", "maxItems", LIST_MAX);
 		break;
 	case 'b': p = json_pack("{s:s}", "type", "boolean"); break;
 	case 'p':
@@ -871,7 +872,7 @@ static void S_accepts(struct dtk_buf *b, const struct param *p)
 	case 'd': dtk_buf_puts(b, "a date, YYYY-MM-DD, as a string"); break;
 	case 'b': dtk_buf_puts(b, "true or false"); break;
 	case 'p': dtk_buf_printf(b, "an integer from 1 to %d", PAGE_MAX); break;
-	case 'l': dtk_buf_puts(b, "a string or a list of strings"); break;
+	case 'l': dtk_buf_printf(b, "a string or a list of 1 to %d strings", LIST_MAX); break;
 	case 'w': dtk_buf_printf(b, "a string of 1 to %d words", DTK_SEARCH_MAX_WORDS); break;
 	case 'c': dtk_buf_puts(b, "the nextCursor of a page, as given"); break;
 	default: dtk_buf_puts(b, "a string");
@@ -961,7 +962,7 @@ static int S_fits(const struct param *p, json_t *v)
 	case 'l':
 		if (json_is_string(v))
 			return 1;
-		if (!json_is_array(v) || !json_array_size(v))
+		if (!json_is_array(v) || !json_array_size(v) || json_array_size(v) > LIST_MAX)
 			return 0;
 		json_array_foreach(v, i, item) if (!json_is_string(item) ||
 		                                   json_string_length(item) > ARG_BYTES) return 0;
