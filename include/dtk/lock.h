@@ -22,7 +22,8 @@
  * dtk_lock_release, or -1 with the error set. */
 int dtk_lock_take(const char *root);
 /* Takes the lock as dtk_lock_take does, then removes what a dtk run killed
- * while holding it left (dtk_file_sweep of the root and insights/), and,
+ * while holding it left (dtk_file_sweep of the root, insights/, _uses/ and
+ * the directories node files lead to as links), and,
  * unless resumes is set, refuses when a crystallization cut short is
  * pending (its journal, dtk-crystallize in the git directory): a write then
  * would be overwritten by its --continue. Returns as dtk_lock_take. */
