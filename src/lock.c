@@ -99,6 +99,20 @@ void dtk_lock_handed(int *fd, char *env, size_t size)
 	         (unsigned long long)st.st_ino);
 }
 
+char *dtk_lock_journal(const char *root)
+{
+	char *files = dtk_file_journal(root);
+	int lock;
+
+	if (files) { /* a live writer's goes when it is done: its lock awaited */
+		lock = dtk_lock_take(root);
+		free(files);
+		files = dtk_file_journal(root);
+		dtk_lock_release(lock);
+	}
+	return files;
+}
+
 int dtk_lock_pending(const char *root)
 {
 	char *git = dtk_cache_git_dir(root);
