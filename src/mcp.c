@@ -633,13 +633,14 @@ static void S_drop(struct feed *f, size_t upto)
 {
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), from, to;
 
-	if (!f->drop || upto - f->dropped < (256u << 10))
+	if (!f->drop || upto < f->dropped + (256u << 10))
 		return;
 	from = ((uintptr_t)f->text + f->dropped + page - 1) & ~(page - 1);
 	to = ((uintptr_t)f->text + upto) & ~(page - 1);
-	if (to > from)
+	if (to > from) {
 		(void)madvise((void *)from, to - from, MADV_DONTNEED); /* a hint */
-	f->dropped = upto;
+		f->dropped = to - (uintptr_t)f->text;
+	}
 }
 
 /* jansson's json_load_callback_t: the next bytes of f into buf. */
@@ -666,7 +667,7 @@ static void S_widen_numbers(struct dtk_buf *b, struct feed *f)
 
 	for (i = 0; i < len; i++) {
 		char c = msg[i];
-		S_drop(f, i);
+		S_drop(f, in_str ? str : i); /* a key is read again at its end */
 		if (in_str) {
 			if (c == '\\' && i + 1 < len) {
 				dtk_buf_putc(b, msg[i++]);

@@ -1280,7 +1280,9 @@ static void test_message_work_bounded(void **state)
 		if (k < 2) {
 			big = S_peak_kib(&b);
 			print_message("peak: %ld KiB after 16 MiB of short strings\n", big);
+#ifndef __SANITIZE_ADDRESS__ /* its allocator's peak: redzones, a quarantine */
 			assert_true(big - idle < 2 * (long)(DTK_MCP_MAX_MESSAGE / 1024));
+#endif
 			continue;
 		}
 		out = S_serve(s.m, b.ptr, b.len);
