@@ -110,6 +110,8 @@ int dtk_repo_read_head(struct dtk_repo *repo, const char *rel, char **data, size
 int dtk_repo_extract(struct dtk_repo *repo, const char *commit_hex, const char *rel,
                      const char *dir);
 
+struct dtk_memfile;
+
 struct dtk_commit_req {
 	const char *records; /* the new _crystallizations.yaml */
 	size_t records_len;
@@ -124,11 +126,17 @@ struct dtk_commit_req {
 	int no_verify;         /* --no-verify: skip pre-commit and commit-msg */
 	struct dtk_buf *taken; /* NULL, or receives a line per path the commit
 	                          changes: "A|M|D|T  path\n" (as git status) */
+	/* the run's other new files, named from the base root: a fold of
+	 * records ("insights/_uses/fold-..."), the pages of index/. The
+	 * commit's insights/_uses/ holds HEAD's folds and these, its index/
+	 * these only: the records folded and the pages no longer made go */
+	const struct dtk_memfile *more;
+	size_t n_more;
 };
 
 /*
  * Commits the base as one commit on the current branch: HEAD's tree with
- * insights/ and INDEX.md replaced by the request's files (other changes in
+ * insights/, index/ and INDEX.md replaced by the request's files (other changes in
  * the work tree or the index are left alone), writes the new records and
  * INDEX.md into the work tree, updates the index for those paths, and moves
  * the branch. git's index lock is taken before anything is written and held
@@ -138,8 +146,6 @@ struct dtk_commit_req {
  * (the journal holds the run: dtk_repo_continue).
  */
 int dtk_repo_commit(struct dtk_repo *repo, const struct dtk_commit_req *req, char commit_hex[41]);
-
-struct dtk_memfile;
 
 /* Merges a node file both sides of a merge changed, as dtk's driver for
  * insights/ does: name is its file name, text[0..3) and tlen[0..3) the
