@@ -129,6 +129,31 @@ node=$(grep -o '^| node-[a-z]-[0-9]*' "$b/small/$last" | tail -1 | cut -c3-)
     (cd "$b/small" && dtk check -q) && ok "a write command writes the pages" ||
     ko "a write command writes the pages" "$last $node" "$(cat "$b/small/$last")"
 
+# crystallize writes and commits the pages with INDEX.md: those missing
+# added, one no longer generated removed, the work tree as the commit
+d=$b/cry && cp -R "$b/small" "$d" && rm -rf "$d/index" && printf 'old\n' >"$d/gone.md"
+(cd "$d" && git init -q && mkdir index && mv gone.md index/ && git add -A && git commit -qm base &&
+    dtk crystallize --eval s-001=ok >"$scratch/out" 2>&1) &&
+    [ "$(grep -c "^  A  index/category-[0-9]*.md$" "$scratch/out")" = "$(ls "$d/index" | wc -l)" ] &&
+    grep -q "^  D  index/gone.md$" "$scratch/out" && [ -z "$(cd "$d" && git status --porcelain)" ] &&
+    [ ! -e "$d/index/gone.md" ] && (cd "$d" && dtk check -q) &&
+    [ "$(cd "$d" && git ls-files index | wc -l)" = "$(ls "$d/index" | wc -l)" ] &&
+    ok "crystallize commits the pages with INDEX.md" ||
+    ko "crystallize commits the pages with INDEX.md" "$(cat "$scratch/out")" "$(cd "$d" && git status --porcelain)"
+# --no-commit writes them
+(cd "$d" && rm index/* && dtk crystallize --no-commit --date "$(date -d tomorrow +%F)" \
+    --allow-future --eval s-002=ok >"$scratch/out" 2>&1) && [ -z "$(cd "$d" && git status --porcelain index)" ] &&
+    (cd "$d" && dtk check -q) && ok "crystallize --no-commit writes the pages" ||
+    ko "crystallize --no-commit writes the pages" "$(cat "$scratch/out")"
+# the HTML export holds every node table whatever the budget (a site has
+# no first read to keep short): every node linked from index.html
+(cd "$d" && dtk export html "$scratch/site" >/dev/null) && bad= &&
+    for f in "$d"/insights/node-*.yaml; do
+        f=$(basename "$f" .yaml)
+        grep -q "href=\"nodes/$f.html\"" "$scratch/site/index.html" || bad="$bad $f"
+    done && [ -z "$bad" ] && ok "export: every node in index.html, the pages' tables too" ||
+    ko "export: every node in index.html" "$bad"
+
 # 4: within the budget: no page and no note
 base "$b/fits" 10 2 3 30 2 2 1
 (cd "$b/fits" && dtk reindex -q)
