@@ -578,18 +578,21 @@ static int S_uses_file(const struct dtk_repo *r, const char *path)
 	return S_yaml_in(r, path, "insights/_uses/");
 }
 
-/* Returns 1 when path is a file a crystallization writes beside INDEX.md:
- * a file of the base, a record of uses or a fold of them, a generated
- * page index/<name>.md (index.h's DTK_INDEX_PAGES_DIR). */
-static int S_run_file(const struct dtk_repo *r, const char *path)
+/* Returns 1 when path is a generated page of r's base, index/<name>.md
+ * (index.h's DTK_INDEX_PAGES_DIR). */
+static int S_page_file(const struct dtk_repo *r, const char *path)
 {
 	size_t n = strlen(r->prefix), len = strlen(path);
-
-	if (S_base_file(r, path) || S_uses_file(r, path))
-		return 1;
 	return !strncmp(path, r->prefix, n) && !strncmp(path + n, "index/", 6) &&
 	       path[n + 6] != '.' && !strchr(path + n + 6, '/') && len > n + 9 &&
 	       !strcmp(path + len - 3, ".md");
+}
+
+/* Returns 1 when path is a file a crystallization writes beside INDEX.md:
+ * a file of the base, a record of uses or a fold of them, a page. */
+static int S_run_file(const struct dtk_repo *r, const char *path)
+{
+	return S_base_file(r, path) || S_uses_file(r, path) || S_page_file(r, path);
 }
 
 /* Removes the files of a run (S_run_file) from idx, but the folds of
@@ -2262,10 +2265,11 @@ static void S_synced_add(struct synced **list, size_t *n, size_t *cap, struct sy
 static int S_sync_merge(const struct dtk_repo *r, git_index *idx, git_tree *const t[3],
                         struct dtk_sync *s, struct synced **list, size_t *n)
 {
-	struct dtk_memfile *files = NULL;
-	size_t i, cap = 0, fcap = 0, nf = 0, plen = strlen(r->prefix) + 9;
+	struct dtk_memfile *files = NULL, *pages = NULL;
+	struct dtk_buf pconf = DTK_BUF_INIT; /* the pages in conflict */
+	size_t i, cap = 0, fcap = 0, nf = 0, np = 0, plen = strlen(r->prefix) + 9;
 	char *index_md = S_path(r, "INDEX.md"), *data = NULL;
-	const char *prev = NULL;
+	const char *prev = NULL, *p;
 	size_t len = 0;
 	git_oid id;
 	int conflicts = 0, in_base = 0, rc = -1;
@@ -2276,6 +2280,11 @@ static int S_sync_merge(const struct dtk_repo *r, git_index *idx, git_tree *cons
 		if (prev && !strcmp(prev, e->path))
 			continue; /* a conflict's other stages */
 		prev = e->path;
+		if (S_page_file(r, e->path)) { /* made again below, as INDEX.md */
+			if (git_index_entry_is_conflict(e))
+				dtk_buf_printf(&pconf, "%s\n", e->path);
+			continue;
+		}
 		m = is_base ? S_driver_merge(r, t, e->path, s->merge, &s->notes, &data, &len) : 2;
 		if (m < 0)
 			goto done;
@@ -2306,21 +2315,42 @@ static int S_sync_merge(const struct dtk_repo *r, git_index *idx, git_tree *cons
 		}
 		data = NULL;
 	}
-	if (!in_base && s->render(files, nf, &data, &s->notes) == 0) {
+	if (!in_base && s->render(files, nf, &data, &pages, &np, &s->notes) == 0) {
 		S_synced_add(list, n, &cap,
 		             (struct synced){dtk_xstrdup(index_md), data, strlen(data), 0});
+		/* the pages: those made, every other of index/ removed */
+		for (i = git_index_entrycount(idx); i-- > 0;) {
+			const git_index_entry *e = git_index_get_byindex(idx, i);
+			if (S_page_file(r, e->path) &&
+			    git_index_remove(idx, e->path, git_index_entry_stage(e)) < 0) {
+				S_gerr("cannot update the index");
+				goto done;
+			}
+		}
+		for (i = 0; i < np; i++) {
+			S_synced_add(list, n, &cap,
+			             (struct synced){S_path(r, pages[i].name), (char *)pages[i].data,
+			                             pages[i].len, 0});
+			pages[i].data = NULL;
+		}
 	} else if (S_blob_at(t[1], index_md, &id)) {
 		if (S_blob_read(r->git, &id, S_MERGED, &data, &len) < 0)
 			goto done;
 		S_synced_add(list, n, &cap, (struct synced){dtk_xstrdup(index_md), data, len, 1});
 		dtk_buf_printf(&s->conflicts, "%s\n", index_md);
 		conflicts++;
+		/* the pages in conflict stay so */
+		for (p = pconf.ptr; p && *p; p = strchr(p, '\n') + 1)
+			conflicts++;
+		dtk_buf_put(&s->conflicts, pconf.ptr, pconf.len);
 	}
 	data = NULL;
 	rc = conflicts;
 done:
 	free(data);
 	free(index_md);
+	dtk_buf_release(&pconf);
+	dtk_memfiles_free(pages, np);
 	dtk_memfiles_free(files, nf);
 	return rc;
 }

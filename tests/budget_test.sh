@@ -145,6 +145,22 @@ d=$b/cry && cp -R "$b/small" "$d" && rm -rf "$d/index" && printf 'old\n' >"$d/go
     --allow-future --eval s-002=ok >"$scratch/out" 2>&1) && [ -z "$(cd "$d" && git status --porcelain index)" ] &&
     (cd "$d" && dtk check -q) && ok "crystallize --no-commit writes the pages" ||
     ko "crystallize --no-commit writes the pages" "$(cat "$scratch/out")"
+# dtk sync rebuilds the pages as it rebuilds INDEX.md: main and a branch
+# each rewrite a stance on one page (a text conflict there for git), the
+# branch syncs: one merge commit, every page current, check 0
+git clone -q --bare "$d" "$scratch/pages.git" && git clone -q "$scratch/pages.git" "$scratch/pa" &&
+    git clone -q "$scratch/pages.git" "$scratch/pb" || ko "sync: clones"
+page=$(cd "$scratch/pa" && ls index | head -1)
+set -- $(grep -o '^| node-[a-z]-[0-9]*' "$scratch/pa/index/$page" | cut -c3- | head -2)
+(cd "$scratch/pa" && dtk stance -q "$1" "main 的立场" && git commit -qam "main: stance" && git push -q origin HEAD) &&
+    (cd "$scratch/pb" && git checkout -q -b b && dtk stance -q "$2" "分支的立场" && git commit -qam "b: stance" &&
+        git fetch -q && dtk sync >"$scratch/out" 2>&1) &&
+    (cd "$scratch/pb" && dtk check -q && [ -z "$(git status --porcelain)" ] &&
+        grep -q "main 的立场" "index/$page" && grep -q "分支的立场" "index/$page" &&
+        [ "$(git log -1 --format=%P | wc -w)" = 2 ]) &&
+    ok "dtk sync: the pages rebuilt from the merged insights/, both sides' changes" ||
+    ko "dtk sync: the pages rebuilt" "$(cat "$scratch/out")" "$(cd "$scratch/pb" && git status --porcelain; dtk check 2>&1)"
+
 # the HTML export holds every node table whatever the budget (a site has
 # no first read to keep short): every node linked from index.html
 (cd "$d" && dtk export html "$scratch/site" >/dev/null) && bad= &&

@@ -188,9 +188,11 @@ struct dtk_sync {
 	int no_verify;           /* --no-verify: skip pre-merge-commit and commit-msg */
 	dtk_repo_merge_fn merge; /* a file of insights/ both sides changed */
 	/* INDEX.md from the merged insights/ files[0..n): returns 0 and sets
-	 * *out (malloc'd, NUL-terminated), 1 when they are not valid (why
-	 * appended to notes) */
-	int (*render)(const struct dtk_memfile *files, size_t n, char **out, struct dtk_buf *notes);
+	 * *out (malloc'd, NUL-terminated) and the pages of index/ *pages (n_pages,
+	 * named from the base root: dtk_memfiles_free), 1 when they are not
+	 * valid (why appended to notes) */
+	int (*render)(const struct dtk_memfile *files, size_t n, char **out,
+	              struct dtk_memfile **pages, size_t *n_pages, struct dtk_buf *notes);
 	/* out */
 	enum dtk_sync_state state;
 	char name[256];              /* the upstream's name ("origin/main") */
@@ -205,7 +207,8 @@ struct dtk_sync {
  * Merges the upstream into the current branch as 'git merge' does (hooks,
  * identity, signing, reflog; a fast-forward when the branch has nothing of
  * its own), with the files of insights/ both sides changed merged by
- * s->merge and INDEX.md rendered by s->render from the merged files,
+ * s->merge and INDEX.md and the pages of index/ rendered by s->render
+ * from the merged files,
  * whatever .gitattributes says; other files by libgit2's merge of the
  * trees. On conflicts, stops as git merge does: MERGE_HEAD and MERGE_MSG
  * written, the paths conflicted in the index, the work tree's files with
