@@ -161,6 +161,22 @@ set -- $(grep -o '^| node-[a-z]-[0-9]*' "$scratch/pa/index/$page" | cut -c3- | h
     ok "dtk sync: the pages rebuilt from the merged insights/, both sides' changes" ||
     ko "dtk sync: the pages rebuilt" "$(cat "$scratch/out")" "$(cd "$scratch/pb" && git status --porcelain; dtk check 2>&1)"
 
+# git merge with dtk's drivers: a page both sides changed conflicts (a page
+# has no driver: docs/merging.md); concluded with one side's page, the hook
+# says the line that rebuilds INDEX.md and the pages and commits both
+git clone -q "$scratch/pages.git" "$scratch/pc" && cd "$scratch/pc" && dtk setup-git >/dev/null 2>&1 &&
+    git add -A && git commit -qm attrs && git checkout -q -b x && dtk stance -q "$2" "x 的立场" &&
+    git commit -qam x && git checkout -q - && dtk stance -q "$1" "又一个立场" && git commit -qam y || ko "merge: setup"
+git merge -q --no-edit x >/dev/null 2>&1
+[ "$(git diff --name-only --diff-filter=U)" = "index/$page" ] && git checkout -q --theirs "index/$page" &&
+    git add "index/$page" && git commit -q --no-edit 2>"$scratch/out" &&
+    line=$(sed -n 's/^pre-commit: INDEX.md does not match the staged insights\/; after the commit, run: //p' "$scratch/out") &&
+    grep -q "git add -A -- 'INDEX.md' 'index'" <<<"$line" && ! dtk check -q && eval "$line" >/dev/null &&
+    dtk check -q && [ -z "$(git status --porcelain)" ] &&
+    ok "git merge: a page in conflict; the hook's line rebuilds and commits the pages" ||
+    ko "git merge: a page in conflict; the hook's line" "$(cat "$scratch/out")" "$(git status --porcelain)"
+cd "$scratch" || exit 2
+
 # the HTML export holds every node table whatever the budget (a site has
 # no first read to keep short): every node linked from index.html
 (cd "$d" && dtk export html "$scratch/site" >/dev/null) && bad= &&

@@ -40,6 +40,12 @@ else
 	fix="dtk reindex && git commit -m 'INDEX.md rebuilt' INDEX.md"
 	check="dtk check"
 fi
+# a base with pages of index/ (docs/index-format.md): rebuilt with INDEX.md,
+# both committed
+if [ -e "./${base}index" ] || [ -n "$(git ls-files -- "${base}index" 2>/dev/null)" ]; then
+	fix="${fix%% && git commit*} && git add -A -- $(q "${base}INDEX.md") $(q "${base}index") &&"
+	fix="$fix git commit -m 'INDEX.md rebuilt'"
+fi
 case $hook in
 post-merge | post-rewrite | post-commit)
 	# post-rewrite: after a rebase, not an amend; post-merge: not after a
