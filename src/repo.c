@@ -2276,7 +2276,7 @@ static int S_sync_merge(const struct dtk_repo *r, git_index *idx, git_tree *cons
 
 	for (i = 0; i < git_index_entrycount(idx); i++) {
 		const git_index_entry *e = git_index_get_byindex(idx, i);
-		int is_base = S_base_file(r, e->path), m;
+		int is_base = S_base_file(r, e->path) || S_uses_file(r, e->path), m;
 		if (prev && !strcmp(prev, e->path))
 			continue; /* a conflict's other stages */
 		prev = e->path;

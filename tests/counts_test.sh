@@ -338,6 +338,19 @@ for how in merge squash; do
 done
 cd "$repo" && git checkout -q -f main && git clean -qfd insights
 
+# dtk sync renders INDEX.md with the records of uses counted: a branch's
+# first use of an entry moves the usage rate, which the merged INDEX.md shows
+cd "$repo" && git checkout -q -f -B sy main && git clean -qfd insights || exit 2
+zero=collective-communication-010
+git checkout -q -b sy-b && "$DTK" use $zero >/dev/null && git add -A && git commit -qm use &&
+    git checkout -q sy && "$DTK" add weight-management --title "sync qz" --claim "Sync noted vq." \
+        --source perplexity-weight-transfer-2025 --confidence low --created 2026-07-01 >/dev/null 2>&1 &&
+    git add -A && git commit -qm other && git checkout -q sy-b || ko "sync: the branches"
+[ "$(git checkout -q sy && count $zero used && git checkout -q sy-b)" = 0 ] && "$DTK" sync sy >"$scratch/out" 2>&1 && "$DTK" check >/dev/null 2>&1 &&
+    ok "dtk sync: INDEX.md rendered with the records of uses counted" ||
+    ko "dtk sync: INDEX.md rendered with the records of uses counted" "$(cat "$scratch/out")" "$("$DTK" check 2>&1)"
+git checkout -q main
+
 # records are checked as the rest: every error with its place, exit 2; a
 # record naming a retired entry counts (the rates leave it out)
 cd "$repo" && git checkout -q -B bad main && mkdir -p insights/_uses || exit 2
