@@ -780,8 +780,10 @@ const struct dtk_cmd dtk_cmd_crystallize = {
         .summary = "review what changed since the last run and commit the record",
         .help = "\nCompares the base now with the base at the previous run (read from git\n"
                 "history), appends a record to insights/_crystallizations.yaml, rebuilds\n"
-                "INDEX.md and commits insights/ and INDEX.md as one commit on the current\n"
-                "branch. Other changes in the work tree and the index are left alone.\n"
+                "INDEX.md (and the pages of index/), folds the records of insights/_uses/\n"
+                "into one file and commits insights/, INDEX.md and index/ as one commit\n"
+                "on the current branch. Other changes in the work tree and the index are\n"
+                "left alone.\n"
                 "The commit is made as 'git commit' makes it: identity, signing and hooks\n"
                 "(pre-commit, prepare-commit-msg, commit-msg, post-commit); see docs/git.md.\n",
         .examples = "examples:\n"

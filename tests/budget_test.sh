@@ -175,6 +175,10 @@ git merge -q --no-edit x >/dev/null 2>&1
     dtk check -q && [ -z "$(git status --porcelain)" ] &&
     ok "git merge: a page in conflict; the hook's line rebuilds and commits the pages" ||
     ko "git merge: a page in conflict; the hook's line" "$(cat "$scratch/out")" "$(git status --porcelain)"
+# pre-commit checks the staged pages too: a commit of a current base says nothing
+dtk stance -q "$1" "再一个立场" && git commit -qam z 2>"$scratch/out" && [ ! -s "$scratch/out" ] &&
+    ok "pre-commit: the staged pages are checked with INDEX.md (a current base: nothing said)" ||
+    ko "pre-commit: the staged pages are checked with INDEX.md" "$(cat "$scratch/out")"
 cd "$scratch" || exit 2
 
 # the HTML export holds every node table whatever the budget (a site has
