@@ -359,3 +359,33 @@ void dtk_record_blooms(struct dtk_buf *out, const struct dtk_record *r)
 		               dtk_bloom_names[r->bloom_changes[i].from],
 		               dtk_bloom_names[r->bloom_changes[i].to]);
 }
+
+char *dtk_crystal_fold(const struct dtk_kb *kb)
+{
+	static const char *const keys[] = {"used", "cited"};
+	const struct dtk_use_live *u = kb->live_uses;
+	struct dtk_buf b = DTK_BUF_INIT;
+	size_t i, j, k;
+	int key, head;
+
+	if (!kb->n_live_uses)
+		return NULL;
+	for (i = 0; i < kb->n_live_uses; i = j) {
+		for (j = i; j < kb->n_live_uses && !strcmp(u[j].rec, u[i].rec); j++)
+			;
+		/* names and ids were read from valid UTF-8: cannot fail */
+		(void)dtk_yemit_scalar(&b, u[i].rec, strlen(u[i].rec), DTK_YEMIT_FLOW, 0, "\n");
+		dtk_buf_puts(&b, ":\n");
+		for (key = 0; key < 2; key++)
+			for (k = i, head = 0; k < j; k++) {
+				if (u[k].cited != key)
+					continue;
+				if (!head++)
+					dtk_buf_printf(&b, "  %s:\n", keys[key]);
+				dtk_buf_puts(&b, "  - ");
+				(void)dtk_yemit_scalar(&b, u[k].id, strlen(u[k].id), DTK_YEMIT_FLOW, 2, "\n");
+				dtk_buf_puts(&b, "\n");
+			}
+	}
+	return dtk_buf_detach(&b);
+}

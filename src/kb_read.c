@@ -980,16 +980,50 @@ int dtk_kb_read_files(struct loader *l, int what, const char *only)
 
 /* ---- the uses recorded beside the node files ---- */
 
-/* A use and the file it is in. */
+/* A use and the file it is in (l->files[file]). */
 struct use_at {
 	const struct dtk_use *u;
 	const char *rel;
+	size_t file;
 };
 
 static int S_use_cmp(const void *pa, const void *pb)
 {
 	const struct dtk_use *a = ((const struct use_at *)pa)->u, *b = ((const struct use_at *)pb)->u;
 	return a->cited != b->cited ? a->cited - b->cited : strcmp(a->id, b->id);
+}
+
+/* By record name, then file, then place in the file. */
+static int S_rec_cmp(const void *pa, const void *pb)
+{
+	const struct use_at *a = pa, *b = pb;
+	int c = strcmp(a->u->rec, b->u->rec);
+	return c ? c : a->file != b->file ? (a->file < b->file ? -1 : 1) : (a->u > b->u) - (a->u < b->u);
+}
+
+/* Keeps in v (n of them, sorted by S_rec_cmp) the uses of each record from
+ * the first file that holds it only: a record counts once, whether it is
+ * live, in a fold, or in several (two branches folded it); copies those of
+ * live records to l->kb->live_uses. Returns how many are kept. */
+static size_t S_once(struct loader *l, struct use_at *v, size_t n)
+{
+	size_t i, k = 0, first = 0, live = 0;
+	const size_t plen = strlen(DTK_USES_DIR "/" DTK_USES_FOLD);
+
+	for (i = 0; i < n; i++) {
+		if (i && strcmp(v[i].u->rec, v[first].u->rec))
+			first = i;
+		if (v[i].file == v[first].file)
+			v[k++] = v[i];
+	}
+	for (i = 0; i < k; i++)
+		live += strncmp(l->files[v[i].file].name, DTK_USES_DIR "/" DTK_USES_FOLD, plen) != 0;
+	l->kb->live_uses = dtk_arena_alloc(l->kb->arena, (live ? live : 1) * sizeof(struct dtk_use_live));
+	for (i = 0; i < k; i++)
+		if (strncmp(l->files[v[i].file].name, DTK_USES_DIR "/" DTK_USES_FOLD, plen))
+			l->kb->live_uses[l->kb->n_live_uses++] =
+			        (struct dtk_use_live){v[i].u->rec, v[i].u->id, v[i].u->cited};
+	return k;
 }
 
 void dtk_kb_fold_uses(struct loader *l)
@@ -1000,8 +1034,11 @@ void dtk_kb_fold_uses(struct loader *l)
 	for (i = 0; i < l->n_files; i++)
 		for (k = 0; k < l->files[i].n_uses; k++) {
 			dtk_grow((void **)&v, &cap, n + 1, sizeof(*v));
-			v[n++] = (struct use_at){&l->files[i].uses[k], l->files[i].rel};
+			v[n++] = (struct use_at){&l->files[i].uses[k], l->files[i].rel, i};
 		}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), S_rec_cmp);
+	n = S_once(l, v, n);
 	if (n > 1)
 		qsort(v, n, sizeof(*v), S_use_cmp);
 	for (i = 0; i < n; i = j) {

@@ -10,6 +10,7 @@
 #include "mcp_prompts.h"
 #include "mcp_tools.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <jansson.h>
@@ -368,6 +369,36 @@ static int S_node_readable(const char *root, const char *node)
 	return rc;
 }
 
+/* Returns 1 when name can be a generated page of index/ ("<slug>.md"). */
+static int S_page_name(const char *name)
+{
+	size_t len = strlen(name);
+	return name[0] != '.' && len > 3 && len < 256 && !strchr(name, '/') &&
+	       !strcmp(name + len - 3, ".md");
+}
+
+/* Adds to list a resource dtk://index/<slug>.md per generated page that
+ * INDEX.md links, index/<slug>.md (docs/index-format.md), sorted. */
+static void S_pages_list(json_t *list, const char *root)
+{
+	struct dirent **v = NULL;
+	char *dir = dtk_path_join(root, DTK_INDEX_PAGES_DIR), uri[300], title[300];
+	int n = scandir(dir, &v, NULL, alphasort), i;
+
+	for (i = 0; i < n; i++) {
+		if (S_page_name(v[i]->d_name)) {
+			snprintf(uri, sizeof(uri), "dtk://index/%s", v[i]->d_name);
+			snprintf(title, sizeof(title), DTK_INDEX_PAGES_DIR "/%s: a page of the index",
+			         v[i]->d_name);
+			json_array_append_new(list, S_resource(uri, v[i]->d_name, title,
+			                                       "text/markdown"));
+		}
+		free(v[i]);
+	}
+	free(v);
+	free(dir);
+}
+
 static json_t *S_resources_list(char *err, size_t size)
 {
 	json_t *list = json_array();
@@ -381,6 +412,7 @@ static json_t *S_resources_list(char *err, size_t size)
 	}
 	json_array_append_new(list, S_resource("dtk://index", DTK_INDEX_FILE,
 	                                       "INDEX.md: the base's index", "text/markdown"));
+	S_pages_list(list, root);
 	if (S_node_readable(root, "_sources"))
 		json_array_append_new(list, S_resource("dtk://sources", "sources",
 		                                       "insights/_sources.yaml: the sources",
@@ -408,12 +440,13 @@ static json_t *S_resources_read(const char *uri, int *code, char *err, size_t si
 	json_t *r = NULL;
 	size_t len = 0;
 	int fd = -1, rc, is_node = !strncmp(uri, "dtk://node/", 11);
+	int is_page = !strncmp(uri, "dtk://index/", 12);
 
 	*code = E_RESOURCE;
 	if (is_node || !strcmp(uri, "dtk://sources")) {
 		node = is_node ? uri + 11 : "_sources";
 		mime = "application/yaml";
-	} else if (strcmp(uri, "dtk://index")) {
+	} else if (is_page ? !S_page_name(uri + 12) : strcmp(uri, "dtk://index") != 0) {
 		snprintf(err, size, "Resource not found: %s", uri);
 		return NULL;
 	}
@@ -427,7 +460,9 @@ static json_t *S_resources_read(const char *uri, int *code, char *err, size_t si
 		snprintf(err, size, "Resource not found: %s", uri);
 		goto done;
 	}
-	rel = node ? dtk_xmalloc(strlen(node) + 20) : dtk_xstrdup(DTK_INDEX_FILE);
+	rel = node      ? dtk_xmalloc(strlen(node) + 20)
+	      : is_page ? dtk_path_join(DTK_INDEX_PAGES_DIR, uri + 12)
+	                : dtk_xstrdup(DTK_INDEX_FILE);
 	if (node)
 		sprintf(rel, "insights/%s.yaml", node);
 	full = dtk_path_join(root, rel);

@@ -1272,37 +1272,64 @@ struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *aren
 
 /* ---- insights/_uses/ ---- */
 
-size_t dtk_schema_uses(struct dtk_arena *arena, const struct dtk_yval *root, const char *path,
-                       struct dtk_use **out, struct dtk_diags *diags)
+/* Appends to *v (n, cap: dtk_grow) the uses of root, record rec. */
+static void S_record(struct ctx *c, const struct dtk_yval *root, const char *rec,
+                     struct dtk_use **v, size_t *n, size_t *cap)
 {
 	static const char *const keys[] = {"used", "cited", NULL};
 	const struct dtk_yval *lists[2] = {NULL, NULL};
-	struct ctx c = {.arena = arena, .path = path, .d = diags};
-	size_t i, k, n = 0;
+	size_t i, k, items = 0;
 
-	*out = NULL;
-	if (!S_check_map_vals(&c, root, "a record of uses", keys, lists))
-		return 0;
+	if (!S_check_map_vals(c, root, "a record of uses", keys, lists))
+		return;
 	for (k = 0; k < 2; k++)
-		if ((lists[k] = S_list_v(&c, lists[k], keys[k])))
-			n += lists[k]->n;
-	if (!n) {
-		S_err(&c, root, "a record of uses names no entry ('used' or 'cited': a list of ids)");
-		return 0;
-	}
-	ALLOC_N(&c, *out, n);
-	n = 0;
+		if ((lists[k] = S_list_v(c, lists[k], keys[k])))
+			items += lists[k]->n;
+	if (!items)
+		S_err(c, root, "a record of uses names no entry ('used' or 'cited': a list of ids)");
 	for (k = 0; k < 2; k++)
 		for (i = 0; lists[k] && i < lists[k]->n; i++) {
-			const struct dtk_yval *v = lists[k]->items[i];
-			if (!S_nameish(v) || !dtk_entry_id_split(v->str, NULL)) {
+			const struct dtk_yval *u = lists[k]->items[i];
+			if (!S_nameish(u) || !dtk_entry_id_split(u->str, NULL)) {
 				char buf[64];
-				S_err(&c, v, "'%s' must list entry ids (<node>-<suffix>), found %s",
-				      keys[k], S_found(buf, sizeof(buf), v));
+				S_err(c, u, "'%s' must list entry ids (<node>-<suffix>), found %s",
+				      keys[k], S_found(buf, sizeof(buf), u));
 				continue;
 			}
-			(*out)[n++] = (struct dtk_use){dtk_arena_strndup(arena, v->str, v->len),
-			                               S_pos(v), (int)k};
+			dtk_grow((void **)v, cap, *n + 1, sizeof(**v));
+			(*v)[(*n)++] = (struct dtk_use){dtk_arena_strndup(c->arena, u->str, u->len),
+			                                rec, S_pos(u), (int)k};
 		}
+}
+
+size_t dtk_schema_uses(struct dtk_arena *arena, const struct dtk_yval *root, const char *path,
+                       struct dtk_use **out, struct dtk_diags *diags)
+{
+	struct ctx c = {.arena = arena, .path = path, .d = diags};
+	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	struct dtk_use *v = NULL;
+	size_t i, n = 0, cap = 0;
+
+	*out = NULL;
+	if (strncmp(name, DTK_USES_FOLD, strlen(DTK_USES_FOLD))) {
+		S_record(&c, root, dtk_arena_strndup(arena, name, strlen(name) - 5), &v, &n, &cap);
+	} else if (root->kind != DTK_Y_MAP) {
+		S_err(&c, root, "a fold of records of uses must be a mapping of record names to "
+		                "records, found %s", dtk_yval_describe(root));
+	} else {
+		for (i = 0; i + 1 < root->n; i += 2) {
+			const struct dtk_yval *k = root->items[i];
+			if (S_nameish(k))
+				S_record(&c, root->items[i + 1],
+				         dtk_arena_strndup(arena, k->str, k->len), &v, &n, &cap);
+			else
+				S_err(&c, k, "a fold of records of uses names its records by a string");
+		}
+	}
+	if (n) {
+		ALLOC_N(&c, *out, n);
+		memcpy(*out, v, n * sizeof(*v));
+	}
+	free(v);
 	return n;
 }

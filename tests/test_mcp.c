@@ -790,7 +790,8 @@ static void test_serve_client_gone(void **state)
 }
 
 /* resources/list names the node files that resources/read can read:
- * regular files, not a directory named like one nor a link out of the base. */
+ * regular files, not a directory named like one nor a link out of the base;
+ * and the generated pages of index/ (docs/index-format.md), each readable. */
 static void test_resources_list_files(void **state)
 {
 	char *dir = t_mkdtemp(), *base = t_src("tests/fixtures/base"), *cwd = getcwd(NULL, 0);
@@ -800,7 +801,8 @@ static void test_resources_list_files(void **state)
 	struct dtk_buf names = DTK_BUF_INIT;
 	(void)state;
 	t_copytree(base, dir);
-	assert_int_equal(t_sh(dir, "mkdir insights/x.yaml && ln -s /etc/passwd insights/y.yaml"),
+	assert_int_equal(t_sh(dir, "mkdir insights/x.yaml && ln -s /etc/passwd insights/y.yaml && "
+	                           "mkdir index && echo '# p' >index/a-b.md && echo x >index/c.txt"),
 	                 0);
 	assert_int_equal(chdir(dir), 0);
 	S_init(m);
@@ -809,8 +811,21 @@ static void test_resources_list_files(void **state)
 	for (i = 0; i < json_array_size(list); i++)
 		dtk_buf_printf(&names, "%s ",
 		               json_string_value(json_object_get(json_array_get(list, i), "uri")));
-	assert_string_equal(names.ptr, "dtk://index dtk://sources dtk://node/alpha "
-	                               "dtk://node/beta dtk://node/gamma ");
+	assert_string_equal(names.ptr, "dtk://index dtk://index/a-b.md dtk://sources "
+	                               "dtk://node/alpha dtk://node/beta dtk://node/gamma ");
+	json_decref(j);
+	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/read\",\"params\":"
+	             "{\"uri\":\"dtk://index/a-b.md\"}}");
+	assert_string_equal(json_string_value(json_object_get(
+	                            json_array_get(json_object_get(json_object_get(j, "result"),
+	                                                           "contents"),
+	                                           0),
+	                            "text")),
+	                    "# p\n");
+	json_decref(j);
+	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"resources/read\",\"params\":"
+	             "{\"uri\":\"dtk://index/../INDEX.md\"}}");
+	assert_non_null(json_object_get(j, "error"));
 	json_decref(j);
 	/* the sources' resource is _sources.yaml as it is */
 	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\",\"params\":"

@@ -94,6 +94,12 @@ void dtk_crystal_plan_text(FILE *out, const struct dtk_crystal *c);
 /* Appends the worklist as JSON (docs/commands.md gives the shape). */
 void dtk_crystal_plan_json(struct dtk_buf *out, const struct dtk_crystal *c);
 
+/* Returns the text of a fold of kb's records of uses not folded yet
+ * (kb->live_uses): a mapping of each record's name to what it holds
+ * (docs/schema.md, "Counts"); malloc'd, the caller frees; NULL when there
+ * is none. */
+char *dtk_crystal_fold(const struct dtk_kb *kb);
+
 /* ---- the runs git's history holds (crystal_runs.c) ---- */
 
 struct dtk_repo;

@@ -248,6 +248,9 @@ struct dtk_kb {
 	 * entry and key once, sorted by key (used first) and id (dtk_kb_uses) */
 	struct dtk_use_count *use_counts;
 	size_t n_use_counts;
+	/* the uses of the records not folded yet, by record name (in arena) */
+	struct dtk_use_live *live_uses;
+	size_t n_live_uses;
 
 	/* node files: after a full load, in category order */
 	struct dtk_node **nodes;
@@ -293,6 +296,16 @@ struct dtk_use_count {
 	const char *id;
 	int cited; /* 0: used, 1: cited */
 	long n;
+};
+/* How the name of a fold of records of insights/_uses/ begins
+ * ("fold-<date>-<random>.yaml"): the one file a crystallization replaces the
+ * records it folds with, each named in it (docs/schema.md, "Counts"). */
+#define DTK_USES_FOLD "fold-"
+/* A use in a record not folded yet (dtk crystallize folds them). */
+struct dtk_use_live {
+	const char *rec; /* the record's name, "<date>-<random>" */
+	const char *id;
+	int cited;
 };
 /* Returns what the records add to entry id's used (cited when cited is
  * set) in kb: its count is the node file's value plus this. */
