@@ -206,8 +206,7 @@ static void S_drop_echoes(struct dtk_diags *d, size_t from, size_t mid)
  * the schema's diagnostics wait in d: all are dropped when the file turns
  * out not to parse, as they would not have been made from a whole tree
  * (after errors that left the tree whole, the diagnostics are told and the
- * sources dropped). A long file is read in two parts at once (dtk_yaml_parse_split), each with
- * a stream of its own. */
+ * sources dropped). */
 struct source_stream {
 	struct loader *l;
 	const char *rel;
@@ -232,38 +231,26 @@ static int S_parse_sources(struct loader *l, const struct kfile *f, struct dtk_y
                            struct dtk_arena *tmp, const char *buf, size_t len, struct dtk_diags *d)
 {
 	struct dtk_kb *kb = l->kb;
-	struct source_stream st[2] = {{l, f->rel, kb->arena, NULL, 0, 0, DTK_DIAGS_INIT},
-	                              {l, f->rel, dtk_arena_new(), NULL, 0, 0, DTK_DIAGS_INIT}};
+	struct source_stream st = {l, f->rel, kb->arena, NULL, 0, 0, DTK_DIAGS_INIT};
 	size_t had = d->n, mid;
-	int split = 0, rc, i;
+	int rc;
 
-	rc = dtk_yaml_parse_split(root, tmp, f->rel, buf, len, d, S_source_item, &st[0], &st[1],
-	                          dtk_kb_threads(4) > 1 ? 0 : SIZE_MAX, &split);
+	rc = dtk_yaml_parse_items(root, tmp, f->rel, buf, len, d, S_source_item, &st);
 	if (*root && (*root)->kind == DTK_Y_SEQ) { /* read whole, errors or not */
-		size_t n = st[0].n + (split ? st[1].n : 0);
 		mid = d->n;
-		for (i = 0; i < 1 + split; i++)
-			dtk_diags_move(d, &st[i].d);
+		dtk_diags_move(d, &st.d);
 		if (rc < 0) { /* the items' errors are told; no sources are kept */
 			S_drop_echoes(d, had, mid);
 			goto done;
 		}
-		kb->sources = dtk_arena_alloc(kb->arena, (n ? n : 1) * sizeof(*kb->sources));
-		for (i = 0, n = 0; i < 1 + split; n += st[i].n, i++)
-			if (st[i].n)
-				memcpy(kb->sources + n, st[i].v, st[i].n * sizeof(*kb->sources));
-		kb->n_sources = n;
-		if (split) {
-			dtk_arena_adopt(kb->arena, st[1].arena);
-			st[1].arena = NULL;
-		}
+		kb->sources = dtk_arena_alloc(kb->arena, (st.n ? st.n : 1) * sizeof(*kb->sources));
+		if (st.n)
+			memcpy(kb->sources, st.v, st.n * sizeof(*kb->sources));
+		kb->n_sources = st.n;
 	}
 done:
-	for (i = 0; i < 2; i++) {
-		dtk_diags_release(&st[i].d);
-		free(st[i].v);
-	}
-	dtk_arena_free(st[1].arena);
+	dtk_diags_release(&st.d);
+	free(st.v);
 	return rc;
 }
 
