@@ -12,7 +12,6 @@
 #include "schema.h"
 
 #include <dirent.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <errno.h>
 #include <limits.h>
@@ -152,19 +151,6 @@ static int S_links(const struct loader *l, struct kfile *f)
 		hit = memmem(buf, (size_t)st.st_size, l->needle, strlen(l->needle)) != NULL;
 	free(buf);
 	return hit;
-}
-
-int dtk_kb_threads(size_t files)
-{
-	const char *env = getenv("DTK_THREADS");
-	long n = env && *env ? atol(env) : sysconf(_SC_NPROCESSORS_ONLN);
-	if (n < 1)
-		n = 1;
-	if (n > 8)
-		n = 8;
-	if ((size_t)n > files / 4 + 1)
-		n = (long)(files / 4 + 1);
-	return (int)n;
 }
 
 /* Orders places, pairs of ints (line, column). */
@@ -648,15 +634,14 @@ done:
 		free(buf);
 }
 
-static void *S_work(void *arg)
+static void S_work(void *arg, int k)
 {
-	struct worker *w = arg;
+	struct worker *w = (struct worker *)arg + k;
 	struct loader *l = w->l;
 	size_t i;
 
 	while ((i = atomic_fetch_add(&l->next, 1)) < l->n_files)
 		S_load_file(w, &l->files[i]);
-	return NULL;
 }
 
 /* Loads files [from, n_files) on a pool of threads (one when one is set);
@@ -664,10 +649,8 @@ static void *S_work(void *arg)
  * loader's. */
 static void S_load_parallel(struct loader *l, size_t from, int one)
 {
-	int n = one ? 1 : dtk_kb_threads(l->n_files - from), i, started = 0;
+	int n = one ? 1 : dtk_threads((l->n_files - from) / 4 + 1), i;
 	struct worker *w = dtk_xcalloc((size_t)n, sizeof(*w));
-	pthread_t *tid = dtk_xcalloc((size_t)n, sizeof(*tid));
-
 	size_t bytes = (l->kb->n_sources + 7) / 8, k;
 	unsigned char *named = (unsigned char *)l->kb->sources_named;
 
@@ -679,13 +662,8 @@ static void S_load_parallel(struct loader *l, size_t from, int one)
 		w[i].arena = dtk_arena_new();
 		w[i].named = bytes ? dtk_xcalloc(bytes, 1) : NULL;
 	}
-	for (i = 1; i < n; i++)
-		if (pthread_create(&tid[i], NULL, S_work, &w[i]) == 0)
-			started |= 1 << i;
-	S_work(&w[0]);
+	dtk_threads_run(n, S_work, w);
 	for (i = 0; i < n; i++) {
-		if (started & (1 << i))
-			pthread_join(tid[i], NULL);
 		dtk_arena_adopt(l->kb->arena, w[i].arena);
 		dtk_arena_free(w[i].scratch);
 		dtk_diags_move(l->d, &w[i].d);
@@ -693,7 +671,6 @@ static void S_load_parallel(struct loader *l, size_t from, int one)
 			named[k] |= w[i].named[k];
 		free(w[i].named);
 	}
-	free(tid);
 	free(w);
 }
 

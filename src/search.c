@@ -831,34 +831,26 @@ struct base_run {
 	atomic_size_t next;
 };
 
-static void *S_base_work(void *arg)
+static void S_base_work(void *arg, int k)
 {
 	struct base_run *r = arg;
 	size_t i;
 
+	(void)k;
 	while ((i = atomic_fetch_add(&r->next, 1)) < r->kb->n_nodes) {
 		struct dtk_node *nd = r->kb->nodes[i];
 		if (!r->node || !strcmp(nd->name, r->node))
 			dtk_search_node(r->s, r->kb, nd, NULL); /* no keep: nd is not changed */
 	}
-	return NULL;
 }
 
 void dtk_search_base(struct dtk_search *s, const struct dtk_kb *kb, const char *node)
 {
 	struct base_run r = {s, kb, node, 0};
-	int n = node ? 1 : dtk_kb_threads(kb->n_nodes), i, started = 0;
-	pthread_t tid[8];
 
 	dtk_search_prepare(s, kb);
 	atomic_init(&r.next, 0);
-	for (i = 1; i < n && i < 8; i++)
-		if (pthread_create(&tid[i], NULL, S_base_work, &r) == 0)
-			started |= 1 << i;
-	S_base_work(&r);
-	for (i = 1; i < n && i < 8; i++)
-		if (started & (1 << i))
-			pthread_join(tid[i], NULL);
+	dtk_threads_run(node ? 1 : dtk_threads(kb->n_nodes / 4 + 1), S_base_work, &r);
 }
 
 size_t dtk_search_hits(struct dtk_search_hit **out, struct dtk_search *s, const struct dtk_kb *kb)
