@@ -184,10 +184,12 @@ static void *S_renderer(void *arg)
 	return NULL;
 }
 
-/* Starts the render threads (two: one processor or more, the order of
- * writes is the same code); returns how many run. */
+/* Starts the render threads (two, none when dtk_threads says one: the
+ * order of writes is the same code); returns how many run. */
 static int S_start(struct dtk_md *md)
 {
+	if (dtk_threads(MD_RENDERERS) < 2)
+		return 0;
 	while (md->n_renderers < MD_RENDERERS &&
 	       pthread_create(&md->renderers[md->n_renderers], NULL, S_renderer, md) == 0)
 		md->n_renderers++;
