@@ -102,10 +102,6 @@ struct dtk_kb_load_opts {
 	const struct dtk_kb_filter *filter;
 };
 
-/* Returns how many threads to work on files (or nodes) with: DTK_THREADS,
- * else the processors online, at most 8 and at most one for every 4. */
-int dtk_kb_threads(size_t files);
-
 /*
  * Loads the base o describes. Returns 0 and sets *out (free with
  * dtk_kb_free); DTK_EINVALID after adding every error of the input to diags

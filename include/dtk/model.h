@@ -271,9 +271,6 @@ struct dtk_kb {
 	/* the links by the node they name (links.h, dtk_links_index), in
 	 * arena; NULL when not made */
 	const struct dtk_links_index *links_index;
-	/* a signature of each entry's words (search.h, dtk_search_index), in
-	 * arena; NULL when not made */
-	const struct dtk_search_index *search_index;
 };
 
 /* ---- look-ups and derived notions (model.c): below both the loader
