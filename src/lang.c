@@ -153,8 +153,8 @@ const struct dtk_lang dtk_lang_en = {
                        "{lowered}; contradictions opened {opened}, resolved {resolved}; "
                        "{superseded} superseded, {retracted} retracted, {revised} revised; "
                        "{newly_stale} newly stale.",
-        .events_contradictions = "In the period ending {date}: {opened} contradictions "
-                                 "opened{opened_list}, {resolved} resolved{resolved_list}.",
+        .events_contradictions = "In the period ending {date}, contradictions opened: "
+                                 "{opened}{opened_list}; resolved: {resolved}{resolved_list}.",
         .bloom_same = "blooms unchanged",
         .bloom_changed = "bloom changes: ",
         .no_record = "No crystallization recorded yet.",

@@ -122,10 +122,18 @@ index=$(cat INDEX.md)
 has "page: the month's counts" "$index" "本期事件：新增 2 条，置信度上调 1、下调 0 条，矛盾新开 1、解决 1 处，取代 1、撤回 1、修订 1 条，新 stale 3 条。"
 has "page: the contradiction opened and resolved" "$index" "$run 结晶期内新开矛盾 1 处（$n1↔alpha-002），解决 1 处（$n1↔alpha-002）。"
 dtk check >/dev/null 2>&1 && ok "the base checks after the run" || ko "check after the run"
+printf 'lang: en\n' >>insights/_domain.yaml
+index=$(dtk reindex --stdout)
+has "page (en): the month's counts" "$index" "This period: 2 added; confidence raised 1, lowered 0; contradictions opened 1, resolved 1; 1 superseded, 1 retracted, 1 revised; 3 newly stale."
+has "page (en): the contradictions" "$index" "In the period ending $run, contradictions opened: 1 ($n1↔alpha-002); resolved: 1 ($n1↔alpha-002)."
+git checkout -q insights/_domain.yaml
 
-# records written before events were kept render as before: the fixture's
-# last record has none, so its page has no events sentence
-git -C "$repo" show HEAD~2:INDEX.md >/dev/null 2>&1 || true
+# a record written before events were kept renders as before: the page of
+# the month's commit (the fixture's last record) has no events sentence
+old=$(git show HEAD~1:INDEX.md)
+has "before the run: the old record's line" "$old" "2026-07-01：距 03-01 新增 2 条；"
+[[ "$old" != *本期事件* && "$old" != *结晶期内* ]] && ok "an old record: no events on the page" ||
+    ko "an old record: no events on the page"
 dtk -C "$SRC" crystallize --plan --date 2026-12-01 >/dev/null 2>&1 &&
     ok "the shipped base plans" || ko "the shipped base plans"
 t_done
