@@ -23,6 +23,7 @@ struct opts {
 	        allow_shallow;
 	dtk_date date;
 	const char *eval, *review, *author, *sign_key;
+	struct dtk_plan_page page;
 };
 
 /* Removes a scratch base made by S_prev (dir/insights/ files, then dirs). */
@@ -186,6 +187,11 @@ static int S_check_opts(struct dtk_ctx *ctx, const struct opts *o, int format_se
 		                     "no commit is made") < 0)
 			return -1;
 	}
+	if (!o->plan && (dtk_args_has(ctx->args, 'P') || dtk_args_has(ctx->args, 'l') ||
+	                 dtk_args_has(ctx->args, 'k'))) {
+		dtk_cmd_usage_error(ctx, c, "--page, --limit and --pairs apply to --plan only");
+		return -1;
+	}
 	if (format_set && !o->plan) {
 		dtk_cmd_usage_error(ctx, c, "--format applies to --plan only (a run prints %s)",
 		                    o->dry_run ? "its record as YAML" : "one line");
@@ -225,6 +231,9 @@ static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, const struct dtk_ar
 	o->review = dtk_args_str(a, 'r');
 	o->author = dtk_args_str(a, 'a');
 	o->json = dtk_args_int(a, 'f', 0) == 1;
+	o->page.page = (size_t)dtk_args_int(a, 'P', 1);
+	o->page.limit = (size_t)dtk_args_int(a, 'l', DTK_PLAN_LIMIT);
+	o->page.pairs = (size_t)dtk_args_int(a, 'k', DTK_PLAN_PAIRS);
 	/* the last of --gpg-sign and --no-gpg-sign wins */
 	o->sign = !dtk_args_pos(a, 'S') && !dtk_args_pos(a, 'G')
 	                  ? -1
@@ -604,10 +613,10 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 	if (o->plan) {
 		dtk_cmd_pager(ctx);
 		if (o->json) {
-			dtk_crystal_plan_json(&out, &c);
+			dtk_crystal_plan_json(&out, &c, &o->page);
 			fputs(out.ptr, ctx->out);
 		} else {
-			dtk_crystal_plan_text(ctx->out, &c);
+			dtk_crystal_plan_text(ctx->out, &c, &o->page);
 		}
 		rc = DTK_EXIT_OK;
 		goto done;
@@ -700,6 +709,12 @@ static const struct dtk_opt S_opts[] = {
          .help = "the run's date (default today); after the last run"},
         {"format", 'f', DTK_OPT_CHOICE, .arg = "F", .choices = S_formats,
          .help = "text or json (with --plan)"},
+        {"page", 'P', DTK_OPT_INT, .arg = "N", .help = "with --plan: page N of each list (default 1)"},
+        {"limit", 'l', DTK_OPT_INT, .arg = "N",
+         .help = "with --plan: N items of each list a page (default 20;\n"
+                 "review pairs: of N new entries)"},
+        {"pairs", 'k', DTK_OPT_INT, .arg = "K",
+         .help = "with --plan: at most K review pairs a new entry (default 5)"},
         {"eval", 'e', DTK_OPT_STRING, .arg = "S=V",
          .help = "the eval scenario and its verdict (required for a run)"},
         {"review", 'r', DTK_OPT_STRING, .arg = "FILE",
@@ -760,7 +775,9 @@ static int S_exec(struct dtk_ctx *ctx, const struct dtk_args *a)
 		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
 		goto done;
 	}
-	rc = dtk_cmd_load(ctx, "crystallize", &kb, DTK_KB_ALL, NULL);
+	/* the plan's review pairs rank with the node cache's terms (similar.h) */
+	rc = dtk_cmd_load(ctx, "crystallize", &kb, o.plan ? DTK_KB_ALL | DTK_KB_TERMS : DTK_KB_ALL,
+	                  NULL);
 	if (rc == DTK_EXIT_OK)
 		rc = S_run(ctx, &o, kb, repo);
 done:
@@ -771,7 +788,8 @@ done:
 
 const struct dtk_cmd dtk_cmd_crystallize = {
         .name = "crystallize",
-        .usage = "dtk crystallize --plan [--date D] [--format text|json]\n"
+        .usage = "dtk crystallize --plan [--date D] [--format text|json] [--page N]\n"
+                 "                       [--limit N] [--pairs K]\n"
                  "       dtk crystallize --eval SCENARIO=VERDICT [--date D] [--review FILE]\n"
                  "                       [--author 'Name <email>'] [--dry-run | --no-commit]\n"
                  "                       [--gpg-sign[=KEYID] | --no-gpg-sign] [--no-verify]\n"

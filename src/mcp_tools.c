@@ -77,6 +77,13 @@ static const char *const S_plan_lists[] = {"new_entries",
                                            "stance_unchanged",
                                            "cross_domain_refs",
                                            "pairs",
+                                           "raised",
+                                           "lowered",
+                                           "opened",
+                                           "resolved",
+                                           "superseded",
+                                           "retracted",
+                                           "newly_stale",
                                            NULL};
 static const char *const S_lang[] = {"zh", "en", NULL};
 static const char *const S_bloom[] = {"remember", "understand", "apply", "analyze",
@@ -267,7 +274,7 @@ static const struct tool S_tools[] = {
          "20; a node's review pairs likewise) and totals says how long each is; name one "
          "in list, with cursor, to page through it (pairs: the review pairs of every "
          "node).",
-         {"--plan", "--format", "json"},
+         {"--plan", "--format", "json", "--limit", "1000000"}, /* cut here, below */
          {{"date", 'd', 0, "--date", "the run's date (" DATE "; default today)", NULL},
           {"list", 'k', 0, NULL, "one list of the worklist, a page of it as list gives entries",
            S_plan_lists},

@@ -12,6 +12,9 @@ const char *const dtk_bloom_names[DTK_BLOOM_COUNT] = {"remember", "understand", 
                                                       "analyze",  "evaluate",   "create"};
 const char *const dtk_confidence_names[DTK_CONF_COUNT] = {"high", "medium", "low"};
 static const char *const S_status_names[] = {"resolved", "open"};
+const char *const dtk_event_names[DTK_EV_COUNT] = {
+        "added",     "raised",    "lowered", "opened",     "resolved",
+        "superseded", "retracted", "revised", "newly_stale"};
 
 struct ctx {
 	struct dtk_kb *kb;         /* read for the policy; written only by the meta files */
@@ -810,6 +813,32 @@ void dtk_schema_review_file(struct dtk_kb *kb, const struct dtk_yval *root, cons
 	S_review_map(&c, root, r, "review file", keys);
 }
 
+/* Reads a record's events (a mapping of event kind: list of strings). */
+static void S_events(struct ctx *c, const struct dtk_yval *rv, struct dtk_record *r)
+{
+	static const char *const keys[] = {"added",      "raised",    "lowered",
+	                                   "opened",     "resolved",  "superseded",
+	                                   "retracted",  "revised",   "newly_stale", NULL};
+	const struct dtk_yval *v = S_present(dtk_yval_get(rv, "events")), *l;
+	size_t k, i, n;
+
+	if (!dtk_yval_get(rv, "events"))
+		return;
+	r->has_events = 1;
+	if (!v || !S_check_map(c, v, "events", keys))
+		return;
+	for (k = 0; k < DTK_EV_COUNT; k++) {
+		l = S_items(c, v, dtk_event_names[k], &n);
+		ALLOC_N(c, r->events[k], n);
+		for (i = 0; l && i < n; i++) {
+			const struct dtk_yval *t = S_string_v(c, l->items[i], "an event");
+			if (t)
+				r->events[k][r->n_events[k]++] =
+				        dtk_arena_strndup(c->arena, t->str, t->len);
+		}
+	}
+}
+
 static void S_eval(struct ctx *c, const struct dtk_yval *rv, struct dtk_record *r)
 {
 	static const char *const keys[] = {"*scenario", "*verdict", NULL};
@@ -857,6 +886,7 @@ void dtk_schema_records(struct dtk_kb *kb, struct dtk_arena *arena, const struct
 	                                   "*contradictions_new",
 	                                   "*eval",
 	                                   "review",
+	                                   "events",
 	                                   NULL};
 	static const char *const counts[] = {"new_entries", "high_changes", "stale",
 	                                     "stance_rewrites", "contradictions_new"};
@@ -885,6 +915,7 @@ void dtk_schema_records(struct dtk_kb *kb, struct dtk_arena *arena, const struct
 		S_bloom_changes(&c, v, r);
 		S_eval(&c, v, r);
 		S_review(&c, v, r);
+		S_events(&c, v, r);
 		S_record_order(&c, v, r, kb->n_records ? &kb->records[kb->n_records - 1] : NULL);
 		kb->n_records++;
 	}
@@ -929,6 +960,8 @@ enum {
 	E_SUPERSEDED,
 	E_RETRACTED,
 	E_RETRACTED_REASON,
+	E_CONFIDENCE_CHANGED,
+	E_CONFIDENCE_WAS,
 	E_KEYS
 };
 
@@ -936,11 +969,12 @@ static const char *const S_entry_keys[E_KEYS + 1] = {
         "*id",         "*title",    "*claim",           "*confidence", "*source",
         "verified_by", "*created",  "reviewed",         "used",        "cited",
         "closed",      "relates",   "contradicts",      "revised",     "superseded_by",
-        "superseded",  "retracted", "retracted_reason", NULL};
+        "superseded",  "retracted", "retracted_reason", "confidence_changed", "confidence_was",
+        NULL};
 
 static void S_contradicts(struct ctx *c, const struct dtk_yval *cv, struct dtk_entry *e)
 {
-	static const char *const keys[] = {"*id", "*status", "note", NULL};
+	static const char *const keys[] = {"*id", "*status", "note", "opened", "resolved", NULL};
 	size_t n, i;
 	const struct dtk_yval *l = S_items_v(c, cv, "contradicts", &n);
 
@@ -969,6 +1003,8 @@ static void S_contradicts(struct ctx *c, const struct dtk_yval *cv, struct dtk_e
 		k->ref.id = dtk_arena_strndup(c->arena, id->str, id->len);
 		k->ref.pos = S_pos(id);
 		k->open = status;
+		k->opened = S_date(c, v, "opened");
+		k->resolved = S_date(c, v, "resolved");
 		e->n_contradicts++;
 	}
 }
@@ -1066,7 +1102,7 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 {
 	const struct dtk_yval *f[E_KEYS], *conf, *src, *closed, *title, *claim;
 	char a[11], b[11];
-	int k;
+	int k, was;
 
 	/* e may hold an entry dropped for a bad id: start afresh */
 	memset(e, 0, sizeof(*e));
@@ -1093,6 +1129,12 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 		e->source.pos = S_pos(src);
 	e->created = S_date_v(c, f[E_CREATED], "created");
 	e->reviewed = S_date_v(c, f[E_REVIEWED], "reviewed");
+	e->confidence_changed = S_date_v(c, f[E_CONFIDENCE_CHANGED], "confidence_changed");
+	was = S_enum_v(c, f[E_CONFIDENCE_WAS], "confidence_was", dtk_confidence_names,
+	               DTK_CONF_COUNT);
+	e->confidence_was = was < 0 ? e->confidence : (unsigned char)was;
+	if (!e->confidence_changed != !S_present(f[E_CONFIDENCE_WAS]))
+		S_err(c, v, "'confidence_changed' (the date) and 'confidence_was' go together");
 	if (e->created && e->reviewed && e->reviewed < e->created)
 		S_err(c, f[E_REVIEWED], "'reviewed' %s is before 'created' %s",
 		      dtk_date_format(a, e->reviewed), dtk_date_format(b, e->created));

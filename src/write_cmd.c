@@ -342,6 +342,22 @@ int dtk_write_high_min(struct dtk_write *w)
 	return v && atoi(v) > 0 ? atoi(v) : 2;
 }
 
+int dtk_write_confidence_changed(struct dtk_write *w, struct dtk_wfile *f,
+                                 const struct dtk_yval *e, const char *old)
+{
+	char today[11];
+
+	(void)w;
+	dtk_date_format(today, dtk_date_today());
+	return dtk_yedit_set_key(&f->doc, e, "confidence_changed", (struct dtk_yscalar){today, 1},
+	                         dtk_yedit_entry_keys) < 0 ||
+	                       dtk_yedit_set_key(&f->doc, e, "confidence_was",
+	                                         (struct dtk_yscalar){old ? old : "low", 1},
+	                                         dtk_yedit_entry_keys) < 0
+	               ? -1
+	               : 0;
+}
+
 int dtk_write_source_known(struct dtk_write *w, const char *id)
 {
 	struct dtk_wfile *f = dtk_write_open(w, "_sources.yaml");

@@ -8,7 +8,8 @@
 #include <string.h>
 
 const char *const dtk_yedit_entry_keys[] = {
-        "id",      "title",       "claim",         "confidence", "source",    "verified_by",
+        "id",      "title",       "claim",         "confidence", "confidence_changed",
+        "confidence_was", "source",    "verified_by",
         "created", "reviewed",    "revised",       "used",       "cited",     "closed",
         "relates", "contradicts", "superseded_by", "superseded", "retracted", "retracted_reason",
         NULL};

