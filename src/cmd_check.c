@@ -313,6 +313,19 @@ static void S_warn_retired(struct dtk_diags *w, const struct dtk_kb *kb)
 		}
 }
 
+/* Adds to w the sources no entry names (as source or verified_by): an
+ * article read and never used, or an id left behind by an edit. */
+static void S_warn_unused_sources(struct dtk_diags *w, const struct dtk_kb *kb)
+{
+	size_t i;
+
+	for (i = 0; kb->sources_named && i < kb->n_sources; i++)
+		if (!(kb->sources_named[i / 8] & (1u << (i % 8))))
+			dtk_diags_add(w, "insights/_sources.yaml", kb->sources[i].pos.line,
+			              kb->sources[i].pos.col, "source '%s' is named by no entry",
+			              kb->sources[i].id);
+}
+
 /* What S_page_drift needs. */
 struct page_drift {
 	struct dtk_ctx *ctx;
@@ -348,6 +361,7 @@ static int S_compare(struct dtk_ctx *ctx, const char *path, struct dtk_file_cmp 
 		S_warn_future(w, kb);
 		S_warn_files(ctx, w, kb);
 		S_warn_retired(w, kb);
+		S_warn_unused_sources(w, kb);
 		rc = dtk_index_write_pages(kb, dtk_file_cmp_write, cmp, pages);
 	}
 	dtk_kb_free(kb);

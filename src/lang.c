@@ -45,10 +45,12 @@ const struct dtk_lang dtk_lang_zh = {
         .candidates_none = "无。",
         .last = "上次结晶记录",
         .last_line = "{date}：距 {since} 新增 {n} 条；{h} 处升/降 high；{s} 条 stale（最早条目 "
-                     "{earliest}，{expiry} 到期）；{bloom}；{r} 个节点 stance 重写；矛盾 {c} 新增；"
+                     "{earliest}，{past}{expiry} 到期）；{bloom}；{r} 个节点 stance 重写；矛盾 {c} 新增；"
                      "eval {scenario} 自评 {verdict}。",
         .since_none = "—",
         .plural = "",
+        .expiry_past = "已于 ",
+        .expiry_coming = "",
         .bloom_same = "bloom 均维持",
         .bloom_changed = "bloom 变化：",
         .no_record = "尚无结晶记录。",
@@ -139,11 +141,13 @@ const struct dtk_lang dtk_lang_en = {
         .candidates_none = "none.",
         .last = "Last crystallization",
         .last_line = "{date}: {n} new since {since}; {h} high promotion{hs} or demotion{hs}; "
-                     "{s} stale (earliest insight {earliest}, expires {expiry}); {bloom}; {r} "
+                     "{s} stale (earliest insight {earliest}, {past} {expiry}); {bloom}; {r} "
                      "stance rewrite{rs}; {c} new contradiction{cs}; eval {scenario} self-rated "
                      "{verdict}.",
         .since_none = "the start",
         .plural = "s",
+        .expiry_past = "expired",
+        .expiry_coming = "expires",
         .bloom_same = "blooms unchanged",
         .bloom_changed = "bloom changes: ",
         .no_record = "No crystallization recorded yet.",

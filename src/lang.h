@@ -17,7 +17,10 @@ struct dtk_lang {
 	const char *contradictions, *review, *review_note, *open_count, *open_item, *open_note;
 	const char *gaps, *gaps_intro, *gaps_intro_none, *gaps_names, *gap_flag, *candidates,
 	        *candidate, *candidates_none;
-	const char *last, *last_line, *bloom_same, *bloom_changed, *no_record;
+	/* expiry_past/_coming: {past} of last_line, the earliest entry's expiry
+	 * before the record's own date or not */
+	const char *last, *last_line, *bloom_same, *bloom_changed, *no_record, *expiry_past,
+	        *expiry_coming;
 	/* last_line's {since} when no run came before; the plural ending of its
 	 * counts ({hs}, {rs}, {cs}: "" for one, else this) */
 	const char *since_none, *plural;

@@ -631,6 +631,47 @@ static void test_from_stdin_and_json_shapes(void **state)
 	t_done(dir);
 }
 
+/* The smaller points of the monthly review (#46): verify's hint works when
+ * followed; an edit counts as a review for freshness; an expiry before the
+ * record's own date reads as past. */
+static void test_review_hints_and_dates(void **state)
+{
+	char *dir = t_base(), *got;
+	struct t_run r;
+	(void)state;
+	RUN(r, dir, 0, "verify", "alpha-002", "paper-a");
+	assert_string_equal(r.out, "alpha-002: verified by paper-a (2 of 2 for high); qualifies "
+	                           "for high ('dtk confidence high alpha-002' sets it)\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "confidence", "high", "alpha-002");
+	assert_string_equal(r.out, "alpha-002: confidence high (was medium)\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "edit", "alpha-003", "--title", "A corrected one", "--date", "2026-08-01");
+	t_run_free(&r);
+	RUN(r, dir, 0, "show", "alpha-003", "--format", "json");
+	assert_non_null(strstr(r.out, "\"fresh\": \"2026-08-01\""));
+	t_run_free(&r);
+	got = t_read(dir, "INDEX.md", NULL);
+	assert_non_null(strstr(got, "（最早条目 2026-02-01，08-01 到期）"));
+	free(got);
+	assert_int_equal(t_sh(dir, "sed -i 's/earliest: 2026-02-01/earliest: 2025-12-15/' "
+	                           "insights/_crystallizations.yaml"),
+	                 0);
+	RUN(r, dir, 0, "reindex");
+	t_run_free(&r);
+	got = t_read(dir, "INDEX.md", NULL);
+	assert_non_null(strstr(got, "（最早条目 2025-12-15，已于 06-15 到期）"));
+	free(got);
+	S_check_ok(dir);
+	RUN(r, dir, 0, "add-source", "paper-z", "--title", "Z");
+	t_run_free(&r);
+	RUN(r, dir, 0, "check");
+	assert_non_null(strstr(r.err, "insights/_sources.yaml:11:7: warning: source 'paper-z' is "
+	                              "named by no entry\n"));
+	t_run_free(&r);
+	t_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -646,6 +687,7 @@ int main(void)
 	        cmocka_unit_test(test_add_node_killed_then_rerun),
 	        cmocka_unit_test(test_json_is_show),
 	        cmocka_unit_test(test_from_stdin_and_json_shapes),
+	        cmocka_unit_test(test_review_hints_and_dates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

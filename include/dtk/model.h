@@ -95,7 +95,8 @@ struct dtk_entry {
 	unsigned char closed;
 };
 
-/* Returns the freshness date: reviewed when present, else created. */
+/* Returns the freshness date: reviewed when present, else created; revised
+ * (dtk edit) when later: a revision counts as a review. */
 dtk_date dtk_entry_fresh(const struct dtk_entry *e);
 /* Returns 1 when e is retired (superseded or retracted): it stays in its
  * file, out of counts, lists and search. */
