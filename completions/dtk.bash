@@ -36,7 +36,7 @@ _dtk_options()
     search) echo "-n --node --confidence -l --limit --include-retired --all -f --format --color --sources $_dtk_paged" ;;
     similar) echo "-n --node -l --limit -f --format $_dtk_paged" ;;
     next-id) echo "$_dtk_all" ;;
-    crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --gpg-sign --no-gpg-sign --no-verify --allow-future --allow-shallow --continue --abort $_dtk_paged" ;;
+    crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --gpg-sign --no-gpg-sign --no-verify --allow-future --allow-shallow --verdict --note --cross-pair --amend --continue --abort $_dtk_paged" ;;
     log) echo "-f --format $_dtk_paged" ;;
     setup-git) echo "--dtk --no-hooks $_dtk_all" ;;
     merge-driver) echo "--help" ;;
@@ -74,6 +74,7 @@ _dtk_takes_value()
     similar:-n | similar:--node | similar:-l | similar:--limit | similar:-f | similar:--format) return 0 ;;
     crystallize:--date | crystallize:--format | crystallize:--eval) return 0 ;;
     crystallize:--review | crystallize:--author | setup-git:--dtk) return 0 ;;
+    crystallize:--verdict | crystallize:--note | crystallize:--cross-pair) return 0 ;;
     add:--title | add:--claim | add:--source | add:--confidence | add:--verified-by) return 0 ;;
     add:--relates | add:--created | add:--from | add-node:--category | add-node:--bloom) return 0 ;;
     add:--distinct-from) return 0 ;;

@@ -30,6 +30,7 @@ const struct dtk_lang dtk_lang_zh = {
                   "另复核 {k} 组跨节点/跨域主题对{cross_list}，{verdict}{note}。合计约 {total} 组，"
                   "新增矛盾 {c}。",
         .review_note = "；",
+        .no_verdict = "尚未记录复核结论",
         .open_count = "当前活跃矛盾 {n} 处。",
         .open_item = "{id} ↔ {other}{note}",
         .open_note = "：",
@@ -125,6 +126,7 @@ const struct dtk_lang dtk_lang_en = {
                   "cross-domain topic pairs were also checked{cross_list}; {verdict}{note}. "
                   "About {total} pairs in all, {c} new contradictions.",
         .review_note = "; ",
+        .no_verdict = "no verdict recorded yet",
         .open_count = "Open contradictions: {n}.",
         .open_item = "{id} ↔ {other}{note}",
         .open_note = ": ",

@@ -796,7 +796,8 @@ static void S_review_map(struct ctx *c, const struct dtk_yval *v, struct dtk_rec
 
 static void S_review(struct ctx *c, const struct dtk_yval *rv, struct dtk_record *r)
 {
-	static const char *const keys[] = {"*pairs", "cross_pairs", "*verdict", "note", NULL};
+	/* no verdict: what was compared, none recorded (docs/schema.md) */
+	static const char *const keys[] = {"*pairs", "cross_pairs", "verdict", "note", NULL};
 	const struct dtk_yval *v = S_present(dtk_yval_get(rv, "review"));
 	if (v)
 		S_review_map(c, v, r, "review", keys);

@@ -288,7 +288,10 @@ static void test_two_runs(void **state)
 	                       "  high_changes: 0\n  stale: 2\n  earliest: 2026-02-01\n"
 	                       "  bloom_changes: {}\n  stance_rewrites: 0\n"
 	                       "  contradictions_new: 0\n  eval: {scenario: s5, verdict: good}\n"));
-	assert_null(strstr(strstr(rec, "2026-09-20"), "review:"));
+	/* without --review: what was compared, no verdict */
+	assert_non_null(strstr(rec, "  eval: {scenario: s5, verdict: good}\n  review:\n"
+	                            "    pairs: {beta: 2}\n    cross_pairs: []\n"));
+	assert_null(strstr(strstr(rec, "2026-09-20"), "verdict: good\n    "));
 	free(rec);
 
 	/* dtk log: newest first, each with its commit */

@@ -672,6 +672,97 @@ static void test_review_hints_and_dates(void **state)
 	t_done(dir);
 }
 
+/* The verdict of a run recorded by command after it (#46): only the
+ * record's review lines change; cross pairs are checked, every error told,
+ * nothing written; pairs are computed again, and check warns of typed ones;
+ * a run without a verdict says what was compared. */
+static void test_amend_review(void **state)
+{
+	char *dir = t_base(), *got;
+	struct t_snap s;
+	struct t_run r;
+	(void)state;
+	t_snap(&s, dir);
+	RUN(r, dir, 2, "crystallize", "--amend", "--cross-pair", "nope↔beta-001", "--cross-pair",
+	    "x", "--cross-pair", "Bad:x↔alpha", "--verdict", "v");
+	assert_string_equal(r.err, "dtk crystallize: error: cross pair 'nope↔beta-001': 'nope' is "
+	                           "neither an entry nor a node of the base\n"
+	                           "dtk crystallize: error: cross pair 'x' must be A↔B, each side "
+	                           "an entry or a node of the base, or <domain>:<id>\n"
+	                           "dtk crystallize: error: cross pair 'Bad:x↔alpha': 'Bad:x' is "
+	                           "not a reference <domain>:<id>\n");
+	t_run_free(&r);
+	t_snap_same(&s, dir, "crystallize --amend refused");
+	RUN(r, dir, 0, "crystallize", "--amend", "--verdict", "全部互补", "--cross-pair",
+	    "alpha-002↔cluster-infra:scale-up-interconnect-055");
+	assert_string_equal(r.out, "amended the review of the run of 2026-07-01: 3 pairs, 1 cross "
+	                           "pairs, verdict recorded\n");
+	t_run_free(&r);
+	got = t_read(dir, "insights/_crystallizations.yaml", NULL);
+	{
+		const char *old = "    cross_pairs: [alpha-003↔beta-001]\n    verdict: 一处新矛盾\n";
+		const char *new = "    cross_pairs: ['alpha-002↔cluster-infra:scale-up-interconnect-"
+		                  "055']\n    verdict: 全部互补\n";
+		char *want = NULL;
+		size_t i;
+		for (i = 0; i < T_SNAP_FILES; i++)
+			if (strstr(s.data[i], old))
+				want = s.data[i];
+		assert_non_null(want);
+		assert_int_equal(strlen(got), strlen(want) - strlen(old) + strlen(new));
+		assert_memory_equal(got, want, (size_t)(strstr(want, old) - want));
+		assert_string_equal(got + (strstr(want, old) - want) + strlen(new),
+		                    strstr(want, old) + strlen(old));
+	}
+	free(got);
+	got = t_read(dir, "INDEX.md", NULL);
+	assert_non_null(strstr(got, "另复核 1 组跨节点/跨域主题对（alpha-002↔cluster-infra:scale-up-"
+	                            "interconnect-055），全部互补；alpha-003 与 alpha-001 冲突。"));
+	free(got);
+	/* the first run, which has no review: its lines added after its last key */
+	RUN(r, dir, 0, "crystallize", "--amend", "2026-03-01", "--note", "首轮");
+	assert_string_equal(r.out, "amended the review of the run of 2026-03-01: 1 pairs, 0 cross "
+	                           "pairs, no verdict recorded\n");
+	t_run_free(&r);
+	got = t_read(dir, "insights/_crystallizations.yaml", NULL);
+	assert_non_null(strstr(got, "  eval: {scenario: scenario-001, verdict: acceptable}\n"
+	                            "  review:\n    pairs: {alpha: 1, beta: 0}\n"
+	                            "    cross_pairs: []\n    note: 首轮\n- date: 2026-07-01\n"));
+	free(got);
+	S_check_ok(dir);
+	/* typed pairs: check warns, --amend computes them again */
+	assert_int_equal(t_sh(dir, "sed -i 's/pairs: {alpha: 2, beta: 1}/pairs: {alpha: 7}/' "
+	                           "insights/_crystallizations.yaml"),
+	                 0);
+	RUN(r, dir, 0, "reindex");
+	t_run_free(&r);
+	RUN(r, dir, 0, "check");
+	assert_non_null(strstr(r.err, "insights/_crystallizations.yaml:13:3: warning: the run of "
+	                              "2026-07-01: review pairs of alpha are 7, the files give 2 "
+	                              "(dtk crystallize --amend 2026-07-01 recomputes them)\n"));
+	assert_non_null(strstr(r.err, "review pairs of beta are 0, the files give 1"));
+	t_run_free(&r);
+	RUN(r, dir, 0, "crystallize", "--amend", "--note", "n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "check");
+	assert_null(strstr(r.err, "warning"));
+	t_run_free(&r);
+	/* a run without a verdict: the pairs compared, no verdict recorded */
+	RUN(r, dir, 0, "crystallize", "--eval", "s3=ok", "--no-commit", "--date", "2026-08-15");
+	t_run_free(&r);
+	got = t_read(dir, "INDEX.md", NULL);
+	assert_non_null(strstr(got, "2026-08-15 比对范围：新增 0 条逐条与所在节点既有 claim 比对约 0 "
+	                            "组，另复核 0 组跨节点/跨域主题对，尚未记录复核结论。合计约 0 组，"
+	                            "新增矛盾 0。"));
+	free(got);
+	RUN(r, dir, 2, "crystallize", "--amend", "--eval", "a=b");
+	t_run_free(&r);
+	RUN(r, dir, 2, "crystallize", "--amend");
+	t_run_free(&r);
+	t_snap_free(&s);
+	t_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -688,6 +779,7 @@ int main(void)
 	        cmocka_unit_test(test_json_is_show),
 	        cmocka_unit_test(test_from_stdin_and_json_shapes),
 	        cmocka_unit_test(test_review_hints_and_dates),
+	        cmocka_unit_test(test_amend_review),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -65,6 +65,15 @@ void dtk_crystal_record(struct dtk_record *r, const struct dtk_crystal *c,
                         const char *eval_scenario, const char *eval_verdict,
                         const struct dtk_record *review);
 
+/*
+ * Sets *out (malloc'd, the caller frees; node names are kb's) to the review
+ * pairs of the run r as the files give them: per node in kb's order, with
+ * k entries created in (r->since, r->date] and E created by r->since,
+ * k·E + k(k−1)/2; nodes without new entries left out. Returns their count.
+ */
+size_t dtk_record_pairs(struct dtk_pair_count **out, const struct dtk_kb *kb,
+                        const struct dtk_record *r);
+
 /* Appends r as one YAML list item ("- date: ...") to out, every string
  * written so that it reads back as itself. Returns 0, or -1 with the error
  * set (a string that is not valid UTF-8). */
