@@ -16,7 +16,7 @@
 
 # The commands, as 'dtk --help' lists them.
 _dtk_commands="reindex check show list search similar next-id crystallize log setup-git merge-driver sync export
-add add-node add-source use cite close review verify relate contradict resolve stance bloom
+add add-node add-source use cite close review verify relate contradict resolve stance bloom gap
 edit edit-source confidence unrelate unverify supersede retract init mcp help"
 
 # The options every command takes (merge-driver, run by git, none), and
@@ -49,6 +49,7 @@ _dtk_options()
     verify) echo "--promote $_dtk_wopts" ;;
     contradict | resolve) echo "--note $_dtk_wopts" ;;
     use | cite | close | relate | stance | bloom | unrelate) echo "$_dtk_wopts" ;;
+    gap) echo "--text --flagged-by --node --date --allow-future $_dtk_wopts" ;;
     edit) echo "--title --claim --source --date --allow-future $_dtk_wopts" ;;
     edit-source) echo "--title --url --date --allow-future $_dtk_wopts" ;;
     confidence) echo "--qualified $_dtk_wopts" ;;
@@ -83,6 +84,7 @@ _dtk_takes_value()
     add:--format | add-node:--format | add-source:--format | use:--format | cite:--format) return 0 ;;
     close:--format | review:--format | verify:--format | relate:--format) return 0 ;;
     contradict:--format | resolve:--format | stance:--format | bloom:--format) return 0 ;;
+    gap:--text | gap:--flagged-by | gap:--node | gap:--date | gap:--format) return 0 ;;
     edit:--title | edit:--claim | edit:--source | edit:--date | edit:--format) return 0 ;;
     edit-source:--title | edit-source:--url | edit-source:--date | edit-source:--format) return 0 ;;
     confidence:--format | unrelate:--format | unverify:--format | unverify:--confidence) return 0 ;;
@@ -307,8 +309,10 @@ _dtk()
         close:--format | review:--format | verify:--format | relate:--format | \
         contradict:--format | resolve:--format | stance:--format | bloom:--format | \
         edit:--format | edit-source:--format | confidence:--format | unrelate:--format | \
-        unverify:--format | supersede:--format | retract:--format | init:--format)
+        unverify:--format | supersede:--format | retract:--format | init:--format | \
+        gap:--format)
         _dtk_reply "text json"; return 0 ;;
+    gap:--node) _dtk_reply "$(_dtk_nodes "$(_dtk_root "$dir")")"; return 0 ;;
     unverify:--confidence) _dtk_reply "high medium low"; return 0 ;;
     init:--lang) _dtk_reply "zh en"; return 0 ;;
     edit:--source) _dtk_reply "$(_dtk_sources "$(_dtk_root "$dir")")"; return 0 ;;

@@ -135,6 +135,25 @@ static void S_entries(struct dtk_crystal *c, const struct dtk_kb *kb)
 	}
 }
 
+/* Lists the gaps whose nodes got entries after the gap was written. */
+static void S_gaps(struct dtk_crystal *c, const struct dtk_kb *kb)
+{
+	size_t i, j, k, cap = 0;
+
+	for (i = 0; i < kb->n_gaps; i++) {
+		const struct dtk_gap *g = &kb->gaps[i];
+		dtk_date after = g->written ? g->written : c->since;
+		int hit = 0;
+		for (j = 0; j < g->n_nodes && !hit; j++) {
+			const struct dtk_node *n = dtk_kb_node(kb, g->nodes[j].id);
+			for (k = 0; n && k < n->n_entries && !hit; k++)
+				hit = n->entries[k].created > after;
+		}
+		if (hit)
+			PUSH(c->gaps_reread, c->n_gaps_reread, cap, g);
+	}
+}
+
 void dtk_crystal_compute(struct dtk_crystal *out, const struct dtk_kb *now,
                          const struct dtk_kb *prev, dtk_date date)
 {
@@ -147,6 +166,7 @@ void dtk_crystal_compute(struct dtk_crystal *out, const struct dtk_kb *now,
 		out->earliest = date;
 	S_changes(out, now, prev);
 	S_nodes(out, now, prev);
+	S_gaps(out, now);
 }
 
 void dtk_crystal_release(struct dtk_crystal *c)
@@ -159,6 +179,7 @@ void dtk_crystal_release(struct dtk_crystal *c)
 	free(c->candidates);
 	free(c->revised);
 	free(c->revised_sources);
+	free(c->gaps_reread);
 	free(c->stance_unchanged);
 	free(c->cross_refs);
 	free(c->bloom_changes);

@@ -134,6 +134,12 @@ void dtk_crystal_plan_text(FILE *f, const struct dtk_crystal *c)
 	fprintf(f, "\ncross-domain references to check by hand (%zu):\n", c->n_cross_refs);
 	for (i = 0; i < c->n_cross_refs; i++)
 		fprintf(f, "  %s\n", c->cross_refs[i]->id);
+	fprintf(f, "\ngaps whose nodes got entries after they were written, to read again "
+	           "(%zu):\n",
+	        c->n_gaps_reread);
+	for (i = 0; i < c->n_gaps_reread; i++)
+		fprintf(f, "  %s  %s\n", c->gaps_reread[i]->id ? c->gaps_reread[i]->id : "-",
+		        dtk_esc(c->gaps_reread[i]->text));
 }
 
 static void S_json_ids(struct dtk_json *j, const char *key, const struct dtk_entry *const *v,
@@ -221,6 +227,15 @@ void dtk_crystal_plan_json(struct dtk_buf *out, const struct dtk_crystal *c)
 	dtk_json_array(&j);
 	for (i = 0; i < c->n_cross_refs; i++)
 		dtk_json_string(&j, c->cross_refs[i]->id);
+	dtk_json_end(&j, ']');
+	dtk_json_key(&j, "gaps_to_reread");
+	dtk_json_array(&j);
+	for (i = 0; i < c->n_gaps_reread; i++) {
+		dtk_json_object(&j);
+		dtk_json_kstring(&j, "id", c->gaps_reread[i]->id);
+		dtk_json_kstring(&j, "text", c->gaps_reread[i]->text);
+		dtk_json_end(&j, '}');
+	}
 	dtk_json_end(&j, ']');
 	dtk_json_end(&j, '}');
 }

@@ -66,6 +66,7 @@ struct tool {
 };
 
 static const char *const S_conf[] = {"high", "medium", "low", NULL};
+static const char *const S_gap_actions[] = {"add", "edit", "close", "remove", NULL};
 /* The lists of crystallize --plan's object (docs/commands.md). */
 static const char *const S_plan_lists[] = {"new_entries",
                                            "reviews",
@@ -472,6 +473,28 @@ static const struct tool S_tools[] = {
          H_IDEMPOTENT | H_DESTRUCTIVE,
          -1,
          "node bloom"},
+        {"gap",
+         "gap",
+         "Write a knowledge gap",
+         "Adds, edits, closes or removes a knowledge gap of the domain: a topic known to be "
+         "missing from the base, listed in INDEX.md. add takes the text as target and "
+         "returns the new gap's id; the other actions name the gap by its id (or its place "
+         "in the list from 1). Name the nodes a gap is about: the crystallization plan asks "
+         "to re-read it once they get entries.",
+         {"--format", "json"},
+         {{"action", 'e', 1, NULL, "what to do", S_gap_actions},
+          {"target", 's', 1, NULL, "add: the gap's text; else the gap's id", NULL},
+          {"text", 's', 0, "--text", "edit: the new text", NULL},
+          {"flagged_by", 's', 0, "--flagged-by", "the entry that flagged it", NULL},
+          {"nodes", 'l', 0, "--node", "nodes it is about (added to those it names)", NULL},
+          {"date", 'd', 0, "--date",
+           "the day (" DATE "; default today; not after it unless allow_future)", NULL},
+          ALLOW_FUTURE,
+          DRY_RUN},
+         O_WRITE,
+         H_DESTRUCTIVE,
+         -1,
+         "action"},
         /* the rest of an entry's life, and a new base */
         {"edit",
          "edit",

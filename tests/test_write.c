@@ -763,6 +763,66 @@ static void test_amend_review(void **state)
 	t_done(dir);
 }
 
+/* dtk gap (#46): every byte of _domain.yaml kept but the gap's lines; a
+ * gap without an id gets one when a command names it; a closed gap is off
+ * the page; the plan asks to re-read a gap whose nodes got entries after
+ * it was written. */
+static void test_gap(void **state)
+{
+	char *dir = t_base(), *got, *want;
+	struct t_run r;
+	(void)state;
+	want = t_read(dir, "insights/_domain.yaml", NULL);
+	RUN(r, dir, 0, "gap", "add", "通信能效空白", "--node", "alpha", "--flagged-by", "alpha-002",
+	    "--date", "2026-07-02");
+	assert_string_equal(r.out, "gap-3eb1mnd: added\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "gap", "edit", "2", "--text", "gamma 仍无条目", "--node", "gamma", "--date",
+	    "2026-07-03");
+	assert_string_equal(r.out, "gap-76k83qe: edited\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "gap", "close", "1", "--date", "2026-07-04");
+	assert_string_equal(r.out, "gap-drcks9z: closed\n");
+	t_run_free(&r);
+	got = t_read(dir, "insights/_domain.yaml", NULL);
+	*strstr(want, "policy:\n") = '\0';
+	assert_memory_equal(got, want, strlen(want) - strlen("  - text: gamma 尚无条目\n"));
+	assert_non_null(strstr(got, "    flagged_by: beta-002\n    id: gap-drcks9z\n"
+	                            "    closed: 2026-07-04\n"
+	                            "  - text: gamma 仍无条目\n    id: gap-76k83qe\n"
+	                            "    nodes: [gamma]\n    written: 2026-07-03\n"
+	                            "  - id: gap-3eb1mnd\n    text: 通信能效空白\n"
+	                            "    flagged_by: alpha-002\n    nodes: [alpha]\n"
+	                            "    written: 2026-07-02\npolicy:\n"));
+	free(got);
+	got = t_read(dir, "INDEX.md", NULL);
+	assert_null(strstr(got, "能效仍是开放空白"));
+	assert_non_null(strstr(got, "  - gamma 仍无条目\n  - 通信能效空白（alpha-002 标记）\n"));
+	free(got);
+	RUN(r, dir, 0, "add", "alpha", "--title", "T", "--claim", "A new claim.", "--source",
+	    "paper-a", "--confidence", "low", "--created", "2026-07-10");
+	t_run_free(&r);
+	RUN(r, dir, 0, "crystallize", "--plan", "--date", "2026-08-01");
+	assert_non_null(strstr(r.out, "gaps whose nodes got entries after they were written, to "
+	                              "read again (1):\n  gap-3eb1mnd  通信能效空白\n"));
+	t_run_free(&r);
+	RUN(r, dir, 2, "gap", "add", "x", "--node", "nonode");
+	assert_non_null(strstr(r.err, "gap names unknown node 'nonode'"));
+	t_run_free(&r);
+	RUN(r, dir, 2, "gap", "close", "gap-drcks9z");
+	assert_string_equal(r.err, "dtk gap: error: gap 'gap-drcks9z' is closed already\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "gap", "remove", "gap-drcks9z");
+	t_run_free(&r);
+	got = t_read(dir, "insights/_domain.yaml", NULL);
+	assert_null(strstr(got, "gap-drcks9z"));
+	assert_non_null(strstr(got, "    note: 训练与推理共享并行抽象\ngaps:\n  - text: gamma 仍无条目\n"));
+	free(got);
+	S_check_ok(dir);
+	free(want);
+	t_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -780,6 +840,7 @@ int main(void)
 	        cmocka_unit_test(test_from_stdin_and_json_shapes),
 	        cmocka_unit_test(test_review_hints_and_dates),
 	        cmocka_unit_test(test_amend_review),
+	        cmocka_unit_test(test_gap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,6 +38,10 @@ struct dtk_crystal {
 	size_t n_stance_unchanged;
 	const struct dtk_ref **cross_refs; /* references into other domains */
 	size_t n_cross_refs;
+	/* gaps whose nodes got entries created after the gap was written (or,
+	 * undated, after since): to be read again */
+	const struct dtk_gap **gaps_reread;
+	size_t n_gaps_reread;
 
 	/* the figures of the record */
 	long high_changes, stance_rewrites, contradictions_new, pairs;

@@ -164,15 +164,21 @@ struct dtk_category {
 };
 
 struct dtk_hotspot {
+	const char *id; /* NULL when absent (dtk hotspot assigns one) */
 	struct dtk_ref node;
 	struct dtk_ref *links; /* "domain/node" */
 	size_t n_links;
 	const char *note;
 };
 
+/* A gap of the page: closed ones (closed: a date) are not loaded. */
 struct dtk_gap {
+	const char *id; /* NULL when absent (dtk gap assigns one) */
 	const char *text;
 	struct dtk_ref flagged_by; /* id NULL when absent */
+	struct dtk_ref *nodes;     /* the nodes it is about (none: NULL) */
+	size_t n_nodes;
+	dtk_date written; /* when its text was written (0: not known) */
 };
 
 struct dtk_bloom_change {
