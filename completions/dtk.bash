@@ -16,7 +16,7 @@
 
 # The commands, as 'dtk --help' lists them.
 _dtk_commands="reindex check show list search similar next-id crystallize log setup-git merge-driver sync export
-add add-node add-source use cite close review verify relate contradict resolve stance bloom gap
+add add-node add-source use cite close review verify relate contradict resolve stance bloom gap hotspot
 edit edit-source confidence unrelate unverify supersede retract init mcp help"
 
 # The options every command takes (merge-driver, run by git, none), and
@@ -50,6 +50,7 @@ _dtk_options()
     contradict | resolve) echo "--note $_dtk_wopts" ;;
     use | cite | close | relate | stance | bloom | unrelate) echo "$_dtk_wopts" ;;
     gap) echo "--text --flagged-by --node --date --allow-future $_dtk_wopts" ;;
+    hotspot) echo "--link --note $_dtk_wopts" ;;
     edit) echo "--title --claim --source --date --allow-future $_dtk_wopts" ;;
     edit-source) echo "--title --url --date --allow-future $_dtk_wopts" ;;
     confidence) echo "--qualified $_dtk_wopts" ;;
@@ -85,6 +86,7 @@ _dtk_takes_value()
     close:--format | review:--format | verify:--format | relate:--format) return 0 ;;
     contradict:--format | resolve:--format | stance:--format | bloom:--format) return 0 ;;
     gap:--text | gap:--flagged-by | gap:--node | gap:--date | gap:--format) return 0 ;;
+    hotspot:--link | hotspot:--note | hotspot:--format) return 0 ;;
     edit:--title | edit:--claim | edit:--source | edit:--date | edit:--format) return 0 ;;
     edit-source:--title | edit-source:--url | edit-source:--date | edit-source:--format) return 0 ;;
     confidence:--format | unrelate:--format | unverify:--format | unverify:--confidence) return 0 ;;
@@ -310,7 +312,7 @@ _dtk()
         contradict:--format | resolve:--format | stance:--format | bloom:--format | \
         edit:--format | edit-source:--format | confidence:--format | unrelate:--format | \
         unverify:--format | supersede:--format | retract:--format | init:--format | \
-        gap:--format)
+        gap:--format | hotspot:--format)
         _dtk_reply "text json"; return 0 ;;
     gap:--node) _dtk_reply "$(_dtk_nodes "$(_dtk_root "$dir")")"; return 0 ;;
     unverify:--confidence) _dtk_reply "high medium low"; return 0 ;;

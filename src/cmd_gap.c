@@ -2,10 +2,8 @@
  * _domain.yaml. */
 #include "dtk/cmd.h"
 
-#include "dtk/json.h"
 #include "dtk/write.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* The keys of a gap, in the order they are written. */
@@ -14,68 +12,6 @@ static const char *const S_keys[] = {"id", "text", "flagged_by", "nodes", "writt
 
 static const char *const S_actions[] = {"add", "edit", "close", "remove", NULL};
 enum { A_ADD, A_EDIT, A_CLOSE, A_REMOVE };
-
-/* Returns the index in gaps of the gap name names (its id, else a number:
- * its place in the list from 1), or -1 after the refusal. */
-static long S_find(struct dtk_write *w, const struct dtk_yval *gaps, const char *name)
-{
-	size_t i, n = gaps && gaps->kind == DTK_Y_SEQ ? gaps->n : 0;
-	char *end;
-	long k;
-
-	for (i = 0; i < n; i++) {
-		const char *id = dtk_yval_str(gaps->items[i], "id");
-		if (id && !strcmp(id, name))
-			return (long)i;
-	}
-	k = strtol(name, &end, 10);
-	if (*name >= '1' && *name <= '9' && !*end && k >= 1 && (size_t)k <= n)
-		return k - 1;
-	return dtk_write_refuse(w,
-	                        "no gap '%s' in insights/_domain.yaml (name one by its id, or by "
-	                        "its place in the list from 1)",
-	                        name),
-	       -1;
-}
-
-/* Sets id (DTK_ID_SUFFIX_LEN + 6 bytes) to a fresh id for a gap of text,
- * one no gap of gaps has: the same text added on two branches gets one. */
-static void S_new_id(char *id, size_t size, const struct dtk_yval *gaps, const char *text)
-{
-	unsigned nonce = 0;
-	size_t i, n = gaps && gaps->kind == DTK_Y_SEQ ? gaps->n : 0;
-
-	for (;;) {
-		dtk_entry_id_birth(id, size, "gap", text, "", "", nonce++);
-		for (i = 0; i < n; i++) {
-			const char *o = dtk_yval_str(gaps->items[i], "id");
-			if (o && !strcmp(o, id))
-				break;
-		}
-		if (i == n)
-			return;
-	}
-}
-
-/* Prints the outcome: "<id>: <what>", or with --format json {id, action}. */
-static void S_print(struct dtk_write *w, const char *id, const char *what)
-{
-	struct dtk_buf b = DTK_BUF_INIT;
-	struct dtk_json j;
-
-	if (w->opts.dry_run)
-		return;
-	if (!w->opts.json) {
-		fprintf(w->ctx->out, "%s: %s\n", id, what);
-		return;
-	}
-	dtk_json_init(&j, &b);
-	dtk_json_object(&j);
-	dtk_json_kstring(&j, "id", id);
-	dtk_json_kstring(&j, "action", what);
-	dtk_json_end(&j, '}');
-	dtk_write_put_json(w, &b);
-}
 
 /* The options of the command (the dispatcher parses them). */
 static const struct dtk_opt S_opts[] = {
@@ -128,7 +64,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	if (dtk_write_check_text(&w, "the text", "text", text) || !(f = dtk_write_open(&w, "_domain.yaml")))
 		goto done;
 	gaps = dtk_yval_get(f->doc.root, "gaps");
-	if (act != A_ADD && (at = S_find(&w, gaps, a->argv[1])) < 0)
+	if (act != A_ADD && (at = dtk_write_item(&w, gaps, "gap", a->argv[1])) < 0)
 		goto done;
 	if (at >= 0) {
 		g = gaps->items[at];
@@ -139,7 +75,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		}
 	}
 	if (!gid && act != A_REMOVE) { /* a command names it from now on */
-		S_new_id(id, sizeof(id), gaps, text ? text : dtk_yval_str(g, "text"));
+		dtk_write_item_id(id, sizeof(id), gaps, "gap", text ? text : dtk_yval_str(g, "text"),
+		                  "");
 		gid = id;
 	}
 	for (i = 0; i < n_nodes; i++)
@@ -186,7 +123,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	}
 	rc = dtk_write_commit(&w);
 	if (rc == DTK_EXIT_OK)
-		S_print(&w, gid, what);
+		dtk_write_print_item(&w, gid, what);
 done:
 	dtk_write_release(&w);
 	return rc;

@@ -67,6 +67,7 @@ struct tool {
 
 static const char *const S_conf[] = {"high", "medium", "low", NULL};
 static const char *const S_gap_actions[] = {"add", "edit", "close", "remove", NULL};
+static const char *const S_hot_actions[] = {"add", "edit", "remove", NULL};
 /* The lists of crystallize --plan's object (docs/commands.md). */
 static const char *const S_plan_lists[] = {"new_entries",
                                            "reviews",
@@ -490,6 +491,24 @@ static const struct tool S_tools[] = {
           {"date", 'd', 0, "--date",
            "the day (" DATE "; default today; not after it unless allow_future)", NULL},
           ALLOW_FUTURE,
+          DRY_RUN},
+         O_WRITE,
+         H_DESTRUCTIVE,
+         -1,
+         "action"},
+        {"hotspot",
+         "hotspot",
+         "Write a cross-domain hotspot",
+         "Adds, edits or removes a cross-domain hotspot: a node of this domain linked to "
+         "nodes of other domains (domain/node), with a note on what links them; listed in "
+         "INDEX.md. add takes the node as target and returns the new hotspot's id; edit and "
+         "remove name the hotspot by its id (or its place in the list from 1).",
+         {"--format", "json"},
+         {{"action", 'e', 1, NULL, "what to do", S_hot_actions},
+          {"target", 's', 1, NULL, "add: the node; else the hotspot's id", NULL},
+          {"links", 'l', 0, "--link", "domain/node links (add: one at least; edit: added)",
+           NULL},
+          {"note", 's', 0, "--note", "what links them (add: required)", NULL},
           DRY_RUN},
          O_WRITE,
          H_DESTRUCTIVE,

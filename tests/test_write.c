@@ -823,6 +823,47 @@ static void test_gap(void **state)
 	t_done(dir);
 }
 
+/* dtk hotspot (#46): only the hotspot's lines change; an id is given when
+ * a command names one without; a link into this domain is refused. */
+static void test_hotspot(void **state)
+{
+	char *dir = t_base(), *got;
+	struct t_snap s;
+	struct t_run r;
+	(void)state;
+	RUN(r, dir, 0, "hotspot", "add", "gamma", "--link", "inference-system/kv-cache", "--note",
+	    "缓存与调度");
+	assert_string_equal(r.out, "hot-6m0t9cw: added\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "hotspot", "edit", "1", "--link", "cluster-infra/rdma");
+	assert_string_equal(r.out, "hot-t0jgsje: edited\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "hotspot", "remove", "2");
+	assert_string_equal(r.out, "2: removed\n");
+	t_run_free(&r);
+	got = t_read(dir, "insights/_domain.yaml", NULL);
+	assert_non_null(strstr(got, "hotspots:\n  - node: alpha\n    links: [cluster-infra/"
+	                            "scale-out-network, cluster-infra/scale-up-interconnect, "
+	                            "cluster-infra/rdma]\n    note: all-reduce 延迟由链路决定"
+	                            "（scale-up-interconnect-055）\n    id: hot-t0jgsje\n"
+	                            "  - id: hot-6m0t9cw\n    node: gamma\n    links: "
+	                            "[inference-system/kv-cache]\n    note: 缓存与调度\ngaps:\n"));
+	free(got);
+	got = t_read(dir, "INDEX.md", NULL);
+	assert_non_null(strstr(got, "| gamma | inference-system | kv-cache | 缓存与调度 |"));
+	free(got);
+	t_snap(&s, dir);
+	RUN(r, dir, 2, "hotspot", "add", "alpha", "--link", "demo-training/beta", "--note", "x");
+	assert_non_null(strstr(r.err, "a hotspot links to other domains"));
+	t_run_free(&r);
+	RUN(r, dir, 2, "hotspot", "edit", "hot-nope", "--note", "x");
+	t_run_free(&r);
+	t_snap_same(&s, dir, "hotspot refused");
+	t_snap_free(&s);
+	S_check_ok(dir);
+	t_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -841,6 +882,7 @@ int main(void)
 	        cmocka_unit_test(test_review_hints_and_dates),
 	        cmocka_unit_test(test_amend_review),
 	        cmocka_unit_test(test_gap),
+	        cmocka_unit_test(test_hotspot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
