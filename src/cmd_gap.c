@@ -144,7 +144,7 @@ const struct dtk_cmd dtk_cmd_gap = {
                 "(edited, closed, removed).\n",
         .examples = "examples:\n"
                     "  dtk gap add '每瓦吞吐仍是空白' --node training-parallelism\n"
-                    "  dtk gap close gap-3k9x2ma\n",
+                    "  dtk gap close 1\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .opts = S_opts,
         .operands = "<add|edit|close|remove> <text|gap>",
