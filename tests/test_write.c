@@ -747,6 +747,17 @@ static void test_amend_review(void **state)
 	RUN(r, dir, 0, "check");
 	assert_null(strstr(r.err, "warning"));
 	t_run_free(&r);
+	/* at run time too, cross pairs checked */
+	RUN(r, dir, 0, "crystallize", "--eval", "s3=ok", "--dry-run", "--date", "2026-08-15",
+	    "--verdict", "均为互补", "--cross-pair", "alpha-001↔beta");
+	assert_non_null(strstr(r.out, "  review:\n    pairs: {}\n    cross_pairs: [alpha-001↔beta]\n"
+	                              "    verdict: 均为互补\n"));
+	t_run_free(&r);
+	RUN(r, dir, 2, "crystallize", "--eval", "s3=ok", "--dry-run", "--date", "2026-08-15",
+	    "--cross-pair", "alpha-009↔beta");
+	assert_non_null(strstr(r.err, "dtk crystallize: error: cross pair 'alpha-009↔beta': "
+	                              "'alpha-009' is neither an entry nor a node of the base\n"));
+	t_run_free(&r);
 	/* a run without a verdict: the pairs compared, no verdict recorded */
 	RUN(r, dir, 0, "crystallize", "--eval", "s3=ok", "--no-commit", "--date", "2026-08-15");
 	t_run_free(&r);
