@@ -105,16 +105,16 @@ done:
 const struct dtk_cmd dtk_cmd_hotspot = {
         .name = "hotspot",
         .summary = "add, edit or remove a cross-domain hotspot",
-        .help = "\nThe hotspots of _domain.yaml, INDEX.md's 跨域热点: a node of this domain, the\n"
-                "nodes of other domains it links to and what links them. 'add <node>'\n"
-                "appends one with a fresh id (hot-xxxxxxx); 'edit <hotspot>' sets its note\n"
-                "and adds links; 'remove <hotspot>' deletes it. <hotspot> is its id, or its\n"
-                "place in the list from 1 (one without an id gets one). Every other byte\n"
-                "of the file stays; the base is validated before anything is written.\n"
-                "Prints '<id>: added' (edited, removed).\n",
+        .help = "\nThe hotspots of _domain.yaml, INDEX.md's 跨域热点: a node of this\n"
+                "domain, the nodes of other domains it links to and what links them.\n"
+                "'add <node>' appends one with a fresh id (hot-xxxxxxx); 'edit\n"
+                "<hotspot>' sets its note and adds links; 'remove <hotspot>' deletes it.\n"
+                "<hotspot> is its id, or its place in the list from 1 (one without an id\n"
+                "gets one). Every other byte of the file stays; the base is validated\n"
+                "before anything is written. Prints '<id>: added' (edited, removed).\n",
         .examples = "examples:\n"
-                    "  dtk hotspot add training-parallelism --link cluster-infra/heterogeneous-cluster \\\n"
-                    "      --note '异构只到并行布局'\n",
+                    "  dtk hotspot add training-parallelism \\\n"
+                    "      --link cluster-infra/heterogeneous-cluster --note '异构布局'\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .opts = S_opts,
         .operands = "<add|edit|remove> <node|hotspot>",
