@@ -21,7 +21,8 @@ int dtk_entry_is_stale(const struct dtk_kb *kb, const struct dtk_entry *e, dtk_d
 
 dtk_date dtk_entry_fresh(const struct dtk_entry *e)
 {
-	return e->reviewed ? e->reviewed : e->created;
+	dtk_date f = e->reviewed ? e->reviewed : e->created;
+	return e->revised > f ? e->revised : f; /* a revision is a review */
 }
 
 int dtk_node_has_high(const struct dtk_node *node)
