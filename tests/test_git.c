@@ -292,8 +292,8 @@ static void test_two_runs(void **state)
 	                       "  bloom_changes: {}\n  stance_rewrites: 0\n"
 	                       "  contradictions_new: 0\n  eval: {scenario: s5, verdict: good}\n"));
 	/* without --review: what was compared, no verdict */
-	assert_non_null(strstr(rec, "  eval: {scenario: s5, verdict: good}\n  review:\n"
-	                            "    pairs: {beta: 2}\n    cross_pairs: []\n"));
+	assert_non_null(strstr(strstr(rec, "  eval: {scenario: s5, verdict: good}\n"),
+	                       "\n  review:\n    pairs: {beta: 2}\n    cross_pairs: []\n"));
 	assert_null(strstr(strstr(rec, "2026-09-20"), "verdict: good\n    "));
 	free(rec);
 
