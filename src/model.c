@@ -10,6 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
+const char *const dtk_bloom_names[DTK_BLOOM_COUNT] = {"remember", "understand", "apply",
+                                                      "analyze",  "evaluate",   "create"};
+const char *const dtk_confidence_names[DTK_CONF_COUNT] = {"high", "medium", "low"};
+
 /* Returns a hash of the string s, eight bytes at a time (a byte at a time,
  * each step waits for the multiply before: this is looked up millions of
  * times on a large base). */
@@ -130,6 +134,16 @@ struct dtk_node *dtk_kb_node(const struct dtk_kb *kb, const char *name)
 	return (struct dtk_node *)slot->item; /* the kb's own, as kb->nodes */
 }
 
+dtk_date dtk_entry_fresh(const struct dtk_entry *e)
+{
+	return e->reviewed ? e->reviewed : e->created;
+}
+
+int dtk_entry_is_stale(const struct dtk_kb *kb, const struct dtk_entry *e, dtk_date d)
+{
+	return dtk_date_add_months(dtk_entry_fresh(e), kb->stale_after_months) < d;
+}
+
 int dtk_entry_retired(const struct dtk_entry *e)
 {
 	return e->superseded_by.id || e->retracted;
@@ -144,6 +158,19 @@ size_t dtk_node_live(const struct dtk_node *node)
 	for (i = 0; i < node->n_entries; i++)
 		n += !dtk_entry_retired(&node->entries[i]);
 	return n;
+}
+
+int dtk_node_has_high(const struct dtk_node *node)
+{
+	size_t i;
+
+	if (node->sum)
+		return node->sum->high > 0;
+	for (i = 0; i < node->n_entries; i++)
+		if (node->entries[i].confidence == DTK_CONF_HIGH &&
+		    !dtk_entry_retired(&node->entries[i]))
+			return 1;
+	return 0;
 }
 
 int dtk_entry_is_candidate(const struct dtk_kb *kb, const struct dtk_entry *e)

@@ -8,9 +8,6 @@
 #include <string.h>
 #include <strings.h>
 
-const char *const dtk_bloom_names[DTK_BLOOM_COUNT] = {"remember", "understand", "apply",
-                                                      "analyze",  "evaluate",   "create"};
-const char *const dtk_confidence_names[DTK_CONF_COUNT] = {"high", "medium", "low"};
 static const char *const S_status_names[] = {"resolved", "open"};
 
 struct ctx {

@@ -284,6 +284,11 @@ const char *const *dtk_args_list(const struct dtk_args *a, int key, size_t *n);
 int dtk_args_operands(struct dtk_ctx *ctx, const struct dtk_args *a, int min, int max,
                       const char *what);
 
+/* Returns 1 when argv (argv[0] is the command's name), parsed with the options ctx->cmd declares, holds -h
+ * or --help as an option (before a "--"; not as an option's value: in 'add
+ * --title -h' it is the title). Unknown options are passed over here: the
+ * command reports them. */
+int dtk_args_wants_help(const struct dtk_ctx *ctx, int argc, char **argv);
 /* Writes the usage line of cmd (its .usage, or made from .opts) to f. */
 void dtk_args_usage(const struct dtk_cmd *cmd, FILE *f);
 /* Writes the lines of cmd's .opts for --help to f, one column for the help. */

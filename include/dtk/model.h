@@ -97,6 +97,8 @@ struct dtk_entry {
 
 /* Returns the freshness date: reviewed when present, else created. */
 dtk_date dtk_entry_fresh(const struct dtk_entry *e);
+/* Returns 1 when node has at least one high entry. */
+int dtk_node_has_high(const struct dtk_node *node);
 /* Returns 1 when e is retired (superseded or retracted): it stays in its
  * file, out of counts, lists and search. */
 int dtk_entry_retired(const struct dtk_entry *e);
@@ -317,5 +319,7 @@ char *dtk_entry_id_birth(char *buf, size_t size, const char *node, const char *t
                          const char *claim, const char *source, unsigned nonce);
 /* Returns 1 when e is a candidate: not high, and exactly one verification short. */
 int dtk_entry_is_candidate(const struct dtk_kb *kb, const struct dtk_entry *e);
+/* Returns 1 when e is stale at date d by kb's policy. */
+int dtk_entry_is_stale(const struct dtk_kb *kb, const struct dtk_entry *e, dtk_date d);
 
 #endif
