@@ -47,10 +47,10 @@ static int S_verify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 		                        "needs %d (policy.high_min_verified)",
 		                        id, v->count, v->count == 1 ? "" : "s", v->min);
 	if (dtk_yedit_append(&f->doc, e, "verified_by", (struct dtk_yscalar){v->source, 0},
-	                     dtk_yedit_entry_keys) < 0 ||
+	                     dtk_entry_keys) < 0 ||
 	    (v->promote &&
 	     dtk_yedit_set_key(&f->doc, e, "confidence", (struct dtk_yscalar){"high", 1},
-	                       dtk_yedit_entry_keys) < 0))
+	                       dtk_entry_keys) < 0))
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 	/* never "3 of 2": past the count high needs, both are said */
 	if (v->count <= (size_t)v->min)

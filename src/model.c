@@ -13,6 +13,13 @@
 const char *const dtk_bloom_names[DTK_BLOOM_COUNT] = {"remember", "understand", "apply",
                                                       "analyze",  "evaluate",   "create"};
 const char *const dtk_confidence_names[DTK_CONF_COUNT] = {"high", "medium", "low"};
+const char *const dtk_entry_keys[DTK_ENTRY_KEYS + 1] = {
+        "*id",         "*title",    "*claim",           "*confidence", "*source",
+        "verified_by", "*created",  "reviewed",         "used",        "cited",
+        "closed",      "relates",   "contradicts",      "revised",     "superseded_by",
+        "superseded",  "retracted", "retracted_reason", NULL};
+const char *const dtk_node_keys[] = {"*node", "*bloom", "stance", "*insights", NULL};
+const char *const dtk_source_keys[] = {"*id", "*title", "url", "read", "revised", NULL};
 
 /* Returns a hash of the string s, eight bytes at a time (a byte at a time,
  * each step waits for the multiply before: this is looked up millions of

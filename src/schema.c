@@ -558,12 +558,11 @@ int dtk_schema_source(const struct dtk_kb *kb, struct dtk_arena *arena, const st
                       const char *path, unsigned flags, struct dtk_source *s,
                       struct dtk_diags *diags)
 {
-	static const char *const keys[] = {"*id", "*title", "url", "read", "revised", NULL};
 	struct ctx c = {.kb = (struct dtk_kb *)kb, .arena = arena, .path = path, .d = diags};
 	const struct dtk_yval *id, *title, *url;
 
 	memset(s, 0, sizeof(*s));
-	if (!S_check_map(&c, v, "source", keys))
+	if (!S_check_map(&c, v, "source", dtk_source_keys))
 		return 0;
 	id = S_present(dtk_yval_get(v, "id"));
 	s->id = S_name(&c, v, "id");
@@ -906,7 +905,7 @@ static int S_is_entry_ref(const char *s)
 	return dtk_is_name(dom) && dtk_entry_id_split(colon + 1, NULL);
 }
 
-/* The keys of an entry, in the order of S_entry_keys. */
+/* The keys of an entry, in the order of dtk_entry_keys (model.h). */
 enum {
 	E_ID,
 	E_TITLE,
@@ -929,11 +928,7 @@ enum {
 	E_KEYS
 };
 
-static const char *const S_entry_keys[E_KEYS + 1] = {
-        "*id",         "*title",    "*claim",           "*confidence", "*source",
-        "verified_by", "*created",  "reviewed",         "used",        "cited",
-        "closed",      "relates",   "contradicts",      "revised",     "superseded_by",
-        "superseded",  "retracted", "retracted_reason", NULL};
+_Static_assert(E_KEYS == DTK_ENTRY_KEYS, "the keys of an entry: model.c's dtk_entry_keys");
 
 static void S_contradicts(struct ctx *c, const struct dtk_yval *cv, struct dtk_entry *e)
 {
@@ -1068,7 +1063,7 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 	/* e may hold an entry dropped for a bad id: start afresh */
 	memset(e, 0, sizeof(*e));
 	e->pos = S_pos(v);
-	if (!S_check_map_vals(c, v, "entry", S_entry_keys, f))
+	if (!S_check_map_vals(c, v, "entry", dtk_entry_keys, f))
 		return;
 	S_entry_id(c, f[E_ID], e, node);
 	title = S_string_v(c, f[E_TITLE], "title");
@@ -1220,7 +1215,6 @@ struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *aren
                                  const char *path, const char *name, unsigned flags,
                                  unsigned char *named, struct dtk_diags *diags)
 {
-	static const char *const keys[] = {"*node", "*bloom", "stance", "*insights", NULL};
 	struct ctx c = {.kb = (struct dtk_kb *)kb,
 	                .arena = arena,
 	                .scratch = scratch,
@@ -1233,7 +1227,7 @@ struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *aren
 	size_t i, n;
 	int bloom;
 
-	if (!S_check_map(&c, root, "node file", keys))
+	if (!S_check_map(&c, root, "node file", dtk_node_keys))
 		return NULL;
 	node = dtk_arena_alloc(c.arena, sizeof(*node));
 	node->name = dtk_arena_strdup(c.arena, name);

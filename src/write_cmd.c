@@ -413,7 +413,7 @@ int dtk_write_node_key(struct dtk_write *w, const char *name, const char *key, s
 
 	if (!f)
 		return DTK_EXIT_INVALID;
-	if (dtk_yedit_set_key(&f->doc, f->doc.root, key, v, dtk_yedit_node_keys) < 0)
+	if (dtk_yedit_set_key(&f->doc, f->doc.root, key, v, dtk_node_keys) < 0)
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 	rc = dtk_write_commit(w);
 	if (rc != DTK_EXIT_INVALID) /* written (1: in part, or not synced) */

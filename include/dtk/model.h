@@ -65,6 +65,14 @@ extern const char *const dtk_bloom_names[DTK_BLOOM_COUNT];
 enum dtk_confidence { DTK_CONF_HIGH, DTK_CONF_MEDIUM, DTK_CONF_LOW, DTK_CONF_COUNT };
 extern const char *const dtk_confidence_names[DTK_CONF_COUNT];
 
+/* The keys of an entry, of a node file and of a source, in the one order
+ * docs/schema.md gives, the schema checks and `dtk edit` writes them in;
+ * '*' before a key marks it required. NULL-terminated. */
+#define DTK_ENTRY_KEYS 18
+extern const char *const dtk_entry_keys[DTK_ENTRY_KEYS + 1];
+extern const char *const dtk_node_keys[];
+extern const char *const dtk_source_keys[];
+
 struct dtk_contradiction {
 	struct dtk_ref ref;
 	int open;         /* status: open (1) or resolved (0) */
