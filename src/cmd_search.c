@@ -441,7 +441,7 @@ const struct dtk_cmd dtk_cmd_search = {
                     "  dtk search 通信 rank --node collective-communication --format ids\n"
                     "  dtk search checkpoint --confidence medium --limit 5 --format jsonl\n"
                     "  dtk search --sources nccl\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_PAGES,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY | DTK_CMD_PAGES,
         .opts = S_opts,
         .operands = "<word>...",
         .run = S_run,

@@ -1,5 +1,5 @@
-/* repo.c: the knowledge base's git repository, through libgit2 1.5 (loaded
- * by dtk_repo_open on first use, see gitlib.h). */
+/* repo.c: the knowledge base's git repository, through libgit2 1.5 (linked,
+ * initialized by dtk_repo_open on first use, see gitlib.h). */
 #include "dtk/repo.h"
 
 #include "dtk/dtk.h"
@@ -1705,11 +1705,6 @@ done:
 int dtk_repo_is_shallow(struct dtk_repo *r)
 {
 	return git_repository_is_shallow(r->git) == 1;
-}
-
-const char *dtk_repo_workdir(const struct dtk_repo *r)
-{
-	return r->workdir;
 }
 
 const char *dtk_repo_prefix(const struct dtk_repo *r)

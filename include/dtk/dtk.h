@@ -186,7 +186,7 @@ int dtk_error_at(const char *path, int line, int col, const char *fmt, ...) DTK_
 int dtk_error_pos(const char **path, int *line, int *col);
 
 /* ---- crash testing ---- */
-/* In the test build of dtk (dtk-crash, src/crash.c compiled with
+/* In the test build of dtk (dtk-crash, src/dtk_crash.c compiled with
  * DTK_CRASH_POINTS): kills the process with SIGKILL when the environment
  * variable DTK_CRASH_AT names this point ("name", or "name:N" for its Nth
  * call), so that the crash-safety tests stop dtk at each step of a write.
