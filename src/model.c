@@ -156,6 +156,11 @@ int dtk_entry_retired(const struct dtk_entry *e)
 	return e->superseded_by.id || e->retracted;
 }
 
+int dtk_entry_high(const struct dtk_entry *e)
+{
+	return e->confidence == DTK_CONF_HIGH && !dtk_entry_retired(e);
+}
+
 size_t dtk_node_live(const struct dtk_node *node)
 {
 	size_t i, n = 0;
@@ -174,10 +179,14 @@ int dtk_node_has_high(const struct dtk_node *node)
 	if (node->sum)
 		return node->sum->high > 0;
 	for (i = 0; i < node->n_entries; i++)
-		if (node->entries[i].confidence == DTK_CONF_HIGH &&
-		    !dtk_entry_retired(&node->entries[i]))
+		if (dtk_entry_high(&node->entries[i]))
 			return 1;
 	return 0;
+}
+
+int dtk_entry_verified_for_high(const struct dtk_kb *kb, const struct dtk_entry *e)
+{
+	return e->n_verified_by >= (size_t)kb->high_min_verified;
 }
 
 int dtk_entry_is_candidate(const struct dtk_kb *kb, const struct dtk_entry *e)

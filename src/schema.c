@@ -1105,7 +1105,7 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 		e->title = dtk_arena_strndup(c->arena, title->str, title->len);
 	else if (title)
 		e->title = "";
-	if (k == DTK_CONF_HIGH && e->n_verified_by < (size_t)c->kb->high_min_verified)
+	if (k == DTK_CONF_HIGH && !dtk_entry_verified_for_high(c->kb, e))
 		S_err(c, conf,
 		      "confidence high needs at least %d distinct verified_by sources; "
 		      "this entry has %u",

@@ -632,8 +632,8 @@ static void test_retired_refusals(void **state)
 	                           "replaces another must be live\n");
 	t_run_free(&r);
 	RUN(r, dir, 2, "retract", "alpha-003", "--reason", "r");
-	assert_string_equal(r.err, "dtk retract: error: alpha-003 is superseded by alpha-002: it "
-	                           "is retired already\n");
+	assert_string_equal(r.err, "dtk retract: error: alpha-003 is superseded by alpha-002 "
+	                           "already\n");
 	t_run_free(&r);
 	RUN(r, dir, 2, "retract", "beta-001", "--reason", "r");
 	assert_string_equal(r.err, "dtk retract: error: beta-001 is retracted already\n");
@@ -662,8 +662,8 @@ static void test_retired_refusals(void **state)
 	                           "knowledge withdrawn\n");
 	t_run_free(&r);
 	RUN(r, dir, 2, "verify", "alpha-003", "paper-c", "--promote");
-	assert_string_equal(r.err, "dtk verify: error: --promote: alpha-003 is superseded: high is "
-	                           "for live entries\n");
+	assert_string_equal(r.err, "dtk verify: error: --promote: alpha-003 is superseded by "
+	                           "alpha-002: high is for live entries\n");
 	t_run_free(&r);
 	/* not a qualified one any more */
 	RUN(r, dir, 0, "confidence", "high", "--qualified");

@@ -110,6 +110,8 @@ int dtk_node_has_high(const struct dtk_node *node);
 /* Returns 1 when e is retired (superseded or retracted): it stays in its
  * file, out of counts, lists and search. */
 int dtk_entry_retired(const struct dtk_entry *e);
+/* Returns 1 when e is high and live: in the high list, counted as high. */
+int dtk_entry_high(const struct dtk_entry *e);
 /* Returns the live (not retired) entries of node (its summary's count when
  * it has one). */
 size_t dtk_node_live(const struct dtk_node *node);
@@ -327,6 +329,9 @@ char *dtk_entry_id_birth(char *buf, size_t size, const char *node, const char *t
                          const char *claim, const char *source, unsigned nonce);
 /* Returns 1 when e is a candidate: not high, and exactly one verification short. */
 int dtk_entry_is_candidate(const struct dtk_kb *kb, const struct dtk_entry *e);
+/* The high rule: returns 1 when e has the verified_by sources kb's policy
+ * asks of a high entry (policy.high_min_verified), else 0. */
+int dtk_entry_verified_for_high(const struct dtk_kb *kb, const struct dtk_entry *e);
 /* Returns 1 when e is stale at date d by kb's policy. */
 int dtk_entry_is_stale(const struct dtk_kb *kb, const struct dtk_entry *e, dtk_date d);
 
