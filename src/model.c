@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const dtk_bloom_names[DTK_BLOOM_COUNT] = {"remember", "understand", "apply",
-                                                      "analyze",  "evaluate",   "create"};
-const char *const dtk_confidence_names[DTK_CONF_COUNT] = {"high", "medium", "low"};
+const char *const dtk_bloom_names[DTK_BLOOM_COUNT + 1] = {
+        "remember", "understand", "apply", "analyze", "evaluate", "create", NULL};
+const char *const dtk_confidence_names[DTK_CONF_COUNT + 1] = {"high", "medium", "low", NULL};
 const char *const dtk_entry_keys[DTK_ENTRY_KEYS + 1] = {
         "*id",         "*title",    "*claim",           "*confidence", "*source",
         "verified_by", "*created",  "reviewed",         "used",        "cited",

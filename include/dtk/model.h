@@ -60,10 +60,12 @@ enum dtk_bloom {
 	DTK_BLOOM_CREATE,
 	DTK_BLOOM_COUNT
 };
-extern const char *const dtk_bloom_names[DTK_BLOOM_COUNT];
+/* The names of the levels and of the confidences, NULL-terminated: the
+ * choices of every option and tool argument that takes one. */
+extern const char *const dtk_bloom_names[DTK_BLOOM_COUNT + 1];
 
 enum dtk_confidence { DTK_CONF_HIGH, DTK_CONF_MEDIUM, DTK_CONF_LOW, DTK_CONF_COUNT };
-extern const char *const dtk_confidence_names[DTK_CONF_COUNT];
+extern const char *const dtk_confidence_names[DTK_CONF_COUNT + 1];
 
 /* The keys of an entry, of a node file and of a source, in the one order
  * docs/schema.md gives, the schema checks and `dtk edit` writes them in;
