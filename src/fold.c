@@ -154,10 +154,6 @@ static size_t S_cjk_run(const unsigned char *u, size_t k, size_t end)
 	return k;
 }
 
-/* Folds s[i..) onto b the fast way, character by character, until end (or
- * the end of the character that crosses end) or a character whose folding
- * depends on what surrounds it. Returns where it stopped: below end (and
- * below len) at such a character or at bytes that are not UTF-8. */
 size_t dtk_fold_fast(struct dtk_buf *b, const char *s, size_t len, size_t i, size_t end)
 {
 	const utf8proc_uint8_t *u = (const utf8proc_uint8_t *)s;
@@ -339,16 +335,6 @@ static int S_char_apart(const unsigned char *u, size_t len, size_t i)
 /* Returns 1 when byte c starts a character other than ASCII and U+4000..U+9FFF. */
 #define S_OTHER_LEAD(c) ((c) >= 0xc0 && ((c) < 0xe4 || (c) > 0xe9))
 
-/*
- * Sets b (reset first) to s (of the parser: UTF-8) with ASCII capitals made
- * small and every other byte as it is, when no character of s may fold into
- * or out of a run of ASCII letters and digits (each is ASCII, U+4000..U+9FFF,
- * or apart: S_apart_from_alnum). Then a word of ASCII letters and digits
- * occurs in b exactly when it occurs in s folded: such runs of the folded
- * text are the runs of ASCII of s made small, and other characters give
- * other bytes. Returns b's text, or NULL when a character may (b is then
- * undefined): the caller folds s.
- */
 const char *dtk_fold_lower_apart(struct dtk_buf *b, const char *s)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -386,7 +372,6 @@ const char *dtk_fold_lower_apart(struct dtk_buf *b, const char *s)
 	return b->ptr;
 }
 
-/* Folds s into b (reset first); returns b's text, or NULL on bad UTF-8. */
 const char *dtk_fold_into(struct dtk_buf *b, const char *s)
 {
 	size_t len = strlen(s), i, n;
