@@ -92,7 +92,7 @@ int dtk_cmd_fail(struct dtk_ctx *ctx, const char *cmd, int status)
 
 /* ---- terminal output ---- */
 
-const char *const dtk_color_names[3] = {"auto", "always", "never"};
+const char *const dtk_color_names[4] = {"auto", "always", "never", NULL};
 
 int dtk_cmd_use_color(const struct dtk_ctx *ctx, int when)
 {

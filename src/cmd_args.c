@@ -359,8 +359,6 @@ static size_t S_n_choices(const struct dtk_opt *o)
 {
 	size_t n = 0;
 
-	if (o->n_choices)
-		return o->n_choices;
 	while (o->choices && o->choices[n])
 		n++;
 	return n;

@@ -46,7 +46,7 @@ static int S_unverify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk
 /* The options of the command (the dispatcher parses them). */
 static const struct dtk_opt S_opts[] = {
         {"confidence", 'c', DTK_OPT_CHOICE, .choices = dtk_confidence_names,
-         .n_choices = DTK_CONF_COUNT, .help = "also set the confidence (high, medium or low)"},
+         .help = "also set the confidence (high, medium or low)"},
         DTK_WRITE_OPTS,
         {0}};
 

@@ -118,8 +118,7 @@ struct dtk_opt {
 	unsigned flags;             /* DTK_OPT_ */
 	const char *arg;            /* the value's name in usage and help ("N");
 	                             * NULL for a choice: "a|b|c" */
-	const char *const *choices; /* DTK_OPT_CHOICE: the values */
-	size_t n_choices;           /* how many (0: up to the NULL that ends .choices) */
+	const char *const *choices; /* DTK_OPT_CHOICE: the values, NULL-terminated */
 	const char *help;           /* its line(s) in --help ('\n' between) */
 };
 
@@ -317,7 +316,7 @@ int dtk_cmd_conflict(struct dtk_ctx *ctx, const char *cmd, int has_a, const char
 
 /* The values of --color, in order. */
 enum { DTK_COLOR_AUTO, DTK_COLOR_ALWAYS, DTK_COLOR_NEVER };
-extern const char *const dtk_color_names[3];
+extern const char *const dtk_color_names[4];
 
 /* Returns 1 when output is to be coloured: always; never; auto when
  * ctx->tty and NO_COLOR is unset or empty. */
