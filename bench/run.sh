@@ -170,6 +170,9 @@ cmd_args() {
 	reindex-off) args=(env DTK_NO_CACHE=1 "$dtk" -C "$2" reindex --stdout) ;;
 	# with no node cache (run_row removes it): every file parsed, the cache made
 	reindex-cold) args=("$dtk" -C "$2" reindex --stdout) ;;
+	# on one thread: no render threads (warm) and no loader pool (cold)
+	reindex-t1) args=(env DTK_THREADS=1 "$dtk" -C "$2" reindex --stdout) ;;
+	reindex-off-t1) args=(env DTK_THREADS=1 DTK_NO_CACHE=1 "$dtk" -C "$2" reindex --stdout) ;;
 	# after one node file changed (change_one), on the copy of the base
 	# (the copy's cache in a folder of its own: the cold rows remove theirs)
 	check-1) args=(env XDG_CACHE_HOME="$work/cache-copy" "$dtk" -C "$work/use-base" check -q) ;;
@@ -207,7 +210,8 @@ first_id() {
 # Prints the row a row's ratio is taken against ("-": none).
 floor_of() {
 	case $1 in
-	use | check-1 | reindex-1) echo reindex-off ;;
+	use | check-1 | reindex-1 | reindex-off-t1) echo reindex-off ;;
+	reindex-t1) echo reindex ;;
 	search | search-node | search-cold) echo reindex ;;
 	mcp-show) echo show ;;
 	mcp-search) echo search ;;
@@ -238,7 +242,7 @@ bench_base() {
 	else # the write commands change the base: they run on a copy
 		rm -rf "$work/use-base"
 		cp -R "$dir" "$work/use-base"
-		names+=(reindex-off reindex-cold check-1 reindex-1 use search search-node search-cold
+		names+=(reindex-off reindex-cold reindex-t1 reindex-off-t1 check-1 reindex-1 use search search-node search-cold
 			mcp-show mcp-search)
 	fi
 

@@ -36,7 +36,7 @@ _dtk_options()
     search) echo "-n --node --confidence -l --limit --include-retired --all -f --format --color --sources $_dtk_paged" ;;
     similar) echo "-n --node -l --limit -f --format $_dtk_paged" ;;
     next-id) echo "$_dtk_all" ;;
-    crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --gpg-sign --no-gpg-sign --no-verify --allow-future --allow-shallow --continue --abort $_dtk_paged" ;;
+    crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --gpg-sign --no-gpg-sign --no-verify --allow-future --allow-shallow --continue --abort --page --limit --pairs $_dtk_paged" ;;
     log) echo "-f --format $_dtk_paged" ;;
     setup-git) echo "--dtk --no-hooks $_dtk_all" ;;
     merge-driver) echo "--help" ;;

@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (line.len > 4096 || memchr(line.ptr, '\n', line.len))
 			abort();
-		r = dtk_mcp_handle(m, line.ptr, line.len);
+		r = dtk_mcp_handle(m, line.ptr, line.len, 1); /* not read again */
 		if (r && strchr(r, '\n'))
 			abort();
 		free(r);

@@ -297,7 +297,7 @@ static int S_run_declared(struct dtk_ctx *ctx, int argc, char **argv)
 
 int dtk_cmd_run(struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char **argv)
 {
-	char *root = NULL;
+	char *root = NULL, *journal;
 	int lock = -1, rc;
 
 	ctx->flags = cmd->flags;
@@ -319,6 +319,17 @@ int dtk_cmd_run(struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char *
 	    (lock = dtk_lock_take_base(ctx->root, !!(cmd->flags & DTK_CMD_RESUMES))) < 0) {
 		rc = dtk_cmd_fail(ctx, cmd->name, DTK_EXIT_INVALID);
 		goto done;
+	}
+	/* a read after a write killed between its renames: said, with what
+	 * settles it (check's finding, a write's rollback) */
+	if (ctx->root && !(cmd->flags & DTK_CMD_LOCKS) && cmd != &dtk_cmd_check &&
+	    (journal = dtk_lock_journal(ctx->root))) {
+		fprintf(ctx->err,
+		        "dtk %s: warning: a write was interrupted before it finished (%s): %s may "
+		        "be half written; run 'dtk reindex' to put them back as they were before "
+		        "it\n",
+		        cmd->name, DTK_FILE_JOURNAL, dtk_esc(journal));
+		free(journal);
 	}
 	rc = cmd->run ? S_run_declared(ctx, argc, argv) : cmd->exec(ctx, argc, argv);
 	if (ctx->loud) { /* -q: the null stream goes */

@@ -404,15 +404,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	if (dtk_args_operands(ctx, a, 0, 0, NULL) < 0)
 		return DTK_EXIT_INVALID;
 	/* a write killed between its renames: the files are not the base's
-	 * state, whatever they say (a live writer's journal goes when it is
-	 * done: its lock is awaited) */
-	if ((old = dtk_file_journal(ctx->root))) {
-		int lock = dtk_lock_take(ctx->root);
-		free(old);
-		old = dtk_file_journal(ctx->root);
-		dtk_lock_release(lock);
-	}
-	if (old) {
+	 * state, whatever they say */
+	if ((old = dtk_lock_journal(ctx->root))) {
 		fprintf(ctx->err,
 		        "dtk check: error: a write was interrupted before it finished (%s): %s "
 		        "may be half written; run 'dtk reindex' to put them back as they were "

@@ -36,7 +36,8 @@ static int S_rate(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 			                        id, n, n == 1 ? "" : "s", min);
 	}
 	if (dtk_yedit_set_key(&f->doc, e, "confidence", (struct dtk_yscalar){want, 1},
-	                      dtk_entry_keys) < 0)
+	                      dtk_entry_keys) < 0 ||
+	    dtk_write_confidence_changed(w, f, e, old) < 0)
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 	dtk_buf_printf(lines, "%s: confidence %s (was %s)\n", id, want, old ? old : "none");
 	return DTK_EXIT_OK;

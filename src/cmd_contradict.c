@@ -30,10 +30,13 @@ static int S_contradict(struct dtk_write *w, struct dtk_wfile *f, const struct d
 {
 	struct con *c = arg;
 	const struct dtk_yval *l = dtk_yval_get(e, "contradicts");
+	char today[11];
 	const struct dtk_yfield fields[] = {{"id", {c->other, 0}, NULL, 0},
 	                                    {"status", {"open", 1}, NULL, 0},
-	                                    {"note", {c->note, 0}, NULL, 0}};
+	                                    {"note", {c->note, 0}, NULL, 0},
+	                                    {"opened", {today, 1}, NULL, 0}};
 	(void)times;
+	dtk_date_format(today, dtk_date_today()); /* the month's events (crystal.h) */
 	if (!strcmp(c->other, id))
 		return dtk_write_refuse(w, "an entry does not contradict itself");
 	if (dtk_yval_list_find(e, "contradicts", c->other, "id") >= 0)
@@ -44,7 +47,7 @@ static int S_contradict(struct dtk_write *w, struct dtk_wfile *f, const struct d
 		if (o && dtk_yval_list_find(o, "contradicts", id, "id") >= 0)
 			return S_declared(w, o, c->other, id);
 	}
-	if (dtk_yedit_append_map(&f->doc, e, "contradicts", l, fields, 3) < 0)
+	if (dtk_yedit_append_map(&f->doc, e, "contradicts", l, fields, 4) < 0)
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 	dtk_buf_printf(lines, "%s: contradicts %s (open)\n", id, c->other);
 	return DTK_EXIT_OK;

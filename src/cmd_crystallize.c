@@ -23,6 +23,7 @@ struct opts {
 	        allow_shallow;
 	dtk_date date;
 	const char *eval, *review, *author, *sign_key;
+	struct dtk_plan_page page;
 };
 
 /* Removes a scratch base made by S_prev (dir/insights/ files, then dirs). */
@@ -186,6 +187,11 @@ static int S_check_opts(struct dtk_ctx *ctx, const struct opts *o, int format_se
 		                     "no commit is made") < 0)
 			return -1;
 	}
+	if (!o->plan && (dtk_args_has(ctx->args, 'P') || dtk_args_has(ctx->args, 'l') ||
+	                 dtk_args_has(ctx->args, 'k'))) {
+		dtk_cmd_usage_error(ctx, c, "--page, --limit and --pairs apply to --plan only");
+		return -1;
+	}
 	if (format_set && !o->plan) {
 		dtk_cmd_usage_error(ctx, c, "--format applies to --plan only (a run prints %s)",
 		                    o->dry_run ? "its record as YAML" : "one line");
@@ -225,6 +231,9 @@ static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, const struct dtk_ar
 	o->review = dtk_args_str(a, 'r');
 	o->author = dtk_args_str(a, 'a');
 	o->json = dtk_args_int(a, 'f', 0) == 1;
+	o->page.page = (size_t)dtk_args_int(a, 'P', 1);
+	o->page.limit = (size_t)dtk_args_int(a, 'l', DTK_PLAN_LIMIT);
+	o->page.pairs = (size_t)dtk_args_int(a, 'k', DTK_PLAN_PAIRS);
 	/* the last of --gpg-sign and --no-gpg-sign wins */
 	o->sign = !dtk_args_pos(a, 'S') && !dtk_args_pos(a, 'G')
 	                  ? -1
@@ -327,10 +336,11 @@ static int S_check_index(const struct dtk_kb *kb)
  * the record appended) and INDEX.md, after S_validate. Returns the exit
  * status; on success the caller frees *records and *index. */
 static int S_texts(struct dtk_ctx *ctx, struct dtk_kb *kb, const struct dtk_record *rec,
-                   char **records, char **index)
+                   char **records, char **index, struct dtk_index_pages *pages)
 {
 	char *path = dtk_path_join(kb->root, "insights/_crystallizations.yaml"), *old = NULL;
 	struct dtk_record *all = NULL, *saved = kb->records;
+	struct dtk_buf page = DTK_BUF_INIT;
 	size_t len = 0, n = kb->n_records;
 	int rc = DTK_EXIT_INVALID;
 
@@ -358,7 +368,8 @@ static int S_texts(struct dtk_ctx *ctx, struct dtk_kb *kb, const struct dtk_reco
 	all[n] = *rec;
 	kb->records = all;
 	kb->n_records = n + 1;
-	*index = dtk_index_render(kb);
+	dtk_index_write_pages(kb, dtk_buf_write, &page, pages); /* cannot fail */
+	*index = dtk_buf_detach(&page);
 	kb->records = saved;
 	kb->n_records = n;
 done:
@@ -460,13 +471,71 @@ static void S_blooms(struct dtk_ctx *ctx, const struct dtk_record *rec)
 	dtk_buf_release(&b);
 }
 
+/* Sets *out to the run's files beside the records and INDEX.md (free with
+ * dtk_memfiles_free): the one fold of the records of uses not folded yet
+ * (docs/schema.md, "Counts"), when there are some, and the pages of
+ * index/. Returns their count, or -1 with the error set. */
+static int S_more(const struct dtk_kb *kb, const struct dtk_record *rec,
+                  const struct dtk_index_pages *pages, struct dtk_memfile **out)
+{
+	char name[96], *fold = dtk_crystal_fold(kb);
+	size_t i, n = 0;
+
+	*out = dtk_xcalloc(pages->n + 1, sizeof(**out));
+	if (fold && dtk_kb_uses_name(name, sizeof(name), DTK_USES_FOLD, rec->date) < 0) {
+		free(fold);
+		free(*out);
+		*out = NULL;
+		return -1;
+	}
+	if (fold) {
+		struct dtk_buf rel = DTK_BUF_INIT;
+		dtk_buf_printf(&rel, "insights/%s", name);
+		(*out)[n++] = (struct dtk_memfile){dtk_buf_detach(&rel), fold, strlen(fold)};
+	}
+	for (i = 0; i < pages->n; i++)
+		(*out)[n++] = (struct dtk_memfile){dtk_xstrdup(pages->v[i].rel),
+		                                   dtk_xstrndup(pages->v[i].text, pages->v[i].len),
+		                                   pages->v[i].len};
+	return (int)n;
+}
+
+/* Removes the records of uses the run folded (those committed are gone
+ * already): a record left behind counts once all the same, by its name. */
+static void S_unfold(const struct dtk_kb *kb)
+{
+	size_t i;
+	for (i = 0; i < kb->n_live_uses; i++)
+		if (!i || strcmp(kb->live_uses[i].rec, kb->live_uses[i - 1].rec)) {
+			struct dtk_buf p = DTK_BUF_INIT;
+			dtk_buf_printf(&p, "%s/insights/" DTK_USES_DIR "/%s.yaml", kb->root,
+			               kb->live_uses[i].rec);
+			(void)unlink(p.ptr);
+			dtk_buf_release(&p);
+		}
+}
+
+/* --no-commit: writes the fold (NULL: none), then removes the records it
+ * folds: counted once at each step. Returns 0, or -1 with the error set. */
+static int S_write_fold(const struct dtk_kb *kb, const struct dtk_memfile *fold)
+{
+	char *path = fold ? dtk_path_join(kb->root, fold->name) : NULL;
+	int rc = fold ? dtk_file_write_atomic(path, fold->data, fold->len) : 0;
+
+	if (rc == 0)
+		S_unfold(kb);
+	free(path);
+	return rc < 0 ? -1 : 0;
+}
+
 /* Commits the run; returns the exit status. */
 static int S_commit(struct dtk_ctx *ctx, struct dtk_repo *repo, const struct dtk_kb *kb,
                     const struct opts *o, const struct dtk_record *rec, const char *records,
-                    const char *index)
+                    const char *index, const struct dtk_memfile *more, size_t n_more)
 {
 	struct dtk_commit_req req = {records, strlen(records), index, strlen(index), NULL, 0,
-	                             NULL,    o->author,       -1,    NULL,          0,    NULL};
+	                             NULL,    o->author,       -1,    NULL,          0,    NULL,
+	                             more,    n_more};
 	struct dtk_buf msg = DTK_BUF_INIT, sum = DTK_BUF_INIT, taken = DTK_BUF_INIT;
 	const char **files = dtk_xcalloc(kb->n_nodes + 2, sizeof(*files));
 	const char *p, *nl;
@@ -487,6 +556,8 @@ static int S_commit(struct dtk_ctx *ctx, struct dtk_repo *repo, const struct dtk
 	req.no_verify = o->no_verify;
 	req.taken = &taken;
 	rc = dtk_repo_commit(repo, &req, hex);
+	if (rc == 0)
+		S_unfold(kb);
 	if (rc == 0) {
 		dtk_record_summary(&sum, rec);
 		fprintf(ctx->out, "crystallized %s as commit %.12s: %s\n",
@@ -518,8 +589,10 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 	struct dtk_record rec, review;
 	struct dtk_buf out = DTK_BUF_INIT;
 	char *records = NULL, *index = NULL, *scenario = NULL, d1[11], d2[11];
+	struct dtk_index_pages pages = {NULL, 0, NULL};
+	struct dtk_memfile *more = NULL;
 	const char *eq;
-	int rc = DTK_EXIT_INVALID;
+	int rc = DTK_EXIT_INVALID, n_more = 0;
 
 	memset(&review, 0, sizeof(review));
 	if (kb->n_records && o->date <= kb->records[kb->n_records - 1].date) {
@@ -540,10 +613,10 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 	if (o->plan) {
 		dtk_cmd_pager(ctx);
 		if (o->json) {
-			dtk_crystal_plan_json(&out, &c);
+			dtk_crystal_plan_json(&out, &c, &o->page);
 			fputs(out.ptr, ctx->out);
 		} else {
-			dtk_crystal_plan_text(ctx->out, &c);
+			dtk_crystal_plan_text(ctx->out, &c, &o->page);
 		}
 		rc = DTK_EXIT_OK;
 		goto done;
@@ -556,7 +629,9 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 	eq = strchr(o->eval, '=');
 	scenario = dtk_xstrndup(o->eval, (size_t)(eq - o->eval));
 	dtk_crystal_record(&rec, &c, scenario, eq + 1, o->review ? &review : NULL);
-	rc = S_texts(ctx, kb, &rec, &records, &index);
+	rc = S_texts(ctx, kb, &rec, &records, &index, &pages);
+	if (rc == DTK_EXIT_OK && !o->dry_run && (n_more = S_more(kb, &rec, &pages, &more)) < 0)
+		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
 	if (rc != DTK_EXIT_OK)
 		goto done;
 	if (o->dry_run) {
@@ -565,6 +640,9 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 		rc = DTK_EXIT_OK;
 	} else if (o->no_commit) {
 		int w = S_write(kb, records, index);
+		if (w == 0 && (dtk_index_pages_sync(kb->root, &pages, 1, NULL, NULL) < 0 ||
+		               S_write_fold(kb, n_more > (int)pages.n ? more : NULL) < 0))
+			w = DTK_ENOSYNC; /* files written: 1, as a write not synced */
 		/* written but not synced: 1, never 2 after a byte changed */
 		rc = w == 0 ? DTK_EXIT_OK
 		            : dtk_cmd_fail(ctx, "crystallize",
@@ -580,10 +658,12 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 			S_blooms(ctx, &rec);
 		}
 	} else {
-		rc = S_commit(ctx, repo, kb, o, &rec, records, index);
+		rc = S_commit(ctx, repo, kb, o, &rec, records, index, more, (size_t)n_more);
 	}
 done:
 	dtk_crystal_release(&c);
+	dtk_index_pages_release(&pages);
+	dtk_memfiles_free(more, n_more > 0 ? (size_t)n_more : 0);
 	dtk_kb_free(prev);
 	dtk_diags_release(&diags);
 	dtk_buf_release(&out);
@@ -629,6 +709,12 @@ static const struct dtk_opt S_opts[] = {
          .help = "the run's date (default today); after the last run"},
         {"format", 'f', DTK_OPT_CHOICE, .arg = "F", .choices = S_formats,
          .help = "text or json (with --plan)"},
+        {"page", 'P', DTK_OPT_INT, .arg = "N", .help = "with --plan: page N of each list (default 1)"},
+        {"limit", 'l', DTK_OPT_INT, .arg = "N",
+         .help = "with --plan: N items of each list a page (default 20;\n"
+                 "review pairs: of N new entries)"},
+        {"pairs", 'k', DTK_OPT_INT, .arg = "K",
+         .help = "with --plan: at most K review pairs a new entry (default 5)"},
         {"eval", 'e', DTK_OPT_STRING, .arg = "S=V",
          .help = "the eval scenario and its verdict (required for a run)"},
         {"review", 'r', DTK_OPT_STRING, .arg = "FILE",
@@ -689,7 +775,9 @@ static int S_exec(struct dtk_ctx *ctx, const struct dtk_args *a)
 		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
 		goto done;
 	}
-	rc = dtk_cmd_load(ctx, "crystallize", &kb, DTK_KB_ALL, NULL);
+	/* the plan's review pairs rank with the node cache's terms (similar.h) */
+	rc = dtk_cmd_load(ctx, "crystallize", &kb, o.plan ? DTK_KB_ALL | DTK_KB_TERMS : DTK_KB_ALL,
+	                  NULL);
 	if (rc == DTK_EXIT_OK)
 		rc = S_run(ctx, &o, kb, repo);
 done:
@@ -700,7 +788,8 @@ done:
 
 const struct dtk_cmd dtk_cmd_crystallize = {
         .name = "crystallize",
-        .usage = "dtk crystallize --plan [--date D] [--format text|json]\n"
+        .usage = "dtk crystallize --plan [--date D] [--format text|json] [--page N]\n"
+                 "                       [--limit N] [--pairs K]\n"
                  "       dtk crystallize --eval SCENARIO=VERDICT [--date D] [--review FILE]\n"
                  "                       [--author 'Name <email>'] [--dry-run | --no-commit]\n"
                  "                       [--gpg-sign[=KEYID] | --no-gpg-sign] [--no-verify]\n"
@@ -709,8 +798,10 @@ const struct dtk_cmd dtk_cmd_crystallize = {
         .summary = "review what changed since the last run and commit the record",
         .help = "\nCompares the base now with the base at the previous run (read from git\n"
                 "history), appends a record to insights/_crystallizations.yaml, rebuilds\n"
-                "INDEX.md and commits insights/ and INDEX.md as one commit on the current\n"
-                "branch. Other changes in the work tree and the index are left alone.\n"
+                "INDEX.md (and the pages of index/), folds the records of insights/_uses/\n"
+                "into one file and commits insights/, INDEX.md and index/ as one commit\n"
+                "on the current branch. Other changes in the work tree and the index are\n"
+                "left alone.\n"
                 "The commit is made as 'git commit' makes it: identity, signing and hooks\n"
                 "(pre-commit, prepare-commit-msg, commit-msg, post-commit); see docs/git.md.\n",
         .examples = "examples:\n"

@@ -48,7 +48,7 @@ static int S_render(struct dtk_ctx *ctx, const struct dtk_memfile *files, size_t
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	char *index;
-	int rc = dtk_merge_index(&index, files, n, &diags);
+	int rc = dtk_merge_index(&index, files, n, NULL, NULL, &diags);
 
 	if (rc != 0) {
 		fprintf(ctx->err, "dtk merge-driver: the merged insights/ are not valid; "

@@ -9,10 +9,13 @@
 static int S_set(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval *e, int i,
                  const char *note)
 {
-	static const char *const keys[] = {"id", "status", "note", NULL};
+	static const char *const keys[] = {"id", "status", "note", "opened", "resolved", NULL};
 	const struct dtk_yval *c = dtk_yval_get(e, "contradicts")->items[i];
+	char today[11];
+	dtk_date_format(today, dtk_date_today()); /* the month's events (crystal.h) */
 	if (dtk_yedit_set_key(&f->doc, c, "status", (struct dtk_yscalar){"resolved", 1}, keys) <
 	            0 ||
+	    dtk_yedit_set_key(&f->doc, c, "resolved", (struct dtk_yscalar){today, 1}, keys) < 0 ||
 	    (note &&
 	     dtk_yedit_set_key(&f->doc, c, "note", (struct dtk_yscalar){note, 0}, keys) < 0))
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);

@@ -12,15 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* struct dtk_sync's render: INDEX.md from the merged files; why they are
- * not valid into notes. */
-static int S_render(const struct dtk_memfile *files, size_t n, char **out, struct dtk_buf *notes)
+/* struct dtk_sync's render: INDEX.md and the pages of index/ from the
+ * merged files; why they are not valid into notes. */
+static int S_render(const struct dtk_memfile *files, size_t n, char **out,
+                    struct dtk_memfile **pages, size_t *n_pages, struct dtk_buf *notes)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
-	int rc = dtk_merge_index(out, files, n, &diags);
+	int rc = dtk_merge_index(out, files, n, pages, n_pages, &diags);
 
 	if (rc != 0 && (f = open_memstream(&text, &len))) {
 		fprintf(f, "the merged insights/ are not valid; INDEX.md is left in conflict:\n");

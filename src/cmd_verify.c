@@ -15,7 +15,7 @@ static int S_verify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
                     const char *id, size_t times, struct dtk_buf *lines, void *arg)
 {
 	struct verify *v = arg;
-	const char *own = dtk_yval_str(e, "source");
+	const char *own = dtk_yval_str(e, "source"), *old = dtk_yval_str(e, "confidence");
 	char why[300];
 	int known;
 
@@ -49,8 +49,10 @@ static int S_verify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 	if (dtk_yedit_append(&f->doc, e, "verified_by", (struct dtk_yscalar){v->source, 0},
 	                     dtk_entry_keys) < 0 ||
 	    (v->promote &&
-	     dtk_yedit_set_key(&f->doc, e, "confidence", (struct dtk_yscalar){"high", 1},
-	                       dtk_entry_keys) < 0))
+	     (dtk_yedit_set_key(&f->doc, e, "confidence", (struct dtk_yscalar){"high", 1},
+	                        dtk_entry_keys) < 0 ||
+	      (strcmp(old ? old : "", "high") &&
+	       dtk_write_confidence_changed(w, f, e, old) < 0))))
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 	/* never "3 of 2": past the count high needs, both are said */
 	if (v->count <= (size_t)v->min)

@@ -57,6 +57,85 @@ static void S_changes(struct dtk_crystal *c, const struct dtk_kb *now, const str
 		}
 }
 
+/* Adds an event of kind k: entry e (with other, a contradiction's other
+ * entry, when not NULL; then once for the pair, whichever side declares
+ * it), from: the confidence before. */
+static void S_event(struct dtk_crystal *c, int k, const struct dtk_entry *e, const char *other,
+                    int from)
+{
+	struct dtk_crystal_event ev = {e, other, from};
+	size_t i, cap = c->n_events[k];
+	char *pair;
+
+	for (i = 0; other && i < c->n_events[k]; i++)
+		if (!strcmp(c->events[k][i].other, e->id) && !strcmp(c->events[k][i].e->id, other))
+			return;
+	dtk_grow((void **)&c->events[k], &cap, c->n_events[k] + 1, sizeof(*c->events[k]));
+	cap = c->n_events[k];
+	dtk_grow((void **)&c->event_ids[k], &cap, c->n_events[k] + 1, sizeof(*c->event_ids[k]));
+	c->events[k][c->n_events[k]] = ev;
+	if (other) {
+		pair = dtk_xmalloc(strlen(e->id) + strlen(other) + 4);
+		sprintf(pair, "%s\xE2\x86\x94%s", e->id, other); /* ↔ */
+	}
+	c->event_ids[k][c->n_events[k]++] = other ? pair : e->id;
+}
+
+/* Returns contradiction other of e, or NULL. */
+static const struct dtk_contradiction *S_contra(const struct dtk_entry *e, const char *other)
+{
+	size_t k;
+	for (k = 0; e && k < e->n_contradicts; k++)
+		if (!strcmp(e->contradicts[k].ref.id, other))
+			return &e->contradicts[k];
+	return NULL;
+}
+
+/* The events of entry e since the last run: dated by its fields, or, for
+ * a field that is absent, told by p (e at the previous run; NULL: not
+ * known or new). */
+static void S_entry_events(struct dtk_crystal *c, const struct dtk_kb *kb,
+                           const struct dtk_entry *e, const struct dtk_entry *p, int has_prev)
+{
+	dtk_date since = c->since;
+	int from = e->confidence_changed > since ? e->confidence_was
+	           : p                           ? p->confidence
+	                                         : -1;
+	size_t k;
+
+	if (!since || e->created > since)
+		S_event(c, DTK_EV_ADDED, e, NULL, -1);
+	if (from >= 0 && from != e->confidence)
+		S_event(c, from > e->confidence ? DTK_EV_RAISED : DTK_EV_LOWERED, e, NULL, from);
+	for (k = 0; k < e->n_contradicts; k++) {
+		const struct dtk_contradiction *x = &e->contradicts[k],
+		                               *was = S_contra(p, x->ref.id);
+		if (x->opened ? x->opened > since : has_prev ? !was : e->created > since)
+			S_event(c, DTK_EV_OPENED, e, x->ref.id, -1);
+		if (!x->open && (x->resolved ? x->resolved > since : was && was->open))
+			S_event(c, DTK_EV_RESOLVED, e, x->ref.id, -1);
+	}
+	if (e->superseded > since)
+		S_event(c, DTK_EV_SUPERSEDED, e, NULL, -1);
+	if (e->retracted > since)
+		S_event(c, DTK_EV_RETRACTED, e, NULL, -1);
+	if (e->revised > since)
+		S_event(c, DTK_EV_REVISED, e, NULL, -1);
+	if (!dtk_entry_retired(e) && dtk_entry_is_stale(kb, e, c->date) &&
+	    (!since || !dtk_entry_is_stale(kb, e, since)))
+		S_event(c, DTK_EV_NEWLY_STALE, e, NULL, -1);
+}
+
+static void S_events(struct dtk_crystal *c, const struct dtk_kb *now, const struct dtk_kb *prev)
+{
+	size_t i, j;
+	for (i = 0; i < now->n_nodes; i++)
+		for (j = 0; j < now->nodes[i]->n_entries; j++) {
+			const struct dtk_entry *e = &now->nodes[i]->entries[j];
+			S_entry_events(c, now, e, prev ? dtk_kb_entry(prev, e->id) : NULL, !!prev);
+		}
+}
+
 /* Compares each node with its state at the previous run. */
 static void S_nodes(struct dtk_crystal *c, const struct dtk_kb *now, const struct dtk_kb *prev)
 {
@@ -109,13 +188,14 @@ static void S_entries(struct dtk_crystal *c, const struct dtk_kb *kb)
 				PUSH(c->promotable, c->n_promotable, cap_pr, e);
 			if (dtk_entry_is_candidate(kb, e))
 				PUSH(c->candidates, c->n_candidates, cap_ca, e);
-			for (k = 0; k < e->n_relates; k++)
-				if (strchr(e->relates[k].id, ':'))
-					PUSH(c->cross_refs, c->n_cross_refs, cap_x, &e->relates[k]);
-			for (k = 0; k < e->n_contradicts; k++)
-				if (strchr(e->contradicts[k].ref.id, ':'))
-					PUSH(c->cross_refs, c->n_cross_refs, cap_x,
-					     &e->contradicts[k].ref);
+			for (k = 0; k < e->n_relates + e->n_contradicts; k++) {
+				const char *x = k < e->n_relates
+				                        ? e->relates[k].id
+				                        : e->contradicts[k - e->n_relates].ref.id;
+				struct dtk_crystal_event ev = {e, x, -1};
+				if (strchr(x, ':') && (e->created > c->since || e->revised > c->since))
+					PUSH(c->cross_refs, c->n_cross_refs, cap_x, ev);
+			}
 			if (!c->earliest || f < c->earliest)
 				c->earliest = f;
 		}
@@ -139,15 +219,19 @@ void dtk_crystal_compute(struct dtk_crystal *out, const struct dtk_kb *now,
 	out->date = date;
 	out->since = now->n_records ? now->records[now->n_records - 1].date : 0;
 	out->has_prev = prev != NULL;
+	out->kb = now;
 	S_entries(out, now);
 	if (!out->earliest) /* no entries: nothing is older than the run */
 		out->earliest = date;
 	S_changes(out, now, prev);
 	S_nodes(out, now, prev);
+	S_events(out, now, prev);
 }
 
 void dtk_crystal_release(struct dtk_crystal *c)
 {
+	size_t i, k;
+
 	free(c->new_entries);
 	free(c->reviews);
 	free(c->pair_counts);
@@ -159,6 +243,13 @@ void dtk_crystal_release(struct dtk_crystal *c)
 	free(c->stance_unchanged);
 	free(c->cross_refs);
 	free(c->bloom_changes);
+	for (k = 0; k < DTK_EV_COUNT; k++) {
+		for (i = 0; i < c->n_events[k]; i++)
+			if (c->events[k][i].other)
+				free((char *)c->event_ids[k][i]);
+		free(c->events[k]);
+		free(c->event_ids[k]);
+	}
 	memset(c, 0, sizeof(*c));
 }
 
@@ -179,6 +270,9 @@ void dtk_crystal_record(struct dtk_record *r, const struct dtk_crystal *c,
 	r->contradictions_new = c->contradictions_new;
 	r->eval_scenario = eval_scenario;
 	r->eval_verdict = eval_verdict;
+	r->has_events = 1;
+	memcpy(r->events, c->event_ids, sizeof(r->events));
+	memcpy(r->n_events, c->n_events, sizeof(r->n_events));
 	if (!review)
 		return;
 	r->has_review = 1;
@@ -195,6 +289,32 @@ void dtk_crystal_record(struct dtk_record *r, const struct dtk_crystal *c,
 static int S_scalar(struct dtk_buf *out, const char *s, int where, int indent)
 {
 	return dtk_yemit_scalar(out, s, strlen(s), where, indent, "\n");
+}
+
+/* Appends r's events ("  events:" and a line a kind, kinds with none left
+ * out; "{}" when there are none), nothing for a record without them.
+ * Returns 0, or -1 with the error set. */
+static int S_events_yaml(struct dtk_buf *out, const struct dtk_record *r)
+{
+	size_t k, i, any = 0;
+	int rc = 0;
+
+	if (!r->has_events)
+		return 0;
+	for (k = 0; k < DTK_EV_COUNT; k++)
+		any += r->n_events[k];
+	dtk_buf_puts(out, any ? "  events:\n" : "  events: {}\n");
+	for (k = 0; k < DTK_EV_COUNT; k++) {
+		if (!r->n_events[k])
+			continue;
+		dtk_buf_printf(out, "    %s: [", dtk_event_names[k]);
+		for (i = 0; i < r->n_events[k]; i++) {
+			dtk_buf_puts(out, i ? ", " : "");
+			rc |= S_scalar(out, r->events[k][i], DTK_YEMIT_FLOW, 0);
+		}
+		dtk_buf_puts(out, "]\n");
+	}
+	return rc ? -1 : 0;
 }
 
 int dtk_record_to_yaml(struct dtk_buf *out, const struct dtk_record *r)
@@ -225,6 +345,7 @@ int dtk_record_to_yaml(struct dtk_buf *out, const struct dtk_record *r)
 	dtk_buf_puts(out, ", verdict: ");
 	rc |= S_scalar(out, r->eval_verdict, DTK_YEMIT_FLOW, 0);
 	dtk_buf_puts(out, "}\n");
+	rc |= S_events_yaml(out, r);
 	if (!r->has_review)
 		return rc ? -1 : 0;
 	dtk_buf_puts(out, "  review:\n    pairs: {");
@@ -305,7 +426,7 @@ static int S_same_str(const char *a, const char *b)
 
 int dtk_record_equal(const struct dtk_record *a, const struct dtk_record *b)
 {
-	size_t i;
+	size_t i, k;
 
 	if (a->date != b->date || a->since != b->since || a->new_entries != b->new_entries ||
 	    a->high_changes != b->high_changes || a->stale != b->stale ||
@@ -313,8 +434,16 @@ int dtk_record_equal(const struct dtk_record *a, const struct dtk_record *b)
 	    a->contradictions_new != b->contradictions_new || a->earliest != b->earliest ||
 	    a->n_bloom_changes != b->n_bloom_changes ||
 	    !S_same_str(a->eval_scenario, b->eval_scenario) ||
-	    !S_same_str(a->eval_verdict, b->eval_verdict) || a->has_review != b->has_review)
+	    !S_same_str(a->eval_verdict, b->eval_verdict) || a->has_review != b->has_review ||
+	    a->has_events != b->has_events)
 		return 0;
+	for (k = 0; k < DTK_EV_COUNT; k++) {
+		if (a->n_events[k] != b->n_events[k])
+			return 0;
+		for (i = 0; i < a->n_events[k]; i++)
+			if (strcmp(a->events[k][i], b->events[k][i]))
+				return 0;
+	}
 	for (i = 0; i < a->n_bloom_changes; i++)
 		if (strcmp(a->bloom_changes[i].node, b->bloom_changes[i].node) ||
 		    a->bloom_changes[i].from != b->bloom_changes[i].from ||
@@ -355,4 +484,34 @@ void dtk_record_blooms(struct dtk_buf *out, const struct dtk_record *r)
 		dtk_buf_printf(out, "%s%s %s→%s", i ? ", " : "", r->bloom_changes[i].node,
 		               dtk_bloom_names[r->bloom_changes[i].from],
 		               dtk_bloom_names[r->bloom_changes[i].to]);
+}
+
+char *dtk_crystal_fold(const struct dtk_kb *kb)
+{
+	static const char *const keys[] = {"used", "cited"};
+	const struct dtk_use_live *u = kb->live_uses;
+	struct dtk_buf b = DTK_BUF_INIT;
+	size_t i, j, k;
+	int key, head;
+
+	if (!kb->n_live_uses)
+		return NULL;
+	for (i = 0; i < kb->n_live_uses; i = j) {
+		for (j = i; j < kb->n_live_uses && !strcmp(u[j].rec, u[i].rec); j++)
+			;
+		/* names and ids were read from valid UTF-8: cannot fail */
+		(void)dtk_yemit_scalar(&b, u[i].rec, strlen(u[i].rec), DTK_YEMIT_FLOW, 0, "\n");
+		dtk_buf_puts(&b, ":\n");
+		for (key = 0; key < 2; key++)
+			for (k = i, head = 0; k < j; k++) {
+				if (u[k].cited != key)
+					continue;
+				if (!head++)
+					dtk_buf_printf(&b, "  %s:\n", keys[key]);
+				dtk_buf_puts(&b, "  - ");
+				(void)dtk_yemit_scalar(&b, u[k].id, strlen(u[k].id), DTK_YEMIT_FLOW, 2, "\n");
+				dtk_buf_puts(&b, "\n");
+			}
+	}
+	return dtk_buf_detach(&b);
 }

@@ -4,11 +4,13 @@
 
 #include "dtk/invisible.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 static void S_oom(void)
 {
@@ -748,4 +750,53 @@ const char *dtk_text_eol(const char *buf, size_t len)
 		if (n[k] > n[first])
 			first = k;
 	return eols[first];
+}
+
+int dtk_threads(size_t n)
+{
+	const char *env = getenv("DTK_THREADS");
+	long max = env && *env ? atol(env) : sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (max > 8)
+		max = 8;
+	if (max > 0 && (size_t)max > n)
+		max = (long)n;
+	return max < 1 ? 1 : (int)max;
+}
+
+struct thread_call {
+	void (*fn)(void *arg, int i);
+	void *arg;
+	int i;
+};
+
+static void *S_thread_main(void *p)
+{
+	struct thread_call *c = p;
+	c->fn(c->arg, c->i);
+	return NULL;
+}
+
+void dtk_threads_run(int n, void (*fn)(void *arg, int i), void *arg)
+{
+	size_t k = n > 1 ? (size_t)n : 1;
+	struct thread_call *c = dtk_xcalloc(k, sizeof(*c));
+	pthread_t *tid = dtk_xcalloc(k, sizeof(*tid));
+	char *started = dtk_xcalloc(k, 1);
+	int i;
+
+	for (i = 1; i < n; i++) {
+		c[i] = (struct thread_call){fn, arg, i};
+		started[i] = pthread_create(&tid[i], NULL, S_thread_main, &c[i]) == 0;
+	}
+	fn(arg, 0);
+	for (i = 1; i < n; i++) {
+		if (started[i])
+			pthread_join(tid[i], NULL);
+		else
+			fn(arg, i);
+	}
+	free(started);
+	free(tid);
+	free(c);
 }

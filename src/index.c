@@ -506,6 +506,37 @@ static size_t S_each_open(struct dtk_md *md, const struct dtk_kb *kb, const stru
 	return n;
 }
 
+/* Fills template tpl with the counts of r's events (slots named as the
+ * kinds, dtk_event_names) and the lists of its contradictions opened and
+ * resolved ({opened_list}, {resolved_list}; counts alone from tier S_IDS). */
+static void S_events(struct dtk_md *md, const struct dtk_record *r, const struct dtk_lang *L,
+                     const char *tpl, int tier)
+{
+	struct dtk_md_slot s[DTK_EV_COUNT + 3];
+	struct dtk_buf lists[2] = {DTK_BUF_INIT, DTK_BUF_INIT};
+	char nums[DTK_EV_COUNT][32], date[11];
+	size_t k, i;
+
+	for (k = 0; k < DTK_EV_COUNT; k++)
+		s[k] = (struct dtk_md_slot){dtk_event_names[k], S_num(nums[k], (long)r->n_events[k]),
+		                            0};
+	for (k = 0; k < 2; k++) {
+		const int ev = k ? DTK_EV_RESOLVED : DTK_EV_OPENED;
+		for (i = 0; i < r->n_events[ev]; i++)
+			dtk_buf_printf(&lists[k], "%s%s", i ? L->sep : L->lpar, r->events[ev][i]);
+		if (r->n_events[ev])
+			dtk_buf_puts(&lists[k], L->rpar);
+		if (tier >= S_IDS)
+			S_cut_list(&lists[k], L, r->n_events[ev]);
+	}
+	s[DTK_EV_COUNT] = (struct dtk_md_slot){"opened_list", dtk_buf_cstr(&lists[0]), 0};
+	s[DTK_EV_COUNT + 1] = (struct dtk_md_slot){"resolved_list", dtk_buf_cstr(&lists[1]), 0};
+	s[DTK_EV_COUNT + 2] = (struct dtk_md_slot){"date", dtk_date_format(date, r->date), 0};
+	dtk_md_fill(md, tpl, s, N_SLOTS(s));
+	dtk_buf_release(&lists[0]);
+	dtk_buf_release(&lists[1]);
+}
+
 static void S_contradictions(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
                              int tier)
 {
@@ -516,6 +547,11 @@ static void S_contradictions(struct dtk_md *md, const struct dtk_kb *kb, const s
 	S_heading(md, 2, L->contradictions);
 	if (last && last->has_review)
 		S_review(md, last, L, tier);
+	if (last && (last->n_events[DTK_EV_OPENED] || last->n_events[DTK_EV_RESOLVED])) {
+		dtk_md_paragraph(md);
+		S_events(md, last, L, L->events_contradictions, tier);
+		dtk_md_close(md);
+	}
 	open = S_each_open(md, kb, L, 0);
 	{
 		struct dtk_md_slot s[] = {{"n", S_num(num, (long)open), 0}};
@@ -719,6 +755,8 @@ static void S_last_run(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 		};
 		dtk_md_fill(md, L->last_line, s, N_SLOTS(s));
 	}
+	if (r->has_events)
+		S_events(md, r, L, L->events_line, S_FULL);
 	dtk_md_close(md);
 	dtk_buf_release(&bloom);
 }

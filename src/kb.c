@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -355,4 +356,19 @@ done:
 	free(buf);
 	dtk_arena_free(tmp);
 	return rc;
+}
+
+int dtk_kb_uses_name(char *buf, size_t size, const char *prefix, dtk_date date)
+{
+	unsigned char r[10];
+	char d[11];
+	size_t i, n;
+
+	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+		return dtk_error("cannot name a file of uses: %s", strerror(errno));
+	n = (size_t)snprintf(buf, size, DTK_USES_DIR "/%s%s-", prefix, dtk_date_format(d, date));
+	for (i = 0; i < sizeof(r) && n + 1 < size; i++)
+		buf[n++] = DTK_ID_ALPHABET[r[i] % 32];
+	snprintf(buf + n, size - n, ".yaml");
+	return 0;
 }

@@ -4,7 +4,6 @@
 #include "dtk/cache.h"
 #include "dtk/fs.h"
 #include "dtk/links.h"
-#include "dtk/search.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -228,11 +227,8 @@ int dtk_kb_hold_get(struct dtk_kb_hold *h, const struct dtk_kb **kb, struct dtk_
 	h->loads++;
 	rc = dtk_kb_load(&h->kb, &(struct dtk_kb_load_opts){.root = h->root, .what = h->what},
 	                 diags);
-	if (rc == 0) {
-		dtk_links_index(h->kb);       /* every show served from it takes its links so */
-		if (!(h->what & DTK_KB_LEAN)) /* and every search its signatures */
-			dtk_search_index(h->kb);
-	}
+	if (rc == 0)
+		dtk_links_index(h->kb); /* every show served from it takes its links so */
 	if (rc == 0 && n < 0) { /* loaded, but its files not looked at: not held */
 		*kb = h->kb;
 		return 0;

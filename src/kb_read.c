@@ -12,7 +12,6 @@
 #include "schema.h"
 
 #include <dirent.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <errno.h>
 #include <limits.h>
@@ -154,19 +153,6 @@ static int S_links(const struct loader *l, struct kfile *f)
 	return hit;
 }
 
-int dtk_kb_threads(size_t files)
-{
-	const char *env = getenv("DTK_THREADS");
-	long n = env && *env ? atol(env) : sysconf(_SC_NPROCESSORS_ONLN);
-	if (n < 1)
-		n = 1;
-	if (n > 8)
-		n = 8;
-	if ((size_t)n > files / 4 + 1)
-		n = (long)(files / 4 + 1);
-	return (int)n;
-}
-
 /* Orders places, pairs of ints (line, column). */
 static int S_place_cmp(const void *pa, const void *pb)
 {
@@ -206,8 +192,7 @@ static void S_drop_echoes(struct dtk_diags *d, size_t from, size_t mid)
  * the schema's diagnostics wait in d: all are dropped when the file turns
  * out not to parse, as they would not have been made from a whole tree
  * (after errors that left the tree whole, the diagnostics are told and the
- * sources dropped). A long file is read in two parts at once (dtk_yaml_parse_split), each with
- * a stream of its own. */
+ * sources dropped). */
 struct source_stream {
 	struct loader *l;
 	const char *rel;
@@ -232,38 +217,26 @@ static int S_parse_sources(struct loader *l, const struct kfile *f, struct dtk_y
                            struct dtk_arena *tmp, const char *buf, size_t len, struct dtk_diags *d)
 {
 	struct dtk_kb *kb = l->kb;
-	struct source_stream st[2] = {{l, f->rel, kb->arena, NULL, 0, 0, DTK_DIAGS_INIT},
-	                              {l, f->rel, dtk_arena_new(), NULL, 0, 0, DTK_DIAGS_INIT}};
+	struct source_stream st = {l, f->rel, kb->arena, NULL, 0, 0, DTK_DIAGS_INIT};
 	size_t had = d->n, mid;
-	int split = 0, rc, i;
+	int rc;
 
-	rc = dtk_yaml_parse_split(root, tmp, f->rel, buf, len, d, S_source_item, &st[0], &st[1],
-	                          dtk_kb_threads(4) > 1 ? 0 : SIZE_MAX, &split);
+	rc = dtk_yaml_parse_items(root, tmp, f->rel, buf, len, d, S_source_item, &st);
 	if (*root && (*root)->kind == DTK_Y_SEQ) { /* read whole, errors or not */
-		size_t n = st[0].n + (split ? st[1].n : 0);
 		mid = d->n;
-		for (i = 0; i < 1 + split; i++)
-			dtk_diags_move(d, &st[i].d);
+		dtk_diags_move(d, &st.d);
 		if (rc < 0) { /* the items' errors are told; no sources are kept */
 			S_drop_echoes(d, had, mid);
 			goto done;
 		}
-		kb->sources = dtk_arena_alloc(kb->arena, (n ? n : 1) * sizeof(*kb->sources));
-		for (i = 0, n = 0; i < 1 + split; n += st[i].n, i++)
-			if (st[i].n)
-				memcpy(kb->sources + n, st[i].v, st[i].n * sizeof(*kb->sources));
-		kb->n_sources = n;
-		if (split) {
-			dtk_arena_adopt(kb->arena, st[1].arena);
-			st[1].arena = NULL;
-		}
+		kb->sources = dtk_arena_alloc(kb->arena, (st.n ? st.n : 1) * sizeof(*kb->sources));
+		if (st.n)
+			memcpy(kb->sources, st.v, st.n * sizeof(*kb->sources));
+		kb->n_sources = st.n;
 	}
 done:
-	for (i = 0; i < 2; i++) {
-		dtk_diags_release(&st[i].d);
-		free(st[i].v);
-	}
-	dtk_arena_free(st[1].arena);
+	dtk_diags_release(&st.d);
+	free(st.v);
 	return rc;
 }
 
@@ -661,15 +634,14 @@ done:
 		free(buf);
 }
 
-static void *S_work(void *arg)
+static void S_work(void *arg, int k)
 {
-	struct worker *w = arg;
+	struct worker *w = (struct worker *)arg + k;
 	struct loader *l = w->l;
 	size_t i;
 
 	while ((i = atomic_fetch_add(&l->next, 1)) < l->n_files)
 		S_load_file(w, &l->files[i]);
-	return NULL;
 }
 
 /* Loads files [from, n_files) on a pool of threads (one when one is set);
@@ -677,10 +649,8 @@ static void *S_work(void *arg)
  * loader's. */
 static void S_load_parallel(struct loader *l, size_t from, int one)
 {
-	int n = one ? 1 : dtk_kb_threads(l->n_files - from), i, started = 0;
+	int n = one ? 1 : dtk_threads((l->n_files - from) / 4 + 1), i;
 	struct worker *w = dtk_xcalloc((size_t)n, sizeof(*w));
-	pthread_t *tid = dtk_xcalloc((size_t)n, sizeof(*tid));
-
 	size_t bytes = (l->kb->n_sources + 7) / 8, k;
 	unsigned char *named = (unsigned char *)l->kb->sources_named;
 
@@ -692,13 +662,8 @@ static void S_load_parallel(struct loader *l, size_t from, int one)
 		w[i].arena = dtk_arena_new();
 		w[i].named = bytes ? dtk_xcalloc(bytes, 1) : NULL;
 	}
-	for (i = 1; i < n; i++)
-		if (pthread_create(&tid[i], NULL, S_work, &w[i]) == 0)
-			started |= 1 << i;
-	S_work(&w[0]);
+	dtk_threads_run(n, S_work, w);
 	for (i = 0; i < n; i++) {
-		if (started & (1 << i))
-			pthread_join(tid[i], NULL);
 		dtk_arena_adopt(l->kb->arena, w[i].arena);
 		dtk_arena_free(w[i].scratch);
 		dtk_diags_move(l->d, &w[i].d);
@@ -706,7 +671,6 @@ static void S_load_parallel(struct loader *l, size_t from, int one)
 			named[k] |= w[i].named[k];
 		free(w[i].named);
 	}
-	free(tid);
 	free(w);
 }
 
@@ -980,16 +944,50 @@ int dtk_kb_read_files(struct loader *l, int what, const char *only)
 
 /* ---- the uses recorded beside the node files ---- */
 
-/* A use and the file it is in. */
+/* A use and the file it is in (l->files[file]). */
 struct use_at {
 	const struct dtk_use *u;
 	const char *rel;
+	size_t file;
 };
 
 static int S_use_cmp(const void *pa, const void *pb)
 {
 	const struct dtk_use *a = ((const struct use_at *)pa)->u, *b = ((const struct use_at *)pb)->u;
 	return a->cited != b->cited ? a->cited - b->cited : strcmp(a->id, b->id);
+}
+
+/* By record name, then file, then place in the file. */
+static int S_rec_cmp(const void *pa, const void *pb)
+{
+	const struct use_at *a = pa, *b = pb;
+	int c = strcmp(a->u->rec, b->u->rec);
+	return c ? c : a->file != b->file ? (a->file < b->file ? -1 : 1) : (a->u > b->u) - (a->u < b->u);
+}
+
+/* Keeps in v (n of them, sorted by S_rec_cmp) the uses of each record from
+ * the first file that holds it only: a record counts once, whether it is
+ * live, in a fold, or in several (two branches folded it); copies those of
+ * live records to l->kb->live_uses. Returns how many are kept. */
+static size_t S_once(struct loader *l, struct use_at *v, size_t n)
+{
+	size_t i, k = 0, first = 0, live = 0;
+	const size_t plen = strlen(DTK_USES_DIR "/" DTK_USES_FOLD);
+
+	for (i = 0; i < n; i++) {
+		if (i && strcmp(v[i].u->rec, v[first].u->rec))
+			first = i;
+		if (v[i].file == v[first].file)
+			v[k++] = v[i];
+	}
+	for (i = 0; i < k; i++)
+		live += strncmp(l->files[v[i].file].name, DTK_USES_DIR "/" DTK_USES_FOLD, plen) != 0;
+	l->kb->live_uses = dtk_arena_alloc(l->kb->arena, (live ? live : 1) * sizeof(struct dtk_use_live));
+	for (i = 0; i < k; i++)
+		if (strncmp(l->files[v[i].file].name, DTK_USES_DIR "/" DTK_USES_FOLD, plen))
+			l->kb->live_uses[l->kb->n_live_uses++] =
+			        (struct dtk_use_live){v[i].u->rec, v[i].u->id, v[i].u->cited};
+	return k;
 }
 
 void dtk_kb_fold_uses(struct loader *l)
@@ -1000,8 +998,11 @@ void dtk_kb_fold_uses(struct loader *l)
 	for (i = 0; i < l->n_files; i++)
 		for (k = 0; k < l->files[i].n_uses; k++) {
 			dtk_grow((void **)&v, &cap, n + 1, sizeof(*v));
-			v[n++] = (struct use_at){&l->files[i].uses[k], l->files[i].rel};
+			v[n++] = (struct use_at){&l->files[i].uses[k], l->files[i].rel, i};
 		}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), S_rec_cmp);
+	n = S_once(l, v, n);
 	if (n > 1)
 		qsort(v, n, sizeof(*v), S_use_cmp);
 	for (i = 0; i < n; i = j) {

@@ -53,6 +53,11 @@ const struct dtk_lang dtk_lang_zh = {
                      "eval {scenario} 自评 {verdict}。",
         .since_none = "—",
         .plural = "",
+        .events_line = "本期事件：新增 {added} 条，置信度上调 {raised}、下调 {lowered} 条，矛盾新开 "
+                       "{opened}、解决 {resolved} 处，取代 {superseded}、撤回 {retracted}、修订 "
+                       "{revised} 条，新 stale {newly_stale} 条。",
+        .events_contradictions = "{date} 结晶期内新开矛盾 {opened} 处{opened_list}，解决 {resolved} "
+                                 "处{resolved_list}。",
         .bloom_same = "bloom 均维持",
         .bloom_changed = "bloom 变化：",
         .no_record = "尚无结晶记录。",
@@ -148,6 +153,12 @@ const struct dtk_lang dtk_lang_en = {
                      "{verdict}.",
         .since_none = "the start",
         .plural = "s",
+        .events_line = " This period: {added} added; confidence raised {raised}, lowered "
+                       "{lowered}; contradictions opened {opened}, resolved {resolved}; "
+                       "{superseded} superseded, {retracted} retracted, {revised} revised; "
+                       "{newly_stale} newly stale.",
+        .events_contradictions = "In the period ending {date}, contradictions opened: "
+                                 "{opened}{opened_list}; resolved: {resolved}{resolved_list}.",
         .bloom_same = "blooms unchanged",
         .bloom_changed = "bloom changes: ",
         .no_record = "No crystallization recorded yet.",

@@ -21,6 +21,9 @@ struct dtk_lang {
 	/* last_line's {since} when no run came before; the plural ending of its
 	 * counts ({hs}, {rs}, {cs}: "" for one, else this) */
 	const char *since_none, *plural;
+	/* a record's events (a record written before has none): counts after
+	 * last_line; the contradictions opened and resolved, in 活跃矛盾 */
+	const char *events_line, *events_contradictions;
 	/* over the budget (docs/index-format.md, "The budget"): what is left out,
 	 * with its count and where to find it; the generated pages */
 	const char *cut_high, *cut_list, *cut_gap_nodes, *cut_cands, *cut_hotspots, *cut_opens,

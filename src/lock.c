@@ -7,6 +7,7 @@
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -98,6 +99,20 @@ void dtk_lock_handed(int *fd, char *env, size_t size)
 	         (unsigned long long)st.st_ino);
 }
 
+char *dtk_lock_journal(const char *root)
+{
+	char *files = dtk_file_journal(root);
+	int lock;
+
+	if (files) { /* a live writer's goes when it is done: its lock awaited */
+		lock = dtk_lock_take(root);
+		free(files);
+		files = dtk_file_journal(root);
+		dtk_lock_release(lock);
+	}
+	return files;
+}
+
 int dtk_lock_pending(const char *root)
 {
 	char *git = dtk_cache_git_dir(root);
@@ -111,6 +126,47 @@ int dtk_lock_pending(const char *root)
 	free(journal);
 	free(git);
 	return rc;
+}
+
+/* Sweeps the directories inside the base (root, open as rootfd) that node
+ * files of insights/ (insr: its real path below root) lead to as links,
+ * each once: a write through one stages its temporary file there. */
+static void S_sweep_linked(int rootfd, const char *root, const char *insr)
+{
+	char *ins = dtk_path_join(root, insr), *path, *rel, *slash, **seen = NULL;
+	size_t n, n_seen = 0, cap = 0, i;
+	DIR *d = opendir(ins);
+	struct dirent *de;
+	struct stat st;
+
+	while (d && (de = readdir(d))) {
+		n = strlen(de->d_name);
+		if (n < 5 || strcmp(de->d_name + n - 5, ".yaml") ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISLNK(st.st_mode))
+			continue;
+		path = dtk_path_join(ins, de->d_name);
+		rel = dtk_path_within(root, path);
+		slash = rel ? strrchr(rel, '/') : NULL; /* none: the root, swept */
+		if (slash)
+			*slash = '\0';
+		for (i = 0; slash && i < n_seen && strcmp(seen[i], rel); i++)
+			;
+		if (slash && i == n_seen && strcmp(rel, insr)) {
+			dtk_file_sweep_at(rootfd, rel);
+			dtk_grow((void **)&seen, &cap, n_seen + 1, sizeof(*seen));
+			seen[n_seen++] = rel;
+			rel = NULL;
+		}
+		free(rel);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	for (i = 0; i < n_seen; i++)
+		free(seen[i]);
+	free(seen);
+	free(ins);
 }
 
 int dtk_lock_take_base(const char *root, int resumes)
@@ -139,6 +195,7 @@ int dtk_lock_take_base(const char *root, int resumes)
 		char *uses = dtk_path_join(insr, "_uses"); /* kb.h's DTK_USES_DIR */
 		dtk_file_sweep_at(fd, insr);
 		dtk_file_sweep_at(fd, uses);
+		S_sweep_linked(fd, root, insr);
 		free(uses);
 	}
 	free(insr);

@@ -24,14 +24,11 @@ struct dtk_md {
 	int depth;
 	cmark_syntax_extension *table;
 	struct dtk_buf text; /* text not yet added: one node for a run of text */
-	size_t text_seen;    /* text[0..text_seen) has no place to cut it */
 	dtk_write_fn write;  /* streamed documents: where closed blocks go */
 	void *arg;
 	int failed;       /* streamed: a write failed; nothing more goes out */
 	char error[1024]; /* streamed: the failed write's error */
 	int continued;    /* streamed: what went out last ends inside a paragraph */
-	size_t piece_len; /* streamed: text in the open top-level paragraph since
-	                     the part of it before went out */
 	/* streamed: render threads render the closed blocks, a group each at a
 	 * time, and write them in order, while the document goes on being built */
 	pthread_mutex_t lock;
@@ -69,30 +66,6 @@ struct group {
 	struct group *next;
 };
 
-/*
- * cmark escapes a few characters by what surrounds them: '&' before a letter,
- * '.' and ')' after digits at the start of a block, '-', '+', '=' and digits
- * at the start of a block. Text cut after a letter, digit or multi-byte
- * character, and before a letter or a multi-byte character, renders the same
- * in two text nodes as in one, and in two paragraphs (the second at the
- * start of a block) as in one.
- */
-static int S_ends_safe(unsigned char a)
-{
-	return a >= 0x80 || (a >= '0' && a <= '9') || ((a | 0x20) >= 'a' && (a | 0x20) <= 'z');
-}
-
-static int S_starts_safe(unsigned char b)
-{
-	return b >= 0xC0 || ((b | 0x20) >= 'a' && (b | 0x20) <= 'z');
-}
-
-/* Returns 1 when s may be cut before offset at (see above). */
-static int S_can_split(const char *s, size_t at)
-{
-	return S_ends_safe((unsigned char)s[at - 1]) && S_starts_safe((unsigned char)s[at]);
-}
-
 /* Adds the pending text at the cursor as one text node. */
 static void S_flush(struct dtk_md *md)
 {
@@ -105,10 +78,7 @@ static void S_flush(struct dtk_md *md)
 		fputs("dtk: fatal: invalid Markdown document structure\n", stderr);
 		abort();
 	}
-	if (md->depth == 1)
-		md->piece_len += md->text.len;
 	md->text.len = 0;
-	md->text_seen = 0;
 }
 
 /* Writes s[0..len) unless a write failed before. The error of a failed
@@ -184,10 +154,12 @@ static void *S_renderer(void *arg)
 	return NULL;
 }
 
-/* Starts the render threads (two: one processor or more, the order of
- * writes is the same code); returns how many run. */
+/* Starts the render threads (two, none when dtk_threads says one: the
+ * order of writes is the same code); returns how many run. */
 static int S_start(struct dtk_md *md)
 {
+	if (dtk_threads(MD_RENDERERS) < 2)
+		return 0;
 	while (md->n_renderers < MD_RENDERERS &&
 	       pthread_create(&md->renderers[md->n_renderers], NULL, S_renderer, md) == 0)
 		md->n_renderers++;
@@ -244,9 +216,7 @@ static void S_emit(struct dtk_md *md)
 }
 
 /* Streamed: hands the blocks held and what the open top-level paragraph has
- * so far to the render threads, so that a paragraph of any length is never
- * held whole. Called only where the paragraph's text was cut safely (see
- * S_can_split): its next text starts as a paragraph could. */
+ * so far to the render threads (dtk_md_rendered: runs go next). */
 static void S_emit_piece(struct dtk_md *md)
 {
 	cmark_node *p = md->open[0], *doc = cmark_node_new(CMARK_NODE_DOCUMENT), *q, *c;
@@ -257,7 +227,6 @@ static void S_emit_piece(struct dtk_md *md)
 	cmark_node_append_child(doc, q);
 	while ((c = cmark_node_first_child(p)) != NULL)
 		cmark_node_append_child(q, c);
-	md->piece_len = 0;
 	S_enqueue(md, doc, 1);
 }
 
@@ -352,8 +321,6 @@ static void S_add(struct dtk_md *md, cmark_node *node, cmark_node *inner)
 		if (md->depth >= MD_MAX_OPEN)
 			abort();
 		md->open[md->depth++] = node;
-		if (md->depth == 1)
-			md->piece_len = 0;
 		md->cur = inner;
 	}
 }
@@ -429,15 +396,10 @@ void dtk_md_close(struct dtk_md *md)
 		S_emit(md);
 }
 
-#define MD_TEXT_RUN 65536
-#define MD_PIECE (256 * 1024) /* streamed: a paragraph goes out in such parts */
-
 void dtk_md_text(struct dtk_md *md, const char *text)
 {
 	dtk_md_textn(md, text, strlen(text));
 }
-
-static void S_textn(struct dtk_md *md, const char *text, size_t n);
 
 void dtk_md_textn(struct dtk_md *md, const char *text, size_t n)
 {
@@ -446,44 +408,14 @@ void dtk_md_textn(struct dtk_md *md, const char *text, size_t n)
 	md->in_run = 0;
 
 	if (!dtk_invisible_has(text, n)) {
-		S_textn(md, text, n);
+		dtk_buf_put(&md->text, text, n);
 		return;
 	}
 	/* a bidirectional control or another invisible character is seen:
 	 * "<U+202E>" */
 	dtk_buf_put_marked(&b, text, n);
-	S_textn(md, b.ptr, b.len);
+	dtk_buf_put(&md->text, b.ptr, b.len);
 	dtk_buf_release(&b);
-}
-
-/* Adds text[0..n) as it is (dtk_md_textn). */
-static void S_textn(struct dtk_md *md, const char *text, size_t n)
-{
-	size_t len, at, lo;
-	char c;
-
-	dtk_buf_put(&md->text, text, n);
-	len = md->text.len;
-	if (len <= MD_TEXT_RUN)
-		return;
-	/* a long run goes to cmark in pieces, so that it is never held twice;
-	 * the cut is near the end, and no byte is looked at twice */
-	lo = len - 1024 > md->text_seen ? len - 1024 : md->text_seen;
-	for (at = len - 1; at >= lo && !S_can_split(md->text.ptr, at); at--)
-		;
-	md->text_seen = len;
-	if (at < lo)
-		return; /* no place to cut: try again with more text */
-	c = md->text.ptr[at];
-	md->text.ptr[at] = '\0';
-	md->text.len = at;
-	S_flush(md);
-	md->text.ptr[at] = c;
-	memmove(md->text.ptr, md->text.ptr + at, len - at + 1); /* with the NUL */
-	md->text.len = len - at;
-	if (md->write && md->depth == 1 && md->piece_len >= MD_PIECE &&
-	    cmark_node_get_type(md->open[0]) == CMARK_NODE_PARAGRAPH)
-		S_emit_piece(md);
 }
 
 /* Returns 1 when text reads the same as Markdown and as text: no character

@@ -10,11 +10,13 @@
 #include "mcp_prompts.h"
 #include "mcp_tools.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -367,6 +369,36 @@ static int S_node_readable(const char *root, const char *node)
 	return rc;
 }
 
+/* Returns 1 when name can be a generated page of index/ ("<slug>.md"). */
+static int S_page_name(const char *name)
+{
+	size_t len = strlen(name);
+	return name[0] != '.' && len > 3 && len < 256 && !strchr(name, '/') &&
+	       !strcmp(name + len - 3, ".md");
+}
+
+/* Adds to list a resource dtk://index/<slug>.md per generated page that
+ * INDEX.md links, index/<slug>.md (docs/index-format.md), sorted. */
+static void S_pages_list(json_t *list, const char *root)
+{
+	struct dirent **v = NULL;
+	char *dir = dtk_path_join(root, DTK_INDEX_PAGES_DIR), uri[300], title[300];
+	int n = scandir(dir, &v, NULL, alphasort), i;
+
+	for (i = 0; i < n; i++) {
+		if (S_page_name(v[i]->d_name)) {
+			snprintf(uri, sizeof(uri), "dtk://index/%s", v[i]->d_name);
+			snprintf(title, sizeof(title), DTK_INDEX_PAGES_DIR "/%s: a page of the index",
+			         v[i]->d_name);
+			json_array_append_new(list, S_resource(uri, v[i]->d_name, title,
+			                                       "text/markdown"));
+		}
+		free(v[i]);
+	}
+	free(v);
+	free(dir);
+}
+
 static json_t *S_resources_list(char *err, size_t size)
 {
 	json_t *list = json_array();
@@ -380,6 +412,7 @@ static json_t *S_resources_list(char *err, size_t size)
 	}
 	json_array_append_new(list, S_resource("dtk://index", DTK_INDEX_FILE,
 	                                       "INDEX.md: the base's index", "text/markdown"));
+	S_pages_list(list, root);
 	if (S_node_readable(root, "_sources"))
 		json_array_append_new(list, S_resource("dtk://sources", "sources",
 		                                       "insights/_sources.yaml: the sources",
@@ -407,12 +440,13 @@ static json_t *S_resources_read(const char *uri, int *code, char *err, size_t si
 	json_t *r = NULL;
 	size_t len = 0;
 	int fd = -1, rc, is_node = !strncmp(uri, "dtk://node/", 11);
+	int is_page = !strncmp(uri, "dtk://index/", 12);
 
 	*code = E_RESOURCE;
 	if (is_node || !strcmp(uri, "dtk://sources")) {
 		node = is_node ? uri + 11 : "_sources";
 		mime = "application/yaml";
-	} else if (strcmp(uri, "dtk://index")) {
+	} else if (is_page ? !S_page_name(uri + 12) : strcmp(uri, "dtk://index") != 0) {
 		snprintf(err, size, "Resource not found: %s", uri);
 		return NULL;
 	}
@@ -426,7 +460,9 @@ static json_t *S_resources_read(const char *uri, int *code, char *err, size_t si
 		snprintf(err, size, "Resource not found: %s", uri);
 		goto done;
 	}
-	rel = node ? dtk_xmalloc(strlen(node) + 20) : dtk_xstrdup(DTK_INDEX_FILE);
+	rel = node      ? dtk_xmalloc(strlen(node) + 20)
+	      : is_page ? dtk_path_join(DTK_INDEX_PAGES_DIR, uri + 12)
+	                : dtk_xstrdup(DTK_INDEX_FILE);
 	if (node)
 		sprintf(rel, "insights/%s.yaml", node);
 	full = dtk_path_join(root, rel);
@@ -543,13 +579,15 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
  * bounds the values from above; malformed text is left to the parser.
  * Returns -2 when only the depth is too great: it is parsed (jansson stops
  * at 2048 levels), so that its id can be answered; -3 when a string is over
- * DTK_MCP_MAX_STRING bytes as written (never parsed: S_id).
+ * DTK_MCP_MAX_STRING bytes as written (never parsed: S_id). Sets *wide when
+ * a number may be beyond what jansson holds (19 digits or an exponent).
  */
-static int S_bounded(const char *msg, size_t len)
+static int S_bounded(const char *msg, size_t len, int *wide)
 {
-	size_t i, values = 1, depth = 0, from = 0;
+	size_t i, values = 1, depth = 0, from = 0, digits = 0;
 	int in_string = 0, deep = 0;
 
+	*wide = 0;
 	for (i = 0; i < len; i++) {
 		char c = msg[i];
 		if (in_string) {
@@ -561,6 +599,9 @@ static int S_bounded(const char *msg, size_t len)
 				return -3;
 			continue;
 		}
+		*wide |= (c == 'e' || c == 'E') && digits;
+		digits = c >= '0' && c <= '9' ? digits + 1 : 0;
+		*wide |= digits > 18;
 		switch (c) {
 		case '"':
 			in_string = 1;
@@ -611,23 +652,63 @@ static void S_number(struct dtk_buf *b, const char *t, size_t n, int is_id)
 	free(s);
 }
 
-/* Copies msg[0..len), valid JSON but for numbers jansson cannot hold, into
+/* A message as jansson reads it (S_feed): text[0..len), at read so far.
+ * When drop, the pages read are given back as it goes (text is then a
+ * buffer of the server's own, not read again), so that the message and
+ * what is parsed of it are never both held whole: dropped bytes are gone. */
+struct feed {
+	const char *text;
+	size_t len, at, dropped;
+	int drop;
+};
+
+/* Gives back the whole pages of f's text before offset upto, a quarter of
+ * a MiB at least at a time, when f drops. */
+static void S_drop(struct feed *f, size_t upto)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), from, to;
+
+	if (!f->drop || upto < f->dropped + (256u << 10))
+		return;
+	from = ((uintptr_t)f->text + f->dropped + page - 1) & ~(page - 1);
+	to = ((uintptr_t)f->text + upto) & ~(page - 1);
+	if (to > from) {
+		(void)madvise((void *)from, to - from, MADV_DONTNEED); /* a hint */
+		f->dropped = to - (uintptr_t)f->text;
+	}
+}
+
+/* jansson's json_load_callback_t: the next bytes of f into buf. */
+static size_t S_feed(void *buf, size_t size, void *data)
+{
+	struct feed *f = data;
+	size_t n = f->len - f->at < size ? f->len - f->at : size;
+
+	memcpy(buf, f->text + f->at, n);
+	f->at += n;
+	S_drop(f, f->at);
+	return n;
+}
+
+/* Copies f's text, valid JSON but for numbers jansson cannot hold, into
  * b with each such number in a form it can (S_number): so the message is
  * answered (a tool reads an argument out of range as one, an id beyond 64
  * bits is refused under null) and a notification is not. */
-static void S_widen_numbers(struct dtk_buf *b, const char *msg, size_t len)
+static void S_widen_numbers(struct dtk_buf *b, struct feed *f)
 {
-	size_t i, k, str = 0, key = 0, depth = 0;
-	int in_str = 0, id = 0;
+	const char *msg = f->text;
+	size_t i, k, str = 0, len = f->len, depth = 0;
+	int in_str = 0, id = 0, key = 0;
 
 	for (i = 0; i < len; i++) {
 		char c = msg[i];
+		S_drop(f, in_str ? str : i); /* a key is read again at its end */
 		if (in_str) {
 			if (c == '\\' && i + 1 < len) {
 				dtk_buf_putc(b, msg[i++]);
 			} else if (c == '"') {
-				in_str = 0;
-				key = i + 1 - str; /* a key, when ':' follows */
+				in_str = 0; /* the key "id", when ':' follows */
+				key = i + 1 - str == 4 && !memcmp(msg + str, "\"id\"", 4);
 			}
 			dtk_buf_putc(b, msg[i]);
 			continue;
@@ -646,7 +727,7 @@ static void S_widen_numbers(struct dtk_buf *b, const char *msg, size_t len)
 		else if (c == '}' || c == ']')
 			depth--;
 		else if (c == ':' && depth == 1)
-			id = key == 4 && !memcmp(msg + str, "\"id\"", 4);
+			id = key;
 		dtk_buf_putc(b, c);
 	}
 }
@@ -703,14 +784,17 @@ static json_t *S_id(const char *msg, size_t len)
 }
 
 /* Parses msg within the bounds (strings may hold U+0000: the request is
- * then refused under its id). Returns the JSON (a new reference), or NULL
- * with *code set; *deep is 1 when it nests deeper than DTK_MCP_MAX_DEPTH
- * (to be refused, under its id). */
-static json_t *S_parse(const char *msg, size_t len, int *code, int *deep)
+ * then refused under its id), giving back its pages as it goes when drop
+ * (S_feed). Returns the JSON (a new reference), or NULL with *code set;
+ * *deep is 1 when it nests deeper than DTK_MCP_MAX_DEPTH (to be refused,
+ * under its id). */
+static json_t *S_parse(const char *msg, size_t len, int drop, int *code, int *deep)
 {
 	const size_t flags = JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL;
+	struct feed f = {msg, len, 0, 0, drop};
+	struct dtk_buf w = DTK_BUF_INIT;
 	json_error_t je;
-	int b = S_bounded(msg, len);
+	int wide, b = S_bounded(msg, len, &wide);
 	json_t *j;
 
 	*code = b == -3 ? E_PARAMS : E_REQUEST;
@@ -718,13 +802,13 @@ static json_t *S_parse(const char *msg, size_t len, int *code, int *deep)
 	if (b == -1 || b == -3)
 		return NULL;
 	*code = E_PARSE;
-	j = json_loadb(msg, len, flags, &je);
-	if (!j && json_error_code(&je) == json_error_numeric_overflow) {
-		struct dtk_buf w = DTK_BUF_INIT;
-		S_widen_numbers(&w, msg, len);
-		j = json_loadb(w.ptr, w.len, flags, &je);
-		dtk_buf_release(&w);
+	if (wide) { /* a copy with its numbers widened is parsed (the server's) */
+		dtk_grow((void **)&w.ptr, &w.cap, len + len / 2 + 16, 1);
+		S_widen_numbers(&w, &f);
+		f = (struct feed){w.ptr, w.len, 0, 0, 1};
 	}
+	j = json_load_callback(S_feed, &f, flags, &je);
+	dtk_buf_release(&w);
 	if (!j && b == -2) /* deeper than jansson parses: refused as too deep */
 		*code = E_REQUEST;
 	return j;
@@ -781,6 +865,43 @@ static const char *S_claim(json_t *j, int *bad)
 	                            META_VERSION);
 	*bad = v && !json_is_string(v);
 	return json_string_value(v);
+}
+
+/* Deletes the members of object o not named in keys (names, a space after
+ * each). */
+static void S_only(json_t *o, const char *keys)
+{
+	const char *k, *at;
+	json_t *v;
+	void *tmp;
+
+	json_object_foreach_safe(o, tmp, k, v)
+	{
+		for (at = keys; *at && (at = strstr(at, k)); at++)
+			if ((at == keys || at[-1] == ' ') && at[strlen(k)] == ' ')
+				break;
+		if (!at || !*at)
+			json_object_del(o, k);
+	}
+}
+
+/* Lets go of what answering message j never reads (but when it holds
+ * U+0000: refused): members of it and of its params that no method reads,
+ * its _meta but the version it names, what a response's result or error
+ * holds. So a tool's work is beside its arguments, not the whole message. */
+static void S_let_go(json_t *j)
+{
+	json_t *p = json_object_get(j, "params");
+
+	if (S_has_nul(j))
+		return;
+	S_only(j, "jsonrpc id method params result error ");
+	if (json_object_get(j, "result"))
+		json_object_set_new(j, "result", json_null());
+	if (json_object_get(j, "error"))
+		json_object_set_new(j, "error", json_null());
+	S_only(p, "protocolVersion uri cursor name arguments level ref argument requestId _meta ");
+	S_only(json_object_get(p, "_meta"), META_VERSION " ");
 }
 
 /* Answers request j with method and id: returns the response line, or
@@ -898,6 +1019,7 @@ static int S_batch(struct dtk_mcp *m, json_t *batch, FILE *out)
 	int any = 0;
 	char *r;
 
+	json_array_foreach(batch, i, item) S_let_go(item);
 	json_array_foreach(batch, i, item)
 	{
 		json_t *method = json_object_get(item, "method");
@@ -935,15 +1057,16 @@ static void S_home(struct dtk_mcp *m)
 		return; /* gone: the request says what it cannot read */
 }
 
-/* Handles message msg, writing its response (without '\n') to out.
- * Returns 1 when it wrote one, 0 when none is due. */
-static int S_handle(struct dtk_mcp *m, const char *msg, size_t len, FILE *out)
+/* Handles message msg, writing its response (without '\n') to out; its
+ * pages are given back as it is parsed when drop (S_feed). Returns 1 when
+ * it wrote one, 0 when none is due. */
+static int S_handle(struct dtk_mcp *m, const char *msg, size_t len, int drop, FILE *out)
 {
 	int code, rc, deep;
 	json_t *j, *id;
 
 	S_home(m);
-	j = S_parse(msg, len, &code, &deep);
+	j = S_parse(msg, len, drop, &code, &deep);
 	id = json_object_get(j, "id");
 	if (!j && code == E_PARAMS) /* a string too long: refused under its id */
 		return S_put(out, 0,
@@ -969,13 +1092,15 @@ static int S_handle(struct dtk_mcp *m, const char *msg, size_t len, FILE *out)
 	if (json_is_array(j) && json_array_size(j) && m->version &&
 	    !strcmp(m->version, "2025-03-26"))
 		rc = S_batch(m, j, out);
-	else
+	else {
+		S_let_go(j);
 		rc = S_put(out, 0, S_message(m, j));
+	}
 	json_decref(j);
 	return rc;
 }
 
-char *dtk_mcp_handle(struct dtk_mcp *m, const char *msg, size_t len)
+char *dtk_mcp_handle(struct dtk_mcp *m, const char *msg, size_t len, int drop)
 {
 	char *buf = NULL;
 	size_t size = 0;
@@ -984,7 +1109,7 @@ char *dtk_mcp_handle(struct dtk_mcp *m, const char *msg, size_t len)
 
 	if (!out)
 		abort(); /* out of memory */
-	any = S_handle(m, msg, len, out);
+	any = S_handle(m, msg, len, drop, out);
 	fclose(out);
 	if (!any) {
 		free(buf);
@@ -1073,7 +1198,7 @@ static void S_scan(struct reader *r, size_t max)
 	     p = nl + 1) {
 		if ((size_t)(nl - p) > max ||
 		    !memmem(p, (size_t)(nl - p), "notifications/cancelled", 23) ||
-		    !(j = S_parse(p, (size_t)(nl - p), &code, &deep)))
+		    !(j = S_parse(p, (size_t)(nl - p), 0, &code, &deep)))
 			continue;
 		id = json_object_get(json_object_get(j, "params"), "requestId");
 		if (json_is_string(json_object_get(j, "method")) &&
@@ -1181,7 +1306,7 @@ int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err)
 				;
 			S_scan(&r, DTK_MCP_MAX_MESSAGE);
 			m->cancels = r.cancels;
-			any = S_handle(m, r.buf + r.keep, n, out); /* in place: kept */
+			any = S_handle(m, r.buf + r.keep, n, 1, out); /* in place, given back */
 			m->cancels = NULL;
 		}
 		if (any && (putc('\n', out) < 0 || fflush(out) || ferror(out))) {

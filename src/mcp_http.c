@@ -320,7 +320,7 @@ static enum MHD_Result S_message(struct server *srv, struct MHD_Connection *c, s
 		st = e->s;
 	srv->clock++;
 	dtk_mcp_swap_session(srv->m, &st);
-	r = dtk_mcp_handle(srv->m, q->body.ptr ? q->body.ptr : "", q->body.len);
+	r = dtk_mcp_handle(srv->m, q->body.ptr ? q->body.ptr : "", q->body.len, 1); /* gone */
 	dtk_mcp_swap_session(srv->m, &st);
 	if (e) {
 		e->s = st;

@@ -77,6 +77,13 @@ static const char *const S_plan_lists[] = {"new_entries",
                                            "stance_unchanged",
                                            "cross_domain_refs",
                                            "pairs",
+                                           "raised",
+                                           "lowered",
+                                           "opened",
+                                           "resolved",
+                                           "superseded",
+                                           "retracted",
+                                           "newly_stale",
                                            NULL};
 
 /* A page of list or search: its default and largest size, how much of a
@@ -89,6 +96,7 @@ static const char *const S_plan_lists[] = {"new_entries",
 #define ERROR_LINES 20                 /* a refusal's lines a tool result holds, the last kept */
 #define ARG_BYTES DTK_MAX_SCALAR_BYTES /* a string argument, as any value of a base */
 #define ERROR_LINE_BYTES 400           /* and the bytes of each (a value repeated whole is cut) */
+#define LIST_MAX 1000                  /* strings in a list argument (each looked up) */
 
 #define DATE "a date, YYYY-MM-DD"
 #define DRY_RUN                                                                                    \
@@ -263,7 +271,7 @@ static const struct tool S_tools[] = {
          "20; a node's review pairs likewise) and totals says how long each is; name one "
          "in list, with cursor, to page through it (pairs: the review pairs of every "
          "node).",
-         {"--plan", "--format", "json"},
+         {"--plan", "--format", "json", "--limit", "1000000"}, /* cut here, below */
          {{"date", 'd', 0, "--date", "the run's date (" DATE "; default today)", NULL},
           {"list", 'k', 0, NULL, "one list of the worklist, a page of it as list gives entries",
            S_plan_lists},
@@ -721,8 +729,8 @@ static json_t *S_param_schema(const char *prefix, const struct param *a)
 
 	switch (a->type) {
 	case 'l':
-		p = json_pack("{s:[{s:s},{s:s,s:{s:s}}]}", "anyOf", "type", "string", "type",
-		              "array", "items", "type", "string");
+		p = json_pack("{s:[{s:s},{s:s,s:{s:s},s:i}]}", "anyOf", "type", "string", "type",
+		              "array", "items", "type", "string", "maxItems", LIST_MAX);
 		break;
 	case 'b': p = json_pack("{s:s}", "type", "boolean"); break;
 	case 'p':
@@ -868,7 +876,7 @@ static void S_accepts(struct dtk_buf *b, const struct param *p)
 	case 'd': dtk_buf_puts(b, "a date, YYYY-MM-DD, as a string"); break;
 	case 'b': dtk_buf_puts(b, "true or false"); break;
 	case 'p': dtk_buf_printf(b, "an integer from 1 to %d", PAGE_MAX); break;
-	case 'l': dtk_buf_puts(b, "a string or a list of strings"); break;
+	case 'l': dtk_buf_printf(b, "a string or a list of 1 to %d strings", LIST_MAX); break;
 	case 'w': dtk_buf_printf(b, "a string of 1 to %d words", DTK_SEARCH_MAX_WORDS); break;
 	case 'c': dtk_buf_puts(b, "the nextCursor of a page, as given"); break;
 	default: dtk_buf_puts(b, "a string");
@@ -958,7 +966,7 @@ static int S_fits(const struct param *p, json_t *v)
 	case 'l':
 		if (json_is_string(v))
 			return 1;
-		if (!json_is_array(v) || !json_array_size(v))
+		if (!json_is_array(v) || !json_array_size(v) || json_array_size(v) > LIST_MAX)
 			return 0;
 		json_array_foreach(v, i, item) if (!json_is_string(item) ||
 		                                   json_string_length(item) > ARG_BYTES) return 0;

@@ -431,9 +431,13 @@ int dtk_merge_blob(const char *name, char *const text[3], const size_t len[3], c
 	return rc;
 }
 
-int dtk_merge_index(char **out, const struct dtk_memfile *files, size_t n, struct dtk_diags *diags)
+int dtk_merge_index(char **out, const struct dtk_memfile *files, size_t n,
+                    struct dtk_memfile **pages, size_t *n_pages, struct dtk_diags *diags)
 {
+	struct dtk_index_pages p = {NULL, 0, NULL};
+	struct dtk_buf b = DTK_BUF_INIT;
 	struct dtk_kb *kb = NULL;
+	size_t i;
 
 	*out = NULL;
 	if (dtk_kb_load(
@@ -441,7 +445,16 @@ int dtk_merge_index(char **out, const struct dtk_memfile *files, size_t n, struc
 	            &(struct dtk_kb_load_opts){.what = DTK_KB_LEAN, .files = files, .n_files = n},
 	            diags) != 0)
 		return 1;
-	*out = dtk_index_render(kb);
+	dtk_index_write_pages(kb, dtk_buf_write, &b, pages ? &p : NULL); /* cannot fail */
+	*out = dtk_buf_detach(&b);
+	if (pages) {
+		*pages = dtk_xcalloc(p.n + 1, sizeof(**pages));
+		for (i = 0; i < p.n; i++) /* taken from p */
+			(*pages)[i] = (struct dtk_memfile){p.v[i].rel, p.v[i].text, p.v[i].len};
+		*n_pages = p.n;
+		p.n = 0;
+		dtk_index_pages_release(&p);
+	}
 	dtk_kb_free(kb);
 	return 0;
 }

@@ -23,7 +23,7 @@
 #define S_MAGIC "dtk node cache 6\n"
 /* the build the packed nodes are of: the schema may change between them
  * (S_build adds the program's own identity: builds of one version differ) */
-#define S_BUILD "build " DTK_VERSION " 7"
+#define S_BUILD "build " DTK_VERSION " 8"
 #define S_HEAD 64 /* the head: the magic and where the index is, padded */
 #define S_MAX_INDEX (16u << 20)
 #define S_TEXT_CLAIM 1  /* the entry has a claim (in the tail) */
@@ -76,12 +76,16 @@ void dtk_nodecache_pack(struct dtk_buf *b, const struct dtk_node *node)
 			dtk_pack_pos(b, e->contradicts[k].ref.pos);
 			dtk_pack_u32(b, (uint32_t)e->contradicts[k].open);
 			dtk_pack_str(b, e->contradicts[k].note);
+			dtk_pack_u32(b, (uint32_t)e->contradicts[k].opened);
+			dtk_pack_u32(b, (uint32_t)e->contradicts[k].resolved);
 		}
 		dtk_pack_u32(b, (uint32_t)e->revised);
 		dtk_pack_u32(b, (uint32_t)e->superseded);
 		dtk_pack_u32(b, (uint32_t)e->retracted);
 		dtk_pack_str(b, e->superseded_by.id);
 		dtk_pack_pos(b, e->superseded_by.pos);
+		dtk_pack_u32(b, (uint32_t)e->confidence_changed);
+		dtk_pack_u32(b, e->confidence_was);
 	}
 	head = (uint32_t)(b->len - at);
 	memcpy(b->ptr + at, &head, sizeof(head));
@@ -201,6 +205,8 @@ static void S_get_entry(struct dtk_rd *r, struct dtk_rd *t, struct dtk_entry *e,
 		v = dtk_rd_u32(r);
 		c->open = (int)v;
 		c->note = dtk_rd_str(r, arena);
+		c->opened = (dtk_date)dtk_rd_u32(r);
+		c->resolved = (dtk_date)dtk_rd_u32(r);
 		r->bad |= v > 1 || !c->ref.id;
 	}
 	e->n_contradicts = n > 0 ? (unsigned)n : 0;
@@ -209,6 +215,10 @@ static void S_get_entry(struct dtk_rd *r, struct dtk_rd *t, struct dtk_entry *e,
 	e->retracted = (dtk_date)dtk_rd_u32(r);
 	e->superseded_by.id = dtk_rd_str(r, arena);
 	e->superseded_by.pos = dtk_rd_pos(r);
+	e->confidence_changed = (dtk_date)dtk_rd_u32(r);
+	v = dtk_rd_u32(r);
+	e->confidence_was = (unsigned char)v;
+	r->bad |= v >= DTK_CONF_COUNT;
 }
 
 void dtk_nodecache_lean(const struct dtk_kb *kb, struct dtk_arena *arena, struct dtk_node *node,

@@ -565,13 +565,34 @@ static int S_uses_file(const struct dtk_repo *r, const char *path)
 	return S_yaml_in(r, path, "insights/_uses/");
 }
 
-/* Removes the base's files from idx. */
-static int S_remove_base(const struct dtk_repo *r, git_index *idx)
+/* Returns 1 when path is a generated page of r's base, index/<name>.md
+ * (index.h's DTK_INDEX_PAGES_DIR). */
+static int S_page_file(const struct dtk_repo *r, const char *path)
 {
-	size_t i = git_index_entrycount(idx);
+	size_t n = strlen(r->prefix), len = strlen(path);
+	return !strncmp(path, r->prefix, n) && !strncmp(path + n, "index/", 6) &&
+	       path[n + 6] != '.' && !strchr(path + n + 6, '/') && len > n + 9 &&
+	       !strcmp(path + len - 3, ".md");
+}
+
+/* Returns 1 when path is a file a crystallization writes beside INDEX.md:
+ * a file of the base, a record of uses or a fold of them, a page. */
+static int S_run_file(const struct dtk_repo *r, const char *path)
+{
+	return S_base_file(r, path) || S_uses_file(r, path) || S_page_file(r, path);
+}
+
+/* Removes the files of a run (S_run_file) from idx, but the folds of
+ * records when keep_folds is set. */
+static int S_remove_base(const struct dtk_repo *r, git_index *idx, int keep_folds)
+{
+	size_t i = git_index_entrycount(idx), n = strlen(r->prefix);
 	while (i-- > 0) {
 		const git_index_entry *e = git_index_get_byindex(idx, i);
-		if (e && S_base_file(r, e->path) && git_index_remove(idx, e->path, 0) < 0)
+		if (e && S_run_file(r, e->path) &&
+		    !(keep_folds && S_uses_file(r, e->path) &&
+		      !strncmp(e->path + n, "insights/_uses/fold-", 20)) &&
+		    git_index_remove(idx, e->path, 0) < 0)
 			return dtk_gitlib_error("cannot update the index");
 	}
 	return 0;
@@ -698,7 +719,7 @@ static int S_build_tree(const struct dtk_repo *r, git_tree *base, const struct d
 		S_index_error();
 		goto done;
 	}
-	if (S_remove_base(r, idx) < 0)
+	if (S_remove_base(r, idx, 1) < 0)
 		goto done;
 	for (i = 0; i < req->n_files; i++) {
 		struct dtk_buf rel = DTK_BUF_INIT;
@@ -716,11 +737,16 @@ static int S_build_tree(const struct dtk_repo *r, git_tree *base, const struct d
 	if (S_blob(r, path, req->records, req->records_len, &oid) < 0 ||
 	    S_add(idx, path, &oid, S_written_mode(r, repo_idx, path)) < 0)
 		goto done;
-	free(path);
-	path = S_path(r, "INDEX.md");
-	if (S_blob(r, path, req->index, req->index_len, &oid) < 0 ||
-	    S_add(idx, path, &oid, S_written_mode(r, repo_idx, path)) < 0)
-		goto done;
+	for (i = 0; i <= req->n_more; i++) {
+		const char *name = i < req->n_more ? req->more[i].name : "INDEX.md";
+		const char *data = i < req->n_more ? req->more[i].data : req->index;
+		size_t len = i < req->n_more ? req->more[i].len : req->index_len;
+		free(path);
+		path = S_path(r, name);
+		if (S_blob(r, path, data, len, &oid) < 0 ||
+		    S_add(idx, path, &oid, S_written_mode(r, repo_idx, path)) < 0)
+			goto done;
+	}
 	if (git_index_write_tree_to(tree_oid, idx, r->git) < 0) {
 		dtk_gitlib_error("cannot write the commit's tree");
 		goto done;
@@ -1022,64 +1048,120 @@ done:
 	return rc;
 }
 
+/* Puts path (blob want, of mode) in idx: as git add has it when the work
+ * tree's file is that blob (its stat data kept), else the blob. */
+static int S_index_put(git_index *idx, const char *path, const git_oid *want, unsigned mode)
+{
+	const git_index_entry *ie;
+	if (git_index_add_bypath(idx, path) < 0 || !(ie = git_index_get_bypath(idx, path, 0)) ||
+	    !git_oid_equal(&ie->id, want))
+		return S_add(idx, path, want, mode);
+	return 0;
+}
+
+/* Brings the work tree's files of insights/_uses/ and index/ in line with
+ * the commit of j (tree): each that differs from its parent's written as
+ * git checks it out, or removed (and index/ when that leaves it empty). */
+static int S_write_more(const struct dtk_repo *r, const struct journal *j, git_tree *tree)
+{
+	char *uses = S_path(r, "insights/_uses"), *pages = S_path(r, "index");
+	char *paths[] = {uses, pages};
+	git_commit *old = NULL;
+	git_tree *base = NULL;
+	git_diff *diff = NULL;
+	git_diff_options opts;
+	size_t i;
+	int rc = -1;
+
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	opts.flags = GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+	opts.pathspec.strings = paths;
+	opts.pathspec.count = 2;
+	if ((j->has_old && (git_commit_lookup(&old, r->git, &j->old_id) < 0 ||
+	                    git_commit_tree(&base, old) < 0)) ||
+	    git_diff_tree_to_tree(&diff, r->git, base, tree, &opts) < 0) {
+		dtk_gitlib_error("cannot read the crystallized commit");
+		goto done;
+	}
+	for (i = 0; i < git_diff_num_deltas(diff); i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		int gone = d->status == GIT_DELTA_DELETED, w;
+		char *full = dtk_path_join(r->workdir, gone ? d->old_file.path : d->new_file.path);
+		if (gone) {
+			w = unlink(full) < 0 && errno != ENOENT
+			            ? dtk_error("cannot remove %s: %s", full, strerror(errno))
+			            : 0;
+		} else {
+			*strrchr(full, '/') = '\0'; /* its folder, made when missing */
+			w = dtk_file_mkdirs(full, 0777) < 0 ? -1
+			                                    : S_write_from_tree(r, tree, d->new_file.path);
+		}
+		free(full);
+		if (w < 0)
+			goto done;
+	}
+	free(paths[0]);
+	paths[0] = dtk_path_join(r->workdir, pages);
+	(void)rmdir(paths[0]); /* left empty: it goes (not when it holds other files) */
+	rc = 0;
+done:
+	git_diff_free(diff);
+	git_tree_free(base);
+	git_commit_free(old);
+	free(paths[0]);
+	free(pages);
+	return rc;
+}
+
 /* Makes the index hold the base's files as in tree (the work tree's stat
  * data where the file matches, else the committed blob) and writes it into
  * the held lock l, not yet renamed: returns the new index file's bytes in
  * *out (malloc'd) and *len. */
 static int S_new_index(const struct dtk_repo *r, git_tree *tree, char **out, size_t *len)
 {
+	static const char *const dirs[] = {"insights", "insights/_uses", "index", "INDEX.md"};
 	git_index *idx = NULL, *copy = NULL;
-	char *dir = S_path(r, "insights"), *index_md = S_path(r, "INDEX.md");
 	char *tmp = dtk_path_join(git_repository_path(r->git), "dtk-index.new");
 	char *tmp_lock = dtk_path_join(git_repository_path(r->git), "dtk-index.new.lock");
-	git_tree_entry *te = NULL;
-	git_tree *sub = NULL;
-	size_t i;
+	size_t i, k;
 	int rc = -1;
 
 	*out = NULL;
 	unlink(tmp);
 	unlink(tmp_lock);
-	if (git_repository_index(&idx, r->git) < 0 || git_index_read(idx, 1) < 0 ||
-	    git_tree_entry_bypath(&te, tree, dir) < 0 ||
-	    git_tree_lookup(&sub, r->git, git_tree_entry_id(te)) < 0) {
+	if (git_repository_index(&idx, r->git) < 0 || git_index_read(idx, 1) < 0) {
 		dtk_gitlib_error("cannot update the index");
 		goto done;
 	}
-	if (S_remove_base(r, idx) < 0)
+	if (S_remove_base(r, idx, 0) < 0)
 		goto done;
-	for (i = 0; i <= git_tree_entrycount(sub); i++) {
-		const git_tree_entry *e =
-		        i < git_tree_entrycount(sub) ? git_tree_entry_byindex(sub, i) : NULL;
-		const git_index_entry *ie;
-		struct dtk_buf path = DTK_BUF_INIT;
-		git_tree_entry *top = NULL;
-		const git_oid *want;
-		unsigned mode = GIT_FILEMODE_BLOB;
-		if (e) {
-			dtk_buf_printf(&path, "%s/%s", dir, git_tree_entry_name(e));
-			if (!S_base_file(r, path.ptr)) {
+	/* the run's files of each folder, then INDEX.md */
+	for (k = 0; k < 4; k++) {
+		char *dir = S_path(r, dirs[k]);
+		git_tree_entry *te = NULL;
+		git_tree *sub = NULL;
+		rc = 0;
+		if (git_tree_entry_bypath(&te, tree, dir) < 0) {
+			rc = k == 0 ? dtk_gitlib_error("cannot update the index") : 0;
+		} else if (k == 3) {
+			rc = S_index_put(idx, dir, git_tree_entry_id(te),
+			                 (unsigned)git_tree_entry_filemode(te));
+		} else if (git_tree_entry_type(te) == GIT_OBJECT_TREE) {
+			if (git_tree_lookup(&sub, r->git, git_tree_entry_id(te)) < 0)
+				rc = dtk_gitlib_error("cannot update the index");
+			for (i = 0; rc == 0 && sub && i < git_tree_entrycount(sub); i++) {
+				const git_tree_entry *e = git_tree_entry_byindex(sub, i);
+				struct dtk_buf path = DTK_BUF_INIT;
+				dtk_buf_printf(&path, "%s/%s", dir, git_tree_entry_name(e));
+				if (S_run_file(r, path.ptr))
+					rc = S_index_put(idx, path.ptr, git_tree_entry_id(e),
+					                 (unsigned)git_tree_entry_filemode(e));
 				dtk_buf_release(&path);
-				continue;
 			}
-			want = git_tree_entry_id(e);
-			mode = (unsigned)git_tree_entry_filemode(e);
-		} else {
-			dtk_buf_puts(&path, index_md);
-			if (git_tree_entry_bypath(&top, tree, index_md) < 0) {
-				dtk_buf_release(&path);
-				break;
-			}
-			want = git_tree_entry_id(top);
-			mode = (unsigned)git_tree_entry_filemode(top);
 		}
-		if (git_index_add_bypath(idx, path.ptr) < 0 ||
-		    !(ie = git_index_get_bypath(idx, path.ptr, 0)) || !git_oid_equal(&ie->id, want))
-			rc = S_add(idx, path.ptr, want, mode);
-		else
-			rc = 0;
-		git_tree_entry_free(top);
-		dtk_buf_release(&path);
+		git_tree_free(sub);
+		git_tree_entry_free(te);
+		free(dir);
 		if (rc < 0)
 			goto done;
 	}
@@ -1105,11 +1187,7 @@ static int S_new_index(const struct dtk_repo *r, git_tree *tree, char **out, siz
 done:
 	unlink(tmp);
 	git_index_free(copy);
-	git_tree_free(sub);
-	git_tree_entry_free(te);
 	git_index_free(idx);
-	free(dir);
-	free(index_md);
 	free(tmp);
 	free(tmp_lock);
 	return rc;
@@ -1165,7 +1243,7 @@ static int S_finish(const struct dtk_repo *r, const struct journal *j, struct il
 	if (S_write_from_tree(r, tree, records) < 0)
 		goto done;
 	dtk_crash_point("after-records");
-	if (S_write_from_tree(r, tree, index_md) < 0)
+	if (S_write_from_tree(r, tree, index_md) < 0 || S_write_more(r, j, tree) < 0)
 		goto done;
 	dtk_crash_point("after-index-md");
 	if (S_new_index(r, tree, &index, &index_len) < 0)
@@ -1569,7 +1647,7 @@ done:
 static void S_taken(const struct dtk_repo *r, git_tree *base, git_tree *tree, struct dtk_buf *out)
 {
 	char *dir = S_path(r, "insights"), *index_md = S_path(r, "INDEX.md");
-	char *paths[] = {dir, index_md};
+	char *pages = S_path(r, "index"), *paths[] = {dir, index_md, pages};
 	git_diff_options opts;
 	git_diff *diff = NULL;
 	size_t i, n;
@@ -1577,7 +1655,7 @@ static void S_taken(const struct dtk_repo *r, git_tree *base, git_tree *tree, st
 	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
 	opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE | GIT_DIFF_DISABLE_PATHSPEC_MATCH;
 	opts.pathspec.strings = paths;
-	opts.pathspec.count = 2;
+	opts.pathspec.count = 3;
 	if (git_diff_tree_to_tree(&diff, r->git, base, tree, &opts) < 0)
 		goto done;
 	n = git_diff_num_deltas(diff);
@@ -1591,12 +1669,13 @@ static void S_taken(const struct dtk_repo *r, git_tree *base, git_tree *tree, st
 		         : d->old_file.mode != d->new_file.mode || d->status == GIT_DELTA_TYPECHANGE
 		                 ? 'T'
 		                 : 'M';
-		if (is_index ? c != 'D' : S_base_file(r, path))
+		if (is_index ? c != 'D' : S_run_file(r, path))
 			dtk_buf_printf(out, "%c  %s\n", c, path);
 	}
 done:
 	git_diff_free(diff);
 	free(dir);
+	free(pages);
 	free(index_md);
 }
 
@@ -2168,20 +2247,26 @@ static void S_synced_add(struct synced **list, size_t *n, size_t *cap, struct sy
 static int S_sync_merge(const struct dtk_repo *r, git_index *idx, git_tree *const t[3],
                         struct dtk_sync *s, struct synced **list, size_t *n)
 {
-	struct dtk_memfile *files = NULL;
-	size_t i, cap = 0, fcap = 0, nf = 0, plen = strlen(r->prefix) + 9;
+	struct dtk_memfile *files = NULL, *pages = NULL;
+	struct dtk_buf pconf = DTK_BUF_INIT; /* the pages in conflict */
+	size_t i, cap = 0, fcap = 0, nf = 0, np = 0, plen = strlen(r->prefix) + 9;
 	char *index_md = S_path(r, "INDEX.md"), *data = NULL;
-	const char *prev = NULL;
+	const char *prev = NULL, *p;
 	size_t len = 0;
 	git_oid id;
 	int conflicts = 0, in_base = 0, rc = -1;
 
 	for (i = 0; i < git_index_entrycount(idx); i++) {
 		const git_index_entry *e = git_index_get_byindex(idx, i);
-		int is_base = S_base_file(r, e->path), m;
+		int is_base = S_base_file(r, e->path) || S_uses_file(r, e->path), m;
 		if (prev && !strcmp(prev, e->path))
 			continue; /* a conflict's other stages */
 		prev = e->path;
+		if (S_page_file(r, e->path)) { /* made again below, as INDEX.md */
+			if (git_index_entry_is_conflict(e))
+				dtk_buf_printf(&pconf, "%s\n", e->path);
+			continue;
+		}
 		m = is_base ? S_driver_merge(r, t, e->path, s->merge, &s->notes, &data, &len) : 2;
 		if (m < 0)
 			goto done;
@@ -2212,21 +2297,42 @@ static int S_sync_merge(const struct dtk_repo *r, git_index *idx, git_tree *cons
 		}
 		data = NULL;
 	}
-	if (!in_base && s->render(files, nf, &data, &s->notes) == 0) {
+	if (!in_base && s->render(files, nf, &data, &pages, &np, &s->notes) == 0) {
 		S_synced_add(list, n, &cap,
 		             (struct synced){dtk_xstrdup(index_md), data, strlen(data), 0});
+		/* the pages: those made, every other of index/ removed */
+		for (i = git_index_entrycount(idx); i-- > 0;) {
+			const git_index_entry *e = git_index_get_byindex(idx, i);
+			if (S_page_file(r, e->path) &&
+			    git_index_remove(idx, e->path, git_index_entry_stage(e)) < 0) {
+				dtk_gitlib_error("cannot update the index");
+				goto done;
+			}
+		}
+		for (i = 0; i < np; i++) {
+			S_synced_add(list, n, &cap,
+			             (struct synced){S_path(r, pages[i].name), (char *)pages[i].data,
+			                             pages[i].len, 0});
+			pages[i].data = NULL;
+		}
 	} else if (S_blob_at(t[1], index_md, &id)) {
 		if (S_blob_read(r->git, &id, S_MERGED, &data, &len) < 0)
 			goto done;
 		S_synced_add(list, n, &cap, (struct synced){dtk_xstrdup(index_md), data, len, 1});
 		dtk_buf_printf(&s->conflicts, "%s\n", index_md);
 		conflicts++;
+		/* the pages in conflict stay so */
+		for (p = pconf.ptr; p && *p; p = strchr(p, '\n') + 1)
+			conflicts++;
+		dtk_buf_put(&s->conflicts, pconf.ptr, pconf.len);
 	}
 	data = NULL;
 	rc = conflicts;
 done:
 	free(data);
 	free(index_md);
+	dtk_buf_release(&pconf);
+	dtk_memfiles_free(pages, np);
 	dtk_memfiles_free(files, nf);
 	return rc;
 }

@@ -9,6 +9,9 @@
 #include <strings.h>
 
 static const char *const S_status_names[] = {"resolved", "open"};
+const char *const dtk_event_names[DTK_EV_COUNT] = {
+        "added",     "raised",    "lowered", "opened",     "resolved",
+        "superseded", "retracted", "revised", "newly_stale"};
 
 struct ctx {
 	struct dtk_kb *kb;         /* read for the policy; written only by the meta files */
@@ -806,6 +809,32 @@ void dtk_schema_review_file(struct dtk_kb *kb, const struct dtk_yval *root, cons
 	S_review_map(&c, root, r, "review file", keys);
 }
 
+/* Reads a record's events (a mapping of event kind: list of strings). */
+static void S_events(struct ctx *c, const struct dtk_yval *rv, struct dtk_record *r)
+{
+	static const char *const keys[] = {"added",      "raised",    "lowered",
+	                                   "opened",     "resolved",  "superseded",
+	                                   "retracted",  "revised",   "newly_stale", NULL};
+	const struct dtk_yval *v = S_present(dtk_yval_get(rv, "events")), *l;
+	size_t k, i, n;
+
+	if (!dtk_yval_get(rv, "events"))
+		return;
+	r->has_events = 1;
+	if (!v || !S_check_map(c, v, "events", keys))
+		return;
+	for (k = 0; k < DTK_EV_COUNT; k++) {
+		l = S_items(c, v, dtk_event_names[k], &n);
+		ALLOC_N(c, r->events[k], n);
+		for (i = 0; l && i < n; i++) {
+			const struct dtk_yval *t = S_string_v(c, l->items[i], "an event");
+			if (t)
+				r->events[k][r->n_events[k]++] =
+				        dtk_arena_strndup(c->arena, t->str, t->len);
+		}
+	}
+}
+
 static void S_eval(struct ctx *c, const struct dtk_yval *rv, struct dtk_record *r)
 {
 	static const char *const keys[] = {"*scenario", "*verdict", NULL};
@@ -853,6 +882,7 @@ void dtk_schema_records(struct dtk_kb *kb, struct dtk_arena *arena, const struct
 	                                   "*contradictions_new",
 	                                   "*eval",
 	                                   "review",
+	                                   "events",
 	                                   NULL};
 	static const char *const counts[] = {"new_entries", "high_changes", "stale",
 	                                     "stance_rewrites", "contradictions_new"};
@@ -881,6 +911,7 @@ void dtk_schema_records(struct dtk_kb *kb, struct dtk_arena *arena, const struct
 		S_bloom_changes(&c, v, r);
 		S_eval(&c, v, r);
 		S_review(&c, v, r);
+		S_events(&c, v, r);
 		S_record_order(&c, v, r, kb->n_records ? &kb->records[kb->n_records - 1] : NULL);
 		kb->n_records++;
 	}
@@ -911,6 +942,8 @@ enum {
 	E_TITLE,
 	E_CLAIM,
 	E_CONFIDENCE,
+	E_CONFIDENCE_CHANGED,
+	E_CONFIDENCE_WAS,
 	E_SOURCE,
 	E_VERIFIED_BY,
 	E_CREATED,
@@ -932,7 +965,7 @@ _Static_assert(E_KEYS == DTK_ENTRY_KEYS, "the keys of an entry: model.c's dtk_en
 
 static void S_contradicts(struct ctx *c, const struct dtk_yval *cv, struct dtk_entry *e)
 {
-	static const char *const keys[] = {"*id", "*status", "note", NULL};
+	static const char *const keys[] = {"*id", "*status", "note", "opened", "resolved", NULL};
 	size_t n, i;
 	const struct dtk_yval *l = S_items_v(c, cv, "contradicts", &n);
 
@@ -961,6 +994,8 @@ static void S_contradicts(struct ctx *c, const struct dtk_yval *cv, struct dtk_e
 		k->ref.id = dtk_arena_strndup(c->arena, id->str, id->len);
 		k->ref.pos = S_pos(id);
 		k->open = status;
+		k->opened = S_date(c, v, "opened");
+		k->resolved = S_date(c, v, "resolved");
 		e->n_contradicts++;
 	}
 }
@@ -1058,7 +1093,7 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 {
 	const struct dtk_yval *f[E_KEYS], *conf, *src, *closed, *title, *claim;
 	char a[11], b[11];
-	int k;
+	int k, was;
 
 	/* e may hold an entry dropped for a bad id: start afresh */
 	memset(e, 0, sizeof(*e));
@@ -1085,6 +1120,12 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 		e->source.pos = S_pos(src);
 	e->created = S_date_v(c, f[E_CREATED], "created");
 	e->reviewed = S_date_v(c, f[E_REVIEWED], "reviewed");
+	e->confidence_changed = S_date_v(c, f[E_CONFIDENCE_CHANGED], "confidence_changed");
+	was = S_enum_v(c, f[E_CONFIDENCE_WAS], "confidence_was", dtk_confidence_names,
+	               DTK_CONF_COUNT);
+	e->confidence_was = was < 0 ? e->confidence : (unsigned char)was;
+	if (!e->confidence_changed != !S_present(f[E_CONFIDENCE_WAS]))
+		S_err(c, v, "'confidence_changed' (the date) and 'confidence_was' go together");
 	if (e->created && e->reviewed && e->reviewed < e->created)
 		S_err(c, f[E_REVIEWED], "'reviewed' %s is before 'created' %s",
 		      dtk_date_format(a, e->reviewed), dtk_date_format(b, e->created));
@@ -1263,37 +1304,64 @@ struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *aren
 
 /* ---- insights/_uses/ ---- */
 
-size_t dtk_schema_uses(struct dtk_arena *arena, const struct dtk_yval *root, const char *path,
-                       struct dtk_use **out, struct dtk_diags *diags)
+/* Appends to *v (n, cap: dtk_grow) the uses of root, record rec. */
+static void S_record(struct ctx *c, const struct dtk_yval *root, const char *rec,
+                     struct dtk_use **v, size_t *n, size_t *cap)
 {
 	static const char *const keys[] = {"used", "cited", NULL};
 	const struct dtk_yval *lists[2] = {NULL, NULL};
-	struct ctx c = {.arena = arena, .path = path, .d = diags};
-	size_t i, k, n = 0;
+	size_t i, k, items = 0;
 
-	*out = NULL;
-	if (!S_check_map_vals(&c, root, "a record of uses", keys, lists))
-		return 0;
+	if (!S_check_map_vals(c, root, "a record of uses", keys, lists))
+		return;
 	for (k = 0; k < 2; k++)
-		if ((lists[k] = S_list_v(&c, lists[k], keys[k])))
-			n += lists[k]->n;
-	if (!n) {
-		S_err(&c, root, "a record of uses names no entry ('used' or 'cited': a list of ids)");
-		return 0;
-	}
-	ALLOC_N(&c, *out, n);
-	n = 0;
+		if ((lists[k] = S_list_v(c, lists[k], keys[k])))
+			items += lists[k]->n;
+	if (!items)
+		S_err(c, root, "a record of uses names no entry ('used' or 'cited': a list of ids)");
 	for (k = 0; k < 2; k++)
 		for (i = 0; lists[k] && i < lists[k]->n; i++) {
-			const struct dtk_yval *v = lists[k]->items[i];
-			if (!S_nameish(v) || !dtk_entry_id_split(v->str, NULL)) {
+			const struct dtk_yval *u = lists[k]->items[i];
+			if (!S_nameish(u) || !dtk_entry_id_split(u->str, NULL)) {
 				char buf[64];
-				S_err(&c, v, "'%s' must list entry ids (<node>-<suffix>), found %s",
-				      keys[k], S_found(buf, sizeof(buf), v));
+				S_err(c, u, "'%s' must list entry ids (<node>-<suffix>), found %s",
+				      keys[k], S_found(buf, sizeof(buf), u));
 				continue;
 			}
-			(*out)[n++] = (struct dtk_use){dtk_arena_strndup(arena, v->str, v->len),
-			                               S_pos(v), (int)k};
+			dtk_grow((void **)v, cap, *n + 1, sizeof(**v));
+			(*v)[(*n)++] = (struct dtk_use){dtk_arena_strndup(c->arena, u->str, u->len),
+			                                rec, S_pos(u), (int)k};
 		}
+}
+
+size_t dtk_schema_uses(struct dtk_arena *arena, const struct dtk_yval *root, const char *path,
+                       struct dtk_use **out, struct dtk_diags *diags)
+{
+	struct ctx c = {.arena = arena, .path = path, .d = diags};
+	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	struct dtk_use *v = NULL;
+	size_t i, n = 0, cap = 0;
+
+	*out = NULL;
+	if (strncmp(name, DTK_USES_FOLD, strlen(DTK_USES_FOLD))) {
+		S_record(&c, root, dtk_arena_strndup(arena, name, strlen(name) - 5), &v, &n, &cap);
+	} else if (root->kind != DTK_Y_MAP) {
+		S_err(&c, root, "a fold of records of uses must be a mapping of record names to "
+		                "records, found %s", dtk_yval_describe(root));
+	} else {
+		for (i = 0; i + 1 < root->n; i += 2) {
+			const struct dtk_yval *k = root->items[i];
+			if (S_nameish(k))
+				S_record(&c, root->items[i + 1],
+				         dtk_arena_strndup(arena, k->str, k->len), &v, &n, &cap);
+			else
+				S_err(&c, k, "a fold of records of uses names its records by a string");
+		}
+	}
+	if (n) {
+		ALLOC_N(&c, *out, n);
+		memcpy(*out, v, n * sizeof(*v));
+	}
+	free(v);
 	return n;
 }

@@ -38,12 +38,14 @@ void dtk_schema_review_file(struct dtk_kb *kb, const struct dtk_yval *root, cons
  * "Counts"): it adds 1 to the entry's used, or cited. */
 struct dtk_use {
 	const char *id;
+	const char *rec;    /* the record's name: its file's, or its key in a fold */
 	struct dtk_pos pos; /* where the id is written */
 	int cited;          /* 0: used, 1: cited */
 };
-/* Checks root, the tree of a record file of insights/_uses/ (path), and
- * sets *out to its uses (in arena, in file order). Returns their count (0
- * after the diagnostics of a file that holds none). */
+/* Checks root, the tree of a file of insights/_uses/ (path): a record, or
+ * a fold of records (a name DTK_USES_FOLD...: a mapping of record names to
+ * records), and sets *out to its uses (in arena, in file order). Returns
+ * their count (0 after the diagnostics of a record that holds none). */
 size_t dtk_schema_uses(struct dtk_arena *arena, const struct dtk_yval *root, const char *path,
                        struct dtk_use **out, struct dtk_diags *diags);
 /* Flags of dtk_schema_node. */

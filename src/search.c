@@ -13,10 +13,6 @@
 
 /* ---- the search ---- */
 
-#define SIG_WORDS 8 /* a signature's 64-bit words: 512 bits */
-
-static void S_sign(uint64_t sig[SIG_WORDS], const char *s);
-
 struct dtk_search {
 	char **words;
 	size_t *lens, n;
@@ -25,10 +21,9 @@ struct dtk_search {
 	char **alts;
 	size_t *alt_lens, *alt_of, n_alts;
 	int careful;                /* a word a file's bytes may not show as they are */
-	int alnum;                  /* every word is ASCII letters and digits only */
-	uint64_t (*sig)[SIG_WORDS]; /* with alnum: each word's signature (S_sign) */
-	unsigned char *in_source;   /* words found in some source title */
-	unsigned char *src_has;     /* [k * n_sources + i]: source i's folded title holds word k */
+	int alnum;                /* every word is ASCII letters and digits only */
+	unsigned char *in_source; /* words found in some source title */
+	unsigned char *src_has;   /* [k * n_sources + i]: source i's folded title holds word k */
 	size_t n_sources;
 	dtk_search_show_fn show; /* the show hook, NULL when none */
 	void *show_arg;
@@ -72,9 +67,6 @@ struct dtk_search *dtk_search_new(const char *const *words, size_t n)
 	for (i = 0, s->alnum = 1; i < n; i++)
 		if (strspn(s->words[i], "abcdefghijklmnopqrstuvwxyz0123456789") != s->lens[i])
 			s->alnum = 0;
-	s->sig = dtk_xcalloc(n + 1, sizeof(*s->sig));
-	for (i = 0; s->alnum && i < n; i++)
-		S_sign(s->sig[i], s->words[i]);
 	return s;
 fail:
 	dtk_search_free(s);
@@ -96,7 +88,6 @@ void dtk_search_free(struct dtk_search *s)
 	free(s->words);
 	free(s->lens);
 	free(s->in_source);
-	free(s->sig);
 	free(s->src_has);
 	free(s->hits);
 	pthread_mutex_destroy(&s->lock);
@@ -120,7 +111,7 @@ void dtk_search_set_alts(struct dtk_search *s, size_t k, const char *const *alts
 		s->alts[s->n_alts] = f;
 		s->alt_lens[s->n_alts] = len;
 		s->alt_of[s->n_alts++] = k;
-		s->alnum = 0; /* the signatures know the words only */
+		s->alnum = 0; /* an alternative may need the text folded */
 	}
 }
 
@@ -343,7 +334,6 @@ static size_t S_node_rank(const struct dtk_kb *kb, const struct dtk_node *node)
 	return before + j; /* kb->nodes are in name order */
 }
 
-
 /* Copies what e borrows from its file's parse into keep when hit, else
  * drops it. */
 static void S_keep(struct dtk_entry *e, int hit, struct dtk_arena *keep)
@@ -375,128 +365,6 @@ static void S_keep(struct dtk_entry *e, int hit, struct dtk_arena *keep)
 	}
 }
 
-/* ---- the signatures of a held base's entries ---- */
-
-struct dtk_search_index {
-	size_t *first; /* by node (kb->nodes' order): its first entry's signature */
-	uint64_t (*sig)[SIG_WORDS];
-	/* the sources of entry g (its source, then its verifications) are
-	 * kb->sources[src[at[g]..at[g + 1])] */
-	uint32_t *at, *src;
-};
-
-/* Returns 1 when byte c is an ASCII small letter or digit. */
-static int S_alnum_byte(unsigned char c)
-{
-	return (unsigned)c - 'a' < 26u || (unsigned)c - '0' < 10u;
-}
-
-/* Sets in sig the bit of each pair of ASCII small letters and digits next
- * to each other in s. */
-static void S_sign(uint64_t sig[SIG_WORDS], const char *s)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t i;
-
-	for (i = 0; u[i] && u[i + 1]; i++)
-		if (S_alnum_byte(u[i]) && S_alnum_byte(u[i + 1])) {
-			unsigned bit = ((unsigned)u[i] << 8 | u[i + 1]) * 0x9e3779b1u >> 23;
-			sig[bit / 64] |= (uint64_t)1 << (bit % 64);
-		}
-}
-
-/* Sets sig to entry e's signature: its id's pairs, and its title's and
- * claim's as dtk_fold_lower_apart makes them; all bits when a text is not so
- * (it folds otherwise: every word may be in it). */
-static void S_entry_sig(uint64_t sig[SIG_WORDS], const struct dtk_entry *e, struct dtk_buf *b)
-{
-	const char *t[2] = {e->title, e->claim};
-	int k;
-
-	memset(sig, 0, SIG_WORDS * sizeof(*sig));
-	if (e->id)
-		S_sign(sig, e->id);
-	for (k = 0; k < 2; k++) {
-		if (!e->id || !t[k] || !dtk_fold_lower_apart(b, t[k])) {
-			memset(sig, 0xff, SIG_WORDS * sizeof(*sig));
-			return;
-		}
-		S_sign(sig, b->ptr);
-	}
-}
-
-/* Sets x's sources of the n entries of kb (x->at and x->src, in kb's
- * arena): the index of each source each names. */
-static void S_index_sources(struct dtk_search_index *x, struct dtk_kb *kb, size_t n)
-{
-	size_t i, k, g = 0, m = 0, j;
-
-	for (i = 0; i < kb->n_nodes; i++)
-		for (k = 0; k < kb->nodes[i]->n_entries; k++)
-			m += 1 + kb->nodes[i]->entries[k].n_verified_by;
-	x->at = dtk_arena_alloc_raw(kb->arena, (n + 1) * sizeof(*x->at));
-	x->src = dtk_arena_alloc_raw(kb->arena, (m ? m : 1) * sizeof(*x->src));
-	for (i = 0, m = 0; i < kb->n_nodes; i++)
-		for (k = 0; k < kb->nodes[i]->n_entries; k++) {
-			const struct dtk_entry *e = &kb->nodes[i]->entries[k];
-			x->at[g++] = (uint32_t)m;
-			for (j = 0; j <= e->n_verified_by; j++) {
-				const struct dtk_source *src = dtk_kb_source(
-				        kb, j ? e->verified_by[j - 1].id : e->source.id);
-				if (src)
-					x->src[m++] = (uint32_t)(src - kb->sources);
-			}
-		}
-	x->at[g] = (uint32_t)m;
-}
-
-void dtk_search_index(struct dtk_kb *kb)
-{
-	struct dtk_search_index *x = dtk_arena_alloc(kb->arena, sizeof(*x));
-	struct dtk_buf b = DTK_BUF_INIT;
-	size_t i, k, n = 0;
-
-	x->first = dtk_arena_alloc(kb->arena, (kb->n_nodes + 1) * sizeof(*x->first));
-	for (i = 0; i < kb->n_nodes; i++) {
-		x->first[i] = n;
-		n += kb->nodes[i]->n_entries;
-	}
-	if (n > UINT32_MAX / 16) /* more than its sources' indices can count */
-		return;
-	x->sig = dtk_arena_alloc_raw(kb->arena, (n ? n : 1) * sizeof(*x->sig));
-	for (i = 0; i < kb->n_nodes; i++)
-		for (k = 0; k < kb->nodes[i]->n_entries; k++)
-			S_entry_sig(x->sig[x->first[i] + k], &kb->nodes[i]->entries[k], &b);
-	dtk_buf_release(&b);
-	S_index_sources(x, kb, n);
-	kb->search_index = x;
-}
-
-/* Returns 1 when entry k of node may hold every word of s (or a source of
- * it holds the word), by its signature in kb's index; 0 when it cannot. */
-static int S_may_hit(const struct dtk_search *s, const struct dtk_kb *kb,
-                     const struct dtk_node *node, size_t k)
-{
-	const struct dtk_search_index *x = kb->search_index;
-	size_t g = x->first[node->order] + k, w, i, j;
-	const uint64_t *sig = x->sig[g];
-
-	for (w = 0; w < s->n; w++) {
-		for (i = 0; i < SIG_WORDS && (sig[i] & s->sig[w][i]) == s->sig[w][i]; i++)
-			;
-		if (i == SIG_WORDS) /* the text may hold it */
-			continue;
-		if (!s->in_source[w])
-			return 0;
-		for (j = x->at[g]; j < x->at[g + 1]; j++)
-			if (s->src_has[w * s->n_sources + x->src[j]])
-				break;
-		if (j == x->at[g + 1])
-			return 0;
-	}
-	return 1;
-}
-
 void dtk_search_node(struct dtk_search *s, const struct dtk_kb *kb, struct dtk_node *node,
                      struct dtk_arena *keep)
 {
@@ -510,20 +378,10 @@ void dtk_search_node(struct dtk_search *s, const struct dtk_kb *kb, struct dtk_n
 	                               strlen(kb->categories[node->category].name), &len, NULL)
 	                    : NULL;
 
-	/* a held base's signatures: only for a base loaded whole (node->order
-	 * is then its place) */
-	int signed_ = s->alnum && kb->search_index && node->order < kb->n_nodes &&
-	              kb->nodes[node->order] == node;
-
 	for (k = 0; k < node->n_entries; k++) {
 		struct dtk_entry *e = &node->entries[k];
 		/* an entry without a title or claim is an error the load reports */
 		int all = e->title && e->claim;
-		if (signed_ && all && !S_may_hit(s, kb, node, k)) {
-			if (keep)
-				S_keep(e, 0, keep);
-			continue;
-		}
 		/* words of ASCII letters and digits: the text folded only where
 		 * it must be */
 		title = all && s->alnum ? dtk_fold_lower_apart(&tb, e->title) : NULL;
@@ -574,34 +432,26 @@ struct base_run {
 	atomic_size_t next;
 };
 
-static void *S_base_work(void *arg)
+static void S_base_work(void *arg, int k)
 {
 	struct base_run *r = arg;
 	size_t i;
 
+	(void)k;
 	while ((i = atomic_fetch_add(&r->next, 1)) < r->kb->n_nodes) {
 		struct dtk_node *nd = r->kb->nodes[i];
 		if (!r->node || !strcmp(nd->name, r->node))
 			dtk_search_node(r->s, r->kb, nd, NULL); /* no keep: nd is not changed */
 	}
-	return NULL;
 }
 
 void dtk_search_base(struct dtk_search *s, const struct dtk_kb *kb, const char *node)
 {
 	struct base_run r = {s, kb, node, 0};
-	int n = node ? 1 : dtk_kb_threads(kb->n_nodes), i, started = 0;
-	pthread_t tid[8];
 
 	dtk_search_prepare(s, kb);
 	atomic_init(&r.next, 0);
-	for (i = 1; i < n && i < 8; i++)
-		if (pthread_create(&tid[i], NULL, S_base_work, &r) == 0)
-			started |= 1 << i;
-	S_base_work(&r);
-	for (i = 1; i < n && i < 8; i++)
-		if (started & (1 << i))
-			pthread_join(tid[i], NULL);
+	dtk_threads_run(node ? 1 : dtk_threads(kb->n_nodes / 4 + 1), S_base_work, &r);
 }
 
 size_t dtk_search_hits(struct dtk_search_hit **out, struct dtk_search *s, const struct dtk_kb *kb)

@@ -12,7 +12,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <utf8proc.h>
 
 /* BM25's constants, as Lucene and most engines take them. */
@@ -627,9 +626,9 @@ static void S_scan_nodes(struct part *p)
 	dtk_buf_release(&b);
 }
 
-static void *S_scan(void *arg)
+static void S_scan(void *arg, int k)
 {
-	struct part *p = arg;
+	struct part *p = (struct part *)arg + k;
 	const struct query *q = p->q;
 
 	p->tf = dtk_xcalloc(q->n + 1, sizeof(*p->tf));
@@ -641,18 +640,6 @@ static void *S_scan(void *arg)
 		S_scan_docs(p);
 	free(p->tf);
 	free(p->touched);
-	return NULL;
-}
-
-static int S_threads(size_t docs)
-{
-	const char *env = getenv("DTK_THREADS");
-	long n = env && *env ? atol(env) : sysconf(_SC_NPROCESSORS_ONLN);
-	if (n > 8)
-		n = 8;
-	if ((size_t)n > docs / S_PER_THREAD)
-		n = (long)(docs / S_PER_THREAD);
-	return n < 1 ? 1 : (int)n;
 }
 
 /* Returns BM25's weight of a term met tf times in a text of len terms. */
@@ -759,25 +746,16 @@ static int S_pass(struct dtk_similar_hit **out, size_t *n, const struct query *q
                   size_t n_docs, const struct dtk_kb *kb, const size_t *first)
 {
 	size_t units = kb ? kb->n_nodes : n_docs;
-	int n_parts = S_threads(n_docs), started[8] = {0}, rc = 0, p;
+	int n_parts = dtk_threads(n_docs / S_PER_THREAD), rc = 0, p;
 	struct part *parts = dtk_xcalloc((size_t)n_parts, sizeof(*parts));
-	pthread_t tid[8];
 
 	for (p = 0; p < n_parts; p++) {
 		parts[p] = (struct part){
 		        .q = qq, .docs = docs, .n_docs = n_docs, .kb = kb, .first = first};
 		parts[p].from = units * (size_t)p / (size_t)n_parts;
 		parts[p].to = units * (size_t)(p + 1) / (size_t)n_parts;
-		if (p > 0)
-			started[p] = pthread_create(&tid[p], NULL, S_scan, &parts[p]) == 0;
 	}
-	S_scan(&parts[0]);
-	for (p = 1; p < n_parts; p++) {
-		if (started[p])
-			pthread_join(tid[p], NULL);
-		else
-			S_scan(&parts[p]);
-	}
+	dtk_threads_run(n_parts, S_scan, parts);
 	for (p = 0; p < n_parts; p++)
 		if (parts[p].rc < 0)
 			rc = -1;

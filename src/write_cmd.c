@@ -9,7 +9,6 @@
 #include "dtk/view.h"
 
 #include <errno.h>
-#include <sys/random.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -326,18 +325,8 @@ static int S_bump(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
  * ever make the same. Returns 0, or -1 after printing why. */
 static int S_record_name(struct dtk_write *w, char *buf, size_t size)
 {
-	unsigned char r[10];
-	char date[11];
-	size_t i, n;
-
-	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
-		dtk_error("cannot name a record of uses: %s", strerror(errno));
+	if (dtk_kb_uses_name(buf, size, "", dtk_date_today()) < 0)
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID), -1;
-	}
-	n = (size_t)snprintf(buf, size, DTK_USES_DIR "/%s-", dtk_date_format(date, dtk_date_today()));
-	for (i = 0; i < sizeof(r) && n + 1 < size; i++)
-		buf[n++] = DTK_ID_ALPHABET[r[i] % 32];
-	snprintf(buf + n, size - n, ".yaml");
 	return 0;
 }
 
@@ -351,6 +340,22 @@ int dtk_write_high_min(struct dtk_write *w)
 	if (!f)
 		return -1;
 	return v && atoi(v) > 0 ? atoi(v) : 2;
+}
+
+int dtk_write_confidence_changed(struct dtk_write *w, struct dtk_wfile *f,
+                                 const struct dtk_yval *e, const char *old)
+{
+	char today[11];
+
+	(void)w;
+	dtk_date_format(today, dtk_date_today());
+	return dtk_yedit_set_key(&f->doc, e, "confidence_changed", (struct dtk_yscalar){today, 1},
+	                         dtk_entry_keys) < 0 ||
+	                       dtk_yedit_set_key(&f->doc, e, "confidence_was",
+	                                         (struct dtk_yscalar){old ? old : "low", 1},
+	                                         dtk_entry_keys) < 0
+	               ? -1
+	               : 0;
 }
 
 int dtk_write_source_known(struct dtk_write *w, const char *id)

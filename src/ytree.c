@@ -3,7 +3,6 @@
 
 #include "dtk/linebreak.h"
 
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,25 +37,6 @@ struct builder {
 	void *each_arg;
 	struct dtk_arena *keep;
 	uint32_t each_end; /* where the last item handed over ends */
-	/* dtk_yaml_parse_split: the rest of the text, parsed on a thread of its
-	 * own (NULL: none, or no more); where the last scalar, alias or flow
-	 * bracket ends (bytes in buf); for a part, the lines before its text and
-	 * its first item's start and line */
-	struct part *part;
-	size_t last_end;
-	int line_base, handed;
-	uint32_t first_start;
-	int first_line;
-};
-
-/* The second part of a split parse: the text from the start of a line on,
- * parsed on a thread of its own into its own arena and diagnostics. */
-struct part {
-	struct builder b;
-	struct dtk_diags d;
-	pthread_t tid;
-	size_t at; /* where its text starts in the parent's buf */
-	int started, joined, taken;
 };
 
 /* Returns the 1-based column of libyaml's 0-based mark m. */
@@ -267,7 +247,7 @@ static struct dtk_yval *S_new(struct builder *b, enum dtk_ykind kind, yaml_mark_
 {
 	struct dtk_yval *v = dtk_arena_alloc(b->arena, sizeof(*v));
 	v->kind = kind;
-	v->line = (int)m.line + 1 + b->line_base;
+	v->line = (int)m.line + 1;
 	v->col = S_col(m);
 	v->start = v->end = S_offset(b, m);
 	return v;
@@ -350,7 +330,7 @@ static struct dtk_yval *S_new_scalar(struct builder *b, yaml_mark_t m, const cha
 	str[len] = '\0';
 	v->kind = DTK_Y_SCALAR;
 	v->type = DTK_YT_STR;
-	v->line = (int)m.line + 1 + b->line_base;
+	v->line = (int)m.line + 1;
 	v->col = S_col(m);
 	v->style = DTK_YS_PLAIN;
 	v->start = v->end = 0;
@@ -385,10 +365,6 @@ static void S_add(struct builder *b, struct dtk_yval *v)
 		return;
 	}
 	if (b->keep && b->depth == 1) { /* an item of the root sequence */
-		if (!b->handed++) {
-			b->first_start = v->start;
-			b->first_line = v->line;
-		}
 		b->each(b->each_arg, v);
 		b->each_end = v->end;
 		dtk_arena_reset(b->arena);
@@ -622,87 +598,6 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 		S_error(b, (int)m.line + 1, S_col(m), "anchors are not allowed (found '&%s')",
 		        anchor);
 	return 0;
-}
-
-/* ---- a parse in two parts ---- */
-
-static void S_part_join(struct part *p)
-{
-	if (p->started && !p->joined) {
-		pthread_join(p->tid, NULL);
-		p->joined = 1;
-	}
-}
-
-/* Returns 1 when v is a block sequence at column 1 (a root whose items
- * start lines). */
-static int S_block_root(const struct dtk_yval *v)
-{
-	return v && v->kind == DTK_Y_SEQ && v->style == DTK_YS_BLOCK && v->col == 1;
-}
-
-/* At the first node event of b at or past where its part starts (m, the
- * event's start mark): returns 1 when the part's parse is the rest of b's
- * (the part is taken), else 0 (it is dropped; b goes on alone). It is the
- * rest when b is between two items of its root sequence with nothing of
- * theirs across the part's start, and the part, parsed with no error, holds
- * a root sequence whose first item is this one: libyaml's state there is
- * what it is at the start of a text (a block entry at column 0). */
-static int S_junction(struct builder *b, yaml_mark_t m)
-{
-	struct part *p = b->part;
-
-	b->part = NULL; /* looked at once */
-	S_part_join(p);
-	/* the values of both (the part's root sequence is b's) within the
-	 * limit, else b counts on to the value over it */
-	p->taken = !p->b.errors && p->b.handed && S_block_root(p->b.root) && b->keep &&
-	           b->depth == 1 && S_block_root(b->stack[0].val) && b->last_end <= p->at &&
-	           p->b.first_start == S_offset(b, m) &&
-	           p->b.first_line == (int)m.line + 1 + b->line_base &&
-	           b->values + p->b.values - 1 <= DTK_MAX_VALUES;
-	return p->taken;
-}
-
-/* Handles one event as S_event does; returns 2 when b's part takes the rest
- * of the text. */
-static int S_step(struct builder *b, yaml_event_t *ev)
-{
-	int node = 0, flow = 0, rc;
-
-	if (!b->part)
-		return S_event(b, ev);
-	switch (ev->type) {
-	case YAML_DOCUMENT_START_EVENT:
-		/* a %TAG directive holds for the whole document, and the part's
-		 * text has none: parsed in one part */
-		if (ev->data.document_start.tag_directives.start !=
-		    ev->data.document_start.tag_directives.end)
-			b->part = NULL;
-		break;
-	case YAML_SCALAR_EVENT:
-	case YAML_ALIAS_EVENT: node = flow = 1; break;
-	case YAML_SEQUENCE_START_EVENT:
-		node = 1;
-		flow = ev->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
-		break;
-	case YAML_MAPPING_START_EVENT:
-		node = 1;
-		flow = ev->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
-		break;
-	case YAML_SEQUENCE_END_EVENT:
-	case YAML_MAPPING_END_EVENT:
-		flow = b->depth > 0 && b->stack[b->depth - 1].val->style == DTK_YS_FLOW;
-		break;
-	default: break;
-	}
-	if (node && S_mark_byte(b, ev->start_mark.index) >= b->part->at &&
-	    S_junction(b, ev->start_mark))
-		return 2;
-	rc = S_event(b, ev);
-	if (flow)
-		b->last_end = S_mark_byte(b, ev->end_mark.index);
-	return rc;
 }
 
 /* Reports libyaml's error about a quoted scalar or a flow collection that
@@ -1138,9 +1033,9 @@ static void S_check_conflicts(struct builder *b)
 	}
 }
 
-/* Runs libyaml over b's text, handing each event to S_step. Returns what
- * the last step returned (0 after a libyaml error, 1 at the end, -1 when b
- * stopped, 2 when b's part took the rest), or -2 when libyaml cannot start. */
+/* Runs libyaml over b's text, handing each event to S_event. Returns what
+ * the last event returned (0 after a libyaml error, 1 at the end, -1 when b
+ * stopped), or -2 when libyaml cannot start. */
 static int S_loop(struct builder *b)
 {
 	yaml_parser_t parser;
@@ -1156,62 +1051,11 @@ static int S_loop(struct builder *b)
 			S_parser_error(b, &parser);
 			break;
 		}
-		rc = S_step(b, &ev);
+		rc = S_event(b, &ev);
 		yaml_event_delete(&ev);
 	}
 	yaml_parser_delete(&parser);
 	return rc;
-}
-
-/* Returns how many line breaks libyaml counts in buf[0..n): CR LF, CR, LF,
- * NEL, LS and PS, one each. */
-static int S_count_breaks(const char *buf, size_t n)
-{
-	const unsigned char *p = (const unsigned char *)buf, *end = p + n;
-	int lines = 0;
-
-	for (; p < end; p++) {
-		if (*p == '\n') {
-			lines++;
-		} else if (*p == '\r') {
-			p += p + 1 < end && p[1] == '\n';
-			lines++;
-		} else if (*p == 0xC2 && p + 1 < end && p[1] == 0x85) {
-			p++;
-			lines++;
-		} else if (*p == 0xE2 && p + 2 < end && p[1] == 0x80 &&
-		           (p[2] == 0xA8 || p[2] == 0xA9)) {
-			p += 2;
-			lines++;
-		}
-	}
-	return lines;
-}
-
-/* Returns the offset of the first line of buf[0..len) that starts at or
- * past from with a block entry ("- ", or "-" and a line break), or 0. */
-static size_t S_split_point(const char *buf, size_t len, size_t from)
-{
-	const char *p, *end = buf + len;
-
-	if (from > len)
-		return 0;
-	p = buf + (from ? from - 1 : 0);
-
-	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) && end - p > 2) {
-		p++;
-		if (p[0] == '-' && (p[1] == ' ' || p[1] == '\n' || p[1] == '\r'))
-			return (size_t)(p - buf);
-	}
-	return 0;
-}
-
-static void *S_part_main(void *arg)
-{
-	struct part *p = arg;
-	if (S_loop(&p->b) == -2)
-		p->b.errors++;
-	return NULL;
 }
 
 /* Frees the builder's item stack and, when it stopped inside its root
@@ -1227,71 +1071,11 @@ static void S_builder_done(struct builder *b)
 	}
 }
 
-static void S_part_free(struct part *p)
-{
-	if (!p)
-		return;
-	S_part_join(p);
-	S_builder_done(&p->b);
-	dtk_arena_free(p->b.arena);
-	dtk_diags_release(&p->d);
-	free(p);
-}
-
-/* Starts parsing b's text from the first line at or past from that starts a
- * block entry on a thread of its own, its items going to each with arg.
- * Returns the part (S_part_free), or NULL when there is no such line or no
- * thread. */
-static struct part *S_part_start(struct builder *b, size_t from, dtk_yaml_item_fn each, void *arg)
-{
-	size_t at = S_split_point(b->buf, b->len, from);
-	struct part *p;
-
-	if (!at)
-		return NULL;
-	p = dtk_xcalloc(1, sizeof(*p));
-	p->at = at;
-	p->d = (struct dtk_diags)DTK_DIAGS_INIT;
-	p->b.arena = dtk_arena_new();
-	p->b.path = b->path;
-	p->b.buf = b->buf + at;
-	p->b.len = b->len - at;
-	p->b.off = b->off + (uint32_t)at;
-	p->b.diags = &p->d;
-	p->b.each = each;
-	p->b.each_arg = arg;
-	p->b.line_base = S_count_breaks(b->buf, at);
-	if (pthread_create(&p->tid, NULL, S_part_main, p) != 0) {
-		S_part_free(p);
-		return NULL;
-	}
-	p->started = 1;
-	return p;
-}
-
-/* Ends b's parse with its part's: the root sequence's other items went with
- * the part, and it ends where the part's does. */
-static void S_take_part(struct builder *b, const struct part *p)
-{
-	struct dtk_yval *v = b->stack[0].val;
-
-	dtk_arena_free(b->arena);
-	b->arena = b->keep;
-	b->keep = NULL;
-	v->n = 0;
-	v->items = dtk_arena_alloc(b->arena, sizeof(*v->items));
-	v->end = p->b.root->end;
-	b->n_items = 0;
-	b->depth = 0;
-	b->root = v;
-}
-
 static int S_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *path,
                    const char *buf, size_t len, struct dtk_diags *diags, dtk_yaml_item_fn each,
-                   void *arg, void *arg2, size_t from, int *split)
+                   void *arg)
 {
 	struct builder b;
-	struct part *p = NULL;
 	int rc;
 
 	memset(&b, 0, sizeof(b));
@@ -1303,8 +1087,6 @@ static int S_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *p
 	b.len = len;
 	b.diags = diags;
 	*out = NULL;
-	if (split)
-		*split = 0;
 	/* libyaml skips a leading byte order mark only when it detects the
 	 * encoding itself; dtk sets UTF-8 (so UTF-16 is refused) and skips it */
 	if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {
@@ -1320,22 +1102,11 @@ static int S_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *p
 	}
 	if (b.errors)
 		return -1;
-	if (split && from != SIZE_MAX && (from || len >= DTK_YAML_SPLIT_BYTES))
-		p = b.part = S_part_start(&b,
-		                          !from          ? len / 2
-		                          : from > b.off ? from - b.off
-		                                         : 1,
-		                          each, arg2);
 	rc = S_loop(&b);
-	if (rc == 2) {
-		S_take_part(&b, p);
-		*split = 1;
-	}
 	S_builder_done(&b);
-	S_part_free(p);
 	if (rc == -2)
 		return dtk_error("out of memory");
-	if (b.errors && rc != 1 && rc != 2)
+	if (b.errors && rc != 1)
 		return -1;
 	*out = b.root; /* read to the end: whole, whatever was reported */
 	return b.errors ? -1 : 0;
@@ -1344,21 +1115,14 @@ static int S_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *p
 int dtk_yaml_parse(struct dtk_yval **out, struct dtk_arena *arena, const char *path,
                    const char *buf, size_t len, struct dtk_diags *diags)
 {
-	return S_parse(out, arena, path, buf, len, diags, NULL, NULL, NULL, SIZE_MAX, NULL);
+	return S_parse(out, arena, path, buf, len, diags, NULL, NULL);
 }
 
 int dtk_yaml_parse_items(struct dtk_yval **out, struct dtk_arena *arena, const char *path,
                          const char *buf, size_t len, struct dtk_diags *diags,
                          dtk_yaml_item_fn each, void *arg)
 {
-	return S_parse(out, arena, path, buf, len, diags, each, arg, NULL, SIZE_MAX, NULL);
-}
-
-int dtk_yaml_parse_split(struct dtk_yval **out, struct dtk_arena *arena, const char *path,
-                         const char *buf, size_t len, struct dtk_diags *diags,
-                         dtk_yaml_item_fn each, void *arg, void *arg2, size_t from, int *split)
-{
-	return S_parse(out, arena, path, buf, len, diags, each, arg, arg2, from, split);
+	return S_parse(out, arena, path, buf, len, diags, each, arg);
 }
 
 const struct dtk_yval *dtk_yval_getn(const struct dtk_yval *m, const char *key, size_t n)

@@ -129,6 +129,67 @@ node=$(grep -o '^| node-[a-z]-[0-9]*' "$b/small/$last" | tail -1 | cut -c3-)
     (cd "$b/small" && dtk check -q) && ok "a write command writes the pages" ||
     ko "a write command writes the pages" "$last $node" "$(cat "$b/small/$last")"
 
+# crystallize writes and commits the pages with INDEX.md: those missing
+# added, one no longer generated removed, the work tree as the commit
+d=$b/cry && cp -R "$b/small" "$d" && rm -rf "$d/index" && printf 'old\n' >"$d/gone.md"
+(cd "$d" && git init -q && mkdir index && mv gone.md index/ && git add -A && git commit -qm base &&
+    dtk crystallize --eval s-001=ok >"$scratch/out" 2>&1) &&
+    [ "$(grep -c "^  A  index/category-[0-9]*.md$" "$scratch/out")" = "$(ls "$d/index" | wc -l)" ] &&
+    grep -q "^  D  index/gone.md$" "$scratch/out" && [ -z "$(cd "$d" && git status --porcelain)" ] &&
+    [ ! -e "$d/index/gone.md" ] && (cd "$d" && dtk check -q) &&
+    [ "$(cd "$d" && git ls-files index | wc -l)" = "$(ls "$d/index" | wc -l)" ] &&
+    ok "crystallize commits the pages with INDEX.md" ||
+    ko "crystallize commits the pages with INDEX.md" "$(cat "$scratch/out")" "$(cd "$d" && git status --porcelain)"
+# --no-commit writes them
+(cd "$d" && rm index/* && dtk crystallize --no-commit --date "$(date -d tomorrow +%F)" \
+    --allow-future --eval s-002=ok >"$scratch/out" 2>&1) && [ -z "$(cd "$d" && git status --porcelain index)" ] &&
+    (cd "$d" && dtk check -q) && ok "crystallize --no-commit writes the pages" ||
+    ko "crystallize --no-commit writes the pages" "$(cat "$scratch/out")"
+# dtk sync rebuilds the pages as it rebuilds INDEX.md: main and a branch
+# each rewrite a stance on one page (a text conflict there for git), the
+# branch syncs: one merge commit, every page current, check 0
+git clone -q --bare "$d" "$scratch/pages.git" && git clone -q "$scratch/pages.git" "$scratch/pa" &&
+    git clone -q "$scratch/pages.git" "$scratch/pb" || ko "sync: clones"
+page=$(cd "$scratch/pa" && ls index | head -1)
+set -- $(grep -o '^| node-[a-z]-[0-9]*' "$scratch/pa/index/$page" | cut -c3- | head -2)
+(cd "$scratch/pa" && dtk stance -q "$1" "main 的立场" && git commit -qam "main: stance" && git push -q origin HEAD) &&
+    (cd "$scratch/pb" && git checkout -q -b b && dtk stance -q "$2" "分支的立场" && git commit -qam "b: stance" &&
+        git fetch -q && dtk sync >"$scratch/out" 2>&1) &&
+    (cd "$scratch/pb" && dtk check -q && [ -z "$(git status --porcelain)" ] &&
+        grep -q "main 的立场" "index/$page" && grep -q "分支的立场" "index/$page" &&
+        [ "$(git log -1 --format=%P | wc -w)" = 2 ]) &&
+    ok "dtk sync: the pages rebuilt from the merged insights/, both sides' changes" ||
+    ko "dtk sync: the pages rebuilt" "$(cat "$scratch/out")" "$(cd "$scratch/pb" && git status --porcelain; dtk check 2>&1)"
+
+# git merge with dtk's drivers: a page both sides changed conflicts (a page
+# has no driver: docs/merging.md); concluded with one side's page, the hook
+# says the line that rebuilds INDEX.md and the pages and commits both
+git clone -q "$scratch/pages.git" "$scratch/pc" && cd "$scratch/pc" && dtk setup-git >/dev/null 2>&1 &&
+    git add -A && git commit -qm attrs && git checkout -q -b x && dtk stance -q "$2" "x 的立场" &&
+    git commit -qam x && git checkout -q - && dtk stance -q "$1" "又一个立场" && git commit -qam y || ko "merge: setup"
+git merge -q --no-edit x >/dev/null 2>&1
+[ "$(git diff --name-only --diff-filter=U)" = "index/$page" ] && git checkout -q --theirs "index/$page" &&
+    git add "index/$page" && git commit -q --no-edit 2>"$scratch/out" &&
+    line=$(sed -n 's/^pre-commit: INDEX.md does not match the staged insights\/; after the commit, run: //p' "$scratch/out") &&
+    grep -q "git add -A -- 'INDEX.md' 'index'" <<<"$line" && ! dtk check -q && eval "$line" >/dev/null &&
+    dtk check -q && [ -z "$(git status --porcelain)" ] &&
+    ok "git merge: a page in conflict; the hook's line rebuilds and commits the pages" ||
+    ko "git merge: a page in conflict; the hook's line" "$(cat "$scratch/out")" "$(git status --porcelain)"
+# pre-commit checks the staged pages too: a commit of a current base says nothing
+dtk stance -q "$1" "再一个立场" && git commit -qam z 2>"$scratch/out" && [ ! -s "$scratch/out" ] &&
+    ok "pre-commit: the staged pages are checked with INDEX.md (a current base: nothing said)" ||
+    ko "pre-commit: the staged pages are checked with INDEX.md" "$(cat "$scratch/out")"
+cd "$scratch" || exit 2
+
+# the HTML export holds every node table whatever the budget (a site has
+# no first read to keep short): every node linked from index.html
+(cd "$d" && dtk export html "$scratch/site" >/dev/null) && bad= &&
+    for f in "$d"/insights/node-*.yaml; do
+        f=$(basename "$f" .yaml)
+        grep -q "href=\"nodes/$f.html\"" "$scratch/site/index.html" || bad="$bad $f"
+    done && [ -z "$bad" ] && ok "export: every node in index.html, the pages' tables too" ||
+    ko "export: every node in index.html" "$bad"
+
 # 4: within the budget: no page and no note
 base "$b/fits" 10 2 3 30 2 2 1
 (cd "$b/fits" && dtk reindex -q)

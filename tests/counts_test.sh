@@ -9,8 +9,9 @@
 # driver, as a hosting service merges. Every case: each count the base's
 # plus every use counted, as many records as use and cite commands, each
 # entry once, node files byte for byte, no conflict in insights/. Then
-# git's octopus merge (docs/merging.md, "Octopus"). Prints one line per
-# check and "N passed, M failed" last.
+# git's octopus merge (docs/merging.md, "Octopus"); then two branches that
+# each crystallize, folding overlapping records, integrated every way. Prints
+# one line per check and "N passed, M failed" last.
 set -u
 
 command -v git >/dev/null || { echo "git is not installed" >&2; exit 2; }
@@ -237,23 +238,140 @@ if git merge -q --no-edit oct-a oct-b oct-c >"$scratch/out" 2>&1 &&
 else
     ko "octopus of three branches that only counted" "$(cat "$scratch/out")" "$("$DTK" check 2>&1)"
 fi
+# crystallize folds the records into one file per run, each record named in
+# it; a record counts once by its name, live or folded, in one fold or two.
+# Main holds records r1 r2 (committed) and r3 (not); branch f-a counts, then
+# crystallizes (folding r1 r2 r3 and its own), f-b likewise (r1 r2 and its
+# own), f-c counts only. Every integration (merges with the drivers, squash,
+# pull --rebase, the service's merge and squash with no driver): each count
+# the base's plus every use once, no file of insights/_uses/ in conflict.
+# Two runs both append a record to _crystallizations.yaml: that conflict is
+# resolved as docs/merging.md says (ours kept here; INDEX.md rebuilt).
+cd "$repo" && git checkout -q -B fmain main || exit 2
+: >"$scratch/log.f"
+run "$scratch/log.f" use "$shared" && git add -A && git commit -qm r1 &&
+    run "$scratch/log.f" cite "${owns%% *}" "$shared" && git add -A && git commit -qm r2 ||
+    ko "fold: the records on main"
+date=2026-12-01
+for i in a b c; do
+    # a and b: uses not committed (crystallize folds them too), then a run
+    git checkout -q -b "f-$i" fmain && run "$scratch/log.f" use "$shared" &&
+        run "$scratch/log.f" cite "$shared" || ko "fold: f-$i counts"
+    if [ $i != c ]; then
+        "$DTK" crystallize --date $date --eval s-00$i=ok >"$scratch/out" 2>&1 &&
+            [ -z "$(git status --porcelain)" ] && [ "$(ls insights/_uses | grep -vc '^fold-')" = 0 ] ||
+            ko "fold: crystallize on f-$i leaves one fold, nothing else" "$(cat "$scratch/out")" "$(git status --porcelain)"
+        date=2026-12-02
+    else
+        git add -A && git commit -qm "c counts" || ko "fold: f-c commits"
+    fi
+    git checkout -q fmain
+done
+# resolve: the two runs' _crystallizations.yaml kept as ours has it (and
+# INDEX.md rebuilt), then the operation concluded by CONT (a git command)
+resolve() {
+    local u
+    u=$(git diff --name-only --diff-filter=U)
+    if [ -n "$u" ]; then
+        conflicts="$conflicts$(echo "$u" | grep '^insights/_uses/')"
+        git checkout -q --ours insights/_crystallizations.yaml 2>/dev/null || git checkout -q HEAD -- insights/_crystallizations.yaml
+        "$DTK" reindex -q; git add -A insights INDEX.md
+    fi
+    "$@" >>"$scratch/out" 2>&1
+}
+# fverify NAME: each count the base's plus every use in $scratch/log.f once,
+# no file of _uses/ in conflict, dtk check passes; then a crystallize folds
+# what is live and the counts stay
+fverify() {
+    local name=$1 bad= id key want have
+    while read -r id key want; do
+        have=$(count "$id" "$key")
+        want=$((want + $(grep -c "^$id ${key%d}\$" "$scratch/log.f")))
+        [ "$have" = "$want" ] || bad="$bad [$id $key $have, not $want]"
+    done <"$scratch/counts.base"
+    [ -z "$conflicts" ] || bad="$bad [conflicts: $conflicts]"
+    [ -z "$(git diff --name-only --diff-filter=U)" ] || bad="$bad [unmerged]"
+    "$DTK" check >/dev/null 2>&1 || { "$DTK" reindex -q && git commit -qm 'INDEX.md rebuilt' INDEX.md &&
+        "$DTK" check >/dev/null 2>&1; } || bad="$bad [check: $("$DTK" check 2>&1)]"
+    if [ -z "$bad" ]; then ok "$name"; else ko "$name" "$bad" "$(cat "$scratch/out")"; fi
+}
+n=0
+for how in merge squash; do
+    git checkout -q -B "fm-$how" fmain && conflicts= && : >"$scratch/out"
+    for i in a b c; do
+        if [ $how = merge ]; then
+            git merge -q --no-edit "f-$i" >>"$scratch/out" 2>&1 || resolve git commit -q --no-edit
+        else
+            git merge -q --squash "f-$i" >>"$scratch/out" 2>&1; resolve git commit -qm "squash $i"
+        fi
+    done
+    fverify "two branches crystallized, folding overlapping records; git $how with the drivers: every count once"
+done
+# pull --rebase: each branch in a clone, pulling and pushing in turn
+rm -rf "$scratch/forigin.git" && git clone -q --bare "$repo" "$scratch/forigin.git" &&
+    git -C "$scratch/forigin.git" update-ref refs/heads/main refs/heads/fmain || exit 2
+conflicts= && : >"$scratch/out"
+for i in a b c; do
+    rm -rf "$scratch/fclone$i" && git clone -q "$scratch/forigin.git" "$scratch/fclone$i" &&
+        (cd "$scratch/fclone$i" && git config merge.conflictStyle merge && "$DTK" setup-git >/dev/null 2>&1 &&
+            git reset -q --hard "origin/f-$i" && { git pull -q --rebase origin main >>"$scratch/out" 2>&1 ||
+                GIT_EDITOR=true resolve git rebase --continue; } && git push -q origin HEAD:main 2>>"$scratch/out") ||
+        ko "fold: pull --rebase f-$i" "$(cat "$scratch/out")"
+done
+(cd "$scratch/fclonec" && fverify "two branches crystallized, folding overlapping records; git pull --rebase in turn: every count once")
+# the service: a clone with no driver merges (or squashes) each branch
+for how in merge squash; do
+    cd "$scratch" && rm -rf fservice && git clone -q "$repo" fservice && cd fservice || exit 2
+    git config merge.conflictStyle merge && git checkout -q -B main origin/fmain && conflicts= && : >"$scratch/out"
+    for i in a b c; do
+        if [ $how = merge ]; then
+            git merge -q --no-edit "origin/f-$i" >>"$scratch/out" 2>&1 || resolve git commit -q --no-edit
+        else
+            git merge -q --squash "origin/f-$i" >>"$scratch/out" 2>&1; resolve git commit -qm "squash $i"
+        fi
+    done
+    fverify "two branches crystallized, folding overlapping records; the service's $how (no driver): every count once"
+    # the next run folds what is live; the counts stay
+    "$DTK" crystallize --date 2026-12-05 --eval s-00d=ok >/dev/null 2>&1 &&
+        [ "$(ls insights/_uses | grep -vc '^fold-')" = 0 ] || ko "  ... the next crystallize" "$("$DTK" check 2>&1)"
+    fverify "  ... and after the next crystallize folds what was live: every count once"
+done
+cd "$repo" && git checkout -q -f main && git clean -qfd insights
+
+# dtk sync renders INDEX.md with the records of uses counted: a branch's
+# first use of an entry moves the usage rate, which the merged INDEX.md shows
+cd "$repo" && git checkout -q -f -B sy main && git clean -qfd insights || exit 2
+zero=collective-communication-010
+git checkout -q -b sy-b && "$DTK" use $zero >/dev/null && git add -A && git commit -qm use &&
+    git checkout -q sy && "$DTK" add weight-management --title "sync qz" --claim "Sync noted vq." \
+        --source perplexity-weight-transfer-2025 --confidence low --created 2026-07-01 >/dev/null 2>&1 &&
+    git add -A && git commit -qm other && git checkout -q sy-b || ko "sync: the branches"
+[ "$(git checkout -q sy && count $zero used && git checkout -q sy-b)" = 0 ] && "$DTK" sync sy >"$scratch/out" 2>&1 && "$DTK" check >/dev/null 2>&1 &&
+    ok "dtk sync: INDEX.md rendered with the records of uses counted" ||
+    ko "dtk sync: INDEX.md rendered with the records of uses counted" "$(cat "$scratch/out")" "$("$DTK" check 2>&1)"
+git checkout -q main
+
 # records are checked as the rest: every error with its place, exit 2; a
 # record naming a retired entry counts (the rates leave it out)
 cd "$repo" && git checkout -q -B bad main && mkdir -p insights/_uses || exit 2
 printf 'used:\n- nope-001\n- not an id\nusd: [x]\n' >insights/_uses/2026-12-01-aaaaaaaaaa.yaml
 printf 'cited: []\n' >insights/_uses/2026-12-01-bbbbbbbbbb.yaml
+printf -- '- x\n' >insights/_uses/fold-2026-12-01-cccccccccc.yaml
+printf -- '"2026-12-01-dddddddddd":\n  used: [nope-001]\n' >insights/_uses/fold-2026-12-01-dddddddddd.yaml
 "$DTK" check >/dev/null 2>"$scratch/err"
 rc=$?
 want="insights/_uses/2026-12-01-aaaaaaaaaa.yaml:2:3: error: 'used' names unknown entry 'nope-001'
 insights/_uses/2026-12-01-aaaaaaaaaa.yaml:3:3: error: 'used' must list entry ids (<node>-<suffix>), found 'not an id'
 insights/_uses/2026-12-01-aaaaaaaaaa.yaml:4:1: error: unknown key 'usd' in a record of uses (did you mean 'used'?)
-insights/_uses/2026-12-01-bbbbbbbbbb.yaml:1:1: error: a record of uses names no entry ('used' or 'cited': a list of ids)"
+insights/_uses/2026-12-01-bbbbbbbbbb.yaml:1:1: error: a record of uses names no entry ('used' or 'cited': a list of ids)
+insights/_uses/fold-2026-12-01-cccccccccc.yaml:1:1: error: a fold of records of uses must be a mapping of record names to records, found a list
+insights/_uses/fold-2026-12-01-dddddddddd.yaml:2:10: error: 'used' names unknown entry 'nope-001'"
 if [ $rc -eq 2 ] && [ "$(grep -v '^dtk: ' "$scratch/err")" = "$want" ]; then
     ok "records of uses checked: every error with its path, line and column, exit 2"
 else
     ko "records of uses checked: every error with its path, line and column, exit 2" "exit $rc" "$(cat "$scratch/err")"
 fi
-rm insights/_uses/2026-12-01-*.yaml
+rm insights/_uses/2026-12-01-*.yaml insights/_uses/fold-2026-12-01-*.yaml
 "$DTK" retract "$shared" --reason "a test" >/dev/null && before=$(count "$shared" used) &&
     "$DTK" use "$shared" >/dev/null && [ "$(count "$shared" used)" = $((before + 1)) ] &&
     "$DTK" check >/dev/null 2>&1 && ok "a use of a retired entry: counted, the base valid" ||

@@ -357,6 +357,26 @@ if [ -n "${DTK_CRASH:-}" ]; then
     killed_between 2 edit alpha-002 --title Retitled --date $date
     killed_between 2 add-node delta --category 策略
     killed_between 3 add-node delta --category 策略
+    # the reads meanwhile say so on stderr, naming what settles it (the MCP
+    # server's tools in their result), and leave the journal to it
+    DTK_CRASH_AT=before-rename:2 "$DTK_CRASH" review alpha-003 beta-001 --date $date >/dev/null 2>&1
+    warned=() n=0
+    for c in list "show alpha" "search alpha" "similar alpha" log "next-id alpha" "export html $scratch/site"; do
+        n=$((n + 1))
+        # shellcheck disable=SC2086 # the command's words
+        "$DTK" $c 2>&1 >/dev/null | grep -q "^dtk ${c%% *}: warning: a write was interrupted before it finished (.dtk-journal): insights/alpha.yaml, insights/beta.yaml .*run 'dtk reindex'" &&
+            warned+=("${c%% *}")
+    done
+    mcp=$(printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}' \
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list","arguments":{"limit":1}}}' | "$DTK" mcp 2>/dev/null)
+    if [ ${#warned[@]} = $n ] && grep -q '"text":"list: warning: a write was interrupted before it finished .*reindex' <<<"$mcp" &&
+        [ -e .dtk-journal ]; then
+        ok "reads after a write killed between its renames: each warns, naming reindex (MCP: in the tool's result)"
+    else
+        ko "reads after a write killed between its renames: each warns, naming reindex (MCP: in the tool's result)" \
+            "warned: ${warned[*]}" "$mcp"
+    fi
+    fresh
     # (use writes a record of its own and INDEX.md: test_write.c kills it)
     # a check while a live writer's journal stands waits for the writer, then
     # judges the files written (the writer lets the check start, and goes on

@@ -199,6 +199,21 @@ if [ -n "${DTK_CRASH:-}" ]; then
         ko "review through a link killed between its renames: the next write puts the linked file back" \
             "exit $rc" "$(cat "$scratch/err")" "$(ls -la data insights)"
     fi
+    # a write of the linked file alone (no journal) killed before its
+    # rename: its temporary file there is swept by the next write, as one
+    # beside INDEX.md is
+    DTK_CRASH_AT=before-rename bash -c '"$0" edit alpha-001 --claim killed; exit $?' \
+        "$DTK_CRASH" >/dev/null 2>&1
+    left=$(ls data | grep -c '^alpha\.yaml\.tmp-')
+    rc=0
+    "$DTK" reindex -q 2>"$scratch/err" || rc=$?
+    if [ "$left" = 1 ] && [ $rc -eq 0 ] && [ "$(ls data)" = alpha.yaml ] &&
+        cmp -s data/alpha.yaml "$scratch/alpha.before"; then
+        ok "edit through a link killed before its rename: the next write sweeps its temporary file there"
+    else
+        ko "edit through a link killed before its rename: the next write sweeps its temporary file there" \
+            "left $left, exit $rc" "$(cat "$scratch/err")" "$(ls -la data)"
+    fi
 fi
 rm insights/alpha.yaml && git checkout -q insights/alpha.yaml && rm -r data
 # insights/ itself a link inside the base: a new node file is made there

@@ -250,6 +250,9 @@ static void test_two_runs(void **state)
 	                       "  bloom_changes: {alpha: apply→analyze}\n  stance_rewrites: 1\n"
 	                       "  contradictions_new: 1\n"
 	                       "  eval: {scenario: scenario-004, verdict: acceptable}\n"
+	                       "  events:\n    added: [alpha-004, alpha-005]\n"
+	                       "    raised: [alpha-002]\n    opened: [alpha-005↔beta-002]\n"
+	                       "    newly_stale: [alpha-002, beta-001]\n"
 	                       "  review:\n    pairs: {alpha: 7}\n"));
 	free(rec);
 	rec = S_head_file(dir, "INDEX.md");
@@ -504,9 +507,16 @@ static void test_plan_and_dry_run_write_nothing(void **state)
 	S_snap(&a, dir);
 	t_dtk(&r, dir, S_env, "crystallize", "--plan", "--date", "2026-08-15", NULL);
 	assert_int_equal(r.status, 0);
-	assert_non_null(strstr(r.out, "review pairs: 7 in all\n  alpha: 2 new × 3 older + 1 among "
-	                              "the new = 7\n    alpha-004 ↔ alpha-001  0.00\n"));
-	assert_non_null(strstr(r.out, "    alpha-005 ↔ alpha-004  0.00\n"));
+	assert_non_null(strstr(r.out, "review pairs: 7 in all; each new entry beside at most 5, "
+	                              "likely duplicates first\n  alpha: 2 new × 3 older + 1 among "
+	                              "the new = 7\n    alpha-004  four\n      0.00 alpha-001  "
+	                              "初始化即固化  (same node)\n"));
+	/* the pair a contradiction makes first, then the node's others */
+	assert_non_null(strstr(r.out, "    alpha-005  five\n      0.00 beta-002  能效未进目标  "
+	                              "(contradiction, other node beta)\n"));
+	assert_non_null(strstr(r.out, "      0.00 alpha-004  four  (same node)\n"));
+	assert_non_null(strstr(r.out, "events since the last run:\n  raised (1):\n    alpha-002  "
+	                              "medium→high  小消息瓶颈在同步\n"));
 	assert_non_null(strstr(r.out, "stale entries (2):\n  alpha-002  "));
 	t_run_free(&r);
 	t_dtk(&r, dir, S_env, "crystallize", "--plan", "--date", "2026-08-15", "--format", "json",

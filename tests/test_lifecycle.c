@@ -17,6 +17,28 @@
 
 /* Returns text with its one occurrence of old replaced by new_ (malloc'd;
  * text is freed). Fails when old is not there exactly once. */
+/* Returns new_ with each "TODAY" in it today's date (a static buffer): the
+ * date dtk confidence and resolve write beside what they change. */
+static const char *S_today(const char *new_)
+{
+	static char buf[1024];
+	char d[11];
+	const char *p;
+	size_t n = 0;
+
+	dtk_date_format(d, dtk_date_today());
+	for (; *new_; new_++)
+		if (!strncmp(new_, "TODAY", 5)) {
+			for (p = d; *p; p++)
+				buf[n++] = *p;
+			new_ += 4;
+		} else {
+			buf[n++] = *new_;
+		}
+	buf[n] = '\0';
+	return buf;
+}
+
 static char *S_sub(char *text, const char *old, const char *new_)
 {
 	char *at = strstr(text, old), *out;
@@ -172,7 +194,9 @@ static void test_confidence(void **state)
 	assert_string_equal(r.out, "alpha-001: confidence medium (was high)\n");
 	t_run_free(&r);
 	want = S_fixture("insights/alpha.yaml");
-	want = S_sub(want, "    confidence: high\n", "    confidence: medium\n");
+	want = S_sub(want, "    confidence: high\n",
+	             S_today("    confidence: medium\n    confidence_changed: TODAY\n"
+	                     "    confidence_was: high\n"));
 	S_file_is(dir, "insights/alpha.yaml", want);
 	free(want);
 	idx = t_read(dir, "INDEX.md", NULL);
@@ -185,10 +209,15 @@ static void test_confidence(void **state)
 	                           "beta-001: confidence high (was medium)\n");
 	t_run_free(&r);
 	want = S_fixture("insights/alpha.yaml");
+	want = S_sub(want, "    confidence: high\n",
+	             S_today("    confidence: high\n    confidence_changed: TODAY\n"
+	                     "    confidence_was: medium\n"));
 	S_file_is(dir, "insights/alpha.yaml", want);
 	free(want);
 	want = S_fixture("insights/beta.yaml");
-	want = S_sub(want, "    confidence: medium\n", "    confidence: high\n");
+	want = S_sub(want, "    confidence: medium\n",
+	             S_today("    confidence: high\n    confidence_changed: TODAY\n"
+	                     "    confidence_was: medium\n"));
 	S_file_is(dir, "insights/beta.yaml", want);
 	free(want);
 	idx = t_read(dir, "INDEX.md", NULL);
@@ -513,7 +542,8 @@ static void test_contradictions_either_side(void **state)
 	t_run_free(&r);
 	want = S_fixture("insights/alpha.yaml");
 	want = S_sub(want, "        status: open\n        note: 与 alpha-001 的前提冲突\n",
-	             "        status: resolved\n        note: 两者在不同规模成立\n");
+	             S_today("        status: resolved\n        note: 两者在不同规模成立\n"
+	                     "        resolved: TODAY\n"));
 	S_file_is(dir, "insights/alpha.yaml", want);
 	free(want);
 	want = t_read(dir, "INDEX.md", NULL);
@@ -542,7 +572,8 @@ static void test_contradictions_either_side(void **state)
 	assert_non_null(strstr(r.out, "\"id\": \"beta-002\""));
 	t_run_free(&r);
 	want = t_read(dir, "insights/alpha.yaml", NULL);
-	assert_non_null(strstr(want, "    contradicts: [{id: beta-002, status: resolved}]\n"));
+	assert_non_null(strstr(want, S_today("    contradicts: [{id: beta-002, status: resolved, "
+	                                     "resolved: TODAY}]\n")));
 	free(want);
 	want = t_read(dir, "insights/beta.yaml", NULL);
 	assert_non_null(strstr(want, "    contradicts:\n      - id: alpha-002\n        status: "

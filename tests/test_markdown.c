@@ -146,7 +146,7 @@ static void test_stream_equals_whole(void **state)
 }
 
 /* A long run of text, added in small pieces, renders as cmark renders it as
- * one text node, whatever characters fall where it is cut in pieces. */
+ * one text node, whatever characters fall where the pieces meet. */
 static void test_long_text_run(void **state)
 {
 	struct dtk_buf text = DTK_BUF_INIT;
@@ -177,62 +177,6 @@ static void test_long_text_run(void **state)
 	cmark_node_free(doc);
 	dtk_md_free(md);
 	dtk_buf_release(&text);
-}
-
-/* Renders a paragraph of n copies of piece, streamed and whole; they must
- * agree wherever the paragraph is cut to be rendered on two threads. */
-static void S_check_long_paragraph(const char *piece, int n)
-{
-	struct dtk_md *whole = dtk_md_new(), *md, *both[2];
-	struct dtk_buf b = DTK_BUF_INIT;
-	char *want;
-	int i, k;
-
-	md = dtk_md_new_stream(dtk_buf_write, &b);
-	both[0] = whole;
-	both[1] = md;
-	for (k = 0; k < 2; k++) { /* two lists, held back until the paragraph */
-		dtk_md_list(both[k]);
-		dtk_md_item(both[k]);
-		dtk_md_text(both[k], "- item");
-		dtk_md_close(both[k]);
-		dtk_md_close(both[k]);
-		dtk_md_list(both[k]);
-		dtk_md_item(both[k]);
-		dtk_md_text(both[k], "1. item");
-		dtk_md_close(both[k]);
-		dtk_md_close(both[k]);
-		dtk_md_paragraph(both[k]);
-	}
-	for (i = 0; i < n; i++) {
-		dtk_md_text(whole, piece);
-		dtk_md_text(md, piece);
-	}
-	for (k = 0; k < 2; k++) {
-		dtk_md_close(both[k]);
-		dtk_md_heading(both[k], 2);
-		dtk_md_text(both[k], "after");
-		dtk_md_close(both[k]);
-	}
-	want = dtk_md_render(whole);
-	assert_int_equal(dtk_md_finish(md), 0);
-	assert_string_equal(dtk_buf_cstr(&b), want);
-	dtk_md_free(whole);
-	dtk_md_free(md);
-	dtk_buf_release(&b);
-	free(want);
-}
-
-static void test_long_paragraph_cut(void **state)
-{
-	(void)state;
-	/* "-" and digits read differently at the start of a paragraph */
-	S_check_long_paragraph("ab-1.", 80000);
-	S_check_long_paragraph("中-9) ", 50000);
-	S_check_long_paragraph("-", 400000); /* nowhere to cut: rendered whole */
-	/* longer than a part (256 KiB): it goes out in parts */
-	S_check_long_paragraph("ab-1.", 300000);
-	S_check_long_paragraph("x&y中 #.", 150000);
 }
 
 /* Builds paragraphs of very different lengths, so that the render threads
@@ -415,7 +359,6 @@ int main(void)
 	        cmocka_unit_test(test_stream_equals_whole),
 	        cmocka_unit_test(test_stream_order),
 	        cmocka_unit_test(test_long_text_run),
-	        cmocka_unit_test(test_long_paragraph_cut),
 	        cmocka_unit_test(test_html),
 	        cmocka_unit_test(test_runs),
 	};

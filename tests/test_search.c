@@ -624,117 +624,6 @@ static void test_search_alnum_words(void **state)
 	t_done(dir);
 }
 
-/* Returns the hits of words over kb (dtk_search_base), one line each: id,
- * words in title, in claim (malloc'd). */
-static char *S_base_hits(const struct dtk_kb *kb, const char *const *words, size_t n)
-{
-	struct dtk_search *s = dtk_search_new(words, n);
-	struct dtk_search_hit *v;
-	struct dtk_buf b = DTK_BUF_INIT;
-	size_t i, m;
-
-	assert_non_null(s);
-	dtk_search_base(s, kb, NULL);
-	m = dtk_search_hits(&v, s, kb);
-	for (i = 0; i < m; i++)
-		dtk_buf_printf(&b, "%s %u %u\n", v[i].e->id, v[i].title, v[i].claim);
-	free(v);
-	dtk_search_free(s);
-	dtk_buf_putc(&b, '\0');
-	return dtk_buf_detach(&b);
-}
-
-/* A held base's signatures (dtk_search_index) pass over only entries that
- * cannot hit: every query finds what it finds without them, in the same
- * order, whatever folds into ASCII, whatever only a source's title holds. */
-static void test_search_index_same(void **state)
-{
-	static const char domain[] = "domain: t\ntitle: T\ndescription: d\npositioning: p\n"
-	                             "categories:\n  - {name: c, nodes: [alpha, beta]}\n";
-	static const char sources[] =
-	        "- {id: s1, title: InfiniBand fabrics}\n"
-	        "- {id: s2, title: \"Ｋernel notes\"}\n- {id: s3, title: S3}\n";
-	static const char *const texts[] = {"RDMA over InfiniBand",
-	                                    "\xef\xac\x81le systems",
-	                                    "x\xef\xbd\x99z and NCCL",
-	                                    "cafe\xcc\x81 au lait",
-	                                    "x\xc2\xb2 plus y",
-	                                    "\xe2\x84\xaa"
-	                                    "elvin scale",
-	                                    "ab\xe3\x80\x81"
-	                                    "cd",
-	                                    "通信 rdma 带宽",
-	                                    "Checkpoint-Restart at Scale",
-	                                    "zero",
-	                                    "\xe2\x85\xab"
-	                                    " twelve",
-	                                    "plain words only"};
-	static const char *const queries[][2] = {{"rdma", NULL},
-	                                         {"infiniband", NULL},
-	                                         {"file", NULL},
-	                                         {"xyz", NULL},
-	                                         {"kelvin", NULL},
-	                                         {"kernel", NULL},
-	                                         {"fabrics", NULL},
-	                                         {"x2", NULL},
-	                                         {"abcd", NULL},
-	                                         {"cd", NULL},
-	                                         {"xii", NULL},
-	                                         {"alpha", NULL},
-	                                         {"beta-007", NULL},
-	                                         {"checkpoint", "scale"},
-	                                         {"rdma", "infiniband"},
-	                                         {"通信", NULL},
-	                                         {"o", NULL},
-	                                         {"zz", NULL},
-	                                         {"plain", "nccl"}};
-	struct dtk_buf a = DTK_BUF_INIT, b = DTK_BUF_INIT;
-	struct dtk_diags d = DTK_DIAGS_INIT;
-	struct dtk_kb *kb = NULL;
-	char *without[sizeof(queries) / sizeof(*queries)], *with;
-	size_t i, q, n = sizeof(texts) / sizeof(*texts);
-	(void)state;
-
-	dtk_buf_puts(&a, "node: alpha\nbloom: remember\ninsights:\n");
-	dtk_buf_puts(&b, "node: beta\nbloom: remember\ninsights:\n");
-	for (i = 0; i < 2 * n; i++) {
-		struct dtk_buf *f = i % 2 ? &b : &a;
-		dtk_buf_printf(f,
-		               "  - id: %s-%03zu\n    title: \"%s\"\n    claim: \"%s\"\n"
-		               "    confidence: low\n    source: s%zu\n    created: 2026-01-01\n",
-		               i % 2 ? "beta" : "alpha", i / 2 + 1, i < n ? texts[i] : "t",
-		               texts[(i * 7) % n], i % 3 + 1);
-	}
-	{
-		struct dtk_memfile files[] = {{"_domain.yaml", domain, sizeof(domain) - 1},
-		                              {"_sources.yaml", sources, sizeof(sources) - 1},
-		                              {"alpha.yaml", a.ptr, a.len},
-		                              {"beta.yaml", b.ptr, b.len}};
-		assert_int_equal(dtk_kb_load(&kb,
-		                             &(struct dtk_kb_load_opts){.what = DTK_KB_ALL,
-		                                                        .files = files,
-		                                                        .n_files = 4},
-		                             &d),
-		                 0);
-	}
-	for (q = 0; q < sizeof(queries) / sizeof(*queries); q++)
-		without[q] = S_base_hits(kb, queries[q], queries[q][1] ? 2 : 1);
-	assert_non_null(strstr(without[0], "alpha-001")); /* in the text */
-	assert_non_null(strstr(without[6], "-"));         /* only in a source's title */
-	dtk_search_index(kb);
-	assert_non_null(kb->search_index);
-	for (q = 0; q < sizeof(queries) / sizeof(*queries); q++) {
-		with = S_base_hits(kb, queries[q], queries[q][1] ? 2 : 1);
-		assert_string_equal(with, without[q]);
-		free(with);
-		free(without[q]);
-	}
-	dtk_kb_free(kb);
-	dtk_diags_release(&d);
-	dtk_buf_release(&a);
-	dtk_buf_release(&b);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -754,7 +643,6 @@ int main(void)
 	        cmocka_unit_test(test_search_highlights_folded_text),
 	        cmocka_unit_test(test_search_text_made_while_loading),
 	        cmocka_unit_test(test_search_alnum_words),
-	        cmocka_unit_test(test_search_index_same),
 	        cmocka_unit_test(test_search_source_missing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -327,10 +327,13 @@ static void test_plan_ranks_pairs(void **state)
 	RUN(r, dir, 0, "crystallize", "--plan", "--date", "2026-12-20");
 	snprintf(want, sizeof(want),
 	         "  training-parallelism: 1 new × 11 older + 0 among the new = 11\n"
-	         "    %s ↔ training-parallelism-002  0.",
+	         "    %s  interleaved 调度\n      0.",
 	         id);
 	p = strstr(r.out, want);
 	assert_non_null(p);
+	p += strlen(want);
+	assert_non_null(strstr(p, "likely duplicate training-parallelism-002  "));
+	assert_true(strstr(p, "likely duplicate training-parallelism-002  ") < strchr(p, '\n'));
 	t_run_free(&r);
 	RUN(r, dir, 0, "crystallize", "--plan", "--date", "2026-12-20", "--format", "json");
 	snprintf(want, sizeof(want), "\"pairs\": [\n        {\n          \"new\": \"%s\"", id);

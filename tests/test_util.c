@@ -335,10 +335,40 @@ static void test_invisible_find(void **state)
 	assert_int_equal(cp, 0xAD);
 }
 
+/* dtk_threads: DTK_THREADS, at most 8 and the parts, at least 1;
+ * dtk_threads_run calls each part once, part 0 on the calling thread. */
+static void S_count_part(void *arg, int i)
+{
+	__atomic_add_fetch(&((int *)arg)[i], 1, __ATOMIC_SEQ_CST);
+}
+
+static void test_threads(void **state)
+{
+	int calls[8] = {0}, i;
+	(void)state;
+	setenv("DTK_THREADS", "3", 1);
+	assert_int_equal(dtk_threads(100), 3);
+	assert_int_equal(dtk_threads(2), 2);
+	assert_int_equal(dtk_threads(0), 1);
+	setenv("DTK_THREADS", "0", 1);
+	assert_int_equal(dtk_threads(100), 1);
+	setenv("DTK_THREADS", "64", 1);
+	assert_int_equal(dtk_threads(100), 8);
+	unsetenv("DTK_THREADS");
+	assert_true(dtk_threads(100) >= 1 && dtk_threads(100) <= 8);
+	dtk_threads_run(8, S_count_part, calls);
+	for (i = 0; i < 8; i++)
+		assert_int_equal(calls[i], 1);
+	dtk_threads_run(1, S_count_part, calls);
+	assert_int_equal(calls[0], 2);
+	assert_int_equal(calls[1], 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_buf),
+	        cmocka_unit_test(test_threads),
 	        cmocka_unit_test(test_arena),
 	        cmocka_unit_test(test_invisible_find),
 	        cmocka_unit_test(test_siphash),

@@ -112,109 +112,6 @@ static void test_parse_items(void **state)
 	dtk_arena_free(a);
 }
 
-static void S_dump_item(void *arg, const struct dtk_yval *item)
-{
-	dtk_yval_dump(arg, item);
-	dtk_buf_putc(arg, '\n');
-}
-
-/* Returns what a parse of text in one part or two from byte from (SIZE_MAX:
- * one) gives: the items in order, the root and the errors (malloc'd). */
-static char *S_parse_parts(const char *text, size_t len, size_t from, int *split)
-{
-	struct dtk_buf out = DTK_BUF_INIT, second = DTK_BUF_INIT;
-	struct dtk_diags d = DTK_DIAGS_INIT;
-	struct dtk_arena *a = dtk_arena_new();
-	struct dtk_yval *root = NULL;
-	size_t i;
-	int rc = dtk_yaml_parse_split(&root, a, "t.yaml", text, len, &d, S_dump_item, &out, &second,
-	                              from, split);
-
-	if (*split)
-		dtk_buf_put(&out, second.ptr, second.len);
-	dtk_buf_printf(&out, "rc %d root ", rc);
-	if (root)
-		dtk_yval_dump(&out, root);
-	dtk_diags_sort(&d);
-	for (i = 0; i < d.n; i++)
-		dtk_buf_printf(&out, "\n%d:%d %s", d.v[i].line, d.v[i].col, d.v[i].msg);
-	dtk_diags_release(&d);
-	dtk_buf_release(&second);
-	dtk_arena_free(a);
-	return dtk_buf_detach(&out);
-}
-
-/* Returns the line (counting LF only) of the first line of text at or past
- * byte from that starts "-": where dtk_yaml_parse_split starts its part. */
-static int S_part_line(const char *text, size_t from)
-{
-	const char *p = strchr(text + from - 1, '\n'), *q;
-	int line = 1;
-	while (p && p[1] != '-')
-		p = strchr(p + 1, '\n');
-	for (q = text; p && q <= p; q++)
-		line += *q == '\n';
-	return line;
-}
-
-/* A parse in two parts gives what one gives, whatever line it starts the
- * second at, and the second part is taken exactly at the lines that start
- * an item of the root sequence: not inside a quoted scalar or a flow list,
- * never in a document with a %TAG directive (the part's text lacks it, and
- * '%TAG !!' changes what '!!str' means without an error); line breaks counted as libyaml does
- * (CR LF, CR, NEL, LS); errors anywhere give the same errors. */
-static void test_parse_split(void **state)
-{
-	static const struct {
-		const char *text, *lines; /* the lines where parts are taken */
-	} cases[] = {
-	        {"\xEF\xBB\xBF# sources\n- id: a\n  title: A\n- {id: b,\n  title: B}\n- c\n"
-	         "- id: d\n  title: >-\n    D\n    d\n- id: e\n  title: \"E\n- x\"\n-\n  - 1\n"
-	         "- 'f\n\n- g'\n- |\n x\n- y\n",
-	         " 4 6 7 11 14 16 19 21"},
-	        {"- id: a\r\n  title: A\r\n- id: b\r\n  title: \"b\rc\"\r\n- id: c\r\n  n: 1\r\n",
-	         " 3 5"},
-	        {"- id: a\n  title: \"x\xC2\x85y\"\n- id: b\n  title: \"p\xE2\x80\xA8q\"\n- c\n",
-	         " 3 5"},
-	        {"%TAG !e! tag:example.com,2000:\n---\n- a\n- !e!x b\n- c\n...\n", ""},
-	        {"%TAG !! tag:example.com,2000:\n---\n- a\n- b\n- !!str c\n- d\n", ""},
-	        {"- a\n- b\n  - c\n- d\n", " 2 4"},
-	        {"- id: a\n- id: b\n  id: c\n- &x d\n- *x\n- \"unclosed\n- e\n", ""},
-	        {"- a\n- b\n- c\n--- \n- d\n", ""},
-	        {"- a\n- b: 1\n  b: 2\n- c\n- [d\n", ""},
-	        {"k:\n- a\n- b\n", ""},
-	        {"- [h,\n- i]\n- j\n", ""},
-	};
-	size_t t, from;
-	(void)state;
-
-	for (t = 0; t < sizeof(cases) / sizeof(*cases); t++) {
-		const char *text = cases[t].text;
-		size_t len = strlen(text);
-		char lines[64] = "";
-		int split, last = 0;
-		char *one = S_parse_parts(text, len, SIZE_MAX, &split);
-
-		assert_int_equal(split, 0);
-		for (from = 1; from <= len + 1; from++) {
-			char *two = S_parse_parts(text, len, from, &split);
-			if (strcmp(one, two))
-				fail_msg("case %zu split from %zu:\n%s\n--- one part:\n%s", t, from,
-				         two, one);
-			if (split && S_part_line(text, from) != last) {
-				last = S_part_line(text, from);
-				snprintf(lines + strlen(lines), sizeof(lines) - strlen(lines),
-				         " %d", last);
-			}
-			free(two);
-		}
-		free(one);
-		if (strcmp(lines, cases[t].lines))
-			fail_msg("case %zu: parts taken at lines '%s', not '%s'", t, lines,
-			         cases[t].lines);
-	}
-}
-
 static void test_spans_and_styles(void **state)
 {
 	struct dtk_arena *a = dtk_arena_new();
@@ -715,7 +612,6 @@ int main(void)
 	        cmocka_unit_test(test_east_asian_join_mismatch),
 	        cmocka_unit_test(test_spans_and_styles),
 	        cmocka_unit_test(test_parse_items),
-	        cmocka_unit_test(test_parse_split),
 	        cmocka_unit_test(test_spans_after_multibyte_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,10 +14,19 @@ struct dtk_node_review {
 	size_t new_entries, older, pairs;
 };
 
+/* An event of the month (enum dtk_event): the entry; for a contradiction
+ * the other entry's id; for a confidence change the level before. */
+struct dtk_crystal_event {
+	const struct dtk_entry *e;
+	const char *other;
+	int from;
+};
+
 /* The worklist and the figures of one run. */
 struct dtk_crystal {
 	dtk_date date, since; /* since: the last record's date, 0 before any */
 	int has_prev;         /* the base at the previous run was known */
+	const struct dtk_kb *kb; /* the base now */
 
 	const struct dtk_entry **new_entries; /* created after since, listing order */
 	size_t n_new;
@@ -36,8 +45,17 @@ struct dtk_crystal {
 	size_t n_revised_sources;
 	const struct dtk_node **stance_unchanged; /* new entries, same stance as before */
 	size_t n_stance_unchanged;
-	const struct dtk_ref **cross_refs; /* references into other domains */
+	/* references into other domains of entries new or revised since the
+	 * last run (e, other: the reference) */
+	struct dtk_crystal_event *cross_refs;
 	size_t n_cross_refs;
+
+	/* the month's events, from the entries' dated fields (the base at the
+	 * previous run where a field is absent), and as the record names them
+	 * (entry ids; "a↔b", malloc'd, for contradictions) */
+	struct dtk_crystal_event *events[DTK_EV_COUNT];
+	const char **event_ids[DTK_EV_COUNT];
+	size_t n_events[DTK_EV_COUNT];
 
 	/* the figures of the record */
 	long high_changes, stance_rewrites, contradictions_new, pairs;
@@ -89,10 +107,27 @@ void dtk_record_summary(struct dtk_buf *out, const struct dtk_record *r);
  * nothing when there are none. */
 void dtk_record_blooms(struct dtk_buf *out, const struct dtk_record *r);
 
-/* Prints the reviewer's worklist of run c as text. */
-void dtk_crystal_plan_text(FILE *out, const struct dtk_crystal *c);
-/* Appends the worklist as JSON (docs/commands.md gives the shape). */
-void dtk_crystal_plan_json(struct dtk_buf *out, const struct dtk_crystal *c);
+/* A page of the worklist: page (from 1) of each list cut in pages of limit
+ * items (the review pairs: of limit new entries); pairs: the most review
+ * pairs shown beside a new entry. */
+struct dtk_plan_page {
+	size_t page, limit, pairs;
+};
+#define DTK_PLAN_LIMIT 20
+#define DTK_PLAN_PAIRS 5
+
+/* Prints page pg of the reviewer's worklist of run c as text. */
+void dtk_crystal_plan_text(FILE *out, const struct dtk_crystal *c, const struct dtk_plan_page *pg);
+/* Appends page pg of the worklist as JSON (docs/commands.md gives the
+ * shape). */
+void dtk_crystal_plan_json(struct dtk_buf *out, const struct dtk_crystal *c,
+                           const struct dtk_plan_page *pg);
+
+/* Returns the text of a fold of kb's records of uses not folded yet
+ * (kb->live_uses): a mapping of each record's name to what it holds
+ * (docs/schema.md, "Counts"); malloc'd, the caller frees; NULL when there
+ * is none. */
+char *dtk_crystal_fold(const struct dtk_kb *kb);
 
 /* ---- the runs git's history holds (crystal_runs.c) ---- */
 

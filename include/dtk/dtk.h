@@ -185,6 +185,16 @@ int dtk_error_at(const char *path, int line, int col, const char *fmt, ...) DTK_
  * error was set by dtk_error_at; else 0. */
 int dtk_error_pos(const char **path, int *line, int *col);
 
+/* ---- threads: the one pool ---- */
+/* Returns how many threads a work of n parts takes: DTK_THREADS when set
+ * (the one place it is read), else the processors online; at most 8 and
+ * n, at least 1. */
+int dtk_threads(size_t n);
+/* Calls fn(arg, i) for each i in [0, n) at once, i 0 on the calling thread
+ * and the others on threads of their own (on the calling thread after it
+ * when one cannot start); returns when every call has returned. */
+void dtk_threads_run(int n, void (*fn)(void *arg, int i), void *arg);
+
 /* ---- crash testing ---- */
 /* In the test build of dtk (dtk-crash, src/dtk_crash.c compiled with
  * DTK_CRASH_POINTS): kills the process with SIGKILL when the environment

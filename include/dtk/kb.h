@@ -12,6 +12,11 @@
  * 'dtk use' or 'dtk cite' (docs/schema.md, "Counts"): not a node. */
 #define DTK_USES_DIR "_uses"
 
+/* Writes to buf (at least 48 bytes) the name of a new file of DTK_USES_DIR,
+ * "_uses/<prefix><date>-<10 random letters and digits>.yaml": no two
+ * writers ever make the same. Returns 0, or -1 with the error set. */
+int dtk_kb_uses_name(char *buf, size_t size, const char *prefix, dtk_date date);
+
 /* What dtk_kb_load reads (flags). */
 enum {
 	DTK_KB_ALL = 0,      /* every file, with every cross-file check */
@@ -96,10 +101,6 @@ struct dtk_kb_load_opts {
 	 * (node->category is set; kb->nodes are sorted by name). */
 	const struct dtk_kb_filter *filter;
 };
-
-/* Returns how many threads to work on files (or nodes) with: DTK_THREADS,
- * else the processors online, at most 8 and at most one for every 4. */
-int dtk_kb_threads(size_t files);
 
 /*
  * Loads the base o describes. Returns 0 and sets *out (free with

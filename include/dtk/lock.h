@@ -22,11 +22,16 @@
  * dtk_lock_release, or -1 with the error set. */
 int dtk_lock_take(const char *root);
 /* Takes the lock as dtk_lock_take does, then removes what a dtk run killed
- * while holding it left (dtk_file_sweep of the root and insights/), and,
+ * while holding it left (dtk_file_sweep of the root, insights/, _uses/ and
+ * the directories node files lead to as links), and,
  * unless resumes is set, refuses when a crystallization cut short is
  * pending (its journal, dtk-crystallize in the git directory): a write then
  * would be overwritten by its --continue. Returns as dtk_lock_take. */
 int dtk_lock_take_base(const char *root, int resumes);
+/* Returns the files a write killed between its renames left, its journal
+ * (DTK_FILE_JOURNAL) standing once a live writer is done (its lock awaited):
+ * a list for messages, malloc'd; NULL when there is none. */
+char *dtk_lock_journal(const char *root);
 /* Returns 1, the error set to say so and how to settle it, when a
  * crystallization of the base at root was interrupted (its journal is in
  * the git directory: dtk crystallize --continue or --abort settles it);

@@ -74,11 +74,13 @@ void dtk_mcp_set_prefix(struct dtk_mcp *m, const char *prefix);
 int dtk_mcp_set_tools(struct dtk_mcp *m, const char *names, int read_only);
 
 /*
- * Handles one message (a line of len bytes). Returns the response (one line
- * of JSON without its '\n', malloc'd, the caller frees), or NULL when none is
- * due (a notification or a response).
+ * Handles one message (a line of len bytes). When drop, msg is a buffer of
+ * the caller's own that it does not read again: its pages are given back to
+ * the system as it is parsed. Returns the response (one line of JSON without
+ * its '\n', malloc'd, the caller frees), or NULL when none is due (a
+ * notification or a response).
  */
-char *dtk_mcp_handle(struct dtk_mcp *m, const char *msg, size_t len);
+char *dtk_mcp_handle(struct dtk_mcp *m, const char *msg, size_t len, int drop);
 
 /*
  * Serves messages from in until its end, writing responses to out (nothing

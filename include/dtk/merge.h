@@ -56,11 +56,14 @@ void dtk_merge_out_release(struct dtk_merge_out *out);
 int dtk_merge_blob(const char *name, char *const text[3], const size_t len[3], char **data,
                    size_t *out_len, struct dtk_buf *notes);
 
-/* Renders INDEX.md from the merged files of insights/ (files[0..n)).
- * Returns 0 and sets *out (malloc'd, the caller frees), or 1 when they are
- * not a valid base (why in diags). */
+/* Renders INDEX.md from the merged files of insights/ (files[0..n)), and,
+ * when pages is not NULL, the pages of index/ it links into *pages (*n_pages
+ * of them, named from the base root; free with dtk_memfiles_free). Returns
+ * 0 and sets *out (malloc'd, the caller frees), or 1 when they are not a
+ * valid base (why in diags). */
 struct dtk_memfile;
 struct dtk_diags;
-int dtk_merge_index(char **out, const struct dtk_memfile *files, size_t n, struct dtk_diags *diags);
+int dtk_merge_index(char **out, const struct dtk_memfile *files, size_t n,
+                    struct dtk_memfile **pages, size_t *n_pages, struct dtk_diags *diags);
 
 #endif

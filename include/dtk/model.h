@@ -70,7 +70,7 @@ extern const char *const dtk_confidence_names[DTK_CONF_COUNT + 1];
 /* The keys of an entry, of a node file and of a source, in the one order
  * docs/schema.md gives, the schema checks and `dtk edit` writes them in;
  * '*' before a key marks it required. NULL-terminated. */
-#define DTK_ENTRY_KEYS 18
+#define DTK_ENTRY_KEYS 20
 extern const char *const dtk_entry_keys[DTK_ENTRY_KEYS + 1];
 extern const char *const dtk_node_keys[];
 extern const char *const dtk_source_keys[];
@@ -79,6 +79,7 @@ struct dtk_contradiction {
 	struct dtk_ref ref;
 	int open;         /* status: open (1) or resolved (0) */
 	const char *note; /* may be NULL */
+	dtk_date opened, resolved; /* when contradict and resolve set it; 0: absent */
 };
 
 struct dtk_node;
@@ -100,6 +101,10 @@ struct dtk_entry {
 	dtk_date revised, superseded, retracted;
 	struct dtk_ref superseded_by;
 	const char *retracted_reason;
+	/* when dtk confidence (or verify --promote) last changed confidence,
+	 * and from what (enum dtk_confidence); 0 when absent */
+	dtk_date confidence_changed;
+	unsigned char confidence_was;
 	unsigned n_verified_by, n_relates, n_contradicts;
 	unsigned char confidence; /* enum dtk_confidence */
 	unsigned char closed;
@@ -198,6 +203,21 @@ struct dtk_pair_count {
 	long count;
 };
 
+/* The kinds of a run's events (a record's 'events', docs/schema.md). */
+enum dtk_event {
+	DTK_EV_ADDED,
+	DTK_EV_RAISED,
+	DTK_EV_LOWERED,
+	DTK_EV_OPENED,
+	DTK_EV_RESOLVED,
+	DTK_EV_SUPERSEDED,
+	DTK_EV_RETRACTED,
+	DTK_EV_REVISED,
+	DTK_EV_NEWLY_STALE,
+	DTK_EV_COUNT
+};
+extern const char *const dtk_event_names[DTK_EV_COUNT];
+
 struct dtk_record {
 	dtk_date date, since; /* since: 0 when absent */
 	struct dtk_pos pos;
@@ -212,6 +232,11 @@ struct dtk_record {
 	const char **cross_pairs;
 	size_t n_cross_pairs;
 	const char *review_verdict, *review_note; /* may be NULL */
+	/* the month's events: entry ids, "a↔b" for contradictions (a record
+	 * written before events were kept has none: has_events 0) */
+	int has_events;
+	const char **events[DTK_EV_COUNT];
+	size_t n_events[DTK_EV_COUNT];
 };
 
 struct dtk_arena;
@@ -262,6 +287,9 @@ struct dtk_kb {
 	 * entry and key once, sorted by key (used first) and id (dtk_kb_uses) */
 	struct dtk_use_count *use_counts;
 	size_t n_use_counts;
+	/* the uses of the records not folded yet, by record name (in arena) */
+	struct dtk_use_live *live_uses;
+	size_t n_live_uses;
 
 	/* node files: after a full load, in category order */
 	struct dtk_node **nodes;
@@ -282,9 +310,6 @@ struct dtk_kb {
 	/* the links by the node they name (links.h, dtk_links_index), in
 	 * arena; NULL when not made */
 	const struct dtk_links_index *links_index;
-	/* a signature of each entry's words (search.h, dtk_search_index), in
-	 * arena; NULL when not made */
-	const struct dtk_search_index *search_index;
 };
 
 /* ---- look-ups and derived notions (model.c): below both the loader
@@ -307,6 +332,16 @@ struct dtk_use_count {
 	const char *id;
 	int cited; /* 0: used, 1: cited */
 	long n;
+};
+/* How the name of a fold of records of insights/_uses/ begins
+ * ("fold-<date>-<random>.yaml"): the one file a crystallization replaces the
+ * records it folds with, each named in it (docs/schema.md, "Counts"). */
+#define DTK_USES_FOLD "fold-"
+/* A use in a record not folded yet (dtk crystallize folds them). */
+struct dtk_use_live {
+	const char *rec; /* the record's name, "<date>-<random>" */
+	const char *id;
+	int cited;
 };
 /* Returns what the records add to entry id's used (cited when cited is
  * set) in kb: its count is the node file's value plus this. */

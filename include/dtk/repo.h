@@ -110,6 +110,8 @@ int dtk_repo_read_head(struct dtk_repo *repo, const char *rel, char **data, size
 int dtk_repo_extract(struct dtk_repo *repo, const char *commit_hex, const char *rel,
                      const char *dir);
 
+struct dtk_memfile;
+
 struct dtk_commit_req {
 	const char *records; /* the new _crystallizations.yaml */
 	size_t records_len;
@@ -124,11 +126,17 @@ struct dtk_commit_req {
 	int no_verify;         /* --no-verify: skip pre-commit and commit-msg */
 	struct dtk_buf *taken; /* NULL, or receives a line per path the commit
 	                          changes: "A|M|D|T  path\n" (as git status) */
+	/* the run's other new files, named from the base root: a fold of
+	 * records ("insights/_uses/fold-..."), the pages of index/. The
+	 * commit's insights/_uses/ holds HEAD's folds and these, its index/
+	 * these only: the records folded and the pages no longer made go */
+	const struct dtk_memfile *more;
+	size_t n_more;
 };
 
 /*
  * Commits the base as one commit on the current branch: HEAD's tree with
- * insights/ and INDEX.md replaced by the request's files (other changes in
+ * insights/, index/ and INDEX.md replaced by the request's files (other changes in
  * the work tree or the index are left alone), writes the new records and
  * INDEX.md into the work tree, updates the index for those paths, and moves
  * the branch. git's index lock is taken before anything is written and held
@@ -138,8 +146,6 @@ struct dtk_commit_req {
  * (the journal holds the run: dtk_repo_continue).
  */
 int dtk_repo_commit(struct dtk_repo *repo, const struct dtk_commit_req *req, char commit_hex[41]);
-
-struct dtk_memfile;
 
 /* Merges a node file both sides of a merge changed, as dtk's driver for
  * insights/ does: name is its file name, text[0..3) and tlen[0..3) the
@@ -182,9 +188,11 @@ struct dtk_sync {
 	int no_verify;           /* --no-verify: skip pre-merge-commit and commit-msg */
 	dtk_repo_merge_fn merge; /* a file of insights/ both sides changed */
 	/* INDEX.md from the merged insights/ files[0..n): returns 0 and sets
-	 * *out (malloc'd, NUL-terminated), 1 when they are not valid (why
-	 * appended to notes) */
-	int (*render)(const struct dtk_memfile *files, size_t n, char **out, struct dtk_buf *notes);
+	 * *out (malloc'd, NUL-terminated) and the pages of index/ *pages (n_pages,
+	 * named from the base root: dtk_memfiles_free), 1 when they are not
+	 * valid (why appended to notes) */
+	int (*render)(const struct dtk_memfile *files, size_t n, char **out,
+	              struct dtk_memfile **pages, size_t *n_pages, struct dtk_buf *notes);
 	/* out */
 	enum dtk_sync_state state;
 	char name[256];              /* the upstream's name ("origin/main") */
@@ -199,7 +207,8 @@ struct dtk_sync {
  * Merges the upstream into the current branch as 'git merge' does (hooks,
  * identity, signing, reflog; a fast-forward when the branch has nothing of
  * its own), with the files of insights/ both sides changed merged by
- * s->merge and INDEX.md rendered by s->render from the merged files,
+ * s->merge and INDEX.md and the pages of index/ rendered by s->render
+ * from the merged files,
  * whatever .gitattributes says; other files by libgit2's merge of the
  * trees. On conflicts, stops as git merge does: MERGE_HEAD and MERGE_MSG
  * written, the paths conflicted in the index, the work tree's files with

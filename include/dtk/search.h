@@ -67,15 +67,6 @@ struct dtk_search_hit {
  * node, on several threads. Calls dtk_search_prepare first. */
 void dtk_search_base(struct dtk_search *s, const struct dtk_kb *kb, const char *node);
 
-/* Makes kb->search_index, in kb's arena: for each entry of kb (loaded
- * whole, its texts kept), a 512-bit signature of the pairs of ASCII
- * letters and digits in its id, title and claim as a search folds them. A
- * search of such words over kb then passes over, without folding its text,
- * an entry whose signature lacks a pair of a word that no source of the
- * entry holds either: what a base held between searches (dtk mcp) pays
- * once, not at each. */
-void dtk_search_index(struct dtk_kb *kb);
-
 /*
  * A show hook: makes what hit shows, on the thread that loads its node, so
  * that showing the hits is done beside the loading (in parallel) rather than

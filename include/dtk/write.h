@@ -193,6 +193,12 @@ const struct dtk_yval *dtk_write_find(struct dtk_write *w, const char *id, struc
 int dtk_write_date(struct dtk_write *w, const char *opt, const char *arg, int allow_future,
                    char *buf);
 
+/* Sets confidence_changed (today) and confidence_was (old; NULL: low) on
+ * entry e of f, after its confidence was set: the month's events
+ * (crystal.h). Returns 0, or -1 with the error set. */
+int dtk_write_confidence_changed(struct dtk_write *w, struct dtk_wfile *f,
+                                 const struct dtk_yval *e, const char *old);
+
 /* Prints the JSON text b holds, ending in a line break, and releases b. */
 void dtk_write_put_json(struct dtk_write *w, struct dtk_buf *b);
 

@@ -86,30 +86,6 @@ int dtk_yaml_parse_items(struct dtk_yval **out, struct dtk_arena *arena, const c
                          const char *buf, size_t len, struct dtk_diags *diags,
                          dtk_yaml_item_fn each, void *arg);
 
-/* Files of at least this many bytes (a parse of about 1.5 ms, against some
- * 50 us to start a thread) are parsed in two parts at once by
- * dtk_yaml_parse_split when from is 0. */
-#define DTK_YAML_SPLIT_BYTES ((size_t)64 << 10)
-
-/*
- * As dtk_yaml_parse_items, but a long root sequence may be parsed in two
- * parts at once. The text from the first line at or past byte from (0: the
- * middle of a file of at least DTK_YAML_SPLIT_BYTES; SIZE_MAX: never) that
- * starts with a block entry ("- ") is parsed on a thread of its own, its
- * items handed to each with arg2 there while this thread hands those before
- * it to each with arg: each must be safe to call with both at once.
- *
- * When that line starts an item of the root sequence (nothing before it runs
- * across it) and the part parses with no error, *split is set to 1: the
- * items given with arg come first, then those given with arg2. Else *split
- * is 0: every item went with arg, and what each made with arg2 is to be
- * dropped. Either way the result, the items (lines and offsets in the whole
- * text) and the errors are those of dtk_yaml_parse_items.
- */
-int dtk_yaml_parse_split(struct dtk_yval **out, struct dtk_arena *arena, const char *path,
-                         const char *buf, size_t len, struct dtk_diags *diags,
-                         dtk_yaml_item_fn each, void *arg, void *arg2, size_t from, int *split);
-
 /* Returns the type that s (NUL-terminated) has when written as a plain
  * scalar, by the YAML 1.2 core schema. */
 enum dtk_ytype dtk_yaml_resolve(const char *s);

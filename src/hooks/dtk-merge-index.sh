@@ -40,6 +40,12 @@ else
 	fix="dtk reindex && git commit -m 'INDEX.md rebuilt' INDEX.md"
 	check="dtk check"
 fi
+# a base with pages of index/ (docs/index-format.md): rebuilt with INDEX.md,
+# both committed
+if [ -e "./${base}index" ] || [ -n "$(git ls-files -- "${base}index" 2>/dev/null)" ]; then
+	fix="${fix%% && git commit*} && git add -A -- $(q "${base}INDEX.md") $(q "${base}index") &&"
+	fix="$fix git commit -m 'INDEX.md rebuilt'"
+fi
 case $hook in
 post-merge | post-rewrite | post-commit)
 	# post-rewrite: after a rebase, not an amend; post-merge: not after a
@@ -81,11 +87,11 @@ if ! [ -x "$dtk" ]; then
 		"(and 'dtk setup-git' with the dtk you use)" >&2
 	exit 0
 fi
-# what the commit will hold: the staged insights/ and INDEX.md (in a commit
+# what the commit will hold: the staged insights/, INDEX.md and index/ (in a commit
 # of some paths only, git's index of its own: HEAD's with those paths)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dtk-merge-index.XXXXXX") || exit 0
 trap 'rm -rf "$tmp"' EXIT
-git ls-files -z -- "${base}insights" "${base}INDEX.md" |
+git ls-files -z -- "${base}insights" "${base}INDEX.md" "${base}index" |
 	git checkout-index -z --stdin --prefix="$tmp/" || exit 0
 [ -f "$tmp/${base}insights/_domain.yaml" ] || exit 0
 (cd "$tmp/$base" && "$dtk" check) >/dev/null 2>"$tmp/said"
