@@ -16,7 +16,7 @@
 
 # The commands, as 'dtk --help' lists them.
 _dtk_commands="reindex check show list search similar next-id crystallize log setup-git merge-driver sync export
-add add-node add-source use cite close review verify relate contradict resolve stance bloom
+add add-node add-source use cite close review verify relate contradict resolve stance bloom gap hotspot
 edit edit-source confidence unrelate unverify supersede retract init mcp help"
 
 # The options every command takes (merge-driver, run by git, none), and
@@ -36,7 +36,7 @@ _dtk_options()
     search) echo "-n --node --confidence -l --limit --include-retired --all -f --format --color --sources $_dtk_paged" ;;
     similar) echo "-n --node -l --limit -f --format $_dtk_paged" ;;
     next-id) echo "$_dtk_all" ;;
-    crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --gpg-sign --no-gpg-sign --no-verify --allow-future --allow-shallow --continue --abort --page --limit --pairs $_dtk_paged" ;;
+    crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --gpg-sign --no-gpg-sign --no-verify --allow-future --allow-shallow --verdict --note --cross-pair --amend --continue --abort --page --limit --pairs $_dtk_paged" ;;
     log) echo "-f --format $_dtk_paged" ;;
     setup-git) echo "--dtk --no-hooks $_dtk_all" ;;
     merge-driver) echo "--help" ;;
@@ -49,6 +49,8 @@ _dtk_options()
     verify) echo "--promote $_dtk_wopts" ;;
     contradict | resolve) echo "--note $_dtk_wopts" ;;
     use | cite | close | relate | stance | bloom | unrelate) echo "$_dtk_wopts" ;;
+    gap) echo "--text --flagged-by --node --date --allow-future $_dtk_wopts" ;;
+    hotspot) echo "--link --note $_dtk_wopts" ;;
     edit) echo "--title --claim --source --date --allow-future $_dtk_wopts" ;;
     edit-source) echo "--title --url --date --allow-future $_dtk_wopts" ;;
     confidence) echo "--qualified $_dtk_wopts" ;;
@@ -74,6 +76,7 @@ _dtk_takes_value()
     similar:-n | similar:--node | similar:-l | similar:--limit | similar:-f | similar:--format) return 0 ;;
     crystallize:--date | crystallize:--format | crystallize:--eval) return 0 ;;
     crystallize:--review | crystallize:--author | setup-git:--dtk) return 0 ;;
+    crystallize:--verdict | crystallize:--note | crystallize:--cross-pair) return 0 ;;
     add:--title | add:--claim | add:--source | add:--confidence | add:--verified-by) return 0 ;;
     add:--relates | add:--created | add:--from | add-node:--category | add-node:--bloom) return 0 ;;
     add:--distinct-from) return 0 ;;
@@ -82,6 +85,8 @@ _dtk_takes_value()
     add:--format | add-node:--format | add-source:--format | use:--format | cite:--format) return 0 ;;
     close:--format | review:--format | verify:--format | relate:--format) return 0 ;;
     contradict:--format | resolve:--format | stance:--format | bloom:--format) return 0 ;;
+    gap:--text | gap:--flagged-by | gap:--node | gap:--date | gap:--format) return 0 ;;
+    hotspot:--link | hotspot:--note | hotspot:--format) return 0 ;;
     edit:--title | edit:--claim | edit:--source | edit:--date | edit:--format) return 0 ;;
     edit-source:--title | edit-source:--url | edit-source:--date | edit-source:--format) return 0 ;;
     confidence:--format | unrelate:--format | unverify:--format | unverify:--confidence) return 0 ;;
@@ -306,8 +311,10 @@ _dtk()
         close:--format | review:--format | verify:--format | relate:--format | \
         contradict:--format | resolve:--format | stance:--format | bloom:--format | \
         edit:--format | edit-source:--format | confidence:--format | unrelate:--format | \
-        unverify:--format | supersede:--format | retract:--format | init:--format)
+        unverify:--format | supersede:--format | retract:--format | init:--format | \
+        gap:--format | hotspot:--format)
         _dtk_reply "text json"; return 0 ;;
+    gap:--node) _dtk_reply "$(_dtk_nodes "$(_dtk_root "$dir")")"; return 0 ;;
     unverify:--confidence) _dtk_reply "high medium low"; return 0 ;;
     init:--lang) _dtk_reply "zh en"; return 0 ;;
     edit:--source) _dtk_reply "$(_dtk_sources "$(_dtk_root "$dir")")"; return 0 ;;

@@ -44,6 +44,8 @@ static const struct dtk_cmd *const S_cmds[] = {
         &dtk_cmd_resolve,
         &dtk_cmd_stance,
         &dtk_cmd_bloom,
+        &dtk_cmd_gap,
+        &dtk_cmd_hotspot,
         /* the rest of an entry's life, and a new base */
         &dtk_cmd_edit,
         &dtk_cmd_edit_source,

@@ -1,6 +1,8 @@
 /* cmd_check.c: dtk check: the CI gate. Valid data, and INDEX.md in sync. */
 #include "dtk/cmd.h"
 
+#include "dtk/crystal.h"
+
 #include "dtk/diffview.h"
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
@@ -313,6 +315,65 @@ static void S_warn_retired(struct dtk_diags *w, const struct dtk_kb *kb)
 		}
 }
 
+/* Adds to w the sources no entry names (as source or verified_by): an
+ * article read and never used, or an id left behind by an edit. */
+static void S_warn_unused_sources(struct dtk_diags *w, const struct dtk_kb *kb)
+{
+	size_t i;
+
+	for (i = 0; kb->sources_named && i < kb->n_sources; i++)
+		if (!(kb->sources_named[i / 8] & (1u << (i % 8))))
+			dtk_diags_add(w, "insights/_sources.yaml", kb->sources[i].pos.line,
+			              kb->sources[i].pos.col, "source '%s' is named by no entry",
+			              kb->sources[i].id);
+}
+
+/* Adds to w each node of a record's review pairs whose count is not what
+ * the files give for that run (dtk_record_pairs; nodes no longer in the
+ * base are not told): pairs are computed, never typed. The entries' dates
+ * are read from the node cache when kb holds only summaries. */
+static void S_warn_pairs(struct dtk_ctx *ctx, struct dtk_diags *w, const struct dtk_kb *kb)
+{
+	struct dtk_diags errs = DTK_DIAGS_INIT;
+	struct dtk_kb *full = NULL;
+	size_t i, j, k, n;
+
+	for (i = 0; i < kb->n_nodes && !full; i++)
+		if (kb->nodes[i]->n_entries != kb->nodes[i]->sum->n_entries &&
+		    dtk_kb_load(&full,
+		                &(struct dtk_kb_load_opts){.root = ctx->root,
+		                                           .what = DTK_KB_ALL | DTK_KB_LEAN},
+		                &errs) != 0)
+			goto done;
+	kb = full ? full : kb;
+	for (i = 0; i < kb->n_records; i++) {
+		const struct dtk_record *r = &kb->records[i];
+		struct dtk_pair_count *want = NULL;
+		char d[11];
+		if (!r->has_review)
+			continue;
+		n = dtk_record_pairs(&want, kb, r);
+		for (j = 0; j < kb->n_nodes; j++) {
+			const char *node = kb->nodes[j]->name;
+			long has = 0, is = 0;
+			for (k = 0; k < r->n_pairs; k++)
+				has = strcmp(r->pairs[k].node, node) ? has : r->pairs[k].count;
+			for (k = 0; k < n; k++)
+				is = strcmp(want[k].node, node) ? is : want[k].count;
+			if (has != is)
+				dtk_diags_add(w, "insights/_crystallizations.yaml", r->pos.line,
+				              r->pos.col,
+				              "the run of %s: review pairs of %s are %ld, the files give "
+				              "%ld (dtk crystallize --amend %s recomputes them)",
+				              dtk_date_format(d, r->date), node, has, is, d);
+		}
+		free(want);
+	}
+done:
+	dtk_kb_free(full);
+	dtk_diags_release(&errs);
+}
+
 /* What S_page_drift needs. */
 struct page_drift {
 	struct dtk_ctx *ctx;
@@ -348,6 +409,8 @@ static int S_compare(struct dtk_ctx *ctx, const char *path, struct dtk_file_cmp 
 		S_warn_future(w, kb);
 		S_warn_files(ctx, w, kb);
 		S_warn_retired(w, kb);
+		S_warn_unused_sources(w, kb);
+		S_warn_pairs(ctx, w, kb);
 		rc = dtk_index_write_pages(kb, dtk_file_cmp_write, cmp, pages);
 	}
 	dtk_kb_free(kb);

@@ -8,6 +8,7 @@
 #include "dtk/index.h"
 #include "dtk/kb.h"
 #include "dtk/repo.h"
+#include "dtk/yedit.h"
 #include "dtk/ytree.h"
 
 #include <dirent.h>
@@ -20,10 +21,14 @@
 
 struct opts {
 	int plan, dry_run, no_commit, json, sign, no_verify, cont, abort, allow_future,
-	        allow_shallow;
+	        allow_shallow, amend;
 	dtk_date date;
 	const char *eval, *review, *author, *sign_key;
 	struct dtk_plan_page page;
+	/* the review's words given as options (override --review's) */
+	const char *verdict, *note, *run; /* run: --amend's operand */
+	const char *const *cross;
+	size_t n_cross;
 };
 
 /* Removes a scratch base made by S_prev (dir/insights/ files, then dirs). */
@@ -212,6 +217,32 @@ static int S_check_opts(struct dtk_ctx *ctx, const struct opts *o, int format_se
 	return 0;
 }
 
+/* Refuses with --amend the options of a run; returns 0 or -1 after the
+ * usage error. */
+static int S_check_amend(struct dtk_ctx *ctx, const struct opts *o, const struct dtk_args *a)
+{
+	static const int keys[] = {'p', 'd', 'f', 'e', 'a', 'N', 'S', 'G', 'V', 'C', 'A', 'F', 'W'};
+	const struct dtk_opt *opt;
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(*keys); i++)
+		if (dtk_args_has(a, keys[i]) > 0) {
+			for (opt = a->cmd->opts; opt->key != keys[i]; opt++)
+				;
+			dtk_cmd_usage_error(ctx, "crystallize",
+			                    "--amend and --%s cannot be used together: --amend "
+			                    "changes the review of a run recorded",
+			                    opt->name);
+			return -1;
+		}
+	if (!o->review && !o->verdict && !o->note && !o->n_cross)
+		return dtk_cmd_usage_error(ctx, "crystallize",
+		                           "--amend needs --verdict, --note, --cross-pair or "
+		                           "--review"),
+		       -1;
+	return 0;
+}
+
 /* Sets o to the options of a; returns 0, or -1 after the usage error. */
 static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, const struct dtk_args *a)
 {
@@ -239,8 +270,15 @@ static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, const struct dtk_ar
 	                  ? -1
 	                  : dtk_args_pos(a, 'S') > dtk_args_pos(a, 'G');
 	o->sign_key = o->sign == 1 ? dtk_args_str(a, 'S') : NULL;
-	if (dtk_args_operands(ctx, a, 0, 0, NULL) < 0)
+	o->amend = dtk_args_has(a, 'M') > 0;
+	o->verdict = dtk_args_str(a, 'v');
+	o->note = dtk_args_str(a, 'o');
+	o->cross = dtk_args_list(a, 'x', &o->n_cross);
+	if (dtk_args_operands(ctx, a, 0, o->amend, "[RUN]") < 0)
 		return -1;
+	o->run = a->argc ? a->argv[0] : NULL;
+	if (o->amend)
+		return S_check_amend(ctx, o, a);
 	if (o->cont || o->abort) {
 		if (o->cont && o->abort) {
 			dtk_cmd_usage_error(ctx, "crystallize",
@@ -258,10 +296,11 @@ static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, const struct dtk_ar
 }
 
 /* Loads the base as it will be, with records as its _crystallizations.yaml,
- * in memory (every check of dtk check), and checks that its last record
- * reads back as rec. Returns 0, or DTK_EXIT_INVALID after saying why. */
+ * in memory (every check of dtk check), and checks that its record at
+ * (kb->n_records: a new last one) reads back as rec. Returns 0, or
+ * DTK_EXIT_INVALID after saying why. */
 static int S_validate(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *records,
-                      const struct dtk_record *rec)
+                      const struct dtk_record *rec, size_t at)
 {
 	struct dtk_memfile *files = dtk_xcalloc(kb->n_nodes + 3, sizeof(*files));
 	struct dtk_diags d = DTK_DIAGS_INIT;
@@ -297,8 +336,8 @@ static int S_validate(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *
 			dtk_diags_print(&d, ctx->err);
 		else
 			fprintf(ctx->err, "dtk crystallize: error: %s\n", dtk_error_last());
-	} else if (check->n_records != kb->n_records + 1 ||
-	           !dtk_record_equal(&check->records[kb->n_records], rec)) {
+	} else if (check->n_records != kb->n_records + (at == kb->n_records) ||
+	           !dtk_record_equal(&check->records[at], rec)) {
 		fprintf(ctx->err, "dtk crystallize: error: the new record does not read back as "
 		                  "written\n");
 	} else {
@@ -332,11 +371,69 @@ static int S_check_index(const struct dtk_kb *kb)
 	return rc;
 }
 
+/* Sets *out to old[0..len) with the review of record at replaced by r's
+ * (added after its last key when it has none), every other byte kept: the
+ * review's lines at the record's indentation, with the file's line breaks.
+ * Returns 0 (the caller frees *out), or -1 with the error set. */
+static int S_replace_review(char **out, const char *old, size_t len, size_t at,
+                            const struct dtk_record *r)
+{
+	struct dtk_diags diags = DTK_DIAGS_INIT;
+	struct dtk_buf y = DTK_BUF_INIT, text = DTK_BUF_INIT;
+	struct dtk_ydoc d;
+	struct dtk_edit edit;
+	const struct dtk_yval *map;
+	const char *p;
+	size_t end;
+	int i, rc = -1, col;
+
+	*out = NULL;
+	if (dtk_ydoc_parse(&d, "insights/_crystallizations.yaml", old, len, &diags) < 0 ||
+	    !d.root || d.root->kind != DTK_Y_SEQ || at >= d.root->n ||
+	    d.root->items[at]->kind != DTK_Y_MAP || !d.root->items[at]->n) {
+		dtk_error("insights/_crystallizations.yaml: the record cannot be found");
+		goto done;
+	}
+	map = d.root->items[at];
+	i = dtk_yedit_find(map, "review");
+	if (dtk_yedit_pair_span(&d, map, i >= 0 ? (size_t)i : map->n / 2 - 1, &edit.start,
+	                        &end) < 0 ||
+	    dtk_record_to_yaml(&y, r) < 0)
+		goto done;
+	edit.end = end;
+	if (i < 0) /* after the last key */
+		edit.start = end;
+	if (end == len && len && old[len - 1] != '\n')
+		dtk_buf_puts(&text, d.eol);
+	col = dtk_yedit_col(&d, map->items[0]->start);
+	/* the review's lines, each from its two spaces of indentation (a
+	 * blank line of a block scalar has none) */
+	for (p = strstr(y.ptr, "\n  review:\n") + 1; *p; p = strchr(p, '\n') + 1) {
+		size_t n = (size_t)(strchr(p, '\n') - p);
+		if (n < 2)
+			dtk_buf_puts(&text, d.eol);
+		else
+			dtk_buf_printf(&text, "%*s%.*s%s", col, "", (int)n - 2, p + 2, d.eol);
+	}
+	edit.text = text.ptr;
+	edit.len = text.len;
+	*out = dtk_splice(old, len, &edit, 1, &end);
+	rc = *out ? 0 : -1;
+done:
+	dtk_ydoc_release(&d);
+	dtk_diags_release(&diags);
+	dtk_buf_release(&y);
+	dtk_buf_release(&text);
+	return rc;
+}
+
 /* Makes the new _crystallizations.yaml (the old text, every byte kept, with
- * the record appended) and INDEX.md, after S_validate. Returns the exit
- * status; on success the caller frees *records and *index. */
+ * rec appended, or in place of the review of the record at when at <
+ * kb->n_records) and INDEX.md, after S_validate. Returns the exit status;
+ * on success the caller frees *records and *index. */
 static int S_texts(struct dtk_ctx *ctx, struct dtk_kb *kb, const struct dtk_record *rec,
-                   char **records, char **index, struct dtk_index_pages *pages)
+                   size_t at, char **records, char **index,
+                   struct dtk_index_pages *pages)
 {
 	char *path = dtk_path_join(kb->root, "insights/_crystallizations.yaml"), *old = NULL;
 	struct dtk_record *all = NULL, *saved = kb->records;
@@ -352,11 +449,12 @@ static int S_texts(struct dtk_ctx *ctx, struct dtk_kb *kb, const struct dtk_reco
 		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
 		goto done;
 	}
-	if (dtk_records_append(records, old, len, n, rec) < 0) {
+	if ((at == n ? dtk_records_append(records, old, len, n, rec)
+	             : S_replace_review(records, old, len, at, rec)) < 0) {
 		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
 		goto done;
 	}
-	rc = S_validate(ctx, kb, *records, rec);
+	rc = S_validate(ctx, kb, *records, rec, at);
 	if (rc != DTK_EXIT_OK) {
 		free(*records);
 		*records = NULL;
@@ -365,9 +463,9 @@ static int S_texts(struct dtk_ctx *ctx, struct dtk_kb *kb, const struct dtk_reco
 	all = dtk_xcalloc(n + 1, sizeof(*all));
 	if (n)
 		memcpy(all, saved, n * sizeof(*all));
-	all[n] = *rec;
+	all[at] = *rec;
 	kb->records = all;
-	kb->n_records = n + 1;
+	kb->n_records = n + (at == n);
 	dtk_index_write_pages(kb, dtk_buf_write, &page, pages); /* cannot fail */
 	*index = dtk_buf_detach(&page);
 	kb->records = saved;
@@ -579,11 +677,144 @@ static int S_commit(struct dtk_ctx *ctx, struct dtk_repo *repo, const struct dtk
 	                                    : dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
 }
 
+/* Returns 0 when pair is "A↔B", each side an entry or a node of kb or a
+ * reference <domain>:<id> into another domain; else prints why and
+ * returns 1. */
+static int S_check_pair(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *pair)
+{
+	static const char arrow[] = "↔";
+	const char *at = strstr(pair, arrow), *colon;
+	char *side[2];
+	int k, bad = 0, ok;
+
+	if (!at || at == pair || !at[sizeof(arrow) - 1] || strstr(at + 1, arrow)) {
+		fprintf(ctx->err,
+		        "dtk crystallize: error: cross pair '%s' must be A↔B, each side an entry "
+		        "or a node of the base, or <domain>:<id>\n",
+		        pair);
+		return 1;
+	}
+	side[0] = dtk_xstrndup(pair, (size_t)(at - pair));
+	side[1] = dtk_xstrdup(at + sizeof(arrow) - 1);
+	for (k = 0; k < 2; k++) {
+		colon = strchr(side[k], ':');
+		if (colon) {
+			char *domain = dtk_xstrndup(side[k], (size_t)(colon - side[k]));
+			ok = dtk_is_name(domain) && dtk_is_name(colon + 1);
+			free(domain);
+		} else {
+			ok = dtk_kb_entry(kb, side[k]) || dtk_kb_node(kb, side[k]);
+		}
+		if (!ok)
+			fprintf(ctx->err, "dtk crystallize: error: cross pair '%s': '%s' is %s\n",
+			        pair, side[k],
+			        colon ? "not a reference <domain>:<id>"
+			              : "neither an entry nor a node of the base");
+		bad |= !ok;
+		free(side[k]);
+	}
+	return bad;
+}
+
+/* Sets the words of review (cross_pairs, verdict, note) from --review's
+ * file and the options, which win, over what it holds; checks each cross
+ * pair given. Returns DTK_EXIT_OK, or the exit status after the errors. */
+static int S_words(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
+                   struct dtk_record *review)
+{
+	struct dtk_diags diags = DTK_DIAGS_INIT;
+	int rc = DTK_EXIT_OK, bad = 0;
+	size_t i;
+
+	if (o->review && dtk_kb_read_review(kb, o->review, review, &diags) != 0) {
+		rc = diags.n ? dtk_cmd_report_invalid(ctx, &diags)
+		             : dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+		goto done;
+	}
+	review->review_verdict = o->verdict ? o->verdict : review->review_verdict;
+	review->review_note = o->note ? o->note : review->review_note;
+	if (o->n_cross) {
+		review->cross_pairs = (const char **)o->cross;
+		review->n_cross_pairs = o->n_cross;
+	}
+	for (i = 0; (o->review || o->n_cross) && i < review->n_cross_pairs; i++)
+		bad |= S_check_pair(ctx, kb, review->cross_pairs[i]);
+	if ((o->verdict && !*o->verdict) || (o->note && !*o->note)) {
+		fprintf(ctx->err, "dtk crystallize: error: --%s must not be empty\n",
+		        o->verdict && !*o->verdict ? "verdict" : "note");
+		bad = 1;
+	}
+	if (bad)
+		rc = DTK_EXIT_INVALID;
+done:
+	dtk_diags_release(&diags);
+	return rc;
+}
+
+/* --amend: records the review of a run after it (its words as given, its
+ * pairs computed again); writes the two files, no commit. Returns the exit
+ * status. */
+static int S_amend(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb)
+{
+	struct dtk_record rec;
+	struct dtk_pair_count *pairs = NULL;
+	struct dtk_buf out = DTK_BUF_INIT;
+	char *records = NULL, *index = NULL, d[11];
+	struct dtk_index_pages pages = {NULL, 0, NULL}; /* a review is on INDEX.md only */
+	dtk_date date = 0;
+	size_t at = kb->n_records, i;
+	long total = 0;
+	int rc = DTK_EXIT_INVALID, w;
+
+	if (o->run && dtk_date_parse(&date, o->run) < 0)
+		return dtk_cmd_usage_error(ctx, "crystallize",
+		                           "RUN must be the date of a run (YYYY-MM-DD), not '%s'",
+		                           o->run);
+	for (i = 0; i < kb->n_records; i++)
+		if (!date || kb->records[i].date == date)
+			at = i;
+	if (at == kb->n_records) {
+		fprintf(ctx->err, "dtk crystallize: error: %s%s%s; 'dtk log' lists the runs\n",
+		        date ? "no run of " : "no run is recorded", date ? o->run : "",
+		        date ? " is recorded" : "");
+		return DTK_EXIT_INVALID;
+	}
+	rec = kb->records[at];
+	rc = S_words(ctx, o, kb, &rec);
+	if (rc != DTK_EXIT_OK)
+		return rc;
+	rec.has_review = 1;
+	rec.n_pairs = dtk_record_pairs(&pairs, kb, &rec);
+	rec.pairs = pairs;
+	rc = S_texts(ctx, kb, &rec, at, &records, &index, &pages);
+	if (rc != DTK_EXIT_OK)
+		goto done;
+	for (i = 0; i < rec.n_pairs; i++)
+		total += rec.pairs[i].count;
+	if (o->dry_run) {
+		(void)dtk_record_to_yaml(&out, &rec);
+		fputs(out.ptr, ctx->out);
+	} else if ((w = S_write(kb, records, index)) != 0) {
+		rc = dtk_cmd_fail(ctx, "crystallize",
+		                  w == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
+	} else {
+		fprintf(ctx->out, "amended the review of the run of %s: %ld pairs, %zu cross pairs, %s\n",
+		        dtk_date_format(d, rec.date), total, rec.n_cross_pairs,
+		        rec.review_verdict ? "verdict recorded" : "no verdict recorded");
+	}
+done:
+	dtk_index_pages_release(&pages);
+	free(pairs);
+	free(records);
+	free(index);
+	dtk_buf_release(&out);
+	return rc;
+}
+
 /* Runs (or plans) the crystallization with the base and history loaded. */
 static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
                  struct dtk_repo *repo)
 {
-	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_kb *prev = NULL;
 	struct dtk_crystal c;
 	struct dtk_record rec, review;
@@ -621,15 +852,13 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 		rc = DTK_EXIT_OK;
 		goto done;
 	}
-	if (o->review && dtk_kb_read_review(kb, o->review, &review, &diags) != 0) {
-		rc = diags.n ? dtk_cmd_report_invalid(ctx, &diags)
-		             : dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+	rc = S_words(ctx, o, kb, &review);
+	if (rc != DTK_EXIT_OK)
 		goto done;
-	}
 	eq = strchr(o->eval, '=');
 	scenario = dtk_xstrndup(o->eval, (size_t)(eq - o->eval));
-	dtk_crystal_record(&rec, &c, scenario, eq + 1, o->review ? &review : NULL);
-	rc = S_texts(ctx, kb, &rec, &records, &index, &pages);
+	dtk_crystal_record(&rec, &c, scenario, eq + 1, &review);
+	rc = S_texts(ctx, kb, &rec, kb->n_records, &records, &index, &pages);
 	if (rc == DTK_EXIT_OK && !o->dry_run && (n_more = S_more(kb, &rec, &pages, &more)) < 0)
 		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
 	if (rc != DTK_EXIT_OK)
@@ -665,7 +894,6 @@ done:
 	dtk_index_pages_release(&pages);
 	dtk_memfiles_free(more, n_more > 0 ? (size_t)n_more : 0);
 	dtk_kb_free(prev);
-	dtk_diags_release(&diags);
 	dtk_buf_release(&out);
 	free(scenario);
 	free(records);
@@ -718,7 +946,8 @@ static const struct dtk_opt S_opts[] = {
         {"eval", 'e', DTK_OPT_STRING, .arg = "S=V",
          .help = "the eval scenario and its verdict (required for a run)"},
         {"review", 'r', DTK_OPT_STRING, .arg = "FILE",
-         .help = "YAML with cross_pairs, verdict and note of the review"},
+         .help = "YAML with cross_pairs, verdict and note of the review\n"
+                 "(without: the pairs compared, no verdict recorded)"},
         {"author", 'a', DTK_OPT_STRING, .arg = "A",
          .help = "'Name <email>' (default: user.name and user.email)"},
         {"dry-run", 'n', DTK_OPT_FLAG, .help = "print the record; write nothing"},
@@ -734,6 +963,15 @@ static const struct dtk_opt S_opts[] = {
         {"allow-shallow", 'W', DTK_OPT_FLAG,
          .help = "in a shallow clone that lacks the previous run, count\n"
                  "only what the files show"},
+        {"verdict", 'v', DTK_OPT_STRING, .arg = "TEXT",
+         .help = "the review's verdict (over --review's)"},
+        {"note", 'o', DTK_OPT_STRING, .arg = "TEXT", .help = "the review's note (over --review's)"},
+        {"cross-pair", 'x', DTK_OPT_LIST, .arg = "A↔B",
+         .help = "a cross-node or cross-domain pair looked at\n"
+                 "(repeatable; each side an entry, a node or <domain>:<id>)"},
+        {"amend", 'M', DTK_OPT_FLAG,
+         .help = "record the review of the last run (or of the run RUN)\n"
+                 "after it: its pairs computed again; no commit"},
         {0}};
 
 static int S_exec(struct dtk_ctx *ctx, const struct dtk_args *a)
@@ -745,7 +983,7 @@ static int S_exec(struct dtk_ctx *ctx, const struct dtk_args *a)
 
 	if (S_parse_opts(ctx, &o, a) < 0)
 		return DTK_EXIT_INVALID;
-	commits = !o.plan && !o.dry_run && !o.no_commit;
+	commits = !o.plan && !o.dry_run && !o.no_commit && !o.amend;
 	/* outside a repository only committing needs one; without libgit2 the
 	 * previous run cannot be read either, so nothing goes */
 	rc = dtk_repo_open(&repo, ctx->root);
@@ -779,7 +1017,7 @@ static int S_exec(struct dtk_ctx *ctx, const struct dtk_args *a)
 	rc = dtk_cmd_load(ctx, "crystallize", &kb, o.plan ? DTK_KB_ALL | DTK_KB_TERMS : DTK_KB_ALL,
 	                  NULL);
 	if (rc == DTK_EXIT_OK)
-		rc = S_run(ctx, &o, kb, repo);
+		rc = o.amend ? S_amend(ctx, &o, kb) : S_run(ctx, &o, kb, repo);
 done:
 	dtk_kb_free(kb);
 	dtk_repo_free(repo);
@@ -794,6 +1032,8 @@ const struct dtk_cmd dtk_cmd_crystallize = {
                  "                       [--author 'Name <email>'] [--dry-run | --no-commit]\n"
                  "                       [--gpg-sign[=KEYID] | --no-gpg-sign] [--no-verify]\n"
                  "                       [--allow-future] [--allow-shallow]\n"
+                 "       dtk crystallize --amend [RUN] [--verdict TEXT] [--note TEXT]\n"
+                 "                       [--cross-pair A↔B]... [--review FILE] [--dry-run]\n"
                  "       dtk crystallize --continue | --abort",
         .summary = "review what changed since the last run and commit the record",
         .help = "\nCompares the base now with the base at the previous run (read from git\n"
@@ -806,7 +1046,8 @@ const struct dtk_cmd dtk_cmd_crystallize = {
                 "(pre-commit, prepare-commit-msg, commit-msg, post-commit); see docs/git.md.\n",
         .examples = "examples:\n"
                     "  dtk crystallize --plan --date 2026-10-15\n"
-                    "  dtk crystallize --date 2026-10-15 --eval scenario-004=acceptable\n",
+                    "  dtk crystallize --date 2026-10-15 --eval scenario-004=acceptable\n"
+                    "  dtk crystallize --amend --verdict '均为限定或同源互补'\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES | DTK_CMD_RESUMES,
         .opts = S_opts,
         .run = S_exec,

@@ -64,7 +64,8 @@ static int S_verify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 	if (v->promote)
 		dtk_buf_puts(lines, "; confidence high\n");
 	else if (v->count >= (size_t)v->min && strcmp(dtk_yval_str(e, "confidence") ?: "", "high"))
-		dtk_buf_puts(lines, "; qualifies for high (--promote sets it)\n");
+		dtk_buf_printf(lines, "; qualifies for high ('dtk confidence high %s' sets it)\n",
+		               id);
 	else
 		dtk_buf_putc(lines, '\n');
 	return DTK_EXIT_OK;

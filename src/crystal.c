@@ -212,6 +212,25 @@ static void S_entries(struct dtk_crystal *c, const struct dtk_kb *kb)
 	}
 }
 
+/* Lists the gaps whose nodes got entries after the gap was written. */
+static void S_gaps(struct dtk_crystal *c, const struct dtk_kb *kb)
+{
+	size_t i, j, k, cap = 0;
+
+	for (i = 0; i < kb->n_gaps; i++) {
+		const struct dtk_gap *g = &kb->gaps[i];
+		dtk_date after = g->written ? g->written : c->since;
+		int hit = 0;
+		for (j = 0; j < g->n_nodes && !hit; j++) {
+			const struct dtk_node *n = dtk_kb_node(kb, g->nodes[j].id);
+			for (k = 0; n && k < n->n_entries && !hit; k++)
+				hit = n->entries[k].created > after;
+		}
+		if (hit)
+			PUSH(c->gaps_reread, c->n_gaps_reread, cap, g);
+	}
+}
+
 void dtk_crystal_compute(struct dtk_crystal *out, const struct dtk_kb *now,
                          const struct dtk_kb *prev, dtk_date date)
 {
@@ -226,6 +245,7 @@ void dtk_crystal_compute(struct dtk_crystal *out, const struct dtk_kb *now,
 	S_changes(out, now, prev);
 	S_nodes(out, now, prev);
 	S_events(out, now, prev);
+	S_gaps(out, now);
 }
 
 void dtk_crystal_release(struct dtk_crystal *c)
@@ -240,6 +260,7 @@ void dtk_crystal_release(struct dtk_crystal *c)
 	free(c->candidates);
 	free(c->revised);
 	free(c->revised_sources);
+	free(c->gaps_reread);
 	free(c->stance_unchanged);
 	free(c->cross_refs);
 	free(c->bloom_changes);
@@ -273,15 +294,38 @@ void dtk_crystal_record(struct dtk_record *r, const struct dtk_crystal *c,
 	r->has_events = 1;
 	memcpy(r->events, c->event_ids, sizeof(r->events));
 	memcpy(r->n_events, c->n_events, sizeof(r->n_events));
-	if (!review)
-		return;
-	r->has_review = 1;
+	r->has_review = 1; /* what was compared, a verdict or not */
 	r->pairs = c->pair_counts;
 	r->n_pairs = c->n_reviews;
+	if (!review)
+		return;
 	r->cross_pairs = review->cross_pairs;
 	r->n_cross_pairs = review->n_cross_pairs;
 	r->review_verdict = review->review_verdict;
 	r->review_note = review->review_note;
+}
+
+size_t dtk_record_pairs(struct dtk_pair_count **out, const struct dtk_kb *kb,
+                        const struct dtk_record *r)
+{
+	size_t i, j, n = 0, cap = 0;
+
+	*out = NULL;
+	for (i = 0; i < kb->n_nodes; i++) {
+		const struct dtk_node *node = kb->nodes[i];
+		long k = 0, e = 0;
+		for (j = 0; j < node->n_entries; j++) {
+			dtk_date d = node->entries[j].created;
+			k += (!r->since || d > r->since) && d <= r->date;
+			e += r->since && d <= r->since;
+		}
+		if (!k)
+			continue;
+		dtk_grow((void **)out, &cap, n + 1, sizeof(**out));
+		(*out)[n].node = node->name;
+		(*out)[n++].count = k * e + k * (k - 1) / 2;
+	}
+	return n;
 }
 
 /* Appends s as a YAML scalar that reads back as s (libyaml's emitter
@@ -359,9 +403,12 @@ int dtk_record_to_yaml(struct dtk_buf *out, const struct dtk_record *r)
 		dtk_buf_puts(out, i ? ", " : "");
 		rc |= S_scalar(out, r->cross_pairs[i], DTK_YEMIT_FLOW, 0);
 	}
-	dtk_buf_puts(out, "]\n    verdict: ");
-	rc |= S_scalar(out, r->review_verdict, DTK_YEMIT_BLOCK, 4);
-	dtk_buf_putc(out, '\n');
+	dtk_buf_puts(out, "]\n");
+	if (r->review_verdict) {
+		dtk_buf_puts(out, "    verdict: ");
+		rc |= S_scalar(out, r->review_verdict, DTK_YEMIT_BLOCK, 4);
+		dtk_buf_putc(out, '\n');
+	}
 	if (r->review_note) {
 		dtk_buf_puts(out, "    note: ");
 		rc |= S_scalar(out, r->review_note, DTK_YEMIT_BLOCK, 4);

@@ -221,6 +221,7 @@ static int S_has_more(const struct dtk_crystal *c, const struct dtk_plan_page *p
 	n = c->n_revised_sources > n ? c->n_revised_sources : n;
 	n = c->n_stance_unchanged > n ? c->n_stance_unchanged : n;
 	n = c->n_cross_refs > n ? c->n_cross_refs : n;
+	n = c->n_gaps_reread > n ? c->n_gaps_reread : n;
 	return n > end;
 }
 
@@ -284,6 +285,13 @@ void dtk_crystal_plan_text(FILE *f, const struct dtk_crystal *c, const struct dt
 	for (i = S_window(pg, c->n_cross_refs, &end); i < end; i++)
 		fprintf(f, "  %s ↔ %s\n", c->cross_refs[i].e->id, c->cross_refs[i].other);
 	S_more(f, pg, c->n_cross_refs);
+	fprintf(f, "\ngaps whose nodes got entries after they were written, to read again "
+	           "(%zu):\n",
+	        c->n_gaps_reread);
+	for (i = S_window(pg, c->n_gaps_reread, &end); i < end; i++)
+		fprintf(f, "  %s  %s\n", c->gaps_reread[i]->id ? c->gaps_reread[i]->id : "-",
+		        dtk_esc(c->gaps_reread[i]->text));
+	S_more(f, pg, c->n_gaps_reread);
 	if (S_has_more(c, pg))
 		fprintf(f, "\nnext page: dtk crystallize --plan --date %s --page %zu\n", d1,
 		        pg->page + 1);
@@ -441,6 +449,15 @@ void dtk_crystal_plan_json(struct dtk_buf *out, const struct dtk_crystal *c,
 		dtk_json_end(&j, '}');
 	}
 	dtk_json_end(&j, ']');
+	dtk_json_key(&j, "gaps_to_reread");
+	dtk_json_array(&j);
+	for (i = S_window(pg, c->n_gaps_reread, &end); i < end; i++) {
+		dtk_json_object(&j);
+		dtk_json_kstring(&j, "id", c->gaps_reread[i]->id);
+		dtk_json_kstring(&j, "text", c->gaps_reread[i]->text);
+		dtk_json_end(&j, '}');
+	}
+	dtk_json_end(&j, ']');
 	dtk_json_key(&j, "totals");
 	dtk_json_object(&j);
 	dtk_json_kint(&j, "new_entries", (long)c->n_new);
@@ -454,6 +471,7 @@ void dtk_crystal_plan_json(struct dtk_buf *out, const struct dtk_crystal *c,
 	dtk_json_kint(&j, "revised_sources", (long)c->n_revised_sources);
 	dtk_json_kint(&j, "stance_unchanged", (long)c->n_stance_unchanged);
 	dtk_json_kint(&j, "cross_domain_refs", (long)c->n_cross_refs);
+	dtk_json_kint(&j, "gaps_to_reread", (long)c->n_gaps_reread);
 	dtk_json_end(&j, '}');
 	dtk_json_end(&j, '}');
 }

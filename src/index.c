@@ -445,7 +445,8 @@ static void S_review(struct dtk_md *md, const struct dtk_record *r, const struct
 		        {"pair_list", dtk_buf_cstr(&pairs), 0},
 		        {"k", S_num(nk, (long)r->n_cross_pairs), 0},
 		        {"cross_list", dtk_buf_cstr(&cross), 0},
-		        {"verdict", r->review_verdict, 1},
+		        {"verdict", r->review_verdict ? r->review_verdict : L->no_verdict,
+		         !!r->review_verdict},
 		        {"note", dtk_buf_cstr(&note), 1},
 		        {"total", S_num(nt, total + (long)r->n_cross_pairs), 0},
 		        {"c", S_num(nc, r->contradictions_new), 0},
@@ -715,6 +716,7 @@ static void S_last_run(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 	struct dtk_buf bloom = DTK_BUF_INIT;
 	char d1[11], d2[11], d3[11], d4[11], n[32], h[32], s_[32], rw[32], c[32];
 	int year;
+	dtk_date expiry;
 	size_t i;
 
 	S_heading(md, 2, L->last);
@@ -726,6 +728,7 @@ static void S_last_run(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 	}
 	r = &kb->records[kb->n_records - 1];
 	year = r->date / 10000;
+	expiry = dtk_date_add_months(r->earliest, kb->stale_after_months);
 	if (!r->n_bloom_changes)
 		dtk_buf_puts(&bloom, L->bloom_same);
 	for (i = 0; i < r->n_bloom_changes; i++)
@@ -740,10 +743,8 @@ static void S_last_run(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 		        {"h", S_num(h, r->high_changes), 0},
 		        {"s", S_num(s_, r->stale), 0},
 		        {"earliest", dtk_date_format(d3, r->earliest), 0},
-		        {"expiry",
-		         S_short_date(d4, dtk_date_add_months(r->earliest, kb->stale_after_months),
-		                      year),
-		         0},
+		        {"expiry", S_short_date(d4, expiry, year), 0},
+		        {"past", expiry < r->date ? L->expiry_past : L->expiry_coming, 0},
 		        {"bloom", bloom.ptr, 0},
 		        {"r", S_num(rw, r->stance_rewrites), 0},
 		        {"c", S_num(c, r->contradictions_new), 0},

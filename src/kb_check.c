@@ -164,10 +164,19 @@ static void S_check_domain_refs(struct loader *l)
 				              x->id);
 		}
 	}
-	for (i = 0; i < kb->n_gaps; i++)
-		if (kb->gaps[i].flagged_by.id)
-			S_check_entry_ref(l, "insights/_domain.yaml", &kb->gaps[i].flagged_by,
+	for (i = 0; i < kb->n_gaps; i++) {
+		const struct dtk_gap *g = &kb->gaps[i];
+		size_t k;
+		if (g->flagged_by.id)
+			S_check_entry_ref(l, "insights/_domain.yaml", &g->flagged_by,
 			                  "gap is flagged_by");
+		for (k = 0; k < g->n_nodes; k++)
+			if (!dtk_kb_node(kb, g->nodes[k].id) &&
+			    !dtk_kb_is_broken(l, g->nodes[k].id, strlen(g->nodes[k].id)))
+				dtk_diags_add(l->d, "insights/_domain.yaml", g->nodes[k].pos.line,
+				              g->nodes[k].pos.col, "gap names unknown node '%s'",
+				              g->nodes[k].id);
+	}
 }
 
 void dtk_kb_check_across(struct loader *l)

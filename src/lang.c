@@ -34,6 +34,7 @@ const struct dtk_lang dtk_lang_zh = {
                   "另复核 {k} 组跨节点/跨域主题对{cross_list}，{verdict}{note}。合计约 {total} 组，"
                   "新增矛盾 {c}。",
         .review_note = "；",
+        .no_verdict = "尚未记录复核结论",
         .open_count = "当前活跃矛盾 {n} 处。",
         .open_item = "{id} ↔ {other}{note}",
         .open_note = "：",
@@ -49,7 +50,7 @@ const struct dtk_lang dtk_lang_zh = {
         .candidates_none = "无。",
         .last = "上次结晶记录",
         .last_line = "{date}：距 {since} 新增 {n} 条；{h} 处升/降 high；{s} 条 stale（最早条目 "
-                     "{earliest}，{expiry} 到期）；{bloom}；{r} 个节点 stance 重写；矛盾 {c} 新增；"
+                     "{earliest}，{past}{expiry} 到期）；{bloom}；{r} 个节点 stance 重写；矛盾 {c} 新增；"
                      "eval {scenario} 自评 {verdict}。",
         .since_none = "—",
         .plural = "",
@@ -58,6 +59,8 @@ const struct dtk_lang dtk_lang_zh = {
                        "{revised} 条，新 stale {newly_stale} 条。",
         .events_contradictions = "{date} 结晶期内新开矛盾 {opened} 处{opened_list}，解决 {resolved} "
                                  "处{resolved_list}。",
+        .expiry_past = "已于 ",
+        .expiry_coming = "",
         .bloom_same = "bloom 均维持",
         .bloom_changed = "bloom 变化：",
         .no_record = "尚无结晶记录。",
@@ -132,6 +135,7 @@ const struct dtk_lang dtk_lang_en = {
                   "cross-domain topic pairs were also checked{cross_list}; {verdict}{note}. "
                   "About {total} pairs in all, {c} new contradictions.",
         .review_note = "; ",
+        .no_verdict = "no verdict recorded yet",
         .open_count = "Open contradictions: {n}.",
         .open_item = "{id} ↔ {other}{note}",
         .open_note = ": ",
@@ -148,7 +152,7 @@ const struct dtk_lang dtk_lang_en = {
         .candidates_none = "none.",
         .last = "Last crystallization",
         .last_line = "{date}: {n} new since {since}; {h} high promotion{hs} or demotion{hs}; "
-                     "{s} stale (earliest insight {earliest}, expires {expiry}); {bloom}; {r} "
+                     "{s} stale (earliest insight {earliest}, {past} {expiry}); {bloom}; {r} "
                      "stance rewrite{rs}; {c} new contradiction{cs}; eval {scenario} self-rated "
                      "{verdict}.",
         .since_none = "the start",
@@ -159,6 +163,8 @@ const struct dtk_lang dtk_lang_en = {
                        "{newly_stale} newly stale.",
         .events_contradictions = "In the period ending {date}, contradictions opened: "
                                  "{opened}{opened_list}; resolved: {resolved}{resolved_list}.",
+        .expiry_past = "expired",
+        .expiry_coming = "expires",
         .bloom_same = "blooms unchanged",
         .bloom_changed = "bloom changes: ",
         .no_record = "No crystallization recorded yet.",

@@ -14,10 +14,15 @@ struct dtk_lang {
 	const char *node_index, *node_cols[4], *tentative, *nodes_none;
 	/* *_none: in place of a table or a list that would be empty */
 	const char *hotspots, *hotspots_intro, *hot_cols[4], *hotspots_none;
-	const char *contradictions, *review, *review_note, *open_count, *open_item, *open_note;
+	/* no_verdict: review's {verdict} when the record holds none */
+	const char *contradictions, *review, *review_note, *no_verdict, *open_count, *open_item,
+	        *open_note;
 	const char *gaps, *gaps_intro, *gaps_intro_none, *gaps_names, *gap_flag, *candidates,
 	        *candidate, *candidates_none;
-	const char *last, *last_line, *bloom_same, *bloom_changed, *no_record;
+	/* expiry_past/_coming: {past} of last_line, the earliest entry's expiry
+	 * before the record's own date or not */
+	const char *last, *last_line, *bloom_same, *bloom_changed, *no_record, *expiry_past,
+	        *expiry_coming;
 	/* last_line's {since} when no run came before; the plural ending of its
 	 * counts ({hs}, {rs}, {cs}: "" for one, else this) */
 	const char *since_none, *plural;

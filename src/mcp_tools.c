@@ -66,6 +66,8 @@ struct tool {
 	const char *keep; /* O_WRITE: the fields kept besides id, space-separated */
 };
 
+static const char *const S_gap_actions[] = {"add", "edit", "close", "remove", NULL};
+static const char *const S_hot_actions[] = {"add", "edit", "remove", NULL};
 /* The lists of crystallize --plan's object (docs/commands.md). */
 static const char *const S_plan_lists[] = {"new_entries",
                                            "reviews",
@@ -477,6 +479,46 @@ static const struct tool S_tools[] = {
          H_IDEMPOTENT | H_DESTRUCTIVE,
          -1,
          "node bloom"},
+        {"gap",
+         "gap",
+         "Write a knowledge gap",
+         "Adds, edits, closes or removes a knowledge gap of the domain: a topic known to be "
+         "missing from the base, listed in INDEX.md. add takes the text as target and "
+         "returns the new gap's id; the other actions name the gap by its id (or its place "
+         "in the list from 1). Name the nodes a gap is about: the crystallization plan asks "
+         "to re-read it once they get entries.",
+         {"--format", "json"},
+         {{"action", 'e', 1, NULL, "what to do", S_gap_actions},
+          {"target", 's', 1, NULL, "add: the gap's text; else the gap's id", NULL},
+          {"text", 's', 0, "--text", "edit: the new text", NULL},
+          {"flagged_by", 's', 0, "--flagged-by", "the entry that flagged it", NULL},
+          {"nodes", 'l', 0, "--node", "nodes it is about (added to those it names)", NULL},
+          {"date", 'd', 0, "--date",
+           "the day (" DATE "; default today; not after it unless allow_future)", NULL},
+          ALLOW_FUTURE,
+          DRY_RUN},
+         O_WRITE,
+         H_DESTRUCTIVE,
+         -1,
+         "action"},
+        {"hotspot",
+         "hotspot",
+         "Write a cross-domain hotspot",
+         "Adds, edits or removes a cross-domain hotspot: a node of this domain linked to "
+         "nodes of other domains (domain/node), with a note on what links them; listed in "
+         "INDEX.md. add takes the node as target and returns the new hotspot's id; edit and "
+         "remove name the hotspot by its id (or its place in the list from 1).",
+         {"--format", "json"},
+         {{"action", 'e', 1, NULL, "what to do", S_hot_actions},
+          {"target", 's', 1, NULL, "add: the node; else the hotspot's id", NULL},
+          {"links", 'l', 0, "--link", "domain/node links (add: one at least; edit: added)",
+           NULL},
+          {"note", 's', 0, "--note", "what links them (add: required)", NULL},
+          DRY_RUN},
+         O_WRITE,
+         H_DESTRUCTIVE,
+         -1,
+         "action"},
         /* the rest of an entry's life, and a new base */
         {"edit",
          "edit",

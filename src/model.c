@@ -144,7 +144,8 @@ struct dtk_node *dtk_kb_node(const struct dtk_kb *kb, const char *name)
 
 dtk_date dtk_entry_fresh(const struct dtk_entry *e)
 {
-	return e->reviewed ? e->reviewed : e->created;
+	dtk_date f = e->reviewed ? e->reviewed : e->created;
+	return e->revised > f ? e->revised : f; /* a revision is a review */
 }
 
 int dtk_entry_is_stale(const struct dtk_kb *kb, const struct dtk_entry *e, dtk_date d)

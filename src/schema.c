@@ -459,9 +459,24 @@ static void S_categories(struct ctx *c, const struct dtk_yval *dom)
 	}
 }
 
+/* Reads the optional id of item v (a gap or a hotspot: what) into *id,
+ * each once among the ids[0..n) before it. */
+static void S_item_id(struct ctx *c, const struct dtk_yval *v, const char *what, const char **id,
+                      const char *const *ids, size_t n, size_t stride)
+{
+	size_t i;
+
+	*id = S_name(c, v, "id");
+	for (i = 0; *id && i < n; i++) {
+		const char *o = *(const char *const *)((const char *)ids + i * stride);
+		if (o && !strcmp(o, *id))
+			S_err(c, dtk_yval_get(v, "id"), "%s id '%s' is listed twice", what, *id);
+	}
+}
+
 static void S_hotspots(struct ctx *c, const struct dtk_yval *dom)
 {
-	static const char *const keys[] = {"*node", "*links", "*note", NULL};
+	static const char *const keys[] = {"id", "*node", "*links", "*note", NULL};
 	size_t n, i;
 	const struct dtk_yval *l = S_items(c, dom, "hotspots", &n);
 	struct dtk_kb *kb = c->kb;
@@ -473,6 +488,8 @@ static void S_hotspots(struct ctx *c, const struct dtk_yval *dom)
 		if (!S_check_map(c, v, "hotspot", keys))
 			continue;
 		node = S_present(dtk_yval_get(v, "node"));
+		S_item_id(c, v, "hotspot", &h->id, &kb->hotspots[0].id, kb->n_hotspots,
+		          sizeof(*h));
 		h->node.id = S_name(c, v, "node");
 		h->n_links = S_refs(c, v, "links", S_is_link, "'<domain>/<node>' links", &h->links);
 		h->note = S_string(c, v, "note");
@@ -488,7 +505,8 @@ static void S_hotspots(struct ctx *c, const struct dtk_yval *dom)
 
 static void S_gaps(struct ctx *c, const struct dtk_yval *dom)
 {
-	static const char *const keys[] = {"*text", "flagged_by", NULL};
+	static const char *const keys[] = {"id",      "*text",  "flagged_by",
+	                                   "nodes",   "written", "closed",   NULL};
 	size_t n, i;
 	const struct dtk_yval *l = S_items(c, dom, "gaps", &n);
 	struct dtk_kb *kb = c->kb;
@@ -499,7 +517,11 @@ static void S_gaps(struct ctx *c, const struct dtk_yval *dom)
 		struct dtk_gap *g = &kb->gaps[kb->n_gaps];
 		if (!S_check_map(c, v, "gap", keys))
 			continue;
+		memset(g, 0, sizeof(*g)); /* a closed gap read before may have used it */
+		S_item_id(c, v, "gap", &g->id, &kb->gaps[0].id, kb->n_gaps, sizeof(*g));
 		g->text = S_string(c, v, "text");
+		g->n_nodes = S_refs(c, v, "nodes", dtk_is_name, "node names", &g->nodes);
+		g->written = S_date(c, v, "written");
 		fb = S_present(dtk_yval_get(v, "flagged_by"));
 		if (fb && S_nameish(fb) && dtk_entry_id_split(fb->str, NULL)) {
 			g->flagged_by.id = dtk_arena_strndup(c->arena, fb->str, fb->len);
@@ -509,7 +531,8 @@ static void S_gaps(struct ctx *c, const struct dtk_yval *dom)
 			S_err(c, fb, "'flagged_by' must be an entry id (<node>-<suffix>), found %s",
 			      S_found(found, sizeof(found), fb));
 		}
-		if (g->text)
+		/* a closed gap stays in the file as history, off the page */
+		if (g->text && !S_date(c, v, "closed"))
 			kb->n_gaps++;
 	}
 }
@@ -795,7 +818,8 @@ static void S_review_map(struct ctx *c, const struct dtk_yval *v, struct dtk_rec
 
 static void S_review(struct ctx *c, const struct dtk_yval *rv, struct dtk_record *r)
 {
-	static const char *const keys[] = {"*pairs", "cross_pairs", "*verdict", "note", NULL};
+	/* no verdict: what was compared, none recorded (docs/schema.md) */
+	static const char *const keys[] = {"*pairs", "cross_pairs", "verdict", "note", NULL};
 	const struct dtk_yval *v = S_present(dtk_yval_get(rv, "review"));
 	if (v)
 		S_review_map(c, v, r, "review", keys);

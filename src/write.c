@@ -483,3 +483,62 @@ const struct dtk_yval *dtk_write_find(struct dtk_write *w, const char *id, struc
 		*fp = f;
 	return e;
 }
+
+long dtk_write_item(struct dtk_write *w, const struct dtk_yval *list, const char *what,
+                    const char *name)
+{
+	size_t i, n = list && list->kind == DTK_Y_SEQ ? list->n : 0;
+	char *end;
+	long k;
+
+	for (i = 0; i < n; i++) {
+		const char *id = dtk_yval_str(list->items[i], "id");
+		if (id && !strcmp(id, name))
+			return (long)i;
+	}
+	k = strtol(name, &end, 10);
+	if (*name >= '1' && *name <= '9' && !*end && k >= 1 && (size_t)k <= n)
+		return k - 1;
+	dtk_write_refuse(w,
+	                 "no %s '%s' in insights/_domain.yaml (name one by its id, or by its place "
+	                 "in the list from 1)",
+	                 what, name);
+	return -1;
+}
+
+void dtk_write_item_id(char *id, size_t size, const struct dtk_yval *list, const char *prefix,
+                       const char *a, const char *b)
+{
+	unsigned nonce = 0;
+	size_t i, n = list && list->kind == DTK_Y_SEQ ? list->n : 0;
+
+	for (;;) {
+		dtk_entry_id_birth(id, size, prefix, a, b, "", nonce++);
+		for (i = 0; i < n; i++) {
+			const char *o = dtk_yval_str(list->items[i], "id");
+			if (o && !strcmp(o, id))
+				break;
+		}
+		if (i == n)
+			return;
+	}
+}
+
+void dtk_write_print_item(struct dtk_write *w, const char *id, const char *action)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	struct dtk_json j;
+
+	if (w->opts.dry_run)
+		return;
+	if (!w->opts.json) {
+		fprintf(w->ctx->out, "%s: %s\n", id, action);
+		return;
+	}
+	dtk_json_init(&j, &b);
+	dtk_json_object(&j);
+	dtk_json_kstring(&j, "id", id);
+	dtk_json_kstring(&j, "action", action);
+	dtk_json_end(&j, '}');
+	dtk_write_put_json(w, &b);
+}

@@ -58,7 +58,7 @@ expect()
 
 B=$scratch/base
 S=$scratch/shipped
-all_commands="add add-node add-source bloom check cite close confidence contradict crystallize edit edit-source export help init list log mcp merge-driver next-id reindex relate resolve retract review search setup-git show similar stance supersede sync unrelate unverify use verify"
+all_commands="add add-node add-source bloom check cite close confidence contradict crystallize edit edit-source export gap help hotspot init list log mcp merge-driver next-id reindex relate resolve retract review search setup-git show similar stance supersede sync unrelate unverify use verify"
 
 expect "$B" "show" sh
 expect "$B" "$all_commands" ""

@@ -159,9 +159,9 @@ quiet 0 contradict -q alpha-003 beta-002 --note n
 quiet 0 resolve -q alpha-003 beta-002
 quiet 0 stance -q beta s
 quiet 0 bloom -q beta apply
-quiet 0 add -q beta --title t --claim c --source paper-a --confidence low
-quiet 0 add-node -q delta --category 策略
 quiet 0 add-source -q paper-q --title q
+quiet 0 add -q beta --title t --claim c --source paper-q --confidence low
+quiet 0 add-node -q delta --category 策略
 quiet 0 use -q alpha-001 --dry-run
 echo "a line by hand" >>"$q/INDEX.md"
 quiet 1 check -q

@@ -258,7 +258,7 @@ static void test_two_runs(void **state)
 	rec = S_head_file(dir, "INDEX.md");
 	assert_non_null(strstr(
 	        rec, "2026-08-15：距 07-01 新增 2 条；1 处升/降 high；2 条 stale"
-	             "（最早条目 2026-02-01，08-01 到期）；bloom 变化：alpha apply→analyze；"
+	             "（最早条目 2026-02-01，已于 08-01 到期）；bloom 变化：alpha apply→analyze；"
 	             "1 个节点 stance 重写；矛盾 1 新增；eval scenario-004 自评 acceptable。"));
 	assert_non_null(strstr(rec,
 	                       "新增 2 条逐条与所在节点既有 claim 比对约 7 组（alpha 7），"
@@ -291,7 +291,10 @@ static void test_two_runs(void **state)
 	                       "  high_changes: 0\n  stale: 2\n  earliest: 2026-02-01\n"
 	                       "  bloom_changes: {}\n  stance_rewrites: 0\n"
 	                       "  contradictions_new: 0\n  eval: {scenario: s5, verdict: good}\n"));
-	assert_null(strstr(strstr(rec, "2026-09-20"), "review:"));
+	/* without --review: what was compared, no verdict */
+	assert_non_null(strstr(rec, "  eval: {scenario: s5, verdict: good}\n  review:\n"
+	                            "    pairs: {beta: 2}\n    cross_pairs: []\n"));
+	assert_null(strstr(strstr(rec, "2026-09-20"), "verdict: good\n    "));
 	free(rec);
 
 	/* dtk log: newest first, each with its commit */

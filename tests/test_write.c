@@ -631,6 +631,250 @@ static void test_from_stdin_and_json_shapes(void **state)
 	t_done(dir);
 }
 
+/* The smaller points of the monthly review (#46): verify's hint works when
+ * followed; an edit counts as a review for freshness; an expiry before the
+ * record's own date reads as past. */
+static void test_review_hints_and_dates(void **state)
+{
+	char *dir = t_base(), *got;
+	struct t_run r;
+	(void)state;
+	RUN(r, dir, 0, "verify", "alpha-002", "paper-a");
+	assert_string_equal(r.out, "alpha-002: verified by paper-a (2 of 2 for high); qualifies "
+	                           "for high ('dtk confidence high alpha-002' sets it)\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "confidence", "high", "alpha-002");
+	assert_string_equal(r.out, "alpha-002: confidence high (was medium)\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "edit", "alpha-003", "--title", "A corrected one", "--date", "2026-08-01");
+	t_run_free(&r);
+	RUN(r, dir, 0, "show", "alpha-003", "--format", "json");
+	assert_non_null(strstr(r.out, "\"fresh\": \"2026-08-01\""));
+	t_run_free(&r);
+	got = t_read(dir, "INDEX.md", NULL);
+	assert_non_null(strstr(got, "（最早条目 2026-02-01，08-01 到期）"));
+	free(got);
+	assert_int_equal(t_sh(dir, "sed -i 's/earliest: 2026-02-01/earliest: 2025-12-15/' "
+	                           "insights/_crystallizations.yaml"),
+	                 0);
+	RUN(r, dir, 0, "reindex");
+	t_run_free(&r);
+	got = t_read(dir, "INDEX.md", NULL);
+	assert_non_null(strstr(got, "（最早条目 2025-12-15，已于 06-15 到期）"));
+	free(got);
+	S_check_ok(dir);
+	RUN(r, dir, 0, "add-source", "paper-z", "--title", "Z");
+	t_run_free(&r);
+	RUN(r, dir, 0, "check");
+	assert_non_null(strstr(r.err, "insights/_sources.yaml:11:7: warning: source 'paper-z' is "
+	                              "named by no entry\n"));
+	t_run_free(&r);
+	t_done(dir);
+}
+
+/* The verdict of a run recorded by command after it (#46): only the
+ * record's review lines change; cross pairs are checked, every error told,
+ * nothing written; pairs are computed again, and check warns of typed ones;
+ * a run without a verdict says what was compared. */
+static void test_amend_review(void **state)
+{
+	char *dir = t_base(), *got;
+	struct t_snap s;
+	struct t_run r;
+	(void)state;
+	t_snap(&s, dir);
+	RUN(r, dir, 2, "crystallize", "--amend", "--cross-pair", "nope↔beta-001", "--cross-pair",
+	    "x", "--cross-pair", "Bad:x↔alpha", "--verdict", "v");
+	assert_string_equal(r.err, "dtk crystallize: error: cross pair 'nope↔beta-001': 'nope' is "
+	                           "neither an entry nor a node of the base\n"
+	                           "dtk crystallize: error: cross pair 'x' must be A↔B, each side "
+	                           "an entry or a node of the base, or <domain>:<id>\n"
+	                           "dtk crystallize: error: cross pair 'Bad:x↔alpha': 'Bad:x' is "
+	                           "not a reference <domain>:<id>\n");
+	t_run_free(&r);
+	t_snap_same(&s, dir, "crystallize --amend refused");
+	RUN(r, dir, 0, "crystallize", "--amend", "--verdict", "全部互补", "--cross-pair",
+	    "alpha-002↔cluster-infra:scale-up-interconnect-055");
+	assert_string_equal(r.out, "amended the review of the run of 2026-07-01: 3 pairs, 1 cross "
+	                           "pairs, verdict recorded\n");
+	t_run_free(&r);
+	got = t_read(dir, "insights/_crystallizations.yaml", NULL);
+	{
+		const char *old = "    cross_pairs: [alpha-003↔beta-001]\n    verdict: 一处新矛盾\n";
+		const char *new = "    cross_pairs: ['alpha-002↔cluster-infra:scale-up-interconnect-"
+		                  "055']\n    verdict: 全部互补\n";
+		char *want = NULL;
+		size_t i;
+		for (i = 0; i < T_SNAP_FILES; i++)
+			if (strstr(s.data[i], old))
+				want = s.data[i];
+		assert_non_null(want);
+		assert_int_equal(strlen(got), strlen(want) - strlen(old) + strlen(new));
+		assert_memory_equal(got, want, (size_t)(strstr(want, old) - want));
+		assert_string_equal(got + (strstr(want, old) - want) + strlen(new),
+		                    strstr(want, old) + strlen(old));
+	}
+	free(got);
+	got = t_read(dir, "INDEX.md", NULL);
+	assert_non_null(strstr(got, "另复核 1 组跨节点/跨域主题对（alpha-002↔cluster-infra:scale-up-"
+	                            "interconnect-055），全部互补；alpha-003 与 alpha-001 冲突。"));
+	free(got);
+	/* the first run, which has no review: its lines added after its last key */
+	RUN(r, dir, 0, "crystallize", "--amend", "2026-03-01", "--note", "首轮");
+	assert_string_equal(r.out, "amended the review of the run of 2026-03-01: 1 pairs, 0 cross "
+	                           "pairs, no verdict recorded\n");
+	t_run_free(&r);
+	got = t_read(dir, "insights/_crystallizations.yaml", NULL);
+	assert_non_null(strstr(got, "  eval: {scenario: scenario-001, verdict: acceptable}\n"
+	                            "  review:\n    pairs: {alpha: 1, beta: 0}\n"
+	                            "    cross_pairs: []\n    note: 首轮\n- date: 2026-07-01\n"));
+	free(got);
+	S_check_ok(dir);
+	/* typed pairs: check warns, --amend computes them again */
+	assert_int_equal(t_sh(dir, "sed -i 's/pairs: {alpha: 2, beta: 1}/pairs: {alpha: 7}/' "
+	                           "insights/_crystallizations.yaml"),
+	                 0);
+	RUN(r, dir, 0, "reindex");
+	t_run_free(&r);
+	RUN(r, dir, 0, "check");
+	assert_non_null(strstr(r.err, "insights/_crystallizations.yaml:13:3: warning: the run of "
+	                              "2026-07-01: review pairs of alpha are 7, the files give 2 "
+	                              "(dtk crystallize --amend 2026-07-01 recomputes them)\n"));
+	assert_non_null(strstr(r.err, "review pairs of beta are 0, the files give 1"));
+	t_run_free(&r);
+	RUN(r, dir, 0, "crystallize", "--amend", "--note", "n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "check");
+	assert_null(strstr(r.err, "warning"));
+	t_run_free(&r);
+	/* at run time too, cross pairs checked */
+	RUN(r, dir, 0, "crystallize", "--eval", "s3=ok", "--dry-run", "--date", "2026-08-15",
+	    "--verdict", "均为互补", "--cross-pair", "alpha-001↔beta");
+	assert_non_null(strstr(r.out, "  review:\n    pairs: {}\n    cross_pairs: [alpha-001↔beta]\n"
+	                              "    verdict: 均为互补\n"));
+	t_run_free(&r);
+	RUN(r, dir, 2, "crystallize", "--eval", "s3=ok", "--dry-run", "--date", "2026-08-15",
+	    "--cross-pair", "alpha-009↔beta");
+	assert_non_null(strstr(r.err, "dtk crystallize: error: cross pair 'alpha-009↔beta': "
+	                              "'alpha-009' is neither an entry nor a node of the base\n"));
+	t_run_free(&r);
+	/* a run without a verdict: the pairs compared, no verdict recorded */
+	RUN(r, dir, 0, "crystallize", "--eval", "s3=ok", "--no-commit", "--date", "2026-08-15");
+	t_run_free(&r);
+	got = t_read(dir, "INDEX.md", NULL);
+	assert_non_null(strstr(got, "2026-08-15 比对范围：新增 0 条逐条与所在节点既有 claim 比对约 0 "
+	                            "组，另复核 0 组跨节点/跨域主题对，尚未记录复核结论。合计约 0 组，"
+	                            "新增矛盾 0。"));
+	free(got);
+	RUN(r, dir, 2, "crystallize", "--amend", "--eval", "a=b");
+	t_run_free(&r);
+	RUN(r, dir, 2, "crystallize", "--amend");
+	t_run_free(&r);
+	t_snap_free(&s);
+	t_done(dir);
+}
+
+/* dtk gap (#46): every byte of _domain.yaml kept but the gap's lines; a
+ * gap without an id gets one when a command names it; a closed gap is off
+ * the page; the plan asks to re-read a gap whose nodes got entries after
+ * it was written. */
+static void test_gap(void **state)
+{
+	char *dir = t_base(), *got, *want;
+	struct t_run r;
+	(void)state;
+	want = t_read(dir, "insights/_domain.yaml", NULL);
+	RUN(r, dir, 0, "gap", "add", "通信能效空白", "--node", "alpha", "--flagged-by", "alpha-002",
+	    "--date", "2026-07-02");
+	assert_string_equal(r.out, "gap-3eb1mnd: added\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "gap", "edit", "2", "--text", "gamma 仍无条目", "--node", "gamma", "--date",
+	    "2026-07-03");
+	assert_string_equal(r.out, "gap-76k83qe: edited\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "gap", "close", "1", "--date", "2026-07-04");
+	assert_string_equal(r.out, "gap-drcks9z: closed\n");
+	t_run_free(&r);
+	got = t_read(dir, "insights/_domain.yaml", NULL);
+	*strstr(want, "policy:\n") = '\0';
+	assert_memory_equal(got, want, strlen(want) - strlen("  - text: gamma 尚无条目\n"));
+	assert_non_null(strstr(got, "    flagged_by: beta-002\n    id: gap-drcks9z\n"
+	                            "    closed: 2026-07-04\n"
+	                            "  - text: gamma 仍无条目\n    id: gap-76k83qe\n"
+	                            "    nodes: [gamma]\n    written: 2026-07-03\n"
+	                            "  - id: gap-3eb1mnd\n    text: 通信能效空白\n"
+	                            "    flagged_by: alpha-002\n    nodes: [alpha]\n"
+	                            "    written: 2026-07-02\npolicy:\n"));
+	free(got);
+	got = t_read(dir, "INDEX.md", NULL);
+	assert_null(strstr(got, "能效仍是开放空白"));
+	assert_non_null(strstr(got, "  - gamma 仍无条目\n  - 通信能效空白（alpha-002 标记）\n"));
+	free(got);
+	RUN(r, dir, 0, "add", "alpha", "--title", "T", "--claim", "A new claim.", "--source",
+	    "paper-a", "--confidence", "low", "--created", "2026-07-10");
+	t_run_free(&r);
+	RUN(r, dir, 0, "crystallize", "--plan", "--date", "2026-08-01");
+	assert_non_null(strstr(r.out, "gaps whose nodes got entries after they were written, to "
+	                              "read again (1):\n  gap-3eb1mnd  通信能效空白\n"));
+	t_run_free(&r);
+	RUN(r, dir, 2, "gap", "add", "x", "--node", "nonode");
+	assert_non_null(strstr(r.err, "gap names unknown node 'nonode'"));
+	t_run_free(&r);
+	RUN(r, dir, 2, "gap", "close", "gap-drcks9z");
+	assert_string_equal(r.err, "dtk gap: error: gap 'gap-drcks9z' is closed already\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "gap", "remove", "gap-drcks9z");
+	t_run_free(&r);
+	got = t_read(dir, "insights/_domain.yaml", NULL);
+	assert_null(strstr(got, "gap-drcks9z"));
+	assert_non_null(strstr(got, "    note: 训练与推理共享并行抽象\ngaps:\n  - text: gamma 仍无条目\n"));
+	free(got);
+	S_check_ok(dir);
+	free(want);
+	t_done(dir);
+}
+
+/* dtk hotspot (#46): only the hotspot's lines change; an id is given when
+ * a command names one without; a link into this domain is refused. */
+static void test_hotspot(void **state)
+{
+	char *dir = t_base(), *got;
+	struct t_snap s;
+	struct t_run r;
+	(void)state;
+	RUN(r, dir, 0, "hotspot", "add", "gamma", "--link", "inference-system/kv-cache", "--note",
+	    "缓存与调度");
+	assert_string_equal(r.out, "hot-6m0t9cw: added\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "hotspot", "edit", "1", "--link", "cluster-infra/rdma");
+	assert_string_equal(r.out, "hot-t0jgsje: edited\n");
+	t_run_free(&r);
+	RUN(r, dir, 0, "hotspot", "remove", "2");
+	assert_string_equal(r.out, "2: removed\n");
+	t_run_free(&r);
+	got = t_read(dir, "insights/_domain.yaml", NULL);
+	assert_non_null(strstr(got, "hotspots:\n  - node: alpha\n    links: [cluster-infra/"
+	                            "scale-out-network, cluster-infra/scale-up-interconnect, "
+	                            "cluster-infra/rdma]\n    note: all-reduce 延迟由链路决定"
+	                            "（scale-up-interconnect-055）\n    id: hot-t0jgsje\n"
+	                            "  - id: hot-6m0t9cw\n    node: gamma\n    links: "
+	                            "[inference-system/kv-cache]\n    note: 缓存与调度\ngaps:\n"));
+	free(got);
+	got = t_read(dir, "INDEX.md", NULL);
+	assert_non_null(strstr(got, "| gamma | inference-system | kv-cache | 缓存与调度 |"));
+	free(got);
+	t_snap(&s, dir);
+	RUN(r, dir, 2, "hotspot", "add", "alpha", "--link", "demo-training/beta", "--note", "x");
+	assert_non_null(strstr(r.err, "a hotspot links to other domains"));
+	t_run_free(&r);
+	RUN(r, dir, 2, "hotspot", "edit", "hot-nope", "--note", "x");
+	t_run_free(&r);
+	t_snap_same(&s, dir, "hotspot refused");
+	t_snap_free(&s);
+	S_check_ok(dir);
+	t_done(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -646,6 +890,10 @@ int main(void)
 	        cmocka_unit_test(test_add_node_killed_then_rerun),
 	        cmocka_unit_test(test_json_is_show),
 	        cmocka_unit_test(test_from_stdin_and_json_shapes),
+	        cmocka_unit_test(test_review_hints_and_dates),
+	        cmocka_unit_test(test_amend_review),
+	        cmocka_unit_test(test_gap),
+	        cmocka_unit_test(test_hotspot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -198,6 +198,8 @@ extern const struct dtk_cmd dtk_cmd_add;
 extern const struct dtk_cmd dtk_cmd_add_source;
 extern const struct dtk_cmd dtk_cmd_add_node;
 extern const struct dtk_cmd dtk_cmd_mcp;
+extern const struct dtk_cmd dtk_cmd_gap;
+extern const struct dtk_cmd dtk_cmd_hotspot;
 
 /*
  * Runs cmd as 'dtk <cmd> argv[1..]' does, writing to ctx->out and ctx->err:

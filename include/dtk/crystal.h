@@ -49,6 +49,10 @@ struct dtk_crystal {
 	 * last run (e, other: the reference) */
 	struct dtk_crystal_event *cross_refs;
 	size_t n_cross_refs;
+	/* gaps whose nodes got entries created after the gap was written (or,
+	 * undated, after since): to be read again */
+	const struct dtk_gap **gaps_reread;
+	size_t n_gaps_reread;
 
 	/* the month's events, from the entries' dated fields (the base at the
 	 * previous run where a field is absent), and as the record names them
@@ -82,6 +86,15 @@ void dtk_crystal_release(struct dtk_crystal *c);
 void dtk_crystal_record(struct dtk_record *r, const struct dtk_crystal *c,
                         const char *eval_scenario, const char *eval_verdict,
                         const struct dtk_record *review);
+
+/*
+ * Sets *out (malloc'd, the caller frees; node names are kb's) to the review
+ * pairs of the run r as the files give them: per node in kb's order, with
+ * k entries created in (r->since, r->date] and E created by r->since,
+ * k·E + k(k−1)/2; nodes without new entries left out. Returns their count.
+ */
+size_t dtk_record_pairs(struct dtk_pair_count **out, const struct dtk_kb *kb,
+                        const struct dtk_record *r);
 
 /* Appends r as one YAML list item ("- date: ...") to out, every string
  * written so that it reads back as itself. Returns 0, or -1 with the error

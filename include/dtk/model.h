@@ -110,7 +110,8 @@ struct dtk_entry {
 	unsigned char closed;
 };
 
-/* Returns the freshness date: reviewed when present, else created. */
+/* Returns the freshness date: reviewed when present, else created; revised
+ * (dtk edit) when later: a revision counts as a review. */
 dtk_date dtk_entry_fresh(const struct dtk_entry *e);
 /* Returns 1 when node has at least one high entry. */
 int dtk_node_has_high(const struct dtk_node *node);
@@ -182,15 +183,21 @@ struct dtk_category {
 };
 
 struct dtk_hotspot {
+	const char *id; /* NULL when absent (dtk hotspot assigns one) */
 	struct dtk_ref node;
 	struct dtk_ref *links; /* "domain/node" */
 	size_t n_links;
 	const char *note;
 };
 
+/* A gap of the page: closed ones (closed: a date) are not loaded. */
 struct dtk_gap {
+	const char *id; /* NULL when absent (dtk gap assigns one) */
 	const char *text;
 	struct dtk_ref flagged_by; /* id NULL when absent */
+	struct dtk_ref *nodes;     /* the nodes it is about (none: NULL) */
+	size_t n_nodes;
+	dtk_date written; /* when its text was written (0: not known) */
 };
 
 struct dtk_bloom_change {

@@ -202,6 +202,21 @@ int dtk_write_confidence_changed(struct dtk_write *w, struct dtk_wfile *f,
 /* Prints the JSON text b holds, ending in a line break, and releases b. */
 void dtk_write_put_json(struct dtk_write *w, struct dtk_buf *b);
 
+/* ---- the items of _domain.yaml a command names (gaps, hotspots) ---- */
+/* Returns the index in list (a YAML sequence of mappings, or NULL) of the
+ * item name names: its id, else a number, its place from 1; or -1 after
+ * refusing "no <what> 'name'". */
+long dtk_write_item(struct dtk_write *w, const struct dtk_yval *list, const char *what,
+                    const char *name);
+/* Writes to id (size bytes, at least strlen(prefix) + DTK_ID_SUFFIX_LEN + 2)
+ * a fresh id "<prefix>-xxxxxxx" hashed from a and b, one no item of list
+ * has: the same item added on two branches gets one id. */
+void dtk_write_item_id(char *id, size_t size, const struct dtk_yval *list, const char *prefix,
+                       const char *a, const char *b);
+/* Prints the outcome of a write of item id: "<id>: <action>", or with
+ * --format json {"id", "action"} (nothing with --dry-run). */
+void dtk_write_print_item(struct dtk_write *w, const char *id, const char *action);
+
 /* Prints "dtk <cmd>: error: <fmt...>" on one line (its newlines and control
  * bytes escaped) and returns DTK_EXIT_INVALID: a refusal of what the command
  * was asked (nothing is written). */
