@@ -54,16 +54,16 @@ static int S_edit(struct dtk_ydoc *doc, const struct dtk_yval *e, unsigned op)
 	switch (op % 9) {
 	case 0:
 		return dtk_yedit_set_key(doc, e, "used", (struct dtk_yscalar){"7", 1},
-		                         dtk_yedit_entry_keys) == 0;
+		                         dtk_entry_keys) == 0;
 	case 1:
 		return dtk_yedit_set_key(doc, e, "cited", (struct dtk_yscalar){"12", 1},
-		                         dtk_yedit_entry_keys) == 0;
+		                         dtk_entry_keys) == 0;
 	case 2:
 		return dtk_yedit_set_key(doc, e, "closed", (struct dtk_yscalar){"true", 1},
-		                         dtk_yedit_entry_keys) == 0;
+		                         dtk_entry_keys) == 0;
 	case 3:
 		return dtk_yedit_set_key(doc, e, "reviewed", (struct dtk_yscalar){"9999-12-31", 1},
-		                         dtk_yedit_entry_keys) == 0;
+		                         dtk_entry_keys) == 0;
 	case 4: /* a source neither its own nor already there */
 		src = dtk_yval_get(e, "source") ? dtk_yval_get(e, "source")->str : "";
 		l = dtk_yval_get(e, "verified_by");
@@ -73,7 +73,7 @@ static int S_edit(struct dtk_ydoc *doc, const struct dtk_yval *e, unsigned op)
 		if (!strcmp(src, "s3") || (l && l->kind != DTK_Y_SEQ))
 			return 0;
 		return dtk_yedit_append(doc, e, "verified_by", (struct dtk_yscalar){"s3", 0},
-		                        dtk_yedit_entry_keys) == 0;
+		                        dtk_entry_keys) == 0;
 	case 5: /* relates to alpha-001, unless it does */
 		l = dtk_yval_get(e, "relates");
 		for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++)
@@ -82,7 +82,7 @@ static int S_edit(struct dtk_ydoc *doc, const struct dtk_yval *e, unsigned op)
 		if (l && l->kind != DTK_Y_SEQ)
 			return 0;
 		return dtk_yedit_append(doc, e, "relates", (struct dtk_yscalar){"alpha-001", 0},
-		                        dtk_yedit_entry_keys) == 0;
+		                        dtk_entry_keys) == 0;
 	case 6: /* the first relation goes */
 		l = dtk_yval_get(e, "relates");
 		return l && l->kind == DTK_Y_SEQ && l->n &&
@@ -95,7 +95,7 @@ static int S_edit(struct dtk_ydoc *doc, const struct dtk_yval *e, unsigned op)
 	default: /* an odd title */
 		id = "a: b # c\n第二行 ' \" \\ end";
 		return dtk_yedit_set_key(doc, e, "title", (struct dtk_yscalar){id, 0},
-		                         dtk_yedit_entry_keys) == 0;
+		                         dtk_entry_keys) == 0;
 	}
 }
 

@@ -11,8 +11,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -96,7 +94,7 @@ int dtk_cmd_fail(struct dtk_ctx *ctx, const char *cmd, int status)
 
 /* ---- terminal output ---- */
 
-const char *const dtk_color_names[3] = {"auto", "always", "never"};
+const char *const dtk_color_names[4] = {"auto", "always", "never", NULL};
 
 int dtk_cmd_use_color(const struct dtk_ctx *ctx, int when)
 {
@@ -110,310 +108,6 @@ int dtk_cmd_use_color(const struct dtk_ctx *ctx, int when)
 int dtk_cmd_pager(struct dtk_ctx *ctx)
 {
 	return !ctx->no_pager && ctx->out == stdout && dtk_pager_start() == 1;
-}
-
-/* ---- argument errors ---- */
-
-int dtk_cmd_usage_error(struct dtk_ctx *ctx, const char *cmd, const char *fmt, ...)
-{
-	struct dtk_buf b = DTK_BUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	dtk_buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	/* one line: an argument's newline or control byte is escaped */
-	fprintf(ctx->err, "dtk%s%s: error: %s\n", cmd ? " " : "", cmd ? cmd : "",
-	        dtk_esc(dtk_buf_cstr(&b)));
-	dtk_buf_release(&b);
-	return dtk_cmd_usage_see(ctx, cmd);
-}
-
-int dtk_cmd_usage_see(struct dtk_ctx *ctx, const char *cmd)
-{
-	fprintf(ctx->err, "see 'dtk%s%s --help'\n", cmd ? " " : "", cmd ? cmd : "");
-	return DTK_EXIT_INVALID;
-}
-
-/* Returns the long options' names whose start is the n bytes of name
- * (all of them when n is 0); sets *exact to the one equal to it, if any.
- * The array (not the names) is malloc'd. */
-static const char **S_long_names(const struct option *lo, const char *name, size_t n, size_t *count,
-                                 const char **exact)
-{
-	const char **v;
-	size_t k = 0, i;
-
-	for (i = 0; lo && lo[i].name; i++)
-		;
-	v = dtk_xcalloc(i + 1, sizeof(*v));
-	*exact = NULL;
-	for (i = 0; lo && lo[i].name; i++) {
-		if (strncmp(lo[i].name, name, n))
-			continue;
-		if (strlen(lo[i].name) == n)
-			*exact = lo[i].name;
-		v[k++] = lo[i].name;
-	}
-	*count = k;
-	return v;
-}
-
-/* Reports what getopt_long refused in the long option arg ("--name[=v]"). */
-static int S_bad_long(struct dtk_ctx *ctx, const char *cmd, const char *arg, int missing,
-                      const struct option *lo)
-{
-	const char *name = arg + 2, *eq = strchr(name, '='), *exact, *hint;
-	size_t n = eq ? (size_t)(eq - name) : strlen(name), count, i;
-	const char **v = S_long_names(lo, name, n, &count, &exact);
-	char *word = dtk_xstrndup(name, n);
-	struct dtk_buf b = DTK_BUF_INIT;
-
-	if (missing) {
-		dtk_buf_printf(&b, "option '--%s' needs a value", exact ? exact : v[0]);
-	} else if (exact || count == 1) {
-		dtk_buf_printf(&b, "option '--%s' takes no value", exact ? exact : v[0]);
-	} else if (count > 1) {
-		dtk_buf_printf(&b, "option '--%s' is ambiguous; it could be", word);
-		for (i = 0; i < count; i++)
-			dtk_buf_printf(&b, "%s '--%s'",
-			               i == 0           ? ""
-			               : i + 1 == count ? " or"
-			                                : ",",
-			               v[i]);
-	} else {
-		free(v);
-		v = S_long_names(lo, "", 0, &count, &exact);
-		hint = dtk_suggest(word, v, count);
-		dtk_buf_printf(&b, "unknown option '--%s'", word);
-		if (hint)
-			dtk_buf_printf(&b, "; did you mean '--%s'?", hint);
-	}
-	dtk_cmd_usage_error(ctx, cmd, "%s", b.ptr);
-	dtk_buf_release(&b);
-	free(word);
-	free(v);
-	return '?';
-}
-
-static int S_alnum(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-/* Returns 1 when arg has the shape of an option ("-x", "--name[=value]"),
- * 0 when it can only be an operand that starts with '-' ("- item", "-5%"). */
-static int S_option_shaped(const char *arg)
-{
-	const char *p = arg + 2;
-
-	if (arg[1] != '-') { /* a cluster of letters */
-		for (p = arg + 1; S_alnum(*p) && !(*p >= '0' && *p <= '9'); p++)
-			;
-		return p > arg + 1 && !*p;
-	}
-	if (!S_alnum(*p))
-		return 0;
-	while (S_alnum(*p) || *p == '-')
-		p++;
-	return !*p || *p == '=';
-}
-
-/* Returns the argument of argv (before a "--") whose cluster of short
- * options holds the letter c, unknown to shortopts, or "". */
-static const char *S_short_arg(int argc, char **argv, const char *shortopts, int c)
-{
-	const char *p, *o;
-	int i;
-
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		if (argv[i][0] != '-' || argv[i][1] == '-' || !argv[i][1])
-			continue;
-		for (p = argv[i] + 1; *p; p++) {
-			o = *p == ':' ? NULL : strchr(shortopts, *p);
-			if (!o && *p == (char)c)
-				return argv[i];
-			if (!o || o[1] == ':') /* another error, or the rest is a value */
-				break;
-		}
-	}
-	return "";
-}
-
-/* Prints the error for arg, an argument that starts with '-' and that no
- * option has the shape of: an operand, which must follow "--". */
-static void S_dash_operand(struct dtk_ctx *ctx, const char *cmd, const char *arg)
-{
-	dtk_cmd_usage_error(ctx, cmd,
-	                    "'%s' is not an option: put '--' before an argument that starts "
-	                    "with '-' ('--' ends the options)",
-	                    arg);
-}
-
-void dtk_cmd_note(struct dtk_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ctx->quiet)
-		return;
-	va_start(ap, fmt);
-	vfprintf(ctx->err, fmt, ap);
-	va_end(ap);
-}
-
-/* The codes of the options every command takes. */
-enum { S_OPT_QUIET = 0x7f00, S_OPT_NO_PAGER };
-
-/* Makes ctx quiet: its output goes to a null stream (dtk_cmd_run puts the
- * command's own back). */
-static void S_quiet(struct dtk_ctx *ctx)
-{
-	FILE *null;
-
-	if (ctx->quiet)
-		return;
-	ctx->quiet = 1;
-	if ((null = fopen("/dev/null", "w"))) {
-		ctx->loud = ctx->out;
-		ctx->out = null;
-	}
-}
-
-/* Room for the options of one command and those every command takes. */
-#define S_MAX_OPTIONS 64
-
-/* Sets all (S_MAX_OPTIONS) to the long options ctx->cmd declares and those
- * every command takes, and opts (S_MAX_OPTIONS bytes) to the short ones as
- * getopt_long takes them; with help, -h and --help too. Returns all. */
-static const struct option *S_options(const struct dtk_ctx *ctx, int help, struct option *all,
-                                      char *opts)
-{
-	const struct dtk_opt *d = ctx->cmd->opts;
-	char shorts[S_MAX_OPTIONS - 4] = "" /* room for ":qh" */, *s = shorts;
-	size_t k = 0;
-
-	for (; d && d->name; d++) { /* declared: as getopt_long takes them */
-		if (k + 4 >= S_MAX_OPTIONS || s + 4 >= shorts + sizeof(shorts))
-			abort();
-		all[k++] = (struct option){d->name,
-		                           d->type == DTK_OPT_FLAG       ? no_argument
-		                           : d->type == DTK_OPT_OPTIONAL ? optional_argument
-		                                                         : required_argument,
-		                           NULL, d->key};
-		if (d->flags & DTK_OPT_SHORT) {
-			*s++ = (char)d->key;
-			if (d->type)
-				*s++ = ':';
-			if (d->type == DTK_OPT_OPTIONAL)
-				*s++ = ':';
-		}
-	}
-	all[k++] = (struct option){"quiet", no_argument, NULL, S_OPT_QUIET};
-	if (ctx->flags & DTK_CMD_PAGES)
-		all[k++] = (struct option){"no-pager", no_argument, NULL, S_OPT_NO_PAGER};
-	if (help)
-		all[k++] = (struct option){"help", no_argument, NULL, 'h'};
-	all[k] = (struct option){NULL, 0, NULL, 0};
-	snprintf(opts, S_MAX_OPTIONS, ":q%s%s", help ? "h" : "", shorts);
-	return all;
-}
-
-int dtk_cmd_getopt(struct dtk_ctx *ctx, int argc, char **argv)
-{
-	struct option all[S_MAX_OPTIONS];
-	char opts[S_MAX_OPTIONS];
-	const struct option *longopts = S_options(ctx, 0, all, opts);
-	const char *shortopts = opts + 2, *arg, *exact;
-	const char **v;
-	size_t count;
-	int c;
-
-	opterr = 0;
-	for (;;) {
-		c = getopt_long(argc, argv, opts, longopts, NULL);
-		if (c == 'q' || c == S_OPT_QUIET)
-			S_quiet(ctx);
-		else if (c == S_OPT_NO_PAGER)
-			ctx->no_pager = 1;
-		else
-			break;
-	}
-	if (c != '?' && c != ':')
-		return c;
-	arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
-	if (!strncmp(arg, "--", 2) && arg[2]) {
-		if (c != ':' && !S_option_shaped(arg)) {
-			S_dash_operand(ctx, argv[0], arg);
-			return '?';
-		}
-		return S_bad_long(ctx, argv[0], arg, c == ':', longopts);
-	}
-	if (c == ':') {
-		dtk_cmd_usage_error(ctx, argv[0], "option '-%c' needs a value", optopt);
-		return '?';
-	}
-	/* the argument the unknown letter is in: getopt may be inside it */
-	arg = S_short_arg(argc, argv, shortopts, optopt);
-	if (*arg && !S_option_shaped(arg)) {
-		S_dash_operand(ctx, argv[0], arg);
-		return '?';
-	}
-	/* an unknown letter: name the long option it may stand for */
-	v = S_long_names(longopts, (char[]){(char)optopt, 0}, 1, &count, &exact);
-	if (count == 1 && optopt > ' ' && optopt < 127)
-		dtk_cmd_usage_error(ctx, argv[0], "unknown option '-%c'; did you mean '--%s'?",
-		                    optopt, v[0]);
-	else
-		dtk_cmd_usage_error(ctx, argv[0], "unknown option '-%c'", optopt);
-	free(v);
-	return '?';
-}
-
-int dtk_cmd_choice(struct dtk_ctx *ctx, const char *cmd, const char *opt, const char *value,
-                   const char *const *choices, size_t n)
-{
-	struct dtk_buf b = DTK_BUF_INIT;
-	const char *hint;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(value, choices[i]))
-			return (int)i;
-	hint = dtk_suggest(value, choices, n);
-	dtk_buf_printf(&b, "%s must be ", opt);
-	for (i = 0; i < n; i++)
-		dtk_buf_printf(&b, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", choices[i]);
-	dtk_buf_printf(&b, ", not '%s'", value);
-	if (hint)
-		dtk_buf_printf(&b, "; did you mean '%s'?", hint);
-	dtk_cmd_usage_error(ctx, cmd, "%s", b.ptr);
-	dtk_buf_release(&b);
-	return -1;
-}
-
-int dtk_cmd_not_future(struct dtk_ctx *ctx, const char *cmd, const char *opt, int date, int allow,
-                       const char *why)
-{
-	char d[16], t[16];
-
-	if (allow || date <= dtk_date_today())
-		return 0;
-	fprintf(ctx->err,
-	        "dtk %s: error: %s%sthe date %s is after today (%s)%s%s: pass --allow-future if "
-	        "you mean it\n",
-	        cmd, opt ? opt : "", opt ? ": " : "", dtk_date_format(d, date),
-	        dtk_date_format(t, dtk_date_today()), why ? "; " : "", why ? why : "");
-	return -1;
-}
-
-int dtk_cmd_conflict(struct dtk_ctx *ctx, const char *cmd, int has_a, const char *a, int has_b,
-                     const char *b, const char *why)
-{
-	if (!has_a || !has_b)
-		return 0;
-	dtk_cmd_usage_error(ctx, cmd, "%s and %s cannot be used together%s%s", a, b,
-	                    why ? ": " : "", why ? why : "");
-	return -1;
 }
 
 int dtk_cmd_page_item(struct dtk_page *page, size_t i)
@@ -523,27 +217,6 @@ static void S_cmd_help(const struct dtk_cmd *cmd, FILE *f)
 	fputs("  -h, --help   print this help\n", f);
 }
 
-/* Returns 1 when argv, parsed with the options ctx->cmd declares, holds -h
- * or --help as an option (before a "--"; not as an option's value: in 'add
- * --title -h' it is the title). Unknown options are passed over here: the
- * command reports them. */
-static int S_wants_help(const struct dtk_ctx *ctx, int argc, char **argv)
-{
-	struct option all[S_MAX_OPTIONS];
-	char opts[S_MAX_OPTIONS], **copy = dtk_xcalloc((size_t)argc + 1, sizeof(*copy));
-	int c, help = 0;
-
-	S_options(ctx, 1, all, opts);
-	memcpy(copy, argv, (size_t)argc * sizeof(*copy)); /* getopt permutes it */
-	opterr = 0;
-	optind = 0;
-	while (!help && (c = getopt_long(argc, copy, opts, all, NULL)) != -1)
-		help = c == 'h';
-	optind = 0;
-	free(copy);
-	return help;
-}
-
 static int S_unknown(struct dtk_ctx *ctx, const char *name)
 {
 	const char *names[N_CMDS], *hint;
@@ -631,7 +304,7 @@ int dtk_cmd_run(struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char *
 
 	ctx->flags = cmd->flags;
 	ctx->cmd = cmd;
-	if (S_wants_help(ctx, argc, argv)) {
+	if (dtk_args_wants_help(ctx, argc, argv)) {
 		S_cmd_help(cmd, ctx->out);
 		return DTK_EXIT_OK;
 	}

@@ -289,7 +289,6 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 {
 	struct dup dup = {e, NULL, NULL, 0};
 	const char *off;
-	static const char *const confs[] = {"high", "medium", "low"};
 	char id[300], today[16];
 	struct dtk_yfield f[8];
 	const struct dtk_yval *l;
@@ -308,7 +307,8 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 	if (dtk_write_check_text(w, "the title", "title", e->title) ||
 	    dtk_write_check_text(w, "the claim", "claim", e->claim))
 		return DTK_EXIT_INVALID;
-	if (dtk_cmd_choice(w->ctx, "add", "--confidence", e->confidence, confs, 3) < 0)
+	if (dtk_cmd_choice(w->ctx, "add", "--confidence", e->confidence, dtk_confidence_names,
+	                   DTK_CONF_COUNT) < 0)
 		return DTK_EXIT_INVALID;
 	if (e->created && dtk_date_parse(&d, e->created) < 0)
 		return dtk_cmd_usage_error(

@@ -38,7 +38,7 @@ static const struct dtk_opt S_opts[] = {
         {"new-category", 'N', DTK_OPT_FLAG,
          .help = "--category names a new category, though one is\nspelled alike"},
         {"bloom", 'b', DTK_OPT_CHOICE, .arg = "LEVEL", .choices = dtk_bloom_names,
-         .n_choices = DTK_BLOOM_COUNT, .help = "its Bloom level (default remember)"},
+         .help = "its Bloom level (default remember)"},
         DTK_WRITE_OPTS,
         {0}};
 

@@ -426,7 +426,7 @@ static const struct dtk_opt S_opts[] = {
          .help = "text (the default), or github: also print GitHub Actions\n"
                  "annotations (::error file=...) on standard output, for\n"
                  "each error and warning and for drift"},
-        {"color", 'c', DTK_OPT_CHOICE, .arg = "WHEN", .choices = dtk_color_names, .n_choices = 3,
+        {"color", 'c', DTK_OPT_CHOICE, .arg = "WHEN", .choices = dtk_color_names,
          .help = "colour the diff: auto (the default: on a terminal,\n"
                  "unless NO_COLOR is set), always or never; the part\n"
                  "of a changed line that changed in reverse video"},

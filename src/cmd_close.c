@@ -9,7 +9,7 @@ static int S_close(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yv
 	(void)times;
 	(void)arg;
 	if (dtk_yedit_set_key(&f->doc, e, "closed", (struct dtk_yscalar){"true", 1},
-	                      dtk_yedit_entry_keys) < 0)
+	                      dtk_entry_keys) < 0)
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 	dtk_buf_printf(lines, "%s: closed\n", id);
 	return DTK_EXIT_OK;

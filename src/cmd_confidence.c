@@ -17,6 +17,7 @@ static int S_rate(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 	const struct conf *c = arg;
 	const char *want = dtk_confidence_names[c->level], *old = dtk_yval_str(e, "confidence");
 	size_t n = dtk_yval_list_len(e, "verified_by");
+	char why[300];
 	int min;
 
 	(void)times;
@@ -25,10 +26,8 @@ static int S_rate(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 	if (c->level == DTK_CONF_HIGH) {
 		if ((min = dtk_write_high_min(w)) < 0)
 			return DTK_EXIT_INVALID;
-		if (dtk_yval_str(e, "superseded_by") || dtk_yval_str(e, "retracted"))
-			return dtk_write_refuse(w, "%s is %s: high is for live entries", id,
-			                        dtk_yval_str(e, "retracted") ? "retracted"
-			                                                     : "superseded");
+		if (dtk_write_retired(e, why, sizeof(why)))
+			return dtk_write_refuse(w, "%s is %s: high is for live entries", id, why);
 		if (n < (size_t)min)
 			return dtk_write_refuse(w,
 			                        "%s has %zu verified_by source%s; high needs %d "
@@ -37,7 +36,7 @@ static int S_rate(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 			                        id, n, n == 1 ? "" : "s", min);
 	}
 	if (dtk_yedit_set_key(&f->doc, e, "confidence", (struct dtk_yscalar){want, 1},
-	                      dtk_yedit_entry_keys) < 0 ||
+	                      dtk_entry_keys) < 0 ||
 	    dtk_write_confidence_changed(w, f, e, old) < 0)
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 	dtk_buf_printf(lines, "%s: confidence %s (was %s)\n", id, want, old ? old : "none");
@@ -68,7 +67,7 @@ static long S_qualified(struct dtk_ctx *ctx, struct dtk_kb **kb, char ***ids)
 		for (j = 0; j < (*kb)->nodes[i]->n_entries; j++) {
 			const struct dtk_entry *e = &(*kb)->nodes[i]->entries[j];
 			if (dtk_entry_retired(e) || e->confidence == DTK_CONF_HIGH ||
-			    e->n_verified_by < (unsigned)(*kb)->high_min_verified)
+			    !dtk_entry_verified_for_high(*kb, e))
 				continue;
 			*ids = dtk_xrealloc(*ids, (size_t)(n + 1) * sizeof(**ids));
 			(*ids)[n++] = (char *)e->id;

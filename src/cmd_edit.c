@@ -46,7 +46,7 @@ static int S_edit(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 			}
 		}
 		if (dtk_yedit_set_key(&f->doc, e, ed->key[i], (struct dtk_yscalar){ed->val[i], 0},
-		                      dtk_yedit_entry_keys) < 0) {
+		                      dtk_entry_keys) < 0) {
 			rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 			goto done;
 		}
@@ -55,7 +55,7 @@ static int S_edit(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 	if (!what.len)
 		rc = dtk_write_refuse(w, "%s already reads so: nothing to change", id);
 	else if (dtk_yedit_set_key(&f->doc, e, "revised", (struct dtk_yscalar){ed->date, 1},
-	                           dtk_yedit_entry_keys) < 0)
+	                           dtk_entry_keys) < 0)
 		rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 	else
 		dtk_buf_printf(lines, "%s: %s revised %s\n", id, what.ptr, ed->date);

@@ -93,7 +93,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		if (!vals[k] || (old && !strcmp(old, vals[k])))
 			continue;
 		if (dtk_yedit_set_key(&f->doc, src, keys[k], (struct dtk_yscalar){vals[k], 0},
-		                      dtk_yedit_source_keys) < 0) {
+		                      dtk_source_keys) < 0) {
 			rc = dtk_cmd_fail(ctx, "edit-source", DTK_EXIT_INVALID);
 			goto done;
 		}
@@ -104,7 +104,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		goto done;
 	}
 	if (dtk_yedit_set_key(&f->doc, src, "revised", (struct dtk_yscalar){day, 1},
-	                      dtk_yedit_source_keys) < 0) {
+	                      dtk_source_keys) < 0) {
 		rc = dtk_cmd_fail(ctx, "edit-source", DTK_EXIT_INVALID);
 		goto done;
 	}

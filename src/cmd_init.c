@@ -7,6 +7,7 @@
 #include "dtk/lock.h"
 #include "dtk/write.h"
 #include "dtk/yemit.h"
+#include "lang.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -158,11 +159,10 @@ static int S_refuse_existing(struct dtk_write *w, const char *dir)
 }
 
 /* The values of --lang. */
-static const char *const S_langs[] = {"zh", "en", NULL};
 
 /* The options of the command (the dispatcher parses them). */
 static const struct dtk_opt S_opts[] = {
-        {"lang", 'l', DTK_OPT_CHOICE, .choices = S_langs,
+        {"lang", 'l', DTK_OPT_CHOICE, .choices = dtk_lang_names,
          .help = "the language of INDEX.md and of the texts (default:\n"
                  "en for a --title in English, else zh)"},
         {"domain", 'd', DTK_OPT_STRING, .arg = "NAME",

@@ -137,7 +137,7 @@ static const struct dtk_opt S_opts[] = {
          .help = "entries of node N; repeated, of any node given"},
         {"nodes", 'N', DTK_OPT_FLAG, .help = "list the nodes, not their entries"},
         {"confidence", 'c', DTK_OPT_CHOICE, .arg = "C", .choices = dtk_confidence_names,
-         .n_choices = DTK_CONF_COUNT, .help = "entries of confidence C"},
+         .help = "entries of confidence C"},
         {"since", 's', DTK_OPT_DATE, .arg = "D", .help = "entries created on or after D"},
         {"stale-at", 'S', DTK_OPT_DATE, .arg = "D",
          .help = "entries stale at D (freshness + policy < D)"},

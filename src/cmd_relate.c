@@ -15,7 +15,7 @@ static int S_relate(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 	if (dtk_yval_list_find(e, "relates", other, NULL) >= 0)
 		return dtk_write_refuse(w, "%s already relates to %s", id, other);
 	if (dtk_yedit_append(&f->doc, e, "relates", (struct dtk_yscalar){other, 0},
-	                     dtk_yedit_entry_keys) < 0)
+	                     dtk_entry_keys) < 0)
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 	dtk_buf_printf(lines, "%s: relates to %s\n", id, other);
 	return DTK_EXIT_OK;

@@ -14,17 +14,15 @@ static int S_retract(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_
                      const char *id, size_t times, struct dtk_buf *lines, void *arg)
 {
 	struct retract *r = arg;
-	const char *by = dtk_yval_str(e, "superseded_by");
+	char why[300];
 
 	(void)times;
-	if (dtk_yval_str(e, "retracted"))
-		return dtk_write_refuse(w, "%s is retracted already", id);
-	if (by)
-		return dtk_write_refuse(w, "%s is superseded by %s: it is retired already", id, by);
+	if (dtk_write_retired(e, why, sizeof(why)))
+		return dtk_write_refuse(w, "%s is %s already", id, why);
 	if (dtk_yedit_set_key(&f->doc, e, "retracted", (struct dtk_yscalar){r->date, 1},
-	                      dtk_yedit_entry_keys) < 0 ||
+	                      dtk_entry_keys) < 0 ||
 	    dtk_yedit_set_key(&f->doc, e, "retracted_reason", (struct dtk_yscalar){r->reason, 0},
-	                      dtk_yedit_entry_keys) < 0)
+	                      dtk_entry_keys) < 0)
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 	dtk_buf_printf(lines, "%s: retracted on %s\n", id, r->date);
 	return DTK_EXIT_OK;

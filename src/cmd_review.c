@@ -11,7 +11,7 @@ static int S_review(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 	const char *date = arg;
 	(void)times;
 	if (dtk_yedit_set_key(&f->doc, e, "reviewed", (struct dtk_yscalar){date, 1},
-	                      dtk_yedit_entry_keys) < 0)
+	                      dtk_entry_keys) < 0)
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 	dtk_buf_printf(lines, "%s: reviewed %s\n", id, date);
 	return DTK_EXIT_OK;

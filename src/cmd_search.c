@@ -157,14 +157,14 @@ static const char *const S_formats[] = {"text", "json", "jsonl", "ids", NULL};
 static const struct dtk_opt S_opts[] = {
         {"node", 'n', DTK_OPT_LIST, DTK_OPT_SHORT, .arg = "N", .help = "entries of node N only"},
         {"confidence", 'c', DTK_OPT_CHOICE, .arg = "C", .choices = dtk_confidence_names,
-         .n_choices = DTK_CONF_COUNT, .help = "entries of confidence C (high, medium, low)"},
+         .help = "entries of confidence C (high, medium, low)"},
         {"limit", 'l', DTK_OPT_INT, DTK_OPT_SHORT, .arg = "K", .help = "the first K hits"},
         {"include-retired", 'R', DTK_OPT_FLAG,
          .help = "superseded and retracted entries too (left out\notherwise)"},
         {"all", 'R', DTK_OPT_FLAG, .help = NULL}, /* another name */
         {"format", 'f', DTK_OPT_CHOICE, DTK_OPT_SHORT, .arg = "F", .choices = S_formats,
          .help = "text, json, jsonl or ids"},
-        {"color", 'C', DTK_OPT_CHOICE, .choices = dtk_color_names, .n_choices = 3,
+        {"color", 'C', DTK_OPT_CHOICE, .choices = dtk_color_names,
          .help = "highlight the words on a terminal unless NO_COLOR\nis set (auto), always or "
                  "never"},
         {"sources", 's', DTK_OPT_FLAG,
@@ -441,7 +441,7 @@ const struct dtk_cmd dtk_cmd_search = {
                     "  dtk search 通信 rank --node collective-communication --format ids\n"
                     "  dtk search checkpoint --confidence medium --limit 5 --format jsonl\n"
                     "  dtk search --sources nccl\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_PAGES,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY | DTK_CMD_PAGES,
         .opts = S_opts,
         .operands = "<word>...",
         .run = S_run,

@@ -381,7 +381,7 @@ static const char *const S_formats[] = {"text", "json", NULL};
 static const struct dtk_opt S_opts[] = {
         {"format", 'f', DTK_OPT_CHOICE, DTK_OPT_SHORT, .choices = S_formats,
          .help = "json is the stable shape for agents\n(docs/commands.md)"},
-        {"color", 'c', DTK_OPT_CHOICE, .choices = dtk_color_names, .n_choices = 3,
+        {"color", 'c', DTK_OPT_CHOICE, .choices = dtk_color_names,
          .help = "colour on a terminal unless NO_COLOR is set (auto),\nalways or never"},
         {"limit", 'l', DTK_OPT_INT, .arg = "N",
          .help = "a node's first N entries only, saying how many\nare not printed"},

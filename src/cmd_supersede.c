@@ -36,9 +36,9 @@ static int S_supersede(struct dtk_write *w, struct dtk_wfile *f, const struct dt
 		                        "replaces another once it exists",
 		                        s->date, s->by, born);
 	if (dtk_yedit_set_key(&f->doc, e, "superseded_by", (struct dtk_yscalar){s->by, 0},
-	                      dtk_yedit_entry_keys) < 0 ||
+	                      dtk_entry_keys) < 0 ||
 	    dtk_yedit_set_key(&f->doc, e, "superseded", (struct dtk_yscalar){s->date, 1},
-	                      dtk_yedit_entry_keys) < 0)
+	                      dtk_entry_keys) < 0)
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 	dtk_buf_printf(lines, "%s: superseded by %s on %s\n", id, s->by, s->date);
 	return DTK_EXIT_OK;

@@ -34,7 +34,7 @@ static int S_unverify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk
 	    (u->level >= 0 &&
 	     dtk_yedit_set_key(&f->doc, e, "confidence",
 	                       (struct dtk_yscalar){dtk_confidence_names[u->level], 1},
-	                       dtk_yedit_entry_keys) < 0))
+	                       dtk_entry_keys) < 0))
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 	dtk_buf_printf(lines, "%s: no longer verified by %s (%zu left)", id, u->source, left);
 	if (u->level >= 0)
@@ -46,7 +46,7 @@ static int S_unverify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk
 /* The options of the command (the dispatcher parses them). */
 static const struct dtk_opt S_opts[] = {
         {"confidence", 'c', DTK_OPT_CHOICE, .choices = dtk_confidence_names,
-         .n_choices = DTK_CONF_COUNT, .help = "also set the confidence (high, medium or low)"},
+         .help = "also set the confidence (high, medium or low)"},
         DTK_WRITE_OPTS,
         {0}};
 

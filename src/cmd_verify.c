@@ -16,6 +16,7 @@ static int S_verify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 {
 	struct verify *v = arg;
 	const char *own = dtk_yval_str(e, "source"), *old = dtk_yval_str(e, "confidence");
+	char why[300];
 	int known;
 
 	(void)times;
@@ -38,19 +39,18 @@ static int S_verify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 	if (v->min < 0)
 		return DTK_EXIT_INVALID;
 	v->count = dtk_yval_list_len(e, "verified_by") + 1;
-	if (v->promote && (dtk_yval_str(e, "superseded_by") || dtk_yval_str(e, "retracted")))
-		return dtk_write_refuse(w, "--promote: %s is %s: high is for live entries", id,
-		                        dtk_yval_str(e, "retracted") ? "retracted" : "superseded");
+	if (v->promote && dtk_write_retired(e, why, sizeof(why)))
+		return dtk_write_refuse(w, "--promote: %s is %s: high is for live entries", id, why);
 	if (v->promote && v->count < (size_t)v->min)
 		return dtk_write_refuse(w,
 		                        "--promote: %s would have %zu verified_by source%s; high "
 		                        "needs %d (policy.high_min_verified)",
 		                        id, v->count, v->count == 1 ? "" : "s", v->min);
 	if (dtk_yedit_append(&f->doc, e, "verified_by", (struct dtk_yscalar){v->source, 0},
-	                     dtk_yedit_entry_keys) < 0 ||
+	                     dtk_entry_keys) < 0 ||
 	    (v->promote &&
 	     (dtk_yedit_set_key(&f->doc, e, "confidence", (struct dtk_yscalar){"high", 1},
-	                        dtk_yedit_entry_keys) < 0 ||
+	                        dtk_entry_keys) < 0 ||
 	      (strcmp(old ? old : "", "high") &&
 	       dtk_write_confidence_changed(w, f, e, old) < 0))))
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);

@@ -40,8 +40,7 @@ static void S_changes(struct dtk_crystal *c, const struct dtk_kb *now, const str
 			const struct dtk_entry *e = &now->nodes[i]->entries[j];
 			const struct dtk_entry *p = prev ? dtk_kb_entry(prev, e->id) : NULL;
 			/* a retired high entry is out of the high list: a change */
-			int high = e->confidence == DTK_CONF_HIGH && !dtk_entry_retired(e);
-			int was = p && p->confidence == DTK_CONF_HIGH && !dtk_entry_retired(p);
+			int high = dtk_entry_high(e), was = p && dtk_entry_high(p);
 			int is_new = c->since == 0 || e->created > c->since;
 			if (prev ? high != was : (high && is_new))
 				c->high_changes++;
@@ -53,8 +52,7 @@ static void S_changes(struct dtk_crystal *c, const struct dtk_kb *now, const str
 	for (i = 0; prev && i < prev->n_nodes; i++)
 		for (j = 0; j < prev->nodes[i]->n_entries; j++) {
 			const struct dtk_entry *p = &prev->nodes[i]->entries[j];
-			if (p->confidence == DTK_CONF_HIGH && !dtk_entry_retired(p) &&
-			    !dtk_kb_entry(now, p->id))
+			if (dtk_entry_high(p) && !dtk_kb_entry(now, p->id))
 				c->high_changes++;
 		}
 }
@@ -186,8 +184,7 @@ static void S_entries(struct dtk_crystal *c, const struct dtk_kb *kb)
 				continue;
 			if (dtk_entry_is_stale(kb, e, c->date))
 				PUSH(c->stale, c->n_stale, cap_st, e);
-			if (e->confidence != DTK_CONF_HIGH &&
-			    e->n_verified_by >= (size_t)kb->high_min_verified)
+			if (e->confidence != DTK_CONF_HIGH && dtk_entry_verified_for_high(kb, e))
 				PUSH(c->promotable, c->n_promotable, cap_pr, e);
 			if (dtk_entry_is_candidate(kb, e))
 				PUSH(c->candidates, c->n_candidates, cap_ca, e);

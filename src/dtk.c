@@ -507,6 +507,32 @@ const char *dtk_esc_mode(const char *s, int keep_nl)
 	return dtk_buf_cstr(b);
 }
 
+void dtk_buf_put_marked(struct dtk_buf *b, const char *s, size_t n)
+{
+	size_t i, len;
+	int32_t cp;
+
+	while ((i = dtk_invisible_find(s, n, &len, &cp)) < n) {
+		dtk_buf_put(b, s, i);
+		dtk_buf_printf(b, "<U+%04X>", (unsigned)cp);
+		s += i + len;
+		n -= i + len;
+	}
+	dtk_buf_put(b, s, n);
+}
+
+const char *dtk_marked(const char *s)
+{
+	static _Thread_local struct dtk_buf b;
+	size_t n = s ? strlen(s) : 0;
+
+	if (!s || !dtk_invisible_has(s, n))
+		return s;
+	b.len = 0;
+	dtk_buf_put_marked(&b, s, n);
+	return dtk_buf_cstr(&b);
+}
+
 size_t dtk_edit_distance(const char *a, const char *b, size_t limit)
 {
 	size_t la = strlen(a), lb = strlen(b), i, j, best;

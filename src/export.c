@@ -91,7 +91,7 @@ static const struct dtk_lang *S_lang(const struct dtk_kb *kb)
  * character (invisible.h) as the text "<U+202E>". */
 static void S_escape(struct dtk_buf *b, const char *s)
 {
-	for (s = dtk_invisible_marked(s); *s; s++) {
+	for (s = dtk_marked(s); *s; s++) {
 		switch (*s) {
 		case '&': dtk_buf_puts(b, "&amp;"); break;
 		case '<': dtk_buf_puts(b, "&lt;"); break;
@@ -457,8 +457,8 @@ static int S_search_index(const struct dtk_kb *kb, const char *dir)
 			dtk_json_kstring(&j, "id", e->id);
 			dtk_json_kstring(&j, "node", e->node->name);
 			/* shown by the search box as the pages show them */
-			dtk_json_kstring(&j, "title", dtk_invisible_marked(e->title));
-			dtk_json_kstring(&j, "claim", dtk_invisible_marked(e->claim));
+			dtk_json_kstring(&j, "title", dtk_marked(e->title));
+			dtk_json_kstring(&j, "claim", dtk_marked(e->claim));
 			dtk_json_end(&j, '}');
 		}
 	dtk_json_end(&j, ']');

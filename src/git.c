@@ -8,13 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Sets the dtk error from libgit2's last error; returns -1. */
-static int S_git_error(const char *what)
-{
-	const git_error *e = git_error_last();
-	return dtk_error("%s: %s", what, e && e->message ? e->message : "unknown libgit2 error");
-}
-
 int dtk_git_diff_buffers(char **out, const char *old, size_t old_len, const char *new_,
                          size_t new_len, const char *path)
 {
@@ -29,11 +22,11 @@ int dtk_git_diff_buffers(char **out, const char *old, size_t old_len, const char
 	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
 	opts.context_lines = 3;
 	if (git_patch_from_buffers(&patch, old, old_len, path, new_, new_len, path, &opts) < 0) {
-		S_git_error("cannot diff");
+		dtk_gitlib_error("cannot diff");
 		goto done;
 	}
 	if (git_patch_to_buf(&buf, patch) < 0) {
-		S_git_error("cannot print diff");
+		dtk_gitlib_error("cannot print diff");
 		goto done;
 	}
 	*out = dtk_xstrndup(buf.ptr ? buf.ptr : "", buf.size);
@@ -83,7 +76,7 @@ int dtk_git_checkout_form(char **out, size_t *out_len, const char *path, const c
 	if (git_filter_list_load(&fl, repo, NULL, path + n, GIT_FILTER_TO_WORKTREE,
 	                         GIT_FILTER_DEFAULT) < 0 ||
 	    (fl && git_filter_list_apply_to_buffer(&buf, fl, text, len) < 0)) {
-		rc = S_git_error("cannot apply git's filters");
+		rc = dtk_gitlib_error("cannot apply git's filters");
 		goto done;
 	}
 	if (fl && (buf.size != len || memcmp(buf.ptr, text, len))) {
@@ -120,7 +113,7 @@ int dtk_git_merge_text(char **out, size_t *out_len, char *const text[3], const s
 	opts.our_label = label_ours ? label_ours : "ours";
 	opts.their_label = label_theirs ? label_theirs : "theirs";
 	if (git_merge_file(&res, &in[0], &in[1], &in[2], &opts) < 0)
-		return S_git_error("cannot merge");
+		return dtk_gitlib_error("cannot merge");
 	*out = dtk_xstrndup(res.ptr ? res.ptr : "", res.len);
 	*out_len = res.len;
 	rc = res.automergeable ? 0 : 1;

@@ -16,13 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Sets the dtk error from libgit2's last error; returns -1. */
-static int S_gerr(const char *what)
-{
-	const git_error *e = git_error_last();
-	return dtk_error("%s: %s", what, e && e->message ? e->message : "libgit2 error");
-}
-
 static const char *S_env(const char *name)
 {
 	const char *v = getenv(name);
@@ -170,7 +163,7 @@ static int S_add_command_line(git_config *cfg, git_repository *repo)
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	if (git_config_add_file_ondisk(cfg, path, GIT_CONFIG_LEVEL_APP, repo, 1) < 0) {
-		S_gerr("cannot read the command line's configuration");
+		dtk_gitlib_error("cannot read the command line's configuration");
 		goto done;
 	}
 	rc = 0;
@@ -192,7 +185,7 @@ static int S_add_file(git_config *cfg, const char *path, git_config_level_t leve
 	if (!path || access(path, F_OK) < 0)
 		return 0;
 	if (git_config_add_file_ondisk(cfg, path, level, repo, 0) < 0)
-		return S_gerr("cannot read the git configuration");
+		return dtk_gitlib_error("cannot read the git configuration");
 	return 0;
 }
 
@@ -215,7 +208,7 @@ static int S_config(git_repository *repo)
 	if (nosys && git_config_parse_bool(&off, nosys) < 0)
 		off = 0;
 	if (git_config_new(&cfg) < 0) {
-		S_gerr("cannot read the git configuration");
+		dtk_gitlib_error("cannot read the git configuration");
 		goto done;
 	}
 	if (!off &&
@@ -238,7 +231,7 @@ static int S_config(git_repository *repo)
 	}
 	/* the repository's own file, even when missing: dtk setup-git writes it */
 	if (git_config_add_file_ondisk(cfg, local, GIT_CONFIG_LEVEL_LOCAL, repo, 0) < 0) {
-		S_gerr("cannot read the repository's configuration");
+		dtk_gitlib_error("cannot read the repository's configuration");
 		goto done;
 	}
 	if (S_add_command_line(cfg, repo) < 0)
@@ -314,7 +307,7 @@ static int S_env_workdir(git_repository *repo)
 		rc = 0;
 	else
 		rc = git_repository_set_workdir(repo, dir, 0) < 0
-		             ? S_gerr("cannot use the work tree")
+		             ? dtk_gitlib_error("cannot use the work tree")
 		             : 0;
 done:
 	free(dir);
@@ -521,7 +514,7 @@ static int S_ident(git_signature **out, git_repository *repo, const char *who, c
 		rc = git_signature_now(out, name, email);
 	}
 	if (rc < 0)
-		S_gerr(*who == 'A' ? "invalid author" : "invalid committer");
+		dtk_gitlib_error(*who == 'A' ? "invalid author" : "invalid committer");
 done:
 	free(name);
 	free(email);

@@ -4,6 +4,7 @@
 #include "dtk/dtk.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static void S_shutdown(void)
 {
@@ -13,16 +14,24 @@ static void S_shutdown(void)
 int dtk_gitlib_load(void)
 {
 	static int done;
-	const git_error *e;
 
 	if (done)
 		return 0;
-	if (git_libgit2_init() < 0) {
-		e = git_error_last();
-		return dtk_error("cannot initialize libgit2: %s",
-		                 e && e->message ? e->message : "unknown libgit2 error");
-	}
+	if (git_libgit2_init() < 0)
+		return dtk_gitlib_error("cannot initialize libgit2");
 	atexit(S_shutdown);
 	done = 1;
 	return 0;
+}
+
+int dtk_gitlib_error(const char *what)
+{
+	const git_error *e = git_error_last();
+	const char *m = e && e->message ? e->message : "libgit2 error";
+	size_t n = strlen(m);
+
+	/* libgit2 ends some messages with ": " and a reason it did not have */
+	while (n && (m[n - 1] == ' ' || m[n - 1] == ':'))
+		n--;
+	return dtk_error("%s: %.*s", what, (int)n, m);
 }

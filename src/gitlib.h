@@ -18,4 +18,8 @@
  */
 int dtk_gitlib_load(void);
 
+/* Sets the dtk error to "<what>: <libgit2's last error>", the one wording of
+ * a libgit2 failure; returns -1. */
+int dtk_gitlib_error(const char *what);
+
 #endif

@@ -14,30 +14,6 @@ int dtk_percent(size_t part, size_t whole)
 	return (int)((part * 200 + whole) / (whole * 2));
 }
 
-int dtk_entry_is_stale(const struct dtk_kb *kb, const struct dtk_entry *e, dtk_date d)
-{
-	return dtk_date_add_months(dtk_entry_fresh(e), kb->stale_after_months) < d;
-}
-
-dtk_date dtk_entry_fresh(const struct dtk_entry *e)
-{
-	dtk_date f = e->reviewed ? e->reviewed : e->created;
-	return e->revised > f ? e->revised : f; /* a revision is a review */
-}
-
-int dtk_node_has_high(const struct dtk_node *node)
-{
-	size_t i;
-
-	if (node->sum)
-		return node->sum->high > 0;
-	for (i = 0; i < node->n_entries; i++)
-		if (node->entries[i].confidence == DTK_CONF_HIGH &&
-		    !dtk_entry_retired(&node->entries[i]))
-			return 1;
-	return 0;
-}
-
 /* Returns how many distinct sources the entries name (source or verified_by). */
 static size_t S_articles(const struct dtk_kb *kb)
 {

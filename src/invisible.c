@@ -68,29 +68,3 @@ int dtk_invisible_has(const char *s, size_t n)
 	int32_t cp;
 	return dtk_invisible_find(s, n, &len, &cp) < n;
 }
-
-void dtk_invisible_mark(struct dtk_buf *b, const char *s, size_t n)
-{
-	size_t i, len;
-	int32_t cp;
-
-	while ((i = dtk_invisible_find(s, n, &len, &cp)) < n) {
-		dtk_buf_put(b, s, i);
-		dtk_buf_printf(b, "<U+%04X>", (unsigned)cp);
-		s += i + len;
-		n -= i + len;
-	}
-	dtk_buf_put(b, s, n);
-}
-
-const char *dtk_invisible_marked(const char *s)
-{
-	static _Thread_local struct dtk_buf b;
-	size_t n = s ? strlen(s) : 0;
-
-	if (!s || !dtk_invisible_has(s, n))
-		return s;
-	b.len = 0;
-	dtk_invisible_mark(&b, s, n);
-	return dtk_buf_cstr(&b);
-}

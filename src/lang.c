@@ -2,6 +2,10 @@
  * default) and English. */
 #include "lang.h"
 
+#include <stddef.h>
+
+const char *const dtk_lang_names[] = {"zh", "en", NULL};
+
 const struct dtk_lang dtk_lang_zh = {
         .lpar = "（",
         .sep = "、",

@@ -42,5 +42,7 @@ struct dtk_lang {
 };
 
 extern const struct dtk_lang dtk_lang_zh, dtk_lang_en;
+/* Their names, in that order (zh, en), NULL-terminated: dtk init --lang's choices. */
+extern const char *const dtk_lang_names[];
 
 #endif

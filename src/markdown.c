@@ -413,7 +413,7 @@ void dtk_md_textn(struct dtk_md *md, const char *text, size_t n)
 	}
 	/* a bidirectional control or another invisible character is seen:
 	 * "<U+202E>" */
-	dtk_invisible_mark(&b, text, n);
+	dtk_buf_put_marked(&b, text, n);
 	dtk_buf_put(&md->text, b.ptr, b.len);
 	dtk_buf_release(&b);
 }
@@ -476,7 +476,7 @@ void dtk_md_link(struct dtk_md *md, const char *url, const char *text)
 	cmark_node *link = cmark_node_new(CMARK_NODE_LINK);
 	cmark_node *t = cmark_node_new(CMARK_NODE_TEXT);
 	cmark_node_set_url(link, url);
-	cmark_node_set_literal(t, dtk_invisible_marked(text));
+	cmark_node_set_literal(t, dtk_marked(text));
 	cmark_node_append_child(link, t);
 	S_add(md, link, NULL);
 }
@@ -661,7 +661,7 @@ void dtk_md_inline(struct dtk_md *md, const char *markdown)
 {
 	cmark_node *doc, *p, *child, *next;
 
-	markdown = dtk_invisible_marked(markdown); /* "<U+202E>": text to cmark */
+	markdown = dtk_marked(markdown); /* "<U+202E>": text to cmark */
 	if (S_plain(markdown) && strspn(markdown, "#0123456789-+=|>~") == 0) {
 		dtk_md_text(md, markdown); /* the common case, without a parse */
 		return;

@@ -20,6 +20,7 @@
 #include "dtk/model.h"
 #include "dtk/search.h"
 #include "dtk/ytree.h"
+#include "lang.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -65,7 +66,6 @@ struct tool {
 	const char *keep; /* O_WRITE: the fields kept besides id, space-separated */
 };
 
-static const char *const S_conf[] = {"high", "medium", "low", NULL};
 static const char *const S_gap_actions[] = {"add", "edit", "close", "remove", NULL};
 static const char *const S_hot_actions[] = {"add", "edit", "remove", NULL};
 /* The lists of crystallize --plan's object (docs/commands.md). */
@@ -87,9 +87,6 @@ static const char *const S_plan_lists[] = {"new_entries",
                                            "retracted",
                                            "newly_stale",
                                            NULL};
-static const char *const S_lang[] = {"zh", "en", NULL};
-static const char *const S_bloom[] = {"remember", "understand", "apply", "analyze",
-                                      "evaluate", "create",     NULL};
 
 /* A page of list or search: its default and largest size, how much of a
  * claim the short form holds. */
@@ -168,7 +165,7 @@ static const struct tool S_tools[] = {
          "entries on a topic, @search is better.",
          {"--format", "jsonl"},
          {{"node", 'l', 0, "--node", "entries of this node (or of any of these nodes)", NULL},
-          {"confidence", 'e', 0, "--confidence", "entries of this confidence", S_conf},
+          {"confidence", 'e', 0, "--confidence", "entries of this confidence", dtk_confidence_names},
           {"since", 'd', 0, "--since", "entries created on or after this date (" DATE ")", NULL},
           {"stale_at", 'd', 0, "--stale-at", "entries stale at this date (" DATE ")", NULL},
           {"candidates", 'b', 0, "--candidates",
@@ -191,7 +188,7 @@ static const struct tool S_tools[] = {
          {"--format", "jsonl"},
          {{"query", 'w', 1, NULL, "words separated by spaces; every one must match", NULL},
           {"node", 's', 0, "--node", "entries of this node only", NULL},
-          {"confidence", 'e', 0, "--confidence", "entries of this confidence", S_conf},
+          {"confidence", 'e', 0, "--confidence", "entries of this confidence", dtk_confidence_names},
           {"include_retired", 'b', 0, "--include-retired", "superseded and retracted entries too",
            NULL},
           PAGE},
@@ -304,7 +301,7 @@ static const struct tool S_tools[] = {
           {"claim", 's', 1, "--claim", "the claim, in full", NULL},
           {"source", 's', 1, "--source", "the id of its source (@add_source registers one)", NULL},
           {"confidence", 'e', 1, "--confidence",
-           "high needs the policy's number of corroborating sources (verified_by)", S_conf},
+           "high needs the policy's number of corroborating sources (verified_by)", dtk_confidence_names},
           {"verified_by", 'l', 0, "--verified-by", "ids of corroborating sources", NULL},
           {"relates", 'l', 0, "--relates", "ids of related entries", NULL},
           {"created", 'd', 0, "--created", "its date (" DATE "; default today)", NULL},
@@ -346,7 +343,7 @@ static const struct tool S_tools[] = {
          {{"node", 's', 1, NULL, "the new node's name (letters, digits, -)", NULL},
           {"category", 's', 1, "--category",
            "the category it belongs to (added when the domain has none of that name)", NULL},
-          {"bloom", 'e', 0, "--bloom", "its Bloom level (default remember)", S_bloom},
+          {"bloom", 'e', 0, "--bloom", "its Bloom level (default remember)", dtk_bloom_names},
           DRY_RUN},
          O_WRITE,
          H_IDEMPOTENT,
@@ -476,7 +473,7 @@ static const struct tool S_tools[] = {
          "from remember (facts) to create (new designs), replacing the one before.",
          {"--format", "json"},
          {{"node", 's', 1, NULL, "the node", NULL},
-          {"level", 'e', 1, NULL, "the level", S_bloom},
+          {"level", 'e', 1, NULL, "the level", dtk_bloom_names},
           DRY_RUN},
          O_WRITE,
          H_IDEMPOTENT | H_DESTRUCTIVE,
@@ -565,7 +562,7 @@ static const struct tool S_tools[] = {
          "the policy's number of corroborating sources. With qualified (and level high), "
          "raises every entry that meets the rule.",
          {"--format", "json"},
-         {{"level", 'e', 1, NULL, "the confidence to set", S_conf},
+         {{"level", 'e', 1, NULL, "the confidence to set", dtk_confidence_names},
           {"ids", 'l', 0, NULL, "entry ids (one or a list); none with qualified", NULL},
           {"qualified", 'b', 0, "--qualified", "raise every qualifying entry to high", NULL},
           DRY_RUN},
@@ -594,7 +591,7 @@ static const struct tool S_tools[] = {
          {"--format", "json"},
          {{"id", 's', 1, NULL, "the entry's id", NULL},
           {"source", 's', 1, NULL, "the source to remove", NULL},
-          {"confidence", 'e', 0, "--confidence", "also set the confidence", S_conf},
+          {"confidence", 'e', 0, "--confidence", "also set the confidence", dtk_confidence_names},
           DRY_RUN},
          O_WRITE,
          H_IDEMPOTENT | H_DESTRUCTIVE,
@@ -640,7 +637,7 @@ static const struct tool S_tools[] = {
          "Writes a minimal valid base (_domain.yaml, _sources.yaml, _crystallizations.yaml, "
          "INDEX.md) in the server's working directory, when it is not inside a base yet.",
          {"--format", "json"},
-         {{"lang", 'e', 0, "--lang", "the language of INDEX.md (default zh)", S_lang},
+         {{"lang", 'e', 0, "--lang", "the language of INDEX.md (default zh)", dtk_lang_names},
           {"domain", 's', 0, "--domain", "the domain's name (default: the directory's)", NULL},
           {"title", 's', 0, "--title", "INDEX.md's title", NULL},
           DRY_RUN},

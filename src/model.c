@@ -10,6 +10,18 @@
 #include <stdio.h>
 #include <string.h>
 
+const char *const dtk_bloom_names[DTK_BLOOM_COUNT + 1] = {
+        "remember", "understand", "apply", "analyze", "evaluate", "create", NULL};
+const char *const dtk_confidence_names[DTK_CONF_COUNT + 1] = {"high", "medium", "low", NULL};
+const char *const dtk_entry_keys[DTK_ENTRY_KEYS + 1] = {
+        "*id",         "*title",           "*claim",         "*confidence", "confidence_changed",
+        "confidence_was", "*source",       "verified_by",    "*created",    "reviewed",
+        "used",        "cited",            "closed",         "relates",     "contradicts",
+        "revised",     "superseded_by",    "superseded",     "retracted",   "retracted_reason",
+        NULL};
+const char *const dtk_node_keys[] = {"*node", "*bloom", "stance", "*insights", NULL};
+const char *const dtk_source_keys[] = {"*id", "*title", "url", "read", "revised", NULL};
+
 /* Returns a hash of the string s, eight bytes at a time (a byte at a time,
  * each step waits for the multiply before: this is looked up millions of
  * times on a large base). */
@@ -130,9 +142,25 @@ struct dtk_node *dtk_kb_node(const struct dtk_kb *kb, const char *name)
 	return (struct dtk_node *)slot->item; /* the kb's own, as kb->nodes */
 }
 
+dtk_date dtk_entry_fresh(const struct dtk_entry *e)
+{
+	dtk_date f = e->reviewed ? e->reviewed : e->created;
+	return e->revised > f ? e->revised : f; /* a revision is a review */
+}
+
+int dtk_entry_is_stale(const struct dtk_kb *kb, const struct dtk_entry *e, dtk_date d)
+{
+	return dtk_date_add_months(dtk_entry_fresh(e), kb->stale_after_months) < d;
+}
+
 int dtk_entry_retired(const struct dtk_entry *e)
 {
 	return e->superseded_by.id || e->retracted;
+}
+
+int dtk_entry_high(const struct dtk_entry *e)
+{
+	return e->confidence == DTK_CONF_HIGH && !dtk_entry_retired(e);
 }
 
 size_t dtk_node_live(const struct dtk_node *node)
@@ -144,6 +172,23 @@ size_t dtk_node_live(const struct dtk_node *node)
 	for (i = 0; i < node->n_entries; i++)
 		n += !dtk_entry_retired(&node->entries[i]);
 	return n;
+}
+
+int dtk_node_has_high(const struct dtk_node *node)
+{
+	size_t i;
+
+	if (node->sum)
+		return node->sum->high > 0;
+	for (i = 0; i < node->n_entries; i++)
+		if (dtk_entry_high(&node->entries[i]))
+			return 1;
+	return 0;
+}
+
+int dtk_entry_verified_for_high(const struct dtk_kb *kb, const struct dtk_entry *e)
+{
+	return e->n_verified_by >= (size_t)kb->high_min_verified;
 }
 
 int dtk_entry_is_candidate(const struct dtk_kb *kb, const struct dtk_entry *e)

@@ -193,8 +193,7 @@ static void S_get_entry(struct dtk_rd *r, struct dtk_rd *t, struct dtk_entry *e,
 	r->bad |= v > 1 || !e->id;
 	e->n_verified_by = S_get_refs(r, &e->verified_by, lists, arena, kb, named);
 	/* the policy's check (schema.c's S_entry), which reads _domain.yaml */
-	r->bad |= e->confidence == DTK_CONF_HIGH &&
-	          e->n_verified_by < (unsigned)kb->high_min_verified;
+	r->bad |= e->confidence == DTK_CONF_HIGH && !dtk_entry_verified_for_high(kb, e);
 	e->n_relates = S_get_refs(r, &e->relates, lists, text, NULL, NULL);
 	n = dtk_rd_count(r, 24);
 	if (n > 0)

@@ -229,8 +229,7 @@ void dtk_nodesum_pack(struct dtk_buf *b, const struct dtk_node *node, const stru
 	dtk_pack_str(b, node->stance);
 	S_pack_counts(b, node);
 	for (i = 0; i < node->n_entries; i++) /* the live high ids: counted above */
-		if (node->entries[i].confidence == DTK_CONF_HIGH &&
-		    !dtk_entry_retired(&node->entries[i]))
+		if (dtk_entry_high(&node->entries[i]))
 			dtk_pack_str(b, node->entries[i].id);
 	S_pack_candidates(b, node, k, lang_en, (flags & DTK_NODESUM_RUN) != 0);
 	S_pack_sources(b, node, kb, (flags & DTK_NODESUM_SOURCES) != 0);

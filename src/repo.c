@@ -1,5 +1,5 @@
-/* repo.c: the knowledge base's git repository, through libgit2 1.5 (loaded
- * by dtk_repo_open on first use, see gitlib.h). */
+/* repo.c: the knowledge base's git repository, through libgit2 1.5 (linked,
+ * initialized by dtk_repo_open on first use, see gitlib.h). */
 #include "dtk/repo.h"
 
 #include "dtk/dtk.h"
@@ -23,19 +23,6 @@ struct dtk_repo {
 };
 
 #define RECORDS "insights/_crystallizations.yaml"
-
-/* Sets the dtk error from libgit2's last error; returns -1. */
-static int S_gerr(const char *what)
-{
-	const git_error *e = git_error_last();
-	const char *m = e && e->message ? e->message : "libgit2 error";
-	size_t n = strlen(m);
-
-	/* libgit2 ends some messages with ": " and a reason it did not have */
-	while (n && (m[n - 1] == ' ' || m[n - 1] == ':'))
-		n--;
-	return dtk_error("%s: %.*s", what, (int)n, m);
-}
 
 /* What S_blob_read says when a file of a merge cannot be read. */
 #define S_MERGED "cannot read a merged file"
@@ -107,7 +94,7 @@ static int S_index_error(void)
 		        "which libgit2 cannot read; make it a full one with 'git "
 		        "sparse-checkout disable' or 'git config index.sparse false && git "
 		        "sparse-checkout reapply'");
-	return S_gerr("cannot read the index");
+	return dtk_gitlib_error("cannot read the index");
 }
 
 /* Returns 1 when a rebase (of any kind) is under way. */
@@ -413,7 +400,7 @@ int dtk_repo_read_head(struct dtk_repo *r, const char *rel, char **data, size_t 
 	    S_lookup(r, c, rel, &oid) == 0) {
 		char what[320];
 		snprintf(what, sizeof(what), "cannot read %s at HEAD", rel);
-		rc = S_read_blob(r, &oid, data, len) < 0 ? S_gerr(what) : DTK_REPO_FOUND;
+		rc = S_read_blob(r, &oid, data, len) < 0 ? dtk_gitlib_error(what) : DTK_REPO_FOUND;
 	}
 	git_commit_free(c);
 	git_reference_free(head);
@@ -507,12 +494,12 @@ int dtk_repo_extract(struct dtk_repo *r, const char *commit_hex, const char *rel
 
 	mkdir(out, 0755);
 	if (git_oid_fromstr(&id, commit_hex) < 0 || git_commit_lookup(&c, r->git, &id) < 0) {
-		S_gerr("cannot read the previous run's commit");
+		dtk_gitlib_error("cannot read the previous run's commit");
 		goto done;
 	}
 	if (git_commit_tree(&tree, c) < 0 || git_tree_entry_bypath(&te, tree, path) < 0 ||
 	    git_tree_lookup(&sub, r->git, git_tree_entry_id(te)) < 0) {
-		S_gerr("cannot read insights/ of the previous run's commit");
+		dtk_gitlib_error("cannot read insights/ of the previous run's commit");
 		goto done;
 	}
 	for (i = 0; i < git_tree_entrycount(sub); i++) {
@@ -528,7 +515,7 @@ int dtk_repo_extract(struct dtk_repo *r, const char *commit_hex, const char *rel
 			if (S_follow_link(r, tree, path, e, &blob) != 0)
 				continue; /* leads out of the commit: the file is not there */
 		} else if (git_blob_lookup(&blob, r->git, git_tree_entry_id(e)) < 0) {
-			S_gerr("cannot read a file of the previous run");
+			dtk_gitlib_error("cannot read a file of the previous run");
 			goto done;
 		}
 		file = dtk_path_join(out, name);
@@ -606,7 +593,7 @@ static int S_remove_base(const struct dtk_repo *r, git_index *idx, int keep_fold
 		    !(keep_folds && S_uses_file(r, e->path) &&
 		      !strncmp(e->path + n, "insights/_uses/fold-", 20)) &&
 		    git_index_remove(idx, e->path, 0) < 0)
-			return S_gerr("cannot update the index");
+			return dtk_gitlib_error("cannot update the index");
 	}
 	return 0;
 }
@@ -619,7 +606,7 @@ static int S_add(git_index *idx, const char *path, const git_oid *oid, unsigned 
 	e.mode = mode;
 	e.path = path;
 	git_oid_cpy(&e.id, oid);
-	return git_index_add(idx, &e) < 0 ? S_gerr("cannot update the index") : 0;
+	return git_index_add(idx, &e) < 0 ? dtk_gitlib_error("cannot update the index") : 0;
 }
 
 /* Returns the mode 'git add' gives the regular file path (relative to the
@@ -675,12 +662,12 @@ static int S_blob_from_workdir(const struct dtk_repo *r, git_index *idx, const c
 			dtk_error("cannot read the link %s: %s", path,
 			          n < 0 ? strerror(errno) : "target too long");
 		else if (git_blob_create_from_buffer(oid, r->git, target, (size_t)n) < 0)
-			S_gerr("cannot store a file of insights/");
+			dtk_gitlib_error("cannot store a file of insights/");
 		else
 			rc = 0;
 		*mode = GIT_FILEMODE_LINK;
 	} else if (git_blob_create_from_workdir(oid, r->git, path) < 0) {
-		S_gerr("cannot store a file of insights/");
+		dtk_gitlib_error("cannot store a file of insights/");
 	} else {
 		*mode = S_file_mode(r, idx, path, &st);
 		rc = 0;
@@ -701,10 +688,10 @@ static int S_blob(const struct dtk_repo *r, const char *path, const char *data, 
 	if (git_filter_list_load(&fl, r->git, NULL, path, GIT_FILTER_TO_ODB, GIT_FILTER_DEFAULT) <
 	            0 ||
 	    (fl && git_filter_list_apply_to_buffer(&buf, fl, data, len) < 0))
-		S_gerr("cannot filter a file for git");
+		dtk_gitlib_error("cannot filter a file for git");
 	else if (git_blob_create_from_buffer(oid, r->git, fl ? buf.ptr : data,
 	                                     fl ? buf.size : len) < 0)
-		S_gerr("cannot store a file");
+		dtk_gitlib_error("cannot store a file");
 	else
 		rc = 0;
 	git_buf_dispose(&buf);
@@ -724,7 +711,7 @@ static int S_build_tree(const struct dtk_repo *r, git_tree *base, const struct d
 	int rc = -1;
 
 	if (git_index_new(&idx) < 0 || (base && git_index_read_tree(idx, base) < 0)) {
-		S_gerr("cannot build the commit's tree");
+		dtk_gitlib_error("cannot build the commit's tree");
 		goto done;
 	}
 	/* the modes the index has (with core.fileMode off, git keeps them) */
@@ -761,7 +748,7 @@ static int S_build_tree(const struct dtk_repo *r, git_tree *base, const struct d
 			goto done;
 	}
 	if (git_index_write_tree_to(tree_oid, idx, r->git) < 0) {
-		S_gerr("cannot write the commit's tree");
+		dtk_gitlib_error("cannot write the commit's tree");
 		goto done;
 	}
 	rc = 0;
@@ -1042,7 +1029,7 @@ static int S_write_from_tree(const struct dtk_repo *r, git_tree *tree, const cha
 	if (git_tree_entry_bypath(&te, tree, path) < 0 ||
 	    git_blob_lookup(&blob, r->git, git_tree_entry_id(te)) < 0 ||
 	    git_blob_filter(&out, blob, path, &fo) < 0) {
-		S_gerr("cannot read the crystallized commit");
+		dtk_gitlib_error("cannot read the crystallized commit");
 		goto done;
 	}
 	/* a regular file or absent: a link is neither followed nor replaced, a
@@ -1093,7 +1080,7 @@ static int S_write_more(const struct dtk_repo *r, const struct journal *j, git_t
 	if ((j->has_old && (git_commit_lookup(&old, r->git, &j->old_id) < 0 ||
 	                    git_commit_tree(&base, old) < 0)) ||
 	    git_diff_tree_to_tree(&diff, r->git, base, tree, &opts) < 0) {
-		S_gerr("cannot read the crystallized commit");
+		dtk_gitlib_error("cannot read the crystallized commit");
 		goto done;
 	}
 	for (i = 0; i < git_diff_num_deltas(diff); i++) {
@@ -1143,7 +1130,7 @@ static int S_new_index(const struct dtk_repo *r, git_tree *tree, char **out, siz
 	unlink(tmp);
 	unlink(tmp_lock);
 	if (git_repository_index(&idx, r->git) < 0 || git_index_read(idx, 1) < 0) {
-		S_gerr("cannot update the index");
+		dtk_gitlib_error("cannot update the index");
 		goto done;
 	}
 	if (S_remove_base(r, idx, 0) < 0)
@@ -1155,13 +1142,13 @@ static int S_new_index(const struct dtk_repo *r, git_tree *tree, char **out, siz
 		git_tree *sub = NULL;
 		rc = 0;
 		if (git_tree_entry_bypath(&te, tree, dir) < 0) {
-			rc = k == 0 ? S_gerr("cannot update the index") : 0;
+			rc = k == 0 ? dtk_gitlib_error("cannot update the index") : 0;
 		} else if (k == 3) {
 			rc = S_index_put(idx, dir, git_tree_entry_id(te),
 			                 (unsigned)git_tree_entry_filemode(te));
 		} else if (git_tree_entry_type(te) == GIT_OBJECT_TREE) {
 			if (git_tree_lookup(&sub, r->git, git_tree_entry_id(te)) < 0)
-				rc = S_gerr("cannot update the index");
+				rc = dtk_gitlib_error("cannot update the index");
 			for (i = 0; rc == 0 && sub && i < git_tree_entrycount(sub); i++) {
 				const git_tree_entry *e = git_tree_entry_byindex(sub, i);
 				struct dtk_buf path = DTK_BUF_INIT;
@@ -1184,16 +1171,16 @@ static int S_new_index(const struct dtk_repo *r, git_tree *tree, char **out, siz
 	rc = -1;
 	if (git_index_open(&copy, tmp) < 0 ||
 	    git_index_set_version(copy, git_index_version(idx)) < 0) {
-		S_gerr("cannot write the index");
+		dtk_gitlib_error("cannot write the index");
 		goto done;
 	}
 	for (i = 0; i < git_index_entrycount(idx); i++)
 		if (git_index_add(copy, git_index_get_byindex(idx, i)) < 0) {
-			S_gerr("cannot write the index");
+			dtk_gitlib_error("cannot write the index");
 			goto done;
 		}
 	if (git_index_write(copy) < 0) {
-		S_gerr("cannot write the index");
+		dtk_gitlib_error("cannot write the index");
 		goto done;
 	}
 	rc = dtk_file_read(out, len, tmp, (size_t)1 << 31);
@@ -1250,7 +1237,7 @@ static int S_finish(const struct dtk_repo *r, const struct journal *j, struct il
 	int rc = -1;
 
 	if (git_commit_lookup(&c, r->git, &j->new_id) < 0 || git_commit_tree(&tree, c) < 0) {
-		S_gerr("cannot read the crystallized commit");
+		dtk_gitlib_error("cannot read the crystallized commit");
 		goto done;
 	}
 	if (S_write_from_tree(r, tree, records) < 0)
@@ -1268,7 +1255,7 @@ static int S_finish(const struct dtk_repo *r, const struct journal *j, struct il
 		if (git_reference_create_matching(&ref, r->git, j->ref, &j->new_id, 1,
 		                                  j->has_old ? &j->old_id : NULL,
 		                                  "commit: dtk crystallize") < 0) {
-			S_gerr("cannot move the branch");
+			dtk_gitlib_error("cannot move the branch");
 			if (strstr(dtk_error_last(), ".lock'")) {
 				char *why = dtk_xstrdup(dtk_error_last());
 				dtk_error("%s (a git command holds the lock; if none is running, "
@@ -1422,7 +1409,7 @@ int dtk_repo_abort(struct dtk_repo *r)
 		if (git_commit_lookup(&nc, r->git, &j.new_id) < 0 || git_commit_tree(&nt, nc) < 0 ||
 		    (j.has_old && (git_commit_lookup(&oc, r->git, &j.old_id) < 0 ||
 		                   git_commit_tree(&ot, oc) < 0))) {
-			S_gerr("cannot read the interrupted crystallization");
+			dtk_gitlib_error("cannot read the interrupted crystallization");
 			goto done;
 		}
 		if (S_restore(r, nt, ot, records) < 0 || S_restore(r, nt, ot, index_md) < 0)
@@ -1459,7 +1446,7 @@ static int S_branch(const struct dtk_repo *r, struct journal *j, git_commit **pa
 
 	*parent = NULL;
 	if (git_reference_lookup(&head, r->git, "HEAD") < 0)
-		return S_gerr("cannot read HEAD");
+		return dtk_gitlib_error("cannot read HEAD");
 	if (git_reference_type(head) != GIT_REFERENCE_SYMBOLIC) {
 		git_reference_free(head);
 		return dtk_error("HEAD is detached; check out a branch first");
@@ -1470,7 +1457,7 @@ static int S_branch(const struct dtk_repo *r, struct journal *j, git_commit **pa
 	if (rc == GIT_ENOTFOUND)
 		return 0; /* unborn: the first commit */
 	if (rc < 0 || git_commit_lookup(parent, r->git, &j->old_id) < 0)
-		return S_gerr("cannot read the current branch");
+		return dtk_gitlib_error("cannot read the current branch");
 	j->has_old = 1;
 	return 0;
 }
@@ -1507,7 +1494,7 @@ static int S_hook_tree(const struct dtk_repo *r, git_index *idx, git_tree *ours,
 	int rc = -1;
 
 	if (git_tree_lookup(&theirs, r->git, tree_oid) < 0) {
-		S_gerr("cannot read the index the pre-commit hook left");
+		dtk_gitlib_error("cannot read the index the pre-commit hook left");
 		goto done;
 	}
 	S_entry_id(ours, dir, &a);
@@ -1525,7 +1512,7 @@ static int S_hook_tree(const struct dtk_repo *r, git_index *idx, git_tree *ours,
 	    (git_tree_entry_bypath(&e, ours, page) < 0 ||
 	     S_add(idx, page, &a, git_tree_entry_filemode(e)) < 0 || git_index_write(idx) < 0 ||
 	     git_index_write_tree_to(tree_oid, idx, r->git) < 0)) {
-		S_gerr("cannot put INDEX.md back in the index the pre-commit hook left");
+		dtk_gitlib_error("cannot put INDEX.md back in the index the pre-commit hook left");
 		goto done;
 	}
 	rc = 0;
@@ -1560,7 +1547,7 @@ static int S_pre_hooks(const struct dtk_repo *r, const struct dtk_commit_req *re
 	dtk_buf_printf(&path, "%snext-index-%ld.lock", git_repository_path(r->git), (long)getpid());
 	if (git_index_open(&idx, path.ptr) < 0 || git_tree_lookup(&tree, r->git, tree_oid) < 0 ||
 	    git_index_read_tree(idx, tree) < 0 || git_index_write(idx) < 0) {
-		S_gerr("cannot write the index for the hooks");
+		dtk_gitlib_error("cannot write the index for the hooks");
 		goto done;
 	}
 	hook = req->no_verify ? 0
@@ -1572,7 +1559,7 @@ static int S_pre_hooks(const struct dtk_repo *r, const struct dtk_commit_req *re
 		goto done;
 	}
 	if (git_index_read(idx, 1) < 0 || git_index_write_tree_to(tree_oid, idx, r->git) < 0) {
-		S_gerr("cannot read the index the pre-commit hook left");
+		dtk_gitlib_error("cannot read the index the pre-commit hook left");
 		goto done;
 	}
 	if (S_hook_tree(r, idx, tree, tree_oid) < 0)
@@ -1595,7 +1582,7 @@ static int S_pre_hooks(const struct dtk_repo *r, const struct dtk_commit_req *re
 	}
 	if (dtk_file_read(&text, &len, editmsg, 1u << 24) < 0 ||
 	    git_message_prettify(&clean, text, 0, '#') < 0) {
-		S_gerr("cannot read the commit message the hooks left");
+		dtk_gitlib_error("cannot read the commit message the hooks left");
 		goto done;
 	}
 	if (!clean.size) {
@@ -1631,18 +1618,18 @@ static int S_create(const struct dtk_repo *r, const struct dtk_commit_req *req, 
 	if (!sign) {
 		if (git_commit_create(out, r->git, NULL, author, committer, NULL, message, tree,
 		                      n_parents, parents) < 0)
-			return S_gerr("cannot create the commit");
+			return dtk_gitlib_error("cannot create the commit");
 		return 0;
 	}
 	if (git_commit_create_buffer(&buf, r->git, author, committer, NULL, message, tree,
 	                             n_parents, parents) < 0) {
-		S_gerr("cannot create the commit");
+		dtk_gitlib_error("cannot create the commit");
 		goto done;
 	}
 	if (dtk_gitcommit_sign(&sig, r->git, buf.ptr, buf.size, req->sign_key, committer) < 0)
 		goto done;
 	if (git_commit_create_with_signature(out, r->git, buf.ptr, sig, NULL) < 0) {
-		S_gerr("cannot create the signed commit");
+		dtk_gitlib_error("cannot create the signed commit");
 		goto done;
 	}
 	rc = 0;
@@ -1721,7 +1708,7 @@ int dtk_repo_commit(struct dtk_repo *r, const struct dtk_commit_req *req, char c
 	if (S_ready(r) < 0 || S_branch(r, &j, &parent) < 0)
 		goto done;
 	if (parent && git_commit_tree(&base, parent) < 0) {
-		S_gerr("cannot read HEAD's tree");
+		dtk_gitlib_error("cannot read HEAD's tree");
 		goto done;
 	}
 	if (S_build_tree(r, base, req, &tree_oid) < 0 ||
@@ -1730,7 +1717,7 @@ int dtk_repo_commit(struct dtk_repo *r, const struct dtk_commit_req *req, char c
 	                &tree_oid, &message) < 0)
 		goto done;
 	if (git_tree_lookup(&tree, r->git, &tree_oid) < 0) {
-		S_gerr("cannot read the new tree");
+		dtk_gitlib_error("cannot read the new tree");
 		goto done;
 	}
 	if (S_create(r, req, &j.new_id, author, committer, message, tree,
@@ -1799,11 +1786,6 @@ int dtk_repo_is_shallow(struct dtk_repo *r)
 	return git_repository_is_shallow(r->git) == 1;
 }
 
-const char *dtk_repo_workdir(const struct dtk_repo *r)
-{
-	return r->workdir;
-}
-
 const char *dtk_repo_prefix(const struct dtk_repo *r)
 {
 	return r->prefix;
@@ -1868,7 +1850,7 @@ int dtk_repo_config_set(struct dtk_repo *r, const char *key, const char *value)
 			          "none runs",
 			          lock);
 		else
-			S_gerr("cannot write the repository's configuration");
+			dtk_gitlib_error("cannot write the repository's configuration");
 	} else {
 		rc = 0;
 	}
@@ -1984,7 +1966,7 @@ static int S_sides(const struct dtk_repo *r, const char *const files[3], struct 
 		bad = git_odb_hash(&want[i], text, len, GIT_OBJECT_BLOB) < 0;
 		free(text);
 		if (bad)
-			return S_gerr("cannot hash a version of INDEX.md");
+			return dtk_gitlib_error("cannot hash a version of INDEX.md");
 	}
 	for (e = environ; *e && n < 8; e++)
 		if (!strncmp(*e, "GITHEAD_", 8) && strchr(*e, '=') - *e - 8 == GIT_OID_HEXSZ &&
@@ -2035,7 +2017,7 @@ static int S_blob_read(git_repository *g, const git_oid *id, const char *what, c
 {
 	git_blob *blob = NULL;
 	if (git_blob_lookup(&blob, g, id) < 0)
-		return S_gerr(what);
+		return dtk_gitlib_error(what);
 	*len = (size_t)git_blob_rawsize(blob);
 	*data = dtk_xstrndup(git_blob_rawcontent(blob), *len);
 	git_blob_free(blob);
@@ -2134,7 +2116,7 @@ int dtk_repo_merged_insights(struct dtk_repo *r, const char *const files[3],
 	    S_commit_tree(r->git, &s.theirs, &t_other) < 0 ||
 	    S_commit_tree(r->git, &s.base, &t_base) < 0 ||
 	    git_merge_trees(&idx, r->git, t_base, t_head, t_other, &opts) < 0) {
-		rc = S_gerr("cannot merge insights/");
+		rc = dtk_gitlib_error("cannot merge insights/");
 		goto done;
 	}
 	rc = S_collect(r, idx, (git_tree *const[3]){t_base, t_head, t_other}, merge, out, n);
@@ -2216,7 +2198,7 @@ static int S_clean(const struct dtk_repo *r)
 	o.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
 	o.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
 	if (git_status_list_new(&l, r->git, &o) < 0)
-		return S_gerr("cannot read the work tree's status");
+		return dtk_gitlib_error("cannot read the work tree's status");
 	n = git_status_list_entrycount(l);
 	if (n) {
 		const git_status_entry *e = git_status_byindex(l, 0);
@@ -2323,7 +2305,7 @@ static int S_sync_merge(const struct dtk_repo *r, git_index *idx, git_tree *cons
 			const git_index_entry *e = git_index_get_byindex(idx, i);
 			if (S_page_file(r, e->path) &&
 			    git_index_remove(idx, e->path, git_index_entry_stage(e)) < 0) {
-				S_gerr("cannot update the index");
+				dtk_gitlib_error("cannot update the index");
 				goto done;
 			}
 		}
@@ -2384,7 +2366,7 @@ static int S_sync_put(const struct dtk_repo *r, git_index *idx, git_tree *const 
 		             : S_add(idx, f->path, &oid, mode);
 	} else if (git_index_conflict_add(idx, te[0] ? &st[0] : NULL, te[1] ? &st[1] : NULL,
 	                                  te[2] ? &st[2] : NULL) < 0) {
-		S_gerr("cannot update the index");
+		dtk_gitlib_error("cannot update the index");
 	} else {
 		rc = 0;
 	}
@@ -2412,7 +2394,7 @@ static int S_sync_move(const struct dtk_repo *r, const struct journal *j, const 
 
 	dtk_buf_printf(&log, "merge %s: %s", s->name, how);
 	if (git_reference_create_matching(&ref, r->git, j->ref, id, 1, &j->old_id, log.ptr) < 0)
-		rc = S_gerr("cannot move the branch");
+		rc = dtk_gitlib_error("cannot move the branch");
 	git_reference_free(ref);
 	dtk_buf_release(&log);
 	return rc;
@@ -2433,7 +2415,7 @@ static int S_sync_commit(const struct dtk_repo *r, const struct journal *j,
 
 	if (git_repository_index(&idx, r->git) < 0 || git_index_read(idx, 1) < 0 ||
 	    git_index_write_tree(&tree_oid, idx) < 0) {
-		S_gerr("cannot write the merge's tree");
+		dtk_gitlib_error("cannot write the merge's tree");
 		goto done;
 	}
 	if (dtk_gitenv_idents(&author, &committer, r->git, NULL) < 0)
@@ -2448,7 +2430,7 @@ static int S_sync_commit(const struct dtk_repo *r, const struct journal *j,
 		goto done;
 	}
 	if (git_tree_lookup(&tree, r->git, &tree_oid) < 0) {
-		S_gerr("cannot read the merge's tree");
+		dtk_gitlib_error("cannot read the merge's tree");
 		goto done;
 	}
 	if (S_create(r, &req, &id, author, committer, msg, tree,
@@ -2485,7 +2467,7 @@ static int S_sync_ff(const struct dtk_repo *r, const struct journal *j, const gi
 	co.checkout_strategy = GIT_CHECKOUT_SAFE;
 	if (git_commit_lookup(&c, r->git, id) < 0 ||
 	    git_checkout_tree(r->git, (const git_object *)c, &co) < 0) {
-		S_gerr("cannot check out the upstream");
+		dtk_gitlib_error("cannot check out the upstream");
 		goto done;
 	}
 	if (S_sync_move(r, j, id, s, "Fast-forward") < 0)
@@ -2527,7 +2509,7 @@ int dtk_repo_sync(struct dtk_repo *r, struct dtk_sync *s)
 	memcpy(s->branch, j.ref + 11, strnlen(j.ref + 11, sizeof(s->branch) - 1));
 	git_oid_tostr(s->theirs, sizeof(s->theirs), &up);
 	if (git_merge_base(&mb, r->git, &j.old_id, &up) < 0) {
-		S_gerr("refusing to merge unrelated histories");
+		dtk_gitlib_error("refusing to merge unrelated histories");
 		goto done;
 	}
 	if (git_oid_equal(&mb, &up)) {
@@ -2544,7 +2526,7 @@ int dtk_repo_sync(struct dtk_repo *r, struct dtk_sync *s)
 	if (git_commit_lookup(&c[1], r->git, &up) < 0 || S_commit_tree(r->git, &mb, &t[0]) < 0 ||
 	    git_commit_tree(&t[1], c[0]) < 0 || git_commit_tree(&t[2], c[1]) < 0 ||
 	    git_merge_trees(&idx, r->git, t[0], t[1], t[2], &opts) < 0) {
-		S_gerr("cannot merge");
+		dtk_gitlib_error("cannot merge");
 		goto done;
 	}
 	conflicts = S_sync_merge(r, idx, t, s, &list, &n);
@@ -2564,7 +2546,7 @@ int dtk_repo_sync(struct dtk_repo *r, struct dtk_sync *s)
 	co.their_label = s->name;
 	/* first: a file in the way (untracked) stops it before it writes */
 	if (git_checkout_index(r->git, idx, &co) < 0) {
-		S_gerr("cannot write the merge into the work tree");
+		dtk_gitlib_error("cannot write the merge into the work tree");
 		goto done;
 	}
 	/* the merge's state, as git merge writes it */

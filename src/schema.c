@@ -8,9 +8,6 @@
 #include <string.h>
 #include <strings.h>
 
-const char *const dtk_bloom_names[DTK_BLOOM_COUNT] = {"remember", "understand", "apply",
-                                                      "analyze",  "evaluate",   "create"};
-const char *const dtk_confidence_names[DTK_CONF_COUNT] = {"high", "medium", "low"};
 static const char *const S_status_names[] = {"resolved", "open"};
 const char *const dtk_event_names[DTK_EV_COUNT] = {
         "added",     "raised",    "lowered", "opened",     "resolved",
@@ -587,12 +584,11 @@ int dtk_schema_source(const struct dtk_kb *kb, struct dtk_arena *arena, const st
                       const char *path, unsigned flags, struct dtk_source *s,
                       struct dtk_diags *diags)
 {
-	static const char *const keys[] = {"*id", "*title", "url", "read", "revised", NULL};
 	struct ctx c = {.kb = (struct dtk_kb *)kb, .arena = arena, .path = path, .d = diags};
 	const struct dtk_yval *id, *title, *url;
 
 	memset(s, 0, sizeof(*s));
-	if (!S_check_map(&c, v, "source", keys))
+	if (!S_check_map(&c, v, "source", dtk_source_keys))
 		return 0;
 	id = S_present(dtk_yval_get(v, "id"));
 	s->id = S_name(&c, v, "id");
@@ -964,12 +960,14 @@ static int S_is_entry_ref(const char *s)
 	return dtk_is_name(dom) && dtk_entry_id_split(colon + 1, NULL);
 }
 
-/* The keys of an entry, in the order of S_entry_keys. */
+/* The keys of an entry, in the order of dtk_entry_keys (model.h). */
 enum {
 	E_ID,
 	E_TITLE,
 	E_CLAIM,
 	E_CONFIDENCE,
+	E_CONFIDENCE_CHANGED,
+	E_CONFIDENCE_WAS,
 	E_SOURCE,
 	E_VERIFIED_BY,
 	E_CREATED,
@@ -984,17 +982,10 @@ enum {
 	E_SUPERSEDED,
 	E_RETRACTED,
 	E_RETRACTED_REASON,
-	E_CONFIDENCE_CHANGED,
-	E_CONFIDENCE_WAS,
 	E_KEYS
 };
 
-static const char *const S_entry_keys[E_KEYS + 1] = {
-        "*id",         "*title",    "*claim",           "*confidence", "*source",
-        "verified_by", "*created",  "reviewed",         "used",        "cited",
-        "closed",      "relates",   "contradicts",      "revised",     "superseded_by",
-        "superseded",  "retracted", "retracted_reason", "confidence_changed", "confidence_was",
-        NULL};
+_Static_assert(E_KEYS == DTK_ENTRY_KEYS, "the keys of an entry: model.c's dtk_entry_keys");
 
 static void S_contradicts(struct ctx *c, const struct dtk_yval *cv, struct dtk_entry *e)
 {
@@ -1131,7 +1122,7 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 	/* e may hold an entry dropped for a bad id: start afresh */
 	memset(e, 0, sizeof(*e));
 	e->pos = S_pos(v);
-	if (!S_check_map_vals(c, v, "entry", S_entry_keys, f))
+	if (!S_check_map_vals(c, v, "entry", dtk_entry_keys, f))
 		return;
 	S_entry_id(c, f[E_ID], e, node);
 	title = S_string_v(c, f[E_TITLE], "title");
@@ -1179,7 +1170,7 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 		e->title = dtk_arena_strndup(c->arena, title->str, title->len);
 	else if (title)
 		e->title = "";
-	if (k == DTK_CONF_HIGH && e->n_verified_by < (size_t)c->kb->high_min_verified)
+	if (k == DTK_CONF_HIGH && !dtk_entry_verified_for_high(c->kb, e))
 		S_err(c, conf,
 		      "confidence high needs at least %d distinct verified_by sources; "
 		      "this entry has %u",
@@ -1289,7 +1280,6 @@ struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *aren
                                  const char *path, const char *name, unsigned flags,
                                  unsigned char *named, struct dtk_diags *diags)
 {
-	static const char *const keys[] = {"*node", "*bloom", "stance", "*insights", NULL};
 	struct ctx c = {.kb = (struct dtk_kb *)kb,
 	                .arena = arena,
 	                .scratch = scratch,
@@ -1302,7 +1292,7 @@ struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *aren
 	size_t i, n;
 	int bloom;
 
-	if (!S_check_map(&c, root, "node file", keys))
+	if (!S_check_map(&c, root, "node file", dtk_node_keys))
 		return NULL;
 	node = dtk_arena_alloc(c.arena, sizeof(*node));
 	node->name = dtk_arena_strdup(c.arena, name);

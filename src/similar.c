@@ -3,7 +3,7 @@
 
 #include "dtk/kb.h"
 #include "dtk/linebreak.h"
-#include "dtk/search.h"
+#include "dtk/fold.h"
 #include "similar_int.h"
 
 #include <math.h>

@@ -350,10 +350,10 @@ int dtk_write_confidence_changed(struct dtk_write *w, struct dtk_wfile *f,
 	(void)w;
 	dtk_date_format(today, dtk_date_today());
 	return dtk_yedit_set_key(&f->doc, e, "confidence_changed", (struct dtk_yscalar){today, 1},
-	                         dtk_yedit_entry_keys) < 0 ||
+	                         dtk_entry_keys) < 0 ||
 	                       dtk_yedit_set_key(&f->doc, e, "confidence_was",
 	                                         (struct dtk_yscalar){old ? old : "low", 1},
-	                                         dtk_yedit_entry_keys) < 0
+	                                         dtk_entry_keys) < 0
 	               ? -1
 	               : 0;
 }
@@ -418,7 +418,7 @@ int dtk_write_node_key(struct dtk_write *w, const char *name, const char *key, s
 
 	if (!f)
 		return DTK_EXIT_INVALID;
-	if (dtk_yedit_set_key(&f->doc, f->doc.root, key, v, dtk_yedit_node_keys) < 0)
+	if (dtk_yedit_set_key(&f->doc, f->doc.root, key, v, dtk_node_keys) < 0)
 		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
 	rc = dtk_write_commit(w);
 	if (rc != DTK_EXIT_INVALID) /* written (1: in part, or not synced) */

@@ -1,20 +1,12 @@
 /* yedit.c: surgical edits of a YAML file's text (see yedit.h). */
 #include "dtk/yedit.h"
 
+#include "dtk/model.h"
 #include "dtk/yemit.h"
 #include "dtk/ytext.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-const char *const dtk_yedit_entry_keys[] = {
-        "id",      "title",       "claim",         "confidence", "confidence_changed",
-        "confidence_was", "source",    "verified_by",
-        "created", "reviewed",    "revised",       "used",       "cited",     "closed",
-        "relates", "contradicts", "superseded_by", "superseded", "retracted", "retracted_reason",
-        NULL};
-const char *const dtk_yedit_node_keys[] = {"node", "bloom", "stance", "insights", NULL};
-const char *const dtk_yedit_source_keys[] = {"id", "title", "url", "read", "revised", NULL};
 
 /* ---- the document ---- */
 
@@ -452,6 +444,12 @@ static void S_insert_lines(struct dtk_ydoc *d, size_t off, struct dtk_buf *text)
 	dtk_buf_release(&b);
 }
 
+/* Returns 1 when k of an order of keys (model.h: '*' marks a required one) is key. */
+static int S_key_is(const char *k, const char *key)
+{
+	return !strcmp(k + (*k == '*'), key);
+}
+
 /* Returns the pair of map to add key after: the present key that comes last
  * before key in order, else the last pair. */
 static size_t S_after(const struct dtk_yval *map, const char *key, const char *const *order)
@@ -460,14 +458,14 @@ static size_t S_after(const struct dtk_yval *map, const char *key, const char *c
 	int rank = -1, want = -1, r;
 
 	for (r = 0; order && order[r]; r++)
-		if (!strcmp(order[r], key))
+		if (S_key_is(order[r], key))
 			want = r;
 	if (want < 0)
 		return best;
 	for (i = 0; i + 1 < map->n; i += 2)
 		for (r = 0; r < want; r++)
 			if (map->items[i]->kind == DTK_Y_SCALAR &&
-			    !strcmp(order[r], map->items[i]->str) && r > rank) {
+			    S_key_is(order[r], map->items[i]->str) && r > rank) {
 				rank = r;
 				best = i / 2;
 			}
@@ -710,7 +708,7 @@ static int S_block_map(struct dtk_ydoc *d, struct dtk_buf *b, const struct dtk_y
 }
 
 /* Adds key: a list of one mapping of fields, to map (which lacks key),
- * after the key before it in an entry's order (dtk_yedit_entry_keys), else
+ * after the key before it in an entry's order (dtk_entry_keys), else
  * last. */
 static int S_add_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const char *key,
                           const struct dtk_yfield *fields, size_t n)
@@ -725,7 +723,7 @@ static int S_add_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const 
 		dtk_buf_puts(&b, ": [");
 		rc = rc < 0 ? rc : S_flow_map(d, &b, fields, n);
 		dtk_buf_putc(&b, ']');
-		at = S_pair_end(map, S_after(map, key, dtk_yedit_entry_keys));
+		at = S_pair_end(map, S_after(map, key, dtk_entry_keys));
 		if (rc == 0)
 			S_edit(d, at, at, b.ptr, b.len);
 		dtk_buf_release(&b);
@@ -751,7 +749,7 @@ static int S_add_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const 
 		S_insert_lines(d,
 		               dtk_ytext_line_end(
 		                       d->buf, d->len,
-		                       S_pair_end(map, S_after(map, key, dtk_yedit_entry_keys))),
+		                       S_pair_end(map, S_after(map, key, dtk_entry_keys))),
 		               &b);
 	dtk_buf_release(&b);
 	return rc;

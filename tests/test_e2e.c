@@ -131,6 +131,11 @@ static void test_invalid_input_writes_nothing(void **state)
 	assert_non_null(strstr(r.err, "\ndtk: 2 errors\n"));
 	assert_null(strstr(r.err, "written"));
 	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "search", "nope", NULL); /* parses gamma.yaml only */
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "\ndtk: 1 error\n"));
+	assert_null(strstr(r.err, "written"));
+	t_run_free(&r);
 	after = t_read(dir, "INDEX.md", NULL);
 	assert_string_equal(before, after);
 	free(before);

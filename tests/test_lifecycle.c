@@ -103,8 +103,11 @@ static void test_edit(void **state)
 	        "    claim: |-\n"
 	        "      Small messages are latency-bound:\n"
 	        "      the steps, not the bytes.\n");
-	want = S_sub(want, "    created: 2026-02-01\n",
-	             "    created: 2026-02-01\n    revised: 2026-07-05\n");
+	/* in the order of docs/schema.md (dtk_entry_keys): revised after
+	 * relates and contradicts, not after created */
+	want = S_sub(want, "    relates: [alpha-001, cluster-infra:scale-up-interconnect-055]\n",
+	             "    relates: [alpha-001, cluster-infra:scale-up-interconnect-055]\n"
+	             "    revised: 2026-07-05\n");
 	S_file_is(dir, "insights/alpha.yaml", want);
 	free(want);
 	/* the candidate's title on INDEX.md is the new one */
@@ -119,7 +122,8 @@ static void test_edit(void **state)
 	t_run_free(&r);
 	want = t_read(dir, "insights/alpha.yaml", NULL);
 	assert_non_null(strstr(want, "    source: paper-c\n    verified_by: [docs-d]\n"
-	                             "    created: 2026-02-01\n    revised: 2026-07-06\n"));
+	                             "    created: 2026-02-01\n    used: 1\n"));
+	assert_non_null(strstr(want, "-055]\n    revised: 2026-07-06\n  - id: alpha-003\n"));
 	free(want);
 
 	/* the plan lists it: revised after the last run (2026-07-01) */
@@ -133,6 +137,13 @@ static void test_edit(void **state)
 	RUN(r, dir, 0, "show", "alpha-002");
 	assert_non_null(strstr(r.out, "created 2026-02-01  revised 2026-07-06\n"));
 	t_run_free(&r);
+	/* after a block list of contradictions too, the entry's last key */
+	RUN(r, dir, 0, "edit", "alpha-003", "--title", "A low one, edited", "--date", "2026-07-06");
+	t_run_free(&r);
+	want = t_read(dir, "insights/alpha.yaml", NULL);
+	assert_non_null(strstr(want, "      - id: beta-001\n        status: resolved\n"
+	                             "    revised: 2026-07-06\n"));
+	free(want);
 	t_done(dir);
 }
 
@@ -652,8 +663,8 @@ static void test_retired_refusals(void **state)
 	                           "replaces another must be live\n");
 	t_run_free(&r);
 	RUN(r, dir, 2, "retract", "alpha-003", "--reason", "r");
-	assert_string_equal(r.err, "dtk retract: error: alpha-003 is superseded by alpha-002: it "
-	                           "is retired already\n");
+	assert_string_equal(r.err, "dtk retract: error: alpha-003 is superseded by alpha-002 "
+	                           "already\n");
 	t_run_free(&r);
 	RUN(r, dir, 2, "retract", "beta-001", "--reason", "r");
 	assert_string_equal(r.err, "dtk retract: error: beta-001 is retracted already\n");
@@ -682,8 +693,8 @@ static void test_retired_refusals(void **state)
 	                           "knowledge withdrawn\n");
 	t_run_free(&r);
 	RUN(r, dir, 2, "verify", "alpha-003", "paper-c", "--promote");
-	assert_string_equal(r.err, "dtk verify: error: --promote: alpha-003 is superseded: high is "
-	                           "for live entries\n");
+	assert_string_equal(r.err, "dtk verify: error: --promote: alpha-003 is superseded by "
+	                           "alpha-002: high is for live entries\n");
 	t_run_free(&r);
 	/* not a qualified one any more */
 	RUN(r, dir, 0, "confidence", "high", "--qualified");

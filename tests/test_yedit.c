@@ -3,6 +3,7 @@
  * expectation is the whole file, byte for byte. */
 #include "support.h"
 
+#include "dtk/model.h"
 #include "dtk/yedit.h"
 
 #include <stdlib.h>
@@ -86,7 +87,7 @@ static void test_set_count_keeps_comment(void **state)
 	(void)state;
 	S_open(S_node);
 	assert_int_equal(
-	        dtk_yedit_set_key(&S_doc, S_entry(0), "used", S_raw("4"), dtk_yedit_entry_keys), 0);
+	        dtk_yedit_set_key(&S_doc, S_entry(0), "used", S_raw("4"), dtk_entry_keys), 0);
 	S_expect("node: a\n"
 	         "bloom: apply # level\n"
 	         "insights:\n"
@@ -156,7 +157,7 @@ static void test_add_key_after_explicit_key(void **state)
 	(void)state;
 	S_open("- ? id\n  : a-001\n  title: t\n  created: 2026-01-01\n");
 	assert_int_equal(dtk_yedit_set_key(&S_doc, S_doc.root->items[0], "used", S_raw("1"),
-	                                   dtk_yedit_entry_keys),
+	                                   dtk_entry_keys),
 	                 0);
 	S_expect("- ? id\n  : a-001\n  title: t\n  created: 2026-01-01\n  used: 1\n");
 }
@@ -201,7 +202,7 @@ static void test_append_to_null(void **state)
 	(void)state;
 	S_open("- id: a-1\n  relates: ~ # none\n  contradicts: null\n  used: 1\n");
 	e = S_doc.root->items[0];
-	assert_int_equal(dtk_yedit_append(&S_doc, e, "relates", S_str("a-2"), dtk_yedit_entry_keys),
+	assert_int_equal(dtk_yedit_append(&S_doc, e, "relates", S_str("a-2"), dtk_entry_keys),
 	                 0);
 	assert_int_equal(dtk_yedit_append_map(&S_doc, e, "contradicts",
 	                                      dtk_yval_get(e, "contradicts"), f, 2),
@@ -217,16 +218,16 @@ static void test_add_key_in_schema_order(void **state)
 	/* reviewed goes after created; used (absent) in the second entry goes
 	 * after created too, cited after it */
 	assert_int_equal(dtk_yedit_set_key(&S_doc, S_entry(0), "reviewed", S_raw("2026-02-01"),
-	                                   dtk_yedit_entry_keys),
+	                                   dtk_entry_keys),
 	                 0);
 	assert_int_equal(
-	        dtk_yedit_set_key(&S_doc, S_entry(1), "cited", S_raw("1"), dtk_yedit_entry_keys),
+	        dtk_yedit_set_key(&S_doc, S_entry(1), "cited", S_raw("1"), dtk_entry_keys),
 	        0);
 	assert_int_equal(dtk_yedit_append(&S_doc, S_entry(1), "verified_by", S_str("t"),
-	                                  dtk_yedit_entry_keys),
+	                                  dtk_entry_keys),
 	                 0);
 	assert_int_equal(dtk_yedit_append(&S_doc, S_entry(0), "verified_by", S_str("u"),
-	                                  dtk_yedit_entry_keys),
+	                                  dtk_entry_keys),
 	                 0);
 	S_expect("node: a\n"
 	         "bloom: apply # level\n"
@@ -261,10 +262,10 @@ static void test_set_string_is_quoted_by_emitter(void **state)
 	(void)state;
 	S_open(S_node);
 	assert_int_equal(dtk_yedit_set_key(&S_doc, S_entry(1), "title", S_str("yes: no"),
-	                                   dtk_yedit_entry_keys),
+	                                   dtk_entry_keys),
 	                 0);
 	assert_int_equal(dtk_yedit_set_key(&S_doc, S_doc.root, "stance", S_str("中文 立场"),
-	                                   dtk_yedit_node_keys),
+	                                   dtk_node_keys),
 	                 0);
 	S_expect("node: a\n"
 	         "bloom: apply # level\n"
@@ -361,13 +362,13 @@ static void test_crlf_bom_block_lists(void **state)
 	assert_int_equal(S_doc.flow_lists, 0);
 	assert_int_equal(S_doc.list_indent, 3);
 	assert_int_equal(dtk_yedit_append(&S_doc, S_entry(0), "verified_by", S_str("u"),
-	                                  dtk_yedit_entry_keys),
+	                                  dtk_entry_keys),
 	                 0);
 	assert_int_equal(
-	        dtk_yedit_set_key(&S_doc, S_entry(0), "cited", S_raw("1"), dtk_yedit_entry_keys),
+	        dtk_yedit_set_key(&S_doc, S_entry(0), "cited", S_raw("1"), dtk_entry_keys),
 	        0);
 	assert_int_equal(dtk_yedit_set_key(&S_doc, S_doc.root, "bloom", S_raw("analyze"),
-	                                   dtk_yedit_node_keys),
+	                                   dtk_node_keys),
 	                 0);
 	l = dtk_yval_get(S_doc.root, "insights");
 	assert_int_equal(dtk_yedit_append_map(&S_doc, S_doc.root, "insights", l, S_fields, 6), 0);
@@ -407,10 +408,10 @@ static void test_empty_insights_and_flow(void **state)
 	S_open("node: c\nbloom: remember\ninsights: [{id: c-001, used: 1}]\n");
 	assert_int_equal(dtk_yedit_set_key(&S_doc, S_entry(0), "used", S_raw("2"), NULL), 0);
 	assert_int_equal(
-	        dtk_yedit_set_key(&S_doc, S_entry(0), "cited", S_raw("1"), dtk_yedit_entry_keys),
+	        dtk_yedit_set_key(&S_doc, S_entry(0), "cited", S_raw("1"), dtk_entry_keys),
 	        0);
 	assert_int_equal(dtk_yedit_append(&S_doc, S_entry(0), "relates", S_str("x-001"),
-	                                  dtk_yedit_entry_keys),
+	                                  dtk_entry_keys),
 	                 0);
 	l = dtk_yval_get(S_doc.root, "insights");
 	assert_int_equal(dtk_yedit_append_map(&S_doc, S_doc.root, "insights", l, S_fields, 3), 0);

@@ -118,8 +118,7 @@ struct dtk_opt {
 	unsigned flags;             /* DTK_OPT_ */
 	const char *arg;            /* the value's name in usage and help ("N");
 	                             * NULL for a choice: "a|b|c" */
-	const char *const *choices; /* DTK_OPT_CHOICE: the values */
-	size_t n_choices;           /* how many (0: up to the NULL that ends .choices) */
+	const char *const *choices; /* DTK_OPT_CHOICE: the values, NULL-terminated */
 	const char *help;           /* its line(s) in --help ('\n' between) */
 };
 
@@ -286,6 +285,11 @@ const char *const *dtk_args_list(const struct dtk_args *a, int key, size_t *n);
 int dtk_args_operands(struct dtk_ctx *ctx, const struct dtk_args *a, int min, int max,
                       const char *what);
 
+/* Returns 1 when argv (argv[0] is the command's name), parsed with the options ctx->cmd declares, holds -h
+ * or --help as an option (before a "--"; not as an option's value: in 'add
+ * --title -h' it is the title). Unknown options are passed over here: the
+ * command reports them. */
+int dtk_args_wants_help(const struct dtk_ctx *ctx, int argc, char **argv);
 /* Writes the usage line of cmd (its .usage, or made from .opts) to f. */
 void dtk_args_usage(const struct dtk_cmd *cmd, FILE *f);
 /* Writes the lines of cmd's .opts for --help to f, one column for the help. */
@@ -314,7 +318,7 @@ int dtk_cmd_conflict(struct dtk_ctx *ctx, const char *cmd, int has_a, const char
 
 /* The values of --color, in order. */
 enum { DTK_COLOR_AUTO, DTK_COLOR_ALWAYS, DTK_COLOR_NEVER };
-extern const char *const dtk_color_names[3];
+extern const char *const dtk_color_names[4];
 
 /* Returns 1 when output is to be coloured: always; never; auto when
  * ctx->tty and NO_COLOR is unset or empty. */

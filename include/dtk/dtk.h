@@ -196,7 +196,7 @@ int dtk_threads(size_t n);
 void dtk_threads_run(int n, void (*fn)(void *arg, int i), void *arg);
 
 /* ---- crash testing ---- */
-/* In the test build of dtk (dtk-crash, src/crash.c compiled with
+/* In the test build of dtk (dtk-crash, src/dtk_crash.c compiled with
  * DTK_CRASH_POINTS): kills the process with SIGKILL when the environment
  * variable DTK_CRASH_AT names this point ("name", or "name:N" for its Nth
  * call), so that the crash-safety tests stop dtk at each step of a write.
@@ -232,6 +232,13 @@ const char *dtk_esc_mode(const char *s, int keep_newlines);
 /* Appends s[0..n) to b escaped as dtk_esc_mode does (n may end s anywhere
  * but inside a UTF-8 character). Thread-safe: it keeps nothing. */
 void dtk_buf_put_esc(struct dtk_buf *b, const char *s, size_t n, int keep_newlines);
+/* Appends s[0..n) to b with each invisible character as the text
+ * "<U+XXXX>" (INDEX.md, the site), so that it is seen. */
+void dtk_buf_put_marked(struct dtk_buf *b, const char *s, size_t n);
+/* Returns s, or when it holds an invisible character (invisible.h), s marked as
+ * dtk_buf_put_marked marks it in a buffer of this thread's valid until the
+ * next call. s may be NULL. */
+const char *dtk_marked(const char *s);
 /* Returns the candidate closest to word: the same word in other case, else
  * the closest within a distance that makes a typo likely, else the only one
  * that starts with word (of 3 bytes or more); or NULL. The returned pointer

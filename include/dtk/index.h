@@ -21,12 +21,6 @@ void dtk_stats_compute(struct dtk_stats *out, const struct dtk_kb *kb);
 /* Returns part/whole as a whole percent rounded half up (0 when whole is 0). */
 int dtk_percent(size_t part, size_t whole);
 
-/* Returns 1 when e is stale at date d by kb's policy. */
-int dtk_entry_is_stale(const struct dtk_kb *kb, const struct dtk_entry *e, dtk_date d);
-
-/* Returns 1 when node has at least one high entry. */
-int dtk_node_has_high(const struct dtk_node *node);
-
 /* A page generated beside INDEX.md when its node tables are over its budget
  * (docs/index-format.md, "The budget"): rows [first, first + n) of the
  * nodes of a category, its part-th page (from 1). */

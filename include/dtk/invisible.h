@@ -7,13 +7,11 @@
  * joiner), U+00AD (soft hyphen) and U+FEFF (a byte order mark inside text).
  * U+200C and U+200D (zero width non-joiner and joiner) are not counted: Arabic,
  * Persian and Indic scripts and emoji sequences need them to be written
- * right. invisible.c is, with linebreak.c and search.c, an includer of
+ * right. invisible.c is, with linebreak.c, fold.c and similar.c, an includer of
  * utf8proc.h (for categories).
  */
 #ifndef DTK_INVISIBLE_H
 #define DTK_INVISIBLE_H
-
-#include "dtk/dtk.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -31,12 +29,4 @@ int dtk_invisible_is_bidi(int32_t cp);
 size_t dtk_invisible_find(const char *s, size_t n, size_t *len, int32_t *cp);
 /* Returns 1 when s[0..n) holds an invisible character. */
 int dtk_invisible_has(const char *s, size_t n);
-/* Appends s[0..n) to b with each invisible character as the text
- * "<U+XXXX>" (INDEX.md, the site), so that it is seen. */
-void dtk_invisible_mark(struct dtk_buf *b, const char *s, size_t n);
-/* Returns s, or when it holds an invisible character, s marked as
- * dtk_invisible_mark marks it in a buffer of this thread's valid until the
- * next call. s may be NULL. */
-const char *dtk_invisible_marked(const char *s);
-
 #endif

@@ -1,7 +1,8 @@
 /*
- * jsonread.h: reading JSON (jansson; jsonread.c is the only module that
- * includes <jansson.h>) into the tree YAML is read into (ytree.h), so that
- * what reads a mapping reads it from either.
+ * jsonread.h: reading JSON (jansson) into the tree YAML is read into
+ * (ytree.h), so that what reads a mapping reads it from either.
+ * <jansson.h> is included by jsonread.c and by the MCP server (mcp.c,
+ * mcp_tools.h, mcp_prompts.h), which builds its messages with it.
  */
 #ifndef DTK_JSONREAD_H
 #define DTK_JSONREAD_H

@@ -60,10 +60,20 @@ enum dtk_bloom {
 	DTK_BLOOM_CREATE,
 	DTK_BLOOM_COUNT
 };
-extern const char *const dtk_bloom_names[DTK_BLOOM_COUNT];
+/* The names of the levels and of the confidences, NULL-terminated: the
+ * choices of every option and tool argument that takes one. */
+extern const char *const dtk_bloom_names[DTK_BLOOM_COUNT + 1];
 
 enum dtk_confidence { DTK_CONF_HIGH, DTK_CONF_MEDIUM, DTK_CONF_LOW, DTK_CONF_COUNT };
-extern const char *const dtk_confidence_names[DTK_CONF_COUNT];
+extern const char *const dtk_confidence_names[DTK_CONF_COUNT + 1];
+
+/* The keys of an entry, of a node file and of a source, in the one order
+ * docs/schema.md gives, the schema checks and `dtk edit` writes them in;
+ * '*' before a key marks it required. NULL-terminated. */
+#define DTK_ENTRY_KEYS 20
+extern const char *const dtk_entry_keys[DTK_ENTRY_KEYS + 1];
+extern const char *const dtk_node_keys[];
+extern const char *const dtk_source_keys[];
 
 struct dtk_contradiction {
 	struct dtk_ref ref;
@@ -103,9 +113,13 @@ struct dtk_entry {
 /* Returns the freshness date: reviewed when present, else created; revised
  * (dtk edit) when later: a revision counts as a review. */
 dtk_date dtk_entry_fresh(const struct dtk_entry *e);
+/* Returns 1 when node has at least one high entry. */
+int dtk_node_has_high(const struct dtk_node *node);
 /* Returns 1 when e is retired (superseded or retracted): it stays in its
  * file, out of counts, lists and search. */
 int dtk_entry_retired(const struct dtk_entry *e);
+/* Returns 1 when e is high and live: in the high list, counted as high. */
+int dtk_entry_high(const struct dtk_entry *e);
 /* Returns the live (not retired) entries of node (its summary's count when
  * it has one). */
 size_t dtk_node_live(const struct dtk_node *node);
@@ -359,5 +373,10 @@ char *dtk_entry_id_birth(char *buf, size_t size, const char *node, const char *t
                          const char *claim, const char *source, unsigned nonce);
 /* Returns 1 when e is a candidate: not high, and exactly one verification short. */
 int dtk_entry_is_candidate(const struct dtk_kb *kb, const struct dtk_entry *e);
+/* The high rule: returns 1 when e has the verified_by sources kb's policy
+ * asks of a high entry (policy.high_min_verified), else 0. */
+int dtk_entry_verified_for_high(const struct dtk_kb *kb, const struct dtk_entry *e);
+/* Returns 1 when e is stale at date d by kb's policy. */
+int dtk_entry_is_stale(const struct dtk_kb *kb, const struct dtk_entry *e, dtk_date d);
 
 #endif

@@ -1,9 +1,9 @@
 /*
- * nodecache.h: the node cache of dtk search. For each node file that loaded
- * with no error it keeps the file's stat data and the node as the schema
- * made it (entries, their texts, references and positions), packed, so that
- * a search reads the packed node of a file that has not changed instead of
- * parsing the file again. docs/design.md, "The node cache", says why each
+ * nodecache.h: the node cache every command reads. For each node file that
+ * loaded with no error it keeps the file's stat data and the node as the
+ * schema made it (entries, their texts, references and positions), packed,
+ * so that a load reads the packed node of a file that has not changed
+ * instead of parsing the file again. docs/design.md, "The node cache", says why each
  * rule is there.
  *
  * A record may also hold the terms of the node's entries (similar.h's

@@ -232,9 +232,7 @@ char *dtk_repo_hook_path(struct dtk_repo *repo, const char *name);
 /* Returns 1 when the repository is a shallow clone. */
 int dtk_repo_is_shallow(struct dtk_repo *repo);
 
-/* Returns the work tree (ending in '/') and the base's place in it ("" or
- * "dir/"); owned by repo. */
-const char *dtk_repo_workdir(const struct dtk_repo *repo);
+/* Returns the base's place in the work tree ("" or "dir/"); owned by repo. */
 const char *dtk_repo_prefix(const struct dtk_repo *repo);
 
 #endif

@@ -7,26 +7,8 @@
 #define DTK_SEARCH_H
 
 #include "dtk/dtk.h"
+#include "dtk/fold.h"
 #include "dtk/model.h"
-
-/*
- * Folds s[0..len) for matching: NFKC, case folding, default-ignorable code
- * points dropped. Returns a malloc'd NUL-terminated string the caller frees
- * and sets *out_len; with map, the text is folded decomposed instead (NFKD
- * with case folding, so that each byte comes from one character: compare it
- * with words folded with a map too), and *map is set to a malloc'd array (the
- * caller frees) of *out_len + 1 offsets: map[i] is where in s the character
- * that gave byte i starts (map[*out_len] = len). Returns NULL with the error set
- * when s is not UTF-8.
- */
-char *dtk_fold(const char *s, size_t len, size_t *out_len, size_t **map);
-/* Returns 1 when the UTF-8 character at s[0..len) is a combining mark (one
- * that continues the character before it, as U+0301 after an e), else 0. */
-int dtk_fold_is_mark(const char *s, size_t len);
-/* Returns the length in bytes of the white space character (Unicode
- * White_Space: ASCII's, U+0085, U+00A0, U+3000 and the other space
- * separators, U+2028, U+2029) at s[0..len), or 0 when there is none. */
-size_t dtk_fold_space_len(const char *s, size_t len);
 
 struct dtk_search;
 

@@ -139,9 +139,5 @@ int dtk_yedit_append_map(struct dtk_ydoc *d, const struct dtk_yval *map, const c
 int dtk_yedit_remove_item(struct dtk_ydoc *d, const struct dtk_yval *map, const char *key,
                           size_t i);
 
-/* The keys of an entry, a node file and a source, in schema order. */
-extern const char *const dtk_yedit_entry_keys[];
-extern const char *const dtk_yedit_node_keys[];
-extern const char *const dtk_yedit_source_keys[];
 
 #endif
