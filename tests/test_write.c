@@ -5,6 +5,7 @@
 #include "support.h"
 
 #include "dtk/dtk.h"
+#include "dtk/model.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -91,9 +92,10 @@ static void test_no_reindex_and_dry_run(void **state)
 /* Every command once, and the files as they must be, byte for byte. */
 static void test_every_command(void **state)
 {
-	char *dir = t_base(), *got;
+	char *dir = t_base(), *got, today[11], want[1024];
 	struct t_run r;
 	(void)state;
+	dtk_date_format(today, dtk_date_today()); /* the dated fields of the events */
 	RUN(r, dir, 0, "add-source", "paper-e", "--title", "Paper E: more", "--url",
 	    "https://example.org/e", "--read", "2026-07-02");
 	assert_string_equal(r.out, "paper-e\n");
@@ -136,7 +138,7 @@ static void test_every_command(void **state)
 	RUN(r, dir, 0, "bloom", "delta", "apply");
 	t_run_free(&r);
 	got = t_read(dir, "insights/delta.yaml", NULL);
-	assert_string_equal(got, "node: delta\n"
+	snprintf(want, sizeof(want), "node: delta\n"
 	                         "bloom: apply\n"
 	                         "stance: '先试: 再定'\n"
 	                         "insights:\n"
@@ -146,6 +148,8 @@ static void test_every_command(void **state)
 	                         "      多行\n"
 	                         "      第二行\n"
 	                         "    confidence: high\n"
+	                         "    confidence_changed: %s\n"
+	                         "    confidence_was: medium\n"
 	                         "    source: paper-e\n"
 	                         "    verified_by: [paper-a, paper-b]\n"
 	                         "    created: 2026-07-03\n"
@@ -163,7 +167,11 @@ static void test_every_command(void **state)
 	                         "    contradicts:\n"
 	                         "      - id: beta-001\n"
 	                         "        status: resolved\n"
-	                         "        note: both hold\n");
+	                         "        note: both hold\n"
+	                         "        opened: %s\n"
+	                         "        resolved: %s\n",
+	         today, today, today);
+	assert_string_equal(got, want);
 	free(got);
 	got = t_read(dir, "insights/_sources.yaml", NULL);
 	assert_non_null(strstr(got, "  title: Docs D\n- id: paper-e\n  title: 'Paper E: more'\n"
