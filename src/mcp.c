@@ -1090,7 +1090,13 @@ static int S_handle(struct dtk_mcp *m, const char *msg, size_t len, int drop, FI
 	}
 	/* batches exist in 2025-03-26 only (2025-06-18 removed them) */
 	if (json_is_array(j) && json_array_size(j) && m->version &&
-	    !strcmp(m->version, "2025-03-26"))
+	    !strcmp(m->version, "2025-03-26") && len > DTK_MCP_MAX_BATCH)
+		rc = S_put(out, 0,
+		           S_error(NULL, E_REQUEST,
+		                   "a batch is over 4 MiB as written; send its messages one "
+		                   "by one (each up to 16 MiB)"));
+	else if (json_is_array(j) && json_array_size(j) && m->version &&
+	         !strcmp(m->version, "2025-03-26"))
 		rc = S_batch(m, j, out);
 	else {
 		S_let_go(j);

@@ -1195,6 +1195,83 @@ static void S_short_strings(struct dtk_buf *b, const char *head, int wide)
  * string over 2 MiB is refused under its id before it is parsed; and the
  * 15 MiB search costs less than twice the message limit beyond a session
  * that served one small search of the same base (it took 1.5 GB). */
+/* A batch (protocol 2025-03-26) is held whole while its requests run: one
+ * over DTK_MCP_MAX_BATCH as written is refused whole, so a request's work
+ * beside the rest of its batch stays within twice the message limit (a
+ * `similar` of 1 MiB of Chinese before 15 MiB of short strings took 2.2
+ * times); one under it is answered. */
+static void test_batch_bounded(void **state)
+{
+	struct session s = S_session();
+	struct dtk_mcp *m = dtk_mcp_new(0);
+	struct dtk_buf b = DTK_BUF_INIT;
+	static const char head[] =
+	        "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{"
+	        "\"protocolVersion\":\"2025-03-26\"}}\n";
+	long idle, big;
+	json_t *j;
+	size_t i;
+	char *r;
+	(void)state;
+	dtk_buf_put(&b, head, sizeof(head) - 2);
+	json_decref(S_ask(m, b.ptr));
+	b.len = 0;
+	dtk_buf_puts(&b, "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"},"
+	                 "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\",\"params\":{"
+	                 "\"_meta\":{\"x\":[");
+	for (i = 0; b.len < DTK_MCP_MAX_BATCH - 200; i++)
+		dtk_buf_printf(&b, "%s\"%062zu\"", i ? "," : "", i);
+	dtk_buf_puts(&b, "]}}}]");
+	r = dtk_mcp_handle(m, b.ptr, b.len, 0); /* under: both answered */
+	j = json_loads(r, 0, NULL);
+	free(r);
+	assert_true(json_is_array(j) && json_array_size(j) == 2);
+	json_decref(j);
+	b.len -= 5;
+	dtk_buf_puts(&b, ",\"0123456789012345678901234567890123456789012345678901234567890123\"");
+	dtk_buf_puts(&b, ",\"0123456789012345678901234567890123456789012345678901234567890123\"");
+	dtk_buf_puts(&b, ",\"0123456789012345678901234567890123456789012345678901234567890123\"");
+	dtk_buf_puts(&b, ",\"0123456789012345678901234567890123456789012345678901234567890123\"");
+	dtk_buf_puts(&b, "]}}}]");
+	assert_true(b.len > DTK_MCP_MAX_BATCH);
+	r = dtk_mcp_handle(m, b.ptr, b.len, 0); /* over: refused whole */
+	j = json_loads(r, 0, NULL);
+	free(r);
+	assert_true(json_is_object(j));
+	assert_int_equal(S_code(j), -32600);
+	assert_true(json_is_null(json_object_get(j, "id")));
+	assert_non_null(strstr(json_string_value(json_object_get(json_object_get(j, "error"),
+	                                                         "message")),
+	                       "over 4 MiB"));
+	json_decref(j);
+	dtk_mcp_free(m);
+	/* the peak of the shape that took 2.2 times the limit */
+	b.len = 0;
+	dtk_buf_puts(&b, head);
+	idle = S_peak_kib(&b);
+	dtk_buf_puts(&b, head);
+	dtk_buf_puts(&b, "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{"
+	                 "\"name\":\"similar\",\"arguments\":{\"text\":\"");
+	for (i = 0; i < 349000; i++) {
+		unsigned c = 0x4e00 + (unsigned)(i * 7919 % 20000);
+		dtk_buf_putc(&b, (char)(0xe0 | c >> 12));
+		dtk_buf_putc(&b, (char)(0x80 | (c >> 6 & 0x3f)));
+		dtk_buf_putc(&b, (char)(0x80 | (c & 0x3f)));
+	}
+	dtk_buf_puts(&b, "\"}}},{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\","
+	                 "\"params\":{\"name\":\"list\",\"arguments\":{\"node\":[");
+	for (i = 0; i < 88000; i++)
+		dtk_buf_printf(&b, "%s\"%0164zu\"", i ? "," : "", i);
+	dtk_buf_puts(&b, "]}}}]\n");
+	assert_true(b.len < DTK_MCP_MAX_MESSAGE);
+	big = S_peak_kib(&b);
+	print_message("peak: %ld KiB, %ld KiB after a 16 MiB batch\n", idle, big);
+#ifndef __SANITIZE_ADDRESS__
+	assert_true(big - idle < 2 * (long)(DTK_MCP_MAX_MESSAGE / 1024));
+#endif
+	S_session_end(&s);
+}
+
 static void test_message_work_bounded(void **state)
 {
 	struct session s = S_session();
@@ -1763,6 +1840,7 @@ int main(void)
 	        cmocka_unit_test(test_sources),
 	        cmocka_unit_test(test_tool_subsets),
 	        cmocka_unit_test(test_message_work_bounded),
+	        cmocka_unit_test(test_batch_bounded),
 	        cmocka_unit_test(test_prefix_descriptions),
 	        cmocka_unit_test(test_help_read_tools),
 	};

@@ -14,6 +14,10 @@
 
 /* The largest message read: a longer line is refused, never held whole. */
 #define DTK_MCP_MAX_MESSAGE (16u << 20)
+/* the most bytes a batch (protocol 2025-03-26) may take as written: held
+ * whole while its requests run, so a request's work and the rest of the
+ * batch stay within twice DTK_MCP_MAX_MESSAGE together */
+#define DTK_MCP_MAX_BATCH (4u << 20)
 
 /* The deepest nesting and the most values a message may hold: one beyond
  * either is refused before it is parsed (docs/agents.md: the memory that
