@@ -1,8 +1,9 @@
 #!/bin/bash
 # month_test.sh: a scripted month of a base in git (entries added, a
 # relation, a contradiction opened and resolved, a promotion to high, a
-# supersede, a retraction, an edit), then crystallize --plan and a run: the
-# plan, the record and INDEX.md name each event (issue 46). The edits that
+# supersede, a retraction, an edit, a gap written before the month's entries
+# on its node and another closed), then crystallize --plan and a run: the
+# plan, the record and INDEX.md name each event. The edits that
 # date an event change the node file by the lines expected, byte for byte.
 # usage: month_test.sh <dtk binary> <source dir>
 set -u
@@ -33,6 +34,16 @@ edits() {
         ko "$* changes $file as expected" "want:" "$want" "got:" "$got"
     fi
 }
+
+yesterday=$(date -d "$today - 1 day" +%F)
+gap=$(dtk gap add "ring rebuild cost unmeasured" --node alpha --date "$yesterday" | cut -d: -f1)
+closed=gap-04yx43s # the id the text of the fixture's second gap hashes to
+edits insights/_domain.yaml dtk gap close 2 <<EOF
+22a23,24
+>     id: $closed
+>     closed: $today
+EOF
+grep -q "^  - id: $gap\$" insights/_domain.yaml && ok "gap added with its id" || ko "gap added with its id"
 
 n1=$(dtk add alpha --title "Rings rebuild on membership change" --claim \
     "Rebuilding the ring after a rank joins costs one full initialization." \
@@ -98,6 +109,8 @@ has "plan: newly stale" "$plan" "newly_stale (3):
     beta-001"
 has "plan: the pair a relation and a contradiction suggest" "$plan" \
     "alpha-002  小消息瓶颈在同步  (contradiction, relation)"
+has "plan: the gap written before its node's new entries" "$plan" "to read again (1):
+  $gap  ring rebuild cost unmeasured"
 json=$(dtk crystallize --plan --date "$run" --format json)
 has "plan json: raised" "$json" '"raised": [
     {
@@ -121,6 +134,9 @@ has "record: events" "$rec" "  events:
 index=$(cat INDEX.md)
 has "page: the month's counts" "$index" "本期事件：新增 2 条，置信度上调 1、下调 0 条，矛盾新开 1、解决 1 处，取代 1、撤回 1、修订 1 条，新 stale 3 条。"
 has "page: the contradiction opened and resolved" "$index" "$run 结晶期内新开矛盾 1 处（$n1↔alpha-002），解决 1 处（$n1↔alpha-002）。"
+[[ "$index" != *"gamma 尚无条目"* && "$index" == *"ring rebuild cost unmeasured"* ]] &&
+    ok "page: the closed gap gone, the open one listed" ||
+    ko "page: the closed gap gone, the open one listed" "$index"
 dtk check >/dev/null 2>&1 && ok "the base checks after the run" || ko "check after the run"
 printf 'lang: en\n' >>insights/_domain.yaml
 index=$(dtk reindex --stdout)
