@@ -1,5 +1,5 @@
-/* cmd_merge_driver.c: dtk merge-driver: git's merge driver for INDEX.md and
- * for the files of insights/. */
+/* cmd_merge_driver.c: dtk merge-driver: git's merge driver for INDEX.md, the
+ * pages of index/ and the files of insights/. */
 #include "dtk/cmd.h"
 
 #include "dtk/dtk.h"
@@ -31,6 +31,17 @@ static char *S_root(const char *path)
 	return dtk_buf_detach(&b);
 }
 
+/* Returns the base root for the page at path whose "index/..." part starts
+ * at page: the folder holding index/; malloc'd. */
+static char *S_root_of(const char *path, const char *page)
+{
+	char *dir = dtk_xstrndup(path, (size_t)(page - path)), *root;
+
+	root = S_root(*dir ? dir : "INDEX.md");
+	free(dir);
+	return root;
+}
+
 /* Writes len bytes of data over ours (git's %A). Returns 0; 2 after the
  * error when ours is as it was; 1 when it was replaced but its directory
  * not synced (2 says nothing was written). */
@@ -42,22 +53,39 @@ static int S_write_ours(struct dtk_ctx *ctx, const char *ours, const char *data,
 	                              rc == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
 }
 
-/* Renders INDEX.md from the merged files into ours; returns the status. */
+/* Renders INDEX.md (page NULL), or the page of index/ named page, from the
+ * merged files into ours; returns the status. A page the merged base no
+ * longer makes is left as ours had it, said (dtk reindex removes it). */
 static int S_render(struct dtk_ctx *ctx, const struct dtk_memfile *files, size_t n,
-                    const char *ours)
+                    const char *ours, const char *page)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
+	struct dtk_memfile *pages = NULL;
+	size_t n_pages = 0, i;
 	char *index;
-	int rc = dtk_merge_index(&index, files, n, NULL, NULL, &diags);
+	int rc = dtk_merge_index(&index, files, n, page ? &pages : NULL, &n_pages, &diags);
 
 	if (rc != 0) {
-		fprintf(ctx->err, "dtk merge-driver: the merged insights/ are not valid; "
-		                  "INDEX.md is left in conflict:\n");
+		fprintf(ctx->err,
+		        "dtk merge-driver: the merged insights/ are not valid; %s is "
+		        "left in conflict:\n",
+		        page ? page : "INDEX.md");
 		dtk_diags_print(&diags, ctx->err);
 		dtk_diags_release(&diags);
 		return 1;
 	}
-	rc = S_write_ours(ctx, ours, index, strlen(index));
+	for (i = 0; page && i < n_pages && strcmp(pages[i].name, page); i++)
+		;
+	if (!page)
+		rc = S_write_ours(ctx, ours, index, strlen(index));
+	else if (i < n_pages)
+		rc = S_write_ours(ctx, ours, pages[i].data, pages[i].len);
+	else
+		fprintf(ctx->err,
+		        "dtk merge-driver: %s: the merged base makes no such page; "
+		        "kept as ours had it; run 'dtk reindex' after the merge\n",
+		        page);
+	dtk_memfiles_free(pages, n_pages);
 	free(index);
 	return rc;
 }
@@ -144,20 +172,32 @@ done:
 	return rc;
 }
 
-/* Returns 1 when path names a file INDEX.md. */
-static int S_index_file(const char *path)
+/* Returns 1 when path names a file INDEX.md, 2 when a page of a folder
+ * index/ ("index/<name>.md"); sets *page to the page's name from index/. */
+static int S_index_file(const char *path, const char **page)
 {
 	const char *name = strrchr(path, '/');
-	return !strcmp(name ? name + 1 : path, "INDEX.md");
+	size_t len;
+
+	*page = NULL;
+	if (!strcmp(name ? name + 1 : path, "INDEX.md"))
+		return 1;
+	if (!name || name - path < 5 || strncmp(name - 5, "index", 5) ||
+	    (name - path > 5 && name[-6] != '/') || (len = strlen(name + 1)) < 4 ||
+	    strcmp(name + 1 + len - 3, ".md"))
+		return 0;
+	*page = name - 5;
+	return 2;
 }
 
 static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct dtk_repo *repo = NULL;
 	struct dtk_memfile *files = NULL;
+	const char *page;
 	char *root;
 	size_t n = 0;
-	int rc;
+	int rc, kind;
 
 	if (argc < 5)
 		return dtk_cmd_usage_error(ctx, "merge-driver",
@@ -169,15 +209,16 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		                           argv[7]);
 	if (S_insights_file(argv[4]))
 		return S_merge_file(ctx, argv, argc, S_insights_file(argv[4]));
-	if (!S_index_file(argv[4]))
+	if (!(kind = S_index_file(argv[4], &page)))
 		return S_merge_text(ctx, argv, argc);
-	root = S_root(argv[4]);
+	/* the base root: the folder holding INDEX.md, or index/ */
+	root = kind == 1 ? S_root(argv[4]) : S_root_of(argv[4], page);
 	if (!root || dtk_repo_open(&repo, root) < 0) {
 		free(root);
 		return dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
 	}
-	rc = dtk_repo_merged_insights(repo, (const char *const *)argv + 1, dtk_merge_blob, &files,
-	                              &n);
+	rc = dtk_repo_merged_insights(repo, (const char *const *)argv + 1, page ? page : "INDEX.md",
+	                              dtk_merge_blob, &files, &n);
 	if (rc == DTK_REPO_CONFLICT)
 		fprintf(ctx->err,
 		        "dtk merge-driver: %s left in conflict: insights/ do not merge "
@@ -196,7 +237,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	else if (rc < 0)
 		rc = dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
 	else
-		rc = S_render(ctx, files, n, argv[2]);
+		rc = S_render(ctx, files, n, argv[2], page);
 	rc = rc == DTK_REPO_NO_SIDES ? 0 : rc;
 	dtk_memfiles_free(files, n);
 	dtk_repo_free(repo);

@@ -17,6 +17,7 @@
 
 #define ATTR_LINE "/INDEX.md merge=dtk-index"
 #define ATTR_INSIGHTS "/insights/*.yaml merge=dtk-insights"
+#define ATTR_PAGES "/index/*.md merge=dtk-index"
 /* The largest .gitattributes read (LFS rules can run to megabytes). */
 #define MAX_ATTR_BYTES (64u << 20)
 
@@ -68,13 +69,13 @@ static int S_has_line(const char *text, size_t len, const char *line)
 	return 0;
 }
 
-/* Makes the new .gitattributes: every byte of old kept, ATTR_LINE and
- * ATTR_INSIGHTS appended when missing (after a newline when old lacks its
- * last). Sets *text NULL when old has both lines already; *added to the
- * lines added. */
+/* Makes the new .gitattributes: every byte of old kept, ATTR_LINE,
+ * ATTR_INSIGHTS and ATTR_PAGES appended when missing (after a newline when
+ * old lacks its last). Sets *text NULL when old has every line already;
+ * *added to the lines added (bit i for line i). */
 static void S_attributes_text(char **text, const char *old, size_t len, int *added)
 {
-	static const char *const lines[] = {ATTR_LINE, ATTR_INSIGHTS};
+	static const char *const lines[] = {ATTR_LINE, ATTR_INSIGHTS, ATTR_PAGES};
 	struct dtk_buf b = DTK_BUF_INIT;
 	size_t i;
 
@@ -82,7 +83,7 @@ static void S_attributes_text(char **text, const char *old, size_t len, int *add
 	*added = 0;
 	if (old)
 		dtk_buf_put(&b, old, len);
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		if (old && S_has_line(old, len, lines[i]))
 			continue;
 		if (b.len && b.ptr[b.len - 1] != '\n')
@@ -410,7 +411,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	if ((!no_hooks && S_hooks_write(hooks) < 0) ||
 	    dtk_repo_config_set(repo, "merge.dtk-index.driver", driver) < 0 ||
 	    dtk_repo_config_set(repo, "merge.dtk-index.name",
-	                        "dtk: rebuild INDEX.md from the merged insights/") < 0 ||
+	                        "dtk: rebuild INDEX.md and index/ from the merged insights/") < 0 ||
 	    dtk_repo_config_set(repo, "merge.dtk-insights.driver", driver) < 0 ||
 	    dtk_repo_config_set(repo, "merge.dtk-insights.name",
 	                        "dtk: merge insights/*.yaml as data, entries by id") < 0 ||
@@ -426,6 +427,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	        ATTR_LINE);
 	fprintf(ctx->out, "%s: %s\n", added & 2 ? "added to .gitattributes" : ".gitattributes has",
 	        ATTR_INSIGHTS);
+	fprintf(ctx->out, "%s: %s\n", added & 4 ? "added to .gitattributes" : ".gitattributes has",
+	        ATTR_PAGES);
 	if (!no_hooks)
 		S_hooks_report(hooks, ctx->out, ctx->err);
 	if (text)
@@ -451,7 +454,8 @@ done:
 const struct dtk_cmd dtk_cmd_setup_git = {
         .name = "setup-git",
         .summary = "make git merge insights/ as data and INDEX.md by rebuilding it",
-        .help = "\nAdds '" ATTR_LINE "' and '" ATTR_INSIGHTS "'\n"
+        .help = "\nAdds '" ATTR_LINE "', '" ATTR_INSIGHTS "'\nand '" ATTR_PAGES
+                "' (the pages of index/, rebuilt as INDEX.md is)\n"
                 "to the base's .gitattributes (when missing; every other byte is kept) and\n"
                 "sets, in the repository's own configuration, merge.dtk-index.driver and\n"
                 "merge.dtk-insights.driver: this dtk's merge-driver. Branches that each\n"

@@ -1875,23 +1875,25 @@ struct sides {
 	git_oid ours, theirs, base;
 };
 
-/* Returns 1 when commit id's INDEX.md has the blob id want. */
-static int S_index_is(const struct dtk_repo *r, const git_oid *id, const git_oid *want)
+/* Returns 1 when commit id's file rel (INDEX.md or a page of index/, from
+ * the base root) has the blob id want. */
+static int S_index_is(const struct dtk_repo *r, const git_oid *id, const char *rel,
+                      const git_oid *want)
 {
 	git_commit *c = NULL;
 	git_oid blob;
-	int is = git_commit_lookup(&c, r->git, id) == 0 && S_lookup(r, c, "INDEX.md", &blob) == 0 &&
+	int is = git_commit_lookup(&c, r->git, id) == 0 && S_lookup(r, c, rel, &blob) == 0 &&
 	         git_oid_equal(&blob, want);
 	git_commit_free(c);
 	return is;
 }
 
 /* Returns 1 and fills s->theirs and s->base when theirs t and ancestor b
- * carry the driver's files (want: O, B). */
-static int S_pair(const struct dtk_repo *r, const git_oid *t, const git_oid *b,
+ * carry the driver's files of rel (want: O, B). */
+static int S_pair(const struct dtk_repo *r, const git_oid *t, const git_oid *b, const char *rel,
                   const git_oid want[2], struct sides *s)
 {
-	if (!S_index_is(r, t, &want[1]) || !S_index_is(r, b, &want[0]))
+	if (!S_index_is(r, t, rel, &want[1]) || !S_index_is(r, b, rel, &want[0]))
 		return 0;
 	git_oid_cpy(&s->theirs, t);
 	git_oid_cpy(&s->base, b);
@@ -1900,8 +1902,8 @@ static int S_pair(const struct dtk_repo *r, const git_oid *t, const git_oid *b,
 
 /* Returns 1 when commit x, named by git, is theirs: in a merge (merge set),
  * with its merge base with HEAD; else applied or reverted (S_pair). */
-static int S_fits(const struct dtk_repo *r, const git_oid *x, int merge, const git_oid want[2],
-                  struct sides *s)
+static int S_fits(const struct dtk_repo *r, const git_oid *x, int merge, const char *rel,
+                  const git_oid want[2], struct sides *s)
 {
 	git_commit *c = NULL;
 	git_oid mb;
@@ -1910,10 +1912,11 @@ static int S_fits(const struct dtk_repo *r, const git_oid *x, int merge, const g
 	if (git_commit_lookup(&c, r->git, x) < 0 || git_oid_equal(x, &s->ours))
 		goto done;
 	if (merge)
-		fit = git_merge_base(&mb, r->git, &s->ours, x) == 0 && S_pair(r, x, &mb, want, s);
+		fit = git_merge_base(&mb, r->git, &s->ours, x) == 0 &&
+		      S_pair(r, x, &mb, rel, want, s);
 	else if (git_commit_parentcount(c) > 0)
-		fit = S_pair(r, x, git_commit_parent_id(c, 0), want, s) ||
-		      S_pair(r, git_commit_parent_id(c, 0), x, want, s);
+		fit = S_pair(r, x, git_commit_parent_id(c, 0), rel, want, s) ||
+		      S_pair(r, git_commit_parent_id(c, 0), x, rel, want, s);
 done:
 	git_commit_free(c);
 	return fit;
@@ -1946,7 +1949,8 @@ static void S_line_commit(const struct dtk_repo *r, const char *rel, int last, g
 /* Finds the three sides of the merge from the driver's files (O, A, B).
  * Returns 0 and fills s, DTK_REPO_NO_SIDES when they cannot be found, -1 with
  * the error set. */
-static int S_sides(const struct dtk_repo *r, const char *const files[3], struct sides *s)
+static int S_sides(const struct dtk_repo *r, const char *const files[3], const char *rel,
+                   struct sides *s)
 {
 	static const char *const refs[] = {"MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD",
 	                                   "REBASE_HEAD"};
@@ -1981,7 +1985,7 @@ static int S_sides(const struct dtk_repo *r, const char *const files[3], struct 
 	S_line_commit(r, "rebase-merge/done", 1, ids, &n);
 	S_line_commit(r, "sequencer/todo", 0, ids, &n);
 	for (i = 0; i < n; i++)
-		if (S_fits(r, &ids[i], i < merges, want, s))
+		if (S_fits(r, &ids[i], i < merges, rel, want, s))
 			return 0;
 	return DTK_REPO_NO_SIDES;
 }
@@ -2098,7 +2102,7 @@ static int S_collect(const struct dtk_repo *r, git_index *idx, git_tree *const t
 	return 0;
 }
 
-int dtk_repo_merged_insights(struct dtk_repo *r, const char *const files[3],
+int dtk_repo_merged_insights(struct dtk_repo *r, const char *const files[3], const char *rel,
                              dtk_repo_merge_fn merge, struct dtk_memfile **out, size_t *n)
 {
 	struct sides s;
@@ -2109,7 +2113,7 @@ int dtk_repo_merged_insights(struct dtk_repo *r, const char *const files[3],
 
 	*out = NULL;
 	*n = 0;
-	if ((rc = S_sides(r, files, &s)) != 0)
+	if ((rc = S_sides(r, files, rel, &s)) != 0)
 		return rc;
 	git_merge_options_init(&opts, GIT_MERGE_OPTIONS_VERSION);
 	if (S_commit_tree(r->git, &s.ours, &t_head) < 0 ||

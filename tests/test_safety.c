@@ -301,7 +301,8 @@ static void test_insights_link_containment(void **state)
 	t_done(dir);
 }
 
-#define ATTR_INS "/insights/*.yaml merge=dtk-insights\n"
+#define ATTR_PAGES "/index/*.md merge=dtk-index\n"
+#define ATTR_INS "/insights/*.yaml merge=dtk-insights\n" ATTR_PAGES
 #define ATTR "/INDEX.md merge=dtk-index\n" ATTR_INS
 
 /* Runs dtk setup-git in dir; returns its exit status (output in out, err). */
@@ -354,15 +355,15 @@ static void test_setup_git_attributes(void **state)
 	t_write_str(dir, ".gitattributes", "/INDEX.md merge=dtk-index");
 	assert_int_equal(S_setup_git(dir), 0);
 	S_expect_attributes(dir, "/INDEX.md merge=dtk-index", 25, "\n" ATTR_INS);
-	/* both lines there (CRLF, the last without its newline): nothing written */
-	t_write_str(
-	        dir, ".gitattributes",
-	        "/insights/*.yaml merge=dtk-insights\r\n*.bin binary\n/INDEX.md merge=dtk-index");
+	/* every line there (CRLF, the last without its newline): nothing written */
+	t_write_str(dir, ".gitattributes",
+	            "/insights/*.yaml merge=dtk-insights\r\n/index/*.md merge=dtk-index\r\n"
+	            "*.bin binary\n/INDEX.md merge=dtk-index");
 	assert_int_equal(S_setup_git(dir), 0);
 	S_expect_attributes(dir,
-	                    "/insights/*.yaml merge=dtk-insights\r\n*.bin binary\n"
-	                    "/INDEX.md merge=dtk-index",
-	                    75, "");
+	                    "/insights/*.yaml merge=dtk-insights\r\n/index/*.md merge=dtk-index\r\n"
+	                    "*.bin binary\n/INDEX.md merge=dtk-index",
+	                    104, "");
 	assert_int_equal(t_sh(dir, "test \"$(git config merge.dtk-insights.driver)\" = "
 	                           "\"$(git config merge.dtk-index.driver)\""),
 	                 0);

@@ -159,7 +159,8 @@ typedef int (*dtk_repo_merge_fn)(const char *name, char *const text[3], const si
 /*
  * For a merge driver run by git (merge, rebase, cherry-pick, revert, pull
  * --rebase): files are the driver's %O %A %B (the ancestor's, ours and
- * theirs INDEX.md). Finds the merge's three commits by one rule (ours is
+ * theirs INDEX.md, or page rel of index/: rel is the file from the base
+ * root). Finds the merge's three commits by one rule (ours is
  * HEAD; theirs and the ancestor among the commits git names for the
  * operation under way, by their INDEX.md blobs: docs/git.md), merges the
  * base's insights/ of the three with libgit2 (a file both sides changed
@@ -169,7 +170,7 @@ typedef int (*dtk_repo_merge_fn)(const char *name, char *const text[3], const si
  * DTK_REPO_CONFLICT when the files conflict; DTK_REPO_NO_SIDES when git
  * names no commit that fits; -1 with the error set.
  */
-int dtk_repo_merged_insights(struct dtk_repo *repo, const char *const files[3],
+int dtk_repo_merged_insights(struct dtk_repo *repo, const char *const files[3], const char *rel,
                              dtk_repo_merge_fn merge, struct dtk_memfile **out, size_t *n);
 
 /* What dtk_repo_sync found (struct dtk_sync's state). */
