@@ -330,14 +330,21 @@ static void S_warn_unused_sources(struct dtk_diags *w, const struct dtk_kb *kb)
 
 /* Adds to w each node of a record's review pairs whose count is not what
  * the files give for that run (dtk_record_pairs; nodes no longer in the
- * base are not told): pairs are computed, never typed. The entries' dates
- * are read from the node cache when kb holds only summaries. */
+ * base are not told): pairs are computed, never typed. Records written
+ * before runs kept their events keep their typed counts, unchecked. The
+ * entries' dates are read from the node cache when kb holds only
+ * summaries. */
 static void S_warn_pairs(struct dtk_ctx *ctx, struct dtk_diags *w, const struct dtk_kb *kb)
 {
 	struct dtk_diags errs = DTK_DIAGS_INIT;
 	struct dtk_kb *full = NULL;
 	size_t i, j, k, n;
 
+	for (i = 0; i < kb->n_records && !(kb->records[i].has_review && kb->records[i].has_events);
+	     i++)
+		;
+	if (i == kb->n_records)
+		return;
 	for (i = 0; i < kb->n_nodes && !full; i++)
 		if (kb->nodes[i]->n_entries != kb->nodes[i]->sum->n_entries &&
 		    dtk_kb_load(&full,
@@ -350,7 +357,7 @@ static void S_warn_pairs(struct dtk_ctx *ctx, struct dtk_diags *w, const struct 
 		const struct dtk_record *r = &kb->records[i];
 		struct dtk_pair_count *want = NULL;
 		char d[11];
-		if (!r->has_review)
+		if (!r->has_review || !r->has_events)
 			continue;
 		n = dtk_record_pairs(&want, kb, r);
 		for (j = 0; j < kb->n_nodes; j++) {

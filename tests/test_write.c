@@ -738,14 +738,25 @@ static void test_amend_review(void **state)
 	                            "    cross_pairs: []\n    note: 首轮\n- date: 2026-07-01\n"));
 	free(got);
 	S_check_ok(dir);
-	/* typed pairs: check warns, --amend computes them again */
-	assert_int_equal(t_sh(dir, "sed -i 's/pairs: {alpha: 2, beta: 1}/pairs: {alpha: 7}/' "
+	/* typed pairs of a record that keeps its events (one dtk wrote): check
+	 * warns, --amend computes them again; a record without events (written
+	 * before them, or by hand) keeps its typed counts */
+	assert_int_equal(t_sh(dir, "sed -i -e 's/pairs: {alpha: 2, beta: 1}/pairs: {alpha: 7}/' "
+	                           "-e 's/^- date: 2026-03-01$/&\\n  events: {}/' "
 	                           "insights/_crystallizations.yaml"),
 	                 0);
 	RUN(r, dir, 0, "reindex");
 	t_run_free(&r);
 	RUN(r, dir, 0, "check");
-	assert_non_null(strstr(r.err, "insights/_crystallizations.yaml:13:3: warning: the run of "
+	assert_null(strstr(r.err, "warning"));
+	t_run_free(&r);
+	assert_int_equal(t_sh(dir, "sed -i 's/^- date: 2026-07-01$/&\\n  events: {}/' "
+	                           "insights/_crystallizations.yaml"),
+	                 0);
+	RUN(r, dir, 0, "reindex");
+	t_run_free(&r);
+	RUN(r, dir, 0, "check");
+	assert_non_null(strstr(r.err, "insights/_crystallizations.yaml:14:3: warning: the run of "
 	                              "2026-07-01: review pairs of alpha are 7, the files give 2 "
 	                              "(dtk crystallize --amend 2026-07-01 recomputes them)\n"));
 	assert_non_null(strstr(r.err, "review pairs of beta are 0, the files give 1"));
