@@ -405,7 +405,9 @@ test('lifecycle tools: each one changes what its command does, refusals leave ev
     assert.equal(file('insights/alpha.yaml'), alpha0.replace(
         '    claim: Small messages are bound by synchronization steps, not bandwidth.\n',
         '    claim: Small messages are latency-bound.\n').replace(
-        '    created: 2026-02-01\n', '    created: 2026-02-01\n    revised: 2026-07-05\n'));
+        '    relates: [alpha-001, cluster-infra:scale-up-interconnect-055]\n',
+        '    relates: [alpha-001, cluster-infra:scale-up-interconnect-055]\n' +
+        '    revised: 2026-07-05\n'));
     await refused('edit', { id: 'alpha-002', claim: 'Small messages are latency-bound.' },
                   /nothing to change/);
     r = await w('edit_source', { id: 'paper-b', url: 'https://example.org/b', date: '2026-07-05' });
