@@ -791,6 +791,14 @@ static int S_list_nodes(struct loader *l, size_t *cap, int what, const char *onl
 	return 0;
 }
 
+/* Returns 1 when name (in insights/_uses/) is one of a file of records of
+ * uses: "<name>.yaml", not hidden, no folder below. */
+static int S_record_name(const char *name)
+{
+	size_t len = strlen(name);
+	return name[0] != '.' && len > 5 && !strcmp(name + len - 5, ".yaml") && !strchr(name, '/');
+}
+
 /* Lists the record files of insights/_uses/ (on disk and in memory): each
  * "_uses/<name>.yaml" (docs/schema.md, "Counts"). */
 static int S_list_uses(struct loader *l, size_t *cap)
@@ -810,8 +818,7 @@ static int S_list_uses(struct loader *l, size_t *cap)
 		return -1;
 	for (k = 0; k < n; k++) {
 		char name[300];
-		size_t len = strlen(names[k]);
-		if (names[k][0] == '.' || len <= 5 || strcmp(names[k] + len - 5, ".yaml"))
+		if (!S_record_name(names[k]))
 			continue;
 		snprintf(name, sizeof(name), DTK_USES_DIR "/%.250s", names[k]);
 		S_add_file(l, cap, name, F_USES, NULL);
@@ -820,7 +827,7 @@ static int S_list_uses(struct loader *l, size_t *cap)
 		const char *m = l->mem[i].name;
 		for (k = 0; k < n && strcmp(m + plen, names[k]); k++)
 			;
-		if (!strncmp(m, DTK_USES_DIR "/", plen) && k == n)
+		if (!strncmp(m, DTK_USES_DIR "/", plen) && k == n && S_record_name(m + plen))
 			S_add_file(l, cap, m, F_USES, NULL);
 	}
 	dtk_strv_free(names, n > 0 ? (size_t)n : 0);
