@@ -11,6 +11,12 @@
 #define S_TEXT_CLAIM 1  /* the entry has a claim (in the tail) */
 #define S_TEXT_REASON 2 /* it has a reason of retraction (likewise) */
 
+/* A key added to the entries (model.h's table) is lost by a cached load
+ * until it is packed here: dtk_nodecache_pack, S_get_entry (copied into the
+ * arena: only titles, claims and relates borrow from the blob, and search's
+ * S_keep copies those), dtk_nodecache_lean when a lean load keeps none. */
+_Static_assert(DTK_ENTRY_KEYS == 20, "an entry's key added: pack it here, then count it");
+
 /* ---- packing ---- */
 
 static void S_refs(struct dtk_buf *b, const struct dtk_ref *v, unsigned n)
