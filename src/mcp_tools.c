@@ -1,12 +1,22 @@
 /*
  * mcp_tools.c: dtk's MCP tools, each a dtk command run in-process with its
- * arguments built from the tool's, its JSON output read back.
+ * arguments built from the tool's.
+ *
+ * A tool's arguments are its command's declaration (cmd.h): each option it
+ * takes, named in `opts` by its long name, is an argument of the same name
+ * ('-' as '_') with the option's type, choices, help and whether it is
+ * required; each operand of the command's .operands, in order, is an
+ * argument named in `operands`, "name: what it is" (its marks before the
+ * colon: '?' optional, '|' one of `choices` or else of the alternatives its
+ * placeholder lists, "<add|edit>", '*' words: a string split at spaces);
+ * one whose placeholder ends in "..." takes a string or a list. A tool that
+ * pages (H_PAGES) takes limit and cursor besides, the server's own.
  *
  * Adding a tool for a write command is one entry of S_tools below: its name,
  * the command, a title and a description saying what it is for and when to
- * call it (each other tool named @<name>: '@' stands for the tools' prefix), its arguments (each
- * the option it becomes, or an operand in order when flag is NULL), shape O_WRITE, its hints
- * (H_IDEMPOTENT when a second identical call changes nothing more, H_DESTRUCTIVE when it replaces
+ * call it (each other tool named @<name>: '@' stands for the tools' prefix),
+ * its operands and options, shape O_WRITE, its hints (H_IDEMPOTENT when a
+ * second identical call changes nothing more, H_DESTRUCTIVE when it replaces
  * or removes what was there) and `keep`, the fields of each written entry or
  * object the short result holds besides "id". tools/list lists it from then
  * on whenever dtk has the command; docs/agents.md lists it in its table.
@@ -20,7 +30,6 @@
 #include "dtk/model.h"
 #include "dtk/search.h"
 #include "dtk/ytree.h"
-#include "lang.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -37,37 +46,39 @@ enum shape {
 	O_WRITE,  /* a write's JSON, cut to the fields it changed (keep) */
 };
 
-/* What a tool does to the base (its annotations). */
-enum { H_READ_ONLY = 1, H_IDEMPOTENT = 2, H_DESTRUCTIVE = 4 };
+/* What a tool does to the base (its annotations), and whether it pages. */
+enum { H_READ_ONLY = 1, H_IDEMPOTENT = 2, H_DESTRUCTIVE = 4, H_PAGES = 8 };
 
-/* One argument of a tool: its JSON type ('s' string, 'e' one of choices,
- * 'd' date, 'b' boolean, 'l' string or list of strings, 'w' words: a string
- * split at spaces, 'p' page size, 'c' cursor, 'k' one of choices: the last
- * three the server's own), the option it becomes (NULL: an operand, in
- * order). */
-struct param {
-	const char *name;
-	char type;
-	int required;
-	const char *flag;
-	const char *desc;
-	const char *const *choices; /* NULL-terminated, for 'e' */
-};
-
-#define MAX_PARAMS 11 /* the most a tool takes (add) */
+#define MAX_PARAMS 12 /* the most a tool takes (add) */
 
 struct tool {
 	const char *name, *cmd, *title, *desc;
-	const char *fixed[5]; /* arguments after the command's name */
-	struct param params[MAX_PARAMS];
+	const char *fixed[5];       /* arguments after the command's name */
+	const char *operands[2];    /* "name: what", its command's operands in order */
+	const char *opts;           /* its command's options it takes, space-separated */
+	const char *const *choices; /* of a '|' operand whose placeholder lists none */
 	enum shape shape;
 	unsigned hints;
 	int ok_status;    /* an exit status besides 0 that is not an error (-1: none) */
 	const char *keep; /* O_WRITE: the fields kept besides id, space-separated */
 };
 
-static const char *const S_gap_actions[] = {"add", "edit", "close", "remove", NULL};
-static const char *const S_hot_actions[] = {"add", "edit", "remove", NULL};
+/* One argument of a tool, as S_params makes it from the tool and its
+ * command: its JSON type ('s' string, 'e' one of choices, 'd' date, 'b'
+ * boolean, 'l' string or list of strings, 'w' words: a string split at
+ * spaces, 'p' page size, 'c' cursor, 'k' one of choices: the last three the
+ * server's own), the option it becomes (flag; "": an operand, in order). */
+struct param {
+	char name[32];
+	char flag[34]; /* "--<long name>" */
+	char type;
+	int required;
+	const char *desc; /* its help: '\n' a space, "--x" the argument x, '@' the prefix */
+	const char *const *choices;
+	const char *alt[8]; /* the choices of a placeholder "<a|b|c>" */
+	char alts[64];
+};
+
 /* The lists of crystallize --plan's object (docs/commands.md). */
 static const char *const S_plan_lists[] = {"new_entries",
                                            "reviews",
@@ -100,39 +111,11 @@ static const char *const S_plan_lists[] = {"new_entries",
 #define ERROR_LINE_BYTES 400           /* and the bytes of each (a value repeated whole is cut) */
 #define LIST_MAX 1000                  /* strings in a list argument (each looked up) */
 
-#define DATE "a date, YYYY-MM-DD"
-#define DRY_RUN                                                                                    \
-	{                                                                                          \
-		"dry_run", 'b', 0, "--dry-run",                                                    \
-		        "write nothing: the result is {dry_run, diff}, the diff of every file "    \
-		        "it would change",                                                         \
-		        NULL                                                                       \
-	}
-#define ALLOW_FUTURE                                                                               \
-	{                                                                                          \
-		"allow_future", 'b', 0, "--allow-future",                                          \
-		        "accept a date after today (a typo in a date keeps an entry fresh for "    \
-		        "ever: only when you mean it)",                                            \
-		        NULL                                                                       \
-	}
-#define IDS(what)                                                                                  \
-	{                                                                                          \
-		"ids", 'l', 1, NULL, what, NULL                                                    \
-	}
-#define PAGE                                                                                       \
-	{"limit", 'p', 0, NULL, "entries per page (1 to 100; default 20)", NULL},                  \
-	{                                                                                          \
-		"cursor", 'c', 0, NULL,                                                            \
-		        "the nextCursor of the previous page, to get the next one", NULL           \
-	}
-#define NONE                                                                                       \
-	{                                                                                          \
-		NULL, 0, 0, NULL, NULL, NULL                                                       \
-	}
+#define W "dry-run"
 #define READ (H_READ_ONLY | H_IDEMPOTENT)
+#define IDS "ids: entry ids (one or a list)"
 
 static const struct tool S_tools[] = {
-        /* reading */
         {"show",
          "show",
          "Show an entry or a node in full",
@@ -146,13 +129,11 @@ static const struct tool S_tools[] = {
          "A referenced_by list holds at most 50; referenced_by_total counts a longer one. "
          "A source id gives the source: {id, title, url, read, revised}.",
          {"--format", "json"},
-         {{"target", 's', 1, NULL,
-           "a node name, an entry id (<node>-<suffix>) or a source id (@sources finds one)", NULL},
-          {"limit", 'p', 0, NULL, "a node's entries per call (1 to 100; default 20)", NULL},
-          {"cursor", 'c', 0, NULL, "the nextCursor of the call before, for a node's next entries",
-           NULL}},
+         {"target: a node name, an entry id (<node>-<suffix>) or a source id (@sources finds one)"},
+         "",
+         NULL,
          O_OBJECT,
-         READ,
+         READ | H_PAGES,
          -1,
          NULL},
         {"list",
@@ -164,17 +145,11 @@ static const struct tool S_tools[] = {
          "as cursor for the next page, and call @show for an entry's whole text. To find "
          "entries on a topic, @search is better.",
          {"--format", "jsonl"},
-         {{"node", 'l', 0, "--node", "entries of this node (or of any of these nodes)", NULL},
-          {"confidence", 'e', 0, "--confidence", "entries of this confidence", dtk_confidence_names},
-          {"since", 'd', 0, "--since", "entries created on or after this date (" DATE ")", NULL},
-          {"stale_at", 'd', 0, "--stale-at", "entries stale at this date (" DATE ")", NULL},
-          {"candidates", 'b', 0, "--candidates",
-           "entries one verification short of high confidence", NULL},
-          {"include_retired", 'b', 0, "--include-retired", "superseded and retracted entries too",
-           NULL},
-          PAGE},
+         {NULL},
+         "node confidence since stale-at candidates include-retired",
+         NULL,
          O_PAGE,
-         READ,
+         READ | H_PAGES,
          -1,
          NULL},
         {"search",
@@ -186,14 +161,11 @@ static const struct tool S_tools[] = {
          "@list gives them. Search before adding an entry, so as not to add what the base "
          "holds.",
          {"--format", "jsonl"},
-         {{"query", 'w', 1, NULL, "words separated by spaces; every one must match", NULL},
-          {"node", 's', 0, "--node", "entries of this node only", NULL},
-          {"confidence", 'e', 0, "--confidence", "entries of this confidence", dtk_confidence_names},
-          {"include_retired", 'b', 0, "--include-retired", "superseded and retracted entries too",
-           NULL},
-          PAGE},
+         {"query*: words separated by spaces; every one must match"},
+         "node confidence include-retired",
+         NULL,
          O_PAGE,
-         READ,
+         READ | H_PAGES,
          1,
          NULL},
         {"sources",
@@ -205,12 +177,13 @@ static const struct tool S_tools[] = {
          "it before @add_source, so as not to register a source twice, and for the id @add "
          "needs; @show gives a source's dates.",
          {"--sources", "--format", "jsonl"},
-         {{"query", 'w', 0, NULL, "words separated by spaces; every one must match", NULL}, PAGE},
+         {"query*?: words separated by spaces; every one must match"},
+         "",
+         NULL,
          O_PAGE,
-         READ,
+         READ | H_PAGES,
          1,
          NULL},
-        /* ---- similar: the ranking of the duplicate check ---- */
         {"similar",
          "similar",
          "Entries alike a text",
@@ -220,21 +193,22 @@ static const struct tool S_tools[] = {
          "one, or scoring 0.60 or more against one it does not name in distinct_from or "
          "relates, and shows the closest: call this before adding.",
          {"--format", "json", "--limit", "100"},
-         {{"text", 's', 1, NULL, "the text to compare: a claim, or a title and claim", NULL},
-          {"node", 's', 0, "--node", "entries of this node only", NULL},
-          PAGE},
+         {"text: the text to compare: a claim, or a title and claim"},
+         "node",
+         NULL,
          O_PAGE,
-         READ,
+         READ | H_PAGES,
          1,
          NULL},
-        /* ---- end of similar ---- */
         {"next_id",
          "next-id",
          "Fresh entry id",
          "A fresh id for an entry written by hand (random; not a sequence number). @add "
          "gives its entry one on its own: this is for naming an entry before it is added.",
          {NULL},
-         {{"node", 's', 1, NULL, "a node name", NULL}},
+         {"node: a node name"},
+         "",
+         NULL,
          O_ID,
          READ,
          -1,
@@ -246,7 +220,9 @@ static const struct tool S_tools[] = {
          "Call it after files were edited by hand; the write tools validate on their own. "
          "Invalid data is an error result holding every path:line:col message.",
          {NULL},
-         {NONE},
+         {NULL},
+         "",
+         NULL,
          O_CHECK,
          READ,
          1,
@@ -259,7 +235,9 @@ static const struct tool S_tools[] = {
          "hand); the write tools keep INDEX.md current on their own. Returns whether it was "
          "written.",
          {"--format", "json"},
-         {NONE},
+         {NULL},
+         "",
+         NULL,
          O_OBJECT,
          H_IDEMPOTENT,
          -1,
@@ -273,17 +251,14 @@ static const struct tool S_tools[] = {
          "20; a node's review pairs likewise) and totals says how long each is; name one "
          "in list, with cursor, to page through it (pairs: the review pairs of every "
          "node).",
-         {"--plan", "--format", "json", "--limit", "1000000"}, /* cut here, below */
-         {{"date", 'd', 0, "--date", "the run's date (" DATE "; default today)", NULL},
-          {"list", 'k', 0, NULL, "one list of the worklist, a page of it as list gives entries",
-           S_plan_lists},
-          {"limit", 'p', 0, NULL, "items per list or page (1 to 100; default 20)", NULL},
-          {"cursor", 'c', 0, NULL, "with list: the nextCursor of its previous page", NULL}},
+         {"--plan", "--format", "json", "--limit", "1000000"},
+         {NULL},
+         "date",
+         NULL,
          O_PLAN,
-         READ,
+         READ | H_PAGES,
          -1,
          NULL},
-        /* writing: each is listed when dtk has its command */
         {"add",
          "add",
          "Add an entry",
@@ -296,23 +271,9 @@ static const struct tool S_tools[] = {
          "scores, likely_restatement marked at 0.10 or more; @relate, @supersede or @retract "
          "where the new entry restates one.",
          {"--format", "json"},
-         {{"node", 's', 1, NULL, "the node to add to (@add_node makes a new one)", NULL},
-          {"title", 's', 1, "--title", "a short title", NULL},
-          {"claim", 's', 1, "--claim", "the claim, in full", NULL},
-          {"source", 's', 1, "--source", "the id of its source (@add_source registers one)", NULL},
-          {"confidence", 'e', 1, "--confidence",
-           "high needs the policy's number of corroborating sources (verified_by)", dtk_confidence_names},
-          {"verified_by", 'l', 0, "--verified-by", "ids of corroborating sources", NULL},
-          {"relates", 'l', 0, "--relates", "ids of related entries", NULL},
-          {"created", 'd', 0, "--created", "its date (" DATE "; default today)", NULL},
-          ALLOW_FUTURE,
-          /* ---- the duplicate check ---- */
-          {"distinct_from", 'l', 0, "--distinct-from",
-           "ids of entries the new one says something else than: not refused as "
-           "restating them (an entry with the same claim always is)",
-           NULL},
-          /* ---- end of the duplicate check ---- */
-          DRY_RUN},
+         {"node: the node to add to (@add_node makes a new one)"},
+         "title claim source confidence verified-by relates created allow-future distinct-from dry-run",
+         NULL,
          O_WRITE,
          0,
          -1,
@@ -324,12 +285,9 @@ static const struct tool S_tools[] = {
          "their source or in verified_by (call @sources first: it may be there). Returns "
          "its id.",
          {"--format", "json"},
-         {{"id", 's', 1, NULL, "the new source's id (a name: letters, digits, -)", NULL},
-          {"title", 's', 1, "--title", "its title", NULL},
-          {"url", 's', 0, "--url", "its URL (absolute)", NULL},
-          {"read", 'd', 0, "--read", "when it was read (" DATE ")", NULL},
-          ALLOW_FUTURE,
-          DRY_RUN},
+         {"id: the new source's id (a name: letters, digits, -)"},
+         "title url read allow-future dry-run",
+         NULL,
          O_WRITE,
          H_IDEMPOTENT,
          -1,
@@ -340,11 +298,9 @@ static const struct tool S_tools[] = {
          "Creates a node (a topic that holds entries) in a category of the domain; @add needs "
          "the node to exist. Returns its name.",
          {"--format", "json"},
-         {{"node", 's', 1, NULL, "the new node's name (letters, digits, -)", NULL},
-          {"category", 's', 1, "--category",
-           "the category it belongs to (added when the domain has none of that name)", NULL},
-          {"bloom", 'e', 0, "--bloom", "its Bloom level (default remember)", dtk_bloom_names},
-          DRY_RUN},
+         {"node: the new node's name (letters, digits, -)"},
+         "category bloom dry-run",
+         NULL,
          O_WRITE,
          H_IDEMPOTENT,
          -1,
@@ -355,7 +311,9 @@ static const struct tool S_tools[] = {
          "Records that entries were relied on in your work (each one's used count + 1): call "
          "it for the entries an answer or a change of yours rests on. Every call counts.",
          {"--format", "json"},
-         {IDS("entry ids (one or a list)"), DRY_RUN},
+         {IDS},
+         W,
+         NULL,
          O_WRITE,
          0,
          -1,
@@ -366,7 +324,9 @@ static const struct tool S_tools[] = {
          "Records that entries were cited as evidence to a user or in a document (cited + 1). "
          "@use is for relying on an entry, @cite for quoting it. Every call counts.",
          {"--format", "json"},
-         {IDS("entry ids (one or a list)"), DRY_RUN},
+         {IDS},
+         W,
+         NULL,
          O_WRITE,
          0,
          -1,
@@ -377,7 +337,9 @@ static const struct tool S_tools[] = {
          "Marks entries closed: the outcome of acting on them was fed back into the base, and "
          "their loop is done.",
          {"--format", "json"},
-         {IDS("entry ids (one or a list)"), DRY_RUN},
+         {IDS},
+         W,
+         NULL,
          O_WRITE,
          H_IDEMPOTENT,
          -1,
@@ -389,10 +351,9 @@ static const struct tool S_tools[] = {
          "promote, also raises its confidence to high (refused unless the base's policy then "
          "holds).",
          {"--format", "json"},
-         {{"id", 's', 1, NULL, "the entry's id", NULL},
-          {"source", 's', 1, NULL, "the corroborating source's id", NULL},
-          {"promote", 'b', 0, "--promote", "also set its confidence to high", NULL},
-          DRY_RUN},
+         {"id: the entry's id", "source: the corroborating source's id"},
+         "promote dry-run",
+         NULL,
          O_WRITE,
          H_IDEMPOTENT,
          -1,
@@ -403,11 +364,9 @@ static const struct tool S_tools[] = {
          "Records that entries were checked and still hold (reviewed: the date), which makes "
          "them fresh again.",
          {"--format", "json"},
-         {IDS("entry ids (one or a list)"),
-          {"date", 'd', 0, "--date",
-           "the review's date (" DATE "; default today; not after it unless allow_future)", NULL},
-          ALLOW_FUTURE,
-          DRY_RUN},
+         {IDS},
+         "date allow-future dry-run",
+         NULL,
          O_WRITE,
          H_IDEMPOTENT,
          -1,
@@ -417,9 +376,9 @@ static const struct tool S_tools[] = {
          "Relate two entries",
          "Records that an entry relates to another (its relates list).",
          {"--format", "json"},
-         {{"id", 's', 1, NULL, "the entry that relates", NULL},
-          {"other", 's', 1, NULL, "the entry it relates to", NULL},
-          DRY_RUN},
+         {"id: the entry that relates", "other: the entry it relates to"},
+         W,
+         NULL,
          O_WRITE,
          H_IDEMPOTENT,
          -1,
@@ -431,10 +390,9 @@ static const struct tool S_tools[] = {
          "how. Call it instead of rewriting a claim you doubt; @show lists it on both entries "
          "until @resolve closes it. Refused when the pair has one already, from either side.",
          {"--format", "json"},
-         {{"id", 's', 1, NULL, "the entry that contradicts", NULL},
-          {"other", 's', 1, NULL, "the entry it contradicts", NULL},
-          {"note", 's', 1, "--note", "what conflicts", NULL},
-          DRY_RUN},
+         {"id: the entry that contradicts", "other: the entry it contradicts"},
+         "note dry-run",
+         NULL,
          O_WRITE,
          H_IDEMPOTENT,
          -1,
@@ -445,10 +403,9 @@ static const struct tool S_tools[] = {
          "Marks the contradiction of two entries resolved, whichever of them declares it, its "
          "note replaced by note when given.",
          {"--format", "json"},
-         {{"id", 's', 1, NULL, "one entry of the pair", NULL},
-          {"other", 's', 1, NULL, "the other", NULL},
-          {"note", 's', 0, "--note", "how it was resolved", NULL},
-          DRY_RUN},
+         {"id: one entry of the pair", "other: the other"},
+         "note dry-run",
+         NULL,
          O_WRITE,
          H_IDEMPOTENT | H_DESTRUCTIVE,
          -1,
@@ -459,9 +416,9 @@ static const struct tool S_tools[] = {
          "Sets a node's stance: the base's current core position on the topic, in a sentence, "
          "replacing the one before.",
          {"--format", "json"},
-         {{"node", 's', 1, NULL, "the node", NULL},
-          {"text", 's', 1, NULL, "the stance, plain text", NULL},
-          DRY_RUN},
+         {"node: the node", "text: the stance, plain text"},
+         W,
+         NULL,
          O_WRITE,
          H_IDEMPOTENT | H_DESTRUCTIVE,
          -1,
@@ -472,9 +429,9 @@ static const struct tool S_tools[] = {
          "Sets a node's Bloom level: how deep the base's understanding of the topic goes, "
          "from remember (facts) to create (new designs), replacing the one before.",
          {"--format", "json"},
-         {{"node", 's', 1, NULL, "the node", NULL},
-          {"level", 'e', 1, NULL, "the level", dtk_bloom_names},
-          DRY_RUN},
+         {"node: the node", "level|: the level"},
+         W,
+         dtk_bloom_names,
          O_WRITE,
          H_IDEMPOTENT | H_DESTRUCTIVE,
          -1,
@@ -488,15 +445,9 @@ static const struct tool S_tools[] = {
          "in the list from 1). Name the nodes a gap is about: the crystallization plan asks "
          "to re-read it once they get entries.",
          {"--format", "json"},
-         {{"action", 'e', 1, NULL, "what to do", S_gap_actions},
-          {"target", 's', 1, NULL, "add: the gap's text; else the gap's id", NULL},
-          {"text", 's', 0, "--text", "edit: the new text", NULL},
-          {"flagged_by", 's', 0, "--flagged-by", "the entry that flagged it", NULL},
-          {"nodes", 'l', 0, "--node", "nodes it is about (added to those it names)", NULL},
-          {"date", 'd', 0, "--date",
-           "the day (" DATE "; default today; not after it unless allow_future)", NULL},
-          ALLOW_FUTURE,
-          DRY_RUN},
+         {"action|: what to do", "target: add: the gap's text; else the gap's id"},
+         "text flagged-by node date allow-future dry-run",
+         NULL,
          O_WRITE,
          H_DESTRUCTIVE,
          -1,
@@ -509,17 +460,13 @@ static const struct tool S_tools[] = {
          "INDEX.md. add takes the node as target and returns the new hotspot's id; edit and "
          "remove name the hotspot by its id (or its place in the list from 1).",
          {"--format", "json"},
-         {{"action", 'e', 1, NULL, "what to do", S_hot_actions},
-          {"target", 's', 1, NULL, "add: the node; else the hotspot's id", NULL},
-          {"links", 'l', 0, "--link", "domain/node links (add: one at least; edit: added)",
-           NULL},
-          {"note", 's', 0, "--note", "what links them (add: required)", NULL},
-          DRY_RUN},
+         {"action|: what to do", "target: add: the node; else the hotspot's id"},
+         "link note dry-run",
+         NULL,
          O_WRITE,
          H_DESTRUCTIVE,
          -1,
          "action"},
-        /* the rest of an entry's life, and a new base */
         {"edit",
          "edit",
          "Correct an entry",
@@ -527,14 +474,9 @@ static const struct tool S_tools[] = {
          "revision, so that the next crystallization reviews it. For a claim that no longer "
          "holds, @supersede or @retract it instead; for one you doubt, @contradict it.",
          {"--format", "json"},
-         {{"id", 's', 1, NULL, "the entry's id", NULL},
-          {"title", 's', 0, "--title", "the new title", NULL},
-          {"claim", 's', 0, "--claim", "the new claim, in full", NULL},
-          {"source", 's', 0, "--source", "the new source's id", NULL},
-          {"date", 'd', 0, "--date",
-           "the revision's date (" DATE "; default today; not after it unless allow_future)", NULL},
-          ALLOW_FUTURE,
-          DRY_RUN},
+         {"id: the entry's id"},
+         "title claim source date allow-future dry-run",
+         NULL,
          O_WRITE,
          H_IDEMPOTENT | H_DESTRUCTIVE,
          -1,
@@ -544,13 +486,9 @@ static const struct tool S_tools[] = {
          "Correct a source",
          "Corrects a source's title or URL in place (its id stays) and dates the revision.",
          {"--format", "json"},
-         {{"id", 's', 1, NULL, "the source's id", NULL},
-          {"title", 's', 0, "--title", "the new title", NULL},
-          {"url", 's', 0, "--url", "the new URL (absolute)", NULL},
-          {"date", 'd', 0, "--date",
-           "the revision's date (" DATE "; default today; not after it unless allow_future)", NULL},
-          ALLOW_FUTURE,
-          DRY_RUN},
+         {"id: the source's id"},
+         "title url date allow-future dry-run",
+         NULL,
          O_WRITE,
          H_IDEMPOTENT | H_DESTRUCTIVE,
          -1,
@@ -562,10 +500,9 @@ static const struct tool S_tools[] = {
          "the policy's number of corroborating sources. With qualified (and level high), "
          "raises every entry that meets the rule.",
          {"--format", "json"},
-         {{"level", 'e', 1, NULL, "the confidence to set", dtk_confidence_names},
-          {"ids", 'l', 0, NULL, "entry ids (one or a list); none with qualified", NULL},
-          {"qualified", 'b', 0, "--qualified", "raise every qualifying entry to high", NULL},
-          DRY_RUN},
+         {"level|: the confidence to set", "ids?: entry ids (one or a list); none with qualified"},
+         "qualified dry-run",
+         dtk_confidence_names,
          O_WRITE,
          H_IDEMPOTENT | H_DESTRUCTIVE,
          -1,
@@ -575,9 +512,9 @@ static const struct tool S_tools[] = {
          "Unrelate two entries",
          "Removes one entry from another's relates: the relation was recorded by mistake.",
          {"--format", "json"},
-         {{"id", 's', 1, NULL, "the entry that relates", NULL},
-          {"other", 's', 1, NULL, "the entry it no longer relates to", NULL},
-          DRY_RUN},
+         {"id: the entry that relates", "other: the entry it no longer relates to"},
+         W,
+         NULL,
          O_WRITE,
          H_IDEMPOTENT | H_DESTRUCTIVE,
          -1,
@@ -589,10 +526,9 @@ static const struct tool S_tools[] = {
          "all); refused when a high entry would break the policy, unless confidence lowers "
          "it in the same call.",
          {"--format", "json"},
-         {{"id", 's', 1, NULL, "the entry's id", NULL},
-          {"source", 's', 1, NULL, "the source to remove", NULL},
-          {"confidence", 'e', 0, "--confidence", "also set the confidence", dtk_confidence_names},
-          DRY_RUN},
+         {"id: the entry's id", "source: the source to remove"},
+         "confidence dry-run",
+         NULL,
          O_WRITE,
          H_IDEMPOTENT | H_DESTRUCTIVE,
          -1,
@@ -604,12 +540,9 @@ static const struct tool S_tools[] = {
          "one stays in its file as history, out of counts, lists and search. Add the new "
          "entry first.",
          {"--format", "json"},
-         {{"old", 's', 1, NULL, "the entry replaced", NULL},
-          {"new", 's', 1, NULL, "the live entry that replaces it", NULL},
-          {"date", 'd', 0, "--date",
-           "the date (" DATE "; default today; not after it unless allow_future)", NULL},
-          ALLOW_FUTURE,
-          DRY_RUN},
+         {"old: the entry replaced", "new: the live entry that replaces it"},
+         "date allow-future dry-run",
+         NULL,
          O_WRITE,
          H_IDEMPOTENT | H_DESTRUCTIVE,
          -1,
@@ -621,12 +554,9 @@ static const struct tool S_tools[] = {
          "tombstones, out of counts, lists and search. For a claim in dispute, @contradict "
          "it instead.",
          {"--format", "json"},
-         {IDS("entry ids (one or a list)"),
-          {"reason", 's', 1, "--reason", "why they are withdrawn", NULL},
-          {"date", 'd', 0, "--date",
-           "the date (" DATE "; default today; not after it unless allow_future)", NULL},
-          ALLOW_FUTURE,
-          DRY_RUN},
+         {IDS},
+         "reason date allow-future dry-run",
+         NULL,
          O_WRITE,
          H_IDEMPOTENT | H_DESTRUCTIVE,
          -1,
@@ -637,16 +567,95 @@ static const struct tool S_tools[] = {
          "Writes a minimal valid base (_domain.yaml, _sources.yaml, _crystallizations.yaml, "
          "INDEX.md) in the server's working directory, when it is not inside a base yet.",
          {"--format", "json"},
-         {{"lang", 'e', 0, "--lang", "the language of INDEX.md (default zh)", dtk_lang_names},
-          {"domain", 's', 0, "--domain", "the domain's name (default: the directory's)", NULL},
-          {"title", 's', 0, "--title", "INDEX.md's title", NULL},
-          DRY_RUN},
+         {NULL},
+         "lang domain title dry-run",
+         NULL,
          O_WRITE,
          H_IDEMPOTENT,
          -1,
          "domain lang files"},
 };
 #define N_TOOLS (sizeof(S_tools) / sizeof(*S_tools))
+
+/* ---- the arguments, from the command's declaration ---- */
+
+/* Sets p to the operand of tool spec s ("name: what") whose placeholder in
+ * the command's operands is ph[0..n) ("<entry-id>...", n 0: none). */
+static void S_operand(const struct tool *t, const char *s, const char *ph, size_t n,
+                      struct param *p)
+{
+	size_t len = strcspn(s, "?|*:"), marks = strcspn(s, ":"), i = 0;
+	char *w;
+
+	snprintf(p->name, sizeof(p->name), "%.*s", (int)len, s);
+	p->desc = s + marks + 2;
+	p->required = !memchr(s, '?', marks);
+	p->type = memchr(s, '*', marks) ? 'w' : n > 3 && !strncmp(ph + n - 3, "...", 3) ? 'l' : 's';
+	if (!memchr(s, '|', marks))
+		return;
+	p->type = 'e';
+	p->choices = t->choices;
+	if (p->choices || n < 2)
+		return;
+	snprintf(p->alts, sizeof(p->alts), "%.*s", (int)(strcspn(ph, ">") - 1), ph + 1);
+	for (w = p->alts; i + 1 < sizeof(p->alt) / sizeof(*p->alt) && *w; *w ? *w++ = '\0' : 0) {
+		p->alt[i++] = w;
+		w += strcspn(w, "|");
+	}
+	p->choices = p->alt;
+}
+
+/* Sets p to the option called name[0..n) of cmd: its argument's name, type
+ * and help. A string option whose value is named D or DATE is a date. */
+static void S_option(const struct dtk_cmd *cmd, const char *name, size_t n, struct param *p)
+{
+	const struct dtk_opt *o = cmd->opts;
+	char *c;
+
+	while (o->name && (strlen(o->name) != n || strncmp(o->name, name, n)))
+		o++;
+	snprintf(p->flag, sizeof(p->flag), "--%s", o->name);
+	snprintf(p->name, sizeof(p->name), "%s", o->name);
+	for (c = p->name; (c = strchr(c, '-')) != NULL;)
+		*c = '_';
+	p->desc = o->help;
+	p->required = (o->flags & (DTK_OPT_REQUIRED | DTK_OPT_NEEDED)) != 0;
+	p->choices = o->choices;
+	p->type = o->choices ? 'e' : o->type == DTK_OPT_FLAG ? 'b' : o->type == DTK_OPT_LIST ? 'l' : 's';
+	if (o->type == DTK_OPT_DATE ||
+	    (o->type == DTK_OPT_STRING && o->arg && (!strcmp(o->arg, "D") || !strcmp(o->arg, "DATE"))))
+		p->type = 'd';
+}
+
+/* Fills ps (MAX_PARAMS) with tool t's arguments: its operands, its options,
+ * then the server's own; returns how many. */
+static size_t S_params(const struct tool *t, struct param *ps)
+{
+	static const struct param own[] = {
+	        {.name = "list", .type = 'k', .choices = S_plan_lists,
+	         .desc = "with cursor, one list of the worklist, a page of it"},
+	        {.name = "limit", .type = 'p', .desc = "items per page (1 to 100; default 20)"},
+	        {.name = "cursor", .type = 'c',
+	         .desc = "the nextCursor of the page before, for the next one"}};
+	const struct dtk_cmd *cmd = dtk_cmd_find(t->cmd);
+	const char *ph = cmd ? cmd->operands : NULL, *o = t->opts;
+	size_t n = 0, i, len;
+
+	memset(ps, 0, MAX_PARAMS * sizeof(*ps));
+	for (i = 0; i < 2 && t->operands[i]; i++) {
+		ph = ph ? strchr(ph, '<') : NULL;
+		len = ph ? strcspn(ph, " ]") : 0;
+		S_operand(t, t->operands[i], ph, len, &ps[n++]);
+		ph = ph ? ph + len : NULL;
+	}
+	for (; cmd && *o; o += len + (o[len] == ' ')) {
+		len = strcspn(o, " ");
+		S_option(cmd, o, len, &ps[n++]);
+	}
+	for (i = t->shape == O_PLAN ? 0 : 1; (t->hints & H_PAGES) && i < 3; i++)
+		ps[n++] = own[i];
+	return n;
+}
 
 /* ---- tools/list ---- */
 
@@ -670,6 +679,24 @@ json_t *dtk_mcp_prefixed(const char *prefix, const char *s)
 	r = json_string(dtk_buf_cstr(&b));
 	dtk_buf_release(&b);
 	return r;
+}
+
+/* Appends help h of an argument to b: each '\n' a space, each option
+ * "--x-y" the argument "x_y", each '@' prefix. */
+static void S_put_help(struct dtk_buf *b, const char *prefix, const char *h)
+{
+	while (*h) {
+		if (h[0] == '-' && h[1] == '-' && h[2] >= 'a' && h[2] <= 'z') {
+			for (h += 2; (*h >= 'a' && *h <= 'z') || *h == '-'; h++)
+				dtk_buf_putc(b, *h == '-' ? '_' : *h);
+			continue;
+		}
+		if (*h == '@')
+			dtk_buf_puts(b, prefix);
+		else
+			dtk_buf_putc(b, *h == '\n' ? ' ' : *h);
+		h++;
+	}
 }
 
 _Static_assert(N_TOOLS <= 64, "a set of tools is 64 bits");
@@ -742,16 +769,6 @@ int dtk_mcp_tools_select(uint64_t *out, const char *names, int read_only, char *
 	return rc;
 }
 
-/* Returns 1 when tool t pages what it gives (a page size argument). */
-static int S_pages(const struct tool *t)
-{
-	const struct param *p;
-	for (p = t->params; p < t->params + MAX_PARAMS && p->name; p++)
-		if (p->type == 'p')
-			return 1;
-	return 0;
-}
-
 /* Returns the tool that runs command cmd, or NULL. */
 static const struct tool *S_for_cmd(const char *cmd, size_t len)
 {
@@ -766,6 +783,7 @@ static const struct tool *S_for_cmd(const char *cmd, size_t len)
 
 static json_t *S_param_schema(const char *prefix, const struct param *a)
 {
+	struct dtk_buf b = DTK_BUF_INIT;
 	json_t *p, *e;
 	size_t i;
 
@@ -785,7 +803,9 @@ static json_t *S_param_schema(const char *prefix, const struct param *a)
 		break;
 	default: p = json_pack("{s:s}", "type", "string");
 	}
-	json_object_set_new(p, "description", dtk_mcp_prefixed(prefix, a->desc));
+	S_put_help(&b, prefix, a->desc);
+	json_object_set_new(p, "description", json_string(dtk_buf_cstr(&b)));
+	dtk_buf_release(&b);
 	if (a->choices) {
 		e = json_array();
 		for (i = 0; a->choices[i]; i++)
@@ -798,12 +818,13 @@ static json_t *S_param_schema(const char *prefix, const struct param *a)
 static json_t *S_input_schema(const char *prefix, const struct tool *t)
 {
 	json_t *props = json_object(), *req = json_array();
-	const struct param *a;
+	struct param ps[MAX_PARAMS];
+	size_t i, n = S_params(t, ps);
 
-	for (a = t->params; a < t->params + MAX_PARAMS && a->name; a++) {
-		json_object_set_new(props, a->name, S_param_schema(prefix, a));
-		if (a->required)
-			json_array_append_new(req, json_string(a->name));
+	for (i = 0; i < n; i++) {
+		json_object_set_new(props, ps[i].name, S_param_schema(prefix, &ps[i]));
+		if (ps[i].required)
+			json_array_append_new(req, json_string(ps[i].name));
 	}
 	return json_pack("{s:s,s:o,s:o,s:b}", "type", "object", "properties", props, "required",
 	                 req, "additionalProperties", 0);
@@ -1047,11 +1068,11 @@ static void S_add_arg(const struct param *p, json_t *v, struct argv *a, struct a
 	} else if (p->type == 'l' && json_is_array(v)) {
 		json_array_foreach(v, i, item)
 		{
-			if (p->flag)
+			if (*p->flag)
 				S_push(a, p->flag);
-			S_push(p->flag ? a : ops, json_string_value(item));
+			S_push(*p->flag ? a : ops, json_string_value(item));
 		}
-	} else if (p->flag) {
+	} else if (*p->flag) {
 		S_push(a, p->flag);
 		S_push(a, json_string_value(v));
 	} else {
@@ -1061,11 +1082,10 @@ static void S_add_arg(const struct param *p, json_t *v, struct argv *a, struct a
 
 /* Builds the command line of tool t from args into a. Returns 0, or -1 with
  * what is wrong with the arguments in msg. */
-static int S_build(const char *prefix, const struct tool *t, json_t *args, struct argv *a,
-                   struct dtk_buf *msg)
+static int S_build(const char *prefix, const struct tool *t, const struct param *ps, size_t n,
+                   json_t *args, struct argv *a, struct dtk_buf *msg)
 {
 	struct argv ops = {NULL, 0, 0, NULL};
-	const struct param *p;
 	const char *key;
 	json_t *v;
 	size_t i;
@@ -1076,36 +1096,35 @@ static int S_build(const char *prefix, const struct tool *t, json_t *args, struc
 		S_push(a, t->fixed[i]);
 	json_object_foreach(args, key, v)
 	{
-		for (p = t->params; p < t->params + MAX_PARAMS && p->name && strcmp(p->name, key);
-		     p++)
+		for (i = 0; i < n && strcmp(ps[i].name, key); i++)
 			;
-		if (p < t->params + MAX_PARAMS && p->name)
+		if (i < n)
 			continue;
 		dtk_buf_printf(msg, "tool '%s%s' has no argument '%s'; its arguments are", prefix,
 		               t->name, key);
-		for (p = t->params; p < t->params + MAX_PARAMS && p->name; p++)
-			dtk_buf_printf(msg, "%s'%s'", p == t->params ? " " : ", ", p->name);
-		if (!t->params[0].name)
+		for (i = 0; i < n; i++)
+			dtk_buf_printf(msg, "%s'%s'", i ? ", " : " ", ps[i].name);
+		if (!n)
 			dtk_buf_puts(msg, " none");
 		goto done;
 	}
-	for (p = t->params; p < t->params + MAX_PARAMS && p->name; p++) {
-		v = json_object_get(args, p->name);
+	for (i = 0; i < n; i++) {
+		v = json_object_get(args, ps[i].name);
 		if (!v || json_is_null(v)) {
-			if (!p->required)
+			if (!ps[i].required)
 				continue;
 			dtk_buf_printf(msg, "tool '%s%s' needs the argument '%s' (", prefix,
-			               t->name, p->name);
-			S_put_prefixed(msg, prefix, p->desc);
+			               t->name, ps[i].name);
+			S_put_help(msg, prefix, ps[i].desc);
 			dtk_buf_puts(msg, "): ");
-			S_accepts(msg, p);
+			S_accepts(msg, &ps[i]);
 			goto done;
 		}
-		if (!S_fits(p, v)) {
-			S_bad_arg(msg, prefix, t, p, v);
+		if (!S_fits(&ps[i], v)) {
+			S_bad_arg(msg, prefix, t, &ps[i], v);
 			goto done;
 		}
-		S_add_arg(p, v, a, &ops);
+		S_add_arg(&ps[i], v, a, &ops);
 	}
 	S_push(a, "--");
 	for (i = 0; i < ops.n; i++)
@@ -1159,26 +1178,21 @@ static size_t S_tool_words(struct dtk_buf *b, const char *prefix, const struct t
 /* When s begins with an operand's placeholder of t's command ("<other-id>",
  * "<entry-id>..."), puts the name of the tool's argument that gives that
  * operand into b. Returns how many bytes of s it replaced, or 0. */
-static size_t S_operand_words(struct dtk_buf *b, const struct tool *t, const char *s)
+static size_t S_operand_words(struct dtk_buf *b, const struct tool *t, const struct param *ps,
+                              const char *s)
 {
 	const struct dtk_cmd *cmd = dtk_cmd_find(t->cmd);
 	const char *ops = cmd ? cmd->operands : NULL, *at;
 	size_t n = 1 + strspn(s + 1, "abcdefghijklmnopqrstuvwxyz-|"), k = 0;
-	const struct param *p;
 
 	if (!ops || s[n] != '>')
 		return 0;
 	n++;
 	for (at = ops; (at = strstr(at, "<")) != NULL && strncmp(at, s, n); at++)
 		k++; /* its place among the operands */
-	if (!at)
+	if (!at || k >= 2 || !t->operands[k])
 		return 0;
-	for (p = t->params; p < t->params + MAX_PARAMS && p->name; p++)
-		if (!p->flag && !strchr("pck", p->type) && !k--)
-			break;
-	if (p >= t->params + MAX_PARAMS || !p->name)
-		return 0;
-	dtk_buf_printf(b, "argument '%s'", p->name);
+	dtk_buf_printf(b, "argument '%s'", ps[k].name); /* the operands come first */
 	return n + (strncmp(s + n, "...", 3) ? 0 : 3);
 }
 
@@ -1191,8 +1205,8 @@ static size_t S_operand_words(struct dtk_buf *b, const struct tool *t, const cha
 static char *S_mcp_text(const char *prefix, const struct tool *t, const char *s)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
-	const struct param *p;
-	size_t n;
+	struct param ps[MAX_PARAMS];
+	size_t n, i, n_ps = S_params(t, ps);
 
 	while (*s) {
 		int line_start = !b.len || b.ptr[b.len - 1] == '\n';
@@ -1202,17 +1216,17 @@ static char *S_mcp_text(const char *prefix, const struct tool *t, const char *s)
 			continue;
 		}
 		if ((n = S_tool_words(&b, prefix, t, s, line_start)) ||
-		    (*s == '<' && (n = S_operand_words(&b, t, s)))) {
+		    (*s == '<' && (n = S_operand_words(&b, t, ps, s)))) {
 			s += n;
 			continue;
 		}
 		if (s[0] == '-' && s[1] == '-' && (s[2] >= 'a' && s[2] <= 'z')) {
 			n = 2 + strspn(s + 2, "abcdefghijklmnopqrstuvwxyz-");
-			for (p = t->params; p < t->params + MAX_PARAMS && p->name; p++)
-				if (p->flag && strlen(p->flag) == n && !strncmp(p->flag, s, n))
+			for (i = 0; i < n_ps; i++)
+				if (strlen(ps[i].flag) == n && !strncmp(ps[i].flag, s, n))
 					break;
-			if (p < t->params + MAX_PARAMS && p->name) {
-				dtk_buf_printf(&b, "argument '%s'", p->name);
+			if (i < n_ps) {
+				dtk_buf_printf(&b, "argument '%s'", ps[i].name);
 				s += n;
 				continue;
 			}
@@ -1694,16 +1708,17 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 	struct argv a = {NULL, 0, 0, NULL};
 	struct dtk_buf msg = DTK_BUF_INIT;
 	json_t *sc, *r, *limit = json_object_get(args, "limit");
+	struct param ps[MAX_PARAMS]; /* the options of a borrow their names */
 	struct dtk_page page;
 	char *out = NULL, *err = NULL, *text;
 	long long size = PAGE_DEFAULT;
 	int rc;
 
-	if (S_build(prefix, t, args, &a, &msg) < 0) {
+	if (S_build(prefix, t, ps, S_params(t, ps), args, &a, &msg) < 0) {
 		r = S_error_text(dtk_buf_cstr(&msg));
 		goto done;
 	}
-	if (S_pages(t) && limit && !json_is_null(limit))
+	if ((t->hints & H_PAGES) && limit && !json_is_null(limit))
 		S_integral(limit, &size);
 	page = (struct dtk_page){offset, (size_t)size, SIZE_MAX};
 	rc = S_run(&a, hold, t->shape == O_PAGE || t->shape == O_OBJECT ? &page : NULL, &out, &err);
@@ -1755,7 +1770,7 @@ int dtk_mcp_tools_call(const char *prefix, uint64_t set, const char *name, json_
 		*result = S_error_text(msgbuf);
 		return 0;
 	}
-	if (S_pages(t) && S_cursor(json_object_get(args, "cursor"), &offset) < 0) {
+	if ((t->hints & H_PAGES) && S_cursor(json_object_get(args, "cursor"), &offset) < 0) {
 		snprintf(msgbuf, msgsize,
 		         "Invalid cursor: tool '%s%s' takes the nextCursor of a page it gave",
 		         prefix, t->name);

@@ -1103,7 +1103,7 @@ static void test_prefix_descriptions(void **state)
 	(void)state;
 	assert_null(strchr(all, '@'));
 	assert_non_null(strstr(all, "and call kb_show for an entry"));
-	assert_non_null(strstr(all, "(kb_add_source registers one)"));
+	assert_non_null(strstr(all, "(kb_add_node makes a new one)"));
 	for (i = 0; i < 4; i++)
 		for (p = all; (p = strstr(p + 1, compound[i])) != NULL;)
 			if (p[-1] != '"' && !isalpha((unsigned char)p[strlen(compound[i])]))
