@@ -40,7 +40,6 @@
 enum shape {
 	O_OBJECT, /* the command's JSON object */
 	O_PAGE,   /* the command's JSON array or lines, a page of it in short form */
-	O_PLAN,   /* the command's object of lists: each cut to a page, or one paged */
 	O_ID,     /* the command's one line, as {"id": "..."} */
 	O_CHECK,  /* {"valid": bool, "index_current": bool} from the exit status */
 	O_WRITE,  /* a write's JSON, cut to the fields it changed (keep) */
@@ -52,25 +51,30 @@ enum { H_READ_ONLY = 1, H_IDEMPOTENT = 2, H_DESTRUCTIVE = 4, H_PAGES = 8 };
 #define MAX_PARAMS 12 /* the most a tool takes (add) */
 
 struct tool {
-	const char *name, *cmd, *title, *desc;
-	const char *fixed[5];       /* arguments after the command's name */
+	const char *name;
+	const char *cmd; /* NULL: the command named as the tool, '_' as '-' */
+	const char *title, *desc;
+	/* arguments after the command's name (none: --format json, but for
+	 * O_ID and O_CHECK, which read the text and the exit status) */
+	const char *fixed[5];
 	const char *operands[2];    /* "name: what", its command's operands in order */
 	const char *opts;           /* its command's options it takes, space-separated */
 	const char *const *choices; /* of a '|' operand whose placeholder lists none */
 	enum shape shape;
 	unsigned hints;
-	int ok_status;    /* an exit status besides 0 that is not an error (-1: none) */
+	int ok_status;    /* an exit status besides 0 that is not an error (0: none) */
 	const char *keep; /* O_WRITE: the fields kept besides id, space-separated */
 };
 
 /* One argument of a tool, as S_params makes it from the tool and its
  * command: its JSON type ('s' string, 'e' one of choices, 'd' date, 'b'
  * boolean, 'l' string or list of strings, 'w' words: a string split at
- * spaces, 'p' page size, 'c' cursor, 'k' one of choices: the last three the
+ * spaces, 'i' a number from 1 to PAGE_MAX, 'p' page size, 'c' cursor: the last two the
  * server's own), the option it becomes (flag; "": an operand, in order). */
 struct param {
 	char name[32];
 	char flag[34]; /* "--<long name>" */
+	char num[8];   /* the value of an 'i', as the command line gives it */
 	char type;
 	int required;
 	const char *desc; /* its help: '\n' a space, "--x" the argument x, '@' the prefix */
@@ -78,26 +82,6 @@ struct param {
 	const char *alt[8]; /* the choices of a placeholder "<a|b|c>" */
 	char alts[64];
 };
-
-/* The lists of crystallize --plan's object (docs/commands.md). */
-static const char *const S_plan_lists[] = {"new_entries",
-                                           "reviews",
-                                           "stale",
-                                           "candidates",
-                                           "meet_high_rule",
-                                           "revised",
-                                           "revised_sources",
-                                           "stance_unchanged",
-                                           "cross_domain_refs",
-                                           "pairs",
-                                           "raised",
-                                           "lowered",
-                                           "opened",
-                                           "resolved",
-                                           "superseded",
-                                           "retracted",
-                                           "newly_stale",
-                                           NULL};
 
 /* A page of list or search: its default and largest size, how much of a
  * claim the short form holds. */
@@ -116,464 +100,364 @@ static const char *const S_plan_lists[] = {"new_entries",
 #define IDS "ids: entry ids (one or a list)"
 
 static const struct tool S_tools[] = {
-        {"show",
-         "show",
-         "Show an entry or a node in full",
-         "Reads one entry in full (claim, confidence, dates, sources, relations, "
-         "contradictions) or one node (stance, Bloom level, every entry), with what names it "
-         "(referenced_by: entries relating to or contradicting it). Call it before relying on "
-         "or citing an entry that @list or @search returned in short form, and read any open "
-         "contradiction it shows. A node's entries come limit at a time (default 20): "
-         "entries_total counts them, and nextCursor, passed as cursor, gives the next ones "
-         "(a page also ends after 6 KB of entries). "
-         "A referenced_by list holds at most 50; referenced_by_total counts a longer one. "
-         "A source id gives the source: {id, title, url, read, revised}.",
-         {"--format", "json"},
-         {"target: a node name, an entry id (<node>-<suffix>) or a source id (@sources finds one)"},
-         "",
-         NULL,
-         O_OBJECT,
-         READ | H_PAGES,
-         -1,
-         NULL},
-        {"list",
-         "list",
-         "List entries",
-         "Browses the entries that match every filter given, in the index's order, a page at "
-         "a time in short form (id, title, confidence, freshness date, the claim's first 160 "
-         "characters; a page ends early rather than pass 16 KB); pass the result's nextCursor "
-         "as cursor for the next page, and call @show for an entry's whole text. To find "
-         "entries on a topic, @search is better.",
-         {"--format", "jsonl"},
-         {NULL},
-         "node confidence since stale-at candidates include-retired",
-         NULL,
-         O_PAGE,
-         READ | H_PAGES,
-         -1,
-         NULL},
-        {"search",
-         "search",
-         "Search entries",
-         "Finds the entries on a topic: every word of the query must occur in the entry's id, "
-         "title, claim or a source's title (compared without case or width; substrings, so "
-         "Chinese or Japanese need no spaces). Best first, a page at a time in short form, as "
-         "@list gives them. Search before adding an entry, so as not to add what the base "
-         "holds.",
-         {"--format", "jsonl"},
-         {"query*: words separated by spaces; every one must match"},
-         "node confidence include-retired",
-         NULL,
-         O_PAGE,
-         READ | H_PAGES,
-         1,
-         NULL},
-        {"sources",
-         "search",
-         "Find sources",
-         "Finds the registered sources (papers, documents, pages) whose id, title or url "
-         "hold every word of query (compared as @search compares), in the order of "
-         "_sources.yaml, a page at a time (id, title, url); without query, every source. Call "
-         "it before @add_source, so as not to register a source twice, and for the id @add "
-         "needs; @show gives a source's dates.",
-         {"--sources", "--format", "jsonl"},
-         {"query*?: words separated by spaces; every one must match"},
-         "",
-         NULL,
-         O_PAGE,
-         READ | H_PAGES,
-         1,
-         NULL},
-        {"similar",
-         "similar",
-         "Entries alike a text",
-         "The live entries most alike a text (words and Chinese character pairs after "
-         "folding, weighed by rarity: BM25), best first, a page at a time, each with a score "
-         "from 0 to 1 and same_claim. @add refuses a new entry with the same claim as a live "
-         "one, or scoring 0.60 or more against one it does not name in distinct_from or "
-         "relates, and shows the closest: call this before adding.",
-         {"--format", "json", "--limit", "100"},
-         {"text: the text to compare: a claim, or a title and claim"},
-         "node",
-         NULL,
-         O_PAGE,
-         READ | H_PAGES,
-         1,
-         NULL},
-        {"next_id",
-         "next-id",
-         "Fresh entry id",
-         "A fresh id for an entry written by hand (random; not a sequence number). @add "
-         "gives its entry one on its own: this is for naming an entry before it is added.",
-         {NULL},
-         {"node: a node name"},
-         "",
-         NULL,
-         O_ID,
-         READ,
-         -1,
-         NULL},
-        {"check",
-         "check",
-         "Check the base",
-         "Validates every file of the base and compares INDEX.md with what it should be. "
-         "Call it after files were edited by hand; the write tools validate on their own. "
-         "Invalid data is an error result holding every path:line:col message.",
-         {NULL},
-         {NULL},
-         "",
-         NULL,
-         O_CHECK,
-         READ,
-         1,
-         NULL},
-        {"reindex",
-         "reindex",
-         "Rebuild INDEX.md",
-         "Validates the base and writes INDEX.md anew when it differs from what the files "
-         "say: call it when @check answers index_current false (after files were edited by "
-         "hand); the write tools keep INDEX.md current on their own. Returns whether it was "
-         "written.",
-         {"--format", "json"},
-         {NULL},
-         "",
-         NULL,
-         O_OBJECT,
-         H_IDEMPOTENT,
-         -1,
-         NULL},
-        {"crystallize_plan",
-         "crystallize",
-         "Crystallization worklist",
-         "What a crystallization (the periodic review of the base) would work through: new "
-         "and changed entries, pairs of entries to review together, stale entries, candidates "
-         "for high confidence. Writes nothing. Each list holds its first limit items (default "
-         "20; a node's review pairs likewise) and totals says how long each is; name one "
-         "in list, with cursor, to page through it (pairs: the review pairs of every "
-         "node).",
-         {"--plan", "--format", "json", "--limit", "1000000"},
-         {NULL},
-         "date",
-         NULL,
-         O_PLAN,
-         READ | H_PAGES,
-         -1,
-         NULL},
-        {"add",
-         "add",
-         "Add an entry",
-         "Records a new insight: an entry of a node with its claim, its source and a "
-         "confidence; it gets a fresh id. Search first: to dispute an entry call "
-         "@contradict, to corroborate one call @verify. The base is validated with the entry "
-         "before anything is written. Refused when a live entry has the same claim, or "
-         "scores 0.60 or more (see @similar) and distinct_from or relates does not name it. "
-         "Returns its id and title, and closest: the most alike live entries with their "
-         "scores, likely_restatement marked at 0.10 or more; @relate, @supersede or @retract "
-         "where the new entry restates one.",
-         {"--format", "json"},
-         {"node: the node to add to (@add_node makes a new one)"},
-         "title claim source confidence verified-by relates created allow-future distinct-from dry-run",
-         NULL,
-         O_WRITE,
-         0,
-         -1,
-         "node title closest"},
-        {"add_source",
-         "add-source",
-         "Add a source",
-         "Registers a source (a paper, a document, a page) so that entries can name it as "
-         "their source or in verified_by (call @sources first: it may be there). Returns "
-         "its id.",
-         {"--format", "json"},
-         {"id: the new source's id (a name: letters, digits, -)"},
-         "title url read allow-future dry-run",
-         NULL,
-         O_WRITE,
-         H_IDEMPOTENT,
-         -1,
-         "title"},
-        {"add_node",
-         "add-node",
-         "Add a node",
-         "Creates a node (a topic that holds entries) in a category of the domain; @add needs "
-         "the node to exist. Returns its name.",
-         {"--format", "json"},
-         {"node: the new node's name (letters, digits, -)"},
-         "category bloom dry-run",
-         NULL,
-         O_WRITE,
-         H_IDEMPOTENT,
-         -1,
-         "node category bloom"},
-        {"use",
-         "use",
-         "Record a use",
-         "Records that entries were relied on in your work (each one's used count + 1): call "
-         "it for the entries an answer or a change of yours rests on. Every call counts.",
-         {"--format", "json"},
-         {IDS},
-         W,
-         NULL,
-         O_WRITE,
-         0,
-         -1,
-         "used"},
-        {"cite",
-         "cite",
-         "Record a citation",
-         "Records that entries were cited as evidence to a user or in a document (cited + 1). "
-         "@use is for relying on an entry, @cite for quoting it. Every call counts.",
-         {"--format", "json"},
-         {IDS},
-         W,
-         NULL,
-         O_WRITE,
-         0,
-         -1,
-         "cited"},
-        {"close",
-         "close",
-         "Close entries",
-         "Marks entries closed: the outcome of acting on them was fed back into the base, and "
-         "their loop is done.",
-         {"--format", "json"},
-         {IDS},
-         W,
-         NULL,
-         O_WRITE,
-         H_IDEMPOTENT,
-         -1,
-         "closed"},
-        {"verify",
-         "verify",
-         "Verify an entry",
-         "Records an independent source that corroborates an entry (verified_by); with "
-         "promote, also raises its confidence to high (refused unless the base's policy then "
-         "holds).",
-         {"--format", "json"},
-         {"id: the entry's id", "source: the corroborating source's id"},
-         "promote dry-run",
-         NULL,
-         O_WRITE,
-         H_IDEMPOTENT,
-         -1,
-         "confidence verified_by"},
-        {"review",
-         "review",
-         "Review entries",
-         "Records that entries were checked and still hold (reviewed: the date), which makes "
-         "them fresh again.",
-         {"--format", "json"},
-         {IDS},
-         "date allow-future dry-run",
-         NULL,
-         O_WRITE,
-         H_IDEMPOTENT,
-         -1,
-         "reviewed fresh"},
-        {"relate",
-         "relate",
-         "Relate two entries",
-         "Records that an entry relates to another (its relates list).",
-         {"--format", "json"},
-         {"id: the entry that relates", "other: the entry it relates to"},
-         W,
-         NULL,
-         O_WRITE,
-         H_IDEMPOTENT,
-         -1,
-         "relates"},
-        {"contradict",
-         "contradict",
-         "Record a contradiction",
-         "Records an open contradiction: an entry conflicts with another, with a note saying "
-         "how. Call it instead of rewriting a claim you doubt; @show lists it on both entries "
-         "until @resolve closes it. Refused when the pair has one already, from either side.",
-         {"--format", "json"},
-         {"id: the entry that contradicts", "other: the entry it contradicts"},
-         "note dry-run",
-         NULL,
-         O_WRITE,
-         H_IDEMPOTENT,
-         -1,
-         "contradicts"},
-        {"resolve",
-         "resolve",
-         "Resolve a contradiction",
-         "Marks the contradiction of two entries resolved, whichever of them declares it, its "
-         "note replaced by note when given.",
-         {"--format", "json"},
-         {"id: one entry of the pair", "other: the other"},
-         "note dry-run",
-         NULL,
-         O_WRITE,
-         H_IDEMPOTENT | H_DESTRUCTIVE,
-         -1,
-         "contradicts"},
-        {"stance",
-         "stance",
-         "Set a node's stance",
-         "Sets a node's stance: the base's current core position on the topic, in a sentence, "
-         "replacing the one before.",
-         {"--format", "json"},
-         {"node: the node", "text: the stance, plain text"},
-         W,
-         NULL,
-         O_WRITE,
-         H_IDEMPOTENT | H_DESTRUCTIVE,
-         -1,
-         "node stance"},
-        {"bloom",
-         "bloom",
-         "Set a node's Bloom level",
-         "Sets a node's Bloom level: how deep the base's understanding of the topic goes, "
-         "from remember (facts) to create (new designs), replacing the one before.",
-         {"--format", "json"},
-         {"node: the node", "level|: the level"},
-         W,
-         dtk_bloom_names,
-         O_WRITE,
-         H_IDEMPOTENT | H_DESTRUCTIVE,
-         -1,
-         "node bloom"},
-        {"gap",
-         "gap",
-         "Write a knowledge gap",
-         "Adds, edits, closes or removes a knowledge gap of the domain: a topic known to be "
-         "missing from the base, listed in INDEX.md. add takes the text as target and "
-         "returns the new gap's id; the other actions name the gap by its id (or its place "
-         "in the list from 1). Name the nodes a gap is about: the crystallization plan asks "
-         "to re-read it once they get entries.",
-         {"--format", "json"},
-         {"action|: what to do", "target: add: the gap's text; else the gap's id"},
-         "text flagged-by node date allow-future dry-run",
-         NULL,
-         O_WRITE,
-         H_DESTRUCTIVE,
-         -1,
-         "action"},
-        {"hotspot",
-         "hotspot",
-         "Write a cross-domain hotspot",
-         "Adds, edits or removes a cross-domain hotspot: a node of this domain linked to "
-         "nodes of other domains (domain/node), with a note on what links them; listed in "
-         "INDEX.md. add takes the node as target and returns the new hotspot's id; edit and "
-         "remove name the hotspot by its id (or its place in the list from 1).",
-         {"--format", "json"},
-         {"action|: what to do", "target: add: the node; else the hotspot's id"},
-         "link note dry-run",
-         NULL,
-         O_WRITE,
-         H_DESTRUCTIVE,
-         -1,
-         "action"},
-        {"edit",
-         "edit",
-         "Correct an entry",
-         "Corrects an entry's title, claim or source in place (its id stays) and dates the "
-         "revision, so that the next crystallization reviews it. For a claim that no longer "
-         "holds, @supersede or @retract it instead; for one you doubt, @contradict it.",
-         {"--format", "json"},
-         {"id: the entry's id"},
-         "title claim source date allow-future dry-run",
-         NULL,
-         O_WRITE,
-         H_IDEMPOTENT | H_DESTRUCTIVE,
-         -1,
-         "title claim source revised"},
-        {"edit_source",
-         "edit-source",
-         "Correct a source",
-         "Corrects a source's title or URL in place (its id stays) and dates the revision.",
-         {"--format", "json"},
-         {"id: the source's id"},
-         "title url date allow-future dry-run",
-         NULL,
-         O_WRITE,
-         H_IDEMPOTENT | H_DESTRUCTIVE,
-         -1,
-         "title url read revised"},
-        {"confidence",
-         "confidence",
-         "Re-rate entries",
-         "Sets the confidence of entries: lowering always works, high only for an entry with "
-         "the policy's number of corroborating sources. With qualified (and level high), "
-         "raises every entry that meets the rule.",
-         {"--format", "json"},
-         {"level|: the confidence to set", "ids?: entry ids (one or a list); none with qualified"},
-         "qualified dry-run",
-         dtk_confidence_names,
-         O_WRITE,
-         H_IDEMPOTENT | H_DESTRUCTIVE,
-         -1,
-         "confidence"},
-        {"unrelate",
-         "unrelate",
-         "Unrelate two entries",
-         "Removes one entry from another's relates: the relation was recorded by mistake.",
-         {"--format", "json"},
-         {"id: the entry that relates", "other: the entry it no longer relates to"},
-         W,
-         NULL,
-         O_WRITE,
-         H_IDEMPOTENT | H_DESTRUCTIVE,
-         -1,
-         "relates"},
-        {"unverify",
-         "unverify",
-         "Unverify an entry",
-         "Removes a source from an entry's verified_by (it does not corroborate it after "
-         "all); refused when a high entry would break the policy, unless confidence lowers "
-         "it in the same call.",
-         {"--format", "json"},
-         {"id: the entry's id", "source: the source to remove"},
-         "confidence dry-run",
-         NULL,
-         O_WRITE,
-         H_IDEMPOTENT | H_DESTRUCTIVE,
-         -1,
-         "confidence verified_by"},
-        {"supersede",
-         "supersede",
-         "Supersede an entry",
-         "Marks an older entry replaced by a newer one that says better what it said: the old "
-         "one stays in its file as history, out of counts, lists and search. Add the new "
-         "entry first.",
-         {"--format", "json"},
-         {"old: the entry replaced", "new: the live entry that replaces it"},
-         "date allow-future dry-run",
-         NULL,
-         O_WRITE,
-         H_IDEMPOTENT | H_DESTRUCTIVE,
-         -1,
-         "superseded_by superseded"},
-        {"retract",
-         "retract",
-         "Retract entries",
-         "Withdraws entries found wrong, with the reason: they stay in their files as "
-         "tombstones, out of counts, lists and search. For a claim in dispute, @contradict "
-         "it instead.",
-         {"--format", "json"},
-         {IDS},
-         "reason date allow-future dry-run",
-         NULL,
-         O_WRITE,
-         H_IDEMPOTENT | H_DESTRUCTIVE,
-         -1,
-         "retracted retracted_reason"},
-        {"init",
-         "init",
-         "Start a new base",
-         "Writes a minimal valid base (_domain.yaml, _sources.yaml, _crystallizations.yaml, "
-         "INDEX.md) in the server's working directory, when it is not inside a base yet.",
-         {"--format", "json"},
-         {NULL},
-         "lang domain title dry-run",
-         NULL,
-         O_WRITE,
-         H_IDEMPOTENT,
-         -1,
-         "domain lang files"},
+        {.name = "show",
+         .title = "Show an entry or a node in full",
+         .desc = "Reads one entry in full (claim, confidence, dates, sources, relations, "
+                 "contradictions) or one node (stance, Bloom level, every entry), with what names "
+                 "it "
+                 "(referenced_by: entries relating to or contradicting it). Call it before relying "
+                 "on "
+                 "or citing an entry that @list or @search returned in short form, and read any "
+                 "open "
+                 "contradiction it shows. A node's entries come limit at a time (default 20): "
+                 "entries_total counts them, and nextCursor, passed as cursor, gives the next ones "
+                 "(a page also ends after 6 KB of entries). "
+                 "A referenced_by list holds at most 50; referenced_by_total counts a longer one. "
+                 "A source id gives the source: {id, title, url, read, revised}.",
+         .operands = {"target: a node name, an entry id (<node>-<suffix>) or a source id (@sources "
+                      "finds one)"},
+         .shape = O_OBJECT,
+         .hints = READ | H_PAGES},
+        {.name = "list",
+         .title = "List entries",
+         .desc = "Browses the entries that match every filter given, in the index's order, a page "
+                 "at "
+                 "a time in short form (id, title, confidence, freshness date, the claim's first "
+                 "160 "
+                 "characters; a page ends early rather than pass 16 KB); pass the result's "
+                 "nextCursor "
+                 "as cursor for the next page, and call @show for an entry's whole text. To find "
+                 "entries on a topic, @search is better.",
+         .fixed = {"--format", "jsonl"},
+         .opts = "node confidence since stale-at candidates include-retired",
+         .shape = O_PAGE,
+         .hints = READ | H_PAGES},
+        {.name = "search",
+         .title = "Search entries",
+         .desc = "Finds the entries on a topic: every word of the query must occur in the entry's "
+                 "id, "
+                 "title, claim or a source's title (compared without case or width; substrings, so "
+                 "Chinese or Japanese need no spaces). Best first, a page at a time in short form, "
+                 "as "
+                 "@list gives them. Search before adding an entry, so as not to add what the base "
+                 "holds.",
+         .fixed = {"--format", "jsonl"},
+         .operands = {"query*: words separated by spaces; every one must match"},
+         .opts = "node confidence include-retired",
+         .shape = O_PAGE,
+         .hints = READ | H_PAGES,
+         .ok_status = 1},
+        {.name = "sources",
+         .cmd = "search",
+         .title = "Find sources",
+         .desc = "Finds the registered sources (papers, documents, pages) whose id, title or url "
+                 "hold every word of query (compared as @search compares), in the order of "
+                 "_sources.yaml, a page at a time (id, title, url); without query, every source. "
+                 "Call "
+                 "it before @add_source, so as not to register a source twice, and for the id @add "
+                 "needs; @show gives a source's dates.",
+         .fixed = {"--sources", "--format", "jsonl"},
+         .operands = {"query*?: words separated by spaces; every one must match"},
+         .shape = O_PAGE,
+         .hints = READ | H_PAGES,
+         .ok_status = 1},
+        {.name = "similar",
+         .title = "Entries alike a text",
+         .desc = "The live entries most alike a text (words and Chinese character pairs after "
+                 "folding, weighed by rarity: BM25), best first, a page at a time, each with a "
+                 "score "
+                 "from 0 to 1 and same_claim. @add refuses a new entry with the same claim as a "
+                 "live "
+                 "one, or scoring 0.60 or more against one it does not name in distinct_from or "
+                 "relates, and shows the closest: call this before adding.",
+         .fixed = {"--format", "json", "--limit", "100"},
+         .operands = {"text: the text to compare: a claim, or a title and claim"},
+         .opts = "node",
+         .shape = O_PAGE,
+         .hints = READ | H_PAGES,
+         .ok_status = 1},
+        {.name = "next_id",
+         .title = "Fresh entry id",
+         .desc = "A fresh id for an entry written by hand (random; not a sequence number). @add "
+                 "gives its entry one on its own: this is for naming an entry before it is added.",
+         .operands = {"node: a node name"},
+         .shape = O_ID,
+         .hints = READ},
+        {.name = "check",
+         .title = "Check the base",
+         .desc = "Validates every file of the base and compares INDEX.md with what it should be. "
+                 "Call it after files were edited by hand; the write tools validate on their own. "
+                 "Invalid data is an error result holding every path:line:col message.",
+         .shape = O_CHECK,
+         .hints = READ,
+         .ok_status = 1},
+        {.name = "reindex",
+         .title = "Rebuild INDEX.md",
+         .desc = "Validates the base and writes INDEX.md anew when it differs from what the files "
+                 "say: call it when @check answers index_current false (after files were edited by "
+                 "hand); the write tools keep INDEX.md current on their own. Returns whether it "
+                 "was "
+                 "written.",
+         .shape = O_OBJECT,
+         .hints = H_IDEMPOTENT},
+        {.name = "crystallize_plan",
+         .cmd = "crystallize",
+         .title = "Crystallization worklist",
+         .desc = "What a crystallization (the periodic review of the base) would work through: new "
+                 "and changed entries, pairs of entries to review together, stale entries, "
+                 "candidates "
+                 "for high confidence. Writes nothing. Each list holds a page of its items (limit "
+                 "a page, default 20; review pairs: those of limit new entries) and totals says "
+                 "how "
+                 "long each is; next_page, passed as page, gives the next page of every list.",
+         .fixed = {"--plan", "--format", "json"},
+         .opts = "date limit page",
+         .shape = O_OBJECT,
+         .hints = READ},
+        {.name = "add",
+         .title = "Add an entry",
+         .desc = "Records a new insight: an entry of a node with its claim, its source and a "
+                 "confidence; it gets a fresh id. Search first: to dispute an entry call "
+                 "@contradict, to corroborate one call @verify. The base is validated with the "
+                 "entry "
+                 "before anything is written. Refused when a live entry has the same claim, or "
+                 "scores 0.60 or more (see @similar) and distinct_from or relates does not name "
+                 "it. "
+                 "Returns its id and title, and closest: the most alike live entries with their "
+                 "scores, likely_restatement marked at 0.10 or more; @relate, @supersede or "
+                 "@retract "
+                 "where the new entry restates one.",
+         .operands = {"node: the node to add to (@add_node makes a new one)"},
+         .opts = "title claim source confidence verified-by relates created allow-future "
+                 "distinct-from dry-run",
+         .shape = O_WRITE,
+         .keep = "node title closest"},
+        {.name = "add_source",
+         .title = "Add a source",
+         .desc = "Registers a source (a paper, a document, a page) so that entries can name it as "
+                 "their source or in verified_by (call @sources first: it may be there). Returns "
+                 "its id.",
+         .operands = {"id: the new source's id (a name: letters, digits, -)"},
+         .opts = "title url read allow-future dry-run",
+         .shape = O_WRITE,
+         .hints = H_IDEMPOTENT,
+         .keep = "title"},
+        {.name = "add_node",
+         .title = "Add a node",
+         .desc = "Creates a node (a topic that holds entries) in a category of the domain; @add "
+                 "needs "
+                 "the node to exist. Returns its name.",
+         .operands = {"node: the new node's name (letters, digits, -)"},
+         .opts = "category bloom dry-run",
+         .shape = O_WRITE,
+         .hints = H_IDEMPOTENT,
+         .keep = "node category bloom"},
+        {.name = "use",
+         .title = "Record a use",
+         .desc = "Records that entries were relied on in your work (each one's used count + 1): "
+                 "call "
+                 "it for the entries an answer or a change of yours rests on. Every call counts.",
+         .operands = {IDS},
+         .opts = W,
+         .shape = O_WRITE,
+         .keep = "used"},
+        {.name = "cite",
+         .title = "Record a citation",
+         .desc = "Records that entries were cited as evidence to a user or in a document (cited + "
+                 "1). "
+                 "@use is for relying on an entry, @cite for quoting it. Every call counts.",
+         .operands = {IDS},
+         .opts = W,
+         .shape = O_WRITE,
+         .keep = "cited"},
+        {.name = "close",
+         .title = "Close entries",
+         .desc = "Marks entries closed: the outcome of acting on them was fed back into the base, "
+                 "and "
+                 "their loop is done.",
+         .operands = {IDS},
+         .opts = W,
+         .shape = O_WRITE,
+         .hints = H_IDEMPOTENT,
+         .keep = "closed"},
+        {.name = "verify",
+         .title = "Verify an entry",
+         .desc = "Records an independent source that corroborates an entry (verified_by); with "
+                 "promote, also raises its confidence to high (refused unless the base's policy "
+                 "then "
+                 "holds).",
+         .operands = {"id: the entry's id", "source: the corroborating source's id"},
+         .opts = "promote dry-run",
+         .shape = O_WRITE,
+         .hints = H_IDEMPOTENT,
+         .keep = "confidence verified_by"},
+        {.name = "review",
+         .title = "Review entries",
+         .desc = "Records that entries were checked and still hold (reviewed: the date), which "
+                 "makes "
+                 "them fresh again.",
+         .operands = {IDS},
+         .opts = "date allow-future dry-run",
+         .shape = O_WRITE,
+         .hints = H_IDEMPOTENT,
+         .keep = "reviewed fresh"},
+        {.name = "relate",
+         .title = "Relate two entries",
+         .desc = "Records that an entry relates to another (its relates list).",
+         .operands = {"id: the entry that relates", "other: the entry it relates to"},
+         .opts = W,
+         .shape = O_WRITE,
+         .hints = H_IDEMPOTENT,
+         .keep = "relates"},
+        {.name = "contradict",
+         .title = "Record a contradiction",
+         .desc = "Records an open contradiction: an entry conflicts with another, with a note "
+                 "saying "
+                 "how. Call it instead of rewriting a claim you doubt; @show lists it on both "
+                 "entries "
+                 "until @resolve closes it. Refused when the pair has one already, from either "
+                 "side.",
+         .operands = {"id: the entry that contradicts", "other: the entry it contradicts"},
+         .opts = "note dry-run",
+         .shape = O_WRITE,
+         .hints = H_IDEMPOTENT,
+         .keep = "contradicts"},
+        {.name = "resolve",
+         .title = "Resolve a contradiction",
+         .desc = "Marks the contradiction of two entries resolved, whichever of them declares it, "
+                 "its "
+                 "note replaced by note when given.",
+         .operands = {"id: one entry of the pair", "other: the other"},
+         .opts = "note dry-run",
+         .shape = O_WRITE,
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
+         .keep = "contradicts"},
+        {.name = "stance",
+         .title = "Set a node's stance",
+         .desc = "Sets a node's stance: the base's current core position on the topic, in a "
+                 "sentence, "
+                 "replacing the one before.",
+         .operands = {"node: the node", "text: the stance, plain text"},
+         .opts = W,
+         .shape = O_WRITE,
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
+         .keep = "node stance"},
+        {.name = "bloom",
+         .title = "Set a node's Bloom level",
+         .desc = "Sets a node's Bloom level: how deep the base's understanding of the topic goes, "
+                 "from remember (facts) to create (new designs), replacing the one before.",
+         .operands = {"node: the node", "level|: the level"},
+         .opts = W,
+         .choices = dtk_bloom_names,
+         .shape = O_WRITE,
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
+         .keep = "node bloom"},
+        {.name = "gap",
+         .title = "Write a knowledge gap",
+         .desc = "Adds, edits, closes or removes a knowledge gap of the domain: a topic known to "
+                 "be "
+                 "missing from the base, listed in INDEX.md. add takes the text as target and "
+                 "returns the new gap's id; the other actions name the gap by its id (or its place "
+                 "in the list from 1). Name the nodes a gap is about: the crystallization plan "
+                 "asks "
+                 "to re-read it once they get entries.",
+         .operands = {"action|: what to do", "target: add: the gap's text; else the gap's id"},
+         .opts = "text flagged-by node date allow-future dry-run",
+         .shape = O_WRITE,
+         .hints = H_DESTRUCTIVE,
+         .keep = "action"},
+        {.name = "hotspot",
+         .title = "Write a cross-domain hotspot",
+         .desc = "Adds, edits or removes a cross-domain hotspot: a node of this domain linked to "
+                 "nodes of other domains (domain/node), with a note on what links them; listed in "
+                 "INDEX.md. add takes the node as target and returns the new hotspot's id; edit "
+                 "and "
+                 "remove name the hotspot by its id (or its place in the list from 1).",
+         .operands = {"action|: what to do", "target: add: the node; else the hotspot's id"},
+         .opts = "link note dry-run",
+         .shape = O_WRITE,
+         .hints = H_DESTRUCTIVE,
+         .keep = "action"},
+        {.name = "edit",
+         .title = "Correct an entry",
+         .desc = "Corrects an entry's title, claim or source in place (its id stays) and dates the "
+                 "revision, so that the next crystallization reviews it. For a claim that no "
+                 "longer "
+                 "holds, @supersede or @retract it instead; for one you doubt, @contradict it.",
+         .operands = {"id: the entry's id"},
+         .opts = "title claim source date allow-future dry-run",
+         .shape = O_WRITE,
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
+         .keep = "title claim source revised"},
+        {.name = "edit_source",
+         .title = "Correct a source",
+         .desc = "Corrects a source's title or URL in place (its id stays) and dates the revision.",
+         .operands = {"id: the source's id"},
+         .opts = "title url date allow-future dry-run",
+         .shape = O_WRITE,
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
+         .keep = "title url read revised"},
+        {.name = "confidence",
+         .title = "Re-rate entries",
+         .desc = "Sets the confidence of entries: lowering always works, high only for an entry "
+                 "with "
+                 "the policy's number of corroborating sources. With qualified (and level high), "
+                 "raises every entry that meets the rule.",
+         .operands = {"level|: the confidence to set",
+                      "ids?: entry ids (one or a list); none with qualified"},
+         .opts = "qualified dry-run",
+         .choices = dtk_confidence_names,
+         .shape = O_WRITE,
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
+         .keep = "confidence"},
+        {.name = "unrelate",
+         .title = "Unrelate two entries",
+         .desc = "Removes one entry from another's relates: the relation was recorded by mistake.",
+         .operands = {"id: the entry that relates", "other: the entry it no longer relates to"},
+         .opts = W,
+         .shape = O_WRITE,
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
+         .keep = "relates"},
+        {.name = "unverify",
+         .title = "Unverify an entry",
+         .desc = "Removes a source from an entry's verified_by (it does not corroborate it after "
+                 "all); refused when a high entry would break the policy, unless confidence lowers "
+                 "it in the same call.",
+         .operands = {"id: the entry's id", "source: the source to remove"},
+         .opts = "confidence dry-run",
+         .shape = O_WRITE,
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
+         .keep = "confidence verified_by"},
+        {.name = "supersede",
+         .title = "Supersede an entry",
+         .desc = "Marks an older entry replaced by a newer one that says better what it said: the "
+                 "old "
+                 "one stays in its file as history, out of counts, lists and search. Add the new "
+                 "entry first.",
+         .operands = {"old: the entry replaced", "new: the live entry that replaces it"},
+         .opts = "date allow-future dry-run",
+         .shape = O_WRITE,
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
+         .keep = "superseded_by superseded"},
+        {.name = "retract",
+         .title = "Retract entries",
+         .desc = "Withdraws entries found wrong, with the reason: they stay in their files as "
+                 "tombstones, out of counts, lists and search. For a claim in dispute, @contradict "
+                 "it instead.",
+         .operands = {IDS},
+         .opts = "reason date allow-future dry-run",
+         .shape = O_WRITE,
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
+         .keep = "retracted retracted_reason"},
+        {.name = "init",
+         .title = "Start a new base",
+         .desc = "Writes a minimal valid base (_domain.yaml, _sources.yaml, "
+                 "_crystallizations.yaml, "
+                 "INDEX.md) in the server's working directory, when it is not inside a base yet.",
+         .opts = "lang domain title dry-run",
+         .shape = O_WRITE,
+         .hints = H_IDEMPOTENT,
+         .keep = "domain lang files"},
 };
 #define N_TOOLS (sizeof(S_tools) / sizeof(*S_tools))
 
@@ -614,6 +498,8 @@ static void S_option(const struct dtk_cmd *cmd, const char *name, size_t n, stru
 
 	while (o->name && (strlen(o->name) != n || strncmp(o->name, name, n)))
 		o++;
+	if (!o->name)
+		abort(); /* S_tools names an option its command lacks */
 	snprintf(p->flag, sizeof(p->flag), "--%s", o->name);
 	snprintf(p->name, sizeof(p->name), "%s", o->name);
 	for (c = p->name; (c = strchr(c, '-')) != NULL;)
@@ -621,10 +507,27 @@ static void S_option(const struct dtk_cmd *cmd, const char *name, size_t n, stru
 	p->desc = o->help;
 	p->required = (o->flags & (DTK_OPT_REQUIRED | DTK_OPT_NEEDED)) != 0;
 	p->choices = o->choices;
-	p->type = o->choices ? 'e' : o->type == DTK_OPT_FLAG ? 'b' : o->type == DTK_OPT_LIST ? 'l' : 's';
-	if (o->type == DTK_OPT_DATE ||
-	    (o->type == DTK_OPT_STRING && o->arg && (!strcmp(o->arg, "D") || !strcmp(o->arg, "DATE"))))
+	p->type = o->choices                ? 'e'
+	          : o->type == DTK_OPT_FLAG ? 'b'
+	          : o->type == DTK_OPT_LIST ? 'l'
+	          : o->type == DTK_OPT_INT  ? 'i'
+	                                    : 's';
+	if (o->type == DTK_OPT_DATE || (o->type == DTK_OPT_STRING && o->arg &&
+	                                (!strcmp(o->arg, "D") || !strcmp(o->arg, "DATE"))))
 		p->type = 'd';
+}
+
+/* Returns the command tool t runs, or NULL when dtk lacks it. */
+static const struct dtk_cmd *S_cmd(const struct tool *t)
+{
+	char name[32], *c;
+
+	if (t->cmd)
+		return dtk_cmd_find(t->cmd);
+	snprintf(name, sizeof(name), "%s", t->name);
+	for (c = name; (c = strchr(c, '_')) != NULL;)
+		*c = '-';
+	return dtk_cmd_find(name);
 }
 
 /* Fills ps (MAX_PARAMS) with tool t's arguments: its operands, its options,
@@ -632,13 +535,12 @@ static void S_option(const struct dtk_cmd *cmd, const char *name, size_t n, stru
 static size_t S_params(const struct tool *t, struct param *ps)
 {
 	static const struct param own[] = {
-	        {.name = "list", .type = 'k', .choices = S_plan_lists,
-	         .desc = "with cursor, one list of the worklist, a page of it"},
 	        {.name = "limit", .type = 'p', .desc = "items per page (1 to 100; default 20)"},
-	        {.name = "cursor", .type = 'c',
+	        {.name = "cursor",
+	         .type = 'c',
 	         .desc = "the nextCursor of the page before, for the next one"}};
-	const struct dtk_cmd *cmd = dtk_cmd_find(t->cmd);
-	const char *ph = cmd ? cmd->operands : NULL, *o = t->opts;
+	const struct dtk_cmd *cmd = S_cmd(t);
+	const char *ph = cmd ? cmd->operands : NULL, *o = t->opts ? t->opts : "";
 	size_t n = 0, i, len;
 
 	memset(ps, 0, MAX_PARAMS * sizeof(*ps));
@@ -652,7 +554,7 @@ static size_t S_params(const struct tool *t, struct param *ps)
 		len = strcspn(o, " ");
 		S_option(cmd, o, len, &ps[n++]);
 	}
-	for (i = t->shape == O_PLAN ? 0 : 1; (t->hints & H_PAGES) && i < 3; i++)
+	for (i = 0; (t->hints & H_PAGES) && i < 2; i++)
 		ps[n++] = own[i];
 	return n;
 }
@@ -704,7 +606,7 @@ _Static_assert(N_TOOLS <= 64, "a set of tools is 64 bits");
 /* Returns 1 when tool i is in set and dtk has its command. */
 static int S_in(uint64_t set, size_t i)
 {
-	return (set >> i & 1) && dtk_cmd_find(S_tools[i].cmd);
+	return (set >> i & 1) && S_cmd(&S_tools[i]);
 }
 
 static const struct tool *S_find(const char *prefix, uint64_t set, const char *name)
@@ -772,10 +674,12 @@ int dtk_mcp_tools_select(uint64_t *out, const char *names, int read_only, char *
 /* Returns the tool that runs command cmd, or NULL. */
 static const struct tool *S_for_cmd(const char *cmd, size_t len)
 {
+	const struct dtk_cmd *c;
 	size_t i;
 
 	for (i = 0; i < N_TOOLS; i++)
-		if (strlen(S_tools[i].cmd) == len && !strncmp(S_tools[i].cmd, cmd, len) &&
+		if ((c = S_cmd(&S_tools[i])) && strlen(c->name) == len &&
+		    !strncmp(c->name, cmd, len) &&
 		    (!S_tools[i].fixed[0] || !strcmp(S_tools[i].fixed[0], "--format")))
 			return &S_tools[i]; /* not crystallize_plan for crystallize */
 	return NULL;
@@ -793,9 +697,12 @@ static json_t *S_param_schema(const char *prefix, const struct param *a)
 		              "array", "items", "type", "string", "maxItems", LIST_MAX);
 		break;
 	case 'b': p = json_pack("{s:s}", "type", "boolean"); break;
+	case 'i':
 	case 'p':
-		p = json_pack("{s:s,s:i,s:i,s:i}", "type", "integer", "minimum", 1, "maximum",
-		              PAGE_MAX, "default", PAGE_DEFAULT);
+		p = json_pack("{s:s,s:i,s:i}", "type", "integer", "minimum", 1, "maximum",
+		              PAGE_MAX);
+		if (a->type == 'p')
+			json_object_set_new(p, "default", json_integer(PAGE_DEFAULT));
 		break;
 	case 'd':
 		p = json_pack("{s:s,s:s}", "type", "string", "pattern",
@@ -846,7 +753,6 @@ static json_t *S_output_schema(const struct tool *t)
 		                 "properties", "valid", "type", "boolean", "index_current", "type",
 		                 "boolean", "required", "valid", "index_current");
 	case O_OBJECT:
-	case O_PLAN:
 	case O_WRITE: break;
 	}
 	return json_pack("{s:s}", "type", "object");
@@ -931,13 +837,13 @@ static void S_accepts(struct dtk_buf *b, const struct param *p)
 
 	switch (p->type) {
 	case 'e':
-	case 'k':
 		dtk_buf_puts(b, "one of");
 		for (i = 0; p->choices[i]; i++)
 			dtk_buf_printf(b, "%s\"%s\"", i ? ", " : " ", p->choices[i]);
 		break;
 	case 'd': dtk_buf_puts(b, "a date, YYYY-MM-DD, as a string"); break;
 	case 'b': dtk_buf_puts(b, "true or false"); break;
+	case 'i':
 	case 'p': dtk_buf_printf(b, "an integer from 1 to %d", PAGE_MAX); break;
 	case 'l': dtk_buf_printf(b, "a string or a list of 1 to %d strings", LIST_MAX); break;
 	case 'w': dtk_buf_printf(b, "a string of 1 to %d words", DTK_SEARCH_MAX_WORDS); break;
@@ -1025,6 +931,7 @@ static int S_fits(const struct param *p, json_t *v)
 		return 0;
 	switch (p->type) {
 	case 'b': return json_is_boolean(v);
+	case 'i':
 	case 'p': return S_integral(v, &n) && n >= 1 && n <= PAGE_MAX;
 	case 'l':
 		if (json_is_string(v))
@@ -1036,7 +943,6 @@ static int S_fits(const struct param *p, json_t *v)
 		return 1;
 	case 'd': return json_is_string(v) && dtk_date_parse(&d, json_string_value(v)) == 0;
 	case 'e':
-	case 'k':
 		if (!json_is_string(v))
 			return 0;
 		for (i = 0; p->choices[i]; i++)
@@ -1053,14 +959,19 @@ static int S_fits(const struct param *p, json_t *v)
 }
 
 /* Adds argument p's value v (it fits) to the options a or the operands ops. */
-static void S_add_arg(const struct param *p, json_t *v, struct argv *a, struct argv *ops)
+static void S_add_arg(struct param *p, json_t *v, struct argv *a, struct argv *ops)
 {
+	long long n;
 	json_t *item;
 	size_t i;
 
-	if (p->type == 'p' || p->type == 'c' || p->type == 'k')
+	if (p->type == 'p' || p->type == 'c')
 		return; /* the server's own */
-	if (p->type == 'b') {
+	if (p->type == 'i' && S_integral(v, &n)) {
+		snprintf(p->num, sizeof(p->num), "%lld", n);
+		S_push(a, p->flag);
+		S_push(a, p->num);
+	} else if (p->type == 'b') {
 		if (json_is_true(v))
 			S_push(a, p->flag);
 	} else if (p->type == 'w') {
@@ -1082,7 +993,7 @@ static void S_add_arg(const struct param *p, json_t *v, struct argv *a, struct a
 
 /* Builds the command line of tool t from args into a. Returns 0, or -1 with
  * what is wrong with the arguments in msg. */
-static int S_build(const char *prefix, const struct tool *t, const struct param *ps, size_t n,
+static int S_build(const char *prefix, const struct tool *t, struct param *ps, size_t n,
                    json_t *args, struct argv *a, struct dtk_buf *msg)
 {
 	struct argv ops = {NULL, 0, 0, NULL};
@@ -1091,9 +1002,13 @@ static int S_build(const char *prefix, const struct tool *t, const struct param 
 	size_t i;
 	int rc = -1;
 
-	S_push(a, t->cmd);
-	for (i = 0; i < 5 && t->fixed[i]; i++)
-		S_push(a, t->fixed[i]);
+	static const char *const json[] = {"--format", "json", NULL};
+	const char *const *fixed =
+	        t->fixed[0] || t->shape == O_ID || t->shape == O_CHECK ? t->fixed : json;
+
+	S_push(a, S_cmd(t)->name);
+	for (i = 0; i < 5 && fixed[i]; i++)
+		S_push(a, fixed[i]);
 	json_object_foreach(args, key, v)
 	{
 		for (i = 0; i < n && strcmp(ps[i].name, key); i++)
@@ -1156,7 +1071,8 @@ static size_t S_tool_words(struct dtk_buf *b, const char *prefix, const struct t
 		return 0; /* inside a word */
 	n = strspn(c, "abcdefghijklmnopqrstuvwxyz-");
 	/* the tool run first (crystallize_plan for crystallize) */
-	o = t && strlen(t->cmd) == n && !strncmp(t->cmd, c, n) ? t : S_for_cmd(c, n);
+	o = t && strlen(S_cmd(t)->name) == n && !strncmp(S_cmd(t)->name, c, n) ? t
+	                                                                       : S_for_cmd(c, n);
 	if (!n || !o)
 		return 0;
 	if (!quoted && line_start && c[n] == ':') {
@@ -1181,7 +1097,7 @@ static size_t S_tool_words(struct dtk_buf *b, const char *prefix, const struct t
 static size_t S_operand_words(struct dtk_buf *b, const struct tool *t, const struct param *ps,
                               const char *s)
 {
-	const struct dtk_cmd *cmd = dtk_cmd_find(t->cmd);
+	const struct dtk_cmd *cmd = S_cmd(t);
 	const char *ops = cmd ? cmd->operands : NULL, *at;
 	size_t n = 1 + strspn(s + 1, "abcdefghijklmnopqrstuvwxyz-|"), k = 0;
 
@@ -1434,81 +1350,6 @@ static json_t *S_page_lines(const char *out, size_t offset, size_t size, size_t 
 	return S_page_result(page, offset, size, total == SIZE_MAX ? i : total);
 }
 
-/* Cuts the pairs of each node of reviews (a list of the worklist) to size:
- * each node's pair_count says how many it has. */
-static void S_cut_pairs(json_t *reviews, size_t size)
-{
-	json_t *r, *pairs;
-	size_t i;
-
-	json_array_foreach(reviews, i, r)
-	{
-		pairs = json_object_get(r, "pairs");
-		while (json_array_size(pairs) > size)
-			json_array_remove(pairs, json_array_size(pairs) - 1);
-	}
-}
-
-/* Returns the review pairs of every node of j's reviews in one list, each
- * with its node (a new reference). */
-static json_t *S_all_pairs(json_t *j)
-{
-	json_t *all = json_array(), *r, *p, *pair;
-	size_t i, k;
-
-	json_array_foreach(json_object_get(j, "reviews"), i, r)
-	{
-		json_array_foreach(json_object_get(r, "pairs"), k, p)
-		{
-			pair = json_copy(p);
-			json_object_set(pair, "node", json_object_get(r, "node"));
-			json_array_append_new(all, pair);
-		}
-	}
-	return all;
-}
-
-/* Returns the worklist j (stolen) as the tool gives it: with list, a page of
- * that list ("pairs": the review pairs of every node); else j with each list
- * (and each node's review pairs) cut to its first size items and "totals"
- * holding the length of each list. NULL when j is not an object. */
-static json_t *S_plan(json_t *j, const char *list, size_t offset, size_t size)
-{
-	json_t *totals, *v, *page;
-	const char *k;
-	size_t i, n;
-
-	if (!json_is_object(j)) {
-		json_decref(j);
-		return NULL;
-	}
-	if (list) {
-		v = !strcmp(list, "pairs") ? S_all_pairs(j) : json_incref(json_object_get(j, list));
-		n = json_array_size(v);
-		page = json_array();
-		for (i = offset; i < n && i < offset + size; i++)
-			json_array_append(page, json_array_get(v, i));
-		if (!strcmp(list, "reviews"))
-			S_cut_pairs(page, size);
-		json_decref(v);
-		json_decref(j);
-		return S_page_result(page, offset, size, n);
-	}
-	totals = json_object();
-	json_object_foreach(j, k, v)
-	{
-		if (!json_is_array(v))
-			continue;
-		n = json_array_size(v);
-		json_object_set_new(totals, k, json_integer((json_int_t)n));
-		while (json_array_size(v) > size)
-			json_array_remove(v, json_array_size(v) - 1);
-	}
-	S_cut_pairs(json_object_get(j, "reviews"), size);
-	json_object_set_new(j, "totals", totals);
-	return j;
-}
-
 /* Returns object o cut to "id" and the fields of keep (a new reference). */
 static json_t *S_keep(json_t *o, const char *keep)
 {
@@ -1566,8 +1407,7 @@ static void S_cut_refs(json_t *o)
 
 /* Returns the structured content of tool t's output (a new reference), or
  * NULL when it is not what the command promises. */
-static json_t *S_shape(const struct tool *t, const char *out, int status, const struct dtk_page *pg,
-                       json_t *args)
+static json_t *S_shape(const struct tool *t, const char *out, int status, const struct dtk_page *pg)
 {
 	size_t offset = pg->offset, size = pg->size;
 	json_t *j = NULL;
@@ -1592,9 +1432,6 @@ static json_t *S_shape(const struct tool *t, const char *out, int status, const 
 			return j;
 		}
 		break;
-	case O_PLAN:
-		return S_plan(json_loads(out, 0, NULL),
-		              json_string_value(json_object_get(args, "list")), offset, size);
 	case O_WRITE:
 		j = json_loads(out, 0, NULL);
 		if (json_is_object(j) || json_is_array(j))
@@ -1730,7 +1567,7 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 		*raw = out;
 		out = NULL;
 		S_warnings(prefix, t, r, err);
-	} else if (!(sc = S_shape(t, out, rc, &page, args))) {
+	} else if (!(sc = S_shape(t, out, rc, &page))) {
 		r = S_error_result(prefix, t, out,
 		                   "the command's output is not what the tool promises", rc);
 	} else {
