@@ -1107,6 +1107,63 @@ static void test_prefix_descriptions(void **state)
 	json_decref(r);
 }
 
+/* Returns the input schema's properties of tool name in tools/list r. */
+static json_t *S_props(json_t *r, const char *name)
+{
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(r, "tools"), i, t)
+	{
+		if (!strcmp(json_string_value(json_object_get(t, "name")), name))
+			return json_object_get(json_object_get(t, "inputSchema"), "properties");
+	}
+	fail_msg("no tool %s", name);
+	return NULL;
+}
+
+/* A tool's arguments are its command's declaration: list's are the
+ * options of dtk list it names (their help, choices), then the page; add's
+ * confidence the choices its option declares; gap's action the
+ * alternatives of its operand's placeholder. */
+static void test_schema_from_declaration(void **state)
+{
+	json_t *r = S_tools_of(""), *props = S_props(r, "list"), *v, *e;
+	const struct dtk_opt *o;
+	const char *key, *ops = dtk_cmd_find("gap")->operands;
+	char name[64], *c, help[256];
+	size_t i, n = 0;
+	(void)state;
+	json_object_foreach(props, key, v)
+	{
+		if (!strcmp(key, "limit") || !strcmp(key, "cursor"))
+			continue;
+		snprintf(name, sizeof(name), "%s", key);
+		for (c = name; (c = strchr(c, '_')) != NULL;)
+			*c = '-';
+		for (o = dtk_cmd_find("list")->opts; o->name && strcmp(o->name, name); o++)
+			;
+		assert_non_null(o->name);
+		snprintf(help, sizeof(help), "%s", o->help);
+		for (c = help; (c = strchr(c, '\n')) != NULL;)
+			*c = ' ';
+		assert_string_equal(json_string_value(json_object_get(v, "description")), help);
+		assert_int_equal(json_object_get(v, "enum") != NULL, o->choices != NULL);
+		n++;
+	}
+	assert_int_equal(n, 6);
+	e = json_object_get(json_object_get(S_props(r, "add"), "confidence"), "enum");
+	for (i = 0; dtk_confidence_names[i]; i++)
+		assert_string_equal(json_string_value(json_array_get(e, i)), dtk_confidence_names[i]);
+	assert_int_equal(json_array_size(e), i);
+	e = json_object_get(json_object_get(S_props(r, "gap"), "action"), "enum");
+	for (i = 0, c = name; i < json_array_size(e); i++)
+		c += sprintf(c, "%s%s", i ? "|" : "<", json_string_value(json_array_get(e, i)));
+	assert_memory_equal(ops, name, strlen(name));
+	assert_int_equal(ops[strlen(name)], '>');
+	json_decref(r);
+}
+
 /* dtk mcp --help names every read tool. */
 static void test_help_read_tools(void **state)
 {
@@ -1831,6 +1888,7 @@ int main(void)
 	        cmocka_unit_test(test_message_work_bounded),
 	        cmocka_unit_test(test_batch_bounded),
 	        cmocka_unit_test(test_prefix_descriptions),
+	        cmocka_unit_test(test_schema_from_declaration),
 	        cmocka_unit_test(test_help_read_tools),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
