@@ -1,6 +1,6 @@
 /*
- * mcp_tools.c: dtk's MCP tools, each a dtk command run in-process with its
- * arguments built from the tool's.
+ * mcp_tools.c: dtk's MCP tools, each a dtk command run in-process
+ * (dtk_cmd_run on memory streams) with its arguments built from the tool's.
  *
  * A tool's arguments are its command's declaration (cmd.h): each option it
  * takes, named in `opts` by its long name, is an argument of the same name
@@ -12,14 +12,21 @@
  * one whose placeholder ends in "..." takes a string or a list. A tool that
  * pages (H_PAGES) takes limit and cursor besides, the server's own.
  *
- * Adding a tool for a write command is one entry of S_tools below: its name,
- * the command, a title and a description saying what it is for and when to
- * call it (each other tool named @<name>: '@' stands for the tools' prefix),
- * its operands and options, shape O_WRITE, its hints (H_IDEMPOTENT when a
- * second identical call changes nothing more, H_DESTRUCTIVE when it replaces
- * or removes what was there) and `keep`, the fields of each written entry or
+ * Adding a tool for a write command is one entry of S_tools below: its name
+ * (its command's, '-' as '_'), a description saying what it is for and when
+ * to call it (each other tool named @<name>: '@' stands for the tools'
+ * prefix), its operands and options, its hints (H_IDEMPOTENT when a second
+ * identical call changes nothing more, H_DESTRUCTIVE when it replaces or
+ * removes what was there) and `keep`, the fields of each written entry or
  * object the short result holds besides "id". tools/list lists it from then
  * on whenever dtk has the command; docs/agents.md lists it in its table.
+ *
+ * A tool's result is its command's output (--format json) as the command
+ * wrote it, but where MCP needs another shape: a page of a list (short
+ * entries, a cursor, at most PAGE_BYTES), a write cut to what it changed (a
+ * write's JSON holds each entry whole, with its claim and backlinks: a model
+ * that just wrote it needs none of that, and 1,000 ids would make megabytes),
+ * a show's backlinks cut to REFS_SHOWN, a check's exit status as JSON.
  */
 #define _GNU_SOURCE /* open_memstream */
 #include "mcp_tools.h"
@@ -36,13 +43,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* How a tool's output becomes structuredContent. */
+/* How a tool's output becomes structuredContent (a tool is a write unless
+ * it says otherwise). */
 enum shape {
+	O_WRITE,  /* a write's JSON, cut to the fields it changed (keep) */
 	O_OBJECT, /* the command's JSON object */
 	O_PAGE,   /* the command's JSON array or lines, a page of it in short form */
 	O_ID,     /* the command's one line, as {"id": "..."} */
 	O_CHECK,  /* {"valid": bool, "index_current": bool} from the exit status */
-	O_WRITE,  /* a write's JSON, cut to the fields it changed (keep) */
 };
 
 /* What a tool does to the base (its annotations), and whether it pages. */
@@ -52,8 +60,9 @@ enum { H_READ_ONLY = 1, H_IDEMPOTENT = 2, H_DESTRUCTIVE = 4, H_PAGES = 8 };
 
 struct tool {
 	const char *name;
-	const char *cmd; /* NULL: the command named as the tool, '_' as '-' */
-	const char *title, *desc;
+	const char *cmd;   /* NULL: the command named as the tool, '_' as '-' */
+	const char *title; /* NULL: its command's summary */
+	const char *desc;
 	/* arguments after the command's name (none: --format json, but for
 	 * O_ID and O_CHECK, which read the text and the exit status) */
 	const char *fixed[5];
@@ -69,8 +78,9 @@ struct tool {
 /* One argument of a tool, as S_params makes it from the tool and its
  * command: its JSON type ('s' string, 'e' one of choices, 'd' date, 'b'
  * boolean, 'l' string or list of strings, 'w' words: a string split at
- * spaces, 'i' a number from 1 to PAGE_MAX, 'p' page size, 'c' cursor: the last two the
- * server's own), the option it becomes (flag; "": an operand, in order). */
+ * spaces, 'i' a number from 1 to PAGE_MAX, 'p' page size, 'c' cursor: the
+ * last two the server's own), the option it becomes (flag; "": an operand,
+ * in order). */
 struct param {
 	char name[32];
 	char flag[34]; /* "--<long name>" */
@@ -101,7 +111,6 @@ struct param {
 
 static const struct tool S_tools[] = {
         {.name = "show",
-         .title = "Show an entry or a node in full",
          .desc = "Reads one entry in full (claim, confidence, dates, sources, relations, "
                  "contradictions) or one node (stance, Bloom level, every entry), with what names "
                  "it "
@@ -119,7 +128,6 @@ static const struct tool S_tools[] = {
          .shape = O_OBJECT,
          .hints = READ | H_PAGES},
         {.name = "list",
-         .title = "List entries",
          .desc = "Browses the entries that match every filter given, in the index's order, a page "
                  "at "
                  "a time in short form (id, title, confidence, freshness date, the claim's first "
@@ -133,7 +141,6 @@ static const struct tool S_tools[] = {
          .shape = O_PAGE,
          .hints = READ | H_PAGES},
         {.name = "search",
-         .title = "Search entries",
          .desc = "Finds the entries on a topic: every word of the query must occur in the entry's "
                  "id, "
                  "title, claim or a source's title (compared without case or width; substrings, so "
@@ -162,7 +169,6 @@ static const struct tool S_tools[] = {
          .hints = READ | H_PAGES,
          .ok_status = 1},
         {.name = "similar",
-         .title = "Entries alike a text",
          .desc = "The live entries most alike a text (words and Chinese character pairs after "
                  "folding, weighed by rarity: BM25), best first, a page at a time, each with a "
                  "score "
@@ -177,14 +183,12 @@ static const struct tool S_tools[] = {
          .hints = READ | H_PAGES,
          .ok_status = 1},
         {.name = "next_id",
-         .title = "Fresh entry id",
          .desc = "A fresh id for an entry written by hand (random; not a sequence number). @add "
                  "gives its entry one on its own: this is for naming an entry before it is added.",
          .operands = {"node: a node name"},
          .shape = O_ID,
          .hints = READ},
         {.name = "check",
-         .title = "Check the base",
          .desc = "Validates every file of the base and compares INDEX.md with what it should be. "
                  "Call it after files were edited by hand; the write tools validate on their own. "
                  "Invalid data is an error result holding every path:line:col message.",
@@ -192,7 +196,6 @@ static const struct tool S_tools[] = {
          .hints = READ,
          .ok_status = 1},
         {.name = "reindex",
-         .title = "Rebuild INDEX.md",
          .desc = "Validates the base and writes INDEX.md anew when it differs from what the files "
                  "say: call it when @check answers index_current false (after files were edited by "
                  "hand); the write tools keep INDEX.md current on their own. Returns whether it "
@@ -215,7 +218,6 @@ static const struct tool S_tools[] = {
          .shape = O_OBJECT,
          .hints = READ},
         {.name = "add",
-         .title = "Add an entry",
          .desc = "Records a new insight: an entry of a node with its claim, its source and a "
                  "confidence; it gets a fresh id. Search first: to dispute an entry call "
                  "@contradict, to corroborate one call @verify. The base is validated with the "
@@ -230,87 +232,69 @@ static const struct tool S_tools[] = {
          .operands = {"node: the node to add to (@add_node makes a new one)"},
          .opts = "title claim source confidence verified-by relates created allow-future "
                  "distinct-from dry-run",
-         .shape = O_WRITE,
          .keep = "node title closest"},
         {.name = "add_source",
-         .title = "Add a source",
          .desc = "Registers a source (a paper, a document, a page) so that entries can name it as "
                  "their source or in verified_by (call @sources first: it may be there). Returns "
                  "its id.",
          .operands = {"id: the new source's id (a name: letters, digits, -)"},
          .opts = "title url read allow-future dry-run",
-         .shape = O_WRITE,
          .hints = H_IDEMPOTENT,
          .keep = "title"},
         {.name = "add_node",
-         .title = "Add a node",
          .desc = "Creates a node (a topic that holds entries) in a category of the domain; @add "
                  "needs "
                  "the node to exist. Returns its name.",
          .operands = {"node: the new node's name (letters, digits, -)"},
          .opts = "category bloom dry-run",
-         .shape = O_WRITE,
          .hints = H_IDEMPOTENT,
          .keep = "node category bloom"},
         {.name = "use",
-         .title = "Record a use",
          .desc = "Records that entries were relied on in your work (each one's used count + 1): "
                  "call "
                  "it for the entries an answer or a change of yours rests on. Every call counts.",
          .operands = {IDS},
          .opts = W,
-         .shape = O_WRITE,
          .keep = "used"},
         {.name = "cite",
-         .title = "Record a citation",
          .desc = "Records that entries were cited as evidence to a user or in a document (cited + "
                  "1). "
                  "@use is for relying on an entry, @cite for quoting it. Every call counts.",
          .operands = {IDS},
          .opts = W,
-         .shape = O_WRITE,
          .keep = "cited"},
         {.name = "close",
-         .title = "Close entries",
          .desc = "Marks entries closed: the outcome of acting on them was fed back into the base, "
                  "and "
                  "their loop is done.",
          .operands = {IDS},
          .opts = W,
-         .shape = O_WRITE,
          .hints = H_IDEMPOTENT,
          .keep = "closed"},
         {.name = "verify",
-         .title = "Verify an entry",
          .desc = "Records an independent source that corroborates an entry (verified_by); with "
                  "promote, also raises its confidence to high (refused unless the base's policy "
                  "then "
                  "holds).",
          .operands = {"id: the entry's id", "source: the corroborating source's id"},
          .opts = "promote dry-run",
-         .shape = O_WRITE,
          .hints = H_IDEMPOTENT,
          .keep = "confidence verified_by"},
         {.name = "review",
-         .title = "Review entries",
          .desc = "Records that entries were checked and still hold (reviewed: the date), which "
                  "makes "
                  "them fresh again.",
          .operands = {IDS},
          .opts = "date allow-future dry-run",
-         .shape = O_WRITE,
          .hints = H_IDEMPOTENT,
          .keep = "reviewed fresh"},
         {.name = "relate",
-         .title = "Relate two entries",
          .desc = "Records that an entry relates to another (its relates list).",
          .operands = {"id: the entry that relates", "other: the entry it relates to"},
          .opts = W,
-         .shape = O_WRITE,
          .hints = H_IDEMPOTENT,
          .keep = "relates"},
         {.name = "contradict",
-         .title = "Record a contradiction",
          .desc = "Records an open contradiction: an entry conflicts with another, with a note "
                  "saying "
                  "how. Call it instead of rewriting a claim you doubt; @show lists it on both "
@@ -319,41 +303,33 @@ static const struct tool S_tools[] = {
                  "side.",
          .operands = {"id: the entry that contradicts", "other: the entry it contradicts"},
          .opts = "note dry-run",
-         .shape = O_WRITE,
          .hints = H_IDEMPOTENT,
          .keep = "contradicts"},
         {.name = "resolve",
-         .title = "Resolve a contradiction",
          .desc = "Marks the contradiction of two entries resolved, whichever of them declares it, "
                  "its "
                  "note replaced by note when given.",
          .operands = {"id: one entry of the pair", "other: the other"},
          .opts = "note dry-run",
-         .shape = O_WRITE,
          .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
          .keep = "contradicts"},
         {.name = "stance",
-         .title = "Set a node's stance",
          .desc = "Sets a node's stance: the base's current core position on the topic, in a "
                  "sentence, "
                  "replacing the one before.",
          .operands = {"node: the node", "text: the stance, plain text"},
          .opts = W,
-         .shape = O_WRITE,
          .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
          .keep = "node stance"},
         {.name = "bloom",
-         .title = "Set a node's Bloom level",
          .desc = "Sets a node's Bloom level: how deep the base's understanding of the topic goes, "
                  "from remember (facts) to create (new designs), replacing the one before.",
          .operands = {"node: the node", "level|: the level"},
          .opts = W,
          .choices = dtk_bloom_names,
-         .shape = O_WRITE,
          .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
          .keep = "node bloom"},
         {.name = "gap",
-         .title = "Write a knowledge gap",
          .desc = "Adds, edits, closes or removes a knowledge gap of the domain: a topic known to "
                  "be "
                  "missing from the base, listed in INDEX.md. add takes the text as target and "
@@ -363,11 +339,9 @@ static const struct tool S_tools[] = {
                  "to re-read it once they get entries.",
          .operands = {"action|: what to do", "target: add: the gap's text; else the gap's id"},
          .opts = "text flagged-by node date allow-future dry-run",
-         .shape = O_WRITE,
          .hints = H_DESTRUCTIVE,
          .keep = "action"},
         {.name = "hotspot",
-         .title = "Write a cross-domain hotspot",
          .desc = "Adds, edits or removes a cross-domain hotspot: a node of this domain linked to "
                  "nodes of other domains (domain/node), with a note on what links them; listed in "
                  "INDEX.md. add takes the node as target and returns the new hotspot's id; edit "
@@ -375,30 +349,24 @@ static const struct tool S_tools[] = {
                  "remove name the hotspot by its id (or its place in the list from 1).",
          .operands = {"action|: what to do", "target: add: the node; else the hotspot's id"},
          .opts = "link note dry-run",
-         .shape = O_WRITE,
          .hints = H_DESTRUCTIVE,
          .keep = "action"},
         {.name = "edit",
-         .title = "Correct an entry",
          .desc = "Corrects an entry's title, claim or source in place (its id stays) and dates the "
                  "revision, so that the next crystallization reviews it. For a claim that no "
                  "longer "
                  "holds, @supersede or @retract it instead; for one you doubt, @contradict it.",
          .operands = {"id: the entry's id"},
          .opts = "title claim source date allow-future dry-run",
-         .shape = O_WRITE,
          .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
          .keep = "title claim source revised"},
         {.name = "edit_source",
-         .title = "Correct a source",
          .desc = "Corrects a source's title or URL in place (its id stays) and dates the revision.",
          .operands = {"id: the source's id"},
          .opts = "title url date allow-future dry-run",
-         .shape = O_WRITE,
          .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
          .keep = "title url read revised"},
         {.name = "confidence",
-         .title = "Re-rate entries",
          .desc = "Sets the confidence of entries: lowering always works, high only for an entry "
                  "with "
                  "the policy's number of corroborating sources. With qualified (and level high), "
@@ -407,55 +375,44 @@ static const struct tool S_tools[] = {
                       "ids?: entry ids (one or a list); none with qualified"},
          .opts = "qualified dry-run",
          .choices = dtk_confidence_names,
-         .shape = O_WRITE,
          .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
          .keep = "confidence"},
         {.name = "unrelate",
-         .title = "Unrelate two entries",
          .desc = "Removes one entry from another's relates: the relation was recorded by mistake.",
          .operands = {"id: the entry that relates", "other: the entry it no longer relates to"},
          .opts = W,
-         .shape = O_WRITE,
          .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
          .keep = "relates"},
         {.name = "unverify",
-         .title = "Unverify an entry",
          .desc = "Removes a source from an entry's verified_by (it does not corroborate it after "
                  "all); refused when a high entry would break the policy, unless confidence lowers "
                  "it in the same call.",
          .operands = {"id: the entry's id", "source: the source to remove"},
          .opts = "confidence dry-run",
-         .shape = O_WRITE,
          .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
          .keep = "confidence verified_by"},
         {.name = "supersede",
-         .title = "Supersede an entry",
          .desc = "Marks an older entry replaced by a newer one that says better what it said: the "
                  "old "
                  "one stays in its file as history, out of counts, lists and search. Add the new "
                  "entry first.",
          .operands = {"old: the entry replaced", "new: the live entry that replaces it"},
          .opts = "date allow-future dry-run",
-         .shape = O_WRITE,
          .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
          .keep = "superseded_by superseded"},
         {.name = "retract",
-         .title = "Retract entries",
          .desc = "Withdraws entries found wrong, with the reason: they stay in their files as "
                  "tombstones, out of counts, lists and search. For a claim in dispute, @contradict "
                  "it instead.",
          .operands = {IDS},
          .opts = "reason date allow-future dry-run",
-         .shape = O_WRITE,
          .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
          .keep = "retracted retracted_reason"},
         {.name = "init",
-         .title = "Start a new base",
          .desc = "Writes a minimal valid base (_domain.yaml, _sources.yaml, "
                  "_crystallizations.yaml, "
                  "INDEX.md) in the server's working directory, when it is not inside a base yet.",
          .opts = "lang domain title dry-run",
-         .shape = O_WRITE,
          .hints = H_IDEMPOTENT,
          .keep = "domain lang files"},
 };
@@ -769,15 +726,15 @@ json_t *dtk_mcp_tools_list(const char *prefix, uint64_t set)
 		if (!S_in(set, i))
 			continue;
 		snprintf(name, sizeof(name), "%s%s", prefix, t->name);
-		json_array_append_new(list,
-		                      json_pack("{s:s,s:s,s:o,s:o,s:o,s:{s:b,s:b,s:b,s:b}}", "name",
-		                                name, "title", t->title, "description",
-		                                dtk_mcp_prefixed(prefix, t->desc), "inputSchema",
-		                                S_input_schema(prefix, t), "outputSchema",
-		                                S_output_schema(t), "annotations", "readOnlyHint",
-		                                !!(t->hints & H_READ_ONLY), "destructiveHint",
-		                                !!(t->hints & H_DESTRUCTIVE), "idempotentHint",
-		                                !!(t->hints & H_IDEMPOTENT), "openWorldHint", 0));
+		json_array_append_new(
+		        list,
+		        json_pack("{s:s,s:s,s:o,s:o,s:o,s:{s:b,s:b,s:b,s:b}}", "name", name,
+		                  "title", t->title ? t->title : S_cmd(t)->summary, "description",
+		                  dtk_mcp_prefixed(prefix, t->desc), "inputSchema",
+		                  S_input_schema(prefix, t), "outputSchema", S_output_schema(t),
+		                  "annotations", "readOnlyHint", !!(t->hints & H_READ_ONLY),
+		                  "destructiveHint", !!(t->hints & H_DESTRUCTIVE), "idempotentHint",
+		                  !!(t->hints & H_IDEMPOTENT), "openWorldHint", 0));
 	}
 	return list;
 }
