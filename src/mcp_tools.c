@@ -113,41 +113,33 @@ static const struct tool S_tools[] = {
         {.name = "show",
          .desc = "Reads one entry in full (claim, confidence, dates, sources, relations, "
                  "contradictions) or one node (stance, Bloom level, every entry), with what names "
-                 "it "
-                 "(referenced_by: entries relating to or contradicting it). Call it before relying "
-                 "on "
-                 "or citing an entry that @list or @search returned in short form, and read any "
-                 "open "
-                 "contradiction it shows. A node's entries come limit at a time (default 20): "
-                 "entries_total counts them, and nextCursor, passed as cursor, gives the next ones "
-                 "(a page also ends after 6 KB of entries). "
-                 "A referenced_by list holds at most 50; referenced_by_total counts a longer one. "
-                 "A source id gives the source: {id, title, url, read, revised}.",
+                 "it (referenced_by: entries relating to or contradicting it). Call it before "
+                 "relying on or citing an entry that @list or @search returned in short form, and "
+                 "read any open contradiction it shows. A node's entries come limit at a time "
+                 "(default 20): entries_total counts them, and nextCursor, passed as cursor, "
+                 "gives the next ones (a page also ends after 6 KB of entries). A referenced_by "
+                 "list holds at most 50; referenced_by_total counts a longer one. A source id "
+                 "gives the source: {id, title, url, read, revised}.",
          .operands = {"target: a node name, an entry id (<node>-<suffix>) or a source id (@sources "
                       "finds one)"},
          .shape = O_OBJECT,
          .hints = READ | H_PAGES},
         {.name = "list",
          .desc = "Browses the entries that match every filter given, in the index's order, a page "
-                 "at "
-                 "a time in short form (id, title, confidence, freshness date, the claim's first "
-                 "160 "
-                 "characters; a page ends early rather than pass 16 KB); pass the result's "
-                 "nextCursor "
-                 "as cursor for the next page, and call @show for an entry's whole text. To find "
-                 "entries on a topic, @search is better.",
+                 "at a time in short form (id, title, confidence, freshness date, the claim's "
+                 "first 160 characters; a page ends early rather than pass 16 KB); pass the "
+                 "result's nextCursor as cursor for the next page, and call @show for an entry's "
+                 "whole text. To find entries on a topic, @search is better.",
          .fixed = {"--format", "jsonl"},
          .opts = "node confidence since stale-at candidates include-retired",
          .shape = O_PAGE,
          .hints = READ | H_PAGES},
         {.name = "search",
          .desc = "Finds the entries on a topic: every word of the query must occur in the entry's "
-                 "id, "
-                 "title, claim or a source's title (compared without case or width; substrings, so "
-                 "Chinese or Japanese need no spaces). Best first, a page at a time in short form, "
-                 "as "
-                 "@list gives them. Search before adding an entry, so as not to add what the base "
-                 "holds.",
+                 "id, title, claim or a source's title (compared without case or width; "
+                 "substrings, so Chinese or Japanese need no spaces). Best first, a page at a "
+                 "time in short form, as @list gives them. Search before adding an entry, so as "
+                 "not to add what the base holds.",
          .fixed = {"--format", "jsonl"},
          .operands = {"query*: words separated by spaces; every one must match"},
          .opts = "node confidence include-retired",
@@ -160,9 +152,8 @@ static const struct tool S_tools[] = {
          .desc = "Finds the registered sources (papers, documents, pages) whose id, title or url "
                  "hold every word of query (compared as @search compares), in the order of "
                  "_sources.yaml, a page at a time (id, title, url); without query, every source. "
-                 "Call "
-                 "it before @add_source, so as not to register a source twice, and for the id @add "
-                 "needs; @show gives a source's dates.",
+                 "Call it before @add_source, so as not to register a source twice, and for the "
+                 "id @add needs; @show gives a source's dates.",
          .fixed = {"--sources", "--format", "jsonl"},
          .operands = {"query*?: words separated by spaces; every one must match"},
          .shape = O_PAGE,
@@ -171,11 +162,9 @@ static const struct tool S_tools[] = {
         {.name = "similar",
          .desc = "The live entries most alike a text (words and Chinese character pairs after "
                  "folding, weighed by rarity: BM25), best first, a page at a time, each with a "
-                 "score "
-                 "from 0 to 1 and same_claim. @add refuses a new entry with the same claim as a "
-                 "live "
-                 "one, or scoring 0.60 or more against one it does not name in distinct_from or "
-                 "relates, and shows the closest: call this before adding.",
+                 "score from 0 to 1 and same_claim. @add refuses a new entry with the same claim "
+                 "as a live one, or scoring 0.60 or more against one it does not name in "
+                 "distinct_from or relates, and shows the closest: call this before adding.",
          .fixed = {"--format", "json", "--limit", "100"},
          .operands = {"text: the text to compare: a claim, or a title and claim"},
          .opts = "node",
@@ -197,22 +186,20 @@ static const struct tool S_tools[] = {
          .ok_status = 1},
         {.name = "reindex",
          .desc = "Validates the base and writes INDEX.md anew when it differs from what the files "
-                 "say: call it when @check answers index_current false (after files were edited by "
-                 "hand); the write tools keep INDEX.md current on their own. Returns whether it "
-                 "was "
-                 "written.",
+                 "say: call it when @check answers index_current false (after files were edited "
+                 "by hand); the write tools keep INDEX.md current on their own. Returns whether "
+                 "it was written.",
          .shape = O_OBJECT,
          .hints = H_IDEMPOTENT},
         {.name = "crystallize_plan",
          .cmd = "crystallize",
          .title = "Crystallization worklist",
-         .desc = "What a crystallization (the periodic review of the base) would work through: new "
-                 "and changed entries, pairs of entries to review together, stale entries, "
-                 "candidates "
-                 "for high confidence. Writes nothing. Each list holds a page of its items (limit "
-                 "a page, default 20; review pairs: those of limit new entries) and totals says "
-                 "how "
-                 "long each is; next_page, passed as page, gives the next page of every list.",
+         .desc = "What a crystallization (the periodic review of the base) would work through: "
+                 "new and changed entries, pairs of entries to review together, stale entries, "
+                 "candidates for high confidence. Writes nothing. Each list holds a page of its "
+                 "items (limit a page, default 20; review pairs: those of limit new entries) and "
+                 "totals says how long each is; next_page, passed as page, gives the next page of "
+                 "every list.",
          .fixed = {"--plan", "--format", "json"},
          .opts = "date limit page",
          .shape = O_OBJECT,
@@ -221,14 +208,11 @@ static const struct tool S_tools[] = {
          .desc = "Records a new insight: an entry of a node with its claim, its source and a "
                  "confidence; it gets a fresh id. Search first: to dispute an entry call "
                  "@contradict, to corroborate one call @verify. The base is validated with the "
-                 "entry "
-                 "before anything is written. Refused when a live entry has the same claim, or "
-                 "scores 0.60 or more (see @similar) and distinct_from or relates does not name "
-                 "it. "
-                 "Returns its id and title, and closest: the most alike live entries with their "
-                 "scores, likely_restatement marked at 0.10 or more; @relate, @supersede or "
-                 "@retract "
-                 "where the new entry restates one.",
+                 "entry before anything is written. Refused when a live entry has the same claim, "
+                 "or scores 0.60 or more (see @similar) and distinct_from or relates does not "
+                 "name it. Returns its id and title, and closest: the most alike live entries "
+                 "with their scores, likely_restatement marked at 0.10 or more; @relate, "
+                 "@supersede or @retract where the new entry restates one.",
          .operands = {"node: the node to add to (@add_node makes a new one)"},
          .opts = "title claim source confidence verified-by relates created allow-future "
                  "distinct-from dry-run",
@@ -243,30 +227,27 @@ static const struct tool S_tools[] = {
          .keep = "title"},
         {.name = "add_node",
          .desc = "Creates a node (a topic that holds entries) in a category of the domain; @add "
-                 "needs "
-                 "the node to exist. Returns its name.",
+                 "needs the node to exist. Returns its name.",
          .operands = {"node: the new node's name (letters, digits, -)"},
          .opts = "category bloom dry-run",
          .hints = H_IDEMPOTENT,
          .keep = "node category bloom"},
         {.name = "use",
          .desc = "Records that entries were relied on in your work (each one's used count + 1): "
-                 "call "
-                 "it for the entries an answer or a change of yours rests on. Every call counts.",
+                 "call it for the entries an answer or a change of yours rests on. Every call "
+                 "counts.",
          .operands = {IDS},
          .opts = W,
          .keep = "used"},
         {.name = "cite",
          .desc = "Records that entries were cited as evidence to a user or in a document (cited + "
-                 "1). "
-                 "@use is for relying on an entry, @cite for quoting it. Every call counts.",
+                 "1). @use is for relying on an entry, @cite for quoting it. Every call counts.",
          .operands = {IDS},
          .opts = W,
          .keep = "cited"},
         {.name = "close",
          .desc = "Marks entries closed: the outcome of acting on them was fed back into the base, "
-                 "and "
-                 "their loop is done.",
+                 "and their loop is done.",
          .operands = {IDS},
          .opts = W,
          .hints = H_IDEMPOTENT,
@@ -274,16 +255,14 @@ static const struct tool S_tools[] = {
         {.name = "verify",
          .desc = "Records an independent source that corroborates an entry (verified_by); with "
                  "promote, also raises its confidence to high (refused unless the base's policy "
-                 "then "
-                 "holds).",
+                 "then holds).",
          .operands = {"id: the entry's id", "source: the corroborating source's id"},
          .opts = "promote dry-run",
          .hints = H_IDEMPOTENT,
          .keep = "confidence verified_by"},
         {.name = "review",
          .desc = "Records that entries were checked and still hold (reviewed: the date), which "
-                 "makes "
-                 "them fresh again.",
+                 "makes them fresh again.",
          .operands = {IDS},
          .opts = "date allow-future dry-run",
          .hints = H_IDEMPOTENT,
@@ -296,27 +275,23 @@ static const struct tool S_tools[] = {
          .keep = "relates"},
         {.name = "contradict",
          .desc = "Records an open contradiction: an entry conflicts with another, with a note "
-                 "saying "
-                 "how. Call it instead of rewriting a claim you doubt; @show lists it on both "
-                 "entries "
-                 "until @resolve closes it. Refused when the pair has one already, from either "
-                 "side.",
+                 "saying how. Call it instead of rewriting a claim you doubt; @show lists it on "
+                 "both entries until @resolve closes it. Refused when the pair has one already, "
+                 "from either side.",
          .operands = {"id: the entry that contradicts", "other: the entry it contradicts"},
          .opts = "note dry-run",
          .hints = H_IDEMPOTENT,
          .keep = "contradicts"},
         {.name = "resolve",
          .desc = "Marks the contradiction of two entries resolved, whichever of them declares it, "
-                 "its "
-                 "note replaced by note when given.",
+                 "its note replaced by note when given.",
          .operands = {"id: one entry of the pair", "other: the other"},
          .opts = "note dry-run",
          .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
          .keep = "contradicts"},
         {.name = "stance",
          .desc = "Sets a node's stance: the base's current core position on the topic, in a "
-                 "sentence, "
-                 "replacing the one before.",
+                 "sentence, replacing the one before.",
          .operands = {"node: the node", "text: the stance, plain text"},
          .opts = W,
          .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
@@ -331,12 +306,10 @@ static const struct tool S_tools[] = {
          .keep = "node bloom"},
         {.name = "gap",
          .desc = "Adds, edits, closes or removes a knowledge gap of the domain: a topic known to "
-                 "be "
-                 "missing from the base, listed in INDEX.md. add takes the text as target and "
-                 "returns the new gap's id; the other actions name the gap by its id (or its place "
-                 "in the list from 1). Name the nodes a gap is about: the crystallization plan "
-                 "asks "
-                 "to re-read it once they get entries.",
+                 "be missing from the base, listed in INDEX.md. add takes the text as target and "
+                 "returns the new gap's id; the other actions name the gap by its id (or its "
+                 "place in the list from 1). Name the nodes a gap is about: the crystallization "
+                 "plan asks to re-read it once they get entries.",
          .operands = {"action|: what to do", "target: add: the gap's text; else the gap's id"},
          .opts = "text flagged-by node date allow-future dry-run",
          .hints = H_DESTRUCTIVE,
@@ -345,17 +318,16 @@ static const struct tool S_tools[] = {
          .desc = "Adds, edits or removes a cross-domain hotspot: a node of this domain linked to "
                  "nodes of other domains (domain/node), with a note on what links them; listed in "
                  "INDEX.md. add takes the node as target and returns the new hotspot's id; edit "
-                 "and "
-                 "remove name the hotspot by its id (or its place in the list from 1).",
+                 "and remove name the hotspot by its id (or its place in the list from 1).",
          .operands = {"action|: what to do", "target: add: the node; else the hotspot's id"},
          .opts = "link note dry-run",
          .hints = H_DESTRUCTIVE,
          .keep = "action"},
         {.name = "edit",
-         .desc = "Corrects an entry's title, claim or source in place (its id stays) and dates the "
-                 "revision, so that the next crystallization reviews it. For a claim that no "
-                 "longer "
-                 "holds, @supersede or @retract it instead; for one you doubt, @contradict it.",
+         .desc = "Corrects an entry's title, claim or source in place (its id stays) and dates "
+                 "the revision, so that the next crystallization reviews it. For a claim that no "
+                 "longer holds, @supersede or @retract it instead; for one you doubt, @contradict "
+                 "it.",
          .operands = {"id: the entry's id"},
          .opts = "title claim source date allow-future dry-run",
          .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
@@ -368,9 +340,8 @@ static const struct tool S_tools[] = {
          .keep = "title url read revised"},
         {.name = "confidence",
          .desc = "Sets the confidence of entries: lowering always works, high only for an entry "
-                 "with "
-                 "the policy's number of corroborating sources. With qualified (and level high), "
-                 "raises every entry that meets the rule.",
+                 "with the policy's number of corroborating sources. With qualified (and level "
+                 "high), raises every entry that meets the rule.",
          .operands = {"level|: the confidence to set",
                       "ids?: entry ids (one or a list); none with qualified"},
          .opts = "qualified dry-run",
@@ -385,33 +356,32 @@ static const struct tool S_tools[] = {
          .keep = "relates"},
         {.name = "unverify",
          .desc = "Removes a source from an entry's verified_by (it does not corroborate it after "
-                 "all); refused when a high entry would break the policy, unless confidence lowers "
-                 "it in the same call.",
+                 "all); refused when a high entry would break the policy, unless confidence "
+                 "lowers it in the same call.",
          .operands = {"id: the entry's id", "source: the source to remove"},
          .opts = "confidence dry-run",
          .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
          .keep = "confidence verified_by"},
         {.name = "supersede",
          .desc = "Marks an older entry replaced by a newer one that says better what it said: the "
-                 "old "
-                 "one stays in its file as history, out of counts, lists and search. Add the new "
-                 "entry first.",
+                 "old one stays in its file as history, out of counts, lists and search. Add the "
+                 "new entry first.",
          .operands = {"old: the entry replaced", "new: the live entry that replaces it"},
          .opts = "date allow-future dry-run",
          .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
          .keep = "superseded_by superseded"},
         {.name = "retract",
          .desc = "Withdraws entries found wrong, with the reason: they stay in their files as "
-                 "tombstones, out of counts, lists and search. For a claim in dispute, @contradict "
-                 "it instead.",
+                 "tombstones, out of counts, lists and search. For a claim in dispute, "
+                 "@contradict it instead.",
          .operands = {IDS},
          .opts = "reason date allow-future dry-run",
          .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
          .keep = "retracted retracted_reason"},
         {.name = "init",
          .desc = "Writes a minimal valid base (_domain.yaml, _sources.yaml, "
-                 "_crystallizations.yaml, "
-                 "INDEX.md) in the server's working directory, when it is not inside a base yet.",
+                 "_crystallizations.yaml, INDEX.md) in the server's working directory, when it is "
+                 "not inside a base yet.",
          .opts = "lang domain title dry-run",
          .hints = H_IDEMPOTENT,
          .keep = "domain lang files"},
