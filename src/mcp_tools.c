@@ -71,8 +71,10 @@ struct tool {
 	const char *const *choices; /* of a '|' operand whose placeholder lists none */
 	enum shape shape;
 	unsigned hints;
-	int ok_status;    /* an exit status besides 0 that is not an error (0: none) */
-	const char *keep; /* O_WRITE: the fields kept besides id, space-separated */
+	int ok_status; /* an exit status besides 0 that is not an error (0: none) */
+	/* O_WRITE: the fields kept besides id, space-separated; NULL: the
+	 * command's JSON as it wrote it (what it changed, short already) */
+	const char *keep;
 };
 
 /* One argument of a tool, as S_params makes it from the tool and its
@@ -312,8 +314,7 @@ static const struct tool S_tools[] = {
                  "plan asks to re-read it once they get entries.",
          .operands = {"action|: what to do", "target: add: the gap's text; else the gap's id"},
          .opts = "text flagged-by node date allow-future dry-run",
-         .hints = H_DESTRUCTIVE,
-         .keep = "action"},
+         .hints = H_DESTRUCTIVE},
         {.name = "hotspot",
          .desc = "Adds, edits or removes a cross-domain hotspot: a node of this domain linked to "
                  "nodes of other domains (domain/node), with a note on what links them; listed in "
@@ -321,8 +322,7 @@ static const struct tool S_tools[] = {
                  "and remove name the hotspot by its id (or its place in the list from 1).",
          .operands = {"action|: what to do", "target: add: the node; else the hotspot's id"},
          .opts = "link note dry-run",
-         .hints = H_DESTRUCTIVE,
-         .keep = "action"},
+         .hints = H_DESTRUCTIVE},
         {.name = "edit",
          .desc = "Corrects an entry's title, claim or source in place (its id stays) and dates "
                  "the revision, so that the next crystallization reviews it. For a claim that no "
@@ -336,8 +336,7 @@ static const struct tool S_tools[] = {
          .desc = "Corrects a source's title or URL in place (its id stays) and dates the revision.",
          .operands = {"id: the source's id"},
          .opts = "title url date allow-future dry-run",
-         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
-         .keep = "title url read revised"},
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE},
         {.name = "confidence",
          .desc = "Sets the confidence of entries: lowering always works, high only for an entry "
                  "with the policy's number of corroborating sources. With qualified (and level "
@@ -383,8 +382,7 @@ static const struct tool S_tools[] = {
                  "_crystallizations.yaml, INDEX.md) in the server's working directory, when it is "
                  "not inside a base yet.",
          .opts = "lang domain title dry-run",
-         .hints = H_IDEMPOTENT,
-         .keep = "domain lang files"},
+         .hints = H_IDEMPOTENT},
 };
 #define N_TOOLS (sizeof(S_tools) / sizeof(*S_tools))
 
@@ -1303,13 +1301,14 @@ static json_t *S_write_result(const struct tool *t, json_t *j)
 	json_t *r, *e;
 	size_t i;
 
-	if (json_is_object(j) && json_object_get(j, "dry_run"))
+	if (json_is_object(j) && (json_object_get(j, "dry_run") || !t->keep))
 		return j;
 	if (json_is_object(j)) {
 		r = S_keep(j, t->keep);
 	} else {
 		r = json_array();
-		json_array_foreach(j, i, e) json_array_append_new(r, S_keep(e, t->keep));
+		json_array_foreach(j, i, e)
+		        json_array_append_new(r, t->keep ? S_keep(e, t->keep) : json_incref(e));
 		r = json_pack("{s:o}", "entries", r);
 	}
 	json_decref(j);
@@ -1488,7 +1487,10 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 	rc = S_run(&a, hold, t->shape == O_PAGE || t->shape == O_OBJECT ? &page : NULL, &out, &err);
 	if (rc != 0 && rc != t->ok_status) {
 		r = S_error_result(prefix, t, out, err, rc);
-	} else if (t->shape == O_OBJECT && S_refs_fit(out, REFS_SHOWN) &&
+	} else if ((t->shape == O_OBJECT ||
+	            (t->shape == O_WRITE &&
+	             (!t->keep || json_is_true(json_object_get(args, "dry_run"))))) &&
+	           S_refs_fit(out, REFS_SHOWN) &&
 	           S_compact(out)) { /* produced once; else cut (S_cut_refs) */
 		r = json_pack("{s:[{s:s}],s:b}", "content", "type", "text", "isError", 0);
 		*raw = out;
