@@ -1127,15 +1127,10 @@ void dtk_index_pages_release(struct dtk_index_pages *p)
 	memset(p, 0, sizeof(*p));
 }
 
-int dtk_index_write(const struct dtk_kb *kb, dtk_write_fn write, void *arg)
-{
-	return dtk_index_write_pages(kb, write, arg, NULL);
-}
-
 char *dtk_index_render(const struct dtk_kb *kb)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
-	dtk_index_write(kb, dtk_buf_write, &b); /* cannot fail */
+	dtk_index_write_pages(kb, dtk_buf_write, &b, NULL); /* cannot fail */
 	return dtk_buf_detach(&b);
 }
 
