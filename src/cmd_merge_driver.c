@@ -13,33 +13,21 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Returns the base root for INDEX.md at path (relative to the work tree,
- * where git runs the driver): the directory holding it; malloc'd. */
-static char *S_root(const char *path)
+/* Returns the base root: the folder git runs the driver in (the work tree)
+ * joined with the first n bytes of path; malloc'd. */
+static char *S_root(const char *path, size_t n)
 {
-	char cwd[4096], *slash;
+	char cwd[4096];
 	struct dtk_buf b = DTK_BUF_INIT;
 
 	if (!getcwd(cwd, sizeof(cwd)))
 		return NULL;
 	dtk_buf_puts(&b, cwd);
-	slash = strrchr(path, '/');
-	if (slash) {
+	if (n) {
 		dtk_buf_putc(&b, '/');
-		dtk_buf_put(&b, path, (size_t)(slash - path));
+		dtk_buf_put(&b, path, n);
 	}
 	return dtk_buf_detach(&b);
-}
-
-/* Returns the base root for the page at path whose "index/..." part starts
- * at page: the folder holding index/; malloc'd. */
-static char *S_root_of(const char *path, const char *page)
-{
-	char *dir = dtk_xstrndup(path, (size_t)(page - path)), *root;
-
-	root = S_root(*dir ? dir : "INDEX.md");
-	free(dir);
-	return root;
 }
 
 /* Writes len bytes of data over ours (git's %A). Returns 0; 2 after the
@@ -198,7 +186,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct dtk_repo *repo = NULL;
 	struct dtk_memfile *files = NULL;
-	const char *page;
+	const char *page, *slash;
 	char *root;
 	size_t n = 0;
 	int rc, kind;
@@ -216,7 +204,9 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	if (!(kind = S_index_file(argv[4], &page)))
 		return S_merge_text(ctx, argv, argc);
 	/* the base root: the folder holding INDEX.md, or index/ */
-	root = kind == 1 ? S_root(argv[4]) : S_root_of(argv[4], page);
+	slash = strrchr(argv[4], '/');
+	root = S_root(argv[4], kind == 2 ? (size_t)(page - argv[4]) - (page > argv[4])
+	                                 : slash ? (size_t)(slash - argv[4]) : 0);
 	if (!root || dtk_repo_open(&repo, root) < 0) {
 		free(root);
 		return dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
