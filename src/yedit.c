@@ -386,8 +386,6 @@ static int S_block_items(struct dtk_ydoc *d, struct dtk_buf *b, const struct dtk
 	return 0;
 }
 
-/* Appends "key: value" of a block mapping whose keys stand at column kcol
- * (no line break after it). */
 /* Returns the column of block map's keys: where the map starts, which is
  * its first key's column, or its '?' when that key is explicit ("- ? id"). */
 static int S_key_col(const struct dtk_ydoc *d, const struct dtk_yval *map)
@@ -395,6 +393,8 @@ static int S_key_col(const struct dtk_ydoc *d, const struct dtk_yval *map)
 	return dtk_yedit_col(d, map->start);
 }
 
+/* Appends "key: value" of a block mapping whose keys stand at column kcol
+ * (no line break after it). */
 static int S_block_field(struct dtk_ydoc *d, struct dtk_buf *b, const struct dtk_yfield *f,
                          int kcol)
 {
