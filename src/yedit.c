@@ -711,8 +711,8 @@ static int S_add_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const 
                           const struct dtk_yfield *fields, size_t n)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
+	size_t at = S_pair_end(map, S_after(map, key, dtk_entry_keys));
 	int rc, kcol;
-	size_t at;
 
 	if (map->style == DTK_YS_FLOW) {
 		dtk_buf_puts(&b, ", ");
@@ -720,7 +720,6 @@ static int S_add_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const 
 		dtk_buf_puts(&b, ": [");
 		rc = rc < 0 ? rc : S_flow_map(d, &b, fields, n);
 		dtk_buf_putc(&b, ']');
-		at = S_pair_end(map, S_after(map, key, dtk_entry_keys));
 		if (rc == 0)
 			S_edit(d, at, at, b.ptr, b.len);
 		dtk_buf_release(&b);
@@ -733,21 +732,10 @@ static int S_add_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const 
 		return -1;
 	}
 	dtk_buf_putc(&b, ':');
-	if (map->style == DTK_YS_FLOW) {
-		dtk_buf_puts(&b, " [");
-		rc = S_flow_map(d, &b, fields, n);
-		dtk_buf_putc(&b, ']');
-	} else {
-		dtk_buf_puts(&b, d->eol);
-		rc = S_block_map(d, &b, fields, n, kcol + d->list_indent,
-		                 kcol + d->list_indent + 2);
-	}
+	dtk_buf_puts(&b, d->eol);
+	rc = S_block_map(d, &b, fields, n, kcol + d->list_indent, kcol + d->list_indent + 2);
 	if (rc == 0)
-		S_insert_lines(d,
-		               dtk_ytext_line_end(
-		                       d->buf, d->len,
-		                       S_pair_end(map, S_after(map, key, dtk_entry_keys))),
-		               &b);
+		S_insert_lines(d, dtk_ytext_line_end(d->buf, d->len, at), &b);
 	dtk_buf_release(&b);
 	return rc;
 }
