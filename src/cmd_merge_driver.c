@@ -204,9 +204,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	if (!(kind = S_index_file(argv[4], &page)))
 		return S_merge_text(ctx, argv, argc);
 	/* the base root: the folder holding INDEX.md, or index/ */
-	slash = strrchr(argv[4], '/');
-	root = S_root(argv[4], kind == 2 ? (size_t)(page - argv[4]) - (page > argv[4])
-	                                 : slash ? (size_t)(slash - argv[4]) : 0);
+	slash = kind == 2 ? (page > argv[4] ? page - 1 : NULL) : strrchr(argv[4], '/');
+	root = S_root(argv[4], slash ? (size_t)(slash - argv[4]) : 0);
 	if (!root || dtk_repo_open(&repo, root) < 0) {
 		free(root);
 		return dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
