@@ -13,33 +13,21 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Returns the base root for INDEX.md at path (relative to the work tree,
- * where git runs the driver): the directory holding it; malloc'd. */
-static char *S_root(const char *path)
+/* Returns the base root: the folder git runs the driver in (the work tree)
+ * joined with the first n bytes of path; malloc'd. */
+static char *S_root(const char *path, size_t n)
 {
-	char cwd[4096], *slash;
+	char cwd[4096];
 	struct dtk_buf b = DTK_BUF_INIT;
 
 	if (!getcwd(cwd, sizeof(cwd)))
 		return NULL;
 	dtk_buf_puts(&b, cwd);
-	slash = strrchr(path, '/');
-	if (slash) {
+	if (n) {
 		dtk_buf_putc(&b, '/');
-		dtk_buf_put(&b, path, (size_t)(slash - path));
+		dtk_buf_put(&b, path, n);
 	}
 	return dtk_buf_detach(&b);
-}
-
-/* Returns the base root for the page at path whose "index/..." part starts
- * at page: the folder holding index/; malloc'd. */
-static char *S_root_of(const char *path, const char *page)
-{
-	char *dir = dtk_xstrndup(path, (size_t)(page - path)), *root;
-
-	root = S_root(*dir ? dir : "INDEX.md");
-	free(dir);
-	return root;
 }
 
 /* Writes len bytes of data over ours (git's %A). Returns 0; 2 after the
@@ -105,6 +93,16 @@ static const char *S_insights_file(const char *path)
 	return name;
 }
 
+/* Reads %O %A %B (argv[1..3]); returns 0, or the status after the error. */
+static int S_read3(struct dtk_ctx *ctx, char **argv, char *text[3], size_t len[3])
+{
+	int i;
+	for (i = 0; i < 3; i++)
+		if (dtk_file_read(&text[i], &len[i], argv[1 + i], DTK_MAX_FILE_BYTES) < 0)
+			return dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
+	return 0;
+}
+
 /* Merges one file of insights/ as data (see docs/merging.md) and writes
  * the result over ours; returns 0, or 1 when it conflicts (git then marks
  * the file conflicted; a file that cannot be read is left as ours). */
@@ -116,11 +114,8 @@ static int S_merge_file(struct dtk_ctx *ctx, char **argv, int argc, const char *
 	size_t len[3] = {0, 0, 0};
 	int i, rc = 1, w;
 
-	for (i = 0; i < 3; i++)
-		if (dtk_file_read(&text[i], &len[i], argv[1 + i], DTK_MAX_FILE_BYTES) < 0) {
-			rc = dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
-			goto done;
-		}
+	if ((rc = S_read3(ctx, argv, text, len)) != 0)
+		goto done;
 	dtk_merge_in_init(&in, name, text, len);
 	in.label_ours = argc > 5 ? argv[5] : NULL;
 	in.label_theirs = argc > 6 ? argv[6] : NULL;
@@ -150,11 +145,8 @@ static int S_merge_text(struct dtk_ctx *ctx, char **argv, int argc)
 	size_t len[3] = {0, 0, 0}, olen = 0;
 	int i, rc = 1, w;
 
-	for (i = 0; i < 3; i++)
-		if (dtk_file_read(&text[i], &len[i], argv[1 + i], DTK_MAX_FILE_BYTES) < 0) {
-			rc = dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
-			goto done;
-		}
+	if ((rc = S_read3(ctx, argv, text, len)) != 0)
+		goto done;
 	fprintf(ctx->err,
 	        "dtk merge-driver: %s is neither INDEX.md nor a file of insights/: merged as "
 	        "git merges text\n",
@@ -194,7 +186,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct dtk_repo *repo = NULL;
 	struct dtk_memfile *files = NULL;
-	const char *page;
+	const char *page, *slash;
 	char *root;
 	size_t n = 0;
 	int rc, kind;
@@ -212,7 +204,8 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	if (!(kind = S_index_file(argv[4], &page)))
 		return S_merge_text(ctx, argv, argc);
 	/* the base root: the folder holding INDEX.md, or index/ */
-	root = kind == 1 ? S_root(argv[4]) : S_root_of(argv[4], page);
+	slash = kind == 2 ? (page > argv[4] ? page - 1 : NULL) : strrchr(argv[4], '/');
+	root = S_root(argv[4], slash ? (size_t)(slash - argv[4]) : 0);
 	if (!root || dtk_repo_open(&repo, root) < 0) {
 		free(root);
 		return dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
@@ -224,8 +217,9 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		        "dtk merge-driver: %s left in conflict: insights/ do not merge "
 		        "cleanly; resolve them, then run 'dtk reindex'\n",
 		        argv[4]);
-	else if (rc == DTK_REPO_NO_SIDES)
+	else if (rc == DTK_REPO_NO_SIDES) {
 		/* INDEX.md is derived: kept as ours had it, stale, said */
+		rc = 0;
 		fprintf(ctx->err,
 		        "dtk merge-driver: %s: git names no commit it is merging (a "
 		        "cherry-pick or revert that does not stop, a stash applied, a patch; "
@@ -234,11 +228,10 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		        "git committed the change (a cherry-pick, a revert), else dtk reindex "
 		        "alone before you commit it\n",
 		        argv[4]);
-	else if (rc < 0)
+	} else if (rc < 0)
 		rc = dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
 	else
 		rc = S_render(ctx, files, n, argv[2], page);
-	rc = rc == DTK_REPO_NO_SIDES ? 0 : rc;
 	dtk_memfiles_free(files, n);
 	dtk_repo_free(repo);
 	free(root);

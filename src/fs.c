@@ -264,24 +264,31 @@ static int S_write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
-/* Flushes the directory open as dfd, which holds path, to disk (so that a
- * rename in it lasts); a failure is reported, not ignored. Returns 0 (also
- * where the file system cannot sync a directory: EINVAL, as POSIX allows),
- * or -1 with the error set. */
-static int S_sync_dir(int dfd, const char *path)
+/* Returns the directory holding path ("." for a bare name), malloc'd. */
+static char *S_dir_of(const char *path)
 {
-	char *dir, *slash;
+	char *dir = dtk_xstrdup(path), *slash = strrchr(dir, '/');
 
-	if ((dtk_fault_point("fsync-dir", path) == 0 && fsync(dfd) == 0) || errno == EINVAL)
-		return 0;
-	dir = dtk_xstrdup(path);
-	slash = strrchr(dir, '/');
 	if (slash == dir)
 		slash[1] = '\0';
 	else if (slash)
 		*slash = '\0';
 	else
 		strcpy(dir, ".");
+	return dir;
+}
+
+/* Flushes the directory open as dfd, which holds path, to disk (so that a
+ * rename in it lasts); a failure is reported, not ignored. Returns 0 (also
+ * where the file system cannot sync a directory: EINVAL, as POSIX allows),
+ * or -1 with the error set. */
+static int S_sync_dir(int dfd, const char *path)
+{
+	char *dir;
+
+	if ((dtk_fault_point("fsync-dir", path) == 0 && fsync(dfd) == 0) || errno == EINVAL)
+		return 0;
+	dir = S_dir_of(path);
 	dtk_error("wrote %s, but cannot sync its directory %s: %s (the change may not last a "
 	          "crash)",
 	          S_shown(path), S_shown(dir), strerror(errno));
@@ -502,17 +509,12 @@ static int S_stage(struct dtk_file_staged *s, const char *data, size_t len, int 
 int dtk_file_stage(struct dtk_file_staged *s, const char *path, const char *data, size_t len,
                    int mode)
 {
-	char *dir = dtk_xstrdup(path), *slash = strrchr(dir, '/');
+	char *dir = S_dir_of(path);
+	const char *slash = strrchr(path, '/');
 
 	memset(s, 0, sizeof(*s));
 	s->path = dtk_xstrdup(path);
 	s->name = dtk_xstrdup(slash ? slash + 1 : path);
-	if (slash == dir)
-		slash[1] = '\0';
-	else if (slash)
-		*slash = '\0';
-	else
-		strcpy(dir, ".");
 	s->dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	free(dir);
 	return S_stage(s, data, len, mode);

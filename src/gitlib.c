@@ -20,6 +20,9 @@ int dtk_gitlib_load(void)
 	if (git_libgit2_init() < 0)
 		return dtk_gitlib_error("cannot initialize libgit2");
 	atexit(S_shutdown);
+	/* a base's insights/ tree is larger than libgit2's 4 KiB default for
+	 * caching a tree: without this, each of a merge's files read it again */
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)16 << 20);
 	done = 1;
 	return 0;
 }

@@ -44,11 +44,23 @@ static void S_heading(struct dtk_md *md, int level, const char *text)
 	dtk_md_close(md);
 }
 
-static void S_item_n(struct dtk_md *md, const char *tpl, long n, const char *extra)
+/* Adds a paragraph of text. */
+static void S_para(struct dtk_md *md, const char *text)
+{
+	dtk_md_paragraph(md);
+	dtk_md_text(md, text);
+	dtk_md_close(md);
+}
+
+/* Adds a list item (item set) or a paragraph: tpl with {n} and {ids} filled. */
+static void S_fill_n(struct dtk_md *md, int item, const char *tpl, long n, const char *extra)
 {
 	char num[32];
 	struct dtk_md_slot s[] = {{"n", S_num(num, n), 0}, {"ids", extra ? extra : "", 0}};
-	dtk_md_item(md);
+	if (item)
+		dtk_md_item(md);
+	else
+		dtk_md_paragraph(md);
 	dtk_md_fill(md, tpl, s, N_SLOTS(s));
 	dtk_md_close(md);
 }
@@ -63,9 +75,9 @@ static void S_status(struct dtk_md *md, const struct dtk_kb *kb, const struct dt
 
 	S_heading(md, 2, L->status);
 	dtk_md_list(md);
-	S_item_n(md, L->st_nodes, (long)st->nodes, NULL);
-	S_item_n(md, L->st_with, (long)st->nodes_with_entries, NULL);
-	S_item_n(md, L->st_entries, (long)st->entries, NULL);
+	S_fill_n(md, 1, L->st_nodes, (long)st->nodes, NULL);
+	S_fill_n(md, 1, L->st_with, (long)st->nodes_with_entries, NULL);
+	S_fill_n(md, 1, L->st_entries, (long)st->entries, NULL);
 	for (i = 0; i < kb->n_nodes && tier < S_IDS; i++) { /* category order, file order */
 		const char *p = kb->nodes[i]->sum->highs;
 		for (k = 0; k < kb->nodes[i]->sum->high; k++) {
@@ -77,7 +89,7 @@ static void S_status(struct dtk_md *md, const struct dtk_kb *kb, const struct dt
 		dtk_buf_puts(&high, L->rpar);
 	else if (st->high)
 		dtk_buf_puts(&high, L->cut_high);
-	S_item_n(md, L->st_high, (long)st->high, dtk_buf_cstr(&high));
+	S_fill_n(md, 1, L->st_high, (long)st->high, dtk_buf_cstr(&high));
 	{
 		struct dtk_md_slot s[] = {
 		        {"date",
@@ -88,7 +100,7 @@ static void S_status(struct dtk_md *md, const struct dtk_kb *kb, const struct dt
 		dtk_md_fill(md, L->st_last, s, N_SLOTS(s));
 		dtk_md_close(md);
 	}
-	S_item_n(md, L->st_articles, (long)st->articles, NULL);
+	S_fill_n(md, 1, L->st_articles, (long)st->articles, NULL);
 	{
 		struct dtk_md_slot s[] = {{"positioning", kb->positioning, 1},
 		                          {"usage", S_num(u, st->usage_pct), 0},
@@ -239,15 +251,9 @@ static void S_page_list(struct dtk_md *md, const struct dtk_kb *kb, const struct
 {
 	const struct dtk_index_pages *p = f->pages;
 	int inline_ = f->tier >= S_INLINE, first = 1;
-	char num[32];
 	size_t c, i = 0;
 
-	{
-		struct dtk_md_slot s[] = {{"n", S_num(num, (long)moved), 0}};
-		dtk_md_paragraph(md);
-		dtk_md_fill(md, L->pages_intro, s, N_SLOTS(s));
-		dtk_md_close(md);
-	}
+	S_fill_n(md, 0, L->pages_intro, (long)moved, NULL);
 	if (inline_)
 		dtk_md_paragraph(md);
 	else
@@ -299,9 +305,7 @@ static void S_category(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 
 	S_heading(md, 3, kb->categories[c].name);
 	if (!kb->categories[c].n_nodes) { /* no table of no rows */
-		dtk_md_paragraph(md);
-		dtk_md_text(md, L->nodes_none);
-		dtk_md_close(md);
+		S_para(md, L->nodes_none);
 		return;
 	}
 	S_table_head(md, L->node_cols);
@@ -352,25 +356,17 @@ static void S_link_parts(struct dtk_buf *b, const struct dtk_hotspot *h, int par
 static void S_hotspots(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
                        int links, int tier)
 {
-	char num[32];
 	size_t i;
 	int part;
 
 	S_heading(md, 2, L->hotspots);
-	dtk_md_paragraph(md);
-	dtk_md_text(md, L->hotspots_intro);
-	dtk_md_close(md);
+	S_para(md, L->hotspots_intro);
 	if (!kb->n_hotspots) { /* no table of no rows */
-		dtk_md_paragraph(md);
-		dtk_md_text(md, L->hotspots_none);
-		dtk_md_close(md);
+		S_para(md, L->hotspots_none);
 		return;
 	}
 	if (tier >= S_HOTSPOTS) {
-		struct dtk_md_slot s[] = {{"n", S_num(num, (long)kb->n_hotspots), 0}};
-		dtk_md_paragraph(md);
-		dtk_md_fill(md, L->cut_hotspots, s, N_SLOTS(s));
-		dtk_md_close(md);
+		S_fill_n(md, 0, L->cut_hotspots, (long)kb->n_hotspots, NULL);
 		return;
 	}
 	S_table_head(md, L->hot_cols);
@@ -543,7 +539,6 @@ static void S_contradictions(struct dtk_md *md, const struct dtk_kb *kb, const s
 {
 	const struct dtk_record *last = kb->n_records ? &kb->records[kb->n_records - 1] : NULL;
 	size_t open;
-	char num[32];
 
 	S_heading(md, 2, L->contradictions);
 	if (last && last->has_review)
@@ -554,13 +549,7 @@ static void S_contradictions(struct dtk_md *md, const struct dtk_kb *kb, const s
 		dtk_md_close(md);
 	}
 	open = S_each_open(md, kb, L, 0);
-	{
-		struct dtk_md_slot s[] = {{"n", S_num(num, (long)open), 0}};
-		dtk_md_paragraph(md);
-		dtk_md_fill(md, open && tier >= S_LISTS ? L->cut_opens : L->open_count, s,
-		            N_SLOTS(s));
-		dtk_md_close(md);
-	}
+	S_fill_n(md, 0, open && tier >= S_LISTS ? L->cut_opens : L->open_count, (long)open, NULL);
 	if (!open || tier >= S_LISTS)
 		return;
 	dtk_md_list(md);
@@ -1127,15 +1116,10 @@ void dtk_index_pages_release(struct dtk_index_pages *p)
 	memset(p, 0, sizeof(*p));
 }
 
-int dtk_index_write(const struct dtk_kb *kb, dtk_write_fn write, void *arg)
-{
-	return dtk_index_write_pages(kb, write, arg, NULL);
-}
-
 char *dtk_index_render(const struct dtk_kb *kb)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
-	dtk_index_write(kb, dtk_buf_write, &b); /* cannot fail */
+	dtk_index_write_pages(kb, dtk_buf_write, &b, NULL); /* cannot fail */
 	return dtk_buf_detach(&b);
 }
 

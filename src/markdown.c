@@ -464,13 +464,6 @@ void dtk_md_plain(struct dtk_md *md, const char *text)
 	dtk_md_text(md, p);
 }
 
-static int S_plain(const char *text)
-{
-	size_t n = strlen(text);
-	return n && !strpbrk(text, "\\`*_[]<>!&\n\r") && text[0] != ' ' && text[0] != '\t' &&
-	       text[n - 1] != ' ' && text[n - 1] != '\t';
-}
-
 void dtk_md_link(struct dtk_md *md, const char *url, const char *text)
 {
 	cmark_node *link = cmark_node_new(CMARK_NODE_LINK);
@@ -518,44 +511,6 @@ void dtk_md_textf(struct dtk_md *md, const char *fmt, ...)
 	va_end(ap);
 	dtk_md_text(md, dtk_buf_cstr(&b));
 	dtk_buf_release(&b);
-}
-
-/* Makes node's strings its own: inline nodes of a parsed document point into
- * the document's buffers until their strings are read once (cmark copies
- * them then), and the document is freed before the copy is rendered. */
-static void S_own(cmark_node *node)
-{
-	switch (cmark_node_get_type(node)) {
-	case CMARK_NODE_TEXT:
-	case CMARK_NODE_CODE:
-	case CMARK_NODE_HTML_INLINE: cmark_node_get_literal(node); break;
-	case CMARK_NODE_LINK:
-	case CMARK_NODE_IMAGE:
-		cmark_node_get_url(node);
-		cmark_node_get_title(node);
-		break;
-	default: break;
-	}
-}
-
-/* Replaces soft and hard line breaks below node with spaces, and makes the
- * strings of every node below it its own. */
-static void S_unbreak(cmark_node *node)
-{
-	cmark_node *child = cmark_node_first_child(node), *next;
-	for (; child; child = next) {
-		cmark_node_type t = cmark_node_get_type(child);
-		next = cmark_node_next(child);
-		if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK) {
-			cmark_node *sp = cmark_node_new(CMARK_NODE_TEXT);
-			cmark_node_set_literal(sp, " ");
-			cmark_node_replace(child, sp);
-			cmark_node_free(child);
-		} else {
-			S_own(child);
-			S_unbreak(child);
-		}
-	}
 }
 
 /*
@@ -655,31 +610,6 @@ void dtk_md_rendered(struct dtk_md *md, const char *run, size_t len)
 	}
 	cmark_node_free(doc);
 	dtk_buf_release(&b);
-}
-
-void dtk_md_inline(struct dtk_md *md, const char *markdown)
-{
-	cmark_node *doc, *p, *child, *next;
-
-	markdown = dtk_marked(markdown); /* "<U+202E>": text to cmark */
-	if (S_plain(markdown) && strspn(markdown, "#0123456789-+=|>~") == 0) {
-		dtk_md_text(md, markdown); /* the common case, without a parse */
-		return;
-	}
-	doc = cmark_parse_document(markdown, strlen(markdown), CMARK_OPT_DEFAULT);
-	p = cmark_node_first_child(doc);
-	if (!p || cmark_node_next(p) || cmark_node_get_type(p) != CMARK_NODE_PARAGRAPH) {
-		dtk_md_text(md, markdown);
-		cmark_node_free(doc);
-		return;
-	}
-	S_unbreak(p);
-	for (child = cmark_node_first_child(p); child; child = next) {
-		next = cmark_node_next(child);
-		cmark_node_unlink(child);
-		S_add(md, child, NULL);
-	}
-	cmark_node_free(doc);
 }
 
 char *dtk_md_render(struct dtk_md *md)

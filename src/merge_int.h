@@ -53,8 +53,6 @@ void dtk_m_note(struct dtk_mctx *m, const char *fmt, ...) DTK_PRINTF(2, 3);
 /* ---- merge_tree.c: the rules ---- */
 /* Returns 1 when a and b hold the same data (NULL only equals NULL). */
 int dtk_m_equal(const struct dtk_yval *a, const struct dtk_yval *b);
-/* Returns the item of list l whose mapping has key == id, or NULL. */
-const struct dtk_yval *dtk_m_find(const struct dtk_yval *l, const char *key, const char *id);
 /* Merges the document roots b (NULL: absent), o and t; returns the merged
  * tree (NULL when it conflicts or is unsupported: m says which). */
 const struct dtk_yval *dtk_m_merge_root(struct dtk_mctx *m, const struct dtk_yval *b,

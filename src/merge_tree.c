@@ -42,7 +42,8 @@ static const char *S_item_id(const struct dtk_yval *item, const char *key)
 	return v && v->kind == DTK_Y_SCALAR && v->len ? v->str : NULL;
 }
 
-const struct dtk_yval *dtk_m_find(const struct dtk_yval *l, const char *key, const char *id)
+/* Returns the item of list l whose mapping has key == id, or NULL. */
+static const struct dtk_yval *S_find(const struct dtk_yval *l, const char *key, const char *id)
 {
 	size_t i;
 	for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
@@ -495,7 +496,7 @@ static const struct dtk_yval *S_merge_list(struct dtk_mctx *m, const char *key, 
 	for (i = 0; i < o->n; i++) {
 		const struct dtk_yval *oi = o->items[i], *mv = NULL;
 		const char *id = S_item_id(oi, key);
-		const struct dtk_yval *bi = dtk_m_find(b, key, id), *ti = dtk_m_find(t, key, id);
+		const struct dtk_yval *bi = S_find(b, key, id), *ti = S_find(t, key, id);
 
 		if (!bi && o_new == o->n)
 			o_new = i;
@@ -543,8 +544,8 @@ static const struct dtk_yval *S_merge_list(struct dtk_mctx *m, const char *key, 
 	}
 	for (i = 0; b && i < b->n; i++) {
 		const char *id = S_item_id(b->items[i], key);
-		const struct dtk_yval *ti = dtk_m_find(t, key, id);
-		if (dtk_m_find(o, key, id) || !ti || dtk_m_equal(b->items[i], ti))
+		const struct dtk_yval *ti = S_find(t, key, id);
+		if (S_find(o, key, id) || !ti || dtk_m_equal(b->items[i], ti))
 			continue;
 		if (S_item_lines(m, 1, ti, &ts, &te) < 0)
 			return NULL;
@@ -552,8 +553,8 @@ static const struct dtk_yval *S_merge_list(struct dtk_mctx *m, const char *key, 
 		dtk_m_note(m, "conflict: %s deleted on our side, changed on theirs", id);
 	}
 	for (i = 0; i < t->n && t_new == t->n; i++)
-		if (!dtk_m_find(b, key, S_item_id(t->items[i], key)) &&
-		    !dtk_m_find(o, key, S_item_id(t->items[i], key)))
+		if (!S_find(b, key, S_item_id(t->items[i], key)) &&
+		    !S_find(o, key, S_item_id(t->items[i], key)))
 			t_new = i;
 	if (m->records && o_new < o->n && t_new < t->n) {
 		/* both sides recorded a run: neither record holds for the merge */
@@ -573,7 +574,7 @@ static const struct dtk_yval *S_merge_list(struct dtk_mctx *m, const char *key, 
 	for (i = 0; i < t->n; i++) {
 		const struct dtk_yval *ti = t->items[i];
 		const char *id = S_item_id(ti, key);
-		if (dtk_m_find(b, key, id) || dtk_m_find(o, key, id))
+		if (S_find(b, key, id) || S_find(o, key, id))
 			continue;
 		if (S_insert_item(m, at, ind, ti) < 0)
 			return NULL;

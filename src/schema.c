@@ -269,9 +269,12 @@ static int S_int(struct ctx *c, const struct dtk_yval *m, const char *key, long 
 	return S_int_v(c, dtk_yval_get(m, key), key, min, max, out);
 }
 
-static dtk_date S_date_of(struct ctx *c, const struct dtk_yval *v, const char *key)
+/* Returns the date v (key's value; 0 when absent or after an error). */
+static dtk_date S_date_v(struct ctx *c, const struct dtk_yval *v, const char *key)
 {
 	dtk_date d;
+	if (!(v = S_present(v)))
+		return 0;
 	if (v->kind != DTK_Y_SCALAR || v->type != DTK_YT_STR) {
 		S_err(c, v, "'%s' must be a date (YYYY-MM-DD), found %s", key,
 		      dtk_yval_describe(v));
@@ -283,13 +286,6 @@ static dtk_date S_date_of(struct ctx *c, const struct dtk_yval *v, const char *k
 		return 0;
 	}
 	return d;
-}
-
-/* Returns the date v (key's value; 0 when absent or after an error). */
-static dtk_date S_date_v(struct ctx *c, const struct dtk_yval *v, const char *key)
-{
-	v = S_present(v);
-	return v ? S_date_of(c, v, key) : 0;
 }
 
 static dtk_date S_date(struct ctx *c, const struct dtk_yval *m, const char *key)
@@ -341,10 +337,6 @@ static const struct dtk_yval *S_list_v(struct ctx *c, const struct dtk_yval *v, 
 	return v;
 }
 
-/*
- * Reads key's list of ids, each checked by valid(); repeats are errors.
- * Returns the count and sets *out (in the arena).
- */
 /* Returns v's id as the model keeps it: a source's own string when v names a
  * known source (so that entries share it), else a copy in the arena. */
 static const char *S_id(struct ctx *c, const struct dtk_yval *v, const char *source_key)
@@ -360,6 +352,8 @@ static const char *S_id(struct ctx *c, const struct dtk_yval *v, const char *sou
 	return s ? s->id : dtk_arena_strndup(c->arena, v->str, v->len);
 }
 
+/* Reads key's list of ids, each checked by valid(); repeats are errors.
+ * Returns the count and sets *out (in the arena). */
 static size_t S_refs_v(struct ctx *c, const struct dtk_yval *lv, const char *key,
                        int (*valid)(const char *), const char *form, struct dtk_ref **out)
 {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+static size_t S_dash(const struct dtk_ydoc *d, const struct dtk_yval *seq, size_t i);
 /* ---- the document ---- */
 
 /* Counts the lists of scalars under keys, flow and block, to learn the
@@ -40,7 +41,7 @@ static void S_learn(struct dtk_ydoc *d, const struct dtk_yval *v, int *flow, int
 			(*flow)++;
 		} else {
 			if (!*block && v->style == DTK_YS_BLOCK)
-				d->list_indent = dtk_yedit_col(d, dtk_yedit_dash(d, l, 0)) -
+				d->list_indent = dtk_yedit_col(d, S_dash(d, l, 0)) -
 				                 dtk_yedit_col(d, k->start);
 			(*block)++;
 		}
@@ -269,7 +270,9 @@ int dtk_yedit_col(const struct dtk_ydoc *d, size_t off)
 	return (int)(off - ls);
 }
 
-size_t dtk_yedit_dash(const struct dtk_ydoc *d, const struct dtk_yval *seq, size_t i)
+/* Returns the offset of the '-' that introduces item i of block sequence
+ * seq, or (size_t)-1 when seq is not a block sequence. */
+static size_t S_dash(const struct dtk_ydoc *d, const struct dtk_yval *seq, size_t i)
 {
 	size_t p;
 	if (!seq || seq->kind != DTK_Y_SEQ || seq->style != DTK_YS_BLOCK || i >= seq->n)
@@ -284,7 +287,7 @@ size_t dtk_yedit_dash(const struct dtk_ydoc *d, const struct dtk_yval *seq, size
 int dtk_yedit_item_span(const struct dtk_ydoc *d, const struct dtk_yval *seq, size_t i,
                         size_t *start, size_t *end)
 {
-	size_t dash = dtk_yedit_dash(d, seq, i);
+	size_t dash = S_dash(d, seq, i);
 	if (dash == (size_t)-1)
 		return dtk_error("%s: not an item of a block list", d->path);
 	*start = dtk_ytext_line_start(d->buf, dash);
@@ -383,8 +386,6 @@ static int S_block_items(struct dtk_ydoc *d, struct dtk_buf *b, const struct dtk
 	return 0;
 }
 
-/* Appends "key: value" of a block mapping whose keys stand at column kcol
- * (no line break after it). */
 /* Returns the column of block map's keys: where the map starts, which is
  * its first key's column, or its '?' when that key is explicit ("- ? id"). */
 static int S_key_col(const struct dtk_ydoc *d, const struct dtk_yval *map)
@@ -392,6 +393,8 @@ static int S_key_col(const struct dtk_ydoc *d, const struct dtk_yval *map)
 	return dtk_yedit_col(d, map->start);
 }
 
+/* Appends "key: value" of a block mapping whose keys stand at column kcol
+ * (no line break after it). */
 static int S_block_field(struct dtk_ydoc *d, struct dtk_buf *b, const struct dtk_yfield *f,
                          int kcol)
 {
@@ -580,36 +583,30 @@ static size_t S_keep_comment(const struct dtk_ydoc *d, const struct dtk_yval *ol
 	return was_block ? old->end : eol;
 }
 
-int dtk_yedit_set_pair(struct dtk_ydoc *d, const struct dtk_yval *map, size_t i,
-                       struct dtk_yscalar v)
+/* Replaces the value of pair i of map with v (an empty value gets one). */
+static int S_set_pair(struct dtk_ydoc *d, const struct dtk_yval *map, size_t i,
+                      struct dtk_yscalar v)
 {
 	const struct dtk_yval *k = map->items[2 * i], *old = map->items[2 * i + 1];
 	struct dtk_buf b = DTK_BUF_INIT;
-	int flow = map->style == DTK_YS_FLOW, kcol = dtk_yedit_col(d, k->start);
+	int flow = map->style == DTK_YS_FLOW, kcol = dtk_yedit_col(d, k->start), empty;
 	size_t at, end;
 
 	S_forget(d);
 	if (old->kind != DTK_Y_SCALAR)
 		return dtk_error_at(d->path, old->line, old->col, "'%s' holds %s, not a scalar",
 		                    k->str, dtk_yval_describe(old));
-	if (!S_empty(old)) {
-		if (S_scalar(d, &b, v, flow ? DTK_YEMIT_FLOW : DTK_YEMIT_BLOCK, kcol) < 0)
-			goto fail;
-		end = S_keep_comment(d, old, &b);
-		S_edit(d, old->start, end, b.ptr, b.len);
+	if ((empty = S_empty(old)))
+		dtk_buf_putc(&b, ' ');
+	if (S_scalar(d, &b, v, flow ? DTK_YEMIT_FLOW : DTK_YEMIT_BLOCK, kcol) < 0) {
 		dtk_buf_release(&b);
-		return 0;
+		return -1;
 	}
-	at = S_colon(d, k->end);
-	dtk_buf_putc(&b, ' ');
-	if (S_scalar(d, &b, v, flow ? DTK_YEMIT_FLOW : DTK_YEMIT_BLOCK, kcol) < 0)
-		goto fail;
-	S_edit(d, at, at, b.ptr, b.len);
+	at = empty ? S_colon(d, k->end) : old->start;
+	end = empty ? at : S_keep_comment(d, old, &b);
+	S_edit(d, at, end, b.ptr, b.len);
 	dtk_buf_release(&b);
 	return 0;
-fail:
-	dtk_buf_release(&b);
-	return -1;
 }
 
 int dtk_yedit_set_key(struct dtk_ydoc *d, const struct dtk_yval *map, const char *key,
@@ -618,7 +615,7 @@ int dtk_yedit_set_key(struct dtk_ydoc *d, const struct dtk_yval *map, const char
 	int i = dtk_yedit_find(map, key);
 	struct dtk_yfield f = {key, v, NULL, 0};
 	if (i >= 0)
-		return dtk_yedit_set_pair(d, map, (size_t)i, v);
+		return S_set_pair(d, map, (size_t)i, v);
 	return S_add_field(d, map, &f, order);
 }
 
@@ -676,7 +673,7 @@ int dtk_yedit_append(struct dtk_ydoc *d, const struct dtk_yval *map, const char 
 			S_edit(d, at, at, b.ptr, b.len);
 		goto done;
 	}
-	col = dtk_yedit_col(d, dtk_yedit_dash(d, l, l->n - 1));
+	col = dtk_yedit_col(d, S_dash(d, l, l->n - 1));
 	dtk_ytext_spaces(&b, col);
 	dtk_buf_puts(&b, "- ");
 	rc = S_scalar(d, &b, v, DTK_YEMIT_BLOCK, col);
@@ -714,8 +711,8 @@ static int S_add_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const 
                           const struct dtk_yfield *fields, size_t n)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
+	size_t at = S_pair_end(map, S_after(map, key, dtk_entry_keys));
 	int rc, kcol;
-	size_t at;
 
 	if (map->style == DTK_YS_FLOW) {
 		dtk_buf_puts(&b, ", ");
@@ -723,7 +720,6 @@ static int S_add_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const 
 		dtk_buf_puts(&b, ": [");
 		rc = rc < 0 ? rc : S_flow_map(d, &b, fields, n);
 		dtk_buf_putc(&b, ']');
-		at = S_pair_end(map, S_after(map, key, dtk_entry_keys));
 		if (rc == 0)
 			S_edit(d, at, at, b.ptr, b.len);
 		dtk_buf_release(&b);
@@ -736,21 +732,10 @@ static int S_add_map_list(struct dtk_ydoc *d, const struct dtk_yval *map, const 
 		return -1;
 	}
 	dtk_buf_putc(&b, ':');
-	if (map->style == DTK_YS_FLOW) {
-		dtk_buf_puts(&b, " [");
-		rc = S_flow_map(d, &b, fields, n);
-		dtk_buf_putc(&b, ']');
-	} else {
-		dtk_buf_puts(&b, d->eol);
-		rc = S_block_map(d, &b, fields, n, kcol + d->list_indent,
-		                 kcol + d->list_indent + 2);
-	}
+	dtk_buf_puts(&b, d->eol);
+	rc = S_block_map(d, &b, fields, n, kcol + d->list_indent, kcol + d->list_indent + 2);
 	if (rc == 0)
-		S_insert_lines(d,
-		               dtk_ytext_line_end(
-		                       d->buf, d->len,
-		                       S_pair_end(map, S_after(map, key, dtk_entry_keys))),
-		               &b);
+		S_insert_lines(d, dtk_ytext_line_end(d->buf, d->len, at), &b);
 	dtk_buf_release(&b);
 	return rc;
 }
@@ -803,7 +788,7 @@ int dtk_yedit_append_map(struct dtk_ydoc *d, const struct dtk_yval *map, const c
 		           : dtk_error("%s: '%s' is not a list", d->path, key ? key : "the file");
 	if (seq->style == DTK_YS_BLOCK && seq->n) {
 		const struct dtk_yval *last = seq->items[seq->n - 1];
-		dcol = dtk_yedit_col(d, dtk_yedit_dash(d, seq, seq->n - 1));
+		dcol = dtk_yedit_col(d, S_dash(d, seq, seq->n - 1));
 		kcol = last->kind == DTK_Y_MAP && last->style == DTK_YS_BLOCK
 		               ? dtk_yedit_col(d, last->start)
 		               : dcol + 2;

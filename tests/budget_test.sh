@@ -179,6 +179,56 @@ dtk stance -q "$1" "再一个立场" && git commit -qam z 2>"$scratch/out" && [ 
     ko "pre-commit: the staged pages are checked with INDEX.md" "$(cat "$scratch/out")"
 cd "$scratch" || exit 2
 
+# the driver of a page run by hand during a merge (git's %O %A %B %P): it
+# rebuilds the page; a failure (a write, no commit that fits, an invalid
+# merged base) leaves <ours> byte for byte; a page the merged base no longer
+# makes (ours raised the budget: no page) is kept as ours had it
+git clone -q "$scratch/pages.git" "$scratch/pd" && cd "$scratch/pd" && dtk setup-git >/dev/null &&
+    git add -A && git commit -qm attrs && main=$(git branch --show-current) && git checkout -q -b t && dtk stance -q "$2" "t 的立场" &&
+    git commit -qam t && git checkout -q -b bad && printf 'bogus: 1\n' >>"insights/$2.yaml" &&
+    git commit -qam bad --no-verify && git checkout -q -b big "$main" &&
+    sed -i 's/index_max_bytes: 4096/index_max_bytes: 65536/; s/index_max_lines: 60/index_max_lines: 6000/' \
+        insights/_domain.yaml && dtk reindex -q && [ ! -e index ] && git commit -qam big &&
+    git checkout -q "$main" && dtk stance -q "$1" "o 的立场" && git commit -qam o || ko "page driver: setup"
+# drv [COMMAND...]: the driver on the page as git runs it, %A a copy of ours'
+drv() {
+    git show "$(git merge-base HEAD MERGE_HEAD):index/$page" >"$scratch/pO" &&
+        git show "MERGE_HEAD:index/$page" >"$scratch/pB" && cp "$scratch/pA.orig" "$scratch/pA" &&
+        "${@:-$DTK}" merge-driver "$scratch/pO" "$scratch/pA" "$scratch/pB" "index/$page" >"$scratch/out" 2>&1
+}
+git show "HEAD:index/$page" >"$scratch/pA.orig" && git merge -q --no-commit t >/dev/null 2>&1 &&
+    drv && grep -q "t 的立场" "$scratch/pA" && grep -q "o 的立场" "$scratch/pA" &&
+    ok "page driver by hand: the page rebuilt from both sides" ||
+    ko "page driver by hand: the page rebuilt from both sides" "$(cat "$scratch/out")"
+if [ -n "${DTK_CRASH:-}" ]; then
+    DTK_FAULT_AT="rename=$scratch/pA" drv "$DTK_CRASH"
+    rc=$?
+    [ $rc -eq 2 ] && cmp -s "$scratch/pA" "$scratch/pA.orig" && grep -q "$scratch/pA" "$scratch/out" &&
+        ok "page driver: a write that fails leaves ours byte for byte (exit 2)" ||
+        ko "page driver: a write that fails leaves ours byte for byte" "rc $rc" "$(cat "$scratch/out")" "$(ls "$scratch")"
+else
+    skip "page driver: a write that fails" "DTK_CRASH is not set"
+fi
+printf 'x\n' >"$scratch/pX" && cp "$scratch/pA.orig" "$scratch/pA" &&
+    dtk merge-driver "$scratch/pX" "$scratch/pA" "$scratch/pB" "index/$page" >"$scratch/out" 2>&1 &&
+    cmp -s "$scratch/pA" "$scratch/pA.orig" && grep -q "git names no commit it is merging" "$scratch/out" &&
+    ok "page driver: no commit that fits: ours kept byte for byte, said" ||
+    ko "page driver: no commit that fits: ours kept byte for byte, said" "$(cat "$scratch/out")"
+git merge --abort && git merge -q --no-commit bad >/dev/null 2>&1
+drv
+[ $? -eq 1 ] && cmp -s "$scratch/pA" "$scratch/pA.orig" &&
+    grep -q "the merged insights/ are not valid; index/$page is left in conflict" "$scratch/out" &&
+    grep -q "bogus" "$scratch/out" &&
+    ok "page driver: an invalid merged base: exit 1, ours byte for byte, the errors said" ||
+    ko "page driver: an invalid merged base: exit 1, ours byte for byte" "$(cat "$scratch/out")"
+git merge --abort && git checkout -q big && git merge -q --no-commit t >/dev/null 2>&1
+drv && cmp -s "$scratch/pA" "$scratch/pA.orig" &&
+    grep -q "index/$page: the merged base makes no such page; kept as ours had it" "$scratch/out" &&
+    ok "page driver: a page the merged base no longer makes: kept as ours had it, said" ||
+    ko "page driver: a page the merged base no longer makes: kept as ours had it" "$(cat "$scratch/out")"
+git merge --abort
+cd "$scratch" || exit 2
+
 # the HTML export holds every node table whatever the budget (a site has
 # no first read to keep short): every node linked from index.html
 (cd "$d" && dtk export html "$scratch/site" >/dev/null) && bad= &&

@@ -49,8 +49,6 @@ struct dtk_index_pages {
  * or write's -1. */
 int dtk_index_write_pages(const struct dtk_kb *kb, dtk_write_fn write, void *arg,
                           struct dtk_index_pages *pages);
-/* dtk_index_write_pages without the pages. */
-int dtk_index_write(const struct dtk_kb *kb, dtk_write_fn write, void *arg);
 void dtk_index_pages_release(struct dtk_index_pages *p);
 
 /* What a page of index/ on disk is to the page generated. */

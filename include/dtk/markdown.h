@@ -51,9 +51,6 @@ void dtk_md_textf(struct dtk_md *md, const char *fmt, ...) DTK_PRINTF(2, 3);
  * line. A run of line breaks becomes one space, or none between two East
  * Asian wide characters; the renderer escapes what Markdown would read. */
 void dtk_md_plain(struct dtk_md *md, const char *text);
-/* Adds inline Markdown (emphasis, code, links); line breaks become spaces.
- * Text that is more than one paragraph is added as it is. */
-void dtk_md_inline(struct dtk_md *md, const char *markdown);
 
 /* A value for a {name} placeholder of dtk_md_fill: a label, number or id as
  * it is, or (md) a text field of the data, plain text on one line

@@ -82,9 +82,6 @@ int dtk_ydoc_map_back(const struct dtk_ydoc *d, const char *out, size_t out_len,
 
 /* ---- spans ---- */
 /* (lines of the text: dtk/ytext.h) */
-/* Returns the offset of the '-' that introduces item i of block sequence
- * seq, or (size_t)-1 when seq is not a block sequence. */
-size_t dtk_yedit_dash(const struct dtk_ydoc *d, const struct dtk_yval *seq, size_t i);
 /* Returns the column (0-based) of the byte at off, a byte order mark not
  * counted. */
 int dtk_yedit_col(const struct dtk_ydoc *d, size_t off);
@@ -103,9 +100,6 @@ int dtk_yedit_pair_span(const struct dtk_ydoc *d, const struct dtk_yval *map, si
 int dtk_yedit_find(const struct dtk_yval *map, const char *key);
 
 /* ---- edits; each returns 0, or -1 with the error set ---- */
-/* Replaces the value of pair i of map with v (an empty value gets one). */
-int dtk_yedit_set_pair(struct dtk_ydoc *d, const struct dtk_yval *map, size_t i,
-                       struct dtk_yscalar v);
 /*
  * Sets key of map to v: replaces its value when present, else adds the key:
  * in a block mapping a new line at the indentation of its keys, after the
