@@ -52,20 +52,17 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	char file[300];
 	int bloom, rc = DTK_EXIT_INVALID;
 
-	dtk_write_init(&w, ctx, "add-node");
+	dtk_write_init(&w, ctx);
 	category = dtk_args_str(a, 'c');
 	bloom = (int)dtk_args_int(a, 'b', DTK_BLOOM_REMEMBER);
-	if (dtk_args_operands(ctx, a, 1, 1, "<node>") < 0)
-		goto done;
 	node = a->argv[0];
 	if (!dtk_is_name(node)) {
-		dtk_cmd_usage_error(ctx, "add-node",
-		                    "'%s' is not a node name (lowercase letters, digits and '-')",
-		                    node);
+		dtk_cmd_usage_error(
+		        ctx, "'%s' is not a node name (lowercase letters, digits and '-')", node);
 		goto done;
 	}
 	if (!category || !*category) {
-		dtk_cmd_usage_error(ctx, "add-node", "missing --category");
+		dtk_cmd_usage_error(ctx, "missing --category");
 		goto done;
 	}
 	if (dtk_kb_has_node(ctx->root, node)) {
@@ -97,7 +94,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		rc = dtk_yedit_append_map(&dom->doc, dom->doc.root, "categories", cats, f, 2);
 	}
 	if (rc < 0) {
-		rc = dtk_cmd_fail(ctx, "add-node", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	dtk_buf_printf(&text, "node: %s%sbloom: %s%sinsights: []%s", node, dom->doc.eol,

@@ -11,10 +11,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	struct dtk_write w;
 	int k, rc = DTK_EXIT_INVALID;
 
-	dtk_write_init(&w, ctx, "bloom");
-	if (dtk_args_operands(ctx, a, 2, 2, "<node> <level>") < 0)
-		goto done;
-	k = dtk_cmd_choice(ctx, "bloom", "<level>", a->argv[1], dtk_bloom_names, DTK_BLOOM_COUNT);
+	dtk_write_init(&w, ctx);
+	k = dtk_cmd_choice(ctx, "<level>", a->argv[1], dtk_bloom_names, DTK_BLOOM_COUNT);
 	if (k < 0)
 		goto done;
 	dtk_buf_printf(&line, "%s: bloom %s\n", a->argv[0], dtk_bloom_names[k]);

@@ -471,8 +471,6 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 
 	if (dtk_cmd_use_color(ctx, (int)dtk_args_int(a, 'c', DTK_COLOR_AUTO)))
 		how |= DTK_DIFF_COLOR;
-	if (dtk_args_operands(ctx, a, 0, 0, NULL) < 0)
-		return DTK_EXIT_INVALID;
 	/* a write killed between its renames: the files are not the base's
 	 * state, whatever they say */
 	if ((old = dtk_lock_journal(ctx->root))) {
@@ -493,27 +491,27 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		goto done;
 	}
 	if (rc < 0) {
-		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	/* a crystallization cut short: its --continue writes INDEX.md and the
 	 * records, not reindex (refused meanwhile); git's index stays locked */
 	if (dtk_lock_pending(ctx->root)) {
-		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_DRIFT);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_DRIFT);
 		goto done;
 	}
 	/* the file compared, read again from its start (not reopened by path) */
 	if (rc == 1 && cmp.fd >= 0 &&
 	    (lseek(cmp.fd, 0, SEEK_SET) < 0 ||
 	     dtk_file_read_fd(&old, &old_len, cmp.fd, path, DTK_MAX_INDEX_BYTES) < 0)) {
-		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	/* differing: the page as git checks it out (CRLF with core.autocrlf or
 	 * .gitattributes eol) may be the file; only now is libgit2 asked */
 	if (rc == 1 && (conv = dtk_git_checkout_form(&crlf, &crlf_len, path, cmp.text.ptr,
 	                                             cmp.text.len)) < 0) {
-		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	if (rc != 0 && !(conv == 1 && old && old_len == crlf_len && !memcmp(old, crlf, old_len)))
@@ -524,7 +522,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	pd = (struct page_drift){ctx, github, how};
 	rc = dtk_index_pages_sync(ctx->root, &pages, 0, S_page_drift, &pd);
 	if (rc < 0) {
-		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	if (pages.over) {

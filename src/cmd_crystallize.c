@@ -164,54 +164,51 @@ static int S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since, in
  * after the usage error. */
 static int S_check_opts(struct dtk_ctx *ctx, const struct opts *o, int format_set)
 {
-	static const char *const c = "crystallize";
 	const char *eq = o->eval ? strchr(o->eval, '=') : NULL;
 	const char *plan_why = "--plan prints the worklist and records nothing";
 
-	if (dtk_cmd_conflict(ctx, c, o->plan, "--plan", !!o->eval, "--eval", plan_why) < 0 ||
-	    dtk_cmd_conflict(ctx, c, o->plan, "--plan", !!o->review, "--review", plan_why) < 0 ||
-	    dtk_cmd_conflict(ctx, c, o->plan, "--plan", !!o->author, "--author", plan_why) < 0 ||
-	    dtk_cmd_conflict(ctx, c, o->plan, "--plan", o->dry_run, "--dry-run",
+	if (dtk_cmd_conflict(ctx, o->plan, "--plan", !!o->eval, "--eval", plan_why) < 0 ||
+	    dtk_cmd_conflict(ctx, o->plan, "--plan", !!o->review, "--review", plan_why) < 0 ||
+	    dtk_cmd_conflict(ctx, o->plan, "--plan", !!o->author, "--author", plan_why) < 0 ||
+	    dtk_cmd_conflict(ctx, o->plan, "--plan", o->dry_run, "--dry-run",
 	                     "--plan never writes") < 0 ||
-	    dtk_cmd_conflict(ctx, c, o->plan, "--plan", o->no_commit, "--no-commit", plan_why) <
-	            0 ||
-	    dtk_cmd_conflict(ctx, c, o->dry_run, "--dry-run", o->no_commit, "--no-commit",
+	    dtk_cmd_conflict(ctx, o->plan, "--plan", o->no_commit, "--no-commit", plan_why) < 0 ||
+	    dtk_cmd_conflict(ctx, o->dry_run, "--dry-run", o->no_commit, "--no-commit",
 	                     "--dry-run writes nothing, --no-commit writes the files") < 0 ||
-	    dtk_cmd_conflict(ctx, c, o->dry_run, "--dry-run", !!o->author, "--author",
+	    dtk_cmd_conflict(ctx, o->dry_run, "--dry-run", !!o->author, "--author",
 	                     "--dry-run makes no commit") < 0 ||
-	    dtk_cmd_conflict(ctx, c, o->no_commit, "--no-commit", !!o->author, "--author",
+	    dtk_cmd_conflict(ctx, o->no_commit, "--no-commit", !!o->author, "--author",
 	                     "--no-commit makes no commit") < 0)
 		return -1;
 	if (o->plan || o->dry_run || o->no_commit) {
 		const char *mode = o->plan ? "--plan" : o->dry_run ? "--dry-run" : "--no-commit";
-		if (dtk_cmd_conflict(ctx, c, 1, mode, o->sign == 1, "--gpg-sign",
+		if (dtk_cmd_conflict(ctx, 1, mode, o->sign == 1, "--gpg-sign",
 		                     "no commit is made") < 0 ||
-		    dtk_cmd_conflict(ctx, c, 1, mode, o->sign == 0, "--no-gpg-sign",
+		    dtk_cmd_conflict(ctx, 1, mode, o->sign == 0, "--no-gpg-sign",
 		                     "no commit is made") < 0 ||
-		    dtk_cmd_conflict(ctx, c, 1, mode, o->no_verify, "--no-verify",
+		    dtk_cmd_conflict(ctx, 1, mode, o->no_verify, "--no-verify",
 		                     "no commit is made") < 0)
 			return -1;
 	}
 	if (!o->plan && (dtk_args_has(ctx->args, 'P') || dtk_args_has(ctx->args, 'l') ||
 	                 dtk_args_has(ctx->args, 'k'))) {
-		dtk_cmd_usage_error(ctx, c, "--page, --limit and --pairs apply to --plan only");
+		dtk_cmd_usage_error(ctx, "--page, --limit and --pairs apply to --plan only");
 		return -1;
 	}
 	if (format_set && !o->plan) {
-		dtk_cmd_usage_error(ctx, c, "--format applies to --plan only (a run prints %s)",
+		dtk_cmd_usage_error(ctx, "--format applies to --plan only (a run prints %s)",
 		                    o->dry_run ? "its record as YAML" : "one line");
 		return -1;
 	}
 	if (o->plan)
 		return 0;
 	if (!o->eval) {
-		dtk_cmd_usage_error(ctx, c,
-		                    "a run needs --eval SCENARIO=VERDICT (or --plan for "
-		                    "the worklist)");
+		dtk_cmd_usage_error(ctx, "a run needs --eval SCENARIO=VERDICT (or --plan for "
+		                         "the worklist)");
 		return -1;
 	}
 	if (!eq || eq == o->eval || !eq[1]) {
-		dtk_cmd_usage_error(ctx, c, "--eval must be SCENARIO=VERDICT, not '%s'", o->eval);
+		dtk_cmd_usage_error(ctx, "--eval must be SCENARIO=VERDICT, not '%s'", o->eval);
 		return -1;
 	}
 	return 0;
@@ -229,16 +226,15 @@ static int S_check_amend(struct dtk_ctx *ctx, const struct opts *o, const struct
 		if (dtk_args_has(a, keys[i]) > 0) {
 			for (opt = a->cmd->opts; opt->key != keys[i]; opt++)
 				;
-			dtk_cmd_usage_error(ctx, "crystallize",
+			dtk_cmd_usage_error(ctx,
 			                    "--amend and --%s cannot be used together: --amend "
 			                    "changes the review of a run recorded",
 			                    opt->name);
 			return -1;
 		}
 	if (!o->review && !o->verdict && !o->note && !o->n_cross)
-		return dtk_cmd_usage_error(ctx, "crystallize",
-		                           "--amend needs --verdict, --note, --cross-pair or "
-		                           "--review"),
+		return dtk_cmd_usage_error(ctx, "--amend needs --verdict, --note, --cross-pair or "
+		                                "--review"),
 		       -1;
 	return 0;
 }
@@ -274,19 +270,16 @@ static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, const struct dtk_ar
 	o->verdict = dtk_args_str(a, 'v');
 	o->note = dtk_args_str(a, 'o');
 	o->cross = dtk_args_list(a, 'x', &o->n_cross);
-	if (dtk_args_operands(ctx, a, 0, o->amend, "[RUN]") < 0)
-		return -1;
 	o->run = a->argc ? a->argv[0] : NULL;
 	if (o->amend)
 		return S_check_amend(ctx, o, a);
 	if (o->cont || o->abort) {
 		if (o->cont && o->abort) {
-			dtk_cmd_usage_error(ctx, "crystallize",
-			                    "--continue and --abort exclude each other");
+			dtk_cmd_usage_error(ctx, "--continue and --abort exclude each other");
 			return -1;
 		}
 		if (a->nargs != 1) {
-			dtk_cmd_usage_error(ctx, "crystallize", "%s takes no other option",
+			dtk_cmd_usage_error(ctx, "%s takes no other option",
 			                    o->cont ? "--continue" : "--abort");
 			return -1;
 		}
@@ -321,7 +314,7 @@ static int S_validate(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *
 		int r = dtk_file_read(&data, &len, full, DTK_MAX_FILE_BYTES);
 		free(full);
 		if (r < 0) {
-			rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+			rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 			goto done;
 		}
 		files[n].name = strrchr(rel, '/') + 1;
@@ -446,12 +439,12 @@ static int S_texts(struct dtk_ctx *ctx, struct dtk_kb *kb, const struct dtk_reco
 	 * reindex wants INDEX.md (a link, a FIFO, a directory: nothing written) */
 	if (dtk_file_read_regular(&old, &len, path, DTK_MAX_FILE_BYTES) < 0 ||
 	    S_check_index(kb) < 0) {
-		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	if ((at == n ? dtk_records_append(records, old, len, n, rec)
 	             : S_replace_review(records, old, len, at, rec)) < 0) {
-		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	rc = S_validate(ctx, kb, *records, rec, at);
@@ -673,8 +666,8 @@ static int S_commit(struct dtk_ctx *ctx, struct dtk_repo *repo, const struct dtk
 	free(files);
 	/* interrupted: files were written, not all as asked (1, not 2) */
 	return rc == 0                      ? DTK_EXIT_OK
-	       : rc == DTK_REPO_INTERRUPTED ? dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_DRIFT)
-	                                    : dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+	       : rc == DTK_REPO_INTERRUPTED ? dtk_cmd_fail(ctx, DTK_EXIT_DRIFT)
+	                                    : dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 }
 
 /* Returns 0 when pair is "A↔B", each side an entry or a node of kb or a
@@ -728,7 +721,7 @@ static int S_words(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 
 	if (o->review && dtk_kb_read_review(kb, o->review, review, &diags) != 0) {
 		rc = diags.n ? dtk_cmd_report_invalid(ctx, &diags)
-		             : dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+		             : dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	review->review_verdict = o->verdict ? o->verdict : review->review_verdict;
@@ -767,9 +760,8 @@ static int S_amend(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb)
 	int rc = DTK_EXIT_INVALID, w;
 
 	if (o->run && dtk_date_parse(&date, o->run) < 0)
-		return dtk_cmd_usage_error(ctx, "crystallize",
-		                           "RUN must be the date of a run (YYYY-MM-DD), not '%s'",
-		                           o->run);
+		return dtk_cmd_usage_error(
+		        ctx, "RUN must be the date of a run (YYYY-MM-DD), not '%s'", o->run);
 	for (i = 0; i < kb->n_records; i++)
 		if (!date || kb->records[i].date == date)
 			at = i;
@@ -795,8 +787,7 @@ static int S_amend(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb)
 		(void)dtk_record_to_yaml(&out, &rec);
 		fputs(out.ptr, ctx->out);
 	} else if ((w = S_write(kb, records, index)) != 0) {
-		rc = dtk_cmd_fail(ctx, "crystallize",
-		                  w == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, w == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
 	} else {
 		fprintf(ctx->out, "amended the review of the run of %s: %ld pairs, %zu cross pairs, %s\n",
 		        dtk_date_format(d, rec.date), total, rec.n_cross_pairs,
@@ -834,7 +825,7 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 		        dtk_date_format(d2, kb->records[kb->n_records - 1].date));
 		return DTK_EXIT_INVALID;
 	}
-	if (!o->plan && dtk_cmd_not_future(ctx, "crystallize", NULL, o->date, o->allow_future,
+	if (!o->plan && dtk_cmd_not_future(ctx, NULL, o->date, o->allow_future,
 	                                   "every later run must be after it") < 0)
 		return DTK_EXIT_INVALID;
 	if (kb->n_records && S_prev(ctx, repo, kb->records[kb->n_records - 1].date,
@@ -860,7 +851,7 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 	dtk_crystal_record(&rec, &c, scenario, eq + 1, &review);
 	rc = S_texts(ctx, kb, &rec, kb->n_records, &records, &index, &pages);
 	if (rc == DTK_EXIT_OK && !o->dry_run && (n_more = S_more(kb, &rec, &pages, &more)) < 0)
-		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	if (rc != DTK_EXIT_OK)
 		goto done;
 	if (o->dry_run) {
@@ -874,7 +865,7 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 			w = DTK_ENOSYNC; /* files written: 1, as a write not synced */
 		/* written but not synced: 1, never 2 after a byte changed */
 		rc = w == 0 ? DTK_EXIT_OK
-		            : dtk_cmd_fail(ctx, "crystallize",
+		            : dtk_cmd_fail(ctx,
 		                           w == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
 		if (rc == DTK_EXIT_OK) {
 			(void)dtk_record_summary(&out, &rec);
@@ -908,7 +899,7 @@ static int S_resume(struct dtk_ctx *ctx, struct dtk_repo *repo, int cont)
 	int rc = cont ? dtk_repo_continue(repo, hex) : dtk_repo_abort(repo);
 
 	if (rc < 0)
-		return dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+		return dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	if (rc == 0) {
 		fprintf(ctx->err,
 		        "dtk crystallize: error: no crystallization was interrupted; "
@@ -937,7 +928,8 @@ static const struct dtk_opt S_opts[] = {
          .help = "the run's date (default today); after the last run"},
         {"format", 'f', DTK_OPT_CHOICE, .arg = "F", .choices = S_formats,
          .help = "text or json (with --plan)"},
-        {"page", 'P', DTK_OPT_INT, .arg = "N", .help = "with --plan: page N of each list (default 1)"},
+        {"page", 'P', DTK_OPT_INT, .arg = "N",
+         .help = "with --plan: page N of each list (default 1)"},
         {"limit", 'l', DTK_OPT_INT, .arg = "N",
          .help = "with --plan: N items of each list a page (default 20;\n"
                  "review pairs: of N new entries)"},
@@ -971,7 +963,8 @@ static const struct dtk_opt S_opts[] = {
                  "(repeatable; each side an entry, a node or <domain>:<id>)"},
         {"amend", 'M', DTK_OPT_FLAG,
          .help = "record the review of the last run (or of the run RUN)\n"
-                 "after it: its pairs computed again; no commit"},
+                 "after it: its pairs computed again; no commit",
+         .operands = "[RUN]"},
         {0}};
 
 static int S_exec(struct dtk_ctx *ctx, const struct dtk_args *a)
@@ -988,7 +981,7 @@ static int S_exec(struct dtk_ctx *ctx, const struct dtk_args *a)
 	 * previous run cannot be read either, so nothing goes */
 	rc = dtk_repo_open(&repo, ctx->root);
 	if (rc == DTK_ENOGIT || (rc < 0 && commits)) {
-		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	if (o.cont || o.abort) {
@@ -1005,17 +998,16 @@ static int S_exec(struct dtk_ctx *ctx, const struct dtk_args *a)
 				        "with 'dtk crystallize --continue', or drop it with 'dtk "
 				        "crystallize --abort'",
 				        branch);
-			rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+			rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 			goto done;
 		}
 	}
 	if (commits && dtk_repo_check_ready(repo) < 0) {
-		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	/* the plan's review pairs rank with the node cache's terms (similar.h) */
-	rc = dtk_cmd_load(ctx, "crystallize", &kb, o.plan ? DTK_KB_ALL | DTK_KB_TERMS : DTK_KB_ALL,
-	                  NULL);
+	rc = dtk_cmd_load(ctx, &kb, o.plan ? DTK_KB_ALL | DTK_KB_TERMS : DTK_KB_ALL, NULL);
 	if (rc == DTK_EXIT_OK)
 		rc = o.amend ? S_amend(ctx, &o, kb) : S_run(ctx, &o, kb, repo);
 done:

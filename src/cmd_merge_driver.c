@@ -49,8 +49,7 @@ static int S_write_ours(struct dtk_ctx *ctx, const char *ours, const char *data,
 {
 	int rc = dtk_file_write_atomic(ours, data, len);
 	return rc == 0 ? 0
-	               : dtk_cmd_fail(ctx, "merge-driver",
-	                              rc == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
+	               : dtk_cmd_fail(ctx, rc == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
 }
 
 /* Renders INDEX.md (page NULL), or the page of index/ named page, from the
@@ -118,7 +117,7 @@ static int S_merge_file(struct dtk_ctx *ctx, char **argv, int argc, const char *
 
 	for (i = 0; i < 3; i++)
 		if (dtk_file_read(&text[i], &len[i], argv[1 + i], DTK_MAX_FILE_BYTES) < 0) {
-			rc = dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
+			rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 			goto done;
 		}
 	dtk_merge_in_init(&in, name, text, len);
@@ -152,7 +151,7 @@ static int S_merge_text(struct dtk_ctx *ctx, char **argv, int argc)
 
 	for (i = 0; i < 3; i++)
 		if (dtk_file_read(&text[i], &len[i], argv[1 + i], DTK_MAX_FILE_BYTES) < 0) {
-			rc = dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
+			rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 			goto done;
 		}
 	fprintf(ctx->err,
@@ -162,7 +161,7 @@ static int S_merge_text(struct dtk_ctx *ctx, char **argv, int argc)
 	rc = dtk_git_merge_text(&out, &olen, text, len, argc > 5 ? argv[5] : NULL,
 	                        argc > 6 ? argv[6] : NULL);
 	if (rc < 0)
-		rc = dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	else if ((w = S_write_ours(ctx, argv[2], out, olen)) != 0)
 		rc = w;
 done:
@@ -200,13 +199,11 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	int rc, kind;
 
 	if (argc < 5)
-		return dtk_cmd_usage_error(ctx, "merge-driver",
-		                           "missing %s (git passes %%O %%A %%B %%P)",
+		return dtk_cmd_usage_error(ctx, "missing %s (git passes %%O %%A %%B %%P)",
 		                           (const char *const[]){"<ancestor>", "<ours>", "<theirs>",
 		                                                 "<path>"}[argc - 1]);
 	if (argc > 7)
-		return dtk_cmd_usage_error(ctx, "merge-driver", "unexpected argument '%s'",
-		                           argv[7]);
+		return dtk_cmd_usage_error(ctx, "unexpected argument '%s'", argv[7]);
 	if (S_insights_file(argv[4]))
 		return S_merge_file(ctx, argv, argc, S_insights_file(argv[4]));
 	if (!(kind = S_index_file(argv[4], &page)))
@@ -215,7 +212,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	root = kind == 1 ? S_root(argv[4]) : S_root_of(argv[4], page);
 	if (!root || dtk_repo_open(&repo, root) < 0) {
 		free(root);
-		return dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
+		return dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	}
 	rc = dtk_repo_merged_insights(repo, (const char *const *)argv + 1, page ? page : "INDEX.md",
 	                              dtk_merge_blob, &files, &n);
@@ -235,7 +232,7 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		        "alone before you commit it\n",
 		        argv[4]);
 	else if (rc < 0)
-		rc = dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	else
 		rc = S_render(ctx, files, n, argv[2], page);
 	rc = rc == DTK_REPO_NO_SIDES ? 0 : rc;

@@ -12,7 +12,7 @@ static int S_review(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 	(void)times;
 	if (dtk_yedit_set_key(&f->doc, e, "reviewed", (struct dtk_yscalar){date, 1},
 	                      dtk_entry_keys) < 0)
-		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 	dtk_buf_printf(lines, "%s: reviewed %s\n", id, date);
 	return DTK_EXIT_OK;
 }
@@ -30,11 +30,10 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	char date[11];
 	int rc = DTK_EXIT_INVALID, allow_future;
 
-	dtk_write_init(&w, ctx, "review");
+	dtk_write_init(&w, ctx);
 	arg = dtk_args_str(a, 'd');
 	allow_future = dtk_args_has(a, 'F');
-	if (dtk_args_operands(ctx, a, 1, 1 << 20, "<entry-id>") < 0 ||
-	    dtk_write_date(&w, "--date", arg, allow_future, date) < 0)
+	if (dtk_write_date(&w, "--date", arg, allow_future, date) < 0)
 		goto done;
 	rc = dtk_write_each(&w, a->argc, a->argv, 0, S_review, date);
 done:

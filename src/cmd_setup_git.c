@@ -129,11 +129,11 @@ static int S_check_dtk(struct dtk_ctx *ctx, const char *dtk)
 	struct stat st;
 
 	if (stat(dtk, &st) < 0) {
-		dtk_cmd_usage_error(ctx, "setup-git", "--dtk %s: %s", dtk, strerror(errno));
+		dtk_cmd_usage_error(ctx, "--dtk %s: %s", dtk, strerror(errno));
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode) || access(dtk, X_OK) < 0) {
-		dtk_cmd_usage_error(ctx, "setup-git", "--dtk %s: not an executable file", dtk);
+		dtk_cmd_usage_error(ctx, "--dtk %s: not an executable file", dtk);
 		return -1;
 	}
 	return 0;
@@ -385,19 +385,19 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	int rc = DTK_EXIT_INVALID, added = 0, no_hooks = dtk_args_has(a, 'n') > 0;
 
 	if (dtk_args_has(a, 'd') > 1)
-		return dtk_cmd_usage_error(ctx, "setup-git", "--dtk given twice");
+		return dtk_cmd_usage_error(ctx, "--dtk given twice");
 	dtk = dtk_args_str(a, 'd');
-	if (dtk_args_operands(ctx, a, 0, 0, NULL) < 0 || (dtk && S_check_dtk(ctx, dtk) < 0))
+	if (dtk && S_check_dtk(ctx, dtk) < 0)
 		return DTK_EXIT_INVALID;
 	if (dtk_repo_open(&repo, ctx->root) < 0) {
-		rc = dtk_cmd_fail(ctx, "setup-git", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	/* everything read and made before anything is written */
 	path = dtk_path_join(ctx->root, ".gitattributes");
 	if (S_read_attributes(path, &old, &len) < 0 || !(quoted = S_dtk_quoted(dtk, &how)) ||
 	    (!no_hooks && S_hooks_plan(hooks, repo, quoted) < 0)) {
-		rc = dtk_cmd_fail(ctx, "setup-git", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	dtk_buf_printf(&b, "%s merge-driver %%O %%A %%B %%P", quoted);
@@ -416,7 +416,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	    dtk_repo_config_set(repo, "merge.dtk-insights.name",
 	                        "dtk: merge insights/*.yaml as data, entries by id") < 0 ||
 	    (text && dtk_file_write_atomic(path, text, strlen(text)) < 0)) {
-		rc = dtk_cmd_fail(ctx, "setup-git", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	fprintf(ctx->out, "git config merge.dtk-index.driver = %s\n", driver);

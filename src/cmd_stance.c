@@ -11,9 +11,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	struct dtk_write w;
 	int rc = DTK_EXIT_INVALID;
 
-	dtk_write_init(&w, ctx, "stance");
-	if (dtk_args_operands(ctx, a, 2, 2, "<node> <text>") < 0)
-		goto done;
+	dtk_write_init(&w, ctx);
 	if (dtk_write_check_text(&w, "the stance", "stance", a->argv[1]))
 		goto done;
 	dtk_buf_printf(&line, "%s: stance set\n", a->argv[0]);

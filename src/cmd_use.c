@@ -5,7 +5,7 @@
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
-	return dtk_write_counter(ctx, "use", "used", a);
+	return dtk_write_counter(ctx, "used", a);
 }
 
 const struct dtk_cmd dtk_cmd_use = {

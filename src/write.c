@@ -16,11 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-void dtk_write_init(struct dtk_write *w, struct dtk_ctx *ctx, const char *cmd)
+void dtk_write_init(struct dtk_write *w, struct dtk_ctx *ctx)
 {
 	memset(w, 0, sizeof(*w));
 	w->ctx = ctx;
-	w->cmd = cmd;
+	w->cmd = ctx->cmd->name;
 	if (ctx->args) {
 		w->opts.dry_run = dtk_args_has(ctx->args, DTK_WOPT_DRY_RUN) > 0;
 		w->opts.no_reindex = dtk_args_has(ctx->args, DTK_WOPT_NO_REINDEX) > 0;
@@ -68,8 +68,8 @@ int dtk_write_check_text(struct dtk_write *w, const char *what, const char *key,
 
 	if (!max || len <= max || (n = dtk_utf8_chars(s, len)) <= max)
 		return 0;
-	return dtk_cmd_usage_error(w->ctx, w->cmd, "%s is %zu characters long; the limit is %zu",
-	                           what, n, max);
+	return dtk_cmd_usage_error(w->ctx, "%s is %zu characters long; the limit is %zu", what, n,
+	                           max);
 }
 
 static struct dtk_wfile *S_find(struct dtk_write *w, const char *name)
@@ -124,7 +124,7 @@ struct dtk_wfile *dtk_write_open(struct dtk_write *w, const char *name)
 	free(full);
 	if (rc == 1) {
 		dtk_error("insights/%s does not exist", name);
-		dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 		return NULL;
 	}
 	if (rc < 0) {
@@ -135,7 +135,7 @@ struct dtk_wfile *dtk_write_open(struct dtk_write *w, const char *name)
 		else
 			dtk_error("insights/%s: %s", name, why);
 		free(why);
-		dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 		return NULL;
 	}
 	if (dtk_ydoc_parse(&f->doc, f->rel, f->old, f->old_len, &diags) < 0 || !f->doc.root) {
@@ -197,8 +197,7 @@ const struct dtk_yval *dtk_write_entry(struct dtk_write *w, const char *id, stru
 	size_t plen;
 
 	if (!dtk_entry_id_split(id, &plen)) {
-		dtk_cmd_usage_error(w->ctx, w->cmd, "'%s' is not an entry id (<node>-<suffix>)",
-		                    id);
+		dtk_cmd_usage_error(w->ctx, "'%s' is not an entry id (<node>-<suffix>)", id);
 		return NULL;
 	}
 	snprintf(name, sizeof(name), "%.*s.yaml", (int)(plen > 250 ? 250 : plen), id);
@@ -229,7 +228,7 @@ static int S_diff(struct dtk_write *w, struct dtk_buf *out, const char *old, siz
 {
 	char *diff = NULL;
 	if (dtk_git_diff_buffers(&diff, old, old ? old_len : 0, new_, new_len, path) < 0)
-		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 	dtk_buf_puts(out, diff);
 	free(diff);
 	return DTK_EXIT_OK;
@@ -389,7 +388,7 @@ static int S_write(struct dtk_write *w, const struct dtk_buf *idx, const char *i
 	if (rc == DTK_ENOSYNC)
 		S_name_written(w, idx);
 	return rc == 0 ? DTK_EXIT_OK
-	               : dtk_cmd_fail(w->ctx, w->cmd,
+	               : dtk_cmd_fail(w->ctx,
 	                              rc == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
 }
 
@@ -409,7 +408,7 @@ int dtk_write_commit(struct dtk_write *w)
 			free(f->text);
 			f->text = dtk_ydoc_apply(&f->doc, &f->len);
 			if (!f->text) {
-				rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+				rc = dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 				goto done;
 			}
 		}
@@ -430,7 +429,7 @@ int dtk_write_commit(struct dtk_write *w)
 		goto done;
 	}
 	if (rc < 0) {
-		rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	if (w->check && (rc = w->check(w, w->check_arg)) != DTK_EXIT_OK)
@@ -440,7 +439,7 @@ int dtk_write_commit(struct dtk_write *w)
 		if (dtk_file_cmp_open(&cmp, idx_path, DTK_MAX_INDEX_BYTES) < 0 ||
 		    dtk_index_write_pages(w->kb, dtk_file_cmp_write, &cmp, &pages) < 0 ||
 		    (idx_differs = dtk_file_cmp_finish(&cmp)) < 0) {
-			rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+			rc = dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 			goto done;
 		}
 	}
@@ -453,7 +452,7 @@ int dtk_write_commit(struct dtk_write *w)
 	 * atomically; one not written is drift that check reports */
 	if (rc == DTK_EXIT_OK && !w->opts.no_reindex &&
 	    dtk_index_pages_sync(w->ctx->root, &pages, 1, NULL, NULL) < 0)
-		rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_DRIFT);
+		rc = dtk_cmd_fail(w->ctx, DTK_EXIT_DRIFT);
 done:
 	dtk_index_pages_release(&pages);
 	dtk_file_cmp_release(&cmp);

@@ -169,7 +169,7 @@ int dtk_write_known_pair(struct dtk_write *w, const char *id, const char *what, 
 	           : dtk_write_unknown_entries(w, what, &other, 1);
 	if (b < 0)
 		return DTK_EXIT_INVALID;
-	return a + b ? dtk_cmd_usage_see(w->ctx, w->cmd) : DTK_EXIT_OK;
+	return a + b ? dtk_cmd_usage_see(w->ctx) : DTK_EXIT_OK;
 }
 
 void dtk_write_print_entries(struct dtk_write *w, const char *const *ids, size_t n, int array,
@@ -232,7 +232,7 @@ static int S_bad_ids(struct dtk_write *w, const char **ids, size_t n)
 	free(ok);
 	if (k < 0)
 		return DTK_EXIT_INVALID;
-	return bad + k ? dtk_cmd_usage_see(w->ctx, w->cmd) : DTK_EXIT_OK;
+	return bad + k ? dtk_cmd_usage_see(w->ctx) : DTK_EXIT_OK;
 }
 
 int dtk_write_each(struct dtk_write *w, int argc, char **argv, int first, dtk_write_edit_fn fn,
@@ -313,7 +313,7 @@ static int S_bump(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 			                    key, dtk_yval_describe(v), scalar ? " '" : "",
 			                    scalar ? dtk_esc(v->str) : "", scalar ? "'" : "",
 			                    times),
-			       dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+			       dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 	}
 	c->ids[c->n] = id;
 	c->base[c->n++] = n;
@@ -326,7 +326,7 @@ static int S_bump(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 static int S_record_name(struct dtk_write *w, char *buf, size_t size)
 {
 	if (dtk_kb_uses_name(buf, size, "", dtk_date_today()) < 0)
-		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID), -1;
+		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID), -1;
 	return 0;
 }
 
@@ -396,7 +396,7 @@ struct dtk_wfile *dtk_write_open_node(struct dtk_write *w, const char *name)
 {
 	char file[300];
 	if (!dtk_is_name(name)) {
-		dtk_cmd_usage_error(w->ctx, w->cmd, "'%s' is not a node name", name);
+		dtk_cmd_usage_error(w->ctx, "'%s' is not a node name", name);
 		return NULL;
 	}
 	if (!dtk_kb_has_node(w->ctx->root, name)) {
@@ -419,7 +419,7 @@ int dtk_write_node_key(struct dtk_write *w, const char *name, const char *key, s
 	if (!f)
 		return DTK_EXIT_INVALID;
 	if (dtk_yedit_set_key(&f->doc, f->doc.root, key, v, dtk_node_keys) < 0)
-		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 	rc = dtk_write_commit(w);
 	if (rc != DTK_EXIT_INVALID) /* written (1: in part, or not synced) */
 		dtk_write_print_node(w, name, line);
@@ -433,10 +433,10 @@ int dtk_write_date(struct dtk_write *w, const char *opt, const char *arg, int al
 {
 	dtk_date d = dtk_date_today();
 	if (arg && dtk_date_parse(&d, arg) < 0)
-		return dtk_cmd_usage_error(w->ctx, w->cmd, "%s must be a date YYYY-MM-DD, not '%s'",
-		                           opt, arg),
+		return dtk_cmd_usage_error(w->ctx, "%s must be a date YYYY-MM-DD, not '%s'", opt,
+		                           arg),
 		       -1;
-	if (dtk_cmd_not_future(w->ctx, w->cmd, opt, d, allow_future, NULL) < 0)
+	if (dtk_cmd_not_future(w->ctx, opt, d, allow_future, NULL) < 0)
 		return -1;
 	dtk_date_format(buf, d);
 	return 0;
@@ -453,8 +453,7 @@ void dtk_write_put_json(struct dtk_write *w, struct dtk_buf *b)
 /* The whole of dtk use and dtk cite: a new record of uses (one file of
  * insights/_uses/) naming each entry as often as the operands do; the node
  * files are not touched (docs/schema.md, "Counts"). */
-int dtk_write_counter(struct dtk_ctx *ctx, const char *cmd, const char *key,
-                      const struct dtk_args *a)
+int dtk_write_counter(struct dtk_ctx *ctx, const char *key, const struct dtk_args *a)
 {
 	struct dtk_write w;
 	struct counter c = {key, NULL, NULL, 0};
@@ -463,9 +462,8 @@ int dtk_write_counter(struct dtk_ctx *ctx, const char *cmd, const char *key,
 	size_t i, len;
 	int k, rc = DTK_EXIT_INVALID;
 
-	dtk_write_init(&w, ctx, cmd);
-	if (dtk_args_operands(ctx, a, 1, 1 << 20, "<entry-id>") < 0 ||
-	    S_record_name(&w, name, sizeof(name)) < 0)
+	dtk_write_init(&w, ctx);
+	if (S_record_name(&w, name, sizeof(name)) < 0)
 		goto done;
 	c.ids = dtk_xcalloc((size_t)a->argc + 1, sizeof(*c.ids));
 	c.base = dtk_xcalloc((size_t)a->argc + 1, sizeof(*c.base));

@@ -70,7 +70,7 @@ struct dtk_wfile {
 
 struct dtk_write {
 	struct dtk_ctx *ctx;
-	const char *cmd; /* "use", ... for messages */
+	const char *cmd; /* ctx->cmd's name, for messages */
 	struct dtk_write_opts opts;
 	struct dtk_wfile **files;
 	size_t n_files, cap;
@@ -83,9 +83,9 @@ struct dtk_write {
 	void *check_arg;
 };
 
-/* Starts w for command cmd; with ctx->args (a command that declares
+/* Starts w for ctx->cmd; with ctx->args (a command that declares
  * DTK_WRITE_OPTS), w->opts as they were given. */
-void dtk_write_init(struct dtk_write *w, struct dtk_ctx *ctx, const char *cmd);
+void dtk_write_init(struct dtk_write *w, struct dtk_ctx *ctx);
 void dtk_write_release(struct dtk_write *w);
 
 /* Returns insights/name read and parsed (once per transaction), or NULL
@@ -126,8 +126,7 @@ int dtk_write_each(struct dtk_write *w, int argc, char **argv, int first, dtk_wr
 
 /* The whole of dtk use and dtk cite: adds to the counter key of each entry
  * named by the operands of a. Returns the exit status. */
-int dtk_write_counter(struct dtk_ctx *ctx, const char *cmd, const char *key,
-                      const struct dtk_args *a);
+int dtk_write_counter(struct dtk_ctx *ctx, const char *key, const struct dtk_args *a);
 
 /* Returns policy.high_min_verified of _domain.yaml (2 by default), or -1
  * after printing why the file cannot be read. */
