@@ -56,15 +56,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	category = dtk_args_str(a, 'c');
 	bloom = (int)dtk_args_int(a, 'b', DTK_BLOOM_REMEMBER);
 	node = a->argv[0];
-	if (!dtk_is_name(node)) {
-		dtk_cmd_usage_error(
-		        ctx, "'%s' is not a node name (lowercase letters, digits and '-')", node);
+	if (dtk_write_new_name(&w, "node name", node, "--category", category) < 0)
 		goto done;
-	}
-	if (!category || !*category) {
-		dtk_cmd_usage_error(ctx, "missing --category");
-		goto done;
-	}
 	if (dtk_kb_has_node(ctx->root, node)) {
 		dtk_write_refuse(&w, "node '%s' already exists", node);
 		goto done;

@@ -63,15 +63,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	read = dtk_args_str(a, 'r');
 	allow_future = dtk_args_has(a, 'F');
 	id = a->argv[0];
-	if (!dtk_is_name(id)) {
-		dtk_cmd_usage_error(
-		        ctx, "'%s' is not a source id (lowercase letters, digits and '-')", id);
+	if (dtk_write_new_name(&w, "source id", id, "--title", title) < 0)
 		goto done;
-	}
-	if (!title || !*title) {
-		dtk_cmd_usage_error(ctx, "missing --title");
-		goto done;
-	}
 	if (url && !dtk_is_url(url)) {
 		dtk_cmd_usage_error(ctx, "--url must be an absolute URL (https://...), not '%s'",
 		                    dtk_esc(url));

@@ -76,18 +76,16 @@ static const struct dtk_opt S_opts[] = {
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	static const char *const keys[] = {"title", "claim", "source"};
-	const char *vals[3], *date;
+	const char *vals[3];
 	struct edit ed = {{NULL}, {NULL}, 0, ""};
 	struct dtk_write w;
-	int k, rc = DTK_EXIT_INVALID, allow_future;
+	int k, rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx);
 	vals[0] = dtk_args_str(a, 't');
 	vals[1] = dtk_args_str(a, 'c');
 	vals[2] = dtk_args_str(a, 's');
-	date = dtk_args_str(a, 'd');
-	allow_future = dtk_args_has(a, 'F');
-	if (dtk_write_date(&w, "--date", date, allow_future, ed.date) < 0)
+	if (dtk_write_date(&w, ed.date) < 0)
 		goto done;
 	for (k = 0; k < 3; k++) {
 		if (!vals[k])

@@ -55,20 +55,18 @@ static const struct dtk_opt S_opts[] = {
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	static const char *const keys[] = {"title", "url"};
-	const char *vals[2], *date, *id;
+	const char *vals[2], *id;
 	struct dtk_buf what = DTK_BUF_INIT;
 	const struct dtk_yval *src;
 	struct dtk_wfile *f;
 	struct dtk_write w;
 	char day[11];
-	int k, rc = DTK_EXIT_INVALID, allow_future;
+	int k, rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx);
 	vals[0] = dtk_args_str(a, 't');
 	vals[1] = dtk_args_str(a, 'u');
-	date = dtk_args_str(a, 'd');
-	allow_future = dtk_args_has(a, 'F');
-	if (dtk_write_date(&w, "--date", date, allow_future, day) < 0)
+	if (dtk_write_date(&w, day) < 0)
 		goto done;
 	id = a->argv[0];
 	if (!vals[0] && !vals[1]) {

@@ -42,7 +42,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 
 	dtk_write_init(&w, ctx);
 	nodes = dtk_args_list(a, 'n', &n_nodes);
-	if (dtk_write_date(&w, "--date", dtk_args_str(a, 'd'), dtk_args_has(a, 'F'), day) < 0)
+	if (dtk_write_date(&w, day) < 0)
 		goto done;
 	if (act == A_ADD)
 		text = a->argv[1];
@@ -116,13 +116,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		                       (struct dtk_yscalar){day, 1}, S_keys);
 		what = act == A_CLOSE ? "closed" : "edited";
 	}
-	if (e < 0) {
-		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
-		goto done;
-	}
-	rc = dtk_write_commit(&w);
-	if (rc == DTK_EXIT_OK)
-		dtk_write_print_item(&w, gid, what);
+	rc = dtk_write_item_commit(&w, e, gid, what);
 done:
 	dtk_write_release(&w);
 	return rc;

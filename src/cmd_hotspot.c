@@ -87,13 +87,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 			e |= dtk_yedit_append(&f->doc, h, "links", list[i], S_keys);
 		what = "edited";
 	}
-	if (e < 0) {
-		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
-		goto done;
-	}
-	rc = dtk_write_commit(&w);
-	if (rc == DTK_EXIT_OK)
-		dtk_write_print_item(&w, hid, what);
+	rc = dtk_write_item_commit(&w, e, hid, what);
 done:
 	dtk_write_release(&w);
 	return rc;

@@ -39,15 +39,12 @@ static const struct dtk_opt S_opts[] = {
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct retract r = {NULL, ""};
-	const char *date;
 	struct dtk_write w;
-	int rc = DTK_EXIT_INVALID, allow_future;
+	int rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx);
 	r.reason = dtk_args_str(a, 'r');
-	date = dtk_args_str(a, 'd');
-	allow_future = dtk_args_has(a, 'F');
-	if (dtk_write_date(&w, "--date", date, allow_future, r.date) < 0)
+	if (dtk_write_date(&w, r.date) < 0)
 		goto done;
 	if (!r.reason || strspn(r.reason, " \t\r\n") == strlen(r.reason)) {
 		dtk_cmd_usage_error(ctx, "--reason is required: say why it is withdrawn");

@@ -26,17 +26,12 @@ static const struct dtk_opt S_opts[] = {
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_write w;
-	const char *arg;
 	char date[11];
-	int rc = DTK_EXIT_INVALID, allow_future;
+	int rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx);
-	arg = dtk_args_str(a, 'd');
-	allow_future = dtk_args_has(a, 'F');
-	if (dtk_write_date(&w, "--date", arg, allow_future, date) < 0)
-		goto done;
-	rc = dtk_write_each(&w, a->argc, a->argv, 0, S_review, date);
-done:
+	if (dtk_write_date(&w, date) == 0)
+		rc = dtk_write_each(&w, a->argc, a->argv, 0, S_review, date);
 	dtk_write_release(&w);
 	return rc;
 }

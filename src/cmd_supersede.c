@@ -51,14 +51,11 @@ static const struct dtk_opt S_opts[] = {
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct sup s = {NULL, ""};
-	const char *date;
 	struct dtk_write w;
-	int rc = DTK_EXIT_INVALID, allow_future, unknown, k;
+	int rc = DTK_EXIT_INVALID, unknown, k;
 
 	dtk_write_init(&w, ctx);
-	date = dtk_args_str(a, 'd');
-	allow_future = dtk_args_has(a, 'F');
-	if (dtk_write_date(&w, "--date", date, allow_future, s.date) < 0)
+	if (dtk_write_date(&w, s.date) < 0)
 		goto done;
 	s.by = a->argv[1];
 	/* each id named by its own operand's name */

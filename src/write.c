@@ -523,16 +523,17 @@ void dtk_write_item_id(char *id, size_t size, const struct dtk_yval *list, const
 	}
 }
 
-void dtk_write_print_item(struct dtk_write *w, const char *id, const char *action)
+int dtk_write_item_commit(struct dtk_write *w, int e, const char *id, const char *action)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
 	struct dtk_json j;
+	int rc = e < 0 ? dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID) : dtk_write_commit(w);
 
-	if (w->opts.dry_run)
-		return;
+	if (rc != DTK_EXIT_OK || w->opts.dry_run)
+		return rc;
 	if (!w->opts.json) {
 		fprintf(w->ctx->out, "%s: %s\n", id, action);
-		return;
+		return rc;
 	}
 	dtk_json_init(&j, &b);
 	dtk_json_object(&j);
@@ -540,4 +541,5 @@ void dtk_write_print_item(struct dtk_write *w, const char *id, const char *actio
 	dtk_json_kstring(&j, "action", action);
 	dtk_json_end(&j, '}');
 	dtk_write_put_json(w, &b);
+	return rc;
 }
