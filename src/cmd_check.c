@@ -63,8 +63,8 @@ static char *S_repo_prefix(struct dtk_ctx *ctx)
 
 	if (rc == DTK_ENOGIT)
 		fprintf(ctx->err,
-		        "dtk check: warning: %s; annotation paths are relative to the base\n",
-		        dtk_error_last());
+		        "dtk %s: warning: %s; annotation paths are relative to the base\n",
+		        ctx->cmd->name, dtk_error_last());
 	dtk_repo_free(repo);
 	return prefix;
 }
@@ -98,7 +98,8 @@ static int S_report_drift(struct dtk_ctx *ctx, const char *rel, const char *old,
 	/* the diff is libgit2's: without it the drift is still drift (exit 1),
 	 * shown without its lines */
 	if (want && dtk_git_diff_buffers(&diff, old, old_len, want, strlen(want), rel) < 0)
-		fprintf(ctx->err, "dtk check: warning: no diff shown: %s\n", dtk_error_last());
+		fprintf(ctx->err, "dtk %s: warning: no diff shown: %s\n", ctx->cmd->name,
+		        dtk_error_last());
 	if (github) {
 		snprintf(msg, sizeof(msg), "%s %s; %s", rel, what, fix);
 		prefix = S_repo_prefix(ctx);
@@ -109,7 +110,7 @@ static int S_report_drift(struct dtk_ctx *ctx, const char *rel, const char *old,
 	if (diff)
 		dtk_diff_print(ctx->out, diff, how);
 	/* with -q, exit 1 says it */
-	dtk_cmd_note(ctx, "dtk check: %s %s; %s\n", shown, what, fix);
+	dtk_cmd_note(ctx, "dtk %s: %s %s; %s\n", ctx->cmd->name, shown, what, fix);
 	free(diff);
 	free(shown);
 	return DTK_EXIT_DRIFT;
@@ -475,10 +476,10 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	 * state, whatever they say */
 	if ((old = dtk_lock_journal(ctx->root))) {
 		fprintf(ctx->err,
-		        "dtk check: error: a write was interrupted before it finished (%s): %s "
+		        "dtk %s: error: a write was interrupted before it finished (%s): %s "
 		        "may be half written; run 'dtk reindex' to put them back as they were "
 		        "before it\n",
-		        DTK_FILE_JOURNAL, dtk_esc(old));
+		        ctx->cmd->name, DTK_FILE_JOURNAL, dtk_esc(old));
 		free(old);
 		return DTK_EXIT_DRIFT;
 	}
@@ -531,11 +532,11 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 			S_gh_note(ctx->out, "error", prefix, DTK_INDEX_FILE, 0, 0, pages.over);
 			free(prefix);
 		}
-		fprintf(ctx->err, "dtk check: %s\n", pages.over);
+		fprintf(ctx->err, "dtk %s: %s\n", ctx->cmd->name, pages.over);
 	}
 	if (!drift && !rc && !pages.over) {
 		char *index = dtk_path_shown(DTK_INDEX_FILE), *dir = dtk_path_shown("insights/");
-		dtk_cmd_note(ctx, "dtk check: %s is valid and %s is up to date\n",
+		dtk_cmd_note(ctx, "dtk %s: %s is valid and %s is up to date\n", ctx->cmd->name,
 		             *dir ? dir : "./", index);
 		free(index);
 		free(dir);

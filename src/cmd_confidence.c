@@ -127,8 +127,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	if (n == 0) {
 		if (w.opts.json && !w.opts.dry_run)
 			fputs("[]\n", ctx->out);
-		fputs("dtk confidence: no entry meets the high rule without being high\n",
-		      ctx->err);
+		fprintf(ctx->err, "dtk %s: no entry meets the high rule without being high\n",
+		        ctx->cmd->name);
 		rc = DTK_EXIT_OK;
 		goto done;
 	}

@@ -103,9 +103,9 @@ static int S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since, in
 
 	if (repo && !mkdtemp(dir)) {
 		fprintf(ctx->err,
-		        "dtk crystallize: error: cannot create a directory for the previous "
+		        "dtk %s: error: cannot create a directory for the previous "
 		        "run's base (%s): %s\n",
-		        dir, strerror(errno));
+		        ctx->cmd->name, dir, strerror(errno));
 		free(dir);
 		return -1;
 	}
@@ -114,9 +114,8 @@ static int S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since, in
 	/* a failure to read it is an error, not a run missing from history
 	 * (whose figures would silently differ) */
 	if (rc < 0) {
-		fprintf(ctx->err,
-		        "dtk crystallize: error: cannot read the previous run's base: %s\n",
-		        dtk_error_last());
+		fprintf(ctx->err, "dtk %s: error: cannot read the previous run's base: %s\n",
+		        ctx->cmd->name, dtk_error_last());
 		S_rm_scratch(dir);
 		free(dir);
 		return -1;
@@ -132,19 +131,19 @@ static int S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since, in
 	dtk_date_format(s, since);
 	if (!kb && rc != 1 && shallow && refuse_shallow) {
 		fprintf(ctx->err,
-		        "dtk crystallize: error: the previous run's commit (%s) is not in this "
+		        "dtk %s: error: the previous run's commit (%s) is not in this "
 		        "shallow clone's history, so the figures would differ from a full "
 		        "clone's; fetch the history (git fetch --unshallow, or git fetch "
 		        "--shallow-since=%s), or pass --allow-shallow to count only what the "
 		        "files show\n",
-		        s, s);
+		        ctx->cmd->name, s, s);
 		rc = -1;
 	} else if (!kb) {
 		fprintf(ctx->err,
-		        "dtk crystallize: warning: the base at the previous run (%s) is %s; high "
+		        "dtk %s: warning: the base at the previous run (%s) is %s; high "
 		        "changes, bloom changes, stance rewrites and new contradictions count only "
 		        "what the files show\n",
-		        s,
+		        ctx->cmd->name, s,
 		        rc == 1   ? "not valid by today's rules"
 		        : shallow ? "not in this shallow clone's history"
 		                  : "not in this repository's history");
@@ -328,22 +327,27 @@ static int S_validate(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *
 		if (d.n)
 			dtk_diags_print(&d, ctx->err);
 		else
-			fprintf(ctx->err, "dtk crystallize: error: %s\n", dtk_error_last());
+			fprintf(ctx->err, "dtk %s: error: %s\n", ctx->cmd->name, dtk_error_last());
 	} else if (check->n_records != kb->n_records + (at == kb->n_records) ||
 	           !dtk_record_equal(&check->records[at], rec)) {
-		fprintf(ctx->err, "dtk crystallize: error: the new record does not read back as "
-		                  "written\n");
+		fprintf(ctx->err,
+		        "dtk %s: error: the new record does not read back as "
+		        "written\n",
+		        ctx->cmd->name);
 	} else {
 		rc = DTK_EXIT_OK;
 	}
 	if (rc != DTK_EXIT_OK) {
 		if (rec->earliest > rec->date)
 			fprintf(ctx->err,
-			        "dtk crystallize: the base holds entries dated after the run date "
+			        "dtk %s: the base holds entries dated after the run date "
 			        "%s (the earliest is %s): is --date right?\n",
-			        dtk_date_format(d1, rec->date), dtk_date_format(d2, rec->earliest));
-		fprintf(ctx->err, "dtk crystallize: error: the record of this run would not be "
-		                  "valid; nothing was written\n");
+			        ctx->cmd->name, dtk_date_format(d1, rec->date),
+			        dtk_date_format(d2, rec->earliest));
+		fprintf(ctx->err,
+		        "dtk %s: error: the record of this run would not be "
+		        "valid; nothing was written\n",
+		        ctx->cmd->name);
 	}
 done:
 	for (i = 1; i < n; i++)
@@ -682,9 +686,9 @@ static int S_check_pair(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char
 
 	if (!at || at == pair || !at[sizeof(arrow) - 1] || strstr(at + 1, arrow)) {
 		fprintf(ctx->err,
-		        "dtk crystallize: error: cross pair '%s' must be A↔B, each side an entry "
+		        "dtk %s: error: cross pair '%s' must be A↔B, each side an entry "
 		        "or a node of the base, or <domain>:<id>\n",
-		        pair);
+		        ctx->cmd->name, pair);
 		return 1;
 	}
 	side[0] = dtk_xstrndup(pair, (size_t)(at - pair));
@@ -699,8 +703,8 @@ static int S_check_pair(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char
 			ok = dtk_kb_entry(kb, side[k]) || dtk_kb_node(kb, side[k]);
 		}
 		if (!ok)
-			fprintf(ctx->err, "dtk crystallize: error: cross pair '%s': '%s' is %s\n",
-			        pair, side[k],
+			fprintf(ctx->err, "dtk %s: error: cross pair '%s': '%s' is %s\n",
+			        ctx->cmd->name, pair, side[k],
 			        colon ? "not a reference <domain>:<id>"
 			              : "neither an entry nor a node of the base");
 		bad |= !ok;
@@ -733,7 +737,7 @@ static int S_words(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 	for (i = 0; (o->review || o->n_cross) && i < review->n_cross_pairs; i++)
 		bad |= S_check_pair(ctx, kb, review->cross_pairs[i]);
 	if ((o->verdict && !*o->verdict) || (o->note && !*o->note)) {
-		fprintf(ctx->err, "dtk crystallize: error: --%s must not be empty\n",
+		fprintf(ctx->err, "dtk %s: error: --%s must not be empty\n", ctx->cmd->name,
 		        o->verdict && !*o->verdict ? "verdict" : "note");
 		bad = 1;
 	}
@@ -766,9 +770,9 @@ static int S_amend(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb)
 		if (!date || kb->records[i].date == date)
 			at = i;
 	if (at == kb->n_records) {
-		fprintf(ctx->err, "dtk crystallize: error: %s%s%s; 'dtk log' lists the runs\n",
-		        date ? "no run of " : "no run is recorded", date ? o->run : "",
-		        date ? " is recorded" : "");
+		fprintf(ctx->err, "dtk %s: error: %s%s%s; 'dtk log' lists the runs\n",
+		        ctx->cmd->name, date ? "no run of " : "no run is recorded",
+		        date ? o->run : "", date ? " is recorded" : "");
 		return DTK_EXIT_INVALID;
 	}
 	rec = kb->records[at];
@@ -819,9 +823,9 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 	memset(&review, 0, sizeof(review));
 	if (kb->n_records && o->date <= kb->records[kb->n_records - 1].date) {
 		fprintf(ctx->err,
-		        "dtk crystallize: error: the date %s is not after the last run %s; pick "
+		        "dtk %s: error: the date %s is not after the last run %s; pick "
 		        "a later day with --date\n",
-		        dtk_date_format(d1, o->date),
+		        ctx->cmd->name, dtk_date_format(d1, o->date),
 		        dtk_date_format(d2, kb->records[kb->n_records - 1].date));
 		return DTK_EXIT_INVALID;
 	}
@@ -902,9 +906,9 @@ static int S_resume(struct dtk_ctx *ctx, struct dtk_repo *repo, int cont)
 		return dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	if (rc == 0) {
 		fprintf(ctx->err,
-		        "dtk crystallize: error: no crystallization was interrupted; "
+		        "dtk %s: error: no crystallization was interrupted; "
 		        "there is nothing to %s\n",
-		        cont ? "continue" : "abort");
+		        ctx->cmd->name, cont ? "continue" : "abort");
 		return DTK_EXIT_INVALID;
 	}
 	if (cont)

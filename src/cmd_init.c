@@ -107,12 +107,12 @@ static void S_print(struct dtk_write *w, const char *domain, int en)
 	if (!w->opts.json) {
 		fprintf(w->ctx->out, "%s\n", domain);
 		dtk_cmd_note(w->ctx,
-		             "dtk init: a new base '%s' in %s (--lang %s for %s): "
+		             "dtk %s: a new base '%s' in %s (--lang %s for %s): "
 		             "insights/_domain.yaml, insights/_sources.yaml, "
 		             "insights/_crystallizations.yaml%s\n"
 		             "next: dtk add-node <node> --category <category>, then dtk add-source "
 		             "<source-id> --title <title> and dtk add <node>\n",
-		             domain, en ? "English" : "Chinese", en ? "zh" : "en",
+		             w->cmd, domain, en ? "English" : "Chinese", en ? "zh" : "en",
 		             en ? "Chinese" : "English", w->opts.no_reindex ? "" : ", INDEX.md");
 		return;
 	}

@@ -178,7 +178,7 @@ static void S_no_node(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *
 	for (i = 0; i < kb->n_nodes; i++)
 		names[i] = kb->nodes[i]->name;
 	hint = dtk_suggest(name, names, kb->n_nodes);
-	fprintf(ctx->err, "dtk list: error: no node '%s'", name);
+	fprintf(ctx->err, "dtk %s: error: no node '%s'", ctx->cmd->name, name);
 	if (hint)
 		fprintf(ctx->err, "; did you mean '%s'?", hint);
 	fputc('\n', ctx->err);

@@ -66,9 +66,9 @@ static int S_render(struct dtk_ctx *ctx, const struct dtk_memfile *files, size_t
 
 	if (rc != 0) {
 		fprintf(ctx->err,
-		        "dtk merge-driver: the merged insights/ are not valid; %s is "
+		        "dtk %s: the merged insights/ are not valid; %s is "
 		        "left in conflict:\n",
-		        page ? page : "INDEX.md");
+		        ctx->cmd->name, page ? page : "INDEX.md");
 		dtk_diags_print(&diags, ctx->err);
 		dtk_diags_release(&diags);
 		return 1;
@@ -81,9 +81,9 @@ static int S_render(struct dtk_ctx *ctx, const struct dtk_memfile *files, size_t
 		rc = S_write_ours(ctx, ours, pages[i].data, pages[i].len);
 	else
 		fprintf(ctx->err,
-		        "dtk merge-driver: %s: the merged base makes no such page; "
+		        "dtk %s: %s: the merged base makes no such page; "
 		        "kept as ours had it; run 'dtk reindex' after the merge\n",
-		        page);
+		        ctx->cmd->name, page);
 	dtk_memfiles_free(pages, n_pages);
 	free(index);
 	return rc;
@@ -130,9 +130,9 @@ static int S_merge_file(struct dtk_ctx *ctx, char **argv, int argc, const char *
 		rc = w;
 	else if (rc)
 		fprintf(ctx->err,
-		        "dtk merge-driver: %s: conflicts marked; resolve them, then run 'dtk "
+		        "dtk %s: %s: conflicts marked; resolve them, then run 'dtk "
 		        "reindex'\n",
-		        argv[4]);
+		        ctx->cmd->name, argv[4]);
 done:
 	for (i = 0; i < 3; i++)
 		free(text[i]);
@@ -155,9 +155,9 @@ static int S_merge_text(struct dtk_ctx *ctx, char **argv, int argc)
 			goto done;
 		}
 	fprintf(ctx->err,
-	        "dtk merge-driver: %s is neither INDEX.md nor a file of insights/: merged as "
+	        "dtk %s: %s is neither INDEX.md nor a file of insights/: merged as "
 	        "git merges text\n",
-	        argv[4]);
+	        ctx->cmd->name, argv[4]);
 	rc = dtk_git_merge_text(&out, &olen, text, len, argc > 5 ? argv[5] : NULL,
 	                        argc > 6 ? argv[6] : NULL);
 	if (rc < 0)
@@ -218,19 +218,19 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	                              dtk_merge_blob, &files, &n);
 	if (rc == DTK_REPO_CONFLICT)
 		fprintf(ctx->err,
-		        "dtk merge-driver: %s left in conflict: insights/ do not merge "
+		        "dtk %s: %s left in conflict: insights/ do not merge "
 		        "cleanly; resolve them, then run 'dtk reindex'\n",
-		        argv[4]);
+		        ctx->cmd->name, argv[4]);
 	else if (rc == DTK_REPO_NO_SIDES)
 		/* INDEX.md is derived: kept as ours had it, stale, said */
 		fprintf(ctx->err,
-		        "dtk merge-driver: %s: git names no commit it is merging (a "
+		        "dtk %s: %s: git names no commit it is merging (a "
 		        "cherry-pick or revert that does not stop, a stash applied, a patch; "
 		        "docs/git.md): ours' INDEX.md kept, not rebuilt; after it, in the "
 		        "base run: dtk reindex && git commit --amend --no-edit INDEX.md when "
 		        "git committed the change (a cherry-pick, a revert), else dtk reindex "
 		        "alone before you commit it\n",
-		        argv[4]);
+		        ctx->cmd->name, argv[4]);
 	else if (rc < 0)
 		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	else

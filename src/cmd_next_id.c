@@ -68,7 +68,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		return S_not_a_name(ctx, name);
 	if (!dtk_kb_has_node(ctx->root, name)) {
 		struct dtk_buf what = DTK_BUF_INIT;
-		dtk_buf_printf(&what, "dtk next-id: error: no node '%s'", name);
+		dtk_buf_printf(&what, "dtk %s: error: no node '%s'", ctx->cmd->name, name);
 		dtk_kb_suggest_node(ctx->err, ctx->root, what.ptr, name);
 		dtk_buf_release(&what);
 		return DTK_EXIT_INVALID;

@@ -57,7 +57,7 @@ static int S_pages(struct dtk_ctx *ctx, int json, const struct dtk_index_pages *
 		return dtk_cmd_fail(ctx, DTK_EXIT_DRIFT);
 	if (!pages->over)
 		return DTK_EXIT_OK;
-	fprintf(ctx->err, "dtk reindex: %s\n", pages->over);
+	fprintf(ctx->err, "dtk %s: %s\n", ctx->cmd->name, pages->over);
 	return DTK_EXIT_DRIFT;
 }
 

@@ -346,7 +346,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	f.node = o.node;
 	if (o.node && !dtk_kb_has_node(ctx->root, o.node)) {
 		struct dtk_buf what = DTK_BUF_INIT;
-		dtk_buf_printf(&what, "dtk search: error: no node '%s'", o.node);
+		dtk_buf_printf(&what, "dtk %s: error: no node '%s'", ctx->cmd->name, o.node);
 		dtk_kb_suggest_node(ctx->err, ctx->root, what.ptr, o.node);
 		dtk_buf_release(&what);
 		return DTK_EXIT_INVALID;
@@ -398,7 +398,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		ctx->page->total = 0;
 	S_print(ctx->out, kb, f.s, hits, n, &o, color, ctx->page);
 	if (!n && o.fmt == F_TEXT) /* else the empty list says it */
-		dtk_cmd_note(ctx, "dtk search: no entry holds every word given\n");
+		dtk_cmd_note(ctx, "dtk %s: no entry holds every word given\n", ctx->cmd->name);
 	rc = n ? DTK_EXIT_OK : DTK_EXIT_DRIFT;
 done:
 	dtk_diags_release(&diags);

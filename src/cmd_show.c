@@ -298,7 +298,8 @@ static int S_show_source(struct dtk_ctx *ctx, const char *name, int json)
 	} else if ((src = dtk_kb_source(kb, name)) != NULL) {
 		S_print_source(ctx, src, json);
 	} else {
-		dtk_buf_printf(&what, "dtk show: error: no node, entry or source '%s'", name);
+		dtk_buf_printf(&what, "dtk %s: error: no node, entry or source '%s'",
+		               ctx->cmd->name, name);
 		dtk_kb_suggest_node(ctx->err, ctx->root, what.ptr, name);
 		rc = DTK_EXIT_INVALID;
 	}
@@ -316,7 +317,8 @@ static int S_missing_entry(struct dtk_ctx *ctx, const struct dtk_node *node, con
 	for (i = 0; i < node->n_entries; i++)
 		ids[i] = node->entries[i].id;
 	hint = dtk_suggest(id, ids, node->n_entries);
-	fprintf(ctx->err, "dtk show: error: node '%s' has no entry '%s'", node->name, id);
+	fprintf(ctx->err, "dtk %s: error: node '%s' has no entry '%s'", ctx->cmd->name, node->name,
+	        id);
 	if (hint)
 		fprintf(ctx->err, "; did you mean '%s'?", hint);
 	fputc('\n', ctx->err);

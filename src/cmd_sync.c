@@ -92,15 +92,15 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		S_lines(ctx->err, "CONFLICT: ", &s.conflicts);
 		if (s.dry_run)
 			fprintf(ctx->err,
-			        "dtk sync: the merge of %s (%s) into %s would stop on conflicts\n",
-			        s.name, theirs, s.branch);
+			        "dtk %s: the merge of %s (%s) into %s would stop on conflicts\n",
+			        ctx->cmd->name, s.name, theirs, s.branch);
 		else
 			fprintf(ctx->err,
-			        "dtk sync: the merge of %s (%s) into %s stopped on conflicts (as "
+			        "dtk %s: the merge of %s (%s) into %s stopped on conflicts (as "
 			        "git merge stops: MERGE_HEAD); resolve them, then run 'dtk "
 			        "reindex', 'git add' the files and 'git commit' (or 'git merge "
 			        "--abort')\n",
-			        s.name, theirs, s.branch);
+			        ctx->cmd->name, s.name, theirs, s.branch);
 		rc = DTK_EXIT_DRIFT;
 		break;
 	}
