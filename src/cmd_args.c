@@ -467,8 +467,8 @@ static int S_operands(struct dtk_ctx *ctx, struct dtk_args *a)
 		return dtk_cmd_usage_error(ctx, "unexpected argument '%s'", a->argv[n]), -1;
 	for (p = decl, i = 0; a->argc < min && i < a->argc; i++)
 		p = strchr(p, ' ') + 1;
-	if (a->argc < min && a->argc == 0 && (a->cmd->flags & DTK_CMD_ACTION))
-		return dtk_cmd_usage_error(ctx, "missing <action>%s", strchr(p, ' ')), -1;
+	if (min && !a->argc && (a->cmd->flags & DTK_CMD_ACTION))
+		return dtk_cmd_usage_error(ctx, "missing <action>%s", p + strcspn(p, " ")), -1;
 	if (a->argc < min)
 		return dtk_cmd_usage_error(
 		               ctx, "missing %.*s",

@@ -17,13 +17,7 @@ static int S_close(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yv
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
-	struct dtk_write w;
-	int rc;
-
-	dtk_write_init(&w, ctx);
-	rc = dtk_write_each(&w, a->argc, a->argv, 0, S_close, NULL);
-	dtk_write_release(&w);
-	return rc;
+	return dtk_write_entries(ctx, a->argc, a->argv, S_close, NULL);
 }
 
 const struct dtk_cmd dtk_cmd_close = {

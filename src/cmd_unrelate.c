@@ -22,13 +22,7 @@ static int S_unrelate(struct dtk_write *w, struct dtk_wfile *f, const struct dtk
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
-	struct dtk_write w;
-	int rc;
-
-	dtk_write_init(&w, ctx);
-	rc = dtk_write_each(&w, 1, a->argv, 0, S_unrelate, a->argv[1]);
-	dtk_write_release(&w);
-	return rc;
+	return dtk_write_entries(ctx, 1, a->argv, S_unrelate, a->argv[1]);
 }
 
 const struct dtk_cmd dtk_cmd_unrelate = {

@@ -52,16 +52,9 @@ static const struct dtk_opt S_opts[] = {
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
-	struct unverify u = {NULL, -1};
-	struct dtk_write w;
-	int rc;
+	struct unverify u = {a->argv[1], (int)dtk_args_int(a, 'c', -1)};
 
-	dtk_write_init(&w, ctx);
-	u.level = (int)dtk_args_int(a, 'c', -1);
-	u.source = a->argv[1];
-	rc = dtk_write_each(&w, 1, a->argv, 0, S_unverify, &u);
-	dtk_write_release(&w);
-	return rc;
+	return dtk_write_entries(ctx, 1, a->argv, S_unverify, &u);
 }
 
 const struct dtk_cmd dtk_cmd_unverify = {

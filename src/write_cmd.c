@@ -235,6 +235,17 @@ static int S_bad_ids(struct dtk_write *w, const char **ids, size_t n)
 	return bad + k ? dtk_cmd_usage_see(w->ctx) : DTK_EXIT_OK;
 }
 
+int dtk_write_entries(struct dtk_ctx *ctx, int argc, char **argv, dtk_write_edit_fn fn, void *arg)
+{
+	struct dtk_write w;
+	int rc;
+
+	dtk_write_init(&w, ctx);
+	rc = dtk_write_each(&w, argc, argv, 0, fn, arg);
+	dtk_write_release(&w);
+	return rc;
+}
+
 int dtk_write_each(struct dtk_write *w, int argc, char **argv, int first, dtk_write_edit_fn fn,
                    void *arg)
 {

@@ -124,6 +124,11 @@ typedef int (*dtk_write_edit_fn)(struct dtk_write *w, struct dtk_wfile *f, const
 int dtk_write_each(struct dtk_write *w, int argc, char **argv, int first, dtk_write_edit_fn fn,
                    void *arg);
 
+/* The run of a command that only edits the entries argv[0..argc) with fn
+ * (close, unrelate, unverify): dtk_write_each in a transaction of its own.
+ * Returns the exit status. */
+int dtk_write_entries(struct dtk_ctx *ctx, int argc, char **argv, dtk_write_edit_fn fn, void *arg);
+
 /* The run of dtk use and dtk cite: adds to the counter of each entry named
  * by the operands of a, the command's name as done (used, cited). Returns
  * the exit status. */
