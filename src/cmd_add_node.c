@@ -7,18 +7,6 @@
 
 #include <string.h>
 
-/* Returns the category called name in _domain.yaml's categories, or NULL. */
-static const struct dtk_yval *S_category(const struct dtk_yval *cats, const char *name)
-{
-	size_t i;
-	for (i = 0; cats && cats->kind == DTK_Y_SEQ && i < cats->n; i++) {
-		const char *s = dtk_yval_str(cats->items[i], "name");
-		if (s && !strcmp(s, name))
-			return cats->items[i];
-	}
-	return NULL;
-}
-
 /* Returns the category of cats nearest name (dtk_suggest), or NULL. */
 static const char *S_near_category(const struct dtk_yval *cats, const char *name)
 {
@@ -66,7 +54,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	if (!dom)
 		goto done;
 	cats = dtk_yval_get(dom->doc.root, "categories");
-	cat = S_category(cats, category);
+	cat = dtk_write_seq_find(cats, "name", category);
 	if (!cat && !dtk_args_has(a, 'N') && (near = S_near_category(cats, category))) {
 		dtk_write_refuse(&w,
 		                 "no category '%s'; did you mean '%s'? (--new-category adds '%s' "

@@ -6,19 +6,6 @@
 
 #include <string.h>
 
-/* Returns the source id of _sources.yaml (f), or NULL. */
-static const struct dtk_yval *S_source(const struct dtk_wfile *f, const char *id)
-{
-	const struct dtk_yval *root = f->doc.root;
-	size_t i;
-	for (i = 0; root->kind == DTK_Y_SEQ && i < root->n; i++) {
-		const char *s = dtk_yval_str(root->items[i], "id");
-		if (s && !strcmp(s, id))
-			return root->items[i];
-	}
-	return NULL;
-}
-
 /* Prints the source id as the base now holds it. */
 static void S_print(struct dtk_write *w, const char *id, const char *what, const char *date)
 {
@@ -81,7 +68,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		goto done;
 	if (!(f = dtk_write_open(&w, "_sources.yaml")))
 		goto done;
-	if (!(src = S_source(f, id))) {
+	if (!(src = dtk_write_seq_find(f->doc.root, "id", id))) {
 		dtk_write_refuse(&w, "no source '%s' in insights/_sources.yaml", id);
 		goto done;
 	}

@@ -176,15 +176,14 @@ struct dtk_wfile *dtk_write_create(struct dtk_write *w, const char *name, char *
 	return f;
 }
 
-/* Returns the mapping of entry id in node file f, or NULL. */
-static const struct dtk_yval *S_entry_in(const struct dtk_wfile *f, const char *id)
+const struct dtk_yval *dtk_write_seq_find(const struct dtk_yval *list, const char *key,
+                                          const char *s)
 {
-	const struct dtk_yval *l = dtk_yval_get(f->doc.root, "insights");
 	size_t i;
-	for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
-		const char *e = dtk_yval_str(l->items[i], "id");
-		if (e && !strcmp(e, id))
-			return l->items[i];
+	for (i = 0; list && list->kind == DTK_Y_SEQ && i < list->n; i++) {
+		const char *v = dtk_yval_str(list->items[i], key);
+		if (v && !strcmp(v, s))
+			return list->items[i];
 	}
 	return NULL;
 }
@@ -212,7 +211,7 @@ const struct dtk_yval *dtk_write_entry(struct dtk_write *w, const char *id, stru
 	f = dtk_write_open(w, name);
 	if (!f)
 		return NULL;
-	if ((e = S_entry_in(f, id))) {
+	if ((e = dtk_write_seq_find(dtk_yval_get(f->doc.root, "insights"), "id", id))) {
 		*fp = f;
 		return e;
 	}
@@ -478,7 +477,7 @@ const struct dtk_yval *dtk_write_find(struct dtk_write *w, const char *id, struc
 	snprintf(name, sizeof(name), "%s.yaml", node);
 	if (!(f = dtk_write_open(w, name)))
 		return NULL;
-	if ((e = S_entry_in(f, id)))
+	if ((e = dtk_write_seq_find(dtk_yval_get(f->doc.root, "insights"), "id", id)))
 		*fp = f;
 	return e;
 }

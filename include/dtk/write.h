@@ -95,6 +95,11 @@ struct dtk_wfile *dtk_write_open(struct dtk_write *w, const char *name);
  * Returns the file, or NULL after printing why. */
 struct dtk_wfile *dtk_write_create(struct dtk_write *w, const char *name, char *text, size_t len);
 
+/* Returns the mapping of list (a sequence: else none) whose key is s, or
+ * NULL: an entry by its id, a category by its name. */
+const struct dtk_yval *dtk_write_seq_find(const struct dtk_yval *list, const char *key,
+                                          const char *s);
+
 /* Returns the mapping of entry id in the node file f, or NULL after printing
  * "no entry" (opening the node file of the id). */
 const struct dtk_yval *dtk_write_entry(struct dtk_write *w, const char *id, struct dtk_wfile **f);
