@@ -325,39 +325,40 @@ static int S_hooks_write(struct hook hooks[N_HOOKS])
 	return rc;
 }
 
-/* Says what became of each hook: on out what was written or found, on err
- * what the user must do about a hook that is not dtk's. */
-static void S_hooks_report(const struct hook hooks[N_HOOKS], FILE *out, FILE *err)
+/* Says what became of each hook: on ctx->out what was written or found, on
+ * ctx->err what the user must do about a hook that is not dtk's. */
+static void S_hooks_report(struct dtk_ctx *ctx, const struct hook hooks[N_HOOKS])
 {
 	static const char *const said[] = {"hook written", "hook up to date", "hook replaced",
 	                                   "hook (not dtk's) runs " HOOK_HELPER, NULL};
 	size_t i;
 
 	if (hooks[0].state == HOOK_FOREIGN) {
-		fprintf(err,
-		        "dtk setup-git: %s is not dtk's: no hook installed; INDEX.md is not "
+		fprintf(ctx->err,
+		        "dtk %s: %s is not dtk's: no hook installed; INDEX.md is not "
 		        "checked after merges: run 'dtk check' after a merge (see "
 		        "docs/merging.md)\n",
-		        hooks[0].path);
+		        ctx->cmd->name, hooks[0].path);
 		return;
 	}
 	if (hooks[0].other)
-		fprintf(err,
-		        "dtk setup-git: the hooks served the base at %s in this repository; they "
+		fprintf(ctx->err,
+		        "dtk %s: the hooks served the base at %s in this repository; they "
 		        "now serve this one only (one base a repository): after a merge of that "
 		        "base, run 'dtk check' there\n",
+		        ctx->cmd->name,
 		        !strcmp(hooks[0].other, "''") ? "the top of the work tree"
 		                                      : hooks[0].other);
 	for (i = 0; i < N_HOOKS; i++) {
 		if (hooks[i].state != HOOK_FOREIGN) {
-			fprintf(out, "%s: %s\n", said[hooks[i].state], hooks[i].path);
+			fprintf(ctx->out, "%s: %s\n", said[hooks[i].state], hooks[i].path);
 			continue;
 		}
-		fprintf(err,
-		        "dtk setup-git: %s is not dtk's: left as it is; for INDEX.md to be "
+		fprintf(ctx->err,
+		        "dtk %s: %s is not dtk's: left as it is; for INDEX.md to be "
 		        "checked after merges, add this line to it, before anything that "
 		        "checks INDEX.md:\n  " HOOK_LINE "\n",
-		        hooks[i].path, hooks[i].name,
+		        ctx->cmd->name, hooks[i].path, hooks[i].name,
 		        !strcmp(hooks[i].name, "post-rewrite") ? " \"$@\""
 		        : !strncmp(hooks[i].name, "pre-", 4)   ? " || exit" /* its refusal */
 		                                               : "");
@@ -430,7 +431,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	fprintf(ctx->out, "%s: %s\n", added & 4 ? "added to .gitattributes" : ".gitattributes has",
 	        ATTR_PAGES);
 	if (!no_hooks)
-		S_hooks_report(hooks, ctx->out, ctx->err);
+		S_hooks_report(ctx, hooks);
 	if (text)
 		fprintf(ctx->out, "commit .gitattributes so that every clone merges INDEX.md and "
 		                  "insights/ this way (each clone runs 'dtk setup-git' once)\n");
