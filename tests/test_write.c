@@ -128,6 +128,7 @@ static void test_every_command(void **state)
 	RUN(r, dir, 0, "use", "delta-4b4m6pf", "delta-4b4m6pf");
 	t_run_free(&r);
 	RUN(r, dir, 0, "cite", "delta-4b4m6pf");
+	assert_string_equal(r.out, "delta-4b4m6pf: cited 1\n"); /* the key: the name, done */
 	t_run_free(&r);
 	RUN(r, dir, 0, "close", "delta-4b4m6pf");
 	t_run_free(&r);
