@@ -381,7 +381,7 @@ static const struct dtk_opt S_opts[] = {
         {"source", 's', DTK_OPT_STRING, DTK_OPT_NEEDED, .arg = "S",
          .help = "its source (a source id)"},
         {"confidence", 'C', DTK_OPT_STRING, DTK_OPT_NEEDED, .arg = "LEVEL",
-         .help = "high, medium or low: there is no default"},
+         .choices = dtk_confidence_names, .help = "high, medium or low: there is no default"},
         {"verified-by", 'v', DTK_OPT_LIST, .arg = "S",
          .help = "a corroborating source (repeat for more)"},
         {"relates", 'r', DTK_OPT_LIST, .arg = "ID", .help = "a related entry (repeat for more)"},

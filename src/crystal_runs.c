@@ -1,5 +1,5 @@
 /* crystal_runs.c: the crystallization runs git's history holds (crystal.h),
- * found with repo.c's walk of the records file. */
+ * found with repo_history.c's walk of the records file. */
 #include "dtk/crystal.h"
 
 #include "dtk/kb.h"

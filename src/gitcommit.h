@@ -1,6 +1,6 @@
 /*
  * gitcommit.h: what 'git commit' does around the commit object: its hooks
- * and its signature. Internal to the git layer (repo.c), as gitlib.h is.
+ * and its signature. Internal to the git layer (repo*.c), as gitlib.h is.
  */
 #ifndef DTK_GITCOMMIT_H
 #define DTK_GITCOMMIT_H

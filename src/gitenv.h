@@ -1,7 +1,7 @@
 /*
  * gitenv.h: the repository, its configuration and the commit's identities,
  * resolved as git resolves them: libgit2 1.5 does not (docs/git.md lists
- * what gitenv.c follows). Internal to the git layer (repo.c, gitcommit.c),
+ * what gitenv.c follows). Internal to the git layer (repo*.c, gitcommit.c),
  * as gitlib.h is.
  */
 #ifndef DTK_GITENV_H

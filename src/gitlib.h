@@ -1,5 +1,5 @@
 /*
- * gitlib.h: libgit2 for the modules that wrap it (repo.c, gitenv.c,
+ * gitlib.h: libgit2 for the modules that wrap it (repo*.c, gitenv.c,
  * gitcommit.c, git.c and gitlib.c): only they include this header, and
  * so <git2.h>. dtk links libgit2 as any program does.
  */

@@ -58,8 +58,8 @@ static const struct prompt S_prompts[] = {
          {{"date", "the day of the review, YYYY-MM-DD (default: today)", 0, C_TODAY},
           {"since", "look also at what changed since this date, YYYY-MM-DD", 0, C_DATE}},
          "Run the monthly review of the knowledge base.\n"
-         "1. The plan: call @crystallize_plan and read its totals, then page through each "
-         "list it names (its list argument). The plan writes nothing.\n"
+         "1. The plan: call @crystallize_plan and read its totals, then the next pages of "
+         "its lists (its page argument). The plan writes nothing.\n"
          "2. The verdict, entry by entry: @review an entry you checked that still holds; "
          "@verify one another source corroborates; @confidence to change a level the "
          "evidence no longer supports; @supersede one a newer entry replaces; @retract one "

@@ -1,15 +1,32 @@
 /*
- * mcp_tools.c: dtk's MCP tools, each a dtk command run in-process with its
- * arguments built from the tool's, its JSON output read back.
+ * mcp_tools.c: dtk's MCP tools, each a dtk command run in-process
+ * (dtk_cmd_run on memory streams) with its arguments built from the tool's.
  *
- * Adding a tool for a write command is one entry of S_tools below: its name,
- * the command, a title and a description saying what it is for and when to
- * call it (each other tool named @<name>: '@' stands for the tools' prefix), its arguments (each
- * the option it becomes, or an operand in order when flag is NULL), shape O_WRITE, its hints
- * (H_IDEMPOTENT when a second identical call changes nothing more, H_DESTRUCTIVE when it replaces
- * or removes what was there) and `keep`, the fields of each written entry or
+ * A tool's arguments are its command's declaration (cmd.h): each option it
+ * takes, named in `opts` by its long name, is an argument of the same name
+ * ('-' as '_') with the option's type, choices, help and whether it is
+ * required; each operand of the command's .operands, in order, is an
+ * argument named in `operands`, "name: what it is" (its marks before the
+ * colon: '?' optional, '|' one of `choices` or else of the alternatives its
+ * placeholder lists, "<add|edit>", '*' words: a string split at spaces);
+ * one whose placeholder ends in "..." takes a string or a list. A tool that
+ * pages (H_PAGES) takes limit and cursor besides, the server's own.
+ *
+ * Adding a tool for a write command is one entry of S_tools below: its name
+ * (its command's, '-' as '_'), a description saying what it is for and when
+ * to call it (each other tool named @<name>: '@' stands for the tools'
+ * prefix), its operands and options, its hints (H_IDEMPOTENT when a second
+ * identical call changes nothing more, H_DESTRUCTIVE when it replaces or
+ * removes what was there) and `keep`, the fields of each written entry or
  * object the short result holds besides "id". tools/list lists it from then
  * on whenever dtk has the command; docs/agents.md lists it in its table.
+ *
+ * A tool's result is its command's output (--format json) as the command
+ * wrote it, but where MCP needs another shape: a page of a list (short
+ * entries, a cursor, at most PAGE_BYTES), a write cut to what it changed (a
+ * write's JSON holds each entry whole, with its claim and backlinks: a model
+ * that just wrote it needs none of that, and 1,000 ids would make megabytes),
+ * a show's backlinks cut to REFS_SHOWN, a check's exit status as JSON.
  */
 #define _GNU_SOURCE /* open_memstream */
 #include "mcp_tools.h"
@@ -20,73 +37,63 @@
 #include "dtk/model.h"
 #include "dtk/search.h"
 #include "dtk/ytree.h"
-#include "lang.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* How a tool's output becomes structuredContent. */
+/* How a tool's output becomes structuredContent (a tool is a write unless
+ * it says otherwise). */
 enum shape {
+	O_WRITE,  /* a write's JSON, cut to the fields it changed (keep) */
 	O_OBJECT, /* the command's JSON object */
 	O_PAGE,   /* the command's JSON array or lines, a page of it in short form */
-	O_PLAN,   /* the command's object of lists: each cut to a page, or one paged */
 	O_ID,     /* the command's one line, as {"id": "..."} */
 	O_CHECK,  /* {"valid": bool, "index_current": bool} from the exit status */
-	O_WRITE,  /* a write's JSON, cut to the fields it changed (keep) */
 };
 
-/* What a tool does to the base (its annotations). */
-enum { H_READ_ONLY = 1, H_IDEMPOTENT = 2, H_DESTRUCTIVE = 4 };
+/* What a tool does to the base (its annotations), and whether it pages. */
+enum { H_READ_ONLY = 1, H_IDEMPOTENT = 2, H_DESTRUCTIVE = 4, H_PAGES = 8 };
 
-/* One argument of a tool: its JSON type ('s' string, 'e' one of choices,
- * 'd' date, 'b' boolean, 'l' string or list of strings, 'w' words: a string
- * split at spaces, 'p' page size, 'c' cursor, 'k' one of choices: the last
- * three the server's own), the option it becomes (NULL: an operand, in
- * order). */
-struct param {
-	const char *name;
-	char type;
-	int required;
-	const char *flag;
-	const char *desc;
-	const char *const *choices; /* NULL-terminated, for 'e' */
-};
-
-#define MAX_PARAMS 11 /* the most a tool takes (add) */
+#define MAX_PARAMS 12 /* the most a tool takes (add) */
 
 struct tool {
-	const char *name, *cmd, *title, *desc;
-	const char *fixed[5]; /* arguments after the command's name */
-	struct param params[MAX_PARAMS];
+	const char *name;
+	const char *cmd;   /* NULL: the command named as the tool, '_' as '-' */
+	const char *title; /* NULL: its command's summary */
+	const char *desc;
+	/* arguments after the command's name (none: --format json, but for
+	 * O_ID and O_CHECK, which read the text and the exit status) */
+	const char *fixed[5];
+	const char *operands[2];    /* "name: what", its command's operands in order */
+	const char *opts;           /* its command's options it takes, space-separated */
+	const char *const *choices; /* of a '|' operand whose placeholder lists none */
 	enum shape shape;
 	unsigned hints;
-	int ok_status;    /* an exit status besides 0 that is not an error (-1: none) */
-	const char *keep; /* O_WRITE: the fields kept besides id, space-separated */
+	int ok_status; /* an exit status besides 0 that is not an error (0: none) */
+	/* O_WRITE: the fields kept besides id, space-separated; NULL: the
+	 * command's JSON as it wrote it (what it changed, short already) */
+	const char *keep;
 };
 
-static const char *const S_gap_actions[] = {"add", "edit", "close", "remove", NULL};
-static const char *const S_hot_actions[] = {"add", "edit", "remove", NULL};
-/* The lists of crystallize --plan's object (docs/commands.md). */
-static const char *const S_plan_lists[] = {"new_entries",
-                                           "reviews",
-                                           "stale",
-                                           "candidates",
-                                           "meet_high_rule",
-                                           "revised",
-                                           "revised_sources",
-                                           "stance_unchanged",
-                                           "cross_domain_refs",
-                                           "pairs",
-                                           "raised",
-                                           "lowered",
-                                           "opened",
-                                           "resolved",
-                                           "superseded",
-                                           "retracted",
-                                           "newly_stale",
-                                           NULL};
+/* One argument of a tool, as S_params makes it from the tool and its
+ * command: its JSON type ('s' string, 'e' one of choices, 'd' date, 'b'
+ * boolean, 'l' string or list of strings, 'w' words: a string split at
+ * spaces, 'i' a number from 1 to PAGE_MAX, 'p' page size, 'c' cursor: the
+ * last two the server's own), the option it becomes (flag; "": an operand,
+ * in order). */
+struct param {
+	char name[32];
+	char flag[34]; /* "--<long name>" */
+	char num[8];   /* the value of an 'i', as the command line gives it */
+	char type;
+	int required;
+	const char *desc; /* its help: '\n' a space, "--x" the argument x, '@' the prefix */
+	const char *const *choices;
+	const char *alt[8]; /* the choices of a placeholder "<a|b|c>" */
+	char alts[64];
+};
 
 /* A page of list or search: its default and largest size, how much of a
  * claim the short form holds. */
@@ -100,553 +107,382 @@ static const char *const S_plan_lists[] = {"new_entries",
 #define ERROR_LINE_BYTES 400           /* and the bytes of each (a value repeated whole is cut) */
 #define LIST_MAX 1000                  /* strings in a list argument (each looked up) */
 
-#define DATE "a date, YYYY-MM-DD"
-#define DRY_RUN                                                                                    \
-	{                                                                                          \
-		"dry_run", 'b', 0, "--dry-run",                                                    \
-		        "write nothing: the result is {dry_run, diff}, the diff of every file "    \
-		        "it would change",                                                         \
-		        NULL                                                                       \
-	}
-#define ALLOW_FUTURE                                                                               \
-	{                                                                                          \
-		"allow_future", 'b', 0, "--allow-future",                                          \
-		        "accept a date after today (a typo in a date keeps an entry fresh for "    \
-		        "ever: only when you mean it)",                                            \
-		        NULL                                                                       \
-	}
-#define IDS(what)                                                                                  \
-	{                                                                                          \
-		"ids", 'l', 1, NULL, what, NULL                                                    \
-	}
-#define PAGE                                                                                       \
-	{"limit", 'p', 0, NULL, "entries per page (1 to 100; default 20)", NULL},                  \
-	{                                                                                          \
-		"cursor", 'c', 0, NULL,                                                            \
-		        "the nextCursor of the previous page, to get the next one", NULL           \
-	}
-#define NONE                                                                                       \
-	{                                                                                          \
-		NULL, 0, 0, NULL, NULL, NULL                                                       \
-	}
+#define W "dry-run"
 #define READ (H_READ_ONLY | H_IDEMPOTENT)
+#define IDS "ids: entry ids (one or a list)"
 
 static const struct tool S_tools[] = {
-        /* reading */
-        {"show",
-         "show",
-         "Show an entry or a node in full",
-         "Reads one entry in full (claim, confidence, dates, sources, relations, "
-         "contradictions) or one node (stance, Bloom level, every entry), with what names it "
-         "(referenced_by: entries relating to or contradicting it). Call it before relying on "
-         "or citing an entry that @list or @search returned in short form, and read any open "
-         "contradiction it shows. A node's entries come limit at a time (default 20): "
-         "entries_total counts them, and nextCursor, passed as cursor, gives the next ones "
-         "(a page also ends after 6 KB of entries). "
-         "A referenced_by list holds at most 50; referenced_by_total counts a longer one. "
-         "A source id gives the source: {id, title, url, read, revised}.",
-         {"--format", "json"},
-         {{"target", 's', 1, NULL,
-           "a node name, an entry id (<node>-<suffix>) or a source id (@sources finds one)", NULL},
-          {"limit", 'p', 0, NULL, "a node's entries per call (1 to 100; default 20)", NULL},
-          {"cursor", 'c', 0, NULL, "the nextCursor of the call before, for a node's next entries",
-           NULL}},
-         O_OBJECT,
-         READ,
-         -1,
-         NULL},
-        {"list",
-         "list",
-         "List entries",
-         "Browses the entries that match every filter given, in the index's order, a page at "
-         "a time in short form (id, title, confidence, freshness date, the claim's first 160 "
-         "characters; a page ends early rather than pass 16 KB); pass the result's nextCursor "
-         "as cursor for the next page, and call @show for an entry's whole text. To find "
-         "entries on a topic, @search is better.",
-         {"--format", "jsonl"},
-         {{"node", 'l', 0, "--node", "entries of this node (or of any of these nodes)", NULL},
-          {"confidence", 'e', 0, "--confidence", "entries of this confidence", dtk_confidence_names},
-          {"since", 'd', 0, "--since", "entries created on or after this date (" DATE ")", NULL},
-          {"stale_at", 'd', 0, "--stale-at", "entries stale at this date (" DATE ")", NULL},
-          {"candidates", 'b', 0, "--candidates",
-           "entries one verification short of high confidence", NULL},
-          {"include_retired", 'b', 0, "--include-retired", "superseded and retracted entries too",
-           NULL},
-          PAGE},
-         O_PAGE,
-         READ,
-         -1,
-         NULL},
-        {"search",
-         "search",
-         "Search entries",
-         "Finds the entries on a topic: every word of the query must occur in the entry's id, "
-         "title, claim or a source's title (compared without case or width; substrings, so "
-         "Chinese or Japanese need no spaces). Best first, a page at a time in short form, as "
-         "@list gives them. Search before adding an entry, so as not to add what the base "
-         "holds.",
-         {"--format", "jsonl"},
-         {{"query", 'w', 1, NULL, "words separated by spaces; every one must match", NULL},
-          {"node", 's', 0, "--node", "entries of this node only", NULL},
-          {"confidence", 'e', 0, "--confidence", "entries of this confidence", dtk_confidence_names},
-          {"include_retired", 'b', 0, "--include-retired", "superseded and retracted entries too",
-           NULL},
-          PAGE},
-         O_PAGE,
-         READ,
-         1,
-         NULL},
-        {"sources",
-         "search",
-         "Find sources",
-         "Finds the registered sources (papers, documents, pages) whose id, title or url "
-         "hold every word of query (compared as @search compares), in the order of "
-         "_sources.yaml, a page at a time (id, title, url); without query, every source. Call "
-         "it before @add_source, so as not to register a source twice, and for the id @add "
-         "needs; @show gives a source's dates.",
-         {"--sources", "--format", "jsonl"},
-         {{"query", 'w', 0, NULL, "words separated by spaces; every one must match", NULL}, PAGE},
-         O_PAGE,
-         READ,
-         1,
-         NULL},
-        /* ---- similar: the ranking of the duplicate check ---- */
-        {"similar",
-         "similar",
-         "Entries alike a text",
-         "The live entries most alike a text (words and Chinese character pairs after "
-         "folding, weighed by rarity: BM25), best first, a page at a time, each with a score "
-         "from 0 to 1 and same_claim. @add refuses a new entry with the same claim as a live "
-         "one, or scoring 0.60 or more against one it does not name in distinct_from or "
-         "relates, and shows the closest: call this before adding.",
-         {"--format", "json", "--limit", "100"},
-         {{"text", 's', 1, NULL, "the text to compare: a claim, or a title and claim", NULL},
-          {"node", 's', 0, "--node", "entries of this node only", NULL},
-          PAGE},
-         O_PAGE,
-         READ,
-         1,
-         NULL},
-        /* ---- end of similar ---- */
-        {"next_id",
-         "next-id",
-         "Fresh entry id",
-         "A fresh id for an entry written by hand (random; not a sequence number). @add "
-         "gives its entry one on its own: this is for naming an entry before it is added.",
-         {NULL},
-         {{"node", 's', 1, NULL, "a node name", NULL}},
-         O_ID,
-         READ,
-         -1,
-         NULL},
-        {"check",
-         "check",
-         "Check the base",
-         "Validates every file of the base and compares INDEX.md with what it should be. "
-         "Call it after files were edited by hand; the write tools validate on their own. "
-         "Invalid data is an error result holding every path:line:col message.",
-         {NULL},
-         {NONE},
-         O_CHECK,
-         READ,
-         1,
-         NULL},
-        {"reindex",
-         "reindex",
-         "Rebuild INDEX.md",
-         "Validates the base and writes INDEX.md anew when it differs from what the files "
-         "say: call it when @check answers index_current false (after files were edited by "
-         "hand); the write tools keep INDEX.md current on their own. Returns whether it was "
-         "written.",
-         {"--format", "json"},
-         {NONE},
-         O_OBJECT,
-         H_IDEMPOTENT,
-         -1,
-         NULL},
-        {"crystallize_plan",
-         "crystallize",
-         "Crystallization worklist",
-         "What a crystallization (the periodic review of the base) would work through: new "
-         "and changed entries, pairs of entries to review together, stale entries, candidates "
-         "for high confidence. Writes nothing. Each list holds its first limit items (default "
-         "20; a node's review pairs likewise) and totals says how long each is; name one "
-         "in list, with cursor, to page through it (pairs: the review pairs of every "
-         "node).",
-         {"--plan", "--format", "json", "--limit", "1000000"}, /* cut here, below */
-         {{"date", 'd', 0, "--date", "the run's date (" DATE "; default today)", NULL},
-          {"list", 'k', 0, NULL, "one list of the worklist, a page of it as list gives entries",
-           S_plan_lists},
-          {"limit", 'p', 0, NULL, "items per list or page (1 to 100; default 20)", NULL},
-          {"cursor", 'c', 0, NULL, "with list: the nextCursor of its previous page", NULL}},
-         O_PLAN,
-         READ,
-         -1,
-         NULL},
-        /* writing: each is listed when dtk has its command */
-        {"add",
-         "add",
-         "Add an entry",
-         "Records a new insight: an entry of a node with its claim, its source and a "
-         "confidence; it gets a fresh id. Search first: to dispute an entry call "
-         "@contradict, to corroborate one call @verify. The base is validated with the entry "
-         "before anything is written. Refused when a live entry has the same claim, or "
-         "scores 0.60 or more (see @similar) and distinct_from or relates does not name it. "
-         "Returns its id and title, and closest: the most alike live entries with their "
-         "scores, likely_restatement marked at 0.10 or more; @relate, @supersede or @retract "
-         "where the new entry restates one.",
-         {"--format", "json"},
-         {{"node", 's', 1, NULL, "the node to add to (@add_node makes a new one)", NULL},
-          {"title", 's', 1, "--title", "a short title", NULL},
-          {"claim", 's', 1, "--claim", "the claim, in full", NULL},
-          {"source", 's', 1, "--source", "the id of its source (@add_source registers one)", NULL},
-          {"confidence", 'e', 1, "--confidence",
-           "high needs the policy's number of corroborating sources (verified_by)", dtk_confidence_names},
-          {"verified_by", 'l', 0, "--verified-by", "ids of corroborating sources", NULL},
-          {"relates", 'l', 0, "--relates", "ids of related entries", NULL},
-          {"created", 'd', 0, "--created", "its date (" DATE "; default today)", NULL},
-          ALLOW_FUTURE,
-          /* ---- the duplicate check ---- */
-          {"distinct_from", 'l', 0, "--distinct-from",
-           "ids of entries the new one says something else than: not refused as "
-           "restating them (an entry with the same claim always is)",
-           NULL},
-          /* ---- end of the duplicate check ---- */
-          DRY_RUN},
-         O_WRITE,
-         0,
-         -1,
-         "node title closest"},
-        {"add_source",
-         "add-source",
-         "Add a source",
-         "Registers a source (a paper, a document, a page) so that entries can name it as "
-         "their source or in verified_by (call @sources first: it may be there). Returns "
-         "its id.",
-         {"--format", "json"},
-         {{"id", 's', 1, NULL, "the new source's id (a name: letters, digits, -)", NULL},
-          {"title", 's', 1, "--title", "its title", NULL},
-          {"url", 's', 0, "--url", "its URL (absolute)", NULL},
-          {"read", 'd', 0, "--read", "when it was read (" DATE ")", NULL},
-          ALLOW_FUTURE,
-          DRY_RUN},
-         O_WRITE,
-         H_IDEMPOTENT,
-         -1,
-         "title"},
-        {"add_node",
-         "add-node",
-         "Add a node",
-         "Creates a node (a topic that holds entries) in a category of the domain; @add needs "
-         "the node to exist. Returns its name.",
-         {"--format", "json"},
-         {{"node", 's', 1, NULL, "the new node's name (letters, digits, -)", NULL},
-          {"category", 's', 1, "--category",
-           "the category it belongs to (added when the domain has none of that name)", NULL},
-          {"bloom", 'e', 0, "--bloom", "its Bloom level (default remember)", dtk_bloom_names},
-          DRY_RUN},
-         O_WRITE,
-         H_IDEMPOTENT,
-         -1,
-         "node category bloom"},
-        {"use",
-         "use",
-         "Record a use",
-         "Records that entries were relied on in your work (each one's used count + 1): call "
-         "it for the entries an answer or a change of yours rests on. Every call counts.",
-         {"--format", "json"},
-         {IDS("entry ids (one or a list)"), DRY_RUN},
-         O_WRITE,
-         0,
-         -1,
-         "used"},
-        {"cite",
-         "cite",
-         "Record a citation",
-         "Records that entries were cited as evidence to a user or in a document (cited + 1). "
-         "@use is for relying on an entry, @cite for quoting it. Every call counts.",
-         {"--format", "json"},
-         {IDS("entry ids (one or a list)"), DRY_RUN},
-         O_WRITE,
-         0,
-         -1,
-         "cited"},
-        {"close",
-         "close",
-         "Close entries",
-         "Marks entries closed: the outcome of acting on them was fed back into the base, and "
-         "their loop is done.",
-         {"--format", "json"},
-         {IDS("entry ids (one or a list)"), DRY_RUN},
-         O_WRITE,
-         H_IDEMPOTENT,
-         -1,
-         "closed"},
-        {"verify",
-         "verify",
-         "Verify an entry",
-         "Records an independent source that corroborates an entry (verified_by); with "
-         "promote, also raises its confidence to high (refused unless the base's policy then "
-         "holds).",
-         {"--format", "json"},
-         {{"id", 's', 1, NULL, "the entry's id", NULL},
-          {"source", 's', 1, NULL, "the corroborating source's id", NULL},
-          {"promote", 'b', 0, "--promote", "also set its confidence to high", NULL},
-          DRY_RUN},
-         O_WRITE,
-         H_IDEMPOTENT,
-         -1,
-         "confidence verified_by"},
-        {"review",
-         "review",
-         "Review entries",
-         "Records that entries were checked and still hold (reviewed: the date), which makes "
-         "them fresh again.",
-         {"--format", "json"},
-         {IDS("entry ids (one or a list)"),
-          {"date", 'd', 0, "--date",
-           "the review's date (" DATE "; default today; not after it unless allow_future)", NULL},
-          ALLOW_FUTURE,
-          DRY_RUN},
-         O_WRITE,
-         H_IDEMPOTENT,
-         -1,
-         "reviewed fresh"},
-        {"relate",
-         "relate",
-         "Relate two entries",
-         "Records that an entry relates to another (its relates list).",
-         {"--format", "json"},
-         {{"id", 's', 1, NULL, "the entry that relates", NULL},
-          {"other", 's', 1, NULL, "the entry it relates to", NULL},
-          DRY_RUN},
-         O_WRITE,
-         H_IDEMPOTENT,
-         -1,
-         "relates"},
-        {"contradict",
-         "contradict",
-         "Record a contradiction",
-         "Records an open contradiction: an entry conflicts with another, with a note saying "
-         "how. Call it instead of rewriting a claim you doubt; @show lists it on both entries "
-         "until @resolve closes it. Refused when the pair has one already, from either side.",
-         {"--format", "json"},
-         {{"id", 's', 1, NULL, "the entry that contradicts", NULL},
-          {"other", 's', 1, NULL, "the entry it contradicts", NULL},
-          {"note", 's', 1, "--note", "what conflicts", NULL},
-          DRY_RUN},
-         O_WRITE,
-         H_IDEMPOTENT,
-         -1,
-         "contradicts"},
-        {"resolve",
-         "resolve",
-         "Resolve a contradiction",
-         "Marks the contradiction of two entries resolved, whichever of them declares it, its "
-         "note replaced by note when given.",
-         {"--format", "json"},
-         {{"id", 's', 1, NULL, "one entry of the pair", NULL},
-          {"other", 's', 1, NULL, "the other", NULL},
-          {"note", 's', 0, "--note", "how it was resolved", NULL},
-          DRY_RUN},
-         O_WRITE,
-         H_IDEMPOTENT | H_DESTRUCTIVE,
-         -1,
-         "contradicts"},
-        {"stance",
-         "stance",
-         "Set a node's stance",
-         "Sets a node's stance: the base's current core position on the topic, in a sentence, "
-         "replacing the one before.",
-         {"--format", "json"},
-         {{"node", 's', 1, NULL, "the node", NULL},
-          {"text", 's', 1, NULL, "the stance, plain text", NULL},
-          DRY_RUN},
-         O_WRITE,
-         H_IDEMPOTENT | H_DESTRUCTIVE,
-         -1,
-         "node stance"},
-        {"bloom",
-         "bloom",
-         "Set a node's Bloom level",
-         "Sets a node's Bloom level: how deep the base's understanding of the topic goes, "
-         "from remember (facts) to create (new designs), replacing the one before.",
-         {"--format", "json"},
-         {{"node", 's', 1, NULL, "the node", NULL},
-          {"level", 'e', 1, NULL, "the level", dtk_bloom_names},
-          DRY_RUN},
-         O_WRITE,
-         H_IDEMPOTENT | H_DESTRUCTIVE,
-         -1,
-         "node bloom"},
-        {"gap",
-         "gap",
-         "Write a knowledge gap",
-         "Adds, edits, closes or removes a knowledge gap of the domain: a topic known to be "
-         "missing from the base, listed in INDEX.md. add takes the text as target and "
-         "returns the new gap's id; the other actions name the gap by its id (or its place "
-         "in the list from 1). Name the nodes a gap is about: the crystallization plan asks "
-         "to re-read it once they get entries.",
-         {"--format", "json"},
-         {{"action", 'e', 1, NULL, "what to do", S_gap_actions},
-          {"target", 's', 1, NULL, "add: the gap's text; else the gap's id", NULL},
-          {"text", 's', 0, "--text", "edit: the new text", NULL},
-          {"flagged_by", 's', 0, "--flagged-by", "the entry that flagged it", NULL},
-          {"nodes", 'l', 0, "--node", "nodes it is about (added to those it names)", NULL},
-          {"date", 'd', 0, "--date",
-           "the day (" DATE "; default today; not after it unless allow_future)", NULL},
-          ALLOW_FUTURE,
-          DRY_RUN},
-         O_WRITE,
-         H_DESTRUCTIVE,
-         -1,
-         "action"},
-        {"hotspot",
-         "hotspot",
-         "Write a cross-domain hotspot",
-         "Adds, edits or removes a cross-domain hotspot: a node of this domain linked to "
-         "nodes of other domains (domain/node), with a note on what links them; listed in "
-         "INDEX.md. add takes the node as target and returns the new hotspot's id; edit and "
-         "remove name the hotspot by its id (or its place in the list from 1).",
-         {"--format", "json"},
-         {{"action", 'e', 1, NULL, "what to do", S_hot_actions},
-          {"target", 's', 1, NULL, "add: the node; else the hotspot's id", NULL},
-          {"links", 'l', 0, "--link", "domain/node links (add: one at least; edit: added)",
-           NULL},
-          {"note", 's', 0, "--note", "what links them (add: required)", NULL},
-          DRY_RUN},
-         O_WRITE,
-         H_DESTRUCTIVE,
-         -1,
-         "action"},
-        /* the rest of an entry's life, and a new base */
-        {"edit",
-         "edit",
-         "Correct an entry",
-         "Corrects an entry's title, claim or source in place (its id stays) and dates the "
-         "revision, so that the next crystallization reviews it. For a claim that no longer "
-         "holds, @supersede or @retract it instead; for one you doubt, @contradict it.",
-         {"--format", "json"},
-         {{"id", 's', 1, NULL, "the entry's id", NULL},
-          {"title", 's', 0, "--title", "the new title", NULL},
-          {"claim", 's', 0, "--claim", "the new claim, in full", NULL},
-          {"source", 's', 0, "--source", "the new source's id", NULL},
-          {"date", 'd', 0, "--date",
-           "the revision's date (" DATE "; default today; not after it unless allow_future)", NULL},
-          ALLOW_FUTURE,
-          DRY_RUN},
-         O_WRITE,
-         H_IDEMPOTENT | H_DESTRUCTIVE,
-         -1,
-         "title claim source revised"},
-        {"edit_source",
-         "edit-source",
-         "Correct a source",
-         "Corrects a source's title or URL in place (its id stays) and dates the revision.",
-         {"--format", "json"},
-         {{"id", 's', 1, NULL, "the source's id", NULL},
-          {"title", 's', 0, "--title", "the new title", NULL},
-          {"url", 's', 0, "--url", "the new URL (absolute)", NULL},
-          {"date", 'd', 0, "--date",
-           "the revision's date (" DATE "; default today; not after it unless allow_future)", NULL},
-          ALLOW_FUTURE,
-          DRY_RUN},
-         O_WRITE,
-         H_IDEMPOTENT | H_DESTRUCTIVE,
-         -1,
-         "title url read revised"},
-        {"confidence",
-         "confidence",
-         "Re-rate entries",
-         "Sets the confidence of entries: lowering always works, high only for an entry with "
-         "the policy's number of corroborating sources. With qualified (and level high), "
-         "raises every entry that meets the rule.",
-         {"--format", "json"},
-         {{"level", 'e', 1, NULL, "the confidence to set", dtk_confidence_names},
-          {"ids", 'l', 0, NULL, "entry ids (one or a list); none with qualified", NULL},
-          {"qualified", 'b', 0, "--qualified", "raise every qualifying entry to high", NULL},
-          DRY_RUN},
-         O_WRITE,
-         H_IDEMPOTENT | H_DESTRUCTIVE,
-         -1,
-         "confidence"},
-        {"unrelate",
-         "unrelate",
-         "Unrelate two entries",
-         "Removes one entry from another's relates: the relation was recorded by mistake.",
-         {"--format", "json"},
-         {{"id", 's', 1, NULL, "the entry that relates", NULL},
-          {"other", 's', 1, NULL, "the entry it no longer relates to", NULL},
-          DRY_RUN},
-         O_WRITE,
-         H_IDEMPOTENT | H_DESTRUCTIVE,
-         -1,
-         "relates"},
-        {"unverify",
-         "unverify",
-         "Unverify an entry",
-         "Removes a source from an entry's verified_by (it does not corroborate it after "
-         "all); refused when a high entry would break the policy, unless confidence lowers "
-         "it in the same call.",
-         {"--format", "json"},
-         {{"id", 's', 1, NULL, "the entry's id", NULL},
-          {"source", 's', 1, NULL, "the source to remove", NULL},
-          {"confidence", 'e', 0, "--confidence", "also set the confidence", dtk_confidence_names},
-          DRY_RUN},
-         O_WRITE,
-         H_IDEMPOTENT | H_DESTRUCTIVE,
-         -1,
-         "confidence verified_by"},
-        {"supersede",
-         "supersede",
-         "Supersede an entry",
-         "Marks an older entry replaced by a newer one that says better what it said: the old "
-         "one stays in its file as history, out of counts, lists and search. Add the new "
-         "entry first.",
-         {"--format", "json"},
-         {{"old", 's', 1, NULL, "the entry replaced", NULL},
-          {"new", 's', 1, NULL, "the live entry that replaces it", NULL},
-          {"date", 'd', 0, "--date",
-           "the date (" DATE "; default today; not after it unless allow_future)", NULL},
-          ALLOW_FUTURE,
-          DRY_RUN},
-         O_WRITE,
-         H_IDEMPOTENT | H_DESTRUCTIVE,
-         -1,
-         "superseded_by superseded"},
-        {"retract",
-         "retract",
-         "Retract entries",
-         "Withdraws entries found wrong, with the reason: they stay in their files as "
-         "tombstones, out of counts, lists and search. For a claim in dispute, @contradict "
-         "it instead.",
-         {"--format", "json"},
-         {IDS("entry ids (one or a list)"),
-          {"reason", 's', 1, "--reason", "why they are withdrawn", NULL},
-          {"date", 'd', 0, "--date",
-           "the date (" DATE "; default today; not after it unless allow_future)", NULL},
-          ALLOW_FUTURE,
-          DRY_RUN},
-         O_WRITE,
-         H_IDEMPOTENT | H_DESTRUCTIVE,
-         -1,
-         "retracted retracted_reason"},
-        {"init",
-         "init",
-         "Start a new base",
-         "Writes a minimal valid base (_domain.yaml, _sources.yaml, _crystallizations.yaml, "
-         "INDEX.md) in the server's working directory, when it is not inside a base yet.",
-         {"--format", "json"},
-         {{"lang", 'e', 0, "--lang", "the language of INDEX.md (default zh)", dtk_lang_names},
-          {"domain", 's', 0, "--domain", "the domain's name (default: the directory's)", NULL},
-          {"title", 's', 0, "--title", "INDEX.md's title", NULL},
-          DRY_RUN},
-         O_WRITE,
-         H_IDEMPOTENT,
-         -1,
-         "domain lang files"},
+        {.name = "show",
+         .desc = "Reads one entry in full (claim, confidence, dates, sources, relations, "
+                 "contradictions) or one node (stance, Bloom level, every entry), with what names "
+                 "it (referenced_by: entries relating to or contradicting it). Call it before "
+                 "relying on or citing an entry that @list or @search returned in short form, and "
+                 "read any open contradiction it shows. A node's entries come limit at a time "
+                 "(default 20): entries_total counts them, and nextCursor, passed as cursor, "
+                 "gives the next ones (a page also ends after 6 KB of entries). A referenced_by "
+                 "list holds at most 50; referenced_by_total counts a longer one. A source id "
+                 "gives the source: {id, title, url, read, revised}.",
+         .operands = {"target: a node name, an entry id (<node>-<suffix>) or a source id (@sources "
+                      "finds one)"},
+         .shape = O_OBJECT,
+         .hints = READ | H_PAGES},
+        {.name = "list",
+         .desc = "Browses the entries that match every filter given, in the index's order, a page "
+                 "at a time in short form (id, title, confidence, freshness date, the claim's "
+                 "first 160 characters; a page ends early rather than pass 16 KB); pass the "
+                 "result's nextCursor as cursor for the next page, and call @show for an entry's "
+                 "whole text. To find entries on a topic, @search is better.",
+         .fixed = {"--format", "jsonl"},
+         .opts = "node confidence since stale-at candidates include-retired",
+         .shape = O_PAGE,
+         .hints = READ | H_PAGES},
+        {.name = "search",
+         .desc = "Finds the entries on a topic: every word of the query must occur in the entry's "
+                 "id, title, claim or a source's title (compared without case or width; "
+                 "substrings, so Chinese or Japanese need no spaces). Best first, a page at a "
+                 "time in short form, as @list gives them. Search before adding an entry, so as "
+                 "not to add what the base holds.",
+         .fixed = {"--format", "jsonl"},
+         .operands = {"query*: words separated by spaces; every one must match"},
+         .opts = "node confidence include-retired",
+         .shape = O_PAGE,
+         .hints = READ | H_PAGES,
+         .ok_status = 1},
+        {.name = "sources",
+         .cmd = "search",
+         .title = "Find sources",
+         .desc = "Finds the registered sources (papers, documents, pages) whose id, title or url "
+                 "hold every word of query (compared as @search compares), in the order of "
+                 "_sources.yaml, a page at a time (id, title, url); without query, every source. "
+                 "Call it before @add_source, so as not to register a source twice, and for the "
+                 "id @add needs; @show gives a source's dates.",
+         .fixed = {"--sources", "--format", "jsonl"},
+         .operands = {"query*?: words separated by spaces; every one must match"},
+         .shape = O_PAGE,
+         .hints = READ | H_PAGES,
+         .ok_status = 1},
+        {.name = "similar",
+         .desc = "The live entries most alike a text (words and Chinese character pairs after "
+                 "folding, weighed by rarity: BM25), best first, a page at a time, each with a "
+                 "score from 0 to 1 and same_claim. @add refuses a new entry with the same claim "
+                 "as a live one, or scoring 0.60 or more against one it does not name in "
+                 "distinct_from or relates, and shows the closest: call this before adding.",
+         .fixed = {"--format", "json", "--limit", "100"},
+         .operands = {"text: the text to compare: a claim, or a title and claim"},
+         .opts = "node",
+         .shape = O_PAGE,
+         .hints = READ | H_PAGES,
+         .ok_status = 1},
+        {.name = "next_id",
+         .desc = "A fresh id for an entry written by hand (random; not a sequence number). @add "
+                 "gives its entry one on its own: this is for naming an entry before it is added.",
+         .operands = {"node: a node name"},
+         .shape = O_ID,
+         .hints = READ},
+        {.name = "check",
+         .desc = "Validates every file of the base and compares INDEX.md with what it should be. "
+                 "Call it after files were edited by hand; the write tools validate on their own. "
+                 "Invalid data is an error result holding every path:line:col message.",
+         .shape = O_CHECK,
+         .hints = READ,
+         .ok_status = 1},
+        {.name = "reindex",
+         .desc = "Validates the base and writes INDEX.md anew when it differs from what the files "
+                 "say: call it when @check answers index_current false (after files were edited "
+                 "by hand); the write tools keep INDEX.md current on their own. Returns whether "
+                 "it was written.",
+         .shape = O_OBJECT,
+         .hints = H_IDEMPOTENT},
+        {.name = "crystallize_plan",
+         .cmd = "crystallize",
+         .title = "Crystallization worklist",
+         .desc = "What a crystallization (the periodic review of the base) would work through: "
+                 "new and changed entries, pairs of entries to review together, stale entries, "
+                 "candidates for high confidence. Writes nothing. Each list holds a page of its "
+                 "items (limit a page, default 20; review pairs: those of limit new entries) and "
+                 "totals says how long each is; next_page, passed as page, gives the next page of "
+                 "every list.",
+         .fixed = {"--plan", "--format", "json"},
+         .opts = "date limit page",
+         .shape = O_OBJECT,
+         .hints = READ},
+        {.name = "add",
+         .desc = "Records a new insight: an entry of a node with its claim, its source and a "
+                 "confidence; it gets a fresh id. Search first: to dispute an entry call "
+                 "@contradict, to corroborate one call @verify. The base is validated with the "
+                 "entry before anything is written. Refused when a live entry has the same claim, "
+                 "or scores 0.60 or more (see @similar) and distinct_from or relates does not "
+                 "name it. Returns its id and title, and closest: the most alike live entries "
+                 "with their scores, likely_restatement marked at 0.10 or more; @relate, "
+                 "@supersede or @retract where the new entry restates one.",
+         .operands = {"node: the node to add to (@add_node makes a new one)"},
+         .opts = "title claim source confidence verified-by relates created allow-future "
+                 "distinct-from dry-run",
+         .keep = "node title closest"},
+        {.name = "add_source",
+         .desc = "Registers a source (a paper, a document, a page) so that entries can name it as "
+                 "their source or in verified_by (call @sources first: it may be there). Returns "
+                 "its id.",
+         .operands = {"id: the new source's id (a name: letters, digits, -)"},
+         .opts = "title url read allow-future dry-run",
+         .hints = H_IDEMPOTENT,
+         .keep = "title"},
+        {.name = "add_node",
+         .desc = "Creates a node (a topic that holds entries) in a category of the domain; @add "
+                 "needs the node to exist. Returns its name.",
+         .operands = {"node: the new node's name (letters, digits, -)"},
+         .opts = "category bloom dry-run",
+         .hints = H_IDEMPOTENT,
+         .keep = "node category bloom"},
+        {.name = "use",
+         .desc = "Records that entries were relied on in your work (each one's used count + 1): "
+                 "call it for the entries an answer or a change of yours rests on. Every call "
+                 "counts.",
+         .operands = {IDS},
+         .opts = W,
+         .keep = "used"},
+        {.name = "cite",
+         .desc = "Records that entries were cited as evidence to a user or in a document (cited + "
+                 "1). @use is for relying on an entry, @cite for quoting it. Every call counts.",
+         .operands = {IDS},
+         .opts = W,
+         .keep = "cited"},
+        {.name = "close",
+         .desc = "Marks entries closed: the outcome of acting on them was fed back into the base, "
+                 "and their loop is done.",
+         .operands = {IDS},
+         .opts = W,
+         .hints = H_IDEMPOTENT,
+         .keep = "closed"},
+        {.name = "verify",
+         .desc = "Records an independent source that corroborates an entry (verified_by); with "
+                 "promote, also raises its confidence to high (refused unless the base's policy "
+                 "then holds).",
+         .operands = {"id: the entry's id", "source: the corroborating source's id"},
+         .opts = "promote dry-run",
+         .hints = H_IDEMPOTENT,
+         .keep = "confidence verified_by"},
+        {.name = "review",
+         .desc = "Records that entries were checked and still hold (reviewed: the date), which "
+                 "makes them fresh again.",
+         .operands = {IDS},
+         .opts = "date allow-future dry-run",
+         .hints = H_IDEMPOTENT,
+         .keep = "reviewed fresh"},
+        {.name = "relate",
+         .desc = "Records that an entry relates to another (its relates list).",
+         .operands = {"id: the entry that relates", "other: the entry it relates to"},
+         .opts = W,
+         .hints = H_IDEMPOTENT,
+         .keep = "relates"},
+        {.name = "contradict",
+         .desc = "Records an open contradiction: an entry conflicts with another, with a note "
+                 "saying how. Call it instead of rewriting a claim you doubt; @show lists it on "
+                 "both entries until @resolve closes it. Refused when the pair has one already, "
+                 "from either side.",
+         .operands = {"id: the entry that contradicts", "other: the entry it contradicts"},
+         .opts = "note dry-run",
+         .hints = H_IDEMPOTENT,
+         .keep = "contradicts"},
+        {.name = "resolve",
+         .desc = "Marks the contradiction of two entries resolved, whichever of them declares it, "
+                 "its note replaced by note when given.",
+         .operands = {"id: one entry of the pair", "other: the other"},
+         .opts = "note dry-run",
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
+         .keep = "contradicts"},
+        {.name = "stance",
+         .desc = "Sets a node's stance: the base's current core position on the topic, in a "
+                 "sentence, replacing the one before.",
+         .operands = {"node: the node", "text: the stance, plain text"},
+         .opts = W,
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
+         .keep = "node stance"},
+        {.name = "bloom",
+         .desc = "Sets a node's Bloom level: how deep the base's understanding of the topic goes, "
+                 "from remember (facts) to create (new designs), replacing the one before.",
+         .operands = {"node: the node", "level|: the level"},
+         .opts = W,
+         .choices = dtk_bloom_names,
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
+         .keep = "node bloom"},
+        {.name = "gap",
+         .desc = "Adds, edits, closes or removes a knowledge gap of the domain: a topic known to "
+                 "be missing from the base, listed in INDEX.md. add takes the text as target and "
+                 "returns the new gap's id; the other actions name the gap by its id (or its "
+                 "place in the list from 1). Name the nodes a gap is about: the crystallization "
+                 "plan asks to re-read it once they get entries.",
+         .operands = {"action|: what to do", "target: add: the gap's text; else the gap's id"},
+         .opts = "text flagged-by node date allow-future dry-run",
+         .hints = H_DESTRUCTIVE},
+        {.name = "hotspot",
+         .desc = "Adds, edits or removes a cross-domain hotspot: a node of this domain linked to "
+                 "nodes of other domains (domain/node), with a note on what links them; listed in "
+                 "INDEX.md. add takes the node as target and returns the new hotspot's id; edit "
+                 "and remove name the hotspot by its id (or its place in the list from 1).",
+         .operands = {"action|: what to do", "target: add: the node; else the hotspot's id"},
+         .opts = "link note dry-run",
+         .hints = H_DESTRUCTIVE},
+        {.name = "edit",
+         .desc = "Corrects an entry's title, claim or source in place (its id stays) and dates "
+                 "the revision, so that the next crystallization reviews it. For a claim that no "
+                 "longer holds, @supersede or @retract it instead; for one you doubt, @contradict "
+                 "it.",
+         .operands = {"id: the entry's id"},
+         .opts = "title claim source date allow-future dry-run",
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
+         .keep = "title claim source revised"},
+        {.name = "edit_source",
+         .desc = "Corrects a source's title or URL in place (its id stays) and dates the revision.",
+         .operands = {"id: the source's id"},
+         .opts = "title url date allow-future dry-run",
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE},
+        {.name = "confidence",
+         .desc = "Sets the confidence of entries: lowering always works, high only for an entry "
+                 "with the policy's number of corroborating sources. With qualified (and level "
+                 "high), raises every entry that meets the rule.",
+         .operands = {"level|: the confidence to set",
+                      "ids?: entry ids (one or a list); none with qualified"},
+         .opts = "qualified dry-run",
+         .choices = dtk_confidence_names,
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
+         .keep = "confidence"},
+        {.name = "unrelate",
+         .desc = "Removes one entry from another's relates: the relation was recorded by mistake.",
+         .operands = {"id: the entry that relates", "other: the entry it no longer relates to"},
+         .opts = W,
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
+         .keep = "relates"},
+        {.name = "unverify",
+         .desc = "Removes a source from an entry's verified_by (it does not corroborate it after "
+                 "all); refused when a high entry would break the policy, unless confidence "
+                 "lowers it in the same call.",
+         .operands = {"id: the entry's id", "source: the source to remove"},
+         .opts = "confidence dry-run",
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
+         .keep = "confidence verified_by"},
+        {.name = "supersede",
+         .desc = "Marks an older entry replaced by a newer one that says better what it said: the "
+                 "old one stays in its file as history, out of counts, lists and search. Add the "
+                 "new entry first.",
+         .operands = {"old: the entry replaced", "new: the live entry that replaces it"},
+         .opts = "date allow-future dry-run",
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
+         .keep = "superseded_by superseded"},
+        {.name = "retract",
+         .desc = "Withdraws entries found wrong, with the reason: they stay in their files as "
+                 "tombstones, out of counts, lists and search. For a claim in dispute, "
+                 "@contradict it instead.",
+         .operands = {IDS},
+         .opts = "reason date allow-future dry-run",
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
+         .keep = "retracted retracted_reason"},
+        {.name = "init",
+         .desc = "Writes a minimal valid base (_domain.yaml, _sources.yaml, "
+                 "_crystallizations.yaml, INDEX.md) in the server's working directory, when it is "
+                 "not inside a base yet.",
+         .opts = "lang domain title dry-run",
+         .hints = H_IDEMPOTENT},
 };
 #define N_TOOLS (sizeof(S_tools) / sizeof(*S_tools))
+
+/* ---- the arguments, from the command's declaration ---- */
+
+/* Sets p to the operand of tool spec s ("name: what") whose placeholder in
+ * the command's operands is ph[0..n) ("<entry-id>...", n 0: none). */
+static void S_operand(const struct tool *t, const char *s, const char *ph, size_t n,
+                      struct param *p)
+{
+	size_t len = strcspn(s, "?|*:"), marks = strcspn(s, ":"), i = 0;
+	char *w;
+
+	snprintf(p->name, sizeof(p->name), "%.*s", (int)len, s);
+	p->desc = s + marks + 2;
+	p->required = !memchr(s, '?', marks);
+	p->type = memchr(s, '*', marks) ? 'w' : n > 3 && !strncmp(ph + n - 3, "...", 3) ? 'l' : 's';
+	if (!memchr(s, '|', marks))
+		return;
+	p->type = 'e';
+	p->choices = t->choices;
+	if (p->choices || n < 2)
+		return;
+	snprintf(p->alts, sizeof(p->alts), "%.*s", (int)(strcspn(ph, ">") - 1), ph + 1);
+	for (w = p->alts; i + 1 < sizeof(p->alt) / sizeof(*p->alt) && *w; *w ? *w++ = '\0' : 0) {
+		p->alt[i++] = w;
+		w += strcspn(w, "|");
+	}
+	p->choices = p->alt;
+}
+
+/* Sets p to the option called name[0..n) of cmd: its argument's name, type
+ * and help. A string option whose value is named D or DATE is a date. */
+static void S_option(const struct dtk_cmd *cmd, const char *name, size_t n, struct param *p)
+{
+	const struct dtk_opt *o = cmd->opts;
+	char *c;
+
+	while (o->name && (strlen(o->name) != n || strncmp(o->name, name, n)))
+		o++;
+	if (!o->name)
+		abort(); /* S_tools names an option its command lacks */
+	snprintf(p->flag, sizeof(p->flag), "--%s", o->name);
+	snprintf(p->name, sizeof(p->name), "%s", o->name);
+	for (c = p->name; (c = strchr(c, '-')) != NULL;)
+		*c = '_';
+	p->desc = o->help;
+	p->required = (o->flags & (DTK_OPT_REQUIRED | DTK_OPT_NEEDED)) != 0;
+	p->choices = o->choices;
+	p->type = o->choices                ? 'e'
+	          : o->type == DTK_OPT_FLAG ? 'b'
+	          : o->type == DTK_OPT_LIST ? 'l'
+	          : o->type == DTK_OPT_INT  ? 'i'
+	                                    : 's';
+	if (o->type == DTK_OPT_DATE || (o->type == DTK_OPT_STRING && o->arg &&
+	                                (!strcmp(o->arg, "D") || !strcmp(o->arg, "DATE"))))
+		p->type = 'd';
+}
+
+/* Returns the command tool t runs, or NULL when dtk lacks it. */
+static const struct dtk_cmd *S_cmd(const struct tool *t)
+{
+	char name[32], *c;
+
+	if (t->cmd)
+		return dtk_cmd_find(t->cmd);
+	snprintf(name, sizeof(name), "%s", t->name);
+	for (c = name; (c = strchr(c, '_')) != NULL;)
+		*c = '-';
+	return dtk_cmd_find(name);
+}
+
+/* Fills ps (MAX_PARAMS) with tool t's arguments: its operands, its options,
+ * then the server's own; returns how many. */
+static size_t S_params(const struct tool *t, struct param *ps)
+{
+	static const struct param own[] = {
+	        {.name = "limit", .type = 'p', .desc = "items per page (1 to 100; default 20)"},
+	        {.name = "cursor",
+	         .type = 'c',
+	         .desc = "the nextCursor of the page before, for the next one"}};
+	const struct dtk_cmd *cmd = S_cmd(t);
+	const char *ph = cmd ? cmd->operands : NULL, *o = t->opts ? t->opts : "";
+	size_t n = 0, i, len;
+
+	memset(ps, 0, MAX_PARAMS * sizeof(*ps));
+	for (i = 0; i < 2 && t->operands[i]; i++) {
+		ph = ph ? strchr(ph, '<') : NULL;
+		len = ph ? strcspn(ph, " ]") : 0;
+		S_operand(t, t->operands[i], ph, len, &ps[n++]);
+		ph = ph ? ph + len : NULL;
+	}
+	for (; cmd && *o; o += len + (o[len] == ' ')) {
+		len = strcspn(o, " ");
+		S_option(cmd, o, len, &ps[n++]);
+	}
+	for (i = 0; (t->hints & H_PAGES) && i < 2; i++)
+		ps[n++] = own[i];
+	return n;
+}
 
 /* ---- tools/list ---- */
 
@@ -672,12 +508,30 @@ json_t *dtk_mcp_prefixed(const char *prefix, const char *s)
 	return r;
 }
 
+/* Appends help h of an argument to b: each '\n' a space, each option
+ * "--x-y" the argument "x_y", each '@' prefix. */
+static void S_put_help(struct dtk_buf *b, const char *prefix, const char *h)
+{
+	while (*h) {
+		if (h[0] == '-' && h[1] == '-' && h[2] >= 'a' && h[2] <= 'z') {
+			for (h += 2; (*h >= 'a' && *h <= 'z') || *h == '-'; h++)
+				dtk_buf_putc(b, *h == '-' ? '_' : *h);
+			continue;
+		}
+		if (*h == '@')
+			dtk_buf_puts(b, prefix);
+		else
+			dtk_buf_putc(b, *h == '\n' ? ' ' : *h);
+		h++;
+	}
+}
+
 _Static_assert(N_TOOLS <= 64, "a set of tools is 64 bits");
 
 /* Returns 1 when tool i is in set and dtk has its command. */
 static int S_in(uint64_t set, size_t i)
 {
-	return (set >> i & 1) && dtk_cmd_find(S_tools[i].cmd);
+	return (set >> i & 1) && S_cmd(&S_tools[i]);
 }
 
 static const struct tool *S_find(const char *prefix, uint64_t set, const char *name)
@@ -742,23 +596,15 @@ int dtk_mcp_tools_select(uint64_t *out, const char *names, int read_only, char *
 	return rc;
 }
 
-/* Returns 1 when tool t pages what it gives (a page size argument). */
-static int S_pages(const struct tool *t)
-{
-	const struct param *p;
-	for (p = t->params; p < t->params + MAX_PARAMS && p->name; p++)
-		if (p->type == 'p')
-			return 1;
-	return 0;
-}
-
 /* Returns the tool that runs command cmd, or NULL. */
 static const struct tool *S_for_cmd(const char *cmd, size_t len)
 {
+	const struct dtk_cmd *c;
 	size_t i;
 
 	for (i = 0; i < N_TOOLS; i++)
-		if (strlen(S_tools[i].cmd) == len && !strncmp(S_tools[i].cmd, cmd, len) &&
+		if ((c = S_cmd(&S_tools[i])) && strlen(c->name) == len &&
+		    !strncmp(c->name, cmd, len) &&
 		    (!S_tools[i].fixed[0] || !strcmp(S_tools[i].fixed[0], "--format")))
 			return &S_tools[i]; /* not crystallize_plan for crystallize */
 	return NULL;
@@ -766,6 +612,7 @@ static const struct tool *S_for_cmd(const char *cmd, size_t len)
 
 static json_t *S_param_schema(const char *prefix, const struct param *a)
 {
+	struct dtk_buf b = DTK_BUF_INIT;
 	json_t *p, *e;
 	size_t i;
 
@@ -775,9 +622,12 @@ static json_t *S_param_schema(const char *prefix, const struct param *a)
 		              "array", "items", "type", "string", "maxItems", LIST_MAX);
 		break;
 	case 'b': p = json_pack("{s:s}", "type", "boolean"); break;
+	case 'i':
 	case 'p':
-		p = json_pack("{s:s,s:i,s:i,s:i}", "type", "integer", "minimum", 1, "maximum",
-		              PAGE_MAX, "default", PAGE_DEFAULT);
+		p = json_pack("{s:s,s:i,s:i}", "type", "integer", "minimum", 1, "maximum",
+		              PAGE_MAX);
+		if (a->type == 'p')
+			json_object_set_new(p, "default", json_integer(PAGE_DEFAULT));
 		break;
 	case 'd':
 		p = json_pack("{s:s,s:s}", "type", "string", "pattern",
@@ -785,7 +635,9 @@ static json_t *S_param_schema(const char *prefix, const struct param *a)
 		break;
 	default: p = json_pack("{s:s}", "type", "string");
 	}
-	json_object_set_new(p, "description", dtk_mcp_prefixed(prefix, a->desc));
+	S_put_help(&b, prefix, a->desc);
+	json_object_set_new(p, "description", json_string(dtk_buf_cstr(&b)));
+	dtk_buf_release(&b);
 	if (a->choices) {
 		e = json_array();
 		for (i = 0; a->choices[i]; i++)
@@ -798,12 +650,13 @@ static json_t *S_param_schema(const char *prefix, const struct param *a)
 static json_t *S_input_schema(const char *prefix, const struct tool *t)
 {
 	json_t *props = json_object(), *req = json_array();
-	const struct param *a;
+	struct param ps[MAX_PARAMS];
+	size_t i, n = S_params(t, ps);
 
-	for (a = t->params; a < t->params + MAX_PARAMS && a->name; a++) {
-		json_object_set_new(props, a->name, S_param_schema(prefix, a));
-		if (a->required)
-			json_array_append_new(req, json_string(a->name));
+	for (i = 0; i < n; i++) {
+		json_object_set_new(props, ps[i].name, S_param_schema(prefix, &ps[i]));
+		if (ps[i].required)
+			json_array_append_new(req, json_string(ps[i].name));
 	}
 	return json_pack("{s:s,s:o,s:o,s:b}", "type", "object", "properties", props, "required",
 	                 req, "additionalProperties", 0);
@@ -825,7 +678,6 @@ static json_t *S_output_schema(const struct tool *t)
 		                 "properties", "valid", "type", "boolean", "index_current", "type",
 		                 "boolean", "required", "valid", "index_current");
 	case O_OBJECT:
-	case O_PLAN:
 	case O_WRITE: break;
 	}
 	return json_pack("{s:s}", "type", "object");
@@ -842,15 +694,15 @@ json_t *dtk_mcp_tools_list(const char *prefix, uint64_t set)
 		if (!S_in(set, i))
 			continue;
 		snprintf(name, sizeof(name), "%s%s", prefix, t->name);
-		json_array_append_new(list,
-		                      json_pack("{s:s,s:s,s:o,s:o,s:o,s:{s:b,s:b,s:b,s:b}}", "name",
-		                                name, "title", t->title, "description",
-		                                dtk_mcp_prefixed(prefix, t->desc), "inputSchema",
-		                                S_input_schema(prefix, t), "outputSchema",
-		                                S_output_schema(t), "annotations", "readOnlyHint",
-		                                !!(t->hints & H_READ_ONLY), "destructiveHint",
-		                                !!(t->hints & H_DESTRUCTIVE), "idempotentHint",
-		                                !!(t->hints & H_IDEMPOTENT), "openWorldHint", 0));
+		json_array_append_new(
+		        list,
+		        json_pack("{s:s,s:s,s:o,s:o,s:o,s:{s:b,s:b,s:b,s:b}}", "name", name,
+		                  "title", t->title ? t->title : S_cmd(t)->summary, "description",
+		                  dtk_mcp_prefixed(prefix, t->desc), "inputSchema",
+		                  S_input_schema(prefix, t), "outputSchema", S_output_schema(t),
+		                  "annotations", "readOnlyHint", !!(t->hints & H_READ_ONLY),
+		                  "destructiveHint", !!(t->hints & H_DESTRUCTIVE), "idempotentHint",
+		                  !!(t->hints & H_IDEMPOTENT), "openWorldHint", 0));
 	}
 	return list;
 }
@@ -910,13 +762,13 @@ static void S_accepts(struct dtk_buf *b, const struct param *p)
 
 	switch (p->type) {
 	case 'e':
-	case 'k':
 		dtk_buf_puts(b, "one of");
 		for (i = 0; p->choices[i]; i++)
 			dtk_buf_printf(b, "%s\"%s\"", i ? ", " : " ", p->choices[i]);
 		break;
 	case 'd': dtk_buf_puts(b, "a date, YYYY-MM-DD, as a string"); break;
 	case 'b': dtk_buf_puts(b, "true or false"); break;
+	case 'i':
 	case 'p': dtk_buf_printf(b, "an integer from 1 to %d", PAGE_MAX); break;
 	case 'l': dtk_buf_printf(b, "a string or a list of 1 to %d strings", LIST_MAX); break;
 	case 'w': dtk_buf_printf(b, "a string of 1 to %d words", DTK_SEARCH_MAX_WORDS); break;
@@ -1004,6 +856,7 @@ static int S_fits(const struct param *p, json_t *v)
 		return 0;
 	switch (p->type) {
 	case 'b': return json_is_boolean(v);
+	case 'i':
 	case 'p': return S_integral(v, &n) && n >= 1 && n <= PAGE_MAX;
 	case 'l':
 		if (json_is_string(v))
@@ -1015,7 +868,6 @@ static int S_fits(const struct param *p, json_t *v)
 		return 1;
 	case 'd': return json_is_string(v) && dtk_date_parse(&d, json_string_value(v)) == 0;
 	case 'e':
-	case 'k':
 		if (!json_is_string(v))
 			return 0;
 		for (i = 0; p->choices[i]; i++)
@@ -1032,14 +884,19 @@ static int S_fits(const struct param *p, json_t *v)
 }
 
 /* Adds argument p's value v (it fits) to the options a or the operands ops. */
-static void S_add_arg(const struct param *p, json_t *v, struct argv *a, struct argv *ops)
+static void S_add_arg(struct param *p, json_t *v, struct argv *a, struct argv *ops)
 {
+	long long n;
 	json_t *item;
 	size_t i;
 
-	if (p->type == 'p' || p->type == 'c' || p->type == 'k')
+	if (p->type == 'p' || p->type == 'c')
 		return; /* the server's own */
-	if (p->type == 'b') {
+	if (p->type == 'i' && S_integral(v, &n)) {
+		snprintf(p->num, sizeof(p->num), "%lld", n);
+		S_push(a, p->flag);
+		S_push(a, p->num);
+	} else if (p->type == 'b') {
 		if (json_is_true(v))
 			S_push(a, p->flag);
 	} else if (p->type == 'w') {
@@ -1047,11 +904,11 @@ static void S_add_arg(const struct param *p, json_t *v, struct argv *a, struct a
 	} else if (p->type == 'l' && json_is_array(v)) {
 		json_array_foreach(v, i, item)
 		{
-			if (p->flag)
+			if (*p->flag)
 				S_push(a, p->flag);
-			S_push(p->flag ? a : ops, json_string_value(item));
+			S_push(*p->flag ? a : ops, json_string_value(item));
 		}
-	} else if (p->flag) {
+	} else if (*p->flag) {
 		S_push(a, p->flag);
 		S_push(a, json_string_value(v));
 	} else {
@@ -1061,51 +918,53 @@ static void S_add_arg(const struct param *p, json_t *v, struct argv *a, struct a
 
 /* Builds the command line of tool t from args into a. Returns 0, or -1 with
  * what is wrong with the arguments in msg. */
-static int S_build(const char *prefix, const struct tool *t, json_t *args, struct argv *a,
-                   struct dtk_buf *msg)
+static int S_build(const char *prefix, const struct tool *t, struct param *ps, size_t n,
+                   json_t *args, struct argv *a, struct dtk_buf *msg)
 {
 	struct argv ops = {NULL, 0, 0, NULL};
-	const struct param *p;
 	const char *key;
 	json_t *v;
 	size_t i;
 	int rc = -1;
 
-	S_push(a, t->cmd);
-	for (i = 0; i < 5 && t->fixed[i]; i++)
-		S_push(a, t->fixed[i]);
+	static const char *const json[] = {"--format", "json", NULL};
+	const char *const *fixed =
+	        t->fixed[0] || t->shape == O_ID || t->shape == O_CHECK ? t->fixed : json;
+
+	S_push(a, S_cmd(t)->name);
+	for (i = 0; i < 5 && fixed[i]; i++)
+		S_push(a, fixed[i]);
 	json_object_foreach(args, key, v)
 	{
-		for (p = t->params; p < t->params + MAX_PARAMS && p->name && strcmp(p->name, key);
-		     p++)
+		for (i = 0; i < n && strcmp(ps[i].name, key); i++)
 			;
-		if (p < t->params + MAX_PARAMS && p->name)
+		if (i < n)
 			continue;
 		dtk_buf_printf(msg, "tool '%s%s' has no argument '%s'; its arguments are", prefix,
 		               t->name, key);
-		for (p = t->params; p < t->params + MAX_PARAMS && p->name; p++)
-			dtk_buf_printf(msg, "%s'%s'", p == t->params ? " " : ", ", p->name);
-		if (!t->params[0].name)
+		for (i = 0; i < n; i++)
+			dtk_buf_printf(msg, "%s'%s'", i ? ", " : " ", ps[i].name);
+		if (!n)
 			dtk_buf_puts(msg, " none");
 		goto done;
 	}
-	for (p = t->params; p < t->params + MAX_PARAMS && p->name; p++) {
-		v = json_object_get(args, p->name);
+	for (i = 0; i < n; i++) {
+		v = json_object_get(args, ps[i].name);
 		if (!v || json_is_null(v)) {
-			if (!p->required)
+			if (!ps[i].required)
 				continue;
 			dtk_buf_printf(msg, "tool '%s%s' needs the argument '%s' (", prefix,
-			               t->name, p->name);
-			S_put_prefixed(msg, prefix, p->desc);
+			               t->name, ps[i].name);
+			S_put_help(msg, prefix, ps[i].desc);
 			dtk_buf_puts(msg, "): ");
-			S_accepts(msg, p);
+			S_accepts(msg, &ps[i]);
 			goto done;
 		}
-		if (!S_fits(p, v)) {
-			S_bad_arg(msg, prefix, t, p, v);
+		if (!S_fits(&ps[i], v)) {
+			S_bad_arg(msg, prefix, t, &ps[i], v);
 			goto done;
 		}
-		S_add_arg(p, v, a, &ops);
+		S_add_arg(&ps[i], v, a, &ops);
 	}
 	S_push(a, "--");
 	for (i = 0; i < ops.n; i++)
@@ -1137,7 +996,8 @@ static size_t S_tool_words(struct dtk_buf *b, const char *prefix, const struct t
 		return 0; /* inside a word */
 	n = strspn(c, "abcdefghijklmnopqrstuvwxyz-");
 	/* the tool run first (crystallize_plan for crystallize) */
-	o = t && strlen(t->cmd) == n && !strncmp(t->cmd, c, n) ? t : S_for_cmd(c, n);
+	o = t && strlen(S_cmd(t)->name) == n && !strncmp(S_cmd(t)->name, c, n) ? t
+	                                                                       : S_for_cmd(c, n);
 	if (!n || !o)
 		return 0;
 	if (!quoted && line_start && c[n] == ':') {
@@ -1159,26 +1019,21 @@ static size_t S_tool_words(struct dtk_buf *b, const char *prefix, const struct t
 /* When s begins with an operand's placeholder of t's command ("<other-id>",
  * "<entry-id>..."), puts the name of the tool's argument that gives that
  * operand into b. Returns how many bytes of s it replaced, or 0. */
-static size_t S_operand_words(struct dtk_buf *b, const struct tool *t, const char *s)
+static size_t S_operand_words(struct dtk_buf *b, const struct tool *t, const struct param *ps,
+                              const char *s)
 {
-	const struct dtk_cmd *cmd = dtk_cmd_find(t->cmd);
+	const struct dtk_cmd *cmd = S_cmd(t);
 	const char *ops = cmd ? cmd->operands : NULL, *at;
 	size_t n = 1 + strspn(s + 1, "abcdefghijklmnopqrstuvwxyz-|"), k = 0;
-	const struct param *p;
 
 	if (!ops || s[n] != '>')
 		return 0;
 	n++;
 	for (at = ops; (at = strstr(at, "<")) != NULL && strncmp(at, s, n); at++)
 		k++; /* its place among the operands */
-	if (!at)
+	if (!at || k >= 2 || !t->operands[k])
 		return 0;
-	for (p = t->params; p < t->params + MAX_PARAMS && p->name; p++)
-		if (!p->flag && !strchr("pck", p->type) && !k--)
-			break;
-	if (p >= t->params + MAX_PARAMS || !p->name)
-		return 0;
-	dtk_buf_printf(b, "argument '%s'", p->name);
+	dtk_buf_printf(b, "argument '%s'", ps[k].name); /* the operands come first */
 	return n + (strncmp(s + n, "...", 3) ? 0 : 3);
 }
 
@@ -1191,8 +1046,8 @@ static size_t S_operand_words(struct dtk_buf *b, const struct tool *t, const cha
 static char *S_mcp_text(const char *prefix, const struct tool *t, const char *s)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
-	const struct param *p;
-	size_t n;
+	struct param ps[MAX_PARAMS];
+	size_t n, i, n_ps = S_params(t, ps);
 
 	while (*s) {
 		int line_start = !b.len || b.ptr[b.len - 1] == '\n';
@@ -1202,17 +1057,17 @@ static char *S_mcp_text(const char *prefix, const struct tool *t, const char *s)
 			continue;
 		}
 		if ((n = S_tool_words(&b, prefix, t, s, line_start)) ||
-		    (*s == '<' && (n = S_operand_words(&b, t, s)))) {
+		    (*s == '<' && (n = S_operand_words(&b, t, ps, s)))) {
 			s += n;
 			continue;
 		}
 		if (s[0] == '-' && s[1] == '-' && (s[2] >= 'a' && s[2] <= 'z')) {
 			n = 2 + strspn(s + 2, "abcdefghijklmnopqrstuvwxyz-");
-			for (p = t->params; p < t->params + MAX_PARAMS && p->name; p++)
-				if (p->flag && strlen(p->flag) == n && !strncmp(p->flag, s, n))
+			for (i = 0; i < n_ps; i++)
+				if (strlen(ps[i].flag) == n && !strncmp(ps[i].flag, s, n))
 					break;
-			if (p < t->params + MAX_PARAMS && p->name) {
-				dtk_buf_printf(&b, "argument '%s'", p->name);
+			if (i < n_ps) {
+				dtk_buf_printf(&b, "argument '%s'", ps[i].name);
 				s += n;
 				continue;
 			}
@@ -1420,81 +1275,6 @@ static json_t *S_page_lines(const char *out, size_t offset, size_t size, size_t 
 	return S_page_result(page, offset, size, total == SIZE_MAX ? i : total);
 }
 
-/* Cuts the pairs of each node of reviews (a list of the worklist) to size:
- * each node's pair_count says how many it has. */
-static void S_cut_pairs(json_t *reviews, size_t size)
-{
-	json_t *r, *pairs;
-	size_t i;
-
-	json_array_foreach(reviews, i, r)
-	{
-		pairs = json_object_get(r, "pairs");
-		while (json_array_size(pairs) > size)
-			json_array_remove(pairs, json_array_size(pairs) - 1);
-	}
-}
-
-/* Returns the review pairs of every node of j's reviews in one list, each
- * with its node (a new reference). */
-static json_t *S_all_pairs(json_t *j)
-{
-	json_t *all = json_array(), *r, *p, *pair;
-	size_t i, k;
-
-	json_array_foreach(json_object_get(j, "reviews"), i, r)
-	{
-		json_array_foreach(json_object_get(r, "pairs"), k, p)
-		{
-			pair = json_copy(p);
-			json_object_set(pair, "node", json_object_get(r, "node"));
-			json_array_append_new(all, pair);
-		}
-	}
-	return all;
-}
-
-/* Returns the worklist j (stolen) as the tool gives it: with list, a page of
- * that list ("pairs": the review pairs of every node); else j with each list
- * (and each node's review pairs) cut to its first size items and "totals"
- * holding the length of each list. NULL when j is not an object. */
-static json_t *S_plan(json_t *j, const char *list, size_t offset, size_t size)
-{
-	json_t *totals, *v, *page;
-	const char *k;
-	size_t i, n;
-
-	if (!json_is_object(j)) {
-		json_decref(j);
-		return NULL;
-	}
-	if (list) {
-		v = !strcmp(list, "pairs") ? S_all_pairs(j) : json_incref(json_object_get(j, list));
-		n = json_array_size(v);
-		page = json_array();
-		for (i = offset; i < n && i < offset + size; i++)
-			json_array_append(page, json_array_get(v, i));
-		if (!strcmp(list, "reviews"))
-			S_cut_pairs(page, size);
-		json_decref(v);
-		json_decref(j);
-		return S_page_result(page, offset, size, n);
-	}
-	totals = json_object();
-	json_object_foreach(j, k, v)
-	{
-		if (!json_is_array(v))
-			continue;
-		n = json_array_size(v);
-		json_object_set_new(totals, k, json_integer((json_int_t)n));
-		while (json_array_size(v) > size)
-			json_array_remove(v, json_array_size(v) - 1);
-	}
-	S_cut_pairs(json_object_get(j, "reviews"), size);
-	json_object_set_new(j, "totals", totals);
-	return j;
-}
-
 /* Returns object o cut to "id" and the fields of keep (a new reference). */
 static json_t *S_keep(json_t *o, const char *keep)
 {
@@ -1521,13 +1301,14 @@ static json_t *S_write_result(const struct tool *t, json_t *j)
 	json_t *r, *e;
 	size_t i;
 
-	if (json_is_object(j) && json_object_get(j, "dry_run"))
+	if (json_is_object(j) && (json_object_get(j, "dry_run") || !t->keep))
 		return j;
 	if (json_is_object(j)) {
 		r = S_keep(j, t->keep);
 	} else {
 		r = json_array();
-		json_array_foreach(j, i, e) json_array_append_new(r, S_keep(e, t->keep));
+		json_array_foreach(j, i, e)
+		        json_array_append_new(r, t->keep ? S_keep(e, t->keep) : json_incref(e));
 		r = json_pack("{s:o}", "entries", r);
 	}
 	json_decref(j);
@@ -1552,8 +1333,7 @@ static void S_cut_refs(json_t *o)
 
 /* Returns the structured content of tool t's output (a new reference), or
  * NULL when it is not what the command promises. */
-static json_t *S_shape(const struct tool *t, const char *out, int status, const struct dtk_page *pg,
-                       json_t *args)
+static json_t *S_shape(const struct tool *t, const char *out, int status, const struct dtk_page *pg)
 {
 	size_t offset = pg->offset, size = pg->size;
 	json_t *j = NULL;
@@ -1578,9 +1358,6 @@ static json_t *S_shape(const struct tool *t, const char *out, int status, const 
 			return j;
 		}
 		break;
-	case O_PLAN:
-		return S_plan(json_loads(out, 0, NULL),
-		              json_string_value(json_object_get(args, "list")), offset, size);
 	case O_WRITE:
 		j = json_loads(out, 0, NULL);
 		if (json_is_object(j) || json_is_array(j))
@@ -1694,28 +1471,32 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 	struct argv a = {NULL, 0, 0, NULL};
 	struct dtk_buf msg = DTK_BUF_INIT;
 	json_t *sc, *r, *limit = json_object_get(args, "limit");
+	struct param ps[MAX_PARAMS]; /* the options of a borrow their names */
 	struct dtk_page page;
 	char *out = NULL, *err = NULL, *text;
 	long long size = PAGE_DEFAULT;
 	int rc;
 
-	if (S_build(prefix, t, args, &a, &msg) < 0) {
+	if (S_build(prefix, t, ps, S_params(t, ps), args, &a, &msg) < 0) {
 		r = S_error_text(dtk_buf_cstr(&msg));
 		goto done;
 	}
-	if (S_pages(t) && limit && !json_is_null(limit))
+	if ((t->hints & H_PAGES) && limit && !json_is_null(limit))
 		S_integral(limit, &size);
 	page = (struct dtk_page){offset, (size_t)size, SIZE_MAX};
 	rc = S_run(&a, hold, t->shape == O_PAGE || t->shape == O_OBJECT ? &page : NULL, &out, &err);
 	if (rc != 0 && rc != t->ok_status) {
 		r = S_error_result(prefix, t, out, err, rc);
-	} else if (t->shape == O_OBJECT && S_refs_fit(out, REFS_SHOWN) &&
+	} else if ((t->shape == O_OBJECT ||
+	            (t->shape == O_WRITE &&
+	             (!t->keep || json_is_true(json_object_get(args, "dry_run"))))) &&
+	           S_refs_fit(out, REFS_SHOWN) &&
 	           S_compact(out)) { /* produced once; else cut (S_cut_refs) */
 		r = json_pack("{s:[{s:s}],s:b}", "content", "type", "text", "isError", 0);
 		*raw = out;
 		out = NULL;
 		S_warnings(prefix, t, r, err);
-	} else if (!(sc = S_shape(t, out, rc, &page, args))) {
+	} else if (!(sc = S_shape(t, out, rc, &page))) {
 		r = S_error_result(prefix, t, out,
 		                   "the command's output is not what the tool promises", rc);
 	} else {
@@ -1755,7 +1536,7 @@ int dtk_mcp_tools_call(const char *prefix, uint64_t set, const char *name, json_
 		*result = S_error_text(msgbuf);
 		return 0;
 	}
-	if (S_pages(t) && S_cursor(json_object_get(args, "cursor"), &offset) < 0) {
+	if ((t->hints & H_PAGES) && S_cursor(json_object_get(args, "cursor"), &offset) < 0) {
 		snprintf(msgbuf, msgsize,
 		         "Invalid cursor: tool '%s%s' takes the nextCursor of a page it gave",
 		         prefix, t->name);

@@ -13,12 +13,8 @@
 const char *const dtk_bloom_names[DTK_BLOOM_COUNT + 1] = {
         "remember", "understand", "apply", "analyze", "evaluate", "create", NULL};
 const char *const dtk_confidence_names[DTK_CONF_COUNT + 1] = {"high", "medium", "low", NULL};
-const char *const dtk_entry_keys[DTK_ENTRY_KEYS + 1] = {
-        "*id",         "*title",           "*claim",         "*confidence", "confidence_changed",
-        "confidence_was", "*source",       "verified_by",    "*created",    "reviewed",
-        "used",        "cited",            "closed",         "relates",     "contradicts",
-        "revised",     "superseded_by",    "superseded",     "retracted",   "retracted_reason",
-        NULL};
+#define S_KEY(name, key) key,
+const char *const dtk_entry_keys[DTK_ENTRY_KEYS + 1] = {DTK_ENTRY_KEY_TABLE(S_KEY) NULL};
 const char *const dtk_node_keys[] = {"*node", "*bloom", "stance", "*insights", NULL};
 const char *const dtk_source_keys[] = {"*id", "*title", "url", "read", "revised", NULL};
 

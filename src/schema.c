@@ -960,32 +960,10 @@ static int S_is_entry_ref(const char *s)
 	return dtk_is_name(dom) && dtk_entry_id_split(colon + 1, NULL);
 }
 
-/* The keys of an entry, in the order of dtk_entry_keys (model.h). */
-enum {
-	E_ID,
-	E_TITLE,
-	E_CLAIM,
-	E_CONFIDENCE,
-	E_CONFIDENCE_CHANGED,
-	E_CONFIDENCE_WAS,
-	E_SOURCE,
-	E_VERIFIED_BY,
-	E_CREATED,
-	E_REVIEWED,
-	E_USED,
-	E_CITED,
-	E_CLOSED,
-	E_RELATES,
-	E_CONTRADICTS,
-	E_REVISED,
-	E_SUPERSEDED_BY,
-	E_SUPERSEDED,
-	E_RETRACTED,
-	E_RETRACTED_REASON,
-	E_KEYS
-};
-
-_Static_assert(E_KEYS == DTK_ENTRY_KEYS, "the keys of an entry: model.c's dtk_entry_keys");
+/* The keys of an entry, E_<NAME>, in the order of dtk_entry_keys: made
+ * from the same table (model.h). */
+#define S_KEY(name, key) E_##name,
+enum { DTK_ENTRY_KEY_TABLE(S_KEY) E_KEYS };
 
 static void S_contradicts(struct ctx *c, const struct dtk_yval *cv, struct dtk_entry *e)
 {

@@ -10,8 +10,9 @@
 #   - every header names its module: src/<m>.c (or src/<m>_*.c) exists for
 #     include/dtk/<m>.h and src/<m>.h (and src/<m>_int.h, internal to m);
 #   - only the modules that wrap a library include its header: <yaml.h>
-#     ytree and yemit, <cmark-gfm.h> markdown, <git2.h> gitlib.h,
-#     <microhttpd.h> mcp_http.c, <jansson.h> jsonread and the MCP server.
+#     ytree (its .c files and ytree_int.h) and yemit, <cmark-gfm.h> markdown,
+#     <git2.h> gitlib.h, <microhttpd.h> mcp_http.c, <jansson.h> jsonread and
+#     the MCP server.
 # A file's row is its name, or the longest row name it starts with followed
 # by '_' (crystal_plan.c has its own row, similar_terms.c is similar's),
 # or <row>_<name> when the table has that row (cmd_show.c: cmd_<name>). Its
@@ -170,7 +171,7 @@ check_lib() {
         case " $* " in *" $(basename "$f") "*) ok ;; *) ko "$f includes <$lib>" ;; esac
     done
 }
-check_lib yaml.h ytree.c yemit.c
+check_lib yaml.h ytree.c ytree_error.c ytree_int.h yemit.c
 check_lib cmark-gfm.h markdown.c
 check_lib git2.h gitlib.h
 check_lib microhttpd.h mcp_http.c

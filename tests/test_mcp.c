@@ -439,8 +439,8 @@ static void test_reindex_tool(void **state)
 		json_decref(a);
 		json_decref(b);
 	}
-	/* crystallize_plan: each list cut to limit, its length in totals; one
-	 * list paged */
+	/* crystallize_plan: the command's own pages (--limit, --page), each
+	 * list cut to limit, its length in totals */
 	{
 		json_t *plan = S_tool(m, "crystallize_plan",
 		                      "{\"date\":\"2026-12-01\",\"limit\":1}"),
@@ -449,22 +449,21 @@ static void test_reindex_tool(void **state)
 		        json_object_get(json_object_get(plan, "totals"), "stale"));
 		assert_true(stale >= 2);
 		assert_int_equal(json_array_size(json_object_get(plan, "stale")), 1);
+		assert_int_equal(json_integer_value(json_object_get(plan, "next_page")), 2);
 		page = S_tool(m, "crystallize_plan",
-		              "{\"date\":\"2026-12-01\",\"list\":\"stale\",\"limit\":1,"
-		              "\"cursor\":\"o1\"}");
-		assert_int_equal(json_integer_value(json_object_get(page, "total")), stale);
-		assert_int_equal(json_array_size(json_object_get(page, "entries")), 1);
+		              "{\"date\":\"2026-12-01\",\"limit\":1,\"page\":2}");
+		assert_int_equal(json_array_size(json_object_get(page, "stale")), 1);
 		assert_string_not_equal(
 		        json_string_value(json_object_get(
-		                json_array_get(json_object_get(page, "entries"), 0), "id")),
+		                json_array_get(json_object_get(page, "stale"), 0), "id")),
 		        json_string_value(json_object_get(
 		                json_array_get(json_object_get(plan, "stale"), 0), "id")));
 		json_decref(plan);
 		json_decref(page);
 	}
-	/* a node's review pairs cut to limit too, all of them paged as pairs */
+	/* a node's review pairs: those of limit new entries a page */
 	{
-		json_t *plan, *page, *r, *added, *near;
+		json_t *plan, *r, *added, *near;
 		added = S_tool(m, "add",
 		               "{\"node\":\"beta\",\"title\":\"T\",\"claim\":\"Pipeline "
 		               "bubbles shrink with more microbatches per step.\",\"source\":"
@@ -480,18 +479,8 @@ static void test_reindex_tool(void **state)
 		plan = S_tool(m, "crystallize_plan", "{\"date\":\"2026-12-02\",\"limit\":1}");
 		r = json_array_get(json_object_get(plan, "reviews"), 0);
 		assert_true(json_integer_value(json_object_get(r, "pair_count")) >= 2);
-		assert_int_equal(json_array_size(json_object_get(r, "pairs")), 1);
-		page = S_tool(m, "crystallize_plan",
-		              "{\"date\":\"2026-12-02\",\"list\":\"pairs\",\"limit\":100}");
-		/* the pairs shown: at most 5 a new entry, from any node */
-		assert_true(json_integer_value(json_object_get(page, "total")) >= 2);
-		assert_true(json_integer_value(json_object_get(page, "total")) <= 5);
-		assert_string_equal(
-		        json_string_value(json_object_get(
-		                json_array_get(json_object_get(page, "entries"), 0), "node")),
-		        "beta");
+		assert_string_equal(json_string_value(json_object_get(r, "node")), "beta");
 		json_decref(plan);
-		json_decref(page);
 	}
 	/* an operand's placeholder becomes the argument that gives it */
 	S_expect_tool_error(m,
@@ -1103,7 +1092,7 @@ static void test_prefix_descriptions(void **state)
 	(void)state;
 	assert_null(strchr(all, '@'));
 	assert_non_null(strstr(all, "and call kb_show for an entry"));
-	assert_non_null(strstr(all, "(kb_add_source registers one)"));
+	assert_non_null(strstr(all, "(kb_add_node makes a new one)"));
 	for (i = 0; i < 4; i++)
 		for (p = all; (p = strstr(p + 1, compound[i])) != NULL;)
 			if (p[-1] != '"' && !isalpha((unsigned char)p[strlen(compound[i])]))
@@ -1115,6 +1104,63 @@ static void test_prefix_descriptions(void **state)
 	assert_null(strchr(all, '@'));
 	assert_non_null(strstr(all, "and call show for an entry"));
 	free(all);
+	json_decref(r);
+}
+
+/* Returns the input schema's properties of tool name in tools/list r. */
+static json_t *S_props(json_t *r, const char *name)
+{
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(r, "tools"), i, t)
+	{
+		if (!strcmp(json_string_value(json_object_get(t, "name")), name))
+			return json_object_get(json_object_get(t, "inputSchema"), "properties");
+	}
+	fail_msg("no tool %s", name);
+	return NULL;
+}
+
+/* A tool's arguments are its command's declaration: list's are the
+ * options of dtk list it names (their help, choices), then the page; add's
+ * confidence the choices its option declares; gap's action the
+ * alternatives of its operand's placeholder. */
+static void test_schema_from_declaration(void **state)
+{
+	json_t *r = S_tools_of(""), *props = S_props(r, "list"), *v, *e;
+	const struct dtk_opt *o;
+	const char *key, *ops = dtk_cmd_find("gap")->operands;
+	char name[64], *c, help[256];
+	size_t i, n = 0;
+	(void)state;
+	json_object_foreach(props, key, v)
+	{
+		if (!strcmp(key, "limit") || !strcmp(key, "cursor"))
+			continue;
+		snprintf(name, sizeof(name), "%s", key);
+		for (c = name; (c = strchr(c, '_')) != NULL;)
+			*c = '-';
+		for (o = dtk_cmd_find("list")->opts; o->name && strcmp(o->name, name); o++)
+			;
+		assert_non_null(o->name);
+		snprintf(help, sizeof(help), "%s", o->help);
+		for (c = help; (c = strchr(c, '\n')) != NULL;)
+			*c = ' ';
+		assert_string_equal(json_string_value(json_object_get(v, "description")), help);
+		assert_int_equal(json_object_get(v, "enum") != NULL, o->choices != NULL);
+		n++;
+	}
+	assert_int_equal(n, 6);
+	e = json_object_get(json_object_get(S_props(r, "add"), "confidence"), "enum");
+	for (i = 0; dtk_confidence_names[i]; i++)
+		assert_string_equal(json_string_value(json_array_get(e, i)), dtk_confidence_names[i]);
+	assert_int_equal(json_array_size(e), i);
+	e = json_object_get(json_object_get(S_props(r, "gap"), "action"), "enum");
+	for (i = 0, c = name; i < json_array_size(e); i++)
+		c += sprintf(c, "%s%s", i ? "|" : "<", json_string_value(json_array_get(e, i)));
+	assert_memory_equal(ops, name, strlen(name));
+	assert_int_equal(ops[strlen(name)], '>');
 	json_decref(r);
 }
 
@@ -1842,6 +1888,7 @@ int main(void)
 	        cmocka_unit_test(test_message_work_bounded),
 	        cmocka_unit_test(test_batch_bounded),
 	        cmocka_unit_test(test_prefix_descriptions),
+	        cmocka_unit_test(test_schema_from_declaration),
 	        cmocka_unit_test(test_help_read_tools),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

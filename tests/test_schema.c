@@ -257,10 +257,49 @@ static void test_threads_do_not_change_the_result(void **state)
 	free(base);
 }
 
+/* docs/schema.md's table of an entry's keys and dtk_entry_keys (what the
+ * schema checks and dtk edit writes by) agree: the same keys in the same
+ * order, required where the table marks them ('*'). A row may hold two
+ * keys ("`used`, `cited`"). */
+static void test_entry_keys_as_documented(void **state)
+{
+	char *src = t_src("."), *doc = t_read(src, "docs/schema.md", NULL), *line, *save = NULL;
+	size_t k = 0;
+	int in = 0;
+
+	(void)state;
+	assert_non_null(doc);
+	for (line = strtok_r(doc, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *p = line, *type, *req;
+		if (!strcmp(line, "An entry:"))
+			in = 1;
+		if (in && k && line[0] != '|')
+			break; /* the table's end */
+		if (!in || strncmp(line, "| `", 3))
+			continue;
+		if (!(type = strstr(line + 1, " | ")) || !(req = strstr(type + 3, " | ")))
+			break;
+		while ((p = strchr(p, '`')) && p < type) {
+			const char *end = strchr(p + 1, '`'), *want = dtk_entry_keys[k];
+			assert_non_null(want);
+			assert_int_equal(*want == '*', !strncmp(req + 3, "yes", 3));
+			want += *want == '*';
+			assert_int_equal(strlen(want), (size_t)(end - p - 1));
+			assert_memory_equal(want, p + 1, strlen(want));
+			k++;
+			p = end + 1;
+		}
+	}
+	assert_int_equal(k, DTK_ENTRY_KEYS);
+	free(doc);
+	free(src);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_domain),
+	        cmocka_unit_test(test_entry_keys_as_documented),
 	        cmocka_unit_test(test_nodes_in_category_order),
 	        cmocka_unit_test(test_entry_lookup),
 	        cmocka_unit_test(test_records),

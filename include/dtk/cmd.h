@@ -124,7 +124,9 @@ struct dtk_opt {
 	unsigned flags;             /* DTK_OPT_ */
 	const char *arg;            /* the value's name in usage and help ("N");
 	                             * NULL for a choice: "a|b|c" */
-	const char *const *choices; /* DTK_OPT_CHOICE: the values, NULL-terminated */
+	/* DTK_OPT_CHOICE: the values, NULL-terminated; a STRING's: the values
+	 * the command accepts (it checks them itself; dtk mcp offers them) */
+	const char *const *choices;
 	const char *help;           /* its line(s) in --help ('\n' between) */
 	/* given, the command's operands are these, not its .operands ("[RUN]"
 	 * with crystallize --amend) */

@@ -1,6 +1,6 @@
 /*
  * git.h: what dtk asks of libgit2 for buffers and files. Only the git
- * modules (git.c, gitenv.c, gitcommit.c, repo.c) include <git2.h>, through
+ * modules (git.c, gitenv.c, gitcommit.c, repo*.c) include <git2.h>, through
  * src/gitlib.h, which initializes libgit2 on first use.
  */
 #ifndef DTK_GIT_H

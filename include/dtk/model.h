@@ -69,8 +69,33 @@ extern const char *const dtk_confidence_names[DTK_CONF_COUNT + 1];
 
 /* The keys of an entry, of a node file and of a source, in the one order
  * docs/schema.md gives, the schema checks and `dtk edit` writes them in;
- * '*' before a key marks it required. NULL-terminated. */
-#define DTK_ENTRY_KEYS 20
+ * '*' before a key marks it required. NULL-terminated. An entry's are one
+ * table, X(NAME, "key"): dtk_entry_keys and schema.c's names of the keys
+ * (E_NAME) are made from it, so they cannot disagree. A key added here:
+ * docs/design.md, "A key of an entry", lists what else it touches. */
+#define DTK_ENTRY_KEY_TABLE(X)                                                                     \
+	X(ID, "*id")                                                                               \
+	X(TITLE, "*title")                                                                         \
+	X(CLAIM, "*claim")                                                                         \
+	X(CONFIDENCE, "*confidence")                                                               \
+	X(CONFIDENCE_CHANGED, "confidence_changed")                                                \
+	X(CONFIDENCE_WAS, "confidence_was")                                                        \
+	X(SOURCE, "*source")                                                                       \
+	X(VERIFIED_BY, "verified_by")                                                              \
+	X(CREATED, "*created")                                                                     \
+	X(REVIEWED, "reviewed")                                                                    \
+	X(USED, "used")                                                                            \
+	X(CITED, "cited")                                                                          \
+	X(CLOSED, "closed")                                                                        \
+	X(RELATES, "relates")                                                                      \
+	X(CONTRADICTS, "contradicts")                                                              \
+	X(REVISED, "revised")                                                                      \
+	X(SUPERSEDED_BY, "superseded_by")                                                          \
+	X(SUPERSEDED, "superseded")                                                                \
+	X(RETRACTED, "retracted")                                                                  \
+	X(RETRACTED_REASON, "retracted_reason")
+#define DTK_ENTRY_KEY_ONE(name, key) +1
+enum { DTK_ENTRY_KEYS = 0 DTK_ENTRY_KEY_TABLE(DTK_ENTRY_KEY_ONE) };
 extern const char *const dtk_entry_keys[DTK_ENTRY_KEYS + 1];
 extern const char *const dtk_node_keys[];
 extern const char *const dtk_source_keys[];
