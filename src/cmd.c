@@ -75,14 +75,15 @@ int dtk_cmd_report_invalid(struct dtk_ctx *ctx, struct dtk_diags *diags)
 	return DTK_EXIT_INVALID;
 }
 
-int dtk_cmd_fail(struct dtk_ctx *ctx, const char *cmd, int status)
+int dtk_cmd_fail(struct dtk_ctx *ctx, int status)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	const char *path;
 	int line, col;
 
 	if (!dtk_error_pos(&path, &line, &col)) {
-		fprintf(ctx->err, "dtk %s: error: %s\n", cmd, dtk_esc_mode(dtk_error_last(), 1));
+		fprintf(ctx->err, "dtk %s: error: %s\n", ctx->cmd->name,
+		        dtk_esc_mode(dtk_error_last(), 1));
 		return status;
 	}
 	/* about the data: as check prints it */
@@ -135,8 +136,7 @@ int dtk_cmd_held(struct dtk_ctx *ctx, struct dtk_kb **kb)
 	return rc == 0 && held ? 0 : -1;
 }
 
-int dtk_cmd_load(struct dtk_ctx *ctx, const char *cmd, struct dtk_kb **kb, int what,
-                 const char *node)
+int dtk_cmd_load(struct dtk_ctx *ctx, struct dtk_kb **kb, int what, const char *node)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	int rc;
@@ -154,7 +154,7 @@ int dtk_cmd_load(struct dtk_ctx *ctx, const char *cmd, struct dtk_kb **kb, int w
 	if (rc == DTK_EINVALID)
 		rc = dtk_cmd_report_invalid(ctx, &diags);
 	else if (rc < 0)
-		rc = dtk_cmd_fail(ctx, cmd, DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	dtk_diags_release(&diags);
 	return rc;
 }
@@ -225,9 +225,9 @@ static int S_unknown(struct dtk_ctx *ctx, const char *name)
 		names[i] = S_cmds[i]->name;
 	hint = dtk_suggest(name, names, N_CMDS);
 	if (hint)
-		return dtk_cmd_usage_error(
-		        ctx, NULL, "'%s' is not a dtk command; did you mean '%s'?", name, hint);
-	return dtk_cmd_usage_error(ctx, NULL, "'%s' is not a dtk command", name);
+		return dtk_cmd_usage_error(ctx, "'%s' is not a dtk command; did you mean '%s'?",
+		                           name, hint);
+	return dtk_cmd_usage_error(ctx, "'%s' is not a dtk command", name);
 }
 
 /* The exit status for output that could not be written after the command
@@ -311,7 +311,7 @@ int dtk_cmd_run(struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char *
 	if ((cmd->flags & DTK_CMD_NEEDS_KB) && !ctx->root) {
 		root = dtk_kb_find_root(".");
 		if (!root)
-			return dtk_cmd_fail(ctx, cmd->name, DTK_EXIT_INVALID);
+			return dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		ctx->root = root;
 		S_show_paths_from(root);
 	}
@@ -319,7 +319,7 @@ int dtk_cmd_run(struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char *
 		dtk_file_count_below(ctx->root);
 	if ((cmd->flags & DTK_CMD_LOCKS) && ctx->root &&
 	    (lock = dtk_lock_take_base(ctx->root, !!(cmd->flags & DTK_CMD_RESUMES))) < 0) {
-		rc = dtk_cmd_fail(ctx, cmd->name, DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	/* a read after a write killed between its renames: said, with what
@@ -341,7 +341,7 @@ int dtk_cmd_run(struct dtk_ctx *ctx, const struct dtk_cmd *cmd, int argc, char *
 	}
 	ctx->quiet = 0;
 	if (dtk_pager_finish() < 0 && rc == DTK_EXIT_OK)
-		rc = S_output_lost(dtk_cmd_fail(ctx, cmd->name, DTK_EXIT_OK));
+		rc = S_output_lost(dtk_cmd_fail(ctx, DTK_EXIT_OK));
 	dtk_path_show_from(NULL);
 	dtk_path_show_root(NULL);
 	dtk_file_count_below(NULL);
@@ -369,13 +369,15 @@ static const char S_help_help[] =
         "usage: dtk help [<command>]\n\n"
         "print dtk's help, or a command's (the same as 'dtk <command> --help')\n";
 
-/* dtk help [<command>] */
+/* dtk help [<command>]: its errors are dtk's, but for one of its own */
 static int S_help(struct dtk_ctx *ctx, int argc, char **argv)
 {
+	static const struct dtk_cmd help = {.name = "help"};
 	const struct dtk_cmd *cmd;
 
 	if (argc > 2)
-		return dtk_cmd_usage_error(ctx, "help", "unexpected argument '%s'", argv[2]);
+		return ctx->cmd = &help,
+		       dtk_cmd_usage_error(ctx, "unexpected argument '%s'", argv[2]);
 	if (argc == 1) {
 		S_usage(stdout);
 		return DTK_EXIT_OK;
@@ -402,8 +404,7 @@ static int S_main(int argc, char **argv)
 		if (!strncmp(argv[i], "-C", 2)) {
 			dir = argv[i][2] ? argv[i] + 2 : i + 1 < argc ? argv[++i] : NULL;
 			if (!dir)
-				return dtk_cmd_usage_error(&ctx, NULL,
-				                           "option '-C' needs a directory");
+				return dtk_cmd_usage_error(&ctx, "option '-C' needs a directory");
 			if (chdir(dir) < 0) {
 				fprintf(stderr, "dtk: error: cannot change to %s: %s\n", dir,
 				        strerror(errno));
@@ -423,11 +424,11 @@ static int S_main(int argc, char **argv)
 			printf("dtk %s\n", DTK_VERSION);
 			return DTK_EXIT_OK;
 		} else {
-			return dtk_cmd_usage_error(&ctx, NULL, "unknown option '%s'", argv[i]);
+			return dtk_cmd_usage_error(&ctx, "unknown option '%s'", argv[i]);
 		}
 	}
 	if (i >= argc)
-		return dtk_cmd_usage_error(&ctx, NULL, "no command given");
+		return dtk_cmd_usage_error(&ctx, "no command given");
 	if (!strcmp(argv[i], "help"))
 		return S_help(&ctx, argc - i, argv + i);
 	cmd = dtk_cmd_find(argv[i]);

@@ -62,7 +62,7 @@ static int S_from(struct dtk_ctx *ctx, struct entry *e, const char *path, struct
 	             : dtk_file_read_fd(&buf, &len, 0, "standard input", DTK_MAX_FILE_BYTES);
 	if (rc < 0) {
 		free(buf);
-		return dtk_cmd_fail(ctx, "add", DTK_EXIT_INVALID);
+		return dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	}
 	skip = strspn(buf, " \t\r\n");
 	/* JSON by jansson, YAML by libyaml: each by its own parser */
@@ -153,7 +153,7 @@ static int S_list_arg(struct dtk_ctx *ctx, const struct dtk_args *a, int key, st
 	size_t i;
 
 	if (*n > MAX_LIST)
-		return dtk_cmd_usage_error(ctx, "add", "at most %d ids in a list", MAX_LIST);
+		return dtk_cmd_usage_error(ctx, "at most %d ids in a list", MAX_LIST);
 	for (i = 0; i < *n; i++)
 		l[i] = (struct dtk_yscalar){v[i], 0};
 	*flag = *n > 0;
@@ -175,7 +175,7 @@ static int S_args(struct dtk_ctx *ctx, const struct dtk_args *a, struct entry *f
 	f->allow_future = dtk_args_has(a, 'F') > 0;
 	v = dtk_args_list(a, 'D', &f->n_distinct);
 	if (f->n_distinct > MAX_LIST)
-		return dtk_cmd_usage_error(ctx, "add", "at most %d ids in a list", MAX_LIST);
+		return dtk_cmd_usage_error(ctx, "at most %d ids in a list", MAX_LIST);
 	if (f->n_distinct)
 		memcpy(f->distinct, v, f->n_distinct * sizeof(*v));
 	if (S_list_arg(ctx, a, 'v', f->verified, &f->n_verified, &f->flag_verified) < 0 ||
@@ -224,7 +224,7 @@ static int S_check_duplicate(struct dtk_write *w, void *arg)
 		named[n++] = d->e->relates[i].s;
 	v = dtk_similar_check(&d->near, &d->n_near, w->kb, d->id, named, n);
 	if (v < 0)
-		return dtk_cmd_fail(w->ctx, "add", DTK_EXIT_INVALID);
+		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 	if (v != DTK_SIMILAR_REFUSE)
 		return DTK_EXIT_OK;
 	if (d->near[0].same)
@@ -298,7 +298,7 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 	int min, rc;
 
 	if (!e->title || !e->claim || !e->source || !e->confidence)
-		return dtk_cmd_usage_error(w->ctx, "add", "missing --%s",
+		return dtk_cmd_usage_error(w->ctx, "missing --%s",
 		                           !e->title    ? "title"
 		                           : !e->claim  ? "claim"
 		                           : !e->source ? "source"
@@ -307,14 +307,13 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 	if (dtk_write_check_text(w, "the title", "title", e->title) ||
 	    dtk_write_check_text(w, "the claim", "claim", e->claim))
 		return DTK_EXIT_INVALID;
-	if (dtk_cmd_choice(w->ctx, "add", "--confidence", e->confidence, dtk_confidence_names,
+	if (dtk_cmd_choice(w->ctx, "--confidence", e->confidence, dtk_confidence_names,
 	                   DTK_CONF_COUNT) < 0)
 		return DTK_EXIT_INVALID;
 	if (e->created && dtk_date_parse(&d, e->created) < 0)
-		return dtk_cmd_usage_error(
-		        w->ctx, "add", "--created must be a date YYYY-MM-DD, not '%s'", e->created);
-	if (e->created &&
-	    dtk_cmd_not_future(w->ctx, "add", "--created", d, e->allow_future, NULL) < 0)
+		return dtk_cmd_usage_error(w->ctx, "--created must be a date YYYY-MM-DD, not '%s'",
+		                           e->created);
+	if (e->created && dtk_cmd_not_future(w->ctx, "--created", d, e->allow_future, NULL) < 0)
 		return DTK_EXIT_INVALID;
 	if (!e->created)
 		e->created = dtk_date_format(today, dtk_date_today());
@@ -335,7 +334,7 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 		if (c < 0)
 			return DTK_EXIT_INVALID;
 		if (a + b + c)
-			return dtk_cmd_usage_see(w->ctx, "add");
+			return dtk_cmd_usage_see(w->ctx);
 		if (dtk_write_retired_links(w, "--relates", v, e->n_relates))
 			return DTK_EXIT_INVALID;
 	}
@@ -361,7 +360,7 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 		f[n++] = (struct dtk_yfield){"relates", {NULL, 0}, e->relates, e->n_relates};
 	l = dtk_yval_get(file->doc.root, "insights");
 	if (dtk_yedit_append_map(&file->doc, file->doc.root, "insights", l, f, n) < 0)
-		return dtk_cmd_fail(w->ctx, "add", DTK_EXIT_INVALID);
+		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 	dup.id = id;
 	off = getenv("DTK_NO_DUPLICATE_CHECK"); /* for measuring the check's cost only */
 	if (!off || !*off || !strcmp(off, "0")) {
@@ -407,8 +406,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	struct dtk_write w;
 	int rc = DTK_EXIT_INVALID;
 
-	dtk_write_init(&w, ctx, "add");
-	if (S_args(ctx, a, &flags) < 0 || dtk_args_operands(ctx, a, 1, 1, "<node>") < 0)
+	dtk_write_init(&w, ctx);
+	if (S_args(ctx, a, &flags) < 0)
 		goto done;
 	if (from && (rc = S_from(ctx, e, from, arena)) != 0)
 		goto done;

@@ -7,18 +7,6 @@
 
 #include <string.h>
 
-/* Returns the category called name in _domain.yaml's categories, or NULL. */
-static const struct dtk_yval *S_category(const struct dtk_yval *cats, const char *name)
-{
-	size_t i;
-	for (i = 0; cats && cats->kind == DTK_Y_SEQ && i < cats->n; i++) {
-		const char *s = dtk_yval_str(cats->items[i], "name");
-		if (s && !strcmp(s, name))
-			return cats->items[i];
-	}
-	return NULL;
-}
-
 /* Returns the category of cats nearest name (dtk_suggest), or NULL. */
 static const char *S_near_category(const struct dtk_yval *cats, const char *name)
 {
@@ -52,22 +40,12 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	char file[300];
 	int bloom, rc = DTK_EXIT_INVALID;
 
-	dtk_write_init(&w, ctx, "add-node");
+	dtk_write_init(&w, ctx);
 	category = dtk_args_str(a, 'c');
 	bloom = (int)dtk_args_int(a, 'b', DTK_BLOOM_REMEMBER);
-	if (dtk_args_operands(ctx, a, 1, 1, "<node>") < 0)
-		goto done;
 	node = a->argv[0];
-	if (!dtk_is_name(node)) {
-		dtk_cmd_usage_error(ctx, "add-node",
-		                    "'%s' is not a node name (lowercase letters, digits and '-')",
-		                    node);
+	if (dtk_write_new_name(&w, "node name", node, "--category", category) < 0)
 		goto done;
-	}
-	if (!category || !*category) {
-		dtk_cmd_usage_error(ctx, "add-node", "missing --category");
-		goto done;
-	}
 	if (dtk_kb_has_node(ctx->root, node)) {
 		dtk_write_refuse(&w, "node '%s' already exists", node);
 		goto done;
@@ -76,7 +54,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	if (!dom)
 		goto done;
 	cats = dtk_yval_get(dom->doc.root, "categories");
-	cat = S_category(cats, category);
+	cat = dtk_write_seq_find(cats, "name", category);
 	if (!cat && !dtk_args_has(a, 'N') && (near = S_near_category(cats, category))) {
 		dtk_write_refuse(&w,
 		                 "no category '%s'; did you mean '%s'? (--new-category adds '%s' "
@@ -97,7 +75,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		rc = dtk_yedit_append_map(&dom->doc, dom->doc.root, "categories", cats, f, 2);
 	}
 	if (rc < 0) {
-		rc = dtk_cmd_fail(ctx, "add-node", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	dtk_buf_printf(&text, "node: %s%sbloom: %s%sinsights: []%s", node, dom->doc.eol,

@@ -57,38 +57,26 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	size_t n = 0;
 	int known, missing, rc = DTK_EXIT_INVALID, allow_future;
 
-	dtk_write_init(&w, ctx, "add-source");
+	dtk_write_init(&w, ctx);
 	title = dtk_args_str(a, 't');
 	url = dtk_args_str(a, 'u');
 	read = dtk_args_str(a, 'r');
 	allow_future = dtk_args_has(a, 'F');
-	if (dtk_args_operands(ctx, a, 1, 1, "<source-id>") < 0)
-		goto done;
 	id = a->argv[0];
-	if (!dtk_is_name(id)) {
-		dtk_cmd_usage_error(ctx, "add-source",
-		                    "'%s' is not a source id (lowercase letters, digits and '-')",
-		                    id);
+	if (dtk_write_new_name(&w, "source id", id, "--title", title) < 0)
 		goto done;
-	}
-	if (!title || !*title) {
-		dtk_cmd_usage_error(ctx, "add-source", "missing --title");
-		goto done;
-	}
 	if (url && !dtk_is_url(url)) {
-		dtk_cmd_usage_error(ctx, "add-source",
-		                    "--url must be an absolute URL (https://...), not '%s'",
+		dtk_cmd_usage_error(ctx, "--url must be an absolute URL (https://...), not '%s'",
 		                    dtk_esc(url));
 		goto done;
 	}
 	if (dtk_write_check_text(&w, "--title", "title", title))
 		goto done;
 	if (read && dtk_date_parse(&d, read) < 0) {
-		dtk_cmd_usage_error(ctx, "add-source", "--read must be a date YYYY-MM-DD, not '%s'",
-		                    read);
+		dtk_cmd_usage_error(ctx, "--read must be a date YYYY-MM-DD, not '%s'", read);
 		goto done;
 	}
-	if (read && dtk_cmd_not_future(ctx, "add-source", "--read", d, allow_future, NULL) < 0)
+	if (read && dtk_cmd_not_future(ctx, "--read", d, allow_future, NULL) < 0)
 		goto done;
 	missing = S_missing(ctx->root);
 	if (!missing && (known = dtk_write_source_known(&w, id)) != 0) {
@@ -107,13 +95,13 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	if (read)
 		f[n++] = (struct dtk_yfield){"read", {read, 1}, NULL, 0};
 	if (dtk_yedit_append_map(&file->doc, NULL, NULL, file->doc.root, f, n) < 0) {
-		rc = dtk_cmd_fail(ctx, "add-source", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	if (missing) { /* a new file: its text is the list of one source */
 		free(file->text);
 		if (!(file->text = dtk_ydoc_apply(&file->doc, &file->len))) {
-			rc = dtk_cmd_fail(ctx, "add-source", DTK_EXIT_INVALID);
+			rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 			goto done;
 		}
 	}

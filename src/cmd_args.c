@@ -14,8 +14,9 @@
 
 /* ---- argument errors ---- */
 
-int dtk_cmd_usage_error(struct dtk_ctx *ctx, const char *cmd, const char *fmt, ...)
+int dtk_cmd_usage_error(struct dtk_ctx *ctx, const char *fmt, ...)
 {
+	const char *cmd = ctx->cmd ? ctx->cmd->name : NULL;
 	struct dtk_buf b = DTK_BUF_INIT;
 	va_list ap;
 
@@ -26,11 +27,13 @@ int dtk_cmd_usage_error(struct dtk_ctx *ctx, const char *cmd, const char *fmt, .
 	fprintf(ctx->err, "dtk%s%s: error: %s\n", cmd ? " " : "", cmd ? cmd : "",
 	        dtk_esc(dtk_buf_cstr(&b)));
 	dtk_buf_release(&b);
-	return dtk_cmd_usage_see(ctx, cmd);
+	return dtk_cmd_usage_see(ctx);
 }
 
-int dtk_cmd_usage_see(struct dtk_ctx *ctx, const char *cmd)
+int dtk_cmd_usage_see(struct dtk_ctx *ctx)
 {
+	const char *cmd = ctx->cmd ? ctx->cmd->name : NULL;
+
 	fprintf(ctx->err, "see 'dtk%s%s --help'\n", cmd ? " " : "", cmd ? cmd : "");
 	return DTK_EXIT_INVALID;
 }
@@ -60,8 +63,7 @@ static const char **S_long_names(const struct option *lo, const char *name, size
 }
 
 /* Reports what getopt_long refused in the long option arg ("--name[=v]"). */
-static int S_bad_long(struct dtk_ctx *ctx, const char *cmd, const char *arg, int missing,
-                      const struct option *lo)
+static int S_bad_long(struct dtk_ctx *ctx, const char *arg, int missing, const struct option *lo)
 {
 	const char *name = arg + 2, *eq = strchr(name, '='), *exact, *hint;
 	size_t n = eq ? (size_t)(eq - name) : strlen(name), count, i;
@@ -89,7 +91,7 @@ static int S_bad_long(struct dtk_ctx *ctx, const char *cmd, const char *arg, int
 		if (hint)
 			dtk_buf_printf(&b, "; did you mean '--%s'?", hint);
 	}
-	dtk_cmd_usage_error(ctx, cmd, "%s", b.ptr);
+	dtk_cmd_usage_error(ctx, "%s", b.ptr);
 	dtk_buf_release(&b);
 	free(word);
 	free(v);
@@ -142,9 +144,9 @@ static const char *S_short_arg(int argc, char **argv, const char *shortopts, int
 
 /* Prints the error for arg, an argument that starts with '-' and that no
  * option has the shape of: an operand, which must follow "--". */
-static void S_dash_operand(struct dtk_ctx *ctx, const char *cmd, const char *arg)
+static void S_dash_operand(struct dtk_ctx *ctx, const char *arg)
 {
-	dtk_cmd_usage_error(ctx, cmd,
+	dtk_cmd_usage_error(ctx,
 	                    "'%s' is not an option: put '--' before an argument that starts "
 	                    "with '-' ('--' ends the options)",
 	                    arg);
@@ -243,33 +245,33 @@ int dtk_cmd_getopt(struct dtk_ctx *ctx, int argc, char **argv)
 	arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
 	if (!strncmp(arg, "--", 2) && arg[2]) {
 		if (c != ':' && !S_option_shaped(arg)) {
-			S_dash_operand(ctx, argv[0], arg);
+			S_dash_operand(ctx, arg);
 			return '?';
 		}
-		return S_bad_long(ctx, argv[0], arg, c == ':', longopts);
+		return S_bad_long(ctx, arg, c == ':', longopts);
 	}
 	if (c == ':') {
-		dtk_cmd_usage_error(ctx, argv[0], "option '-%c' needs a value", optopt);
+		dtk_cmd_usage_error(ctx, "option '-%c' needs a value", optopt);
 		return '?';
 	}
 	/* the argument the unknown letter is in: getopt may be inside it */
 	arg = S_short_arg(argc, argv, shortopts, optopt);
 	if (*arg && !S_option_shaped(arg)) {
-		S_dash_operand(ctx, argv[0], arg);
+		S_dash_operand(ctx, arg);
 		return '?';
 	}
 	/* an unknown letter: name the long option it may stand for */
 	v = S_long_names(longopts, (char[]){(char)optopt, 0}, 1, &count, &exact);
 	if (count == 1 && optopt > ' ' && optopt < 127)
-		dtk_cmd_usage_error(ctx, argv[0], "unknown option '-%c'; did you mean '--%s'?",
-		                    optopt, v[0]);
+		dtk_cmd_usage_error(ctx, "unknown option '-%c'; did you mean '--%s'?", optopt,
+		                    v[0]);
 	else
-		dtk_cmd_usage_error(ctx, argv[0], "unknown option '-%c'", optopt);
+		dtk_cmd_usage_error(ctx, "unknown option '-%c'", optopt);
 	free(v);
 	return '?';
 }
 
-int dtk_cmd_choice(struct dtk_ctx *ctx, const char *cmd, const char *opt, const char *value,
+int dtk_cmd_choice(struct dtk_ctx *ctx, const char *opt, const char *value,
                    const char *const *choices, size_t n)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
@@ -286,13 +288,12 @@ int dtk_cmd_choice(struct dtk_ctx *ctx, const char *cmd, const char *opt, const 
 	dtk_buf_printf(&b, ", not '%s'", value);
 	if (hint)
 		dtk_buf_printf(&b, "; did you mean '%s'?", hint);
-	dtk_cmd_usage_error(ctx, cmd, "%s", b.ptr);
+	dtk_cmd_usage_error(ctx, "%s", b.ptr);
 	dtk_buf_release(&b);
 	return -1;
 }
 
-int dtk_cmd_not_future(struct dtk_ctx *ctx, const char *cmd, const char *opt, int date, int allow,
-                       const char *why)
+int dtk_cmd_not_future(struct dtk_ctx *ctx, const char *opt, int date, int allow, const char *why)
 {
 	char d[16], t[16];
 
@@ -301,18 +302,18 @@ int dtk_cmd_not_future(struct dtk_ctx *ctx, const char *cmd, const char *opt, in
 	fprintf(ctx->err,
 	        "dtk %s: error: %s%sthe date %s is after today (%s)%s%s: pass --allow-future if "
 	        "you mean it\n",
-	        cmd, opt ? opt : "", opt ? ": " : "", dtk_date_format(d, date),
+	        ctx->cmd->name, opt ? opt : "", opt ? ": " : "", dtk_date_format(d, date),
 	        dtk_date_format(t, dtk_date_today()), why ? "; " : "", why ? why : "");
 	return -1;
 }
 
-int dtk_cmd_conflict(struct dtk_ctx *ctx, const char *cmd, int has_a, const char *a, int has_b,
-                     const char *b, const char *why)
+int dtk_cmd_conflict(struct dtk_ctx *ctx, int has_a, const char *a, int has_b, const char *b,
+                     const char *why)
 {
 	if (!has_a || !has_b)
 		return 0;
-	dtk_cmd_usage_error(ctx, cmd, "%s and %s cannot be used together%s%s", a, b,
-	                    why ? ": " : "", why ? why : "");
+	dtk_cmd_usage_error(ctx, "%s and %s cannot be used together%s%s", a, b, why ? ": " : "",
+	                    why ? why : "");
 	return -1;
 }
 
@@ -369,7 +370,6 @@ static size_t S_n_choices(const struct dtk_opt *o)
 static int S_value(struct dtk_ctx *ctx, struct dtk_args *a, int i, const char *v, int pos)
 {
 	const struct dtk_opt *o = &a->cmd->opts[i];
-	const char *cmd = a->cmd->name;
 	struct dtk_args_val *x = &a->v[i];
 	dtk_date d;
 	char opt[80], *end;
@@ -392,19 +392,18 @@ static int S_value(struct dtk_ctx *ctx, struct dtk_args *a, int i, const char *v
 		errno = 0;
 		n = strtol(v, &end, 10);
 		if (errno || *end || end == v || n < 1)
-			return dtk_cmd_usage_error(
-			               ctx, cmd, "%s must be a positive number, not '%s'", opt, v),
+			return dtk_cmd_usage_error(ctx, "%s must be a positive number, not '%s'",
+			                           opt, v),
 			       -1;
 		x->num = n;
 		return 0;
 	case DTK_OPT_CHOICE:
-		x->num = dtk_cmd_choice(ctx, cmd, opt, v, o->choices, S_n_choices(o));
+		x->num = dtk_cmd_choice(ctx, opt, v, o->choices, S_n_choices(o));
 		return x->num < 0 ? -1 : 0;
 	case DTK_OPT_DATE:
 		if (dtk_date_parse(&d, v) < 0)
-			return dtk_cmd_usage_error(ctx, cmd,
-			                           "%s must be a date (YYYY-MM-DD), not '%s'", opt,
-			                           v),
+			return dtk_cmd_usage_error(ctx, "%s must be a date (YYYY-MM-DD), not '%s'",
+			                           opt, v),
 			       -1;
 		x->num = d;
 		return 0;
@@ -423,17 +422,64 @@ static int S_check(struct dtk_ctx *ctx, const struct dtk_args *a)
 
 	for (i = 0; cmd->opts && cmd->opts[i].name; i++)
 		if ((cmd->opts[i].flags & DTK_OPT_REQUIRED) && !a->v[i].count)
-			return dtk_cmd_usage_error(ctx, cmd->name, "missing --%s",
-			                           cmd->opts[i].name),
-			       -1;
+			return dtk_cmd_usage_error(ctx, "missing --%s", cmd->opts[i].name), -1;
 	for (c = cmd->conflicts; c && c->a; c++) {
 		snprintf(x, sizeof(x), "--%s", cmd->opts[S_index(cmd, c->a)].name);
 		snprintf(y, sizeof(y), "--%s", cmd->opts[S_index(cmd, c->b)].name);
-		if (dtk_cmd_conflict(ctx, cmd->name, dtk_args_has(a, c->a), x,
-		                     dtk_args_has(a, c->b), y, c->why) < 0)
+		if (dtk_cmd_conflict(ctx, dtk_args_has(a, c->a), x, dtk_args_has(a, c->b), y,
+		                     c->why) < 0)
 			return -1;
 	}
 	return 0;
+}
+
+/* Returns the operands a's command takes as they were given: the .operands
+ * of the first option given that has them, else the command's. */
+static const char *S_decl(const struct dtk_args *a)
+{
+	const struct dtk_opt *o;
+
+	for (o = a->cmd->opts; o && o->name; o++)
+		if (o->operands && dtk_args_has(a, o->key))
+			return o->operands;
+	return a->cmd->operands;
+}
+
+/* Checks the operands of a against the declaration (cmd.h, .operands):
+ * "missing <what is left>" (one placeholder and none given: without its
+ * "..."), "unexpected argument 'x'"; then a DTK_CMD_ACTION's action, its
+ * index set in a->action. Returns 0, or -1 after the usage error. */
+static int S_operands(struct dtk_ctx *ctx, struct dtk_args *a)
+{
+	const char *decl = S_decl(a), *p = decl ? decl : "", *v[16];
+	char words[128], *w, *save;
+	int n = 0, min = 0, i;
+	size_t k = 0;
+
+	if (a->cmd->flags & DTK_CMD_OWN_OPERANDS)
+		return 0;
+	for (; *p; p += strspn(p, " "), n++) {
+		if (*p == '<')
+			min = n + 1;
+		p += strcspn(p, " ");
+	}
+	if (a->argc > n && !(decl && strstr(decl, "...")))
+		return dtk_cmd_usage_error(ctx, "unexpected argument '%s'", a->argv[n]), -1;
+	for (p = decl, i = 0; a->argc < min && i < a->argc; i++)
+		p = strchr(p, ' ') + 1;
+	if (min && !a->argc && (a->cmd->flags & DTK_CMD_ACTION))
+		return dtk_cmd_usage_error(ctx, "missing <action>%s", p + strcspn(p, " ")), -1;
+	if (a->argc < min)
+		return dtk_cmd_usage_error(
+		               ctx, "missing %.*s",
+		               (int)(a->argc || strchr(p, ' ') ? strlen(p) : strcspn(p, ".")), p),
+		       -1;
+	if (!(a->cmd->flags & DTK_CMD_ACTION))
+		return 0;
+	snprintf(words, sizeof(words), "%.*s", (int)strcspn(decl + 1, ">"), decl + 1);
+	for (w = strtok_r(words, "|", &save); w && k < 16; w = strtok_r(NULL, "|", &save))
+		v[k++] = w;
+	return (a->action = dtk_cmd_choice(ctx, "<action>", a->argv[0], v, k)) < 0 ? -1 : 0;
 }
 
 int dtk_args_parse(struct dtk_ctx *ctx, int argc, char **argv, struct dtk_args *a)
@@ -452,11 +498,11 @@ int dtk_args_parse(struct dtk_ctx *ctx, int argc, char **argv, struct dtk_args *
 		if (c == '?' || i < 0 || S_value(ctx, a, i, optarg, ++pos) < 0)
 			goto fail;
 	}
-	if (S_check(ctx, a) < 0)
-		goto fail;
 	a->nargs = argc - 1;
 	a->argc = argc - optind;
 	a->argv = argv + optind;
+	if (S_check(ctx, a) < 0 || S_operands(ctx, a) < 0)
+		goto fail;
 	return 0;
 fail:
 	dtk_args_release(a);
@@ -511,35 +557,6 @@ const char *const *dtk_args_list(const struct dtk_args *a, int key, size_t *n)
 	const struct dtk_args_val *x = S_val(a, key);
 	*n = x ? x->n : 0;
 	return x ? x->list : NULL;
-}
-
-/* Returns what of the operands placeholders what ("<level> <entry-id>...")
- * is missing when given of them were: the first given skipped, when what
- * is only placeholders (else what whole). */
-static const char *S_missing(const char *what, int given)
-{
-	const char *p = what, *sp;
-
-	for (sp = what; *sp; sp++)
-		if ((sp == what || sp[-1] == ' ') && *sp != '<')
-			return what;
-	while (given-- > 0 && (sp = strchr(p, ' ')) != NULL)
-		p = sp + 1;
-	return p;
-}
-
-int dtk_args_operands(struct dtk_ctx *ctx, const struct dtk_args *a, int min, int max,
-                      const char *what)
-{
-	if (a->argc < min)
-		return dtk_cmd_usage_error(ctx, a->cmd->name, "missing %s",
-		                           S_missing(what, a->argc)),
-		       -1;
-	if (a->argc > max)
-		return dtk_cmd_usage_error(ctx, a->cmd->name, "unexpected argument '%s'",
-		                           a->argv[max]),
-		       -1;
-	return 0;
 }
 
 /* ---- usage and help ---- */

@@ -3,27 +3,13 @@
 
 #include "dtk/write.h"
 
-#include <stdlib.h>
-
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
-	struct dtk_buf line = DTK_BUF_INIT;
-	struct dtk_write w;
-	int k, rc = DTK_EXIT_INVALID;
+	int k = dtk_cmd_choice(ctx, "<level>", a->argv[1], dtk_bloom_names, DTK_BLOOM_COUNT);
 
-	dtk_write_init(&w, ctx, "bloom");
-	if (dtk_args_operands(ctx, a, 2, 2, "<node> <level>") < 0)
-		goto done;
-	k = dtk_cmd_choice(ctx, "bloom", "<level>", a->argv[1], dtk_bloom_names, DTK_BLOOM_COUNT);
-	if (k < 0)
-		goto done;
-	dtk_buf_printf(&line, "%s: bloom %s\n", a->argv[0], dtk_bloom_names[k]);
-	rc = dtk_write_node_key(&w, a->argv[0], "bloom",
-	                        (struct dtk_yscalar){dtk_bloom_names[k], 1}, line.ptr);
-done:
-	dtk_buf_release(&line);
-	dtk_write_release(&w);
-	return rc;
+	return k < 0 ? DTK_EXIT_INVALID
+	             : dtk_write_node_key(ctx, a->argv[0], "bloom",
+	                                  (struct dtk_yscalar){dtk_bloom_names[k], 1}, NULL);
 }
 
 const struct dtk_cmd dtk_cmd_bloom = {

@@ -63,8 +63,8 @@ static char *S_repo_prefix(struct dtk_ctx *ctx)
 
 	if (rc == DTK_ENOGIT)
 		fprintf(ctx->err,
-		        "dtk check: warning: %s; annotation paths are relative to the base\n",
-		        dtk_error_last());
+		        "dtk %s: warning: %s; annotation paths are relative to the base\n",
+		        ctx->cmd->name, dtk_error_last());
 	dtk_repo_free(repo);
 	return prefix;
 }
@@ -98,7 +98,8 @@ static int S_report_drift(struct dtk_ctx *ctx, const char *rel, const char *old,
 	/* the diff is libgit2's: without it the drift is still drift (exit 1),
 	 * shown without its lines */
 	if (want && dtk_git_diff_buffers(&diff, old, old_len, want, strlen(want), rel) < 0)
-		fprintf(ctx->err, "dtk check: warning: no diff shown: %s\n", dtk_error_last());
+		fprintf(ctx->err, "dtk %s: warning: no diff shown: %s\n", ctx->cmd->name,
+		        dtk_error_last());
 	if (github) {
 		snprintf(msg, sizeof(msg), "%s %s; %s", rel, what, fix);
 		prefix = S_repo_prefix(ctx);
@@ -109,7 +110,7 @@ static int S_report_drift(struct dtk_ctx *ctx, const char *rel, const char *old,
 	if (diff)
 		dtk_diff_print(ctx->out, diff, how);
 	/* with -q, exit 1 says it */
-	dtk_cmd_note(ctx, "dtk check: %s %s; %s\n", shown, what, fix);
+	dtk_cmd_note(ctx, "dtk %s: %s %s; %s\n", ctx->cmd->name, shown, what, fix);
 	free(diff);
 	free(shown);
 	return DTK_EXIT_DRIFT;
@@ -471,16 +472,14 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 
 	if (dtk_cmd_use_color(ctx, (int)dtk_args_int(a, 'c', DTK_COLOR_AUTO)))
 		how |= DTK_DIFF_COLOR;
-	if (dtk_args_operands(ctx, a, 0, 0, NULL) < 0)
-		return DTK_EXIT_INVALID;
 	/* a write killed between its renames: the files are not the base's
 	 * state, whatever they say */
 	if ((old = dtk_lock_journal(ctx->root))) {
 		fprintf(ctx->err,
-		        "dtk check: error: a write was interrupted before it finished (%s): %s "
+		        "dtk %s: error: a write was interrupted before it finished (%s): %s "
 		        "may be half written; run 'dtk reindex' to put them back as they were "
 		        "before it\n",
-		        DTK_FILE_JOURNAL, dtk_esc(old));
+		        ctx->cmd->name, DTK_FILE_JOURNAL, dtk_esc(old));
 		free(old);
 		return DTK_EXIT_DRIFT;
 	}
@@ -493,27 +492,27 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		goto done;
 	}
 	if (rc < 0) {
-		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	/* a crystallization cut short: its --continue writes INDEX.md and the
 	 * records, not reindex (refused meanwhile); git's index stays locked */
 	if (dtk_lock_pending(ctx->root)) {
-		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_DRIFT);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_DRIFT);
 		goto done;
 	}
 	/* the file compared, read again from its start (not reopened by path) */
 	if (rc == 1 && cmp.fd >= 0 &&
 	    (lseek(cmp.fd, 0, SEEK_SET) < 0 ||
 	     dtk_file_read_fd(&old, &old_len, cmp.fd, path, DTK_MAX_INDEX_BYTES) < 0)) {
-		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	/* differing: the page as git checks it out (CRLF with core.autocrlf or
 	 * .gitattributes eol) may be the file; only now is libgit2 asked */
 	if (rc == 1 && (conv = dtk_git_checkout_form(&crlf, &crlf_len, path, cmp.text.ptr,
 	                                             cmp.text.len)) < 0) {
-		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	if (rc != 0 && !(conv == 1 && old && old_len == crlf_len && !memcmp(old, crlf, old_len)))
@@ -524,7 +523,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	pd = (struct page_drift){ctx, github, how};
 	rc = dtk_index_pages_sync(ctx->root, &pages, 0, S_page_drift, &pd);
 	if (rc < 0) {
-		rc = dtk_cmd_fail(ctx, "check", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	if (pages.over) {
@@ -533,11 +532,11 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 			S_gh_note(ctx->out, "error", prefix, DTK_INDEX_FILE, 0, 0, pages.over);
 			free(prefix);
 		}
-		fprintf(ctx->err, "dtk check: %s\n", pages.over);
+		fprintf(ctx->err, "dtk %s: %s\n", ctx->cmd->name, pages.over);
 	}
 	if (!drift && !rc && !pages.over) {
 		char *index = dtk_path_shown(DTK_INDEX_FILE), *dir = dtk_path_shown("insights/");
-		dtk_cmd_note(ctx, "dtk check: %s is valid and %s is up to date\n",
+		dtk_cmd_note(ctx, "dtk %s: %s is valid and %s is up to date\n", ctx->cmd->name,
 		             *dir ? dir : "./", index);
 		free(index);
 		free(dir);

@@ -3,11 +3,6 @@
 
 #include "dtk/write.h"
 
-static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
-{
-	return dtk_write_counter(ctx, "cite", "cited", a);
-}
-
 const struct dtk_cmd dtk_cmd_cite = {
         .name = "cite",
         .summary = "count a citation of entries (cited + 1)",
@@ -17,10 +12,10 @@ const struct dtk_cmd dtk_cmd_cite = {
                 "base is validated with it before anything is written; then it and INDEX.md\n"
                 "are written atomically. Prints '<id>: cited <n>' per entry.\n",
         .examples = "examples:\n"
-                "  dtk cite weight-management-001 training-parallelism-008\n"
-                "  dtk cite weight-management-001 --dry-run\n",
+                    "  dtk cite weight-management-001 training-parallelism-008\n"
+                    "  dtk cite weight-management-001 --dry-run\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
         .opts = dtk_write_opts,
         .operands = "<entry-id>...",
-        .run = S_run,
+        .run = dtk_write_counter,
 };

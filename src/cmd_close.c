@@ -10,23 +10,14 @@ static int S_close(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yv
 	(void)arg;
 	if (dtk_yedit_set_key(&f->doc, e, "closed", (struct dtk_yscalar){"true", 1},
 	                      dtk_entry_keys) < 0)
-		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 	dtk_buf_printf(lines, "%s: closed\n", id);
 	return DTK_EXIT_OK;
 }
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
-	struct dtk_write w;
-	int rc = DTK_EXIT_INVALID;
-
-	dtk_write_init(&w, ctx, "close");
-	if (dtk_args_operands(ctx, a, 1, 1 << 20, "<entry-id>") < 0)
-		goto done;
-	rc = dtk_write_each(&w, a->argc, a->argv, 0, S_close, NULL);
-done:
-	dtk_write_release(&w);
-	return rc;
+	return dtk_write_entries(ctx, a->argc, a->argv, S_close, NULL);
 }
 
 const struct dtk_cmd dtk_cmd_close = {

@@ -38,7 +38,7 @@ static int S_rate(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 	if (dtk_yedit_set_key(&f->doc, e, "confidence", (struct dtk_yscalar){want, 1},
 	                      dtk_entry_keys) < 0 ||
 	    dtk_write_confidence_changed(w, f, e, old) < 0)
-		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 	dtk_buf_printf(lines, "%s: confidence %s (was %s)\n", id, want, old ? old : "none");
 	return DTK_EXIT_OK;
 }
@@ -58,7 +58,7 @@ static long S_qualified(struct dtk_ctx *ctx, struct dtk_kb **kb, char ***ids)
 	if (rc == DTK_EINVALID)
 		dtk_cmd_report_invalid(ctx, &diags);
 	else if (rc < 0)
-		dtk_cmd_fail(ctx, "confidence", DTK_EXIT_INVALID);
+		dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	dtk_diags_release(&diags);
 	if (rc < 0)
 		return -1;
@@ -86,10 +86,11 @@ static int S_level(const char *s)
 }
 
 /* The options of the command (the dispatcher parses them). */
-static const struct dtk_opt S_opts[] = {
-        {"qualified", 'Q', DTK_OPT_FLAG, .help = "every entry that qualifies for high (with high)"},
-        DTK_WRITE_OPTS,
-        {0}};
+static const struct dtk_opt S_opts[] = {{"qualified", 'Q', DTK_OPT_FLAG,
+                                         .help = "every entry that qualifies for high (with high)",
+                                         .operands = "<level>"},
+                                        DTK_WRITE_OPTS,
+                                        {0}};
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
@@ -100,20 +101,17 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	int qualified, rc = DTK_EXIT_INVALID;
 	long n;
 
-	dtk_write_init(&w, ctx, "confidence");
+	dtk_write_init(&w, ctx);
 	qualified = dtk_args_has(a, 'Q') > 0;
-	if (dtk_args_operands(ctx, a, qualified ? 1 : 2, qualified ? 1 : 1 << 20,
-	                      "<level> <entry-id>...") < 0)
-		goto done;
 	/* 'dtk confidence alpha-001 high': the operands swapped */
 	if (!qualified && a->argc == 2 && S_level(a->argv[0]) < 0 && S_level(a->argv[1]) >= 0) {
-		dtk_cmd_usage_error(ctx, "confidence",
+		dtk_cmd_usage_error(ctx,
 		                    "<level> comes first, then the entries: dtk confidence %s %s",
 		                    a->argv[1], a->argv[0]);
 		goto done;
 	}
-	conf.level = dtk_cmd_choice(ctx, "confidence", "<level>", a->argv[0], dtk_confidence_names,
-	                            DTK_CONF_COUNT);
+	conf.level =
+	        dtk_cmd_choice(ctx, "<level>", a->argv[0], dtk_confidence_names, DTK_CONF_COUNT);
 	if (conf.level < 0)
 		goto done;
 	if (!qualified) {
@@ -121,7 +119,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		goto done;
 	}
 	if (conf.level != DTK_CONF_HIGH) {
-		dtk_cmd_usage_error(ctx, "confidence", "--qualified raises to high only");
+		dtk_cmd_usage_error(ctx, "--qualified raises to high only");
 		goto done;
 	}
 	if ((n = S_qualified(ctx, &kb, &ids)) < 0)
@@ -129,8 +127,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	if (n == 0) {
 		if (w.opts.json && !w.opts.dry_run)
 			fputs("[]\n", ctx->out);
-		fputs("dtk confidence: no entry meets the high rule without being high\n",
-		      ctx->err);
+		fprintf(ctx->err, "dtk %s: no entry meets the high rule without being high\n",
+		        ctx->cmd->name);
 		rc = DTK_EXIT_OK;
 		goto done;
 	}

@@ -48,7 +48,7 @@ static int S_contradict(struct dtk_write *w, struct dtk_wfile *f, const struct d
 			return S_declared(w, o, c->other, id);
 	}
 	if (dtk_yedit_append_map(&f->doc, e, "contradicts", l, fields, 4) < 0)
-		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 	dtk_buf_printf(lines, "%s: contradicts %s (open)\n", id, c->other);
 	return DTK_EXIT_OK;
 }
@@ -65,12 +65,10 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	struct dtk_write w;
 	int rc = DTK_EXIT_INVALID;
 
-	dtk_write_init(&w, ctx, "contradict");
+	dtk_write_init(&w, ctx);
 	con.note = dtk_args_str(a, 'n');
-	if (dtk_args_operands(ctx, a, 2, 2, "<entry-id> <other-id>") < 0)
-		goto done;
 	if (!con.note || !*con.note) {
-		dtk_cmd_usage_error(ctx, "contradict", "--note is required: say what conflicts");
+		dtk_cmd_usage_error(ctx, "--note is required: say what conflicts");
 		goto done;
 	}
 	if (dtk_write_check_text(&w, "--note", "note", con.note))

@@ -103,9 +103,9 @@ static int S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since, in
 
 	if (repo && !mkdtemp(dir)) {
 		fprintf(ctx->err,
-		        "dtk crystallize: error: cannot create a directory for the previous "
+		        "dtk %s: error: cannot create a directory for the previous "
 		        "run's base (%s): %s\n",
-		        dir, strerror(errno));
+		        ctx->cmd->name, dir, strerror(errno));
 		free(dir);
 		return -1;
 	}
@@ -114,9 +114,8 @@ static int S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since, in
 	/* a failure to read it is an error, not a run missing from history
 	 * (whose figures would silently differ) */
 	if (rc < 0) {
-		fprintf(ctx->err,
-		        "dtk crystallize: error: cannot read the previous run's base: %s\n",
-		        dtk_error_last());
+		fprintf(ctx->err, "dtk %s: error: cannot read the previous run's base: %s\n",
+		        ctx->cmd->name, dtk_error_last());
 		S_rm_scratch(dir);
 		free(dir);
 		return -1;
@@ -132,19 +131,19 @@ static int S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since, in
 	dtk_date_format(s, since);
 	if (!kb && rc != 1 && shallow && refuse_shallow) {
 		fprintf(ctx->err,
-		        "dtk crystallize: error: the previous run's commit (%s) is not in this "
+		        "dtk %s: error: the previous run's commit (%s) is not in this "
 		        "shallow clone's history, so the figures would differ from a full "
 		        "clone's; fetch the history (git fetch --unshallow, or git fetch "
 		        "--shallow-since=%s), or pass --allow-shallow to count only what the "
 		        "files show\n",
-		        s, s);
+		        ctx->cmd->name, s, s);
 		rc = -1;
 	} else if (!kb) {
 		fprintf(ctx->err,
-		        "dtk crystallize: warning: the base at the previous run (%s) is %s; high "
+		        "dtk %s: warning: the base at the previous run (%s) is %s; high "
 		        "changes, bloom changes, stance rewrites and new contradictions count only "
 		        "what the files show\n",
-		        s,
+		        ctx->cmd->name, s,
 		        rc == 1   ? "not valid by today's rules"
 		        : shallow ? "not in this shallow clone's history"
 		                  : "not in this repository's history");
@@ -164,54 +163,51 @@ static int S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since, in
  * after the usage error. */
 static int S_check_opts(struct dtk_ctx *ctx, const struct opts *o, int format_set)
 {
-	static const char *const c = "crystallize";
 	const char *eq = o->eval ? strchr(o->eval, '=') : NULL;
 	const char *plan_why = "--plan prints the worklist and records nothing";
 
-	if (dtk_cmd_conflict(ctx, c, o->plan, "--plan", !!o->eval, "--eval", plan_why) < 0 ||
-	    dtk_cmd_conflict(ctx, c, o->plan, "--plan", !!o->review, "--review", plan_why) < 0 ||
-	    dtk_cmd_conflict(ctx, c, o->plan, "--plan", !!o->author, "--author", plan_why) < 0 ||
-	    dtk_cmd_conflict(ctx, c, o->plan, "--plan", o->dry_run, "--dry-run",
+	if (dtk_cmd_conflict(ctx, o->plan, "--plan", !!o->eval, "--eval", plan_why) < 0 ||
+	    dtk_cmd_conflict(ctx, o->plan, "--plan", !!o->review, "--review", plan_why) < 0 ||
+	    dtk_cmd_conflict(ctx, o->plan, "--plan", !!o->author, "--author", plan_why) < 0 ||
+	    dtk_cmd_conflict(ctx, o->plan, "--plan", o->dry_run, "--dry-run",
 	                     "--plan never writes") < 0 ||
-	    dtk_cmd_conflict(ctx, c, o->plan, "--plan", o->no_commit, "--no-commit", plan_why) <
-	            0 ||
-	    dtk_cmd_conflict(ctx, c, o->dry_run, "--dry-run", o->no_commit, "--no-commit",
+	    dtk_cmd_conflict(ctx, o->plan, "--plan", o->no_commit, "--no-commit", plan_why) < 0 ||
+	    dtk_cmd_conflict(ctx, o->dry_run, "--dry-run", o->no_commit, "--no-commit",
 	                     "--dry-run writes nothing, --no-commit writes the files") < 0 ||
-	    dtk_cmd_conflict(ctx, c, o->dry_run, "--dry-run", !!o->author, "--author",
+	    dtk_cmd_conflict(ctx, o->dry_run, "--dry-run", !!o->author, "--author",
 	                     "--dry-run makes no commit") < 0 ||
-	    dtk_cmd_conflict(ctx, c, o->no_commit, "--no-commit", !!o->author, "--author",
+	    dtk_cmd_conflict(ctx, o->no_commit, "--no-commit", !!o->author, "--author",
 	                     "--no-commit makes no commit") < 0)
 		return -1;
 	if (o->plan || o->dry_run || o->no_commit) {
 		const char *mode = o->plan ? "--plan" : o->dry_run ? "--dry-run" : "--no-commit";
-		if (dtk_cmd_conflict(ctx, c, 1, mode, o->sign == 1, "--gpg-sign",
+		if (dtk_cmd_conflict(ctx, 1, mode, o->sign == 1, "--gpg-sign",
 		                     "no commit is made") < 0 ||
-		    dtk_cmd_conflict(ctx, c, 1, mode, o->sign == 0, "--no-gpg-sign",
+		    dtk_cmd_conflict(ctx, 1, mode, o->sign == 0, "--no-gpg-sign",
 		                     "no commit is made") < 0 ||
-		    dtk_cmd_conflict(ctx, c, 1, mode, o->no_verify, "--no-verify",
+		    dtk_cmd_conflict(ctx, 1, mode, o->no_verify, "--no-verify",
 		                     "no commit is made") < 0)
 			return -1;
 	}
 	if (!o->plan && (dtk_args_has(ctx->args, 'P') || dtk_args_has(ctx->args, 'l') ||
 	                 dtk_args_has(ctx->args, 'k'))) {
-		dtk_cmd_usage_error(ctx, c, "--page, --limit and --pairs apply to --plan only");
+		dtk_cmd_usage_error(ctx, "--page, --limit and --pairs apply to --plan only");
 		return -1;
 	}
 	if (format_set && !o->plan) {
-		dtk_cmd_usage_error(ctx, c, "--format applies to --plan only (a run prints %s)",
+		dtk_cmd_usage_error(ctx, "--format applies to --plan only (a run prints %s)",
 		                    o->dry_run ? "its record as YAML" : "one line");
 		return -1;
 	}
 	if (o->plan)
 		return 0;
 	if (!o->eval) {
-		dtk_cmd_usage_error(ctx, c,
-		                    "a run needs --eval SCENARIO=VERDICT (or --plan for "
-		                    "the worklist)");
+		dtk_cmd_usage_error(ctx, "a run needs --eval SCENARIO=VERDICT (or --plan for "
+		                         "the worklist)");
 		return -1;
 	}
 	if (!eq || eq == o->eval || !eq[1]) {
-		dtk_cmd_usage_error(ctx, c, "--eval must be SCENARIO=VERDICT, not '%s'", o->eval);
+		dtk_cmd_usage_error(ctx, "--eval must be SCENARIO=VERDICT, not '%s'", o->eval);
 		return -1;
 	}
 	return 0;
@@ -229,16 +225,15 @@ static int S_check_amend(struct dtk_ctx *ctx, const struct opts *o, const struct
 		if (dtk_args_has(a, keys[i]) > 0) {
 			for (opt = a->cmd->opts; opt->key != keys[i]; opt++)
 				;
-			dtk_cmd_usage_error(ctx, "crystallize",
+			dtk_cmd_usage_error(ctx,
 			                    "--amend and --%s cannot be used together: --amend "
 			                    "changes the review of a run recorded",
 			                    opt->name);
 			return -1;
 		}
 	if (!o->review && !o->verdict && !o->note && !o->n_cross)
-		return dtk_cmd_usage_error(ctx, "crystallize",
-		                           "--amend needs --verdict, --note, --cross-pair or "
-		                           "--review"),
+		return dtk_cmd_usage_error(ctx, "--amend needs --verdict, --note, --cross-pair or "
+		                                "--review"),
 		       -1;
 	return 0;
 }
@@ -274,19 +269,16 @@ static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, const struct dtk_ar
 	o->verdict = dtk_args_str(a, 'v');
 	o->note = dtk_args_str(a, 'o');
 	o->cross = dtk_args_list(a, 'x', &o->n_cross);
-	if (dtk_args_operands(ctx, a, 0, o->amend, "[RUN]") < 0)
-		return -1;
 	o->run = a->argc ? a->argv[0] : NULL;
 	if (o->amend)
 		return S_check_amend(ctx, o, a);
 	if (o->cont || o->abort) {
 		if (o->cont && o->abort) {
-			dtk_cmd_usage_error(ctx, "crystallize",
-			                    "--continue and --abort exclude each other");
+			dtk_cmd_usage_error(ctx, "--continue and --abort exclude each other");
 			return -1;
 		}
 		if (a->nargs != 1) {
-			dtk_cmd_usage_error(ctx, "crystallize", "%s takes no other option",
+			dtk_cmd_usage_error(ctx, "%s takes no other option",
 			                    o->cont ? "--continue" : "--abort");
 			return -1;
 		}
@@ -321,7 +313,7 @@ static int S_validate(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *
 		int r = dtk_file_read(&data, &len, full, DTK_MAX_FILE_BYTES);
 		free(full);
 		if (r < 0) {
-			rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+			rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 			goto done;
 		}
 		files[n].name = strrchr(rel, '/') + 1;
@@ -335,22 +327,27 @@ static int S_validate(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *
 		if (d.n)
 			dtk_diags_print(&d, ctx->err);
 		else
-			fprintf(ctx->err, "dtk crystallize: error: %s\n", dtk_error_last());
+			fprintf(ctx->err, "dtk %s: error: %s\n", ctx->cmd->name, dtk_error_last());
 	} else if (check->n_records != kb->n_records + (at == kb->n_records) ||
 	           !dtk_record_equal(&check->records[at], rec)) {
-		fprintf(ctx->err, "dtk crystallize: error: the new record does not read back as "
-		                  "written\n");
+		fprintf(ctx->err,
+		        "dtk %s: error: the new record does not read back as "
+		        "written\n",
+		        ctx->cmd->name);
 	} else {
 		rc = DTK_EXIT_OK;
 	}
 	if (rc != DTK_EXIT_OK) {
 		if (rec->earliest > rec->date)
 			fprintf(ctx->err,
-			        "dtk crystallize: the base holds entries dated after the run date "
+			        "dtk %s: the base holds entries dated after the run date "
 			        "%s (the earliest is %s): is --date right?\n",
-			        dtk_date_format(d1, rec->date), dtk_date_format(d2, rec->earliest));
-		fprintf(ctx->err, "dtk crystallize: error: the record of this run would not be "
-		                  "valid; nothing was written\n");
+			        ctx->cmd->name, dtk_date_format(d1, rec->date),
+			        dtk_date_format(d2, rec->earliest));
+		fprintf(ctx->err,
+		        "dtk %s: error: the record of this run would not be "
+		        "valid; nothing was written\n",
+		        ctx->cmd->name);
 	}
 done:
 	for (i = 1; i < n; i++)
@@ -446,12 +443,12 @@ static int S_texts(struct dtk_ctx *ctx, struct dtk_kb *kb, const struct dtk_reco
 	 * reindex wants INDEX.md (a link, a FIFO, a directory: nothing written) */
 	if (dtk_file_read_regular(&old, &len, path, DTK_MAX_FILE_BYTES) < 0 ||
 	    S_check_index(kb) < 0) {
-		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	if ((at == n ? dtk_records_append(records, old, len, n, rec)
 	             : S_replace_review(records, old, len, at, rec)) < 0) {
-		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	rc = S_validate(ctx, kb, *records, rec, at);
@@ -673,8 +670,8 @@ static int S_commit(struct dtk_ctx *ctx, struct dtk_repo *repo, const struct dtk
 	free(files);
 	/* interrupted: files were written, not all as asked (1, not 2) */
 	return rc == 0                      ? DTK_EXIT_OK
-	       : rc == DTK_REPO_INTERRUPTED ? dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_DRIFT)
-	                                    : dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+	       : rc == DTK_REPO_INTERRUPTED ? dtk_cmd_fail(ctx, DTK_EXIT_DRIFT)
+	                                    : dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 }
 
 /* Returns 0 when pair is "A↔B", each side an entry or a node of kb or a
@@ -689,9 +686,9 @@ static int S_check_pair(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char
 
 	if (!at || at == pair || !at[sizeof(arrow) - 1] || strstr(at + 1, arrow)) {
 		fprintf(ctx->err,
-		        "dtk crystallize: error: cross pair '%s' must be A↔B, each side an entry "
+		        "dtk %s: error: cross pair '%s' must be A↔B, each side an entry "
 		        "or a node of the base, or <domain>:<id>\n",
-		        pair);
+		        ctx->cmd->name, pair);
 		return 1;
 	}
 	side[0] = dtk_xstrndup(pair, (size_t)(at - pair));
@@ -706,8 +703,8 @@ static int S_check_pair(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char
 			ok = dtk_kb_entry(kb, side[k]) || dtk_kb_node(kb, side[k]);
 		}
 		if (!ok)
-			fprintf(ctx->err, "dtk crystallize: error: cross pair '%s': '%s' is %s\n",
-			        pair, side[k],
+			fprintf(ctx->err, "dtk %s: error: cross pair '%s': '%s' is %s\n",
+			        ctx->cmd->name, pair, side[k],
 			        colon ? "not a reference <domain>:<id>"
 			              : "neither an entry nor a node of the base");
 		bad |= !ok;
@@ -728,7 +725,7 @@ static int S_words(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 
 	if (o->review && dtk_kb_read_review(kb, o->review, review, &diags) != 0) {
 		rc = diags.n ? dtk_cmd_report_invalid(ctx, &diags)
-		             : dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+		             : dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	review->review_verdict = o->verdict ? o->verdict : review->review_verdict;
@@ -740,7 +737,7 @@ static int S_words(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 	for (i = 0; (o->review || o->n_cross) && i < review->n_cross_pairs; i++)
 		bad |= S_check_pair(ctx, kb, review->cross_pairs[i]);
 	if ((o->verdict && !*o->verdict) || (o->note && !*o->note)) {
-		fprintf(ctx->err, "dtk crystallize: error: --%s must not be empty\n",
+		fprintf(ctx->err, "dtk %s: error: --%s must not be empty\n", ctx->cmd->name,
 		        o->verdict && !*o->verdict ? "verdict" : "note");
 		bad = 1;
 	}
@@ -767,16 +764,15 @@ static int S_amend(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb)
 	int rc = DTK_EXIT_INVALID, w;
 
 	if (o->run && dtk_date_parse(&date, o->run) < 0)
-		return dtk_cmd_usage_error(ctx, "crystallize",
-		                           "RUN must be the date of a run (YYYY-MM-DD), not '%s'",
-		                           o->run);
+		return dtk_cmd_usage_error(
+		        ctx, "RUN must be the date of a run (YYYY-MM-DD), not '%s'", o->run);
 	for (i = 0; i < kb->n_records; i++)
 		if (!date || kb->records[i].date == date)
 			at = i;
 	if (at == kb->n_records) {
-		fprintf(ctx->err, "dtk crystallize: error: %s%s%s; 'dtk log' lists the runs\n",
-		        date ? "no run of " : "no run is recorded", date ? o->run : "",
-		        date ? " is recorded" : "");
+		fprintf(ctx->err, "dtk %s: error: %s%s%s; 'dtk log' lists the runs\n",
+		        ctx->cmd->name, date ? "no run of " : "no run is recorded",
+		        date ? o->run : "", date ? " is recorded" : "");
 		return DTK_EXIT_INVALID;
 	}
 	rec = kb->records[at];
@@ -795,8 +791,7 @@ static int S_amend(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb)
 		(void)dtk_record_to_yaml(&out, &rec);
 		fputs(out.ptr, ctx->out);
 	} else if ((w = S_write(kb, records, index)) != 0) {
-		rc = dtk_cmd_fail(ctx, "crystallize",
-		                  w == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, w == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
 	} else {
 		fprintf(ctx->out, "amended the review of the run of %s: %ld pairs, %zu cross pairs, %s\n",
 		        dtk_date_format(d, rec.date), total, rec.n_cross_pairs,
@@ -828,13 +823,13 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 	memset(&review, 0, sizeof(review));
 	if (kb->n_records && o->date <= kb->records[kb->n_records - 1].date) {
 		fprintf(ctx->err,
-		        "dtk crystallize: error: the date %s is not after the last run %s; pick "
+		        "dtk %s: error: the date %s is not after the last run %s; pick "
 		        "a later day with --date\n",
-		        dtk_date_format(d1, o->date),
+		        ctx->cmd->name, dtk_date_format(d1, o->date),
 		        dtk_date_format(d2, kb->records[kb->n_records - 1].date));
 		return DTK_EXIT_INVALID;
 	}
-	if (!o->plan && dtk_cmd_not_future(ctx, "crystallize", NULL, o->date, o->allow_future,
+	if (!o->plan && dtk_cmd_not_future(ctx, NULL, o->date, o->allow_future,
 	                                   "every later run must be after it") < 0)
 		return DTK_EXIT_INVALID;
 	if (kb->n_records && S_prev(ctx, repo, kb->records[kb->n_records - 1].date,
@@ -860,7 +855,7 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 	dtk_crystal_record(&rec, &c, scenario, eq + 1, &review);
 	rc = S_texts(ctx, kb, &rec, kb->n_records, &records, &index, &pages);
 	if (rc == DTK_EXIT_OK && !o->dry_run && (n_more = S_more(kb, &rec, &pages, &more)) < 0)
-		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	if (rc != DTK_EXIT_OK)
 		goto done;
 	if (o->dry_run) {
@@ -874,7 +869,7 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 			w = DTK_ENOSYNC; /* files written: 1, as a write not synced */
 		/* written but not synced: 1, never 2 after a byte changed */
 		rc = w == 0 ? DTK_EXIT_OK
-		            : dtk_cmd_fail(ctx, "crystallize",
+		            : dtk_cmd_fail(ctx,
 		                           w == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
 		if (rc == DTK_EXIT_OK) {
 			(void)dtk_record_summary(&out, &rec);
@@ -908,12 +903,12 @@ static int S_resume(struct dtk_ctx *ctx, struct dtk_repo *repo, int cont)
 	int rc = cont ? dtk_repo_continue(repo, hex) : dtk_repo_abort(repo);
 
 	if (rc < 0)
-		return dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+		return dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	if (rc == 0) {
 		fprintf(ctx->err,
-		        "dtk crystallize: error: no crystallization was interrupted; "
+		        "dtk %s: error: no crystallization was interrupted; "
 		        "there is nothing to %s\n",
-		        cont ? "continue" : "abort");
+		        ctx->cmd->name, cont ? "continue" : "abort");
 		return DTK_EXIT_INVALID;
 	}
 	if (cont)
@@ -937,7 +932,8 @@ static const struct dtk_opt S_opts[] = {
          .help = "the run's date (default today); after the last run"},
         {"format", 'f', DTK_OPT_CHOICE, .arg = "F", .choices = S_formats,
          .help = "text or json (with --plan)"},
-        {"page", 'P', DTK_OPT_INT, .arg = "N", .help = "with --plan: page N of each list (default 1)"},
+        {"page", 'P', DTK_OPT_INT, .arg = "N",
+         .help = "with --plan: page N of each list (default 1)"},
         {"limit", 'l', DTK_OPT_INT, .arg = "N",
          .help = "with --plan: N items of each list a page (default 20;\n"
                  "review pairs: of N new entries)"},
@@ -971,7 +967,8 @@ static const struct dtk_opt S_opts[] = {
                  "(repeatable; each side an entry, a node or <domain>:<id>)"},
         {"amend", 'M', DTK_OPT_FLAG,
          .help = "record the review of the last run (or of the run RUN)\n"
-                 "after it: its pairs computed again; no commit"},
+                 "after it: its pairs computed again; no commit",
+         .operands = "[RUN]"},
         {0}};
 
 static int S_exec(struct dtk_ctx *ctx, const struct dtk_args *a)
@@ -988,7 +985,7 @@ static int S_exec(struct dtk_ctx *ctx, const struct dtk_args *a)
 	 * previous run cannot be read either, so nothing goes */
 	rc = dtk_repo_open(&repo, ctx->root);
 	if (rc == DTK_ENOGIT || (rc < 0 && commits)) {
-		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	if (o.cont || o.abort) {
@@ -1005,17 +1002,16 @@ static int S_exec(struct dtk_ctx *ctx, const struct dtk_args *a)
 				        "with 'dtk crystallize --continue', or drop it with 'dtk "
 				        "crystallize --abort'",
 				        branch);
-			rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+			rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 			goto done;
 		}
 	}
 	if (commits && dtk_repo_check_ready(repo) < 0) {
-		rc = dtk_cmd_fail(ctx, "crystallize", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	/* the plan's review pairs rank with the node cache's terms (similar.h) */
-	rc = dtk_cmd_load(ctx, "crystallize", &kb, o.plan ? DTK_KB_ALL | DTK_KB_TERMS : DTK_KB_ALL,
-	                  NULL);
+	rc = dtk_cmd_load(ctx, &kb, o.plan ? DTK_KB_ALL | DTK_KB_TERMS : DTK_KB_ALL, NULL);
 	if (rc == DTK_EXIT_OK)
 		rc = o.amend ? S_amend(ctx, &o, kb) : S_run(ctx, &o, kb, repo);
 done:

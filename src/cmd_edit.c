@@ -47,7 +47,7 @@ static int S_edit(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 		}
 		if (dtk_yedit_set_key(&f->doc, e, ed->key[i], (struct dtk_yscalar){ed->val[i], 0},
 		                      dtk_entry_keys) < 0) {
-			rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+			rc = dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 			goto done;
 		}
 		dtk_buf_printf(&what, "%s%s", what.len ? ", " : "", ed->key[i]);
@@ -56,7 +56,7 @@ static int S_edit(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 		rc = dtk_write_refuse(w, "%s already reads so: nothing to change", id);
 	else if (dtk_yedit_set_key(&f->doc, e, "revised", (struct dtk_yscalar){ed->date, 1},
 	                           dtk_entry_keys) < 0)
-		rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 	else
 		dtk_buf_printf(lines, "%s: %s revised %s\n", id, what.ptr, ed->date);
 done:
@@ -76,25 +76,22 @@ static const struct dtk_opt S_opts[] = {
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	static const char *const keys[] = {"title", "claim", "source"};
-	const char *vals[3], *date;
+	const char *vals[3];
 	struct edit ed = {{NULL}, {NULL}, 0, ""};
 	struct dtk_write w;
-	int k, rc = DTK_EXIT_INVALID, allow_future;
+	int k, rc = DTK_EXIT_INVALID;
 
-	dtk_write_init(&w, ctx, "edit");
+	dtk_write_init(&w, ctx);
 	vals[0] = dtk_args_str(a, 't');
 	vals[1] = dtk_args_str(a, 'c');
 	vals[2] = dtk_args_str(a, 's');
-	date = dtk_args_str(a, 'd');
-	allow_future = dtk_args_has(a, 'F');
-	if (dtk_args_operands(ctx, a, 1, 1, "<entry-id>") < 0 ||
-	    dtk_write_date(&w, "--date", date, allow_future, ed.date) < 0)
+	if (dtk_write_date(&w, ed.date) < 0)
 		goto done;
 	for (k = 0; k < 3; k++) {
 		if (!vals[k])
 			continue;
 		if (!*vals[k] || strspn(vals[k], " \t\r\n") == strlen(vals[k])) {
-			dtk_cmd_usage_error(ctx, "edit", "--%s must not be blank", keys[k]);
+			dtk_cmd_usage_error(ctx, "--%s must not be blank", keys[k]);
 			goto done;
 		}
 		if (dtk_write_check_text(&w, k == 0 ? "--title" : "--claim", keys[k], vals[k]))
@@ -103,9 +100,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		ed.val[ed.n++] = vals[k];
 	}
 	if (!ed.n) {
-		dtk_cmd_usage_error(ctx, "edit",
-		                    "nothing to change: give --title, --claim or "
-		                    "--source");
+		dtk_cmd_usage_error(ctx, "nothing to change: give --title, --claim or "
+		                         "--source");
 		goto done;
 	}
 	rc = dtk_write_each(&w, 1, a->argv, 0, S_edit, &ed);

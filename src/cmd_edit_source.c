@@ -6,19 +6,6 @@
 
 #include <string.h>
 
-/* Returns the source id of _sources.yaml (f), or NULL. */
-static const struct dtk_yval *S_source(const struct dtk_wfile *f, const char *id)
-{
-	const struct dtk_yval *root = f->doc.root;
-	size_t i;
-	for (i = 0; root->kind == DTK_Y_SEQ && i < root->n; i++) {
-		const char *s = dtk_yval_str(root->items[i], "id");
-		if (s && !strcmp(s, id))
-			return root->items[i];
-	}
-	return NULL;
-}
-
 /* Prints the source id as the base now holds it. */
 static void S_print(struct dtk_write *w, const char *id, const char *what, const char *date)
 {
@@ -55,36 +42,33 @@ static const struct dtk_opt S_opts[] = {
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	static const char *const keys[] = {"title", "url"};
-	const char *vals[2], *date, *id;
+	const char *vals[2], *id;
 	struct dtk_buf what = DTK_BUF_INIT;
 	const struct dtk_yval *src;
 	struct dtk_wfile *f;
 	struct dtk_write w;
 	char day[11];
-	int k, rc = DTK_EXIT_INVALID, allow_future;
+	int k, rc = DTK_EXIT_INVALID;
 
-	dtk_write_init(&w, ctx, "edit-source");
+	dtk_write_init(&w, ctx);
 	vals[0] = dtk_args_str(a, 't');
 	vals[1] = dtk_args_str(a, 'u');
-	date = dtk_args_str(a, 'd');
-	allow_future = dtk_args_has(a, 'F');
-	if (dtk_args_operands(ctx, a, 1, 1, "<source-id>") < 0 ||
-	    dtk_write_date(&w, "--date", date, allow_future, day) < 0)
+	if (dtk_write_date(&w, day) < 0)
 		goto done;
 	id = a->argv[0];
 	if (!vals[0] && !vals[1]) {
-		dtk_cmd_usage_error(ctx, "edit-source", "nothing to change: give --title or --url");
+		dtk_cmd_usage_error(ctx, "nothing to change: give --title or --url");
 		goto done;
 	}
 	if (vals[0] && strspn(vals[0], " \t\r\n") == strlen(vals[0])) {
-		dtk_cmd_usage_error(ctx, "edit-source", "--title must not be blank");
+		dtk_cmd_usage_error(ctx, "--title must not be blank");
 		goto done;
 	}
 	if (dtk_write_check_text(&w, "--title", "title", vals[0]))
 		goto done;
 	if (!(f = dtk_write_open(&w, "_sources.yaml")))
 		goto done;
-	if (!(src = S_source(f, id))) {
+	if (!(src = dtk_write_seq_find(f->doc.root, "id", id))) {
 		dtk_write_refuse(&w, "no source '%s' in insights/_sources.yaml", id);
 		goto done;
 	}
@@ -94,7 +78,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 			continue;
 		if (dtk_yedit_set_key(&f->doc, src, keys[k], (struct dtk_yscalar){vals[k], 0},
 		                      dtk_source_keys) < 0) {
-			rc = dtk_cmd_fail(ctx, "edit-source", DTK_EXIT_INVALID);
+			rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 			goto done;
 		}
 		dtk_buf_printf(&what, "%s%s", what.len ? ", " : "", keys[k]);
@@ -105,7 +89,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	}
 	if (dtk_yedit_set_key(&f->doc, src, "revised", (struct dtk_yscalar){day, 1},
 	                      dtk_source_keys) < 0) {
-		rc = dtk_cmd_fail(ctx, "edit-source", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	rc = dtk_write_commit(&w);

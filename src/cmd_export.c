@@ -15,15 +15,18 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	static const char *const formats[] = {"html"};
 	const char *dir;
 
-	if (dtk_args_operands(ctx, a, 1, 2, "the format (html) and <dir>") < 0 ||
-	    dtk_cmd_choice(ctx, "export", "the format", a->argv[0], formats, 1) < 0 ||
-	    dtk_args_operands(ctx, a, 2, 2, "<dir>") < 0)
+	if (a->argc == 0 || a->argc > 2)
+		return a->argc ? dtk_cmd_usage_error(ctx, "unexpected argument '%s'", a->argv[2])
+		               : dtk_cmd_usage_error(ctx, "missing the format (html) and <dir>");
+	if (dtk_cmd_choice(ctx, "the format", a->argv[0], formats, 1) < 0)
 		return DTK_EXIT_INVALID;
+	if (a->argc == 1)
+		return dtk_cmd_usage_error(ctx, "missing <dir>");
 	dir = a->argv[1];
-	if ((rc = dtk_cmd_load(ctx, "export", &kb, DTK_KB_ALL, NULL)) != DTK_EXIT_OK) {
+	if ((rc = dtk_cmd_load(ctx, &kb, DTK_KB_ALL, NULL)) != DTK_EXIT_OK) {
 		/* said why */
 	} else if ((rc = dtk_export_html(kb, dir, &removed)) < 0) {
-		rc = dtk_cmd_fail(ctx, "export", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	} else {
 		/* "site/" and "site" both say site/index.html */
 		size_t n = strlen(dir);
@@ -52,6 +55,6 @@ const struct dtk_cmd dtk_cmd_export = {
                 ".dtk-export); pages of nodes that no longer exist are removed.\n\n"
                 "examples:\n"
                 "  dtk export html site     # then open site/index.html\n",
-        .flags = DTK_CMD_NEEDS_KB,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_OWN_OPERANDS,
         .run = S_run,
 };

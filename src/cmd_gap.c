@@ -10,7 +10,7 @@
 static const char *const S_keys[] = {"id", "text", "flagged_by", "nodes", "written", "closed",
                                      NULL};
 
-static const char *const S_actions[] = {"add", "edit", "close", "remove", NULL};
+/* The actions, in the order of .operands */
 enum { A_ADD, A_EDIT, A_CLOSE, A_REMOVE };
 
 /* The options of the command (the dispatcher parses them). */
@@ -37,28 +37,27 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	char day[11], id[DTK_ID_SUFFIX_LEN + 8];
 	const char *gid = NULL, *what;
 	size_t n_nodes, i, k = 0;
-	int act, rc = DTK_EXIT_INVALID, e = 0;
+	int act = a->action, rc = DTK_EXIT_INVALID, e = 0;
 	long at = -1;
 
-	dtk_write_init(&w, ctx, "gap");
+	dtk_write_init(&w, ctx);
 	nodes = dtk_args_list(a, 'n', &n_nodes);
-	if (dtk_args_operands(ctx, a, 2, 2, "<action> <text|gap>") < 0 ||
-	    (act = dtk_cmd_choice(ctx, "gap", "<action>", a->argv[0], S_actions, 4)) < 0 ||
-	    dtk_write_date(&w, "--date", dtk_args_str(a, 'd'), dtk_args_has(a, 'F'), day) < 0)
+	if (dtk_write_date(&w, day) < 0)
 		goto done;
 	if (act == A_ADD)
 		text = a->argv[1];
 	if ((act == A_ADD || act == A_EDIT) ? act == A_EDIT && !text && !by && !n_nodes
 	                                    : text || by || n_nodes) {
-		dtk_cmd_usage_error(ctx, "gap",
-		                    act == A_EDIT ? "nothing to change: give --text, --flagged-by or "
-		                                    "--node"
-		                                  : "%s takes no --text, --flagged-by or --node",
-		                    S_actions[act]);
+		dtk_cmd_usage_error(ctx,
+		                    act == A_EDIT
+		                            ? "nothing to change: give --text, --flagged-by or "
+		                              "--node"
+		                            : "%s takes no --text, --flagged-by or --node",
+		                    a->argv[0]);
 		goto done;
 	}
 	if ((text && strspn(text, " \t\r\n") == strlen(text)) || n_nodes > 64) {
-		dtk_cmd_usage_error(ctx, "gap", text ? "the text must not be blank" : "at most 64 --node");
+		dtk_cmd_usage_error(ctx, text ? "the text must not be blank" : "at most 64 --node");
 		goto done;
 	}
 	if (dtk_write_check_text(&w, "the text", "text", text) || !(f = dtk_write_open(&w, "_domain.yaml")))
@@ -117,13 +116,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		                       (struct dtk_yscalar){day, 1}, S_keys);
 		what = act == A_CLOSE ? "closed" : "edited";
 	}
-	if (e < 0) {
-		rc = dtk_cmd_fail(ctx, "gap", DTK_EXIT_INVALID);
-		goto done;
-	}
-	rc = dtk_write_commit(&w);
-	if (rc == DTK_EXIT_OK)
-		dtk_write_print_item(&w, gid, what);
+	rc = dtk_write_item_commit(&w, e, gid, what);
 done:
 	dtk_write_release(&w);
 	return rc;
@@ -145,7 +138,7 @@ const struct dtk_cmd dtk_cmd_gap = {
         .examples = "examples:\n"
                     "  dtk gap add '每瓦吞吐仍是空白' --node training-parallelism\n"
                     "  dtk gap close 1\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES | DTK_CMD_ACTION,
         .opts = S_opts,
         .operands = "<add|edit|close|remove> <text|gap>",
         .run = S_run,

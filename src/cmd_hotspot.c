@@ -9,7 +9,7 @@
 /* The keys of a hotspot, in the order they are written. */
 static const char *const S_keys[] = {"id", "node", "links", "note", NULL};
 
-static const char *const S_actions[] = {"add", "edit", "remove", NULL};
+/* The actions, in the order of .operands */
 enum { A_ADD, A_EDIT, A_REMOVE };
 
 /* The options of the command (the dispatcher parses them). */
@@ -31,23 +31,20 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	struct dtk_write w;
 	char id[DTK_ID_SUFFIX_LEN + 8];
 	size_t n_links, i, k = 0;
-	int act, rc = DTK_EXIT_INVALID, e = 0;
+	int act = a->action, rc = DTK_EXIT_INVALID, e = 0;
 	long at = -1;
 
-	dtk_write_init(&w, ctx, "hotspot");
+	dtk_write_init(&w, ctx);
 	links = dtk_args_list(a, 'l', &n_links);
-	if (dtk_args_operands(ctx, a, 2, 2, "<action> <node|hotspot>") < 0 ||
-	    (act = dtk_cmd_choice(ctx, "hotspot", "<action>", a->argv[0], S_actions, 3)) < 0)
-		goto done;
 	if (act == A_ADD ? !note || !n_links : act == A_EDIT ? !note && !n_links : note || n_links) {
-		dtk_cmd_usage_error(ctx, "hotspot",
-		                    act == A_ADD    ? "add needs --note and one --link at least"
-		                    : act == A_EDIT ? "nothing to change: give --note or --link"
-		                                    : "remove takes no --note or --link");
+		dtk_cmd_usage_error(ctx, act == A_ADD ? "add needs --note and one --link at least"
+		                         : act == A_EDIT
+		                                 ? "nothing to change: give --note or --link"
+		                                 : "remove takes no --note or --link");
 		goto done;
 	}
 	if ((note && strspn(note, " \t\r\n") == strlen(note)) || n_links > 64) {
-		dtk_cmd_usage_error(ctx, "hotspot", note ? "--note must not be blank" : "at most 64 --link");
+		dtk_cmd_usage_error(ctx, note ? "--note must not be blank" : "at most 64 --link");
 		goto done;
 	}
 	if (dtk_write_check_text(&w, "--note", "note", note) ||
@@ -90,13 +87,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 			e |= dtk_yedit_append(&f->doc, h, "links", list[i], S_keys);
 		what = "edited";
 	}
-	if (e < 0) {
-		rc = dtk_cmd_fail(ctx, "hotspot", DTK_EXIT_INVALID);
-		goto done;
-	}
-	rc = dtk_write_commit(&w);
-	if (rc == DTK_EXIT_OK)
-		dtk_write_print_item(&w, hid, what);
+	rc = dtk_write_item_commit(&w, e, hid, what);
 done:
 	dtk_write_release(&w);
 	return rc;
@@ -115,7 +106,7 @@ const struct dtk_cmd dtk_cmd_hotspot = {
         .examples = "examples:\n"
                     "  dtk hotspot add training-parallelism \\\n"
                     "      --link cluster-infra/heterogeneous-cluster --note '异构布局'\n",
-        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES,
+        .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES | DTK_CMD_ACTION,
         .opts = S_opts,
         .operands = "<add|edit|remove> <node|hotspot>",
         .run = S_run,

@@ -66,7 +66,7 @@ static int S_files(struct dtk_write *w, const char *domain, const char *title, i
 	if (S_field(&d, "domain", domain) < 0 || S_field(&d, "title", title ? title : t.ptr) < 0 ||
 	    S_field(&d, "description", S_text[en][1]) < 0 ||
 	    S_field(&d, "positioning", S_text[en][2]) < 0) {
-		dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	dtk_buf_printf(&d, "categories: []\nlang: %s\n", en ? "en" : "zh");
@@ -107,12 +107,12 @@ static void S_print(struct dtk_write *w, const char *domain, int en)
 	if (!w->opts.json) {
 		fprintf(w->ctx->out, "%s\n", domain);
 		dtk_cmd_note(w->ctx,
-		             "dtk init: a new base '%s' in %s (--lang %s for %s): "
+		             "dtk %s: a new base '%s' in %s (--lang %s for %s): "
 		             "insights/_domain.yaml, insights/_sources.yaml, "
 		             "insights/_crystallizations.yaml%s\n"
 		             "next: dtk add-node <node> --category <category>, then dtk add-source "
 		             "<source-id> --title <title> and dtk add <node>\n",
-		             domain, en ? "English" : "Chinese", en ? "zh" : "en",
+		             w->cmd, domain, en ? "English" : "Chinese", en ? "zh" : "en",
 		             en ? "Chinese" : "English", w->opts.no_reindex ? "" : ", INDEX.md");
 		return;
 	}
@@ -187,28 +187,26 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	struct dtk_write w;
 	int en, made = 0, lock = -1, rc = DTK_EXIT_INVALID;
 
-	dtk_write_init(&w, ctx, "init");
+	dtk_write_init(&w, ctx);
 	domain = dtk_args_str(a, 'd');
 	title = dtk_args_str(a, 't');
 	/* without --lang: English for a title without Chinese, Japanese or
 	 * Korean characters, else Chinese */
 	en = (int)dtk_args_int(a, 'l', title && !S_has_cjk(title));
-	if (dtk_args_operands(ctx, a, 0, 0, NULL) < 0)
-		goto done;
 	if (!dir) {
 		dtk_error("cannot resolve the working directory: %s", strerror(errno));
-		rc = dtk_cmd_fail(ctx, "init", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	if (domain && !dtk_is_name(domain)) {
-		dtk_cmd_usage_error(ctx, "init",
+		dtk_cmd_usage_error(ctx,
 		                    "--domain: '%s' is not a name (lowercase letters, digits and "
 		                    "'-')",
 		                    domain);
 		goto done;
 	}
 	if (title && strspn(title, " \t\r\n") == strlen(title)) {
-		dtk_cmd_usage_error(ctx, "init", "--title must not be blank");
+		dtk_cmd_usage_error(ctx, "--title must not be blank");
 		goto done;
 	}
 	if (dtk_write_check_text(&w, "--title", "title", title))
@@ -217,7 +215,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		S_domain_of(&name, dir);
 	if ((lock = dtk_cmd_lock(dir)) < 0) {
 		dtk_error("cannot lock %s: %s", dir, strerror(errno));
-		rc = dtk_cmd_fail(ctx, "init", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	if ((rc = S_refuse_existing(&w, dir)) != 0)
@@ -229,7 +227,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		made = 1;
 	} else if (errno != EEXIST) {
 		dtk_error("cannot create %s: %s", insights, strerror(errno));
-		rc = dtk_cmd_fail(ctx, "init", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	ctx->root = dir;

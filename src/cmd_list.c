@@ -155,10 +155,8 @@ static const struct dtk_opt_conflict S_conflicts[] = {{'N', 'c', S_nodes_why},
                                                       {'N', 'C', S_nodes_why},
                                                       {0}};
 
-/* Sets f and *fmt to the options of a (f->nodes are a's); returns 0, or -1
- * after the usage error. */
-static int S_parse(struct dtk_ctx *ctx, const struct dtk_args *a, struct filter *f,
-                   enum format *fmt)
+/* Sets f and *fmt to the options of a (f->nodes are a's). */
+static void S_parse(const struct dtk_args *a, struct filter *f, enum format *fmt)
 {
 	memset(f, 0, sizeof(*f));
 	f->nodes = dtk_args_list(a, 'n', &f->n_nodes);
@@ -169,7 +167,6 @@ static int S_parse(struct dtk_ctx *ctx, const struct dtk_args *a, struct filter 
 	f->list_nodes = dtk_args_has(a, 'N') > 0;
 	f->retired = dtk_args_has(a, 'R') > 0;
 	*fmt = (enum format)dtk_args_int(a, 'f', F_TEXT);
-	return dtk_args_operands(ctx, a, 0, 0, NULL);
 }
 
 /* Says that the base has no node name (with the closest name). */
@@ -181,7 +178,7 @@ static void S_no_node(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *
 	for (i = 0; i < kb->n_nodes; i++)
 		names[i] = kb->nodes[i]->name;
 	hint = dtk_suggest(name, names, kb->n_nodes);
-	fprintf(ctx->err, "dtk list: error: no node '%s'", name);
+	fprintf(ctx->err, "dtk %s: error: no node '%s'", ctx->cmd->name, name);
 	if (hint)
 		fprintf(ctx->err, "; did you mean '%s'?", hint);
 	fputc('\n', ctx->err);
@@ -196,9 +193,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	size_t i;
 	int rc;
 
-	if (S_parse(ctx, a, &f, &fmt) < 0)
-		return DTK_EXIT_INVALID;
-	if ((rc = dtk_cmd_load(ctx, "list", &kb, DTK_KB_ALL, NULL)) != DTK_EXIT_OK)
+	S_parse(a, &f, &fmt);
+	if ((rc = dtk_cmd_load(ctx, &kb, DTK_KB_ALL, NULL)) != DTK_EXIT_OK)
 		goto done; /* said why */
 	for (i = 0; i < f.n_nodes; i++)
 		if (!dtk_kb_node(kb, f.nodes[i])) {

@@ -92,18 +92,16 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	struct dtk_run_list runs;
 	int rc, json = dtk_args_int(a, 'f', 0) == 1;
 
-	if (dtk_args_operands(ctx, a, 0, 0, NULL) < 0)
-		return DTK_EXIT_INVALID;
 	if (dtk_repo_open(&repo, ctx->root) < 0)
-		return dtk_cmd_fail(ctx, "log", DTK_EXIT_INVALID);
+		return dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	rc = dtk_crystal_runs(repo, &runs, &diags);
 	if (rc == DTK_EINVALID) {
 		dtk_diags_print(&diags, ctx->err);
-		fprintf(ctx->err, "dtk log: error: the records at HEAD are invalid (%zu error%s)\n",
-		        diags.n, diags.n == 1 ? "" : "s");
+		fprintf(ctx->err, "dtk %s: error: the records at HEAD are invalid (%zu error%s)\n",
+		        ctx->cmd->name, diags.n, diags.n == 1 ? "" : "s");
 		rc = DTK_EXIT_INVALID;
 	} else if (rc < 0) {
-		rc = dtk_cmd_fail(ctx, "log", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	} else {
 		if (runs.n)
 			dtk_cmd_pager(ctx);
@@ -113,7 +111,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 			S_text(ctx->out, &runs);
 		else /* said on standard error: standard output stays a list */
 			dtk_cmd_note(
-			        ctx, "dtk log: no crystallization runs: %s\n",
+			        ctx, "dtk %s: no crystallization runs: %s\n", ctx->cmd->name,
 			        runs.unborn
 			                ? "the branch has no commit yet"
 			                : "HEAD's insights/_crystallizations.yaml records none");

@@ -57,7 +57,7 @@ static int S_token(struct dtk_ctx *ctx, const char *path, char **out)
 
 	*out = NULL;
 	if (dtk_file_read(&t, &len, path, 4096) != 0)
-		return dtk_cmd_usage_error(ctx, "mcp", "--token-file: cannot read %s: %s", path,
+		return dtk_cmd_usage_error(ctx, "--token-file: cannot read %s: %s", path,
 		                           dtk_error_last());
 	while (len && strchr("\r\n", t[len - 1]))
 		t[--len] = '\0';
@@ -65,7 +65,7 @@ static int S_token(struct dtk_ctx *ctx, const char *path, char **out)
 		;
 	if (i < len || len < MIN_TOKEN) {
 		free(t);
-		return dtk_cmd_usage_error(ctx, "mcp",
+		return dtk_cmd_usage_error(ctx,
 		                           "--token-file: %s must hold one token of at least %d "
 		                           "visible ASCII characters (no spaces)",
 		                           path, MIN_TOKEN);
@@ -95,7 +95,7 @@ static int S_listen(struct dtk_ctx *ctx, const char *spec, char *buf, size_t siz
 	if (!*port || *end || n > 65535 || strspn(port, "0123456789") != strlen(port) ||
 	    dtk_mcp_http_loopback(buf) < 0)
 		return dtk_cmd_usage_error(
-		        ctx, "mcp",
+		        ctx,
 		        "--http takes [ADDR:]PORT (ADDR a numeric IPv4 or [IPv6] "
 		        "address, PORT 0 to 65535), not '%s'",
 		        spec);
@@ -114,15 +114,13 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	void (*old)(int);
 	int rc, fd;
 
-	if (dtk_args_operands(ctx, a, 0, 0, NULL) < 0)
-		return DTK_EXIT_INVALID;
 	if (!S_prefix_ok(prefix))
-		return dtk_cmd_usage_error(ctx, "mcp",
+		return dtk_cmd_usage_error(ctx,
 		                           "--prefix must be at most %d letters, digits, '_' or "
 		                           "'-', not '%s'",
 		                           MAX_PREFIX, prefix);
 	if (!http && (dtk_args_has(a, 'T') || dtk_args_has(a, 't')))
-		return dtk_cmd_usage_error(ctx, "mcp", "--%s goes with --http",
+		return dtk_cmd_usage_error(ctx, "--%s goes with --http",
 		                           dtk_args_has(a, 'T') ? "token-file" : "timeout");
 	if (http) {
 		if ((rc = S_listen(ctx, http, addr, sizeof(addr), &ho)) != 0)
@@ -131,7 +129,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 			return rc;
 		if (!token && dtk_mcp_http_loopback(ho.addr) != 1)
 			return dtk_cmd_usage_error(
-			        ctx, "mcp",
+			        ctx,
 			        "--http on %s, beyond loopback, needs --token-file "
 			        "(docs/agents.md)",
 			        ho.addr);
@@ -151,7 +149,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	dtk_mcp_set_prefix(m, prefix);
 	if (dtk_mcp_set_tools(m, dtk_args_str(a, 'n'), dtk_args_has(a, 'r') > 0) < 0) {
 		dtk_mcp_free(m);
-		return dtk_cmd_usage_error(ctx, "mcp", "--tools: %s", dtk_error_last());
+		return dtk_cmd_usage_error(ctx, "--tools: %s", dtk_error_last());
 	}
 	rc = http ? dtk_mcp_serve_http(m, &ho, ctx->err)
 	          : dtk_mcp_serve_fd(m, fileno(stdin), ctx->out, ctx->err);
@@ -166,7 +164,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	}
 	signal(SIGPIPE, old);
 	if (rc < 0)
-		return dtk_cmd_fail(ctx, "mcp", DTK_EXIT_INVALID);
+		return dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	return DTK_EXIT_OK;
 }
 

@@ -37,8 +37,7 @@ static int S_write_ours(struct dtk_ctx *ctx, const char *ours, const char *data,
 {
 	int rc = dtk_file_write_atomic(ours, data, len);
 	return rc == 0 ? 0
-	               : dtk_cmd_fail(ctx, "merge-driver",
-	                              rc == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
+	               : dtk_cmd_fail(ctx, rc == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
 }
 
 /* Renders INDEX.md (page NULL), or the page of index/ named page, from the
@@ -55,9 +54,9 @@ static int S_render(struct dtk_ctx *ctx, const struct dtk_memfile *files, size_t
 
 	if (rc != 0) {
 		fprintf(ctx->err,
-		        "dtk merge-driver: the merged insights/ are not valid; %s is "
+		        "dtk %s: the merged insights/ are not valid; %s is "
 		        "left in conflict:\n",
-		        page ? page : "INDEX.md");
+		        ctx->cmd->name, page ? page : "INDEX.md");
 		dtk_diags_print(&diags, ctx->err);
 		dtk_diags_release(&diags);
 		return 1;
@@ -70,9 +69,9 @@ static int S_render(struct dtk_ctx *ctx, const struct dtk_memfile *files, size_t
 		rc = S_write_ours(ctx, ours, pages[i].data, pages[i].len);
 	else
 		fprintf(ctx->err,
-		        "dtk merge-driver: %s: the merged base makes no such page; "
+		        "dtk %s: %s: the merged base makes no such page; "
 		        "kept as ours had it; run 'dtk reindex' after the merge\n",
-		        page);
+		        ctx->cmd->name, page);
 	dtk_memfiles_free(pages, n_pages);
 	free(index);
 	return rc;
@@ -99,7 +98,7 @@ static int S_read3(struct dtk_ctx *ctx, char **argv, char *text[3], size_t len[3
 	int i;
 	for (i = 0; i < 3; i++)
 		if (dtk_file_read(&text[i], &len[i], argv[1 + i], DTK_MAX_FILE_BYTES) < 0)
-			return dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
+			return dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	return 0;
 }
 
@@ -126,9 +125,9 @@ static int S_merge_file(struct dtk_ctx *ctx, char **argv, int argc, const char *
 		rc = w;
 	else if (rc)
 		fprintf(ctx->err,
-		        "dtk merge-driver: %s: conflicts marked; resolve them, then run 'dtk "
+		        "dtk %s: %s: conflicts marked; resolve them, then run 'dtk "
 		        "reindex'\n",
-		        argv[4]);
+		        ctx->cmd->name, argv[4]);
 done:
 	for (i = 0; i < 3; i++)
 		free(text[i]);
@@ -148,13 +147,13 @@ static int S_merge_text(struct dtk_ctx *ctx, char **argv, int argc)
 	if ((rc = S_read3(ctx, argv, text, len)) != 0)
 		goto done;
 	fprintf(ctx->err,
-	        "dtk merge-driver: %s is neither INDEX.md nor a file of insights/: merged as "
+	        "dtk %s: %s is neither INDEX.md nor a file of insights/: merged as "
 	        "git merges text\n",
-	        argv[4]);
+	        ctx->cmd->name, argv[4]);
 	rc = dtk_git_merge_text(&out, &olen, text, len, argc > 5 ? argv[5] : NULL,
 	                        argc > 6 ? argv[6] : NULL);
 	if (rc < 0)
-		rc = dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	else if ((w = S_write_ours(ctx, argv[2], out, olen)) != 0)
 		rc = w;
 done:
@@ -192,13 +191,11 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	int rc, kind;
 
 	if (argc < 5)
-		return dtk_cmd_usage_error(ctx, "merge-driver",
-		                           "missing %s (git passes %%O %%A %%B %%P)",
+		return dtk_cmd_usage_error(ctx, "missing %s (git passes %%O %%A %%B %%P)",
 		                           (const char *const[]){"<ancestor>", "<ours>", "<theirs>",
 		                                                 "<path>"}[argc - 1]);
 	if (argc > 7)
-		return dtk_cmd_usage_error(ctx, "merge-driver", "unexpected argument '%s'",
-		                           argv[7]);
+		return dtk_cmd_usage_error(ctx, "unexpected argument '%s'", argv[7]);
 	if (S_insights_file(argv[4]))
 		return S_merge_file(ctx, argv, argc, S_insights_file(argv[4]));
 	if (!(kind = S_index_file(argv[4], &page)))
@@ -208,28 +205,28 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 	root = S_root(argv[4], slash ? (size_t)(slash - argv[4]) : 0);
 	if (!root || dtk_repo_open(&repo, root) < 0) {
 		free(root);
-		return dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
+		return dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	}
 	rc = dtk_repo_merged_insights(repo, (const char *const *)argv + 1, page ? page : "INDEX.md",
 	                              dtk_merge_blob, &files, &n);
 	if (rc == DTK_REPO_CONFLICT)
 		fprintf(ctx->err,
-		        "dtk merge-driver: %s left in conflict: insights/ do not merge "
+		        "dtk %s: %s left in conflict: insights/ do not merge "
 		        "cleanly; resolve them, then run 'dtk reindex'\n",
-		        argv[4]);
+		        ctx->cmd->name, argv[4]);
 	else if (rc == DTK_REPO_NO_SIDES) {
 		/* INDEX.md is derived: kept as ours had it, stale, said */
 		rc = 0;
 		fprintf(ctx->err,
-		        "dtk merge-driver: %s: git names no commit it is merging (a "
+		        "dtk %s: %s: git names no commit it is merging (a "
 		        "cherry-pick or revert that does not stop, a stash applied, a patch; "
 		        "docs/git.md): ours' INDEX.md kept, not rebuilt; after it, in the "
 		        "base run: dtk reindex && git commit --amend --no-edit INDEX.md when "
 		        "git committed the change (a cherry-pick, a revert), else dtk reindex "
 		        "alone before you commit it\n",
-		        argv[4]);
+		        ctx->cmd->name, argv[4]);
 	} else if (rc < 0)
-		rc = dtk_cmd_fail(ctx, "merge-driver", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	else
 		rc = S_render(ctx, files, n, argv[2], page);
 	dtk_memfiles_free(files, n);

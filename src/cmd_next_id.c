@@ -21,10 +21,9 @@ static int S_not_a_name(struct dtk_ctx *ctx, const char *arg)
 	char *name = dtk_xstrndup(base, n > 5 && !strcmp(base + n - 5, ".yaml") ? n - 5 : n);
 
 	if (dtk_is_name(name))
-		dtk_cmd_usage_error(ctx, "next-id", "'%s' is not a node name; did you mean '%s'?",
-		                    arg, name);
+		dtk_cmd_usage_error(ctx, "'%s' is not a node name; did you mean '%s'?", arg, name);
 	else
-		dtk_cmd_usage_error(ctx, "next-id", "'%s' is not a node name", arg);
+		dtk_cmd_usage_error(ctx, "'%s' is not a node name", arg);
 	free(name);
 	return DTK_EXIT_INVALID;
 }
@@ -64,22 +63,20 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	char id[300];
 	int rc;
 
-	if (dtk_args_operands(ctx, a, 1, 1, "<node>") < 0)
-		return DTK_EXIT_INVALID;
 	name = a->argv[0];
 	if (!dtk_is_name(name))
 		return S_not_a_name(ctx, name);
 	if (!dtk_kb_has_node(ctx->root, name)) {
 		struct dtk_buf what = DTK_BUF_INIT;
-		dtk_buf_printf(&what, "dtk next-id: error: no node '%s'", name);
+		dtk_buf_printf(&what, "dtk %s: error: no node '%s'", ctx->cmd->name, name);
 		dtk_kb_suggest_node(ctx->err, ctx->root, what.ptr, name);
 		dtk_buf_release(&what);
 		return DTK_EXIT_INVALID;
 	}
-	rc = dtk_cmd_load(ctx, "next-id", &kb, DTK_KB_ONE_NODE | DTK_KB_LEAN, name);
+	rc = dtk_cmd_load(ctx, &kb, DTK_KB_ONE_NODE | DTK_KB_LEAN, name);
 	if (rc == DTK_EXIT_OK) {
 		if (S_fresh(dtk_kb_node(kb, name), id, sizeof(id)) < 0)
-			rc = dtk_cmd_fail(ctx, "next-id", DTK_EXIT_INVALID);
+			rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		else
 			fprintf(ctx->out, "%s\n", id);
 	}
@@ -99,5 +96,6 @@ const struct dtk_cmd dtk_cmd_next_id = {
                 "examples:\n"
                 "  dtk next-id collective-communication     # a random id of the node\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY,
+        .operands = "<node>",
         .run = S_run,
 };

@@ -54,10 +54,10 @@ static void S_page_note(void *arg, const char *rel, int state, const char *old, 
 static int S_pages(struct dtk_ctx *ctx, int json, const struct dtk_index_pages *pages)
 {
 	if (dtk_index_pages_sync(ctx->root, pages, 1, json ? NULL : S_page_note, ctx) < 0)
-		return dtk_cmd_fail(ctx, "reindex", DTK_EXIT_DRIFT);
+		return dtk_cmd_fail(ctx, DTK_EXIT_DRIFT);
 	if (!pages->over)
 		return DTK_EXIT_OK;
-	fprintf(ctx->err, "dtk reindex: %s\n", pages->over);
+	fprintf(ctx->err, "dtk %s: %s\n", ctx->cmd->name, pages->over);
 	return DTK_EXIT_DRIFT;
 }
 
@@ -86,8 +86,6 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	int to_stdout = dtk_args_has(a, 's') > 0, rc, conv = 0;
 	int json = dtk_args_int(a, 'f', 0) == 1;
 
-	if (dtk_args_operands(ctx, a, 0, 0, NULL) < 0)
-		return DTK_EXIT_INVALID;
 	path = dtk_path_join(ctx->root, DTK_INDEX_FILE);
 	if (to_stdout) {
 		dtk_cmd_pager(ctx);
@@ -100,7 +98,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		goto done;
 	}
 	if (rc < 0) {
-		rc = dtk_cmd_fail(ctx, "reindex", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	if (to_stdout) {
@@ -112,13 +110,13 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	 * libgit2 asked */
 	if (rc == 1 && (conv = dtk_git_checkout_form(&crlf, &crlf_len, path, cmp.text.ptr,
 	                                             cmp.text.len)) < 0) {
-		rc = dtk_cmd_fail(ctx, "reindex", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	if (conv == 1 && cmp.fd >= 0 &&
 	    (lseek(cmp.fd, 0, SEEK_SET) < 0 ||
 	     dtk_file_read_fd(&old, &old_len, cmp.fd, path, DTK_MAX_INDEX_BYTES) < 0)) {
-		rc = dtk_cmd_fail(ctx, "reindex", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	if (rc == 0 || (conv == 1 && old && old_len == crlf_len && !memcmp(old, crlf, old_len))) {
@@ -130,8 +128,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	                           conv ? crlf_len : cmp.text.len);
 	if (rc < 0) {
 		/* written but not synced: 1, never 2 after a byte changed */
-		rc = dtk_cmd_fail(ctx, "reindex",
-		                  rc == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, rc == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
 		goto done;
 	}
 	S_report(ctx, json, 1);

@@ -16,7 +16,7 @@ static int S_relate(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 		return dtk_write_refuse(w, "%s already relates to %s", id, other);
 	if (dtk_yedit_append(&f->doc, e, "relates", (struct dtk_yscalar){other, 0},
 	                     dtk_entry_keys) < 0)
-		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 	dtk_buf_printf(lines, "%s: relates to %s\n", id, other);
 	return DTK_EXIT_OK;
 }
@@ -24,18 +24,15 @@ static int S_relate(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_write w;
-	int rc = DTK_EXIT_INVALID;
+	int rc;
 
-	dtk_write_init(&w, ctx, "relate");
-	if (dtk_args_operands(ctx, a, 2, 2, "<entry-id> <other-id>") < 0)
-		goto done;
+	dtk_write_init(&w, ctx);
 	rc = dtk_write_known_pair(&w, a->argv[0], "<other-id>", a->argv[1], 0);
 	if (rc == DTK_EXIT_OK &&
 	    dtk_write_retired_links(&w, "<other-id>", (const char *const *)&a->argv[1], 1))
 		rc = DTK_EXIT_INVALID;
 	if (rc == DTK_EXIT_OK)
 		rc = dtk_write_each(&w, 1, a->argv, 0, S_relate, a->argv[1]);
-done:
 	dtk_write_release(&w);
 	return rc;
 }

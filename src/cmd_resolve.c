@@ -18,7 +18,7 @@ static int S_set(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval
 	    dtk_yedit_set_key(&f->doc, c, "resolved", (struct dtk_yscalar){today, 1}, keys) < 0 ||
 	    (note &&
 	     dtk_yedit_set_key(&f->doc, c, "note", (struct dtk_yscalar){note, 0}, keys) < 0))
-		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 	return DTK_EXIT_OK;
 }
 
@@ -91,10 +91,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	struct dtk_write w;
 	int rc = DTK_EXIT_INVALID;
 
-	dtk_write_init(&w, ctx, "resolve");
+	dtk_write_init(&w, ctx);
 	note = dtk_args_str(a, 'n');
-	if (dtk_args_operands(ctx, a, 2, 2, "<entry-id> <other-id>") < 0)
-		goto done;
 	if (dtk_write_check_text(&w, "--note", "note", note))
 		goto done;
 	rc = dtk_write_known_pair(&w, a->argv[0], "<other-id>", a->argv[1], 0);

@@ -23,7 +23,7 @@ static int S_retract(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_
 	                      dtk_entry_keys) < 0 ||
 	    dtk_yedit_set_key(&f->doc, e, "retracted_reason", (struct dtk_yscalar){r->reason, 0},
 	                      dtk_entry_keys) < 0)
-		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 	dtk_buf_printf(lines, "%s: retracted on %s\n", id, r->date);
 	return DTK_EXIT_OK;
 }
@@ -39,20 +39,15 @@ static const struct dtk_opt S_opts[] = {
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct retract r = {NULL, ""};
-	const char *date;
 	struct dtk_write w;
-	int rc = DTK_EXIT_INVALID, allow_future;
+	int rc = DTK_EXIT_INVALID;
 
-	dtk_write_init(&w, ctx, "retract");
+	dtk_write_init(&w, ctx);
 	r.reason = dtk_args_str(a, 'r');
-	date = dtk_args_str(a, 'd');
-	allow_future = dtk_args_has(a, 'F');
-	if (dtk_args_operands(ctx, a, 1, 1 << 20, "<entry-id>") < 0 ||
-	    dtk_write_date(&w, "--date", date, allow_future, r.date) < 0)
+	if (dtk_write_date(&w, r.date) < 0)
 		goto done;
 	if (!r.reason || strspn(r.reason, " \t\r\n") == strlen(r.reason)) {
-		dtk_cmd_usage_error(ctx, "retract",
-		                    "--reason is required: say why it is withdrawn");
+		dtk_cmd_usage_error(ctx, "--reason is required: say why it is withdrawn");
 		goto done;
 	}
 	if (dtk_write_check_text(&w, "--reason", "retracted_reason", r.reason))

@@ -12,7 +12,7 @@ static int S_review(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 	(void)times;
 	if (dtk_yedit_set_key(&f->doc, e, "reviewed", (struct dtk_yscalar){date, 1},
 	                      dtk_entry_keys) < 0)
-		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 	dtk_buf_printf(lines, "%s: reviewed %s\n", id, date);
 	return DTK_EXIT_OK;
 }
@@ -26,18 +26,12 @@ static const struct dtk_opt S_opts[] = {
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_write w;
-	const char *arg;
 	char date[11];
-	int rc = DTK_EXIT_INVALID, allow_future;
+	int rc = DTK_EXIT_INVALID;
 
-	dtk_write_init(&w, ctx, "review");
-	arg = dtk_args_str(a, 'd');
-	allow_future = dtk_args_has(a, 'F');
-	if (dtk_args_operands(ctx, a, 1, 1 << 20, "<entry-id>") < 0 ||
-	    dtk_write_date(&w, "--date", arg, allow_future, date) < 0)
-		goto done;
-	rc = dtk_write_each(&w, a->argc, a->argv, 0, S_review, date);
-done:
+	dtk_write_init(&w, ctx);
+	if (dtk_write_date(&w, date) == 0)
+		rc = dtk_write_each(&w, a->argc, a->argv, 0, S_review, date);
 	dtk_write_release(&w);
 	return rc;
 }

@@ -186,20 +186,16 @@ static int S_parse(struct dtk_ctx *ctx, const struct dtk_args *a, struct opts *o
 	o->color = (int)dtk_args_int(a, 'C', DTK_COLOR_AUTO);
 	o->sources = dtk_args_has(a, 's') > 0;
 	if (o->sources && (dtk_args_has(a, 'n') > 0 || o->confidence >= 0 || o->retired))
-		return dtk_cmd_usage_error(ctx, "search",
-		                           "--sources takes no --node, --confidence or "
-		                           "--include-retired: those are of entries"),
+		return dtk_cmd_usage_error(ctx, "--sources takes no --node, --confidence or "
+		                                "--include-retired: those are of entries"),
 		       -1;
 	if (n_nodes > 1)
-		return dtk_cmd_usage_error(ctx, "search", "--node is given twice"), -1;
+		return dtk_cmd_usage_error(ctx, "--node is given twice"), -1;
 	o->node = n_nodes ? nodes[0] : NULL;
 	if (o->node && !dtk_is_name(o->node))
-		return dtk_cmd_usage_error(ctx, "search", "--node: '%s' is not a node name",
-		                           o->node),
-		       -1;
+		return dtk_cmd_usage_error(ctx, "--node: '%s' is not a node name", o->node), -1;
 	if (a->argc < 1 && !o->sources)
-		return dtk_cmd_usage_error(ctx, "search",
-		                           "nothing to search for: give one or more words"),
+		return dtk_cmd_usage_error(ctx, "nothing to search for: give one or more words"),
 		       -1;
 	return 0;
 }
@@ -300,7 +296,7 @@ static int S_sources(struct dtk_ctx *ctx, const struct opts *o, const struct dtk
 	if (rc == DTK_EINVALID)
 		rc = dtk_cmd_report_invalid(ctx, &diags);
 	else if (rc < 0)
-		rc = dtk_cmd_fail(ctx, "search", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	if (rc)
 		goto done;
 	if (ctx->page)
@@ -350,7 +346,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	f.node = o.node;
 	if (o.node && !dtk_kb_has_node(ctx->root, o.node)) {
 		struct dtk_buf what = DTK_BUF_INIT;
-		dtk_buf_printf(&what, "dtk search: error: no node '%s'", o.node);
+		dtk_buf_printf(&what, "dtk %s: error: no node '%s'", ctx->cmd->name, o.node);
 		dtk_kb_suggest_node(ctx->err, ctx->root, what.ptr, o.node);
 		dtk_buf_release(&what);
 		return DTK_EXIT_INVALID;
@@ -358,7 +354,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	f.s = a->argc || !o.sources ? dtk_search_new((const char *const *)a->argv, (size_t)a->argc)
 	                            : NULL;
 	if (!f.s && (a->argc || !o.sources))
-		return dtk_cmd_usage_error(ctx, "search", "%s", dtk_error_last());
+		return dtk_cmd_usage_error(ctx, "%s", dtk_error_last());
 	if (o.sources) {
 		dtk_cmd_pager(ctx);
 		rc = S_sources(ctx, &o, f.s);
@@ -387,7 +383,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		rc = dtk_cmd_report_invalid(ctx, &diags);
 		goto done;
 	} else if (rc < 0) {
-		rc = dtk_cmd_fail(ctx, "search", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	n = dtk_search_hits(&hits, f.s, kb);
@@ -402,7 +398,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		ctx->page->total = 0;
 	S_print(ctx->out, kb, f.s, hits, n, &o, color, ctx->page);
 	if (!n && o.fmt == F_TEXT) /* else the empty list says it */
-		dtk_cmd_note(ctx, "dtk search: no entry holds every word given\n");
+		dtk_cmd_note(ctx, "dtk %s: no entry holds every word given\n", ctx->cmd->name);
 	rc = n ? DTK_EXIT_OK : DTK_EXIT_DRIFT;
 done:
 	dtk_diags_release(&diags);
@@ -443,6 +439,6 @@ const struct dtk_cmd dtk_cmd_search = {
                     "  dtk search --sources nccl\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY | DTK_CMD_PAGES,
         .opts = S_opts,
-        .operands = "<word>...",
+        .operands = "[<word>...]", /* none with --sources */
         .run = S_run,
 };

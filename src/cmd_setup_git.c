@@ -129,11 +129,11 @@ static int S_check_dtk(struct dtk_ctx *ctx, const char *dtk)
 	struct stat st;
 
 	if (stat(dtk, &st) < 0) {
-		dtk_cmd_usage_error(ctx, "setup-git", "--dtk %s: %s", dtk, strerror(errno));
+		dtk_cmd_usage_error(ctx, "--dtk %s: %s", dtk, strerror(errno));
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode) || access(dtk, X_OK) < 0) {
-		dtk_cmd_usage_error(ctx, "setup-git", "--dtk %s: not an executable file", dtk);
+		dtk_cmd_usage_error(ctx, "--dtk %s: not an executable file", dtk);
 		return -1;
 	}
 	return 0;
@@ -325,39 +325,40 @@ static int S_hooks_write(struct hook hooks[N_HOOKS])
 	return rc;
 }
 
-/* Says what became of each hook: on out what was written or found, on err
- * what the user must do about a hook that is not dtk's. */
-static void S_hooks_report(const struct hook hooks[N_HOOKS], FILE *out, FILE *err)
+/* Says what became of each hook: on ctx->out what was written or found, on
+ * ctx->err what the user must do about a hook that is not dtk's. */
+static void S_hooks_report(struct dtk_ctx *ctx, const struct hook hooks[N_HOOKS])
 {
 	static const char *const said[] = {"hook written", "hook up to date", "hook replaced",
 	                                   "hook (not dtk's) runs " HOOK_HELPER, NULL};
 	size_t i;
 
 	if (hooks[0].state == HOOK_FOREIGN) {
-		fprintf(err,
-		        "dtk setup-git: %s is not dtk's: no hook installed; INDEX.md is not "
+		fprintf(ctx->err,
+		        "dtk %s: %s is not dtk's: no hook installed; INDEX.md is not "
 		        "checked after merges: run 'dtk check' after a merge (see "
 		        "docs/merging.md)\n",
-		        hooks[0].path);
+		        ctx->cmd->name, hooks[0].path);
 		return;
 	}
 	if (hooks[0].other)
-		fprintf(err,
-		        "dtk setup-git: the hooks served the base at %s in this repository; they "
+		fprintf(ctx->err,
+		        "dtk %s: the hooks served the base at %s in this repository; they "
 		        "now serve this one only (one base a repository): after a merge of that "
 		        "base, run 'dtk check' there\n",
+		        ctx->cmd->name,
 		        !strcmp(hooks[0].other, "''") ? "the top of the work tree"
 		                                      : hooks[0].other);
 	for (i = 0; i < N_HOOKS; i++) {
 		if (hooks[i].state != HOOK_FOREIGN) {
-			fprintf(out, "%s: %s\n", said[hooks[i].state], hooks[i].path);
+			fprintf(ctx->out, "%s: %s\n", said[hooks[i].state], hooks[i].path);
 			continue;
 		}
-		fprintf(err,
-		        "dtk setup-git: %s is not dtk's: left as it is; for INDEX.md to be "
+		fprintf(ctx->err,
+		        "dtk %s: %s is not dtk's: left as it is; for INDEX.md to be "
 		        "checked after merges, add this line to it, before anything that "
 		        "checks INDEX.md:\n  " HOOK_LINE "\n",
-		        hooks[i].path, hooks[i].name,
+		        ctx->cmd->name, hooks[i].path, hooks[i].name,
 		        !strcmp(hooks[i].name, "post-rewrite") ? " \"$@\""
 		        : !strncmp(hooks[i].name, "pre-", 4)   ? " || exit" /* its refusal */
 		                                               : "");
@@ -385,19 +386,19 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	int rc = DTK_EXIT_INVALID, added = 0, no_hooks = dtk_args_has(a, 'n') > 0;
 
 	if (dtk_args_has(a, 'd') > 1)
-		return dtk_cmd_usage_error(ctx, "setup-git", "--dtk given twice");
+		return dtk_cmd_usage_error(ctx, "--dtk given twice");
 	dtk = dtk_args_str(a, 'd');
-	if (dtk_args_operands(ctx, a, 0, 0, NULL) < 0 || (dtk && S_check_dtk(ctx, dtk) < 0))
+	if (dtk && S_check_dtk(ctx, dtk) < 0)
 		return DTK_EXIT_INVALID;
 	if (dtk_repo_open(&repo, ctx->root) < 0) {
-		rc = dtk_cmd_fail(ctx, "setup-git", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	/* everything read and made before anything is written */
 	path = dtk_path_join(ctx->root, ".gitattributes");
 	if (S_read_attributes(path, &old, &len) < 0 || !(quoted = S_dtk_quoted(dtk, &how)) ||
 	    (!no_hooks && S_hooks_plan(hooks, repo, quoted) < 0)) {
-		rc = dtk_cmd_fail(ctx, "setup-git", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	dtk_buf_printf(&b, "%s merge-driver %%O %%A %%B %%P", quoted);
@@ -416,7 +417,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	    dtk_repo_config_set(repo, "merge.dtk-insights.name",
 	                        "dtk: merge insights/*.yaml as data, entries by id") < 0 ||
 	    (text && dtk_file_write_atomic(path, text, strlen(text)) < 0)) {
-		rc = dtk_cmd_fail(ctx, "setup-git", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	fprintf(ctx->out, "git config merge.dtk-index.driver = %s\n", driver);
@@ -430,7 +431,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	fprintf(ctx->out, "%s: %s\n", added & 4 ? "added to .gitattributes" : ".gitattributes has",
 	        ATTR_PAGES);
 	if (!no_hooks)
-		S_hooks_report(hooks, ctx->out, ctx->err);
+		S_hooks_report(ctx, hooks);
 	if (text)
 		fprintf(ctx->out, "commit .gitattributes so that every clone merges INDEX.md and "
 		                  "insights/ this way (each clone runs 'dtk setup-git' once)\n");

@@ -294,11 +294,12 @@ static int S_show_source(struct dtk_ctx *ctx, const char *name, int json)
 	if (rc == DTK_EINVALID) {
 		rc = dtk_cmd_report_invalid(ctx, &diags);
 	} else if (rc < 0) {
-		rc = dtk_cmd_fail(ctx, "show", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	} else if ((src = dtk_kb_source(kb, name)) != NULL) {
 		S_print_source(ctx, src, json);
 	} else {
-		dtk_buf_printf(&what, "dtk show: error: no node, entry or source '%s'", name);
+		dtk_buf_printf(&what, "dtk %s: error: no node, entry or source '%s'",
+		               ctx->cmd->name, name);
 		dtk_kb_suggest_node(ctx->err, ctx->root, what.ptr, name);
 		rc = DTK_EXIT_INVALID;
 	}
@@ -316,7 +317,8 @@ static int S_missing_entry(struct dtk_ctx *ctx, const struct dtk_node *node, con
 	for (i = 0; i < node->n_entries; i++)
 		ids[i] = node->entries[i].id;
 	hint = dtk_suggest(id, ids, node->n_entries);
-	fprintf(ctx->err, "dtk show: error: node '%s' has no entry '%s'", node->name, id);
+	fprintf(ctx->err, "dtk %s: error: node '%s' has no entry '%s'", ctx->cmd->name, node->name,
+	        id);
 	if (hint)
 		fprintf(ctx->err, "; did you mean '%s'?", hint);
 	fputc('\n', ctx->err);
@@ -397,18 +399,15 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	int json = dtk_args_int(a, 'f', 0) == 1, rc, is_entry;
 	char *node = NULL;
 
-	if (dtk_args_operands(ctx, a, 1, 1, "<node|entry-id>") < 0)
-		return DTK_EXIT_INVALID;
 	name = a->argv[0];
 	if (!dtk_is_name(name) || strlen(name) > DTK_MAX_NAME + 10) /* "-" and a suffix */
-		return dtk_cmd_usage_error(ctx, "show", "'%s' is not a node name or entry id",
-		                           name);
+		return dtk_cmd_usage_error(ctx, "'%s' is not a node name or entry id", name);
 	node = S_resolve(ctx, name, &is_entry);
 	if (!node) {
 		dtk_cmd_pager(ctx);
 		return S_show_source(ctx, name, json);
 	}
-	rc = dtk_cmd_load(ctx, "show", &kb, DTK_KB_ONE_NODE | DTK_KB_LINKED, node);
+	rc = dtk_cmd_load(ctx, &kb, DTK_KB_ONE_NODE | DTK_KB_LINKED, node);
 	if (rc == DTK_EXIT_OK) {
 		dtk_cmd_pager(ctx);
 		rc = S_print(ctx, kb, node, name, is_entry, json, color,

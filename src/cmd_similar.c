@@ -69,20 +69,17 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 
 	q.node = dtk_args_str(a, 'n');
 	q.limit = (size_t)dtk_args_int(a, 'l', 10);
-	if (dtk_args_operands(ctx, a, 1, 1000, "<text>") < 0)
-		return DTK_EXIT_INVALID;
 	for (c = 0; c < a->argc; c++)
 		dtk_buf_printf(&text, "%s%s", c > 0 ? " " : "", a->argv[c]);
-	if ((rc = dtk_cmd_load(ctx, "similar", &kb, DTK_KB_ALL | DTK_KB_TERMS, NULL)) !=
-	    DTK_EXIT_OK)
+	if ((rc = dtk_cmd_load(ctx, &kb, DTK_KB_ALL | DTK_KB_TERMS, NULL)) != DTK_EXIT_OK)
 		goto done;
 	if (q.node && !dtk_kb_node(kb, q.node)) {
-		rc = dtk_cmd_usage_error(ctx, "similar", "no node '%s'", q.node);
+		rc = dtk_cmd_usage_error(ctx, "no node '%s'", q.node);
 		goto done;
 	}
 	q.claim = dtk_buf_cstr(&text);
 	if (dtk_similar_rank(&hits, &n, kb, &q) < 0) {
-		rc = dtk_cmd_usage_error(ctx, "similar", "%s", dtk_error_last());
+		rc = dtk_cmd_usage_error(ctx, "%s", dtk_error_last());
 		goto done;
 	}
 	dtk_cmd_pager(ctx);
@@ -108,6 +105,7 @@ const struct dtk_cmd dtk_cmd_similar = {
                     "  dtk similar 'TP stays inside the node; PP crosses nodes'\n"
                     "  dtk similar -n training-parallelism -l 3 --format json 流水线气泡\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY | DTK_CMD_PAGES,
+        .operands = "<text>...",
         .opts = S_opts,
         .run = S_run,
 };

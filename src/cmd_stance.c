@@ -3,26 +3,10 @@
 
 #include "dtk/write.h"
 
-#include <stdlib.h>
-
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
-	struct dtk_buf line = DTK_BUF_INIT;
-	struct dtk_write w;
-	int rc = DTK_EXIT_INVALID;
-
-	dtk_write_init(&w, ctx, "stance");
-	if (dtk_args_operands(ctx, a, 2, 2, "<node> <text>") < 0)
-		goto done;
-	if (dtk_write_check_text(&w, "the stance", "stance", a->argv[1]))
-		goto done;
-	dtk_buf_printf(&line, "%s: stance set\n", a->argv[0]);
-	rc = dtk_write_node_key(&w, a->argv[0], "stance", (struct dtk_yscalar){a->argv[1], 0},
-	                        line.ptr);
-done:
-	dtk_buf_release(&line);
-	dtk_write_release(&w);
-	return rc;
+	return dtk_write_node_key(ctx, a->argv[0], "stance", (struct dtk_yscalar){a->argv[1], 0},
+	                          "the stance");
 }
 
 const struct dtk_cmd dtk_cmd_stance = {

@@ -39,7 +39,7 @@ static int S_supersede(struct dtk_write *w, struct dtk_wfile *f, const struct dt
 	                      dtk_entry_keys) < 0 ||
 	    dtk_yedit_set_key(&f->doc, e, "superseded", (struct dtk_yscalar){s->date, 1},
 	                      dtk_entry_keys) < 0)
-		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 	dtk_buf_printf(lines, "%s: superseded by %s on %s\n", id, s->by, s->date);
 	return DTK_EXIT_OK;
 }
@@ -51,15 +51,11 @@ static const struct dtk_opt S_opts[] = {
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct sup s = {NULL, ""};
-	const char *date;
 	struct dtk_write w;
-	int rc = DTK_EXIT_INVALID, allow_future, unknown, k;
+	int rc = DTK_EXIT_INVALID, unknown, k;
 
-	dtk_write_init(&w, ctx, "supersede");
-	date = dtk_args_str(a, 'd');
-	allow_future = dtk_args_has(a, 'F');
-	if (dtk_args_operands(ctx, a, 2, 2, "<old-id> <new-id>") < 0 ||
-	    dtk_write_date(&w, "--date", date, allow_future, s.date) < 0)
+	dtk_write_init(&w, ctx);
+	if (dtk_write_date(&w, s.date) < 0)
 		goto done;
 	s.by = a->argv[1];
 	/* each id named by its own operand's name */
@@ -70,7 +66,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	else
 		unknown = -1;
 	if (unknown != 0) {
-		rc = unknown < 0 ? DTK_EXIT_INVALID : dtk_cmd_usage_see(ctx, "supersede");
+		rc = unknown < 0 ? DTK_EXIT_INVALID : dtk_cmd_usage_see(ctx);
 		goto done;
 	}
 	rc = dtk_write_each(&w, 1, a->argv, 0, S_supersede, &s);

@@ -58,13 +58,11 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	int rc = DTK_EXIT_OK;
 	char ours[8], theirs[8];
 
-	if (dtk_args_operands(ctx, a, 0, 1, "[<upstream>]") < 0)
-		return DTK_EXIT_INVALID;
 	s.upstream = a->argc ? a->argv[0] : NULL;
 	s.dry_run = dtk_args_has(a, 'n') > 0;
 	s.no_verify = dtk_args_has(a, 'V') > 0;
 	if (dtk_repo_open(&repo, ctx->root) < 0 || dtk_repo_sync(repo, &s) < 0) {
-		rc = dtk_cmd_fail(ctx, "sync", DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	snprintf(theirs, sizeof(theirs), "%.7s", s.theirs);
@@ -94,15 +92,15 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		S_lines(ctx->err, "CONFLICT: ", &s.conflicts);
 		if (s.dry_run)
 			fprintf(ctx->err,
-			        "dtk sync: the merge of %s (%s) into %s would stop on conflicts\n",
-			        s.name, theirs, s.branch);
+			        "dtk %s: the merge of %s (%s) into %s would stop on conflicts\n",
+			        ctx->cmd->name, s.name, theirs, s.branch);
 		else
 			fprintf(ctx->err,
-			        "dtk sync: the merge of %s (%s) into %s stopped on conflicts (as "
+			        "dtk %s: the merge of %s (%s) into %s stopped on conflicts (as "
 			        "git merge stops: MERGE_HEAD); resolve them, then run 'dtk "
 			        "reindex', 'git add' the files and 'git commit' (or 'git merge "
 			        "--abort')\n",
-			        s.name, theirs, s.branch);
+			        ctx->cmd->name, s.name, theirs, s.branch);
 		rc = DTK_EXIT_DRIFT;
 		break;
 	}

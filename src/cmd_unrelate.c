@@ -15,23 +15,14 @@ static int S_unrelate(struct dtk_write *w, struct dtk_wfile *f, const struct dtk
 	if (i < 0)
 		return dtk_write_refuse(w, "%s does not relate to %s", id, other);
 	if (dtk_yedit_remove_item(&f->doc, e, "relates", (size_t)i) < 0)
-		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 	dtk_buf_printf(lines, "%s: no longer relates to %s\n", id, other);
 	return DTK_EXIT_OK;
 }
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
-	struct dtk_write w;
-	int rc = DTK_EXIT_INVALID;
-
-	dtk_write_init(&w, ctx, "unrelate");
-	if (dtk_args_operands(ctx, a, 2, 2, "<entry-id> <other-id>") < 0)
-		goto done;
-	rc = dtk_write_each(&w, 1, a->argv, 0, S_unrelate, a->argv[1]);
-done:
-	dtk_write_release(&w);
-	return rc;
+	return dtk_write_entries(ctx, 1, a->argv, S_unrelate, a->argv[1]);
 }
 
 const struct dtk_cmd dtk_cmd_unrelate = {

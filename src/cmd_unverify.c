@@ -35,7 +35,7 @@ static int S_unverify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk
 	     dtk_yedit_set_key(&f->doc, e, "confidence",
 	                       (struct dtk_yscalar){dtk_confidence_names[u->level], 1},
 	                       dtk_entry_keys) < 0))
-		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 	dtk_buf_printf(lines, "%s: no longer verified by %s (%zu left)", id, u->source, left);
 	if (u->level >= 0)
 		dtk_buf_printf(lines, "; confidence %s", dtk_confidence_names[u->level]);
@@ -52,19 +52,9 @@ static const struct dtk_opt S_opts[] = {
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
-	struct unverify u = {NULL, -1};
-	struct dtk_write w;
-	int rc = DTK_EXIT_INVALID;
+	struct unverify u = {a->argv[1], (int)dtk_args_int(a, 'c', -1)};
 
-	dtk_write_init(&w, ctx, "unverify");
-	u.level = (int)dtk_args_int(a, 'c', -1);
-	if (dtk_args_operands(ctx, a, 2, 2, "<entry-id> <source-id>") < 0)
-		goto done;
-	u.source = a->argv[1];
-	rc = dtk_write_each(&w, 1, a->argv, 0, S_unverify, &u);
-done:
-	dtk_write_release(&w);
-	return rc;
+	return dtk_write_entries(ctx, 1, a->argv, S_unverify, &u);
 }
 
 const struct dtk_cmd dtk_cmd_unverify = {

@@ -53,7 +53,7 @@ static int S_verify(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 	                        dtk_entry_keys) < 0 ||
 	      (strcmp(old ? old : "", "high") &&
 	       dtk_write_confidence_changed(w, f, e, old) < 0))))
-		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 	/* never "3 of 2": past the count high needs, both are said */
 	if (v->count <= (size_t)v->min)
 		dtk_buf_printf(lines, "%s: verified by %s (%zu of %d for high)", id, v->source,
@@ -83,17 +83,14 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct verify v = {NULL, 0, 0, 0};
 	struct dtk_write w;
-	int rc = DTK_EXIT_INVALID;
+	int rc;
 
-	dtk_write_init(&w, ctx, "verify");
+	dtk_write_init(&w, ctx);
 	v.promote = dtk_args_has(a, 'p') > 0;
-	if (dtk_args_operands(ctx, a, 2, 2, "<entry-id> <source-id>") < 0)
-		goto done;
 	v.source = a->argv[1];
 	rc = dtk_write_known_pair(&w, a->argv[0], "<source-id>", v.source, 1);
 	if (rc == DTK_EXIT_OK)
 		rc = dtk_write_each(&w, 1, a->argv, 0, S_verify, &v);
-done:
 	dtk_write_release(&w);
 	return rc;
 }

@@ -16,11 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-void dtk_write_init(struct dtk_write *w, struct dtk_ctx *ctx, const char *cmd)
+void dtk_write_init(struct dtk_write *w, struct dtk_ctx *ctx)
 {
 	memset(w, 0, sizeof(*w));
 	w->ctx = ctx;
-	w->cmd = cmd;
+	w->cmd = ctx->cmd->name;
 	if (ctx->args) {
 		w->opts.dry_run = dtk_args_has(ctx->args, DTK_WOPT_DRY_RUN) > 0;
 		w->opts.no_reindex = dtk_args_has(ctx->args, DTK_WOPT_NO_REINDEX) > 0;
@@ -68,8 +68,8 @@ int dtk_write_check_text(struct dtk_write *w, const char *what, const char *key,
 
 	if (!max || len <= max || (n = dtk_utf8_chars(s, len)) <= max)
 		return 0;
-	return dtk_cmd_usage_error(w->ctx, w->cmd, "%s is %zu characters long; the limit is %zu",
-	                           what, n, max);
+	return dtk_cmd_usage_error(w->ctx, "%s is %zu characters long; the limit is %zu", what, n,
+	                           max);
 }
 
 static struct dtk_wfile *S_find(struct dtk_write *w, const char *name)
@@ -124,7 +124,7 @@ struct dtk_wfile *dtk_write_open(struct dtk_write *w, const char *name)
 	free(full);
 	if (rc == 1) {
 		dtk_error("insights/%s does not exist", name);
-		dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 		return NULL;
 	}
 	if (rc < 0) {
@@ -135,7 +135,7 @@ struct dtk_wfile *dtk_write_open(struct dtk_write *w, const char *name)
 		else
 			dtk_error("insights/%s: %s", name, why);
 		free(why);
-		dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 		return NULL;
 	}
 	if (dtk_ydoc_parse(&f->doc, f->rel, f->old, f->old_len, &diags) < 0 || !f->doc.root) {
@@ -176,15 +176,14 @@ struct dtk_wfile *dtk_write_create(struct dtk_write *w, const char *name, char *
 	return f;
 }
 
-/* Returns the mapping of entry id in node file f, or NULL. */
-static const struct dtk_yval *S_entry_in(const struct dtk_wfile *f, const char *id)
+const struct dtk_yval *dtk_write_seq_find(const struct dtk_yval *list, const char *key,
+                                          const char *s)
 {
-	const struct dtk_yval *l = dtk_yval_get(f->doc.root, "insights");
 	size_t i;
-	for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
-		const char *e = dtk_yval_str(l->items[i], "id");
-		if (e && !strcmp(e, id))
-			return l->items[i];
+	for (i = 0; list && list->kind == DTK_Y_SEQ && i < list->n; i++) {
+		const char *v = dtk_yval_str(list->items[i], key);
+		if (v && !strcmp(v, s))
+			return list->items[i];
 	}
 	return NULL;
 }
@@ -197,8 +196,7 @@ const struct dtk_yval *dtk_write_entry(struct dtk_write *w, const char *id, stru
 	size_t plen;
 
 	if (!dtk_entry_id_split(id, &plen)) {
-		dtk_cmd_usage_error(w->ctx, w->cmd, "'%s' is not an entry id (<node>-<suffix>)",
-		                    id);
+		dtk_cmd_usage_error(w->ctx, "'%s' is not an entry id (<node>-<suffix>)", id);
 		return NULL;
 	}
 	snprintf(name, sizeof(name), "%.*s.yaml", (int)(plen > 250 ? 250 : plen), id);
@@ -213,7 +211,7 @@ const struct dtk_yval *dtk_write_entry(struct dtk_write *w, const char *id, stru
 	f = dtk_write_open(w, name);
 	if (!f)
 		return NULL;
-	if ((e = S_entry_in(f, id))) {
+	if ((e = dtk_write_seq_find(dtk_yval_get(f->doc.root, "insights"), "id", id))) {
 		*fp = f;
 		return e;
 	}
@@ -229,7 +227,7 @@ static int S_diff(struct dtk_write *w, struct dtk_buf *out, const char *old, siz
 {
 	char *diff = NULL;
 	if (dtk_git_diff_buffers(&diff, old, old ? old_len : 0, new_, new_len, path) < 0)
-		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 	dtk_buf_puts(out, diff);
 	free(diff);
 	return DTK_EXIT_OK;
@@ -389,7 +387,7 @@ static int S_write(struct dtk_write *w, const struct dtk_buf *idx, const char *i
 	if (rc == DTK_ENOSYNC)
 		S_name_written(w, idx);
 	return rc == 0 ? DTK_EXIT_OK
-	               : dtk_cmd_fail(w->ctx, w->cmd,
+	               : dtk_cmd_fail(w->ctx,
 	                              rc == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
 }
 
@@ -409,7 +407,7 @@ int dtk_write_commit(struct dtk_write *w)
 			free(f->text);
 			f->text = dtk_ydoc_apply(&f->doc, &f->len);
 			if (!f->text) {
-				rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+				rc = dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 				goto done;
 			}
 		}
@@ -430,7 +428,7 @@ int dtk_write_commit(struct dtk_write *w)
 		goto done;
 	}
 	if (rc < 0) {
-		rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+		rc = dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
 	if (w->check && (rc = w->check(w, w->check_arg)) != DTK_EXIT_OK)
@@ -440,7 +438,7 @@ int dtk_write_commit(struct dtk_write *w)
 		if (dtk_file_cmp_open(&cmp, idx_path, DTK_MAX_INDEX_BYTES) < 0 ||
 		    dtk_index_write_pages(w->kb, dtk_file_cmp_write, &cmp, &pages) < 0 ||
 		    (idx_differs = dtk_file_cmp_finish(&cmp)) < 0) {
-			rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+			rc = dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 			goto done;
 		}
 	}
@@ -453,7 +451,7 @@ int dtk_write_commit(struct dtk_write *w)
 	 * atomically; one not written is drift that check reports */
 	if (rc == DTK_EXIT_OK && !w->opts.no_reindex &&
 	    dtk_index_pages_sync(w->ctx->root, &pages, 1, NULL, NULL) < 0)
-		rc = dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_DRIFT);
+		rc = dtk_cmd_fail(w->ctx, DTK_EXIT_DRIFT);
 done:
 	dtk_index_pages_release(&pages);
 	dtk_file_cmp_release(&cmp);
@@ -479,7 +477,7 @@ const struct dtk_yval *dtk_write_find(struct dtk_write *w, const char *id, struc
 	snprintf(name, sizeof(name), "%s.yaml", node);
 	if (!(f = dtk_write_open(w, name)))
 		return NULL;
-	if ((e = S_entry_in(f, id)))
+	if ((e = dtk_write_seq_find(dtk_yval_get(f->doc.root, "insights"), "id", id)))
 		*fp = f;
 	return e;
 }
@@ -524,16 +522,17 @@ void dtk_write_item_id(char *id, size_t size, const struct dtk_yval *list, const
 	}
 }
 
-void dtk_write_print_item(struct dtk_write *w, const char *id, const char *action)
+int dtk_write_item_commit(struct dtk_write *w, int e, const char *id, const char *action)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
 	struct dtk_json j;
+	int rc = e < 0 ? dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID) : dtk_write_commit(w);
 
-	if (w->opts.dry_run)
-		return;
+	if (rc != DTK_EXIT_OK || w->opts.dry_run)
+		return rc;
 	if (!w->opts.json) {
 		fprintf(w->ctx->out, "%s: %s\n", id, action);
-		return;
+		return rc;
 	}
 	dtk_json_init(&j, &b);
 	dtk_json_object(&j);
@@ -541,4 +540,5 @@ void dtk_write_print_item(struct dtk_write *w, const char *id, const char *actio
 	dtk_json_kstring(&j, "action", action);
 	dtk_json_end(&j, '}');
 	dtk_write_put_json(w, &b);
+	return rc;
 }

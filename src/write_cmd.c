@@ -169,7 +169,7 @@ int dtk_write_known_pair(struct dtk_write *w, const char *id, const char *what, 
 	           : dtk_write_unknown_entries(w, what, &other, 1);
 	if (b < 0)
 		return DTK_EXIT_INVALID;
-	return a + b ? dtk_cmd_usage_see(w->ctx, w->cmd) : DTK_EXIT_OK;
+	return a + b ? dtk_cmd_usage_see(w->ctx) : DTK_EXIT_OK;
 }
 
 void dtk_write_print_entries(struct dtk_write *w, const char *const *ids, size_t n, int array,
@@ -232,7 +232,18 @@ static int S_bad_ids(struct dtk_write *w, const char **ids, size_t n)
 	free(ok);
 	if (k < 0)
 		return DTK_EXIT_INVALID;
-	return bad + k ? dtk_cmd_usage_see(w->ctx, w->cmd) : DTK_EXIT_OK;
+	return bad + k ? dtk_cmd_usage_see(w->ctx) : DTK_EXIT_OK;
+}
+
+int dtk_write_entries(struct dtk_ctx *ctx, int argc, char **argv, dtk_write_edit_fn fn, void *arg)
+{
+	struct dtk_write w;
+	int rc;
+
+	dtk_write_init(&w, ctx);
+	rc = dtk_write_each(&w, argc, argv, 0, fn, arg);
+	dtk_write_release(&w);
+	return rc;
 }
 
 int dtk_write_each(struct dtk_write *w, int argc, char **argv, int first, dtk_write_edit_fn fn,
@@ -313,7 +324,7 @@ static int S_bump(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 			                    key, dtk_yval_describe(v), scalar ? " '" : "",
 			                    scalar ? dtk_esc(v->str) : "", scalar ? "'" : "",
 			                    times),
-			       dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
+			       dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 	}
 	c->ids[c->n] = id;
 	c->base[c->n++] = n;
@@ -326,7 +337,7 @@ static int S_bump(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 static int S_record_name(struct dtk_write *w, char *buf, size_t size)
 {
 	if (dtk_kb_uses_name(buf, size, "", dtk_date_today()) < 0)
-		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID), -1;
+		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID), -1;
 	return 0;
 }
 
@@ -392,11 +403,22 @@ void dtk_write_print_node(struct dtk_write *w, const char *name, const char *lin
 	dtk_write_put_json(w, &b);
 }
 
+int dtk_write_new_name(struct dtk_write *w, const char *what, const char *name, const char *opt,
+                       const char *val)
+{
+	if (!dtk_is_name(name))
+		return dtk_cmd_usage_error(w->ctx,
+		                           "'%s' is not a %s (lowercase letters, digits and '-')",
+		                           name, what),
+		       -1;
+	return val && *val ? 0 : (dtk_cmd_usage_error(w->ctx, "missing %s", opt), -1);
+}
+
 struct dtk_wfile *dtk_write_open_node(struct dtk_write *w, const char *name)
 {
 	char file[300];
 	if (!dtk_is_name(name)) {
-		dtk_cmd_usage_error(w->ctx, w->cmd, "'%s' is not a node name", name);
+		dtk_cmd_usage_error(w->ctx, "'%s' is not a node name", name);
 		return NULL;
 	}
 	if (!dtk_kb_has_node(w->ctx->root, name)) {
@@ -410,33 +432,44 @@ struct dtk_wfile *dtk_write_open_node(struct dtk_write *w, const char *name)
 	return dtk_write_open(w, file);
 }
 
-int dtk_write_node_key(struct dtk_write *w, const char *name, const char *key, struct dtk_yscalar v,
-                       const char *line)
+int dtk_write_node_key(struct dtk_ctx *ctx, const char *name, const char *key, struct dtk_yscalar v,
+                       const char *text)
 {
-	struct dtk_wfile *f = dtk_write_open_node(w, name);
-	int rc;
+	struct dtk_buf line = DTK_BUF_INIT;
+	struct dtk_wfile *f;
+	struct dtk_write w;
+	int rc = DTK_EXIT_INVALID;
 
-	if (!f)
-		return DTK_EXIT_INVALID;
-	if (dtk_yedit_set_key(&f->doc, f->doc.root, key, v, dtk_node_keys) < 0)
-		return dtk_cmd_fail(w->ctx, w->cmd, DTK_EXIT_INVALID);
-	rc = dtk_write_commit(w);
+	dtk_write_init(&w, ctx);
+	dtk_buf_printf(&line, "%s: %s %s\n", name, key, text ? "set" : v.s);
+	if ((text && dtk_write_check_text(&w, text, key, v.s)) ||
+	    !(f = dtk_write_open_node(&w, name)))
+		goto done;
+	if (dtk_yedit_set_key(&f->doc, f->doc.root, key, v, dtk_node_keys) < 0) {
+		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
+		goto done;
+	}
+	rc = dtk_write_commit(&w);
 	if (rc != DTK_EXIT_INVALID) /* written (1: in part, or not synced) */
-		dtk_write_print_node(w, name, line);
+		dtk_write_print_node(&w, name, line.ptr);
+done:
+	dtk_buf_release(&line);
+	dtk_write_release(&w);
 	return rc;
 }
 
 /* ---- what the lifecycle commands share ---- */
 
-int dtk_write_date(struct dtk_write *w, const char *opt, const char *arg, int allow_future,
-                   char *buf)
+int dtk_write_date(struct dtk_write *w, char *buf)
 {
+	const char *arg = dtk_args_str(w->ctx->args, 'd');
 	dtk_date d = dtk_date_today();
+
 	if (arg && dtk_date_parse(&d, arg) < 0)
-		return dtk_cmd_usage_error(w->ctx, w->cmd, "%s must be a date YYYY-MM-DD, not '%s'",
-		                           opt, arg),
+		return dtk_cmd_usage_error(w->ctx, "--date must be a date YYYY-MM-DD, not '%s'",
+		                           arg),
 		       -1;
-	if (dtk_cmd_not_future(w->ctx, w->cmd, opt, d, allow_future, NULL) < 0)
+	if (dtk_cmd_not_future(w->ctx, "--date", d, dtk_args_has(w->ctx->args, 'F'), NULL) < 0)
 		return -1;
 	dtk_date_format(buf, d);
 	return 0;
@@ -453,9 +486,9 @@ void dtk_write_put_json(struct dtk_write *w, struct dtk_buf *b)
 /* The whole of dtk use and dtk cite: a new record of uses (one file of
  * insights/_uses/) naming each entry as often as the operands do; the node
  * files are not touched (docs/schema.md, "Counts"). */
-int dtk_write_counter(struct dtk_ctx *ctx, const char *cmd, const char *key,
-                      const struct dtk_args *a)
+int dtk_write_counter(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
+	char key[16];
 	struct dtk_write w;
 	struct counter c = {key, NULL, NULL, 0};
 	struct dtk_buf rec = DTK_BUF_INIT, lines = DTK_BUF_INIT;
@@ -463,9 +496,9 @@ int dtk_write_counter(struct dtk_ctx *ctx, const char *cmd, const char *key,
 	size_t i, len;
 	int k, rc = DTK_EXIT_INVALID;
 
-	dtk_write_init(&w, ctx, cmd);
-	if (dtk_args_operands(ctx, a, 1, 1 << 20, "<entry-id>") < 0 ||
-	    S_record_name(&w, name, sizeof(name)) < 0)
+	snprintf(key, sizeof(key), "%sd", ctx->cmd->name); /* use: used, cite: cited */
+	dtk_write_init(&w, ctx);
+	if (S_record_name(&w, name, sizeof(name)) < 0)
 		goto done;
 	c.ids = dtk_xcalloc((size_t)a->argc + 1, sizeof(*c.ids));
 	c.base = dtk_xcalloc((size_t)a->argc + 1, sizeof(*c.base));

@@ -29,7 +29,7 @@ static const struct dtk_opt_conflict S_conflicts[] = {{'N', 'l', "--nodes lists 
 
 /* What the last run was given. */
 static struct {
-	int ran, argc, retired, nodes;
+	int ran, argc, retired, nodes, action;
 	char title[64], argv0[64], relates[64];
 	long limit, format, since;
 } S_got;
@@ -43,6 +43,7 @@ static int S_record(struct dtk_ctx *ctx, const struct dtk_args *a)
 	memset(&S_got, 0, sizeof(S_got));
 	S_got.ran = 1;
 	S_got.argc = a->argc;
+	S_got.action = a->action;
 	snprintf(S_got.argv0, sizeof(S_got.argv0), "%s", a->argc ? a->argv[0] : "");
 	snprintf(S_got.title, sizeof(S_got.title), "%s",
 	         dtk_args_str(a, 't') ? dtk_args_str(a, 't') : "(null)");
@@ -55,7 +56,7 @@ static int S_record(struct dtk_ctx *ctx, const struct dtk_args *a)
 	for (i = 0; i < n; i++)
 		snprintf(S_got.relates + strlen(S_got.relates),
 		         sizeof(S_got.relates) - strlen(S_got.relates), "%s%s", i ? "," : "", v[i]);
-	return dtk_args_operands(ctx, a, 0, 2, "<x>") < 0 ? DTK_EXIT_INVALID : DTK_EXIT_OK;
+	return DTK_EXIT_OK;
 }
 
 static const struct dtk_cmd S_cmd = {
@@ -64,7 +65,7 @@ static const struct dtk_cmd S_cmd = {
         .help = "\nIt records what it was given.\n",
         .opts = S_opts,
         .conflicts = S_conflicts,
-        .operands = "[<x>...]",
+        .operands = "[<x>] [<y>]",
         .examples = "examples:\n  dtk t --title T\n",
         .run = S_record,
 };
@@ -78,6 +79,29 @@ static const struct dtk_cmd S_req = {
         .help = "\n",
         .opts = S_req_opts,
         .operands = "<x>",
+        .run = S_record,
+};
+
+/* Operands that are an action and items (none with --all: the action only),
+ * and a command whose operands are one placeholder repeated. */
+static const struct dtk_opt S_act_opts[] = {
+        {"all", 'a', DTK_OPT_FLAG, .help = "every item", .operands = "<add|drop>"}, {0}};
+
+static const struct dtk_cmd S_act = {
+        .name = "t",
+        .summary = "a command with an action",
+        .help = "\n",
+        .flags = DTK_CMD_ACTION,
+        .opts = S_act_opts,
+        .operands = "<add|drop> <item>...",
+        .run = S_record,
+};
+
+static const struct dtk_cmd S_many = {
+        .name = "t",
+        .summary = "a command of many operands",
+        .help = "\n",
+        .operands = "<item>...",
         .run = S_record,
 };
 
@@ -109,6 +133,7 @@ static const struct dtk_cmd S_sign = {
         .summary = "a command with an optional value",
         .help = "\n",
         .opts = S_sign_opts,
+        .operands = "[<x>]",
         .run = S_sign_record,
 };
 
@@ -261,6 +286,36 @@ static void test_operands(void **state)
 	S_free(&o);
 }
 
+/* The operands the entry declares are checked before the command runs. */
+static void test_declared_operands(void **state)
+{
+	struct out o;
+
+	(void)state;
+	/* what is missing: what is left of the declaration; an action is <action> */
+	S_run(&o, &S_act, NULL);
+	S_refused(&o, "missing <action> <item>...");
+	S_run(&o, &S_act, "add", NULL);
+	S_refused(&o, "missing <item>...");
+	S_run(&o, &S_many, NULL);
+	S_refused(&o, "missing <item>");
+	/* the action is one of the words of its placeholder; its index is given */
+	S_run(&o, &S_act, "ad", "x", NULL);
+	S_refused(&o, "<action> must be add or drop, not 'ad'; did you mean 'add'?");
+	S_run(&o, &S_act, "drop", "x", "y", "z", NULL);
+	assert_int_equal(o.rc, DTK_EXIT_OK);
+	assert_int_equal(S_got.action, 1);
+	assert_int_equal(S_got.argc, 4);
+	S_free(&o);
+	/* an option that declares operands of its own replaces the command's */
+	S_run(&o, &S_act, "--all", "add", "x", NULL);
+	S_refused(&o, "unexpected argument 'x'");
+	S_run(&o, &S_act, "--all", "drop", NULL);
+	assert_int_equal(o.rc, DTK_EXIT_OK);
+	assert_int_equal(S_got.action, 1);
+	S_free(&o);
+}
+
 static void test_errors(void **state)
 {
 	struct out o;
@@ -320,7 +375,7 @@ static void test_help(void **state)
 	assert_int_equal(o.rc, DTK_EXIT_OK);
 	assert_string_equal(
 	        o.out, "usage: dtk t [--title T] [--limit N] [--format text|json] [--since D]\n"
-	               "             [--relates ID]... [--nodes] [--include-retired] [<x>...]\n"
+	               "             [--relates ID]... [--nodes] [--include-retired] [<x>] [<y>]\n"
 	               "\n"
 	               "a test command\n"
 	               "\n"
@@ -375,7 +430,7 @@ static void test_optional_and_order(void **state)
 	assert_int_equal(S_sign_got.nargs, 0);
 	S_free(&o);
 	S_run(&o, &S_sign, "--help", NULL);
-	assert_non_null(strstr(o.out, "usage: dtk sign [--sign[=KEYID]] [--no-sign]\n"));
+	assert_non_null(strstr(o.out, "usage: dtk sign [--sign[=KEYID]] [--no-sign] [<x>]\n"));
 	assert_non_null(strstr(o.out, "  --sign[=KEYID]   sign\n"));
 	S_free(&o);
 }
@@ -383,10 +438,15 @@ static void test_optional_and_order(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	        cmocka_unit_test(test_types),         cmocka_unit_test(test_equals_and_aliases),
-	        cmocka_unit_test(test_help_as_value), cmocka_unit_test(test_operands),
-	        cmocka_unit_test(test_errors),        cmocka_unit_test(test_conflicts_and_required),
-	        cmocka_unit_test(test_help),          cmocka_unit_test(test_optional_and_order),
+	        cmocka_unit_test(test_types),
+	        cmocka_unit_test(test_equals_and_aliases),
+	        cmocka_unit_test(test_help_as_value),
+	        cmocka_unit_test(test_operands),
+	        cmocka_unit_test(test_declared_operands),
+	        cmocka_unit_test(test_errors),
+	        cmocka_unit_test(test_conflicts_and_required),
+	        cmocka_unit_test(test_help),
+	        cmocka_unit_test(test_optional_and_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -128,14 +128,17 @@ static void test_every_command(void **state)
 	RUN(r, dir, 0, "use", "delta-4b4m6pf", "delta-4b4m6pf");
 	t_run_free(&r);
 	RUN(r, dir, 0, "cite", "delta-4b4m6pf");
+	assert_string_equal(r.out, "delta-4b4m6pf: cited 1\n"); /* the key: the name, done */
 	t_run_free(&r);
 	RUN(r, dir, 0, "close", "delta-4b4m6pf");
 	t_run_free(&r);
 	RUN(r, dir, 0, "review", "delta-4b4m6pf", "--date", "2026-08-01");
 	t_run_free(&r);
 	RUN(r, dir, 0, "stance", "delta", "先试: 再定");
+	assert_string_equal(r.out, "delta: stance set\n");
 	t_run_free(&r);
 	RUN(r, dir, 0, "bloom", "delta", "apply");
+	assert_string_equal(r.out, "delta: bloom apply\n");
 	t_run_free(&r);
 	got = t_read(dir, "insights/delta.yaml", NULL);
 	snprintf(want, sizeof(want), "node: delta\n"

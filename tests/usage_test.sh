@@ -80,6 +80,18 @@ t "$(see next-id "missing <node>")" next-id
 t "$(see confidence "missing <level> <entry-id>...")" confidence
 t "$(see confidence "missing <entry-id>...")" confidence high
 t "$(see relate "missing <other-id>")" relate alpha-001
+# the operands as the command's entry declares them, checked before it runs
+t "$(see close "missing <entry-id>")" close
+t "$(see use "missing <entry-id>")" use
+t "$(see similar "missing <text>")" similar
+t "$(see gap "missing <action> <text|gap>")" gap
+t "$(see gap "missing <text|gap>")" gap add
+t "$(see gap "<action> must be add, edit, close or remove, not 'ad'; did you mean 'add'?")" gap ad x
+t "$(see hotspot "missing <action> <node|hotspot>")" hotspot
+t "$(see sync "unexpected argument 'b'")" sync a b
+# an option's operands: confidence --qualified takes the level only
+t "$(see confidence "unexpected argument 'alpha-001'")" confidence --qualified high alpha-001
+t "$(see crystallize "unexpected argument 'b'")" crystallize --amend a b
 t "$(see next-id "'insights/alpha.yaml' is not a node name; did you mean 'alpha'?")" \
     next-id insights/alpha.yaml
 t "$(see next-id "unknown option '--width'")" next-id --width 4 alpha

@@ -27,7 +27,13 @@ enum {
 	/* runs with a crystallization's journal pending (crystallize: it
 	 * finishes or refuses it); any other command with DTK_CMD_LOCKS is
 	 * refused then, so that it never writes under a run cut short */
-	DTK_CMD_RESUMES = 1 << 5
+	DTK_CMD_RESUMES = 1 << 5,
+	/* the first operand is an action, one of the words of the first of
+	 * .operands ("<add|edit|remove>"), "<action>" in messages; .run gets
+	 * its index in args->action */
+	DTK_CMD_ACTION = 1 << 6,
+	/* checks its operands itself (export's are words of its own) */
+	DTK_CMD_OWN_OPERANDS = 1 << 7
 };
 
 /* A page of a long list that a caller in-process (dtk mcp) wants: the
@@ -60,9 +66,10 @@ struct dtk_ctx {
 };
 
 /* ---- declared options ----
- * A command declares its options in its struct dtk_cmd (.opts, .conflicts,
- * .operands, .run); the dispatcher parses and checks them once, before the
- * command runs, and hands the result to .run as a struct dtk_args:
+ * A command declares its options and operands in its struct dtk_cmd (.opts,
+ * .conflicts, .operands, .run); the dispatcher parses and checks them once,
+ * before the command runs, and hands the result to .run as a struct
+ * dtk_args:
  *
  *   static const struct dtk_opt S_opts[] = {
  *           {"limit", 'l', DTK_OPT_INT, .arg = "N", .help = "at most N results"},
@@ -74,15 +81,14 @@ struct dtk_ctx {
  *   {
  *           long limit = dtk_args_int(a, 'l', 10);
  *           int json = dtk_args_int(a, 'f', 0) == 1;
- *           if (dtk_args_operands(ctx, a, 1, 1, "<node>") < 0)
- *                   return DTK_EXIT_INVALID;
- *           ... a->argv[0] ...
+ *           ... a->argv[0] (.operands = "<node>": there is one) ...
  *
  * The parser's messages are dtk's usual ones ("dtk <cmd>: error: ..." then
  * "see 'dtk <cmd> --help'"): those of dtk_cmd_getopt (unknown, ambiguous,
  * misused options, a missing value), of dtk_cmd_choice, dtk_cmd_conflict,
  * "<--opt> must be a positive number, not 'x'", "<--opt> must be a date
- * (YYYY-MM-DD), not 'x'" and "missing <--opt>". The usage line (unless
+ * (YYYY-MM-DD), not 'x'", "missing <--opt>", and of the operands "missing
+ * <node>", "unexpected argument 'x'". The usage line (unless
  * .usage is set) and the options part of --help are made from the same
  * declaration. */
 
@@ -122,6 +128,9 @@ struct dtk_opt {
 	 * the command accepts (it checks them itself; dtk mcp offers them) */
 	const char *const *choices;
 	const char *help;           /* its line(s) in --help ('\n' between) */
+	/* given, the command's operands are these, not its .operands ("[RUN]"
+	 * with crystallize --amend) */
+	const char *operands;
 };
 
 /* Two options that cannot be given together: "--a and --b cannot be used
@@ -138,6 +147,7 @@ struct dtk_args {
 	int nargs;              /* how many arguments followed the command's name */
 	int argc;               /* the operands: argv[0..argc), options taken out */
 	char **argv;            /* (the command's name is not one) */
+	int action;             /* DTK_CMD_ACTION: argv[0]'s index */
 	struct dtk_args_val *v; /* one per option of cmd->opts (internal) */
 };
 
@@ -156,7 +166,10 @@ struct dtk_cmd {
 	 * With them the dispatcher parses the arguments and calls .run. */
 	const struct dtk_opt *opts;
 	const struct dtk_opt_conflict *conflicts;
-	const char *operands; /* "<entry-id>...": the end of the usage made */
+	/* "<level> <entry-id>...": the end of the usage made, and what the
+	 * dispatcher checks: each <x> one operand, each [x] one or none, and
+	 * a "..." in the last word as many more as given; NULL: none */
+	const char *operands;
 	const char *examples; /* "examples:\n  dtk ...\n", after the options */
 	int (*run)(struct dtk_ctx *ctx, const struct dtk_args *args);
 	/* Without .run (a command run by git with git's arguments, none of
@@ -224,12 +237,15 @@ int dtk_main(int argc, char **argv);
 struct dtk_diags;
 int dtk_cmd_report_invalid(struct dtk_ctx *ctx, struct dtk_diags *diags);
 
+/* The messages below name the command running, ctx->cmd (the table's
+ * name: no command passes its own). */
+
 /* Prints "dtk <cmd>: error: <msg>" for the last error; returns status. */
-int dtk_cmd_fail(struct dtk_ctx *ctx, const char *cmd, int status);
+int dtk_cmd_fail(struct dtk_ctx *ctx, int status);
 
 /* ---- argument errors: one shape for every command ----
  * "dtk <cmd>: error: <message>" then "see 'dtk <cmd> --help'" on ctx->err;
- * the callers then return DTK_EXIT_INVALID. cmd NULL means dtk itself
+ * the callers then return DTK_EXIT_INVALID. ctx->cmd NULL means dtk itself
  * ("dtk: error: ...", "see 'dtk --help'"). */
 
 /* Prints a note (what was done: "wrote INDEX.md") to ctx->err, unless
@@ -238,11 +254,11 @@ void dtk_cmd_note(struct dtk_ctx *ctx, const char *fmt, ...) __attribute__((form
 
 /* Prints "see 'dtk <cmd> --help'", the line that ends argument errors
  * printed one by one; returns DTK_EXIT_INVALID. */
-int dtk_cmd_usage_see(struct dtk_ctx *ctx, const char *cmd);
+int dtk_cmd_usage_see(struct dtk_ctx *ctx);
 
 /* Prints the usage error; returns DTK_EXIT_INVALID. */
-int dtk_cmd_usage_error(struct dtk_ctx *ctx, const char *cmd, const char *fmt, ...)
-        __attribute__((format(printf, 3, 4)));
+int dtk_cmd_usage_error(struct dtk_ctx *ctx, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
 
 /* The parser's engine (cmd_args.c): getopt_long over the options ctx->cmd
  * declares (.opts), for a command (argv[0] is
@@ -282,10 +298,6 @@ int dtk_args_pos(const struct dtk_args *a, int key);
 /* Returns every value of option key in order (argv's strings; the array
  * belongs to a), and sets *n to their count (0 and NULL: none). */
 const char *const *dtk_args_list(const struct dtk_args *a, int key, size_t *n);
-/* Checks that there are min to max operands (what names them in "missing
- * <what>"); returns 0, or -1 after printing the usage error. */
-int dtk_args_operands(struct dtk_ctx *ctx, const struct dtk_args *a, int min, int max,
-                      const char *what);
 
 /* Returns 1 when argv (argv[0] is the command's name), parsed with the options ctx->cmd declares, holds -h
  * or --help as an option (before a "--"; not as an option's value: in 'add
@@ -300,7 +312,7 @@ void dtk_args_help(const struct dtk_cmd *cmd, FILE *f);
 /* Returns the index of value among the n choices; or prints "<opt> must be
  * a, b or c, not 'value'" (with a did-you-mean when one is close) and
  * returns -1. */
-int dtk_cmd_choice(struct dtk_ctx *ctx, const char *cmd, const char *opt, const char *value,
+int dtk_cmd_choice(struct dtk_ctx *ctx, const char *opt, const char *value,
                    const char *const *choices, size_t n);
 
 /* The one rule for a date of something that happened (add --created,
@@ -308,13 +320,12 @@ int dtk_cmd_choice(struct dtk_ctx *ctx, const char *cmd, const char *opt, const 
  * when date (a dtk_date) is not after today or allow (--allow-future) is
  * set; else prints "dtk <cmd>: error: [<opt> ]the date D is after today (T)
  * [; why]: pass --allow-future if you mean it" and returns -1. */
-int dtk_cmd_not_future(struct dtk_ctx *ctx, const char *cmd, const char *opt, int date, int allow,
-                       const char *why);
+int dtk_cmd_not_future(struct dtk_ctx *ctx, const char *opt, int date, int allow, const char *why);
 
 /* Refuses two options given together when both are set: prints "<a> and <b>
  * cannot be used together[: why]"; returns -1, or 0 when not both are set. */
-int dtk_cmd_conflict(struct dtk_ctx *ctx, const char *cmd, int has_a, const char *a, int has_b,
-                     const char *b, const char *why);
+int dtk_cmd_conflict(struct dtk_ctx *ctx, int has_a, const char *a, int has_b, const char *b,
+                     const char *why);
 
 /* ---- terminal output ---- */
 
@@ -332,15 +343,14 @@ int dtk_cmd_use_color(const struct dtk_ctx *ctx, int when);
  * Returns 1 when a pager runs, else 0. */
 int dtk_cmd_pager(struct dtk_ctx *ctx);
 
-/* Loads the base at ctx->root for command cmd (what and node as for
+/* Loads the base at ctx->root for ctx->cmd (what and node as for
  * dtk_kb_load): for a DTK_CMD_READ_ONLY command with ctx->hold, the held
  * base, as its files are now (one that does not load whole, or lacks the
  * node of DTK_KB_ONE_NODE, is loaded as asked). Returns DTK_EXIT_OK and sets *kb (dtk_cmd_unload),
  * or the exit status after printing every error of the data, or why it cannot be read. */
 struct dtk_kb;
 struct dtk_kb_hold;
-int dtk_cmd_load(struct dtk_ctx *ctx, const char *cmd, struct dtk_kb **kb, int what,
-                 const char *node);
+int dtk_cmd_load(struct dtk_ctx *ctx, struct dtk_kb **kb, int what, const char *node);
 /* For the item of index i (from 0) of a list printed in --format jsonl:
  * returns 1 when it is to be printed (in page, or page NULL), else 0; sets
  * page->total to i + 1 (the count so far). */

@@ -70,7 +70,7 @@ struct dtk_wfile {
 
 struct dtk_write {
 	struct dtk_ctx *ctx;
-	const char *cmd; /* "use", ... for messages */
+	const char *cmd; /* ctx->cmd's name, for messages */
 	struct dtk_write_opts opts;
 	struct dtk_wfile **files;
 	size_t n_files, cap;
@@ -83,9 +83,9 @@ struct dtk_write {
 	void *check_arg;
 };
 
-/* Starts w for command cmd; with ctx->args (a command that declares
+/* Starts w for ctx->cmd; with ctx->args (a command that declares
  * DTK_WRITE_OPTS), w->opts as they were given. */
-void dtk_write_init(struct dtk_write *w, struct dtk_ctx *ctx, const char *cmd);
+void dtk_write_init(struct dtk_write *w, struct dtk_ctx *ctx);
 void dtk_write_release(struct dtk_write *w);
 
 /* Returns insights/name read and parsed (once per transaction), or NULL
@@ -94,6 +94,11 @@ struct dtk_wfile *dtk_write_open(struct dtk_write *w, const char *name);
 /* Adds insights/name, which must not exist, with text (adopted: malloc'd).
  * Returns the file, or NULL after printing why. */
 struct dtk_wfile *dtk_write_create(struct dtk_write *w, const char *name, char *text, size_t len);
+
+/* Returns the mapping of list (a sequence: else none) whose key is s, or
+ * NULL: an entry by its id, a category by its name. */
+const struct dtk_yval *dtk_write_seq_find(const struct dtk_yval *list, const char *key,
+                                          const char *s);
 
 /* Returns the mapping of entry id in the node file f, or NULL after printing
  * "no entry" (opening the node file of the id). */
@@ -124,14 +129,25 @@ typedef int (*dtk_write_edit_fn)(struct dtk_write *w, struct dtk_wfile *f, const
 int dtk_write_each(struct dtk_write *w, int argc, char **argv, int first, dtk_write_edit_fn fn,
                    void *arg);
 
-/* The whole of dtk use and dtk cite: adds to the counter key of each entry
- * named by the operands of a. Returns the exit status. */
-int dtk_write_counter(struct dtk_ctx *ctx, const char *cmd, const char *key,
-                      const struct dtk_args *a);
+/* The run of a command that only edits the entries argv[0..argc) with fn
+ * (close, unrelate, unverify): dtk_write_each in a transaction of its own.
+ * Returns the exit status. */
+int dtk_write_entries(struct dtk_ctx *ctx, int argc, char **argv, dtk_write_edit_fn fn, void *arg);
+
+/* The run of dtk use and dtk cite: adds to the counter of each entry named
+ * by the operands of a, the command's name as done (used, cited). Returns
+ * the exit status. */
+int dtk_write_counter(struct dtk_ctx *ctx, const struct dtk_args *a);
 
 /* Returns policy.high_min_verified of _domain.yaml (2 by default), or -1
  * after printing why the file cannot be read. */
 int dtk_write_high_min(struct dtk_write *w);
+/* Checks the name of a new node or source (what: "node name") and opt, the
+ * option it needs (val its value): returns 0, or -1 after the usage error,
+ * "'x' is not a <what> (lowercase letters, digits and '-')" or "missing
+ * <opt>". */
+int dtk_write_new_name(struct dtk_write *w, const char *what, const char *name, const char *opt,
+                       const char *val);
 /* Returns 1 when _sources.yaml has a source id, 0 when not, -1 after
  * printing why it cannot be read. */
 int dtk_write_source_known(struct dtk_write *w, const char *id);
@@ -142,11 +158,13 @@ void dtk_write_print_node(struct dtk_write *w, const char *name, const char *lin
 /* Returns the node file of name, read and parsed, or NULL after printing
  * why (not a name, no such node: with a suggestion). */
 struct dtk_wfile *dtk_write_open_node(struct dtk_write *w, const char *name);
-/* Sets node key (a key of the node file's top mapping: stance, bloom) of
- * node name to v, commits, and prints line (or the node, with --format
- * json). Returns the command's exit status. */
-int dtk_write_node_key(struct dtk_write *w, const char *name, const char *key, struct dtk_yscalar v,
-                       const char *line);
+/* The whole of dtk bloom and dtk stance: sets node key (a key of the node
+ * file's top mapping) of node name to v, commits, and prints "<name>: <key>
+ * <v>" (or the node, with --format json). With text (what it is: "the
+ * stance"), v is text, checked by dtk_write_check_text, and the line says
+ * "<key> set". Returns the command's exit status. */
+int dtk_write_node_key(struct dtk_ctx *ctx, const char *name, const char *key, struct dtk_yscalar v,
+                       const char *text);
 
 /* ---- command-line values that name what the base does not have ----
  * Each prints "dtk <cmd>: error: <what> '<id>': no such entry[; did you mean
@@ -186,12 +204,11 @@ int dtk_write_check_text(struct dtk_write *w, const char *what, const char *key,
  * NULL, saying nothing, when there is none (a cross-domain id, no such node
  * or entry; a node file that cannot be read is reported). */
 const struct dtk_yval *dtk_write_find(struct dtk_write *w, const char *id, struct dtk_wfile **fp);
-/* Formats into buf (11 bytes) the date arg of option opt, today when arg is
- * NULL: the date of something that happened, so not after today unless
- * allow_future (--allow-future; dtk_cmd_not_future). Returns 0, or -1 after
+/* Formats into buf (11 bytes) the date of --date (DTK_WRITE_DATE_OPTS),
+ * today when not given: the date of something that happened, so not after
+ * today unless --allow-future (dtk_cmd_not_future). Returns 0, or -1 after
  * a usage error (not a date, or after today). */
-int dtk_write_date(struct dtk_write *w, const char *opt, const char *arg, int allow_future,
-                   char *buf);
+int dtk_write_date(struct dtk_write *w, char *buf);
 
 /* Sets confidence_changed (today) and confidence_was (old; NULL: low) on
  * entry e of f, after its confidence was set: the month's events
@@ -213,9 +230,10 @@ long dtk_write_item(struct dtk_write *w, const struct dtk_yval *list, const char
  * has: the same item added on two branches gets one id. */
 void dtk_write_item_id(char *id, size_t size, const struct dtk_yval *list, const char *prefix,
                        const char *a, const char *b);
-/* Prints the outcome of a write of item id: "<id>: <action>", or with
- * --format json {"id", "action"} (nothing with --dry-run). */
-void dtk_write_print_item(struct dtk_write *w, const char *id, const char *action);
+/* Commits the edits of item id (e < 0: one failed, said instead) and prints
+ * the outcome: "<id>: <action>", or with --format json {"id", "action"}
+ * (nothing with --dry-run). Returns the exit status. */
+int dtk_write_item_commit(struct dtk_write *w, int e, const char *id, const char *action);
 
 /* Prints "dtk <cmd>: error: <fmt...>" on one line (its newlines and control
  * bytes escaped) and returns DTK_EXIT_INVALID: a refusal of what the command
