@@ -248,6 +248,7 @@ struct dtk_record {
 
 struct dtk_arena;
 struct dtk_nodecache;
+struct dtk_similar_index;
 struct dtk_node_terms;
 
 struct dtk_kb {
@@ -313,6 +314,9 @@ struct dtk_kb {
 	/* DTK_KB_TERMS: the node cache the nodes' terms are read from (owned;
 	 * NULL when none) */
 	struct dtk_nodecache *nodecache;
+	/* DTK_KB_TERMS with DTK_KB_INDEX: the index of terms (similar.h) the
+	 * nodes it holds were left as summaries for (owned; NULL when none) */
+	struct dtk_similar_index *terms_index;
 
 	/* the links by the node they name (links.h, dtk_links_index), in
 	 * arena; NULL when not made */

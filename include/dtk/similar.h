@@ -21,6 +21,8 @@
 #include "dtk/dtk.h"
 #include "dtk/model.h"
 
+#include <stdint.h>
+
 /* The gate of dtk add (tuned on the tuning bases of tests/similar/ and
  * measured on the held-out ones: docs/similar.md). At or above SURE a new
  * entry is refused as a restatement of a live entry it does not name; at or
@@ -90,6 +92,26 @@ enum dtk_similar_verdict dtk_similar_verdict(const struct dtk_similar_hit *hits,
                                              const char *const *named, size_t n_named);
 
 /*
+ * The index of terms (docs/design.md, "The index of terms"): a file beside
+ * the node cache, made by similar.c alone, that says for each node (by the
+ * checksum of its packed form, nodecache.h) which live entries hold each
+ * term and how often. A load with DTK_KB_TERMS and DTK_KB_INDEX opens it
+ * (the base it loads owns it: kb->terms_index) and leaves the nodes it holds
+ * as their summaries; dtk_similar_check reads their postings from it.
+ */
+struct dtk_similar_index;
+
+/* Opens the index of the base at root (a real path) made under the node
+ * cache's key (dtk_nodecache_key). Returns it (dtk_similar_index_free), or
+ * NULL when there is none that reads whole (nothing reported: an aid). */
+struct dtk_similar_index *dtk_similar_index_open(const char *root, const uint64_t key[2]);
+void dtk_similar_index_free(struct dtk_similar_index *ix);
+
+/* Returns 1 when ix (may be NULL) holds node name as the packed node whose
+ * checksum is sum, else 0. Safe from several threads at once. */
+int dtk_similar_index_holds(const struct dtk_similar_index *ix, const char *name, uint64_t sum);
+
+/*
  * The duplicate check of dtk add: ranks the live entries of kb (the base as
  * it will be written) against its entry id. Sets *out to the closest (at
  * most DTK_SIMILAR_SHOWN, malloc'd, the caller frees) and *n, and returns
@@ -98,6 +120,10 @@ enum dtk_similar_verdict dtk_similar_verdict(const struct dtk_similar_hit *hits,
  */
 int dtk_similar_check(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *kb,
                       const char *id, const char *const *named, size_t n_named);
+
+/* Returns entry id of kb as dtk_kb_entry does, also of a node the index of
+ * terms holds (then unpacked: dtk_kb_node_whole), or NULL. */
+const struct dtk_entry *dtk_similar_entry(const struct dtk_kb *kb, const char *id);
 
 /*
  * The words a search for word w (folded as dtk_fold folds) also takes, as
