@@ -579,6 +579,11 @@ static size_t S_compare(const char *dir, const char *text)
 	ref = S_load_mem(dir, DTK_KB_ALL | DTK_KB_TERMS, &mem, 1);
 	ix = S_load_mem(dir, S_IX_LOAD, &mem, 1);
 	assert_int_equal(S_held(ix), ix->n_nodes - 1); /* all but the node changed */
+	for (i = 1; i < ref->n_nodes; i++) { /* what --distinct-from names, held */
+		const struct dtk_entry *e = &ref->nodes[i]->entries[0];
+		assert_null(dtk_kb_entry(ix, e->id));
+		assert_string_equal(dtk_similar_entry(ix, e->id)->title, e->title);
+	}
 	n = S_compare_rank(ix, ref, text);
 	for (i = 0; i < sizeof(claims) / sizeof(*claims); i++, n++) {
 		snprintf(id, sizeof(id), "%s-9%zu0", name, i);
