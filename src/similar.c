@@ -725,7 +725,7 @@ struct dtk_similar_index *dtk_similar_index_open(const char *root, const uint64_
 	int fd;
 
 	ix->path = dtk_cache_path(root, "terms");
-	fd = ix->path ? open(ix->path, O_RDONLY | O_CLOEXEC) : -1;
+	fd = ix->path ? open(ix->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) : -1;
 	if (fd >= 0 && fstat(fd, &st) == 0 && (size_t)st.st_size >= sizeof(*h)) {
 		ix->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
 		ix->size = (size_t)st.st_size;

@@ -485,8 +485,8 @@ static void S_same_rank(const struct dtk_kb *ix, const struct dtk_kb *ref, const
 static void S_same_check(const struct dtk_kb *ix, const struct dtk_kb *ref, const char *id)
 {
 	const char *named[DTK_SIMILAR_SHOWN];
-	struct dtk_similar_hit *a, *b;
-	size_t na, nb, i;
+	struct dtk_similar_hit *a, *b, *c;
+	size_t na, nb, nc, i;
 
 	assert_int_equal(dtk_similar_check(&a, &na, ix, id, NULL, 0),
 	                 dtk_similar_check(&b, &nb, ref, id, NULL, 0));
@@ -495,10 +495,11 @@ static void S_same_check(const struct dtk_kb *ix, const struct dtk_kb *ref, cons
 		named[i] = b[i].entry->id;
 	free(a);
 	assert_int_equal(dtk_similar_check(&a, &na, ix, id, named, nb),
-	                 dtk_similar_check(&b, &nb, ref, id, named, nb));
-	S_same(a, na, b, nb);
+	                 dtk_similar_check(&c, &nc, ref, id, named, nb));
+	S_same(a, na, c, nc);
 	free(a);
 	free(b);
+	free(c);
 }
 
 /* Returns how many nodes of kb came as their summaries, held by its index. */
