@@ -63,7 +63,8 @@ int dtk_similar_live(const struct dtk_entry *e);
 
 /*
  * Ranks the live entries of kb (full load: claims and titles kept; or loaded
- * with DTK_KB_TERMS, their terms then read from the node cache) by their
+ * with DTK_KB_TERMS, their terms then read from the node cache, or from its
+ * index of terms for the nodes it holds) by their
  * score for q, best first (same claims first; ties in listing order); only
  * entries sharing a term with q. Sets *out to a malloc'd array the caller
  * frees and *n to its length. Returns 0, or -1 with the error set when q's
@@ -116,7 +117,10 @@ int dtk_similar_index_holds(const struct dtk_similar_index *ix, const char *name
  * it will be written) against its entry id. Sets *out to the closest (at
  * most DTK_SIMILAR_SHOWN, malloc'd, the caller frees) and *n, and returns
  * their verdict (named as dtk_similar_verdict takes it), or -1 with the
- * error set.
+ * error set. The nodes kb's index of terms holds are read from it (any
+ * ranking of kb does so); then the index is written when kb was loaded
+ * without one, or removed when more than an eighth of the nodes changed
+ * since it was written.
  */
 int dtk_similar_check(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *kb,
                       const char *id, const char *const *named, size_t n_named);
