@@ -916,11 +916,11 @@ int dtk_kb_read_files(struct loader *l, int what, const char *only)
 		l->nc = path ? dtk_nodecache_open(path, l->root_real) : NULL;
 		free(path);
 	}
-	if (l->nc && l->terms && (what & DTK_KB_INDEX) && !(what & DTK_KB_ONE_NODE)) {
+	if (l->nc && l->terms && !(what & DTK_KB_ONE_NODE)) {
 		uint64_t key[2];
 		dtk_nodecache_key(l->nc, key);
 		l->kb->terms_index = dtk_similar_index_open(l->root_real, key);
-		l->index = l->kb->terms_index != NULL;
+		l->index = (what & DTK_KB_INDEX) && l->kb->terms_index;
 	}
 	S_load_file(&w, &l->files[0]);
 	S_load_file(&w, &l->files[1]);

@@ -828,15 +828,18 @@ static int S_hit_cmp(const void *pa, const void *pb)
 /* Collects the live entries q compares (every node, or q->node). Returns the
  * malloc'd array, *n its length; sets first[i], when first is not NULL, to
  * the index in it of node i's first entry (SIZE_MAX: none). A node kb's
- * index of terms holds gives the live entries of wholes[i] when wholes has
- * it, else places for its live entries, NULL, each set in dn (by the
- * index's entry, UINT32_MAX where unset) to its doc. */
+ * index of terms holds as it is gives the live entries of wholes[i] when
+ * wholes has it; else, with dn, unless q->skip is in it, its docs are read
+ * from the index: its live entries (first SIZE_MAX: not scanned), or, for a
+ * node held as its summary, places for them, NULL; each doc set in dn (by
+ * the index's entry, UINT32_MAX where unset). */
 static const struct dtk_entry **S_docs(const struct dtk_kb *kb, const struct dtk_similar_query *q,
                                        size_t *n, size_t *first,
                                        const struct dtk_node *const *wholes, uint32_t *dn)
 {
 	const struct dtk_entry **v = NULL;
-	size_t i, j, cap = 0;
+	const char *suffix;
+	size_t i, j, k, cap = 0;
 
 	*n = 0;
 	for (i = 0; i < kb->n_nodes; i++) {
@@ -847,14 +850,25 @@ static const struct dtk_entry **S_docs(const struct dtk_kb *kb, const struct dtk
 			first[i] = SIZE_MAX;
 		if (q->node && strcmp(node->name, q->node))
 			continue;
-		if (wholes && wholes[i])
+		if (wholes && wholes[i]) {
 			node = wholes[i];
-		else if (dn && dtk_kb_node_held(node) && (x = S_ix_held(kb, node)) != NULL) {
+		} else if (dn && (x = S_ix_held(kb, node)) != NULL &&
+		           !(q->skip && dtk_kb_id_node(kb, q->skip, &suffix) == node)) {
+			/* read from the index: a held node's places (NULL), a
+			 * whole node's live entries */
+			int held = dtk_kb_node_held(node);
 			dtk_grow((void **)&v, &cap, *n + x->n + 1, sizeof(*v));
-			for (j = 0; j < x->n; j++) {
-				dn[x->first + j] = (uint32_t)*n;
-				v[(*n)++] = NULL;
-			}
+			for (j = 0, k = 0; !held && j < node->n_entries; j++)
+				if (dtk_similar_live(&node->entries[j]) && k < x->n)
+					v[*n + k++] = &node->entries[j];
+			for (; k < x->n; k++)
+				v[*n + k] = NULL;
+			for (j = 0; j < x->n; j++)
+				dn[x->first + j] = (uint32_t)(*n + j);
+			*n += x->n;
+			if (first && held && x->n)
+				first[i] = had; /* (a whole node's: none, not scanned) */
+			continue;
 		}
 		for (j = 0; j < node->n_entries; j++) {
 			const struct dtk_entry *e = &node->entries[j];
@@ -1097,14 +1111,15 @@ static int S_ix_gather(struct ix_gather *g, struct part *x, const struct dtk_sim
 	return rc;
 }
 
-/* Scores the docs g gathered from ix (of those dn numbers, n_docs in all),
- * and those of the same claim as the query that share no term, into hits
- * (entries NULL) as S_score does: each doc's sum over its terms in the
- * query's order. */
+/* Scores the docs g gathered from ix (of docs[0..n_docs), those dn
+ * numbers), and those of the same claim as the query that share no term,
+ * into hits as S_score does: each doc's sum over its terms in the query's
+ * order. */
 static void S_ix_score(struct dtk_similar_hit **out, size_t *n, size_t *cap,
                        const struct weights *w, const struct query *qq,
                        const struct dtk_similar_query *q, const struct dtk_similar_index *ix,
-                       const struct ix_gather *g, const uint32_t *dn, size_t n_docs)
+                       const struct ix_gather *g, const struct dtk_entry *const *docs,
+                       const uint32_t *dn, size_t n_docs)
 {
 	double *acc = dtk_xcalloc(n_docs + 1, sizeof(*acc));
 	uint32_t *met = dtk_xcalloc(n_docs + 1, sizeof(*met)); /* its first posting + 1 */
@@ -1123,12 +1138,12 @@ static void S_ix_score(struct dtk_similar_hit **out, size_t *n, size_t *cap,
 	for (k = 0; k < nt; k++) {
 		const struct ix_post *p = &g->post[touched[k]];
 		const struct ix_ent *e = &ix->ents[p->ent];
-		S_keep(out, n, cap, w, qq, q, NULL, acc[p->doc], e->len, e->same == qq->same,
-		       p->doc);
+		S_keep(out, n, cap, w, qq, q, docs[p->doc], acc[p->doc], e->len,
+		       e->same == qq->same, p->doc);
 	}
 	for (k = 0; k < ix->h.n_ents; k++)
 		if (ix->ents[k].same == qq->same && dn[k] != UINT32_MAX && !met[dn[k]])
-			S_keep(out, n, cap, w, qq, q, NULL, 0, ix->ents[k].len, 1, dn[k]);
+			S_keep(out, n, cap, w, qq, q, docs[dn[k]], 0, ix->ents[k].len, 1, dn[k]);
 	free(acc);
 	free(met);
 	free(touched);
@@ -1173,7 +1188,7 @@ static int S_pass(struct dtk_similar_hit **out, size_t *n, const struct query *q
 		S_weights(&w, qq, parts, n_parts + (ix != NULL), n_docs);
 		S_score(out, n, &cap, &w, qq, q, parts, n_parts, docs);
 		if (ix)
-			S_ix_score(out, n, &cap, &w, qq, q, ix, &g, dn, n_docs);
+			S_ix_score(out, n, &cap, &w, qq, q, ix, &g, docs, dn, n_docs);
 		S_best(*out, n, q->limit);
 		free(w.idf);
 	}
@@ -1691,7 +1706,7 @@ enum dtk_similar_verdict dtk_similar_verdict(const struct dtk_similar_hit *hits,
 /* After a check: writes kb's index of terms when it was loaded without one
  * (and with the node cache) and has every node's terms, unless another
  * process wrote one since; removes it when more than an eighth of the nodes
- * changed since it was written (were not held), so that the next check
+ * changed since it was written (it does not hold them), so that the next check
  * loads every node's terms and writes it again. Nothing is reported: the
  * index is an aid. */
 static void S_ix_keep(const struct dtk_kb *kb)
@@ -1702,7 +1717,7 @@ static void S_ix_keep(const struct dtk_kb *kb)
 
 	if (kb->terms_index) {
 		for (i = 0; i < kb->n_nodes; i++)
-			stale += !dtk_kb_node_held(kb->nodes[i]);
+			stale += !S_ix_held(kb, kb->nodes[i]);
 		if (stale > kb->n_nodes / 8)
 			unlink(kb->terms_index->path);
 		return;

@@ -428,6 +428,8 @@ static void test_search_equivalents(void **state)
 /* The load of dtk add's check (write.c): the nodes the index holds as their
  * summaries. */
 #define S_IX_LOAD (DTK_KB_ALL | DTK_KB_LEAN | DTK_KB_INDEX | DTK_KB_TERMS)
+/* Every entry read: no node cache, no index. */
+#define S_REF_LOAD (DTK_KB_ALL | DTK_KB_TERMS | DTK_KB_NO_CACHE)
 
 /* Loads the base at root with what, mem[0..n_mem) standing in for its
  * files. */
@@ -554,7 +556,7 @@ static size_t S_compare(const char *dir, const char *text)
 {
 	static const char *const claims[] = {NULL, NULL, "rollout 训练 throughput checkpoint",
 	                                     "zyxq wvut"};
-	struct dtk_kb *ref = S_load_mem(dir, DTK_KB_ALL | DTK_KB_TERMS, NULL, 0), *ix;
+	struct dtk_kb *ref = S_load_mem(dir, DTK_KB_ALL | DTK_KB_TERMS, NULL, 0), *ix, *wh;
 	struct dtk_buf b = DTK_BUF_INIT, c = DTK_BUF_INIT;
 	char rel[300], id[300], name[128], *node_text;
 	struct dtk_memfile mem;
@@ -577,20 +579,26 @@ static size_t S_compare(const char *dir, const char *text)
 	}
 	mem = (struct dtk_memfile){rel + strlen("insights/"), b.ptr, b.len};
 	dtk_kb_free(ref);
-	ref = S_load_mem(dir, DTK_KB_ALL | DTK_KB_TERMS, &mem, 1);
+	ref = S_load_mem(dir, S_REF_LOAD, &mem, 1);
 	ix = S_load_mem(dir, S_IX_LOAD, &mem, 1);
+	/* every node whole, those it holds read from it (dtk similar's load) */
+	wh = S_load_mem(dir, DTK_KB_ALL | DTK_KB_TERMS, &mem, 1);
+	assert_non_null(wh->terms_index);
+	assert_int_equal(S_held(wh), 0);
 	assert_int_equal(S_held(ix), ix->n_nodes - 1); /* all but the node changed */
 	for (i = 1; i < ref->n_nodes; i++) { /* what --distinct-from names, held */
 		const struct dtk_entry *e = &ref->nodes[i]->entries[0];
 		assert_null(dtk_kb_entry(ix, e->id));
 		assert_string_equal(dtk_similar_entry(ix, e->id)->title, e->title);
 	}
-	n = S_compare_rank(ix, ref, text);
-	for (i = 0; i < sizeof(claims) / sizeof(*claims); i++, n++) {
+	n = S_compare_rank(ix, ref, text) + S_compare_rank(wh, ref, text);
+	for (i = 0; i < sizeof(claims) / sizeof(*claims); i++, n += 2) {
 		snprintf(id, sizeof(id), "%s-9%zu0", name, i);
 		S_same_check(ix, ref, id);
+		S_same_check(wh, ref, id);
 	}
 	dtk_kb_free(ix);
+	dtk_kb_free(wh);
 	dtk_kb_free(ref);
 	dtk_buf_release(&b);
 	dtk_buf_release(&c);
@@ -664,7 +672,7 @@ static void test_index(void **state)
 		S_corrupt(ix, -3); /* in the postings: opened, found so when read */
 		{
 			struct dtk_kb *a = S_load_mem(dir, S_IX_LOAD, NULL, 0),
-			              *b = S_load_mem(dir, DTK_KB_ALL | DTK_KB_TERMS, NULL, 0);
+			              *b = S_load_mem(dir, S_REF_LOAD, NULL, 0);
 			assert_int_equal(S_held(a), a->n_nodes);
 			n += S_compare_rank(a, b, text);
 			assert_int_equal(access(ix, F_OK), -1); /* removed */
