@@ -314,8 +314,9 @@ struct dtk_kb {
 	/* DTK_KB_TERMS: the node cache the nodes' terms are read from (owned;
 	 * NULL when none) */
 	struct dtk_nodecache *nodecache;
-	/* DTK_KB_TERMS with DTK_KB_INDEX: the index of terms (similar.h) the
-	 * nodes it holds were left as summaries for (owned; NULL when none) */
+	/* DTK_KB_TERMS: the index of terms (similar.h) the load opened, for
+	 * which DTK_KB_INDEX left the nodes it holds as summaries (owned; NULL
+	 * when none) */
 	struct dtk_similar_index *terms_index;
 
 	/* the links by the node they name (links.h, dtk_links_index), in

@@ -96,9 +96,10 @@ enum dtk_similar_verdict dtk_similar_verdict(const struct dtk_similar_hit *hits,
  * The index of terms (docs/design.md, "The index of terms"): a file beside
  * the node cache, made by similar.c alone, that says for each node (by the
  * checksum of its packed form, nodecache.h) which live entries hold each
- * term and how often. A load with DTK_KB_TERMS and DTK_KB_INDEX opens it
- * (the base it loads owns it: kb->terms_index) and leaves the nodes it holds
- * as their summaries; dtk_similar_check reads their postings from it.
+ * term and how often. A load with DTK_KB_TERMS opens it (the base it loads
+ * owns it: kb->terms_index), and, with DTK_KB_INDEX, leaves the nodes it
+ * holds as their summaries; a ranking of that base reads the postings of
+ * the nodes it holds as they are (whole or summaries) from it.
  */
 struct dtk_similar_index;
 
