@@ -1283,9 +1283,8 @@ static int S_rank(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *
                   const struct query *qq, const struct dtk_similar_query *q)
 {
 	const struct dtk_similar_index *ix = kb->terms_index;
-	size_t n_docs,
-	        n_ix = 0, i,
-	        *first = S_has_terms(kb) ? dtk_xmalloc((kb->n_nodes + 1) * sizeof(*first)) : NULL;
+	size_t n_docs, n_ix = 0, i;
+	size_t *first = S_has_terms(kb) ? dtk_xmalloc((kb->n_nodes + 1) * sizeof(*first)) : NULL;
 	const struct dtk_node **wholes = dtk_xcalloc(kb->n_nodes + 1, sizeof(*wholes));
 	uint32_t *dn = ix ? dtk_xmalloc(((size_t)ix->h.n_ents + 1) * sizeof(*dn)) : NULL;
 	const struct dtk_entry **docs = NULL;
