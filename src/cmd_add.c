@@ -215,7 +215,8 @@ static int S_check_duplicate(struct dtk_write *w, void *arg)
 	int v;
 
 	for (i = 0; i < d->e->n_distinct; i++)
-		if (!dtk_kb_entry(w->kb, d->e->distinct[i]) || !strcmp(d->e->distinct[i], d->id))
+		if (!dtk_similar_entry(w->kb, d->e->distinct[i]) ||
+		    !strcmp(d->e->distinct[i], d->id))
 			return dtk_write_refuse(w, "--distinct-from names no entry '%s'",
 			                        d->e->distinct[i]);
 	for (i = 0; i < d->e->n_distinct; i++)

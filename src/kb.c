@@ -158,35 +158,73 @@ void dtk_kb_free(struct dtk_kb *kb)
 	free(kb->source_slots);
 	free(kb->node_slots);
 	dtk_nodecache_free(kb->nodecache);
+	dtk_similar_index_free(kb->terms_index);
 	dtk_arena_free(kb->arena);
 	free(kb);
 }
 
+/* Unpacks node's packed form as t says the node cache has it (read as it
+ * was when the base was loaded: its checksum says so) into *out, its
+ * strings in arena. Returns 0, or -1 with the error set. */
+static int S_unpack_again(const struct dtk_kb *kb, const struct dtk_node *node,
+                          const struct dtk_node_terms *t, struct dtk_arena *arena,
+                          struct dtk_node **out)
+{
+	struct dtk_buf blob = DTK_BUF_INIT;
+	char *copy;
+	int rc = -1;
+
+	*out = NULL;
+	if (kb->nodecache && dtk_nodecache_read(kb->nodecache, &t->node, &blob) == 0) {
+		copy = dtk_arena_alloc_raw(arena, blob.len + 1);
+		memcpy(copy, blob.ptr ? blob.ptr : "", blob.len + 1);
+		rc = dtk_nodecache_unpack(out, kb, arena, arena, copy, blob.len, node->name,
+		                          node->path, DTK_NODECACHE_BORROW, NULL);
+	}
+	dtk_buf_release(&blob);
+	if (rc < 0)
+		dtk_error("the node cache changed while node '%s' was read: run the command again",
+		          node->name);
+	return rc;
+}
+
 /* Cuts the terms of node again, into b, from the packed node t says the
- * node cache has (read as it was when the base was loaded: its checksum
- * says so). Returns 0, or -1 with the error set. */
+ * node cache has. Returns 0, or -1 with the error set. */
 static int S_terms_again(const struct dtk_kb *kb, const struct dtk_node *node,
                          const struct dtk_node_terms *t, struct dtk_buf *b)
 {
-	struct dtk_buf blob = DTK_BUF_INIT;
-	struct dtk_arena *arena = dtk_arena_new(), *scratch = dtk_arena_new();
-	struct dtk_node *again = NULL;
-	int rc = -1;
+	struct dtk_arena *arena = dtk_arena_new();
+	struct dtk_node *again;
+	int rc = S_unpack_again(kb, node, t, arena, &again);
 
-	if (!kb->nodecache || dtk_nodecache_read(kb->nodecache, &t->node, &blob) < 0 ||
-	    dtk_nodecache_unpack(&again, kb, arena, scratch, blob.ptr, blob.len, node->name,
-	                         node->path, DTK_NODECACHE_BORROW, NULL) < 0) {
-		dtk_error("the node cache changed while node '%s' was read: run the command again",
-		          node->name);
-		goto done;
-	}
 	b->len = 0;
-	rc = dtk_similar_pack(b, again);
-done:
-	dtk_buf_release(&blob);
+	if (rc == 0)
+		rc = dtk_similar_pack(b, again);
 	dtk_arena_free(arena);
-	dtk_arena_free(scratch);
 	return rc;
+}
+
+uint64_t dtk_kb_node_key(const struct dtk_node *node)
+{
+	return node->terms ? node->terms->node.sum : 0;
+}
+
+int dtk_kb_node_held(const struct dtk_node *node)
+{
+	return node->terms && node->terms->held;
+}
+
+int dtk_kb_node_whole(const struct dtk_kb *kb, const struct dtk_node *node,
+                      const struct dtk_node **out)
+{
+	struct dtk_node *whole;
+
+	if (!dtk_kb_node_held(node))
+		return dtk_error("node '%s' is not held by the index of terms", node->name);
+	if (S_unpack_again(kb, node, node->terms, kb->arena, &whole) < 0)
+		return -1;
+	*out = whole;
+	return 0;
 }
 
 int dtk_kb_node_terms(const struct dtk_kb *kb, const struct dtk_node *node, struct dtk_buf *b,
@@ -194,7 +232,7 @@ int dtk_kb_node_terms(const struct dtk_kb *kb, const struct dtk_node *node, stru
 {
 	const struct dtk_node_terms *t = node->terms;
 
-	if (!t)
+	if (!t || t->held)
 		return dtk_error("the base was loaded without the terms of node '%s'", node->name);
 	if (t->mem) {
 		*p = t->mem;
@@ -230,8 +268,9 @@ static int S_load(struct loader *l, int what, const char *node, struct dtk_kb **
 	l->today = dtk_date_today();
 	if (l->filter && l->filter->borrow && l->filter->loaded)
 		l->schema_flags |= DTK_SCHEMA_BORROW;
-	if (dtk_kb_read_files(l, what & (DTK_KB_ONE_NODE | DTK_KB_LINKED | DTK_KB_NO_CACHE), node) <
-	    0) {
+	if (dtk_kb_read_files(
+	            l, what & (DTK_KB_ONE_NODE | DTK_KB_LINKED | DTK_KB_NO_CACHE | DTK_KB_INDEX),
+	            node) < 0) {
 		if (d.n) /* the base is at fault, not the system: told as its errors */
 			rc = DTK_EINVALID;
 		goto done;

@@ -71,6 +71,7 @@ struct dtk_node_terms {
 	size_t len;
 	struct dtk_nodecache_ref at;   /* where the node cache has them */
 	struct dtk_nodecache_ref node; /* and the node they were cut from */
+	int held; /* none here: the index of terms holds them (a summary node) */
 };
 
 /* qsort's comparison of two strings (char *) and of two nodes (struct

@@ -261,9 +261,9 @@ static void S_set_terms(struct worker *w, struct kfile *f, const struct dtk_buf 
 	struct dtk_buf b = DTK_BUF_INIT;
 
 	memset(t, 0, sizeof(*t));
+	t->node = *node;
 	if (!cut && at->len) {
 		t->at = *at;
-		t->node = *node;
 		f->out->terms = t;
 		return;
 	}
@@ -293,6 +293,8 @@ static int S_unpack(struct worker *w, struct kfile *f, const char *blob, size_t 
 
 	if (l->terms && cached)
 		dtk_nodecache_refs(l->nc, f->name, &node, &at);
+	else if (l->terms) /* packed as the cache would keep it: its key */
+		node.sum = dtk_cache_sum(blob, len);
 	if (l->terms && !cut && !at.len && (flags & DTK_NODECACHE_LEAN))
 		flags = DTK_NODECACHE_BORROW; /* lean once the terms are cut */
 	rc = dtk_nodecache_unpack(&f->out, l->kb, w->arena, scratch, blob, len, f->node, f->rel,
@@ -385,11 +387,22 @@ static int S_from_summary(struct worker *w, struct kfile *f, const struct stat *
 {
 	struct loader *l = w->l;
 	const struct dtk_node_sum *s;
+	struct dtk_nodecache_ref node, at;
+	struct dtk_node_terms *t = NULL;
 	const char *blob;
 	size_t len;
 
 	if (dtk_nodecache_get_summary(l->nc, f->name, st, w->arena, &blob, &len) < 0)
 		return 0;
+	if (l->terms) { /* as its summary only when the index of terms holds it */
+		if (dtk_nodecache_refs(l->nc, f->name, &node, &at) < 0 ||
+		    !dtk_similar_index_holds(l->kb->terms_index, f->node, node.sum))
+			return 0;
+		t = dtk_arena_alloc(w->arena, sizeof(*t));
+		memset(t, 0, sizeof(*t));
+		t->node = node;
+		t->held = 1;
+	}
 	s = dtk_nodesum_read(w->arena, blob, len);
 	if (s && s->latest > l->today)
 		return 0;
@@ -398,6 +411,7 @@ static int S_from_summary(struct worker *w, struct kfile *f, const struct stat *
 	    !S_sum_sources(w, s))
 		return -1;
 	S_sum_node(w, f, s, dtk_nodecache_clean(l->nc, f->name));
+	f->out->terms = t;
 	return 1;
 }
 
@@ -512,7 +526,7 @@ static int S_via_cache(struct worker *w, struct kfile *f, const struct dtk_yval 
 		                  t.len, links.ptr, clean);
 	if (f->linked && !S_wanted(l, f, links.ptr))
 		goto done; /* read for its record only: rc 1, f->out NULL */
-	if (l->index && S_sum_only(w, f, &sum, clean, 1))
+	if (l->index && !l->terms && S_sum_only(w, f, &sum, clean, 1))
 		goto done;
 	rc = S_unpack(w, f, b.ptr, b.len, 0, l->terms ? &t : NULL);
 	if (rc && f->out)
@@ -901,6 +915,12 @@ int dtk_kb_read_files(struct loader *l, int what, const char *only)
 		char *path = dtk_cache_path(l->root_real, "nodes");
 		l->nc = path ? dtk_nodecache_open(path, l->root_real) : NULL;
 		free(path);
+	}
+	if (l->nc && l->terms && !(what & DTK_KB_ONE_NODE)) {
+		uint64_t key[2];
+		dtk_nodecache_key(l->nc, key);
+		l->kb->terms_index = dtk_similar_index_open(l->root_real, key);
+		l->index = (what & DTK_KB_INDEX) && l->kb->terms_index;
 	}
 	S_load_file(&w, &l->files[0]);
 	S_load_file(&w, &l->files[1]);

@@ -1,6 +1,7 @@
 /* similar.c: BM25 over folded words and character bigrams (similar.h). */
 #include "dtk/similar.h"
 
+#include "dtk/cache.h"
 #include "dtk/kb.h"
 #include "dtk/linebreak.h"
 #include "dtk/fold.h"
@@ -12,6 +13,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <utf8proc.h>
 
 /* BM25's constants, as Lucene and most engines take them. */
@@ -527,6 +532,9 @@ struct part {
 	size_t n_docs;
 	const struct dtk_kb *kb;
 	const size_t *first; /* the number of a node's first doc; SIZE_MAX: none */
+	/* a node the index of terms holds: NULL, its postings read; else the
+	 * node unpacked whole (dtk_kb_node_whole), its entries' terms cut */
+	const struct dtk_node *const *wholes;
 	size_t from, to;
 	uint32_t *tf, *touched; /* per distinct term of q */
 	struct rec *recs;
@@ -535,6 +543,7 @@ struct part {
 	size_t n_pairs, cap_pairs;
 	uint32_t *df;
 	uint64_t total_len;
+	struct terms cut; /* an entry's terms, cut from its texts */
 	int rc;
 };
 
@@ -557,6 +566,13 @@ static void S_count(struct part *p, size_t d, const char *v, size_t n, uint64_t 
 	}
 	if (!nt && same != q->same)
 		return;
+	for (i = 1; i < nt; i++) { /* in the query's order, as the index gives them */
+		uint32_t t = p->touched[i];
+		size_t k = i;
+		for (; k > 0 && p->touched[k - 1] > t; k--)
+			p->touched[k] = p->touched[k - 1];
+		p->touched[k] = t;
+	}
 	if (p->n_recs == p->cap_recs)
 		dtk_grow((void **)&p->recs, &p->cap_recs, p->n_recs + 1, sizeof(*p->recs));
 	if (p->n_pairs + 2 * nt > p->cap_pairs)
@@ -571,21 +587,24 @@ static void S_count(struct part *p, size_t d, const char *v, size_t n, uint64_t 
 	}
 }
 
+/* Counts doc d of p, cut into terms now. */
+static void S_count_entry(struct part *p, size_t d)
+{
+	uint64_t same = 0;
+
+	if (S_entry_terms(&p->cut, p->docs[d], &same) < 0)
+		p->rc = -1;
+	else
+		S_count(p, d, (const char *)p->cut.v, p->cut.n, same);
+}
+
 /* Counts the docs of p, each cut into terms now. */
 static void S_scan_docs(struct part *p)
 {
-	struct terms t = {NULL, 0, 0};
-	uint64_t same = 0;
 	size_t d;
 
-	for (d = p->from; d < p->to; d++) {
-		if (S_entry_terms(&t, p->docs[d], &same) < 0) {
-			p->rc = -1;
-			break;
-		}
-		S_count(p, d, (const char *)t.v, t.n, same);
-	}
-	free(t.v);
+	for (d = p->from; d < p->to && p->rc == 0; d++)
+		S_count_entry(p, d);
 }
 
 /* Counts the entries of node (packed terms s[0..len)) that p compares. Returns 0,
@@ -617,8 +636,15 @@ static void S_scan_nodes(struct part *p)
 
 	for (i = p->from; i < p->to && p->rc == 0; i++) {
 		const struct dtk_node *node = p->kb->nodes[i];
-		if (p->first[i] == SIZE_MAX)
+		size_t d = p->first[i], j;
+		if (d == SIZE_MAX)
 			continue;
+		if (dtk_kb_node_held(node)) {
+			for (j = 0; p->wholes && p->wholes[i] && j < p->wholes[i]->n_entries; j++)
+				if (d < p->n_docs && p->docs[d] == &p->wholes[i]->entries[j])
+					S_count_entry(p, d++);
+			continue;
+		}
 		if (dtk_kb_node_terms(p->kb, node, &b, &s, &len) < 0 ||
 		    S_scan_node(p, node, p->first[i], s, len) < 0)
 			p->rc = -1;
@@ -640,6 +666,146 @@ static void S_scan(void *arg, int k)
 		S_scan_docs(p);
 	free(p->tf);
 	free(p->touched);
+	free(p->cut.v);
+}
+
+/* ---- the index of terms, beside the node cache ---- */
+
+/*
+ * The file (dtk_cache_path(root, "terms")), in native byte order: a head;
+ * the nodes, by name (each the checksum of its packed node, the live
+ * entries it holds and their terms in all); those live entries, node after
+ * node in file order (each its claim's hash and its count of terms); the
+ * terms, sorted (each its count of entries and where its postings are, with
+ * their checksum); the nodes' names; then the postings, term after term,
+ * each entry of a term as a varint of twice the step from the last entry
+ * (plus 1 when its count is over 1: that count then follows, a varint).
+ * The head's checksum covers all but the postings, whose checksums are in
+ * their terms: a query checks what it reads.
+ */
+#define S_IX_MAGIC "dtkterm2"
+
+struct ix_head {
+	char magic[8];
+	uint64_t key[2]; /* the node cache's (dtk_nodecache_key) */
+	uint32_t n_nodes, n_ents, n_terms, names_len;
+	uint64_t posts_len, sum;
+};
+struct ix_node {
+	uint64_t key, live_len;
+	uint32_t first, n, name, pad;
+};
+struct ix_ent {
+	uint64_t same;
+	uint32_t len, pad;
+};
+struct ix_term {
+	uint32_t term, n, off, sum;
+};
+
+struct dtk_similar_index {
+	char *path;
+	void *map;
+	size_t size;
+	struct ix_head h;
+	const struct ix_node *nodes;
+	const struct ix_ent *ents;
+	const struct ix_term *terms;
+	const char *names;
+	const unsigned char *posts;
+};
+
+struct dtk_similar_index *dtk_similar_index_open(const char *root, const uint64_t key[2])
+{
+	struct dtk_similar_index *ix = dtk_xcalloc(1, sizeof(*ix));
+	const struct ix_head *h = &ix->h;
+	struct stat st;
+	size_t i, meta;
+	const char *p;
+	int fd;
+
+	ix->path = dtk_cache_path(root, "terms");
+	fd = ix->path ? open(ix->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) : -1;
+	if (fd >= 0 && fstat(fd, &st) == 0 && (size_t)st.st_size >= sizeof(*h)) {
+		ix->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+		ix->size = (size_t)st.st_size;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (!ix->map || ix->map == MAP_FAILED) {
+		ix->map = NULL;
+		goto bad;
+	}
+	memcpy(&ix->h, ix->map, sizeof(ix->h));
+	meta = (size_t)h->n_nodes * sizeof(struct ix_node) +
+	       (size_t)h->n_ents * sizeof(struct ix_ent) +
+	       (size_t)h->n_terms * sizeof(struct ix_term) + h->names_len;
+	if (memcmp(h->magic, S_IX_MAGIC, 8) || h->key[0] != key[0] || h->key[1] != key[1] ||
+	    sizeof(*h) + meta + h->posts_len != ix->size)
+		goto bad;
+	p = (const char *)ix->map + sizeof(*h);
+	if (dtk_cache_sum(p, meta) != h->sum)
+		goto bad;
+	ix->nodes = (const void *)p;
+	ix->ents = (const void *)(p += (size_t)h->n_nodes * sizeof(struct ix_node));
+	ix->terms = (const void *)(p += (size_t)h->n_ents * sizeof(struct ix_ent));
+	ix->names = p += (size_t)h->n_terms * sizeof(struct ix_term);
+	ix->posts = (const unsigned char *)(p + h->names_len);
+	if (h->names_len && ix->names[h->names_len - 1])
+		goto bad;
+	for (i = 0; i < h->n_nodes; i++)
+		if (ix->nodes[i].name >= h->names_len ||
+		    (uint64_t)ix->nodes[i].first + ix->nodes[i].n > h->n_ents)
+			goto bad;
+	for (i = 0; i < h->n_terms; i++)
+		if (ix->terms[i].off > h->posts_len ||
+		    (i + 1 < h->n_terms && ix->terms[i + 1].off < ix->terms[i].off))
+			goto bad;
+	return ix;
+bad:
+	dtk_similar_index_free(ix);
+	return NULL;
+}
+
+void dtk_similar_index_free(struct dtk_similar_index *ix)
+{
+	if (!ix)
+		return;
+	if (ix->map)
+		munmap(ix->map, ix->size);
+	free(ix->path);
+	free(ix);
+}
+
+/* Returns ix's node name, or NULL. */
+static const struct ix_node *S_ix_node(const struct dtk_similar_index *ix, const char *name)
+{
+	size_t lo = 0, hi = ix->h.n_nodes;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(ix->names + ix->nodes[mid].name, name);
+		if (!c)
+			return &ix->nodes[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+int dtk_similar_index_holds(const struct dtk_similar_index *ix, const char *name, uint64_t sum)
+{
+	const struct ix_node *x = ix ? S_ix_node(ix, name) : NULL;
+	return x && x->key == sum;
+}
+
+/* Returns the node of kb's index that holds node (held: dtk_kb_node_held),
+ * or NULL. */
+static const struct ix_node *S_ix_held(const struct dtk_kb *kb, const struct dtk_node *node)
+{
+	const struct ix_node *x = kb->terms_index ? S_ix_node(kb->terms_index, node->name) : NULL;
+	return x && x->key == dtk_kb_node_key(node) ? x : NULL;
 }
 
 /* Returns BM25's weight of a term met tf times in a text of len terms. */
@@ -661,21 +827,49 @@ static int S_hit_cmp(const void *pa, const void *pb)
 
 /* Collects the live entries q compares (every node, or q->node). Returns the
  * malloc'd array, *n its length; sets first[i], when first is not NULL, to
- * the index in it of node i's first entry (SIZE_MAX: none). */
+ * the index in it of node i's first entry (SIZE_MAX: none). A node kb's
+ * index of terms holds as it is gives the live entries of wholes[i] when
+ * wholes has it; else, with dn, unless q->skip is in it, its docs are read
+ * from the index: its live entries (first SIZE_MAX: not scanned), or, for a
+ * node held as its summary, places for them, NULL; each doc set in dn (by
+ * the index's entry, UINT32_MAX where unset). */
 static const struct dtk_entry **S_docs(const struct dtk_kb *kb, const struct dtk_similar_query *q,
-                                       size_t *n, size_t *first)
+                                       size_t *n, size_t *first,
+                                       const struct dtk_node *const *wholes, uint32_t *dn)
 {
 	const struct dtk_entry **v = NULL;
-	size_t i, j, cap = 0;
+	const char *suffix;
+	size_t i, j, k, cap = 0;
 
 	*n = 0;
 	for (i = 0; i < kb->n_nodes; i++) {
 		const struct dtk_node *node = kb->nodes[i];
+		const struct ix_node *x;
 		size_t had = *n;
 		if (first)
 			first[i] = SIZE_MAX;
 		if (q->node && strcmp(node->name, q->node))
 			continue;
+		if (wholes && wholes[i]) {
+			node = wholes[i];
+		} else if (dn && (x = S_ix_held(kb, node)) != NULL &&
+		           !(q->skip && dtk_kb_id_node(kb, q->skip, &suffix) == node)) {
+			/* read from the index: a held node's places (NULL), a
+			 * whole node's live entries */
+			int held = dtk_kb_node_held(node);
+			dtk_grow((void **)&v, &cap, *n + x->n + 1, sizeof(*v));
+			for (j = 0, k = 0; !held && j < node->n_entries; j++)
+				if (dtk_similar_live(&node->entries[j]) && k < x->n)
+					v[*n + k++] = &node->entries[j];
+			for (; k < x->n; k++)
+				v[*n + k] = NULL;
+			for (j = 0; j < x->n; j++)
+				dn[x->first + j] = (uint32_t)(*n + j);
+			*n += x->n;
+			if (first && held && x->n)
+				first[i] = had; /* (a whole node's: none, not scanned) */
+			continue;
+		}
 		for (j = 0; j < node->n_entries; j++) {
 			const struct dtk_entry *e = &node->entries[j];
 			if (!dtk_similar_live(e) || (q->skip && !strcmp(e->id, q->skip)))
@@ -690,68 +884,297 @@ static const struct dtk_entry **S_docs(const struct dtk_kb *kb, const struct dtk
 	return v;
 }
 
-/* Scores the records of parts into hits (of docs), keeping those q wants. */
-static void S_score(struct dtk_similar_hit **out, size_t *n, const struct query *qq,
-                    const struct dtk_similar_query *q, struct part *parts, int n_parts,
-                    const struct dtk_entry *const *docs, size_t n_docs)
+/* BM25's figures of a query over the docs compared. */
+struct weights {
+	double *idf; /* per distinct term of the query */
+	double avg, self;
+};
+
+/* Sets w for query qq over n_docs docs, the counts of parts (df, total_len). */
+static void S_weights(struct weights *w, const struct query *qq, const struct part *parts,
+                      int n_parts, size_t n_docs)
 {
-	double *idf = dtk_xcalloc(qq->n + 1, sizeof(*idf)), avg, self = 0;
 	uint64_t total = 0;
-	size_t i, k, cap = 0;
+	size_t i;
 	int p;
 
 	for (p = 0; p < n_parts; p++)
 		total += parts[p].total_len;
-	avg = n_docs && total ? (double)total / (double)n_docs : (double)(qq->len ? qq->len : 1);
+	w->idf = dtk_xcalloc(qq->n + 1, sizeof(*w->idf));
+	w->avg = n_docs && total ? (double)total / (double)n_docs : (double)(qq->len ? qq->len : 1);
+	w->self = 0;
 	for (i = 0; i < qq->n; i++) {
 		double df = 0;
 		for (p = 0; p < n_parts; p++)
 			df += parts[p].df[i];
-		idf[i] = log(1 + ((double)n_docs - df + 0.5) / (df + 0.5));
-		self += idf[i] * S_tfw(qq->qtf[i], (double)qq->len, avg) *
-		        S_tfw(qq->qtf[i], (double)qq->len, avg);
+		w->idf[i] = log(1 + ((double)n_docs - df + 0.5) / (df + 0.5));
+		w->self += w->idf[i] * S_tfw(qq->qtf[i], (double)qq->len, w->avg) *
+		           S_tfw(qq->qtf[i], (double)qq->len, w->avg);
 	}
-	*out = NULL;
-	*n = 0;
+}
+
+/* Returns what term i of qq met tf times in a doc of len terms adds to its
+ * sum (summed over its terms in the query's order). */
+static double S_term_score(const struct weights *w, const struct query *qq, size_t i, uint32_t tf,
+                           uint32_t len)
+{
+	return w->idf[i] * S_tfw(tf, len, w->avg) * S_tfw(qq->qtf[i], (double)qq->len, w->avg);
+}
+
+/* Appends the hit of doc d (entry e, may be NULL until S_fill), whose sum
+ * is s over len terms, to *out (*n, *cap) when q wants it. */
+static void S_keep(struct dtk_similar_hit **out, size_t *n, size_t *cap, const struct weights *w,
+                   const struct query *qq, const struct dtk_similar_query *q,
+                   const struct dtk_entry *e, double s, uint32_t len, int same, size_t d)
+{
+	s = w->self > 0 ? s / w->self : 0;
+	/* a longer entry says more than the query: by the square root of the
+	 * ratio of their lengths, less alike */
+	if (len > qq->len)
+		s *= sqrt((double)qq->len / len);
+	if (s > 1)
+		s = 1;
+	if (!same && (s <= 0 || s < q->min_score))
+		return;
+	if (*n == *cap)
+		dtk_grow((void **)out, cap, *n + 1, sizeof(**out));
+	(*out)[(*n)++] = (struct dtk_similar_hit){e, s, same, d};
+}
+
+/* Scores the records of parts into hits (of docs), keeping those q wants. */
+static void S_score(struct dtk_similar_hit **out, size_t *n, size_t *cap, const struct weights *w,
+                    const struct query *qq, const struct dtk_similar_query *q, struct part *parts,
+                    int n_parts, const struct dtk_entry *const *docs)
+{
+	size_t i, k;
+	int p;
+
 	for (p = 0; p < n_parts; p++) {
 		for (k = 0; k < parts[p].n_recs; k++) {
 			const struct rec *r = &parts[p].recs[k];
 			const uint32_t *pr = parts[p].pairs + r->off;
 			double s = 0;
 			for (i = 0; i < r->cnt; i++)
-				s += idf[pr[2 * i]] * S_tfw(pr[2 * i + 1], r->len, avg) *
-				     S_tfw(qq->qtf[pr[2 * i]], (double)qq->len, avg);
-			s = self > 0 ? s / self : 0;
-			/* a longer entry says more than the query: by the square
-			 * root of the ratio of their lengths, less alike */
-			if (r->len > qq->len)
-				s *= sqrt((double)qq->len / r->len);
-			if (s > 1)
-				s = 1;
-			if (!r->same && (s <= 0 || s < q->min_score))
-				continue;
-			if (*n == cap)
-				dtk_grow((void **)out, &cap, *n + 1, sizeof(**out));
-			(*out)[(*n)++] = (struct dtk_similar_hit){docs[r->doc], s, r->same, r->doc};
+				s += S_term_score(w, qq, pr[2 * i], pr[2 * i + 1], r->len);
+			S_keep(out, n, cap, w, qq, q, docs[r->doc], s, r->len, r->same, r->doc);
 		}
 	}
-	free(idf);
+}
+
+/* Moves h[at] down the heap h[0..k) (the worst hit at its root). */
+static void S_sift(struct dtk_similar_hit *h, size_t k, size_t at)
+{
+	struct dtk_similar_hit t;
+	size_t c;
+
+	for (; (c = 2 * at + 1) < k; at = c) {
+		if (c + 1 < k && S_hit_cmp(&h[c + 1], &h[c]) > 0)
+			c++;
+		if (S_hit_cmp(&h[c], &h[at]) <= 0)
+			break;
+		t = h[at];
+		h[at] = h[c];
+		h[c] = t;
+	}
+}
+
+/* Sorts hits h[0..*n) best first, keeping the best limit (0: all): a heap
+ * of them first when there are more. */
+static void S_best(struct dtk_similar_hit *h, size_t *n, size_t limit)
+{
+	size_t i;
+
+	if (limit && *n > limit) {
+		for (i = limit / 2; i-- > 0;)
+			S_sift(h, limit, i);
+		for (i = limit; i < *n; i++)
+			if (S_hit_cmp(&h[i], &h[0]) < 0) {
+				h[0] = h[i];
+				S_sift(h, limit, 0);
+			}
+		*n = limit;
+	}
+	if (*n > 1)
+		qsort(h, *n, sizeof(*h), S_hit_cmp);
+}
+
+/* Returns the varint at *p (before end), moving *p past it; sets *p to
+ * NULL when it does not end before end. */
+static uint32_t S_varint(const unsigned char **p, const unsigned char *end)
+{
+	uint32_t v = 0;
+	int shift;
+
+	for (shift = 0; *p < end && shift < 32; shift += 7) {
+		unsigned char c = *(*p)++;
+		v |= (uint32_t)(c & 0x7f) << shift;
+		if (!(c & 0x80))
+			return v;
+	}
+	*p = NULL;
+	return 0;
+}
+
+/* What a query gathers from the index of terms: per distinct term of the
+ * query, the docs holding it (by the raw terms its glossary maps to it, or
+ * itself) and how often. */
+struct ix_post {
+	uint32_t doc, tf, ent;
+};
+struct ix_gather {
+	uint32_t *tf;         /* per doc: its count for the term gathered now */
+	struct ix_post *post; /* term after term */
+	size_t n_post, cap_post;
+	size_t *from; /* per term: where its postings start in post; [n]: the end */
+};
+
+/* Adds to g the postings in ix of raw term r, of the docs dn numbers
+ * (UINT32_MAX: none): a doc met first appended, its count added. Returns
+ * 0, or -1 when they do not read as written. */
+static int S_ix_term(struct ix_gather *g, const struct dtk_similar_index *ix, const uint32_t *dn,
+                     uint32_t r)
+{
+	size_t lo = 0, hi = ix->h.n_terms, k, end;
+	const struct ix_term *x;
+	const unsigned char *p, *stop;
+	uint32_t ent = 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ix->terms[mid].term < r)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == ix->h.n_terms || ix->terms[lo].term != r)
+		return 0;
+	x = &ix->terms[lo];
+	end = lo + 1 < ix->h.n_terms ? ix->terms[lo + 1].off : ix->h.posts_len;
+	p = ix->posts + x->off;
+	stop = ix->posts + end;
+	if ((uint32_t)dtk_cache_sum((const char *)p, end - x->off) != x->sum)
+		return -1;
+	if (g->n_post + x->n > g->cap_post)
+		dtk_grow((void **)&g->post, &g->cap_post, g->n_post + x->n, sizeof(*g->post));
+	for (k = 0; k < x->n; k++) {
+		uint32_t v = S_varint(&p, stop), tf = 1, d;
+		if (p && (v & 1))
+			tf = S_varint(&p, stop);
+		ent += v >> 1;
+		if (!p || ent >= ix->h.n_ents)
+			return -1;
+		if ((d = dn[ent]) == UINT32_MAX)
+			continue;
+		if (!g->tf[d])
+			g->post[g->n_post++] = (struct ix_post){d, 0, ent};
+		g->tf[d] += tf;
+	}
+	return p == stop ? 0 : -1;
+}
+
+/* Gathers into g (x: df and total_len, as S_count counts them) the postings
+ * of x's query in ix, of the docs dn numbers (n_docs in all). Returns 0,
+ * or -1 when they do not read as written. */
+static int S_ix_gather(struct ix_gather *g, struct part *x, const struct dtk_similar_index *ix,
+                       const uint32_t *dn, size_t n_docs)
+{
+	const struct query *q = x->q;
+	uint32_t *key = dtk_xcalloc(q->n + 1, sizeof(*key));
+	size_t i, k;
+	int rc = 0;
+
+	g->tf = dtk_xcalloc(n_docs + 1, sizeof(*g->tf));
+	g->from = dtk_xcalloc(q->n + 1, sizeof(*g->from));
+	x->df = dtk_xcalloc(q->n + 1, sizeof(*x->df));
+	for (i = 0; i < ix->h.n_nodes; i++)
+		if (ix->nodes[i].n && dn[ix->nodes[i].first] != UINT32_MAX)
+			x->total_len += ix->nodes[i].live_len;
+	for (i = 0; i <= q->mask; i++)
+		if (q->keys[i])
+			key[q->slot_term[i]] = q->keys[i];
+	for (i = 0; i < q->n && rc == 0; i++) { /* by term, in the query's order */
+		g->from[i] = g->n_post;
+		/* the raw terms the base's glossary makes key[i], and key[i] */
+		for (k = 0; q->gm && k <= q->gm->mask && rc == 0; k++)
+			if (q->gm->keys[k] && q->gm->vals[k] == key[i] && q->gm->keys[k] != key[i])
+				rc = S_ix_term(g, ix, dn, q->gm->keys[k]);
+		if (rc == 0 && S_gmap(q->gm, key[i]) == key[i])
+			rc = S_ix_term(g, ix, dn, key[i]);
+		for (k = g->from[i]; k < g->n_post; k++) {
+			g->post[k].tf = g->tf[g->post[k].doc];
+			g->tf[g->post[k].doc] = 0;
+		}
+		x->df[i] = (uint32_t)(g->n_post - g->from[i]);
+	}
+	g->from[q->n] = g->n_post;
+	free(key);
+	return rc;
+}
+
+/* Scores the docs g gathered from ix (of docs[0..n_docs), those dn
+ * numbers), and those of the same claim as the query that share no term,
+ * into hits as S_score does: each doc's sum over its terms in the query's
+ * order. */
+static void S_ix_score(struct dtk_similar_hit **out, size_t *n, size_t *cap,
+                       const struct weights *w, const struct query *qq,
+                       const struct dtk_similar_query *q, const struct dtk_similar_index *ix,
+                       const struct ix_gather *g, const struct dtk_entry *const *docs,
+                       const uint32_t *dn, size_t n_docs)
+{
+	double *acc = dtk_xcalloc(n_docs + 1, sizeof(*acc));
+	uint32_t *met = dtk_xcalloc(n_docs + 1, sizeof(*met)); /* its first posting + 1 */
+	size_t i, k, nt = 0;
+	size_t *touched = dtk_xmalloc((g->n_post + 1) * sizeof(*touched));
+
+	for (i = 0; i < qq->n; i++)
+		for (k = g->from[i]; k < g->from[i + 1]; k++) {
+			const struct ix_post *p = &g->post[k];
+			if (!met[p->doc]) {
+				met[p->doc] = (uint32_t)k + 1;
+				touched[nt++] = k;
+			}
+			acc[p->doc] += S_term_score(w, qq, i, p->tf, ix->ents[p->ent].len);
+		}
+	for (k = 0; k < nt; k++) {
+		const struct ix_post *p = &g->post[touched[k]];
+		const struct ix_ent *e = &ix->ents[p->ent];
+		S_keep(out, n, cap, w, qq, q, docs[p->doc], acc[p->doc], e->len,
+		       e->same == qq->same, p->doc);
+	}
+	for (k = 0; k < ix->h.n_ents; k++)
+		if (ix->ents[k].same == qq->same && dn[k] != UINT32_MAX && !met[dn[k]])
+			S_keep(out, n, cap, w, qq, q, docs[dn[k]], 0, ix->ents[k].len, 1, dn[k]);
+	free(acc);
+	free(met);
+	free(touched);
 }
 
 /* The pass of query qq over docs[0..n_docs), or, with kb, over those of
- * kb's nodes (first as S_docs sets it), on parts of it in parallel, then
- * the scores. Returns 0 or -1 with the error set. */
+ * kb's nodes (first and wholes as S_docs takes them), on parts of it in
+ * parallel, and, with ix, the postings of the docs dn numbers (n_ix of
+ * them); then the scores. Returns 0, -1 with the error set, or -2 when ix
+ * does not read as written. */
 static int S_pass(struct dtk_similar_hit **out, size_t *n, const struct query *qq,
                   const struct dtk_similar_query *q, const struct dtk_entry *const *docs,
-                  size_t n_docs, const struct dtk_kb *kb, const size_t *first)
+                  size_t n_docs, const struct dtk_kb *kb, const size_t *first,
+                  const struct dtk_node *const *wholes, const struct dtk_similar_index *ix,
+                  const uint32_t *dn, size_t n_ix)
 {
-	size_t units = kb ? kb->n_nodes : n_docs;
-	int n_parts = dtk_threads(n_docs / S_PER_THREAD), rc = 0, p;
-	struct part *parts = dtk_xcalloc((size_t)n_parts, sizeof(*parts));
+	size_t units = kb ? kb->n_nodes : n_docs, cap = 0;
+	int n_parts = dtk_threads((n_docs - n_ix) / S_PER_THREAD), rc = 0, p;
+	struct part *parts = dtk_xcalloc((size_t)n_parts + 1, sizeof(*parts));
+	struct ix_gather g = {NULL, NULL, 0, 0, NULL};
+	struct weights w;
 
-	for (p = 0; p < n_parts; p++) {
-		parts[p] = (struct part){
-		        .q = qq, .docs = docs, .n_docs = n_docs, .kb = kb, .first = first};
+	*out = NULL;
+	*n = 0;
+	for (p = 0; p <= n_parts; p++) {
+		parts[p] = (struct part){.q = qq,
+		                         .docs = docs,
+		                         .n_docs = n_docs,
+		                         .kb = kb,
+		                         .first = first,
+		                         .wholes = wholes};
 		parts[p].from = units * (size_t)p / (size_t)n_parts;
 		parts[p].to = units * (size_t)(p + 1) / (size_t)n_parts;
 	}
@@ -759,19 +1182,25 @@ static int S_pass(struct dtk_similar_hit **out, size_t *n, const struct query *q
 	for (p = 0; p < n_parts; p++)
 		if (parts[p].rc < 0)
 			rc = -1;
+	if (rc == 0 && ix) /* the docs ix holds */
+		rc = S_ix_gather(&g, &parts[n_parts], ix, dn, n_docs) < 0 ? -2 : 0;
 	if (rc == 0) {
-		S_score(out, n, qq, q, parts, n_parts, docs, n_docs);
-		if (*n > 1)
-			qsort(*out, *n, sizeof(**out), S_hit_cmp);
-		if (q->limit && *n > q->limit)
-			*n = q->limit;
+		S_weights(&w, qq, parts, n_parts + (ix != NULL), n_docs);
+		S_score(out, n, &cap, &w, qq, q, parts, n_parts, docs);
+		if (ix)
+			S_ix_score(out, n, &cap, &w, qq, q, ix, &g, docs, dn, n_docs);
+		S_best(*out, n, q->limit);
+		free(w.idf);
 	}
-	for (p = 0; p < n_parts; p++) {
+	for (p = 0; p <= n_parts; p++) {
 		free(parts[p].recs);
 		free(parts[p].pairs);
 		free(parts[p].df);
 	}
 	free(parts);
+	free(g.tf);
+	free(g.post);
+	free(g.from);
 	return rc;
 }
 
@@ -804,7 +1233,7 @@ int dtk_similar_rank_in(struct dtk_similar_hit **out, size_t *n,
 	*n = 0;
 	if (S_query_text(&qq, q, NULL) < 0)
 		return -1;
-	rc = S_pass(out, n, &qq, q, docs, n_docs, NULL, NULL);
+	rc = S_pass(out, n, &qq, q, docs, n_docs, NULL, NULL, NULL, NULL, NULL, 0);
 	S_query_release(&qq);
 	return rc;
 }
@@ -815,17 +1244,84 @@ static int S_has_terms(const struct dtk_kb *kb)
 	return kb->n_nodes && kb->nodes[0]->terms;
 }
 
-/* Ranks as dtk_similar_rank does, the query qq. */
+/* Sets the entries of hits[0..n) that docs leaves NULL (of nodes the
+ * index holds, first as S_docs sets it): their nodes unpacked whole into
+ * wholes. Returns 0, or -1 with the error set. */
+static int S_fill(struct dtk_similar_hit *hits, size_t n, const struct dtk_kb *kb,
+                  const size_t *first, const struct dtk_node **wholes)
+{
+	size_t k, i, j, at;
+
+	for (k = 0; k < n; k++) {
+		if (hits[k].entry)
+			continue;
+		for (i = kb->n_nodes; i-- > 0;) /* the node of the hit's doc */
+			if (first[i] != SIZE_MAX && first[i] <= hits[k].order)
+				break;
+		if (i == SIZE_MAX || !dtk_kb_node_held(kb->nodes[i]) ||
+		    (!wholes[i] && dtk_kb_node_whole(kb, kb->nodes[i], &wholes[i]) < 0))
+			return -1;
+		for (j = 0, at = first[i]; j < wholes[i]->n_entries; j++) {
+			if (!dtk_similar_live(&wholes[i]->entries[j]))
+				continue;
+			if (at++ == hits[k].order)
+				break;
+		}
+		if (j == wholes[i]->n_entries)
+			return dtk_error("the index of terms does not match node '%s'",
+			                 kb->nodes[i]->name);
+		hits[k].entry = &wholes[i]->entries[j];
+	}
+	return 0;
+}
+
+/* Ranks as dtk_similar_rank does, the query qq: the nodes kb's index of
+ * terms holds by their postings, or, when it does not read as written (it
+ * is then removed: the next check writes it again) or q->skip is in one of
+ * them, by their entries unpacked whole from the node cache. */
 static int S_rank(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *kb,
                   const struct query *qq, const struct dtk_similar_query *q)
 {
-	size_t n_docs,
-	        *first = S_has_terms(kb) ? dtk_xmalloc((kb->n_nodes + 1) * sizeof(*first)) : NULL;
-	const struct dtk_entry **docs = S_docs(kb, q, &n_docs, first);
-	int rc = S_pass(out, n, qq, q, docs, n_docs, first ? kb : NULL, first);
+	const struct dtk_similar_index *ix = kb->terms_index;
+	size_t n_docs, n_ix = 0, i;
+	size_t *first = S_has_terms(kb) ? dtk_xmalloc((kb->n_nodes + 1) * sizeof(*first)) : NULL;
+	const struct dtk_node **wholes = dtk_xcalloc(kb->n_nodes + 1, sizeof(*wholes));
+	uint32_t *dn = ix ? dtk_xmalloc(((size_t)ix->h.n_ents + 1) * sizeof(*dn)) : NULL;
+	const struct dtk_entry **docs = NULL;
+	const char *suffix;
+	int rc = 0, full = !dn;
 
+	for (i = 0; i < kb->n_nodes; i++) /* (q->skip's node: whole, to leave it out) */
+		if (dtk_kb_node_held(kb->nodes[i]) &&
+		    (!S_ix_held(kb, kb->nodes[i]) ||
+		     (q->skip && dtk_kb_id_node(kb, q->skip, &suffix) == kb->nodes[i])))
+			full = 1;
+	if (!full) {
+		memset(dn, 0xff, ((size_t)ix->h.n_ents + 1) * sizeof(*dn));
+		docs = S_docs(kb, q, &n_docs, first, NULL, dn);
+		for (i = 0; i < ix->h.n_ents; i++)
+			n_ix += dn[i] != UINT32_MAX;
+		rc = S_pass(out, n, qq, q, docs, n_docs, kb, first, NULL, n_ix ? ix : NULL, dn,
+		            n_ix);
+		if (rc == 0 && S_fill(*out, *n, kb, first, wholes) < 0)
+			rc = -1;
+		if ((full = rc == -2) != 0)
+			unlink(ix->path);
+	}
+	if (full) { /* every node it holds unpacked */
+		free(docs);
+		for (i = 0, rc = 0; i < kb->n_nodes && rc == 0; i++)
+			if (dtk_kb_node_held(kb->nodes[i]) && !wholes[i])
+				rc = dtk_kb_node_whole(kb, kb->nodes[i], &wholes[i]);
+		docs = S_docs(kb, q, &n_docs, first, wholes, NULL);
+		if (rc == 0)
+			rc = S_pass(out, n, qq, q, docs, n_docs, first ? kb : NULL, first, wholes,
+			            NULL, NULL, 0);
+	}
 	free(docs);
 	free(first);
+	free(wholes);
+	free(dn);
 	return rc;
 }
 
@@ -875,6 +1371,205 @@ done:
 		S_query_init(qq, &t, same, kb);
 	free(t.v);
 	dtk_buf_release(&b);
+	return rc;
+}
+
+/* ---- writing the index of terms ---- */
+
+static int S_u64_cmp(const void *pa, const void *pb)
+{
+	uint64_t x = *(const uint64_t *)pa, y = *(const uint64_t *)pb;
+	return x < y ? -1 : x > y;
+}
+
+static int S_name_cmp(const void *pa, const void *pb)
+{
+	return strcmp((*(const struct dtk_node *const *)pa)->name,
+	              (*(const struct dtk_node *const *)pb)->name);
+}
+
+/* The distinct terms met while an index is made, numbered as met. */
+struct dict {
+	uint64_t *slots; /* the term, then its number + 1 (0: empty) */
+	size_t mask;
+	uint32_t *key, *n, *last; /* per number: the term, its postings, its last entry + 1 */
+	size_t len, cap;
+};
+
+/* Returns the number of term h in d, added when new. */
+static uint32_t S_dict_id(struct dict *d, uint32_t h)
+{
+	size_t i, k;
+
+	if (2 * (d->len + 1) > d->mask + 1) { /* grown: every term placed again */
+		d->mask = d->mask ? d->mask * 2 + 1 : 4095;
+		free(d->slots);
+		d->slots = dtk_xcalloc(d->mask + 1, sizeof(*d->slots));
+		for (k = 0; k < d->len; k++) {
+			for (i = d->key[k] & d->mask; d->slots[i]; i = (i + 1) & d->mask)
+				;
+			d->slots[i] = (uint64_t)d->key[k] << 32 | (k + 1);
+		}
+	}
+	for (i = h & d->mask; d->slots[i]; i = (i + 1) & d->mask)
+		if (d->slots[i] >> 32 == h)
+			return (uint32_t)d->slots[i] - 1;
+	if (d->len == d->cap) {
+		d->cap = d->cap ? 2 * d->cap : 4096;
+		d->key = dtk_xrealloc(d->key, d->cap * sizeof(*d->key));
+		d->n = dtk_xrealloc(d->n, d->cap * sizeof(*d->n));
+		d->last = dtk_xrealloc(d->last, d->cap * sizeof(*d->last));
+	}
+	d->key[d->len] = h;
+	d->n[d->len] = d->last[d->len] = 0;
+	d->slots[i] = (uint64_t)h << 32 | ++d->len;
+	return (uint32_t)d->len - 1;
+}
+
+/* Appends v to b as a varint. */
+static void S_put_varint(struct dtk_buf *b, uint32_t v)
+{
+	for (; v >= 0x80; v >>= 7)
+		dtk_buf_putc(b, (char)(v | 0x80));
+	dtk_buf_putc(b, (char)v);
+}
+
+/* Writes kb's index (every node with its terms) to path as the caches are
+ * written (cache.h), under key: the live entries' terms numbered and
+ * counted, each posting put in its term's place, entry after entry, then
+ * each term's postings encoded. Returns 0, or -1 when it is not written. */
+static int S_ix_write(const struct dtk_kb *kb, const char *path, const uint64_t key[2])
+{
+	const struct dtk_node **by_name = dtk_xmalloc((kb->n_nodes + 1) * sizeof(*by_name));
+	struct dtk_buf b = DTK_BUF_INIT, names = DTK_BUF_INIT, out = DTK_BUF_INIT,
+	               posts = DTK_BUF_INIT;
+	struct ix_node *nodes = dtk_xcalloc(kb->n_nodes + 1, sizeof(*nodes));
+	struct ix_ent *ents = NULL;
+	struct ix_term *terms = NULL;
+	struct dict d = {0};
+	uint32_t *seq = NULL, *at = NULL, (*pl)[2] = NULL;
+	uint64_t *order = NULL;
+	size_t i, j, k, n_ents = 0, n_seq = 0, n_posts = 0, cap_e = 0, cap_q = 0;
+	struct ix_head h;
+	char *tmp;
+	int rc = -1, fd;
+
+	memcpy(by_name, kb->nodes, kb->n_nodes * sizeof(*by_name));
+	qsort(by_name, kb->n_nodes, sizeof(*by_name), S_name_cmp);
+	for (i = 0; i < kb->n_nodes; i++) {
+		const struct dtk_node *node = by_name[i];
+		const char *s, *tv;
+		size_t len, pos = 0, n;
+		uint64_t same;
+
+		if (!dtk_kb_node_key(node) || dtk_kb_node_terms(kb, node, &b, &s, &len) < 0)
+			goto done;
+		nodes[i] = (struct ix_node){dtk_kb_node_key(node), 0, (uint32_t)n_ents, 0,
+		                            (uint32_t)names.len,   0};
+		dtk_buf_put(&names, node->name, strlen(node->name) + 1);
+		for (j = 0; j < node->n_entries; j++) {
+			if (S_unpack_entry(s, len, &pos, &tv, &n, &same) < 0)
+				break;
+			if (!dtk_similar_live(&node->entries[j]))
+				continue;
+			if (n_ents == cap_e)
+				dtk_grow((void **)&ents, &cap_e, n_ents + 1, sizeof(*ents));
+			ents[n_ents] = (struct ix_ent){same, (uint32_t)n, 0};
+			nodes[i].n++;
+			nodes[i].live_len += n;
+			if (n_seq + n > cap_q)
+				dtk_grow((void **)&seq, &cap_q, n_seq + n, sizeof(*seq));
+			for (k = 0; k < n; k++) { /* numbered; each entry counted once a term */
+				uint32_t id = S_dict_id(&d, S_u32_at(tv + 4 * k));
+				seq[n_seq++] = id;
+				if (d.last[id] != n_ents + 1) {
+					d.last[id] = (uint32_t)n_ents + 1;
+					d.n[id]++;
+				}
+			}
+			n_ents++;
+		}
+		if (j < node->n_entries || pos != len) {
+			dtk_error("the terms of node '%s' do not match its entries", node->name);
+			goto done;
+		}
+	}
+	/* each term's postings in its place: (entry, count), by entry */
+	at = dtk_xmalloc((d.len + 1) * sizeof(*at));
+	for (k = 0; k < d.len; k++) {
+		at[k] = (uint32_t)n_posts;
+		n_posts += d.n[k];
+		d.last[k] = 0;
+	}
+	pl = dtk_xmalloc((n_posts + 1) * sizeof(*pl));
+	for (i = 0, k = 0; i < n_ents; i++)
+		for (j = 0; j < ents[i].len; j++) {
+			uint32_t id = seq[k++];
+			if (d.last[id] != i + 1) {
+				d.last[id] = (uint32_t)i + 1;
+				pl[at[id]][0] = (uint32_t)i;
+				pl[at[id]++][1] = 1;
+			} else {
+				pl[at[id] - 1][1]++;
+			}
+		}
+	/* the terms in order, each one's postings encoded */
+	order = dtk_xmalloc((d.len + 1) * sizeof(*order));
+	for (k = 0; k < d.len; k++)
+		order[k] = (uint64_t)d.key[k] << 32 | k;
+	qsort(order, d.len, sizeof(*order), S_u64_cmp);
+	terms = dtk_xmalloc((d.len + 1) * sizeof(*terms));
+	for (k = 0; k < d.len; k++) {
+		uint32_t id = (uint32_t)order[k], last = 0;
+		size_t from = posts.len;
+		for (j = at[id] - d.n[id]; j < at[id]; j++) {
+			S_put_varint(&posts, (pl[j][0] - last) << 1 | (pl[j][1] > 1));
+			if (pl[j][1] > 1)
+				S_put_varint(&posts, pl[j][1]);
+			last = pl[j][0];
+		}
+		terms[k] = (struct ix_term){
+		        d.key[id], d.n[id], (uint32_t)from,
+		        (uint32_t)dtk_cache_sum(posts.ptr + from, posts.len - from)};
+	}
+	if (posts.len > UINT32_MAX)
+		goto done;
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, S_IX_MAGIC, 8);
+	h.key[0] = key[0];
+	h.key[1] = key[1];
+	h.n_nodes = (uint32_t)kb->n_nodes;
+	h.n_ents = (uint32_t)n_ents;
+	h.n_terms = (uint32_t)d.len;
+	h.names_len = (uint32_t)names.len;
+	h.posts_len = posts.len;
+	dtk_buf_put(&out, (const char *)&h, sizeof(h));
+	dtk_buf_put(&out, (const char *)nodes, kb->n_nodes * sizeof(*nodes));
+	dtk_buf_put(&out, (const char *)ents, n_ents * sizeof(*ents));
+	dtk_buf_put(&out, (const char *)terms, d.len * sizeof(*terms));
+	dtk_buf_put(&out, names.ptr ? names.ptr : "", names.len);
+	h.sum = dtk_cache_sum(out.ptr + sizeof(h), out.len - sizeof(h));
+	memcpy(out.ptr, &h, sizeof(h));
+	dtk_buf_put(&out, posts.ptr ? posts.ptr : "", posts.len);
+	if ((fd = dtk_cache_create(path, &tmp)) >= 0)
+		rc = dtk_cache_commit(fd, tmp, path, dtk_cache_write(fd, out.ptr, out.len) == 0);
+done:
+	dtk_buf_release(&b);
+	dtk_buf_release(&names);
+	dtk_buf_release(&out);
+	dtk_buf_release(&posts);
+	free(by_name);
+	free(nodes);
+	free(ents);
+	free(terms);
+	free(seq);
+	free(at);
+	free(pl);
+	free(order);
+	free(d.slots);
+	free(d.key);
+	free(d.n);
+	free(d.last);
 	return rc;
 }
 
@@ -1007,6 +1702,39 @@ enum dtk_similar_verdict dtk_similar_verdict(const struct dtk_similar_hit *hits,
 	                                                : DTK_SIMILAR_NONE;
 }
 
+/* After a check: writes kb's index of terms when it was loaded without one
+ * (and with the node cache) and has every node's terms, unless another
+ * process wrote one since; removes it when more than an eighth of the nodes
+ * changed since it was written (it does not hold them), so that the next check
+ * loads every node's terms and writes it again. Nothing is reported: the
+ * index is an aid. */
+static void S_ix_keep(const struct dtk_kb *kb)
+{
+	struct dtk_similar_index *ix;
+	size_t i, stale = 0;
+	char *real, *path;
+
+	if (kb->terms_index) {
+		for (i = 0; i < kb->n_nodes; i++)
+			stale += !S_ix_held(kb, kb->nodes[i]);
+		if (stale > kb->n_nodes / 8)
+			unlink(kb->terms_index->path);
+		return;
+	}
+	for (i = 0; i < kb->n_nodes; i++)
+		if (dtk_kb_node_held(kb->nodes[i]) || !dtk_kb_node_key(kb->nodes[i]))
+			return;
+	if (!kb->nodecache || !(real = realpath(kb->root, NULL)))
+		return;
+	ix = dtk_similar_index_open(real, kb->source_key); /* the node cache's key */
+	path = ix ? NULL : dtk_cache_path(real, "terms");
+	if (path)
+		S_ix_write(kb, path, kb->source_key);
+	dtk_similar_index_free(ix);
+	free(path);
+	free(real);
+}
+
 int dtk_similar_check(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *kb,
                       const char *id, const char *const *named, size_t n_named)
 {
@@ -1022,14 +1750,32 @@ int dtk_similar_check(struct dtk_similar_hit **out, size_t *n, const struct dtk_
 	q.title = e->title;
 	q.claim = e->claim;
 	q.skip = id;
+	q.limit = DTK_SIMILAR_SHOWN; /* all the verdict reads, unless the last is sure */
 	if (S_query_entry(&qq, kb, e) < 0)
 		return -1;
 	rc = S_rank(out, n, kb, &qq, &q);
+	if (rc == 0 && *n == q.limit &&
+	    ((*out)[*n - 1].same || (*out)[*n - 1].score >= DTK_SIMILAR_SURE)) {
+		free(*out);
+		q.limit = 0;
+		rc = S_rank(out, n, kb, &qq, &q);
+	}
 	S_query_release(&qq);
 	if (rc < 0)
 		return -1;
+	S_ix_keep(kb);
 	rc = dtk_similar_verdict(*out, *n, named, n_named);
 	if (*n > DTK_SIMILAR_SHOWN)
 		*n = DTK_SIMILAR_SHOWN;
 	return rc;
+}
+
+const struct dtk_entry *dtk_similar_entry(const struct dtk_kb *kb, const char *id)
+{
+	const char *suffix;
+	const struct dtk_node *node = dtk_kb_id_node(kb, id, &suffix), *whole;
+
+	if (node && dtk_kb_node_held(node))
+		return dtk_kb_node_whole(kb, node, &whole) == 0 ? dtk_node_entry(whole, id) : NULL;
+	return node ? dtk_node_entry(node, id) : NULL;
 }

@@ -4,6 +4,7 @@
  * from its .tsv. Prints the figures, tuning and held-out bases apart, and
  * fails when the held-out bases miss the targets docs/similar.md states.
  * DTK_SIMILAR_SCORES=1 prints every case's scores (for tuning). */
+#include "dtk/cache.h"
 #include "dtk/fs.h"
 #include "dtk/kb.h"
 #include "dtk/similar.h"
@@ -12,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* What a pool of cases gave (a pool: the tuning bases, or the held-out). */
 struct figures {
@@ -420,12 +423,287 @@ static void test_search_equivalents(void **state)
 	free(path);
 }
 
+/* ---- the index of terms: the same hits as reading every entry ---- */
+
+/* The load of dtk add's check (write.c): the nodes the index holds as their
+ * summaries. */
+#define S_IX_LOAD (DTK_KB_ALL | DTK_KB_LEAN | DTK_KB_INDEX | DTK_KB_TERMS)
+/* Every entry read: no node cache, no index. */
+#define S_REF_LOAD (DTK_KB_ALL | DTK_KB_TERMS | DTK_KB_NO_CACHE)
+
+/* Loads the base at root with what, mem[0..n_mem) standing in for its
+ * files. */
+static struct dtk_kb *S_load_mem(const char *root, int what, const struct dtk_memfile *mem,
+                                 size_t n_mem)
+{
+	struct dtk_diags d = DTK_DIAGS_INIT;
+	struct dtk_kb *kb = NULL;
+	if (dtk_kb_load(&kb,
+	                &(struct dtk_kb_load_opts){
+	                        .root = root, .what = what, .files = mem, .n_files = n_mem},
+	                &d))
+		dtk_diags_print(&d, stderr);
+	assert_non_null(kb);
+	dtk_diags_release(&d);
+	return kb;
+}
+
+/* Asserts that hits a[0..na) and b[0..nb) are the same: entries, scores to
+ * the bit, same claims. */
+static void S_same(const struct dtk_similar_hit *a, size_t na, const struct dtk_similar_hit *b,
+                   size_t nb)
+{
+	size_t i;
+	assert_int_equal(na, nb);
+	for (i = 0; i < na; i++) {
+		assert_string_equal(a[i].entry->id, b[i].entry->id);
+		assert_string_equal(a[i].entry->title, b[i].entry->title);
+		assert_true(a[i].score == b[i].score);
+		assert_int_equal(a[i].same, b[i].same);
+	}
+}
+
+/* Asserts that ranking title and claim (skip left out) gives the same hits
+ * over ix (loaded with the index) as over ref (every entry read), all of
+ * them and the best few. */
+static void S_same_rank(const struct dtk_kb *ix, const struct dtk_kb *ref, const char *title,
+                        const char *claim, const char *skip)
+{
+	struct dtk_similar_query q = {.title = title, .claim = claim, .skip = skip};
+	struct dtk_similar_hit *a, *b;
+	size_t na, nb;
+
+	for (q.limit = 0; q.limit <= DTK_SIMILAR_SHOWN; q.limit += DTK_SIMILAR_SHOWN) {
+		assert_int_equal(dtk_similar_rank(&a, &na, ix, &q), 0);
+		assert_int_equal(dtk_similar_rank(&b, &nb, ref, &q), 0);
+		S_same(a, na, b, nb);
+		free(a);
+		free(b);
+	}
+}
+
+/* Asserts that dtk add's check of entry id gives the same verdict and
+ * closest entries over ix as over ref, the closest named or not. */
+static void S_same_check(const struct dtk_kb *ix, const struct dtk_kb *ref, const char *id)
+{
+	const char *named[DTK_SIMILAR_SHOWN];
+	struct dtk_similar_hit *a, *b, *c;
+	size_t na, nb, nc, i;
+
+	assert_int_equal(dtk_similar_check(&a, &na, ix, id, NULL, 0),
+	                 dtk_similar_check(&b, &nb, ref, id, NULL, 0));
+	S_same(a, na, b, nb);
+	for (i = 0; i < nb; i++)
+		named[i] = b[i].entry->id;
+	free(a);
+	assert_int_equal(dtk_similar_check(&a, &na, ix, id, named, nb),
+	                 dtk_similar_check(&c, &nc, ref, id, named, nb));
+	S_same(a, na, c, nc);
+	free(a);
+	free(b);
+	free(c);
+}
+
+/* Returns how many nodes of kb came as their summaries, held by its index. */
+static size_t S_held(const struct dtk_kb *kb)
+{
+	size_t i, n = 0;
+	for (i = 0; i < kb->n_nodes; i++)
+		n += dtk_kb_node_held(kb->nodes[i]);
+	return n;
+}
+
+/* Returns the path of the index of the base at dir (free). */
+static char *S_ix_path(const char *dir)
+{
+	char *real = realpath(dir, NULL), *path = dtk_cache_path(real, "terms");
+	free(real);
+	return path;
+}
+
+/* Compares the hits over ix and ref of the cases of text (kind, target,
+ * title, claim) and of entries of ref's nodes (left out as they are
+ * ranked). Returns the comparisons made. */
+static size_t S_compare_rank(const struct dtk_kb *ix, const struct dtk_kb *ref, const char *text)
+{
+	char *copy = dtk_xstrdup(text), *line, *next, *f[6];
+	size_t i, k, n = 0;
+
+	for (i = 0; i < ref->n_nodes; i++) /* an entry of each node, left out */
+		for (k = 0; k < ref->nodes[i]->n_entries; k += 7, n++)
+			S_same_rank(ix, ref, ref->nodes[i]->entries[k].title,
+			            ref->nodes[i]->entries[k].claim, ref->nodes[i]->entries[k].id);
+	for (line = copy; line && *line; line = next, n++) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (*line == '#' || !*line || !strncmp(line, "entry\t", 6))
+			continue;
+		k = S_fields(line, f, 6);
+		S_same_rank(ix, ref, f[k - 2], f[k - 1], NULL);
+	}
+	free(copy);
+	return n;
+}
+
+/* Compares, over the base at dir with its index, the hits of the cases of
+ * text (S_compare_rank) and dtk add's check of new entries of its first
+ * node (given in memory, as dtk add gives its files: that node changed
+ * since the index was written): a copy of an entry's claim of another node,
+ * another claim written otherwise, words of the base in another order, and
+ * words of its own. Returns the comparisons made. */
+static size_t S_compare(const char *dir, const char *text)
+{
+	static const char *const claims[] = {NULL, NULL, "rollout 训练 throughput checkpoint",
+	                                     "zyxq wvut"};
+	struct dtk_kb *ref = S_load_mem(dir, DTK_KB_ALL | DTK_KB_TERMS, NULL, 0), *ix, *wh;
+	struct dtk_buf b = DTK_BUF_INIT, c = DTK_BUF_INIT;
+	char rel[300], id[300], name[128], *node_text;
+	struct dtk_memfile mem;
+	size_t i, len, n;
+
+	/* the node file with the new entries, in memory */
+	snprintf(name, sizeof(name), "%s", ref->nodes[0]->name);
+	snprintf(rel, sizeof(rel), "insights/%s.yaml", name);
+	node_text = t_read(dir, rel, &len);
+	dtk_buf_put(&b, node_text, len);
+	for (i = 0; i < sizeof(claims) / sizeof(*claims); i++) {
+		c.len = 0;
+		dtk_buf_puts(&c, claims[i] ? claims[i]
+		                           : ref->nodes[ref->n_nodes - i - 1]->entries[i].claim);
+		if (i == 1)
+			dtk_buf_puts(&c, "  !");
+		dtk_buf_printf(&b, "  - id: %s-9%zu0\n    title: \"new %zu\"\n    claim: ", name, i, i);
+		S_quoted(&b, c.ptr);
+		dtk_buf_puts(&b, "\n    confidence: low\n    source: ref\n    created: 2026-02-01\n");
+	}
+	mem = (struct dtk_memfile){rel + strlen("insights/"), b.ptr, b.len};
+	dtk_kb_free(ref);
+	ref = S_load_mem(dir, S_REF_LOAD, &mem, 1);
+	ix = S_load_mem(dir, S_IX_LOAD, &mem, 1);
+	/* every node whole, those it holds read from it (dtk similar's load) */
+	wh = S_load_mem(dir, DTK_KB_ALL | DTK_KB_TERMS, &mem, 1);
+	assert_non_null(wh->terms_index);
+	assert_int_equal(S_held(wh), 0);
+	assert_int_equal(S_held(ix), ix->n_nodes - 1); /* all but the node changed */
+	for (i = 1; i < ref->n_nodes; i++) { /* what --distinct-from names, held */
+		const struct dtk_entry *e = &ref->nodes[i]->entries[0];
+		assert_null(dtk_kb_entry(ix, e->id));
+		assert_string_equal(dtk_similar_entry(ix, e->id)->title, e->title);
+	}
+	n = S_compare_rank(ix, ref, text) + S_compare_rank(wh, ref, text);
+	for (i = 0; i < sizeof(claims) / sizeof(*claims); i++, n += 2) {
+		snprintf(id, sizeof(id), "%s-9%zu0", name, i);
+		S_same_check(ix, ref, id);
+		S_same_check(wh, ref, id);
+	}
+	dtk_kb_free(ix);
+	dtk_kb_free(wh);
+	dtk_kb_free(ref);
+	dtk_buf_release(&b);
+	dtk_buf_release(&c);
+	free(node_text);
+	return n;
+}
+
+/* Writes the index of the base at dir (dtk add's check of an entry over a
+ * load without one writes it) and asserts it is there. */
+static void S_index(const char *dir)
+{
+	struct dtk_kb *kb = S_load_mem(dir, DTK_KB_ALL | DTK_KB_TERMS, NULL, 0);
+	char *path = S_ix_path(dir);
+	struct dtk_similar_hit *h;
+	struct stat st;
+	size_t n;
+
+	assert_true(dtk_similar_check(&h, &n, kb, kb->nodes[0]->entries[0].id, NULL, 0) >= 0);
+	free(h);
+	assert_int_equal(stat(path, &st), 0);
+	dtk_kb_free(kb);
+	free(path);
+}
+
+/* Changes byte at of the file at path (from its end when at < 0). */
+static void S_corrupt(const char *path, long at)
+{
+	char *text;
+	size_t len;
+	FILE *f;
+	assert_int_equal(dtk_file_read(&text, &len, path, 1u << 30), 0);
+	text[at < 0 ? (long)len + at : at] ^= 0x55;
+	assert_non_null(f = fopen(path, "wb"));
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	free(text);
+}
+
+/* The index gives the hits reading every entry gives, on the bases of
+ * tests/similar/ (one with a glossary of its own): the nodes it holds read
+ * from it, the node changed since from its file. When it does not read as
+ * written (a byte changed in its postings, or its head's part), the same
+ * hits, and it is written again. */
+static void test_index(void **state)
+{
+	static const char *const files[] = {"kubernetes.tsv", "storage.tsv", "webops.tsv"};
+	char *cache = t_mkdtemp();
+	size_t i, n = 0;
+	(void)state;
+	setenv("XDG_CACHE_HOME", cache, 1);
+	setenv("DTK_TEST_CACHE_GRAIN_NS", "0", 1); /* the records trusted at once */
+	for (i = 0; i < sizeof(files) / sizeof(*files); i++) {
+		char *path = dtk_path_join(DTK_SOURCE_DIR "/tests/similar", files[i]), *text, *dir,
+		     *copy, *ix;
+		size_t len;
+
+		assert_int_equal(dtk_file_read(&text, &len, path, 1u << 24), 0);
+		copy = dtk_xstrdup(text);
+		dir = S_make(copy, "b");
+		free(copy);
+		if (i == 1)
+			t_write_str(dir, "insights/_glossary.yaml",
+			            "- id: directory\n  terms: [目录, directory, dir]\n"
+			            "- id: crash\n  terms: [崩溃, crash, fsync]\n");
+		S_index(dir);
+		n += S_compare(dir, text);
+		ix = S_ix_path(dir);
+		/* a node of three changed since: the check removed it */
+		assert_int_equal(access(ix, F_OK), -1);
+		S_index(dir);
+		S_corrupt(ix, -3); /* in the postings: opened, found so when read */
+		{
+			struct dtk_kb *a = S_load_mem(dir, S_IX_LOAD, NULL, 0),
+			              *b = S_load_mem(dir, S_REF_LOAD, NULL, 0);
+			assert_int_equal(S_held(a), a->n_nodes);
+			n += S_compare_rank(a, b, text);
+			assert_int_equal(access(ix, F_OK), -1); /* removed */
+			dtk_kb_free(a);
+			dtk_kb_free(b);
+		}
+		S_index(dir);
+		S_corrupt(ix, 100); /* in the nodes: not opened */
+		{
+			struct dtk_kb *a = S_load_mem(dir, S_IX_LOAD, NULL, 0);
+			assert_int_equal(S_held(a), 0);
+			dtk_kb_free(a);
+		}
+		t_done(dir);
+		free(ix);
+		free(text);
+		free(path);
+	}
+	printf("index: %zu comparisons, the same hits with it and without\n", n);
+	unsetenv("XDG_CACHE_HOME");
+	unsetenv("DTK_TEST_CACHE_GRAIN_NS");
+	t_done(cache);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_labelled),
 	        cmocka_unit_test(test_glossary),
 	        cmocka_unit_test(test_search_equivalents),
+	        cmocka_unit_test(test_index),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

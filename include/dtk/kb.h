@@ -36,7 +36,8 @@ enum {
 	 * node file the node cache holds as it is comes as its summary alone,
 	 * no entry unpacked (node->n_entries 0; node->sum, which every node of
 	 * a whole load has, says what they hold), unless an entry's date is
-	 * after today */
+	 * after today; with DTK_KB_TERMS, only a node the index of terms
+	 * (similar.h) holds as it is, the others whole with their terms */
 	DTK_KB_INDEX = 16,
 	/* no node cache read or written: a scratch base, removed once read
 	 * (crystallize's copy of the previous run's), would leave a cache file
@@ -62,6 +63,20 @@ void dtk_kb_free(struct dtk_kb *kb);
  */
 int dtk_kb_node_terms(const struct dtk_kb *kb, const struct dtk_node *node, struct dtk_buf *b,
                       const char **p, size_t *len);
+
+/* Returns the checksum of node's packed form (dtk_nodecache_pack), as the
+ * load that gave it its terms saw it, or 0 when it has none. */
+uint64_t dtk_kb_node_key(const struct dtk_node *node);
+
+/* Returns 1 when node came as its summary alone because the index of terms
+ * holds it (DTK_KB_TERMS with DTK_KB_INDEX), else 0. */
+int dtk_kb_node_held(const struct dtk_node *node);
+
+/* For a node dtk_kb_node_held says is held: sets *out to it whole (its
+ * entries with their texts), unpacked from the node cache into kb's arena
+ * (it lives as long as kb). Returns 0, or -1 with the error set. */
+int dtk_kb_node_whole(const struct dtk_kb *kb, const struct dtk_node *node,
+                      const struct dtk_node **out);
 
 /* Which node files a filtered load (dtk_kb_load_opts.filter) parses. */
 struct dtk_kb_filter {

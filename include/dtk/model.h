@@ -273,6 +273,7 @@ struct dtk_record {
 
 struct dtk_arena;
 struct dtk_nodecache;
+struct dtk_similar_index;
 struct dtk_node_terms;
 
 struct dtk_kb {
@@ -338,6 +339,10 @@ struct dtk_kb {
 	/* DTK_KB_TERMS: the node cache the nodes' terms are read from (owned;
 	 * NULL when none) */
 	struct dtk_nodecache *nodecache;
+	/* DTK_KB_TERMS: the index of terms (similar.h) the load opened, for
+	 * which DTK_KB_INDEX left the nodes it holds as summaries (owned; NULL
+	 * when none) */
+	struct dtk_similar_index *terms_index;
 
 	/* the links by the node they name (links.h, dtk_links_index), in
 	 * arena; NULL when not made */

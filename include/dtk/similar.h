@@ -21,6 +21,8 @@
 #include "dtk/dtk.h"
 #include "dtk/model.h"
 
+#include <stdint.h>
+
 /* The gate of dtk add (tuned on the tuning bases of tests/similar/ and
  * measured on the held-out ones: docs/similar.md). At or above SURE a new
  * entry is refused as a restatement of a live entry it does not name; at or
@@ -61,7 +63,8 @@ int dtk_similar_live(const struct dtk_entry *e);
 
 /*
  * Ranks the live entries of kb (full load: claims and titles kept; or loaded
- * with DTK_KB_TERMS, their terms then read from the node cache) by their
+ * with DTK_KB_TERMS, their terms then read from the node cache, or from its
+ * index of terms for the nodes it holds) by their
  * score for q, best first (same claims first; ties in listing order); only
  * entries sharing a term with q. Sets *out to a malloc'd array the caller
  * frees and *n to its length. Returns 0, or -1 with the error set when q's
@@ -90,14 +93,42 @@ enum dtk_similar_verdict dtk_similar_verdict(const struct dtk_similar_hit *hits,
                                              const char *const *named, size_t n_named);
 
 /*
+ * The index of terms (docs/design.md, "The index of terms"): a file beside
+ * the node cache, made by similar.c alone, that says for each node (by the
+ * checksum of its packed form, nodecache.h) which live entries hold each
+ * term and how often. A load with DTK_KB_TERMS opens it (the base it loads
+ * owns it: kb->terms_index), and, with DTK_KB_INDEX, leaves the nodes it
+ * holds as their summaries; a ranking of that base reads the postings of
+ * the nodes it holds as they are (whole or summaries) from it.
+ */
+struct dtk_similar_index;
+
+/* Opens the index of the base at root (a real path) made under the node
+ * cache's key (dtk_nodecache_key). Returns it (dtk_similar_index_free), or
+ * NULL when there is none that reads whole (nothing reported: an aid). */
+struct dtk_similar_index *dtk_similar_index_open(const char *root, const uint64_t key[2]);
+void dtk_similar_index_free(struct dtk_similar_index *ix);
+
+/* Returns 1 when ix (may be NULL) holds node name as the packed node whose
+ * checksum is sum, else 0. Safe from several threads at once. */
+int dtk_similar_index_holds(const struct dtk_similar_index *ix, const char *name, uint64_t sum);
+
+/*
  * The duplicate check of dtk add: ranks the live entries of kb (the base as
  * it will be written) against its entry id. Sets *out to the closest (at
  * most DTK_SIMILAR_SHOWN, malloc'd, the caller frees) and *n, and returns
  * their verdict (named as dtk_similar_verdict takes it), or -1 with the
- * error set.
+ * error set. The nodes kb's index of terms holds are read from it (any
+ * ranking of kb does so); then the index is written when kb was loaded
+ * without one, or removed when more than an eighth of the nodes changed
+ * since it was written.
  */
 int dtk_similar_check(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *kb,
                       const char *id, const char *const *named, size_t n_named);
+
+/* Returns entry id of kb as dtk_kb_entry does, also of a node the index of
+ * terms holds (then unpacked: dtk_kb_node_whole), or NULL. */
+const struct dtk_entry *dtk_similar_entry(const struct dtk_kb *kb, const char *id);
 
 /*
  * The words a search for word w (folded as dtk_fold folds) also takes, as
