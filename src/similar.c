@@ -1,7 +1,8 @@
-/* similar.c: BM25 over folded words and character bigrams (similar.h). */
+/* similar.c: BM25 over folded words and character bigrams (similar.h); the
+ * terms of entries cut and packed for the node cache; the ranking, which
+ * reads the index of terms (similar_index.c) for the nodes it holds. */
 #include "dtk/similar.h"
 
-#include "dtk/cache.h"
 #include "dtk/kb.h"
 #include "dtk/linebreak.h"
 #include "dtk/fold.h"
@@ -13,9 +14,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <fcntl.h>
 #include <unistd.h>
 #include <utf8proc.h>
 
@@ -311,14 +309,6 @@ static int S_terms(struct terms *t, const char *s, uint64_t *same)
 
 /* ---- the terms of a node's entries, as the node cache keeps them ---- */
 
-/* Returns the 32 bits at p (any alignment). */
-static uint32_t S_u32_at(const char *p)
-{
-	uint32_t v;
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
 /* Appends an entry's terms t and claim hash same to b: the count of terms
  * (32 bits), same (64 bits), then each term (32 bits). */
 static void S_pack_entry(struct dtk_buf *b, const struct terms *t, uint64_t same)
@@ -355,11 +345,8 @@ int dtk_similar_pack(struct dtk_buf *b, const struct dtk_node *node)
 	return rc;
 }
 
-/* Reads the next entry of the packed terms s[0..len) at *at: sets *v to
- * its terms (*n of them, 32 bits each, in s) and *same. Returns 0, or -1
- * when s ends first. */
-static int S_unpack_entry(const char *s, size_t len, size_t *at, const char **v, size_t *n,
-                          uint64_t *same)
+int dtk_similar_unpack_entry(const char *s, size_t len, size_t *at, const char **v, size_t *n,
+                             uint64_t *same)
 {
 	if (len - *at < 12)
 		return -1;
@@ -617,7 +604,7 @@ static int S_scan_node(struct part *p, const struct dtk_node *node, size_t d, co
 	uint64_t same;
 
 	for (i = 0; i < node->n_entries; i++) {
-		if (S_unpack_entry(s, len, &at, &v, &n, &same) < 0)
+		if (dtk_similar_unpack_entry(s, len, &at, &v, &n, &same) < 0)
 			break;
 		if (d < p->n_docs && p->docs[d] == &node->entries[i])
 			S_count(p, d++, v, n, same);
@@ -669,145 +656,6 @@ static void S_scan(void *arg, int k)
 	free(p->cut.v);
 }
 
-/* ---- the index of terms, beside the node cache ---- */
-
-/*
- * The file (dtk_cache_path(root, "terms")), in native byte order: a head;
- * the nodes, by name (each the checksum of its packed node, the live
- * entries it holds and their terms in all); those live entries, node after
- * node in file order (each its claim's hash and its count of terms); the
- * terms, sorted (each its count of entries and where its postings are, with
- * their checksum); the nodes' names; then the postings, term after term,
- * each entry of a term as a varint of twice the step from the last entry
- * (plus 1 when its count is over 1: that count then follows, a varint).
- * The head's checksum covers all but the postings, whose checksums are in
- * their terms: a query checks what it reads.
- */
-#define S_IX_MAGIC "dtkterm2"
-
-struct ix_head {
-	char magic[8];
-	uint64_t key[2]; /* the node cache's (dtk_nodecache_key) */
-	uint32_t n_nodes, n_ents, n_terms, names_len;
-	uint64_t posts_len, sum;
-};
-struct ix_node {
-	uint64_t key, live_len;
-	uint32_t first, n, name, pad;
-};
-struct ix_ent {
-	uint64_t same;
-	uint32_t len, pad;
-};
-struct ix_term {
-	uint32_t term, n, off, sum;
-};
-
-struct dtk_similar_index {
-	char *path;
-	void *map;
-	size_t size;
-	struct ix_head h;
-	const struct ix_node *nodes;
-	const struct ix_ent *ents;
-	const struct ix_term *terms;
-	const char *names;
-	const unsigned char *posts;
-};
-
-struct dtk_similar_index *dtk_similar_index_open(const char *root, const uint64_t key[2])
-{
-	struct dtk_similar_index *ix = dtk_xcalloc(1, sizeof(*ix));
-	const struct ix_head *h = &ix->h;
-	struct stat st;
-	size_t i, meta;
-	const char *p;
-	int fd;
-
-	ix->path = dtk_cache_path(root, "terms");
-	fd = ix->path ? open(ix->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) : -1;
-	if (fd >= 0 && fstat(fd, &st) == 0 && (size_t)st.st_size >= sizeof(*h)) {
-		ix->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
-		ix->size = (size_t)st.st_size;
-	}
-	if (fd >= 0)
-		close(fd);
-	if (!ix->map || ix->map == MAP_FAILED) {
-		ix->map = NULL;
-		goto bad;
-	}
-	memcpy(&ix->h, ix->map, sizeof(ix->h));
-	meta = (size_t)h->n_nodes * sizeof(struct ix_node) +
-	       (size_t)h->n_ents * sizeof(struct ix_ent) +
-	       (size_t)h->n_terms * sizeof(struct ix_term) + h->names_len;
-	if (memcmp(h->magic, S_IX_MAGIC, 8) || h->key[0] != key[0] || h->key[1] != key[1] ||
-	    sizeof(*h) + meta + h->posts_len != ix->size)
-		goto bad;
-	p = (const char *)ix->map + sizeof(*h);
-	if (dtk_cache_sum(p, meta) != h->sum)
-		goto bad;
-	ix->nodes = (const void *)p;
-	ix->ents = (const void *)(p += (size_t)h->n_nodes * sizeof(struct ix_node));
-	ix->terms = (const void *)(p += (size_t)h->n_ents * sizeof(struct ix_ent));
-	ix->names = p += (size_t)h->n_terms * sizeof(struct ix_term);
-	ix->posts = (const unsigned char *)(p + h->names_len);
-	if (h->names_len && ix->names[h->names_len - 1])
-		goto bad;
-	for (i = 0; i < h->n_nodes; i++)
-		if (ix->nodes[i].name >= h->names_len ||
-		    (uint64_t)ix->nodes[i].first + ix->nodes[i].n > h->n_ents)
-			goto bad;
-	for (i = 0; i < h->n_terms; i++)
-		if (ix->terms[i].off > h->posts_len ||
-		    (i + 1 < h->n_terms && ix->terms[i + 1].off < ix->terms[i].off))
-			goto bad;
-	return ix;
-bad:
-	dtk_similar_index_free(ix);
-	return NULL;
-}
-
-void dtk_similar_index_free(struct dtk_similar_index *ix)
-{
-	if (!ix)
-		return;
-	if (ix->map)
-		munmap(ix->map, ix->size);
-	free(ix->path);
-	free(ix);
-}
-
-/* Returns ix's node name, or NULL. */
-static const struct ix_node *S_ix_node(const struct dtk_similar_index *ix, const char *name)
-{
-	size_t lo = 0, hi = ix->h.n_nodes;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(ix->names + ix->nodes[mid].name, name);
-		if (!c)
-			return &ix->nodes[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-int dtk_similar_index_holds(const struct dtk_similar_index *ix, const char *name, uint64_t sum)
-{
-	const struct ix_node *x = ix ? S_ix_node(ix, name) : NULL;
-	return x && x->key == sum;
-}
-
-/* Returns the node of kb's index that holds node (held: dtk_kb_node_held),
- * or NULL. */
-static const struct ix_node *S_ix_held(const struct dtk_kb *kb, const struct dtk_node *node)
-{
-	const struct ix_node *x = kb->terms_index ? S_ix_node(kb->terms_index, node->name) : NULL;
-	return x && x->key == dtk_kb_node_key(node) ? x : NULL;
-}
-
 /* Returns BM25's weight of a term met tf times in a text of len terms. */
 static double S_tfw(double tf, double len, double avg)
 {
@@ -852,7 +700,7 @@ static const struct dtk_entry **S_docs(const struct dtk_kb *kb, const struct dtk
 			continue;
 		if (wholes && wholes[i]) {
 			node = wholes[i];
-		} else if (dn && (x = S_ix_held(kb, node)) != NULL &&
+		} else if (dn && (x = dtk_similar_index_held(kb, node)) != NULL &&
 		           !(q->skip && dtk_kb_id_node(kb, q->skip, &suffix) == node)) {
 			/* read from the index: a held node's places (NULL), a
 			 * whole node's live entries */
@@ -998,80 +846,6 @@ static void S_best(struct dtk_similar_hit *h, size_t *n, size_t limit)
 		qsort(h, *n, sizeof(*h), S_hit_cmp);
 }
 
-/* Returns the varint at *p (before end), moving *p past it; sets *p to
- * NULL when it does not end before end. */
-static uint32_t S_varint(const unsigned char **p, const unsigned char *end)
-{
-	uint32_t v = 0;
-	int shift;
-
-	for (shift = 0; *p < end && shift < 32; shift += 7) {
-		unsigned char c = *(*p)++;
-		v |= (uint32_t)(c & 0x7f) << shift;
-		if (!(c & 0x80))
-			return v;
-	}
-	*p = NULL;
-	return 0;
-}
-
-/* What a query gathers from the index of terms: per distinct term of the
- * query, the docs holding it (by the raw terms its glossary maps to it, or
- * itself) and how often. */
-struct ix_post {
-	uint32_t doc, tf, ent;
-};
-struct ix_gather {
-	uint32_t *tf;         /* per doc: its count for the term gathered now */
-	struct ix_post *post; /* term after term */
-	size_t n_post, cap_post;
-	size_t *from; /* per term: where its postings start in post; [n]: the end */
-};
-
-/* Adds to g the postings in ix of raw term r, of the docs dn numbers
- * (UINT32_MAX: none): a doc met first appended, its count added. Returns
- * 0, or -1 when they do not read as written. */
-static int S_ix_term(struct ix_gather *g, const struct dtk_similar_index *ix, const uint32_t *dn,
-                     uint32_t r)
-{
-	size_t lo = 0, hi = ix->h.n_terms, k, end;
-	const struct ix_term *x;
-	const unsigned char *p, *stop;
-	uint32_t ent = 0;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ix->terms[mid].term < r)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == ix->h.n_terms || ix->terms[lo].term != r)
-		return 0;
-	x = &ix->terms[lo];
-	end = lo + 1 < ix->h.n_terms ? ix->terms[lo + 1].off : ix->h.posts_len;
-	p = ix->posts + x->off;
-	stop = ix->posts + end;
-	if ((uint32_t)dtk_cache_sum((const char *)p, end - x->off) != x->sum)
-		return -1;
-	if (g->n_post + x->n > g->cap_post)
-		dtk_grow((void **)&g->post, &g->cap_post, g->n_post + x->n, sizeof(*g->post));
-	for (k = 0; k < x->n; k++) {
-		uint32_t v = S_varint(&p, stop), tf = 1, d;
-		if (p && (v & 1))
-			tf = S_varint(&p, stop);
-		ent += v >> 1;
-		if (!p || ent >= ix->h.n_ents)
-			return -1;
-		if ((d = dn[ent]) == UINT32_MAX)
-			continue;
-		if (!g->tf[d])
-			g->post[g->n_post++] = (struct ix_post){d, 0, ent};
-		g->tf[d] += tf;
-	}
-	return p == stop ? 0 : -1;
-}
-
 /* Gathers into g (x: df and total_len, as S_count counts them) the postings
  * of x's query in ix, of the docs dn numbers (n_docs in all). Returns 0,
  * or -1 when they do not read as written. */
@@ -1097,9 +871,9 @@ static int S_ix_gather(struct ix_gather *g, struct part *x, const struct dtk_sim
 		/* the raw terms the base's glossary makes key[i], and key[i] */
 		for (k = 0; q->gm && k <= q->gm->mask && rc == 0; k++)
 			if (q->gm->keys[k] && q->gm->vals[k] == key[i] && q->gm->keys[k] != key[i])
-				rc = S_ix_term(g, ix, dn, q->gm->keys[k]);
+				rc = dtk_similar_index_term(g, ix, dn, q->gm->keys[k]);
 		if (rc == 0 && S_gmap(q->gm, key[i]) == key[i])
-			rc = S_ix_term(g, ix, dn, key[i]);
+			rc = dtk_similar_index_term(g, ix, dn, key[i]);
 		for (k = g->from[i]; k < g->n_post; k++) {
 			g->post[k].tf = g->tf[g->post[k].doc];
 			g->tf[g->post[k].doc] = 0;
@@ -1293,7 +1067,7 @@ static int S_rank(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *
 
 	for (i = 0; i < kb->n_nodes; i++) /* (q->skip's node: whole, to leave it out) */
 		if (dtk_kb_node_held(kb->nodes[i]) &&
-		    (!S_ix_held(kb, kb->nodes[i]) ||
+		    (!dtk_similar_index_held(kb, kb->nodes[i]) ||
 		     (q->skip && dtk_kb_id_node(kb, q->skip, &suffix) == kb->nodes[i])))
 			full = 1;
 	if (!full) {
@@ -1358,7 +1132,7 @@ static int S_query_entry(struct query *qq, const struct dtk_kb *kb, const struct
 	if (dtk_kb_node_terms(kb, e->node, &b, &s, &len) < 0)
 		goto done;
 	for (i = 0; i <= (size_t)(e - e->node->entries); i++)
-		if (S_unpack_entry(s, len, &at, &v, &k, &same) < 0) {
+		if (dtk_similar_unpack_entry(s, len, &at, &v, &k, &same) < 0) {
 			dtk_error("the terms of node '%s' do not match its entries", e->node->name);
 			goto done;
 		}
@@ -1371,205 +1145,6 @@ done:
 		S_query_init(qq, &t, same, kb);
 	free(t.v);
 	dtk_buf_release(&b);
-	return rc;
-}
-
-/* ---- writing the index of terms ---- */
-
-static int S_u64_cmp(const void *pa, const void *pb)
-{
-	uint64_t x = *(const uint64_t *)pa, y = *(const uint64_t *)pb;
-	return x < y ? -1 : x > y;
-}
-
-static int S_name_cmp(const void *pa, const void *pb)
-{
-	return strcmp((*(const struct dtk_node *const *)pa)->name,
-	              (*(const struct dtk_node *const *)pb)->name);
-}
-
-/* The distinct terms met while an index is made, numbered as met. */
-struct dict {
-	uint64_t *slots; /* the term, then its number + 1 (0: empty) */
-	size_t mask;
-	uint32_t *key, *n, *last; /* per number: the term, its postings, its last entry + 1 */
-	size_t len, cap;
-};
-
-/* Returns the number of term h in d, added when new. */
-static uint32_t S_dict_id(struct dict *d, uint32_t h)
-{
-	size_t i, k;
-
-	if (2 * (d->len + 1) > d->mask + 1) { /* grown: every term placed again */
-		d->mask = d->mask ? d->mask * 2 + 1 : 4095;
-		free(d->slots);
-		d->slots = dtk_xcalloc(d->mask + 1, sizeof(*d->slots));
-		for (k = 0; k < d->len; k++) {
-			for (i = d->key[k] & d->mask; d->slots[i]; i = (i + 1) & d->mask)
-				;
-			d->slots[i] = (uint64_t)d->key[k] << 32 | (k + 1);
-		}
-	}
-	for (i = h & d->mask; d->slots[i]; i = (i + 1) & d->mask)
-		if (d->slots[i] >> 32 == h)
-			return (uint32_t)d->slots[i] - 1;
-	if (d->len == d->cap) {
-		d->cap = d->cap ? 2 * d->cap : 4096;
-		d->key = dtk_xrealloc(d->key, d->cap * sizeof(*d->key));
-		d->n = dtk_xrealloc(d->n, d->cap * sizeof(*d->n));
-		d->last = dtk_xrealloc(d->last, d->cap * sizeof(*d->last));
-	}
-	d->key[d->len] = h;
-	d->n[d->len] = d->last[d->len] = 0;
-	d->slots[i] = (uint64_t)h << 32 | ++d->len;
-	return (uint32_t)d->len - 1;
-}
-
-/* Appends v to b as a varint. */
-static void S_put_varint(struct dtk_buf *b, uint32_t v)
-{
-	for (; v >= 0x80; v >>= 7)
-		dtk_buf_putc(b, (char)(v | 0x80));
-	dtk_buf_putc(b, (char)v);
-}
-
-/* Writes kb's index (every node with its terms) to path as the caches are
- * written (cache.h), under key: the live entries' terms numbered and
- * counted, each posting put in its term's place, entry after entry, then
- * each term's postings encoded. Returns 0, or -1 when it is not written. */
-static int S_ix_write(const struct dtk_kb *kb, const char *path, const uint64_t key[2])
-{
-	const struct dtk_node **by_name = dtk_xmalloc((kb->n_nodes + 1) * sizeof(*by_name));
-	struct dtk_buf b = DTK_BUF_INIT, names = DTK_BUF_INIT, out = DTK_BUF_INIT,
-	               posts = DTK_BUF_INIT;
-	struct ix_node *nodes = dtk_xcalloc(kb->n_nodes + 1, sizeof(*nodes));
-	struct ix_ent *ents = NULL;
-	struct ix_term *terms = NULL;
-	struct dict d = {0};
-	uint32_t *seq = NULL, *at = NULL, (*pl)[2] = NULL;
-	uint64_t *order = NULL;
-	size_t i, j, k, n_ents = 0, n_seq = 0, n_posts = 0, cap_e = 0, cap_q = 0;
-	struct ix_head h;
-	char *tmp;
-	int rc = -1, fd;
-
-	memcpy(by_name, kb->nodes, kb->n_nodes * sizeof(*by_name));
-	qsort(by_name, kb->n_nodes, sizeof(*by_name), S_name_cmp);
-	for (i = 0; i < kb->n_nodes; i++) {
-		const struct dtk_node *node = by_name[i];
-		const char *s, *tv;
-		size_t len, pos = 0, n;
-		uint64_t same;
-
-		if (!dtk_kb_node_key(node) || dtk_kb_node_terms(kb, node, &b, &s, &len) < 0)
-			goto done;
-		nodes[i] = (struct ix_node){dtk_kb_node_key(node), 0, (uint32_t)n_ents, 0,
-		                            (uint32_t)names.len,   0};
-		dtk_buf_put(&names, node->name, strlen(node->name) + 1);
-		for (j = 0; j < node->n_entries; j++) {
-			if (S_unpack_entry(s, len, &pos, &tv, &n, &same) < 0)
-				break;
-			if (!dtk_similar_live(&node->entries[j]))
-				continue;
-			if (n_ents == cap_e)
-				dtk_grow((void **)&ents, &cap_e, n_ents + 1, sizeof(*ents));
-			ents[n_ents] = (struct ix_ent){same, (uint32_t)n, 0};
-			nodes[i].n++;
-			nodes[i].live_len += n;
-			if (n_seq + n > cap_q)
-				dtk_grow((void **)&seq, &cap_q, n_seq + n, sizeof(*seq));
-			for (k = 0; k < n; k++) { /* numbered; each entry counted once a term */
-				uint32_t id = S_dict_id(&d, S_u32_at(tv + 4 * k));
-				seq[n_seq++] = id;
-				if (d.last[id] != n_ents + 1) {
-					d.last[id] = (uint32_t)n_ents + 1;
-					d.n[id]++;
-				}
-			}
-			n_ents++;
-		}
-		if (j < node->n_entries || pos != len) {
-			dtk_error("the terms of node '%s' do not match its entries", node->name);
-			goto done;
-		}
-	}
-	/* each term's postings in its place: (entry, count), by entry */
-	at = dtk_xmalloc((d.len + 1) * sizeof(*at));
-	for (k = 0; k < d.len; k++) {
-		at[k] = (uint32_t)n_posts;
-		n_posts += d.n[k];
-		d.last[k] = 0;
-	}
-	pl = dtk_xmalloc((n_posts + 1) * sizeof(*pl));
-	for (i = 0, k = 0; i < n_ents; i++)
-		for (j = 0; j < ents[i].len; j++) {
-			uint32_t id = seq[k++];
-			if (d.last[id] != i + 1) {
-				d.last[id] = (uint32_t)i + 1;
-				pl[at[id]][0] = (uint32_t)i;
-				pl[at[id]++][1] = 1;
-			} else {
-				pl[at[id] - 1][1]++;
-			}
-		}
-	/* the terms in order, each one's postings encoded */
-	order = dtk_xmalloc((d.len + 1) * sizeof(*order));
-	for (k = 0; k < d.len; k++)
-		order[k] = (uint64_t)d.key[k] << 32 | k;
-	qsort(order, d.len, sizeof(*order), S_u64_cmp);
-	terms = dtk_xmalloc((d.len + 1) * sizeof(*terms));
-	for (k = 0; k < d.len; k++) {
-		uint32_t id = (uint32_t)order[k], last = 0;
-		size_t from = posts.len;
-		for (j = at[id] - d.n[id]; j < at[id]; j++) {
-			S_put_varint(&posts, (pl[j][0] - last) << 1 | (pl[j][1] > 1));
-			if (pl[j][1] > 1)
-				S_put_varint(&posts, pl[j][1]);
-			last = pl[j][0];
-		}
-		terms[k] = (struct ix_term){
-		        d.key[id], d.n[id], (uint32_t)from,
-		        (uint32_t)dtk_cache_sum(posts.ptr + from, posts.len - from)};
-	}
-	if (posts.len > UINT32_MAX)
-		goto done;
-	memset(&h, 0, sizeof(h));
-	memcpy(h.magic, S_IX_MAGIC, 8);
-	h.key[0] = key[0];
-	h.key[1] = key[1];
-	h.n_nodes = (uint32_t)kb->n_nodes;
-	h.n_ents = (uint32_t)n_ents;
-	h.n_terms = (uint32_t)d.len;
-	h.names_len = (uint32_t)names.len;
-	h.posts_len = posts.len;
-	dtk_buf_put(&out, (const char *)&h, sizeof(h));
-	dtk_buf_put(&out, (const char *)nodes, kb->n_nodes * sizeof(*nodes));
-	dtk_buf_put(&out, (const char *)ents, n_ents * sizeof(*ents));
-	dtk_buf_put(&out, (const char *)terms, d.len * sizeof(*terms));
-	dtk_buf_put(&out, names.ptr ? names.ptr : "", names.len);
-	h.sum = dtk_cache_sum(out.ptr + sizeof(h), out.len - sizeof(h));
-	memcpy(out.ptr, &h, sizeof(h));
-	dtk_buf_put(&out, posts.ptr ? posts.ptr : "", posts.len);
-	if ((fd = dtk_cache_create(path, &tmp)) >= 0)
-		rc = dtk_cache_commit(fd, tmp, path, dtk_cache_write(fd, out.ptr, out.len) == 0);
-done:
-	dtk_buf_release(&b);
-	dtk_buf_release(&names);
-	dtk_buf_release(&out);
-	dtk_buf_release(&posts);
-	free(by_name);
-	free(nodes);
-	free(ents);
-	free(terms);
-	free(seq);
-	free(at);
-	free(pl);
-	free(order);
-	free(d.slots);
-	free(d.key);
-	free(d.n);
-	free(d.last);
 	return rc;
 }
 
@@ -1702,39 +1277,6 @@ enum dtk_similar_verdict dtk_similar_verdict(const struct dtk_similar_hit *hits,
 	                                                : DTK_SIMILAR_NONE;
 }
 
-/* After a check: writes kb's index of terms when it was loaded without one
- * (and with the node cache) and has every node's terms, unless another
- * process wrote one since; removes it when more than an eighth of the nodes
- * changed since it was written (it does not hold them), so that the next check
- * loads every node's terms and writes it again. Nothing is reported: the
- * index is an aid. */
-static void S_ix_keep(const struct dtk_kb *kb)
-{
-	struct dtk_similar_index *ix;
-	size_t i, stale = 0;
-	char *real, *path;
-
-	if (kb->terms_index) {
-		for (i = 0; i < kb->n_nodes; i++)
-			stale += !S_ix_held(kb, kb->nodes[i]);
-		if (stale > kb->n_nodes / 8)
-			unlink(kb->terms_index->path);
-		return;
-	}
-	for (i = 0; i < kb->n_nodes; i++)
-		if (dtk_kb_node_held(kb->nodes[i]) || !dtk_kb_node_key(kb->nodes[i]))
-			return;
-	if (!kb->nodecache || !(real = realpath(kb->root, NULL)))
-		return;
-	ix = dtk_similar_index_open(real, kb->source_key); /* the node cache's key */
-	path = ix ? NULL : dtk_cache_path(real, "terms");
-	if (path)
-		S_ix_write(kb, path, kb->source_key);
-	dtk_similar_index_free(ix);
-	free(path);
-	free(real);
-}
-
 int dtk_similar_check(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *kb,
                       const char *id, const char *const *named, size_t n_named)
 {
@@ -1763,7 +1305,7 @@ int dtk_similar_check(struct dtk_similar_hit **out, size_t *n, const struct dtk_
 	S_query_release(&qq);
 	if (rc < 0)
 		return -1;
-	S_ix_keep(kb);
+	dtk_similar_index_keep(kb);
 	rc = dtk_similar_verdict(*out, *n, named, n_named);
 	if (*n > DTK_SIMILAR_SHOWN)
 		*n = DTK_SIMILAR_SHOWN;

@@ -507,7 +507,7 @@ wait
 k=0
 for i in 1 2 3 4 5 6; do cmp -s "$scratch/p$i.out" "$scratch/ref.out" || k=$((k + 1)); done
 [ "$k" -eq 0 ] && ok "six shows at once: all right" || ko "six shows at once: $k differ"
-# (beside it, the index of terms that dtk add's check wrote: similar.c)
+# (beside it, the index of terms that dtk add's check wrote: similar_index.c)
 [ "$(ls "$repo/.git/dtk" | grep -vc '^terms-')" = 1 ] && ok "six shows at once: one cache file, no temporary left" ||
     ko "six shows at once: $(ls "$repo/.git/dtk")"
 show_same "after six shows at once: the cache is whole" "$repo" --format json alpha

@@ -94,7 +94,7 @@ enum dtk_similar_verdict dtk_similar_verdict(const struct dtk_similar_hit *hits,
 
 /*
  * The index of terms (docs/design.md, "The index of terms"): a file beside
- * the node cache, made by similar.c alone, that says for each node (by the
+ * the node cache, made by similar_index.c alone, that says for each node (by the
  * checksum of its packed form, nodecache.h) which live entries hold each
  * term and how often. A load with DTK_KB_TERMS opens it (the base it loads
  * owns it: kb->terms_index), and, with DTK_KB_INDEX, leaves the nodes it
