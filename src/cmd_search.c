@@ -155,7 +155,7 @@ static void S_print(FILE *out, const struct dtk_kb *kb, const struct dtk_search 
  * parses them). */
 static const char *const S_formats[] = {"text", "json", "jsonl", "ids", NULL};
 static const struct dtk_opt S_opts[] = {
-        {"node", 'n', DTK_OPT_LIST, DTK_OPT_SHORT, .arg = "N", .help = "entries of node N only"},
+        {"node", 'n', DTK_OPT_STRING, DTK_OPT_SHORT, .arg = "N", .help = "entries of node N only"},
         {"confidence", 'c', DTK_OPT_CHOICE, .arg = "C", .choices = dtk_confidence_names,
          .help = "entries of confidence C (high, medium, low)"},
         {"limit", 'l', DTK_OPT_INT, DTK_OPT_SHORT, .arg = "K", .help = "the first K hits"},
@@ -175,9 +175,6 @@ static const struct dtk_opt S_opts[] = {
 /* Sets o from a; returns 0, or -1 after the usage error. */
 static int S_parse(struct dtk_ctx *ctx, const struct dtk_args *a, struct opts *o)
 {
-	size_t n_nodes;
-	const char *const *nodes = dtk_args_list(a, 'n', &n_nodes);
-
 	memset(o, 0, sizeof(*o));
 	o->confidence = (int)dtk_args_int(a, 'c', -1);
 	o->limit = dtk_args_int(a, 'l', 0);
@@ -189,9 +186,7 @@ static int S_parse(struct dtk_ctx *ctx, const struct dtk_args *a, struct opts *o
 		return dtk_cmd_usage_error(ctx, "--sources takes no --node, --confidence or "
 		                                "--include-retired: those are of entries"),
 		       -1;
-	if (n_nodes > 1)
-		return dtk_cmd_usage_error(ctx, "--node is given twice"), -1;
-	o->node = n_nodes ? nodes[0] : NULL;
+	o->node = dtk_args_str(a, 'n');
 	if (o->node && !dtk_is_name(o->node))
 		return dtk_cmd_usage_error(ctx, "--node: '%s' is not a node name", o->node), -1;
 	if (a->argc < 1 && !o->sources)

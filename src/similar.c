@@ -373,7 +373,7 @@ struct gmap {
 
 struct query {
 	struct gmap *gm; /* NULL: the base has no glossary */
-	uint32_t *keys; /* open addressing: mask + 1 slots, 0 empty */
+	uint32_t *keys;  /* open addressing: mask + 1 slots, 0 empty */
 	uint32_t *slot_term;
 	size_t mask;
 	uint32_t *qtf; /* per distinct term */
@@ -464,8 +464,7 @@ static void S_gmap_free(struct gmap *gm)
 
 /* Sets q to the terms t (mapped by kb's glossary: kb may be NULL) and the
  * hash same of its claim. */
-static void S_query_init(struct query *q, struct terms *t, uint64_t same,
-                         const struct dtk_kb *kb)
+static void S_query_init(struct query *q, struct terms *t, uint64_t same, const struct dtk_kb *kb)
 {
 	size_t i, k;
 
@@ -1020,7 +1019,8 @@ static int S_has_terms(const struct dtk_kb *kb)
 
 /* Sets the entries of hits[0..n) that docs leaves NULL (of nodes the
  * index holds, first as S_docs sets it): their nodes unpacked whole into
- * wholes. Returns 0, or -1 with the error set. */
+ * wholes. Returns 0, -1 with the error set, or -2 when the index does not
+ * match a node. */
 static int S_fill(struct dtk_similar_hit *hits, size_t n, const struct dtk_kb *kb,
                   const size_t *first, const struct dtk_node **wholes)
 {
@@ -1042,8 +1042,7 @@ static int S_fill(struct dtk_similar_hit *hits, size_t n, const struct dtk_kb *k
 				break;
 		}
 		if (j == wholes[i]->n_entries)
-			return dtk_error("the index of terms does not match node '%s'",
-			                 kb->nodes[i]->name);
+			return -2; /* the index does not match the node */
 		hits[k].entry = &wholes[i]->entries[j];
 	}
 	return 0;
@@ -1077,10 +1076,13 @@ static int S_rank(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *
 			n_ix += dn[i] != UINT32_MAX;
 		rc = S_pass(out, n, qq, q, docs, n_docs, kb, first, NULL, n_ix ? ix : NULL, dn,
 		            n_ix);
-		if (rc == 0 && S_fill(*out, *n, kb, first, wholes) < 0)
-			rc = -1;
+		if (rc == 0 && (rc = S_fill(*out, *n, kb, first, wholes)) < 0) {
+			free(*out);
+			*out = NULL;
+			*n = 0;
+		}
 		if ((full = rc == -2) != 0)
-			unlink(ix->path);
+			dtk_similar_index_drop(ix);
 	}
 	if (full) { /* every node it holds unpacked */
 		free(docs);
@@ -1273,8 +1275,7 @@ enum dtk_similar_verdict dtk_similar_verdict(const struct dtk_similar_hit *hits,
 	for (i = 0; i < n && hits[i].score >= DTK_SIMILAR_SURE; i++)
 		if (!S_named(hits[i].entry->id, named, n_named))
 			return DTK_SIMILAR_REFUSE;
-	return n && hits[0].score >= DTK_SIMILAR_LIKELY ? DTK_SIMILAR_LIKELY_ONE
-	                                                : DTK_SIMILAR_NONE;
+	return n && hits[0].score >= DTK_SIMILAR_LIKELY ? DTK_SIMILAR_LIKELY_ONE : DTK_SIMILAR_NONE;
 }
 
 int dtk_similar_check(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *kb,

@@ -31,10 +31,14 @@ struct dtk_similar_index *dtk_similar_index_open(const char *root, const uint64_
 	int fd;
 
 	ix->path = dtk_cache_path(root, "terms");
-	fd = ix->path ? open(ix->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) : -1;
-	if (fd >= 0 && fstat(fd, &st) == 0 && (size_t)st.st_size >= sizeof(*h)) {
+	/* not blocked by a FIFO, nor mapping what is not a file */
+	fd = ix->path ? open(ix->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) : -1;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (size_t)st.st_size >= sizeof(*h)) {
 		ix->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
 		ix->size = (size_t)st.st_size;
+		ix->dev = st.st_dev;
+		ix->ino = st.st_ino;
 	}
 	if (fd >= 0)
 		close(fd);
@@ -46,8 +50,9 @@ struct dtk_similar_index *dtk_similar_index_open(const char *root, const uint64_
 	meta = (size_t)h->n_nodes * sizeof(struct ix_node) +
 	       (size_t)h->n_ents * sizeof(struct ix_ent) +
 	       (size_t)h->n_terms * sizeof(struct ix_term) + h->names_len;
+	/* (each part's size bounded by a uint32_t count: no sum wraps but posts_len) */
 	if (memcmp(h->magic, S_IX_MAGIC, 8) || h->key[0] != key[0] || h->key[1] != key[1] ||
-	    sizeof(*h) + meta + h->posts_len != ix->size)
+	    h->posts_len > ix->size - sizeof(*h) || meta != ix->size - sizeof(*h) - h->posts_len)
 		goto bad;
 	p = (const char *)ix->map + sizeof(*h);
 	if (dtk_cache_sum(p, meta) != h->sum)
@@ -63,14 +68,23 @@ struct dtk_similar_index *dtk_similar_index_open(const char *root, const uint64_
 		if (ix->nodes[i].name >= h->names_len ||
 		    (uint64_t)ix->nodes[i].first + ix->nodes[i].n > h->n_ents)
 			goto bad;
-	for (i = 0; i < h->n_terms; i++)
-		if (ix->terms[i].off > h->posts_len ||
-		    (i + 1 < h->n_terms && ix->terms[i + 1].off < ix->terms[i].off))
+	for (i = 0; i < h->n_terms; i++) { /* a posting takes a byte at the least */
+		uint64_t end = i + 1 < h->n_terms ? ix->terms[i + 1].off : h->posts_len;
+		if (ix->terms[i].off > end || end > h->posts_len || ix->terms[i].n > h->n_ents ||
+		    ix->terms[i].n > end - ix->terms[i].off)
 			goto bad;
+	}
 	return ix;
 bad:
 	dtk_similar_index_free(ix);
 	return NULL;
+}
+
+void dtk_similar_index_drop(const struct dtk_similar_index *ix)
+{
+	struct stat st;
+	if (lstat(ix->path, &st) == 0 && st.st_dev == ix->dev && st.st_ino == ix->ino)
+		unlink(ix->path);
 }
 
 void dtk_similar_index_free(struct dtk_similar_index *ix)
@@ -379,7 +393,7 @@ void dtk_similar_index_keep(const struct dtk_kb *kb)
 		for (i = 0; i < kb->n_nodes; i++)
 			stale += !dtk_similar_index_held(kb, kb->nodes[i]);
 		if (stale > kb->n_nodes / 8)
-			unlink(kb->terms_index->path);
+			dtk_similar_index_drop(kb->terms_index);
 		return;
 	}
 	for (i = 0; i < kb->n_nodes; i++)

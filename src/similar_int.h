@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/types.h>
 
 struct dtk_kb;
 struct dtk_node;
@@ -69,6 +70,8 @@ struct dtk_similar_index {
 	char *path;
 	void *map;
 	size_t size;
+	dev_t dev; /* the file mapped, which path may no longer name */
+	ino_t ino;
 	struct ix_head h;
 	const struct ix_node *nodes;
 	const struct ix_ent *ents;
@@ -107,5 +110,9 @@ int dtk_similar_index_term(struct ix_gather *g, const struct dtk_similar_index *
  * loads every node's terms and writes it again. Nothing is reported: the
  * index is an aid. */
 void dtk_similar_index_keep(const struct dtk_kb *kb);
+
+/* Removes ix's file when its path still names the file ix mapped (not one
+ * another process has written since). */
+void dtk_similar_index_drop(const struct dtk_similar_index *ix);
 
 #endif

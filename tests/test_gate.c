@@ -31,8 +31,8 @@ static double S_pct(size_t a, size_t b)
 
 /* Ranks kb's entries for title and claim as dtk add does; returns the hits
  * (free), *n. */
-static struct dtk_similar_hit *S_rank(const struct dtk_kb *kb, const char *title,
-                                      const char *claim, size_t *n)
+static struct dtk_similar_hit *S_rank(const struct dtk_kb *kb, const char *title, const char *claim,
+                                      size_t *n)
 {
 	struct dtk_similar_query q = {0};
 	struct dtk_similar_hit *hits = NULL;
@@ -110,9 +110,9 @@ static void S_copies(const struct dtk_kb *kb, struct figures *fig)
 				continue;
 			h = S_rank(kb, e->title, e->claim, &n);
 			fig->copies++;
-			fig->copies_refused += dtk_similar_verdict(h, n, NULL, 0) ==
-			                               DTK_SIMILAR_REFUSE &&
-			                       h[0].same;
+			fig->copies_refused +=
+			        dtk_similar_verdict(h, n, NULL, 0) == DTK_SIMILAR_REFUSE &&
+			        h[0].same;
 			free(h);
 		}
 }
@@ -213,7 +213,7 @@ static struct dtk_kb *S_load(const char *root)
 static void S_base(const char *file, struct figures *fig)
 {
 	char *path, *text, *copy, *line, *next, *f[6], *dir = NULL, name[64] = "shipped",
-	                                                          split[8] = "";
+	                                               split[8] = "";
 	size_t len, k;
 	int held = 0, shipped = !strcmp(file, "labelled.tsv");
 	struct dtk_kb *kb;
@@ -267,7 +267,8 @@ static void S_print(const char *what, const struct figures *f)
 
 static void test_labelled(void **state)
 {
-	static const char *const files[] = {"labelled.tsv", "kubernetes.tsv", "storage.tsv", "webops.tsv"};
+	static const char *const files[] = {"labelled.tsv", "kubernetes.tsv", "storage.tsv",
+	                                    "webops.tsv"};
 	struct figures fig[2];
 	size_t i;
 	(void)state;
@@ -414,7 +415,8 @@ static void test_search_equivalents(void **state)
 	base = S_make(text, "storage");
 	RUN(r, base, 1, "search", "目录", "--format", "ids");
 	t_run_free(&r);
-	t_write_str(base, "insights/_glossary.yaml", "- id: directory\n  terms: [目录, directory]\n");
+	t_write_str(base, "insights/_glossary.yaml",
+	            "- id: directory\n  terms: [目录, directory]\n");
 	RUN(r, base, 0, "search", "目录", "--format", "ids");
 	assert_true(S_line_of(r.out, "wal-durability-006") > 0);
 	t_run_free(&r);
@@ -573,9 +575,11 @@ static size_t S_compare(const char *dir, const char *text)
 		                           : ref->nodes[ref->n_nodes - i - 1]->entries[i].claim);
 		if (i == 1)
 			dtk_buf_puts(&c, "  !");
-		dtk_buf_printf(&b, "  - id: %s-9%zu0\n    title: \"new %zu\"\n    claim: ", name, i, i);
+		dtk_buf_printf(&b, "  - id: %s-9%zu0\n    title: \"new %zu\"\n    claim: ", name, i,
+		               i);
 		S_quoted(&b, c.ptr);
-		dtk_buf_puts(&b, "\n    confidence: low\n    source: ref\n    created: 2026-02-01\n");
+		dtk_buf_puts(&b,
+		             "\n    confidence: low\n    source: ref\n    created: 2026-02-01\n");
 	}
 	mem = (struct dtk_memfile){rel + strlen("insights/"), b.ptr, b.len};
 	dtk_kb_free(ref);
@@ -586,7 +590,7 @@ static size_t S_compare(const char *dir, const char *text)
 	assert_non_null(wh->terms_index);
 	assert_int_equal(S_held(wh), 0);
 	assert_int_equal(S_held(ix), ix->n_nodes - 1); /* all but the node changed */
-	for (i = 1; i < ref->n_nodes; i++) { /* what --distinct-from names, held */
+	for (i = 1; i < ref->n_nodes; i++) {           /* what --distinct-from names, held */
 		const struct dtk_entry *e = &ref->nodes[i]->entries[0];
 		assert_null(dtk_kb_entry(ix, e->id));
 		assert_string_equal(dtk_similar_entry(ix, e->id)->title, e->title);
@@ -697,13 +701,115 @@ static void test_index(void **state)
 	t_done(cache);
 }
 
+/* Sets the 32 bits at at of the index at path to v, its head's sum made
+ * again over its tables when sum is set (a hostile file, not a torn one). */
+static void S_poke(const char *path, size_t at, uint32_t v, int sum)
+{
+	char *text;
+	size_t len, meta;
+	uint32_t n[4];
+	uint64_t posts, h;
+	FILE *f;
+	assert_int_equal(dtk_file_read(&text, &len, path, 1u << 30), 0);
+	assert_true(at + 4 <= len);
+	memcpy(text + at, &v, 4);
+	if (sum) { /* the head: magic, key[2], 4 counts, posts_len, sum */
+		memcpy(n, text + 24, sizeof(n));
+		memcpy(&posts, text + 40, 8);
+		meta = len - 56 - (size_t)posts;
+		h = dtk_cache_sum(text + 56, meta);
+		memcpy(text + 48, &h, 8);
+	}
+	assert_non_null(f = fopen(path, "wb"));
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	free(text);
+}
+
+/* A hostile index (sizes that wrap, a term's count beyond its postings, a
+ * FIFO in its place) is not opened, and a load is not blocked; a check
+ * that finds its mapped index damaged removes it only while its path still
+ * names that file, not one another process has written since. */
+static void test_index_hostile(void **state)
+{
+	char *cache = t_mkdtemp(), *path, *tsv, *copy, *text, *dir, *ix, *fresh;
+	struct dtk_kb *a, *b;
+	FILE *f;
+	uint32_t counts[4];
+	uint64_t posts, wrap;
+	size_t len, terms;
+	(void)state;
+	setenv("XDG_CACHE_HOME", cache, 1);
+	setenv("DTK_TEST_CACHE_GRAIN_NS", "0", 1);
+	path = dtk_path_join(DTK_SOURCE_DIR "/tests/similar", "kubernetes.tsv");
+	assert_int_equal(dtk_file_read(&tsv, &len, path, 1u << 24), 0);
+	copy = dtk_xstrdup(tsv);
+	dir = S_make(copy, "b");
+	free(copy);
+	ix = S_ix_path(dir);
+	S_index(dir);
+	{ /* posts_len that wraps the size sum to the file's size */
+		char *bytes;
+		size_t n;
+		assert_int_equal(dtk_file_read(&bytes, &n, ix, 1u << 30), 0);
+		memcpy(counts, bytes + 24, sizeof(counts));
+		memcpy(&posts, bytes + 40, 8);
+		free(bytes);
+		S_poke(ix, 24, 0x10000000u, 0);
+		wrap = (uint64_t)n - 56 -
+		       ((uint64_t)0x10000000u * 32 + (uint64_t)counts[1] * 16 +
+		        (uint64_t)counts[2] * 16 + counts[3]);
+		S_poke(ix, 40, (uint32_t)wrap, 0);
+		S_poke(ix, 44, (uint32_t)(wrap >> 32), 0);
+		a = S_load_mem(dir, S_IX_LOAD, NULL, 0);
+		assert_int_equal(S_held(a), 0);
+		dtk_kb_free(a);
+	}
+	unlink(ix);
+	S_index(dir);
+	terms = 56 + (size_t)counts[0] * 32 + (size_t)counts[1] * 16;
+	S_poke(ix, terms + 4, 0xfffffff0u, 1); /* the first term's count */
+	a = S_load_mem(dir, S_IX_LOAD, NULL, 0);
+	assert_int_equal(S_held(a), 0);
+	dtk_kb_free(a);
+	unlink(ix);
+	assert_int_equal(mkfifo(ix, 0600), 0); /* not waited for */
+	a = S_load_mem(dir, S_IX_LOAD, NULL, 0);
+	assert_int_equal(S_held(a), 0);
+	dtk_kb_free(a);
+	unlink(ix);
+	S_index(dir);
+	a = S_load_mem(dir, S_IX_LOAD, NULL, 0); /* maps the index */
+	b = S_load_mem(dir, S_REF_LOAD, NULL, 0);
+	assert_int_equal(S_held(a), a->n_nodes);
+	fresh = dtk_path_join(cache, "fresh");
+	assert_int_equal(dtk_file_read(&text, &len, ix, 1u << 30), 0);
+	assert_non_null(f = fopen(fresh, "wb")); /* a copy, whole */
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	S_corrupt(ix, -3);                      /* the file a maps, damaged */
+	assert_int_equal(rename(fresh, ix), 0); /* another writer's, in its place */
+	S_compare_rank(a, b, tsv);
+	assert_int_equal(access(ix, F_OK), 0); /* the other writer's kept */
+	dtk_kb_free(a);
+	dtk_kb_free(b);
+	free(fresh);
+	free(text);
+	free(tsv);
+	t_done(dir);
+	free(ix);
+	free(path);
+	unsetenv("XDG_CACHE_HOME");
+	unsetenv("DTK_TEST_CACHE_GRAIN_NS");
+	t_done(cache);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	        cmocka_unit_test(test_labelled),
-	        cmocka_unit_test(test_glossary),
-	        cmocka_unit_test(test_search_equivalents),
-	        cmocka_unit_test(test_index),
+	        cmocka_unit_test(test_labelled),           cmocka_unit_test(test_glossary),
+	        cmocka_unit_test(test_search_equivalents), cmocka_unit_test(test_index),
+	        cmocka_unit_test(test_index_hostile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
