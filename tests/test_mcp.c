@@ -1745,7 +1745,7 @@ static void test_prompts(void **state)
 {
 	struct session s = S_session();
 	struct dtk_mcp *m = s.m;
-	struct dtk_mcp_session other = {NULL, 0};
+	struct dtk_mcp_session other = {NULL, 0, 0};
 	char today[16], *v;
 	json_t *j;
 	(void)state;
