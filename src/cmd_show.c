@@ -13,9 +13,10 @@
 #include <unistd.h>
 
 /* The most bytes of entries a page of a node's JSON holds for dtk mcp
- * (docs/agents.md): a tools/call response line, which holds it twice
- * (structuredContent and text), stays about 16 KB. */
-#define DTK_SHOW_PAGE_BYTES 6144
+ * (docs/agents.md), written tight (json.h) as it is sent: a tools/call
+ * response line, which holds it twice (structuredContent and text), stays
+ * about 16 KB. */
+#define DTK_SHOW_PAGE_BYTES 4608
 /* The most backlinks each "referenced_by" list holds for dtk mcp (a longer
  * one has "referenced_by_total" after it). */
 #define DTK_SHOW_REFS 50

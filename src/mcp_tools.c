@@ -119,7 +119,7 @@ static const struct tool S_tools[] = {
                  "relying on or citing an entry that @list or @search returned in short form, and "
                  "read any open contradiction it shows. A node's entries come limit at a time "
                  "(default 20): entries_total counts them, and nextCursor, passed as cursor, "
-                 "gives the next ones (a page also ends after 6 KB of entries). A referenced_by "
+                 "gives the next ones (a page also ends after 4.5 KB of entries). A referenced_by "
                  "list holds at most 50; referenced_by_total counts a longer one. A source id "
                  "gives the source: {id, title, url, read, revised}.",
          .operands = {"target: a node name, an entry id (<node>-<suffix>) or a source id (@sources "
