@@ -5,6 +5,7 @@
 #include "dtk/fs.h"
 #include "dtk/git.h"
 #include "dtk/index.h"
+#include "dtk/json.h"
 #include "dtk/kb.h"
 
 #include <errno.h>
@@ -25,11 +26,19 @@ static int S_write_file(void *arg, const char *s, size_t len)
  * as {"index": "INDEX.md", "written": bool} on standard output. */
 static void S_report(struct dtk_ctx *ctx, int json, int written)
 {
+	struct dtk_buf b = DTK_BUF_INIT;
+	struct dtk_json j;
 	char *shown;
 
 	if (json) {
-		fprintf(ctx->out, "{\"index\": \"%s\", \"written\": %s}\n", DTK_INDEX_FILE,
-		        written ? "true" : "false");
+		dtk_json_init(&j, &b);
+		j.compact += !j.compact; /* one line, or dtk mcp's tight one */
+		dtk_json_object(&j);
+		dtk_json_kstring(&j, "index", DTK_INDEX_FILE);
+		dtk_json_kbool(&j, "written", written);
+		dtk_json_end(&j, '}');
+		fputs(dtk_buf_cstr(&b), ctx->out);
+		dtk_buf_release(&b);
 		return;
 	}
 	shown = dtk_path_shown(DTK_INDEX_FILE);

@@ -13,9 +13,13 @@
 #include <unistd.h>
 
 /* The most bytes of entries a page of a node's JSON holds for dtk mcp
- * (docs/agents.md): a tools/call response line, which holds it twice
- * (structuredContent and text), stays about 16 KB. */
-#define DTK_SHOW_PAGE_BYTES 6144
+ * (docs/agents.md), written tight (json.h) as it is sent: a tools/call
+ * response line, which holds it twice (structuredContent and text), stays
+ * about 16 KB. */
+#define DTK_SHOW_PAGE_BYTES 4608
+/* The most backlinks each "referenced_by" list holds for dtk mcp (a longer
+ * one has "referenced_by_total" after it). */
+#define DTK_SHOW_REFS 50
 
 struct style {
 	const char *bold, *dim, *green, *yellow, *reset;
@@ -357,6 +361,7 @@ static int S_print(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *nod
 		return S_missing_entry(ctx, node, name);
 	if (json) {
 		dtk_json_init(&j, &b);
+		j.refs = ctx->page ? DTK_SHOW_REFS : 0;
 		if (e) {
 			n = dtk_links_to(&links, kb, e->id, NULL);
 			dtk_view_entry_json_links(&j, kb, e, links, n);

@@ -4,13 +4,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+static _Thread_local int S_tight;
+
+void dtk_json_tight(int on)
+{
+	S_tight = on;
+}
+
 void dtk_json_init(struct dtk_json *j, struct dtk_buf *out)
 {
 	j->out = out;
 	j->depth = 0;
 	j->count[0] = 0;
 	j->after_key = 0;
-	j->compact = 0;
+	j->compact = S_tight ? 2 : 0;
+	j->refs = 0;
 }
 
 static void S_indent(struct dtk_json *j)
@@ -32,7 +40,7 @@ static void S_before(struct dtk_json *j)
 	}
 	if (j->depth > 0) {
 		if (j->count[j->depth]++) /* compact: ", " as between keys and values ": " */
-			dtk_buf_puts(j->out, j->compact ? ", " : ",");
+			dtk_buf_puts(j->out, j->compact == 1 ? ", " : ",");
 		S_indent(j);
 	}
 }
@@ -148,7 +156,7 @@ void dtk_json_key(struct dtk_json *j, const char *key)
 {
 	S_before(j);
 	S_quoted(j->out, key);
-	dtk_buf_puts(j->out, ": ");
+	dtk_buf_puts(j->out, j->compact == 2 ? ":" : ": ");
 	j->after_key = 1;
 }
 

@@ -42,6 +42,7 @@ struct dtk_mcp {
 	unsigned flags;
 	const char *version; /* the version initialize agreed on, or NULL */
 	int log_level;       /* logging/setLevel's (mcp_prompts.h) */
+	int unbound;         /* a request was refused for want of initialize */
 	char *prefix;        /* of every tool's name */
 	uint64_t tools;      /* the tools it has (mcp_tools.h) */
 	/* the cancellations in the input read ahead (dtk_mcp_serve_fd's): the
@@ -114,8 +115,10 @@ void dtk_mcp_swap_session(struct dtk_mcp *m, struct dtk_mcp_session *s)
 
 	s->version = m->version;
 	s->log_level = m->log_level;
+	s->unbound = m->unbound;
 	m->version = t.version;
 	m->log_level = t.log_level;
+	m->unbound = t.unbound;
 }
 
 int dtk_mcp_set_tools(struct dtk_mcp *m, const char *names, int read_only)
@@ -514,7 +517,7 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
 		return S_result(q, S_initialize(m, params));
 	if (!q->modern && !strcmp(method, "ping"))
 		return S_result(q, json_object());
-	if (!q->modern && !m->version && strcmp(method, "initialize"))
+	if (!q->modern && !m->version && strcmp(method, "initialize") && (m->unbound = 1))
 		return S_qerror(q, E_REQUEST,
 		                "the session has not been initialized: send initialize first (or "
 		                "name protocol version " MODERN " in each request's _meta)");

@@ -300,7 +300,7 @@ static enum MHD_Result S_message(struct server *srv, struct MHD_Connection *c, s
 {
 	const char *sid = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Mcp-Session-Id");
 	struct session *e = S_session(srv, sid);
-	struct dtk_mcp_session st = {NULL, 0};
+	struct dtk_mcp_session st = {NULL, 0, 0};
 	struct dtk_buf sse = DTK_BUF_INIT;
 	char *r;
 
@@ -330,6 +330,9 @@ static enum MHD_Result S_message(struct server *srv, struct MHD_Connection *c, s
 		return S_refuse(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "no random bytes for a session",
 		                NULL, NULL);
 	}       /* else no session: 2026-07-28's requests, or refusals */
+	if (r && st.unbound) /* an older version's request without a session */
+		return S_send(c, MHD_HTTP_BAD_REQUEST, r, strlen(r), 1, "application/json", NULL,
+		              NULL);
 	if (!r) /* a notification or a response: accepted */
 		return S_send(c, MHD_HTTP_ACCEPTED, (char *)"", 0, 0, NULL,
 		              e ? "Mcp-Session-Id" : NULL, e ? e->id : NULL);

@@ -22,11 +22,12 @@
  * on whenever dtk has the command; docs/agents.md lists it in its table.
  *
  * A tool's result is its command's output (--format json) as the command
- * wrote it, but where MCP needs another shape: a page of a list (short
+ * wrote it (on one line: dtk_json_tight; show's backlinks cut by the
+ * command), but where MCP needs another shape: a page of a list (short
  * entries, a cursor, at most PAGE_BYTES), a write cut to what it changed (a
  * write's JSON holds each entry whole, with its claim and backlinks: a model
  * that just wrote it needs none of that, and 1,000 ids would make megabytes),
- * a show's backlinks cut to REFS_SHOWN, a check's exit status as JSON.
+ * a check's exit status as JSON.
  */
 #define _GNU_SOURCE /* open_memstream */
 #include "mcp_tools.h"
@@ -101,7 +102,6 @@ struct param {
 #define PAGE_MAX 100
 #define CLAIM_CHARS 160
 #define PAGE_BYTES 16384               /* the most a page's response line holds (S_page_result) */
-#define REFS_SHOWN 50                  /* backlinks a show lists, each list */
 #define ERROR_LINES 20                 /* a refusal's lines a tool result holds, the last kept */
 #define ARG_BYTES DTK_MAX_SCALAR_BYTES /* a string argument, as any value of a base */
 #define ERROR_LINE_BYTES 400           /* and the bytes of each (a value repeated whole is cut) */
@@ -119,7 +119,7 @@ static const struct tool S_tools[] = {
                  "relying on or citing an entry that @list or @search returned in short form, and "
                  "read any open contradiction it shows. A node's entries come limit at a time "
                  "(default 20): entries_total counts them, and nextCursor, passed as cursor, "
-                 "gives the next ones (a page also ends after 6 KB of entries). A referenced_by "
+                 "gives the next ones (a page also ends after 4.5 KB of entries). A referenced_by "
                  "list holds at most 50; referenced_by_total counts a longer one. A source id "
                  "gives the source: {id, title, url, read, revised}.",
          .operands = {"target: a node name, an entry id (<node>-<suffix>) or a source id (@sources "
@@ -1315,22 +1315,6 @@ static json_t *S_write_result(const struct tool *t, json_t *j)
 	return r;
 }
 
-/* Cuts each "referenced_by" list of show's object o (the node's and each
- * of its entries') to REFS_SHOWN items; a list cut gets
- * "referenced_by_total" beside it. */
-static void S_cut_refs(json_t *o)
-{
-	json_t *refs = json_object_get(o, "referenced_by"), *e;
-	size_t n = json_array_size(refs), i;
-
-	if (n > REFS_SHOWN) {
-		while (json_array_size(refs) > REFS_SHOWN)
-			json_array_remove(refs, json_array_size(refs) - 1);
-		json_object_set_new(o, "referenced_by_total", json_integer((json_int_t)n));
-	}
-	json_array_foreach(json_object_get(o, "entries"), i, e) S_cut_refs(e);
-}
-
 /* Returns the structured content of tool t's output (a new reference), or
  * NULL when it is not what the command promises. */
 static json_t *S_shape(const struct tool *t, const char *out, int status, const struct dtk_page *pg)
@@ -1351,13 +1335,7 @@ static json_t *S_shape(const struct tool *t, const char *out, int status, const 
 		if (json_is_array(j))
 			return S_page(j, offset, size);
 		break;
-	case O_OBJECT:
-		j = json_loads(out, 0, NULL);
-		if (json_is_object(j)) {
-			S_cut_refs(j);
-			return j;
-		}
-		break;
+	case O_OBJECT: break; /* sent as it is (S_call) */
 	case O_WRITE:
 		j = json_loads(out, 0, NULL);
 		if (json_is_object(j) || json_is_array(j))
@@ -1381,60 +1359,6 @@ static void S_warnings(const char *prefix, const struct tool *t, json_t *r, cons
 	free(text);
 }
 
-/* Cuts the whitespace between the tokens of JSON text s (a command's, as
- * its writer made it: valid, strings escaped) in place, so that it is one
- * line; returns 1 when s is then an object, else 0. One pass, no parse. */
-static int S_compact(char *s)
-{
-	char *w = s, *r;
-	int in = 0;
-
-	for (r = s; *r; r++) {
-		if (in) {
-			if (*r == '\\' && r[1])
-				*w++ = *r++;
-			else if (*r == '"')
-				in = 0;
-		} else if (*r == ' ' || *r == '\n' || *r == '\t' || *r == '\r') {
-			continue;
-		} else if (*r == '"') {
-			in = 1;
-		}
-		*w++ = *r;
-	}
-	*w = '\0';
-	return !in && *s == '{' && w[-1] == '}';
-}
-
-/* Returns 1 when each "referenced_by" list of show's JSON s holds at most
- * n backlinks, else 0 (then cut: S_cut_refs). A backlink is an object of
- * strings only, so a list ends at the first ']' outside a string; the key
- * is never found inside one (a quote there is escaped). */
-static int S_refs_fit(const char *s, size_t n)
-{
-	const char *p = s;
-	size_t k;
-	int in;
-
-	while ((p = strstr(p, "\"referenced_by\":")) != NULL) {
-		p += 16;
-		p += strspn(p, " \t\r\n");
-		if (*p != '[')
-			continue;
-		for (k = 0, in = 0, p++; *p && (in || *p != ']'); p++) {
-			if (in && *p == '\\' && p[1])
-				p++;
-			else if (*p == '"')
-				in = !in;
-			else if (!in && *p == '{')
-				k++;
-		}
-		if (k > n)
-			return 0;
-	}
-	return 1;
-}
-
 /* Runs the command line a, with the base held in *hold and the page wanted
  * of a list (NULL: all; ctx.page); sets *out and *err
  * (malloc'd) to what it wrote. */
@@ -1455,7 +1379,9 @@ static int S_run(struct argv *a, struct dtk_kb_hold **hold, struct dtk_page *pag
 	if (!ctx.out || !ctx.err)
 		abort(); /* out of memory */
 	dtk_error_clear();
+	dtk_json_tight(1); /* JSON to send as it is */
 	rc = dtk_cmd_run(&ctx, cmd, (int)a->n, (char **)a->v); /* not written to */
+	dtk_json_tight(0);
 	fclose(ctx.out);
 	fclose(ctx.err);
 	return rc;
@@ -1473,7 +1399,7 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 	json_t *sc, *r, *limit = json_object_get(args, "limit");
 	struct param ps[MAX_PARAMS]; /* the options of a borrow their names */
 	struct dtk_page page;
-	char *out = NULL, *err = NULL, *text;
+	char *out = NULL, *err = NULL, *text, *nl;
 	long long size = PAGE_DEFAULT;
 	int rc;
 
@@ -1490,8 +1416,8 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 	} else if ((t->shape == O_OBJECT ||
 	            (t->shape == O_WRITE &&
 	             (!t->keep || json_is_true(json_object_get(args, "dry_run"))))) &&
-	           S_refs_fit(out, REFS_SHOWN) &&
-	           S_compact(out)) { /* produced once; else cut (S_cut_refs) */
+	           *out == '{' && (nl = strchr(out, '\n')) && !nl[1]) { /* one object */
+		*nl = '\0';
 		r = json_pack("{s:[{s:s}],s:b}", "content", "type", "text", "isError", 0);
 		*raw = out;
 		out = NULL;

@@ -58,9 +58,11 @@ static void S_json_links(struct dtk_json *j, const struct dtk_link *links, size_
 	size_t i;
 	dtk_json_key(j, "referenced_by");
 	dtk_json_array(j);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && (!j->refs || i < j->refs); i++)
 		S_json_link(j, &links[i], to);
 	dtk_json_end(j, ']');
+	if (i < n) /* cut at j->refs */
+		dtk_json_kint(j, "referenced_by_total", (long)n);
 }
 
 /* Writes the keys of entry e into the object open in j; with with_links,

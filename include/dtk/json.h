@@ -17,12 +17,19 @@ struct dtk_json {
 	int depth;
 	int count[DTK_JSON_MAX_DEPTH]; /* values written at each level */
 	int after_key;
-	int compact; /* 1: no line breaks inside a value (JSON Lines) */
+	/* 1: no line breaks inside a value (JSON Lines); 2: no space between
+	 * tokens either (dtk mcp's) */
+	int compact;
+	size_t refs; /* > 0: the most items a "referenced_by" list holds (view.h) */
 };
 
-/* Starts writing into out (which the caller owns); set j->compact after
- * this for one value per line. */
+/* Starts writing into out (which the caller owns), with j->compact as
+ * dtk_json_tight last set it on this thread; set j->compact after this for
+ * one value per line. */
 void dtk_json_init(struct dtk_json *j, struct dtk_buf *out);
+/* With on, each dtk_json_init of this thread from now starts with compact
+ * 2: dtk mcp runs a command so, to send what it wrote as it is. */
+void dtk_json_tight(int on);
 void dtk_json_object(struct dtk_json *j);
 void dtk_json_array(struct dtk_json *j);
 /* Closes the innermost object or array. */

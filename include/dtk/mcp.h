@@ -57,12 +57,15 @@ void dtk_mcp_free(struct dtk_mcp *m);
 unsigned dtk_mcp_base_loads(const struct dtk_mcp *m);
 
 /* What one client's session holds between its messages: the version
- * initialize agreed on (NULL before it) and logging/setLevel's level. A
+ * initialize agreed on (NULL before it), logging/setLevel's level and
+ * whether a request was refused for want of initialize (mcp_http.c then
+ * answers 400, as Streamable HTTP asks of a request without a session). A
  * transport that serves several sessions with one server (mcp_http.c)
  * keeps one each, zeroed at first, and swaps it in around each message. */
 struct dtk_mcp_session {
 	const char *version;
 	int log_level;
+	int unbound;
 };
 
 /* Exchanges m's session with *s. */

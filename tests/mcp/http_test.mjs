@@ -243,9 +243,12 @@ test('HTTP details: 202 for a notification, GET 405, 2026-07-28 without a sessio
         assert.equal(modern.status, 200);
         assert.equal(modern.headers['mcp-session-id'], undefined);
         assert.equal(JSON.parse(modern.body).result.structuredContent.id, 'alpha-001');
-        // a legacy request without a session is refused as on stdio
-        const lone = JSON.parse((await request(s.port, { body: JSON.stringify({ jsonrpc: '2.0',
-            id: 4, method: 'tools/list' }) })).body);
+        // a legacy request without a session is refused as on stdio, with 400
+        // Bad Request (Streamable HTTP's answer to a request lacking its session)
+        const loneReply = await request(s.port, { body: JSON.stringify({ jsonrpc: '2.0',
+            id: 4, method: 'tools/list' }) });
+        assert.equal(loneReply.status, 400);
+        const lone = JSON.parse(loneReply.body);
         assert.equal(lone.error.code, -32600);
         // DELETE without a session, then of an unknown one
         assert.equal((await request(s.port, { method: 'DELETE' })).status, 400);
