@@ -323,13 +323,9 @@ void dtk_arena_reset(struct dtk_arena *a)
 
 void dtk_arena_free(struct dtk_arena *a)
 {
-	struct dtk_chunk *c, *next;
-	if (!a)
-		return;
-	for (c = a->head; c; c = next) {
-		next = c->next;
-		free(c);
-	}
+	dtk_arena_reset(a); /* leaves one chunk at most */
+	if (a)
+		free(a->head);
 	free(a);
 }
 
