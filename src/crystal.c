@@ -405,14 +405,12 @@ int dtk_record_to_yaml(struct dtk_buf *out, const struct dtk_record *r)
 		rc |= S_scalar(out, r->cross_pairs[i], DTK_YEMIT_FLOW, 0);
 	}
 	dtk_buf_puts(out, "]\n");
-	if (r->review_verdict) {
-		dtk_buf_puts(out, "    verdict: ");
-		rc |= S_scalar(out, r->review_verdict, DTK_YEMIT_BLOCK, 4);
-		dtk_buf_putc(out, '\n');
-	}
-	if (r->review_note) {
-		dtk_buf_puts(out, "    note: ");
-		rc |= S_scalar(out, r->review_note, DTK_YEMIT_BLOCK, 4);
+	for (i = 0; i < 2; i++) { /* the verdict, then the note */
+		const char *words = i ? r->review_note : r->review_verdict;
+		if (!words)
+			continue;
+		dtk_buf_puts(out, i ? "    note: " : "    verdict: ");
+		rc |= S_scalar(out, words, DTK_YEMIT_BLOCK, 4);
 		dtk_buf_putc(out, '\n');
 	}
 	return rc ? -1 : 0;
