@@ -69,19 +69,16 @@ static char *S_repo_prefix(struct dtk_ctx *ctx)
 	return prefix;
 }
 
-static int S_report_invalid(struct dtk_ctx *ctx, struct dtk_diags *diags, int github)
+/* Prints a GitHub annotation of kind ("error", "warning") for each of diags. */
+static void S_gh_diags(struct dtk_ctx *ctx, const char *kind, const struct dtk_diags *diags)
 {
-	char *prefix;
+	char *prefix = S_repo_prefix(ctx);
 	size_t i;
 
-	if (!github)
-		return dtk_cmd_report_invalid(ctx, diags);
-	prefix = S_repo_prefix(ctx);
 	for (i = 0; i < diags->n; i++)
-		S_gh_note(ctx->out, "error", prefix, diags->v[i].path, diags->v[i].line,
+		S_gh_note(ctx->out, kind, prefix, diags->v[i].path, diags->v[i].line,
 		          diags->v[i].col, diags->v[i].msg);
 	free(prefix);
-	return dtk_cmd_report_invalid(ctx, diags);
 }
 
 /* Prints the drift of INDEX.md or of page rel (old) from what reindex
@@ -443,22 +440,6 @@ static const struct dtk_opt S_opts[] = {
                  "and the added part in {+ +} (git's --word-diff=plain)"},
         {0}};
 
-/* Prints the warnings w (and with github their annotations). */
-static void S_report_warnings(struct dtk_ctx *ctx, const struct dtk_diags *w, int github)
-{
-	char *prefix;
-	size_t i;
-
-	dtk_diags_print_as(w, ctx->err, "warning");
-	if (!github || !w->n)
-		return;
-	prefix = S_repo_prefix(ctx);
-	for (i = 0; i < w->n; i++)
-		S_gh_note(ctx->out, "warning", prefix, w->v[i].path, w->v[i].line, w->v[i].col,
-		          w->v[i].msg);
-	free(prefix);
-}
-
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT, warns = DTK_DIAGS_INIT;
@@ -486,9 +467,13 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	path = dtk_path_join(ctx->root, DTK_INDEX_FILE);
 	/* compared as it is rendered: neither page is held whole unless they differ */
 	rc = S_compare(ctx, path, &cmp, &diags, &pages, &warns);
-	S_report_warnings(ctx, &warns, github);
+	dtk_diags_print_as(&warns, ctx->err, "warning");
+	if (github && warns.n)
+		S_gh_diags(ctx, "warning", &warns);
 	if (rc == DTK_EINVALID) {
-		rc = S_report_invalid(ctx, &diags, github);
+		if (github)
+			S_gh_diags(ctx, "error", &diags);
+		rc = dtk_cmd_report_invalid(ctx, &diags);
 		goto done;
 	}
 	if (rc < 0) {

@@ -358,16 +358,6 @@ done:
 	return rc;
 }
 
-/* Returns 0 when the base's INDEX.md is a regular file or absent, -1 with
- * the error set. */
-static int S_check_index(const struct dtk_kb *kb)
-{
-	char *path = dtk_path_join(kb->root, DTK_INDEX_FILE);
-	int rc = dtk_file_check_regular(path);
-	free(path);
-	return rc;
-}
-
 /* Sets *out to old[0..len) with the review of record at replaced by r's
  * (added after its last key when it has none), every other byte kept: the
  * review's lines at the record's indentation, with the file's line breaks.
@@ -433,6 +423,7 @@ static int S_texts(struct dtk_ctx *ctx, struct dtk_kb *kb, const struct dtk_reco
                    struct dtk_index_pages *pages)
 {
 	char *path = dtk_path_join(kb->root, "insights/_crystallizations.yaml"), *old = NULL;
+	char *index_path = dtk_path_join(kb->root, DTK_INDEX_FILE);
 	struct dtk_record *all = NULL, *saved = kb->records;
 	struct dtk_buf page = DTK_BUF_INIT;
 	size_t len = 0, n = kb->n_records;
@@ -442,11 +433,8 @@ static int S_texts(struct dtk_ctx *ctx, struct dtk_kb *kb, const struct dtk_reco
 	/* the two files the run replaces: each a regular file or absent, as
 	 * reindex wants INDEX.md (a link, a FIFO, a directory: nothing written) */
 	if (dtk_file_read_regular(&old, &len, path, DTK_MAX_FILE_BYTES) < 0 ||
-	    S_check_index(kb) < 0) {
-		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
-		goto done;
-	}
-	if ((at == n ? dtk_records_append(records, old, len, n, rec)
+	    dtk_file_check_regular(index_path) < 0 ||
+	    (at == n ? dtk_records_append(records, old, len, n, rec)
 	             : S_replace_review(records, old, len, at, rec)) < 0) {
 		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
@@ -471,6 +459,7 @@ done:
 	free(all);
 	free(old);
 	free(path);
+	free(index_path);
 	return rc;
 }
 
@@ -576,13 +565,12 @@ static int S_more(const struct dtk_kb *kb, const struct dtk_record *rec,
 	char name[96], *fold = dtk_crystal_fold(kb);
 	size_t i, n = 0;
 
-	*out = dtk_xcalloc(pages->n + 1, sizeof(**out));
+	*out = NULL;
 	if (fold && dtk_kb_uses_name(name, sizeof(name), DTK_USES_FOLD, rec->date) < 0) {
 		free(fold);
-		free(*out);
-		*out = NULL;
 		return -1;
 	}
+	*out = dtk_xcalloc(pages->n + 1, sizeof(**out));
 	if (fold) {
 		struct dtk_buf rel = DTK_BUF_INIT;
 		dtk_buf_printf(&rel, "insights/%s", name);
@@ -651,9 +639,8 @@ static int S_commit(struct dtk_ctx *ctx, struct dtk_repo *repo, const struct dtk
 	req.no_verify = o->no_verify;
 	req.taken = &taken;
 	rc = dtk_repo_commit(repo, &req, hex);
-	if (rc == 0)
-		S_unfold(kb);
 	if (rc == 0) {
+		S_unfold(kb);
 		dtk_record_summary(&sum, rec);
 		fprintf(ctx->out, "crystallized %s as commit %.12s: %s\n",
 		        dtk_date_format(d, rec->date), hex, sum.ptr);

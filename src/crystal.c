@@ -14,6 +14,7 @@
 		(arr)[(n)++] = (v);                                                                \
 	} while (0)
 
+/* Returns 1 when a and b are the same string or both NULL. */
 static int S_streq(const char *a, const char *b)
 {
 	return (!a && !b) || (a && b && !strcmp(a, b));
@@ -404,14 +405,12 @@ int dtk_record_to_yaml(struct dtk_buf *out, const struct dtk_record *r)
 		rc |= S_scalar(out, r->cross_pairs[i], DTK_YEMIT_FLOW, 0);
 	}
 	dtk_buf_puts(out, "]\n");
-	if (r->review_verdict) {
-		dtk_buf_puts(out, "    verdict: ");
-		rc |= S_scalar(out, r->review_verdict, DTK_YEMIT_BLOCK, 4);
-		dtk_buf_putc(out, '\n');
-	}
-	if (r->review_note) {
-		dtk_buf_puts(out, "    note: ");
-		rc |= S_scalar(out, r->review_note, DTK_YEMIT_BLOCK, 4);
+	for (i = 0; i < 2; i++) { /* the verdict, then the note */
+		const char *words = i ? r->review_note : r->review_verdict;
+		if (!words)
+			continue;
+		dtk_buf_puts(out, i ? "    note: " : "    verdict: ");
+		rc |= S_scalar(out, words, DTK_YEMIT_BLOCK, 4);
 		dtk_buf_putc(out, '\n');
 	}
 	return rc ? -1 : 0;
@@ -466,11 +465,6 @@ int dtk_records_append(char **out, const char *old, size_t old_len, size_t old_r
 	return 0;
 }
 
-static int S_same_str(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && !strcmp(a, b));
-}
-
 int dtk_record_equal(const struct dtk_record *a, const struct dtk_record *b)
 {
 	size_t i, k;
@@ -480,8 +474,8 @@ int dtk_record_equal(const struct dtk_record *a, const struct dtk_record *b)
 	    a->stance_rewrites != b->stance_rewrites ||
 	    a->contradictions_new != b->contradictions_new || a->earliest != b->earliest ||
 	    a->n_bloom_changes != b->n_bloom_changes ||
-	    !S_same_str(a->eval_scenario, b->eval_scenario) ||
-	    !S_same_str(a->eval_verdict, b->eval_verdict) || a->has_review != b->has_review ||
+	    !S_streq(a->eval_scenario, b->eval_scenario) ||
+	    !S_streq(a->eval_verdict, b->eval_verdict) || a->has_review != b->has_review ||
 	    a->has_events != b->has_events)
 		return 0;
 	for (k = 0; k < DTK_EV_COUNT; k++) {
@@ -499,8 +493,8 @@ int dtk_record_equal(const struct dtk_record *a, const struct dtk_record *b)
 	if (!a->has_review)
 		return 1;
 	if (a->n_pairs != b->n_pairs || a->n_cross_pairs != b->n_cross_pairs ||
-	    !S_same_str(a->review_verdict, b->review_verdict) ||
-	    !S_same_str(a->review_note, b->review_note))
+	    !S_streq(a->review_verdict, b->review_verdict) ||
+	    !S_streq(a->review_note, b->review_note))
 		return 0;
 	for (i = 0; i < a->n_pairs; i++)
 		if (strcmp(a->pairs[i].node, b->pairs[i].node) ||

@@ -210,18 +210,16 @@ static void S_text_events(FILE *f, const struct dtk_crystal *c, int k,
 /* Returns 1 when a list of page pg goes on past it. */
 static int S_has_more(const struct dtk_crystal *c, const struct dtk_plan_page *pg)
 {
-	size_t k, n = c->n_new, end = pg->page * pg->limit;
+	const size_t lists[] = {
+	        c->n_new,        c->n_stale,           c->n_candidates,       c->n_promotable,
+	        c->n_revised,    c->n_revised_sources, c->n_stance_unchanged, c->n_cross_refs,
+	        c->n_gaps_reread};
+	size_t k, n = 0, end = pg->page * pg->limit;
 
 	for (k = 0; k < DTK_EV_COUNT; k++)
 		n = c->n_events[k] > n ? c->n_events[k] : n;
-	n = c->n_stale > n ? c->n_stale : n;
-	n = c->n_candidates > n ? c->n_candidates : n;
-	n = c->n_promotable > n ? c->n_promotable : n;
-	n = c->n_revised > n ? c->n_revised : n;
-	n = c->n_revised_sources > n ? c->n_revised_sources : n;
-	n = c->n_stance_unchanged > n ? c->n_stance_unchanged : n;
-	n = c->n_cross_refs > n ? c->n_cross_refs : n;
-	n = c->n_gaps_reread > n ? c->n_gaps_reread : n;
+	for (k = 0; k < sizeof(lists) / sizeof(*lists); k++)
+		n = lists[k] > n ? lists[k] : n;
 	return n > end;
 }
 

@@ -56,18 +56,24 @@ static int S_recorded(const struct dtk_repo_step *step, const struct dtk_kb *now
 	return *trailer || (S_has_date(now, date) && !S_parent_has(prevs, step->n_prevs, date));
 }
 
-/* Parses the records of step's parents into prevs (each NULL when none);
- * dtk_kb_free each. */
-static void S_prevs(const struct dtk_repo_step *step, struct dtk_kb **prevs)
+/* Parses the records of step into *now and those of its parents into the
+ * array returned (each NULL when none); free both with S_parsed_free. */
+static struct dtk_kb **S_parse(const struct dtk_repo_step *step, struct dtk_kb **now)
 {
+	struct dtk_kb **prevs = dtk_xcalloc(step->n_prevs + 1, sizeof(*prevs));
 	size_t i;
+
+	*now = S_records(step->now, step->now_len);
 	for (i = 0; i < step->n_prevs; i++)
 		prevs[i] = S_records(step->prevs[i], step->prev_lens[i]);
+	return prevs;
 }
 
-static void S_prevs_free(struct dtk_kb **prevs, size_t n)
+static void S_parsed_free(struct dtk_kb *now, struct dtk_kb **prevs, size_t n)
 {
 	size_t i;
+
+	dtk_kb_free(now);
 	for (i = 0; i < n; i++)
 		dtk_kb_free(prevs[i]);
 	free(prevs);
@@ -81,16 +87,13 @@ struct find {
 static int S_find_step(void *arg, const struct dtk_repo_step *step)
 {
 	struct find *f = arg;
-	struct dtk_kb *now = S_records(step->now, step->now_len),
-	              **prevs = dtk_xcalloc(step->n_prevs + 1, sizeof(*prevs));
+	struct dtk_kb *now, **prevs = S_parse(step, &now);
 	int trailer, found;
 
-	S_prevs(step, prevs);
 	found = S_recorded(step, now, prevs, f->date, &trailer);
 	if (found)
 		memcpy(f->commit, step->commit, sizeof(f->commit));
-	dtk_kb_free(now);
-	S_prevs_free(prevs, step->n_prevs);
+	S_parsed_free(now, prevs, step->n_prevs);
 	return found;
 }
 
@@ -112,12 +115,10 @@ int dtk_crystal_checkout_run(struct dtk_repo *repo, dtk_date date, const char *d
 static int S_runs_step(void *arg, const struct dtk_repo_step *step)
 {
 	struct dtk_run_list *l = arg;
-	struct dtk_kb *now = S_records(step->now, step->now_len),
-	              **prevs = dtk_xcalloc(step->n_prevs + 1, sizeof(*prevs));
+	struct dtk_kb *now, **prevs = S_parse(step, &now);
 	size_t i;
 	int trailer;
 
-	S_prevs(step, prevs);
 	for (i = 0; i < l->n; i++) {
 		struct dtk_run *run = &l->v[i];
 		if (run->commit[0] || !S_recorded(step, now, prevs, run->record.date, &trailer))
@@ -126,8 +127,7 @@ static int S_runs_step(void *arg, const struct dtk_repo_step *step)
 		run->time = step->time;
 		run->trailer = trailer;
 	}
-	dtk_kb_free(now);
-	S_prevs_free(prevs, step->n_prevs);
+	S_parsed_free(now, prevs, step->n_prevs);
 	return 0;
 }
 

@@ -323,13 +323,9 @@ void dtk_arena_reset(struct dtk_arena *a)
 
 void dtk_arena_free(struct dtk_arena *a)
 {
-	struct dtk_chunk *c, *next;
-	if (!a)
-		return;
-	for (c = a->head; c; c = next) {
-		next = c->next;
-		free(c);
-	}
+	dtk_arena_reset(a); /* leaves one chunk at most */
+	if (a)
+		free(a->head);
 	free(a);
 }
 
@@ -641,9 +637,7 @@ char *dtk_splice(const char *buf, size_t len, const struct dtk_edit *edits, size
 	}
 	dtk_buf_put(&out, buf + at, len - at);
 	*out_len = out.len;
-	if (!out.ptr)
-		return dtk_xstrdup("");
-	return dtk_buf_detach(&out);
+	return dtk_buf_detach(&out); /* "" when empty */
 }
 
 size_t dtk_splice_map_back(const struct dtk_edit *edits, size_t n, size_t off, int *inside)

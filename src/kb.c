@@ -21,6 +21,7 @@ char *dtk_kb_find_root(const char *start_dir)
 {
 	char *dir = realpath(start_dir, NULL), *probe, *slash;
 	struct stat st;
+	int found;
 
 	if (!dir) {
 		dtk_error("cannot use directory %s: %s", start_dir, strerror(errno));
@@ -28,11 +29,10 @@ char *dtk_kb_find_root(const char *start_dir)
 	}
 	for (;;) {
 		probe = dtk_path_join(dir, "insights/_domain.yaml");
-		if (stat(probe, &st) == 0) {
-			free(probe);
-			return dir;
-		}
+		found = stat(probe, &st) == 0;
 		free(probe);
+		if (found)
+			return dir;
 		slash = strrchr(dir, '/');
 		if (!slash || slash == dir) {
 			if (slash && dir[1]) {
@@ -113,12 +113,10 @@ int dtk_kb_list_nodes(char ***out, const char *root)
 	if (n < 0)
 		return -1;
 	for (i = 0; i < n; i++) {
-		if (dtk_kb_node_file(names[i], node, sizeof(node))) {
-			free(names[i]);
+		int ok = dtk_kb_node_file(names[i], node, sizeof(node));
+		free(names[i]);
+		if (ok)
 			names[k++] = dtk_xstrdup(node);
-		} else {
-			free(names[i]);
-		}
 	}
 	*out = names;
 	return k;
@@ -352,14 +350,11 @@ int dtk_kb_load(struct dtk_kb **out, const struct dtk_kb_load_opts *o, struct dt
 int dtk_kb_parse_records(struct dtk_kb **out, const char *buf, size_t len, const char *path,
                          struct dtk_diags *diags)
 {
-	struct dtk_kb *kb = dtk_xcalloc(1, sizeof(*kb));
+	struct dtk_kb *kb = S_new_kb(""); /* the records alone */
 	struct dtk_arena *tmp = dtk_arena_new();
 	struct dtk_yval *root = NULL;
 	size_t before = diags->n;
 
-	kb->arena = dtk_arena_new();
-	kb->stale_after_months = 6;
-	kb->high_min_verified = 2;
 	if (dtk_yaml_parse(&root, tmp, path, buf, len, diags) == 0 && root)
 		dtk_schema_records(kb, kb->arena, root, path, diags);
 	dtk_arena_free(tmp);

@@ -62,12 +62,10 @@ static void S_order_nodes(struct loader *l)
 		struct dtk_node *node = kb->nodes[i];
 		if (node->category >= 0)
 			continue;
-		if (!l->domain_ok) {
-			ordered[n++] = node;
-			continue;
-		}
-		dtk_diags_add(l->d, node->path, node->name_pos.line, node->name_pos.col,
-		              "node '%s' is in no category of insights/_domain.yaml", node->name);
+		if (l->domain_ok)
+			dtk_diags_add(l->d, node->path, node->name_pos.line, node->name_pos.col,
+			              "node '%s' is in no category of insights/_domain.yaml",
+			              node->name);
 		ordered[n++] = node;
 	}
 	if (n)

@@ -229,11 +229,7 @@ int dtk_kb_hold_get(struct dtk_kb_hold *h, const struct dtk_kb **kb, struct dtk_
 	                 diags);
 	if (rc == 0)
 		dtk_links_index(h->kb); /* every show served from it takes its links so */
-	if (rc == 0 && n < 0) { /* loaded, but its files not looked at: not held */
-		*kb = h->kb;
-		return 0;
-	}
-	*kb = h->kb;
+	*kb = h->kb; /* its files not looked at (n < 0): not held, loaded again next time */
 	return rc;
 }
 

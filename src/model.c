@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *const dtk_bloom_names[DTK_BLOOM_COUNT + 1] = {
@@ -267,20 +268,9 @@ char *dtk_entry_id_birth(char *buf, size_t size, const char *node, const char *t
 
 /* Binary search of v (n pointers to structs whose first member is their id,
  * sorted by it) for key; returns the struct or NULL. */
-static void *S_find(void *const *v, size_t n, const char *key)
+static int S_id_cmp(const void *id, const void *e)
 {
-	size_t lo = 0, hi = v ? n : 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(*(const char *const *)v[mid], key);
-		if (c == 0)
-			return v[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return strcmp(id, (*(struct dtk_entry *const *)e)->id);
 }
 
 struct dtk_entry *dtk_node_entry(const struct dtk_node *node, const char *id)
@@ -288,6 +278,7 @@ struct dtk_entry *dtk_node_entry(const struct dtk_node *node, const char *id)
 	/* entries are mostly numbered from 1 in file order: the Nth is looked
 	 * at first (one entry read, where a search reads several cold ones) */
 	const char *dash = strrchr(id, '-');
+	struct dtk_entry **found;
 	unsigned long k = 0;
 
 	while (dash && dash[1] >= '0' && dash[1] <= '9' && k <= node->n_entries)
@@ -295,7 +286,9 @@ struct dtk_entry *dtk_node_entry(const struct dtk_node *node, const char *id)
 	if (dash && !dash[1] && k >= 1 && k <= node->n_entries &&
 	    !strcmp(node->entries[k - 1].id, id))
 		return &node->entries[k - 1];
-	return S_find((void *const *)node->by_id, node->n_by_id, id);
+	found = node->n_by_id ? bsearch(id, node->by_id, node->n_by_id, sizeof(*found), S_id_cmp)
+	                      : NULL;
+	return found ? *found : NULL;
 }
 
 struct dtk_node *dtk_kb_id_node(const struct dtk_kb *kb, const char *id, const char **suffix)

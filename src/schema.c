@@ -9,9 +9,9 @@
 #include <strings.h>
 
 static const char *const S_status_names[] = {"resolved", "open"};
-const char *const dtk_event_names[DTK_EV_COUNT] = {
+const char *const dtk_event_names[DTK_EV_COUNT + 1] = {
         "added",     "raised",    "lowered", "opened",     "resolved",
-        "superseded", "retracted", "revised", "newly_stale"};
+        "superseded", "retracted", "revised", "newly_stale", NULL};
 
 struct ctx {
 	struct dtk_kb *kb;         /* read for the policy; written only by the meta files */
@@ -830,16 +830,13 @@ void dtk_schema_review_file(struct dtk_kb *kb, const struct dtk_yval *root, cons
 /* Reads a record's events (a mapping of event kind: list of strings). */
 static void S_events(struct ctx *c, const struct dtk_yval *rv, struct dtk_record *r)
 {
-	static const char *const keys[] = {"added",      "raised",    "lowered",
-	                                   "opened",     "resolved",  "superseded",
-	                                   "retracted",  "revised",   "newly_stale", NULL};
 	const struct dtk_yval *v = S_present(dtk_yval_get(rv, "events")), *l;
 	size_t k, i, n;
 
 	if (!dtk_yval_get(rv, "events"))
 		return;
 	r->has_events = 1;
-	if (!v || !S_check_map(c, v, "events", keys))
+	if (!v || !S_check_map(c, v, "events", dtk_event_names))
 		return;
 	for (k = 0; k < DTK_EV_COUNT; k++) {
 		l = S_items(c, v, dtk_event_names[k], &n);

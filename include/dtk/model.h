@@ -248,7 +248,8 @@ enum dtk_event {
 	DTK_EV_NEWLY_STALE,
 	DTK_EV_COUNT
 };
-extern const char *const dtk_event_names[DTK_EV_COUNT];
+/* Their names, NULL-terminated: the keys of a record's 'events'. */
+extern const char *const dtk_event_names[DTK_EV_COUNT + 1];
 
 struct dtk_record {
 	dtk_date date, since; /* since: 0 when absent */
