@@ -99,7 +99,7 @@ struct hit {
 struct hits {
 	struct hit *v;
 	size_t n;
-	int rc, rejected; /* the index was not opened */
+	int rc;
 };
 
 static char *S_dir, *S_ix;
@@ -286,6 +286,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned char *b;
 	struct dtk_kb *kb;
 	size_t n, q;
+	int opened;
 
 	if (size < 1 || size > 65536)
 		return 0;
@@ -304,20 +305,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	S_put(b, n);
 	kb = S_load(IX_LOAD);
 	S_queries(got, kb, 3, N_QUERIES);
-	for (q = 3; q < N_QUERIES; q++)
-		got[q].rejected = !kb->terms_index;
+	opened = kb->terms_index != NULL;
 	dtk_kb_free(kb);
-	S_put(b, n);
-	kb = S_load(DTK_KB_ALL | DTK_KB_TERMS);
-	S_queries(got, kb, 0, 3);
-	for (q = 0; q < 3; q++)
-		got[q].rejected = !kb->terms_index;
-	dtk_kb_free(kb);
+	if (opened) { /* (else the checks' load would not open it either) */
+		S_put(b, n);
+		kb = S_load(DTK_KB_ALL | DTK_KB_TERMS);
+		S_queries(got, kb, 0, 3);
+		dtk_kb_free(kb);
+	}
 	free(b);
-	for (q = 0; q < N_QUERIES; q++) {
+	for (q = opened ? 0 : 3; q < N_QUERIES; q++) {
 		if (got[q].rc < 0)
 			abort(); /* the index, whatever it holds, is an aid: no error */
-		if (!(data[0] & 1) || got[q].rejected)
+		if (!(data[0] & 1) || !opened)
 			S_same(&got[q], &S_ref[q]);
 		free(got[q].v);
 	}
