@@ -11,7 +11,7 @@ build=build-fuzz
 
 cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DDTK_FUZZ=ON -DBUILD_TESTING=OFF \
   -DDTK_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j"$(nproc)" --target fuzz_node fuzz_base fuzz_merge fuzz_edit fuzz_mcp fuzz_write \
+cmake --build "$build" -j"$(nproc)" --target fuzz_node fuzz_base fuzz_merge fuzz_edit fuzz_mcp fuzz_write fuzz_index \
   >/dev/null
 
 # seed corpora: node files for fuzz_node; whole bases and the cases for fuzz_base
@@ -23,7 +23,8 @@ cp tests/fixtures/base/insights/[a-z]*.yaml insights/[a-z]*.yaml fuzz/regress/no
 cp tests/fixtures/base/insights/[a-z]*.yaml insights/[a-z]*.yaml fuzz/regress/edit-* \
   "$build/corpus-edit/" 2>/dev/null || true
 cp tests/cases/*.case fuzz/regress/base-* "$build/corpus-base/" 2>/dev/null || true
-mkdir -p "$build/corpus-mcp" "$build/corpus-write"
+mkdir -p "$build/corpus-mcp" "$build/corpus-write" "$build/corpus-index"
+cp fuzz/regress/index-* "$build/corpus-index/" 2>/dev/null || true
 cp fuzz/regress/write-* "$build/corpus-write/" 2>/dev/null || true
 cp fuzz/regress/mcp-* "$build/corpus-mcp/" 2>/dev/null || true
 for base in tests/fixtures/base .; do
@@ -45,7 +46,7 @@ run() {
 # known, reported finding that is not fixed yet.
 skip=" ${DTK_FUZZ_SKIP:-} "
 targets=""
-for t in node base merge edit mcp write; do
+for t in node base merge edit mcp write index; do
   case "$skip" in *" $t "*) echo "== fuzz_$t skipped (DTK_FUZZ_SKIP)"; continue ;; esac
   targets="$targets $t"
 done
@@ -59,6 +60,7 @@ wait
 has mcp && run mcp 16384 &
 has write && run write 8192 &
 wait
+has index && run index 8192
 
 for t in $targets; do
   echo "== fuzz_$t ($secs s)"

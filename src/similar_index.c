@@ -26,7 +26,7 @@ struct dtk_similar_index *dtk_similar_index_open(const char *root, const uint64_
 	struct dtk_similar_index *ix = dtk_xcalloc(1, sizeof(*ix));
 	const struct ix_head *h = &ix->h;
 	struct stat st;
-	size_t i, meta;
+	size_t i, meta, at;
 	const char *p;
 	int fd;
 
@@ -64,10 +64,12 @@ struct dtk_similar_index *dtk_similar_index_open(const char *root, const uint64_
 	ix->posts = (const unsigned char *)(p + h->names_len);
 	if (h->names_len && ix->names[h->names_len - 1])
 		goto bad;
-	for (i = 0; i < h->n_nodes; i++)
-		if (ix->nodes[i].name >= h->names_len ||
-		    (uint64_t)ix->nodes[i].first + ix->nodes[i].n > h->n_ents)
+	for (i = 0, at = 0; i < h->n_nodes; at += ix->nodes[i++].n) /* entries node after node */
+		if (ix->nodes[i].name >= h->names_len || ix->nodes[i].first != at ||
+		    ix->nodes[i].n > h->n_ents - at)
 			goto bad;
+	if (at != h->n_ents)
+		goto bad;
 	for (i = 0; i < h->n_terms; i++) { /* a posting takes a byte at the least */
 		uint64_t end = i + 1 < h->n_terms ? ix->terms[i + 1].off : h->posts_len;
 		if (ix->terms[i].off > end || end > h->posts_len || ix->terms[i].n > h->n_ents ||
@@ -123,7 +125,15 @@ int dtk_similar_index_holds(const struct dtk_similar_index *ix, const char *name
 const struct ix_node *dtk_similar_index_held(const struct dtk_kb *kb, const struct dtk_node *node)
 {
 	const struct ix_node *x = kb->terms_index ? S_ix_node(kb->terms_index, node->name) : NULL;
-	return x && x->key == dtk_kb_node_key(node) ? x : NULL;
+	size_t j, live = 0;
+
+	if (!x || x->key != dtk_kb_node_key(node))
+		return NULL;
+	/* a whole node's live entries, as many as it says (a summary's are
+	 * checked when a hit unpacks it) */
+	for (j = 0; !dtk_kb_node_held(node) && j < node->n_entries; j++)
+		live += dtk_similar_live(&node->entries[j]);
+	return dtk_kb_node_held(node) || live == x->n ? x : NULL;
 }
 
 /* Returns the varint at *p (before end), moving *p past it; sets *p to

@@ -93,8 +93,8 @@ struct ix_gather {
 	size_t *from; /* per term: where its postings start in post; [n]: the end */
 };
 
-/* Returns the node of kb's index that holds node (held: dtk_kb_node_held),
- * or NULL. */
+/* Returns the node of kb's index that holds node (held: dtk_kb_node_held;
+ * whole, its count of live entries the index's), or NULL. */
 const struct ix_node *dtk_similar_index_held(const struct dtk_kb *kb, const struct dtk_node *node);
 
 /* Adds to g the postings in ix of raw term r, of the docs dn numbers

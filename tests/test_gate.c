@@ -773,6 +773,28 @@ static void test_index_hostile(void **state)
 	assert_int_equal(S_held(a), 0);
 	dtk_kb_free(a);
 	unlink(ix);
+	S_index(dir);
+	/* the last node's entries begin one before its own (its count beyond
+	 * its live entries), the node before it holds one less (as
+	 * fuzz/regress/index-whole-count-beyond-live): a ranking over the nodes
+	 * whole takes neither from the index */
+	{
+		size_t at = 56 + ((size_t)counts[0] - 2) * 32 + 16, n;
+		uint32_t node[2]; /* the one before the last: its first entry, its count */
+		char *bytes;
+		assert_int_equal(dtk_file_read(&bytes, &n, ix, 1u << 30), 0);
+		memcpy(node, bytes + at, sizeof(node));
+		free(bytes);
+		S_poke(ix, at + 4, node[1] - 1, 0);
+		S_poke(ix, at + 32, node[0] + node[1] - 1, 0);
+		S_poke(ix, at + 36, counts[1] - node[0] - node[1] + 1, 1);
+	}
+	a = S_load_mem(dir, DTK_KB_ALL | DTK_KB_TERMS, NULL, 0);
+	b = S_load_mem(dir, S_REF_LOAD, NULL, 0);
+	S_compare_rank(a, b, tsv);
+	dtk_kb_free(a);
+	dtk_kb_free(b);
+	unlink(ix);
 	assert_int_equal(mkfifo(ix, 0600), 0); /* not waited for */
 	a = S_load_mem(dir, S_IX_LOAD, NULL, 0);
 	assert_int_equal(S_held(a), 0);
