@@ -539,18 +539,28 @@ static int S_null(const struct dtk_yval *v)
 	return v->kind == DTK_Y_SCALAR && v->type == DTK_YT_NULL && v->start < v->end;
 }
 
+/* Returns the first place from at in d whose byte is (in 0) or is not (in
+ * 1) one of set, as strcspn and strspn do, but at most d->len: the text
+ * need not end in a NUL. */
+static size_t S_span(const struct dtk_ydoc *d, size_t at, const char *set, int in)
+{
+	while (at < d->len && d->buf[at] && (strchr(set, d->buf[at]) != NULL) == in)
+		at++;
+	return at;
+}
+
 /* Returns where in d the comment ending old's line starts (with the spaces
  * before it) and sets *eol to its end; or returns 0 when there is none. The
  * line of a block scalar's is its header's. */
 static size_t S_line_comment(const struct dtk_ydoc *d, const struct dtk_yval *old, size_t *eol)
 {
 	int block = old->style == DTK_YS_LITERAL || old->style == DTK_YS_FOLDED;
-	size_t ws = block ? old->start + strspn(d->buf + old->start, "|>+-0123456789") : old->end,
-	       at = ws + strspn(d->buf + ws, " \t");
+	size_t ws = block ? S_span(d, old->start, "|>+-0123456789", 1) : old->end,
+	       at = S_span(d, ws, " \t", 1);
 
 	if (at == ws || at >= d->len || d->buf[at] != '#' || (block && at >= old->end))
 		return 0;
-	*eol = at + strcspn(d->buf + at, "\r\n");
+	*eol = S_span(d, at, "\r\n", 0);
 	return ws;
 }
 

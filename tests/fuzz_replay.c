@@ -33,7 +33,11 @@ static int S_replay_dir(const char *dir, const char *prefix)
 			continue;
 		path = dtk_path_join(dir, de->d_name);
 		if (dtk_file_read(&buf, &len, path, 64u << 20) == 0) {
-			LLVMFuzzerTestOneInput((const uint8_t *)buf, len);
+			/* as libFuzzer gives it: its bytes alone, no NUL after them */
+			uint8_t *exact = dtk_xmalloc(len ? len : 1);
+			memcpy(exact, buf, len);
+			LLVMFuzzerTestOneInput(exact, len);
+			free(exact);
 			n++;
 		}
 		free(buf);
