@@ -45,8 +45,8 @@ struct dtk_mcp {
 	int unbound;         /* a request was refused for want of initialize */
 	char *prefix;        /* of every tool's name */
 	uint64_t tools;      /* the tools it has (mcp_tools.h) */
-	/* the cancellations in the input read ahead (dtk_mcp_serve_fd's): the
-	 * compact JSON of each requestId -> how many; NULL: none read ahead */
+	/* the cancellations waiting (read ahead, or in the batch being
+	 * answered): the compact JSON of each requestId -> how many */
 	json_t *cancels;
 	struct dtk_kb_hold *hold; /* the base the read-only tools share (cmd.h) */
 	char *home;               /* the directory served (S_home); NULL: not yet */
@@ -58,46 +58,6 @@ struct req {
 	json_t *id;
 };
 
-/* ---- reading messages ---- */
-
-/* Ends line as the readers return it: DTK_ETOOBIG when it was over the
- * limit, else 1 with a '\r' before its end dropped and a NUL after it. */
-static int S_line_end(struct dtk_buf *line, int over)
-{
-	if (over)
-		return DTK_ETOOBIG;
-	if (line->len && line->ptr[line->len - 1] == '\r')
-		line->len--;
-	dtk_buf_putc(line, '\0');
-	line->len--;
-	return 1;
-}
-
-int dtk_mcp_read_line(FILE *in, size_t max, struct dtk_buf *line)
-{
-	int c, over = 0, any = 0;
-
-	line->len = 0;
-	while ((c = getc(in)) != EOF) {
-		any = 1;
-		if (c == '\n')
-			break;
-		if (over)
-			continue;
-		if (line->len >= max) { /* drop it, skip the rest */
-			over = 1;
-			line->len = 0;
-			continue;
-		}
-		dtk_buf_putc(line, (char)c);
-	}
-	if (ferror(in))
-		return dtk_error("cannot read standard input: %s", strerror(errno));
-	if (!any)
-		return 0;
-	return S_line_end(line, over);
-}
-
 /* ---- the server ---- */
 
 struct dtk_mcp *dtk_mcp_new(unsigned flags)
@@ -106,6 +66,7 @@ struct dtk_mcp *dtk_mcp_new(unsigned flags)
 	m->flags = flags;
 	m->prefix = dtk_xstrdup("");
 	m->tools = DTK_MCP_TOOLS_ALL;
+	m->cancels = json_object();
 	return m;
 }
 
@@ -148,6 +109,7 @@ void dtk_mcp_free(struct dtk_mcp *m)
 		return;
 	free(m->prefix);
 	free(m->home);
+	json_decref(m->cancels);
 	dtk_kb_hold_free(m->hold);
 	free(m);
 }
@@ -574,37 +536,47 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
 
 /* ---- bounds ---- */
 
+/* What a message's text shows before it is parsed (S_shape). */
+struct shape {
+	int code;        /* 0, or the JSON-RPC error it is refused with */
+	const char *why; /* that error's message */
+	int wide;        /* a number may be beyond what jansson holds */
+	size_t id_at;    /* where the value of its top object's "id" begins (0: none) */
+	char id[256];    /* the text from there (a message's pages go as it is parsed) */
+};
+
 /*
- * Returns 0 when the JSON text msg nests at most DTK_MCP_MAX_DEPTH deep and
- * holds at most DTK_MCP_MAX_VALUES values, else -1: what jansson would
- * build of it is then bounded (a few hundred bytes a value) before it
+ * Looks through the JSON text msg without parsing it, into *s: refused
+ * (code set) when it nests deeper than DTK_MCP_MAX_DEPTH, holds more than
+ * DTK_MCP_MAX_VALUES values (id_at then 0: it is answered under null) or a
+ * string over DTK_MCP_MAX_STRING bytes as written, so that what jansson
+ * would build of it is bounded (a few hundred bytes a value) before it
  * builds anything. A count of brackets, commas and colons outside strings
  * bounds the values from above; malformed text is left to the parser.
- * Returns -2 when only the depth is too great: it is parsed (jansson stops
- * at 2048 levels), so that its id can be answered; -3 when a string is over
- * DTK_MCP_MAX_STRING bytes as written (never parsed: S_id). Sets *wide when
- * a number may be beyond what jansson holds (19 digits or an exponent).
+ * wide: a number of 19 digits or with an exponent.
  */
-static int S_bounded(const char *msg, size_t len, int *wide)
+static void S_shape(const char *msg, size_t len, struct shape *s)
 {
 	size_t i, values = 1, depth = 0, from = 0, digits = 0;
-	int in_string = 0, deep = 0;
+	int in_string = 0, deep = 0, big = 0, key = 0, want_id = 0;
 
-	*wide = 0;
+	memset(s, 0, sizeof(*s));
 	for (i = 0; i < len; i++) {
 		char c = msg[i];
 		if (in_string) {
 			if (c == '\\')
 				i++;
-			else if (c == '"')
-				in_string = 0;
-			if (i - from > DTK_MCP_MAX_STRING)
-				return -3;
+			else if (c == '"') /* the key "id", when ':' follows */
+				in_string = 0, key = depth == 1 && i - from == 3 &&
+				                     !memcmp(msg + from, "\"id\"", 4);
+			big |= i - from > DTK_MCP_MAX_STRING;
 			continue;
 		}
-		*wide |= (c == 'e' || c == 'E') && digits;
+		if (want_id && !memchr(" \t\r\n", c, 4))
+			want_id = 0, s->id_at = i;
+		s->wide |= (c == 'e' || c == 'E') && digits;
 		digits = c >= '0' && c <= '9' ? digits + 1 : 0;
-		*wide |= digits > 18;
+		s->wide |= digits > 18;
 		switch (c) {
 		case '"':
 			in_string = 1;
@@ -616,15 +588,43 @@ static int S_bounded(const char *msg, size_t len, int *wide)
 			/* fall through */
 		case ',':
 		case ':':
-			if (++values > DTK_MCP_MAX_VALUES)
-				return -1;
-			break;
+			want_id |= c == ':' && key && !s->id_at;
+			if (++values <= DTK_MCP_MAX_VALUES)
+				break;
+			*s = (struct shape){
+			        E_REQUEST,
+			        "message nests deeper than 64 levels or holds more than "
+			        "100000 values",
+			        0, 0, ""};
+			return;
 		case ']':
 		case '}': depth -= depth > 0; break;
 		default: break;
 		}
 	}
-	return deep ? -2 : 0;
+	if (s->id_at)
+		memcpy(s->id, msg + s->id_at, len - s->id_at < 255 ? len - s->id_at : 255);
+	if (big)
+		s->code = E_PARAMS, s->why = "a string of the message is over 2 MiB as written: no "
+		                             "argument takes more than 1 MiB";
+	else if (deep)
+		s->code = E_REQUEST, s->why = "message nests deeper than 64 levels";
+}
+
+/* Returns the id of the message S_shape looked through into s, as its top
+ * object's "id" is written, when it is a string or an integer (a new
+ * reference); else NULL. */
+static json_t *S_id(const struct shape *s)
+{
+	json_t *id;
+
+	if (!s->id_at)
+		return NULL;
+	id = json_loads(s->id, JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK, NULL);
+	if (json_is_string(id) || json_is_integer(id))
+		return id;
+	json_decref(id);
+	return NULL;
 }
 
 /* Appends number token t[0..n) of a message to b as jansson can read it:
@@ -694,162 +694,111 @@ static size_t S_feed(void *buf, size_t size, void *data)
 }
 
 /* Copies f's text, valid JSON but for numbers jansson cannot hold, into
- * b with each such number in a form it can (S_number): so the message is
- * answered (a tool reads an argument out of range as one, an id beyond 64
- * bits is refused under null) and a notification is not. */
-static void S_widen_numbers(struct dtk_buf *b, struct feed *f)
+ * b with each such number in a form it can (S_number; the id's begins at
+ * id_at): so the message is answered (a tool reads an argument out of
+ * range as one, an id beyond 64 bits is refused under null) and a
+ * notification is not. */
+static void S_widen_numbers(struct dtk_buf *b, struct feed *f, size_t id_at)
 {
 	const char *msg = f->text;
-	size_t i, k, str = 0, len = f->len, depth = 0;
-	int in_str = 0, id = 0, key = 0;
+	size_t i, k, len = f->len;
+	int in_str = 0;
 
 	for (i = 0; i < len; i++) {
 		char c = msg[i];
-		S_drop(f, in_str ? str : i); /* a key is read again at its end */
+		S_drop(f, i);
 		if (in_str) {
-			if (c == '\\' && i + 1 < len) {
+			if (c == '\\' && i + 1 < len)
 				dtk_buf_putc(b, msg[i++]);
-			} else if (c == '"') {
-				in_str = 0; /* the key "id", when ':' follows */
-				key = i + 1 - str == 4 && !memcmp(msg + str, "\"id\"", 4);
-			}
+			else if (c == '"')
+				in_str = 0;
 			dtk_buf_putc(b, msg[i]);
 			continue;
 		}
 		if (c == '-' || (c >= '0' && c <= '9')) {
 			for (k = i + 1; k < len && msg[k] && strchr("0123456789.eE+-", msg[k]); k++)
 				;
-			S_number(b, msg + i, k - i, depth == 1 && id);
+			S_number(b, msg + i, k - i, i == id_at);
 			i = k - 1;
 			continue;
 		}
-		if (c == '"')
-			in_str = 1, str = i;
-		else if (c == '{' || c == '[')
-			depth++;
-		else if (c == '}' || c == ']')
-			depth--;
-		else if (c == ':' && depth == 1)
-			id = key;
+		in_str = c == '"';
 		dtk_buf_putc(b, c);
 	}
 }
 
-/* Returns the id of message msg, a string or an integer as the member "id"
- * of its top object is written, without parsing the rest (a new reference),
- * or NULL. */
-static json_t *S_id(const char *msg, size_t len)
+/* Parses message msg when S_shape finds it within the bounds, giving back
+ * its pages as it goes when drop (S_feed). Returns the JSON (a new
+ * reference), or NULL with s->code and s->why set: refused by S_shape,
+ * malformed (id_at then 0: answered under null), or holding U+0000 in a
+ * string (no argument takes one). */
+static json_t *S_parse(const char *msg, size_t len, int drop, struct shape *s)
 {
-	size_t i, depth = 0, k, from = 0;
-	int in_str = 0;
-	json_t *id;
-
-	for (i = 0; i < len; i++) {
-		char c = msg[i];
-		if (in_str) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				in_str = 0;
-			if (in_str || depth != 1 || i - from != 3 ||
-			    memcmp(msg + from, "\"id\"", 4))
-				continue;
-			for (k = i + 1; k < len && memchr(" \t\r\n", msg[k], 4); k++)
-				;
-			if (k >= len || msg[k] != ':')
-				continue;
-			for (k++; k < len && memchr(" \t\r\n", msg[k], 4); k++)
-				;
-			from = k; /* the value: a string to its closing quote, or a number */
-			if (msg[k] == '"')
-				for (k++; k < len && msg[k] != '"'; k += 1 + (msg[k] == '\\'))
-					;
-			else
-				for (; k < len && !memchr(",} \t\r\n", msg[k], 6); k++)
-					;
-			k += msg[from] == '"';
-			if (k > len || k - from > 200)
-				return NULL;
-			id = json_loadb(msg + from, k - from, JSON_DECODE_ANY, NULL);
-			if (json_is_string(id) || json_is_integer(id))
-				return id;
-			json_decref(id);
-			return NULL;
-		}
-		if (c == '"')
-			in_str = 1, from = i;
-		else if (c == '{' || c == '[')
-			depth++;
-		else if (c == '}' || c == ']')
-			depth--;
-	}
-	return NULL;
-}
-
-/* Parses msg within the bounds (strings may hold U+0000: the request is
- * then refused under its id), giving back its pages as it goes when drop
- * (S_feed). Returns the JSON (a new reference), or NULL with *code set;
- * *deep is 1 when it nests deeper than DTK_MCP_MAX_DEPTH (to be refused,
- * under its id). */
-static json_t *S_parse(const char *msg, size_t len, int drop, int *code, int *deep)
-{
-	const size_t flags = JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL;
 	struct feed f = {msg, len, 0, 0, drop};
 	struct dtk_buf w = DTK_BUF_INIT;
 	json_error_t je;
-	int wide, b = S_bounded(msg, len, &wide);
 	json_t *j;
 
-	*code = b == -3 ? E_PARAMS : E_REQUEST;
-	*deep = b == -2;
-	if (b == -1 || b == -3)
+	S_shape(msg, len, s);
+	if (s->code)
 		return NULL;
-	*code = E_PARSE;
-	if (wide) { /* a copy with its numbers widened is parsed (the server's) */
+	if (s->wide) { /* a copy with its numbers widened is parsed (the server's) */
 		dtk_grow((void **)&w.ptr, &w.cap, len + len / 2 + 16, 1);
-		S_widen_numbers(&w, &f);
+		S_widen_numbers(&w, &f, s->id_at);
 		f = (struct feed){w.ptr, w.len, 0, 0, 1};
 	}
-	j = json_load_callback(S_feed, &f, flags, &je);
+	j = json_load_callback(S_feed, &f, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
 	dtk_buf_release(&w);
-	if (!j && b == -2) /* deeper than jansson parses: refused as too deep */
-		*code = E_REQUEST;
+	if (!j && json_error_code(&je) == json_error_null_character)
+		s->code = E_PARAMS, s->why = "a string of the request holds U+0000 (NUL), which "
+		                             "no argument takes";
+	else if (!j)
+		s->code = E_PARSE, s->why = "Parse error", s->id_at = 0;
 	return j;
-}
-
-/* Returns 1 when a string value of j holds U+0000 (jansson refuses one in
- * a key: a parse error). */
-static int S_has_nul(json_t *j)
-{
-	const char *k;
-	json_t *v;
-	size_t i;
-
-	if (json_is_string(j))
-		return strlen(json_string_value(j)) != json_string_length(j);
-	json_object_foreach(j, k, v)
-	{
-		if (S_has_nul(v))
-			return 1;
-	}
-	json_array_foreach(j, i, v)
-	{
-		if (S_has_nul(v))
-			return 1;
-	}
-	return 0;
 }
 
 /* ---- cancellation ---- */
 
-/* Returns 1 when the input read ahead but not handled yet holds a
- * notifications/cancelled for request id: the request is not run. */
+/* Returns the key of the request that notification j cancels (the compact
+ * JSON of its requestId, malloc'd), or NULL when j is no
+ * notifications/cancelled. */
+static char *S_cancel_key(json_t *j)
+{
+	const char *method = json_string_value(json_object_get(j, "method"));
+	json_t *id = json_object_get(json_object_get(j, "params"), "requestId");
+
+	if (!method || strcmp(method, "notifications/cancelled") || json_object_get(j, "id") ||
+	    (!json_is_string(id) && !json_is_integer(id)))
+		return NULL;
+	return json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY);
+}
+
+/* Counts message j, when it is a notifications/cancelled, among m's
+ * waiting (by 1: read ahead, or in the batch being answered) or as
+ * handled (by -1). */
+static void S_count_cancel(struct dtk_mcp *m, json_t *j, int by)
+{
+	char *key = S_cancel_key(j);
+	json_int_t n;
+
+	if (!key)
+		return;
+	n = json_integer_value(json_object_get(m->cancels, key)) + by;
+	if (n > 0)
+		json_object_set_new(m->cancels, key, json_integer(n));
+	else
+		json_object_del(m->cancels, key);
+	free(key);
+}
+
+/* Returns 1 when a notifications/cancelled for request id is waiting: the
+ * request is not run. */
 static int S_cancelled(struct dtk_mcp *m, json_t *id)
 {
 	char *key;
 	int found;
 
-	if (!m->cancels || !json_object_size(m->cancels))
+	if (!json_object_size(m->cancels))
 		return 0;
 	key = json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY);
 	found = key && json_object_get(m->cancels, key);
@@ -888,16 +837,14 @@ static void S_only(json_t *o, const char *keys)
 	}
 }
 
-/* Lets go of what answering message j never reads (but when it holds
- * U+0000: refused): members of it and of its params that no method reads,
- * its _meta but the version it names, what a response's result or error
- * holds. So a tool's work is beside its arguments, not the whole message. */
+/* Lets go of what answering message j never reads: members of it and of
+ * its params that no method reads, its _meta but the version it names,
+ * what a response's result or error holds. So a tool's work is beside its
+ * arguments, not the whole message. */
 static void S_let_go(json_t *j)
 {
 	json_t *p = json_object_get(j, "params");
 
-	if (S_has_nul(j))
-		return;
 	S_only(j, "jsonrpc id method params result error ");
 	if (json_object_get(j, "result"))
 		json_object_set_new(j, "result", json_null());
@@ -955,6 +902,7 @@ static char *S_message(struct dtk_mcp *m, json_t *j)
 	json_t *id, *method;
 	char *out = NULL;
 
+	S_count_cancel(m, j, -1);
 	id = json_object_get(j, "id");
 	method = json_object_get(j, "method");
 	if (!json_is_object(j) || !json_is_string(json_object_get(j, "jsonrpc")) ||
@@ -970,10 +918,6 @@ static char *S_message(struct dtk_mcp *m, json_t *j)
 			out = S_error(id ? json_incref(id) : NULL, E_REQUEST, "Invalid Request");
 	} else if (!json_is_string(method)) {
 		out = S_error(id ? json_incref(id) : NULL, E_REQUEST, "Invalid Request");
-	} else if (id && S_has_nul(j)) {
-		out = S_error(
-		        json_incref(id), E_PARAMS,
-		        "a string of the request holds U+0000 (NUL), which no argument takes");
 	} else if (id) {
 		out = S_request(m, j, id, json_string_value(method));
 	} /* else a notification: nothing is answered */
@@ -993,23 +937,6 @@ static int S_put(FILE *out, char sep, char *r)
 	return 1;
 }
 
-/* Returns 1 when a message of batch after item i is a
- * notifications/cancelled for request id (the batch is all in the input:
- * its cancellation is waiting when the request's turn comes). */
-static int S_batch_cancelled(json_t *batch, size_t i, json_t *id)
-{
-	json_t *c;
-
-	for (i++; id && (c = json_array_get(batch, i)); i++)
-		if (json_is_string(json_object_get(c, "method")) &&
-		    !strcmp(json_string_value(json_object_get(c, "method")),
-		            "notifications/cancelled") &&
-		    !json_object_get(c, "id") &&
-		    json_equal(json_object_get(json_object_get(c, "params"), "requestId"), id))
-			return 1;
-	return 0;
-}
-
 /* Answers a batch (a non-empty array) as protocol 2025-03-26 has them: an
  * array of the responses due, in order, written to out as each is made (so
  * that only one is held at a time), or nothing when none is due
@@ -1022,7 +949,11 @@ static int S_batch(struct dtk_mcp *m, json_t *batch, FILE *out)
 	int any = 0;
 	char *r;
 
-	json_array_foreach(batch, i, item) S_let_go(item);
+	json_array_foreach(batch, i, item)
+	{
+		S_let_go(item);
+		S_count_cancel(m, item, 1); /* a request it cancels is not run */
+	}
 	json_array_foreach(batch, i, item)
 	{
 		json_t *method = json_object_get(item, "method");
@@ -1030,8 +961,6 @@ static int S_batch(struct dtk_mcp *m, json_t *batch, FILE *out)
 		    json_is_object(item) && json_object_get(item, "id"))
 			r = S_error(json_incref(json_object_get(item, "id")), E_REQUEST,
 			            "initialize must not be part of a batch");
-		else if (S_batch_cancelled(batch, i, json_object_get(item, "id")))
-			r = NULL; /* cancelled by a later message of the batch: not run */
 		else
 			r = S_message(m, item);
 		any |= S_put(out, any ? ',' : '[', r);
@@ -1065,32 +994,13 @@ static void S_home(struct dtk_mcp *m)
  * it wrote one, 0 when none is due. */
 static int S_handle(struct dtk_mcp *m, const char *msg, size_t len, int drop, FILE *out)
 {
-	int code, rc, deep;
-	json_t *j, *id;
+	struct shape s;
+	json_t *j;
+	int rc;
 
 	S_home(m);
-	j = S_parse(msg, len, drop, &code, &deep);
-	id = json_object_get(j, "id");
-	if (!j && code == E_PARAMS) /* a string too long: refused under its id */
-		return S_put(out, 0,
-		             S_error(S_id(msg, len), code,
-		                     "a string of the message is over 2 MiB as written: no "
-		                     "argument takes more than 1 MiB"));
-	if (!j)
-		return S_put(out, 0,
-		             S_error(NULL, code,
-		                     code == E_PARSE
-		                             ? "Parse error"
-		                             : "message nests deeper than "
-		                               "64 levels or holds more than 100000 values"));
-	if (deep) { /* refused, under its id when it can be read */
-		rc = S_put(
-		        out, 0,
-		        S_error(json_is_string(id) || json_is_integer(id) ? json_incref(id) : NULL,
-		                E_REQUEST, "message nests deeper than 64 levels"));
-		json_decref(j);
-		return rc;
-	}
+	if (!(j = S_parse(msg, len, drop, &s))) /* refused, under its id when it can be read */
+		return S_put(out, 0, S_error(S_id(&s), s.code, s.why));
 	/* batches exist in 2025-03-26 only (2025-06-18 removed them) */
 	if (json_is_array(j) && json_array_size(j) && m->version &&
 	    !strcmp(m->version, "2025-03-26") && len > DTK_MCP_MAX_BATCH)
@@ -1137,27 +1047,16 @@ static int S_blank(const char *s, size_t n)
 	return n == 0;
 }
 
-/* A notifications/cancelled read ahead: where its line ends in the input
- * (a byte offset from the start) and its requestId's compact JSON. */
-struct cancel {
-	unsigned long long end;
-	char *key;
-};
-
 /* Input read from a file descriptor ahead of what was handled: buf[start,
  * len) is not handled yet; its complete lines before scanned were looked
- * through for cancellations (queued, oldest first, from head, and counted
- * by key in cancels). Every byte is copied and looked through once, so a
- * message costs the same however much input waits behind it. */
+ * through for cancellations (counted in the server's, S_count_cancel).
+ * Every byte is copied and looked through once, so a message costs the
+ * same however much input waits behind it. */
 struct reader {
 	int fd, eof;
 	char *buf;
 	size_t start, len, cap, scanned;
-	size_t keep;            /* the bytes before it may be dropped (up to start) */
-	unsigned long long pos; /* the offset in the input of buf[0] */
-	struct cancel *queue;
-	size_t head, n_queue, cap_queue;
-	json_t *cancels;
+	size_t keep; /* the bytes before it may be dropped (up to start) */
 };
 
 /* How much input is read ahead (to see cancellations of queued requests). */
@@ -1175,7 +1074,6 @@ static int S_fill(struct reader *r, int block)
 		return 0;
 	if (r->keep >= 65536 && r->keep >= r->len - r->keep) { /* drop what was handled */
 		memmove(r->buf, r->buf + r->keep, r->len - r->keep);
-		r->pos += r->keep;
 		r->len -= r->keep;
 		r->start -= r->keep;
 		r->scanned -= r->scanned > r->keep ? r->keep : r->scanned;
@@ -1193,60 +1091,27 @@ static int S_fill(struct reader *r, int block)
 	return n > 0;
 }
 
-/* Looks through the complete lines of r not looked through yet for
- * notifications/cancelled (lines of at most max bytes), queueing each. */
-static void S_scan(struct reader *r, size_t max)
+/* Looks through the complete lines of r from the one being handled on, not
+ * looked through yet, for notifications/cancelled (lines of at most max
+ * bytes), counting each in m's. */
+static void S_scan(struct reader *r, struct dtk_mcp *m, size_t max)
 {
-	char *p, *nl, *end = r->buf + r->len, *key;
-	json_t *j, *id;
-	int code, deep;
+	char *p, *nl, *end = r->buf + r->len;
+	struct shape s;
+	json_t *j;
 
-	if (r->scanned < r->start) /* lines handled already: not looked through */
-		r->scanned = r->start;
+	if (r->scanned < r->keep) /* lines handled already: not looked through */
+		r->scanned = r->keep;
 	for (p = r->buf + r->scanned; p < end && (nl = memchr(p, '\n', (size_t)(end - p)));
 	     p = nl + 1) {
 		if ((size_t)(nl - p) > max ||
 		    !memmem(p, (size_t)(nl - p), "notifications/cancelled", 23) ||
-		    !(j = S_parse(p, (size_t)(nl - p), 0, &code, &deep)))
+		    !(j = S_parse(p, (size_t)(nl - p), 0, &s)))
 			continue;
-		id = json_object_get(json_object_get(j, "params"), "requestId");
-		if (json_is_string(json_object_get(j, "method")) &&
-		    !strcmp(json_string_value(json_object_get(j, "method")),
-		            "notifications/cancelled") &&
-		    !json_object_get(j, "id") && (json_is_string(id) || json_is_integer(id))) {
-			key = json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY);
-			dtk_grow((void **)&r->queue, &r->cap_queue, r->n_queue + 1,
-			         sizeof(*r->queue));
-			r->queue[r->n_queue++] =
-			        (struct cancel){r->pos + (size_t)(nl + 1 - r->buf), key};
-			json_object_set_new(
-			        r->cancels, key,
-			        json_integer(json_integer_value(json_object_get(r->cancels, key)) +
-			                     1));
-		}
+		S_count_cancel(m, j, 1);
 		json_decref(j);
 	}
 	r->scanned = (size_t)(p - r->buf);
-}
-
-/* Forgets the cancellations queued in r up to its start (handled by now). */
-static void S_forget(struct reader *r)
-{
-	unsigned long long at = r->pos + r->start;
-	struct cancel *c;
-	json_t *n;
-
-	for (; r->head < r->n_queue && (c = &r->queue[r->head])->end <= at; r->head++) {
-		n = json_object_get(r->cancels, c->key);
-		if (json_integer_value(n) > 1)
-			json_object_set_new(r->cancels, c->key,
-			                    json_integer(json_integer_value(n) - 1));
-		else
-			json_object_del(r->cancels, c->key);
-		free(c->key);
-	}
-	if (r->head == r->n_queue)
-		r->head = r->n_queue = 0;
 }
 
 /* Takes the first line of r, waiting for it: sets *at to where it starts in
@@ -1275,14 +1140,12 @@ static int S_next_line(struct reader *r, size_t max, size_t *at, size_t *n)
 			return 0;
 		if (over) { /* not kept: its rest is skipped as it comes (a line
 			     * over max is never looked through: S_scan) */
-			r->pos += r->len;
 			r->start = r->len = r->scanned = r->keep = 0;
 		}
 		from = r->len;
 		if ((rc = S_fill(r, 1)) < 0)
 			return rc;
 	}
-	S_forget(r);
 	if (over)
 		return DTK_ETOOBIG;
 	if (*n && r->buf[*at + *n - 1] == '\r')
@@ -1298,7 +1161,6 @@ int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err)
 
 	memset(&r, 0, sizeof(r));
 	r.fd = in;
-	r.cancels = json_object();
 	while ((rc = S_next_line(&r, DTK_MCP_MAX_MESSAGE, &at, &n)) != 0) {
 		if (rc < 0 && rc != DTK_ETOOBIG)
 			break;
@@ -1313,10 +1175,8 @@ int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err)
 			/* what is waiting already: a cancellation of a queued request */
 			while (r.len - r.start < LOOKAHEAD && S_fill(&r, 0) > 0)
 				;
-			S_scan(&r, DTK_MCP_MAX_MESSAGE);
-			m->cancels = r.cancels;
+			S_scan(&r, m, DTK_MCP_MAX_MESSAGE);
 			any = S_handle(m, r.buf + r.keep, n, 1, out); /* in place, given back */
-			m->cancels = NULL;
 		}
 		if (any && (putc('\n', out) < 0 || fflush(out) || ferror(out))) {
 			/* the client closed its end: it has gone, as at the end of
@@ -1327,18 +1187,7 @@ int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err)
 			break;
 		}
 	}
-	for (; r.head < r.n_queue; r.head++)
-		free(r.queue[r.head].key);
-	free(r.queue);
-	json_decref(r.cancels);
+	json_object_clear(m->cancels); /* those of lines never handled */
 	free(r.buf);
 	return rc < 0 ? -1 : 0;
-}
-
-int dtk_mcp_serve(FILE *in, FILE *out, FILE *err)
-{
-	struct dtk_mcp *m = dtk_mcp_new(0);
-	int rc = dtk_mcp_serve_fd(m, fileno(in), out, err);
-	dtk_mcp_free(m);
-	return rc;
 }

@@ -29,15 +29,6 @@
  * tool's argument takes more than 1 MiB). */
 #define DTK_MCP_MAX_STRING (2u << 20)
 
-/*
- * Reads one line from in into line (reset first; without its '\n' or a '\r'
- * before it; NUL-terminated). Returns 1 for a line, 0 at the end of input
- * with nothing read, DTK_ETOOBIG when the line was longer than max bytes
- * (what it held is dropped and the rest of the line skipped: at most max
- * bytes are ever kept), or -1 with the error set when in cannot be read.
- */
-int dtk_mcp_read_line(FILE *in, size_t max, struct dtk_buf *line);
-
 /* The protocol versions dtk speaks, newest first: 2026-07-28 (each request
  * names it, no handshake), then those that initialize agrees on. */
 #define DTK_MCP_N_VERSIONS 5
@@ -90,19 +81,15 @@ int dtk_mcp_set_tools(struct dtk_mcp *m, const char *names, int read_only);
 char *dtk_mcp_handle(struct dtk_mcp *m, const char *msg, size_t len, int drop);
 
 /*
- * Serves messages from in until its end, writing responses to out (nothing
- * else goes there) and diagnostics to err. Returns 0 at the end of input or
- * when out is a pipe the client closed (EPIPE: out then has its error set,
- * and what was not written is lost), or -1 with the error set when in or out
- * fail otherwise. The caller ignores SIGPIPE, else a closed pipe kills it.
- */
-int dtk_mcp_serve(FILE *in, FILE *out, FILE *err);
-
-/*
- * As dtk_mcp_serve, with server m, reading file descriptor in (nothing
- * else may read it): input already waiting is read ahead (up to 1 MiB), so
- * that a request cancelled (notifications/cancelled) before its turn is
- * never run.
+ * Serves messages to server m from file descriptor in (nothing else may
+ * read it), one a line (a line over DTK_MCP_MAX_MESSAGE is refused, never
+ * held whole), until its end, writing responses to out (nothing else goes
+ * there) and diagnostics to err. Input already waiting is read ahead (up
+ * to 1 MiB), so that a request cancelled (notifications/cancelled) before
+ * its turn is never run. Returns 0 at the end of input or when out is a
+ * pipe the client closed (EPIPE: out then has its error set, and what was
+ * not written is lost), or -1 with the error set when in or out fail
+ * otherwise. The caller ignores SIGPIPE, else a closed pipe kills it.
  */
 int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err);
 
