@@ -20,8 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char *const dtk_mcp_versions[DTK_MCP_N_VERSIONS] = {"2026-07-28", "2025-11-25", "2025-06-18",
-                                                          "2025-03-26", "2024-11-05"};
+static const char *const S_versions[DTK_MCP_N_VERSIONS] = {"2026-07-28", "2025-11-25", "2025-06-18",
+                                                           "2025-03-26", "2024-11-05"};
 
 /* The version without a handshake: each request names it in its _meta. */
 #define MODERN "2026-07-28"
@@ -40,11 +40,9 @@ enum {
 
 struct dtk_mcp {
 	unsigned flags;
-	const char *version; /* the version initialize agreed on, or NULL */
-	int log_level;       /* logging/setLevel's (mcp_prompts.h) */
-	int unbound;         /* a request was refused for want of initialize */
-	char *prefix;        /* of every tool's name */
-	uint64_t tools;      /* the tools it has (mcp_tools.h) */
+	struct dtk_mcp_session own, *s; /* the session in use: its own, or a transport's */
+	char *prefix;                   /* of every tool's name */
+	uint64_t tools;                 /* the tools it has (mcp_tools.h) */
 	/* the cancellations waiting (read ahead, or in the batch being
 	 * answered): the compact JSON of each requestId -> how many */
 	json_t *cancels;
@@ -64,22 +62,26 @@ struct dtk_mcp *dtk_mcp_new(unsigned flags)
 {
 	struct dtk_mcp *m = dtk_xcalloc(1, sizeof(*m));
 	m->flags = flags;
+	m->s = &m->own;
 	m->prefix = dtk_xstrdup("");
 	m->tools = DTK_MCP_TOOLS_ALL;
 	m->cancels = json_object();
 	return m;
 }
 
-void dtk_mcp_swap_session(struct dtk_mcp *m, struct dtk_mcp_session *s)
+void dtk_mcp_use_session(struct dtk_mcp *m, struct dtk_mcp_session *s)
 {
-	struct dtk_mcp_session t = *s;
+	m->s = s ? s : &m->own;
+}
 
-	s->version = m->version;
-	s->log_level = m->log_level;
-	s->unbound = m->unbound;
-	m->version = t.version;
-	m->log_level = t.log_level;
-	m->unbound = t.unbound;
+int dtk_mcp_version(const char *v)
+{
+	int i;
+
+	for (i = 0; v && i < DTK_MCP_N_VERSIONS; i++)
+		if (!strcmp(v, S_versions[i]))
+			return i;
+	return -1;
 }
 
 int dtk_mcp_set_tools(struct dtk_mcp *m, const char *names, int read_only)
@@ -141,61 +143,32 @@ static char *S_result(struct req *q, json_t *result)
 	return s;
 }
 
-/* Appends to b the members of object o, compact, without its braces, each
- * after a comma. */
-static void S_members(struct dtk_buf *b, json_t *o)
-{
-	char *s = json_dumps(o, JSON_COMPACT);
-	size_t len;
-
-	if (!s)
-		abort(); /* out of memory */
-	len = strlen(s);
-	if (len > 2) {
-		dtk_buf_putc(b, ',');
-		dtk_buf_put(b, s + 1, len - 2);
-	}
-	free(s);
-}
-
 /* Returns the response line for id (stolen) and a tool's result (stolen)
- * whose structuredContent and first text are raw (mcp_tools.h): the JSON
- * object is written as the command wrote it, never parsed, and quoted as
- * the text (dtk_json_quote: not through jansson, which would copy it
- * twice); then the other items and members of the result. */
+ * whose structuredContent and first text are raw (mcp_tools.h): jansson
+ * writes the response with null and "" in their places, where the JSON
+ * object is then written as the command wrote it, never parsed, and
+ * quoted as the text (dtk_json_quote: not through jansson, which would
+ * copy it twice). Neither place can be matched inside a string (its
+ * quotes would be escaped), and each is the first there. */
 static char *S_result_raw(struct req *q, json_t *result, const char *raw)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
-	json_t *content = json_incref(json_object_get(result, "content"));
-	char *id = json_dumps(q->id, JSON_COMPACT | JSON_ENCODE_ANY), *item;
-	size_t i;
+	json_t *r = json_pack("{s:n}", "structuredContent");
+	char *line, *sc, *text;
 
-	if (!id)
-		abort(); /* out of memory */
-	S_result_meta(q, result);
-	json_object_del(result, "content");
-	/* puts, not a printf: raw is the bulk of the line */
-	dtk_buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
-	dtk_buf_puts(&b, id);
-	dtk_buf_puts(&b, ",\"result\":{\"structuredContent\":");
-	dtk_buf_puts(&b, raw);
-	dtk_buf_puts(&b, ",\"content\":[{\"type\":\"text\",\"text\":");
-	dtk_json_quote(&b, raw);
-	dtk_buf_putc(&b, '}');
-	for (i = 1; i < json_array_size(content); i++) { /* the warnings */
-		item = json_dumps(json_array_get(content, i), JSON_COMPACT);
-		dtk_buf_putc(&b, ',');
-		dtk_buf_puts(&b, item);
-		free(item);
-	}
-	dtk_buf_putc(&b, ']');
-	S_members(&b, result);
-	dtk_buf_puts(&b, "}}");
-	free(id);
-	json_decref(content);
-	json_decref(q->id);
-	q->id = NULL;
+	json_object_update(r, result);
 	json_decref(result);
+	json_object_set_new(json_array_get(json_object_get(r, "content"), 0), "text",
+	                    json_string(""));
+	line = S_result(q, r);
+	sc = strstr(line, "\"structuredContent\":null") + 20;
+	text = strstr(sc, "\"text\":\"\"") + 7;
+	dtk_buf_put(&b, line, (size_t)(sc - line));
+	dtk_buf_puts(&b, raw); /* puts, not a printf: raw is the bulk of the line */
+	dtk_buf_put(&b, sc + 4, (size_t)(text - sc - 4));
+	dtk_json_quote(&b, raw);
+	dtk_buf_puts(&b, text + 2);
+	free(line);
 	return dtk_json_escape_separators(dtk_buf_detach(&b));
 }
 
@@ -217,6 +190,11 @@ static char *S_error_data(json_t *id, int code, const char *msg, json_t *data)
 static char *S_error(json_t *id, int code, const char *msg)
 {
 	return S_error_data(id, code, msg, NULL);
+}
+
+char *dtk_mcp_error(int code, const char *msg)
+{
+	return S_error(NULL, code, msg);
 }
 
 /* The error response to request q (its id stolen). */
@@ -273,14 +251,10 @@ static json_t *S_capabilities(void)
 
 static json_t *S_initialize(struct dtk_mcp *m, json_t *params)
 {
-	const char *asked = json_string_value(json_object_get(params, "protocolVersion"));
-	const char *v = dtk_mcp_versions[1];
-	size_t i;
+	int i = dtk_mcp_version(json_string_value(json_object_get(params, "protocolVersion")));
+	const char *v = S_versions[i > 0 ? i : 1];
 
-	for (i = 1; asked && i < DTK_MCP_N_VERSIONS; i++)
-		if (!strcmp(asked, dtk_mcp_versions[i]))
-			v = dtk_mcp_versions[i];
-	m->version = v;
+	m->s->version = v;
 	return json_pack("{s:s,s:o,s:{s:s,s:s,s:s},s:o}", "protocolVersion", v, "capabilities",
 	                 S_capabilities(), "serverInfo", "name", "dtk", "title",
 	                 "dtk knowledge base", "version", DTK_VERSION, "instructions",
@@ -471,7 +445,7 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
 	if (!q->modern && !strcmp(method, "initialize") &&
 	    !json_is_string(json_object_get(params, "protocolVersion")))
 		return S_qerror(q, E_PARAMS, "initialize needs params.protocolVersion, a string");
-	if (!q->modern && !strcmp(method, "initialize") && m->version)
+	if (!q->modern && !strcmp(method, "initialize") && m->s->version)
 		return S_qerror(q, E_REQUEST,
 		                "the session is initialized already: a second initialize is "
 		                "refused (start a new session to agree on another version)");
@@ -479,13 +453,13 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
 		return S_result(q, S_initialize(m, params));
 	if (!q->modern && !strcmp(method, "ping"))
 		return S_result(q, json_object());
-	if (!q->modern && !m->version && strcmp(method, "initialize") && (m->unbound = 1))
+	if (!q->modern && !m->s->version && strcmp(method, "initialize") && (m->s->unbound = 1))
 		return S_qerror(q, E_REQUEST,
 		                "the session has not been initialized: send initialize first (or "
 		                "name protocol version " MODERN " in each request's _meta)");
 	if (json_object_get(params, "cursor") && !json_is_null(json_object_get(params, "cursor")) &&
 	    (!strcmp(method, "tools/list") || !strcmp(method, "resources/list") ||
-	     !strcmp(method, "resources/templates/list")))
+	     !strcmp(method, "resources/templates/list") || !strcmp(method, "prompts/list")))
 		return S_qerror(q, E_PARAMS, "Invalid cursor: this list has a single page");
 	if (!strcmp(method, "tools/list"))
 		return S_result(q, S_cacheable(q,
@@ -494,7 +468,7 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
 		                               3600000));
 	if (!strcmp(method, "resources/templates/list"))
 		return S_result(q, S_cacheable(q, S_templates(), 3600000));
-	switch (dtk_mcp_prompts_method(method, params, m->prefix, &m->log_level, &m->hold, &r,
+	switch (dtk_mcp_prompts_method(method, params, m->prefix, &m->s->log_level, &m->hold, &r,
 	                               &code, err, sizeof(err))) {
 	case 1: return S_result(q, r);
 	case -1: return S_qerror(q, code, err);
@@ -875,13 +849,11 @@ static char *S_request(struct dtk_mcp *m, json_t *j, json_t *id, const char *met
 	if (claim && strcmp(claim, MODERN)) {
 		/* a version dtk speaks after initialize is no answer to one named
 		 * in _meta: then only the one that may be named there is listed */
-		int legacy = 0;
-		for (i = 0; i < DTK_MCP_N_VERSIONS; i++)
-			legacy |= !strcmp(claim, dtk_mcp_versions[i]);
+		int legacy = dtk_mcp_version(claim) >= 0;
 		data = json_pack("{s:[],s:s}", "supported", "requested", claim);
 		for (i = 0; i < (legacy ? 1 : DTK_MCP_N_VERSIONS); i++)
 			json_array_append_new(json_object_get(data, "supported"),
-			                      json_string(dtk_mcp_versions[i]));
+			                      json_string(S_versions[i]));
 		out = S_error_data(q.id, E_VERSION,
 		                   legacy ? "Unsupported protocol version in _meta: this one is "
 		                            "spoken after initialize"
@@ -899,29 +871,20 @@ static char *S_request(struct dtk_mcp *m, json_t *j, json_t *id, const char *met
  * when none is due. */
 static char *S_message(struct dtk_mcp *m, json_t *j)
 {
-	json_t *id, *method;
-	char *out = NULL;
+	json_t *id = json_object_get(j, "id"), *method = json_object_get(j, "method");
+	const char *rpc = json_string_value(json_object_get(j, "jsonrpc"));
+	int readable = json_is_string(id) || json_is_integer(id);
 
 	S_count_cancel(m, j, -1);
-	id = json_object_get(j, "id");
-	method = json_object_get(j, "method");
-	if (!json_is_object(j) || !json_is_string(json_object_get(j, "jsonrpc")) ||
-	    strcmp(json_string_value(json_object_get(j, "jsonrpc")), "2.0") ||
-	    (id && !json_is_string(id) && !json_is_integer(id))) {
+	if (!method && readable && rpc && !strcmp(rpc, "2.0") &&
+	    (json_object_get(j, "result") || json_object_get(j, "error")))
+		return NULL; /* a response, to nothing dtk asked */
+	if (!rpc || strcmp(rpc, "2.0") || (id && !readable) || !json_is_string(method))
 		/* an id that can be read is answered, so the request does not wait */
-		out = S_error(id && (json_is_string(id) || json_is_integer(id)) ? json_incref(id)
-		                                                                : NULL,
-		              E_REQUEST, "Invalid Request");
-	} else if (!method) {
-		/* a response (to nothing dtk asked) or junk: answer only junk */
-		if (!id || (!json_object_get(j, "result") && !json_object_get(j, "error")))
-			out = S_error(id ? json_incref(id) : NULL, E_REQUEST, "Invalid Request");
-	} else if (!json_is_string(method)) {
-		out = S_error(id ? json_incref(id) : NULL, E_REQUEST, "Invalid Request");
-	} else if (id) {
-		out = S_request(m, j, id, json_string_value(method));
-	} /* else a notification: nothing is answered */
-	return out;
+		return S_error(readable ? json_incref(id) : NULL, E_REQUEST, "Invalid Request");
+	if (!id)
+		return NULL; /* a notification: nothing is answered */
+	return S_request(m, j, id, json_string_value(method));
 }
 
 /* Writes response r (freed) to out after sep when it is not NULL; returns
@@ -956,9 +919,8 @@ static int S_batch(struct dtk_mcp *m, json_t *batch, FILE *out)
 	}
 	json_array_foreach(batch, i, item)
 	{
-		json_t *method = json_object_get(item, "method");
-		if (json_is_string(method) && !strcmp(json_string_value(method), "initialize") &&
-		    json_is_object(item) && json_object_get(item, "id"))
+		const char *method = json_string_value(json_object_get(item, "method"));
+		if (method && !strcmp(method, "initialize") && json_object_get(item, "id"))
 			r = S_error(json_incref(json_object_get(item, "id")), E_REQUEST,
 			            "initialize must not be part of a batch");
 		else
@@ -996,20 +958,19 @@ static int S_handle(struct dtk_mcp *m, const char *msg, size_t len, int drop, FI
 {
 	struct shape s;
 	json_t *j;
-	int rc;
+	int rc, batch;
 
 	S_home(m);
 	if (!(j = S_parse(msg, len, drop, &s))) /* refused, under its id when it can be read */
 		return S_put(out, 0, S_error(S_id(&s), s.code, s.why));
 	/* batches exist in 2025-03-26 only (2025-06-18 removed them) */
-	if (json_is_array(j) && json_array_size(j) && m->version &&
-	    !strcmp(m->version, "2025-03-26") && len > DTK_MCP_MAX_BATCH)
+	batch = json_array_size(j) && m->s->version && !strcmp(m->s->version, "2025-03-26");
+	if (batch && len > DTK_MCP_MAX_BATCH)
 		rc = S_put(out, 0,
 		           S_error(NULL, E_REQUEST,
 		                   "a batch is over 4 MiB as written; send its messages one "
 		                   "by one (each up to 16 MiB)"));
-	else if (json_is_array(j) && json_array_size(j) && m->version &&
-	         !strcmp(m->version, "2025-03-26"))
+	else if (batch)
 		rc = S_batch(m, j, out);
 	else {
 		S_let_go(j);
@@ -1168,7 +1129,7 @@ int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err)
 		if (rc == DTK_ETOOBIG) {
 			fprintf(err, "dtk mcp: a message over %u bytes was refused\n",
 			        DTK_MCP_MAX_MESSAGE);
-			any = S_put(out, 0, S_error(NULL, E_REQUEST, "message larger than 16 MiB"));
+			any = S_put(out, 0, dtk_mcp_error(E_REQUEST, "message larger than 16 MiB"));
 		} else if (S_blank(r.buf + at, n)) {
 			continue;
 		} else {

@@ -43,7 +43,6 @@ struct conn {
 struct server {
 	struct dtk_mcp *m;
 	const struct dtk_mcp_http_opts *o;
-	FILE *err;
 	int loopback, urandom;
 	struct session *sessions;
 	size_t n_sessions;
@@ -246,19 +245,13 @@ static enum MHD_Result S_send(struct MHD_Connection *c, unsigned status, char *b
 }
 
 /* Refuses the request with status and a JSON-RPC error without an id
- * whose message is msg (a literal: no quote, no backslash). */
+ * whose message is msg. */
 static enum MHD_Result S_refuse(struct MHD_Connection *c, unsigned status, const char *msg,
                                 const char *name, const char *value)
 {
-	struct dtk_buf b = DTK_BUF_INIT;
-	size_t n;
+	char *r = dtk_mcp_error(-32000, msg);
 
-	dtk_buf_printf(&b,
-	               "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,"
-	               "\"message\":\"%s\"}}",
-	               msg);
-	n = b.len;
-	return S_send(c, status, dtk_buf_detach(&b), n, 1, "application/json", name, value);
+	return S_send(c, status, r, strlen(r), 1, "application/json", name, value);
 }
 
 /* Returns 1 when the client takes only server-sent events (its Accept
@@ -287,12 +280,8 @@ static int S_json_type(struct MHD_Connection *c)
 static int S_version_ok(struct MHD_Connection *c)
 {
 	const char *v = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "MCP-Protocol-Version");
-	size_t i;
 
-	for (i = 0; v && i < DTK_MCP_N_VERSIONS; i++)
-		if (!strcmp(v, dtk_mcp_versions[i]))
-			return 1;
-	return !v;
+	return !v || dtk_mcp_version(v) >= 0;
 }
 
 /* Handles the message of request q (received whole). */
@@ -319,9 +308,9 @@ static enum MHD_Result S_message(struct server *srv, struct MHD_Connection *c, s
 	if (e)
 		st = e->s;
 	srv->clock++;
-	dtk_mcp_swap_session(srv->m, &st);
+	dtk_mcp_use_session(srv->m, &st);
 	r = dtk_mcp_handle(srv->m, q->body.ptr ? q->body.ptr : "", q->body.len, 1); /* gone */
-	dtk_mcp_swap_session(srv->m, &st);
+	dtk_mcp_use_session(srv->m, NULL);
 	if (e) {
 		e->s = st;
 		e->used = srv->clock;
@@ -481,7 +470,7 @@ static void S_on_signal(int sig)
 
 int dtk_mcp_serve_http(struct dtk_mcp *m, const struct dtk_mcp_http_opts *o, FILE *err)
 {
-	struct server srv = {.m = m, .o = o, .err = err, .urandom = -1};
+	struct server srv = {.m = m, .o = o, .urandom = -1};
 	struct sigaction sa, old_int, old_term;
 	struct sockaddr_storage ss;
 	const union MHD_DaemonInfo *info;

@@ -331,12 +331,7 @@ int dtk_mcp_prompts_method(const char *method, json_t *params, const char *prefi
 	*result = NULL;
 	*code = -32602; /* invalid params */
 	if (!strcmp(method, "prompts/list")) {
-		json_t *cursor = json_object_get(params, "cursor");
-		if (cursor && !json_is_null(cursor)) {
-			snprintf(err, size, "Invalid cursor: this list has a single page");
-			return -1;
-		}
-		*result = S_list();
+		*result = S_list(); /* a cursor is refused before (mcp.c) */
 	} else if (!strcmp(method, "prompts/get")) {
 		*result = S_get(params, prefix, err, size);
 	} else if (!strcmp(method, "completion/complete")) {

@@ -1800,14 +1800,13 @@ static void test_prompts(void **state)
 	json_decref(j);
 	S_expect_error(m, REQ("logging/setLevel", "{\"level\":\"loud\"}"), -32602, 0);
 
-	/* another session swapped in knows no initialize; swapped out, the
-	 * first is as it was */
-	dtk_mcp_swap_session(m, &other);
-	assert_string_equal(other.version, "2025-11-25");
-	assert_int_equal(other.log_level, 4);
+	/* another session in use knows no initialize; the server's own is as
+	 * it was after */
+	dtk_mcp_use_session(m, &other);
 	S_expect_error(m, REQ("tools/list", "{}"), -32600, 0);
-	dtk_mcp_swap_session(m, &other);
 	assert_null(other.version);
+	assert_int_equal(other.unbound, 1);
+	dtk_mcp_use_session(m, NULL);
 	j = S_ask(m, REQ("prompts/list", "{}"));
 	assert_non_null(json_object_get(j, "result"));
 	json_decref(j);

@@ -30,9 +30,14 @@
 #define DTK_MCP_MAX_STRING (2u << 20)
 
 /* The protocol versions dtk speaks, newest first: 2026-07-28 (each request
- * names it, no handshake), then those that initialize agrees on. */
+ * names it, no handshake), then those that initialize agrees on. Returns
+ * the place of v among them, or -1 when v (NULL: none) is not one. */
 #define DTK_MCP_N_VERSIONS 5
-extern const char *const dtk_mcp_versions[DTK_MCP_N_VERSIONS];
+int dtk_mcp_version(const char *v);
+
+/* Returns the JSON-RPC error response, under id null, with code and msg:
+ * one line (malloc'd, the caller frees), as every response is written. */
+char *dtk_mcp_error(int code, const char *msg);
 
 struct dtk_mcp;
 
@@ -52,15 +57,16 @@ unsigned dtk_mcp_base_loads(const struct dtk_mcp *m);
  * whether a request was refused for want of initialize (mcp_http.c then
  * answers 400, as Streamable HTTP asks of a request without a session). A
  * transport that serves several sessions with one server (mcp_http.c)
- * keeps one each, zeroed at first, and swaps it in around each message. */
+ * keeps one each, zeroed at first, and has it used around each message. */
 struct dtk_mcp_session {
 	const char *version;
 	int log_level;
 	int unbound;
 };
 
-/* Exchanges m's session with *s. */
-void dtk_mcp_swap_session(struct dtk_mcp *m, struct dtk_mcp_session *s);
+/* Makes m answer in session s (the caller's, kept until the next call)
+ * from now, or in its own when s is NULL. */
+void dtk_mcp_use_session(struct dtk_mcp *m, struct dtk_mcp_session *s);
 
 /* Names every tool prefix + its name (dtk mcp --prefix). */
 void dtk_mcp_set_prefix(struct dtk_mcp *m, const char *prefix);
