@@ -174,7 +174,7 @@ static char *S_result_raw(struct req *q, json_t *result, const char *raw)
 
 /* Returns the error response line for id (stolen; NULL: null), with data
  * (stolen) when not NULL. */
-static char *S_error_data(json_t *id, int code, const char *msg, json_t *data)
+static char *S_error(json_t *id, int code, const char *msg, json_t *data)
 {
 	json_t *r = json_pack("{s:s,s:o,s:{s:i,s:s}}", "jsonrpc", "2.0", "id",
 	                      id ? id : json_null(), "error", "code", code, "message", msg);
@@ -187,14 +187,9 @@ static char *S_error_data(json_t *id, int code, const char *msg, json_t *data)
 	return s;
 }
 
-static char *S_error(json_t *id, int code, const char *msg)
-{
-	return S_error_data(id, code, msg, NULL);
-}
-
 char *dtk_mcp_error(int code, const char *msg)
 {
-	return S_error(NULL, code, msg);
+	return S_error(NULL, code, msg, NULL);
 }
 
 /* The error response to request q (its id stolen). */
@@ -202,7 +197,7 @@ static char *S_qerror(struct req *q, int code, const char *msg)
 {
 	json_t *id = q->id;
 	q->id = NULL;
-	return S_error(id, code, msg);
+	return S_error(id, code, msg, NULL);
 }
 
 /* ---- methods ---- */
@@ -854,12 +849,11 @@ static char *S_request(struct dtk_mcp *m, json_t *j, json_t *id, const char *met
 		for (i = 0; i < (legacy ? 1 : DTK_MCP_N_VERSIONS); i++)
 			json_array_append_new(json_object_get(data, "supported"),
 			                      json_string(S_versions[i]));
-		out = S_error_data(q.id, E_VERSION,
-		                   legacy ? "Unsupported protocol version in _meta: this one is "
-		                            "spoken after initialize"
-		                          : "Unsupported protocol version",
-		                   data);
-		return out;
+		return S_error(q.id, E_VERSION,
+		               legacy ? "Unsupported protocol version in _meta: this one is "
+		                        "spoken after initialize"
+		                      : "Unsupported protocol version",
+		               data);
 	}
 	q.modern = claim != NULL;
 	out = S_method(m, &q, method, json_object_get(j, "params"));
@@ -881,7 +875,8 @@ static char *S_message(struct dtk_mcp *m, json_t *j)
 		return NULL; /* a response, to nothing dtk asked */
 	if (!rpc || strcmp(rpc, "2.0") || (id && !readable) || !json_is_string(method))
 		/* an id that can be read is answered, so the request does not wait */
-		return S_error(readable ? json_incref(id) : NULL, E_REQUEST, "Invalid Request");
+		return S_error(readable ? json_incref(id) : NULL, E_REQUEST, "Invalid Request",
+		               NULL);
 	if (!id)
 		return NULL; /* a notification: nothing is answered */
 	return S_request(m, j, id, json_string_value(method));
@@ -922,7 +917,7 @@ static int S_batch(struct dtk_mcp *m, json_t *batch, FILE *out)
 		const char *method = json_string_value(json_object_get(item, "method"));
 		if (method && !strcmp(method, "initialize") && json_object_get(item, "id"))
 			r = S_error(json_incref(json_object_get(item, "id")), E_REQUEST,
-			            "initialize must not be part of a batch");
+			            "initialize must not be part of a batch", NULL);
 		else
 			r = S_message(m, item);
 		any |= S_put(out, any ? ',' : '[', r);
@@ -962,14 +957,15 @@ static int S_handle(struct dtk_mcp *m, const char *msg, size_t len, int drop, FI
 
 	S_home(m);
 	if (!(j = S_parse(msg, len, drop, &s))) /* refused, under its id when it can be read */
-		return S_put(out, 0, S_error(S_id(&s), s.code, s.why));
+		return S_put(out, 0, S_error(S_id(&s), s.code, s.why, NULL));
 	/* batches exist in 2025-03-26 only (2025-06-18 removed them) */
 	batch = json_array_size(j) && m->s->version && !strcmp(m->s->version, "2025-03-26");
 	if (batch && len > DTK_MCP_MAX_BATCH)
 		rc = S_put(out, 0,
 		           S_error(NULL, E_REQUEST,
 		                   "a batch is over 4 MiB as written; send its messages one "
-		                   "by one (each up to 16 MiB)"));
+		                   "by one (each up to 16 MiB)",
+		                   NULL));
 	else if (batch)
 		rc = S_batch(m, j, out);
 	else {
@@ -1017,7 +1013,7 @@ struct reader {
 	int fd, eof;
 	char *buf;
 	size_t start, len, cap, scanned;
-	size_t keep; /* the bytes before it may be dropped (up to start) */
+	size_t keep; /* where the line taken last starts: the bytes before it may go */
 };
 
 /* How much input is read ahead (to see cancellations of queued requests). */
@@ -1075,12 +1071,12 @@ static void S_scan(struct reader *r, struct dtk_mcp *m, size_t max)
 	r->scanned = (size_t)(p - r->buf);
 }
 
-/* Takes the first line of r, waiting for it: sets *at to where it starts in
- * r->buf and *n to its length (without its '\n' or a '\r' before it); it
- * stays there until the next call. Returns 1, 0 at the end of the input,
+/* Takes the first line of r, waiting for it: sets r->keep to where it
+ * starts in r->buf and *n to its length (without its '\n' or a '\r' before
+ * it); it stays there until the next call. Returns 1, 0 at the end of the input,
  * DTK_ETOOBIG for a line over max bytes (skipped, never held whole), or -1
  * with the error set when the input fails. */
-static int S_next_line(struct reader *r, size_t max, size_t *at, size_t *n)
+static int S_next_line(struct reader *r, size_t max, size_t *n)
 {
 	size_t from = r->start;
 	char *nl;
@@ -1093,7 +1089,7 @@ static int S_next_line(struct reader *r, size_t max, size_t *at, size_t *n)
 		if (*n > max) /* drop it, skip the rest */
 			over = 1;
 		if (nl || (r->eof && r->len > r->start)) {
-			*at = r->keep = r->start;
+			r->keep = r->start;
 			r->start += *n + (nl != NULL);
 			break;
 		}
@@ -1109,7 +1105,7 @@ static int S_next_line(struct reader *r, size_t max, size_t *at, size_t *n)
 	}
 	if (over)
 		return DTK_ETOOBIG;
-	if (*n && r->buf[*at + *n - 1] == '\r')
+	if (*n && r->buf[r->keep + *n - 1] == '\r')
 		(*n)--;
 	return 1;
 }
@@ -1117,12 +1113,12 @@ static int S_next_line(struct reader *r, size_t max, size_t *at, size_t *n)
 int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err)
 {
 	struct reader r;
-	size_t at, n;
+	size_t n;
 	int rc, any;
 
 	memset(&r, 0, sizeof(r));
 	r.fd = in;
-	while ((rc = S_next_line(&r, DTK_MCP_MAX_MESSAGE, &at, &n)) != 0) {
+	while ((rc = S_next_line(&r, DTK_MCP_MAX_MESSAGE, &n)) != 0) {
 		if (rc < 0 && rc != DTK_ETOOBIG)
 			break;
 		errno = 0;
@@ -1130,7 +1126,7 @@ int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err)
 			fprintf(err, "dtk mcp: a message over %u bytes was refused\n",
 			        DTK_MCP_MAX_MESSAGE);
 			any = S_put(out, 0, dtk_mcp_error(E_REQUEST, "message larger than 16 MiB"));
-		} else if (S_blank(r.buf + at, n)) {
+		} else if (S_blank(r.buf + r.keep, n)) {
 			continue;
 		} else {
 			/* what is waiting already: a cancellation of a queued request */
