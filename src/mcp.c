@@ -464,9 +464,9 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
 	if (!strcmp(method, "resources/templates/list"))
 		return S_result(q, S_cacheable(q, S_templates(), 3600000));
 	switch (dtk_mcp_prompts_method(method, params, m->prefix, &m->s->log_level, &m->hold, &r,
-	                               &code, err, sizeof(err))) {
+	                               err, sizeof(err))) {
 	case 1: return S_result(q, r);
-	case -1: return S_qerror(q, code, err);
+	case -1: return S_qerror(q, E_PARAMS, err);
 	default: break;
 	}
 	if (!strcmp(method, "tools/call")) {

@@ -322,14 +322,12 @@ static json_t *S_complete(json_t *params, struct dtk_kb_hold **hold, char *err, 
 }
 
 int dtk_mcp_prompts_method(const char *method, json_t *params, const char *prefix, int *log_level,
-                           struct dtk_kb_hold **hold, json_t **result, int *code, char *err,
-                           size_t size)
+                           struct dtk_kb_hold **hold, json_t **result, char *err, size_t size)
 {
 	const char *level;
 	size_t i;
 
 	*result = NULL;
-	*code = -32602; /* invalid params */
 	if (!strcmp(method, "prompts/list")) {
 		*result = S_list(); /* a cursor is refused before (mcp.c) */
 	} else if (!strcmp(method, "prompts/get")) {
