@@ -118,24 +118,19 @@ void dtk_mcp_free(struct dtk_mcp *m)
 
 /* ---- responses ---- */
 
-/* In 2026-07-28 every result says it is complete and who answers. */
-static void S_result_meta(const struct req *q, json_t *result)
+/* Returns the response line for id (stolen) and result (stolen). In
+ * 2026-07-28 every result says it is complete and who answers. */
+static char *S_result(struct req *q, json_t *result)
 {
+	json_t *r;
+	char *s;
+
 	if (q->modern) {
 		json_object_set_new(result, "resultType", json_string("complete"));
 		json_object_set_new(result, "_meta",
 		                    json_pack("{s:{s:s,s:s}}", "io.modelcontextprotocol/serverInfo",
 		                              "name", "dtk", "version", DTK_VERSION));
 	}
-}
-
-/* Returns the response line for id (stolen) and result (stolen). */
-static char *S_result(struct req *q, json_t *result)
-{
-	json_t *r;
-	char *s;
-
-	S_result_meta(q, result);
 	r = json_pack("{s:s,s:o,s:o}", "jsonrpc", "2.0", "id", q->id, "result", result);
 	q->id = NULL;
 	s = dtk_json_escape_separators(json_dumps(r, JSON_COMPACT));
@@ -728,30 +723,20 @@ static json_t *S_parse(const char *msg, size_t len, int drop, struct shape *s)
 
 /* ---- cancellation ---- */
 
-/* Returns the key of the request that notification j cancels (the compact
- * JSON of its requestId, malloc'd), or NULL when j is no
- * notifications/cancelled. */
-static char *S_cancel_key(json_t *j)
+/* Counts message j, when it is a notifications/cancelled, among m's
+ * waiting (by 1: read ahead, or in the batch being answered) or as
+ * handled (by -1), by the compact JSON of its requestId. */
+static void S_count_cancel(struct dtk_mcp *m, json_t *j, int by)
 {
 	const char *method = json_string_value(json_object_get(j, "method"));
 	json_t *id = json_object_get(json_object_get(j, "params"), "requestId");
+	json_int_t n;
+	char *key;
 
 	if (!method || strcmp(method, "notifications/cancelled") || json_object_get(j, "id") ||
 	    (!json_is_string(id) && !json_is_integer(id)))
-		return NULL;
-	return json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY);
-}
-
-/* Counts message j, when it is a notifications/cancelled, among m's
- * waiting (by 1: read ahead, or in the batch being answered) or as
- * handled (by -1). */
-static void S_count_cancel(struct dtk_mcp *m, json_t *j, int by)
-{
-	char *key = S_cancel_key(j);
-	json_int_t n;
-
-	if (!key)
 		return;
+	key = json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY);
 	n = json_integer_value(json_object_get(m->cancels, key)) + by;
 	if (n > 0)
 		json_object_set_new(m->cancels, key, json_integer(n));
