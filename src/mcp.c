@@ -384,8 +384,7 @@ static json_t *S_resources_read(const char *uri, int *code, char *err, size_t si
 		snprintf(err, size, "%s", dtk_error_last());
 		return NULL;
 	}
-	if (is_node &&
-	    (!dtk_is_name(node) || strlen(node) > DTK_MAX_NAME || !dtk_kb_has_node(root, node))) {
+	if (is_node && !dtk_kb_has_node(root, node)) {
 		snprintf(err, size, "Resource not found: %s", uri);
 		goto done;
 	}
@@ -762,17 +761,6 @@ static int S_cancelled(struct dtk_mcp *m, json_t *id)
 
 /* ---- messages ---- */
 
-/* Returns the protocol version request j names in its params' _meta (the
- * 2026-07-28 way), or NULL when it names none; -1 in *bad when _meta's
- * version is not a string. */
-static const char *S_claim(json_t *j, int *bad)
-{
-	json_t *v = json_object_get(json_object_get(json_object_get(j, "params"), "_meta"),
-	                            META_VERSION);
-	*bad = v && !json_is_string(v);
-	return json_string_value(v);
-}
-
 /* Deletes the members of object o not named in keys (names, a space after
  * each). */
 static void S_only(json_t *o, const char *keys)
@@ -812,19 +800,19 @@ static void S_let_go(json_t *j)
  * NULL when it was cancelled before it ran. */
 static char *S_request(struct dtk_mcp *m, json_t *j, json_t *id, const char *method)
 {
+	json_t *v = json_object_get(json_object_get(json_object_get(j, "params"), "_meta"),
+	                            META_VERSION);
+	const char *claim = json_string_value(v); /* the version, named the 2026-07-28 way */
 	struct req q = {0, json_incref(id)};
-	const char *claim;
 	json_t *data;
 	char *out;
-	int bad;
 	size_t i;
 
 	if (S_cancelled(m, id)) {
 		json_decref(q.id);
 		return NULL;
 	}
-	claim = S_claim(j, &bad);
-	if (bad)
+	if (v && !claim)
 		return S_qerror(&q, E_PARAMS, "_meta's " META_VERSION " must be a string");
 	if (claim && strcmp(claim, MODERN)) {
 		/* a version dtk speaks after initialize is no answer to one named

@@ -141,7 +141,7 @@ static int S_check_arg(const struct arg *a, const char *value, char *err, size_t
 		snprintf(err, size, "%s", dtk_error_last());
 		return -1;
 	}
-	ok = dtk_is_name(value) && strlen(value) <= DTK_MAX_NAME && dtk_kb_has_node(root, value);
+	ok = dtk_kb_has_node(root, value);
 	free(root);
 	if (!ok)
 		snprintf(err, size,
