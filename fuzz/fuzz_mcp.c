@@ -1,50 +1,49 @@
 /*
  * fuzz_mcp.c: libFuzzer target for dtk mcp's message reader and JSON-RPC
- * layer. The input is a stream of messages; each line (at most 4096 bytes
- * here: longer ones are refused as the 16 MiB limit refuses them) is handled
- * by a server that refuses tool calls and reads (they would run commands in
- * the working directory). Every response must be one line of JSON. Any
- * crash, leak, hang or sanitizer report is a bug.
+ * layer. The input is a stream of messages, served as standard input is
+ * (dtk_mcp_serve_fd, its read-ahead and cancellations included) by a
+ * server that refuses tool calls and reads (they would run commands in the
+ * working directory). Every response must be one line of JSON. Any crash,
+ * leak, hang or sanitizer report is a bug.
  */
-#define _GNU_SOURCE /* fmemopen */
+#define _GNU_SOURCE /* memfd_create, open_memstream */
 #include "dtk/mcp.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct dtk_buf line = DTK_BUF_INIT;
 	struct dtk_mcp *m;
-	FILE *in;
-	char *r;
-	int rc;
+	char *out = NULL, *line, *nl;
+	size_t len = 0;
+	FILE *f;
+	int fd;
 
-	if (!size)
+	if (!size || (fd = memfd_create("fuzz_mcp", MFD_CLOEXEC)) < 0)
 		return 0;
-	in = fmemopen((void *)data, size, "r");
-	if (!in)
+	if (write(fd, data, size) != (ssize_t)size || lseek(fd, 0, SEEK_SET) != 0 ||
+	    !(f = open_memstream(&out, &len))) {
+		close(fd);
 		return 0;
-	m = dtk_mcp_new(DTK_MCP_NO_CALLS);
-	while ((rc = dtk_mcp_read_line(in, 4096, &line)) != 0) {
-		if (rc < 0) {
-			if (rc != DTK_ETOOBIG)
-				break;
-			continue;
-		}
-		if (line.len > 4096 || memchr(line.ptr, '\n', line.len))
-			abort();
-		r = dtk_mcp_handle(m, line.ptr, line.len, 1); /* not read again */
-		if (r && strchr(r, '\n'))
-			abort();
-		free(r);
 	}
+	m = dtk_mcp_new(DTK_MCP_NO_CALLS);
+	if (dtk_mcp_serve_fd(m, fd, f, stderr) < 0)
+		abort();
+	fclose(f);
+	for (line = out; *line; line = nl + 1) { /* each a JSON object or array */
+		if (!(nl = strchr(line, '\n')) || nl == line || !strchr("{[", *line) ||
+		    !strchr("}]", nl[-1]))
+			abort();
+	}
+	free(out);
 	dtk_mcp_free(m);
-	dtk_buf_release(&line);
-	fclose(in);
+	close(fd);
 	return 0;
 }

@@ -20,8 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char *const dtk_mcp_versions[DTK_MCP_N_VERSIONS] = {"2026-07-28", "2025-11-25", "2025-06-18",
-                                                          "2025-03-26", "2024-11-05"};
+static const char *const S_versions[DTK_MCP_N_VERSIONS] = {"2026-07-28", "2025-11-25", "2025-06-18",
+                                                           "2025-03-26", "2024-11-05"};
 
 /* The version without a handshake: each request names it in its _meta. */
 #define MODERN "2026-07-28"
@@ -40,13 +40,11 @@ enum {
 
 struct dtk_mcp {
 	unsigned flags;
-	const char *version; /* the version initialize agreed on, or NULL */
-	int log_level;       /* logging/setLevel's (mcp_prompts.h) */
-	int unbound;         /* a request was refused for want of initialize */
-	char *prefix;        /* of every tool's name */
-	uint64_t tools;      /* the tools it has (mcp_tools.h) */
-	/* the cancellations in the input read ahead (dtk_mcp_serve_fd's): the
-	 * compact JSON of each requestId -> how many; NULL: none read ahead */
+	struct dtk_mcp_session own, *s; /* the session in use: its own, or a transport's */
+	char *prefix;                   /* of every tool's name */
+	uint64_t tools;                 /* the tools it has (mcp_tools.h) */
+	/* the cancellations waiting (read ahead, or in the batch being
+	 * answered): the compact JSON of each requestId -> how many */
 	json_t *cancels;
 	struct dtk_kb_hold *hold; /* the base the read-only tools share (cmd.h) */
 	char *home;               /* the directory served (S_home); NULL: not yet */
@@ -58,67 +56,32 @@ struct req {
 	json_t *id;
 };
 
-/* ---- reading messages ---- */
-
-/* Ends line as the readers return it: DTK_ETOOBIG when it was over the
- * limit, else 1 with a '\r' before its end dropped and a NUL after it. */
-static int S_line_end(struct dtk_buf *line, int over)
-{
-	if (over)
-		return DTK_ETOOBIG;
-	if (line->len && line->ptr[line->len - 1] == '\r')
-		line->len--;
-	dtk_buf_putc(line, '\0');
-	line->len--;
-	return 1;
-}
-
-int dtk_mcp_read_line(FILE *in, size_t max, struct dtk_buf *line)
-{
-	int c, over = 0, any = 0;
-
-	line->len = 0;
-	while ((c = getc(in)) != EOF) {
-		any = 1;
-		if (c == '\n')
-			break;
-		if (over)
-			continue;
-		if (line->len >= max) { /* drop it, skip the rest */
-			over = 1;
-			line->len = 0;
-			continue;
-		}
-		dtk_buf_putc(line, (char)c);
-	}
-	if (ferror(in))
-		return dtk_error("cannot read standard input: %s", strerror(errno));
-	if (!any)
-		return 0;
-	return S_line_end(line, over);
-}
-
 /* ---- the server ---- */
 
 struct dtk_mcp *dtk_mcp_new(unsigned flags)
 {
 	struct dtk_mcp *m = dtk_xcalloc(1, sizeof(*m));
 	m->flags = flags;
+	m->s = &m->own;
 	m->prefix = dtk_xstrdup("");
 	m->tools = DTK_MCP_TOOLS_ALL;
+	m->cancels = json_object();
 	return m;
 }
 
-void dtk_mcp_swap_session(struct dtk_mcp *m, struct dtk_mcp_session *s)
+void dtk_mcp_use_session(struct dtk_mcp *m, struct dtk_mcp_session *s)
 {
-	struct dtk_mcp_session t = *s;
+	m->s = s ? s : &m->own;
+}
 
-	s->version = m->version;
-	s->log_level = m->log_level;
-	s->unbound = m->unbound;
-	m->version = t.version;
-	m->log_level = t.log_level;
-	m->unbound = t.unbound;
+int dtk_mcp_version(const char *v)
+{
+	int i;
+
+	for (i = 0; v && i < DTK_MCP_N_VERSIONS; i++)
+		if (!strcmp(v, S_versions[i]))
+			return i;
+	return -1;
 }
 
 int dtk_mcp_set_tools(struct dtk_mcp *m, const char *names, int read_only)
@@ -148,30 +111,26 @@ void dtk_mcp_free(struct dtk_mcp *m)
 		return;
 	free(m->prefix);
 	free(m->home);
+	json_decref(m->cancels);
 	dtk_kb_hold_free(m->hold);
 	free(m);
 }
 
 /* ---- responses ---- */
 
-/* In 2026-07-28 every result says it is complete and who answers. */
-static void S_result_meta(const struct req *q, json_t *result)
+/* Returns the response line for id (stolen) and result (stolen). In
+ * 2026-07-28 every result says it is complete and who answers. */
+static char *S_result(struct req *q, json_t *result)
 {
+	json_t *r;
+	char *s;
+
 	if (q->modern) {
 		json_object_set_new(result, "resultType", json_string("complete"));
 		json_object_set_new(result, "_meta",
 		                    json_pack("{s:{s:s,s:s}}", "io.modelcontextprotocol/serverInfo",
 		                              "name", "dtk", "version", DTK_VERSION));
 	}
-}
-
-/* Returns the response line for id (stolen) and result (stolen). */
-static char *S_result(struct req *q, json_t *result)
-{
-	json_t *r;
-	char *s;
-
-	S_result_meta(q, result);
 	r = json_pack("{s:s,s:o,s:o}", "jsonrpc", "2.0", "id", q->id, "result", result);
 	q->id = NULL;
 	s = dtk_json_escape_separators(json_dumps(r, JSON_COMPACT));
@@ -179,67 +138,38 @@ static char *S_result(struct req *q, json_t *result)
 	return s;
 }
 
-/* Appends to b the members of object o, compact, without its braces, each
- * after a comma. */
-static void S_members(struct dtk_buf *b, json_t *o)
-{
-	char *s = json_dumps(o, JSON_COMPACT);
-	size_t len;
-
-	if (!s)
-		abort(); /* out of memory */
-	len = strlen(s);
-	if (len > 2) {
-		dtk_buf_putc(b, ',');
-		dtk_buf_put(b, s + 1, len - 2);
-	}
-	free(s);
-}
-
 /* Returns the response line for id (stolen) and a tool's result (stolen)
- * whose structuredContent and first text are raw (mcp_tools.h): the JSON
- * object is written as the command wrote it, never parsed, and quoted as
- * the text (dtk_json_quote: not through jansson, which would copy it
- * twice); then the other items and members of the result. */
+ * whose structuredContent and first text are raw (mcp_tools.h): jansson
+ * writes the response with null and "" in their places, where the JSON
+ * object is then written as the command wrote it, never parsed, and
+ * quoted as the text (dtk_json_quote: not through jansson, which would
+ * copy it twice). Neither place can be matched inside a string (its
+ * quotes would be escaped), and each is the first there. */
 static char *S_result_raw(struct req *q, json_t *result, const char *raw)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
-	json_t *content = json_incref(json_object_get(result, "content"));
-	char *id = json_dumps(q->id, JSON_COMPACT | JSON_ENCODE_ANY), *item;
-	size_t i;
+	json_t *r = json_pack("{s:n}", "structuredContent");
+	char *line, *sc, *text;
 
-	if (!id)
-		abort(); /* out of memory */
-	S_result_meta(q, result);
-	json_object_del(result, "content");
-	/* puts, not a printf: raw is the bulk of the line */
-	dtk_buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
-	dtk_buf_puts(&b, id);
-	dtk_buf_puts(&b, ",\"result\":{\"structuredContent\":");
-	dtk_buf_puts(&b, raw);
-	dtk_buf_puts(&b, ",\"content\":[{\"type\":\"text\",\"text\":");
-	dtk_json_quote(&b, raw);
-	dtk_buf_putc(&b, '}');
-	for (i = 1; i < json_array_size(content); i++) { /* the warnings */
-		item = json_dumps(json_array_get(content, i), JSON_COMPACT);
-		dtk_buf_putc(&b, ',');
-		dtk_buf_puts(&b, item);
-		free(item);
-	}
-	dtk_buf_putc(&b, ']');
-	S_members(&b, result);
-	dtk_buf_puts(&b, "}}");
-	free(id);
-	json_decref(content);
-	json_decref(q->id);
-	q->id = NULL;
+	json_object_update(r, result);
 	json_decref(result);
+	json_object_set_new(json_array_get(json_object_get(r, "content"), 0), "text",
+	                    json_string(""));
+	line = S_result(q, r);
+	sc = strstr(line, "\"structuredContent\":null") + 20;
+	text = strstr(sc, "\"text\":\"\"") + 7;
+	dtk_buf_put(&b, line, (size_t)(sc - line));
+	dtk_buf_puts(&b, raw); /* puts, not a printf: raw is the bulk of the line */
+	dtk_buf_put(&b, sc + 4, (size_t)(text - sc - 4));
+	dtk_json_quote(&b, raw);
+	dtk_buf_puts(&b, text + 2);
+	free(line);
 	return dtk_json_escape_separators(dtk_buf_detach(&b));
 }
 
 /* Returns the error response line for id (stolen; NULL: null), with data
  * (stolen) when not NULL. */
-static char *S_error_data(json_t *id, int code, const char *msg, json_t *data)
+static char *S_error(json_t *id, int code, const char *msg, json_t *data)
 {
 	json_t *r = json_pack("{s:s,s:o,s:{s:i,s:s}}", "jsonrpc", "2.0", "id",
 	                      id ? id : json_null(), "error", "code", code, "message", msg);
@@ -252,9 +182,9 @@ static char *S_error_data(json_t *id, int code, const char *msg, json_t *data)
 	return s;
 }
 
-static char *S_error(json_t *id, int code, const char *msg)
+char *dtk_mcp_error(int code, const char *msg)
 {
-	return S_error_data(id, code, msg, NULL);
+	return S_error(NULL, code, msg, NULL);
 }
 
 /* The error response to request q (its id stolen). */
@@ -262,7 +192,7 @@ static char *S_qerror(struct req *q, int code, const char *msg)
 {
 	json_t *id = q->id;
 	q->id = NULL;
-	return S_error(id, code, msg);
+	return S_error(id, code, msg, NULL);
 }
 
 /* ---- methods ---- */
@@ -311,14 +241,10 @@ static json_t *S_capabilities(void)
 
 static json_t *S_initialize(struct dtk_mcp *m, json_t *params)
 {
-	const char *asked = json_string_value(json_object_get(params, "protocolVersion"));
-	const char *v = dtk_mcp_versions[1];
-	size_t i;
+	int i = dtk_mcp_version(json_string_value(json_object_get(params, "protocolVersion")));
+	const char *v = S_versions[i > 0 ? i : 1];
 
-	for (i = 1; asked && i < DTK_MCP_N_VERSIONS; i++)
-		if (!strcmp(asked, dtk_mcp_versions[i]))
-			v = dtk_mcp_versions[i];
-	m->version = v;
+	m->s->version = v;
 	return json_pack("{s:s,s:o,s:{s:s,s:s,s:s},s:o}", "protocolVersion", v, "capabilities",
 	                 S_capabilities(), "serverInfo", "name", "dtk", "title",
 	                 "dtk knowledge base", "version", DTK_VERSION, "instructions",
@@ -458,8 +384,7 @@ static json_t *S_resources_read(const char *uri, int *code, char *err, size_t si
 		snprintf(err, size, "%s", dtk_error_last());
 		return NULL;
 	}
-	if (is_node &&
-	    (!dtk_is_name(node) || strlen(node) > DTK_MAX_NAME || !dtk_kb_has_node(root, node))) {
+	if (is_node && !dtk_kb_has_node(root, node)) {
 		snprintf(err, size, "Resource not found: %s", uri);
 		goto done;
 	}
@@ -509,7 +434,7 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
 	if (!q->modern && !strcmp(method, "initialize") &&
 	    !json_is_string(json_object_get(params, "protocolVersion")))
 		return S_qerror(q, E_PARAMS, "initialize needs params.protocolVersion, a string");
-	if (!q->modern && !strcmp(method, "initialize") && m->version)
+	if (!q->modern && !strcmp(method, "initialize") && m->s->version)
 		return S_qerror(q, E_REQUEST,
 		                "the session is initialized already: a second initialize is "
 		                "refused (start a new session to agree on another version)");
@@ -517,13 +442,13 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
 		return S_result(q, S_initialize(m, params));
 	if (!q->modern && !strcmp(method, "ping"))
 		return S_result(q, json_object());
-	if (!q->modern && !m->version && strcmp(method, "initialize") && (m->unbound = 1))
+	if (!q->modern && !m->s->version && strcmp(method, "initialize") && (m->s->unbound = 1))
 		return S_qerror(q, E_REQUEST,
 		                "the session has not been initialized: send initialize first (or "
 		                "name protocol version " MODERN " in each request's _meta)");
 	if (json_object_get(params, "cursor") && !json_is_null(json_object_get(params, "cursor")) &&
 	    (!strcmp(method, "tools/list") || !strcmp(method, "resources/list") ||
-	     !strcmp(method, "resources/templates/list")))
+	     !strcmp(method, "resources/templates/list") || !strcmp(method, "prompts/list")))
 		return S_qerror(q, E_PARAMS, "Invalid cursor: this list has a single page");
 	if (!strcmp(method, "tools/list"))
 		return S_result(q, S_cacheable(q,
@@ -532,10 +457,10 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
 		                               3600000));
 	if (!strcmp(method, "resources/templates/list"))
 		return S_result(q, S_cacheable(q, S_templates(), 3600000));
-	switch (dtk_mcp_prompts_method(method, params, m->prefix, &m->log_level, &m->hold, &r,
-	                               &code, err, sizeof(err))) {
+	switch (dtk_mcp_prompts_method(method, params, m->prefix, &m->s->log_level, &m->hold, &r,
+	                               err, sizeof(err))) {
 	case 1: return S_result(q, r);
-	case -1: return S_qerror(q, code, err);
+	case -1: return S_qerror(q, E_PARAMS, err);
 	default: break;
 	}
 	if (!strcmp(method, "tools/call")) {
@@ -574,37 +499,47 @@ static char *S_method(struct dtk_mcp *m, struct req *q, const char *method, json
 
 /* ---- bounds ---- */
 
+/* What a message's text shows before it is parsed (S_shape). */
+struct shape {
+	int code;        /* 0, or the JSON-RPC error it is refused with */
+	const char *why; /* that error's message */
+	int wide;        /* a number may be beyond what jansson holds */
+	size_t id_at;    /* where the value of its top object's "id" begins (0: none) */
+	char id[256];    /* the text from there (a message's pages go as it is parsed) */
+};
+
 /*
- * Returns 0 when the JSON text msg nests at most DTK_MCP_MAX_DEPTH deep and
- * holds at most DTK_MCP_MAX_VALUES values, else -1: what jansson would
- * build of it is then bounded (a few hundred bytes a value) before it
+ * Looks through the JSON text msg without parsing it, into *s: refused
+ * (code set) when it nests deeper than DTK_MCP_MAX_DEPTH, holds more than
+ * DTK_MCP_MAX_VALUES values (id_at then 0: it is answered under null) or a
+ * string over DTK_MCP_MAX_STRING bytes as written, so that what jansson
+ * would build of it is bounded (a few hundred bytes a value) before it
  * builds anything. A count of brackets, commas and colons outside strings
  * bounds the values from above; malformed text is left to the parser.
- * Returns -2 when only the depth is too great: it is parsed (jansson stops
- * at 2048 levels), so that its id can be answered; -3 when a string is over
- * DTK_MCP_MAX_STRING bytes as written (never parsed: S_id). Sets *wide when
- * a number may be beyond what jansson holds (19 digits or an exponent).
+ * wide: a number of 19 digits or with an exponent.
  */
-static int S_bounded(const char *msg, size_t len, int *wide)
+static void S_shape(const char *msg, size_t len, struct shape *s)
 {
 	size_t i, values = 1, depth = 0, from = 0, digits = 0;
-	int in_string = 0, deep = 0;
+	int in_string = 0, deep = 0, big = 0, key = 0, want_id = 0;
 
-	*wide = 0;
+	memset(s, 0, sizeof(*s));
 	for (i = 0; i < len; i++) {
 		char c = msg[i];
 		if (in_string) {
 			if (c == '\\')
 				i++;
-			else if (c == '"')
-				in_string = 0;
-			if (i - from > DTK_MCP_MAX_STRING)
-				return -3;
+			else if (c == '"') /* the key "id", when ':' follows */
+				in_string = 0, key = depth == 1 && i - from == 3 &&
+				                     !memcmp(msg + from, "\"id\"", 4);
+			big |= i - from > DTK_MCP_MAX_STRING;
 			continue;
 		}
-		*wide |= (c == 'e' || c == 'E') && digits;
+		if (want_id && !memchr(" \t\r\n", c, 4))
+			want_id = 0, s->id_at = i;
+		s->wide |= (c == 'e' || c == 'E') && digits;
 		digits = c >= '0' && c <= '9' ? digits + 1 : 0;
-		*wide |= digits > 18;
+		s->wide |= digits > 18;
 		switch (c) {
 		case '"':
 			in_string = 1;
@@ -616,15 +551,43 @@ static int S_bounded(const char *msg, size_t len, int *wide)
 			/* fall through */
 		case ',':
 		case ':':
-			if (++values > DTK_MCP_MAX_VALUES)
-				return -1;
-			break;
+			want_id |= c == ':' && key && !s->id_at;
+			if (++values <= DTK_MCP_MAX_VALUES)
+				break;
+			*s = (struct shape){
+			        E_REQUEST,
+			        "message nests deeper than 64 levels or holds more than "
+			        "100000 values",
+			        0, 0, ""};
+			return;
 		case ']':
 		case '}': depth -= depth > 0; break;
 		default: break;
 		}
 	}
-	return deep ? -2 : 0;
+	if (s->id_at)
+		memcpy(s->id, msg + s->id_at, len - s->id_at < 255 ? len - s->id_at : 255);
+	if (big)
+		s->code = E_PARAMS, s->why = "a string of the message is over 2 MiB as written: no "
+		                             "argument takes more than 1 MiB";
+	else if (deep)
+		s->code = E_REQUEST, s->why = "message nests deeper than 64 levels";
+}
+
+/* Returns the id of the message S_shape looked through into s, as its top
+ * object's "id" is written, when it is a string or an integer (a new
+ * reference); else NULL. */
+static json_t *S_id(const struct shape *s)
+{
+	json_t *id;
+
+	if (!s->id_at)
+		return NULL;
+	id = json_loads(s->id, JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK, NULL);
+	if (json_is_string(id) || json_is_integer(id))
+		return id;
+	json_decref(id);
+	return NULL;
 }
 
 /* Appends number token t[0..n) of a message to b as jansson can read it:
@@ -694,162 +657,101 @@ static size_t S_feed(void *buf, size_t size, void *data)
 }
 
 /* Copies f's text, valid JSON but for numbers jansson cannot hold, into
- * b with each such number in a form it can (S_number): so the message is
- * answered (a tool reads an argument out of range as one, an id beyond 64
- * bits is refused under null) and a notification is not. */
-static void S_widen_numbers(struct dtk_buf *b, struct feed *f)
+ * b with each such number in a form it can (S_number; the id's begins at
+ * id_at): so the message is answered (a tool reads an argument out of
+ * range as one, an id beyond 64 bits is refused under null) and a
+ * notification is not. */
+static void S_widen_numbers(struct dtk_buf *b, struct feed *f, size_t id_at)
 {
 	const char *msg = f->text;
-	size_t i, k, str = 0, len = f->len, depth = 0;
-	int in_str = 0, id = 0, key = 0;
+	size_t i, k, len = f->len;
+	int in_str = 0;
 
 	for (i = 0; i < len; i++) {
 		char c = msg[i];
-		S_drop(f, in_str ? str : i); /* a key is read again at its end */
+		S_drop(f, i);
 		if (in_str) {
-			if (c == '\\' && i + 1 < len) {
+			if (c == '\\' && i + 1 < len)
 				dtk_buf_putc(b, msg[i++]);
-			} else if (c == '"') {
-				in_str = 0; /* the key "id", when ':' follows */
-				key = i + 1 - str == 4 && !memcmp(msg + str, "\"id\"", 4);
-			}
+			else if (c == '"')
+				in_str = 0;
 			dtk_buf_putc(b, msg[i]);
 			continue;
 		}
 		if (c == '-' || (c >= '0' && c <= '9')) {
 			for (k = i + 1; k < len && msg[k] && strchr("0123456789.eE+-", msg[k]); k++)
 				;
-			S_number(b, msg + i, k - i, depth == 1 && id);
+			S_number(b, msg + i, k - i, i == id_at);
 			i = k - 1;
 			continue;
 		}
-		if (c == '"')
-			in_str = 1, str = i;
-		else if (c == '{' || c == '[')
-			depth++;
-		else if (c == '}' || c == ']')
-			depth--;
-		else if (c == ':' && depth == 1)
-			id = key;
+		in_str = c == '"';
 		dtk_buf_putc(b, c);
 	}
 }
 
-/* Returns the id of message msg, a string or an integer as the member "id"
- * of its top object is written, without parsing the rest (a new reference),
- * or NULL. */
-static json_t *S_id(const char *msg, size_t len)
+/* Parses message msg when S_shape finds it within the bounds, giving back
+ * its pages as it goes when drop (S_feed). Returns the JSON (a new
+ * reference), or NULL with s->code and s->why set: refused by S_shape,
+ * malformed (id_at then 0: answered under null), or holding U+0000 in a
+ * string (no argument takes one). */
+static json_t *S_parse(const char *msg, size_t len, int drop, struct shape *s)
 {
-	size_t i, depth = 0, k, from = 0;
-	int in_str = 0;
-	json_t *id;
-
-	for (i = 0; i < len; i++) {
-		char c = msg[i];
-		if (in_str) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				in_str = 0;
-			if (in_str || depth != 1 || i - from != 3 ||
-			    memcmp(msg + from, "\"id\"", 4))
-				continue;
-			for (k = i + 1; k < len && memchr(" \t\r\n", msg[k], 4); k++)
-				;
-			if (k >= len || msg[k] != ':')
-				continue;
-			for (k++; k < len && memchr(" \t\r\n", msg[k], 4); k++)
-				;
-			from = k; /* the value: a string to its closing quote, or a number */
-			if (msg[k] == '"')
-				for (k++; k < len && msg[k] != '"'; k += 1 + (msg[k] == '\\'))
-					;
-			else
-				for (; k < len && !memchr(",} \t\r\n", msg[k], 6); k++)
-					;
-			k += msg[from] == '"';
-			if (k > len || k - from > 200)
-				return NULL;
-			id = json_loadb(msg + from, k - from, JSON_DECODE_ANY, NULL);
-			if (json_is_string(id) || json_is_integer(id))
-				return id;
-			json_decref(id);
-			return NULL;
-		}
-		if (c == '"')
-			in_str = 1, from = i;
-		else if (c == '{' || c == '[')
-			depth++;
-		else if (c == '}' || c == ']')
-			depth--;
-	}
-	return NULL;
-}
-
-/* Parses msg within the bounds (strings may hold U+0000: the request is
- * then refused under its id), giving back its pages as it goes when drop
- * (S_feed). Returns the JSON (a new reference), or NULL with *code set;
- * *deep is 1 when it nests deeper than DTK_MCP_MAX_DEPTH (to be refused,
- * under its id). */
-static json_t *S_parse(const char *msg, size_t len, int drop, int *code, int *deep)
-{
-	const size_t flags = JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL;
 	struct feed f = {msg, len, 0, 0, drop};
 	struct dtk_buf w = DTK_BUF_INIT;
 	json_error_t je;
-	int wide, b = S_bounded(msg, len, &wide);
 	json_t *j;
 
-	*code = b == -3 ? E_PARAMS : E_REQUEST;
-	*deep = b == -2;
-	if (b == -1 || b == -3)
+	S_shape(msg, len, s);
+	if (s->code)
 		return NULL;
-	*code = E_PARSE;
-	if (wide) { /* a copy with its numbers widened is parsed (the server's) */
+	if (s->wide) { /* a copy with its numbers widened is parsed (the server's) */
 		dtk_grow((void **)&w.ptr, &w.cap, len + len / 2 + 16, 1);
-		S_widen_numbers(&w, &f);
+		S_widen_numbers(&w, &f, s->id_at);
 		f = (struct feed){w.ptr, w.len, 0, 0, 1};
 	}
-	j = json_load_callback(S_feed, &f, flags, &je);
+	j = json_load_callback(S_feed, &f, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
 	dtk_buf_release(&w);
-	if (!j && b == -2) /* deeper than jansson parses: refused as too deep */
-		*code = E_REQUEST;
+	if (!j && json_error_code(&je) == json_error_null_character)
+		s->code = E_PARAMS, s->why = "a string of the request holds U+0000 (NUL), which "
+		                             "no argument takes";
+	else if (!j)
+		s->code = E_PARSE, s->why = "Parse error", s->id_at = 0;
 	return j;
-}
-
-/* Returns 1 when a string value of j holds U+0000 (jansson refuses one in
- * a key: a parse error). */
-static int S_has_nul(json_t *j)
-{
-	const char *k;
-	json_t *v;
-	size_t i;
-
-	if (json_is_string(j))
-		return strlen(json_string_value(j)) != json_string_length(j);
-	json_object_foreach(j, k, v)
-	{
-		if (S_has_nul(v))
-			return 1;
-	}
-	json_array_foreach(j, i, v)
-	{
-		if (S_has_nul(v))
-			return 1;
-	}
-	return 0;
 }
 
 /* ---- cancellation ---- */
 
-/* Returns 1 when the input read ahead but not handled yet holds a
- * notifications/cancelled for request id: the request is not run. */
+/* Counts message j, when it is a notifications/cancelled, among m's
+ * waiting (by 1: read ahead, or in the batch being answered) or as
+ * handled (by -1), by the compact JSON of its requestId. */
+static void S_count_cancel(struct dtk_mcp *m, json_t *j, int by)
+{
+	const char *method = json_string_value(json_object_get(j, "method"));
+	json_t *id = json_object_get(json_object_get(j, "params"), "requestId");
+	json_int_t n;
+	char *key;
+
+	if (!method || strcmp(method, "notifications/cancelled") || json_object_get(j, "id") ||
+	    (!json_is_string(id) && !json_is_integer(id)))
+		return;
+	key = json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY);
+	n = json_integer_value(json_object_get(m->cancels, key)) + by;
+	if (n > 0)
+		json_object_set_new(m->cancels, key, json_integer(n));
+	else
+		json_object_del(m->cancels, key);
+	free(key);
+}
+
+/* Returns 1 when a notifications/cancelled for request id is waiting: the
+ * request is not run. */
 static int S_cancelled(struct dtk_mcp *m, json_t *id)
 {
 	char *key;
 	int found;
 
-	if (!m->cancels || !json_object_size(m->cancels))
+	if (!json_object_size(m->cancels))
 		return 0;
 	key = json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY);
 	found = key && json_object_get(m->cancels, key);
@@ -858,17 +760,6 @@ static int S_cancelled(struct dtk_mcp *m, json_t *id)
 }
 
 /* ---- messages ---- */
-
-/* Returns the protocol version request j names in its params' _meta (the
- * 2026-07-28 way), or NULL when it names none; -1 in *bad when _meta's
- * version is not a string. */
-static const char *S_claim(json_t *j, int *bad)
-{
-	json_t *v = json_object_get(json_object_get(json_object_get(j, "params"), "_meta"),
-	                            META_VERSION);
-	*bad = v && !json_is_string(v);
-	return json_string_value(v);
-}
 
 /* Deletes the members of object o not named in keys (names, a space after
  * each). */
@@ -888,16 +779,14 @@ static void S_only(json_t *o, const char *keys)
 	}
 }
 
-/* Lets go of what answering message j never reads (but when it holds
- * U+0000: refused): members of it and of its params that no method reads,
- * its _meta but the version it names, what a response's result or error
- * holds. So a tool's work is beside its arguments, not the whole message. */
+/* Lets go of what answering message j never reads: members of it and of
+ * its params that no method reads, its _meta but the version it names,
+ * what a response's result or error holds. So a tool's work is beside its
+ * arguments, not the whole message. */
 static void S_let_go(json_t *j)
 {
 	json_t *p = json_object_get(j, "params");
 
-	if (S_has_nul(j))
-		return;
 	S_only(j, "jsonrpc id method params result error ");
 	if (json_object_get(j, "result"))
 		json_object_set_new(j, "result", json_null());
@@ -911,36 +800,33 @@ static void S_let_go(json_t *j)
  * NULL when it was cancelled before it ran. */
 static char *S_request(struct dtk_mcp *m, json_t *j, json_t *id, const char *method)
 {
+	json_t *v = json_object_get(json_object_get(json_object_get(j, "params"), "_meta"),
+	                            META_VERSION);
+	const char *claim = json_string_value(v); /* the version, named the 2026-07-28 way */
 	struct req q = {0, json_incref(id)};
-	const char *claim;
 	json_t *data;
 	char *out;
-	int bad;
 	size_t i;
 
 	if (S_cancelled(m, id)) {
 		json_decref(q.id);
 		return NULL;
 	}
-	claim = S_claim(j, &bad);
-	if (bad)
+	if (v && !claim)
 		return S_qerror(&q, E_PARAMS, "_meta's " META_VERSION " must be a string");
 	if (claim && strcmp(claim, MODERN)) {
 		/* a version dtk speaks after initialize is no answer to one named
 		 * in _meta: then only the one that may be named there is listed */
-		int legacy = 0;
-		for (i = 0; i < DTK_MCP_N_VERSIONS; i++)
-			legacy |= !strcmp(claim, dtk_mcp_versions[i]);
+		int legacy = dtk_mcp_version(claim) >= 0;
 		data = json_pack("{s:[],s:s}", "supported", "requested", claim);
 		for (i = 0; i < (legacy ? 1 : DTK_MCP_N_VERSIONS); i++)
 			json_array_append_new(json_object_get(data, "supported"),
-			                      json_string(dtk_mcp_versions[i]));
-		out = S_error_data(q.id, E_VERSION,
-		                   legacy ? "Unsupported protocol version in _meta: this one is "
-		                            "spoken after initialize"
-		                          : "Unsupported protocol version",
-		                   data);
-		return out;
+			                      json_string(S_versions[i]));
+		return S_error(q.id, E_VERSION,
+		               legacy ? "Unsupported protocol version in _meta: this one is "
+		                        "spoken after initialize"
+		                      : "Unsupported protocol version",
+		               data);
 	}
 	q.modern = claim != NULL;
 	out = S_method(m, &q, method, json_object_get(j, "params"));
@@ -952,32 +838,21 @@ static char *S_request(struct dtk_mcp *m, json_t *j, json_t *id, const char *met
  * when none is due. */
 static char *S_message(struct dtk_mcp *m, json_t *j)
 {
-	json_t *id, *method;
-	char *out = NULL;
+	json_t *id = json_object_get(j, "id"), *method = json_object_get(j, "method");
+	const char *rpc = json_string_value(json_object_get(j, "jsonrpc"));
+	int readable = json_is_string(id) || json_is_integer(id);
 
-	id = json_object_get(j, "id");
-	method = json_object_get(j, "method");
-	if (!json_is_object(j) || !json_is_string(json_object_get(j, "jsonrpc")) ||
-	    strcmp(json_string_value(json_object_get(j, "jsonrpc")), "2.0") ||
-	    (id && !json_is_string(id) && !json_is_integer(id))) {
+	S_count_cancel(m, j, -1);
+	if (!method && readable && rpc && !strcmp(rpc, "2.0") &&
+	    (json_object_get(j, "result") || json_object_get(j, "error")))
+		return NULL; /* a response, to nothing dtk asked */
+	if (!rpc || strcmp(rpc, "2.0") || (id && !readable) || !json_is_string(method))
 		/* an id that can be read is answered, so the request does not wait */
-		out = S_error(id && (json_is_string(id) || json_is_integer(id)) ? json_incref(id)
-		                                                                : NULL,
-		              E_REQUEST, "Invalid Request");
-	} else if (!method) {
-		/* a response (to nothing dtk asked) or junk: answer only junk */
-		if (!id || (!json_object_get(j, "result") && !json_object_get(j, "error")))
-			out = S_error(id ? json_incref(id) : NULL, E_REQUEST, "Invalid Request");
-	} else if (!json_is_string(method)) {
-		out = S_error(id ? json_incref(id) : NULL, E_REQUEST, "Invalid Request");
-	} else if (id && S_has_nul(j)) {
-		out = S_error(
-		        json_incref(id), E_PARAMS,
-		        "a string of the request holds U+0000 (NUL), which no argument takes");
-	} else if (id) {
-		out = S_request(m, j, id, json_string_value(method));
-	} /* else a notification: nothing is answered */
-	return out;
+		return S_error(readable ? json_incref(id) : NULL, E_REQUEST, "Invalid Request",
+		               NULL);
+	if (!id)
+		return NULL; /* a notification: nothing is answered */
+	return S_request(m, j, id, json_string_value(method));
 }
 
 /* Writes response r (freed) to out after sep when it is not NULL; returns
@@ -993,23 +868,6 @@ static int S_put(FILE *out, char sep, char *r)
 	return 1;
 }
 
-/* Returns 1 when a message of batch after item i is a
- * notifications/cancelled for request id (the batch is all in the input:
- * its cancellation is waiting when the request's turn comes). */
-static int S_batch_cancelled(json_t *batch, size_t i, json_t *id)
-{
-	json_t *c;
-
-	for (i++; id && (c = json_array_get(batch, i)); i++)
-		if (json_is_string(json_object_get(c, "method")) &&
-		    !strcmp(json_string_value(json_object_get(c, "method")),
-		            "notifications/cancelled") &&
-		    !json_object_get(c, "id") &&
-		    json_equal(json_object_get(json_object_get(c, "params"), "requestId"), id))
-			return 1;
-	return 0;
-}
-
 /* Answers a batch (a non-empty array) as protocol 2025-03-26 has them: an
  * array of the responses due, in order, written to out as each is made (so
  * that only one is held at a time), or nothing when none is due
@@ -1022,16 +880,17 @@ static int S_batch(struct dtk_mcp *m, json_t *batch, FILE *out)
 	int any = 0;
 	char *r;
 
-	json_array_foreach(batch, i, item) S_let_go(item);
 	json_array_foreach(batch, i, item)
 	{
-		json_t *method = json_object_get(item, "method");
-		if (json_is_string(method) && !strcmp(json_string_value(method), "initialize") &&
-		    json_is_object(item) && json_object_get(item, "id"))
+		S_let_go(item);
+		S_count_cancel(m, item, 1); /* a request it cancels is not run */
+	}
+	json_array_foreach(batch, i, item)
+	{
+		const char *method = json_string_value(json_object_get(item, "method"));
+		if (method && !strcmp(method, "initialize") && json_object_get(item, "id"))
 			r = S_error(json_incref(json_object_get(item, "id")), E_REQUEST,
-			            "initialize must not be part of a batch");
-		else if (S_batch_cancelled(batch, i, json_object_get(item, "id")))
-			r = NULL; /* cancelled by a later message of the batch: not run */
+			            "initialize must not be part of a batch", NULL);
 		else
 			r = S_message(m, item);
 		any |= S_put(out, any ? ',' : '[', r);
@@ -1065,41 +924,22 @@ static void S_home(struct dtk_mcp *m)
  * it wrote one, 0 when none is due. */
 static int S_handle(struct dtk_mcp *m, const char *msg, size_t len, int drop, FILE *out)
 {
-	int code, rc, deep;
-	json_t *j, *id;
+	struct shape s;
+	json_t *j;
+	int rc, batch;
 
 	S_home(m);
-	j = S_parse(msg, len, drop, &code, &deep);
-	id = json_object_get(j, "id");
-	if (!j && code == E_PARAMS) /* a string too long: refused under its id */
-		return S_put(out, 0,
-		             S_error(S_id(msg, len), code,
-		                     "a string of the message is over 2 MiB as written: no "
-		                     "argument takes more than 1 MiB"));
-	if (!j)
-		return S_put(out, 0,
-		             S_error(NULL, code,
-		                     code == E_PARSE
-		                             ? "Parse error"
-		                             : "message nests deeper than "
-		                               "64 levels or holds more than 100000 values"));
-	if (deep) { /* refused, under its id when it can be read */
-		rc = S_put(
-		        out, 0,
-		        S_error(json_is_string(id) || json_is_integer(id) ? json_incref(id) : NULL,
-		                E_REQUEST, "message nests deeper than 64 levels"));
-		json_decref(j);
-		return rc;
-	}
+	if (!(j = S_parse(msg, len, drop, &s))) /* refused, under its id when it can be read */
+		return S_put(out, 0, S_error(S_id(&s), s.code, s.why, NULL));
 	/* batches exist in 2025-03-26 only (2025-06-18 removed them) */
-	if (json_is_array(j) && json_array_size(j) && m->version &&
-	    !strcmp(m->version, "2025-03-26") && len > DTK_MCP_MAX_BATCH)
+	batch = json_array_size(j) && m->s->version && !strcmp(m->s->version, "2025-03-26");
+	if (batch && len > DTK_MCP_MAX_BATCH)
 		rc = S_put(out, 0,
 		           S_error(NULL, E_REQUEST,
 		                   "a batch is over 4 MiB as written; send its messages one "
-		                   "by one (each up to 16 MiB)"));
-	else if (json_is_array(j) && json_array_size(j) && m->version &&
-	         !strcmp(m->version, "2025-03-26"))
+		                   "by one (each up to 16 MiB)",
+		                   NULL));
+	else if (batch)
 		rc = S_batch(m, j, out);
 	else {
 		S_let_go(j);
@@ -1137,27 +977,16 @@ static int S_blank(const char *s, size_t n)
 	return n == 0;
 }
 
-/* A notifications/cancelled read ahead: where its line ends in the input
- * (a byte offset from the start) and its requestId's compact JSON. */
-struct cancel {
-	unsigned long long end;
-	char *key;
-};
-
 /* Input read from a file descriptor ahead of what was handled: buf[start,
  * len) is not handled yet; its complete lines before scanned were looked
- * through for cancellations (queued, oldest first, from head, and counted
- * by key in cancels). Every byte is copied and looked through once, so a
- * message costs the same however much input waits behind it. */
+ * through for cancellations (counted in the server's, S_count_cancel).
+ * Every byte is copied and looked through once, so a message costs the
+ * same however much input waits behind it. */
 struct reader {
 	int fd, eof;
 	char *buf;
 	size_t start, len, cap, scanned;
-	size_t keep;            /* the bytes before it may be dropped (up to start) */
-	unsigned long long pos; /* the offset in the input of buf[0] */
-	struct cancel *queue;
-	size_t head, n_queue, cap_queue;
-	json_t *cancels;
+	size_t keep; /* where the line taken last starts: the bytes before it may go */
 };
 
 /* How much input is read ahead (to see cancellations of queued requests). */
@@ -1175,7 +1004,6 @@ static int S_fill(struct reader *r, int block)
 		return 0;
 	if (r->keep >= 65536 && r->keep >= r->len - r->keep) { /* drop what was handled */
 		memmove(r->buf, r->buf + r->keep, r->len - r->keep);
-		r->pos += r->keep;
 		r->len -= r->keep;
 		r->start -= r->keep;
 		r->scanned -= r->scanned > r->keep ? r->keep : r->scanned;
@@ -1193,68 +1021,35 @@ static int S_fill(struct reader *r, int block)
 	return n > 0;
 }
 
-/* Looks through the complete lines of r not looked through yet for
- * notifications/cancelled (lines of at most max bytes), queueing each. */
-static void S_scan(struct reader *r, size_t max)
+/* Looks through the complete lines of r from the one being handled on, not
+ * looked through yet, for notifications/cancelled (lines of at most max
+ * bytes), counting each in m's. */
+static void S_scan(struct reader *r, struct dtk_mcp *m, size_t max)
 {
-	char *p, *nl, *end = r->buf + r->len, *key;
-	json_t *j, *id;
-	int code, deep;
+	char *p, *nl, *end = r->buf + r->len;
+	struct shape s;
+	json_t *j;
 
-	if (r->scanned < r->start) /* lines handled already: not looked through */
-		r->scanned = r->start;
+	if (r->scanned < r->keep) /* lines handled already: not looked through */
+		r->scanned = r->keep;
 	for (p = r->buf + r->scanned; p < end && (nl = memchr(p, '\n', (size_t)(end - p)));
 	     p = nl + 1) {
 		if ((size_t)(nl - p) > max ||
 		    !memmem(p, (size_t)(nl - p), "notifications/cancelled", 23) ||
-		    !(j = S_parse(p, (size_t)(nl - p), 0, &code, &deep)))
+		    !(j = S_parse(p, (size_t)(nl - p), 0, &s)))
 			continue;
-		id = json_object_get(json_object_get(j, "params"), "requestId");
-		if (json_is_string(json_object_get(j, "method")) &&
-		    !strcmp(json_string_value(json_object_get(j, "method")),
-		            "notifications/cancelled") &&
-		    !json_object_get(j, "id") && (json_is_string(id) || json_is_integer(id))) {
-			key = json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY);
-			dtk_grow((void **)&r->queue, &r->cap_queue, r->n_queue + 1,
-			         sizeof(*r->queue));
-			r->queue[r->n_queue++] =
-			        (struct cancel){r->pos + (size_t)(nl + 1 - r->buf), key};
-			json_object_set_new(
-			        r->cancels, key,
-			        json_integer(json_integer_value(json_object_get(r->cancels, key)) +
-			                     1));
-		}
+		S_count_cancel(m, j, 1);
 		json_decref(j);
 	}
 	r->scanned = (size_t)(p - r->buf);
 }
 
-/* Forgets the cancellations queued in r up to its start (handled by now). */
-static void S_forget(struct reader *r)
-{
-	unsigned long long at = r->pos + r->start;
-	struct cancel *c;
-	json_t *n;
-
-	for (; r->head < r->n_queue && (c = &r->queue[r->head])->end <= at; r->head++) {
-		n = json_object_get(r->cancels, c->key);
-		if (json_integer_value(n) > 1)
-			json_object_set_new(r->cancels, c->key,
-			                    json_integer(json_integer_value(n) - 1));
-		else
-			json_object_del(r->cancels, c->key);
-		free(c->key);
-	}
-	if (r->head == r->n_queue)
-		r->head = r->n_queue = 0;
-}
-
-/* Takes the first line of r, waiting for it: sets *at to where it starts in
- * r->buf and *n to its length (without its '\n' or a '\r' before it); it
- * stays there until the next call. Returns 1, 0 at the end of the input,
+/* Takes the first line of r, waiting for it: sets r->keep to where it
+ * starts in r->buf and *n to its length (without its '\n' or a '\r' before
+ * it); it stays there until the next call. Returns 1, 0 at the end of the input,
  * DTK_ETOOBIG for a line over max bytes (skipped, never held whole), or -1
  * with the error set when the input fails. */
-static int S_next_line(struct reader *r, size_t max, size_t *at, size_t *n)
+static int S_next_line(struct reader *r, size_t max, size_t *n)
 {
 	size_t from = r->start;
 	char *nl;
@@ -1267,7 +1062,7 @@ static int S_next_line(struct reader *r, size_t max, size_t *at, size_t *n)
 		if (*n > max) /* drop it, skip the rest */
 			over = 1;
 		if (nl || (r->eof && r->len > r->start)) {
-			*at = r->keep = r->start;
+			r->keep = r->start;
 			r->start += *n + (nl != NULL);
 			break;
 		}
@@ -1275,17 +1070,15 @@ static int S_next_line(struct reader *r, size_t max, size_t *at, size_t *n)
 			return 0;
 		if (over) { /* not kept: its rest is skipped as it comes (a line
 			     * over max is never looked through: S_scan) */
-			r->pos += r->len;
 			r->start = r->len = r->scanned = r->keep = 0;
 		}
 		from = r->len;
 		if ((rc = S_fill(r, 1)) < 0)
 			return rc;
 	}
-	S_forget(r);
 	if (over)
 		return DTK_ETOOBIG;
-	if (*n && r->buf[*at + *n - 1] == '\r')
+	if (*n && r->buf[r->keep + *n - 1] == '\r')
 		(*n)--;
 	return 1;
 }
@@ -1293,30 +1086,27 @@ static int S_next_line(struct reader *r, size_t max, size_t *at, size_t *n)
 int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err)
 {
 	struct reader r;
-	size_t at, n;
+	size_t n;
 	int rc, any;
 
 	memset(&r, 0, sizeof(r));
 	r.fd = in;
-	r.cancels = json_object();
-	while ((rc = S_next_line(&r, DTK_MCP_MAX_MESSAGE, &at, &n)) != 0) {
+	while ((rc = S_next_line(&r, DTK_MCP_MAX_MESSAGE, &n)) != 0) {
 		if (rc < 0 && rc != DTK_ETOOBIG)
 			break;
 		errno = 0;
 		if (rc == DTK_ETOOBIG) {
 			fprintf(err, "dtk mcp: a message over %u bytes was refused\n",
 			        DTK_MCP_MAX_MESSAGE);
-			any = S_put(out, 0, S_error(NULL, E_REQUEST, "message larger than 16 MiB"));
-		} else if (S_blank(r.buf + at, n)) {
+			any = S_put(out, 0, dtk_mcp_error(E_REQUEST, "message larger than 16 MiB"));
+		} else if (S_blank(r.buf + r.keep, n)) {
 			continue;
 		} else {
 			/* what is waiting already: a cancellation of a queued request */
 			while (r.len - r.start < LOOKAHEAD && S_fill(&r, 0) > 0)
 				;
-			S_scan(&r, DTK_MCP_MAX_MESSAGE);
-			m->cancels = r.cancels;
+			S_scan(&r, m, DTK_MCP_MAX_MESSAGE);
 			any = S_handle(m, r.buf + r.keep, n, 1, out); /* in place, given back */
-			m->cancels = NULL;
 		}
 		if (any && (putc('\n', out) < 0 || fflush(out) || ferror(out))) {
 			/* the client closed its end: it has gone, as at the end of
@@ -1327,18 +1117,7 @@ int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err)
 			break;
 		}
 	}
-	for (; r.head < r.n_queue; r.head++)
-		free(r.queue[r.head].key);
-	free(r.queue);
-	json_decref(r.cancels);
+	json_object_clear(m->cancels); /* those of lines never handled */
 	free(r.buf);
 	return rc < 0 ? -1 : 0;
-}
-
-int dtk_mcp_serve(FILE *in, FILE *out, FILE *err)
-{
-	struct dtk_mcp *m = dtk_mcp_new(0);
-	int rc = dtk_mcp_serve_fd(m, fileno(in), out, err);
-	dtk_mcp_free(m);
-	return rc;
 }

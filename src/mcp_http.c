@@ -3,6 +3,7 @@
  * in the calling thread. Each POST to /mcp carries one message, handled by
  * mcp.c as a line of stdio is; the answer is JSON (or one SSE event when
  * the client takes only that). */
+#define _GNU_SOURCE /* pipe2 */
 #include "dtk/mcp.h"
 
 #include "dtk/dtk.h"
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/select.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,8 +45,7 @@ struct conn {
 struct server {
 	struct dtk_mcp *m;
 	const struct dtk_mcp_http_opts *o;
-	FILE *err;
-	int loopback, urandom;
+	int loopback;
 	struct session *sessions;
 	size_t n_sessions;
 	unsigned long long clock;  /* counts the messages handled */
@@ -190,14 +191,14 @@ static struct session *S_session(struct server *srv, const char *id)
 }
 
 /* Returns a new session holding s, with a fresh random id, or NULL when
- * no random bytes can be read. */
+ * the system gives no random bytes. */
 static struct session *S_session_new(struct server *srv, const struct dtk_mcp_session *s)
 {
 	unsigned char r[ID_LEN / 2];
 	struct session *e;
 	size_t i, old = 0;
 
-	if (read(srv->urandom, r, sizeof(r)) != (ssize_t)sizeof(r))
+	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
 		return NULL;
 	if (srv->n_sessions < MAX_SESSIONS) {
 		e = &srv->sessions[srv->n_sessions++];
@@ -246,19 +247,13 @@ static enum MHD_Result S_send(struct MHD_Connection *c, unsigned status, char *b
 }
 
 /* Refuses the request with status and a JSON-RPC error without an id
- * whose message is msg (a literal: no quote, no backslash). */
+ * whose message is msg. */
 static enum MHD_Result S_refuse(struct MHD_Connection *c, unsigned status, const char *msg,
                                 const char *name, const char *value)
 {
-	struct dtk_buf b = DTK_BUF_INIT;
-	size_t n;
+	char *r = dtk_mcp_error(-32000, msg);
 
-	dtk_buf_printf(&b,
-	               "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,"
-	               "\"message\":\"%s\"}}",
-	               msg);
-	n = b.len;
-	return S_send(c, status, dtk_buf_detach(&b), n, 1, "application/json", name, value);
+	return S_send(c, status, r, strlen(r), 1, "application/json", name, value);
 }
 
 /* Returns 1 when the client takes only server-sent events (its Accept
@@ -287,12 +282,8 @@ static int S_json_type(struct MHD_Connection *c)
 static int S_version_ok(struct MHD_Connection *c)
 {
 	const char *v = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "MCP-Protocol-Version");
-	size_t i;
 
-	for (i = 0; v && i < DTK_MCP_N_VERSIONS; i++)
-		if (!strcmp(v, dtk_mcp_versions[i]))
-			return 1;
-	return !v;
+	return !v || dtk_mcp_version(v) >= 0;
 }
 
 /* Handles the message of request q (received whole). */
@@ -319,9 +310,9 @@ static enum MHD_Result S_message(struct server *srv, struct MHD_Connection *c, s
 	if (e)
 		st = e->s;
 	srv->clock++;
-	dtk_mcp_swap_session(srv->m, &st);
+	dtk_mcp_use_session(srv->m, &st);
 	r = dtk_mcp_handle(srv->m, q->body.ptr ? q->body.ptr : "", q->body.len, 1); /* gone */
-	dtk_mcp_swap_session(srv->m, &st);
+	dtk_mcp_use_session(srv->m, NULL);
 	if (e) {
 		e->s = st;
 		e->used = srv->clock;
@@ -481,7 +472,7 @@ static void S_on_signal(int sig)
 
 int dtk_mcp_serve_http(struct dtk_mcp *m, const struct dtk_mcp_http_opts *o, FILE *err)
 {
-	struct server srv = {.m = m, .o = o, .err = err, .urandom = -1};
+	struct server srv = {.m = m, .o = o};
 	struct sigaction sa, old_int, old_term;
 	struct sockaddr_storage ss;
 	const union MHD_DaemonInfo *info;
@@ -500,15 +491,8 @@ int dtk_mcp_serve_http(struct dtk_mcp *m, const struct dtk_mcp_http_opts *o, FIL
 		((struct sockaddr_in *)&ss)->sin_port = htons((uint16_t)o->port);
 	else
 		((struct sockaddr_in6 *)&ss)->sin6_port = htons((uint16_t)o->port);
-	if ((srv.urandom = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) < 0)
-		return dtk_error("cannot open /dev/urandom: %s", strerror(errno));
-	if (pipe(S_wake) < 0) {
-		close(srv.urandom);
+	if (pipe2(S_wake, O_CLOEXEC | O_NONBLOCK) < 0) /* its read end only selected */
 		return dtk_error("cannot make a pipe: %s", strerror(errno));
-	}
-	fcntl(S_wake[0], F_SETFD, FD_CLOEXEC);
-	fcntl(S_wake[1], F_SETFD, FD_CLOEXEC);
-	fcntl(S_wake[1], F_SETFL, O_NONBLOCK);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = S_on_signal;
 	sa.sa_flags = SA_RESTART;
@@ -565,7 +549,6 @@ done:
 	close(S_wake[0]);
 	close(S_wake[1]);
 	S_wake[0] = S_wake[1] = -1;
-	close(srv.urandom);
 	free(srv.sessions);
 	return rc;
 }

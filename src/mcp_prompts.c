@@ -141,7 +141,7 @@ static int S_check_arg(const struct arg *a, const char *value, char *err, size_t
 		snprintf(err, size, "%s", dtk_error_last());
 		return -1;
 	}
-	ok = dtk_is_name(value) && strlen(value) <= DTK_MAX_NAME && dtk_kb_has_node(root, value);
+	ok = dtk_kb_has_node(root, value);
 	free(root);
 	if (!ok)
 		snprintf(err, size,
@@ -322,21 +322,14 @@ static json_t *S_complete(json_t *params, struct dtk_kb_hold **hold, char *err, 
 }
 
 int dtk_mcp_prompts_method(const char *method, json_t *params, const char *prefix, int *log_level,
-                           struct dtk_kb_hold **hold, json_t **result, int *code, char *err,
-                           size_t size)
+                           struct dtk_kb_hold **hold, json_t **result, char *err, size_t size)
 {
 	const char *level;
 	size_t i;
 
 	*result = NULL;
-	*code = -32602; /* invalid params */
 	if (!strcmp(method, "prompts/list")) {
-		json_t *cursor = json_object_get(params, "cursor");
-		if (cursor && !json_is_null(cursor)) {
-			snprintf(err, size, "Invalid cursor: this list has a single page");
-			return -1;
-		}
-		*result = S_list();
+		*result = S_list(); /* a cursor is refused before (mcp.c) */
 	} else if (!strcmp(method, "prompts/get")) {
 		*result = S_get(params, prefix, err, size);
 	} else if (!strcmp(method, "completion/complete")) {

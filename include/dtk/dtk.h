@@ -35,7 +35,7 @@ enum dtk_error_code {
 	DTK_ENOGIT = -3,   /* libgit2 cannot be initialized (dtk_repo_open): unlike
 	                    * there being no repository, a caller cannot go on */
 	DTK_ETOOBIG = -4,  /* a file or message over its limit (dtk_file_read,
-	                    * dtk_mcp_read_line) */
+	                    * a line of dtk mcp) */
 	DTK_ENOSYNC = -5   /* replaced, but its directory not synced
 	                    * (dtk_file_write_atomic) */
 };

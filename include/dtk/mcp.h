@@ -29,19 +29,15 @@
  * tool's argument takes more than 1 MiB). */
 #define DTK_MCP_MAX_STRING (2u << 20)
 
-/*
- * Reads one line from in into line (reset first; without its '\n' or a '\r'
- * before it; NUL-terminated). Returns 1 for a line, 0 at the end of input
- * with nothing read, DTK_ETOOBIG when the line was longer than max bytes
- * (what it held is dropped and the rest of the line skipped: at most max
- * bytes are ever kept), or -1 with the error set when in cannot be read.
- */
-int dtk_mcp_read_line(FILE *in, size_t max, struct dtk_buf *line);
-
 /* The protocol versions dtk speaks, newest first: 2026-07-28 (each request
- * names it, no handshake), then those that initialize agrees on. */
+ * names it, no handshake), then those that initialize agrees on. Returns
+ * the place of v among them, or -1 when v (NULL: none) is not one. */
 #define DTK_MCP_N_VERSIONS 5
-extern const char *const dtk_mcp_versions[DTK_MCP_N_VERSIONS];
+int dtk_mcp_version(const char *v);
+
+/* Returns the JSON-RPC error response, under id null, with code and msg:
+ * one line (malloc'd, the caller frees), as every response is written. */
+char *dtk_mcp_error(int code, const char *msg);
 
 struct dtk_mcp;
 
@@ -61,15 +57,16 @@ unsigned dtk_mcp_base_loads(const struct dtk_mcp *m);
  * whether a request was refused for want of initialize (mcp_http.c then
  * answers 400, as Streamable HTTP asks of a request without a session). A
  * transport that serves several sessions with one server (mcp_http.c)
- * keeps one each, zeroed at first, and swaps it in around each message. */
+ * keeps one each, zeroed at first, and has it used around each message. */
 struct dtk_mcp_session {
 	const char *version;
 	int log_level;
 	int unbound;
 };
 
-/* Exchanges m's session with *s. */
-void dtk_mcp_swap_session(struct dtk_mcp *m, struct dtk_mcp_session *s);
+/* Makes m answer in session s (the caller's, kept until the next call)
+ * from now, or in its own when s is NULL. */
+void dtk_mcp_use_session(struct dtk_mcp *m, struct dtk_mcp_session *s);
 
 /* Names every tool prefix + its name (dtk mcp --prefix). */
 void dtk_mcp_set_prefix(struct dtk_mcp *m, const char *prefix);
@@ -90,19 +87,15 @@ int dtk_mcp_set_tools(struct dtk_mcp *m, const char *names, int read_only);
 char *dtk_mcp_handle(struct dtk_mcp *m, const char *msg, size_t len, int drop);
 
 /*
- * Serves messages from in until its end, writing responses to out (nothing
- * else goes there) and diagnostics to err. Returns 0 at the end of input or
- * when out is a pipe the client closed (EPIPE: out then has its error set,
- * and what was not written is lost), or -1 with the error set when in or out
- * fail otherwise. The caller ignores SIGPIPE, else a closed pipe kills it.
- */
-int dtk_mcp_serve(FILE *in, FILE *out, FILE *err);
-
-/*
- * As dtk_mcp_serve, with server m, reading file descriptor in (nothing
- * else may read it): input already waiting is read ahead (up to 1 MiB), so
- * that a request cancelled (notifications/cancelled) before its turn is
- * never run.
+ * Serves messages to server m from file descriptor in (nothing else may
+ * read it), one a line (a line over DTK_MCP_MAX_MESSAGE is refused, never
+ * held whole), until its end, writing responses to out (nothing else goes
+ * there) and diagnostics to err. Input already waiting is read ahead (up
+ * to 1 MiB), so that a request cancelled (notifications/cancelled) before
+ * its turn is never run. Returns 0 at the end of input or when out is a
+ * pipe the client closed (EPIPE: out then has its error set, and what was
+ * not written is lost), or -1 with the error set when in or out fail
+ * otherwise. The caller ignores SIGPIPE, else a closed pipe kills it.
  */
 int dtk_mcp_serve_fd(struct dtk_mcp *m, int in, FILE *out, FILE *err);
 
