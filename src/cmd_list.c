@@ -42,21 +42,21 @@ static int S_match(const struct dtk_kb *kb, const struct dtk_entry *e, const str
 	       (!f->candidates || dtk_entry_is_candidate(kb, e));
 }
 
-/* Prints the entries f wants; page: the page of jsonl wanted (NULL: all). */
+/* Prints the entries f wants; page: the page of json wanted (NULL: all,
+ * whole). */
 static void S_print(FILE *out, const struct dtk_kb *kb, const struct filter *f, enum format fmt,
                     struct dtk_page *page)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
 	struct dtk_json j;
 	char d[11];
-	size_t i, k, n = 0;
+	size_t i, k;
 
-	if (page)
-		page->total = 0;
 	dtk_json_init(&j, &b);
-	j.compact = fmt == F_JSONL;
+	if (fmt == F_JSONL)
+		j.compact = 1;
 	if (fmt == F_JSON)
-		dtk_json_array(&j);
+		dtk_view_list_begin(&j, page);
 	for (i = 0; i < kb->n_nodes; i++)
 		for (k = 0; k < kb->nodes[i]->n_entries; k++) {
 			const struct dtk_entry *e = &kb->nodes[i]->entries[k];
@@ -68,11 +68,13 @@ static void S_print(FILE *out, const struct dtk_kb *kb, const struct filter *f, 
 				        dtk_date_format(d, dtk_entry_fresh(e)), dtk_esc(e->title));
 			else if (fmt == F_IDS)
 				fprintf(out, "%s\n", e->id);
-			else if (fmt == F_JSON || dtk_cmd_page_item(page, n++))
+			else if (!page)
 				dtk_view_entry_json(&j, kb, e);
+			else if (dtk_view_list_item(&j, page))
+				dtk_view_entry_short(&j, e);
 		}
 	if (fmt == F_JSON)
-		dtk_json_end(&j, ']');
+		dtk_view_list_end(&j, page);
 	fputs(dtk_buf_cstr(&b), out);
 	dtk_buf_release(&b);
 }
@@ -207,7 +209,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	if (f.list_nodes)
 		S_print_nodes(ctx->out, kb, &f, fmt);
 	else
-		S_print(ctx->out, kb, &f, fmt, ctx->page);
+		S_print(ctx->out, kb, &f, fmt, fmt == F_JSON ? ctx->page : NULL);
 done:
 	dtk_cmd_unload(ctx, kb);
 	return rc;

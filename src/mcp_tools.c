@@ -22,12 +22,12 @@
  * on whenever dtk has the command; docs/agents.md lists it in its table.
  *
  * A tool's result is its command's output (--format json) as the command
- * wrote it (on one line: dtk_json_tight; show's backlinks cut by the
- * command), but where MCP needs another shape: a page of a list (short
- * entries, a cursor, at most PAGE_BYTES), a write cut to what it changed (a
- * write's JSON holds each entry whole, with its claim and backlinks: a model
- * that just wrote it needs none of that, and 1,000 ids would make megabytes),
- * a check's exit status as JSON.
+ * wrote it (on one line: dtk_json_tight; with the page the tool asks for,
+ * struct dtk_page: a list's page of short entries and a cursor, show's
+ * backlinks cut), but where MCP needs another shape: a write cut to what it
+ * changed (a write's JSON holds each entry whole, with its claim and
+ * backlinks: a model that just wrote it needs none of that, and 1,000 ids
+ * would make megabytes), a check's exit status as JSON.
  */
 #define _GNU_SOURCE /* open_memstream */
 #include "mcp_tools.h"
@@ -37,6 +37,7 @@
 #include "dtk/json.h"
 #include "dtk/model.h"
 #include "dtk/search.h"
+#include "dtk/view.h"
 #include "dtk/ytree.h"
 
 #include <stdint.h>
@@ -49,7 +50,7 @@
 enum shape {
 	O_WRITE,  /* a write's JSON, cut to the fields it changed (keep) */
 	O_OBJECT, /* the command's JSON object */
-	O_PAGE,   /* the command's JSON array or lines, a page of it in short form */
+	O_PAGE,   /* the command's JSON object: a page of a list (view.h) */
 	O_ID,     /* the command's one line, as {"id": "..."} */
 	O_CHECK,  /* {"valid": bool, "index_current": bool} from the exit status */
 };
@@ -96,12 +97,9 @@ struct param {
 	char alts[64];
 };
 
-/* A page of list or search: its default and largest size, how much of a
- * claim the short form holds. */
+/* A page of a list: its default and largest size. */
 #define PAGE_DEFAULT 20
 #define PAGE_MAX 100
-#define CLAIM_CHARS 160
-#define PAGE_BYTES 16384               /* the most a page's response line holds (S_page_result) */
 #define ERROR_LINES 20                 /* a refusal's lines a tool result holds, the last kept */
 #define ARG_BYTES DTK_MAX_SCALAR_BYTES /* a string argument, as any value of a base */
 #define ERROR_LINE_BYTES 400           /* and the bytes of each (a value repeated whole is cut) */
@@ -129,10 +127,9 @@ static const struct tool S_tools[] = {
         {.name = "list",
          .desc = "Browses the entries that match every filter given, in the index's order, a page "
                  "at a time in short form (id, title, confidence, freshness date, the claim's "
-                 "first 160 characters; a page ends early rather than pass 16 KB); pass the "
+                 "first 160 characters; a page ends after 7 KB of entries); pass the "
                  "result's nextCursor as cursor for the next page, and call @show for an entry's "
                  "whole text. To find entries on a topic, @search is better.",
-         .fixed = {"--format", "jsonl"},
          .opts = "node confidence since stale-at candidates include-retired",
          .shape = O_PAGE,
          .hints = READ | H_PAGES},
@@ -142,7 +139,6 @@ static const struct tool S_tools[] = {
                  "substrings, so Chinese or Japanese need no spaces). Best first, a page at a "
                  "time in short form, as @list gives them. Search before adding an entry, so as "
                  "not to add what the base holds.",
-         .fixed = {"--format", "jsonl"},
          .operands = {"query*: words separated by spaces; every one must match"},
          .opts = "node confidence include-retired",
          .shape = O_PAGE,
@@ -153,10 +149,10 @@ static const struct tool S_tools[] = {
          .title = "Find sources",
          .desc = "Finds the registered sources (papers, documents, pages) whose id, title or url "
                  "hold every word of query (compared as @search compares), in the order of "
-                 "_sources.yaml, a page at a time (id, title, url); without query, every source. "
-                 "Call it before @add_source, so as not to register a source twice, and for the "
-                 "id @add needs; @show gives a source's dates.",
-         .fixed = {"--sources", "--format", "jsonl"},
+                 "_sources.yaml, a page at a time (id, title, url, read, revised); without query, "
+                 "every source. Call it before @add_source, so as not to register a source twice, "
+                 "and for the id @add needs.",
+         .fixed = {"--sources", "--format", "json"},
          .operands = {"query*?: words separated by spaces; every one must match"},
          .shape = O_PAGE,
          .hints = READ | H_PAGES,
@@ -1151,40 +1147,6 @@ static json_t *S_error_result(const char *prefix, const struct tool *t, const ch
 
 /* ---- results ---- */
 
-/* Returns the short form of entry e (a new reference): id, title,
- * confidence, freshness date and the claim's first CLAIM_CHARS characters. */
-static json_t *S_short_entry(json_t *e)
-{
-	const char *claim = json_string_value(json_object_get(e, "claim"));
-	size_t i = 0, chars = 0;
-	json_t *r = json_object();
-
-	json_object_set(r, "id", json_object_get(e, "id"));
-	json_object_set(r, "title", json_object_get(e, "title"));
-	json_object_set(r, "confidence", json_object_get(e, "confidence"));
-	json_object_set(r, "fresh", json_object_get(e, "fresh"));
-	if (json_object_get(e, "url")) /* a source's */
-		json_object_set(r, "url", json_object_get(e, "url"));
-	if (json_object_get(e, "score")) { /* similar's */
-		json_object_set(r, "score", json_object_get(e, "score"));
-		json_object_set(r, "same_claim", json_object_get(e, "same_claim"));
-	}
-	if (claim) {
-		for (; claim[i] && chars <= CLAIM_CHARS; i++)
-			chars += ((unsigned char)claim[i] & 0xC0) != 0x80;
-		if (!claim[i] && chars <= CLAIM_CHARS)
-			json_object_set_new(r, "claim", json_string(claim));
-		else { /* i is past the first byte of character CLAIM_CHARS + 1 */
-			struct dtk_buf b = DTK_BUF_INIT;
-			dtk_buf_put(&b, claim, i - 1);
-			dtk_buf_puts(&b, "…");
-			json_object_set_new(r, "claim", json_string(dtk_buf_cstr(&b)));
-			dtk_buf_release(&b);
-		}
-	}
-	return r;
-}
-
 /* Parses cursor (NULL: the first page) into *offset. Returns 0, or -1 when
  * it is not one this server gives. */
 static int S_cursor(json_t *cursor, size_t *offset)
@@ -1203,76 +1165,6 @@ static int S_cursor(json_t *cursor, size_t *offset)
 		return -1;
 	*offset = (size_t)n;
 	return 0;
-}
-
-/* Returns the bytes of the response line that carries r: twice its JSON
- * (structuredContent, and as text, quoted), and room for the rest. */
-static size_t S_line_bytes(const json_t *r)
-{
-	char *s = json_dumps(r, JSON_COMPACT);
-	size_t n = 256, i;
-
-	for (i = 0; s && s[i]; i++)
-		n += s[i] == '"' || s[i] == '\\' ? 3 : (unsigned char)s[i] < 0x20 ? 7 : 2;
-	free(s);
-	return n;
-}
-
-/* Returns the page result: page (stolen), the total and, when entries are
- * left after it, the cursor of the next page. The page ends early (after
- * one entry at least) when its response line would pass PAGE_BYTES. */
-static json_t *S_page_result(json_t *page, size_t offset, size_t size, size_t total)
-{
-	json_t *r = json_pack("{s:o,s:I}", "entries", page, "total", (json_int_t)total);
-	char next[32];
-
-	while (json_array_size(page) > 1 && S_line_bytes(r) > PAGE_BYTES) {
-		json_array_remove(page, json_array_size(page) - 1);
-		size = json_array_size(page);
-	}
-	if (offset + size < total) {
-		snprintf(next, sizeof(next), "o%zu", offset + size);
-		json_object_set_new(r, "nextCursor", json_string(next));
-	}
-	return r;
-}
-
-/* Returns the page of entries (stolen) from offset, of size entries, as
- * {entries, total, nextCursor?}. */
-static json_t *S_page(json_t *entries, size_t offset, size_t size)
-{
-	json_t *page = json_array();
-	size_t i, total = json_array_size(entries);
-
-	for (i = offset; i < total && i < offset + size; i++)
-		json_array_append_new(page, S_short_entry(json_array_get(entries, i)));
-	json_decref(entries);
-	return S_page_result(page, offset, size, total);
-}
-
-/* S_page of the command's JSON lines out (an entry a line): the lines of
- * the page, of total (SIZE_MAX: the command printed every line, the others
- * are counted, only the page's parsed). Returns NULL when one of the page's
- * is not an object. */
-static json_t *S_page_lines(const char *out, size_t offset, size_t size, size_t total)
-{
-	json_t *page = json_array(), *e;
-	size_t i, n, skip = total == SIZE_MAX ? offset : 0;
-	const char *p;
-
-	for (p = out, i = 0; *p; p += n + (p[n] == '\n'), i++) {
-		n = strcspn(p, "\n");
-		if (i < skip || i >= skip + size)
-			continue;
-		if (!(e = json_loadb(p, n, 0, NULL)) || !json_is_object(e)) {
-			json_decref(e);
-			json_decref(page);
-			return NULL;
-		}
-		json_array_append_new(page, S_short_entry(e));
-		json_decref(e);
-	}
-	return S_page_result(page, offset, size, total == SIZE_MAX ? i : total);
 }
 
 /* Returns object o cut to "id" and the fields of keep (a new reference). */
@@ -1317,9 +1209,8 @@ static json_t *S_write_result(const struct tool *t, json_t *j)
 
 /* Returns the structured content of tool t's output (a new reference), or
  * NULL when it is not what the command promises. */
-static json_t *S_shape(const struct tool *t, const char *out, int status, const struct dtk_page *pg)
+static json_t *S_shape(const struct tool *t, const char *out, int status)
 {
-	size_t offset = pg->offset, size = pg->size;
 	json_t *j = NULL;
 	size_t len;
 
@@ -1329,12 +1220,6 @@ static json_t *S_shape(const struct tool *t, const char *out, int status, const 
 		len = strcspn(out, "\n");
 		return len ? json_pack("{s:s%}", "id", out, len) : NULL;
 	case O_PAGE:
-		if (!status && *out != '[') /* --format jsonl */
-			return S_page_lines(out, offset, size, pg->total);
-		j = json_loads(status ? "[]" : out, 0, NULL);
-		if (json_is_array(j))
-			return S_page(j, offset, size);
-		break;
 	case O_OBJECT: break; /* sent as it is (S_call) */
 	case O_WRITE:
 		j = json_loads(out, 0, NULL);
@@ -1379,7 +1264,7 @@ static int S_run(struct argv *a, struct dtk_kb_hold **hold, struct dtk_page *pag
 	if (!ctx.out || !ctx.err)
 		abort(); /* out of memory */
 	dtk_error_clear();
-	dtk_json_tight(1); /* JSON to send as it is */
+	dtk_json_tight(1);                                     /* JSON to send as it is */
 	rc = dtk_cmd_run(&ctx, cmd, (int)a->n, (char **)a->v); /* not written to */
 	dtk_json_tight(0);
 	fclose(ctx.out);
@@ -1409,11 +1294,11 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 	}
 	if ((t->hints & H_PAGES) && limit && !json_is_null(limit))
 		S_integral(limit, &size);
-	page = (struct dtk_page){offset, (size_t)size, SIZE_MAX};
+	page = (struct dtk_page){.offset = offset, .size = (size_t)size};
 	rc = S_run(&a, hold, t->shape == O_PAGE || t->shape == O_OBJECT ? &page : NULL, &out, &err);
 	if (rc != 0 && rc != t->ok_status) {
 		r = S_error_result(prefix, t, out, err, rc);
-	} else if ((t->shape == O_OBJECT ||
+	} else if ((t->shape == O_OBJECT || t->shape == O_PAGE ||
 	            (t->shape == O_WRITE &&
 	             (!t->keep || json_is_true(json_object_get(args, "dry_run"))))) &&
 	           *out == '{' && (nl = strchr(out, '\n')) && !nl[1]) { /* one object */
@@ -1422,7 +1307,7 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 		*raw = out;
 		out = NULL;
 		S_warnings(prefix, t, r, err);
-	} else if (!(sc = S_shape(t, out, rc, &page))) {
+	} else if (!(sc = S_shape(t, out, rc))) {
 		r = S_error_result(prefix, t, out,
 		                   "the command's output is not what the tool promises", rc);
 	} else {
