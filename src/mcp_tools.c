@@ -482,30 +482,8 @@ static size_t S_params(const struct tool *t, struct param *ps)
 
 /* ---- tools/list ---- */
 
-/* Appends s to b with each '@' replaced by prefix. */
-static void S_put_prefixed(struct dtk_buf *b, const char *prefix, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '@')
-			dtk_buf_puts(b, prefix);
-		else
-			dtk_buf_putc(b, *s);
-	}
-}
-
-json_t *dtk_mcp_prefixed(const char *prefix, const char *s)
-{
-	struct dtk_buf b = DTK_BUF_INIT;
-	json_t *r;
-
-	S_put_prefixed(&b, prefix, s);
-	r = json_string(dtk_buf_cstr(&b));
-	dtk_buf_release(&b);
-	return r;
-}
-
-/* Appends help h of an argument to b: each '\n' a space, each option
- * "--x-y" the argument "x_y", each '@' prefix. */
+/* Appends help h of an argument (or a text for a model) to b: each '\n' a
+ * space, each option "--x-y" the argument "x_y", each '@' prefix. */
 static void S_put_help(struct dtk_buf *b, const char *prefix, const char *h)
 {
 	while (*h) {
@@ -520,6 +498,17 @@ static void S_put_help(struct dtk_buf *b, const char *prefix, const char *h)
 			dtk_buf_putc(b, *h == '\n' ? ' ' : *h);
 		h++;
 	}
+}
+
+json_t *dtk_mcp_prefixed(const char *prefix, const char *s)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	json_t *r;
+
+	S_put_help(&b, prefix, s); /* no '\n' or "--" in the texts it is given */
+	r = json_string(dtk_buf_cstr(&b));
+	dtk_buf_release(&b);
+	return r;
 }
 
 _Static_assert(N_TOOLS <= 64, "a set of tools is 64 bits");
@@ -728,13 +717,14 @@ static void S_argv_free(struct argv *a)
 }
 
 /* Adds the words of s (split at white space: U+3000 and the other Unicode
- * spaces too) to ops, each cut out of a copy of s that a keeps. */
-static void S_push_words(struct argv *a, struct argv *ops, const char *s)
+ * spaces too) to ops, each cut out of a copy of s that a keeps, no more than
+ * DTK_SEARCH_MAX_WORDS + 1; returns how many. */
+static size_t S_push_words(struct argv *a, struct argv *ops, const char *s)
 {
-	size_t len, sp, end = strlen(s);
+	size_t len, sp, end = strlen(s), n = 0;
 	char *w = a->words = dtk_xstrdup(s), *stop = w + end;
 
-	while (w < stop) {
+	while (w < stop && n <= DTK_SEARCH_MAX_WORDS) {
 		while ((sp = dtk_fold_space_len(w, (size_t)(stop - w))) > 0)
 			w += sp;
 		for (len = 0; w + len < stop &&
@@ -743,12 +733,14 @@ static void S_push_words(struct argv *a, struct argv *ops, const char *s)
 		if (!len)
 			break;
 		S_push(ops, w);
+		n++;
 		w += len;
 		if (w < stop) { /* the space after it (sp bytes) ends it */
 			*w = '\0';
 			w += sp;
 		}
 	}
+	return n;
 }
 
 /* What an argument of a tool accepts, in words, into b. */
@@ -783,23 +775,41 @@ static int S_dump_head(const char *buf, size_t size, void *data)
 	return size < room ? 0 : -1;
 }
 
-/* Sets b to "tool T: argument A got G; it accepts ...", G at most 80 bytes
- * of the value (never dumped whole). */
+/* Appends s[0..n) to b, cut to max bytes at a character's start ("…"
+ * then). */
+static void S_put_cut(struct dtk_buf *b, const char *s, size_t n, size_t max)
+{
+	size_t k = n;
+
+	if (n > max)
+		for (k = max; k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80; k--)
+			;
+	dtk_buf_put(b, s, k);
+	if (k < n)
+		dtk_buf_puts(b, "…");
+}
+
+/* Appends the JSON of value got to b, cut to 80 bytes: never dumped whole. */
+static void S_put_got(struct dtk_buf *b, json_t *got)
+{
+	struct dtk_buf g = DTK_BUF_INIT;
+
+	json_dump_callback(got, S_dump_head, &g, JSON_COMPACT | JSON_ENCODE_ANY);
+	S_put_cut(b, g.ptr, g.len, 80);
+	dtk_buf_release(&g);
+}
+
+/* Sets b to "tool T: argument A got G; it accepts ...". */
 static void S_bad_arg(struct dtk_buf *b, const char *prefix, const struct tool *t,
                       const struct param *p, json_t *got)
 {
-	struct dtk_buf g = DTK_BUF_INIT;
-	size_t n;
-
-	json_dump_callback(got, S_dump_head, &g, JSON_COMPACT | JSON_ENCODE_ANY);
-	n = g.len;
-	dtk_buf_printf(b, "tool '%s%s': argument '%s' got %.*s%s; it accepts ", prefix, t->name,
-	               p->name, (int)(n > 80 ? 77 : n), n ? g.ptr : "?", n > 80 ? "..." : "");
+	dtk_buf_printf(b, "tool '%s%s': argument '%s' got ", prefix, t->name, p->name);
+	S_put_got(b, got);
+	dtk_buf_puts(b, "; it accepts ");
 	S_accepts(b, p);
 	if (json_string_length(got) > ARG_BYTES)
 		dtk_buf_printf(b, " of at most %u bytes (not %zu)", ARG_BYTES,
 		               json_string_length(got));
-	dtk_buf_release(&g);
 }
 
 /* Returns 1 when v is an integral number (1 and 1.0 alike) and sets *out. */
@@ -820,29 +830,10 @@ static int S_integral(json_t *v, long long *out)
 	return 1;
 }
 
-/* Returns how many words s[0..len) holds (split at white space), counting
- * no further than DTK_SEARCH_MAX_WORDS + 1. */
-static size_t S_count_words(const char *s, size_t len)
-{
-	size_t n = 0, sp, i = 0;
-	int in = 0;
-
-	while (i < len && n <= DTK_SEARCH_MAX_WORDS) {
-		if ((sp = dtk_fold_space_len(s + i, len - i)) > 0) {
-			in = 0;
-			i += sp;
-		} else {
-			n += !in;
-			in = 1;
-			i++;
-		}
-	}
-	return n;
-}
-
 /* Returns 1 when v fits parameter p's type, else 0. */
 static int S_fits(const struct param *p, json_t *v)
 {
+	struct argv words = {NULL, 0, 0, NULL};
 	long long n;
 	dtk_date d;
 	size_t i, k;
@@ -873,7 +864,8 @@ static int S_fits(const struct param *p, json_t *v)
 	case 'w': /* 1 to DTK_SEARCH_MAX_WORDS words (white space: U+3000 too) */
 		if (!json_is_string(v))
 			return 0;
-		k = S_count_words(json_string_value(v), json_string_length(v));
+		k = S_push_words(&words, &words, json_string_value(v));
+		S_argv_free(&words);
 		return k >= 1 && k <= DTK_SEARCH_MAX_WORDS;
 	default: return json_is_string(v);
 	}
@@ -1083,20 +1075,6 @@ static json_t *S_error_text(const char *text)
 	                 1);
 }
 
-/* Appends line s[0..n) to b, cut to ERROR_LINE_BYTES at a character's
- * start ("…" then). */
-static void S_error_line(struct dtk_buf *b, const char *s, size_t n)
-{
-	size_t k = n;
-
-	if (n > ERROR_LINE_BYTES)
-		for (k = ERROR_LINE_BYTES; k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80; k--)
-			;
-	dtk_buf_put(b, s, k);
-	if (k < n)
-		dtk_buf_puts(b, "…");
-}
-
 /* Returns text (malloc'd) bounded for a model: its first ERROR_LINES - 1
  * lines and its last (the count of errors), a line saying how many were
  * left out between, each line cut to ERROR_LINE_BYTES. */
@@ -1116,7 +1094,7 @@ static char *S_bounded_text(const char *text)
 			dtk_buf_putc(&b, '\n');
 		if (lines > ERROR_LINES && i + 1 == lines)
 			dtk_buf_printf(&b, "(%zu lines more, left out)\n", lines - ERROR_LINES);
-		S_error_line(&b, p, n);
+		S_put_cut(&b, p, n, ERROR_LINE_BYTES);
 	}
 	dtk_buf_putc(&b, '\0');
 	return dtk_buf_detach(&b);
@@ -1186,21 +1164,18 @@ static json_t *S_keep(json_t *o, const char *keep)
 	return r;
 }
 
-/* Returns the short result of a write's JSON j (stolen): a dry run as it
- * is, an object cut to its kept fields, an array as {"entries": [...]}. */
+/* Returns the short result of a write's JSON j (stolen; not a dry run's):
+ * an object cut to its kept fields, an array as {"entries": [...]}. */
 static json_t *S_write_result(const struct tool *t, json_t *j)
 {
 	json_t *r, *e;
 	size_t i;
 
-	if (json_is_object(j) && (json_object_get(j, "dry_run") || !t->keep))
-		return j;
 	if (json_is_object(j)) {
 		r = S_keep(j, t->keep);
 	} else {
 		r = json_array();
-		json_array_foreach(j, i, e)
-		        json_array_append_new(r, t->keep ? S_keep(e, t->keep) : json_incref(e));
+		json_array_foreach(j, i, e) json_array_append_new(r, S_keep(e, t->keep));
 		r = json_pack("{s:o}", "entries", r);
 	}
 	json_decref(j);
@@ -1222,26 +1197,13 @@ static json_t *S_shape(const struct tool *t, const char *out, int status)
 	case O_PAGE:
 	case O_OBJECT: break; /* sent as it is (S_call) */
 	case O_WRITE:
-		j = json_loads(out, 0, NULL);
+		j = t->keep ? json_loads(out, 0, NULL) : NULL;
 		if (json_is_object(j) || json_is_array(j))
 			return S_write_result(t, j);
 		break;
 	}
 	json_decref(j);
 	return NULL;
-}
-
-/* Adds err, a command's warnings beside a result, to r's content. */
-static void S_warnings(const char *prefix, const struct tool *t, json_t *r, const char *err)
-{
-	char *text;
-
-	if (!*err)
-		return;
-	text = S_mcp_text(prefix, t, err);
-	json_array_append_new(json_object_get(r, "content"),
-	                      json_pack("{s:s,s:s}", "type", "text", "text", text));
-	free(text);
 }
 
 /* Runs the command line a, with the base held in *hold and the page wanted
@@ -1272,10 +1234,9 @@ static int S_run(struct argv *a, struct dtk_kb_hold **hold, struct dtk_page *pag
 	return rc;
 }
 
-/* Runs tool t with args (an object); returns the CallToolResult. For a
- * tool whose result is the command's JSON object, *raw is set to it as the
- * command wrote it (one line; malloc'd) and the result leaves out its
- * structuredContent and text: dtk_mcp_tools_call says how they are put. */
+/* Runs tool t with args (an object); returns the CallToolResult, which
+ * leaves out the structuredContent and text of one that is no error: *raw
+ * (dtk_mcp_tools_call). */
 static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, size_t offset,
                       struct dtk_kb_hold **hold, char **raw)
 {
@@ -1284,7 +1245,7 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 	json_t *sc, *r, *limit = json_object_get(args, "limit");
 	struct param ps[MAX_PARAMS]; /* the options of a borrow their names */
 	struct dtk_page page;
-	char *out = NULL, *err = NULL, *text, *nl;
+	char *out = NULL, *err = NULL, *nl;
 	long long size = PAGE_DEFAULT;
 	int rc;
 
@@ -1298,24 +1259,29 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 	rc = S_run(&a, hold, t->shape == O_PAGE || t->shape == O_OBJECT ? &page : NULL, &out, &err);
 	if (rc != 0 && rc != t->ok_status) {
 		r = S_error_result(prefix, t, out, err, rc);
-	} else if ((t->shape == O_OBJECT || t->shape == O_PAGE ||
-	            (t->shape == O_WRITE &&
-	             (!t->keep || json_is_true(json_object_get(args, "dry_run"))))) &&
-	           *out == '{' && (nl = strchr(out, '\n')) && !nl[1]) { /* one object */
+		goto done;
+	}
+	if ((t->shape == O_OBJECT || t->shape == O_PAGE ||
+	     (t->shape == O_WRITE &&
+	      (!t->keep || json_is_true(json_object_get(args, "dry_run"))))) &&
+	    *out == '{' && (nl = strchr(out, '\n')) && !nl[1]) { /* one object, as it is */
 		*nl = '\0';
-		r = json_pack("{s:[{s:s}],s:b}", "content", "type", "text", "isError", 0);
 		*raw = out;
 		out = NULL;
-		S_warnings(prefix, t, r, err);
-	} else if (!(sc = S_shape(t, out, rc))) {
+	} else if ((sc = S_shape(t, out, rc)) != NULL) {
+		*raw = dtk_json_escape_separators(json_dumps(sc, JSON_COMPACT));
+		json_decref(sc);
+	} else {
 		r = S_error_result(prefix, t, out,
 		                   "the command's output is not what the tool promises", rc);
-	} else {
-		text = dtk_json_escape_separators(json_dumps(sc, JSON_COMPACT));
-		r = json_pack("{s:[{s:s,s:s}],s:o,s:b}", "content", "type", "text", "text", text,
-		              "structuredContent", sc, "isError", 0);
-		free(text);
-		S_warnings(prefix, t, r, err);
+		goto done;
+	}
+	r = json_pack("{s:[{s:s}],s:b}", "content", "type", "text", "isError", 0);
+	if (*err) { /* the command's warnings beside it */
+		nl = S_mcp_text(prefix, t, err);
+		json_array_append_new(json_object_get(r, "content"),
+		                      json_pack("{s:s,s:s}", "type", "text", "text", nl));
+		free(nl);
 	}
 done:
 	free(out);
@@ -1330,7 +1296,7 @@ int dtk_mcp_tools_call(const char *prefix, uint64_t set, const char *name, json_
                        size_t msgsize)
 {
 	const struct tool *t = S_find(prefix, set, name);
-	char *text;
+	struct dtk_buf b = DTK_BUF_INIT;
 	size_t offset = 0;
 
 	*result = NULL;
@@ -1340,11 +1306,11 @@ int dtk_mcp_tools_call(const char *prefix, uint64_t set, const char *name, json_
 		return -1;
 	}
 	if (args && !json_is_object(args)) {
-		text = json_dumps(args, JSON_COMPACT | JSON_ENCODE_ANY);
-		snprintf(msgbuf, msgsize, "tool '%s%s': its arguments must be an object, not %.60s",
-		         prefix, t->name, text ? text : "?");
-		free(text);
-		*result = S_error_text(msgbuf);
+		dtk_buf_printf(&b, "tool '%s%s': its arguments must be an object, not ", prefix,
+		               t->name);
+		S_put_got(&b, args);
+		*result = S_error_text(b.ptr);
+		dtk_buf_release(&b);
 		return 0;
 	}
 	if ((t->hints & H_PAGES) && S_cursor(json_object_get(args, "cursor"), &offset) < 0) {

@@ -355,6 +355,13 @@ static void test_tools_call(void **state)
 	        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":"
 	        "\"list\",\"arguments\":{\"cursor\":\"o0\"}}}",
 	        -32602, 0);
+	/* a value cut in a message is cut between characters (else no answer) */
+	S_expect_tool_error(m,
+	                    "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{"
+	                    "\"name\":\"list\",\"arguments\":{\"confidence\":\"高高高高高高高高高"
+	                    "高高高高高高高高高高高高高高高高高高高高高\"}}}",
+	                    "tool 'list': argument 'confidence' got \"高高高高高高高高高高高高高高高高高"
+	                    "高高高高高高高高高…; it accepts one of \"high\", \"medium\", \"low\"");
 	S_expect_error(m,
 	               "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"resources/read\",\"params\":"
 	               "{\"uri\":\"dtk://node/../../etc/passwd\"}}",
