@@ -8,7 +8,6 @@
 #include "dtk/kb.h"
 #include "dtk/view.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 enum format { F_TEXT, F_JSON, F_JSONL, F_IDS };
@@ -171,24 +170,9 @@ static void S_parse(const struct dtk_args *a, struct filter *f, enum format *fmt
 	*fmt = (enum format)dtk_args_int(a, 'f', F_TEXT);
 }
 
-/* Says that the base has no node name (with the closest name). */
-static void S_no_node(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *name)
-{
-	const char **names = dtk_xcalloc(kb->n_nodes + 1, sizeof(*names)), *hint;
-	size_t i;
-
-	for (i = 0; i < kb->n_nodes; i++)
-		names[i] = kb->nodes[i]->name;
-	hint = dtk_suggest(name, names, kb->n_nodes);
-	fprintf(ctx->err, "dtk %s: error: no node '%s'", ctx->cmd->name, name);
-	if (hint)
-		fprintf(ctx->err, "; did you mean '%s'?", hint);
-	fputc('\n', ctx->err);
-	free(names);
-}
-
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
+	struct dtk_buf what = DTK_BUF_INIT;
 	struct dtk_kb *kb = NULL;
 	struct filter f;
 	enum format fmt;
@@ -199,8 +183,10 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	if ((rc = dtk_cmd_load(ctx, &kb, DTK_KB_ALL, NULL)) != DTK_EXIT_OK)
 		goto done; /* said why */
 	for (i = 0; i < f.n_nodes; i++)
-		if (!dtk_kb_node(kb, f.nodes[i])) {
-			S_no_node(ctx, kb, f.nodes[i]);
+		if (!dtk_kb_node(kb, f.nodes[i])) { /* said with the nearest name */
+			what.len = 0;
+			dtk_buf_printf(&what, "dtk %s: error: no node '%s'", ctx->cmd->name, f.nodes[i]);
+			dtk_kb_suggest_node(ctx->err, ctx->root, what.ptr, f.nodes[i]);
 			rc = DTK_EXIT_INVALID;
 		}
 	if (rc != DTK_EXIT_OK)
@@ -211,6 +197,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	else
 		S_print(ctx->out, kb, &f, fmt, fmt == F_JSON ? ctx->page : NULL);
 done:
+	dtk_buf_release(&what);
 	dtk_cmd_unload(ctx, kb);
 	return rc;
 }
