@@ -1234,7 +1234,7 @@ static int S_run(struct argv *a, struct dtk_kb_hold **hold, struct dtk_page *pag
 	return rc;
 }
 
-/* Runs tool t with args (an object); returns the CallToolResult, which
+/* Runs tool t with args (an object, or NULL); returns the CallToolResult, which
  * leaves out the structuredContent and text of one that is no error: *raw
  * (dtk_mcp_tools_call). */
 static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, size_t offset,
@@ -1319,12 +1319,6 @@ int dtk_mcp_tools_call(const char *prefix, uint64_t set, const char *name, json_
 		         prefix, t->name);
 		return -1;
 	}
-	if (!args) {
-		json_t *empty = json_object();
-		*result = S_call(prefix, t, empty, offset, hold, raw);
-		json_decref(empty);
-	} else {
-		*result = S_call(prefix, t, args, offset, hold, raw);
-	}
+	*result = S_call(prefix, t, args, offset, hold, raw); /* NULL args: none */
 	return 0;
 }

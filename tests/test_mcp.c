@@ -355,6 +355,17 @@ static void test_tools_call(void **state)
 	        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":"
 	        "\"list\",\"arguments\":{\"cursor\":\"o0\"}}}",
 	        -32602, 0);
+	/* no arguments at all: as none given */
+	S_expect_tool_error(m,
+	                    "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{"
+	                    "\"name\":\"show\"}}",
+	                    "tool 'show' needs the argument 'target' (a node name, an entry id "
+	                    "(<node>-<suffix>) or a source id (sources finds one)): a string");
+	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{"
+	             "\"name\":\"list\"}}");
+	assert_true(json_is_array(json_object_get(
+	        json_object_get(json_object_get(j, "result"), "structuredContent"), "entries")));
+	json_decref(j);
 	/* a value cut in a message is cut between characters (else no answer) */
 	S_expect_tool_error(m,
 	                    "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{"
