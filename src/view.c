@@ -156,12 +156,6 @@ void dtk_view_entry_json_links(struct dtk_json *j, const struct dtk_kb *kb,
 	S_entry(j, kb, e, 1, links, n_links);
 }
 
-void dtk_view_node_json(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_node *node,
-                        size_t offset, size_t limit)
-{
-	dtk_view_node_page(j, kb, node, offset, limit, 0, 0);
-}
-
 /* Writes "nextCursor" (dtk mcp's cursor: "o<next>") when next < total. */
 static void S_next_cursor(struct dtk_json *j, size_t next, size_t total)
 {

@@ -29,14 +29,11 @@ void dtk_view_entry_json_keys(struct dtk_json *j, const struct dtk_kb *kb,
 /* Writes node (with all its entries) as one JSON object, with the backlinks
  * of each entry and of the node (from other nodes and gaps) as kb holds
  * them: load it with DTK_KB_LINKED. limit > 0: only limit entries from
- * offset, then "entries_total" and, when entries are left, "nextCursor"
- * ("o<offset>", dtk mcp's cursor). */
-void dtk_view_node_json(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_node *node,
-                        size_t offset, size_t limit);
-/* dtk_view_node_json, and: with limit, "entries_not_shown" (entries_total
- * less those written); compact: each entry as {id, title, confidence}
- * only; max_bytes > 0: the page also ends before an entry once those
- * written reach max_bytes (at least one is written). */
+ * offset, then "entries_total", "entries_not_shown" (entries_total less
+ * those written) and, when entries are left, "nextCursor" ("o<offset>",
+ * dtk mcp's cursor); compact: each entry as {id, title, confidence} only;
+ * max_bytes > 0: the page also ends before an entry once those written
+ * reach max_bytes (at least one is written). */
 void dtk_view_node_page(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_node *node,
                         size_t offset, size_t limit, int compact, size_t max_bytes);
 
