@@ -111,14 +111,6 @@ int dtk_cmd_pager(struct dtk_ctx *ctx)
 	return !ctx->no_pager && ctx->out == stdout && dtk_pager_start() == 1;
 }
 
-int dtk_cmd_page_item(struct dtk_page *page, size_t i)
-{
-	if (!page)
-		return 1;
-	page->total = i + 1;
-	return i >= page->offset && i - page->offset < page->size;
-}
-
 int dtk_cmd_held(struct dtk_ctx *ctx, struct dtk_kb **kb)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;

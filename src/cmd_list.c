@@ -8,7 +8,6 @@
 #include "dtk/kb.h"
 #include "dtk/view.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 enum format { F_TEXT, F_JSON, F_JSONL, F_IDS };
@@ -42,21 +41,21 @@ static int S_match(const struct dtk_kb *kb, const struct dtk_entry *e, const str
 	       (!f->candidates || dtk_entry_is_candidate(kb, e));
 }
 
-/* Prints the entries f wants; page: the page of jsonl wanted (NULL: all). */
+/* Prints the entries f wants; page: the page of json wanted (NULL: all,
+ * whole). */
 static void S_print(FILE *out, const struct dtk_kb *kb, const struct filter *f, enum format fmt,
                     struct dtk_page *page)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
 	struct dtk_json j;
 	char d[11];
-	size_t i, k, n = 0;
+	size_t i, k;
 
-	if (page)
-		page->total = 0;
 	dtk_json_init(&j, &b);
-	j.compact = fmt == F_JSONL;
+	if (fmt == F_JSONL)
+		j.compact = 1;
 	if (fmt == F_JSON)
-		dtk_json_array(&j);
+		dtk_view_list_begin(&j, page);
 	for (i = 0; i < kb->n_nodes; i++)
 		for (k = 0; k < kb->nodes[i]->n_entries; k++) {
 			const struct dtk_entry *e = &kb->nodes[i]->entries[k];
@@ -68,11 +67,13 @@ static void S_print(FILE *out, const struct dtk_kb *kb, const struct filter *f, 
 				        dtk_date_format(d, dtk_entry_fresh(e)), dtk_esc(e->title));
 			else if (fmt == F_IDS)
 				fprintf(out, "%s\n", e->id);
-			else if (fmt == F_JSON || dtk_cmd_page_item(page, n++))
+			else if (!page)
 				dtk_view_entry_json(&j, kb, e);
+			else if (dtk_view_list_item(&j, page))
+				dtk_view_entry_short(&j, e);
 		}
 	if (fmt == F_JSON)
-		dtk_json_end(&j, ']');
+		dtk_view_list_end(&j, page);
 	fputs(dtk_buf_cstr(&b), out);
 	dtk_buf_release(&b);
 }
@@ -169,24 +170,9 @@ static void S_parse(const struct dtk_args *a, struct filter *f, enum format *fmt
 	*fmt = (enum format)dtk_args_int(a, 'f', F_TEXT);
 }
 
-/* Says that the base has no node name (with the closest name). */
-static void S_no_node(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *name)
-{
-	const char **names = dtk_xcalloc(kb->n_nodes + 1, sizeof(*names)), *hint;
-	size_t i;
-
-	for (i = 0; i < kb->n_nodes; i++)
-		names[i] = kb->nodes[i]->name;
-	hint = dtk_suggest(name, names, kb->n_nodes);
-	fprintf(ctx->err, "dtk %s: error: no node '%s'", ctx->cmd->name, name);
-	if (hint)
-		fprintf(ctx->err, "; did you mean '%s'?", hint);
-	fputc('\n', ctx->err);
-	free(names);
-}
-
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
+	struct dtk_buf what = DTK_BUF_INIT;
 	struct dtk_kb *kb = NULL;
 	struct filter f;
 	enum format fmt;
@@ -197,8 +183,10 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	if ((rc = dtk_cmd_load(ctx, &kb, DTK_KB_ALL, NULL)) != DTK_EXIT_OK)
 		goto done; /* said why */
 	for (i = 0; i < f.n_nodes; i++)
-		if (!dtk_kb_node(kb, f.nodes[i])) {
-			S_no_node(ctx, kb, f.nodes[i]);
+		if (!dtk_kb_node(kb, f.nodes[i])) { /* said with the nearest name */
+			what.len = 0;
+			dtk_buf_printf(&what, "dtk %s: error: no node '%s'", ctx->cmd->name, f.nodes[i]);
+			dtk_kb_suggest_node(ctx->err, ctx->root, what.ptr, f.nodes[i]);
 			rc = DTK_EXIT_INVALID;
 		}
 	if (rc != DTK_EXIT_OK)
@@ -207,8 +195,9 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	if (f.list_nodes)
 		S_print_nodes(ctx->out, kb, &f, fmt);
 	else
-		S_print(ctx->out, kb, &f, fmt, ctx->page);
+		S_print(ctx->out, kb, &f, fmt, fmt == F_JSON ? ctx->page : NULL);
 done:
+	dtk_buf_release(&what);
 	dtk_cmd_unload(ctx, kb);
 	return rc;
 }

@@ -115,7 +115,7 @@ static void S_put_text(struct dtk_buf *b, const struct dtk_entry *e, dtk_date fr
 #define S_ON "\033[1;31m"
 #define S_OFF "\033[0m"
 
-/* Prints the n hits; page: the page of jsonl wanted (NULL: all). */
+/* Prints the n hits; page: the page of json wanted (NULL: all, whole). */
 static void S_print(FILE *out, const struct dtk_kb *kb, const struct dtk_search *s,
                     const struct dtk_search_hit *hits, size_t n, const struct opts *o, int color,
                     struct dtk_page *page)
@@ -125,9 +125,10 @@ static void S_print(FILE *out, const struct dtk_kb *kb, const struct dtk_search 
 	size_t i;
 
 	dtk_json_init(&j, &b);
-	j.compact = o->fmt == F_JSONL;
+	if (o->fmt == F_JSONL)
+		j.compact = 1;
 	if (o->fmt == F_JSON)
-		dtk_json_array(&j);
+		dtk_view_list_begin(&j, page);
 	for (i = 0; i < n; i++) {
 		const struct dtk_entry *e = hits[i].e;
 		if (o->fmt == F_IDS) {
@@ -138,12 +139,14 @@ static void S_print(FILE *out, const struct dtk_kb *kb, const struct dtk_search 
 			t.len = 0;
 			S_put_text(&t, e, hits[i].fresh, s, color ? S_ON : NULL, S_OFF);
 			fwrite(t.ptr, 1, t.len, out);
-		} else if (o->fmt == F_JSON || dtk_cmd_page_item(page, i)) {
+		} else if (!page) {
 			dtk_view_entry_json(&j, kb, e);
+		} else if (dtk_view_list_item(&j, page)) {
+			dtk_view_entry_short(&j, e);
 		}
 	}
 	if (o->fmt == F_JSON)
-		dtk_json_end(&j, ']');
+		dtk_view_list_end(&j, page);
 	fputs(dtk_buf_cstr(&b), out);
 	dtk_buf_release(&b);
 	dtk_buf_release(&t);
@@ -273,8 +276,10 @@ static int S_keep_none(void *arg, const char *node, const char *buf, size_t len)
 }
 
 /* Prints the sources of the base that s (NULL: none) finds, in the order of
- * _sources.yaml, as o's format says; returns the exit status. */
-static int S_sources(struct dtk_ctx *ctx, const struct opts *o, const struct dtk_search *s)
+ * _sources.yaml, as o's format says (page: the page of json wanted); returns
+ * the exit status. */
+static int S_sources(struct dtk_ctx *ctx, const struct opts *o, const struct dtk_search *s,
+                     struct dtk_page *page)
 {
 	struct dtk_kb_filter none = {NULL, S_keep_none, NULL, NULL, 1};
 	struct dtk_diags diags = DTK_DIAGS_INIT;
@@ -294,12 +299,11 @@ static int S_sources(struct dtk_ctx *ctx, const struct opts *o, const struct dtk
 		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	if (rc)
 		goto done;
-	if (ctx->page)
-		ctx->page->total = 0;
 	dtk_json_init(&j, &b);
-	j.compact = o->fmt == F_JSONL;
+	if (o->fmt == F_JSONL)
+		j.compact = 1;
 	if (o->fmt == F_JSON)
-		dtk_json_array(&j);
+		dtk_view_list_begin(&j, page);
 	for (i = 0; i < kb->n_sources && (!o->limit || n < (size_t)o->limit); i++) {
 		const struct dtk_source *src = &kb->sources[i];
 		if (s && !dtk_search_source(s, src))
@@ -309,12 +313,12 @@ static int S_sources(struct dtk_ctx *ctx, const struct opts *o, const struct dtk
 		else if (o->fmt == F_TEXT)
 			dtk_buf_printf(&b, "%s  %s%s%s\n", dtk_esc(src->id), dtk_esc(src->title),
 			               src->url ? "  " : "", src->url ? dtk_esc(src->url) : "");
-		else if (o->fmt == F_JSON || dtk_cmd_page_item(ctx->page, n))
+		else if (dtk_view_list_item(&j, page))
 			dtk_view_source_json(&j, src);
 		n++;
 	}
 	if (o->fmt == F_JSON)
-		dtk_json_end(&j, ']');
+		dtk_view_list_end(&j, page);
 	fputs(dtk_buf_cstr(&b), ctx->out);
 	rc = n ? DTK_EXIT_OK : DTK_EXIT_DRIFT;
 done:
@@ -332,12 +336,14 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	/* titles and claims are borrowed: only the hits' are kept */
 	struct dtk_kb_filter kf = {S_prepare, S_keep, S_loaded, &f, 1};
 	struct dtk_kb *kb = NULL;
+	struct dtk_page *page;
 	struct opts o;
 	size_t n = 0, i, k;
 	int rc, color;
 
 	if (S_parse(ctx, a, &o) < 0)
 		return DTK_EXIT_INVALID;
+	page = o.fmt == F_JSON ? ctx->page : NULL;
 	f.node = o.node;
 	if (o.node && !dtk_kb_has_node(ctx->root, o.node)) {
 		struct dtk_buf what = DTK_BUF_INIT;
@@ -352,7 +358,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		return dtk_cmd_usage_error(ctx, "%s", dtk_error_last());
 	if (o.sources) {
 		dtk_cmd_pager(ctx);
-		rc = S_sources(ctx, &o, f.s);
+		rc = S_sources(ctx, &o, f.s, page);
 		dtk_search_free(f.s);
 		return rc;
 	}
@@ -389,9 +395,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	n = k;
 	if (o.limit && (size_t)o.limit < n)
 		n = (size_t)o.limit;
-	if (ctx->page)
-		ctx->page->total = 0;
-	S_print(ctx->out, kb, f.s, hits, n, &o, color, ctx->page);
+	S_print(ctx->out, kb, f.s, hits, n, &o, color, page);
 	if (!n && o.fmt == F_TEXT) /* else the empty list says it */
 		dtk_cmd_note(ctx, "dtk %s: no entry holds every word given\n", ctx->cmd->name);
 	rc = n ? DTK_EXIT_OK : DTK_EXIT_DRIFT;

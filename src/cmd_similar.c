@@ -4,13 +4,16 @@
 #include "dtk/json.h"
 #include "dtk/kb.h"
 #include "dtk/similar.h"
+#include "dtk/view.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 enum format { F_TEXT, F_JSON, F_IDS };
 
-static void S_print(FILE *out, const struct dtk_similar_hit *hits, size_t n, enum format fmt)
+/* Prints the n hits; page: the page of json wanted (NULL: all). */
+static void S_print(FILE *out, const struct dtk_similar_hit *hits, size_t n, enum format fmt,
+                    struct dtk_page *page)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
 	struct dtk_json j;
@@ -18,7 +21,7 @@ static void S_print(FILE *out, const struct dtk_similar_hit *hits, size_t n, enu
 
 	dtk_json_init(&j, &b);
 	if (fmt == F_JSON)
-		dtk_json_array(&j);
+		dtk_view_list_begin(&j, page);
 	for (i = 0; i < n; i++) {
 		const struct dtk_entry *e = hits[i].entry;
 		if (fmt == F_IDS) {
@@ -26,7 +29,7 @@ static void S_print(FILE *out, const struct dtk_similar_hit *hits, size_t n, enu
 		} else if (fmt == F_TEXT) {
 			dtk_buf_printf(&b, "%s  %.2f%s  %s\n", e->id, hits[i].score,
 			               hits[i].same ? "  same claim" : "", dtk_esc(e->title));
-		} else {
+		} else if (dtk_view_list_item(&j, page)) {
 			dtk_json_object(&j);
 			dtk_json_kstring(&j, "id", e->id);
 			dtk_json_kstring(&j, "node", e->node->name);
@@ -38,7 +41,7 @@ static void S_print(FILE *out, const struct dtk_similar_hit *hits, size_t n, enu
 		}
 	}
 	if (fmt == F_JSON)
-		dtk_json_end(&j, ']');
+		dtk_view_list_end(&j, page);
 	fputs(dtk_buf_cstr(&b), out);
 	dtk_buf_release(&b);
 }
@@ -83,7 +86,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		goto done;
 	}
 	dtk_cmd_pager(ctx);
-	S_print(ctx->out, hits, n, fmt);
+	S_print(ctx->out, hits, n, fmt, fmt == F_JSON ? ctx->page : NULL);
 	rc = n ? DTK_EXIT_OK : DTK_EXIT_DRIFT;
 done:
 	free(hits);

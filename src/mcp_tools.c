@@ -22,12 +22,12 @@
  * on whenever dtk has the command; docs/agents.md lists it in its table.
  *
  * A tool's result is its command's output (--format json) as the command
- * wrote it (on one line: dtk_json_tight; show's backlinks cut by the
- * command), but where MCP needs another shape: a page of a list (short
- * entries, a cursor, at most PAGE_BYTES), a write cut to what it changed (a
- * write's JSON holds each entry whole, with its claim and backlinks: a model
- * that just wrote it needs none of that, and 1,000 ids would make megabytes),
- * a check's exit status as JSON.
+ * wrote it (on one line: dtk_json_tight; with the page the tool asks for,
+ * struct dtk_page: a list's page of short entries and a cursor, show's
+ * backlinks cut), but where MCP needs another shape: a write cut to what it
+ * changed (a write's JSON holds each entry whole, with its claim and
+ * backlinks: a model that just wrote it needs none of that, and 1,000 ids
+ * would make megabytes), a check's exit status as JSON.
  */
 #define _GNU_SOURCE /* open_memstream */
 #include "mcp_tools.h"
@@ -37,6 +37,7 @@
 #include "dtk/json.h"
 #include "dtk/model.h"
 #include "dtk/search.h"
+#include "dtk/view.h"
 #include "dtk/ytree.h"
 
 #include <stdint.h>
@@ -49,7 +50,7 @@
 enum shape {
 	O_WRITE,  /* a write's JSON, cut to the fields it changed (keep) */
 	O_OBJECT, /* the command's JSON object */
-	O_PAGE,   /* the command's JSON array or lines, a page of it in short form */
+	O_PAGE,   /* the command's JSON object: a page of a list (view.h) */
 	O_ID,     /* the command's one line, as {"id": "..."} */
 	O_CHECK,  /* {"valid": bool, "index_current": bool} from the exit status */
 };
@@ -96,12 +97,9 @@ struct param {
 	char alts[64];
 };
 
-/* A page of list or search: its default and largest size, how much of a
- * claim the short form holds. */
+/* A page of a list: its default and largest size. */
 #define PAGE_DEFAULT 20
 #define PAGE_MAX 100
-#define CLAIM_CHARS 160
-#define PAGE_BYTES 16384               /* the most a page's response line holds (S_page_result) */
 #define ERROR_LINES 20                 /* a refusal's lines a tool result holds, the last kept */
 #define ARG_BYTES DTK_MAX_SCALAR_BYTES /* a string argument, as any value of a base */
 #define ERROR_LINE_BYTES 400           /* and the bytes of each (a value repeated whole is cut) */
@@ -129,10 +127,9 @@ static const struct tool S_tools[] = {
         {.name = "list",
          .desc = "Browses the entries that match every filter given, in the index's order, a page "
                  "at a time in short form (id, title, confidence, freshness date, the claim's "
-                 "first 160 characters; a page ends early rather than pass 16 KB); pass the "
+                 "first 160 characters; a page ends after 7 KB of entries); pass the "
                  "result's nextCursor as cursor for the next page, and call @show for an entry's "
                  "whole text. To find entries on a topic, @search is better.",
-         .fixed = {"--format", "jsonl"},
          .opts = "node confidence since stale-at candidates include-retired",
          .shape = O_PAGE,
          .hints = READ | H_PAGES},
@@ -142,7 +139,6 @@ static const struct tool S_tools[] = {
                  "substrings, so Chinese or Japanese need no spaces). Best first, a page at a "
                  "time in short form, as @list gives them. Search before adding an entry, so as "
                  "not to add what the base holds.",
-         .fixed = {"--format", "jsonl"},
          .operands = {"query*: words separated by spaces; every one must match"},
          .opts = "node confidence include-retired",
          .shape = O_PAGE,
@@ -153,10 +149,10 @@ static const struct tool S_tools[] = {
          .title = "Find sources",
          .desc = "Finds the registered sources (papers, documents, pages) whose id, title or url "
                  "hold every word of query (compared as @search compares), in the order of "
-                 "_sources.yaml, a page at a time (id, title, url); without query, every source. "
-                 "Call it before @add_source, so as not to register a source twice, and for the "
-                 "id @add needs; @show gives a source's dates.",
-         .fixed = {"--sources", "--format", "jsonl"},
+                 "_sources.yaml, a page at a time (id, title, url, read, revised); without query, "
+                 "every source. Call it before @add_source, so as not to register a source twice, "
+                 "and for the id @add needs.",
+         .fixed = {"--sources", "--format", "json"},
          .operands = {"query*?: words separated by spaces; every one must match"},
          .shape = O_PAGE,
          .hints = READ | H_PAGES,
@@ -486,30 +482,8 @@ static size_t S_params(const struct tool *t, struct param *ps)
 
 /* ---- tools/list ---- */
 
-/* Appends s to b with each '@' replaced by prefix. */
-static void S_put_prefixed(struct dtk_buf *b, const char *prefix, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '@')
-			dtk_buf_puts(b, prefix);
-		else
-			dtk_buf_putc(b, *s);
-	}
-}
-
-json_t *dtk_mcp_prefixed(const char *prefix, const char *s)
-{
-	struct dtk_buf b = DTK_BUF_INIT;
-	json_t *r;
-
-	S_put_prefixed(&b, prefix, s);
-	r = json_string(dtk_buf_cstr(&b));
-	dtk_buf_release(&b);
-	return r;
-}
-
-/* Appends help h of an argument to b: each '\n' a space, each option
- * "--x-y" the argument "x_y", each '@' prefix. */
+/* Appends help h of an argument (or a text for a model) to b: each '\n' a
+ * space, each option "--x-y" the argument "x_y", each '@' prefix. */
 static void S_put_help(struct dtk_buf *b, const char *prefix, const char *h)
 {
 	while (*h) {
@@ -524,6 +498,17 @@ static void S_put_help(struct dtk_buf *b, const char *prefix, const char *h)
 			dtk_buf_putc(b, *h == '\n' ? ' ' : *h);
 		h++;
 	}
+}
+
+json_t *dtk_mcp_prefixed(const char *prefix, const char *s)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	json_t *r;
+
+	S_put_help(&b, prefix, s); /* no '\n' or "--" in the texts it is given */
+	r = json_string(dtk_buf_cstr(&b));
+	dtk_buf_release(&b);
+	return r;
 }
 
 _Static_assert(N_TOOLS <= 64, "a set of tools is 64 bits");
@@ -732,13 +717,14 @@ static void S_argv_free(struct argv *a)
 }
 
 /* Adds the words of s (split at white space: U+3000 and the other Unicode
- * spaces too) to ops, each cut out of a copy of s that a keeps. */
-static void S_push_words(struct argv *a, struct argv *ops, const char *s)
+ * spaces too) to ops, each cut out of a copy of s that a keeps, no more than
+ * DTK_SEARCH_MAX_WORDS + 1; returns how many. */
+static size_t S_push_words(struct argv *a, struct argv *ops, const char *s)
 {
-	size_t len, sp, end = strlen(s);
+	size_t len, sp, end = strlen(s), n = 0;
 	char *w = a->words = dtk_xstrdup(s), *stop = w + end;
 
-	while (w < stop) {
+	while (w < stop && n <= DTK_SEARCH_MAX_WORDS) {
 		while ((sp = dtk_fold_space_len(w, (size_t)(stop - w))) > 0)
 			w += sp;
 		for (len = 0; w + len < stop &&
@@ -747,12 +733,14 @@ static void S_push_words(struct argv *a, struct argv *ops, const char *s)
 		if (!len)
 			break;
 		S_push(ops, w);
+		n++;
 		w += len;
 		if (w < stop) { /* the space after it (sp bytes) ends it */
 			*w = '\0';
 			w += sp;
 		}
 	}
+	return n;
 }
 
 /* What an argument of a tool accepts, in words, into b. */
@@ -787,23 +775,41 @@ static int S_dump_head(const char *buf, size_t size, void *data)
 	return size < room ? 0 : -1;
 }
 
-/* Sets b to "tool T: argument A got G; it accepts ...", G at most 80 bytes
- * of the value (never dumped whole). */
+/* Appends s[0..n) to b, cut to max bytes at a character's start ("…"
+ * then). */
+static void S_put_cut(struct dtk_buf *b, const char *s, size_t n, size_t max)
+{
+	size_t k = n;
+
+	if (n > max)
+		for (k = max; k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80; k--)
+			;
+	dtk_buf_put(b, s, k);
+	if (k < n)
+		dtk_buf_puts(b, "…");
+}
+
+/* Appends the JSON of value got to b, cut to 80 bytes: never dumped whole. */
+static void S_put_got(struct dtk_buf *b, json_t *got)
+{
+	struct dtk_buf g = DTK_BUF_INIT;
+
+	json_dump_callback(got, S_dump_head, &g, JSON_COMPACT | JSON_ENCODE_ANY);
+	S_put_cut(b, g.ptr, g.len, 80);
+	dtk_buf_release(&g);
+}
+
+/* Sets b to "tool T: argument A got G; it accepts ...". */
 static void S_bad_arg(struct dtk_buf *b, const char *prefix, const struct tool *t,
                       const struct param *p, json_t *got)
 {
-	struct dtk_buf g = DTK_BUF_INIT;
-	size_t n;
-
-	json_dump_callback(got, S_dump_head, &g, JSON_COMPACT | JSON_ENCODE_ANY);
-	n = g.len;
-	dtk_buf_printf(b, "tool '%s%s': argument '%s' got %.*s%s; it accepts ", prefix, t->name,
-	               p->name, (int)(n > 80 ? 77 : n), n ? g.ptr : "?", n > 80 ? "..." : "");
+	dtk_buf_printf(b, "tool '%s%s': argument '%s' got ", prefix, t->name, p->name);
+	S_put_got(b, got);
+	dtk_buf_puts(b, "; it accepts ");
 	S_accepts(b, p);
 	if (json_string_length(got) > ARG_BYTES)
 		dtk_buf_printf(b, " of at most %u bytes (not %zu)", ARG_BYTES,
 		               json_string_length(got));
-	dtk_buf_release(&g);
 }
 
 /* Returns 1 when v is an integral number (1 and 1.0 alike) and sets *out. */
@@ -824,29 +830,10 @@ static int S_integral(json_t *v, long long *out)
 	return 1;
 }
 
-/* Returns how many words s[0..len) holds (split at white space), counting
- * no further than DTK_SEARCH_MAX_WORDS + 1. */
-static size_t S_count_words(const char *s, size_t len)
-{
-	size_t n = 0, sp, i = 0;
-	int in = 0;
-
-	while (i < len && n <= DTK_SEARCH_MAX_WORDS) {
-		if ((sp = dtk_fold_space_len(s + i, len - i)) > 0) {
-			in = 0;
-			i += sp;
-		} else {
-			n += !in;
-			in = 1;
-			i++;
-		}
-	}
-	return n;
-}
-
 /* Returns 1 when v fits parameter p's type, else 0. */
 static int S_fits(const struct param *p, json_t *v)
 {
+	struct argv words = {NULL, 0, 0, NULL};
 	long long n;
 	dtk_date d;
 	size_t i, k;
@@ -877,7 +864,8 @@ static int S_fits(const struct param *p, json_t *v)
 	case 'w': /* 1 to DTK_SEARCH_MAX_WORDS words (white space: U+3000 too) */
 		if (!json_is_string(v))
 			return 0;
-		k = S_count_words(json_string_value(v), json_string_length(v));
+		k = S_push_words(&words, &words, json_string_value(v));
+		S_argv_free(&words);
 		return k >= 1 && k <= DTK_SEARCH_MAX_WORDS;
 	default: return json_is_string(v);
 	}
@@ -1087,20 +1075,6 @@ static json_t *S_error_text(const char *text)
 	                 1);
 }
 
-/* Appends line s[0..n) to b, cut to ERROR_LINE_BYTES at a character's
- * start ("…" then). */
-static void S_error_line(struct dtk_buf *b, const char *s, size_t n)
-{
-	size_t k = n;
-
-	if (n > ERROR_LINE_BYTES)
-		for (k = ERROR_LINE_BYTES; k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80; k--)
-			;
-	dtk_buf_put(b, s, k);
-	if (k < n)
-		dtk_buf_puts(b, "…");
-}
-
 /* Returns text (malloc'd) bounded for a model: its first ERROR_LINES - 1
  * lines and its last (the count of errors), a line saying how many were
  * left out between, each line cut to ERROR_LINE_BYTES. */
@@ -1120,7 +1094,7 @@ static char *S_bounded_text(const char *text)
 			dtk_buf_putc(&b, '\n');
 		if (lines > ERROR_LINES && i + 1 == lines)
 			dtk_buf_printf(&b, "(%zu lines more, left out)\n", lines - ERROR_LINES);
-		S_error_line(&b, p, n);
+		S_put_cut(&b, p, n, ERROR_LINE_BYTES);
 	}
 	dtk_buf_putc(&b, '\0');
 	return dtk_buf_detach(&b);
@@ -1151,40 +1125,6 @@ static json_t *S_error_result(const char *prefix, const struct tool *t, const ch
 
 /* ---- results ---- */
 
-/* Returns the short form of entry e (a new reference): id, title,
- * confidence, freshness date and the claim's first CLAIM_CHARS characters. */
-static json_t *S_short_entry(json_t *e)
-{
-	const char *claim = json_string_value(json_object_get(e, "claim"));
-	size_t i = 0, chars = 0;
-	json_t *r = json_object();
-
-	json_object_set(r, "id", json_object_get(e, "id"));
-	json_object_set(r, "title", json_object_get(e, "title"));
-	json_object_set(r, "confidence", json_object_get(e, "confidence"));
-	json_object_set(r, "fresh", json_object_get(e, "fresh"));
-	if (json_object_get(e, "url")) /* a source's */
-		json_object_set(r, "url", json_object_get(e, "url"));
-	if (json_object_get(e, "score")) { /* similar's */
-		json_object_set(r, "score", json_object_get(e, "score"));
-		json_object_set(r, "same_claim", json_object_get(e, "same_claim"));
-	}
-	if (claim) {
-		for (; claim[i] && chars <= CLAIM_CHARS; i++)
-			chars += ((unsigned char)claim[i] & 0xC0) != 0x80;
-		if (!claim[i] && chars <= CLAIM_CHARS)
-			json_object_set_new(r, "claim", json_string(claim));
-		else { /* i is past the first byte of character CLAIM_CHARS + 1 */
-			struct dtk_buf b = DTK_BUF_INIT;
-			dtk_buf_put(&b, claim, i - 1);
-			dtk_buf_puts(&b, "…");
-			json_object_set_new(r, "claim", json_string(dtk_buf_cstr(&b)));
-			dtk_buf_release(&b);
-		}
-	}
-	return r;
-}
-
 /* Parses cursor (NULL: the first page) into *offset. Returns 0, or -1 when
  * it is not one this server gives. */
 static int S_cursor(json_t *cursor, size_t *offset)
@@ -1203,76 +1143,6 @@ static int S_cursor(json_t *cursor, size_t *offset)
 		return -1;
 	*offset = (size_t)n;
 	return 0;
-}
-
-/* Returns the bytes of the response line that carries r: twice its JSON
- * (structuredContent, and as text, quoted), and room for the rest. */
-static size_t S_line_bytes(const json_t *r)
-{
-	char *s = json_dumps(r, JSON_COMPACT);
-	size_t n = 256, i;
-
-	for (i = 0; s && s[i]; i++)
-		n += s[i] == '"' || s[i] == '\\' ? 3 : (unsigned char)s[i] < 0x20 ? 7 : 2;
-	free(s);
-	return n;
-}
-
-/* Returns the page result: page (stolen), the total and, when entries are
- * left after it, the cursor of the next page. The page ends early (after
- * one entry at least) when its response line would pass PAGE_BYTES. */
-static json_t *S_page_result(json_t *page, size_t offset, size_t size, size_t total)
-{
-	json_t *r = json_pack("{s:o,s:I}", "entries", page, "total", (json_int_t)total);
-	char next[32];
-
-	while (json_array_size(page) > 1 && S_line_bytes(r) > PAGE_BYTES) {
-		json_array_remove(page, json_array_size(page) - 1);
-		size = json_array_size(page);
-	}
-	if (offset + size < total) {
-		snprintf(next, sizeof(next), "o%zu", offset + size);
-		json_object_set_new(r, "nextCursor", json_string(next));
-	}
-	return r;
-}
-
-/* Returns the page of entries (stolen) from offset, of size entries, as
- * {entries, total, nextCursor?}. */
-static json_t *S_page(json_t *entries, size_t offset, size_t size)
-{
-	json_t *page = json_array();
-	size_t i, total = json_array_size(entries);
-
-	for (i = offset; i < total && i < offset + size; i++)
-		json_array_append_new(page, S_short_entry(json_array_get(entries, i)));
-	json_decref(entries);
-	return S_page_result(page, offset, size, total);
-}
-
-/* S_page of the command's JSON lines out (an entry a line): the lines of
- * the page, of total (SIZE_MAX: the command printed every line, the others
- * are counted, only the page's parsed). Returns NULL when one of the page's
- * is not an object. */
-static json_t *S_page_lines(const char *out, size_t offset, size_t size, size_t total)
-{
-	json_t *page = json_array(), *e;
-	size_t i, n, skip = total == SIZE_MAX ? offset : 0;
-	const char *p;
-
-	for (p = out, i = 0; *p; p += n + (p[n] == '\n'), i++) {
-		n = strcspn(p, "\n");
-		if (i < skip || i >= skip + size)
-			continue;
-		if (!(e = json_loadb(p, n, 0, NULL)) || !json_is_object(e)) {
-			json_decref(e);
-			json_decref(page);
-			return NULL;
-		}
-		json_array_append_new(page, S_short_entry(e));
-		json_decref(e);
-	}
-	return S_page_result(page, offset, size, total == SIZE_MAX ? i : total);
 }
 
 /* Returns object o cut to "id" and the fields of keep (a new reference). */
@@ -1294,21 +1164,18 @@ static json_t *S_keep(json_t *o, const char *keep)
 	return r;
 }
 
-/* Returns the short result of a write's JSON j (stolen): a dry run as it
- * is, an object cut to its kept fields, an array as {"entries": [...]}. */
+/* Returns the short result of a write's JSON j (stolen; not a dry run's):
+ * an object cut to its kept fields, an array as {"entries": [...]}. */
 static json_t *S_write_result(const struct tool *t, json_t *j)
 {
 	json_t *r, *e;
 	size_t i;
 
-	if (json_is_object(j) && (json_object_get(j, "dry_run") || !t->keep))
-		return j;
 	if (json_is_object(j)) {
 		r = S_keep(j, t->keep);
 	} else {
 		r = json_array();
-		json_array_foreach(j, i, e)
-		        json_array_append_new(r, t->keep ? S_keep(e, t->keep) : json_incref(e));
+		json_array_foreach(j, i, e) json_array_append_new(r, S_keep(e, t->keep));
 		r = json_pack("{s:o}", "entries", r);
 	}
 	json_decref(j);
@@ -1317,9 +1184,8 @@ static json_t *S_write_result(const struct tool *t, json_t *j)
 
 /* Returns the structured content of tool t's output (a new reference), or
  * NULL when it is not what the command promises. */
-static json_t *S_shape(const struct tool *t, const char *out, int status, const struct dtk_page *pg)
+static json_t *S_shape(const struct tool *t, const char *out, int status)
 {
-	size_t offset = pg->offset, size = pg->size;
 	json_t *j = NULL;
 	size_t len;
 
@@ -1329,34 +1195,15 @@ static json_t *S_shape(const struct tool *t, const char *out, int status, const 
 		len = strcspn(out, "\n");
 		return len ? json_pack("{s:s%}", "id", out, len) : NULL;
 	case O_PAGE:
-		if (!status && *out != '[') /* --format jsonl */
-			return S_page_lines(out, offset, size, pg->total);
-		j = json_loads(status ? "[]" : out, 0, NULL);
-		if (json_is_array(j))
-			return S_page(j, offset, size);
-		break;
 	case O_OBJECT: break; /* sent as it is (S_call) */
 	case O_WRITE:
-		j = json_loads(out, 0, NULL);
+		j = t->keep ? json_loads(out, 0, NULL) : NULL;
 		if (json_is_object(j) || json_is_array(j))
 			return S_write_result(t, j);
 		break;
 	}
 	json_decref(j);
 	return NULL;
-}
-
-/* Adds err, a command's warnings beside a result, to r's content. */
-static void S_warnings(const char *prefix, const struct tool *t, json_t *r, const char *err)
-{
-	char *text;
-
-	if (!*err)
-		return;
-	text = S_mcp_text(prefix, t, err);
-	json_array_append_new(json_object_get(r, "content"),
-	                      json_pack("{s:s,s:s}", "type", "text", "text", text));
-	free(text);
 }
 
 /* Runs the command line a, with the base held in *hold and the page wanted
@@ -1379,7 +1226,7 @@ static int S_run(struct argv *a, struct dtk_kb_hold **hold, struct dtk_page *pag
 	if (!ctx.out || !ctx.err)
 		abort(); /* out of memory */
 	dtk_error_clear();
-	dtk_json_tight(1); /* JSON to send as it is */
+	dtk_json_tight(1);                                     /* JSON to send as it is */
 	rc = dtk_cmd_run(&ctx, cmd, (int)a->n, (char **)a->v); /* not written to */
 	dtk_json_tight(0);
 	fclose(ctx.out);
@@ -1387,10 +1234,9 @@ static int S_run(struct argv *a, struct dtk_kb_hold **hold, struct dtk_page *pag
 	return rc;
 }
 
-/* Runs tool t with args (an object); returns the CallToolResult. For a
- * tool whose result is the command's JSON object, *raw is set to it as the
- * command wrote it (one line; malloc'd) and the result leaves out its
- * structuredContent and text: dtk_mcp_tools_call says how they are put. */
+/* Runs tool t with args (an object, or NULL); returns the CallToolResult, which
+ * leaves out the structuredContent and text of one that is no error: *raw
+ * (dtk_mcp_tools_call). */
 static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, size_t offset,
                       struct dtk_kb_hold **hold, char **raw)
 {
@@ -1399,7 +1245,7 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 	json_t *sc, *r, *limit = json_object_get(args, "limit");
 	struct param ps[MAX_PARAMS]; /* the options of a borrow their names */
 	struct dtk_page page;
-	char *out = NULL, *err = NULL, *text, *nl;
+	char *out = NULL, *err = NULL, *nl;
 	long long size = PAGE_DEFAULT;
 	int rc;
 
@@ -1409,28 +1255,33 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 	}
 	if ((t->hints & H_PAGES) && limit && !json_is_null(limit))
 		S_integral(limit, &size);
-	page = (struct dtk_page){offset, (size_t)size, SIZE_MAX};
+	page = (struct dtk_page){.offset = offset, .size = (size_t)size};
 	rc = S_run(&a, hold, t->shape == O_PAGE || t->shape == O_OBJECT ? &page : NULL, &out, &err);
 	if (rc != 0 && rc != t->ok_status) {
 		r = S_error_result(prefix, t, out, err, rc);
-	} else if ((t->shape == O_OBJECT ||
-	            (t->shape == O_WRITE &&
-	             (!t->keep || json_is_true(json_object_get(args, "dry_run"))))) &&
-	           *out == '{' && (nl = strchr(out, '\n')) && !nl[1]) { /* one object */
+		goto done;
+	}
+	if ((t->shape == O_OBJECT || t->shape == O_PAGE ||
+	     (t->shape == O_WRITE &&
+	      (!t->keep || json_is_true(json_object_get(args, "dry_run"))))) &&
+	    *out == '{' && (nl = strchr(out, '\n')) && !nl[1]) { /* one object, as it is */
 		*nl = '\0';
-		r = json_pack("{s:[{s:s}],s:b}", "content", "type", "text", "isError", 0);
 		*raw = out;
 		out = NULL;
-		S_warnings(prefix, t, r, err);
-	} else if (!(sc = S_shape(t, out, rc, &page))) {
+	} else if ((sc = S_shape(t, out, rc)) != NULL) {
+		*raw = dtk_json_escape_separators(json_dumps(sc, JSON_COMPACT));
+		json_decref(sc);
+	} else {
 		r = S_error_result(prefix, t, out,
 		                   "the command's output is not what the tool promises", rc);
-	} else {
-		text = dtk_json_escape_separators(json_dumps(sc, JSON_COMPACT));
-		r = json_pack("{s:[{s:s,s:s}],s:o,s:b}", "content", "type", "text", "text", text,
-		              "structuredContent", sc, "isError", 0);
-		free(text);
-		S_warnings(prefix, t, r, err);
+		goto done;
+	}
+	r = json_pack("{s:[{s:s}],s:b}", "content", "type", "text", "isError", 0);
+	if (*err) { /* the command's warnings beside it */
+		nl = S_mcp_text(prefix, t, err);
+		json_array_append_new(json_object_get(r, "content"),
+		                      json_pack("{s:s,s:s}", "type", "text", "text", nl));
+		free(nl);
 	}
 done:
 	free(out);
@@ -1445,7 +1296,7 @@ int dtk_mcp_tools_call(const char *prefix, uint64_t set, const char *name, json_
                        size_t msgsize)
 {
 	const struct tool *t = S_find(prefix, set, name);
-	char *text;
+	struct dtk_buf b = DTK_BUF_INIT;
 	size_t offset = 0;
 
 	*result = NULL;
@@ -1455,11 +1306,11 @@ int dtk_mcp_tools_call(const char *prefix, uint64_t set, const char *name, json_
 		return -1;
 	}
 	if (args && !json_is_object(args)) {
-		text = json_dumps(args, JSON_COMPACT | JSON_ENCODE_ANY);
-		snprintf(msgbuf, msgsize, "tool '%s%s': its arguments must be an object, not %.60s",
-		         prefix, t->name, text ? text : "?");
-		free(text);
-		*result = S_error_text(msgbuf);
+		dtk_buf_printf(&b, "tool '%s%s': its arguments must be an object, not ", prefix,
+		               t->name);
+		S_put_got(&b, args);
+		*result = S_error_text(b.ptr);
+		dtk_buf_release(&b);
 		return 0;
 	}
 	if ((t->hints & H_PAGES) && S_cursor(json_object_get(args, "cursor"), &offset) < 0) {
@@ -1468,12 +1319,6 @@ int dtk_mcp_tools_call(const char *prefix, uint64_t set, const char *name, json_
 		         prefix, t->name);
 		return -1;
 	}
-	if (!args) {
-		json_t *empty = json_object();
-		*result = S_call(prefix, t, empty, offset, hold, raw);
-		json_decref(empty);
-	} else {
-		*result = S_call(prefix, t, args, offset, hold, raw);
-	}
+	*result = S_call(prefix, t, args, offset, hold, raw); /* NULL args: none */
 	return 0;
 }

@@ -42,11 +42,12 @@ json_t *dtk_mcp_prefixed(const char *prefix, const char *s);
  * messages); or -1 with the message in msgbuf when the tool is unknown or
  * the cursor is not one it gave: a JSON-RPC error -32602 is due.
  *
- * A tool's result is produced once, as its command writes it: when *raw
- * is set (malloc'd, the caller frees), it is the command's JSON object, on
- * one line, which is both the result's structuredContent and the text of
- * its first content item (left out of *result, whose first item has only
- * its type): the server writes them (mcp.c).
+ * A result that is no error is written once: *raw (malloc'd, the caller
+ * frees) is its JSON object on one line, the command's as it wrote it (but
+ * next_id's, check's and a write's cut to what it changed, made from its
+ * output), which is both the result's structuredContent and the text of its
+ * first content item (left out of *result, whose first item has only its
+ * type): the server writes them (mcp.c).
  */
 struct dtk_kb_hold;
 int dtk_mcp_tools_call(const char *prefix, uint64_t set, const char *name, json_t *args,

@@ -156,10 +156,15 @@ void dtk_view_entry_json_links(struct dtk_json *j, const struct dtk_kb *kb,
 	S_entry(j, kb, e, 1, links, n_links);
 }
 
-void dtk_view_node_json(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_node *node,
-                        size_t offset, size_t limit)
+/* Writes "nextCursor" (dtk mcp's cursor: "o<next>") when next < total. */
+static void S_next_cursor(struct dtk_json *j, size_t next, size_t total)
 {
-	dtk_view_node_page(j, kb, node, offset, limit, 0, 0);
+	char s[32];
+
+	if (next >= total)
+		return;
+	snprintf(s, sizeof(s), "o%zu", next);
+	dtk_json_kstring(j, "nextCursor", s);
 }
 
 void dtk_view_node_page(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_node *node,
@@ -168,7 +173,6 @@ void dtk_view_node_page(struct dtk_json *j, const struct dtk_kb *kb, const struc
 	struct dtk_link *all, *links;
 	size_t i, n, n_all = dtk_links_into(&all, kb, node->name), start;
 	size_t from = limit ? offset : 0, to = node->n_entries;
-	char next[32];
 
 	dtk_json_object(j);
 	dtk_json_kstring(j, "node", node->name);
@@ -209,14 +213,84 @@ void dtk_view_node_page(struct dtk_json *j, const struct dtk_kb *kb, const struc
 	if (limit) { /* a page of the entries (dtk mcp, show --limit) */
 		dtk_json_kint(j, "entries_total", (long)node->n_entries);
 		dtk_json_kint(j, "entries_not_shown", (long)(node->n_entries - (to - from)));
-		if (to < node->n_entries) {
-			snprintf(next, sizeof(next), "o%zu", to);
-			dtk_json_kstring(j, "nextCursor", next);
-		}
+		S_next_cursor(j, to, node->n_entries);
 	}
 	n = dtk_links_pick(&links, all, n_all, NULL, node->name);
 	S_json_links(j, links, n, 1);
 	free(links);
 	free(all);
+	dtk_json_end(j, '}');
+}
+
+void dtk_view_entry_short(struct dtk_json *j, const struct dtk_entry *e)
+{
+	struct dtk_buf claim = DTK_BUF_INIT;
+	size_t i, chars = 0;
+
+	for (i = 0; e->claim[i]; i++) /* i: the first byte of character 161 */
+		if (((unsigned char)e->claim[i] & 0xC0) != 0x80 && chars++ == DTK_VIEW_CLAIM_CHARS)
+			break;
+	dtk_buf_put(&claim, e->claim, i);
+	dtk_buf_puts(&claim, e->claim[i] ? "…" : "");
+	dtk_json_object(j);
+	dtk_json_kstring(j, "id", e->id);
+	dtk_json_kstring(j, "title", e->title);
+	dtk_json_kstring(j, "confidence", dtk_confidence_names[e->confidence]);
+	S_json_date(j, "fresh", dtk_entry_fresh(e));
+	dtk_json_kstring(j, "claim", dtk_buf_cstr(&claim));
+	dtk_json_end(j, '}');
+	dtk_buf_release(&claim);
+}
+
+void dtk_view_list_begin(struct dtk_json *j, struct dtk_page *page)
+{
+	if (!page) {
+		dtk_json_array(j);
+		return;
+	}
+	page->total = page->shown = 0;
+	page->full = 0;
+	dtk_json_object(j);
+	dtk_json_key(j, "entries");
+	dtk_json_array(j);
+	page->start = page->mark = j->out->len;
+}
+
+/* Takes the item written last off page when it took the items past
+ * DTK_VIEW_PAGE_BYTES, unless it is the first: the page is full. */
+static void S_page_fit(struct dtk_json *j, struct dtk_page *page)
+{
+	if (page->full || page->shown < 2 || j->out->len - page->start <= DTK_VIEW_PAGE_BYTES)
+		return;
+	j->out->ptr[j->out->len = page->mark] = '\0';
+	j->count[j->depth]--;
+	page->shown--;
+	page->full = 1;
+}
+
+int dtk_view_list_item(struct dtk_json *j, struct dtk_page *page)
+{
+	size_t i;
+
+	if (!page)
+		return 1;
+	i = page->total++;
+	S_page_fit(j, page);
+	if (page->full || i < page->offset || page->shown >= page->size)
+		return 0;
+	page->mark = j->out->len;
+	page->shown++;
+	return 1;
+}
+
+void dtk_view_list_end(struct dtk_json *j, struct dtk_page *page)
+{
+	if (page)
+		S_page_fit(j, page);
+	dtk_json_end(j, ']');
+	if (!page)
+		return;
+	dtk_json_kint(j, "total", (long)page->total);
+	S_next_cursor(j, page->offset + page->shown, page->total);
 	dtk_json_end(j, '}');
 }

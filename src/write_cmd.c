@@ -399,7 +399,7 @@ void dtk_write_print_node(struct dtk_write *w, const char *name, const char *lin
 	if (!node)
 		return;
 	dtk_json_init(&j, &b);
-	dtk_view_node_json(&j, w->kb, node, 0, 0);
+	dtk_view_node_page(&j, w->kb, node, 0, 0, 0, 0);
 	dtk_write_put_json(w, &b);
 }
 

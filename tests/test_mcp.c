@@ -4,6 +4,7 @@
 #include "dtk/fs.h"
 #include "dtk/kb.h"
 #include "dtk/mcp.h"
+#include "dtk/view.h"
 #include "support.h"
 
 #include <ctype.h>
@@ -307,6 +308,24 @@ static void test_tools_call(void **state)
 	        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":"
 	        "\"list\",\"arguments\":{\"cursor\":\"o0\"}}}",
 	        -32602, 0);
+	/* no arguments at all: as none given */
+	S_expect_tool_error(m,
+	                    "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{"
+	                    "\"name\":\"show\"}}",
+	                    "tool 'show' needs the argument 'target' (a node name, an entry id "
+	                    "(<node>-<suffix>) or a source id (sources finds one)): a string");
+	j = S_ask(m, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{"
+	             "\"name\":\"list\"}}");
+	assert_true(json_is_array(json_object_get(
+	        json_object_get(json_object_get(j, "result"), "structuredContent"), "entries")));
+	json_decref(j);
+	/* a value cut in a message is cut between characters (else no answer) */
+	S_expect_tool_error(m,
+	                    "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{"
+	                    "\"name\":\"list\",\"arguments\":{\"confidence\":\"高高高高高高高高高"
+	                    "高高高高高高高高高高高高高高高高高高高高高\"}}}",
+	                    "tool 'list': argument 'confidence' got \"高高高高高高高高高高高高高高高高高"
+	                    "高高高高高高高高高…; it accepts one of \"high\", \"medium\", \"low\"");
 	S_expect_error(m,
 	               "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"resources/read\",\"params\":"
 	               "{\"uri\":\"dtk://node/../../etc/passwd\"}}",
@@ -1393,7 +1412,7 @@ static void test_message_work_bounded(void **state)
 		out = S_serve(s.m, b.ptr, b.len);
 		assert_non_null(strstr(
 		        out, "\n{\"jsonrpc\":\"2.0\",\"id\":\"last\",\"result\":"
-		             "{\"content\":[{\"type\":\"text\",\"text\":\"{\\\"entries\\\":[{"));
+		             "{\"structuredContent\":{\"entries\":[{"));
 		free(out);
 	}
 	dtk_buf_release(&b);
@@ -1540,6 +1559,56 @@ static void test_sources(void **state)
 	free(out);
 	dtk_kb_hold_free(hold);
 	S_session_end(&s);
+}
+
+/* Returns a page (view.h) of n items of size bytes each, from offset,
+ * parsed. */
+static json_t *S_page_of(size_t n, size_t size, size_t offset)
+{
+	struct dtk_page page = {.offset = offset, .size = 100};
+	struct dtk_buf b = DTK_BUF_INIT, item = DTK_BUF_INIT;
+	struct dtk_json j;
+	json_t *r;
+	size_t i;
+
+	for (i = 0; i < size - 2; i++)
+		dtk_buf_putc(&item, 'x');
+	dtk_json_init(&j, &b);
+	j.compact = 2;
+	dtk_view_list_begin(&j, &page);
+	for (i = 0; i < n; i++)
+		if (dtk_view_list_item(&j, &page))
+			dtk_json_string(&j, item.ptr);
+	dtk_view_list_end(&j, &page);
+	r = json_loads(b.ptr, 0, NULL);
+	assert_non_null(r);
+	dtk_buf_release(&b);
+	dtk_buf_release(&item);
+	return r;
+}
+
+/* A page of a list ends before the item that would take it past
+ * DTK_VIEW_PAGE_BYTES (taken out again once written), one item at least;
+ * its cursor goes on from there. */
+static void test_page_bytes(void **state)
+{
+	size_t per = DTK_VIEW_PAGE_BYTES / 7 + 1, k = (DTK_VIEW_PAGE_BYTES + 1) / (per + 1);
+	json_t *p = S_page_of(20, per, 0);
+	char next[16];
+	(void)state;
+	assert_int_equal(json_array_size(json_object_get(p, "entries")), k);
+	assert_int_equal(json_integer_value(json_object_get(p, "total")), 20);
+	snprintf(next, sizeof(next), "o%zu", k);
+	assert_string_equal(json_string_value(json_object_get(p, "nextCursor")), next);
+	json_decref(p);
+	p = S_page_of(3, 2 * DTK_VIEW_PAGE_BYTES, 1); /* one item over the bound */
+	assert_int_equal(json_array_size(json_object_get(p, "entries")), 1);
+	assert_string_equal(json_string_value(json_object_get(p, "nextCursor")), "o2");
+	json_decref(p);
+	p = S_page_of(3, 10, 5); /* past the end */
+	assert_int_equal(json_array_size(json_object_get(p, "entries")), 0);
+	assert_null(json_object_get(p, "nextCursor"));
+	json_decref(p);
 }
 
 /* Returns the names of the tools m lists, each followed by a space
@@ -1853,6 +1922,7 @@ int main(void)
 	        cmocka_unit_test(test_prefix_descriptions),
 	        cmocka_unit_test(test_schema_from_declaration),
 	        cmocka_unit_test(test_help_read_tools),
+	        cmocka_unit_test(test_page_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,15 +36,6 @@ enum {
 	DTK_CMD_OWN_OPERANDS = 1 << 7
 };
 
-/* A page of a long list that a caller in-process (dtk mcp) wants: the
- * commands that list (list, search) print, in --format jsonl, only their
- * items offset to offset + size - 1, and set total to the count of all
- * they would print (dtk_cmd_page_item). */
-struct dtk_page {
-	size_t offset, size;
-	size_t total; /* set by the command; SIZE_MAX: it does not page */
-};
-
 struct dtk_ctx {
 	const char *root; /* the knowledge base root, when NEEDS_KB */
 	FILE *out, *err;
@@ -62,7 +53,7 @@ struct dtk_ctx {
 	/* while a command with declared options runs: what the dispatcher
 	 * parsed (the .run's args; dtk_write_init reads the write options) */
 	const struct dtk_args *args;
-	struct dtk_page *page; /* NULL: every item printed */
+	struct dtk_page *page; /* NULL, or the page of a list dtk mcp wants (view.h) */
 };
 
 /* ---- declared options ----
@@ -351,10 +342,6 @@ int dtk_cmd_pager(struct dtk_ctx *ctx);
 struct dtk_kb;
 struct dtk_kb_hold;
 int dtk_cmd_load(struct dtk_ctx *ctx, struct dtk_kb **kb, int what, const char *node);
-/* For the item of index i (from 0) of a list printed in --format jsonl:
- * returns 1 when it is to be printed (in page, or page NULL), else 0; sets
- * page->total to i + 1 (the count so far). */
-int dtk_cmd_page_item(struct dtk_page *page, size_t i);
 
 /* With ctx->hold (dtk mcp): sets *kb to the held base (made at the first
  * call), as its files are now, and returns 0; returns -1 (*kb NULL) without

@@ -29,15 +29,39 @@ void dtk_view_entry_json_keys(struct dtk_json *j, const struct dtk_kb *kb,
 /* Writes node (with all its entries) as one JSON object, with the backlinks
  * of each entry and of the node (from other nodes and gaps) as kb holds
  * them: load it with DTK_KB_LINKED. limit > 0: only limit entries from
- * offset, then "entries_total" and, when entries are left, "nextCursor"
- * ("o<offset>", dtk mcp's cursor). */
-void dtk_view_node_json(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_node *node,
-                        size_t offset, size_t limit);
-/* dtk_view_node_json, and: with limit, "entries_not_shown" (entries_total
- * less those written); compact: each entry as {id, title, confidence}
- * only; max_bytes > 0: the page also ends before an entry once those
- * written reach max_bytes (at least one is written). */
+ * offset, then "entries_total", "entries_not_shown" (entries_total less
+ * those written) and, when entries are left, "nextCursor" ("o<offset>",
+ * dtk mcp's cursor); compact: each entry as {id, title, confidence} only;
+ * max_bytes > 0: the page also ends before an entry once those written
+ * reach max_bytes (at least one is written). */
 void dtk_view_node_page(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_node *node,
                         size_t offset, size_t limit, int compact, size_t max_bytes);
+
+/* Writes entry e in short: id, title, confidence, fresh and the claim's
+ * first DTK_VIEW_CLAIM_CHARS characters ("…" after a longer one). */
+#define DTK_VIEW_CLAIM_CHARS 160
+void dtk_view_entry_short(struct dtk_json *j, const struct dtk_entry *e);
+
+/*
+ * A list as a command writes it for --format json: an array of every item,
+ * or, with a page (dtk mcp's, struct dtk_ctx's page), what dtk mcp's tool
+ * returns as it is: {"entries": [...], "total": N, "nextCursor": "o<k>"},
+ * the items from offset, at most size of them and no more than
+ * DTK_VIEW_PAGE_BYTES (one at least: a tools/call response line holds
+ * them twice and stays within 16 KB), nextCursor only when items are left.
+ * dtk_view_list_item is called for each item in turn, and returns 1 when
+ * it is to be written (page NULL: always).
+ */
+#define DTK_VIEW_PAGE_BYTES 7168
+struct dtk_page {
+	size_t offset, size;
+	/* the writer's: the items offered, those written, where they begin
+	 * in the buffer and where the last one does */
+	size_t total, shown, start, mark;
+	int full;
+};
+void dtk_view_list_begin(struct dtk_json *j, struct dtk_page *page);
+int dtk_view_list_item(struct dtk_json *j, struct dtk_page *page);
+void dtk_view_list_end(struct dtk_json *j, struct dtk_page *page);
 
 #endif
