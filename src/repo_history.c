@@ -59,11 +59,11 @@ static int S_step(const struct dtk_repo *r, git_commit *c, const git_oid *blob,
 	return rc;
 }
 
-/* The commits a walk is yet to meet, newest first (a binary heap by commit
- * time, then id), and the ids of every commit put in it (a set: a commit
- * reached by two paths is met once). */
+/* The commits a walk is yet to meet, in order (by commit time, then id: the
+ * next one last; the lines of history open at once, a few), and the ids of
+ * every commit put there (a set: a commit reached by two paths is met once). */
 struct walk {
-	git_commit **heap;
+	git_commit **next;
 	size_t n, cap;
 	git_oid *seen; /* open addressing; a zero id: a free slot */
 	size_t n_seen, cap_seen;
@@ -102,38 +102,21 @@ static int S_see(struct walk *w, const git_oid *id)
 	return 1;
 }
 
-/* Puts c in w's heap (w owns it then). */
+/* Puts c in w's order (w owns it then). */
 static void S_push(struct walk *w, git_commit *c)
 {
-	size_t i = w->n++, up;
+	size_t i = w->n++;
 
-	dtk_grow((void **)&w->heap, &w->cap, w->n, sizeof(*w->heap));
-	for (; i > 0 && S_before(c, w->heap[up = (i - 1) / 2]); i = up)
-		w->heap[i] = w->heap[up];
-	w->heap[i] = c;
+	dtk_grow((void **)&w->next, &w->cap, w->n, sizeof(*w->next));
+	for (; i > 0 && S_before(w->next[i - 1], c); i--)
+		w->next[i] = w->next[i - 1];
+	w->next[i] = c;
 }
 
-/* Takes the newest commit out of w's heap (the caller frees it), or NULL. */
+/* Takes the next commit out of w (the caller frees it), or NULL. */
 static git_commit *S_pop(struct walk *w)
 {
-	git_commit *top, *last;
-	size_t i = 0, k;
-
-	if (!w->n)
-		return NULL;
-	top = w->heap[0];
-	last = w->heap[--w->n];
-	while ((k = 2 * i + 1) < w->n) {
-		if (k + 1 < w->n && S_before(w->heap[k + 1], w->heap[k]))
-			k++;
-		if (!S_before(w->heap[k], last))
-			break;
-		w->heap[i] = w->heap[k];
-		i = k;
-	}
-	if (w->n)
-		w->heap[i] = last;
-	return top;
+	return w->n ? w->next[--w->n] : NULL;
 }
 
 /* Meets commit c of walk w: calls fn when the file rel differs from every
@@ -192,7 +175,7 @@ int dtk_repo_walk(struct dtk_repo *r, const char *rel, const char *trailer, dtk_
 	}
 	while ((c = S_pop(&w)))
 		git_commit_free(c);
-	free(w.heap);
+	free(w.next);
 	free(w.seen);
 	return rc;
 }
