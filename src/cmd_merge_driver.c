@@ -77,85 +77,65 @@ static int S_render(struct dtk_ctx *ctx, const struct dtk_memfile *files, size_t
 	return rc;
 }
 
-/* Returns the name of an insights/ file at path ("insights/<name>.yaml"),
- * or NULL when path is not one. */
-static const char *S_insights_file(const char *path)
+/* Returns the name of the file at path when it is <dir>/<name><ext> (dir
+ * its last folder), else NULL. */
+static const char *S_file_in(const char *path, const char *dir, const char *ext)
 {
 	const char *name = strrchr(path, '/');
-	size_t len;
+	size_t d = strlen(dir), e = strlen(ext), len;
 
-	name = name ? name + 1 : path;
-	len = strlen(name);
-	if (name - path < 9 || strncmp(name - 9, "insights/", 9) ||
-	    (name - path > 9 && name[-10] != '/') || len < 6 || strcmp(name + len - 5, ".yaml"))
+	if (!name || (size_t)(name - path) < d || strncmp(name - d, dir, d) ||
+	    ((size_t)(name - path) > d && (name - d)[-1] != '/'))
 		return NULL;
-	return name;
+	len = strlen(++name);
+	return len > e && !strcmp(name + len - e, ext) ? name : NULL;
 }
 
-/* Reads %O %A %B (argv[1..3]); returns 0, or the status after the error. */
-static int S_read3(struct dtk_ctx *ctx, char **argv, char *text[3], size_t len[3])
-{
-	int i;
-	for (i = 0; i < 3; i++)
-		if (dtk_file_read(&text[i], &len[i], argv[1 + i], DTK_MAX_FILE_BYTES) < 0)
-			return dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
-	return 0;
-}
-
-/* Merges one file of insights/ as data (see docs/merging.md) and writes
- * the result over ours; returns 0, or 1 when it conflicts (git then marks
- * the file conflicted; a file that cannot be read is left as ours). */
+/* Merges %O %A %B (argv[1..3]) and writes the result over ours: a file of
+ * insights/ (name: its name) as data (see docs/merging.md); any other (name
+ * NULL: a .gitattributes line that names a dtk driver for it) as git merges
+ * text. Returns 0, or 1 when it conflicts (git then marks the file
+ * conflicted; a file that cannot be read is left as ours). */
 static int S_merge_file(struct dtk_ctx *ctx, char **argv, int argc, const char *name)
-{
-	struct dtk_merge_in in = {0};
-	struct dtk_merge_out out = {0};
-	char *text[3] = {NULL, NULL, NULL};
-	size_t len[3] = {0, 0, 0};
-	int i, rc = 1, w;
-
-	if ((rc = S_read3(ctx, argv, text, len)) != 0)
-		goto done;
-	dtk_merge_in_init(&in, name, text, len);
-	in.label_ours = argc > 5 ? argv[5] : NULL;
-	in.label_theirs = argc > 6 ? argv[6] : NULL;
-	rc = dtk_merge_file(&out, &in);
-	if (out.notes.len)
-		fprintf(ctx->err, "%s", out.notes.ptr);
-	if ((w = S_write_ours(ctx, argv[2], out.text, out.len)) != 0)
-		rc = w;
-	else if (rc)
-		fprintf(ctx->err,
-		        "dtk %s: %s: conflicts marked; resolve them, then run 'dtk "
-		        "reindex'\n",
-		        ctx->cmd->name, argv[4]);
-done:
-	for (i = 0; i < 3; i++)
-		free(text[i]);
-	dtk_merge_out_release(&out);
-	return rc;
-}
-
-/* A file dtk has no rule for (a .gitattributes line that names a dtk
- * driver for it): git's own text merge of the three versions, written over
- * ours. Returns 0, or 1 when it conflicts. */
-static int S_merge_text(struct dtk_ctx *ctx, char **argv, int argc)
 {
 	char *text[3] = {NULL, NULL, NULL}, *out = NULL;
 	size_t len[3] = {0, 0, 0}, olen = 0;
-	int i, rc = 1, w;
+	const char *lo = argc > 5 ? argv[5] : NULL, *lt = argc > 6 ? argv[6] : NULL;
+	int i, rc = 0, w;
 
-	if ((rc = S_read3(ctx, argv, text, len)) != 0)
+	for (i = 0; i < 3 && rc == 0; i++)
+		if (dtk_file_read(&text[i], &len[i], argv[1 + i], DTK_MAX_FILE_BYTES) < 0)
+			rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
+	if (rc != 0)
 		goto done;
-	fprintf(ctx->err,
-	        "dtk %s: %s is neither INDEX.md nor a file of insights/: merged as "
-	        "git merges text\n",
-	        ctx->cmd->name, argv[4]);
-	rc = dtk_git_merge_text(&out, &olen, text, len, argc > 5 ? argv[5] : NULL,
-	                        argc > 6 ? argv[6] : NULL);
+	if (name) {
+		struct dtk_merge_in in;
+		struct dtk_merge_out mo;
+		dtk_merge_in_init(&in, name, text, len);
+		in.label_ours = lo;
+		in.label_theirs = lt;
+		rc = dtk_merge_file(&mo, &in);
+		fputs(dtk_buf_cstr(&mo.notes), ctx->err);
+		out = mo.text;
+		olen = mo.len;
+		mo.text = NULL;
+		dtk_merge_out_release(&mo);
+	} else {
+		fprintf(ctx->err,
+		        "dtk %s: %s is neither INDEX.md nor a file of insights/: merged as "
+		        "git merges text\n",
+		        ctx->cmd->name, argv[4]);
+		rc = dtk_git_merge_text(&out, &olen, text, len, lo, lt);
+	}
 	if (rc < 0)
 		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	else if ((w = S_write_ours(ctx, argv[2], out, olen)) != 0)
 		rc = w;
+	else if (rc && name)
+		fprintf(ctx->err,
+		        "dtk %s: %s: conflicts marked; resolve them, then run 'dtk "
+		        "reindex'\n",
+		        ctx->cmd->name, argv[4]);
 done:
 	for (i = 0; i < 3; i++)
 		free(text[i]);
@@ -168,14 +148,11 @@ done:
 static int S_index_file(const char *path, const char **page)
 {
 	const char *name = strrchr(path, '/');
-	size_t len;
 
 	*page = NULL;
 	if (!strcmp(name ? name + 1 : path, "INDEX.md"))
 		return 1;
-	if (!name || name - path < 5 || strncmp(name - 5, "index", 5) ||
-	    (name - path > 5 && name[-6] != '/') || (len = strlen(name + 1)) < 4 ||
-	    strcmp(name + 1 + len - 3, ".md"))
+	if (!S_file_in(path, "index", ".md"))
 		return 0;
 	*page = name - 5;
 	return 2;
@@ -196,10 +173,10 @@ static int S_exec(struct dtk_ctx *ctx, int argc, char **argv)
 		                                                 "<path>"}[argc - 1]);
 	if (argc > 7)
 		return dtk_cmd_usage_error(ctx, "unexpected argument '%s'", argv[7]);
-	if (S_insights_file(argv[4]))
-		return S_merge_file(ctx, argv, argc, S_insights_file(argv[4]));
+	if (S_file_in(argv[4], "insights", ".yaml"))
+		return S_merge_file(ctx, argv, argc, S_file_in(argv[4], "insights", ".yaml"));
 	if (!(kind = S_index_file(argv[4], &page)))
-		return S_merge_text(ctx, argv, argc);
+		return S_merge_file(ctx, argv, argc, NULL);
 	/* the base root: the folder holding INDEX.md, or index/ */
 	slash = kind == 2 ? (page > argv[4] ? page - 1 : NULL) : strrchr(argv[4], '/');
 	root = S_root(argv[4], slash ? (size_t)(slash - argv[4]) : 0);

@@ -8,7 +8,6 @@
 #include "dtk/self.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,8 @@
 #define ATTR_LINE "/INDEX.md merge=dtk-index"
 #define ATTR_INSIGHTS "/insights/*.yaml merge=dtk-insights"
 #define ATTR_PAGES "/index/*.md merge=dtk-index"
+/* The lines setup-git adds to .gitattributes. */
+static const char *const S_attr_lines[] = {ATTR_LINE, ATTR_INSIGHTS, ATTR_PAGES};
 /* The largest .gitattributes read (LFS rules can run to megabytes). */
 #define MAX_ATTR_BYTES (64u << 20)
 
@@ -28,45 +29,32 @@
 static int S_read_attributes(const char *path, char **text, size_t *len)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), rc;
 
-	*text = NULL;
-	*len = 0;
-	if (fd < 0 && errno == ENOENT)
-		return 0;
-	if (fd < 0 && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
 		return dtk_error("%s is a symbolic link, which git does not read; make it a file",
 		                 path);
-	if (fd < 0)
-		return dtk_error("cannot open %s: %s", path, strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		rc = dtk_error("cannot read %s: it is not a regular file", path);
-		goto done;
-	}
-	rc = dtk_file_read_fd(text, len, fd, path, MAX_ATTR_BYTES);
-	if (rc == DTK_ETOOBIG)
-		rc = dtk_error("cannot read %s: it is larger than %u bytes", path, MAX_ATTR_BYTES);
-done:
-	close(fd);
-	return rc < 0 ? -1 : 0;
+	return dtk_file_read_regular(text, len, path, MAX_ATTR_BYTES) < 0 ? -1 : 0;
 }
 
-/* Returns 1 when text holds line as a whole line (the last one may lack its
- * newline, any may end in CR). */
-static int S_has_line(const char *text, size_t len, const char *line)
+/* Returns the first line of text that is line (prefix 0) or starts with it
+ * (prefix 1), *n its length without its line break (the last one may lack
+ * its newline, any may end in CR); NULL when there is none. */
+static const char *S_find_line(const char *text, size_t len, const char *line, int prefix,
+                               size_t *n)
 {
 	const char *p = text, *end = text + len;
-	size_t n = strlen(line);
+	size_t k = strlen(line);
 
 	while (p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p)), *stop = eol ? eol : end;
 		if (stop > p && stop[-1] == '\r')
 			stop--;
-		if ((size_t)(stop - p) == n && !memcmp(p, line, n))
-			return 1;
+		*n = (size_t)(stop - p);
+		if ((prefix ? *n >= k : *n == k) && !memcmp(p, line, k))
+			return p;
 		p = eol ? eol + 1 : end;
 	}
-	return 0;
+	return NULL;
 }
 
 /* Makes the new .gitattributes: every byte of old kept, ATTR_LINE,
@@ -75,20 +63,19 @@ static int S_has_line(const char *text, size_t len, const char *line)
  * *added to the lines added (bit i for line i). */
 static void S_attributes_text(char **text, const char *old, size_t len, int *added)
 {
-	static const char *const lines[] = {ATTR_LINE, ATTR_INSIGHTS, ATTR_PAGES};
 	struct dtk_buf b = DTK_BUF_INIT;
-	size_t i;
+	size_t i, n;
 
 	*text = NULL;
 	*added = 0;
 	if (old)
 		dtk_buf_put(&b, old, len);
 	for (i = 0; i < 3; i++) {
-		if (old && S_has_line(old, len, lines[i]))
+		if (old && S_find_line(old, len, S_attr_lines[i], 0, &n))
 			continue;
 		if (b.len && b.ptr[b.len - 1] != '\n')
 			dtk_buf_putc(&b, '\n');
-		dtk_buf_puts(&b, lines[i]);
+		dtk_buf_puts(&b, S_attr_lines[i]);
 		dtk_buf_putc(&b, '\n');
 		*added |= 1 << i;
 	}
@@ -196,21 +183,6 @@ struct hook {
 	char *other; /* the helper replaced served another base: its line (malloc'd) */
 };
 
-/* Returns the line of text that starts with "base=", without its newline
- * (malloc'd), or NULL. */
-static char *S_base_line(const char *text, size_t len)
-{
-	const char *p = text, *end = text + len;
-
-	while (p < end) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p)), *stop = eol ? eol : end;
-		if (stop - p >= 5 && !memcmp(p, "base=", 5))
-			return dtk_xstrndup(p, (size_t)(stop - p));
-		p = eol ? eol + 1 : end;
-	}
-	return NULL;
-}
-
 /* Sets h->state from the file at h->path: HOOK_NEW (none), HOOK_SAME (dtk's,
  * as it would be written, executable), HOOK_OURS (dtk's, to replace), or
  * HOOK_CALLS (not dtk's, but it names HOOK_HELPER: taken to run it), or
@@ -220,7 +192,8 @@ static int S_hook_state(struct hook *h)
 {
 	struct stat st;
 	char *old = NULL;
-	size_t len = 0;
+	const char *was, *now;
+	size_t len = 0, wn, nn;
 	int rc;
 
 	if (lstat(h->path, &st) < 0) {
@@ -239,19 +212,18 @@ static int S_hook_state(struct hook *h)
 		return 0;
 	if (rc < 0)
 		return -1;
-	if (S_ISLNK(st.st_mode) || !S_has_line(old, len, HOOK_MARK))
+	if (S_ISLNK(st.st_mode) || !S_find_line(old, len, HOOK_MARK, 0, &wn))
 		h->state = strstr(old, HOOK_HELPER) ? HOOK_CALLS : HOOK_FOREIGN;
 	else if (len == strlen(h->text) && !memcmp(old, h->text, len) && access(h->path, X_OK) == 0)
 		h->state = HOOK_SAME;
 	else
 		h->state = HOOK_OURS;
-	if (h->state == HOOK_OURS && !strcmp(h->name, HOOK_HELPER)) {
-		char *was = S_base_line(old, len), *now = S_base_line(h->text, strlen(h->text));
-		if (was && now && strcmp(was, now))
-			h->other = dtk_xstrdup(was + 5);
-		free(was);
-		free(now);
-	}
+	/* the helper's line base=, when it served another base */
+	if (h->state == HOOK_OURS && !strcmp(h->name, HOOK_HELPER) &&
+	    (was = S_find_line(old, len, "base=", 1, &wn)) &&
+	    (now = S_find_line(h->text, strlen(h->text), "base=", 1, &nn)) &&
+	    (wn != nn || memcmp(was, now, wn)))
+		h->other = dtk_xstrndup(was + 5, wn - 5);
 	free(old);
 	return 0;
 }
@@ -273,18 +245,16 @@ static int S_write_hook(const struct hook *h)
  * with the error set. */
 static int S_hooks_plan(struct hook hooks[N_HOOKS], struct dtk_repo *repo, const char *dtk)
 {
+	static const char *const names[N_HOOKS] = {HOOK_HELPER,        "post-merge",
+	                                           "pre-commit",       "post-rewrite",
+	                                           "pre-merge-commit", "post-commit"};
 	struct dtk_buf base = DTK_BUF_INIT;
 	size_t i;
 	int rc = 0;
 
 	S_put_quoted(&base, dtk_repo_prefix(repo));
-	hooks[0].name = HOOK_HELPER;
-	hooks[1].name = "post-merge";
-	hooks[2].name = "pre-commit";
-	hooks[3].name = "post-rewrite";
-	hooks[4].name = "pre-merge-commit";
-	hooks[5].name = "post-commit";
 	for (i = 0; i < N_HOOKS; i++) {
+		hooks[i].name = names[i];
 		hooks[i].path = dtk_repo_hook_path(repo, hooks[i].name);
 		if (i == 0)
 			hooks[i].text = S_fill(hook_dtk_merge_index_sh,
@@ -424,12 +394,10 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	fprintf(ctx->out, "git config merge.dtk-insights.driver = %s\n", driver);
 	if (how)
 		fprintf(ctx->out, "(this dtk's path, found by %s)\n", how);
-	fprintf(ctx->out, "%s: %s\n", added & 1 ? "added to .gitattributes" : ".gitattributes has",
-	        ATTR_LINE);
-	fprintf(ctx->out, "%s: %s\n", added & 2 ? "added to .gitattributes" : ".gitattributes has",
-	        ATTR_INSIGHTS);
-	fprintf(ctx->out, "%s: %s\n", added & 4 ? "added to .gitattributes" : ".gitattributes has",
-	        ATTR_PAGES);
+	for (i = 0; i < 3; i++)
+		fprintf(ctx->out, "%s: %s\n",
+		        added & (1 << i) ? "added to .gitattributes" : ".gitattributes has",
+		        S_attr_lines[i]);
 	if (!no_hooks)
 		S_hooks_report(ctx, hooks);
 	if (text)

@@ -114,14 +114,14 @@ char *dtk_gitcommit_hook_path(git_repository *repo, const char *name)
 int dtk_gitcommit_hook(git_repository *repo, const char *name, const char *index_file,
                        const git_signature *author, const char *arg1, const char *arg2)
 {
-	char *path = dtk_gitcommit_hook_path(repo, name), *cwd = getcwd(NULL, 0), date[32];
+	char *path = dtk_gitcommit_hook_path(repo, name), *cwd = getcwd(NULL, 0);
 	const char *wd = git_repository_workdir(repo);
 	struct dtk_buf env[6] = {DTK_BUF_INIT, DTK_BUF_INIT, DTK_BUF_INIT,
 	                         DTK_BUF_INIT, DTK_BUF_INIT, DTK_BUF_INIT};
 	char *envp[8] = {NULL}, lock_env[96];
 	const char *argv[4] = {path, arg1, arg2, NULL};
 	size_t i, wl = strlen(wd);
-	int rc = 0, lock;
+	int rc = 0, lock, off = author->when.offset, a = off < 0 ? -off : off;
 
 	if (access(path, X_OK) < 0) {
 		if (errno != ENOENT)
@@ -131,11 +131,16 @@ int dtk_gitcommit_hook(git_repository *repo, const char *name, const char *index
 			        path);
 		goto done;
 	}
-	dtk_buf_printf(&env[0], "GIT_INDEX_FILE=%s", index_file);
+	if (index_file)
+		dtk_buf_printf(&env[0], "GIT_INDEX_FILE=%s", index_file);
+	else
+		dtk_buf_printf(&env[0], "GIT_INDEX_FILE=%sindex", git_repository_path(repo));
 	dtk_buf_puts(&env[1], "GIT_EDITOR=:");
 	dtk_buf_printf(&env[2], "GIT_AUTHOR_NAME=%s", author->name);
 	dtk_buf_printf(&env[3], "GIT_AUTHOR_EMAIL=%s", author->email);
-	dtk_buf_printf(&env[4], "GIT_AUTHOR_DATE=%s", dtk_gitenv_date(date, author));
+	/* the author's time as git passes it: "@<seconds> +hhmm" */
+	dtk_buf_printf(&env[4], "GIT_AUTHOR_DATE=@%lld %c%02d%02d", (long long)author->when.time,
+	               off < 0 ? '-' : '+', a / 60, a % 60);
 	/* where the user is below the top, as git says it to hooks */
 	dtk_buf_puts(&env[5], "GIT_PREFIX=");
 	if (cwd && wl && !strncmp(cwd, wd, wl - 1) && (cwd[wl - 1] == '/' || !cwd[wl - 1]) &&

@@ -9,7 +9,6 @@
 
 #include <stddef.h>
 
-
 /* Returns the path of the hook name as git finds it (malloc'd, the caller
  * frees): in core.hooksPath ('~/' expanded, relative to the top of the work
  * tree) or else in the common git directory's hooks/ (a linked worktree
@@ -19,7 +18,8 @@ char *dtk_gitcommit_hook_path(git_repository *repo, const char *name);
 /*
  * Runs the hook name of repo as 'git commit' does, if it exists and is
  * executable: from the top of the work tree, with stdin from /dev/null and
- * stdout sent to stderr, GIT_INDEX_FILE=index_file, GIT_EDITOR=:, the
+ * stdout sent to stderr, GIT_INDEX_FILE=index_file (NULL: the repository's
+ * index), GIT_EDITOR=:, the
  * author's GIT_AUTHOR_* and GIT_PREFIX set; arg1 and arg2 (may be NULL) are its
  * arguments. Returns 0 when it succeeded or there is none, 1 when it failed
  * (exit status not 0, or killed), -1 with the error set when it could not be

@@ -458,14 +458,6 @@ static int S_parse_date(const char *s, git_time_t *t, int *offset)
 	return 0;
 }
 
-char *dtk_gitenv_date(char *out, const git_signature *sig)
-{
-	int off = sig->when.offset, a = off < 0 ? -off : off;
-	snprintf(out, 32, "@%lld %c%02d%02d", (long long)sig->when.time, off < 0 ? '-' : '+',
-	         a / 60, a % 60);
-	return out;
-}
-
 /* Makes one identity: who is "AUTHOR" or "COMMITTER", role "author" or
  * "committer"; name and email (not NULL) replace the looked-up ones. */
 static int S_ident(git_signature **out, git_repository *repo, const char *who, const char *role,

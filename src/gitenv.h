@@ -9,7 +9,6 @@
 
 #include "gitlib.h"
 
-
 /*
  * Opens the repository as git would from the directory root: GIT_DIR (then
  * GIT_WORK_TREE, core.worktree, or the current directory is the work tree),
@@ -30,9 +29,6 @@ int dtk_gitenv_open(git_repository **out, const char *root);
 int dtk_gitenv_idents(git_signature **author, git_signature **committer, git_repository *repo,
                       const char *author_arg);
 
-/* Formats sig's time as git passes it in GIT_AUTHOR_DATE: "@<seconds> +hhmm"
- * into out (at least 32 bytes); returns out. */
-char *dtk_gitenv_date(char *out, const git_signature *sig);
 /* Returns the value of key in repo's configuration (malloc'd, the caller
  * frees), or NULL when it is not set. */
 char *dtk_gitenv_get(git_repository *repo, const char *key);

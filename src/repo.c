@@ -83,15 +83,6 @@ int dtk_repo_index_error(void)
 	return dtk_gitlib_error("cannot read the index");
 }
 
-/* Returns 1 when a rebase (of any kind) is under way. */
-static int S_rebasing(const struct dtk_repo *r)
-{
-	int st = git_repository_state(r->git);
-	return st == GIT_REPOSITORY_STATE_REBASE || st == GIT_REPOSITORY_STATE_REBASE_MERGE ||
-	       st == GIT_REPOSITORY_STATE_REBASE_INTERACTIVE ||
-	       st == GIT_REPOSITORY_STATE_APPLY_MAILBOX_OR_REBASE;
-}
-
 /* The checks of dtk_repo_check_ready but the lock's (dtk_repo_commit holds
  * the lock when it makes them). */
 int dtk_repo_ready(struct dtk_repo *r)
@@ -99,12 +90,15 @@ int dtk_repo_ready(struct dtk_repo *r)
 	git_index *idx = NULL;
 	int rc = -1;
 
-	if (S_rebasing(r))
+	switch (git_repository_state(r->git)) {
+	case GIT_REPOSITORY_STATE_NONE: break;
+	case GIT_REPOSITORY_STATE_REBASE:
+	case GIT_REPOSITORY_STATE_REBASE_MERGE:
+	case GIT_REPOSITORY_STATE_REBASE_INTERACTIVE:
+	case GIT_REPOSITORY_STATE_APPLY_MAILBOX_OR_REBASE:
 		return dtk_error("a rebase is under way; finish it (git rebase --continue) or "
 		                 "abort it (git rebase --abort) first, then crystallize on the "
 		                 "branch");
-	switch (git_repository_state(r->git)) {
-	case GIT_REPOSITORY_STATE_NONE: break;
 	case GIT_REPOSITORY_STATE_MERGE:
 		return dtk_error("a merge is under way; finish it (git commit) or abort it (git "
 		                 "merge --abort) first");
@@ -138,61 +132,92 @@ done:
 	return rc;
 }
 
-/* Looks up rel (below the base root) in commit c; returns 0 and sets *oid, or
- * -1 when it is not there. */
-int dtk_repo_lookup(const struct dtk_repo *r, git_commit *c, const char *rel, git_oid *oid)
+/* Looks path (from the top of the work tree) up in tree: returns 1 and sets
+ * *id (and *mode unless NULL), or 0 (*id zero) when tree has no such path. */
+int dtk_repo_entry(git_tree *tree, const char *path, git_oid *id, unsigned *mode)
+{
+	git_tree_entry *e = NULL;
+	int found = git_tree_entry_bypath(&e, tree, path) == 0;
+
+	memset(id, 0, sizeof(*id));
+	if (found)
+		git_oid_cpy(id, git_tree_entry_id(e));
+	if (found && mode)
+		*mode = git_tree_entry_filemode(e);
+	git_tree_entry_free(e);
+	return found;
+}
+
+/* Sets *out to the tree of commit (git_tree_free); returns 0, or -1 (the
+ * error not set). */
+int dtk_repo_tree(const struct dtk_repo *r, const git_oid *commit, git_tree **out)
+{
+	git_commit *c = NULL;
+	int rc = git_commit_lookup(&c, r->git, commit) < 0 || git_commit_tree(out, c) < 0 ? -1 : 0;
+	git_commit_free(c);
+	return rc;
+}
+
+/* Looks up rel (below the base root) in commit; returns 1 and sets *oid, or
+ * 0 when it is not there. */
+int dtk_repo_lookup(const struct dtk_repo *r, const git_oid *commit, const char *rel, git_oid *oid)
 {
 	git_tree *tree = NULL;
-	git_tree_entry *te = NULL;
 	char *path = dtk_repo_path(r, rel);
-	int rc = -1;
+	int found = dtk_repo_tree(r, commit, &tree) == 0 && dtk_repo_entry(tree, path, oid, NULL);
 
-	if (git_commit_tree(&tree, c) == 0 && git_tree_entry_bypath(&te, tree, path) == 0) {
-		git_oid_cpy(oid, git_tree_entry_id(te));
-		rc = 0;
-	}
-	git_tree_entry_free(te);
 	git_tree_free(tree);
 	free(path);
-	return rc;
+	return found;
+}
+
+/* Reads blob id into *data (malloc'd, NUL-terminated; the caller frees) and
+ * *len; returns 0, or -1 with the error set to "<what>: <libgit2's reason>". */
+int dtk_repo_read_blob(const struct dtk_repo *r, const git_oid *id, const char *what, char **data,
+                       size_t *len)
+{
+	git_blob *blob = NULL;
+	if (git_blob_lookup(&blob, r->git, id) < 0)
+		return dtk_gitlib_error(what);
+	*len = (size_t)git_blob_rawsize(blob);
+	*data = dtk_xstrndup(git_blob_rawcontent(blob), *len);
+	git_blob_free(blob);
+	return 0;
 }
 
 /* ---- what the commits of a crystallization and of a sync share ---- */
 
-/* Returns 1 when path (relative to the work tree) is <prefix><dir><name>.yaml
+/* Returns 1 when path (relative to the work tree) is <prefix><dir><name><ext>
  * directly in dir, not a dotfile (the loader ignores those: they are the
  * user's, like every other file). */
-static int S_yaml_in(const struct dtk_repo *r, const char *path, const char *dir)
+static int S_file_in(const struct dtk_repo *r, const char *path, const char *dir, const char *ext)
 {
-	size_t n = strlen(r->prefix), d = strlen(dir), len;
+	size_t n = strlen(r->prefix), d = strlen(dir), e = strlen(ext), len;
 	if (strncmp(path, r->prefix, n) || strncmp(path + n, dir, d))
 		return 0;
 	path += n + d;
 	len = strlen(path);
-	return len > 5 && path[0] != '.' && !strchr(path, '/') && !strcmp(path + len - 5, ".yaml");
+	return len > e && path[0] != '.' && !strchr(path, '/') && !strcmp(path + len - e, ext);
 }
 
 /* Returns 1 when path is a file of the base, directly in insights/. */
 int dtk_repo_base_file(const struct dtk_repo *r, const char *path)
 {
-	return S_yaml_in(r, path, "insights/");
+	return S_file_in(r, path, "insights/", ".yaml");
 }
 
 /* Returns 1 when path is a record of uses of r's base,
  * insights/_uses/<name>.yaml (kb.h's DTK_USES_DIR). */
 int dtk_repo_uses_file(const struct dtk_repo *r, const char *path)
 {
-	return S_yaml_in(r, path, "insights/_uses/");
+	return S_file_in(r, path, "insights/_uses/", ".yaml");
 }
 
 /* Returns 1 when path is a generated page of r's base, index/<name>.md
  * (index.h's DTK_INDEX_PAGES_DIR). */
 int dtk_repo_page_file(const struct dtk_repo *r, const char *path)
 {
-	size_t n = strlen(r->prefix), len = strlen(path);
-	return !strncmp(path, r->prefix, n) && !strncmp(path + n, "index/", 6) &&
-	       path[n + 6] != '.' && !strchr(path + n + 6, '/') && len > n + 9 &&
-	       !strcmp(path + len - 3, ".md");
+	return S_file_in(r, path, "index/", ".md");
 }
 
 /* Adds an entry of mode (a blob or a symbolic link) for path to idx. */
@@ -253,16 +278,6 @@ int dtk_repo_branch(const struct dtk_repo *r, struct journal *j, git_commit **pa
 	return 0;
 }
 
-/* Sets *out to the id of path's entry in tree (zero when it has none). */
-static void S_entry_id(git_tree *tree, const char *path, git_oid *out)
-{
-	git_tree_entry *e = NULL;
-	memset(out, 0, sizeof(*out));
-	if (git_tree_entry_bypath(&e, tree, path) == 0)
-		git_oid_cpy(out, git_tree_entry_id(e));
-	git_tree_entry_free(e);
-}
-
 /* Checks the tree the pre-commit hook left in idx (written, its id in
  * *tree_oid) against ours, the run's: an insights/ changed is refused (the
  * run counted and checked the base as it was); an INDEX.md other than ours,
@@ -273,16 +288,16 @@ static int S_hook_tree(const struct dtk_repo *r, git_index *idx, git_tree *ours,
 {
 	char *dir = dtk_repo_path(r, "insights"), *page = dtk_repo_path(r, "INDEX.md");
 	git_tree *theirs = NULL;
-	git_tree_entry *e = NULL;
 	git_oid a, b;
+	unsigned mode = GIT_FILEMODE_BLOB;
 	int rc = -1;
 
 	if (git_tree_lookup(&theirs, r->git, tree_oid) < 0) {
 		dtk_gitlib_error("cannot read the index the pre-commit hook left");
 		goto done;
 	}
-	S_entry_id(ours, dir, &a);
-	S_entry_id(theirs, dir, &b);
+	dtk_repo_entry(ours, dir, &a, NULL);
+	dtk_repo_entry(theirs, dir, &b, NULL);
 	if (!git_oid_equal(&a, &b)) {
 		dtk_error("the pre-commit hook changed %s/ in the commit, which would then hold "
 		          "files this run did not check; nothing was written (commit the hook's "
@@ -290,18 +305,16 @@ static int S_hook_tree(const struct dtk_repo *r, git_index *idx, git_tree *ours,
 		          dir);
 		goto done;
 	}
-	S_entry_id(ours, page, &a);
-	S_entry_id(theirs, page, &b);
+	dtk_repo_entry(ours, page, &a, &mode);
+	dtk_repo_entry(theirs, page, &b, NULL);
 	if (!git_oid_equal(&a, &b) &&
-	    (git_tree_entry_bypath(&e, ours, page) < 0 ||
-	     dtk_repo_index_add(idx, page, &a, git_tree_entry_filemode(e)) < 0 ||
+	    (git_oid_is_zero(&a) || dtk_repo_index_add(idx, page, &a, mode) < 0 ||
 	     git_index_write(idx) < 0 || git_index_write_tree_to(tree_oid, idx, r->git) < 0)) {
 		dtk_gitlib_error("cannot put INDEX.md back in the index the pre-commit hook left");
 		goto done;
 	}
 	rc = 0;
 done:
-	git_tree_entry_free(e);
 	git_tree_free(theirs);
 	free(dir);
 	free(page);
@@ -312,11 +325,12 @@ done:
  * (see docs/git.md): pre-commit on an index holding the commit's tree (the
  * hook may change it: *tree_oid is then its tree, checked by S_hook_tree),
  * prepare-commit-msg and commit-msg on COMMIT_EDITMSG (the message they
- * leave, cleaned up as git does, is set in *msg, malloc'd). Returns 0, or -1
- * with the error set when a hook refused. */
+ * leave, cleaned up as git does, is set in *msg, malloc'd; the tree they
+ * leave in *out, git_tree_free). Returns 0, or -1 with the error set when a
+ * hook refused. */
 int dtk_repo_pre_hooks(const struct dtk_repo *r, const struct dtk_commit_req *req,
                        const struct hooks *h, const git_signature *author, git_oid *tree_oid,
-                       char **msg)
+                       git_tree **out, char **msg)
 {
 	struct dtk_buf path = DTK_BUF_INIT;
 	char *editmsg = dtk_path_join(git_repository_path(r->git), h->msgfile), *text = NULL;
@@ -373,6 +387,10 @@ int dtk_repo_pre_hooks(const struct dtk_repo *r, const struct dtk_commit_req *re
 		dtk_error("Aborting commit due to empty commit message (left by the hooks)");
 		goto done;
 	}
+	if (git_tree_lookup(out, r->git, tree_oid) < 0) {
+		dtk_gitlib_error("cannot read the commit's tree");
+		goto done;
+	}
 	*msg = dtk_xstrndup(clean.ptr, clean.size);
 	rc = 0;
 done:
@@ -399,21 +417,18 @@ int dtk_repo_create_commit(const struct dtk_repo *r, const struct dtk_commit_req
 
 	if (sign < 0)
 		return -1;
-	if (!sign) {
-		if (git_commit_create(out, r->git, NULL, author, committer, NULL, message, tree,
-		                      n_parents, parents) < 0)
-			return dtk_gitlib_error("cannot create the commit");
-		return 0;
-	}
 	if (git_commit_create_buffer(&buf, r->git, author, committer, NULL, message, tree,
 	                             n_parents, parents) < 0) {
 		dtk_gitlib_error("cannot create the commit");
 		goto done;
 	}
-	if (dtk_gitcommit_sign(&sig, r->git, buf.ptr, buf.size, req->sign_key, committer) < 0)
+	if (sign &&
+	    dtk_gitcommit_sign(&sig, r->git, buf.ptr, buf.size, req->sign_key, committer) < 0)
 		goto done;
+	/* no signature (NULL): the commit as git_commit_create makes it */
 	if (git_commit_create_with_signature(out, r->git, buf.ptr, sig, NULL) < 0) {
-		dtk_gitlib_error("cannot create the signed commit");
+		dtk_gitlib_error(sig ? "cannot create the signed commit"
+		                     : "cannot create the commit");
 		goto done;
 	}
 	rc = 0;

@@ -94,33 +94,22 @@ static unsigned S_written_mode(const struct dtk_repo *r, git_index *idx, const c
 }
 
 /* Stores the work tree's file path (relative to the work tree) as a blob, as
- * git add does: a symbolic link as its target's path with the link's mode,
- * a file with the mode S_file_mode gives it (idx: the repository's index).
- * Sets *oid and *mode. */
+ * git add does (libgit2 stores a symbolic link as its target's path): sets
+ * *oid and *mode, the link's or the one S_file_mode gives a file (idx: the
+ * repository's index). */
 static int S_blob_from_workdir(const struct dtk_repo *r, git_index *idx, const char *path,
                                git_oid *oid, unsigned *mode)
 {
-	char *full = dtk_path_join(r->workdir, path), target[4096];
+	char *full = dtk_path_join(r->workdir, path);
 	struct stat st;
-	ssize_t n;
 	int rc = -1;
 
 	if (lstat(full, &st) < 0) {
 		dtk_error("cannot read %s: %s", path, strerror(errno));
-	} else if (S_ISLNK(st.st_mode)) {
-		n = readlink(full, target, sizeof(target));
-		if (n < 0 || (size_t)n >= sizeof(target))
-			dtk_error("cannot read the link %s: %s", path,
-			          n < 0 ? strerror(errno) : "target too long");
-		else if (git_blob_create_from_buffer(oid, r->git, target, (size_t)n) < 0)
-			dtk_gitlib_error("cannot store a file of insights/");
-		else
-			rc = 0;
-		*mode = GIT_FILEMODE_LINK;
 	} else if (git_blob_create_from_workdir(oid, r->git, path) < 0) {
 		dtk_gitlib_error("cannot store a file of insights/");
 	} else {
-		*mode = S_file_mode(r, idx, path, &st);
+		*mode = S_ISLNK(st.st_mode) ? GIT_FILEMODE_LINK : S_file_mode(r, idx, path, &st);
 		rc = 0;
 	}
 	free(full);
@@ -161,17 +150,16 @@ static int S_build_tree(const struct dtk_repo *r, git_tree *base, const struct d
 			goto done;
 	}
 	rc = -1;
-	path = dtk_repo_path(r, RECORDS);
-	if (dtk_repo_blob(r, path, req->records, req->records_len, &oid) < 0 ||
-	    dtk_repo_index_add(idx, path, &oid, S_written_mode(r, repo_idx, path)) < 0)
-		goto done;
-	for (i = 0; i <= req->n_more; i++) {
-		const char *name = i < req->n_more ? req->more[i].name : "INDEX.md";
-		const char *data = i < req->n_more ? req->more[i].data : req->index;
-		size_t len = i < req->n_more ? req->more[i].len : req->index_len;
+	/* the records, the other new files, INDEX.md */
+	for (i = 0; i < req->n_more + 2; i++) {
+		const struct dtk_memfile *f =
+		        i == 0 ? &(struct dtk_memfile){RECORDS, req->records, req->records_len}
+		        : i <= req->n_more
+		                ? &req->more[i - 1]
+		                : &(struct dtk_memfile){"INDEX.md", req->index, req->index_len};
 		free(path);
-		path = dtk_repo_path(r, name);
-		if (dtk_repo_blob(r, path, data, len, &oid) < 0 ||
+		path = dtk_repo_path(r, f->name);
+		if (dtk_repo_blob(r, path, f->data, f->len, &oid) < 0 ||
 		    dtk_repo_index_add(idx, path, &oid, S_written_mode(r, repo_idx, path)) < 0)
 			goto done;
 	}
@@ -433,9 +421,9 @@ done:
  * file differs. */
 static int S_write_from_tree(const struct dtk_repo *r, git_tree *tree, const char *path)
 {
-	git_tree_entry *te = NULL;
 	git_blob *blob = NULL;
 	git_blob_filter_options fo;
+	git_oid id;
 	git_buf out = GIT_BUF_INIT;
 	char *full = dtk_path_join(r->workdir, path), *cur = NULL;
 	size_t len = 0;
@@ -446,8 +434,7 @@ static int S_write_from_tree(const struct dtk_repo *r, git_tree *tree, const cha
 	memset(&fo, 0, sizeof(fo));
 	fo.version = GIT_BLOB_FILTER_OPTIONS_VERSION;
 	fo.flags = GIT_BLOB_FILTER_CHECK_FOR_BINARY;
-	if (git_tree_entry_bypath(&te, tree, path) < 0 ||
-	    git_blob_lookup(&blob, r->git, git_tree_entry_id(te)) < 0 ||
+	if (!dtk_repo_entry(tree, path, &id, NULL) || git_blob_lookup(&blob, r->git, &id) < 0 ||
 	    git_blob_filter(&out, blob, path, &fo) < 0) {
 		dtk_gitlib_error("cannot read the crystallized commit");
 		goto done;
@@ -464,7 +451,6 @@ done:
 	free(cur);
 	free(full);
 	git_blob_free(blob);
-	git_tree_entry_free(te);
 	return rc;
 }
 
@@ -486,7 +472,6 @@ static int S_write_more(const struct dtk_repo *r, const struct journal *j, git_t
 {
 	char *uses = dtk_repo_path(r, "insights/_uses"), *pages = dtk_repo_path(r, "index");
 	char *paths[] = {uses, pages};
-	git_commit *old = NULL;
 	git_tree *base = NULL;
 	git_diff *diff = NULL;
 	git_diff_options opts;
@@ -497,8 +482,7 @@ static int S_write_more(const struct dtk_repo *r, const struct journal *j, git_t
 	opts.flags = GIT_DIFF_DISABLE_PATHSPEC_MATCH;
 	opts.pathspec.strings = paths;
 	opts.pathspec.count = 2;
-	if ((j->has_old && (git_commit_lookup(&old, r->git, &j->old_id) < 0 ||
-	                    git_commit_tree(&base, old) < 0)) ||
+	if ((j->has_old && dtk_repo_tree(r, &j->old_id, &base) < 0) ||
 	    git_diff_tree_to_tree(&diff, r->git, base, tree, &opts) < 0) {
 		dtk_gitlib_error("cannot read the crystallized commit");
 		goto done;
@@ -527,7 +511,6 @@ static int S_write_more(const struct dtk_repo *r, const struct journal *j, git_t
 done:
 	git_diff_free(diff);
 	git_tree_free(base);
-	git_commit_free(old);
 	free(paths[0]);
 	free(pages);
 	return rc;
@@ -539,77 +522,52 @@ done:
  * *out (malloc'd) and *len. */
 static int S_new_index(const struct dtk_repo *r, git_tree *tree, char **out, size_t *len)
 {
-	static const char *const dirs[] = {"insights", "insights/_uses", "index", "INDEX.md"};
-	git_index *idx = NULL, *copy = NULL;
+	git_index *idx = NULL, *run = NULL, *copy = NULL;
 	char *tmp = dtk_path_join(git_repository_path(r->git), "dtk-index.new");
 	char *tmp_lock = dtk_path_join(git_repository_path(r->git), "dtk-index.new.lock");
-	size_t i, k;
+	char *index_md = dtk_repo_path(r, "INDEX.md");
+	size_t i;
 	int rc = -1;
 
 	*out = NULL;
 	unlink(tmp);
 	unlink(tmp_lock);
-	if (git_repository_index(&idx, r->git) < 0 || git_index_read(idx, 1) < 0) {
+	if (git_repository_index(&idx, r->git) < 0 || git_index_read(idx, 1) < 0 ||
+	    git_index_new(&run) < 0 || git_index_read_tree(run, tree) < 0) {
 		dtk_gitlib_error("cannot update the index");
 		goto done;
 	}
 	if (S_remove_base(r, idx, 0) < 0)
 		goto done;
-	/* the run's files of each folder, then INDEX.md */
-	for (k = 0; k < 4; k++) {
-		char *dir = dtk_repo_path(r, dirs[k]);
-		git_tree_entry *te = NULL;
-		git_tree *sub = NULL;
-		rc = 0;
-		if (git_tree_entry_bypath(&te, tree, dir) < 0) {
-			rc = k == 0 ? dtk_gitlib_error("cannot update the index") : 0;
-		} else if (k == 3) {
-			rc = S_index_put(idx, dir, git_tree_entry_id(te),
-			                 (unsigned)git_tree_entry_filemode(te));
-		} else if (git_tree_entry_type(te) == GIT_OBJECT_TREE) {
-			if (git_tree_lookup(&sub, r->git, git_tree_entry_id(te)) < 0)
-				rc = dtk_gitlib_error("cannot update the index");
-			for (i = 0; rc == 0 && sub && i < git_tree_entrycount(sub); i++) {
-				const git_tree_entry *e = git_tree_entry_byindex(sub, i);
-				struct dtk_buf path = DTK_BUF_INIT;
-				dtk_buf_printf(&path, "%s/%s", dir, git_tree_entry_name(e));
-				if (S_run_file(r, path.ptr))
-					rc = S_index_put(idx, path.ptr, git_tree_entry_id(e),
-					                 (unsigned)git_tree_entry_filemode(e));
-				dtk_buf_release(&path);
-			}
-		}
-		git_tree_free(sub);
-		git_tree_entry_free(te);
-		free(dir);
-		if (rc < 0)
+	/* the run's files and INDEX.md, as the commit has them */
+	for (i = 0; i < git_index_entrycount(run); i++) {
+		const git_index_entry *e = git_index_get_byindex(run, i);
+		if ((S_run_file(r, e->path) || !strcmp(e->path, index_md)) &&
+		    S_index_put(idx, e->path, &e->id, e->mode) < 0)
 			goto done;
 	}
 	/* libgit2 writes an index only through its own lock of the same file;
 	 * dtk holds that one, so the index is written to a scratch file of the
 	 * git dir and its bytes go into the held lock */
-	rc = -1;
-	if (git_index_open(&copy, tmp) < 0 ||
-	    git_index_set_version(copy, git_index_version(idx)) < 0) {
-		dtk_gitlib_error("cannot write the index");
-		goto done;
-	}
-	for (i = 0; i < git_index_entrycount(idx); i++)
-		if (git_index_add(copy, git_index_get_byindex(idx, i)) < 0) {
-			dtk_gitlib_error("cannot write the index");
-			goto done;
-		}
-	if (git_index_write(copy) < 0) {
-		dtk_gitlib_error("cannot write the index");
+	rc = git_index_open(&copy, tmp) < 0 ||
+	                     git_index_set_version(copy, git_index_version(idx)) < 0
+	             ? -1
+	             : 0;
+	for (i = 0; rc == 0 && i < git_index_entrycount(idx); i++)
+		rc = git_index_add(copy, git_index_get_byindex(idx, i));
+	if (rc < 0 || git_index_write(copy) < 0) {
+		rc = dtk_gitlib_error("cannot write the index");
 		goto done;
 	}
 	rc = dtk_file_read(out, len, tmp, (size_t)1 << 31);
 done:
 	unlink(tmp);
 	git_index_free(copy);
+	git_index_free(run);
 	git_index_free(idx);
 	free(tmp);
 	free(tmp_lock);
+	free(index_md);
 	return rc;
 }
 
@@ -647,7 +605,6 @@ static void S_ref_lock_stale(const struct dtk_repo *r, const struct journal *j)
  * is removed, S_ref_lock_stale). */
 static int S_finish(const struct dtk_repo *r, const struct journal *j, struct ilock *l, int resumed)
 {
-	git_commit *c = NULL;
 	git_tree *tree = NULL;
 	git_reference *ref = NULL;
 	char *records = dtk_repo_path(r, RECORDS), *index_md = dtk_repo_path(r, "INDEX.md");
@@ -656,7 +613,7 @@ static int S_finish(const struct dtk_repo *r, const struct journal *j, struct il
 	git_oid cur;
 	int rc = -1;
 
-	if (git_commit_lookup(&c, r->git, &j->new_id) < 0 || git_commit_tree(&tree, c) < 0) {
+	if (dtk_repo_tree(r, &j->new_id, &tree) < 0) {
 		dtk_gitlib_error("cannot read the crystallized commit");
 		goto done;
 	}
@@ -700,7 +657,6 @@ static int S_finish(const struct dtk_repo *r, const struct journal *j, struct il
 done:
 	git_reference_free(ref);
 	git_tree_free(tree);
-	git_commit_free(c);
 	free(records);
 	free(index_md);
 	free(journal);
@@ -774,28 +730,24 @@ done:
 static int S_restore(const struct dtk_repo *r, git_tree *new_tree, git_tree *old_tree,
                      const char *path)
 {
-	git_tree_entry *ne = NULL, *oe = NULL;
-	git_blob *nb = NULL, *ob = NULL;
-	char *full = dtk_path_join(r->workdir, path), *cur = NULL;
-	size_t len = 0;
+	char *full = dtk_path_join(r->workdir, path), *cur = NULL, *run = NULL, *old = NULL;
+	size_t len = 0, run_len = 0, old_len = 0;
+	git_oid id;
 	int rc = 0;
 
-	if (git_tree_entry_bypath(&ne, new_tree, path) < 0 ||
-	    git_blob_lookup(&nb, r->git, git_tree_entry_id(ne)) < 0 ||
-	    dtk_file_read_regular(&cur, &len, full, DTK_MAX_INDEX_BYTES) != 0 ||
-	    len != (size_t)git_blob_rawsize(nb) || memcmp(cur, git_blob_rawcontent(nb), len))
+	if (!dtk_repo_entry(new_tree, path, &id, NULL) ||
+	    dtk_repo_read_blob(r, &id, "cannot read the run's file", &run, &run_len) < 0 ||
+	    dtk_file_read_regular(&cur, &len, full, DTK_MAX_INDEX_BYTES) != 0 || len != run_len ||
+	    memcmp(cur, run, len))
 		goto done; /* not the run's: leave it */
-	if (old_tree && git_tree_entry_bypath(&oe, old_tree, path) == 0 &&
-	    git_blob_lookup(&ob, r->git, git_tree_entry_id(oe)) == 0)
-		rc = dtk_file_write_atomic(full, git_blob_rawcontent(ob),
-		                           (size_t)git_blob_rawsize(ob));
+	if (old_tree && dtk_repo_entry(old_tree, path, &id, NULL) &&
+	    dtk_repo_read_blob(r, &id, "cannot read the branch's file", &old, &old_len) == 0)
+		rc = dtk_file_write_atomic(full, old, old_len);
 	else if (unlink(full) < 0)
 		rc = dtk_error("cannot remove %s: %s", path, strerror(errno));
 done:
-	git_blob_free(nb);
-	git_blob_free(ob);
-	git_tree_entry_free(ne);
-	git_tree_entry_free(oe);
+	free(run);
+	free(old);
 	free(cur);
 	free(full);
 	return rc;
@@ -805,7 +757,6 @@ int dtk_repo_abort(struct dtk_repo *r)
 {
 	struct journal j;
 	struct stat st;
-	git_commit *nc = NULL, *oc = NULL;
 	git_tree *nt = NULL, *ot = NULL;
 	char head[256], *lock = S_index_lock(r), *journal = S_journal_path(r);
 	char *records = dtk_repo_path(r, RECORDS), *index_md = dtk_repo_path(r, "INDEX.md");
@@ -826,9 +777,8 @@ int dtk_repo_abort(struct dtk_repo *r)
 	 * the branch did not move */
 	if (!strcmp(S_head_branch(r, head, sizeof(head)), j.ref) &&
 	    (j.has_old ? has && git_oid_equal(&cur, &j.old_id) : !has)) {
-		if (git_commit_lookup(&nc, r->git, &j.new_id) < 0 || git_commit_tree(&nt, nc) < 0 ||
-		    (j.has_old && (git_commit_lookup(&oc, r->git, &j.old_id) < 0 ||
-		                   git_commit_tree(&ot, oc) < 0))) {
+		if (dtk_repo_tree(r, &j.new_id, &nt) < 0 ||
+		    (j.has_old && dtk_repo_tree(r, &j.old_id, &ot) < 0)) {
 			dtk_gitlib_error("cannot read the interrupted crystallization");
 			goto done;
 		}
@@ -849,8 +799,6 @@ int dtk_repo_abort(struct dtk_repo *r)
 done:
 	git_tree_free(nt);
 	git_tree_free(ot);
-	git_commit_free(nc);
-	git_commit_free(oc);
 	free(lock);
 	free(journal);
 	free(records);
@@ -906,7 +854,7 @@ int dtk_repo_commit(struct dtk_repo *r, const struct dtk_commit_req *req, char c
 	git_tree *base = NULL, *tree = NULL;
 	git_signature *author = NULL, *committer = NULL;
 	git_oid tree_oid;
-	char *message = NULL, *index_file = NULL;
+	char *message = NULL;
 	int rc = -1, decided = 0;
 
 	memset(&j, 0, sizeof(j));
@@ -933,12 +881,8 @@ int dtk_repo_commit(struct dtk_repo *r, const struct dtk_commit_req *req, char c
 	if (S_build_tree(r, base, req, &tree_oid) < 0 ||
 	    dtk_gitenv_idents(&author, &committer, r->git, req->author) < 0 ||
 	    dtk_repo_pre_hooks(r, req, &(struct hooks){"pre-commit", "COMMIT_EDITMSG", "message"},
-	                       author, &tree_oid, &message) < 0)
+	                       author, &tree_oid, &tree, &message) < 0)
 		goto done;
-	if (git_tree_lookup(&tree, r->git, &tree_oid) < 0) {
-		dtk_gitlib_error("cannot read the new tree");
-		goto done;
-	}
 	if (dtk_repo_create_commit(r, req, &j.new_id, author, committer, message, tree,
 	                           (const git_commit *[1]){parent}, parent ? 1 : 0) < 0)
 		goto done;
@@ -957,19 +901,11 @@ int dtk_repo_commit(struct dtk_repo *r, const struct dtk_commit_req *req, char c
 	if (S_finish(r, &j, &l, 0) < 0)
 		goto done;
 	git_oid_tostr(commit_hex, 41, &j.new_id);
-	if (req->taken) {
-		git_commit *made = NULL;
-		git_tree *made_tree = NULL;
-		/* the tree committed (a pre-commit hook may have changed it) */
-		if (git_commit_lookup(&made, r->git, &j.new_id) == 0 &&
-		    git_commit_tree(&made_tree, made) == 0)
-			S_taken(r, base, made_tree, req->taken);
-		git_tree_free(made_tree);
-		git_commit_free(made);
-	}
+	/* the tree committed (a pre-commit hook may have changed it) */
+	if (req->taken)
+		S_taken(r, base, tree, req->taken);
 	/* as git: post-commit's failure changes nothing */
-	index_file = dtk_path_join(git_repository_path(r->git), "index");
-	dtk_gitcommit_hook(r->git, "post-commit", index_file, author, NULL, NULL);
+	dtk_gitcommit_hook(r->git, "post-commit", NULL, author, NULL, NULL);
 	rc = 0;
 done:
 	if (decided && rc < 0) {
@@ -982,18 +918,14 @@ done:
 	}
 	if (!decided)
 		S_lock_rollback(&l);
-	else if (l.fd >= 0) { /* the journal names it: --continue reuses it */
+	else if (l.fd >= 0) /* the journal names it: --continue reuses it */
 		close(l.fd);
-		free(l.path);
-	} else {
-		free(l.path);
-	}
+	free(l.path); /* NULL once rolled back */
 	git_signature_free(author);
 	git_signature_free(committer);
 	git_tree_free(tree);
 	git_tree_free(base);
 	git_commit_free(parent);
 	free(message);
-	free(index_file);
 	return rc;
 }

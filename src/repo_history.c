@@ -9,20 +9,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* Reads blob oid into *text (malloc'd) and *len; returns 0, or -1 (the
- * error not set). */
-static int S_read_blob(const struct dtk_repo *r, const git_oid *oid, char **text, size_t *len)
-{
-	git_blob *blob = NULL;
-
-	if (git_blob_lookup(&blob, r->git, oid) < 0)
-		return -1;
-	*len = (size_t)git_blob_rawsize(blob);
-	*text = dtk_xstrndup(git_blob_rawcontent(blob), *len);
-	git_blob_free(blob);
-	return 0;
-}
-
 int dtk_repo_trailer(const char *message, const char *key, const char *value)
 {
 	git_message_trailer_array arr = {0};
@@ -41,6 +27,8 @@ int dtk_repo_trailer(const char *message, const char *key, const char *value)
 /* The parents of a commit whose files the walk compares (every parent is
  * walked; a commit with more is met for its trailer only). */
 #define WALK_MAX_PARENTS 16
+/* What a version the walk cannot read says (the walk goes on without it). */
+#define HISTORY "cannot read a file of the history"
 
 /* Calls fn for commit c with the walked file's blob (NULL: met for its
  * trailer only) and the blobs of its parents that hold the file (n). */
@@ -56,10 +44,10 @@ static int S_step(const struct dtk_repo *r, git_commit *c, const git_oid *blob,
 	git_oid_tostr(st.commit, sizeof(st.commit), git_commit_id(c));
 	st.time = (long long)git_commit_time(c);
 	st.message = git_commit_message(c);
-	if (blob && S_read_blob(r, blob, &now, &st.now_len) == 0)
+	if (blob && dtk_repo_read_blob(r, blob, HISTORY, &now, &st.now_len) == 0)
 		st.now = now;
 	for (i = 0; blob && i < n; i++)
-		if (S_read_blob(r, &pblobs[i], &prevs[k], &lens[k]) == 0)
+		if (dtk_repo_read_blob(r, &pblobs[i], HISTORY, &prevs[k], &lens[k]) == 0)
 			k++;
 	st.prevs = (const char *const *)prevs;
 	st.prev_lens = lens;
@@ -71,11 +59,11 @@ static int S_step(const struct dtk_repo *r, git_commit *c, const git_oid *blob,
 	return rc;
 }
 
-/* The commits a walk is yet to meet, newest first (a binary heap by commit
- * time, then id), and the ids of every commit put in it (a set: a commit
- * reached by two paths is met once). */
+/* The commits a walk is yet to meet, in order (by commit time, then id: the
+ * next one last; the lines of history open at once, a few), and the ids of
+ * every commit put there (a set: a commit reached by two paths is met once). */
 struct walk {
-	git_commit **heap;
+	git_commit **next;
 	size_t n, cap;
 	git_oid *seen; /* open addressing; a zero id: a free slot */
 	size_t n_seen, cap_seen;
@@ -114,38 +102,21 @@ static int S_see(struct walk *w, const git_oid *id)
 	return 1;
 }
 
-/* Puts c in w's heap (w owns it then). */
+/* Puts c in w's order (w owns it then). */
 static void S_push(struct walk *w, git_commit *c)
 {
-	size_t i = w->n++, up;
+	size_t i = w->n++;
 
-	dtk_grow((void **)&w->heap, &w->cap, w->n, sizeof(*w->heap));
-	for (; i > 0 && S_before(c, w->heap[up = (i - 1) / 2]); i = up)
-		w->heap[i] = w->heap[up];
-	w->heap[i] = c;
+	dtk_grow((void **)&w->next, &w->cap, w->n, sizeof(*w->next));
+	for (; i > 0 && S_before(w->next[i - 1], c); i--)
+		w->next[i] = w->next[i - 1];
+	w->next[i] = c;
 }
 
-/* Takes the newest commit out of w's heap (the caller frees it), or NULL. */
+/* Takes the next commit out of w (the caller frees it), or NULL. */
 static git_commit *S_pop(struct walk *w)
 {
-	git_commit *top, *last;
-	size_t i = 0, k;
-
-	if (!w->n)
-		return NULL;
-	top = w->heap[0];
-	last = w->heap[--w->n];
-	while ((k = 2 * i + 1) < w->n) {
-		if (k + 1 < w->n && S_before(w->heap[k + 1], w->heap[k]))
-			k++;
-		if (!S_before(w->heap[k], last))
-			break;
-		w->heap[i] = w->heap[k];
-		i = k;
-	}
-	if (w->n)
-		w->heap[i] = last;
-	return top;
+	return w->n ? w->next[--w->n] : NULL;
 }
 
 /* Meets commit c of walk w: calls fn when the file rel differs from every
@@ -156,8 +127,8 @@ static int S_meet(struct dtk_repo *r, struct walk *w, git_commit *c, const char 
 {
 	git_oid blob, pblobs[WALK_MAX_PARENTS];
 	size_t n = git_commit_parentcount(c), i, k = 0;
-	int has = dtk_repo_lookup(r, c, rel, &blob) == 0, cut = n > WALK_MAX_PARENTS, changed = has,
-	    rc = 0;
+	int has = dtk_repo_lookup(r, git_commit_id(c), rel, &blob), cut = n > WALK_MAX_PARENTS,
+	    changed = has, rc = 0;
 
 	for (i = 0; i < n; i++) {
 		git_commit *p = NULL;
@@ -167,7 +138,8 @@ static int S_meet(struct dtk_repo *r, struct walk *w, git_commit *c, const char 
 			continue;
 		}
 		/* past WALK_MAX_PARENTS (an octopus): walked on, not compared */
-		if (has && i < WALK_MAX_PARENTS && dtk_repo_lookup(r, p, rel, &pblobs[k]) == 0 &&
+		if (has && i < WALK_MAX_PARENTS &&
+		    dtk_repo_lookup(r, git_commit_id(p), rel, &pblobs[k]) &&
 		    git_oid_equal(&pblobs[k++], &blob))
 			changed = 0;
 		if (S_see(w, git_commit_id(p)))
@@ -203,31 +175,24 @@ int dtk_repo_walk(struct dtk_repo *r, const char *rel, const char *trailer, dtk_
 	}
 	while ((c = S_pop(&w)))
 		git_commit_free(c);
-	free(w.heap);
+	free(w.next);
 	free(w.seen);
 	return rc;
 }
 
 int dtk_repo_read_head(struct dtk_repo *r, const char *rel, char **data, size_t *len)
 {
-	git_reference *head = NULL;
-	git_commit *c = NULL;
-	git_oid oid;
-	int rc = 0;
+	git_oid head, oid;
+	char what[320];
 
 	*data = NULL;
 	*len = 0;
-	if (git_repository_head(&head, r->git) < 0)
+	if (git_reference_name_to_id(&head, r->git, "HEAD") < 0)
 		return DTK_REPO_UNBORN;
-	if (git_commit_lookup(&c, r->git, git_reference_target(head)) == 0 &&
-	    dtk_repo_lookup(r, c, rel, &oid) == 0) {
-		char what[320];
-		snprintf(what, sizeof(what), "cannot read %s at HEAD", rel);
-		rc = S_read_blob(r, &oid, data, len) < 0 ? dtk_gitlib_error(what) : DTK_REPO_FOUND;
-	}
-	git_commit_free(c);
-	git_reference_free(head);
-	return rc;
+	if (!dtk_repo_lookup(r, &head, rel, &oid))
+		return 0;
+	snprintf(what, sizeof(what), "cannot read %s at HEAD", rel);
+	return dtk_repo_read_blob(r, &oid, what, data, len) < 0 ? -1 : DTK_REPO_FOUND;
 }
 
 /* Finds the blob a symbolic link of tree at dir/<name> leads to, as a
@@ -246,10 +211,10 @@ static int S_follow_link(const struct dtk_repo *r, git_tree *tree, const char *d
 	path = dtk_xstrdup(dir);
 	for (depth = 0; depth < 8; depth++) {
 		git_blob *lb = NULL;
-		git_tree_entry *te = NULL;
 		struct dtk_buf p = DTK_BUF_INIT;
 		const char *t, *end, *seg;
 		size_t len;
+		unsigned mode = 0;
 		int bad = 0;
 		if (git_blob_lookup(&lb, r->git, &id) < 0)
 			break;
@@ -281,23 +246,20 @@ static int S_follow_link(const struct dtk_repo *r, git_tree *tree, const char *d
 		}
 		bad = bad || memchr(t, '\0', (size_t)(end - t)) || !p.len;
 		git_blob_free(lb);
-		if (bad || git_tree_entry_bypath(&te, tree, p.ptr) < 0) {
+		if (bad || !dtk_repo_entry(tree, p.ptr, &id, &mode)) {
 			dtk_buf_release(&p);
 			break;
 		}
-		git_oid_cpy(&id, git_tree_entry_id(te));
-		if (git_tree_entry_filemode(te) == GIT_FILEMODE_LINK) {
+		if (mode == GIT_FILEMODE_LINK) {
 			char *slash = strrchr(p.ptr, '/');
 			free(path);
 			path = dtk_xstrndup(p.ptr, slash ? (size_t)(slash - p.ptr) : 0);
-			git_tree_entry_free(te);
 			dtk_buf_release(&p);
 			continue;
 		}
-		if (git_tree_entry_type(te) == GIT_OBJECT_BLOB &&
+		if ((mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE) &&
 		    git_blob_lookup(out, r->git, &id) == 0)
 			rc = 0;
-		git_tree_entry_free(te);
 		dtk_buf_release(&p);
 		break;
 	}
@@ -307,21 +269,18 @@ static int S_follow_link(const struct dtk_repo *r, git_tree *tree, const char *d
 
 int dtk_repo_extract(struct dtk_repo *r, const char *commit_hex, const char *rel, const char *dir)
 {
-	git_commit *c = NULL;
 	git_tree *tree = NULL, *sub = NULL;
-	git_tree_entry *te = NULL;
 	char *path = dtk_repo_path(r, rel), *out = dtk_path_join(dir, rel);
 	git_oid id;
 	size_t i;
 	int rc = -1;
 
 	mkdir(out, 0755);
-	if (git_oid_fromstr(&id, commit_hex) < 0 || git_commit_lookup(&c, r->git, &id) < 0) {
+	if (git_oid_fromstr(&id, commit_hex) < 0 || dtk_repo_tree(r, &id, &tree) < 0) {
 		dtk_gitlib_error("cannot read the previous run's commit");
 		goto done;
 	}
-	if (git_commit_tree(&tree, c) < 0 || git_tree_entry_bypath(&te, tree, path) < 0 ||
-	    git_tree_lookup(&sub, r->git, git_tree_entry_id(te)) < 0) {
+	if (!dtk_repo_entry(tree, path, &id, NULL) || git_tree_lookup(&sub, r->git, &id) < 0) {
 		dtk_gitlib_error("cannot read insights/ of the previous run's commit");
 		goto done;
 	}
@@ -352,9 +311,7 @@ int dtk_repo_extract(struct dtk_repo *r, const char *commit_hex, const char *rel
 	rc = 0;
 done:
 	git_tree_free(sub);
-	git_tree_entry_free(te);
 	git_tree_free(tree);
-	git_commit_free(c);
 	free(path);
 	free(out);
 	return rc;

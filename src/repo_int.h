@@ -42,9 +42,19 @@ int dtk_repo_index_error(void);
 /* The checks of dtk_repo_check_ready but the lock's: 0, or -1 with the
  * error set. */
 int dtk_repo_ready(struct dtk_repo *r);
-/* Looks up rel (below the base root) in commit c; returns 0 and sets *oid,
- * or -1 when it is not there. */
-int dtk_repo_lookup(const struct dtk_repo *r, git_commit *c, const char *rel, git_oid *oid);
+/* Looks path (from the top of the work tree) up in tree: returns 1 and sets
+ * *id (and *mode unless NULL), or 0 (*id zero) when tree has no such path. */
+int dtk_repo_entry(git_tree *tree, const char *path, git_oid *id, unsigned *mode);
+/* Sets *out to the tree of commit (git_tree_free); 0, or -1 (the error not
+ * set). */
+int dtk_repo_tree(const struct dtk_repo *r, const git_oid *commit, git_tree **out);
+/* Looks up rel (below the base root) in commit; returns 1 and sets *oid, or
+ * 0 when it is not there. */
+int dtk_repo_lookup(const struct dtk_repo *r, const git_oid *commit, const char *rel, git_oid *oid);
+/* Reads blob id into *data (malloc'd, NUL-terminated; the caller frees) and
+ * *len; 0, or -1 with the error set to "<what>: <libgit2's reason>". */
+int dtk_repo_read_blob(const struct dtk_repo *r, const git_oid *id, const char *what, char **data,
+                       size_t *len);
 
 /* Return 1 when path (relative to the work tree) is a file of the base
  * directly in insights/, a record of uses (insights/_uses/<name>.yaml), a
@@ -64,10 +74,11 @@ int dtk_repo_blob(const struct dtk_repo *r, const char *path, const char *data, 
 int dtk_repo_branch(const struct dtk_repo *r, struct journal *j, git_commit **parent);
 /* Runs the hooks of h before the commit of tree *tree_oid (which a
  * pre-commit hook may change); sets *msg (malloc'd) to the message they
- * leave. Returns 0, or -1 with the error set when a hook refused. */
+ * leave and *out to the tree (git_tree_free). Returns 0, or -1 with the
+ * error set when a hook refused. */
 int dtk_repo_pre_hooks(const struct dtk_repo *r, const struct dtk_commit_req *req,
                        const struct hooks *h, const git_signature *author, git_oid *tree_oid,
-                       char **msg);
+                       git_tree **out, char **msg);
 /* Creates the commit object (signed when git would sign it) without moving
  * any reference; 0 and *out set, or -1 with the error set. */
 int dtk_repo_create_commit(const struct dtk_repo *r, const struct dtk_commit_req *req, git_oid *out,

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What S_blob_read says when a file of a merge cannot be read. */
+/* What dtk_repo_read_blob says when a file of a merge cannot be read. */
 #define S_MERGED "cannot read a merged file"
 
 /*
@@ -31,12 +31,8 @@ struct sides {
 static int S_index_is(const struct dtk_repo *r, const git_oid *id, const char *rel,
                       const git_oid *want)
 {
-	git_commit *c = NULL;
 	git_oid blob;
-	int is = git_commit_lookup(&c, r->git, id) == 0 && dtk_repo_lookup(r, c, rel, &blob) == 0 &&
-	         git_oid_equal(&blob, want);
-	git_commit_free(c);
-	return is;
+	return dtk_repo_lookup(r, id, rel, &blob) && git_oid_equal(&blob, want);
 }
 
 /* Returns 1 and fills s->theirs and s->base when theirs t and ancestor b
@@ -112,17 +108,9 @@ static int S_sides(const struct dtk_repo *r, const char *const files[3], const c
 
 	if (git_reference_name_to_id(&s->ours, r->git, "HEAD") < 0)
 		return DTK_REPO_NO_SIDES;
-	for (i = 0; i < 2; i++) {
-		char *text = NULL;
-		size_t len = 0;
-		int bad;
-		if (dtk_file_read(&text, &len, files[i ? 2 : 0], DTK_MAX_INDEX_BYTES) < 0)
-			return -1;
-		bad = git_odb_hash(&want[i], text, len, GIT_OBJECT_BLOB) < 0;
-		free(text);
-		if (bad)
+	for (i = 0; i < 2; i++)
+		if (git_odb_hashfile(&want[i], files[i ? 2 : 0], GIT_OBJECT_BLOB) < 0)
 			return dtk_gitlib_error("cannot hash a version of INDEX.md");
-	}
 	for (e = environ; *e && n < 8; e++)
 		if (!strncmp(*e, "GITHEAD_", 8) && strchr(*e, '=') - *e - 8 == GIT_OID_HEXSZ &&
 		    git_oid_fromstrn(&ids[n], *e + 8, GIT_OID_HEXSZ) == 0)
@@ -139,44 +127,6 @@ static int S_sides(const struct dtk_repo *r, const char *const files[3], const c
 		if (S_fits(r, &ids[i], i < merges, rel, want, s))
 			return 0;
 	return DTK_REPO_NO_SIDES;
-}
-
-/* Sets *out to the tree of commit (git_tree_free); returns 0, or -1 (the
- * error not set). */
-static int S_commit_tree(git_repository *g, const git_oid *commit, git_tree **out)
-{
-	git_commit *c = NULL;
-	int rc = git_commit_lookup(&c, g, commit) < 0 || git_commit_tree(out, c) < 0 ? -1 : 0;
-	git_commit_free(c);
-	return rc;
-}
-
-/* Sets *id to the blob at path in tree; returns 1, or 0 when there is none
- * (or it is not a blob). */
-static int S_blob_at(git_tree *tree, const char *path, git_oid *id)
-{
-	git_tree_entry *e = NULL;
-	int found = git_tree_entry_bypath(&e, tree, path) == 0 &&
-	            git_tree_entry_type(e) == GIT_OBJECT_BLOB;
-
-	if (found)
-		git_oid_cpy(id, git_tree_entry_id(e));
-	git_tree_entry_free(e);
-	return found;
-}
-
-/* Reads blob id into *data (malloc'd, NUL-terminated; the caller frees) and
- * *len; returns 0, or -1 with the error set to "<what>: <libgit2's reason>". */
-static int S_blob_read(git_repository *g, const git_oid *id, const char *what, char **data,
-                       size_t *len)
-{
-	git_blob *blob = NULL;
-	if (git_blob_lookup(&blob, g, id) < 0)
-		return dtk_gitlib_error(what);
-	*len = (size_t)git_blob_rawsize(blob);
-	*data = dtk_xstrndup(git_blob_rawcontent(blob), *len);
-	git_blob_free(blob);
-	return 0;
 }
 
 /*
@@ -198,14 +148,14 @@ static int S_driver_merge(const struct dtk_repo *r, git_tree *const t[3], const 
 	int has[3], i, rc = -1;
 
 	for (i = 0; i < 3; i++)
-		has[i] = S_blob_at(t[i], path, &id[i]);
+		has[i] = dtk_repo_entry(t[i], path, &id[i], NULL);
 	if (!has[1] || !has[2] || git_oid_equal(&id[1], &id[2]) ||
 	    (has[0] && (git_oid_equal(&id[0], &id[1]) || git_oid_equal(&id[0], &id[2]))) ||
 	    (!notes && (git_attr_get(&attr, r->git, 0, path, "merge") < 0 || !attr ||
 	                strcmp(attr, "dtk-insights"))))
 		return 2;
 	for (i = 0; i < 3; i++)
-		if (has[i] && S_blob_read(r->git, &id[i], S_MERGED, &text[i], &tlen[i]) < 0)
+		if (has[i] && dtk_repo_read_blob(r, &id[i], S_MERGED, &text[i], &tlen[i]) < 0)
 			goto done;
 	*data = NULL;
 	*len = 0;
@@ -241,7 +191,7 @@ static int S_collect(const struct dtk_repo *r, git_index *idx, git_tree *const t
 		if (rc == 2 && git_index_entry_is_conflict(e))
 			return DTK_REPO_CONFLICT;
 		if (rc == 2)
-			rc = S_blob_read(r->git, &e->id, S_MERGED, &data, &len);
+			rc = dtk_repo_read_blob(r, &e->id, S_MERGED, &data, &len);
 		if (rc != 0)
 			return rc;
 		dtk_grow((void **)out, &cap, *n + 1, sizeof(**out));
@@ -267,9 +217,8 @@ int dtk_repo_merged_insights(struct dtk_repo *r, const char *const files[3], con
 	if ((rc = S_sides(r, files, rel, &s)) != 0)
 		return rc;
 	git_merge_options_init(&opts, GIT_MERGE_OPTIONS_VERSION);
-	if (S_commit_tree(r->git, &s.ours, &t_head) < 0 ||
-	    S_commit_tree(r->git, &s.theirs, &t_other) < 0 ||
-	    S_commit_tree(r->git, &s.base, &t_base) < 0 ||
+	if (dtk_repo_tree(r, &s.ours, &t_head) < 0 || dtk_repo_tree(r, &s.theirs, &t_other) < 0 ||
+	    dtk_repo_tree(r, &s.base, &t_base) < 0 ||
 	    git_merge_trees(&idx, r->git, t_base, t_head, t_other, &opts) < 0) {
 		rc = dtk_gitlib_error("cannot merge insights/");
 		goto done;
@@ -443,7 +392,7 @@ static int S_sync_merge(const struct dtk_repo *r, git_index *idx, git_tree *cons
 			S_synced_add(list, n, &cap,
 			             (struct synced){dtk_xstrdup(e->path), data, len, m == 1});
 			data = m == 1 ? NULL : dtk_xstrndup(data, len);
-		} else if (is_base && S_blob_read(r->git, &e->id, S_MERGED, &data, &len) < 0) {
+		} else if (is_base && dtk_repo_read_blob(r, &e->id, S_MERGED, &data, &len) < 0) {
 			goto done;
 		}
 		if (is_base) {
@@ -470,8 +419,8 @@ static int S_sync_merge(const struct dtk_repo *r, git_index *idx, git_tree *cons
 			                             (char *)pages[i].data, pages[i].len, 0});
 			pages[i].data = NULL;
 		}
-	} else if (S_blob_at(t[1], index_md, &id)) {
-		if (S_blob_read(r->git, &id, S_MERGED, &data, &len) < 0)
+	} else if (dtk_repo_entry(t[1], index_md, &id, NULL)) {
+		if (dtk_repo_read_blob(r, &id, S_MERGED, &data, &len) < 0)
 			goto done;
 		S_synced_add(list, n, &cap, (struct synced){dtk_xstrdup(index_md), data, len, 1});
 		dtk_buf_printf(&s->conflicts, "%s\n", index_md);
@@ -498,36 +447,24 @@ static int S_sync_put(const struct dtk_repo *r, git_index *idx, git_tree *const 
                       const struct synced *f)
 {
 	git_index_entry st[3];
-	git_tree_entry *te[3] = {NULL, NULL, NULL};
-	git_oid oid;
-	unsigned mode = GIT_FILEMODE_BLOB;
-	int i, rc = -1;
+	int has[3], i;
 
 	for (i = 0; i < 3; i++) {
 		memset(&st[i], 0, sizeof(st[i]));
-		if (git_tree_entry_bypath(&te[i], t[i], f->path) == 0) {
-			st[i].path = f->path;
-			st[i].mode = git_tree_entry_filemode(te[i]);
-			git_oid_cpy(&st[i].id, git_tree_entry_id(te[i]));
-			if (i == 1)
-				mode = st[i].mode;
-		}
+		st[i].path = f->path;
+		st[i].mode = GIT_FILEMODE_BLOB;
+		has[i] = dtk_repo_entry(t[i], f->path, &st[i].id, &st[i].mode);
 	}
 	git_index_conflict_remove(idx, f->path);
 	git_index_remove(idx, f->path, 0);
-	if (!f->conflict) {
-		rc = dtk_repo_blob(r, f->path, f->data, f->len, &oid) < 0
-		             ? -1
-		             : dtk_repo_index_add(idx, f->path, &oid, mode);
-	} else if (git_index_conflict_add(idx, te[0] ? &st[0] : NULL, te[1] ? &st[1] : NULL,
-	                                  te[2] ? &st[2] : NULL) < 0) {
-		dtk_gitlib_error("cannot update the index");
-	} else {
-		rc = 0;
-	}
-	for (i = 0; i < 3; i++)
-		git_tree_entry_free(te[i]);
-	return rc;
+	if (!f->conflict)
+		return dtk_repo_blob(r, f->path, f->data, f->len, &st[0].id) < 0
+		               ? -1
+		               : dtk_repo_index_add(idx, f->path, &st[0].id, st[1].mode);
+	if (git_index_conflict_add(idx, has[0] ? &st[0] : NULL, has[1] ? &st[1] : NULL,
+	                           has[2] ? &st[2] : NULL) < 0)
+		return dtk_gitlib_error("cannot update the index");
+	return 0;
 }
 
 /* Writes the file name of the git directory. */
@@ -565,7 +502,7 @@ static int S_sync_commit(const struct dtk_repo *r, const struct journal *j,
 	git_index *idx = NULL;
 	git_tree *tree = NULL;
 	git_oid tree_oid, id;
-	char *msg = NULL, *index_file = dtk_path_join(git_repository_path(r->git), "index");
+	char *msg = NULL;
 	int rc = -1;
 
 	if (git_repository_index(&idx, r->git) < 0 || git_index_read(idx, 1) < 0 ||
@@ -576,16 +513,12 @@ static int S_sync_commit(const struct dtk_repo *r, const struct journal *j,
 	if (dtk_gitenv_idents(&author, &committer, r->git, NULL) < 0)
 		goto done;
 	if (dtk_repo_pre_hooks(r, &req, &(struct hooks){"pre-merge-commit", "MERGE_MSG", "merge"},
-	                       author, &tree_oid, &msg) < 0) {
+	                       author, &tree_oid, &tree, &msg) < 0) {
 		char *why = dtk_xstrdup(dtk_error_last());
 		dtk_error("%s; not committing the merge: conclude it with 'git commit' (or 'git "
 		          "merge --abort')",
 		          why);
 		free(why);
-		goto done;
-	}
-	if (git_tree_lookup(&tree, r->git, &tree_oid) < 0) {
-		dtk_gitlib_error("cannot read the merge's tree");
 		goto done;
 	}
 	if (dtk_repo_create_commit(r, &req, &id, author, committer, msg, tree,
@@ -595,14 +528,13 @@ static int S_sync_commit(const struct dtk_repo *r, const struct journal *j,
 	git_oid_tostr(s->commit, sizeof(s->commit), &id);
 	git_repository_state_cleanup(r->git);
 	/* as git: post-merge's failure changes nothing */
-	dtk_gitcommit_hook(r->git, "post-merge", index_file, author, "0", NULL);
+	dtk_gitcommit_hook(r->git, "post-merge", NULL, author, "0", NULL);
 	rc = 0;
 done:
 	git_signature_free(author);
 	git_signature_free(committer);
 	git_tree_free(tree);
 	git_index_free(idx);
-	free(index_file);
 	free(msg);
 	return rc;
 }
@@ -615,7 +547,6 @@ static int S_sync_ff(const struct dtk_repo *r, const struct journal *j, const gi
 	git_checkout_options co;
 	git_commit *c = NULL;
 	git_signature *author = NULL, *committer = NULL;
-	char *index_file = dtk_path_join(git_repository_path(r->git), "index");
 	int rc = -1;
 
 	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
@@ -628,13 +559,12 @@ static int S_sync_ff(const struct dtk_repo *r, const struct journal *j, const gi
 	if (S_sync_move(r, j, id, s, "Fast-forward") < 0)
 		goto done;
 	if (dtk_gitenv_idents(&author, &committer, r->git, NULL) == 0)
-		dtk_gitcommit_hook(r->git, "post-merge", index_file, author, "0", NULL);
+		dtk_gitcommit_hook(r->git, "post-merge", NULL, author, "0", NULL);
 	rc = 0;
 done:
 	git_signature_free(author);
 	git_signature_free(committer);
 	git_commit_free(c);
-	free(index_file);
 	return rc;
 }
 
@@ -678,7 +608,7 @@ int dtk_repo_sync(struct dtk_repo *r, struct dtk_sync *s)
 		goto done;
 	}
 	git_merge_options_init(&opts, GIT_MERGE_OPTIONS_VERSION);
-	if (git_commit_lookup(&c[1], r->git, &up) < 0 || S_commit_tree(r->git, &mb, &t[0]) < 0 ||
+	if (git_commit_lookup(&c[1], r->git, &up) < 0 || dtk_repo_tree(r, &mb, &t[0]) < 0 ||
 	    git_commit_tree(&t[1], c[0]) < 0 || git_commit_tree(&t[2], c[1]) < 0 ||
 	    git_merge_trees(&idx, r->git, t[0], t[1], t[2], &opts) < 0) {
 		dtk_gitlib_error("cannot merge");
