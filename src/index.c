@@ -557,78 +557,66 @@ static void S_contradictions(struct dtk_md *md, const struct dtk_kb *kb, const s
 	dtk_md_close(md);
 }
 
-/* Returns the run (markdown.h) of what md holds (md is freed), kept in keep
- * until the page is finished; *len bytes. */
-static const char *S_keep_run(struct dtk_md *md, struct dtk_arena *keep, size_t *len)
+/* Returns the candidates of node (NULL: text) rendered as a run
+ * (markdown.h), malloc'd, *len bytes (the caller frees). */
+static char *S_run(const struct dtk_kb *kb, const struct dtk_node *node, const char *text,
+                   size_t *len)
 {
-	char *run = dtk_md_run_render(md, len), *kept;
+	struct dtk_md *one = dtk_md_new_run();
+	char *run;
 
+	if (node)
+		dtk_nodesum_candidates(one, node, kb->high_min_verified, kb->lang_en);
+	else
+		dtk_md_text(one, text);
+	run = dtk_md_run_render(one, len);
 	if (!run) /* a separator or a candidate ends in no '&': a run */
 		abort();
-	kept = dtk_arena_strndup(keep, run, *len);
-	free(run);
-	dtk_md_free(md);
-	return kept;
+	dtk_md_free(one);
+	return run;
 }
 
-/* Adds the candidates of the base as text (the HTML export: its nodes have
- * their entries); returns how many. */
-static size_t S_candidates_text(struct dtk_md *md, const struct dtk_kb *kb,
-                                const struct dtk_lang *L)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < kb->n_nodes; i++) {
-		if (!kb->nodes[i]->sum->n_cands)
-			continue;
-		if (n)
-			dtk_md_text(md, L->sep);
-		n += kb->nodes[i]->sum->n_cands;
-		dtk_nodesum_candidates(md, kb->nodes[i], kb->high_min_verified, kb->lang_en);
-	}
-	return n;
-}
-
-/* Adds the candidates of the base as runs (markdown.h), rendered once: each
- * node's as its summary keeps it (a node of a DTK_KB_INDEX load has no
- * entries: its summary holds them, made for the base as it is) or made from
- * its entries now, the separator's between them (those made kept in keep).
- * Returns how many candidates there are. */
+/* Adds the candidates of the base, the separator between those of two
+ * nodes; returns how many there are. runs: as runs (markdown.h) rendered
+ * once, each node's as its summary keeps it (a node of a DTK_KB_INDEX load
+ * has no entries: its summary holds them, made for the base as it is) or
+ * made from its entries now; else (the HTML export, whose nodes have their
+ * entries) as text. */
 static size_t S_candidates(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
-                           struct dtk_arena *keep)
+                           int runs)
 {
-	const char *sep = NULL, *run;
+	char *sep = NULL, *run;
 	size_t i, n = 0, sep_len = 0, len;
 
 	for (i = 0; i < kb->n_nodes; i++) {
 		const struct dtk_node *node = kb->nodes[i];
-		struct dtk_md *one;
 		if (!node->sum->n_cands)
 			continue;
-		if (n && !sep) {
-			one = dtk_md_new_run();
-			dtk_md_text(one, L->sep);
-			sep = S_keep_run(one, keep, &sep_len);
-		}
-		if (n)
+		if (n && !runs) {
+			dtk_md_text(md, L->sep);
+		} else if (n) {
+			if (!sep)
+				sep = S_run(kb, NULL, L->sep, &sep_len);
 			dtk_md_rendered(md, sep, sep_len);
-		n += node->sum->n_cands;
-		if (node->sum->run) {
-			dtk_md_rendered(md, node->sum->run, node->sum->run_len);
-			continue;
 		}
-		one = dtk_md_new_run();
-		dtk_nodesum_candidates(one, node, kb->high_min_verified, kb->lang_en);
-		run = S_keep_run(one, keep, &len);
-		dtk_md_rendered(md, run, len);
+		n += node->sum->n_cands;
+		if (!runs) {
+			dtk_nodesum_candidates(md, node, kb->high_min_verified, kb->lang_en);
+		} else if (node->sum->run) {
+			dtk_md_rendered(md, node->sum->run, node->sum->run_len);
+		} else {
+			run = S_run(kb, node, NULL, &len);
+			dtk_md_rendered(md, run, len);
+			free(run);
+		}
 	}
+	free(sep);
 	return n;
 }
 
-/* keep: where the runs made go until the page is finished; NULL for the
- * HTML export (whose candidates are text) */
-static void S_gaps(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
-                   struct dtk_arena *keep, int tier)
+/* runs: see S_candidates */
+static void S_gaps(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L, int runs,
+                   int tier)
 {
 	struct dtk_buf names = DTK_BUF_INIT;
 	char num[32], g[32];
@@ -687,7 +675,7 @@ static void S_gaps(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_
 		dtk_md_close(md);
 		return;
 	}
-	n = keep ? S_candidates(md, kb, L, keep) : S_candidates_text(md, kb, L);
+	n = S_candidates(md, kb, L, runs);
 	dtk_md_text(md, n ? L->stop : L->candidates_none);
 	dtk_md_close(md);
 }
@@ -752,9 +740,8 @@ static void S_last_run(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 }
 
 /* Builds INDEX.md's document in md; links: node names link to their pages
- * (the HTML export); keep: see S_gaps; f: the tier. */
-static void S_build(struct dtk_md *md, const struct dtk_kb *kb, int links, struct dtk_arena *keep,
-                    const struct S_fit *f)
+ * (the HTML export, whose candidates are text); f: the tier. */
+static void S_build(struct dtk_md *md, const struct dtk_kb *kb, int links, const struct S_fit *f)
 {
 	const struct dtk_lang *L = kb->lang_en ? &dtk_lang_en : &dtk_lang_zh;
 	struct dtk_stats st;
@@ -768,7 +755,7 @@ static void S_build(struct dtk_md *md, const struct dtk_kb *kb, int links, struc
 	S_nodes(md, kb, L, links, f);
 	S_hotspots(md, kb, L, links, f->tier);
 	S_contradictions(md, kb, L, f->tier);
-	S_gaps(md, kb, L, keep, f->tier);
+	S_gaps(md, kb, L, !links, f->tier);
 	S_last_run(md, kb, L);
 }
 
@@ -799,14 +786,13 @@ static int S_bounded_write(void *arg, const char *s, size_t len)
 }
 
 /* Renders INDEX.md at f into w->b; returns 1 when it is within w's budget. */
-static int S_render_fit(struct S_bounded *w, const struct dtk_kb *kb, struct dtk_arena *keep,
-                        const struct S_fit *f)
+static int S_render_fit(struct S_bounded *w, const struct dtk_kb *kb, const struct S_fit *f)
 {
 	struct dtk_md *md = dtk_md_new_stream(S_bounded_write, w);
 	int rc;
 
 	w->b.len = w->lines = 0;
-	S_build(md, kb, 0, keep, f);
+	S_build(md, kb, 0, f);
 	rc = dtk_md_finish(md);
 	dtk_md_free(md);
 	return rc == 0;
@@ -1046,7 +1032,6 @@ int dtk_index_write_pages(const struct dtk_kb *kb, dtk_write_fn write, void *arg
 {
 	const struct dtk_lang *L = kb->lang_en ? &dtk_lang_en : &dtk_lang_zh;
 	struct dtk_index_pages own = {NULL, 0, NULL}, *p = pages ? pages : &own;
-	struct dtk_arena *keep = dtk_arena_new();
 	struct S_bounded w = {DTK_BUF_INIT, (size_t)kb->index_max_bytes,
 	                      (size_t)kb->index_max_lines, 0};
 	unsigned char *kept = dtk_xcalloc(kb->n_categories + 1, 1);
@@ -1059,26 +1044,26 @@ int dtk_index_write_pages(const struct dtk_kb *kb, dtk_write_fn write, void *arg
 	 * go to pages without a page rendered at each tier */
 	if (kb->n_nodes + kb->n_categories > (size_t)kb->index_max_lines)
 		f.tier = S_PAGES;
-	while (f.tier < S_PAGES && !S_render_fit(&w, kb, keep, &f))
+	while (f.tier < S_PAGES && !S_render_fit(&w, kb, &f))
 		f.tier++;
 	if (f.tier >= S_PAGES) { /* node tables go to index/, as few as can */
 		for (c = 0; c < kb->n_categories; c++)
 			S_category_pages(p, kb, L, c);
 		w.max_bytes = w.max_lines = SIZE_MAX;
-		S_render_fit(&w, kb, keep, &f);
+		S_render_fit(&w, kb, &f);
 		if (w.b.len > (size_t)kb->index_max_bytes ||
 		    w.lines > (size_t)kb->index_max_lines) {
 			f.tier = S_INLINE; /* the list of pages is one paragraph */
-			S_render_fit(&w, kb, keep, &f);
+			S_render_fit(&w, kb, &f);
 		} else {
 			S_keep(kept, kb, L, &f, &w);
 			f.kept = kept;
 			w.max_bytes = (size_t)kb->index_max_bytes;
 			w.max_lines = (size_t)kb->index_max_lines;
-			if (!S_render_fit(&w, kb, keep, &f)) { /* not as measured: all move */
+			if (!S_render_fit(&w, kb, &f)) { /* not as measured: all move */
 				memset(kept, 0, kb->n_categories);
 				w.max_bytes = w.max_lines = SIZE_MAX;
-				S_render_fit(&w, kb, keep, &f);
+				S_render_fit(&w, kb, &f);
 			}
 		}
 		for (i = n = 0; i < p->n; i++) { /* the pages of kept tables go */
@@ -1095,7 +1080,6 @@ int dtk_index_write_pages(const struct dtk_kb *kb, dtk_write_fn write, void *arg
 	}
 	rc = write(arg, w.b.ptr ? w.b.ptr : "", w.b.len);
 	dtk_buf_release(&w.b);
-	dtk_arena_free(keep);
 	dtk_index_pages_release(&own);
 	free(kept);
 	return rc;
@@ -1128,7 +1112,7 @@ char *dtk_index_render_html(const struct dtk_kb *kb)
 	struct dtk_md *md = dtk_md_new();
 	char *out;
 
-	S_build(md, kb, 1, NULL, &(struct S_fit){S_FULL, NULL, NULL});
+	S_build(md, kb, 1, &(struct S_fit){S_FULL, NULL, NULL});
 	out = dtk_md_render_html(md);
 	dtk_md_free(md);
 	return out;

@@ -15,8 +15,6 @@
 extern cmark_node_type CMARK_NODE_TABLE, CMARK_NODE_TABLE_ROW, CMARK_NODE_TABLE_CELL;
 
 #define MD_MAX_OPEN 16
-#define MD_RENDERERS 2 /* render threads: the page is built on a third */
-#define MD_QUEUE 4     /* groups handed over and not yet written, at most */
 
 struct dtk_md {
 	cmark_node *doc, *cur;
@@ -26,44 +24,12 @@ struct dtk_md {
 	struct dtk_buf text; /* text not yet added: one node for a run of text */
 	dtk_write_fn write;  /* streamed documents: where closed blocks go */
 	void *arg;
-	int failed;       /* streamed: a write failed; nothing more goes out */
-	char error[1024]; /* streamed: the failed write's error */
-	int continued;    /* streamed: what went out last ends inside a paragraph */
-	/* streamed: render threads render the closed blocks, a group each at a
-	 * time, and write them in order, while the document goes on being built */
-	pthread_mutex_t lock;
-	pthread_cond_t cond; /* a group came, or the end */
-	pthread_cond_t turn; /* a group was written */
-	pthread_t renderers[MD_RENDERERS];
-	int n_renderers;    /* the threads started */
-	int done;           /* no more blocks will come */
-	struct group *head; /* closed blocks waiting for a thread */
-	struct group **tail;
-	struct run *runs; /* streamed: runs added, not yet handed over (a group) */
-	size_t n_runs, cap_runs;
-	int in_run;            /* streamed: the open paragraph holds nothing after its runs */
-	int skip_next;         /* streamed: the next group starts with an "a" to drop
-	                          (dtk_md_rendered) */
-	unsigned long queued;  /* groups handed over so far */
-	unsigned long written; /* groups written so far: the next one's turn */
-};
-
-/* A run added to a streamed document (dtk_md_rendered): borrowed bytes. */
-struct run {
-	const char *p;
-	size_t len;
-};
-
-/* Top-level blocks closed together, in a document of their own; partial:
- * the last is the first part of a paragraph still being written. */
-struct group {
-	cmark_node *doc;  /* NULL: runs, written as they are */
-	struct run *runs; /* malloc'd; their bytes borrowed */
-	size_t n_runs;
-	int partial;
-	int skip;          /* the bytes its rendering starts with that are not written */
-	unsigned long seq; /* its place in the page: groups are written in order */
-	struct group *next;
+	int failed;    /* streamed: a write failed; nothing more goes out */
+	int started;   /* streamed: something went out */
+	int continued; /* streamed: what went out last ends inside a paragraph */
+	int in_run;    /* streamed: the open paragraph holds nothing after its runs */
+	int skip_next; /* streamed: the next blocks start with an "a" to drop
+	                  (dtk_md_rendered) */
 };
 
 /* Adds the pending text at the cursor as one text node. */
@@ -81,130 +47,37 @@ static void S_flush(struct dtk_md *md)
 	md->text.len = 0;
 }
 
-/* Writes s[0..len) unless a write failed before. The error of a failed
- * write is kept: it was set on a render thread, and errors are per thread. */
+/* Writes s[0..len) unless a write failed before (its error is set). */
 static void S_out(struct dtk_md *md, const char *s, size_t len)
 {
-	if (!md->failed && md->write(md->arg, s, len) < 0) {
+	if (!md->failed && md->write(md->arg, s, len) < 0)
 		md->failed = 1;
-		snprintf(md->error, sizeof(md->error), "%s", dtk_error_last());
-	}
+	md->started = 1;
 }
 
-/* Renders the top-level blocks of g, writes them and frees g. Blocks are
- * separated by one blank line, as cmark separates them; a partial group ends
- * inside a paragraph, which the next group goes on. Written only on g's turn
- * (g->seq): the groups before it, rendered on other threads, go first. */
-static void S_render_group(struct dtk_md *md, struct group *g)
+/* Streamed: renders the top-level blocks of doc, writes them and frees doc.
+ * Blocks are separated by one blank line, as cmark separates them; partial:
+ * the last is the first part of a paragraph that what is written next goes
+ * on. */
+static void S_write_blocks(struct dtk_md *md, cmark_node *doc, int partial)
 {
-	char *s = g->doc ? cmark_render_commonmark(g->doc, CMARK_OPT_DEFAULT, 0) : NULL;
-	size_t len = s ? strlen(s) : 0, skip = (size_t)g->skip < len ? (size_t)g->skip : len, i;
+	char *s = cmark_render_commonmark(doc, CMARK_OPT_DEFAULT, 0);
+	size_t len = strlen(s), skip = (size_t)md->skip_next < len ? (size_t)md->skip_next : len;
 
-	if (g->doc)
-		cmark_node_free(g->doc);
-	if (md->n_renderers) {
-		pthread_mutex_lock(&md->lock);
-		while (md->written != g->seq)
-			pthread_cond_wait(&md->turn, &md->lock);
-		pthread_mutex_unlock(&md->lock);
-	}
-	/* the turn is this thread's alone until it passes it on below */
-	if (md->written && !md->continued)
+	cmark_node_free(doc);
+	md->skip_next = 0;
+	if (md->started && !md->continued)
 		S_out(md, "\n", 1);
 	/* a paragraph that goes on ends without its newline */
-	if (g->partial && s)
+	if (partial)
 		len -= len && s[len - 1] == '\n';
-	if (s)
-		S_out(md, s + skip, len - skip);
-	for (i = 0; i < g->n_runs; i++)
-		S_out(md, g->runs[i].p, g->runs[i].len);
-	md->continued = g->partial;
+	S_out(md, s + skip, len - skip);
+	md->continued = partial;
 	free(s);
-	free(g->runs);
-	free(g);
-	if (md->n_renderers) {
-		pthread_mutex_lock(&md->lock);
-		md->written++;
-		pthread_cond_broadcast(&md->turn);
-		pthread_mutex_unlock(&md->lock);
-	} else {
-		md->written++;
-	}
 }
 
-/* A render thread: renders the groups as they come, until done. */
-static void *S_renderer(void *arg)
-{
-	struct dtk_md *md = arg;
-	struct group *g;
-
-	pthread_mutex_lock(&md->lock);
-	for (;;) {
-		while (!md->head && !md->done)
-			pthread_cond_wait(&md->cond, &md->lock);
-		if (!(g = md->head))
-			break;
-		if (!(md->head = g->next))
-			md->tail = &md->head;
-		pthread_mutex_unlock(&md->lock);
-		S_render_group(md, g);
-		pthread_mutex_lock(&md->lock);
-	}
-	pthread_mutex_unlock(&md->lock);
-	return NULL;
-}
-
-/* Starts the render threads (two, none when dtk_threads says one: the
- * order of writes is the same code); returns how many run. */
-static int S_start(struct dtk_md *md)
-{
-	if (dtk_threads(MD_RENDERERS) < 2)
-		return 0;
-	while (md->n_renderers < MD_RENDERERS &&
-	       pthread_create(&md->renderers[md->n_renderers], NULL, S_renderer, md) == 0)
-		md->n_renderers++;
-	return md->n_renderers;
-}
-
-/* Streamed: hands the group doc (NULL: the runs added since the last
- * group, partial) to the render threads (started on first use; without
- * them the group is rendered here). The runs go first. */
-static void S_enqueue(struct dtk_md *md, cmark_node *doc, int partial)
-{
-	struct group *g;
-
-	if (doc && md->n_runs)
-		S_enqueue(md, NULL, 1);
-	g = dtk_xcalloc(1, sizeof(*g));
-	g->doc = doc;
-	g->partial = partial;
-	if (doc) {
-		g->skip = md->skip_next;
-		md->skip_next = 0;
-	} else {
-		g->runs = md->runs;
-		g->n_runs = md->n_runs;
-		md->runs = NULL;
-		md->n_runs = md->cap_runs = 0;
-	}
-	g->seq = md->queued++;
-	if (!md->n_renderers && (md->done || !S_start(md))) {
-		S_render_group(md, g);
-		return;
-	}
-	pthread_mutex_lock(&md->lock);
-	/* at most MD_QUEUE groups wait or are being rendered: the page is built
-	 * faster than it is rendered, and each waits with its cmark nodes */
-	while (md->queued - md->written > MD_QUEUE)
-		pthread_cond_wait(&md->turn, &md->lock);
-	*md->tail = g;
-	md->tail = &g->next;
-	pthread_cond_signal(&md->cond);
-	pthread_mutex_unlock(&md->lock);
-}
-
-/* Streamed: hands the top-level blocks held to the render threads and starts
- * a new document for the blocks to come. */
+/* Streamed: writes the top-level blocks held and starts a new document for
+ * the blocks to come. */
 static void S_emit(struct dtk_md *md)
 {
 	cmark_node *doc = md->doc;
@@ -212,11 +85,11 @@ static void S_emit(struct dtk_md *md)
 	if (!cmark_node_first_child(doc))
 		return;
 	md->doc = md->cur = cmark_node_new(CMARK_NODE_DOCUMENT);
-	S_enqueue(md, doc, 0);
+	S_write_blocks(md, doc, 0);
 }
 
-/* Streamed: hands the blocks held and what the open top-level paragraph has
- * so far to the render threads (dtk_md_rendered: runs go next). */
+/* Streamed: writes the blocks held and what the open top-level paragraph
+ * has so far (dtk_md_rendered: runs go next). */
 static void S_emit_piece(struct dtk_md *md)
 {
 	cmark_node *p = md->open[0], *doc = cmark_node_new(CMARK_NODE_DOCUMENT), *q, *c;
@@ -227,24 +100,7 @@ static void S_emit_piece(struct dtk_md *md)
 	cmark_node_append_child(doc, q);
 	while ((c = cmark_node_first_child(p)) != NULL)
 		cmark_node_append_child(q, c);
-	S_enqueue(md, doc, 1);
-}
-
-/* Streamed: lets the render threads finish what they were given, and stops
- * them. */
-static void S_stop(struct dtk_md *md)
-{
-	int i;
-
-	if (!md->n_renderers)
-		return;
-	pthread_mutex_lock(&md->lock);
-	md->done = 1;
-	pthread_cond_broadcast(&md->cond);
-	pthread_mutex_unlock(&md->lock);
-	for (i = 0; i < md->n_renderers; i++)
-		pthread_join(md->renderers[i], NULL);
-	md->n_renderers = 0;
+	S_write_blocks(md, doc, 1);
 }
 
 /* cmark-gfm registers its extensions in a global list, unlocked: once, for
@@ -274,10 +130,6 @@ struct dtk_md *dtk_md_new_stream(dtk_write_fn write, void *arg)
 	struct dtk_md *md = dtk_md_new();
 	md->write = write;
 	md->arg = arg;
-	md->tail = &md->head;
-	pthread_mutex_init(&md->lock, NULL);
-	pthread_cond_init(&md->cond, NULL);
-	pthread_cond_init(&md->turn, NULL);
 	return md;
 }
 
@@ -287,24 +139,15 @@ int dtk_md_finish(struct dtk_md *md)
 	if (!md->write)
 		return 0;
 	S_emit(md);
-	S_stop(md);
-	md->done = 1;
-	return md->failed ? dtk_error("%s", md->error) : 0;
+	return md->failed ? -1 : 0;
 }
 
 void dtk_md_free(struct dtk_md *md)
 {
 	if (!md)
 		return;
-	if (md->write) {
-		S_stop(md); /* what it was given is written: blocks are never lost */
-		pthread_mutex_destroy(&md->lock);
-		pthread_cond_destroy(&md->cond);
-		pthread_cond_destroy(&md->turn);
-	}
 	cmark_node_free(md->doc);
 	dtk_buf_release(&md->text);
-	free(md->runs);
 	free(md);
 }
 
@@ -589,8 +432,7 @@ void dtk_md_rendered(struct dtk_md *md, const char *run, size_t len)
 			md->skip_next = 1;
 			md->in_run = 1;
 		}
-		dtk_grow((void **)&md->runs, &md->cap_runs, md->n_runs + 1, sizeof(*md->runs));
-		md->runs[md->n_runs++] = (struct run){run, len};
+		S_out(md, run, len);
 		return;
 	}
 	/* read back: between two letters, as it was rendered after one (a

@@ -76,13 +76,12 @@ struct dtk_md *dtk_md_new_run(void);
 char *dtk_md_run_render(struct dtk_md *md, size_t *len);
 /* Adds run[0..len), which dtk_md_run_render made, at the cursor: the page
  * reads as though the run's text were added there. Streamed, it goes out as
- * it is (not copied: it must stay until dtk_md_finish returns) after another
- * run, or when the text before it in the paragraph holds a character other
- * than a digit and does not end with '&'; otherwise (and in a document that
- * is not streamed) it is read back into text (where a numeric character
- * reference such as "&#123;", which cmark writes as it is, becomes what it
- * names). Runs added one after another
- * read as the run of their texts joined. */
+ * it is (written at once) after another run, or when the text before it in
+ * the paragraph holds a character other than a digit and does not end with
+ * '&'; otherwise (and in a document that is not streamed) it is read back
+ * into text (where a numeric character reference such as "&#123;", which
+ * cmark writes as it is, becomes what it names). Runs added one after
+ * another read as the run of their texts joined. */
 void dtk_md_rendered(struct dtk_md *md, const char *run, size_t len);
 
 /* Returns the document as CommonMark, malloc'd (the caller frees). */
