@@ -2,7 +2,6 @@
 #include "dtk/index.h"
 
 #include "dtk/dtk.h"
-#include "dtk/fs.h"
 #include "dtk/kb.h"
 #include "dtk/markdown.h"
 #include "dtk/nodesum.h"
@@ -1132,14 +1131,4 @@ int dtk_index_build(const char *root, struct dtk_diags *diags, dtk_write_fn writ
 	rc = dtk_index_write_pages(kb, write, arg, pages);
 	dtk_kb_free(kb);
 	return rc;
-}
-
-int dtk_index_compare(const char *root, const char *path, struct dtk_file_cmp *c,
-                      struct dtk_diags *diags, struct dtk_index_pages *pages)
-{
-	int rc = dtk_file_cmp_open(c, path, DTK_MAX_INDEX_BYTES);
-
-	if (rc == 0)
-		rc = dtk_index_build(root, diags, dtk_file_cmp_write, c, pages);
-	return rc == 0 ? dtk_file_cmp_finish(c) : rc;
 }
