@@ -1099,13 +1099,6 @@ void dtk_index_pages_release(struct dtk_index_pages *p)
 	memset(p, 0, sizeof(*p));
 }
 
-char *dtk_index_render(const struct dtk_kb *kb)
-{
-	struct dtk_buf b = DTK_BUF_INIT;
-	dtk_index_write_pages(kb, dtk_buf_write, &b, NULL); /* cannot fail */
-	return dtk_buf_detach(&b);
-}
-
 char *dtk_index_render_html(const struct dtk_kb *kb)
 {
 	struct dtk_md *md = dtk_md_new();

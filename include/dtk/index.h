@@ -75,8 +75,6 @@ int dtk_index_pages_sync(const char *root, const struct dtk_index_pages *p, int 
  * error set. */
 int dtk_index_file_sync(const char *root, const char *rel, const char *text, size_t len, int write,
                         dtk_page_fn fn, void *arg);
-/* Returns INDEX.md for kb, malloc'd (the caller frees). */
-char *dtk_index_render(const struct dtk_kb *kb);
 
 /* Returns INDEX.md's content as an HTML fragment whose node names link to
  * "nodes/<node>.html" (the HTML export); malloc'd (the caller frees). */
