@@ -261,46 +261,17 @@ void dtk_md_textn(struct dtk_md *md, const char *text, size_t n)
 	dtk_buf_release(&b);
 }
 
-/* Returns 1 when text reads the same as Markdown and as text: no character
- * inline Markdown gives a meaning to, no line break, no space at either end
- * (a paragraph would drop it). */
-/* Returns the code point that ends at s + i (i > 0) of a UTF-8 string, or
- * -1 when the byte before is not the end of a character of 3 or 4 bytes. */
-static int32_t S_cp_before(const char *s, size_t i)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	if (i >= 3 && (u[i - 3] & 0xF0) == 0xE0)
-		return ((u[i - 3] & 0x0F) << 12) | ((u[i - 2] & 0x3F) << 6) | (u[i - 1] & 0x3F);
-	if (i >= 4 && (u[i - 4] & 0xF8) == 0xF0)
-		return ((u[i - 4] & 0x07) << 18) | ((u[i - 3] & 0x3F) << 12) |
-		       ((u[i - 2] & 0x3F) << 6) | (u[i - 1] & 0x3F);
-	return -1;
-}
-
-/* Returns the code point that starts at s (of 3 or 4 bytes), or -1. */
-static int32_t S_cp_at(const char *s)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	if ((u[0] & 0xF0) == 0xE0 && u[1] && u[2])
-		return ((u[0] & 0x0F) << 12) | ((u[1] & 0x3F) << 6) | (u[2] & 0x3F);
-	if ((u[0] & 0xF8) == 0xF0 && u[1] && u[2] && u[3])
-		return ((u[0] & 0x07) << 18) | ((u[1] & 0x3F) << 12) | ((u[2] & 0x3F) << 6) |
-		       (u[3] & 0x3F);
-	return -1;
-}
-
 void dtk_md_plain(struct dtk_md *md, const char *text)
 {
 	const char *p = text, *brk;
+	size_t len = strlen(text);
 
 	while ((brk = strpbrk(p, "\r\n")) != NULL) {
 		const char *next = brk + strspn(brk, "\r\n");
 		dtk_md_textn(md, p, (size_t)(brk - p));
 		/* a break between two East Asian wide characters is no space
 		 * (docs/schema.md, "Text"); others are one */
-		if (!(brk > text && *next &&
-		      dtk_linebreak_is_wide(S_cp_before(text, (size_t)(brk - text))) &&
-		      dtk_linebreak_is_wide(S_cp_at(next))))
+		if (!dtk_linebreak_wide_pair(text, len, (size_t)(brk - text), (size_t)(next - text)))
 			dtk_md_textn(md, " ", 1);
 		p = next;
 	}
