@@ -220,7 +220,12 @@ static const struct option *S_options(const struct dtk_ctx *ctx, int help, struc
 	return all;
 }
 
-int dtk_cmd_getopt(struct dtk_ctx *ctx, int argc, char **argv)
+/* getopt_long over the options ctx->cmd declares (argv[0] is its name),
+ * with dtk's own messages: returns the option as getopt_long does, -1 after
+ * the last, or '?' after printing the usage error for an unknown, ambiguous
+ * or misused option or one missing its value. Starts over when optind is
+ * 0. Handles -q and --no-pager itself (dtk_args_parse). */
+static int S_getopt(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct option all[S_MAX_OPTIONS];
 	char opts[S_MAX_OPTIONS];
@@ -493,7 +498,7 @@ int dtk_args_parse(struct dtk_ctx *ctx, int argc, char **argv, struct dtk_args *
 	a->cmd = ctx->cmd;
 	a->v = dtk_xcalloc(n + 1, sizeof(*a->v));
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
+	while ((c = S_getopt(ctx, argc, argv)) != -1) {
 		i = S_index(a->cmd, c);
 		if (c == '?' || i < 0 || S_value(ctx, a, i, optarg, ++pos) < 0)
 			goto fail;
