@@ -43,25 +43,24 @@ static void S_heading(struct dtk_md *md, int level, const char *text)
 	dtk_md_close(md);
 }
 
-/* Adds a paragraph of text. */
-static void S_para(struct dtk_md *md, const char *text)
+/* Adds a list item (item set) or a paragraph: tpl with s[0..n) filled. */
+static void S_block(struct dtk_md *md, int item, const char *tpl, const struct dtk_md_slot *s,
+                    size_t n)
 {
-	dtk_md_paragraph(md);
-	dtk_md_text(md, text);
-	dtk_md_close(md);
-}
-
-/* Adds a list item (item set) or a paragraph: tpl with {n} and {ids} filled. */
-static void S_fill_n(struct dtk_md *md, int item, const char *tpl, long n, const char *extra)
-{
-	char num[32];
-	struct dtk_md_slot s[] = {{"n", S_num(num, n), 0}, {"ids", extra ? extra : "", 0}};
 	if (item)
 		dtk_md_item(md);
 	else
 		dtk_md_paragraph(md);
-	dtk_md_fill(md, tpl, s, N_SLOTS(s));
+	dtk_md_fill(md, tpl, s, n);
 	dtk_md_close(md);
+}
+
+/* S_block with the slots {n} and {ids} (extra; NULL: none). */
+static void S_fill_n(struct dtk_md *md, int item, const char *tpl, long n, const char *extra)
+{
+	char num[32];
+	struct dtk_md_slot s[] = {{"n", S_num(num, n), 0}, {"ids", extra ? extra : "", 0}};
+	S_block(md, item, tpl, s, N_SLOTS(s));
 }
 
 static void S_status(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
@@ -95,9 +94,7 @@ static void S_status(struct dtk_md *md, const struct dtk_kb *kb, const struct dt
 		         kb->n_records ? dtk_date_format(date, kb->records[kb->n_records - 1].date)
 		                       : "—",
 		         0}};
-		dtk_md_item(md);
-		dtk_md_fill(md, L->st_last, s, N_SLOTS(s));
-		dtk_md_close(md);
+		S_block(md, 1, L->st_last, s, N_SLOTS(s));
 	}
 	S_fill_n(md, 1, L->st_articles, (long)st->articles, NULL);
 	{
@@ -105,9 +102,7 @@ static void S_status(struct dtk_md *md, const struct dtk_kb *kb, const struct dt
 		                          {"usage", S_num(u, st->usage_pct), 0},
 		                          {"citation", S_num(c, st->citation_pct), 0},
 		                          {"closure", S_num(kk, st->closure_pct), 0}};
-		dtk_md_item(md);
-		dtk_md_fill(md, L->st_positioning, s, N_SLOTS(s));
-		dtk_md_close(md);
+		S_block(md, 1, L->st_positioning, s, N_SLOTS(s));
 	}
 	dtk_md_close(md);
 	dtk_buf_release(&high);
@@ -212,9 +207,7 @@ static void S_cut_note(struct dtk_md *md, const struct dtk_node *const *nodes, s
 	{
 		struct dtk_md_slot s[] = {{"n", S_num(num, (long)cut), 0},
 		                          {"k", S_num(k, S_STANCE_CHARS), 0}};
-		dtk_md_paragraph(md);
-		dtk_md_fill(md, L->cut_stances, s, N_SLOTS(s));
-		dtk_md_close(md);
+		S_block(md, 0, L->cut_stances, s, N_SLOTS(s));
 	}
 }
 
@@ -304,7 +297,7 @@ static void S_category(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 
 	S_heading(md, 3, kb->categories[c].name);
 	if (!kb->categories[c].n_nodes) { /* no table of no rows */
-		S_para(md, L->nodes_none);
+		S_block(md, 0, L->nodes_none, NULL, 0);
 		return;
 	}
 	S_table_head(md, L->node_cols);
@@ -359,9 +352,9 @@ static void S_hotspots(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 	int part;
 
 	S_heading(md, 2, L->hotspots);
-	S_para(md, L->hotspots_intro);
+	S_block(md, 0, L->hotspots_intro, NULL, 0);
 	if (!kb->n_hotspots) { /* no table of no rows */
-		S_para(md, L->hotspots_none);
+		S_block(md, 0, L->hotspots_none, NULL, 0);
 		return;
 	}
 	if (tier >= S_HOTSPOTS) {
@@ -446,9 +439,7 @@ static void S_review(struct dtk_md *md, const struct dtk_record *r, const struct
 		        {"total", S_num(nt, total + (long)r->n_cross_pairs), 0},
 		        {"c", S_num(nc, r->contradictions_new), 0},
 		};
-		dtk_md_paragraph(md);
-		dtk_md_fill(md, L->review, s, N_SLOTS(s));
-		dtk_md_close(md);
+		S_block(md, 0, L->review, s, N_SLOTS(s));
 	}
 	dtk_buf_release(&pairs);
 	dtk_buf_release(&cross);
@@ -493,9 +484,7 @@ static size_t S_each_open(struct dtk_md *md, const struct dtk_kb *kb, const stru
 				struct dtk_md_slot s[] = {{"id", c->id, 0},
 				                          {"other", c->other, 0},
 				                          {"note", dtk_buf_cstr(&note), 1}};
-				dtk_md_item(md);
-				dtk_md_fill(md, L->open_item, s, N_SLOTS(s));
-				dtk_md_close(md);
+				S_block(md, 1, L->open_item, s, N_SLOTS(s));
 			}
 			dtk_buf_release(&note);
 		}
@@ -635,14 +624,12 @@ static void S_gaps(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_
 		struct dtk_md_slot s[] = {{"n", S_num(num, (long)n), 0},
 		                          {"names", dtk_buf_cstr(&names), 0},
 		                          {"g", S_num(g, (long)kb->n_gaps), 0}};
-		dtk_md_paragraph(md);
 		/* "below:" only when a list follows */
-		dtk_md_fill(md,
-		            lists        ? L->cut_gaps
-		            : kb->n_gaps ? L->gaps_intro
-		                         : L->gaps_intro_none,
-		            s, N_SLOTS(s));
-		dtk_md_close(md);
+		S_block(md, 0,
+		        lists        ? L->cut_gaps
+		        : kb->n_gaps ? L->gaps_intro
+		                     : L->gaps_intro_none,
+		        s, N_SLOTS(s));
 	}
 	dtk_buf_release(&names);
 	if (kb->n_gaps && !lists) {

@@ -49,8 +49,8 @@ int dtk_index_file_sync(const char *root, const char *rel, const char *text, siz
 		if ((rc = dtk_file_mkdirs(dir, 0777)) < 0)
 			goto done;
 	}
-	if (write && (rc = dtk_file_write_atomic(path, conv ? conv : text,
-	                                         conv ? conv_len : len)) < 0)
+	if (write &&
+	    (rc = dtk_file_write_atomic(path, conv ? conv : text, conv ? conv_len : len)) < 0)
 		goto done;
 	if (fn)
 		fn(arg, rel, state, old ? old : "", old_len, text, len);
@@ -74,8 +74,8 @@ int dtk_index_pages_sync(const char *root, const struct dtk_index_pages *p, int 
 	int n = 0, r;
 
 	for (i = 0; i < p->n; i++) {
-		if ((r = dtk_index_file_sync(root, p->v[i].rel, p->v[i].text, p->v[i].len, write, fn,
-		                             arg)) < 0) {
+		if ((r = dtk_index_file_sync(root, p->v[i].rel, p->v[i].text, p->v[i].len, write,
+		                             fn, arg)) < 0) {
 			n = -1;
 			goto done;
 		}

@@ -271,7 +271,8 @@ void dtk_md_plain(struct dtk_md *md, const char *text)
 		dtk_md_textn(md, p, (size_t)(brk - p));
 		/* a break between two East Asian wide characters is no space
 		 * (docs/schema.md, "Text"); others are one */
-		if (!dtk_linebreak_wide_pair(text, len, (size_t)(brk - text), (size_t)(next - text)))
+		if (!dtk_linebreak_wide_pair(text, len, (size_t)(brk - text),
+		                             (size_t)(next - text)))
 			dtk_md_textn(md, " ", 1);
 		p = next;
 	}
