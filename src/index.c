@@ -554,7 +554,7 @@ static char *S_run(const struct dtk_kb *kb, const struct dtk_node *node, const c
 	char *run;
 
 	if (node)
-		dtk_nodesum_candidates(one, node, kb->high_min_verified, kb->lang_en);
+		dtk_nodesum_candidates(one, node, kb);
 	else
 		dtk_md_text(one, text);
 	run = dtk_md_run_render(one, len);
@@ -589,7 +589,7 @@ static size_t S_candidates(struct dtk_md *md, const struct dtk_kb *kb, const str
 		}
 		n += node->sum->n_cands;
 		if (!runs) {
-			dtk_nodesum_candidates(md, node, kb->high_min_verified, kb->lang_en);
+			dtk_nodesum_candidates(md, node, kb);
 		} else if (node->sum->run) {
 			dtk_md_rendered(md, node->sum->run, node->sum->run_len);
 		} else {
