@@ -2,7 +2,6 @@
 #include "dtk/markdown.h"
 
 #include "dtk/linebreak.h"
-#include "dtk/invisible.h"
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
@@ -239,26 +238,18 @@ void dtk_md_close(struct dtk_md *md)
 		S_emit(md);
 }
 
-void dtk_md_text(struct dtk_md *md, const char *text)
+/* As dtk_md_text, for the n bytes at text (no NUL needed). */
+static void S_textn(struct dtk_md *md, const char *text, size_t n)
 {
-	dtk_md_textn(md, text, strlen(text));
-}
-
-void dtk_md_textn(struct dtk_md *md, const char *text, size_t n)
-{
-	struct dtk_buf b = DTK_BUF_INIT;
-
 	md->in_run = 0;
-
-	if (!dtk_invisible_has(text, n)) {
-		dtk_buf_put(&md->text, text, n);
-		return;
-	}
 	/* a bidirectional control or another invisible character is seen:
 	 * "<U+202E>" */
-	dtk_buf_put_marked(&b, text, n);
-	dtk_buf_put(&md->text, b.ptr, b.len);
-	dtk_buf_release(&b);
+	dtk_buf_put_marked(&md->text, text, n);
+}
+
+void dtk_md_text(struct dtk_md *md, const char *text)
+{
+	S_textn(md, text, strlen(text));
 }
 
 void dtk_md_plain(struct dtk_md *md, const char *text)
@@ -268,12 +259,12 @@ void dtk_md_plain(struct dtk_md *md, const char *text)
 
 	while ((brk = strpbrk(p, "\r\n")) != NULL) {
 		const char *next = brk + strspn(brk, "\r\n");
-		dtk_md_textn(md, p, (size_t)(brk - p));
+		S_textn(md, p, (size_t)(brk - p));
 		/* a break between two East Asian wide characters is no space
 		 * (docs/schema.md, "Text"); others are one */
 		if (!dtk_linebreak_wide_pair(text, len, (size_t)(brk - text),
 		                             (size_t)(next - text)))
-			dtk_md_textn(md, " ", 1);
+			S_textn(md, " ", 1);
 		p = next;
 	}
 	dtk_md_text(md, p);
@@ -301,12 +292,12 @@ void dtk_md_fill(struct dtk_md *md, const char *tpl, const struct dtk_md_slot *s
 			if (!strncmp(open + 1, slots[i].name, len) && !slots[i].name[len])
 				break;
 		if (!close || i == n) { /* the '{' is text */
-			dtk_md_textn(md, p, (size_t)(open + 1 - p));
+			S_textn(md, p, (size_t)(open + 1 - p));
 			p = open + 1;
 			continue;
 		}
 		if (open > p)
-			dtk_md_textn(md, p, (size_t)(open - p));
+			S_textn(md, p, (size_t)(open - p));
 		if (slots[i].md)
 			dtk_md_plain(md, slots[i].value);
 		else

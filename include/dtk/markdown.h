@@ -44,8 +44,6 @@ void dtk_md_link(struct dtk_md *md, const char *url, const char *text);
 
 /* Adds text as it is: the renderer escapes what Markdown would read. */
 void dtk_md_text(struct dtk_md *md, const char *text);
-/* As dtk_md_text, for the n bytes at text (no NUL needed). */
-void dtk_md_textn(struct dtk_md *md, const char *text, size_t n);
 void dtk_md_textf(struct dtk_md *md, const char *fmt, ...) DTK_PRINTF(2, 3);
 /* Adds a text field of the data: plain text (docs/schema.md, "Text"), on one
  * line. A run of line breaks becomes one space, or none between two East
