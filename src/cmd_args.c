@@ -566,14 +566,6 @@ const char *const *dtk_args_list(const struct dtk_args *a, int key, size_t *n)
 
 /* ---- usage and help ---- */
 
-/* Empties b (its memory kept). */
-static void S_reset(struct dtk_buf *b)
-{
-	b->len = 0;
-	if (b->ptr)
-		b->ptr[0] = '\0';
-}
-
 /* Appends the value of o as usage and help show it ("N", "a|b|c"). */
 static void S_arg(struct dtk_buf *b, const struct dtk_opt *o)
 {
@@ -616,7 +608,7 @@ void dtk_args_usage(const struct dtk_cmd *cmd, FILE *f)
 	fprintf(f, "dtk %s", cmd->name);
 	col = indent - 1;
 	for (i = 0;; i++) {
-		S_reset(&w);
+		w.len = 0;
 		if (o[i].name && S_alias(o, i))
 			continue;
 		if (o[i].name) {
@@ -649,7 +641,7 @@ void dtk_args_usage(const struct dtk_cmd *cmd, FILE *f)
 /* Sets b to the left column of option i ("-n, --node N, --alias"). */
 static void S_label(struct dtk_buf *b, const struct dtk_opt *o, size_t i)
 {
-	S_reset(b);
+	b->len = 0;
 	if (o[i].flags & DTK_OPT_SHORT)
 		dtk_buf_printf(b, "-%c, ", o[i].key);
 	dtk_buf_printf(b, "--%s", o[i].name);
