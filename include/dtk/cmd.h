@@ -356,8 +356,4 @@ int dtk_cmd_held(struct dtk_ctx *ctx, struct dtk_kb **kb);
 /* Frees kb of dtk_cmd_load (NULL: nothing), unless it is the held base. */
 void dtk_cmd_unload(struct dtk_ctx *ctx, struct dtk_kb *kb);
 
-/* Takes the lock the dispatcher takes for DTK_CMD_LOCKS, on directory dir
- * (dtk init: a base not there yet). Returns the descriptor to close, or -1. */
-int dtk_cmd_lock(const char *dir);
-
 #endif
