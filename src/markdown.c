@@ -430,9 +430,7 @@ char *dtk_md_render_html(struct dtk_md *md)
 	char *s;
 
 	S_flush(md);
-	s = cmark_render_html(md->doc, CMARK_OPT_DEFAULT, exts);
-	char *copy = dtk_xstrdup(s);
+	s = cmark_render_html(md->doc, CMARK_OPT_DEFAULT, exts); /* malloc'd, as dtk_md_render's */
 	cmark_llist_free(cmark_get_default_mem_allocator(), exts);
-	free(s);
-	return copy;
+	return s;
 }
