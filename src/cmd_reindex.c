@@ -7,18 +7,7 @@
 #include "dtk/json.h"
 #include "dtk/kb.h"
 
-#include <errno.h>
 #include <stdlib.h>
-#include <string.h>
-
-/* A dtk_write_fn writing to the FILE *arg. */
-static int S_write_file(void *arg, const char *s, size_t len)
-{
-	if (fwrite(s, 1, len, arg) == len)
-		return 0;
-	dtk_error("cannot write INDEX.md: %s", strerror(errno));
-	return -1;
-}
 
 /* Says what became of INDEX.md: written (1) or up to date (0); with json,
  * as {"index": "INDEX.md", "written": bool} on standard output. */
@@ -91,17 +80,14 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	int to_stdout = dtk_args_has(a, 's') > 0, rc;
 	int json = dtk_args_int(a, 'f', 0) == 1;
 
-	if (to_stdout) {
-		dtk_cmd_pager(ctx);
-		rc = dtk_index_build(ctx->root, &diags, S_write_file, ctx->out, NULL);
-	} else {
-		rc = dtk_index_build(ctx->root, &diags, dtk_buf_write, &text, &pages);
-	}
+	rc = dtk_index_build(ctx->root, &diags, dtk_buf_write, &text, &pages);
 	if (rc == DTK_EINVALID) {
 		rc = dtk_cmd_report_invalid(ctx, &diags);
 	} else if (rc < 0) {
 		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
-	} else if (to_stdout) {
+	} else if (to_stdout) { /* a failed write: said as dtk_main flushes it */
+		dtk_cmd_pager(ctx);
+		fwrite(text.ptr ? text.ptr : "", 1, text.len, ctx->out);
 		rc = DTK_EXIT_OK;
 	} else if ((rc = dtk_index_file_sync(ctx->root, DTK_INDEX_FILE, text.ptr ? text.ptr : "",
 	                                     text.len, 1, NULL, NULL)) < 0) {
