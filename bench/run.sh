@@ -171,7 +171,6 @@ cmd_args() {
 	# with no node cache (run_row removes it): every file parsed, the cache made
 	reindex-cold) args=("$dtk" -C "$2" reindex --stdout) ;;
 	# on one thread: no render threads (warm) and no loader pool (cold)
-	reindex-t1) args=(env DTK_THREADS=1 "$dtk" -C "$2" reindex --stdout) ;;
 	reindex-off-t1) args=(env DTK_THREADS=1 DTK_NO_CACHE=1 "$dtk" -C "$2" reindex --stdout) ;;
 	# after one node file changed (change_one), on the copy of the base
 	# (the copy's cache in a folder of its own: the cold rows remove theirs)
@@ -211,7 +210,6 @@ first_id() {
 floor_of() {
 	case $1 in
 	use | check-1 | reindex-1 | reindex-off-t1) echo reindex-off ;;
-	reindex-t1) echo reindex ;;
 	search | search-node | search-cold) echo reindex ;;
 	mcp-show) echo show ;;
 	mcp-search) echo search ;;
@@ -242,7 +240,7 @@ bench_base() {
 	else # the write commands change the base: they run on a copy
 		rm -rf "$work/use-base"
 		cp -R "$dir" "$work/use-base"
-		names+=(reindex-off reindex-cold reindex-t1 reindex-off-t1 check-1 reindex-1 use search search-node search-cold
+		names+=(reindex-off reindex-cold reindex-off-t1 check-1 reindex-1 use search search-node search-cold
 			mcp-show mcp-search)
 	fi
 

@@ -62,7 +62,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	            &kb,
 	            &(struct dtk_kb_load_opts){.what = DTK_KB_ALL, .files = files, .n_files = n},
 	            &d) == 0) {
-		free(dtk_index_render(kb));
+		struct dtk_buf page = DTK_BUF_INIT;
+		dtk_index_write_pages(kb, dtk_buf_write, &page, NULL);
+		dtk_buf_release(&page);
 		dtk_kb_free(kb);
 	}
 	dtk_diags_release(&d);

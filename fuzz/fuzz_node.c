@@ -147,7 +147,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	                                           .files = files,
 	                                           .n_files = sizeof(files) / sizeof(*files)},
 	                &d) == 0) {
-		free(dtk_index_render(kb));
+		struct dtk_buf page = DTK_BUF_INIT;
+		dtk_index_write_pages(kb, dtk_buf_write, &page, NULL);
+		dtk_buf_release(&page);
 		S_round_trip(kb);
 		S_unpack_any(kb, data, size);
 		dtk_kb_free(kb);

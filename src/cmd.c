@@ -434,8 +434,3 @@ int dtk_main(int argc, char **argv)
 	dtk_self_init(argc > 0 ? argv[0] : NULL); /* before -C changes directory */
 	return S_flush_stdout(S_main(argc, argv));
 }
-
-int dtk_cmd_lock(const char *dir)
-{
-	return dtk_lock_take(dir);
-}

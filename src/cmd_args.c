@@ -220,7 +220,12 @@ static const struct option *S_options(const struct dtk_ctx *ctx, int help, struc
 	return all;
 }
 
-int dtk_cmd_getopt(struct dtk_ctx *ctx, int argc, char **argv)
+/* getopt_long over the options ctx->cmd declares (argv[0] is its name),
+ * with dtk's own messages: returns the option as getopt_long does, -1 after
+ * the last, or '?' after printing the usage error for an unknown, ambiguous
+ * or misused option or one missing its value. Starts over when optind is
+ * 0. Handles -q and --no-pager itself (dtk_args_parse). */
+static int S_getopt(struct dtk_ctx *ctx, int argc, char **argv)
 {
 	struct option all[S_MAX_OPTIONS];
 	char opts[S_MAX_OPTIONS];
@@ -493,7 +498,7 @@ int dtk_args_parse(struct dtk_ctx *ctx, int argc, char **argv, struct dtk_args *
 	a->cmd = ctx->cmd;
 	a->v = dtk_xcalloc(n + 1, sizeof(*a->v));
 	optind = 0;
-	while ((c = dtk_cmd_getopt(ctx, argc, argv)) != -1) {
+	while ((c = S_getopt(ctx, argc, argv)) != -1) {
 		i = S_index(a->cmd, c);
 		if (c == '?' || i < 0 || S_value(ctx, a, i, optarg, ++pos) < 0)
 			goto fail;
@@ -561,14 +566,6 @@ const char *const *dtk_args_list(const struct dtk_args *a, int key, size_t *n)
 
 /* ---- usage and help ---- */
 
-/* Empties b (its memory kept). */
-static void S_reset(struct dtk_buf *b)
-{
-	b->len = 0;
-	if (b->ptr)
-		b->ptr[0] = '\0';
-}
-
 /* Appends the value of o as usage and help show it ("N", "a|b|c"). */
 static void S_arg(struct dtk_buf *b, const struct dtk_opt *o)
 {
@@ -611,7 +608,7 @@ void dtk_args_usage(const struct dtk_cmd *cmd, FILE *f)
 	fprintf(f, "dtk %s", cmd->name);
 	col = indent - 1;
 	for (i = 0;; i++) {
-		S_reset(&w);
+		w.len = 0;
 		if (o[i].name && S_alias(o, i))
 			continue;
 		if (o[i].name) {
@@ -644,7 +641,7 @@ void dtk_args_usage(const struct dtk_cmd *cmd, FILE *f)
 /* Sets b to the left column of option i ("-n, --node N, --alias"). */
 static void S_label(struct dtk_buf *b, const struct dtk_opt *o, size_t i)
 {
-	S_reset(b);
+	b->len = 0;
 	if (o[i].flags & DTK_OPT_SHORT)
 		dtk_buf_printf(b, "-%c, ", o[i].key);
 	dtk_buf_printf(b, "--%s", o[i].name);

@@ -213,7 +213,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		goto done;
 	if (!domain)
 		S_domain_of(&name, dir);
-	if ((lock = dtk_cmd_lock(dir)) < 0) {
+	if ((lock = dtk_lock_take(dir)) < 0) {
 		dtk_error("cannot lock %s: %s", dir, strerror(errno));
 		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;

@@ -3,24 +3,11 @@
 
 #include "dtk/dtk.h"
 #include "dtk/fs.h"
-#include "dtk/git.h"
 #include "dtk/index.h"
 #include "dtk/json.h"
 #include "dtk/kb.h"
 
-#include <errno.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-/* A dtk_write_fn writing to the FILE *arg. */
-static int S_write_file(void *arg, const char *s, size_t len)
-{
-	if (fwrite(s, 1, len, arg) == len)
-		return 0;
-	dtk_error("cannot write INDEX.md: %s", strerror(errno));
-	return -1;
-}
 
 /* Says what became of INDEX.md: written (1) or up to date (0); with json,
  * as {"index": "INDEX.md", "written": bool} on standard output. */
@@ -88,67 +75,31 @@ static const struct dtk_opt_conflict S_conflicts[] = {
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
-	struct dtk_file_cmp cmp = {.fd = -1};
 	struct dtk_index_pages pages = {NULL, 0, NULL};
-	char *path = NULL, *crlf = NULL, *old = NULL;
-	size_t crlf_len = 0, old_len = 0;
-	int to_stdout = dtk_args_has(a, 's') > 0, rc, conv = 0;
+	struct dtk_buf text = DTK_BUF_INIT;
+	int to_stdout = dtk_args_has(a, 's') > 0, rc;
 	int json = dtk_args_int(a, 'f', 0) == 1;
 
-	path = dtk_path_join(ctx->root, DTK_INDEX_FILE);
-	if (to_stdout) {
-		dtk_cmd_pager(ctx);
-		rc = dtk_index_build(ctx->root, &diags, S_write_file, ctx->out, NULL);
-	} else {
-		rc = dtk_index_compare(ctx->root, path, &cmp, &diags, &pages);
-	}
+	rc = dtk_index_build(ctx->root, &diags, dtk_buf_write, &text, &pages);
 	if (rc == DTK_EINVALID) {
 		rc = dtk_cmd_report_invalid(ctx, &diags);
-		goto done;
-	}
-	if (rc < 0) {
+	} else if (rc < 0) {
 		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
-		goto done;
-	}
-	if (to_stdout) {
+	} else if (to_stdout) { /* a failed write: said as dtk_main flushes it */
+		dtk_cmd_pager(ctx);
+		fwrite(text.ptr ? text.ptr : "", 1, text.len, ctx->out);
 		rc = DTK_EXIT_OK;
-		goto done;
-	}
-	/* differing: written as git checks it out (CRLF with core.autocrlf or
-	 * .gitattributes eol), which the file may already be; only now is
-	 * libgit2 asked */
-	if (rc == 1 && (conv = dtk_git_checkout_form(&crlf, &crlf_len, path, cmp.text.ptr,
-	                                             cmp.text.len)) < 0) {
-		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
-		goto done;
-	}
-	if (conv == 1 && cmp.fd >= 0 &&
-	    (lseek(cmp.fd, 0, SEEK_SET) < 0 ||
-	     dtk_file_read_fd(&old, &old_len, cmp.fd, path, DTK_MAX_INDEX_BYTES) < 0)) {
-		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
-		goto done;
-	}
-	if (rc == 0 || (conv == 1 && old && old_len == crlf_len && !memcmp(old, crlf, old_len))) {
-		S_report(ctx, json, 0);
-		rc = S_pages(ctx, json, &pages);
-		goto done;
-	}
-	rc = dtk_file_write_atomic(path, conv ? crlf : dtk_buf_cstr(&cmp.text),
-	                           conv ? crlf_len : cmp.text.len);
-	if (rc < 0) {
+	} else if ((rc = dtk_index_file_sync(ctx->root, DTK_INDEX_FILE, text.ptr ? text.ptr : "",
+	                                     text.len, 1, NULL, NULL)) < 0) {
 		/* written but not synced: 1, never 2 after a byte changed */
 		rc = dtk_cmd_fail(ctx, rc == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
-		goto done;
+	} else {
+		S_report(ctx, json, rc);
+		rc = S_pages(ctx, json, &pages);
 	}
-	S_report(ctx, json, 1);
-	rc = S_pages(ctx, json, &pages);
-done:
 	dtk_index_pages_release(&pages);
 	dtk_diags_release(&diags);
-	dtk_file_cmp_release(&cmp);
-	free(crlf);
-	free(old);
-	free(path);
+	dtk_buf_release(&text);
 	return rc;
 }
 

@@ -330,21 +330,14 @@ static int S_missing_entry(struct dtk_ctx *ctx, const struct dtk_node *node, con
 	return DTK_EXIT_INVALID;
 }
 
-static const struct style *S_pick_style(const struct dtk_ctx *ctx, const char *when)
-{
-	int k = !strcmp(when, "always")  ? DTK_COLOR_ALWAYS
-	        : !strcmp(when, "never") ? DTK_COLOR_NEVER
-	                                 : DTK_COLOR_AUTO;
-	return dtk_cmd_use_color(ctx, k) ? &S_color : &S_plain;
-}
-
-/* limit, compact: a node's entries (--limit, --compact) */
+/* color: --color (DTK_COLOR_); limit, compact: a node's entries (--limit,
+ * --compact) */
 static int S_print(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *node_name,
-                   const char *name, int is_entry, int json, const char *color, size_t limit,
-                   int compact)
+                   const char *name, int is_entry, int json, int color, size_t limit, int compact)
 {
 	const struct dtk_node *node = dtk_kb_node(kb, node_name);
 	const struct dtk_entry *e = NULL;
+	const struct style *st = dtk_cmd_use_color(ctx, color) ? &S_color : &S_plain;
 	struct dtk_buf b = DTK_BUF_INIT;
 	struct dtk_link *links = NULL;
 	struct dtk_json j;
@@ -374,10 +367,10 @@ static int S_print(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *nod
 		dtk_buf_release(&b);
 	} else if (e) {
 		n = dtk_links_to(&links, kb, e->id, NULL);
-		S_text_entry(ctx->out, kb, e, links, n, S_pick_style(ctx, color));
+		S_text_entry(ctx->out, kb, e, links, n, st);
 		free(links);
 	} else {
-		S_text_node(ctx->out, kb, node, S_pick_style(ctx, color), limit, compact);
+		S_text_node(ctx->out, kb, node, st, limit, compact);
 	}
 	return DTK_EXIT_OK;
 }
@@ -400,7 +393,7 @@ static const struct dtk_opt S_opts[] = {
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_kb *kb = NULL;
-	const char *color = dtk_color_names[dtk_args_int(a, 'c', DTK_COLOR_AUTO)], *name;
+	const char *name;
 	int json = dtk_args_int(a, 'f', 0) == 1, rc, is_entry;
 	char *node = NULL;
 
@@ -415,7 +408,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	rc = dtk_cmd_load(ctx, &kb, DTK_KB_ONE_NODE | DTK_KB_LINKED, node);
 	if (rc == DTK_EXIT_OK) {
 		dtk_cmd_pager(ctx);
-		rc = S_print(ctx, kb, node, name, is_entry, json, color,
+		rc = S_print(ctx, kb, node, name, is_entry, json, (int)dtk_args_int(a, 'c', 0),
 		             (size_t)dtk_args_int(a, 'l', 0), dtk_args_has(a, 'C') > 0);
 	}
 	dtk_cmd_unload(ctx, kb);
@@ -425,8 +418,6 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 
 const struct dtk_cmd dtk_cmd_show = {
         .name = "show",
-        .usage = "dtk show [--format text|json] [--color auto|always|never] [--limit N]\n"
-                 "                [--compact] <node|entry-id>",
         .summary = "print one node or one entry",
         .help = "\nPrints a node (stance, bloom, every entry) or one entry (claim, confidence,\n"
                 "dates, sources by title, verified_by, relations with titles) and what\n"

@@ -102,17 +102,10 @@ static void S_escape(struct dtk_buf *b, const char *s)
 	}
 }
 
-/* Appends template tpl to b with its one {x} replaced by x. */
-static void S_fill(struct dtk_buf *b, const char *tpl, const char *x)
+/* Adds template tpl with its one {x} filled with x (as it is). */
+static void S_fill(struct dtk_md *md, const char *tpl, const char *x)
 {
-	const char *at = strstr(tpl, "{x}");
-	if (!at) {
-		dtk_buf_puts(b, tpl);
-		return;
-	}
-	dtk_buf_put(b, tpl, (size_t)(at - tpl));
-	dtk_buf_puts(b, x);
-	dtk_buf_puts(b, at + 3);
+	dtk_md_fill(md, tpl, &(struct dtk_md_slot){"x", x, 0}, 1);
 }
 
 static int S_id_char(char c)
@@ -274,12 +267,9 @@ static void S_backlinks(struct dtk_md *md, const struct dtk_kb *kb, const struct
 /* Adds the template tpl with x filled in, after " · " unless first. */
 static void S_meta(struct dtk_md *md, const char *tpl, const char *x, int first)
 {
-	struct dtk_buf b = DTK_BUF_INIT;
 	if (!first)
-		dtk_buf_puts(&b, " · ");
-	S_fill(&b, tpl, x);
-	dtk_md_text(md, dtk_buf_cstr(&b));
-	dtk_buf_release(&b);
+		dtk_md_text(md, " · ");
+	S_fill(md, tpl, x);
 }
 
 /* Adds the item that says e is retired: superseded (by whom, when) or
@@ -287,23 +277,19 @@ static void S_meta(struct dtk_md *md, const char *tpl, const char *x, int first)
 static void S_retirement(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
                          const struct dtk_entry *e)
 {
-	struct dtk_buf b = DTK_BUF_INIT;
 	char date[11];
 
 	if (!dtk_entry_retired(e))
 		return;
 	dtk_md_item(md);
 	if (e->superseded_by.id) {
-		S_fill(&b, L->x_superseded_by, dtk_date_format(date, e->superseded));
-		dtk_md_text(md, b.ptr);
+		S_fill(md, L->x_superseded_by, dtk_date_format(date, e->superseded));
 		S_ref(md, kb, e->superseded_by.id);
 	} else {
-		S_fill(&b, L->x_retracted, dtk_date_format(date, e->retracted));
-		dtk_md_text(md, b.ptr);
+		S_fill(md, L->x_retracted, dtk_date_format(date, e->retracted));
 		dtk_md_plain(md, e->retracted_reason);
 	}
 	dtk_md_close(md);
-	dtk_buf_release(&b);
 }
 
 static void S_entry(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
@@ -387,8 +373,7 @@ static int S_node_page(const struct dtk_kb *kb, const struct dtk_node *n, const 
 {
 	const struct dtk_lang *L = S_lang(kb);
 	struct dtk_md *md = dtk_md_new();
-	struct dtk_buf name = DTK_BUF_INIT, meta = DTK_BUF_INIT, ids = DTK_BUF_INIT,
-	               linked = DTK_BUF_INIT;
+	struct dtk_buf name = DTK_BUF_INIT, ids = DTK_BUF_INIT, linked = DTK_BUF_INIT;
 	char *html, num[32];
 	int rc;
 	size_t i;
@@ -399,16 +384,15 @@ static int S_node_page(const struct dtk_kb *kb, const struct dtk_node *n, const 
 	dtk_md_paragraph(md);
 	if (n->category >= 0) {
 		dtk_md_plain(md, kb->categories[n->category].name);
-		dtk_buf_puts(&meta, " · ");
+		dtk_md_text(md, " · ");
 	}
-	dtk_buf_printf(&meta, "Bloom %s · ", dtk_bloom_names[n->bloom]);
+	dtk_md_textf(md, "Bloom %s · ", dtk_bloom_names[n->bloom]);
 	snprintf(num, sizeof(num), "%zu", dtk_node_live(n));
-	S_fill(&meta, L->x_entries, num);
+	S_fill(md, L->x_entries, num);
 	if (dtk_node_live(n) < n->n_entries) {
 		snprintf(num, sizeof(num), "%zu", n->n_entries - dtk_node_live(n));
-		S_fill(&meta, L->x_retired_note, num);
+		S_fill(md, L->x_retired_note, num);
 	}
-	dtk_md_text(md, meta.ptr);
 	dtk_md_close(md);
 	dtk_md_paragraph(md);
 	if (!n->stance) {
@@ -427,7 +411,6 @@ static int S_node_page(const struct dtk_kb *kb, const struct dtk_node *n, const 
 	rc = S_page(nodes_dir, name.ptr, kb, n->name, linked.ptr, "../", 0);
 	free(html);
 	dtk_buf_release(&name);
-	dtk_buf_release(&meta);
 	dtk_buf_release(&ids);
 	dtk_buf_release(&linked);
 	dtk_md_free(md);

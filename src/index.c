@@ -2,7 +2,6 @@
 #include "dtk/index.h"
 
 #include "dtk/dtk.h"
-#include "dtk/fs.h"
 #include "dtk/kb.h"
 #include "dtk/markdown.h"
 #include "dtk/nodesum.h"
@@ -44,25 +43,24 @@ static void S_heading(struct dtk_md *md, int level, const char *text)
 	dtk_md_close(md);
 }
 
-/* Adds a paragraph of text. */
-static void S_para(struct dtk_md *md, const char *text)
+/* Adds a list item (item set) or a paragraph: tpl with s[0..n) filled. */
+static void S_block(struct dtk_md *md, int item, const char *tpl, const struct dtk_md_slot *s,
+                    size_t n)
 {
-	dtk_md_paragraph(md);
-	dtk_md_text(md, text);
-	dtk_md_close(md);
-}
-
-/* Adds a list item (item set) or a paragraph: tpl with {n} and {ids} filled. */
-static void S_fill_n(struct dtk_md *md, int item, const char *tpl, long n, const char *extra)
-{
-	char num[32];
-	struct dtk_md_slot s[] = {{"n", S_num(num, n), 0}, {"ids", extra ? extra : "", 0}};
 	if (item)
 		dtk_md_item(md);
 	else
 		dtk_md_paragraph(md);
-	dtk_md_fill(md, tpl, s, N_SLOTS(s));
+	dtk_md_fill(md, tpl, s, n);
 	dtk_md_close(md);
+}
+
+/* S_block with the slots {n} and {ids} (extra; NULL: none). */
+static void S_fill_n(struct dtk_md *md, int item, const char *tpl, long n, const char *extra)
+{
+	char num[32];
+	struct dtk_md_slot s[] = {{"n", S_num(num, n), 0}, {"ids", extra ? extra : "", 0}};
+	S_block(md, item, tpl, s, N_SLOTS(s));
 }
 
 static void S_status(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
@@ -96,9 +94,7 @@ static void S_status(struct dtk_md *md, const struct dtk_kb *kb, const struct dt
 		         kb->n_records ? dtk_date_format(date, kb->records[kb->n_records - 1].date)
 		                       : "—",
 		         0}};
-		dtk_md_item(md);
-		dtk_md_fill(md, L->st_last, s, N_SLOTS(s));
-		dtk_md_close(md);
+		S_block(md, 1, L->st_last, s, N_SLOTS(s));
 	}
 	S_fill_n(md, 1, L->st_articles, (long)st->articles, NULL);
 	{
@@ -106,9 +102,7 @@ static void S_status(struct dtk_md *md, const struct dtk_kb *kb, const struct dt
 		                          {"usage", S_num(u, st->usage_pct), 0},
 		                          {"citation", S_num(c, st->citation_pct), 0},
 		                          {"closure", S_num(kk, st->closure_pct), 0}};
-		dtk_md_item(md);
-		dtk_md_fill(md, L->st_positioning, s, N_SLOTS(s));
-		dtk_md_close(md);
+		S_block(md, 1, L->st_positioning, s, N_SLOTS(s));
 	}
 	dtk_md_close(md);
 	dtk_buf_release(&high);
@@ -213,9 +207,7 @@ static void S_cut_note(struct dtk_md *md, const struct dtk_node *const *nodes, s
 	{
 		struct dtk_md_slot s[] = {{"n", S_num(num, (long)cut), 0},
 		                          {"k", S_num(k, S_STANCE_CHARS), 0}};
-		dtk_md_paragraph(md);
-		dtk_md_fill(md, L->cut_stances, s, N_SLOTS(s));
-		dtk_md_close(md);
+		S_block(md, 0, L->cut_stances, s, N_SLOTS(s));
 	}
 }
 
@@ -305,7 +297,7 @@ static void S_category(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 
 	S_heading(md, 3, kb->categories[c].name);
 	if (!kb->categories[c].n_nodes) { /* no table of no rows */
-		S_para(md, L->nodes_none);
+		S_block(md, 0, L->nodes_none, NULL, 0);
 		return;
 	}
 	S_table_head(md, L->node_cols);
@@ -360,9 +352,9 @@ static void S_hotspots(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 	int part;
 
 	S_heading(md, 2, L->hotspots);
-	S_para(md, L->hotspots_intro);
+	S_block(md, 0, L->hotspots_intro, NULL, 0);
 	if (!kb->n_hotspots) { /* no table of no rows */
-		S_para(md, L->hotspots_none);
+		S_block(md, 0, L->hotspots_none, NULL, 0);
 		return;
 	}
 	if (tier >= S_HOTSPOTS) {
@@ -447,9 +439,7 @@ static void S_review(struct dtk_md *md, const struct dtk_record *r, const struct
 		        {"total", S_num(nt, total + (long)r->n_cross_pairs), 0},
 		        {"c", S_num(nc, r->contradictions_new), 0},
 		};
-		dtk_md_paragraph(md);
-		dtk_md_fill(md, L->review, s, N_SLOTS(s));
-		dtk_md_close(md);
+		S_block(md, 0, L->review, s, N_SLOTS(s));
 	}
 	dtk_buf_release(&pairs);
 	dtk_buf_release(&cross);
@@ -494,9 +484,7 @@ static size_t S_each_open(struct dtk_md *md, const struct dtk_kb *kb, const stru
 				struct dtk_md_slot s[] = {{"id", c->id, 0},
 				                          {"other", c->other, 0},
 				                          {"note", dtk_buf_cstr(&note), 1}};
-				dtk_md_item(md);
-				dtk_md_fill(md, L->open_item, s, N_SLOTS(s));
-				dtk_md_close(md);
+				S_block(md, 1, L->open_item, s, N_SLOTS(s));
 			}
 			dtk_buf_release(&note);
 		}
@@ -557,78 +545,66 @@ static void S_contradictions(struct dtk_md *md, const struct dtk_kb *kb, const s
 	dtk_md_close(md);
 }
 
-/* Returns the run (markdown.h) of what md holds (md is freed), kept in keep
- * until the page is finished; *len bytes. */
-static const char *S_keep_run(struct dtk_md *md, struct dtk_arena *keep, size_t *len)
+/* Returns the candidates of node (NULL: text) rendered as a run
+ * (markdown.h), malloc'd, *len bytes (the caller frees). */
+static char *S_run(const struct dtk_kb *kb, const struct dtk_node *node, const char *text,
+                   size_t *len)
 {
-	char *run = dtk_md_run_render(md, len), *kept;
+	struct dtk_md *one = dtk_md_new_run();
+	char *run;
 
+	if (node)
+		dtk_nodesum_candidates(one, node, kb);
+	else
+		dtk_md_text(one, text);
+	run = dtk_md_run_render(one, len);
 	if (!run) /* a separator or a candidate ends in no '&': a run */
 		abort();
-	kept = dtk_arena_strndup(keep, run, *len);
-	free(run);
-	dtk_md_free(md);
-	return kept;
+	dtk_md_free(one);
+	return run;
 }
 
-/* Adds the candidates of the base as text (the HTML export: its nodes have
- * their entries); returns how many. */
-static size_t S_candidates_text(struct dtk_md *md, const struct dtk_kb *kb,
-                                const struct dtk_lang *L)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < kb->n_nodes; i++) {
-		if (!kb->nodes[i]->sum->n_cands)
-			continue;
-		if (n)
-			dtk_md_text(md, L->sep);
-		n += kb->nodes[i]->sum->n_cands;
-		dtk_nodesum_candidates(md, kb->nodes[i], kb->high_min_verified, kb->lang_en);
-	}
-	return n;
-}
-
-/* Adds the candidates of the base as runs (markdown.h), rendered once: each
- * node's as its summary keeps it (a node of a DTK_KB_INDEX load has no
- * entries: its summary holds them, made for the base as it is) or made from
- * its entries now, the separator's between them (those made kept in keep).
- * Returns how many candidates there are. */
+/* Adds the candidates of the base, the separator between those of two
+ * nodes; returns how many there are. runs: as runs (markdown.h) rendered
+ * once, each node's as its summary keeps it (a node of a DTK_KB_INDEX load
+ * has no entries: its summary holds them, made for the base as it is) or
+ * made from its entries now; else (the HTML export, whose nodes have their
+ * entries) as text. */
 static size_t S_candidates(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
-                           struct dtk_arena *keep)
+                           int runs)
 {
-	const char *sep = NULL, *run;
+	char *sep = NULL, *run;
 	size_t i, n = 0, sep_len = 0, len;
 
 	for (i = 0; i < kb->n_nodes; i++) {
 		const struct dtk_node *node = kb->nodes[i];
-		struct dtk_md *one;
 		if (!node->sum->n_cands)
 			continue;
-		if (n && !sep) {
-			one = dtk_md_new_run();
-			dtk_md_text(one, L->sep);
-			sep = S_keep_run(one, keep, &sep_len);
-		}
-		if (n)
+		if (n && !runs) {
+			dtk_md_text(md, L->sep);
+		} else if (n) {
+			if (!sep)
+				sep = S_run(kb, NULL, L->sep, &sep_len);
 			dtk_md_rendered(md, sep, sep_len);
-		n += node->sum->n_cands;
-		if (node->sum->run) {
-			dtk_md_rendered(md, node->sum->run, node->sum->run_len);
-			continue;
 		}
-		one = dtk_md_new_run();
-		dtk_nodesum_candidates(one, node, kb->high_min_verified, kb->lang_en);
-		run = S_keep_run(one, keep, &len);
-		dtk_md_rendered(md, run, len);
+		n += node->sum->n_cands;
+		if (!runs) {
+			dtk_nodesum_candidates(md, node, kb);
+		} else if (node->sum->run) {
+			dtk_md_rendered(md, node->sum->run, node->sum->run_len);
+		} else {
+			run = S_run(kb, node, NULL, &len);
+			dtk_md_rendered(md, run, len);
+			free(run);
+		}
 	}
+	free(sep);
 	return n;
 }
 
-/* keep: where the runs made go until the page is finished; NULL for the
- * HTML export (whose candidates are text) */
-static void S_gaps(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L,
-                   struct dtk_arena *keep, int tier)
+/* runs: see S_candidates */
+static void S_gaps(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_lang *L, int runs,
+                   int tier)
 {
 	struct dtk_buf names = DTK_BUF_INIT;
 	char num[32], g[32];
@@ -648,14 +624,12 @@ static void S_gaps(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_
 		struct dtk_md_slot s[] = {{"n", S_num(num, (long)n), 0},
 		                          {"names", dtk_buf_cstr(&names), 0},
 		                          {"g", S_num(g, (long)kb->n_gaps), 0}};
-		dtk_md_paragraph(md);
 		/* "below:" only when a list follows */
-		dtk_md_fill(md,
-		            lists        ? L->cut_gaps
-		            : kb->n_gaps ? L->gaps_intro
-		                         : L->gaps_intro_none,
-		            s, N_SLOTS(s));
-		dtk_md_close(md);
+		S_block(md, 0,
+		        lists        ? L->cut_gaps
+		        : kb->n_gaps ? L->gaps_intro
+		                     : L->gaps_intro_none,
+		        s, N_SLOTS(s));
 	}
 	dtk_buf_release(&names);
 	if (kb->n_gaps && !lists) {
@@ -687,7 +661,7 @@ static void S_gaps(struct dtk_md *md, const struct dtk_kb *kb, const struct dtk_
 		dtk_md_close(md);
 		return;
 	}
-	n = keep ? S_candidates(md, kb, L, keep) : S_candidates_text(md, kb, L);
+	n = S_candidates(md, kb, L, runs);
 	dtk_md_text(md, n ? L->stop : L->candidates_none);
 	dtk_md_close(md);
 }
@@ -752,9 +726,8 @@ static void S_last_run(struct dtk_md *md, const struct dtk_kb *kb, const struct 
 }
 
 /* Builds INDEX.md's document in md; links: node names link to their pages
- * (the HTML export); keep: see S_gaps; f: the tier. */
-static void S_build(struct dtk_md *md, const struct dtk_kb *kb, int links, struct dtk_arena *keep,
-                    const struct S_fit *f)
+ * (the HTML export, whose candidates are text); f: the tier. */
+static void S_build(struct dtk_md *md, const struct dtk_kb *kb, int links, const struct S_fit *f)
 {
 	const struct dtk_lang *L = kb->lang_en ? &dtk_lang_en : &dtk_lang_zh;
 	struct dtk_stats st;
@@ -768,7 +741,7 @@ static void S_build(struct dtk_md *md, const struct dtk_kb *kb, int links, struc
 	S_nodes(md, kb, L, links, f);
 	S_hotspots(md, kb, L, links, f->tier);
 	S_contradictions(md, kb, L, f->tier);
-	S_gaps(md, kb, L, keep, f->tier);
+	S_gaps(md, kb, L, !links, f->tier);
 	S_last_run(md, kb, L);
 }
 
@@ -799,14 +772,13 @@ static int S_bounded_write(void *arg, const char *s, size_t len)
 }
 
 /* Renders INDEX.md at f into w->b; returns 1 when it is within w's budget. */
-static int S_render_fit(struct S_bounded *w, const struct dtk_kb *kb, struct dtk_arena *keep,
-                        const struct S_fit *f)
+static int S_render_fit(struct S_bounded *w, const struct dtk_kb *kb, const struct S_fit *f)
 {
 	struct dtk_md *md = dtk_md_new_stream(S_bounded_write, w);
 	int rc;
 
 	w->b.len = w->lines = 0;
-	S_build(md, kb, 0, keep, f);
+	S_build(md, kb, 0, f);
 	rc = dtk_md_finish(md);
 	dtk_md_free(md);
 	return rc == 0;
@@ -1046,7 +1018,6 @@ int dtk_index_write_pages(const struct dtk_kb *kb, dtk_write_fn write, void *arg
 {
 	const struct dtk_lang *L = kb->lang_en ? &dtk_lang_en : &dtk_lang_zh;
 	struct dtk_index_pages own = {NULL, 0, NULL}, *p = pages ? pages : &own;
-	struct dtk_arena *keep = dtk_arena_new();
 	struct S_bounded w = {DTK_BUF_INIT, (size_t)kb->index_max_bytes,
 	                      (size_t)kb->index_max_lines, 0};
 	unsigned char *kept = dtk_xcalloc(kb->n_categories + 1, 1);
@@ -1059,26 +1030,26 @@ int dtk_index_write_pages(const struct dtk_kb *kb, dtk_write_fn write, void *arg
 	 * go to pages without a page rendered at each tier */
 	if (kb->n_nodes + kb->n_categories > (size_t)kb->index_max_lines)
 		f.tier = S_PAGES;
-	while (f.tier < S_PAGES && !S_render_fit(&w, kb, keep, &f))
+	while (f.tier < S_PAGES && !S_render_fit(&w, kb, &f))
 		f.tier++;
 	if (f.tier >= S_PAGES) { /* node tables go to index/, as few as can */
 		for (c = 0; c < kb->n_categories; c++)
 			S_category_pages(p, kb, L, c);
 		w.max_bytes = w.max_lines = SIZE_MAX;
-		S_render_fit(&w, kb, keep, &f);
+		S_render_fit(&w, kb, &f);
 		if (w.b.len > (size_t)kb->index_max_bytes ||
 		    w.lines > (size_t)kb->index_max_lines) {
 			f.tier = S_INLINE; /* the list of pages is one paragraph */
-			S_render_fit(&w, kb, keep, &f);
+			S_render_fit(&w, kb, &f);
 		} else {
 			S_keep(kept, kb, L, &f, &w);
 			f.kept = kept;
 			w.max_bytes = (size_t)kb->index_max_bytes;
 			w.max_lines = (size_t)kb->index_max_lines;
-			if (!S_render_fit(&w, kb, keep, &f)) { /* not as measured: all move */
+			if (!S_render_fit(&w, kb, &f)) { /* not as measured: all move */
 				memset(kept, 0, kb->n_categories);
 				w.max_bytes = w.max_lines = SIZE_MAX;
-				S_render_fit(&w, kb, keep, &f);
+				S_render_fit(&w, kb, &f);
 			}
 		}
 		for (i = n = 0; i < p->n; i++) { /* the pages of kept tables go */
@@ -1095,7 +1066,6 @@ int dtk_index_write_pages(const struct dtk_kb *kb, dtk_write_fn write, void *arg
 	}
 	rc = write(arg, w.b.ptr ? w.b.ptr : "", w.b.len);
 	dtk_buf_release(&w.b);
-	dtk_arena_free(keep);
 	dtk_index_pages_release(&own);
 	free(kept);
 	return rc;
@@ -1116,19 +1086,12 @@ void dtk_index_pages_release(struct dtk_index_pages *p)
 	memset(p, 0, sizeof(*p));
 }
 
-char *dtk_index_render(const struct dtk_kb *kb)
-{
-	struct dtk_buf b = DTK_BUF_INIT;
-	dtk_index_write_pages(kb, dtk_buf_write, &b, NULL); /* cannot fail */
-	return dtk_buf_detach(&b);
-}
-
 char *dtk_index_render_html(const struct dtk_kb *kb)
 {
 	struct dtk_md *md = dtk_md_new();
 	char *out;
 
-	S_build(md, kb, 1, NULL, &(struct S_fit){S_FULL, NULL, NULL});
+	S_build(md, kb, 1, &(struct S_fit){S_FULL, NULL, NULL});
 	out = dtk_md_render_html(md);
 	dtk_md_free(md);
 	return out;
@@ -1148,14 +1111,4 @@ int dtk_index_build(const char *root, struct dtk_diags *diags, dtk_write_fn writ
 	rc = dtk_index_write_pages(kb, write, arg, pages);
 	dtk_kb_free(kb);
 	return rc;
-}
-
-int dtk_index_compare(const char *root, const char *path, struct dtk_file_cmp *c,
-                      struct dtk_diags *diags, struct dtk_index_pages *pages)
-{
-	int rc = dtk_file_cmp_open(c, path, DTK_MAX_INDEX_BYTES);
-
-	if (rc == 0)
-		rc = dtk_index_build(root, diags, dtk_file_cmp_write, c, pages);
-	return rc == 0 ? dtk_file_cmp_finish(c) : rc;
 }

@@ -23,13 +23,10 @@ static int S_generated(const struct dtk_index_pages *p, const char *name)
 	return 0;
 }
 
-/* Compares page g with its file under root (written when write and not in
- * line); calls fn when it was not. Returns 1 when it was not, 0 when it
- * was, -1 with the error set. */
-static int S_page(const char *root, const struct dtk_index_page *g, int write, dtk_page_fn fn,
-                  void *arg)
+int dtk_index_file_sync(const char *root, const char *rel, const char *text, size_t len, int write,
+                        dtk_page_fn fn, void *arg)
 {
-	char *path = dtk_path_join(root, g->rel), *old = NULL, *conv = NULL, *dir = NULL;
+	char *path = dtk_path_join(root, rel), *old = NULL, *conv = NULL, *dir = NULL;
 	size_t old_len = 0, conv_len = 0;
 	int rc = dtk_file_read_regular(&old, &old_len, path, DTK_MAX_INDEX_BYTES), state;
 
@@ -37,24 +34,26 @@ static int S_page(const char *root, const struct dtk_index_page *g, int write, d
 		goto done;
 	state = rc == 1 ? DTK_PAGE_MISSING : DTK_PAGE_DIFFERS;
 	rc = 0;
-	if (old && old_len == g->len && !memcmp(old, g->text, g->len))
+	if (old && old_len == len && !memcmp(old, text, len))
 		goto done;
-	/* as git checks it out (CRLF with core.autocrlf), as INDEX.md */
-	if ((rc = dtk_git_checkout_form(&conv, &conv_len, path, g->text, g->len)) < 0)
+	/* as git checks it out (CRLF with core.autocrlf or .gitattributes eol),
+	 * which the file may already be; only now is libgit2 asked */
+	if ((rc = dtk_git_checkout_form(&conv, &conv_len, path, text, len)) < 0)
 		goto done;
 	if (rc == 1 && old && old_len == conv_len && !memcmp(old, conv, old_len)) {
 		rc = 0;
 		goto done;
 	}
-	dir = dtk_path_join(root, DTK_INDEX_PAGES_DIR);
-	if (write &&
-	    ((state == DTK_PAGE_MISSING && dtk_file_mkdirs(dir, 0777) < 0) ||
-	     dtk_file_write_atomic(path, conv ? conv : g->text, conv ? conv_len : g->len) < 0)) {
-		rc = -1;
-		goto done;
+	if (write && state == DTK_PAGE_MISSING && strchr(rel, '/')) {
+		dir = dtk_xstrndup(path, (size_t)(strrchr(path, '/') - path));
+		if ((rc = dtk_file_mkdirs(dir, 0777)) < 0)
+			goto done;
 	}
+	if (write &&
+	    (rc = dtk_file_write_atomic(path, conv ? conv : text, conv ? conv_len : len)) < 0)
+		goto done;
 	if (fn)
-		fn(arg, g->rel, state, old ? old : "", old_len, g->text, g->len);
+		fn(arg, rel, state, old ? old : "", old_len, text, len);
 	rc = 1;
 done:
 	free(dir);
@@ -75,7 +74,8 @@ int dtk_index_pages_sync(const char *root, const struct dtk_index_pages *p, int 
 	int n = 0, r;
 
 	for (i = 0; i < p->n; i++) {
-		if ((r = S_page(root, &p->v[i], write, fn, arg)) < 0) {
+		if ((r = dtk_index_file_sync(root, p->v[i].rel, p->v[i].text, p->v[i].len, write,
+		                             fn, arg)) < 0) {
 			n = -1;
 			goto done;
 		}

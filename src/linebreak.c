@@ -47,6 +47,12 @@ static int32_t S_at(const char *val, size_t len, size_t i)
 	return cp;
 }
 
+int dtk_linebreak_wide_pair(const char *s, size_t len, size_t i, size_t j)
+{
+	return i > 0 && j < len && dtk_linebreak_is_wide(S_before(s, i)) &&
+	       dtk_linebreak_is_wide(S_at(s, len, j));
+}
+
 /* Returns 1 when the space at val[i] stands between two wide characters. */
 static int S_between_wide(const char *val, size_t len, size_t i)
 {
@@ -54,8 +60,7 @@ static int S_between_wide(const char *val, size_t len, size_t i)
 	if (i == 0 || i + 1 >= len || ((unsigned char)val[i - 1] & 0xC0) != 0x80 ||
 	    (unsigned char)val[i + 1] < 0xE1)
 		return 0;
-	return dtk_linebreak_is_wide(S_before(val, i)) &&
-	       dtk_linebreak_is_wide(S_at(val, len, i + 1));
+	return dtk_linebreak_wide_pair(val, len, i, i + 1);
 }
 
 static int S_is_space(char c)

@@ -2,7 +2,6 @@
 #include "dtk/markdown.h"
 
 #include "dtk/linebreak.h"
-#include "dtk/invisible.h"
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
@@ -15,8 +14,6 @@
 extern cmark_node_type CMARK_NODE_TABLE, CMARK_NODE_TABLE_ROW, CMARK_NODE_TABLE_CELL;
 
 #define MD_MAX_OPEN 16
-#define MD_RENDERERS 2 /* render threads: the page is built on a third */
-#define MD_QUEUE 4     /* groups handed over and not yet written, at most */
 
 struct dtk_md {
 	cmark_node *doc, *cur;
@@ -26,44 +23,12 @@ struct dtk_md {
 	struct dtk_buf text; /* text not yet added: one node for a run of text */
 	dtk_write_fn write;  /* streamed documents: where closed blocks go */
 	void *arg;
-	int failed;       /* streamed: a write failed; nothing more goes out */
-	char error[1024]; /* streamed: the failed write's error */
-	int continued;    /* streamed: what went out last ends inside a paragraph */
-	/* streamed: render threads render the closed blocks, a group each at a
-	 * time, and write them in order, while the document goes on being built */
-	pthread_mutex_t lock;
-	pthread_cond_t cond; /* a group came, or the end */
-	pthread_cond_t turn; /* a group was written */
-	pthread_t renderers[MD_RENDERERS];
-	int n_renderers;    /* the threads started */
-	int done;           /* no more blocks will come */
-	struct group *head; /* closed blocks waiting for a thread */
-	struct group **tail;
-	struct run *runs; /* streamed: runs added, not yet handed over (a group) */
-	size_t n_runs, cap_runs;
-	int in_run;            /* streamed: the open paragraph holds nothing after its runs */
-	int skip_next;         /* streamed: the next group starts with an "a" to drop
-	                          (dtk_md_rendered) */
-	unsigned long queued;  /* groups handed over so far */
-	unsigned long written; /* groups written so far: the next one's turn */
-};
-
-/* A run added to a streamed document (dtk_md_rendered): borrowed bytes. */
-struct run {
-	const char *p;
-	size_t len;
-};
-
-/* Top-level blocks closed together, in a document of their own; partial:
- * the last is the first part of a paragraph still being written. */
-struct group {
-	cmark_node *doc;  /* NULL: runs, written as they are */
-	struct run *runs; /* malloc'd; their bytes borrowed */
-	size_t n_runs;
-	int partial;
-	int skip;          /* the bytes its rendering starts with that are not written */
-	unsigned long seq; /* its place in the page: groups are written in order */
-	struct group *next;
+	int failed;    /* streamed: a write failed; nothing more goes out */
+	int started;   /* streamed: something went out */
+	int continued; /* streamed: what went out last ends inside a paragraph */
+	int in_run;    /* streamed: the open paragraph holds nothing after its runs */
+	int skip_next; /* streamed: the next blocks start with an "a" to drop
+	                  (dtk_md_rendered) */
 };
 
 /* Adds the pending text at the cursor as one text node. */
@@ -81,130 +46,37 @@ static void S_flush(struct dtk_md *md)
 	md->text.len = 0;
 }
 
-/* Writes s[0..len) unless a write failed before. The error of a failed
- * write is kept: it was set on a render thread, and errors are per thread. */
+/* Writes s[0..len) unless a write failed before (its error is set). */
 static void S_out(struct dtk_md *md, const char *s, size_t len)
 {
-	if (!md->failed && md->write(md->arg, s, len) < 0) {
+	if (!md->failed && md->write(md->arg, s, len) < 0)
 		md->failed = 1;
-		snprintf(md->error, sizeof(md->error), "%s", dtk_error_last());
-	}
+	md->started = 1;
 }
 
-/* Renders the top-level blocks of g, writes them and frees g. Blocks are
- * separated by one blank line, as cmark separates them; a partial group ends
- * inside a paragraph, which the next group goes on. Written only on g's turn
- * (g->seq): the groups before it, rendered on other threads, go first. */
-static void S_render_group(struct dtk_md *md, struct group *g)
+/* Streamed: renders the top-level blocks of doc, writes them and frees doc.
+ * Blocks are separated by one blank line, as cmark separates them; partial:
+ * the last is the first part of a paragraph that what is written next goes
+ * on. */
+static void S_write_blocks(struct dtk_md *md, cmark_node *doc, int partial)
 {
-	char *s = g->doc ? cmark_render_commonmark(g->doc, CMARK_OPT_DEFAULT, 0) : NULL;
-	size_t len = s ? strlen(s) : 0, skip = (size_t)g->skip < len ? (size_t)g->skip : len, i;
+	char *s = cmark_render_commonmark(doc, CMARK_OPT_DEFAULT, 0);
+	size_t len = strlen(s), skip = (size_t)md->skip_next < len ? (size_t)md->skip_next : len;
 
-	if (g->doc)
-		cmark_node_free(g->doc);
-	if (md->n_renderers) {
-		pthread_mutex_lock(&md->lock);
-		while (md->written != g->seq)
-			pthread_cond_wait(&md->turn, &md->lock);
-		pthread_mutex_unlock(&md->lock);
-	}
-	/* the turn is this thread's alone until it passes it on below */
-	if (md->written && !md->continued)
+	cmark_node_free(doc);
+	md->skip_next = 0;
+	if (md->started && !md->continued)
 		S_out(md, "\n", 1);
 	/* a paragraph that goes on ends without its newline */
-	if (g->partial && s)
+	if (partial)
 		len -= len && s[len - 1] == '\n';
-	if (s)
-		S_out(md, s + skip, len - skip);
-	for (i = 0; i < g->n_runs; i++)
-		S_out(md, g->runs[i].p, g->runs[i].len);
-	md->continued = g->partial;
+	S_out(md, s + skip, len - skip);
+	md->continued = partial;
 	free(s);
-	free(g->runs);
-	free(g);
-	if (md->n_renderers) {
-		pthread_mutex_lock(&md->lock);
-		md->written++;
-		pthread_cond_broadcast(&md->turn);
-		pthread_mutex_unlock(&md->lock);
-	} else {
-		md->written++;
-	}
 }
 
-/* A render thread: renders the groups as they come, until done. */
-static void *S_renderer(void *arg)
-{
-	struct dtk_md *md = arg;
-	struct group *g;
-
-	pthread_mutex_lock(&md->lock);
-	for (;;) {
-		while (!md->head && !md->done)
-			pthread_cond_wait(&md->cond, &md->lock);
-		if (!(g = md->head))
-			break;
-		if (!(md->head = g->next))
-			md->tail = &md->head;
-		pthread_mutex_unlock(&md->lock);
-		S_render_group(md, g);
-		pthread_mutex_lock(&md->lock);
-	}
-	pthread_mutex_unlock(&md->lock);
-	return NULL;
-}
-
-/* Starts the render threads (two, none when dtk_threads says one: the
- * order of writes is the same code); returns how many run. */
-static int S_start(struct dtk_md *md)
-{
-	if (dtk_threads(MD_RENDERERS) < 2)
-		return 0;
-	while (md->n_renderers < MD_RENDERERS &&
-	       pthread_create(&md->renderers[md->n_renderers], NULL, S_renderer, md) == 0)
-		md->n_renderers++;
-	return md->n_renderers;
-}
-
-/* Streamed: hands the group doc (NULL: the runs added since the last
- * group, partial) to the render threads (started on first use; without
- * them the group is rendered here). The runs go first. */
-static void S_enqueue(struct dtk_md *md, cmark_node *doc, int partial)
-{
-	struct group *g;
-
-	if (doc && md->n_runs)
-		S_enqueue(md, NULL, 1);
-	g = dtk_xcalloc(1, sizeof(*g));
-	g->doc = doc;
-	g->partial = partial;
-	if (doc) {
-		g->skip = md->skip_next;
-		md->skip_next = 0;
-	} else {
-		g->runs = md->runs;
-		g->n_runs = md->n_runs;
-		md->runs = NULL;
-		md->n_runs = md->cap_runs = 0;
-	}
-	g->seq = md->queued++;
-	if (!md->n_renderers && (md->done || !S_start(md))) {
-		S_render_group(md, g);
-		return;
-	}
-	pthread_mutex_lock(&md->lock);
-	/* at most MD_QUEUE groups wait or are being rendered: the page is built
-	 * faster than it is rendered, and each waits with its cmark nodes */
-	while (md->queued - md->written > MD_QUEUE)
-		pthread_cond_wait(&md->turn, &md->lock);
-	*md->tail = g;
-	md->tail = &g->next;
-	pthread_cond_signal(&md->cond);
-	pthread_mutex_unlock(&md->lock);
-}
-
-/* Streamed: hands the top-level blocks held to the render threads and starts
- * a new document for the blocks to come. */
+/* Streamed: writes the top-level blocks held and starts a new document for
+ * the blocks to come. */
 static void S_emit(struct dtk_md *md)
 {
 	cmark_node *doc = md->doc;
@@ -212,11 +84,11 @@ static void S_emit(struct dtk_md *md)
 	if (!cmark_node_first_child(doc))
 		return;
 	md->doc = md->cur = cmark_node_new(CMARK_NODE_DOCUMENT);
-	S_enqueue(md, doc, 0);
+	S_write_blocks(md, doc, 0);
 }
 
-/* Streamed: hands the blocks held and what the open top-level paragraph has
- * so far to the render threads (dtk_md_rendered: runs go next). */
+/* Streamed: writes the blocks held and what the open top-level paragraph
+ * has so far (dtk_md_rendered: runs go next). */
 static void S_emit_piece(struct dtk_md *md)
 {
 	cmark_node *p = md->open[0], *doc = cmark_node_new(CMARK_NODE_DOCUMENT), *q, *c;
@@ -227,24 +99,7 @@ static void S_emit_piece(struct dtk_md *md)
 	cmark_node_append_child(doc, q);
 	while ((c = cmark_node_first_child(p)) != NULL)
 		cmark_node_append_child(q, c);
-	S_enqueue(md, doc, 1);
-}
-
-/* Streamed: lets the render threads finish what they were given, and stops
- * them. */
-static void S_stop(struct dtk_md *md)
-{
-	int i;
-
-	if (!md->n_renderers)
-		return;
-	pthread_mutex_lock(&md->lock);
-	md->done = 1;
-	pthread_cond_broadcast(&md->cond);
-	pthread_mutex_unlock(&md->lock);
-	for (i = 0; i < md->n_renderers; i++)
-		pthread_join(md->renderers[i], NULL);
-	md->n_renderers = 0;
+	S_write_blocks(md, doc, 1);
 }
 
 /* cmark-gfm registers its extensions in a global list, unlocked: once, for
@@ -274,10 +129,6 @@ struct dtk_md *dtk_md_new_stream(dtk_write_fn write, void *arg)
 	struct dtk_md *md = dtk_md_new();
 	md->write = write;
 	md->arg = arg;
-	md->tail = &md->head;
-	pthread_mutex_init(&md->lock, NULL);
-	pthread_cond_init(&md->cond, NULL);
-	pthread_cond_init(&md->turn, NULL);
 	return md;
 }
 
@@ -287,24 +138,15 @@ int dtk_md_finish(struct dtk_md *md)
 	if (!md->write)
 		return 0;
 	S_emit(md);
-	S_stop(md);
-	md->done = 1;
-	return md->failed ? dtk_error("%s", md->error) : 0;
+	return md->failed ? -1 : 0;
 }
 
 void dtk_md_free(struct dtk_md *md)
 {
 	if (!md)
 		return;
-	if (md->write) {
-		S_stop(md); /* what it was given is written: blocks are never lost */
-		pthread_mutex_destroy(&md->lock);
-		pthread_cond_destroy(&md->cond);
-		pthread_cond_destroy(&md->turn);
-	}
 	cmark_node_free(md->doc);
 	dtk_buf_release(&md->text);
-	free(md->runs);
 	free(md);
 }
 
@@ -396,69 +238,33 @@ void dtk_md_close(struct dtk_md *md)
 		S_emit(md);
 }
 
-void dtk_md_text(struct dtk_md *md, const char *text)
+/* As dtk_md_text, for the n bytes at text (no NUL needed). */
+static void S_textn(struct dtk_md *md, const char *text, size_t n)
 {
-	dtk_md_textn(md, text, strlen(text));
-}
-
-void dtk_md_textn(struct dtk_md *md, const char *text, size_t n)
-{
-	struct dtk_buf b = DTK_BUF_INIT;
-
 	md->in_run = 0;
-
-	if (!dtk_invisible_has(text, n)) {
-		dtk_buf_put(&md->text, text, n);
-		return;
-	}
 	/* a bidirectional control or another invisible character is seen:
 	 * "<U+202E>" */
-	dtk_buf_put_marked(&b, text, n);
-	dtk_buf_put(&md->text, b.ptr, b.len);
-	dtk_buf_release(&b);
+	dtk_buf_put_marked(&md->text, text, n);
 }
 
-/* Returns 1 when text reads the same as Markdown and as text: no character
- * inline Markdown gives a meaning to, no line break, no space at either end
- * (a paragraph would drop it). */
-/* Returns the code point that ends at s + i (i > 0) of a UTF-8 string, or
- * -1 when the byte before is not the end of a character of 3 or 4 bytes. */
-static int32_t S_cp_before(const char *s, size_t i)
+void dtk_md_text(struct dtk_md *md, const char *text)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	if (i >= 3 && (u[i - 3] & 0xF0) == 0xE0)
-		return ((u[i - 3] & 0x0F) << 12) | ((u[i - 2] & 0x3F) << 6) | (u[i - 1] & 0x3F);
-	if (i >= 4 && (u[i - 4] & 0xF8) == 0xF0)
-		return ((u[i - 4] & 0x07) << 18) | ((u[i - 3] & 0x3F) << 12) |
-		       ((u[i - 2] & 0x3F) << 6) | (u[i - 1] & 0x3F);
-	return -1;
-}
-
-/* Returns the code point that starts at s (of 3 or 4 bytes), or -1. */
-static int32_t S_cp_at(const char *s)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	if ((u[0] & 0xF0) == 0xE0 && u[1] && u[2])
-		return ((u[0] & 0x0F) << 12) | ((u[1] & 0x3F) << 6) | (u[2] & 0x3F);
-	if ((u[0] & 0xF8) == 0xF0 && u[1] && u[2] && u[3])
-		return ((u[0] & 0x07) << 18) | ((u[1] & 0x3F) << 12) | ((u[2] & 0x3F) << 6) |
-		       (u[3] & 0x3F);
-	return -1;
+	S_textn(md, text, strlen(text));
 }
 
 void dtk_md_plain(struct dtk_md *md, const char *text)
 {
 	const char *p = text, *brk;
+	size_t len = strlen(text);
 
 	while ((brk = strpbrk(p, "\r\n")) != NULL) {
 		const char *next = brk + strspn(brk, "\r\n");
-		dtk_md_textn(md, p, (size_t)(brk - p));
+		S_textn(md, p, (size_t)(brk - p));
 		/* a break between two East Asian wide characters is no space
 		 * (docs/schema.md, "Text"); others are one */
-		if (!(brk > text && *next &&
-		      dtk_linebreak_is_wide(S_cp_before(text, (size_t)(brk - text))) &&
-		      dtk_linebreak_is_wide(S_cp_at(next))))
-			dtk_md_textn(md, " ", 1);
+		if (!dtk_linebreak_wide_pair(text, len, (size_t)(brk - text),
+		                             (size_t)(next - text)))
+			S_textn(md, " ", 1);
 		p = next;
 	}
 	dtk_md_text(md, p);
@@ -486,12 +292,12 @@ void dtk_md_fill(struct dtk_md *md, const char *tpl, const struct dtk_md_slot *s
 			if (!strncmp(open + 1, slots[i].name, len) && !slots[i].name[len])
 				break;
 		if (!close || i == n) { /* the '{' is text */
-			dtk_md_textn(md, p, (size_t)(open + 1 - p));
+			S_textn(md, p, (size_t)(open + 1 - p));
 			p = open + 1;
 			continue;
 		}
 		if (open > p)
-			dtk_md_textn(md, p, (size_t)(open - p));
+			S_textn(md, p, (size_t)(open - p));
 		if (slots[i].md)
 			dtk_md_plain(md, slots[i].value);
 		else
@@ -589,8 +395,7 @@ void dtk_md_rendered(struct dtk_md *md, const char *run, size_t len)
 			md->skip_next = 1;
 			md->in_run = 1;
 		}
-		dtk_grow((void **)&md->runs, &md->cap_runs, md->n_runs + 1, sizeof(*md->runs));
-		md->runs[md->n_runs++] = (struct run){run, len};
+		S_out(md, run, len);
 		return;
 	}
 	/* read back: between two letters, as it was rendered after one (a
@@ -625,9 +430,7 @@ char *dtk_md_render_html(struct dtk_md *md)
 	char *s;
 
 	S_flush(md);
-	s = cmark_render_html(md->doc, CMARK_OPT_DEFAULT, exts);
-	char *copy = dtk_xstrdup(s);
+	s = cmark_render_html(md->doc, CMARK_OPT_DEFAULT, exts); /* malloc'd, as dtk_md_render's */
 	cmark_llist_free(cmark_get_default_mem_allocator(), exts);
-	free(s);
-	return copy;
+	return s;
 }

@@ -10,12 +10,6 @@
 
 /* ---- packing ---- */
 
-static int S_candidate(const struct dtk_entry *e, int k)
-{
-	return !dtk_entry_retired(e) && e->confidence != DTK_CONF_HIGH && k > 1 &&
-	       e->n_verified_by == (unsigned)(k - 1);
-}
-
 /* Appends the counts of node's entries. */
 static void S_pack_counts(struct dtk_buf *b, const struct dtk_node *node)
 {
@@ -178,15 +172,15 @@ static void S_pack_ids(struct dtk_buf *b, const struct dtk_node *node, size_t st
 	}
 }
 
-void dtk_nodesum_candidates(struct dtk_md *md, const struct dtk_node *node, int k, int lang_en)
+void dtk_nodesum_candidates(struct dtk_md *md, const struct dtk_node *node, const struct dtk_kb *kb)
 {
-	const struct dtk_lang *L = lang_en ? &dtk_lang_en : &dtk_lang_zh;
+	const struct dtk_lang *L = kb->lang_en ? &dtk_lang_en : &dtk_lang_zh;
 	size_t i, n = 0;
 
 	for (i = 0; i < node->n_entries; i++) {
 		const struct dtk_entry *e = &node->entries[i];
 		struct dtk_md_slot s[] = {{"id", e->id, 0}, {"title", e->title, 1}};
-		if (!S_candidate(e, k))
+		if (!dtk_entry_is_candidate(kb, e))
 			continue;
 		if (n++)
 			dtk_md_text(md, L->sep);
@@ -196,18 +190,18 @@ void dtk_nodesum_candidates(struct dtk_md *md, const struct dtk_node *node, int 
 
 /* Appends the count of node's candidates and, with run, their text
  * rendered (NULL: none, or not made). */
-static void S_pack_candidates(struct dtk_buf *b, const struct dtk_node *node, int k, int lang_en,
-                              int run)
+static void S_pack_candidates(struct dtk_buf *b, const struct dtk_node *node,
+                              const struct dtk_kb *kb, int run)
 {
 	struct dtk_md *md = NULL;
 	char *r = NULL;
 	size_t i, n = 0, len;
 
 	for (i = 0; i < node->n_entries; i++)
-		n += S_candidate(&node->entries[i], k);
+		n += dtk_entry_is_candidate(kb, &node->entries[i]);
 	if (n && run) {
 		md = dtk_md_new_run();
-		dtk_nodesum_candidates(md, node, k, lang_en);
+		dtk_nodesum_candidates(md, node, kb);
 		r = dtk_md_run_render(md, &len);
 	}
 	dtk_pack_u32(b, (uint32_t)n);
@@ -220,10 +214,9 @@ void dtk_nodesum_pack(struct dtk_buf *b, const struct dtk_node *node, const stru
                       unsigned flags)
 {
 	size_t start = b->len, i;
-	int k = kb->high_min_verified, lang_en = kb->lang_en;
 
-	dtk_pack_u32(b, (uint32_t)k);
-	dtk_pack_u32(b, lang_en != 0);
+	dtk_pack_u32(b, (uint32_t)kb->high_min_verified);
+	dtk_pack_u32(b, kb->lang_en != 0);
 	dtk_pack_u32(b, (uint32_t)node->bloom);
 	dtk_pack_pos(b, node->name_pos);
 	dtk_pack_str(b, node->stance);
@@ -231,7 +224,7 @@ void dtk_nodesum_pack(struct dtk_buf *b, const struct dtk_node *node, const stru
 	for (i = 0; i < node->n_entries; i++) /* the live high ids: counted above */
 		if (dtk_entry_high(&node->entries[i]))
 			dtk_pack_str(b, node->entries[i].id);
-	S_pack_candidates(b, node, k, lang_en, (flags & DTK_NODESUM_RUN) != 0);
+	S_pack_candidates(b, node, kb, (flags & DTK_NODESUM_RUN) != 0);
 	S_pack_sources(b, node, kb, (flags & DTK_NODESUM_SOURCES) != 0);
 	S_pack_links(b, node, 1);
 	S_pack_links(b, node, 0);

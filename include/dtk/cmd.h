@@ -75,8 +75,8 @@ struct dtk_ctx {
  *           ... a->argv[0] (.operands = "<node>": there is one) ...
  *
  * The parser's messages are dtk's usual ones ("dtk <cmd>: error: ..." then
- * "see 'dtk <cmd> --help'"): those of dtk_cmd_getopt (unknown, ambiguous,
- * misused options, a missing value), of dtk_cmd_choice, dtk_cmd_conflict,
+ * "see 'dtk <cmd> --help'"): unknown, ambiguous, misused options, a
+ * missing value, those of dtk_cmd_choice, dtk_cmd_conflict,
  * "<--opt> must be a positive number, not 'x'", "<--opt> must be a date
  * (YYYY-MM-DD), not 'x'", "missing <--opt>", and of the operands "missing
  * <node>", "unexpected argument 'x'". The usage line (unless
@@ -251,26 +251,17 @@ int dtk_cmd_usage_see(struct dtk_ctx *ctx);
 int dtk_cmd_usage_error(struct dtk_ctx *ctx, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));
 
-/* The parser's engine (cmd_args.c): getopt_long over the options ctx->cmd
- * declares (.opts), for a command (argv[0] is
- * its name), with dtk's own messages:
- * returns the option as getopt_long does, -1 after the last option, or '?'
- * after printing the usage error for an unknown, ambiguous or misused option
- * or one missing its value. Starts over when optind is 0. Handles itself the
- * options every command takes, with one meaning everywhere: -q, --quiet
- * (ctx->quiet: standard output goes nowhere, dtk_cmd_note prints nothing;
- * errors and warnings still go to standard error) and, for DTK_CMD_PAGES,
- * --no-pager (ctx->no_pager). */
-int dtk_cmd_getopt(struct dtk_ctx *ctx, int argc, char **argv);
-
 /* ---- the declared options' parser (struct dtk_opt) ----
  * dtk_cmd_run calls it for a command with .opts or .run; a command calls
  * only the accessors. */
 
 /* Parses argv (argv[0] is the command's name) by ctx->cmd's declaration
  * into *a: each value converted, then the required ones and the conflicts
- * checked. "--" ends the options; -q and --no-pager are handled as by
- * dtk_cmd_getopt. Returns 0, or -1 after printing the usage error (*a is
+ * checked. "--" ends the options. Handles itself the options every
+ * command takes, with one meaning everywhere: -q, --quiet (ctx->quiet:
+ * standard output goes nowhere, dtk_cmd_note prints nothing; errors and
+ * warnings still go to standard error) and, for DTK_CMD_PAGES, --no-pager
+ * (ctx->no_pager). Returns 0, or -1 after printing the usage error (*a is
  * then released). Release *a with dtk_args_release. */
 int dtk_args_parse(struct dtk_ctx *ctx, int argc, char **argv, struct dtk_args *a);
 void dtk_args_release(struct dtk_args *a);
@@ -351,9 +342,5 @@ int dtk_cmd_load(struct dtk_ctx *ctx, struct dtk_kb **kb, int what, const char *
 int dtk_cmd_held(struct dtk_ctx *ctx, struct dtk_kb **kb);
 /* Frees kb of dtk_cmd_load (NULL: nothing), unless it is the held base. */
 void dtk_cmd_unload(struct dtk_ctx *ctx, struct dtk_kb *kb);
-
-/* Takes the lock the dispatcher takes for DTK_CMD_LOCKS, on directory dir
- * (dtk init: a base not there yet). Returns the descriptor to close, or -1. */
-int dtk_cmd_lock(const char *dir);
 
 #endif

@@ -68,8 +68,13 @@ typedef void (*dtk_page_fn)(void *arg, const char *rel, int state, const char *o
  */
 int dtk_index_pages_sync(const char *root, const struct dtk_index_pages *p, int write,
                          dtk_page_fn fn, void *arg);
-/* Returns INDEX.md for kb, malloc'd (the caller frees). */
-char *dtk_index_render(const struct dtk_kb *kb);
+/* Brings the file rel under root (a page, or INDEX.md) in line with
+ * text[0..len) as dtk_index_pages_sync does a page, but for a stale file.
+ * Returns 1 when it was not in line, 0 when it was, or a negative
+ * dtk_file_write_atomic's return (DTK_ENOSYNC: written) or -1 with the
+ * error set. */
+int dtk_index_file_sync(const char *root, const char *rel, const char *text, size_t len, int write,
+                        dtk_page_fn fn, void *arg);
 
 /* Returns INDEX.md's content as an HTML fragment whose node names link to
  * "nodes/<node>.html" (the HTML export); malloc'd (the caller frees). */
@@ -86,19 +91,5 @@ char *dtk_index_render_html(const struct dtk_kb *kb);
  */
 int dtk_index_build(const char *root, struct dtk_diags *diags, dtk_write_fn write, void *arg,
                     struct dtk_index_pages *pages);
-
-struct dtk_file_cmp;
-
-/*
- * Loads the base at root and compares its INDEX.md, as it is rendered, with
- * the file at path (opened into c; a missing file differs). Returns 0 when
- * they are the same; 1 when they differ (c->text holds the new page, and
- * c->fd is -1 when the file is missing); DTK_EINVALID with diags filled; or
- * -1 with the error set. pages: as for dtk_index_build. The caller
- * releases c (dtk_file_cmp_release) in
- * every case.
- */
-int dtk_index_compare(const char *root, const char *path, struct dtk_file_cmp *c,
-                      struct dtk_diags *diags, struct dtk_index_pages *pages);
 
 #endif

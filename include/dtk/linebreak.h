@@ -14,6 +14,10 @@
 /* Returns 1 when code point cp takes part in the rule: its East Asian Width
  * is W or F (utf8proc_charwidth 2) and it is not Hangul, else 0. */
 int dtk_linebreak_is_wide(int32_t cp);
+/* Returns 1 when the character that ends at s + i and the one that starts
+ * at s + j, of s[0..len), are both wide; 0 when either is not, or there is
+ * none (i 0, j len). */
+int dtk_linebreak_wide_pair(const char *s, size_t len, size_t i, size_t j);
 
 /* Returns 1 when the source text src[0..srclen) of a scalar (block: a block
  * scalar, from its header) has a line break between two wide characters (the

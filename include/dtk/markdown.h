@@ -44,8 +44,6 @@ void dtk_md_link(struct dtk_md *md, const char *url, const char *text);
 
 /* Adds text as it is: the renderer escapes what Markdown would read. */
 void dtk_md_text(struct dtk_md *md, const char *text);
-/* As dtk_md_text, for the n bytes at text (no NUL needed). */
-void dtk_md_textn(struct dtk_md *md, const char *text, size_t n);
 void dtk_md_textf(struct dtk_md *md, const char *fmt, ...) DTK_PRINTF(2, 3);
 /* Adds a text field of the data: plain text (docs/schema.md, "Text"), on one
  * line. A run of line breaks becomes one space, or none between two East
@@ -76,13 +74,12 @@ struct dtk_md *dtk_md_new_run(void);
 char *dtk_md_run_render(struct dtk_md *md, size_t *len);
 /* Adds run[0..len), which dtk_md_run_render made, at the cursor: the page
  * reads as though the run's text were added there. Streamed, it goes out as
- * it is (not copied: it must stay until dtk_md_finish returns) after another
- * run, or when the text before it in the paragraph holds a character other
- * than a digit and does not end with '&'; otherwise (and in a document that
- * is not streamed) it is read back into text (where a numeric character
- * reference such as "&#123;", which cmark writes as it is, becomes what it
- * names). Runs added one after another
- * read as the run of their texts joined. */
+ * it is (written at once) after another run, or when the text before it in
+ * the paragraph holds a character other than a digit and does not end with
+ * '&'; otherwise (and in a document that is not streamed) it is read back
+ * into text (where a numeric character reference such as "&#123;", which
+ * cmark writes as it is, becomes what it names). Runs added one after
+ * another read as the run of their texts joined. */
 void dtk_md_rendered(struct dtk_md *md, const char *run, size_t len);
 
 /* Returns the document as CommonMark, malloc'd (the caller frees). */

@@ -109,9 +109,10 @@ int dtk_nodesum_sources_hold(const struct dtk_node_sum *s, const struct dtk_kb *
 uint32_t dtk_nodesum_source(const struct dtk_node_sum *s, size_t i);
 
 struct dtk_md;
-/* Adds the candidates of node (its entries one verification short of k) at
- * md's cursor as INDEX.md lists them, in the words of lang_en's language. */
-void dtk_nodesum_candidates(struct dtk_md *md, const struct dtk_node *node, int k, int lang_en);
+/* Adds the candidates of node (dtk_entry_is_candidate) at md's cursor as
+ * INDEX.md of kb lists them, in the words of its language. */
+void dtk_nodesum_candidates(struct dtk_md *md, const struct dtk_node *node,
+                            const struct dtk_kb *kb);
 
 /* Reads the packed summary blob[0..len) (kept by the caller while the
  * summary is used) into a summary in arena. Returns it, or NULL when blob
