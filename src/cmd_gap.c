@@ -74,8 +74,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		}
 	}
 	if (!gid && act != A_REMOVE) { /* a command names it from now on */
-		dtk_write_item_id(id, sizeof(id), gaps, "gap", text ? text : dtk_yval_str(g, "text"),
-		                  "");
+		dtk_write_item_id(id, sizeof(id), gaps, "gap",
+		                  text ? text : dtk_yval_str(g, "text"), "", "");
 		gid = id;
 	}
 	for (i = 0; i < n_nodes; i++)

@@ -27,7 +27,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	int rc;
 
 	dtk_write_init(&w, ctx);
-	rc = dtk_write_known_pair(&w, a->argv[0], "<other-id>", a->argv[1], 0);
+	rc = dtk_write_known_pair(&w, "<entry-id>", a->argv[0], "<other-id>", a->argv[1], 0);
 	if (rc == DTK_EXIT_OK &&
 	    dtk_write_retired_links(&w, "<other-id>", (const char *const *)&a->argv[1], 1))
 		rc = DTK_EXIT_INVALID;

@@ -52,24 +52,16 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct sup s = {NULL, ""};
 	struct dtk_write w;
-	int rc = DTK_EXIT_INVALID, unknown, k;
+	int rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx);
 	if (dtk_write_date(&w, s.date) < 0)
 		goto done;
 	s.by = a->argv[1];
 	/* each id named by its own operand's name */
-	unknown = dtk_write_unknown_entries(&w, "<old-id>", (const char *const *)&a->argv[0], 1);
-	if (unknown >= 0 && (k = dtk_write_unknown_entries(
-	                             &w, "<new-id>", (const char *const *)&a->argv[1], 1)) >= 0)
-		unknown += k;
-	else
-		unknown = -1;
-	if (unknown != 0) {
-		rc = unknown < 0 ? DTK_EXIT_INVALID : dtk_cmd_usage_see(ctx);
-		goto done;
-	}
-	rc = dtk_write_each(&w, 1, a->argv, 0, S_supersede, &s);
+	rc = dtk_write_known_pair(&w, "<old-id>", a->argv[0], "<new-id>", s.by, 0);
+	if (rc == DTK_EXIT_OK)
+		rc = dtk_write_each(&w, 1, a->argv, 0, S_supersede, &s);
 done:
 	dtk_write_release(&w);
 	return rc;

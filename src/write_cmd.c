@@ -16,32 +16,6 @@ const struct dtk_opt dtk_write_opts[] = {DTK_WRITE_OPTS, {0}};
 
 /* ---- command-line values that name nothing ---- */
 
-/* Returns 1 when the node file of entry id holds it, 0 when there is no
- * such node or entry, -1 after printing why the file cannot be read. */
-static int S_entry_known(struct dtk_write *w, const char *id)
-{
-	const struct dtk_yval *l;
-	struct dtk_wfile *f;
-	char name[300];
-	size_t plen, i;
-
-	if (!dtk_entry_id_split(id, &plen) || plen > 250)
-		return 0;
-	snprintf(name, sizeof(name), "%.*s", (int)plen, id);
-	if (!dtk_kb_has_node(w->ctx->root, name))
-		return 0;
-	snprintf(name, sizeof(name), "%.*s.yaml", (int)plen, id);
-	if (!(f = dtk_write_open(w, name)))
-		return -1;
-	l = dtk_yval_get(f->doc.root, "insights");
-	for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
-		const char *e = dtk_yval_str(l->items[i], "id");
-		if (e && !strcmp(e, id))
-			return 1;
-	}
-	return 0;
-}
-
 /* Returns the entry (sources: the source) of the base nearest id, when it
  * loads and one is near (malloc'd), else NULL. */
 static char *S_nearest(struct dtk_write *w, const char *id, int sources)
@@ -96,13 +70,15 @@ static void S_unknown(struct dtk_write *w, const char *what, const char *id, int
 static int S_unknown_list(struct dtk_write *w, const char *what, const char *const *ids, size_t n,
                           int sources)
 {
+	const struct dtk_yval *e;
+	struct dtk_wfile *f;
 	size_t i;
 	int bad = 0, k;
 
 	for (i = 0; i < n; i++) {
 		if (!sources && strchr(ids[i], ':')) /* another domain's */
 			continue;
-		k = sources ? dtk_write_source_known(w, ids[i]) : S_entry_known(w, ids[i]);
+		k = sources ? dtk_write_source_known(w, ids[i]) : dtk_write_find(w, ids[i], &e, &f);
 		if (k < 0)
 			return -1;
 		if (!k) {
@@ -147,7 +123,7 @@ int dtk_write_retired_links(struct dtk_write *w, const char *what, const char *c
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (strchr(ids[i], ':') || !(e = dtk_write_find(w, ids[i], &f)) ||
+		if (dtk_write_find(w, ids[i], &e, &f) <= 0 ||
 		    !dtk_write_retired(e, why, sizeof(why)))
 			continue;
 		by = dtk_yval_str(e, "superseded_by");
@@ -158,10 +134,10 @@ int dtk_write_retired_links(struct dtk_write *w, const char *what, const char *c
 	return refused;
 }
 
-int dtk_write_known_pair(struct dtk_write *w, const char *id, const char *what, const char *other,
-                         int source)
+int dtk_write_known_pair(struct dtk_write *w, const char *what_id, const char *id, const char *what,
+                         const char *other, int source)
 {
-	int a = dtk_write_unknown_entries(w, "<entry-id>", &id, 1), b;
+	int a = dtk_write_unknown_entries(w, what_id, &id, 1), b;
 
 	if (a < 0)
 		return DTK_EXIT_INVALID;
@@ -331,16 +307,6 @@ static int S_bump(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 	return DTK_EXIT_OK;
 }
 
-/* Writes to buf (at least 32 bytes) the name of a new record of uses,
- * "_uses/<today>-<10 random letters and digits>.yaml": no two writers
- * ever make the same. Returns 0, or -1 after printing why. */
-static int S_record_name(struct dtk_write *w, char *buf, size_t size)
-{
-	if (dtk_kb_uses_name(buf, size, "", dtk_date_today()) < 0)
-		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID), -1;
-	return 0;
-}
-
 /* ---- what the commands check before they edit ---- */
 
 int dtk_write_high_min(struct dtk_write *w)
@@ -372,15 +338,7 @@ int dtk_write_confidence_changed(struct dtk_write *w, struct dtk_wfile *f,
 int dtk_write_source_known(struct dtk_write *w, const char *id)
 {
 	struct dtk_wfile *f = dtk_write_open(w, "_sources.yaml");
-	size_t i;
-	if (!f)
-		return -1;
-	for (i = 0; f->doc.root->kind == DTK_Y_SEQ && i < f->doc.root->n; i++) {
-		const char *s = dtk_yval_str(f->doc.root->items[i], "id");
-		if (s && !strcmp(s, id))
-			return 1;
-	}
-	return 0;
+	return f ? dtk_write_seq_find(f->doc.root, "id", id) != NULL : -1;
 }
 
 void dtk_write_print_node(struct dtk_write *w, const char *name, const char *line)
@@ -498,8 +456,12 @@ int dtk_write_counter(struct dtk_ctx *ctx, const struct dtk_args *a)
 
 	snprintf(key, sizeof(key), "%sd", ctx->cmd->name); /* use: used, cite: cited */
 	dtk_write_init(&w, ctx);
-	if (S_record_name(&w, name, sizeof(name)) < 0)
+	/* "_uses/<today>-<10 random letters and digits>.yaml": no two writers
+	 * ever make the same */
+	if (dtk_kb_uses_name(name, sizeof(name), "", dtk_date_today()) < 0) {
+		dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
+	}
 	c.ids = dtk_xcalloc((size_t)a->argc + 1, sizeof(*c.ids));
 	c.base = dtk_xcalloc((size_t)a->argc + 1, sizeof(*c.base));
 	dtk_buf_printf(&rec, "%s:\n", key);

@@ -701,21 +701,6 @@ size_t dtk_yval_list_len(const struct dtk_yval *m, const char *key)
 	return l && l->kind == DTK_Y_SEQ ? l->n : 0;
 }
 
-void dtk_yval_dump(struct dtk_buf *b, const struct dtk_yval *v)
-{
-	size_t i;
-
-	dtk_buf_printf(b, "(%d %d:%d [%u,%u) %d %d", (int)v->kind, v->line, v->col, v->start,
-	               v->end, (int)v->type, (int)v->style);
-	if (v->kind == DTK_Y_SCALAR) {
-		dtk_buf_putc(b, ' ');
-		dtk_buf_put(b, v->str, v->len);
-	}
-	for (i = 0; i < v->n; i++)
-		dtk_yval_dump(b, v->items[i]);
-	dtk_buf_putc(b, ')');
-}
-
 const char *dtk_yval_describe(const struct dtk_yval *v)
 {
 	if (v->kind == DTK_Y_MAP)

@@ -188,22 +188,25 @@ const char *dtk_write_retired(const struct dtk_yval *e, char *buf, size_t size);
 int dtk_write_retired_links(struct dtk_write *w, const char *what, const char *const *ids,
                             size_t n);
 
-/* The operands <entry-id> and <what> (an entry id, or a source id when
- * source is set) of relate, contradict, resolve and verify: returns
- * DTK_EXIT_OK when both name what the base has, else the exit status after
- * the errors about each that does not. */
-int dtk_write_known_pair(struct dtk_write *w, const char *id, const char *what, const char *other,
-                         int source);
+/* The operands id (an entry id, its name what_id: "<entry-id>") and other
+ * (named what: an entry id, or a source id when source is set) of relate,
+ * contradict, resolve, supersede and verify: returns DTK_EXIT_OK when both
+ * name what the base has, else the exit status after the errors about each
+ * that does not. */
+int dtk_write_known_pair(struct dtk_write *w, const char *what_id, const char *id, const char *what,
+                         const char *other, int source);
 
 /* Returns 0 when text s (NULL: none) of key ("title", "claim", ...) is
  * within its limit (dtk_text_limit); else DTK_EXIT_INVALID after printing a
  * usage error naming what (an option, or the key) and both lengths. */
 int dtk_write_check_text(struct dtk_write *w, const char *what, const char *key, const char *s);
 
-/* Returns the mapping of entry id of this base in its node file (*fp), or
- * NULL, saying nothing, when there is none (a cross-domain id, no such node
- * or entry; a node file that cannot be read is reported). */
-const struct dtk_yval *dtk_write_find(struct dtk_write *w, const char *id, struct dtk_wfile **fp);
+/* Sets *e to the mapping of entry id of this base (NULL: none) and *fp to
+ * its node file (NULL: no such node). Returns 1 when there is the entry, 0
+ * when not (not an id of this base, no such node or entry), saying nothing;
+ * -1 after printing why the node file cannot be read. */
+int dtk_write_find(struct dtk_write *w, const char *id, const struct dtk_yval **e,
+                   struct dtk_wfile **fp);
 /* Formats into buf (11 bytes) the date of --date (DTK_WRITE_DATE_OPTS),
  * today when not given: the date of something that happened, so not after
  * today unless --allow-future (dtk_cmd_not_future). Returns 0, or -1 after
@@ -226,10 +229,11 @@ void dtk_write_put_json(struct dtk_write *w, struct dtk_buf *b);
 long dtk_write_item(struct dtk_write *w, const struct dtk_yval *list, const char *what,
                     const char *name);
 /* Writes to id (size bytes, at least strlen(prefix) + DTK_ID_SUFFIX_LEN + 2)
- * a fresh id "<prefix>-xxxxxxx" hashed from a and b, one no item of list
- * has: the same item added on two branches gets one id. */
+ * a fresh id "<prefix>-xxxxxxx" hashed from a, b and c (dtk_entry_id_birth),
+ * one no item of list has: the same item added on two branches gets one id
+ * (an entry's: prefix its node, list its node file's insights). */
 void dtk_write_item_id(char *id, size_t size, const struct dtk_yval *list, const char *prefix,
-                       const char *a, const char *b);
+                       const char *a, const char *b, const char *c);
 /* Commits the edits of item id (e < 0: one failed, said instead) and prints
  * the outcome: "<id>: <action>", or with --format json {"id", "action"}
  * (nothing with --dry-run). Returns the exit status. */
