@@ -66,7 +66,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 
 	dtk_write_init(&w, ctx);
 	con.note = dtk_args_str(a, 'n');
-	if (!con.note || !*con.note) {
+	if (!con.note) {
 		dtk_cmd_usage_error(ctx, "--note is required: say what conflicts");
 		goto done;
 	}

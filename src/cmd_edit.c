@@ -76,6 +76,7 @@ static const struct dtk_opt S_opts[] = {
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	static const char *const keys[] = {"title", "claim", "source"};
+	static const char *const opts[] = {"--title", "--claim", "--source"};
 	const char *vals[3];
 	struct edit ed = {{NULL}, {NULL}, 0, ""};
 	struct dtk_write w;
@@ -90,11 +91,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	for (k = 0; k < 3; k++) {
 		if (!vals[k])
 			continue;
-		if (!*vals[k] || strspn(vals[k], " \t\r\n") == strlen(vals[k])) {
-			dtk_cmd_usage_error(ctx, "--%s must not be blank", keys[k]);
-			goto done;
-		}
-		if (dtk_write_check_text(&w, k == 0 ? "--title" : "--claim", keys[k], vals[k]))
+		if (dtk_write_check_text(&w, opts[k], keys[k], vals[k]))
 			goto done;
 		ed.key[ed.n] = keys[k];
 		ed.val[ed.n++] = vals[k];

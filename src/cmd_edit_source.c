@@ -60,10 +60,6 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		dtk_cmd_usage_error(ctx, "nothing to change: give --title or --url");
 		goto done;
 	}
-	if (vals[0] && strspn(vals[0], " \t\r\n") == strlen(vals[0])) {
-		dtk_cmd_usage_error(ctx, "--title must not be blank");
-		goto done;
-	}
 	if (dtk_write_check_text(&w, "--title", "title", vals[0]))
 		goto done;
 	if (!(f = dtk_write_open(&w, "_sources.yaml")))

@@ -43,8 +43,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		                                 : "remove takes no --note or --link");
 		goto done;
 	}
-	if ((note && strspn(note, " \t\r\n") == strlen(note)) || n_links > 64) {
-		dtk_cmd_usage_error(ctx, note ? "--note must not be blank" : "at most 64 --link");
+	if (n_links > 64) {
+		dtk_cmd_usage_error(ctx, "at most 64 --link");
 		goto done;
 	}
 	if (dtk_write_check_text(&w, "--note", "note", note) ||

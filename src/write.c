@@ -66,6 +66,8 @@ int dtk_write_check_text(struct dtk_write *w, const char *what, const char *key,
 {
 	size_t max = dtk_text_limit(key), len = s ? strlen(s) : 0, n;
 
+	if (s && strspn(s, " \t\r\n") == len)
+		return dtk_cmd_usage_error(w->ctx, "%s must not be blank", what);
 	if (!max || len <= max || (n = dtk_utf8_chars(s, len)) <= max)
 		return 0;
 	return dtk_cmd_usage_error(w->ctx, "%s is %zu characters long; the limit is %zu", what, n,

@@ -196,9 +196,10 @@ int dtk_write_retired_links(struct dtk_write *w, const char *what, const char *c
 int dtk_write_known_pair(struct dtk_write *w, const char *what_id, const char *id, const char *what,
                          const char *other, int source);
 
-/* Returns 0 when text s (NULL: none) of key ("title", "claim", ...) is
- * within its limit (dtk_text_limit); else DTK_EXIT_INVALID after printing a
- * usage error naming what (an option, or the key) and both lengths. */
+/* Returns 0 when text s (NULL: none) of key ("title", "claim", ...) is not
+ * blank and within its limit (dtk_text_limit); else DTK_EXIT_INVALID after
+ * printing a usage error naming what (an option, or the key): "<what> must
+ * not be blank", or both lengths. */
 int dtk_write_check_text(struct dtk_write *w, const char *what, const char *key, const char *s);
 
 /* Sets *e to the mapping of entry id of this base (NULL: none) and *fp to
