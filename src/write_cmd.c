@@ -433,6 +433,27 @@ int dtk_write_date(struct dtk_write *w, char *buf)
 	return 0;
 }
 
+int dtk_write_revise(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval *m,
+                     const char *const *keys, const char *const *vals, size_t n,
+                     const char *const *order, const char *date, struct dtk_buf *what)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *old = dtk_yval_str(m, keys[i]);
+		if (!vals[i] || (old && !strcmp(old, vals[i])))
+			continue; /* not given, or as it is: not an edit */
+		if (dtk_yedit_set_key(&f->doc, m, keys[i], (struct dtk_yscalar){vals[i], 0}, order) <
+		    0)
+			return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
+		dtk_buf_printf(what, "%s%s", what->len ? ", " : "", keys[i]);
+	}
+	if (what->len &&
+	    dtk_yedit_set_key(&f->doc, m, "revised", (struct dtk_yscalar){date, 1}, order) < 0)
+		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
+	return DTK_EXIT_OK;
+}
+
 void dtk_write_put_json(struct dtk_write *w, struct dtk_buf *b)
 {
 	fputs(dtk_buf_cstr(b), w->ctx->out);

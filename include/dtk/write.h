@@ -214,6 +214,15 @@ int dtk_write_find(struct dtk_write *w, const char *id, const struct dtk_yval **
  * a usage error (not a date, or after today). */
 int dtk_write_date(struct dtk_write *w, char *buf);
 
+/* Sets key keys[i] of m (an entry or a source of f; order: its keys'
+ * order) to vals[i] for i < n, each given (not NULL) and not as it is, then
+ * revised to date when one was; appends to what the keys set ("title,
+ * claim"; none: nothing set). Returns DTK_EXIT_OK, or the exit status after
+ * printing why. */
+int dtk_write_revise(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval *m,
+                     const char *const *keys, const char *const *vals, size_t n,
+                     const char *const *order, const char *date, struct dtk_buf *what);
+
 /* Sets confidence_changed (today) and confidence_was (old; NULL: low) on
  * entry e of f, after its confidence was set: the month's events
  * (crystal.h). Returns 0, or -1 with the error set. */
