@@ -1,4 +1,4 @@
-/* fs.c: whole-file reads, streamed comparison, atomic replacement, paths. */
+/* fs.c: whole-file reads, comparison, atomic replacement, paths. */
 #include "dtk/fs.h"
 
 #include "dtk/dtk.h"
@@ -909,105 +909,36 @@ int dtk_file_mkdirs(const char *dir, unsigned mode)
 	return rc;
 }
 
-#define CMP_CHUNK 65536
-
 int dtk_file_cmp_open(struct dtk_file_cmp *c, const char *path, size_t max)
 {
 	int rc;
 
 	memset(c, 0, sizeof(*c));
 	c->path = dtk_xstrdup(path);
+	c->max = max;
 	rc = dtk_file_open_regular(&c->fd, path, max);
-	if (rc < 0)
-		return -1;
-	if (rc == 1) {
-		c->differs = 1; /* missing: any text differs */
-		return 0;
-	}
-	c->chunk = dtk_xmalloc(CMP_CHUNK);
-	return 0;
-}
-
-/* Reads the file's next piece into c->chunk. Returns its length (0 at the
- * end of the file), or -1 with the error set. */
-static ssize_t S_cmp_fill(struct dtk_file_cmp *c)
-{
-	ssize_t n;
-	do
-		n = read(c->fd, c->chunk, CMP_CHUNK);
-	while (n < 0 && errno == EINTR);
-	if (n < 0) {
-		dtk_error("cannot read %s: %s", S_shown(c->path), strerror(errno));
-		return -1;
-	}
-	c->chunk_len = (size_t)n;
-	c->chunk_at = 0;
-	return n;
-}
-
-/* The text and the file differ from here on: starts c->text with the text
- * so far, which is the file's first c->same bytes. Returns 0, or -1 with the
- * error set. */
-static int S_cmp_diverge(struct dtk_file_cmp *c)
-{
-	size_t got = 0;
-
-	c->differs = 1;
-	while (got < c->same) {
-		size_t want = c->same - got < CMP_CHUNK ? c->same - got : CMP_CHUNK;
-		ssize_t n = pread(c->fd, c->chunk, want, (off_t)got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			dtk_error("cannot read %s: %s", S_shown(c->path),
-			          n < 0 ? strerror(errno) : "it shrank while being read");
-			return -1;
-		}
-		dtk_buf_put(&c->text, c->chunk, (size_t)n);
-		got += (size_t)n;
-	}
-	return 0;
+	return rc < 0 ? -1 : 0; /* missing (fd -1): any text differs */
 }
 
 int dtk_file_cmp_write(void *arg, const char *s, size_t len)
 {
-	struct dtk_file_cmp *c = arg;
-	size_t i = 0;
-
-	while (!c->differs && i < len) {
-		size_t k;
-		if (c->chunk_at == c->chunk_len) {
-			ssize_t n = S_cmp_fill(c);
-			if (n < 0)
-				return -1;
-			if (n == 0)
-				break; /* the file is shorter */
-		}
-		k = len - i < c->chunk_len - c->chunk_at ? len - i : c->chunk_len - c->chunk_at;
-		if (memcmp(s + i, c->chunk + c->chunk_at, k))
-			break;
-		i += k;
-		c->chunk_at += k;
-		c->same += k;
-	}
-	if (i == len)
-		return 0;
-	if (!c->differs && S_cmp_diverge(c) < 0)
-		return -1;
-	dtk_buf_put(&c->text, s + i, len - i);
+	dtk_buf_put(&((struct dtk_file_cmp *)arg)->text, s, len);
 	return 0;
 }
 
 int dtk_file_cmp_finish(struct dtk_file_cmp *c)
 {
-	if (!c->differs && c->chunk_at == c->chunk_len) {
-		ssize_t n = S_cmp_fill(c);
-		if (n <= 0)
-			return (int)n; /* 0: the file ends where the text does */
-	}
-	if (!c->differs && S_cmp_diverge(c) < 0) /* the file is longer */
+	char *old;
+	size_t len;
+	int rc;
+
+	if (c->fd < 0)
+		return 1;
+	if (dtk_file_read_fd(&old, &len, c->fd, c->path, c->max) < 0)
 		return -1;
-	return 1;
+	rc = len != c->text.len || memcmp(old, dtk_buf_cstr(&c->text), len);
+	free(old);
+	return rc;
 }
 
 void dtk_file_cmp_release(struct dtk_file_cmp *c)
@@ -1016,8 +947,7 @@ void dtk_file_cmp_release(struct dtk_file_cmp *c)
 		close(c->fd);
 	c->fd = -1;
 	free(c->path);
-	free(c->chunk);
-	c->path = c->chunk = NULL;
+	c->path = NULL;
 	dtk_buf_release(&c->text);
 }
 
