@@ -38,6 +38,10 @@ static int S_contradict(struct dtk_write *w, struct dtk_wfile *f, const struct d
 	                                    {"opened", {today, 1}, NULL, 0}};
 	(void)times;
 	dtk_date_format(today, dtk_date_today()); /* the month's events (crystal.h) */
+	if (!c->note)
+		return dtk_cmd_usage_error(w->ctx, "--note is required: say what conflicts");
+	if (dtk_write_check_text(w, "--note", "note", c->note))
+		return DTK_EXIT_INVALID;
 	if (!strcmp(c->other, id))
 		return dtk_write_refuse(w, "an entry does not contradict itself");
 	if (dtk_yval_list_find(e, "contradicts", c->other, "id") >= 0)
@@ -60,27 +64,9 @@ static const struct dtk_opt S_opts[] = {{"note", 'n', DTK_OPT_STRING, DTK_OPT_NE
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
-	struct con con = {NULL, NULL};
-	struct dtk_write w;
-	int rc = DTK_EXIT_INVALID;
+	struct con con = {a->argv[1], dtk_args_str(a, 'n')};
 
-	dtk_write_init(&w, ctx);
-	con.note = dtk_args_str(a, 'n');
-	if (!con.note) {
-		dtk_cmd_usage_error(ctx, "--note is required: say what conflicts");
-		goto done;
-	}
-	if (dtk_write_check_text(&w, "--note", "note", con.note))
-		goto done;
-	con.other = a->argv[1];
-	rc = dtk_write_known_pair(&w, "<entry-id>", a->argv[0], "<other-id>", con.other, 0);
-	if (rc == DTK_EXIT_OK && dtk_write_retired_links(&w, "<other-id>", &con.other, 1))
-		rc = DTK_EXIT_INVALID;
-	if (rc == DTK_EXIT_OK)
-		rc = dtk_write_each(&w, 1, a->argv, 0, S_contradict, &con);
-done:
-	dtk_write_release(&w);
-	return rc;
+	return dtk_write_pair(ctx, "<entry-id>", "<other-id>", 1, S_contradict, &con);
 }
 
 const struct dtk_cmd dtk_cmd_contradict = {

@@ -222,6 +222,24 @@ int dtk_write_entries(struct dtk_ctx *ctx, int argc, char **argv, dtk_write_edit
 	return rc;
 }
 
+int dtk_write_pair(struct dtk_ctx *ctx, const char *what_id, const char *what, int retired,
+                   dtk_write_edit_fn fn, void *arg)
+{
+	char **argv = ctx->args->argv;
+	struct dtk_write w;
+	int rc;
+
+	dtk_write_init(&w, ctx);
+	rc = dtk_write_known_pair(&w, what_id, argv[0], what, argv[1], 0);
+	if (rc == DTK_EXIT_OK && retired &&
+	    dtk_write_retired_links(&w, what, (const char *const *)&argv[1], 1))
+		rc = DTK_EXIT_INVALID;
+	if (rc == DTK_EXIT_OK)
+		rc = dtk_write_each(&w, 1, argv, 0, fn, arg);
+	dtk_write_release(&w);
+	return rc;
+}
+
 int dtk_write_each(struct dtk_write *w, int argc, char **argv, int first, dtk_write_edit_fn fn,
                    void *arg)
 {

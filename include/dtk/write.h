@@ -134,6 +134,13 @@ int dtk_write_each(struct dtk_write *w, int argc, char **argv, int first, dtk_wr
  * Returns the exit status. */
 int dtk_write_entries(struct dtk_ctx *ctx, int argc, char **argv, dtk_write_edit_fn fn, void *arg);
 
+/* The run of a command on two entries, <entry-id> (named what_id) and
+ * another (named what; with retired, not a retired one: a link to it),
+ * both of this base (dtk_write_known_pair), that edits the first with fn
+ * (relate, contradict, supersede). Returns the exit status. */
+int dtk_write_pair(struct dtk_ctx *ctx, const char *what_id, const char *what, int retired,
+                   dtk_write_edit_fn fn, void *arg);
+
 /* The run of dtk use and dtk cite: adds to the counter of each entry named
  * by the operands of a, the command's name as done (used, cited). Returns
  * the exit status. */
