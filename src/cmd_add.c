@@ -306,11 +306,11 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 		int a, b, c;
 		for (i = 0; i < e->n_verified; i++)
 			v[i] = e->verified[i].s;
-		a = dtk_write_unknown_sources(w, "--source", &e->source, 1);
-		b = a < 0 ? -1 : dtk_write_unknown_sources(w, "--verified-by", v, e->n_verified);
+		a = dtk_write_unknown(w, "--source", &e->source, 1, 1);
+		b = a < 0 ? -1 : dtk_write_unknown(w, "--verified-by", v, e->n_verified, 1);
 		for (i = 0; i < e->n_relates; i++)
 			v[i] = e->relates[i].s;
-		c = b < 0 ? -1 : dtk_write_unknown_entries(w, "--relates", v, e->n_relates);
+		c = b < 0 ? -1 : dtk_write_unknown(w, "--relates", v, e->n_relates, 0);
 		if (c < 0)
 			return DTK_EXIT_INVALID;
 		if (a + b + c)

@@ -65,10 +65,8 @@ static void S_unknown(struct dtk_write *w, const char *what, const char *id, int
 	free(hint);
 }
 
-/* Prints the error for each of ids[0..n) that names no entry (sources: no
- * source); returns how many, or -1 after printing why a file is unreadable. */
-static int S_unknown_list(struct dtk_write *w, const char *what, const char *const *ids, size_t n,
-                          int sources)
+int dtk_write_unknown(struct dtk_write *w, const char *what, const char *const *ids, size_t n,
+                      int sources)
 {
 	const struct dtk_yval *e;
 	struct dtk_wfile *f;
@@ -87,18 +85,6 @@ static int S_unknown_list(struct dtk_write *w, const char *what, const char *con
 		}
 	}
 	return bad;
-}
-
-int dtk_write_unknown_entries(struct dtk_write *w, const char *what, const char *const *ids,
-                              size_t n)
-{
-	return S_unknown_list(w, what, ids, n, 0);
-}
-
-int dtk_write_unknown_sources(struct dtk_write *w, const char *what, const char *const *ids,
-                              size_t n)
-{
-	return S_unknown_list(w, what, ids, n, 1);
 }
 
 const char *dtk_write_retired(const struct dtk_yval *e, char *buf, size_t size)
@@ -137,12 +123,11 @@ int dtk_write_retired_links(struct dtk_write *w, const char *what, const char *c
 int dtk_write_known_pair(struct dtk_write *w, const char *what_id, const char *id, const char *what,
                          const char *other, int source)
 {
-	int a = dtk_write_unknown_entries(w, what_id, &id, 1), b;
+	int a = dtk_write_unknown(w, what_id, &id, 1, 0), b;
 
 	if (a < 0)
 		return DTK_EXIT_INVALID;
-	b = source ? dtk_write_unknown_sources(w, what, &other, 1)
-	           : dtk_write_unknown_entries(w, what, &other, 1);
+	b = dtk_write_unknown(w, what, &other, 1, source);
 	if (b < 0)
 		return DTK_EXIT_INVALID;
 	return a + b ? dtk_cmd_usage_see(w->ctx) : DTK_EXIT_OK;
@@ -204,7 +189,7 @@ static int S_bad_ids(struct dtk_write *w, const char **ids, size_t n)
 		free(hint);
 		bad++;
 	}
-	k = dtk_write_unknown_entries(w, "<entry-id>", ok, m);
+	k = dtk_write_unknown(w, "<entry-id>", ok, m, 0);
 	free(ok);
 	if (k < 0)
 		return DTK_EXIT_INVALID;

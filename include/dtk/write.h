@@ -174,15 +174,14 @@ int dtk_write_node_key(struct dtk_ctx *ctx, const char *name, const char *key, s
                        const char *text);
 
 /* ---- command-line values that name what the base does not have ----
- * Each prints "dtk <cmd>: error: <what> '<id>': no such entry[; did you mean
- * '<id>'?]" (an entry id of the base) or the same of a source, for each of
- * ids[0..n) that names none, and returns how many did (-1 after printing why
- * a file cannot be read). An id of another domain (<domain>:<id>) is not
- * checked. The caller ends the list with dtk_cmd_usage_see. */
-int dtk_write_unknown_entries(struct dtk_write *w, const char *what, const char *const *ids,
-                              size_t n);
-int dtk_write_unknown_sources(struct dtk_write *w, const char *what, const char *const *ids,
-                              size_t n);
+ * Prints "dtk <cmd>: error: <what> '<id>': no such entry[; did you mean
+ * '<id>'?]" (an entry id of the base; with sources, the same of a source)
+ * for each of ids[0..n) that names none, and returns how many did (-1 after
+ * printing why a file cannot be read). An entry id of another domain
+ * (<domain>:<id>) is not checked. The caller ends the list with
+ * dtk_cmd_usage_see. */
+int dtk_write_unknown(struct dtk_write *w, const char *what, const char *const *ids, size_t n,
+                      int sources);
 
 /* Returns "superseded by <id>" or "retracted" when entry e (a node file's
  * item) is retired, else NULL; the text is in buf. */
