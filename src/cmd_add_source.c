@@ -98,13 +98,6 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
-	if (missing) { /* a new file: its text is the list of one source */
-		free(file->text);
-		if (!(file->text = dtk_ydoc_apply(&file->doc, &file->len))) {
-			rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
-			goto done;
-		}
-	}
 	rc = dtk_write_commit(&w);
 	if (rc != DTK_EXIT_INVALID && !w.opts.dry_run) { /* written (1: not all) */
 		if (w.opts.json) {

@@ -388,7 +388,7 @@ int dtk_write_commit(struct dtk_write *w)
 
 	for (i = 0; i < w->n_files; i++) {
 		struct dtk_wfile *f = w->files[i];
-		if (f->old) {
+		if (f->doc.root) { /* read, or created and parsed to edit */
 			free(f->text);
 			f->text = dtk_ydoc_apply(&f->doc, &f->len);
 			if (!f->text) {

@@ -63,7 +63,7 @@ struct dtk_wfile {
 	             * (a link inside the base is written through) */
 	char *old;  /* its bytes; NULL for a file to create */
 	size_t old_len;
-	struct dtk_ydoc doc; /* old parsed; record edits on it */
+	struct dtk_ydoc doc; /* old parsed (or a new text, to edit); record edits on it */
 	char *text;          /* the new bytes (made at commit, or given) */
 	size_t len;
 };
