@@ -23,7 +23,6 @@ struct entry {
 	size_t n_verified, n_relates;
 	const char *distinct[MAX_LIST]; /* --distinct-from */
 	size_t n_distinct;
-	int allow_future; /* --allow-future */
 };
 
 /* Returns 1 when v can be an id: a string, or a number written as digits
@@ -151,7 +150,6 @@ static int S_args(struct dtk_ctx *ctx, const struct dtk_args *a, struct entry *e
 	for (i = 0; i < 5; i++)
 		if (dtk_args_str(a, "tcsCd"[i]))
 			*slot[i] = dtk_args_str(a, "tcsCd"[i]);
-	e->allow_future = dtk_args_has(a, 'F') > 0;
 	v = dtk_args_list(a, 'D', &e->n_distinct);
 	if (e->n_distinct > MAX_LIST)
 		return dtk_cmd_usage_error(ctx, "at most %d ids in a list", MAX_LIST);
@@ -273,7 +271,6 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 	struct dtk_yfield f[8];
 	const struct dtk_yval *l;
 	struct dtk_wfile *file;
-	dtk_date d;
 	size_t n = 0, i;
 	int min, rc;
 
@@ -290,13 +287,10 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 	if (dtk_cmd_choice(w->ctx, "--confidence", e->confidence, dtk_confidence_names,
 	                   DTK_CONF_COUNT) < 0)
 		return DTK_EXIT_INVALID;
-	if (e->created && dtk_date_parse(&d, e->created) < 0)
-		return dtk_cmd_usage_error(w->ctx, "--created must be a date YYYY-MM-DD, not '%s'",
-		                           e->created);
-	if (e->created && dtk_cmd_not_future(w->ctx, "--created", d, e->allow_future, NULL) < 0)
+	if (dtk_write_date_of(w, "--created", e->created, today) < 0)
 		return DTK_EXIT_INVALID;
 	if (!e->created)
-		e->created = dtk_date_format(today, dtk_date_today());
+		e->created = today;
 	file = dtk_write_open_node(w, node);
 	if (!file)
 		return DTK_EXIT_INVALID;

@@ -423,14 +423,18 @@ done:
 
 int dtk_write_date(struct dtk_write *w, char *buf)
 {
-	const char *arg = dtk_args_str(w->ctx->args, 'd');
+	return dtk_write_date_of(w, "--date", dtk_args_str(w->ctx->args, 'd'), buf);
+}
+
+int dtk_write_date_of(struct dtk_write *w, const char *opt, const char *arg, char *buf)
+{
 	dtk_date d = dtk_date_today();
 
 	if (arg && dtk_date_parse(&d, arg) < 0)
-		return dtk_cmd_usage_error(w->ctx, "--date must be a date YYYY-MM-DD, not '%s'",
+		return dtk_cmd_usage_error(w->ctx, "%s must be a date YYYY-MM-DD, not '%s'", opt,
 		                           arg),
 		       -1;
-	if (dtk_cmd_not_future(w->ctx, "--date", d, dtk_args_has(w->ctx->args, 'F'), NULL) < 0)
+	if (dtk_cmd_not_future(w->ctx, opt, d, dtk_args_has(w->ctx->args, 'F'), NULL) < 0)
 		return -1;
 	dtk_date_format(buf, d);
 	return 0;

@@ -219,6 +219,8 @@ int dtk_write_find(struct dtk_write *w, const char *id, const struct dtk_yval **
  * today unless --allow-future (dtk_cmd_not_future). Returns 0, or -1 after
  * a usage error (not a date, or after today). */
 int dtk_write_date(struct dtk_write *w, char *buf);
+/* The same of arg (NULL: today), the value of option opt ("--created"). */
+int dtk_write_date_of(struct dtk_write *w, const char *opt, const char *arg, char *buf);
 
 /* Sets key keys[i] of m (an entry or a source of f; order: its keys'
  * order) to vals[i] for i < n, each given (not NULL) and not as it is, then
