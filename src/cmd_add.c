@@ -23,8 +23,6 @@ struct entry {
 	size_t n_verified, n_relates;
 	const char *distinct[MAX_LIST]; /* --distinct-from */
 	size_t n_distinct;
-	int flag_verified, flag_relates; /* the flags replace the file's lists */
-	int allow_future;                /* --allow-future */
 };
 
 /* Returns 1 when v can be an id: a string, or a number written as digits
@@ -124,64 +122,43 @@ static int S_from(struct dtk_ctx *ctx, struct entry *e, const char *path, struct
 	return rc;
 }
 
-/* Writes to buf the fresh id of entry e in the node file f: its birth id
- * (dtk_entry_id_birth), at the first nonce no entry of f has taken. */
-static void S_fresh_id(const struct dtk_wfile *f, const char *node, const struct entry *e,
-                       char *buf, size_t size)
-{
-	const struct dtk_yval *l = dtk_yval_get(f->doc.root, "insights");
-	unsigned nonce = 0;
-	size_t i;
-
-	do {
-		dtk_entry_id_birth(buf, size, node, e->title, e->claim, e->source, nonce++);
-		for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
-			const char *id = dtk_yval_str(l->items[i], "id");
-			if (id && !strcmp(id, buf))
-				break;
-		}
-	} while (l && l->kind == DTK_Y_SEQ && i < l->n);
-}
-
-/* Sets l (*n ids) to the values of the option key of a, and *flag when it
- * was given: they replace the file's list. Returns 0, or -1 after the usage
- * error. */
+/* Sets l (*n ids) to the values of the option key of a when it was given:
+ * they replace the list of --from. Returns 0, or the exit status after the
+ * usage error. */
 static int S_list_arg(struct dtk_ctx *ctx, const struct dtk_args *a, int key, struct dtk_yscalar *l,
-                      size_t *n, int *flag)
+                      size_t *n)
 {
-	const char *const *v = dtk_args_list(a, key, n);
-	size_t i;
+	size_t i, k;
+	const char *const *v = dtk_args_list(a, key, &k);
 
-	if (*n > MAX_LIST)
+	if (k > MAX_LIST)
 		return dtk_cmd_usage_error(ctx, "at most %d ids in a list", MAX_LIST);
-	for (i = 0; i < *n; i++)
+	for (i = 0; i < k; i++)
 		l[i] = (struct dtk_yscalar){v[i], 0};
-	*flag = *n > 0;
+	*n = k ? k : *n;
 	return 0;
 }
 
-/* Sets the entry f to the options of a (NULL: not given); returns 0, or -1
- * after the usage error. */
-static int S_args(struct dtk_ctx *ctx, const struct dtk_args *a, struct entry *f)
+/* Sets over e (read from --from, or empty) the options of a that were
+ * given; returns 0, or the exit status after the usage error. */
+static int S_args(struct dtk_ctx *ctx, const struct dtk_args *a, struct entry *e)
 {
+	const char **slot[] = {&e->title, &e->claim, &e->source, &e->confidence, &e->created};
 	const char *const *v;
+	size_t i;
 
-	memset(f, 0, sizeof(*f));
-	f->title = dtk_args_str(a, 't');
-	f->claim = dtk_args_str(a, 'c');
-	f->source = dtk_args_str(a, 's');
-	f->confidence = dtk_args_str(a, 'C');
-	f->created = dtk_args_str(a, 'd');
-	f->allow_future = dtk_args_has(a, 'F') > 0;
-	v = dtk_args_list(a, 'D', &f->n_distinct);
-	if (f->n_distinct > MAX_LIST)
+	for (i = 0; i < 5; i++)
+		if (dtk_args_str(a, "tcsCd"[i]))
+			*slot[i] = dtk_args_str(a, "tcsCd"[i]);
+	v = dtk_args_list(a, 'D', &e->n_distinct);
+	if (e->n_distinct > MAX_LIST)
 		return dtk_cmd_usage_error(ctx, "at most %d ids in a list", MAX_LIST);
-	if (f->n_distinct)
-		memcpy(f->distinct, v, f->n_distinct * sizeof(*v));
-	if (S_list_arg(ctx, a, 'v', f->verified, &f->n_verified, &f->flag_verified) < 0 ||
-	    S_list_arg(ctx, a, 'r', f->relates, &f->n_relates, &f->flag_relates) < 0)
-		return -1;
-	return 0;
+	if (e->n_distinct)
+		memcpy(e->distinct, v, e->n_distinct * sizeof(*v));
+	return S_list_arg(ctx, a, 'v', e->verified, &e->n_verified) ||
+	                       S_list_arg(ctx, a, 'r', e->relates, &e->n_relates)
+	               ? DTK_EXIT_INVALID
+	               : 0;
 }
 
 /* The duplicate gate (similar.h), run by the commit on the base as it will
@@ -294,7 +271,6 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 	struct dtk_yfield f[8];
 	const struct dtk_yval *l;
 	struct dtk_wfile *file;
-	dtk_date d;
 	size_t n = 0, i;
 	int min, rc;
 
@@ -311,13 +287,10 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 	if (dtk_cmd_choice(w->ctx, "--confidence", e->confidence, dtk_confidence_names,
 	                   DTK_CONF_COUNT) < 0)
 		return DTK_EXIT_INVALID;
-	if (e->created && dtk_date_parse(&d, e->created) < 0)
-		return dtk_cmd_usage_error(w->ctx, "--created must be a date YYYY-MM-DD, not '%s'",
-		                           e->created);
-	if (e->created && dtk_cmd_not_future(w->ctx, "--created", d, e->allow_future, NULL) < 0)
+	if (dtk_write_date_of(w, "--created", e->created, today) < 0)
 		return DTK_EXIT_INVALID;
 	if (!e->created)
-		e->created = dtk_date_format(today, dtk_date_today());
+		e->created = today;
 	file = dtk_write_open_node(w, node);
 	if (!file)
 		return DTK_EXIT_INVALID;
@@ -327,11 +300,11 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 		int a, b, c;
 		for (i = 0; i < e->n_verified; i++)
 			v[i] = e->verified[i].s;
-		a = dtk_write_unknown_sources(w, "--source", &e->source, 1);
-		b = a < 0 ? -1 : dtk_write_unknown_sources(w, "--verified-by", v, e->n_verified);
+		a = dtk_write_unknown(w, "--source", &e->source, 1, 1);
+		b = a < 0 ? -1 : dtk_write_unknown(w, "--verified-by", v, e->n_verified, 1);
 		for (i = 0; i < e->n_relates; i++)
 			v[i] = e->relates[i].s;
-		c = b < 0 ? -1 : dtk_write_unknown_entries(w, "--relates", v, e->n_relates);
+		c = b < 0 ? -1 : dtk_write_unknown(w, "--relates", v, e->n_relates, 0);
 		if (c < 0)
 			return DTK_EXIT_INVALID;
 		if (a + b + c)
@@ -348,7 +321,8 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 			                        "sources (policy.high_min_verified); %zu given",
 			                        min, e->n_verified);
 	}
-	S_fresh_id(file, node, e, id, sizeof(id));
+	l = dtk_yval_get(file->doc.root, "insights");
+	dtk_write_item_id(id, sizeof(id), l, node, e->title, e->claim, e->source);
 	f[n++] = (struct dtk_yfield){"id", {id, 1}, NULL, 0};
 	f[n++] = (struct dtk_yfield){"title", {e->title, 0}, NULL, 0};
 	f[n++] = (struct dtk_yfield){"claim", {e->claim, 0}, NULL, 0};
@@ -359,7 +333,6 @@ static int S_add(struct dtk_write *w, struct entry *e, const char *node)
 	f[n++] = (struct dtk_yfield){"created", {e->created, 1}, NULL, 0};
 	if (e->n_relates)
 		f[n++] = (struct dtk_yfield){"relates", {NULL, 0}, e->relates, e->n_relates};
-	l = dtk_yval_get(file->doc.root, "insights");
 	if (dtk_yedit_append_map(&file->doc, file->doc.root, "insights", l, f, n) < 0)
 		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 	dup.id = id;
@@ -402,37 +375,15 @@ static const struct dtk_opt S_opts[] = {
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_arena *arena = dtk_arena_new();
-	struct entry *e = dtk_xcalloc(1, sizeof(*e)), flags;
+	struct entry *e = dtk_xcalloc(1, sizeof(*e));
 	const char *from = dtk_args_str(a, 'f');
 	struct dtk_write w;
 	int rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx);
-	if (S_args(ctx, a, &flags) < 0)
+	/* flags given on the command line override the file */
+	if ((from && (rc = S_from(ctx, e, from, arena)) != 0) || (rc = S_args(ctx, a, e)) != 0)
 		goto done;
-	if (from && (rc = S_from(ctx, e, from, arena)) != 0)
-		goto done;
-		/* flags given on the command line override the file */
-#define OVER(k)                                                                                    \
-	if (flags.k)                                                                               \
-	e->k = flags.k
-	OVER(title);
-	OVER(claim);
-	OVER(source);
-	OVER(confidence);
-	OVER(created);
-#undef OVER
-	e->allow_future = flags.allow_future;
-	if (flags.flag_verified) {
-		memcpy(e->verified, flags.verified, sizeof(e->verified));
-		e->n_verified = flags.n_verified;
-	}
-	memcpy(e->distinct, flags.distinct, sizeof(e->distinct));
-	e->n_distinct = flags.n_distinct;
-	if (flags.flag_relates) {
-		memcpy(e->relates, flags.relates, sizeof(e->relates));
-		e->n_relates = flags.n_relates;
-	}
 	rc = S_add(&w, e, a->argv[0]);
 done:
 	dtk_write_release(&w);

@@ -53,15 +53,14 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	struct dtk_yfield f[4];
 	struct dtk_wfile *file;
 	struct dtk_write w;
-	dtk_date d;
+	char day[11];
 	size_t n = 0;
-	int known, missing, rc = DTK_EXIT_INVALID, allow_future;
+	int known, missing, rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx);
 	title = dtk_args_str(a, 't');
 	url = dtk_args_str(a, 'u');
 	read = dtk_args_str(a, 'r');
-	allow_future = dtk_args_has(a, 'F');
 	id = a->argv[0];
 	if (dtk_write_new_name(&w, "source id", id, "--title", title) < 0)
 		goto done;
@@ -72,11 +71,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	}
 	if (dtk_write_check_text(&w, "--title", "title", title))
 		goto done;
-	if (read && dtk_date_parse(&d, read) < 0) {
-		dtk_cmd_usage_error(ctx, "--read must be a date YYYY-MM-DD, not '%s'", read);
-		goto done;
-	}
-	if (read && dtk_cmd_not_future(ctx, "--read", d, allow_future, NULL) < 0)
+	if (read && dtk_write_date_of(&w, "--read", read, day) < 0)
 		goto done;
 	missing = S_missing(ctx->root);
 	if (!missing && (known = dtk_write_source_known(&w, id)) != 0) {
@@ -97,13 +92,6 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	if (dtk_yedit_append_map(&file->doc, NULL, NULL, file->doc.root, f, n) < 0) {
 		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
-	}
-	if (missing) { /* a new file: its text is the list of one source */
-		free(file->text);
-		if (!(file->text = dtk_ydoc_apply(&file->doc, &file->len))) {
-			rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
-			goto done;
-		}
 	}
 	rc = dtk_write_commit(&w);
 	if (rc != DTK_EXIT_INVALID && !w.opts.dry_run) { /* written (1: not all) */

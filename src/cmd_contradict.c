@@ -29,7 +29,8 @@ static int S_contradict(struct dtk_write *w, struct dtk_wfile *f, const struct d
                         const char *id, size_t times, struct dtk_buf *lines, void *arg)
 {
 	struct con *c = arg;
-	const struct dtk_yval *l = dtk_yval_get(e, "contradicts");
+	const struct dtk_yval *l = dtk_yval_get(e, "contradicts"), *o;
+	struct dtk_wfile *of;
 	char today[11];
 	const struct dtk_yfield fields[] = {{"id", {c->other, 0}, NULL, 0},
 	                                    {"status", {"open", 1}, NULL, 0},
@@ -37,16 +38,18 @@ static int S_contradict(struct dtk_write *w, struct dtk_wfile *f, const struct d
 	                                    {"opened", {today, 1}, NULL, 0}};
 	(void)times;
 	dtk_date_format(today, dtk_date_today()); /* the month's events (crystal.h) */
+	if (!c->note)
+		return dtk_cmd_usage_error(w->ctx, "--note is required: say what conflicts");
+	if (dtk_write_check_text(w, "--note", "note", c->note))
+		return DTK_EXIT_INVALID;
 	if (!strcmp(c->other, id))
 		return dtk_write_refuse(w, "an entry does not contradict itself");
 	if (dtk_yval_list_find(e, "contradicts", c->other, "id") >= 0)
 		return S_declared(w, e, id, c->other);
-	{ /* declared from the other side: one contradiction, named once */
-		struct dtk_wfile *of = NULL;
-		const struct dtk_yval *o = dtk_write_find(w, c->other, &of);
-		if (o && dtk_yval_list_find(o, "contradicts", id, "id") >= 0)
-			return S_declared(w, o, c->other, id);
-	}
+	/* declared from the other side: one contradiction, named once */
+	if (dtk_write_find(w, c->other, &o, &of) > 0 &&
+	    dtk_yval_list_find(o, "contradicts", id, "id") >= 0)
+		return S_declared(w, o, c->other, id);
 	if (dtk_yedit_append_map(&f->doc, e, "contradicts", l, fields, 4) < 0)
 		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
 	dtk_buf_printf(lines, "%s: contradicts %s (open)\n", id, c->other);
@@ -61,27 +64,9 @@ static const struct dtk_opt S_opts[] = {{"note", 'n', DTK_OPT_STRING, DTK_OPT_NE
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
-	struct con con = {NULL, NULL};
-	struct dtk_write w;
-	int rc = DTK_EXIT_INVALID;
+	struct con con = {a->argv[1], dtk_args_str(a, 'n')};
 
-	dtk_write_init(&w, ctx);
-	con.note = dtk_args_str(a, 'n');
-	if (!con.note || !*con.note) {
-		dtk_cmd_usage_error(ctx, "--note is required: say what conflicts");
-		goto done;
-	}
-	if (dtk_write_check_text(&w, "--note", "note", con.note))
-		goto done;
-	con.other = a->argv[1];
-	rc = dtk_write_known_pair(&w, a->argv[0], "<other-id>", con.other, 0);
-	if (rc == DTK_EXIT_OK && dtk_write_retired_links(&w, "<other-id>", &con.other, 1))
-		rc = DTK_EXIT_INVALID;
-	if (rc == DTK_EXIT_OK)
-		rc = dtk_write_each(&w, 1, a->argv, 0, S_contradict, &con);
-done:
-	dtk_write_release(&w);
-	return rc;
+	return dtk_write_pair(ctx, "<entry-id>", "<other-id>", 1, S_contradict, &con);
 }
 
 const struct dtk_cmd dtk_cmd_contradict = {

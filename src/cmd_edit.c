@@ -5,9 +5,12 @@
 
 #include <string.h>
 
+/* The keys dtk edit sets, and the options that give them. */
+static const char *const S_keys[] = {"title", "claim", "source"};
+static const char *const S_names[] = {"--title", "--claim", "--source"};
+
 struct edit {
-	const char *key[3], *val[3]; /* title, claim, source: those given */
-	size_t n;
+	const char *val[3]; /* of S_keys; NULL: not given */
 	char date[11];
 };
 
@@ -15,51 +18,30 @@ static int S_edit(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
                   const char *id, size_t times, struct dtk_buf *lines, void *arg)
 {
 	struct edit *ed = arg;
+	const char *src = ed->val[2], *old = dtk_yval_str(e, "source");
 	struct dtk_buf what = DTK_BUF_INIT; /* "title, claim" */
-	size_t i;
-	int known, rc = DTK_EXIT_OK;
+	int known, rc;
 
 	(void)times;
-	for (i = 0; i < ed->n; i++) {
-		const char *old = dtk_yval_str(e, ed->key[i]);
-		if (old && !strcmp(old, ed->val[i]))
-			continue; /* as it is: not an edit */
-		if (!strcmp(ed->key[i], "source")) {
-			if ((known = dtk_write_source_known(w, ed->val[i])) < 0) {
-				rc = DTK_EXIT_INVALID;
-				goto done;
-			}
-			if (!known) {
-				rc = dtk_write_refuse(w,
-				                      "unknown source '%s' (not in "
-				                      "insights/_sources.yaml; add it with 'dtk "
-				                      "add-source')",
-				                      ed->val[i]);
-				goto done;
-			}
-			if (dtk_yval_list_find(e, "verified_by", ed->val[i], NULL) >= 0) {
-				rc = dtk_write_refuse(w,
-				                      "'%s' verifies %s; its own source must be "
-				                      "another (dtk unverify %s %s first)",
-				                      ed->val[i], id, id, ed->val[i]);
-				goto done;
-			}
-		}
-		if (dtk_yedit_set_key(&f->doc, e, ed->key[i], (struct dtk_yscalar){ed->val[i], 0},
-		                      dtk_entry_keys) < 0) {
-			rc = dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
-			goto done;
-		}
-		dtk_buf_printf(&what, "%s%s", what.len ? ", " : "", ed->key[i]);
+	if (src && (!old || strcmp(old, src))) { /* a new source */
+		if ((known = dtk_write_source_known(w, src)) <= 0)
+			return known < 0 ? DTK_EXIT_INVALID
+			                 : dtk_write_refuse(w,
+			                                    "unknown source '%s' (not in "
+			                                    "insights/_sources.yaml; add it with 'dtk "
+			                                    "add-source')",
+			                                    src);
+		if (dtk_yval_list_find(e, "verified_by", src, NULL) >= 0)
+			return dtk_write_refuse(w,
+			                        "'%s' verifies %s; its own source must be another "
+			                        "(dtk unverify %s %s first)",
+			                        src, id, id, src);
 	}
-	if (!what.len)
+	rc = dtk_write_revise(w, f, e, S_keys, ed->val, 3, dtk_entry_keys, ed->date, &what);
+	if (rc == DTK_EXIT_OK && !what.len)
 		rc = dtk_write_refuse(w, "%s already reads so: nothing to change", id);
-	else if (dtk_yedit_set_key(&f->doc, e, "revised", (struct dtk_yscalar){ed->date, 1},
-	                           dtk_entry_keys) < 0)
-		rc = dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
-	else
+	else if (rc == DTK_EXIT_OK)
 		dtk_buf_printf(lines, "%s: %s revised %s\n", id, what.ptr, ed->date);
-done:
 	dtk_buf_release(&what);
 	return rc;
 }
@@ -75,31 +57,17 @@ static const struct dtk_opt S_opts[] = {
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
-	static const char *const keys[] = {"title", "claim", "source"};
-	const char *vals[3];
-	struct edit ed = {{NULL}, {NULL}, 0, ""};
+	struct edit ed = {{dtk_args_str(a, 't'), dtk_args_str(a, 'c'), dtk_args_str(a, 's')}, ""};
 	struct dtk_write w;
 	int k, rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx);
-	vals[0] = dtk_args_str(a, 't');
-	vals[1] = dtk_args_str(a, 'c');
-	vals[2] = dtk_args_str(a, 's');
 	if (dtk_write_date(&w, ed.date) < 0)
 		goto done;
-	for (k = 0; k < 3; k++) {
-		if (!vals[k])
-			continue;
-		if (!*vals[k] || strspn(vals[k], " \t\r\n") == strlen(vals[k])) {
-			dtk_cmd_usage_error(ctx, "--%s must not be blank", keys[k]);
+	for (k = 0; k < 3; k++)
+		if (dtk_write_check_text(&w, S_names[k], S_keys[k], ed.val[k]))
 			goto done;
-		}
-		if (dtk_write_check_text(&w, k == 0 ? "--title" : "--claim", keys[k], vals[k]))
-			goto done;
-		ed.key[ed.n] = keys[k];
-		ed.val[ed.n++] = vals[k];
-	}
-	if (!ed.n) {
+	if (!ed.val[0] && !ed.val[1] && !ed.val[2]) {
 		dtk_cmd_usage_error(ctx, "nothing to change: give --title, --claim or "
 		                         "--source");
 		goto done;

@@ -48,7 +48,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	struct dtk_wfile *f;
 	struct dtk_write w;
 	char day[11];
-	int k, rc = DTK_EXIT_INVALID;
+	int rc = DTK_EXIT_INVALID;
 
 	dtk_write_init(&w, ctx);
 	vals[0] = dtk_args_str(a, 't');
@@ -60,10 +60,6 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		dtk_cmd_usage_error(ctx, "nothing to change: give --title or --url");
 		goto done;
 	}
-	if (vals[0] && strspn(vals[0], " \t\r\n") == strlen(vals[0])) {
-		dtk_cmd_usage_error(ctx, "--title must not be blank");
-		goto done;
-	}
 	if (dtk_write_check_text(&w, "--title", "title", vals[0]))
 		goto done;
 	if (!(f = dtk_write_open(&w, "_sources.yaml")))
@@ -72,24 +68,11 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		dtk_write_refuse(&w, "no source '%s' in insights/_sources.yaml", id);
 		goto done;
 	}
-	for (k = 0; k < 2; k++) {
-		const char *old = dtk_yval_str(src, keys[k]);
-		if (!vals[k] || (old && !strcmp(old, vals[k])))
-			continue;
-		if (dtk_yedit_set_key(&f->doc, src, keys[k], (struct dtk_yscalar){vals[k], 0},
-		                      dtk_source_keys) < 0) {
-			rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
-			goto done;
-		}
-		dtk_buf_printf(&what, "%s%s", what.len ? ", " : "", keys[k]);
-	}
-	if (!what.len) {
-		dtk_write_refuse(&w, "source '%s' already reads so: nothing to change", id);
+	if ((rc = dtk_write_revise(&w, f, src, keys, vals, 2, dtk_source_keys, day, &what)) !=
+	    DTK_EXIT_OK)
 		goto done;
-	}
-	if (dtk_yedit_set_key(&f->doc, src, "revised", (struct dtk_yscalar){day, 1},
-	                      dtk_source_keys) < 0) {
-		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
+	if (!what.len) {
+		rc = dtk_write_refuse(&w, "source '%s' already reads so: nothing to change", id);
 		goto done;
 	}
 	rc = dtk_write_commit(&w);

@@ -56,8 +56,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		                    a->argv[0]);
 		goto done;
 	}
-	if ((text && strspn(text, " \t\r\n") == strlen(text)) || n_nodes > 64) {
-		dtk_cmd_usage_error(ctx, text ? "the text must not be blank" : "at most 64 --node");
+	if (n_nodes > 64) {
+		dtk_cmd_usage_error(ctx, "at most 64 --node");
 		goto done;
 	}
 	if (dtk_write_check_text(&w, "the text", "text", text) || !(f = dtk_write_open(&w, "_domain.yaml")))
@@ -74,8 +74,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		}
 	}
 	if (!gid && act != A_REMOVE) { /* a command names it from now on */
-		dtk_write_item_id(id, sizeof(id), gaps, "gap", text ? text : dtk_yval_str(g, "text"),
-		                  "");
+		dtk_write_item_id(id, sizeof(id), gaps, "gap",
+		                  text ? text : dtk_yval_str(g, "text"), "", "");
 		gid = id;
 	}
 	for (i = 0; i < n_nodes; i++)

@@ -43,8 +43,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		                                 : "remove takes no --note or --link");
 		goto done;
 	}
-	if ((note && strspn(note, " \t\r\n") == strlen(note)) || n_links > 64) {
-		dtk_cmd_usage_error(ctx, note ? "--note must not be blank" : "at most 64 --link");
+	if (n_links > 64) {
+		dtk_cmd_usage_error(ctx, "at most 64 --link");
 		goto done;
 	}
 	if (dtk_write_check_text(&w, "--note", "note", note) ||
@@ -58,8 +58,9 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		hid = dtk_yval_str(h, "id");
 	}
 	if (!hid && act != A_REMOVE) { /* a command names it from now on */
-		dtk_write_item_id(id, sizeof(id), hot, "hot", h ? dtk_yval_str(h, "node") : a->argv[1],
-		                  note ? note : dtk_yval_str(h, "note"));
+		dtk_write_item_id(id, sizeof(id), hot, "hot",
+		                  h ? dtk_yval_str(h, "node") : a->argv[1],
+		                  note ? note : dtk_yval_str(h, "note"), "");
 		hid = id;
 	}
 	for (i = 0; i < n_links; i++)

@@ -205,10 +205,6 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		                    domain);
 		goto done;
 	}
-	if (title && strspn(title, " \t\r\n") == strlen(title)) {
-		dtk_cmd_usage_error(ctx, "--title must not be blank");
-		goto done;
-	}
 	if (dtk_write_check_text(&w, "--title", "title", title))
 		goto done;
 	if (!domain)

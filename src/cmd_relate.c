@@ -23,18 +23,7 @@ static int S_relate(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_y
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
-	struct dtk_write w;
-	int rc;
-
-	dtk_write_init(&w, ctx);
-	rc = dtk_write_known_pair(&w, a->argv[0], "<other-id>", a->argv[1], 0);
-	if (rc == DTK_EXIT_OK &&
-	    dtk_write_retired_links(&w, "<other-id>", (const char *const *)&a->argv[1], 1))
-		rc = DTK_EXIT_INVALID;
-	if (rc == DTK_EXIT_OK)
-		rc = dtk_write_each(&w, 1, a->argv, 0, S_relate, a->argv[1]);
-	dtk_write_release(&w);
-	return rc;
+	return dtk_write_pair(ctx, "<entry-id>", "<other-id>", 1, S_relate, a->argv[1]);
 }
 
 const struct dtk_cmd dtk_cmd_relate = {

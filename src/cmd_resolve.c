@@ -42,14 +42,15 @@ static int S_resolve(struct dtk_write *w, const char *a, const char *b, const ch
 {
 	struct dtk_buf lines = DTK_BUF_INIT;
 	struct dtk_wfile *fa = NULL, *fb = NULL;
-	const struct dtk_yval *ea = dtk_write_entry(w, a, &fa), *eb;
+	const struct dtk_yval *ea = dtk_write_entry(w, a, &fa), *eb = NULL;
 	const char *ids[2];
 	size_t n = 0;
 	int i, k, rc;
 
 	if (!ea)
 		return DTK_EXIT_INVALID;
-	eb = strcmp(a, b) ? dtk_write_find(w, b, &fb) : NULL;
+	if (strcmp(a, b))
+		dtk_write_find(w, b, &eb, &fb);
 	i = dtk_yval_list_find(ea, "contradicts", b, "id");
 	k = eb ? dtk_yval_list_find(eb, "contradicts", a, "id") : -1;
 	if (i < 0 && k < 0)
@@ -95,7 +96,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	note = dtk_args_str(a, 'n');
 	if (dtk_write_check_text(&w, "--note", "note", note))
 		goto done;
-	rc = dtk_write_known_pair(&w, a->argv[0], "<other-id>", a->argv[1], 0);
+	rc = dtk_write_known_pair(&w, "<entry-id>", a->argv[0], "<other-id>", a->argv[1], 0);
 	if (rc == DTK_EXIT_OK)
 		rc = S_resolve(&w, a->argv[0], a->argv[1], note);
 done:

@@ -46,7 +46,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	r.reason = dtk_args_str(a, 'r');
 	if (dtk_write_date(&w, r.date) < 0)
 		goto done;
-	if (!r.reason || strspn(r.reason, " \t\r\n") == strlen(r.reason)) {
+	if (!r.reason) {
 		dtk_cmd_usage_error(ctx, "--reason is required: say why it is withdrawn");
 		goto done;
 	}

@@ -20,6 +20,8 @@ static int S_supersede(struct dtk_write *w, struct dtk_wfile *f, const struct dt
 	char why[300];
 
 	(void)times;
+	if (dtk_write_date(w, s->date) < 0)
+		return DTK_EXIT_INVALID;
 	if (!strcmp(s->by, id))
 		return dtk_write_refuse(w, "an entry does not supersede itself");
 	if (dtk_write_retired(e, why, sizeof(why)))
@@ -50,29 +52,10 @@ static const struct dtk_opt S_opts[] = {
 
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
-	struct sup s = {NULL, ""};
-	struct dtk_write w;
-	int rc = DTK_EXIT_INVALID, unknown, k;
+	struct sup s = {a->argv[1], ""};
 
-	dtk_write_init(&w, ctx);
-	if (dtk_write_date(&w, s.date) < 0)
-		goto done;
-	s.by = a->argv[1];
 	/* each id named by its own operand's name */
-	unknown = dtk_write_unknown_entries(&w, "<old-id>", (const char *const *)&a->argv[0], 1);
-	if (unknown >= 0 && (k = dtk_write_unknown_entries(
-	                             &w, "<new-id>", (const char *const *)&a->argv[1], 1)) >= 0)
-		unknown += k;
-	else
-		unknown = -1;
-	if (unknown != 0) {
-		rc = unknown < 0 ? DTK_EXIT_INVALID : dtk_cmd_usage_see(ctx);
-		goto done;
-	}
-	rc = dtk_write_each(&w, 1, a->argv, 0, S_supersede, &s);
-done:
-	dtk_write_release(&w);
-	return rc;
+	return dtk_write_pair(ctx, "<old-id>", "<new-id>", 0, S_supersede, &s);
 }
 
 const struct dtk_cmd dtk_cmd_supersede = {

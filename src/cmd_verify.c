@@ -88,7 +88,7 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	dtk_write_init(&w, ctx);
 	v.promote = dtk_args_has(a, 'p') > 0;
 	v.source = a->argv[1];
-	rc = dtk_write_known_pair(&w, a->argv[0], "<source-id>", v.source, 1);
+	rc = dtk_write_known_pair(&w, "<entry-id>", a->argv[0], "<source-id>", v.source, 1);
 	if (rc == DTK_EXIT_OK)
 		rc = dtk_write_each(&w, 1, a->argv, 0, S_verify, &v);
 	dtk_write_release(&w);

@@ -1,4 +1,4 @@
-/* fs.c: whole-file reads, streamed comparison, atomic replacement, paths. */
+/* fs.c: whole-file reads, comparison, atomic replacement, paths. */
 #include "dtk/fs.h"
 
 #include "dtk/dtk.h"
@@ -121,6 +121,39 @@ int dtk_file_open_at(int *fd, int dfd, const char *name)
 	return 2;
 }
 
+/* Opens the directory of rel, a relative path below the directory open as
+ * rootfd, from rootfd down one component at a time, following no symbolic
+ * link: a link swapped in on the way is refused, never followed. Returns
+ * its descriptor and sets *name to rel's last component, or -1 with errno
+ * set (EINVAL: rel is not a plain relative path). */
+static int S_open_dir_at(int rootfd, const char *rel, const char **name)
+{
+	const char *p = rel, *slash;
+	int dfd = fcntl(rootfd, F_DUPFD_CLOEXEC, 0), nfd, e = 0;
+
+	for (; dfd >= 0; p = slash + 1) {
+		size_t n = (slash = strchr(p, '/')) ? (size_t)(slash - p) : strlen(p);
+		char *comp = dtk_xstrndup(p, n);
+		if (!n || !strcmp(comp, ".") || !strcmp(comp, "..")) {
+			nfd = -1;
+			e = EINVAL;
+		} else if (!slash) {
+			free(comp);
+			*name = p;
+			return dfd;
+		} else {
+			nfd = openat(dfd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			e = errno;
+		}
+		free(comp);
+		close(dfd);
+		dfd = nfd;
+	}
+	if (e)
+		errno = e;
+	return -1;
+}
+
 /* The common case, cheaply: path is root/<components> with no symbolic link
  * on the way and a regular file at the end, opened from root down with
  * O_NOFOLLOW. Returns 0 and sets *fd; 1 when path does not exist; 2 when the
@@ -129,37 +162,22 @@ int dtk_file_open_at(int *fd, int dfd, const char *name)
 static int S_open_plain(int *fd, const char *root, const char *path)
 {
 	size_t n = strlen(root);
-	char *rel, *comp, *slash;
-	int dfd, nfd, rc = 2;
+	const char *name;
+	int rootfd, dfd, rc;
 
 	while (n > 0 && root[n - 1] == '/')
 		n--;
 	if (strncmp(path, root, n) || path[n] != '/')
 		return 2;
-	dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
+	rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
 		return 2;
-	rel = dtk_xstrdup(path + n + 1);
-	for (comp = rel; comp; comp = slash) {
-		slash = strchr(comp, '/');
-		if (slash)
-			*slash++ = '\0';
-		if (!*comp || !strcmp(comp, ".") || !strcmp(comp, ".."))
-			break; /* not a plain path: the careful way */
-		if (!slash) {
-			rc = dtk_file_open_at(fd, dfd, comp);
-			break;
-		}
-		nfd = openat(dfd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (nfd < 0) {
-			rc = errno == ENOENT ? 1 : 2;
-			break;
-		}
+	/* not a plain path (EINVAL), a link on the way: the careful way */
+	dfd = S_open_dir_at(rootfd, path + n + 1, &name);
+	rc = dfd < 0 ? (errno == ENOENT ? 1 : 2) : dtk_file_open_at(fd, dfd, name);
+	if (dfd >= 0)
 		close(dfd);
-		dfd = nfd;
-	}
-	close(dfd);
-	free(rel);
+	close(rootfd);
 	return rc;
 }
 
@@ -169,8 +187,9 @@ static int S_open_plain(int *fd, const char *root, const char *path)
 static int S_open_resolved(int *fd, const char *root, const char *path)
 {
 	struct stat lst, st, fst;
-	char *real = NULL, *rel, *comp, *slash;
-	int dfd = -1, nfd, rc = -1;
+	char *real = NULL;
+	const char *rel, *name;
+	int rootfd, dfd = -1, nfd, rc = -1, e;
 
 	if (lstat(path, &lst) < 0) {
 		if (errno == ENOENT)
@@ -204,21 +223,19 @@ static int S_open_resolved(int *fd, const char *root, const char *path)
 	/* opened from root down, no link followed: a link swapped in since
 	 * realpath is refused, not followed; O_NONBLOCK: a FIFO swapped in does
 	 * not block (it is refused below) */
-	dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	rel = real + strlen(root);
 	while (*rel == '/')
 		rel++;
-	for (comp = rel; dfd >= 0 && comp; comp = slash) {
-		slash = strchr(comp, '/');
-		if (slash)
-			*slash++ = '\0';
-		nfd = openat(dfd, comp,
-		             O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
-		                     (slash ? O_DIRECTORY : O_NONBLOCK));
-		close(dfd);
-		dfd = nfd;
-	}
+	rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	nfd = rootfd >= 0 ? S_open_dir_at(rootfd, rel, &name) : -1;
+	dfd = nfd >= 0 ? openat(nfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) : -1;
+	e = errno;
+	if (nfd >= 0)
+		close(nfd);
+	if (rootfd >= 0)
+		close(rootfd);
 	if (dfd < 0) {
+		errno = e;
 		dtk_error(
 		        errno == ELOOP || errno == ENOTDIR || errno == EMLINK
 		                ? "changed while being read (a symbolic link appeared on its path)"
@@ -326,39 +343,6 @@ static int S_create_temp(struct dtk_buf *tmp, int dfd, const char *name, int kee
 			return -1;
 	}
 	return fd;
-}
-
-/* Opens the directory of rel, a relative path below the directory open as
- * rootfd, from rootfd down one component at a time, following no symbolic
- * link: a link swapped in on the way is refused, never followed. Returns
- * its descriptor and sets *name to rel's last component, or -1 with errno
- * set (EINVAL: rel is not a plain relative path). */
-static int S_open_dir_at(int rootfd, const char *rel, const char **name)
-{
-	const char *p = rel, *slash;
-	int dfd = fcntl(rootfd, F_DUPFD_CLOEXEC, 0), nfd, e = 0;
-
-	for (; dfd >= 0; p = slash + 1) {
-		size_t n = (slash = strchr(p, '/')) ? (size_t)(slash - p) : strlen(p);
-		char *comp = dtk_xstrndup(p, n);
-		if (!n || !strcmp(comp, ".") || !strcmp(comp, "..")) {
-			nfd = -1;
-			e = EINVAL;
-		} else if (!slash) {
-			free(comp);
-			*name = p;
-			return dfd;
-		} else {
-			nfd = openat(dfd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			e = errno;
-		}
-		free(comp);
-		close(dfd);
-		dfd = nfd;
-	}
-	if (e)
-		errno = e;
-	return -1;
 }
 
 /* How many files below S_count_root dtk_file_stage_commit replaced
@@ -925,105 +909,36 @@ int dtk_file_mkdirs(const char *dir, unsigned mode)
 	return rc;
 }
 
-#define CMP_CHUNK 65536
-
 int dtk_file_cmp_open(struct dtk_file_cmp *c, const char *path, size_t max)
 {
 	int rc;
 
 	memset(c, 0, sizeof(*c));
 	c->path = dtk_xstrdup(path);
+	c->max = max;
 	rc = dtk_file_open_regular(&c->fd, path, max);
-	if (rc < 0)
-		return -1;
-	if (rc == 1) {
-		c->differs = 1; /* missing: any text differs */
-		return 0;
-	}
-	c->chunk = dtk_xmalloc(CMP_CHUNK);
-	return 0;
-}
-
-/* Reads the file's next piece into c->chunk. Returns its length (0 at the
- * end of the file), or -1 with the error set. */
-static ssize_t S_cmp_fill(struct dtk_file_cmp *c)
-{
-	ssize_t n;
-	do
-		n = read(c->fd, c->chunk, CMP_CHUNK);
-	while (n < 0 && errno == EINTR);
-	if (n < 0) {
-		dtk_error("cannot read %s: %s", S_shown(c->path), strerror(errno));
-		return -1;
-	}
-	c->chunk_len = (size_t)n;
-	c->chunk_at = 0;
-	return n;
-}
-
-/* The text and the file differ from here on: starts c->text with the text
- * so far, which is the file's first c->same bytes. Returns 0, or -1 with the
- * error set. */
-static int S_cmp_diverge(struct dtk_file_cmp *c)
-{
-	size_t got = 0;
-
-	c->differs = 1;
-	while (got < c->same) {
-		size_t want = c->same - got < CMP_CHUNK ? c->same - got : CMP_CHUNK;
-		ssize_t n = pread(c->fd, c->chunk, want, (off_t)got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			dtk_error("cannot read %s: %s", S_shown(c->path),
-			          n < 0 ? strerror(errno) : "it shrank while being read");
-			return -1;
-		}
-		dtk_buf_put(&c->text, c->chunk, (size_t)n);
-		got += (size_t)n;
-	}
-	return 0;
+	return rc < 0 ? -1 : 0; /* missing (fd -1): any text differs */
 }
 
 int dtk_file_cmp_write(void *arg, const char *s, size_t len)
 {
-	struct dtk_file_cmp *c = arg;
-	size_t i = 0;
-
-	while (!c->differs && i < len) {
-		size_t k;
-		if (c->chunk_at == c->chunk_len) {
-			ssize_t n = S_cmp_fill(c);
-			if (n < 0)
-				return -1;
-			if (n == 0)
-				break; /* the file is shorter */
-		}
-		k = len - i < c->chunk_len - c->chunk_at ? len - i : c->chunk_len - c->chunk_at;
-		if (memcmp(s + i, c->chunk + c->chunk_at, k))
-			break;
-		i += k;
-		c->chunk_at += k;
-		c->same += k;
-	}
-	if (i == len)
-		return 0;
-	if (!c->differs && S_cmp_diverge(c) < 0)
-		return -1;
-	dtk_buf_put(&c->text, s + i, len - i);
+	dtk_buf_put(&((struct dtk_file_cmp *)arg)->text, s, len);
 	return 0;
 }
 
 int dtk_file_cmp_finish(struct dtk_file_cmp *c)
 {
-	if (!c->differs && c->chunk_at == c->chunk_len) {
-		ssize_t n = S_cmp_fill(c);
-		if (n <= 0)
-			return (int)n; /* 0: the file ends where the text does */
-	}
-	if (!c->differs && S_cmp_diverge(c) < 0) /* the file is longer */
+	char *old;
+	size_t len;
+	int rc;
+
+	if (c->fd < 0)
+		return 1;
+	if (dtk_file_read_fd(&old, &len, c->fd, c->path, c->max) < 0)
 		return -1;
-	return 1;
+	rc = len != c->text.len || memcmp(old, dtk_buf_cstr(&c->text), len);
+	free(old);
+	return rc;
 }
 
 void dtk_file_cmp_release(struct dtk_file_cmp *c)
@@ -1032,8 +947,7 @@ void dtk_file_cmp_release(struct dtk_file_cmp *c)
 		close(c->fd);
 	c->fd = -1;
 	free(c->path);
-	free(c->chunk);
-	c->path = c->chunk = NULL;
+	c->path = NULL;
 	dtk_buf_release(&c->text);
 }
 

@@ -66,6 +66,8 @@ int dtk_write_check_text(struct dtk_write *w, const char *what, const char *key,
 {
 	size_t max = dtk_text_limit(key), len = s ? strlen(s) : 0, n;
 
+	if (s && strspn(s, " \t\r\n") == len)
+		return dtk_cmd_usage_error(w->ctx, "%s must not be blank", what);
 	if (!max || len <= max || (n = dtk_utf8_chars(s, len)) <= max)
 		return 0;
 	return dtk_cmd_usage_error(w->ctx, "%s is %zu characters long; the limit is %zu", what, n,
@@ -95,23 +97,18 @@ struct dtk_wfile *dtk_write_open(struct dtk_write *w, const char *name)
 {
 	struct dtk_diags diags = DTK_DIAGS_INIT;
 	struct dtk_wfile *f = S_find(w, name);
-	char *full;
+	char *ins, *full, *real;
 	int fd, rc;
 
 	if (f)
 		return f;
-	full = dtk_path_join(w->ctx->root, "insights");
-	{
-		char *p = dtk_path_join(full, name);
-		free(full);
-		full = p;
-	}
+	ins = dtk_path_join(w->ctx->root, "insights");
+	full = dtk_path_join(ins, name);
+	free(ins);
 	/* a regular file inside the base, as the loader reads it */
-	{
-		char *real = realpath(w->ctx->root, NULL);
-		rc = real ? dtk_file_open_within(&fd, real, full) : dtk_error("%s", "no base");
-		free(real);
-	}
+	real = realpath(w->ctx->root, NULL);
+	rc = real ? dtk_file_open_within(&fd, real, full) : dtk_error("%s", "no base");
+	free(real);
 	if (rc == 0) {
 		f = S_add(w, name);
 		rc = dtk_file_read_fd(&f->old, &f->old_len, fd, full, DTK_MAX_FILE_BYTES);
@@ -191,31 +188,19 @@ const struct dtk_yval *dtk_write_seq_find(const struct dtk_yval *list, const cha
 const struct dtk_yval *dtk_write_entry(struct dtk_write *w, const char *id, struct dtk_wfile **fp)
 {
 	const struct dtk_yval *e;
-	struct dtk_wfile *f;
-	char name[300];
 	size_t plen;
+	int k;
 
 	if (!dtk_entry_id_split(id, &plen)) {
 		dtk_cmd_usage_error(w->ctx, "'%s' is not an entry id (<node>-<suffix>)", id);
 		return NULL;
 	}
-	snprintf(name, sizeof(name), "%.*s.yaml", (int)(plen > 250 ? 250 : plen), id);
-	{
-		char node[256];
-		snprintf(node, sizeof(node), "%.*s", (int)(plen > 250 ? 250 : plen), id);
-		if (!dtk_kb_has_node(w->ctx->root, node)) {
-			dtk_write_refuse(w, "no entry '%s': there is no node '%s'", id, node);
-			return NULL;
-		}
-	}
-	f = dtk_write_open(w, name);
-	if (!f)
-		return NULL;
-	if ((e = dtk_write_seq_find(dtk_yval_get(f->doc.root, "insights"), "id", id))) {
-		*fp = f;
+	if ((k = dtk_write_find(w, id, &e, fp)) > 0)
 		return e;
-	}
-	dtk_write_refuse(w, "no entry '%s' in %s", id, f->rel);
+	if (k == 0 && !*fp)
+		dtk_write_refuse(w, "no entry '%s': there is no node '%.*s'", id, (int)plen, id);
+	else if (k == 0)
+		dtk_write_refuse(w, "no entry '%s' in %s", id, (*fp)->rel);
 	return NULL;
 }
 
@@ -233,6 +218,12 @@ static int S_diff(struct dtk_write *w, struct dtk_buf *out, const char *old, siz
 	return DTK_EXIT_OK;
 }
 
+/* Returns 1 when f's new text differs from its bytes on disk. */
+static int S_changed(const struct dtk_wfile *f)
+{
+	return !f->old || f->len != f->old_len || memcmp(f->text, f->old, f->len);
+}
+
 /* Prints the diffs of every changed file and INDEX.md (idx: the new page,
  * NULL when unchanged). */
 static int S_dry_run(struct dtk_write *w, const struct dtk_buf *idx, const char *idx_path)
@@ -244,7 +235,7 @@ static int S_dry_run(struct dtk_write *w, const struct dtk_buf *idx, const char 
 
 	for (i = 0; i < w->n_files && rc == DTK_EXIT_OK; i++) {
 		struct dtk_wfile *f = w->files[i];
-		if (!f->old || f->len != f->old_len || memcmp(f->text, f->old, f->len))
+		if (S_changed(f))
 			rc = S_diff(w, &out, f->old, f->old_len, f->text, f->len, f->rel);
 	}
 	if (rc == DTK_EXIT_OK && idx) {
@@ -296,12 +287,6 @@ static void S_map_diags(struct dtk_write *w, struct dtk_diags *diags)
 			break;
 		}
 	}
-}
-
-/* Returns 1 when f's new text differs from its bytes on disk. */
-static int S_changed(const struct dtk_wfile *f)
-{
-	return !f->old || f->len != f->old_len || memcmp(f->text, f->old, f->len);
 }
 
 /* After a write of every changed file of w and INDEX.md (idx set) whose
@@ -403,7 +388,7 @@ int dtk_write_commit(struct dtk_write *w)
 
 	for (i = 0; i < w->n_files; i++) {
 		struct dtk_wfile *f = w->files[i];
-		if (f->old) {
+		if (f->doc.root) { /* read, or created and parsed to edit */
 			free(f->text);
 			f->text = dtk_ydoc_apply(&f->doc, &f->len);
 			if (!f->text) {
@@ -461,38 +446,38 @@ done:
 	return rc;
 }
 
-const struct dtk_yval *dtk_write_find(struct dtk_write *w, const char *id, struct dtk_wfile **fp)
+int dtk_write_find(struct dtk_write *w, const char *id, const struct dtk_yval **e,
+                   struct dtk_wfile **fp)
 {
-	const struct dtk_yval *e;
-	struct dtk_wfile *f;
-	char node[256], name[300];
+	char name[300];
 	size_t plen;
 
+	*e = NULL;
 	*fp = NULL;
-	if (strchr(id, ':') || !dtk_entry_id_split(id, &plen) || plen > 250)
-		return NULL;
-	snprintf(node, sizeof(node), "%.*s", (int)plen, id);
-	if (!dtk_kb_has_node(w->ctx->root, node))
-		return NULL;
-	snprintf(name, sizeof(name), "%s.yaml", node);
-	if (!(f = dtk_write_open(w, name)))
-		return NULL;
-	if ((e = dtk_write_seq_find(dtk_yval_get(f->doc.root, "insights"), "id", id)))
-		*fp = f;
-	return e;
+	if (!dtk_entry_id_split(id, &plen)) /* a name: no ':' of another domain */
+		return 0;
+	snprintf(name, sizeof(name), "%.*s", (int)plen, id);
+	if (!dtk_kb_has_node(w->ctx->root, name))
+		return 0;
+	strcat(name, ".yaml");
+	if (!(*fp = dtk_write_open(w, name)))
+		return -1;
+	*e = dtk_write_seq_find(dtk_yval_get((*fp)->doc.root, "insights"), "id", id);
+	return *e != NULL;
 }
 
 long dtk_write_item(struct dtk_write *w, const struct dtk_yval *list, const char *what,
                     const char *name)
 {
-	size_t i, n = list && list->kind == DTK_Y_SEQ ? list->n : 0;
+	const struct dtk_yval *it = dtk_write_seq_find(list, "id", name);
+	size_t n = list && list->kind == DTK_Y_SEQ ? list->n : 0;
 	char *end;
-	long k;
+	long k = 0;
 
-	for (i = 0; i < n; i++) {
-		const char *id = dtk_yval_str(list->items[i], "id");
-		if (id && !strcmp(id, name))
-			return (long)i;
+	if (it) {
+		while (list->items[k] != it)
+			k++;
+		return k;
 	}
 	k = strtol(name, &end, 10);
 	if (*name >= '1' && *name <= '9' && !*end && k >= 1 && (size_t)k <= n)
@@ -505,21 +490,13 @@ long dtk_write_item(struct dtk_write *w, const struct dtk_yval *list, const char
 }
 
 void dtk_write_item_id(char *id, size_t size, const struct dtk_yval *list, const char *prefix,
-                       const char *a, const char *b)
+                       const char *a, const char *b, const char *c)
 {
 	unsigned nonce = 0;
-	size_t i, n = list && list->kind == DTK_Y_SEQ ? list->n : 0;
 
-	for (;;) {
-		dtk_entry_id_birth(id, size, prefix, a, b, "", nonce++);
-		for (i = 0; i < n; i++) {
-			const char *o = dtk_yval_str(list->items[i], "id");
-			if (o && !strcmp(o, id))
-				break;
-		}
-		if (i == n)
-			return;
-	}
+	do
+		dtk_entry_id_birth(id, size, prefix, a, b, c, nonce++);
+	while (dtk_write_seq_find(list, "id", id));
 }
 
 int dtk_write_item_commit(struct dtk_write *w, int e, const char *id, const char *action)

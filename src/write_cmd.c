@@ -16,32 +16,6 @@ const struct dtk_opt dtk_write_opts[] = {DTK_WRITE_OPTS, {0}};
 
 /* ---- command-line values that name nothing ---- */
 
-/* Returns 1 when the node file of entry id holds it, 0 when there is no
- * such node or entry, -1 after printing why the file cannot be read. */
-static int S_entry_known(struct dtk_write *w, const char *id)
-{
-	const struct dtk_yval *l;
-	struct dtk_wfile *f;
-	char name[300];
-	size_t plen, i;
-
-	if (!dtk_entry_id_split(id, &plen) || plen > 250)
-		return 0;
-	snprintf(name, sizeof(name), "%.*s", (int)plen, id);
-	if (!dtk_kb_has_node(w->ctx->root, name))
-		return 0;
-	snprintf(name, sizeof(name), "%.*s.yaml", (int)plen, id);
-	if (!(f = dtk_write_open(w, name)))
-		return -1;
-	l = dtk_yval_get(f->doc.root, "insights");
-	for (i = 0; l && l->kind == DTK_Y_SEQ && i < l->n; i++) {
-		const char *e = dtk_yval_str(l->items[i], "id");
-		if (e && !strcmp(e, id))
-			return 1;
-	}
-	return 0;
-}
-
 /* Returns the entry (sources: the source) of the base nearest id, when it
  * loads and one is near (malloc'd), else NULL. */
 static char *S_nearest(struct dtk_write *w, const char *id, int sources)
@@ -91,18 +65,18 @@ static void S_unknown(struct dtk_write *w, const char *what, const char *id, int
 	free(hint);
 }
 
-/* Prints the error for each of ids[0..n) that names no entry (sources: no
- * source); returns how many, or -1 after printing why a file is unreadable. */
-static int S_unknown_list(struct dtk_write *w, const char *what, const char *const *ids, size_t n,
-                          int sources)
+int dtk_write_unknown(struct dtk_write *w, const char *what, const char *const *ids, size_t n,
+                      int sources)
 {
+	const struct dtk_yval *e;
+	struct dtk_wfile *f;
 	size_t i;
 	int bad = 0, k;
 
 	for (i = 0; i < n; i++) {
 		if (!sources && strchr(ids[i], ':')) /* another domain's */
 			continue;
-		k = sources ? dtk_write_source_known(w, ids[i]) : S_entry_known(w, ids[i]);
+		k = sources ? dtk_write_source_known(w, ids[i]) : dtk_write_find(w, ids[i], &e, &f);
 		if (k < 0)
 			return -1;
 		if (!k) {
@@ -111,18 +85,6 @@ static int S_unknown_list(struct dtk_write *w, const char *what, const char *con
 		}
 	}
 	return bad;
-}
-
-int dtk_write_unknown_entries(struct dtk_write *w, const char *what, const char *const *ids,
-                              size_t n)
-{
-	return S_unknown_list(w, what, ids, n, 0);
-}
-
-int dtk_write_unknown_sources(struct dtk_write *w, const char *what, const char *const *ids,
-                              size_t n)
-{
-	return S_unknown_list(w, what, ids, n, 1);
 }
 
 const char *dtk_write_retired(const struct dtk_yval *e, char *buf, size_t size)
@@ -147,7 +109,7 @@ int dtk_write_retired_links(struct dtk_write *w, const char *what, const char *c
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (strchr(ids[i], ':') || !(e = dtk_write_find(w, ids[i], &f)) ||
+		if (dtk_write_find(w, ids[i], &e, &f) <= 0 ||
 		    !dtk_write_retired(e, why, sizeof(why)))
 			continue;
 		by = dtk_yval_str(e, "superseded_by");
@@ -158,15 +120,14 @@ int dtk_write_retired_links(struct dtk_write *w, const char *what, const char *c
 	return refused;
 }
 
-int dtk_write_known_pair(struct dtk_write *w, const char *id, const char *what, const char *other,
-                         int source)
+int dtk_write_known_pair(struct dtk_write *w, const char *what_id, const char *id, const char *what,
+                         const char *other, int source)
 {
-	int a = dtk_write_unknown_entries(w, "<entry-id>", &id, 1), b;
+	int a = dtk_write_unknown(w, what_id, &id, 1, 0), b;
 
 	if (a < 0)
 		return DTK_EXIT_INVALID;
-	b = source ? dtk_write_unknown_sources(w, what, &other, 1)
-	           : dtk_write_unknown_entries(w, what, &other, 1);
+	b = dtk_write_unknown(w, what, &other, 1, source);
 	if (b < 0)
 		return DTK_EXIT_INVALID;
 	return a + b ? dtk_cmd_usage_see(w->ctx) : DTK_EXIT_OK;
@@ -228,7 +189,7 @@ static int S_bad_ids(struct dtk_write *w, const char **ids, size_t n)
 		free(hint);
 		bad++;
 	}
-	k = dtk_write_unknown_entries(w, "<entry-id>", ok, m);
+	k = dtk_write_unknown(w, "<entry-id>", ok, m, 0);
 	free(ok);
 	if (k < 0)
 		return DTK_EXIT_INVALID;
@@ -242,6 +203,24 @@ int dtk_write_entries(struct dtk_ctx *ctx, int argc, char **argv, dtk_write_edit
 
 	dtk_write_init(&w, ctx);
 	rc = dtk_write_each(&w, argc, argv, 0, fn, arg);
+	dtk_write_release(&w);
+	return rc;
+}
+
+int dtk_write_pair(struct dtk_ctx *ctx, const char *what_id, const char *what, int retired,
+                   dtk_write_edit_fn fn, void *arg)
+{
+	char **argv = ctx->args->argv;
+	struct dtk_write w;
+	int rc;
+
+	dtk_write_init(&w, ctx);
+	rc = dtk_write_known_pair(&w, what_id, argv[0], what, argv[1], 0);
+	if (rc == DTK_EXIT_OK && retired &&
+	    dtk_write_retired_links(&w, what, (const char *const *)&argv[1], 1))
+		rc = DTK_EXIT_INVALID;
+	if (rc == DTK_EXIT_OK)
+		rc = dtk_write_each(&w, 1, argv, 0, fn, arg);
 	dtk_write_release(&w);
 	return rc;
 }
@@ -331,16 +310,6 @@ static int S_bump(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 	return DTK_EXIT_OK;
 }
 
-/* Writes to buf (at least 32 bytes) the name of a new record of uses,
- * "_uses/<today>-<10 random letters and digits>.yaml": no two writers
- * ever make the same. Returns 0, or -1 after printing why. */
-static int S_record_name(struct dtk_write *w, char *buf, size_t size)
-{
-	if (dtk_kb_uses_name(buf, size, "", dtk_date_today()) < 0)
-		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID), -1;
-	return 0;
-}
-
 /* ---- what the commands check before they edit ---- */
 
 int dtk_write_high_min(struct dtk_write *w)
@@ -372,15 +341,7 @@ int dtk_write_confidence_changed(struct dtk_write *w, struct dtk_wfile *f,
 int dtk_write_source_known(struct dtk_write *w, const char *id)
 {
 	struct dtk_wfile *f = dtk_write_open(w, "_sources.yaml");
-	size_t i;
-	if (!f)
-		return -1;
-	for (i = 0; f->doc.root->kind == DTK_Y_SEQ && i < f->doc.root->n; i++) {
-		const char *s = dtk_yval_str(f->doc.root->items[i], "id");
-		if (s && !strcmp(s, id))
-			return 1;
-	}
-	return 0;
+	return f ? dtk_write_seq_find(f->doc.root, "id", id) != NULL : -1;
 }
 
 void dtk_write_print_node(struct dtk_write *w, const char *name, const char *line)
@@ -462,17 +423,42 @@ done:
 
 int dtk_write_date(struct dtk_write *w, char *buf)
 {
-	const char *arg = dtk_args_str(w->ctx->args, 'd');
+	return dtk_write_date_of(w, "--date", dtk_args_str(w->ctx->args, 'd'), buf);
+}
+
+int dtk_write_date_of(struct dtk_write *w, const char *opt, const char *arg, char *buf)
+{
 	dtk_date d = dtk_date_today();
 
 	if (arg && dtk_date_parse(&d, arg) < 0)
-		return dtk_cmd_usage_error(w->ctx, "--date must be a date YYYY-MM-DD, not '%s'",
+		return dtk_cmd_usage_error(w->ctx, "%s must be a date YYYY-MM-DD, not '%s'", opt,
 		                           arg),
 		       -1;
-	if (dtk_cmd_not_future(w->ctx, "--date", d, dtk_args_has(w->ctx->args, 'F'), NULL) < 0)
+	if (dtk_cmd_not_future(w->ctx, opt, d, dtk_args_has(w->ctx->args, 'F'), NULL) < 0)
 		return -1;
 	dtk_date_format(buf, d);
 	return 0;
+}
+
+int dtk_write_revise(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval *m,
+                     const char *const *keys, const char *const *vals, size_t n,
+                     const char *const *order, const char *date, struct dtk_buf *what)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *old = dtk_yval_str(m, keys[i]);
+		if (!vals[i] || (old && !strcmp(old, vals[i])))
+			continue; /* not given, or as it is: not an edit */
+		if (dtk_yedit_set_key(&f->doc, m, keys[i], (struct dtk_yscalar){vals[i], 0}, order) <
+		    0)
+			return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
+		dtk_buf_printf(what, "%s%s", what->len ? ", " : "", keys[i]);
+	}
+	if (what->len &&
+	    dtk_yedit_set_key(&f->doc, m, "revised", (struct dtk_yscalar){date, 1}, order) < 0)
+		return dtk_cmd_fail(w->ctx, DTK_EXIT_INVALID);
+	return DTK_EXIT_OK;
 }
 
 void dtk_write_put_json(struct dtk_write *w, struct dtk_buf *b)
@@ -498,8 +484,12 @@ int dtk_write_counter(struct dtk_ctx *ctx, const struct dtk_args *a)
 
 	snprintf(key, sizeof(key), "%sd", ctx->cmd->name); /* use: used, cite: cited */
 	dtk_write_init(&w, ctx);
-	if (S_record_name(&w, name, sizeof(name)) < 0)
+	/* "_uses/<today>-<10 random letters and digits>.yaml": no two writers
+	 * ever make the same */
+	if (dtk_kb_uses_name(name, sizeof(name), "", dtk_date_today()) < 0) {
+		dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
+	}
 	c.ids = dtk_xcalloc((size_t)a->argc + 1, sizeof(*c.ids));
 	c.base = dtk_xcalloc((size_t)a->argc + 1, sizeof(*c.base));
 	dtk_buf_printf(&rec, "%s:\n", key);

@@ -86,8 +86,7 @@ static int S_is_float(const char *s)
 	return *p == '\0';
 }
 
-/* Returns the core-schema type of a plain scalar. */
-static enum dtk_ytype S_resolve(const char *s)
+enum dtk_ytype dtk_yaml_resolve(const char *s)
 {
 	/* the only spellings of the core schema's null and booleans */
 	static const char *const words[][3] = {
@@ -116,11 +115,6 @@ static enum dtk_ytype S_resolve(const char *s)
 		if (!strcmp(s, words[w][i]))
 			return w ? DTK_YT_BOOL : DTK_YT_NULL;
 	return DTK_YT_STR;
-}
-
-enum dtk_ytype dtk_yaml_resolve(const char *s)
-{
-	return S_resolve(s);
 }
 
 #define CORE_TAG "tag:yaml.org,2002:"
@@ -528,10 +522,10 @@ static int S_event(struct builder *b, yaml_event_t *ev)
 		if (ev->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE &&
 		    memchr(v->str, '\0', v->len))
 			dtk_ytree_error(b, v->line, v->col, "value holds a NUL character");
-		v->type = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ? S_resolve(v->str)
+		v->type = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ? dtk_yaml_resolve(v->str)
 		                                                           : DTK_YT_STR;
 		if (tag && strcmp(tag, "!"))
-			v->type = S_check_tag(b, v, tag, S_resolve(v->str));
+			v->type = S_check_tag(b, v, tag, dtk_yaml_resolve(v->str));
 		S_join_wide(b, v, ev);
 		S_add(b, v);
 		break;
@@ -699,21 +693,6 @@ size_t dtk_yval_list_len(const struct dtk_yval *m, const char *key)
 {
 	const struct dtk_yval *l = m && m->kind == DTK_Y_MAP ? dtk_yval_get(m, key) : NULL;
 	return l && l->kind == DTK_Y_SEQ ? l->n : 0;
-}
-
-void dtk_yval_dump(struct dtk_buf *b, const struct dtk_yval *v)
-{
-	size_t i;
-
-	dtk_buf_printf(b, "(%d %d:%d [%u,%u) %d %d", (int)v->kind, v->line, v->col, v->start,
-	               v->end, (int)v->type, (int)v->style);
-	if (v->kind == DTK_Y_SCALAR) {
-		dtk_buf_putc(b, ' ');
-		dtk_buf_put(b, v->str, v->len);
-	}
-	for (i = 0; i < v->n; i++)
-		dtk_yval_dump(b, v->items[i]);
-	dtk_buf_putc(b, ')');
 }
 
 const char *dtk_yval_describe(const struct dtk_yval *v)

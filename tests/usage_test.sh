@@ -106,6 +106,12 @@ t "$(see merge-driver "missing <theirs> (git passes %O %A %B %P)")" merge-driver
 t "dtk merge-driver: error: cannot open /nonexistent/a: No such file or directory" \
     merge-driver /nonexistent/a b c insights/x.yaml
 
+# a list over its limit: refused, not written without it
+many=()
+for _ in $(seq 257); do many+=(--relates alpha-001); done
+t "$(see add "at most 256 ids in a list")" \
+    add beta --title t --claim c --source paper-a --confidence low "${many[@]}"
+
 # an operand that starts with '-': named whole, with '--', which ends the options
 dash="is not an option: put '--' before an argument that starts with '-' ('--' ends the options)"
 t "$(see stance "'- item' $dash")" stance beta "- item"

@@ -152,30 +152,26 @@ int dtk_file_rollback(int rootfd, const char *root, char **what);
 char *dtk_file_journal(const char *root);
 
 /*
- * Compares text, as it is produced, with the file at path, holding neither
- * whole while they agree. Once they differ it keeps the new text whole, in
- * text. Use: dtk_file_cmp_open, then dtk_file_cmp_write (a dtk_write_fn) for
- * each piece, then dtk_file_cmp_finish; dtk_file_cmp_release in any case.
+ * Compares text, as it is produced, with the file at path: the text is
+ * kept whole, in text, and the file read once it is all there. Use:
+ * dtk_file_cmp_open, then dtk_file_cmp_write (a dtk_write_fn) for each
+ * piece, then dtk_file_cmp_finish; dtk_file_cmp_release in any case.
  */
 struct dtk_file_cmp {
-	int fd;      /* -1 when the file is missing */
-	size_t same; /* bytes of text equal to the file's so far */
-	int differs; /* 1 once the text and the file differ */
-	char *path;  /* malloc'd */
-	char *chunk; /* a piece of the file, malloc'd */
-	size_t chunk_len, chunk_at;
-	struct dtk_buf text; /* once differing: the text so far, whole */
+	int fd;              /* -1 when the file is missing */
+	size_t max;          /* the largest file read */
+	char *path;          /* malloc'd */
+	struct dtk_buf text; /* the text so far */
 };
 
 /* Opens path for comparing: it must be a regular file (not a symbolic link,
  * a FIFO or a device) of at most max bytes. Returns 0 (also when the file is
  * missing: then any text differs), or -1 with the error set. */
 int dtk_file_cmp_open(struct dtk_file_cmp *c, const char *path, size_t max);
-/* A dtk_write_fn taking a struct dtk_file_cmp. Returns 0, or -1 with the
- * error set when the file cannot be read. */
+/* A dtk_write_fn taking a struct dtk_file_cmp: appends to c->text. Returns 0. */
 int dtk_file_cmp_write(void *c, const char *s, size_t len);
-/* Returns 0 when the text was the whole file, 1 when it differs (c->text
- * holds it), or -1 with the error set. */
+/* Returns 0 when the text is the whole file, 1 when it differs, or -1 with
+ * the error set (the file cannot be read). */
 int dtk_file_cmp_finish(struct dtk_file_cmp *c);
 void dtk_file_cmp_release(struct dtk_file_cmp *c);
 

@@ -63,7 +63,7 @@ struct dtk_wfile {
 	             * (a link inside the base is written through) */
 	char *old;  /* its bytes; NULL for a file to create */
 	size_t old_len;
-	struct dtk_ydoc doc; /* old parsed; record edits on it */
+	struct dtk_ydoc doc; /* old parsed (or a new text, to edit); record edits on it */
 	char *text;          /* the new bytes (made at commit, or given) */
 	size_t len;
 };
@@ -134,6 +134,13 @@ int dtk_write_each(struct dtk_write *w, int argc, char **argv, int first, dtk_wr
  * Returns the exit status. */
 int dtk_write_entries(struct dtk_ctx *ctx, int argc, char **argv, dtk_write_edit_fn fn, void *arg);
 
+/* The run of a command on two entries, <entry-id> (named what_id) and
+ * another (named what; with retired, not a retired one: a link to it),
+ * both of this base (dtk_write_known_pair), that edits the first with fn
+ * (relate, contradict, supersede). Returns the exit status. */
+int dtk_write_pair(struct dtk_ctx *ctx, const char *what_id, const char *what, int retired,
+                   dtk_write_edit_fn fn, void *arg);
+
 /* The run of dtk use and dtk cite: adds to the counter of each entry named
  * by the operands of a, the command's name as done (used, cited). Returns
  * the exit status. */
@@ -167,15 +174,14 @@ int dtk_write_node_key(struct dtk_ctx *ctx, const char *name, const char *key, s
                        const char *text);
 
 /* ---- command-line values that name what the base does not have ----
- * Each prints "dtk <cmd>: error: <what> '<id>': no such entry[; did you mean
- * '<id>'?]" (an entry id of the base) or the same of a source, for each of
- * ids[0..n) that names none, and returns how many did (-1 after printing why
- * a file cannot be read). An id of another domain (<domain>:<id>) is not
- * checked. The caller ends the list with dtk_cmd_usage_see. */
-int dtk_write_unknown_entries(struct dtk_write *w, const char *what, const char *const *ids,
-                              size_t n);
-int dtk_write_unknown_sources(struct dtk_write *w, const char *what, const char *const *ids,
-                              size_t n);
+ * Prints "dtk <cmd>: error: <what> '<id>': no such entry[; did you mean
+ * '<id>'?]" (an entry id of the base; with sources, the same of a source)
+ * for each of ids[0..n) that names none, and returns how many did (-1 after
+ * printing why a file cannot be read). An entry id of another domain
+ * (<domain>:<id>) is not checked. The caller ends the list with
+ * dtk_cmd_usage_see. */
+int dtk_write_unknown(struct dtk_write *w, const char *what, const char *const *ids, size_t n,
+                      int sources);
 
 /* Returns "superseded by <id>" or "retracted" when entry e (a node file's
  * item) is retired, else NULL; the text is in buf. */
@@ -188,27 +194,42 @@ const char *dtk_write_retired(const struct dtk_yval *e, char *buf, size_t size);
 int dtk_write_retired_links(struct dtk_write *w, const char *what, const char *const *ids,
                             size_t n);
 
-/* The operands <entry-id> and <what> (an entry id, or a source id when
- * source is set) of relate, contradict, resolve and verify: returns
- * DTK_EXIT_OK when both name what the base has, else the exit status after
- * the errors about each that does not. */
-int dtk_write_known_pair(struct dtk_write *w, const char *id, const char *what, const char *other,
-                         int source);
+/* The operands id (an entry id, its name what_id: "<entry-id>") and other
+ * (named what: an entry id, or a source id when source is set) of relate,
+ * contradict, resolve, supersede and verify: returns DTK_EXIT_OK when both
+ * name what the base has, else the exit status after the errors about each
+ * that does not. */
+int dtk_write_known_pair(struct dtk_write *w, const char *what_id, const char *id, const char *what,
+                         const char *other, int source);
 
-/* Returns 0 when text s (NULL: none) of key ("title", "claim", ...) is
- * within its limit (dtk_text_limit); else DTK_EXIT_INVALID after printing a
- * usage error naming what (an option, or the key) and both lengths. */
+/* Returns 0 when text s (NULL: none) of key ("title", "claim", ...) is not
+ * blank and within its limit (dtk_text_limit); else DTK_EXIT_INVALID after
+ * printing a usage error naming what (an option, or the key): "<what> must
+ * not be blank", or both lengths. */
 int dtk_write_check_text(struct dtk_write *w, const char *what, const char *key, const char *s);
 
-/* Returns the mapping of entry id of this base in its node file (*fp), or
- * NULL, saying nothing, when there is none (a cross-domain id, no such node
- * or entry; a node file that cannot be read is reported). */
-const struct dtk_yval *dtk_write_find(struct dtk_write *w, const char *id, struct dtk_wfile **fp);
+/* Sets *e to the mapping of entry id of this base (NULL: none) and *fp to
+ * its node file (NULL: no such node). Returns 1 when there is the entry, 0
+ * when not (not an id of this base, no such node or entry), saying nothing;
+ * -1 after printing why the node file cannot be read. */
+int dtk_write_find(struct dtk_write *w, const char *id, const struct dtk_yval **e,
+                   struct dtk_wfile **fp);
 /* Formats into buf (11 bytes) the date of --date (DTK_WRITE_DATE_OPTS),
  * today when not given: the date of something that happened, so not after
  * today unless --allow-future (dtk_cmd_not_future). Returns 0, or -1 after
  * a usage error (not a date, or after today). */
 int dtk_write_date(struct dtk_write *w, char *buf);
+/* The same of arg (NULL: today), the value of option opt ("--created"). */
+int dtk_write_date_of(struct dtk_write *w, const char *opt, const char *arg, char *buf);
+
+/* Sets key keys[i] of m (an entry or a source of f; order: its keys'
+ * order) to vals[i] for i < n, each given (not NULL) and not as it is, then
+ * revised to date when one was; appends to what the keys set ("title,
+ * claim"; none: nothing set). Returns DTK_EXIT_OK, or the exit status after
+ * printing why. */
+int dtk_write_revise(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yval *m,
+                     const char *const *keys, const char *const *vals, size_t n,
+                     const char *const *order, const char *date, struct dtk_buf *what);
 
 /* Sets confidence_changed (today) and confidence_was (old; NULL: low) on
  * entry e of f, after its confidence was set: the month's events
@@ -226,10 +247,11 @@ void dtk_write_put_json(struct dtk_write *w, struct dtk_buf *b);
 long dtk_write_item(struct dtk_write *w, const struct dtk_yval *list, const char *what,
                     const char *name);
 /* Writes to id (size bytes, at least strlen(prefix) + DTK_ID_SUFFIX_LEN + 2)
- * a fresh id "<prefix>-xxxxxxx" hashed from a and b, one no item of list
- * has: the same item added on two branches gets one id. */
+ * a fresh id "<prefix>-xxxxxxx" hashed from a, b and c (dtk_entry_id_birth),
+ * one no item of list has: the same item added on two branches gets one id
+ * (an entry's: prefix its node, list its node file's insights). */
 void dtk_write_item_id(char *id, size_t size, const struct dtk_yval *list, const char *prefix,
-                       const char *a, const char *b);
+                       const char *a, const char *b, const char *c);
 /* Commits the edits of item id (e < 0: one failed, said instead) and prints
  * the outcome: "<id>: <action>", or with --format json {"id", "action"}
  * (nothing with --dry-run). Returns the exit status. */

@@ -109,10 +109,6 @@ int dtk_yval_list_find(const struct dtk_yval *m, const char *key, const char *s,
 /* Returns the length of m's list key (0 when absent or no list). */
 size_t dtk_yval_list_len(const struct dtk_yval *m, const char *key);
 
-/* Appends v and what it holds to b, each value with its kind, position,
- * span, type and style: what tests compare two trees with. */
-void dtk_yval_dump(struct dtk_buf *b, const struct dtk_yval *v);
-
 /* Returns a word for v's kind or type ("a mapping", "an integer", ...). */
 const char *dtk_yval_describe(const struct dtk_yval *v);
 
