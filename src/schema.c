@@ -21,11 +21,6 @@ struct ctx {
 	const char *path;
 	struct dtk_diags *d;
 	unsigned flags; /* DTK_SCHEMA_* */
-	/* S_check_map_vals: the names and lengths of the last keys checked
-	 * (a node file checks the same keys for each of its entries) */
-	const char *const *keys;
-	const char *names[32];
-	size_t lens[32], n_keys;
 };
 
 static void S_err(struct ctx *c, const struct dtk_yval *at, const char *fmt, ...) DTK_PRINTF(3, 4);
@@ -70,39 +65,26 @@ static void S_missing(struct ctx *c, const struct dtk_yval *v, const char *what,
 static int S_check_map_vals(struct ctx *c, const struct dtk_yval *v, const char *what,
                             const char *const *keys, const struct dtk_yval **vals)
 {
-	const char *const *names = c->names;
 	const struct dtk_yval *seen[32] = {NULL};
-	const char *missing[32];
-	const size_t *lens = c->lens;
-	size_t n, i, k = 0, j, n_missing = 0;
+	const char *names[32], *missing[32];
+	size_t n, i, k, n_missing = 0;
 
 	if (v->kind != DTK_Y_MAP) {
 		S_err(c, v, "%s must be a mapping, found %s", what, dtk_yval_describe(v));
 		return 0;
 	}
-	if (c->keys != keys) {
-		for (c->n_keys = 0; keys[c->n_keys] && c->n_keys < 32; c->n_keys++) {
-			c->names[c->n_keys] = keys[c->n_keys] + (keys[c->n_keys][0] == '*');
-			c->lens[c->n_keys] = strlen(c->names[c->n_keys]);
-		}
-		c->keys = keys;
-	}
-	n = c->n_keys;
+	for (n = 0; keys[n] && n < 32; n++)
+		names[n] = keys[n] + (keys[n][0] == '*');
 	for (i = 0; i + 1 < v->n; i += 2) {
 		const struct dtk_yval *kv = v->items[i];
 		const char *key = kv->str, *hint;
 		if (!key)
 			continue;
-		/* keys are mostly written in the order of keys: look from the
-		 * one after the last found, around */
-		for (j = 0; j < n; j++, k = k + 1 < n ? k + 1 : 0)
-			if (lens[k] == kv->len && names[k][0] == key[0] &&
-			    !memcmp(key, names[k], kv->len))
-				break;
-		if (j < n) {
+		for (k = 0; k < n && (strlen(names[k]) != kv->len || strcmp(key, names[k])); k++)
+			;
+		if (k < n) {
 			if (!seen[k]) /* the first, as dtk_yval_get finds it */
 				seen[k] = v->items[i + 1];
-			k = k + 1 < n ? k + 1 : 0;
 			continue;
 		}
 		hint = dtk_suggest(key, names, n);
@@ -1017,9 +999,8 @@ static void S_entry_life(struct ctx *c, const struct dtk_yval *v, const struct d
                          struct dtk_entry *e)
 {
 	const struct dtk_yval *by = S_present(f[E_SUPERSEDED_BY]), *why;
-	const dtk_date *dates[] = {&e->revised, &e->superseded, &e->retracted};
-	static const char *const names[] = {"revised", "superseded", "retracted"};
-	static const int keys[] = {E_REVISED, E_SUPERSEDED, E_RETRACTED};
+	static const int keys[] = {E_REVIEWED, E_REVISED, E_SUPERSEDED, E_RETRACTED};
+	const dtk_date *dates[] = {&e->reviewed, &e->revised, &e->superseded, &e->retracted};
 	char a[11], b[11];
 	size_t i;
 
@@ -1027,10 +1008,11 @@ static void S_entry_life(struct ctx *c, const struct dtk_yval *v, const struct d
 	e->superseded = S_date(c, f[E_SUPERSEDED], "superseded");
 	e->retracted = S_date(c, f[E_RETRACTED], "retracted");
 	why = S_str(c, f[E_RETRACTED_REASON], "retracted_reason");
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 4; i++) /* optional keys: their names have no '*' */
 		if (e->created && *dates[i] && *dates[i] < e->created)
-			S_err(c, f[keys[i]], "'%s' %s is before 'created' %s", names[i],
-			      dtk_date_format(a, *dates[i]), dtk_date_format(b, e->created));
+			S_err(c, f[keys[i]], "'%s' %s is before 'created' %s",
+			      dtk_entry_keys[keys[i]], dtk_date_format(a, *dates[i]),
+			      dtk_date_format(b, e->created));
 	if (by && e->id && S_nameish(by) && !strcmp(by->str, e->id))
 		S_err(c, by, "entry '%s' is superseded by itself", e->id);
 	else if (by)
@@ -1051,7 +1033,6 @@ static void S_entry_life(struct ctx *c, const struct dtk_yval *v, const struct d
 static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e, const char *node)
 {
 	const struct dtk_yval *f[E_KEYS], *conf, *src, *closed, *title, *claim;
-	char a[11], b[11];
 	int k, was;
 
 	/* e may hold an entry dropped for a bad id: start afresh */
@@ -1085,9 +1066,6 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 	e->confidence_was = was < 0 ? e->confidence : (unsigned char)was;
 	if (!e->confidence_changed != !S_present(f[E_CONFIDENCE_WAS]))
 		S_err(c, v, "'confidence_changed' (the date) and 'confidence_was' go together");
-	if (e->created && e->reviewed && e->reviewed < e->created)
-		S_err(c, f[E_REVIEWED], "'reviewed' %s is before 'created' %s",
-		      dtk_date_format(a, e->reviewed), dtk_date_format(b, e->created));
 	S_int(c, f[E_USED], "used", 0, DTK_MAX_COUNT, &e->used);
 	S_int(c, f[E_CITED], "cited", 0, DTK_MAX_COUNT, &e->cited);
 	closed = S_present(f[E_CLOSED]);
