@@ -167,25 +167,29 @@ static int32_t S_escape_cp(const char *esc, size_t n)
 	return cp > 0x10FFFF ? -1 : (int32_t)cp;
 }
 
-/* Warns of the invisible characters the double-quoted scalars of v spell
- * as escapes ("\\u202e"), each where its escape is in buf[0..len). */
-static void S_warn_escaped(struct dtk_diags *w, const char *rel, const char *buf, size_t len,
-                           const struct dtk_yval *v, int depth)
+/* The text keys whose plain value a comment can cut short. */
+static const char *const S_text_keys[] = {"title", "claim", "stance", "note", NULL};
+
+/* Adds to w, for each scalar of v (the value of key, or NULL), the
+ * invisible characters a double-quoted one spells as escapes ("\\u202e"),
+ * each where its escape is in buf[0..len); and a plain value of a text key
+ * (S_text_keys) that YAML ended at a comment (' #') on its line: the rest of
+ * the line is not in the value ("claim: Use 4 KB pages #not always" holds
+ * "Use 4 KB pages"). */
+static void S_warn_tree(struct dtk_diags *w, const char *rel, const char *buf, size_t len,
+                        const struct dtk_yval *v, const struct dtk_yval *key, int depth)
 {
-	size_t i;
+	size_t i, k;
 	int32_t cp;
 	int line, col;
 
 	if (!v || depth > DTK_MAX_DEPTH + 1)
 		return;
-	if (v->kind != DTK_Y_SCALAR) {
-		for (i = 0; i < v->n; i++)
-			S_warn_escaped(w, rel, buf, len, v->items[i], depth + 1);
-		return;
-	}
-	if (v->style != DTK_YS_DOUBLE)
-		return;
-	for (i = v->start; i + 1 < v->end; i++) {
+	for (i = 0; v->kind != DTK_Y_SCALAR && i < v->n; i++)
+		S_warn_tree(w, rel, buf, len, v->items[i],
+		            v->kind == DTK_Y_MAP && i % 2 ? v->items[i - 1] : NULL, depth + 1);
+	for (i = v->start; v->kind == DTK_Y_SCALAR && v->style == DTK_YS_DOUBLE && i + 1 < v->end;
+	     i++) {
 		if (buf[i] != '\\')
 			continue;
 		cp = S_escape_cp(buf + i, v->end - i);
@@ -195,51 +199,27 @@ static void S_warn_escaped(struct dtk_diags *w, const char *rel, const char *buf
 		}
 		i++; /* past the escaped character: "\\\\u202e" is no escape of one */
 	}
-}
-
-/* The text keys whose plain value a comment can cut short. */
-static const char *const S_text_keys[] = {"title", "claim", "stance", "note", NULL};
-
-/* Adds to w each plain value of a text key (S_text_keys) of v that YAML
- * ended at a comment (' #') on its line: the rest of the line is not in the
- * value ("claim: Use 4 KB pages #not always" holds "Use 4 KB pages"). */
-static void S_warn_cut(struct dtk_diags *w, const char *rel, const char *buf, size_t len,
-                       const struct dtk_yval *v, int depth)
-{
-	size_t i, k, e;
-	int line, col;
-
-	if (!v || v->kind == DTK_Y_SCALAR || depth > DTK_MAX_DEPTH + 1)
+	if (v->kind != DTK_Y_SCALAR || !key || v->style != DTK_YS_PLAIN || v->type == DTK_YT_NULL)
 		return;
-	for (i = 0; i < v->n; i++) {
-		const struct dtk_yval *x = v->items[i],
-		                      *key = v->kind == DTK_Y_MAP && i % 2 ? v->items[i - 1] : NULL;
-		if (x->kind != DTK_Y_SCALAR) {
-			S_warn_cut(w, rel, buf, len, x, depth + 1);
-			continue;
-		}
-		if (!key || x->style != DTK_YS_PLAIN || x->type == DTK_YT_NULL)
-			continue;
-		for (k = 0; S_text_keys[k] && strcmp(S_text_keys[k], key->str); k++)
-			;
-		for (e = x->end; e < len && (buf[e] == ' ' || buf[e] == '\t'); e++)
-			;
-		if (!S_text_keys[k] || e == x->end || e >= len || buf[e] != '#')
-			continue;
-		dtk_text_linecol(buf, len, e, &line, &col);
-		dtk_diags_add(w, rel, line, col,
-		              "'%s' ends at ' #': YAML reads the rest of the line as a comment, "
-		              "not as text; to keep it, put the value in quotes, or the comment "
-		              "on a line of its own",
-		              key->str);
-	}
+	for (k = 0; S_text_keys[k] && strcmp(S_text_keys[k], key->str); k++)
+		;
+	for (i = v->end; i < len && (buf[i] == ' ' || buf[i] == '\t'); i++)
+		;
+	if (!S_text_keys[k] || i == v->end || i >= len || buf[i] != '#')
+		return;
+	dtk_text_linecol(buf, len, i, &line, &col);
+	dtk_diags_add(w, rel, line, col,
+	              "'%s' ends at ' #': YAML reads the rest of the line as a comment, "
+	              "not as text; to keep it, put the value in quotes, or the comment "
+	              "on a line of its own",
+	              key->str);
 }
 
 /* Adds to w (check's warnings: to stderr, the exit status stays) each
  * invisible character of invisible.h in file rel of the base, in any text,
  * comments too: a bidirectional control or a zero width space makes what a
  * reviewer sees differ from what the file says; and each text value a
- * comment cut short (S_warn_cut). */
+ * comment cut short (S_warn_tree). */
 static void S_warn_file(struct dtk_ctx *ctx, struct dtk_diags *w, const char *rel)
 {
 	char *full = dtk_path_join(ctx->root, rel), *buf = NULL;
@@ -264,8 +244,7 @@ static void S_warn_file(struct dtk_ctx *ctx, struct dtk_diags *w, const char *re
 	if (memchr(buf, '\\', len) || memchr(buf, '#', len)) {
 		arena = dtk_arena_new();
 		if (dtk_yaml_parse(&root, arena, rel, buf, len, &diags) == 0) {
-			S_warn_escaped(w, rel, buf, len, root, 0);
-			S_warn_cut(w, rel, buf, len, root, 0);
+			S_warn_tree(w, rel, buf, len, root, NULL, 0);
 		}
 		dtk_arena_free(arena);
 		dtk_diags_release(&diags);
