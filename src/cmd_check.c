@@ -19,23 +19,15 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Writes s escaped for a GitHub workflow command (prop: a property value). */
+/* Writes s escaped for a GitHub workflow command (prop: a property value,
+ * whose ':' and ',' are escaped too): "%25", "%0D", "%0A", "%3A", "%2C". */
 static void S_gh_escape(FILE *f, const char *s, int prop)
 {
-	for (; *s; s++) {
-		if (*s == '%')
-			fputs("%25", f);
-		else if (*s == '\r')
-			fputs("%0D", f);
-		else if (*s == '\n')
-			fputs("%0A", f);
-		else if (prop && *s == ':')
-			fputs("%3A", f);
-		else if (prop && *s == ',')
-			fputs("%2C", f);
+	for (; *s; s++)
+		if (strchr(prop ? "%\r\n:," : "%\r\n", *s))
+			fprintf(f, "%%%02X", (unsigned)(unsigned char)*s);
 		else
 			fputc(*s, f);
-	}
 }
 
 /* How check reports: its options, and the base root's path within its git

@@ -1,6 +1,8 @@
 /* schema.c: the schema of each file of a knowledge base (see docs/schema.md). */
 #include "schema.h"
 
+#include "lang.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -539,7 +541,6 @@ void dtk_schema_domain(struct dtk_kb *kb, const struct dtk_yval *root, const cha
 	static const char *const keys[] = {
 	        "*domain",  "*title", "*description", "*positioning", "*categories",
 	        "hotspots", "gaps",   "policy",       "lang",         NULL};
-	static const char *const langs[] = {"zh", "en"};
 	struct ctx c = {.kb = kb, .arena = kb->arena, .path = path, .d = diags};
 
 	if (!S_check_map(&c, root, "_domain.yaml", keys))
@@ -552,7 +553,7 @@ void dtk_schema_domain(struct dtk_kb *kb, const struct dtk_yval *root, const cha
 	S_hotspots(&c, root);
 	S_gaps(&c, root);
 	S_policy(&c, root);
-	kb->lang_en = S_enum(&c, KEY(root, "lang"), langs, 2) == 1;
+	kb->lang_en = S_enum(&c, KEY(root, "lang"), dtk_lang_names, 2) == 1;
 }
 
 /* ---- _sources.yaml ---- */
