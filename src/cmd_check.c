@@ -232,12 +232,11 @@ static void S_warn_file(struct dtk_ctx *ctx, struct dtk_diags *w, const char *re
 		dtk_text_linecol(buf, len, i, &line, &col);
 		S_warn_cp(w, rel, line, col, cp, "");
 	}
-	/* an escape spells one only in a double-quoted scalar */
+	/* an escape (in a double-quoted scalar) or a comment to look at */
 	if (memchr(buf, '\\', len) || memchr(buf, '#', len)) {
 		arena = dtk_arena_new();
-		if (dtk_yaml_parse(&root, arena, rel, buf, len, &diags) == 0) {
+		if (dtk_yaml_parse(&root, arena, rel, buf, len, &diags) == 0)
 			S_warn_tree(w, rel, buf, len, root, NULL, 0);
-		}
 		dtk_arena_free(arena);
 		dtk_diags_release(&diags);
 	}

@@ -275,18 +275,8 @@ static int S_id_cmp(const void *id, const void *e)
 
 struct dtk_entry *dtk_node_entry(const struct dtk_node *node, const char *id)
 {
-	/* entries are mostly numbered from 1 in file order: the Nth is looked
-	 * at first (one entry read, where a search reads several cold ones) */
-	const char *dash = strrchr(id, '-');
-	struct dtk_entry **found;
-	unsigned long k = 0;
-
-	while (dash && dash[1] >= '0' && dash[1] <= '9' && k <= node->n_entries)
-		k = k * 10 + (unsigned long)(*++dash - '0');
-	if (dash && !dash[1] && k >= 1 && k <= node->n_entries &&
-	    !strcmp(node->entries[k - 1].id, id))
-		return &node->entries[k - 1];
-	found = node->n_by_id ? bsearch(id, node->by_id, node->n_by_id, sizeof(*found), S_id_cmp)
+	struct dtk_entry **found =
+	        node->n_by_id ? bsearch(id, node->by_id, node->n_by_id, sizeof(*found), S_id_cmp)
 	                      : NULL;
 	return found ? *found : NULL;
 }
