@@ -64,8 +64,8 @@ static void S_missing(struct ctx *c, const struct dtk_yval *v, const char *what,
  * vals is NULL, vals[k] is the value of keys[k] (the first one written), or
  * NULL when it is absent.
  */
-static int S_check_map_vals(struct ctx *c, const struct dtk_yval *v, const char *what,
-                            const char *const *keys, const struct dtk_yval **vals)
+static int S_check_map(struct ctx *c, const struct dtk_yval *v, const char *what,
+                       const char *const *keys, const struct dtk_yval **vals)
 {
 	const struct dtk_yval *seen[32] = {NULL};
 	const char *names[32], *missing[32];
@@ -108,12 +108,6 @@ static int S_check_map_vals(struct ctx *c, const struct dtk_yval *v, const char 
 	if (vals)
 		memcpy(vals, seen, n * sizeof(*vals));
 	return 1;
-}
-
-static int S_check_map(struct ctx *c, const struct dtk_yval *v, const char *what,
-                       const char *const *keys)
-{
-	return S_check_map_vals(c, v, what, keys, NULL);
 }
 
 /* Returns v unless it is absent or an empty (null) value. */
@@ -445,7 +439,7 @@ static void S_categories(struct ctx *c, const struct dtk_yval *dom)
 	for (i = 0; i < n; i++) {
 		const struct dtk_yval *v = l->items[i];
 		struct dtk_category *cat = &kb->categories[kb->n_categories];
-		if (!S_check_map(c, v, "category", keys))
+		if (!S_check_map(c, v, "category", keys, NULL))
 			continue;
 		cat->name = S_copy(c, KEY(v, "name"));
 		S_once(c, dtk_yval_get(v, "name"), "category", cat->name, kb->categories,
@@ -467,7 +461,7 @@ static void S_hotspots(struct ctx *c, const struct dtk_yval *dom)
 	for (i = 0; i < n; i++) {
 		const struct dtk_yval *v = l->items[i], *node, *links;
 		struct dtk_hotspot *h = &kb->hotspots[kb->n_hotspots];
-		if (!S_check_map(c, v, "hotspot", keys))
+		if (!S_check_map(c, v, "hotspot", keys, NULL))
 			continue;
 		node = S_present(dtk_yval_get(v, "node"));
 		h->id = S_name(c, KEY(v, "id"));
@@ -499,7 +493,7 @@ static void S_gaps(struct ctx *c, const struct dtk_yval *dom)
 	for (i = 0; i < n; i++) {
 		const struct dtk_yval *v = l->items[i], *fb;
 		struct dtk_gap *g = &kb->gaps[kb->n_gaps];
-		if (!S_check_map(c, v, "gap", keys))
+		if (!S_check_map(c, v, "gap", keys, NULL))
 			continue;
 		memset(g, 0, sizeof(*g)); /* a closed gap read before may have used it */
 		g->id = S_name(c, KEY(v, "id"));
@@ -523,7 +517,7 @@ static void S_policy(struct ctx *c, const struct dtk_yval *dom)
 	const struct dtk_yval *p = S_present(dtk_yval_get(dom, "policy"));
 	long v;
 
-	if (!p || !S_check_map(c, p, "policy", keys))
+	if (!p || !S_check_map(c, p, "policy", keys, NULL))
 		return;
 	if (S_int(c, KEY(p, "stale_after_months"), 1, 1200, &v) == 0)
 		c->kb->stale_after_months = (int)v;
@@ -543,7 +537,7 @@ void dtk_schema_domain(struct dtk_kb *kb, const struct dtk_yval *root, const cha
 	        "hotspots", "gaps",   "policy",       "lang",         NULL};
 	struct ctx c = {.kb = kb, .arena = kb->arena, .path = path, .d = diags};
 
-	if (!S_check_map(&c, root, "_domain.yaml", keys))
+	if (!S_check_map(&c, root, "_domain.yaml", keys, NULL))
 		return;
 	kb->domain = S_name(&c, KEY(root, "domain"));
 	kb->title = S_copy(&c, KEY(root, "title"));
@@ -566,7 +560,7 @@ int dtk_schema_source(const struct dtk_kb *kb, struct dtk_arena *arena, const st
 	const struct dtk_yval *id, *title, *url;
 
 	memset(s, 0, sizeof(*s));
-	if (!S_check_map(&c, v, "source", dtk_source_keys))
+	if (!S_check_map(&c, v, "source", dtk_source_keys, NULL))
 		return 0;
 	id = S_present(dtk_yval_get(v, "id"));
 	s->id = S_name(&c, KEY(v, "id"));
@@ -671,7 +665,7 @@ void dtk_schema_glossary(struct dtk_kb *kb, struct dtk_arena *arena, const struc
 		const struct dtk_yval *v = root->items[i];
 		struct dtk_gloss *g = &kb->glossary[kb->n_glossary];
 		memset(g, 0, sizeof(*g));
-		if (!S_check_map(&c, v, "glossary item", keys))
+		if (!S_check_map(&c, v, "glossary item", keys, NULL))
 			continue;
 		g->id = S_name(&c, KEY(v, "id"));
 		S_once(&c, dtk_yval_get(v, "id"), "glossary item", g->id, kb->glossary,
@@ -746,7 +740,7 @@ static void S_review_map(struct ctx *c, const struct dtk_yval *v, struct dtk_rec
 	long long total = 0;
 	size_t i;
 
-	if (!S_check_map(c, v, what, keys))
+	if (!S_check_map(c, v, what, keys, NULL))
 		return;
 	r->has_review = 1;
 	r->review_verdict = S_copy(c, KEY(v, "verdict"));
@@ -810,7 +804,7 @@ static void S_events(struct ctx *c, const struct dtk_yval *rv, struct dtk_record
 	if (!dtk_yval_get(rv, "events"))
 		return;
 	r->has_events = 1;
-	if (!v || !S_check_map(c, v, "events", dtk_event_names))
+	if (!v || !S_check_map(c, v, "events", dtk_event_names, NULL))
 		return;
 	for (k = 0; k < DTK_EV_COUNT; k++) {
 		l = S_items(c, KEY(v, dtk_event_names[k]), &n);
@@ -829,7 +823,7 @@ static void S_eval(struct ctx *c, const struct dtk_yval *rv, struct dtk_record *
 	static const char *const keys[] = {"*scenario", "*verdict", NULL};
 	const struct dtk_yval *v = S_present(dtk_yval_get(rv, "eval"));
 
-	if (!v || !S_check_map(c, v, "eval", keys))
+	if (!v || !S_check_map(c, v, "eval", keys, NULL))
 		return;
 	r->eval_scenario = S_copy(c, KEY(v, "scenario"));
 	r->eval_verdict = S_copy(c, KEY(v, "verdict"));
@@ -886,7 +880,7 @@ void dtk_schema_records(struct dtk_kb *kb, struct dtk_arena *arena, const struct
 		struct dtk_record *r = &kb->records[kb->n_records];
 		long *fields[] = {&r->new_entries, &r->high_changes, &r->stale, &r->stance_rewrites,
 		                  &r->contradictions_new};
-		if (!S_check_map(&c, v, "record", keys))
+		if (!S_check_map(&c, v, "record", keys, NULL))
 			continue;
 		r->pos = S_pos(v);
 		r->date = S_date(&c, KEY(v, "date"));
@@ -929,7 +923,7 @@ static void S_contradicts(struct ctx *c, const struct dtk_yval *cv, struct dtk_e
 		const struct dtk_yval *v = l->items[i], *id;
 		struct dtk_contradiction *k = &e->contradicts[e->n_contradicts];
 		int status;
-		if (!S_check_map(c, v, "contradiction", keys))
+		if (!S_check_map(c, v, "contradiction", keys, NULL))
 			continue;
 		id = S_present(dtk_yval_get(v, "id"));
 		status = S_enum(c, KEY(v, "status"), S_status_names, 2);
@@ -1039,7 +1033,7 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 	/* e may hold an entry dropped for a bad id: start afresh */
 	memset(e, 0, sizeof(*e));
 	e->pos = S_pos(v);
-	if (!S_check_map_vals(c, v, "entry", dtk_entry_keys, f))
+	if (!S_check_map(c, v, "entry", dtk_entry_keys, f))
 		return;
 	S_entry_id(c, f[E_ID], e, node);
 	title = S_str(c, f[E_TITLE], "title");
@@ -1206,7 +1200,7 @@ struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *aren
 	size_t i, n;
 	int bloom;
 
-	if (!S_check_map(&c, root, "node file", dtk_node_keys))
+	if (!S_check_map(&c, root, "node file", dtk_node_keys, NULL))
 		return NULL;
 	node = dtk_arena_alloc(c.arena, sizeof(*node));
 	node->name = dtk_arena_strdup(c.arena, name);
@@ -1250,7 +1244,7 @@ static void S_record(struct ctx *c, const struct dtk_yval *root, const char *rec
 	const struct dtk_yval *lists[2] = {NULL, NULL};
 	size_t i, k, items = 0;
 
-	if (!S_check_map_vals(c, root, "a record of uses", keys, lists))
+	if (!S_check_map(c, root, "a record of uses", keys, lists))
 		return;
 	for (k = 0; k < 2; k++)
 		if ((lists[k] = S_list(c, lists[k], keys[k])))
