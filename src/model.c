@@ -19,23 +19,28 @@ const char *const dtk_entry_keys[DTK_ENTRY_KEYS + 1] = {DTK_ENTRY_KEY_TABLE(S_KE
 const char *const dtk_node_keys[] = {"*node", "*bloom", "stance", "*insights", NULL};
 const char *const dtk_source_keys[] = {"*id", "*title", "url", "read", "revised", NULL};
 
-/* Returns a hash of the string s, eight bytes at a time (a byte at a time,
- * each step waits for the multiply before: this is looked up millions of
- * times on a large base). */
+/* FNV-1a over s and its NUL, from h. */
+static uint64_t S_fnv(uint64_t h, const char *s)
+{
+	do {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	} while (*s++);
+	return h;
+}
+
+/* Returns h with every bit depending on every bit of it (splitmix64's finish). */
+static uint64_t S_mix(uint64_t h)
+{
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+	return h ^ (h >> 31);
+}
+
+/* Returns the hash of the string s the tables below are kept by. */
 static uint64_t S_hash(const char *s)
 {
-	size_t n = strlen(s);
-	uint64_t h = 0x9E3779B97F4A7C15u ^ n, w;
-
-	for (; n >= 8; s += 8, n -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xFF51AFD7ED558CCDu;
-		h ^= h >> 32;
-	}
-	w = 0;
-	memcpy(&w, s, n);
-	h = (h ^ w) * 0xC4CEB9FE1A85EC53u;
-	return h ^ (h >> 29);
+	return S_mix(S_fnv(0xcbf29ce484222325ULL, s));
 }
 
 /* Returns the slot of table t (mask + 1 slots) that holds the struct named
@@ -231,16 +236,6 @@ int dtk_entry_id_split(const char *id, size_t *node_len)
 	return 1;
 }
 
-/* FNV-1a over s and its NUL, from h. */
-static uint64_t S_fnv(uint64_t h, const char *s)
-{
-	do {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	} while (*s++);
-	return h;
-}
-
 char *dtk_entry_id_birth(char *buf, size_t size, const char *node, const char *title,
                          const char *claim, const char *source, unsigned nonce)
 {
@@ -251,13 +246,10 @@ char *dtk_entry_id_birth(char *buf, size_t size, const char *node, const char *t
 	do {
 		char n[16];
 		snprintf(n, sizeof(n), "%u", nonce++);
-		h = S_fnv(S_fnv(S_fnv(S_fnv(S_fnv(0xcbf29ce484222325ULL, node), title), claim),
-		                source),
-		          n);
-		/* splitmix64's finish: every bit of h depends on every input bit */
-		h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
-		h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
-		h ^= h >> 31;
+		h = S_mix(
+		        S_fnv(S_fnv(S_fnv(S_fnv(S_fnv(0xcbf29ce484222325ULL, node), title), claim),
+		                    source),
+		              n));
 		for (i = 0; i < DTK_ID_SUFFIX_LEN; i++, h >>= 5)
 			suffix[i] = DTK_ID_ALPHABET[h & 31];
 		suffix[i] = '\0';
