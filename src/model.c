@@ -70,19 +70,14 @@ static struct dtk_slot *S_table_new(size_t n, size_t *mask)
 
 /* Builds the table of sources by id (before the node files are read: their
  * source ids point to the sources' own strings, found there millions of
- * times on a large base) and reports repeated ids. The ids move into one
- * block, so that the look-ups of a node file stay in a few pages. */
-void dtk_model_index_sources(struct dtk_kb *kb, int pack, int hash, struct dtk_diags *d)
+ * times on a large base) and reports repeated ids. */
+void dtk_model_index_sources(struct dtk_kb *kb, int hash, struct dtk_diags *d)
 {
-	size_t i, total = 0;
-	char *ids;
+	size_t i;
 	uint64_t *prefix =
 	        hash ? dtk_arena_alloc(kb->arena, (kb->n_sources + 1) * sizeof(*prefix)) : NULL;
 
 	kb->source_slots = S_table_new(kb->n_sources, &kb->source_mask);
-	for (i = 0; pack && i < kb->n_sources; i++)
-		total += strlen(kb->sources[i].id) + 1;
-	ids = total ? dtk_arena_alloc(kb->arena, total) : NULL;
 	if (prefix)
 		prefix[0] = 0x9e3779b97f4a7c15ULL;
 	kb->source_prefix = prefix;
@@ -96,10 +91,6 @@ void dtk_model_index_sources(struct dtk_kb *kb, int pack, int hash, struct dtk_d
 		if (prefix) { /* its NUL too: ids apart */
 			uint64_t key[2] = {kb->source_key[0] ^ prefix[i], kb->source_key[1]};
 			prefix[i + 1] = dtk_siphash(key, s->id, n);
-		}
-		if (ids) {
-			s->id = memcpy(ids, s->id, n);
-			ids += n;
 		}
 		if (first) {
 			dtk_diags_add(d, "insights/_sources.yaml", s->pos.line, s->pos.col,
