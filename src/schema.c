@@ -40,22 +40,6 @@ static struct dtk_pos S_pos(const struct dtk_yval *v)
 	return p;
 }
 
-/* Reports the n required keys a mapping (what, at v) lacks, in one error:
- * "entry is missing required keys 'claim', 'created' and 'source'". */
-static void S_missing(struct ctx *c, const struct dtk_yval *v, const char *what,
-                      const char *const *keys, size_t n)
-{
-	struct dtk_buf b = DTK_BUF_INIT;
-	size_t i;
-
-	if (n == 0)
-		return;
-	for (i = 0; i < n; i++)
-		dtk_buf_printf(&b, "%s'%s'", i == 0 ? "" : i + 1 == n ? " and " : ", ", keys[i]);
-	S_err(c, v, "%s is missing required key%s %s", what, n == 1 ? "" : "s", b.ptr);
-	dtk_buf_release(&b);
-}
-
 /*
  * Checks that v is a mapping whose keys are all in keys (NULL-terminated; a
  * leading '*' marks a required key), reporting unknown keys with a
@@ -68,6 +52,7 @@ static int S_check_map(struct ctx *c, const struct dtk_yval *v, const char *what
 {
 	const struct dtk_yval *seen[32] = {NULL};
 	const char *names[32], *missing[32];
+	struct dtk_buf b = DTK_BUF_INIT;
 	size_t n, i, k, n_missing = 0;
 
 	if (v->kind != DTK_Y_MAP) {
@@ -103,7 +88,17 @@ static int S_check_map(struct ctx *c, const struct dtk_yval *v, const char *what
 		else if (seen[k]->kind == DTK_Y_SCALAR && seen[k]->type == DTK_YT_NULL)
 			S_err(c, seen[k], "'%s' must have a value", names[k]);
 	}
-	S_missing(c, v, what, missing, n_missing);
+	/* in one error: "entry is missing required keys 'claim', 'created' and 'source'" */
+	for (k = 0; k < n_missing; k++)
+		dtk_buf_printf(&b, "%s'%s'",
+		               k == 0              ? ""
+		               : k + 1 < n_missing ? ", "
+		                                   : " and ",
+		               missing[k]);
+	if (n_missing)
+		S_err(c, v, "%s is missing required key%s %s", what, n_missing == 1 ? "" : "s",
+		      b.ptr);
+	dtk_buf_release(&b);
 	if (vals)
 		memcpy(vals, seen, n * sizeof(*vals));
 	return 1;
