@@ -19,31 +19,47 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Writes s escaped for a GitHub workflow command (prop: a property value). */
+/* Writes s escaped for a GitHub workflow command (prop: a property value,
+ * whose ':' and ',' are escaped too): "%25", "%0D", "%0A", "%3A", "%2C". */
 static void S_gh_escape(FILE *f, const char *s, int prop)
 {
-	for (; *s; s++) {
-		if (*s == '%')
-			fputs("%25", f);
-		else if (*s == '\r')
-			fputs("%0D", f);
-		else if (*s == '\n')
-			fputs("%0A", f);
-		else if (prop && *s == ':')
-			fputs("%3A", f);
-		else if (prop && *s == ',')
-			fputs("%2C", f);
+	for (; *s; s++)
+		if (strchr(prop ? "%\r\n:," : "%\r\n", *s))
+			fprintf(f, "%%%02X", (unsigned)(unsigned char)*s);
 		else
 			fputc(*s, f);
-	}
 }
 
-/* Prints one GitHub annotation: ::KIND file=prefix+path[,line=,col=]::msg */
-static void S_gh_note(FILE *f, const char *kind, const char *prefix, const char *path, int line,
-                      int col, const char *msg)
+/* How check reports: its options, and the base root's path within its git
+ * work tree ("" or "dir/", "" outside a repository; malloc'd), found by
+ * libgit2 for the first annotation (NULL before). */
+struct check {
+	struct dtk_ctx *ctx;
+	int github;
+	unsigned how; /* DTK_DIFF_* */
+	char *prefix;
+};
+
+/* Prints one GitHub annotation: ::KIND file=prefix+path[,line=,col=]::msg.
+ * Warns when libgit2 cannot be loaded (the paths are then relative to the
+ * base). */
+static void S_gh_note(struct check *k, const char *kind, const char *path, int line, int col,
+                      const char *msg)
 {
+	FILE *f = k->ctx->out;
+
+	if (!k->prefix) {
+		struct dtk_repo *repo = NULL;
+		int rc = dtk_repo_open(&repo, k->ctx->root);
+		k->prefix = dtk_xstrdup(rc == 0 ? dtk_repo_prefix(repo) : "");
+		if (rc == DTK_ENOGIT)
+			fprintf(k->ctx->err,
+			        "dtk %s: warning: %s; annotation paths are relative to the base\n",
+			        k->ctx->cmd->name, dtk_error_last());
+		dtk_repo_free(repo);
+	}
 	fprintf(f, "::%s file=", kind);
-	S_gh_escape(f, dtk_esc(prefix), 1);
+	S_gh_escape(f, dtk_esc(k->prefix), 1);
 	S_gh_escape(f, dtk_esc(path), 1);
 	if (line > 0)
 		fprintf(f, ",line=%d,col=%d", line, col);
@@ -52,60 +68,40 @@ static void S_gh_note(FILE *f, const char *kind, const char *prefix, const char 
 	fputc('\n', f);
 }
 
-/* Returns the base root's path within its git work tree ("" or "dir/", ""
- * outside a repository), as libgit2 finds the work tree; malloc'd. Warns
- * when libgit2 cannot be loaded (the paths are then relative to the base). */
-static char *S_repo_prefix(struct dtk_ctx *ctx)
-{
-	struct dtk_repo *repo = NULL;
-	int rc = dtk_repo_open(&repo, ctx->root);
-	char *prefix = dtk_xstrdup(rc == 0 ? dtk_repo_prefix(repo) : "");
-
-	if (rc == DTK_ENOGIT)
-		fprintf(ctx->err,
-		        "dtk %s: warning: %s; annotation paths are relative to the base\n",
-		        ctx->cmd->name, dtk_error_last());
-	dtk_repo_free(repo);
-	return prefix;
-}
-
 /* Prints a GitHub annotation of kind ("error", "warning") for each of diags. */
-static void S_gh_diags(struct dtk_ctx *ctx, const char *kind, const struct dtk_diags *diags)
+static void S_gh_diags(struct check *k, const char *kind, const struct dtk_diags *diags)
 {
-	char *prefix = S_repo_prefix(ctx);
 	size_t i;
 
 	for (i = 0; i < diags->n; i++)
-		S_gh_note(ctx->out, kind, prefix, diags->v[i].path, diags->v[i].line,
-		          diags->v[i].col, diags->v[i].msg);
-	free(prefix);
+		S_gh_note(k, kind, diags->v[i].path, diags->v[i].line, diags->v[i].col,
+		          diags->v[i].msg);
 }
 
 /* Prints the drift of INDEX.md or of page rel (old) from what reindex
  * writes (want; NULL: a page no longer generated). */
-static int S_report_drift(struct dtk_ctx *ctx, const char *rel, const char *old, size_t old_len,
-                          const char *want, int missing, int github, unsigned how)
+static int S_report_drift(struct check *k, const char *rel, const char *old, size_t old_len,
+                          const char *want, int missing)
 {
 	static const char fix[] = "run 'dtk reindex' and commit it";
 	const char *what = !want     ? "is no longer generated"
 	                   : missing ? "is missing"
 	                             : "is out of date";
-	char *diff = NULL, msg[128], *prefix, *shown;
+	struct dtk_ctx *ctx = k->ctx;
+	char *diff = NULL, msg[128], *shown;
 
 	/* the diff is libgit2's: without it the drift is still drift (exit 1),
 	 * shown without its lines */
 	if (want && dtk_git_diff_buffers(&diff, old, old_len, want, strlen(want), rel) < 0)
 		fprintf(ctx->err, "dtk %s: warning: no diff shown: %s\n", ctx->cmd->name,
 		        dtk_error_last());
-	if (github) {
+	if (k->github) {
 		snprintf(msg, sizeof(msg), "%s %s; %s", rel, what, fix);
-		prefix = S_repo_prefix(ctx);
-		S_gh_note(ctx->out, "error", prefix, rel, 0, 0, msg);
-		free(prefix);
+		S_gh_note(k, "error", rel, 0, 0, msg);
 	}
 	shown = dtk_path_shown(rel);
 	if (diff)
-		dtk_diff_print(ctx->out, diff, how);
+		dtk_diff_print(ctx->out, diff, k->how);
 	/* with -q, exit 1 says it */
 	dtk_cmd_note(ctx, "dtk %s: %s %s; %s\n", ctx->cmd->name, shown, what, fix);
 	free(diff);
@@ -118,22 +114,22 @@ static int S_report_drift(struct dtk_ctx *ctx, const char *rel, const char *old,
  * keep an entry fresh for ever. */
 static void S_warn_future(struct dtk_diags *w, const struct dtk_kb *kb)
 {
+	static const char *const keys[] = {"created", "reviewed"};
 	dtk_date today = dtk_date_today();
 	char d[11], t[11];
-	size_t i, j;
+	size_t i, j, k;
 
 	dtk_date_format(t, today);
 	for (i = 0; i < kb->n_nodes; i++)
 		for (j = 0; j < kb->nodes[i]->n_entries; j++) {
 			const struct dtk_entry *e = &kb->nodes[i]->entries[j];
-			if (e->created > today)
-				dtk_diags_add(w, kb->nodes[i]->path, e->pos.line, e->pos.col,
-				              "%s: 'created' %s is after today (%s)", e->id,
-				              dtk_date_format(d, e->created), t);
-			if (e->reviewed > today)
-				dtk_diags_add(w, kb->nodes[i]->path, e->pos.line, e->pos.col,
-				              "%s: 'reviewed' %s is after today (%s)", e->id,
-				              dtk_date_format(d, e->reviewed), t);
+			const dtk_date dates[] = {e->created, e->reviewed};
+			for (k = 0; k < 2; k++)
+				if (dates[k] > today)
+					dtk_diags_add(w, kb->nodes[i]->path, e->pos.line,
+					              e->pos.col, "%s: '%s' %s is after today (%s)",
+					              e->id, keys[k], dtk_date_format(d, dates[k]),
+					              t);
 		}
 }
 
@@ -151,48 +147,41 @@ static void S_warn_cp(struct dtk_diags *w, const char *rel, int line, int col, i
  * "\\xad": YAML's escapes of a double-quoted scalar), or -1. */
 static int32_t S_escape_cp(const char *esc, size_t n)
 {
-	size_t digits = n >= 2 ? (esc[1] == 'x'   ? 2
-	                          : esc[1] == 'u' ? 4
-	                          : esc[1] == 'U' ? 8
-	                                          : 0)
-	                       : 0;
-	int32_t cp = 0;
-	size_t i;
+	size_t digits = n < 2 ? 0 : esc[1] == 'x' ? 2 : esc[1] == 'u' ? 4 : esc[1] == 'U' ? 8 : 0;
+	char hex[9] = "";
+	unsigned long cp;
 
-	if (!digits || n < 2 + digits)
+	if (digits && n >= 2 + digits)
+		memcpy(hex, esc + 2, digits);
+	if (!digits || strspn(hex, "0123456789abcdefABCDEF") != digits)
 		return -1;
-	for (i = 2; i < 2 + digits; i++) {
-		char c = esc[i];
-		int d = c >= '0' && c <= '9'   ? c - '0'
-		        : c >= 'a' && c <= 'f' ? c - 'a' + 10
-		        : c >= 'A' && c <= 'F' ? c - 'A' + 10
-		                               : -1;
-		if (d < 0 || cp > 0x10FFFF)
-			return -1;
-		cp = cp * 16 + d;
-	}
-	return cp;
+	cp = strtoul(hex, NULL, 16);
+	return cp > 0x10FFFF ? -1 : (int32_t)cp;
 }
 
-/* Warns of the invisible characters the double-quoted scalars of v spell
- * as escapes ("\\u202e"), each where its escape is in buf[0..len). */
-static void S_warn_escaped(struct dtk_diags *w, const char *rel, const char *buf, size_t len,
-                           const struct dtk_yval *v, int depth)
+/* The text keys whose plain value a comment can cut short. */
+static const char *const S_text_keys[] = {"title", "claim", "stance", "note", NULL};
+
+/* Adds to w, for each scalar of v (the value of key, or NULL), the
+ * invisible characters a double-quoted one spells as escapes ("\\u202e"),
+ * each where its escape is in buf[0..len); and a plain value of a text key
+ * (S_text_keys) that YAML ended at a comment (' #') on its line: the rest of
+ * the line is not in the value ("claim: Use 4 KB pages #not always" holds
+ * "Use 4 KB pages"). */
+static void S_warn_tree(struct dtk_diags *w, const char *rel, const char *buf, size_t len,
+                        const struct dtk_yval *v, const struct dtk_yval *key, int depth)
 {
-	size_t i;
+	size_t i, k;
 	int32_t cp;
 	int line, col;
 
 	if (!v || depth > DTK_MAX_DEPTH + 1)
 		return;
-	if (v->kind != DTK_Y_SCALAR) {
-		for (i = 0; i < v->n; i++)
-			S_warn_escaped(w, rel, buf, len, v->items[i], depth + 1);
-		return;
-	}
-	if (v->style != DTK_YS_DOUBLE)
-		return;
-	for (i = v->start; i + 1 < v->end; i++) {
+	for (i = 0; v->kind != DTK_Y_SCALAR && i < v->n; i++)
+		S_warn_tree(w, rel, buf, len, v->items[i],
+		            v->kind == DTK_Y_MAP && i % 2 ? v->items[i - 1] : NULL, depth + 1);
+	for (i = v->start; v->kind == DTK_Y_SCALAR && v->style == DTK_YS_DOUBLE && i + 1 < v->end;
+	     i++) {
 		if (buf[i] != '\\')
 			continue;
 		cp = S_escape_cp(buf + i, v->end - i);
@@ -202,51 +191,27 @@ static void S_warn_escaped(struct dtk_diags *w, const char *rel, const char *buf
 		}
 		i++; /* past the escaped character: "\\\\u202e" is no escape of one */
 	}
-}
-
-/* The text keys whose plain value a comment can cut short. */
-static const char *const S_text_keys[] = {"title", "claim", "stance", "note", NULL};
-
-/* Adds to w each plain value of a text key (S_text_keys) of v that YAML
- * ended at a comment (' #') on its line: the rest of the line is not in the
- * value ("claim: Use 4 KB pages #not always" holds "Use 4 KB pages"). */
-static void S_warn_cut(struct dtk_diags *w, const char *rel, const char *buf, size_t len,
-                       const struct dtk_yval *v, int depth)
-{
-	size_t i, k, e;
-	int line, col;
-
-	if (!v || v->kind == DTK_Y_SCALAR || depth > DTK_MAX_DEPTH + 1)
+	if (v->kind != DTK_Y_SCALAR || !key || v->style != DTK_YS_PLAIN || v->type == DTK_YT_NULL)
 		return;
-	for (i = 0; i < v->n; i++) {
-		const struct dtk_yval *x = v->items[i],
-		                      *key = v->kind == DTK_Y_MAP && i % 2 ? v->items[i - 1] : NULL;
-		if (x->kind != DTK_Y_SCALAR) {
-			S_warn_cut(w, rel, buf, len, x, depth + 1);
-			continue;
-		}
-		if (!key || x->style != DTK_YS_PLAIN || x->type == DTK_YT_NULL)
-			continue;
-		for (k = 0; S_text_keys[k] && strcmp(S_text_keys[k], key->str); k++)
-			;
-		for (e = x->end; e < len && (buf[e] == ' ' || buf[e] == '\t'); e++)
-			;
-		if (!S_text_keys[k] || e == x->end || e >= len || buf[e] != '#')
-			continue;
-		dtk_text_linecol(buf, len, e, &line, &col);
-		dtk_diags_add(w, rel, line, col,
-		              "'%s' ends at ' #': YAML reads the rest of the line as a comment, "
-		              "not as text; to keep it, put the value in quotes, or the comment "
-		              "on a line of its own",
-		              key->str);
-	}
+	for (k = 0; S_text_keys[k] && strcmp(S_text_keys[k], key->str); k++)
+		;
+	for (i = v->end; i < len && (buf[i] == ' ' || buf[i] == '\t'); i++)
+		;
+	if (!S_text_keys[k] || i == v->end || i >= len || buf[i] != '#')
+		return;
+	dtk_text_linecol(buf, len, i, &line, &col);
+	dtk_diags_add(w, rel, line, col,
+	              "'%s' ends at ' #': YAML reads the rest of the line as a comment, "
+	              "not as text; to keep it, put the value in quotes, or the comment "
+	              "on a line of its own",
+	              key->str);
 }
 
 /* Adds to w (check's warnings: to stderr, the exit status stays) each
  * invisible character of invisible.h in file rel of the base, in any text,
  * comments too: a bidirectional control or a zero width space makes what a
  * reviewer sees differ from what the file says; and each text value a
- * comment cut short (S_warn_cut). */
+ * comment cut short (S_warn_tree). */
 static void S_warn_file(struct dtk_ctx *ctx, struct dtk_diags *w, const char *rel)
 {
 	char *full = dtk_path_join(ctx->root, rel), *buf = NULL;
@@ -267,13 +232,11 @@ static void S_warn_file(struct dtk_ctx *ctx, struct dtk_diags *w, const char *re
 		dtk_text_linecol(buf, len, i, &line, &col);
 		S_warn_cp(w, rel, line, col, cp, "");
 	}
-	/* an escape spells one only in a double-quoted scalar */
+	/* an escape (in a double-quoted scalar) or a comment to look at */
 	if (memchr(buf, '\\', len) || memchr(buf, '#', len)) {
 		arena = dtk_arena_new();
-		if (dtk_yaml_parse(&root, arena, rel, buf, len, &diags) == 0) {
-			S_warn_escaped(w, rel, buf, len, root, 0);
-			S_warn_cut(w, rel, buf, len, root, 0);
-		}
+		if (dtk_yaml_parse(&root, arena, rel, buf, len, &diags) == 0)
+			S_warn_tree(w, rel, buf, len, root, NULL, 0);
 		dtk_arena_free(arena);
 		dtk_diags_release(&diags);
 	}
@@ -379,22 +342,12 @@ done:
 	dtk_diags_release(&errs);
 }
 
-/* What S_page_drift needs. */
-struct page_drift {
-	struct dtk_ctx *ctx;
-	int github;
-	unsigned how;
-};
-
-/* A dtk_page_fn reporting a page's drift (arg: struct page_drift). */
+/* A dtk_page_fn reporting a page's drift (arg: struct check). */
 static void S_page_drift(void *arg, const char *rel, int state, const char *old, size_t old_len,
                          const char *want, size_t want_len)
 {
-	struct page_drift *d = arg;
-
 	(void)want_len;
-	S_report_drift(d->ctx, rel, old, old_len, want, state == DTK_PAGE_MISSING, d->github,
-	               d->how);
+	S_report_drift(arg, rel, old, old_len, want, state == DTK_PAGE_MISSING);
 }
 
 /* dtk_index_compare, with the warnings about the loaded base added to w. */
@@ -445,14 +398,14 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	struct dtk_diags diags = DTK_DIAGS_INIT, warns = DTK_DIAGS_INIT;
 	struct dtk_file_cmp cmp = {.fd = -1};
 	struct dtk_index_pages pages = {NULL, 0, NULL};
-	struct page_drift pd;
+	struct check k = {ctx, (int)dtk_args_int(a, 'f', 0),
+	                  dtk_args_has(a, 'w') ? DTK_DIFF_WORDS : 0, NULL};
 	char *old = NULL, *path = NULL, *crlf = NULL;
 	size_t old_len = 0, crlf_len = 0;
-	int github = (int)dtk_args_int(a, 'f', 0), rc, conv = 0, drift = 0;
-	unsigned how = dtk_args_has(a, 'w') ? DTK_DIFF_WORDS : 0;
+	int rc, conv = 0, drift = 0;
 
 	if (dtk_cmd_use_color(ctx, (int)dtk_args_int(a, 'c', DTK_COLOR_AUTO)))
-		how |= DTK_DIFF_COLOR;
+		k.how |= DTK_DIFF_COLOR;
 	/* a write killed between its renames: the files are not the base's
 	 * state, whatever they say */
 	if ((old = dtk_lock_journal(ctx->root))) {
@@ -468,11 +421,11 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	/* compared as it is rendered: neither page is held whole unless they differ */
 	rc = S_compare(ctx, path, &cmp, &diags, &pages, &warns);
 	dtk_diags_print_as(&warns, ctx->err, "warning");
-	if (github && warns.n)
-		S_gh_diags(ctx, "warning", &warns);
+	if (k.github)
+		S_gh_diags(&k, "warning", &warns);
 	if (rc == DTK_EINVALID) {
-		if (github)
-			S_gh_diags(ctx, "error", &diags);
+		if (k.github)
+			S_gh_diags(&k, "error", &diags);
 		rc = dtk_cmd_report_invalid(ctx, &diags);
 		goto done;
 	}
@@ -501,24 +454,18 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 		goto done;
 	}
 	if (rc != 0 && !(conv == 1 && old && old_len == crlf_len && !memcmp(old, crlf, old_len)))
-		drift = S_report_drift(ctx, DTK_INDEX_FILE, old ? old : "", old_len,
-		                       conv ? crlf : dtk_buf_cstr(&cmp.text), cmp.fd < 0, github,
-		                       how);
+		drift = S_report_drift(&k, DTK_INDEX_FILE, old ? old : "", old_len,
+		                       conv ? crlf : dtk_buf_cstr(&cmp.text), cmp.fd < 0);
 	/* the generated pages (docs/index-format.md, "The budget") */
-	pd = (struct page_drift){ctx, github, how};
-	rc = dtk_index_pages_sync(ctx->root, &pages, 0, S_page_drift, &pd);
+	rc = dtk_index_pages_sync(ctx->root, &pages, 0, S_page_drift, &k);
 	if (rc < 0) {
 		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 		goto done;
 	}
-	if (pages.over) {
-		if (github) {
-			char *prefix = S_repo_prefix(ctx);
-			S_gh_note(ctx->out, "error", prefix, DTK_INDEX_FILE, 0, 0, pages.over);
-			free(prefix);
-		}
+	if (pages.over && k.github)
+		S_gh_note(&k, "error", DTK_INDEX_FILE, 0, 0, pages.over);
+	if (pages.over)
 		fprintf(ctx->err, "dtk %s: %s\n", ctx->cmd->name, pages.over);
-	}
 	if (!drift && !rc && !pages.over) {
 		char *index = dtk_path_shown(DTK_INDEX_FILE), *dir = dtk_path_shown("insights/");
 		dtk_cmd_note(ctx, "dtk %s: %s is valid and %s is up to date\n", ctx->cmd->name,
@@ -535,6 +482,7 @@ done:
 	free(old);
 	free(crlf);
 	free(path);
+	free(k.prefix);
 	return rc;
 }
 

@@ -2,7 +2,6 @@
 #include "kb_int.h"
 
 #include "dtk/nodesum.h"
-#include "schema.h"
 
 #include <stdlib.h>
 #include <string.h>

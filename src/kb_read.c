@@ -937,7 +937,7 @@ int dtk_kb_read_files(struct loader *l, int what, const char *only)
 	l->kb->sources_ok = l->files[1].ok; /* node files report unknown sources */
 	if (l->nc)                          /* the summaries' sources hash under the cache's key */
 		dtk_nodecache_key(l->nc, l->kb->source_key);
-	dtk_model_index_sources(l->kb, !(l->schema_flags & DTK_SCHEMA_LEAN), l->nc != NULL, l->d);
+	dtk_model_index_sources(l->kb, l->nc != NULL, l->d);
 	if (l->filter && l->filter->prepare)
 		l->filter->prepare(l->filter->arg, l->kb);
 	if (what & DTK_KB_LINKED) { /* the node first: what it names is wanted */

@@ -19,23 +19,28 @@ const char *const dtk_entry_keys[DTK_ENTRY_KEYS + 1] = {DTK_ENTRY_KEY_TABLE(S_KE
 const char *const dtk_node_keys[] = {"*node", "*bloom", "stance", "*insights", NULL};
 const char *const dtk_source_keys[] = {"*id", "*title", "url", "read", "revised", NULL};
 
-/* Returns a hash of the string s, eight bytes at a time (a byte at a time,
- * each step waits for the multiply before: this is looked up millions of
- * times on a large base). */
+/* FNV-1a over s and its NUL, from h. */
+static uint64_t S_fnv(uint64_t h, const char *s)
+{
+	do {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	} while (*s++);
+	return h;
+}
+
+/* Returns h with every bit depending on every bit of it (splitmix64's finish). */
+static uint64_t S_mix(uint64_t h)
+{
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+	return h ^ (h >> 31);
+}
+
+/* Returns the hash of the string s the tables below are kept by. */
 static uint64_t S_hash(const char *s)
 {
-	size_t n = strlen(s);
-	uint64_t h = 0x9E3779B97F4A7C15u ^ n, w;
-
-	for (; n >= 8; s += 8, n -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xFF51AFD7ED558CCDu;
-		h ^= h >> 32;
-	}
-	w = 0;
-	memcpy(&w, s, n);
-	h = (h ^ w) * 0xC4CEB9FE1A85EC53u;
-	return h ^ (h >> 29);
+	return S_mix(S_fnv(0xcbf29ce484222325ULL, s));
 }
 
 /* Returns the slot of table t (mask + 1 slots) that holds the struct named
@@ -65,19 +70,14 @@ static struct dtk_slot *S_table_new(size_t n, size_t *mask)
 
 /* Builds the table of sources by id (before the node files are read: their
  * source ids point to the sources' own strings, found there millions of
- * times on a large base) and reports repeated ids. The ids move into one
- * block, so that the look-ups of a node file stay in a few pages. */
-void dtk_model_index_sources(struct dtk_kb *kb, int pack, int hash, struct dtk_diags *d)
+ * times on a large base) and reports repeated ids. */
+void dtk_model_index_sources(struct dtk_kb *kb, int hash, struct dtk_diags *d)
 {
-	size_t i, total = 0;
-	char *ids;
+	size_t i;
 	uint64_t *prefix =
 	        hash ? dtk_arena_alloc(kb->arena, (kb->n_sources + 1) * sizeof(*prefix)) : NULL;
 
 	kb->source_slots = S_table_new(kb->n_sources, &kb->source_mask);
-	for (i = 0; pack && i < kb->n_sources; i++)
-		total += strlen(kb->sources[i].id) + 1;
-	ids = total ? dtk_arena_alloc(kb->arena, total) : NULL;
 	if (prefix)
 		prefix[0] = 0x9e3779b97f4a7c15ULL;
 	kb->source_prefix = prefix;
@@ -91,10 +91,6 @@ void dtk_model_index_sources(struct dtk_kb *kb, int pack, int hash, struct dtk_d
 		if (prefix) { /* its NUL too: ids apart */
 			uint64_t key[2] = {kb->source_key[0] ^ prefix[i], kb->source_key[1]};
 			prefix[i + 1] = dtk_siphash(key, s->id, n);
-		}
-		if (ids) {
-			s->id = memcpy(ids, s->id, n);
-			ids += n;
 		}
 		if (first) {
 			dtk_diags_add(d, "insights/_sources.yaml", s->pos.line, s->pos.col,
@@ -231,16 +227,6 @@ int dtk_entry_id_split(const char *id, size_t *node_len)
 	return 1;
 }
 
-/* FNV-1a over s and its NUL, from h. */
-static uint64_t S_fnv(uint64_t h, const char *s)
-{
-	do {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	} while (*s++);
-	return h;
-}
-
 char *dtk_entry_id_birth(char *buf, size_t size, const char *node, const char *title,
                          const char *claim, const char *source, unsigned nonce)
 {
@@ -251,13 +237,10 @@ char *dtk_entry_id_birth(char *buf, size_t size, const char *node, const char *t
 	do {
 		char n[16];
 		snprintf(n, sizeof(n), "%u", nonce++);
-		h = S_fnv(S_fnv(S_fnv(S_fnv(S_fnv(0xcbf29ce484222325ULL, node), title), claim),
-		                source),
-		          n);
-		/* splitmix64's finish: every bit of h depends on every input bit */
-		h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
-		h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
-		h ^= h >> 31;
+		h = S_mix(
+		        S_fnv(S_fnv(S_fnv(S_fnv(S_fnv(0xcbf29ce484222325ULL, node), title), claim),
+		                    source),
+		              n));
 		for (i = 0; i < DTK_ID_SUFFIX_LEN; i++, h >>= 5)
 			suffix[i] = DTK_ID_ALPHABET[h & 31];
 		suffix[i] = '\0';
@@ -275,18 +258,8 @@ static int S_id_cmp(const void *id, const void *e)
 
 struct dtk_entry *dtk_node_entry(const struct dtk_node *node, const char *id)
 {
-	/* entries are mostly numbered from 1 in file order: the Nth is looked
-	 * at first (one entry read, where a search reads several cold ones) */
-	const char *dash = strrchr(id, '-');
-	struct dtk_entry **found;
-	unsigned long k = 0;
-
-	while (dash && dash[1] >= '0' && dash[1] <= '9' && k <= node->n_entries)
-		k = k * 10 + (unsigned long)(*++dash - '0');
-	if (dash && !dash[1] && k >= 1 && k <= node->n_entries &&
-	    !strcmp(node->entries[k - 1].id, id))
-		return &node->entries[k - 1];
-	found = node->n_by_id ? bsearch(id, node->by_id, node->n_by_id, sizeof(*found), S_id_cmp)
+	struct dtk_entry **found =
+	        node->n_by_id ? bsearch(id, node->by_id, node->n_by_id, sizeof(*found), S_id_cmp)
 	                      : NULL;
 	return found ? *found : NULL;
 }

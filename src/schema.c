@@ -1,9 +1,10 @@
 /* schema.c: the schema of each file of a knowledge base (see docs/schema.md). */
 #include "schema.h"
 
+#include "lang.h"
+
 #include <ctype.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -21,11 +22,6 @@ struct ctx {
 	const char *path;
 	struct dtk_diags *d;
 	unsigned flags; /* DTK_SCHEMA_* */
-	/* S_check_map_vals: the names and lengths of the last keys checked
-	 * (a node file checks the same keys for each of its entries) */
-	const char *const *keys;
-	const char *names[32];
-	size_t lens[32], n_keys;
 };
 
 static void S_err(struct ctx *c, const struct dtk_yval *at, const char *fmt, ...) DTK_PRINTF(3, 4);
@@ -44,22 +40,6 @@ static struct dtk_pos S_pos(const struct dtk_yval *v)
 	return p;
 }
 
-/* Reports the n required keys a mapping (what, at v) lacks, in one error:
- * "entry is missing required keys 'claim', 'created' and 'source'". */
-static void S_missing(struct ctx *c, const struct dtk_yval *v, const char *what,
-                      const char *const *keys, size_t n)
-{
-	struct dtk_buf b = DTK_BUF_INIT;
-	size_t i;
-
-	if (n == 0)
-		return;
-	for (i = 0; i < n; i++)
-		dtk_buf_printf(&b, "%s'%s'", i == 0 ? "" : i + 1 == n ? " and " : ", ", keys[i]);
-	S_err(c, v, "%s is missing required key%s %s", what, n == 1 ? "" : "s", b.ptr);
-	dtk_buf_release(&b);
-}
-
 /*
  * Checks that v is a mapping whose keys are all in keys (NULL-terminated; a
  * leading '*' marks a required key), reporting unknown keys with a
@@ -67,42 +47,30 @@ static void S_missing(struct ctx *c, const struct dtk_yval *v, const char *what,
  * vals is NULL, vals[k] is the value of keys[k] (the first one written), or
  * NULL when it is absent.
  */
-static int S_check_map_vals(struct ctx *c, const struct dtk_yval *v, const char *what,
-                            const char *const *keys, const struct dtk_yval **vals)
+static int S_check_map(struct ctx *c, const struct dtk_yval *v, const char *what,
+                       const char *const *keys, const struct dtk_yval **vals)
 {
-	const char *const *names = c->names;
 	const struct dtk_yval *seen[32] = {NULL};
-	const char *missing[32];
-	const size_t *lens = c->lens;
-	size_t n, i, k = 0, j, n_missing = 0;
+	const char *names[32], *missing[32];
+	struct dtk_buf b = DTK_BUF_INIT;
+	size_t n, i, k, n_missing = 0;
 
 	if (v->kind != DTK_Y_MAP) {
 		S_err(c, v, "%s must be a mapping, found %s", what, dtk_yval_describe(v));
 		return 0;
 	}
-	if (c->keys != keys) {
-		for (c->n_keys = 0; keys[c->n_keys] && c->n_keys < 32; c->n_keys++) {
-			c->names[c->n_keys] = keys[c->n_keys] + (keys[c->n_keys][0] == '*');
-			c->lens[c->n_keys] = strlen(c->names[c->n_keys]);
-		}
-		c->keys = keys;
-	}
-	n = c->n_keys;
+	for (n = 0; keys[n] && n < 32; n++)
+		names[n] = keys[n] + (keys[n][0] == '*');
 	for (i = 0; i + 1 < v->n; i += 2) {
 		const struct dtk_yval *kv = v->items[i];
 		const char *key = kv->str, *hint;
 		if (!key)
 			continue;
-		/* keys are mostly written in the order of keys: look from the
-		 * one after the last found, around */
-		for (j = 0; j < n; j++, k = k + 1 < n ? k + 1 : 0)
-			if (lens[k] == kv->len && names[k][0] == key[0] &&
-			    !memcmp(key, names[k], kv->len))
-				break;
-		if (j < n) {
+		for (k = 0; k < n && (strlen(names[k]) != kv->len || strcmp(key, names[k])); k++)
+			;
+		if (k < n) {
 			if (!seen[k]) /* the first, as dtk_yval_get finds it */
 				seen[k] = v->items[i + 1];
-			k = k + 1 < n ? k + 1 : 0;
 			continue;
 		}
 		hint = dtk_suggest(key, names, n);
@@ -120,16 +88,20 @@ static int S_check_map_vals(struct ctx *c, const struct dtk_yval *v, const char 
 		else if (seen[k]->kind == DTK_Y_SCALAR && seen[k]->type == DTK_YT_NULL)
 			S_err(c, seen[k], "'%s' must have a value", names[k]);
 	}
-	S_missing(c, v, what, missing, n_missing);
+	/* in one error: "entry is missing required keys 'claim', 'created' and 'source'" */
+	for (k = 0; k < n_missing; k++)
+		dtk_buf_printf(&b, "%s'%s'",
+		               k == 0              ? ""
+		               : k + 1 < n_missing ? ", "
+		                                   : " and ",
+		               missing[k]);
+	if (n_missing)
+		S_err(c, v, "%s is missing required key%s %s", what, n_missing == 1 ? "" : "s",
+		      b.ptr);
+	dtk_buf_release(&b);
 	if (vals)
 		memcpy(vals, seen, n * sizeof(*vals));
 	return 1;
-}
-
-static int S_check_map(struct ctx *c, const struct dtk_yval *v, const char *what,
-                       const char *const *keys)
-{
-	return S_check_map_vals(c, v, what, keys, NULL);
 }
 
 /* Returns v unless it is absent or an empty (null) value. */
@@ -140,7 +112,7 @@ static const struct dtk_yval *S_present(const struct dtk_yval *v)
 
 /* Returns v (key's value) when it is a string that is not blank nor longer
  * than key's limit (dtk_text_limit); NULL when absent or after an error. */
-static const struct dtk_yval *S_string_v(struct ctx *c, const struct dtk_yval *v, const char *key)
+static const struct dtk_yval *S_str(struct ctx *c, const struct dtk_yval *v, const char *key)
 {
 	size_t max, n;
 
@@ -166,16 +138,10 @@ static const struct dtk_yval *S_string_v(struct ctx *c, const struct dtk_yval *v
 	return v;
 }
 
-/* As S_string_v, for the value of key in mapping m. */
-static const struct dtk_yval *S_string_val(struct ctx *c, const struct dtk_yval *m, const char *key)
+/* As S_str, the string copied into the arena. */
+static const char *S_copy(struct ctx *c, const struct dtk_yval *v, const char *key)
 {
-	return S_string_v(c, dtk_yval_get(m, key), key);
-}
-
-/* Returns key's string value copied into the arena, or NULL (absent or bad). */
-static const char *S_string(struct ctx *c, const struct dtk_yval *m, const char *key)
-{
-	const struct dtk_yval *v = S_string_val(c, m, key);
+	v = S_str(c, v, key);
 	return v ? dtk_arena_strndup(c->arena, v->str, v->len) : NULL;
 }
 
@@ -219,16 +185,39 @@ static const char *S_name_of(struct ctx *c, const struct dtk_yval *v, const char
 	return dtk_arena_strndup(c->arena, v->str, v->len);
 }
 
-static const char *S_name(struct ctx *c, const struct dtk_yval *m, const char *key)
+/* As S_name_of, for v (key's value) unless it is absent. */
+static const char *S_name(struct ctx *c, const struct dtk_yval *v, const char *key)
 {
-	const struct dtk_yval *v = S_present(dtk_yval_get(m, key));
+	v = S_present(v);
 	return v ? S_name_of(c, v, key) : NULL;
+}
+
+/* Returns 1 when s is an entry id (<node>-<suffix>). */
+static int S_is_id(const char *s)
+{
+	return dtk_entry_id_split(s, NULL);
+}
+
+/* Reads v (present), an id valid() takes, into *r (copied); else reports
+ * "<what>, found <what v holds>". Returns 1 when read, else 0. */
+static int S_ref(struct ctx *c, const struct dtk_yval *v, int (*valid)(const char *),
+                 const char *what, struct dtk_ref *r)
+{
+	char found[96];
+
+	if (!S_nameish(v) || !valid(v->str)) {
+		S_err(c, v, "%s, found %s", what, S_found(found, sizeof(found), v));
+		return 0;
+	}
+	r->id = dtk_arena_strndup(c->arena, v->str, v->len);
+	r->pos = S_pos(v);
+	return 1;
 }
 
 /* Reads the whole number v (key's value; NULL when absent) in [min, max];
  * returns 0 and sets *out, or -1. */
-static int S_int_v(struct ctx *c, const struct dtk_yval *v, const char *key, long min, long max,
-                   long *out)
+static int S_int(struct ctx *c, const struct dtk_yval *v, const char *key, long min, long max,
+                 long *out)
 {
 	char *end;
 	long n;
@@ -263,14 +252,8 @@ static int S_int_v(struct ctx *c, const struct dtk_yval *v, const char *key, lon
 	return 0;
 }
 
-static int S_int(struct ctx *c, const struct dtk_yval *m, const char *key, long min, long max,
-                 long *out)
-{
-	return S_int_v(c, dtk_yval_get(m, key), key, min, max, out);
-}
-
 /* Returns the date v (key's value; 0 when absent or after an error). */
-static dtk_date S_date_v(struct ctx *c, const struct dtk_yval *v, const char *key)
+static dtk_date S_date(struct ctx *c, const struct dtk_yval *v, const char *key)
 {
 	dtk_date d;
 	if (!(v = S_present(v)))
@@ -288,14 +271,9 @@ static dtk_date S_date_v(struct ctx *c, const struct dtk_yval *v, const char *ke
 	return d;
 }
 
-static dtk_date S_date(struct ctx *c, const struct dtk_yval *m, const char *key)
-{
-	return S_date_v(c, dtk_yval_get(m, key), key);
-}
-
 /* Returns the index of v (key's value) in names, or -1 (absent or bad). */
-static int S_enum_v(struct ctx *c, const struct dtk_yval *v, const char *key,
-                    const char *const *names, size_t n)
+static int S_enum(struct ctx *c, const struct dtk_yval *v, const char *key,
+                  const char *const *names, size_t n)
 {
 	struct dtk_buf all = DTK_BUF_INIT;
 	const char *hint;
@@ -320,14 +298,8 @@ static int S_enum_v(struct ctx *c, const struct dtk_yval *v, const char *key,
 	return -1;
 }
 
-static int S_enum(struct ctx *c, const struct dtk_yval *m, const char *key,
-                  const char *const *names, size_t n)
-{
-	return S_enum_v(c, dtk_yval_get(m, key), key, names, n);
-}
-
 /* Returns v (key's value) when it is a list; NULL when absent or not a list. */
-static const struct dtk_yval *S_list_v(struct ctx *c, const struct dtk_yval *v, const char *key)
+static const struct dtk_yval *S_list(struct ctx *c, const struct dtk_yval *v, const char *key)
 {
 	v = S_present(v);
 	if (v && v->kind != DTK_Y_SEQ) {
@@ -354,15 +326,15 @@ static const char *S_id(struct ctx *c, const struct dtk_yval *v, const char *sou
 
 /* Reads key's list of ids, each checked by valid(); repeats are errors.
  * Returns the count and sets *out (in the arena). */
-static size_t S_refs_v(struct ctx *c, const struct dtk_yval *lv, const char *key,
-                       int (*valid)(const char *), const char *form, struct dtk_ref **out)
+static size_t S_refs(struct ctx *c, const struct dtk_yval *lv, const char *key,
+                     int (*valid)(const char *), const char *form, struct dtk_ref **out)
 {
 	const char *sources = !strcmp(key, "verified_by") ? key : NULL;
 	/* lean: verifications are counted, not kept; relations stay in the
 	 * tree until S_lean_relates sorts them out */
 	int borrow = ((c->flags & DTK_SCHEMA_LEAN) && (sources || !strcmp(key, "relates"))) ||
 	             (c->flags & DTK_SCHEMA_BORROW);
-	const struct dtk_yval *l = S_list_v(c, lv, key);
+	const struct dtk_yval *l = S_list(c, lv, key);
 	size_t i, j, n = 0;
 
 	*out = NULL;
@@ -391,80 +363,84 @@ static size_t S_refs_v(struct ctx *c, const struct dtk_yval *lv, const char *key
 	return n;
 }
 
-static size_t S_refs(struct ctx *c, const struct dtk_yval *m, const char *key,
-                     int (*valid)(const char *), const char *form, struct dtk_ref **out)
+/* Returns 1 when root is a list, else 0 after "<what>, found <its kind>". */
+static int S_seq(struct ctx *c, const struct dtk_yval *root, const char *what)
 {
-	return S_refs_v(c, dtk_yval_get(m, key), key, valid, form, out);
+	if (root->kind == DTK_Y_SEQ)
+		return 1;
+	S_err(c, root, "%s, found %s", what, dtk_yval_describe(root));
+	return 0;
+}
+
+/* Reports s (at) when one of the n structs at items (stride bytes apart,
+ * each its name first, NULL when none) is called s already. */
+static void S_once(struct ctx *c, const struct dtk_yval *at, const char *what, const char *s,
+                   const void *items, size_t n, size_t stride)
+{
+	size_t i;
+
+	for (i = 0; s && i < n; i++) {
+		const char *o = *(const char *const *)((const char *)items + i * stride);
+		if (o && !strcmp(o, s))
+			S_err(c, at, "%s '%s' is listed twice", what, s);
+	}
 }
 
 /* Returns the list v (key's value) as an array of items (count in *n), or NULL. */
-static const struct dtk_yval *S_items_v(struct ctx *c, const struct dtk_yval *v, const char *key,
-                                        size_t *n)
+static const struct dtk_yval *S_items(struct ctx *c, const struct dtk_yval *v, const char *key,
+                                      size_t *n)
 {
-	const struct dtk_yval *l = S_list_v(c, v, key);
+	const struct dtk_yval *l = S_list(c, v, key);
 	*n = l ? l->n : 0;
 	return l;
 }
 
-static const struct dtk_yval *S_items(struct ctx *c, const struct dtk_yval *m, const char *key,
-                                      size_t *n)
-{
-	return S_items_v(c, dtk_yval_get(m, key), key, n);
-}
-
+/* The value of key in mapping m (NULL when absent), and key: the first
+ * arguments after the context of the readers above, for a key read by name. */
+#define KEY(m, key) dtk_yval_get(m, key), key
 #define ALLOC_N(c, ptr, n) ((ptr) = dtk_arena_alloc((c)->arena, ((n) ? (n) : 1) * sizeof(*(ptr))))
 
 /* ---- _domain.yaml ---- */
 
-static int S_is_link(const char *s)
+/* Returns 1 when s is "<domain><sep><rest>", domain a name and rest what
+ * valid() takes. */
+static int S_qualified(const char *s, int sep, int (*valid)(const char *))
 {
-	const char *slash = strchr(s, '/');
+	const char *at = strchr(s, sep);
 	char dom[256];
 	size_t n;
 
-	if (!slash || (n = (size_t)(slash - s)) == 0 || n >= sizeof(dom))
+	if (!at || (n = (size_t)(at - s)) == 0 || n >= sizeof(dom))
 		return 0;
 	memcpy(dom, s, n);
 	dom[n] = '\0';
-	return dtk_is_name(dom) && dtk_is_name(slash + 1);
+	return dtk_is_name(dom) && valid(at + 1);
+}
+
+static int S_is_link(const char *s)
+{
+	return S_qualified(s, '/', dtk_is_name);
 }
 
 static void S_categories(struct ctx *c, const struct dtk_yval *dom)
 {
 	static const char *const keys[] = {"*name", "*nodes", NULL};
-	size_t n, i, j;
-	const struct dtk_yval *l = S_items(c, dom, "categories", &n);
+	size_t n, i;
+	const struct dtk_yval *l = S_items(c, KEY(dom, "categories"), &n);
 	struct dtk_kb *kb = c->kb;
 
 	ALLOC_N(c, kb->categories, n);
 	for (i = 0; i < n; i++) {
 		const struct dtk_yval *v = l->items[i];
 		struct dtk_category *cat = &kb->categories[kb->n_categories];
-		if (!S_check_map(c, v, "category", keys))
+		if (!S_check_map(c, v, "category", keys, NULL))
 			continue;
-		cat->name = S_string(c, v, "name");
-		for (j = 0; cat->name && j < kb->n_categories; j++)
-			if (!strcmp(kb->categories[j].name, cat->name))
-				S_err(c, dtk_yval_get(v, "name"), "category '%s' is listed twice",
-				      cat->name);
-		cat->n_nodes = S_refs(c, v, "nodes", dtk_is_name, "node names", &cat->nodes);
+		cat->name = S_copy(c, KEY(v, "name"));
+		S_once(c, dtk_yval_get(v, "name"), "category", cat->name, kb->categories,
+		       kb->n_categories, sizeof(*cat));
+		cat->n_nodes = S_refs(c, KEY(v, "nodes"), dtk_is_name, "node names", &cat->nodes);
 		if (cat->name)
 			kb->n_categories++;
-	}
-}
-
-/* Reads the optional id of item v (a gap or a hotspot: what) into *id,
- * each once among the ids[0..n) before it. */
-static void S_item_id(struct ctx *c, const struct dtk_yval *v, const char *what, const char **id,
-                      const char *const *ids, size_t n, size_t stride)
-{
-	size_t i;
-
-	*id = S_name(c, v, "id");
-	for (i = 0; *id && i < n; i++) {
-		const char *o = *(const char *const *)((const char *)ids + i * stride);
-		if (o && !strcmp(o, *id))
-			S_err(c, dtk_yval_get(v, "id"), "%s id '%s' is listed twice", what, *id);
 	}
 }
 
@@ -472,21 +448,23 @@ static void S_hotspots(struct ctx *c, const struct dtk_yval *dom)
 {
 	static const char *const keys[] = {"id", "*node", "*links", "*note", NULL};
 	size_t n, i;
-	const struct dtk_yval *l = S_items(c, dom, "hotspots", &n);
+	const struct dtk_yval *l = S_items(c, KEY(dom, "hotspots"), &n);
 	struct dtk_kb *kb = c->kb;
 
 	ALLOC_N(c, kb->hotspots, n);
 	for (i = 0; i < n; i++) {
 		const struct dtk_yval *v = l->items[i], *node, *links;
 		struct dtk_hotspot *h = &kb->hotspots[kb->n_hotspots];
-		if (!S_check_map(c, v, "hotspot", keys))
+		if (!S_check_map(c, v, "hotspot", keys, NULL))
 			continue;
 		node = S_present(dtk_yval_get(v, "node"));
-		S_item_id(c, v, "hotspot", &h->id, &kb->hotspots[0].id, kb->n_hotspots,
-		          sizeof(*h));
-		h->node.id = S_name(c, v, "node");
-		h->n_links = S_refs(c, v, "links", S_is_link, "'<domain>/<node>' links", &h->links);
-		h->note = S_string(c, v, "note");
+		h->id = S_name(c, KEY(v, "id"));
+		S_once(c, dtk_yval_get(v, "id"), "hotspot id", h->id, kb->hotspots, kb->n_hotspots,
+		       sizeof(*h));
+		h->node.id = S_name(c, KEY(v, "node"));
+		h->n_links =
+		        S_refs(c, KEY(v, "links"), S_is_link, "'<domain>/<node>' links", &h->links);
+		h->note = S_copy(c, KEY(v, "note"));
 		links = S_present(dtk_yval_get(v, "links"));
 		if (links && links->kind == DTK_Y_SEQ && links->n == 0)
 			S_err(c, links, "'links' must name at least one link");
@@ -502,31 +480,26 @@ static void S_gaps(struct ctx *c, const struct dtk_yval *dom)
 	static const char *const keys[] = {"id",      "*text",  "flagged_by",
 	                                   "nodes",   "written", "closed",   NULL};
 	size_t n, i;
-	const struct dtk_yval *l = S_items(c, dom, "gaps", &n);
+	const struct dtk_yval *l = S_items(c, KEY(dom, "gaps"), &n);
 	struct dtk_kb *kb = c->kb;
 
 	ALLOC_N(c, kb->gaps, n);
 	for (i = 0; i < n; i++) {
 		const struct dtk_yval *v = l->items[i], *fb;
 		struct dtk_gap *g = &kb->gaps[kb->n_gaps];
-		if (!S_check_map(c, v, "gap", keys))
+		if (!S_check_map(c, v, "gap", keys, NULL))
 			continue;
 		memset(g, 0, sizeof(*g)); /* a closed gap read before may have used it */
-		S_item_id(c, v, "gap", &g->id, &kb->gaps[0].id, kb->n_gaps, sizeof(*g));
-		g->text = S_string(c, v, "text");
-		g->n_nodes = S_refs(c, v, "nodes", dtk_is_name, "node names", &g->nodes);
-		g->written = S_date(c, v, "written");
-		fb = S_present(dtk_yval_get(v, "flagged_by"));
-		if (fb && S_nameish(fb) && dtk_entry_id_split(fb->str, NULL)) {
-			g->flagged_by.id = dtk_arena_strndup(c->arena, fb->str, fb->len);
-			g->flagged_by.pos = S_pos(fb);
-		} else if (fb) {
-			char found[96];
-			S_err(c, fb, "'flagged_by' must be an entry id (<node>-<suffix>), found %s",
-			      S_found(found, sizeof(found), fb));
-		}
+		g->id = S_name(c, KEY(v, "id"));
+		S_once(c, dtk_yval_get(v, "id"), "gap id", g->id, kb->gaps, kb->n_gaps, sizeof(*g));
+		g->text = S_copy(c, KEY(v, "text"));
+		g->n_nodes = S_refs(c, KEY(v, "nodes"), dtk_is_name, "node names", &g->nodes);
+		g->written = S_date(c, KEY(v, "written"));
+		if ((fb = S_present(dtk_yval_get(v, "flagged_by"))))
+			S_ref(c, fb, S_is_id, "'flagged_by' must be an entry id (<node>-<suffix>)",
+			      &g->flagged_by);
 		/* a closed gap stays in the file as history, off the page */
-		if (g->text && !S_date(c, v, "closed"))
+		if (g->text && !S_date(c, KEY(v, "closed")))
 			kb->n_gaps++;
 	}
 }
@@ -538,15 +511,15 @@ static void S_policy(struct ctx *c, const struct dtk_yval *dom)
 	const struct dtk_yval *p = S_present(dtk_yval_get(dom, "policy"));
 	long v;
 
-	if (!p || !S_check_map(c, p, "policy", keys))
+	if (!p || !S_check_map(c, p, "policy", keys, NULL))
 		return;
-	if (S_int(c, p, "stale_after_months", 1, 1200, &v) == 0)
+	if (S_int(c, KEY(p, "stale_after_months"), 1, 1200, &v) == 0)
 		c->kb->stale_after_months = (int)v;
-	if (S_int(c, p, "high_min_verified", 1, 100, &v) == 0)
+	if (S_int(c, KEY(p, "high_min_verified"), 1, 100, &v) == 0)
 		c->kb->high_min_verified = (int)v;
-	if (S_int(c, p, "index_max_bytes", 4096, 1L << 24, &v) == 0)
+	if (S_int(c, KEY(p, "index_max_bytes"), 4096, 1L << 24, &v) == 0)
 		c->kb->index_max_bytes = v;
-	if (S_int(c, p, "index_max_lines", 40, 1L << 20, &v) == 0)
+	if (S_int(c, KEY(p, "index_max_lines"), 40, 1L << 20, &v) == 0)
 		c->kb->index_max_lines = v;
 }
 
@@ -556,20 +529,19 @@ void dtk_schema_domain(struct dtk_kb *kb, const struct dtk_yval *root, const cha
 	static const char *const keys[] = {
 	        "*domain",  "*title", "*description", "*positioning", "*categories",
 	        "hotspots", "gaps",   "policy",       "lang",         NULL};
-	static const char *const langs[] = {"zh", "en"};
 	struct ctx c = {.kb = kb, .arena = kb->arena, .path = path, .d = diags};
 
-	if (!S_check_map(&c, root, "_domain.yaml", keys))
+	if (!S_check_map(&c, root, "_domain.yaml", keys, NULL))
 		return;
-	kb->domain = S_name(&c, root, "domain");
-	kb->title = S_string(&c, root, "title");
-	kb->description = S_string(&c, root, "description");
-	kb->positioning = S_string(&c, root, "positioning");
+	kb->domain = S_name(&c, KEY(root, "domain"));
+	kb->title = S_copy(&c, KEY(root, "title"));
+	kb->description = S_copy(&c, KEY(root, "description"));
+	kb->positioning = S_copy(&c, KEY(root, "positioning"));
 	S_categories(&c, root);
 	S_hotspots(&c, root);
 	S_gaps(&c, root);
 	S_policy(&c, root);
-	kb->lang_en = S_enum(&c, root, "lang", langs, 2) == 1;
+	kb->lang_en = S_enum(&c, KEY(root, "lang"), dtk_lang_names, 2) == 1;
 }
 
 /* ---- _sources.yaml ---- */
@@ -582,12 +554,12 @@ int dtk_schema_source(const struct dtk_kb *kb, struct dtk_arena *arena, const st
 	const struct dtk_yval *id, *title, *url;
 
 	memset(s, 0, sizeof(*s));
-	if (!S_check_map(&c, v, "source", dtk_source_keys))
+	if (!S_check_map(&c, v, "source", dtk_source_keys, NULL))
 		return 0;
 	id = S_present(dtk_yval_get(v, "id"));
-	s->id = S_name(&c, v, "id");
-	title = S_string_val(&c, v, "title");
-	url = S_string_val(&c, v, "url");
+	s->id = S_name(&c, KEY(v, "id"));
+	title = S_str(&c, KEY(v, "title"));
+	url = S_str(&c, KEY(v, "url"));
 	if (url && !dtk_is_url(url->str))
 		S_err(&c, url, "'url' must be an absolute URL, found '%s'", url->str);
 	if (flags & DTK_SCHEMA_LEAN) { /* INDEX.md shows no source: checked only */
@@ -597,8 +569,8 @@ int dtk_schema_source(const struct dtk_kb *kb, struct dtk_arena *arena, const st
 		s->title = title ? dtk_arena_strndup(c.arena, title->str, title->len) : "";
 		s->url = url ? dtk_arena_strndup(c.arena, url->str, url->len) : NULL;
 	}
-	s->read = S_date(&c, v, "read");
-	s->revised = S_date(&c, v, "revised");
+	s->read = S_date(&c, KEY(v, "read"));
+	s->revised = S_date(&c, KEY(v, "revised"));
 	if (!s->id)
 		return 0;
 	s->pos = S_pos(id);
@@ -609,12 +581,7 @@ int dtk_schema_sources(struct dtk_kb *kb, const struct dtk_yval *root, const cha
                        struct dtk_diags *diags)
 {
 	struct ctx c = {.kb = kb, .arena = kb->arena, .path = path, .d = diags};
-
-	if (root->kind == DTK_Y_SEQ)
-		return 1;
-	S_err(&c, root, "_sources.yaml must be a list of sources, found %s",
-	      dtk_yval_describe(root));
-	return 0;
+	return S_seq(&c, root, "_sources.yaml must be a list of sources");
 }
 
 /* ---- _glossary.yaml ---- */
@@ -656,7 +623,7 @@ static void S_gloss_terms(struct ctx *c, const struct dtk_yval *v, struct dtk_gl
 	}
 	ALLOC_N(c, g->terms, l->n);
 	for (i = 0; i < l->n; i++) {
-		const struct dtk_yval *t = S_string_v(c, l->items[i], "a term");
+		const struct dtk_yval *t = S_str(c, l->items[i], "a term");
 		const struct dtk_gloss *had;
 		if (!t)
 			continue;
@@ -683,25 +650,20 @@ void dtk_schema_glossary(struct dtk_kb *kb, struct dtk_arena *arena, const struc
 {
 	static const char *const keys[] = {"*id", "*terms", NULL};
 	struct ctx c = {.kb = kb, .arena = arena, .path = path, .d = diags};
-	size_t i, k;
+	size_t i;
 
-	if (root->kind != DTK_Y_SEQ) {
-		S_err(&c, root, "_glossary.yaml must be a list of items (id, terms), found %s",
-		      dtk_yval_describe(root));
+	if (!S_seq(&c, root, "_glossary.yaml must be a list of items (id, terms)"))
 		return;
-	}
 	ALLOC_N(&c, kb->glossary, root->n);
 	for (i = 0; i < root->n; i++) {
 		const struct dtk_yval *v = root->items[i];
 		struct dtk_gloss *g = &kb->glossary[kb->n_glossary];
 		memset(g, 0, sizeof(*g));
-		if (!S_check_map(&c, v, "glossary item", keys))
+		if (!S_check_map(&c, v, "glossary item", keys, NULL))
 			continue;
-		g->id = S_name(&c, v, "id");
-		for (k = 0; g->id && k < kb->n_glossary; k++)
-			if (!strcmp(kb->glossary[k].id, g->id))
-				S_err(&c, dtk_yval_get(v, "id"), "glossary item '%s' is listed twice",
-				      g->id);
+		g->id = S_name(&c, KEY(v, "id"));
+		S_once(&c, dtk_yval_get(v, "id"), "glossary item", g->id, kb->glossary,
+		       kb->n_glossary, sizeof(*g));
 		S_gloss_terms(&c, v, g); /* checked also when the id is not */
 		if (!g->id)
 			continue;
@@ -772,11 +734,11 @@ static void S_review_map(struct ctx *c, const struct dtk_yval *v, struct dtk_rec
 	long long total = 0;
 	size_t i;
 
-	if (!S_check_map(c, v, what, keys))
+	if (!S_check_map(c, v, what, keys, NULL))
 		return;
 	r->has_review = 1;
-	r->review_verdict = S_string(c, v, "verdict");
-	r->review_note = S_string(c, v, "note");
+	r->review_verdict = S_copy(c, KEY(v, "verdict"));
+	r->review_note = S_copy(c, KEY(v, "note"));
 	pairs = S_present(dtk_yval_get(v, "pairs"));
 	if (pairs && pairs->kind != DTK_Y_MAP) {
 		S_err(c, pairs, "'pairs' must be a mapping of node: count, found %s",
@@ -786,7 +748,7 @@ static void S_review_map(struct ctx *c, const struct dtk_yval *v, struct dtk_rec
 		for (i = 0; i + 1 < pairs->n; i += 2) {
 			struct dtk_pair_count *pc = &r->pairs[r->n_pairs];
 			const char *node = S_name_of(c, pairs->items[i], "a pairs key");
-			if (!node || S_int(c, pairs, node, 0, DTK_MAX_COUNT, &pc->count) < 0)
+			if (!node || S_int(c, KEY(pairs, node), 0, DTK_MAX_COUNT, &pc->count) < 0)
 				continue;
 			pc->node = node;
 			r->n_pairs++;
@@ -797,7 +759,7 @@ static void S_review_map(struct ctx *c, const struct dtk_yval *v, struct dtk_rec
 			      "the pairs add up to %lld, more than %ld (the largest count)", total,
 			      DTK_MAX_COUNT);
 	}
-	cross = S_items(c, v, "cross_pairs", &i);
+	cross = S_items(c, KEY(v, "cross_pairs"), &i);
 	ALLOC_N(c, r->cross_pairs, i);
 	for (i = 0; cross && i < cross->n; i++) {
 		const struct dtk_yval *p = cross->items[i];
@@ -836,13 +798,13 @@ static void S_events(struct ctx *c, const struct dtk_yval *rv, struct dtk_record
 	if (!dtk_yval_get(rv, "events"))
 		return;
 	r->has_events = 1;
-	if (!v || !S_check_map(c, v, "events", dtk_event_names))
+	if (!v || !S_check_map(c, v, "events", dtk_event_names, NULL))
 		return;
 	for (k = 0; k < DTK_EV_COUNT; k++) {
-		l = S_items(c, v, dtk_event_names[k], &n);
+		l = S_items(c, KEY(v, dtk_event_names[k]), &n);
 		ALLOC_N(c, r->events[k], n);
 		for (i = 0; l && i < n; i++) {
-			const struct dtk_yval *t = S_string_v(c, l->items[i], "an event");
+			const struct dtk_yval *t = S_str(c, l->items[i], "an event");
 			if (t)
 				r->events[k][r->n_events[k]++] =
 				        dtk_arena_strndup(c->arena, t->str, t->len);
@@ -855,10 +817,10 @@ static void S_eval(struct ctx *c, const struct dtk_yval *rv, struct dtk_record *
 	static const char *const keys[] = {"*scenario", "*verdict", NULL};
 	const struct dtk_yval *v = S_present(dtk_yval_get(rv, "eval"));
 
-	if (!v || !S_check_map(c, v, "eval", keys))
+	if (!v || !S_check_map(c, v, "eval", keys, NULL))
 		return;
-	r->eval_scenario = S_string(c, v, "scenario");
-	r->eval_verdict = S_string(c, v, "verdict");
+	r->eval_scenario = S_copy(c, KEY(v, "scenario"));
+	r->eval_verdict = S_copy(c, KEY(v, "verdict"));
 }
 
 /* Checks a record against the one before it (prev may be NULL). */
@@ -904,25 +866,22 @@ void dtk_schema_records(struct dtk_kb *kb, struct dtk_arena *arena, const struct
 	struct ctx c = {.kb = kb, .arena = arena, .path = path, .d = diags};
 	size_t i, k;
 
-	if (root->kind != DTK_Y_SEQ) {
-		S_err(&c, root, "_crystallizations.yaml must be a list of records, found %s",
-		      dtk_yval_describe(root));
+	if (!S_seq(&c, root, "_crystallizations.yaml must be a list of records"))
 		return;
-	}
 	ALLOC_N(&c, kb->records, root->n);
 	for (i = 0; i < root->n; i++) {
 		const struct dtk_yval *v = root->items[i];
 		struct dtk_record *r = &kb->records[kb->n_records];
 		long *fields[] = {&r->new_entries, &r->high_changes, &r->stale, &r->stance_rewrites,
 		                  &r->contradictions_new};
-		if (!S_check_map(&c, v, "record", keys))
+		if (!S_check_map(&c, v, "record", keys, NULL))
 			continue;
 		r->pos = S_pos(v);
-		r->date = S_date(&c, v, "date");
-		r->since = S_date(&c, v, "since");
-		r->earliest = S_date(&c, v, "earliest");
+		r->date = S_date(&c, KEY(v, "date"));
+		r->since = S_date(&c, KEY(v, "since"));
+		r->earliest = S_date(&c, KEY(v, "earliest"));
 		for (k = 0; k < sizeof(counts) / sizeof(*counts); k++)
-			S_int(&c, v, counts[k], 0, DTK_MAX_COUNT, fields[k]);
+			S_int(&c, KEY(v, counts[k]), 0, DTK_MAX_COUNT, fields[k]);
 		S_bloom_changes(&c, v, r);
 		S_eval(&c, v, r);
 		S_review(&c, v, r);
@@ -937,18 +896,7 @@ void dtk_schema_records(struct dtk_kb *kb, struct dtk_arena *arena, const struct
 /* Returns 1 for a local entry id or a cross-domain "<domain>:<entry id>". */
 static int S_is_entry_ref(const char *s)
 {
-	const char *colon = strchr(s, ':');
-	char dom[256];
-	size_t n;
-
-	if (!colon)
-		return dtk_entry_id_split(s, NULL);
-	n = (size_t)(colon - s);
-	if (n == 0 || n >= sizeof(dom))
-		return 0;
-	memcpy(dom, s, n);
-	dom[n] = '\0';
-	return dtk_is_name(dom) && dtk_entry_id_split(colon + 1, NULL);
+	return strchr(s, ':') ? S_qualified(s, ':', S_is_id) : S_is_id(s);
 }
 
 /* The keys of an entry, E_<NAME>, in the order of dtk_entry_keys: made
@@ -960,7 +908,7 @@ static void S_contradicts(struct ctx *c, const struct dtk_yval *cv, struct dtk_e
 {
 	static const char *const keys[] = {"*id", "*status", "note", "opened", "resolved", NULL};
 	size_t n, i;
-	const struct dtk_yval *l = S_items_v(c, cv, "contradicts", &n);
+	const struct dtk_yval *l = S_items(c, cv, "contradicts", &n);
 
 	/* most entries contradict nothing: no block for them (a block of one,
 	 * as ALLOC_N gives, took 3 MB of 100,000 entries) */
@@ -969,26 +917,20 @@ static void S_contradicts(struct ctx *c, const struct dtk_yval *cv, struct dtk_e
 		const struct dtk_yval *v = l->items[i], *id;
 		struct dtk_contradiction *k = &e->contradicts[e->n_contradicts];
 		int status;
-		if (!S_check_map(c, v, "contradiction", keys))
+		if (!S_check_map(c, v, "contradiction", keys, NULL))
 			continue;
 		id = S_present(dtk_yval_get(v, "id"));
-		status = S_enum(c, v, "status", S_status_names, 2);
-		k->note = (c->flags & DTK_SCHEMA_LEAN) && status == 0 && S_string_val(c, v, "note")
+		status = S_enum(c, KEY(v, "status"), S_status_names, 2);
+		k->note = (c->flags & DTK_SCHEMA_LEAN) && status == 0 && S_str(c, KEY(v, "note"))
 		                  ? NULL /* checked; a resolved one's note is not shown */
-		                  : S_string(c, v, "note");
-		if (!id || status < 0)
+		                  : S_copy(c, KEY(v, "note"));
+		if (!id || status < 0 ||
+		    !S_ref(c, id, S_is_entry_ref, "contradiction 'id' must be an entry id",
+		           &k->ref))
 			continue;
-		if (!S_nameish(id) || !S_is_entry_ref(id->str)) {
-			char found[96];
-			S_err(c, id, "contradiction 'id' must be an entry id, found %s",
-			      S_found(found, sizeof(found), id));
-			continue;
-		}
-		k->ref.id = dtk_arena_strndup(c->arena, id->str, id->len);
-		k->ref.pos = S_pos(id);
 		k->open = status;
-		k->opened = S_date(c, v, "opened");
-		k->resolved = S_date(c, v, "resolved");
+		k->opened = S_date(c, KEY(v, "opened"));
+		k->resolved = S_date(c, KEY(v, "resolved"));
 		e->n_contradicts++;
 	}
 }
@@ -998,8 +940,8 @@ static void S_entry_refs(struct ctx *c, const struct dtk_yval *const *f, struct 
 {
 	size_t i;
 
-	e->n_verified_by = S_refs_v(c, f[E_VERIFIED_BY], "verified_by", dtk_is_name, "source ids",
-	                            &e->verified_by);
+	e->n_verified_by = S_refs(c, f[E_VERIFIED_BY], "verified_by", dtk_is_name, "source ids",
+	                          &e->verified_by);
 	for (i = 0; e->source.id && i < e->n_verified_by; i++)
 		if (!strcmp(e->verified_by[i].id, e->source.id))
 			dtk_diags_add(c->d, c->path, e->verified_by[i].pos.line,
@@ -1007,8 +949,7 @@ static void S_entry_refs(struct ctx *c, const struct dtk_yval *const *f, struct 
 			              "'verified_by' names the entry's own source '%s'; "
 			              "verification must be independent",
 			              e->source.id);
-	e->n_relates =
-	        S_refs_v(c, f[E_RELATES], "relates", S_is_entry_ref, "entry ids", &e->relates);
+	e->n_relates = S_refs(c, f[E_RELATES], "relates", S_is_entry_ref, "entry ids", &e->relates);
 	S_contradicts(c, f[E_CONTRADICTS], e);
 	for (i = 0; e->id && i < e->n_relates; i++)
 		if (!strcmp(e->relates[i].id, e->id))
@@ -1047,29 +988,25 @@ static void S_entry_life(struct ctx *c, const struct dtk_yval *v, const struct d
                          struct dtk_entry *e)
 {
 	const struct dtk_yval *by = S_present(f[E_SUPERSEDED_BY]), *why;
-	const dtk_date *dates[] = {&e->revised, &e->superseded, &e->retracted};
-	static const char *const names[] = {"revised", "superseded", "retracted"};
-	static const int keys[] = {E_REVISED, E_SUPERSEDED, E_RETRACTED};
-	char a[11], b[11], found[96];
+	static const int keys[] = {E_REVIEWED, E_REVISED, E_SUPERSEDED, E_RETRACTED};
+	const dtk_date *dates[] = {&e->reviewed, &e->revised, &e->superseded, &e->retracted};
+	char a[11], b[11];
 	size_t i;
 
-	e->revised = S_date_v(c, f[E_REVISED], "revised");
-	e->superseded = S_date_v(c, f[E_SUPERSEDED], "superseded");
-	e->retracted = S_date_v(c, f[E_RETRACTED], "retracted");
-	why = S_string_v(c, f[E_RETRACTED_REASON], "retracted_reason");
-	for (i = 0; i < 3; i++)
+	e->revised = S_date(c, f[E_REVISED], "revised");
+	e->superseded = S_date(c, f[E_SUPERSEDED], "superseded");
+	e->retracted = S_date(c, f[E_RETRACTED], "retracted");
+	why = S_str(c, f[E_RETRACTED_REASON], "retracted_reason");
+	for (i = 0; i < 4; i++) /* optional keys: their names have no '*' */
 		if (e->created && *dates[i] && *dates[i] < e->created)
-			S_err(c, f[keys[i]], "'%s' %s is before 'created' %s", names[i],
-			      dtk_date_format(a, *dates[i]), dtk_date_format(b, e->created));
-	if (by && (!S_nameish(by) || !dtk_entry_id_split(by->str, NULL)))
-		S_err(c, by, "'superseded_by' must be an entry id of this domain, found %s",
-		      S_found(found, sizeof(found), by));
-	else if (by && e->id && !strcmp(by->str, e->id))
+			S_err(c, f[keys[i]], "'%s' %s is before 'created' %s",
+			      dtk_entry_keys[keys[i]], dtk_date_format(a, *dates[i]),
+			      dtk_date_format(b, e->created));
+	if (by && e->id && S_nameish(by) && !strcmp(by->str, e->id))
 		S_err(c, by, "entry '%s' is superseded by itself", e->id);
-	else if (by) {
-		e->superseded_by.id = dtk_arena_strndup(c->arena, by->str, by->len);
-		e->superseded_by.pos = S_pos(by);
-	}
+	else if (by)
+		S_ref(c, by, S_is_id, "'superseded_by' must be an entry id of this domain",
+		      &e->superseded_by);
 	if (!by != !S_present(f[E_SUPERSEDED]))
 		S_err(c, v, "'superseded_by' and 'superseded' (the date) go together");
 	if (!S_present(f[E_RETRACTED_REASON]) != !S_present(f[E_RETRACTED]))
@@ -1085,24 +1022,23 @@ static void S_entry_life(struct ctx *c, const struct dtk_yval *v, const struct d
 static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e, const char *node)
 {
 	const struct dtk_yval *f[E_KEYS], *conf, *src, *closed, *title, *claim;
-	char a[11], b[11];
 	int k, was;
 
 	/* e may hold an entry dropped for a bad id: start afresh */
 	memset(e, 0, sizeof(*e));
 	e->pos = S_pos(v);
-	if (!S_check_map_vals(c, v, "entry", dtk_entry_keys, f))
+	if (!S_check_map(c, v, "entry", dtk_entry_keys, f))
 		return;
 	S_entry_id(c, f[E_ID], e, node);
-	title = S_string_v(c, f[E_TITLE], "title");
-	claim = S_string_v(c, f[E_CLAIM], "claim");
+	title = S_str(c, f[E_TITLE], "title");
+	claim = S_str(c, f[E_CLAIM], "claim");
 	if (c->flags & DTK_SCHEMA_LEAN)
 		e->claim = claim ? "" : NULL; /* checked, not kept */
 	else if (c->flags & DTK_SCHEMA_BORROW)
 		e->claim = claim ? claim->str : NULL;
 	else
 		e->claim = claim ? dtk_arena_strndup(c->arena, claim->str, claim->len) : NULL;
-	k = S_enum_v(c, f[E_CONFIDENCE], "confidence", dtk_confidence_names, DTK_CONF_COUNT);
+	k = S_enum(c, f[E_CONFIDENCE], "confidence", dtk_confidence_names, DTK_CONF_COUNT);
 	e->confidence = k < 0 ? DTK_CONF_LOW : (enum dtk_confidence)k;
 	conf = f[E_CONFIDENCE];
 	src = S_present(f[E_SOURCE]);
@@ -1111,19 +1047,16 @@ static void S_entry(struct ctx *c, const struct dtk_yval *v, struct dtk_entry *e
 	                                                         : S_name_of(c, src, "source");
 	if (src)
 		e->source.pos = S_pos(src);
-	e->created = S_date_v(c, f[E_CREATED], "created");
-	e->reviewed = S_date_v(c, f[E_REVIEWED], "reviewed");
-	e->confidence_changed = S_date_v(c, f[E_CONFIDENCE_CHANGED], "confidence_changed");
-	was = S_enum_v(c, f[E_CONFIDENCE_WAS], "confidence_was", dtk_confidence_names,
-	               DTK_CONF_COUNT);
+	e->created = S_date(c, f[E_CREATED], "created");
+	e->reviewed = S_date(c, f[E_REVIEWED], "reviewed");
+	e->confidence_changed = S_date(c, f[E_CONFIDENCE_CHANGED], "confidence_changed");
+	was = S_enum(c, f[E_CONFIDENCE_WAS], "confidence_was", dtk_confidence_names,
+	             DTK_CONF_COUNT);
 	e->confidence_was = was < 0 ? e->confidence : (unsigned char)was;
 	if (!e->confidence_changed != !S_present(f[E_CONFIDENCE_WAS]))
 		S_err(c, v, "'confidence_changed' (the date) and 'confidence_was' go together");
-	if (e->created && e->reviewed && e->reviewed < e->created)
-		S_err(c, f[E_REVIEWED], "'reviewed' %s is before 'created' %s",
-		      dtk_date_format(a, e->reviewed), dtk_date_format(b, e->created));
-	S_int_v(c, f[E_USED], "used", 0, DTK_MAX_COUNT, &e->used);
-	S_int_v(c, f[E_CITED], "cited", 0, DTK_MAX_COUNT, &e->cited);
+	S_int(c, f[E_USED], "used", 0, DTK_MAX_COUNT, &e->used);
+	S_int(c, f[E_CITED], "cited", 0, DTK_MAX_COUNT, &e->cited);
 	closed = S_present(f[E_CLOSED]);
 	if (closed && (closed->kind != DTK_Y_SCALAR || closed->type != DTK_YT_BOOL))
 		S_err(c, closed, "'closed' must be true or false, found %s",
@@ -1261,7 +1194,7 @@ struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *aren
 	size_t i, n;
 	int bloom;
 
-	if (!S_check_map(&c, root, "node file", dtk_node_keys))
+	if (!S_check_map(&c, root, "node file", dtk_node_keys, NULL))
 		return NULL;
 	node = dtk_arena_alloc(c.arena, sizeof(*node));
 	node->name = dtk_arena_strdup(c.arena, name);
@@ -1276,10 +1209,10 @@ struct dtk_node *dtk_schema_node(const struct dtk_kb *kb, struct dtk_arena *aren
 			S_err(&c, nv, "'node' must be the file's name '%s', found %s", name,
 			      S_found(found, sizeof(found), nv));
 	}
-	bloom = S_enum(&c, root, "bloom", dtk_bloom_names, DTK_BLOOM_COUNT);
+	bloom = S_enum(&c, KEY(root, "bloom"), dtk_bloom_names, DTK_BLOOM_COUNT);
 	node->bloom = bloom < 0 ? DTK_BLOOM_REMEMBER : (enum dtk_bloom)bloom;
-	node->stance = S_string(&c, root, "stance");
-	list = S_items(&c, root, "insights", &n);
+	node->stance = S_copy(&c, KEY(root, "stance"));
+	list = S_items(&c, KEY(root, "insights"), &n);
 	ALLOC_N(&c, node->entries, n);
 	for (i = 0; list && i < n; i++) {
 		struct dtk_entry *e = &node->entries[node->n_entries];
@@ -1305,17 +1238,17 @@ static void S_record(struct ctx *c, const struct dtk_yval *root, const char *rec
 	const struct dtk_yval *lists[2] = {NULL, NULL};
 	size_t i, k, items = 0;
 
-	if (!S_check_map_vals(c, root, "a record of uses", keys, lists))
+	if (!S_check_map(c, root, "a record of uses", keys, lists))
 		return;
 	for (k = 0; k < 2; k++)
-		if ((lists[k] = S_list_v(c, lists[k], keys[k])))
+		if ((lists[k] = S_list(c, lists[k], keys[k])))
 			items += lists[k]->n;
 	if (!items)
 		S_err(c, root, "a record of uses names no entry ('used' or 'cited': a list of ids)");
 	for (k = 0; k < 2; k++)
 		for (i = 0; lists[k] && i < lists[k]->n; i++) {
 			const struct dtk_yval *u = lists[k]->items[i];
-			if (!S_nameish(u) || !dtk_entry_id_split(u->str, NULL)) {
+			if (!S_nameish(u) || !S_is_id(u->str)) {
 				char buf[64];
 				S_err(c, u, "'%s' must list entry ids (<node>-<suffix>), found %s",
 				      keys[k], S_found(buf, sizeof(buf), u));

@@ -594,6 +594,13 @@ static void test_check_github_annotations(void **state)
 	                    "of remember, understand, apply, analyze, evaluate, create; found "
 	                    "'remembr' (did you mean 'remember'?)\n");
 	t_run_free(&r);
+	/* a message's '%' escaped as a workflow command wants it */
+	t_write_str(dir, "insights/gamma.yaml", "node: gamma\nbloom: remember\nx%y: 1\n"
+	                                        "insights: []\n");
+	t_dtk(&r, dir, NULL, "check", "--format", "github", NULL);
+	assert_string_equal(r.out, "::error file=insights/gamma.yaml,line=3,col=1::unknown key "
+	                           "'x%25y' in node file\n");
+	t_run_free(&r);
 	t_write_str(dir, "insights/gamma.yaml", "node: gamma\nbloom: remember\ninsights: []\n");
 	t_write_str(dir, "INDEX.md", "old\n");
 	t_dtk(&r, dir, NULL, "check", "--format", "github", NULL);
@@ -603,11 +610,12 @@ static void test_check_github_annotations(void **state)
 	                    "and commit it\ndiff --git",
 	                    84);
 	t_run_free(&r);
-	/* a base in a folder of a repository: paths are the repository's */
-	assert_int_equal(t_sh(dir, "mkdir kb && mv insights INDEX.md kb/ && git init -q"), 0);
-	t_dtk(&r, dir, NULL, "-C", "kb", "check", "--format", "github", NULL);
+	/* a base in a folder of a repository: paths are the repository's (a
+	 * property's ':' and ',' escaped) */
+	assert_int_equal(t_sh(dir, "mkdir k,b: && mv insights INDEX.md k,b:/ && git init -q"), 0);
+	t_dtk(&r, dir, NULL, "-C", "k,b:", "check", "--format", "github", NULL);
 	assert_int_equal(r.status, 1);
-	assert_memory_equal(r.out, "::error file=kb/INDEX.md::", 26);
+	assert_memory_equal(r.out, "::error file=k%2Cb%3A/INDEX.md::", 32);
 	t_run_free(&r);
 	t_done(dir);
 }

@@ -356,11 +356,9 @@ struct dtk_diags;
 /* Return the node called name, the source called id, or NULL. */
 struct dtk_node *dtk_kb_node(const struct dtk_kb *kb, const char *name);
 const struct dtk_source *dtk_kb_source(const struct dtk_kb *kb, const char *id);
-/* Build kb's tables of sources by id (with pack, moving the ids into one
- * block; a lean load keeps no titles or urls, so its ids are packed already;
- * repeated ids are reported to d; with hash, kb->source_prefix under
- * kb->source_key) and of nodes by name. */
-void dtk_model_index_sources(struct dtk_kb *kb, int pack, int hash, struct dtk_diags *d);
+/* Build kb's tables of sources by id (repeated ids are reported to d; with
+ * hash, kb->source_prefix under kb->source_key) and of nodes by name. */
+void dtk_model_index_sources(struct dtk_kb *kb, int hash, struct dtk_diags *d);
 void dtk_model_index_nodes(struct dtk_kb *kb);
 /* Returns the node of kb whose name id's prefix is (dtk_entry_id_split),
  * or NULL; sets *suffix to what follows it and '-'. */
