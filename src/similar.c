@@ -995,22 +995,6 @@ static int S_query_text(struct query *qq, const struct dtk_similar_query *q,
 	return 0;
 }
 
-int dtk_similar_rank_in(struct dtk_similar_hit **out, size_t *n,
-                        const struct dtk_entry *const *docs, size_t n_docs,
-                        const struct dtk_similar_query *q)
-{
-	struct query qq;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	if (S_query_text(&qq, q, NULL) < 0)
-		return -1;
-	rc = S_pass(out, n, &qq, q, docs, n_docs, NULL, NULL, NULL, NULL, NULL, 0);
-	S_query_release(&qq);
-	return rc;
-}
-
 /* Returns 1 when kb holds the terms of its nodes' entries (DTK_KB_TERMS). */
 static int S_has_terms(const struct dtk_kb *kb)
 {
