@@ -510,8 +510,8 @@ struct rec {
 	int same;
 };
 
-/* What one thread gathers over docs [from, to), or, with kb set, over the
- * entries of kb's nodes [from, to) that first (by node) numbers. */
+/* What one thread gathers over the entries of kb's nodes [from, to) that
+ * first (by node) numbers in docs. */
 struct part {
 	const struct query *q;
 	const struct dtk_entry *const *docs;
@@ -529,7 +529,6 @@ struct part {
 	size_t n_pairs, cap_pairs;
 	uint32_t *df;
 	uint64_t total_len;
-	struct terms cut; /* an entry's terms, cut from its texts */
 	int rc;
 };
 
@@ -573,26 +572,6 @@ static void S_count(struct part *p, size_t d, const char *v, size_t n, uint64_t 
 	}
 }
 
-/* Counts doc d of p, cut into terms now. */
-static void S_count_entry(struct part *p, size_t d)
-{
-	uint64_t same = 0;
-
-	if (S_entry_terms(&p->cut, p->docs[d], &same) < 0)
-		p->rc = -1;
-	else
-		S_count(p, d, (const char *)p->cut.v, p->cut.n, same);
-}
-
-/* Counts the docs of p, each cut into terms now. */
-static void S_scan_docs(struct part *p)
-{
-	size_t d;
-
-	for (d = p->from; d < p->to && p->rc == 0; d++)
-		S_count_entry(p, d);
-}
-
 /* Counts the entries of node (packed terms s[0..len)) that p compares. Returns 0,
  * or -1 with the error set when s does not hold node's entries. */
 static int S_scan_node(struct part *p, const struct dtk_node *node, size_t d, const char *s,
@@ -613,46 +592,39 @@ static int S_scan_node(struct part *p, const struct dtk_node *node, size_t d, co
 	return 0;
 }
 
-/* Counts the entries of p's nodes, their terms as the base holds them. */
-static void S_scan_nodes(struct part *p)
+/* Counts the entries of p's nodes, their terms as the base holds them, or
+ * cut now (a base loaded without them; a node the index of terms holds,
+ * unpacked whole, or else read from the index: left). */
+static void S_scan(void *arg, int k)
 {
+	struct part *p = (struct part *)arg + k;
 	struct dtk_buf b = DTK_BUF_INIT;
 	const char *s;
 	size_t i, len;
 
+	p->tf = dtk_xcalloc(p->q->n + 1, sizeof(*p->tf));
+	p->touched = dtk_xcalloc(p->q->n + 1, sizeof(*p->touched));
+	p->df = dtk_xcalloc(p->q->n + 1, sizeof(*p->df));
 	for (i = p->from; i < p->to && p->rc == 0; i++) {
 		const struct dtk_node *node = p->kb->nodes[i];
-		size_t d = p->first[i], j;
-		if (d == SIZE_MAX)
+		if (dtk_kb_node_held(node))
+			node = p->wholes ? p->wholes[i] : NULL;
+		if (p->first[i] == SIZE_MAX || !node)
 			continue;
-		if (dtk_kb_node_held(node)) {
-			for (j = 0; p->wholes && p->wholes[i] && j < p->wholes[i]->n_entries; j++)
-				if (d < p->n_docs && p->docs[d] == &p->wholes[i]->entries[j])
-					S_count_entry(p, d++);
-			continue;
+		if (!node->terms) {
+			b.len = 0;
+			p->rc = dtk_similar_pack(&b, node);
+			s = b.ptr ? b.ptr : "";
+			len = b.len;
+		} else {
+			p->rc = dtk_kb_node_terms(p->kb, node, &b, &s, &len);
 		}
-		if (dtk_kb_node_terms(p->kb, node, &b, &s, &len) < 0 ||
-		    S_scan_node(p, node, p->first[i], s, len) < 0)
-			p->rc = -1;
+		if (p->rc == 0)
+			p->rc = S_scan_node(p, node, p->first[i], s, len);
 	}
 	dtk_buf_release(&b);
-}
-
-static void S_scan(void *arg, int k)
-{
-	struct part *p = (struct part *)arg + k;
-	const struct query *q = p->q;
-
-	p->tf = dtk_xcalloc(q->n + 1, sizeof(*p->tf));
-	p->touched = dtk_xcalloc(q->n + 1, sizeof(*p->touched));
-	p->df = dtk_xcalloc(q->n + 1, sizeof(*p->df));
-	if (p->kb)
-		S_scan_nodes(p);
-	else
-		S_scan_docs(p);
 	free(p->tf);
 	free(p->touched);
-	free(p->cut.v);
 }
 
 /* Returns BM25's weight of a term met tf times in a text of len terms. */
@@ -922,9 +894,8 @@ static void S_ix_score(struct dtk_similar_hit **out, size_t *n, size_t *cap,
 	free(touched);
 }
 
-/* The pass of query qq over docs[0..n_docs), or, with kb, over those of
- * kb's nodes (first and wholes as S_docs takes them), on parts of it in
- * parallel, and, with ix, the postings of the docs dn numbers (n_ix of
+/* The pass of query qq over docs[0..n_docs), those of kb's nodes (first
+ * and wholes as S_docs takes them), on parts of them in parallel, and, with ix, the postings of the docs dn numbers (n_ix of
  * them); then the scores. Returns 0, -1 with the error set, or -2 when ix
  * does not read as written. */
 static int S_pass(struct dtk_similar_hit **out, size_t *n, const struct query *qq,
@@ -933,7 +904,7 @@ static int S_pass(struct dtk_similar_hit **out, size_t *n, const struct query *q
                   const struct dtk_node *const *wholes, const struct dtk_similar_index *ix,
                   const uint32_t *dn, size_t n_ix)
 {
-	size_t units = kb ? kb->n_nodes : n_docs, cap = 0;
+	size_t cap = 0;
 	int n_parts = dtk_threads((n_docs - n_ix) / S_PER_THREAD), rc = 0, p;
 	struct part *parts = dtk_xcalloc((size_t)n_parts + 1, sizeof(*parts));
 	struct ix_gather g = {NULL, NULL, 0, 0, NULL};
@@ -948,8 +919,8 @@ static int S_pass(struct dtk_similar_hit **out, size_t *n, const struct query *q
 		                         .kb = kb,
 		                         .first = first,
 		                         .wholes = wholes};
-		parts[p].from = units * (size_t)p / (size_t)n_parts;
-		parts[p].to = units * (size_t)(p + 1) / (size_t)n_parts;
+		parts[p].from = kb->n_nodes * (size_t)p / (size_t)n_parts;
+		parts[p].to = kb->n_nodes * (size_t)(p + 1) / (size_t)n_parts;
 	}
 	dtk_threads_run(n_parts, S_scan, parts);
 	for (p = 0; p < n_parts; p++)
@@ -1041,7 +1012,7 @@ static int S_rank(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *
 {
 	const struct dtk_similar_index *ix = kb->terms_index;
 	size_t n_docs, n_ix = 0, i;
-	size_t *first = S_has_terms(kb) ? dtk_xmalloc((kb->n_nodes + 1) * sizeof(*first)) : NULL;
+	size_t *first = dtk_xmalloc((kb->n_nodes + 1) * sizeof(*first));
 	const struct dtk_node **wholes = dtk_xcalloc(kb->n_nodes + 1, sizeof(*wholes));
 	uint32_t *dn = ix ? dtk_xmalloc(((size_t)ix->h.n_ents + 1) * sizeof(*dn)) : NULL;
 	const struct dtk_entry **docs = NULL;
@@ -1075,8 +1046,7 @@ static int S_rank(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *
 				rc = dtk_kb_node_whole(kb, kb->nodes[i], &wholes[i]);
 		docs = S_docs(kb, q, &n_docs, first, wholes, NULL);
 		if (rc == 0)
-			rc = S_pass(out, n, qq, q, docs, n_docs, first ? kb : NULL, first, wholes,
-			            NULL, NULL, 0);
+			rc = S_pass(out, n, qq, q, docs, n_docs, kb, first, wholes, NULL, NULL, 0);
 	}
 	free(docs);
 	free(first);
