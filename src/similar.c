@@ -10,7 +10,6 @@
 
 #include <math.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,10 +31,6 @@ int dtk_similar_live(const struct dtk_entry *e)
 
 enum { C_SEP = 1, C_WORD, C_MARK, C_WIDE };
 
-/* The class of each code point of the BMP plus one; 0 not known yet. Filled
- * as code points are met, from several threads: each writes the same value. */
-static _Atomic unsigned char S_classes[0x10000];
-
 static int S_compute_class(int32_t cp)
 {
 	switch (utf8proc_category(cp)) {
@@ -56,7 +51,6 @@ static int S_compute_class(int32_t cp)
 
 static int S_class(int32_t cp)
 {
-	unsigned char v;
 	if (cp < 0x80)
 		return (cp >= 'a' && cp <= 'z') || (cp >= '0' && cp <= '9') ||
 		                       (cp >= 'A' && cp <= 'Z')
@@ -64,14 +58,7 @@ static int S_class(int32_t cp)
 		               : C_SEP;
 	if (cp >= 0x4E00 && cp <= 0x9FFF)
 		return C_WIDE;
-	if (cp >= 0x10000)
-		return S_compute_class(cp);
-	v = atomic_load_explicit(&S_classes[cp], memory_order_relaxed);
-	if (!v) {
-		v = (unsigned char)S_compute_class(cp);
-		atomic_store_explicit(&S_classes[cp], v, memory_order_relaxed);
-	}
-	return v;
+	return S_compute_class(cp);
 }
 
 /* A step of FNV-1a over code points, and the final mix (splitmix64). */
@@ -247,15 +234,6 @@ static int S_terms(struct terms *t, const char *s, uint64_t *same)
 		int c = C_SEP;
 		if (i < len && (unsigned char)f[i] < 0x80) {
 			cp = (unsigned char)f[i++];
-			c = S_class(cp);
-		} else if (i + 2 < len && ((unsigned char)f[i] & 0xF0) == 0xE0 &&
-		           ((unsigned char)f[i + 1] & 0xC0) == 0x80 &&
-		           ((unsigned char)f[i + 2] & 0xC0) == 0x80) {
-			/* three bytes (most of CJK): folded text is UTF-8 already */
-			cp = (((unsigned char)f[i] & 0x0F) << 12) |
-			     (((unsigned char)f[i + 1] & 0x3F) << 6) |
-			     ((unsigned char)f[i + 2] & 0x3F);
-			i += 3;
 			c = S_class(cp);
 		} else if (i < len) {
 			utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)f + i,
