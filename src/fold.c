@@ -136,18 +136,6 @@ static void S_put_folded(struct dtk_buf *b, utf8proc_int32_t cp)
  * end (a character that crosses end ends it too). */
 static size_t S_cjk_run(const unsigned char *u, size_t k, size_t end)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	/* two characters at a step: bytes 1, 2, 4 and 5 continuation bytes,
-	 * bytes 0 and 3 E4..E9 */
-	while (k + 8 <= end) {
-		uint64_t x;
-		memcpy(&x, u + k, 8);
-		if ((x & 0x0000c0c000c0c000ull) != 0x0000808000808000ull ||
-		    (unsigned)(x & 0xff) - 0xe4u > 5u || (unsigned)((x >> 24) & 0xff) - 0xe4u > 5u)
-			break;
-		k += 6;
-	}
-#endif
 	while (k + 2 < end && (unsigned)u[k] - 0xe4u <= 5u && (u[k + 1] & 0xc0) == 0x80 &&
 	       (u[k + 2] & 0xc0) == 0x80)
 		k += 3;
