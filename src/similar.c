@@ -340,8 +340,6 @@ int dtk_similar_unpack_entry(const char *s, size_t len, size_t *at, const char *
 
 /* ---- the query ---- */
 
-#define S_BITS 4096 /* the query's filter: a power of two */
-
 /* The base's own glossary (_glossary.yaml) as a map of terms: each term of
  * an item's words to one term of the item (open addressing, 0 empty). */
 struct gmap {
@@ -358,7 +356,6 @@ struct query {
 	size_t n;      /* distinct terms */
 	size_t len;    /* terms in all */
 	uint64_t same;
-	uint64_t bits[S_BITS / 64]; /* a bit per term, by its top bits: most terms miss */
 };
 
 /* Returns the index of term h in q, or -1. */
@@ -466,7 +463,6 @@ static void S_query_init(struct query *q, struct terms *t, uint64_t same, const 
 		for (k = (size_t)t->v[i] & q->mask; q->keys[k]; k = (k + 1) & q->mask)
 			;
 		q->keys[k] = t->v[i];
-		q->bits[(t->v[i] >> 20) / 64] |= 1ull << ((t->v[i] >> 20) % 64);
 		q->slot_term[k] = (uint32_t)q->n;
 		q->qtf[q->n++] = 1;
 	}
@@ -519,11 +515,7 @@ static void S_count(struct part *p, size_t d, const char *v, size_t n, uint64_t 
 
 	p->total_len += n;
 	for (i = 0; i < n; i++) {
-		uint32_t h = S_gmap(q->gm, S_u32_at(v + 4 * i));
-		long at;
-		if (!(q->bits[(h >> 20) / 64] & (1ull << ((h >> 20) % 64))))
-			continue;
-		at = S_find(q, h);
+		long at = S_find(q, S_gmap(q->gm, S_u32_at(v + 4 * i)));
 		if (at >= 0 && !p->tf[at]++)
 			p->touched[nt++] = (uint32_t)at;
 	}
