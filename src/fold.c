@@ -197,14 +197,7 @@ size_t dtk_fold_fast(struct dtk_buf *b, const char *s, size_t len, size_t i, siz
 		}
 		if (b->cap - b->len < 40 + (end - i)) /* what one character may give */
 			dtk_grow((void **)&b->ptr, &b->cap, b->len + (end - i) + 64, 1);
-		if (c >= 0xe0 && c < 0xf0 && i + 2 < len && (u[i + 1] & 0xc0) == 0x80 &&
-		    (u[i + 2] & 0xc0) == 0x80 && (c > 0xe0 || u[i + 1] >= 0xa0) &&
-		    (c != 0xed || u[i + 1] < 0xa0)) { /* three bytes, most of CJK */
-			n = 3;
-			cp = ((c & 0x0f) << 12) | ((u[i + 1] & 0x3f) << 6) | (u[i + 2] & 0x3f);
-		} else {
-			n = utf8proc_iterate(u + i, (utf8proc_ssize_t)(len - i), &cp);
-		}
+		n = utf8proc_iterate(u + i, (utf8proc_ssize_t)(len - i), &cp);
 		if (n < 0 || (kind = S_kind(cp)) == 3)
 			return i;
 		if (kind == 1) {
