@@ -271,36 +271,21 @@ size_t dtk_fold_space_len(const char *s, size_t len)
 	return 0;
 }
 
-/* Per code point of the BMP: 0 not known yet, 1 when it cannot take part
- * in a run of ASCII letters and digits of the folded text (it folds to
- * itself, or alone to no ASCII letter or digit), 2 when it may. Filled as
- * S_kinds is. */
-static _Atomic unsigned char S_apart[0x10000];
-
 /* Returns 1 when cp's folding is of kind 1, or of kind 2 without an ASCII
  * letter or digit; else 0. */
 static int S_apart_from_alnum(utf8proc_int32_t cp)
 {
 	utf8proc_int32_t d[8];
 	utf8proc_ssize_t n, i;
-	unsigned char v =
-	        cp < 0x10000 ? atomic_load_explicit(&S_apart[cp], memory_order_relaxed) : 0;
-	int bound = 0, kind;
+	int bound = 0, kind = S_kind(cp);
 
-	if (v)
-		return v == 1;
-	kind = S_kind(cp);
-	v = kind == 1 ? 1 : 2;
-	if (kind == 2) {
-		n = utf8proc_decompose_char(cp, d, 8, S_FOLD, &bound);
-		for (i = 0, v = 1; i < n && i < 8; i++)
-			if (d[i] < 0x80 &&
-			    (((unsigned)d[i] | 0x20u) - 'a' < 26u || (unsigned)d[i] - '0' < 10u))
-				v = 2;
-	}
-	if (cp < 0x10000)
-		atomic_store_explicit(&S_apart[cp], v, memory_order_relaxed);
-	return v == 1;
+	if (kind != 2)
+		return kind == 1;
+	n = utf8proc_decompose_char(cp, d, 8, S_FOLD, &bound);
+	for (i = 0; i < n && i < 8; i++)
+		if (d[i] < 0x80 && (((unsigned)d[i] | 0x20u) - 'a' < 26u || (unsigned)d[i] - '0' < 10u))
+			return 0;
+	return 1;
 }
 
 /* Checks the character that starts at u[i] (not ASCII, not U+4000..U+9FFF).
