@@ -2,21 +2,25 @@
 # bench/add-check.sh: what dtk add's duplicate check costs, side by side with
 # an add without it (DTK_NO_DUPLICATE_CHECK=1), on a copy of a synthetic base.
 #
-#   bench/add-check.sh [-r N] [--nodes N] [BUILD_DIR]
+#   bench/add-check.sh [-r N] [--nodes N] [--stale N] [BUILD_DIR]
 #
 # Each round runs both adds, in turn, on the same copy (each appends an entry
 # of new words, so that none is refused); prints each round's wall times and
 # the median of the rounds' ratios (docs/performance.md, "The duplicate check").
+# --stale N first adds an entry (with the check) to N other nodes, so that
+# the index of terms holds them no more (docs/design.md, the packed terms).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 reps=7
 nodes=1000
+stale=0
 build=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	-r) reps=$2; shift ;;
 	--nodes) nodes=$2; shift ;;
+	--stale) stale=$2; shift ;;
 	-h | --help) sed -n '5p' "$0" | sed 's/^#  /usage:/'; exit 0 ;;
 	*) build=$1 ;;
 	esac
@@ -40,9 +44,12 @@ if [ ! -f "$base/.done" ]; then
 	touch "$base/.done"
 fi
 cp -R "$base" "$work/b"
-for f in "$work/b/insights"/[!_]*.yaml; do # the first node file
-	node=$(basename "$f" .yaml)
-	break
+node=""
+others=()
+for f in "$work/b/insights"/[!_]*.yaml; do # the first node file, then N others
+	[ -n "$node" ] || { node=$(basename "$f" .yaml); continue; }
+	[ ${#others[@]} -lt "$stale" ] || break
+	others+=("$(basename "$f" .yaml)")
 done
 source=$(sed -n 's/^- id: \(.*\)$/\1/p;T;q' "$work/b/insights/_sources.yaml")
 
@@ -56,10 +63,11 @@ claim() {
 	for w in $(seq 1 24); do printf 'w%sx%s ' "$RANDOM" "$RANDOM"; done
 }
 
-# run ENV: one add; appends its wall time to $work/t.ENV
+# run I ENV [NODE]: one add (to NODE, else the first node); appends its wall
+# time to $work/t.ENV
 run() {
 	local i=$1 mode=$2 st
-	env ${mode:+DTK_NO_DUPLICATE_CHECK=1} "$rusage" -o "$work/ru" "$dtk" -C "$work/b" add "$node" \
+	env ${mode:+DTK_NO_DUPLICATE_CHECK=1} "$rusage" -o "$work/ru" "$dtk" -C "$work/b" add "${3:-$node}" \
 		--title "t$RANDOM$RANDOM" --claim "$(claim)" --source "$source" \
 		--confidence low >/dev/null 2>"$work/err" || {
 		cat "$work/err" >&2
@@ -70,7 +78,10 @@ run() {
 }
 
 run 0 off
-run 0 "" # warm the page cache
+run 0 "" # warm the page cache (and write the index of terms)
+for o in "${others[@]}"; do
+	run 0 "" "$o"
+done
 : >"$work/t.off"
 : >"$work/t.check"
 for ((i = 1; i <= reps; i++)); do

@@ -136,18 +136,6 @@ static void S_put_folded(struct dtk_buf *b, utf8proc_int32_t cp)
  * end (a character that crosses end ends it too). */
 static size_t S_cjk_run(const unsigned char *u, size_t k, size_t end)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	/* two characters at a step: bytes 1, 2, 4 and 5 continuation bytes,
-	 * bytes 0 and 3 E4..E9 */
-	while (k + 8 <= end) {
-		uint64_t x;
-		memcpy(&x, u + k, 8);
-		if ((x & 0x0000c0c000c0c000ull) != 0x0000808000808000ull ||
-		    (unsigned)(x & 0xff) - 0xe4u > 5u || (unsigned)((x >> 24) & 0xff) - 0xe4u > 5u)
-			break;
-		k += 6;
-	}
-#endif
 	while (k + 2 < end && (unsigned)u[k] - 0xe4u <= 5u && (u[k + 1] & 0xc0) == 0x80 &&
 	       (u[k + 2] & 0xc0) == 0x80)
 		k += 3;
@@ -209,14 +197,7 @@ size_t dtk_fold_fast(struct dtk_buf *b, const char *s, size_t len, size_t i, siz
 		}
 		if (b->cap - b->len < 40 + (end - i)) /* what one character may give */
 			dtk_grow((void **)&b->ptr, &b->cap, b->len + (end - i) + 64, 1);
-		if (c >= 0xe0 && c < 0xf0 && i + 2 < len && (u[i + 1] & 0xc0) == 0x80 &&
-		    (u[i + 2] & 0xc0) == 0x80 && (c > 0xe0 || u[i + 1] >= 0xa0) &&
-		    (c != 0xed || u[i + 1] < 0xa0)) { /* three bytes, most of CJK */
-			n = 3;
-			cp = ((c & 0x0f) << 12) | ((u[i + 1] & 0x3f) << 6) | (u[i + 2] & 0x3f);
-		} else {
-			n = utf8proc_iterate(u + i, (utf8proc_ssize_t)(len - i), &cp);
-		}
+		n = utf8proc_iterate(u + i, (utf8proc_ssize_t)(len - i), &cp);
 		if (n < 0 || (kind = S_kind(cp)) == 3)
 			return i;
 		if (kind == 1) {
@@ -290,36 +271,21 @@ size_t dtk_fold_space_len(const char *s, size_t len)
 	return 0;
 }
 
-/* Per code point of the BMP: 0 not known yet, 1 when it cannot take part
- * in a run of ASCII letters and digits of the folded text (it folds to
- * itself, or alone to no ASCII letter or digit), 2 when it may. Filled as
- * S_kinds is. */
-static _Atomic unsigned char S_apart[0x10000];
-
 /* Returns 1 when cp's folding is of kind 1, or of kind 2 without an ASCII
  * letter or digit; else 0. */
 static int S_apart_from_alnum(utf8proc_int32_t cp)
 {
 	utf8proc_int32_t d[8];
 	utf8proc_ssize_t n, i;
-	unsigned char v =
-	        cp < 0x10000 ? atomic_load_explicit(&S_apart[cp], memory_order_relaxed) : 0;
-	int bound = 0, kind;
+	int bound = 0, kind = S_kind(cp);
 
-	if (v)
-		return v == 1;
-	kind = S_kind(cp);
-	v = kind == 1 ? 1 : 2;
-	if (kind == 2) {
-		n = utf8proc_decompose_char(cp, d, 8, S_FOLD, &bound);
-		for (i = 0, v = 1; i < n && i < 8; i++)
-			if (d[i] < 0x80 &&
-			    (((unsigned)d[i] | 0x20u) - 'a' < 26u || (unsigned)d[i] - '0' < 10u))
-				v = 2;
-	}
-	if (cp < 0x10000)
-		atomic_store_explicit(&S_apart[cp], v, memory_order_relaxed);
-	return v == 1;
+	if (kind != 2)
+		return kind == 1;
+	n = utf8proc_decompose_char(cp, d, 8, S_FOLD, &bound);
+	for (i = 0; i < n && i < 8; i++)
+		if (d[i] < 0x80 && (((unsigned)d[i] | 0x20u) - 'a' < 26u || (unsigned)d[i] - '0' < 10u))
+			return 0;
+	return 1;
 }
 
 /* Checks the character that starts at u[i] (not ASCII, not U+4000..U+9FFF).

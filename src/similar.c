@@ -10,7 +10,6 @@
 
 #include <math.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,10 +31,6 @@ int dtk_similar_live(const struct dtk_entry *e)
 
 enum { C_SEP = 1, C_WORD, C_MARK, C_WIDE };
 
-/* The class of each code point of the BMP plus one; 0 not known yet. Filled
- * as code points are met, from several threads: each writes the same value. */
-static _Atomic unsigned char S_classes[0x10000];
-
 static int S_compute_class(int32_t cp)
 {
 	switch (utf8proc_category(cp)) {
@@ -56,7 +51,6 @@ static int S_compute_class(int32_t cp)
 
 static int S_class(int32_t cp)
 {
-	unsigned char v;
 	if (cp < 0x80)
 		return (cp >= 'a' && cp <= 'z') || (cp >= '0' && cp <= '9') ||
 		                       (cp >= 'A' && cp <= 'Z')
@@ -64,14 +58,7 @@ static int S_class(int32_t cp)
 		               : C_SEP;
 	if (cp >= 0x4E00 && cp <= 0x9FFF)
 		return C_WIDE;
-	if (cp >= 0x10000)
-		return S_compute_class(cp);
-	v = atomic_load_explicit(&S_classes[cp], memory_order_relaxed);
-	if (!v) {
-		v = (unsigned char)S_compute_class(cp);
-		atomic_store_explicit(&S_classes[cp], v, memory_order_relaxed);
-	}
-	return v;
+	return S_compute_class(cp);
 }
 
 /* A step of FNV-1a over code points, and the final mix (splitmix64). */
@@ -248,15 +235,6 @@ static int S_terms(struct terms *t, const char *s, uint64_t *same)
 		if (i < len && (unsigned char)f[i] < 0x80) {
 			cp = (unsigned char)f[i++];
 			c = S_class(cp);
-		} else if (i + 2 < len && ((unsigned char)f[i] & 0xF0) == 0xE0 &&
-		           ((unsigned char)f[i + 1] & 0xC0) == 0x80 &&
-		           ((unsigned char)f[i + 2] & 0xC0) == 0x80) {
-			/* three bytes (most of CJK): folded text is UTF-8 already */
-			cp = (((unsigned char)f[i] & 0x0F) << 12) |
-			     (((unsigned char)f[i + 1] & 0x3F) << 6) |
-			     ((unsigned char)f[i + 2] & 0x3F);
-			i += 3;
-			c = S_class(cp);
 		} else if (i < len) {
 			utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)f + i,
 			                                      (utf8proc_ssize_t)(len - i), &cp);
@@ -362,8 +340,6 @@ int dtk_similar_unpack_entry(const char *s, size_t len, size_t *at, const char *
 
 /* ---- the query ---- */
 
-#define S_BITS 4096 /* the query's filter: a power of two */
-
 /* The base's own glossary (_glossary.yaml) as a map of terms: each term of
  * an item's words to one term of the item (open addressing, 0 empty). */
 struct gmap {
@@ -380,7 +356,6 @@ struct query {
 	size_t n;      /* distinct terms */
 	size_t len;    /* terms in all */
 	uint64_t same;
-	uint64_t bits[S_BITS / 64]; /* a bit per term, by its top bits: most terms miss */
 };
 
 /* Returns the index of term h in q, or -1. */
@@ -488,7 +463,6 @@ static void S_query_init(struct query *q, struct terms *t, uint64_t same, const 
 		for (k = (size_t)t->v[i] & q->mask; q->keys[k]; k = (k + 1) & q->mask)
 			;
 		q->keys[k] = t->v[i];
-		q->bits[(t->v[i] >> 20) / 64] |= 1ull << ((t->v[i] >> 20) % 64);
 		q->slot_term[k] = (uint32_t)q->n;
 		q->qtf[q->n++] = 1;
 	}
@@ -510,8 +484,8 @@ struct rec {
 	int same;
 };
 
-/* What one thread gathers over docs [from, to), or, with kb set, over the
- * entries of kb's nodes [from, to) that first (by node) numbers. */
+/* What one thread gathers over the entries of kb's nodes [from, to) that
+ * first (by node) numbers in docs. */
 struct part {
 	const struct query *q;
 	const struct dtk_entry *const *docs;
@@ -529,7 +503,6 @@ struct part {
 	size_t n_pairs, cap_pairs;
 	uint32_t *df;
 	uint64_t total_len;
-	struct terms cut; /* an entry's terms, cut from its texts */
 	int rc;
 };
 
@@ -542,11 +515,7 @@ static void S_count(struct part *p, size_t d, const char *v, size_t n, uint64_t 
 
 	p->total_len += n;
 	for (i = 0; i < n; i++) {
-		uint32_t h = S_gmap(q->gm, S_u32_at(v + 4 * i));
-		long at;
-		if (!(q->bits[(h >> 20) / 64] & (1ull << ((h >> 20) % 64))))
-			continue;
-		at = S_find(q, h);
+		long at = S_find(q, S_gmap(q->gm, S_u32_at(v + 4 * i)));
 		if (at >= 0 && !p->tf[at]++)
 			p->touched[nt++] = (uint32_t)at;
 	}
@@ -573,26 +542,6 @@ static void S_count(struct part *p, size_t d, const char *v, size_t n, uint64_t 
 	}
 }
 
-/* Counts doc d of p, cut into terms now. */
-static void S_count_entry(struct part *p, size_t d)
-{
-	uint64_t same = 0;
-
-	if (S_entry_terms(&p->cut, p->docs[d], &same) < 0)
-		p->rc = -1;
-	else
-		S_count(p, d, (const char *)p->cut.v, p->cut.n, same);
-}
-
-/* Counts the docs of p, each cut into terms now. */
-static void S_scan_docs(struct part *p)
-{
-	size_t d;
-
-	for (d = p->from; d < p->to && p->rc == 0; d++)
-		S_count_entry(p, d);
-}
-
 /* Counts the entries of node (packed terms s[0..len)) that p compares. Returns 0,
  * or -1 with the error set when s does not hold node's entries. */
 static int S_scan_node(struct part *p, const struct dtk_node *node, size_t d, const char *s,
@@ -613,46 +562,39 @@ static int S_scan_node(struct part *p, const struct dtk_node *node, size_t d, co
 	return 0;
 }
 
-/* Counts the entries of p's nodes, their terms as the base holds them. */
-static void S_scan_nodes(struct part *p)
+/* Counts the entries of p's nodes, their terms as the base holds them, or
+ * cut now (a base loaded without them; a node the index of terms holds,
+ * unpacked whole, or else read from the index: left). */
+static void S_scan(void *arg, int k)
 {
+	struct part *p = (struct part *)arg + k;
 	struct dtk_buf b = DTK_BUF_INIT;
 	const char *s;
 	size_t i, len;
 
+	p->tf = dtk_xcalloc(p->q->n + 1, sizeof(*p->tf));
+	p->touched = dtk_xcalloc(p->q->n + 1, sizeof(*p->touched));
+	p->df = dtk_xcalloc(p->q->n + 1, sizeof(*p->df));
 	for (i = p->from; i < p->to && p->rc == 0; i++) {
 		const struct dtk_node *node = p->kb->nodes[i];
-		size_t d = p->first[i], j;
-		if (d == SIZE_MAX)
+		if (dtk_kb_node_held(node))
+			node = p->wholes ? p->wholes[i] : NULL;
+		if (p->first[i] == SIZE_MAX || !node)
 			continue;
-		if (dtk_kb_node_held(node)) {
-			for (j = 0; p->wholes && p->wholes[i] && j < p->wholes[i]->n_entries; j++)
-				if (d < p->n_docs && p->docs[d] == &p->wholes[i]->entries[j])
-					S_count_entry(p, d++);
-			continue;
+		if (!node->terms) {
+			b.len = 0;
+			p->rc = dtk_similar_pack(&b, node);
+			s = b.ptr ? b.ptr : "";
+			len = b.len;
+		} else {
+			p->rc = dtk_kb_node_terms(p->kb, node, &b, &s, &len);
 		}
-		if (dtk_kb_node_terms(p->kb, node, &b, &s, &len) < 0 ||
-		    S_scan_node(p, node, p->first[i], s, len) < 0)
-			p->rc = -1;
+		if (p->rc == 0)
+			p->rc = S_scan_node(p, node, p->first[i], s, len);
 	}
 	dtk_buf_release(&b);
-}
-
-static void S_scan(void *arg, int k)
-{
-	struct part *p = (struct part *)arg + k;
-	const struct query *q = p->q;
-
-	p->tf = dtk_xcalloc(q->n + 1, sizeof(*p->tf));
-	p->touched = dtk_xcalloc(q->n + 1, sizeof(*p->touched));
-	p->df = dtk_xcalloc(q->n + 1, sizeof(*p->df));
-	if (p->kb)
-		S_scan_nodes(p);
-	else
-		S_scan_docs(p);
 	free(p->tf);
 	free(p->touched);
-	free(p->cut.v);
 }
 
 /* Returns BM25's weight of a term met tf times in a text of len terms. */
@@ -922,9 +864,8 @@ static void S_ix_score(struct dtk_similar_hit **out, size_t *n, size_t *cap,
 	free(touched);
 }
 
-/* The pass of query qq over docs[0..n_docs), or, with kb, over those of
- * kb's nodes (first and wholes as S_docs takes them), on parts of it in
- * parallel, and, with ix, the postings of the docs dn numbers (n_ix of
+/* The pass of query qq over docs[0..n_docs), those of kb's nodes (first
+ * and wholes as S_docs takes them), on parts of them in parallel, and, with ix, the postings of the docs dn numbers (n_ix of
  * them); then the scores. Returns 0, -1 with the error set, or -2 when ix
  * does not read as written. */
 static int S_pass(struct dtk_similar_hit **out, size_t *n, const struct query *qq,
@@ -933,7 +874,7 @@ static int S_pass(struct dtk_similar_hit **out, size_t *n, const struct query *q
                   const struct dtk_node *const *wholes, const struct dtk_similar_index *ix,
                   const uint32_t *dn, size_t n_ix)
 {
-	size_t units = kb ? kb->n_nodes : n_docs, cap = 0;
+	size_t cap = 0;
 	int n_parts = dtk_threads((n_docs - n_ix) / S_PER_THREAD), rc = 0, p;
 	struct part *parts = dtk_xcalloc((size_t)n_parts + 1, sizeof(*parts));
 	struct ix_gather g = {NULL, NULL, 0, 0, NULL};
@@ -948,8 +889,8 @@ static int S_pass(struct dtk_similar_hit **out, size_t *n, const struct query *q
 		                         .kb = kb,
 		                         .first = first,
 		                         .wholes = wholes};
-		parts[p].from = units * (size_t)p / (size_t)n_parts;
-		parts[p].to = units * (size_t)(p + 1) / (size_t)n_parts;
+		parts[p].from = kb->n_nodes * (size_t)p / (size_t)n_parts;
+		parts[p].to = kb->n_nodes * (size_t)(p + 1) / (size_t)n_parts;
 	}
 	dtk_threads_run(n_parts, S_scan, parts);
 	for (p = 0; p < n_parts; p++)
@@ -993,22 +934,6 @@ static int S_query_text(struct query *qq, const struct dtk_similar_query *q,
 	S_query_init(qq, &t, same, kb);
 	free(t.v);
 	return 0;
-}
-
-int dtk_similar_rank_in(struct dtk_similar_hit **out, size_t *n,
-                        const struct dtk_entry *const *docs, size_t n_docs,
-                        const struct dtk_similar_query *q)
-{
-	struct query qq;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	if (S_query_text(&qq, q, NULL) < 0)
-		return -1;
-	rc = S_pass(out, n, &qq, q, docs, n_docs, NULL, NULL, NULL, NULL, NULL, 0);
-	S_query_release(&qq);
-	return rc;
 }
 
 /* Returns 1 when kb holds the terms of its nodes' entries (DTK_KB_TERMS). */
@@ -1057,7 +982,7 @@ static int S_rank(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *
 {
 	const struct dtk_similar_index *ix = kb->terms_index;
 	size_t n_docs, n_ix = 0, i;
-	size_t *first = S_has_terms(kb) ? dtk_xmalloc((kb->n_nodes + 1) * sizeof(*first)) : NULL;
+	size_t *first = dtk_xmalloc((kb->n_nodes + 1) * sizeof(*first));
 	const struct dtk_node **wholes = dtk_xcalloc(kb->n_nodes + 1, sizeof(*wholes));
 	uint32_t *dn = ix ? dtk_xmalloc(((size_t)ix->h.n_ents + 1) * sizeof(*dn)) : NULL;
 	const struct dtk_entry **docs = NULL;
@@ -1091,8 +1016,7 @@ static int S_rank(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *
 				rc = dtk_kb_node_whole(kb, kb->nodes[i], &wholes[i]);
 		docs = S_docs(kb, q, &n_docs, first, wholes, NULL);
 		if (rc == 0)
-			rc = S_pass(out, n, qq, q, docs, n_docs, first ? kb : NULL, first, wholes,
-			            NULL, NULL, 0);
+			rc = S_pass(out, n, qq, q, docs, n_docs, kb, first, wholes, NULL, NULL, 0);
 	}
 	free(docs);
 	free(first);

@@ -73,13 +73,6 @@ int dtk_similar_live(const struct dtk_entry *e);
 int dtk_similar_rank(struct dtk_similar_hit **out, size_t *n, const struct dtk_kb *kb,
                      const struct dtk_similar_query *q);
 
-/* Ranks as dtk_similar_rank does, over the entries docs[0..n_docs) (q->node
- * and q->skip aside, the rarity of terms counted over them); hits' order is
- * the index in docs. */
-int dtk_similar_rank_in(struct dtk_similar_hit **out, size_t *n,
-                        const struct dtk_entry *const *docs, size_t n_docs,
-                        const struct dtk_similar_query *q);
-
 enum dtk_similar_verdict {
 	DTK_SIMILAR_NONE,   /* nothing scores LIKELY or more */
 	DTK_SIMILAR_LIKELY_ONE, /* a hit scores LIKELY or more: shown, marked */
