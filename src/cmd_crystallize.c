@@ -825,12 +825,8 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 	dtk_crystal_compute(&c, kb, prev, o->date);
 	if (o->plan) {
 		dtk_cmd_pager(ctx);
-		if (o->json) {
-			dtk_crystal_plan_json(&out, &c, &o->page);
-			fputs(out.ptr, ctx->out);
-		} else {
-			dtk_crystal_plan_text(ctx->out, &c, &o->page);
-		}
+		dtk_crystal_plan(&out, &c, &o->page, o->json);
+		fputs(out.ptr, ctx->out);
 		rc = DTK_EXIT_OK;
 		goto done;
 	}

@@ -129,12 +129,10 @@ struct dtk_plan_page {
 #define DTK_PLAN_LIMIT 20
 #define DTK_PLAN_PAIRS 5
 
-/* Prints page pg of the reviewer's worklist of run c as text. */
-void dtk_crystal_plan_text(FILE *out, const struct dtk_crystal *c, const struct dtk_plan_page *pg);
-/* Appends page pg of the worklist as JSON (docs/commands.md gives the
- * shape). */
-void dtk_crystal_plan_json(struct dtk_buf *out, const struct dtk_crystal *c,
-                           const struct dtk_plan_page *pg);
+/* Appends page pg of the reviewer's worklist of run c to out, as text or
+ * as JSON (docs/commands.md gives the shape). */
+void dtk_crystal_plan(struct dtk_buf *out, const struct dtk_crystal *c,
+                      const struct dtk_plan_page *pg, int json);
 
 /* Returns the text of a fold of kb's records of uses not folded yet
  * (kb->live_uses): a mapping of each record's name to what it holds
