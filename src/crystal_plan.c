@@ -158,7 +158,7 @@ static size_t S_lists(struct list *v, const struct dtk_crystal *c)
 	for (k = DTK_EV_RAISED; k < DTK_EV_COUNT; k++)
 		if (k != DTK_EV_REVISED)
 			v[n++] = (struct list){dtk_event_names[k], NULL, EVENTS, c->events[k],
-			                       c->n_events[k]};
+			                       c->rec.n_events[k]};
 	v[n++] = (struct list){"reviews", NULL, PAIRS, NULL, c->n_new};
 	v[n++] = (struct list){"stale", "stale entries", ENTRIES, c->stale, c->n_stale};
 	v[n++] = (struct list){"candidates", "candidates, one verification short of high", ENTRIES,
@@ -425,12 +425,13 @@ void dtk_crystal_plan(struct dtk_buf *out, const struct dtk_crystal *c,
 	int more = S_has_more(v, n, pg);
 
 	dtk_json_init(&j, out);
-	dtk_date_format(d1, c->date);
+	dtk_date_format(d1, c->rec.date);
 	if (json) {
 		dtk_json_object(&j);
 		dtk_json_kstring(&j, "date", d1);
-		dtk_json_kstring(&j, "since", c->since ? dtk_date_format(d2, c->since) : NULL);
-		dtk_json_kbool(&j, "previous_state_known", c->has_prev || !c->since);
+		dtk_json_kstring(&j, "since",
+		                 c->rec.since ? dtk_date_format(d2, c->rec.since) : NULL);
+		dtk_json_kbool(&j, "previous_state_known", c->has_prev || !c->rec.since);
 		dtk_json_kint(&j, "page", (long)pg->page);
 		dtk_json_key(&j, "next_page");
 		if (more)
@@ -439,8 +440,8 @@ void dtk_crystal_plan(struct dtk_buf *out, const struct dtk_crystal *c,
 			dtk_json_null(&j);
 	} else {
 		dtk_buf_printf(out, "crystallization plan for %s (previous run %s), page %zu\n", d1,
-		               c->since ? dtk_date_format(d2, c->since) : "none", pg->page);
-		if (c->since && !c->has_prev)
+		               c->rec.since ? dtk_date_format(d2, c->rec.since) : "none", pg->page);
+		if (c->rec.since && !c->has_prev)
 			dtk_buf_puts(out,
 			             "note: the base at the previous run is not in history; high "
 			             "changes, bloom changes, stance rewrites and new "

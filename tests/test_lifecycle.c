@@ -938,7 +938,7 @@ static void test_crystal_lists(void **state)
 	(void)state;
 
 	dtk_crystal_compute(&c, now, prev, 20261201);
-	assert_int_equal(c.high_changes, 1); /* a-001 is no longer high */
+	assert_int_equal(c.rec.high_changes, 1); /* a-001 is no longer high */
 	assert_int_equal(c.n_promotable, 0); /* a-002 would be, but is retired */
 	assert_int_equal(c.n_candidates, 0); /* a-003 would be */
 	assert_int_equal(c.n_stale, 1);      /* a-004 alone */

@@ -24,15 +24,21 @@ struct dtk_crystal_event {
 
 /* The worklist and the figures of one run. */
 struct dtk_crystal {
-	dtk_date date, since; /* since: the last record's date, 0 before any */
-	int has_prev;         /* the base at the previous run was known */
+	int has_prev;            /* the base at the previous run was known */
 	const struct dtk_kb *kb; /* the base now */
+	/* the record of the run, but its eval and review's words
+	 * (dtk_crystal_record): date, since (the last record's date, 0
+	 * before any), the figures, the month's events as the record names
+	 * them (entry ids; "a↔b", malloc'd, for contradictions) from the
+	 * entries' dated fields (the base at the previous run where a field
+	 * is absent), the review pairs per node; its arrays are c's */
+	struct dtk_record rec;
 
 	const struct dtk_entry **new_entries; /* created after since, listing order */
 	size_t n_new;
-	struct dtk_node_review *reviews;    /* nodes with new entries, category order */
-	struct dtk_pair_count *pair_counts; /* the same, as the record holds them */
+	struct dtk_node_review *reviews; /* nodes with new entries, category order */
 	size_t n_reviews;
+	long pairs;                     /* the review pairs of them all */
 	const struct dtk_entry **stale; /* stale at date */
 	size_t n_stale;
 	const struct dtk_entry **promotable; /* not high, enough verified_by for high */
@@ -53,19 +59,8 @@ struct dtk_crystal {
 	 * undated, after since): to be read again */
 	const struct dtk_gap **gaps_reread;
 	size_t n_gaps_reread;
-
-	/* the month's events, from the entries' dated fields (the base at the
-	 * previous run where a field is absent), and as the record names them
-	 * (entry ids; "a↔b", malloc'd, for contradictions) */
+	/* the month's events (rec.n_events[k] of kind k) */
 	struct dtk_crystal_event *events[DTK_EV_COUNT];
-	const char **event_ids[DTK_EV_COUNT];
-	size_t n_events[DTK_EV_COUNT];
-
-	/* the figures of the record */
-	long high_changes, stance_rewrites, contradictions_new, pairs;
-	dtk_date earliest;
-	struct dtk_bloom_change *bloom_changes;
-	size_t n_bloom_changes;
 };
 
 /*
@@ -81,7 +76,7 @@ void dtk_crystal_release(struct dtk_crystal *c);
 /*
  * Fills *r (whose strings point into c, kb and the given strings) with the
  * record of run c. review may be NULL (no review) or hold cross_pairs,
- * review_verdict and review_note; its pairs are set from c.
+ * review_verdict and review_note.
  */
 void dtk_crystal_record(struct dtk_record *r, const struct dtk_crystal *c,
                         const char *eval_scenario, const char *eval_verdict,
@@ -110,7 +105,8 @@ int dtk_record_to_yaml(struct dtk_buf *out, const struct dtk_record *r);
 int dtk_records_append(char **out, const char *old, size_t old_len, size_t old_records,
                        const struct dtk_record *r);
 
-/* Returns 1 when a and b hold the same values (positions aside). */
+/* Returns 1 when a and b hold the same values (positions aside): they are
+ * written alike (dtk_record_to_yaml). */
 int dtk_record_equal(const struct dtk_record *a, const struct dtk_record *b);
 
 /* Appends the one-line summary of r ("4 new, 0 high changes, 1 stale,
