@@ -73,7 +73,9 @@ static void S_entry(struct dtk_crystal *c, const struct dtk_kb *kb, const struct
                     const struct dtk_entry *p, int has_prev)
 {
 	dtk_date since = c->rec.since;
-	int from = e->confidence_changed > since ? e->confidence_was : p ? p->confidence : -1;
+	int from = e->confidence_changed > since ? e->confidence_was
+	           : p                           ? p->confidence
+	                                         : -1;
 	/* a retired high entry is out of the high list: a change */
 	int high = dtk_entry_high(e), was = p && dtk_entry_high(p);
 	int is_new = !since || e->created > since;

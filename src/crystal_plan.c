@@ -56,8 +56,8 @@ static size_t S_new_at(const struct dtk_crystal *c, const struct dtk_entry *e)
 /* Adds o to the pairs v[0..*n) of new entry e (the pair once, under the
  * new entry listed first; o live) with why and score (the larger kept). */
 static void S_add(const struct dtk_crystal *c, struct pair **v, size_t *n, size_t *cap,
-                  const struct dtk_entry *e, const struct dtk_entry *o, unsigned why, double score,
-                  size_t order)
+                  const struct dtk_entry *e, const struct dtk_entry *o, unsigned why,
+                  double score, size_t order)
 {
 	size_t i, o_new;
 
