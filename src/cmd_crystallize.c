@@ -102,12 +102,10 @@ static int S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since, in
 		S_sweep_scratch(tmp);
 
 	if (repo && !mkdtemp(dir)) {
-		fprintf(ctx->err,
-		        "dtk %s: error: cannot create a directory for the previous "
-		        "run's base (%s): %s\n",
-		        ctx->cmd->name, dir, strerror(errno));
+		dtk_error("cannot create a directory for the previous run's base (%s): %s", dir,
+		          strerror(errno));
 		free(dir);
-		return -1;
+		return dtk_cmd_fail(ctx, -1);
 	}
 	if (repo)
 		rc = dtk_crystal_checkout_run(repo, since, dir, hex);
@@ -130,14 +128,12 @@ static int S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since, in
 		kb = NULL;
 	dtk_date_format(s, since);
 	if (!kb && rc != 1 && shallow && refuse_shallow) {
-		fprintf(ctx->err,
-		        "dtk %s: error: the previous run's commit (%s) is not in this "
-		        "shallow clone's history, so the figures would differ from a full "
-		        "clone's; fetch the history (git fetch --unshallow, or git fetch "
-		        "--shallow-since=%s), or pass --allow-shallow to count only what the "
-		        "files show\n",
-		        ctx->cmd->name, s, s);
-		rc = -1;
+		dtk_error("the previous run's commit (%s) is not in this shallow clone's "
+		          "history, so the figures would differ from a full clone's; fetch the "
+		          "history (git fetch --unshallow, or git fetch --shallow-since=%s), or "
+		          "pass --allow-shallow to count only what the files show",
+		          s, s);
+		rc = dtk_cmd_fail(ctx, -1);
 	} else if (!kb) {
 		fprintf(ctx->err,
 		        "dtk %s: warning: the base at the previous run (%s) is %s; high "
@@ -330,10 +326,8 @@ static int S_validate(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *
 			fprintf(ctx->err, "dtk %s: error: %s\n", ctx->cmd->name, dtk_error_last());
 	} else if (check->n_records != kb->n_records + (at == kb->n_records) ||
 	           !dtk_record_equal(&check->records[at], rec)) {
-		fprintf(ctx->err,
-		        "dtk %s: error: the new record does not read back as "
-		        "written\n",
-		        ctx->cmd->name);
+		dtk_error("the new record does not read back as written");
+		dtk_cmd_fail(ctx, rc);
 	} else {
 		rc = DTK_EXIT_OK;
 	}
@@ -344,10 +338,8 @@ static int S_validate(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *
 			        "%s (the earliest is %s): is --date right?\n",
 			        ctx->cmd->name, dtk_date_format(d1, rec->date),
 			        dtk_date_format(d2, rec->earliest));
-		fprintf(ctx->err,
-		        "dtk %s: error: the record of this run would not be "
-		        "valid; nothing was written\n",
-		        ctx->cmd->name);
+		dtk_error("the record of this run would not be valid; nothing was written");
+		dtk_cmd_fail(ctx, rc);
 	}
 done:
 	for (i = 1; i < n; i++)
@@ -672,11 +664,10 @@ static int S_check_pair(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char
 	int k, bad = 0, ok;
 
 	if (!at || at == pair || !at[sizeof(arrow) - 1] || strstr(at + 1, arrow)) {
-		fprintf(ctx->err,
-		        "dtk %s: error: cross pair '%s' must be A↔B, each side an entry "
-		        "or a node of the base, or <domain>:<id>\n",
-		        ctx->cmd->name, pair);
-		return 1;
+		dtk_error("cross pair '%s' must be A↔B, each side an entry or a node of the "
+		          "base, or <domain>:<id>",
+		          pair);
+		return dtk_cmd_fail(ctx, 1);
 	}
 	side[0] = dtk_xstrndup(pair, (size_t)(at - pair));
 	side[1] = dtk_xstrdup(at + sizeof(arrow) - 1);
@@ -689,12 +680,12 @@ static int S_check_pair(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char
 		} else {
 			ok = dtk_kb_entry(kb, side[k]) || dtk_kb_node(kb, side[k]);
 		}
-		if (!ok)
-			fprintf(ctx->err, "dtk %s: error: cross pair '%s': '%s' is %s\n",
-			        ctx->cmd->name, pair, side[k],
-			        colon ? "not a reference <domain>:<id>"
-			              : "neither an entry nor a node of the base");
-		bad |= !ok;
+		if (!ok) {
+			dtk_error("cross pair '%s': '%s' is %s", pair, side[k],
+			          colon ? "not a reference <domain>:<id>"
+			                : "neither an entry nor a node of the base");
+			bad = dtk_cmd_fail(ctx, 1);
+		}
 		free(side[k]);
 	}
 	return bad;
@@ -724,9 +715,9 @@ static int S_words(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 	for (i = 0; (o->review || o->n_cross) && i < review->n_cross_pairs; i++)
 		bad |= S_check_pair(ctx, kb, review->cross_pairs[i]);
 	if ((o->verdict && !*o->verdict) || (o->note && !*o->note)) {
-		fprintf(ctx->err, "dtk %s: error: --%s must not be empty\n", ctx->cmd->name,
-		        o->verdict && !*o->verdict ? "verdict" : "note");
-		bad = 1;
+		dtk_error("--%s must not be empty",
+		          o->verdict && !*o->verdict ? "verdict" : "note");
+		bad = dtk_cmd_fail(ctx, 1);
 	}
 	if (bad)
 		rc = DTK_EXIT_INVALID;
@@ -757,10 +748,10 @@ static int S_amend(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb)
 		if (!date || kb->records[i].date == date)
 			at = i;
 	if (at == kb->n_records) {
-		fprintf(ctx->err, "dtk %s: error: %s%s%s; 'dtk log' lists the runs\n",
-		        ctx->cmd->name, date ? "no run of " : "no run is recorded",
-		        date ? o->run : "", date ? " is recorded" : "");
-		return DTK_EXIT_INVALID;
+		dtk_error("%s%s%s; 'dtk log' lists the runs",
+		          date ? "no run of " : "no run is recorded", date ? o->run : "",
+		          date ? " is recorded" : "");
+		return dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	}
 	rec = kb->records[at];
 	rc = S_words(ctx, o, kb, &rec);
@@ -809,12 +800,10 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 
 	memset(&review, 0, sizeof(review));
 	if (kb->n_records && o->date <= kb->records[kb->n_records - 1].date) {
-		fprintf(ctx->err,
-		        "dtk %s: error: the date %s is not after the last run %s; pick "
-		        "a later day with --date\n",
-		        ctx->cmd->name, dtk_date_format(d1, o->date),
-		        dtk_date_format(d2, kb->records[kb->n_records - 1].date));
-		return DTK_EXIT_INVALID;
+		dtk_error("the date %s is not after the last run %s; pick a later day with --date",
+		          dtk_date_format(d1, o->date),
+		          dtk_date_format(d2, kb->records[kb->n_records - 1].date));
+		return dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	}
 	if (!o->plan && dtk_cmd_not_future(ctx, NULL, o->date, o->allow_future,
 	                                   "every later run must be after it") < 0)
@@ -888,11 +877,9 @@ static int S_resume(struct dtk_ctx *ctx, struct dtk_repo *repo, int cont)
 	if (rc < 0)
 		return dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	if (rc == 0) {
-		fprintf(ctx->err,
-		        "dtk %s: error: no crystallization was interrupted; "
-		        "there is nothing to %s\n",
-		        ctx->cmd->name, cont ? "continue" : "abort");
-		return DTK_EXIT_INVALID;
+		dtk_error("no crystallization was interrupted; there is nothing to %s",
+		          cont ? "continue" : "abort");
+		return dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	}
 	if (cont)
 		fprintf(ctx->out, "finished the interrupted crystallization as commit %.12s\n",
