@@ -479,61 +479,39 @@ static void S_message(struct dtk_buf *m, const struct dtk_record *r)
 	dtk_buf_release(&y);
 }
 
-/* Writes the two files without git (--no-commit), all or nothing: both are
- * first written beside their files (a full disk fails there, nothing
- * changed); then INDEX.md is renamed into place, then the records, so that a
- * kill between them leaves the records as they were and the same run can be
- * made again; when the records cannot be replaced, INDEX.md is put back.
+/* Writes the run's files without git (--no-commit, --amend) as the write
+ * commands write theirs: INDEX.md (as git checks it out), the records and
+ * the fold (NULL: none), all or nothing, a run killed meanwhile undone by
+ * the next dtk that takes the base's lock (fs.h, dtk_file_commit_all).
  * Returns 0; -1 with the error set when nothing was changed; DTK_ENOSYNC
- * with the error saying what was written when something was (a directory
- * not synced, INDEX.md not put back). */
-static int S_write(const struct dtk_kb *kb, const char *records, const char *index)
+ * with the error saying what was written when something was. */
+static int S_write(const struct dtk_kb *kb, const char *records, const char *index,
+                   const struct dtk_memfile *fold)
 {
-	char *a = dtk_path_join(kb->root, "insights/_crystallizations.yaml");
-	char *b = dtk_path_join(kb->root, DTK_INDEX_FILE), *old = NULL;
-	struct dtk_file_staged sa = {0}, sb = {0};
-	size_t old_len = 0;
-	int had = dtk_file_read_regular(&old, &old_len, b, DTK_MAX_INDEX_BYTES), rc = -1, rb;
+	struct dtk_memfile v[3] = {{DTK_INDEX_FILE, index, strlen(index)},
+	                           {"insights/_crystallizations.yaml", records, strlen(records)}};
+	struct dtk_file_staged st[3] = {{0}};
+	char *path = dtk_path_join(kb->root, DTK_INDEX_FILE), *conv = NULL;
+	size_t i, n = fold ? 3 : 2, len = 0;
+	int rc = 0, rootfd = open(kb->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	if (had < 0 || dtk_file_check_regular(a) < 0 ||
-	    dtk_git_stage_checkout(&sb, b, index, strlen(index)) < 0 ||
-	    dtk_file_stage(&sa, a, records, strlen(records), -1) < 0)
-		goto done;
-	had = had == 0;
-	rb = dtk_file_stage_commit(&sb);
-	if (rb == -1)
-		goto done;
-	dtk_crash_point("no-commit-between");
-	rc = dtk_file_stage_commit(&sa);
-	if (rc == -1) {
-		char *why = dtk_xstrdup(dtk_error_last());
-		int back = had ? dtk_file_write_atomic(b, old, old_len) : unlink(b);
-		if (back < 0 && back != DTK_ENOSYNC) {
-			dtk_error("%s; and INDEX.md, already written, could not be put back: run "
-			          "dtk reindex",
-			          why);
-			rc = DTK_ENOSYNC;
-		} else {
-			dtk_error("%s (INDEX.md was put back as it was)", why);
-		}
-		free(why);
-	} else if (rb == DTK_ENOSYNC || rc == DTK_ENOSYNC) {
-		/* both written, one not synced (its error the last one set): both named */
-		char *why = dtk_xstrdup(dtk_error_last());
-		char *x = dtk_path_shown(DTK_INDEX_FILE);
-		char *y = dtk_path_shown("insights/_crystallizations.yaml");
-		dtk_error("%s; written: %s, %s", why, x, y);
-		free(why);
-		free(x);
-		free(y);
-		rc = DTK_ENOSYNC;
-	}
-done:
-	dtk_file_stage_release(&sa);
-	dtk_file_stage_release(&sb);
-	free(old);
-	free(a);
-	free(b);
+	if (fold)
+		v[2] = *fold;
+	if (rootfd < 0)
+		rc = dtk_error("cannot open %s: %s", kb->root, strerror(errno));
+	else if ((rc = dtk_git_checkout_form(&conv, &len, path, index, v[0].len)) > 0)
+		v[0] = (struct dtk_memfile){DTK_INDEX_FILE, conv, len};
+	for (i = 0; i < n && rc >= 0; i++)
+		rc = dtk_file_stage_within(&st[i], rootfd, kb->root, v[i].name, v[i].data, v[i].len,
+		                           -1);
+	if (rc >= 0)
+		rc = dtk_file_commit_all(rootfd, kb->root, st, n);
+	for (i = 0; i < n; i++)
+		dtk_file_stage_release(&st[i]);
+	if (rootfd >= 0)
+		close(rootfd);
+	free(conv);
+	free(path);
 	return rc;
 }
 
@@ -588,19 +566,6 @@ static void S_unfold(const struct dtk_kb *kb)
 			(void)unlink(p.ptr);
 			dtk_buf_release(&p);
 		}
-}
-
-/* --no-commit: writes the fold (NULL: none), then removes the records it
- * folds: counted once at each step. Returns 0, or -1 with the error set. */
-static int S_write_fold(const struct dtk_kb *kb, const struct dtk_memfile *fold)
-{
-	char *path = fold ? dtk_path_join(kb->root, fold->name) : NULL;
-	int rc = fold ? dtk_file_write_atomic(path, fold->data, fold->len) : 0;
-
-	if (rc == 0)
-		S_unfold(kb);
-	free(path);
-	return rc < 0 ? -1 : 0;
 }
 
 /* Commits the run; returns the exit status. */
@@ -768,7 +733,7 @@ static int S_amend(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb)
 	if (o->dry_run) {
 		(void)dtk_record_to_yaml(&out, &rec);
 		fputs(out.ptr, ctx->out);
-	} else if ((w = S_write(kb, records, index)) != 0) {
+	} else if ((w = S_write(kb, records, index, NULL)) != 0) {
 		rc = dtk_cmd_fail(ctx, w == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
 	} else {
 		fprintf(ctx->out, "amended the review of the run of %s: %ld pairs, %zu cross pairs, %s\n",
@@ -835,9 +800,10 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 		fputs(out.ptr, ctx->out);
 		rc = DTK_EXIT_OK;
 	} else if (o->no_commit) {
-		int w = S_write(kb, records, index);
-		if (w == 0 && (dtk_index_pages_sync(kb->root, &pages, 1, NULL, NULL) < 0 ||
-		               S_write_fold(kb, n_more > (int)pages.n ? more : NULL) < 0))
+		int w = S_write(kb, records, index, n_more > (int)pages.n ? more : NULL);
+		if (w == 0)
+			S_unfold(kb); /* the fold written: each record counted once */
+		if (w == 0 && dtk_index_pages_sync(kb->root, &pages, 1, NULL, NULL) < 0)
 			w = DTK_ENOSYNC; /* files written: 1, as a write not synced */
 		/* written but not synced: 1, never 2 after a byte changed */
 		rc = w == 0 ? DTK_EXIT_OK
