@@ -283,43 +283,28 @@ static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, const struct dtk_ar
 	return S_check_opts(ctx, o, format_set);
 }
 
-/* Loads the base as it will be, with records as its _crystallizations.yaml,
- * in memory (every check of dtk check), and checks that its record at
- * (kb->n_records: a new last one) reads back as rec. Returns 0, or
+/* Loads the base as it will be, with records as its _crystallizations.yaml
+ * (every check of dtk check), checks that its record at (kb->n_records: a
+ * new last one) reads back as rec, and sets *index to INDEX.md rendered
+ * from it (the caller frees), pages to the pages of index/. Returns 0, or
  * DTK_EXIT_INVALID after saying why. */
 static int S_validate(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *records,
-                      const struct dtk_record *rec, size_t at)
+                      const struct dtk_record *rec, size_t at, char **index,
+                      struct dtk_index_pages *pages)
 {
-	struct dtk_memfile *files = dtk_xcalloc(kb->n_nodes + 3, sizeof(*files));
+	struct dtk_memfile file = {"_crystallizations.yaml", records, strlen(records)};
 	struct dtk_diags d = DTK_DIAGS_INIT;
 	struct dtk_kb *check = NULL;
-	size_t i, n = 0;
+	struct dtk_buf page = DTK_BUF_INIT;
 	char d1[11], d2[11];
 	int rc = DTK_EXIT_INVALID;
 
-	files[n].name = "_crystallizations.yaml";
-	files[n].data = records;
-	files[n++].len = strlen(records);
-	for (i = 0; i < kb->n_nodes + 2; i++) {
-		const char *rel = i == 0   ? "insights/_domain.yaml"
-		                  : i == 1 ? "insights/_sources.yaml"
-		                           : kb->nodes[i - 2]->path;
-		char *full = dtk_path_join(kb->root, rel), *data = NULL;
-		size_t len = 0;
-		int r = dtk_file_read(&data, &len, full, DTK_MAX_FILE_BYTES);
-		free(full);
-		if (r < 0) {
-			rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
-			goto done;
-		}
-		files[n].name = strrchr(rel, '/') + 1;
-		files[n].data = data;
-		files[n++].len = len;
-	}
-	if (dtk_kb_load(
-	            &check,
-	            &(struct dtk_kb_load_opts){.what = DTK_KB_LEAN, .files = files, .n_files = n},
-	            &d) != 0) {
+	if (dtk_kb_load(&check,
+	                &(struct dtk_kb_load_opts){.root = kb->root,
+	                                           .what = DTK_KB_LEAN | DTK_KB_INDEX,
+	                                           .files = &file,
+	                                           .n_files = 1},
+	                &d) != 0) {
 		if (d.n)
 			dtk_diags_print(&d, ctx->err);
 		else
@@ -329,6 +314,8 @@ static int S_validate(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *
 		dtk_error("the new record does not read back as written");
 		dtk_cmd_fail(ctx, rc);
 	} else {
+		dtk_index_write_pages(check, dtk_buf_write, &page, pages); /* cannot fail */
+		*index = dtk_buf_detach(&page);
 		rc = DTK_EXIT_OK;
 	}
 	if (rc != DTK_EXIT_OK) {
@@ -341,10 +328,6 @@ static int S_validate(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *
 		dtk_error("the record of this run would not be valid; nothing was written");
 		dtk_cmd_fail(ctx, rc);
 	}
-done:
-	for (i = 1; i < n; i++)
-		free((char *)files[i].data);
-	free(files);
 	dtk_kb_free(check);
 	dtk_diags_release(&d);
 	return rc;
@@ -408,16 +391,14 @@ done:
 
 /* Makes the new _crystallizations.yaml (the old text, every byte kept, with
  * rec appended, or in place of the review of the record at when at <
- * kb->n_records) and INDEX.md, after S_validate. Returns the exit status;
- * on success the caller frees *records and *index. */
+ * kb->n_records) and INDEX.md, by S_validate. Returns the exit status; on
+ * success the caller frees *records and *index. */
 static int S_texts(struct dtk_ctx *ctx, struct dtk_kb *kb, const struct dtk_record *rec,
                    size_t at, char **records, char **index,
                    struct dtk_index_pages *pages)
 {
 	char *path = dtk_path_join(kb->root, "insights/_crystallizations.yaml"), *old = NULL;
 	char *index_path = dtk_path_join(kb->root, DTK_INDEX_FILE);
-	struct dtk_record *all = NULL, *saved = kb->records;
-	struct dtk_buf page = DTK_BUF_INIT;
 	size_t len = 0, n = kb->n_records;
 	int rc = DTK_EXIT_INVALID;
 
@@ -427,28 +408,14 @@ static int S_texts(struct dtk_ctx *ctx, struct dtk_kb *kb, const struct dtk_reco
 	if (dtk_file_read_regular(&old, &len, path, DTK_MAX_FILE_BYTES) < 0 ||
 	    dtk_file_check_regular(index_path) < 0 ||
 	    (at == n ? dtk_records_append(records, old, len, n, rec)
-	             : S_replace_review(records, old, len, at, rec)) < 0) {
+	             : S_replace_review(records, old, len, at, rec)) < 0)
 		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
-		goto done;
-	}
-	rc = S_validate(ctx, kb, *records, rec, at);
+	else
+		rc = S_validate(ctx, kb, *records, rec, at, index, pages);
 	if (rc != DTK_EXIT_OK) {
 		free(*records);
 		*records = NULL;
-		goto done;
 	}
-	all = dtk_xcalloc(n + 1, sizeof(*all));
-	if (n)
-		memcpy(all, saved, n * sizeof(*all));
-	all[at] = *rec;
-	kb->records = all;
-	kb->n_records = n + (at == n);
-	dtk_index_write_pages(kb, dtk_buf_write, &page, pages); /* cannot fail */
-	*index = dtk_buf_detach(&page);
-	kb->records = saved;
-	kb->n_records = n;
-done:
-	free(all);
 	free(old);
 	free(path);
 	free(index_path);
