@@ -482,14 +482,18 @@ static int S_write(const struct dtk_kb *kb, const char *records, const char *ind
 	return rc;
 }
 
-/* Prints the run's bloom changes (one line, none when there are none). */
+/* Prints the run's bloom changes ("bloom changes: alpha apply→analyze,
+ * beta ..."; no line when there are none). */
 static void S_blooms(struct dtk_ctx *ctx, const struct dtk_record *rec)
 {
-	struct dtk_buf b = DTK_BUF_INIT;
-	dtk_record_blooms(&b, rec);
-	if (b.len)
-		fprintf(ctx->out, "bloom changes: %s\n", b.ptr);
-	dtk_buf_release(&b);
+	size_t i;
+	for (i = 0; i < rec->n_bloom_changes; i++)
+		fprintf(ctx->out, "%s%s %s→%s",
+		        i ? ", " : "bloom changes: ", rec->bloom_changes[i].node,
+		        dtk_bloom_names[rec->bloom_changes[i].from],
+		        dtk_bloom_names[rec->bloom_changes[i].to]);
+	if (rec->n_bloom_changes)
+		fputc('\n', ctx->out);
 }
 
 /* Sets *out to the run's files beside the records and INDEX.md (free with

@@ -440,15 +440,6 @@ void dtk_record_summary(struct dtk_buf *out, const struct dtk_record *r)
 	               r->contradictions_new == 1 ? "" : "s");
 }
 
-void dtk_record_blooms(struct dtk_buf *out, const struct dtk_record *r)
-{
-	size_t i;
-	for (i = 0; i < r->n_bloom_changes; i++)
-		dtk_buf_printf(out, "%s%s %s→%s", i ? ", " : "", r->bloom_changes[i].node,
-		               dtk_bloom_names[r->bloom_changes[i].from],
-		               dtk_bloom_names[r->bloom_changes[i].to]);
-}
-
 char *dtk_crystal_fold(const struct dtk_kb *kb)
 {
 	static const char *const keys[] = {"used", "cited"};

@@ -112,9 +112,6 @@ int dtk_record_equal(const struct dtk_record *a, const struct dtk_record *b);
 /* Appends the one-line summary of r ("4 new, 0 high changes, 1 stale,
  * 1 bloom change, ...") to out. */
 void dtk_record_summary(struct dtk_buf *out, const struct dtk_record *r);
-/* Appends r's bloom changes ("alpha apply→analyze, beta ...") to out;
- * nothing when there are none. */
-void dtk_record_blooms(struct dtk_buf *out, const struct dtk_record *r);
 
 /* A page of the worklist: page (from 1) of each list cut in pages of limit
  * items (the review pairs: of limit new entries); pairs: the most review
