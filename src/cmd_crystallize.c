@@ -155,36 +155,13 @@ static int S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since, in
 	return rc;
 }
 
-/* Refuses options that contradict each other or the mode; returns 0 or -1
- * after the usage error. */
+/* Refuses options that a plan or a run does not take (those that conflict
+ * are S_conflicts), a run without a valid --eval; returns 0 or -1 after the
+ * usage error. */
 static int S_check_opts(struct dtk_ctx *ctx, const struct opts *o, int format_set)
 {
 	const char *eq = o->eval ? strchr(o->eval, '=') : NULL;
-	const char *plan_why = "--plan prints the worklist and records nothing";
 
-	if (dtk_cmd_conflict(ctx, o->plan, "--plan", !!o->eval, "--eval", plan_why) < 0 ||
-	    dtk_cmd_conflict(ctx, o->plan, "--plan", !!o->review, "--review", plan_why) < 0 ||
-	    dtk_cmd_conflict(ctx, o->plan, "--plan", !!o->author, "--author", plan_why) < 0 ||
-	    dtk_cmd_conflict(ctx, o->plan, "--plan", o->dry_run, "--dry-run",
-	                     "--plan never writes") < 0 ||
-	    dtk_cmd_conflict(ctx, o->plan, "--plan", o->no_commit, "--no-commit", plan_why) < 0 ||
-	    dtk_cmd_conflict(ctx, o->dry_run, "--dry-run", o->no_commit, "--no-commit",
-	                     "--dry-run writes nothing, --no-commit writes the files") < 0 ||
-	    dtk_cmd_conflict(ctx, o->dry_run, "--dry-run", !!o->author, "--author",
-	                     "--dry-run makes no commit") < 0 ||
-	    dtk_cmd_conflict(ctx, o->no_commit, "--no-commit", !!o->author, "--author",
-	                     "--no-commit makes no commit") < 0)
-		return -1;
-	if (o->plan || o->dry_run || o->no_commit) {
-		const char *mode = o->plan ? "--plan" : o->dry_run ? "--dry-run" : "--no-commit";
-		if (dtk_cmd_conflict(ctx, 1, mode, o->sign == 1, "--gpg-sign",
-		                     "no commit is made") < 0 ||
-		    dtk_cmd_conflict(ctx, 1, mode, o->sign == 0, "--no-gpg-sign",
-		                     "no commit is made") < 0 ||
-		    dtk_cmd_conflict(ctx, 1, mode, o->no_verify, "--no-verify",
-		                     "no commit is made") < 0)
-			return -1;
-	}
 	if (!o->plan && (dtk_args_has(ctx->args, 'P') || dtk_args_has(ctx->args, 'l') ||
 	                 dtk_args_has(ctx->args, 'k'))) {
 		dtk_cmd_usage_error(ctx, "--page, --limit and --pairs apply to --plan only");
@@ -206,31 +183,6 @@ static int S_check_opts(struct dtk_ctx *ctx, const struct opts *o, int format_se
 		dtk_cmd_usage_error(ctx, "--eval must be SCENARIO=VERDICT, not '%s'", o->eval);
 		return -1;
 	}
-	return 0;
-}
-
-/* Refuses with --amend the options of a run; returns 0 or -1 after the
- * usage error. */
-static int S_check_amend(struct dtk_ctx *ctx, const struct opts *o, const struct dtk_args *a)
-{
-	static const int keys[] = {'p', 'd', 'f', 'e', 'a', 'N', 'S', 'G', 'V', 'C', 'A', 'F', 'W'};
-	const struct dtk_opt *opt;
-	size_t i;
-
-	for (i = 0; i < sizeof(keys) / sizeof(*keys); i++)
-		if (dtk_args_has(a, keys[i]) > 0) {
-			for (opt = a->cmd->opts; opt->key != keys[i]; opt++)
-				;
-			dtk_cmd_usage_error(ctx,
-			                    "--amend and --%s cannot be used together: --amend "
-			                    "changes the review of a run recorded",
-			                    opt->name);
-			return -1;
-		}
-	if (!o->review && !o->verdict && !o->note && !o->n_cross)
-		return dtk_cmd_usage_error(ctx, "--amend needs --verdict, --note, --cross-pair or "
-		                                "--review"),
-		       -1;
 	return 0;
 }
 
@@ -266,8 +218,12 @@ static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, const struct dtk_ar
 	o->note = dtk_args_str(a, 'o');
 	o->cross = dtk_args_list(a, 'x', &o->n_cross);
 	o->run = a->argc ? a->argv[0] : NULL;
+	if (o->amend && !o->review && !o->verdict && !o->note && !o->n_cross)
+		return dtk_cmd_usage_error(ctx, "--amend needs --verdict, --note, --cross-pair or "
+		                                "--review"),
+		       -1;
 	if (o->amend)
-		return S_check_amend(ctx, o, a);
+		return 0;
 	if (o->cont || o->abort) {
 		if (o->cont && o->abort) {
 			dtk_cmd_usage_error(ctx, "--continue and --abort exclude each other");
@@ -829,10 +785,10 @@ static int S_resume(struct dtk_ctx *ctx, struct dtk_repo *repo, int cont)
 /* The values of --format. */
 static const char *const S_formats[] = {"text", "json", NULL};
 
-/* The options of the command: the dispatcher parses them; S_check_opts
- * refuses those that conflict, after the operands (--continue and --abort
- * come first). Their order is that of the messages about an ambiguous
- * option ("'--a' ... could be '--author', '--abort', ..."). */
+/* The options of the command: the dispatcher parses them and refuses those
+ * that conflict (S_conflicts); S_parse_opts what a mode does not take.
+ * Their order is that of the messages about an ambiguous option ("'--a'
+ * ... could be '--author', '--abort', ..."). */
 static const struct dtk_opt S_opts[] = {
         {"plan", 'p', DTK_OPT_FLAG, .help = "print the reviewer's worklist; write nothing"},
         {"date", 'd', DTK_OPT_DATE, .arg = "D",
@@ -876,6 +832,44 @@ static const struct dtk_opt S_opts[] = {
          .help = "record the review of the last run (or of the run RUN)\n"
                  "after it: its pairs computed again; no commit",
          .operands = "[RUN]"},
+        {0}};
+
+/* Why two options are refused together (the dispatcher checks them before
+ * S_parse_opts: with --amend, its own first). */
+static const char S_amend_why[] = "--amend changes the review of a run recorded",
+                  S_plan_why[] = "--plan prints the worklist and records nothing",
+                  S_no_commit_why[] = "no commit is made";
+static const struct dtk_opt_conflict S_conflicts[] = {
+        {'M', 'p', S_amend_why},
+        {'M', 'd', S_amend_why},
+        {'M', 'f', S_amend_why},
+        {'M', 'e', S_amend_why},
+        {'M', 'a', S_amend_why},
+        {'M', 'N', S_amend_why},
+        {'M', 'S', S_amend_why},
+        {'M', 'G', S_amend_why},
+        {'M', 'V', S_amend_why},
+        {'M', 'C', S_amend_why},
+        {'M', 'A', S_amend_why},
+        {'M', 'F', S_amend_why},
+        {'M', 'W', S_amend_why},
+        {'p', 'e', S_plan_why},
+        {'p', 'r', S_plan_why},
+        {'p', 'a', S_plan_why},
+        {'p', 'n', "--plan never writes"},
+        {'p', 'N', S_plan_why},
+        {'n', 'N', "--dry-run writes nothing, --no-commit writes the files"},
+        {'n', 'a', "--dry-run makes no commit"},
+        {'N', 'a', "--no-commit makes no commit"},
+        {'p', 'S', S_no_commit_why},
+        {'p', 'G', S_no_commit_why},
+        {'p', 'V', S_no_commit_why},
+        {'n', 'S', S_no_commit_why},
+        {'n', 'G', S_no_commit_why},
+        {'n', 'V', S_no_commit_why},
+        {'N', 'S', S_no_commit_why},
+        {'N', 'G', S_no_commit_why},
+        {'N', 'V', S_no_commit_why},
         {0}};
 
 static int S_exec(struct dtk_ctx *ctx, const struct dtk_args *a)
@@ -953,5 +947,6 @@ const struct dtk_cmd dtk_cmd_crystallize = {
                     "  dtk crystallize --amend --verdict '均为限定或同源互补'\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES | DTK_CMD_RESUMES,
         .opts = S_opts,
+        .conflicts = S_conflicts,
         .run = S_exec,
 };
