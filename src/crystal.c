@@ -30,28 +30,40 @@ static int S_open_with(const struct dtk_entry *e, const char *other)
 	return 0;
 }
 
+/* Returns the item of entry e (with other, the other side of a pair; from,
+ * the confidence before, -1: none). */
+static struct dtk_crystal_item S_item(const struct dtk_entry *e, const char *other, int from)
+{
+	return (struct dtk_crystal_item){e,    e->id,        other, other ? NULL : e->title,
+	                                 from, e->confidence};
+}
+
+static void S_add(struct dtk_crystal_list *l, struct dtk_crystal_item it)
+{
+	dtk_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v));
+	l->v[l->n++] = it;
+}
+
 /* Adds an event of kind k: entry e (with other, a contradiction's other
  * entry, when not NULL; then once for the pair, whichever side declares
  * it), from: the confidence before. */
 static void S_event(struct dtk_crystal *c, int k, const struct dtk_entry *e, const char *other,
                     int from)
 {
-	struct dtk_crystal_event ev = {e, other, from};
-	size_t i, *n = &c->rec.n_events[k], cap = *n;
+	struct dtk_crystal_list *l = &c->events[k];
+	size_t i, cap = l->n;
 	char *pair;
 
-	for (i = 0; other && i < *n; i++)
-		if (!strcmp(c->events[k][i].other, e->id) && !strcmp(c->events[k][i].e->id, other))
+	for (i = 0; other && i < l->n; i++)
+		if (!strcmp(l->v[i].other, e->id) && !strcmp(l->v[i].id, other))
 			return;
-	dtk_grow((void **)&c->events[k], &cap, *n + 1, sizeof(*c->events[k]));
-	cap = *n;
-	dtk_grow((void **)&c->rec.events[k], &cap, *n + 1, sizeof(*c->rec.events[k]));
-	c->events[k][*n] = ev;
+	dtk_grow((void **)&c->rec.events[k], &cap, l->n + 1, sizeof(*c->rec.events[k]));
 	if (other) {
 		pair = dtk_xmalloc(strlen(e->id) + strlen(other) + 4);
 		sprintf(pair, "%s\xE2\x86\x94%s", e->id, other); /* ↔ */
 	}
-	c->rec.events[k][(*n)++] = other ? pair : e->id;
+	c->rec.events[k][c->rec.n_events[k]++] = other ? pair : e->id;
+	S_add(l, S_item(e, other, from));
 }
 
 /* Returns contradiction other of e, or NULL. */
@@ -113,12 +125,14 @@ static void S_entry(struct dtk_crystal *c, const struct dtk_kb *kb, const struct
 static void S_walk(struct dtk_crystal *c, const struct dtk_kb *kb, const struct dtk_kb *prev)
 {
 	dtk_date since = c->rec.since;
-	size_t i, j, k, cap_new = 0, cap_rev = 0, cap_st = 0, cap_pr = 0, cap_ca = 0, cap_x = 0,
-	                cap_pc = 0, cap_rv = 0, cap_rs = 0, cap_bc = 0, cap_su = 0;
+	struct dtk_crystal_list *l = c->lists;
+	size_t i, j, k, cap_pc = 0, cap_rev = 0, cap_bc = 0;
 
 	for (i = 0; i < kb->n_sources; i++)
 		if (kb->sources[i].revised > since)
-			PUSH(c->revised_sources, c->n_revised_sources, cap_rs, &kb->sources[i]);
+			S_add(&l[DTK_CL_SOURCES],
+			      (struct dtk_crystal_item){NULL, kb->sources[i].id, NULL,
+			                                kb->sources[i].title, -1, -1});
 
 	for (i = 0; i < kb->n_nodes; i++) {
 		const struct dtk_node *n = kb->nodes[i],
@@ -135,26 +149,25 @@ static void S_walk(struct dtk_crystal *c, const struct dtk_kb *kb, const struct 
 			dtk_date f = dtk_entry_fresh(e);
 			S_entry(c, kb, e, prev ? dtk_kb_entry(prev, e->id) : NULL, !!prev);
 			if (since == 0 || e->created > since) {
-				PUSH(c->new_entries, c->n_new, cap_new, e);
+				S_add(&l[DTK_CL_NEW], S_item(e, NULL, -1));
 				r.new_entries++;
 			}
 			if (e->revised > since)
-				PUSH(c->revised, c->n_revised, cap_rv, e);
+				S_add(&l[DTK_CL_REVISED], S_item(e, NULL, -1));
 			if (dtk_entry_retired(e)) /* kept as history: no work left on it */
 				continue;
 			if (dtk_entry_is_stale(kb, e, c->rec.date))
-				PUSH(c->stale, c->n_stale, cap_st, e);
+				S_add(&l[DTK_CL_STALE], S_item(e, NULL, -1));
 			if (e->confidence != DTK_CONF_HIGH && dtk_entry_verified_for_high(kb, e))
-				PUSH(c->promotable, c->n_promotable, cap_pr, e);
+				S_add(&l[DTK_CL_PROMOTABLE], S_item(e, NULL, -1));
 			if (dtk_entry_is_candidate(kb, e))
-				PUSH(c->candidates, c->n_candidates, cap_ca, e);
+				S_add(&l[DTK_CL_CANDIDATES], S_item(e, NULL, -1));
 			for (k = 0; k < e->n_relates + e->n_contradicts; k++) {
 				const char *x = k < e->n_relates
 				                        ? e->relates[k].id
 				                        : e->contradicts[k - e->n_relates].ref.id;
-				struct dtk_crystal_event ev = {e, x, -1};
 				if (strchr(x, ':') && (e->created > since || e->revised > since))
-					PUSH(c->cross_refs, c->n_cross_refs, cap_x, ev);
+					S_add(&l[DTK_CL_CROSS], S_item(e, x, -1));
 			}
 			if (!c->rec.earliest || f < c->rec.earliest)
 				c->rec.earliest = f;
@@ -168,7 +181,8 @@ static void S_walk(struct dtk_crystal *c, const struct dtk_kb *kb, const struct 
 		PUSH(c->rec.pairs, c->rec.n_pairs, cap_pc, pc);
 		PUSH(c->reviews, c->n_reviews, cap_rev, r);
 		if (pn && S_streq(pn->stance, n->stance))
-			PUSH(c->stance_unchanged, c->n_stance_unchanged, cap_su, n);
+			S_add(&l[DTK_CL_STANCE],
+			      (struct dtk_crystal_item){NULL, n->name, NULL, NULL, -1, -1});
 	}
 	for (i = 0; prev && i < prev->n_nodes; i++) /* high entries gone */
 		for (j = 0; j < prev->nodes[i]->n_entries; j++) {
@@ -181,7 +195,7 @@ static void S_walk(struct dtk_crystal *c, const struct dtk_kb *kb, const struct 
 /* Lists the gaps whose nodes got entries after the gap was written. */
 static void S_gaps(struct dtk_crystal *c, const struct dtk_kb *kb)
 {
-	size_t i, j, k, cap = 0;
+	size_t i, j, k;
 
 	for (i = 0; i < kb->n_gaps; i++) {
 		const struct dtk_gap *g = &kb->gaps[i];
@@ -193,7 +207,8 @@ static void S_gaps(struct dtk_crystal *c, const struct dtk_kb *kb)
 				hit = n->entries[k].created > after;
 		}
 		if (hit)
-			PUSH(c->gaps_reread, c->n_gaps_reread, cap, g);
+			S_add(&c->lists[DTK_CL_GAPS],
+			      (struct dtk_crystal_item){NULL, g->id, NULL, g->text, -1, -1});
 	}
 }
 
@@ -211,8 +226,8 @@ void dtk_crystal_compute(struct dtk_crystal *out, const struct dtk_kb *now,
 	S_gaps(out, now);
 	if (!r->earliest) /* no entries: nothing is older than the run */
 		r->earliest = date;
-	r->new_entries = (long)out->n_new;
-	r->stale = (long)out->n_stale;
+	r->new_entries = (long)out->lists[DTK_CL_NEW].n;
+	r->stale = (long)out->lists[DTK_CL_STALE].n;
 	r->has_events = 1;
 	r->has_review = 1; /* what was compared, a verdict or not */
 }
@@ -221,25 +236,18 @@ void dtk_crystal_release(struct dtk_crystal *c)
 {
 	size_t i, k;
 
-	free(c->new_entries);
-	free(c->reviews);
-	free(c->rec.pairs);
-	free(c->stale);
-	free(c->promotable);
-	free(c->candidates);
-	free(c->revised);
-	free(c->revised_sources);
-	free(c->gaps_reread);
-	free(c->stance_unchanged);
-	free(c->cross_refs);
-	free(c->rec.bloom_changes);
+	for (k = 0; k < DTK_CL_COUNT; k++)
+		free(c->lists[k].v);
 	for (k = 0; k < DTK_EV_COUNT; k++) {
 		for (i = 0; i < c->rec.n_events[k]; i++)
-			if (c->events[k][i].other)
+			if (c->events[k].v[i].other)
 				free((char *)c->rec.events[k][i]);
-		free(c->events[k]);
+		free(c->events[k].v);
 		free(c->rec.events[k]);
 	}
+	free(c->reviews);
+	free(c->rec.pairs);
+	free(c->rec.bloom_changes);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -47,8 +47,8 @@ static int S_pair_cmp(const void *pa, const void *pb)
 static size_t S_new_at(const struct dtk_crystal *c, const struct dtk_entry *e)
 {
 	size_t i;
-	for (i = 0; i < c->n_new; i++)
-		if (c->new_entries[i] == e)
+	for (i = 0; i < c->lists[DTK_CL_NEW].n; i++)
+		if (c->lists[DTK_CL_NEW].v[i].e == e)
 			return i;
 	return SIZE_MAX;
 }
@@ -126,86 +126,48 @@ static size_t S_pairs_of(const struct dtk_crystal *c, const struct dtk_entry *e,
 	return n < k ? n : k;
 }
 
-/* What a list of the plan holds (the review pairs: PAIRS, a list apart). */
-enum shape { EVENTS, REFS, ENTRIES, SOURCES, NODES, GAPS, PAIRS };
-
 /* A list of the plan: its key in the JSON, its heading in the text (NULL:
- * an event kind's, its key, under "events since the last run"), its items
- * (v: structs dtk_crystal_event for EVENTS and REFS, else pointers), n of
- * them. */
+ * an event kind's, its key, under "events since the last run"), which of
+ * c->lists it is (DTK_CL_; -1: none), its items (NULL: the review pairs). */
 struct list {
 	const char *key, *heading;
-	enum shape shape;
-	const void *v;
-	size_t n;
+	int cl;
+	const struct dtk_crystal_list *l;
 };
 
-/* One item of a list as both forms show it: id (NULL: "-", null), the
- * other side of a pair, a confidence change (from -1: none), the title. */
-struct item {
-	const char *id, *other, *title;
-	int from, to;
-};
+/* The key and the heading of each of c->lists (DTK_CL_). */
+static const char *const S_named[DTK_CL_COUNT][2] = {
+        {"new_entries", "new entries"},
+        {"stale", "stale entries"},
+        {"candidates", "candidates, one verification short of high"},
+        {"meet_high_rule", "entries that meet the high rule but are not high"},
+        {"revised", "entries revised since the last run"},
+        {"revised_sources", "sources revised since the last run"},
+        {"stance_unchanged", "nodes with new entries whose stance has not changed"},
+        {"cross_domain_refs",
+         "cross-domain references of new or revised entries, to check by hand"},
+        {"gaps_to_reread", "gaps whose nodes got entries after they were written, to read again"}};
 
-/* Sets v to the lists of the plan of c, in the order both forms show them;
- * returns their count. */
+/* Sets v to the lists of the plan of c, in the order both forms show them:
+ * the new entries, the events, the review pairs, the other lists. Returns
+ * their count. */
 static size_t S_lists(struct list *v, const struct dtk_crystal *c)
 {
-	size_t n = 0;
+	size_t i, n = 0;
 	int k;
 
-	v[n++] = (struct list){"new_entries", "new entries", ENTRIES, c->new_entries, c->n_new};
-	for (k = DTK_EV_RAISED; k < DTK_EV_COUNT; k++)
-		if (k != DTK_EV_REVISED)
-			v[n++] = (struct list){dtk_event_names[k], NULL, EVENTS, c->events[k],
-			                       c->rec.n_events[k]};
-	v[n++] = (struct list){"reviews", NULL, PAIRS, NULL, c->n_new};
-	v[n++] = (struct list){"stale", "stale entries", ENTRIES, c->stale, c->n_stale};
-	v[n++] = (struct list){"candidates", "candidates, one verification short of high", ENTRIES,
-	                       c->candidates, c->n_candidates};
-	v[n++] = (struct list){"meet_high_rule", "entries that meet the high rule but are not high",
-	                       ENTRIES, c->promotable, c->n_promotable};
-	v[n++] = (struct list){"revised", "entries revised since the last run", ENTRIES, c->revised,
-	                       c->n_revised};
-	v[n++] = (struct list){"revised_sources", "sources revised since the last run", SOURCES,
-	                       c->revised_sources, c->n_revised_sources};
-	v[n++] = (struct list){"stance_unchanged",
-	                       "nodes with new entries whose stance has not changed", NODES,
-	                       c->stance_unchanged, c->n_stance_unchanged};
-	v[n++] = (struct list){"cross_domain_refs",
-	                       "cross-domain references of new or revised entries, to check by "
-	                       "hand",
-	                       REFS, c->cross_refs, c->n_cross_refs};
-	v[n++] = (struct list){"gaps_to_reread",
-	                       "gaps whose nodes got entries after they were written, to read "
-	                       "again",
-	                       GAPS, c->gaps_reread, c->n_gaps_reread};
+	for (i = 0; i < DTK_CL_COUNT; i++) {
+		v[n++] = (struct list){S_named[i][0], S_named[i][1], (int)i, &c->lists[i]};
+		for (k = DTK_EV_RAISED; !i && k < DTK_EV_COUNT; k++)
+			if (k != DTK_EV_REVISED)
+				v[n++] = (struct list){dtk_event_names[k], NULL, -1, &c->events[k]};
+		if (!i)
+			v[n++] = (struct list){"reviews", NULL, -1, NULL};
+	}
 	return n;
 }
 
-#define S_MAX_LISTS (DTK_EV_COUNT + 10)
-
-/* Returns item i of list l. */
-static struct item S_item(const struct list *l, size_t i)
-{
-	const struct dtk_crystal_event *ev = l->v;
-	const void *x = l->shape > REFS ? ((const void *const *)l->v)[i] : NULL;
-	const struct dtk_entry *e = x;
-	const struct dtk_source *s = x;
-	const struct dtk_node *n = x;
-	const struct dtk_gap *g = x;
-
-	switch (l->shape) {
-	case ENTRIES: return (struct item){e->id, NULL, e->title, -1, -1};
-	case SOURCES: return (struct item){s->id, NULL, s->title, -1, -1};
-	case NODES: return (struct item){n->name, NULL, NULL, -1, -1};
-	case GAPS: return (struct item){g->id, NULL, g->text, -1, -1};
-	default: /* EVENTS, REFS */
-		ev += i;
-		return (struct item){ev->e->id, ev->other, ev->other ? NULL : ev->e->title,
-		                     ev->from, ev->e->confidence};
-	}
-}
+#define S_MAX_LISTS (DTK_EV_COUNT + DTK_CL_COUNT + 1)
 
 /* Returns the first item of page pg of a list of n items; sets *end past
  * its last. */
@@ -223,7 +185,7 @@ static int S_has_more(const struct list *v, size_t n, const struct dtk_plan_page
 {
 	size_t k;
 	for (k = 0; k < n; k++)
-		if (v[k].n > pg->page * pg->limit)
+		if (v[k].l && v[k].l->n > pg->page * pg->limit)
 			return 1;
 	return 0;
 }
@@ -233,7 +195,7 @@ static int S_shown(const struct dtk_crystal *c, const struct dtk_node_review *rv
                    size_t end)
 {
 	for (; from < end; from++)
-		if (c->new_entries[from]->node == rv->node)
+		if (c->lists[DTK_CL_NEW].v[from].e->node == rv->node)
 			return 1;
 	return 0;
 }
@@ -313,7 +275,8 @@ static void S_pairs(struct dtk_buf *b, struct dtk_json *j, const struct dtk_crys
 static void S_reviews(struct dtk_buf *b, struct dtk_json *j, const struct dtk_crystal *c,
                       const struct dtk_plan_page *pg)
 {
-	size_t i, k, end, from = S_window(pg, c->n_new, &end);
+	const struct dtk_crystal_list *l = &c->lists[DTK_CL_NEW];
+	size_t i, k, end, from = S_window(pg, l->n, &end);
 
 	if (j) {
 		dtk_json_kint(j, "review_pairs", c->pairs);
@@ -343,8 +306,8 @@ static void S_reviews(struct dtk_buf *b, struct dtk_json *j, const struct dtk_cr
 			               rv->new_entries * (rv->new_entries - 1) / 2, rv->pairs);
 		}
 		for (k = from; k < end; k++)
-			if (c->new_entries[k]->node == rv->node)
-				S_pairs(b, j, c, c->new_entries[k], pg);
+			if (l->v[k].e->node == rv->node)
+				S_pairs(b, j, c, l->v[k].e, pg);
 		if (j) {
 			dtk_json_end(j, ']');
 			dtk_json_end(j, '}');
@@ -353,11 +316,11 @@ static void S_reviews(struct dtk_buf *b, struct dtk_json *j, const struct dtk_cr
 	if (j)
 		dtk_json_end(j, ']');
 	else
-		S_more(b, pg, c->n_new);
+		S_more(b, pg, l->n);
 }
 
 /* Item it of list l, as text: "id[ ↔ other][  from→to][  title]". */
-static void S_text_item(struct dtk_buf *b, const struct list *l, const struct item *it)
+static void S_text_item(struct dtk_buf *b, const struct list *l, const struct dtk_crystal_item *it)
 {
 	dtk_buf_printf(b, "%*s%s", l->heading ? 2 : 4, "", it->id ? it->id : "-");
 	if (it->other)
@@ -371,18 +334,18 @@ static void S_text_item(struct dtk_buf *b, const struct list *l, const struct it
 }
 
 /* Item it of list l, as JSON: a node's name, else an object. */
-static void S_json_item(struct dtk_json *j, const struct list *l, const struct item *it)
+static void S_json_item(struct dtk_json *j, const struct list *l, const struct dtk_crystal_item *it)
 {
-	if (l->shape == NODES) {
+	if (l->cl == DTK_CL_STANCE) {
 		dtk_json_string(j, it->id);
 		return;
 	}
 	dtk_json_object(j);
 	dtk_json_kstring(j, "id", it->id);
 	if (it->other)
-		dtk_json_kstring(j, l->shape == REFS ? "ref" : "other", it->other);
+		dtk_json_kstring(j, l->cl == DTK_CL_CROSS ? "ref" : "other", it->other);
 	if (it->title)
-		dtk_json_kstring(j, l->shape == GAPS ? "text" : "title", it->title);
+		dtk_json_kstring(j, l->cl == DTK_CL_GAPS ? "text" : "title", it->title);
 	if (it->from >= 0) {
 		dtk_json_kstring(j, "from", dtk_confidence_names[it->from]);
 		dtk_json_kstring(j, "to", dtk_confidence_names[it->to]);
@@ -400,19 +363,17 @@ static void S_list(struct dtk_buf *b, struct dtk_json *j, const struct list *l,
 		dtk_json_array(j);
 	} else {
 		dtk_buf_printf(b, l->heading ? "\n%s (%zu):\n" : "  %s (%zu):\n",
-		               l->heading ? l->heading : l->key, l->n);
+		               l->heading ? l->heading : l->key, l->l->n);
 	}
-	for (i = S_window(pg, l->n, &end); i < end; i++) {
-		struct item it = S_item(l, i);
+	for (i = S_window(pg, l->l->n, &end); i < end; i++)
 		if (j)
-			S_json_item(j, l, &it);
+			S_json_item(j, l, &l->l->v[i]);
 		else
-			S_text_item(b, l, &it);
-	}
+			S_text_item(b, l, &l->l->v[i]);
 	if (j)
 		dtk_json_end(j, ']');
 	else
-		S_more(b, pg, l->n);
+		S_more(b, pg, l->l->n);
 }
 
 void dtk_crystal_plan(struct dtk_buf *out, const struct dtk_crystal *c,
@@ -448,9 +409,9 @@ void dtk_crystal_plan(struct dtk_buf *out, const struct dtk_crystal *c,
 			             "contradictions count only what the files show\n");
 	}
 	for (i = 0; i < n; i++) {
-		if (!json && v[i].shape == EVENTS && v[i - 1].shape != EVENTS)
+		if (!json && i == 1) /* after the new entries */
 			dtk_buf_puts(out, "\nevents since the last run:\n");
-		if (v[i].shape == PAIRS)
+		if (!v[i].l)
 			S_reviews(out, json ? &j : NULL, c, pg);
 		else
 			S_list(out, json ? &j : NULL, &v[i], pg);
@@ -465,8 +426,8 @@ void dtk_crystal_plan(struct dtk_buf *out, const struct dtk_crystal *c,
 	dtk_json_key(&j, "totals");
 	dtk_json_object(&j);
 	for (i = 0; i < n; i++)
-		if (v[i].shape != PAIRS)
-			dtk_json_kint(&j, v[i].key, (long)v[i].n);
+		if (v[i].l)
+			dtk_json_kint(&j, v[i].key, (long)v[i].l->n);
 	dtk_json_end(&j, '}');
 	dtk_json_end(&j, '}');
 }

@@ -14,12 +14,37 @@ struct dtk_node_review {
 	size_t new_entries, older, pairs;
 };
 
-/* An event of the month (enum dtk_event): the entry; for a contradiction
- * the other entry's id; for a confidence change the level before. */
-struct dtk_crystal_event {
+/* An item of the worklist as the plan shows it: its id (a node's name; NULL
+ * for a gap without one), the other side of a pair (a contradiction's other
+ * entry, a reference), a confidence change from→to (from -1: none), its
+ * title (a gap's text; NULL beside other); e, when it is an entry's. */
+struct dtk_crystal_item {
 	const struct dtk_entry *e;
-	const char *other;
-	int from;
+	const char *id, *other, *title;
+	int from, to;
+};
+
+struct dtk_crystal_list {
+	struct dtk_crystal_item *v;
+	size_t n, cap;
+};
+
+/* The lists of the worklist, in the plan's order. */
+enum {
+	DTK_CL_NEW,        /* entries created after since, listing order */
+	DTK_CL_STALE,      /* stale at date */
+	DTK_CL_CANDIDATES, /* one verification short of high */
+	DTK_CL_PROMOTABLE, /* not high, enough verified_by for high */
+	DTK_CL_REVISED,    /* entries revised after since (any, before a run) */
+	DTK_CL_SOURCES,    /* sources, likewise */
+	DTK_CL_STANCE,     /* nodes with new entries, same stance as before */
+	/* references into other domains of entries new or revised since the
+	 * last run */
+	DTK_CL_CROSS,
+	/* gaps whose nodes got entries created after the gap was written (or,
+	 * undated, after since): to be read again */
+	DTK_CL_GAPS,
+	DTK_CL_COUNT
 };
 
 /* The worklist and the figures of one run. */
@@ -33,34 +58,11 @@ struct dtk_crystal {
 	 * entries' dated fields (the base at the previous run where a field
 	 * is absent), the review pairs per node; its arrays are c's */
 	struct dtk_record rec;
-
-	const struct dtk_entry **new_entries; /* created after since, listing order */
-	size_t n_new;
+	struct dtk_crystal_list lists[DTK_CL_COUNT];
+	struct dtk_crystal_list events[DTK_EV_COUNT]; /* the month's, by kind */
 	struct dtk_node_review *reviews; /* nodes with new entries, category order */
 	size_t n_reviews;
-	long pairs;                     /* the review pairs of them all */
-	const struct dtk_entry **stale; /* stale at date */
-	size_t n_stale;
-	const struct dtk_entry **promotable; /* not high, enough verified_by for high */
-	size_t n_promotable;
-	const struct dtk_entry **candidates;
-	size_t n_candidates;
-	const struct dtk_entry **revised; /* revised after since (any, before a run) */
-	size_t n_revised;
-	const struct dtk_source **revised_sources; /* likewise */
-	size_t n_revised_sources;
-	const struct dtk_node **stance_unchanged; /* new entries, same stance as before */
-	size_t n_stance_unchanged;
-	/* references into other domains of entries new or revised since the
-	 * last run (e, other: the reference) */
-	struct dtk_crystal_event *cross_refs;
-	size_t n_cross_refs;
-	/* gaps whose nodes got entries created after the gap was written (or,
-	 * undated, after since): to be read again */
-	const struct dtk_gap **gaps_reread;
-	size_t n_gaps_reread;
-	/* the month's events (rec.n_events[k] of kind k) */
-	struct dtk_crystal_event *events[DTK_EV_COUNT];
+	long pairs; /* the review pairs of them all */
 };
 
 /*
