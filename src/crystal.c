@@ -126,7 +126,7 @@ static void S_walk(struct dtk_crystal *c, const struct dtk_kb *kb, const struct 
 {
 	dtk_date since = c->rec.since;
 	struct dtk_crystal_list *l = c->lists;
-	size_t i, j, k, cap_pc = 0, cap_rev = 0, cap_bc = 0;
+	size_t i, j, k, news, cap_bc = 0;
 
 	for (i = 0; i < kb->n_sources; i++)
 		if (kb->sources[i].revised > since)
@@ -137,20 +137,18 @@ static void S_walk(struct dtk_crystal *c, const struct dtk_kb *kb, const struct 
 	for (i = 0; i < kb->n_nodes; i++) {
 		const struct dtk_node *n = kb->nodes[i],
 		                      *pn = prev ? dtk_kb_node(prev, n->name) : NULL;
-		struct dtk_node_review r = {n, 0, 0, 0};
-		struct dtk_pair_count pc = {n->name, 0};
 		struct dtk_bloom_change bc = {n->name, pn ? pn->bloom : n->bloom, n->bloom};
 		if (bc.from != bc.to)
 			PUSH(c->rec.bloom_changes, c->rec.n_bloom_changes, cap_bc, bc);
 		if (pn && !S_streq(pn->stance, n->stance))
 			c->rec.stance_rewrites++;
-		for (j = 0; j < n->n_entries; j++) {
+		for (j = news = 0; j < n->n_entries; j++) {
 			const struct dtk_entry *e = &n->entries[j];
 			dtk_date f = dtk_entry_fresh(e);
 			S_entry(c, kb, e, prev ? dtk_kb_entry(prev, e->id) : NULL, !!prev);
 			if (since == 0 || e->created > since) {
 				S_add(&l[DTK_CL_NEW], S_item(e, NULL, -1));
-				r.new_entries++;
+				news++;
 			}
 			if (e->revised > since)
 				S_add(&l[DTK_CL_REVISED], S_item(e, NULL, -1));
@@ -172,15 +170,9 @@ static void S_walk(struct dtk_crystal *c, const struct dtk_kb *kb, const struct 
 			if (!c->rec.earliest || f < c->rec.earliest)
 				c->rec.earliest = f;
 		}
-		if (!r.new_entries)
-			continue;
-		r.older = n->n_entries - r.new_entries;
-		r.pairs = r.new_entries * r.older + r.new_entries * (r.new_entries - 1) / 2;
-		c->pairs += (long)r.pairs;
-		pc.count = (long)r.pairs;
-		PUSH(c->rec.pairs, c->rec.n_pairs, cap_pc, pc);
-		PUSH(c->reviews, c->n_reviews, cap_rev, r);
-		if (pn && S_streq(pn->stance, n->stance))
+		/* the plan's pairs: of every new entry, one dated after the run too */
+		c->pairs += (long)(news * (n->n_entries - news) + news * (news - 1) / 2);
+		if (news && pn && S_streq(pn->stance, n->stance))
 			S_add(&l[DTK_CL_STANCE],
 			      (struct dtk_crystal_item){NULL, n->name, NULL, NULL, -1, -1});
 	}
@@ -230,6 +222,7 @@ void dtk_crystal_compute(struct dtk_crystal *out, const struct dtk_kb *now,
 	r->stale = (long)out->lists[DTK_CL_STALE].n;
 	r->has_events = 1;
 	r->has_review = 1; /* what was compared, a verdict or not */
+	r->n_pairs = dtk_record_pairs(&r->pairs, now, r);
 }
 
 void dtk_crystal_release(struct dtk_crystal *c)
@@ -245,7 +238,6 @@ void dtk_crystal_release(struct dtk_crystal *c)
 		free(c->events[k].v);
 		free(c->rec.events[k]);
 	}
-	free(c->reviews);
 	free(c->rec.pairs);
 	free(c->rec.bloom_changes);
 	memset(c, 0, sizeof(*c));

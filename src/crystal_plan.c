@@ -190,16 +190,6 @@ static int S_has_more(const struct list *v, size_t n, const struct dtk_plan_page
 	return 0;
 }
 
-/* Returns 1 when a new entry of node rv is on page [from, end). */
-static int S_shown(const struct dtk_crystal *c, const struct dtk_node_review *rv, size_t from,
-                   size_t end)
-{
-	for (; from < end; from++)
-		if (c->lists[DTK_CL_NEW].v[from].e->node == rv->node)
-			return 1;
-	return 0;
-}
-
 /* Sets v to the names of why ("same node" when none); returns their count. */
 static size_t S_whys(unsigned why, const char **v)
 {
@@ -271,12 +261,14 @@ static void S_pairs(struct dtk_buf *b, struct dtk_json *j, const struct dtk_crys
 	free(v);
 }
 
-/* The review pairs of the new entries on the page, node by node. */
+/* The review pairs of the new entries on the page, node by node: a node
+ * with k new entries and E older has k·E + k(k−1)/2. */
 static void S_reviews(struct dtk_buf *b, struct dtk_json *j, const struct dtk_crystal *c,
                       const struct dtk_plan_page *pg)
 {
 	const struct dtk_crystal_list *l = &c->lists[DTK_CL_NEW];
-	size_t i, k, end, from = S_window(pg, l->n, &end);
+	size_t i, k, news, older, end, from = S_window(pg, l->n, &end);
+	int shown;
 
 	if (j) {
 		dtk_json_kint(j, "review_pairs", c->pairs);
@@ -288,25 +280,31 @@ static void S_reviews(struct dtk_buf *b, struct dtk_json *j, const struct dtk_cr
 		               "likely duplicates first\n",
 		               c->pairs, pg->pairs);
 	}
-	for (i = 0; i < c->n_reviews; i++) {
-		const struct dtk_node_review *rv = &c->reviews[i];
-		if (!S_shown(c, rv, from, end))
+	for (i = 0; i < c->kb->n_nodes; i++) {
+		const struct dtk_node *n = c->kb->nodes[i];
+		for (k = news = 0, shown = 0; k < l->n; k++) {
+			news += l->v[k].e->node == n;
+			shown |= l->v[k].e->node == n && k >= from && k < end;
+		}
+		if (!shown)
 			continue;
+		older = n->n_entries - news;
 		if (j) {
 			dtk_json_object(j);
-			dtk_json_kstring(j, "node", rv->node->name);
-			dtk_json_kint(j, "new_entries", (long)rv->new_entries);
-			dtk_json_kint(j, "older_entries", (long)rv->older);
-			dtk_json_kint(j, "pair_count", (long)rv->pairs);
+			dtk_json_kstring(j, "node", n->name);
+			dtk_json_kint(j, "new_entries", (long)news);
+			dtk_json_kint(j, "older_entries", (long)older);
+			dtk_json_kint(j, "pair_count",
+			              (long)(news * older + news * (news - 1) / 2));
 			dtk_json_key(j, "pairs");
 			dtk_json_array(j);
 		} else {
 			dtk_buf_printf(b, "  %s: %zu new × %zu older + %zu among the new = %zu\n",
-			               rv->node->name, rv->new_entries, rv->older,
-			               rv->new_entries * (rv->new_entries - 1) / 2, rv->pairs);
+			               n->name, news, older, news * (news - 1) / 2,
+			               news * older + news * (news - 1) / 2);
 		}
 		for (k = from; k < end; k++)
-			if (l->v[k].e->node == rv->node)
+			if (l->v[k].e->node == n)
 				S_pairs(b, j, c, l->v[k].e, pg);
 		if (j) {
 			dtk_json_end(j, ']');

@@ -8,12 +8,6 @@
 #include "dtk/dtk.h"
 #include "dtk/model.h"
 
-/* Per node: how many new entries and how many review pairs they make. */
-struct dtk_node_review {
-	const struct dtk_node *node;
-	size_t new_entries, older, pairs;
-};
-
 /* An item of the worklist as the plan shows it: its id (a node's name; NULL
  * for a gap without one), the other side of a pair (a contradiction's other
  * entry, a reference), a confidence change from→to (from -1: none), its
@@ -56,13 +50,14 @@ struct dtk_crystal {
 	 * before any), the figures, the month's events as the record names
 	 * them (entry ids; "a↔b", malloc'd, for contradictions) from the
 	 * entries' dated fields (the base at the previous run where a field
-	 * is absent), the review pairs per node; its arrays are c's */
+	 * is absent), the review pairs per node (dtk_record_pairs); its
+	 * arrays are c's */
 	struct dtk_record rec;
 	struct dtk_crystal_list lists[DTK_CL_COUNT];
 	struct dtk_crystal_list events[DTK_EV_COUNT]; /* the month's, by kind */
-	struct dtk_node_review *reviews; /* nodes with new entries, category order */
-	size_t n_reviews;
-	long pairs; /* the review pairs of them all */
+	/* the review pairs the plan shows (rec.pairs', and those of entries
+	 * dated after the run) */
+	long pairs;
 };
 
 /*
