@@ -88,53 +88,55 @@ static int S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since, in
                   struct dtk_kb **out)
 {
 	struct dtk_diags d = DTK_DIAGS_INIT;
-	struct dtk_kb *kb = NULL;
 	const char *tmp = getenv("TMPDIR");
 	char *dir, hex[41], s[11], name[64];
 	int rc = 0, shallow = repo && dtk_repo_is_shallow(repo);
 
+	*out = NULL;
 	/* the pid in the name: a run killed before it removed its copy is
 	 * told by it, and the next run removes that copy */
 	tmp = tmp && *tmp ? tmp : P_tmpdir;
 	snprintf(name, sizeof(name), "dtk-prev-%ld-XXXXXX", (long)getpid());
 	dir = dtk_path_join(tmp, name);
-	if (repo)
+	if (repo) {
 		S_sweep_scratch(tmp);
-
-	if (repo && !mkdtemp(dir)) {
-		dtk_error("cannot create a directory for the previous run's base (%s): %s", dir,
-		          strerror(errno));
-		free(dir);
-		return dtk_cmd_fail(ctx, -1);
-	}
-	if (repo)
+		if (!mkdtemp(dir)) {
+			dtk_error("cannot create a directory for the previous run's base (%s): %s",
+			          dir, strerror(errno));
+			free(dir);
+			return dtk_cmd_fail(ctx, -1);
+		}
 		rc = dtk_crystal_checkout_run(repo, since, dir, hex);
+		/* lean: the previous base is asked only for confidences,
+		 * contradictions, blooms and stances, never for a claim; no cache
+		 * for a copy removed below */
+		if (rc == 1 &&
+		    dtk_kb_load(out,
+		                &(struct dtk_kb_load_opts){.root = dir,
+		                                           .what = DTK_KB_LEAN | DTK_KB_NO_CACHE},
+		                &d) != 0)
+			*out = NULL;
+		S_rm_scratch(dir);
+	}
+	free(dir);
+	dtk_diags_release(&d);
+	dtk_date_format(s, since);
 	/* a failure to read it is an error, not a run missing from history
 	 * (whose figures would silently differ) */
 	if (rc < 0) {
 		fprintf(ctx->err, "dtk %s: error: cannot read the previous run's base: %s\n",
 		        ctx->cmd->name, dtk_error_last());
-		S_rm_scratch(dir);
-		free(dir);
 		return -1;
 	}
-	/* lean: the previous base is asked only for confidences, contradictions,
-	 * blooms and stances, never for a claim; no cache for a copy removed
-	 * below */
-	if (rc == 1 && dtk_kb_load(&kb,
-	                           &(struct dtk_kb_load_opts){
-	                                   .root = dir, .what = DTK_KB_LEAN | DTK_KB_NO_CACHE},
-	                           &d) != 0)
-		kb = NULL;
-	dtk_date_format(s, since);
-	if (!kb && rc != 1 && shallow && refuse_shallow) {
+	if (!*out && rc != 1 && shallow && refuse_shallow) {
 		dtk_error("the previous run's commit (%s) is not in this shallow clone's "
 		          "history, so the figures would differ from a full clone's; fetch the "
 		          "history (git fetch --unshallow, or git fetch --shallow-since=%s), or "
 		          "pass --allow-shallow to count only what the files show",
 		          s, s);
-		rc = dtk_cmd_fail(ctx, -1);
-	} else if (!kb) {
+		return dtk_cmd_fail(ctx, -1);
+	}
+	if (!*out)
 		fprintf(ctx->err,
 		        "dtk %s: warning: the base at the previous run (%s) is %s; high "
 		        "changes, bloom changes, stance rewrites and new contradictions count only "
@@ -143,16 +145,7 @@ static int S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since, in
 		        rc == 1   ? "not valid by today's rules"
 		        : shallow ? "not in this shallow clone's history"
 		                  : "not in this repository's history");
-		rc = 0;
-	} else {
-		rc = 0;
-	}
-	if (repo)
-		S_rm_scratch(dir);
-	dtk_diags_release(&d);
-	free(dir);
-	*out = kb;
-	return rc;
+	return 0;
 }
 
 /* Refuses options that a plan or a run does not take (those that conflict
