@@ -675,7 +675,7 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 {
 	struct dtk_kb *prev = NULL;
 	struct dtk_crystal c;
-	struct dtk_record rec, review;
+	struct dtk_record rec;
 	struct dtk_buf out = DTK_BUF_INIT;
 	char *records = NULL, *index = NULL, *scenario = NULL, d1[11], d2[11];
 	struct dtk_index_pages pages = {NULL, 0, NULL};
@@ -683,7 +683,6 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 	const char *eq;
 	int rc = DTK_EXIT_INVALID, n_more = 0;
 
-	memset(&review, 0, sizeof(review));
 	if (kb->n_records && o->date <= kb->records[kb->n_records - 1].date) {
 		dtk_error("the date %s is not after the last run %s; pick a later day with --date",
 		          dtk_date_format(d1, o->date),
@@ -704,12 +703,13 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 		rc = DTK_EXIT_OK;
 		goto done;
 	}
-	rc = S_words(ctx, o, kb, &review);
+	rec = c.rec;
+	rc = S_words(ctx, o, kb, &rec);
 	if (rc != DTK_EXIT_OK)
 		goto done;
 	eq = strchr(o->eval, '=');
-	scenario = dtk_xstrndup(o->eval, (size_t)(eq - o->eval));
-	dtk_crystal_record(&rec, &c, scenario, eq + 1, &review);
+	rec.eval_scenario = scenario = dtk_xstrndup(o->eval, (size_t)(eq - o->eval));
+	rec.eval_verdict = eq + 1;
 	rc = S_texts(ctx, kb, &rec, kb->n_records, &records, &index, &pages);
 	if (rc == DTK_EXIT_OK && !o->dry_run && (n_more = S_more(kb, &rec, &pages, &more)) < 0)
 		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);

@@ -243,21 +243,6 @@ void dtk_crystal_release(struct dtk_crystal *c)
 	memset(c, 0, sizeof(*c));
 }
 
-void dtk_crystal_record(struct dtk_record *r, const struct dtk_crystal *c,
-                        const char *eval_scenario, const char *eval_verdict,
-                        const struct dtk_record *review)
-{
-	*r = c->rec;
-	r->eval_scenario = eval_scenario;
-	r->eval_verdict = eval_verdict;
-	if (!review)
-		return;
-	r->cross_pairs = review->cross_pairs;
-	r->n_cross_pairs = review->n_cross_pairs;
-	r->review_verdict = review->review_verdict;
-	r->review_note = review->review_note;
-}
-
 size_t dtk_record_pairs(struct dtk_pair_count **out, const struct dtk_kb *kb,
                         const struct dtk_record *r)
 {

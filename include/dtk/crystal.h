@@ -45,8 +45,8 @@ enum {
 struct dtk_crystal {
 	int has_prev;            /* the base at the previous run was known */
 	const struct dtk_kb *kb; /* the base now */
-	/* the record of the run, but its eval and review's words
-	 * (dtk_crystal_record): date, since (the last record's date, 0
+	/* the record of the run, but its eval and review's words (the
+	 * command's to add): date, since (the last record's date, 0
 	 * before any), the figures, the month's events as the record names
 	 * them (entry ids; "a↔b", malloc'd, for contradictions) from the
 	 * entries' dated fields (the base at the previous run where a field
@@ -69,15 +69,6 @@ struct dtk_crystal {
 void dtk_crystal_compute(struct dtk_crystal *out, const struct dtk_kb *now,
                          const struct dtk_kb *prev, dtk_date date);
 void dtk_crystal_release(struct dtk_crystal *c);
-
-/*
- * Fills *r (whose strings point into c, kb and the given strings) with the
- * record of run c. review may be NULL (no review) or hold cross_pairs,
- * review_verdict and review_note.
- */
-void dtk_crystal_record(struct dtk_record *r, const struct dtk_crystal *c,
-                        const char *eval_scenario, const char *eval_verdict,
-                        const struct dtk_record *review);
 
 /*
  * Sets *out (malloc'd, the caller frees; node names are kb's) to the review
