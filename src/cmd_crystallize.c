@@ -400,13 +400,15 @@ static void S_message(struct dtk_buf *m, const struct dtk_record *r)
  * the fold (NULL: none), all or nothing, a run killed meanwhile undone by
  * the next dtk that takes the base's lock (fs.h, dtk_file_commit_all).
  * Returns 0; -1 with the error set when nothing was changed; DTK_ENOSYNC
- * with the error saying what was written when something was. */
+ * with the error naming every file when they were written, one not synced
+ * (or not put back). */
 static int S_write(const struct dtk_kb *kb, const char *records, const char *index,
                    const struct dtk_memfile *fold)
 {
 	struct dtk_memfile v[3] = {{DTK_INDEX_FILE, index, strlen(index)},
 	                           {"insights/_crystallizations.yaml", records, strlen(records)}};
 	struct dtk_file_staged st[3] = {{0}};
+	struct dtk_buf written = DTK_BUF_INIT;
 	char *path = dtk_path_join(kb->root, DTK_INDEX_FILE), *conv = NULL;
 	size_t i, n = fold ? 3 : 2, len = 0;
 	int rc = 0, rootfd = open(kb->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -422,6 +424,17 @@ static int S_write(const struct dtk_kb *kb, const char *records, const char *ind
 		                           -1);
 	if (rc >= 0)
 		rc = dtk_file_commit_all(rootfd, kb->root, st, n);
+	for (i = 0; rc == DTK_ENOSYNC && i < n; i++) { /* the files written, named */
+		char *shown = dtk_path_shown(v[i].name);
+		dtk_buf_printf(&written, "%s%s", i ? ", " : "", shown);
+		free(shown);
+	}
+	if (rc == DTK_ENOSYNC) {
+		char *why = dtk_xstrdup(dtk_error_last());
+		dtk_error("%s; written: %s", why, written.ptr);
+		free(why);
+	}
+	dtk_buf_release(&written);
 	for (i = 0; i < n; i++)
 		dtk_file_stage_release(&st[i]);
 	if (rootfd >= 0)
