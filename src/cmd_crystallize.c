@@ -88,57 +88,55 @@ static int S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since, in
                   struct dtk_kb **out)
 {
 	struct dtk_diags d = DTK_DIAGS_INIT;
-	struct dtk_kb *kb = NULL;
 	const char *tmp = getenv("TMPDIR");
 	char *dir, hex[41], s[11], name[64];
 	int rc = 0, shallow = repo && dtk_repo_is_shallow(repo);
 
+	*out = NULL;
 	/* the pid in the name: a run killed before it removed its copy is
 	 * told by it, and the next run removes that copy */
 	tmp = tmp && *tmp ? tmp : P_tmpdir;
 	snprintf(name, sizeof(name), "dtk-prev-%ld-XXXXXX", (long)getpid());
 	dir = dtk_path_join(tmp, name);
-	if (repo)
+	if (repo) {
 		S_sweep_scratch(tmp);
-
-	if (repo && !mkdtemp(dir)) {
-		fprintf(ctx->err,
-		        "dtk %s: error: cannot create a directory for the previous "
-		        "run's base (%s): %s\n",
-		        ctx->cmd->name, dir, strerror(errno));
-		free(dir);
-		return -1;
-	}
-	if (repo)
+		if (!mkdtemp(dir)) {
+			dtk_error("cannot create a directory for the previous run's base (%s): %s",
+			          dir, strerror(errno));
+			free(dir);
+			return dtk_cmd_fail(ctx, -1);
+		}
 		rc = dtk_crystal_checkout_run(repo, since, dir, hex);
+		/* lean: the previous base is asked only for confidences,
+		 * contradictions, blooms and stances, never for a claim; no cache
+		 * for a copy removed below */
+		if (rc == 1 &&
+		    dtk_kb_load(out,
+		                &(struct dtk_kb_load_opts){.root = dir,
+		                                           .what = DTK_KB_LEAN | DTK_KB_NO_CACHE},
+		                &d) != 0)
+			*out = NULL;
+		S_rm_scratch(dir);
+	}
+	free(dir);
+	dtk_diags_release(&d);
+	dtk_date_format(s, since);
 	/* a failure to read it is an error, not a run missing from history
 	 * (whose figures would silently differ) */
 	if (rc < 0) {
 		fprintf(ctx->err, "dtk %s: error: cannot read the previous run's base: %s\n",
 		        ctx->cmd->name, dtk_error_last());
-		S_rm_scratch(dir);
-		free(dir);
 		return -1;
 	}
-	/* lean: the previous base is asked only for confidences, contradictions,
-	 * blooms and stances, never for a claim; no cache for a copy removed
-	 * below */
-	if (rc == 1 && dtk_kb_load(&kb,
-	                           &(struct dtk_kb_load_opts){
-	                                   .root = dir, .what = DTK_KB_LEAN | DTK_KB_NO_CACHE},
-	                           &d) != 0)
-		kb = NULL;
-	dtk_date_format(s, since);
-	if (!kb && rc != 1 && shallow && refuse_shallow) {
-		fprintf(ctx->err,
-		        "dtk %s: error: the previous run's commit (%s) is not in this "
-		        "shallow clone's history, so the figures would differ from a full "
-		        "clone's; fetch the history (git fetch --unshallow, or git fetch "
-		        "--shallow-since=%s), or pass --allow-shallow to count only what the "
-		        "files show\n",
-		        ctx->cmd->name, s, s);
-		rc = -1;
-	} else if (!kb) {
+	if (!*out && rc != 1 && shallow && refuse_shallow) {
+		dtk_error("the previous run's commit (%s) is not in this shallow clone's "
+		          "history, so the figures would differ from a full clone's; fetch the "
+		          "history (git fetch --unshallow, or git fetch --shallow-since=%s), or "
+		          "pass --allow-shallow to count only what the files show",
+		          s, s);
+		return dtk_cmd_fail(ctx, -1);
+	}
+	if (!*out)
 		fprintf(ctx->err,
 		        "dtk %s: warning: the base at the previous run (%s) is %s; high "
 		        "changes, bloom changes, stance rewrites and new contradictions count only "
@@ -147,48 +145,16 @@ static int S_prev(struct dtk_ctx *ctx, struct dtk_repo *repo, dtk_date since, in
 		        rc == 1   ? "not valid by today's rules"
 		        : shallow ? "not in this shallow clone's history"
 		                  : "not in this repository's history");
-		rc = 0;
-	} else {
-		rc = 0;
-	}
-	if (repo)
-		S_rm_scratch(dir);
-	dtk_diags_release(&d);
-	free(dir);
-	*out = kb;
-	return rc;
+	return 0;
 }
 
-/* Refuses options that contradict each other or the mode; returns 0 or -1
- * after the usage error. */
+/* Refuses options that a plan or a run does not take (those that conflict
+ * are S_conflicts), a run without a valid --eval; returns 0 or -1 after the
+ * usage error. */
 static int S_check_opts(struct dtk_ctx *ctx, const struct opts *o, int format_set)
 {
 	const char *eq = o->eval ? strchr(o->eval, '=') : NULL;
-	const char *plan_why = "--plan prints the worklist and records nothing";
 
-	if (dtk_cmd_conflict(ctx, o->plan, "--plan", !!o->eval, "--eval", plan_why) < 0 ||
-	    dtk_cmd_conflict(ctx, o->plan, "--plan", !!o->review, "--review", plan_why) < 0 ||
-	    dtk_cmd_conflict(ctx, o->plan, "--plan", !!o->author, "--author", plan_why) < 0 ||
-	    dtk_cmd_conflict(ctx, o->plan, "--plan", o->dry_run, "--dry-run",
-	                     "--plan never writes") < 0 ||
-	    dtk_cmd_conflict(ctx, o->plan, "--plan", o->no_commit, "--no-commit", plan_why) < 0 ||
-	    dtk_cmd_conflict(ctx, o->dry_run, "--dry-run", o->no_commit, "--no-commit",
-	                     "--dry-run writes nothing, --no-commit writes the files") < 0 ||
-	    dtk_cmd_conflict(ctx, o->dry_run, "--dry-run", !!o->author, "--author",
-	                     "--dry-run makes no commit") < 0 ||
-	    dtk_cmd_conflict(ctx, o->no_commit, "--no-commit", !!o->author, "--author",
-	                     "--no-commit makes no commit") < 0)
-		return -1;
-	if (o->plan || o->dry_run || o->no_commit) {
-		const char *mode = o->plan ? "--plan" : o->dry_run ? "--dry-run" : "--no-commit";
-		if (dtk_cmd_conflict(ctx, 1, mode, o->sign == 1, "--gpg-sign",
-		                     "no commit is made") < 0 ||
-		    dtk_cmd_conflict(ctx, 1, mode, o->sign == 0, "--no-gpg-sign",
-		                     "no commit is made") < 0 ||
-		    dtk_cmd_conflict(ctx, 1, mode, o->no_verify, "--no-verify",
-		                     "no commit is made") < 0)
-			return -1;
-	}
 	if (!o->plan && (dtk_args_has(ctx->args, 'P') || dtk_args_has(ctx->args, 'l') ||
 	                 dtk_args_has(ctx->args, 'k'))) {
 		dtk_cmd_usage_error(ctx, "--page, --limit and --pairs apply to --plan only");
@@ -210,31 +176,6 @@ static int S_check_opts(struct dtk_ctx *ctx, const struct opts *o, int format_se
 		dtk_cmd_usage_error(ctx, "--eval must be SCENARIO=VERDICT, not '%s'", o->eval);
 		return -1;
 	}
-	return 0;
-}
-
-/* Refuses with --amend the options of a run; returns 0 or -1 after the
- * usage error. */
-static int S_check_amend(struct dtk_ctx *ctx, const struct opts *o, const struct dtk_args *a)
-{
-	static const int keys[] = {'p', 'd', 'f', 'e', 'a', 'N', 'S', 'G', 'V', 'C', 'A', 'F', 'W'};
-	const struct dtk_opt *opt;
-	size_t i;
-
-	for (i = 0; i < sizeof(keys) / sizeof(*keys); i++)
-		if (dtk_args_has(a, keys[i]) > 0) {
-			for (opt = a->cmd->opts; opt->key != keys[i]; opt++)
-				;
-			dtk_cmd_usage_error(ctx,
-			                    "--amend and --%s cannot be used together: --amend "
-			                    "changes the review of a run recorded",
-			                    opt->name);
-			return -1;
-		}
-	if (!o->review && !o->verdict && !o->note && !o->n_cross)
-		return dtk_cmd_usage_error(ctx, "--amend needs --verdict, --note, --cross-pair or "
-		                                "--review"),
-		       -1;
 	return 0;
 }
 
@@ -270,8 +211,12 @@ static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, const struct dtk_ar
 	o->note = dtk_args_str(a, 'o');
 	o->cross = dtk_args_list(a, 'x', &o->n_cross);
 	o->run = a->argc ? a->argv[0] : NULL;
+	if (o->amend && !o->review && !o->verdict && !o->note && !o->n_cross)
+		return dtk_cmd_usage_error(ctx, "--amend needs --verdict, --note, --cross-pair or "
+		                                "--review"),
+		       -1;
 	if (o->amend)
-		return S_check_amend(ctx, o, a);
+		return 0;
 	if (o->cont || o->abort) {
 		if (o->cont && o->abort) {
 			dtk_cmd_usage_error(ctx, "--continue and --abort exclude each other");
@@ -287,54 +232,39 @@ static int S_parse_opts(struct dtk_ctx *ctx, struct opts *o, const struct dtk_ar
 	return S_check_opts(ctx, o, format_set);
 }
 
-/* Loads the base as it will be, with records as its _crystallizations.yaml,
- * in memory (every check of dtk check), and checks that its record at
- * (kb->n_records: a new last one) reads back as rec. Returns 0, or
+/* Loads the base as it will be, with records as its _crystallizations.yaml
+ * (every check of dtk check), checks that its record at (kb->n_records: a
+ * new last one) reads back as rec, and sets *index to INDEX.md rendered
+ * from it (the caller frees), pages to the pages of index/. Returns 0, or
  * DTK_EXIT_INVALID after saying why. */
 static int S_validate(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *records,
-                      const struct dtk_record *rec, size_t at)
+                      const struct dtk_record *rec, size_t at, char **index,
+                      struct dtk_index_pages *pages)
 {
-	struct dtk_memfile *files = dtk_xcalloc(kb->n_nodes + 3, sizeof(*files));
+	struct dtk_memfile file = {"_crystallizations.yaml", records, strlen(records)};
 	struct dtk_diags d = DTK_DIAGS_INIT;
 	struct dtk_kb *check = NULL;
-	size_t i, n = 0;
+	struct dtk_buf page = DTK_BUF_INIT;
 	char d1[11], d2[11];
 	int rc = DTK_EXIT_INVALID;
 
-	files[n].name = "_crystallizations.yaml";
-	files[n].data = records;
-	files[n++].len = strlen(records);
-	for (i = 0; i < kb->n_nodes + 2; i++) {
-		const char *rel = i == 0   ? "insights/_domain.yaml"
-		                  : i == 1 ? "insights/_sources.yaml"
-		                           : kb->nodes[i - 2]->path;
-		char *full = dtk_path_join(kb->root, rel), *data = NULL;
-		size_t len = 0;
-		int r = dtk_file_read(&data, &len, full, DTK_MAX_FILE_BYTES);
-		free(full);
-		if (r < 0) {
-			rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
-			goto done;
-		}
-		files[n].name = strrchr(rel, '/') + 1;
-		files[n].data = data;
-		files[n++].len = len;
-	}
-	if (dtk_kb_load(
-	            &check,
-	            &(struct dtk_kb_load_opts){.what = DTK_KB_LEAN, .files = files, .n_files = n},
-	            &d) != 0) {
+	if (dtk_kb_load(&check,
+	                &(struct dtk_kb_load_opts){.root = kb->root,
+	                                           .what = DTK_KB_LEAN | DTK_KB_INDEX,
+	                                           .files = &file,
+	                                           .n_files = 1},
+	                &d) != 0) {
 		if (d.n)
 			dtk_diags_print(&d, ctx->err);
 		else
 			fprintf(ctx->err, "dtk %s: error: %s\n", ctx->cmd->name, dtk_error_last());
 	} else if (check->n_records != kb->n_records + (at == kb->n_records) ||
 	           !dtk_record_equal(&check->records[at], rec)) {
-		fprintf(ctx->err,
-		        "dtk %s: error: the new record does not read back as "
-		        "written\n",
-		        ctx->cmd->name);
+		dtk_error("the new record does not read back as written");
+		dtk_cmd_fail(ctx, rc);
 	} else {
+		dtk_index_write_pages(check, dtk_buf_write, &page, pages); /* cannot fail */
+		*index = dtk_buf_detach(&page);
 		rc = DTK_EXIT_OK;
 	}
 	if (rc != DTK_EXIT_OK) {
@@ -344,15 +274,9 @@ static int S_validate(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char *
 			        "%s (the earliest is %s): is --date right?\n",
 			        ctx->cmd->name, dtk_date_format(d1, rec->date),
 			        dtk_date_format(d2, rec->earliest));
-		fprintf(ctx->err,
-		        "dtk %s: error: the record of this run would not be "
-		        "valid; nothing was written\n",
-		        ctx->cmd->name);
+		dtk_error("the record of this run would not be valid; nothing was written");
+		dtk_cmd_fail(ctx, rc);
 	}
-done:
-	for (i = 1; i < n; i++)
-		free((char *)files[i].data);
-	free(files);
 	dtk_kb_free(check);
 	dtk_diags_release(&d);
 	return rc;
@@ -416,16 +340,14 @@ done:
 
 /* Makes the new _crystallizations.yaml (the old text, every byte kept, with
  * rec appended, or in place of the review of the record at when at <
- * kb->n_records) and INDEX.md, after S_validate. Returns the exit status;
- * on success the caller frees *records and *index. */
+ * kb->n_records) and INDEX.md, by S_validate. Returns the exit status; on
+ * success the caller frees *records and *index. */
 static int S_texts(struct dtk_ctx *ctx, struct dtk_kb *kb, const struct dtk_record *rec,
                    size_t at, char **records, char **index,
                    struct dtk_index_pages *pages)
 {
 	char *path = dtk_path_join(kb->root, "insights/_crystallizations.yaml"), *old = NULL;
 	char *index_path = dtk_path_join(kb->root, DTK_INDEX_FILE);
-	struct dtk_record *all = NULL, *saved = kb->records;
-	struct dtk_buf page = DTK_BUF_INIT;
 	size_t len = 0, n = kb->n_records;
 	int rc = DTK_EXIT_INVALID;
 
@@ -435,28 +357,14 @@ static int S_texts(struct dtk_ctx *ctx, struct dtk_kb *kb, const struct dtk_reco
 	if (dtk_file_read_regular(&old, &len, path, DTK_MAX_FILE_BYTES) < 0 ||
 	    dtk_file_check_regular(index_path) < 0 ||
 	    (at == n ? dtk_records_append(records, old, len, n, rec)
-	             : S_replace_review(records, old, len, at, rec)) < 0) {
+	             : S_replace_review(records, old, len, at, rec)) < 0)
 		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
-		goto done;
-	}
-	rc = S_validate(ctx, kb, *records, rec, at);
+	else
+		rc = S_validate(ctx, kb, *records, rec, at, index, pages);
 	if (rc != DTK_EXIT_OK) {
 		free(*records);
 		*records = NULL;
-		goto done;
 	}
-	all = dtk_xcalloc(n + 1, sizeof(*all));
-	if (n)
-		memcpy(all, saved, n * sizeof(*all));
-	all[at] = *rec;
-	kb->records = all;
-	kb->n_records = n + (at == n);
-	dtk_index_write_pages(kb, dtk_buf_write, &page, pages); /* cannot fail */
-	*index = dtk_buf_detach(&page);
-	kb->records = saved;
-	kb->n_records = n;
-done:
-	free(all);
 	free(old);
 	free(path);
 	free(index_path);
@@ -487,72 +395,67 @@ static void S_message(struct dtk_buf *m, const struct dtk_record *r)
 	dtk_buf_release(&y);
 }
 
-/* Writes the two files without git (--no-commit), all or nothing: both are
- * first written beside their files (a full disk fails there, nothing
- * changed); then INDEX.md is renamed into place, then the records, so that a
- * kill between them leaves the records as they were and the same run can be
- * made again; when the records cannot be replaced, INDEX.md is put back.
+/* Writes the run's files without git (--no-commit, --amend) as the write
+ * commands write theirs: INDEX.md (as git checks it out), the records and
+ * the fold (NULL: none), all or nothing, a run killed meanwhile undone by
+ * the next dtk that takes the base's lock (fs.h, dtk_file_commit_all).
  * Returns 0; -1 with the error set when nothing was changed; DTK_ENOSYNC
- * with the error saying what was written when something was (a directory
- * not synced, INDEX.md not put back). */
-static int S_write(const struct dtk_kb *kb, const char *records, const char *index)
+ * with the error naming every file when they were written, one not synced
+ * (or not put back). */
+static int S_write(const struct dtk_kb *kb, const char *records, const char *index,
+                   const struct dtk_memfile *fold)
 {
-	char *a = dtk_path_join(kb->root, "insights/_crystallizations.yaml");
-	char *b = dtk_path_join(kb->root, DTK_INDEX_FILE), *old = NULL;
-	struct dtk_file_staged sa = {0}, sb = {0};
-	size_t old_len = 0;
-	int had = dtk_file_read_regular(&old, &old_len, b, DTK_MAX_INDEX_BYTES), rc = -1, rb;
+	struct dtk_memfile v[3] = {{DTK_INDEX_FILE, index, strlen(index)},
+	                           {"insights/_crystallizations.yaml", records, strlen(records)}};
+	struct dtk_file_staged st[3] = {{0}};
+	struct dtk_buf written = DTK_BUF_INIT;
+	char *path = dtk_path_join(kb->root, DTK_INDEX_FILE), *conv = NULL;
+	size_t i, n = fold ? 3 : 2, len = 0;
+	int rc = 0, rootfd = open(kb->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	if (had < 0 || dtk_file_check_regular(a) < 0 ||
-	    dtk_git_stage_checkout(&sb, b, index, strlen(index)) < 0 ||
-	    dtk_file_stage(&sa, a, records, strlen(records), -1) < 0)
-		goto done;
-	had = had == 0;
-	rb = dtk_file_stage_commit(&sb);
-	if (rb == -1)
-		goto done;
-	dtk_crash_point("no-commit-between");
-	rc = dtk_file_stage_commit(&sa);
-	if (rc == -1) {
-		char *why = dtk_xstrdup(dtk_error_last());
-		int back = had ? dtk_file_write_atomic(b, old, old_len) : unlink(b);
-		if (back < 0 && back != DTK_ENOSYNC) {
-			dtk_error("%s; and INDEX.md, already written, could not be put back: run "
-			          "dtk reindex",
-			          why);
-			rc = DTK_ENOSYNC;
-		} else {
-			dtk_error("%s (INDEX.md was put back as it was)", why);
-		}
-		free(why);
-	} else if (rb == DTK_ENOSYNC || rc == DTK_ENOSYNC) {
-		/* both written, one not synced (its error the last one set): both named */
-		char *why = dtk_xstrdup(dtk_error_last());
-		char *x = dtk_path_shown(DTK_INDEX_FILE);
-		char *y = dtk_path_shown("insights/_crystallizations.yaml");
-		dtk_error("%s; written: %s, %s", why, x, y);
-		free(why);
-		free(x);
-		free(y);
-		rc = DTK_ENOSYNC;
+	if (fold)
+		v[2] = *fold;
+	if (rootfd < 0)
+		rc = dtk_error("cannot open %s: %s", kb->root, strerror(errno));
+	else if ((rc = dtk_git_checkout_form(&conv, &len, path, index, v[0].len)) > 0)
+		v[0] = (struct dtk_memfile){DTK_INDEX_FILE, conv, len};
+	for (i = 0; i < n && rc >= 0; i++)
+		rc = dtk_file_stage_within(&st[i], rootfd, kb->root, v[i].name, v[i].data, v[i].len,
+		                           -1);
+	if (rc >= 0)
+		rc = dtk_file_commit_all(rootfd, kb->root, st, n);
+	for (i = 0; rc == DTK_ENOSYNC && i < n; i++) { /* the files written, named */
+		char *shown = dtk_path_shown(v[i].name);
+		dtk_buf_printf(&written, "%s%s", i ? ", " : "", shown);
+		free(shown);
 	}
-done:
-	dtk_file_stage_release(&sa);
-	dtk_file_stage_release(&sb);
-	free(old);
-	free(a);
-	free(b);
+	if (rc == DTK_ENOSYNC) {
+		char *why = dtk_xstrdup(dtk_error_last());
+		dtk_error("%s; written: %s", why, written.ptr);
+		free(why);
+	}
+	dtk_buf_release(&written);
+	for (i = 0; i < n; i++)
+		dtk_file_stage_release(&st[i]);
+	if (rootfd >= 0)
+		close(rootfd);
+	free(conv);
+	free(path);
 	return rc;
 }
 
-/* Prints the run's bloom changes (one line, none when there are none). */
+/* Prints the run's bloom changes ("bloom changes: alpha apply→analyze,
+ * beta ..."; no line when there are none). */
 static void S_blooms(struct dtk_ctx *ctx, const struct dtk_record *rec)
 {
-	struct dtk_buf b = DTK_BUF_INIT;
-	dtk_record_blooms(&b, rec);
-	if (b.len)
-		fprintf(ctx->out, "bloom changes: %s\n", b.ptr);
-	dtk_buf_release(&b);
+	size_t i;
+	for (i = 0; i < rec->n_bloom_changes; i++)
+		fprintf(ctx->out, "%s%s %s→%s",
+		        i ? ", " : "bloom changes: ", rec->bloom_changes[i].node,
+		        dtk_bloom_names[rec->bloom_changes[i].from],
+		        dtk_bloom_names[rec->bloom_changes[i].to]);
+	if (rec->n_bloom_changes)
+		fputc('\n', ctx->out);
 }
 
 /* Sets *out to the run's files beside the records and INDEX.md (free with
@@ -596,19 +499,6 @@ static void S_unfold(const struct dtk_kb *kb)
 			(void)unlink(p.ptr);
 			dtk_buf_release(&p);
 		}
-}
-
-/* --no-commit: writes the fold (NULL: none), then removes the records it
- * folds: counted once at each step. Returns 0, or -1 with the error set. */
-static int S_write_fold(const struct dtk_kb *kb, const struct dtk_memfile *fold)
-{
-	char *path = fold ? dtk_path_join(kb->root, fold->name) : NULL;
-	int rc = fold ? dtk_file_write_atomic(path, fold->data, fold->len) : 0;
-
-	if (rc == 0)
-		S_unfold(kb);
-	free(path);
-	return rc < 0 ? -1 : 0;
 }
 
 /* Commits the run; returns the exit status. */
@@ -672,11 +562,10 @@ static int S_check_pair(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char
 	int k, bad = 0, ok;
 
 	if (!at || at == pair || !at[sizeof(arrow) - 1] || strstr(at + 1, arrow)) {
-		fprintf(ctx->err,
-		        "dtk %s: error: cross pair '%s' must be A↔B, each side an entry "
-		        "or a node of the base, or <domain>:<id>\n",
-		        ctx->cmd->name, pair);
-		return 1;
+		dtk_error("cross pair '%s' must be A↔B, each side an entry or a node of the "
+		          "base, or <domain>:<id>",
+		          pair);
+		return dtk_cmd_fail(ctx, 1);
 	}
 	side[0] = dtk_xstrndup(pair, (size_t)(at - pair));
 	side[1] = dtk_xstrdup(at + sizeof(arrow) - 1);
@@ -689,12 +578,12 @@ static int S_check_pair(struct dtk_ctx *ctx, const struct dtk_kb *kb, const char
 		} else {
 			ok = dtk_kb_entry(kb, side[k]) || dtk_kb_node(kb, side[k]);
 		}
-		if (!ok)
-			fprintf(ctx->err, "dtk %s: error: cross pair '%s': '%s' is %s\n",
-			        ctx->cmd->name, pair, side[k],
-			        colon ? "not a reference <domain>:<id>"
-			              : "neither an entry nor a node of the base");
-		bad |= !ok;
+		if (!ok) {
+			dtk_error("cross pair '%s': '%s' is %s", pair, side[k],
+			          colon ? "not a reference <domain>:<id>"
+			                : "neither an entry nor a node of the base");
+			bad = dtk_cmd_fail(ctx, 1);
+		}
 		free(side[k]);
 	}
 	return bad;
@@ -724,9 +613,9 @@ static int S_words(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 	for (i = 0; (o->review || o->n_cross) && i < review->n_cross_pairs; i++)
 		bad |= S_check_pair(ctx, kb, review->cross_pairs[i]);
 	if ((o->verdict && !*o->verdict) || (o->note && !*o->note)) {
-		fprintf(ctx->err, "dtk %s: error: --%s must not be empty\n", ctx->cmd->name,
-		        o->verdict && !*o->verdict ? "verdict" : "note");
-		bad = 1;
+		dtk_error("--%s must not be empty",
+		          o->verdict && !*o->verdict ? "verdict" : "note");
+		bad = dtk_cmd_fail(ctx, 1);
 	}
 	if (bad)
 		rc = DTK_EXIT_INVALID;
@@ -757,10 +646,10 @@ static int S_amend(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb)
 		if (!date || kb->records[i].date == date)
 			at = i;
 	if (at == kb->n_records) {
-		fprintf(ctx->err, "dtk %s: error: %s%s%s; 'dtk log' lists the runs\n",
-		        ctx->cmd->name, date ? "no run of " : "no run is recorded",
-		        date ? o->run : "", date ? " is recorded" : "");
-		return DTK_EXIT_INVALID;
+		dtk_error("%s%s%s; 'dtk log' lists the runs",
+		          date ? "no run of " : "no run is recorded", date ? o->run : "",
+		          date ? " is recorded" : "");
+		return dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	}
 	rec = kb->records[at];
 	rc = S_words(ctx, o, kb, &rec);
@@ -777,7 +666,7 @@ static int S_amend(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb)
 	if (o->dry_run) {
 		(void)dtk_record_to_yaml(&out, &rec);
 		fputs(out.ptr, ctx->out);
-	} else if ((w = S_write(kb, records, index)) != 0) {
+	} else if ((w = S_write(kb, records, index, NULL)) != 0) {
 		rc = dtk_cmd_fail(ctx, w == DTK_ENOSYNC ? DTK_EXIT_DRIFT : DTK_EXIT_INVALID);
 	} else {
 		fprintf(ctx->out, "amended the review of the run of %s: %ld pairs, %zu cross pairs, %s\n",
@@ -799,7 +688,7 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 {
 	struct dtk_kb *prev = NULL;
 	struct dtk_crystal c;
-	struct dtk_record rec, review;
+	struct dtk_record rec;
 	struct dtk_buf out = DTK_BUF_INIT;
 	char *records = NULL, *index = NULL, *scenario = NULL, d1[11], d2[11];
 	struct dtk_index_pages pages = {NULL, 0, NULL};
@@ -807,14 +696,11 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 	const char *eq;
 	int rc = DTK_EXIT_INVALID, n_more = 0;
 
-	memset(&review, 0, sizeof(review));
 	if (kb->n_records && o->date <= kb->records[kb->n_records - 1].date) {
-		fprintf(ctx->err,
-		        "dtk %s: error: the date %s is not after the last run %s; pick "
-		        "a later day with --date\n",
-		        ctx->cmd->name, dtk_date_format(d1, o->date),
-		        dtk_date_format(d2, kb->records[kb->n_records - 1].date));
-		return DTK_EXIT_INVALID;
+		dtk_error("the date %s is not after the last run %s; pick a later day with --date",
+		          dtk_date_format(d1, o->date),
+		          dtk_date_format(d2, kb->records[kb->n_records - 1].date));
+		return dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	}
 	if (!o->plan && dtk_cmd_not_future(ctx, NULL, o->date, o->allow_future,
 	                                   "every later run must be after it") < 0)
@@ -825,21 +711,18 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 	dtk_crystal_compute(&c, kb, prev, o->date);
 	if (o->plan) {
 		dtk_cmd_pager(ctx);
-		if (o->json) {
-			dtk_crystal_plan_json(&out, &c, &o->page);
-			fputs(out.ptr, ctx->out);
-		} else {
-			dtk_crystal_plan_text(ctx->out, &c, &o->page);
-		}
+		dtk_crystal_plan(&out, &c, &o->page, o->json);
+		fputs(out.ptr, ctx->out);
 		rc = DTK_EXIT_OK;
 		goto done;
 	}
-	rc = S_words(ctx, o, kb, &review);
+	rec = c.rec;
+	rc = S_words(ctx, o, kb, &rec);
 	if (rc != DTK_EXIT_OK)
 		goto done;
 	eq = strchr(o->eval, '=');
-	scenario = dtk_xstrndup(o->eval, (size_t)(eq - o->eval));
-	dtk_crystal_record(&rec, &c, scenario, eq + 1, &review);
+	rec.eval_scenario = scenario = dtk_xstrndup(o->eval, (size_t)(eq - o->eval));
+	rec.eval_verdict = eq + 1;
 	rc = S_texts(ctx, kb, &rec, kb->n_records, &records, &index, &pages);
 	if (rc == DTK_EXIT_OK && !o->dry_run && (n_more = S_more(kb, &rec, &pages, &more)) < 0)
 		rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
@@ -850,9 +733,10 @@ static int S_run(struct dtk_ctx *ctx, const struct opts *o, struct dtk_kb *kb,
 		fputs(out.ptr, ctx->out);
 		rc = DTK_EXIT_OK;
 	} else if (o->no_commit) {
-		int w = S_write(kb, records, index);
-		if (w == 0 && (dtk_index_pages_sync(kb->root, &pages, 1, NULL, NULL) < 0 ||
-		               S_write_fold(kb, n_more > (int)pages.n ? more : NULL) < 0))
+		int w = S_write(kb, records, index, n_more > (int)pages.n ? more : NULL);
+		if (w == 0)
+			S_unfold(kb); /* the fold written: each record counted once */
+		if (w == 0 && dtk_index_pages_sync(kb->root, &pages, 1, NULL, NULL) < 0)
 			w = DTK_ENOSYNC; /* files written: 1, as a write not synced */
 		/* written but not synced: 1, never 2 after a byte changed */
 		rc = w == 0 ? DTK_EXIT_OK
@@ -892,11 +776,9 @@ static int S_resume(struct dtk_ctx *ctx, struct dtk_repo *repo, int cont)
 	if (rc < 0)
 		return dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	if (rc == 0) {
-		fprintf(ctx->err,
-		        "dtk %s: error: no crystallization was interrupted; "
-		        "there is nothing to %s\n",
-		        ctx->cmd->name, cont ? "continue" : "abort");
-		return DTK_EXIT_INVALID;
+		dtk_error("no crystallization was interrupted; there is nothing to %s",
+		          cont ? "continue" : "abort");
+		return dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
 	}
 	if (cont)
 		fprintf(ctx->out, "finished the interrupted crystallization as commit %.12s\n",
@@ -909,10 +791,10 @@ static int S_resume(struct dtk_ctx *ctx, struct dtk_repo *repo, int cont)
 /* The values of --format. */
 static const char *const S_formats[] = {"text", "json", NULL};
 
-/* The options of the command: the dispatcher parses them; S_check_opts
- * refuses those that conflict, after the operands (--continue and --abort
- * come first). Their order is that of the messages about an ambiguous
- * option ("'--a' ... could be '--author', '--abort', ..."). */
+/* The options of the command: the dispatcher parses them and refuses those
+ * that conflict (S_conflicts); S_parse_opts what a mode does not take.
+ * Their order is that of the messages about an ambiguous option ("'--a'
+ * ... could be '--author', '--abort', ..."). */
 static const struct dtk_opt S_opts[] = {
         {"plan", 'p', DTK_OPT_FLAG, .help = "print the reviewer's worklist; write nothing"},
         {"date", 'd', DTK_OPT_DATE, .arg = "D",
@@ -956,6 +838,44 @@ static const struct dtk_opt S_opts[] = {
          .help = "record the review of the last run (or of the run RUN)\n"
                  "after it: its pairs computed again; no commit",
          .operands = "[RUN]"},
+        {0}};
+
+/* Why two options are refused together (the dispatcher checks them before
+ * S_parse_opts: with --amend, its own first). */
+static const char S_amend_why[] = "--amend changes the review of a run recorded",
+                  S_plan_why[] = "--plan prints the worklist and records nothing",
+                  S_no_commit_why[] = "no commit is made";
+static const struct dtk_opt_conflict S_conflicts[] = {
+        {'M', 'p', S_amend_why},
+        {'M', 'd', S_amend_why},
+        {'M', 'f', S_amend_why},
+        {'M', 'e', S_amend_why},
+        {'M', 'a', S_amend_why},
+        {'M', 'N', S_amend_why},
+        {'M', 'S', S_amend_why},
+        {'M', 'G', S_amend_why},
+        {'M', 'V', S_amend_why},
+        {'M', 'C', S_amend_why},
+        {'M', 'A', S_amend_why},
+        {'M', 'F', S_amend_why},
+        {'M', 'W', S_amend_why},
+        {'p', 'e', S_plan_why},
+        {'p', 'r', S_plan_why},
+        {'p', 'a', S_plan_why},
+        {'p', 'n', "--plan never writes"},
+        {'p', 'N', S_plan_why},
+        {'n', 'N', "--dry-run writes nothing, --no-commit writes the files"},
+        {'n', 'a', "--dry-run makes no commit"},
+        {'N', 'a', "--no-commit makes no commit"},
+        {'p', 'S', S_no_commit_why},
+        {'p', 'G', S_no_commit_why},
+        {'p', 'V', S_no_commit_why},
+        {'n', 'S', S_no_commit_why},
+        {'n', 'G', S_no_commit_why},
+        {'n', 'V', S_no_commit_why},
+        {'N', 'S', S_no_commit_why},
+        {'N', 'G', S_no_commit_why},
+        {'N', 'V', S_no_commit_why},
         {0}};
 
 static int S_exec(struct dtk_ctx *ctx, const struct dtk_args *a)
@@ -1033,5 +953,6 @@ const struct dtk_cmd dtk_cmd_crystallize = {
                     "  dtk crystallize --amend --verdict '均为限定或同源互补'\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_LOCKS | DTK_CMD_PAGES | DTK_CMD_RESUMES,
         .opts = S_opts,
+        .conflicts = S_conflicts,
         .run = S_exec,
 };

@@ -6,11 +6,10 @@
 #include "dtk/kb.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/random.h>
 
 /* Refuses arg, which is not a node name; names the node a path stands for
  * ("insights/x.yaml": 'x'). */
@@ -38,14 +37,8 @@ static int S_fresh(const struct dtk_node *node, char *buf, size_t size)
 	unsigned nonce = 0;
 	size_t i;
 
-	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-	ssize_t got = fd < 0 ? -1 : read(fd, r, sizeof(r));
-
-	if (fd >= 0)
-		close(fd);
-	if (got != (ssize_t)sizeof(r))
-		return dtk_error("cannot read /dev/urandom: %s",
-		                 got < 0 ? strerror(errno) : "short read");
+	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+		return dtk_error("cannot read random bytes: %s", strerror(errno));
 	for (i = 0; i < sizeof(r); i++)
 		snprintf(hex + 2 * i, 3, "%02x", r[i]);
 	do {

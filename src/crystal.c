@@ -30,32 +30,18 @@ static int S_open_with(const struct dtk_entry *e, const char *other)
 	return 0;
 }
 
-/* Counts entries whose high status differs from prev (or, without prev, the
- * new entries that are high) and open contradictions that are new. */
-static void S_changes(struct dtk_crystal *c, const struct dtk_kb *now, const struct dtk_kb *prev)
+/* Returns the item of entry e (with other, the other side of a pair; from,
+ * the confidence before, -1: none). */
+static struct dtk_crystal_item S_item(const struct dtk_entry *e, const char *other, int from)
 {
-	size_t i, j, k;
+	return (struct dtk_crystal_item){e,    e->id,        other, other ? NULL : e->title,
+	                                 from, e->confidence};
+}
 
-	for (i = 0; i < now->n_nodes; i++)
-		for (j = 0; j < now->nodes[i]->n_entries; j++) {
-			const struct dtk_entry *e = &now->nodes[i]->entries[j];
-			const struct dtk_entry *p = prev ? dtk_kb_entry(prev, e->id) : NULL;
-			/* a retired high entry is out of the high list: a change */
-			int high = dtk_entry_high(e), was = p && dtk_entry_high(p);
-			int is_new = c->since == 0 || e->created > c->since;
-			if (prev ? high != was : (high && is_new))
-				c->high_changes++;
-			for (k = 0; k < e->n_contradicts; k++)
-				if (e->contradicts[k].open &&
-				    (prev ? !S_open_with(p, e->contradicts[k].ref.id) : is_new))
-					c->contradictions_new++;
-		}
-	for (i = 0; prev && i < prev->n_nodes; i++)
-		for (j = 0; j < prev->nodes[i]->n_entries; j++) {
-			const struct dtk_entry *p = &prev->nodes[i]->entries[j];
-			if (dtk_entry_high(p) && !dtk_kb_entry(now, p->id))
-				c->high_changes++;
-		}
+static void S_add(struct dtk_crystal_list *l, struct dtk_crystal_item it)
+{
+	dtk_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v));
+	l->v[l->n++] = it;
 }
 
 /* Adds an event of kind k: entry e (with other, a contradiction's other
@@ -64,22 +50,20 @@ static void S_changes(struct dtk_crystal *c, const struct dtk_kb *now, const str
 static void S_event(struct dtk_crystal *c, int k, const struct dtk_entry *e, const char *other,
                     int from)
 {
-	struct dtk_crystal_event ev = {e, other, from};
-	size_t i, cap = c->n_events[k];
+	struct dtk_crystal_list *l = &c->events[k];
+	size_t i, cap = l->n;
 	char *pair;
 
-	for (i = 0; other && i < c->n_events[k]; i++)
-		if (!strcmp(c->events[k][i].other, e->id) && !strcmp(c->events[k][i].e->id, other))
+	for (i = 0; other && i < l->n; i++)
+		if (!strcmp(l->v[i].other, e->id) && !strcmp(l->v[i].id, other))
 			return;
-	dtk_grow((void **)&c->events[k], &cap, c->n_events[k] + 1, sizeof(*c->events[k]));
-	cap = c->n_events[k];
-	dtk_grow((void **)&c->event_ids[k], &cap, c->n_events[k] + 1, sizeof(*c->event_ids[k]));
-	c->events[k][c->n_events[k]] = ev;
+	dtk_grow((void **)&c->rec.events[k], &cap, l->n + 1, sizeof(*c->rec.events[k]));
 	if (other) {
 		pair = dtk_xmalloc(strlen(e->id) + strlen(other) + 4);
 		sprintf(pair, "%s\xE2\x86\x94%s", e->id, other); /* ↔ */
 	}
-	c->event_ids[k][c->n_events[k]++] = other ? pair : e->id;
+	c->rec.events[k][c->rec.n_events[k]++] = other ? pair : e->id;
+	S_add(l, S_item(e, other, from));
 }
 
 /* Returns contradiction other of e, or NULL. */
@@ -92,28 +76,37 @@ static const struct dtk_contradiction *S_contra(const struct dtk_entry *e, const
 	return NULL;
 }
 
-/* The events of entry e since the last run: dated by its fields, or, for
+/* The events of entry e since the last run, dated by its fields, or, for
  * a field that is absent, told by p (e at the previous run; NULL: not
- * known or new). */
-static void S_entry_events(struct dtk_crystal *c, const struct dtk_kb *kb,
-                           const struct dtk_entry *e, const struct dtk_entry *p, int has_prev)
+ * known or new); and the changes it counts: its high status against p's
+ * (without the previous base: a new entry that is high), its open
+ * contradictions that are new. */
+static void S_entry(struct dtk_crystal *c, const struct dtk_kb *kb, const struct dtk_entry *e,
+                    const struct dtk_entry *p, int has_prev)
 {
-	dtk_date since = c->since;
+	dtk_date since = c->rec.since;
 	int from = e->confidence_changed > since ? e->confidence_was
 	           : p                           ? p->confidence
 	                                         : -1;
+	/* a retired high entry is out of the high list: a change */
+	int high = dtk_entry_high(e), was = p && dtk_entry_high(p);
+	int is_new = !since || e->created > since;
 	size_t k;
 
-	if (!since || e->created > since)
+	if (has_prev ? high != was : (high && is_new))
+		c->rec.high_changes++;
+	if (is_new)
 		S_event(c, DTK_EV_ADDED, e, NULL, -1);
 	if (from >= 0 && from != e->confidence)
 		S_event(c, from > e->confidence ? DTK_EV_RAISED : DTK_EV_LOWERED, e, NULL, from);
 	for (k = 0; k < e->n_contradicts; k++) {
 		const struct dtk_contradiction *x = &e->contradicts[k],
-		                               *was = S_contra(p, x->ref.id);
-		if (x->opened ? x->opened > since : has_prev ? !was : e->created > since)
+		                               *before = S_contra(p, x->ref.id);
+		if (x->open && (has_prev ? !S_open_with(p, x->ref.id) : is_new))
+			c->rec.contradictions_new++;
+		if (x->opened ? x->opened > since : has_prev ? !before : e->created > since)
 			S_event(c, DTK_EV_OPENED, e, x->ref.id, -1);
-		if (!x->open && (x->resolved ? x->resolved > since : was && was->open))
+		if (!x->open && (x->resolved ? x->resolved > since : before && before->open))
 			S_event(c, DTK_EV_RESOLVED, e, x->ref.id, -1);
 	}
 	if (e->superseded > since)
@@ -122,105 +115,83 @@ static void S_entry_events(struct dtk_crystal *c, const struct dtk_kb *kb,
 		S_event(c, DTK_EV_RETRACTED, e, NULL, -1);
 	if (e->revised > since)
 		S_event(c, DTK_EV_REVISED, e, NULL, -1);
-	if (!dtk_entry_retired(e) && dtk_entry_is_stale(kb, e, c->date) &&
+	if (!dtk_entry_retired(e) && dtk_entry_is_stale(kb, e, c->rec.date) &&
 	    (!since || !dtk_entry_is_stale(kb, e, since)))
 		S_event(c, DTK_EV_NEWLY_STALE, e, NULL, -1);
 }
 
-static void S_events(struct dtk_crystal *c, const struct dtk_kb *now, const struct dtk_kb *prev)
+/* Goes over the base once: the lists of the worklist, the events, the
+ * figures. */
+static void S_walk(struct dtk_crystal *c, const struct dtk_kb *kb, const struct dtk_kb *prev)
 {
-	size_t i, j;
-	for (i = 0; i < now->n_nodes; i++)
-		for (j = 0; j < now->nodes[i]->n_entries; j++) {
-			const struct dtk_entry *e = &now->nodes[i]->entries[j];
-			S_entry_events(c, now, e, prev ? dtk_kb_entry(prev, e->id) : NULL, !!prev);
-		}
-}
-
-/* Compares each node with its state at the previous run. */
-static void S_nodes(struct dtk_crystal *c, const struct dtk_kb *now, const struct dtk_kb *prev)
-{
-	size_t i, cap = 0, scap = 0;
-
-	for (i = 0; prev && i < now->n_nodes; i++) {
-		const struct dtk_node *n = now->nodes[i], *p = dtk_kb_node(prev, n->name);
-		if (!p)
-			continue;
-		if (p->bloom != n->bloom) {
-			struct dtk_bloom_change bc = {n->name, p->bloom, n->bloom};
-			PUSH(c->bloom_changes, c->n_bloom_changes, cap, bc);
-		}
-		if (!S_streq(p->stance, n->stance))
-			c->stance_rewrites++;
-	}
-	for (i = 0; prev && i < c->n_reviews; i++) {
-		const struct dtk_node *n = c->reviews[i].node, *p = dtk_kb_node(prev, n->name);
-		if (p && S_streq(p->stance, n->stance))
-			PUSH(c->stance_unchanged, c->n_stance_unchanged, scap, n);
-	}
-}
-
-static void S_entries(struct dtk_crystal *c, const struct dtk_kb *kb)
-{
-	size_t i, j, k, cap_new = 0, cap_rev = 0, cap_st = 0, cap_pr = 0, cap_ca = 0, cap_x = 0,
-	                cap_pc = 0, cap_rv = 0, cap_rs = 0;
+	dtk_date since = c->rec.since;
+	struct dtk_crystal_list *l = c->lists;
+	size_t i, j, k, news, cap_bc = 0;
 
 	for (i = 0; i < kb->n_sources; i++)
-		if (kb->sources[i].revised > c->since)
-			PUSH(c->revised_sources, c->n_revised_sources, cap_rs, &kb->sources[i]);
+		if (kb->sources[i].revised > since)
+			S_add(&l[DTK_CL_SOURCES],
+			      (struct dtk_crystal_item){NULL, kb->sources[i].id, NULL,
+			                                kb->sources[i].title, -1, -1});
 
 	for (i = 0; i < kb->n_nodes; i++) {
-		const struct dtk_node *n = kb->nodes[i];
-		struct dtk_node_review r = {n, 0, 0, 0};
-		for (j = 0; j < n->n_entries; j++) {
+		const struct dtk_node *n = kb->nodes[i],
+		                      *pn = prev ? dtk_kb_node(prev, n->name) : NULL;
+		struct dtk_bloom_change bc = {n->name, pn ? pn->bloom : n->bloom, n->bloom};
+		if (bc.from != bc.to)
+			PUSH(c->rec.bloom_changes, c->rec.n_bloom_changes, cap_bc, bc);
+		if (pn && !S_streq(pn->stance, n->stance))
+			c->rec.stance_rewrites++;
+		for (j = news = 0; j < n->n_entries; j++) {
 			const struct dtk_entry *e = &n->entries[j];
 			dtk_date f = dtk_entry_fresh(e);
-			if (c->since == 0 || e->created > c->since) {
-				PUSH(c->new_entries, c->n_new, cap_new, e);
-				r.new_entries++;
+			S_entry(c, kb, e, prev ? dtk_kb_entry(prev, e->id) : NULL, !!prev);
+			if (since == 0 || e->created > since) {
+				S_add(&l[DTK_CL_NEW], S_item(e, NULL, -1));
+				news++;
 			}
-			if (e->revised > c->since)
-				PUSH(c->revised, c->n_revised, cap_rv, e);
+			if (e->revised > since)
+				S_add(&l[DTK_CL_REVISED], S_item(e, NULL, -1));
 			if (dtk_entry_retired(e)) /* kept as history: no work left on it */
 				continue;
-			if (dtk_entry_is_stale(kb, e, c->date))
-				PUSH(c->stale, c->n_stale, cap_st, e);
+			if (dtk_entry_is_stale(kb, e, c->rec.date))
+				S_add(&l[DTK_CL_STALE], S_item(e, NULL, -1));
 			if (e->confidence != DTK_CONF_HIGH && dtk_entry_verified_for_high(kb, e))
-				PUSH(c->promotable, c->n_promotable, cap_pr, e);
+				S_add(&l[DTK_CL_PROMOTABLE], S_item(e, NULL, -1));
 			if (dtk_entry_is_candidate(kb, e))
-				PUSH(c->candidates, c->n_candidates, cap_ca, e);
+				S_add(&l[DTK_CL_CANDIDATES], S_item(e, NULL, -1));
 			for (k = 0; k < e->n_relates + e->n_contradicts; k++) {
 				const char *x = k < e->n_relates
 				                        ? e->relates[k].id
 				                        : e->contradicts[k - e->n_relates].ref.id;
-				struct dtk_crystal_event ev = {e, x, -1};
-				if (strchr(x, ':') && (e->created > c->since || e->revised > c->since))
-					PUSH(c->cross_refs, c->n_cross_refs, cap_x, ev);
+				if (strchr(x, ':') && (e->created > since || e->revised > since))
+					S_add(&l[DTK_CL_CROSS], S_item(e, x, -1));
 			}
-			if (!c->earliest || f < c->earliest)
-				c->earliest = f;
+			if (!c->rec.earliest || f < c->rec.earliest)
+				c->rec.earliest = f;
 		}
-		if (!r.new_entries)
-			continue;
-		r.older = n->n_entries - r.new_entries;
-		r.pairs = r.new_entries * r.older + r.new_entries * (r.new_entries - 1) / 2;
-		c->pairs += (long)r.pairs;
-		dtk_grow((void **)&c->pair_counts, &cap_pc, c->n_reviews + 1,
-		         sizeof(*c->pair_counts));
-		c->pair_counts[c->n_reviews].node = n->name;
-		c->pair_counts[c->n_reviews].count = (long)r.pairs;
-		PUSH(c->reviews, c->n_reviews, cap_rev, r);
+		/* the plan's pairs: of every new entry, one dated after the run too */
+		c->pairs += (long)(news * (n->n_entries - news) + news * (news - 1) / 2);
+		if (news && pn && S_streq(pn->stance, n->stance))
+			S_add(&l[DTK_CL_STANCE],
+			      (struct dtk_crystal_item){NULL, n->name, NULL, NULL, -1, -1});
 	}
+	for (i = 0; prev && i < prev->n_nodes; i++) /* high entries gone */
+		for (j = 0; j < prev->nodes[i]->n_entries; j++) {
+			const struct dtk_entry *p = &prev->nodes[i]->entries[j];
+			if (dtk_entry_high(p) && !dtk_kb_entry(kb, p->id))
+				c->rec.high_changes++;
+		}
 }
 
 /* Lists the gaps whose nodes got entries after the gap was written. */
 static void S_gaps(struct dtk_crystal *c, const struct dtk_kb *kb)
 {
-	size_t i, j, k, cap = 0;
+	size_t i, j, k;
 
 	for (i = 0; i < kb->n_gaps; i++) {
 		const struct dtk_gap *g = &kb->gaps[i];
-		dtk_date after = g->written ? g->written : c->since;
+		dtk_date after = g->written ? g->written : c->rec.since;
 		int hit = 0;
 		for (j = 0; j < g->n_nodes && !hit; j++) {
 			const struct dtk_node *n = dtk_kb_node(kb, g->nodes[j].id);
@@ -228,82 +199,48 @@ static void S_gaps(struct dtk_crystal *c, const struct dtk_kb *kb)
 				hit = n->entries[k].created > after;
 		}
 		if (hit)
-			PUSH(c->gaps_reread, c->n_gaps_reread, cap, g);
+			S_add(&c->lists[DTK_CL_GAPS],
+			      (struct dtk_crystal_item){NULL, g->id, NULL, g->text, -1, -1});
 	}
 }
 
 void dtk_crystal_compute(struct dtk_crystal *out, const struct dtk_kb *now,
                          const struct dtk_kb *prev, dtk_date date)
 {
+	struct dtk_record *r = &out->rec;
+
 	memset(out, 0, sizeof(*out));
-	out->date = date;
-	out->since = now->n_records ? now->records[now->n_records - 1].date : 0;
+	r->date = date;
+	r->since = now->n_records ? now->records[now->n_records - 1].date : 0;
 	out->has_prev = prev != NULL;
 	out->kb = now;
-	S_entries(out, now);
-	if (!out->earliest) /* no entries: nothing is older than the run */
-		out->earliest = date;
-	S_changes(out, now, prev);
-	S_nodes(out, now, prev);
-	S_events(out, now, prev);
+	S_walk(out, now, prev);
 	S_gaps(out, now);
+	if (!r->earliest) /* no entries: nothing is older than the run */
+		r->earliest = date;
+	r->new_entries = (long)out->lists[DTK_CL_NEW].n;
+	r->stale = (long)out->lists[DTK_CL_STALE].n;
+	r->has_events = 1;
+	r->has_review = 1; /* what was compared, a verdict or not */
+	r->n_pairs = dtk_record_pairs(&r->pairs, now, r);
 }
 
 void dtk_crystal_release(struct dtk_crystal *c)
 {
 	size_t i, k;
 
-	free(c->new_entries);
-	free(c->reviews);
-	free(c->pair_counts);
-	free(c->stale);
-	free(c->promotable);
-	free(c->candidates);
-	free(c->revised);
-	free(c->revised_sources);
-	free(c->gaps_reread);
-	free(c->stance_unchanged);
-	free(c->cross_refs);
-	free(c->bloom_changes);
+	for (k = 0; k < DTK_CL_COUNT; k++)
+		free(c->lists[k].v);
 	for (k = 0; k < DTK_EV_COUNT; k++) {
-		for (i = 0; i < c->n_events[k]; i++)
-			if (c->events[k][i].other)
-				free((char *)c->event_ids[k][i]);
-		free(c->events[k]);
-		free(c->event_ids[k]);
+		for (i = 0; i < c->rec.n_events[k]; i++)
+			if (c->events[k].v[i].other)
+				free((char *)c->rec.events[k][i]);
+		free(c->events[k].v);
+		free(c->rec.events[k]);
 	}
+	free(c->rec.pairs);
+	free(c->rec.bloom_changes);
 	memset(c, 0, sizeof(*c));
-}
-
-void dtk_crystal_record(struct dtk_record *r, const struct dtk_crystal *c,
-                        const char *eval_scenario, const char *eval_verdict,
-                        const struct dtk_record *review)
-{
-	memset(r, 0, sizeof(*r));
-	r->date = c->date;
-	r->since = c->since;
-	r->new_entries = (long)c->n_new;
-	r->high_changes = c->high_changes;
-	r->stale = (long)c->n_stale;
-	r->earliest = c->earliest;
-	r->bloom_changes = c->bloom_changes;
-	r->n_bloom_changes = c->n_bloom_changes;
-	r->stance_rewrites = c->stance_rewrites;
-	r->contradictions_new = c->contradictions_new;
-	r->eval_scenario = eval_scenario;
-	r->eval_verdict = eval_verdict;
-	r->has_events = 1;
-	memcpy(r->events, c->event_ids, sizeof(r->events));
-	memcpy(r->n_events, c->n_events, sizeof(r->n_events));
-	r->has_review = 1; /* what was compared, a verdict or not */
-	r->pairs = c->pair_counts;
-	r->n_pairs = c->n_reviews;
-	if (!review)
-		return;
-	r->cross_pairs = review->cross_pairs;
-	r->n_cross_pairs = review->n_cross_pairs;
-	r->review_verdict = review->review_verdict;
-	r->review_note = review->review_note;
 }
 
 size_t dtk_record_pairs(struct dtk_pair_count **out, const struct dtk_kb *kb,
@@ -467,43 +404,13 @@ int dtk_records_append(char **out, const char *old, size_t old_len, size_t old_r
 
 int dtk_record_equal(const struct dtk_record *a, const struct dtk_record *b)
 {
-	size_t i, k;
+	struct dtk_buf x = DTK_BUF_INIT, y = DTK_BUF_INIT;
+	int eq = dtk_record_to_yaml(&x, a) == 0 && dtk_record_to_yaml(&y, b) == 0 &&
+	         !strcmp(x.ptr, y.ptr);
 
-	if (a->date != b->date || a->since != b->since || a->new_entries != b->new_entries ||
-	    a->high_changes != b->high_changes || a->stale != b->stale ||
-	    a->stance_rewrites != b->stance_rewrites ||
-	    a->contradictions_new != b->contradictions_new || a->earliest != b->earliest ||
-	    a->n_bloom_changes != b->n_bloom_changes ||
-	    !S_streq(a->eval_scenario, b->eval_scenario) ||
-	    !S_streq(a->eval_verdict, b->eval_verdict) || a->has_review != b->has_review ||
-	    a->has_events != b->has_events)
-		return 0;
-	for (k = 0; k < DTK_EV_COUNT; k++) {
-		if (a->n_events[k] != b->n_events[k])
-			return 0;
-		for (i = 0; i < a->n_events[k]; i++)
-			if (strcmp(a->events[k][i], b->events[k][i]))
-				return 0;
-	}
-	for (i = 0; i < a->n_bloom_changes; i++)
-		if (strcmp(a->bloom_changes[i].node, b->bloom_changes[i].node) ||
-		    a->bloom_changes[i].from != b->bloom_changes[i].from ||
-		    a->bloom_changes[i].to != b->bloom_changes[i].to)
-			return 0;
-	if (!a->has_review)
-		return 1;
-	if (a->n_pairs != b->n_pairs || a->n_cross_pairs != b->n_cross_pairs ||
-	    !S_streq(a->review_verdict, b->review_verdict) ||
-	    !S_streq(a->review_note, b->review_note))
-		return 0;
-	for (i = 0; i < a->n_pairs; i++)
-		if (strcmp(a->pairs[i].node, b->pairs[i].node) ||
-		    a->pairs[i].count != b->pairs[i].count)
-			return 0;
-	for (i = 0; i < a->n_cross_pairs; i++)
-		if (strcmp(a->cross_pairs[i], b->cross_pairs[i]))
-			return 0;
-	return 1;
+	dtk_buf_release(&x);
+	dtk_buf_release(&y);
+	return eq;
 }
 
 void dtk_record_summary(struct dtk_buf *out, const struct dtk_record *r)
@@ -516,15 +423,6 @@ void dtk_record_summary(struct dtk_buf *out, const struct dtk_record *r)
 	               blooms, blooms == 1 ? "" : "s", r->stance_rewrites,
 	               r->stance_rewrites == 1 ? "" : "s", r->contradictions_new,
 	               r->contradictions_new == 1 ? "" : "s");
-}
-
-void dtk_record_blooms(struct dtk_buf *out, const struct dtk_record *r)
-{
-	size_t i;
-	for (i = 0; i < r->n_bloom_changes; i++)
-		dtk_buf_printf(out, "%s%s %s→%s", i ? ", " : "", r->bloom_changes[i].node,
-		               dtk_bloom_names[r->bloom_changes[i].from],
-		               dtk_bloom_names[r->bloom_changes[i].to]);
 }
 
 char *dtk_crystal_fold(const struct dtk_kb *kb)
@@ -550,7 +448,8 @@ char *dtk_crystal_fold(const struct dtk_kb *kb)
 				if (!head++)
 					dtk_buf_printf(&b, "  %s:\n", keys[key]);
 				dtk_buf_puts(&b, "  - ");
-				(void)dtk_yemit_scalar(&b, u[k].id, strlen(u[k].id), DTK_YEMIT_FLOW, 2, "\n");
+				(void)dtk_yemit_scalar(&b, u[k].id, strlen(u[k].id), DTK_YEMIT_FLOW,
+				                       2, "\n");
 				dtk_buf_puts(&b, "\n");
 			}
 	}

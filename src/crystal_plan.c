@@ -47,8 +47,8 @@ static int S_pair_cmp(const void *pa, const void *pb)
 static size_t S_new_at(const struct dtk_crystal *c, const struct dtk_entry *e)
 {
 	size_t i;
-	for (i = 0; i < c->n_new; i++)
-		if (c->new_entries[i] == e)
+	for (i = 0; i < c->lists[DTK_CL_NEW].n; i++)
+		if (c->lists[DTK_CL_NEW].v[i].e == e)
 			return i;
 	return SIZE_MAX;
 }
@@ -126,6 +126,49 @@ static size_t S_pairs_of(const struct dtk_crystal *c, const struct dtk_entry *e,
 	return n < k ? n : k;
 }
 
+/* A list of the plan: its key in the JSON, its heading in the text (NULL:
+ * an event kind's, its key, under "events since the last run"), which of
+ * c->lists it is (DTK_CL_; -1: none), its items (NULL: the review pairs). */
+struct list {
+	const char *key, *heading;
+	int cl;
+	const struct dtk_crystal_list *l;
+};
+
+/* The key and the heading of each of c->lists (DTK_CL_). */
+static const char *const S_named[DTK_CL_COUNT][2] = {
+        {"new_entries", "new entries"},
+        {"stale", "stale entries"},
+        {"candidates", "candidates, one verification short of high"},
+        {"meet_high_rule", "entries that meet the high rule but are not high"},
+        {"revised", "entries revised since the last run"},
+        {"revised_sources", "sources revised since the last run"},
+        {"stance_unchanged", "nodes with new entries whose stance has not changed"},
+        {"cross_domain_refs",
+         "cross-domain references of new or revised entries, to check by hand"},
+        {"gaps_to_reread", "gaps whose nodes got entries after they were written, to read again"}};
+
+/* Sets v to the lists of the plan of c, in the order both forms show them:
+ * the new entries, the events, the review pairs, the other lists. Returns
+ * their count. */
+static size_t S_lists(struct list *v, const struct dtk_crystal *c)
+{
+	size_t i, n = 0;
+	int k;
+
+	for (i = 0; i < DTK_CL_COUNT; i++) {
+		v[n++] = (struct list){S_named[i][0], S_named[i][1], (int)i, &c->lists[i]};
+		for (k = DTK_EV_RAISED; !i && k < DTK_EV_COUNT; k++)
+			if (k != DTK_EV_REVISED)
+				v[n++] = (struct list){dtk_event_names[k], NULL, -1, &c->events[k]};
+		if (!i)
+			v[n++] = (struct list){"reviews", NULL, -1, NULL};
+	}
+	return n;
+}
+
+#define S_MAX_LISTS (DTK_EV_COUNT + DTK_CL_COUNT + 1)
+
 /* Returns the first item of page pg of a list of n items; sets *end past
  * its last. */
 static size_t S_window(const struct dtk_plan_page *pg, size_t n, size_t *end)
@@ -137,339 +180,252 @@ static size_t S_window(const struct dtk_plan_page *pg, size_t n, size_t *end)
 	return from;
 }
 
-/* ---- text ---- */
+/* Returns 1 when a list of page pg goes on past it. */
+static int S_has_more(const struct list *v, size_t n, const struct dtk_plan_page *pg)
+{
+	size_t k;
+	for (k = 0; k < n; k++)
+		if (v[k].l && v[k].l->n > pg->page * pg->limit)
+			return 1;
+	return 0;
+}
 
-/* Prints what follows page pg of a list of n items ("  … 3 more: --page 2"). */
-static void S_more(FILE *f, const struct dtk_plan_page *pg, size_t n)
+/* Sets v to the names of why ("same node" when none); returns their count. */
+static size_t S_whys(unsigned why, const char **v)
+{
+	size_t i, n = 0;
+	for (i = 0; i < sizeof(S_why) / sizeof(*S_why); i++)
+		if (why & (1u << i))
+			v[n++] = S_why[i];
+	if (!n)
+		v[n++] = "same node";
+	return n;
+}
+
+/* ---- the page: each part written as JSON into j, or, j NULL, as text
+ * into b ---- */
+
+/* Appends what follows page pg of a list of n items ("  … 3 more: --page 2"). */
+static void S_more(struct dtk_buf *b, const struct dtk_plan_page *pg, size_t n)
 {
 	size_t end;
 	(void)S_window(pg, n, &end);
 	if (end < n)
-		fprintf(f, "  … %zu more, next page with --page %zu\n", n - end, pg->page + 1);
+		dtk_buf_printf(b, "  … %zu more, next page with --page %zu\n", n - end,
+		               pg->page + 1);
 }
 
-static void S_why_text(FILE *f, unsigned why, const struct dtk_entry *o)
-{
-	size_t i, n = 0;
-	fputs(why ? "  (" : "  (same node", f);
-	for (i = 0; i < sizeof(S_why) / sizeof(*S_why); i++)
-		if (why & (1u << i))
-			fprintf(f, "%s%s", n++ ? ", " : "", S_why[i]);
-	if (why & WHY_NODE)
-		fprintf(f, " %s", o->node->name);
-	fputs(")\n", f);
-}
-
-static void S_text_pairs(FILE *f, const struct dtk_crystal *c, const struct dtk_entry *e,
-                         const struct dtk_plan_page *pg)
+/* The review pairs of new entry e. */
+static void S_pairs(struct dtk_buf *b, struct dtk_json *j, const struct dtk_crystal *c,
+                    const struct dtk_entry *e, const struct dtk_plan_page *pg)
 {
 	struct pair *v = NULL;
-	size_t i, n = S_pairs_of(c, e, pg->pairs, &v);
+	const char *why[8];
+	size_t i, k, n_why, n = S_pairs_of(c, e, pg->pairs, &v);
 
-	fprintf(f, "    %s  %s\n", e->id, dtk_esc(e->title));
+	if (!j)
+		dtk_buf_printf(b, "    %s  %s\n", e->id, dtk_esc(e->title));
 	for (i = 0; i < n; i++) {
-		fprintf(f, "      %.2f %s%s  %s", v[i].score, S_class(&v[i]) ? "" : "likely duplicate ",
-		        v[i].o->id, dtk_esc(v[i].o->title));
-		S_why_text(f, v[i].why, v[i].o);
+		if (j) {
+			dtk_json_object(j);
+			dtk_json_kstring(j, "new", e->id);
+			dtk_json_kstring(j, "old", v[i].o->id);
+			dtk_json_kstring(j, "old_title", v[i].o->title);
+			dtk_json_kstring(j, "old_node", v[i].o->node->name);
+			dtk_json_key(j, "score");
+			dtk_json_fixed(j, v[i].score, 4);
+			dtk_json_kbool(j, "likely_duplicate", S_class(&v[i]) == 0);
+			dtk_json_key(j, "why");
+			dtk_json_array(j);
+		} else {
+			dtk_buf_printf(b, "      %.2f %s%s  %s  (", v[i].score,
+			               S_class(&v[i]) ? "" : "likely duplicate ", v[i].o->id,
+			               dtk_esc(v[i].o->title));
+		}
+		for (k = 0, n_why = S_whys(v[i].why, why); k < n_why; k++)
+			if (j)
+				dtk_json_string(j, why[k]);
+			else
+				dtk_buf_printf(b, "%s%s", k ? ", " : "", why[k]);
+		if (j) {
+			dtk_json_end(j, ']');
+			dtk_json_end(j, '}');
+		} else {
+			if (v[i].why & WHY_NODE)
+				dtk_buf_printf(b, " %s", v[i].o->node->name);
+			dtk_buf_puts(b, ")\n");
+		}
 	}
-	if (!n)
-		fputs("      (no entry to compare it with)\n", f);
+	if (!n && !j)
+		dtk_buf_puts(b, "      (no entry to compare it with)\n");
 	free(v);
 }
 
-static void S_list(FILE *f, const char *what, const struct dtk_entry *const *v, size_t n,
+/* The review pairs of the new entries on the page, node by node: a node
+ * with k new entries and E older has k·E + k(k−1)/2. */
+static void S_reviews(struct dtk_buf *b, struct dtk_json *j, const struct dtk_crystal *c,
+                      const struct dtk_plan_page *pg)
+{
+	const struct dtk_crystal_list *l = &c->lists[DTK_CL_NEW];
+	size_t i, k, news, older, end, from = S_window(pg, l->n, &end);
+	int shown;
+
+	if (j) {
+		dtk_json_kint(j, "review_pairs", c->pairs);
+		dtk_json_key(j, "reviews");
+		dtk_json_array(j);
+	} else {
+		dtk_buf_printf(b,
+		               "\nreview pairs: %ld in all; each new entry beside at most %zu, "
+		               "likely duplicates first\n",
+		               c->pairs, pg->pairs);
+	}
+	for (i = 0; i < c->kb->n_nodes; i++) {
+		const struct dtk_node *n = c->kb->nodes[i];
+		for (k = news = 0, shown = 0; k < l->n; k++) {
+			news += l->v[k].e->node == n;
+			shown |= l->v[k].e->node == n && k >= from && k < end;
+		}
+		if (!shown)
+			continue;
+		older = n->n_entries - news;
+		if (j) {
+			dtk_json_object(j);
+			dtk_json_kstring(j, "node", n->name);
+			dtk_json_kint(j, "new_entries", (long)news);
+			dtk_json_kint(j, "older_entries", (long)older);
+			dtk_json_kint(j, "pair_count",
+			              (long)(news * older + news * (news - 1) / 2));
+			dtk_json_key(j, "pairs");
+			dtk_json_array(j);
+		} else {
+			dtk_buf_printf(b, "  %s: %zu new × %zu older + %zu among the new = %zu\n",
+			               n->name, news, older, news * (news - 1) / 2,
+			               news * older + news * (news - 1) / 2);
+		}
+		for (k = from; k < end; k++)
+			if (l->v[k].e->node == n)
+				S_pairs(b, j, c, l->v[k].e, pg);
+		if (j) {
+			dtk_json_end(j, ']');
+			dtk_json_end(j, '}');
+		}
+	}
+	if (j)
+		dtk_json_end(j, ']');
+	else
+		S_more(b, pg, l->n);
+}
+
+/* Item it of list l, as text: "id[ ↔ other][  from→to][  title]". */
+static void S_text_item(struct dtk_buf *b, const struct list *l, const struct dtk_crystal_item *it)
+{
+	dtk_buf_printf(b, "%*s%s", l->heading ? 2 : 4, "", it->id ? it->id : "-");
+	if (it->other)
+		dtk_buf_printf(b, " ↔ %s", it->other);
+	if (it->from >= 0)
+		dtk_buf_printf(b, "  %s→%s", dtk_confidence_names[it->from],
+		               dtk_confidence_names[it->to]);
+	if (it->title)
+		dtk_buf_printf(b, "  %s", dtk_esc(it->title));
+	dtk_buf_putc(b, '\n');
+}
+
+/* Item it of list l, as JSON: a node's name, else an object. */
+static void S_json_item(struct dtk_json *j, const struct list *l, const struct dtk_crystal_item *it)
+{
+	if (l->cl == DTK_CL_STANCE) {
+		dtk_json_string(j, it->id);
+		return;
+	}
+	dtk_json_object(j);
+	dtk_json_kstring(j, "id", it->id);
+	if (it->other)
+		dtk_json_kstring(j, l->cl == DTK_CL_CROSS ? "ref" : "other", it->other);
+	if (it->title)
+		dtk_json_kstring(j, l->cl == DTK_CL_GAPS ? "text" : "title", it->title);
+	if (it->from >= 0) {
+		dtk_json_kstring(j, "from", dtk_confidence_names[it->from]);
+		dtk_json_kstring(j, "to", dtk_confidence_names[it->to]);
+	}
+	dtk_json_end(j, '}');
+}
+
+static void S_list(struct dtk_buf *b, struct dtk_json *j, const struct list *l,
                    const struct dtk_plan_page *pg)
 {
 	size_t i, end;
-	fprintf(f, "\n%s (%zu):\n", what, n);
-	for (i = S_window(pg, n, &end); i < end; i++)
-		fprintf(f, "  %s  %s\n", v[i]->id, dtk_esc(v[i]->title));
-	S_more(f, pg, n);
-}
 
-/* The events of kind k (not added and revised, which have their lists). */
-static void S_text_events(FILE *f, const struct dtk_crystal *c, int k,
-                          const struct dtk_plan_page *pg)
-{
-	const struct dtk_crystal_event *v = c->events[k];
-	size_t i, end, n = c->n_events[k];
-
-	fprintf(f, "  %s (%zu):\n", dtk_event_names[k], n);
-	for (i = S_window(pg, n, &end); i < end; i++) {
-		if (v[i].other)
-			fprintf(f, "    %s ↔ %s\n", v[i].e->id, v[i].other);
-		else if (v[i].from >= 0)
-			fprintf(f, "    %s  %s→%s  %s\n", v[i].e->id, dtk_confidence_names[v[i].from],
-			        dtk_confidence_names[v[i].e->confidence], dtk_esc(v[i].e->title));
+	if (j) {
+		dtk_json_key(j, l->key);
+		dtk_json_array(j);
+	} else {
+		dtk_buf_printf(b, l->heading ? "\n%s (%zu):\n" : "  %s (%zu):\n",
+		               l->heading ? l->heading : l->key, l->l->n);
+	}
+	for (i = S_window(pg, l->l->n, &end); i < end; i++)
+		if (j)
+			S_json_item(j, l, &l->l->v[i]);
 		else
-			fprintf(f, "    %s  %s\n", v[i].e->id, dtk_esc(v[i].e->title));
-	}
-	S_more(f, pg, n);
-}
-
-/* Returns 1 when a list of page pg goes on past it. */
-static int S_has_more(const struct dtk_crystal *c, const struct dtk_plan_page *pg)
-{
-	const size_t lists[] = {
-	        c->n_new,        c->n_stale,           c->n_candidates,       c->n_promotable,
-	        c->n_revised,    c->n_revised_sources, c->n_stance_unchanged, c->n_cross_refs,
-	        c->n_gaps_reread};
-	size_t k, n = 0, end = pg->page * pg->limit;
-
-	for (k = 0; k < DTK_EV_COUNT; k++)
-		n = c->n_events[k] > n ? c->n_events[k] : n;
-	for (k = 0; k < sizeof(lists) / sizeof(*lists); k++)
-		n = lists[k] > n ? lists[k] : n;
-	return n > end;
-}
-
-void dtk_crystal_plan_text(FILE *f, const struct dtk_crystal *c, const struct dtk_plan_page *pg)
-{
-	static const int kinds[] = {DTK_EV_RAISED,     DTK_EV_LOWERED,   DTK_EV_OPENED,
-	                            DTK_EV_RESOLVED,   DTK_EV_SUPERSEDED, DTK_EV_RETRACTED,
-	                            DTK_EV_NEWLY_STALE};
-	char d1[11], d2[11];
-	size_t i, j, at = 0, from, end;
-
-	fprintf(f, "crystallization plan for %s (previous run %s)", dtk_date_format(d1, c->date),
-	        c->since ? dtk_date_format(d2, c->since) : "none");
-	fprintf(f, ", page %zu\n", pg->page);
-	if (c->since && !c->has_prev)
-		fprintf(f, "note: the base at the previous run is not in history; high changes, "
-		           "bloom changes, stance rewrites and new contradictions count only what "
-		           "the files show\n");
-	S_list(f, "new entries", c->new_entries, c->n_new, pg);
-	fprintf(f, "\nevents since the last run:\n");
-	for (i = 0; i < sizeof(kinds) / sizeof(*kinds); i++)
-		S_text_events(f, c, kinds[i], pg);
-	fprintf(f,
-	        "\nreview pairs: %ld in all; each new entry beside at most %zu, likely "
-	        "duplicates first\n",
-	        c->pairs, pg->pairs);
-	from = S_window(pg, c->n_new, &end);
-	for (i = 0; i < c->n_reviews; i++) {
-		const struct dtk_node_review *rv = &c->reviews[i];
-		if (at + rv->new_entries <= from || at >= end) {
-			at += rv->new_entries;
-			continue;
-		}
-		fprintf(f, "  %s: %zu new × %zu older + %zu among the new = %zu\n", rv->node->name,
-		        rv->new_entries, rv->older, rv->new_entries * (rv->new_entries - 1) / 2,
-		        rv->pairs);
-		for (j = 0; j < c->n_new; j++)
-			if (c->new_entries[j]->node == rv->node && j >= from && j < end)
-				S_text_pairs(f, c, c->new_entries[j], pg);
-		at += rv->new_entries;
-	}
-	S_more(f, pg, c->n_new);
-	S_list(f, "stale entries", c->stale, c->n_stale, pg);
-	S_list(f, "candidates, one verification short of high", c->candidates, c->n_candidates,
-	       pg);
-	S_list(f, "entries that meet the high rule but are not high", c->promotable,
-	       c->n_promotable, pg);
-	S_list(f, "entries revised since the last run", c->revised, c->n_revised, pg);
-	fprintf(f, "\nsources revised since the last run (%zu):\n", c->n_revised_sources);
-	for (i = S_window(pg, c->n_revised_sources, &end); i < end; i++)
-		fprintf(f, "  %s  %s\n", c->revised_sources[i]->id,
-		        dtk_esc(c->revised_sources[i]->title));
-	S_more(f, pg, c->n_revised_sources);
-	fprintf(f, "\nnodes with new entries whose stance has not changed (%zu):\n",
-	        c->n_stance_unchanged);
-	for (i = S_window(pg, c->n_stance_unchanged, &end); i < end; i++)
-		fprintf(f, "  %s\n", c->stance_unchanged[i]->name);
-	S_more(f, pg, c->n_stance_unchanged);
-	fprintf(f, "\ncross-domain references of new or revised entries, to check by hand (%zu):\n",
-	        c->n_cross_refs);
-	for (i = S_window(pg, c->n_cross_refs, &end); i < end; i++)
-		fprintf(f, "  %s ↔ %s\n", c->cross_refs[i].e->id, c->cross_refs[i].other);
-	S_more(f, pg, c->n_cross_refs);
-	fprintf(f, "\ngaps whose nodes got entries after they were written, to read again "
-	           "(%zu):\n",
-	        c->n_gaps_reread);
-	for (i = S_window(pg, c->n_gaps_reread, &end); i < end; i++)
-		fprintf(f, "  %s  %s\n", c->gaps_reread[i]->id ? c->gaps_reread[i]->id : "-",
-		        dtk_esc(c->gaps_reread[i]->text));
-	S_more(f, pg, c->n_gaps_reread);
-	if (S_has_more(c, pg))
-		fprintf(f, "\nnext page: dtk crystallize --plan --date %s --page %zu\n", d1,
-		        pg->page + 1);
-}
-
-/* ---- JSON ---- */
-
-static void S_json_ids(struct dtk_json *j, const char *key, const struct dtk_entry *const *v,
-                       size_t n, const struct dtk_plan_page *pg)
-{
-	size_t i, end;
-	dtk_json_key(j, key);
-	dtk_json_array(j);
-	for (i = S_window(pg, n, &end); i < end; i++) {
-		dtk_json_object(j);
-		dtk_json_kstring(j, "id", v[i]->id);
-		dtk_json_kstring(j, "title", v[i]->title);
-		dtk_json_end(j, '}');
-	}
-	dtk_json_end(j, ']');
-}
-
-static void S_json_events(struct dtk_json *j, const struct dtk_crystal *c, int k,
-                          const struct dtk_plan_page *pg)
-{
-	const struct dtk_crystal_event *v = c->events[k];
-	size_t i, end;
-
-	dtk_json_key(j, dtk_event_names[k]);
-	dtk_json_array(j);
-	for (i = S_window(pg, c->n_events[k], &end); i < end; i++) {
-		dtk_json_object(j);
-		dtk_json_kstring(j, "id", v[i].e->id);
-		if (v[i].other) {
-			dtk_json_kstring(j, "other", v[i].other);
-		} else {
-			dtk_json_kstring(j, "title", v[i].e->title);
-		}
-		if (v[i].from >= 0) {
-			dtk_json_kstring(j, "from", dtk_confidence_names[v[i].from]);
-			dtk_json_kstring(j, "to", dtk_confidence_names[v[i].e->confidence]);
-		}
-		dtk_json_end(j, '}');
-	}
-	dtk_json_end(j, ']');
-}
-
-static void S_json_pairs(struct dtk_json *j, const struct dtk_crystal *c,
-                         const struct dtk_entry *e, const struct dtk_plan_page *pg)
-{
-	struct pair *v = NULL;
-	size_t i, k, n = S_pairs_of(c, e, pg->pairs, &v);
-
-	for (i = 0; i < n; i++) {
-		dtk_json_object(j);
-		dtk_json_kstring(j, "new", e->id);
-		dtk_json_kstring(j, "old", v[i].o->id);
-		dtk_json_kstring(j, "old_title", v[i].o->title);
-		dtk_json_kstring(j, "old_node", v[i].o->node->name);
-		dtk_json_key(j, "score");
-		dtk_json_fixed(j, v[i].score, 4);
-		dtk_json_kbool(j, "likely_duplicate", S_class(&v[i]) == 0);
-		dtk_json_key(j, "why");
-		dtk_json_array(j);
-		for (k = 0; k < sizeof(S_why) / sizeof(*S_why); k++)
-			if (v[i].why & (1u << k))
-				dtk_json_string(j, S_why[k]);
-		if (!v[i].why)
-			dtk_json_string(j, "same node");
+			S_text_item(b, l, &l->l->v[i]);
+	if (j)
 		dtk_json_end(j, ']');
-		dtk_json_end(j, '}');
-	}
-	free(v);
+	else
+		S_more(b, pg, l->l->n);
 }
 
-static void S_json_reviews(struct dtk_json *j, const struct dtk_crystal *c,
-                           const struct dtk_plan_page *pg)
+void dtk_crystal_plan(struct dtk_buf *out, const struct dtk_crystal *c,
+                      const struct dtk_plan_page *pg, int json)
 {
-	size_t i, k, end, from = S_window(pg, c->n_new, &end);
-
-	dtk_json_key(j, "reviews");
-	dtk_json_array(j);
-	for (i = 0; i < c->n_reviews; i++) {
-		const struct dtk_node_review *rv = &c->reviews[i];
-		int shown = 0;
-		for (k = from; k < end; k++)
-			shown |= c->new_entries[k]->node == rv->node;
-		if (!shown)
-			continue;
-		dtk_json_object(j);
-		dtk_json_kstring(j, "node", rv->node->name);
-		dtk_json_kint(j, "new_entries", (long)rv->new_entries);
-		dtk_json_kint(j, "older_entries", (long)rv->older);
-		dtk_json_kint(j, "pair_count", (long)rv->pairs);
-		dtk_json_key(j, "pairs");
-		dtk_json_array(j);
-		for (k = from; k < end; k++)
-			if (c->new_entries[k]->node == rv->node)
-				S_json_pairs(j, c, c->new_entries[k], pg);
-		dtk_json_end(j, ']');
-		dtk_json_end(j, '}');
-	}
-	dtk_json_end(j, ']');
-}
-
-void dtk_crystal_plan_json(struct dtk_buf *out, const struct dtk_crystal *c,
-                           const struct dtk_plan_page *pg)
-{
+	struct list v[S_MAX_LISTS];
+	size_t i, n = S_lists(v, c);
 	struct dtk_json j;
-	char d[11];
-	size_t i, end;
-	int k;
+	char d1[11], d2[11];
+	int more = S_has_more(v, n, pg);
 
 	dtk_json_init(&j, out);
-	dtk_json_object(&j);
-	dtk_json_kstring(&j, "date", dtk_date_format(d, c->date));
-	dtk_json_kstring(&j, "since", c->since ? dtk_date_format(d, c->since) : NULL);
-	dtk_json_kbool(&j, "previous_state_known", c->has_prev || !c->since);
-	dtk_json_kint(&j, "page", (long)pg->page);
-	dtk_json_key(&j, "next_page");
-	if (S_has_more(c, pg))
-		dtk_json_int(&j, (long)pg->page + 1);
-	else
-		dtk_json_null(&j);
-	S_json_ids(&j, "new_entries", c->new_entries, c->n_new, pg);
-	for (k = DTK_EV_RAISED; k < DTK_EV_COUNT; k++)
-		if (k != DTK_EV_REVISED)
-			S_json_events(&j, c, k, pg);
-	dtk_json_kint(&j, "review_pairs", c->pairs);
-	S_json_reviews(&j, c, pg);
-	S_json_ids(&j, "stale", c->stale, c->n_stale, pg);
-	S_json_ids(&j, "candidates", c->candidates, c->n_candidates, pg);
-	S_json_ids(&j, "meet_high_rule", c->promotable, c->n_promotable, pg);
-	S_json_ids(&j, "revised", c->revised, c->n_revised, pg);
-	dtk_json_key(&j, "revised_sources");
-	dtk_json_array(&j);
-	for (i = S_window(pg, c->n_revised_sources, &end); i < end; i++) {
+	dtk_date_format(d1, c->rec.date);
+	if (json) {
 		dtk_json_object(&j);
-		dtk_json_kstring(&j, "id", c->revised_sources[i]->id);
-		dtk_json_kstring(&j, "title", c->revised_sources[i]->title);
-		dtk_json_end(&j, '}');
+		dtk_json_kstring(&j, "date", d1);
+		dtk_json_kstring(&j, "since",
+		                 c->rec.since ? dtk_date_format(d2, c->rec.since) : NULL);
+		dtk_json_kbool(&j, "previous_state_known", c->has_prev || !c->rec.since);
+		dtk_json_kint(&j, "page", (long)pg->page);
+		dtk_json_key(&j, "next_page");
+		if (more)
+			dtk_json_int(&j, (long)pg->page + 1);
+		else
+			dtk_json_null(&j);
+	} else {
+		dtk_buf_printf(out, "crystallization plan for %s (previous run %s), page %zu\n", d1,
+		               c->rec.since ? dtk_date_format(d2, c->rec.since) : "none", pg->page);
+		if (c->rec.since && !c->has_prev)
+			dtk_buf_puts(out,
+			             "note: the base at the previous run is not in history; high "
+			             "changes, bloom changes, stance rewrites and new "
+			             "contradictions count only what the files show\n");
 	}
-	dtk_json_end(&j, ']');
-	dtk_json_key(&j, "stance_unchanged");
-	dtk_json_array(&j);
-	for (i = S_window(pg, c->n_stance_unchanged, &end); i < end; i++)
-		dtk_json_string(&j, c->stance_unchanged[i]->name);
-	dtk_json_end(&j, ']');
-	dtk_json_key(&j, "cross_domain_refs");
-	dtk_json_array(&j);
-	for (i = S_window(pg, c->n_cross_refs, &end); i < end; i++) {
-		dtk_json_object(&j);
-		dtk_json_kstring(&j, "id", c->cross_refs[i].e->id);
-		dtk_json_kstring(&j, "ref", c->cross_refs[i].other);
-		dtk_json_end(&j, '}');
+	for (i = 0; i < n; i++) {
+		if (!json && i == 1) /* after the new entries */
+			dtk_buf_puts(out, "\nevents since the last run:\n");
+		if (!v[i].l)
+			S_reviews(out, json ? &j : NULL, c, pg);
+		else
+			S_list(out, json ? &j : NULL, &v[i], pg);
 	}
-	dtk_json_end(&j, ']');
-	dtk_json_key(&j, "gaps_to_reread");
-	dtk_json_array(&j);
-	for (i = S_window(pg, c->n_gaps_reread, &end); i < end; i++) {
-		dtk_json_object(&j);
-		dtk_json_kstring(&j, "id", c->gaps_reread[i]->id);
-		dtk_json_kstring(&j, "text", c->gaps_reread[i]->text);
-		dtk_json_end(&j, '}');
+	if (!json) {
+		if (more)
+			dtk_buf_printf(out,
+			               "\nnext page: dtk crystallize --plan --date %s --page %zu\n",
+			               d1, pg->page + 1);
+		return;
 	}
-	dtk_json_end(&j, ']');
 	dtk_json_key(&j, "totals");
 	dtk_json_object(&j);
-	dtk_json_kint(&j, "new_entries", (long)c->n_new);
-	for (k = DTK_EV_RAISED; k < DTK_EV_COUNT; k++)
-		if (k != DTK_EV_REVISED)
-			dtk_json_kint(&j, dtk_event_names[k], (long)c->n_events[k]);
-	dtk_json_kint(&j, "stale", (long)c->n_stale);
-	dtk_json_kint(&j, "candidates", (long)c->n_candidates);
-	dtk_json_kint(&j, "meet_high_rule", (long)c->n_promotable);
-	dtk_json_kint(&j, "revised", (long)c->n_revised);
-	dtk_json_kint(&j, "revised_sources", (long)c->n_revised_sources);
-	dtk_json_kint(&j, "stance_unchanged", (long)c->n_stance_unchanged);
-	dtk_json_kint(&j, "cross_domain_refs", (long)c->n_cross_refs);
-	dtk_json_kint(&j, "gaps_to_reread", (long)c->n_gaps_reread);
+	for (i = 0; i < n; i++)
+		if (v[i].l)
+			dtk_json_kint(&j, v[i].key, (long)v[i].l->n);
 	dtk_json_end(&j, '}');
 	dtk_json_end(&j, '}');
 }

@@ -268,15 +268,15 @@ if [ -n "${DTK_CRASH:-}" ]; then
     DTK_FAULT_AT=fsync-dir "$DTK" reindex >/dev/null 2>&1 && ok "dtk itself has no fault point" ||
         ko "dtk itself has no fault point"
     git checkout -q .
-    # crystallize --no-commit writes INDEX.md, then the records: when the
-    # records are not replaced (their rename fails), INDEX.md is put back;
-    # when they are but not synced, both stay the run's
+    # crystallize --no-commit writes INDEX.md, then the records, all or
+    # nothing: when the records are not replaced (their rename fails),
+    # INDEX.md is put back; when they are but not synced, both stay the run's
     cp INDEX.md "$scratch/INDEX.before"
     cp insights/_crystallizations.yaml "$scratch/records.before"
     rc=0
     DTK_FAULT_AT="rename=$PWD/insights/_crystallizations.yaml" "$DTK_CRASH" crystallize --date $date --eval s=ok --no-commit \
         >/dev/null 2>"$scratch/err" || rc=$?
-    if [ $rc -eq 2 ] && grep -qF "(INDEX.md was put back as it was)" "$scratch/err" &&
+    if [ $rc -eq 2 ] && grep -qF "(the files already replaced were put back)" "$scratch/err" &&
         cmp -s INDEX.md "$scratch/INDEX.before" &&
         cmp -s insights/_crystallizations.yaml "$scratch/records.before" &&
         "$DTK" crystallize --date $date --eval s=ok --no-commit >/dev/null 2>&1; then

@@ -1146,8 +1146,9 @@ static void test_invalid_record_refused(void **state)
 	t_done(dir);
 }
 
-/* --no-commit killed between its two files: the records are untouched, so
- * the same run goes again and finishes (INDEX.md is written first). */
+/* --no-commit killed between its two files (INDEX.md is written first):
+ * the records are untouched, and the next run puts INDEX.md back (the
+ * write's journal), goes again and finishes. */
 static void test_no_commit_interrupted(void **state)
 {
 	char *twin = S_repo(1), *dir = S_repo(1), *a, *b, env[1300];
@@ -1160,7 +1161,7 @@ static void test_no_commit_interrupted(void **state)
 	assert_int_equal(r.status, 0);
 	t_run_free(&r);
 	a = t_read(dir, "insights/_crystallizations.yaml", NULL);
-	snprintf(env, sizeof(env), "%s DTK_CRASH_AT=no-commit-between", S_env);
+	snprintf(env, sizeof(env), "%s DTK_CRASH_AT=after-file", S_env);
 	t_dtk_bin = DTK_CRASH_BIN;
 	t_dtk(&r, dir, env, "crystallize", "--no-commit", "--date", "2026-08-15", "--eval", "s=v",
 	      NULL);

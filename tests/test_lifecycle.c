@@ -938,20 +938,20 @@ static void test_crystal_lists(void **state)
 	(void)state;
 
 	dtk_crystal_compute(&c, now, prev, 20261201);
-	assert_int_equal(c.high_changes, 1); /* a-001 is no longer high */
-	assert_int_equal(c.n_promotable, 0); /* a-002 would be, but is retired */
-	assert_int_equal(c.n_candidates, 0); /* a-003 would be */
-	assert_int_equal(c.n_stale, 1);      /* a-004 alone */
-	assert_string_equal(c.stale[0]->id, "a-004");
-	assert_int_equal(c.n_revised, 1);
-	assert_string_equal(c.revised[0]->id, "a-004");
-	assert_int_equal(c.n_revised_sources, 1);
-	assert_string_equal(c.revised_sources[0]->id, "s1");
+	assert_int_equal(c.rec.high_changes, 1); /* a-001 is no longer high */
+	assert_int_equal(c.lists[DTK_CL_PROMOTABLE].n, 0); /* a-002 would be, but is retired */
+	assert_int_equal(c.lists[DTK_CL_CANDIDATES].n, 0); /* a-003 would be */
+	assert_int_equal(c.lists[DTK_CL_STALE].n, 1);      /* a-004 alone */
+	assert_string_equal(c.lists[DTK_CL_STALE].v[0].id, "a-004");
+	assert_int_equal(c.lists[DTK_CL_REVISED].n, 1);
+	assert_string_equal(c.lists[DTK_CL_REVISED].v[0].id, "a-004");
+	assert_int_equal(c.lists[DTK_CL_SOURCES].n, 1);
+	assert_string_equal(c.lists[DTK_CL_SOURCES].v[0].id, "s1");
 	dtk_crystal_release(&c);
 	dtk_crystal_compute(&c, prev, NULL, 20261201);
-	assert_int_equal(c.n_promotable, 1);
-	assert_int_equal(c.n_candidates, 1);
-	assert_int_equal(c.n_stale, 4);
+	assert_int_equal(c.lists[DTK_CL_PROMOTABLE].n, 1);
+	assert_int_equal(c.lists[DTK_CL_CANDIDATES].n, 1);
+	assert_int_equal(c.lists[DTK_CL_STALE].n, 4);
 	dtk_crystal_release(&c);
 	dtk_stats_compute(&st, now);
 	assert_int_equal(st.entries, 1);

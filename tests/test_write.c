@@ -796,6 +796,29 @@ static void test_amend_review(void **state)
 	t_done(dir);
 }
 
+/* A run's review pairs are those check computes for its window, created in
+ * (since, date]: an entry dated after the run is not among them (it was,
+ * and check warned right after the run). */
+static void test_run_pairs_window(void **state)
+{
+	char *dir = t_base(), *got;
+	struct t_run r;
+	(void)state;
+	RUN(r, dir, 0, "add", "alpha", "--title", "Later", "--claim", "A claim made after the run.",
+	    "--source", "paper-a", "--confidence", "low", "--created", "2026-09-01");
+	t_run_free(&r);
+	RUN(r, dir, 0, "crystallize", "--eval", "s=ok", "--no-commit", "--date", "2026-08-15");
+	t_run_free(&r);
+	got = t_read(dir, "insights/_crystallizations.yaml", NULL);
+	assert_non_null(strstr(got, "- date: 2026-08-15\n"));
+	assert_non_null(strstr(strstr(got, "- date: 2026-08-15\n"), "    pairs: {}\n"));
+	free(got);
+	RUN(r, dir, 0, "check");
+	assert_null(strstr(r.err, "review pairs"));
+	t_run_free(&r);
+	t_done(dir);
+}
+
 /* dtk gap (#46): every byte of _domain.yaml kept but the gap's lines; a
  * gap without an id gets one when a command names it; a closed gap is off
  * the page; the plan asks to re-read a gap whose nodes got entries after
@@ -914,6 +937,7 @@ int main(void)
 	        cmocka_unit_test(test_from_stdin_and_json_shapes),
 	        cmocka_unit_test(test_review_hints_and_dates),
 	        cmocka_unit_test(test_amend_review),
+	        cmocka_unit_test(test_run_pairs_window),
 	        cmocka_unit_test(test_gap),
 	        cmocka_unit_test(test_hotspot),
 	};

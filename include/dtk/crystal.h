@@ -8,64 +8,56 @@
 #include "dtk/dtk.h"
 #include "dtk/model.h"
 
-/* Per node: how many new entries and how many review pairs they make. */
-struct dtk_node_review {
-	const struct dtk_node *node;
-	size_t new_entries, older, pairs;
+/* An item of the worklist as the plan shows it: its id (a node's name; NULL
+ * for a gap without one), the other side of a pair (a contradiction's other
+ * entry, a reference), a confidence change from→to (from -1: none), its
+ * title (a gap's text; NULL beside other); e, when it is an entry's. */
+struct dtk_crystal_item {
+	const struct dtk_entry *e;
+	const char *id, *other, *title;
+	int from, to;
 };
 
-/* An event of the month (enum dtk_event): the entry; for a contradiction
- * the other entry's id; for a confidence change the level before. */
-struct dtk_crystal_event {
-	const struct dtk_entry *e;
-	const char *other;
-	int from;
+struct dtk_crystal_list {
+	struct dtk_crystal_item *v;
+	size_t n, cap;
+};
+
+/* The lists of the worklist, in the plan's order. */
+enum {
+	DTK_CL_NEW,        /* entries created after since, listing order */
+	DTK_CL_STALE,      /* stale at date */
+	DTK_CL_CANDIDATES, /* one verification short of high */
+	DTK_CL_PROMOTABLE, /* not high, enough verified_by for high */
+	DTK_CL_REVISED,    /* entries revised after since (any, before a run) */
+	DTK_CL_SOURCES,    /* sources, likewise */
+	DTK_CL_STANCE,     /* nodes with new entries, same stance as before */
+	/* references into other domains of entries new or revised since the
+	 * last run */
+	DTK_CL_CROSS,
+	/* gaps whose nodes got entries created after the gap was written (or,
+	 * undated, after since): to be read again */
+	DTK_CL_GAPS,
+	DTK_CL_COUNT
 };
 
 /* The worklist and the figures of one run. */
 struct dtk_crystal {
-	dtk_date date, since; /* since: the last record's date, 0 before any */
-	int has_prev;         /* the base at the previous run was known */
+	int has_prev;            /* the base at the previous run was known */
 	const struct dtk_kb *kb; /* the base now */
-
-	const struct dtk_entry **new_entries; /* created after since, listing order */
-	size_t n_new;
-	struct dtk_node_review *reviews;    /* nodes with new entries, category order */
-	struct dtk_pair_count *pair_counts; /* the same, as the record holds them */
-	size_t n_reviews;
-	const struct dtk_entry **stale; /* stale at date */
-	size_t n_stale;
-	const struct dtk_entry **promotable; /* not high, enough verified_by for high */
-	size_t n_promotable;
-	const struct dtk_entry **candidates;
-	size_t n_candidates;
-	const struct dtk_entry **revised; /* revised after since (any, before a run) */
-	size_t n_revised;
-	const struct dtk_source **revised_sources; /* likewise */
-	size_t n_revised_sources;
-	const struct dtk_node **stance_unchanged; /* new entries, same stance as before */
-	size_t n_stance_unchanged;
-	/* references into other domains of entries new or revised since the
-	 * last run (e, other: the reference) */
-	struct dtk_crystal_event *cross_refs;
-	size_t n_cross_refs;
-	/* gaps whose nodes got entries created after the gap was written (or,
-	 * undated, after since): to be read again */
-	const struct dtk_gap **gaps_reread;
-	size_t n_gaps_reread;
-
-	/* the month's events, from the entries' dated fields (the base at the
-	 * previous run where a field is absent), and as the record names them
-	 * (entry ids; "a↔b", malloc'd, for contradictions) */
-	struct dtk_crystal_event *events[DTK_EV_COUNT];
-	const char **event_ids[DTK_EV_COUNT];
-	size_t n_events[DTK_EV_COUNT];
-
-	/* the figures of the record */
-	long high_changes, stance_rewrites, contradictions_new, pairs;
-	dtk_date earliest;
-	struct dtk_bloom_change *bloom_changes;
-	size_t n_bloom_changes;
+	/* the record of the run, but its eval and review's words (the
+	 * command's to add): date, since (the last record's date, 0
+	 * before any), the figures, the month's events as the record names
+	 * them (entry ids; "a↔b", malloc'd, for contradictions) from the
+	 * entries' dated fields (the base at the previous run where a field
+	 * is absent), the review pairs per node (dtk_record_pairs); its
+	 * arrays are c's */
+	struct dtk_record rec;
+	struct dtk_crystal_list lists[DTK_CL_COUNT];
+	struct dtk_crystal_list events[DTK_EV_COUNT]; /* the month's, by kind */
+	/* the review pairs the plan shows (rec.pairs', and those of entries
+	 * dated after the run) */
+	long pairs;
 };
 
 /*
@@ -77,15 +69,6 @@ struct dtk_crystal {
 void dtk_crystal_compute(struct dtk_crystal *out, const struct dtk_kb *now,
                          const struct dtk_kb *prev, dtk_date date);
 void dtk_crystal_release(struct dtk_crystal *c);
-
-/*
- * Fills *r (whose strings point into c, kb and the given strings) with the
- * record of run c. review may be NULL (no review) or hold cross_pairs,
- * review_verdict and review_note; its pairs are set from c.
- */
-void dtk_crystal_record(struct dtk_record *r, const struct dtk_crystal *c,
-                        const char *eval_scenario, const char *eval_verdict,
-                        const struct dtk_record *review);
 
 /*
  * Sets *out (malloc'd, the caller frees; node names are kb's) to the review
@@ -110,15 +93,13 @@ int dtk_record_to_yaml(struct dtk_buf *out, const struct dtk_record *r);
 int dtk_records_append(char **out, const char *old, size_t old_len, size_t old_records,
                        const struct dtk_record *r);
 
-/* Returns 1 when a and b hold the same values (positions aside). */
+/* Returns 1 when a and b hold the same values (positions aside): they are
+ * written alike (dtk_record_to_yaml). */
 int dtk_record_equal(const struct dtk_record *a, const struct dtk_record *b);
 
 /* Appends the one-line summary of r ("4 new, 0 high changes, 1 stale,
  * 1 bloom change, ...") to out. */
 void dtk_record_summary(struct dtk_buf *out, const struct dtk_record *r);
-/* Appends r's bloom changes ("alpha apply→analyze, beta ...") to out;
- * nothing when there are none. */
-void dtk_record_blooms(struct dtk_buf *out, const struct dtk_record *r);
 
 /* A page of the worklist: page (from 1) of each list cut in pages of limit
  * items (the review pairs: of limit new entries); pairs: the most review
@@ -129,12 +110,10 @@ struct dtk_plan_page {
 #define DTK_PLAN_LIMIT 20
 #define DTK_PLAN_PAIRS 5
 
-/* Prints page pg of the reviewer's worklist of run c as text. */
-void dtk_crystal_plan_text(FILE *out, const struct dtk_crystal *c, const struct dtk_plan_page *pg);
-/* Appends page pg of the worklist as JSON (docs/commands.md gives the
- * shape). */
-void dtk_crystal_plan_json(struct dtk_buf *out, const struct dtk_crystal *c,
-                           const struct dtk_plan_page *pg);
+/* Appends page pg of the reviewer's worklist of run c to out, as text or
+ * as JSON (docs/commands.md gives the shape). */
+void dtk_crystal_plan(struct dtk_buf *out, const struct dtk_crystal *c,
+                      const struct dtk_plan_page *pg, int json);
 
 /* Returns the text of a fold of kb's records of uses not folded yet
  * (kb->live_uses): a mapping of each record's name to what it holds
