@@ -94,11 +94,6 @@ static int S_fold_mapped(struct dtk_buf *b, struct dtk_buf *m, const char *s, si
 	return 0;
 }
 
-/* Per code point of the BMP of kind 2 whose folding takes 1 to 7 bytes:
- * those bytes from the second byte up and their count in the first; 0 not
- * known yet. Filled as S_kinds is. */
-static _Atomic uint64_t S_folded[0x10000];
-
 /* Appends what cp folds to (a character of kind 2) to b, which has room
  * for 32 more bytes. */
 static void S_put_folded(struct dtk_buf *b, utf8proc_int32_t cp)
@@ -106,25 +101,11 @@ static void S_put_folded(struct dtk_buf *b, utf8proc_int32_t cp)
 	utf8proc_int32_t d[8];
 	utf8proc_uint8_t enc[4];
 	utf8proc_ssize_t n, i;
-	uint64_t v = cp < 0x10000 ? atomic_load_explicit(&S_folded[cp], memory_order_relaxed) : 0;
-	size_t at = b->len, k;
 	int bound = 0;
 
-	if (v) { /* little-endian or not: the bytes are shifted out in order */
-		for (k = v & 0xff; k > 0; k--) {
-			v >>= 8;
-			b->ptr[b->len++] = (char)(v & 0xff);
-		}
-		return;
-	}
 	n = utf8proc_decompose_char(cp, d, 8, S_FOLD, &bound);
 	for (i = 0; i < n && i < 8; i++)
 		dtk_buf_put(b, (const char *)enc, (size_t)utf8proc_encode_char(d[i], enc));
-	if (cp >= 0x10000 || b->len - at < 1 || b->len - at > 7)
-		return;
-	for (k = b->len; k > at; k--)
-		v = (v << 8) | (unsigned char)b->ptr[k - 1];
-	atomic_store_explicit(&S_folded[cp], (v << 8) | (b->len - at), memory_order_relaxed);
 }
 
 /* Eight bytes each c; the high bit of eight bytes. */
