@@ -47,18 +47,12 @@ char *dtk_cache_path(const char *root, const char *kind);
  * caller frees) as dtk_cache_path takes it, or NULL when there is none. */
 char *dtk_cache_git_dir(const char *root);
 
-/* Returns the FNV-1a hash of buf[0..len). */
-uint64_t dtk_cache_hash(const char *buf, size_t len);
-
 /* Returns a checksum of buf[0..len), 32 bytes at a step in four lanes (what
  * catches a torn or corrupt cache: any change of its bytes changes it). */
 uint64_t dtk_cache_sum(const char *buf, size_t len);
 
 /* Sets *out from st. */
 void dtk_cache_stat_of(struct dtk_cache_stat *out, const struct stat *st);
-
-/* Returns 1 when a and b are the same stat data. */
-int dtk_cache_stat_same(const struct dtk_cache_stat *a, const struct dtk_cache_stat *b);
 
 /* Returns 1 when st is the stat data r recorded and both of its times are
  * older than stamp (ns since the epoch) by more than DTK_CACHE_GRAIN_S. */
