@@ -15,16 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Returns the FNV-1a hash of buf[0..len). */
-static uint64_t S_hash(const char *buf, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t i;
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)buf[i]) * 0x100000001b3ULL;
-	return h;
-}
-
 /* One step of a lane of dtk_cache_sum: w mixed into h. */
 static inline uint64_t S_mix(uint64_t h, uint64_t w)
 {
@@ -215,7 +205,7 @@ char *dtk_cache_path(const char *root, const char *kind)
 	else if (home && home[0] == '/')
 		dtk_buf_printf(&b, "%s/.cache/dtk", home);
 	if (b.len) {
-		dtk_buf_printf(&b, "/%s-%016" PRIx64, kind, S_hash(root, strlen(root)));
+		dtk_buf_printf(&b, "/%s-%016" PRIx64, kind, dtk_cache_sum(root, strlen(root)));
 		out = dtk_xstrdup(b.ptr);
 	}
 	dtk_buf_release(&b);

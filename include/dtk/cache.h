@@ -1,9 +1,10 @@
 /*
  * cache.h: the plumbing of the node cache (nodecache.h) and of a base held
- * between requests (kb.h): where a base's cache lives, the hash and
- * checksum, the stat data that says a file is as it was, and the write of
- * a whole cache file by rename. A cache is only an aid: nothing here reports an
- * error, and a cache that cannot be read or written is passed over.
+ * between requests (kb.h): where a base's cache lives, the checksum (of a
+ * cache's text, and of its root for its name), the stat data that says a
+ * file is as it was, and the write of a whole cache file by rename. A cache
+ * is only an aid: nothing here reports an error, and a cache that cannot be
+ * read or written is passed over.
  */
 #ifndef DTK_CACHE_H
 #define DTK_CACHE_H
@@ -39,7 +40,7 @@ struct dtk_cache_stat {
  * place for it. The place: dtk/ in the git directory of the repository
  * holding root (GIT_DIR when set; a .git file's gitdir when that names
  * this work tree back: a linked worktree, a submodule, core.worktree),
- * else $XDG_CACHE_HOME/dtk (~/.cache/dtk); the name: kind-<hash of root>.
+ * else $XDG_CACHE_HOME/dtk (~/.cache/dtk); the name: kind-<dtk_cache_sum of root>.
  */
 char *dtk_cache_path(const char *root, const char *kind);
 
