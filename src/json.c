@@ -87,17 +87,17 @@ char *dtk_json_escape_separators(char *json)
 	struct dtk_buf b = DTK_BUF_INIT;
 	const char *p, *from;
 
-	if (!json || !strstr(json, "\xE2\x80"))
-		return json;
-	for (p = from = json; (p = strstr(p, "\xE2\x80")) != NULL;) {
-		if (!S_separator(p)) {
-			p += 2;
+	if (!json)
+		return NULL;
+	for (p = from = json; (p = strstr(p, "\xE2\x80")) != NULL; p += 2) {
+		if (!S_separator(p))
 			continue;
-		}
 		dtk_buf_put(&b, from, (size_t)(p - from));
 		dtk_buf_puts(&b, p[2] == '\xA8' ? "\\u2028" : "\\u2029");
-		from = p += 3;
+		from = p + 3;
 	}
+	if (from == json) /* none */
+		return json;
 	dtk_buf_puts(&b, from);
 	free(json);
 	return dtk_buf_detach(&b);
