@@ -68,7 +68,7 @@ static void S_block(FILE *f, const struct line *a, size_t na, const struct line 
 	const int color = (how & DTK_DIFF_COLOR) != 0;
 	const char *o = color ? C_OLD : "", *n = color ? C_NEW : "", *r = color ? C_RESET : "";
 	size_t i, pre, suf;
-	int paired = na == nb;
+	int paired = na == nb, k;
 
 	if (how & DTK_DIFF_WORDS) {
 		for (i = 0; paired && i < na; i++) {
@@ -84,22 +84,17 @@ static void S_block(FILE *f, const struct line *a, size_t na, const struct line 
 			fprintf(f, "%s{+%.*s+}%s\n", n, (int)b[i].len, b[i].s, r);
 		return;
 	}
-	for (i = 0; i < na; i++) {
-		if (!paired) {
-			fprintf(f, C_OLD "-%.*s" C_RESET "\n", (int)a[i].len, a[i].s);
-			continue;
+	for (k = 0; k < 2; k++) /* the removed lines, then the added */
+		for (i = 0; i < (k ? nb : na); i++) {
+			const struct line *l = k ? &b[i] : &a[i];
+			if (!paired) {
+				fprintf(f, "%s%c%.*s" C_RESET "\n", k ? C_NEW : C_OLD,
+				        k ? '+' : '-', (int)l->len, l->s);
+				continue;
+			}
+			S_common(&a[i], &b[i], &pre, &suf);
+			S_marked(f, k ? '+' : '-', l, pre, suf);
 		}
-		S_common(&a[i], &b[i], &pre, &suf);
-		S_marked(f, '-', &a[i], pre, suf);
-	}
-	for (i = 0; i < nb; i++) {
-		if (!paired) {
-			fprintf(f, C_NEW "+%.*s" C_RESET "\n", (int)b[i].len, b[i].s);
-			continue;
-		}
-		S_common(&a[i], &b[i], &pre, &suf);
-		S_marked(f, '+', &b[i], pre, suf);
-	}
 }
 
 void dtk_diff_print(FILE *f, const char *diff, unsigned how)

@@ -87,31 +87,31 @@ char *dtk_json_escape_separators(char *json)
 	struct dtk_buf b = DTK_BUF_INIT;
 	const char *p, *from;
 
-	if (!json || !strstr(json, "\xE2\x80"))
-		return json;
-	for (p = from = json; (p = strstr(p, "\xE2\x80")) != NULL;) {
-		if (!S_separator(p)) {
-			p += 2;
+	if (!json)
+		return NULL;
+	for (p = from = json; (p = strstr(p, "\xE2\x80")) != NULL; p += 2) {
+		if (!S_separator(p))
 			continue;
-		}
 		dtk_buf_put(&b, from, (size_t)(p - from));
 		dtk_buf_puts(&b, p[2] == '\xA8' ? "\\u2028" : "\\u2029");
-		from = p += 3;
+		from = p + 3;
 	}
+	if (from == json) /* none */
+		return json;
 	dtk_buf_puts(&b, from);
 	free(json);
 	return dtk_buf_detach(&b);
 }
 
 /* Returns 1 when the byte at s needs more than itself in a JSON string as
- * S_quoted writes it. */
+ * dtk_json_quote writes it. */
 static int S_escaped(const char *s)
 {
 	unsigned char c = (unsigned char)*s;
 	return c == '"' || c == '\\' || c < 0x20 || c == 0x7f || S_separator(s);
 }
 
-static void S_quoted(struct dtk_buf *b, const char *s)
+void dtk_json_quote(struct dtk_buf *b, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
 	const char *from;
@@ -147,15 +147,10 @@ static void S_quoted(struct dtk_buf *b, const char *s)
 	dtk_buf_putc(b, '"');
 }
 
-void dtk_json_quote(struct dtk_buf *b, const char *s)
-{
-	S_quoted(b, s);
-}
-
 void dtk_json_key(struct dtk_json *j, const char *key)
 {
 	S_before(j);
-	S_quoted(j->out, key);
+	dtk_json_quote(j->out, key);
 	dtk_buf_puts(j->out, j->compact == 2 ? ":" : ": ");
 	j->after_key = 1;
 }
@@ -167,7 +162,7 @@ void dtk_json_string(struct dtk_json *j, const char *s)
 		return;
 	}
 	S_before(j);
-	S_quoted(j->out, s);
+	dtk_json_quote(j->out, s);
 }
 
 void dtk_json_int(struct dtk_json *j, long v)

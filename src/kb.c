@@ -33,15 +33,10 @@ char *dtk_kb_find_root(const char *start_dir)
 		free(probe);
 		if (found)
 			return dir;
-		slash = strrchr(dir, '/');
-		if (!slash || slash == dir) {
-			if (slash && dir[1]) {
-				dir[1] = '\0';
-				continue;
-			}
+		if (!dir[1]) /* "/" */
 			break;
-		}
-		*slash = '\0';
+		slash = strrchr(dir, '/'); /* dir is absolute */
+		slash[slash == dir] = '\0'; /* "/a" goes up to "/" */
 	}
 	free(dir);
 	dtk_error("not in a knowledge base: no insights/_domain.yaml in %s or any parent",

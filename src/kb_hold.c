@@ -19,9 +19,9 @@
 struct dtk_kb_hold {
 	char *root;
 	int what;
-	struct dtk_kb *kb;         /* NULL: none held */
-	struct dtk_cache_stat *st; /* the stat data of insights/ and its files, at the load */
-	char **names;              /* those files */
+	struct dtk_kb *kb; /* NULL: none held */
+	struct stat *st;   /* the stat data of insights/ and its files, at the load */
+	char **names;      /* those files */
 	size_t n;
 	size_t n_links; /* of those, symbolic links: the watch sees no change of their targets */
 	int64_t stamp;  /* when they were taken */
@@ -33,9 +33,10 @@ struct dtk_kb_hold {
 };
 
 /* Takes the stat data of insights/ (first) and of its files into the
- * malloc'd *st and *names; a file that is a symbolic link gives its
- * target's, and counts in *links. Returns the count, or -1. */
-static int S_snapshot(const char *root, char ***names, struct dtk_cache_stat **st, size_t *links)
+ * malloc'd *st and *names (zeros for a file that cannot be looked at); a
+ * file that is a symbolic link gives its target's, and counts in *links.
+ * Returns the count, or -1. */
+static int S_snapshot(const char *root, char ***names, struct stat **st, size_t *links)
 {
 	char *dir = dtk_path_join(root, "insights");
 	int n = dtk_kb_list_dir(names, dir, 0), i,
@@ -53,7 +54,7 @@ static int S_snapshot(const char *root, char ***names, struct dtk_cache_stat **s
 		return -1;
 	}
 	*st = dtk_xcalloc((size_t)n + 1, sizeof(**st));
-	dtk_cache_stat_of(&(*st)[0], &s);
+	(*st)[0] = s;
 	for (i = 0; i < n; i++) {
 		if (fstatat(fd, (*names)[i], &s, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
@@ -62,7 +63,7 @@ static int S_snapshot(const char *root, char ***names, struct dtk_cache_stat **s
 			if (fstatat(fd, (*names)[i], &s, 0) < 0)
 				continue;
 		}
-		dtk_cache_stat_of(&(*st)[i + 1], &s);
+		(*st)[i + 1] = s;
 	}
 	close(fd);
 	return n;
@@ -163,7 +164,8 @@ static long S_drain(struct dtk_kb_hold *h)
  * and, when some files are links, their targets pass the stat pass. */
 static int S_hold_same(struct dtk_kb_hold *h)
 {
-	struct dtk_cache_stat *st = NULL;
+	struct dtk_cache_stat r;
+	struct stat *st = NULL;
 	char **names = NULL;
 	size_t links = 0;
 	int n, same, i;
@@ -173,8 +175,8 @@ static int S_hold_same(struct dtk_kb_hold *h)
 		return 0;
 	if (h->watch >= 0) {
 		char *dir = dtk_path_join(h->root, "insights");
-		same = stat(dir, &s) == 0 && (uint64_t)s.st_dev == h->st[0].dev &&
-		       (uint64_t)s.st_ino == h->st[0].ino && S_drain(h) == 0;
+		same = stat(dir, &s) == 0 && s.st_dev == h->st[0].st_dev &&
+		       s.st_ino == h->st[0].st_ino && S_drain(h) == 0;
 		free(dir);
 		if (h->watch >= 0 && (!same || !h->n_links))
 			return same;
@@ -183,16 +185,9 @@ static int S_hold_same(struct dtk_kb_hold *h)
 	same = n >= 0 && (size_t)n == h->n;
 
 	for (i = 0; same && i <= n; i++) {
-		memset(&s, 0, sizeof(s)); /* the stat data back, for dtk_cache_trusted */
-		s.st_dev = (dev_t)st[i].dev;
-		s.st_ino = (ino_t)st[i].ino;
-		s.st_size = (off_t)st[i].size;
-		s.st_mtim.tv_sec = (time_t)(st[i].mtime_ns / DTK_CACHE_NS);
-		s.st_mtim.tv_nsec = (long)(st[i].mtime_ns % DTK_CACHE_NS);
-		s.st_ctim.tv_sec = (time_t)(st[i].ctime_ns / DTK_CACHE_NS);
-		s.st_ctim.tv_nsec = (long)(st[i].ctime_ns % DTK_CACHE_NS);
+		dtk_cache_stat_of(&r, &h->st[i]);
 		same = (i == 0 || !strcmp(names[i - 1], h->names[i - 1])) &&
-		       dtk_cache_trusted(&h->st[i], &s, h->stamp);
+		       dtk_cache_trusted(&r, &st[i], h->stamp);
 	}
 	dtk_strv_free(names, n > 0 ? (size_t)n : 0);
 	free(st);

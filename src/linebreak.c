@@ -47,20 +47,13 @@ static int32_t S_at(const char *val, size_t len, size_t i)
 	return cp;
 }
 
-int dtk_linebreak_wide_pair(const char *s, size_t len, size_t i, size_t j)
-{
-	return i > 0 && j < len && dtk_linebreak_is_wide(S_before(s, i)) &&
-	       dtk_linebreak_is_wide(S_at(s, len, j));
-}
-
-/* Returns 1 when the space at val[i] stands between two wide characters. */
-static int S_between_wide(const char *val, size_t len, size_t i)
+int dtk_linebreak_wide_pair(const char *s, size_t len, size_t a, size_t z)
 {
 	/* wide characters are U+1100 and above: three or four bytes */
-	if (i == 0 || i + 1 >= len || ((unsigned char)val[i - 1] & 0xC0) != 0x80 ||
-	    (unsigned char)val[i + 1] < 0xE1)
+	if (a == 0 || z >= len || ((unsigned char)s[a - 1] & 0xC0) != 0x80 ||
+	    (unsigned char)s[z] < 0xE1)
 		return 0;
-	return dtk_linebreak_wide_pair(val, len, i, i + 1);
+	return dtk_linebreak_is_wide(S_before(s, a)) && dtk_linebreak_is_wide(S_at(s, len, z));
 }
 
 static int S_is_space(char c)
@@ -109,7 +102,11 @@ static size_t S_header(const char *src, size_t srclen)
 	return s;
 }
 
-int dtk_linebreak_may_join(const char *src, size_t srclen, int block)
+/* Returns 1 when the source text src[0..srclen) of a scalar (block: a block
+ * scalar, from its header) has a line break between two wide characters (the
+ * only scalars dtk_linebreak_join can change), else 0. Cheap: it looks at the
+ * line breaks only. */
+static int S_may_join(const char *src, size_t srclen, int block)
 {
 	size_t i = block ? S_header(src, srclen) : 0, a, z;
 	int lf = !memchr(src, '\r', srclen) && !memchr(src, '\xC2', srclen);
@@ -123,11 +120,8 @@ int dtk_linebreak_may_join(const char *src, size_t srclen, int block)
 			a--;
 		while (z < srclen && (src[z] == ' ' || src[z] == '\t'))
 			z++;
-		if (a == 0 || z == srclen || S_break_len(src, srclen, z) ||
-		    ((unsigned char)src[a - 1] & 0xC0) != 0x80 || (unsigned char)src[z] < 0xE1)
-			continue;
-		if (dtk_linebreak_is_wide(S_before(src, a)) &&
-		    dtk_linebreak_is_wide(S_at(src, srclen, z)))
+		if (a > 0 && z < srclen && !S_break_len(src, srclen, z) &&
+		    dtk_linebreak_wide_pair(src, srclen, a, z))
 			return 1;
 	}
 	return 0;
@@ -138,7 +132,7 @@ size_t dtk_linebreak_join(char *val, size_t len, const char *src, size_t srclen,
 	size_t i, s = 0, out = 0;
 	int dropped = 0;
 
-	if (!dtk_linebreak_may_join(src, srclen, block))
+	if (!S_may_join(src, srclen, block))
 		return len;
 	if (block)
 		s = S_header(src, srclen);
@@ -154,7 +148,7 @@ size_t dtk_linebreak_join(char *val, size_t len, const char *src, size_t srclen,
 		if (s >= srclen || src[s] != val[i])
 			goto mismatch;
 		s++;
-		if (i + 2 >= len || val[i + 1] != ' ' || !S_between_wide(val, len, i + 1))
+		if (i + 2 >= len || val[i + 1] != ' ' || !dtk_linebreak_wide_pair(val, len, i + 1, i + 2))
 			continue;
 		for (k = s; k < srclen && S_space_len(src, srclen, k); k++)
 			if (S_break_len(src, srclen, k)) {

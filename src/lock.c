@@ -48,31 +48,22 @@ int dtk_lock_take(const char *root)
 	struct stat st;
 	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC), got;
 
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		dtk_error("cannot lock %s: %s", root, strerror(errno));
+	if (fd < 0 || fstat(fd, &st) < 0)
 		goto fail;
-	}
 	got = S_inherited(root, &st);
 	if (got != -2) {
 		close(fd);
-		fd = got;
-		if (fd < 0)
-			return -1;
+		return got < 0 ? -1 : (S_held = got);
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
 		return S_held = fd;
-	}
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		if (errno != EWOULDBLOCK) {
-			dtk_error("cannot lock %s: %s", root, strerror(errno));
-			goto fail;
-		}
+	if (errno == EWOULDBLOCK) {
 		fprintf(stderr, "dtk: another dtk run holds the lock on %s; waiting\n", root);
-		if (flock(fd, LOCK_EX) < 0) {
-			dtk_error("cannot lock %s: %s", root, strerror(errno));
-			goto fail;
-		}
+		if (flock(fd, LOCK_EX) == 0)
+			return S_held = fd;
 	}
-	return S_held = fd;
 fail:
+	dtk_error("cannot lock %s: %s", root, strerror(errno));
 	if (fd >= 0)
 		close(fd);
 	return -1;

@@ -1,5 +1,5 @@
 /* pager.c: standard output through a pager, as git does. */
-#define _DEFAULT_SOURCE /* setenv */
+#define _DEFAULT_SOURCE /* popen */
 #include "dtk/pager.h"
 
 #include "dtk/dtk.h"
@@ -10,10 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-static pid_t S_pid = -1;
+static FILE *S_pipe; /* the pager's pipe, NULL when none runs */
 
 /* Returns 1 when name is an executable file in a directory of PATH. */
 static int S_in_path(const char *name)
@@ -41,42 +40,22 @@ static const char *S_pager(void)
 
 int dtk_pager_start(void)
 {
+	struct dtk_buf cmd = DTK_BUF_INIT;
 	const char *pager;
-	int fds[2];
-	pid_t pid;
 
-	if (S_pid >= 0 || !isatty(STDOUT_FILENO) || !(pager = S_pager()))
-		return S_pid >= 0;
-	if (pipe(fds) < 0)
-		return 0;
+	if (S_pipe || !isatty(STDOUT_FILENO) || !(pager = S_pager()))
+		return S_pipe != NULL;
 	fflush(stdout);
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return 0;
+	/* the pager reads the pipe and writes to the terminal; LESS and LV
+	 * for it alone, unless the user's are set */
+	dtk_buf_printf(&cmd, "export LESS=\"${LESS-FRX}\" LV=\"${LV--c}\"; %s", pager);
+	S_pipe = popen(cmd.ptr, "we");
+	dtk_buf_release(&cmd);
+	if (S_pipe && dup2(fileno(S_pipe), STDOUT_FILENO) < 0) {
+		pclose(S_pipe);
+		S_pipe = NULL;
 	}
-	if (pid == 0) {
-		/* the pager reads the pipe and writes to the terminal */
-		if (dup2(fds[0], STDIN_FILENO) < 0)
-			_exit(127);
-		close(fds[0]);
-		close(fds[1]);
-		setenv("LESS", "FRX", 0);
-		setenv("LV", "-c", 0);
-		execl("/bin/sh", "sh", "-c", pager, (char *)NULL);
-		_exit(127);
-	}
-	close(fds[0]);
-	if (dup2(fds[1], STDOUT_FILENO) < 0) {
-		close(fds[1]);
-		kill(pid, SIGTERM);
-		waitpid(pid, NULL, 0);
-		return 0;
-	}
-	close(fds[1]);
-	S_pid = pid;
-	return 1;
+	return S_pipe != NULL;
 }
 
 int dtk_pager_finish(void)
@@ -84,7 +63,7 @@ int dtk_pager_finish(void)
 	int rc = 0, e;
 	void (*old)(int);
 
-	if (S_pid < 0)
+	if (!S_pipe)
 		return 0;
 	/* a pager quit early (q in less) is not an error of the output */
 	old = signal(SIGPIPE, SIG_IGN);
@@ -95,9 +74,8 @@ int dtk_pager_finish(void)
 	}
 	clearerr(stdout);
 	close(STDOUT_FILENO);
-	while (waitpid(S_pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	pclose(S_pipe); /* waits for the pager */
 	signal(SIGPIPE, old);
-	S_pid = -1;
+	S_pipe = NULL;
 	return rc;
 }

@@ -65,10 +65,8 @@ static void S_json_links(struct dtk_json *j, const struct dtk_link *links, size_
 		dtk_json_kint(j, "referenced_by_total", (long)n);
 }
 
-/* Writes the keys of entry e into the object open in j; with with_links,
- * its n_links backlinks too. */
-static void S_keys(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_entry *e,
-                   int with_links, const struct dtk_link *links, size_t n_links)
+/* Writes the keys of entry e into the object open in j. */
+static void S_keys(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_entry *e)
 {
 	size_t i;
 
@@ -124,36 +122,30 @@ static void S_keys(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk
 		S_json_date(j, "retracted", e->retracted);
 		dtk_json_kstring(j, "retracted_reason", e->retracted_reason);
 	}
-	if (with_links)
-		S_json_links(j, links, n_links, 0);
-}
-
-/* Writes entry e as an object; with with_links, its n_links backlinks too. */
-static void S_entry(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_entry *e,
-                    int with_links, const struct dtk_link *links, size_t n_links)
-{
-	dtk_json_object(j);
-	S_keys(j, kb, e, with_links, links, n_links);
-	dtk_json_end(j, '}');
 }
 
 void dtk_view_entry_json_keys(struct dtk_json *j, const struct dtk_kb *kb,
                               const struct dtk_entry *e, const struct dtk_link *links,
                               size_t n_links)
 {
-	S_keys(j, kb, e, 1, links, n_links);
+	S_keys(j, kb, e);
+	S_json_links(j, links, n_links, 0);
 }
 
 void dtk_view_entry_json(struct dtk_json *j, const struct dtk_kb *kb, const struct dtk_entry *e)
 {
-	S_entry(j, kb, e, 0, NULL, 0);
+	dtk_json_object(j);
+	S_keys(j, kb, e);
+	dtk_json_end(j, '}');
 }
 
 void dtk_view_entry_json_links(struct dtk_json *j, const struct dtk_kb *kb,
                                const struct dtk_entry *e, const struct dtk_link *links,
                                size_t n_links)
 {
-	S_entry(j, kb, e, 1, links, n_links);
+	dtk_json_object(j);
+	dtk_view_entry_json_keys(j, kb, e, links, n_links);
+	dtk_json_end(j, '}');
 }
 
 /* Writes "nextCursor" (dtk mcp's cursor: "o<next>") when next < total. */

@@ -1,9 +1,10 @@
 /*
  * cache.h: the plumbing of the node cache (nodecache.h) and of a base held
- * between requests (kb.h): where a base's cache lives, the hash and
- * checksum, the stat data that says a file is as it was, and the write of
- * a whole cache file by rename. A cache is only an aid: nothing here reports an
- * error, and a cache that cannot be read or written is passed over.
+ * between requests (kb.h): where a base's cache lives, the checksum (of a
+ * cache's text, and of its root for its name), the stat data that says a
+ * file is as it was, and the write of a whole cache file by rename. A cache
+ * is only an aid: nothing here reports an error, and a cache that cannot be
+ * read or written is passed over.
  */
 #ifndef DTK_CACHE_H
 #define DTK_CACHE_H
@@ -39,7 +40,7 @@ struct dtk_cache_stat {
  * place for it. The place: dtk/ in the git directory of the repository
  * holding root (GIT_DIR when set; a .git file's gitdir when that names
  * this work tree back: a linked worktree, a submodule, core.worktree),
- * else $XDG_CACHE_HOME/dtk (~/.cache/dtk); the name: kind-<hash of root>.
+ * else $XDG_CACHE_HOME/dtk (~/.cache/dtk); the name: kind-<dtk_cache_sum of root>.
  */
 char *dtk_cache_path(const char *root, const char *kind);
 
@@ -47,18 +48,12 @@ char *dtk_cache_path(const char *root, const char *kind);
  * caller frees) as dtk_cache_path takes it, or NULL when there is none. */
 char *dtk_cache_git_dir(const char *root);
 
-/* Returns the FNV-1a hash of buf[0..len). */
-uint64_t dtk_cache_hash(const char *buf, size_t len);
-
 /* Returns a checksum of buf[0..len), 32 bytes at a step in four lanes (what
  * catches a torn or corrupt cache: any change of its bytes changes it). */
 uint64_t dtk_cache_sum(const char *buf, size_t len);
 
 /* Sets *out from st. */
 void dtk_cache_stat_of(struct dtk_cache_stat *out, const struct stat *st);
-
-/* Returns 1 when a and b are the same stat data. */
-int dtk_cache_stat_same(const struct dtk_cache_stat *a, const struct dtk_cache_stat *b);
 
 /* Returns 1 when st is the stat data r recorded and both of its times are
  * older than stamp (ns since the epoch) by more than DTK_CACHE_GRAIN_S. */

@@ -19,12 +19,6 @@ int dtk_linebreak_is_wide(int32_t cp);
  * none (i 0, j len). */
 int dtk_linebreak_wide_pair(const char *s, size_t len, size_t i, size_t j);
 
-/* Returns 1 when the source text src[0..srclen) of a scalar (block: a block
- * scalar, from its header) has a line break between two wide characters (the
- * only scalars dtk_linebreak_join can change), else 0. Cheap: it looks at the
- * line breaks only. */
-int dtk_linebreak_may_join(const char *src, size_t srclen, int block);
-
 /*
  * Drops, in place, each space of the scalar value val[0..len) that YAML
  * folded from a line break between two wide characters. src[0..srclen) is the
