@@ -466,20 +466,17 @@ done:
 int dtk_gitenv_idents(git_signature **author, git_signature **committer, git_repository *repo,
                       const char *author_arg)
 {
-	char *name = NULL, *email = NULL;
+	git_signature *arg = NULL; /* --author, parsed (and trimmed) by libgit2 */
 	int rc = -1;
 
 	*author = *committer = NULL;
-	if (author_arg) {
-		const char *lt = strchr(author_arg, '<'), *gt = lt ? strchr(lt, '>') : NULL;
-		if (!lt || !gt || gt[1] || lt == author_arg || gt == lt + 1)
-			return dtk_error("--author must read 'Name <email>', not '%s'", author_arg);
-		name = dtk_xstrndup(author_arg, (size_t)(lt - author_arg));
-		while (*name && name[strlen(name) - 1] == ' ')
-			name[strlen(name) - 1] = '\0';
-		email = dtk_xstrndup(lt + 1, (size_t)(gt - lt - 1));
+	if (author_arg &&
+	    (git_signature_from_buffer(&arg, author_arg) < 0 || !*arg->name || !*arg->email)) {
+		dtk_error("--author must read 'Name <email>', not '%s'", author_arg);
+		goto done;
 	}
-	if (S_ident(author, repo, "AUTHOR", "author", name, email) < 0 ||
+	if (S_ident(author, repo, "AUTHOR", "author", arg ? arg->name : NULL,
+	            arg ? arg->email : NULL) < 0 ||
 	    S_ident(committer, repo, "COMMITTER", "committer", NULL, NULL) < 0)
 		goto done;
 	rc = 0;
@@ -489,7 +486,6 @@ done:
 		git_signature_free(*committer);
 		*author = *committer = NULL;
 	}
-	free(name);
-	free(email);
+	git_signature_free(arg);
 	return rc;
 }
