@@ -261,14 +261,10 @@ static char *S_real(const char *dir, const char *base, const char *what)
 static int S_env_workdir(git_repository *repo)
 {
 	const char *wt = S_env("GIT_WORK_TREE");
-	char *cfg_wt = wt ? NULL : dtk_gitenv_get(repo, "core.worktree"),
-	     *bare = dtk_gitenv_get(repo, "core.bare");
-	char *dir = NULL;
+	char *cfg_wt = wt ? NULL : dtk_gitenv_get(repo, "core.worktree"), *dir = NULL;
 	const char *cur;
-	int is_bare = 0, rc = -1;
+	int is_bare = git_repository_is_bare(repo), rc = -1; /* core.bare, read by libgit2 */
 
-	if (bare && git_config_parse_bool(&is_bare, bare) < 0)
-		is_bare = 0;
 	if (wt) {
 		dir = S_real(wt, NULL, "GIT_WORK_TREE");
 	} else if (cfg_wt && !is_bare) {
@@ -296,7 +292,6 @@ static int S_env_workdir(git_repository *repo)
 done:
 	free(dir);
 	free(cfg_wt);
-	free(bare);
 	return rc;
 }
 
