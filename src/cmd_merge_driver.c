@@ -109,11 +109,9 @@ static int S_merge_file(struct dtk_ctx *ctx, char **argv, int argc, const char *
 	if (rc != 0)
 		goto done;
 	if (name) {
-		struct dtk_merge_in in;
+		struct dtk_merge_in in = {name,   text[0], text[1], text[2], len[0],
+		                          len[1], len[2],  lo,      lt};
 		struct dtk_merge_out mo;
-		dtk_merge_in_init(&in, name, text, len);
-		in.label_ours = lo;
-		in.label_theirs = lt;
 		rc = dtk_merge_file(&mo, &in);
 		fputs(dtk_buf_cstr(&mo.notes), ctx->err);
 		out = mo.text;

@@ -116,9 +116,8 @@ int dtk_gitcommit_hook(git_repository *repo, const char *name, const char *index
 {
 	char *path = dtk_gitcommit_hook_path(repo, name), *cwd = getcwd(NULL, 0);
 	const char *wd = git_repository_workdir(repo);
-	struct dtk_buf env[6] = {DTK_BUF_INIT, DTK_BUF_INIT, DTK_BUF_INIT,
-	                         DTK_BUF_INIT, DTK_BUF_INIT, DTK_BUF_INIT};
-	char *envp[8] = {NULL}, lock_env[96];
+	struct dtk_buf env = DTK_BUF_INIT; /* the six variables, each NUL-ended */
+	char *envp[8] = {NULL}, lock_env[96], *p;
 	const char *argv[4] = {path, arg1, arg2, NULL};
 	size_t i, wl = strlen(wd);
 	int rc = 0, lock, off = author->when.offset, a = off < 0 ? -off : off;
@@ -131,23 +130,21 @@ int dtk_gitcommit_hook(git_repository *repo, const char *name, const char *index
 			        path);
 		goto done;
 	}
-	if (index_file)
-		dtk_buf_printf(&env[0], "GIT_INDEX_FILE=%s", index_file);
-	else
-		dtk_buf_printf(&env[0], "GIT_INDEX_FILE=%sindex", git_repository_path(repo));
-	dtk_buf_puts(&env[1], "GIT_EDITOR=:");
-	dtk_buf_printf(&env[2], "GIT_AUTHOR_NAME=%s", author->name);
-	dtk_buf_printf(&env[3], "GIT_AUTHOR_EMAIL=%s", author->email);
+	dtk_buf_printf(&env, "GIT_INDEX_FILE=%s%s%cGIT_EDITOR=:%c",
+	               index_file ? index_file : git_repository_path(repo),
+	               index_file ? "" : "index", 0, 0);
+	dtk_buf_printf(&env, "GIT_AUTHOR_NAME=%s%cGIT_AUTHOR_EMAIL=%s%c", author->name, 0,
+	               author->email, 0);
 	/* the author's time as git passes it: "@<seconds> +hhmm" */
-	dtk_buf_printf(&env[4], "GIT_AUTHOR_DATE=@%lld %c%02d%02d", (long long)author->when.time,
-	               off < 0 ? '-' : '+', a / 60, a % 60);
+	dtk_buf_printf(&env, "GIT_AUTHOR_DATE=@%lld %c%02d%02d%c", (long long)author->when.time,
+	               off < 0 ? '-' : '+', a / 60, a % 60, 0);
 	/* where the user is below the top, as git says it to hooks */
-	dtk_buf_puts(&env[5], "GIT_PREFIX=");
+	dtk_buf_puts(&env, "GIT_PREFIX=");
 	if (cwd && wl && !strncmp(cwd, wd, wl - 1) && (cwd[wl - 1] == '/' || !cwd[wl - 1]) &&
 	    cwd[wl - 1])
-		dtk_buf_printf(&env[5], "%s/", cwd + wl);
-	for (i = 0; i < 6; i++)
-		envp[i] = (char *)dtk_buf_cstr(&env[i]);
+		dtk_buf_printf(&env, "%s/", cwd + wl);
+	for (i = 0, p = (char *)dtk_buf_cstr(&env); i < 6; p += strlen(p) + 1)
+		envp[i++] = p;
 	/* the base's lock handed down: a dtk the hook runs takes it from dtk
 	 * (lock.h) instead of waiting for dtk, which waits for the hook */
 	dtk_lock_handed(&lock, lock_env, sizeof(lock_env));
@@ -159,8 +156,7 @@ int dtk_gitcommit_hook(git_repository *repo, const char *name, const char *index
 	if (rc > 0)
 		rc = 1;
 done:
-	for (i = 0; i < 6; i++)
-		dtk_buf_release(&env[i]);
+	dtk_buf_release(&env);
 	free(cwd);
 	free(path);
 	return rc;

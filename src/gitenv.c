@@ -24,11 +24,24 @@ static const char *S_env(const char *name)
 
 /* ---- the command line's configuration (git -c, GIT_CONFIG_COUNT) ---- */
 
+/* Appends s[0, len) as a quoted string of config file text. */
+static void S_quote(struct dtk_buf *b, const char *s, size_t len)
+{
+	size_t i;
+
+	dtk_buf_putc(b, '"');
+	for (i = 0; i < len; i++) {
+		if (strchr("\"\\\n\t", s[i]))
+			dtk_buf_putc(b, '\\');
+		dtk_buf_putc(b, s[i] == '\n' ? 'n' : s[i] == '\t' ? 't' : s[i]);
+	}
+	dtk_buf_putc(b, '"');
+}
+
 /* Appends key = value as config file text ("[section \"sub\"]\n\tname = v"). */
 static int S_put_pair(struct dtk_buf *b, const char *key, size_t klen, const char *value)
 {
 	const char *dot = memchr(key, '.', klen), *last = key + klen;
-	const char *v;
 
 	while (last > key && last[-1] != '.')
 		last--;
@@ -38,32 +51,15 @@ static int S_put_pair(struct dtk_buf *b, const char *key, size_t klen, const cha
 		                 (int)klen, key);
 	dtk_buf_printf(b, "[%.*s", (int)(dot - key), key);
 	if (dot + 1 < last) {
-		dtk_buf_puts(b, " \"");
-		for (v = dot + 1; v < last - 1; v++) {
-			if (*v == '"' || *v == '\\')
-				dtk_buf_putc(b, '\\');
-			dtk_buf_putc(b, *v);
-		}
-		dtk_buf_putc(b, '"');
+		dtk_buf_putc(b, ' ');
+		S_quote(b, dot + 1, (size_t)(last - 1 - (dot + 1)));
 	}
 	dtk_buf_printf(b, "]\n\t%.*s", (int)(key + klen - last), last);
-	if (!value) {
-		dtk_buf_putc(b, '\n'); /* "git -c name": true */
-		return 0;
+	if (value) { /* else "git -c name": true */
+		dtk_buf_puts(b, " = ");
+		S_quote(b, value, strlen(value));
 	}
-	dtk_buf_puts(b, " = \"");
-	for (v = value; *v; v++) {
-		if (*v == '\n')
-			dtk_buf_puts(b, "\\n");
-		else if (*v == '\t')
-			dtk_buf_puts(b, "\\t");
-		else {
-			if (*v == '"' || *v == '\\')
-				dtk_buf_putc(b, '\\');
-			dtk_buf_putc(b, *v);
-		}
-	}
-	dtk_buf_puts(b, "\"\n");
+	dtk_buf_putc(b, '\n');
 	return 0;
 }
 
@@ -178,17 +174,6 @@ done:
 	return rc;
 }
 
-/* Adds path at level when it names something (missing files are empty). */
-static int S_add_file(git_config *cfg, const char *path, git_config_level_t level,
-                      git_repository *repo)
-{
-	if (!path || access(path, F_OK) < 0)
-		return 0;
-	if (git_config_add_file_ondisk(cfg, path, level, repo, 0) < 0)
-		return dtk_gitlib_error("cannot read the git configuration");
-	return 0;
-}
-
 /*
  * Loads repo's configuration as git does and makes it the repository's:
  * system (GIT_CONFIG_SYSTEM, or /etc/gitconfig; none with GIT_CONFIG_NOSYSTEM),
@@ -198,50 +183,49 @@ static int S_add_file(git_config *cfg, const char *path, git_config_level_t leve
  */
 static int S_config(git_repository *repo)
 {
+	static const git_config_level_t levels[] = {GIT_CONFIG_LEVEL_SYSTEM, GIT_CONFIG_LEVEL_XDG,
+	                                            GIT_CONFIG_LEVEL_GLOBAL,
+	                                            GIT_CONFIG_LEVEL_LOCAL};
 	const char *sys = getenv("GIT_CONFIG_SYSTEM"), *global = getenv("GIT_CONFIG_GLOBAL");
 	const char *nosys = S_env("GIT_CONFIG_NOSYSTEM"), *home = S_env("HOME");
 	const char *xdg = S_env("XDG_CONFIG_HOME");
 	git_config *cfg = NULL;
-	char *p = NULL, *local = dtk_path_join(git_repository_commondir(repo), "config");
-	int off = 0, rc = -1;
+	char *files[4] = {NULL, NULL, NULL, NULL}; /* at levels[i]; NULL: none */
+	int i, off = 0, rc = -1;
 
 	if (nosys && git_config_parse_bool(&off, nosys) < 0)
 		off = 0;
+	if (!off)
+		files[0] = dtk_xstrdup(sys ? sys : "/etc/gitconfig");
+	if (global)
+		files[2] = dtk_xstrdup(global);
+	else if (home || xdg) {
+		files[1] = xdg ? dtk_path_join(xdg, "git/config")
+		               : dtk_path_join(home, ".config/git/config");
+		files[2] = home ? dtk_path_join(home, ".gitconfig") : NULL;
+	}
+	files[3] = dtk_path_join(git_repository_commondir(repo), "config");
 	if (git_config_new(&cfg) < 0) {
 		dtk_gitlib_error("cannot read the git configuration");
 		goto done;
 	}
-	if (!off &&
-	    S_add_file(cfg, sys ? sys : "/etc/gitconfig", GIT_CONFIG_LEVEL_SYSTEM, repo) < 0)
-		goto done;
-	if (global) {
-		if (S_add_file(cfg, global, GIT_CONFIG_LEVEL_GLOBAL, repo) < 0)
+	/* missing files are empty; the repository's own is added even when
+	 * missing: dtk setup-git writes it */
+	for (i = 0; i < 4; i++)
+		if (files[i] && (i == 3 || access(files[i], F_OK) == 0) &&
+		    git_config_add_file_ondisk(cfg, files[i], levels[i], repo, 0) < 0) {
+			dtk_gitlib_error(i == 3 ? "cannot read the repository's configuration"
+			                        : "cannot read the git configuration");
 			goto done;
-	} else {
-		if (xdg)
-			p = dtk_path_join(xdg, "git/config");
-		else if (home)
-			p = dtk_path_join(home, ".config/git/config");
-		if (S_add_file(cfg, p, GIT_CONFIG_LEVEL_XDG, repo) < 0)
-			goto done;
-		free(p);
-		p = home ? dtk_path_join(home, ".gitconfig") : NULL;
-		if (S_add_file(cfg, p, GIT_CONFIG_LEVEL_GLOBAL, repo) < 0)
-			goto done;
-	}
-	/* the repository's own file, even when missing: dtk setup-git writes it */
-	if (git_config_add_file_ondisk(cfg, local, GIT_CONFIG_LEVEL_LOCAL, repo, 0) < 0) {
-		dtk_gitlib_error("cannot read the repository's configuration");
-		goto done;
-	}
+		}
 	if (S_add_command_line(cfg, repo) < 0)
 		goto done;
 	git_repository_set_config(repo, cfg);
 	rc = 0;
 done:
 	git_config_free(cfg);
-	free(p);
-	free(local);
+	for (i = 0; i < 4; i++)
+		free(files[i]);
 	return rc;
 }
 
@@ -277,14 +261,10 @@ static char *S_real(const char *dir, const char *base, const char *what)
 static int S_env_workdir(git_repository *repo)
 {
 	const char *wt = S_env("GIT_WORK_TREE");
-	char *cfg_wt = wt ? NULL : dtk_gitenv_get(repo, "core.worktree"),
-	     *bare = dtk_gitenv_get(repo, "core.bare");
-	char *dir = NULL;
+	char *cfg_wt = wt ? NULL : dtk_gitenv_get(repo, "core.worktree"), *dir = NULL;
 	const char *cur;
-	int is_bare = 0, rc = -1;
+	int is_bare = git_repository_is_bare(repo), rc = -1; /* core.bare, read by libgit2 */
 
-	if (bare && git_config_parse_bool(&is_bare, bare) < 0)
-		is_bare = 0;
 	if (wt) {
 		dir = S_real(wt, NULL, "GIT_WORK_TREE");
 	} else if (cfg_wt && !is_bare) {
@@ -312,7 +292,6 @@ static int S_env_workdir(git_repository *repo)
 done:
 	free(dir);
 	free(cfg_wt);
-	free(bare);
 	return rc;
 }
 
@@ -387,18 +366,20 @@ done:
 
 /* Parses a date as git reads GIT_AUTHOR_DATE: its own "<seconds> +hhmm" (with
  * or without '@'), ISO 8601 ("2005-04-07T22:13:13", a space for the T, an
- * optional zone: Z, +hh:mm, +hhmm; local time without) or RFC 2822
- * ("Thu, 07 Apr 2005 22:13:13 +0200"). Returns 0, or -1. */
+ * optional fraction and zone: Z, +hh:mm, +hhmm; local time without) or RFC 2822
+ * ("Thu, 07 Apr 2005 22:13:13 +0200"; strptime, in the C locale dtk runs in).
+ * Returns 0, or -1. */
 static int S_parse_date(const char *s, git_time_t *t, int *offset)
 {
-	static const char *months[] = {"jan", "feb", "mar", "apr", "may", "jun",
-	                               "jul", "aug", "sep", "oct", "nov", "dec"};
+	static const char *const forms[] = {"%Y-%m-%dT%T", "%Y-%m-%d %T", "%a, %d %b %Y %T",
+	                                    "%d %b %Y %T"};
+	const char *end = NULL;
 	struct tm tm;
 	long long secs;
-	char sign = 0, mon[4] = "", rest[8] = "";
-	int n = 0, hh = 0, mm = 0, i, has_zone = 1;
+	char sign = 0;
+	int n = 0, hh = 0, mm = 0;
+	size_t i;
 
-	memset(&tm, 0, sizeof(tm));
 	if (*s == '@')
 		s++;
 	if (sscanf(s, "%lld %c%2d%2d%n", &secs, &sign, &hh, &mm, &n) == 4 && !s[n] &&
@@ -407,53 +388,22 @@ static int S_parse_date(const char *s, git_time_t *t, int *offset)
 		*offset = (sign == '-' ? -1 : 1) * (hh * 60 + mm);
 		return 0;
 	}
-	n = 0;
-	if (sscanf(s, "%4d-%2d-%2d%*1[T ]%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-	           &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) == 6) {
-		s += n;
-		if (*s == '.')
-			for (s++; isdigit((unsigned char)*s); s++)
-				;
-		if (*s == ' ')
-			s++;
-		if (*s == 'Z' && !s[1]) {
-			sign = '+';
-			hh = mm = 0;
-		} else if ((*s == '+' || *s == '-') &&
-		           (sscanf(s + 1, "%2d:%2d%7s", &hh, &mm, rest) == 2 ||
-		            sscanf(s + 1, "%2d%2d%7s", &hh, &mm, rest) == 2)) {
-			sign = *s;
-		} else if (!*s) {
-			has_zone = 0;
-		} else {
-			return -1;
-		}
-	} else {
-		const char *comma = strchr(s, ',');
-		if (comma)
-			s = comma + 1;
-		if (sscanf(s, " %2d %3s %4d %2d:%2d:%2d %c%2d%2d%n", &tm.tm_mday, mon, &tm.tm_year,
-		           &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &sign, &hh, &mm, &n) != 9 ||
-		    s[n] || (sign != '+' && sign != '-'))
-			return -1;
-		for (i = 0; i < 12 && strncasecmp(mon, months[i], 3); i++)
-			;
-		if (i == 12)
-			return -1;
-		tm.tm_mon = i + 1;
+	for (i = 0; i < sizeof(forms) / sizeof(*forms) && !end; i++) {
+		memset(&tm, 0, sizeof(tm));
+		end = strptime(s, forms[i], &tm);
 	}
-	if (tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31 ||
-	    tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60 || hh > 23 || mm > 59)
-		return -1;
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	if (!has_zone) {
+	if (end && *end == '.')
+		for (end++; isdigit((unsigned char)*end); end++)
+			;
+	if (end && !*end) { /* no zone: local time */
 		tm.tm_isdst = -1;
 		*t = (git_time_t)mktime(&tm);
 		*offset = (int)(tm.tm_gmtoff / 60);
 		return 0;
 	}
-	*offset = (sign == '-' ? -1 : 1) * (hh * 60 + mm);
+	if (!end || !(end = strptime(end, " %z", &tm)) || *end)
+		return -1;
+	*offset = (int)(tm.tm_gmtoff / 60);
 	*t = (git_time_t)timegm(&tm) - (git_time_t)*offset * 60;
 	return 0;
 }
@@ -463,36 +413,31 @@ static int S_parse_date(const char *s, git_time_t *t, int *offset)
 static int S_ident(git_signature **out, git_repository *repo, const char *who, const char *role,
                    const char *name_arg, const char *email_arg)
 {
-	char var[32], key[32], *name = NULL, *email = NULL;
-	const char *env;
+	static const char *const fields[][2] = {{"NAME", "name"}, {"EMAIL", "email"}};
+	const char *args[2] = {name_arg, email_arg}, *env;
+	char var[32], key[32], *v[2] = {NULL, NULL}; /* name, email */
 	git_time_t t;
-	int offset = 0, rc = -1;
+	int i, offset = 0, rc = -1;
 
-	snprintf(var, sizeof(var), "GIT_%s_NAME", who);
-	snprintf(key, sizeof(key), "%s.name", role);
-	if (name_arg)
-		name = dtk_xstrdup(name_arg);
-	else if ((env = getenv(var)))
-		name = dtk_xstrdup(env);
-	else if (!(name = dtk_gitenv_get(repo, key)))
-		name = dtk_gitenv_get(repo, "user.name");
-	snprintf(var, sizeof(var), "GIT_%s_EMAIL", who);
-	snprintf(key, sizeof(key), "%s.email", role);
-	if (email_arg)
-		email = dtk_xstrdup(email_arg);
-	else if ((env = getenv(var)))
-		email = dtk_xstrdup(env);
-	else if (!(email = dtk_gitenv_get(repo, key)) &&
-	         !(email = dtk_gitenv_get(repo, "user.email")) && (env = S_env("EMAIL")))
-		email = dtk_xstrdup(env);
-	if (!name || !email) {
+	/* each field: the argument, GIT_<WHO>_<FIELD>, <role>.<field>, user.<field> */
+	for (i = 0; i < 2; i++) {
+		snprintf(var, sizeof(var), "GIT_%s_%s", who, fields[i][0]);
+		snprintf(key, sizeof(key), "%s.%s", role, fields[i][1]);
+		if (args[i] || (env = getenv(var)))
+			v[i] = dtk_xstrdup(args[i] ? args[i] : env);
+		else if (!(v[i] = dtk_gitenv_get(repo, key)))
+			v[i] = dtk_gitenv_get(repo, i ? "user.email" : "user.name");
+	}
+	if (!v[1] && (env = S_env("EMAIL")))
+		v[1] = dtk_xstrdup(env);
+	if (!v[0] || !v[1]) {
 		dtk_error("no %s: set user.name and user.email (git config), or GIT_%s_NAME and "
 		          "GIT_%s_EMAIL%s",
 		          role, who, who, *who == 'A' ? ", or pass --author 'Name <email>'" : "");
 		goto done;
 	}
-	if (!*name) {
-		dtk_error("empty ident name (for <%s>) not allowed", email);
+	if (!*v[0]) {
+		dtk_error("empty ident name (for <%s>) not allowed", v[1]);
 		goto done;
 	}
 	snprintf(var, sizeof(var), "GIT_%s_DATE", who);
@@ -501,35 +446,32 @@ static int S_ident(git_signature **out, git_repository *repo, const char *who, c
 			dtk_error("invalid date format: %s (%s)", env, var);
 			goto done;
 		}
-		rc = git_signature_new(out, name, email, t, offset);
+		rc = git_signature_new(out, v[0], v[1], t, offset);
 	} else {
-		rc = git_signature_now(out, name, email);
+		rc = git_signature_now(out, v[0], v[1]);
 	}
 	if (rc < 0)
 		dtk_gitlib_error(*who == 'A' ? "invalid author" : "invalid committer");
 done:
-	free(name);
-	free(email);
+	free(v[0]);
+	free(v[1]);
 	return rc < 0 ? -1 : 0;
 }
 
 int dtk_gitenv_idents(git_signature **author, git_signature **committer, git_repository *repo,
                       const char *author_arg)
 {
-	char *name = NULL, *email = NULL;
+	git_signature *arg = NULL; /* --author, parsed (and trimmed) by libgit2 */
 	int rc = -1;
 
 	*author = *committer = NULL;
-	if (author_arg) {
-		const char *lt = strchr(author_arg, '<'), *gt = lt ? strchr(lt, '>') : NULL;
-		if (!lt || !gt || gt[1] || lt == author_arg || gt == lt + 1)
-			return dtk_error("--author must read 'Name <email>', not '%s'", author_arg);
-		name = dtk_xstrndup(author_arg, (size_t)(lt - author_arg));
-		while (*name && name[strlen(name) - 1] == ' ')
-			name[strlen(name) - 1] = '\0';
-		email = dtk_xstrndup(lt + 1, (size_t)(gt - lt - 1));
+	if (author_arg &&
+	    (git_signature_from_buffer(&arg, author_arg) < 0 || !*arg->name || !*arg->email)) {
+		dtk_error("--author must read 'Name <email>', not '%s'", author_arg);
+		goto done;
 	}
-	if (S_ident(author, repo, "AUTHOR", "author", name, email) < 0 ||
+	if (S_ident(author, repo, "AUTHOR", "author", arg ? arg->name : NULL,
+	            arg ? arg->email : NULL) < 0 ||
 	    S_ident(committer, repo, "COMMITTER", "committer", NULL, NULL) < 0)
 		goto done;
 	rc = 0;
@@ -539,7 +481,6 @@ done:
 		git_signature_free(*committer);
 		*author = *committer = NULL;
 	}
-	free(name);
-	free(email);
+	git_signature_free(arg);
 	return rc;
 }

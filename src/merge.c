@@ -289,17 +289,13 @@ static int S_lone_cr(const char *buf, size_t len)
 }
 
 /* The whole file as one conflict. */
-static void S_whole(struct dtk_merge_out *out, const struct dtk_merge_in *in, const char *eol)
+static void S_whole(struct dtk_merge_out *out, const struct dtk_mctx *m)
 {
 	struct dtk_buf b = DTK_BUF_INIT, t = DTK_BUF_INIT;
 
 	free(out->text);
-	S_put_moved(&t, in->theirs ? in->theirs : "", 0, in->theirs ? in->theirs_len : 0, 0, 0,
-	            eol);
-	S_conflict_text(&b, in->label_ours ? in->label_ours : "ours",
-	                in->label_theirs ? in->label_theirs : "theirs", eol,
-	                in->ours ? in->ours : "", in->ours ? in->ours_len : 0, t.ptr ? t.ptr : "",
-	                t.len);
+	S_put_moved(&t, m->tb, 0, m->tlen, 0, 0, m->eol);
+	S_conflict_text(&b, m->lo, m->lt, m->eol, m->ob, m->olen, t.ptr ? t.ptr : "", t.len);
 	out->len = b.len;
 	out->text = dtk_buf_detach(&b);
 	out->conflicts = 1;
@@ -317,7 +313,7 @@ int dtk_merge_file(struct dtk_merge_out *out, const struct dtk_merge_in *in)
 {
 	struct dtk_mctx m;
 	struct dtk_yval *b = NULL, *o = NULL, *t = NULL, *back = NULL;
-	const struct dtk_yval *merged;
+	const struct dtk_yval *merged = NULL;
 	struct S_comment lost;
 
 	memset(out, 0, sizeof(*out));
@@ -340,7 +336,7 @@ int dtk_merge_file(struct dtk_merge_out *out, const struct dtk_merge_in *in)
 	    S_parse(&o, m.a, in->name, m.ob, m.olen) < 0 ||
 	    S_parse(&t, m.a, in->name, m.tb, m.tlen) < 0) {
 		dtk_m_note(&m, "conflict: a side does not parse as YAML; the whole file conflicts");
-		S_whole(out, in, m.eol);
+		S_whole(out, &m);
 		goto done;
 	}
 	if (!o || !t) {
@@ -350,21 +346,19 @@ int dtk_merge_file(struct dtk_merge_out *out, const struct dtk_merge_in *in)
 		else if (dtk_m_equal(b, o))
 			S_copy(out, m.tb, m.tlen);
 		else
-			S_whole(out, in, m.eol);
+			S_whole(out, &m);
 		goto done;
 	}
 	/* lines broken by a lone CR (YAML reads them, dtk writes LF or CRLF):
 	 * the whole file conflicts rather than mix line breaks */
-	if (S_lone_cr(m.ob, m.olen) || S_lone_cr(m.tb, m.tlen)) {
+	if (S_lone_cr(m.ob, m.olen) || S_lone_cr(m.tb, m.tlen))
 		m.unsupported = 1;
-		goto check;
-	}
-	merged = dtk_m_merge_root(&m, b, o, t);
-check:
+	else
+		merged = dtk_m_merge_root(&m, b, o, t);
 	if (m.unsupported) {
 		dtk_m_note(&m, "conflict: dtk cannot write this merge into the file's layout; the "
 		               "whole file conflicts");
-		S_whole(out, in, m.eol);
+		S_whole(out, &m);
 		goto done;
 	}
 	S_sort(m.edits, m.n_edits);
@@ -377,31 +371,18 @@ check:
 		dtk_m_note(&m,
 		           "conflict: the merged text does not read back as the merge; the whole "
 		           "file conflicts");
-		S_whole(out, in, m.eol);
+		S_whole(out, &m);
 	} else if (!S_comments_carried(in, b, o, t, out, back, &lost)) {
 		dtk_m_note(&m,
 		           "conflict: a comment changed on one side cannot be carried into the "
 		           "merge ('%.*s'); the whole file conflicts",
 		           (int)(lost.len > 60 ? 60 : lost.len), lost.s);
-		S_whole(out, in, m.eol);
+		S_whole(out, &m);
 	}
 done:
 	free(m.edits);
 	dtk_arena_free(m.a);
 	return out->conflicts ? 1 : 0;
-}
-
-void dtk_merge_in_init(struct dtk_merge_in *in, const char *name, char *const text[3],
-                       const size_t len[3])
-{
-	memset(in, 0, sizeof(*in));
-	in->name = name;
-	in->base = text[0];
-	in->base_len = len[0];
-	in->ours = text[1];
-	in->ours_len = len[1];
-	in->theirs = text[2];
-	in->theirs_len = len[2];
 }
 
 void dtk_merge_out_release(struct dtk_merge_out *out)
@@ -416,12 +397,11 @@ void dtk_merge_out_release(struct dtk_merge_out *out)
 int dtk_merge_blob(const char *name, char *const text[3], const size_t len[3], char **data,
                    size_t *out_len, struct dtk_buf *notes)
 {
-	struct dtk_merge_in in;
+	struct dtk_merge_in in = {name,   text[0], text[1], text[2], len[0],
+	                          len[1], len[2],  NULL,    NULL};
 	struct dtk_merge_out mo;
-	int rc;
+	int rc = dtk_merge_file(&mo, &in);
 
-	dtk_merge_in_init(&in, name, text, len);
-	rc = dtk_merge_file(&mo, &in);
 	if (notes && mo.notes.len)
 		dtk_buf_put(notes, mo.notes.ptr, mo.notes.len);
 	*out_len = mo.len;

@@ -461,20 +461,22 @@ static int S_item_lines(struct dtk_mctx *m, int theirs, const struct dtk_yval *v
 	return 0;
 }
 
-/* Adds theirs' item ti (whole lines) at ours' offset at, indented as ind. */
-static int S_insert_item(struct dtk_mctx *m, size_t at, int ind, const struct dtk_yval *ti)
+/* Puts theirs' item ti (whole lines), indented as ind, in place of ours'
+ * lines [os, oe) (os == oe: inserted there); returns 0 or -1 (unsupported). */
+static int S_theirs_item(struct dtk_mctx *m, size_t os, size_t oe, int ind,
+                         const struct dtk_yval *ti)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
 	size_t s, e;
 
 	if (S_item_lines(m, 1, ti, &s, &e) < 0)
 		return -1;
-	if (at == m->olen && at && m->ob[at - 1] != '\n')
+	if (os == m->olen && os && m->ob[os - 1] != '\n')
 		dtk_buf_puts(&b, m->eol);
 	dtk_m_put_theirs(m, &b, s, e, ind - dtk_ytext_indent(m->tb, ti->start), 1);
-	if (!b.len || b.ptr[b.len - 1] != '\n')
+	if (os == oe && (!b.len || b.ptr[b.len - 1] != '\n'))
 		dtk_buf_puts(&b, m->eol);
-	dtk_m_edit(m, at, at, b.ptr, b.len);
+	dtk_m_edit(m, os, oe, b.ptr, b.len);
 	dtk_buf_release(&b);
 	return 0;
 }
@@ -519,12 +521,7 @@ static const struct dtk_yval *S_merge_list(struct dtk_mctx *m, const char *key, 
 			/* an entry added on both sides (an id both took) with
 			 * different content is a conflict, never merged */
 			mv = S_merge_map(m, 1, bi, oi, ti);
-		} else if (bi && dtk_m_equal(bi, oi) && S_item_lines(m, 1, ti, &ts, &te) == 0) {
-			struct dtk_buf text = DTK_BUF_INIT;
-			dtk_m_put_theirs(m, &text, ts, te, ind - dtk_ytext_indent(m->tb, ti->start),
-			                 1);
-			dtk_m_edit(m, s, e, text.ptr, text.len);
-			dtk_buf_release(&text);
+		} else if (bi && dtk_m_equal(bi, oi) && S_theirs_item(m, s, e, ind, ti) == 0) {
 			mv = ti;
 		}
 		if (m->unsupported)
@@ -535,8 +532,9 @@ static const struct dtk_yval *S_merge_list(struct dtk_mctx *m, const char *key, 
 				return NULL;
 			dtk_m_conflict(m, s, e, ts, te, ind - dtk_ytext_indent(m->tb, ti->start),
 			               NULL);
-			dtk_m_note(m, bi ? "conflict: %s changed two ways"
-			                 : "conflict: %s added on both sides with different content",
+			dtk_m_note(m,
+			           bi ? "conflict: %s changed two ways"
+			              : "conflict: %s added on both sides with different content",
 			           id);
 			continue;
 		}
@@ -576,7 +574,7 @@ static const struct dtk_yval *S_merge_list(struct dtk_mctx *m, const char *key, 
 		const char *id = S_item_id(ti, key);
 		if (S_find(b, key, id) || S_find(o, key, id))
 			continue;
-		if (S_insert_item(m, at, ind, ti) < 0)
+		if (S_theirs_item(m, at, at, ind, ti) < 0)
 			return NULL;
 		S_push(r, ti);
 	}

@@ -42,11 +42,6 @@ struct dtk_merge_out {
  * _crystallizations.yaml or a node file.
  */
 int dtk_merge_file(struct dtk_merge_out *out, const struct dtk_merge_in *in);
-/* Fills in for the file name (in insights/) from the three versions
- * text[0..2] (base, ours, theirs; NULL: absent) of len[0..2] bytes, with
- * the default labels. */
-void dtk_merge_in_init(struct dtk_merge_in *in, const char *name, char *const text[3],
-                       const size_t len[3]);
 void dtk_merge_out_release(struct dtk_merge_out *out);
 
 /* dtk_merge_file on the three versions text[0..2] of len[0..2] bytes
