@@ -1,7 +1,7 @@
 /* cmd_add_source.c: dtk add-source: a new source in _sources.yaml. */
 #include "dtk/cmd.h"
 
-#include "dtk/json.h"
+#include "dtk/view.h"
 #include "dtk/write.h"
 
 #include "dtk/fs.h"
@@ -95,16 +95,12 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	}
 	rc = dtk_write_commit(&w);
 	if (rc != DTK_EXIT_INVALID && !w.opts.dry_run) { /* written (1: not all) */
-		if (w.opts.json) {
+		const struct dtk_source *s = w.opts.json ? dtk_kb_source(w.kb, id) : NULL;
+		if (s) {
 			struct dtk_buf b = DTK_BUF_INIT;
 			struct dtk_json j;
 			dtk_json_init(&j, &b);
-			dtk_json_object(&j);
-			dtk_json_kstring(&j, "id", id);
-			dtk_json_kstring(&j, "title", title);
-			dtk_json_kstring(&j, "url", url);
-			dtk_json_kstring(&j, "read", read);
-			dtk_json_end(&j, '}');
+			dtk_view_source_json(&j, s);
 			dtk_write_put_json(&w, &b);
 		} else {
 			fprintf(ctx->out, "%s\n", id);

@@ -1,7 +1,7 @@
 /* cmd_edit_source.c: dtk edit-source: correct a source's title or url. */
 #include "dtk/cmd.h"
 
-#include "dtk/json.h"
+#include "dtk/view.h"
 #include "dtk/write.h"
 
 #include <string.h>
@@ -12,7 +12,6 @@ static void S_print(struct dtk_write *w, const char *id, const char *what, const
 	const struct dtk_source *s = dtk_kb_source(w->kb, id);
 	struct dtk_buf b = DTK_BUF_INIT;
 	struct dtk_json j;
-	char r[11], v[11];
 
 	if (w->opts.dry_run)
 		return;
@@ -21,13 +20,7 @@ static void S_print(struct dtk_write *w, const char *id, const char *what, const
 		return;
 	}
 	dtk_json_init(&j, &b);
-	dtk_json_object(&j);
-	dtk_json_kstring(&j, "id", s->id);
-	dtk_json_kstring(&j, "title", s->title);
-	dtk_json_kstring(&j, "url", s->url);
-	dtk_json_kstring(&j, "read", s->read ? dtk_date_format(r, s->read) : NULL);
-	dtk_json_kstring(&j, "revised", s->revised ? dtk_date_format(v, s->revised) : NULL);
-	dtk_json_end(&j, '}');
+	dtk_view_source_json(&j, s);
 	dtk_write_put_json(w, &b);
 }
 

@@ -75,7 +75,7 @@ static int S_resolve(struct dtk_write *w, const char *a, const char *b, const ch
 	}
 	rc = dtk_write_commit(w);
 	if (rc == DTK_EXIT_OK)
-		dtk_write_print_entries(w, ids, n, 1, dtk_buf_cstr(&lines));
+		dtk_write_print_entries(w, ids, n, dtk_buf_cstr(&lines));
 	dtk_buf_release(&lines);
 	return rc;
 }

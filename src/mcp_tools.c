@@ -17,17 +17,14 @@
  * to call it (each other tool named @<name>: '@' stands for the tools'
  * prefix), its operands and options, its hints (H_IDEMPOTENT when a second
  * identical call changes nothing more, H_DESTRUCTIVE when it replaces or
- * removes what was there) and `keep`, the fields of each written entry or
- * object the short result holds besides "id". tools/list lists it from then
- * on whenever dtk has the command; docs/agents.md lists it in its table.
+ * removes what was there). tools/list lists it from then on whenever dtk
+ * has the command; docs/agents.md lists it in its table.
  *
  * A tool's result is its command's output (--format json) as the command
  * wrote it (on one line: dtk_json_tight; with the page the tool asks for,
  * struct dtk_page: a list's page of short entries and a cursor, show's
- * backlinks cut), but where MCP needs another shape: a write cut to what it
- * changed (a write's JSON holds each entry whole, with its claim and
- * backlinks: a model that just wrote it needs none of that, and 1,000 ids
- * would make megabytes), a check's exit status as JSON.
+ * backlinks cut; a write's entries without their backlinks), but for
+ * next_id's line and check's exit status, made JSON here.
  */
 #define _GNU_SOURCE /* open_memstream */
 #include "mcp_tools.h"
@@ -45,10 +42,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* How a tool's output becomes structuredContent (a tool is a write unless
- * it says otherwise). */
+/* How a tool's output becomes structuredContent (O_OBJECT unless a tool
+ * says otherwise). */
 enum shape {
-	O_WRITE,  /* a write's JSON, cut to the fields it changed (keep) */
 	O_OBJECT, /* the command's JSON object */
 	O_PAGE,   /* the command's JSON object: a page of a list (view.h) */
 	O_ID,     /* the command's one line, as {"id": "..."} */
@@ -74,9 +70,6 @@ struct tool {
 	enum shape shape;
 	unsigned hints;
 	int ok_status; /* an exit status besides 0 that is not an error (0: none) */
-	/* O_WRITE: the fields kept besides id, space-separated; NULL: the
-	 * command's JSON as it wrote it (what it changed, short already) */
-	const char *keep;
 };
 
 /* One argument of a tool, as S_params makes it from the tool and its
@@ -122,7 +115,6 @@ static const struct tool S_tools[] = {
                  "gives the source: {id, title, url, read, revised}.",
          .operands = {"target: a node name, an entry id (<node>-<suffix>) or a source id (@sources "
                       "finds one)"},
-         .shape = O_OBJECT,
          .hints = READ | H_PAGES},
         {.name = "list",
          .desc = "Browses the entries that match every filter given, in the index's order, a page "
@@ -187,7 +179,6 @@ static const struct tool S_tools[] = {
                  "say: call it when @check answers index_current false (after files were edited "
                  "by hand); the write tools keep INDEX.md current on their own. Returns whether "
                  "it was written.",
-         .shape = O_OBJECT,
          .hints = H_IDEMPOTENT},
         {.name = "crystallize_plan",
          .cmd = "crystallize",
@@ -200,7 +191,6 @@ static const struct tool S_tools[] = {
                  "every list.",
          .fixed = {"--plan", "--format", "json"},
          .opts = "date limit page",
-         .shape = O_OBJECT,
          .hints = READ},
         {.name = "add",
          .desc = "Records a new insight: an entry of a node with its claim, its source and a "
@@ -213,64 +203,55 @@ static const struct tool S_tools[] = {
                  "@supersede or @retract where the new entry restates one.",
          .operands = {"node: the node to add to (@add_node makes a new one)"},
          .opts = "title claim source confidence verified-by relates created allow-future "
-                 "distinct-from dry-run",
-         .keep = "node title closest"},
+                 "distinct-from dry-run"},
         {.name = "add_source",
          .desc = "Registers a source (a paper, a document, a page) so that entries can name it as "
                  "their source or in verified_by (call @sources first: it may be there). Returns "
                  "its id.",
          .operands = {"id: the new source's id (a name: letters, digits, -)"},
          .opts = "title url read allow-future dry-run",
-         .hints = H_IDEMPOTENT,
-         .keep = "title"},
+         .hints = H_IDEMPOTENT},
         {.name = "add_node",
          .desc = "Creates a node (a topic that holds entries) in a category of the domain; @add "
                  "needs the node to exist. Returns its name.",
          .operands = {"node: the new node's name (letters, digits, -)"},
          .opts = "category bloom dry-run",
-         .hints = H_IDEMPOTENT,
-         .keep = "node category bloom"},
+         .hints = H_IDEMPOTENT},
         {.name = "use",
          .desc = "Records that entries were relied on in your work (each one's used count + 1): "
                  "call it for the entries an answer or a change of yours rests on. Every call "
                  "counts.",
          .operands = {IDS},
-         .opts = W,
-         .keep = "used"},
+         .opts = W},
         {.name = "cite",
          .desc = "Records that entries were cited as evidence to a user or in a document (cited + "
                  "1). @use is for relying on an entry, @cite for quoting it. Every call counts.",
          .operands = {IDS},
-         .opts = W,
-         .keep = "cited"},
+         .opts = W},
         {.name = "close",
          .desc = "Marks entries closed: the outcome of acting on them was fed back into the base, "
                  "and their loop is done.",
          .operands = {IDS},
          .opts = W,
-         .hints = H_IDEMPOTENT,
-         .keep = "closed"},
+         .hints = H_IDEMPOTENT},
         {.name = "verify",
          .desc = "Records an independent source that corroborates an entry (verified_by); with "
                  "promote, also raises its confidence to high (refused unless the base's policy "
                  "then holds).",
          .operands = {"id: the entry's id", "source: the corroborating source's id"},
          .opts = "promote dry-run",
-         .hints = H_IDEMPOTENT,
-         .keep = "confidence verified_by"},
+         .hints = H_IDEMPOTENT},
         {.name = "review",
          .desc = "Records that entries were checked and still hold (reviewed: the date), which "
                  "makes them fresh again.",
          .operands = {IDS},
          .opts = "date allow-future dry-run",
-         .hints = H_IDEMPOTENT,
-         .keep = "reviewed fresh"},
+         .hints = H_IDEMPOTENT},
         {.name = "relate",
          .desc = "Records that an entry relates to another (its relates list).",
          .operands = {"id: the entry that relates", "other: the entry it relates to"},
          .opts = W,
-         .hints = H_IDEMPOTENT,
-         .keep = "relates"},
+         .hints = H_IDEMPOTENT},
         {.name = "contradict",
          .desc = "Records an open contradiction: an entry conflicts with another, with a note "
                  "saying how. Call it instead of rewriting a claim you doubt; @show lists it on "
@@ -278,30 +259,26 @@ static const struct tool S_tools[] = {
                  "from either side.",
          .operands = {"id: the entry that contradicts", "other: the entry it contradicts"},
          .opts = "note dry-run",
-         .hints = H_IDEMPOTENT,
-         .keep = "contradicts"},
+         .hints = H_IDEMPOTENT},
         {.name = "resolve",
          .desc = "Marks the contradiction of two entries resolved, whichever of them declares it, "
                  "its note replaced by note when given.",
          .operands = {"id: one entry of the pair", "other: the other"},
          .opts = "note dry-run",
-         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
-         .keep = "contradicts"},
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE},
         {.name = "stance",
          .desc = "Sets a node's stance: the base's current core position on the topic, in a "
                  "sentence, replacing the one before.",
          .operands = {"node: the node", "text: the stance, plain text"},
          .opts = W,
-         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
-         .keep = "node stance"},
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE},
         {.name = "bloom",
          .desc = "Sets a node's Bloom level: how deep the base's understanding of the topic goes, "
                  "from remember (facts) to create (new designs), replacing the one before.",
          .operands = {"node: the node", "level|: the level"},
          .opts = W,
          .choices = dtk_bloom_names,
-         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
-         .keep = "node bloom"},
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE},
         {.name = "gap",
          .desc = "Adds, edits, closes or removes a knowledge gap of the domain: a topic known to "
                  "be missing from the base, listed in INDEX.md. add takes the text as target and "
@@ -326,8 +303,7 @@ static const struct tool S_tools[] = {
                  "it.",
          .operands = {"id: the entry's id"},
          .opts = "title claim source date allow-future dry-run",
-         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
-         .keep = "title claim source revised"},
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE},
         {.name = "edit_source",
          .desc = "Corrects a source's title or URL in place (its id stays) and dates the revision.",
          .operands = {"id: the source's id"},
@@ -341,38 +317,33 @@ static const struct tool S_tools[] = {
                       "ids?: entry ids (one or a list); none with qualified"},
          .opts = "qualified dry-run",
          .choices = dtk_confidence_names,
-         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
-         .keep = "confidence"},
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE},
         {.name = "unrelate",
          .desc = "Removes one entry from another's relates: the relation was recorded by mistake.",
          .operands = {"id: the entry that relates", "other: the entry it no longer relates to"},
          .opts = W,
-         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
-         .keep = "relates"},
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE},
         {.name = "unverify",
          .desc = "Removes a source from an entry's verified_by (it does not corroborate it after "
                  "all); refused when a high entry would break the policy, unless confidence "
                  "lowers it in the same call.",
          .operands = {"id: the entry's id", "source: the source to remove"},
          .opts = "confidence dry-run",
-         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
-         .keep = "confidence verified_by"},
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE},
         {.name = "supersede",
          .desc = "Marks an older entry replaced by a newer one that says better what it said: the "
                  "old one stays in its file as history, out of counts, lists and search. Add the "
                  "new entry first.",
          .operands = {"old: the entry replaced", "new: the live entry that replaces it"},
          .opts = "date allow-future dry-run",
-         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
-         .keep = "superseded_by superseded"},
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE},
         {.name = "retract",
          .desc = "Withdraws entries found wrong, with the reason: they stay in their files as "
                  "tombstones, out of counts, lists and search. For a claim in dispute, "
                  "@contradict it instead.",
          .operands = {IDS},
          .opts = "reason date allow-future dry-run",
-         .hints = H_IDEMPOTENT | H_DESTRUCTIVE,
-         .keep = "retracted retracted_reason"},
+         .hints = H_IDEMPOTENT | H_DESTRUCTIVE},
         {.name = "init",
          .desc = "Writes a minimal valid base (_domain.yaml, _sources.yaml, "
                  "_crystallizations.yaml, INDEX.md) in the server's working directory, when it is "
@@ -662,8 +633,7 @@ static json_t *S_output_schema(const struct tool *t)
 		return json_pack("{s:s,s:{s:{s:s},s:{s:s}},s:[s,s]}", "type", "object",
 		                 "properties", "valid", "type", "boolean", "index_current", "type",
 		                 "boolean", "required", "valid", "index_current");
-	case O_OBJECT:
-	case O_WRITE: break;
+	case O_OBJECT: break;
 	}
 	return json_pack("{s:s}", "type", "object");
 }
@@ -1145,48 +1115,10 @@ static int S_cursor(json_t *cursor, size_t *offset)
 	return 0;
 }
 
-/* Returns object o cut to "id" and the fields of keep (a new reference). */
-static json_t *S_keep(json_t *o, const char *keep)
-{
-	json_t *r = json_object(), *v;
-	size_t n;
-
-	if ((v = json_object_get(o, "id")))
-		json_object_set(r, "id", v);
-	while (*keep) {
-		char key[64];
-		n = strcspn(keep, " ");
-		snprintf(key, sizeof(key), "%.*s", (int)n, keep);
-		if ((v = json_object_get(o, key)))
-			json_object_set(r, key, v);
-		keep += n + (keep[n] == ' ');
-	}
-	return r;
-}
-
-/* Returns the short result of a write's JSON j (stolen; not a dry run's):
- * an object cut to its kept fields, an array as {"entries": [...]}. */
-static json_t *S_write_result(const struct tool *t, json_t *j)
-{
-	json_t *r, *e;
-	size_t i;
-
-	if (json_is_object(j)) {
-		r = S_keep(j, t->keep);
-	} else {
-		r = json_array();
-		json_array_foreach(j, i, e) json_array_append_new(r, S_keep(e, t->keep));
-		r = json_pack("{s:o}", "entries", r);
-	}
-	json_decref(j);
-	return r;
-}
-
 /* Returns the structured content of tool t's output (a new reference), or
  * NULL when it is not what the command promises. */
 static json_t *S_shape(const struct tool *t, const char *out, int status)
 {
-	json_t *j = NULL;
 	size_t len;
 
 	switch (t->shape) {
@@ -1196,13 +1128,7 @@ static json_t *S_shape(const struct tool *t, const char *out, int status)
 		return len ? json_pack("{s:s%}", "id", out, len) : NULL;
 	case O_PAGE:
 	case O_OBJECT: break; /* sent as it is (S_call) */
-	case O_WRITE:
-		j = t->keep ? json_loads(out, 0, NULL) : NULL;
-		if (json_is_object(j) || json_is_array(j))
-			return S_write_result(t, j);
-		break;
 	}
-	json_decref(j);
 	return NULL;
 }
 
@@ -1256,15 +1182,13 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 	if ((t->hints & H_PAGES) && limit && !json_is_null(limit))
 		S_integral(limit, &size);
 	page = (struct dtk_page){.offset = offset, .size = (size_t)size};
-	rc = S_run(&a, hold, t->shape == O_PAGE || t->shape == O_OBJECT ? &page : NULL, &out, &err);
+	rc = S_run(&a, hold, &page, &out, &err);
 	if (rc != 0 && rc != t->ok_status) {
 		r = S_error_result(prefix, t, out, err, rc);
 		goto done;
 	}
-	if ((t->shape == O_OBJECT || t->shape == O_PAGE ||
-	     (t->shape == O_WRITE &&
-	      (!t->keep || json_is_true(json_object_get(args, "dry_run"))))) &&
-	    *out == '{' && (nl = strchr(out, '\n')) && !nl[1]) { /* one object, as it is */
+	if ((t->shape == O_OBJECT || t->shape == O_PAGE) && *out == '{' &&
+	    (nl = strchr(out, '\n')) && !nl[1]) { /* one object, as it is */
 		*nl = '\0';
 		*raw = out;
 		out = NULL;

@@ -133,12 +133,13 @@ int dtk_write_known_pair(struct dtk_write *w, const char *what_id, const char *i
 	return a + b ? dtk_cmd_usage_see(w->ctx) : DTK_EXIT_OK;
 }
 
-void dtk_write_print_entries(struct dtk_write *w, const char *const *ids, size_t n, int array,
+void dtk_write_print_entries(struct dtk_write *w, const char *const *ids, size_t n,
                              const char *lines)
 {
 	struct dtk_buf b = DTK_BUF_INIT;
 	struct dtk_json j;
 	size_t i;
+	int tight;
 
 	if (w->opts.dry_run)
 		return;
@@ -148,20 +149,29 @@ void dtk_write_print_entries(struct dtk_write *w, const char *const *ids, size_t
 		return;
 	}
 	dtk_json_init(&j, &b);
-	if (array)
-		dtk_json_array(&j);
+	tight = j.compact == 2; /* dtk mcp's: one object, no backlinks */
+	if (tight) {
+		dtk_json_object(&j);
+		dtk_json_key(&j, "entries");
+	}
+	dtk_json_array(&j);
 	for (i = 0; i < n; i++) {
 		const struct dtk_entry *e = dtk_kb_entry(w->kb, ids[i]);
 		struct dtk_link *links = NULL;
 		size_t nl;
 		if (!e)
 			continue;
+		if (tight) {
+			dtk_view_entry_json(&j, w->kb, e);
+			continue;
+		}
 		nl = dtk_links_to(&links, w->kb, e->id, NULL);
 		dtk_view_entry_json_links(&j, w->kb, e, links, nl);
 		free(links);
 	}
-	if (array)
-		dtk_json_end(&j, ']');
+	dtk_json_end(&j, ']');
+	if (tight)
+		dtk_json_end(&j, '}');
 	dtk_write_put_json(w, &b);
 }
 
@@ -258,7 +268,7 @@ int dtk_write_each(struct dtk_write *w, int argc, char **argv, int first, dtk_wr
 	if (rc == DTK_EXIT_OK)
 		rc = dtk_write_commit(w);
 	if (rc == DTK_EXIT_OK || (rc == DTK_EXIT_DRIFT && !w->opts.dry_run))
-		dtk_write_print_entries(w, ids, n, 1, dtk_buf_cstr(&lines));
+		dtk_write_print_entries(w, ids, n, dtk_buf_cstr(&lines));
 done:
 	dtk_buf_release(&lines);
 	free(ids);
@@ -360,7 +370,7 @@ void dtk_write_print_node(struct dtk_write *w, const char *name, const char *lin
 	if (!node)
 		return;
 	dtk_json_init(&j, &b);
-	dtk_view_node_page(&j, w->kb, node, 0, 0, 0, 0);
+	dtk_view_node_page(&j, w->kb, node, 0, 0, j.compact == 2, 0); /* mcp: short entries */
 	dtk_write_put_json(w, &b);
 }
 

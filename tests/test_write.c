@@ -636,7 +636,7 @@ static void test_from_stdin_and_json_shapes(void **state)
 	RUN(r, dir, 0, "add-source", "paper-z", "--title", "Z", "--format", "json");
 	assert_string_equal(r.out,
 	                    "{\n  \"id\": \"paper-z\",\n  \"title\": \"Z\",\n  \"url\": null,\n"
-	                    "  \"read\": null\n}\n");
+	                    "  \"read\": null,\n  \"revised\": null\n}\n");
 	t_run_free(&r);
 	S_check_ok(dir);
 	t_done(dir);

@@ -113,9 +113,10 @@ const struct dtk_yval *dtk_write_entry(struct dtk_write *w, const char *id, stru
 int dtk_write_commit(struct dtk_write *w);
 
 /* Prints the outcome of a commit: text lines (each of lines, when not
- * NULL), or with --format json the entries ids (n) as 'dtk show' prints
- * them (one object, or an array when array is set). */
-void dtk_write_print_entries(struct dtk_write *w, const char *const *ids, size_t n, int array,
+ * NULL), or with --format json an array of the entries ids (n) as 'dtk
+ * show' prints them; run by dtk mcp (dtk_json_tight), {"entries": [...]}
+ * without their referenced_by, the tool's result as it is. */
+void dtk_write_print_entries(struct dtk_write *w, const char *const *ids, size_t n,
                              const char *lines);
 
 /* Edits entry e (id, in file f) for a command naming it times times on its
@@ -160,7 +161,8 @@ int dtk_write_new_name(struct dtk_write *w, const char *what, const char *name, 
 int dtk_write_source_known(struct dtk_write *w, const char *id);
 
 /* Prints the outcome of a commit that changed node name: line, or with
- * --format json the node as 'dtk show --format json' prints it. */
+ * --format json the node as 'dtk show --format json' prints it (by dtk
+ * mcp, its entries short: id, title, confidence). */
 void dtk_write_print_node(struct dtk_write *w, const char *name, const char *line);
 /* Returns the node file of name, read and parsed, or NULL after printing
  * why (not a name, no such node: with a suggestion). */

@@ -121,7 +121,8 @@ test('AI SDK: it discovers the 2026-07-28 protocol; argument mistakes come back 
         assert.equal(ok.isError, false);
         assert.equal(ok.structuredContent.entries[0].id, 'beta-001');
         const w = await tools.stance.execute({ node: 'beta', text: 'Stay local.' }, opts);
-        assert.deepEqual(w.structuredContent, { node: 'beta', stance: 'Stay local.' });
+        assert.equal(w.structuredContent.node, 'beta');
+        assert.equal(w.structuredContent.stance, 'Stay local.');
     } finally {
         await client.close();
     }

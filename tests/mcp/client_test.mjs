@@ -332,7 +332,7 @@ test('write tools: each one, refusals and dry runs leave every byte', async () =
     const e = await w('add', { node: 'beta', title: 'PP across pods', claim: 'Pipeline stages.',
                                source: 'paper-a', confidence: 'low', relates: ['alpha-002'] });
     // the gate's closest live entries come with it (none alike here)
-    assert.deepEqual(e, { id: 'beta-35cgkqa', node: 'beta', title: 'PP across pods', closest: [] });
+    assert.deepEqual([e.id, e.node, e.title, e.closest], ['beta-35cgkqa', 'beta', 'PP across pods', []]);
     assert.match(fs.readFileSync(path.join(dir, 'insights/beta.yaml'), 'utf8'), /id: beta-35cgkqa/);
     await refused('add', { node: 'beta', title: 't', claim: 'c', source: 'paper-a',
                            confidence: 'high' }, /high/);
@@ -352,18 +352,17 @@ test('write tools: each one, refusals and dry runs leave every byte', async () =
     await refused('relate', { id: 'beta-001', other: 'beta-001' }, /relate to itself/);
     await refused('use', { ids: 'zeta-001' }, /zeta-001/);
     r = await w('contradict', { id: 'beta-002', other: 'alpha-001', note: 'scale differs' });
-    assert.deepEqual(r.entries, [{ id: 'beta-002',
-        contradicts: [{ id: 'alpha-001', status: 'open', note: 'scale differs' }] }]);
+    assert.deepEqual(r.entries.map((x) => [x.id, x.contradicts]), [['beta-002',
+        [{ id: 'alpha-001', status: 'open', note: 'scale differs' }]]]);
     await refused('contradict', { id: 'beta-002', other: 'alpha-001', note: 'again' },
                   /^contradict: error: (?!.*dtk )(?!.*--).*resolve/);
     r = await w('resolve', { id: 'beta-002', other: 'alpha-001', note: 'both hold' });
     assert.equal(r.entries[0].contradicts[0].status, 'resolved');
-    assert.deepEqual(await w('stance', { node: 'beta', text: 'Keep TP local.' }),
-                     { node: 'beta', stance: 'Keep TP local.' });
-    assert.deepEqual(await w('bloom', { node: 'beta', level: 'analyze' }),
-                     { node: 'beta', bloom: 'analyze' });
-    assert.deepEqual(await w('add_node', { node: 'delta', category: 'New', bloom: 'apply' }),
-                     { node: 'delta', category: 'New', bloom: 'apply' });
+    r = await w('stance', { node: 'beta', text: 'Keep TP local.' });
+    assert.deepEqual([r.node, r.stance], ['beta', 'Keep TP local.']);
+    assert.equal((await w('bloom', { node: 'beta', level: 'analyze' })).bloom, 'analyze');
+    r = await w('add_node', { node: 'delta', category: 'New', bloom: 'apply' });
+    assert.deepEqual([r.node, r.category, r.bloom, r.entries], ['delta', 'New', 'apply', []]);
     assert.ok(fs.existsSync(path.join(dir, 'insights/delta.yaml')));
     // every write left a valid base and INDEX.md rebuilt
     assert.deepEqual(await w('check', {}), { valid: true, index_current: true });
