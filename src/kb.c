@@ -342,6 +342,19 @@ int dtk_kb_load(struct dtk_kb **out, const struct dtk_kb_load_opts *o, struct dt
 
 /* ---- look-ups ---- */
 
+int dtk_kb_high_min(const struct dtk_yval *domain)
+{
+	struct dtk_kb *kb = S_new_kb("");
+	struct dtk_diags d = DTK_DIAGS_INIT;
+	int min;
+
+	dtk_schema_domain(kb, domain, "insights/_domain.yaml", &d);
+	min = kb->high_min_verified;
+	dtk_diags_release(&d);
+	dtk_kb_free(kb);
+	return min;
+}
+
 int dtk_kb_parse_records(struct dtk_kb **out, const char *buf, size_t len, const char *path,
                          struct dtk_diags *diags)
 {

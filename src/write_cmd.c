@@ -325,11 +325,7 @@ static int S_bump(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 int dtk_write_high_min(struct dtk_write *w)
 {
 	struct dtk_wfile *f = dtk_write_open(w, "_domain.yaml");
-	const struct dtk_yval *p = f ? dtk_yval_get(f->doc.root, "policy") : NULL;
-	const char *v = dtk_yval_str(p, "high_min_verified");
-	if (!f)
-		return -1;
-	return v && atoi(v) > 0 ? atoi(v) : 2;
+	return f ? dtk_kb_high_min(f->doc.root) : -1;
 }
 
 int dtk_write_confidence_changed(struct dtk_write *w, struct dtk_wfile *f,

@@ -286,6 +286,15 @@ static void test_messages(void **state)
 	assert_string_equal(r.err, "dtk verify: error: --promote: alpha-003 would have 1 "
 	                           "verified_by source; high needs 2 (policy.high_min_verified)\n");
 	t_run_free(&r);
+	/* the policy as the load reads it */
+	t_sh(dir, "sed -i 's/high_min_verified: 2/high_min_verified: 3/' "
+	          "insights/_domain.yaml");
+	RUN(r, dir, 2, "verify", "alpha-003", "paper-a", "--promote");
+	assert_string_equal(r.err, "dtk verify: error: --promote: alpha-003 would have 1 "
+	                           "verified_by source; high needs 3 (policy.high_min_verified)\n");
+	t_run_free(&r);
+	t_sh(dir, "sed -i 's/high_min_verified: 3/high_min_verified: 2/' "
+	          "insights/_domain.yaml");
 	/* a value of the command line that names nothing is an argument error,
 	 * with the nearest id, every one of a list */
 	RUN(r, dir, 2, "relate", "alpha-001", "beta-009");

@@ -172,6 +172,12 @@ int dtk_kb_has_node(const char *root, const char *name);
  * suggesting from the node files of root (listed only now). */
 void dtk_kb_suggest_node(FILE *f, const char *root, const char *what, const char *name);
 
+/* Returns policy.high_min_verified of _domain.yaml's tree, as a load reads
+ * it (its default when the policy leaves it out or is invalid: the load that
+ * commits a write refuses an invalid one). */
+struct dtk_yval;
+int dtk_kb_high_min(const struct dtk_yval *domain);
+
 /*
  * Parses the text of a _crystallizations.yaml (path is for diagnostics) into
  * a base that holds only records. Returns 0 and sets *out (dtk_kb_free), or
