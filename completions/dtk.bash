@@ -35,7 +35,7 @@ _dtk_options()
     list) echo "-n --node --nodes --confidence --since --stale-at --candidates --include-retired --all -f --format $_dtk_paged" ;;
     search) echo "-n --node --confidence -l --limit --include-retired --all -f --format --color --sources $_dtk_paged" ;;
     similar) echo "-n --node -l --limit -f --format $_dtk_paged" ;;
-    next-id) echo "$_dtk_all" ;;
+    next-id) echo "-f --format $_dtk_all" ;;
     crystallize) echo "--plan --date --format --eval --review --author --dry-run --no-commit --gpg-sign --no-gpg-sign --no-verify --allow-future --allow-shallow --verdict --note --cross-pair --amend --continue --abort --page --limit --pairs $_dtk_paged" ;;
     log) echo "-f --format $_dtk_paged" ;;
     setup-git) echo "--dtk --no-hooks $_dtk_all" ;;
@@ -71,6 +71,7 @@ _dtk_takes_value()
     show:--limit) return 0 ;;
     list:-n | list:--node | list:--confidence | list:--since | list:--stale-at) return 0 ;;
     list:-f | list:--format | log:-f | log:--format | reindex:-f | reindex:--format) return 0 ;;
+    next-id:-f | next-id:--format) return 0 ;;
     search:-n | search:--node | search:--confidence | search:-l | search:--limit) return 0 ;;
     search:-f | search:--format | search:--color) return 0 ;;
     similar:-n | similar:--node | similar:-l | similar:--limit | similar:-f | similar:--format) return 0 ;;
@@ -305,7 +306,8 @@ _dtk()
 
     case $cmd:$prev in
     check:-f | check:--format) _dtk_reply "text github"; return 0 ;;
-    show:-f | show:--format | log:-f | log:--format | crystallize:--format | reindex:-f | reindex:--format)
+    show:-f | show:--format | log:-f | log:--format | crystallize:--format | reindex:-f | reindex:--format | \
+        next-id:-f | next-id:--format)
         _dtk_reply "text json"; return 0 ;;
     add:--format | add-node:--format | add-source:--format | use:--format | cite:--format | \
         close:--format | review:--format | verify:--format | relate:--format | \

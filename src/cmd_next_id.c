@@ -3,6 +3,7 @@
 #include "dtk/cmd.h"
 
 #include "dtk/dtk.h"
+#include "dtk/json.h"
 #include "dtk/kb.h"
 
 #include <errno.h>
@@ -49,6 +50,20 @@ static int S_fresh(const struct dtk_node *node, char *buf, size_t size)
 	return 0;
 }
 
+/* Writes {"id": id} to out, as the JSON writer ends it. */
+static void S_put_json(FILE *out, const char *id)
+{
+	struct dtk_buf b = DTK_BUF_INIT;
+	struct dtk_json j;
+
+	dtk_json_init(&j, &b);
+	dtk_json_object(&j);
+	dtk_json_kstring(&j, "id", id);
+	dtk_json_end(&j, '}');
+	fputs(dtk_buf_cstr(&b), out);
+	dtk_buf_release(&b);
+}
+
 static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 {
 	struct dtk_kb *kb = NULL;
@@ -70,6 +85,8 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	if (rc == DTK_EXIT_OK) {
 		if (S_fresh(dtk_kb_node(kb, name), id, sizeof(id)) < 0)
 			rc = dtk_cmd_fail(ctx, DTK_EXIT_INVALID);
+		else if (dtk_args_int(a, 'f', 0) == 1)
+			S_put_json(ctx->out, id);
 		else
 			fprintf(ctx->out, "%s\n", id);
 	}
@@ -77,9 +94,16 @@ static int S_run(struct dtk_ctx *ctx, const struct dtk_args *a)
 	return rc;
 }
 
+static const char *const S_formats[] = {"text", "json", NULL};
+
+static const struct dtk_opt S_opts[] = {{"format", 'f', DTK_OPT_CHOICE, DTK_OPT_SHORT,
+                                         .choices = S_formats,
+                                         .help = "text (the id alone) or json ({\"id\": ...})"},
+                                        {0}};
+
 const struct dtk_cmd dtk_cmd_next_id = {
         .name = "next-id",
-        .usage = "dtk next-id <node>",
+        .usage = "dtk next-id <node> [--format text|json]",
         .summary = "print a fresh id for an entry of the node written by hand",
         .help = "\nA fresh id, <node>-<7 letters and digits>, random (a different one at each\n"
                 "run) and taken by no entry of the node: two writers who never see each\n"
@@ -89,6 +113,7 @@ const struct dtk_cmd dtk_cmd_next_id = {
                 "examples:\n"
                 "  dtk next-id collective-communication     # a random id of the node\n",
         .flags = DTK_CMD_NEEDS_KB | DTK_CMD_READ_ONLY,
+        .opts = S_opts,
         .operands = "<node>",
         .run = S_run,
 };

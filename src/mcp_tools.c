@@ -47,7 +47,7 @@
 enum shape {
 	O_OBJECT, /* the command's JSON object */
 	O_PAGE,   /* the command's JSON object: a page of a list (view.h) */
-	O_ID,     /* the command's one line, as {"id": "..."} */
+	O_ID,     /* the command's JSON object, {"id": "..."} */
 	O_CHECK,  /* {"valid": bool, "index_current": bool} from the exit status */
 };
 
@@ -62,7 +62,7 @@ struct tool {
 	const char *title; /* NULL: its command's summary */
 	const char *desc;
 	/* arguments after the command's name (none: --format json, but for
-	 * O_ID and O_CHECK, which read the text and the exit status) */
+	 * O_CHECK, which reads the exit status) */
 	const char *fixed[5];
 	const char *operands[2];    /* "name: what", its command's operands in order */
 	const char *opts;           /* its command's options it takes, space-separated */
@@ -886,8 +886,7 @@ static int S_build(const char *prefix, const struct tool *t, struct param *ps, s
 	int rc = -1;
 
 	static const char *const json[] = {"--format", "json", NULL};
-	const char *const *fixed =
-	        t->fixed[0] || t->shape == O_ID || t->shape == O_CHECK ? t->fixed : json;
+	const char *const *fixed = t->fixed[0] || t->shape == O_CHECK ? t->fixed : json;
 
 	S_push(a, S_cmd(t)->name);
 	for (i = 0; i < 5 && fixed[i]; i++)
@@ -1115,21 +1114,14 @@ static int S_cursor(json_t *cursor, size_t *offset)
 	return 0;
 }
 
-/* Returns the structured content of tool t's output (a new reference), or
- * NULL when it is not what the command promises. */
-static json_t *S_shape(const struct tool *t, const char *out, int status)
+/* Returns the structured content of tool t's output that is not the
+ * command's JSON (check's, from its exit status) as a new reference, or
+ * NULL. */
+static json_t *S_shape(const struct tool *t, int status)
 {
-	size_t len;
-
-	switch (t->shape) {
-	case O_CHECK: return json_pack("{s:b,s:b}", "valid", 1, "index_current", status == 0);
-	case O_ID:
-		len = strcspn(out, "\n");
-		return len ? json_pack("{s:s%}", "id", out, len) : NULL;
-	case O_PAGE:
-	case O_OBJECT: break; /* sent as it is (S_call) */
-	}
-	return NULL;
+	if (t->shape != O_CHECK)
+		return NULL;
+	return json_pack("{s:b,s:b}", "valid", 1, "index_current", status == 0);
 }
 
 /* Runs the command line a, with the base held in *hold and the page wanted
@@ -1187,12 +1179,12 @@ static json_t *S_call(const char *prefix, const struct tool *t, json_t *args, si
 		r = S_error_result(prefix, t, out, err, rc);
 		goto done;
 	}
-	if ((t->shape == O_OBJECT || t->shape == O_PAGE) && *out == '{' &&
-	    (nl = strchr(out, '\n')) && !nl[1]) { /* one object, as it is */
+	if (t->shape != O_CHECK && *out == '{' && (nl = strchr(out, '\n')) &&
+	    !nl[1]) { /* one object, as it is */
 		*nl = '\0';
 		*raw = out;
 		out = NULL;
-	} else if ((sc = S_shape(t, out, rc)) != NULL) {
+	} else if ((sc = S_shape(t, rc)) != NULL) {
 		*raw = dtk_json_escape_separators(json_dumps(sc, JSON_COMPACT));
 		json_decref(sc);
 	} else {

@@ -548,7 +548,7 @@ static int S_fresh_line(const char *s, const char *node)
  * hand with it checks. */
 static void test_next_id(void **state)
 {
-	char *dir = t_base(), *one;
+	char *dir = t_base(), *one, id[16];
 	struct t_run r;
 	(void)state;
 	t_dtk(&r, dir, NULL, "next-id", "alpha", NULL);
@@ -573,6 +573,13 @@ static void test_next_id(void **state)
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "next-id", "gamma", NULL);
 	assert_true(S_fresh_line(r.out, "gamma"));
+	t_run_free(&r);
+	t_dtk(&r, dir, NULL, "next-id", "gamma", "--format", "json", NULL);
+	assert_int_equal(r.status, 0);
+	assert_int_equal(strlen(r.out), 28); /* {"id": "gamma-<7>"}, as json writes it */
+	assert_true(!strncmp(r.out, "{\n  \"id\": \"", 11) && !strcmp(r.out + 24, "\"\n}\n"));
+	snprintf(id, sizeof(id), "%.13s\n", r.out + 11);
+	assert_true(S_fresh_line(id, "gamma"));
 	t_run_free(&r);
 	t_dtk(&r, dir, NULL, "next-id", "alpah", NULL);
 	assert_int_equal(r.status, 2);
