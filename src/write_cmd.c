@@ -324,8 +324,11 @@ static int S_bump(struct dtk_write *w, struct dtk_wfile *f, const struct dtk_yva
 
 int dtk_write_high_min(struct dtk_write *w)
 {
-	struct dtk_wfile *f = dtk_write_open(w, "_domain.yaml");
-	return f ? dtk_kb_high_min(f->doc.root) : -1;
+	struct dtk_wfile *f;
+
+	if (!w->high_min && (f = dtk_write_open(w, "_domain.yaml")) != NULL)
+		w->high_min = dtk_kb_high_min(f->doc.root); /* no write edits the policy */
+	return w->high_min ? w->high_min : -1;
 }
 
 int dtk_write_confidence_changed(struct dtk_write *w, struct dtk_wfile *f,

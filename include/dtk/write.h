@@ -75,6 +75,7 @@ struct dtk_write {
 	struct dtk_wfile **files;
 	size_t n_files, cap;
 	struct dtk_kb *kb; /* after a commit: the base as written (full with json) */
+	int high_min;      /* policy.high_min_verified once read; 0 before */
 	/* Called by the commit once the base with the edits is loaded (full:
 	 * claims and titles kept) and valid, in w->kb, before anything is
 	 * written; a status other than DTK_EXIT_OK stops the commit, nothing
@@ -147,8 +148,8 @@ int dtk_write_pair(struct dtk_ctx *ctx, const char *what_id, const char *what, i
  * the exit status. */
 int dtk_write_counter(struct dtk_ctx *ctx, const struct dtk_args *a);
 
-/* Returns policy.high_min_verified of _domain.yaml (2 by default), or -1
- * after printing why the file cannot be read. */
+/* Returns policy.high_min_verified of _domain.yaml (2 by default; read once
+ * a transaction), or -1 after printing why the file cannot be read. */
 int dtk_write_high_min(struct dtk_write *w);
 /* Checks the name of a new node or source (what: "node name") and opt, the
  * option it needs (val its value): returns 0, or -1 after the usage error,
